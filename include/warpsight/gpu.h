@@ -1,0 +1,151 @@
+/*
+ * warpsight/gpu.h — the GPU database and the occupancy calculator.
+ *
+ * A ws_gpu describes one GPU: architecture facts (with sources) and, per
+ * model, the machine parameters that model needs ("hong-kim": mem_ld, ...).
+ * The database is compiled into the library from the JSON files in data/gpus; a GPU can
+ * also be loaded from any JSON file of the same schema (docs/gpu-schema.md).
+ *
+ * Ownership: ws_gpu_load*() give the caller a ws_gpu to release with
+ * ws_gpu_free().  Strings and cJSON nodes reachable from it are borrowed
+ * until then.
+ */
+#ifndef WARPSIGHT_GPU_H
+#define WARPSIGHT_GPU_H
+
+#include <stddef.h>
+
+#include "warpsight/util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct cJSON;
+
+/* Per-SM resource limits of a compute capability (CUDA occupancy rules). */
+typedef struct ws_sm_limits {
+  int max_threads_per_sm;      /* resident threads per SM */
+  int max_warps_per_sm;        /* resident warps per SM */
+  int max_blocks_per_sm;       /* resident blocks per SM */
+  int max_threads_per_block;   /* launch limit */
+  int regs_per_sm;             /* 32-bit registers in the register file */
+  int max_regs_per_thread;     /* compiler limit */
+  int max_regs_per_block;      /* launch limit (regsPerBlock) */
+  int reg_alloc_unit;          /* registers are allocated in multiples of this */
+  int reg_alloc_per_warp;      /* 1: unit applies per warp (CC >= 2.0); 0: per block */
+  int warp_alloc_granularity;  /* warps per block rounded up to this (per-block reg alloc) */
+  int reg_sub_partitions;      /* register file split into this many partitions (CC >= 3.0) */
+  int shared_per_sm;           /* bytes of shared memory per SM (max carve-out) */
+  int max_shared_per_block;    /* bytes a block may use */
+  int shared_alloc_unit;       /* shared memory allocated in multiples of this */
+  int shared_reserved_per_block; /* bytes the driver reserves per block (CC >= 8.0) */
+} ws_sm_limits;
+
+/* Cache hierarchy facts used by the profiler's cache simulation. 0 = none/unknown. */
+typedef struct ws_cache_facts {
+  int l1_bytes;           /* L1 data cache per SM for global loads (0: not cached) */
+  int l1_line_bytes;      /* L1 line size */
+  int l1_assoc;           /* L1 associativity (ways) */
+  int l1_caches_global;   /* 1 if global loads are cached in L1 by default */
+  int l2_bytes;           /* L2 size for the whole GPU */
+  int l2_line_bytes;      /* L2 line size */
+  int l2_sector_bytes;    /* L2/DRAM sector size (32 on CC >= 3.0) */
+  int l2_assoc;           /* L2 associativity */
+} ws_cache_facts;
+
+/* Measured latencies in SM cycles (NaN when no source gives one). */
+typedef struct ws_latencies {
+  double dram;   /* global memory, pointer chase */
+  double l2;     /* L2 hit */
+  double l1;     /* L1 hit */
+  double smem;   /* shared memory load */
+  double fp32;   /* dependent FP32 FMA */
+} ws_latencies;
+
+typedef struct ws_gpu {
+  char *name;              /* database key, e.g. "gtx280" */
+  char *full_name;         /* e.g. "NVIDIA GeForce GTX 280" */
+  char *architecture;      /* Tesla, Fermi, Kepler, ... */
+  int cc_major, cc_minor;  /* compute capability */
+  int sms;                 /* streaming multiprocessors */
+  int cores_per_sm;        /* FP32 lanes (SPs) per SM */
+  int sfu_per_sm;          /* special function units per SM (0: unknown) */
+  int warp_size;           /* threads per warp (32) */
+  double clock_ghz;        /* SM clock the models count cycles in */
+  double mem_bandwidth_gbs;/* DRAM bandwidth, GB/s (1e9 bytes/s) */
+  ws_sm_limits limits;     /* occupancy limits (from the CC table unless overridden) */
+  ws_cache_facts cache;    /* cache facts (0 = none) */
+  ws_latencies lat;        /* measured latencies */
+  int is_hypothetical;     /* 1 for machines that exist only in a paper */
+  struct cJSON *root;      /* the whole JSON document (owned) */
+  struct cJSON *models;    /* root["models"], borrowed from root; may be NULL */
+} ws_gpu;
+
+/* Load from the built-in database by name, or from a file when `name_or_path`
+ * contains '/' or ends in ".json".  An unknown name lists the known ones in
+ * the diagnostic. */
+int ws_gpu_load(ws_gpu **out, const char *name_or_path, ws_diag *d);
+/* Load from JSON text; `origin` names it in diagnostics. */
+int ws_gpu_load_json(ws_gpu **out, const char *json, const char *origin,
+                     ws_diag *d);
+void ws_gpu_free(ws_gpu *g);
+
+/* The built-in database, in name order. */
+size_t ws_gpu_db_count(void);
+const char *ws_gpu_db_name(size_t i);
+const char *ws_gpu_db_json(size_t i);
+
+/* A model parameter: root.models[model][key], a number or {"value": n, ...}.
+ * Returns WS_OK, or WS_EMISSING (with a diagnostic naming the path) if absent. */
+int ws_gpu_param(const ws_gpu *g, const char *model, const char *key,
+                 double *out, ws_diag *d);
+/* Same, but returns `dflt` silently when the parameter is absent. */
+double ws_gpu_param_or(const ws_gpu *g, const char *model, const char *key,
+                       double dflt);
+/* The source string recorded for a model parameter, or NULL. */
+const char *ws_gpu_param_source(const ws_gpu *g, const char *model,
+                                const char *key);
+
+/* Default per-SM limits for a compute capability; WS_EINVAL if unknown. */
+int ws_sm_limits_for_cc(ws_sm_limits *out, int cc_major, int cc_minor);
+
+/* Occupancy ---------------------------------------------------------------*/
+
+typedef enum ws_occ_limiter {
+  WS_OCC_BLOCKS,    /* max resident blocks per SM */
+  WS_OCC_WARPS,     /* max resident warps/threads per SM */
+  WS_OCC_REGISTERS, /* register file */
+  WS_OCC_SHARED     /* shared memory */
+} ws_occ_limiter;
+
+typedef struct ws_occupancy_in {
+  int threads_per_block;       /* block size */
+  int regs_per_thread;         /* registers per thread (0: unknown, not limiting) */
+  int shared_bytes_per_block;  /* static + dynamic shared memory */
+} ws_occupancy_in;
+
+typedef struct ws_occupancy {
+  int active_blocks_per_sm;    /* min of the four limits below */
+  int active_warps_per_sm;     /* blocks x warps per block */
+  double occupancy;            /* active warps / max warps per SM */
+  ws_occ_limiter limiter;      /* which limit binds (first in enum order on ties) */
+  int limit_blocks;            /* blocks allowed by the block limit */
+  int limit_warps;             /* blocks allowed by the warp/thread limit */
+  int limit_regs;              /* blocks allowed by registers */
+  int limit_shared;            /* blocks allowed by shared memory */
+  int regs_per_block_alloc;    /* registers allocated per block */
+  int shared_per_block_alloc;  /* shared bytes allocated per block */
+} ws_occupancy;
+
+/* Returns WS_EINVAL with a diagnostic when the block cannot run at all
+ * (too many threads, registers or shared bytes for one block). */
+int ws_occupancy_compute(ws_occupancy *out, const ws_sm_limits *lim,
+                         int warp_size, const ws_occupancy_in *in,
+                         ws_diag *d);
+const char *ws_occ_limiter_name(ws_occ_limiter l);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,96 @@
+/*
+ * warpsight/util.h — status codes, diagnostics and the arena allocator.
+ *
+ * Every library call returns an int status (WS_OK or a negative WS_E*) and
+ * records what went wrong in a ws_diag list owned by the caller.  The library
+ * never prints, aborts or exits; the CLI turns statuses into exit codes.
+ *
+ * Ownership: a ws_diag owns its messages; free it with ws_diag_free().
+ * A ws_arena owns every block it handed out; ws_arena_free() releases them all.
+ */
+#ifndef WARPSIGHT_UTIL_H
+#define WARPSIGHT_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes.  Order does not matter; values are part of the ABI. */
+enum {
+  WS_OK = 0,
+  WS_EINVAL = -1,   /* bad input: malformed file, bad argument, unknown name */
+  WS_ENOMEM = -2,   /* allocation failed */
+  WS_EIO = -3,      /* file could not be read or written */
+  WS_EFAULT = -4,   /* the emulated kernel faulted (exit status 1 in the CLI) */
+  WS_EUNSUP = -5,   /* valid input the library does not implement */
+  WS_EMISSING = -6  /* a model lacks an input field it needs */
+};
+
+typedef enum ws_severity {
+  WS_SEV_ERROR,   /* stops the operation */
+  WS_SEV_WARNING, /* the result is usable, but the user should know */
+  WS_SEV_NOTE     /* extra context for the previous diagnostic */
+} ws_severity;
+
+/* One diagnostic.  `file` may be NULL; line/col are 1-based, 0 when unknown. */
+typedef struct ws_diag_entry {
+  ws_severity severity; /* error, warning or note */
+  char *file;           /* owned copy of the file name, or NULL */
+  int line;             /* 1-based line, 0 if not applicable */
+  int col;              /* 1-based column, 0 if not applicable */
+  char *message;        /* owned, without trailing newline */
+  char *source_line;    /* owned copy of the offending source line, or NULL */
+} ws_diag_entry;
+
+/* A growable list of diagnostics. Zero-initialise before use. */
+typedef struct ws_diag {
+  ws_diag_entry *items; /* owned array */
+  size_t count;         /* entries in use */
+  size_t cap;           /* entries allocated */
+  size_t errors;        /* how many entries are WS_SEV_ERROR */
+} ws_diag;
+
+#define WS_DIAG_INIT {NULL, 0, 0, 0}
+
+/* Record a diagnostic.  Always returns WS_EINVAL so callers can write
+ * `return ws_diag_add(...)`.  Allocation failures drop the message silently
+ * but still count it as an error. */
+int ws_diag_add(ws_diag *d, ws_severity sev, const char *file, int line,
+                int col, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+int ws_diag_addv(ws_diag *d, ws_severity sev, const char *file, int line,
+                 int col, const char *fmt, va_list ap);
+/* Shorthand for an error without location. */
+int ws_diag_error(ws_diag *d, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Attach the offending source line to the last entry (for the caret). */
+void ws_diag_set_source(ws_diag *d, const char *line_start, size_t len);
+/* Render every entry as "file:line:col: error: msg" (+ source and caret)
+ * into a malloc'd string the caller frees.  Returns NULL on ENOMEM. */
+char *ws_diag_format(const ws_diag *d);
+void ws_diag_clear(ws_diag *d);
+void ws_diag_free(ws_diag *d);
+
+/* Arena: bump allocator for data that dies together (IR, interned names).
+ * Build with -DWS_ARENA_DEBUG to hand each allocation to malloc so that
+ * AddressSanitizer sees every block on its own. */
+typedef struct ws_arena ws_arena;
+
+ws_arena *ws_arena_new(void);
+void *ws_arena_alloc(ws_arena *a, size_t size);   /* 16-byte aligned, zeroed */
+char *ws_arena_strdup(ws_arena *a, const char *s);
+char *ws_arena_strndup(ws_arena *a, const char *s, size_t n);
+size_t ws_arena_used(const ws_arena *a);          /* bytes handed out */
+void ws_arena_free(ws_arena *a);                  /* NULL is a no-op */
+
+/* Read a whole file into a NUL-terminated malloc'd buffer.  On error returns
+ * WS_EIO and records a diagnostic naming the file and errno text. */
+int ws_read_file(char **out, size_t *out_len, const char *path, ws_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

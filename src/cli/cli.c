@@ -1,0 +1,94 @@
+/* cli.c — option parsing and diagnostics output shared by all subcommands. */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cli_print_diag(const ws_diag *d) {
+  char *s = ws_diag_format(d);
+  if (!s) return;
+  /* Entries without a file get the program name so every line says who speaks. */
+  const char *p = s;
+  while (*p) {
+    const char *nl = strchr(p, '\n');
+    size_t n = nl ? (size_t)(nl - p) : strlen(p);
+    int bare = strncmp(p, "error:", 6) == 0 || strncmp(p, "warning:", 8) == 0 ||
+               strncmp(p, "note:", 5) == 0;
+    fprintf(stderr, "%s%.*s\n", bare ? "warpsight: " : "", (int)n, p);
+    p += n + (nl ? 1 : 0);
+  }
+  free(s);
+}
+
+int cli_exit_for(int status) {
+  if (status == WS_OK) return EXIT_OK;
+  if (status == WS_EFAULT) return EXIT_KERNEL_FAULT;
+  return EXIT_USAGE;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "warpsight %s: error: ", cmd);
+  vfprintf(stderr, fmt, ap);
+  fprintf(stderr, "\n(run 'warpsight %s --help' for usage)\n", cmd);
+  va_end(ap);
+  return EXIT_USAGE;
+}
+
+int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts,
+              const char **positional, int max_positional, int *npositional,
+              const char *help, int *want_help) {
+  *npositional = 0;
+  *want_help = 0;
+  int only_positional = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!only_positional && strcmp(a, "--") == 0) {
+      only_positional = 1;
+      continue;
+    }
+    if (!only_positional && (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)) {
+      fputs(help, stdout);
+      *want_help = 1;
+      return 0;
+    }
+    if (!only_positional && a[0] == '-' && a[1] != '\0') {
+      const char *eq = strchr(a, '=');
+      size_t n = eq ? (size_t)(eq - a) : strlen(a);
+      const cli_opt *o = NULL;
+      for (const cli_opt *q = opts; q && q->name; q++)
+        if (strlen(q->name) == n && strncmp(q->name, a, n) == 0) o = q;
+      if (!o) return cli_usage_error(cmd, "unknown option '%.*s'", (int)n, a);
+      if (o->takes_value) {
+        if (eq) {
+          *o->value = eq + 1;
+        } else {
+          if (i + 1 >= argc)
+            return cli_usage_error(cmd, "option '%s' needs a value", o->name);
+          *o->value = argv[++i];
+        }
+      } else {
+        if (eq) return cli_usage_error(cmd, "option '%s' takes no value", o->name);
+        *o->value = "1";
+      }
+      continue;
+    }
+    if (*npositional >= max_positional)
+      return cli_usage_error(cmd, "unexpected argument '%s'", a);
+    positional[(*npositional)++] = a;
+  }
+  return 0;
+}
+
+int cli_parse_int(const char *cmd, const char *opt, const char *s, long *out) {
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (errno || end == s || *end || v < 0)
+    return cli_usage_error(cmd, "%s expects a non-negative integer, got '%s'", opt, s);
+  *out = v;
+  return 0;
+}

@@ -1,0 +1,43 @@
+/*
+ * cli.h — what the subcommands share: option parsing, diagnostics output,
+ * exit codes.  Only the CLI prints; the library reports through ws_diag.
+ */
+#ifndef WS_CLI_H
+#define WS_CLI_H
+
+#include <stdio.h>
+
+#include "warpsight/util.h"
+
+enum { EXIT_OK = 0, EXIT_KERNEL_FAULT = 1, EXIT_USAGE = 2 };
+
+#define CMD(fn, name, summary) int fn(int argc, char **argv);
+#include "cli/commands.def"
+#undef CMD
+
+/* Print every diagnostic to stderr, prefixed by "warpsight: " where an entry
+ * has no file. */
+void cli_print_diag(const ws_diag *d);
+/* Exit status for a library status (WS_EFAULT -> 1, other errors -> 2). */
+int cli_exit_for(int status);
+/* Print "warpsight CMD: error: ..." to stderr and return EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* A tiny long-option parser: options are "--name value", "--name=value" or
+ * flags.  Positional arguments are collected in order. */
+typedef struct cli_opt {
+  const char *name;   /* "--gpu" or "-j" */
+  int takes_value;    /* 1 if it takes a value */
+  const char **value; /* where the value goes (or "1" for a flag) */
+} cli_opt;
+
+/* Returns 0, or EXIT_USAGE after printing what was wrong.  `help` is printed
+ * and 1 returned through *want_help when -h/--help is given. */
+int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts,
+              const char **positional, int max_positional, int *npositional,
+              const char *help, int *want_help);
+/* Parse a non-negative integer option value; EXIT_USAGE with a message. */
+int cli_parse_int(const char *cmd, const char *opt, const char *s, long *out);
+
+#endif

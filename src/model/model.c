@@ -1,0 +1,1 @@
+/* model.c — placeholder; the registry lands with the Hong-Kim model. */
