@@ -66,8 +66,13 @@ int ws_model_hong_kim(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
     if (uncoal > 0) {
       if (ws_pf_has(p->f.uncoal_per_mw))
         uncoal_per_mw = p->f.uncoal_per_mw;
-      else
-        uncoal_per_mw = need_gpu(r, g, "uncoal_per_mw", &missing, d);
+      else if (ws_gpu_param(g, M, "uncoal_per_mw", &uncoal_per_mw, NULL) != WS_OK) {
+        char path[160];
+        snprintf(path, sizeof path,
+                 "memory.uncoal_per_mw (or the GPU's models.%s.uncoal_per_mw; %s has none)", M, g->name);
+        ws_model_missing(r, path, d);
+        missing = 1;
+      }
     }
     load_bytes = need_pf(r, p->f.load_bytes_per_warp, "memory.load_bytes_per_warp", &missing, d);
   }
