@@ -1,0 +1,777 @@
+/*
+ * profiler.c — dynamic profile of one launch from the emulator's stream of
+ * warp instructions (warpsight/profiler.h; what each field means and how it
+ * is measured: docs/profile.md, "Measured by the profiler").
+ *
+ * Per worker: counters per instruction (executions, memory requests,
+ * transactions, bank-conflict passes, branch outcomes), an active-lane
+ * histogram, divergence state per warp of the current block, and the global
+ * memory sectors the current block touched, in the order its warps issued
+ * them.  At block_end the block's sector trace is filed under the block's
+ * slot; ws_prof_finish() replays the slots in linear block order through the
+ * per-SM L1s and the shared L2, so cache results do not depend on -j.
+ */
+#include "warpsight/profiler.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "warpsight/memsim.h"
+
+/* Instruction classes: the names of include/warpsight/analysis/classes.def
+ * (the front end's classes), in its order. */
+enum {
+  IC_INT, IC_FP32, IC_FP64, IC_FP16, IC_TENSOR, IC_SFU, IC_CONV, IC_SREG,
+  IC_LD_GLOBAL, IC_ST_GLOBAL, IC_LD_LOCAL, IC_ST_LOCAL, IC_LD_SHARED, IC_ST_SHARED,
+  IC_LD_CONST, IC_LD_PARAM, IC_ST_PARAM, IC_LD_GENERIC, IC_ST_GENERIC, IC_LD_TEX,
+  IC_ST_SURF, IC_ATOMIC, IC_REDUCTION, IC_BARRIER, IC_FENCE, IC_WARP, IC_BRANCH,
+  IC_CALL, IC_RET, IC_EXIT, IC_OTHER, IC_COUNT
+};
+static const char *const class_names[IC_COUNT] = {
+  "int", "fp32", "fp64", "fp16", "tensor", "sfu", "conv", "sreg",
+  "ld.global", "st.global", "ld.local", "st.local", "ld.shared", "st.shared",
+  "ld.const", "ld.param", "st.param", "ld.generic", "st.generic", "ld.tex",
+  "st.surf", "atomic", "reduction", "barrier", "fence", "warp", "branch",
+  "call", "ret", "exit", "other"};
+
+static int float_class(int type) {
+  int k = ws_ptx_type_kind((ws_ptx_type)type);
+  if (type == WS_PTX_T_F64) return IC_FP64;
+  if (k == WS_PTX_TK_F) return IC_FP32;
+  if (k == WS_PTX_TK_H) return IC_FP16;
+  return IC_INT;
+}
+
+static int space_class(int space, int load) {
+  switch (space) {
+  case WS_PTX_SP_GLOBAL: return load ? IC_LD_GLOBAL : IC_ST_GLOBAL;
+  case WS_PTX_SP_LOCAL: return load ? IC_LD_LOCAL : IC_ST_LOCAL;
+  case WS_PTX_SP_SHARED: return load ? IC_LD_SHARED : IC_ST_SHARED;
+  case WS_PTX_SP_CONST: return load ? IC_LD_CONST : IC_OTHER;
+  case WS_PTX_SP_PARAM: return load ? IC_LD_PARAM : IC_ST_PARAM;
+  case WS_PTX_SP_TEX: return IC_LD_TEX;
+  default: return load ? IC_LD_GENERIC : IC_ST_GENERIC;
+  }
+}
+
+static int inst_class(const ws_ptx_inst *in) {
+  int t0 = in->ntypes ? in->type[0] : WS_PTX_T_NONE;
+  switch (ws_ptx_opcode_kind((ws_ptx_opcode)in->op)) {
+  case WS_PTX_K_ARITH:
+  case WS_PTX_K_COMPARE: return float_class(t0);
+  case WS_PTX_K_SFU: return t0 == WS_PTX_T_F64 ? IC_FP64 : IC_SFU;
+  case WS_PTX_K_LOGIC: return IC_INT;
+  case WS_PTX_K_MOVE:
+    return in->nops > 1 && in->ops[1].kind == WS_PTX_O_SREG ? IC_SREG : IC_CONV;
+  case WS_PTX_K_CONVERT: return IC_CONV;
+  case WS_PTX_K_LOAD: return space_class(in->space, 1);
+  case WS_PTX_K_STORE: return space_class(in->space, 0);
+  case WS_PTX_K_ASYNC_COPY: return IC_LD_GLOBAL;
+  case WS_PTX_K_ATOMIC: return IC_ATOMIC;
+  case WS_PTX_K_REDUCTION: return IC_REDUCTION;
+  case WS_PTX_K_TEXTURE:
+  case WS_PTX_K_SURF_LOAD: return IC_LD_TEX;
+  case WS_PTX_K_SURF_STORE: return IC_ST_SURF;
+  case WS_PTX_K_BARRIER: return IC_BARRIER;
+  case WS_PTX_K_FENCE: return IC_FENCE;
+  case WS_PTX_K_WARP_SYNC:
+  case WS_PTX_K_WARP: return IC_WARP;
+  case WS_PTX_K_BRANCH: return IC_BRANCH;
+  case WS_PTX_K_CALL: return IC_CALL;
+  case WS_PTX_K_RETURN: return IC_RET;
+  case WS_PTX_K_EXIT: return IC_EXIT;
+  case WS_PTX_K_MMA: return IC_TENSOR;
+  default: return IC_OTHER;
+  }
+}
+
+/* Floating-point operations one lane of `in` performs: FMA/MAD count two,
+ * a packed f16x2/bf16x2 operation counts its two halves; compares, moves and
+ * SFU operations count none (docs/profile.md). */
+static int inst_flops(const ws_ptx_inst *in) {
+  if (ws_ptx_opcode_kind((ws_ptx_opcode)in->op) != WS_PTX_K_ARITH || !in->ntypes) return 0;
+  int t = in->type[0];
+  int k = ws_ptx_type_kind((ws_ptx_type)t);
+  if (k != WS_PTX_TK_F && k != WS_PTX_TK_H) return 0;
+  int n = (in->op == WS_PTX_OP_FMA || in->op == WS_PTX_OP_MAD) ? 2 : 1;
+  if (t == WS_PTX_T_F16X2 || t == WS_PTX_T_BF16X2) n *= 2;
+  return n;
+}
+
+static uint32_t popc(uint32_t x) {
+  uint32_t n = 0;
+  for (; x; x &= x - 1) n++;
+  return n;
+}
+
+typedef struct inst_stat {
+  uint64_t execs;       /* warp executions (some lane active) */
+  uint64_t bb_entries;  /* executions that entered a basic block here */
+  uint64_t requests;    /* global/local requests (some lane executing) */
+  uint64_t coal_reqs;   /* ... needing one transaction */
+  uint64_t trans;       /* transactions of all requests */
+  uint64_t bytes;       /* bytes requested */
+  uint64_t bytes_moved; /* bytes of the transactions */
+  uint64_t sh_reqs;     /* shared-memory requests */
+  uint64_t passes;      /* shared passes */
+  uint64_t min_passes;  /* passes without conflicts */
+  uint64_t degree_sum;  /* sum of conflict degrees */
+  uint64_t branches;    /* branch executions */
+  uint64_t div_branches;/* ... that diverged */
+} inst_stat;
+
+typedef struct trace {
+  uint64_t *v;   /* sector address | TR_* flags */
+  size_t n, cap;
+} trace;
+
+enum { TR_WRITE = 1, TR_ATOMIC = 2, TR_LOCAL = 4, TR_FLAGS = 31 };
+
+typedef struct worker {
+  inst_stat *st;          /* per instruction id */
+  uint64_t hist[33];      /* warp executions by active lanes */
+  uint64_t warps, blocks;
+  double div_extra;       /* issue slots lost to inactive lanes, divergent */
+  double flops;           /* all lanes */
+  uint64_t uncoal_trans;  /* transactions of requests needing more than one */
+  uint64_t k_hist[33];    /* requests by threads per transaction */
+  uint64_t deg_hist[33];  /* shared requests by conflict degree */
+  uint32_t live[32];      /* lanes not exited, per warp of the block */
+  uint32_t seen;          /* warps of the block seen */
+  trace tr;               /* current block's sectors */
+  int in_block;
+} worker;
+
+struct ws_prof {
+  ws_prof_config cfg;
+  uint64_t total_blocks, nslots, tpb;
+  uint32_t nfunc;
+  uint32_t *func_base;    /* first instruction id of each module function */
+  uint32_t ninst;         /* instruction ids in all */
+  uint8_t *iclass;        /* per id */
+  uint8_t *iflops;        /* per id */
+  int nworkers;
+  worker *w;
+  trace *slots;           /* per profiled block */
+  uint8_t *slot_done;
+  ws_coal_rule load_rule, store_rule;
+  ws_bank_config banks;
+};
+
+uint64_t ws_prof_sample_count(uint64_t total, uint64_t n) {
+  return n == 0 || n >= total ? total : n;
+}
+
+/* Slot of block b among the sampled ones, or UINT64_MAX when not sampled. */
+static uint64_t sample_slot(uint64_t b, uint64_t total, uint64_t n) {
+  if (n == 0 || n >= total) return b < total ? b : UINT64_MAX;
+  /* smallest i with floor(i * total / n) >= b is ceil(b * n / total) */
+  unsigned __int128 num = (unsigned __int128)b * n;
+  uint64_t i = (uint64_t)((num + total - 1) / total);
+  if (i >= n) return UINT64_MAX;
+  uint64_t bi = (uint64_t)((unsigned __int128)i * total / n);
+  return bi == b ? i : UINT64_MAX;
+}
+
+int ws_prof_block_sampled(uint64_t block, uint64_t total, uint64_t n) {
+  return sample_slot(block, total, n) != UINT64_MAX;
+}
+
+/* Instruction id of (func, pc), or UINT32_MAX for a function outside the
+ * module. */
+static uint32_t inst_id(const ws_prof *p, const ws_ptx_function *f, uint32_t pc) {
+  const ws_ptx_module *m = p->cfg.module;
+  if (f < m->funcs || f >= m->funcs + m->nfuncs) return UINT32_MAX;
+  uint32_t fi = (uint32_t)(f - m->funcs);
+  if (pc >= f->ninsts) return UINT32_MAX;
+  return p->func_base[fi] + pc;
+}
+
+static void trace_free(trace *t) {
+  free(t->v);
+  memset(t, 0, sizeof *t);
+}
+
+static void trace_push(trace *t, uint64_t v) {
+  if (t->n == t->cap) {
+    size_t cap = t->cap ? t->cap * 2 : 256;
+    uint64_t *nv = realloc(t->v, cap * sizeof *nv);
+    if (!nv) return; /* out of memory: the trace is short; finish() says so */
+    t->v = nv;
+    t->cap = cap;
+  }
+  t->v[t->n++] = v;
+}
+
+int ws_prof_new(ws_prof **out, const ws_prof_config *cfg, ws_diag *d) {
+  *out = NULL;
+  if (!cfg->module || !cfg->kernel || !cfg->gpu || cfg->workers < 1) {
+    ws_diag_error(d, "profiler: module, kernel, GPU and workers >= 1 are required");
+    return WS_EINVAL;
+  }
+  ws_prof *p = calloc(1, sizeof *p);
+  if (!p) return WS_ENOMEM;
+  p->cfg = *cfg;
+  p->total_blocks = (uint64_t)cfg->grid[0] * cfg->grid[1] * cfg->grid[2];
+  p->tpb = (uint64_t)cfg->block[0] * cfg->block[1] * cfg->block[2];
+  p->nslots = ws_prof_sample_count(p->total_blocks, cfg->sample_blocks);
+  const ws_ptx_module *m = cfg->module;
+  p->nfunc = m->nfuncs;
+  p->func_base = calloc(m->nfuncs + 1, sizeof *p->func_base);
+  if (!p->func_base) goto nomem;
+  for (uint32_t f = 0; f < m->nfuncs; f++) p->func_base[f + 1] = p->func_base[f] + m->funcs[f].ninsts;
+  p->ninst = p->func_base[m->nfuncs];
+  p->iclass = calloc(p->ninst + 1, 1);
+  p->iflops = calloc(p->ninst + 1, 1);
+  p->nworkers = cfg->workers;
+  p->w = calloc((size_t)cfg->workers, sizeof *p->w);
+  p->slots = calloc(p->nslots + 1, sizeof *p->slots);
+  p->slot_done = calloc(p->nslots + 1, 1);
+  if (!p->iclass || !p->iflops || !p->w || !p->slots || !p->slot_done) goto nomem;
+  for (uint32_t f = 0; f < m->nfuncs; f++)
+    for (uint32_t i = 0; i < m->funcs[f].ninsts; i++) {
+      p->iclass[p->func_base[f] + i] = (uint8_t)inst_class(&m->funcs[f].insts[i]);
+      p->iflops[p->func_base[f] + i] = (uint8_t)inst_flops(&m->funcs[f].insts[i]);
+    }
+  for (int k = 0; k < cfg->workers; k++) {
+    p->w[k].st = calloc(p->ninst + 1, sizeof *p->w[k].st);
+    if (!p->w[k].st) goto nomem;
+  }
+  const ws_gpu *g = cfg->gpu;
+  p->load_rule = ws_coal_rule_for(g->cc_major, g->cc_minor, g->cache.l1_caches_global, 0);
+  p->store_rule = ws_coal_rule_for(g->cc_major, g->cc_minor, g->cache.l1_caches_global, 1);
+  p->banks = ws_bank_config_for(g->cc_major, g->cc_minor);
+  *out = p;
+  return WS_OK;
+nomem:
+  ws_prof_free(p);
+  return WS_ENOMEM;
+}
+
+void ws_prof_free(ws_prof *p) {
+  if (!p) return;
+  for (int k = 0; p->w && k < p->nworkers; k++) {
+    free(p->w[k].st);
+    trace_free(&p->w[k].tr);
+  }
+  for (uint64_t s = 0; p->slots && s < p->nslots; s++) trace_free(&p->slots[s]);
+  free(p->w);
+  free(p->slots);
+  free(p->slot_done);
+  free(p->func_base);
+  free(p->iclass);
+  free(p->iflops);
+  free(p);
+}
+
+void ws_prof_block_begin(ws_prof *p, int worker_id, uint32_t block_linear) {
+  (void)block_linear;
+  worker *w = &p->w[worker_id];
+  w->seen = 0;
+  w->tr.n = 0;
+  w->in_block = 1;
+}
+
+void ws_prof_block_end(ws_prof *p, int worker_id, uint32_t block_linear) {
+  worker *w = &p->w[worker_id];
+  w->warps += popc(w->seen);
+  w->blocks++;
+  w->in_block = 0;
+  uint64_t s = sample_slot(block_linear, p->total_blocks, p->cfg.sample_blocks);
+  if (s == UINT64_MAX) return;
+  trace_free(&p->slots[s]);
+  p->slots[s] = w->tr; /* hand the buffer over */
+  memset(&w->tr, 0, sizeof w->tr);
+  p->slot_done[s] = 1;
+}
+
+/* Lanes of warp `warp` in a block of tpb threads. */
+static uint32_t warp_lanes(uint64_t tpb, uint32_t warp) {
+  uint64_t first = (uint64_t)warp * 32;
+  if (first >= tpb) return 0;
+  uint64_t n = tpb - first;
+  return n >= 32 ? 0xffffffffu : (1u << n) - 1;
+}
+
+static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_prof_event *ev,
+                           int kind) {
+  int is_write = kind == WS_PTX_K_STORE || kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION ||
+                 kind == WS_PTX_K_SURF_STORE;
+  int is_atomic = kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION;
+  ws_warp_access a;
+  a.mask = ev->exec;
+  a.size = ev->bytes;
+  if (a.size != 1 && a.size != 2 && a.size != 4 && a.size != 8 && a.size != 16)
+    a.size = a.size > 16 ? 16 : 4;
+  memcpy(a.addr, ev->addr, sizeof a.addr);
+  ws_coal_result r;
+  ws_coalesce(&r, &a, is_write ? p->store_rule : p->load_rule);
+  st->requests++;
+  st->trans += r.transactions;
+  st->bytes += (uint64_t)popc(ev->exec) * ev->bytes;
+  st->bytes_moved += r.bytes_moved;
+  if (r.transactions <= 1) st->coal_reqs++;
+  else w->uncoal_trans += r.transactions;
+  uint32_t k = r.transactions ? popc(ev->exec) / r.transactions : 1;
+  w->k_hist[k < 1 ? 1 : (k > 32 ? 32 : k)]++;
+  /* The distinct 32-byte sectors, in lane order, for the cache replay. */
+  uint64_t sec[128];
+  uint32_t ns = 0;
+  uint64_t flags = (is_write ? TR_WRITE : 0) | (is_atomic ? TR_ATOMIC : 0) |
+                   (ev->space == WS_PTX_SP_LOCAL ? TR_LOCAL : 0);
+  for (int l = 0; l < 32; l++) {
+    if (!(ev->exec >> l & 1)) continue;
+    uint64_t lo = ev->addr[l] & ~(uint64_t)31, hi = (ev->addr[l] + ev->bytes - 1) & ~(uint64_t)31;
+    for (uint64_t s = lo; s <= hi; s += 32) {
+      uint32_t j = 0;
+      while (j < ns && sec[j] != s) j++;
+      if (j == ns && ns < 128) sec[ns++] = s;
+    }
+  }
+  for (uint32_t j = 0; j < ns; j++) trace_push(&w->tr, sec[j] | flags);
+}
+
+static void shared_request(ws_prof *p, worker *w, inst_stat *st, const ws_prof_event *ev) {
+  ws_warp_access a;
+  a.mask = ev->exec;
+  a.size = ev->bytes;
+  if (a.size != 1 && a.size != 2 && a.size != 4 && a.size != 8 && a.size != 16)
+    a.size = a.size > 16 ? 16 : 4;
+  memcpy(a.addr, ev->addr, sizeof a.addr);
+  ws_bank_result r;
+  ws_bank_conflicts(&r, &a, &p->banks);
+  st->sh_reqs++;
+  st->passes += r.passes;
+  st->min_passes += r.min_passes;
+  st->degree_sum += r.degree;
+  w->deg_hist[r.degree < 1 ? 1 : (r.degree > 32 ? 32 : r.degree)]++;
+}
+
+void ws_prof_inst(ws_prof *p, const ws_prof_event *ev) {
+  worker *w = &p->w[ev->worker];
+  uint32_t id = inst_id(p, ev->func, ev->pc);
+  if (id == UINT32_MAX || !ev->active) return;
+  inst_stat *st = &w->st[id];
+  uint32_t wi = ev->warp & 31;
+  if (!(w->seen >> wi & 1)) {
+    w->seen |= 1u << wi;
+    w->live[wi] = warp_lanes(p->tpb, ev->warp);
+  }
+  st->execs++;
+  if (ev->bb_entry) st->bb_entries++;
+  w->hist[popc(ev->active)]++;
+  uint32_t live = w->live[wi];
+  if (live && (ev->active & live) != live)
+    w->div_extra += 1.0 - (double)popc(ev->active & live) / popc(live);
+  if (p->iflops[id]) w->flops += (double)p->iflops[id] * popc(ev->exec);
+  int kind = ws_ptx_opcode_kind((ws_ptx_opcode)ev->inst->op);
+  switch (kind) {
+  case WS_PTX_K_BRANCH:
+    st->branches++;
+    if (ev->taken && (ev->taken & ev->active) != ev->active) st->div_branches++;
+    break;
+  case WS_PTX_K_EXIT: w->live[wi] &= ~ev->exec; break;
+  case WS_PTX_K_RETURN:
+    if (ev->func == p->cfg.kernel) w->live[wi] &= ~ev->exec;
+    break;
+  case WS_PTX_K_LOAD:
+  case WS_PTX_K_STORE:
+  case WS_PTX_K_ATOMIC:
+  case WS_PTX_K_REDUCTION:
+  case WS_PTX_K_ASYNC_COPY:
+    if (!ev->exec || !ev->addr) break;
+    if (ev->space == WS_PTX_SP_GLOBAL || ev->space == WS_PTX_SP_LOCAL)
+      global_request(p, w, st, ev, kind);
+    else if (ev->space == WS_PTX_SP_SHARED)
+      shared_request(p, w, st, ev);
+    break;
+  default: break;
+  }
+}
+
+/* Cache replay ------------------------------------------------------------*/
+
+typedef struct cache_stats {
+  int have_l1, have_l2;
+  uint64_t l1_access, l1_hit;     /* load sectors looked up in L1 */
+  uint64_t l2_access, l2_hit;     /* sectors looked up in L2 */
+  uint64_t load_sectors;          /* load (and atomic) sectors requested */
+  uint64_t dram_read_sectors;     /* load sectors that missed everywhere */
+  uint64_t dram_write_sectors;    /* dirty L2 sectors written back or flushed */
+  uint32_t l1_bytes, l1_ways, l1_line, l2_bytes, l2_ways, l2_line, sector;
+  uint32_t nsm;
+} cache_stats;
+
+/* Round a cache size down to whole sets of ways x line bytes. */
+static uint64_t cache_fit(uint64_t size, uint32_t ways, uint32_t line) {
+  uint64_t set = (uint64_t)ways * line;
+  return set ? size / set * set : 0;
+}
+
+static int replay_caches(ws_prof *p, cache_stats *cs) {
+  const ws_cache_facts *cf = &p->cfg.gpu->cache;
+  memset(cs, 0, sizeof *cs);
+  cs->sector = cf->l2_sector_bytes > 0 ? (uint32_t)cf->l2_sector_bytes : 32;
+  cs->l1_line = cf->l1_line_bytes > 0 ? (uint32_t)cf->l1_line_bytes : 128;
+  cs->l1_ways = cf->l1_assoc > 0 ? (uint32_t)cf->l1_assoc : 4;   /* default: 4 ways */
+  cs->l2_line = cf->l2_line_bytes > 0 ? (uint32_t)cf->l2_line_bytes : 128;
+  cs->l2_ways = cf->l2_assoc > 0 ? (uint32_t)cf->l2_assoc : 16;  /* default: 16 ways */
+  cs->l1_bytes = (uint32_t)cache_fit((uint64_t)(cf->l1_bytes > 0 ? cf->l1_bytes : 0), cs->l1_ways, cs->l1_line);
+  cs->l2_bytes = (uint32_t)cache_fit((uint64_t)(cf->l2_bytes > 0 ? cf->l2_bytes : 0), cs->l2_ways, cs->l2_line);
+  cs->have_l1 = cs->l1_bytes > 0;
+  cs->have_l2 = cs->l2_bytes > 0;
+  int l1_global = cs->have_l1 && cf->l1_caches_global;
+  uint64_t sms = p->cfg.gpu->sms > 0 ? (uint64_t)p->cfg.gpu->sms : 1;
+  cs->nsm = (uint32_t)(p->total_blocks < sms ? (p->total_blocks ? p->total_blocks : 1) : sms);
+  ws_cache *l1 = calloc(cs->nsm, sizeof *l1);
+  ws_cache l2;
+  if (!l1) return WS_ENOMEM;
+  int bad = ws_cache_init(&l2, cs->l2_bytes, cs->l2_ways, cs->l2_line, cs->sector);
+  for (uint32_t s = 0; s < cs->nsm && !bad; s++)
+    bad = ws_cache_init(&l1[s], cs->l1_bytes, cs->l1_ways, cs->l1_line,
+                        cs->sector < cs->l1_line ? cs->sector : cs->l1_line);
+  if (bad) {
+    for (uint32_t s = 0; s < cs->nsm; s++) ws_cache_free(&l1[s]);
+    ws_cache_free(&l2);
+    free(l1);
+    return WS_ENOMEM;
+  }
+  for (uint64_t slot = 0; slot < p->nslots; slot++) {
+    if (!p->slot_done[slot]) continue;
+    uint64_t b = p->nslots == p->total_blocks
+                     ? slot
+                     : (uint64_t)((unsigned __int128)slot * p->total_blocks / p->nslots);
+    ws_cache *c1 = &l1[b % cs->nsm];
+    const trace *t = &p->slots[slot];
+    for (size_t i = 0; i < t->n; i++) {
+      uint64_t e = t->v[i], sec = e & ~(uint64_t)TR_FLAGS;
+      int write = (e & TR_WRITE) != 0, atomic = (e & TR_ATOMIC) != 0, local = (e & TR_LOCAL) != 0;
+      if (!write || atomic) cs->load_sectors++;
+      if (!write) {
+        if (cs->have_l1 && (l1_global || local)) {
+          cs->l1_access++;
+          if (ws_cache_access_rw(c1, sec, 1, 0)) {
+            cs->l1_hit++;
+            continue;
+          }
+        }
+        cs->l2_access++;
+        if (ws_cache_access_rw(&l2, sec, 1, 0)) cs->l2_hit++;
+        else cs->dram_read_sectors++;
+      } else {
+        /* L1: write-through, no allocate (a present sector is updated). */
+        if (cs->have_l1 && !atomic) ws_cache_access_rw(c1, sec, 0, 0);
+        /* L2: write-back, write-allocate; an atomic reads the sector first. */
+        cs->l2_access++;
+        if (ws_cache_access_rw(&l2, sec, 1, 1)) cs->l2_hit++;
+        else if (atomic || !cs->have_l2) cs->dram_read_sectors += atomic ? 1 : 0;
+        if (!cs->have_l2) cs->dram_write_sectors++;
+      }
+    }
+  }
+  if (cs->have_l2) cs->dram_write_sectors = l2.writebacks + ws_cache_dirty_sectors(&l2);
+  for (uint32_t s = 0; s < cs->nsm; s++) ws_cache_free(&l1[s]);
+  ws_cache_free(&l2);
+  free(l1);
+  return WS_OK;
+}
+
+/* Finish ------------------------------------------------------------------*/
+
+static cJSON *section(ws_profile *pr, const char *name) {
+  if (!pr->root) pr->root = cJSON_CreateObject();
+  cJSON *s = cJSON_GetObjectItemCaseSensitive(pr->root, name);
+  if (!s) s = cJSON_AddObjectToObject(pr->root, name);
+  return s;
+}
+
+static double ratio(double a, double b) { return b > 0 ? a / b : NAN; }
+
+int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
+  *out = NULL;
+  /* Merge the workers. */
+  inst_stat *st = calloc(p->ninst + 1, sizeof *st);
+  if (!st) return WS_ENOMEM;
+  worker t;
+  memset(&t, 0, sizeof t);
+  for (int k = 0; k < p->nworkers; k++) {
+    const worker *w = &p->w[k];
+    for (uint32_t i = 0; i < p->ninst; i++) {
+      inst_stat *a = &st[i];
+      const inst_stat *b = &w->st[i];
+      a->execs += b->execs, a->bb_entries += b->bb_entries, a->requests += b->requests;
+      a->coal_reqs += b->coal_reqs, a->trans += b->trans, a->bytes += b->bytes;
+      a->bytes_moved += b->bytes_moved, a->sh_reqs += b->sh_reqs, a->passes += b->passes;
+      a->min_passes += b->min_passes, a->degree_sum += b->degree_sum;
+      a->branches += b->branches, a->div_branches += b->div_branches;
+    }
+    for (int i = 0; i < 33; i++) {
+      t.hist[i] += w->hist[i];
+      t.k_hist[i] += w->k_hist[i];
+      t.deg_hist[i] += w->deg_hist[i];
+    }
+    t.warps += w->warps, t.blocks += w->blocks;
+    t.div_extra += w->div_extra, t.flops += w->flops, t.uncoal_trans += w->uncoal_trans;
+  }
+  if (t.warps == 0) {
+    free(st);
+    ws_diag_error(d, "profiler: no warp was profiled (kernel '%s')", p->cfg.kernel->name);
+    return WS_EINVAL;
+  }
+  double W = (double)t.warps;
+  double cls[IC_COUNT] = {0};
+  inst_stat all;
+  memset(&all, 0, sizeof all);
+  for (uint32_t i = 0; i < p->ninst; i++) {
+    cls[p->iclass[i]] += (double)st[i].execs;
+    all.execs += st[i].execs, all.requests += st[i].requests, all.coal_reqs += st[i].coal_reqs;
+    all.trans += st[i].trans, all.bytes += st[i].bytes, all.bytes_moved += st[i].bytes_moved;
+    all.sh_reqs += st[i].sh_reqs, all.passes += st[i].passes, all.min_passes += st[i].min_passes;
+    all.degree_sum += st[i].degree_sum;
+    all.branches += st[i].branches, all.div_branches += st[i].div_branches;
+  }
+  cache_stats cs;
+  int r = replay_caches(p, &cs);
+  if (r) {
+    free(st);
+    return r;
+  }
+
+  ws_profile *pr = ws_profile_new(p->cfg.kernel->name, p->cfg.grid, p->cfg.block);
+  if (!pr) {
+    free(st);
+    return WS_ENOMEM;
+  }
+  ws_profile_fields *f = &pr->f;
+  f->registers_per_thread = p->cfg.registers_per_thread;
+  f->shared_bytes_per_block = p->cfg.shared_bytes_per_block;
+  f->local_bytes_per_thread = p->cfg.local_bytes_per_thread;
+  uint64_t uncoal = all.requests - all.coal_reqs;
+  f->comp_insts = (double)(all.execs - all.requests) / W;
+  f->coal_mem_insts = (double)all.coal_reqs / W;
+  f->uncoal_mem_insts = (double)uncoal / W;
+  f->synch_insts = cls[IC_BARRIER] / W;
+  f->fp_insts = (cls[IC_FP32] + cls[IC_FP64] + cls[IC_FP16]) / W;
+  f->sfu_insts = cls[IC_SFU] / W;
+  f->shared_mem_insts = (double)all.sh_reqs / W;
+  f->bank_conflict_replays = (double)(all.passes - all.min_passes) / W;
+  f->divergent_extra_insts = t.div_extra / W;
+  f->flops = t.flops / W;
+  if (uncoal) f->uncoal_per_mw = (double)t.uncoal_trans / (double)uncoal;
+  f->coal_per_mw = 1;
+  if (all.requests) {
+    f->load_bytes_per_warp = all.bytes ? (double)all.bytes / (double)all.requests : NAN;
+    f->avg_trans_warp = all.trans ? (double)all.trans / (double)all.requests : NAN;
+  }
+  double scale = (double)p->total_blocks / (double)t.blocks;
+  uint64_t dram_read_bytes, dram_write_bytes;
+  if (cs.have_l2) {
+    dram_read_bytes = cs.dram_read_sectors * cs.sector;
+    dram_write_bytes = cs.dram_write_sectors * cs.sector;
+  } else {
+    /* No L2 (CC 1.x): every transaction goes to DRAM with its own size. */
+    uint64_t rd = 0, wr = 0;
+    for (uint32_t i = 0; i < p->ninst; i++) {
+      int c = p->iclass[i];
+      int wrt = c == IC_ST_GLOBAL || c == IC_ST_LOCAL || c == IC_ST_GENERIC || c == IC_ATOMIC ||
+                c == IC_REDUCTION;
+      if (wrt) wr += st[i].bytes_moved;
+      else rd += st[i].bytes_moved;
+    }
+    dram_read_bytes = rd, dram_write_bytes = wr;
+  }
+  f->l1_hit_ratio = cs.have_l1 && cs.l1_access ? ratio((double)cs.l1_hit, (double)cs.l1_access) : 0;
+  f->l2_hit_ratio = cs.have_l2 && cs.l2_access ? ratio((double)cs.l2_hit, (double)cs.l2_access) : 0;
+  f->miss_ratio = cs.load_sectors ? ratio((double)cs.dram_read_sectors, (double)cs.load_sectors)
+                                  : (cs.have_l2 ? 0 : 1);
+  if (f->miss_ratio > 1) f->miss_ratio = 1;
+  f->dram_read_bytes = round((double)dram_read_bytes * scale);
+  f->dram_write_bytes = round((double)dram_write_bytes * scale);
+  f->divergent_branch_fraction = all.branches ? (double)all.div_branches / (double)all.branches : 0;
+
+  /* Structured sections. */
+  cJSON *mix = section(pr, "instruction_mix");
+  cJSON_AddStringToObject(mix, "unit", "dynamic warp instructions per warp");
+  cJSON *bycls = cJSON_AddObjectToObject(mix, "per_warp");
+  for (int c = 0; c < IC_COUNT; c++)
+    if (cls[c] > 0) cJSON_AddNumberToObject(bycls, class_names[c], cls[c] / W);
+  cJSON_AddNumberToObject(mix, "total_per_warp", (double)all.execs / W);
+
+  cJSON *simd = section(pr, "simd");
+  double lanes = 0;
+  for (int i = 0; i <= 32; i++) lanes += (double)i * (double)t.hist[i];
+  cJSON_AddNumberToObject(simd, "efficiency", all.execs ? lanes / (32.0 * (double)all.execs) : 0);
+  cJSON *hist = cJSON_AddArrayToObject(simd, "active_lane_histogram");
+  for (int i = 0; i <= 32; i++) cJSON_AddItemToArray(hist, cJSON_CreateNumber((double)t.hist[i]));
+  cJSON_AddStringToObject(simd, "histogram_unit",
+                          "warp instructions with i active lanes, i = 0..32 (profiled blocks)");
+
+  cJSON *div = section(pr, "divergence_detail");
+  cJSON_AddNumberToObject(div, "branches_per_warp", (double)all.branches / W);
+  cJSON_AddNumberToObject(div, "divergent_branches_per_warp", (double)all.div_branches / W);
+  cJSON_AddStringToObject(div, "extra_insts_definition",
+                          "sum over warp instructions of (1 - active lanes / live lanes), "
+                          "live = lanes of the warp that have not exited");
+
+  const ws_ptx_module *m = p->cfg.module;
+  cJSON *bbs = cJSON_AddArrayToObject(section(pr, "basic_blocks"), "blocks");
+  cJSON *gmi = cJSON_AddArrayToObject(section(pr, "global_memory_insts"), "insts");
+  cJSON *smi = cJSON_AddArrayToObject(section(pr, "shared_memory_insts"), "insts");
+  for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+    const ws_ptx_function *fn = &m->funcs[fi];
+    for (uint32_t pc = 0; pc < fn->ninsts; pc++) {
+      const inst_stat *s = &st[p->func_base[fi] + pc];
+      const ws_ptx_inst *in = &fn->insts[pc];
+      if (s->bb_entries) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "function", fn->name);
+        cJSON_AddNumberToObject(o, "first_inst", pc);
+        cJSON_AddNumberToObject(o, "line", in->line);
+        cJSON_AddNumberToObject(o, "executions", (double)s->bb_entries);
+        cJSON_AddNumberToObject(o, "per_warp", (double)s->bb_entries / W);
+        cJSON_AddItemToArray(bbs, o);
+      }
+      if (s->requests) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "function", fn->name);
+        cJSON_AddNumberToObject(o, "line", in->line);
+        cJSON_AddStringToObject(o, "class", class_names[p->iclass[p->func_base[fi] + pc]]);
+        cJSON_AddNumberToObject(o, "requests", (double)s->requests);
+        cJSON_AddNumberToObject(o, "per_warp", (double)s->requests / W);
+        cJSON_AddNumberToObject(o, "avg_transactions", (double)s->trans / (double)s->requests);
+        cJSON_AddNumberToObject(o, "bytes_per_request", (double)s->bytes / (double)s->requests);
+        cJSON_AddNumberToObject(o, "coalesced_fraction", (double)s->coal_reqs / (double)s->requests);
+        cJSON_AddItemToArray(gmi, o);
+      }
+      if (s->sh_reqs) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "function", fn->name);
+        cJSON_AddNumberToObject(o, "line", in->line);
+        cJSON_AddStringToObject(o, "class", class_names[p->iclass[p->func_base[fi] + pc]]);
+        cJSON_AddNumberToObject(o, "requests", (double)s->sh_reqs);
+        cJSON_AddNumberToObject(o, "per_warp", (double)s->sh_reqs / W);
+        cJSON_AddNumberToObject(o, "avg_conflict_degree", (double)s->degree_sum / (double)s->sh_reqs);
+        cJSON_AddNumberToObject(o, "avg_passes", (double)s->passes / (double)s->sh_reqs);
+        cJSON_AddItemToArray(smi, o);
+      }
+    }
+  }
+
+  cJSON *cj = section(pr, "caches");
+  cJSON_AddStringToObject(cj, "load_rule", ws_coal_rule_name(p->load_rule));
+  cJSON_AddStringToObject(cj, "store_rule", ws_coal_rule_name(p->store_rule));
+  cJSON_AddStringToObject(cj, "replay_order",
+                          "profiled blocks in linear block order; block b on SM b mod "
+                          "min(SMs, blocks); each block's requests in its issue order");
+  cJSON *l1j = cJSON_AddObjectToObject(cj, "l1");
+  cJSON_AddNumberToObject(l1j, "bytes_per_sm", cs.l1_bytes);
+  cJSON_AddNumberToObject(l1j, "ways", cs.l1_ways);
+  cJSON_AddNumberToObject(l1j, "line_bytes", cs.l1_line);
+  cJSON_AddBoolToObject(l1j, "caches_global_loads", cs.have_l1 && p->cfg.gpu->cache.l1_caches_global);
+  cJSON_AddNumberToObject(l1j, "accesses", (double)cs.l1_access);
+  cJSON_AddNumberToObject(l1j, "hits", (double)cs.l1_hit);
+  cJSON *l2j = cJSON_AddObjectToObject(cj, "l2");
+  cJSON_AddNumberToObject(l2j, "bytes", cs.l2_bytes);
+  cJSON_AddNumberToObject(l2j, "ways", cs.l2_ways);
+  cJSON_AddNumberToObject(l2j, "line_bytes", cs.l2_line);
+  cJSON_AddNumberToObject(l2j, "sector_bytes", cs.sector);
+  cJSON_AddNumberToObject(l2j, "accesses", (double)cs.l2_access);
+  cJSON_AddNumberToObject(l2j, "hits", (double)cs.l2_hit);
+  cJSON_AddStringToObject(cj, "defaults",
+                          "associativity not in the GPU database: L1 4 ways, L2 16 ways; "
+                          "line 128 B, sector 32 B");
+
+  cJSON *sam = section(pr, "sampling");
+  cJSON_AddNumberToObject(sam, "total_blocks", (double)p->total_blocks);
+  cJSON_AddNumberToObject(sam, "profiled_blocks", (double)t.blocks);
+  cJSON_AddNumberToObject(sam, "profiled_warps", (double)t.warps);
+  cJSON_AddStringToObject(sam, "method",
+                          p->nslots == p->total_blocks
+                              ? "every block"
+                              : "N blocks at linear indices floor(i * total / N), i = 0..N-1");
+  cJSON_AddStringToObject(sam, "rest",
+                          p->nslots == p->total_blocks ? "none"
+                          : p->cfg.functional_rest   ? "run without profiling"
+                                                     : "skipped");
+  cJSON_AddNumberToObject(sam, "scale", scale);
+  cJSON_AddStringToObject(sam, "scaled_fields", "memory.dram_read_bytes, memory.dram_write_bytes");
+
+  cJSON *pj = section(pr, "profiler");
+  cJSON_AddStringToObject(pj, "gpu", p->cfg.gpu->name ? p->cfg.gpu->name : "");
+  cJSON_AddStringToObject(pj, "resources_source",
+                          p->cfg.resources_source ? p->cfg.resources_source : "none");
+
+  /* Kothapalli's section: the average thread's operations and accesses. */
+  cJSON *ko = section(pr, "kothapalli");
+  cJSON *ops = cJSON_AddObjectToObject(ko, "ops_per_thread");
+  double int_simple = 0, int_mul = 0, int_div = 0, int_rem = 0, fp_simple = 0, fp_div = 0;
+  for (uint32_t fi = 0; fi < m->nfuncs; fi++)
+    for (uint32_t pc = 0; pc < m->funcs[fi].ninsts; pc++) {
+      uint32_t id = p->func_base[fi] + pc;
+      const ws_ptx_inst *in = &m->funcs[fi].insts[pc];
+      double n = (double)st[id].execs;
+      if (!n) continue;
+      int c = p->iclass[id];
+      if (c == IC_INT) {
+        if (in->op == WS_PTX_OP_DIV) int_div += n;
+        else if (in->op == WS_PTX_OP_REM) int_rem += n;
+        else if (in->op == WS_PTX_OP_MUL || in->op == WS_PTX_OP_MAD) int_mul += n;
+        else int_simple += n;
+      } else if (c == IC_FP32 || c == IC_FP16) {
+        if (in->op == WS_PTX_OP_DIV) fp_div += n;
+        else fp_simple += n;
+      }
+    }
+  cJSON_AddNumberToObject(ops, "int_simple", int_simple / W);
+  cJSON_AddNumberToObject(ops, "int_mul32", int_mul / W);
+  cJSON_AddNumberToObject(ops, "int_div", int_div / W);
+  cJSON_AddNumberToObject(ops, "int_rem", int_rem / W);
+  cJSON_AddNumberToObject(ops, "fp_simple", fp_simple / W);
+  cJSON_AddNumberToObject(ops, "fp_div", fp_div / W);
+  cJSON_AddNumberToObject(ops, "sfu", cls[IC_SFU] / W);
+  cJSON_AddNumberToObject(ops, "fp64", cls[IC_FP64] / W);
+  cJSON *ga = cJSON_AddArrayToObject(ko, "global_accesses");
+  for (int k = 1; k <= 32; k++)
+    if (t.k_hist[k]) {
+      cJSON *o = cJSON_CreateObject();
+      cJSON_AddNumberToObject(o, "count", (double)t.k_hist[k] / W);
+      cJSON_AddNumberToObject(o, "threads_per_transaction", k);
+      cJSON_AddItemToArray(ga, o);
+    }
+  cJSON *sa = cJSON_AddArrayToObject(ko, "shared_accesses");
+  for (int k = 1; k <= 32; k++)
+    if (t.deg_hist[k]) {
+      cJSON *o = cJSON_CreateObject();
+      cJSON_AddNumberToObject(o, "count", (double)t.deg_hist[k] / W);
+      cJSON_AddNumberToObject(o, "conflict_degree", k);
+      cJSON_AddItemToArray(sa, o);
+    }
+
+  free(st);
+  *out = pr;
+  return WS_OK;
+}
+
+void ws_prof_resources_from_ptx(const ws_ptx_module *m, const ws_ptx_function *k,
+                                const ws_gpu *g, double *regs, double *shared_bytes,
+                                double *local_bytes) {
+  double r = 0;
+  for (uint32_t i = 0; i < k->nregs; i++) {
+    int bits = ws_ptx_type_bits((ws_ptx_type)k->regs[i].type);
+    if (k->regs[i].type == WS_PTX_T_PRED) continue;
+    r += (bits > 32 ? 2 : 1) * (k->regs[i].vec ? k->regs[i].vec : 1);
+  }
+  int cap = g && g->limits.max_regs_per_thread > 0 ? g->limits.max_regs_per_thread : 255;
+  *regs = r > cap ? cap : r;
+  double sh = 0, loc = 0;
+  for (uint32_t i = 0; i < m->nvars; i++)
+    if (m->vars[i].space == WS_PTX_SP_SHARED) sh += (double)m->vars[i].size;
+  for (uint32_t i = 0; i < k->nvars; i++) {
+    if (k->vars[i].space == WS_PTX_SP_SHARED) sh += (double)k->vars[i].size;
+    if (k->vars[i].space == WS_PTX_SP_LOCAL) loc += (double)k->vars[i].size;
+  }
+  *shared_bytes = sh;
+  *local_bytes = loc;
+}
