@@ -312,7 +312,13 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_prof_e
   st->trans += r.transactions;
   st->bytes += (uint64_t)popc(ev->exec) * ev->bytes;
   st->bytes_moved += r.bytes_moved;
-  if (r.transactions <= 1) st->coal_reqs++;
+  /* Coalesced: one transaction (CC 1.x: one per half-warp with an active
+   * lane, the hardware's best case; docs/profile.md). */
+  uint32_t best = 1;
+  ws_coal_rule rule = is_write ? p->store_rule : p->load_rule;
+  if (rule == WS_COAL_CC1X_STRICT || rule == WS_COAL_CC1X_RELAXED)
+    best = (ev->exec & 0xffffu ? 1u : 0u) + (ev->exec >> 16 ? 1u : 0u);
+  if (r.transactions <= best) st->coal_reqs++;
   else w->uncoal_trans += r.transactions;
   uint32_t k = r.transactions ? popc(ev->exec) / r.transactions : 1;
   w->k_hist[k < 1 ? 1 : (k > 32 ? 32 : k)]++;
