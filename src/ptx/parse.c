@@ -1061,14 +1061,13 @@ static int parse_operand(parser *p, ws_ptx_operand *o, int opcode, int depth) {
       o->imm = (int64_t)base.ival;
       next(p);
     } else if (base.kind == T_IDENT) {
-      if (base.s[0] == '%') {
-        int64_t r = find_reg(p, base.s, base.len);
-        if (r < 0) {
-          ERR_TOK(p, &base, "undefined register '%.*s'", (int)base.len, base.s);
-          return 0;
-        }
+      int64_t r = find_reg(p, base.s, base.len);
+      if (r >= 0) {
         o->symkind = WS_PTX_S_NONE;
         o->reg = (uint32_t)r;
+      } else if (base.s[0] == '%') {
+        ERR_TOK(p, &base, "undefined register '%.*s'", (int)base.len, base.s);
+        return 0;
       } else if (!resolve_symbol(p, &base, o)) {
         ERR_TOK(p, &base, "undefined symbol '%.*s'", (int)base.len, base.s);
         return 0;
@@ -1151,6 +1150,13 @@ static int parse_operand(parser *p, ws_ptx_operand *o, int opcode, int depth) {
     }
     ERR_TOK(p, &t, "undefined register '%.*s'", (int)t.len, t.s);
     return 0;
+  }
+  int64_t r = find_reg(p, t.s, t.len); /* inline asm declares `.reg .b16 c;` */
+  if (r >= 0) {
+    o->kind = WS_PTX_O_REG;
+    o->reg = (uint32_t)r;
+    next(p);
+    return 1;
   }
   if (ws_ptx_opcode_kind((ws_ptx_opcode)opcode) == WS_PTX_K_BRANCH && depth == 0) {
     o->kind = WS_PTX_O_LABEL;
