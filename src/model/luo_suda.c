@@ -288,7 +288,7 @@ int ws_model_luo_suda(ws_model_result *out, const ws_profile *p,
   double cpd1 = fmax(cpd1_raw, 1.0);
   double n_cpd = pd * (prop - pcc) * (prop - pcc);                      /* (5) */
   double arg = (pm - 1) * (pm - 1) - (n_act - pm) * (n_act - pm);
-  double cpd2 = n_cpd / (pm - 1) * sqrt(fmax(arg, 0.0)) + pa;           /* (4) */
+  double cpd2 = n_cpd * sqrt(fmax(arg, 0.0)) / (pm - 1) + pa;           /* (4) */
   double cpd = fmax(fmin(cpd1, cpd2), 1.0);
 
   ls_params k = {n_act, cpd, mpd};
