@@ -354,6 +354,30 @@ static void no_instructions_left(void **state) {
   ws_profile_free(p);
 }
 
+/* Every database GPU with a models.gpuperf section has all the keys the
+ * model reads (a guard against the two drifting apart): case A runs. */
+static void database_gpus(void **state) {
+  (void)state;
+  ws_profile *p = load_profile(case_a);
+  int seen = 0;
+  for (size_t i = 0; i < ws_gpu_db_count(); i++) {
+    ws_diag d = WS_DIAG_INIT;
+    ws_gpu *g;
+    assert_ok_diag(ws_gpu_load(&g, ws_gpu_db_name(i), &d), &d);
+    if (isfinite(ws_gpu_param_or(g, "gpuperf", "dram_lat", NAN))) {
+      ws_model_result r = WS_MODEL_RESULT_INIT;
+      assert_ok_diag(ws_model_predict(&r, "gpuperf", p, g, &d), &d);
+      assert_true(r.cycles > 0);
+      ws_model_result_free(&r);
+      seen++;
+    }
+    ws_diag_free(&d);
+    ws_gpu_free(g);
+  }
+  assert_true(seen >= 1); /* at least Tesla C2050, the paper's GPU */
+  ws_profile_free(p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(zeta1_itilp_max_fsfu0),
@@ -363,6 +387,7 @@ int main(void) {
       cmocka_unit_test(missing_inputs),
       cmocka_unit_test(missing_miss_ratio_with_caches),
       cmocka_unit_test(no_instructions_left),
+      cmocka_unit_test(database_gpus),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

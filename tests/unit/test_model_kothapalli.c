@@ -181,6 +181,40 @@ static void section_errors(void **state) {
   expect_error("\"kothapalli\":[]", WS_EINVAL, "kothapalli: expected an object");
 }
 
+/* Every database GPU with a models.kothapalli section has the keys the model
+ * reads, including the whole operation table (fp64 only where the GPU has
+ * double precision, compute capability 1.3 and later). */
+static void database_gpus(void **state) {
+  (void)state;
+  const char *common =
+      "\"global_accesses\":[{\"count\":1}],\"shared_accesses\":[{\"count\":1}],"
+      "\"ops_per_thread\":{\"int_simple\":1,\"fp_simple\":1,\"int_mul32\":1,"
+      "\"int_div\":1,\"int_rem\":1,\"fp_div\":1,\"sfu\":1";
+  char sp[512], dp[512];
+  snprintf(sp, sizeof sp, "\"kothapalli\":{%s}}", common);
+  snprintf(dp, sizeof dp, "\"kothapalli\":{%s,\"fp64\":1}}", common);
+  ws_profile *psp = load_profile(sp), *pdp = load_profile(dp);
+  int seen = 0;
+  for (size_t i = 0; i < ws_gpu_db_count(); i++) {
+    ws_diag d = WS_DIAG_INIT;
+    ws_gpu *g;
+    assert_ok_diag(ws_gpu_load(&g, ws_gpu_db_name(i), &d), &d);
+    if (isfinite(ws_gpu_param_or(g, "kothapalli", "pipeline_depth", NAN))) {
+      int has_dp = g->cc_major > 1 || (g->cc_major == 1 && g->cc_minor >= 3);
+      ws_model_result r = WS_MODEL_RESULT_INIT;
+      assert_ok_diag(ws_model_predict(&r, "kothapalli-sum", has_dp ? pdp : psp, g, &d), &d);
+      assert_true(r.cycles > 0);
+      ws_model_result_free(&r);
+      seen++;
+    }
+    ws_diag_free(&d);
+    ws_gpu_free(g);
+  }
+  assert_true(seen >= 1); /* at least the GTX 280, the paper's GPU */
+  ws_profile_free(psp);
+  ws_profile_free(pdp);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(list_ranking_example),
@@ -188,6 +222,7 @@ int main(void) {
       cmocka_unit_test(sum_model),
       cmocka_unit_test(compute_bound),
       cmocka_unit_test(section_errors),
+      cmocka_unit_test(database_gpus),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

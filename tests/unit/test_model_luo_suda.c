@@ -245,6 +245,43 @@ static void section_errors(void **state) {
          "needs luo_suda.mem.transactions, which is missing");
 }
 
+/* Every database GPU with a models.luo-suda section has the keys the model
+ * reads: every Table 1 cost, ld/st, a-d, m and t_mem. */
+static void database_gpus(void **state) {
+  (void)state;
+  static const char *ops[] = {"add", "sub", "mul", "div", "neg", "min", "max", "and", "or", "xor", "not"};
+  static const char *kinds[] = {"int_const", "int_reg", "float_const", "float_reg"};
+  char buf[4096];
+  int n = snprintf(buf, sizeof buf,
+                   "{\"schema\":\"warpsight-profile/1\",\"kernel\":\"k\","
+                   "\"launch\":{\"grid\":[1,1,1],\"block\":[128,1,1]},"
+                   "\"memory\":{\"load_bytes_per_warp\":128,\"avg_trans_warp\":1},"
+                   "\"luo_suda\":{\"tasks\":[{\"mem_insts\":1,\"ops\":{");
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+    for (size_t j = 0; j < 4; j++)
+      n += snprintf(buf + n, sizeof buf - (size_t)n, "%s\"%s.%s\":1", i || j ? "," : "", ops[i], kinds[j]);
+  snprintf(buf + n, sizeof buf - (size_t)n, "}}]}}");
+  ws_diag d = WS_DIAG_INIT;
+  ws_profile *p;
+  assert_ok_diag(ws_profile_load_json(&p, buf, "test", &d), &d);
+  int seen = 0;
+  for (size_t i = 0; i < ws_gpu_db_count(); i++) {
+    ws_gpu *g;
+    assert_ok_diag(ws_gpu_load(&g, ws_gpu_db_name(i), &d), &d);
+    if (isfinite(ws_gpu_param_or(g, "luo-suda", "a", NAN))) {
+      ws_model_result r = WS_MODEL_RESULT_INIT;
+      assert_ok_diag(ws_model_predict(&r, "luo-suda", p, g, &d), &d);
+      assert_true(r.cycles > 0);
+      ws_model_result_free(&r);
+      seen++;
+    }
+    ws_gpu_free(g);
+  }
+  assert_true(seen >= 1); /* at least the GTX 260, the paper's GPU */
+  ws_diag_free(&d);
+  ws_profile_free(p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(four_period_types),
@@ -252,6 +289,7 @@ int main(void) {
       cmocka_unit_test(ops_and_computed_p),
       cmocka_unit_test(cpd1_clamped),
       cmocka_unit_test(section_errors),
+      cmocka_unit_test(database_gpus),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
