@@ -139,6 +139,9 @@ static int read_thread(kp_thread *t, ws_model_result *r, const ws_profile *p,
                     "conflict_degree", 0, scyc, origin, d);
   if (rc != WS_OK) return rc;
   t->n_memory = t->n_global + t->n_shared;
+  if (!(t->n_comp + t->n_memory > 0))
+    return ws_json_error(d, origin, SECTION, NULL,
+                         "the thread has no work (no operations, cycles or accesses)");
   return WS_OK;
 }
 
