@@ -378,6 +378,73 @@ static void database_gpus(void **state) {
   ws_profile_free(p);
 }
 
+/* A compute-only kernel of `fma` FP instructions and `sfu` SFU instructions
+ * per warp, one warp per block, `n` blocks resident per SM, 48 warps per SM
+ * in all (672 blocks on 14 SMs).  The occupancy is given, so the hardware's
+ * limit of 8 resident blocks does not enter: this varies N alone. */
+static ws_model_result compute_kernel(int n, double ilp, double fma, double sfu) {
+  char body[1024];
+  snprintf(body, sizeof body,
+           "\"launch\":{\"grid\":[672,1,1],\"block\":[32,1,1]},"
+           "\"occupancy\":{\"active_blocks_per_sm\":%d,\"active_sms\":14},"
+           "\"per_warp\":{\"comp_insts\":%g,\"coal_mem_insts\":0,\"uncoal_mem_insts\":0,"
+           "\"fp_insts\":%g,\"sfu_insts\":%g,\"synch_insts\":0,\"divergent_extra_insts\":0,"
+           "\"bank_conflict_replays\":0},\"parallelism\":{\"ilp\":%g,\"mlp\":1}",
+           n, fma + sfu, fma, sfu, ilp);
+  return run(body, gpu_json, NULL);
+}
+
+/*
+ * Section 6.1, Figure 6: on Tesla C2050 more ILP or TLP stops helping once
+ * ITILP reaches the pipeline's needs.  In the model ITILP = min(ILP × N, 18),
+ * so the time of a compute-only kernel falls with N until ILP × N >= 18
+ * (N = 18, 9, 6 for ILP = 1, 2, 3; the paper measured the knee at 18, 10 and
+ * 8 warps) and is flat after it, where B_itilp = 0.
+ * With 100 instructions and W = 48: T_exec = 100 × 48 × 18 / min(ILP × N, 18),
+ * e.g. ILP 1, N 9: 9600; N >= 18: 4800. */
+static void itilp_saturation(void **state) {
+  (void)state;
+  for (int ilp = 1; ilp <= 3; ilp++) {
+    for (int n = 1; n <= 32; n++) {
+      ws_model_result r = compute_kernel(n, ilp, 100, 0);
+      double expect = 100.0 * 48 * 18 / fmin(ilp * n, 18.0);
+      assert_close(r.cycles, expect, 1e-9);
+      if (ilp * n >= 18) {
+        assert_close(T("b_itilp"), 0, 1e-9);
+        assert_close(r.cycles, 4800, 1e-9);
+      } else {
+        assert_true(T("b_itilp") > 0);
+      }
+      ws_model_result_free(&r);
+    }
+  }
+  ws_model_result r = compute_kernel(9, 1, 100, 0);
+  assert_close(r.cycles, 9600, 1e-9);
+  ws_model_result_free(&r);
+}
+
+/*
+ * Section 6.1, Figure 8: the cost of SFU instructions "is almost hidden when
+ * there is one SFU instruction per eight FMA instructions" and grows beyond.
+ * C2050 has SFU_width / SIMD_width = 4/32 = 1/8, so with 8 FMAs:
+ *   1 SFU: F_SFU = max(1/8 - 1/8, 0) = 0 -> O_SFU = 0
+ *   2 SFU: F_SFU = 2/8 - 1/8 = 0.125; O_SFU = 2 × 48 × (32/4) × 0.125 = 96
+ *   4 SFU: F_SFU = 4/8 - 1/8 = 0.375; O_SFU = 4 × 48 × 8 × 0.375 = 576
+ * (N = 24: ITILP = 18, W_parallel = 8 × 48 = 384 in each case.) */
+static void sfu_hidden_at_one_per_eight(void **state) {
+  (void)state;
+  const double sfu[] = {1, 2, 4}, f[] = {0, 0.125, 0.375}, o[] = {0, 96, 576};
+  for (int i = 0; i < 3; i++) {
+    ws_model_result r = compute_kernel(24, 1, 8, sfu[i]);
+    assert_close(T("w_parallel"), 384, 1e-9);
+    assert_close(T("f_sfu"), f[i], 1e-12);
+    assert_close(T("o_sfu"), o[i], 1e-9);
+    assert_close(T("b_serial"), o[i], 1e-9);
+    assert_close(r.cycles, 384 + o[i], 1e-9);
+    ws_model_result_free(&r);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(zeta1_itilp_max_fsfu0),
@@ -388,6 +455,8 @@ int main(void) {
       cmocka_unit_test(missing_miss_ratio_with_caches),
       cmocka_unit_test(no_instructions_left),
       cmocka_unit_test(database_gpus),
+      cmocka_unit_test(itilp_saturation),
+      cmocka_unit_test(sfu_hidden_at_one_per_eight),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
