@@ -222,6 +222,11 @@ int ws_model_gpuperf(ws_model_result *out, const ws_profile *p,
   double t_mem_prime = t_mem - t_overlap;
   double b_memlp = max2(t_mem_prime - t_mem_min, 0.0);                  /* (23) */
 
+  if (!isfinite(t_exec) || !isfinite(b_fp) || !isfinite(b_memlp))
+    return ws_diag_add(d, WS_SEV_ERROR, NULL, 0, 0,
+                       "gpuperf: the prediction is not a finite number (T_exec = %g cycles); "
+                       "the profile's counts are out of range", t_exec);
+
   struct { const char *name; double v; const char *eq; const char *unit; } t[] = {
     {"insts", insts, "Table 2", "insts/warp"},
     {"mem_insts", mem, "Table 2", "insts/warp"},

@@ -171,6 +171,11 @@ static int predict(ws_model_result *out, const ws_profile *p, const ws_gpu *g,
   double c_k = n_b * n_w * n_t * c_t / (n_c * depth);                 /* (3) */
   double t_k = c_k / (g->clock_ghz * 1e6);                            /* (4), ms */
 
+  if (!isfinite(c_k))
+    return ws_diag_add(d, WS_SEV_ERROR, NULL, 0, 0,
+                       "kothapalli: the prediction is not a finite number (C(K) = %g cycles); "
+                       "the kothapalli section's counts are out of range", c_k);
+
   struct { const char *name; double v; const char *eq; const char *unit; } terms[] = {
     {"n_comp", t.n_comp, "3.2.1", "cycles"},
     {"n_memory_global", t.n_global, "3.2.2", "cycles"},

@@ -303,6 +303,12 @@ int ws_model_luo_suda(ws_model_result *out, const ws_profile *p,
     if (t->repeat > 1) round += period(&k, t->c, t->m, 0, t->c, t->m, &s, t->repeat - 1);
   }
   double cycles = round * ctx.rep;
+  if (!isfinite(cycles) || !isfinite(prop)) {
+    rc = ws_diag_add(d, WS_SEV_ERROR, NULL, 0, 0,
+                     "luo-suda: the prediction is not a finite number (%g cycles); "
+                     "the luo_suda section's cycles are out of range", cycles);
+    goto done;
+  }
 
   struct { const char *name; double v; const char *eq; const char *unit; } terms[] = {
     {"p", prop, "3.4", ""},

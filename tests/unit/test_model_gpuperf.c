@@ -334,6 +334,26 @@ static void missing_miss_ratio_with_caches(void **state) {
   ws_profile_free(p);
 }
 
+/* Counts too large for a double: an error, never an infinite prediction. */
+static void overflow_rejected(void **state) {
+  (void)state;
+  ws_profile *p = load_profile(
+      "\"launch\":{\"grid\":[14,1,1],\"block\":[32,1,1]},"
+      "\"per_warp\":{\"comp_insts\":1e308,\"coal_mem_insts\":1e308,\"uncoal_mem_insts\":0,"
+      "\"fp_insts\":1},\"memory\":{\"avg_trans_warp\":1,\"miss_ratio\":1}");
+  ws_gpu *g = load_gpu(gpu_json);
+  ws_diag d = WS_DIAG_INIT;
+  ws_model_result r = WS_MODEL_RESULT_INIT;
+  assert_int_equal(ws_model_predict(&r, "gpuperf", p, g, &d), WS_EINVAL);
+  char *s = ws_diag_format(&d);
+  assert_non_null(strstr(s, "gpuperf: the prediction is not a finite number"));
+  free(s);
+  ws_model_result_free(&r);
+  ws_diag_free(&d);
+  ws_gpu_free(g);
+  ws_profile_free(p);
+}
+
 /* More SFU and divergent instructions than instructions: rejected. */
 static void no_instructions_left(void **state) {
   (void)state;
@@ -454,6 +474,7 @@ int main(void) {
       cmocka_unit_test(missing_inputs),
       cmocka_unit_test(missing_miss_ratio_with_caches),
       cmocka_unit_test(no_instructions_left),
+      cmocka_unit_test(overflow_rejected),
       cmocka_unit_test(database_gpus),
       cmocka_unit_test(itilp_saturation),
       cmocka_unit_test(sfu_hidden_at_one_per_eight),

@@ -179,6 +179,8 @@ static void section_errors(void **state) {
   expect_error("\"kothapalli\":{\"shared_accesses\":[1]}", WS_EINVAL,
                "kothapalli.shared_accesses[0]: expected an object");
   expect_error("\"kothapalli\":[]", WS_EINVAL, "kothapalli: expected an object");
+  expect_error("\"kothapalli\":{\"comp_cycles\":1e308,\"global_accesses\":[{\"count\":1e308}]}",
+               WS_EINVAL, "kothapalli: the prediction is not a finite number");
   expect_error("\"kothapalli\":{}", WS_EINVAL,
                "kothapalli: the thread has no work (no operations, cycles or accesses)");
 }

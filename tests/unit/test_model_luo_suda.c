@@ -237,6 +237,8 @@ static void section_errors(void **state) {
          "luo_suda.tasks: every task has zero cycles");
   expect(WS_EINVAL, "\"luo_suda\":{\"computation_proportion\":2,\"tasks\":[{\"comp_cycles\":1}]}",
          "luo_suda.computation_proportion: expected a number between 0 and 1");
+  expect(WS_EINVAL, "\"luo_suda\":{\"tasks\":[{\"comp_cycles\":1e308,\"repeat\":1000}]}",
+         "luo-suda: the prediction is not a finite number");
   expect(WS_EMISSING, "\"luo_suda\":{\"tasks\":[{\"ops\":{\"div.int_reg\":1}}]}",
          "needs gpu ls: models.luo-suda.inst_costs.div.int_reg, which is missing");
   expect(WS_EMISSING, "\"luo_suda\":{\"tasks\":[{\"comp_cycles\":1,\"mem_cycles\":5}]}",
