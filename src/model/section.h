@@ -15,7 +15,10 @@
 
 static inline const char *profile_origin(char *buf, size_t n,
                                          const ws_profile *p) {
-  snprintf(buf, n, "profile of kernel '%s'", p->kernel ? p->kernel : "?");
+  if (p->origin)
+    snprintf(buf, n, "%s", p->origin);
+  else
+    snprintf(buf, n, "profile of kernel '%s'", p->kernel ? p->kernel : "?");
   return buf;
 }
 

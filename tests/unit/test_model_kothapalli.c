@@ -166,7 +166,7 @@ static void section_errors(void **state) {
   (void)state;
   expect_error("", WS_EMISSING, "kothapalli-max: needs kothapalli, which is missing");
   expect_error("\"kothapalli\":{\"ops_per_thread\":{\"int_mul32\":-1}}", WS_EINVAL,
-               "profile of kernel 'k': error: kothapalli.ops_per_thread.int_mul32: "
+               "test: error: kothapalli.ops_per_thread.int_mul32: "
                "expected a non-negative number, got -1");
   expect_error("\"kothapalli\":{\"ops_per_thread\":{\"fp64\":1}}", WS_EMISSING,
                "needs gpu kp: models.kothapalli.op_cycles.fp64, which is missing");

@@ -220,7 +220,7 @@ static void section_errors(void **state) {
   (void)state;
   expect(WS_EMISSING, "", "luo-suda: needs luo_suda.tasks, which is missing");
   expect(WS_EINVAL, "\"luo_suda\":{\"tasks\":[]}",
-         "profile of kernel 'k': error: luo_suda.tasks: expected a non-empty array of tasks");
+         "test: error: luo_suda.tasks: expected a non-empty array of tasks");
   expect(WS_EINVAL, "\"luo_suda\":{\"tasks\":[{\"mem_cycles\":3}]}",
          "luo_suda.tasks[0].comp_cycles: missing (expected a non-negative number)");
   expect(WS_EINVAL, "\"luo_suda\":{\"tasks\":[{\"comp_cycles\":1},{\"comp_cycles\":-2}]}",
