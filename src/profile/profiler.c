@@ -18,74 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "warpsight/analysis.h"
 #include "warpsight/memsim.h"
-
-/* Instruction classes: the names of include/warpsight/analysis/classes.def
- * (the front end's classes), in its order. */
-enum {
-  IC_INT, IC_FP32, IC_FP64, IC_FP16, IC_TENSOR, IC_SFU, IC_CONV, IC_SREG,
-  IC_LD_GLOBAL, IC_ST_GLOBAL, IC_LD_LOCAL, IC_ST_LOCAL, IC_LD_SHARED, IC_ST_SHARED,
-  IC_LD_CONST, IC_LD_PARAM, IC_ST_PARAM, IC_LD_GENERIC, IC_ST_GENERIC, IC_LD_TEX,
-  IC_ST_SURF, IC_ATOMIC, IC_REDUCTION, IC_BARRIER, IC_FENCE, IC_WARP, IC_BRANCH,
-  IC_CALL, IC_RET, IC_EXIT, IC_OTHER, IC_COUNT
-};
-static const char *const class_names[IC_COUNT] = {
-  "int", "fp32", "fp64", "fp16", "tensor", "sfu", "conv", "sreg",
-  "ld.global", "st.global", "ld.local", "st.local", "ld.shared", "st.shared",
-  "ld.const", "ld.param", "st.param", "ld.generic", "st.generic", "ld.tex",
-  "st.surf", "atomic", "reduction", "barrier", "fence", "warp", "branch",
-  "call", "ret", "exit", "other"};
-
-static int float_class(int type) {
-  int k = ws_ptx_type_kind((ws_ptx_type)type);
-  if (type == WS_PTX_T_F64) return IC_FP64;
-  if (k == WS_PTX_TK_F) return IC_FP32;
-  if (k == WS_PTX_TK_H) return IC_FP16;
-  return IC_INT;
-}
-
-static int space_class(int space, int load) {
-  switch (space) {
-  case WS_PTX_SP_GLOBAL: return load ? IC_LD_GLOBAL : IC_ST_GLOBAL;
-  case WS_PTX_SP_LOCAL: return load ? IC_LD_LOCAL : IC_ST_LOCAL;
-  case WS_PTX_SP_SHARED: return load ? IC_LD_SHARED : IC_ST_SHARED;
-  case WS_PTX_SP_CONST: return load ? IC_LD_CONST : IC_OTHER;
-  case WS_PTX_SP_PARAM: return load ? IC_LD_PARAM : IC_ST_PARAM;
-  case WS_PTX_SP_TEX: return IC_LD_TEX;
-  default: return load ? IC_LD_GENERIC : IC_ST_GENERIC;
-  }
-}
-
-static int inst_class(const ws_ptx_inst *in) {
-  int t0 = in->ntypes ? in->type[0] : WS_PTX_T_NONE;
-  switch (ws_ptx_opcode_kind((ws_ptx_opcode)in->op)) {
-  case WS_PTX_K_ARITH:
-  case WS_PTX_K_COMPARE: return float_class(t0);
-  case WS_PTX_K_SFU: return t0 == WS_PTX_T_F64 ? IC_FP64 : IC_SFU;
-  case WS_PTX_K_LOGIC: return IC_INT;
-  case WS_PTX_K_MOVE:
-    return in->nops > 1 && in->ops[1].kind == WS_PTX_O_SREG ? IC_SREG : IC_CONV;
-  case WS_PTX_K_CONVERT: return IC_CONV;
-  case WS_PTX_K_LOAD: return space_class(in->space, 1);
-  case WS_PTX_K_STORE: return space_class(in->space, 0);
-  case WS_PTX_K_ASYNC_COPY: return IC_LD_GLOBAL;
-  case WS_PTX_K_ATOMIC: return IC_ATOMIC;
-  case WS_PTX_K_REDUCTION: return IC_REDUCTION;
-  case WS_PTX_K_TEXTURE:
-  case WS_PTX_K_SURF_LOAD: return IC_LD_TEX;
-  case WS_PTX_K_SURF_STORE: return IC_ST_SURF;
-  case WS_PTX_K_BARRIER: return IC_BARRIER;
-  case WS_PTX_K_FENCE: return IC_FENCE;
-  case WS_PTX_K_WARP_SYNC:
-  case WS_PTX_K_WARP: return IC_WARP;
-  case WS_PTX_K_BRANCH: return IC_BRANCH;
-  case WS_PTX_K_CALL: return IC_CALL;
-  case WS_PTX_K_RETURN: return IC_RET;
-  case WS_PTX_K_EXIT: return IC_EXIT;
-  case WS_PTX_K_MMA: return IC_TENSOR;
-  default: return IC_OTHER;
-  }
-}
 
 /* Floating-point operations one lane of `in` performs: FMA/MAD count two,
  * a packed f16x2/bf16x2 operation counts its two halves; compares, moves and
@@ -108,7 +42,7 @@ static uint32_t popc(uint32_t x) {
 
 typedef struct inst_stat {
   uint64_t execs;       /* warp executions (some lane active) */
-  uint64_t bb_entries;  /* executions that entered a basic block here */
+  uint64_t back_entries;/* arrivals from a later instruction (a back edge) */
   uint64_t requests;    /* global/local requests (some lane executing) */
   uint64_t coal_reqs;   /* ... needing one transaction */
   uint64_t trans;       /* transactions of all requests */
@@ -140,6 +74,7 @@ typedef struct worker {
   uint64_t deg_hist[33];  /* shared requests by conflict degree */
   uint32_t live[32];      /* lanes not exited, per warp of the block */
   uint32_t seen;          /* warps of the block seen */
+  uint32_t last[32];      /* per warp: id of its previous instruction */
   trace tr;               /* current block's sectors */
   int in_block;
 } worker;
@@ -232,7 +167,7 @@ int ws_prof_new(ws_prof **out, const ws_prof_config *cfg, ws_diag *d) {
   if (!p->iclass || !p->iflops || !p->w || !p->slots || !p->slot_done) goto nomem;
   for (uint32_t f = 0; f < m->nfuncs; f++)
     for (uint32_t i = 0; i < m->funcs[f].ninsts; i++) {
-      p->iclass[p->func_base[f] + i] = (uint8_t)inst_class(&m->funcs[f].insts[i]);
+      p->iclass[p->func_base[f] + i] = (uint8_t)ws_analysis_class(&m->funcs[f].insts[i]);
       p->iflops[p->func_base[f] + i] = (uint8_t)inst_flops(&m->funcs[f].insts[i]);
     }
   for (int k = 0; k < cfg->workers; k++) {
@@ -364,9 +299,15 @@ void ws_prof_inst(ws_prof *p, const ws_prof_event *ev) {
   if (!(w->seen >> wi & 1)) {
     w->seen |= 1u << wi;
     w->live[wi] = warp_lanes(p->tpb, ev->warp);
+    w->last[wi] = UINT32_MAX;
   }
   st->execs++;
-  if (ev->bb_entry) st->bb_entries++;
+  /* A block entered from an instruction at or after it in the same
+   * function came along a back edge (loop trip counts). */
+  if (ev->bb_entry && w->last[wi] != UINT32_MAX && w->last[wi] >= id &&
+      w->last[wi] < id - ev->pc + ev->func->ninsts)
+    st->back_entries++;
+  w->last[wi] = id;
   w->hist[popc(ev->active)]++;
   uint32_t live = w->live[wi];
   if (live && (ev->active & live) != live)
@@ -493,6 +434,67 @@ static cJSON *section(ws_profile *pr, const char *name) {
   return s;
 }
 
+/* Per basic block of every function that ran: executions (those of its
+ * first instruction), the front end's static ILP and MLP, and loops with
+ * their trip counts.  parallelism.ilp = sum ILP_K n_K / sum n_K over the
+ * blocks, parallelism.mlp the same over blocks with loads (docs/profile.md
+ * explains why not Sim et al.'s printed sum / #basic_blocks). */
+static int static_parallelism(ws_prof *p, const inst_stat *st, ws_profile *pr, double W) {
+  const ws_ptx_module *m = p->cfg.module;
+  cJSON *bbs = cJSON_AddArrayToObject(section(pr, "basic_blocks"), "blocks");
+  cJSON *lps = cJSON_AddArrayToObject(section(pr, "loops"), "loops");
+  double ilp_num = 0, ilp_den = 0, mlp_num = 0, mlp_den = 0;
+  for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+    const ws_ptx_function *fn = &m->funcs[fi];
+    const inst_stat *fs = st + p->func_base[fi];
+    uint64_t any = 0;
+    for (uint32_t i = 0; i < fn->ninsts; i++) any |= fs[i].execs;
+    if (!any || !fn->has_body) continue;
+    ws_cfg *c = NULL;
+    ws_diag d = WS_DIAG_INIT;
+    int r = ws_analysis_build(&c, m, fn, &d);
+    ws_diag_free(&d);
+    if (r == WS_ENOMEM) return r;
+    if (r) continue;
+    for (uint32_t b = 0; b < c->nblocks; b++) {
+      const ws_bb *bb = &c->blocks[b];
+      if (bb->first >= bb->end) continue;
+      double n = (double)fs[bb->first].execs;
+      if (n > 0) {
+        ilp_num += bb->ilp * n, ilp_den += n;
+        if (bb->nloads) mlp_num += bb->mlp * n, mlp_den += n;
+      }
+      cJSON *o = cJSON_CreateObject();
+      cJSON_AddStringToObject(o, "function", fn->name);
+      cJSON_AddNumberToObject(o, "block", b);
+      cJSON_AddNumberToObject(o, "line_first", bb->line_first);
+      cJSON_AddNumberToObject(o, "line_last", bb->line_last);
+      cJSON_AddNumberToObject(o, "executions", n);
+      cJSON_AddNumberToObject(o, "per_warp", n / W);
+      cJSON_AddNumberToObject(o, "ilp", bb->ilp);
+      cJSON_AddNumberToObject(o, "mlp", bb->mlp);
+      cJSON_AddItemToArray(bbs, o);
+    }
+    for (uint32_t l = 0; l < c->nloops; l++) {
+      const ws_bb *h = &c->blocks[c->loops[l].header];
+      const inst_stat *hs = &fs[h->first];
+      double execs = (double)hs->execs, entries = (double)(hs->execs - hs->back_entries);
+      cJSON *o = cJSON_CreateObject();
+      cJSON_AddStringToObject(o, "function", fn->name);
+      cJSON_AddNumberToObject(o, "header_line", h->line_first);
+      cJSON_AddNumberToObject(o, "depth", c->loops[l].depth);
+      cJSON_AddNumberToObject(o, "header_executions_per_warp", execs / W);
+      cJSON_AddNumberToObject(o, "entries_per_warp", entries / W);
+      if (entries > 0) cJSON_AddNumberToObject(o, "trips_per_entry", execs / entries);
+      cJSON_AddItemToArray(lps, o);
+    }
+    ws_analysis_free(c);
+  }
+  if (ilp_den > 0 && ilp_num > 0) pr->f.ilp = ilp_num / ilp_den;
+  if (mlp_den > 0 && mlp_num > 0) pr->f.mlp = mlp_num / mlp_den;
+  return WS_OK;
+}
+
 static double ratio(double a, double b) { return b > 0 ? a / b : NAN; }
 
 int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
@@ -507,7 +509,7 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
     for (uint32_t i = 0; i < p->ninst; i++) {
       inst_stat *a = &st[i];
       const inst_stat *b = &w->st[i];
-      a->execs += b->execs, a->bb_entries += b->bb_entries, a->requests += b->requests;
+      a->execs += b->execs, a->back_entries += b->back_entries, a->requests += b->requests;
       a->coal_reqs += b->coal_reqs, a->trans += b->trans, a->bytes += b->bytes;
       a->bytes_moved += b->bytes_moved, a->sh_reqs += b->sh_reqs, a->passes += b->passes;
       a->min_passes += b->min_passes, a->degree_sum += b->degree_sum;
@@ -527,7 +529,7 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
     return WS_EINVAL;
   }
   double W = (double)t.warps;
-  double cls[IC_COUNT] = {0};
+  double cls[WS_IC_COUNT] = {0};
   inst_stat all;
   memset(&all, 0, sizeof all);
   for (uint32_t i = 0; i < p->ninst; i++) {
@@ -558,13 +560,14 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
   f->comp_insts = (double)(all.execs - all.requests) / W;
   f->coal_mem_insts = (double)all.coal_reqs / W;
   f->uncoal_mem_insts = (double)uncoal / W;
-  f->synch_insts = cls[IC_BARRIER] / W;
-  f->fp_insts = (cls[IC_FP32] + cls[IC_FP64] + cls[IC_FP16]) / W;
-  f->sfu_insts = cls[IC_SFU] / W;
+  f->synch_insts = cls[WS_IC_BARRIER] / W;
+  f->fp_insts = (cls[WS_IC_FP32] + cls[WS_IC_FP64] + cls[WS_IC_FP16]) / W;
+  f->sfu_insts = cls[WS_IC_SFU] / W;
   f->shared_mem_insts = (double)all.sh_reqs / W;
   f->bank_conflict_replays = (double)(all.passes - all.min_passes) / W;
   f->divergent_extra_insts = t.div_extra / W;
   f->flops = t.flops / W;
+  f->fp64_insts = cls[WS_IC_FP64] / W;
   if (uncoal) f->uncoal_per_mw = (double)t.uncoal_trans / (double)uncoal;
   f->coal_per_mw = 1;
   if (all.requests) {
@@ -581,8 +584,8 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
     uint64_t rd = 0, wr = 0;
     for (uint32_t i = 0; i < p->ninst; i++) {
       int c = p->iclass[i];
-      int wrt = c == IC_ST_GLOBAL || c == IC_ST_LOCAL || c == IC_ST_GENERIC || c == IC_ATOMIC ||
-                c == IC_REDUCTION;
+      int wrt = c == WS_IC_ST_GLOBAL || c == WS_IC_ST_LOCAL || c == WS_IC_ST_GENERIC || c == WS_IC_ATOMIC ||
+                c == WS_IC_REDUCTION;
       if (wrt) wr += st[i].bytes_moved;
       else rd += st[i].bytes_moved;
     }
@@ -601,8 +604,8 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
   cJSON *mix = section(pr, "instruction_mix");
   cJSON_AddStringToObject(mix, "unit", "dynamic warp instructions per warp");
   cJSON *bycls = cJSON_AddObjectToObject(mix, "per_warp");
-  for (int c = 0; c < IC_COUNT; c++)
-    if (cls[c] > 0) cJSON_AddNumberToObject(bycls, class_names[c], cls[c] / W);
+  for (int c = 0; c < WS_IC_COUNT; c++)
+    if (cls[c] > 0) cJSON_AddNumberToObject(bycls, ws_analysis_class_name((ws_iclass)c), cls[c] / W);
   cJSON_AddNumberToObject(mix, "total_per_warp", (double)all.execs / W);
 
   cJSON *simd = section(pr, "simd");
@@ -622,7 +625,12 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
                           "live = lanes of the warp that have not exited");
 
   const ws_ptx_module *m = p->cfg.module;
-  cJSON *bbs = cJSON_AddArrayToObject(section(pr, "basic_blocks"), "blocks");
+  r = static_parallelism(p, st, pr, W);
+  if (r) {
+    free(st);
+    ws_profile_free(pr);
+    return r;
+  }
   cJSON *gmi = cJSON_AddArrayToObject(section(pr, "global_memory_insts"), "insts");
   cJSON *smi = cJSON_AddArrayToObject(section(pr, "shared_memory_insts"), "insts");
   for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
@@ -630,20 +638,11 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
     for (uint32_t pc = 0; pc < fn->ninsts; pc++) {
       const inst_stat *s = &st[p->func_base[fi] + pc];
       const ws_ptx_inst *in = &fn->insts[pc];
-      if (s->bb_entries) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "function", fn->name);
-        cJSON_AddNumberToObject(o, "first_inst", pc);
-        cJSON_AddNumberToObject(o, "line", in->line);
-        cJSON_AddNumberToObject(o, "executions", (double)s->bb_entries);
-        cJSON_AddNumberToObject(o, "per_warp", (double)s->bb_entries / W);
-        cJSON_AddItemToArray(bbs, o);
-      }
       if (s->requests) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "function", fn->name);
         cJSON_AddNumberToObject(o, "line", in->line);
-        cJSON_AddStringToObject(o, "class", class_names[p->iclass[p->func_base[fi] + pc]]);
+        cJSON_AddStringToObject(o, "class", ws_analysis_class_name((ws_iclass)p->iclass[p->func_base[fi] + pc]));
         cJSON_AddNumberToObject(o, "requests", (double)s->requests);
         cJSON_AddNumberToObject(o, "per_warp", (double)s->requests / W);
         cJSON_AddNumberToObject(o, "avg_transactions", (double)s->trans / (double)s->requests);
@@ -655,7 +654,7 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "function", fn->name);
         cJSON_AddNumberToObject(o, "line", in->line);
-        cJSON_AddStringToObject(o, "class", class_names[p->iclass[p->func_base[fi] + pc]]);
+        cJSON_AddStringToObject(o, "class", ws_analysis_class_name((ws_iclass)p->iclass[p->func_base[fi] + pc]));
         cJSON_AddNumberToObject(o, "requests", (double)s->sh_reqs);
         cJSON_AddNumberToObject(o, "per_warp", (double)s->sh_reqs / W);
         cJSON_AddNumberToObject(o, "avg_conflict_degree", (double)s->degree_sum / (double)s->sh_reqs);
@@ -720,12 +719,12 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
       double n = (double)st[id].execs;
       if (!n) continue;
       int c = p->iclass[id];
-      if (c == IC_INT) {
+      if (c == WS_IC_INT) {
         if (in->op == WS_PTX_OP_DIV) int_div += n;
         else if (in->op == WS_PTX_OP_REM) int_rem += n;
         else if (in->op == WS_PTX_OP_MUL || in->op == WS_PTX_OP_MAD) int_mul += n;
         else int_simple += n;
-      } else if (c == IC_FP32 || c == IC_FP16) {
+      } else if (c == WS_IC_FP32 || c == WS_IC_FP16) {
         if (in->op == WS_PTX_OP_DIV) fp_div += n;
         else fp_simple += n;
       }
@@ -736,8 +735,8 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
   cJSON_AddNumberToObject(ops, "int_rem", int_rem / W);
   cJSON_AddNumberToObject(ops, "fp_simple", fp_simple / W);
   cJSON_AddNumberToObject(ops, "fp_div", fp_div / W);
-  cJSON_AddNumberToObject(ops, "sfu", cls[IC_SFU] / W);
-  cJSON_AddNumberToObject(ops, "fp64", cls[IC_FP64] / W);
+  cJSON_AddNumberToObject(ops, "sfu", cls[WS_IC_SFU] / W);
+  cJSON_AddNumberToObject(ops, "fp64", cls[WS_IC_FP64] / W);
   cJSON *ga = cJSON_AddArrayToObject(ko, "global_accesses");
   for (int k = 1; k <= 32; k++)
     if (t.k_hist[k]) {

@@ -1,0 +1,119 @@
+/*
+ * model_print.c — run models on a profile and print the results (text or
+ * JSON); used by `warpsight model` and `warpsight predict`.
+ */
+#include "cli/model_print.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+void cli_model_list(char *buf, size_t size) {
+  buf[0] = 0;
+  for (size_t i = 0; i < ws_model_count(); i++) {
+    const ws_model_info *m = ws_model_at(i);
+    char line[512];
+    snprintf(line, sizeof line, "                  %-15s %s\n", m->name, m->title);
+    strncat(buf, line, size - strlen(buf) - 1);
+  }
+}
+
+int cli_model_valid(const char *model) {
+  if (!strcmp(model, "all") || ws_model_find(model)) return 1;
+  ws_diag d = WS_DIAG_INIT;
+  ws_model_result r = WS_MODEL_RESULT_INIT;
+  ws_model_predict(&r, model, NULL, NULL, &d);
+  cli_print_diag(&d);
+  ws_diag_free(&d);
+  ws_model_result_free(&r);
+  return 0;
+}
+
+/* The JSON object for one result. */
+static cJSON *result_json(const ws_model_result *r, int status) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "model", r->model ? r->model : "");
+  if (status == WS_OK) {
+    cJSON_AddStringToObject(o, "status", "ok");
+    cJSON_AddNumberToObject(o, "cycles", r->cycles);
+    cJSON_AddNumberToObject(o, "time_ms", r->time_ms);
+    cJSON_AddStringToObject(o, "case", r->case_label ? r->case_label : "");
+    cJSON_AddStringToObject(o, "limiter", r->limiter ? r->limiter : "");
+    cJSON *t = cJSON_AddObjectToObject(o, "terms");
+    for (size_t i = 0; i < r->nterms; i++) {
+      if (isfinite(r->terms[i].value))
+        cJSON_AddNumberToObject(t, r->terms[i].name, r->terms[i].value);
+      else
+        cJSON_AddNullToObject(t, r->terms[i].name);
+    }
+  } else {
+    cJSON_AddStringToObject(o, "status", status == WS_EMISSING ? "missing-inputs" : "error");
+    cJSON *m = cJSON_AddArrayToObject(o, "missing");
+    for (size_t i = 0; i < r->nmissing; i++) cJSON_AddItemToArray(m, cJSON_CreateString(r->missing[i]));
+  }
+  return o;
+}
+
+static void print_terms(const ws_model_result *r, const ws_model_info *info) {
+  printf("model %s — %s\n", r->model, info->title);
+  printf("  %-24s %16s  %-12s %s\n", "term", "value", "unit", "equation or source");
+  for (size_t i = 0; i < r->nterms; i++)
+    printf("  %-24s %16.6g  %-12s %s\n", r->terms[i].name, r->terms[i].value, r->terms[i].unit,
+           r->terms[i].equation);
+  printf("  predicted: %.6g cycles = %.6g ms\n", r->cycles, r->time_ms);
+  printf("  case: %s\n", r->case_label ? r->case_label : "");
+  if (r->limiter && *r->limiter) printf("  limiter: %s\n", r->limiter);
+}
+
+int cli_run_models(const ws_profile *p, const ws_gpu *g, const char *model, cJSON *json_root,
+                   ws_model_result **results, size_t *nresults) {
+  int all = strcmp(model, "all") == 0;
+  size_t first = 0, last = ws_model_count();
+  if (!all) {
+    for (size_t i = 0; i < ws_model_count(); i++)
+      if (!strcmp(ws_model_at(i)->name, model)) first = i, last = i + 1;
+  }
+  if (results) {
+    *results = calloc(last - first, sizeof **results);
+    *nresults = 0;
+  }
+  cJSON *jres = json_root ? cJSON_AddArrayToObject(json_root, "results") : NULL;
+  int ok_count = 0, rc = EXIT_OK;
+  if (!json_root && all)
+    printf("%-16s %14s %12s  %s\n", "model", "cycles", "time (ms)", "limiting factor / case");
+  for (size_t i = first; i < last; i++) {
+    const ws_model_info *info = ws_model_at(i);
+    ws_model_result r = WS_MODEL_RESULT_INIT;
+    ws_diag md = WS_DIAG_INIT;
+    int s = ws_model_predict(&r, info->name, p, g, &md);
+    if (s == WS_OK) ok_count++;
+    if (json_root) {
+      cJSON_AddItemToArray(jres, result_json(&r, s));
+      if (s != WS_EMISSING) cli_print_diag(&md); /* errors, or warnings of a model that ran */
+    } else if (all) {
+      if (s == WS_OK) {
+        printf("%-16s %14.6g %12.6g  %s\n", info->name, r.cycles, r.time_ms,
+               r.limiter && *r.limiter ? r.limiter : (r.case_label ? r.case_label : ""));
+      } else {
+        printf("%-16s %14s %12s  cannot run: missing ", info->name, "-", "-");
+        for (size_t k = 0; k < r.nmissing; k++) printf("%s%s", k ? ", " : "", r.missing[k]);
+        if (!r.nmissing) printf("(error, see below)");
+        printf("\n");
+        if (s != WS_EMISSING) cli_print_diag(&md);
+      }
+    } else {
+      cli_print_diag(&md);
+      if (s == WS_OK) print_terms(&r, info);
+    }
+    if (!all && s != WS_OK) rc = cli_exit_for(s);
+    if (s == WS_OK && results && *results) (*results)[(*nresults)++] = r;
+    else ws_model_result_free(&r);
+    ws_diag_free(&md);
+  }
+  if (all && ok_count == 0) rc = EXIT_USAGE;
+  return rc;
+}
