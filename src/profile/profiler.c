@@ -247,12 +247,21 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_prof_e
   st->trans += r.transactions;
   st->bytes += (uint64_t)popc(ev->exec) * ev->bytes;
   st->bytes_moved += r.bytes_moved;
-  /* Coalesced: one transaction (CC 1.x: one per half-warp with an active
-   * lane, the hardware's best case; docs/profile.md). */
-  uint32_t best = 1;
+  /* Coalesced: no more transactions than a contiguous, aligned access of
+   * the same bytes would need (docs/profile.md): one per warp for 4-byte
+   * lanes under CC 2.x's 128-byte lines, one per half-warp on CC 1.x, four
+   * 32-byte sectors on CC >= 3.0. */
   ws_coal_rule rule = is_write ? p->store_rule : p->load_rule;
-  if (rule == WS_COAL_CC1X_STRICT || rule == WS_COAL_CC1X_RELAXED)
-    best = (ev->exec & 0xffffu ? 1u : 0u) + (ev->exec >> 16 ? 1u : 0u);
+  uint32_t best = 0;
+  if (rule == WS_COAL_CC1X_STRICT || rule == WS_COAL_CC1X_RELAXED) {
+    for (int h = 0; h < 2; h++) {
+      uint32_t n = popc(h ? ev->exec >> 16 : ev->exec & 0xffffu);
+      best += (n * a.size + 127) / 128;
+    }
+  } else {
+    uint32_t unit = rule == WS_COAL_CC2X_L1 ? 128 : 32;
+    best = (popc(ev->exec) * a.size + unit - 1) / unit;
+  }
   if (r.transactions <= best) st->coal_reqs++;
   else w->uncoal_trans += r.transactions;
   uint32_t k = r.transactions ? popc(ev->exec) / r.transactions : 1;
