@@ -166,8 +166,7 @@ int cmd_predict(int argc, char **argv) {
     if (bottleneck) cJSON_AddStringToObject(root, "bottleneck", bottleneck);
     else cJSON_AddNullToObject(root, "bottleneck");
   } else if (bottleneck) {
-    printf("\nbottleneck: %s%s%s%s\n", bottleneck, adv.source ? " (" : "",
-           adv.source ? adv.source : "", adv.source ? ")" : "");
+    printf("\nbottleneck: %s\n", bottleneck);
   } else if (nres && res[0].limiter && *res[0].limiter) {
     printf("\nbottleneck: %s (%s)\n", res[0].limiter, res[0].model);
   }

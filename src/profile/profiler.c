@@ -15,6 +15,7 @@
 
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,6 +94,8 @@ struct ws_prof {
   uint8_t *slot_done;
   ws_coal_rule load_rule, store_rule;
   ws_bank_config banks;
+  uint32_t *rep;          /* instruction ids of warp 0 of block 0, in order */
+  size_t nrep, caprep;
 };
 
 uint64_t ws_prof_sample_count(uint64_t total, uint64_t n) {
@@ -198,6 +201,7 @@ void ws_prof_free(ws_prof *p) {
   free(p->func_base);
   free(p->iclass);
   free(p->iflops);
+  free(p->rep);
   free(p);
 }
 
@@ -317,6 +321,16 @@ void ws_prof_inst(ws_prof *p, const ws_prof_event *ev) {
       w->last[wi] < id - ev->pc + ev->func->ninsts)
     st->back_entries++;
   w->last[wi] = id;
+  /* The representative warp for Luo & Suda's task sequence: warp 0 of
+   * block 0 (one worker runs a block, so no other thread writes rep). */
+  if (ev->block_linear == 0 && ev->warp == 0 && p->nrep < (1u << 22)) {
+    if (p->nrep == p->caprep) {
+      size_t cap = p->caprep ? 2 * p->caprep : 1024;
+      uint32_t *nr = realloc(p->rep, cap * sizeof *nr);
+      if (nr) p->rep = nr, p->caprep = cap;
+    }
+    if (p->nrep < p->caprep) p->rep[p->nrep++] = id;
+  }
   w->hist[popc(ev->active)]++;
   uint32_t live = w->live[wi];
   if (live && (ev->active & live) != live)
@@ -434,14 +448,133 @@ static int replay_caches(ws_prof *p, cache_stats *cs) {
   return WS_OK;
 }
 
-/* Finish ------------------------------------------------------------------*/
-
 static cJSON *section(ws_profile *pr, const char *name) {
   if (!pr->root) pr->root = cJSON_CreateObject();
   cJSON *s = cJSON_GetObjectItemCaseSensitive(pr->root, name);
   if (!s) s = cJSON_AddObjectToObject(pr->root, name);
   return s;
 }
+
+/* Luo & Suda's tasks ------------------------------------------------------*/
+
+/* The operations of Luo & Suda's Table 1, the keys of the GPU's
+ * models.luo-suda.inst_costs (OP.int_reg, OP.float_const, ...). */
+static const char *const ls_ops[] = {"add", "sub", "mul", "div", "neg", "min",
+                                     "max", "and", "or",  "xor", "not"};
+enum { LS_ADD, LS_SUB, LS_MUL, LS_DIV, LS_NEG, LS_MIN, LS_MAX, LS_AND, LS_OR, LS_XOR, LS_NOT,
+       LS_NOPS, LS_KEYS = LS_NOPS * 4 };
+
+static int ls_is_mem(int c) {
+  return c == WS_IC_LD_GLOBAL || c == WS_IC_ST_GLOBAL || c == WS_IC_LD_LOCAL ||
+         c == WS_IC_ST_LOCAL || c == WS_IC_LD_GENERIC || c == WS_IC_ST_GENERIC ||
+         c == WS_IC_ATOMIC || c == WS_IC_REDUCTION || c == WS_IC_LD_TEX || c == WS_IC_ST_SURF;
+}
+
+/* Add the Table 1 operations one computation instruction stands for
+ * (docs/profile.md, "luo_suda"): listed opcodes as themselves, mad/fma as
+ * mul + add, other logic as and, compares and selects as sub, rem and SFU
+ * operations as div, abs as neg, anything else as add.  Type: float for
+ * .f/.f16 types, else int; kind: const when a source is an immediate. */
+static void ls_add_inst(uint32_t *keys, const ws_ptx_inst *in) {
+  int op2 = -1, op;
+  switch (in->op) {
+  case WS_PTX_OP_ADD: op = LS_ADD; break;
+  case WS_PTX_OP_SUB: op = LS_SUB; break;
+  case WS_PTX_OP_MUL: case WS_PTX_OP_MUL24: op = LS_MUL; break;
+  case WS_PTX_OP_MAD: case WS_PTX_OP_MAD24: case WS_PTX_OP_FMA: op = LS_MUL, op2 = LS_ADD; break;
+  case WS_PTX_OP_DIV: case WS_PTX_OP_REM: op = LS_DIV; break;
+  case WS_PTX_OP_NEG: case WS_PTX_OP_ABS: op = LS_NEG; break;
+  case WS_PTX_OP_MIN: op = LS_MIN; break;
+  case WS_PTX_OP_MAX: op = LS_MAX; break;
+  case WS_PTX_OP_AND: op = LS_AND; break;
+  case WS_PTX_OP_OR: op = LS_OR; break;
+  case WS_PTX_OP_XOR: op = LS_XOR; break;
+  case WS_PTX_OP_NOT: case WS_PTX_OP_CNOT: op = LS_NOT; break;
+  default:
+    switch (ws_ptx_opcode_kind((ws_ptx_opcode)in->op)) {
+    case WS_PTX_K_LOGIC: op = LS_AND; break;
+    case WS_PTX_K_COMPARE: op = LS_SUB; break;
+    case WS_PTX_K_SFU: op = LS_DIV; break;
+    default: op = LS_ADD; break;
+    }
+  }
+  int k = in->ntypes ? ws_ptx_type_kind((ws_ptx_type)in->type[0]) : 0;
+  int fl = k == WS_PTX_TK_F || k == WS_PTX_TK_H;
+  int cst = 0;
+  for (int i = 1; i < in->nops; i++)
+    if (in->ops[i].kind == WS_PTX_O_IMM_INT || in->ops[i].kind == WS_PTX_O_IMM_F32 ||
+        in->ops[i].kind == WS_PTX_O_IMM_F64)
+      cst = 1;
+  keys[op * 4 + fl * 2 + (cst ? 0 : 1)]++;
+  if (op2 >= 0) keys[op2 * 4 + fl * 2 + (cst ? 0 : 1)]++;
+}
+
+typedef struct ls_task {
+  uint32_t keys[LS_KEYS];
+  uint32_t mem;
+  uint32_t repeat;
+} ls_task;
+
+static void luo_suda_section(ws_prof *p, ws_profile *pr) {
+  if (!p->nrep) return;
+  ls_task *t = calloc(p->nrep + 1, sizeof *t);
+  if (!t) return;
+  size_t n = 0;
+  ls_task cur;
+  memset(&cur, 0, sizeof cur);
+  int open = 0;
+  for (size_t i = 0; i < p->nrep; i++) {
+    uint32_t id = p->rep[i];
+    int c = p->iclass[id];
+    if (ls_is_mem(c)) {
+      cur.mem++;
+      open = 1;
+      continue;
+    }
+    if (cur.mem) { /* a computation after memory starts the next task */
+      cur.repeat = 1;
+      if (n && !memcmp(t[n - 1].keys, cur.keys, sizeof cur.keys) && t[n - 1].mem == cur.mem) t[n - 1].repeat++;
+      else t[n++] = cur;
+      memset(&cur, 0, sizeof cur);
+    }
+    /* Find the instruction from its id. */
+    uint32_t fi = 0;
+    while (fi + 1 < p->nfunc && p->func_base[fi + 1] <= id) fi++;
+    ls_add_inst(cur.keys, &p->cfg.module->funcs[fi].insts[id - p->func_base[fi]]);
+    open = 1;
+  }
+  if (open) {
+    cur.repeat = 1;
+    if (n && !memcmp(t[n - 1].keys, cur.keys, sizeof cur.keys) && t[n - 1].mem == cur.mem) t[n - 1].repeat++;
+    else t[n++] = cur;
+  }
+  cJSON *ls = section(pr, "luo_suda");
+  cJSON *arr = cJSON_AddArrayToObject(ls, "tasks");
+  int any_mem = 0;
+  for (size_t i = 0; i < n; i++) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON *ops = cJSON_AddObjectToObject(o, "ops");
+    for (int k = 0; k < LS_KEYS; k++) {
+      if (!t[i].keys[k]) continue;
+      char key[48];
+      snprintf(key, sizeof key, "%s.%s_%s", ls_ops[k / 4], (k / 2) % 2 ? "float" : "int",
+               k % 2 ? "reg" : "const");
+      cJSON_AddNumberToObject(ops, key, t[i].keys[k]);
+    }
+    if (t[i].mem) cJSON_AddNumberToObject(o, "mem_insts", t[i].mem), any_mem = 1;
+    if (t[i].repeat > 1) cJSON_AddNumberToObject(o, "repeat", t[i].repeat);
+    cJSON_AddItemToArray(arr, o);
+  }
+  if (any_mem && ws_pf_has(pr->f.load_bytes_per_warp) && ws_pf_has(pr->f.avg_trans_warp)) {
+    cJSON *m = cJSON_AddObjectToObject(ls, "mem");
+    cJSON_AddNumberToObject(m, "bytes_per_thread", pr->f.load_bytes_per_warp / 32.0);
+    cJSON_AddNumberToObject(m, "transactions", pr->f.avg_trans_warp);
+  }
+  free(t);
+}
+
+/* Finish ------------------------------------------------------------------*/
+
 
 /* Per basic block of every function that ran: executions (those of its
  * first instruction), the front end's static ILP and MLP, and loops with
@@ -763,6 +896,7 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
       cJSON_AddItemToArray(sa, o);
     }
 
+  luo_suda_section(p, pr);
   free(st);
   *out = pr;
   return WS_OK;
