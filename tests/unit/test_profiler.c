@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "testutil.h"
+#include "warpsight/analysis.h"
 #include "warpsight/gpu.h"
 #include "warpsight/profiler.h"
 #include "warpsight/ptx.h"
@@ -37,6 +38,26 @@ static const char ptx[] =
     "  exit;\n"                               /* 9 */
     "}\n";
 
+/* A loop: block 0 (two independent movs), block 1 (a dependent chain
+ * add -> setp -> bra, run 10 times), block 2 (exit). */
+static const char ptx_loop[] =
+    ".version 7.0\n"
+    ".target sm_80\n"
+    ".address_size 64\n"
+    ".visible .entry k(.param .u64 a)\n"
+    "{\n"
+    "  .reg .b32 %r<4>;\n"
+    "  .reg .pred %p<2>;\n"
+    "  mov.u32 %r1, 0;\n"                    /* 0 */
+    "  mov.u32 %r2, 1;\n"                    /* 1 */
+    "L1:\n"
+    "  add.s32 %r1, %r1, 1;\n"               /* 2 */
+    "  setp.lt.s32 %p1, %r1, 10;\n"          /* 3 */
+    "  @%p1 bra L1;\n"                       /* 4 */
+    "  exit;\n"                              /* 5 */
+    "}\n";
+static const char *cur_ptx = ptx;
+
 enum { I_LD0, I_LD1, I_ST, I_STS, I_FMA, I_HADD2, I_BAR, I_BRA, I_ADD, I_EXIT };
 
 typedef struct fixture {
@@ -50,7 +71,7 @@ typedef struct fixture {
 static void setup(fixture *fx, const char *gpu, uint32_t blocks, uint32_t threads,
                   uint64_t sample, int workers) {
   memset(fx, 0, sizeof *fx);
-  assert_ok_diag(ws_ptx_parse(&fx->m, ptx, strlen(ptx), "test.ptx", &fx->d), &fx->d);
+  assert_ok_diag(ws_ptx_parse(&fx->m, cur_ptx, strlen(cur_ptx), "test.ptx", &fx->d), &fx->d);
   fx->k = ws_ptx_find_function(fx->m, "k");
   assert_non_null(fx->k);
   assert_ok_diag(ws_gpu_load(&fx->g, gpu, &fx->d), &fx->d);
@@ -427,6 +448,52 @@ static void no_cache_gpu(void **s) {
   teardown_fx(&fx);
 }
 
+/* parallelism.ilp = sum ILP_K n_K / sum n_K over the executed blocks, with
+ * the front end's per-block ILP.  One warp runs block 0 once, the loop
+ * block 10 times and block 2 once: (ILP_0 + 10 ILP_1 + ILP_2) / 12.  Sim et
+ * al.'s printed form, sum ILP_K n_K / #blocks = (ILP_0 + 10 ILP_1 + ILP_2) / 3,
+ * would grow with the trip count; it must not be what we report.  The loop
+ * header is entered once and taken back 9 times: 10 trips per entry. */
+static void ilp_weighted_by_executions(void **s) {
+  (void)s;
+  cur_ptx = ptx_loop;
+  fixture fx;
+  setup(&fx, "a100", 1, 32, 0, 1);
+  cur_ptx = ptx;
+  ws_cfg *c = NULL;
+  assert_ok_diag(ws_analysis_build(&c, fx.m, fx.k, &fx.d), &fx.d);
+  assert_int_equal(c->nblocks, 3);
+  double i0 = c->blocks[0].ilp, i1 = c->blocks[1].ilp, i2 = c->blocks[2].ilp;
+  assert_true(i0 != i1); /* the test means something only if they differ */
+  ws_analysis_free(c);
+  ws_prof_block_begin(fx.p, 0, 0);
+  ws_prof_event ev = {0};
+  ev.func = fx.k;
+  ev.active = ev.exec = ~0u;
+  int seq[2 + 30 + 1], n = 0;
+  seq[n++] = 0, seq[n++] = 1;
+  for (int it = 0; it < 10; it++) seq[n++] = 2, seq[n++] = 3, seq[n++] = 4;
+  seq[n++] = 5;
+  for (int i = 0; i < n; i++) {
+    ev.pc = (uint32_t)seq[i];
+    ev.inst = &fx.k->insts[seq[i]];
+    ev.bb_entry = seq[i] == 0 || seq[i] == 2 || seq[i] == 5;
+    ev.taken = seq[i] == 4 && i + 1 < n && seq[i + 1] == 2 ? ~0u : 0;
+    ws_prof_inst(fx.p, &ev);
+  }
+  ws_prof_block_end(fx.p, 0, 0);
+  ws_profile *pr = finish(&fx);
+  assert_close(pr->f.ilp, (i0 + 10 * i1 + i2) / 12, 1e-12);
+  assert_true(fabs(pr->f.ilp - (i0 + 10 * i1 + i2) / 3) > 1e-6);
+  const cJSON *loops = cJSON_GetObjectItem(cJSON_GetObjectItem(pr->root, "loops"), "loops");
+  assert_int_equal(cJSON_GetArraySize(loops), 1);
+  const cJSON *l = cJSON_GetArrayItem(loops, 0);
+  assert_close(cJSON_GetObjectItem(l, "trips_per_entry")->valuedouble, 10, 0);
+  assert_close(cJSON_GetObjectItem(l, "header_executions_per_warp")->valuedouble, 10, 0);
+  ws_profile_free(pr);
+  teardown_fx(&fx);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(coalescing_kernel_levels), cmocka_unit_test(bank_conflict_kernel),
@@ -434,6 +501,7 @@ int main(void) {
       cmocka_unit_test(cache_random_small_table), cmocka_unit_test(divergence_and_flops),
       cmocka_unit_test(sampling_plan),            cmocka_unit_test(sampled_profile_scales),
       cmocka_unit_test(replay_order_independent), cmocka_unit_test(no_cache_gpu),
+      cmocka_unit_test(ilp_weighted_by_executions),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
