@@ -115,7 +115,7 @@ int cmd_predict(int argc, char **argv) {
   if (cli_parse("predict", argc, argv, opts, pos, 1, &npos, "", &help)) return EXIT_USAGE;
   if (npos != 1) return cli_usage_error("predict", "expected one FILE.ptx or FILE.cu (see --help)");
   if (!launch) return cli_usage_error("predict", "--launch is required");
-  if (!gpu) return cli_usage_error("predict", "--gpu is required");
+  if (!gpu) gpu = PROF_DEFAULT_GPU;
   long ns = 0, j = 0;
   if (sample && cli_parse_int("predict", "--sample-blocks", sample, &ns)) return EXIT_USAGE;
   if (sample && ns < 1) return cli_usage_error("predict", "--sample-blocks must be at least 1");

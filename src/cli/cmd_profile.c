@@ -39,7 +39,7 @@ int cmd_profile(int argc, char **argv) {
   if (help) return EXIT_OK;
   if (npos != 1) return cli_usage_error("profile", "expected one FILE.ptx or FILE.cu (see --help)");
   if (!launch) return cli_usage_error("profile", "--launch is required");
-  if (!gpu) return cli_usage_error("profile", "--gpu is required");
+  if (!gpu) gpu = PROF_DEFAULT_GPU;
   long ns = 0, j = 0;
   if (sample && cli_parse_int("profile", "--sample-blocks", sample, &ns)) return EXIT_USAGE;
   if (sample && ns < 1) return cli_usage_error("profile", "--sample-blocks must be at least 1");

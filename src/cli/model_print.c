@@ -100,7 +100,10 @@ int cli_run_models(const ws_profile *p, const ws_gpu *g, const char *model, cJSO
                r.limiter && *r.limiter ? r.limiter : (r.case_label ? r.case_label : ""));
       } else {
         printf("%-16s %14s %12s  cannot run: missing ", info->name, "-", "-");
-        for (size_t k = 0; k < r.nmissing; k++) printf("%s%s", k ? ", " : "", r.missing[k]);
+        /* The first few; `--model NAME` lists them all. */
+        size_t show = r.nmissing > 4 ? 3 : r.nmissing;
+        for (size_t k = 0; k < show; k++) printf("%s%s", k ? ", " : "", r.missing[k]);
+        if (show < r.nmissing) printf(" and %zu more", r.nmissing - show);
         if (!r.nmissing) printf("(error, see below)");
         printf("\n");
         if (s != WS_EMISSING) cli_print_diag(&md);

@@ -22,11 +22,15 @@ typedef struct prof_request {
   long threads;             /* -j, 0 = cores */
 } prof_request;
 
+/* The GPU when --gpu is not given. */
+#define PROF_DEFAULT_GPU "a100"
+
 /* The options both commands take, for their --help. */
 #define PROF_RUN_OPTIONS_HELP                                                        \
   "  --kernel K            the kernel (default: the launch spec's)\n"                \
   "  --launch L.json       launch spec: grid, block and arguments (docs/launch-spec.md)\n" \
   "  --gpu G               GPU name (see 'warpsight gpus') or GPU JSON file\n"       \
+  "                        (default " PROF_DEFAULT_GPU ")\n"                          \
   "  --sample-blocks N     profile N blocks spread evenly over the grid (linear\n"   \
   "                        indices floor(i x blocks / N)); the others are skipped\n" \
   "  --functional-rest     run the unsampled blocks too, without profiling (for\n"  \

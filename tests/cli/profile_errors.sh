@@ -13,8 +13,8 @@ run "$WS" profile "$E/vecadd.sm_80.ptx" --gpu a100
 expect_rc 2 "no --launch"
 expect_err "--launch is required" "no --launch"
 run "$WS" profile "$E/vecadd.sm_80.ptx" --launch "$E/vecadd.launch.json"
-expect_rc 2 "no --gpu"
-expect_err "--gpu is required" "no --gpu"
+expect_rc 0 "no --gpu: the default GPU"
+expect_out '"gpu":	"a100"' "no --gpu: the default GPU"
 run "$WS" profile "$E/vecadd.sm_80.ptx" --launch "$E/vecadd.launch.json" --gpu nosuchgpu
 expect_rc 2 "unknown GPU"
 expect_err "nosuchgpu" "unknown GPU"
