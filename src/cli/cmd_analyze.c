@@ -34,7 +34,8 @@ static const char *const help =
     "  --json         machine-readable output\n"
     "  -h, --help     this text\n"
     "\n"
-    "For .cu input nvcc must be in PATH or /usr/local/cuda/bin; ptxas -v then\n"
+    "For .cu input nvcc must be in PATH, $CUDA_HOME/bin or /usr/local/cuda/bin\n"
+    "(when CUDA_HOME is unset); ptxas -v, found the same way, then\n"
     "adds registers, shared, stack (local) and spill bytes per kernel.\n"
     "Exit status: 0 success, 2 bad usage or input (errors as file:line:col).\n";
 
@@ -64,7 +65,9 @@ static const char *find_tool(const char *name, char *buf, size_t n) {
     }
     path = colon ? colon + 1 : NULL;
   }
-  snprintf(buf, n, "/usr/local/cuda/bin/%s", name);
+  /* then $CUDA_HOME/bin, or /usr/local/cuda/bin when CUDA_HOME is unset */
+  const char *home = getenv("CUDA_HOME");
+  snprintf(buf, n, "%s/bin/%s", home ? home : "/usr/local/cuda", name);
   if (access(buf, X_OK) == 0) return buf;
   return NULL;
 }
@@ -171,7 +174,7 @@ static int compile_cu(const char *file, const char *arch, char *dir, size_t dirn
   char nvcc[4096], ptxas[4096];
   if (!find_tool("nvcc", nvcc, sizeof nvcc))
     return cli_usage_error("analyze",
-                           "nvcc not found (looked in PATH and /usr/local/cuda/bin); "
+                           "nvcc not found (looked in PATH and $CUDA_HOME/bin or /usr/local/cuda/bin); "
                            "compile the kernel to PTX yourself (nvcc -ptx -arch=%s %s) "
                            "and pass the .ptx file",
                            arch, file);

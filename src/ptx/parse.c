@@ -446,7 +446,7 @@ static int parse_init_elems(parser *p, init_vec *out, int depth) {
     if (neg) bits ^= t.kind == T_F32 ? 0x80000000u : 0x8000000000000000u;
     e.value = (int64_t)bits;
     next(p);
-  } else if (t.kind == T_IDENT && !neg) {
+  } else if (t.kind == T_IDENT && !neg && t.s[0] != '%') {
     int generic = 0;
     token name = t;
     if (tok_is(&t, "generic")) {
@@ -603,6 +603,12 @@ static int parse_var_attrs(parser *p, ws_ptx_var *v) {
 }
 
 /* globalvar -> linkage* space attrs name dims [= init] { ',' name dims [= init] } ';' */
+/* Skip to just past the next ';' (braces of an initializer included). */
+static void skip_declaration(parser *p) {
+  while (p->tok.kind != T_EOF && p->tok.kind != T_SEMI) next(p);
+  accept(p, T_SEMI);
+}
+
 static void parse_module_var(parser *p, uint8_t linkage) {
   int sp = decl_space(&p->tok);
   next(p);
@@ -610,14 +616,14 @@ static void parse_module_var(parser *p, uint8_t linkage) {
   proto.space = (uint8_t)sp;
   proto.linkage = linkage;
   if (!parse_var_attrs(p, &proto)) {
-    skip_statement(p);
+    skip_declaration(p);
     return;
   }
   do {
     ws_ptx_var v = proto;
     const token nt = p->tok;
     if (!parse_var_tail(p, &v, 1)) {
-      skip_statement(p);
+      skip_declaration(p);
       return;
     }
     symtab_entry *old = symtab_find(&p->msyms, nt.s, nt.len);
@@ -933,6 +939,13 @@ static int parse_elements(parser *p, ws_ptx_operand *o, tok_kind close, int opco
         return 0;
       }
       memset(&tmp[n], 0, sizeof tmp[n]);
+      if (close == T_RBRACE &&
+          (p->tok.kind == T_LBRACK || p->tok.kind == T_LBRACE || p->tok.kind == T_LPAREN)) {
+        char b[64];
+        ERR_TOK(p, &p->tok, "expected a register, '_' or number in vector, found %s",
+                tok_desc(&p->tok, b, sizeof b));
+        return 0;
+      }
       if (!parse_operand(p, &tmp[n], opcode, depth + 1)) return 0;
       if (tmp[n].kind == WS_PTX_O_VEC || tmp[n].kind == WS_PTX_O_LIST ||
           tmp[n].kind == WS_PTX_O_ADDR || tmp[n].kind == WS_PTX_O_TEXADDR) {
@@ -1375,12 +1388,13 @@ static void parse_instruction(parser *p, int32_t guard, int guard_not) {
           return;
         }
         ws_ptx_operand *q = &in.ops[in.nops];
+        const token qt = p->tok;
         if (!parse_operand(p, q, in.op, 0)) {
           skip_statement(p);
           return;
         }
         if (q->kind != WS_PTX_O_REG) {
-          ERR_TOK(p, &p->tok, "expected a predicate register after '|'");
+          ERR_TOK(p, &qt, "expected a predicate register after '|'");
           skip_statement(p);
           return;
         }
@@ -1407,8 +1421,7 @@ static void parse_instruction(parser *p, int32_t guard, int guard_not) {
               info->omax, slots);
     return;
   }
-  if (in.guard >= 0 && fb->regs.v[in.guard].type != WS_PTX_T_PRED)
-    ERR_TOK(p, &op_tok, "guard register '%s' is not a predicate", fb->regs.v[in.guard].name);
+  (void)0;
   if (in.op == WS_PTX_OP_BRA && in.ops[0].kind != WS_PTX_O_LABEL)
     ERR_TOK(p, &op_tok, "'bra' needs a label");
   check_vector(p, &in, &op_tok);
@@ -1525,6 +1538,11 @@ static void parse_body(parser *p) {
           ERR_TOK(p, &g, "undefined register '%.*s'", (int)g.len, g.s);
         else
           ERR_TOK(p, &g, "expected a predicate after '@', found %s", tok_desc(&g, b, sizeof b));
+        skip_statement(p);
+        continue;
+      }
+      if (fb->regs.v[r].type != WS_PTX_T_PRED) {
+        ERR_TOK(p, &g, "guard register '%.*s' is not a predicate", (int)g.len, g.s);
         skip_statement(p);
         continue;
       }
