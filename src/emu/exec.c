@@ -37,6 +37,14 @@
 
 #define S(s) (R + (size_t)(s) * 32)
 
+/* Population count without relying on the host having POPCNT. */
+static inline uint32_t popc32(uint32_t x) {
+  x = x - ((x >> 1) & 0x55555555u);
+  x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+  x = (x + (x >> 4)) & 0x0f0f0f0fu;
+  return (x * 0x01010101u) >> 24;
+}
+
 static inline float f32(uint64_t v) {
   uint32_t u = (uint32_t)v;
   float f;
@@ -377,12 +385,9 @@ static inline uint32_t combine(int bop, uint32_t x, uint32_t c) {
 
 static uint64_t sreg(blockctx *B, warp *w, const dinst *in, uint32_t l) {
   const ws_launch_spec *s = B->L->s;
-  uint32_t t = w->id * 32 + l, c = in->cmp ? in->cmp - 1u : 0;
+  uint32_t c = in->cmp ? in->cmp - 1u : 0;
   switch ((int)in->imm) {
-  case WS_PTX_SR_TID: {
-    uint32_t v[3] = {t % s->block[0], (t / s->block[0]) % s->block[1], t / (s->block[0] * s->block[1])};
-    return c < 3 ? v[c] : 0;
-  }
+  case WS_PTX_SR_TID: return c < 3 ? w->tid[c][l] : 0;
   case WS_PTX_SR_NTID: return c < 3 ? s->block[c] : 1;
   case WS_PTX_SR_CTAID: return c < 3 ? B->ctaid[c] : 0;
   case WS_PTX_SR_NCTAID: return c < 3 ? s->grid[c] : 1;
@@ -458,7 +463,8 @@ static int push_frame(warp *w, const dfunc *f, uint32_t call_pc) {
     for (int l = 0; l < 32; l++) R[(size_t)s * 32 + l] = v;
   }
   memset(w->preds + poff, 0, (f->npreds + 1) * sizeof *w->preds);
-  for (uint32_t l = 0; l < 32; l++) memset(w->local + l * w->local_cap + w->local_top, 0, f->frame_bytes);
+  if (f->frame_bytes)
+    for (uint32_t l = 0; l < 32; l++) memset(w->local + l * w->local_cap + w->local_top, 0, f->frame_bytes);
   frame *fr = &w->frames[w->nframes++];
   fr->f = f;
   fr->reg_off = roff;
@@ -580,7 +586,7 @@ reload:
       int mem = 0;
       if (in->guard >= 0) m &= in->gnot ? ~P[in->guard] : P[in->guard];
       w->insts++;
-      w->thread_insts += (uint32_t)__builtin_popcount(m);
+      w->thread_insts += popc32(m);
       if (!m && in->op != D_BRA) goto next;
       switch (in->op) {
       case D_NOP:
@@ -598,7 +604,16 @@ reload:
         break;
       case D_MOV_SREG: {
         uint64_t *Dd = S(in->d);
-        LANES(m, Dd[l] = sreg(B, w, in, l));
+        uint32_t c = in->cmp ? in->cmp - 1u : 0;
+        if (in->imm == WS_PTX_SR_TID && c < 3) {
+          const uint32_t *T = w->tid[c];
+          LANES(m, Dd[l] = T[l]);
+        } else if (in->imm == WS_PTX_SR_NTID || in->imm == WS_PTX_SR_CTAID || in->imm == WS_PTX_SR_NCTAID) {
+          uint64_t v = sreg(B, w, in, 0);
+          LANES(m, Dd[l] = v);
+        } else {
+          LANES(m, Dd[l] = sreg(B, w, in, l));
+        }
         break;
       }
       case D_MOV_PACK: {
@@ -1376,6 +1391,12 @@ int ws_emu_run_block(blockctx *B) {
     w->thread_insts = 0;
     w->gcache = 0;
     memset(w->cc, 0, sizeof w->cc);
+    for (uint32_t l = 0; l < 32; l++) {
+      uint32_t t = i * 32 + l;
+      w->tid[0][l] = t % s->block[0];
+      w->tid[1][l] = (t / s->block[0]) % s->block[1];
+      w->tid[2][l] = t / (s->block[0] * s->block[1]);
+    }
     if (push_frame(w, K, 0) || push_entry(w, 0, NO_PC, w->exists, 0)) {
       set_fault(B, w, 0, K, 0, FAULT_STACK, 0, 0, 0);
       snprintf(B->flt.msg, sizeof B->flt.msg, "out of memory for the warp's registers");

@@ -421,7 +421,7 @@ static void where_global(const ws_emu_launch *L, uint64_t a, char *buf, size_t s
              (unsigned long long)(best->base - a), kind, best->name, (unsigned long long)best->size,
              (unsigned long long)best->base);
   else if (a >= best->base + best->size)
-    snprintf(buf, size, "%llu bytes past the end of %s '%s' (%llu bytes at 0x%llx; element offset %llu)",
+    snprintf(buf, size, "%llu bytes past the end of %s '%s' (%llu bytes at 0x%llx; byte offset %llu)",
              (unsigned long long)(a - (best->base + best->size)), kind, best->name,
              (unsigned long long)best->size, (unsigned long long)best->base,
              (unsigned long long)(a - best->base));
@@ -565,7 +565,7 @@ int ws_emu_run(ws_emu_launch *L, const ws_emu_options *o, ws_emu_stats *stats, w
   free(th);
   pthread_mutex_destroy(&pl.mu);
   clock_gettime(CLOCK_MONOTONIC, &t1);
-  qsort(pl.chunks, pl.nchunks, sizeof *pl.chunks, cmp_chunk);
+  if (pl.nchunks) qsort(pl.chunks, pl.nchunks, sizeof *pl.chunks, cmp_chunk);
   for (size_t i = 0; i < pl.nchunks; i++) {
     if (o->printf_out) fwrite(pl.chunks[i].text, 1, pl.chunks[i].len, o->printf_out);
     free(pl.chunks[i].text);
