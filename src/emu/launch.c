@@ -400,7 +400,7 @@ static const char *space_name(int sp) {
 }
 
 /* "N bytes past the end of X" / "inside" / "N bytes before X" for [a, a+n). */
-static void where_global(const ws_emu_launch *L, uint64_t a, char *buf, size_t size) {
+static void where_global(const ws_emu_launch *L, uint64_t a, int bytes, char *buf, size_t size) {
   const gobj *best = NULL;
   uint64_t bestd = UINT64_MAX;
   for (uint32_t i = 0; i < L->ngobjs; i++) {
@@ -425,10 +425,14 @@ static void where_global(const ws_emu_launch *L, uint64_t a, char *buf, size_t s
              (unsigned long long)(a - (best->base + best->size)), kind, best->name,
              (unsigned long long)best->size, (unsigned long long)best->base,
              (unsigned long long)(a - best->base));
-  else
-    snprintf(buf, size, "the access runs past the end of %s '%s' (%llu bytes at 0x%llx; offset %llu)", kind,
+  else if (a + (uint64_t)bytes > best->base + best->size)
+    snprintf(buf, size, "the access runs past the end of %s '%s' (%llu bytes at 0x%llx; byte offset %llu)", kind,
              best->name, (unsigned long long)best->size, (unsigned long long)best->base,
              (unsigned long long)(a - best->base));
+  else
+    snprintf(buf, size, "the address is byte offset %llu of %s '%s' (%llu bytes at 0x%llx)",
+             (unsigned long long)(a - best->base), kind, best->name, (unsigned long long)best->size,
+             (unsigned long long)best->base);
 }
 
 static void report_fault(const ws_emu_launch *L, const fault *f, uint64_t limit, ws_diag *d) {
@@ -496,7 +500,7 @@ static void report_fault(const ws_emu_launch *L, const fault *f, uint64_t limit,
   if (f->kind == FAULT_OOB || f->kind == FAULT_MISALIGNED || f->kind == FAULT_READONLY) {
     char near[512];
     if (sp == MS_GLOBAL) {
-      where_global(L, ra, near, sizeof near);
+      where_global(L, ra, f->bytes, near, sizeof near);
     } else if (sp == MS_SHARED) {
       const sobj *best = NULL;
       for (uint32_t i = 0; i < L->p->nsobjs; i++)
