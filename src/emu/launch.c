@@ -222,11 +222,11 @@ int ws_emu_launch_new(ws_emu_launch **out, const ws_emu_program *p, const ws_lau
       goto fail;
     }
     memset(L->gmem[L->ngobjs], 0, bytes + 1);
-    if ((st = init_buffer(L->gmem[L->ngobjs], a, s->path, (int)i, d))) goto fail;
-    st = WS_ENOMEM;
-    memcpy(L->param_image + pv->offset, &g, 8);
     L->arg_obj[i] = (int)L->ngobjs;
     L->ngobjs++;
+    if ((st = init_buffer(L->gmem[L->ngobjs - 1], a, s->path, (int)i, d))) goto fail;
+    st = WS_ENOMEM;
+    memcpy(L->param_image + pv->offset, &g, 8);
     g += bytes + GLOBAL_GAP;
   }
   /* objects are created in address order already; keep the invariant explicit */
