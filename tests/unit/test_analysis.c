@@ -359,11 +359,36 @@ static void test_endless_and_unreachable(void **state) {
   done(&fx);
 }
 
+/* docs/instruction-classes.md lists every opcode with its kind. */
+static void test_doc_lists_every_opcode(void **state) {
+  (void)state;
+  char *doc = NULL;
+  size_t len = 0;
+  ws_diag d = WS_DIAG_INIT;
+  assert_int_equal(ws_read_file(&doc, &len, WS_SOURCE_DIR "/docs/instruction-classes.md", &d),
+                   WS_OK);
+  for (int op = 1; op < WS_PTX_OP_COUNT; op++) {
+    char row[128];
+    snprintf(row, sizeof row, "| `%s` | %s |", ws_ptx_opcode_name((ws_ptx_opcode)op),
+             ws_ptx_kind_name(ws_ptx_opcode_kind((ws_ptx_opcode)op)));
+    if (!strstr(doc, row)) fprintf(stderr, "docs/instruction-classes.md lacks: %s\n", row);
+    assert_non_null(strstr(doc, row));
+  }
+  for (int c = 0; c < WS_IC_COUNT; c++) {
+    char row[128];
+    snprintf(row, sizeof row, "| `%s` |", ws_analysis_class_name((ws_iclass)c));
+    assert_non_null(strstr(doc, row));
+  }
+  free(doc);
+  ws_diag_free(&d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_ilp_mlp_straight), cmocka_unit_test(test_diamond),
       cmocka_unit_test(test_nested_loops),     cmocka_unit_test(test_classes),
       cmocka_unit_test(test_matmul_tiled),     cmocka_unit_test(test_endless_and_unreachable),
+      cmocka_unit_test(test_doc_lists_every_opcode),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

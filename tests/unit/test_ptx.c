@@ -151,6 +151,9 @@ static void test_functions_and_params(void **state) {
   assert_int_equal(k->regs[3].num, 0);
   assert_int_equal(k->nvars, 1);
   assert_int_equal(k->vars[0].size, 512);
+  assert_int_equal(k->vars[0].offset, 0);
+  assert_int_equal(k->shared_bytes, 512);
+  assert_int_equal(k->local_bytes, 0);
   assert_int_equal(k->vars[0].space, WS_PTX_SP_SHARED);
   ws_ptx_module_free(m);
 }
@@ -266,6 +269,9 @@ static void test_scopes_and_calls(void **state) {
   assert_int_equal(e->regs[4].type, WS_PTX_T_B16);
   assert_int_equal(e->nscopes, 3);
   assert_int_equal(e->nvars, 2);
+  /* call-site params p0 (4 bytes at 0) and q0 (4 bytes at 4) */
+  assert_int_equal(e->vars[1].offset, 4);
+  assert_int_equal(e->callparam_bytes, 8);
   const ws_ptx_inst *call = &e->insts[1];
   assert_int_equal(call->op, WS_PTX_OP_CALL);
   assert_true(ws_ptx_inst_has(call, WS_PTX_MOD_UNI));
