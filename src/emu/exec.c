@@ -69,6 +69,21 @@ static inline uint64_t bf64(double f) {
   return u;
 }
 
+/* fma.rn.f32 without a libm call: the product of two floats is exact in
+ * double, so d = a*b + c rounds once (to 53 bits).  Rounding d to float then
+ * equals rounding the exact value unless d landed exactly on a midpoint
+ * between two floats (double rounding) or the result is not a normal float;
+ * those rare cases go to fmaf(). */
+static inline uint64_t fma32(uint64_t a, uint64_t b, uint64_t c) {
+  double d = (double)f32(a) * (double)f32(b) + (double)f32(c);
+  uint64_t u;
+  memcpy(&u, &d, 8);
+  uint64_t e = (u >> 52) & 0x7ff;
+  if ((u & 0x1fffffffull) == 0x10000000ull || e < 1023 - 126 || e > 1023 + 127)
+    return bf32(fmaf(f32(a), f32(b), f32(c)));
+  return bf32((float)d);
+}
+
 /* ---- memory ------------------------------------------------------------------ */
 
 static void set_fault(blockctx *B, warp *w, uint32_t lane, const dfunc *F, uint32_t pc, int kind,
@@ -795,7 +810,14 @@ reload:
       case D_F32_ADD: IBIN(bf32(f32(a) + f32(b)))
       case D_F32_SUB: IBIN(bf32(f32(a) - f32(b)))
       case D_F32_MUL: IBIN(bf32(f32(a) * f32(b)))
-      case D_F32_FMA: ITER(bf32(fmaf(f32(a), f32(b), f32(c))))
+      case D_F32_FMA: ITER(fma32(a, b, c))
+      /* IEEE division and square root are correctly rounded on the host */
+      case D_F32_DIV_RN: IBIN(bf32(f32(a) / f32(b)))
+      case D_F32_SQRT_RN: IUN(bf32(sqrtf(f32(a))))
+      case D_F32_RCP_RN: IUN(bf32(1.0f / f32(a)))
+      case D_F64_DIV_RN: IBIN(bf64(f64(a) / f64(b)))
+      case D_F64_SQRT_RN: IUN(bf64(sqrt(f64(a))))
+      case D_F64_RCP_RN: IUN(bf64(1.0 / f64(a)))
       case D_F32_ADD_X: IBIN(ws_num_f32_add((uint32_t)a, (uint32_t)b, (ws_num_rnd)in->rnd, in->ftz, in->sat))
       case D_F32_SUB_X: IBIN(ws_num_f32_sub((uint32_t)a, (uint32_t)b, (ws_num_rnd)in->rnd, in->ftz, in->sat))
       case D_F32_MUL_X: IBIN(ws_num_f32_mul((uint32_t)a, (uint32_t)b, (ws_num_rnd)in->rnd, in->ftz, in->sat))
@@ -1037,7 +1059,76 @@ reload:
         if (in->sgn && in->size < 8) v = (uint64_t)((int64_t)(v << (64 - 8 * in->size)) >> (64 - 8 * in->size));
         v &= in->wmask;
         uint64_t *Dd = S(F->vslots[in->vbase]);
-        LANES(m, { Dd[l] = v; w->addr[l] = a; });
+        LANES(m, { Dd[l] = v; if (H) w->addr[l] = a; });
+        mem = 1;
+        break;
+      }
+      case D_LD_G:
+      case D_ST_G: {
+        /* fast path: the warp's last global object; anything else (another
+         * object, a fault, misalignment) goes through resolve() */
+        const uint64_t *A = S(in->a);
+        uint64_t *V = S(F->vslots[in->vbase]);
+        const uint32_t n = in->size;
+        const uint64_t off = (uint64_t)in->imm, wm = in->wmask;
+        const int st = in->op == D_ST_G;
+        const gobj *o = &L->gobjs[w->gcache];
+        uint64_t base = L->ngobjs ? o->base : 1, lim = L->ngobjs && o->size >= n ? o->size - n : 0;
+        uint8_t *hp = L->ngobjs ? L->gmem[w->gcache] : NULL;
+        LANES(m, {
+          uint64_t a = A[l] + off, rel = a - base;
+          uint8_t *p;
+          if (H) w->addr[l] = a;
+          if (rel <= lim && hp && !(a & (n - 1))) {
+            p = hp + rel;
+          } else {
+            p = resolve(B, w, MS_GLOBAL, a, n, l, st, F, pc);
+            if (!p) return -1;
+            o = &L->gobjs[w->gcache];
+            base = o->base;
+            lim = o->size >= n ? o->size - n : 0;
+            hp = L->gmem[w->gcache];
+          }
+          if (n == 4) {
+            uint32_t v;
+            if (st) { v = (uint32_t)V[l]; memcpy(p, &v, 4); }
+            else { memcpy(&v, p, 4); V[l] = v & wm; }
+          } else {
+            if (st) memcpy(p, &V[l], 8);
+            else memcpy(&V[l], p, 8);
+          }
+        });
+        mem = 1;
+        break;
+      }
+      case D_LD_S:
+      case D_ST_S: {
+        const uint64_t *A = S(in->a);
+        uint64_t *V = S(F->vslots[in->vbase]);
+        const uint32_t n = in->size;
+        const uint64_t off = (uint64_t)in->imm, wm = in->wmask;
+        const uint64_t lim = L->shared_bytes >= n ? L->shared_bytes - n : 0;
+        const int st = in->op == D_ST_S;
+        uint8_t *const sh = B->shared;
+        LANES(m, {
+          uint64_t a = A[l] + off;
+          uint8_t *p;
+          if (H) w->addr[l] = a;
+          if (a <= lim && L->shared_bytes >= n && !(a & (n - 1))) {
+            p = sh + a;
+          } else {
+            p = resolve(B, w, MS_SHARED, a, n, l, st, F, pc);
+            if (!p) return -1;
+          }
+          if (n == 4) {
+            uint32_t v;
+            if (st) { v = (uint32_t)V[l]; memcpy(p, &v, 4); }
+            else { memcpy(&v, p, 4); V[l] = v & wm; }
+          } else {
+            if (st) memcpy(p, &V[l], 8);
+            else memcpy(&V[l], p, 8);
+          }
+        });
         mem = 1;
         break;
       }
@@ -1049,7 +1140,7 @@ reload:
         uint64_t off = (uint64_t)in->imm + (in->frel ? lbase : 0);
         LANES(m, {
           uint64_t a = A[l] + off;
-          w->addr[l] = a;
+          if (H) w->addr[l] = a;
           uint8_t *p = resolve(B, w, in->space, a, tot, l, 0, F, pc);
           if (!p) return -1;
           for (uint32_t e = 0; e < in->vec; e++) {
@@ -1068,7 +1159,7 @@ reload:
         uint64_t off = (uint64_t)in->imm + (in->frel ? lbase : 0);
         LANES(m, {
           uint64_t a = A[l] + off;
-          w->addr[l] = a;
+          if (H) w->addr[l] = a;
           uint8_t *p = resolve(B, w, in->space, a, tot, l, 1, F, pc);
           if (!p) return -1;
           for (uint32_t e = 0; e < in->vec; e++) wr(p + e * n, (int)n, S(vs[e])[l]);
@@ -1083,7 +1174,7 @@ reload:
         uint64_t off = (uint64_t)in->imm;
         LANES(m, {
           uint64_t a = A[l] + off;
-          w->addr[l] = a;
+          if (H) w->addr[l] = a;
           uint8_t *p = resolve(B, w, in->space, a, in->size, l, 1, F, pc);
           if (!p) return -1;
           int global = !(p >= B->shared && p < B->shared + L->shared_bytes);

@@ -461,9 +461,13 @@ static int decode(dec *D, const ws_ptx_inst *in, dinst *di) {
     if (isf32) {
       if (ws_ptx_inst_has(in, WS_PTX_MOD_APPROX)) BIN(F32_DIV_APPROX);
       if (ws_ptx_inst_has(in, WS_PTX_MOD_FULL)) BIN(F32_DIV_FULL);
+      if (di->rnd == WS_NUM_RN && !di->ftz) BIN(F32_DIV_RN);
       BIN(F32_DIV);
     }
-    if (isf64) BIN(F64_DIV);
+    if (isf64) {
+      if (di->rnd == WS_NUM_RN) BIN(F64_DIV_RN);
+      BIN(F64_DIV);
+    }
     if (!isint) break;
     BIN(DIV);
   case WS_PTX_OP_REM:
@@ -540,9 +544,11 @@ static int decode(dec *D, const ws_ptx_inst *in, dinst *di) {
     if (isf32) {
       if (isrcp) {
         if (approx) UN(F32_RCP_APPROX);
+        if (di->rnd == WS_NUM_RN && !di->ftz) UN(F32_RCP_RN);
         UN(F32_RCP);
       }
       if (approx) UN(F32_SQRT_APPROX);
+      if (di->rnd == WS_NUM_RN && !di->ftz) UN(F32_SQRT_RN);
       UN(F32_SQRT);
     }
     if (isf64) {
@@ -551,9 +557,11 @@ static int decode(dec *D, const ws_ptx_inst *in, dinst *di) {
           if (!di->ftz) break;
           UN(F64_RCP_APPROX);
         }
+        if (di->rnd == WS_NUM_RN) UN(F64_RCP_RN);
         UN(F64_RCP);
       }
       if (approx) break;
+      if (di->rnd == WS_NUM_RN) UN(F64_SQRT_RN);
       UN(F64_SQRT);
     }
     break;
@@ -834,6 +842,12 @@ static int decode(dec *D, const ws_ptx_inst *in, dinst *di) {
     if ((st = vec_operand(D, in, vo, t, isld, di))) return st;
     if (di->vec != (in->vec ? in->vec : 1)) return unsup(D, in, "vector width");
     di->op = isld ? (ms == MS_KPARAM && di->vec == 1 ? D_LD_KPARAM : D_LD) : D_ST;
+    if (di->vec == 1 && (di->size == 4 || di->size == 8) && !di->frel && !(isld && di->sgn && di->size == 4 &&
+                                                                          vo->kind == WS_PTX_O_REG &&
+                                                                          reg_bits(D, vo->reg) > 32)) {
+      if (ms == MS_GLOBAL) di->op = isld ? D_LD_G : D_ST_G;
+      if (ms == MS_SHARED) di->op = isld ? D_LD_S : D_ST_S;
+    }
     /* loads sign-extend signed types into the destination register's width */
     di->wmask = ~0ull;
     if (isld && vo->kind == WS_PTX_O_REG) di->wmask = wmask_of(reg_bits(D, vo->reg));

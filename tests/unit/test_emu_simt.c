@@ -332,6 +332,65 @@ static void test_recursion(void **state) {
   run_free(&r);
 }
 
+/* --- fma.rn.f32 against the host's fmaf --------------------------------------------- */
+
+static const char fma_ptx[] = HDR
+    ".visible .entry fmak(.param .u64 a, .param .u64 b, .param .u64 c, .param .u64 d)\n"
+    "{\n"
+    "  .reg .b32 %r<3>;\n  .reg .f32 %f<5>;\n  .reg .b64 %rd<12>;\n"
+    "  ld.param.u64 %rd1, [a];\n  ld.param.u64 %rd2, [b];\n  ld.param.u64 %rd3, [c];\n  ld.param.u64 %rd4, [d];\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, %ctaid.x;\n  mad.lo.s32 %r1, %r2, 256, %r1;\n"
+    "  mul.wide.u32 %rd5, %r1, 4;\n"
+    "  add.s64 %rd6, %rd1, %rd5;\n  add.s64 %rd7, %rd2, %rd5;\n  add.s64 %rd8, %rd3, %rd5;\n  add.s64 %rd9, %rd4, %rd5;\n"
+    "  ld.global.f32 %f1, [%rd6];\n  ld.global.f32 %f2, [%rd7];\n  ld.global.f32 %f3, [%rd8];\n"
+    "  fma.rn.f32 %f4, %f1, %f2, %f3;\n  st.global.f32 [%rd9], %f4;\n"
+    "  ret;\n}\n";
+
+static void test_fma_exact(void **state) {
+  (void)state;
+  run r;
+  memset(&r, 0, sizeof r);
+  const char *spec =
+      "{\"kernel\": \"fmak\", \"grid\": [16,1,1], \"block\": [256,1,1], \"args\": ["
+      "{\"buffer\": \"a\", \"type\": \"f32\", \"count\": 4096, \"init\": {\"random\": {\"seed\": 7, \"min\": -1000, \"max\": 1000}}},"
+      "{\"buffer\": \"b\", \"type\": \"f32\", \"count\": 4096, \"init\": {\"random\": {\"seed\": 8, \"min\": -1, \"max\": 1}}},"
+      "{\"buffer\": \"c\", \"type\": \"f32\", \"count\": 4096, \"init\": {\"random\": {\"seed\": 9, \"min\": -1000, \"max\": 1000}}},"
+      "{\"buffer\": \"d\", \"type\": \"f32\", \"count\": 4096}]}";
+  assert_ok_diag(ws_ptx_parse(&r.m, fma_ptx, strlen(fma_ptx), "fma.ptx", &r.d), &r.d);
+  assert_ok_diag(ws_launch_spec_parse(&r.s, spec, "spec.json", ".", &r.d), &r.d);
+  assert_ok_diag(ws_emu_load(&r.p, r.m, "fmak", &r.d), &r.d);
+  assert_ok_diag(ws_emu_launch_new(&r.l, r.p, r.s, &r.d), &r.d);
+  float *a = ws_emu_buffer(r.l, "a", NULL), *b = ws_emu_buffer(r.l, "b", NULL), *c = ws_emu_buffer(r.l, "c", NULL);
+  /* (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24 is a midpoint between two floats; with
+   * c = 2^-70 the exact sum lies just above it and must round up, which a
+   * double-then-float evaluation gets wrong (it lands on the midpoint). */
+  uint32_t one_eps = 0x3F800800u, tiny = 0x1C800000u; /* 1 + 2^-12, 2^-70 */
+  memcpy(&a[0], &one_eps, 4);
+  memcpy(&b[0], &one_eps, 4);
+  memcpy(&c[0], &tiny, 4);
+  memcpy(&a[1], &one_eps, 4);
+  memcpy(&b[1], &one_eps, 4);
+  c[1] = 0.0f; /* exactly the midpoint: ties to even */
+  a[2] = 1e-30f; b[2] = 1e-10f; c[2] = 0.0f;  /* subnormal-range product */
+  a[3] = 3e38f; b[3] = 2.0f; c[3] = -1.0f;    /* overflow */
+  a[4] = 0.0f; b[4] = -1.0f; c[4] = 0.0f;     /* -0 + +0 = +0 */
+  a[5] = INFINITY; b[5] = 0.0f; c[5] = 1.0f;  /* NaN */
+  ws_emu_options o = WS_EMU_OPTIONS_INIT;
+  o.threads = 1;
+  assert_ok_diag(ws_emu_run(r.l, &o, NULL, &r.d), &r.d);
+  float *dd = ws_emu_buffer(r.l, "d", NULL);
+  for (int i = 0; i < 4096; i++) {
+    float e = fmaf(a[i], b[i], c[i]); /* the host libm: correctly rounded */
+    uint32_t eb, gb;
+    memcpy(&eb, &e, 4);
+    memcpy(&gb, &dd[i], 4);
+    if (e != e) eb = 0x7fffffffu; /* PTX canonical NaN */
+    if (eb != gb) print_error("element %d: got 0x%08x expected 0x%08x\n", i, gb, eb);
+    assert_int_equal(gb, eb);
+  }
+  run_free(&r);
+}
+
 /* --- faults ------------------------------------------------------------------------------ */
 
 static const char oob_ptx[] = HDR
@@ -368,7 +427,7 @@ int main(void) {
       cmocka_unit_test(test_nested_divergence), cmocka_unit_test(test_loop_trip_counts),
       cmocka_unit_test(test_early_exit_barrier), cmocka_unit_test(test_warp_ops_partial),
       cmocka_unit_test(test_atomic_histogram),   cmocka_unit_test(test_recursion),
-      cmocka_unit_test(test_fault_report),
+      cmocka_unit_test(test_fma_exact),          cmocka_unit_test(test_fault_report),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
