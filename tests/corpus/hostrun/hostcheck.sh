@@ -15,8 +15,8 @@ CXX=${CXX:-g++}
 command -v "$CXX" >/dev/null || { echo "hostcheck: no $CXX, skipped"; exit 77; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-fail=0
-for cu in "$corpus"/*.cu; do
+check_src() {   # check_src FILE.cu: compile it, run its specs; prints one line per spec
+    local cu=$1 src tu fail=0
     src=$(basename "$cu" .cu)
     tu="$work/$src.cpp"
     {
@@ -30,10 +30,11 @@ for cu in "$corpus"/*.cu; do
         echo '  {nullptr, nullptr}};'
     } >"$tu"
     if ! "$CXX" -std=c++17 -O1 -pthread -w -I"$here" -I"$src_root/include" "$tu" -lcjson -lm -o "$work/$src" 2>"$work/$src.err"; then
-        echo "FAIL $src: does not compile on the host"; sed -n 1,20p "$work/$src.err"; fail=1; continue
+        echo "FAIL $src: does not compile on the host"; sed -n 1,20p "$work/$src.err"; return 1
     fi
     for spec in "$corpus"/launch/"$src".json "$corpus"/launch/"$src".*.json; do
         [ -f "$spec" ] || continue
+        local name variant out args
         name=$(basename "$spec" .json)
         variant=${name#"$src"}; variant=${variant#.}
         out="$work/out.$name"; mkdir -p "$out"
@@ -47,5 +48,17 @@ for cu in "$corpus"/*.cu; do
             echo "FAIL $name"; cat "$out/ref.txt"; fail=1
         fi
     done
+    return $fail
+}
+
+# One background job per source file, at most $(nproc) at a time.
+fail=0
+pids=()
+for cu in "$corpus"/*.cu; do
+    while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do wait -n || fail=1; done
+    check_src "$cu" >"$work/$(basename "$cu" .cu).log" 2>&1 &
+    pids+=($!)
 done
+for p in "${pids[@]}"; do wait "$p" || fail=1; done
+cat "$work"/*.log
 exit $fail
