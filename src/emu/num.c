@@ -1148,3 +1148,44 @@ uint32_t ws_num_fns(uint32_t mask, uint32_t base, int32_t offset) {
   }
   return 0xFFFFFFFFu;
 }
+
+uint32_t ws_num_szext(uint32_t a, uint32_t b, int wrap, int sgn) {
+  uint32_t b1 = b & 0x1F;
+  int too_large = b >= 32 && !wrap;
+  uint32_t mask = too_large ? 0 : ~0u << b1;
+  uint32_t sign_pos = (b1 - 1) & 0x1F;
+  int sign_bit = (b1 == 0 || too_large || !sgn) ? 0 : (int)((a >> sign_pos) & 1);
+  return (a & ~mask) | (sign_bit ? mask : 0);
+}
+uint32_t ws_num_bmsk(uint32_t a, uint32_t b, int wrap) {
+  uint32_t a1 = a & 0x1F, b1 = b & 0x1F, sum = a1 + b1;
+  uint32_t mask0 = ~0u << a1;
+  uint32_t mask1 = sum < 32 ? ~0u << sum : 0;
+  int overflow = sum >= 32;
+  if (!wrap) {
+    if (a >= 32) {
+      overflow = 1;
+      mask0 = 0;
+    }
+    if (b >= 32) overflow = 1;
+  }
+  if (overflow) mask1 = 0;
+  else if (b1 == 0) mask1 = ~0u;
+  return mask0 & ~mask1;
+}
+uint32_t ws_num_add16x2(uint32_t a, uint32_t b, int sub) {
+  uint32_t lo = sub ? LO(a) - LO(b) : LO(a) + LO(b);
+  uint32_t hi = sub ? HI(a) - HI(b) : HI(a) + HI(b);
+  return PK(lo & 0xFFFFu, hi & 0xFFFFu);
+}
+static uint32_t minmax16(uint16_t x, uint16_t y, int sgn, int relu, int want_max) {
+  uint64_t r = want_max ? ws_num_max(x, y, 16, sgn) : ws_num_min(x, y, 16, sgn);
+  if (relu && sgn && (r & 0x8000u)) r = 0;
+  return (uint32_t)r;
+}
+uint32_t ws_num_min16x2(uint32_t a, uint32_t b, int sgn, int relu) {
+  return PK(minmax16(LO(a), LO(b), sgn, relu, 0), minmax16(HI(a), HI(b), sgn, relu, 0));
+}
+uint32_t ws_num_max16x2(uint32_t a, uint32_t b, int sgn, int relu) {
+  return PK(minmax16(LO(a), LO(b), sgn, relu, 1), minmax16(HI(a), HI(b), sgn, relu, 1));
+}

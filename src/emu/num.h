@@ -273,6 +273,15 @@ uint32_t ws_num_dp4a(uint32_t a, uint32_t b, uint32_t c, int a_sgn, int b_sgn);
 uint32_t ws_num_dp2a(uint32_t a, uint32_t b, uint32_t c, int a_sgn, int b_sgn, int hi);
 /* sad.type d, a, b, c: c + |a - b|. */
 uint64_t ws_num_sad(uint64_t a, uint64_t b, uint64_t c, int bits, int sgn);
+/* szext.{clamp,wrap}.{u32,s32} d, a, b: extend the low b bits of a. */
+uint32_t ws_num_szext(uint32_t a, uint32_t b, int wrap, int sgn);
+/* bmsk.{clamp,wrap}.b32 d, a(pos), b(width). */
+uint32_t ws_num_bmsk(uint32_t a, uint32_t b, int wrap);
+/* Packed 16-bit integers (.u16x2/.s16x2): add/sub wrap per half;
+ * min/max{.relu} (relu: negative halves -> 0, s16x2 only). */
+uint32_t ws_num_add16x2(uint32_t a, uint32_t b, int sub);
+uint32_t ws_num_min16x2(uint32_t a, uint32_t b, int sgn, int relu);
+uint32_t ws_num_max16x2(uint32_t a, uint32_t b, int sgn, int relu);
 /* fns.b32 d, mask, base, offset: position of the n-th set bit (0xFFFFFFFF if
  * not found). */
 uint32_t ws_num_fns(uint32_t mask, uint32_t base, int32_t offset);

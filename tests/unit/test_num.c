@@ -687,6 +687,27 @@ static void int_bitfield(void **st) {
   EQ(ws_num_sad(3, 10, 100, 32, 0), 107);
   EQ(ws_num_sad((uint32_t)-3, 4, 0, 32, 1), 7);
   EQ(ws_num_sad((uint32_t)-3, 4, 0, 32, 0), (uint32_t)(-3 - 4)); /* unsigned |a-b| */
+  /* szext (ISA pseudo-code; example: szext.wrap.u32 of 0xffffffff, 0 = 0). */
+  EQ(ws_num_szext(0xFFFFFFFF, 0, 1, 0), 0);
+  EQ(ws_num_szext(0x000000F0, 8, 0, 1), 0xFFFFFFF0); /* bit 7 set */
+  EQ(ws_num_szext(0x000000F0, 8, 0, 0), 0xF0);
+  EQ(ws_num_szext(0x000001F0, 8, 0, 0), 0xF0);       /* bits above 8 cleared */
+  EQ(ws_num_szext(0x80000001, 40, 0, 1), 0x80000001); /* clamp: N >= 32 keeps a */
+  EQ(ws_num_szext(0x000000F0, 40, 1, 1), 0xFFFFFFF0); /* wrap: 40 & 31 = 8 */
+  /* bmsk: the ISA example bmsk.wrap(1, 2) = 0x6; width 0 -> 0; clamp. */
+  EQ(ws_num_bmsk(1, 2, 1), 0x6);
+  EQ(ws_num_bmsk(4, 0, 1), 0);
+  EQ(ws_num_bmsk(28, 8, 1), 0xF0000000); /* sum >= 32: to the top */
+  EQ(ws_num_bmsk(33, 2, 0), 0);          /* clamp: position >= 32 */
+  EQ(ws_num_bmsk(33, 2, 1), 0x6);        /* wrap: 33 & 31 = 1 */
+  EQ(ws_num_bmsk(0, 32, 0), 0xFFFFFFFF); /* clamp: width >= 32 -> all from pos */
+  /* Packed 16-bit integer ops: halves independent. */
+  EQ(ws_num_add16x2(0x0001FFFF, 0x00010001, 0), 0x00020000); /* lo wraps */
+  EQ(ws_num_add16x2(0x00000000, 0x00010001, 1), 0xFFFFFFFF);
+  EQ(ws_num_min16x2(0x8000FFFF, 0x00010001, 1, 0), 0x8000FFFF);
+  EQ(ws_num_min16x2(0x8000FFFF, 0x00010001, 0, 0), 0x00010001);
+  EQ(ws_num_min16x2(0x8000FFFF, 0x00010001, 1, 1), 0x00000000);
+  EQ(ws_num_max16x2(0x8000FFFF, 0x00010001, 1, 0), 0x00010001);
   /* fns: the ISA's four examples. */
   EQ(ws_num_fns(0xAAAAAAAA, 3, 1), 3);
   EQ(ws_num_fns(0xAAAAAAAA, 3, -1), 3);
