@@ -934,6 +934,11 @@ uint64_t ws_num_mad_hi(uint64_t a, uint64_t b, uint64_t c, int bits, int sgn, in
 uint64_t ws_num_mad_wide(uint64_t a, uint64_t b, uint64_t c, int bits, int sgn) {
   return (ws_num_mul_wide(a, b, bits, sgn) + c) & mask_bits(2 * bits);
 }
+uint64_t ws_num_madc(uint64_t a, uint64_t b, uint64_t c, unsigned cin, int hi, int sgn, int bits,
+                     unsigned *cout) {
+  uint64_t p = hi ? ws_num_mul_hi(a, b, bits, sgn) : ws_num_mul_lo(a, b, bits);
+  return ws_num_addc(p, c, cin, bits, cout);
+}
 uint32_t ws_num_mul24(uint32_t a, uint32_t b, int hi, int sgn) {
   int64_t x = sgn ? sval(a, 24) : (int64_t)(a & 0xFFFFFFu);
   int64_t y = sgn ? sval(b, 24) : (int64_t)(b & 0xFFFFFFu);

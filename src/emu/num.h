@@ -223,6 +223,10 @@ uint32_t ws_num_s32_sub_sat(uint32_t a, uint32_t b);
  * unsigned; subc computes a - (b + cin)). add.cc = addc with cin 0. */
 uint64_t ws_num_addc(uint64_t a, uint64_t b, unsigned cin, int bits, unsigned *cout);
 uint64_t ws_num_subc(uint64_t a, uint64_t b, unsigned cin, int bits, unsigned *cout);
+/* madc{.lo,.hi}{.cc}: (a*b).lo or .hi + c + cin, bits 32 or 64; *cout gets
+ * the carry out of that add (for the .cc form). mad.lo.cc = madc with cin 0. */
+uint64_t ws_num_madc(uint64_t a, uint64_t b, uint64_t c, unsigned cin, int hi, int sgn, int bits,
+                     unsigned *cout);
 /* mul.lo / mul.hi (bits 16/32/64); mul.wide (bits 16/32: result 2*bits). */
 uint64_t ws_num_mul_lo(uint64_t a, uint64_t b, int bits);
 uint64_t ws_num_mul_hi(uint64_t a, uint64_t b, int bits, int sgn);

@@ -588,6 +588,11 @@ static void int_misc(void **st) {
   EQ(c, 1);
   EQ(ws_num_subc(5, 2, c, 32, &c), 2);
   EQ(c, 0);
+  /* madc.hi.cc: hi(0xFFFFFFFF^2) = 0xFFFFFFFE; + 1 + cin 1 = 0 carry 1. */
+  EQ(ws_num_madc(0xFFFFFFFF, 0xFFFFFFFF, 1, 1, 1, 0, 32, &c), 0);
+  EQ(c, 1);
+  EQ(ws_num_madc(3, 4, 5, 1, 0, 0, 32, &c), 18);
+  EQ(c, 0);
   EQ(ws_num_min(0xFFFFFFFF, 1, 32, 1), 0xFFFFFFFF);
   EQ(ws_num_min(0xFFFFFFFF, 1, 32, 0), 1);
   EQ(ws_num_max(0x8000, 0x7FFF, 16, 1), 0x7FFF);
@@ -852,6 +857,19 @@ static void random_f64(void **st) {
       CK("sqrt64", ws_num_f64_sqrt(a, m), ref_f64_sqrt(a, m));
 #undef CK
     }
+    /* f64 -> s64 / u64 with integer rounding: libm, then the PTX clamp. */
+    static const ws_num_rnd IR[] = {WS_NUM_RNI, WS_NUM_RZI, WS_NUM_RMI, WS_NUM_RPI};
+    for (int k = 0; k < 4; k++) {
+      double x = bitsd(a);
+      double v = k == 0 ? rint(x) : k == 1 ? trunc(x) : k == 2 ? floor(x) : ceil(x);
+      uint64_t ws = isnan(v) ? 0 : v >= 0x1p63 ? (uint64_t)INT64_MAX : v < -0x1p63 ? 0x8000000000000000ull
+                  : (uint64_t)(int64_t)v;
+      uint64_t wu = isnan(v) ? 0 : v >= 0x1p64 ? UINT64_MAX : v <= 0 ? 0 : (uint64_t)v;
+      uint64_t gs = ws_num_cvt(a, WS_NUM_F64, WS_NUM_S64, IR[k], 0, 0);
+      uint64_t gu = ws_num_cvt(a, WS_NUM_F64, WS_NUM_U64, IR[k], 0, 0);
+      if (gs != ws) report_mismatch("cvt s64.f64", IR[k], a, 0, 0, gs, ws);
+      if (gu != wu) report_mismatch("cvt u64.f64", IR[k], a, 0, 0, gu, wu);
+    }
     /* f64 -> f32 in the directed modes: host cast, then an exact compare. */
     double d = bitsd(a);
     if (!isnan(d)) {
@@ -931,6 +949,25 @@ static void random_half(void **st) {
         uint64_t gbf = ws_num_cvt(u, WS_NUM_F32, WS_NUM_BF16, MODES[k], 0, 0);
         if (g16 != w16) report_mismatch("cvt f16.f32", MODES[k], u, 0, 0, g16, w16);
         if (gbf != wbf) report_mismatch("cvt bf16.f32", MODES[k], u, 0, 0, gbf, wbf);
+      }
+      /* f64 and s64 sources: exact in __float128, so the table rounds them. */
+      double dv = bitsd(ref_rand_f64(&s, dbits((double)fu)));
+      int64_t iv = (int64_t)ref_rand(&s) >> (ref_rand(&s) & 63);
+      for (int k = 0; k < 4; k++) {
+        if (!isnan(dv) && !isinf(dv)) {
+          uint64_t g = ws_num_cvt(dbits(dv), WS_NUM_F64, WS_NUM_F16, MODES[k], 0, 0);
+          uint16_t w = ref_h_round(&t_f16, (ref_q)dv, MODES[k]);
+          if (g != w) report_mismatch("cvt f16.f64", MODES[k], dbits(dv), 0, 0, g, w);
+          g = ws_num_cvt(dbits(dv), WS_NUM_F64, WS_NUM_BF16, MODES[k], 0, 0);
+          w = ref_h_round(&t_bf16, (ref_q)dv, MODES[k]);
+          if (g != w) report_mismatch("cvt bf16.f64", MODES[k], dbits(dv), 0, 0, g, w);
+        }
+        uint64_t g = ws_num_cvt((uint64_t)iv, WS_NUM_S64, WS_NUM_F16, MODES[k], 0, 0);
+        uint16_t w = iv == 0 ? 0 : ref_h_round(&t_f16, (ref_q)iv, MODES[k]);
+        if (g != w) report_mismatch("cvt f16.s64", MODES[k], (uint64_t)iv, 0, 0, g, w);
+        g = ws_num_cvt((uint64_t)iv, WS_NUM_S64, WS_NUM_BF16, MODES[k], 0, 0);
+        w = iv == 0 ? 0 : ref_h_round(&t_bf16, (ref_q)iv, MODES[k]);
+        if (g != w) report_mismatch("cvt bf16.s64", MODES[k], (uint64_t)iv, 0, 0, g, w);
       }
       /* RN also against the compiler's _Float16 conversion (libgcc). */
 #if defined(__FLT16_MAX__)
