@@ -458,19 +458,72 @@ static uint64_t from_double(int f, double d, int ftz) {
 
 /* ---- f32 --------------------------------------------------------------- */
 
+/* Fast path for the common case: normal operands whose exact sum, product or
+ * fma fits in a double's 53 bits (checked from the exponents), and a normal
+ * f32 result. The host computes only exact double values (so its rounding
+ * mode, DAZ and FTZ cannot matter); the rounding to f32 is done here on the
+ * bits. Anything else (zero, subnormal, overflow, NaN, far exponents) returns
+ * 0 and takes the general path. */
+static inline int f32_normal(uint32_t x) {
+  uint32_t e = (x >> 23) & 0xFF;
+  return e != 0 && e != 0xFF;
+}
+static inline int f32_exp(uint32_t x) { return (int)((x >> 23) & 0xFF); }
+static inline int exact_to_f32(double d, ws_num_rnd r, uint32_t *out) {
+  uint64_t b;
+  memcpy(&b, &d, sizeof b);
+  uint32_t sign = (uint32_t)(b >> 63) << 31;
+  int e = (int)((b >> 52) & 0x7FF) - 1023 + 127;
+  if (e < 1 || e > 254) return 0;
+  uint64_t frac = b & 0xFFFFFFFFFFFFFull, rem = frac & 0x1FFFFFFFu, half = 0x10000000u;
+  uint32_t res = sign | ((uint32_t)e << 23) | (uint32_t)(frac >> 29);
+  int up;
+  switch (frnd(r)) {
+  case WS_NUM_RZ: up = 0; break;
+  case WS_NUM_RM: up = rem != 0 && sign; break;
+  case WS_NUM_RP: up = rem != 0 && !sign; break;
+  case WS_NUM_RNA: up = rem >= half; break;
+  default: up = rem > half || (rem == half && (res & 1)); break;
+  }
+  *out = res + (uint32_t)up; /* a carry into the exponent is right, up to inf */
+  return 1;
+}
+static inline double f32_as_double(uint32_t x) {
+  float f;
+  memcpy(&f, &x, sizeof f);
+  return (double)f;
+}
+
 uint32_t ws_num_f32_add(uint32_t a, uint32_t b, ws_num_rnd rnd, int ftz, int sat) {
+  uint32_t fast;
+  int d = f32_exp(a) - f32_exp(b);
+  if (f32_normal(a) && f32_normal(b) && d <= 28 && d >= -28 &&
+      exact_to_f32(f32_as_double(a) + f32_as_double(b), rnd, &fast))
+    return sat ? (uint32_t)g_sat(FM_F32, fast) : fast;
   uint64_t r = g_add(FM_F32, a, b, 0, rnd, ftz);
   return (uint32_t)(sat ? g_sat(FM_F32, r) : r);
 }
 uint32_t ws_num_f32_sub(uint32_t a, uint32_t b, ws_num_rnd rnd, int ftz, int sat) {
-  uint64_t r = g_add(FM_F32, a, b, 1, rnd, ftz);
-  return (uint32_t)(sat ? g_sat(FM_F32, r) : r);
+  return ws_num_f32_add(a, b ^ 0x80000000u, rnd, ftz, sat);
 }
 uint32_t ws_num_f32_mul(uint32_t a, uint32_t b, ws_num_rnd rnd, int ftz, int sat) {
+  uint32_t fast;
+  if (f32_normal(a) && f32_normal(b) && exact_to_f32(f32_as_double(a) * f32_as_double(b), rnd, &fast))
+    return sat ? (uint32_t)g_sat(FM_F32, fast) : fast;
   uint64_t r = g_mul(FM_F32, a, b, rnd, ftz);
   return (uint32_t)(sat ? g_sat(FM_F32, r) : r);
 }
 uint32_t ws_num_f32_fma(uint32_t a, uint32_t b, uint32_t c, ws_num_rnd rnd, int ftz, int sat) {
+  uint32_t fast;
+  if (f32_normal(a) && f32_normal(b) && f32_normal(c)) {
+    /* Exponents of the least significant bits; the product spans 48 bits,
+     * c 24. Exact in a double when the whole span is at most 52 bits. */
+    int lp = f32_exp(a) + f32_exp(b) - 2 * 150, lc = f32_exp(c) - 150;
+    int top = lp + 47 > lc + 23 ? lp + 47 : lc + 23, low = lp < lc ? lp : lc;
+    if (top - low + 1 <= 52 &&
+        exact_to_f32(f32_as_double(a) * f32_as_double(b) + f32_as_double(c), rnd, &fast))
+      return sat ? (uint32_t)g_sat(FM_F32, fast) : fast;
+  }
   uint64_t r = g_fma(FM_F32, a, b, c, rnd, ftz);
   return (uint32_t)(sat ? g_sat(FM_F32, r) : r);
 }
