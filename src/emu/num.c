@@ -673,6 +673,16 @@ uint16_t ws_num_f16_max(uint16_t a, uint16_t b, int ftz, int nanmode, int relu) 
 }
 int ws_num_f16_cmp(uint16_t a, uint16_t b, ws_num_cmp op, int ftz) { return g_cmp(FM_F16, a, b, op, ftz); }
 
+static uint16_t h_approx(int f, uint16_t a, int ftz, d2d fn) {
+  double x = to_double(f, a, ftz);
+  if (isnan(x)) return (uint16_t)CANON_NAN[f];
+  return (uint16_t)from_double(f, fn(x), ftz);
+}
+uint16_t ws_num_f16_ex2_approx(uint16_t a, int ftz) { return h_approx(FM_F16, a, ftz, exp2); }
+uint16_t ws_num_bf16_ex2_approx(uint16_t a, int ftz) { return h_approx(FM_BF16, a, ftz, exp2); }
+uint16_t ws_num_f16_tanh_approx(uint16_t a) { return h_approx(FM_F16, a, 0, tanh); }
+uint16_t ws_num_bf16_tanh_approx(uint16_t a) { return h_approx(FM_BF16, a, 0, tanh); }
+
 uint16_t ws_num_bf16_add(uint16_t a, uint16_t b, ws_num_rnd rnd) { return (uint16_t)g_add(FM_BF16, a, b, 0, rnd, 0); }
 uint16_t ws_num_bf16_sub(uint16_t a, uint16_t b, ws_num_rnd rnd) { return (uint16_t)g_add(FM_BF16, a, b, 1, rnd, 0); }
 uint16_t ws_num_bf16_mul(uint16_t a, uint16_t b, ws_num_rnd rnd) { return (uint16_t)g_mul(FM_BF16, a, b, rnd, 0); }

@@ -159,6 +159,13 @@ uint16_t ws_num_f16_min(uint16_t a, uint16_t b, int ftz, int nanmode, int relu);
 uint16_t ws_num_f16_max(uint16_t a, uint16_t b, int ftz, int nanmode, int relu);
 int ws_num_f16_cmp(uint16_t a, uint16_t b, ws_num_cmp op, int ftz);
 
+/* ex2.approx{.ftz}.f16/.bf16 and tanh.approx.f16/.bf16 (and their x2 forms,
+ * per element): libm in double, rounded to nearest once. */
+uint16_t ws_num_f16_ex2_approx(uint16_t a, int ftz);
+uint16_t ws_num_bf16_ex2_approx(uint16_t a, int ftz);
+uint16_t ws_num_f16_tanh_approx(uint16_t a);
+uint16_t ws_num_bf16_tanh_approx(uint16_t a);
+
 uint16_t ws_num_bf16_add(uint16_t a, uint16_t b, ws_num_rnd rnd);
 uint16_t ws_num_bf16_sub(uint16_t a, uint16_t b, ws_num_rnd rnd);
 uint16_t ws_num_bf16_mul(uint16_t a, uint16_t b, ws_num_rnd rnd);

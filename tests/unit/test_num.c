@@ -512,6 +512,15 @@ static void half_cases(void **st) {
   EQ(ws_num_f16x2_cmp(0x7E003C00, 0x3C004000, WS_NUM_LTU, 0), 3);
   EQ(ws_num_f16x2_neg(0x3C008000, 0), 0xBC000000);
   EQ(ws_num_f16x2_min(0x3C00BC00, 0x4000C000, 0, 0, 0), 0x3C00C000);
+  /* Half-precision approximations: 2^3 = 8 (f16 0x4800, bf16 0x4100),
+   * 2^-inf = 0, tanh(+inf) = 1, 2^16 overflows f16 (max 65504). */
+  EQ(ws_num_f16_ex2_approx(0x4200, 0), 0x4800);
+  EQ(ws_num_bf16_ex2_approx(0x4040, 0), 0x4100);
+  EQ(ws_num_f16_ex2_approx(0xFC00, 0), 0x0000);
+  EQ(ws_num_f16_ex2_approx(0x4C00, 0), 0x7C00);
+  EQ(ws_num_f16_tanh_approx(0x7C00), 0x3C00);
+  EQ(ws_num_bf16_tanh_approx(0x0000), 0x0000);
+  EQ(ws_num_f16_ex2_approx(0x7E00, 0), 0x7FFF);
   /* bf16: 1 + 2^-8 (0x3B80) is a tie -> 1.0 (0x3F80). */
   EQ(ws_num_bf16_add(0x3F80, 0x3B80, RN), 0x3F80);
   EQ(ws_num_bf16_add(0x3F80, 0x3B80, RP), 0x3F81);
