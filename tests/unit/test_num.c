@@ -816,6 +816,36 @@ static void random_f32(void **st) {
   DONE();
 }
 
+/* The f32 fast path's limits: sums whose exponents differ by 26..31 and fmas
+ * whose product and addend span 48..56 bits, where exactness in a double
+ * starts to fail. */
+static void random_f32_fastpath_edges(void **st) {
+  (void)st;
+  fails = 0;
+  uint64_t s = 4242;
+  for (int i = 0; i < N_RANDOM; i++) {
+    uint64_t r = ref_rand(&s);
+    uint32_t ea = 100 + (uint32_t)(r % 50), d = 26 + (uint32_t)((r >> 8) % 6);
+    uint32_t a = ((uint32_t)(r >> 16) & 0x80000000u) | ea << 23 | ((uint32_t)(r >> 20) & 0x7FFFFF);
+    uint32_t b = ((uint32_t)(r >> 17) & 0x80000000u) | (ea - d) << 23 | ((uint32_t)(r >> 40) & 0x7FFFFF);
+    uint64_t r2 = ref_rand(&s);
+    /* c's exponent around the product's low end: span 48 + 0..8 bits. */
+    uint32_t ec = ea + (ea - d) - 127 - 23 - 4 + (uint32_t)(r2 % 13);
+    uint32_t c = ((uint32_t)r2 & 0x80000000u) | ec << 23 | ((uint32_t)(r2 >> 8) & 0x7FFFFF);
+    for (int k = 0; k < 4; k++) {
+      ws_num_rnd m = MODES[k];
+      uint32_t g, w;
+      if ((g = ws_num_f32_add(a, b, m, 0, 0)) != (w = ref_f32_add(a, b, m)))
+        report_mismatch("add edge", m, a, b, 0, g, w);
+      if ((g = ws_num_f32_fma(a, b, c, m, 0, 0)) != (w = ref_f32_fma(a, b, c, m)))
+        report_mismatch("fma edge", m, a, b, c, g, w);
+      if ((g = ws_num_f32_fma(a, b, a ^ 0x80000000u, m, 0, 0)) != (w = ref_f32_fma(a, b, a ^ 0x80000000u, m)))
+        report_mismatch("fma edge2", m, a, b, a, g, w);
+    }
+  }
+  DONE();
+}
+
 /* .ftz: flush subnormal inputs by hand, run the host, flush the result. */
 static uint32_t flush32(uint32_t u) { return (u & 0x7F800000u) == 0 ? (u & 0x80000000u) : u; }
 static void random_f32_ftz_sat(void **st) {
@@ -1003,6 +1033,7 @@ int main(void) {
       cmocka_unit_test(half_cases),        cmocka_unit_test(int_mul_div),
       cmocka_unit_test(int_misc),          cmocka_unit_test(int_bitfield),
       cmocka_unit_test(random_f32),        cmocka_unit_test(random_f32_ftz_sat),
+      cmocka_unit_test(random_f32_fastpath_edges),
 #ifdef WS_HAVE_F128
       cmocka_unit_test(random_f64),        cmocka_unit_test(random_half),
 #endif
