@@ -924,6 +924,9 @@ static uint16_t cvt_half(int f, uint32_t a, ws_num_rnd rnd, int relu, int sf) {
   return (uint16_t)r;
 }
 
+uint16_t ws_num_cvt_half(uint32_t a, ws_num_type to, ws_num_rnd rnd, int relu, int satf) {
+  return cvt_half(to == WS_NUM_BF16 ? FM_BF16 : FM_F16, a, rnd, relu, satf);
+}
 uint32_t ws_num_cvt_f16x2_f32(uint32_t a, uint32_t b, ws_num_rnd rnd, int relu, int satf) {
   return PK(cvt_half(FM_F16, b, rnd, relu, satf), cvt_half(FM_F16, a, rnd, relu, satf));
 }

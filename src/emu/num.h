@@ -213,6 +213,10 @@ unsigned ws_num_bf16x2_cmp(uint32_t a, uint32_t b, ws_num_cmp op);
  *  - .ftz applies to f32 sources/results only; .sat on a float destination
  *    clamps to [0, 1]. */
 uint64_t ws_num_cvt(uint64_t src, ws_num_type from, ws_num_type to, ws_num_rnd rnd, int ftz, int sat);
+/* cvt.frnd{.relu}{.satfinite}.f16.f32 / .bf16.f32 (scalar, to = WS_NUM_F16
+ * or WS_NUM_BF16): .relu: negative -> +0, NaN -> canonical NaN; .satfinite:
+ * +-inf -> +-largest finite, NaN stays NaN. */
+uint16_t ws_num_cvt_half(uint32_t a, ws_num_type to, ws_num_rnd rnd, int relu, int satfinite);
 /* cvt.rn{.relu}{.satfinite}.f16x2.f32 d, a, b: d = {hi = cvt(a), lo = cvt(b)}. */
 uint32_t ws_num_cvt_f16x2_f32(uint32_t a, uint32_t b, ws_num_rnd rnd, int relu, int satfinite);
 uint32_t ws_num_cvt_bf16x2_f32(uint32_t a, uint32_t b, ws_num_rnd rnd, int relu, int satfinite);

@@ -443,6 +443,13 @@ static void cvt_to_float(void **st) {
   EQ(ws_num_cvt(0x4B800001, WS_NUM_F32, WS_NUM_F32, WS_NUM_RNI, 0, 0), 0x4B800001); /* integral */
   EQ(ws_num_cvt(0x3FC00000, WS_NUM_F32, WS_NUM_F32, WS_NUM_RND_NONE, 0, 1), 0x3F800000);
   EQ(ws_num_cvt(0x00000001, WS_NUM_F32, WS_NUM_F32, WS_NUM_RND_NONE, 1, 0), 0);
+  /* Scalar .relu / .satfinite forms. */
+  EQ(ws_num_cvt_half(0xBF800000, WS_NUM_F16, RN, 1, 0), 0x0000);
+  EQ(ws_num_cvt_half(0x7F800000, WS_NUM_F16, RN, 0, 1), 0x7BFF);
+  EQ(ws_num_cvt_half(0xFF800000, WS_NUM_BF16, RN, 0, 1), 0xFF7F);
+  EQ(ws_num_cvt_half(0x7F7FFFFF, WS_NUM_BF16, RZ, 0, 0), 0x7F7F);
+  EQ(ws_num_cvt_half(0x7F7FFFFF, WS_NUM_BF16, RN, 0, 0), 0x7F80); /* rounds up to 2^128 */
+  EQ(ws_num_cvt_half(0x7FC00000, WS_NUM_BF16, RN, 1, 1), 0x7FFF);
   /* Packed conversions: a -> upper half, b -> lower half. */
   EQ(ws_num_cvt_f16x2_f32(0x3F800000, 0x40000000, RN, 0, 0), 0x3C004000);
   EQ(ws_num_cvt_f16x2_f32(0xBF800000, 0x40000000, RN, 1, 0), 0x00004000); /* relu */
