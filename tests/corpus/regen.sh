@@ -34,6 +34,33 @@ for arch in $ARCHS; do
     done
 done
 
+# listrank's input: one linked list through nodes 0..999 in a random order
+# (Fisher-Yates shuffle driven by splitmix64, seed 39, as in
+# include/warpsight/rng.h), written as 1000 little-endian s32 successors
+# with -1 at the tail. ref_listrank checks that the file is one list.
+python3 - <<'PY'
+import struct
+M = (1 << 64) - 1
+state = 39
+def draw():
+    global state
+    state = (state + 0x9E3779B97F4A7C15) & M
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M
+    return z ^ (z >> 31)
+n = 1000
+order = list(range(n))
+for i in range(n - 1, 0, -1):
+    j = min(int((draw() >> 11) * 2.0**-53 * (i + 1)), i)
+    order[i], order[j] = order[j], order[i]
+succ = [0] * n
+for k in range(n - 1):
+    succ[order[k]] = order[k + 1]
+succ[order[-1]] = -1
+open("launch/listrank_succ.bin", "wb").write(struct.pack("<%di" % n, *succ))
+PY
+
 ex=../../examples/kernels
 if [ -d "$ex" ]; then
     (cd "$ex" && for cu in *.cu; do
