@@ -62,6 +62,11 @@ static int init_buffer(uint8_t *mem, const ws_launch_arg *a, const char *origin,
     return WS_OK;
   }
   case WS_INIT_IOTA:
+    if (!is_float_elem(a->type)) { /* 64-bit two's complement, truncated to the element */
+      uint64_t v = (uint64_t)(int64_t)a->v0, step = (uint64_t)(int64_t)a->v1;
+      for (uint64_t i = 0; i < n; i++, v += step) memcpy(mem + i * (uint64_t)es, &v, (size_t)es);
+      return WS_OK;
+    }
     for (uint64_t i = 0; i < n; i++) {
       uint64_t b = elem_bits(a->type, a->v0 + (double)i * a->v1);
       memcpy(mem + i * (uint64_t)es, &b, (size_t)es);

@@ -54,6 +54,7 @@ check unknown_type 2 "args[0].type: unknown element type 'f128'"
 check no_kernel 2 "no kernel named 'nosuch'"
 check block_too_large 2 "block: 2048 x 1 x 1 threads is more than 1024 per block"
 check scalar_out_of_range 2 "args[2].value: 3000000000 is not a s32 value"
+check bad_constant 2 "args[0].init.constant: 1.5 is not a s32 value"
 # usage errors
 run "$WS" run "$D/faults.ptx"
 expect_rc 2 "no --launch"

@@ -141,6 +141,67 @@ static void test_loop_trip_counts(void **state) {
   run_free(&r);
 }
 
+/* --- profiler hooks ---------------------------------------------------------------- */
+
+typedef struct hookcount {
+  uint64_t events, stores, store_addr_ok, divergent, bbs;
+  uint64_t out_base;
+} hookcount;
+
+static void on_inst(void *user, const ws_emu_event *ev) {
+  hookcount *h = user;
+  h->events++;
+  if (ev->bb_entry) h->bbs++;
+  if (ev->inst && ev->inst->op == WS_PTX_OP_BRA && ev->taken && ev->taken != ev->active) h->divergent++;
+  if (ev->inst && ev->inst->op == WS_PTX_OP_ST && ev->addr) {
+    h->stores++;
+    /* st.global.u32 [out + 4*tid]: lane l of warp w stores at 4*(32w + l) */
+    int ok = ev->space == WS_PTX_SP_GLOBAL && ev->bytes == 4;
+    uint32_t f = (uint32_t)__builtin_ctz(ev->exec);
+    uint64_t base = ev->addr[f] - 4u * (32u * ev->warp + f); /* the buffer's address */
+    ok &= (base & 255) == 0;                                  /* buffers are 256-byte aligned */
+    for (uint32_t l = 0; l < 32; l++)
+      if ((ev->exec >> l) & 1) ok &= ev->addr[l] == base + 4u * (32u * ev->warp + l);
+    if (h->out_base == 0) h->out_base = base;
+    ok &= ev->exec == (ev->warp == 0 ? 0xffffffffu : 0xffffu);
+    h->store_addr_ok += (uint64_t)ok;
+  }
+}
+
+static void test_hooks(void **state) {
+  (void)state;
+  run r;
+  memset(&r, 0, sizeof r);
+  const char *spec = "{\"kernel\": \"loop\", \"grid\": [1,1,1], \"block\": [48,1,1], \"args\": ["
+                     "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 48},"
+                     "{\"buffer\": \"mask\", \"type\": \"u32\", \"count\": 48}]}";
+  assert_ok_diag(ws_ptx_parse(&r.m, loop_ptx, strlen(loop_ptx), "loop.ptx", &r.d), &r.d);
+  assert_ok_diag(ws_launch_spec_parse(&r.s, spec, "spec.json", ".", &r.d), &r.d);
+  assert_ok_diag(ws_emu_load(&r.p, r.m, "loop", &r.d), &r.d);
+  ws_emu_stats plain, hooked;
+  assert_ok_diag(ws_emu_launch_new(&r.l, r.p, r.s, &r.d), &r.d);
+  assert_ok_diag(ws_emu_run(r.l, NULL, &plain, &r.d), &r.d);
+  ws_emu_launch_free(r.l);
+  hookcount h = {0};
+  ws_emu_hooks hk = {&h, on_inst, NULL, NULL};
+  ws_emu_options o = WS_EMU_OPTIONS_INIT;
+  o.hooks = &hk;
+  o.threads = 1;
+  assert_ok_diag(ws_emu_launch_new(&r.l, r.p, r.s, &r.d), &r.d);
+  assert_ok_diag(ws_emu_run(r.l, &o, &hooked, &r.d), &r.d);
+  /* one event per warp instruction, and hooks change nothing */
+  assert_int_equal(h.events, hooked.warp_insts);
+  assert_int_equal(plain.warp_insts, hooked.warp_insts);
+  /* two stores per warp, two warps; both name out[tid] / mask[tid] lane by lane */
+  assert_int_equal(h.stores, 4);
+  assert_int_equal(h.store_addr_ok, 4);
+  /* the loop exit diverges once per trip where some lanes leave: lanes leave
+   * one at a time (trip count = tid), so warp 0 diverges at trips 1..31 and
+   * warp 1 (tids 32..47, all still looping until trip 32) at trips 33..47 */
+  assert_int_equal(h.divergent, 31 + 15);
+  run_free(&r);
+}
+
 /* --- early exit then bar.sync ------------------------------------------------------ */
 
 static const char early_ptx[] = HDR
@@ -427,7 +488,7 @@ int main(void) {
       cmocka_unit_test(test_nested_divergence), cmocka_unit_test(test_loop_trip_counts),
       cmocka_unit_test(test_early_exit_barrier), cmocka_unit_test(test_warp_ops_partial),
       cmocka_unit_test(test_atomic_histogram),   cmocka_unit_test(test_recursion),
-      cmocka_unit_test(test_fma_exact),          cmocka_unit_test(test_fault_report),
+      cmocka_unit_test(test_fma_exact),          cmocka_unit_test(test_hooks),          cmocka_unit_test(test_fault_report),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
