@@ -279,7 +279,10 @@ typedef struct ws_ptx_var {
   uint32_t ptr_align;    /* parameters: .ptr .align N, 0 if not given */
   uint64_t dims[4];      /* dimension sizes */
   uint64_t size;         /* total bytes (0 for an unsized extern array) */
-  uint64_t offset;       /* parameters: byte offset in the param space */
+  uint64_t offset;       /* parameters: byte offset in the param space;
+                            function variables: offset in the function's
+                            frame of that space (local_bytes, shared_bytes,
+                            callparam_bytes), declaration order, aligned */
   uint32_t ninit;        /* initializer elements, 0 if none */
   uint8_t init_braced;   /* initializer written with braces */
   ws_ptx_init *init;     /* ninit elements, flattened */
@@ -357,6 +360,10 @@ typedef struct ws_ptx_function {
   ws_ptx_perf perf;        /* performance directives */
   uint32_t nregs;          /* registers (dense numbering) */
   ws_ptx_reg *regs;        /* nregs */
+  uint64_t local_bytes;    /* function-scope .local variables, laid out */
+  uint64_t shared_bytes;   /* function-scope .shared variables (demoted
+                              __shared__), laid out; module .shared excluded */
+  uint64_t callparam_bytes;/* call-sequence .param variables, laid out */
   uint32_t nvars;          /* function-scope variables */
   ws_ptx_var *vars;        /* nvars (.local, .shared, call-site .param) */
   uint32_t nlabels;        /* labels */

@@ -35,7 +35,8 @@ static const char *const help =
     "  --json         machine-readable output\n"
     "  -h, --help     this text\n"
     "\n"
-    "For .cu input nvcc must be in PATH or /usr/local/cuda/bin; ptxas -v then\n"
+    "For .cu input nvcc must be in PATH, $CUDA_HOME/bin or /usr/local/cuda/bin\n"
+    "(when CUDA_HOME is unset); ptxas -v, found the same way, then\n"
     "adds registers, shared, stack (local) and spill bytes per kernel.\n"
     "Exit status: 0 success, 2 bad usage or input (errors as file:line:col).\n";
 

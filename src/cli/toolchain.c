@@ -24,7 +24,9 @@ const char *cli_find_tool(const char *name, char *buf, size_t n) {
     }
     path = colon ? colon + 1 : NULL;
   }
-  snprintf(buf, n, "/usr/local/cuda/bin/%s", name);
+  /* then $CUDA_HOME/bin, or /usr/local/cuda/bin when CUDA_HOME is unset */
+  const char *home = getenv("CUDA_HOME");
+  snprintf(buf, n, "%s/bin/%s", home ? home : "/usr/local/cuda", name);
   if (access(buf, X_OK) == 0) return buf;
   return NULL;
 }
@@ -131,7 +133,7 @@ int cli_compile_cu(const char *cmd, const char *file, const char *arch, char *di
   char nvcc[4096], ptxas[4096];
   if (!cli_find_tool("nvcc", nvcc, sizeof nvcc))
     return cli_usage_error(cmd,
-                           "nvcc not found (looked in PATH and /usr/local/cuda/bin); "
+                           "nvcc not found (looked in PATH and $CUDA_HOME/bin or /usr/local/cuda/bin); "
                            "compile the kernel to PTX yourself (nvcc -ptx -arch=%s %s) "
                            "and pass the .ptx file",
                            arch, file);

@@ -24,7 +24,8 @@ typedef struct ptxas_list {
   size_t n;
 } ptxas_list;
 
-/* The path of tool `name` from PATH or /usr/local/cuda/bin, or NULL. */
+/* The path of tool `name` from PATH, then $CUDA_HOME/bin (or
+ * /usr/local/cuda/bin when CUDA_HOME is unset), or NULL. */
 const char *cli_find_tool(const char *name, char *buf, size_t n);
 /* Run argv with stdout and stderr into `log`; returns the exit status or -1. */
 int cli_run_tool(char *const argv[], const char *log);

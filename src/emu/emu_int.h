@@ -167,6 +167,7 @@ typedef struct warp {
   uint32_t cc[32];      /* carry flag per lane (add.cc chains) */
   uint64_t addr[32];    /* scratch: per-lane addresses for hooks */
   int gcache;           /* last global object hit */
+  uint32_t tid[3][32];  /* %tid.x/y/z of each lane */
 } warp;
 
 /* A fault found while running (turned into a diagnostic by launch.c). */

@@ -37,6 +37,14 @@
 
 #define S(s) (R + (size_t)(s) * 32)
 
+/* Population count without relying on the host having POPCNT. */
+static inline uint32_t popc32(uint32_t x) {
+  x = x - ((x >> 1) & 0x55555555u);
+  x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+  x = (x + (x >> 4)) & 0x0f0f0f0fu;
+  return (x * 0x01010101u) >> 24;
+}
+
 static inline float f32(uint64_t v) {
   uint32_t u = (uint32_t)v;
   float f;
@@ -59,6 +67,21 @@ static inline uint64_t bf64(double f) {
   memcpy(&u, &f, 8);
   if (f != f) u = 0x7fffffffffffffffull;
   return u;
+}
+
+/* fma.rn.f32 without a libm call: the product of two floats is exact in
+ * double, so d = a*b + c rounds once (to 53 bits).  Rounding d to float then
+ * equals rounding the exact value unless d landed exactly on a midpoint
+ * between two floats (double rounding) or the result is not a normal float;
+ * those rare cases go to fmaf(). */
+static inline uint64_t fma32(uint64_t a, uint64_t b, uint64_t c) {
+  double d = (double)f32(a) * (double)f32(b) + (double)f32(c);
+  uint64_t u;
+  memcpy(&u, &d, 8);
+  uint64_t e = (u >> 52) & 0x7ff;
+  if ((u & 0x1fffffffull) == 0x10000000ull || e < 1023 - 126 || e > 1023 + 127)
+    return bf32(fmaf(f32(a), f32(b), f32(c)));
+  return bf32((float)d);
 }
 
 /* ---- memory ------------------------------------------------------------------ */
@@ -377,12 +400,9 @@ static inline uint32_t combine(int bop, uint32_t x, uint32_t c) {
 
 static uint64_t sreg(blockctx *B, warp *w, const dinst *in, uint32_t l) {
   const ws_launch_spec *s = B->L->s;
-  uint32_t t = w->id * 32 + l, c = in->cmp ? in->cmp - 1u : 0;
+  uint32_t c = in->cmp ? in->cmp - 1u : 0;
   switch ((int)in->imm) {
-  case WS_PTX_SR_TID: {
-    uint32_t v[3] = {t % s->block[0], (t / s->block[0]) % s->block[1], t / (s->block[0] * s->block[1])};
-    return c < 3 ? v[c] : 0;
-  }
+  case WS_PTX_SR_TID: return c < 3 ? w->tid[c][l] : 0;
   case WS_PTX_SR_NTID: return c < 3 ? s->block[c] : 1;
   case WS_PTX_SR_CTAID: return c < 3 ? B->ctaid[c] : 0;
   case WS_PTX_SR_NCTAID: return c < 3 ? s->grid[c] : 1;
@@ -458,7 +478,8 @@ static int push_frame(warp *w, const dfunc *f, uint32_t call_pc) {
     for (int l = 0; l < 32; l++) R[(size_t)s * 32 + l] = v;
   }
   memset(w->preds + poff, 0, (f->npreds + 1) * sizeof *w->preds);
-  for (uint32_t l = 0; l < 32; l++) memset(w->local + l * w->local_cap + w->local_top, 0, f->frame_bytes);
+  if (f->frame_bytes)
+    for (uint32_t l = 0; l < 32; l++) memset(w->local + l * w->local_cap + w->local_top, 0, f->frame_bytes);
   frame *fr = &w->frames[w->nframes++];
   fr->f = f;
   fr->reg_off = roff;
@@ -580,7 +601,7 @@ reload:
       int mem = 0;
       if (in->guard >= 0) m &= in->gnot ? ~P[in->guard] : P[in->guard];
       w->insts++;
-      w->thread_insts += (uint32_t)__builtin_popcount(m);
+      w->thread_insts += popc32(m);
       if (!m && in->op != D_BRA) goto next;
       switch (in->op) {
       case D_NOP:
@@ -598,7 +619,16 @@ reload:
         break;
       case D_MOV_SREG: {
         uint64_t *Dd = S(in->d);
-        LANES(m, Dd[l] = sreg(B, w, in, l));
+        uint32_t c = in->cmp ? in->cmp - 1u : 0;
+        if (in->imm == WS_PTX_SR_TID && c < 3) {
+          const uint32_t *T = w->tid[c];
+          LANES(m, Dd[l] = T[l]);
+        } else if (in->imm == WS_PTX_SR_NTID || in->imm == WS_PTX_SR_CTAID || in->imm == WS_PTX_SR_NCTAID) {
+          uint64_t v = sreg(B, w, in, 0);
+          LANES(m, Dd[l] = v);
+        } else {
+          LANES(m, Dd[l] = sreg(B, w, in, l));
+        }
         break;
       }
       case D_MOV_PACK: {
@@ -780,7 +810,14 @@ reload:
       case D_F32_ADD: IBIN(bf32(f32(a) + f32(b)))
       case D_F32_SUB: IBIN(bf32(f32(a) - f32(b)))
       case D_F32_MUL: IBIN(bf32(f32(a) * f32(b)))
-      case D_F32_FMA: ITER(bf32(fmaf(f32(a), f32(b), f32(c))))
+      case D_F32_FMA: ITER(fma32(a, b, c))
+      /* IEEE division and square root are correctly rounded on the host */
+      case D_F32_DIV_RN: IBIN(bf32(f32(a) / f32(b)))
+      case D_F32_SQRT_RN: IUN(bf32(sqrtf(f32(a))))
+      case D_F32_RCP_RN: IUN(bf32(1.0f / f32(a)))
+      case D_F64_DIV_RN: IBIN(bf64(f64(a) / f64(b)))
+      case D_F64_SQRT_RN: IUN(bf64(sqrt(f64(a))))
+      case D_F64_RCP_RN: IUN(bf64(1.0 / f64(a)))
       case D_F32_ADD_X: IBIN(ws_num_f32_add((uint32_t)a, (uint32_t)b, (ws_num_rnd)in->rnd, in->ftz, in->sat))
       case D_F32_SUB_X: IBIN(ws_num_f32_sub((uint32_t)a, (uint32_t)b, (ws_num_rnd)in->rnd, in->ftz, in->sat))
       case D_F32_MUL_X: IBIN(ws_num_f32_mul((uint32_t)a, (uint32_t)b, (ws_num_rnd)in->rnd, in->ftz, in->sat))
@@ -1022,7 +1059,76 @@ reload:
         if (in->sgn && in->size < 8) v = (uint64_t)((int64_t)(v << (64 - 8 * in->size)) >> (64 - 8 * in->size));
         v &= in->wmask;
         uint64_t *Dd = S(F->vslots[in->vbase]);
-        LANES(m, { Dd[l] = v; w->addr[l] = a; });
+        LANES(m, { Dd[l] = v; if (H) w->addr[l] = a; });
+        mem = 1;
+        break;
+      }
+      case D_LD_G:
+      case D_ST_G: {
+        /* fast path: the warp's last global object; anything else (another
+         * object, a fault, misalignment) goes through resolve() */
+        const uint64_t *A = S(in->a);
+        uint64_t *V = S(F->vslots[in->vbase]);
+        const uint32_t n = in->size;
+        const uint64_t off = (uint64_t)in->imm, wm = in->wmask;
+        const int st = in->op == D_ST_G;
+        const gobj *o = &L->gobjs[w->gcache];
+        uint64_t base = L->ngobjs ? o->base : 1, lim = L->ngobjs && o->size >= n ? o->size - n : 0;
+        uint8_t *hp = L->ngobjs ? L->gmem[w->gcache] : NULL;
+        LANES(m, {
+          uint64_t a = A[l] + off, rel = a - base;
+          uint8_t *p;
+          if (H) w->addr[l] = a;
+          if (rel <= lim && hp && !(a & (n - 1))) {
+            p = hp + rel;
+          } else {
+            p = resolve(B, w, MS_GLOBAL, a, n, l, st, F, pc);
+            if (!p) return -1;
+            o = &L->gobjs[w->gcache];
+            base = o->base;
+            lim = o->size >= n ? o->size - n : 0;
+            hp = L->gmem[w->gcache];
+          }
+          if (n == 4) {
+            uint32_t v;
+            if (st) { v = (uint32_t)V[l]; memcpy(p, &v, 4); }
+            else { memcpy(&v, p, 4); V[l] = v & wm; }
+          } else {
+            if (st) memcpy(p, &V[l], 8);
+            else memcpy(&V[l], p, 8);
+          }
+        });
+        mem = 1;
+        break;
+      }
+      case D_LD_S:
+      case D_ST_S: {
+        const uint64_t *A = S(in->a);
+        uint64_t *V = S(F->vslots[in->vbase]);
+        const uint32_t n = in->size;
+        const uint64_t off = (uint64_t)in->imm, wm = in->wmask;
+        const uint64_t lim = L->shared_bytes >= n ? L->shared_bytes - n : 0;
+        const int st = in->op == D_ST_S;
+        uint8_t *const sh = B->shared;
+        LANES(m, {
+          uint64_t a = A[l] + off;
+          uint8_t *p;
+          if (H) w->addr[l] = a;
+          if (a <= lim && L->shared_bytes >= n && !(a & (n - 1))) {
+            p = sh + a;
+          } else {
+            p = resolve(B, w, MS_SHARED, a, n, l, st, F, pc);
+            if (!p) return -1;
+          }
+          if (n == 4) {
+            uint32_t v;
+            if (st) { v = (uint32_t)V[l]; memcpy(p, &v, 4); }
+            else { memcpy(&v, p, 4); V[l] = v & wm; }
+          } else {
+            if (st) memcpy(p, &V[l], 8);
+            else memcpy(&V[l], p, 8);
+          }
+        });
         mem = 1;
         break;
       }
@@ -1034,7 +1140,7 @@ reload:
         uint64_t off = (uint64_t)in->imm + (in->frel ? lbase : 0);
         LANES(m, {
           uint64_t a = A[l] + off;
-          w->addr[l] = a;
+          if (H) w->addr[l] = a;
           uint8_t *p = resolve(B, w, in->space, a, tot, l, 0, F, pc);
           if (!p) return -1;
           for (uint32_t e = 0; e < in->vec; e++) {
@@ -1053,7 +1159,7 @@ reload:
         uint64_t off = (uint64_t)in->imm + (in->frel ? lbase : 0);
         LANES(m, {
           uint64_t a = A[l] + off;
-          w->addr[l] = a;
+          if (H) w->addr[l] = a;
           uint8_t *p = resolve(B, w, in->space, a, tot, l, 1, F, pc);
           if (!p) return -1;
           for (uint32_t e = 0; e < in->vec; e++) wr(p + e * n, (int)n, S(vs[e])[l]);
@@ -1068,7 +1174,7 @@ reload:
         uint64_t off = (uint64_t)in->imm;
         LANES(m, {
           uint64_t a = A[l] + off;
-          w->addr[l] = a;
+          if (H) w->addr[l] = a;
           uint8_t *p = resolve(B, w, in->space, a, in->size, l, 1, F, pc);
           if (!p) return -1;
           int global = !(p >= B->shared && p < B->shared + L->shared_bytes);
@@ -1376,6 +1482,12 @@ int ws_emu_run_block(blockctx *B) {
     w->thread_insts = 0;
     w->gcache = 0;
     memset(w->cc, 0, sizeof w->cc);
+    for (uint32_t l = 0; l < 32; l++) {
+      uint32_t t = i * 32 + l;
+      w->tid[0][l] = t % s->block[0];
+      w->tid[1][l] = (t / s->block[0]) % s->block[1];
+      w->tid[2][l] = t / (s->block[0] * s->block[1]);
+    }
     if (push_frame(w, K, 0) || push_entry(w, 0, NO_PC, w->exists, 0)) {
       set_fault(B, w, 0, K, 0, FAULT_STACK, 0, 0, 0);
       snprintf(B->flt.msg, sizeof B->flt.msg, "out of memory for the warp's registers");

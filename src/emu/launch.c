@@ -62,6 +62,11 @@ static int init_buffer(uint8_t *mem, const ws_launch_arg *a, const char *origin,
     return WS_OK;
   }
   case WS_INIT_IOTA:
+    if (!is_float_elem(a->type)) { /* 64-bit two's complement, truncated to the element */
+      uint64_t v = (uint64_t)(int64_t)a->v0, step = (uint64_t)(int64_t)a->v1;
+      for (uint64_t i = 0; i < n; i++, v += step) memcpy(mem + i * (uint64_t)es, &v, (size_t)es);
+      return WS_OK;
+    }
     for (uint64_t i = 0; i < n; i++) {
       uint64_t b = elem_bits(a->type, a->v0 + (double)i * a->v1);
       memcpy(mem + i * (uint64_t)es, &b, (size_t)es);
@@ -222,11 +227,11 @@ int ws_emu_launch_new(ws_emu_launch **out, const ws_emu_program *p, const ws_lau
       goto fail;
     }
     memset(L->gmem[L->ngobjs], 0, bytes + 1);
-    if ((st = init_buffer(L->gmem[L->ngobjs], a, s->path, (int)i, d))) goto fail;
-    st = WS_ENOMEM;
-    memcpy(L->param_image + pv->offset, &g, 8);
     L->arg_obj[i] = (int)L->ngobjs;
     L->ngobjs++;
+    if ((st = init_buffer(L->gmem[L->ngobjs - 1], a, s->path, (int)i, d))) goto fail;
+    st = WS_ENOMEM;
+    memcpy(L->param_image + pv->offset, &g, 8);
     g += bytes + GLOBAL_GAP;
   }
   /* objects are created in address order already; keep the invariant explicit */
@@ -406,7 +411,7 @@ static const char *space_name(int sp) {
 }
 
 /* "N bytes past the end of X" / "inside" / "N bytes before X" for [a, a+n). */
-static void where_global(const ws_emu_launch *L, uint64_t a, char *buf, size_t size) {
+static void where_global(const ws_emu_launch *L, uint64_t a, int bytes, char *buf, size_t size) {
   const gobj *best = NULL;
   uint64_t bestd = UINT64_MAX;
   for (uint32_t i = 0; i < L->ngobjs; i++) {
@@ -427,14 +432,18 @@ static void where_global(const ws_emu_launch *L, uint64_t a, char *buf, size_t s
              (unsigned long long)(best->base - a), kind, best->name, (unsigned long long)best->size,
              (unsigned long long)best->base);
   else if (a >= best->base + best->size)
-    snprintf(buf, size, "%llu bytes past the end of %s '%s' (%llu bytes at 0x%llx; element offset %llu)",
+    snprintf(buf, size, "%llu bytes past the end of %s '%s' (%llu bytes at 0x%llx; byte offset %llu)",
              (unsigned long long)(a - (best->base + best->size)), kind, best->name,
              (unsigned long long)best->size, (unsigned long long)best->base,
              (unsigned long long)(a - best->base));
-  else
-    snprintf(buf, size, "the access runs past the end of %s '%s' (%llu bytes at 0x%llx; offset %llu)", kind,
+  else if (a + (uint64_t)bytes > best->base + best->size)
+    snprintf(buf, size, "the access runs past the end of %s '%s' (%llu bytes at 0x%llx; byte offset %llu)", kind,
              best->name, (unsigned long long)best->size, (unsigned long long)best->base,
              (unsigned long long)(a - best->base));
+  else
+    snprintf(buf, size, "the address is byte offset %llu of %s '%s' (%llu bytes at 0x%llx)",
+             (unsigned long long)(a - best->base), kind, best->name, (unsigned long long)best->size,
+             (unsigned long long)best->base);
 }
 
 static void report_fault(const ws_emu_launch *L, const fault *f, uint64_t limit, ws_diag *d) {
@@ -502,7 +511,7 @@ static void report_fault(const ws_emu_launch *L, const fault *f, uint64_t limit,
   if (f->kind == FAULT_OOB || f->kind == FAULT_MISALIGNED || f->kind == FAULT_READONLY) {
     char near[512];
     if (sp == MS_GLOBAL) {
-      where_global(L, ra, near, sizeof near);
+      where_global(L, ra, f->bytes, near, sizeof near);
     } else if (sp == MS_SHARED) {
       const sobj *best = NULL;
       for (uint32_t i = 0; i < L->p->nsobjs; i++)
@@ -571,7 +580,7 @@ int ws_emu_run(ws_emu_launch *L, const ws_emu_options *o, ws_emu_stats *stats, w
   free(th);
   pthread_mutex_destroy(&pl.mu);
   clock_gettime(CLOCK_MONOTONIC, &t1);
-  qsort(pl.chunks, pl.nchunks, sizeof *pl.chunks, cmp_chunk);
+  if (pl.nchunks) qsort(pl.chunks, pl.nchunks, sizeof *pl.chunks, cmp_chunk);
   for (size_t i = 0; i < pl.nchunks; i++) {
     if (o->printf_out) fwrite(pl.chunks[i].text, 1, pl.chunks[i].len, o->printf_out);
     free(pl.chunks[i].text);

@@ -11,6 +11,7 @@
 
 #include "emu/emu_int.h"
 #include "emu/num.h"
+#include "warpsight/analysis.h"
 
 typedef struct dec {
   ws_emu_program *P;
@@ -460,9 +461,13 @@ static int decode(dec *D, const ws_ptx_inst *in, dinst *di) {
     if (isf32) {
       if (ws_ptx_inst_has(in, WS_PTX_MOD_APPROX)) BIN(F32_DIV_APPROX);
       if (ws_ptx_inst_has(in, WS_PTX_MOD_FULL)) BIN(F32_DIV_FULL);
+      if (di->rnd == WS_NUM_RN && !di->ftz) BIN(F32_DIV_RN);
       BIN(F32_DIV);
     }
-    if (isf64) BIN(F64_DIV);
+    if (isf64) {
+      if (di->rnd == WS_NUM_RN) BIN(F64_DIV_RN);
+      BIN(F64_DIV);
+    }
     if (!isint) break;
     BIN(DIV);
   case WS_PTX_OP_REM:
@@ -539,9 +544,11 @@ static int decode(dec *D, const ws_ptx_inst *in, dinst *di) {
     if (isf32) {
       if (isrcp) {
         if (approx) UN(F32_RCP_APPROX);
+        if (di->rnd == WS_NUM_RN && !di->ftz) UN(F32_RCP_RN);
         UN(F32_RCP);
       }
       if (approx) UN(F32_SQRT_APPROX);
+      if (di->rnd == WS_NUM_RN && !di->ftz) UN(F32_SQRT_RN);
       UN(F32_SQRT);
     }
     if (isf64) {
@@ -550,9 +557,11 @@ static int decode(dec *D, const ws_ptx_inst *in, dinst *di) {
           if (!di->ftz) break;
           UN(F64_RCP_APPROX);
         }
+        if (di->rnd == WS_NUM_RN) UN(F64_RCP_RN);
         UN(F64_RCP);
       }
       if (approx) break;
+      if (di->rnd == WS_NUM_RN) UN(F64_SQRT_RN);
       UN(F64_SQRT);
     }
     break;
@@ -833,6 +842,12 @@ static int decode(dec *D, const ws_ptx_inst *in, dinst *di) {
     if ((st = vec_operand(D, in, vo, t, isld, di))) return st;
     if (di->vec != (in->vec ? in->vec : 1)) return unsup(D, in, "vector width");
     di->op = isld ? (ms == MS_KPARAM && di->vec == 1 ? D_LD_KPARAM : D_LD) : D_ST;
+    if (di->vec == 1 && (di->size == 4 || di->size == 8) && !di->frel && !(isld && di->sgn && di->size == 4 &&
+                                                                          vo->kind == WS_PTX_O_REG &&
+                                                                          reg_bits(D, vo->reg) > 32)) {
+      if (ms == MS_GLOBAL) di->op = isld ? D_LD_G : D_ST_G;
+      if (ms == MS_SHARED) di->op = isld ? D_LD_S : D_ST_S;
+    }
     /* loads sign-extend signed types into the destination register's width */
     di->wmask = ~0ull;
     if (isld && vo->kind == WS_PTX_O_REG) di->wmask = wmask_of(reg_bits(D, vo->reg));
@@ -1072,114 +1087,19 @@ static int decode(dec *D, const ws_ptx_inst *in, dinst *di) {
 
 /* ---- reconvergence: immediate post-dominators --------------------------- */
 
-/* For each branch, the first instruction of its block's immediate
- * post-dominator (NO_PC when only the function's exit post-dominates it). */
-static int compute_rpcs(dfunc *df) {
-  const ws_ptx_function *f = df->f;
-  uint32_t n = f->ninsts;
-  uint32_t *leader = calloc(n + 1, sizeof *leader); /* inst -> block */
-  int st = WS_ENOMEM;
-  if (!leader) return st;
-  uint8_t *isl = calloc(n + 1, 1);
-  if (!isl) {
-    free(leader);
-    return st;
-  }
-  isl[0] = 1;
-  for (uint32_t i = 0; i < n; i++) {
-    const dinst *di = &df->code[i];
-    if (di->op == D_BRA) {
-      if (di->target <= n) isl[di->target] = 1;
-      isl[i + 1] = 1;
-    } else if (di->op == D_EXIT || di->op == D_RET || di->op == D_TRAP) {
-      isl[i + 1] = 1;
-    }
-  }
-  uint32_t nb = 0;
-  for (uint32_t i = 0; i <= n; i++) {
-    if (isl[i]) nb++;
-    leader[i] = nb - 1;
-  }
-  /* blocks 0..nb-1 (the last one starts at n: the implicit return); node nb = exit */
-  uint32_t *first = malloc(nb * sizeof *first);
-  uint32_t W = (nb + 1 + 63) / 64;
-  uint64_t *pd = malloc((size_t)(nb + 1) * W * sizeof *pd);
-  uint32_t *succ = malloc((size_t)nb * 2 * sizeof *succ);
-  if (!first || !pd || !succ) goto out;
-  for (uint32_t i = 0; i <= n; i++)
-    if (isl[i]) first[leader[i]] = i;
-  for (uint32_t b = 0; b < nb; b++) {
-    uint32_t last = b + 1 < nb ? first[b + 1] - 1 : n;
-    uint32_t s0 = nb, s1 = NO_SLOT;
-    if (last == n) {
-      s0 = nb; /* implicit return */
-    } else {
-      const dinst *di = &df->code[last];
-      int guarded = di->guard >= 0;
-      if (di->op == D_BRA) {
-        s0 = di->target <= n ? leader[di->target] : nb;
-        if (guarded) s1 = leader[last + 1];
-      } else if (di->op == D_EXIT || di->op == D_RET || di->op == D_TRAP) {
-        s0 = nb;
-        if (guarded) s1 = leader[last + 1];
-      } else {
-        s0 = leader[last + 1];
-      }
-    }
-    succ[2 * b] = s0;
-    succ[2 * b + 1] = s1;
-  }
-  for (uint32_t b = 0; b <= nb; b++) {
-    uint64_t *row = pd + (size_t)b * W;
-    if (b == nb) {
-      memset(row, 0, W * sizeof *row);
-      row[nb / 64] |= 1ull << (nb % 64);
-    } else {
-      memset(row, 0xff, W * sizeof *row);
-    }
-  }
-  for (int changed = 1; changed;) {
-    changed = 0;
-    for (uint32_t bb = nb; bb-- > 0;) {
-      uint64_t *row = pd + (size_t)bb * W;
-      for (uint32_t w = 0; w < W; w++) {
-        uint64_t v = pd[(size_t)succ[2 * bb] * W + w];
-        if (succ[2 * bb + 1] != NO_SLOT) v &= pd[(size_t)succ[2 * bb + 1] * W + w];
-        if (w == bb / 64) v |= 1ull << (bb % 64);
-        if (v != row[w]) {
-          row[w] = v;
-          changed = 1;
-        }
-      }
-    }
-  }
-  for (uint32_t i = 0; i < n; i++) {
-    dinst *di = &df->code[i];
-    di->bb_entry = isl[i];
-    if (di->op != D_BRA) continue;
-    uint32_t b = leader[i];
-    const uint64_t *row = pd + (size_t)b * W;
-    /* the ipdom is the strict post-dominator with the most post-dominators */
-    uint32_t best = NO_SLOT, bestc = 0;
-    for (uint32_t p = 0; p < nb; p++) {
-      if (p == b || !((row[p / 64] >> (p % 64)) & 1)) continue;
-      uint32_t c = 0;
-      for (uint32_t w = 0; w < W; w++) c += (uint32_t)__builtin_popcountll(pd[(size_t)p * W + w]);
-      if (c > bestc) {
-        bestc = c;
-        best = p;
-      }
-    }
-    di->rpc = best == NO_SLOT ? NO_PC : first[best];
-  }
-  st = WS_OK;
-out:
-  free(first);
-  free(pd);
-  free(succ);
-  free(leader);
-  free(isl);
-  return st;
+/* Each branch reconverges at the first instruction of its block's immediate
+ * post-dominator (analysis/cfg.c); func->ninsts, the implicit return at the
+ * end, when only the function's exit post-dominates it. */
+static int compute_rpcs(dec *D, dfunc *df) {
+  ws_cfg *c = NULL;
+  int st = ws_analysis_build(&c, D->m, df->f, D->d);
+  if (st) return st;
+  for (uint32_t b = 0; b < c->nblocks; b++)
+    if (c->blocks[b].first < df->f->ninsts) df->code[c->blocks[b].first].bb_entry = 1;
+  for (uint32_t i = 0; i < df->f->ninsts; i++)
+    if (df->code[i].op == D_BRA) df->code[i].rpc = ws_cfg_reconverge_inst(c, i);
+  ws_analysis_free(c);
+  return WS_OK;
 }
 
 /* ---- layout ---------------------------------------------------------------- */
@@ -1256,7 +1176,7 @@ static int decode_func(dec *D, dfunc *df, const ws_ptx_function *f) {
   last->guard = -1;
   last->pc = f->ninsts;
   last->d = last->a = last->b = last->c = last->e = last->d2 = NO_SLOT;
-  if ((st = compute_rpcs(df))) return st;
+  if ((st = compute_rpcs(D, df))) return st;
   df->nslots = df->nconst_first + D->nconsts;
   df->const_vals = malloc((D->nconsts + 1) * sizeof *df->const_vals);
   if (!df->const_vals) return WS_ENOMEM;

@@ -159,6 +159,13 @@ uint16_t ws_num_f16_min(uint16_t a, uint16_t b, int ftz, int nanmode, int relu);
 uint16_t ws_num_f16_max(uint16_t a, uint16_t b, int ftz, int nanmode, int relu);
 int ws_num_f16_cmp(uint16_t a, uint16_t b, ws_num_cmp op, int ftz);
 
+/* ex2.approx{.ftz}.f16/.bf16 and tanh.approx.f16/.bf16 (and their x2 forms,
+ * per element): libm in double, rounded to nearest once. */
+uint16_t ws_num_f16_ex2_approx(uint16_t a, int ftz);
+uint16_t ws_num_bf16_ex2_approx(uint16_t a, int ftz);
+uint16_t ws_num_f16_tanh_approx(uint16_t a);
+uint16_t ws_num_bf16_tanh_approx(uint16_t a);
+
 uint16_t ws_num_bf16_add(uint16_t a, uint16_t b, ws_num_rnd rnd);
 uint16_t ws_num_bf16_sub(uint16_t a, uint16_t b, ws_num_rnd rnd);
 uint16_t ws_num_bf16_mul(uint16_t a, uint16_t b, ws_num_rnd rnd);
@@ -206,6 +213,10 @@ unsigned ws_num_bf16x2_cmp(uint32_t a, uint32_t b, ws_num_cmp op);
  *  - .ftz applies to f32 sources/results only; .sat on a float destination
  *    clamps to [0, 1]. */
 uint64_t ws_num_cvt(uint64_t src, ws_num_type from, ws_num_type to, ws_num_rnd rnd, int ftz, int sat);
+/* cvt.frnd{.relu}{.satfinite}.f16.f32 / .bf16.f32 (scalar, to = WS_NUM_F16
+ * or WS_NUM_BF16): .relu: negative -> +0, NaN -> canonical NaN; .satfinite:
+ * +-inf -> +-largest finite, NaN stays NaN. */
+uint16_t ws_num_cvt_half(uint32_t a, ws_num_type to, ws_num_rnd rnd, int relu, int satfinite);
 /* cvt.rn{.relu}{.satfinite}.f16x2.f32 d, a, b: d = {hi = cvt(a), lo = cvt(b)}. */
 uint32_t ws_num_cvt_f16x2_f32(uint32_t a, uint32_t b, ws_num_rnd rnd, int relu, int satfinite);
 uint32_t ws_num_cvt_bf16x2_f32(uint32_t a, uint32_t b, ws_num_rnd rnd, int relu, int satfinite);
@@ -223,6 +234,10 @@ uint32_t ws_num_s32_sub_sat(uint32_t a, uint32_t b);
  * unsigned; subc computes a - (b + cin)). add.cc = addc with cin 0. */
 uint64_t ws_num_addc(uint64_t a, uint64_t b, unsigned cin, int bits, unsigned *cout);
 uint64_t ws_num_subc(uint64_t a, uint64_t b, unsigned cin, int bits, unsigned *cout);
+/* madc{.lo,.hi}{.cc}: (a*b).lo or .hi + c + cin, bits 32 or 64; *cout gets
+ * the carry out of that add (for the .cc form). mad.lo.cc = madc with cin 0. */
+uint64_t ws_num_madc(uint64_t a, uint64_t b, uint64_t c, unsigned cin, int hi, int sgn, int bits,
+                     unsigned *cout);
 /* mul.lo / mul.hi (bits 16/32/64); mul.wide (bits 16/32: result 2*bits). */
 uint64_t ws_num_mul_lo(uint64_t a, uint64_t b, int bits);
 uint64_t ws_num_mul_hi(uint64_t a, uint64_t b, int bits, int sgn);
@@ -273,6 +288,15 @@ uint32_t ws_num_dp4a(uint32_t a, uint32_t b, uint32_t c, int a_sgn, int b_sgn);
 uint32_t ws_num_dp2a(uint32_t a, uint32_t b, uint32_t c, int a_sgn, int b_sgn, int hi);
 /* sad.type d, a, b, c: c + |a - b|. */
 uint64_t ws_num_sad(uint64_t a, uint64_t b, uint64_t c, int bits, int sgn);
+/* szext.{clamp,wrap}.{u32,s32} d, a, b: extend the low b bits of a. */
+uint32_t ws_num_szext(uint32_t a, uint32_t b, int wrap, int sgn);
+/* bmsk.{clamp,wrap}.b32 d, a(pos), b(width). */
+uint32_t ws_num_bmsk(uint32_t a, uint32_t b, int wrap);
+/* Packed 16-bit integers (.u16x2/.s16x2): add/sub wrap per half;
+ * min/max{.relu} (relu: negative halves -> 0, s16x2 only). */
+uint32_t ws_num_add16x2(uint32_t a, uint32_t b, int sub);
+uint32_t ws_num_min16x2(uint32_t a, uint32_t b, int sgn, int relu);
+uint32_t ws_num_max16x2(uint32_t a, uint32_t b, int sgn, int relu);
 /* fns.b32 d, mask, base, offset: position of the n-th set bit (0xFFFFFFFF if
  * not found). */
 uint32_t ws_num_fns(uint32_t mask, uint32_t base, int32_t offset);

@@ -87,7 +87,7 @@ static int is_float(ws_elem_type t) {
 }
 
 /* The raw bits of scalar value v of type t; integers must be exact and in range. */
-static int scalar_bits(uint64_t *out, ws_elem_type t, double v, const char *path,
+static int scalar_bits(uint64_t *out, ws_elem_type t, double v, const char *path, const char *key,
                        const char *origin, ws_diag *d) {
   if (is_float(t)) {
     if (t == WS_ELEM_F64) {
@@ -98,7 +98,7 @@ static int scalar_bits(uint64_t *out, ws_elem_type t, double v, const char *path
       memcpy(&b, &f, 4);
       *out = b;
     } else {
-      return ws_json_error(d, origin, path, "type", "scalar arguments of type %s are not supported",
+      return ws_json_error(d, origin, path, key, "scalar arguments of type %s are not supported",
                            ws_elem_type_name(t));
     }
     return WS_OK;
@@ -107,7 +107,7 @@ static int scalar_bits(uint64_t *out, ws_elem_type t, double v, const char *path
   static const double hi[] = {255, 127, 65535, 32767, 4294967295.0, 2147483647.0,
                               18446744073709551615.0, 9223372036854775807.0};
   if (v != floor(v) || v < lo[t] || v > hi[t])
-    return ws_json_error(d, origin, path, "value", "%.17g is not a %s value", v, ws_elem_type_name(t));
+    return ws_json_error(d, origin, path, key, "%.17g is not a %s value", v, ws_elem_type_name(t));
   int size = ws_elem_type_size(t);
   uint64_t bits = (t & 1) ? (uint64_t)(int64_t)v : (v >= 9223372036854775808.0 ? (uint64_t)(v - 9223372036854775808.0) + 0x8000000000000000ull : (uint64_t)v);
   if (size < 8) bits &= (1ull << (size * 8)) - 1;
@@ -197,7 +197,7 @@ static int parse_arg(ws_launch_arg *a, const cJSON *obj, int i, const char *dir,
   if (!a->is_buffer) {
     double v;
     if (ws_json_get_number(obj, path, "value", 1, WS_JSON_ANY, &v, origin, d)) return WS_EINVAL;
-    return scalar_bits(&a->value, a->type, v, path, origin, d);
+    return scalar_bits(&a->value, a->type, v, path, "value", origin, d);
   }
   double count;
   if (ws_json_get_number(obj, path, "count", 1, WS_JSON_UINT, &count, origin, d)) return WS_EINVAL;
@@ -205,6 +205,19 @@ static int parse_arg(ws_launch_arg *a, const cJSON *obj, int i, const char *dir,
     return ws_json_error(d, origin, path, "count", "buffer of %.0f elements is larger than 64 GiB", count);
   a->count = (uint64_t)count;
   if (parse_init(a, obj, path, dir, origin, d)) return WS_EINVAL;
+  if (!is_float(a->type)) { /* integer initialisers must be exact integers of the type */
+    char p[96];
+    uint64_t dummy;
+    snprintf(p, sizeof p, "%s.init", path);
+    if (a->init == WS_INIT_CONSTANT && scalar_bits(&dummy, a->type, a->v0, p, "constant", origin, d)) return WS_EINVAL;
+    if (a->init == WS_INIT_RANDOM &&
+        (scalar_bits(&dummy, a->type, a->v0, p, "random.min", origin, d) ||
+         scalar_bits(&dummy, a->type, a->v1, p, "random.max", origin, d)))
+      return WS_EINVAL;
+    if (a->init == WS_INIT_IOTA && (a->v0 != floor(a->v0) || a->v1 != floor(a->v1) || fabs(a->v0) > 9.2e18 ||
+                                    fabs(a->v1) > 9.2e18))
+      return ws_json_error(d, origin, p, "iota", "start and step must be integers for an integer buffer");
+  }
   const char *out;
   int st = ws_json_get_string(obj, path, "output", 0, &out, origin, d);
   if (st == WS_EINVAL) return st;

@@ -263,6 +263,9 @@ static ws_ptx_type type_of(parser *p, const token *t) {
 
 /* --- numbers ------------------------------------------------------------ */
 
+/* Two's-complement negation without signed overflow (-INT64_MIN wraps). */
+static int64_t neg64(uint64_t v) { return (int64_t)(0 - v); }
+
 /* int -> ['-'] INT */
 static int parse_int(parser *p, int64_t *out, const char *what) {
   int neg = accept(p, T_MINUS);
@@ -271,7 +274,7 @@ static int parse_int(parser *p, int64_t *out, const char *what) {
     ERR_TOK(p, &p->tok, "expected %s, found %s", what, tok_desc(&p->tok, b, sizeof b));
     return 0;
   }
-  *out = neg ? -(int64_t)p->tok.ival : (int64_t)p->tok.ival;
+  *out = neg ? neg64(p->tok.ival) : (int64_t)p->tok.ival;
   next(p);
   return 1;
 }
@@ -438,7 +441,7 @@ static int parse_init_elems(parser *p, init_vec *out, int depth) {
   const token t = p->tok;
   if (t.kind == T_INT && !t.overflow) {
     e.kind = WS_PTX_O_IMM_INT;
-    e.value = neg ? -(int64_t)t.ival : (int64_t)t.ival;
+    e.value = neg ? neg64(t.ival) : (int64_t)t.ival;
     next(p);
   } else if ((t.kind == T_F32 || t.kind == T_F64 || t.kind == T_FLOAT) && !t.overflow) {
     e.kind = t.kind == T_F32 ? WS_PTX_O_IMM_F32 : WS_PTX_O_IMM_F64;
@@ -1010,7 +1013,7 @@ static int parse_operand(parser *p, ws_ptx_operand *o, int opcode, int depth) {
     }
     if (n.kind == T_INT && !n.overflow) {
       o->kind = WS_PTX_O_IMM_INT;
-      o->imm = -(int64_t)n.ival;
+      o->imm = neg64(n.ival);
       next(p);
       return 1;
     }
@@ -1113,7 +1116,7 @@ static int parse_operand(parser *p, ws_ptx_operand *o, int opcode, int depth) {
       next(p);
       int64_t off;
       if (!parse_int(p, &off, "an address offset")) return 0;
-      o->imm += neg ? -off : off;
+      o->imm = (int64_t)((uint64_t)o->imm + (neg ? 0 - (uint64_t)off : (uint64_t)off));
     }
     if (p->tok.kind != T_RBRACK) {
       ERR_TOK(p, &p->tok, "bad address: expected '+offset' or ']', found %s",
@@ -1648,6 +1651,17 @@ static void finish_function(parser *p, ws_ptx_function *f) {
   f->labels = labels;
   f->nregs = fb->regs.n;
   f->regs = arena_copy(p, fb->regs.v, fb->regs.n, sizeof *fb->regs.v);
+  /* function variables: one frame per state space, declaration order */
+  uint64_t *frame[3] = {&f->local_bytes, &f->shared_bytes, &f->callparam_bytes};
+  for (uint32_t i = 0; i < fb->vars.n; i++) {
+    ws_ptx_var *v = &fb->vars.v[i];
+    int k = v->space == WS_PTX_SP_LOCAL ? 0 : v->space == WS_PTX_SP_SHARED ? 1
+            : v->space == WS_PTX_SP_PARAM ? 2 : -1;
+    if (k < 0) continue;
+    uint64_t a = v->align ? v->align : 1;
+    v->offset = (*frame[k] + a - 1) / a * a;
+    *frame[k] = v->offset + v->size;
+  }
   f->nvars = fb->vars.n;
   f->vars = arena_copy(p, fb->vars.v, fb->vars.n, sizeof *fb->vars.v);
   f->nprotos = fb->protos.n;

@@ -174,8 +174,8 @@ static void print_init(obuf *b, const ws_ptx_module *m, const ws_ptx_var *v,
 /* Nested braces for multi-dimensional arrays when the count matches. */
 static void print_init_dims(obuf *b, const ws_ptx_module *m, const ws_ptx_var *v, int dim,
                             uint32_t *at) {
+  if (dim < 0 || dim >= 4) return;
   uint64_t n = v->dims[dim];
-  if (dim == 0 && v->ndims > 0) n = v->dims[0];
   puts_(b, "{");
   for (uint64_t i = 0; i < n && *at < v->ninit; i++) {
     if (i) puts_(b, ", ");

@@ -443,6 +443,13 @@ static void cvt_to_float(void **st) {
   EQ(ws_num_cvt(0x4B800001, WS_NUM_F32, WS_NUM_F32, WS_NUM_RNI, 0, 0), 0x4B800001); /* integral */
   EQ(ws_num_cvt(0x3FC00000, WS_NUM_F32, WS_NUM_F32, WS_NUM_RND_NONE, 0, 1), 0x3F800000);
   EQ(ws_num_cvt(0x00000001, WS_NUM_F32, WS_NUM_F32, WS_NUM_RND_NONE, 1, 0), 0);
+  /* Scalar .relu / .satfinite forms. */
+  EQ(ws_num_cvt_half(0xBF800000, WS_NUM_F16, RN, 1, 0), 0x0000);
+  EQ(ws_num_cvt_half(0x7F800000, WS_NUM_F16, RN, 0, 1), 0x7BFF);
+  EQ(ws_num_cvt_half(0xFF800000, WS_NUM_BF16, RN, 0, 1), 0xFF7F);
+  EQ(ws_num_cvt_half(0x7F7FFFFF, WS_NUM_BF16, RZ, 0, 0), 0x7F7F);
+  EQ(ws_num_cvt_half(0x7F7FFFFF, WS_NUM_BF16, RN, 0, 0), 0x7F80); /* rounds up to 2^128 */
+  EQ(ws_num_cvt_half(0x7FC00000, WS_NUM_BF16, RN, 1, 1), 0x7FFF);
   /* Packed conversions: a -> upper half, b -> lower half. */
   EQ(ws_num_cvt_f16x2_f32(0x3F800000, 0x40000000, RN, 0, 0), 0x3C004000);
   EQ(ws_num_cvt_f16x2_f32(0xBF800000, 0x40000000, RN, 1, 0), 0x00004000); /* relu */
@@ -512,6 +519,15 @@ static void half_cases(void **st) {
   EQ(ws_num_f16x2_cmp(0x7E003C00, 0x3C004000, WS_NUM_LTU, 0), 3);
   EQ(ws_num_f16x2_neg(0x3C008000, 0), 0xBC000000);
   EQ(ws_num_f16x2_min(0x3C00BC00, 0x4000C000, 0, 0, 0), 0x3C00C000);
+  /* Half-precision approximations: 2^3 = 8 (f16 0x4800, bf16 0x4100),
+   * 2^-inf = 0, tanh(+inf) = 1, 2^16 overflows f16 (max 65504). */
+  EQ(ws_num_f16_ex2_approx(0x4200, 0), 0x4800);
+  EQ(ws_num_bf16_ex2_approx(0x4040, 0), 0x4100);
+  EQ(ws_num_f16_ex2_approx(0xFC00, 0), 0x0000);
+  EQ(ws_num_f16_ex2_approx(0x4C00, 0), 0x7C00);
+  EQ(ws_num_f16_tanh_approx(0x7C00), 0x3C00);
+  EQ(ws_num_bf16_tanh_approx(0x0000), 0x0000);
+  EQ(ws_num_f16_ex2_approx(0x7E00, 0), 0x7FFF);
   /* bf16: 1 + 2^-8 (0x3B80) is a tie -> 1.0 (0x3F80). */
   EQ(ws_num_bf16_add(0x3F80, 0x3B80, RN), 0x3F80);
   EQ(ws_num_bf16_add(0x3F80, 0x3B80, RP), 0x3F81);
@@ -587,6 +603,11 @@ static void int_misc(void **st) {
   EQ(ws_num_subc(0, 1, 0, 32, &c), 0xFFFFFFFF);
   EQ(c, 1);
   EQ(ws_num_subc(5, 2, c, 32, &c), 2);
+  EQ(c, 0);
+  /* madc.hi.cc: hi(0xFFFFFFFF^2) = 0xFFFFFFFE; + 1 + cin 1 = 0 carry 1. */
+  EQ(ws_num_madc(0xFFFFFFFF, 0xFFFFFFFF, 1, 1, 1, 0, 32, &c), 0);
+  EQ(c, 1);
+  EQ(ws_num_madc(3, 4, 5, 1, 0, 0, 32, &c), 18);
   EQ(c, 0);
   EQ(ws_num_min(0xFFFFFFFF, 1, 32, 1), 0xFFFFFFFF);
   EQ(ws_num_min(0xFFFFFFFF, 1, 32, 0), 1);
@@ -687,6 +708,27 @@ static void int_bitfield(void **st) {
   EQ(ws_num_sad(3, 10, 100, 32, 0), 107);
   EQ(ws_num_sad((uint32_t)-3, 4, 0, 32, 1), 7);
   EQ(ws_num_sad((uint32_t)-3, 4, 0, 32, 0), (uint32_t)(-3 - 4)); /* unsigned |a-b| */
+  /* szext (ISA pseudo-code; example: szext.wrap.u32 of 0xffffffff, 0 = 0). */
+  EQ(ws_num_szext(0xFFFFFFFF, 0, 1, 0), 0);
+  EQ(ws_num_szext(0x000000F0, 8, 0, 1), 0xFFFFFFF0); /* bit 7 set */
+  EQ(ws_num_szext(0x000000F0, 8, 0, 0), 0xF0);
+  EQ(ws_num_szext(0x000001F0, 8, 0, 0), 0xF0);       /* bits above 8 cleared */
+  EQ(ws_num_szext(0x80000001, 40, 0, 1), 0x80000001); /* clamp: N >= 32 keeps a */
+  EQ(ws_num_szext(0x000000F0, 40, 1, 1), 0xFFFFFFF0); /* wrap: 40 & 31 = 8 */
+  /* bmsk: the ISA example bmsk.wrap(1, 2) = 0x6; width 0 -> 0; clamp. */
+  EQ(ws_num_bmsk(1, 2, 1), 0x6);
+  EQ(ws_num_bmsk(4, 0, 1), 0);
+  EQ(ws_num_bmsk(28, 8, 1), 0xF0000000); /* sum >= 32: to the top */
+  EQ(ws_num_bmsk(33, 2, 0), 0);          /* clamp: position >= 32 */
+  EQ(ws_num_bmsk(33, 2, 1), 0x6);        /* wrap: 33 & 31 = 1 */
+  EQ(ws_num_bmsk(0, 32, 0), 0xFFFFFFFF); /* clamp: width >= 32 -> all from pos */
+  /* Packed 16-bit integer ops: halves independent. */
+  EQ(ws_num_add16x2(0x0001FFFF, 0x00010001, 0), 0x00020000); /* lo wraps */
+  EQ(ws_num_add16x2(0x00000000, 0x00010001, 1), 0xFFFFFFFF);
+  EQ(ws_num_min16x2(0x8000FFFF, 0x00010001, 1, 0), 0x8000FFFF);
+  EQ(ws_num_min16x2(0x8000FFFF, 0x00010001, 0, 0), 0x00010001);
+  EQ(ws_num_min16x2(0x8000FFFF, 0x00010001, 1, 1), 0x00000000);
+  EQ(ws_num_max16x2(0x8000FFFF, 0x00010001, 1, 0), 0x00010001);
   /* fns: the ISA's four examples. */
   EQ(ws_num_fns(0xAAAAAAAA, 3, 1), 3);
   EQ(ws_num_fns(0xAAAAAAAA, 3, -1), 3);
@@ -781,6 +823,36 @@ static void random_f32(void **st) {
   DONE();
 }
 
+/* The f32 fast path's limits: sums whose exponents differ by 26..31 and fmas
+ * whose product and addend span 48..56 bits, where exactness in a double
+ * starts to fail. */
+static void random_f32_fastpath_edges(void **st) {
+  (void)st;
+  fails = 0;
+  uint64_t s = 4242;
+  for (int i = 0; i < N_RANDOM; i++) {
+    uint64_t r = ref_rand(&s);
+    uint32_t ea = 100 + (uint32_t)(r % 50), d = 26 + (uint32_t)((r >> 8) % 6);
+    uint32_t a = ((uint32_t)(r >> 16) & 0x80000000u) | ea << 23 | ((uint32_t)(r >> 20) & 0x7FFFFF);
+    uint32_t b = ((uint32_t)(r >> 17) & 0x80000000u) | (ea - d) << 23 | ((uint32_t)(r >> 40) & 0x7FFFFF);
+    uint64_t r2 = ref_rand(&s);
+    /* c's exponent around the product's low end: span 48 + 0..8 bits. */
+    uint32_t ec = ea + (ea - d) - 127 - 23 - 4 + (uint32_t)(r2 % 13);
+    uint32_t c = ((uint32_t)r2 & 0x80000000u) | ec << 23 | ((uint32_t)(r2 >> 8) & 0x7FFFFF);
+    for (int k = 0; k < 4; k++) {
+      ws_num_rnd m = MODES[k];
+      uint32_t g, w;
+      if ((g = ws_num_f32_add(a, b, m, 0, 0)) != (w = ref_f32_add(a, b, m)))
+        report_mismatch("add edge", m, a, b, 0, g, w);
+      if ((g = ws_num_f32_fma(a, b, c, m, 0, 0)) != (w = ref_f32_fma(a, b, c, m)))
+        report_mismatch("fma edge", m, a, b, c, g, w);
+      if ((g = ws_num_f32_fma(a, b, a ^ 0x80000000u, m, 0, 0)) != (w = ref_f32_fma(a, b, a ^ 0x80000000u, m)))
+        report_mismatch("fma edge2", m, a, b, a, g, w);
+    }
+  }
+  DONE();
+}
+
 /* .ftz: flush subnormal inputs by hand, run the host, flush the result. */
 static uint32_t flush32(uint32_t u) { return (u & 0x7F800000u) == 0 ? (u & 0x80000000u) : u; }
 static void random_f32_ftz_sat(void **st) {
@@ -830,6 +902,19 @@ static void random_f64(void **st) {
       CK("div64", ws_num_f64_div(a, b, m), ref_f64_div(a, b, m));
       CK("sqrt64", ws_num_f64_sqrt(a, m), ref_f64_sqrt(a, m));
 #undef CK
+    }
+    /* f64 -> s64 / u64 with integer rounding: libm, then the PTX clamp. */
+    static const ws_num_rnd IR[] = {WS_NUM_RNI, WS_NUM_RZI, WS_NUM_RMI, WS_NUM_RPI};
+    for (int k = 0; k < 4; k++) {
+      double x = bitsd(a);
+      double v = k == 0 ? rint(x) : k == 1 ? trunc(x) : k == 2 ? floor(x) : ceil(x);
+      uint64_t ws = isnan(v) ? 0 : v >= 0x1p63 ? (uint64_t)INT64_MAX : v < -0x1p63 ? 0x8000000000000000ull
+                  : (uint64_t)(int64_t)v;
+      uint64_t wu = isnan(v) ? 0 : v >= 0x1p64 ? UINT64_MAX : v <= 0 ? 0 : (uint64_t)v;
+      uint64_t gs = ws_num_cvt(a, WS_NUM_F64, WS_NUM_S64, IR[k], 0, 0);
+      uint64_t gu = ws_num_cvt(a, WS_NUM_F64, WS_NUM_U64, IR[k], 0, 0);
+      if (gs != ws) report_mismatch("cvt s64.f64", IR[k], a, 0, 0, gs, ws);
+      if (gu != wu) report_mismatch("cvt u64.f64", IR[k], a, 0, 0, gu, wu);
     }
     /* f64 -> f32 in the directed modes: host cast, then an exact compare. */
     double d = bitsd(a);
@@ -911,6 +996,25 @@ static void random_half(void **st) {
         if (g16 != w16) report_mismatch("cvt f16.f32", MODES[k], u, 0, 0, g16, w16);
         if (gbf != wbf) report_mismatch("cvt bf16.f32", MODES[k], u, 0, 0, gbf, wbf);
       }
+      /* f64 and s64 sources: exact in __float128, so the table rounds them. */
+      double dv = bitsd(ref_rand_f64(&s, dbits((double)fu)));
+      int64_t iv = (int64_t)ref_rand(&s) >> (ref_rand(&s) & 63);
+      for (int k = 0; k < 4; k++) {
+        if (!isnan(dv) && !isinf(dv)) {
+          uint64_t g = ws_num_cvt(dbits(dv), WS_NUM_F64, WS_NUM_F16, MODES[k], 0, 0);
+          uint16_t w = ref_h_round(&t_f16, (ref_q)dv, MODES[k]);
+          if (g != w) report_mismatch("cvt f16.f64", MODES[k], dbits(dv), 0, 0, g, w);
+          g = ws_num_cvt(dbits(dv), WS_NUM_F64, WS_NUM_BF16, MODES[k], 0, 0);
+          w = ref_h_round(&t_bf16, (ref_q)dv, MODES[k]);
+          if (g != w) report_mismatch("cvt bf16.f64", MODES[k], dbits(dv), 0, 0, g, w);
+        }
+        uint64_t g = ws_num_cvt((uint64_t)iv, WS_NUM_S64, WS_NUM_F16, MODES[k], 0, 0);
+        uint16_t w = iv == 0 ? 0 : ref_h_round(&t_f16, (ref_q)iv, MODES[k]);
+        if (g != w) report_mismatch("cvt f16.s64", MODES[k], (uint64_t)iv, 0, 0, g, w);
+        g = ws_num_cvt((uint64_t)iv, WS_NUM_S64, WS_NUM_BF16, MODES[k], 0, 0);
+        w = iv == 0 ? 0 : ref_h_round(&t_bf16, (ref_q)iv, MODES[k]);
+        if (g != w) report_mismatch("cvt bf16.s64", MODES[k], (uint64_t)iv, 0, 0, g, w);
+      }
       /* RN also against the compiler's _Float16 conversion (libgcc). */
 #if defined(__FLT16_MAX__)
       _Float16 h = (_Float16)fu;
@@ -936,6 +1040,7 @@ int main(void) {
       cmocka_unit_test(half_cases),        cmocka_unit_test(int_mul_div),
       cmocka_unit_test(int_misc),          cmocka_unit_test(int_bitfield),
       cmocka_unit_test(random_f32),        cmocka_unit_test(random_f32_ftz_sat),
+      cmocka_unit_test(random_f32_fastpath_edges),
 #ifdef WS_HAVE_F128
       cmocka_unit_test(random_f64),        cmocka_unit_test(random_half),
 #endif
