@@ -871,14 +871,16 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
         else fp_simple += n;
       }
     }
-  cJSON_AddNumberToObject(ops, "int_simple", int_simple / W);
-  cJSON_AddNumberToObject(ops, "int_mul32", int_mul / W);
-  cJSON_AddNumberToObject(ops, "int_div", int_div / W);
-  cJSON_AddNumberToObject(ops, "int_rem", int_rem / W);
-  cJSON_AddNumberToObject(ops, "fp_simple", fp_simple / W);
-  cJSON_AddNumberToObject(ops, "fp_div", fp_div / W);
-  cJSON_AddNumberToObject(ops, "sfu", cls[WS_IC_SFU] / W);
-  cJSON_AddNumberToObject(ops, "fp64", cls[WS_IC_FP64] / W);
+  /* Only the kinds the kernel uses: the model prices every key it is given
+   * with the GPU's op_cycles, which older GPUs lack for fp64. */
+  const struct {
+    const char *k;
+    double v;
+  } kinds[] = {{"int_simple", int_simple}, {"int_mul32", int_mul}, {"int_div", int_div},
+               {"int_rem", int_rem},       {"fp_simple", fp_simple}, {"fp_div", fp_div},
+               {"sfu", cls[WS_IC_SFU]},    {"fp64", cls[WS_IC_FP64]}};
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+    if (kinds[i].v > 0) cJSON_AddNumberToObject(ops, kinds[i].k, kinds[i].v / W);
   cJSON *ga = cJSON_AddArrayToObject(ko, "global_accesses");
   for (int k = 1; k <= 32; k++)
     if (t.k_hist[k]) {
