@@ -9,9 +9,10 @@
  * the adapter is a field copy (src/cli/prof_run.c).  Tests feed synthetic
  * events directly.  Calls for different workers may run concurrently; all
  * calls for one worker come from one thread.  Each worker keeps its own
- * accumulators; ws_prof_finish() merges them, replays the recorded memory
- * transactions through the caches in linear block order (independent of the
- * number of workers), and writes the profile.
+ * accumulators.  Each profiled block's memory sectors are replayed through
+ * the caches in linear block order (independent of the number of workers),
+ * as soon as every earlier profiled block has finished; ws_prof_finish()
+ * merges the workers and writes the profile.
  *
  * Ownership: ws_prof_new() gives a profiler to free with ws_prof_free(); it
  * borrows the module, the kernel and the GPU (keep them alive until

@@ -8,13 +8,16 @@
  * histogram, divergence state per warp of the current block, and the global
  * memory sectors the current block touched, in the order its warps issued
  * them.  At block_end the block's sector trace is filed under the block's
- * slot; ws_prof_finish() replays the slots in linear block order through the
- * per-SM L1s and the shared L2, so cache results do not depend on -j.
+ * slot and every finished slot at the head of the queue is replayed, in
+ * linear block order, through the per-SM L1s and the shared L2 (then
+ * freed), so cache results do not depend on -j and memory holds only the
+ * blocks that finished ahead of an earlier one.
  */
 #include "warpsight/profiler.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +83,17 @@ typedef struct worker {
   int in_block;
 } worker;
 
+typedef struct cache_stats {
+  int have_l1, have_l2;
+  uint64_t l1_access, l1_hit;     /* load sectors looked up in L1 */
+  uint64_t l2_access, l2_hit;     /* sectors looked up in L2 */
+  uint64_t load_sectors;          /* load (and atomic) sectors requested */
+  uint64_t dram_read_sectors;     /* load sectors that missed everywhere */
+  uint64_t dram_write_sectors;    /* dirty L2 sectors written back or flushed */
+  uint32_t l1_bytes, l1_ways, l1_line, l2_bytes, l2_ways, l2_line, sector;
+  uint32_t nsm;
+} cache_stats;
+
 struct ws_prof {
   ws_prof_config cfg;
   uint64_t total_blocks, nslots, tpb;
@@ -96,7 +110,17 @@ struct ws_prof {
   ws_bank_config banks;
   uint32_t *rep;          /* instruction ids of warp 0 of block 0, in order */
   size_t nrep, caprep;
+  pthread_mutex_t mu;     /* guards slots, slot_done, next_replay, caches */
+  int mu_init;
+  uint64_t next_replay;   /* first slot not yet replayed */
+  ws_cache *l1;           /* per SM */
+  ws_cache l2;
+  cache_stats cs;
 };
+
+static int caches_init(ws_prof *p);
+static void caches_free(ws_prof *p);
+static void replay_ready(ws_prof *p);
 
 uint64_t ws_prof_sample_count(uint64_t total, uint64_t n) {
   return n == 0 || n >= total ? total : n;
@@ -181,6 +205,9 @@ int ws_prof_new(ws_prof **out, const ws_prof_config *cfg, ws_diag *d) {
   p->load_rule = ws_coal_rule_for(g->cc_major, g->cc_minor, g->cache.l1_caches_global, 0);
   p->store_rule = ws_coal_rule_for(g->cc_major, g->cc_minor, g->cache.l1_caches_global, 1);
   p->banks = ws_bank_config_for(g->cc_major, g->cc_minor);
+  pthread_mutex_init(&p->mu, NULL);
+  p->mu_init = 1;
+  if (caches_init(p)) goto nomem;
   *out = p;
   return WS_OK;
 nomem:
@@ -202,6 +229,8 @@ void ws_prof_free(ws_prof *p) {
   free(p->iclass);
   free(p->iflops);
   free(p->rep);
+  caches_free(p);
+  if (p->mu_init) pthread_mutex_destroy(&p->mu);
   free(p);
 }
 
@@ -220,10 +249,13 @@ void ws_prof_block_end(ws_prof *p, int worker_id, uint32_t block_linear) {
   w->in_block = 0;
   uint64_t s = sample_slot(block_linear, p->total_blocks, p->cfg.sample_blocks);
   if (s == UINT64_MAX) return;
+  pthread_mutex_lock(&p->mu);
   trace_free(&p->slots[s]);
   p->slots[s] = w->tr; /* hand the buffer over */
-  memset(&w->tr, 0, sizeof w->tr);
   p->slot_done[s] = 1;
+  replay_ready(p);
+  pthread_mutex_unlock(&p->mu);
+  memset(&w->tr, 0, sizeof w->tr);
 }
 
 /* Lanes of warp `warp` in a block of tpb threads. */
@@ -363,16 +395,7 @@ void ws_prof_inst(ws_prof *p, const ws_prof_event *ev) {
 
 /* Cache replay ------------------------------------------------------------*/
 
-typedef struct cache_stats {
-  int have_l1, have_l2;
-  uint64_t l1_access, l1_hit;     /* load sectors looked up in L1 */
-  uint64_t l2_access, l2_hit;     /* sectors looked up in L2 */
-  uint64_t load_sectors;          /* load (and atomic) sectors requested */
-  uint64_t dram_read_sectors;     /* load sectors that missed everywhere */
-  uint64_t dram_write_sectors;    /* dirty L2 sectors written back or flushed */
-  uint32_t l1_bytes, l1_ways, l1_line, l2_bytes, l2_ways, l2_line, sector;
-  uint32_t nsm;
-} cache_stats;
+
 
 /* Round a cache size down to whole sets of ways x line bytes. */
 static uint64_t cache_fit(uint64_t size, uint32_t ways, uint32_t line) {
@@ -380,7 +403,9 @@ static uint64_t cache_fit(uint64_t size, uint32_t ways, uint32_t line) {
   return set ? size / set * set : 0;
 }
 
-static int replay_caches(ws_prof *p, cache_stats *cs) {
+/* Create the caches (ws_prof_new). */
+static int caches_init(ws_prof *p) {
+  cache_stats *cs = &p->cs;
   const ws_cache_facts *cf = &p->cfg.gpu->cache;
   memset(cs, 0, sizeof *cs);
   cs->sector = cf->l2_sector_bytes > 0 ? (uint32_t)cf->l2_sector_bytes : 32;
@@ -392,60 +417,75 @@ static int replay_caches(ws_prof *p, cache_stats *cs) {
   cs->l2_bytes = (uint32_t)cache_fit((uint64_t)(cf->l2_bytes > 0 ? cf->l2_bytes : 0), cs->l2_ways, cs->l2_line);
   cs->have_l1 = cs->l1_bytes > 0;
   cs->have_l2 = cs->l2_bytes > 0;
-  int l1_global = cs->have_l1 && cf->l1_caches_global;
   uint64_t sms = p->cfg.gpu->sms > 0 ? (uint64_t)p->cfg.gpu->sms : 1;
   cs->nsm = (uint32_t)(p->total_blocks < sms ? (p->total_blocks ? p->total_blocks : 1) : sms);
-  ws_cache *l1 = calloc(cs->nsm, sizeof *l1);
-  ws_cache l2;
-  if (!l1) return WS_ENOMEM;
-  int bad = ws_cache_init(&l2, cs->l2_bytes, cs->l2_ways, cs->l2_line, cs->sector);
+  p->l1 = calloc(cs->nsm, sizeof *p->l1);
+  if (!p->l1) return WS_ENOMEM;
+  int bad = ws_cache_init(&p->l2, cs->l2_bytes, cs->l2_ways, cs->l2_line, cs->sector);
   for (uint32_t s = 0; s < cs->nsm && !bad; s++)
-    bad = ws_cache_init(&l1[s], cs->l1_bytes, cs->l1_ways, cs->l1_line,
+    bad = ws_cache_init(&p->l1[s], cs->l1_bytes, cs->l1_ways, cs->l1_line,
                         cs->sector < cs->l1_line ? cs->sector : cs->l1_line);
-  if (bad) {
-    for (uint32_t s = 0; s < cs->nsm; s++) ws_cache_free(&l1[s]);
-    ws_cache_free(&l2);
-    free(l1);
-    return WS_ENOMEM;
-  }
-  for (uint64_t slot = 0; slot < p->nslots; slot++) {
-    if (!p->slot_done[slot]) continue;
-    uint64_t b = p->nslots == p->total_blocks
-                     ? slot
-                     : (uint64_t)((unsigned __int128)slot * p->total_blocks / p->nslots);
-    ws_cache *c1 = &l1[b % cs->nsm];
-    const trace *t = &p->slots[slot];
-    for (size_t i = 0; i < t->n; i++) {
-      uint64_t e = t->v[i], sec = e & ~(uint64_t)TR_FLAGS;
-      int write = (e & TR_WRITE) != 0, atomic = (e & TR_ATOMIC) != 0, local = (e & TR_LOCAL) != 0;
-      if (!write || atomic) cs->load_sectors++;
-      if (!write) {
-        if (cs->have_l1 && (l1_global || local)) {
-          cs->l1_access++;
-          if (ws_cache_access_rw(c1, sec, 1, 0)) {
-            cs->l1_hit++;
-            continue;
-          }
+  return bad ? WS_ENOMEM : WS_OK;
+}
+
+static void caches_free(ws_prof *p) {
+  for (uint32_t s = 0; p->l1 && s < p->cs.nsm; s++) ws_cache_free(&p->l1[s]);
+  free(p->l1);
+  p->l1 = NULL;
+  ws_cache_free(&p->l2);
+}
+
+/* Replay one profiled block's sectors (slot order = linear block order). */
+static void replay_slot(ws_prof *p, uint64_t slot) {
+  cache_stats *cs = &p->cs;
+  int l1_global = cs->have_l1 && p->cfg.gpu->cache.l1_caches_global;
+  uint64_t b = p->nslots == p->total_blocks
+                   ? slot
+                   : (uint64_t)((unsigned __int128)slot * p->total_blocks / p->nslots);
+  ws_cache *c1 = &p->l1[b % cs->nsm];
+  const trace *t = &p->slots[slot];
+  for (size_t i = 0; i < t->n; i++) {
+    uint64_t e = t->v[i], sec = e & ~(uint64_t)TR_FLAGS;
+    int write = (e & TR_WRITE) != 0, atomic = (e & TR_ATOMIC) != 0, local = (e & TR_LOCAL) != 0;
+    if (!write || atomic) cs->load_sectors++;
+    if (!write) {
+      if (cs->have_l1 && (l1_global || local)) {
+        cs->l1_access++;
+        if (ws_cache_access_rw(c1, sec, 1, 0)) {
+          cs->l1_hit++;
+          continue;
         }
-        cs->l2_access++;
-        if (ws_cache_access_rw(&l2, sec, 1, 0)) cs->l2_hit++;
-        else cs->dram_read_sectors++;
-      } else {
-        /* L1: write-through, no allocate (a present sector is updated). */
-        if (cs->have_l1 && !atomic) ws_cache_access_rw(c1, sec, 0, 0);
-        /* L2: write-back, write-allocate; an atomic reads the sector first. */
-        cs->l2_access++;
-        if (ws_cache_access_rw(&l2, sec, 1, 1)) cs->l2_hit++;
-        else if (atomic || !cs->have_l2) cs->dram_read_sectors += atomic ? 1 : 0;
-        if (!cs->have_l2) cs->dram_write_sectors++;
       }
+      cs->l2_access++;
+      if (ws_cache_access_rw(&p->l2, sec, 1, 0)) cs->l2_hit++;
+      else cs->dram_read_sectors++;
+    } else {
+      /* L1: write-through, no allocate (a present sector is updated). */
+      if (cs->have_l1 && !atomic) ws_cache_access_rw(c1, sec, 0, 0);
+      /* L2: write-back, write-allocate; an atomic reads the sector first. */
+      cs->l2_access++;
+      if (ws_cache_access_rw(&p->l2, sec, 1, 1)) cs->l2_hit++;
+      else if (atomic) cs->dram_read_sectors++;
     }
   }
-  if (cs->have_l2) cs->dram_write_sectors = l2.writebacks + ws_cache_dirty_sectors(&l2);
-  for (uint32_t s = 0; s < cs->nsm; s++) ws_cache_free(&l1[s]);
-  ws_cache_free(&l2);
-  free(l1);
-  return WS_OK;
+}
+
+/* Replay every finished slot at the head of the queue.  Called with the
+ * lock held; a slot's trace is freed once replayed, so memory holds only
+ * the blocks that finished ahead of an earlier one still running. */
+static void replay_ready(ws_prof *p) {
+  while (p->next_replay < p->nslots && p->slot_done[p->next_replay]) {
+    replay_slot(p, p->next_replay);
+    trace_free(&p->slots[p->next_replay]);
+    p->next_replay++;
+  }
+}
+
+static void caches_finish(ws_prof *p) {
+  /* Blocks that never finished (none, unless the run faulted) are skipped. */
+  for (uint64_t s = p->next_replay; s < p->nslots; s++)
+    if (p->slot_done[s]) replay_slot(p, s);
+  if (p->cs.have_l2) p->cs.dram_write_sectors = p->l2.writebacks + ws_cache_dirty_sectors(&p->l2);
 }
 
 static cJSON *section(ws_profile *pr, const char *name) {
@@ -682,12 +722,9 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
     all.degree_sum += st[i].degree_sum;
     all.branches += st[i].branches, all.div_branches += st[i].div_branches;
   }
-  cache_stats cs;
-  int r = replay_caches(p, &cs);
-  if (r) {
-    free(st);
-    return r;
-  }
+  caches_finish(p);
+  cache_stats cs = p->cs;
+  int r;
 
   ws_profile *pr = ws_profile_new(p->cfg.kernel->name, p->cfg.grid, p->cfg.block);
   if (!pr) {
