@@ -119,9 +119,9 @@ int cli_has_suffix(const char *s, const char *suf) {
 
 void cli_rm_tmp(const char *dir) {
   static const char *const names[] = {"in.ptx", "out.cubin", "nvcc.log", "ptxas.log"};
-  char p[4096];
+  char p[4200];
   for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-    snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+    if (snprintf(p, sizeof p, "%s/%s", dir, names[i]) >= (int)sizeof p) continue;
     unlink(p);
   }
   rmdir(dir);
