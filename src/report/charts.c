@@ -166,6 +166,17 @@ static void text(canvas *c, double x, double y, const char *s, double size,
   record(c, bx, by, size, -angle, anchor, s);
 }
 
+static double text_width(canvas *c, const char *s, double size, int bold) {
+  cairo_save(c->cr);
+  cairo_select_font_face(c->cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
+                         bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size(c->cr, size);
+  cairo_text_extents_t e;
+  cairo_text_extents(c->cr, s, &e);
+  cairo_restore(c->cr);
+  return e.x_advance;
+}
+
 static void color(canvas *c, double r, double g, double b) {
   cairo_set_source_rgb(c->cr, r, g, b);
 }
@@ -283,7 +294,7 @@ static void axes(canvas *c, const char *xlabel, const char *ylabel) {
   cairo_stroke(cr);
   text(c, (c->px0 + c->px1) / 2, c->py1 + 34, xlabel, 14, 0.5, 0, 0, 0);
   text(c, c->px0 - 70, (c->py0 + c->py1) / 2, ylabel, 14, 0.5, 0, 90, 0);
-  text(c, W / 2.0, 22, c->title, 18, 0.5, 0, 0, 1);
+  text(c, (c->px0 + c->px1) / 2, 22, c->title, 18, 0.5, 0, 0, 1);
 }
 
 static void clip_plot(canvas *c) {
@@ -478,7 +489,8 @@ static void draw_benefit(canvas *c, const void *data) {
   color(c, 0.1, 0.2, 0.6);
   text(c, tx(c, c->x1 * 0.96), ty(c, c->y1 * 0.04), "memory bound", 14, 1, 1, 0, 1);
   color(c, 0.3, 0.3, 0.3);
-  text(c, tx(c, c->x1 * 0.72) + 6, ty(c, c->x1 * 0.72) - 6, "y = x", 12, 1, 1, 45, 0);
+  text(c, tx(c, c->x1 * 0.85) - 8, ty(c, c->x1 * 0.85) - 8, "y = x", 12, 0.5,
+       1, 45, 0);
 
   /* Ideal costs. */
   cairo_set_line_width(cr, 1.2);
@@ -510,14 +522,14 @@ static void draw_benefit(canvas *c, const void *data) {
     dashed(c, 0);
     num(n1, sizeof n1, v[B_TOVL]);
     snprintf(b, sizeof b, "T_overlap = %s", n1);
-    text(c, (tx(c, tmem) + tx(c, tmem1)) / 2, ty(c, tcomp) + 8, b, 12, 0.5, 0,
+    text(c, (tx(c, tmem) + tx(c, tmem1)) / 2, ty(c, tcomp) - 8, b, 12, 0.5, 1,
          0, 0);
   }
   color(c, 0, 0, 0);
   dot(c, tmem1, tcomp, 6);
   num(n1, sizeof n1, tmem1 + tcomp);
   snprintf(b, sizeof b, "A' (T_exec = %s)", n1);
-  text(c, tx(c, tmem1) - 10, ty(c, tcomp) - 10, b, 13, 1, 1, 0, 1);
+  text(c, tx(c, tmem1) - 10, ty(c, tcomp) + 10, b, 13, 1, 0, 0, 1);
 
   /* Benefits: the computation ones stack downwards from A', B_memlp left. */
   static const struct { int idx; const char *name; double r, g, b; } down[] = {
@@ -540,6 +552,39 @@ static void draw_benefit(canvas *c, const void *data) {
       text(c, xa + 10, ty(c, y) + 10 + 16 * (double)i, b, 12, 0, 0, 0, 0);
     }
   }
+  /* Legend right of the square plot: the costs and each benefit's share. */
+  double lx = c->px1 + 28, ly = c->py0 + 4;
+  double texec = tmem1 + tcomp;
+  static const struct { int idx; const char *name; } costs[] = {
+      {B_TCOMP, "T_comp"}, {B_TMEM, "T_mem"}, {B_TOVL, "T_overlap"},
+      {B_TFP, "T_fp"}, {B_TMMIN, "T_mem_min"}};
+  color(c, 0, 0, 0);
+  text(c, lx, ly, "costs (cycles)", 13, 0, 0, 0, 1);
+  ly += 22;
+  num(n1, sizeof n1, texec);
+  snprintf(b, sizeof b, "T_exec = %s", n1);
+  text(c, lx, ly, b, 12, 0, 0, 0, 0);
+  for (size_t i = 0; i < sizeof costs / sizeof costs[0]; i++) {
+    ly += 18;
+    num(n1, sizeof n1, v[costs[i].idx]);
+    snprintf(b, sizeof b, "%s = %s", costs[i].name, n1);
+    text(c, lx, ly, b, 12, 0, 0, 0, 0);
+  }
+  ly += 32;
+  text(c, lx, ly, "potential benefits", 13, 0, 0, 0, 1);
+  ly += 16;
+  text(c, lx, ly, "(share of T_exec)", 12, 0, 0, 0, 0);
+  static const struct { int idx; const char *name; } bens[] = {
+      {B_ITILP, "B_itilp"}, {B_SERIAL, "B_serial"}, {B_FP, "B_fp"},
+      {B_MEMLP, "B_memlp"}};
+  for (size_t i = 0; i < sizeof bens / sizeof bens[0]; i++) {
+    ly += 18;
+    num(n1, sizeof n1, v[bens[i].idx]);
+    snprintf(b, sizeof b, "%s = %s (%.0f %%)", bens[i].name, n1,
+             texec > 0 ? 100 * v[bens[i].idx] / texec : 0.0);
+    text(c, lx, ly, b, 12, 0, 0, 0, 0);
+  }
+
   num(n1, sizeof n1, v[B_MEMLP]);
   snprintf(b, sizeof b, "B_memlp = %s", n1);
   color(c, 0.0, 0.35, 0.75);
@@ -573,7 +618,6 @@ int ws_chart_benefit(const char *path, const ws_model_result *r, ws_diag *d) {
   snprintf(c.desc, sizeof c.desc,
            "Sim et al. PPoPP'12 Figure 4: A = (T_mem, T_comp), A' = (T_mem', "
            "T_comp); benefits B_serial, B_itilp, B_fp, B_memlp in cycles.");
-  /* Legend to the right of the square plot. */
   return render(path, draw_benefit, v, &c, d);
 }
 
@@ -585,9 +629,9 @@ static const char *const transit_terms[T_NN] = {
     "pi_value", "k_eq", "ms_throughput"};
 
 typedef struct transit_data {
-  double v[T_NN];
-  ws_transit_params tp;
-  const char *bound;
+  double v[T_NN];       /* the terms, in transit_terms order */
+  ws_transit_params tp; /* the curves */
+  const char *bound;    /* the case label (borrowed) */
 } transit_data;
 
 static void draw_transit(canvas *c, const void *data) {
@@ -599,7 +643,7 @@ static void draw_transit(canvas *c, const void *data) {
        "memory-system throughput (GB/s per SM)");
   /* Top axis: x = n - k. */
   color(c, 0.3, 0.3, 0.3);
-  text(c, (c->px0 + c->px1) / 2, c->py0 - 8,
+  text(c, (c->px0 + c->px1) / 2, c->py0 - 20,
        "x = n - k: threads in the computation system", 12, 0.5, 1, 0, 0);
 
   cairo_save(cr);
@@ -630,16 +674,35 @@ static void draw_transit(canvas *c, const void *data) {
   dashed(c, 0);
   num(n1, sizeof n1, n);
   snprintf(b, sizeof b, "n = %s", n1);
-  text(c, tx(c, n) - 4, c->py0 + 24, b, 12, 1, 0, 0, 0);
+  text(c, tx(c, n) - 4, c->py0 + 48, b, 12, 1, 0, 0, 0);
 
-  /* Curve names. */
+  /* Top ticks: x = n - k. */
+  double st = nice_step(n, 5);
+  for (double xv = 0; xv <= n + st * 1e-9; xv += st) {
+    double X = tx(c, n - xv);
+    cairo_move_to(cr, X, c->py0);
+    cairo_line_to(cr, X, c->py0 + 6);
+    cairo_stroke(cr);
+    num(n1, sizeof n1, xv);
+    text(c, X, c->py0 - 4, n1, 11, 0.5, 1, 0, 0);
+  }
+
+  /* Curve names: f above its slope, g beside its slope. */
+  double kf = 0.5 * (kd < c->x1 ? kd : c->x1);
   color(c, 0.1, 0.3, 0.85);
-  text(c, c->px1 - 8, ty(c, ws_transit_f(tp, c->x1)) - 8,
+  text(c, tx(c, kf) - 10, ty(c, ws_transit_f(tp, kf)) - 10,
        "f(k): memory supply", 13, 1, 1, 0, 1);
+  double kg = bk > 0 ? (bk + n) / 2 : n / 2;
+  double gy = ws_transit_g(tp, n - kg);
   color(c, 0.85, 0.35, 0.0);
-  double gl = ws_transit_g(tp, n);
-  if (gl > c->y1) gl = c->y1 * 0.9;
-  text(c, c->px0 + 8, ty(c, gl) - 8, "g(x): computation demand", 13, 0, 1, 0, 1);
+  const char *gname = "g(x): computation demand";
+  if (gy <= c->y1 && tx(c, kg) + 12 + text_width(c, gname, 13, 1) < c->px1)
+    text(c, tx(c, kg) + 12, ty(c, gy), gname, 13, 0, 0.5, 0, 1);
+  else if (gy <= c->y1)
+    text(c, tx(c, kg) - 12, ty(c, gy), gname, 13, 1, 0.5, 0, 1);
+  else
+    text(c, c->px0 + 10, c->py0 + 66, "g(x): computation demand (off scale)",
+         13, 0, 0, 0, 1);
 
   /* delta and pi */
   color(c, 0.1, 0.3, 0.85);
@@ -647,17 +710,18 @@ static void draw_transit(canvas *c, const void *data) {
     dot(c, kd, tp->r, 5);
     num(n1, sizeof n1, kd);
     snprintf(b, sizeof b, "delta (%s, %.3g)", n1, tp->r);
-    text(c, tx(c, kd), ty(c, tp->r) - 10, b, 12, 0.5, 1, 0, 0);
+    text(c, tx(c, kd), ty(c, tp->r) + 10, b, 12, 0.5, 0, 0, 0);
   }
   color(c, 0.85, 0.35, 0.0);
   if (bk >= 0 && ws_transit_g(tp, tp->m) <= c->y1) {
     dot(c, bk, ws_transit_g(tp, tp->m), 5);
     num(n1, sizeof n1, tp->m);
-    snprintf(b, sizeof b, "pi (M = %s)", n1);
-    text(c, tx(c, bk) + 8, ty(c, ws_transit_g(tp, tp->m)) + 6, b, 12, 0, 0, 0, 0);
+    snprintf(b, sizeof b, "pi (x = M = %s)", n1);
+    text(c, tx(c, bk), ty(c, ws_transit_g(tp, tp->m)) - 10, b, 12, 0.5, 1, 0, 0);
   }
 
-  /* Equilibrium */
+  /* Equilibrium: the point, a short name placed clear of the curves, and
+   * the numbers in the top left corner. */
   double k = t->v[T_K], r = t->v[T_MS];
   color(c, 0, 0, 0);
   cairo_set_line_width(cr, 1);
@@ -666,16 +730,30 @@ static void draw_transit(canvas *c, const void *data) {
   line(c, 0, r, k, r);
   dashed(c, 0);
   dot(c, k, r, 6);
+  /* Thread bound: in the wedge right of the point; computation: below the
+   * flat g; memory: above the flat f; capacity: above left (delta and pi
+   * sit on the flat line to the right). */
+  double va = 0.5, dy = 0, ha = 0, dx = 14;
+  if (strncmp(t->bound, "computation", 11) == 0) {
+    va = 0;
+    dy = 10;
+  } else if (strncmp(t->bound, "memory", 6) == 0) {
+    va = 1;
+    dy = -10;
+  } else if (strncmp(t->bound, "capacity", 8) == 0) {
+    va = 1;
+    dy = -10;
+    ha = 1;
+    dx = -14;
+  }
+  text(c, tx(c, k) + dx, ty(c, r) + dy, "equilibrium", 13, ha, va, 0, 1);
   num(n1, sizeof n1, k);
   num(n2, sizeof n2, n - k);
-  snprintf(b, sizeof b, "equilibrium: k = %s, x = %s, %.3g GB/s", n1, n2, r);
-  double lx = tx(c, k) + 10;
-  double ha = 0;
-  if (lx > c->px1 - 280) {
-    lx = tx(c, k) - 10;
-    ha = 1;
-  }
-  text(c, lx, ty(c, r) + 8, b, 13, ha, 0, 0, 1);
+  snprintf(b, sizeof b, "equilibrium: k = %s, x = %s threads", n1, n2);
+  text(c, c->px0 + 10, c->py0 + 10, b, 12, 0, 0, 0, 0);
+  snprintf(b, sizeof b, "memory %.3g GB/s, computation %.3g Gops/s per SM", r,
+           ws_transit_cs(tp, n - k));
+  text(c, c->px0 + 10, c->py0 + 28, b, 12, 0, 0, 0, 0);
 }
 
 int ws_chart_transit(const char *path, const ws_model_result *r, ws_diag *d) {
@@ -698,10 +776,12 @@ int ws_chart_transit(const char *path, const ws_model_result *r, ws_diag *d) {
     }
   }
   if (st != WS_OK) return st;
+  t.bound = r->case_label ? r->case_label : "?";
   t.tp = (ws_transit_params){t.v[T_N], t.v[T_KD], t.v[T_R], t.v[T_M], t.v[T_P],
                              t.v[T_Z]};
   canvas c = {0};
   canvas_reset(&c);
+  c.py0 = MT + 22; /* room for the x = n - k axis on top */
   c.x0 = 0;
   c.x1 = t.tp.n > t.tp.k_delta ? t.tp.n : t.tp.k_delta;
   c.x1 *= 1.08;
