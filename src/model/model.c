@@ -1,1 +1,161 @@
-/* model.c — placeholder; the registry lands with the Hong-Kim model. */
+/*
+ * model.c — the model registry (models.def), result helpers, and the launch
+ * context every model shares (active blocks, active SMs, N, #Rep).
+ */
+#include "warpsight/model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MODEL(fn, name, title) int fn(ws_model_result *, const ws_profile *, const ws_gpu *, ws_diag *);
+#include "models.def"
+#undef MODEL
+
+static const ws_model_info registry[] = {
+#define MODEL(fn, name, title) {name, title, fn},
+#include "models.def"
+#undef MODEL
+    {NULL, NULL, NULL}};
+
+size_t ws_model_count(void) { return sizeof registry / sizeof registry[0] - 1; }
+
+const ws_model_info *ws_model_at(size_t i) {
+  return i < ws_model_count() ? &registry[i] : NULL;
+}
+
+const ws_model_info *ws_model_find(const char *name) {
+  for (size_t i = 0; i < ws_model_count(); i++)
+    if (strcmp(registry[i].name, name) == 0) return &registry[i];
+  return NULL;
+}
+
+int ws_model_predict(ws_model_result *out, const char *name, const ws_profile *p,
+                     const ws_gpu *g, ws_diag *d) {
+  const ws_model_info *m = ws_model_find(name);
+  if (!m) {
+    char list[512] = "";
+    for (size_t i = 0; i < ws_model_count(); i++) {
+      if (i) strncat(list, ", ", sizeof list - strlen(list) - 1);
+      strncat(list, registry[i].name, sizeof list - strlen(list) - 1);
+    }
+    return ws_diag_error(d, "unknown model '%s' (known models: %s, or 'all')", name, list);
+  }
+  out->model = m->name;
+  out->cycles = out->time_ms = NAN;
+  return m->predict(out, p, g, d);
+}
+
+static char *dup_str(const char *s) {
+  size_t n = strlen(s ? s : "");
+  char *p = malloc(n + 1);
+  if (p) memcpy(p, s ? s : "", n + 1);
+  return p;
+}
+
+void ws_model_result_free(ws_model_result *r) {
+  if (!r) return;
+  for (size_t i = 0; i < r->nterms; i++) {
+    free(r->terms[i].name);
+    free(r->terms[i].equation);
+    free(r->terms[i].unit);
+  }
+  free(r->terms);
+  for (size_t i = 0; i < r->nmissing; i++) free(r->missing[i]);
+  free(r->missing);
+  free(r->case_label);
+  free(r->limiter);
+  *r = (ws_model_result)WS_MODEL_RESULT_INIT;
+}
+
+int ws_model_term_add(ws_model_result *r, const char *name, double value,
+                      const char *equation, const char *unit) {
+  if (r->nterms == r->cap) {
+    size_t cap = r->cap ? r->cap * 2 : 16;
+    ws_model_term *t = realloc(r->terms, cap * sizeof *t);
+    if (!t) return WS_ENOMEM;
+    r->terms = t;
+    r->cap = cap;
+  }
+  ws_model_term *t = &r->terms[r->nterms];
+  t->name = dup_str(name);
+  t->equation = dup_str(equation);
+  t->unit = dup_str(unit);
+  t->value = value;
+  if (!t->name || !t->equation || !t->unit) {
+    free(t->name);
+    free(t->equation);
+    free(t->unit);
+    return WS_ENOMEM;
+  }
+  r->nterms++;
+  return WS_OK;
+}
+
+double ws_model_term_get(const ws_model_result *r, const char *name) {
+  for (size_t i = 0; r && i < r->nterms; i++)
+    if (strcmp(r->terms[i].name, name) == 0) return r->terms[i].value;
+  return NAN;
+}
+
+int ws_model_set_labels(ws_model_result *r, const char *case_label,
+                        const char *limiter) {
+  free(r->case_label);
+  free(r->limiter);
+  r->case_label = dup_str(case_label);
+  r->limiter = dup_str(limiter);
+  return r->case_label && r->limiter ? WS_OK : WS_ENOMEM;
+}
+
+int ws_model_missing(ws_model_result *r, const char *path, ws_diag *d) {
+  char **m = realloc(r->missing, (r->nmissing + 1) * sizeof *m);
+  if (!m) return WS_ENOMEM;
+  r->missing = m;
+  r->missing[r->nmissing] = dup_str(path);
+  if (!r->missing[r->nmissing]) return WS_ENOMEM;
+  r->nmissing++;
+  ws_diag_add(d, WS_SEV_ERROR, NULL, 0, 0, "%s: needs %s, which is missing",
+              r->model ? r->model : "model", path);
+  return WS_EMISSING;
+}
+
+int ws_launch_ctx_compute(ws_launch_ctx *out, const ws_profile *p,
+                          const ws_gpu *g, ws_diag *d) {
+  *out = (ws_launch_ctx){0};
+  out->blocks = (double)p->blocks;
+  out->threads_per_block = (double)p->threads_per_block;
+  out->warps_per_block = ceil(out->threads_per_block / g->warp_size);
+  out->total_warps = out->blocks * out->warps_per_block;
+
+  if (ws_pf_has(p->f.active_sms)) {
+    out->active_sms = p->f.active_sms;
+  } else {
+    out->active_sms = out->blocks < g->sms ? out->blocks : g->sms;
+  }
+  if (ws_pf_has(p->f.active_blocks_per_sm)) {
+    out->active_blocks_per_sm = p->f.active_blocks_per_sm;
+    out->occupancy_source = "profile";
+  } else {
+    ws_occupancy_in in = {
+        .threads_per_block = p->threads_per_block > 0x7fffffff ? 0x7fffffff : (int)p->threads_per_block,
+        .regs_per_thread = ws_pf_has(p->f.registers_per_thread) ? (int)p->f.registers_per_thread : 0,
+        .shared_bytes_per_block = ws_pf_has(p->f.shared_bytes_per_block) ? (int)p->f.shared_bytes_per_block : 0};
+    ws_occupancy occ;
+    int r = ws_occupancy_compute(&occ, &g->limits, g->warp_size, &in, d);
+    if (r) return r;
+    /* A grid smaller than the machine leaves fewer blocks on each SM. */
+    double per_sm = ceil(out->blocks / out->active_sms);
+    out->active_blocks_per_sm = occ.active_blocks_per_sm < per_sm ? occ.active_blocks_per_sm : per_sm;
+    switch (occ.limiter) {
+    case WS_OCC_BLOCKS: out->occupancy_source = "computed (limited by blocks per SM)"; break;
+    case WS_OCC_WARPS: out->occupancy_source = "computed (limited by warps per SM)"; break;
+    case WS_OCC_REGISTERS: out->occupancy_source = "computed (limited by registers)"; break;
+    case WS_OCC_SHARED: out->occupancy_source = "computed (limited by shared memory)"; break;
+    }
+    if (per_sm < occ.active_blocks_per_sm) out->occupancy_source = "computed (limited by the grid size)";
+  }
+  out->active_warps_per_sm = out->active_blocks_per_sm * out->warps_per_block;
+  out->rep = out->blocks / (out->active_blocks_per_sm * out->active_sms); /* (21) */
+  return WS_OK;
+}

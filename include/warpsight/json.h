@@ -1,0 +1,59 @@
+/*
+ * warpsight/json.h — reading JSON documents (cJSON) with errors that name
+ * the offending field by its path ("per_warp.uncoal_mem_insts: expected a
+ * non-negative number").  Used by the GPU database, profiles and launch specs.
+ *
+ * Numbers may be written bare or as {"value": N, "source": "..."}; both read
+ * the same.  Nothing here prints; every error goes to the ws_diag.
+ */
+#ifndef WARPSIGHT_JSON_H
+#define WARPSIGHT_JSON_H
+
+#include "warpsight/util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct cJSON;
+
+/* What a number must satisfy. */
+typedef enum ws_json_check {
+  WS_JSON_ANY,      /* any finite number */
+  WS_JSON_NONNEG,   /* >= 0 */
+  WS_JSON_POSITIVE, /* > 0 */
+  WS_JSON_RATIO,    /* in [0, 1] */
+  WS_JSON_UINT      /* integer >= 0 */
+} ws_json_check;
+
+/* Parse `text`; a syntax error is reported as origin:line:col. */
+int ws_json_parse(struct cJSON **out, const char *text, const char *origin,
+                  ws_diag *d);
+
+/* The numeric value of a bare number or of {"value": N}; 0 if neither. */
+int ws_json_number(const struct cJSON *item, double *out);
+
+/* Read obj[key] as a number.  `path` is the JSON path of obj ("" for the
+ * root) used in messages.  Returns WS_OK, WS_EMISSING when absent and not
+ * required (out untouched), or WS_EINVAL with a diagnostic. */
+int ws_json_get_number(const struct cJSON *obj, const char *path,
+                       const char *key, int required, ws_json_check check,
+                       double *out, const char *origin, ws_diag *d);
+/* Read obj[key] as a string (borrowed from the document). */
+int ws_json_get_string(const struct cJSON *obj, const char *path,
+                       const char *key, int required, const char **out,
+                       const char *origin, ws_diag *d);
+/* Check that obj[key], if present, is an object; *out = NULL when absent. */
+int ws_json_get_object(const struct cJSON *obj, const char *path,
+                       const char *key, int required,
+                       const struct cJSON **out, const char *origin,
+                       ws_diag *d);
+/* Report an error at a JSON path: "origin: error: path: message". */
+int ws_json_error(ws_diag *d, const char *origin, const char *path,
+                  const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,147 @@
+/* cmd_gpus.c — `warpsight gpus` and `warpsight gpu NAME [--json]`. */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "warpsight/gpu.h"
+#include "warpsight/json.h"
+
+static const char gpus_help[] =
+    "usage: warpsight gpus [--json]\n\n"
+    "Lists the built-in GPU database: name, compute capability, SMs, SM clock\n"
+    "(GHz) and DRAM bandwidth (GB/s).  Use a name with --gpu, or 'warpsight gpu\n"
+    "NAME' for every fact and model parameter with its source.\n";
+
+int cmd_gpus(int argc, char **argv) {
+  const char *json = NULL;
+  cli_opt opts[] = {{"--json", 0, &json}, {NULL, 0, NULL}};
+  const char *pos[1];
+  int npos, help;
+  if (cli_parse("gpus", argc, argv, opts, pos, 0, &npos, gpus_help, &help)) return EXIT_USAGE;
+  if (help) return EXIT_OK;
+  cJSON *arr = json ? cJSON_CreateArray() : NULL;
+  if (!json)
+    printf("%-16s %-4s %5s %9s %11s  %s\n", "name", "cc", "SMs", "clock", "bandwidth", "full name");
+  for (size_t i = 0; i < ws_gpu_db_count(); i++) {
+    ws_diag d = WS_DIAG_INIT;
+    ws_gpu *g;
+    if (ws_gpu_load(&g, ws_gpu_db_name(i), &d) != WS_OK) {
+      cli_print_diag(&d);
+      ws_diag_free(&d);
+      cJSON_Delete(arr);
+      return EXIT_USAGE;
+    }
+    if (json) {
+      cJSON *o = cJSON_CreateObject();
+      char cc[16];
+      snprintf(cc, sizeof cc, "%d.%d", g->cc_major, g->cc_minor);
+      cJSON_AddStringToObject(o, "name", g->name);
+      cJSON_AddStringToObject(o, "full_name", g->full_name);
+      cJSON_AddStringToObject(o, "compute_capability", cc);
+      cJSON_AddNumberToObject(o, "sms", g->sms);
+      cJSON_AddNumberToObject(o, "clock_ghz", g->clock_ghz);
+      cJSON_AddNumberToObject(o, "mem_bandwidth_gbs", g->mem_bandwidth_gbs);
+      cJSON_AddItemToArray(arr, o);
+    } else {
+      printf("%-16s %d.%d  %5d %5.3f GHz %6.1f GB/s  %s%s\n", g->name, g->cc_major, g->cc_minor,
+             g->sms, g->clock_ghz, g->mem_bandwidth_gbs, g->full_name,
+             g->is_hypothetical ? " (hypothetical)" : "");
+    }
+    ws_gpu_free(g);
+    ws_diag_free(&d);
+  }
+  if (json) {
+    char *s = cJSON_Print(arr);
+    if (s) puts(s);
+    cJSON_free(s);
+    cJSON_Delete(arr);
+  }
+  return EXIT_OK;
+}
+
+static const char gpu_help[] =
+    "usage: warpsight gpu NAME|FILE.json [--json]\n\n"
+    "Shows one GPU: architecture facts, the occupancy limits of its compute\n"
+    "capability, cache facts, latencies and each model's parameters, with the\n"
+    "source of every number.  --json prints the database document itself.\n";
+
+static void print_value_line(const char *indent, const char *key, const cJSON *v) {
+  double num;
+  const cJSON *src = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "source") : NULL;
+  const cJSON *est = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "estimate") : NULL;
+  const cJSON *val = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "value") : v;
+  if (cJSON_IsString(val))
+    printf("%s%-24s %-12s", indent, key, val->valuestring);
+  else if (ws_json_number(v, &num))
+    printf("%s%-24s %-12.10g", indent, key, num);
+  else
+    return;
+  if (cJSON_IsString(src)) printf(" %s%s", cJSON_IsTrue(est) ? "[estimate] " : "", src->valuestring);
+  printf("\n");
+}
+
+static void print_tree(const char *indent, const cJSON *obj) {
+  char deeper[64];
+  snprintf(deeper, sizeof deeper, "%s  ", indent);
+  for (const cJSON *k = obj->child; k; k = k->next) {
+    int is_leaf = !cJSON_IsObject(k) || cJSON_GetObjectItemCaseSensitive(k, "value");
+    if (is_leaf) {
+      print_value_line(indent, k->string, k);
+    } else {
+      printf("%s%s:\n", indent, k->string);
+      print_tree(deeper, k);
+    }
+  }
+}
+
+int cmd_gpu(int argc, char **argv) {
+  const char *json = NULL;
+  cli_opt opts[] = {{"--json", 0, &json}, {NULL, 0, NULL}};
+  const char *pos[1];
+  int npos, help;
+  if (cli_parse("gpu", argc, argv, opts, pos, 1, &npos, gpu_help, &help)) return EXIT_USAGE;
+  if (help) return EXIT_OK;
+  if (npos != 1) return cli_usage_error("gpu", "expected one GPU name or JSON file");
+  ws_diag d = WS_DIAG_INIT;
+  ws_gpu *g;
+  int r = ws_gpu_load(&g, pos[0], &d);
+  cli_print_diag(&d);
+  ws_diag_free(&d);
+  if (r) return cli_exit_for(r);
+  if (json) {
+    char *s = cJSON_Print(g->root);
+    if (s) puts(s);
+    cJSON_free(s);
+    ws_gpu_free(g);
+    return EXIT_OK;
+  }
+  printf("%s — %s%s\n", g->name, g->full_name, g->is_hypothetical ? " (hypothetical machine)" : "");
+  printf("architecture %s, compute capability %d.%d\n\n", g->architecture, g->cc_major, g->cc_minor);
+  printf("facts (value, source):\n");
+  static const char *const facts[] = {"compute_capability", "sms", "cores_per_sm", "sfu_per_sm",
+                                      "warp_size", "clock_ghz", "mem_bandwidth_gbs"};
+  for (size_t i = 0; i < sizeof facts / sizeof facts[0]; i++) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(g->root, facts[i]);
+    if (v) print_value_line("  ", facts[i], v);
+  }
+  const ws_sm_limits *L = &g->limits;
+  printf("\nper-SM limits (compute capability %d.%d%s):\n", g->cc_major, g->cc_minor,
+         cJSON_GetObjectItemCaseSensitive(g->root, "limits") ? ", with overrides from the file" : "");
+  printf("  threads %d, warps %d, blocks %d, threads/block %d\n", L->max_threads_per_sm,
+         L->max_warps_per_sm, L->max_blocks_per_sm, L->max_threads_per_block);
+  printf("  registers %d (unit %d per %s, max %d per thread), shared %d bytes (unit %d, max %d per block%s)\n",
+         L->regs_per_sm, L->reg_alloc_unit, L->reg_alloc_per_warp ? "warp" : "block",
+         L->max_regs_per_thread, L->shared_per_sm, L->shared_alloc_unit, L->max_shared_per_block,
+         L->shared_reserved_per_block ? ", 1 KB reserved per block" : "");
+  static const char *const sections[] = {"cache", "latencies", "models"};
+  for (size_t i = 0; i < 3; i++) {
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(g->root, sections[i]);
+    if (!cJSON_IsObject(s)) continue;
+    printf("\n%s:\n", sections[i]);
+    print_tree("  ", s);
+  }
+  ws_gpu_free(g);
+  return EXIT_OK;
+}

@@ -1,0 +1,252 @@
+/*
+ * gpu.c — loading GPUs from the built-in database or a JSON file
+ * (schema "warpsight-gpu/1", docs/gpu-schema.md) and reading per-model
+ * parameters.  Every number may be bare or {"value": N, "source": "..."}.
+ */
+#include "warpsight/gpu.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "warpsight/json.h"
+
+/* Generated from data/gpus by cmake/embed_gpus.cmake. */
+typedef struct ws_gpudb_entry {
+  const char *name;
+  const char *json;
+} ws_gpudb_entry;
+extern const ws_gpudb_entry ws_gpudb_entries[];
+extern const size_t ws_gpudb_count;
+
+size_t ws_gpu_db_count(void) { return ws_gpudb_count; }
+const char *ws_gpu_db_name(size_t i) { return i < ws_gpudb_count ? ws_gpudb_entries[i].name : NULL; }
+const char *ws_gpu_db_json(size_t i) { return i < ws_gpudb_count ? ws_gpudb_entries[i].json : NULL; }
+
+void ws_gpu_free(ws_gpu *g) {
+  if (!g) return;
+  free(g->name);
+  free(g->full_name);
+  free(g->architecture);
+  cJSON_Delete(g->root);
+  free(g);
+}
+
+static char *dup_or(const char *s, const char *dflt) {
+  const char *src = s ? s : dflt;
+  size_t n = strlen(src);
+  char *p = malloc(n + 1);
+  if (p) memcpy(p, src, n + 1);
+  return p;
+}
+
+/* Reads an optional integer field into *dst (untouched when absent). */
+static int opt_int(const cJSON *obj, const char *path, const char *key, int *dst,
+                   const char *origin, ws_diag *d) {
+  double v;
+  int r = ws_json_get_number(obj, path, key, 0, WS_JSON_UINT, &v, origin, d);
+  if (r == WS_OK) {
+    if (v > 2147483647.0) return ws_json_error(d, origin, path, key, "value too large");
+    *dst = (int)v;
+  }
+  return r == WS_EMISSING ? WS_OK : r;
+}
+
+static int parse_cc(const cJSON *root, int *major, int *minor, const char *origin,
+                    ws_diag *d) {
+  const cJSON *it = cJSON_GetObjectItemCaseSensitive(root, "compute_capability");
+  if (cJSON_IsObject(it)) it = cJSON_GetObjectItemCaseSensitive(it, "value");
+  const char *s = NULL;
+  char buf[32];
+  if (cJSON_IsString(it)) {
+    s = it->valuestring;
+  } else if (cJSON_IsNumber(it)) {
+    snprintf(buf, sizeof buf, "%.1f", it->valuedouble);
+    s = buf;
+  } else {
+    return ws_json_error(d, origin, "", "compute_capability",
+                         it ? "expected a string such as \"8.0\"" : "missing (expected a string such as \"8.0\")");
+  }
+  if (sscanf(s, "%d.%d", major, minor) != 2)
+    return ws_json_error(d, origin, "", "compute_capability", "expected MAJOR.MINOR, got \"%s\"", s);
+  return WS_OK;
+}
+
+int ws_gpu_load_json(ws_gpu **out, const char *json, const char *origin,
+                     ws_diag *d) {
+  *out = NULL;
+  cJSON *root;
+  int r = ws_json_parse(&root, json, origin, d);
+  if (r) return r;
+  ws_gpu *g = calloc(1, sizeof *g);
+  if (!g) {
+    cJSON_Delete(root);
+    return WS_ENOMEM;
+  }
+  g->root = root;
+  size_t errors = d ? d->errors : 0;
+  const char *schema = NULL, *name = NULL, *full = NULL, *arch = NULL;
+  if (!cJSON_IsObject(root)) {
+    ws_json_error(d, origin, "", "", "expected a JSON object");
+    goto fail;
+  }
+  if (ws_json_get_string(root, "", "schema", 1, &schema, origin, d) == WS_OK &&
+      strcmp(schema, "warpsight-gpu/1") != 0)
+    ws_json_error(d, origin, "", "schema", "expected \"warpsight-gpu/1\", got \"%s\"", schema);
+  ws_json_get_string(root, "", "name", 1, &name, origin, d);
+  ws_json_get_string(root, "", "full_name", 0, &full, origin, d);
+  ws_json_get_string(root, "", "architecture", 0, &arch, origin, d);
+  parse_cc(root, &g->cc_major, &g->cc_minor, origin, d);
+
+  double v;
+  g->warp_size = 32;
+  if (ws_json_get_number(root, "", "sms", 1, WS_JSON_POSITIVE, &v, origin, d) == WS_OK) g->sms = (int)v;
+  if (ws_json_get_number(root, "", "cores_per_sm", 1, WS_JSON_POSITIVE, &v, origin, d) == WS_OK) g->cores_per_sm = (int)v;
+  opt_int(root, "", "sfu_per_sm", &g->sfu_per_sm, origin, d);
+  opt_int(root, "", "warp_size", &g->warp_size, origin, d);
+  ws_json_get_number(root, "", "clock_ghz", 1, WS_JSON_POSITIVE, &g->clock_ghz, origin, d);
+  ws_json_get_number(root, "", "mem_bandwidth_gbs", 1, WS_JSON_POSITIVE, &g->mem_bandwidth_gbs, origin, d);
+  if (g->warp_size <= 0) ws_json_error(d, origin, "", "warp_size", "expected a positive integer");
+  const cJSON *hyp = cJSON_GetObjectItemCaseSensitive(root, "hypothetical");
+  g->is_hypothetical = cJSON_IsTrue(hyp);
+
+  if (d && d->errors == errors) {
+    if (ws_sm_limits_for_cc(&g->limits, g->cc_major, g->cc_minor) != WS_OK &&
+        !cJSON_GetObjectItemCaseSensitive(root, "limits"))
+      ws_json_error(d, origin, "", "compute_capability",
+                    "no built-in limits for compute capability %d.%d; give a \"limits\" object",
+                    g->cc_major, g->cc_minor);
+  }
+  const cJSON *lim = NULL;
+  if (ws_json_get_object(root, "", "limits", 0, &lim, origin, d) == WS_OK) {
+    ws_sm_limits *L = &g->limits;
+#define LIM(k) opt_int(lim, "limits", #k, &L->k, origin, d);
+    LIM(max_threads_per_sm) LIM(max_warps_per_sm) LIM(max_blocks_per_sm)
+    LIM(max_threads_per_block) LIM(regs_per_sm) LIM(max_regs_per_thread)
+    LIM(max_regs_per_block) LIM(reg_alloc_unit) LIM(reg_alloc_per_warp)
+    LIM(warp_alloc_granularity) LIM(reg_sub_partitions) LIM(shared_per_sm)
+    LIM(max_shared_per_block) LIM(shared_alloc_unit) LIM(shared_reserved_per_block)
+#undef LIM
+  }
+  const cJSON *cache = NULL;
+  if (ws_json_get_object(root, "", "cache", 0, &cache, origin, d) == WS_OK) {
+    ws_cache_facts *C = &g->cache;
+#define CF(k) opt_int(cache, "cache", #k, &C->k, origin, d);
+    CF(l1_bytes) CF(l1_line_bytes) CF(l1_assoc) CF(l1_caches_global)
+    CF(l2_bytes) CF(l2_line_bytes) CF(l2_sector_bytes) CF(l2_assoc)
+#undef CF
+  }
+  g->lat = (ws_latencies){NAN, NAN, NAN, NAN, NAN};
+  const cJSON *lat = NULL;
+  if (ws_json_get_object(root, "", "latencies", 0, &lat, origin, d) == WS_OK) {
+    ws_json_get_number(lat, "latencies", "dram", 0, WS_JSON_POSITIVE, &g->lat.dram, origin, d);
+    ws_json_get_number(lat, "latencies", "l2", 0, WS_JSON_POSITIVE, &g->lat.l2, origin, d);
+    ws_json_get_number(lat, "latencies", "l1", 0, WS_JSON_POSITIVE, &g->lat.l1, origin, d);
+    ws_json_get_number(lat, "latencies", "smem", 0, WS_JSON_POSITIVE, &g->lat.smem, origin, d);
+    ws_json_get_number(lat, "latencies", "fp32", 0, WS_JSON_POSITIVE, &g->lat.fp32, origin, d);
+  }
+  const cJSON *models = NULL;
+  ws_json_get_object(root, "", "models", 0, &models, origin, d);
+  g->models = (cJSON *)models;
+
+  if (d && d->errors != errors) goto fail;
+  g->name = dup_or(name, "unnamed");
+  g->full_name = dup_or(full, name);
+  g->architecture = dup_or(arch, "unknown");
+  if (!g->name || !g->full_name || !g->architecture) {
+    ws_gpu_free(g);
+    return WS_ENOMEM;
+  }
+  *out = g;
+  return WS_OK;
+fail:
+  ws_gpu_free(g);
+  return WS_EINVAL;
+}
+
+static int looks_like_path(const char *s) {
+  size_t n = strlen(s);
+  return strchr(s, '/') != NULL || (n > 5 && strcmp(s + n - 5, ".json") == 0);
+}
+
+int ws_gpu_load(ws_gpu **out, const char *name_or_path, ws_diag *d) {
+  *out = NULL;
+  if (looks_like_path(name_or_path)) {
+    char *text;
+    int r = ws_read_file(&text, NULL, name_or_path, d);
+    if (r) return r;
+    r = ws_gpu_load_json(out, text, name_or_path, d);
+    free(text);
+    return r;
+  }
+  for (size_t i = 0; i < ws_gpudb_count; i++)
+    if (strcmp(ws_gpudb_entries[i].name, name_or_path) == 0) {
+      char origin[96];
+      snprintf(origin, sizeof origin, "data/gpus/%s.json", ws_gpudb_entries[i].name);
+      return ws_gpu_load_json(out, ws_gpudb_entries[i].json, origin, d);
+    }
+  /* List the known names so the user can pick one. */
+  size_t len = 1;
+  for (size_t i = 0; i < ws_gpudb_count; i++) len += strlen(ws_gpudb_entries[i].name) + 2;
+  char *list = malloc(len);
+  if (!list) return WS_ENOMEM;
+  list[0] = '\0';
+  for (size_t i = 0; i < ws_gpudb_count; i++) {
+    if (i) strcat(list, ", ");
+    strcat(list, ws_gpudb_entries[i].name);
+  }
+  ws_diag_error(d, "unknown GPU '%s' (known GPUs: %s; or give a path to a JSON file)",
+                name_or_path, ws_gpudb_count ? list : "none");
+  free(list);
+  return WS_EINVAL;
+}
+
+static const cJSON *param_item(const ws_gpu *g, const char *model, const char *key) {
+  if (!g || !g->models) return NULL;
+  const cJSON *m = cJSON_GetObjectItemCaseSensitive(g->models, model);
+  /* Keys may be dotted to reach nested tables: "op_cycles.int_mul32". */
+  const char *k = key;
+  while (m && k) {
+    const char *dot = strchr(k, '.');
+    char part[128];
+    size_t n = dot ? (size_t)(dot - k) : strlen(k);
+    if (n >= sizeof part) return NULL;
+    memcpy(part, k, n);
+    part[n] = '\0';
+    m = cJSON_GetObjectItemCaseSensitive(m, part);
+    k = dot ? dot + 1 : NULL;
+  }
+  return m;
+}
+
+int ws_gpu_param(const ws_gpu *g, const char *model, const char *key,
+                 double *out, ws_diag *d) {
+  const cJSON *it = param_item(g, model, key);
+  if (!it) {
+    ws_diag_add(d, WS_SEV_ERROR, NULL, 0, 0,
+                "GPU '%s' has no parameter models.%s.%s", g ? g->name : "?", model, key);
+    return WS_EMISSING;
+  }
+  if (!ws_json_number(it, out) || !isfinite(*out)) {
+    ws_diag_add(d, WS_SEV_ERROR, NULL, 0, 0,
+                "GPU '%s': models.%s.%s: expected a number", g->name, model, key);
+    return WS_EINVAL;
+  }
+  return WS_OK;
+}
+
+double ws_gpu_param_or(const ws_gpu *g, const char *model, const char *key,
+                       double dflt) {
+  double v;
+  const cJSON *it = param_item(g, model, key);
+  return it && ws_json_number(it, &v) && isfinite(v) ? v : dflt;
+}
+
+const char *ws_gpu_param_source(const ws_gpu *g, const char *model,
+                                const char *key) {
+  const cJSON *it = param_item(g, model, key);
+  const cJSON *s = it ? cJSON_GetObjectItemCaseSensitive(it, "source") : NULL;
+  return cJSON_IsString(s) ? s->valuestring : NULL;
+}

@@ -1,0 +1,111 @@
+/* test_gpu.c — the GPU database and loader. */
+#include <string.h>
+
+#include "testutil.h"
+#include "warpsight/gpu.h"
+
+/* Every database entry loads, and its CC has limits. */
+static void database_loads(void **s) {
+  (void)s;
+  assert_true(ws_gpu_db_count() >= 21);
+  for (size_t i = 0; i < ws_gpu_db_count(); i++) {
+    ws_diag d = WS_DIAG_INIT;
+    ws_gpu *g;
+    int r = ws_gpu_load(&g, ws_gpu_db_name(i), &d);
+    assert_ok_diag(r, &d);
+    assert_string_equal(g->name, ws_gpu_db_name(i));
+    assert_true(g->sms > 0 && g->clock_ghz > 0 && g->mem_bandwidth_gbs > 0);
+    assert_true(g->limits.max_warps_per_sm > 0);
+    ws_gpu_free(g);
+    ws_diag_free(&d);
+  }
+}
+
+/* Values from the papers, read back through the loader. */
+static void paper_values(void **s) {
+  (void)s;
+  ws_diag d = WS_DIAG_INIT;
+  ws_gpu *g;
+  double v;
+  assert_int_equal(ws_gpu_load(&g, "gtx280", &d), WS_OK);
+  assert_int_equal(g->sms, 30); /* Hong & Kim Table 3 */
+  assert_int_equal(ws_gpu_param(g, "hong-kim", "mem_ld", &v, &d), WS_OK);
+  assert_close(v, 450, 0); /* Table 6 */
+  assert_int_equal(ws_gpu_param(g, "hong-kim", "departure_del_uncoal", &v, &d), WS_OK);
+  assert_close(v, 40, 0);
+  assert_non_null(ws_gpu_param_source(g, "hong-kim", "mem_ld"));
+  assert_int_equal(ws_gpu_param(g, "hong-kim", "no_such_key", &v, &d), WS_EMISSING);
+  ws_gpu_free(g);
+  assert_int_equal(ws_gpu_load(&g, "c2050", &d), WS_OK);
+  assert_int_equal(ws_gpu_param(g, "gpuperf", "dram_lat", &v, &d), WS_OK);
+  assert_close(v, 440, 0); /* Sim et al. Table 3 */
+  assert_int_equal(ws_gpu_param(g, "gpuperf", "delta", &v, &d), WS_OK);
+  assert_close(v, 20, 0);
+  ws_gpu_free(g);
+  ws_diag_free(&d);
+}
+
+static void unknown_name_lists_known(void **s) {
+  (void)s;
+  ws_diag d = WS_DIAG_INIT;
+  ws_gpu *g;
+  assert_int_equal(ws_gpu_load(&g, "gtx9999", &d), WS_EINVAL);
+  char *msg = ws_diag_format(&d);
+  assert_non_null(strstr(msg, "unknown GPU 'gtx9999'"));
+  assert_non_null(strstr(msg, "gtx280"));
+  assert_non_null(strstr(msg, "hk09-example"));
+  free(msg);
+  ws_diag_free(&d);
+}
+
+static void malformed_gpu(void **s) {
+  (void)s;
+  ws_diag d = WS_DIAG_INIT;
+  ws_gpu *g;
+  const char *bad = "{\"schema\":\"warpsight-gpu/1\",\"name\":\"x\",\"compute_capability\":\"9.x\","
+                    "\"sms\":-4,\"cores_per_sm\":64,\"clock_ghz\":{\"value\":\"fast\"}}";
+  assert_int_equal(ws_gpu_load_json(&g, bad, "x.json", &d), WS_EINVAL);
+  char *msg = ws_diag_format(&d);
+  assert_non_null(strstr(msg, "x.json: error: compute_capability: expected MAJOR.MINOR"));
+  assert_non_null(strstr(msg, "sms: expected a positive number, got -4"));
+  assert_non_null(strstr(msg, "clock_ghz: expected a positive number"));
+  assert_non_null(strstr(msg, "mem_bandwidth_gbs: missing"));
+  free(msg);
+  ws_diag_free(&d);
+  /* A CC without built-in limits needs a limits object. */
+  const char *cc4 = "{\"schema\":\"warpsight-gpu/1\",\"name\":\"x\",\"compute_capability\":\"4.0\","
+                    "\"sms\":4,\"cores_per_sm\":64,\"clock_ghz\":1,\"mem_bandwidth_gbs\":10}";
+  assert_int_equal(ws_gpu_load_json(&g, cc4, "x.json", &d), WS_EINVAL);
+  msg = ws_diag_format(&d);
+  assert_non_null(strstr(msg, "no built-in limits for compute capability 4.0"));
+  free(msg);
+  ws_diag_free(&d);
+}
+
+/* Limits overrides and dotted parameter keys. */
+static void overrides_and_nested(void **s) {
+  (void)s;
+  ws_diag d = WS_DIAG_INIT;
+  ws_gpu *g;
+  const char *j = "{\"schema\":\"warpsight-gpu/1\",\"name\":\"x\",\"compute_capability\":\"8.0\","
+                  "\"sms\":4,\"cores_per_sm\":64,\"clock_ghz\":1,\"mem_bandwidth_gbs\":10,"
+                  "\"limits\":{\"max_blocks_per_sm\":{\"value\":7,\"source\":\"test\"}},"
+                  "\"models\":{\"m\":{\"tbl\":{\"k\":{\"value\":3.5,\"source\":\"s\"}}}}}";
+  assert_int_equal(ws_gpu_load_json(&g, j, "x.json", &d), WS_OK);
+  assert_int_equal(g->limits.max_blocks_per_sm, 7);
+  assert_int_equal(g->limits.max_warps_per_sm, 64); /* CC 8.0 default kept */
+  assert_close(ws_gpu_param_or(g, "m", "tbl.k", -1), 3.5, 0);
+  assert_string_equal(ws_gpu_param_source(g, "m", "tbl.k"), "s");
+  assert_close(ws_gpu_param_or(g, "m", "tbl.z", -1), -1, 0);
+  ws_gpu_free(g);
+  ws_diag_free(&d);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(database_loads), cmocka_unit_test(paper_values),
+      cmocka_unit_test(unknown_name_lists_known), cmocka_unit_test(malformed_gpu),
+      cmocka_unit_test(overrides_and_nested),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
