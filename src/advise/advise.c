@@ -11,6 +11,8 @@
  */
 #include "warpsight/advise.h"
 
+#include "warpsight/transit.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -156,9 +158,14 @@ static int advise_bound(ws_advice *a, const ws_model_result *r,
   } else {
     finding = fmt("%s", r->case_label);
   }
+  /* Transit's full direction (Section 2.4) rather than its short limiter. */
+  const char *action = r->limiter ? r->limiter : "";
+  double bound = ws_model_term_get(r, "bound");
+  if (is_model(r, "transit") && bound >= 0 && bound <= WS_TRANSIT_CAPACITY &&
+      bound == floor(bound))
+    action = ws_transit_explain((ws_transit_bound)bound);
   int st = add_item(a, WS_ADVICE_BOUND, r->model, fmt("%s", r->case_label),
-                    NAN, NAN, finding,
-                    fmt("%s", r->limiter ? r->limiter : ""));
+                    NAN, NAN, finding, fmt("%s", action));
   if (st) return st;
   if (want_bottleneck && !a->bottleneck) {
     a->bottleneck = fmt("%s (%s)", r->case_label, r->model);

@@ -484,15 +484,18 @@ static void draw_benefit(canvas *c, const void *data) {
   cairo_set_line_width(cr, 1.2);
   line(c, 0, 0, c->x1, c->y1);
   cairo_restore(cr);
-  color(c, 0.55, 0.1, 0.1);
-  text(c, tx(c, c->x1 * 0.04), ty(c, c->y1 * 0.96), "compute bound", 14, 0, 0, 0, 1);
-  color(c, 0.1, 0.2, 0.6);
-  text(c, tx(c, c->x1 * 0.96), ty(c, c->y1 * 0.04), "memory bound", 14, 1, 1, 0, 1);
+  /* Zone names along the diagonal, one each side, drawn first so that the
+   * kernel's marks go over them. */
+  double zx = tx(c, c->x1 * 0.3), zy = ty(c, c->y1 * 0.3);
+  color(c, 0.6, 0.25, 0.25);
+  text(c, zx - 9, zy - 9, "compute bound", 14, 0.5, 1, 45, 1);
+  color(c, 0.2, 0.3, 0.65);
+  text(c, zx + 9, zy + 9, "memory bound", 14, 0.5, 0, 45, 1);
   color(c, 0.3, 0.3, 0.3);
-  text(c, tx(c, c->x1 * 0.85) - 8, ty(c, c->x1 * 0.85) - 8, "y = x", 12, 0.5,
+  text(c, tx(c, c->x1 * 0.9) - 6, ty(c, c->x1 * 0.9) - 6, "y = x", 12, 0.5,
        1, 45, 0);
 
-  /* Ideal costs. */
+  /* Ideal costs: dashed lines and their meeting point. */
   cairo_set_line_width(cr, 1.2);
   color(c, 0.1, 0.55, 0.2);
   dashed(c, 1);
@@ -506,15 +509,19 @@ static void draw_benefit(canvas *c, const void *data) {
   snprintf(b, sizeof b, "T_mem_min = %s", n1);
   text(c, tx(c, v[B_TMMIN]) + 4, c->py0 + 6, b, 12, 0, 0, 0, 0);
   dot(c, v[B_TMMIN], v[B_TFP], 5);
-  text(c, tx(c, v[B_TMMIN]) + 8, ty(c, v[B_TFP]) + 6, "ideal", 12, 0, 0, 0, 0);
 
-  /* A and A'. */
+  /* A = (T_mem, T_comp), and A' shifted left by T_overlap. */
+  double ax = tx(c, tmem), a1x = tx(c, tmem1), ay = ty(c, tcomp);
   color(c, 0.35, 0.35, 0.35);
   dot(c, tmem, tcomp, 5);
   num(n1, sizeof n1, tmem);
   num(n2, sizeof n2, tcomp);
   snprintf(b, sizeof b, "A (%s, %s)", n1, n2);
-  text(c, tx(c, tmem) + 8, ty(c, tcomp) - 8, b, 13, 0, 1, 0, 0);
+  double w = text_width(c, b, 13, 0);
+  if (ax + 8 + w < c->px1)
+    text(c, ax + 8, ay - 8, b, 13, 0, 1, 0, 0);
+  else /* below, against the right edge: above is T_overlap's place */
+    text(c, c->px1 - 4, ay + 8, b, 13, 1, 0, 0, 0);
   if (v[B_TOVL] > 0) {
     dashed(c, 1);
     cairo_set_line_width(cr, 1.2);
@@ -522,36 +529,46 @@ static void draw_benefit(canvas *c, const void *data) {
     dashed(c, 0);
     num(n1, sizeof n1, v[B_TOVL]);
     snprintf(b, sizeof b, "T_overlap = %s", n1);
-    text(c, (tx(c, tmem) + tx(c, tmem1)) / 2, ty(c, tcomp) - 8, b, 12, 0.5, 1,
-         0, 0);
+    if (ax - a1x > text_width(c, b, 12, 0) + 16) /* else: the legend has it */
+      text(c, (ax + a1x) / 2, ay - 6, b, 12, 0.5, 1, 0, 0);
   }
   color(c, 0, 0, 0);
   dot(c, tmem1, tcomp, 6);
-  num(n1, sizeof n1, tmem1 + tcomp);
-  snprintf(b, sizeof b, "A' (T_exec = %s)", n1);
-  text(c, tx(c, tmem1) - 10, ty(c, tcomp) + 10, b, 13, 1, 0, 0, 1);
+  snprintf(b, sizeof b, "A'");
+  double a1y = ax - a1x < 60 ? ay + 8 : ay - 8, a1va = ax - a1x < 60 ? 0 : 1;
+  if (a1x - 12 - text_width(c, b, 13, 1) > c->px0)
+    text(c, a1x - 10, a1y, b, 13, 1, a1va, 0, 1);
+  else
+    text(c, a1x + 10, a1y, b, 13, 0, a1va, 0, 1);
 
-  /* Benefits: the computation ones stack downwards from A', B_memlp left. */
+  /* Benefits: the computation ones stack downwards from A' (B_serial,
+   * B_itilp, B_fp: T_comp - all three = T_fp, (22)); B_memlp points left
+   * towards T_mem_min (23).  Zero benefits are only in the legend. */
   static const struct { int idx; const char *name; double r, g, b; } down[] = {
       {B_SERIAL, "B_serial", 0.75, 0.35, 0.0},
       {B_ITILP, "B_itilp", 0.55, 0.0, 0.6},
       {B_FP, "B_fp", 0.8, 0.0, 0.2}};
   double y = tcomp;
-  double xa = tx(c, tmem1);
   cairo_set_line_width(cr, 2.5);
   for (size_t i = 0; i < 3; i++) {
     double bv = v[down[i].idx];
+    if (!(bv > 0)) continue;
     num(n1, sizeof n1, bv);
     snprintf(b, sizeof b, "%s = %s", down[i].name, n1);
     color(c, down[i].r, down[i].g, down[i].b);
-    if (bv > 0) {
-      arrow(c, tmem1, y, tmem1, y - bv);
-      text(c, xa + 10, (ty(c, y) + ty(c, y - bv)) / 2, b, 13, 0, 0.5, 0, 1);
-      y -= bv;
-    } else {
-      text(c, xa + 10, ty(c, y) + 10 + 16 * (double)i, b, 12, 0, 0, 0, 0);
-    }
+    arrow(c, tmem1, y, tmem1, y - bv);
+    text(c, a1x + 10, (ty(c, y) + ty(c, y - bv)) / 2, b, 13, 0, 0.5, 0, 1);
+    y -= bv;
   }
+  if (v[B_MEMLP] > 0) {
+    num(n1, sizeof n1, v[B_MEMLP]);
+    snprintf(b, sizeof b, "B_memlp = %s", n1);
+    color(c, 0.0, 0.35, 0.75);
+    arrow(c, tmem1, tcomp, tmem1 - v[B_MEMLP], tcomp);
+    text(c, (a1x + tx(c, tmem1 - v[B_MEMLP])) / 2, ay + 10, b, 13, 0.5, 0, 0,
+         1);
+  }
+
   /* Legend right of the square plot: the costs and each benefit's share. */
   double lx = c->px1 + 28, ly = c->py0 + 4;
   double texec = tmem1 + tcomp;
@@ -562,7 +579,7 @@ static void draw_benefit(canvas *c, const void *data) {
   text(c, lx, ly, "costs (cycles)", 13, 0, 0, 0, 1);
   ly += 22;
   num(n1, sizeof n1, texec);
-  snprintf(b, sizeof b, "T_exec = %s", n1);
+  snprintf(b, sizeof b, "T_exec = %s (A')", n1);
   text(c, lx, ly, b, 12, 0, 0, 0, 0);
   for (size_t i = 0; i < sizeof costs / sizeof costs[0]; i++) {
     ly += 18;
@@ -570,6 +587,12 @@ static void draw_benefit(canvas *c, const void *data) {
     snprintf(b, sizeof b, "%s = %s", costs[i].name, n1);
     text(c, lx, ly, b, 12, 0, 0, 0, 0);
   }
+  ly += 18;
+  color(c, 0.1, 0.55, 0.2);
+  cairo_arc(cr, lx + 5, ly + 6, 5, 0, 2 * M_PI);
+  cairo_fill(cr);
+  text(c, lx + 16, ly, "ideal (T_mem_min, T_fp)", 12, 0, 0, 0, 0);
+  color(c, 0, 0, 0);
   ly += 32;
   text(c, lx, ly, "potential benefits", 13, 0, 0, 0, 1);
   ly += 16;
@@ -583,17 +606,6 @@ static void draw_benefit(canvas *c, const void *data) {
     snprintf(b, sizeof b, "%s = %s (%.0f %%)", bens[i].name, n1,
              texec > 0 ? 100 * v[bens[i].idx] / texec : 0.0);
     text(c, lx, ly, b, 12, 0, 0, 0, 0);
-  }
-
-  num(n1, sizeof n1, v[B_MEMLP]);
-  snprintf(b, sizeof b, "B_memlp = %s", n1);
-  color(c, 0.0, 0.35, 0.75);
-  if (v[B_MEMLP] > 0) {
-    arrow(c, tmem1, tcomp, tmem1 - v[B_MEMLP], tcomp);
-    text(c, (tx(c, tmem1) + tx(c, tmem1 - v[B_MEMLP])) / 2, ty(c, tcomp) - 10, b,
-         13, 0.5, 1, 0, 1);
-  } else {
-    text(c, xa - 10, ty(c, tcomp) + 10, b, 12, 1, 0, 0, 0);
   }
 }
 

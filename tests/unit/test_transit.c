@@ -173,12 +173,12 @@ static void bad_input(void **state) {
 static void directions(void **state) {
   (void)state;
   /* The paper's remedies, by keyword (Section 2.4). */
-  assert_non_null(strstr(ws_transit_direction(WS_TRANSIT_THREAD), "threads"));
-  assert_non_null(strstr(ws_transit_direction(WS_TRANSIT_MEMORY),
+  assert_non_null(strstr(ws_transit_explain(WS_TRANSIT_THREAD), "threads"));
+  assert_non_null(strstr(ws_transit_explain(WS_TRANSIT_MEMORY),
                          "arithmetic intensity Z"));
-  assert_non_null(strstr(ws_transit_direction(WS_TRANSIT_COMPUTATION),
+  assert_non_null(strstr(ws_transit_explain(WS_TRANSIT_COMPUTATION),
                          "raise M"));
-  assert_non_null(strstr(ws_transit_direction(WS_TRANSIT_CAPACITY),
+  assert_non_null(strstr(ws_transit_explain(WS_TRANSIT_CAPACITY),
                          "together"));
 }
 
