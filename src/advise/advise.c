@@ -112,7 +112,7 @@ static int advise_gpuperf(ws_advice *a, const ws_model_result *r,
     if (share < WS_ADVICE_MIN_SHARE) continue;
     int st = add_item(
         a, WS_ADVICE_BENEFIT, r->model, fmt("%s", benefits[i].topic), b, share,
-        fmt("%s = %.0f %% of run time (%.4g cycles): potential benefit of "
+        fmt("%s = %.0f %% of run time (%.0f cycles): potential benefit of "
             "better %s",
             benefits[i].topic, 100 * share, b, benefits[i].what),
         fmt("%s", benefits[i].action));
@@ -127,7 +127,7 @@ static int advise_gpuperf(ws_advice *a, const ws_model_result *r,
     double t_mem1 = t_mem - (isfinite(t_overlap) ? t_overlap : 0);
     int mem = t_mem1 > t_comp; /* Figure 4: below the diagonal y = x */
     a->bottleneck =
-        fmt("%s (gpuperf: T_mem' = %.4g cycles %s T_comp = %.4g cycles)",
+        fmt("%s (gpuperf: T_mem' = %.0f cycles %s T_comp = %.0f cycles)",
             mem ? "memory-bound" : "compute-bound", t_mem1, mem ? ">" : "<=",
             t_comp);
     if (!a->bottleneck) return WS_ENOMEM;
