@@ -33,6 +33,10 @@ char *ws_report_advice_text(const ws_advice *a);
 
 /* 1 if this library was built with chart support (cairo). */
 int ws_chart_available(void);
+/* Release the font caches cairo keeps for the life of the process, so leak
+ * checkers stay quiet.  Call at most once, at exit, when no other thread
+ * uses cairo. */
+void ws_chart_shutdown(void);
 
 /* Each writes PATH.png and PATH.svg.  WS_EMISSING when the result lacks a
  * term the chart needs (the diagnostic names it), WS_EIO when a file cannot

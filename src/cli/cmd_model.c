@@ -289,6 +289,7 @@ int cmd_model(int argc, char **argv) {
   if (charts && finish_charts(charts, p->kernel, kept, kept_ok, ws_model_count(),
                               extra) != EXIT_OK)
     rc = EXIT_USAGE;
+  if (charts) ws_chart_shutdown(); /* cairo's font caches, for leak checkers */
   if (all && ok_count == 0) rc = EXIT_USAGE;
   if (json) {
     cJSON *root = cJSON_CreateObject();

@@ -59,6 +59,8 @@ static int need_terms(const ws_model_result *r, const char *chart,
 
 int ws_chart_available(void) { return 0; }
 
+void ws_chart_shutdown(void) {}
+
 static int no_cairo(ws_diag *d) {
   ws_diag_error(d, "charts need cairo: this warpsight was built without it "
                    "(install libcairo2-dev and rebuild)");
@@ -81,6 +83,8 @@ int ws_chart_roofline(const char *p, const ws_model_result *r, ws_diag *d) {
 #else /* WS_HAVE_CAIRO */
 
 int ws_chart_available(void) { return 1; }
+
+void ws_chart_shutdown(void) { cairo_debug_reset_static_data(); }
 
 enum { W = 900, H = 640 };
 enum { ML = 96, MR = 40, MT = 64, MB = 78 }; /* margins: left right top bottom */
