@@ -81,6 +81,10 @@ int ws_model_roofline(ws_model_result *out, const ws_profile *p,
     return ws_diag_error(d, "roofline: the profile has neither flops "
                             "(per_warp.flops) nor DRAM traffic");
 
+  if (!isfinite(time_s) || !isfinite(flops) || !isfinite(bytes))
+    return ws_diag_error(d, "roofline: flops or DRAM bytes too large for a "
+                            "finite prediction");
+
   int e = 0;
   e |= ws_model_term_add(out, "flops", flops, "", "FLOP");
   e |= ws_model_term_add(out, "dram_bytes", bytes, "", "bytes");

@@ -116,8 +116,9 @@ int ws_model_transit(ws_model_result *out, const ws_profile *p,
 
   const double sms = ctx.active_sms;
   double time_s = thread_insts / (eq.cs_gops * 1e9 * sms);
-  if (!(eq.cs_gops > 0) || !isfinite(time_s))
-    return ws_diag_error(d, "transit: predicted computation throughput is 0");
+  if (!(eq.cs_gops > 0) || !isfinite(time_s) || !isfinite(thread_insts))
+    return ws_diag_error(d, "transit: instruction counts too large for a "
+                            "finite prediction");
 
   int e = 0;
   e |= ws_model_term_add(out, "precision_dp", dp, "", "0 SP, 1 DP");

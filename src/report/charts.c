@@ -774,24 +774,16 @@ static void draw_transit(canvas *c, const void *data) {
 
 int ws_chart_transit(const char *path, const ws_model_result *r, ws_diag *d) {
   transit_data t;
-  int st = need_terms(r, "transit", transit_terms, t.v, T_NN, d);
-  if (st != WS_OK && st == WS_EMISSING) {
-    /* z_ops_per_byte may be +inf (no DRAM traffic). */
-    double z = ws_model_term_get(r, "z_ops_per_byte");
-    if (isinf(z) && z > 0) {
-      ws_diag_clear(d);
-      for (int i = 0; i < T_NN; i++) {
-        t.v[i] = ws_model_term_get(r, transit_terms[i]);
-        if (i != T_Z && !isfinite(t.v[i])) {
-          ws_diag_error(d, "transit chart: the result has no finite term '%s'",
-                        transit_terms[i]);
-          return WS_EMISSING;
-        }
-      }
-      st = WS_OK;
+  if (!r) return ws_diag_error(d, "transit chart: no result given");
+  /* Every term finite, except Z, which is +inf without DRAM traffic. */
+  for (int i = 0; i < T_NN; i++) {
+    t.v[i] = ws_model_term_get(r, transit_terms[i]);
+    if (!isfinite(t.v[i]) && !(i == T_Z && isinf(t.v[i]) && t.v[i] > 0)) {
+      ws_diag_error(d, "transit chart: the %s result has no finite term '%s'",
+                    r->model ? r->model : "?", transit_terms[i]);
+      return WS_EMISSING;
     }
   }
-  if (st != WS_OK) return st;
   t.bound = r->case_label ? r->case_label : "?";
   t.tp = (ws_transit_params){t.v[T_N], t.v[T_KD], t.v[T_R], t.v[T_M], t.v[T_P],
                              t.v[T_Z]};

@@ -206,6 +206,24 @@ static void errors(void **state) {
   empty.model = "roofline";
   assert_int_equal(ws_chart_roofline("/tmp/unused", &empty, &d), WS_EMISSING);
   assert_non_null(strstr(d.items[0].message, "'peak_gflops'"));
+  /* Transit without DRAM traffic: Z = +inf is drawn (g is 0 everywhere). */
+  ws_transit_params tp = {256, 1536, 8.93, 576, 24.8, INFINITY};
+  ws_transit_eq eq;
+  assert_ok_diag(ws_transit_solve(&eq, &tp, &d), &d);
+  ws_model_result t = WS_MODEL_RESULT_INIT;
+  t.model = "transit";
+  add(&t, "n", tp.n);
+  add(&t, "z_ops_per_byte", INFINITY);
+  add(&t, "delta_threads", tp.k_delta);
+  add(&t, "delta_gbs", tp.r);
+  add(&t, "pi_threads", tp.m);
+  add(&t, "pi_value", tp.p);
+  add(&t, "k_eq", eq.k);
+  add(&t, "ms_throughput", eq.ms_gbs);
+  char base[128];
+  snprintf(base, sizeof base, "%s/transit", dir);
+  assert_ok_diag(ws_chart_transit(base, &t, &d), &d);
+  ws_model_result_free(&t);
   /* A model without a chart. */
   ws_model_result hk = WS_MODEL_RESULT_INIT;
   hk.model = "hong-kim";

@@ -101,11 +101,19 @@ static void missing(void **state) {
   ws_model_result_free(&r);
 }
 
+/* 1e306 flops per warp x 1120 warps overflows a double: an error, not an
+ * infinite time. */
+static void overflow(void **state) {
+  (void)state;
+  ws_model_result r = run("\"flops\":1e306", "\"dram_read_bytes\":1", WS_EINVAL);
+  ws_model_result_free(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(memory_bound),     cmocka_unit_test(compute_bound),
       cmocka_unit_test(traffic_fallback), cmocka_unit_test(no_flops),
-      cmocka_unit_test(missing),
+      cmocka_unit_test(missing),          cmocka_unit_test(overflow),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -355,6 +355,16 @@ static void model_traffic_from_transactions(void **state) {
   ws_model_result_free(&r);
 }
 
+/* 1e306 instructions per warp overflow W: an error, not an infinite time. */
+static void model_overflow(void **state) {
+  (void)state;
+  ws_model_result r = WS_MODEL_RESULT_INIT;
+  ws_profile *p = profile(4, "", "\"dram_read_bytes\":1146880");
+  p->f.comp_insts = 1e306;
+  r = run(p, gpu_json, WS_EINVAL);
+  ws_model_result_free(&r);
+}
+
 static void model_missing_inputs(void **state) {
   (void)state;
   ws_model_result r = run(profile(4, "", "\"dram_read_bytes\":1146880"),
@@ -379,7 +389,7 @@ int main(void) {
       cmocka_unit_test(model_memory_bound), cmocka_unit_test(model_capacity_bound),
       cmocka_unit_test(model_double_precision),
       cmocka_unit_test(model_traffic_from_transactions),
-      cmocka_unit_test(model_missing_inputs),
+      cmocka_unit_test(model_missing_inputs), cmocka_unit_test(model_overflow),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
