@@ -725,7 +725,7 @@ static void draw_transit(canvas *c, const void *data) {
   if (kd <= c->x1) {
     dot(c, kd, tp->r, 5);
     num(n1, sizeof n1, kd);
-    snprintf(b, sizeof b, "delta (%s, %.3g)", n1, tp->r);
+    snprintf(b, sizeof b, "delta (%s, %.4g)", n1, tp->r);
     text(c, tx(c, kd), ty(c, tp->r) + 10, b, 12, 0.5, 0, 0, 0);
   }
   color(c, 0.85, 0.35, 0.0);
