@@ -1,0 +1,21 @@
+// matMul_gpu_sharedmem_uncoalesced — the tiled product with threadIdx.x and
+// threadIdx.y swapped: consecutive threads of a warp walk a COLUMN of each
+// tile, so global loads and the store of C are n floats apart (uncoalesced)
+// and shared accesses are T words apart (bank conflicts).
+// Shared memory: 2 * T * T floats, dynamic (see matMul_gpu_sharedmem.cu).
+extern "C" __global__ void matMul_gpu_sharedmem_uncoalesced(float *a, float *b, float *c, int n) {
+  extern __shared__ float tiles[];
+  int T = blockDim.x;
+  float *As = tiles, *Bs = tiles + T * T;
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row = blockIdx.x * T + tx, col = blockIdx.y * T + ty;
+  float sum = 0.0f;
+  for (int t = 0; t < n / T; t++) {
+    As[tx * T + ty] = a[row * n + t * T + ty];
+    Bs[tx * T + ty] = b[(t * T + tx) * n + col];
+    __syncthreads();
+    for (int k = 0; k < T; k++) sum += As[tx * T + k] * Bs[k * T + ty];
+    __syncthreads();
+  }
+  c[row * n + col] = sum;
+}
