@@ -1,0 +1,232 @@
+/* test_valid_run.c — the validation run with a TEST DOUBLE predictor (never
+ * shipped: the real one needs the profiler), the profile cache, the per-row
+ * CSV and the chart. */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "warpsight/valid.h"
+
+/* Three rows: two GTX 680 vectorAdd sizes, one K20 dotProd. */
+static const char csv_text[] =
+    "gpu_name,compute_version,max_clock_rate,num_of_cores,AppName,Kernel,Input.Size,Grid.X,"
+    "Grid.Y,Grid.Z,Block.X,Block.Y,Block.Z,Registers.Per.Thread,Static.SMem,Dynamic.SMem,"
+    "Duration\n"
+    "GTX-680,3,1058,1536,vectorAdd,\"vectorAdd(float const *, float const *, float*, int)\","
+    "131072,2048,1,1,64,1,1,10,0,0,1e-05\n"
+    "GTX-680,3,1058,1536,vectorAdd,\"vectorAdd(float const *, float const *, float*, int)\","
+    "262144,4096,1,1,64,1,1,10,0,0,2e-05\n"
+    "Tesla-K20,3.5,705,2496,dotProd,\"dotProd(float*, float*, float*, int)\","
+    "131072,2048,1,1,64,1,1,13,256,0,4e-05\n";
+
+typedef struct dbl {
+  int calls;       /* predictor calls */
+  int fail_line;   /* fail the row on this CSV line (0: none) */
+} dbl;
+
+/* The double: a hand-written paper profile stands in for the emulator; the
+ * models run on it as the real predictor will (ws_valid_run_models). */
+static int fake_predict(ws_valid_result *out, const ws_valid_request *req, void *user,
+                        ws_diag *d) {
+  dbl *t = user;
+  t->calls++;
+  assert_non_null(req->launch);
+  assert_non_null(strstr(req->ptx_path, req->row->kernel));
+  if (req->row->line == t->fail_line) return ws_diag_error(d, "double: asked to fail");
+  int st = ws_profile_load_file(&out->profile, WS_SOURCE_DIR "/examples/paper/hk09-table2.json", d);
+  if (st) return st;
+  return ws_valid_run_models(out, out->profile, req->gpu, req->models, req->nmodels, d);
+}
+
+static ws_valid_data *load(void) {
+  ws_diag d = WS_DIAG_INIT;
+  ws_valid_data *v = NULL;
+  assert_ok_diag(ws_valid_load_text(&v, csv_text, strlen(csv_text), "t.csv", &d), &d);
+  ws_diag_free(&d);
+  return v;
+}
+
+static const char *const models[] = {"hong-kim"};
+
+static ws_valid_options opts(dbl *t, const char *cache) {
+  ws_valid_options o = {0};
+  o.models = models;
+  o.nmodels = 1;
+  o.ptx_dir = WS_SOURCE_DIR "/examples/validation/ptx";
+  o.cache_dir = cache;
+  o.predict = fake_predict;
+  o.user = t;
+  return o;
+}
+
+static void test_run_filters_and_failures(void **state) {
+  (void)state;
+  ws_valid_data *v = load();
+  dbl t = {0, 3}; /* line 3 = the second vectorAdd row fails */
+  ws_valid_options o = opts(&t, NULL);
+  const char *gpus[] = {"gtx680"};
+  o.gpus = gpus, o.ngpus = 1;
+  ws_diag d = WS_DIAG_INIT;
+  ws_valid_report *r = NULL;
+  assert_ok_diag(ws_valid_run(&r, v, &o, &d), &d);
+  assert_int_equal(r->nrows, 2); /* the K20 row is filtered out */
+  assert_int_equal(t.calls, 2);
+  assert_int_equal(r->failed, 1);
+  assert_int_equal(r->rows[0].status, WS_OK);
+  assert_int_not_equal(r->rows[1].status, WS_OK);
+  assert_true(r->rows[0].time_s[0] > 0);
+  ws_valid_stats s;
+  ws_valid_report_stats(&s, r, 0, NULL, NULL);
+  assert_int_equal(s.n, 1); /* the failed row is not counted */
+  ws_valid_report_free(r);
+  /* --limit 1 keeps the first selected row */
+  o.gpus = NULL, o.limit = 1, t.fail_line = 0;
+  assert_ok_diag(ws_valid_run(&r, v, &o, &d), &d);
+  assert_int_equal(r->nrows, 1);
+  ws_valid_report_free(r);
+  ws_diag_free(&d);
+  ws_valid_data_free(v);
+}
+
+static void rm_rf(const char *dir) {
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  assert_int_equal(system(cmd), 0);
+}
+
+/* Second run with the same cache folder: every profile comes from the cache,
+ * the predictor is not called, the times are the same. */
+static void test_cache_reuse(void **state) {
+  (void)state;
+  char dir[] = "/tmp/ws-valid-cache-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  char cache[600];
+  snprintf(cache, sizeof cache, "%s/sub/cache", dir); /* created on demand */
+  ws_valid_data *v = load();
+  dbl t = {0, 0};
+  ws_valid_options o = opts(&t, cache);
+  ws_diag d = WS_DIAG_INIT;
+  ws_valid_report *r1 = NULL, *r2 = NULL;
+  assert_ok_diag(ws_valid_run(&r1, v, &o, &d), &d);
+  assert_int_equal(t.calls, 3);
+  assert_int_equal(r1->cached, 0);
+  assert_ok_diag(ws_valid_run(&r2, v, &o, &d), &d);
+  assert_int_equal(t.calls, 3); /* no new calls */
+  assert_int_equal(r2->cached, 3);
+  for (size_t i = 0; i < 3; i++) assert_close(r2->rows[i].time_s[0], r1->rows[i].time_s[0], 0);
+
+  /* the per-row CSV: header + 3 rows, read back with the CSV reader */
+  char path[700];
+  snprintf(path, sizeof path, "%s/rows.csv", dir);
+  assert_ok_diag(ws_valid_report_csv(r2, path, &d), &d);
+  ws_csv *c = NULL;
+  assert_ok_diag(ws_csv_read(&c, path, &d), &d);
+  assert_int_equal(c->nrows, 3);
+  assert_int_equal(ws_csv_column(c, "predicted_s_hong-kim"), 6);
+  assert_int_equal(ws_csv_column(c, "error_pct_hong-kim"), 7);
+  assert_string_equal(ws_csv_cell(c, 2, 1), "k20");
+  assert_string_equal(ws_csv_cell(c, 2, 3), "2048x1x1");
+  /* error column = 100 (pred - meas) / meas of the columns beside it */
+  double meas = atof(ws_csv_cell(c, 0, 5)), pred = atof(ws_csv_cell(c, 0, 6));
+  assert_close(atof(ws_csv_cell(c, 0, 7)), 100 * (pred - meas) / meas, 1e-3);
+  ws_csv_free(c);
+
+#ifdef WS_HAVE_CAIRO
+  snprintf(path, sizeof path, "%s/chart.png", dir);
+  assert_ok_diag(ws_valid_report_chart(r2, 0, path, &d), &d);
+  struct stat sb;
+  assert_int_equal(stat(path, &sb), 0);
+  assert_true(sb.st_size > 1000);
+  FILE *f = fopen(path, "rb");
+  unsigned char sig[8];
+  assert_int_equal(fread(sig, 1, 8, f), 8);
+  fclose(f);
+  assert_memory_equal(sig, "\x89PNG\r\n\x1a\n", 8);
+  snprintf(path, sizeof path, "%s/chart.svg", dir);
+  assert_ok_diag(ws_valid_report_chart(r2, 0, path, &d), &d);
+  assert_int_equal(stat(path, &sb), 0);
+  snprintf(path, sizeof path, "%s/chart.gif", dir);
+  assert_int_equal(ws_valid_report_chart(r2, 0, path, &d), WS_EUNSUP);
+#endif
+  ws_valid_report_free(r1);
+  ws_valid_report_free(r2);
+  ws_diag_free(&d);
+  ws_valid_data_free(v);
+  rm_rf(dir);
+}
+
+/* The key changes with every input it covers. */
+static void test_cache_key(void **state) {
+  (void)state;
+  ws_valid_data *v = load();
+  ws_diag d = WS_DIAG_INIT;
+  cJSON *l = NULL;
+  assert_ok_diag(ws_valid_launch(&l, &v->rows[0], "t.csv", &d), &d);
+  char k0[17], k[17];
+  ws_valid_cache_key(k0, "vectorAdd", "ptx A", l, 3, 0, 0);
+  assert_int_equal(strlen(k0), 16);
+  ws_valid_cache_key(k, "vectorAdd", "ptx A", l, 3, 0, 0);
+  assert_string_equal(k, k0); /* deterministic */
+  ws_valid_cache_key(k, "vectorAdd", "ptx B", l, 3, 0, 0);
+  assert_string_not_equal(k, k0);
+  ws_valid_cache_key(k, "vectorAdd", "ptx A", l, 3, 5, 0);
+  assert_string_not_equal(k, k0);
+  ws_valid_cache_key(k, "vectorAdd", "ptx A", l, 3, 0, 16);
+  assert_string_not_equal(k, k0);
+  ws_valid_cache_key(k, "dotProd", "ptx A", l, 3, 0, 0);
+  assert_string_not_equal(k, k0);
+  cJSON *seed = cJSON_GetObjectItem(
+      cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(l, "args"), 0),
+                                              "init"),
+                          "random"),
+      "seed");
+  cJSON_SetNumberValue(seed, 7);
+  ws_valid_cache_key(k, "vectorAdd", "ptx A", l, 3, 0, 0);
+  assert_string_not_equal(k, k0);
+  cJSON_SetNumberValue(cJSON_GetArrayItem(cJSON_GetObjectItem(l, "grid"), 0), 1);
+  char k2[17];
+  ws_valid_cache_key(k2, "vectorAdd", "ptx A", l, 3, 0, 0);
+  assert_string_not_equal(k2, k);
+  cJSON_Delete(l);
+  ws_diag_free(&d);
+  ws_valid_data_free(v);
+}
+
+static void test_cache_default_dir(void **state) {
+  (void)state;
+  char buf[512];
+  setenv("XDG_CACHE_HOME", "/x/c", 1);
+  ws_valid_cache_default_dir(buf, sizeof buf);
+  assert_string_equal(buf, "/x/c/warpsight");
+  unsetenv("XDG_CACHE_HOME");
+  setenv("HOME", "/h", 1);
+  ws_valid_cache_default_dir(buf, sizeof buf);
+  assert_string_equal(buf, "/h/.cache/warpsight");
+  unsetenv("HOME");
+  ws_valid_cache_default_dir(buf, sizeof buf);
+  assert_string_equal(buf, ".warpsight-cache");
+}
+
+static void test_cache_miss(void **state) {
+  (void)state;
+  ws_profile *p = NULL;
+  ws_diag d = WS_DIAG_INIT;
+  assert_int_equal(ws_valid_cache_get(&p, "/nonexistent-ws", "k", "0123456789abcdef", &d),
+                   WS_EMISSING);
+  assert_null(p);
+  ws_diag_free(&d);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_run_filters_and_failures),
+      cmocka_unit_test(test_cache_reuse),
+      cmocka_unit_test(test_cache_key),
+      cmocka_unit_test(test_cache_default_dir),
+      cmocka_unit_test(test_cache_miss),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
