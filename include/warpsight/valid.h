@@ -193,6 +193,7 @@ typedef struct ws_valid_options {
   void *user;                  /* passed to predict */
   void (*progress)(size_t done, size_t total, void *user); /* or NULL */
   void *progress_user;         /* passed to progress */
+  int keep_profiles;           /* 1: keep each row's profile in its outcome */
 } ws_valid_options;
 
 typedef struct ws_valid_outcome {
@@ -200,6 +201,7 @@ typedef struct ws_valid_outcome {
   int status;               /* WS_OK or the prediction's error status */
   int cached;               /* 1 if the profile came from the cache */
   double *time_s;           /* per model, seconds, NaN where it could not run (owned) */
+  ws_profile *profile;      /* the profile, with keep_profiles (owned), else NULL */
 } ws_valid_outcome;
 
 typedef struct ws_valid_report {
@@ -221,6 +223,10 @@ void ws_valid_report_free(ws_valid_report *r);
  * (NULL: any). */
 int ws_valid_report_stats(ws_valid_stats *out, const ws_valid_report *r,
                           size_t model, const char *gpu, const char *kernel);
+/* The statistics tables as text (malloc'd, caller frees; NULL on ENOMEM):
+ * per model, the rows of each GPU and kernel, each GPU, and all rows, with
+ * rows, MAPE, median error, fraction within 20 % and Spearman's rho. */
+char *ws_valid_report_text(const ws_valid_report *r);
 /* Per-row CSV: kernel,gpu,input_size,grid,block,measured_s, then
  * predicted_s_<model> and error_pct_<model> for each model. */
 int ws_valid_report_csv(const ws_valid_report *r, const char *path, ws_diag *d);
@@ -262,6 +268,28 @@ void ws_valid_fit_free(ws_valid_fit *f);
 void ws_valid_split(size_t *train, size_t *ntrain, size_t *test,
                     size_t *ntest, const ws_valid_row *rows,
                     const size_t *subset, size_t nsubset);
+
+/* Calibration of one model on one GPU's rows. */
+#define WS_VALID_MAX_PARAMS 8
+typedef struct ws_valid_calib {
+  const char *const *params;          /* fitted parameter names (static) */
+  size_t np;                          /* entries in params */
+  double theta0[WS_VALID_MAX_PARAMS]; /* values before (the GPU's) */
+  double theta[WS_VALID_MAX_PARAMS];  /* values after */
+  size_t ntrain, ntest;               /* rows in each half */
+  ws_valid_stats train_before, train_after; /* errors on the training half */
+  ws_valid_stats test_before, test_after;   /* errors on the held-out half */
+  size_t iterations;                  /* solver iterations */
+  int converged;                      /* the solver met its tolerance */
+} ws_valid_calib;
+
+/* Fit the fittable parameters of `model` on GPU g to rows[0..n) whose
+ * profiles are profiles[0..n) (all rows of that GPU), training on the
+ * ws_valid_split half and reporting both halves.  On success g holds the
+ * fitted values (bare numbers: the caller sets their source). */
+int ws_valid_calibrate(ws_valid_calib *out, ws_gpu *g, const char *model,
+                       const ws_valid_row *rows, ws_profile *const *profiles,
+                       size_t n, ws_diag *d);
 
 /* Set models[model][key] of a GPU to v (keeping "source" text if given). */
 int ws_valid_gpu_set_param(ws_gpu *g, const char *model, const char *key,

@@ -5,6 +5,7 @@
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +22,10 @@ static int in_list(const char *s, const char *const *list, size_t n) {
 
 void ws_valid_report_free(ws_valid_report *r) {
   if (!r) return;
-  for (size_t i = 0; i < r->nrows; i++) free(r->rows[i].time_s);
+  for (size_t i = 0; i < r->nrows; i++) {
+    free(r->rows[i].time_s);
+    ws_profile_free(r->rows[i].profile);
+  }
   free(r->rows);
   free(r);
 }
@@ -70,6 +74,10 @@ out:
   if (!st) {
     oc->time_s = res.time_s;
     res.time_s = NULL;
+    if (o->keep_profiles) {
+      oc->profile = res.profile;
+      res.profile = NULL;
+    }
   }
   ws_valid_result_free(&res);
   cJSON_Delete(launch);
@@ -220,4 +228,91 @@ int ws_valid_report_csv(const ws_valid_report *r, const char *path, ws_diag *d) 
     return WS_EIO;
   }
   return WS_OK;
+}
+
+/* Text tables ------------------------------------------------------------*/
+
+typedef struct sbuf {
+  char *s;     /* text (owned) */
+  size_t n;    /* length */
+  size_t cap;  /* allocated */
+  int oom;     /* an allocation failed */
+} sbuf;
+
+static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(sbuf *b, const char *fmt, ...) {
+  if (b->oom) return;
+  for (;;) {
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? b->cap - b->n : 0, fmt, ap);
+    va_end(ap);
+    if (k < 0) return;
+    if (b->s && b->n + (size_t)k < b->cap) {
+      b->n += (size_t)k;
+      return;
+    }
+    size_t nc = (b->cap ? b->cap * 2 : 4096) + (size_t)k;
+    char *q = realloc(b->s, nc);
+    if (!q) {
+      b->oom = 1;
+      return;
+    }
+    b->s = q;
+    b->cap = nc;
+  }
+}
+
+static void stats_line(sbuf *b, const char *gpu, const char *kernel, const ws_valid_stats *s) {
+  sb_printf(b, "  %-8s %-34s %6zu", gpu, kernel, s->n);
+  if (s->n == 0) {
+    sb_printf(b, " %10s %10s %8s %9s\n", "-", "-", "-", "-");
+    return;
+  }
+  sb_printf(b, " %9.1f%% %9.1f%% %7.0f%%", s->mape, s->median_ape, 100 * s->within20);
+  if (isnan(s->spearman)) sb_printf(b, " %9s\n", "-");
+  else sb_printf(b, " %9.3f\n", s->spearman);
+}
+
+char *ws_valid_report_text(const ws_valid_report *r) {
+  sbuf b = {0};
+  /* the GPUs and kernels present, in first-appearance order */
+  const char **gpus = calloc(r->nrows + 1, sizeof *gpus);
+  size_t ng = 0;
+  if (!gpus) return NULL;
+  for (size_t i = 0; i < r->nrows; i++) {
+    size_t j = 0;
+    while (j < ng && strcmp(gpus[j], r->rows[i].row->gpu)) j++;
+    if (j == ng) gpus[ng++] = r->rows[i].row->gpu;
+  }
+  for (size_t m = 0; m < r->nmodels; m++) {
+    ws_valid_stats s;
+    sb_printf(&b, "model %s\n", r->models[m]);
+    sb_printf(&b, "  %-8s %-34s %6s %10s %10s %8s %9s\n", "gpu", "kernel", "rows", "MAPE",
+              "median", "<=20%", "spearman");
+    for (size_t g = 0; g < ng; g++) {
+      for (size_t k = 0; k < ws_valid_kernel_count(); k++) {
+        const char *kn = ws_valid_kernel_name(k);
+        size_t present = 0;
+        for (size_t i = 0; i < r->nrows && !present; i++)
+          present = !strcmp(r->rows[i].row->gpu, gpus[g]) && !strcmp(r->rows[i].row->kernel, kn);
+        if (!present) continue;
+        if (ws_valid_report_stats(&s, r, m, gpus[g], kn)) b.oom = 1;
+        stats_line(&b, gpus[g], kn, &s);
+      }
+      if (ws_valid_report_stats(&s, r, m, gpus[g], NULL)) b.oom = 1;
+      stats_line(&b, gpus[g], "(all kernels)", &s);
+    }
+    if (ws_valid_report_stats(&s, r, m, NULL, NULL)) b.oom = 1;
+    stats_line(&b, "all", "(all kernels)", &s);
+    sb_printf(&b, "\n");
+  }
+  sb_printf(&b, "%zu rows, %zu failed, %zu profiles from the cache\n", r->nrows, r->failed,
+            r->cached);
+  free(gpus);
+  if (b.oom) {
+    free(b.s);
+    return NULL;
+  }
+  return b.s;
 }

@@ -147,12 +147,62 @@ static void test_set_param_and_fittable(void **state) {
   assert_null(ws_valid_fittable("roofline"));
 }
 
+/* ws_valid_calibrate on synthetic rows: 12 rows of one kernel, sizes 1..12,
+ * row i using paper profile i/2 (so every profile lands in both halves of
+ * the alternating split); "measured" = Hong-Kim on the GTX 280 entry as it
+ * is (mem_ld 450, departure delays 40 and 4, Table 6).  The GPU then starts
+ * from mem_ld 300: the held-out error must drop to ~0. */
+static void test_calibrate_synthetic(void **state) {
+  (void)state;
+#ifndef WS_HAVE_GSL
+  skip();
+#else
+  static const char *const files[6] = {"hk09-merge-linear", "hk09-merge-sepia",
+                                       "hk09-merge-blackscholes", "hk09-merge-svm",
+                                       "hk09-merge-matmul-naive", "hk09-merge-matmul-tiled"};
+  ws_diag d = WS_DIAG_INIT;
+  ws_gpu *g;
+  assert_ok_diag(ws_gpu_load(&g, "gtx280", &d), &d);
+  ws_profile *prof[12];
+  ws_valid_row rows[12] = {{0}};
+  for (int i = 0; i < 12; i++) {
+    char path[512];
+    snprintf(path, sizeof path, WS_SOURCE_DIR "/examples/paper/%s.json", files[i / 2]);
+    assert_ok_diag(ws_profile_load_file(&prof[i], path, &d), &d);
+    rows[i].kernel = "A";
+    rows[i].input_size = i + 1;
+    ws_model_result r = WS_MODEL_RESULT_INIT;
+    assert_ok_diag(ws_model_predict(&r, "hong-kim", prof[i], g, &d), &d);
+    rows[i].measured_s = r.time_ms / 1000;
+    ws_model_result_free(&r);
+  }
+  ws_valid_gpu_set_param(g, "hong-kim", "mem_ld", 300, NULL, 0);
+  ws_valid_calib c;
+  assert_ok_diag(ws_valid_calibrate(&c, g, "hong-kim", rows, prof, 12, &d), &d);
+  assert_int_equal(c.np, 3);
+  assert_int_equal(c.ntrain, 6);
+  assert_int_equal(c.ntest, 6);
+  assert_close(c.theta0[0], 300, 0);
+  assert_true(c.test_before.mape > 1);       /* mem_ld 300 instead of 450 is visible */
+  assert_true(c.test_after.mape < 0.01);     /* percent */
+  assert_true(c.train_after.mape < 0.01);
+  double v;
+  assert_ok_diag(ws_gpu_param(g, "hong-kim", "mem_ld", &v, &d), &d);
+  assert_close(v, c.theta[0], 0);            /* left in the GPU */
+  assert_int_equal(ws_valid_calibrate(&c, g, "roofline", rows, prof, 12, &d), WS_EINVAL);
+  for (int i = 0; i < 12; i++) ws_profile_free(prof[i]);
+  ws_gpu_free(g);
+  ws_diag_free(&d);
+#endif
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fit_linear),
       cmocka_unit_test(test_fit_hong_kim_mem_ld),
       cmocka_unit_test(test_split),
       cmocka_unit_test(test_set_param_and_fittable),
+      cmocka_unit_test(test_calibrate_synthetic),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
