@@ -204,8 +204,14 @@ static void draw(cairo_t *cr, double W, double H, const ws_scatter_spec *s,
     lw = fmax(lw, te.x_advance);
     shown++;
   }
-  if (shown) {
-    double lx = L + 12, ly = T + 12, row = 20, bw = lw + 42, bh = (double)shown * row + 10;
+  static const char diag_label[] = "y = x (exact prediction)";
+  if (s->diagonal) {
+    cairo_text_extents(cr, diag_label, &te);
+    lw = fmax(lw, te.x_advance);
+  }
+  if (shown || s->diagonal) {
+    size_t lines = shown + (s->diagonal ? 1 : 0);
+    double lx = L + 12, ly = T + 12, row = 20, bw = lw + 42, bh = (double)lines * row + 10;
     cairo_set_source_rgba(cr, 1, 1, 1, 0.9);
     cairo_rectangle(cr, lx, ly, bw, bh);
     cairo_fill_preserve(cr);
@@ -224,6 +230,18 @@ static void draw(cairo_t *cr, double W, double H, const ws_scatter_spec *s,
       cairo_move_to(cr, lx + 30, cy + 4.5);
       cairo_show_text(cr, series[k].label);
       j++;
+    }
+    if (s->diagonal) {
+      double cy = ly + 5 + row * ((double)j + 0.5);
+      double dash[] = {6, 4};
+      cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+      cairo_set_line_width(cr, 1.2);
+      cairo_set_dash(cr, dash, 2, 0);
+      cairo_move_to(cr, lx + 6, cy), cairo_line_to(cr, lx + 26, cy), cairo_stroke(cr);
+      cairo_set_dash(cr, NULL, 0, 0);
+      cairo_set_source_rgb(cr, 0.05, 0.05, 0.05);
+      cairo_move_to(cr, lx + 30, cy + 4.5);
+      cairo_show_text(cr, diag_label);
     }
   }
 #undef PX

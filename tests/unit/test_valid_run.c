@@ -81,6 +81,13 @@ static void test_run_filters_and_failures(void **state) {
   ws_valid_stats s;
   ws_valid_report_stats(&s, r, 0, NULL, NULL);
   assert_int_equal(s.n, 1); /* the failed row is not counted */
+  char *text = ws_valid_report_text(r);
+  assert_non_null(strstr(text, "model hong-kim\n"));
+  /* gtx680 vectorAdd: 1 usable row of 2 -> "1" in the rows column; one
+   * point -> no Spearman ("-") */
+  assert_non_null(strstr(text, "  gtx680   vectorAdd                               1 "));
+  assert_non_null(strstr(text, "2 rows, 1 failed, 0 profiles from the cache"));
+  free(text);
   ws_valid_report_free(r);
   /* --limit 1 keeps the first selected row */
   o.gpus = NULL, o.limit = 1, t.fail_line = 0;
