@@ -42,6 +42,7 @@ typedef struct ws_profile_fields {
 
 typedef struct ws_profile {
   char *kernel;              /* kernel name (owned) */
+  char *origin;              /* where it was read from, for messages (owned; NULL if built in memory) */
   uint32_t grid[3];          /* launch grid, blocks in x, y, z */
   uint32_t block[3];         /* block dimensions, threads in x, y, z */
   uint64_t blocks;           /* grid[0] * grid[1] * grid[2] */

@@ -75,7 +75,7 @@ static void print_value_line(const char *indent, const char *key, const cJSON *v
   if (cJSON_IsString(val))
     printf("%s%-24s %-12s", indent, key, val->valuestring);
   else if (ws_json_number(v, &num))
-    printf("%s%-24s %-12g", indent, key, num);
+    printf("%s%-24s %-12.10g", indent, key, num);
   else
     return;
   if (cJSON_IsString(src)) printf(" %s%s", cJSON_IsTrue(est) ? "[estimate] " : "", src->valuestring);

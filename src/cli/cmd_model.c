@@ -69,7 +69,7 @@ static cJSON *result_json(const ws_model_result *r, int status) {
 
 static void print_terms(const ws_model_result *r, const ws_model_info *info) {
   printf("model %s — %s\n", r->model, info->title);
-  printf("  %-24s %16s  %-12s %s\n", "term", "value", "unit", "equation");
+  printf("  %-24s %16s  %-12s %s\n", "term", "value", "unit", "equation or source");
   for (size_t i = 0; i < r->nterms; i++)
     printf("  %-24s %16.6g  %-12s %s\n", r->terms[i].name, r->terms[i].value, r->terms[i].unit,
            r->terms[i].equation);

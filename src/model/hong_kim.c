@@ -88,9 +88,26 @@ int ws_model_hong_kim(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
 
   double comp_cycles = issue_cycles * total_insts; /* (19) */
   double cycles, synch_cost = 0, exec_app;
-  ws_model_term_add(r, "active_blocks_per_sm", lc.active_blocks_per_sm, "", "blocks");
-  ws_model_term_add(r, "active_sms", lc.active_sms, "", "SMs");
+  /* Inputs first, in the order of the paper's Table 2 ("Obtained" column
+   * in place of an equation number). */
+  ws_model_term_add(r, "mem_ld", mem_ld, "GPU", "cycles");
+  ws_model_term_add(r, "departure_del_uncoal", dd_uncoal, "GPU", "cycles");
+  ws_model_term_add(r, "departure_del_coal", dd_coal, "GPU", "cycles");
+  ws_model_term_add(r, "issue_cycles", issue_cycles, "GPU", "cycles");
+  ws_model_term_add(r, "threads_per_block", lc.threads_per_block, "launch", "threads");
+  ws_model_term_add(r, "blocks", lc.blocks, "launch", "blocks");
+  ws_model_term_add(r, "active_blocks_per_sm", lc.active_blocks_per_sm,
+                    ws_pf_has(p->f.active_blocks_per_sm) ? "profile" : "occupancy", "blocks");
+  ws_model_term_add(r, "active_sms", lc.active_sms, ws_pf_has(p->f.active_sms) ? "profile" : "min(SMs, blocks)", "SMs");
   ws_model_term_add(r, "n", n, "(20)", "warps");
+  ws_model_term_add(r, "comp_insts", comp_insts, "profile", "insts");
+  ws_model_term_add(r, "uncoal_mem_insts", uncoal, "profile", "insts");
+  ws_model_term_add(r, "coal_mem_insts", coal, "profile", "insts");
+  ws_model_term_add(r, "synch_insts", synch, "profile", "insts");
+  if (mem_insts > 0) {
+    ws_model_term_add(r, "uncoal_per_mw", uncoal_per_mw, ws_pf_has(p->f.uncoal_per_mw) ? "profile" : "GPU", "transactions");
+    ws_model_term_add(r, "load_bytes_per_warp", load_bytes, "profile", "bytes");
+  }
 
   if (mem_insts == 0) {
     /* No global memory instructions: the warps' computation serialises. */
@@ -145,12 +162,12 @@ int ws_model_hong_kim(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
     synch_cost = departure_delay * (mwp - 1) * synch * lc.active_blocks_per_sm * lc.rep; /* (26) */
     cycles = exec_app + synch_cost; /* (27) */
 
-    ws_model_term_add(r, "mem_l_uncoal", mem_l_uncoal, "(10)", "cycles");
-    ws_model_term_add(r, "mem_l_coal", mem_l_coal, "(11)", "cycles");
     ws_model_term_add(r, "weight_uncoal", w_uncoal, "(13)", "");
     ws_model_term_add(r, "weight_coal", w_coal, "(14)", "");
-    ws_model_term_add(r, "mem_l", mem_l, "(12)", "cycles");
     ws_model_term_add(r, "departure_delay", departure_delay, "(15)", "cycles");
+    ws_model_term_add(r, "mem_l_uncoal", mem_l_uncoal, "(10)", "cycles");
+    ws_model_term_add(r, "mem_l_coal", mem_l_coal, "(11)", "cycles");
+    ws_model_term_add(r, "mem_l", mem_l, "(12)", "cycles");
     ws_model_term_add(r, "mwp_without_bw_full", mwp_wo_bw_full, "(16)", "warps");
     ws_model_term_add(r, "mwp_without_bw", mwp_wo_bw, "(17)", "warps");
     ws_model_term_add(r, "bw_per_warp", bw_per_warp, "(7)", "GB/s");

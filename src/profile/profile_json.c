@@ -53,6 +53,7 @@ static ws_json_check to_json_check(ws_pf_check c) {
 void ws_profile_free(ws_profile *p) {
   if (!p) return;
   free(p->kernel);
+  free(p->origin);
   cJSON_Delete(p->root);
   free(p);
 }
@@ -212,6 +213,15 @@ int ws_profile_load_json(ws_profile **out, const char *json, const char *origin,
     return WS_ENOMEM;
   }
   memcpy(p->kernel, kernel, n + 1);
+  if (origin) {
+    size_t on = strlen(origin);
+    p->origin = malloc(on + 1);
+    if (!p->origin) {
+      ws_profile_free(p);
+      return WS_ENOMEM;
+    }
+    memcpy(p->origin, origin, on + 1);
+  }
   *out = p;
   return WS_OK;
 fail:

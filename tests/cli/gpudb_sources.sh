@@ -111,6 +111,44 @@ def check_file(path):
         if key in doc and not isinstance(doc[key], dict):
             err(fname, key, "must be an object")
     walk(fname, "", doc)
+    check_derived(fname, doc)
+
+def val(doc, *path):
+    for k in path:
+        if not isinstance(doc, dict) or k not in doc:
+            return None
+        doc = doc[k]
+    return doc.get("value") if isinstance(doc, dict) else None
+
+def check_derived(fname, doc):
+    """Values whose source says "derived: FORMULA" must still equal the
+    formula applied to the file's own facts (docs/gpu-schema.md), so that
+    editing a clock or a bandwidth cannot leave a stale derivation behind."""
+    sms, clk, bw = val(doc, "sms"), val(doc, "clock_ghz"), val(doc, "mem_bandwidth_gbs")
+    models = doc.get("models") if isinstance(doc.get("models"), dict) else {}
+    for model, table in models.items():
+        if not isinstance(table, dict):
+            continue
+        for key, obj in table.items():
+            if not isinstance(obj, dict) or not is_num(obj.get("value")):
+                continue
+            src, path = str(obj.get("source", "")), "models.%s.%s" % (model, key)
+            m = re.match(r"derived: (\d+) x sms x clock_ghz / mem_bandwidth_gbs", src)
+            if m and all(is_num(x) for x in (sms, clk, bw)):
+                want = int(m.group(1)) * sms * clk / bw
+                if abs(obj["value"] - want) > 0.006:
+                    err(fname, path, "%g != %s x %g x %g / %g = %.3f"
+                        % (obj["value"], m.group(1), sms, clk, bw, want))
+            if src.startswith("derived: warp_size / simd_width"):
+                simd = val(models, "gpuperf", "simd_width")
+                if is_num(simd) and abs(obj["value"] - val(doc, "warp_size") / simd) > 1e-3:
+                    err(fname, path, "%g != warp_size / gpuperf.simd_width" % obj["value"])
+    src = str((doc.get("sms") or {}).get("source", ""))
+    m = re.match(r"derived: (\d+) cores.*?/ (?:(\d+) GPUs / )?(\d+) per", src)
+    if m and is_num(sms):
+        gpus = int(m.group(2) or 1)
+        if sms * gpus * int(m.group(3)) != int(m.group(1)):
+            err(fname, "sms", "%g != %s / %d / %s" % (sms, m.group(1), gpus, m.group(3)))
 
 d = sys.argv[1]
 files = sorted(f for f in os.listdir(d) if f.endswith(".json"))
@@ -186,6 +224,19 @@ mutate a100 'del d["sms"]'
 run python3 "$CHECKER" "$TMP/db"
 expect_rc 1 "missing sms"
 expect_out 'a100.json: sms: missing' "missing sms"
+
+# A clock edited without its derived departure delays
+# (32 x 8 x 1.2 / 192.256 = 1.598, no longer the stored 1.41).
+mutate gtx680 'd["clock_ghz"]["value"] = 1.2'
+run python3 "$CHECKER" "$TMP/db"
+expect_rc 1 "stale derivation"
+expect_out 'gtx680.json: models.hong-kim.departure_del_uncoal: 1.41 != 32 x 8 x 1.2 / 192.256 = 1.598' "stale derivation"
+
+# An SM count that no longer matches its core count (1536 / 192 = 8).
+mutate gtx680 'd["sms"]["value"] = 9'
+run python3 "$CHECKER" "$TMP/db"
+expect_rc 1 "sms vs cores"
+expect_out 'gtx680.json: sms: 9 != 1536 / 1 / 192' "sms vs cores"
 
 # Text that is not JSON.
 rm -rf "$TMP/db" && cp -r "$DB" "$TMP/db"

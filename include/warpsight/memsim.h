@@ -1,0 +1,102 @@
+/*
+ * warpsight/memsim.h — what one warp-level memory request costs: global
+ * memory transactions under each compute capability's coalescing rules,
+ * shared-memory bank conflicts, and a set-associative cache simulation.
+ * Pure functions of the lanes' addresses; the profiler calls them from the
+ * emulator's hooks (docs/profiler.md lists the rules with their sources).
+ */
+#ifndef WARPSIGHT_MEMSIM_H
+#define WARPSIGHT_MEMSIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One warp-level request: the active lanes and the byte address each reads
+ * or writes (lane i is active when bit i of mask is set). */
+typedef struct ws_warp_access {
+  uint32_t mask;        /* active lanes */
+  uint32_t size;        /* bytes per lane: 1, 2, 4, 8 or 16 */
+  uint64_t addr[32];    /* byte address of each lane (ignored when inactive) */
+} ws_warp_access;
+
+/* Coalescing rules (DESIGN.md, "Coalescing rules"). */
+typedef enum ws_coal_rule {
+  WS_COAL_CC1X_STRICT,  /* CC 1.0/1.1: per half-warp, k-th lane -> k-th word, else 1 per lane */
+  WS_COAL_CC1X_RELAXED, /* CC 1.2/1.3: per half-warp, per segment, shrunk to 32/64/128 B */
+  WS_COAL_CC2X_L1,      /* CC 2.x, loads cached in L1: per warp, one per 128-B line */
+  WS_COAL_SECTORS       /* CC 2.x uncached / CC >= 3.0: per warp, one per 32-B sector */
+} ws_coal_rule;
+
+/* The rule of a compute capability for loads (cached_in_l1: the GPU caches
+ * global loads in L1) and for stores (which never allocate in L1). */
+ws_coal_rule ws_coal_rule_for(int cc_major, int cc_minor, int cached_in_l1,
+                              int is_store);
+const char *ws_coal_rule_name(ws_coal_rule r);
+
+typedef struct ws_coal_result {
+  uint32_t transactions;    /* memory transactions the request needs */
+  uint32_t bytes_moved;     /* bytes of those transactions */
+  uint32_t bytes_requested; /* active lanes x size */
+  uint32_t sectors;         /* distinct 32-byte sectors touched */
+  uint32_t lines;           /* distinct 128-byte lines touched */
+} ws_coal_result;
+
+/* Transactions for one request; a request with no active lane needs none. */
+void ws_coalesce(ws_coal_result *out, const ws_warp_access *a, ws_coal_rule rule);
+
+/* Shared memory ----------------------------------------------------------*/
+
+typedef struct ws_bank_config {
+  int banks;          /* 16 (CC 1.x) or 32 */
+  int bank_bytes;     /* 4, or 8 in Kepler's 64-bit mode */
+  int half_warp;      /* 1: requests are served per half-warp (CC 1.x) */
+} ws_bank_config;
+
+ws_bank_config ws_bank_config_for(int cc_major, int cc_minor);
+
+typedef struct ws_bank_result {
+  uint32_t passes;    /* shared-memory passes the request takes */
+  uint32_t min_passes;/* passes without conflicts (1; 2 or 4 for wide accesses) */
+  uint32_t degree;    /* conflict degree: the most distinct words one bank serves in a pass */
+} ws_bank_result;
+
+/* Bank conflicts of one shared-memory request.  Lanes that touch the same
+ * word do not conflict (broadcast for loads; one write wins for stores). */
+void ws_bank_conflicts(ws_bank_result *out, const ws_warp_access *a,
+                       const ws_bank_config *cfg);
+
+/* Caches -----------------------------------------------------------------*/
+
+/* A set-associative cache with LRU replacement and sectored lines.  Each
+ * access names one sector; a hit needs the line present and that sector
+ * filled.  Owned by the caller: ws_cache_init / ws_cache_free. */
+typedef struct ws_cache {
+  uint32_t sets;        /* number of sets */
+  uint32_t ways;        /* associativity */
+  uint32_t line_bytes;  /* line size (power of two) */
+  uint32_t sector_bytes;/* sector size (power of two, <= line) */
+  uint64_t *tags;       /* sets x ways: line address + 1, 0 = invalid */
+  uint64_t *stamp;      /* sets x ways: last use, for LRU */
+  uint32_t *valid;      /* sets x ways: bit mask of filled sectors */
+  uint64_t clock;       /* access counter */
+  uint64_t hits;        /* sector hits */
+  uint64_t misses;      /* sector misses */
+} ws_cache;
+
+/* size_bytes = sets x ways x line_bytes; returns 0, or -1 on bad geometry
+ * or ENOMEM.  A cache of size 0 is valid and misses always. */
+int ws_cache_init(ws_cache *c, uint64_t size_bytes, uint32_t ways,
+                  uint32_t line_bytes, uint32_t sector_bytes);
+void ws_cache_free(ws_cache *c);
+/* Access the sector holding byte address `addr`; returns 1 on a hit.  On a
+ * miss the sector is filled (allocate = 1) or not (allocate = 0). */
+int ws_cache_access(ws_cache *c, uint64_t addr, int allocate);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,262 @@
+/*
+ * memsim.c — global-memory coalescing per compute capability, shared-memory
+ * bank conflicts, and a sectored set-associative LRU cache (memsim.h).
+ *
+ * Coalescing rules (CUDA C Programming Guide, Appendix "Compute
+ * Capabilities", global memory sections for 1.x, 2.x and 3.x+):
+ *  1.0/1.1  per half-warp: one transaction (64 B for 4-byte words, 128 B for
+ *           8-byte, two of 128 B for 16-byte) when the k-th active lane reads
+ *           the k-th word of a segment aligned to 16 words; otherwise one
+ *           32-byte transaction per active lane.  1- and 2-byte words never
+ *           coalesce.
+ *  1.2/1.3  per half-warp: take the lowest pending lane, its segment (32 B
+ *           for 1-byte words, 64 B for 2-byte, 128 B for larger), serve every
+ *           pending lane in it with one transaction shrunk to 64 or 32 B when
+ *           only one half is used, repeat.
+ *  2.x      loads cached in L1: one transaction per distinct 128-byte line.
+ *  2.x uncached, stores, 3.x and later: one per distinct 32-byte sector.
+ */
+#include "warpsight/memsim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+ws_coal_rule ws_coal_rule_for(int cc_major, int cc_minor, int cached_in_l1,
+                              int is_store) {
+  if (cc_major == 1) return cc_minor <= 1 ? WS_COAL_CC1X_STRICT : WS_COAL_CC1X_RELAXED;
+  if (cc_major == 2 && cached_in_l1 && !is_store) return WS_COAL_CC2X_L1;
+  return WS_COAL_SECTORS;
+}
+
+const char *ws_coal_rule_name(ws_coal_rule r) {
+  switch (r) {
+  case WS_COAL_CC1X_STRICT: return "CC 1.0/1.1 half-warp, strict";
+  case WS_COAL_CC1X_RELAXED: return "CC 1.2/1.3 half-warp segments";
+  case WS_COAL_CC2X_L1: return "CC 2.x 128-byte L1 lines";
+  case WS_COAL_SECTORS: return "32-byte sectors";
+  }
+  return "?";
+}
+
+/* Number of distinct values of (addr >> shift) over the bytes the active
+ * lanes touch (first and last byte of each access). */
+static uint32_t distinct_blocks(const ws_warp_access *a, unsigned shift) {
+  uint64_t seen[64];
+  uint32_t n = 0;
+  for (int l = 0; l < 32; l++) {
+    if (!(a->mask >> l & 1)) continue;
+    uint64_t first = a->addr[l] >> shift, last = (a->addr[l] + a->size - 1) >> shift;
+    for (uint64_t b = first; b <= last; b++) {
+      uint32_t i = 0;
+      while (i < n && seen[i] != b) i++;
+      if (i == n && n < 64) seen[n++] = b;
+    }
+  }
+  return n;
+}
+
+static void strict_half(ws_coal_result *r, const ws_warp_access *a, int h) {
+  uint32_t s = a->size;
+  int active = 0, first = -1;
+  for (int k = 0; k < 16; k++)
+    if (a->mask >> (16 * h + k) & 1) {
+      active++;
+      if (first < 0) first = k;
+    }
+  if (!active) return;
+  int ok = s == 4 || s == 8 || s == 16;
+  uint64_t base = a->addr[16 * h + first] - (uint64_t)first * s;
+  if (ok && base % (16ull * s) != 0) ok = 0;
+  for (int k = 0; ok && k < 16; k++)
+    if ((a->mask >> (16 * h + k) & 1) && a->addr[16 * h + k] != base + (uint64_t)k * s) ok = 0;
+  if (ok) {
+    uint32_t t = s == 16 ? 2 : 1;
+    r->transactions += t;
+    r->bytes_moved += s == 4 ? 64 : 128 * t;
+  } else {
+    r->transactions += (uint32_t)active;
+    r->bytes_moved += 32u * (uint32_t)active * (s > 32 ? s / 32 : 1);
+  }
+}
+
+static void relaxed_half(ws_coal_result *r, const ws_warp_access *a, int h) {
+  uint32_t seg = a->size == 1 ? 32 : a->size == 2 ? 64 : 128;
+  uint32_t pending = (a->mask >> (16 * h)) & 0xffffu;
+  while (pending) {
+    int l = __builtin_ctz(pending);
+    uint64_t start = a->addr[16 * h + l] & ~(uint64_t)(seg - 1);
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (int k = 0; k < 16; k++) {
+      if (!(pending >> k & 1)) continue;
+      uint64_t ad = a->addr[16 * h + k];
+      if (ad >= start && ad < start + seg) {
+        if (ad < lo) lo = ad;
+        if (ad + a->size > hi) hi = ad + a->size;
+        pending &= ~(1u << k);
+      }
+    }
+    if (hi > start + seg) hi = start + seg;
+    uint32_t size = seg;
+    while (size > 32) {
+      uint32_t half = size / 2;
+      if (hi <= start + half) {
+        size = half;
+      } else if (lo >= start + half) {
+        start += half;
+        size = half;
+      } else {
+        break;
+      }
+    }
+    r->transactions++;
+    r->bytes_moved += size;
+  }
+}
+
+void ws_coalesce(ws_coal_result *out, const ws_warp_access *a, ws_coal_rule rule) {
+  memset(out, 0, sizeof *out);
+  if (!a->mask) return;
+  out->bytes_requested = (uint32_t)__builtin_popcount(a->mask) * a->size;
+  out->sectors = distinct_blocks(a, 5);
+  out->lines = distinct_blocks(a, 7);
+  switch (rule) {
+  case WS_COAL_CC1X_STRICT:
+    strict_half(out, a, 0);
+    strict_half(out, a, 1);
+    break;
+  case WS_COAL_CC1X_RELAXED:
+    relaxed_half(out, a, 0);
+    relaxed_half(out, a, 1);
+    break;
+  case WS_COAL_CC2X_L1:
+    out->transactions = out->lines;
+    out->bytes_moved = 128 * out->lines;
+    break;
+  case WS_COAL_SECTORS:
+    out->transactions = out->sectors;
+    out->bytes_moved = 32 * out->sectors;
+    break;
+  }
+}
+
+ws_bank_config ws_bank_config_for(int cc_major, int cc_minor) {
+  (void)cc_minor;
+  if (cc_major == 1) return (ws_bank_config){16, 4, 1};
+  return (ws_bank_config){32, 4, 0};
+}
+
+/* Conflict degree of the lanes in `lanes` (a mask): the most distinct words
+ * that map to one bank. */
+static uint32_t phase_degree(const ws_warp_access *a, uint32_t lanes,
+                             const ws_bank_config *cfg) {
+  uint64_t words[128];
+  uint32_t n = 0;
+  uint32_t per_lane = a->size > (uint32_t)cfg->bank_bytes ? a->size / (uint32_t)cfg->bank_bytes : 1;
+  for (int l = 0; l < 32; l++) {
+    if (!(lanes >> l & 1)) continue;
+    for (uint32_t k = 0; k < per_lane; k++) {
+      uint64_t w = a->addr[l] / (uint64_t)cfg->bank_bytes + k;
+      uint32_t i = 0;
+      while (i < n && words[i] != w) i++;
+      if (i == n && n < 128) words[n++] = w;
+    }
+  }
+  uint32_t count[64] = {0}, best = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t b = (uint32_t)(words[i] % (uint64_t)cfg->banks);
+    if (++count[b] > best) best = count[b];
+  }
+  return best;
+}
+
+void ws_bank_conflicts(ws_bank_result *out, const ws_warp_access *a,
+                       const ws_bank_config *cfg) {
+  memset(out, 0, sizeof *out);
+  if (!a->mask) return;
+  /* Lanes served together: a half-warp on CC 1.x; on later GPUs the whole
+   * warp for 4-byte words, half-warps for 8-byte, quarter-warps for 16-byte. */
+  int group = 32;
+  if (cfg->half_warp) group = 16;
+  else if (a->size == 8 && cfg->bank_bytes == 4) group = 16;
+  else if (a->size >= 16) group = 8;
+  for (int g = 0; g < 32; g += group) {
+    uint32_t lanes = a->mask & (group == 32 ? 0xffffffffu : ((1u << group) - 1) << g);
+    if (!lanes) continue;
+    uint32_t deg = phase_degree(a, lanes, cfg);
+    out->passes += deg;
+    out->min_passes++;
+    if (deg > out->degree) out->degree = deg;
+  }
+}
+
+static int is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
+
+int ws_cache_init(ws_cache *c, uint64_t size_bytes, uint32_t ways,
+                  uint32_t line_bytes, uint32_t sector_bytes) {
+  memset(c, 0, sizeof *c);
+  if (size_bytes == 0) return 0;
+  if (!is_pow2(line_bytes) || !is_pow2(sector_bytes) || sector_bytes > line_bytes ||
+      line_bytes / sector_bytes > 32 || ways == 0 || size_bytes % ((uint64_t)ways * line_bytes))
+    return -1;
+  c->sets = (uint32_t)(size_bytes / ((uint64_t)ways * line_bytes));
+  c->ways = ways;
+  c->line_bytes = line_bytes;
+  c->sector_bytes = sector_bytes;
+  size_t n = (size_t)c->sets * ways;
+  c->tags = calloc(n, sizeof *c->tags);
+  c->stamp = calloc(n, sizeof *c->stamp);
+  c->valid = calloc(n, sizeof *c->valid);
+  if (!c->tags || !c->stamp || !c->valid) {
+    ws_cache_free(c);
+    return -1;
+  }
+  return 0;
+}
+
+void ws_cache_free(ws_cache *c) {
+  free(c->tags);
+  free(c->stamp);
+  free(c->valid);
+  memset(c, 0, sizeof *c);
+}
+
+int ws_cache_access(ws_cache *c, uint64_t addr, int allocate) {
+  if (!c->sets) {
+    c->misses++;
+    return 0;
+  }
+  uint64_t line = addr / c->line_bytes;
+  uint32_t sector = (uint32_t)((addr % c->line_bytes) / c->sector_bytes);
+  uint32_t set = (uint32_t)(line % c->sets);
+  size_t base = (size_t)set * c->ways;
+  c->clock++;
+  for (uint32_t w = 0; w < c->ways; w++) {
+    size_t i = base + w;
+    if (c->tags[i] != line + 1) continue;
+    c->stamp[i] = c->clock;
+    if (c->valid[i] >> sector & 1) {
+      c->hits++;
+      return 1;
+    }
+    c->misses++; /* line present, sector not yet filled */
+    if (allocate) c->valid[i] |= 1u << sector;
+    return 0;
+  }
+  /* Miss: fill an empty way if there is one, else evict the least recently used. */
+  size_t victim = base;
+  for (uint32_t w = 0; w < c->ways; w++) {
+    size_t i = base + w;
+    if (c->tags[i] == 0) {
+      victim = i;
+      break;
+    }
+    if (c->stamp[i] < c->stamp[victim]) victim = i;
+  }
+  c->misses++;
+  if (allocate) {
+    c->tags[victim] = line + 1;
+    c->stamp[victim] = c->clock;
+    c->valid[victim] = 1u << sector;
+  }
+  return 0;
+}

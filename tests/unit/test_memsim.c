@@ -1,0 +1,227 @@
+/*
+ * test_memsim.c — coalescing, bank conflicts and caches against values
+ * derived by hand from each compute capability's rules.
+ *
+ * The coalescing cases are warp 0's first access of Kothapalli et al.'s
+ * coalescing kernel (HiPC'09, Appendix B.1):
+ *   idx(t) = (t / STRIDE) * n_per * STRIDE + ((t + OFFSET) % STRIDE)
+ * with n_per = 256 elements per thread and 4-byte floats at a 256-byte
+ * aligned base.  Lanes form 32/STRIDE groups of STRIDE consecutive words;
+ * groups lie n_per * STRIDE * 4 >= 1024 bytes apart, so no two groups share
+ * a segment, line or sector.  A group of STRIDE words spans 4 * STRIDE bytes,
+ * aligned to that size.
+ */
+#include <string.h>
+
+#include "testutil.h"
+#include "warpsight/memsim.h"
+
+static ws_warp_access kothapalli(int stride, int offset) {
+  ws_warp_access a = {0xffffffffu, 4, {0}};
+  const uint64_t base = 0x10000000, n_per = 256;
+  for (int t = 0; t < 32; t++) {
+    uint64_t idx = (uint64_t)(t / stride) * n_per * (uint64_t)stride + (uint64_t)((t + offset) % stride);
+    a.addr[t] = base + 4 * idx;
+  }
+  return a;
+}
+
+static const int strides[6] = {1, 2, 4, 8, 16, 32};
+
+static void check_row(ws_coal_rule rule, int offset, const uint32_t expect[6]) {
+  for (int i = 0; i < 6; i++) {
+    ws_warp_access a = kothapalli(strides[i], offset);
+    ws_coal_result r;
+    ws_coalesce(&r, &a, rule);
+    if (r.transactions != expect[i]) {
+      print_error("%s, STRIDE %d, OFFSET %d: %u transactions, expected %u\n",
+                  ws_coal_rule_name(rule), strides[i], offset, r.transactions, expect[i]);
+      fail();
+    }
+    assert_int_equal(r.bytes_requested, 128);
+  }
+}
+
+/* CC 1.1 (strict).  STRIDE 16 and 32: each half-warp reads 16 consecutive
+ * words of a 64-byte aligned segment in lane order -> 1 per half-warp = 2.
+ * STRIDE <= 8: a half-warp spans several groups -> one per lane = 32.
+ * OFFSET 1 rotates the words inside each group, so lane k no longer reads
+ * word k: 32 for every STRIDE. */
+static void coalescing_cc11(void **s) {
+  (void)s;
+  const uint32_t o0[6] = {32, 32, 32, 32, 2, 2}, o1[6] = {32, 32, 32, 32, 32, 32};
+  ws_coal_rule r = ws_coal_rule_for(1, 1, 0, 0);
+  assert_int_equal(r, WS_COAL_CC1X_STRICT);
+  check_row(r, 0, o0);
+  check_row(r, 1, o1);
+}
+
+/* CC 1.3 (relaxed).  Per half-warp one transaction per 128-byte segment
+ * touched: 16 lanes / STRIDE groups per half-warp (at least 1), so a warp
+ * needs 32 / STRIDE transactions for STRIDE <= 16 and 2 for STRIDE 32.
+ * STRIDE 1: 32; 2: 16; 4: 8; 8: 4; 16: 2; 32: 2.  A permutation inside a
+ * group (OFFSET 1) changes nothing. */
+static void coalescing_cc13(void **s) {
+  (void)s;
+  const uint32_t e[6] = {32, 16, 8, 4, 2, 2};
+  ws_coal_rule r = ws_coal_rule_for(1, 3, 0, 0);
+  check_row(r, 0, e);
+  check_row(r, 1, e);
+  /* The transactions shrink to the bytes used: STRIDE 8 uses 32 bytes per
+   * segment -> 4 transactions of 32 B; STRIDE 32 uses 64 B per half-warp. */
+  ws_warp_access a = kothapalli(8, 0);
+  ws_coal_result res;
+  ws_coalesce(&res, &a, r);
+  assert_int_equal(res.bytes_moved, 4 * 32);
+  a = kothapalli(32, 0);
+  ws_coalesce(&res, &a, r);
+  assert_int_equal(res.bytes_moved, 2 * 64);
+}
+
+/* CC 2.0, loads through L1: one per 128-byte line; groups never share a
+ * line and a group of up to 32 words fits in one line: 32 / STRIDE. */
+static void coalescing_cc20(void **s) {
+  (void)s;
+  const uint32_t e[6] = {32, 16, 8, 4, 2, 1};
+  ws_coal_rule r = ws_coal_rule_for(2, 0, 1, 0);
+  assert_int_equal(r, WS_COAL_CC2X_L1);
+  check_row(r, 0, e);
+  check_row(r, 1, e);
+  /* Stores bypass L1: 32-byte sectors (STRIDE 32: 128 B = 4 sectors). */
+  assert_int_equal(ws_coal_rule_for(2, 0, 1, 1), WS_COAL_SECTORS);
+}
+
+/* CC 8.0: 32-byte sectors.  A group of STRIDE words is 4*STRIDE bytes:
+ * STRIDE <= 8 -> 1 sector per group (32/STRIDE groups); 16 -> 2 groups x 2
+ * sectors = 4; 32 -> 1 group x 4 sectors = 4. */
+static void coalescing_cc80(void **s) {
+  (void)s;
+  const uint32_t e[6] = {32, 16, 8, 4, 4, 4};
+  ws_coal_rule r = ws_coal_rule_for(8, 0, 1, 0);
+  assert_int_equal(r, WS_COAL_SECTORS);
+  check_row(r, 0, e);
+  check_row(r, 1, e);
+}
+
+static void coalescing_partial_and_empty(void **s) {
+  (void)s;
+  ws_warp_access a = kothapalli(32, 0);
+  ws_coal_result r;
+  a.mask = 0;
+  ws_coalesce(&r, &a, WS_COAL_SECTORS);
+  assert_int_equal(r.transactions, 0);
+  /* CC 1.1 allows inactive lanes in a coalesced half-warp: lanes 0-7 of
+   * half-warp 0 only -> 1 transaction. */
+  a.mask = 0xffu;
+  ws_coalesce(&r, &a, WS_COAL_CC1X_STRICT);
+  assert_int_equal(r.transactions, 1);
+}
+
+/* Kothapalli et al. Appendix B.2: S[(t * BANK) % 512] = ..., 4-byte words.
+ * Lane t writes word t*BANK (< 512 for BANK <= 16, so all distinct unless
+ * BANK = 0).  With B banks, lanes t and u collide when (t-u)*BANK = 0 mod B,
+ * so each bank serves gcd(BANK, B) words: degree gcd(BANK, B); BANK 0 is a
+ * single word (no conflict).  32 banks per warp (CC >= 2.0); 16 banks per
+ * half-warp (CC 1.x), two half-warps each with degree gcd(BANK, 16). */
+static unsigned gcd(unsigned a, unsigned b) { return b ? gcd(b, a % b) : a; }
+
+static void bank_conflicts(void **s) {
+  (void)s;
+  ws_bank_config c32 = ws_bank_config_for(8, 0), c16 = ws_bank_config_for(1, 3);
+  assert_int_equal(c32.banks, 32);
+  assert_int_equal(c16.banks, 16);
+  for (unsigned bank = 0; bank <= 16; bank++) {
+    ws_warp_access a = {0xffffffffu, 4, {0}};
+    for (unsigned t = 0; t < 32; t++) a.addr[t] = 0x400 + 4 * ((t * bank) % 512);
+    ws_bank_result r;
+    ws_bank_conflicts(&r, &a, &c32);
+    unsigned want32 = bank ? gcd(bank, 32) : 1;
+    if (r.degree != want32 || r.passes != want32) {
+      print_error("32 banks, BANK %u: degree %u passes %u, expected %u\n", bank, r.degree, r.passes, want32);
+      fail();
+    }
+    ws_bank_conflicts(&r, &a, &c16);
+    unsigned want16 = bank ? gcd(bank, 16) : 1;
+    if (r.degree != want16 || r.passes != 2 * want16 || r.min_passes != 2) {
+      print_error("16 banks, BANK %u: degree %u passes %u, expected %u\n", bank, r.degree, r.passes, want16);
+      fail();
+    }
+  }
+}
+
+/* 8-byte words: consecutive doubles on 32 4-byte banks are served per
+ * half-warp (16 lanes x 2 words = 32 words, one per bank): 2 passes, no
+ * conflict.  On CC 1.x's 16 banks a half-warp's 32 words hit every bank
+ * twice: degree 2 (the documented 2-way conflict of doubles). */
+static void bank_doubles(void **s) {
+  (void)s;
+  ws_warp_access a = {0xffffffffu, 8, {0}};
+  for (int t = 0; t < 32; t++) a.addr[t] = 8u * (unsigned)t;
+  ws_bank_config c32 = ws_bank_config_for(7, 0), c16 = ws_bank_config_for(1, 0);
+  ws_bank_result r;
+  ws_bank_conflicts(&r, &a, &c32);
+  assert_int_equal(r.passes, 2);
+  assert_int_equal(r.min_passes, 2);
+  assert_int_equal(r.degree, 1);
+  ws_bank_conflicts(&r, &a, &c16);
+  assert_int_equal(r.degree, 2);
+}
+
+/* Each 128-byte line read twice in a row: the second read hits -> 50 %. */
+static void cache_each_line_twice(void **s) {
+  (void)s;
+  ws_cache c;
+  assert_int_equal(ws_cache_init(&c, 16 * 1024, 4, 128, 128), 0);
+  for (uint64_t line = 0; line < 1000; line++) {
+    ws_cache_access(&c, line * 128, 1);
+    ws_cache_access(&c, line * 128 + 4, 1);
+  }
+  assert_int_equal(c.hits, 1000);
+  assert_int_equal(c.misses, 1000);
+  ws_cache_free(&c);
+}
+
+/* LRU in one 2-way set: A B A C B -> only the second A hits (C evicts B,
+ * the least recently used, so B misses again). */
+static void cache_lru(void **s) {
+  (void)s;
+  ws_cache c;
+  assert_int_equal(ws_cache_init(&c, 256, 2, 128, 128), 0); /* 1 set */
+  int h[5];
+  uint64_t seq[5] = {0, 128, 0, 256, 128};
+  for (int i = 0; i < 5; i++) h[i] = ws_cache_access(&c, seq[i], 1);
+  assert_int_equal(h[0] + h[1] + h[3] + h[4], 0);
+  assert_int_equal(h[2], 1);
+  ws_cache_free(&c);
+}
+
+/* Sectors: a present line hits only for sectors already filled; a strided
+ * walk touching one 32-byte sector per 128-byte line twice gives 50 %. */
+static void cache_sectors(void **s) {
+  (void)s;
+  ws_cache c;
+  assert_int_equal(ws_cache_init(&c, 4096, 4, 128, 32), 0);
+  assert_int_equal(ws_cache_access(&c, 0, 1), 0);
+  assert_int_equal(ws_cache_access(&c, 32, 1), 0); /* same line, new sector */
+  assert_int_equal(ws_cache_access(&c, 8, 1), 1);
+  assert_int_equal(ws_cache_access(&c, 40, 1), 1);
+  ws_cache_free(&c);
+  /* No allocation (write-around): repeated misses. */
+  assert_int_equal(ws_cache_init(&c, 4096, 4, 128, 32), 0);
+  ws_cache_access(&c, 0, 0);
+  assert_int_equal(ws_cache_access(&c, 0, 0), 0);
+  ws_cache_free(&c);
+  /* Bad geometry is refused. */
+  assert_int_equal(ws_cache_init(&c, 1000, 3, 100, 32), -1);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(coalescing_cc11), cmocka_unit_test(coalescing_cc13),
+      cmocka_unit_test(coalescing_cc20), cmocka_unit_test(coalescing_cc80),
+      cmocka_unit_test(coalescing_partial_and_empty), cmocka_unit_test(bank_conflicts),
+      cmocka_unit_test(bank_doubles), cmocka_unit_test(cache_each_line_twice),
+      cmocka_unit_test(cache_lru), cmocka_unit_test(cache_sectors),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
