@@ -285,7 +285,8 @@ typedef struct ws_valid_calib {
 
 /* Fit the fittable parameters of `model` on GPU g to rows[0..n) whose
  * profiles are profiles[0..n) (all rows of that GPU), training on the
- * ws_valid_split half and reporting both halves.  On success g holds the
+ * ws_valid_split half and reporting both halves.  The fit starts from
+ * every combination of {1/2, 1, 2} x the GPU's values and keeps the best.  On success g holds the
  * fitted values (bare numbers: the caller sets their source). */
 int ws_valid_calibrate(ws_valid_calib *out, ws_gpu *g, const char *model,
                        const ws_valid_row *rows, ws_profile *const *profiles,

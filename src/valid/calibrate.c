@@ -79,13 +79,50 @@ int ws_valid_calibrate(ws_valid_calib *out, ws_gpu *g, const char *model,
   if ((st = half_stats(&out->train_before, &c, out->theta0, rows, train, out->ntrain)) ||
       (st = half_stats(&out->test_before, &c, out->theta0, rows, test, out->ntest)))
     goto done;
-  ws_valid_fit f;
-  if ((st = ws_valid_fit_run(&f, model_time, &c, meas, train, out->ntrain, out->theta0, np, d)))
+  /* Multi-start: the models are piecewise (min/max of cases), and in some
+   * cases a parameter has no effect at all (e.g. GPUPerf's DRAM_lat when
+   * CWP > MWP), so a local solver started there cannot move it.  Start from
+   * every combination of {1/2, 1, 2} x the GPU's values (3^np starts, the
+   * GPU's own values first) and keep the lowest training cost. */
+  double best = INFINITY, start[WS_VALID_MAX_PARAMS];
+  size_t nstarts = 1;
+  for (size_t j = 0; j < np; j++) nstarts *= 3;
+  static const double scale[3] = {1.0, 0.5, 2.0};
+  ws_diag first = WS_DIAG_INIT; /* the first start's errors, or a fatal one's */
+  for (size_t s = 0; s < nstarts; s++) {
+    size_t code = s;
+    for (size_t j = 0; j < np; j++, code /= 3) start[j] = out->theta0[j] * scale[code % 3];
+    ws_valid_fit f;
+    ws_diag fd = WS_DIAG_INIT;
+    st = ws_valid_fit_run(&f, model_time, &c, meas, train, out->ntrain, start, np, &fd);
+    if (st == WS_OK && f.cost < best) {
+      best = f.cost;
+      memcpy(out->theta, f.theta, np * sizeof *f.theta);
+      out->iterations = f.iterations;
+      out->converged = f.converged;
+    }
+    ws_valid_fit_free(&f);
+    /* ENOMEM or EUNSUP stop at once; the first start's errors are kept in
+     * case every start fails (too few rows, a bad value). */
+    int stop = st != WS_OK && st != WS_EINVAL;
+    if (stop || (s == 0 && st != WS_OK)) {
+      ws_diag_free(&first);
+      first = fd;
+    } else {
+      ws_diag_free(&fd);
+    }
+    if (stop) break;
+  }
+  if (!isfinite(best)) {
+    for (size_t k = 0; k < first.count; k++)
+      ws_diag_add(d, first.items[k].severity, NULL, 0, 0, "%s", first.items[k].message);
+    ws_diag_free(&first);
+    if (st == WS_OK || st == WS_EINVAL)
+      st = ws_diag_error(d, "calibrate: the fit failed from every starting point");
     goto done;
-  memcpy(out->theta, f.theta, np * sizeof *f.theta);
-  out->iterations = f.iterations;
-  out->converged = f.converged;
-  ws_valid_fit_free(&f);
+  }
+  ws_diag_free(&first);
+  st = WS_OK;
   if ((st = half_stats(&out->train_after, &c, out->theta, rows, train, out->ntrain)) ||
       (st = half_stats(&out->test_after, &c, out->theta, rows, test, out->ntest)))
     goto done;
