@@ -129,12 +129,24 @@ typedef int (*ws_valid_predict_fn)(ws_valid_result *out,
 ws_valid_predict_fn ws_valid_default_predictor(void);
 
 /* Run the named models on a profile and a GPU: out->time_s[i] = the time of
- * models[i] in seconds, NaN where the model could not run.  Takes ownership
- * of nothing; fills time_s/nmodels of *out. */
+ * models[i] in seconds, NaN where the model could not run.  With a row, the
+ * models see the MEASURED build's resources: registers_per_thread =
+ * Registers.Per.Thread, shared_bytes_per_block = Static.SMem + Dynamic.SMem,
+ * and occupancy recomputed from them for g (the PTX here is compiled for
+ * sm_75, whose register counts differ from the measured builds'); the
+ * profile itself is not changed (it is what the cache keeps).  Takes
+ * ownership of nothing; fills time_s/nmodels of *out.  Every predictor
+ * computes its times with this function, so cached and fresh profiles give
+ * the same numbers. */
 int ws_valid_run_models(ws_valid_result *out, const ws_profile *p,
                         const ws_gpu *g, const char *const *models,
-                        size_t nmodels, ws_diag *d);
+                        size_t nmodels, const ws_valid_row *row, ws_diag *d);
 void ws_valid_result_free(ws_valid_result *r);
+/* The shallow copy ws_valid_run_models uses: *out = *p with the row's
+ * registers and shared bytes and no occupancy fields.  `out` borrows p's
+ * kernel name and JSON: never ws_profile_free() it. */
+void ws_valid_measured_profile(ws_profile *out, const ws_profile *p,
+                               const ws_valid_row *row);
 
 /* Profile cache ----------------------------------------------------------
  * A profile depends on the kernel, its PTX, the launch and the compute

@@ -17,6 +17,7 @@ typedef struct calib_ctx {
   const char *const *params;    /* parameter names */
   size_t np;                    /* entries in params */
   ws_profile *const *profiles;  /* by row */
+  const ws_valid_row *rows;     /* the measured rows (their builds' resources) */
 } calib_ctx;
 
 static double model_time(size_t i, const double *theta, void *user) {
@@ -24,7 +25,9 @@ static double model_time(size_t i, const double *theta, void *user) {
   for (size_t j = 0; j < c->np; j++)
     if (ws_valid_gpu_set_param(c->gpu, c->model, c->params[j], theta[j], NULL, 0)) return NAN;
   ws_model_result r = WS_MODEL_RESULT_INIT;
-  double t = ws_model_predict(&r, c->model, c->profiles[i], c->gpu, NULL) == WS_OK
+  ws_profile p; /* as ws_valid_run_models sees it */
+  ws_valid_measured_profile(&p, c->profiles[i], &c->rows[i]);
+  double t = ws_model_predict(&r, c->model, &p, c->gpu, NULL) == WS_OK
                  ? r.time_ms / 1000.0
                  : NAN;
   ws_model_result_free(&r);
@@ -75,7 +78,7 @@ int ws_valid_calibrate(ws_valid_calib *out, ws_gpu *g, const char *model,
   }
   for (size_t i = 0; i < n; i++) all[i] = i, meas[i] = rows[i].measured_s;
   ws_valid_split(train, &out->ntrain, test, &out->ntest, rows, all, n);
-  calib_ctx c = {g, model, params, np, profiles};
+  calib_ctx c = {g, model, params, np, profiles, rows};
   if ((st = half_stats(&out->train_before, &c, out->theta0, rows, train, out->ntrain)) ||
       (st = half_stats(&out->test_before, &c, out->theta0, rows, test, out->ntest)))
     goto done;

@@ -34,8 +34,22 @@ void ws_valid_result_free(ws_valid_result *r) {
   r->nmodels = 0;
 }
 
+void ws_valid_measured_profile(ws_profile *out, const ws_profile *p, const ws_valid_row *row) {
+  *out = *p; /* borrowed kernel name and JSON, own scalar fields */
+  out->f.registers_per_thread = row->regs;
+  out->f.shared_bytes_per_block = row->static_smem + row->dynamic_smem;
+  out->f.active_blocks_per_sm = NAN;
+  out->f.active_sms = NAN;
+}
+
 int ws_valid_run_models(ws_valid_result *out, const ws_profile *p, const ws_gpu *g,
-                        const char *const *models, size_t nmodels, ws_diag *d) {
+                        const char *const *models, size_t nmodels, const ws_valid_row *row,
+                        ws_diag *d) {
+  ws_profile measured;
+  if (row) {
+    ws_valid_measured_profile(&measured, p, row);
+    p = &measured;
+  }
   free(out->time_s);
   out->nmodels = 0;
   out->time_s = malloc((nmodels ? nmodels : 1) * sizeof *out->time_s);

@@ -57,7 +57,7 @@ static int predict_row(ws_valid_outcome *oc, const ws_valid_data *data,
     ws_profile *p = NULL;
     if (!st && ws_valid_cache_get(&p, o->cache_dir, row->kernel, key, d) == WS_OK) {
       res.profile = p;
-      st = ws_valid_run_models(&res, p, g, o->models, o->nmodels, d);
+      st = ws_valid_run_models(&res, p, g, o->models, o->nmodels, row, d);
       oc->cached = 1;
       goto out;
     }

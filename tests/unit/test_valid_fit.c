@@ -171,8 +171,12 @@ static void test_calibrate_synthetic(void **state) {
     assert_ok_diag(ws_profile_load_file(&prof[i], path, &d), &d);
     rows[i].kernel = "A";
     rows[i].input_size = i + 1;
+    rows[i].regs = (int)prof[i]->f.registers_per_thread;
+    rows[i].static_smem = (int)prof[i]->f.shared_bytes_per_block;
+    ws_profile as_measured; /* what calibration's models see */
+    ws_valid_measured_profile(&as_measured, prof[i], &rows[i]);
     ws_model_result r = WS_MODEL_RESULT_INIT;
-    assert_ok_diag(ws_model_predict(&r, "hong-kim", prof[i], g, &d), &d);
+    assert_ok_diag(ws_model_predict(&r, "hong-kim", &as_measured, g, &d), &d);
     rows[i].measured_s = r.time_ms / 1000;
     ws_model_result_free(&r);
   }
@@ -233,8 +237,11 @@ static void test_calibrate_gpuperf(void **state) {
     assert_ok_diag(ws_profile_load_json(&prof[i], buf, "synthetic", &d), &d);
     rows[i].kernel = "B";
     rows[i].input_size = i;
+    rows[i].regs = 16;
+    ws_profile as_measured; /* what calibration's models see */
+    ws_valid_measured_profile(&as_measured, prof[i], &rows[i]);
     ws_model_result r = WS_MODEL_RESULT_INIT;
-    assert_ok_diag(ws_model_predict(&r, "gpuperf", prof[i], g, &d), &d);
+    assert_ok_diag(ws_model_predict(&r, "gpuperf", &as_measured, g, &d), &d);
     rows[i].measured_s = r.time_ms / 1000;
     ws_model_result_free(&r);
   }

@@ -38,7 +38,8 @@ static int fake_predict(ws_valid_result *out, const ws_valid_request *req, void 
   if (req->row->line == t->fail_line) return ws_diag_error(d, "double: asked to fail");
   int st = ws_profile_load_file(&out->profile, WS_SOURCE_DIR "/examples/paper/hk09-table2.json", d);
   if (st) return st;
-  return ws_valid_run_models(out, out->profile, req->gpu, req->models, req->nmodels, d);
+  return ws_valid_run_models(out, out->profile, req->gpu, req->models, req->nmodels, req->row,
+                             d);
 }
 
 static ws_valid_data *load(void) {
@@ -232,6 +233,50 @@ static void test_cache_miss(void **state) {
 const char *__lsan_default_suppressions(void);
 const char *__lsan_default_suppressions(void) { return "leak:libfontconfig\n"; }
 
+/* With a row, the models see the measured build's registers and shared
+ * memory and recompute occupancy: the same times as a profile written with
+ * those resources and no occupancy section (an independent path through the
+ * JSON loader); the profile passed in is unchanged. */
+static void test_run_models_measured_build(void **state) {
+  (void)state;
+  static const char body[] =
+      "{\"schema\":\"warpsight-profile/1\",\"kernel\":\"MatrixMulKernel\","
+      "\"launch\":{\"grid\":[80,1,1],\"block\":[128,1,1]},"
+      "\"resources\":{\"registers_per_thread\":%d,\"shared_bytes_per_block\":%d}%s,"
+      "\"per_warp\":{\"comp_insts\":27,\"coal_mem_insts\":0,\"uncoal_mem_insts\":6,"
+      "\"synch_insts\":6},"
+      "\"memory\":{\"uncoal_per_mw\":32,\"coal_per_mw\":1,\"load_bytes_per_warp\":128}}";
+  char a[2048], b[2048];
+  /* as profiled: 18 registers, explicit occupancy 5 blocks on 16 SMs */
+  snprintf(a, sizeof a, body, 18, 3960,
+           ",\"occupancy\":{\"active_blocks_per_sm\":5,\"active_sms\":16}");
+  /* the measured build: 60 registers, 8192 B shared, occupancy left to the GPU */
+  snprintf(b, sizeof b, body, 60, 8192, "");
+  ws_diag d = WS_DIAG_INIT;
+  ws_profile *pa, *pb;
+  ws_gpu *g;
+  assert_ok_diag(ws_profile_load_json(&pa, a, "a", &d), &d);
+  assert_ok_diag(ws_profile_load_json(&pb, b, "b", &d), &d);
+  assert_ok_diag(ws_gpu_load(&g, "gtx680", &d), &d);
+  ws_valid_row row = {0};
+  row.regs = 60, row.static_smem = 4096, row.dynamic_smem = 4096;
+  ws_valid_result ra = {0}, rb = {0}, rp = {0};
+  assert_ok_diag(ws_valid_run_models(&ra, pa, g, models, 1, &row, &d), &d);
+  assert_ok_diag(ws_valid_run_models(&rb, pb, g, models, 1, NULL, &d), &d);
+  assert_ok_diag(ws_valid_run_models(&rp, pa, g, models, 1, NULL, &d), &d);
+  assert_close(ra.time_s[0], rb.time_s[0], 0);
+  assert_true(ra.time_s[0] != rp.time_s[0]); /* the override matters here */
+  assert_close(pa->f.registers_per_thread, 18, 0);
+  assert_close(pa->f.active_blocks_per_sm, 5, 0);
+  ws_valid_result_free(&ra);
+  ws_valid_result_free(&rb);
+  ws_valid_result_free(&rp);
+  ws_profile_free(pa);
+  ws_profile_free(pb);
+  ws_gpu_free(g);
+  ws_diag_free(&d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_run_filters_and_failures),
@@ -239,6 +284,7 @@ int main(void) {
       cmocka_unit_test(test_cache_key),
       cmocka_unit_test(test_cache_default_dir),
       cmocka_unit_test(test_cache_miss),
+      cmocka_unit_test(test_run_models_measured_build),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
