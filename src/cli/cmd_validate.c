@@ -20,7 +20,7 @@
 static const char help[] =
     "usage: warpsight validate DATA.csv [--models all|M,M] [--gpus G,G] [--kernels K,K]\n"
     "                          [--sample-blocks N] [--limit N] [--report DIR]\n"
-    "                          [--ptx-dir DIR] [--cache DIR | --no-cache]\n\n"
+    "                          [--ptx-dir DIR] [--cache DIR | --no-cache] [--launches DIR]\n\n"
     "Predicts each measured kernel launch of DATA.csv (the columns of\n"
     "data/validation/amaris-measured-dev.csv: GPU, kernel, input size, grid, block,\n"
     "Duration in seconds) with the performance models and compares the\n"
@@ -39,7 +39,9 @@ static const char help[] =
     "  --ptx-dir DIR      the kernels' PTX (default examples/validation/ptx)\n"
     "  --cache DIR        profile cache (default $XDG_CACHE_HOME/warpsight, else\n"
     "                     ~/.cache/warpsight, else .warpsight-cache)\n"
-    "  --no-cache         neither read nor write the profile cache\n\n"
+    "  --no-cache         neither read nor write the profile cache\n"
+    "  --launches DIR     write each selected row's launch spec to DIR/L<line>-<kernel>.json\n"
+    "                     (for 'warpsight run') and stop without predicting\n\n"
     "Prints, per model, the rows, mean and median absolute percentage error, the\n"
     "fraction within 20 %% and Spearman's rank correlation per GPU and kernel.\n"
     "Progress goes to stderr.\n\n"
@@ -59,8 +61,8 @@ static int make_dir(const char *dir) {
 int cmd_validate(int argc, char **argv) {
   const char *models_s = "all", *gpus_s = NULL, *kernels_s = NULL, *sample_s = NULL,
              *limit_s = NULL, *report = NULL, *ptx_s = NULL, *cache_s = NULL,
-             *no_cache = NULL;
-  cli_opt opts[] = {{"--models", 1, &models_s},   {"--gpus", 1, &gpus_s},
+             *no_cache = NULL, *launches = NULL;
+  cli_opt opts[] = {{"--launches", 1, &launches},{"--models", 1, &models_s},   {"--gpus", 1, &gpus_s},
                     {"--kernels", 1, &kernels_s}, {"--sample-blocks", 1, &sample_s},
                     {"--limit", 1, &limit_s},     {"--report", 1, &report},
                     {"--ptx-dir", 1, &ptx_s},     {"--cache", 1, &cache_s},
@@ -153,11 +155,34 @@ int cmd_validate(int argc, char **argv) {
       rc = cli_exit_for(st);
       goto out;
     }
+    if (launches) {
+      char path[4200];
+      if (nsel == 0 && make_dir(launches)) {
+        cJSON_Delete(l);
+        goto out;
+      }
+      snprintf(path, sizeof path, "%s/L%d-%s.json", launches, r->line, r->kernel);
+      char *json = cJSON_Print(l);
+      FILE *f = json ? fopen(path, "w") : NULL;
+      int ok = f && fputs(json, f) >= 0 && fputc('\n', f) != EOF;
+      if (f && fclose(f)) ok = 0;
+      free(json);
+      if (!ok) {
+        fprintf(stderr, "warpsight validate: error: cannot write '%s'\n", path);
+        cJSON_Delete(l);
+        goto out;
+      }
+    }
     cJSON_Delete(l);
     nsel++;
   }
   if (nsel == 0) {
     cli_usage_error("validate", "no rows left after --gpus/--kernels/--limit");
+    goto out;
+  }
+  if (launches) {
+    printf("wrote %zu launch specs to %s\n", nsel, launches);
+    rc = EXIT_OK;
     goto out;
   }
 

@@ -28,6 +28,15 @@ expect_rc 2 "calibrate refuses"
 expect_err "profiling is not available yet" "calibrate refuses"
 expect_err "982 selected rows" "calibrate selects one GPU"
 
+# --launches writes the selected rows' launch specs and stops (exit 0).
+run "$WS" validate "$DATA" --ptx-dir "$PTX" --gpus gtx680 --kernels vectorAdd --limit 3 --launches "$TMP/l"
+expect_rc 0 "--launches"
+expect_out "wrote 3 launch specs" "--launches"
+[ "$(ls "$TMP/l" | wc -l)" -eq 3 ] || fail "--launches: expected 3 files, got $(ls "$TMP/l")"
+# line 2551, the first vectorAdd row: N 131072, grid 2048 = 131072 / 64
+grep -Eq '"grid":[[:space:]]*\[2048, 1, 1\]' "$TMP/l/L2551-vectorAdd.json" || fail "--launches: grid of line 2551"
+grep -Eq '"value":[[:space:]]*131072' "$TMP/l/L2551-vectorAdd.json" || fail "--launches: n of line 2551"
+
 # Usage errors.
 run "$WS" validate
 expect_rc 2 "no data"
