@@ -162,7 +162,8 @@ int ws_valid_cache_key(char out[17], const char *kernel, const char *ptx_text,
 /* The default folder: $XDG_CACHE_HOME/warpsight, else $HOME/.cache/warpsight,
  * else ".warpsight-cache".  Writes into buf (size n). */
 void ws_valid_cache_default_dir(char *buf, size_t n);
-/* Look up: WS_OK with *out a profile, WS_EMISSING when absent. */
+/* Look up: WS_OK with *out a profile, WS_EMISSING when absent or unreadable
+ * (a warning then names the file). */
 int ws_valid_cache_get(ws_profile **out, const char *dir, const char *kernel,
                        const char *key, ws_diag *d);
 /* Store (creating dir; written to a temporary file then renamed). */

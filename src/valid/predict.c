@@ -141,7 +141,17 @@ int ws_valid_cache_get(ws_profile **out, const char *dir, const char *kernel,
   *out = NULL;
   entry_path(path, sizeof path, dir, kernel, key);
   if (access(path, R_OK) != 0) return WS_EMISSING;
-  return ws_profile_load_file(out, path, d);
+  /* A damaged entry (a crash mid-write of an older version, a hand edit)
+   * is a miss, not an error: the profile is recomputed and rewritten. */
+  ws_diag ld = WS_DIAG_INIT;
+  int st = ws_profile_load_file(out, path, &ld);
+  ws_diag_free(&ld);
+  if (st == WS_ENOMEM) return st;
+  if (st != WS_OK) {
+    ws_diag_add(d, WS_SEV_WARNING, path, 0, 0, "unreadable profile cache entry ignored");
+    return WS_EMISSING;
+  }
+  return WS_OK;
 }
 
 /* mkdir -p */

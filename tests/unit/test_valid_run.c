@@ -225,6 +225,19 @@ static void test_cache_miss(void **state) {
   assert_int_equal(ws_valid_cache_get(&p, "/nonexistent-ws", "k", "0123456789abcdef", &d),
                    WS_EMISSING);
   assert_null(p);
+  /* a damaged entry is a miss with a warning, not an error */
+  char dir[] = "/tmp/ws-valid-bad-XXXXXX", path[200];
+  assert_non_null(mkdtemp(dir));
+  snprintf(path, sizeof path, "%s/k-0123456789abcdef.json", dir);
+  FILE *f = fopen(path, "w");
+  fputs("{\"schema\": \"warpsight-prof", f);
+  fclose(f);
+  assert_int_equal(ws_valid_cache_get(&p, dir, "k", "0123456789abcdef", &d), WS_EMISSING);
+  assert_null(p);
+  assert_int_equal(d.errors, 0);
+  assert_int_equal(d.count, 1);
+  assert_int_equal(d.items[0].severity, WS_SEV_WARNING);
+  rm_rf(dir);
   ws_diag_free(&d);
 }
 
