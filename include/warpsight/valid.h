@@ -244,10 +244,10 @@ char *ws_valid_report_text(const ws_valid_report *r);
  * predicted_s_<model> and error_pct_<model> for each model. */
 int ws_valid_report_csv(const ws_valid_report *r, const char *path, ws_diag *d);
 /* Log-log scatter of predicted against measured time for one model, one
- * colour per kernel, the y = x line; PNG or SVG by the path's extension.
- * WS_EUNSUP when built without cairo. */
+ * colour and marker per kernel, the y = x line: writes PATH.png and PATH.svg
+ * (ws_chart_scatter).  WS_EUNSUP when built without cairo. */
 int ws_valid_report_chart(const ws_valid_report *r, size_t model,
-                          const char *path, ws_diag *d);
+                          const char *path_without_ext, ws_diag *d);
 
 /* Calibration ------------------------------------------------------------*/
 

@@ -1,21 +1,21 @@
 /*
  * chart.c — the validation chart: predicted against measured time for one
  * model, log-log, one series per kernel (in the kernel table's order), with
- * the y = x line (src/report/scatter.c draws it).
+ * the y = x line, drawn by ws_chart_scatter (src/report/charts.c).
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/scatter.h"
+#include "warpsight/report.h"
 #include "warpsight/valid.h"
 
 int ws_valid_report_chart(const ws_valid_report *r, size_t model, const char *path,
                           ws_diag *d) {
   if (model >= r->nmodels) return ws_diag_error(d, "chart: no model %zu", model);
   size_t nk = ws_valid_kernel_count(), n = r->nrows ? r->nrows : 1;
-  ws_scatter_series *s = calloc(nk, sizeof *s);
+  ws_chart_series *s = calloc(nk, sizeof *s);
   double *xs = malloc(n * sizeof *xs), *ys = malloc(n * sizeof *ys);
   if (!s || !xs || !ys) {
     free(s), free(xs), free(ys);
@@ -38,11 +38,15 @@ int ws_valid_report_chart(const ws_valid_report *r, size_t model, const char *pa
     }
     k0 += s[k].n;
   }
-  char title[256];
-  snprintf(title, sizeof title, "%s: predicted vs measured kernel time (%zu rows)",
+  char title[256], desc[512];
+  snprintf(title, sizeof title, "%s: predicted vs measured kernel time (%zu launches)",
            r->models[model], k0);
-  ws_scatter_spec spec = {title, "measured time (s)", "predicted time (s)", 1, 1, 0, 0};
-  int st = ws_scatter_write(path, &spec, s, nk, d);
+  snprintf(desc, sizeof desc,
+           "Log-log scatter of the time model %s predicts against the measured time, one "
+           "series per kernel; points on the dashed line y = x are exact.",
+           r->models[model]);
+  ws_chart_scatter_spec spec = {title, desc, "measured time (s)", "predicted time (s)", 1, 1};
+  int st = ws_chart_scatter(path, &spec, s, nk, d);
   free(s), free(xs), free(ys);
   return st;
 }
