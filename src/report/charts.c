@@ -1,5 +1,5 @@
 /*
- * charts.c — the three charts of warpsight/report.h, drawn with cairo.
+ * charts.c — the charts of warpsight/report.h, drawn with cairo.
  *
  * Each chart is one draw function over a `canvas` (a cairo context plus a
  * plot rectangle and data ranges).  It runs twice: on an image surface for

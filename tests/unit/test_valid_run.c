@@ -167,7 +167,6 @@ static void test_cache_reuse(void **state) {
   assert_null(strstr(svg, ">subSeqMax</text>")); /* no points, not in the legend */
   assert_non_null(strstr(svg, ">y = x (exact prediction)</text>"));
   free(svg);
-  ws_chart_shutdown();
 #endif
   ws_valid_report_free(r1);
   ws_valid_report_free(r2);
@@ -251,6 +250,34 @@ static void test_cache_miss(void **state) {
   ws_diag_free(&d);
 }
 
+/* ws_chart_scatter edge cases: no usable point (zero and negative values
+ * on log axes, NaN) still gives a framed, empty chart; linear axes work. */
+static void test_scatter_edges(void **state) {
+  (void)state;
+  if (!ws_chart_available()) skip();
+  char dir[] = "/tmp/ws-valid-chart-XXXXXX", base[200], path[220];
+  assert_non_null(mkdtemp(dir));
+  double x[] = {0, -1, NAN}, y[] = {1, 2, 3};
+  ws_chart_series s[2] = {{"bad", x, y, 3}, {"none", x, y, 0}};
+  ws_chart_scatter_spec spec = {"empty", NULL, "x (s)", "y (s)", 1, 1};
+  ws_diag d = WS_DIAG_INIT;
+  snprintf(base, sizeof base, "%s/log", dir);
+  assert_ok_diag(ws_chart_scatter(base, &spec, s, 2, &d), &d);
+  spec.loglog = 0, spec.diagonal = 0;
+  snprintf(base, sizeof base, "%s/lin", dir);
+  assert_ok_diag(ws_chart_scatter(base, &spec, s, 2, &d), &d);
+  struct stat sb;
+  snprintf(path, sizeof path, "%s/lin.png", dir);
+  assert_int_equal(stat(path, &sb), 0);
+  snprintf(path, sizeof path, "%s/log.svg", dir);
+  assert_int_equal(stat(path, &sb), 0);
+  /* an unwritable place is an I/O error, not a crash */
+  assert_int_equal(ws_chart_scatter("/nonexistent-ws/dir/c", &spec, s, 2, &d), WS_EIO);
+  ws_diag_free(&d);
+  rm_rf(dir);
+  ws_chart_shutdown(); /* once, in the last test that draws (report.h) */
+}
+
 /* Fontconfig (under cairo's text drawing) keeps process-wide caches it never
  * frees; they are not ours.  LeakSanitizer reads this hook in ASan builds. */
 const char *__lsan_default_suppressions(void);
@@ -308,6 +335,7 @@ int main(void) {
       cmocka_unit_test(test_cache_default_dir),
       cmocka_unit_test(test_cache_miss),
       cmocka_unit_test(test_run_models_measured_build),
+      cmocka_unit_test(test_scatter_edges),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
