@@ -1,5 +1,5 @@
 /*
- * charts.c — the three charts of warpsight/report.h, drawn with cairo.
+ * charts.c — the charts of warpsight/report.h, drawn with cairo.
  *
  * Each chart is one draw function over a `canvas` (a cairo context plus a
  * plot rectangle and data ranges).  It runs twice: on an image surface for
@@ -77,6 +77,11 @@ int ws_chart_transit(const char *p, const ws_model_result *r, ws_diag *d) {
 }
 int ws_chart_roofline(const char *p, const ws_model_result *r, ws_diag *d) {
   (void)p, (void)r;
+  return no_cairo(d);
+}
+int ws_chart_scatter(const char *p, const ws_chart_scatter_spec *spec,
+                     const ws_chart_series *series, size_t n, ws_diag *d) {
+  (void)p, (void)spec, (void)series, (void)n;
   return no_cairo(d);
 }
 
@@ -902,6 +907,163 @@ int ws_chart_roofline(const char *path, const ws_model_result *r, ws_diag *d) {
            "GB/s); kernel at %.4g FLOP/byte, %.4g GFLOP/s.",
            v[R_PEAK], v[R_BW], v[R_AI], v[R_ATT]);
   return render(path, draw_roofline, v, &c, d);
+}
+
+/* (d) Scatter chart -------------------------------------------------------*/
+
+/* Tableau 10: distinguishable, and readable for most colour-blind readers. */
+static const double scatter_palette[][3] = {
+    {0.122, 0.467, 0.706}, {1.000, 0.498, 0.055}, {0.173, 0.627, 0.173},
+    {0.839, 0.153, 0.157}, {0.580, 0.404, 0.741}, {0.549, 0.337, 0.294},
+    {0.890, 0.467, 0.761}, {0.498, 0.498, 0.498}, {0.737, 0.741, 0.133},
+    {0.090, 0.745, 0.812}};
+#define SCATTER_NPALETTE (sizeof scatter_palette / sizeof scatter_palette[0])
+
+typedef struct scatter_data {
+  const ws_chart_scatter_spec *spec;  /* labels, axes */
+  const ws_chart_series *series;      /* the points */
+  size_t n;                           /* series */
+} scatter_data;
+
+static int scatter_usable(const canvas *c, double x, double y) {
+  return isfinite(x) && isfinite(y) && (!c->logx || x > 0) && (!c->logy || y > 0);
+}
+
+/* Marker k (circle, square, triangle, diamond) centred at device (x, y). */
+static void marker(cairo_t *cr, size_t k, double x, double y, double r) {
+  switch (k % 4) {
+  case 0: cairo_arc(cr, x, y, r, 0, 2 * M_PI); break;
+  case 1: cairo_rectangle(cr, x - r * 0.85, y - r * 0.85, 1.7 * r, 1.7 * r); break;
+  case 2:
+    cairo_move_to(cr, x, y - r * 1.1);
+    cairo_line_to(cr, x + r, y + r * 0.8);
+    cairo_line_to(cr, x - r, y + r * 0.8);
+    cairo_close_path(cr);
+    break;
+  default:
+    cairo_move_to(cr, x, y - r * 1.15);
+    cairo_line_to(cr, x + r * 1.15, y);
+    cairo_line_to(cr, x, y + r * 1.15);
+    cairo_line_to(cr, x - r * 1.15, y);
+    cairo_close_path(cr);
+    break;
+  }
+}
+
+/* The marker of series k: colours cycle through the palette, shapes through
+ * four, offset per palette round so no two of the first 40 series match. */
+static size_t marker_shape(size_t k) { return k + k / SCATTER_NPALETTE; }
+
+static void draw_scatter(canvas *c, const void *data) {
+  const scatter_data *sd = data;
+  cairo_t *cr = c->cr;
+  axes(c, sd->spec->xlabel, sd->spec->ylabel);
+  cairo_save(cr);
+  clip_plot(c);
+  if (sd->spec->diagonal) {
+    double lo = c->x0 > c->y0 ? c->x0 : c->y0, hi = c->x1 < c->y1 ? c->x1 : c->y1;
+    color(c, 0.2, 0.2, 0.2);
+    cairo_set_line_width(cr, 1.2);
+    dashed(c, 1);
+    line(c, lo, lo, hi, hi);
+    dashed(c, 0);
+  }
+  for (size_t k = 0; k < sd->n; k++) {
+    const double *rgb = scatter_palette[k % SCATTER_NPALETTE];
+    const ws_chart_series *s = &sd->series[k];
+    for (size_t i = 0; i < s->n; i++) {
+      if (!scatter_usable(c, s->x[i], s->y[i])) continue;
+      marker(cr, marker_shape(k), tx(c, s->x[i]), ty(c, s->y[i]), 4);
+      cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], 0.55);
+      cairo_fill_preserve(cr);
+      cairo_set_source_rgba(cr, rgb[0] * 0.7, rgb[1] * 0.7, rgb[2] * 0.7, 0.9);
+      cairo_set_line_width(cr, 0.8);
+      cairo_stroke(cr);
+    }
+  }
+  cairo_restore(cr);
+
+  /* Legend in the upper-left corner of the plot: series with points, then
+   * the y = x line. */
+  static const char diag_label[] = "y = x (exact prediction)";
+  double lw = sd->spec->diagonal ? text_width(c, diag_label, 13, 0) : 0;
+  size_t lines = sd->spec->diagonal ? 1 : 0;
+  for (size_t k = 0; k < sd->n; k++) {
+    if (!sd->series[k].n) continue;
+    double w = text_width(c, sd->series[k].label, 13, 0);
+    if (w > lw) lw = w;
+    lines++;
+  }
+  if (!lines) return;
+  double lx = c->px0 + 12, ly = c->py0 + 12, row = 20;
+  cairo_set_source_rgba(cr, 1, 1, 1, 0.9);
+  cairo_rectangle(cr, lx, ly, lw + 42, (double)lines * row + 10);
+  cairo_fill_preserve(cr);
+  color(c, 0.6, 0.6, 0.6);
+  cairo_set_line_width(cr, 1);
+  cairo_stroke(cr);
+  size_t j = 0;
+  for (size_t k = 0; k < sd->n; k++) {
+    if (!sd->series[k].n) continue;
+    const double *rgb = scatter_palette[k % SCATTER_NPALETTE];
+    double cy = ly + 5 + row * ((double)j++ + 0.5);
+    marker(cr, marker_shape(k), lx + 16, cy, 5);
+    color(c, rgb[0], rgb[1], rgb[2]);
+    cairo_fill(cr);
+    color(c, 0.05, 0.05, 0.05);
+    text(c, lx + 30, cy, sd->series[k].label, 13, 0, 0.5, 0, 0);
+  }
+  if (sd->spec->diagonal) {
+    double cy = ly + 5 + row * ((double)j + 0.5);
+    color(c, 0.2, 0.2, 0.2);
+    cairo_set_line_width(cr, 1.2);
+    dashed(c, 1);
+    cairo_move_to(cr, lx + 6, cy);
+    cairo_line_to(cr, lx + 26, cy);
+    cairo_stroke(cr);
+    dashed(c, 0);
+    color(c, 0.05, 0.05, 0.05);
+    text(c, lx + 30, cy, diag_label, 13, 0, 0.5, 0, 0);
+  }
+}
+
+int ws_chart_scatter(const char *path, const ws_chart_scatter_spec *spec,
+                     const ws_chart_series *series, size_t n, ws_diag *d) {
+  if (!spec) return ws_diag_error(d, "scatter chart: no spec given");
+  canvas c = {0};
+  canvas_reset(&c);
+  c.logx = c.logy = spec->loglog ? 1 : 0;
+  double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+  for (size_t k = 0; k < n; k++)
+    for (size_t i = 0; i < series[k].n; i++) {
+      double x = series[k].x[i], y = series[k].y[i];
+      if (!scatter_usable(&c, x, y)) continue;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+    }
+  if (!(x0 <= x1)) /* no points: an empty frame */
+    x0 = y0 = spec->loglog ? 0.1 : 0, x1 = y1 = spec->loglog ? 10 : 1;
+  if (spec->diagonal) {
+    double lo = x0 < y0 ? x0 : y0, hi = x1 > y1 ? x1 : y1;
+    x0 = y0 = lo, x1 = y1 = hi;
+  }
+  if (spec->loglog) {
+    x0 = pow(10, floor(log10(x0))), x1 = pow(10, ceil(log10(x1)));
+    y0 = pow(10, floor(log10(y0))), y1 = pow(10, ceil(log10(y1)));
+    if (x1 <= x0) x1 = x0 * 10;
+    if (y1 <= y0) y1 = y0 * 10;
+  } else {
+    double px = (x1 - x0) * 0.05, py = (y1 - y0) * 0.05;
+    x0 -= px > 0 ? px : 1, x1 += px > 0 ? px : 1;
+    y0 -= py > 0 ? py : 1, y1 += py > 0 ? py : 1;
+  }
+  c.x0 = x0, c.x1 = x1, c.y0 = y0, c.y1 = y1;
+  snprintf(c.title, sizeof c.title, "%s", spec->title ? spec->title : "");
+  snprintf(c.desc, sizeof c.desc, "%s", spec->desc ? spec->desc : "");
+  scatter_data sd = {spec, series, n};
+  return render(path, draw_scatter, &sd, &c, d);
 }
 
 #endif /* WS_HAVE_CAIRO */
