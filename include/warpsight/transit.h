@@ -74,8 +74,10 @@ int ws_transit_solve(ws_transit_eq *out, const ws_transit_params *tp,
 
 /* "thread", "memory", "computation", "capacity". */
 const char *ws_transit_bound_name(ws_transit_bound b);
-/* The paper's optimisation direction for the bound, in words. */
+/* The paper's optimisation direction for the bound: one short line (the
+ * model's limiter), and the full advice with examples (the advisor's). */
 const char *ws_transit_direction(ws_transit_bound b);
+const char *ws_transit_explain(ws_transit_bound b);
 
 #ifdef __cplusplus
 }

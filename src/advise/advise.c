@@ -11,6 +11,8 @@
  */
 #include "warpsight/advise.h"
 
+#include "warpsight/transit.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -110,7 +112,7 @@ static int advise_gpuperf(ws_advice *a, const ws_model_result *r,
     if (share < WS_ADVICE_MIN_SHARE) continue;
     int st = add_item(
         a, WS_ADVICE_BENEFIT, r->model, fmt("%s", benefits[i].topic), b, share,
-        fmt("%s = %.0f %% of run time (%.4g cycles): potential benefit of "
+        fmt("%s = %.0f %% of run time (%.0f cycles): potential benefit of "
             "better %s",
             benefits[i].topic, 100 * share, b, benefits[i].what),
         fmt("%s", benefits[i].action));
@@ -125,7 +127,7 @@ static int advise_gpuperf(ws_advice *a, const ws_model_result *r,
     double t_mem1 = t_mem - (isfinite(t_overlap) ? t_overlap : 0);
     int mem = t_mem1 > t_comp; /* Figure 4: below the diagonal y = x */
     a->bottleneck =
-        fmt("%s (gpuperf: T_mem' = %.4g cycles %s T_comp = %.4g cycles)",
+        fmt("%s (gpuperf: T_mem' = %.0f cycles %s T_comp = %.0f cycles)",
             mem ? "memory-bound" : "compute-bound", t_mem1, mem ? ">" : "<=",
             t_comp);
     if (!a->bottleneck) return WS_ENOMEM;
@@ -156,9 +158,14 @@ static int advise_bound(ws_advice *a, const ws_model_result *r,
   } else {
     finding = fmt("%s", r->case_label);
   }
+  /* Transit's full direction (Section 2.4) rather than its short limiter. */
+  const char *action = r->limiter ? r->limiter : "";
+  double bound = ws_model_term_get(r, "bound");
+  if (is_model(r, "transit") && bound >= 0 && bound <= WS_TRANSIT_CAPACITY &&
+      bound == floor(bound))
+    action = ws_transit_explain((ws_transit_bound)bound);
   int st = add_item(a, WS_ADVICE_BOUND, r->model, fmt("%s", r->case_label),
-                    NAN, NAN, finding,
-                    fmt("%s", r->limiter ? r->limiter : ""));
+                    NAN, NAN, finding, fmt("%s", action));
   if (st) return st;
   if (want_bottleneck && !a->bottleneck) {
     a->bottleneck = fmt("%s (%s)", r->case_label, r->model);

@@ -1,10 +1,12 @@
 /*
  * cmd_model.c — `warpsight model`: run one model or all of them on a kernel
  * profile and a GPU; a table of the paper's terms, or JSON (DESIGN.md).
+ * Running and printing the models is shared with `predict`
+ * (cli/model_print.c).
  */
 #include <cjson/cJSON.h>
-#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -12,9 +14,11 @@
 #include "warpsight/gpu.h"
 #include "warpsight/model.h"
 #include "warpsight/profile.h"
+#include "warpsight/report.h"
 
 static const char help_text[] =
-    "usage: warpsight model --profile P.json --gpu G [--model M|all] [--json]\n\n"
+    "usage: warpsight model --profile P.json --gpu G [--model M|all] [--json]\n"
+    "                       [--advise] [--charts DIR]\n\n"
     "Runs a performance model on a kernel profile (warpsight-profile/1, see\n"
     "docs/profile.md) for GPU G (a database name, see 'warpsight gpus', or a\n"
     "JSON file).  Prints every intermediate term the paper names, in the\n"
@@ -27,7 +31,14 @@ static const char help_text[] =
     "%s"
     "  --json        machine-readable output:\n"
     "                {\"gpu\", \"kernel\", \"results\": [{\"model\", \"cycles\", \"time_ms\",\n"
-    "                 \"case\", \"limiter\", \"terms\": {...}}]}\n\n"
+    "                 \"case\", \"limiter\", \"terms\": {...}}]}\n"
+    "  --advise      after the results, the advisor: the bottleneck and a ranked\n"
+    "                list of what to try (GPUPerf benefits as shares of run time,\n"
+    "                Transit and Roofline bounds; docs/advisor.md); with --json an\n"
+    "                \"advice\" object\n"
+    "  --charts DIR  write DIR/KERNEL-MODEL.png and .svg for the models that have\n"
+    "                a chart: gpuperf (benefit X-Y chart), transit (transit\n"
+    "                figure), roofline (docs/charts.md); DIR is created\n\n"
     "Exit status: 0 ok; 2 bad usage, a malformed profile or GPU, or a model that\n"
     "lacks inputs (with --model all, models lacking inputs are listed with the\n"
     "missing fields and the status stays 0 if any model ran).\n";
@@ -40,8 +51,10 @@ static void print_help(void) {
 
 int cmd_model(int argc, char **argv) {
   const char *profile = NULL, *gpu = NULL, *model = "hong-kim", *json = NULL;
+  const char *advise = NULL, *charts = NULL;
   cli_opt opts[] = {{"--profile", 1, &profile}, {"--gpu", 1, &gpu}, {"--model", 1, &model},
-                    {"--json", 0, &json}, {NULL, 0, NULL}};
+                    {"--json", 0, &json}, {"--advise", 0, &advise},
+                    {"--charts", 1, &charts}, {NULL, 0, NULL}};
   const char *pos[1];
   int npos, help;
   for (int i = 1; i < argc; i++)
@@ -74,13 +87,22 @@ int cmd_model(int argc, char **argv) {
     printf("kernel %s: grid %u x %u x %u, block %u x %u x %u on %s (%s)\n\n", p->kernel, p->grid[0],
            p->grid[1], p->grid[2], p->block[0], p->block[1], p->block[2], g->name, g->full_name);
   }
-  int rc = cli_run_models(p, g, model, root, NULL, NULL);
+  /* The results that ran are kept for --advise and --charts. */
+  ws_model_result *res = NULL;
+  size_t nres = 0;
+  int rc = cli_run_models(p, g, model, root, &res, &nres);
+  if (advise && cli_finish_advice(res, NULL, nres, root) != EXIT_OK) rc = EXIT_USAGE;
+  if (charts && cli_finish_charts("model", charts, p->kernel, res, NULL, nres, root) != EXIT_OK)
+    rc = EXIT_USAGE;
+  if (charts) ws_chart_shutdown(); /* cairo's font caches, for leak checkers */
   if (root) {
     char *s = cJSON_Print(root);
     if (s) puts(s);
     cJSON_free(s);
     cJSON_Delete(root);
   }
+  for (size_t i = 0; i < nres; i++) ws_model_result_free(&res[i]);
+  free(res);
   ws_profile_free(p);
   ws_gpu_free(g);
   ws_diag_free(&d);

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/model_print.h"
@@ -18,8 +17,8 @@
 #include "warpsight/report.h"
 
 static const char help_text[] =
-    "usage: warpsight predict FILE.ptx|FILE.cu --launch L.json --gpu G [--kernel K]\n"
-    "                         [--model M|all] [--json] [--charts DIR]\n"
+    "usage: warpsight predict FILE.ptx|FILE.cu --launch L.json [--gpu G] [--kernel K]\n"
+    "                         [--model M|all] [--json] [--advise] [--charts DIR]\n"
     "                         [--sample-blocks N] [--functional-rest] [-j N]\n\n"
     "Profiles the kernel launch (as 'warpsight profile' does) and predicts its\n"
     "run time on GPU G with the performance models.  Prints the profile's key\n"
@@ -33,7 +32,9 @@ static const char help_text[] =
     "                        \"gpu\", \"kernel\", \"profile\": {...warpsight-profile/1...},\n"
     "                        \"results\": [...as 'warpsight model --json'...],\n"
     "                        \"bottleneck\"} (docs/cli-profile-predict.md)\n"
-    "  --charts DIR          also write the models' charts (PNG and SVG) into DIR\n"
+    "  --advise              the advisor's ranked list of what to try (docs/advisor.md)\n"
+    "  --charts DIR          write DIR/KERNEL-MODEL.png and .svg for the models with a\n"
+    "                        chart (gpuperf, transit, roofline); DIR is created\n"
     PROF_RUN_OPTIONS_HELP
     "\nExit status: 0 ok; 1 the kernel faulted in the emulator; 2 bad usage or input,\n"
     "or no model could run.\n";
@@ -98,10 +99,12 @@ static void print_figures(const ws_profile *p, const ws_gpu *g) {
 
 int cmd_predict(int argc, char **argv) {
   const char *kernel = NULL, *launch = NULL, *gpu = NULL, *model = "all", *json = NULL,
-             *charts = NULL, *sample = NULL, *frest = NULL, *jobs = NULL, *arch = NULL;
+             *charts = NULL, *sample = NULL, *frest = NULL, *jobs = NULL, *arch = NULL,
+             *advise = NULL;
   cli_opt opts[] = {{"--kernel", 1, &kernel},       {"--launch", 1, &launch},
                     {"--gpu", 1, &gpu},             {"--model", 1, &model},
                     {"--json", 0, &json},           {"--charts", 1, &charts},
+                    {"--advise", 0, &advise},
                     {"--sample-blocks", 1, &sample}, {"--functional-rest", 0, &frest},
                     {"-j", 1, &jobs},               {"--arch", 1, &arch},
                     {NULL, 0, NULL}};
@@ -123,11 +126,6 @@ int cmd_predict(int argc, char **argv) {
   if (jobs && (j < 1 || j > 256)) return cli_usage_error("predict", "-j must be between 1 and 256");
   if (frest && !sample) return cli_usage_error("predict", "--functional-rest needs --sample-blocks");
   if (!cli_model_valid(model)) return EXIT_USAGE;
-  if (charts) {
-    struct stat sb;
-    if (stat(charts, &sb) != 0 || !S_ISDIR(sb.st_mode))
-      return cli_usage_error("predict", "--charts %s: not a folder", charts);
-  }
 
   prof_request rq = {"predict", pos[0], kernel, launch, gpu, arch, ns, frest != NULL, j};
   ws_profile *p = NULL;
@@ -170,18 +168,10 @@ int cmd_predict(int argc, char **argv) {
   } else if (nres && res[0].limiter && *res[0].limiter) {
     printf("\nbottleneck: %s (%s)\n", res[0].limiter, res[0].model);
   }
-  if (charts) {
-    for (size_t i = 0; i < nres; i++) {
-      char path[4096];
-      snprintf(path, sizeof path, "%s/%s-%s", charts, p->kernel, res[i].model);
-      ws_diag cd = WS_DIAG_INIT;
-      int s = ws_chart_for_result(path, &res[i], &cd);
-      if (s == WS_OK && !json) printf("chart: %s.png, %s.svg\n", path, path);
-      else if (s != WS_OK && s != WS_EUNSUP) cli_print_diag(&cd);
-      else if (s == WS_EUNSUP) cli_print_diag(&cd);
-      ws_diag_free(&cd);
-    }
-  }
+  if (advise && cli_finish_advice(res, NULL, nres, root) != EXIT_OK) rc = EXIT_USAGE;
+  if (charts && cli_finish_charts("predict", charts, p->kernel, res, NULL, nres, root) != EXIT_OK)
+    rc = EXIT_USAGE;
+  if (charts) ws_chart_shutdown(); /* cairo's font caches, for leak checkers */
   if (root) {
     char *s = cJSON_Print(root);
     if (s) puts(s);

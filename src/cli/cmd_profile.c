@@ -11,7 +11,7 @@
 #include "cli/prof_run.h"
 
 static const char help_text[] =
-    "usage: warpsight profile FILE.ptx|FILE.cu --launch L.json --gpu G [--kernel K]\n"
+    "usage: warpsight profile FILE.ptx|FILE.cu --launch L.json [--gpu G] [--kernel K]\n"
     "                         [-o P.json] [--sample-blocks N] [--functional-rest] [-j N]\n\n"
     "Runs the kernel launch described by L.json in the functional emulator and\n"
     "measures what the performance models need on GPU G: instructions per warp\n"

@@ -5,12 +5,16 @@
 #include "cli/model_print.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "warpsight/advise.h"
+#include "warpsight/report.h"
 
 void cli_model_list(char *buf, size_t size) {
   buf[0] = 0;
@@ -120,3 +124,102 @@ int cli_run_models(const ws_profile *p, const ws_gpu *g, const char *model, cJSO
   if (all && ok_count == 0) rc = EXIT_USAGE;
   return rc;
 }
+
+/* --advise: the advisor over the results that ran (text, or into `extra`). */
+int cli_finish_advice(const ws_model_result *res, const int *ok, size_t n,
+                      cJSON *extra) {
+  const ws_model_result **list = calloc(n ? n : 1, sizeof *list);
+  if (!list) return EXIT_USAGE;
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++)
+    if (!ok || ok[i]) list[m++] = &res[i];
+  ws_diag d = WS_DIAG_INIT;
+  ws_advice a = WS_ADVICE_INIT;
+  int st = ws_advise(&a, list, m, &d);
+  free(list);
+  if (st != WS_OK) {
+    cli_print_diag(&d);
+    ws_diag_free(&d);
+    return EXIT_USAGE;
+  }
+  if (extra) {
+    cJSON *o = cJSON_AddObjectToObject(extra, "advice");
+    if (a.bottleneck) cJSON_AddStringToObject(o, "bottleneck", a.bottleneck);
+    else cJSON_AddNullToObject(o, "bottleneck");
+    cJSON *items = cJSON_AddArrayToObject(o, "items");
+    for (size_t i = 0; i < a.count; i++) {
+      const ws_advice_item *it = &a.items[i];
+      cJSON *j = cJSON_CreateObject();
+      static const char *const kinds[] = {"benefit", "bound", "note"};
+      cJSON_AddStringToObject(j, "kind", kinds[it->kind]);
+      cJSON_AddStringToObject(j, "model", it->model ? it->model : "");
+      cJSON_AddStringToObject(j, "topic", it->topic);
+      if (isfinite(it->value)) cJSON_AddNumberToObject(j, "value", it->value);
+      if (isfinite(it->share)) cJSON_AddNumberToObject(j, "share", it->share);
+      cJSON_AddStringToObject(j, "finding", it->finding);
+      cJSON_AddStringToObject(j, "action", it->action);
+      cJSON_AddItemToArray(items, j);
+    }
+  } else {
+    char *text = ws_report_advice_text(&a);
+    printf("\nadvice\n%s", text ? text : "(out of memory)\n");
+    free(text);
+  }
+  ws_advice_free(&a);
+  ws_diag_free(&d);
+  return EXIT_OK;
+}
+
+/* --charts DIR: one chart per result that has one. */
+int cli_finish_charts(const char *cmd, const char *dir, const char *kernel,
+                      const ws_model_result *res, const int *ok, size_t n,
+                      cJSON *extra) {
+  if (!ws_chart_available()) {
+    fprintf(stderr, "warpsight %s: error: --charts needs cairo: this "
+                    "warpsight was built without it\n", cmd);
+    return EXIT_USAGE;
+  }
+  if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+    fprintf(stderr, "warpsight %s: error: %s: cannot create: %s\n", cmd, dir,
+            strerror(errno));
+    return EXIT_USAGE;
+  }
+  char safe[128];
+  size_t k = 0;
+  for (const char *c = kernel ? kernel : "kernel"; *c && k + 1 < sizeof safe; c++)
+    safe[k++] = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                        (*c >= '0' && *c <= '9') || *c == '_' || *c == '-'
+                    ? *c
+                    : '_';
+  safe[k] = '\0';
+  cJSON *list = extra ? cJSON_AddArrayToObject(extra, "charts") : NULL;
+  int rc = EXIT_OK, wrote = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (ok && !ok[i]) continue;
+    char base[4096];
+    snprintf(base, sizeof base, "%s/%s-%s", dir, safe, res[i].model);
+    ws_diag d = WS_DIAG_INIT;
+    int st = ws_chart_for_result(base, &res[i], &d);
+    if (st == WS_OK) {
+      wrote++;
+      if (list) {
+        char f[4200];
+        snprintf(f, sizeof f, "%s.png", base);
+        cJSON_AddItemToArray(list, cJSON_CreateString(f));
+        snprintf(f, sizeof f, "%s.svg", base);
+        cJSON_AddItemToArray(list, cJSON_CreateString(f));
+      } else {
+        printf("%swrote %s.png and %s.svg\n", wrote == 1 ? "\n" : "", base, base);
+      }
+    } else if (st != WS_EUNSUP || d.count) {
+      cli_print_diag(&d);
+      rc = EXIT_USAGE;
+    }
+    ws_diag_free(&d);
+  }
+  if (!wrote && rc == EXIT_OK)
+    fprintf(stderr, "warpsight %s: warning: no chart written: charts exist "
+                    "for gpuperf, transit and roofline\n", cmd);
+  return rc;
+}
+

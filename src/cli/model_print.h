@@ -30,4 +30,16 @@ int cli_model_valid(const char *model);
 int cli_run_models(const ws_profile *p, const ws_gpu *g, const char *model,
                    struct cJSON *json_root, ws_model_result **results, size_t *nresults);
 
+/* --advise: the advisor over results[i] with ok[i] set (ok may be NULL:
+ * all).  Text to stdout, or an "advice" object added to `extra`.  Returns
+ * the exit status. */
+int cli_finish_advice(const ws_model_result *res, const int *ok, size_t n,
+                      struct cJSON *extra);
+/* --charts DIR: DIR/KERNEL-MODEL.png and .svg for each result that has a
+ * chart (DIR is created); with `extra`, a "charts" array of the files.
+ * `cmd` names the subcommand in messages.  Returns the exit status. */
+int cli_finish_charts(const char *cmd, const char *dir, const char *kernel,
+                      const ws_model_result *res, const int *ok, size_t n,
+                      struct cJSON *extra);
+
 #endif

@@ -81,15 +81,19 @@ int ws_model_roofline(ws_model_result *out, const ws_profile *p,
     return ws_diag_error(d, "roofline: the profile has neither flops "
                             "(per_warp.flops) nor DRAM traffic");
 
+  if (!isfinite(time_s) || !isfinite(flops) || !isfinite(bytes))
+    return ws_diag_error(d, "roofline: flops or DRAM bytes too large for a "
+                            "finite prediction");
+
   int e = 0;
   e |= ws_model_term_add(out, "flops", flops, "", "FLOP");
   e |= ws_model_term_add(out, "dram_bytes", bytes, "", "bytes");
   e |= ws_model_term_add(out, "dram_bytes_measured", measured, "",
-                         "1 = profile DRAM bytes, 0 = load_bytes_per_warp");
-  e |= ws_model_term_add(out, "arithmetic_intensity", ai, "", "FLOP/byte");
+                         "1 measured");
+  e |= ws_model_term_add(out, "arithmetic_intensity", ai, "", "FLOP/B");
   e |= ws_model_term_add(out, "peak_gflops", peak, "", "GFLOP/s");
   e |= ws_model_term_add(out, "bandwidth_gbs", bw, "", "GB/s");
-  e |= ws_model_term_add(out, "ridge_point", ridge, "", "FLOP/byte");
+  e |= ws_model_term_add(out, "ridge_point", ridge, "", "FLOP/B");
   e |= ws_model_term_add(out, "attainable_gflops", attainable, "", "GFLOP/s");
   if (memory_bound)
     e |= ws_model_set_labels(out, "memory-bound",

@@ -36,8 +36,8 @@ static double gpu_param(ws_model_result *out, const ws_gpu *g,
   snprintf(name, sizeof name, "%s_%s_%s", point, prec, key);
   double v = ws_gpu_param_or(g, "transit", name, NAN);
   if (isnan(v)) {
-    char path[96];
-    snprintf(path, sizeof path, "models.transit.%s", name);
+    char path[160];
+    snprintf(path, sizeof path, "gpu %s: models.transit.%s", g->name, name);
     ws_model_missing(out, path, d);
     *missing = 1;
   }
@@ -116,40 +116,41 @@ int ws_model_transit(ws_model_result *out, const ws_profile *p,
 
   const double sms = ctx.active_sms;
   double time_s = thread_insts / (eq.cs_gops * 1e9 * sms);
-  if (!(eq.cs_gops > 0) || !isfinite(time_s))
-    return ws_diag_error(d, "transit: predicted computation throughput is 0");
+  if (!(eq.cs_gops > 0) || !isfinite(time_s) || !isfinite(thread_insts))
+    return ws_diag_error(d, "transit: instruction counts too large for a "
+                            "finite prediction");
 
   int e = 0;
-  e |= ws_model_term_add(out, "precision_dp", dp, "", "0 = SP, 1 = DP");
+  e |= ws_model_term_add(out, "precision_dp", dp, "", "0 SP, 1 DP");
   e |= ws_model_term_add(out, "n", tp.n, "Sec. 3", "threads");
   e |= ws_model_term_add(out, "z", z_paper, "Sec. 3",
-                         "warp insts per DRAM transaction");
+                         "insts/txn");
   e |= ws_model_term_add(out, "z_ops_per_byte", tp.z_ops_per_byte, "",
-                         "thread insts per DRAM byte");
+                         "ops/byte");
   e |= ws_model_term_add(out, "dram_bytes", dram_bytes, "", "bytes");
   e |= ws_model_term_add(out, "dram_bytes_measured", measured, "",
-                         "1 = profile DRAM bytes, 0 = from transactions");
+                         "1 measured");
   e |= ws_model_term_add(out, "sector_bytes", sector, "", "bytes");
   e |= ws_model_term_add(out, "delta_threads", tp.k_delta, "Fig. 4", "threads");
-  e |= ws_model_term_add(out, "delta_gbs", tp.r, "Fig. 4", "GB/s per SM");
+  e |= ws_model_term_add(out, "delta_gbs", tp.r, "Fig. 4", "GB/s/SM");
   e |= ws_model_term_add(out, "pi_threads", tp.m, "(1)", "threads");
-  e |= ws_model_term_add(out, "pi_value", tp.p, "(1)", "Gops/s per SM");
+  e |= ws_model_term_add(out, "pi_value", tp.p, "(1)", "Gops/s/SM");
   e |= ws_model_term_add(out, "g_ceiling_gbs", eq.g_ceiling_gbs, "(2)",
-                         "GB/s per SM");
+                         "GB/s/SM");
   e |= ws_model_term_add(out, "k_eq", eq.k, "(3)", "threads");
   e |= ws_model_term_add(out, "x_eq", eq.x, "(3)", "threads");
-  e |= ws_model_term_add(out, "ms_throughput", eq.ms_gbs, "(3)", "GB/s per SM");
+  e |= ws_model_term_add(out, "ms_throughput", eq.ms_gbs, "(3)", "GB/s/SM");
   e |= ws_model_term_add(out, "cs_throughput", eq.cs_gops, "(3)",
-                         "Gops/s per SM");
+                         "Gops/s/SM");
   if (ws_pf_has(f->flops))
     e |= ws_model_term_add(out, "cs_gflops",
                            eq.cs_gops * f->flops / (ws_profile_total_insts(p) * ws),
-                           "", "GFLOP/s per SM");
+                           "", "GFLOP/s/SM");
   e |= ws_model_term_add(out, "bound", (double)eq.bound, "Sec. 2.4",
-                         "0 thread, 1 memory, 2 computation, 3 capacity");
+                         "0-3");
   e |= ws_model_term_add(out, "active_sms", sms, "", "SMs");
   e |= ws_model_term_add(out, "total_thread_insts", thread_insts, "",
-                         "thread insts");
+                         "ops");
   char label[48];
   snprintf(label, sizeof label, "%s bound", ws_transit_bound_name(eq.bound));
   e |= ws_model_set_labels(out, label, ws_transit_direction(eq.bound));

@@ -43,6 +43,21 @@ const char *ws_transit_bound_name(ws_transit_bound b) {
 
 const char *ws_transit_direction(ws_transit_bound b) {
   switch (b) {
+  case WS_TRANSIT_THREAD:
+    return "too few threads: raise n (resident threads) or Z (instructions per "
+           "DRAM byte)";
+  case WS_TRANSIT_MEMORY:
+    return "DRAM supply at its peak R: raise Z or R; more threads do not help";
+  case WS_TRANSIT_COMPUTATION:
+    return "all lanes busy: only a wider computation system (M) helps";
+  case WS_TRANSIT_CAPACITY:
+    return "both systems at peak: M, n and R must grow together";
+  }
+  return "?";
+}
+
+const char *ws_transit_explain(ws_transit_bound b) {
+  switch (b) {
   case WS_TRANSIT_THREAD: /* Section 2.4.1, Figures 11 and 12 */
     return "too few threads to fill either system: raise the resident threads "
            "per SM n (fewer registers or less shared memory per thread, more or "

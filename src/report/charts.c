@@ -1,5 +1,5 @@
 /*
- * charts.c — the three charts of warpsight/report.h, drawn with cairo.
+ * charts.c — the charts of warpsight/report.h, drawn with cairo.
  *
  * Each chart is one draw function over a `canvas` (a cairo context plus a
  * plot rectangle and data ranges).  It runs twice: on an image surface for
@@ -59,6 +59,8 @@ static int need_terms(const ws_model_result *r, const char *chart,
 
 int ws_chart_available(void) { return 0; }
 
+void ws_chart_shutdown(void) {}
+
 static int no_cairo(ws_diag *d) {
   ws_diag_error(d, "charts need cairo: this warpsight was built without it "
                    "(install libcairo2-dev and rebuild)");
@@ -77,10 +79,17 @@ int ws_chart_roofline(const char *p, const ws_model_result *r, ws_diag *d) {
   (void)p, (void)r;
   return no_cairo(d);
 }
+int ws_chart_scatter(const char *p, const ws_chart_scatter_spec *spec,
+                     const ws_chart_series *series, size_t n, ws_diag *d) {
+  (void)p, (void)spec, (void)series, (void)n;
+  return no_cairo(d);
+}
 
 #else /* WS_HAVE_CAIRO */
 
 int ws_chart_available(void) { return 1; }
+
+void ws_chart_shutdown(void) { cairo_debug_reset_static_data(); }
 
 enum { W = 900, H = 640 };
 enum { ML = 96, MR = 40, MT = 64, MB = 78 }; /* margins: left right top bottom */
@@ -164,6 +173,17 @@ static void text(canvas *c, double x, double y, const char *s, double size,
   double by = y + cos(angle * M_PI / 180) * dy;
   const char *anchor = ha < 0.25 ? "start" : ha > 0.75 ? "end" : "middle";
   record(c, bx, by, size, -angle, anchor, s);
+}
+
+static double text_width(canvas *c, const char *s, double size, int bold) {
+  cairo_save(c->cr);
+  cairo_select_font_face(c->cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
+                         bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size(c->cr, size);
+  cairo_text_extents_t e;
+  cairo_text_extents(c->cr, s, &e);
+  cairo_restore(c->cr);
+  return e.x_advance;
 }
 
 static void color(canvas *c, double r, double g, double b) {
@@ -283,7 +303,7 @@ static void axes(canvas *c, const char *xlabel, const char *ylabel) {
   cairo_stroke(cr);
   text(c, (c->px0 + c->px1) / 2, c->py1 + 34, xlabel, 14, 0.5, 0, 0, 0);
   text(c, c->px0 - 70, (c->py0 + c->py1) / 2, ylabel, 14, 0.5, 0, 90, 0);
-  text(c, W / 2.0, 22, c->title, 18, 0.5, 0, 0, 1);
+  text(c, (c->px0 + c->px1) / 2, 22, c->title, 18, 0.5, 0, 0, 1);
 }
 
 static void clip_plot(canvas *c) {
@@ -473,14 +493,18 @@ static void draw_benefit(canvas *c, const void *data) {
   cairo_set_line_width(cr, 1.2);
   line(c, 0, 0, c->x1, c->y1);
   cairo_restore(cr);
-  color(c, 0.55, 0.1, 0.1);
-  text(c, tx(c, c->x1 * 0.04), ty(c, c->y1 * 0.96), "compute bound", 14, 0, 0, 0, 1);
-  color(c, 0.1, 0.2, 0.6);
-  text(c, tx(c, c->x1 * 0.96), ty(c, c->y1 * 0.04), "memory bound", 14, 1, 1, 0, 1);
+  /* Zone names along the diagonal, one each side, drawn first so that the
+   * kernel's marks go over them. */
+  double zx = tx(c, c->x1 * 0.3), zy = ty(c, c->y1 * 0.3);
+  color(c, 0.6, 0.25, 0.25);
+  text(c, zx - 9, zy - 9, "compute bound", 14, 0.5, 1, 45, 1);
+  color(c, 0.2, 0.3, 0.65);
+  text(c, zx + 9, zy + 9, "memory bound", 14, 0.5, 0, 45, 1);
   color(c, 0.3, 0.3, 0.3);
-  text(c, tx(c, c->x1 * 0.72) + 6, ty(c, c->x1 * 0.72) - 6, "y = x", 12, 1, 1, 45, 0);
+  text(c, tx(c, c->x1 * 0.9) - 6, ty(c, c->x1 * 0.9) - 6, "y = x", 12, 0.5,
+       1, 45, 0);
 
-  /* Ideal costs. */
+  /* Ideal costs: dashed lines and their meeting point. */
   cairo_set_line_width(cr, 1.2);
   color(c, 0.1, 0.55, 0.2);
   dashed(c, 1);
@@ -494,15 +518,19 @@ static void draw_benefit(canvas *c, const void *data) {
   snprintf(b, sizeof b, "T_mem_min = %s", n1);
   text(c, tx(c, v[B_TMMIN]) + 4, c->py0 + 6, b, 12, 0, 0, 0, 0);
   dot(c, v[B_TMMIN], v[B_TFP], 5);
-  text(c, tx(c, v[B_TMMIN]) + 8, ty(c, v[B_TFP]) + 6, "ideal", 12, 0, 0, 0, 0);
 
-  /* A and A'. */
+  /* A = (T_mem, T_comp), and A' shifted left by T_overlap. */
+  double ax = tx(c, tmem), a1x = tx(c, tmem1), ay = ty(c, tcomp);
   color(c, 0.35, 0.35, 0.35);
   dot(c, tmem, tcomp, 5);
   num(n1, sizeof n1, tmem);
   num(n2, sizeof n2, tcomp);
   snprintf(b, sizeof b, "A (%s, %s)", n1, n2);
-  text(c, tx(c, tmem) + 8, ty(c, tcomp) - 8, b, 13, 0, 1, 0, 0);
+  double w = text_width(c, b, 13, 0);
+  if (ax + 8 + w < c->px1)
+    text(c, ax + 8, ay - 8, b, 13, 0, 1, 0, 0);
+  else /* below, against the right edge: above is T_overlap's place */
+    text(c, c->px1 - 4, ay + 8, b, 13, 1, 0, 0, 0);
   if (v[B_TOVL] > 0) {
     dashed(c, 1);
     cairo_set_line_width(cr, 1.2);
@@ -510,45 +538,83 @@ static void draw_benefit(canvas *c, const void *data) {
     dashed(c, 0);
     num(n1, sizeof n1, v[B_TOVL]);
     snprintf(b, sizeof b, "T_overlap = %s", n1);
-    text(c, (tx(c, tmem) + tx(c, tmem1)) / 2, ty(c, tcomp) + 8, b, 12, 0.5, 0,
-         0, 0);
+    if (ax - a1x > text_width(c, b, 12, 0) + 16) /* else: the legend has it */
+      text(c, (ax + a1x) / 2, ay - 6, b, 12, 0.5, 1, 0, 0);
   }
   color(c, 0, 0, 0);
   dot(c, tmem1, tcomp, 6);
-  num(n1, sizeof n1, tmem1 + tcomp);
-  snprintf(b, sizeof b, "A' (T_exec = %s)", n1);
-  text(c, tx(c, tmem1) - 10, ty(c, tcomp) - 10, b, 13, 1, 1, 0, 1);
+  snprintf(b, sizeof b, "A'");
+  double a1y = ax - a1x < 60 ? ay + 8 : ay - 8, a1va = ax - a1x < 60 ? 0 : 1;
+  if (a1x - 12 - text_width(c, b, 13, 1) > c->px0)
+    text(c, a1x - 10, a1y, b, 13, 1, a1va, 0, 1);
+  else
+    text(c, a1x + 10, a1y, b, 13, 0, a1va, 0, 1);
 
-  /* Benefits: the computation ones stack downwards from A', B_memlp left. */
+  /* Benefits: the computation ones stack downwards from A' (B_serial,
+   * B_itilp, B_fp: T_comp - all three = T_fp, (22)); B_memlp points left
+   * towards T_mem_min (23).  Zero benefits are only in the legend. */
   static const struct { int idx; const char *name; double r, g, b; } down[] = {
       {B_SERIAL, "B_serial", 0.75, 0.35, 0.0},
       {B_ITILP, "B_itilp", 0.55, 0.0, 0.6},
       {B_FP, "B_fp", 0.8, 0.0, 0.2}};
   double y = tcomp;
-  double xa = tx(c, tmem1);
   cairo_set_line_width(cr, 2.5);
   for (size_t i = 0; i < 3; i++) {
     double bv = v[down[i].idx];
+    if (!(bv > 0)) continue;
     num(n1, sizeof n1, bv);
     snprintf(b, sizeof b, "%s = %s", down[i].name, n1);
     color(c, down[i].r, down[i].g, down[i].b);
-    if (bv > 0) {
-      arrow(c, tmem1, y, tmem1, y - bv);
-      text(c, xa + 10, (ty(c, y) + ty(c, y - bv)) / 2, b, 13, 0, 0.5, 0, 1);
-      y -= bv;
-    } else {
-      text(c, xa + 10, ty(c, y) + 10 + 16 * (double)i, b, 12, 0, 0, 0, 0);
-    }
+    arrow(c, tmem1, y, tmem1, y - bv);
+    text(c, a1x + 10, (ty(c, y) + ty(c, y - bv)) / 2, b, 13, 0, 0.5, 0, 1);
+    y -= bv;
   }
-  num(n1, sizeof n1, v[B_MEMLP]);
-  snprintf(b, sizeof b, "B_memlp = %s", n1);
-  color(c, 0.0, 0.35, 0.75);
   if (v[B_MEMLP] > 0) {
+    num(n1, sizeof n1, v[B_MEMLP]);
+    snprintf(b, sizeof b, "B_memlp = %s", n1);
+    color(c, 0.0, 0.35, 0.75);
     arrow(c, tmem1, tcomp, tmem1 - v[B_MEMLP], tcomp);
-    text(c, (tx(c, tmem1) + tx(c, tmem1 - v[B_MEMLP])) / 2, ty(c, tcomp) - 10, b,
-         13, 0.5, 1, 0, 1);
-  } else {
-    text(c, xa - 10, ty(c, tcomp) + 10, b, 12, 1, 0, 0, 0);
+    text(c, (a1x + tx(c, tmem1 - v[B_MEMLP])) / 2, ay + 10, b, 13, 0.5, 0, 0,
+         1);
+  }
+
+  /* Legend right of the square plot: the costs and each benefit's share. */
+  double lx = c->px1 + 28, ly = c->py0 + 4;
+  double texec = tmem1 + tcomp;
+  static const struct { int idx; const char *name; } costs[] = {
+      {B_TCOMP, "T_comp"}, {B_TMEM, "T_mem"}, {B_TOVL, "T_overlap"},
+      {B_TFP, "T_fp"}, {B_TMMIN, "T_mem_min"}};
+  color(c, 0, 0, 0);
+  text(c, lx, ly, "costs (cycles)", 13, 0, 0, 0, 1);
+  ly += 22;
+  num(n1, sizeof n1, texec);
+  snprintf(b, sizeof b, "T_exec = %s (A')", n1);
+  text(c, lx, ly, b, 12, 0, 0, 0, 0);
+  for (size_t i = 0; i < sizeof costs / sizeof costs[0]; i++) {
+    ly += 18;
+    num(n1, sizeof n1, v[costs[i].idx]);
+    snprintf(b, sizeof b, "%s = %s", costs[i].name, n1);
+    text(c, lx, ly, b, 12, 0, 0, 0, 0);
+  }
+  ly += 18;
+  color(c, 0.1, 0.55, 0.2);
+  cairo_arc(cr, lx + 5, ly + 6, 5, 0, 2 * M_PI);
+  cairo_fill(cr);
+  text(c, lx + 16, ly, "ideal (T_mem_min, T_fp)", 12, 0, 0, 0, 0);
+  color(c, 0, 0, 0);
+  ly += 32;
+  text(c, lx, ly, "potential benefits", 13, 0, 0, 0, 1);
+  ly += 16;
+  text(c, lx, ly, "(share of T_exec)", 12, 0, 0, 0, 0);
+  static const struct { int idx; const char *name; } bens[] = {
+      {B_ITILP, "B_itilp"}, {B_SERIAL, "B_serial"}, {B_FP, "B_fp"},
+      {B_MEMLP, "B_memlp"}};
+  for (size_t i = 0; i < sizeof bens / sizeof bens[0]; i++) {
+    ly += 18;
+    num(n1, sizeof n1, v[bens[i].idx]);
+    snprintf(b, sizeof b, "%s = %s (%.0f %%)", bens[i].name, n1,
+             texec > 0 ? 100 * v[bens[i].idx] / texec : 0.0);
+    text(c, lx, ly, b, 12, 0, 0, 0, 0);
   }
 }
 
@@ -573,7 +639,6 @@ int ws_chart_benefit(const char *path, const ws_model_result *r, ws_diag *d) {
   snprintf(c.desc, sizeof c.desc,
            "Sim et al. PPoPP'12 Figure 4: A = (T_mem, T_comp), A' = (T_mem', "
            "T_comp); benefits B_serial, B_itilp, B_fp, B_memlp in cycles.");
-  /* Legend to the right of the square plot. */
   return render(path, draw_benefit, v, &c, d);
 }
 
@@ -585,9 +650,9 @@ static const char *const transit_terms[T_NN] = {
     "pi_value", "k_eq", "ms_throughput"};
 
 typedef struct transit_data {
-  double v[T_NN];
-  ws_transit_params tp;
-  const char *bound;
+  double v[T_NN];       /* the terms, in transit_terms order */
+  ws_transit_params tp; /* the curves */
+  const char *bound;    /* the case label (borrowed) */
 } transit_data;
 
 static void draw_transit(canvas *c, const void *data) {
@@ -599,7 +664,7 @@ static void draw_transit(canvas *c, const void *data) {
        "memory-system throughput (GB/s per SM)");
   /* Top axis: x = n - k. */
   color(c, 0.3, 0.3, 0.3);
-  text(c, (c->px0 + c->px1) / 2, c->py0 - 8,
+  text(c, (c->px0 + c->px1) / 2, c->py0 - 20,
        "x = n - k: threads in the computation system", 12, 0.5, 1, 0, 0);
 
   cairo_save(cr);
@@ -630,34 +695,54 @@ static void draw_transit(canvas *c, const void *data) {
   dashed(c, 0);
   num(n1, sizeof n1, n);
   snprintf(b, sizeof b, "n = %s", n1);
-  text(c, tx(c, n) - 4, c->py0 + 24, b, 12, 1, 0, 0, 0);
+  text(c, tx(c, n) - 4, c->py0 + 48, b, 12, 1, 0, 0, 0);
 
-  /* Curve names. */
+  /* Top ticks: x = n - k. */
+  double st = nice_step(n, 5);
+  for (double xv = 0; xv <= n + st * 1e-9; xv += st) {
+    double X = tx(c, n - xv);
+    cairo_move_to(cr, X, c->py0);
+    cairo_line_to(cr, X, c->py0 + 6);
+    cairo_stroke(cr);
+    num(n1, sizeof n1, xv);
+    text(c, X, c->py0 - 4, n1, 11, 0.5, 1, 0, 0);
+  }
+
+  /* Curve names: f above its slope, g beside its slope. */
+  double kf = 0.5 * (kd < c->x1 ? kd : c->x1);
   color(c, 0.1, 0.3, 0.85);
-  text(c, c->px1 - 8, ty(c, ws_transit_f(tp, c->x1)) - 8,
+  text(c, tx(c, kf) - 10, ty(c, ws_transit_f(tp, kf)) - 10,
        "f(k): memory supply", 13, 1, 1, 0, 1);
+  double kg = bk > 0 ? (bk + n) / 2 : n / 2;
+  double gy = ws_transit_g(tp, n - kg);
   color(c, 0.85, 0.35, 0.0);
-  double gl = ws_transit_g(tp, n);
-  if (gl > c->y1) gl = c->y1 * 0.9;
-  text(c, c->px0 + 8, ty(c, gl) - 8, "g(x): computation demand", 13, 0, 1, 0, 1);
+  const char *gname = "g(x): computation demand";
+  if (gy <= c->y1 && tx(c, kg) + 12 + text_width(c, gname, 13, 1) < c->px1)
+    text(c, tx(c, kg) + 12, ty(c, gy), gname, 13, 0, 0.5, 0, 1);
+  else if (gy <= c->y1)
+    text(c, tx(c, kg) - 12, ty(c, gy), gname, 13, 1, 0.5, 0, 1);
+  else
+    text(c, c->px0 + 10, c->py0 + 66, "g(x): computation demand (off scale)",
+         13, 0, 0, 0, 1);
 
   /* delta and pi */
   color(c, 0.1, 0.3, 0.85);
   if (kd <= c->x1) {
     dot(c, kd, tp->r, 5);
     num(n1, sizeof n1, kd);
-    snprintf(b, sizeof b, "delta (%s, %.3g)", n1, tp->r);
-    text(c, tx(c, kd), ty(c, tp->r) - 10, b, 12, 0.5, 1, 0, 0);
+    snprintf(b, sizeof b, "delta (%s, %.4g)", n1, tp->r);
+    text(c, tx(c, kd), ty(c, tp->r) + 10, b, 12, 0.5, 0, 0, 0);
   }
   color(c, 0.85, 0.35, 0.0);
   if (bk >= 0 && ws_transit_g(tp, tp->m) <= c->y1) {
     dot(c, bk, ws_transit_g(tp, tp->m), 5);
     num(n1, sizeof n1, tp->m);
-    snprintf(b, sizeof b, "pi (M = %s)", n1);
-    text(c, tx(c, bk) + 8, ty(c, ws_transit_g(tp, tp->m)) + 6, b, 12, 0, 0, 0, 0);
+    snprintf(b, sizeof b, "pi (x = M = %s)", n1);
+    text(c, tx(c, bk), ty(c, ws_transit_g(tp, tp->m)) - 10, b, 12, 0.5, 1, 0, 0);
   }
 
-  /* Equilibrium */
+  /* Equilibrium: the point, a short name placed clear of the curves, and
+   * the numbers in the top left corner. */
   double k = t->v[T_K], r = t->v[T_MS];
   color(c, 0, 0, 0);
   cairo_set_line_width(cr, 1);
@@ -666,42 +751,50 @@ static void draw_transit(canvas *c, const void *data) {
   line(c, 0, r, k, r);
   dashed(c, 0);
   dot(c, k, r, 6);
+  /* Thread bound: in the wedge right of the point; computation: below the
+   * flat g; memory: above the flat f; capacity: above left (delta and pi
+   * sit on the flat line to the right). */
+  double va = 0.5, dy = 0, ha = 0, dx = 14;
+  if (strncmp(t->bound, "computation", 11) == 0) {
+    va = 0;
+    dy = 10;
+  } else if (strncmp(t->bound, "memory", 6) == 0) {
+    va = 1;
+    dy = -10;
+  } else if (strncmp(t->bound, "capacity", 8) == 0) {
+    va = 1;
+    dy = -10;
+    ha = 1;
+    dx = -14;
+  }
+  text(c, tx(c, k) + dx, ty(c, r) + dy, "equilibrium", 13, ha, va, 0, 1);
   num(n1, sizeof n1, k);
   num(n2, sizeof n2, n - k);
-  snprintf(b, sizeof b, "equilibrium: k = %s, x = %s, %.3g GB/s", n1, n2, r);
-  double lx = tx(c, k) + 10;
-  double ha = 0;
-  if (lx > c->px1 - 280) {
-    lx = tx(c, k) - 10;
-    ha = 1;
-  }
-  text(c, lx, ty(c, r) + 8, b, 13, ha, 0, 0, 1);
+  snprintf(b, sizeof b, "equilibrium: k = %s, x = %s threads", n1, n2);
+  text(c, c->px0 + 10, c->py0 + 10, b, 12, 0, 0, 0, 0);
+  snprintf(b, sizeof b, "memory %.3g GB/s, computation %.3g Gops/s per SM", r,
+           ws_transit_cs(tp, n - k));
+  text(c, c->px0 + 10, c->py0 + 28, b, 12, 0, 0, 0, 0);
 }
 
 int ws_chart_transit(const char *path, const ws_model_result *r, ws_diag *d) {
   transit_data t;
-  int st = need_terms(r, "transit", transit_terms, t.v, T_NN, d);
-  if (st != WS_OK && st == WS_EMISSING) {
-    /* z_ops_per_byte may be +inf (no DRAM traffic). */
-    double z = ws_model_term_get(r, "z_ops_per_byte");
-    if (isinf(z) && z > 0) {
-      ws_diag_clear(d);
-      for (int i = 0; i < T_NN; i++) {
-        t.v[i] = ws_model_term_get(r, transit_terms[i]);
-        if (i != T_Z && !isfinite(t.v[i])) {
-          ws_diag_error(d, "transit chart: the result has no finite term '%s'",
-                        transit_terms[i]);
-          return WS_EMISSING;
-        }
-      }
-      st = WS_OK;
+  if (!r) return ws_diag_error(d, "transit chart: no result given");
+  /* Every term finite, except Z, which is +inf without DRAM traffic. */
+  for (int i = 0; i < T_NN; i++) {
+    t.v[i] = ws_model_term_get(r, transit_terms[i]);
+    if (!isfinite(t.v[i]) && !(i == T_Z && isinf(t.v[i]) && t.v[i] > 0)) {
+      ws_diag_error(d, "transit chart: the %s result has no finite term '%s'",
+                    r->model ? r->model : "?", transit_terms[i]);
+      return WS_EMISSING;
     }
   }
-  if (st != WS_OK) return st;
+  t.bound = r->case_label ? r->case_label : "?";
   t.tp = (ws_transit_params){t.v[T_N], t.v[T_KD], t.v[T_R], t.v[T_M], t.v[T_P],
                              t.v[T_Z]};
   canvas c = {0};
   canvas_reset(&c);
+  c.py0 = MT + 22; /* room for the x = n - k axis on top */
   c.x0 = 0;
   c.x1 = t.tp.n > t.tp.k_delta ? t.tp.n : t.tp.k_delta;
   c.x1 *= 1.08;
@@ -814,6 +907,163 @@ int ws_chart_roofline(const char *path, const ws_model_result *r, ws_diag *d) {
            "GB/s); kernel at %.4g FLOP/byte, %.4g GFLOP/s.",
            v[R_PEAK], v[R_BW], v[R_AI], v[R_ATT]);
   return render(path, draw_roofline, v, &c, d);
+}
+
+/* (d) Scatter chart -------------------------------------------------------*/
+
+/* Tableau 10: distinguishable, and readable for most colour-blind readers. */
+static const double scatter_palette[][3] = {
+    {0.122, 0.467, 0.706}, {1.000, 0.498, 0.055}, {0.173, 0.627, 0.173},
+    {0.839, 0.153, 0.157}, {0.580, 0.404, 0.741}, {0.549, 0.337, 0.294},
+    {0.890, 0.467, 0.761}, {0.498, 0.498, 0.498}, {0.737, 0.741, 0.133},
+    {0.090, 0.745, 0.812}};
+#define SCATTER_NPALETTE (sizeof scatter_palette / sizeof scatter_palette[0])
+
+typedef struct scatter_data {
+  const ws_chart_scatter_spec *spec;  /* labels, axes */
+  const ws_chart_series *series;      /* the points */
+  size_t n;                           /* series */
+} scatter_data;
+
+static int scatter_usable(const canvas *c, double x, double y) {
+  return isfinite(x) && isfinite(y) && (!c->logx || x > 0) && (!c->logy || y > 0);
+}
+
+/* Marker k (circle, square, triangle, diamond) centred at device (x, y). */
+static void marker(cairo_t *cr, size_t k, double x, double y, double r) {
+  switch (k % 4) {
+  case 0: cairo_arc(cr, x, y, r, 0, 2 * M_PI); break;
+  case 1: cairo_rectangle(cr, x - r * 0.85, y - r * 0.85, 1.7 * r, 1.7 * r); break;
+  case 2:
+    cairo_move_to(cr, x, y - r * 1.1);
+    cairo_line_to(cr, x + r, y + r * 0.8);
+    cairo_line_to(cr, x - r, y + r * 0.8);
+    cairo_close_path(cr);
+    break;
+  default:
+    cairo_move_to(cr, x, y - r * 1.15);
+    cairo_line_to(cr, x + r * 1.15, y);
+    cairo_line_to(cr, x, y + r * 1.15);
+    cairo_line_to(cr, x - r * 1.15, y);
+    cairo_close_path(cr);
+    break;
+  }
+}
+
+/* The marker of series k: colours cycle through the palette, shapes through
+ * four, offset per palette round so no two of the first 40 series match. */
+static size_t marker_shape(size_t k) { return k + k / SCATTER_NPALETTE; }
+
+static void draw_scatter(canvas *c, const void *data) {
+  const scatter_data *sd = data;
+  cairo_t *cr = c->cr;
+  axes(c, sd->spec->xlabel, sd->spec->ylabel);
+  cairo_save(cr);
+  clip_plot(c);
+  if (sd->spec->diagonal) {
+    double lo = c->x0 > c->y0 ? c->x0 : c->y0, hi = c->x1 < c->y1 ? c->x1 : c->y1;
+    color(c, 0.2, 0.2, 0.2);
+    cairo_set_line_width(cr, 1.2);
+    dashed(c, 1);
+    line(c, lo, lo, hi, hi);
+    dashed(c, 0);
+  }
+  for (size_t k = 0; k < sd->n; k++) {
+    const double *rgb = scatter_palette[k % SCATTER_NPALETTE];
+    const ws_chart_series *s = &sd->series[k];
+    for (size_t i = 0; i < s->n; i++) {
+      if (!scatter_usable(c, s->x[i], s->y[i])) continue;
+      marker(cr, marker_shape(k), tx(c, s->x[i]), ty(c, s->y[i]), 4);
+      cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], 0.55);
+      cairo_fill_preserve(cr);
+      cairo_set_source_rgba(cr, rgb[0] * 0.7, rgb[1] * 0.7, rgb[2] * 0.7, 0.9);
+      cairo_set_line_width(cr, 0.8);
+      cairo_stroke(cr);
+    }
+  }
+  cairo_restore(cr);
+
+  /* Legend in the upper-left corner of the plot: series with points, then
+   * the y = x line. */
+  static const char diag_label[] = "y = x (exact prediction)";
+  double lw = sd->spec->diagonal ? text_width(c, diag_label, 13, 0) : 0;
+  size_t lines = sd->spec->diagonal ? 1 : 0;
+  for (size_t k = 0; k < sd->n; k++) {
+    if (!sd->series[k].n) continue;
+    double w = text_width(c, sd->series[k].label, 13, 0);
+    if (w > lw) lw = w;
+    lines++;
+  }
+  if (!lines) return;
+  double lx = c->px0 + 12, ly = c->py0 + 12, row = 20;
+  cairo_set_source_rgba(cr, 1, 1, 1, 0.9);
+  cairo_rectangle(cr, lx, ly, lw + 42, (double)lines * row + 10);
+  cairo_fill_preserve(cr);
+  color(c, 0.6, 0.6, 0.6);
+  cairo_set_line_width(cr, 1);
+  cairo_stroke(cr);
+  size_t j = 0;
+  for (size_t k = 0; k < sd->n; k++) {
+    if (!sd->series[k].n) continue;
+    const double *rgb = scatter_palette[k % SCATTER_NPALETTE];
+    double cy = ly + 5 + row * ((double)j++ + 0.5);
+    marker(cr, marker_shape(k), lx + 16, cy, 5);
+    color(c, rgb[0], rgb[1], rgb[2]);
+    cairo_fill(cr);
+    color(c, 0.05, 0.05, 0.05);
+    text(c, lx + 30, cy, sd->series[k].label, 13, 0, 0.5, 0, 0);
+  }
+  if (sd->spec->diagonal) {
+    double cy = ly + 5 + row * ((double)j + 0.5);
+    color(c, 0.2, 0.2, 0.2);
+    cairo_set_line_width(cr, 1.2);
+    dashed(c, 1);
+    cairo_move_to(cr, lx + 6, cy);
+    cairo_line_to(cr, lx + 26, cy);
+    cairo_stroke(cr);
+    dashed(c, 0);
+    color(c, 0.05, 0.05, 0.05);
+    text(c, lx + 30, cy, diag_label, 13, 0, 0.5, 0, 0);
+  }
+}
+
+int ws_chart_scatter(const char *path, const ws_chart_scatter_spec *spec,
+                     const ws_chart_series *series, size_t n, ws_diag *d) {
+  if (!spec) return ws_diag_error(d, "scatter chart: no spec given");
+  canvas c = {0};
+  canvas_reset(&c);
+  c.logx = c.logy = spec->loglog ? 1 : 0;
+  double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+  for (size_t k = 0; k < n; k++)
+    for (size_t i = 0; i < series[k].n; i++) {
+      double x = series[k].x[i], y = series[k].y[i];
+      if (!scatter_usable(&c, x, y)) continue;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+    }
+  if (!(x0 <= x1)) /* no points: an empty frame */
+    x0 = y0 = spec->loglog ? 0.1 : 0, x1 = y1 = spec->loglog ? 10 : 1;
+  if (spec->diagonal) {
+    double lo = x0 < y0 ? x0 : y0, hi = x1 > y1 ? x1 : y1;
+    x0 = y0 = lo, x1 = y1 = hi;
+  }
+  if (spec->loglog) {
+    x0 = pow(10, floor(log10(x0))), x1 = pow(10, ceil(log10(x1)));
+    y0 = pow(10, floor(log10(y0))), y1 = pow(10, ceil(log10(y1)));
+    if (x1 <= x0) x1 = x0 * 10;
+    if (y1 <= y0) y1 = y0 * 10;
+  } else {
+    double px = (x1 - x0) * 0.05, py = (y1 - y0) * 0.05;
+    x0 -= px > 0 ? px : 1, x1 += px > 0 ? px : 1;
+    y0 -= py > 0 ? py : 1, y1 += py > 0 ? py : 1;
+  }
+  c.x0 = x0, c.x1 = x1, c.y0 = y0, c.y1 = y1;
+  snprintf(c.title, sizeof c.title, "%s", spec->title ? spec->title : "");
+  snprintf(c.desc, sizeof c.desc, "%s", spec->desc ? spec->desc : "");
+  scatter_data sd = {spec, series, n};
+  return render(path, draw_scatter, &sd, &c, d);
 }
 
 #endif /* WS_HAVE_CAIRO */
