@@ -176,7 +176,8 @@ typedef enum ws_ptx_symkind {
   WS_PTX_S_PARAM,    /* this function's params[index] */
   WS_PTX_S_RET,      /* this function's rets[index] */
   WS_PTX_S_LOCAL,    /* this function's vars[index] (.local/.shared/.param) */
-  WS_PTX_S_PROTO     /* this function's protos[index] (.callprototype) */
+  WS_PTX_S_PROTO,    /* this function's protos[index] (.callprototype) */
+  WS_PTX_S_BTABLE    /* this function's btables[index] (.branchtargets) */
 } ws_ptx_symkind;
 
 enum {
@@ -312,6 +313,7 @@ typedef enum ws_ptx_itemkind {
   WS_PTX_I_REGDECL,    /* index = first register, count = registers */
   WS_PTX_I_VAR,        /* index = function variable */
   WS_PTX_I_PROTO,      /* index = prototype */
+  WS_PTX_I_BTABLE,     /* index = branch-target table */
   WS_PTX_I_OPEN,       /* `{` opening scope number index */
   WS_PTX_I_CLOSE,      /* `}` closing scope number index */
   WS_PTX_I_LOC,        /* .loc: index = file, count = line, extra = column */
@@ -327,6 +329,14 @@ typedef struct ws_ptx_item {
   uint32_t extra;    /* see ws_ptx_itemkind */
   const char *text;  /* PRAGMA/RAW text, else NULL */
 } ws_ptx_item;
+
+/* A .branchtargets table for brx.idx: `tbl: .branchtargets L0, L1;` */
+typedef struct ws_ptx_btable {
+  const char *name;    /* label naming the table */
+  uint32_t ntargets;   /* entries */
+  uint32_t *labels;    /* ntargets label indices; labels[k].inst is the
+                          target instruction */
+} ws_ptx_btable;
 
 /* Performance directives; 0 means not given. */
 typedef struct ws_ptx_perf {
@@ -370,6 +380,8 @@ typedef struct ws_ptx_function {
   ws_ptx_label *labels;    /* nlabels, in source order */
   uint32_t nprotos;        /* .callprototype declarations */
   ws_ptx_proto *protos;    /* nprotos */
+  uint32_t nbtables;       /* .branchtargets tables */
+  ws_ptx_btable *btables;  /* nbtables */
   uint32_t ninsts;         /* instructions */
   ws_ptx_inst *insts;      /* ninsts, in program order */
   uint32_t nextra;         /* vector/list elements */

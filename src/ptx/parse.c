@@ -23,7 +23,7 @@
 enum { MAX_ERRORS = 50 };
 
 /* Symbol-table tags. */
-enum { K_REG, K_RANGE, K_PARAM, K_RET, K_LOCAL, K_PROTO, K_GVAR, K_FUNC };
+enum { K_REG, K_RANGE, K_PARAM, K_RET, K_LOCAL, K_PROTO, K_BTABLE, K_GVAR, K_FUNC };
 enum { K_OPC, K_TYPE, K_MOD, K_SREG, K_SPACE };
 
 /* A growable array: data, count, capacity. */
@@ -59,6 +59,7 @@ typedef struct fbuild {
   VEC(ws_ptx_var) rets;
   VEC(label_b) labels;
   VEC(ws_ptx_proto) protos;
+  VEC(ws_ptx_btable) btables;
   VEC(ws_ptx_operand) extra;
   VEC(ws_ptx_item) items;
   VEC(range_decl) ranges;
@@ -647,6 +648,7 @@ static void parse_module_var(parser *p, uint8_t linkage) {
 static void fb_reset(fbuild *fb) {
   fb->insts.n = fb->regs.n = fb->vars.n = fb->params.n = fb->rets.n = 0;
   fb->labels.n = fb->protos.n = fb->extra.n = fb->items.n = fb->ranges.n = 0;
+  fb->btables.n = 0;
   fb->pragmas.n = 0;
   fb->depth = 1;
   fb->nscopes = 1;
@@ -657,7 +659,7 @@ static void fb_reset(fbuild *fb) {
 static void fb_free(fbuild *fb) {
   free(fb->insts.v); free(fb->regs.v); free(fb->vars.v); free(fb->params.v);
   free(fb->rets.v); free(fb->labels.v); free(fb->protos.v); free(fb->extra.v);
-  free(fb->items.v); free(fb->ranges.v); free(fb->pragmas.v);
+  free(fb->items.v); free(fb->ranges.v); free(fb->pragmas.v); free(fb->btables.v);
 }
 
 static void push_item(parser *p, uint32_t kind, uint32_t index, uint32_t count,
@@ -914,6 +916,7 @@ static int resolve_symbol(parser *p, const token *t, ws_ptx_operand *o) {
     case K_RET: o->symkind = WS_PTX_S_RET; break;
     case K_LOCAL: o->symkind = WS_PTX_S_LOCAL; break;
     case K_PROTO: o->symkind = WS_PTX_S_PROTO; break;
+    case K_BTABLE: o->symkind = WS_PTX_S_BTABLE; break;
     default: e = NULL; break;
     }
     if (e) {
@@ -1171,6 +1174,15 @@ static int parse_operand(parser *p, ws_ptx_operand *o, int opcode, int depth) {
   if (r >= 0) {
     o->kind = WS_PTX_O_REG;
     o->reg = (uint32_t)r;
+    next(p);
+    return 1;
+  }
+  if (opcode == WS_PTX_OP_BRX_IDX && depth == 0) {
+    if (!resolve_symbol(p, &t, o) || o->symkind != WS_PTX_S_BTABLE) {
+      ERR_TOK(p, &t, "'brx.idx' needs a .branchtargets table, found '%.*s'", (int)t.len, t.s);
+      return 0;
+    }
+    o->kind = WS_PTX_O_SYM;
     next(p);
     return 1;
   }
@@ -1502,6 +1514,43 @@ static void parse_callprototype(parser *p, const token *name) {
   free(params.v);
 }
 
+/* btable -> IDENT ':' '.branchtargets' label { ',' label } ';' */
+static void parse_branchtargets(parser *p, const token *name) {
+  next(p); /* .branchtargets */
+  uint32_t tmp[256];
+  uint32_t n = 0;
+  do {
+    if (p->tok.kind != T_IDENT || p->tok.s[0] == '%') {
+      char b[64];
+      ERR_TOK(p, &p->tok, "expected a label in .branchtargets, found %s",
+              tok_desc(&p->tok, b, sizeof b));
+      skip_statement(p);
+      return;
+    }
+    if (n == 256) {
+      ERR_TOK(p, &p->tok, "too many branch targets (at most 256)");
+      skip_statement(p);
+      return;
+    }
+    tmp[n++] = label_ref(p, &p->tok);
+    next(p);
+  } while (accept(p, T_COMMA));
+  if (!expect(p, T_SEMI, "';' after .branchtargets")) {
+    skip_statement(p);
+    return;
+  }
+  ws_ptx_btable bt = {intern(p, name->s, name->len), n, arena_copy(p, tmp, n, sizeof *tmp)};
+  symtab_entry *old = symtab_find(&p->fsyms, name->s, name->len);
+  if (old && old->depth == p->fb.depth) {
+    ERR_TOK(p, name, "duplicate symbol '%.*s'", (int)name->len, name->s);
+    return;
+  }
+  if (symtab_add(&p->fsyms, name->s, name->len, p->fb.depth, K_BTABLE, p->fb.btables.n) < 0)
+    p->oom = 1;
+  push_item(p, WS_PTX_I_BTABLE, p->fb.btables.n, 0, 0, NULL);
+  VPUSH(p, p->fb.btables, bt);
+}
+
 /* statement -> regdecl | localvar | label ':' | proto | instruction | block
  *            | loc | '.pragma' STRING ';'
  * block -> '{' { statement } '}' */
@@ -1566,6 +1615,10 @@ static void parse_body(parser *p) {
         next(p);
         if (tok_is(&p->tok, ".callprototype")) {
           parse_callprototype(p, &t);
+          continue;
+        }
+        if (tok_is(&p->tok, ".branchtargets")) {
+          parse_branchtargets(p, &t);
           continue;
         }
         symtab_entry *e = symtab_find(&p->labels, t.s, t.len);
@@ -1666,6 +1719,8 @@ static void finish_function(parser *p, ws_ptx_function *f) {
   f->vars = arena_copy(p, fb->vars.v, fb->vars.n, sizeof *fb->vars.v);
   f->nprotos = fb->protos.n;
   f->protos = arena_copy(p, fb->protos.v, fb->protos.n, sizeof *fb->protos.v);
+  f->nbtables = fb->btables.n;
+  f->btables = arena_copy(p, fb->btables.v, fb->btables.n, sizeof *fb->btables.v);
   f->ninsts = fb->insts.n;
   f->insts = arena_copy(p, fb->insts.v, fb->insts.n, sizeof *fb->insts.v);
   f->nextra = fb->extra.n;
