@@ -1258,6 +1258,40 @@ static int decode_mod(ws_ptx_inst *in, int m) {
   return 1;
 }
 
+/* Which modifier groups each opcode kind takes (FLAG is always allowed).
+ * A known modifier in a group its opcode never uses (add.global, ld.eq)
+ * is an error rather than a silent no-op. */
+#define G(x) (1u << WS_PTX_MG_##x)
+static unsigned allowed_groups(ws_ptx_kind k) {
+  switch (k) {
+  case WS_PTX_K_ARITH: return G(ROUND) | G(MODE);
+  case WS_PTX_K_SFU: return G(ROUND);
+  case WS_PTX_K_LOGIC: return G(MODE) | G(OP); /* lop3.or */
+  case WS_PTX_K_COMPARE: return G(CMP) | G(OP);
+  case WS_PTX_K_MOVE: return G(MODE);
+  case WS_PTX_K_CONVERT: return G(ROUND) | G(SPACE);
+  case WS_PTX_K_LOAD:
+  case WS_PTX_K_STORE:
+    return G(SPACE) | G(CACHE) | G(VEC) | G(SEM) | G(SCOPE) | G(SHAPE);
+  case WS_PTX_K_PREFETCH: return G(SPACE) | G(CACHE);
+  case WS_PTX_K_ASYNC_COPY: return G(SPACE) | G(CACHE);
+  case WS_PTX_K_ATOMIC:
+  case WS_PTX_K_REDUCTION: return G(SPACE) | G(OP) | G(VEC) | G(SEM) | G(SCOPE);
+  case WS_PTX_K_TEXTURE:
+  case WS_PTX_K_SURF_LOAD:
+  case WS_PTX_K_SURF_STORE: return G(GEOM) | G(VEC) | G(OP) | G(CACHE) | G(MODE);
+  case WS_PTX_K_BARRIER: return G(OP) | G(SEM) | G(SCOPE);
+  case WS_PTX_K_FENCE: return G(SEM) | G(SCOPE) | G(SPACE);
+  case WS_PTX_K_WARP: return G(MODE) | G(OP);
+  case WS_PTX_K_MMA: return G(SHAPE) | G(ROUND) | G(MODE);
+  case WS_PTX_K_WARP_SYNC: case WS_PTX_K_BRANCH: case WS_PTX_K_CALL:
+  case WS_PTX_K_RETURN: case WS_PTX_K_EXIT: case WS_PTX_K_MISC:
+    return 0;
+  }
+  return 0;
+}
+#undef G
+
 /* Operands that must be vectors of the instruction's width (.vN). */
 static void check_vector(parser *p, const ws_ptx_inst *in, const token *at) {
   if (in->op != WS_PTX_OP_LD && in->op != WS_PTX_OP_ST && in->op != WS_PTX_OP_LDU)
@@ -1338,6 +1372,16 @@ static void parse_instruction(parser *p, int32_t guard, int guard_not) {
     } else if (e && e->kind == K_MOD) {
       if (in.nmods == WS_PTX_MAX_MODS) {
         ERR_TOK(p, w, "too many modifiers in '%s'", opname);
+        bad = 1;
+        break;
+      }
+      int grp = ws_ptx_mod_group((ws_ptx_mod)e->value);
+      if ((e->value == WS_PTX_MOD_HI || e->value == WS_PTX_MOD_LO) &&
+          ws_ptx_opcode_kind((ws_ptx_opcode)in.op) == WS_PTX_K_ARITH)
+        grp = WS_PTX_MG_MODE;
+      if (grp != WS_PTX_MG_FLAG &&
+          !(allowed_groups(ws_ptx_opcode_kind((ws_ptx_opcode)in.op)) & (1u << grp))) {
+        ERR_TOK(p, w, "modifier '%.*s' does not apply to '%s'", (int)w->len, w->s, opname);
         bad = 1;
         break;
       }
