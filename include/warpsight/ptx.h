@@ -55,7 +55,8 @@ enum {
   WS_PTX_TK_S = 4,  /* s8 .. s64 */
   WS_PTX_TK_F = 8,  /* f32, f64 */
   WS_PTX_TK_H = 16, /* f16, f16x2, bf16, bf16x2, tf32, fp8 */
-  WS_PTX_TK_P = 32  /* pred */
+  WS_PTX_TK_P = 32, /* pred */
+  WS_PTX_TK_O = 64  /* .texref .samplerref .surfref (declarations only) */
 };
 
 typedef enum ws_ptx_opcode {

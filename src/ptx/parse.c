@@ -590,11 +590,6 @@ static int parse_var_attrs(parser *p, ws_ptx_var *v) {
       next(p);
       continue;
     }
-    if (tok_is(&t, ".texref") || tok_is(&t, ".samplerref") || tok_is(&t, ".surfref")) {
-      v->type = WS_PTX_T_B64;
-      next(p);
-      continue;
-    }
     ERR_TOK(p, &t, "unknown attribute '%.*s' in declaration", (int)t.len, t.s);
     return 0;
   }
@@ -1093,20 +1088,26 @@ static int parse_operand(parser *p, ws_ptx_operand *o, int opcode, int depth) {
       }
       next(p);
       if (p->tok.kind == T_COMMA) {
-        /* [tex, coords] */
-        ws_ptx_operand first = *o;
-        first.kind = first.symkind == WS_PTX_S_NONE ? WS_PTX_O_REG : WS_PTX_O_SYM;
-        next(p);
-        ws_ptx_operand second;
-        memset(&second, 0, sizeof second);
-        if (!parse_operand(p, &second, opcode, depth + 1)) return 0;
+        /* [tex, coords] or [tex, sampler, coords] */
+        ws_ptx_operand el[4];
+        el[0] = *o;
+        el[0].kind = el[0].symkind == WS_PTX_S_NONE ? WS_PTX_O_REG : WS_PTX_O_SYM;
+        uint32_t nel = 1;
+        while (accept(p, T_COMMA)) {
+          if (nel == 4) {
+            ERR_TOK(p, &p->tok, "too many elements in texture operand");
+            return 0;
+          }
+          memset(&el[nel], 0, sizeof el[nel]);
+          if (!parse_operand(p, &el[nel], opcode, depth + 1)) return 0;
+          nel++;
+        }
         if (!expect(p, T_RBRACK, "']' after texture coordinates")) return 0;
         memset(o, 0, sizeof *o);
         o->kind = WS_PTX_O_TEXADDR;
         o->reg = p->fb.extra.n;
-        o->comp = 2;
-        VPUSH(p, p->fb.extra, first);
-        VPUSH(p, p->fb.extra, second);
+        o->comp = (uint8_t)nel;
+        for (uint32_t i = 0; i < nel; i++) VPUSH(p, p->fb.extra, el[i]);
         return 1;
       }
     } else {
