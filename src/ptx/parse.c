@@ -1775,6 +1775,31 @@ static void finish_function(parser *p, ws_ptx_function *f) {
   f->nscopes = fb->nscopes;
 }
 
+/* After an error in a function header: skip the rest of it and its body
+ * (balanced braces), stopping before the next module-level directive. */
+static void skip_module_item(parser *p) {
+  int depth = 0;
+  while (p->tok.kind != T_EOF) {
+    if (p->tok.kind == T_LBRACE) depth++;
+    else if (p->tok.kind == T_RBRACE) {
+      if (--depth <= 0) {
+        next(p);
+        return;
+      }
+    } else if (depth == 0 && p->tok.kind == T_SEMI) {
+      next(p);
+      return;
+    } else if (depth == 0 && p->tok.kind == T_DIR &&
+               (tok_is(&p->tok, ".entry") || tok_is(&p->tok, ".func") ||
+                tok_is(&p->tok, ".visible") || tok_is(&p->tok, ".extern") ||
+                tok_is(&p->tok, ".weak") || tok_is(&p->tok, ".global") ||
+                tok_is(&p->tok, ".const"))) {
+      return;
+    }
+    next(p);
+  }
+}
+
 /* function -> linkage* ('.entry' | '.func') [paramlist] IDENT [paramlist]
  *             { perf } ( ';' | '{' { statement } '}' ) */
 static void parse_function(parser *p, uint8_t linkage) {
@@ -1791,11 +1816,11 @@ static void parse_function(parser *p, uint8_t linkage) {
   if (p->tok.kind == T_LPAREN) {
     if (f.is_entry) {
       ERR_TOK(p, &p->tok, ".entry has no return value");
-      skip_statement(p);
+      skip_module_item(p);
       return;
     }
     if (!parse_param_list(p, &fb->rets, 0)) {
-      skip_statement(p);
+      skip_module_item(p);
       return;
     }
   }
@@ -1803,18 +1828,18 @@ static void parse_function(parser *p, uint8_t linkage) {
   if (nt.kind != T_IDENT) {
     char b[64];
     ERR_TOK(p, &nt, "expected a function name, found %s", tok_desc(&nt, b, sizeof b));
-    skip_statement(p);
+    skip_module_item(p);
     return;
   }
   f.name = intern(p, nt.s, nt.len);
   next(p);
   if (p->tok.kind == T_LPAREN && !parse_param_list(p, &fb->params, 0)) {
-    skip_statement(p);
+    skip_module_item(p);
     return;
   }
   while (p->tok.kind == T_DIR) {
     if (!parse_perf(p, &f.perf)) {
-      skip_statement(p);
+      skip_module_item(p);
       return;
     }
   }
