@@ -22,8 +22,12 @@
  *  - every WS_PTX_O_LABEL operand has target in [0, ninsts] (ninsts when the
  *    label is the function's last line) and label < nlabels;
  *  - symbol references (WS_PTX_O_SYM and address bases) name an existing
- *    module variable, function, parameter, return parameter or local
- *    variable (ws_ptx_symkind + index);
+ *    module variable, function, parameter, return parameter, local
+ *    variable, call prototype or branch table (ws_ptx_symkind + index);
+ *    a call names the function's definition when it has one;
+ *  - every label index in a branch table is < nlabels;
+ *  - function variables of .local/.shared/.param space have offsets in
+ *    their frame, and local_bytes/shared_bytes/callparam_bytes cover them;
  *  - parameter offsets are laid out in declaration order with each
  *    parameter's alignment (the emulator's param space image);
  *  - `items` lists, in source order, everything the printer needs to give
