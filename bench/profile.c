@@ -8,7 +8,7 @@
  *     stay flat while its per-warp figures stay within 1 % of the full
  *     profile's.
  *
- * Usage: build/bench/profile [-j N]   (prints the figures; never fails on them)
+ * Usage: build/bench/bench_profile [-j N]   (prints the figures; never fails on them)
  */
 #include <math.h>
 #include <stdio.h>
