@@ -539,6 +539,51 @@ static void test_alu(void **state) {
   run_free(&r);
 }
 
+/* --- device printf ------------------------------------------------------------------ */
+
+static void test_printf(void **state) {
+  (void)state;
+  for (int j = 1; j <= 3; j += 2) {
+    run r;
+    memset(&r, 0, sizeof r);
+    char *text;
+    size_t len;
+    assert_ok_diag(ws_read_file(&text, &len, WS_SOURCE_DIR "/tests/unit/emu_printf.ptx", &r.d), &r.d);
+    assert_ok_diag(ws_ptx_parse(&r.m, text, len, "emu_printf.ptx", &r.d), &r.d);
+    free(text);
+    assert_ok_diag(ws_launch_spec_parse(&r.s,
+                                        "{\"kernel\": \"pk\", \"grid\": [3,1,1], \"block\": [2,1,1], \"args\": ["
+                                        "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 2}]}",
+                                        "spec.json", ".", &r.d),
+                   &r.d);
+    assert_ok_diag(ws_emu_load(&r.p, r.m, "pk", &r.d), &r.d);
+    assert_ok_diag(ws_emu_launch_new(&r.l, r.p, r.s, &r.d), &r.d);
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    ws_emu_options o = WS_EMU_OPTIONS_INIT;
+    o.threads = j;
+    o.printf_out = f;
+    assert_ok_diag(ws_emu_run(r.l, &o, NULL, &r.d), &r.d);
+    /* the host's printf is the reference; output comes in block order */
+    char expect[1024] = "", line[2][128];
+    for (int t = 0; t < 2; t++)
+      snprintf(line[t], sizeof line[t], "t%d u=%u x=%x ll=%lld c=%c s=%s f=%.2f %%\n", t, 4294967295u, 48879u,
+               -5000000000ll, 'A' + t, "hi", 3.14159265358979);
+    for (int b = 0; b < 3; b++)
+      for (int t = 0; t < 2; t++) strcat(expect, line[t]);
+    char got[1024] = "";
+    rewind(f);
+    size_t n = fread(got, 1, sizeof got - 1, f);
+    got[n] = '\0';
+    fclose(f);
+    assert_string_equal(got, expect);
+    uint32_t *out = buf32(&r, "out");
+    assert_int_equal(out[0], strlen(line[0])); /* vprintf returns the characters written */
+    assert_int_equal(out[1], strlen(line[1]));
+    run_free(&r);
+  }
+}
+
 /* --- faults ------------------------------------------------------------------------------ */
 
 static const char oob_ptx[] = HDR
@@ -575,7 +620,7 @@ int main(void) {
       cmocka_unit_test(test_nested_divergence), cmocka_unit_test(test_loop_trip_counts),
       cmocka_unit_test(test_early_exit_barrier), cmocka_unit_test(test_warp_ops_partial),
       cmocka_unit_test(test_atomic_histogram),   cmocka_unit_test(test_recursion),
-      cmocka_unit_test(test_alu),                cmocka_unit_test(test_fma_exact),          cmocka_unit_test(test_hooks),          cmocka_unit_test(test_fault_report),
+      cmocka_unit_test(test_alu),                cmocka_unit_test(test_printf),                cmocka_unit_test(test_fma_exact),          cmocka_unit_test(test_hooks),          cmocka_unit_test(test_fault_report),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
