@@ -1075,6 +1075,26 @@ reload:
         const gobj *o = &L->gobjs[w->gcache];
         uint64_t base = L->ngobjs ? o->base : 1, lim = L->ngobjs && o->size >= n ? o->size - n : 0;
         uint8_t *hp = L->ngobjs ? L->gmem[w->gcache] : NULL;
+        if (m == 0xffffffffu && !H && hp) { /* whole warp in the cached object: straight loops */
+          uint64_t bad = 0;
+          for (uint32_t l = 0; l < 32; l++) {
+            uint64_t a = A[l] + off;
+            bad |= (uint64_t)((a - base) > lim) | (a & (n - 1));
+          }
+          if (!bad) {
+            const uint64_t d0 = off - base;
+            if (n == 4 && st)
+              for (uint32_t l = 0; l < 32; l++) { uint32_t v = (uint32_t)V[l]; memcpy(hp + (A[l] + d0), &v, 4); }
+            else if (n == 4)
+              for (uint32_t l = 0; l < 32; l++) { uint32_t v; memcpy(&v, hp + (A[l] + d0), 4); V[l] = v & wm; }
+            else if (st)
+              for (uint32_t l = 0; l < 32; l++) memcpy(hp + (A[l] + d0), &V[l], 8);
+            else
+              for (uint32_t l = 0; l < 32; l++) memcpy(&V[l], hp + (A[l] + d0), 8);
+            mem = 1;
+            break;
+          }
+        }
         LANES(m, {
           uint64_t a = A[l] + off, rel = a - base;
           uint8_t *p;
@@ -1110,6 +1130,25 @@ reload:
         const uint64_t lim = L->shared_bytes >= n ? L->shared_bytes - n : 0;
         const int st = in->op == D_ST_S;
         uint8_t *const sh = B->shared;
+        if (m == 0xffffffffu && !H && L->shared_bytes >= n) {
+          uint64_t bad = 0;
+          for (uint32_t l = 0; l < 32; l++) {
+            uint64_t a = A[l] + off;
+            bad |= (uint64_t)(a > lim) | (a & (n - 1));
+          }
+          if (!bad) {
+            if (n == 4 && st)
+              for (uint32_t l = 0; l < 32; l++) { uint32_t v = (uint32_t)V[l]; memcpy(sh + (A[l] + off), &v, 4); }
+            else if (n == 4)
+              for (uint32_t l = 0; l < 32; l++) { uint32_t v; memcpy(&v, sh + (A[l] + off), 4); V[l] = v & wm; }
+            else if (st)
+              for (uint32_t l = 0; l < 32; l++) memcpy(sh + (A[l] + off), &V[l], 8);
+            else
+              for (uint32_t l = 0; l < 32; l++) memcpy(&V[l], sh + (A[l] + off), 8);
+            mem = 1;
+            break;
+          }
+        }
         LANES(m, {
           uint64_t a = A[l] + off;
           uint8_t *p;
