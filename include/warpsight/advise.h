@@ -1,0 +1,70 @@
+/*
+ * warpsight/advise.h — the performance advisor: from the results of several
+ * models, the bottleneck and a short ranked list of what to try.
+ *
+ * Sources, read by term name through ws_model_term_get():
+ *   gpuperf   (Sim et al. PPoPP'12, Section 3): the potential benefits
+ *             b_itilp, b_serial, b_fp, b_memlp, each as a share of t_exec;
+ *             the zone from t_comp against t_mem' = t_mem - t_overlap.
+ *   transit   (Li et al. HPDC'15, Section 2.4): the bound and its direction.
+ *   roofline  (Williams et al. CACM'09): memory- or compute-bound.
+ *   any other model: its case label and limiter, as a note.
+ * Results whose model is unknown or whose time is not finite are skipped.
+ *
+ * The library never prints: ws_report_advice_text() (warpsight/report.h)
+ * turns a ws_advice into text.
+ *
+ * Ownership: ws_advise() fills a caller-owned ws_advice (zero-initialised
+ * with WS_ADVICE_INIT); release its strings with ws_advice_free().
+ */
+#ifndef WARPSIGHT_ADVISE_H
+#define WARPSIGHT_ADVISE_H
+
+#include <stddef.h>
+
+#include "warpsight/model.h"
+#include "warpsight/util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ws_advice_kind {
+  WS_ADVICE_BENEFIT, /* a quantified potential benefit (GPUPerf) */
+  WS_ADVICE_BOUND,   /* a model's bound or case with its direction */
+  WS_ADVICE_NOTE     /* context: another model's view */
+} ws_advice_kind;
+
+typedef struct ws_advice_item {
+  ws_advice_kind kind; /* benefit, bound or note */
+  const char *model;   /* the model that said it (borrowed from the result) */
+  char *topic;         /* "B_memlp", "memory-bound", ... (owned) */
+  double value;        /* the benefit in the model's unit, NaN for bounds */
+  double share;        /* value / predicted run time, in [0, 1]; NaN if n/a */
+  char *finding;       /* what the model found, one line (owned) */
+  char *action;        /* what to try, one line (owned) */
+} ws_advice_item;
+
+typedef struct ws_advice {
+  char *bottleneck;     /* one line: the main limiter, or NULL (owned) */
+  const char *source;   /* the model the bottleneck line came from (borrowed) */
+  ws_advice_item *items;/* owned, ranked: benefits by share, then bounds, notes */
+  size_t count;         /* items in use */
+  size_t cap;           /* items allocated */
+} ws_advice;
+
+#define WS_ADVICE_INIT {0}
+
+/* Benefits below this share of run time are left out of the list. */
+#define WS_ADVICE_MIN_SHARE 0.01
+
+/* Build the advice from `n` results (NULL entries are skipped).  Returns
+ * WS_OK (possibly with no items), WS_ENOMEM or WS_EINVAL. */
+int ws_advise(ws_advice *out, const ws_model_result *const *results, size_t n,
+              ws_diag *d);
+void ws_advice_free(ws_advice *a); /* NULL is a no-op; leaves *a reusable */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

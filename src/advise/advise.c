@@ -1,0 +1,229 @@
+/*
+ * advise.c — the performance advisor (warpsight/advise.h).
+ *
+ * GPUPerf's four potential benefits (Sim et al. PPoPP'12, Section 3,
+ * equations (20)-(23)) are the only quantities that say how much time a
+ * change could save, so they are ranked first, by their share of the
+ * predicted run time T_exec.  The bounds of Transit and Roofline say which
+ * resource limits and in which direction to move; other models contribute
+ * their case label as context.  The advice lists what the models say; it
+ * does not invent savings for models that do not quantify them.
+ */
+#include "warpsight/advise.h"
+
+#include "warpsight/transit.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The four benefits, in the paper's order (Table 1). */
+static const struct {
+  const char *term;   /* term name in the gpuperf result */
+  const char *topic;  /* how the paper writes it */
+  const char *what;   /* what the benefit measures */
+  const char *action; /* what to try (Sim et al. Sections 3 and 6) */
+} benefits[] = {
+    {"b_itilp", "B_itilp", "inter-thread instruction-level parallelism",
+     "raise inter-thread ILP: more independent instructions per thread "
+     "(unrolling, reordering) or more resident warps"},
+    {"b_memlp", "B_memlp", "memory-level parallelism",
+     "raise memory-level parallelism: prefetching, more independent loads per "
+     "thread, more warps in flight, or fewer DRAM transactions"},
+    {"b_fp", "B_fp", "computing efficiency",
+     "cut non-floating-point overhead: address and loop arithmetic "
+     "(unrolling, vector loads), cheaper math (SFU intrinsics such as rsqrt)"},
+    {"b_serial", "B_serial", "serialization",
+     "remove serialization: fewer barriers, less SFU contention, no shared "
+     "memory bank conflicts or divergent branches"},
+};
+
+static char *vfmt(const char *fmt, va_list ap) {
+  va_list ap2;
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap2);
+  va_end(ap2);
+  if (n < 0) return NULL;
+  char *s = malloc((size_t)n + 1);
+  if (s) vsnprintf(s, (size_t)n + 1, fmt, ap);
+  return s;
+}
+
+static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static char *fmt(const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  char *s = vfmt(f, ap);
+  va_end(ap);
+  return s;
+}
+
+/* Append an item; takes ownership of topic, finding and action. */
+static int add_item(ws_advice *a, ws_advice_kind kind, const char *model,
+                    char *topic, double value, double share, char *finding,
+                    char *action) {
+  if (!topic || !finding || !action) goto oom;
+  if (a->count == a->cap) {
+    size_t cap = a->cap ? a->cap * 2 : 8;
+    ws_advice_item *items = realloc(a->items, cap * sizeof *items);
+    if (!items) goto oom;
+    a->items = items;
+    a->cap = cap;
+  }
+  a->items[a->count++] = (ws_advice_item){kind, model, topic, value, share,
+                                          finding, action};
+  return WS_OK;
+oom:
+  free(topic);
+  free(finding);
+  free(action);
+  return WS_ENOMEM;
+}
+
+static int by_share_desc(const void *pa, const void *pb) {
+  const ws_advice_item *a = pa, *b = pb;
+  if (a->share > b->share) return -1;
+  if (a->share < b->share) return 1;
+  return 0;
+}
+
+/* A result worth reading: a model that ran and predicted a time. */
+static int usable(const ws_model_result *r) {
+  return r && r->model && r->cycles > 0 && isfinite(r->cycles);
+}
+
+static int is_model(const ws_model_result *r, const char *name) {
+  return usable(r) && strcmp(r->model, name) == 0;
+}
+
+static int advise_gpuperf(ws_advice *a, const ws_model_result *r,
+                          int want_bottleneck) {
+  double t_exec = ws_model_term_get(r, "t_exec");
+  if (!(t_exec > 0)) t_exec = r->cycles;
+  if (!(t_exec > 0) || !isfinite(t_exec)) return WS_OK;
+  size_t first = a->count;
+  for (size_t i = 0; i < sizeof benefits / sizeof benefits[0]; i++) {
+    double b = ws_model_term_get(r, benefits[i].term);
+    if (!isfinite(b) || b <= 0) continue;
+    double share = b / t_exec;
+    if (share > 1) share = 1;
+    if (share < WS_ADVICE_MIN_SHARE) continue;
+    int st = add_item(
+        a, WS_ADVICE_BENEFIT, r->model, fmt("%s", benefits[i].topic), b, share,
+        fmt("%s = %.0f %% of run time (%.0f cycles): potential benefit of "
+            "better %s",
+            benefits[i].topic, 100 * share, b, benefits[i].what),
+        fmt("%s", benefits[i].action));
+    if (st) return st;
+  }
+  qsort(a->items + first, a->count - first, sizeof *a->items, by_share_desc);
+
+  double t_comp = ws_model_term_get(r, "t_comp");
+  double t_mem = ws_model_term_get(r, "t_mem");
+  double t_overlap = ws_model_term_get(r, "t_overlap");
+  if (want_bottleneck && isfinite(t_comp) && isfinite(t_mem)) {
+    double t_mem1 = t_mem - (isfinite(t_overlap) ? t_overlap : 0);
+    int mem = t_mem1 > t_comp; /* Figure 4: below the diagonal y = x */
+    a->bottleneck =
+        fmt("%s (gpuperf: T_mem' = %.0f cycles %s T_comp = %.0f cycles)",
+            mem ? "memory-bound" : "compute-bound", t_mem1, mem ? ">" : "<=",
+            t_comp);
+    if (!a->bottleneck) return WS_ENOMEM;
+    a->source = r->model;
+  }
+  return WS_OK;
+}
+
+static int advise_bound(ws_advice *a, const ws_model_result *r,
+                        int want_bottleneck) {
+  if (!r->case_label) return WS_OK;
+  char *finding;
+  if (is_model(r, "roofline")) {
+    double ai = ws_model_term_get(r, "arithmetic_intensity");
+    double ridge = ws_model_term_get(r, "ridge_point");
+    double att = ws_model_term_get(r, "attainable_gflops");
+    finding = fmt("%s: intensity %.3g FLOP/byte against ridge point %.3g; "
+                  "attainable %.4g GFLOP/s",
+                  r->case_label, ai, ridge, att);
+  } else if (is_model(r, "transit")) {
+    double ms = ws_model_term_get(r, "ms_throughput");
+    double cs = ws_model_term_get(r, "cs_throughput");
+    double n = ws_model_term_get(r, "n");
+    double k = ws_model_term_get(r, "k_eq");
+    finding = fmt("%s: of n = %.0f threads per SM, %.0f wait on memory; "
+                  "memory %.3g GB/s, computation %.3g Gops/s per SM",
+                  r->case_label, n, k, ms, cs);
+  } else {
+    finding = fmt("%s", r->case_label);
+  }
+  /* Transit's full direction (Section 2.4) rather than its short limiter. */
+  const char *action = r->limiter ? r->limiter : "";
+  double bound = ws_model_term_get(r, "bound");
+  if (is_model(r, "transit") && bound >= 0 && bound <= WS_TRANSIT_CAPACITY &&
+      bound == floor(bound))
+    action = ws_transit_explain((ws_transit_bound)bound);
+  int st = add_item(a, WS_ADVICE_BOUND, r->model, fmt("%s", r->case_label),
+                    NAN, NAN, finding, fmt("%s", action));
+  if (st) return st;
+  if (want_bottleneck && !a->bottleneck) {
+    a->bottleneck = fmt("%s (%s)", r->case_label, r->model);
+    if (!a->bottleneck) return WS_ENOMEM;
+    a->source = r->model;
+  }
+  return WS_OK;
+}
+
+static int advise_note(ws_advice *a, const ws_model_result *r) {
+  if (!r->case_label && !r->limiter) return WS_OK;
+  const char *c = r->case_label ? r->case_label : "";
+  const char *l = r->limiter ? r->limiter : "";
+  return add_item(a, WS_ADVICE_NOTE, r->model, fmt("%s", c), NAN, NAN,
+                  fmt("%s%s%s", c, *l ? "; limited by " : "", l),
+                  fmt("%s", ""));
+}
+
+void ws_advice_free(ws_advice *a) {
+  if (!a) return;
+  for (size_t i = 0; i < a->count; i++) {
+    free(a->items[i].topic);
+    free(a->items[i].finding);
+    free(a->items[i].action);
+  }
+  free(a->items);
+  free(a->bottleneck);
+  memset(a, 0, sizeof *a);
+}
+
+int ws_advise(ws_advice *out, const ws_model_result *const *results, size_t n,
+              ws_diag *d) {
+  if (!out || (n && !results))
+    return ws_diag_error(d, "advise: no results given");
+  memset(out, 0, sizeof *out);
+  /* Pass 1: GPUPerf (benefits ranked by share, and the zone). */
+  int st = WS_OK;
+  for (size_t i = 0; i < n && st == WS_OK; i++)
+    if (is_model(results[i], "gpuperf"))
+      st = advise_gpuperf(out, results[i], !out->bottleneck);
+  /* Pass 2: bounds, Transit before Roofline. */
+  static const char *const bound_models[] = {"transit", "roofline"};
+  for (size_t m = 0; m < 2 && st == WS_OK; m++)
+    for (size_t i = 0; i < n && st == WS_OK; i++)
+      if (is_model(results[i], bound_models[m]))
+        st = advise_bound(out, results[i], 1);
+  /* Pass 3: everyone else's case, in the order given. */
+  for (size_t i = 0; i < n && st == WS_OK; i++) {
+    const ws_model_result *r = results[i];
+    if (!usable(r) || is_model(r, "gpuperf") || is_model(r, "transit") ||
+        is_model(r, "roofline"))
+      continue;
+    st = advise_note(out, r);
+  }
+  if (st != WS_OK) {
+    ws_advice_free(out);
+    ws_diag_error(d, "advise: out of memory");
+    return WS_ENOMEM;
+  }
+  return WS_OK;
+}

@@ -1,0 +1,194 @@
+/*
+ * cmd_calibrate.c — `warpsight calibrate`: fit a model's machine parameters
+ * for one GPU to the measured times of a data set (docs/validation.md,
+ * "Calibration") and write the GPU's JSON with the fitted values.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli/cli.h"
+#include "cli/valid_cli.h"
+#include "warpsight/model.h"
+#include "warpsight/valid.h"
+
+static const char help[] =
+    "usage: warpsight calibrate DATA.csv --gpu G --model M [-o G-calibrated.json]\n"
+    "                           [--kernels K,K] [--sample-blocks N] [--ptx-dir DIR]\n"
+    "                           [--cache DIR | --no-cache]\n\n"
+    "Fits the machine parameters of model M for GPU G (gtx680, gtx970, k20) to the\n"
+    "measured times of that GPU's rows in DATA.csv: least squares on\n"
+    "log(predicted) - log(measured) with GSL's trust-region solver, on a training\n"
+    "half of the rows (per kernel, rows sorted by input size alternate train/test).\n"
+    "Prints the held-out error before and after and writes the GPU's JSON with the\n"
+    "fitted parameters marked as calibrated estimates.\n\n"
+    "Fitted parameters: hong-kim: mem_ld, departure_del_uncoal, departure_del_coal;\n"
+    "                   gpuperf: dram_lat, delta.\n\n"
+    "options:\n"
+    "  --gpu G            the GPU (database name or the CSV's name)\n"
+    "  --model M          the model\n"
+    "  -o FILE            output (default G-calibrated.json)\n"
+    "  --kernels L        use only these kernels' rows\n"
+    "  --sample-blocks N, --ptx-dir DIR, --cache DIR, --no-cache: as for validate\n\n"
+    "Exit status: 0 ok; 2 bad usage or input, or predictions not possible (this\n"
+    "build cannot profile kernels yet).\n";
+
+static void stats_row(const char *what, const ws_valid_stats *b, const ws_valid_stats *a) {
+  printf("  %-10s %5zu rows  MAPE %8.1f%% -> %8.1f%%   median %8.1f%% -> %8.1f%%   "
+         "within 20%% %4.0f%% -> %4.0f%%\n",
+         what, a->n, b->mape, a->mape, b->median_ape, a->median_ape, 100 * b->within20,
+         100 * a->within20);
+}
+
+int cmd_calibrate(int argc, char **argv) {
+  const char *gpu_s = NULL, *model = NULL, *out_s = NULL, *kernels_s = NULL, *sample_s = NULL,
+             *ptx_s = NULL, *cache_s = NULL, *no_cache = NULL;
+  cli_opt opts[] = {{"--gpu", 1, &gpu_s},         {"--model", 1, &model},
+                    {"-o", 1, &out_s},            {"--kernels", 1, &kernels_s},
+                    {"--sample-blocks", 1, &sample_s}, {"--ptx-dir", 1, &ptx_s},
+                    {"--cache", 1, &cache_s},     {"--no-cache", 0, &no_cache},
+                    {NULL, 0, NULL}};
+  const char *pos[1];
+  int npos, want_help;
+  if (cli_parse("calibrate", argc, argv, opts, pos, 1, &npos, help, &want_help)) return EXIT_USAGE;
+  if (want_help) return EXIT_OK;
+  if (npos != 1) return cli_usage_error("calibrate", "expected one DATA.csv");
+  if (!gpu_s) return cli_usage_error("calibrate", "--gpu is required");
+  if (!model) return cli_usage_error("calibrate", "--model is required");
+  if (cache_s && no_cache) return cli_usage_error("calibrate", "--cache and --no-cache conflict");
+  long sample = 0;
+  if (sample_s && cli_parse_int("calibrate", "--sample-blocks", sample_s, &sample)) return EXIT_USAGE;
+  const char *gpu = ws_valid_gpu_name(gpu_s) ? ws_valid_gpu_name(gpu_s) : gpu_s;
+  if (strcmp(gpu, "gtx680") && strcmp(gpu, "gtx970") && strcmp(gpu, "k20"))
+    return cli_usage_error("calibrate", "--gpu: unknown GPU '%s' (the data set has gtx680, "
+                                        "gtx970, k20)", gpu_s);
+  if (!ws_model_find(model)) return cli_usage_error("calibrate", "--model: unknown model '%s'", model);
+  if (!ws_valid_fittable(model))
+    return cli_usage_error("calibrate", "--model %s: no fittable parameters (hong-kim, gpuperf "
+                                        "have them)", model);
+
+  int rc = EXIT_USAGE, st;
+  vcli_list kernels = {0};
+  ws_diag d = WS_DIAG_INIT;
+  ws_valid_data *data = NULL;
+  ws_valid_report *rep = NULL;
+  ws_gpu *g = NULL;
+  ws_valid_row *rows = NULL;
+  ws_profile **profs = NULL;
+  char ptx_dir[4096], cache_buf[4096], outbuf[512];
+  if (kernels_s && vcli_split(&kernels, "calibrate", "--kernels", kernels_s)) goto out;
+  for (size_t i = 0; i < kernels.n; i++)
+    if (!ws_valid_kernel_known(kernels.v[i])) {
+      cli_usage_error("calibrate", "--kernels: unknown kernel '%s'", kernels.v[i]);
+      goto out;
+    }
+  if (vcli_ptx_dir(ptx_dir, sizeof ptx_dir, "calibrate", ptx_s, pos[0])) goto out;
+  if ((st = ws_valid_load(&data, pos[0], &d)) || (st = ws_gpu_load(&g, gpu, &d))) {
+    cli_print_diag(&d);
+    rc = cli_exit_for(st);
+    goto out;
+  }
+  size_t nsel = 0;
+  for (size_t i = 0; i < data->nrows; i++) {
+    const ws_valid_row *r = &data->rows[i];
+    int keep = !strcmp(r->gpu, gpu);
+    if (keep && kernels.n) {
+      keep = 0;
+      for (size_t j = 0; j < kernels.n; j++) keep |= !strcmp(kernels.v[j], r->kernel);
+    }
+    if (!keep) continue;
+    cJSON *l = NULL;
+    if ((st = ws_valid_launch(&l, r, pos[0], &d))) {
+      cli_print_diag(&d);
+      rc = cli_exit_for(st);
+      goto out;
+    }
+    cJSON_Delete(l);
+    nsel++;
+  }
+  if (nsel < 2) {
+    cli_usage_error("calibrate", "%zu rows of %s selected: too few to split and fit", nsel, gpu);
+    goto out;
+  }
+  const char *const gpus[1] = {gpu};
+  const char *const models[1] = {model};
+  ws_valid_options o = {0};
+  o.models = models;
+  o.nmodels = 1;
+  o.gpus = gpus;
+  o.ngpus = 1;
+  o.kernels = kernels.n ? kernels.v : NULL;
+  o.nkernels = kernels.n;
+  o.sample_blocks = (int)sample;
+  o.ptx_dir = ptx_dir;
+  o.cache_dir = vcli_cache_dir(cache_buf, sizeof cache_buf, cache_s, no_cache);
+  o.predict = ws_valid_default_predictor();
+  o.progress = vcli_progress;
+  o.progress_user = "calibrate";
+  o.keep_profiles = 1;
+  if (!o.predict) {
+    rc = vcli_refuse("calibrate", nsel);
+    goto out;
+  }
+  if ((st = ws_valid_run(&rep, data, &o, &d))) {
+    cli_print_diag(&d);
+    rc = cli_exit_for(st);
+    goto out;
+  }
+  /* the rows that have a profile and a prediction */
+  rows = calloc(rep->nrows + 1, sizeof *rows);
+  profs = calloc(rep->nrows + 1, sizeof *profs);
+  if (!rows || !profs) goto out;
+  size_t n = 0;
+  for (size_t i = 0; i < rep->nrows; i++)
+    if (!rep->rows[i].status && rep->rows[i].profile)
+      rows[n] = *rep->rows[i].row, profs[n++] = rep->rows[i].profile;
+  ws_valid_calib c;
+  if ((st = ws_valid_calibrate(&c, g, model, rows, profs, n, &d))) {
+    cli_print_diag(&d);
+    rc = cli_exit_for(st);
+    goto out;
+  }
+  char source[1024], date[32];
+  time_t now = time(NULL);
+  strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+  const char *base = strrchr(pos[0], '/') ? strrchr(pos[0], '/') + 1 : pos[0];
+  snprintf(source, sizeof source, "calibrated by warpsight calibrate on %s, %zu rows, %s", base,
+           c.ntrain, date);
+  printf("calibrated %s on %s: %zu training rows, %zu held-out rows, %zu iterations%s\n", model,
+         gpu, c.ntrain, c.ntest, c.iterations, c.converged ? "" : " (did not converge)");
+  for (size_t j = 0; j < c.np; j++) {
+    printf("  %-22s %12.6g -> %12.6g\n", c.params[j], c.theta0[j], c.theta[j]);
+    ws_valid_gpu_set_param(g, model, c.params[j], c.theta[j], source, 1);
+  }
+  stats_row("training", &c.train_before, &c.train_after);
+  stats_row("held out", &c.test_before, &c.test_after);
+  if (!out_s) {
+    snprintf(outbuf, sizeof outbuf, "%s-calibrated.json", gpu);
+    out_s = outbuf;
+  }
+  char *json = cJSON_Print(g->root);
+  FILE *f = json ? fopen(out_s, "w") : NULL;
+  if (!f || fputs(json, f) < 0 || fputc('\n', f) < 0) {
+    fprintf(stderr, "warpsight calibrate: error: cannot write '%s'\n", out_s);
+    if (f) fclose(f);
+    free(json);
+    goto out;
+  }
+  free(json);
+  if (fclose(f)) goto out;
+  printf("wrote %s\n", out_s);
+  rc = EXIT_OK;
+out:
+  free(rows);
+  free(profs);
+  ws_valid_report_free(rep);
+  ws_valid_data_free(data);
+  ws_gpu_free(g);
+  ws_diag_free(&d);
+  vcli_list_free(&kernels);
+  return rc;
+}

@@ -1,0 +1,137 @@
+/*
+ * calibrate.c — fit a model's machine parameters for one GPU to measured
+ * times (docs/validation.md, "Calibration"): split the rows, fit on the
+ * training half with ws_valid_fit_run, report the error of both halves
+ * before and after.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "warpsight/model.h"
+#include "warpsight/valid.h"
+
+typedef struct calib_ctx {
+  ws_gpu *gpu;                  /* parameters overwritten per evaluation */
+  const char *model;            /* model name */
+  const char *const *params;    /* parameter names */
+  size_t np;                    /* entries in params */
+  ws_profile *const *profiles;  /* by row */
+  const ws_valid_row *rows;     /* the measured rows (their builds' resources) */
+} calib_ctx;
+
+static double model_time(size_t i, const double *theta, void *user) {
+  calib_ctx *c = user;
+  for (size_t j = 0; j < c->np; j++)
+    if (ws_valid_gpu_set_param(c->gpu, c->model, c->params[j], theta[j], NULL, 0)) return NAN;
+  ws_model_result r = WS_MODEL_RESULT_INIT;
+  ws_profile p; /* as ws_valid_run_models sees it */
+  ws_valid_measured_profile(&p, c->profiles[i], &c->rows[i]);
+  double t = ws_model_predict(&r, c->model, &p, c->gpu, NULL) == WS_OK
+                 ? r.time_ms / 1000.0
+                 : NAN;
+  ws_model_result_free(&r);
+  return t;
+}
+
+static int half_stats(ws_valid_stats *out, calib_ctx *c, const double *theta,
+                      const ws_valid_row *rows, const size_t *idx, size_t n) {
+  double *m = malloc((n ? n : 1) * sizeof *m), *p = malloc((n ? n : 1) * sizeof *p);
+  if (!m || !p) {
+    free(m), free(p);
+    return WS_ENOMEM;
+  }
+  for (size_t k = 0; k < n; k++) {
+    m[k] = rows[idx[k]].measured_s;
+    p[k] = model_time(idx[k], theta, c);
+  }
+  int st = ws_valid_stats_compute(out, m, p, n);
+  free(m), free(p);
+  return st;
+}
+
+int ws_valid_calibrate(ws_valid_calib *out, ws_gpu *g, const char *model,
+                       const ws_valid_row *rows, ws_profile *const *profiles, size_t n,
+                       ws_diag *d) {
+  memset(out, 0, sizeof *out);
+  const char *const *params = ws_valid_fittable(model);
+  if (!params)
+    return ws_diag_error(d, "calibrate: model '%s' has no fittable parameters (hong-kim: "
+                            "mem_ld, departure_del_uncoal, departure_del_coal; gpuperf: "
+                            "dram_lat, delta)", model);
+  size_t np = 0;
+  while (params[np]) np++;
+  out->params = params;
+  out->np = np;
+  for (size_t j = 0; j < np; j++)
+    if (ws_gpu_param(g, model, params[j], &out->theta0[j], d) != WS_OK)
+      return ws_diag_error(d, "calibrate: GPU '%s' needs a starting value for models.%s.%s",
+                           g->name, model, params[j]);
+  size_t *all = malloc((n ? n : 1) * sizeof *all);
+  size_t *train = malloc((n ? n : 1) * sizeof *train);
+  size_t *test = malloc((n ? n : 1) * sizeof *test);
+  double *meas = malloc((n ? n : 1) * sizeof *meas);
+  int st = WS_OK;
+  if (!all || !train || !test || !meas) {
+    st = WS_ENOMEM;
+    goto done;
+  }
+  for (size_t i = 0; i < n; i++) all[i] = i, meas[i] = rows[i].measured_s;
+  ws_valid_split(train, &out->ntrain, test, &out->ntest, rows, all, n);
+  calib_ctx c = {g, model, params, np, profiles, rows};
+  if ((st = half_stats(&out->train_before, &c, out->theta0, rows, train, out->ntrain)) ||
+      (st = half_stats(&out->test_before, &c, out->theta0, rows, test, out->ntest)))
+    goto done;
+  /* Multi-start: the models are piecewise (min/max of cases), and in some
+   * cases a parameter has no effect at all (e.g. GPUPerf's DRAM_lat when
+   * CWP > MWP), so a local solver started there cannot move it.  Start from
+   * every combination of {1/2, 1, 2} x the GPU's values (3^np starts, the
+   * GPU's own values first) and keep the lowest training cost. */
+  double best = INFINITY, start[WS_VALID_MAX_PARAMS];
+  size_t nstarts = 1;
+  for (size_t j = 0; j < np; j++) nstarts *= 3;
+  static const double scale[3] = {1.0, 0.5, 2.0};
+  ws_diag first = WS_DIAG_INIT; /* the first start's errors, or a fatal one's */
+  for (size_t s = 0; s < nstarts; s++) {
+    size_t code = s;
+    for (size_t j = 0; j < np; j++, code /= 3) start[j] = out->theta0[j] * scale[code % 3];
+    ws_valid_fit f;
+    ws_diag fd = WS_DIAG_INIT;
+    st = ws_valid_fit_run(&f, model_time, &c, meas, train, out->ntrain, start, np, &fd);
+    if (st == WS_OK && f.cost < best) {
+      best = f.cost;
+      memcpy(out->theta, f.theta, np * sizeof *f.theta);
+      out->iterations = f.iterations;
+      out->converged = f.converged;
+    }
+    ws_valid_fit_free(&f);
+    /* ENOMEM or EUNSUP stop at once; the first start's errors are kept in
+     * case every start fails (too few rows, a bad value). */
+    int stop = st != WS_OK && st != WS_EINVAL;
+    if (stop || (s == 0 && st != WS_OK)) {
+      ws_diag_free(&first);
+      first = fd;
+    } else {
+      ws_diag_free(&fd);
+    }
+    if (stop) break;
+  }
+  if (!isfinite(best)) {
+    for (size_t k = 0; k < first.count; k++)
+      ws_diag_add(d, first.items[k].severity, NULL, 0, 0, "%s", first.items[k].message);
+    ws_diag_free(&first);
+    if (st == WS_OK || st == WS_EINVAL)
+      st = ws_diag_error(d, "calibrate: the fit failed from every starting point");
+    goto done;
+  }
+  ws_diag_free(&first);
+  st = WS_OK;
+  if ((st = half_stats(&out->train_after, &c, out->theta, rows, train, out->ntrain)) ||
+      (st = half_stats(&out->test_after, &c, out->theta, rows, test, out->ntest)))
+    goto done;
+  /* leave the fitted values in g (model_time's last call may have left others) */
+  for (size_t j = 0; j < np; j++) ws_valid_gpu_set_param(g, model, params[j], out->theta[j], NULL, 0);
+done:
+  free(all), free(train), free(test), free(meas);
+  return st;
+}

@@ -1,0 +1,218 @@
+/*
+ * fit.c — calibration of a model's machine parameters against measured
+ * times (docs/validation.md, "Calibration").
+ *
+ * Residual of row i:  r_i(phi) = log time(i, exp(phi)) - log measured_i
+ * minimised in the least-squares sense over phi = log theta with GSL's
+ * trust-region solver (gsl_multifit_nlinear, Levenberg-Marquardt steps,
+ * finite-difference Jacobian).  Fitting log theta keeps every parameter
+ * positive (latencies and delays are) and makes the step sizes relative.
+ */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "warpsight/valid.h"
+
+#ifdef WS_HAVE_GSL
+#include <gsl/gsl_blas.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_multifit_nlinear.h>
+#include <gsl/gsl_vector.h>
+#endif
+
+/* The parameters calibration may fit, per model: the memory-system
+ * parameters each paper measured with micro-benchmarks (Hong & Kim Table 6,
+ * Sim et al. Table 3), not the architecture facts. */
+static const char *const fit_hong_kim[] = {"mem_ld", "departure_del_uncoal",
+                                           "departure_del_coal", NULL};
+static const char *const fit_gpuperf[] = {"dram_lat", "delta", NULL};
+static const struct {
+  const char *model;          /* model name */
+  const char *const *params;  /* NULL-terminated */
+} fittable[] = {
+    {"hong-kim", fit_hong_kim},
+    {"gpuperf", fit_gpuperf},
+};
+
+const char *const *ws_valid_fittable(const char *model) {
+  for (size_t i = 0; i < sizeof fittable / sizeof fittable[0]; i++)
+    if (strcmp(fittable[i].model, model) == 0) return fittable[i].params;
+  return NULL;
+}
+
+void ws_valid_fit_free(ws_valid_fit *f) {
+  if (!f) return;
+  free(f->theta);
+  f->theta = NULL;
+  f->np = 0;
+}
+
+#ifdef WS_HAVE_GSL
+typedef struct fit_ctx {
+  ws_valid_time_fn time;   /* the model */
+  void *user;              /* its context */
+  const double *measured;  /* measured times, by row */
+  const size_t *idx;       /* rows fitted */
+  size_t np;               /* parameters */
+  double *theta;           /* scratch: exp(phi) */
+} fit_ctx;
+
+/* A residual for a non-positive or non-finite prediction: large, so the
+ * solver backs away, but finite, so it can. */
+#define BAD_RESIDUAL 50.0
+
+static int residuals(const gsl_vector *phi, void *data, gsl_vector *f) {
+  fit_ctx *c = data;
+  for (size_t j = 0; j < c->np; j++) c->theta[j] = exp(gsl_vector_get(phi, j));
+  for (size_t k = 0; k < f->size; k++) {
+    size_t i = c->idx[k];
+    double t = c->time(i, c->theta, c->user);
+    double r = t > 0 && isfinite(t) ? log(t) - log(c->measured[i]) : BAD_RESIDUAL;
+    gsl_vector_set(f, k, r);
+  }
+  return GSL_SUCCESS;
+}
+#endif
+
+int ws_valid_fit_run(ws_valid_fit *out, ws_valid_time_fn time, void *user,
+                     const double *measured, const size_t *idx, size_t nidx,
+                     const double *theta0, size_t np, ws_diag *d) {
+  memset(out, 0, sizeof *out);
+  if (np == 0 || nidx < np)
+    return ws_diag_error(d, "calibration needs at least as many rows (%zu) as parameters (%zu)",
+                         nidx, np);
+  for (size_t j = 0; j < np; j++)
+    if (!(theta0[j] > 0) || !isfinite(theta0[j]))
+      return ws_diag_error(d, "calibration: starting value %zu (%g) must be positive", j,
+                           theta0[j]);
+  for (size_t k = 0; k < nidx; k++)
+    if (!(measured[idx[k]] > 0))
+      return ws_diag_error(d, "calibration: measured time of row %zu is not positive", idx[k]);
+#ifndef WS_HAVE_GSL
+  (void)time, (void)user;
+  ws_diag_error(d, "calibration needs GSL; this build has none");
+  return WS_EUNSUP;
+#else
+  int st = WS_OK;
+  fit_ctx c = {time, user, measured, idx, np, malloc(np * sizeof(double))};
+  out->theta = malloc(np * sizeof(double));
+  gsl_vector *phi = gsl_vector_alloc(np);
+  gsl_vector *f0 = gsl_vector_alloc(nidx);
+  if (!c.theta || !out->theta || !phi || !f0) {
+    st = WS_ENOMEM;
+    goto done;
+  }
+  out->np = np;
+  for (size_t j = 0; j < np; j++) gsl_vector_set(phi, j, log(theta0[j]));
+  residuals(phi, &c, f0);
+  gsl_blas_ddot(f0, f0, &out->cost0);
+
+  gsl_multifit_nlinear_fdf fdf = {0};
+  fdf.f = residuals;
+  fdf.df = NULL; /* finite differences */
+  fdf.fvv = NULL;
+  fdf.n = nidx;
+  fdf.p = np;
+  fdf.params = &c;
+  gsl_multifit_nlinear_parameters par = gsl_multifit_nlinear_default_parameters();
+  par.trs = gsl_multifit_nlinear_trs_lm;
+  gsl_multifit_nlinear_workspace *w =
+      gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &par, nidx, np);
+  if (!w) {
+    st = WS_ENOMEM;
+    goto done;
+  }
+  gsl_error_handler_t *old = gsl_set_error_handler_off();
+  int info = 0;
+  int gs = gsl_multifit_nlinear_init(phi, &fdf, w);
+  if (gs == GSL_SUCCESS)
+    gs = gsl_multifit_nlinear_driver(200, 1e-10, 1e-10, 1e-12, NULL, NULL, &info, w);
+  gsl_set_error_handler(old);
+  out->iterations = gsl_multifit_nlinear_niter(w);
+  out->converged = gs == GSL_SUCCESS;
+  if (gs != GSL_SUCCESS && gs != GSL_EMAXITER && gs != GSL_ENOPROG) {
+    ws_diag_error(d, "calibration: the solver failed: %s", gsl_strerror(gs));
+    st = WS_EINVAL;
+  } else {
+    gsl_vector *x = gsl_multifit_nlinear_position(w);
+    for (size_t j = 0; j < np; j++) out->theta[j] = exp(gsl_vector_get(x, j));
+    gsl_vector *fr = gsl_multifit_nlinear_residual(w);
+    gsl_blas_ddot(fr, fr, &out->cost);
+  }
+  gsl_multifit_nlinear_free(w);
+done:
+  gsl_vector_free(phi);
+  gsl_vector_free(f0);
+  free(c.theta);
+  if (st) ws_valid_fit_free(out);
+  return st;
+#endif
+}
+
+/* Split ------------------------------------------------------------------*/
+
+typedef struct split_key {
+  const ws_valid_row *row;  /* the row */
+  size_t index;             /* its index in the data */
+} split_key;
+
+static int cmp_split(const void *a, const void *b) {
+  const split_key *x = a, *y = b;
+  int c = strcmp(x->row->kernel, y->row->kernel);
+  if (c) return c;
+  if (x->row->input_size != y->row->input_size)
+    return x->row->input_size < y->row->input_size ? -1 : 1;
+  /* same size (several block shapes): file order keeps it deterministic */
+  return (x->index > y->index) - (x->index < y->index);
+}
+
+void ws_valid_split(size_t *train, size_t *ntrain, size_t *test, size_t *ntest,
+                    const ws_valid_row *rows, const size_t *subset, size_t nsubset) {
+  *ntrain = *ntest = 0;
+  split_key *k = malloc((nsubset ? nsubset : 1) * sizeof *k);
+  if (!k) return;
+  for (size_t i = 0; i < nsubset; i++) k[i].row = &rows[subset[i]], k[i].index = subset[i];
+  qsort(k, nsubset, sizeof *k, cmp_split);
+  size_t pos = 0;
+  for (size_t i = 0; i < nsubset; i++) {
+    if (i > 0 && strcmp(k[i].row->kernel, k[i - 1].row->kernel)) pos = 0;
+    if (pos++ % 2 == 0) train[(*ntrain)++] = k[i].index;
+    else test[(*ntest)++] = k[i].index;
+  }
+  free(k);
+}
+
+int ws_valid_gpu_set_param(ws_gpu *g, const char *model, const char *key, double v,
+                           const char *source, int estimate) {
+  if (!g || !g->root) return WS_EINVAL;
+  cJSON *models = cJSON_GetObjectItemCaseSensitive(g->root, "models");
+  if (!models) {
+    models = cJSON_AddObjectToObject(g->root, "models");
+    if (!models) return WS_ENOMEM;
+  }
+  g->models = models;
+  cJSON *m = cJSON_GetObjectItemCaseSensitive(models, model);
+  if (!m && !(m = cJSON_AddObjectToObject(models, model))) return WS_ENOMEM;
+  cJSON *item;
+  if (source) {
+    item = cJSON_CreateObject();
+    if (!item) return WS_ENOMEM;
+    cJSON_AddNumberToObject(item, "value", v);
+    cJSON_AddStringToObject(item, "source", source);
+    if (estimate) cJSON_AddBoolToObject(item, "estimate", 1);
+  } else {
+    cJSON *old = cJSON_GetObjectItemCaseSensitive(m, key);
+    cJSON *val = cJSON_IsObject(old) ? cJSON_GetObjectItemCaseSensitive(old, "value") : NULL;
+    if (cJSON_IsNumber(val)) { /* keep the entry, change its value (fast path for fits) */
+      cJSON_SetNumberValue(val, v);
+      return WS_OK;
+    }
+    item = cJSON_CreateNumber(v);
+    if (!item) return WS_ENOMEM;
+  }
+  if (cJSON_GetObjectItemCaseSensitive(m, key)) cJSON_ReplaceItemInObjectCaseSensitive(m, key, item);
+  else cJSON_AddItemToObject(m, key, item);
+  return WS_OK;
+}

@@ -1,0 +1,203 @@
+/*
+ * predict.c — the prediction step of validation and the profile cache.
+ *
+ * The step goes through one function pointer, ws_valid_predict_fn: launch +
+ * PTX + GPU -> profile + per-model times.  The real one (emulate, profile,
+ * run the models) needs the profiler; until it exists
+ * ws_valid_default_predictor() returns NULL and the commands refuse.
+ *
+ * The cache stores profiles only (the models are cheap and are re-run on a
+ * cached profile): a profile depends on the kernel, its PTX, the launch and
+ * the compute capability, so one profile serves the GPUs of a generation and
+ * every model.
+ */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "warpsight/model.h"
+#include "warpsight/valid.h"
+
+ws_valid_predict_fn ws_valid_default_predictor(void) { return NULL; }
+
+void ws_valid_result_free(ws_valid_result *r) {
+  if (!r) return;
+  ws_profile_free(r->profile);
+  free(r->time_s);
+  r->profile = NULL;
+  r->time_s = NULL;
+  r->nmodels = 0;
+}
+
+void ws_valid_measured_profile(ws_profile *out, const ws_profile *p, const ws_valid_row *row) {
+  *out = *p; /* borrowed kernel name and JSON, own scalar fields */
+  out->f.registers_per_thread = row->regs;
+  out->f.shared_bytes_per_block = row->static_smem + row->dynamic_smem;
+  out->f.active_blocks_per_sm = NAN;
+  out->f.active_sms = NAN;
+}
+
+int ws_valid_run_models(ws_valid_result *out, const ws_profile *p, const ws_gpu *g,
+                        const char *const *models, size_t nmodels, const ws_valid_row *row,
+                        ws_diag *d) {
+  ws_profile measured;
+  if (row) {
+    ws_valid_measured_profile(&measured, p, row);
+    p = &measured;
+  }
+  free(out->time_s);
+  out->nmodels = 0;
+  out->time_s = malloc((nmodels ? nmodels : 1) * sizeof *out->time_s);
+  if (!out->time_s) return WS_ENOMEM;
+  out->nmodels = nmodels;
+  int any = 0;
+  for (size_t i = 0; i < nmodels; i++) {
+    ws_model_result r = WS_MODEL_RESULT_INIT;
+    ws_diag md = WS_DIAG_INIT;
+    int st = ws_model_predict(&r, models[i], p, g, &md);
+    out->time_s[i] = st == WS_OK ? r.time_ms / 1000.0 : NAN;
+    if (st == WS_OK) any = 1;
+    else if (st != WS_EMISSING && d)
+      ws_diag_add(d, WS_SEV_WARNING, NULL, 0, 0, "model %s on %s failed", models[i],
+                  p->kernel);
+    ws_model_result_free(&r);
+    ws_diag_free(&md);
+  }
+  return any || nmodels == 0 ? WS_OK : WS_EMISSING;
+}
+
+/* Cache ------------------------------------------------------------------*/
+
+typedef struct fnv {
+  uint64_t h;  /* running FNV-1a 64 hash */
+} fnv;
+
+static void fnv_add(fnv *f, const void *data, size_t n) {
+  const unsigned char *p = data;
+  for (size_t i = 0; i < n; i++) {
+    f->h ^= p[i];
+    f->h *= 0x100000001b3ull;
+  }
+}
+
+/* A field: its text and a NUL, so that "ab"+"c" and "a"+"bc" differ. */
+static void fnv_str(fnv *f, const char *s) { fnv_add(f, s, strlen(s) + 1); }
+
+int ws_valid_cache_key(char out[17], const char *kernel, const char *ptx_text,
+                       const cJSON *launch, int cc_major, int cc_minor, int sample_blocks) {
+  fnv f = {0xcbf29ce484222325ull};
+  char tmp[64];
+  fnv_str(&f, "warpsight-profile-cache/1");
+  fnv_str(&f, kernel);
+  fnv_str(&f, ptx_text ? ptx_text : "");
+  /* The launch as unformatted JSON: cJSON prints keys in insertion order,
+   * which ws_valid_launch fixes.  "kernel" is already hashed. */
+  static const char *const keys[] = {"grid", "block", "dynamic_shared_bytes", "args"};
+  for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(launch, keys[i]);
+    char *s = it ? cJSON_PrintUnformatted(it) : NULL;
+    if (it && !s) return WS_ENOMEM;
+    fnv_str(&f, keys[i]);
+    fnv_str(&f, s ? s : "null");
+    free(s);
+  }
+  snprintf(tmp, sizeof tmp, "cc %d.%d sample %d", cc_major, cc_minor, sample_blocks);
+  fnv_str(&f, tmp);
+  snprintf(out, 17, "%016llx", (unsigned long long)f.h);
+  return WS_OK;
+}
+
+void ws_valid_cache_default_dir(char *buf, size_t n) {
+  const char *x = getenv("XDG_CACHE_HOME");
+  const char *home = getenv("HOME");
+  if (x && *x) snprintf(buf, n, "%s/warpsight", x);
+  else if (home && *home) snprintf(buf, n, "%s/.cache/warpsight", home);
+  else snprintf(buf, n, ".warpsight-cache");
+}
+
+/* A file name part: the kernel name with anything but [A-Za-z0-9_.-] as '_'. */
+static void entry_path(char *buf, size_t n, const char *dir, const char *kernel,
+                       const char *key) {
+  char safe[128];
+  size_t i = 0;
+  for (; kernel[i] && i < sizeof safe - 1; i++) {
+    char c = kernel[i];
+    int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+             c == '_' || c == '-' || (c == '.' && i > 0);
+    safe[i] = ok ? c : '_';
+  }
+  safe[i] = '\0';
+  snprintf(buf, n, "%s/%s-%s.json", dir, safe, key);
+}
+
+int ws_valid_cache_get(ws_profile **out, const char *dir, const char *kernel,
+                       const char *key, ws_diag *d) {
+  char path[4096];
+  *out = NULL;
+  entry_path(path, sizeof path, dir, kernel, key);
+  if (access(path, R_OK) != 0) return WS_EMISSING;
+  /* A damaged entry (a crash mid-write of an older version, a hand edit)
+   * is a miss, not an error: the profile is recomputed and rewritten. */
+  ws_diag ld = WS_DIAG_INIT;
+  int st = ws_profile_load_file(out, path, &ld);
+  ws_diag_free(&ld);
+  if (st == WS_ENOMEM) return st;
+  if (st != WS_OK) {
+    ws_diag_add(d, WS_SEV_WARNING, path, 0, 0, "unreadable profile cache entry ignored");
+    return WS_EMISSING;
+  }
+  return WS_OK;
+}
+
+/* mkdir -p */
+static int make_dirs(const char *dir, ws_diag *d) {
+  char buf[4096];
+  size_t n = strlen(dir);
+  if (n == 0 || n >= sizeof buf) return ws_diag_error(d, "bad cache folder '%s'", dir);
+  memcpy(buf, dir, n + 1);
+  for (size_t i = 1; i <= n; i++) {
+    if (buf[i] == '/' || buf[i] == '\0') {
+      char c = buf[i];
+      buf[i] = '\0';
+      if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
+        ws_diag_add(d, WS_SEV_ERROR, buf, 0, 0, "cannot create the cache folder: %s",
+                    strerror(errno));
+        return WS_EIO;
+      }
+      buf[i] = c;
+    }
+  }
+  return WS_OK;
+}
+
+int ws_valid_cache_put(const char *dir, const char *kernel, const char *key,
+                       const ws_profile *p, ws_diag *d) {
+  char path[4096], tmp[4200];
+  int st = make_dirs(dir, d);
+  if (st) return st;
+  entry_path(path, sizeof path, dir, kernel, key);
+  snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+  char *json = ws_profile_to_json(p);
+  if (!json) return WS_ENOMEM;
+  FILE *f = fopen(tmp, "wb");
+  if (!f) {
+    free(json);
+    ws_diag_add(d, WS_SEV_ERROR, tmp, 0, 0, "cannot write: %s", strerror(errno));
+    return WS_EIO;
+  }
+  size_t len = strlen(json);
+  int ok = fwrite(json, 1, len, f) == len;
+  ok = (fclose(f) == 0) && ok;
+  free(json);
+  if (!ok || rename(tmp, path) != 0) {
+    ws_diag_add(d, WS_SEV_ERROR, path, 0, 0, "cannot write: %s", strerror(errno));
+    remove(tmp);
+    return WS_EIO;
+  }
+  return WS_OK;
+}

@@ -1,0 +1,155 @@
+/*
+ * test_advise.c — the advisor and its text, on hand-made model results.
+ *
+ * GPUPerf result: T_comp = 30 000, T_mem = 40 000, T_overlap = 20 000
+ * cycles, so T_mem' = 20 000 < T_comp: compute bound (Sim et al. Figure 4,
+ * above the diagonal).  T_exec = 50 000.  Benefits, as shares of T_exec:
+ *   B_memlp 14 000 -> 28 %, B_fp 10 000 -> 20 %, B_itilp 9 000 -> 18 %,
+ *   B_serial 300 -> 0.6 % (below WS_ADVICE_MIN_SHARE = 1 %: left out).
+ */
+#include <string.h>
+
+#include "testutil.h"
+#include "warpsight/advise.h"
+#include "warpsight/report.h"
+
+static void add(ws_model_result *r, const char *name, double v) {
+  assert_int_equal(ws_model_term_add(r, name, v, "", ""), WS_OK);
+}
+
+static ws_model_result gpuperf(double tcomp, double tmem, double tovl) {
+  ws_model_result r = WS_MODEL_RESULT_INIT;
+  r.model = "gpuperf";
+  add(&r, "t_comp", tcomp);
+  add(&r, "t_mem", tmem);
+  add(&r, "t_overlap", tovl);
+  add(&r, "t_exec", tcomp + tmem - tovl);
+  add(&r, "b_itilp", 9000);
+  add(&r, "b_serial", 300);
+  add(&r, "b_fp", 10000);
+  add(&r, "b_memlp", 14000);
+  r.cycles = tcomp + tmem - tovl;
+  return r;
+}
+
+static ws_model_result transit(void) {
+  ws_model_result r = WS_MODEL_RESULT_INIT;
+  r.model = "transit";
+  add(&r, "n", 1024);
+  add(&r, "k_eq", 492.25);
+  add(&r, "ms_throughput", 2.86);
+  add(&r, "cs_throughput", 22.9);
+  add(&r, "bound", 0);
+  ws_model_set_labels(&r, "thread bound", "too few threads");
+  r.cycles = 1000;
+  return r;
+}
+
+static ws_model_result labelled(const char *model, const char *c, const char *l) {
+  ws_model_result r = WS_MODEL_RESULT_INIT;
+  r.model = model;
+  ws_model_set_labels(&r, c, l);
+  r.cycles = 1000;
+  return r;
+}
+
+static void ranked(void **state) {
+  (void)state;
+  ws_model_result g = gpuperf(30000, 40000, 20000);
+  ws_model_result t = transit();
+  ws_model_result h = labelled("hong-kim", "memory-bound: CWP >= MWP (eq. 23)", "memory");
+  ws_model_result rl = labelled("roofline", "memory-bound", "DRAM bandwidth");
+  add(&rl, "arithmetic_intensity", 2);
+  add(&rl, "ridge_point", 7.16);
+  add(&rl, "attainable_gflops", 288);
+  /* Given in an order unlike the ranking. */
+  const ws_model_result *in[] = {&h, &rl, &t, &g, NULL};
+  ws_advice a = WS_ADVICE_INIT;
+  ws_diag d = WS_DIAG_INIT;
+  assert_ok_diag(ws_advise(&a, in, 5, &d), &d);
+
+  assert_non_null(strstr(a.bottleneck, "compute-bound"));
+  assert_string_equal(a.source, "gpuperf");
+  assert_int_equal(a.count, 3 + 3); /* 3 benefits, transit, roofline, hong-kim */
+  assert_string_equal(a.items[0].topic, "B_memlp");
+  assert_close(a.items[0].share, 0.28, 1e-12);
+  assert_non_null(strstr(a.items[0].finding, "28 %"));
+  assert_non_null(strstr(a.items[0].action, "memory-level parallelism"));
+  assert_string_equal(a.items[1].topic, "B_fp");
+  assert_close(a.items[1].share, 0.20, 1e-12);
+  assert_string_equal(a.items[2].topic, "B_itilp");
+  assert_int_equal(a.items[3].kind, WS_ADVICE_BOUND);
+  assert_string_equal(a.items[3].model, "transit");
+  /* Transit's action is the long direction of Section 2.4.1. */
+  assert_non_null(strstr(a.items[3].action, "arithmetic intensity Z"));
+  assert_string_equal(a.items[4].model, "roofline");
+  assert_non_null(strstr(a.items[4].finding, "ridge point 7.16"));
+  assert_int_equal(a.items[5].kind, WS_ADVICE_NOTE);
+  assert_string_equal(a.items[5].model, "hong-kim");
+
+  char *text = ws_report_advice_text(&a);
+  assert_non_null(text);
+  assert_non_null(strstr(text, "bottleneck: compute-bound"));
+  assert_non_null(strstr(text, " 1. [gpuperf] B_memlp = 28 % of run time"));
+  assert_non_null(strstr(text, "    try: raise memory-level parallelism"));
+  assert_null(strstr(text, "B_serial")); /* 0.6 %: below the cut */
+  free(text);
+  ws_advice_free(&a);
+  ws_advice_free(&a); /* reusable, idempotent */
+  ws_diag_free(&d);
+  ws_model_result_free(&g);
+  ws_model_result_free(&t);
+  ws_model_result_free(&h);
+  ws_model_result_free(&rl);
+}
+
+/* T_mem' = 50 000 - 5 000 = 45 000 > T_comp = 30 000: memory bound. */
+static void memory_zone(void **state) {
+  (void)state;
+  ws_model_result g = gpuperf(30000, 50000, 5000);
+  const ws_model_result *in[] = {&g};
+  ws_advice a = WS_ADVICE_INIT;
+  ws_diag d = WS_DIAG_INIT;
+  assert_ok_diag(ws_advise(&a, in, 1, &d), &d);
+  assert_non_null(strstr(a.bottleneck, "memory-bound"));
+  assert_non_null(strstr(a.bottleneck, "45000"));
+  ws_advice_free(&a);
+  ws_diag_free(&d);
+  ws_model_result_free(&g);
+}
+
+/* Without GPUPerf, Transit's bound is the headline; a model that did not
+ * run (no time) is ignored. */
+static void without_gpuperf(void **state) {
+  (void)state;
+  ws_model_result t = transit();
+  ws_model_result failed = labelled("gpuperf", "x", "y");
+  failed.cycles = NAN;
+  const ws_model_result *in[] = {&failed, &t};
+  ws_advice a = WS_ADVICE_INIT;
+  ws_diag d = WS_DIAG_INIT;
+  assert_ok_diag(ws_advise(&a, in, 2, &d), &d);
+  assert_string_equal(a.bottleneck, "thread bound (transit)");
+  assert_int_equal(a.count, 1);
+  ws_advice_free(&a);
+  ws_model_result_free(&t);
+  ws_model_result_free(&failed);
+
+  /* Nothing at all: no bottleneck, no items, text says so. */
+  assert_ok_diag(ws_advise(&a, NULL, 0, &d), &d);
+  assert_null(a.bottleneck);
+  char *text = ws_report_advice_text(&a);
+  assert_string_equal(text, "bottleneck: unknown (no model gave one)\n");
+  free(text);
+  ws_advice_free(&a);
+  ws_diag_free(&d);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(ranked),
+      cmocka_unit_test(memory_zone),
+      cmocka_unit_test(without_gpuperf),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,245 @@
+/*
+ * test_charts.c — the three charts on hand-made results: the files exist,
+ * are a PNG and an SVG of plausible size, and the SVG carries its labels as
+ * text (cairo draws glyphs; warpsight adds <title> and <text> elements).
+ * Built without cairo, every chart must say WS_EUNSUP.
+ */
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "warpsight/report.h"
+#include "warpsight/transit.h"
+
+/* fontconfig (under cairo) keeps its configuration for the life of the
+ * process; only FcFini() would free it.  Not ours to free: tell LeakSanitizer. */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void) { return "leak:libfontconfig.so\n"; }
+
+static char dir[64];
+
+static int setup(void **state) {
+  (void)state;
+  snprintf(dir, sizeof dir, "/tmp/ws-charts-XXXXXX");
+  return mkdtemp(dir) ? 0 : -1;
+}
+
+static void rm(const char *base, const char *ext) {
+  char p[256];
+  snprintf(p, sizeof p, "%s%s", base, ext);
+  unlink(p);
+}
+
+static int teardown(void **state) {
+  (void)state;
+  static const char *const names[] = {"benefit", "transit", "roofline"};
+  for (size_t i = 0; i < 3; i++) {
+    char b[128];
+    snprintf(b, sizeof b, "%s/%s", dir, names[i]);
+    rm(b, ".png");
+    rm(b, ".svg");
+  }
+  rmdir(dir);
+  return 0;
+}
+
+static void add(ws_model_result *r, const char *name, double v) {
+  assert_int_equal(ws_model_term_add(r, name, v, "", ""), WS_OK);
+}
+
+/* Checks PATH.png (signature, > 8 KB) and PATH.svg (> 8 KB, every label). */
+static void check_files(const char *base, const char *const *labels) {
+  char p[256];
+  struct stat st;
+  snprintf(p, sizeof p, "%s.png", base);
+  assert_int_equal(stat(p, &st), 0);
+  assert_true(st.st_size > 8000);
+  FILE *f = fopen(p, "rb");
+  unsigned char sig[8] = {0};
+  assert_int_equal(fread(sig, 1, 8, f), 8);
+  fclose(f);
+  assert_memory_equal(sig, "\x89PNG\r\n\x1a\n", 8);
+
+  snprintf(p, sizeof p, "%s.svg", base);
+  char *svg = NULL;
+  size_t len = 0;
+  ws_diag d = WS_DIAG_INIT;
+  assert_ok_diag(ws_read_file(&svg, &len, p, &d), &d);
+  assert_true(len > 8000);
+  assert_non_null(strstr(svg, "<svg"));
+  assert_non_null(strstr(svg, "</svg>"));
+  for (size_t i = 0; labels[i]; i++)
+    if (!strstr(svg, labels[i])) {
+      print_error("%s lacks '%s'\n", p, labels[i]);
+      fail();
+    }
+  free(svg);
+  ws_diag_free(&d);
+}
+
+static ws_model_result gpuperf(void) {
+  ws_model_result r = WS_MODEL_RESULT_INIT;
+  r.model = "gpuperf";
+  add(&r, "t_comp", 30000);
+  add(&r, "t_mem", 40000);
+  add(&r, "t_overlap", 20000);
+  add(&r, "t_fp", 8000);
+  add(&r, "t_mem_min", 6000);
+  add(&r, "b_itilp", 9000);
+  add(&r, "b_serial", 3000);
+  add(&r, "b_fp", 10000);
+  add(&r, "b_memlp", 14000);
+  r.cycles = 50000;
+  return r;
+}
+
+static void benefit(void **state) {
+  (void)state;
+  ws_model_result r = gpuperf();
+  char base[128];
+  snprintf(base, sizeof base, "%s/benefit", dir);
+  ws_diag d = WS_DIAG_INIT;
+  int st = ws_chart_benefit(base, &r, &d);
+  if (!ws_chart_available()) {
+    assert_int_equal(st, WS_EUNSUP);
+    assert_non_null(strstr(d.items[0].message, "cairo"));
+  } else {
+    assert_ok_diag(st, &d);
+    /* T_comp 30000 >= T_mem' = 40000 - 20000: compute bound. */
+    static const char *const labels[] = {
+        "<title>GPUPerf benefit chart: compute bound</title>",
+        ">compute bound</text>", ">memory bound</text>",
+        ">B_memlp = 14k</text>", ">B_itilp = 9000</text>",
+        ">B_serial = 3000</text>", ">B_fp = 10k</text>",
+        ">T_fp = 8000</text>", ">T_mem_min = 6000</text>",
+        ">A (40k, 30k)</text>", ">A'</text>", "T_overlap = 20k",
+        "memory cost T_mem' = T_mem - T_overlap (cycles)",
+        "computation cost T_comp (cycles)", NULL};
+    /* XML-escaped in the file: ' stays, < > & are escaped. */
+    check_files(base, labels);
+  }
+  ws_diag_free(&d);
+  ws_model_result_free(&r);
+}
+
+static void transit(void **state) {
+  (void)state;
+  /* The thread-bound equilibrium of test_transit.c: n = 1024, Z = 8. */
+  ws_transit_params tp = {1024, 1536, 8.93, 576, 24.8, 8};
+  ws_transit_eq eq;
+  ws_diag d = WS_DIAG_INIT;
+  assert_ok_diag(ws_transit_solve(&eq, &tp, &d), &d);
+  ws_model_result r = WS_MODEL_RESULT_INIT;
+  r.model = "transit";
+  add(&r, "n", tp.n);
+  add(&r, "z_ops_per_byte", tp.z_ops_per_byte);
+  add(&r, "delta_threads", tp.k_delta);
+  add(&r, "delta_gbs", tp.r);
+  add(&r, "pi_threads", tp.m);
+  add(&r, "pi_value", tp.p);
+  add(&r, "k_eq", eq.k);
+  add(&r, "ms_throughput", eq.ms_gbs);
+  ws_model_set_labels(&r, "thread bound", ws_transit_direction(eq.bound));
+  r.cycles = 1;
+  char base[128];
+  snprintf(base, sizeof base, "%s/transit", dir);
+  int st = ws_chart_for_result(base, &r, &d);
+  if (!ws_chart_available()) {
+    assert_int_equal(st, WS_EUNSUP);
+  } else {
+    assert_ok_diag(st, &d);
+    static const char *const labels[] = {
+        "<title>Transit: thread bound", "f(k): memory supply",
+        "g(x): computation demand", "delta (1536, 8.93)", "pi (x = M = 576)",
+        "equilibrium: k = 492.3, x = 531.7 threads", ">n = 1024</text>",
+        "k: threads in the memory system (per SM)",
+        "memory-system throughput (GB/s per SM)",
+        "x = n - k: threads in the computation system", NULL};
+    check_files(base, labels);
+  }
+  ws_diag_free(&d);
+  ws_model_result_free(&r);
+}
+
+static void roofline(void **state) {
+  (void)state;
+  ws_model_result r = WS_MODEL_RESULT_INIT;
+  r.model = "roofline";
+  add(&r, "arithmetic_intensity", 2);
+  add(&r, "peak_gflops", 1030.4);
+  add(&r, "bandwidth_gbs", 144);
+  add(&r, "ridge_point", 1030.4 / 144);
+  add(&r, "attainable_gflops", 288);
+  ws_model_set_labels(&r, "memory-bound", "DRAM bandwidth");
+  r.cycles = 1;
+  char base[128];
+  snprintf(base, sizeof base, "%s/roofline", dir);
+  ws_diag d = WS_DIAG_INIT;
+  int st = ws_chart_roofline(base, &r, &d);
+  if (!ws_chart_available()) {
+    assert_int_equal(st, WS_EUNSUP);
+  } else {
+    assert_ok_diag(st, &d);
+    static const char *const labels[] = {
+        "<title>Roofline: memory-bound</title>", "peak FP32: 1030 GFLOP/s",
+        "DRAM: 144 GB/s", "kernel: 2 FLOP/B, 288 GFLOP/s", "ridge 7.156 FLOP/B",
+        "arithmetic intensity (FLOP/byte of DRAM traffic)",
+        "attainable performance (GFLOP/s)", NULL};
+    check_files(base, labels);
+  }
+  ws_diag_free(&d);
+  ws_model_result_free(&r);
+}
+
+static void errors(void **state) {
+  (void)state;
+  if (!ws_chart_available()) skip();
+  ws_diag d = WS_DIAG_INIT;
+  ws_model_result r = gpuperf();
+  /* An unwritable place. */
+  assert_int_equal(ws_chart_benefit("/nonexistent-dir/x", &r, &d), WS_EIO);
+  assert_true(d.errors >= 1);
+  ws_diag_clear(&d);
+  /* A result without the terms: the diagnostic names the first one. */
+  ws_model_result empty = WS_MODEL_RESULT_INIT;
+  empty.model = "roofline";
+  assert_int_equal(ws_chart_roofline("/tmp/unused", &empty, &d), WS_EMISSING);
+  assert_non_null(strstr(d.items[0].message, "'peak_gflops'"));
+  /* Transit without DRAM traffic: Z = +inf is drawn (g is 0 everywhere). */
+  ws_transit_params tp = {256, 1536, 8.93, 576, 24.8, INFINITY};
+  ws_transit_eq eq;
+  assert_ok_diag(ws_transit_solve(&eq, &tp, &d), &d);
+  ws_model_result t = WS_MODEL_RESULT_INIT;
+  t.model = "transit";
+  add(&t, "n", tp.n);
+  add(&t, "z_ops_per_byte", INFINITY);
+  add(&t, "delta_threads", tp.k_delta);
+  add(&t, "delta_gbs", tp.r);
+  add(&t, "pi_threads", tp.m);
+  add(&t, "pi_value", tp.p);
+  add(&t, "k_eq", eq.k);
+  add(&t, "ms_throughput", eq.ms_gbs);
+  char base[128];
+  snprintf(base, sizeof base, "%s/transit", dir);
+  assert_ok_diag(ws_chart_transit(base, &t, &d), &d);
+  ws_model_result_free(&t);
+  /* A model without a chart. */
+  ws_model_result hk = WS_MODEL_RESULT_INIT;
+  hk.model = "hong-kim";
+  assert_int_equal(ws_chart_for_result("/tmp/unused", &hk, &d), WS_EUNSUP);
+  ws_diag_free(&d);
+  ws_model_result_free(&r);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(benefit),
+      cmocka_unit_test(transit),
+      cmocka_unit_test(roofline),
+      cmocka_unit_test(errors),
+  };
+  int failed = cmocka_run_group_tests(tests, setup, teardown);
+  ws_chart_shutdown();
+  return failed;
+}
