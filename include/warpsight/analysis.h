@@ -67,8 +67,9 @@ typedef struct ws_bb {
   uint32_t end;             /* one past the last instruction */
   uint32_t line_first;      /* PTX line of the first instruction (or label) */
   uint32_t line_last;       /* PTX line of the last instruction */
-  uint32_t nsucc;           /* successors (0..2; exit counts as one) */
-  uint32_t succ[2];         /* block ids; nblocks = the virtual exit */
+  uint32_t nsucc;           /* successors (1..; exit counts as one; more
+                               than 2 only after brx.idx) */
+  uint32_t *succ;           /* nsucc block ids; nblocks = the virtual exit */
   uint32_t npred;           /* predecessors */
   uint32_t *pred;           /* npred block ids */
   uint32_t idom;            /* immediate dominator; WS_CFG_NONE for the entry

@@ -22,8 +22,12 @@
  *  - every WS_PTX_O_LABEL operand has target in [0, ninsts] (ninsts when the
  *    label is the function's last line) and label < nlabels;
  *  - symbol references (WS_PTX_O_SYM and address bases) name an existing
- *    module variable, function, parameter, return parameter or local
- *    variable (ws_ptx_symkind + index);
+ *    module variable, function, parameter, return parameter, local
+ *    variable, call prototype or branch table (ws_ptx_symkind + index);
+ *    a call names the function's definition when it has one;
+ *  - every label index in a branch table is < nlabels;
+ *  - function variables of .local/.shared/.param space have offsets in
+ *    their frame, and local_bytes/shared_bytes/callparam_bytes cover them;
  *  - parameter offsets are laid out in declaration order with each
  *    parameter's alignment (the emulator's param space image);
  *  - `items` lists, in source order, everything the printer needs to give
@@ -55,7 +59,8 @@ enum {
   WS_PTX_TK_S = 4,  /* s8 .. s64 */
   WS_PTX_TK_F = 8,  /* f32, f64 */
   WS_PTX_TK_H = 16, /* f16, f16x2, bf16, bf16x2, tf32, fp8 */
-  WS_PTX_TK_P = 32  /* pred */
+  WS_PTX_TK_P = 32, /* pred */
+  WS_PTX_TK_O = 64  /* .texref .samplerref .surfref (declarations only) */
 };
 
 typedef enum ws_ptx_opcode {
@@ -176,7 +181,8 @@ typedef enum ws_ptx_symkind {
   WS_PTX_S_PARAM,    /* this function's params[index] */
   WS_PTX_S_RET,      /* this function's rets[index] */
   WS_PTX_S_LOCAL,    /* this function's vars[index] (.local/.shared/.param) */
-  WS_PTX_S_PROTO     /* this function's protos[index] (.callprototype) */
+  WS_PTX_S_PROTO,    /* this function's protos[index] (.callprototype) */
+  WS_PTX_S_BTABLE    /* this function's btables[index] (.branchtargets) */
 } ws_ptx_symkind;
 
 enum {
@@ -312,6 +318,7 @@ typedef enum ws_ptx_itemkind {
   WS_PTX_I_REGDECL,    /* index = first register, count = registers */
   WS_PTX_I_VAR,        /* index = function variable */
   WS_PTX_I_PROTO,      /* index = prototype */
+  WS_PTX_I_BTABLE,     /* index = branch-target table */
   WS_PTX_I_OPEN,       /* `{` opening scope number index */
   WS_PTX_I_CLOSE,      /* `}` closing scope number index */
   WS_PTX_I_LOC,        /* .loc: index = file, count = line, extra = column */
@@ -327,6 +334,14 @@ typedef struct ws_ptx_item {
   uint32_t extra;    /* see ws_ptx_itemkind */
   const char *text;  /* PRAGMA/RAW text, else NULL */
 } ws_ptx_item;
+
+/* A .branchtargets table for brx.idx: `tbl: .branchtargets L0, L1;` */
+typedef struct ws_ptx_btable {
+  const char *name;    /* label naming the table */
+  uint32_t ntargets;   /* entries */
+  uint32_t *labels;    /* ntargets label indices; labels[k].inst is the
+                          target instruction */
+} ws_ptx_btable;
 
 /* Performance directives; 0 means not given. */
 typedef struct ws_ptx_perf {
@@ -370,6 +385,8 @@ typedef struct ws_ptx_function {
   ws_ptx_label *labels;    /* nlabels, in source order */
   uint32_t nprotos;        /* .callprototype declarations */
   ws_ptx_proto *protos;    /* nprotos */
+  uint32_t nbtables;       /* .branchtargets tables */
+  ws_ptx_btable *btables;  /* nbtables */
   uint32_t ninsts;         /* instructions */
   ws_ptx_inst *insts;      /* ninsts, in program order */
   uint32_t nextra;         /* vector/list elements */

@@ -565,32 +565,55 @@ int ws_analysis_build(ws_cfg **out, const ws_ptx_module *m, const ws_ptx_functio
   }
   free(leader);
   leader = NULL;
-  /* successors */
+  /* successors (brx.idx: every entry of its table, in table order) */
+  uint32_t nedges = 0;
   for (b = 0; b < nb; b++) {
     ws_bb *bb = &c->blocks[b];
     const ws_ptx_inst *t = &f->insts[bb->end - 1];
     uint32_t fall = bb->end < n ? c->block_of[bb->end] : nb;
     ws_ptx_kind k = ws_ptx_opcode_kind((ws_ptx_opcode)t->op);
-    uint32_t s0 = fall, s1 = WS_CFG_NONE;
+    const ws_ptx_btable *bt = NULL;
+    if (t->op == WS_PTX_OP_BRX_IDX && t->nops >= 2 && t->ops[1].kind == WS_PTX_O_SYM &&
+        t->ops[1].symkind == WS_PTX_S_BTABLE && t->ops[1].reg < f->nbtables)
+      bt = &f->btables[t->ops[1].reg];
+    uint32_t cap = 2 + (bt ? bt->ntargets : 0);
+    bb->succ = cmalloc(c, cap * sizeof *bb->succ);
+    if (!bb->succ) goto oom;
+    uint32_t cand[2] = {fall, WS_CFG_NONE};
+    uint32_t ncand = 1;
     if (k == WS_PTX_K_BRANCH) {
-      uint32_t tgt = nb;
-      if (t->op == WS_PTX_OP_BRA && t->ops[0].kind == WS_PTX_O_LABEL &&
-          (uint64_t)t->ops[0].imm < n)
-        tgt = c->block_of[t->ops[0].imm];
-      s0 = tgt;
-      if (t->guard >= 0) s1 = fall;
+      if (bt) {
+        ncand = 0;
+        for (uint32_t e = 0; e < bt->ntargets; e++) {
+          uint32_t ti = f->labels[bt->labels[e]].inst;
+          uint32_t tb = ti < n ? c->block_of[ti] : nb;
+          int dup = 0;
+          for (uint32_t q = 0; q < bb->nsucc; q++) dup |= bb->succ[q] == tb;
+          if (!dup) bb->succ[bb->nsucc++] = tb;
+        }
+      } else {
+        uint32_t tgt = nb;
+        if (t->op == WS_PTX_OP_BRA && t->ops[0].kind == WS_PTX_O_LABEL &&
+            (uint64_t)t->ops[0].imm < n)
+          tgt = c->block_of[t->ops[0].imm];
+        cand[0] = tgt;
+      }
+      if (t->guard >= 0) cand[ncand++] = fall;
     } else if (k == WS_PTX_K_RETURN || k == WS_PTX_K_EXIT) {
-      s0 = nb;
-      if (t->guard >= 0) s1 = fall;
+      cand[0] = nb;
+      if (t->guard >= 0) cand[ncand++] = fall;
     }
-    bb->succ[0] = s0;
-    bb->nsucc = 1;
-    if (s1 != WS_CFG_NONE && s1 != s0) bb->succ[bb->nsucc++] = s1;
+    for (uint32_t e = 0; e < ncand; e++) {
+      int dup = 0;
+      for (uint32_t q = 0; q < bb->nsucc; q++) dup |= bb->succ[q] == cand[e];
+      if (!dup) bb->succ[bb->nsucc++] = cand[e];
+    }
+    nedges += bb->nsucc;
   }
   /* CSR successor/predecessor lists including the exit node nb */
   uint32_t N = nb + 1;
   uint32_t *ss = calloc(N + 1, sizeof *ss), *ps = calloc(N + 1, sizeof *ps);
-  uint32_t *sl = malloc((2 * nb + 1) * sizeof *sl), *pl = malloc((2 * nb + 1) * sizeof *pl);
+  uint32_t *sl = malloc((nedges + 1) * sizeof *sl), *pl = malloc((nedges + 1) * sizeof *pl);
   uint32_t *fill = calloc(N + 1, sizeof *fill), *idom = malloc(N * sizeof *idom);
   if (!ss || !ps || !sl || !pl || !fill || !idom) {
     free(ss); free(ps); free(sl); free(pl); free(fill); free(idom);

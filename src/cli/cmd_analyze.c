@@ -278,7 +278,7 @@ static void print_text(const ws_ptx_module *m, const ws_ptx_function *f, const w
          "ILP", "MLP", "classes");
   for (uint32_t b = 0; b < c->nblocks; b++) {
     const ws_bb *bb = &c->blocks[b];
-    char lines[32], succ[32];
+    char lines[32], succ[128];
     snprintf(lines, sizeof lines, "%u-%u", bb->line_first, bb->line_last);
     succ[0] = '\0';
     for (uint32_t k = 0; k < bb->nsucc; k++) {

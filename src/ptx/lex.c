@@ -30,13 +30,18 @@ const char *lex_line_of(const lexer *lx, const char *at, size_t *len) {
   return s;
 }
 
-static int is_id_start(int c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
-         c == '$' || c == '%';
-}
-static int is_id_char(int c) {
-  return is_id_start(c) || (c >= '0' && c <= '9');
-}
+/* Character classes: 1 starts an identifier, 2 continues one. */
+#define S3 3, 3, 3, 3, 3, 3, 3, 3, 3, 3
+static const unsigned char cclass[256] = {
+    ['$'] = 3, ['%'] = 3, ['_'] = 3,
+    ['0'] = 2, ['1'] = 2, ['2'] = 2, ['3'] = 2, ['4'] = 2,
+    ['5'] = 2, ['6'] = 2, ['7'] = 2, ['8'] = 2, ['9'] = 2,
+    ['a'] = S3, S3, 3, 3, 3, 3, 3, 3,
+    ['A'] = S3, S3, 3, 3, 3, 3, 3, 3,
+};
+#undef S3
+static int is_id_start(int c) { return cclass[c & 255] & 1; }
+static int is_id_char(int c) { return cclass[c & 255] & 2; }
 static int hexval(int c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;

@@ -23,7 +23,7 @@
 enum { MAX_ERRORS = 50 };
 
 /* Symbol-table tags. */
-enum { K_REG, K_RANGE, K_PARAM, K_RET, K_LOCAL, K_PROTO, K_GVAR, K_FUNC };
+enum { K_REG, K_RANGE, K_PARAM, K_RET, K_LOCAL, K_PROTO, K_BTABLE, K_GVAR, K_FUNC };
 enum { K_OPC, K_TYPE, K_MOD, K_SREG, K_SPACE };
 
 /* A growable array: data, count, capacity. */
@@ -59,6 +59,7 @@ typedef struct fbuild {
   VEC(ws_ptx_var) rets;
   VEC(label_b) labels;
   VEC(ws_ptx_proto) protos;
+  VEC(ws_ptx_btable) btables;
   VEC(ws_ptx_operand) extra;
   VEC(ws_ptx_item) items;
   VEC(range_decl) ranges;
@@ -589,11 +590,6 @@ static int parse_var_attrs(parser *p, ws_ptx_var *v) {
       next(p);
       continue;
     }
-    if (tok_is(&t, ".texref") || tok_is(&t, ".samplerref") || tok_is(&t, ".surfref")) {
-      v->type = WS_PTX_T_B64;
-      next(p);
-      continue;
-    }
     ERR_TOK(p, &t, "unknown attribute '%.*s' in declaration", (int)t.len, t.s);
     return 0;
   }
@@ -647,6 +643,7 @@ static void parse_module_var(parser *p, uint8_t linkage) {
 static void fb_reset(fbuild *fb) {
   fb->insts.n = fb->regs.n = fb->vars.n = fb->params.n = fb->rets.n = 0;
   fb->labels.n = fb->protos.n = fb->extra.n = fb->items.n = fb->ranges.n = 0;
+  fb->btables.n = 0;
   fb->pragmas.n = 0;
   fb->depth = 1;
   fb->nscopes = 1;
@@ -657,7 +654,7 @@ static void fb_reset(fbuild *fb) {
 static void fb_free(fbuild *fb) {
   free(fb->insts.v); free(fb->regs.v); free(fb->vars.v); free(fb->params.v);
   free(fb->rets.v); free(fb->labels.v); free(fb->protos.v); free(fb->extra.v);
-  free(fb->items.v); free(fb->ranges.v); free(fb->pragmas.v);
+  free(fb->items.v); free(fb->ranges.v); free(fb->pragmas.v); free(fb->btables.v);
 }
 
 static void push_item(parser *p, uint32_t kind, uint32_t index, uint32_t count,
@@ -914,6 +911,7 @@ static int resolve_symbol(parser *p, const token *t, ws_ptx_operand *o) {
     case K_RET: o->symkind = WS_PTX_S_RET; break;
     case K_LOCAL: o->symkind = WS_PTX_S_LOCAL; break;
     case K_PROTO: o->symkind = WS_PTX_S_PROTO; break;
+    case K_BTABLE: o->symkind = WS_PTX_S_BTABLE; break;
     default: e = NULL; break;
     }
     if (e) {
@@ -1090,20 +1088,26 @@ static int parse_operand(parser *p, ws_ptx_operand *o, int opcode, int depth) {
       }
       next(p);
       if (p->tok.kind == T_COMMA) {
-        /* [tex, coords] */
-        ws_ptx_operand first = *o;
-        first.kind = first.symkind == WS_PTX_S_NONE ? WS_PTX_O_REG : WS_PTX_O_SYM;
-        next(p);
-        ws_ptx_operand second;
-        memset(&second, 0, sizeof second);
-        if (!parse_operand(p, &second, opcode, depth + 1)) return 0;
+        /* [tex, coords] or [tex, sampler, coords] */
+        ws_ptx_operand el[4];
+        el[0] = *o;
+        el[0].kind = el[0].symkind == WS_PTX_S_NONE ? WS_PTX_O_REG : WS_PTX_O_SYM;
+        uint32_t nel = 1;
+        while (accept(p, T_COMMA)) {
+          if (nel == 4) {
+            ERR_TOK(p, &p->tok, "too many elements in texture operand");
+            return 0;
+          }
+          memset(&el[nel], 0, sizeof el[nel]);
+          if (!parse_operand(p, &el[nel], opcode, depth + 1)) return 0;
+          nel++;
+        }
         if (!expect(p, T_RBRACK, "']' after texture coordinates")) return 0;
         memset(o, 0, sizeof *o);
         o->kind = WS_PTX_O_TEXADDR;
         o->reg = p->fb.extra.n;
-        o->comp = 2;
-        VPUSH(p, p->fb.extra, first);
-        VPUSH(p, p->fb.extra, second);
+        o->comp = (uint8_t)nel;
+        for (uint32_t i = 0; i < nel; i++) VPUSH(p, p->fb.extra, el[i]);
         return 1;
       }
     } else {
@@ -1171,6 +1175,15 @@ static int parse_operand(parser *p, ws_ptx_operand *o, int opcode, int depth) {
   if (r >= 0) {
     o->kind = WS_PTX_O_REG;
     o->reg = (uint32_t)r;
+    next(p);
+    return 1;
+  }
+  if (opcode == WS_PTX_OP_BRX_IDX && depth == 0) {
+    if (!resolve_symbol(p, &t, o) || o->symkind != WS_PTX_S_BTABLE) {
+      ERR_TOK(p, &t, "'brx.idx' needs a .branchtargets table, found '%.*s'", (int)t.len, t.s);
+      return 0;
+    }
+    o->kind = WS_PTX_O_SYM;
     next(p);
     return 1;
   }
@@ -1245,6 +1258,40 @@ static int decode_mod(ws_ptx_inst *in, int m) {
   *slot = (uint8_t)m;
   return 1;
 }
+
+/* Which modifier groups each opcode kind takes (FLAG is always allowed).
+ * A known modifier in a group its opcode never uses (add.global, ld.eq)
+ * is an error rather than a silent no-op. */
+#define G(x) (1u << WS_PTX_MG_##x)
+static unsigned allowed_groups(ws_ptx_kind k) {
+  switch (k) {
+  case WS_PTX_K_ARITH: return G(ROUND) | G(MODE);
+  case WS_PTX_K_SFU: return G(ROUND);
+  case WS_PTX_K_LOGIC: return G(MODE) | G(OP); /* lop3.or */
+  case WS_PTX_K_COMPARE: return G(CMP) | G(OP);
+  case WS_PTX_K_MOVE: return G(MODE);
+  case WS_PTX_K_CONVERT: return G(ROUND) | G(SPACE);
+  case WS_PTX_K_LOAD:
+  case WS_PTX_K_STORE:
+    return G(SPACE) | G(CACHE) | G(VEC) | G(SEM) | G(SCOPE) | G(SHAPE);
+  case WS_PTX_K_PREFETCH: return G(SPACE) | G(CACHE);
+  case WS_PTX_K_ASYNC_COPY: return G(SPACE) | G(CACHE);
+  case WS_PTX_K_ATOMIC:
+  case WS_PTX_K_REDUCTION: return G(SPACE) | G(OP) | G(VEC) | G(SEM) | G(SCOPE);
+  case WS_PTX_K_TEXTURE:
+  case WS_PTX_K_SURF_LOAD:
+  case WS_PTX_K_SURF_STORE: return G(GEOM) | G(VEC) | G(OP) | G(CACHE) | G(MODE);
+  case WS_PTX_K_BARRIER: return G(OP) | G(SEM) | G(SCOPE);
+  case WS_PTX_K_FENCE: return G(SEM) | G(SCOPE) | G(SPACE);
+  case WS_PTX_K_WARP: return G(MODE) | G(OP);
+  case WS_PTX_K_MMA: return G(SHAPE) | G(ROUND) | G(MODE);
+  case WS_PTX_K_WARP_SYNC: case WS_PTX_K_BRANCH: case WS_PTX_K_CALL:
+  case WS_PTX_K_RETURN: case WS_PTX_K_EXIT: case WS_PTX_K_MISC:
+    return 0;
+  }
+  return 0;
+}
+#undef G
 
 /* Operands that must be vectors of the instruction's width (.vN). */
 static void check_vector(parser *p, const ws_ptx_inst *in, const token *at) {
@@ -1326,6 +1373,16 @@ static void parse_instruction(parser *p, int32_t guard, int guard_not) {
     } else if (e && e->kind == K_MOD) {
       if (in.nmods == WS_PTX_MAX_MODS) {
         ERR_TOK(p, w, "too many modifiers in '%s'", opname);
+        bad = 1;
+        break;
+      }
+      int grp = ws_ptx_mod_group((ws_ptx_mod)e->value);
+      if ((e->value == WS_PTX_MOD_HI || e->value == WS_PTX_MOD_LO) &&
+          ws_ptx_opcode_kind((ws_ptx_opcode)in.op) == WS_PTX_K_ARITH)
+        grp = WS_PTX_MG_MODE;
+      if (grp != WS_PTX_MG_FLAG &&
+          !(allowed_groups(ws_ptx_opcode_kind((ws_ptx_opcode)in.op)) & (1u << grp))) {
+        ERR_TOK(p, w, "modifier '%.*s' does not apply to '%s'", (int)w->len, w->s, opname);
         bad = 1;
         break;
       }
@@ -1502,6 +1559,43 @@ static void parse_callprototype(parser *p, const token *name) {
   free(params.v);
 }
 
+/* btable -> IDENT ':' '.branchtargets' label { ',' label } ';' */
+static void parse_branchtargets(parser *p, const token *name) {
+  next(p); /* .branchtargets */
+  uint32_t tmp[256];
+  uint32_t n = 0;
+  do {
+    if (p->tok.kind != T_IDENT || p->tok.s[0] == '%') {
+      char b[64];
+      ERR_TOK(p, &p->tok, "expected a label in .branchtargets, found %s",
+              tok_desc(&p->tok, b, sizeof b));
+      skip_statement(p);
+      return;
+    }
+    if (n == 256) {
+      ERR_TOK(p, &p->tok, "too many branch targets (at most 256)");
+      skip_statement(p);
+      return;
+    }
+    tmp[n++] = label_ref(p, &p->tok);
+    next(p);
+  } while (accept(p, T_COMMA));
+  if (!expect(p, T_SEMI, "';' after .branchtargets")) {
+    skip_statement(p);
+    return;
+  }
+  ws_ptx_btable bt = {intern(p, name->s, name->len), n, arena_copy(p, tmp, n, sizeof *tmp)};
+  symtab_entry *old = symtab_find(&p->fsyms, name->s, name->len);
+  if (old && old->depth == p->fb.depth) {
+    ERR_TOK(p, name, "duplicate symbol '%.*s'", (int)name->len, name->s);
+    return;
+  }
+  if (symtab_add(&p->fsyms, name->s, name->len, p->fb.depth, K_BTABLE, p->fb.btables.n) < 0)
+    p->oom = 1;
+  push_item(p, WS_PTX_I_BTABLE, p->fb.btables.n, 0, 0, NULL);
+  VPUSH(p, p->fb.btables, bt);
+}
+
 /* statement -> regdecl | localvar | label ':' | proto | instruction | block
  *            | loc | '.pragma' STRING ';'
  * block -> '{' { statement } '}' */
@@ -1566,6 +1660,10 @@ static void parse_body(parser *p) {
         next(p);
         if (tok_is(&p->tok, ".callprototype")) {
           parse_callprototype(p, &t);
+          continue;
+        }
+        if (tok_is(&p->tok, ".branchtargets")) {
+          parse_branchtargets(p, &t);
           continue;
         }
         symtab_entry *e = symtab_find(&p->labels, t.s, t.len);
@@ -1666,6 +1764,8 @@ static void finish_function(parser *p, ws_ptx_function *f) {
   f->vars = arena_copy(p, fb->vars.v, fb->vars.n, sizeof *fb->vars.v);
   f->nprotos = fb->protos.n;
   f->protos = arena_copy(p, fb->protos.v, fb->protos.n, sizeof *fb->protos.v);
+  f->nbtables = fb->btables.n;
+  f->btables = arena_copy(p, fb->btables.v, fb->btables.n, sizeof *fb->btables.v);
   f->ninsts = fb->insts.n;
   f->insts = arena_copy(p, fb->insts.v, fb->insts.n, sizeof *fb->insts.v);
   f->nextra = fb->extra.n;
@@ -1673,6 +1773,31 @@ static void finish_function(parser *p, ws_ptx_function *f) {
   f->nitems = fb->items.n;
   f->items = arena_copy(p, fb->items.v, fb->items.n, sizeof *fb->items.v);
   f->nscopes = fb->nscopes;
+}
+
+/* After an error in a function header: skip the rest of it and its body
+ * (balanced braces), stopping before the next module-level directive. */
+static void skip_module_item(parser *p) {
+  int depth = 0;
+  while (p->tok.kind != T_EOF) {
+    if (p->tok.kind == T_LBRACE) depth++;
+    else if (p->tok.kind == T_RBRACE) {
+      if (--depth <= 0) {
+        next(p);
+        return;
+      }
+    } else if (depth == 0 && p->tok.kind == T_SEMI) {
+      next(p);
+      return;
+    } else if (depth == 0 && p->tok.kind == T_DIR &&
+               (tok_is(&p->tok, ".entry") || tok_is(&p->tok, ".func") ||
+                tok_is(&p->tok, ".visible") || tok_is(&p->tok, ".extern") ||
+                tok_is(&p->tok, ".weak") || tok_is(&p->tok, ".global") ||
+                tok_is(&p->tok, ".const"))) {
+      return;
+    }
+    next(p);
+  }
 }
 
 /* function -> linkage* ('.entry' | '.func') [paramlist] IDENT [paramlist]
@@ -1691,11 +1816,11 @@ static void parse_function(parser *p, uint8_t linkage) {
   if (p->tok.kind == T_LPAREN) {
     if (f.is_entry) {
       ERR_TOK(p, &p->tok, ".entry has no return value");
-      skip_statement(p);
+      skip_module_item(p);
       return;
     }
     if (!parse_param_list(p, &fb->rets, 0)) {
-      skip_statement(p);
+      skip_module_item(p);
       return;
     }
   }
@@ -1703,18 +1828,18 @@ static void parse_function(parser *p, uint8_t linkage) {
   if (nt.kind != T_IDENT) {
     char b[64];
     ERR_TOK(p, &nt, "expected a function name, found %s", tok_desc(&nt, b, sizeof b));
-    skip_statement(p);
+    skip_module_item(p);
     return;
   }
   f.name = intern(p, nt.s, nt.len);
   next(p);
   if (p->tok.kind == T_LPAREN && !parse_param_list(p, &fb->params, 0)) {
-    skip_statement(p);
+    skip_module_item(p);
     return;
   }
   while (p->tok.kind == T_DIR) {
     if (!parse_perf(p, &f.perf)) {
-      skip_statement(p);
+      skip_module_item(p);
       return;
     }
   }

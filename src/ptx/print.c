@@ -72,6 +72,7 @@ static const char *sym_name(const ws_ptx_module *m, const ws_ptx_function *f, in
   case WS_PTX_S_RET: return f && i < f->nrets ? f->rets[i].name : "?";
   case WS_PTX_S_LOCAL: return f && i < f->nvars ? f->vars[i].name : "?";
   case WS_PTX_S_PROTO: return f && i < f->nprotos ? f->protos[i].name : "?";
+  case WS_PTX_S_BTABLE: return f && i < f->nbtables ? f->btables[i].name : "?";
   default: return "?";
   }
 }
@@ -335,6 +336,14 @@ static void print_function(obuf *b, const ws_ptx_module *m, const ws_ptx_functio
       puts_(b, "_ (");
       print_params(b, m, p->params, p->nparams, "");
       puts_(b, p->noreturn ? ") .noreturn;" : ");");
+      break;
+    }
+    case WS_PTX_I_BTABLE: {
+      const ws_ptx_btable *bt = &f->btables[it->index];
+      put(b, "%s: .branchtargets ", bt->name);
+      for (uint32_t k = 0; k < bt->ntargets; k++)
+        put(b, "%s%s", k ? ", " : "", f->labels[bt->labels[k]].name);
+      puts_(b, ";");
       break;
     }
     case WS_PTX_I_OPEN:

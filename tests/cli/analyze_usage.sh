@@ -20,4 +20,12 @@ run env PATH=/nonexistent CUDA_HOME=/nonexistent "$WS" analyze "$TMP/m.cu"
 expect_rc 2 "no nvcc"
 expect_err "nvcc not found" "no nvcc"
 expect_err "pass the .ptx file" "no nvcc"
+# a .cu that does not compile: nvcc's message and exit 2
+if command -v nvcc >/dev/null || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
+  printf '__global__ void k(int *a) { a[0] = undeclared_thing; }\n' >"$TMP/broken.cu"
+  run "$WS" analyze "$TMP/broken.cu"
+  expect_rc 2 "broken .cu"
+  expect_err "nvcc failed on" "broken .cu"
+  expect_err "undeclared_thing" "broken .cu"
+fi
 finish

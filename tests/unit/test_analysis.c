@@ -359,6 +359,35 @@ static void test_endless_and_unreachable(void **state) {
   done(&fx);
 }
 
+/* brx.idx through a .branchtargets table (tests/ptx/brx_sm75.ptx):
+ *  B0: ld.param, ld.param, and, brx.idx %r2, ts    (instructions 0-3)
+ *  ts = {L0, L1, L2, L0}: successors B1 (L0), B2 (L1), B3 (L2), L0 once
+ *  B1: mov, bra DONE (4-5)  B2: mov, bra DONE (6-7)  B3: mov (8), falls into
+ *  B4: DONE, from instruction 9 to the ret.
+ * All three ways meet at B4, so the brx reconverges at instruction 9. */
+static void test_indirect_branch(void **state) {
+  (void)state;
+  ws_diag d = WS_DIAG_INIT;
+  ws_ptx_module *m = NULL;
+  assert_int_equal(ws_ptx_parse_file(&m, WS_SOURCE_DIR "/tests/ptx/brx_sm75.ptx", &d), WS_OK);
+  const ws_ptx_function *f = ws_ptx_find_function(m, "sw");
+  assert_int_equal(f->nbtables, 1);
+  assert_int_equal(f->btables[0].ntargets, 4);
+  ws_cfg *c = NULL;
+  assert_int_equal(ws_analysis_build(&c, m, f, &d), WS_OK);
+  assert_int_equal(c->nblocks, 5);
+  assert_int_equal(c->blocks[0].nsucc, 3);
+  assert_int_equal(c->blocks[0].succ[0], 1);
+  assert_int_equal(c->blocks[0].succ[1], 2);
+  assert_int_equal(c->blocks[0].succ[2], 3);
+  assert_int_equal(c->blocks[0].ipdom, 4);
+  assert_int_equal(ws_cfg_reconverge_inst(c, 3), 9);
+  assert_int_equal(c->blocks[4].npred, 3);
+  ws_analysis_free(c);
+  ws_ptx_module_free(m);
+  ws_diag_free(&d);
+}
+
 /* docs/instruction-classes.md lists every opcode with its kind. */
 static void test_doc_lists_every_opcode(void **state) {
   (void)state;
@@ -389,6 +418,7 @@ int main(void) {
       cmocka_unit_test(test_nested_loops),     cmocka_unit_test(test_classes),
       cmocka_unit_test(test_matmul_tiled),     cmocka_unit_test(test_endless_and_unreachable),
       cmocka_unit_test(test_doc_lists_every_opcode),
+      cmocka_unit_test(test_indirect_branch),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -467,6 +467,34 @@ static void test_ptxas_accepts_printed(void **state) {
   assert_int_equal(system(cmd), 0);
 }
 
+/* nvcc -G output keeps .file, .loc and the DWARF .section blocks. */
+static void test_debug_info_kept(void **state) {
+  (void)state;
+  ws_diag d = WS_DIAG_INIT;
+  ws_ptx_module *m = NULL;
+  assert_int_equal(
+      ws_ptx_parse_file(&m, WS_SOURCE_DIR "/tests/ptx/basics_debug_sm80.ptx", &d), WS_OK);
+  assert_true(m->nfiles >= 1);
+  int sections = 0;
+  for (uint32_t i = 0; i < m->nitems; i++)
+    if (m->items[i].kind == WS_PTX_MI_RAW && strncmp(m->items[i].text, ".section", 8) == 0)
+      sections++;
+  assert_true(sections >= 1);
+  /* every instruction of the kernel body after the first .loc has a source line */
+  const ws_ptx_function *k = ws_ptx_find_function(m, "k1");
+  assert_non_null(k);
+  uint32_t with_loc = 0;
+  for (uint32_t i = 0; i < k->ninsts; i++) with_loc += k->insts[i].loc_line > 0;
+  assert_true(with_loc > k->ninsts / 2);
+  /* basics.cu has three comment lines on top; the kernel's first line is 8 */
+  uint32_t min_line = UINT32_MAX;
+  for (uint32_t i = 0; i < k->ninsts; i++)
+    if (k->insts[i].loc_line && k->insts[i].loc_line < min_line) min_line = k->insts[i].loc_line;
+  assert_int_equal(min_line, 8);
+  ws_ptx_module_free(m);
+  ws_diag_free(&d);
+}
+
 static void test_tables(void **state) {
   (void)state;
   /* every name in the tables is distinct and non-empty */
@@ -496,6 +524,7 @@ int main(void) {
       cmocka_unit_test(test_print_fixed_point_small),
       cmocka_unit_test(test_corpus_round_trip),
       cmocka_unit_test(test_ptxas_accepts_printed),
+      cmocka_unit_test(test_debug_info_kept),
       cmocka_unit_test(test_tables),
   };
   int r = cmocka_run_group_tests(tests, NULL, NULL);
