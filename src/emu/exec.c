@@ -602,7 +602,7 @@ reload:
       if (in->guard >= 0) m &= in->gnot ? ~P[in->guard] : P[in->guard];
       w->insts++;
       w->thread_insts += popc32(m);
-      if (!m && in->op != D_BRA) goto next;
+      if (!m && in->op != D_BRA && in->op != D_BRX) goto next;
       switch (in->op) {
       case D_NOP:
         break;
@@ -1341,6 +1341,56 @@ reload:
           top->pc = pc;
           return 0;
         }
+        continue;
+      }
+      case D_BRX: {
+        /* multi-way branch: one entry per distinct target, in order of the
+         * lowest lane taking it; all reconverge at the ipdom */
+        if (limit && w->insts > limit) {
+          set_fault(B, w, (uint32_t)__builtin_ctz(active), F, pc, FAULT_LIMIT, 0, 0, 0);
+          return -1;
+        }
+        if (!m) {
+          if (H) emit(B, w, F, in, active, m, 0, 0);
+          pc++;
+          continue;
+        }
+        const uint64_t *A = S(in->a);
+        const uint32_t *tg = F->vslots + in->vbase;
+        uint32_t tgt[32], tmask[32], nt = 0;
+        LANES(m, {
+          uint32_t ix = (uint32_t)A[l];
+          if (ix >= (uint64_t)in->imm) {
+            set_fault(B, w, l, F, pc, FAULT_OTHER, ix, 0, 0);
+            snprintf(B->flt.msg, sizeof B->flt.msg, "brx.idx index %u is outside its %u-entry table", ix,
+                     (uint32_t)in->imm);
+            return -1;
+          }
+          uint32_t k = 0;
+          while (k < nt && tgt[k] != tg[ix]) k++;
+          if (k == nt) {
+            tgt[nt] = tg[ix];
+            tmask[nt++] = 0;
+          }
+          tmask[k] |= 1u << l;
+        });
+        if (H) emit(B, w, F, in, active, m, m, 0);
+        if (m != active || nt > 1) {
+          top->pc = in->rpc;
+          if (m != active) { /* lanes with a false guard fall through */
+            if (push_entry(w, pc + 1, in->rpc, active & ~m, 0)) {
+              set_fault(B, w, 0, F, pc, FAULT_STACK, 0, 0, 0);
+              return -1;
+            }
+          }
+          for (uint32_t k = nt; k-- > 0;)
+            if (push_entry(w, tgt[k], in->rpc, tmask[k], 0)) {
+              set_fault(B, w, 0, F, pc, FAULT_STACK, 0, 0, 0);
+              return -1;
+            }
+          goto reload;
+        }
+        pc = tgt[0];
         continue;
       }
       case D_EXIT: {

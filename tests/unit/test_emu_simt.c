@@ -202,6 +202,43 @@ static void test_hooks(void **state) {
   run_free(&r);
 }
 
+/* --- brx.idx: a switch through a branch-target table ----------------------------------- */
+
+static const char brx_ptx[] = ".version 7.8\n.target sm_75\n.address_size 64\n"
+    ".visible .entry sw(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n  and.b32 %r2, %r1, 3;\n"
+    "  setp.lt.u32 %p1, %r1, 40;\n"
+    "  ts: .branchtargets L0, L1, L2, L0;\n"
+    "  mov.u32 %r3, 5;\n"
+    "  @%p1 brx.idx %r2, ts;\n"
+    "  bra.uni DONE;\n"
+    "L0:\n  mov.u32 %r3, 10;\n  bra.uni DONE;\n"
+    "L1:\n  mov.u32 %r3, 20;\n  bra.uni DONE;\n"
+    "L2:\n  mov.u32 %r3, 30;\n"
+    "DONE:\n  activemask.b32 %r4;\n"
+    "  mul.wide.u32 %rd2, %r1, 8;\n  add.s64 %rd3, %rd1, %rd2;\n  st.global.v2.u32 [%rd3], {%r3, %r4};\n"
+    "  ret;\n}\n";
+
+static void test_brx(void **state) {
+  (void)state;
+  run r;
+  run_ptx(&r, brx_ptx, "sw",
+          "{\"kernel\": \"sw\", \"grid\": [1,1,1], \"block\": [64,1,1], \"args\": ["
+          "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 128}]}",
+          1);
+  assert_ok_diag(r.status, &r.d);
+  uint32_t *o = buf32(&r, "out");
+  static const uint32_t val[4] = {10, 20, 30, 10}; /* the table: L0, L1, L2, L0 */
+  for (uint32_t t = 0; t < 64; t++) {
+    /* threads 40..63 have a false guard and skip the switch: 5 */
+    assert_int_equal(o[2 * t], t < 40 ? val[t & 3] : 5);
+    assert_int_equal(o[2 * t + 1], 0xffffffffu); /* all four paths reconverge at DONE */
+  }
+  run_free(&r);
+}
+
 /* --- early exit then bar.sync ------------------------------------------------------ */
 
 static const char early_ptx[] = HDR
@@ -620,7 +657,7 @@ int main(void) {
       cmocka_unit_test(test_nested_divergence), cmocka_unit_test(test_loop_trip_counts),
       cmocka_unit_test(test_early_exit_barrier), cmocka_unit_test(test_warp_ops_partial),
       cmocka_unit_test(test_atomic_histogram),   cmocka_unit_test(test_recursion),
-      cmocka_unit_test(test_alu),                cmocka_unit_test(test_printf),                cmocka_unit_test(test_fma_exact),          cmocka_unit_test(test_hooks),          cmocka_unit_test(test_fault_report),
+      cmocka_unit_test(test_brx),                cmocka_unit_test(test_alu),                cmocka_unit_test(test_printf),                cmocka_unit_test(test_fma_exact),          cmocka_unit_test(test_hooks),          cmocka_unit_test(test_fault_report),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
