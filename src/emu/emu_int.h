@@ -29,6 +29,7 @@
 #define SHARED_WIN (0x7full << WIN_SHIFT)
 #define GLOBAL_BASE 0x100000000ull /* first global object */
 #define GLOBAL_GAP 0x10000ull      /* unmapped bytes between global objects */
+#define FUNC_ADDR_BASE (0x7cull << WIN_SHIFT) /* values of function symbols (never mapped) */
 
 #define NO_PC 0xFFFFFFFFu    /* no reconvergence point inside the function */
 #define NO_SLOT 0xFFFFFFFFu  /* sink `_` or absent operand */

@@ -602,7 +602,7 @@ reload:
       if (in->guard >= 0) m &= in->gnot ? ~P[in->guard] : P[in->guard];
       w->insts++;
       w->thread_insts += popc32(m);
-      if (!m && in->op != D_BRA) goto next;
+      if (!m && in->op != D_BRA && in->op != D_BRX) goto next;
       switch (in->op) {
       case D_NOP:
         break;
@@ -1075,6 +1075,26 @@ reload:
         const gobj *o = &L->gobjs[w->gcache];
         uint64_t base = L->ngobjs ? o->base : 1, lim = L->ngobjs && o->size >= n ? o->size - n : 0;
         uint8_t *hp = L->ngobjs ? L->gmem[w->gcache] : NULL;
+        if (m == 0xffffffffu && !H && hp) { /* whole warp in the cached object: straight loops */
+          uint64_t bad = 0;
+          for (uint32_t l = 0; l < 32; l++) {
+            uint64_t a = A[l] + off;
+            bad |= (uint64_t)((a - base) > lim) | (a & (n - 1));
+          }
+          if (!bad) {
+            const uint64_t d0 = off - base;
+            if (n == 4 && st)
+              for (uint32_t l = 0; l < 32; l++) { uint32_t v = (uint32_t)V[l]; memcpy(hp + (A[l] + d0), &v, 4); }
+            else if (n == 4)
+              for (uint32_t l = 0; l < 32; l++) { uint32_t v; memcpy(&v, hp + (A[l] + d0), 4); V[l] = v & wm; }
+            else if (st)
+              for (uint32_t l = 0; l < 32; l++) memcpy(hp + (A[l] + d0), &V[l], 8);
+            else
+              for (uint32_t l = 0; l < 32; l++) memcpy(&V[l], hp + (A[l] + d0), 8);
+            mem = 1;
+            break;
+          }
+        }
         LANES(m, {
           uint64_t a = A[l] + off, rel = a - base;
           uint8_t *p;
@@ -1110,6 +1130,25 @@ reload:
         const uint64_t lim = L->shared_bytes >= n ? L->shared_bytes - n : 0;
         const int st = in->op == D_ST_S;
         uint8_t *const sh = B->shared;
+        if (m == 0xffffffffu && !H && L->shared_bytes >= n) {
+          uint64_t bad = 0;
+          for (uint32_t l = 0; l < 32; l++) {
+            uint64_t a = A[l] + off;
+            bad |= (uint64_t)(a > lim) | (a & (n - 1));
+          }
+          if (!bad) {
+            if (n == 4 && st)
+              for (uint32_t l = 0; l < 32; l++) { uint32_t v = (uint32_t)V[l]; memcpy(sh + (A[l] + off), &v, 4); }
+            else if (n == 4)
+              for (uint32_t l = 0; l < 32; l++) { uint32_t v; memcpy(&v, sh + (A[l] + off), 4); V[l] = v & wm; }
+            else if (st)
+              for (uint32_t l = 0; l < 32; l++) memcpy(sh + (A[l] + off), &V[l], 8);
+            else
+              for (uint32_t l = 0; l < 32; l++) memcpy(&V[l], sh + (A[l] + off), 8);
+            mem = 1;
+            break;
+          }
+        }
         LANES(m, {
           uint64_t a = A[l] + off;
           uint8_t *p;
@@ -1302,6 +1341,56 @@ reload:
           top->pc = pc;
           return 0;
         }
+        continue;
+      }
+      case D_BRX: {
+        /* multi-way branch: one entry per distinct target, in order of the
+         * lowest lane taking it; all reconverge at the ipdom */
+        if (limit && w->insts > limit) {
+          set_fault(B, w, (uint32_t)__builtin_ctz(active), F, pc, FAULT_LIMIT, 0, 0, 0);
+          return -1;
+        }
+        if (!m) {
+          if (H) emit(B, w, F, in, active, m, 0, 0);
+          pc++;
+          continue;
+        }
+        const uint64_t *A = S(in->a);
+        const uint32_t *tg = F->vslots + in->vbase;
+        uint32_t tgt[32], tmask[32], nt = 0;
+        LANES(m, {
+          uint32_t ix = (uint32_t)A[l];
+          if (ix >= (uint64_t)in->imm) {
+            set_fault(B, w, l, F, pc, FAULT_OTHER, ix, 0, 0);
+            snprintf(B->flt.msg, sizeof B->flt.msg, "brx.idx index %u is outside its %u-entry table", ix,
+                     (uint32_t)in->imm);
+            return -1;
+          }
+          uint32_t k = 0;
+          while (k < nt && tgt[k] != tg[ix]) k++;
+          if (k == nt) {
+            tgt[nt] = tg[ix];
+            tmask[nt++] = 0;
+          }
+          tmask[k] |= 1u << l;
+        });
+        if (H) emit(B, w, F, in, active, m, m, 0);
+        if (m != active || nt > 1) {
+          top->pc = in->rpc;
+          if (m != active) { /* lanes with a false guard fall through */
+            if (push_entry(w, pc + 1, in->rpc, active & ~m, 0)) {
+              set_fault(B, w, 0, F, pc, FAULT_STACK, 0, 0, 0);
+              return -1;
+            }
+          }
+          for (uint32_t k = nt; k-- > 0;)
+            if (push_entry(w, tgt[k], in->rpc, tmask[k], 0)) {
+              set_fault(B, w, 0, F, pc, FAULT_STACK, 0, 0, 0);
+              return -1;
+            }
+          goto reload;
+        }
+        pc = tgt[0];
         continue;
       }
       case D_EXIT: {

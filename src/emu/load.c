@@ -942,6 +942,20 @@ static int decode(dec *D, const ws_ptx_inst *in, dinst *di) {
     di->op = D_BRA;
     di->target = (uint32_t)o[0].imm;
     return WS_OK;
+  case WS_PTX_OP_BRX_IDX: {
+    /* brx.idx index, table: targets go to vslots as instruction indices */
+    if (o[1].kind != WS_PTX_O_SYM || o[1].symkind != WS_PTX_S_BTABLE || o[1].reg >= D->f->nbtables)
+      return unsup(D, in, "brx.idx without a branch-target table");
+    const ws_ptx_btable *bt = &D->f->btables[o[1].reg];
+    di->op = D_BRX;
+    t = WS_PTX_T_U32;
+    SRC(0, a);
+    di->vbase = D->nvs;
+    di->imm = bt->ntargets;
+    for (uint32_t i = 0; i < bt->ntargets; i++)
+      if ((st = push_vs(D, D->f->labels[bt->labels[i]].inst))) return st;
+    return WS_OK;
+  }
   case WS_PTX_OP_EXIT:
     di->op = D_EXIT;
     return WS_OK;
@@ -1097,7 +1111,7 @@ static int compute_rpcs(dec *D, dfunc *df) {
   for (uint32_t b = 0; b < c->nblocks; b++)
     if (c->blocks[b].first < df->f->ninsts) df->code[c->blocks[b].first].bb_entry = 1;
   for (uint32_t i = 0; i < df->f->ninsts; i++)
-    if (df->code[i].op == D_BRA) df->code[i].rpc = ws_cfg_reconverge_inst(c, i);
+    if (df->code[i].op == D_BRA || df->code[i].op == D_BRX) df->code[i].rpc = ws_cfg_reconverge_inst(c, i);
   ws_analysis_free(c);
   return WS_OK;
 }
@@ -1286,7 +1300,10 @@ static void put_init(const ws_emu_program *P, uint8_t *img, uint64_t size, uint6
                      const ws_ptx_var *v, const ws_ptx_init *e) {
   int es = ws_ptx_type_size((ws_ptx_type)v->type);
   uint64_t bits = (uint64_t)e->value;
-  if (e->kind == WS_PTX_O_SYM) {
+  if (e->kind == WS_PTX_O_SYM && e->symkind == WS_PTX_S_FUNC) {
+    bits = FUNC_ADDR_BASE + 16 * (uint64_t)e->sym; /* indirect calls are refused at load */
+    es = 8;
+  } else if (e->kind == WS_PTX_O_SYM) {
     bits = P->mvar_addr[e->sym] + (uint64_t)e->value;
     if (e->generic && P->m->vars[e->sym].space == WS_PTX_SP_CONST) bits += CONST_WIN;
     es = 8;

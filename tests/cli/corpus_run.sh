@@ -25,6 +25,7 @@ for arch in sm_75 sm_80 sm_86 sm_90; do
     mkdir -p "$out"
     run "$WS" run "$ptx" --launch "$spec" --out "$out" -j 2
     expect_rc 0 "$arch/$b: warpsight run"
+    ! grep -qE "Sanitizer|runtime error" <<<"$ERR" || fail "$arch/$b: sanitizer report: $ERR"
     [ "$RC" -eq 0 ] || continue
     expect_out "warp instructions" "$arch/$b: summary line"
     head -n -1 "$TMP/out" >"$out/stdout.txt"

@@ -13,6 +13,7 @@ check() {
   [ "$name" = infinite_loop ] && extra=(--max-warp-insts 1000)
   run "$WS" run "$D/faults.ptx" --launch "$D/$name.json" --out "$TMP" -j 2 "${extra[@]}"
   expect_no_crash "$name"
+  ! grep -qE "Sanitizer|runtime error" <<<"$ERR" || fail "$name: sanitizer report: $ERR"
   expect_rc "$rc" "$name"
   for s in "$@"; do expect_err "$s" "$name"; done
   n=$((n + 1))

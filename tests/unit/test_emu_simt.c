@@ -202,6 +202,43 @@ static void test_hooks(void **state) {
   run_free(&r);
 }
 
+/* --- brx.idx: a switch through a branch-target table ----------------------------------- */
+
+static const char brx_ptx[] = ".version 7.8\n.target sm_75\n.address_size 64\n"
+    ".visible .entry sw(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n  and.b32 %r2, %r1, 3;\n"
+    "  setp.lt.u32 %p1, %r1, 40;\n"
+    "  ts: .branchtargets L0, L1, L2, L0;\n"
+    "  mov.u32 %r3, 5;\n"
+    "  @%p1 brx.idx %r2, ts;\n"
+    "  bra.uni DONE;\n"
+    "L0:\n  mov.u32 %r3, 10;\n  bra.uni DONE;\n"
+    "L1:\n  mov.u32 %r3, 20;\n  bra.uni DONE;\n"
+    "L2:\n  mov.u32 %r3, 30;\n"
+    "DONE:\n  activemask.b32 %r4;\n"
+    "  mul.wide.u32 %rd2, %r1, 8;\n  add.s64 %rd3, %rd1, %rd2;\n  st.global.v2.u32 [%rd3], {%r3, %r4};\n"
+    "  ret;\n}\n";
+
+static void test_brx(void **state) {
+  (void)state;
+  run r;
+  run_ptx(&r, brx_ptx, "sw",
+          "{\"kernel\": \"sw\", \"grid\": [1,1,1], \"block\": [64,1,1], \"args\": ["
+          "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 128}]}",
+          1);
+  assert_ok_diag(r.status, &r.d);
+  uint32_t *o = buf32(&r, "out");
+  static const uint32_t val[4] = {10, 20, 30, 10}; /* the table: L0, L1, L2, L0 */
+  for (uint32_t t = 0; t < 64; t++) {
+    /* threads 40..63 have a false guard and skip the switch: 5 */
+    assert_int_equal(o[2 * t], t < 40 ? val[t & 3] : 5);
+    assert_int_equal(o[2 * t + 1], 0xffffffffu); /* all four paths reconverge at DONE */
+  }
+  run_free(&r);
+}
+
 /* --- early exit then bar.sync ------------------------------------------------------ */
 
 static const char early_ptx[] = HDR
@@ -452,6 +489,138 @@ static void test_fma_exact(void **state) {
   run_free(&r);
 }
 
+/* --- instruction semantics on fixed operands ------------------------------------------ */
+
+/* Results of tests/unit/emu_alu.ptx for x = 0xFFFFFFF9 (-7 as s32), y = 3,
+ * computed by hand from the PTX ISA definitions. */
+static const uint32_t alu_expected[] = {
+    0x00000001u, /* 0: x + x = 0x1_FFFF_FFF2: carry 1 into addc(0, 0) */
+    0xFFFFFFF2u, /* 1: low word of x + x */
+    0xFFFFFFFFu, /* 2: 3 - 0xFFFFFFF9 borrows: 0 - 0 - 1 */
+    0x0000000Au, /* 3: 3 - 0xFFFFFFF9 mod 2^32 = 10 */
+    0xFFFFFFFFu, /* 4: -7 * 3 = -21: high word -1 */
+    0x00000002u, /* 5: 0xFFFFFFF9 * 3 = 0x2_FFFF_FFEB */
+    0xFFFFFFFEu, /* 6: -7 / 3 truncates to -2 */
+    0xFFFFFFFFu, /* 7: -7 % 3 = -1 (sign of the dividend) */
+    0x55555553u, /* 8: 4294967289 / 3 = 1431655763 */
+    0xFFFFFFFCu, /* 9: -7 >> 1 = -4 (arithmetic) */
+    0x7FFFFFFCu, /* 10: 0xFFFFFFF9 >> 1 */
+    0x00000000u, /* 11: shift amounts >= 32 give 0 */
+    0xFFFFFFFFu, /* 12: arithmetic shift by >= 32 fills with the sign */
+    0xFFFFFFF9u, /* 13: min(-7, 3) = -7 */
+    0x00000003u, /* 14: min(4294967289, 3) = 3 */
+    0xFFFFFFF9u, /* 15: low nibble 1001b sign-extended = -7 */
+    0x000000FFu, /* 16: bits 4..11 of 0xFFFFFFF9 */
+    0xFFFFF3F9u, /* 17: 0011b into bits 8..11 of 0xFFFFFFF9 */
+    0x03FFFFFFu, /* 18: bytes {a1,a2,a3,b0} = {FF,FF,FF,03} */
+    0x0000001Eu, /* 19: 0xFFFFFFF9 has two zero bits */
+    0x0000001Eu, /* 20: 3 = 0b11 */
+    0xC0000000u, /* 21: bit reversal of 0b11 */
+    0x00000001u, /* 22: most significant set bit of 3 */
+    0x00000002u, /* 23: -7 = ...11111001b: most significant non-sign bit is bit 2 */
+    0x00000000u, /* 24: (4294967289 < 3) and (-7 < 3) = false */
+    0xFFFFFFFFu, /* 25: -7 < 3: set.u32 gives all ones */
+    0xFFFFFFFFu, /* 26: sign extension: high word of -7 */
+    0x00000000u, /* 27: zero extension: high word 0 */
+    0x000000F9u, /* 28: truncate to 8 bits, zero-extend back */
+    0xFFFFFFF9u, /* 29: truncate to s8 (-7), sign-extend back */
+    0xFFFFFFFEu, /* 30: -2.5 to nearest even: -2 */
+    0xFFFFFFFDu, /* 31: -2.5 toward -inf: -3 */
+    0xC0E00000u, /* 32: -7.0f */
+    0x02FFFFEBu, /* 33: 0xFFFFF9 * 3 = 50331627 (low 24 bits of x) */
+    0xFFFFFFF7u, /* 34: |4294967289 - 3| + 1 */
+    0x0F0F0F0Au, /* 35: three-way xor: 0xFFFFFFF9 ^ 3 ^ 0xF0F0F0F0 */
+    0x0000003Fu, /* 36: high word of (3:0xFFFFFFF9) << 4 */
+    0x00000014u, /* 37: x < 0 selects b */
+    0xFFFFFFFCu, /* 38: ~3 */
+    0x00000000u, /* 39: 3 != 0 */
+    0xFFFFFFFDu, /* 40: -3 */
+    0x00000007u, /* 41: |-7| */
+    0x7FFFFFFFu, /* 42: saturates at INT32_MAX */
+    0xC0000000u, /* 43: |2.0| with the sign of -1.0 */
+    0x3F800000u, /* 44: min(NaN, 1) = 1 */
+    0x00003555u, /* 45: RN(0.33333334f) in binary16 */
+    0x41000000u, /* 46: 2^3 = 8 exactly */
+    0x3E800000u, /* 47: 1/4 */
+    0x3FB504F3u, /* 48: RN(sqrt 2) = 1.41421354f */
+    0x3EAAAAABu, /* 49: RN(1/3) */
+    0x3EAAAAAAu, /* 50: 1/3 toward zero */
+    0x00000000u, /* 51: .ftz flushes the subnormal inputs */
+    0x00000002u, /* 52: subnormals kept: 2 * 2^-149 */
+    0x3F800000u, /* 53: .sat clamps 1.5 to 1.0 */
+    0x42004200u, /* 54: f16x2: 1*2 + 1 = 3 in each half (0x4200) */
+    0xFFFFFFFFu, /* 55: unsigned division by zero: all ones (docs/numerics.md) */
+};
+
+static void test_alu(void **state) {
+  (void)state;
+  run r;
+  memset(&r, 0, sizeof r);
+  char *text;
+  size_t len;
+  assert_ok_diag(ws_read_file(&text, &len, WS_SOURCE_DIR "/tests/unit/emu_alu.ptx", &r.d), &r.d);
+  run_ptx(&r, text, "alu",
+          "{\"kernel\": \"alu\", \"grid\": [1,1,1], \"block\": [1,1,1], \"args\": ["
+          "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 56},"
+          "{\"scalar\": \"x\", \"type\": \"u32\", \"value\": 4294967289},"
+          "{\"scalar\": \"y\", \"type\": \"u32\", \"value\": 3}]}",
+          1);
+  free(text);
+  assert_ok_diag(r.status, &r.d);
+  uint32_t *out = buf32(&r, "out");
+  assert_int_equal(sizeof alu_expected / sizeof alu_expected[0], 56);
+  for (int i = 0; i < 56; i++) {
+    if (out[i] != alu_expected[i]) print_error("result %d: got 0x%08x expected 0x%08x\n", i, out[i], alu_expected[i]);
+    assert_int_equal(out[i], alu_expected[i]);
+  }
+  run_free(&r);
+}
+
+/* --- device printf ------------------------------------------------------------------ */
+
+static void test_printf(void **state) {
+  (void)state;
+  for (int j = 1; j <= 3; j += 2) {
+    run r;
+    memset(&r, 0, sizeof r);
+    char *text;
+    size_t len;
+    assert_ok_diag(ws_read_file(&text, &len, WS_SOURCE_DIR "/tests/unit/emu_printf.ptx", &r.d), &r.d);
+    assert_ok_diag(ws_ptx_parse(&r.m, text, len, "emu_printf.ptx", &r.d), &r.d);
+    free(text);
+    assert_ok_diag(ws_launch_spec_parse(&r.s,
+                                        "{\"kernel\": \"pk\", \"grid\": [3,1,1], \"block\": [2,1,1], \"args\": ["
+                                        "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 2}]}",
+                                        "spec.json", ".", &r.d),
+                   &r.d);
+    assert_ok_diag(ws_emu_load(&r.p, r.m, "pk", &r.d), &r.d);
+    assert_ok_diag(ws_emu_launch_new(&r.l, r.p, r.s, &r.d), &r.d);
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    ws_emu_options o = WS_EMU_OPTIONS_INIT;
+    o.threads = j;
+    o.printf_out = f;
+    assert_ok_diag(ws_emu_run(r.l, &o, NULL, &r.d), &r.d);
+    /* the host's printf is the reference; output comes in block order */
+    char expect[1024] = "", line[2][128];
+    for (int t = 0; t < 2; t++)
+      snprintf(line[t], sizeof line[t], "t%d u=%u x=%x ll=%lld c=%c s=%s f=%.2f %%\n", t, 4294967295u, 48879u,
+               -5000000000ll, 'A' + t, "hi", 3.14159265358979);
+    for (int b = 0; b < 3; b++)
+      for (int t = 0; t < 2; t++) strcat(expect, line[t]);
+    char got[1024] = "";
+    rewind(f);
+    size_t n = fread(got, 1, sizeof got - 1, f);
+    got[n] = '\0';
+    fclose(f);
+    assert_string_equal(got, expect);
+    uint32_t *out = buf32(&r, "out");
+    assert_int_equal(out[0], strlen(line[0])); /* vprintf returns the characters written */
+    assert_int_equal(out[1], strlen(line[1]));
+    run_free(&r);
+  }
+}
+
 /* --- faults ------------------------------------------------------------------------------ */
 
 static const char oob_ptx[] = HDR
@@ -488,7 +657,7 @@ int main(void) {
       cmocka_unit_test(test_nested_divergence), cmocka_unit_test(test_loop_trip_counts),
       cmocka_unit_test(test_early_exit_barrier), cmocka_unit_test(test_warp_ops_partial),
       cmocka_unit_test(test_atomic_histogram),   cmocka_unit_test(test_recursion),
-      cmocka_unit_test(test_fma_exact),          cmocka_unit_test(test_hooks),          cmocka_unit_test(test_fault_report),
+      cmocka_unit_test(test_brx),                cmocka_unit_test(test_alu),                cmocka_unit_test(test_printf),                cmocka_unit_test(test_fma_exact),          cmocka_unit_test(test_hooks),          cmocka_unit_test(test_fault_report),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
