@@ -655,6 +655,12 @@ static int static_parallelism(ws_prof *p, const inst_stat *st, ws_profile *pr, d
       cJSON_AddNumberToObject(o, "per_warp", n / W);
       cJSON_AddNumberToObject(o, "ilp", bb->ilp);
       cJSON_AddNumberToObject(o, "mlp", bb->mlp);
+      /* A block runs straight through with one mask, so each execution
+       * issues each of its instructions once: class counts x executions. */
+      cJSON *cl = cJSON_AddObjectToObject(o, "insts_per_warp");
+      for (int k = 0; k < WS_IC_COUNT; k++)
+        if (bb->counts[k] && n > 0)
+          cJSON_AddNumberToObject(cl, ws_analysis_class_name((ws_iclass)k), bb->counts[k] * n / W);
       cJSON_AddItemToArray(bbs, o);
     }
     for (uint32_t l = 0; l < c->nloops; l++) {

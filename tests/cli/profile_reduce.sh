@@ -36,7 +36,8 @@
 # warps 5-7 have no thread below n and skip the load), 391 blocks store one
 # int (1 sector): (3125 x 4 + 391) / (3125 + 391) = 12891 / 3516.
 #
-# Total warp instructions of the launch fall from K0 to K6.
+# Total warp instructions of the launch fall from K0 to K6, and the
+# per-basic-block class counts add up to the instruction mix.
 # And the profile does not depend on the number of emulator threads.
 source "$WS_SRC/tests/cli/lib.sh"
 command -v python3 >/dev/null || { echo "skipped: python3 not found"; exit 77; }
@@ -73,6 +74,15 @@ for k in range(7):
 eq("K0 transactions/request", P[0]["memory"]["avg_trans_warp"], 12891 / 3516)
 if not pw(0, "divergent_extra_insts") > 4 * pw(1, "divergent_extra_insts"):
     bad.append("K0 should lose far more issue slots to divergence than K1")
+# Two counting paths agree: per-block class counts (static counts x block
+# executions) sum to the dynamic instruction mix.
+for k in range(7):
+    tot_bb = {}
+    for b in P[k]["basic_blocks"]["blocks"]:
+        for c, v in b["insts_per_warp"].items():
+            tot_bb[c] = tot_bb.get(c, 0) + v
+    for c, v in P[k]["instruction_mix"]["per_warp"].items():
+        eq(f"K{k} {c} per block vs mix", tot_bb.get(c, 0), v, 1e-6)
 tot = [P[k]["instruction_mix"]["total_per_warp"] * P[k]["sampling"]["profiled_warps"] for k in range(7)]
 for k in range(6):
     if not tot[k] > tot[k + 1]:
