@@ -71,8 +71,12 @@ typedef struct worker {
   inst_stat *st;          /* per instruction id */
   uint64_t hist[33];      /* warp executions by active lanes */
   uint64_t warps, blocks;
-  double div_extra;       /* issue slots lost to inactive lanes, divergent */
-  double flops;           /* all lanes */
+  uint64_t div_idle[33];  /* per live-lane count l: inactive live lanes summed
+                             over diverged warp instructions; the lost issue
+                             slots are sum_l div_idle[l] / l (integers, so the
+                             total does not depend on how blocks split over
+                             workers) */
+  uint64_t flops;         /* all lanes */
   uint64_t uncoal_trans;  /* transactions of requests needing more than one */
   uint64_t k_hist[33];    /* requests by threads per transaction */
   uint64_t deg_hist[33];  /* shared requests by conflict degree */
@@ -366,8 +370,8 @@ void ws_prof_inst(ws_prof *p, const ws_prof_event *ev) {
   w->hist[popc(ev->active)]++;
   uint32_t live = w->live[wi];
   if (live && (ev->active & live) != live)
-    w->div_extra += 1.0 - (double)popc(ev->active & live) / popc(live);
-  if (p->iflops[id]) w->flops += (double)p->iflops[id] * popc(ev->exec);
+    w->div_idle[popc(live)] += popc(live) - popc(ev->active & live);
+  if (p->iflops[id]) w->flops += (uint64_t)p->iflops[id] * popc(ev->exec);
   int kind = ws_ptx_opcode_kind((ws_ptx_opcode)ev->inst->op);
   switch (kind) {
   case WS_PTX_K_BRANCH:
@@ -709,7 +713,8 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
       t.deg_hist[i] += w->deg_hist[i];
     }
     t.warps += w->warps, t.blocks += w->blocks;
-    t.div_extra += w->div_extra, t.flops += w->flops, t.uncoal_trans += w->uncoal_trans;
+    for (int i = 0; i < 33; i++) t.div_idle[i] += w->div_idle[i];
+    t.flops += w->flops, t.uncoal_trans += w->uncoal_trans;
   }
   if (t.warps == 0) {
     free(st);
@@ -750,8 +755,10 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
   f->sfu_insts = cls[WS_IC_SFU] / W;
   f->shared_mem_insts = (double)all.sh_reqs / W;
   f->bank_conflict_replays = (double)(all.passes - all.min_passes) / W;
-  f->divergent_extra_insts = t.div_extra / W;
-  f->flops = t.flops / W;
+  double div_extra = 0;
+  for (int l = 1; l <= 32; l++) div_extra += (double)t.div_idle[l] / l;
+  f->divergent_extra_insts = div_extra / W;
+  f->flops = (double)t.flops / W;
   f->fp64_insts = cls[WS_IC_FP64] / W;
   if (uncoal) f->uncoal_per_mw = (double)t.uncoal_trans / (double)uncoal;
   f->coal_per_mw = 1;
