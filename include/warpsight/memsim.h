@@ -3,7 +3,7 @@
  * memory transactions under each compute capability's coalescing rules,
  * shared-memory bank conflicts, and a set-associative cache simulation.
  * Pure functions of the lanes' addresses; the profiler calls them from the
- * emulator's hooks (docs/profiler.md lists the rules with their sources).
+ * emulator's hooks (docs/profile.md, "Measured by the profiler").
  */
 #ifndef WARPSIGHT_MEMSIM_H
 #define WARPSIGHT_MEMSIM_H
