@@ -163,9 +163,9 @@ int cmd_predict(int argc, char **argv) {
   if (json) {
     if (bottleneck) cJSON_AddStringToObject(root, "bottleneck", bottleneck);
     else cJSON_AddNullToObject(root, "bottleneck");
-  } else if (bottleneck) {
+  } else if (bottleneck && !advise) { /* --advise prints it with the list */
     printf("\nbottleneck: %s\n", bottleneck);
-  } else if (nres && res[0].limiter && *res[0].limiter) {
+  } else if (!advise && nres && res[0].limiter && *res[0].limiter) {
     printf("\nbottleneck: %s (%s)\n", res[0].limiter, res[0].model);
   }
   if (advise && cli_finish_advice(res, NULL, nres, root) != EXIT_OK) rc = EXIT_USAGE;
