@@ -47,6 +47,7 @@ static uint32_t distinct_blocks(const ws_warp_access *a, unsigned shift) {
     if (!(a->mask >> l & 1)) continue;
     uint64_t first = a->addr[l] >> shift, last = (a->addr[l] + a->size - 1) >> shift;
     for (uint64_t b = first; b <= last; b++) {
+      if (n && seen[n - 1] == b) continue; /* neighbouring lanes usually share one */
       uint32_t i = 0;
       while (i < n && seen[i] != b) i++;
       if (i == n && n < 64) seen[n++] = b;

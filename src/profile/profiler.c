@@ -106,6 +106,7 @@ struct ws_prof {
   uint32_t ninst;         /* instruction ids in all */
   uint8_t *iclass;        /* per id */
   uint8_t *iflops;        /* per id */
+  uint8_t *ikind;         /* per id: ws_ptx_kind of the opcode */
   int nworkers;
   worker *w;
   trace *slots;           /* per profiled block */
@@ -191,15 +192,18 @@ int ws_prof_new(ws_prof **out, const ws_prof_config *cfg, ws_diag *d) {
   p->ninst = p->func_base[m->nfuncs];
   p->iclass = calloc(p->ninst + 1, 1);
   p->iflops = calloc(p->ninst + 1, 1);
+  p->ikind = calloc(p->ninst + 1, 1);
   p->nworkers = cfg->workers;
   p->w = calloc((size_t)cfg->workers, sizeof *p->w);
   p->slots = calloc(p->nslots + 1, sizeof *p->slots);
   p->slot_done = calloc(p->nslots + 1, 1);
-  if (!p->iclass || !p->iflops || !p->w || !p->slots || !p->slot_done) goto nomem;
+  if (!p->iclass || !p->iflops || !p->ikind || !p->w || !p->slots || !p->slot_done) goto nomem;
   for (uint32_t f = 0; f < m->nfuncs; f++)
     for (uint32_t i = 0; i < m->funcs[f].ninsts; i++) {
       p->iclass[p->func_base[f] + i] = (uint8_t)ws_analysis_class(&m->funcs[f].insts[i]);
       p->iflops[p->func_base[f] + i] = (uint8_t)inst_flops(&m->funcs[f].insts[i]);
+      p->ikind[p->func_base[f] + i] =
+          (uint8_t)ws_ptx_opcode_kind((ws_ptx_opcode)m->funcs[f].insts[i].op);
     }
   for (int k = 0; k < cfg->workers; k++) {
     p->w[k].st = calloc(p->ninst + 1, sizeof *p->w[k].st);
@@ -232,6 +236,7 @@ void ws_prof_free(ws_prof *p) {
   free(p->func_base);
   free(p->iclass);
   free(p->iflops);
+  free(p->ikind);
   free(p->rep);
   caches_free(p);
   if (p->mu_init) pthread_mutex_destroy(&p->mu);
@@ -315,6 +320,7 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_prof_e
     if (!(ev->exec >> l & 1)) continue;
     uint64_t lo = ev->addr[l] & ~(uint64_t)31, hi = (ev->addr[l] + ev->bytes - 1) & ~(uint64_t)31;
     for (uint64_t s = lo; s <= hi; s += 32) {
+      if (ns && sec[ns - 1] == s) continue; /* neighbouring lanes usually share one */
       uint32_t j = 0;
       while (j < ns && sec[j] != s) j++;
       if (j == ns && ns < 128) sec[ns++] = s;
@@ -372,7 +378,7 @@ void ws_prof_inst(ws_prof *p, const ws_prof_event *ev) {
   if (live && (ev->active & live) != live)
     w->div_idle[popc(live)] += popc(live) - popc(ev->active & live);
   if (p->iflops[id]) w->flops += (uint64_t)p->iflops[id] * popc(ev->exec);
-  int kind = ws_ptx_opcode_kind((ws_ptx_opcode)ev->inst->op);
+  int kind = p->ikind[id];
   switch (kind) {
   case WS_PTX_K_BRANCH:
     st->branches++;
