@@ -29,4 +29,14 @@ printf '__global__ void k( { }\n' >"$TMP/bad.cu"
 run "$WS" profile "$TMP/bad.cu" --launch "$E/vecadd.launch.json"
 expect_rc 2 "bad .cu"
 expect_err "nvcc failed" "bad .cu"
+# Without nvcc: a message saying what to do, exit 2 (tools are looked up in
+# PATH, then $CUDA_HOME/bin).
+PATH=/usr/bin:/bin CUDA_HOME="$TMP/no-cuda" run "$WS" predict "$E/vecadd.cu" --launch "$E/vecadd.launch.json"
+if [ -x /usr/bin/nvcc ] || [ -x /bin/nvcc ]; then
+  echo "note: nvcc is in /usr/bin, the missing-nvcc case is not checked"
+else
+  expect_rc 2 "no nvcc"
+  expect_err "nvcc not found" "no nvcc"
+  expect_err "pass the .ptx file" "no nvcc"
+fi
 finish
