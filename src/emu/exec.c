@@ -1416,18 +1416,43 @@ reload:
       case D_TRAP:
         set_fault(B, w, (uint32_t)__builtin_ctz(m), F, pc, FAULT_TRAP, 0, 0, 0);
         return -1;
-      case D_CALL: {
+      case D_CALL:
+      case D_CALLI: {
         if (H) emit(B, w, F, in, active, m, 0, 0);
-        if (m != active) { /* guarded call: run it for the calling lanes only */
+        uint32_t sub = m;
+        const dfunc *cf = NULL;
+        if (in->op == D_CALLI) { /* the callee is a register: split lanes by its value */
+          const uint64_t *A = S(in->a);
+          uint32_t f0 = (uint32_t)__builtin_ctz(m);
+          uint64_t v = A[f0], rel = v - FUNC_ADDR_BASE;
+          const ws_emu_program *Pg = L->p;
+          int fi = (rel % 16 == 0 && rel / 16 < Pg->m->nfuncs) ? Pg->func_of_ir[rel / 16] : -1;
+          if (fi < 0 || Pg->funcs[fi].f->nparams != in->vec || Pg->funcs[fi].f->nrets != in->size) {
+            set_fault(B, w, f0, F, pc, FAULT_OTHER, v, 0, 0);
+            snprintf(B->flt.msg, sizeof B->flt.msg,
+                     fi < 0 ? "indirect call to 0x%llx, which is not the address of a function"
+                            : "indirect call to 0x%llx: the callee's parameters differ from the call's",
+                     (unsigned long long)v);
+            return -1;
+          }
+          cf = &Pg->funcs[fi];
+          sub = 0;
+          LANES(m, sub |= (uint32_t)(A[l] == v) << l);
+        } else {
+          cf = &L->p->funcs[in->target];
+        }
+        if (sub != active) { /* run the call for one group of lanes at a time */
           top->pc = pc + 1;
-          if (push_entry(w, pc, pc + 1, m, 0)) {
+          if ((m & ~sub) && push_entry(w, pc, pc + 1, m & ~sub, 0)) {
             set_fault(B, w, 0, F, pc, FAULT_STACK, 0, 0, 0);
             return -1;
           }
-          /* the new entry re-executes the call unguarded-equivalently */
+          if (push_entry(w, pc, pc + 1, sub, 0)) {
+            set_fault(B, w, 0, F, pc, FAULT_STACK, 0, 0, 0);
+            return -1;
+          }
           goto reload;
         }
-        const dfunc *cf = &L->p->funcs[in->target];
         uint32_t caller_frame = w->nframes - 1;
         top->pc = pc + 1;
         if (push_frame(w, cf, pc) || push_entry(w, 0, NO_PC, m, w->nframes)) {
@@ -1448,7 +1473,6 @@ reload:
             LANES(m, memcpy(w->local + l * w->local_cap + dsto, &CR[(size_t)s * 32 + l], sz));
           }
         }
-        w->insts += 0;
         goto reload;
       }
       case D_VPRINTF: {
