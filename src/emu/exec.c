@@ -220,6 +220,10 @@ static inline uint64_t atom_new(const dinst *in, uint64_t old, uint64_t v, uint6
   case WS_PTX_MOD_ADD:
     if (in->ty == 1) return ws_num_f32_add((uint32_t)old, (uint32_t)v, WS_NUM_RN, 1, 0);
     if (in->ty == 2) return ws_num_f64_add(old, v, WS_NUM_RN);
+    if (in->ty == 3) return ws_num_f16_add((uint16_t)old, (uint16_t)v, WS_NUM_RN, 0, 0);
+    if (in->ty == 4) return ws_num_bf16_add((uint16_t)old, (uint16_t)v, WS_NUM_RN);
+    if (in->ty == 5) return ws_num_f16x2_add((uint32_t)old, (uint32_t)v, WS_NUM_RN, 0, 0);
+    if (in->ty == 6) return ws_num_bf16x2_add((uint32_t)old, (uint32_t)v, WS_NUM_RN);
     return (old + v) & wm;
   case WS_PTX_MOD_MIN:
     if (in->ty == 1) return ws_num_f32_min((uint32_t)old, (uint32_t)v, 0, 0);

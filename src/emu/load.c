@@ -878,7 +878,7 @@ static int decode(dec *D, const ws_ptx_inst *in, dinst *di) {
     di->cmp = in->bop;
     int f = isf32 || isf64;
     switch (in->bop) {
-    case WS_PTX_MOD_ADD: if (hk >= 0) return unsup(D, in, "half-precision atomic"); break;
+    case WS_PTX_MOD_ADD: break; /* f16/bf16/f16x2/bf16x2: .noftz, round to nearest */
     case WS_PTX_MOD_MIN: case WS_PTX_MOD_MAX: if (hk >= 0) return unsup(D, in, "half-precision atomic"); break;
     case WS_PTX_MOD_INC: case WS_PTX_MOD_DEC: if (f || bits != 32) return unsup(D, in, "atomic type"); break;
     case WS_PTX_MOD_AND: case WS_PTX_MOD_OR: case WS_PTX_MOD_XOR: case WS_PTX_MOD_EXCH: case WS_PTX_MOD_CAS:
@@ -886,8 +886,9 @@ static int decode(dec *D, const ws_ptx_inst *in, dinst *di) {
       break;
     default: return unsup(D, in, "atomic operation");
     }
-    if (bits < 32 && in->bop != WS_PTX_MOD_CAS) return unsup(D, in, "atomic type");
-    di->ty = (uint8_t)(isf32 ? 1 : isf64 ? 2 : 0);
+    if (bits < 32 && in->bop != WS_PTX_MOD_CAS && !(hk >= 0 && in->bop == WS_PTX_MOD_ADD))
+      return unsup(D, in, "atomic type");
+    di->ty = (uint8_t)(isf32 ? 1 : isf64 ? 2 : hk >= 0 ? 3 + hk : 0);
     if (isatom) {
       DST(0);
       i = 1;

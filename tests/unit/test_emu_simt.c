@@ -276,6 +276,37 @@ static void test_indirect_call(void **state) {
   run_free(&r);
 }
 
+/* --- half-precision atomics ------------------------------------------------------------ */
+
+static const char hatom_ptx[] = HDR
+    ".visible .entry hatom(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b16 %h<3>;\n  .reg .b32 %r<3>;\n  .reg .b64 %rd<2>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.b16 %h1, 0x3C00;\n"                     /* 1.0 */
+    "  atom.global.add.noftz.f16 %h2, [%rd1], %h1;\n"
+    "  mov.b32 %r1, 0x40003C00;\n"                 /* {1.0, 2.0} */
+    "  atom.global.add.noftz.f16x2 %r2, [%rd1+4], %r1;\n"
+    "  ret;\n}\n";
+
+static void test_half_atomics(void **state) {
+  (void)state;
+  run r;
+  run_ptx(&r, hatom_ptx, "hatom",
+          "{\"kernel\": \"hatom\", \"grid\": [2,1,1], \"block\": [48,1,1], \"args\": ["
+          "{\"buffer\": \"out\", \"type\": \"u16\", \"count\": 4}]}",
+          2);
+  assert_ok_diag(r.status, &r.d);
+  uint64_t n;
+  uint16_t *o = ws_emu_buffer(r.l, "out", &n);
+  /* 96 threads add 1.0: 96.0 = 1.5 * 2^6 -> binary16 0x5600; every partial
+   * sum is an integer below 2048, so each addition is exact */
+  assert_int_equal(o[0], 0x5600);
+  assert_int_equal(o[2], 0x5600); /* lower half of the f16x2: 96 * 1.0 */
+  assert_int_equal(o[3], 0x5A00); /* upper half: 96 * 2.0 = 192 = 1.5 * 2^7 */
+  run_free(&r);
+}
+
 /* --- early exit then bar.sync ------------------------------------------------------ */
 
 static const char early_ptx[] = HDR
@@ -694,7 +725,7 @@ int main(void) {
       cmocka_unit_test(test_nested_divergence), cmocka_unit_test(test_loop_trip_counts),
       cmocka_unit_test(test_early_exit_barrier), cmocka_unit_test(test_warp_ops_partial),
       cmocka_unit_test(test_atomic_histogram),   cmocka_unit_test(test_recursion),
-      cmocka_unit_test(test_brx),                cmocka_unit_test(test_indirect_call),                cmocka_unit_test(test_alu),                cmocka_unit_test(test_printf),                cmocka_unit_test(test_fma_exact),          cmocka_unit_test(test_hooks),          cmocka_unit_test(test_fault_report),
+      cmocka_unit_test(test_brx),                cmocka_unit_test(test_half_atomics),                cmocka_unit_test(test_indirect_call),                cmocka_unit_test(test_alu),                cmocka_unit_test(test_printf),                cmocka_unit_test(test_fma_exact),          cmocka_unit_test(test_hooks),          cmocka_unit_test(test_fault_report),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
