@@ -1479,6 +1479,37 @@ reload:
         }
         goto reload;
       }
+      case D_ASSERTFAIL: {
+        /* __assertfail(message, file, line, function, char size): stop the
+         * launch like a trap, quoting the assertion */
+        const uint32_t *vs = F->vslots + in->vbase + in->size;
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        uint64_t a[5] = {0, 0, 0, 0, 0};
+        for (int k = 0; k < 5; k++) {
+          uint32_t sl = vs[k];
+          if (sl & 0x80000000u) memcpy(&a[k], w->local + l * w->local_cap + lbase + (sl & 0x7fffffffu), k == 2 ? 4 : 8);
+          else a[k] = S(sl)[l];
+        }
+        char msg[120] = "", file[120] = "", fn[120] = "";
+        vpctx vc = {B, w, l, F, pc};
+        for (int k = 0; k < 3; k++) {
+          char *dst = k == 0 ? msg : k == 1 ? file : fn;
+          uint64_t src = a[k == 0 ? 0 : k == 1 ? 1 : 3];
+          for (size_t i = 0; i + 1 < 120; i++) {
+            if (vp_fetch_fn(&vc, src + i, &dst[i], 1)) {
+              dst[i] = '\0';
+              memset(&B->flt, 0, sizeof B->flt); /* an unreadable string is not the fault to report */
+              break;
+            }
+            if (!dst[i]) break;
+          }
+          dst[119] = 0;
+        }
+        set_fault(B, w, l, F, pc, FAULT_OTHER, 0, 0, 0);
+        snprintf(B->flt.msg, sizeof B->flt.msg, "device assertion '%s' failed at %s:%u in %s", msg, file,
+                 (uint32_t)a[2], fn);
+        return -1;
+      }
       case D_VPRINTF: {
         const uint32_t *vs = F->vslots + in->vbase;
         uint32_t nr = in->size;

@@ -40,11 +40,8 @@ static int unsup(dec *D, const ws_ptx_inst *in, const char *why) {
   char *txt = NULL;
   ws_ptx_print_inst(&txt, D->m, D->f, in);
   ws_diag_add(D->d, WS_SEV_ERROR, D->m->path, (int)in->line, (int)in->col,
-              "instruction not implemented by the emulator%s%s: %s (in %s)", why ? " (" : "",
-              why ? why : "", txt ? txt : ws_ptx_opcode_name((ws_ptx_opcode)in->op), D->f->name);
-  if (why) {
-    /* make the parenthesis balanced in the message */
-  }
+              "instruction not implemented by the emulator%s%s%s: %s (in %s)", why ? " (" : "", why ? why : "",
+              why ? ")" : "", txt ? txt : ws_ptx_opcode_name((ws_ptx_opcode)in->op), D->f->name);
   free(txt);
   return WS_EUNSUP;
 }
@@ -904,6 +901,10 @@ static int decode(dec *D, const ws_ptx_inst *in, dinst *di) {
     di->op = isatom ? D_ATOM : D_RED;
     return WS_OK;
   }
+  case WS_PTX_OP_CREATEPOLICY: /* an opaque cache-policy value: caches are not modelled */
+    di->op = D_MOV;
+    DST(0);
+    return const_slot(D, 0, &di->a);
   case WS_PTX_OP_PREFETCH:
   case WS_PTX_OP_PREFETCHU:
   case WS_PTX_OP_MEMBAR:
@@ -1021,6 +1022,10 @@ static int decode(dec *D, const ws_ptx_inst *in, dinst *di) {
         di->op = D_VPRINTF;
         return WS_OK;
       }
+      if (strcmp(cf->name, "__assertfail") == 0 && na == 5) { /* assert() failing in device code */
+        di->op = D_ASSERTFAIL;
+        return WS_OK;
+      }
       return unsup(D, in, "call to an external function without a body");
     }
     if (na != cf->nparams || nr != cf->nrets) return unsup(D, in, "argument count differs from the callee");
@@ -1030,7 +1035,7 @@ static int decode(dec *D, const ws_ptx_inst *in, dinst *di) {
   case WS_PTX_OP_SHFL: {
     static const int sm[][2] = {{WS_PTX_MOD_UP, 0}, {WS_PTX_MOD_DOWN, 1}, {WS_PTX_MOD_BFLY, 2}, {WS_PTX_MOD_IDX, 3}};
     int i = 1;
-    if (!ws_ptx_inst_has(in, WS_PTX_MOD_SYNC) || in->nops < 5) break;
+    int sync = ws_ptx_inst_has(in, WS_PTX_MOD_SYNC);
     di->cmp = 255;
     for (int j = 0; j < 4; j++)
       if (in->mode == sm[j][0]) di->cmp = (uint8_t)sm[j][1];
@@ -1041,12 +1046,13 @@ static int decode(dec *D, const ws_ptx_inst *in, dinst *di) {
       if ((st = pred(D, in, &o[1], &di->d2))) return st;
       i = 2;
     }
-    if (in->nops - i != 4) break;
+    if (in->nops - i != (sync ? 4 : 3)) break;
     SRC(i, a);
     t = WS_PTX_T_U32;
     SRC(i + 1, b);
     SRC(i + 2, c);
-    SRC(i + 3, e);
+    if (sync) SRC(i + 3, e);
+    else if ((st = const_slot(D, 0xffffffffu, &di->e))) return st; /* pre-sm_70 shfl: no member mask */
     return WS_OK;
   }
   case WS_PTX_OP_VOTE: {
