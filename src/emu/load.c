@@ -840,7 +840,10 @@ static int decode(dec *D, const ws_ptx_inst *in, dinst *di) {
     int isld = in->op != WS_PTX_OP_ST;
     const ws_ptx_operand *ao = isld ? &o[1] : &o[0], *vo = isld ? &o[0] : &o[1];
     int ms;
-    if (in->nops != 2 || t == WS_PTX_T_PRED || bits > 64) break;
+    /* a third operand is the L2::cache_hint policy: caches are not modelled */
+    if ((in->nops != 2 && !(in->nops == 3 && ws_ptx_inst_has(in, WS_PTX_MOD_L2_CACHE_HINT))) ||
+        t == WS_PTX_T_PRED || bits > 64)
+      break;
     if ((st = mspace(D, in, ao, &ms))) return st;
     di->space = (uint8_t)ms;
     di->size = (uint8_t)(bits / 8);
