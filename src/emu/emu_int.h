@@ -118,6 +118,8 @@ struct ws_emu_program {
   uint64_t shared_static;   /* bytes of static shared memory */
   uint64_t shared_dyn_align;/* alignment of the dynamic shared region */
   uint64_t shared_dyn_base; /* offset of the dynamic shared region */
+  uint64_t fsh_base;        /* offset of the function-scope .shared variables */
+  uint64_t **fsh;           /* per module function: its .shared variables' offsets from fsh_base */
   uint64_t const_bytes;     /* constant bank size */
   uint8_t *const_image;     /* initial const bank */
   uint64_t gvar_end;        /* end of module .global variables */

@@ -220,6 +220,10 @@ static inline uint64_t atom_new(const dinst *in, uint64_t old, uint64_t v, uint6
   case WS_PTX_MOD_ADD:
     if (in->ty == 1) return ws_num_f32_add((uint32_t)old, (uint32_t)v, WS_NUM_RN, 1, 0);
     if (in->ty == 2) return ws_num_f64_add(old, v, WS_NUM_RN);
+    if (in->ty == 3) return ws_num_f16_add((uint16_t)old, (uint16_t)v, WS_NUM_RN, 0, 0);
+    if (in->ty == 4) return ws_num_bf16_add((uint16_t)old, (uint16_t)v, WS_NUM_RN);
+    if (in->ty == 5) return ws_num_f16x2_add((uint32_t)old, (uint32_t)v, WS_NUM_RN, 0, 0);
+    if (in->ty == 6) return ws_num_bf16x2_add((uint32_t)old, (uint32_t)v, WS_NUM_RN);
     return (old + v) & wm;
   case WS_PTX_MOD_MIN:
     if (in->ty == 1) return ws_num_f32_min((uint32_t)old, (uint32_t)v, 0, 0);
@@ -1416,18 +1420,43 @@ reload:
       case D_TRAP:
         set_fault(B, w, (uint32_t)__builtin_ctz(m), F, pc, FAULT_TRAP, 0, 0, 0);
         return -1;
-      case D_CALL: {
+      case D_CALL:
+      case D_CALLI: {
         if (H) emit(B, w, F, in, active, m, 0, 0);
-        if (m != active) { /* guarded call: run it for the calling lanes only */
+        uint32_t sub = m;
+        const dfunc *cf = NULL;
+        if (in->op == D_CALLI) { /* the callee is a register: split lanes by its value */
+          const uint64_t *A = S(in->a);
+          uint32_t f0 = (uint32_t)__builtin_ctz(m);
+          uint64_t v = A[f0], rel = v - FUNC_ADDR_BASE;
+          const ws_emu_program *Pg = L->p;
+          int fi = (rel % 16 == 0 && rel / 16 < Pg->m->nfuncs) ? Pg->func_of_ir[rel / 16] : -1;
+          if (fi < 0 || Pg->funcs[fi].f->nparams != in->vec || Pg->funcs[fi].f->nrets != in->size) {
+            set_fault(B, w, f0, F, pc, FAULT_OTHER, v, 0, 0);
+            snprintf(B->flt.msg, sizeof B->flt.msg,
+                     fi < 0 ? "indirect call to 0x%llx, which is not the address of a function"
+                            : "indirect call to 0x%llx: the callee's parameters differ from the call's",
+                     (unsigned long long)v);
+            return -1;
+          }
+          cf = &Pg->funcs[fi];
+          sub = 0;
+          LANES(m, sub |= (uint32_t)(A[l] == v) << l);
+        } else {
+          cf = &L->p->funcs[in->target];
+        }
+        if (sub != active) { /* run the call for one group of lanes at a time */
           top->pc = pc + 1;
-          if (push_entry(w, pc, pc + 1, m, 0)) {
+          if ((m & ~sub) && push_entry(w, pc, pc + 1, m & ~sub, 0)) {
             set_fault(B, w, 0, F, pc, FAULT_STACK, 0, 0, 0);
             return -1;
           }
-          /* the new entry re-executes the call unguarded-equivalently */
+          if (push_entry(w, pc, pc + 1, sub, 0)) {
+            set_fault(B, w, 0, F, pc, FAULT_STACK, 0, 0, 0);
+            return -1;
+          }
           goto reload;
         }
-        const dfunc *cf = &L->p->funcs[in->target];
         uint32_t caller_frame = w->nframes - 1;
         top->pc = pc + 1;
         if (push_frame(w, cf, pc) || push_entry(w, 0, NO_PC, m, w->nframes)) {
@@ -1448,8 +1477,38 @@ reload:
             LANES(m, memcpy(w->local + l * w->local_cap + dsto, &CR[(size_t)s * 32 + l], sz));
           }
         }
-        w->insts += 0;
         goto reload;
+      }
+      case D_ASSERTFAIL: {
+        /* __assertfail(message, file, line, function, char size): stop the
+         * launch like a trap, quoting the assertion */
+        const uint32_t *vs = F->vslots + in->vbase + in->size;
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        uint64_t a[5] = {0, 0, 0, 0, 0};
+        for (int k = 0; k < 5; k++) {
+          uint32_t sl = vs[k];
+          if (sl & 0x80000000u) memcpy(&a[k], w->local + l * w->local_cap + lbase + (sl & 0x7fffffffu), k == 2 ? 4 : 8);
+          else a[k] = S(sl)[l];
+        }
+        char msg[120] = "", file[120] = "", fn[120] = "";
+        vpctx vc = {B, w, l, F, pc};
+        for (int k = 0; k < 3; k++) {
+          char *dst = k == 0 ? msg : k == 1 ? file : fn;
+          uint64_t src = a[k == 0 ? 0 : k == 1 ? 1 : 3];
+          for (size_t i = 0; i + 1 < 120; i++) {
+            if (vp_fetch_fn(&vc, src + i, &dst[i], 1)) {
+              dst[i] = '\0';
+              memset(&B->flt, 0, sizeof B->flt); /* an unreadable string is not the fault to report */
+              break;
+            }
+            if (!dst[i]) break;
+          }
+          dst[119] = 0;
+        }
+        set_fault(B, w, l, F, pc, FAULT_OTHER, 0, 0, 0);
+        snprintf(B->flt.msg, sizeof B->flt.msg, "device assertion '%s' failed at %s:%u in %s", msg, file,
+                 (uint32_t)a[2], fn);
+        return -1;
       }
       case D_VPRINTF: {
         const uint32_t *vs = F->vslots + in->vbase;

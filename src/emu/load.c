@@ -26,6 +26,9 @@ typedef struct dec {
   uint32_t scratch;           /* sink slot */
   int *queue;                 /* module function indices to decode */
   int nqueue;
+  uint32_t cur_mf;            /* module index of the function being decoded */
+  int ninit_funcs;
+  int *init_q;                /* kernel + functions named by initialisers */
 } dec;
 
 static uint64_t align_up(uint64_t v, uint64_t a) {
@@ -37,11 +40,8 @@ static int unsup(dec *D, const ws_ptx_inst *in, const char *why) {
   char *txt = NULL;
   ws_ptx_print_inst(&txt, D->m, D->f, in);
   ws_diag_add(D->d, WS_SEV_ERROR, D->m->path, (int)in->line, (int)in->col,
-              "instruction not implemented by the emulator%s%s: %s (in %s)", why ? " (" : "",
-              why ? why : "", txt ? txt : ws_ptx_opcode_name((ws_ptx_opcode)in->op), D->f->name);
-  if (why) {
-    /* make the parenthesis balanced in the message */
-  }
+              "instruction not implemented by the emulator%s%s%s: %s (in %s)", why ? " (" : "", why ? why : "",
+              why ? ")" : "", txt ? txt : ws_ptx_opcode_name((ws_ptx_opcode)in->op), D->f->name);
   free(txt);
   return WS_EUNSUP;
 }
@@ -757,7 +757,14 @@ static int decode(dec *D, const ws_ptx_inst *in, dinst *di) {
       di->imm = (int64_t)D->df->var_off[o[1].reg] + o[1].imm;
       return WS_OK;
     }
-    if (o[1].kind == WS_PTX_O_SYM && o[1].symkind == WS_PTX_S_FUNC) break;
+    if (o[1].kind == WS_PTX_O_SYM && o[1].symkind == WS_PTX_S_FUNC) { /* address of a function */
+      uint32_t fidx;
+      if (!D->m->funcs[o[1].reg].has_body) return unsup(D, in, "address of a function without a body");
+      if ((st = queue_func(D, o[1].reg, &fidx))) return st;
+      di->op = D_MOV;
+      DST(0);
+      return const_slot(D, FUNC_ADDR_BASE + 16 * (uint64_t)o[1].reg, &di->a);
+    }
     di->wmask = wmask_of(reg_bits(D, o[0].kind == WS_PTX_O_REG ? o[0].reg : 0));
     if (o[0].kind == WS_PTX_O_REG) {
       int rb = reg_bits(D, o[0].reg);
@@ -833,7 +840,10 @@ static int decode(dec *D, const ws_ptx_inst *in, dinst *di) {
     int isld = in->op != WS_PTX_OP_ST;
     const ws_ptx_operand *ao = isld ? &o[1] : &o[0], *vo = isld ? &o[0] : &o[1];
     int ms;
-    if (in->nops != 2 || t == WS_PTX_T_PRED || bits > 64) break;
+    /* a third operand is the L2::cache_hint policy: caches are not modelled */
+    if ((in->nops != 2 && !(in->nops == 3 && ws_ptx_inst_has(in, WS_PTX_MOD_L2_CACHE_HINT))) ||
+        t == WS_PTX_T_PRED || bits > 64)
+      break;
     if ((st = mspace(D, in, ao, &ms))) return st;
     di->space = (uint8_t)ms;
     di->size = (uint8_t)(bits / 8);
@@ -868,7 +878,7 @@ static int decode(dec *D, const ws_ptx_inst *in, dinst *di) {
     di->cmp = in->bop;
     int f = isf32 || isf64;
     switch (in->bop) {
-    case WS_PTX_MOD_ADD: if (hk >= 0) return unsup(D, in, "half-precision atomic"); break;
+    case WS_PTX_MOD_ADD: break; /* f16/bf16/f16x2/bf16x2: .noftz, round to nearest */
     case WS_PTX_MOD_MIN: case WS_PTX_MOD_MAX: if (hk >= 0) return unsup(D, in, "half-precision atomic"); break;
     case WS_PTX_MOD_INC: case WS_PTX_MOD_DEC: if (f || bits != 32) return unsup(D, in, "atomic type"); break;
     case WS_PTX_MOD_AND: case WS_PTX_MOD_OR: case WS_PTX_MOD_XOR: case WS_PTX_MOD_EXCH: case WS_PTX_MOD_CAS:
@@ -876,8 +886,9 @@ static int decode(dec *D, const ws_ptx_inst *in, dinst *di) {
       break;
     default: return unsup(D, in, "atomic operation");
     }
-    if (bits < 32 && in->bop != WS_PTX_MOD_CAS) return unsup(D, in, "atomic type");
-    di->ty = (uint8_t)(isf32 ? 1 : isf64 ? 2 : 0);
+    if (bits < 32 && in->bop != WS_PTX_MOD_CAS && !(hk >= 0 && in->bop == WS_PTX_MOD_ADD))
+      return unsup(D, in, "atomic type");
+    di->ty = (uint8_t)(isf32 ? 1 : isf64 ? 2 : hk >= 0 ? 3 + hk : 0);
     if (isatom) {
       DST(0);
       i = 1;
@@ -893,6 +904,10 @@ static int decode(dec *D, const ws_ptx_inst *in, dinst *di) {
     di->op = isatom ? D_ATOM : D_RED;
     return WS_OK;
   }
+  case WS_PTX_OP_CREATEPOLICY: /* an opaque cache-policy value: caches are not modelled */
+    di->op = D_MOV;
+    DST(0);
+    return const_slot(D, 0, &di->a);
   case WS_PTX_OP_PREFETCH:
   case WS_PTX_OP_PREFETCHU:
   case WS_PTX_OP_MEMBAR:
@@ -969,8 +984,13 @@ static int decode(dec *D, const ws_ptx_inst *in, dinst *di) {
     int fi = -1;
     for (int i = 0; i < in->nops; i++)
       if (o[i].kind == WS_PTX_O_SYM && o[i].symkind == WS_PTX_S_FUNC) fi = i;
-    if (fi < 0) return unsup(D, in, "indirect call");
-    const ws_ptx_function *cf = &D->m->funcs[o[fi].reg];
+    if (fi < 0) { /* call (r), %reg, (args), proto: the prototype gives the shape */
+      for (int i = 0; i < in->nops; i++)
+        if (o[i].kind == WS_PTX_O_REG) fi = i;
+      if (fi < 0 || is_pred_reg(D, o[fi].reg)) return unsup(D, in, "call target");
+    }
+    int indirect = o[fi].kind == WS_PTX_O_REG;
+    const ws_ptx_function *cf = indirect ? NULL : &D->m->funcs[o[fi].reg];
     const ws_ptx_operand *rl = fi > 0 ? &o[fi - 1] : NULL;
     const ws_ptx_operand *al = fi + 1 < in->nops ? &o[fi + 1] : NULL;
     if (rl && rl->kind != WS_PTX_O_LIST) return unsup(D, in, "call return list");
@@ -989,15 +1009,24 @@ static int decode(dec *D, const ws_ptx_inst *in, dinst *di) {
       else if (e->kind == WS_PTX_O_SYM && e->symkind == WS_PTX_S_PARAM && !D->f->is_entry)
         s = 0x80000000u | (uint32_t)D->df->param_off[e->reg];
       else if (i >= nr && (e->kind == WS_PTX_O_REG || e->kind == WS_PTX_O_IMM_INT)) {
-        int at = (i - nr) < cf->nparams ? cf->params[i - nr].type : WS_PTX_T_B64;
+        int at = cf && (i - nr) < cf->nparams ? cf->params[i - nr].type : WS_PTX_T_B64;
         if ((st = src(D, in, e, at, &s))) return st;
       } else
         return unsup(D, in, "call operand");
       if ((st = push_vs(D, s))) return st;
     }
+    if (indirect) {
+      di->op = D_CALLI;
+      di->a = o[fi].reg;
+      return WS_OK;
+    }
     if (!cf->has_body) {
       if (strcmp(cf->name, "vprintf") == 0 && na == 2) {
         di->op = D_VPRINTF;
+        return WS_OK;
+      }
+      if (strcmp(cf->name, "__assertfail") == 0 && na == 5) { /* assert() failing in device code */
+        di->op = D_ASSERTFAIL;
         return WS_OK;
       }
       return unsup(D, in, "call to an external function without a body");
@@ -1009,7 +1038,7 @@ static int decode(dec *D, const ws_ptx_inst *in, dinst *di) {
   case WS_PTX_OP_SHFL: {
     static const int sm[][2] = {{WS_PTX_MOD_UP, 0}, {WS_PTX_MOD_DOWN, 1}, {WS_PTX_MOD_BFLY, 2}, {WS_PTX_MOD_IDX, 3}};
     int i = 1;
-    if (!ws_ptx_inst_has(in, WS_PTX_MOD_SYNC) || in->nops < 5) break;
+    int sync = ws_ptx_inst_has(in, WS_PTX_MOD_SYNC);
     di->cmp = 255;
     for (int j = 0; j < 4; j++)
       if (in->mode == sm[j][0]) di->cmp = (uint8_t)sm[j][1];
@@ -1020,12 +1049,13 @@ static int decode(dec *D, const ws_ptx_inst *in, dinst *di) {
       if ((st = pred(D, in, &o[1], &di->d2))) return st;
       i = 2;
     }
-    if (in->nops - i != 4) break;
+    if (in->nops - i != (sync ? 4 : 3)) break;
     SRC(i, a);
     t = WS_PTX_T_U32;
     SRC(i + 1, b);
     SRC(i + 2, c);
-    SRC(i + 3, e);
+    if (sync) SRC(i + 3, e);
+    else if ((st = const_slot(D, 0xffffffffu, &di->e))) return st; /* pre-sm_70 shfl: no member mask */
     return WS_OK;
   }
   case WS_PTX_OP_VOTE: {
@@ -1127,10 +1157,8 @@ static int layout_frame(dec *D, dfunc *df, const ws_ptx_function *f) {
   for (uint32_t i = 0; i < f->nvars; i++) {
     const ws_ptx_var *v = &f->vars[i];
     if (v->space == WS_PTX_SP_SHARED) {
-      /* a function-scope .shared variable: static shared memory */
-      uint64_t a = align_up(D->P->shared_static, v->align ? v->align : 4);
-      df->var_off[i] = a;
-      D->P->shared_static = a + v->size;
+      /* a function-scope .shared variable: static shared memory (prepass) */
+      df->var_off[i] = D->P->fsh_base + D->P->fsh[D->cur_mf][i];
       continue;
     }
     if (v->space != WS_PTX_SP_LOCAL && v->space != WS_PTX_SP_PARAM) continue;
@@ -1244,7 +1272,8 @@ static int layout_module(dec *D, const uint8_t *used, uint64_t func_shared) {
   P->shared_dyn_align = dynalign;
   /* dynamic (extern, unsized) arrays all start after the static ones, which
    * include the function-scope .shared variables decode_func() lays out */
-  uint64_t dyn = align_up(align_up(s, 16) + func_shared, dynalign);
+  P->fsh_base = align_up(s, 256);
+  uint64_t dyn = align_up(P->fsh_base + func_shared, dynalign);
   for (uint32_t i = 0; i < m->nvars; i++)
     if (m->vars[i].space == WS_PTX_SP_SHARED && used[i] && P->mvar_addr[i] == UINT64_MAX) {
       P->mvar_addr[i] = dyn;
@@ -1264,14 +1293,30 @@ static int prepass(dec *D, uint32_t kernel) {
   uint8_t *seen = calloc(m->nfuncs + 1, 1), *used = calloc(m->nvars + 1, 1);
   int nq = 0, st = WS_ENOMEM;
   uint64_t fs = 0;
-  if (!q || !seen || !used) goto out;
+  D->P->fsh = calloc(m->nfuncs + 1, sizeof *D->P->fsh);
+  if (!q || !seen || !used || !D->P->fsh) goto out;
   q[nq++] = (int)kernel;
   seen[kernel] = 1;
+  /* functions whose addresses initialise module variables (indirect calls) */
+  for (uint32_t v = 0; v < m->nvars; v++)
+    for (uint32_t i = 0; i < m->vars[v].ninit; i++) {
+      const ws_ptx_init *e = &m->vars[v].init[i];
+      if (e->kind == WS_PTX_O_SYM && e->symkind == WS_PTX_S_FUNC && e->sym < m->nfuncs &&
+          m->funcs[e->sym].has_body && !seen[e->sym]) {
+        seen[e->sym] = 1;
+        q[nq++] = (int)e->sym;
+      }
+    }
+  D->ninit_funcs = nq - 1;
   for (int qi = 0; qi < nq; qi++) {
     const ws_ptx_function *f = &m->funcs[q[qi]];
+    /* function-scope .shared variables: offsets relative to fsh_base */
+    D->P->fsh[q[qi]] = calloc(f->nvars + 1, sizeof **D->P->fsh);
+    if (!D->P->fsh[q[qi]]) goto out;
     for (uint32_t i = 0; i < f->nvars; i++)
       if (f->vars[i].space == WS_PTX_SP_SHARED) {
         fs = align_up(fs, f->vars[i].align ? f->vars[i].align : 4);
+        D->P->fsh[q[qi]][i] = fs;
         fs += f->vars[i].size;
       }
     for (uint32_t i = 0; i < f->ninsts; i++) {
@@ -1288,6 +1333,12 @@ static int prepass(dec *D, uint32_t kernel) {
     }
   }
   st = layout_module(D, used, fs);
+  if (!st) {
+    /* keep the initialiser-referenced functions for ws_emu_load to decode */
+    D->init_q = malloc(((size_t)nq + 1) * sizeof *D->init_q);
+    if (!D->init_q) st = WS_ENOMEM;
+    else memcpy(D->init_q, q, (size_t)nq * sizeof *q);
+  }
 out:
   free(q);
   free(seen);
@@ -1301,7 +1352,7 @@ static void put_init(const ws_emu_program *P, uint8_t *img, uint64_t size, uint6
   int es = ws_ptx_type_size((ws_ptx_type)v->type);
   uint64_t bits = (uint64_t)e->value;
   if (e->kind == WS_PTX_O_SYM && e->symkind == WS_PTX_S_FUNC) {
-    bits = FUNC_ADDR_BASE + 16 * (uint64_t)e->sym; /* indirect calls are refused at load */
+    bits = FUNC_ADDR_BASE + 16 * (uint64_t)e->sym; /* decoded by ws_emu_load */
     es = 8;
   } else if (e->kind == WS_PTX_O_SYM) {
     bits = P->mvar_addr[e->sym] + (uint64_t)e->value;
@@ -1340,6 +1391,9 @@ void ws_emu_program_free(ws_emu_program *p) {
     free(df->ret_off);
   }
   free(p->funcs);
+  if (p->fsh)
+    for (uint32_t i = 0; i < p->m->nfuncs; i++) free(p->fsh[i]);
+  free(p->fsh);
   free(p->func_of_ir);
   free(p->mvar_addr);
   free(p->const_image);
@@ -1382,7 +1436,9 @@ int ws_emu_load(ws_emu_program **out, const ws_ptx_module *m, const char *kernel
   if ((st = prepass(&D, (uint32_t)ki))) goto fail;
   uint32_t dummy;
   queue_func(&D, (uint32_t)ki, &dummy);
+  for (int i = 0; i < D.ninit_funcs; i++) queue_func(&D, (uint32_t)D.init_q[i + 1], &dummy);
   for (int qi = 0; qi < D.nqueue; qi++) {
+    D.cur_mf = (uint32_t)D.queue[qi];
     dfunc *df = &P->funcs[qi];
     df->index = qi;
     P->nfuncs = (uint32_t)qi + 1;
@@ -1406,12 +1462,14 @@ int ws_emu_load(ws_emu_program **out, const ws_ptx_module *m, const char *kernel
   free(D.consts);
   free(D.vs);
   free(D.queue);
+  free(D.init_q);
   *out = P;
   return WS_OK;
 fail:
   free(D.consts);
   free(D.vs);
   free(D.queue);
+  free(D.init_q);
   ws_emu_program_free(P);
   return st;
 }

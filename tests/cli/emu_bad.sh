@@ -11,7 +11,7 @@ check() {
   shift 2
   local extra=()
   [ "$name" = infinite_loop ] && extra=(--max-warp-insts 1000)
-  run "$WS" run "$D/faults.ptx" --launch "$D/$name.json" --out "$TMP" -j 2 "${extra[@]}"
+  run "$WS" run "$D/${PTX:-faults.ptx}" --launch "$D/$name.json" --out "$TMP" -j 2 "${extra[@]}"
   expect_no_crash "$name"
   ! grep -qE "Sanitizer|runtime error" <<<"$ERR" || fail "$name: sanitizer report: $ERR"
   expect_rc "$rc" "$name"
@@ -41,6 +41,9 @@ check infinite_loop 1 "warp 0 exceeded the limit of 1000 warp instructions" "bra
 check bad_barrier_count 1 "barrier thread count 48 must be a non-zero multiple of 32" "faults.ptx:168:3"
 check trap 1 "trap executed in kernel 'trapk'" "faults.ptx:123:3"
 check recursion_overflow 1 "call stack overflow" "in function inf"
+check brx_out_of_table 1 "faults.ptx:203:3: error: brx.idx index 5 is outside its 2-entry table" "brx.idx %r1, tbl;"
+PTX=assert.ptx check assert_fails 1 "assert.ptx:49:3: error: device assertion 'n < 8' failed at k.cu:42 in ker in kernel 'asrt', block (0,0,0), thread (8,0,0)"
+check null_function_pointer 1 "faults.ptx:219:3: error: indirect call to 0x0, which is not the address of a function"
 # refused at load time
 check unimplemented 2 "faults.ptx:128:3: error: instruction not implemented by the emulator: brkpt;"
 # bad launch specs

@@ -239,6 +239,74 @@ static void test_brx(void **state) {
   run_free(&r);
 }
 
+/* --- indirect calls with per-lane function pointers -------------------------------------- */
+
+static const char icall_ptx[] = HDR
+    ".func (.param .b32 r) inc(.param .b32 a)\n"
+    "{\n  .reg .b32 %t<3>;\n  ld.param.b32 %t1, [a];\n  add.s32 %t2, %t1, 1;\n  st.param.b32 [r], %t2;\n  ret;\n}\n"
+    ".func (.param .b32 r) dbl(.param .b32 a)\n"
+    "{\n  .reg .b32 %t<3>;\n  ld.param.b32 %t1, [a];\n  shl.b32 %t2, %t1, 1;\n  st.param.b32 [r], %t2;\n  ret;\n}\n"
+    ".global .align 8 .u64 table[2] = {inc, dbl};\n"
+    ".visible .entry icall(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<6>;\n  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n  and.b32 %r2, %r1, 1;\n"
+    "  mul.wide.u32 %rd2, %r2, 8;\n  mov.u64 %rd3, table;\n  add.s64 %rd4, %rd3, %rd2;\n"
+    "  ld.global.u64 %rd5, [%rd4];\n"
+    "  {\n  .param .b32 a0;\n  .param .b32 r0;\n  st.param.b32 [a0], %r1;\n"
+    "  proto: .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+    "  call (r0), %rd5, (a0), proto;\n  ld.param.b32 %r3, [r0];\n  }\n"
+    "  activemask.b32 %r4;\n"
+    "  mul.wide.u32 %rd6, %r1, 8;\n  add.s64 %rd7, %rd1, %rd6;\n  st.global.v2.u32 [%rd7], {%r3, %r4};\n"
+    "  ret;\n}\n";
+
+static void test_indirect_call(void **state) {
+  (void)state;
+  run r;
+  run_ptx(&r, icall_ptx, "icall",
+          "{\"kernel\": \"icall\", \"grid\": [1,1,1], \"block\": [32,1,1], \"args\": ["
+          "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 64}]}",
+          1);
+  assert_ok_diag(r.status, &r.d);
+  uint32_t *o = buf32(&r, "out");
+  for (uint32_t t = 0; t < 32; t++) {
+    assert_int_equal(o[2 * t], (t & 1) ? 2 * t : t + 1); /* odd lanes call dbl, even lanes inc */
+    assert_int_equal(o[2 * t + 1], 0xffffffffu);         /* the warp is whole after the call */
+  }
+  run_free(&r);
+}
+
+/* --- half-precision atomics ------------------------------------------------------------ */
+
+static const char hatom_ptx[] = HDR
+    ".visible .entry hatom(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b16 %h<3>;\n  .reg .b32 %r<3>;\n  .reg .b64 %rd<2>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.b16 %h1, 0x3C00;\n"                     /* 1.0 */
+    "  atom.global.add.noftz.f16 %h2, [%rd1], %h1;\n"
+    "  mov.b32 %r1, 0x40003C00;\n"                 /* {1.0, 2.0} */
+    "  atom.global.add.noftz.f16x2 %r2, [%rd1+4], %r1;\n"
+    "  ret;\n}\n";
+
+static void test_half_atomics(void **state) {
+  (void)state;
+  run r;
+  run_ptx(&r, hatom_ptx, "hatom",
+          "{\"kernel\": \"hatom\", \"grid\": [2,1,1], \"block\": [48,1,1], \"args\": ["
+          "{\"buffer\": \"out\", \"type\": \"u16\", \"count\": 4}]}",
+          2);
+  assert_ok_diag(r.status, &r.d);
+  uint64_t n;
+  uint16_t *o = ws_emu_buffer(r.l, "out", &n);
+  /* 96 threads add 1.0: 96.0 = 1.5 * 2^6 -> binary16 0x5600; every partial
+   * sum is an integer below 2048, so each addition is exact */
+  assert_int_equal(o[0], 0x5600);
+  assert_int_equal(o[2], 0x5600); /* lower half of the f16x2: 96 * 1.0 */
+  assert_int_equal(o[3], 0x5A00); /* upper half: 96 * 2.0 = 192 = 1.5 * 2^7 */
+  run_free(&r);
+}
+
 /* --- early exit then bar.sync ------------------------------------------------------ */
 
 static const char early_ptx[] = HDR
@@ -657,7 +725,7 @@ int main(void) {
       cmocka_unit_test(test_nested_divergence), cmocka_unit_test(test_loop_trip_counts),
       cmocka_unit_test(test_early_exit_barrier), cmocka_unit_test(test_warp_ops_partial),
       cmocka_unit_test(test_atomic_histogram),   cmocka_unit_test(test_recursion),
-      cmocka_unit_test(test_brx),                cmocka_unit_test(test_alu),                cmocka_unit_test(test_printf),                cmocka_unit_test(test_fma_exact),          cmocka_unit_test(test_hooks),          cmocka_unit_test(test_fault_report),
+      cmocka_unit_test(test_brx),                cmocka_unit_test(test_half_atomics),                cmocka_unit_test(test_indirect_call),                cmocka_unit_test(test_alu),                cmocka_unit_test(test_printf),                cmocka_unit_test(test_fma_exact),          cmocka_unit_test(test_hooks),          cmocka_unit_test(test_fault_report),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
