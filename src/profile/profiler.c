@@ -38,6 +38,38 @@ static int inst_flops(const ws_ptx_inst *in) {
   return n;
 }
 
+/* Kothapalli's operation kinds (the GPU's models.kothapalli.op_cycles keys). */
+enum { KO_INT_SIMPLE, KO_INT_MUL32, KO_INT_DIV, KO_INT_REM, KO_FP_SIMPLE, KO_FP_DIV, KO_SFU,
+       KO_FP64, KO_NKINDS, KO_NONE = 255 };
+static const char *const ko_names[KO_NKINDS] = {"int_simple", "int_mul32", "int_div", "int_rem",
+                                                "fp_simple",  "fp_div",    "sfu",     "fp64"};
+
+/* The kind of one instruction of class c: integer mul/mad -> int_mul32,
+ * div -> int_div, rem -> int_rem, other integer/logic/compare ->
+ * int_simple; fp32/fp16 div -> fp_div, other fp32/fp16 -> fp_simple; sfu;
+ * fp64.  Moves, conversions, memory and control are not operations. */
+static int ko_kind(int c, const ws_ptx_inst *in) {
+  switch (c) {
+  case WS_IC_INT:
+    if (in->op == WS_PTX_OP_DIV) return KO_INT_DIV;
+    if (in->op == WS_PTX_OP_REM) return KO_INT_REM;
+    if (in->op == WS_PTX_OP_MUL || in->op == WS_PTX_OP_MAD) return KO_INT_MUL32;
+    return KO_INT_SIMPLE;
+  case WS_IC_FP32:
+  case WS_IC_FP16: return in->op == WS_PTX_OP_DIV ? KO_FP_DIV : KO_FP_SIMPLE;
+  case WS_IC_SFU: return KO_SFU;
+  case WS_IC_FP64: return KO_FP64;
+  default: return KO_NONE;
+  }
+}
+
+/* What one warp did, in Kothapalli's terms. */
+typedef struct ko_warp {
+  uint32_t ops[KO_NKINDS];  /* operations issued */
+  uint32_t k[33];           /* global requests by threads per transaction */
+  uint32_t deg[33];         /* shared requests by conflict degree */
+} ko_warp;
+
 static uint32_t popc(uint32_t x) {
   uint32_t n = 0;
   for (; x; x &= x - 1) n++;
@@ -83,6 +115,11 @@ typedef struct worker {
   uint32_t live[32];      /* lanes not exited, per warp of the block */
   uint32_t seen;          /* warps of the block seen */
   uint32_t last[32];      /* per warp: id of its previous instruction */
+  ko_warp kw[32];         /* per warp of the current block */
+  ko_warp kbest;          /* the costliest warp this worker has seen */
+  double kbest_cost;      /* its cost (-1: none yet) */
+  uint64_t kbest_block;   /* where it ran */
+  uint32_t kbest_warp;
   trace tr;               /* current block's sectors */
   int in_block;
 } worker;
@@ -107,6 +144,10 @@ struct ws_prof {
   uint8_t *iclass;        /* per id */
   uint8_t *iflops;        /* per id */
   uint8_t *ikind;         /* per id: ws_ptx_kind of the opcode */
+  uint8_t *kkind;         /* per id: Kothapalli operation kind or KO_NONE */
+  double kw_ops[KO_NKINDS];/* cost weights for choosing the costliest warp */
+  double kw_global, kw_shared;
+  int kw_from_gpu;        /* 1: the GPU's Kothapalli cycles; 0: unit weights */
   int nworkers;
   worker *w;
   trace *slots;           /* per profiled block */
@@ -193,17 +234,20 @@ int ws_prof_new(ws_prof **out, const ws_prof_config *cfg, ws_diag *d) {
   p->iclass = calloc(p->ninst + 1, 1);
   p->iflops = calloc(p->ninst + 1, 1);
   p->ikind = calloc(p->ninst + 1, 1);
+  p->kkind = calloc(p->ninst + 1, 1);
   p->nworkers = cfg->workers;
   p->w = calloc((size_t)cfg->workers, sizeof *p->w);
   p->slots = calloc(p->nslots + 1, sizeof *p->slots);
   p->slot_done = calloc(p->nslots + 1, 1);
-  if (!p->iclass || !p->iflops || !p->ikind || !p->w || !p->slots || !p->slot_done) goto nomem;
+  if (!p->iclass || !p->iflops || !p->ikind || !p->kkind || !p->w || !p->slots || !p->slot_done) goto nomem;
   for (uint32_t f = 0; f < m->nfuncs; f++)
     for (uint32_t i = 0; i < m->funcs[f].ninsts; i++) {
       p->iclass[p->func_base[f] + i] = (uint8_t)ws_analysis_class(&m->funcs[f].insts[i]);
       p->iflops[p->func_base[f] + i] = (uint8_t)inst_flops(&m->funcs[f].insts[i]);
       p->ikind[p->func_base[f] + i] =
           (uint8_t)ws_ptx_opcode_kind((ws_ptx_opcode)m->funcs[f].insts[i].op);
+      p->kkind[p->func_base[f] + i] =
+          (uint8_t)ko_kind(p->iclass[p->func_base[f] + i], &m->funcs[f].insts[i]);
     }
   for (int k = 0; k < cfg->workers; k++) {
     p->w[k].st = calloc(p->ninst + 1, sizeof *p->w[k].st);
@@ -213,6 +257,24 @@ int ws_prof_new(ws_prof **out, const ws_prof_config *cfg, ws_diag *d) {
   p->load_rule = ws_coal_rule_for(g->cc_major, g->cc_minor, g->cache.l1_caches_global, 0);
   p->store_rule = ws_coal_rule_for(g->cc_major, g->cc_minor, g->cache.l1_caches_global, 1);
   p->banks = ws_bank_config_for(g->cc_major, g->cc_minor);
+  /* Weights for the costliest warp: the GPU's Kothapalli cycles when it has
+   * them all, else one per operation and per access. */
+  p->kw_from_gpu = 1;
+  for (int k = 0; k < KO_NKINDS; k++) {
+    char key[64];
+    snprintf(key, sizeof key, "op_cycles.%s", ko_names[k]);
+    p->kw_ops[k] = ws_gpu_param_or(g, "kothapalli", key, NAN);
+  }
+  p->kw_global = ws_gpu_param_or(g, "kothapalli", "global_cycles", NAN);
+  p->kw_shared = ws_gpu_param_or(g, "kothapalli", "shared_cycles", NAN);
+  for (int k = 0; k < KO_NKINDS; k++)
+    if (!(p->kw_ops[k] >= 0)) p->kw_from_gpu = 0;
+  if (!(p->kw_global >= 0) || !(p->kw_shared >= 0)) p->kw_from_gpu = 0;
+  if (!p->kw_from_gpu) {
+    for (int k = 0; k < KO_NKINDS; k++) p->kw_ops[k] = 1;
+    p->kw_global = p->kw_shared = 1;
+  }
+  for (int k = 0; k < cfg->workers; k++) p->w[k].kbest_cost = -1;
   pthread_mutex_init(&p->mu, NULL);
   p->mu_init = 1;
   if (caches_init(p)) goto nomem;
@@ -237,6 +299,7 @@ void ws_prof_free(ws_prof *p) {
   free(p->iclass);
   free(p->iflops);
   free(p->ikind);
+  free(p->kkind);
   free(p->rep);
   caches_free(p);
   if (p->mu_init) pthread_mutex_destroy(&p->mu);
@@ -251,8 +314,40 @@ void ws_prof_block_begin(ws_prof *p, int worker_id, uint32_t block_linear) {
   w->in_block = 1;
 }
 
+/* Kothapalli's per-thread cycles of a warp's counts, with p's weights:
+ * operations x op cycles, a global access served k threads per transaction
+ * (global_cycles + k) / k, a shared access shared_cycles x degree. */
+static double ko_cost(const ws_prof *p, const ko_warp *kw) {
+  double c = 0;
+  for (int k = 0; k < KO_NKINDS; k++) c += kw->ops[k] * p->kw_ops[k];
+  for (int k = 1; k <= 32; k++) {
+    c += kw->k[k] * (k == 1 ? p->kw_global : (p->kw_global + k) / k);
+    c += kw->deg[k] * p->kw_shared * k;
+  }
+  return c;
+}
+
+/* Is (cost, block, warp) costlier than the current best?  Ties go to the
+ * first warp in linear order, so the choice does not depend on -j. */
+static int ko_better(double cost, uint64_t block, uint32_t warp, double bcost, uint64_t bblock,
+                     uint32_t bwarp) {
+  if (cost != bcost) return cost > bcost;
+  return block < bblock || (block == bblock && warp < bwarp);
+}
+
 void ws_prof_block_end(ws_prof *p, int worker_id, uint32_t block_linear) {
   worker *w = &p->w[worker_id];
+  for (uint32_t wi = 0; wi < 32; wi++) {
+    if (!(w->seen >> wi & 1)) continue;
+    double c = ko_cost(p, &w->kw[wi]);
+    if (w->kbest_cost < 0 ||
+        ko_better(c, block_linear, wi, w->kbest_cost, w->kbest_block, w->kbest_warp)) {
+      w->kbest = w->kw[wi];
+      w->kbest_cost = c;
+      w->kbest_block = block_linear;
+      w->kbest_warp = wi;
+    }
+  }
   w->warps += popc(w->seen);
   w->blocks++;
   w->in_block = 0;
@@ -311,6 +406,7 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_prof_e
   else w->uncoal_trans += r.transactions;
   uint32_t k = r.transactions ? popc(ev->exec) / r.transactions : 1;
   w->k_hist[k < 1 ? 1 : (k > 32 ? 32 : k)]++;
+  w->kw[ev->warp & 31].k[k < 1 ? 1 : (k > 32 ? 32 : k)]++;
   /* The distinct 32-byte sectors, in lane order, for the cache replay. */
   uint64_t sec[128];
   uint32_t ns = 0;
@@ -343,6 +439,7 @@ static void shared_request(ws_prof *p, worker *w, inst_stat *st, const ws_prof_e
   st->min_passes += r.min_passes;
   st->degree_sum += r.degree;
   w->deg_hist[r.degree < 1 ? 1 : (r.degree > 32 ? 32 : r.degree)]++;
+  w->kw[ev->warp & 31].deg[r.degree < 1 ? 1 : (r.degree > 32 ? 32 : r.degree)]++;
 }
 
 void ws_prof_inst(ws_prof *p, const ws_prof_event *ev) {
@@ -355,8 +452,10 @@ void ws_prof_inst(ws_prof *p, const ws_prof_event *ev) {
     w->seen |= 1u << wi;
     w->live[wi] = warp_lanes(p->tpb, ev->warp);
     w->last[wi] = UINT32_MAX;
+    memset(&w->kw[wi], 0, sizeof w->kw[wi]);
   }
   st->execs++;
+  if (p->kkind[id] != KO_NONE) w->kw[wi].ops[p->kkind[id]]++;
   /* A block entered from an instruction at or after it in the same
    * function came along a back edge (loop trip counts). */
   if (ev->bb_entry && w->last[wi] != UINT32_MAX && w->last[wi] >= id &&
@@ -906,53 +1005,46 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
   cJSON_AddStringToObject(pj, "resources_source",
                           p->cfg.resources_source ? p->cfg.resources_source : "none");
 
-  /* Kothapalli's section: the average thread's operations and accesses. */
-  cJSON *ko = section(pr, "kothapalli");
-  cJSON *ops = cJSON_AddObjectToObject(ko, "ops_per_thread");
-  double int_simple = 0, int_mul = 0, int_div = 0, int_rem = 0, fp_simple = 0, fp_div = 0;
-  for (uint32_t fi = 0; fi < m->nfuncs; fi++)
-    for (uint32_t pc = 0; pc < m->funcs[fi].ninsts; pc++) {
-      uint32_t id = p->func_base[fi] + pc;
-      const ws_ptx_inst *in = &m->funcs[fi].insts[pc];
-      double n = (double)st[id].execs;
-      if (!n) continue;
-      int c = p->iclass[id];
-      if (c == WS_IC_INT) {
-        if (in->op == WS_PTX_OP_DIV) int_div += n;
-        else if (in->op == WS_PTX_OP_REM) int_rem += n;
-        else if (in->op == WS_PTX_OP_MUL || in->op == WS_PTX_OP_MAD) int_mul += n;
-        else int_simple += n;
-      } else if (c == WS_IC_FP32 || c == WS_IC_FP16) {
-        if (in->op == WS_PTX_OP_DIV) fp_div += n;
-        else fp_simple += n;
+  /* Kothapalli's section: the costliest warp's issued operations and
+   * accesses, which its slowest thread waits for (docs/profile.md). */
+  const worker *kb = NULL;
+  for (int k = 0; k < p->nworkers; k++) {
+    const worker *w = &p->w[k];
+    if (w->kbest_cost < 0) continue;
+    if (!kb || ko_better(w->kbest_cost, w->kbest_block, w->kbest_warp, kb->kbest_cost,
+                         kb->kbest_block, kb->kbest_warp))
+      kb = w;
+  }
+  if (kb) {
+    cJSON *ko = section(pr, "kothapalli");
+    /* Only the kinds the kernel uses: the model prices every key it is
+     * given with the GPU's op_cycles, which older GPUs lack for fp64. */
+    cJSON *ops = cJSON_AddObjectToObject(ko, "ops_per_thread");
+    for (int k = 0; k < KO_NKINDS; k++)
+      if (kb->kbest.ops[k]) cJSON_AddNumberToObject(ops, ko_names[k], kb->kbest.ops[k]);
+    cJSON *ga = cJSON_AddArrayToObject(ko, "global_accesses");
+    cJSON *sa = cJSON_AddArrayToObject(ko, "shared_accesses");
+    for (int k = 1; k <= 32; k++) {
+      if (kb->kbest.k[k]) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "count", kb->kbest.k[k]);
+        cJSON_AddNumberToObject(o, "threads_per_transaction", k);
+        cJSON_AddItemToArray(ga, o);
+      }
+      if (kb->kbest.deg[k]) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "count", kb->kbest.deg[k]);
+        cJSON_AddNumberToObject(o, "conflict_degree", k);
+        cJSON_AddItemToArray(sa, o);
       }
     }
-  /* Only the kinds the kernel uses: the model prices every key it is given
-   * with the GPU's op_cycles, which older GPUs lack for fp64. */
-  const struct {
-    const char *k;
-    double v;
-  } kinds[] = {{"int_simple", int_simple}, {"int_mul32", int_mul}, {"int_div", int_div},
-               {"int_rem", int_rem},       {"fp_simple", fp_simple}, {"fp_div", fp_div},
-               {"sfu", cls[WS_IC_SFU]},    {"fp64", cls[WS_IC_FP64]}};
-  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-    if (kinds[i].v > 0) cJSON_AddNumberToObject(ops, kinds[i].k, kinds[i].v / W);
-  cJSON *ga = cJSON_AddArrayToObject(ko, "global_accesses");
-  for (int k = 1; k <= 32; k++)
-    if (t.k_hist[k]) {
-      cJSON *o = cJSON_CreateObject();
-      cJSON_AddNumberToObject(o, "count", (double)t.k_hist[k] / W);
-      cJSON_AddNumberToObject(o, "threads_per_transaction", k);
-      cJSON_AddItemToArray(ga, o);
-    }
-  cJSON *sa = cJSON_AddArrayToObject(ko, "shared_accesses");
-  for (int k = 1; k <= 32; k++)
-    if (t.deg_hist[k]) {
-      cJSON *o = cJSON_CreateObject();
-      cJSON_AddNumberToObject(o, "count", (double)t.deg_hist[k] / W);
-      cJSON_AddNumberToObject(o, "conflict_degree", k);
-      cJSON_AddItemToArray(sa, o);
-    }
+    cJSON *kj = cJSON_AddObjectToObject(section(pr, "profiler"), "kothapalli_warp");
+    cJSON_AddNumberToObject(kj, "block", (double)kb->kbest_block);
+    cJSON_AddNumberToObject(kj, "warp", kb->kbest_warp);
+    cJSON_AddStringToObject(kj, "chosen_by", p->kw_from_gpu
+                                                 ? "the GPU's Kothapalli cycles"
+                                                 : "unit weights (the GPU has no Kothapalli cycles)");
+  }
 
   luo_suda_section(p, pr);
   free(st);

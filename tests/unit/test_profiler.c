@@ -494,6 +494,47 @@ static void ilp_weighted_by_executions(void **s) {
   teardown_fx(&fx);
 }
 
+/* Kothapalli's section describes the costliest thread: the profiler takes
+ * the warp whose issued operations and accesses cost most (the GPU's
+ * Kothapalli cycles, or unit weights without them).  Block 0: warp 0 runs
+ * one FMA, warp 1 three FMAs and a coalesced 128-byte load; block 1: warp 0
+ * three FMAs and the same load (a tie with block 0's warp 1, which wins as
+ * the first in linear order).  Expected: fp_simple 3, one global access
+ * with 32 threads / 4 sectors = 8 threads per transaction (A100), taken
+ * from block 0, warp 1. */
+static void kothapalli_costliest_warp(void **s) {
+  (void)s;
+  for (int order = 0; order < 2; order++) {
+    fixture fx;
+    setup(&fx, "a100", 2, 64, 0, 2);
+    uint64_t addr[32];
+    for (int l = 0; l < 32; l++) addr[l] = 0x7000000 + 4 * (uint64_t)l;
+    for (int i = 0; i < 2; i++) {
+      uint32_t b = (uint32_t)(order ? 1 - i : i);
+      int wk = (int)b;
+      ws_prof_block_begin(fx.p, wk, b);
+      if (b == 0) emit(&fx, wk, b, 0, I_FMA, ~0u, ~0u, 0, 0, NULL);
+      for (int k = 0; k < 3; k++) emit(&fx, wk, b, b == 0 ? 1 : 0, I_FMA, ~0u, ~0u, 0, 0, NULL);
+      emit(&fx, wk, b, b == 0 ? 1 : 0, I_LD0, ~0u, ~0u, 0, WS_PTX_SP_GLOBAL, addr);
+      ws_prof_block_end(fx.p, wk, b);
+    }
+    ws_profile *pr = finish(&fx);
+    const cJSON *ko = cJSON_GetObjectItem(pr->root, "kothapalli");
+    const cJSON *ops = cJSON_GetObjectItem(ko, "ops_per_thread");
+    assert_int_equal(cJSON_GetArraySize(ops), 1);
+    assert_close(cJSON_GetObjectItem(ops, "fp_simple")->valuedouble, 3, 0);
+    const cJSON *ga = cJSON_GetObjectItem(ko, "global_accesses");
+    assert_int_equal(cJSON_GetArraySize(ga), 1);
+    assert_close(cJSON_GetObjectItem(cJSON_GetArrayItem(ga, 0), "count")->valuedouble, 1, 0);
+    assert_close(cJSON_GetObjectItem(cJSON_GetArrayItem(ga, 0), "threads_per_transaction")->valuedouble, 8, 0);
+    const cJSON *kw = cJSON_GetObjectItem(cJSON_GetObjectItem(pr->root, "profiler"), "kothapalli_warp");
+    assert_close(cJSON_GetObjectItem(kw, "block")->valuedouble, 0, 0);
+    assert_close(cJSON_GetObjectItem(kw, "warp")->valuedouble, 1, 0);
+    ws_profile_free(pr);
+    teardown_fx(&fx);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(coalescing_kernel_levels), cmocka_unit_test(bank_conflict_kernel),
@@ -501,7 +542,7 @@ int main(void) {
       cmocka_unit_test(cache_random_small_table), cmocka_unit_test(divergence_and_flops),
       cmocka_unit_test(sampling_plan),            cmocka_unit_test(sampled_profile_scales),
       cmocka_unit_test(replay_order_independent), cmocka_unit_test(no_cache_gpu),
-      cmocka_unit_test(ilp_weighted_by_executions),
+      cmocka_unit_test(ilp_weighted_by_executions), cmocka_unit_test(kothapalli_costliest_warp),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
