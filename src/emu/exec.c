@@ -659,6 +659,38 @@ reload:
         });
         break;
       }
+      case D_ALLOCA: { /* room for the largest request of the lanes, the same offset in each lane */
+        const uint64_t *A = S(in->a);
+        uint64_t need = 0, al = (uint64_t)in->imm;
+        LANES(m, need = A[l] > need ? A[l] : need);
+        uint64_t base = (w->local_top + al - 1) / al * al;
+        if (need > (64u << 20) || grow_local(w, base + need)) {
+          set_fault(B, w, (uint32_t)__builtin_ctz(m), F, pc, FAULT_STACK, 0, 0, 0);
+          return -1;
+        }
+        for (uint32_t l = 0; l < 32; l++) memset(w->local + l * w->local_cap + w->local_top, 0, base + need - w->local_top);
+        w->local_top = base + need;
+        uint64_t *Dd = S(in->d), wm = in->wmask;
+        LANES(m, Dd[l] = base & wm);
+        break;
+      }
+      case D_STACKSAVE: {
+        uint64_t *Dd = S(in->d), v = w->local_top & in->wmask;
+        LANES(m, Dd[l] = v);
+        break;
+      }
+      case D_STACKRESTORE: {
+        uint64_t v = S(in->a)[__builtin_ctz(m)];
+        if (v < lbase + F->frame_bytes || v > w->local_top) {
+          set_fault(B, w, (uint32_t)__builtin_ctz(m), F, pc, FAULT_OTHER, v, MS_LOCAL, 0);
+          snprintf(B->flt.msg, sizeof B->flt.msg, "stackrestore to 0x%llx, outside this frame's stack (0x%llx..0x%llx)",
+                   (unsigned long long)v, (unsigned long long)(lbase + F->frame_bytes),
+                   (unsigned long long)w->local_top);
+          return -1;
+        }
+        w->local_top = v;
+        break;
+      }
       case D_MOV_LOCALSYM: {
         uint64_t *Dd = S(in->d), v = lbase + (uint64_t)in->imm;
         LANES(m, Dd[l] = v);
