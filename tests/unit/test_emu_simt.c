@@ -1,11 +1,14 @@
 /*
  * test_emu_simt.c — SIMT semantics of the emulator on small hand-written
  * PTX kernels: nested divergence and reconvergence, per-lane loop trip
- * counts, early exit before a barrier, warp shuffles/votes under partial
- * masks, atomics under contention, recursion through call with per-frame
- * local memory, and faults.  Every expected value is computed in the test
- * from the kernel's definition (comments show the arithmetic), never taken
- * from the emulator's own output.
+ * counts, early exit before a barrier, warp shuffles/votes/redux/match under
+ * partial masks, atomics under contention (integer and half precision),
+ * recursion through call with per-frame local memory, brx.idx switches,
+ * indirect calls, alloca, profiler hooks, 56 instruction results on fixed
+ * operands, fma.rn.f32 against the host's fmaf, device printf, and a fault
+ * report.  Every expected value is computed in the test from the kernel's
+ * definition (comments show the arithmetic) or by an independent host
+ * function (fmaf, snprintf), never taken from the emulator's own output.
  */
 #include "testutil.h"
 
