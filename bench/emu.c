@@ -1,0 +1,240 @@
+/*
+ * bench/emu.c — speed of the functional emulator on four corpus kernels
+ * (tests/corpus/ptx/sm_80): vector add (2^24 elements), tiled matmul
+ * (1024 x 1024, 16 x 16 tiles), tree reduction (reduce6, 2^24 ints) and
+ * Black-Scholes (2^22 options).  For each: warp instructions per second of
+ * ws_emu_run at -j 1 and -j 2, and the slowdown against a plain C version of
+ * the same computation on the same inputs, single-threaded, timed in the
+ * same run (build with the default RelWithDebInfo, -O2, for the figures).
+ * Native and -j 1 times are process CPU seconds; -j 2 times are wall-clock.
+ *
+ * usage: bench_emu [--quick]      (--quick: 1/16 of the sizes, for a smoke run)
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "warpsight/emu.h"
+#include "warpsight/ptx.h"
+
+/* Process CPU time: the machine may be shared, and at -j 1 both the native
+ * loop and the emulator run on one thread, so CPU seconds compare fairly. */
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* ---- native versions (single thread) ------------------------------------------- */
+
+static void native_vecadd(const float *a, const float *b, float *c, int n) {
+  for (int i = 0; i < n; i++) c[i] = a[i] + b[i];
+}
+
+static void native_matmul(const float *A, const float *B, float *C, int m, int n, int k) {
+  for (int i = 0; i < m * n; i++) C[i] = 0.0f;
+  for (int i = 0; i < m; i++)
+    for (int t = 0; t < k; t++) {
+      float a = A[i * k + t];
+      const float *b = B + (size_t)t * n;
+      float *c = C + (size_t)i * n;
+      for (int j = 0; j < n; j++) c[j] += a * b[j];
+    }
+}
+
+static long long native_reduce(const int *in, int n) {
+  long long s = 0;
+  for (int i = 0; i < n; i++) s += in[i];
+  return s;
+}
+
+static float cnd(float d) {
+  const float a1 = 0.31938153f, a2 = -0.356563782f, a3 = 1.781477937f, a4 = -1.821255978f, a5 = 1.330274429f;
+  float k = 1.0f / (1.0f + 0.2316419f * fabsf(d));
+  float poly = k * (a1 + k * (a2 + k * (a3 + k * (a4 + k * a5))));
+  float c = 0.39894228040143267794f * expf(-0.5f * d * d) * poly;
+  return d > 0.0f ? 1.0f - c : c;
+}
+
+static void native_bs(const float *S, const float *X, const float *T, float *call, float *put, float r, float v,
+                      int n) {
+  for (int i = 0; i < n; i++) {
+    float s = S[i], x = X[i], t = T[i];
+    float sq = sqrtf(t);
+    float d1 = (logf(s / x) + (r + 0.5f * v * v) * t) / (v * sq);
+    float d2 = d1 - v * sq;
+    float c1 = cnd(d1), c2 = cnd(d2);
+    float disc = x * expf(-r * t);
+    call[i] = s * c1 - disc * c2;
+    put[i] = disc * (1.0f - c2) - s * (1.0f - c1);
+  }
+}
+
+/* ---- harness --------------------------------------------------------------------- */
+
+typedef struct result {
+  const char *name;
+  double native_s;
+  double emu_s[2];
+  double wips[2];
+  unsigned long long warp_insts;
+} result;
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Runs `kernel` from the corpus with spec text at -j 1 and -j 2; calls
+ * native(l) with the launch's buffers (inputs) and times it. */
+static int bench(result *r, const char *file, const char *spec, void (*native)(ws_emu_launch *l, double *secs)) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/tests/corpus/ptx/sm_80/%s.ptx", WS_SOURCE_DIR, file);
+  ws_diag d = WS_DIAG_INIT;
+  ws_ptx_module *m = NULL;
+  ws_launch_spec *s = NULL;
+  ws_emu_program *p = NULL;
+  int st = ws_ptx_parse_file(&m, path, &d);
+  if (!st) st = ws_launch_spec_parse(&s, spec, r->name, ".", &d);
+  if (!st) st = ws_emu_load(&p, m, s->kernel, &d);
+  for (int j = 0; j < 2 && !st; j++) {
+    ws_emu_launch *l = NULL;
+    st = ws_emu_launch_new(&l, p, s, &d);
+    if (st) break;
+    if (j == 0) native(l, &r->native_s);
+    ws_emu_options o = WS_EMU_OPTIONS_INIT;
+    ws_emu_stats stats;
+    o.threads = j + 1;
+    double c0 = now();
+    st = ws_emu_run(l, &o, &stats, &d);
+    /* -j 1: CPU seconds; -j 2: wall-clock seconds (CPU time would add both threads) */
+    r->emu_s[j] = j == 0 ? now() - c0 : stats.seconds;
+    r->wips[j] = (double)stats.warp_insts / r->emu_s[j];
+    r->warp_insts = stats.warp_insts;
+    ws_emu_launch_free(l);
+  }
+  if (st) {
+    char *t = ws_diag_format(&d);
+    fprintf(stderr, "%s: %s\n", r->name, t ? t : "error");
+    free(t);
+  }
+  ws_emu_program_free(p);
+  ws_launch_spec_free(s);
+  ws_ptx_module_free(m);
+  ws_diag_free(&d);
+  return st;
+}
+
+static int g_scale = 1;
+
+static void nat_vecadd(ws_emu_launch *l, double *secs) {
+  uint64_t n;
+  float *a = ws_emu_buffer(l, "a", &n), *b = ws_emu_buffer(l, "b", NULL);
+  float *c = malloc(n);
+  memset(c, 0, n); /* touch the pages outside the timed region */
+  double t0 = now();
+  native_vecadd(a, b, c, (int)(n / 4));
+  *secs = now() - t0;
+  free(c);
+}
+
+static void nat_matmul(ws_emu_launch *l, double *secs) {
+  float *A = ws_emu_buffer(l, "A", NULL), *B = ws_emu_buffer(l, "B", NULL);
+  int N = 1024 / g_scale;
+  float *C = malloc((size_t)N * N * sizeof *C);
+  memset(C, 0, (size_t)N * N * sizeof *C);
+  double t0 = now();
+  native_matmul(A, B, C, N, N, N);
+  *secs = now() - t0;
+  free(C);
+}
+
+static volatile long long g_sink;
+
+static void nat_reduce(ws_emu_launch *l, double *secs) {
+  uint64_t n;
+  int *in = ws_emu_buffer(l, "in", &n);
+  double t0 = now();
+  g_sink = native_reduce(in, (int)(n / 4));
+  *secs = now() - t0;
+}
+
+static void nat_bs(ws_emu_launch *l, double *secs) {
+  uint64_t n;
+  float *S = ws_emu_buffer(l, "S", &n), *X = ws_emu_buffer(l, "X", NULL), *T = ws_emu_buffer(l, "T", NULL);
+  int cnt = (int)(n / 4);
+  float *c = malloc(n), *p = malloc(n);
+  memset(c, 0, n);
+  memset(p, 0, n);
+  double t0 = now();
+  native_bs(S, X, T, c, p, 0.02f, 0.3f, cnt);
+  *secs = now() - t0;
+  free(c);
+  free(p);
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "--quick") == 0) g_scale = 16;
+  char sv[1024], sm[1024], sr[1024], sb[2048];
+  int nv = (1 << 24) / g_scale, N = 1024 / g_scale, nr = (1 << 24) / g_scale, nb = (1 << 22) / g_scale;
+  snprintf(sv, sizeof sv,
+           "{\"kernel\": \"vecadd\", \"grid\": [%d,1,1], \"block\": [256,1,1], \"args\": ["
+           "{\"buffer\": \"a\", \"type\": \"f32\", \"count\": %d, \"init\": {\"random\": {\"seed\": 1, \"min\": 0, \"max\": 1}}},"
+           "{\"buffer\": \"b\", \"type\": \"f32\", \"count\": %d, \"init\": {\"random\": {\"seed\": 2, \"min\": 0, \"max\": 1}}},"
+           "{\"buffer\": \"c\", \"type\": \"f32\", \"count\": %d},"
+           "{\"scalar\": \"n\", \"type\": \"s32\", \"value\": %d}]}",
+           nv / 256, nv, nv, nv, nv);
+  snprintf(sm, sizeof sm,
+           "{\"kernel\": \"matmul_tiled\", \"grid\": [%d,%d,1], \"block\": [16,16,1], \"args\": ["
+           "{\"buffer\": \"A\", \"type\": \"f32\", \"count\": %d, \"init\": {\"random\": {\"seed\": 10, \"min\": 0, \"max\": 1}}},"
+           "{\"buffer\": \"B\", \"type\": \"f32\", \"count\": %d, \"init\": {\"random\": {\"seed\": 11, \"min\": 0, \"max\": 1}}},"
+           "{\"buffer\": \"C\", \"type\": \"f32\", \"count\": %d},"
+           "{\"scalar\": \"m\", \"type\": \"s32\", \"value\": %d}, {\"scalar\": \"n\", \"type\": \"s32\", \"value\": %d},"
+           "{\"scalar\": \"k\", \"type\": \"s32\", \"value\": %d}]}",
+           N / 16, N / 16, N * N, N * N, N * N, N, N, N);
+  snprintf(sr, sizeof sr,
+           "{\"kernel\": \"reduce6\", \"grid\": [%d,1,1], \"block\": [256,1,1], \"dynamic_shared_bytes\": 1024, \"args\": ["
+           "{\"buffer\": \"in\", \"type\": \"s32\", \"count\": %d, \"init\": {\"random\": {\"seed\": 16, \"min\": -1000, \"max\": 1000}}},"
+           "{\"buffer\": \"out\", \"type\": \"s32\", \"count\": 1024},"
+           "{\"scalar\": \"n\", \"type\": \"s32\", \"value\": %d}]}",
+           nr / 256 / 64 > 0 ? nr / 256 / 64 : 1, nr, nr);
+  snprintf(sb, sizeof sb,
+           "{\"kernel\": \"blackscholes\", \"grid\": [%d,1,1], \"block\": [128,1,1], \"args\": ["
+           "{\"buffer\": \"S\", \"type\": \"f32\", \"count\": %d, \"init\": {\"random\": {\"seed\": 12, \"min\": 5, \"max\": 30}}},"
+           "{\"buffer\": \"X\", \"type\": \"f32\", \"count\": %d, \"init\": {\"random\": {\"seed\": 13, \"min\": 1, \"max\": 100}}},"
+           "{\"buffer\": \"T\", \"type\": \"f32\", \"count\": %d, \"init\": {\"random\": {\"seed\": 14, \"min\": 0.25, \"max\": 10}}},"
+           "{\"buffer\": \"call\", \"type\": \"f32\", \"count\": %d}, {\"buffer\": \"put\", \"type\": \"f32\", \"count\": %d},"
+           "{\"scalar\": \"r\", \"type\": \"f32\", \"value\": 0.02}, {\"scalar\": \"v\", \"type\": \"f32\", \"value\": 0.3},"
+           "{\"scalar\": \"n\", \"type\": \"s32\", \"value\": %d}]}",
+           nb / 128, nb, nb, nb, nb, nb, nb);
+  result r[4] = {{"vecadd 2^24", 0, {0, 0}, {0, 0}, 0},
+                 {"matmul_tiled 1024^2", 0, {0, 0}, {0, 0}, 0},
+                 {"reduce6 2^24", 0, {0, 0}, {0, 0}, 0},
+                 {"blackscholes 2^22", 0, {0, 0}, {0, 0}, 0}};
+  if (g_scale > 1) {
+    r[0].name = "vecadd 2^20";
+    r[1].name = "matmul_tiled 64^2";
+    r[2].name = "reduce6 2^20";
+    r[3].name = "blackscholes 2^18";
+  }
+  int bad = 0;
+  bad |= bench(&r[0], "vecadd", sv, nat_vecadd);
+  bad |= bench(&r[1], "matmul_tiled", sm, nat_matmul);
+  bad |= bench(&r[2], "reduce", sr, nat_reduce);
+  bad |= bench(&r[3], "blackscholes", sb, nat_bs);
+  if (bad) return 1;
+  printf("%-22s %14s %12s %12s %12s %14s %14s %10s %10s\n", "kernel", "warp insts", "native cpu s", "emu -j1 cpu",
+         "emu -j2 wall", "winst/s -j1", "winst/s -j2", "slow -j1", "slow -j2");
+  double sl[4];
+  for (int i = 0; i < 4; i++) {
+    sl[i] = r[i].emu_s[0] / r[i].native_s;
+    printf("%-22s %14llu %12.4f %12.3f %12.3f %14.3e %14.3e %9.1fx %9.1fx\n", r[i].name, r[i].warp_insts,
+           r[i].native_s, r[i].emu_s[0], r[i].emu_s[1], r[i].wips[0], r[i].wips[1], sl[i],
+           r[i].emu_s[1] / r[i].native_s);
+  }
+  qsort(sl, 4, sizeof *sl, cmp_double);
+  printf("median slowdown at -j 1: %.1fx (aim: <= 30x)\n", (sl[1] + sl[2]) / 2);
+  return 0;
+}

@@ -1,0 +1,235 @@
+/*
+ * emu_int.h — the emulator's private structures: the decoded executable form
+ * of a function, the memory map and the per-warp state.
+ *
+ * Decoded form (built once by load.c): every instruction becomes a dinst
+ * with a dense opcode (D_*, dispatched by one switch in exec.c) and
+ * pre-resolved operand slots.  Registers of a frame are a struct of arrays
+ * regs[slot * 32 + lane] of 64-bit slots; immediates and symbol addresses
+ * are "constant slots" (slots after the IR registers, broadcast to all
+ * lanes when a frame is created), so every source operand is a slot index.
+ * Predicates are bit masks, one uint32 per predicate register per frame.
+ *
+ * Invariant: a value register slot holds its value zero-extended from the
+ * register's declared width (writers mask their result).
+ */
+#ifndef WS_EMU_INT_H
+#define WS_EMU_INT_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "warpsight/emu.h"
+
+/* Generic address windows (docs/emulator.md "Memory map").  Global objects
+ * live below 2^46; each window holds one space's addresses at an offset. */
+#define WIN_SHIFT 40
+#define CONST_WIN (0x7dull << WIN_SHIFT)
+#define LOCAL_WIN (0x7eull << WIN_SHIFT)
+#define SHARED_WIN (0x7full << WIN_SHIFT)
+#define GLOBAL_BASE 0x100000000ull /* first global object */
+#define GLOBAL_GAP 0x10000ull      /* unmapped bytes between global objects */
+#define FUNC_ADDR_BASE (0x7cull << WIN_SHIFT) /* values of function symbols (never mapped) */
+
+#define NO_PC 0xFFFFFFFFu    /* no reconvergence point inside the function */
+#define NO_SLOT 0xFFFFFFFFu  /* sink `_` or absent operand */
+
+/* Decoded opcodes. */
+enum {
+#define D(x) D_##x,
+#include "emu/dops.def"
+#undef D
+  D_COUNT
+};
+
+/* Memory spaces as the executor resolves them. */
+enum { MS_GLOBAL, MS_SHARED, MS_LOCAL, MS_CONST, MS_KPARAM, MS_GENERIC };
+
+typedef struct dinst {
+  uint16_t op;      /* D_* */
+  uint8_t bits;     /* operand width (8/16/32/64); cvt: source width */
+  uint8_t sgn;      /* signed operand type */
+  uint8_t rnd;      /* ws_num_rnd */
+  uint8_t ftz;      /* .ftz */
+  uint8_t sat;      /* .sat */
+  uint8_t cmp;      /* ws_num_cmp, or sub-operation (atom op, shfl mode...) */
+  uint8_t bop;      /* setp/set boolean combine: 0 none, 1 and, 2 or, 3 xor */
+  uint8_t space;    /* MS_* for memory ops */
+  uint8_t vec;      /* vector elements (1, 2, 4) */
+  uint8_t size;     /* bytes per element for memory ops; cvt: dest width */
+  uint8_t frel;     /* address is relative to the frame's local base */
+  uint8_t ty;       /* ws_num_type (cvt source) or float kind */
+  uint8_t ty2;      /* ws_num_type (cvt destination) */
+  uint8_t flags;    /* operand negation flags: 1 = !a, 2 = !b, 4 = !c */
+  int32_t guard;    /* predicate index, or -1 */
+  uint8_t gnot;     /* guard negated */
+  uint8_t bb_entry; /* this pc starts a basic block */
+  uint16_t pad;
+  uint32_t d, a, b, c, e; /* slots (or predicate indices for pred operands) */
+  uint32_t d2;      /* second destination (setp |q, shfl |p), NO_SLOT if none */
+  uint32_t vbase;   /* first of `vec` slots in dfunc.vslots (ld/st/mov vectors) */
+  uint64_t wmask;   /* mask of the result width */
+  int64_t imm;      /* address offset, sreg id, barrier info, ... */
+  uint32_t target;  /* branch target / callee function index */
+  uint32_t rpc;     /* reconvergence pc of a branch (NO_PC if none) */
+  uint32_t pc;      /* index in the IR function */
+} dinst;
+
+typedef struct dfunc {
+  const ws_ptx_function *f; /* the IR */
+  dinst *code;              /* f->ninsts + 1 (a final implicit ret/exit) */
+  uint32_t ncode;           /* instructions incl. the implicit one */
+  uint32_t nslots;          /* value slots (IR registers + constants + scratch) */
+  uint32_t nconst_first;    /* first constant slot */
+  uint64_t *const_vals;     /* value of each constant slot (nslots - nconst_first) */
+  uint32_t npreds;          /* predicate registers */
+  uint32_t *pred_of_reg;    /* IR reg -> predicate index (or NO_SLOT) */
+  uint32_t *vslots;         /* vector operand element slots */
+  uint64_t frame_bytes;     /* per-thread frame: .local vars, call .params, params, rets */
+  uint64_t *var_off;        /* f->vars[i]: frame offset (local/param) or shared offset */
+  uint64_t *param_off;      /* f->params[i] frame offset (.func) */
+  uint64_t *ret_off;        /* f->rets[i] frame offset (.func) */
+  int index;                /* index in the program */
+} dfunc;
+
+/* A global-space object (buffer or module variable). */
+typedef struct gobj {
+  uint64_t base;     /* global address */
+  uint64_t size;     /* bytes */
+  const char *name;  /* argument or variable name */
+  int arg;           /* spec argument index, or -1 for a module variable */
+  int var;           /* module variable index, or -1 */
+} gobj;
+
+/* A named object in a non-global space, for fault reports. */
+typedef struct sobj {
+  uint8_t space;     /* MS_SHARED / MS_CONST */
+  uint64_t base;     /* offset in the space */
+  uint64_t size;     /* bytes (dynamic shared: the launch's size) */
+  const char *name;  /* variable name */
+} sobj;
+
+struct ws_emu_program {
+  const ws_ptx_module *m;   /* borrowed */
+  dfunc *funcs;             /* decoded functions (index 0 = the kernel) */
+  uint32_t nfuncs;          /* decoded functions */
+  int *func_of_ir;          /* module function index -> decoded index or -1 */
+  uint64_t *mvar_addr;      /* module variable -> address in its space */
+  uint64_t shared_static;   /* bytes of static shared memory */
+  uint64_t shared_dyn_align;/* alignment of the dynamic shared region */
+  uint64_t shared_dyn_base; /* offset of the dynamic shared region */
+  uint64_t fsh_base;        /* offset of the function-scope .shared variables */
+  uint64_t **fsh;           /* per module function: its .shared variables' offsets from fsh_base */
+  uint64_t const_bytes;     /* constant bank size */
+  uint8_t *const_image;     /* initial const bank */
+  uint64_t gvar_end;        /* end of module .global variables */
+  sobj *sobjs;              /* shared and const objects for reports */
+  uint32_t nsobjs;          /* entries */
+};
+
+/* One entry of a warp's reconvergence stack. */
+typedef struct sentry {
+  uint32_t pc;       /* next instruction of these lanes */
+  uint32_t rpc;      /* pop when pc reaches it (NO_PC: never) */
+  uint32_t mask;     /* lanes of this entry */
+  uint32_t frame;    /* 1 + frame index when this entry is a call's base, else 0 */
+} sentry;
+
+/* One function activation of a warp. */
+typedef struct frame {
+  const dfunc *f;       /* function */
+  size_t reg_off;       /* offset of its slots in warp.regs (in uint64) */
+  size_t pred_off;      /* offset of its predicates in warp.preds */
+  uint64_t local_base;  /* local-space offset of its frame */
+  uint32_t call_pc;     /* caller's call instruction (for the return copy) */
+} frame;
+
+enum { WS_RUN, WS_WAIT, WS_DONE };
+
+typedef struct warp {
+  uint32_t id;          /* index in the block */
+  uint32_t exists;      /* lanes that are threads of the block */
+  uint32_t exited;      /* lanes that executed exit */
+  int state;            /* WS_RUN, WS_WAIT, WS_DONE */
+  int bar_id;           /* barrier it waits at */
+  uint32_t bar_pc;      /* and the instruction */
+  const dfunc *bar_f;   /* function of that instruction */
+  sentry *stk;          /* reconvergence stack */
+  uint32_t sp, stk_cap; /* entries used, allocated */
+  frame *frames;        /* activations */
+  uint32_t nframes, frames_cap;
+  uint64_t *regs;       /* all frames' slots */
+  size_t regs_used, regs_cap;
+  uint32_t *preds;      /* all frames' predicate masks */
+  size_t preds_used, preds_cap;
+  uint8_t *local;       /* per-lane local memory: lane * local_cap + offset */
+  uint64_t local_cap;   /* bytes per lane allocated */
+  uint64_t local_top;   /* bytes per lane in use (all frames) */
+  uint64_t insts;       /* warp instructions executed (%clock) */
+  uint64_t thread_insts;/* lanes x instructions */
+  uint32_t cc[32];      /* carry flag per lane (add.cc chains) */
+  uint64_t addr[32];    /* scratch: per-lane addresses for hooks */
+  int gcache;           /* last global object hit */
+  uint32_t tid[3][32];  /* %tid.x/y/z of each lane */
+} warp;
+
+/* A fault found while running (turned into a diagnostic by launch.c). */
+typedef struct fault {
+  int kind;             /* FAULT_* */
+  uint32_t block;       /* linear block */
+  uint32_t warp, lane;  /* where */
+  const dfunc *f;       /* function */
+  uint32_t pc;          /* instruction */
+  uint64_t addr;        /* address (memory faults) */
+  int space;            /* MS_* of the access */
+  int bytes;            /* access size */
+  char msg[512];        /* extra detail */
+} fault;
+
+enum {
+  FAULT_NONE, FAULT_OOB, FAULT_MISALIGNED, FAULT_READONLY, FAULT_DEADLOCK,
+  FAULT_LIMIT, FAULT_TRAP, FAULT_STACK, FAULT_OTHER
+};
+
+struct ws_emu_launch {
+  const ws_emu_program *p;  /* borrowed */
+  const ws_launch_spec *s;  /* borrowed */
+  gobj *gobjs;              /* global objects sorted by base */
+  uint32_t ngobjs;
+  uint8_t **gmem;           /* host storage of each global object */
+  uint8_t *param_image;     /* kernel parameter space */
+  uint64_t param_bytes;
+  uint8_t *const_bank;      /* constant bank (copy of the program's) */
+  uint64_t shared_bytes;    /* static + dynamic shared per block */
+  int *arg_obj;             /* spec argument -> gobj index (buffers), or -1 */
+};
+
+/* Per-worker block context. */
+typedef struct blockctx {
+  struct ws_emu_launch *L;  /* launch */
+  const ws_emu_options *o;  /* options */
+  int worker;               /* worker index */
+  uint32_t block;           /* linear block index */
+  uint32_t ctaid[3];        /* block coordinates */
+  uint8_t *shared;          /* shared memory of the block */
+  warp *warps;              /* warps of the block */
+  uint32_t nwarps;          /* warps per block */
+  uint32_t nthreads;        /* threads per block */
+  int bar_count[16];        /* warps arrived per barrier */
+  uint32_t bar_red[16];     /* bar.red accumulators */
+  uint32_t bar_red_n[16];   /* bar.red: threads counted */
+  fault flt;                /* the first fault of this block */
+  char *pbuf;               /* printf output of this block */
+  size_t plen, pcap;
+  uint64_t warp_insts, thread_insts;
+} blockctx;
+
+/* exec.c */
+int ws_emu_run_block(blockctx *B);
+/* printf.c: format one vprintf call; fetch reads generic memory (returns 0
+ * on success).  Appends to B->pbuf; returns the characters written or -1. */
+typedef int (*vp_fetch)(void *ctx, uint64_t addr, void *dst, size_t n);
+int ws_emu_vprintf(char **buf, size_t *len, size_t *cap, vp_fetch fetch, void *ctx,
+                   uint64_t fmt, uint64_t args);
+
+#endif
