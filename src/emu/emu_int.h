@@ -154,6 +154,7 @@ typedef struct warp {
   int bar_id;           /* barrier it waits at */
   uint32_t bar_pc;      /* and the instruction */
   const dfunc *bar_f;   /* function of that instruction */
+  int bar_all;          /* the barrier has no thread count: all non-exited warps take part */
   sentry *stk;          /* reconvergence stack */
   uint32_t sp, stk_cap; /* entries used, allocated */
   frame *frames;        /* activations */

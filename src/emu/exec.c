@@ -566,6 +566,50 @@ static void emit(blockctx *B, warp *w, const dfunc *F, const dinst *in, uint32_t
 
 /* Runs warp w until it is done, waits at a barrier, faults (returns -1) or
  * uses up its quantum. */
+/* Warps of the block that have finished (exited or returned from the kernel). */
+static uint32_t live_done(const blockctx *B) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < B->nwarps; i++) n += B->warps[i].state == WS_DONE;
+  return n;
+}
+
+/* Releases every warp waiting at barrier `id` (and `w`, the warp completing
+ * it, if any), delivering bar.red results when `red` is set. */
+static void release_barrier(blockctx *B, uint32_t id, warp *w, int red) {
+  uint32_t res = B->bar_red[id];
+  B->bar_count[id] = 0;
+  for (uint32_t i = 0; i < B->nwarps; i++) {
+    warp *x = &B->warps[i];
+    if (x != w && !(x->state == WS_WAIT && x->bar_id == (int)id)) continue;
+    if (red) { /* deliver bar.red results */
+      frame *xf = &x->frames[x->nframes - 1];
+      const dinst *xi = &xf->f->code[x->bar_pc];
+      uint64_t *XR = x->regs + xf->reg_off;
+      uint32_t *XP = x->preds + xf->pred_off;
+      uint32_t xm = x->stk[x->sp - 1].mask;
+      if (xi->bop == 1) LANES(xm, XR[(size_t)xi->d * 32 + l] = res);
+      else XP[xi->d] = (XP[xi->d] & ~xm) | (res ? xm : 0);
+    }
+    if (x != w) x->state = WS_RUN;
+  }
+}
+
+/* When every warp still running waits at the same all-threads barrier, the
+ * warps that exited were holding it up: release it.  Returns 1 if it did. */
+static int release_after_exits(blockctx *B) {
+  int id = -1, red = 0;
+  for (uint32_t i = 0; i < B->nwarps; i++) {
+    const warp *x = &B->warps[i];
+    if (x->state == WS_DONE) continue;
+    if (x->state != WS_WAIT || !x->bar_all || (id >= 0 && x->bar_id != id)) return 0;
+    id = x->bar_id;
+    red = x->bar_f->code[x->bar_pc].bop != 0;
+  }
+  if (id < 0) return 0;
+  release_barrier(B, (uint32_t)id, NULL, red);
+  return 1;
+}
+
 static int run_warp(blockctx *B, warp *w) {
   const ws_emu_hooks *H = B->o->hooks && B->o->hooks->inst ? B->o->hooks : NULL;
   const uint64_t limit = B->o->max_warp_insts;
@@ -657,6 +701,38 @@ reload:
             v = in->size >= 64 ? 0 : v >> in->size;
           }
         });
+        break;
+      }
+      case D_ALLOCA: { /* room for the largest request of the lanes, the same offset in each lane */
+        const uint64_t *A = S(in->a);
+        uint64_t need = 0, al = (uint64_t)in->imm;
+        LANES(m, need = A[l] > need ? A[l] : need);
+        uint64_t base = (w->local_top + al - 1) / al * al;
+        if (need > (64u << 20) || grow_local(w, base + need)) {
+          set_fault(B, w, (uint32_t)__builtin_ctz(m), F, pc, FAULT_STACK, 0, 0, 0);
+          return -1;
+        }
+        for (uint32_t l = 0; l < 32; l++) memset(w->local + l * w->local_cap + w->local_top, 0, base + need - w->local_top);
+        w->local_top = base + need;
+        uint64_t *Dd = S(in->d), wm = in->wmask;
+        LANES(m, Dd[l] = base & wm);
+        break;
+      }
+      case D_STACKSAVE: {
+        uint64_t *Dd = S(in->d), v = w->local_top & in->wmask;
+        LANES(m, Dd[l] = v);
+        break;
+      }
+      case D_STACKRESTORE: {
+        uint64_t v = S(in->a)[__builtin_ctz(m)];
+        if (v < lbase + F->frame_bytes || v > w->local_top) {
+          set_fault(B, w, (uint32_t)__builtin_ctz(m), F, pc, FAULT_OTHER, v, MS_LOCAL, 0);
+          snprintf(B->flt.msg, sizeof B->flt.msg, "stackrestore to 0x%llx, outside this frame's stack (0x%llx..0x%llx)",
+                   (unsigned long long)v, (unsigned long long)(lbase + F->frame_bytes),
+                   (unsigned long long)w->local_top);
+          return -1;
+        }
+        w->local_top = v;
         break;
       }
       case D_MOV_LOCALSYM: {
@@ -1537,7 +1613,9 @@ reload:
           snprintf(B->flt.msg, sizeof B->flt.msg, "barrier number %u is out of range (0..15)", id);
           return -1;
         }
-        uint32_t expect = B->nwarps;
+        /* Without a thread count every warp that has not exited takes part:
+         * exited threads do not hold a barrier up (PTX ISA, exit). */
+        uint32_t expect = B->nwarps - live_done(B);
         if (in->b != NO_SLOT) {
           uint32_t cnt = (uint32_t)S(in->b)[__builtin_ctz(m)];
           expect = (cnt + 31) / 32;
@@ -1562,24 +1640,9 @@ reload:
         w->bar_id = (int)id;
         w->bar_pc = pc;
         w->bar_f = F;
+        w->bar_all = in->b == NO_SLOT;
         if ((uint32_t)B->bar_count[id] >= expect) {
-          /* release everyone waiting here, this warp included */
-          uint32_t res = B->bar_red[id];
-          B->bar_count[id] = 0;
-          for (uint32_t i = 0; i < B->nwarps; i++) {
-            warp *x = &B->warps[i];
-            if (x != w && !(x->state == WS_WAIT && x->bar_id == (int)id)) continue;
-            if (in->bop) { /* deliver bar.red results */
-              frame *xf = &x->frames[x->nframes - 1];
-              const dinst *xi = &xf->f->code[x->bar_pc];
-              uint64_t *XR = x->regs + xf->reg_off;
-              uint32_t *XP = x->preds + xf->pred_off;
-              uint32_t xm = x->stk[x->sp - 1].mask;
-              if (xi->bop == 1) LANES(xm, XR[(size_t)xi->d * 32 + l] = res);
-              else XP[xi->d] = (XP[xi->d] & ~xm) | (res ? xm : 0);
-            }
-            if (x != w) x->state = WS_RUN;
-          }
+          release_barrier(B, id, w, in->bop != 0);
           pc++;
           continue;
         }
@@ -1656,6 +1719,7 @@ int ws_emu_run_block(blockctx *B) {
       if (w->state == WS_DONE) done++;
     }
     if ((uint32_t)done == B->nwarps) break;
+    if (!ran && release_after_exits(B)) continue;
     if (!ran) {
       /* every live warp waits at a barrier that cannot complete */
       char *p = B->flt.msg;

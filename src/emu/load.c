@@ -904,6 +904,25 @@ static int decode(dec *D, const ws_ptx_inst *in, dinst *di) {
     di->op = isatom ? D_ATOM : D_RED;
     return WS_OK;
   }
+  case WS_PTX_OP_ALLOCA: /* alloca.type ptr, size{, align} */
+    di->op = D_ALLOCA;
+    DST(0);
+    SRC(1, a);
+    di->imm = 8;
+    if (in->nops > 2) {
+      if (o[2].kind != WS_PTX_O_IMM_INT || o[2].imm < 1 || o[2].imm > 4096 || (o[2].imm & (o[2].imm - 1)))
+        return unsup(D, in, "alloca alignment");
+      di->imm = o[2].imm;
+    }
+    return WS_OK;
+  case WS_PTX_OP_STACKSAVE:
+    di->op = D_STACKSAVE;
+    DST(0);
+    return WS_OK;
+  case WS_PTX_OP_STACKRESTORE:
+    di->op = D_STACKRESTORE;
+    SRC(0, a);
+    return WS_OK;
   case WS_PTX_OP_CREATEPOLICY: /* an opaque cache-policy value: caches are not modelled */
     di->op = D_MOV;
     DST(0);

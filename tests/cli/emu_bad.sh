@@ -31,21 +31,23 @@ check misaligned_u64 1 "misaligned read of 8 bytes" "faults.ptx:56:3"
 check shared_overflow 1 "out-of-bounds write of 4 bytes at shared address 0x100" "thread (64,0,0)" \
   "256 bytes of shared memory (256 static + 0 dynamic)" "nearest object 'sbuf'"
 check dynshared_overflow 1 "shared address 0x40" "thread (16,0,0)" "(0 static + 64 dynamic)" "'dyn'"
-check null_pointer 1 "out-of-bounds read of 4 bytes at global address 0x0" "faults.ptx:138:3"
+check null_pointer 1 "out-of-bounds read of 4 bytes at global address 0x0" "faults.ptx:140:3"
 check write_const 1 "write of 4 bytes to read-only const address" "st.u32 [%rd2], %r1;"
-check local_oob 1 "out-of-bounds read of 4 bytes at local address 0x40" "faults.ptx:161:3"
+check local_oob 1 "out-of-bounds read of 4 bytes at local address 0x40" "faults.ptx:163:3"
 # barriers, runaway kernels, traps, recursion
-check deadlock_exit 1 "barrier deadlock: warp 0 has exited; warp 1 waits at barrier 0 (PTX line 92)" "kernel 'dead1', block (0,0,0)"
-check deadlock_two 1 "barrier deadlock: warp 0 waits at barrier 0 (PTX line 107); warp 1 waits at barrier 1 (PTX line 104)"
+check deadlock_exit 1 "barrier deadlock: warp 0 has exited; warp 1 waits at barrier 0 (PTX line 94)" "kernel 'dead1', block (0,0,0)"
+# ... but without a thread count the exited warp releases the barrier
+check exit_then_barrier 0
+check deadlock_two 1 "barrier deadlock: warp 0 waits at barrier 0 (PTX line 109); warp 1 waits at barrier 1 (PTX line 106)"
 check infinite_loop 1 "warp 0 exceeded the limit of 1000 warp instructions" "bra.uni LOOP;"
-check bad_barrier_count 1 "barrier thread count 48 must be a non-zero multiple of 32" "faults.ptx:168:3"
-check trap 1 "trap executed in kernel 'trapk'" "faults.ptx:123:3"
+check bad_barrier_count 1 "barrier thread count 48 must be a non-zero multiple of 32" "faults.ptx:170:3"
+check trap 1 "trap executed in kernel 'trapk'" "faults.ptx:125:3"
 check recursion_overflow 1 "call stack overflow" "in function inf"
-check brx_out_of_table 1 "faults.ptx:203:3: error: brx.idx index 5 is outside its 2-entry table" "brx.idx %r1, tbl;"
+check brx_out_of_table 1 "faults.ptx:205:3: error: brx.idx index 5 is outside its 2-entry table" "brx.idx %r1, tbl;"
 PTX=assert.ptx check assert_fails 1 "assert.ptx:49:3: error: device assertion 'n < 8' failed at k.cu:42 in ker in kernel 'asrt', block (0,0,0), thread (8,0,0)"
-check null_function_pointer 1 "faults.ptx:219:3: error: indirect call to 0x0, which is not the address of a function"
+check null_function_pointer 1 "faults.ptx:221:3: error: indirect call to 0x0, which is not the address of a function"
 # refused at load time
-check unimplemented 2 "faults.ptx:128:3: error: instruction not implemented by the emulator: brkpt;"
+check unimplemented 2 "faults.ptx:130:3: error: instruction not implemented by the emulator: brkpt;"
 # bad launch specs
 check wrong_arg_count 2 "the spec gives 2 arguments, kernel 'copy' takes 3 parameters"
 check wrong_arg_type 2 "argument 2 'off': the kernel's parameter 2 'off' is .s32 (4 bytes), the spec gives s64"

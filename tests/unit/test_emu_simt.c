@@ -1,11 +1,14 @@
 /*
  * test_emu_simt.c — SIMT semantics of the emulator on small hand-written
  * PTX kernels: nested divergence and reconvergence, per-lane loop trip
- * counts, early exit before a barrier, warp shuffles/votes under partial
- * masks, atomics under contention, recursion through call with per-frame
- * local memory, and faults.  Every expected value is computed in the test
- * from the kernel's definition (comments show the arithmetic), never taken
- * from the emulator's own output.
+ * counts, early exit before a barrier, warp shuffles/votes/redux/match under
+ * partial masks, atomics under contention (integer and half precision),
+ * recursion through call with per-frame local memory, brx.idx switches,
+ * indirect calls, alloca, profiler hooks, 56 instruction results on fixed
+ * operands, fma.rn.f32 against the host's fmaf, device printf, and a fault
+ * report.  Every expected value is computed in the test from the kernel's
+ * definition (comments show the arithmetic) or by an independent host
+ * function (fmaf, snprintf), never taken from the emulator's own output.
  */
 #include "testutil.h"
 
@@ -304,6 +307,44 @@ static void test_half_atomics(void **state) {
   assert_int_equal(o[0], 0x5600);
   assert_int_equal(o[2], 0x5600); /* lower half of the f16x2: 96 * 1.0 */
   assert_int_equal(o[3], 0x5A00); /* upper half: 96 * 2.0 = 192 = 1.5 * 2^7 */
+  run_free(&r);
+}
+
+/* --- alloca, stacksave, stackrestore ----------------------------------------------------- */
+
+static const char alloca_ptx[] = ".version 7.3\n.target sm_80\n.address_size 64\n"
+    ".visible .entry al(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<8>;\n  .reg .b64 %rd<10>;\n"
+    "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n"
+    "  stacksave.u64 %rd2;\n"
+    "  mul.wide.u32 %rd3, %r1, 4;\n  add.s64 %rd3, %rd3, 4;\n"       /* 4 * (tid + 1) bytes */
+    "  alloca.u64 %rd4, %rd3, 16;\n"
+    "  st.local.u32 [%rd4], %r1;\n"
+    "  add.s64 %rd5, %rd4, %rd3;\n  add.s64 %rd5, %rd5, -4;\n"      /* last word of this lane's request */
+    "  mul.lo.u32 %r2, %r1, 7;\n  st.local.u32 [%rd5], %r2;\n"
+    "  ld.local.u32 %r3, [%rd4];\n  ld.local.u32 %r4, [%rd5];\n  add.u32 %r5, %r3, %r4;\n"
+    "  and.b64 %rd6, %rd4, 15;\n  cvt.u32.u64 %r6, %rd6;\n"          /* alignment: 0 */
+    "  stackrestore.u64 %rd2;\n  stacksave.u64 %rd7;\n  sub.s64 %rd8, %rd7, %rd2;\n  cvt.u32.u64 %r7, %rd8;\n"
+    "  mul.wide.u32 %rd9, %r1, 12;\n  add.s64 %rd9, %rd1, %rd9;\n"
+    "  st.global.u32 [%rd9], %r5;\n  st.global.u32 [%rd9+4], %r6;\n  st.global.u32 [%rd9+8], %r7;\n"
+    "  ret;\n}\n";
+
+static void test_alloca(void **state) {
+  (void)state;
+  run r;
+  run_ptx(&r, alloca_ptx, "al",
+          "{\"kernel\": \"al\", \"grid\": [1,1,1], \"block\": [40,1,1], \"args\": ["
+          "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 120}]}",
+          1);
+  assert_ok_diag(r.status, &r.d);
+  uint32_t *o = buf32(&r, "out");
+  for (uint32_t t = 0; t < 40; t++) {
+    /* lane 0 asks for 4 bytes: first and last word coincide, 7*0 overwrote 0 */
+    assert_int_equal(o[3 * t], t == 0 ? 0 : t + 7 * t);
+    assert_int_equal(o[3 * t + 1], 0); /* 16-byte aligned */
+    assert_int_equal(o[3 * t + 2], 0); /* stackrestore gave the stack back */
+  }
   run_free(&r);
 }
 
@@ -725,7 +766,7 @@ int main(void) {
       cmocka_unit_test(test_nested_divergence), cmocka_unit_test(test_loop_trip_counts),
       cmocka_unit_test(test_early_exit_barrier), cmocka_unit_test(test_warp_ops_partial),
       cmocka_unit_test(test_atomic_histogram),   cmocka_unit_test(test_recursion),
-      cmocka_unit_test(test_brx),                cmocka_unit_test(test_half_atomics),                cmocka_unit_test(test_indirect_call),                cmocka_unit_test(test_alu),                cmocka_unit_test(test_printf),                cmocka_unit_test(test_fma_exact),          cmocka_unit_test(test_hooks),          cmocka_unit_test(test_fault_report),
+      cmocka_unit_test(test_brx),                cmocka_unit_test(test_alloca),                cmocka_unit_test(test_half_atomics),                cmocka_unit_test(test_indirect_call),                cmocka_unit_test(test_alu),                cmocka_unit_test(test_printf),                cmocka_unit_test(test_fma_exact),          cmocka_unit_test(test_hooks),          cmocka_unit_test(test_fault_report),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
