@@ -143,7 +143,8 @@ static void specs_match_ptx_params(void **state) {
   for (int i = 0; i < n; i++) {
     char src[128], spec[512], ptx[512];
     snprintf(src, sizeof src, "%.*s", (int)strcspn(specs[i], "."), specs[i]);
-    snprintf(spec, sizeof spec, CORPUS "/launch/%s", specs[i]);
+    if (snprintf(spec, sizeof spec, CORPUS "/launch/%s", specs[i]) >= (int)sizeof spec)
+      fail_msg("path too long: %s", specs[i]);
     for (size_t a = 0; a < sizeof archs / sizeof archs[0]; a++) {
       snprintf(ptx, sizeof ptx, CORPUS "/ptx/%s/%s.ptx", archs[a], src);
       check_spec(spec, ptx);
