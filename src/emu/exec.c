@@ -275,26 +275,6 @@ static inline uint64_t atom_apply(const dinst *in, uint8_t *p, int global, uint6
 
 /* ---- comparisons --------------------------------------------------------------- */
 
-static inline int fcmp32(float a, float b, int c) {
-  int un = (a != a) || (b != b);
-  switch (c) {
-  case WS_NUM_EQ: return a == b;
-  case WS_NUM_NE: return !un && a != b;
-  case WS_NUM_LT: return a < b;
-  case WS_NUM_LE: return a <= b;
-  case WS_NUM_GT: return a > b;
-  case WS_NUM_GE: return a >= b;
-  case WS_NUM_EQU: return un || a == b;
-  case WS_NUM_NEU: return a != b;
-  case WS_NUM_LTU: return un || a < b;
-  case WS_NUM_LEU: return un || a <= b;
-  case WS_NUM_GTU: return un || a > b;
-  case WS_NUM_GEU: return un || a >= b;
-  case WS_NUM_NUM: return !un;
-  default: return un;
-  }
-}
-
 static inline int fcmp64(double a, double b, int c) {
   int un = (a != a) || (b != b);
   switch (c) {
@@ -314,6 +294,9 @@ static inline int fcmp64(double a, double b, int c) {
   default: return un;
   }
 }
+
+/* float -> double is exact and keeps NaNs, so one comparison serves both. */
+static inline int fcmp32(float a, float b, int c) { return fcmp64(a, b, c); }
 
 /* Compare for lanes m; bit l of the result (and of *hi for x2 forms: the
  * upper element's result) is the outcome of lane l. */
