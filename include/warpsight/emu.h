@@ -126,7 +126,17 @@ typedef struct ws_emu_hooks {
   void (*inst)(void *user, const ws_emu_event *ev);  /* every warp instruction */
   void (*block_begin)(void *user, int worker, uint32_t block_linear);
   void (*block_end)(void *user, int worker, uint32_t block_linear);
+  /* Which blocks run, for sampling (NULL: every block, with the hooks).
+   * Called once per block before it runs (concurrently, like the hooks);
+   * returns a ws_emu_block_action. */
+  int (*block_filter)(void *user, uint32_t block_linear);
 } ws_emu_hooks;
+
+typedef enum ws_emu_block_action {
+  WS_EMU_BLOCK_HOOKED = 0, /* run it and call the hooks */
+  WS_EMU_BLOCK_PLAIN = 1,  /* run it without hooks (no profiling cost) */
+  WS_EMU_BLOCK_SKIP = 2    /* do not run it: its writes never happen */
+} ws_emu_block_action;
 
 /* --- running ---------------------------------------------------------------- */
 

@@ -3,7 +3,7 @@
  * memory transactions under each compute capability's coalescing rules,
  * shared-memory bank conflicts, and a set-associative cache simulation.
  * Pure functions of the lanes' addresses; the profiler calls them from the
- * emulator's hooks (docs/profiler.md lists the rules with their sources).
+ * emulator's hooks (docs/profile.md, "Measured by the profiler").
  */
 #ifndef WARPSIGHT_MEMSIM_H
 #define WARPSIGHT_MEMSIM_H
@@ -82,9 +82,11 @@ typedef struct ws_cache {
   uint64_t *tags;       /* sets x ways: line address + 1, 0 = invalid */
   uint64_t *stamp;      /* sets x ways: last use, for LRU */
   uint32_t *valid;      /* sets x ways: bit mask of filled sectors */
+  uint32_t *dirty;      /* sets x ways: bit mask of written sectors (write-back) */
   uint64_t clock;       /* access counter */
   uint64_t hits;        /* sector hits */
   uint64_t misses;      /* sector misses */
+  uint64_t writebacks;  /* dirty sectors written back on eviction */
 } ws_cache;
 
 /* size_bytes = sets x ways x line_bytes; returns 0, or -1 on bad geometry
@@ -95,6 +97,13 @@ void ws_cache_free(ws_cache *c);
 /* Access the sector holding byte address `addr`; returns 1 on a hit.  On a
  * miss the sector is filled (allocate = 1) or not (allocate = 0). */
 int ws_cache_access(ws_cache *c, uint64_t addr, int allocate);
+/* Same, for a write-back cache: write = 1 marks the sector dirty when it is
+ * (or becomes) present; evicting a line adds its dirty sectors to
+ * c->writebacks.  A write that neither hits nor allocates leaves no trace
+ * (write-through no-allocate). */
+int ws_cache_access_rw(ws_cache *c, uint64_t addr, int allocate, int write);
+/* Dirty sectors still in the cache (what a flush at the end would write). */
+uint64_t ws_cache_dirty_sectors(const ws_cache *c);
 
 #ifdef __cplusplus
 }

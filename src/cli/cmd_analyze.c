@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/toolchain.h"
 #include "warpsight/analysis.h"
 #include "warpsight/ptx.h"
 
@@ -38,177 +39,6 @@ static const char *const help =
     "(when CUDA_HOME is unset); ptxas -v, found the same way, then\n"
     "adds registers, shared, stack (local) and spill bytes per kernel.\n"
     "Exit status: 0 success, 2 bad usage or input (errors as file:line:col).\n";
-
-/* ptxas -v figures for one function. */
-typedef struct ptxas_info {
-  char name[512];     /* function name */
-  long regs;          /* registers per thread, -1 if not reported */
-  long smem;          /* static shared bytes */
-  long stack;         /* stack frame (local) bytes */
-  long spill_st;      /* spill store bytes */
-  long spill_ld;      /* spill load bytes */
-} ptxas_info;
-
-typedef struct ptxas_list {
-  ptxas_info *v;
-  size_t n;
-} ptxas_list;
-
-static const char *find_tool(const char *name, char *buf, size_t n) {
-  const char *path = getenv("PATH");
-  while (path && *path) {
-    const char *colon = strchr(path, ':');
-    size_t len = colon ? (size_t)(colon - path) : strlen(path);
-    if (len > 0 && len + strlen(name) + 2 < n) {
-      snprintf(buf, n, "%.*s/%s", (int)len, path, name);
-      if (access(buf, X_OK) == 0) return buf;
-    }
-    path = colon ? colon + 1 : NULL;
-  }
-  /* then $CUDA_HOME/bin, or /usr/local/cuda/bin when CUDA_HOME is unset */
-  const char *home = getenv("CUDA_HOME");
-  snprintf(buf, n, "%s/bin/%s", home ? home : "/usr/local/cuda", name);
-  if (access(buf, X_OK) == 0) return buf;
-  return NULL;
-}
-
-/* Run argv with stdout and stderr into `log`; returns the exit status or -1. */
-static int run_tool(char *const argv[], const char *log) {
-  pid_t pid = fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    if (fd >= 0) {
-      dup2(fd, 1);
-      dup2(fd, 2);
-      close(fd);
-    }
-    execv(argv[0], argv);
-    _exit(127);
-  }
-  int st;
-  if (waitpid(pid, &st, 0) < 0) return -1;
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static void print_file(FILE *to, const char *path) {
-  FILE *f = fopen(path, "r");
-  if (!f) return;
-  char line[1024];
-  while (fgets(line, sizeof line, f)) fputs(line, to);
-  fclose(f);
-}
-
-static ptxas_info *ptxas_get(ptxas_list *l, const char *name) {
-  for (size_t i = 0; i < l->n; i++)
-    if (strcmp(l->v[i].name, name) == 0) return &l->v[i];
-  ptxas_info *nv = realloc(l->v, (l->n + 1) * sizeof *nv);
-  if (!nv) return NULL;
-  l->v = nv;
-  ptxas_info *p = &l->v[l->n++];
-  memset(p, 0, sizeof *p);
-  snprintf(p->name, sizeof p->name, "%s", name);
-  p->regs = -1;
-  return p;
-}
-
-/* Read `ptxas -v` output: "Function properties for F" / "N bytes stack
- * frame, S bytes spill stores, L bytes spill loads" / "Compiling entry
- * function 'F'" / "Used R registers, ..., X bytes smem, ...". */
-static void parse_ptxas_log(const char *path, ptxas_list *l) {
-  FILE *f = fopen(path, "r");
-  if (!f) return;
-  char line[2048];
-  ptxas_info *cur = NULL;
-  while (fgets(line, sizeof line, f)) {
-    char *p;
-    if ((p = strstr(line, "Function properties for "))) {
-      p += strlen("Function properties for ");
-      p[strcspn(p, "\r\n")] = '\0';
-      cur = ptxas_get(l, p);
-    } else if ((p = strstr(line, "Compiling entry function '"))) {
-      p += strlen("Compiling entry function '");
-      char *q = strchr(p, '\'');
-      if (q) *q = '\0';
-      cur = ptxas_get(l, p);
-    } else if (cur && strstr(line, "bytes stack frame")) {
-      long a = 0, b = 0, c = 0;
-      if (sscanf(line, " %ld bytes stack frame, %ld bytes spill stores, %ld bytes spill loads",
-                 &a, &b, &c) == 3) {
-        cur->stack = a;
-        cur->spill_st = b;
-        cur->spill_ld = c;
-      }
-    } else if (cur && (p = strstr(line, "Used "))) {
-      long r;
-      if (sscanf(p, "Used %ld registers", &r) == 1) cur->regs = r;
-      char *s = strstr(p, " bytes smem");
-      if (s) {
-        char *b = s;
-        while (b > p && b[-1] >= '0' && b[-1] <= '9') b--;
-        cur->smem = strtol(b, NULL, 10);
-      }
-    }
-  }
-  fclose(f);
-}
-
-static int has_suffix(const char *s, const char *suf) {
-  size_t n = strlen(s), m = strlen(suf);
-  return n >= m && strcmp(s + n - m, suf) == 0;
-}
-
-static void rm_tree(const char *dir) {
-  static const char *const names[] = {"in.ptx", "out.cubin", "nvcc.log", "ptxas.log"};
-  char p[4096];
-  for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-    snprintf(p, sizeof p, "%s/%s", dir, names[i]);
-    unlink(p);
-  }
-  rmdir(dir);
-}
-
-/* Compile .cu to PTX in a temp folder; returns 0 or EXIT_USAGE. */
-static int compile_cu(const char *file, const char *arch, char *dir, size_t dirn,
-                      ptxas_list *pl, int *have_ptxas) {
-  char nvcc[4096], ptxas[4096];
-  if (!find_tool("nvcc", nvcc, sizeof nvcc))
-    return cli_usage_error("analyze",
-                           "nvcc not found (looked in PATH and $CUDA_HOME/bin or /usr/local/cuda/bin); "
-                           "compile the kernel to PTX yourself (nvcc -ptx -arch=%s %s) "
-                           "and pass the .ptx file",
-                           arch, file);
-  const char *tmp = getenv("TMPDIR");
-  snprintf(dir, dirn, "%s/warpsight-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-  if (!mkdtemp(dir)) {
-    fprintf(stderr, "warpsight analyze: error: cannot create a temporary folder: %s\n",
-            strerror(errno));
-    return EXIT_USAGE;
-  }
-  char out[4200], log[4200], archopt[64];
-  snprintf(out, sizeof out, "%s/in.ptx", dir);
-  snprintf(log, sizeof log, "%s/nvcc.log", dir);
-  snprintf(archopt, sizeof archopt, "-arch=%s", arch);
-  char *argv1[] = {nvcc, "-ptx", archopt, (char *)file, "-o", out, NULL};
-  int st = run_tool(argv1, log);
-  if (st != 0) {
-    fprintf(stderr, "warpsight analyze: error: nvcc failed on %s (status %d):\n", file, st);
-    print_file(stderr, log);
-    return EXIT_USAGE;
-  }
-  *have_ptxas = 0;
-  if (find_tool("ptxas", ptxas, sizeof ptxas)) {
-    char cubin[4200], plog[4200];
-    snprintf(cubin, sizeof cubin, "%s/out.cubin", dir);
-    snprintf(plog, sizeof plog, "%s/ptxas.log", dir);
-    char *argv2[] = {ptxas, "-v", archopt, out, "-o", cubin, NULL};
-    if (run_tool(argv2, plog) == 0) {
-      parse_ptxas_log(plog, pl);
-      *have_ptxas = 1;
-    }
-  }
-  return 0;
-}
 
 /* Bytes of shared memory a function declares, plus module .shared
  * variables it names directly. */
@@ -408,14 +238,14 @@ int cmd_analyze(int argc, char **argv) {
   int have_ptxas = 0;
   const char *ptx_path = file;
   char ptx_buf[4200];
-  if (has_suffix(file, ".cu")) {
+  if (cli_has_suffix(file, ".cu")) {
     if (access(file, R_OK) != 0) {
       fprintf(stderr, "warpsight analyze: error: cannot read %s: %s\n", file, strerror(errno));
       return EXIT_USAGE;
     }
-    r = compile_cu(file, arch, dir, sizeof dir, &pl, &have_ptxas);
+    r = cli_compile_cu("analyze", file, arch, dir, sizeof dir, &pl, &have_ptxas);
     if (r) {
-      if (dir[0]) rm_tree(dir);
+      if (dir[0]) cli_rm_tmp(dir);
       free(pl.v);
       return r;
     }
@@ -431,7 +261,7 @@ int cmd_analyze(int argc, char **argv) {
   snprintf(label, sizeof label, "%s%s", file, ptx_path == file ? "" : " (nvcc -ptx output)");
   if (!r) r = ws_ptx_parse(&m, src, len, label, &d);
   free(src);
-  if (dir[0]) rm_tree(dir);
+  if (dir[0]) cli_rm_tmp(dir);
   if (r) {
     cli_print_diag(&d);
     ws_diag_free(&d);

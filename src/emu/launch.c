@@ -349,11 +349,17 @@ static void *work(void *arg) {
     free_warps(&B);
     return NULL;
   }
-  const ws_emu_hooks *H = pl->o->hooks;
+  const ws_emu_hooks *H0 = pl->o->hooks;
+  ws_emu_options plain = *pl->o; /* for blocks the filter runs without hooks */
+  plain.hooks = NULL;
   for (;;) {
     uint32_t b = __atomic_fetch_add(&pl->next, 1, __ATOMIC_SEQ_CST);
     if (b >= pl->nblocks) break;
     if (b > __atomic_load_n(&pl->fault_block, __ATOMIC_SEQ_CST)) break;
+    int act = H0 && H0->block_filter ? H0->block_filter(H0->user, b) : WS_EMU_BLOCK_HOOKED;
+    if (act == WS_EMU_BLOCK_SKIP) continue;
+    const ws_emu_hooks *H = act == WS_EMU_BLOCK_PLAIN ? NULL : H0;
+    B.o = act == WS_EMU_BLOCK_PLAIN ? &plain : pl->o;
     B.block = b;
     B.plen = 0;
     memset(&B.flt, 0, sizeof B.flt);

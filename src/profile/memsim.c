@@ -47,6 +47,7 @@ static uint32_t distinct_blocks(const ws_warp_access *a, unsigned shift) {
     if (!(a->mask >> l & 1)) continue;
     uint64_t first = a->addr[l] >> shift, last = (a->addr[l] + a->size - 1) >> shift;
     for (uint64_t b = first; b <= last; b++) {
+      if (n && seen[n - 1] == b) continue; /* neighbouring lanes usually share one */
       uint32_t i = 0;
       while (i < n && seen[i] != b) i++;
       if (i == n && n < 64) seen[n++] = b;
@@ -206,7 +207,8 @@ int ws_cache_init(ws_cache *c, uint64_t size_bytes, uint32_t ways,
   c->tags = calloc(n, sizeof *c->tags);
   c->stamp = calloc(n, sizeof *c->stamp);
   c->valid = calloc(n, sizeof *c->valid);
-  if (!c->tags || !c->stamp || !c->valid) {
+  c->dirty = calloc(n, sizeof *c->dirty);
+  if (!c->tags || !c->stamp || !c->valid || !c->dirty) {
     ws_cache_free(c);
     return -1;
   }
@@ -217,10 +219,27 @@ void ws_cache_free(ws_cache *c) {
   free(c->tags);
   free(c->stamp);
   free(c->valid);
+  free(c->dirty);
   memset(c, 0, sizeof *c);
 }
 
+static uint32_t popcount32(uint32_t x) {
+  uint32_t n = 0;
+  for (; x; x &= x - 1) n++;
+  return n;
+}
+
 int ws_cache_access(ws_cache *c, uint64_t addr, int allocate) {
+  return ws_cache_access_rw(c, addr, allocate, 0);
+}
+
+uint64_t ws_cache_dirty_sectors(const ws_cache *c) {
+  uint64_t n = 0;
+  for (size_t i = 0; i < (size_t)c->sets * c->ways; i++) n += popcount32(c->dirty[i]);
+  return n;
+}
+
+int ws_cache_access_rw(ws_cache *c, uint64_t addr, int allocate, int write) {
   if (!c->sets) {
     c->misses++;
     return 0;
@@ -236,10 +255,14 @@ int ws_cache_access(ws_cache *c, uint64_t addr, int allocate) {
     c->stamp[i] = c->clock;
     if (c->valid[i] >> sector & 1) {
       c->hits++;
+      if (write) c->dirty[i] |= 1u << sector;
       return 1;
     }
     c->misses++; /* line present, sector not yet filled */
-    if (allocate) c->valid[i] |= 1u << sector;
+    if (allocate) {
+      c->valid[i] |= 1u << sector;
+      if (write) c->dirty[i] |= 1u << sector;
+    }
     return 0;
   }
   /* Miss: fill an empty way if there is one, else evict the least recently used. */
@@ -254,9 +277,11 @@ int ws_cache_access(ws_cache *c, uint64_t addr, int allocate) {
   }
   c->misses++;
   if (allocate) {
+    if (c->tags[victim]) c->writebacks += popcount32(c->dirty[victim]);
     c->tags[victim] = line + 1;
     c->stamp[victim] = c->clock;
     c->valid[victim] = 1u << sector;
+    c->dirty[victim] = write ? 1u << sector : 0;
   }
   return 0;
 }

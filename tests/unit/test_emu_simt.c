@@ -186,7 +186,7 @@ static void test_hooks(void **state) {
   assert_ok_diag(ws_emu_run(r.l, NULL, &plain, &r.d), &r.d);
   ws_emu_launch_free(r.l);
   hookcount h = {0};
-  ws_emu_hooks hk = {&h, on_inst, NULL, NULL};
+  ws_emu_hooks hk = {&h, on_inst, NULL, NULL, NULL};
   ws_emu_options o = WS_EMU_OPTIONS_INIT;
   o.hooks = &hk;
   o.threads = 1;

@@ -1,0 +1,214 @@
+/*
+ * bench/profile.c — what profiling costs.
+ *
+ *  1. Profiling every block vs plain emulation (no hooks), one emulator
+ *     thread, on corpus kernels: the ratio should stay at or below about 3.
+ *  2. --sample-blocks 64 on a homogeneous kernel (vecadd, 256 threads per
+ *     block) from 2^10 to 2^16 blocks: the sampled profile's time should
+ *     stay flat while its per-warp figures stay within 1 % of the full
+ *     profile's.
+ *
+ * Usage: build/bench/bench_profile [-j N]   (prints the figures; never fails on them)
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "warpsight/emu.h"
+#include "warpsight/gpu.h"
+#include "warpsight/profiler.h"
+#include "warpsight/ptx.h"
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+typedef struct ctx {
+  ws_prof *p;
+  uint64_t total, sample;
+} ctx;
+
+static void on_inst(void *u, const ws_emu_event *ev) {
+  ws_prof_event pe = {ev->worker, ev->block_linear, ev->warp, ev->func, ev->inst, ev->pc,
+                      ev->active, ev->exec, ev->taken, ev->bb_entry, ev->space, ev->bytes, ev->addr};
+  ws_prof_inst(((ctx *)u)->p, &pe);
+}
+static void on_nothing(void *u, const ws_emu_event *ev) {
+  (void)u;
+  (void)ev;
+}
+static void on_begin(void *u, int w, uint32_t b) { ws_prof_block_begin(((ctx *)u)->p, w, b); }
+static void on_end(void *u, int w, uint32_t b) { ws_prof_block_end(((ctx *)u)->p, w, b); }
+static int on_filter(void *u, uint32_t b) {
+  ctx *c = u;
+  return ws_prof_block_sampled(b, c->total, c->sample) ? WS_EMU_BLOCK_HOOKED : WS_EMU_BLOCK_SKIP;
+}
+
+/* One run: plain (profile = 0) or profiled; returns seconds, the profile
+ * through *out when profiled. */
+static double run(const ws_ptx_module *m, const ws_launch_spec *s, const ws_gpu *g, int threads,
+                  int profile, uint64_t sample, ws_profile **out) {
+  ws_diag d = WS_DIAG_INIT;
+  ws_emu_program *prog = NULL;
+  ws_emu_launch *L = NULL;
+  if (ws_emu_load(&prog, m, s->kernel, &d) || ws_emu_launch_new(&L, prog, s, &d)) {
+    char *t = ws_diag_format(&d);
+    fprintf(stderr, "%s\n", t ? t : "load failed");
+    free(t);
+    exit(2);
+  }
+  ws_emu_options o = WS_EMU_OPTIONS_INIT;
+  o.threads = threads;
+  ws_prof *p = NULL;
+  ctx c = {NULL, (uint64_t)s->grid[0] * s->grid[1] * s->grid[2], sample};
+  ws_emu_hooks h;
+  memset(&h, 0, sizeof h);
+  if (profile == 2) { /* the emulator's own cost of calling a hook */
+    h.inst = on_nothing;
+    o.hooks = &h;
+  } else if (profile) {
+    ws_prof_config pc;
+    memset(&pc, 0, sizeof pc);
+    pc.module = m;
+    pc.kernel = ws_emu_program_kernel(prog);
+    pc.gpu = g;
+    memcpy(pc.grid, s->grid, sizeof pc.grid);
+    memcpy(pc.block, s->block, sizeof pc.block);
+    pc.workers = threads;
+    pc.sample_blocks = sample;
+    pc.registers_per_thread = pc.shared_bytes_per_block = pc.local_bytes_per_thread = NAN;
+    ws_prof_new(&p, &pc, &d);
+    c.p = p;
+    h.user = &c;
+    h.inst = on_inst;
+    h.block_begin = on_begin;
+    h.block_end = on_end;
+    h.block_filter = sample ? on_filter : NULL;
+    o.hooks = &h;
+  }
+  double t0 = now();
+  int st = ws_emu_run(L, &o, NULL, &d);
+  if (!st && p) st = ws_prof_finish(p, out, &d);
+  double t = now() - t0;
+  if (st) {
+    char *txt = ws_diag_format(&d);
+    fprintf(stderr, "%s\n", txt ? txt : "run failed");
+    free(txt);
+    exit(2);
+  }
+  ws_prof_free(p);
+  ws_emu_launch_free(L);
+  ws_emu_program_free(prog);
+  ws_diag_free(&d);
+  return t;
+}
+
+static ws_ptx_module *parse(const char *rel) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s", WS_SOURCE_DIR, rel);
+  ws_diag d = WS_DIAG_INIT;
+  ws_ptx_module *m = NULL;
+  if (ws_ptx_parse_file(&m, path, &d)) {
+    fprintf(stderr, "cannot parse %s\n", path);
+    exit(2);
+  }
+  ws_diag_free(&d);
+  return m;
+}
+
+static double best_of(int n, const ws_ptx_module *m, const ws_launch_spec *s, const ws_gpu *g,
+                      int threads, int profile, uint64_t sample, ws_profile **out) {
+  double best = INFINITY;
+  for (int i = 0; i < n; i++) {
+    ws_profile *p = NULL;
+    double t = run(m, s, g, threads, profile, sample, &p);
+    if (t < best) best = t;
+    if (out && !*out) *out = p;
+    else ws_profile_free(p);
+  }
+  return best;
+}
+
+static double rel(double a, double b) { return b != 0 ? fabs(a - b) / fabs(b) : fabs(a); }
+
+int main(int argc, char **argv) {
+  int threads = 1;
+  if (argc == 3 && !strcmp(argv[1], "-j")) threads = atoi(argv[2]);
+  if (threads < 1) threads = 1;
+  ws_diag d = WS_DIAG_INIT;
+  ws_gpu *g = NULL;
+  if (ws_gpu_load(&g, "a100", &d)) return 2;
+
+  printf("1. profiling cost, every block profiled, %d emulator thread(s), A100, best of 3\n", threads);
+  printf("%-22s %10s %10s %10s %8s\n", "kernel", "plain s", "empty hook", "profiled s", "ratio");
+  static const char *const cases[][2] = {
+      {"tests/corpus/ptx/sm_80/vecadd.ptx", "tests/corpus/launch/vecadd.json"},
+      {"tests/corpus/ptx/sm_80/matmul_tiled.ptx", "tests/corpus/launch/matmul_tiled.json"},
+      {"tests/corpus/ptx/sm_80/reduce.ptx", "tests/corpus/launch/reduce.k0.json"},
+      {"tests/corpus/ptx/sm_80/nbody.ptx", "tests/corpus/launch/nbody.json"},
+      {"tests/corpus/ptx/sm_80/transpose_shared.ptx", "tests/corpus/launch/transpose_shared.json"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    ws_ptx_module *m = parse(cases[i][0]);
+    char sp[1024];
+    snprintf(sp, sizeof sp, "%s/%s", WS_SOURCE_DIR, cases[i][1]);
+    ws_launch_spec *s = NULL;
+    if (ws_launch_spec_load(&s, sp, &d)) return 2;
+    double tp = best_of(3, m, s, g, threads, 0, 0, NULL);
+    double te = best_of(3, m, s, g, threads, 2, 0, NULL);
+    double tq = best_of(3, m, s, g, threads, 1, 0, NULL);
+    printf("%-22s %10.4f %10.4f %10.4f %8.2f\n", s->kernel, tp, te, tq, tq / tp);
+    ws_launch_spec_free(s);
+    ws_ptx_module_free(m);
+  }
+
+  printf("\n2. --sample-blocks 64 on vecadd (256 threads per block), A100, %d thread(s)\n", threads);
+  printf("%8s %10s %10s %10s %10s  %s\n", "blocks", "full s", "sampled s", "plain s", "empty hook",
+         "largest relative difference of a per-warp figure");
+  ws_ptx_module *m = parse("tests/corpus/ptx/sm_80/vecadd.ptx");
+  for (int e = 10; e <= 16; e += 2) {
+    uint64_t blocks = 1ull << e, n = blocks * 256;
+    char text[1024];
+    snprintf(text, sizeof text,
+             "{\"kernel\": \"vecadd\", \"grid\": [%llu, 1, 1], \"block\": [256, 1, 1],"
+             " \"args\": [{\"buffer\": \"a\", \"type\": \"f32\", \"count\": %llu, \"init\": {\"iota\": {\"start\": 0, \"step\": 1}}},"
+             " {\"buffer\": \"b\", \"type\": \"f32\", \"count\": %llu, \"init\": \"zero\"},"
+             " {\"buffer\": \"c\", \"type\": \"f32\", \"count\": %llu, \"init\": \"zero\"},"
+             " {\"scalar\": \"n\", \"type\": \"s32\", \"value\": %llu}]}",
+             (unsigned long long)blocks, (unsigned long long)n, (unsigned long long)n,
+             (unsigned long long)n, (unsigned long long)n);
+    ws_launch_spec *s = NULL;
+    if (ws_launch_spec_parse(&s, text, "bench", ".", &d)) return 2;
+    ws_profile *full = NULL, *samp = NULL;
+    double tf = run(m, s, g, threads, 1, 0, &full);
+    double ts = best_of(3, m, s, g, threads, 1, 64, &samp);
+    double tp = run(m, s, g, threads, 0, 0, NULL);
+    double te = run(m, s, g, threads, 2, 0, NULL);
+    double worst = 0;
+    const char *which = "";
+    for (size_t i = 0; i < ws_profile_field_count; i++) {
+      const ws_profile_field_info *fi = &ws_profile_field_table[i];
+      if (strcmp(fi->section, "per_warp") && strcmp(fi->section, "memory") &&
+          strcmp(fi->section, "parallelism") && strcmp(fi->section, "divergence"))
+        continue;
+      double a = *(const double *)((const char *)&samp->f + fi->offset);
+      double b = *(const double *)((const char *)&full->f + fi->offset);
+      if (isnan(a) && isnan(b)) continue;
+      double r = rel(a, b);
+      if (isnan(r) || r > worst) worst = isnan(r) ? INFINITY : r, which = fi->key;
+    }
+    printf("%8llu %10.4f %10.4f %10.4f %10.4f  %.3g %% (%s)\n", (unsigned long long)blocks, tf, ts, tp, te,
+           100 * worst, *which ? which : "-");
+    ws_profile_free(full);
+    ws_profile_free(samp);
+    ws_launch_spec_free(s);
+  }
+  ws_ptx_module_free(m);
+  ws_gpu_free(g);
+  ws_diag_free(&d);
+  return 0;
+}

@@ -1,0 +1,189 @@
+/*
+ * cmd_predict.c — `warpsight predict`: profile a kernel launch in the
+ * emulator, then run the models on it; prints the profile's key figures,
+ * the predictions and the bottleneck (docs/cli-profile-predict.md).
+ */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/model_print.h"
+#include "cli/prof_run.h"
+#include "warpsight/advise.h"
+#include "warpsight/model.h"
+#include "warpsight/report.h"
+
+static const char help_text[] =
+    "usage: warpsight predict FILE.ptx|FILE.cu --launch L.json [--gpu G] [--kernel K]\n"
+    "                         [--model M|all] [--json] [--advise] [--charts DIR]\n"
+    "                         [--sample-blocks N] [--functional-rest] [-j N]\n\n"
+    "Profiles the kernel launch (as 'warpsight profile' does) and predicts its\n"
+    "run time on GPU G with the performance models.  Prints the profile's key\n"
+    "figures (occupancy and its limiter, instructions by class, transactions per\n"
+    "request, hit ratios, bank conflicts, divergence), each model's prediction\n"
+    "and the bottleneck.\n\n"
+    "options:\n"
+    "  --model M             a model name or 'all' (default all); models:\n"
+    "%s"
+    "  --json                machine-readable output: {\"schema\": \"warpsight-predict/1\",\n"
+    "                        \"gpu\", \"kernel\", \"profile\": {...warpsight-profile/1...},\n"
+    "                        \"results\": [...as 'warpsight model --json'...],\n"
+    "                        \"bottleneck\"} (docs/cli-profile-predict.md)\n"
+    "  --advise              the advisor's ranked list of what to try (docs/advisor.md)\n"
+    "  --charts DIR          write DIR/KERNEL-MODEL.png and .svg for the models with a\n"
+    "                        chart (gpuperf, transit, roofline); DIR is created\n"
+    PROF_RUN_OPTIONS_HELP
+    "\nExit status: 0 ok; 1 the kernel faulted in the emulator; 2 bad usage or input,\n"
+    "or no model could run.\n";
+
+static void print_help(void) {
+  char list[4096];
+  cli_model_list(list, sizeof list);
+  printf(help_text, list);
+}
+
+static double num_at(const cJSON *root, const char *sec, const char *key) {
+  const cJSON *s = cJSON_GetObjectItemCaseSensitive(root, sec);
+  const cJSON *v = s ? cJSON_GetObjectItemCaseSensitive(s, key) : NULL;
+  return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static void print_figures(const ws_profile *p, const ws_gpu *g) {
+  const ws_profile_fields *f = &p->f;
+  printf("kernel %s: grid %u x %u x %u, block %u x %u x %u on %s (%s, CC %d.%d)\n", p->kernel,
+         p->grid[0], p->grid[1], p->grid[2], p->block[0], p->block[1], p->block[2], g->name,
+         g->full_name, g->cc_major, g->cc_minor);
+  ws_launch_ctx lc;
+  ws_diag d = WS_DIAG_INIT;
+  if (ws_launch_ctx_compute(&lc, p, g, &d) == WS_OK) {
+    double occ = g->limits.max_warps_per_sm > 0 ? lc.active_warps_per_sm / g->limits.max_warps_per_sm : NAN;
+    printf("  occupancy        %g blocks/SM, %g warps/SM (%.0f %%) on %g SMs; %s\n",
+           lc.active_blocks_per_sm, lc.active_warps_per_sm, 100 * occ, lc.active_sms,
+           lc.occupancy_source);
+  }
+  ws_diag_free(&d);
+  const cJSON *pj = cJSON_GetObjectItemCaseSensitive(p->root, "profiler");
+  const cJSON *rs = pj ? cJSON_GetObjectItemCaseSensitive(pj, "resources_source") : NULL;
+  printf("  resources        %g registers/thread, %g shared bytes/block (%s)\n",
+         f->registers_per_thread, f->shared_bytes_per_block,
+         cJSON_IsString(rs) ? rs->valuestring : "?");
+  printf("  instructions     %.6g per warp:", num_at(p->root, "instruction_mix", "total_per_warp"));
+  const cJSON *mix = cJSON_GetObjectItemCaseSensitive(p->root, "instruction_mix");
+  const cJSON *pw = mix ? cJSON_GetObjectItemCaseSensitive(mix, "per_warp") : NULL;
+  int n = 0;
+  for (const cJSON *c = pw ? pw->child : NULL; c; c = c->next)
+    printf("%s %s %.6g", n++ % 6 == 5 ? "\n                  " : (n == 1 ? "" : ","), c->string,
+           c->valuedouble);
+  printf("\n");
+  printf("  Hong-Kim split   comp %.6g, coalesced mem %.6g, uncoalesced mem %.6g, sync %.6g per warp\n",
+         f->comp_insts, f->coal_mem_insts, f->uncoal_mem_insts, f->synch_insts);
+  printf("  global memory    %.6g transactions/request, %.6g bytes/request; L1 hit %.1f %%, "
+         "L2 hit %.1f %%, DRAM %.6g MB read, %.6g MB written\n",
+         f->avg_trans_warp, f->load_bytes_per_warp, 100 * f->l1_hit_ratio, 100 * f->l2_hit_ratio,
+         f->dram_read_bytes / 1e6, f->dram_write_bytes / 1e6);
+  printf("  shared memory    %.6g requests/warp, %.6g bank-conflict replays/warp\n",
+         f->shared_mem_insts, f->bank_conflict_replays);
+  printf("  divergence       %.6g extra warp instructions/warp, %.1f %% of branches divergent, "
+         "SIMD efficiency %.1f %%\n",
+         f->divergent_extra_insts, 100 * f->divergent_branch_fraction,
+         100 * num_at(p->root, "simd", "efficiency"));
+  printf("  parallelism      ILP %.4g, MLP %.4g\n", f->ilp, f->mlp);
+  double prof = num_at(p->root, "sampling", "profiled_blocks"),
+         tot = num_at(p->root, "sampling", "total_blocks");
+  if (prof < tot) printf("  sampling         %g of %g blocks profiled\n", prof, tot);
+  printf("\n");
+}
+
+int cmd_predict(int argc, char **argv) {
+  const char *kernel = NULL, *launch = NULL, *gpu = NULL, *model = "all", *json = NULL,
+             *charts = NULL, *sample = NULL, *frest = NULL, *jobs = NULL, *arch = NULL,
+             *advise = NULL;
+  cli_opt opts[] = {{"--kernel", 1, &kernel},       {"--launch", 1, &launch},
+                    {"--gpu", 1, &gpu},             {"--model", 1, &model},
+                    {"--json", 0, &json},           {"--charts", 1, &charts},
+                    {"--advise", 0, &advise},
+                    {"--sample-blocks", 1, &sample}, {"--functional-rest", 0, &frest},
+                    {"-j", 1, &jobs},               {"--arch", 1, &arch},
+                    {NULL, 0, NULL}};
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+      print_help();
+      return EXIT_OK;
+    }
+  const char *pos[1];
+  int npos, help;
+  if (cli_parse("predict", argc, argv, opts, pos, 1, &npos, "", &help)) return EXIT_USAGE;
+  if (npos != 1) return cli_usage_error("predict", "expected one FILE.ptx or FILE.cu (see --help)");
+  if (!launch) return cli_usage_error("predict", "--launch is required");
+  if (!gpu) gpu = PROF_DEFAULT_GPU;
+  long ns = 0, j = 0;
+  if (sample && cli_parse_int("predict", "--sample-blocks", sample, &ns)) return EXIT_USAGE;
+  if (sample && ns < 1) return cli_usage_error("predict", "--sample-blocks must be at least 1");
+  if (jobs && cli_parse_int("predict", "-j", jobs, &j)) return EXIT_USAGE;
+  if (jobs && (j < 1 || j > 256)) return cli_usage_error("predict", "-j must be between 1 and 256");
+  if (frest && !sample) return cli_usage_error("predict", "--functional-rest needs --sample-blocks");
+  if (!cli_model_valid(model)) return EXIT_USAGE;
+
+  prof_request rq = {"predict", pos[0], kernel, launch, gpu, arch, ns, frest != NULL, j};
+  ws_profile *p = NULL;
+  ws_gpu *g = NULL;
+  int rc = cli_profile_run(&rq, &p, &g, NULL);
+  if (rc) return rc;
+
+  cJSON *root = NULL;
+  if (json) {
+    root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "schema", "warpsight-predict/1");
+    cJSON_AddStringToObject(root, "gpu", g->name);
+    cJSON_AddStringToObject(root, "kernel", p->kernel);
+    char *pt = ws_profile_to_json(p);
+    cJSON *pj = pt ? cJSON_Parse(pt) : NULL;
+    free(pt);
+    cJSON_AddItemToObject(root, "profile", pj ? pj : cJSON_CreateNull());
+  } else {
+    print_figures(p, g);
+    printf("prediction:\n");
+  }
+  ws_model_result *res = NULL;
+  size_t nres = 0;
+  rc = cli_run_models(p, g, model, root, &res, &nres);
+
+  /* The bottleneck, from the advisor over the models that ran. */
+  ws_advice adv = WS_ADVICE_INIT;
+  ws_diag d = WS_DIAG_INIT;
+  const ws_model_result **rp = calloc(nres ? nres : 1, sizeof *rp);
+  for (size_t i = 0; rp && i < nres; i++) rp[i] = &res[i];
+  char *bottleneck = NULL;
+  if (rp && nres && ws_advise(&adv, rp, nres, &d) == WS_OK && adv.bottleneck) {
+    bottleneck = adv.bottleneck;
+  }
+  if (json) {
+    if (bottleneck) cJSON_AddStringToObject(root, "bottleneck", bottleneck);
+    else cJSON_AddNullToObject(root, "bottleneck");
+  } else if (bottleneck && !advise) { /* --advise prints it with the list */
+    printf("\nbottleneck: %s\n", bottleneck);
+  } else if (!advise && nres && res[0].limiter && *res[0].limiter) {
+    printf("\nbottleneck: %s (%s)\n", res[0].limiter, res[0].model);
+  }
+  if (advise && cli_finish_advice(res, NULL, nres, root) != EXIT_OK) rc = EXIT_USAGE;
+  if (charts && cli_finish_charts("predict", charts, p->kernel, res, NULL, nres, root) != EXIT_OK)
+    rc = EXIT_USAGE;
+  if (charts) ws_chart_shutdown(); /* cairo's font caches, for leak checkers */
+  if (root) {
+    char *s = cJSON_Print(root);
+    if (s) puts(s);
+    cJSON_free(s);
+    cJSON_Delete(root);
+  }
+  ws_advice_free(&adv);
+  ws_diag_free(&d);
+  free(rp);
+  for (size_t i = 0; i < nres; i++) ws_model_result_free(&res[i]);
+  free(res);
+  ws_profile_free(p);
+  ws_gpu_free(g);
+  return rc;
+}

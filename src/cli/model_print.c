@@ -1,0 +1,225 @@
+/*
+ * model_print.c — run models on a profile and print the results (text or
+ * JSON); used by `warpsight model` and `warpsight predict`.
+ */
+#include "cli/model_print.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+#include "warpsight/advise.h"
+#include "warpsight/report.h"
+
+void cli_model_list(char *buf, size_t size) {
+  buf[0] = 0;
+  for (size_t i = 0; i < ws_model_count(); i++) {
+    const ws_model_info *m = ws_model_at(i);
+    char line[512];
+    snprintf(line, sizeof line, "                  %-15s %s\n", m->name, m->title);
+    strncat(buf, line, size - strlen(buf) - 1);
+  }
+}
+
+int cli_model_valid(const char *model) {
+  if (!strcmp(model, "all") || ws_model_find(model)) return 1;
+  ws_diag d = WS_DIAG_INIT;
+  ws_model_result r = WS_MODEL_RESULT_INIT;
+  ws_model_predict(&r, model, NULL, NULL, &d);
+  cli_print_diag(&d);
+  ws_diag_free(&d);
+  ws_model_result_free(&r);
+  return 0;
+}
+
+/* The JSON object for one result. */
+static cJSON *result_json(const ws_model_result *r, int status) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "model", r->model ? r->model : "");
+  if (status == WS_OK) {
+    cJSON_AddStringToObject(o, "status", "ok");
+    cJSON_AddNumberToObject(o, "cycles", r->cycles);
+    cJSON_AddNumberToObject(o, "time_ms", r->time_ms);
+    cJSON_AddStringToObject(o, "case", r->case_label ? r->case_label : "");
+    cJSON_AddStringToObject(o, "limiter", r->limiter ? r->limiter : "");
+    cJSON *t = cJSON_AddObjectToObject(o, "terms");
+    for (size_t i = 0; i < r->nterms; i++) {
+      if (isfinite(r->terms[i].value))
+        cJSON_AddNumberToObject(t, r->terms[i].name, r->terms[i].value);
+      else
+        cJSON_AddNullToObject(t, r->terms[i].name);
+    }
+  } else {
+    cJSON_AddStringToObject(o, "status", status == WS_EMISSING ? "missing-inputs" : "error");
+    cJSON *m = cJSON_AddArrayToObject(o, "missing");
+    for (size_t i = 0; i < r->nmissing; i++) cJSON_AddItemToArray(m, cJSON_CreateString(r->missing[i]));
+  }
+  return o;
+}
+
+static void print_terms(const ws_model_result *r, const ws_model_info *info) {
+  printf("model %s — %s\n", r->model, info->title);
+  printf("  %-24s %16s  %-12s %s\n", "term", "value", "unit", "equation or source");
+  for (size_t i = 0; i < r->nterms; i++)
+    printf("  %-24s %16.6g  %-12s %s\n", r->terms[i].name, r->terms[i].value, r->terms[i].unit,
+           r->terms[i].equation);
+  printf("  predicted: %.6g cycles = %.6g ms\n", r->cycles, r->time_ms);
+  printf("  case: %s\n", r->case_label ? r->case_label : "");
+  if (r->limiter && *r->limiter) printf("  limiter: %s\n", r->limiter);
+}
+
+int cli_run_models(const ws_profile *p, const ws_gpu *g, const char *model, cJSON *json_root,
+                   ws_model_result **results, size_t *nresults) {
+  int all = strcmp(model, "all") == 0;
+  size_t first = 0, last = ws_model_count();
+  if (!all) {
+    for (size_t i = 0; i < ws_model_count(); i++)
+      if (!strcmp(ws_model_at(i)->name, model)) first = i, last = i + 1;
+  }
+  if (results) {
+    *results = calloc(last - first, sizeof **results);
+    *nresults = 0;
+  }
+  cJSON *jres = json_root ? cJSON_AddArrayToObject(json_root, "results") : NULL;
+  int ok_count = 0, rc = EXIT_OK;
+  if (!json_root && all)
+    printf("%-16s %14s %12s  %s\n", "model", "cycles", "time (ms)", "limiting factor / case");
+  for (size_t i = first; i < last; i++) {
+    const ws_model_info *info = ws_model_at(i);
+    ws_model_result r = WS_MODEL_RESULT_INIT;
+    ws_diag md = WS_DIAG_INIT;
+    int s = ws_model_predict(&r, info->name, p, g, &md);
+    if (s == WS_OK) ok_count++;
+    if (json_root) {
+      cJSON_AddItemToArray(jres, result_json(&r, s));
+      if (s != WS_EMISSING) cli_print_diag(&md); /* errors, or warnings of a model that ran */
+    } else if (all) {
+      if (s == WS_OK) {
+        printf("%-16s %14.6g %12.6g  %s\n", info->name, r.cycles, r.time_ms,
+               r.limiter && *r.limiter ? r.limiter : (r.case_label ? r.case_label : ""));
+      } else {
+        printf("%-16s %14s %12s  cannot run: missing ", info->name, "-", "-");
+        /* The first few; `--model NAME` lists them all. */
+        size_t show = r.nmissing > 4 ? 3 : r.nmissing;
+        for (size_t k = 0; k < show; k++) printf("%s%s", k ? ", " : "", r.missing[k]);
+        if (show < r.nmissing) printf(" and %zu more", r.nmissing - show);
+        if (!r.nmissing) printf("(error, see below)");
+        printf("\n");
+        if (s != WS_EMISSING) cli_print_diag(&md);
+      }
+    } else {
+      cli_print_diag(&md);
+      if (s == WS_OK) print_terms(&r, info);
+    }
+    if (!all && s != WS_OK) rc = cli_exit_for(s);
+    if (s == WS_OK && results && *results) (*results)[(*nresults)++] = r;
+    else ws_model_result_free(&r);
+    ws_diag_free(&md);
+  }
+  if (all && ok_count == 0) rc = EXIT_USAGE;
+  return rc;
+}
+
+/* --advise: the advisor over the results that ran (text, or into `extra`). */
+int cli_finish_advice(const ws_model_result *res, const int *ok, size_t n,
+                      cJSON *extra) {
+  const ws_model_result **list = calloc(n ? n : 1, sizeof *list);
+  if (!list) return EXIT_USAGE;
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++)
+    if (!ok || ok[i]) list[m++] = &res[i];
+  ws_diag d = WS_DIAG_INIT;
+  ws_advice a = WS_ADVICE_INIT;
+  int st = ws_advise(&a, list, m, &d);
+  free(list);
+  if (st != WS_OK) {
+    cli_print_diag(&d);
+    ws_diag_free(&d);
+    return EXIT_USAGE;
+  }
+  if (extra) {
+    cJSON *o = cJSON_AddObjectToObject(extra, "advice");
+    if (a.bottleneck) cJSON_AddStringToObject(o, "bottleneck", a.bottleneck);
+    else cJSON_AddNullToObject(o, "bottleneck");
+    cJSON *items = cJSON_AddArrayToObject(o, "items");
+    for (size_t i = 0; i < a.count; i++) {
+      const ws_advice_item *it = &a.items[i];
+      cJSON *j = cJSON_CreateObject();
+      static const char *const kinds[] = {"benefit", "bound", "note"};
+      cJSON_AddStringToObject(j, "kind", kinds[it->kind]);
+      cJSON_AddStringToObject(j, "model", it->model ? it->model : "");
+      cJSON_AddStringToObject(j, "topic", it->topic);
+      if (isfinite(it->value)) cJSON_AddNumberToObject(j, "value", it->value);
+      if (isfinite(it->share)) cJSON_AddNumberToObject(j, "share", it->share);
+      cJSON_AddStringToObject(j, "finding", it->finding);
+      cJSON_AddStringToObject(j, "action", it->action);
+      cJSON_AddItemToArray(items, j);
+    }
+  } else {
+    char *text = ws_report_advice_text(&a);
+    printf("\nadvice\n%s", text ? text : "(out of memory)\n");
+    free(text);
+  }
+  ws_advice_free(&a);
+  ws_diag_free(&d);
+  return EXIT_OK;
+}
+
+/* --charts DIR: one chart per result that has one. */
+int cli_finish_charts(const char *cmd, const char *dir, const char *kernel,
+                      const ws_model_result *res, const int *ok, size_t n,
+                      cJSON *extra) {
+  if (!ws_chart_available()) {
+    fprintf(stderr, "warpsight %s: error: --charts needs cairo: this "
+                    "warpsight was built without it\n", cmd);
+    return EXIT_USAGE;
+  }
+  if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+    fprintf(stderr, "warpsight %s: error: %s: cannot create: %s\n", cmd, dir,
+            strerror(errno));
+    return EXIT_USAGE;
+  }
+  char safe[128];
+  size_t k = 0;
+  for (const char *c = kernel ? kernel : "kernel"; *c && k + 1 < sizeof safe; c++)
+    safe[k++] = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                        (*c >= '0' && *c <= '9') || *c == '_' || *c == '-'
+                    ? *c
+                    : '_';
+  safe[k] = '\0';
+  cJSON *list = extra ? cJSON_AddArrayToObject(extra, "charts") : NULL;
+  int rc = EXIT_OK, wrote = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (ok && !ok[i]) continue;
+    char base[4096];
+    snprintf(base, sizeof base, "%s/%s-%s", dir, safe, res[i].model);
+    ws_diag d = WS_DIAG_INIT;
+    int st = ws_chart_for_result(base, &res[i], &d);
+    if (st == WS_OK) {
+      wrote++;
+      if (list) {
+        char f[4200];
+        snprintf(f, sizeof f, "%s.png", base);
+        cJSON_AddItemToArray(list, cJSON_CreateString(f));
+        snprintf(f, sizeof f, "%s.svg", base);
+        cJSON_AddItemToArray(list, cJSON_CreateString(f));
+      } else {
+        printf("%swrote %s.png and %s.svg\n", wrote == 1 ? "\n" : "", base, base);
+      }
+    } else if (st != WS_EUNSUP || d.count) {
+      cli_print_diag(&d);
+      rc = EXIT_USAGE;
+    }
+    ws_diag_free(&d);
+  }
+  if (!wrote && rc == EXIT_OK)
+    fprintf(stderr, "warpsight %s: warning: no chart written: charts exist "
+                    "for gpuperf, transit and roofline\n", cmd);
+  return rc;
+}
+

@@ -1,0 +1,45 @@
+/*
+ * model_print.h — running models on a profile and printing their results,
+ * shared by `warpsight model` and `warpsight predict`.
+ */
+#ifndef WS_CLI_MODEL_PRINT_H
+#define WS_CLI_MODEL_PRINT_H
+
+#include <stddef.h>
+
+#include "warpsight/gpu.h"
+#include "warpsight/model.h"
+#include "warpsight/profile.h"
+
+struct cJSON;
+
+/* The "models:" lines of a --help text (name and title, indented). */
+void cli_model_list(char *buf, size_t size);
+
+/* Is `model` "all" or a known model?  Prints the error (listing the known
+ * models) when not. */
+int cli_model_valid(const char *model);
+
+/* Run `model` ("all" = every model) on p for g.  Text: the terms table of
+ * one model, or one line per model for "all".  JSON (json_root != NULL):
+ * adds "results": [{"model", "status", "cycles", "time_ms", "case",
+ * "limiter", "terms"} ...] to json_root and prints nothing.  Returns the
+ * exit status (0; 2 when the one model asked for could not run, or none
+ * could with "all").  *results (optional) gets the results that ran, for
+ * charts and advice (free each with ws_model_result_free, then the array). */
+int cli_run_models(const ws_profile *p, const ws_gpu *g, const char *model,
+                   struct cJSON *json_root, ws_model_result **results, size_t *nresults);
+
+/* --advise: the advisor over results[i] with ok[i] set (ok may be NULL:
+ * all).  Text to stdout, or an "advice" object added to `extra`.  Returns
+ * the exit status. */
+int cli_finish_advice(const ws_model_result *res, const int *ok, size_t n,
+                      struct cJSON *extra);
+/* --charts DIR: DIR/KERNEL-MODEL.png and .svg for each result that has a
+ * chart (DIR is created); with `extra`, a "charts" array of the files.
+ * `cmd` names the subcommand in messages.  Returns the exit status. */
+int cli_finish_charts(const char *cmd, const char *dir, const char *kernel,
+                      const ws_model_result *res, const int *ok, size_t n,
+                      struct cJSON *extra);
+
+#endif

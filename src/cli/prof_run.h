@@ -1,0 +1,48 @@
+/*
+ * prof_run.h — profile one kernel launch: the part `warpsight profile` and
+ * `warpsight predict` share (input file, launch spec, GPU, resources,
+ * emulation with the profiler on its hooks).
+ */
+#ifndef WS_CLI_PROF_RUN_H
+#define WS_CLI_PROF_RUN_H
+
+#include "warpsight/emu.h"
+#include "warpsight/gpu.h"
+#include "warpsight/profile.h"
+
+typedef struct prof_request {
+  const char *cmd;          /* subcommand, for messages */
+  const char *file;         /* FILE.ptx or FILE.cu */
+  const char *kernel;       /* --kernel, or NULL: the launch spec's */
+  const char *launch;       /* --launch L.json */
+  const char *gpu;          /* --gpu G */
+  const char *arch;         /* --arch for .cu input, or NULL (sm_80) */
+  long sample_blocks;       /* 0: every block */
+  int functional_rest;      /* run unsampled blocks without hooks */
+  long threads;             /* -j, 0 = cores */
+} prof_request;
+
+/* The GPU when --gpu is not given. */
+#define PROF_DEFAULT_GPU "a100"
+
+/* The options both commands take, for their --help. */
+#define PROF_RUN_OPTIONS_HELP                                                        \
+  "  --kernel K            the kernel (default: the launch spec's)\n"                \
+  "  --launch L.json       launch spec: grid, block and arguments (docs/launch-spec.md)\n" \
+  "  --gpu G               GPU name (see 'warpsight gpus') or GPU JSON file\n"       \
+  "                        (default " PROF_DEFAULT_GPU ")\n"                          \
+  "  --sample-blocks N     profile N blocks spread evenly over the grid (linear\n"   \
+  "                        indices floor(i x blocks / N)); the others are skipped\n" \
+  "  --functional-rest     run the unsampled blocks too, without profiling (for\n"  \
+  "                        kernels whose later blocks read what earlier ones wrote)\n" \
+  "  --arch sm_XX          nvcc/ptxas target for .cu input (default sm_80)\n"        \
+  "  -j N                  emulator worker threads (default: the number of cores);\n" \
+  "                        the profile does not depend on N\n"
+
+/* Profile: on success returns 0 with *out and *gpu set (the caller frees
+ * both); else prints the diagnostics and returns the exit status (1 the
+ * kernel faulted, 2 bad usage or input). */
+int cli_profile_run(const prof_request *rq, ws_profile **out, ws_gpu **gpu,
+                    ws_emu_stats *stats);
+
+#endif

@@ -1,0 +1,195 @@
+/*
+ * toolchain.c — nvcc and ptxas for the CLI (cli/toolchain.h).
+ */
+#include "cli/toolchain.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+const char *cli_find_tool(const char *name, char *buf, size_t n) {
+  const char *path = getenv("PATH");
+  while (path && *path) {
+    const char *colon = strchr(path, ':');
+    size_t len = colon ? (size_t)(colon - path) : strlen(path);
+    if (len > 0 && len + strlen(name) + 2 < n) {
+      snprintf(buf, n, "%.*s/%s", (int)len, path, name);
+      if (access(buf, X_OK) == 0) return buf;
+    }
+    path = colon ? colon + 1 : NULL;
+  }
+  /* then $CUDA_HOME/bin, or /usr/local/cuda/bin when CUDA_HOME is unset */
+  const char *home = getenv("CUDA_HOME");
+  snprintf(buf, n, "%s/bin/%s", home ? home : "/usr/local/cuda", name);
+  if (access(buf, X_OK) == 0) return buf;
+  return NULL;
+}
+
+/* Run argv with stdout and stderr into `log`; returns the exit status or -1. */
+int cli_run_tool(char *const argv[], const char *log) {
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd >= 0) {
+      dup2(fd, 1);
+      dup2(fd, 2);
+      close(fd);
+    }
+    execv(argv[0], argv);
+    _exit(127);
+  }
+  int st;
+  if (waitpid(pid, &st, 0) < 0) return -1;
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+void cli_print_file(FILE *to, const char *path) {
+  FILE *f = fopen(path, "r");
+  if (!f) return;
+  char line[1024];
+  while (fgets(line, sizeof line, f)) fputs(line, to);
+  fclose(f);
+}
+
+ptxas_info *cli_ptxas_get(ptxas_list *l, const char *name) {
+  for (size_t i = 0; i < l->n; i++)
+    if (strcmp(l->v[i].name, name) == 0) return &l->v[i];
+  ptxas_info *nv = realloc(l->v, (l->n + 1) * sizeof *nv);
+  if (!nv) return NULL;
+  l->v = nv;
+  ptxas_info *p = &l->v[l->n++];
+  memset(p, 0, sizeof *p);
+  snprintf(p->name, sizeof p->name, "%s", name);
+  p->regs = -1;
+  return p;
+}
+
+/* Read `ptxas -v` output: "Function properties for F" / "N bytes stack
+ * frame, S bytes spill stores, L bytes spill loads" / "Compiling entry
+ * function 'F'" / "Used R registers, ..., X bytes smem, ...". */
+void cli_ptxas_parse_log(const char *path, ptxas_list *l) {
+  FILE *f = fopen(path, "r");
+  if (!f) return;
+  char line[2048];
+  ptxas_info *cur = NULL;
+  while (fgets(line, sizeof line, f)) {
+    char *p;
+    if ((p = strstr(line, "Function properties for "))) {
+      p += strlen("Function properties for ");
+      p[strcspn(p, "\r\n")] = '\0';
+      cur = cli_ptxas_get(l, p);
+    } else if ((p = strstr(line, "Compiling entry function '"))) {
+      p += strlen("Compiling entry function '");
+      char *q = strchr(p, '\'');
+      if (q) *q = '\0';
+      cur = cli_ptxas_get(l, p);
+    } else if (cur && strstr(line, "bytes stack frame")) {
+      long a = 0, b = 0, c = 0;
+      if (sscanf(line, " %ld bytes stack frame, %ld bytes spill stores, %ld bytes spill loads",
+                 &a, &b, &c) == 3) {
+        cur->stack = a;
+        cur->spill_st = b;
+        cur->spill_ld = c;
+      }
+    } else if (cur && (p = strstr(line, "Used "))) {
+      long r;
+      if (sscanf(p, "Used %ld registers", &r) == 1) cur->regs = r;
+      char *s = strstr(p, " bytes smem");
+      if (s) {
+        char *b = s;
+        while (b > p && b[-1] >= '0' && b[-1] <= '9') b--;
+        cur->smem = strtol(b, NULL, 10);
+      }
+    }
+  }
+  fclose(f);
+}
+
+int cli_has_suffix(const char *s, const char *suf) {
+  size_t n = strlen(s), m = strlen(suf);
+  return n >= m && strcmp(s + n - m, suf) == 0;
+}
+
+void cli_rm_tmp(const char *dir) {
+  static const char *const names[] = {"in.ptx", "out.cubin", "nvcc.log", "ptxas.log"};
+  char p[4200];
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+    if (snprintf(p, sizeof p, "%s/%s", dir, names[i]) >= (int)sizeof p) continue;
+    unlink(p);
+  }
+  rmdir(dir);
+}
+
+/* Compile .cu to PTX in a temp folder; returns 0 or EXIT_USAGE. */
+int cli_compile_cu(const char *cmd, const char *file, const char *arch, char *dir, size_t dirn,
+                      ptxas_list *pl, int *have_ptxas) {
+  char nvcc[4096], ptxas[4096];
+  if (!cli_find_tool("nvcc", nvcc, sizeof nvcc))
+    return cli_usage_error(cmd,
+                           "nvcc not found (looked in PATH and $CUDA_HOME/bin or /usr/local/cuda/bin); "
+                           "compile the kernel to PTX yourself (nvcc -ptx -arch=%s %s) "
+                           "and pass the .ptx file",
+                           arch, file);
+  const char *tmp = getenv("TMPDIR");
+  snprintf(dir, dirn, "%s/warpsight-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp(dir)) {
+    fprintf(stderr, "warpsight %s: error: cannot create a temporary folder: %s\n", cmd,
+            strerror(errno));
+    return EXIT_USAGE;
+  }
+  char out[4200], log[4200], archopt[64];
+  snprintf(out, sizeof out, "%s/in.ptx", dir);
+  snprintf(log, sizeof log, "%s/nvcc.log", dir);
+  snprintf(archopt, sizeof archopt, "-arch=%s", arch);
+  char *argv1[] = {nvcc, "-ptx", archopt, (char *)file, "-o", out, NULL};
+  int st = cli_run_tool(argv1, log);
+  if (st != 0) {
+    fprintf(stderr, "warpsight %s: error: nvcc failed on %s (status %d):\n", cmd, file, st);
+    cli_print_file(stderr, log);
+    return EXIT_USAGE;
+  }
+  *have_ptxas = 0;
+  if (cli_find_tool("ptxas", ptxas, sizeof ptxas)) {
+    char cubin[4200], plog[4200];
+    snprintf(cubin, sizeof cubin, "%s/out.cubin", dir);
+    snprintf(plog, sizeof plog, "%s/ptxas.log", dir);
+    char *argv2[] = {ptxas, "-v", archopt, out, "-o", cubin, NULL};
+    if (cli_run_tool(argv2, plog) == 0) {
+      cli_ptxas_parse_log(plog, pl);
+      *have_ptxas = 1;
+    }
+  }
+  return 0;
+}
+
+
+const ptxas_info *cli_ptxas_find(const ptxas_list *l, const char *name) {
+  for (size_t i = 0; i < l->n; i++)
+    if (strcmp(l->v[i].name, name) == 0) return &l->v[i];
+  return NULL;
+}
+
+int cli_ptxas_on_ptx(const char *ptx_path, const char *arch, ptxas_list *pl) {
+  char ptxas[4096];
+  if (!cli_find_tool("ptxas", ptxas, sizeof ptxas)) return 0;
+  const char *tmp = getenv("TMPDIR");
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/warpsight-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp(dir)) return 0;
+  char cubin[4200], plog[4200], archopt[64];
+  snprintf(cubin, sizeof cubin, "%s/out.cubin", dir);
+  snprintf(plog, sizeof plog, "%s/ptxas.log", dir);
+  snprintf(archopt, sizeof archopt, "-arch=%s", arch);
+  char *argv[] = {ptxas, "-v", archopt, (char *)ptx_path, "-o", cubin, NULL};
+  int ok = cli_run_tool(argv, plog) == 0;
+  if (ok) cli_ptxas_parse_log(plog, pl);
+  cli_rm_tmp(dir);
+  return ok;
+}

@@ -1,0 +1,53 @@
+/*
+ * toolchain.h — the CUDA tools the CLI calls: finding nvcc/ptxas, compiling
+ * a .cu file to PTX, and reading `ptxas -v` resource reports.  Shared by
+ * `analyze`, `profile` and `predict`.
+ */
+#ifndef WS_CLI_TOOLCHAIN_H
+#define WS_CLI_TOOLCHAIN_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* ptxas -v figures for one function. */
+typedef struct ptxas_info {
+  char name[512];     /* function name */
+  long regs;          /* registers per thread, -1 if not reported */
+  long smem;          /* static shared bytes */
+  long stack;         /* stack frame (local) bytes */
+  long spill_st;      /* spill store bytes */
+  long spill_ld;      /* spill load bytes */
+} ptxas_info;
+
+typedef struct ptxas_list {
+  ptxas_info *v;
+  size_t n;
+} ptxas_list;
+
+/* The path of tool `name` from PATH, then $CUDA_HOME/bin (or
+ * /usr/local/cuda/bin when CUDA_HOME is unset), or NULL. */
+const char *cli_find_tool(const char *name, char *buf, size_t n);
+/* Run argv with stdout and stderr into `log`; returns the exit status or -1. */
+int cli_run_tool(char *const argv[], const char *log);
+void cli_print_file(FILE *to, const char *path);
+/* The entry of function `name`, added when absent (NULL on ENOMEM). */
+ptxas_info *cli_ptxas_get(ptxas_list *l, const char *name);
+/* Read a `ptxas -v` log into l. */
+void cli_ptxas_parse_log(const char *path, ptxas_list *l);
+/* The entry of function `name`, or NULL. */
+const ptxas_info *cli_ptxas_find(const ptxas_list *l, const char *name);
+int cli_has_suffix(const char *s, const char *suf);
+/* Remove a temporary folder made by cli_compile_cu / cli_ptxas_on_ptx. */
+void cli_rm_tmp(const char *dir);
+/* Compile FILE.cu with nvcc -ptx -arch=ARCH into DIR/in.ptx (DIR a new
+ * temporary folder) and, when ptxas is found, read `ptxas -v` into pl
+ * (*have_ptxas = 1).  Returns 0, or EXIT_USAGE after printing why ("nvcc
+ * not found ..." names what to do instead).  `cmd` names the subcommand in
+ * messages. */
+int cli_compile_cu(const char *cmd, const char *file, const char *arch, char *dir, size_t dirn,
+                   ptxas_list *pl, int *have_ptxas);
+/* Run `ptxas -v -arch=ARCH` on a PTX file and read its report into pl.
+ * Returns 1 when ptxas ran and succeeded, 0 otherwise (not found, failed). */
+int cli_ptxas_on_ptx(const char *ptx_path, const char *arch, ptxas_list *pl);
+
+#endif

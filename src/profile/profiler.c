@@ -1,0 +1,1075 @@
+/*
+ * profiler.c — dynamic profile of one launch from the emulator's stream of
+ * warp instructions (warpsight/profiler.h; what each field means and how it
+ * is measured: docs/profile.md, "Measured by the profiler").
+ *
+ * Per worker: counters per instruction (executions, memory requests,
+ * transactions, bank-conflict passes, branch outcomes), an active-lane
+ * histogram, divergence state per warp of the current block, and the global
+ * memory sectors the current block touched, in the order its warps issued
+ * them.  At block_end the block's sector trace is filed under the block's
+ * slot and every finished slot at the head of the queue is replayed, in
+ * linear block order, through the per-SM L1s and the shared L2 (then
+ * freed), so cache results do not depend on -j and memory holds only the
+ * blocks that finished ahead of an earlier one.
+ */
+#include "warpsight/profiler.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "warpsight/analysis.h"
+#include "warpsight/memsim.h"
+
+/* Floating-point operations one lane of `in` performs: FMA/MAD count two,
+ * a packed f16x2/bf16x2 operation counts its two halves; compares, moves and
+ * SFU operations count none (docs/profile.md). */
+static int inst_flops(const ws_ptx_inst *in) {
+  if (ws_ptx_opcode_kind((ws_ptx_opcode)in->op) != WS_PTX_K_ARITH || !in->ntypes) return 0;
+  int t = in->type[0];
+  int k = ws_ptx_type_kind((ws_ptx_type)t);
+  if (k != WS_PTX_TK_F && k != WS_PTX_TK_H) return 0;
+  int n = (in->op == WS_PTX_OP_FMA || in->op == WS_PTX_OP_MAD) ? 2 : 1;
+  if (t == WS_PTX_T_F16X2 || t == WS_PTX_T_BF16X2) n *= 2;
+  return n;
+}
+
+/* Kothapalli's operation kinds (the GPU's models.kothapalli.op_cycles keys). */
+enum { KO_INT_SIMPLE, KO_INT_MUL32, KO_INT_DIV, KO_INT_REM, KO_FP_SIMPLE, KO_FP_DIV, KO_SFU,
+       KO_FP64, KO_NKINDS, KO_NONE = 255 };
+static const char *const ko_names[KO_NKINDS] = {"int_simple", "int_mul32", "int_div", "int_rem",
+                                                "fp_simple",  "fp_div",    "sfu",     "fp64"};
+
+/* The kind of one instruction of class c: integer mul/mad -> int_mul32,
+ * div -> int_div, rem -> int_rem, other integer/logic/compare ->
+ * int_simple; fp32/fp16 div -> fp_div, other fp32/fp16 -> fp_simple; sfu;
+ * fp64.  Moves, conversions, memory and control are not operations. */
+static int ko_kind(int c, const ws_ptx_inst *in) {
+  switch (c) {
+  case WS_IC_INT:
+    if (in->op == WS_PTX_OP_DIV) return KO_INT_DIV;
+    if (in->op == WS_PTX_OP_REM) return KO_INT_REM;
+    if (in->op == WS_PTX_OP_MUL || in->op == WS_PTX_OP_MAD) return KO_INT_MUL32;
+    return KO_INT_SIMPLE;
+  case WS_IC_FP32:
+  case WS_IC_FP16: return in->op == WS_PTX_OP_DIV ? KO_FP_DIV : KO_FP_SIMPLE;
+  case WS_IC_SFU: return KO_SFU;
+  case WS_IC_FP64: return KO_FP64;
+  default: return KO_NONE;
+  }
+}
+
+/* What one warp did, in Kothapalli's terms. */
+typedef struct ko_warp {
+  uint32_t ops[KO_NKINDS];  /* operations issued */
+  uint32_t k[33];           /* global requests by threads per transaction */
+  uint32_t deg[33];         /* shared requests by conflict degree */
+} ko_warp;
+
+static uint32_t popc(uint32_t x) {
+  uint32_t n = 0;
+  for (; x; x &= x - 1) n++;
+  return n;
+}
+
+typedef struct inst_stat {
+  uint64_t execs;       /* warp executions (some lane active) */
+  uint64_t back_entries;/* arrivals from a later instruction (a back edge) */
+  uint64_t requests;    /* global/local requests (some lane executing) */
+  uint64_t coal_reqs;   /* ... needing one transaction */
+  uint64_t trans;       /* transactions of all requests */
+  uint64_t bytes;       /* bytes requested */
+  uint64_t bytes_moved; /* bytes of the transactions */
+  uint64_t sh_reqs;     /* shared-memory requests */
+  uint64_t passes;      /* shared passes */
+  uint64_t min_passes;  /* passes without conflicts */
+  uint64_t degree_sum;  /* sum of conflict degrees */
+  uint64_t branches;    /* branch executions */
+  uint64_t div_branches;/* ... that diverged */
+} inst_stat;
+
+typedef struct trace {
+  uint64_t *v;   /* sector address | TR_* flags */
+  size_t n, cap;
+} trace;
+
+enum { TR_WRITE = 1, TR_ATOMIC = 2, TR_LOCAL = 4, TR_FLAGS = 31 };
+
+typedef struct worker {
+  inst_stat *st;          /* per instruction id */
+  uint64_t hist[33];      /* warp executions by active lanes */
+  uint64_t warps, blocks;
+  uint64_t div_idle[33];  /* per live-lane count l: inactive live lanes summed
+                             over diverged warp instructions; the lost issue
+                             slots are sum_l div_idle[l] / l (integers, so the
+                             total does not depend on how blocks split over
+                             workers) */
+  uint64_t flops;         /* all lanes */
+  uint64_t uncoal_trans;  /* transactions of requests needing more than one */
+  uint64_t k_hist[33];    /* requests by threads per transaction */
+  uint64_t deg_hist[33];  /* shared requests by conflict degree */
+  uint32_t live[32];      /* lanes not exited, per warp of the block */
+  uint32_t seen;          /* warps of the block seen */
+  uint32_t last[32];      /* per warp: id of its previous instruction */
+  ko_warp kw[32];         /* per warp of the current block */
+  ko_warp kbest;          /* the costliest warp this worker has seen */
+  double kbest_cost;      /* its cost (-1: none yet) */
+  uint64_t kbest_block;   /* where it ran */
+  uint32_t kbest_warp;
+  trace tr;               /* current block's sectors */
+  int in_block;
+} worker;
+
+typedef struct cache_stats {
+  int have_l1, have_l2;
+  uint64_t l1_access, l1_hit;     /* load sectors looked up in L1 */
+  uint64_t l2_access, l2_hit;     /* sectors looked up in L2 */
+  uint64_t load_sectors;          /* load (and atomic) sectors requested */
+  uint64_t dram_read_sectors;     /* load sectors that missed everywhere */
+  uint64_t dram_write_sectors;    /* dirty L2 sectors written back or flushed */
+  uint32_t l1_bytes, l1_ways, l1_line, l2_bytes, l2_ways, l2_line, sector;
+  uint32_t nsm;
+} cache_stats;
+
+struct ws_prof {
+  ws_prof_config cfg;
+  uint64_t total_blocks, nslots, tpb;
+  uint32_t nfunc;
+  uint32_t *func_base;    /* first instruction id of each module function */
+  uint32_t ninst;         /* instruction ids in all */
+  uint8_t *iclass;        /* per id */
+  uint8_t *iflops;        /* per id */
+  uint8_t *ikind;         /* per id: ws_ptx_kind of the opcode */
+  uint8_t *kkind;         /* per id: Kothapalli operation kind or KO_NONE */
+  double kw_ops[KO_NKINDS];/* cost weights for choosing the costliest warp */
+  double kw_global, kw_shared;
+  int kw_from_gpu;        /* 1: the GPU's Kothapalli cycles; 0: unit weights */
+  int nworkers;
+  worker *w;
+  trace *slots;           /* per profiled block */
+  uint8_t *slot_done;
+  ws_coal_rule load_rule, store_rule;
+  ws_bank_config banks;
+  uint32_t *rep;          /* instruction ids of warp 0 of block 0, in order */
+  size_t nrep, caprep;
+  pthread_mutex_t mu;     /* guards slots, slot_done, next_replay, caches */
+  int mu_init;
+  uint64_t next_replay;   /* first slot not yet replayed */
+  ws_cache *l1;           /* per SM */
+  ws_cache l2;
+  cache_stats cs;
+};
+
+static int caches_init(ws_prof *p);
+static void caches_free(ws_prof *p);
+static void replay_ready(ws_prof *p);
+
+uint64_t ws_prof_sample_count(uint64_t total, uint64_t n) {
+  return n == 0 || n >= total ? total : n;
+}
+
+/* Slot of block b among the sampled ones, or UINT64_MAX when not sampled. */
+static uint64_t sample_slot(uint64_t b, uint64_t total, uint64_t n) {
+  if (n == 0 || n >= total) return b < total ? b : UINT64_MAX;
+  /* smallest i with floor(i * total / n) >= b is ceil(b * n / total) */
+  unsigned __int128 num = (unsigned __int128)b * n;
+  uint64_t i = (uint64_t)((num + total - 1) / total);
+  if (i >= n) return UINT64_MAX;
+  uint64_t bi = (uint64_t)((unsigned __int128)i * total / n);
+  return bi == b ? i : UINT64_MAX;
+}
+
+int ws_prof_block_sampled(uint64_t block, uint64_t total, uint64_t n) {
+  return sample_slot(block, total, n) != UINT64_MAX;
+}
+
+/* Instruction id of (func, pc), or UINT32_MAX for a function outside the
+ * module. */
+static uint32_t inst_id(const ws_prof *p, const ws_ptx_function *f, uint32_t pc) {
+  const ws_ptx_module *m = p->cfg.module;
+  if (f < m->funcs || f >= m->funcs + m->nfuncs) return UINT32_MAX;
+  uint32_t fi = (uint32_t)(f - m->funcs);
+  if (pc >= f->ninsts) return UINT32_MAX;
+  return p->func_base[fi] + pc;
+}
+
+static void trace_free(trace *t) {
+  free(t->v);
+  memset(t, 0, sizeof *t);
+}
+
+static void trace_push(trace *t, uint64_t v) {
+  if (t->n == t->cap) {
+    size_t cap = t->cap ? t->cap * 2 : 256;
+    uint64_t *nv = realloc(t->v, cap * sizeof *nv);
+    if (!nv) return; /* out of memory: the trace is short; finish() says so */
+    t->v = nv;
+    t->cap = cap;
+  }
+  t->v[t->n++] = v;
+}
+
+int ws_prof_new(ws_prof **out, const ws_prof_config *cfg, ws_diag *d) {
+  *out = NULL;
+  if (!cfg->module || !cfg->kernel || !cfg->gpu || cfg->workers < 1) {
+    ws_diag_error(d, "profiler: module, kernel, GPU and workers >= 1 are required");
+    return WS_EINVAL;
+  }
+  ws_prof *p = calloc(1, sizeof *p);
+  if (!p) return WS_ENOMEM;
+  p->cfg = *cfg;
+  p->total_blocks = (uint64_t)cfg->grid[0] * cfg->grid[1] * cfg->grid[2];
+  p->tpb = (uint64_t)cfg->block[0] * cfg->block[1] * cfg->block[2];
+  p->nslots = ws_prof_sample_count(p->total_blocks, cfg->sample_blocks);
+  const ws_ptx_module *m = cfg->module;
+  p->nfunc = m->nfuncs;
+  p->func_base = calloc(m->nfuncs + 1, sizeof *p->func_base);
+  if (!p->func_base) goto nomem;
+  for (uint32_t f = 0; f < m->nfuncs; f++) p->func_base[f + 1] = p->func_base[f] + m->funcs[f].ninsts;
+  p->ninst = p->func_base[m->nfuncs];
+  p->iclass = calloc(p->ninst + 1, 1);
+  p->iflops = calloc(p->ninst + 1, 1);
+  p->ikind = calloc(p->ninst + 1, 1);
+  p->kkind = calloc(p->ninst + 1, 1);
+  p->nworkers = cfg->workers;
+  p->w = calloc((size_t)cfg->workers, sizeof *p->w);
+  p->slots = calloc(p->nslots + 1, sizeof *p->slots);
+  p->slot_done = calloc(p->nslots + 1, 1);
+  if (!p->iclass || !p->iflops || !p->ikind || !p->kkind || !p->w || !p->slots || !p->slot_done) goto nomem;
+  for (uint32_t f = 0; f < m->nfuncs; f++)
+    for (uint32_t i = 0; i < m->funcs[f].ninsts; i++) {
+      p->iclass[p->func_base[f] + i] = (uint8_t)ws_analysis_class(&m->funcs[f].insts[i]);
+      p->iflops[p->func_base[f] + i] = (uint8_t)inst_flops(&m->funcs[f].insts[i]);
+      p->ikind[p->func_base[f] + i] =
+          (uint8_t)ws_ptx_opcode_kind((ws_ptx_opcode)m->funcs[f].insts[i].op);
+      p->kkind[p->func_base[f] + i] =
+          (uint8_t)ko_kind(p->iclass[p->func_base[f] + i], &m->funcs[f].insts[i]);
+    }
+  for (int k = 0; k < cfg->workers; k++) {
+    p->w[k].st = calloc(p->ninst + 1, sizeof *p->w[k].st);
+    if (!p->w[k].st) goto nomem;
+  }
+  const ws_gpu *g = cfg->gpu;
+  p->load_rule = ws_coal_rule_for(g->cc_major, g->cc_minor, g->cache.l1_caches_global, 0);
+  p->store_rule = ws_coal_rule_for(g->cc_major, g->cc_minor, g->cache.l1_caches_global, 1);
+  p->banks = ws_bank_config_for(g->cc_major, g->cc_minor);
+  /* Weights for the costliest warp: the GPU's Kothapalli cycles when it has
+   * them all, else one per operation and per access. */
+  p->kw_from_gpu = 1;
+  for (int k = 0; k < KO_NKINDS; k++) {
+    char key[64];
+    snprintf(key, sizeof key, "op_cycles.%s", ko_names[k]);
+    p->kw_ops[k] = ws_gpu_param_or(g, "kothapalli", key, NAN);
+  }
+  p->kw_global = ws_gpu_param_or(g, "kothapalli", "global_cycles", NAN);
+  p->kw_shared = ws_gpu_param_or(g, "kothapalli", "shared_cycles", NAN);
+  for (int k = 0; k < KO_NKINDS; k++)
+    if (!(p->kw_ops[k] >= 0)) p->kw_from_gpu = 0;
+  if (!(p->kw_global >= 0) || !(p->kw_shared >= 0)) p->kw_from_gpu = 0;
+  if (!p->kw_from_gpu) {
+    for (int k = 0; k < KO_NKINDS; k++) p->kw_ops[k] = 1;
+    p->kw_global = p->kw_shared = 1;
+  }
+  for (int k = 0; k < cfg->workers; k++) p->w[k].kbest_cost = -1;
+  pthread_mutex_init(&p->mu, NULL);
+  p->mu_init = 1;
+  if (caches_init(p)) goto nomem;
+  *out = p;
+  return WS_OK;
+nomem:
+  ws_prof_free(p);
+  return WS_ENOMEM;
+}
+
+void ws_prof_free(ws_prof *p) {
+  if (!p) return;
+  for (int k = 0; p->w && k < p->nworkers; k++) {
+    free(p->w[k].st);
+    trace_free(&p->w[k].tr);
+  }
+  for (uint64_t s = 0; p->slots && s < p->nslots; s++) trace_free(&p->slots[s]);
+  free(p->w);
+  free(p->slots);
+  free(p->slot_done);
+  free(p->func_base);
+  free(p->iclass);
+  free(p->iflops);
+  free(p->ikind);
+  free(p->kkind);
+  free(p->rep);
+  caches_free(p);
+  if (p->mu_init) pthread_mutex_destroy(&p->mu);
+  free(p);
+}
+
+void ws_prof_block_begin(ws_prof *p, int worker_id, uint32_t block_linear) {
+  (void)block_linear;
+  worker *w = &p->w[worker_id];
+  w->seen = 0;
+  w->tr.n = 0;
+  w->in_block = 1;
+}
+
+/* Kothapalli's per-thread cycles of a warp's counts, with p's weights:
+ * operations x op cycles, a global access served k threads per transaction
+ * (global_cycles + k) / k, a shared access shared_cycles x degree. */
+static double ko_cost(const ws_prof *p, const ko_warp *kw) {
+  double c = 0;
+  for (int k = 0; k < KO_NKINDS; k++) c += kw->ops[k] * p->kw_ops[k];
+  for (int k = 1; k <= 32; k++) {
+    c += kw->k[k] * (k == 1 ? p->kw_global : (p->kw_global + k) / k);
+    c += kw->deg[k] * p->kw_shared * k;
+  }
+  return c;
+}
+
+/* Is (cost, block, warp) costlier than the current best?  Ties go to the
+ * first warp in linear order, so the choice does not depend on -j. */
+static int ko_better(double cost, uint64_t block, uint32_t warp, double bcost, uint64_t bblock,
+                     uint32_t bwarp) {
+  if (cost != bcost) return cost > bcost;
+  return block < bblock || (block == bblock && warp < bwarp);
+}
+
+void ws_prof_block_end(ws_prof *p, int worker_id, uint32_t block_linear) {
+  worker *w = &p->w[worker_id];
+  for (uint32_t wi = 0; wi < 32; wi++) {
+    if (!(w->seen >> wi & 1)) continue;
+    double c = ko_cost(p, &w->kw[wi]);
+    if (w->kbest_cost < 0 ||
+        ko_better(c, block_linear, wi, w->kbest_cost, w->kbest_block, w->kbest_warp)) {
+      w->kbest = w->kw[wi];
+      w->kbest_cost = c;
+      w->kbest_block = block_linear;
+      w->kbest_warp = wi;
+    }
+  }
+  w->warps += popc(w->seen);
+  w->blocks++;
+  w->in_block = 0;
+  uint64_t s = sample_slot(block_linear, p->total_blocks, p->cfg.sample_blocks);
+  if (s == UINT64_MAX) return;
+  pthread_mutex_lock(&p->mu);
+  trace_free(&p->slots[s]);
+  p->slots[s] = w->tr; /* hand the buffer over */
+  p->slot_done[s] = 1;
+  replay_ready(p);
+  pthread_mutex_unlock(&p->mu);
+  memset(&w->tr, 0, sizeof w->tr);
+}
+
+/* Lanes of warp `warp` in a block of tpb threads. */
+static uint32_t warp_lanes(uint64_t tpb, uint32_t warp) {
+  uint64_t first = (uint64_t)warp * 32;
+  if (first >= tpb) return 0;
+  uint64_t n = tpb - first;
+  return n >= 32 ? 0xffffffffu : (1u << n) - 1;
+}
+
+static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_prof_event *ev,
+                           int kind) {
+  int is_write = kind == WS_PTX_K_STORE || kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION ||
+                 kind == WS_PTX_K_SURF_STORE;
+  int is_atomic = kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION;
+  ws_warp_access a;
+  a.mask = ev->exec;
+  a.size = ev->bytes;
+  if (a.size != 1 && a.size != 2 && a.size != 4 && a.size != 8 && a.size != 16)
+    a.size = a.size > 16 ? 16 : 4;
+  memcpy(a.addr, ev->addr, sizeof a.addr);
+  ws_coal_result r;
+  ws_coalesce(&r, &a, is_write ? p->store_rule : p->load_rule);
+  st->requests++;
+  st->trans += r.transactions;
+  st->bytes += (uint64_t)popc(ev->exec) * ev->bytes;
+  st->bytes_moved += r.bytes_moved;
+  /* Coalesced: no more transactions than a contiguous, aligned access of
+   * the same bytes would need (docs/profile.md): one per warp for 4-byte
+   * lanes under CC 2.x's 128-byte lines, one per half-warp on CC 1.x, four
+   * 32-byte sectors on CC >= 3.0. */
+  ws_coal_rule rule = is_write ? p->store_rule : p->load_rule;
+  uint32_t best = 0;
+  if (rule == WS_COAL_CC1X_STRICT || rule == WS_COAL_CC1X_RELAXED) {
+    for (int h = 0; h < 2; h++) {
+      uint32_t n = popc(h ? ev->exec >> 16 : ev->exec & 0xffffu);
+      best += (n * a.size + 127) / 128;
+    }
+  } else {
+    uint32_t unit = rule == WS_COAL_CC2X_L1 ? 128 : 32;
+    best = (popc(ev->exec) * a.size + unit - 1) / unit;
+  }
+  if (r.transactions <= best) st->coal_reqs++;
+  else w->uncoal_trans += r.transactions;
+  uint32_t k = r.transactions ? popc(ev->exec) / r.transactions : 1;
+  w->k_hist[k < 1 ? 1 : (k > 32 ? 32 : k)]++;
+  w->kw[ev->warp & 31].k[k < 1 ? 1 : (k > 32 ? 32 : k)]++;
+  /* The distinct 32-byte sectors, in lane order, for the cache replay. */
+  uint64_t sec[128];
+  uint32_t ns = 0;
+  uint64_t flags = (is_write ? TR_WRITE : 0) | (is_atomic ? TR_ATOMIC : 0) |
+                   (ev->space == WS_PTX_SP_LOCAL ? TR_LOCAL : 0);
+  for (int l = 0; l < 32; l++) {
+    if (!(ev->exec >> l & 1)) continue;
+    uint64_t lo = ev->addr[l] & ~(uint64_t)31, hi = (ev->addr[l] + ev->bytes - 1) & ~(uint64_t)31;
+    for (uint64_t s = lo; s <= hi; s += 32) {
+      if (ns && sec[ns - 1] == s) continue; /* neighbouring lanes usually share one */
+      uint32_t j = 0;
+      while (j < ns && sec[j] != s) j++;
+      if (j == ns && ns < 128) sec[ns++] = s;
+    }
+  }
+  for (uint32_t j = 0; j < ns; j++) trace_push(&w->tr, sec[j] | flags);
+}
+
+static void shared_request(ws_prof *p, worker *w, inst_stat *st, const ws_prof_event *ev) {
+  ws_warp_access a;
+  a.mask = ev->exec;
+  a.size = ev->bytes;
+  if (a.size != 1 && a.size != 2 && a.size != 4 && a.size != 8 && a.size != 16)
+    a.size = a.size > 16 ? 16 : 4;
+  memcpy(a.addr, ev->addr, sizeof a.addr);
+  ws_bank_result r;
+  ws_bank_conflicts(&r, &a, &p->banks);
+  st->sh_reqs++;
+  st->passes += r.passes;
+  st->min_passes += r.min_passes;
+  st->degree_sum += r.degree;
+  w->deg_hist[r.degree < 1 ? 1 : (r.degree > 32 ? 32 : r.degree)]++;
+  w->kw[ev->warp & 31].deg[r.degree < 1 ? 1 : (r.degree > 32 ? 32 : r.degree)]++;
+}
+
+void ws_prof_inst(ws_prof *p, const ws_prof_event *ev) {
+  worker *w = &p->w[ev->worker];
+  uint32_t id = inst_id(p, ev->func, ev->pc);
+  if (id == UINT32_MAX || !ev->active) return;
+  inst_stat *st = &w->st[id];
+  uint32_t wi = ev->warp & 31;
+  if (!(w->seen >> wi & 1)) {
+    w->seen |= 1u << wi;
+    w->live[wi] = warp_lanes(p->tpb, ev->warp);
+    w->last[wi] = UINT32_MAX;
+    memset(&w->kw[wi], 0, sizeof w->kw[wi]);
+  }
+  st->execs++;
+  if (p->kkind[id] != KO_NONE) w->kw[wi].ops[p->kkind[id]]++;
+  /* A block entered from an instruction at or after it in the same
+   * function came along a back edge (loop trip counts). */
+  if (ev->bb_entry && w->last[wi] != UINT32_MAX && w->last[wi] >= id &&
+      w->last[wi] < id - ev->pc + ev->func->ninsts)
+    st->back_entries++;
+  w->last[wi] = id;
+  /* The representative warp for Luo & Suda's task sequence: warp 0 of
+   * block 0 (one worker runs a block, so no other thread writes rep). */
+  if (ev->block_linear == 0 && ev->warp == 0 && p->nrep < (1u << 22)) {
+    if (p->nrep == p->caprep) {
+      size_t cap = p->caprep ? 2 * p->caprep : 1024;
+      uint32_t *nr = realloc(p->rep, cap * sizeof *nr);
+      if (nr) p->rep = nr, p->caprep = cap;
+    }
+    if (p->nrep < p->caprep) p->rep[p->nrep++] = id;
+  }
+  w->hist[popc(ev->active)]++;
+  uint32_t live = w->live[wi];
+  if (live && (ev->active & live) != live)
+    w->div_idle[popc(live)] += popc(live) - popc(ev->active & live);
+  if (p->iflops[id]) w->flops += (uint64_t)p->iflops[id] * popc(ev->exec);
+  int kind = p->ikind[id];
+  switch (kind) {
+  case WS_PTX_K_BRANCH:
+    st->branches++;
+    if (ev->taken && (ev->taken & ev->active) != ev->active) st->div_branches++;
+    break;
+  case WS_PTX_K_EXIT: w->live[wi] &= ~ev->exec; break;
+  case WS_PTX_K_RETURN:
+    if (ev->func == p->cfg.kernel) w->live[wi] &= ~ev->exec;
+    break;
+  case WS_PTX_K_LOAD:
+  case WS_PTX_K_STORE:
+  case WS_PTX_K_ATOMIC:
+  case WS_PTX_K_REDUCTION:
+  case WS_PTX_K_ASYNC_COPY:
+    if (!ev->exec || !ev->addr) break;
+    if (ev->space == WS_PTX_SP_GLOBAL || ev->space == WS_PTX_SP_LOCAL)
+      global_request(p, w, st, ev, kind);
+    else if (ev->space == WS_PTX_SP_SHARED)
+      shared_request(p, w, st, ev);
+    break;
+  default: break;
+  }
+}
+
+/* Cache replay ------------------------------------------------------------*/
+
+
+
+/* Round a cache size down to whole sets of ways x line bytes. */
+static uint64_t cache_fit(uint64_t size, uint32_t ways, uint32_t line) {
+  uint64_t set = (uint64_t)ways * line;
+  return set ? size / set * set : 0;
+}
+
+/* Create the caches (ws_prof_new). */
+static int caches_init(ws_prof *p) {
+  cache_stats *cs = &p->cs;
+  const ws_cache_facts *cf = &p->cfg.gpu->cache;
+  memset(cs, 0, sizeof *cs);
+  cs->sector = cf->l2_sector_bytes > 0 ? (uint32_t)cf->l2_sector_bytes : 32;
+  cs->l1_line = cf->l1_line_bytes > 0 ? (uint32_t)cf->l1_line_bytes : 128;
+  cs->l1_ways = cf->l1_assoc > 0 ? (uint32_t)cf->l1_assoc : 4;   /* default: 4 ways */
+  cs->l2_line = cf->l2_line_bytes > 0 ? (uint32_t)cf->l2_line_bytes : 128;
+  cs->l2_ways = cf->l2_assoc > 0 ? (uint32_t)cf->l2_assoc : 16;  /* default: 16 ways */
+  cs->l1_bytes = (uint32_t)cache_fit((uint64_t)(cf->l1_bytes > 0 ? cf->l1_bytes : 0), cs->l1_ways, cs->l1_line);
+  cs->l2_bytes = (uint32_t)cache_fit((uint64_t)(cf->l2_bytes > 0 ? cf->l2_bytes : 0), cs->l2_ways, cs->l2_line);
+  cs->have_l1 = cs->l1_bytes > 0;
+  cs->have_l2 = cs->l2_bytes > 0;
+  uint64_t sms = p->cfg.gpu->sms > 0 ? (uint64_t)p->cfg.gpu->sms : 1;
+  cs->nsm = (uint32_t)(p->total_blocks < sms ? (p->total_blocks ? p->total_blocks : 1) : sms);
+  p->l1 = calloc(cs->nsm, sizeof *p->l1);
+  if (!p->l1) return WS_ENOMEM;
+  int bad = ws_cache_init(&p->l2, cs->l2_bytes, cs->l2_ways, cs->l2_line, cs->sector);
+  for (uint32_t s = 0; s < cs->nsm && !bad; s++)
+    bad = ws_cache_init(&p->l1[s], cs->l1_bytes, cs->l1_ways, cs->l1_line,
+                        cs->sector < cs->l1_line ? cs->sector : cs->l1_line);
+  return bad ? WS_ENOMEM : WS_OK;
+}
+
+static void caches_free(ws_prof *p) {
+  for (uint32_t s = 0; p->l1 && s < p->cs.nsm; s++) ws_cache_free(&p->l1[s]);
+  free(p->l1);
+  p->l1 = NULL;
+  ws_cache_free(&p->l2);
+}
+
+/* Replay one profiled block's sectors (slot order = linear block order). */
+static void replay_slot(ws_prof *p, uint64_t slot) {
+  cache_stats *cs = &p->cs;
+  int l1_global = cs->have_l1 && p->cfg.gpu->cache.l1_caches_global;
+  uint64_t b = p->nslots == p->total_blocks
+                   ? slot
+                   : (uint64_t)((unsigned __int128)slot * p->total_blocks / p->nslots);
+  ws_cache *c1 = &p->l1[b % cs->nsm];
+  const trace *t = &p->slots[slot];
+  for (size_t i = 0; i < t->n; i++) {
+    uint64_t e = t->v[i], sec = e & ~(uint64_t)TR_FLAGS;
+    int write = (e & TR_WRITE) != 0, atomic = (e & TR_ATOMIC) != 0, local = (e & TR_LOCAL) != 0;
+    if (!write || atomic) cs->load_sectors++;
+    if (!write) {
+      if (cs->have_l1 && (l1_global || local)) {
+        cs->l1_access++;
+        if (ws_cache_access_rw(c1, sec, 1, 0)) {
+          cs->l1_hit++;
+          continue;
+        }
+      }
+      cs->l2_access++;
+      if (ws_cache_access_rw(&p->l2, sec, 1, 0)) cs->l2_hit++;
+      else cs->dram_read_sectors++;
+    } else {
+      /* L1: write-through, no allocate (a present sector is updated). */
+      if (cs->have_l1 && !atomic) ws_cache_access_rw(c1, sec, 0, 0);
+      /* L2: write-back, write-allocate; an atomic reads the sector first. */
+      cs->l2_access++;
+      if (ws_cache_access_rw(&p->l2, sec, 1, 1)) cs->l2_hit++;
+      else if (atomic) cs->dram_read_sectors++;
+    }
+  }
+}
+
+/* Replay every finished slot at the head of the queue.  Called with the
+ * lock held; a slot's trace is freed once replayed, so memory holds only
+ * the blocks that finished ahead of an earlier one still running. */
+static void replay_ready(ws_prof *p) {
+  while (p->next_replay < p->nslots && p->slot_done[p->next_replay]) {
+    replay_slot(p, p->next_replay);
+    trace_free(&p->slots[p->next_replay]);
+    p->next_replay++;
+  }
+}
+
+static void caches_finish(ws_prof *p) {
+  /* Blocks that never finished (none, unless the run faulted) are skipped. */
+  for (uint64_t s = p->next_replay; s < p->nslots; s++)
+    if (p->slot_done[s]) replay_slot(p, s);
+  if (p->cs.have_l2) p->cs.dram_write_sectors = p->l2.writebacks + ws_cache_dirty_sectors(&p->l2);
+}
+
+static cJSON *section(ws_profile *pr, const char *name) {
+  if (!pr->root) pr->root = cJSON_CreateObject();
+  cJSON *s = cJSON_GetObjectItemCaseSensitive(pr->root, name);
+  if (!s) s = cJSON_AddObjectToObject(pr->root, name);
+  return s;
+}
+
+/* Luo & Suda's tasks ------------------------------------------------------*/
+
+/* The operations of Luo & Suda's Table 1, the keys of the GPU's
+ * models.luo-suda.inst_costs (OP.int_reg, OP.float_const, ...). */
+static const char *const ls_ops[] = {"add", "sub", "mul", "div", "neg", "min",
+                                     "max", "and", "or",  "xor", "not"};
+enum { LS_ADD, LS_SUB, LS_MUL, LS_DIV, LS_NEG, LS_MIN, LS_MAX, LS_AND, LS_OR, LS_XOR, LS_NOT,
+       LS_NOPS, LS_KEYS = LS_NOPS * 4 };
+
+static int ls_is_mem(int c) {
+  return c == WS_IC_LD_GLOBAL || c == WS_IC_ST_GLOBAL || c == WS_IC_LD_LOCAL ||
+         c == WS_IC_ST_LOCAL || c == WS_IC_LD_GENERIC || c == WS_IC_ST_GENERIC ||
+         c == WS_IC_ATOMIC || c == WS_IC_REDUCTION || c == WS_IC_LD_TEX || c == WS_IC_ST_SURF;
+}
+
+/* Add the Table 1 operations one computation instruction stands for
+ * (docs/profile.md, "luo_suda"): listed opcodes as themselves, mad/fma as
+ * mul + add, other logic as and, compares and selects as sub, rem and SFU
+ * operations as div, abs as neg, anything else as add.  Type: float for
+ * .f/.f16 types, else int; kind: const when a source is an immediate. */
+static void ls_add_inst(uint32_t *keys, const ws_ptx_inst *in) {
+  int op2 = -1, op;
+  switch (in->op) {
+  case WS_PTX_OP_ADD: op = LS_ADD; break;
+  case WS_PTX_OP_SUB: op = LS_SUB; break;
+  case WS_PTX_OP_MUL: case WS_PTX_OP_MUL24: op = LS_MUL; break;
+  case WS_PTX_OP_MAD: case WS_PTX_OP_MAD24: case WS_PTX_OP_FMA: op = LS_MUL, op2 = LS_ADD; break;
+  case WS_PTX_OP_DIV: case WS_PTX_OP_REM: op = LS_DIV; break;
+  case WS_PTX_OP_NEG: case WS_PTX_OP_ABS: op = LS_NEG; break;
+  case WS_PTX_OP_MIN: op = LS_MIN; break;
+  case WS_PTX_OP_MAX: op = LS_MAX; break;
+  case WS_PTX_OP_AND: op = LS_AND; break;
+  case WS_PTX_OP_OR: op = LS_OR; break;
+  case WS_PTX_OP_XOR: op = LS_XOR; break;
+  case WS_PTX_OP_NOT: case WS_PTX_OP_CNOT: op = LS_NOT; break;
+  default:
+    switch (ws_ptx_opcode_kind((ws_ptx_opcode)in->op)) {
+    case WS_PTX_K_LOGIC: op = LS_AND; break;
+    case WS_PTX_K_COMPARE: op = LS_SUB; break;
+    case WS_PTX_K_SFU: op = LS_DIV; break;
+    default: op = LS_ADD; break;
+    }
+  }
+  int k = in->ntypes ? ws_ptx_type_kind((ws_ptx_type)in->type[0]) : 0;
+  int fl = k == WS_PTX_TK_F || k == WS_PTX_TK_H;
+  int cst = 0;
+  for (int i = 1; i < in->nops; i++)
+    if (in->ops[i].kind == WS_PTX_O_IMM_INT || in->ops[i].kind == WS_PTX_O_IMM_F32 ||
+        in->ops[i].kind == WS_PTX_O_IMM_F64)
+      cst = 1;
+  keys[op * 4 + fl * 2 + (cst ? 0 : 1)]++;
+  if (op2 >= 0) keys[op2 * 4 + fl * 2 + (cst ? 0 : 1)]++;
+}
+
+typedef struct ls_task {
+  uint32_t keys[LS_KEYS];
+  uint32_t mem;
+  uint32_t repeat;
+} ls_task;
+
+static void luo_suda_section(ws_prof *p, ws_profile *pr) {
+  if (!p->nrep) return;
+  ls_task *t = calloc(p->nrep + 1, sizeof *t);
+  if (!t) return;
+  size_t n = 0;
+  ls_task cur;
+  memset(&cur, 0, sizeof cur);
+  int open = 0;
+  for (size_t i = 0; i < p->nrep; i++) {
+    uint32_t id = p->rep[i];
+    int c = p->iclass[id];
+    if (ls_is_mem(c)) {
+      cur.mem++;
+      open = 1;
+      continue;
+    }
+    if (cur.mem) { /* a computation after memory starts the next task */
+      cur.repeat = 1;
+      if (n && !memcmp(t[n - 1].keys, cur.keys, sizeof cur.keys) && t[n - 1].mem == cur.mem) t[n - 1].repeat++;
+      else t[n++] = cur;
+      memset(&cur, 0, sizeof cur);
+    }
+    /* Find the instruction from its id. */
+    uint32_t fi = 0;
+    while (fi + 1 < p->nfunc && p->func_base[fi + 1] <= id) fi++;
+    ls_add_inst(cur.keys, &p->cfg.module->funcs[fi].insts[id - p->func_base[fi]]);
+    open = 1;
+  }
+  if (open) {
+    cur.repeat = 1;
+    if (n && !memcmp(t[n - 1].keys, cur.keys, sizeof cur.keys) && t[n - 1].mem == cur.mem) t[n - 1].repeat++;
+    else t[n++] = cur;
+  }
+  cJSON *ls = section(pr, "luo_suda");
+  cJSON *arr = cJSON_AddArrayToObject(ls, "tasks");
+  int any_mem = 0;
+  for (size_t i = 0; i < n; i++) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON *ops = cJSON_AddObjectToObject(o, "ops");
+    for (int k = 0; k < LS_KEYS; k++) {
+      if (!t[i].keys[k]) continue;
+      char key[48];
+      snprintf(key, sizeof key, "%s.%s_%s", ls_ops[k / 4], (k / 2) % 2 ? "float" : "int",
+               k % 2 ? "reg" : "const");
+      cJSON_AddNumberToObject(ops, key, t[i].keys[k]);
+    }
+    if (t[i].mem) cJSON_AddNumberToObject(o, "mem_insts", t[i].mem), any_mem = 1;
+    if (t[i].repeat > 1) cJSON_AddNumberToObject(o, "repeat", t[i].repeat);
+    cJSON_AddItemToArray(arr, o);
+  }
+  if (any_mem && ws_pf_has(pr->f.load_bytes_per_warp) && ws_pf_has(pr->f.avg_trans_warp)) {
+    cJSON *m = cJSON_AddObjectToObject(ls, "mem");
+    cJSON_AddNumberToObject(m, "bytes_per_thread", pr->f.load_bytes_per_warp / 32.0);
+    cJSON_AddNumberToObject(m, "transactions", pr->f.avg_trans_warp);
+  }
+  free(t);
+}
+
+/* Finish ------------------------------------------------------------------*/
+
+
+/* Per basic block of every function that ran: executions (those of its
+ * first instruction), the front end's static ILP and MLP, and loops with
+ * their trip counts.  parallelism.ilp = sum ILP_K n_K / sum n_K over the
+ * blocks, parallelism.mlp the same over blocks with loads (docs/profile.md
+ * explains why not Sim et al.'s printed sum / #basic_blocks). */
+static int static_parallelism(ws_prof *p, const inst_stat *st, ws_profile *pr, double W) {
+  const ws_ptx_module *m = p->cfg.module;
+  cJSON *bbs = cJSON_AddArrayToObject(section(pr, "basic_blocks"), "blocks");
+  cJSON *lps = cJSON_AddArrayToObject(section(pr, "loops"), "loops");
+  double ilp_num = 0, ilp_den = 0, mlp_num = 0, mlp_den = 0;
+  for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+    const ws_ptx_function *fn = &m->funcs[fi];
+    const inst_stat *fs = st + p->func_base[fi];
+    uint64_t any = 0;
+    for (uint32_t i = 0; i < fn->ninsts; i++) any |= fs[i].execs;
+    if (!any || !fn->has_body) continue;
+    ws_cfg *c = NULL;
+    ws_diag d = WS_DIAG_INIT;
+    int r = ws_analysis_build(&c, m, fn, &d);
+    ws_diag_free(&d);
+    if (r == WS_ENOMEM) return r;
+    if (r) continue;
+    for (uint32_t b = 0; b < c->nblocks; b++) {
+      const ws_bb *bb = &c->blocks[b];
+      if (bb->first >= bb->end) continue;
+      double n = (double)fs[bb->first].execs;
+      if (n > 0) {
+        ilp_num += bb->ilp * n, ilp_den += n;
+        if (bb->nloads) mlp_num += bb->mlp * n, mlp_den += n;
+      }
+      cJSON *o = cJSON_CreateObject();
+      cJSON_AddStringToObject(o, "function", fn->name);
+      cJSON_AddNumberToObject(o, "block", b);
+      cJSON_AddNumberToObject(o, "line_first", bb->line_first);
+      cJSON_AddNumberToObject(o, "line_last", bb->line_last);
+      cJSON_AddNumberToObject(o, "executions", n);
+      cJSON_AddNumberToObject(o, "per_warp", n / W);
+      cJSON_AddNumberToObject(o, "ilp", bb->ilp);
+      cJSON_AddNumberToObject(o, "mlp", bb->mlp);
+      /* A block runs straight through with one mask, so each execution
+       * issues each of its instructions once: class counts x executions. */
+      cJSON *cl = cJSON_AddObjectToObject(o, "insts_per_warp");
+      for (int k = 0; k < WS_IC_COUNT; k++)
+        if (bb->counts[k] && n > 0)
+          cJSON_AddNumberToObject(cl, ws_analysis_class_name((ws_iclass)k), bb->counts[k] * n / W);
+      cJSON_AddItemToArray(bbs, o);
+    }
+    for (uint32_t l = 0; l < c->nloops; l++) {
+      const ws_bb *h = &c->blocks[c->loops[l].header];
+      const inst_stat *hs = &fs[h->first];
+      double execs = (double)hs->execs, entries = (double)(hs->execs - hs->back_entries);
+      cJSON *o = cJSON_CreateObject();
+      cJSON_AddStringToObject(o, "function", fn->name);
+      cJSON_AddNumberToObject(o, "header_line", h->line_first);
+      cJSON_AddNumberToObject(o, "depth", c->loops[l].depth);
+      cJSON_AddNumberToObject(o, "header_executions_per_warp", execs / W);
+      cJSON_AddNumberToObject(o, "entries_per_warp", entries / W);
+      if (entries > 0) cJSON_AddNumberToObject(o, "trips_per_entry", execs / entries);
+      cJSON_AddItemToArray(lps, o);
+    }
+    ws_analysis_free(c);
+  }
+  if (ilp_den > 0 && ilp_num > 0) pr->f.ilp = ilp_num / ilp_den;
+  if (mlp_den > 0 && mlp_num > 0) pr->f.mlp = mlp_num / mlp_den;
+  return WS_OK;
+}
+
+static double ratio(double a, double b) { return b > 0 ? a / b : NAN; }
+
+int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
+  *out = NULL;
+  /* Merge the workers. */
+  inst_stat *st = calloc(p->ninst + 1, sizeof *st);
+  if (!st) return WS_ENOMEM;
+  worker t;
+  memset(&t, 0, sizeof t);
+  for (int k = 0; k < p->nworkers; k++) {
+    const worker *w = &p->w[k];
+    for (uint32_t i = 0; i < p->ninst; i++) {
+      inst_stat *a = &st[i];
+      const inst_stat *b = &w->st[i];
+      a->execs += b->execs, a->back_entries += b->back_entries, a->requests += b->requests;
+      a->coal_reqs += b->coal_reqs, a->trans += b->trans, a->bytes += b->bytes;
+      a->bytes_moved += b->bytes_moved, a->sh_reqs += b->sh_reqs, a->passes += b->passes;
+      a->min_passes += b->min_passes, a->degree_sum += b->degree_sum;
+      a->branches += b->branches, a->div_branches += b->div_branches;
+    }
+    for (int i = 0; i < 33; i++) {
+      t.hist[i] += w->hist[i];
+      t.k_hist[i] += w->k_hist[i];
+      t.deg_hist[i] += w->deg_hist[i];
+    }
+    t.warps += w->warps, t.blocks += w->blocks;
+    for (int i = 0; i < 33; i++) t.div_idle[i] += w->div_idle[i];
+    t.flops += w->flops, t.uncoal_trans += w->uncoal_trans;
+  }
+  if (t.warps == 0) {
+    free(st);
+    ws_diag_error(d, "profiler: no warp was profiled (kernel '%s')", p->cfg.kernel->name);
+    return WS_EINVAL;
+  }
+  double W = (double)t.warps;
+  double cls[WS_IC_COUNT] = {0};
+  inst_stat all;
+  memset(&all, 0, sizeof all);
+  for (uint32_t i = 0; i < p->ninst; i++) {
+    cls[p->iclass[i]] += (double)st[i].execs;
+    all.execs += st[i].execs, all.requests += st[i].requests, all.coal_reqs += st[i].coal_reqs;
+    all.trans += st[i].trans, all.bytes += st[i].bytes, all.bytes_moved += st[i].bytes_moved;
+    all.sh_reqs += st[i].sh_reqs, all.passes += st[i].passes, all.min_passes += st[i].min_passes;
+    all.degree_sum += st[i].degree_sum;
+    all.branches += st[i].branches, all.div_branches += st[i].div_branches;
+  }
+  caches_finish(p);
+  cache_stats cs = p->cs;
+  int r;
+
+  ws_profile *pr = ws_profile_new(p->cfg.kernel->name, p->cfg.grid, p->cfg.block);
+  if (!pr) {
+    free(st);
+    return WS_ENOMEM;
+  }
+  ws_profile_fields *f = &pr->f;
+  f->registers_per_thread = p->cfg.registers_per_thread;
+  f->shared_bytes_per_block = p->cfg.shared_bytes_per_block;
+  f->local_bytes_per_thread = p->cfg.local_bytes_per_thread;
+  uint64_t uncoal = all.requests - all.coal_reqs;
+  f->comp_insts = (double)(all.execs - all.requests) / W;
+  f->coal_mem_insts = (double)all.coal_reqs / W;
+  f->uncoal_mem_insts = (double)uncoal / W;
+  f->synch_insts = cls[WS_IC_BARRIER] / W;
+  f->fp_insts = (cls[WS_IC_FP32] + cls[WS_IC_FP64] + cls[WS_IC_FP16]) / W;
+  f->sfu_insts = cls[WS_IC_SFU] / W;
+  f->shared_mem_insts = (double)all.sh_reqs / W;
+  f->bank_conflict_replays = (double)(all.passes - all.min_passes) / W;
+  double div_extra = 0;
+  for (int l = 1; l <= 32; l++) div_extra += (double)t.div_idle[l] / l;
+  f->divergent_extra_insts = div_extra / W;
+  f->flops = (double)t.flops / W;
+  f->fp64_insts = cls[WS_IC_FP64] / W;
+  if (uncoal) f->uncoal_per_mw = (double)t.uncoal_trans / (double)uncoal;
+  f->coal_per_mw = 1;
+  if (all.requests) {
+    f->load_bytes_per_warp = all.bytes ? (double)all.bytes / (double)all.requests : NAN;
+    f->avg_trans_warp = all.trans ? (double)all.trans / (double)all.requests : NAN;
+  }
+  double scale = (double)p->total_blocks / (double)t.blocks;
+  uint64_t dram_read_bytes, dram_write_bytes;
+  if (cs.have_l2) {
+    dram_read_bytes = cs.dram_read_sectors * cs.sector;
+    dram_write_bytes = cs.dram_write_sectors * cs.sector;
+  } else {
+    /* No L2 (CC 1.x): every transaction goes to DRAM with its own size. */
+    uint64_t rd = 0, wr = 0;
+    for (uint32_t i = 0; i < p->ninst; i++) {
+      int c = p->iclass[i];
+      int wrt = c == WS_IC_ST_GLOBAL || c == WS_IC_ST_LOCAL || c == WS_IC_ST_GENERIC || c == WS_IC_ATOMIC ||
+                c == WS_IC_REDUCTION;
+      if (wrt) wr += st[i].bytes_moved;
+      else rd += st[i].bytes_moved;
+    }
+    dram_read_bytes = rd, dram_write_bytes = wr;
+  }
+  f->l1_hit_ratio = cs.have_l1 && cs.l1_access ? ratio((double)cs.l1_hit, (double)cs.l1_access) : 0;
+  f->l2_hit_ratio = cs.have_l2 && cs.l2_access ? ratio((double)cs.l2_hit, (double)cs.l2_access) : 0;
+  f->miss_ratio = cs.load_sectors ? ratio((double)cs.dram_read_sectors, (double)cs.load_sectors)
+                                  : (cs.have_l2 ? 0 : 1);
+  if (f->miss_ratio > 1) f->miss_ratio = 1;
+  f->dram_read_bytes = round((double)dram_read_bytes * scale);
+  f->dram_write_bytes = round((double)dram_write_bytes * scale);
+  f->divergent_branch_fraction = all.branches ? (double)all.div_branches / (double)all.branches : 0;
+
+  /* Structured sections. */
+  cJSON *mix = section(pr, "instruction_mix");
+  cJSON_AddStringToObject(mix, "unit", "dynamic warp instructions per warp");
+  cJSON *bycls = cJSON_AddObjectToObject(mix, "per_warp");
+  for (int c = 0; c < WS_IC_COUNT; c++)
+    if (cls[c] > 0) cJSON_AddNumberToObject(bycls, ws_analysis_class_name((ws_iclass)c), cls[c] / W);
+  cJSON_AddNumberToObject(mix, "total_per_warp", (double)all.execs / W);
+
+  cJSON *simd = section(pr, "simd");
+  double lanes = 0;
+  for (int i = 0; i <= 32; i++) lanes += (double)i * (double)t.hist[i];
+  cJSON_AddNumberToObject(simd, "efficiency", all.execs ? lanes / (32.0 * (double)all.execs) : 0);
+  cJSON *hist = cJSON_AddArrayToObject(simd, "active_lane_histogram");
+  for (int i = 0; i <= 32; i++) cJSON_AddItemToArray(hist, cJSON_CreateNumber((double)t.hist[i]));
+  cJSON_AddStringToObject(simd, "histogram_unit",
+                          "warp instructions with i active lanes, i = 0..32 (profiled blocks)");
+
+  cJSON *div = section(pr, "divergence_detail");
+  cJSON_AddNumberToObject(div, "branches_per_warp", (double)all.branches / W);
+  cJSON_AddNumberToObject(div, "divergent_branches_per_warp", (double)all.div_branches / W);
+  cJSON_AddStringToObject(div, "extra_insts_definition",
+                          "sum over warp instructions of (1 - active lanes / live lanes), "
+                          "live = lanes of the warp that have not exited");
+
+  const ws_ptx_module *m = p->cfg.module;
+  r = static_parallelism(p, st, pr, W);
+  if (r) {
+    free(st);
+    ws_profile_free(pr);
+    return r;
+  }
+  cJSON *gmi = cJSON_AddArrayToObject(section(pr, "global_memory_insts"), "insts");
+  cJSON *smi = cJSON_AddArrayToObject(section(pr, "shared_memory_insts"), "insts");
+  for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+    const ws_ptx_function *fn = &m->funcs[fi];
+    for (uint32_t pc = 0; pc < fn->ninsts; pc++) {
+      const inst_stat *s = &st[p->func_base[fi] + pc];
+      const ws_ptx_inst *in = &fn->insts[pc];
+      if (s->requests) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "function", fn->name);
+        cJSON_AddNumberToObject(o, "line", in->line);
+        cJSON_AddStringToObject(o, "class", ws_analysis_class_name((ws_iclass)p->iclass[p->func_base[fi] + pc]));
+        cJSON_AddNumberToObject(o, "requests", (double)s->requests);
+        cJSON_AddNumberToObject(o, "per_warp", (double)s->requests / W);
+        cJSON_AddNumberToObject(o, "avg_transactions", (double)s->trans / (double)s->requests);
+        cJSON_AddNumberToObject(o, "bytes_per_request", (double)s->bytes / (double)s->requests);
+        cJSON_AddNumberToObject(o, "coalesced_fraction", (double)s->coal_reqs / (double)s->requests);
+        cJSON_AddItemToArray(gmi, o);
+      }
+      if (s->sh_reqs) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "function", fn->name);
+        cJSON_AddNumberToObject(o, "line", in->line);
+        cJSON_AddStringToObject(o, "class", ws_analysis_class_name((ws_iclass)p->iclass[p->func_base[fi] + pc]));
+        cJSON_AddNumberToObject(o, "requests", (double)s->sh_reqs);
+        cJSON_AddNumberToObject(o, "per_warp", (double)s->sh_reqs / W);
+        cJSON_AddNumberToObject(o, "avg_conflict_degree", (double)s->degree_sum / (double)s->sh_reqs);
+        cJSON_AddNumberToObject(o, "avg_passes", (double)s->passes / (double)s->sh_reqs);
+        cJSON_AddItemToArray(smi, o);
+      }
+    }
+  }
+
+  cJSON *cj = section(pr, "caches");
+  cJSON_AddStringToObject(cj, "load_rule", ws_coal_rule_name(p->load_rule));
+  cJSON_AddStringToObject(cj, "store_rule", ws_coal_rule_name(p->store_rule));
+  cJSON_AddStringToObject(cj, "replay_order",
+                          "profiled blocks in linear block order; block b on SM b mod "
+                          "min(SMs, blocks); each block's requests in its issue order");
+  cJSON *l1j = cJSON_AddObjectToObject(cj, "l1");
+  cJSON_AddNumberToObject(l1j, "bytes_per_sm", cs.l1_bytes);
+  cJSON_AddNumberToObject(l1j, "ways", cs.l1_ways);
+  cJSON_AddNumberToObject(l1j, "line_bytes", cs.l1_line);
+  cJSON_AddBoolToObject(l1j, "caches_global_loads", cs.have_l1 && p->cfg.gpu->cache.l1_caches_global);
+  cJSON_AddNumberToObject(l1j, "accesses", (double)cs.l1_access);
+  cJSON_AddNumberToObject(l1j, "hits", (double)cs.l1_hit);
+  cJSON *l2j = cJSON_AddObjectToObject(cj, "l2");
+  cJSON_AddNumberToObject(l2j, "bytes", cs.l2_bytes);
+  cJSON_AddNumberToObject(l2j, "ways", cs.l2_ways);
+  cJSON_AddNumberToObject(l2j, "line_bytes", cs.l2_line);
+  cJSON_AddNumberToObject(l2j, "sector_bytes", cs.sector);
+  cJSON_AddNumberToObject(l2j, "accesses", (double)cs.l2_access);
+  cJSON_AddNumberToObject(l2j, "hits", (double)cs.l2_hit);
+  cJSON_AddStringToObject(cj, "defaults",
+                          "associativity not in the GPU database: L1 4 ways, L2 16 ways; "
+                          "line 128 B, sector 32 B");
+
+  cJSON *sam = section(pr, "sampling");
+  cJSON_AddNumberToObject(sam, "total_blocks", (double)p->total_blocks);
+  cJSON_AddNumberToObject(sam, "profiled_blocks", (double)t.blocks);
+  cJSON_AddNumberToObject(sam, "profiled_warps", (double)t.warps);
+  cJSON_AddStringToObject(sam, "method",
+                          p->nslots == p->total_blocks
+                              ? "every block"
+                              : "N blocks at linear indices floor(i * total / N), i = 0..N-1");
+  cJSON_AddStringToObject(sam, "rest",
+                          p->nslots == p->total_blocks ? "none"
+                          : p->cfg.functional_rest   ? "run without profiling"
+                                                     : "skipped");
+  cJSON_AddNumberToObject(sam, "scale", scale);
+  cJSON_AddStringToObject(sam, "scaled_fields", "memory.dram_read_bytes, memory.dram_write_bytes");
+
+  cJSON *pj = section(pr, "profiler");
+  cJSON_AddStringToObject(pj, "gpu", p->cfg.gpu->name ? p->cfg.gpu->name : "");
+  cJSON_AddStringToObject(pj, "resources_source",
+                          p->cfg.resources_source ? p->cfg.resources_source : "none");
+
+  /* Kothapalli's section: the costliest warp's issued operations and
+   * accesses, which its slowest thread waits for (docs/profile.md). */
+  const worker *kb = NULL;
+  for (int k = 0; k < p->nworkers; k++) {
+    const worker *w = &p->w[k];
+    if (w->kbest_cost < 0) continue;
+    if (!kb || ko_better(w->kbest_cost, w->kbest_block, w->kbest_warp, kb->kbest_cost,
+                         kb->kbest_block, kb->kbest_warp))
+      kb = w;
+  }
+  if (kb) {
+    cJSON *ko = section(pr, "kothapalli");
+    /* Only the kinds the kernel uses: the model prices every key it is
+     * given with the GPU's op_cycles, which older GPUs lack for fp64. */
+    cJSON *ops = cJSON_AddObjectToObject(ko, "ops_per_thread");
+    for (int k = 0; k < KO_NKINDS; k++)
+      if (kb->kbest.ops[k]) cJSON_AddNumberToObject(ops, ko_names[k], kb->kbest.ops[k]);
+    cJSON *ga = cJSON_AddArrayToObject(ko, "global_accesses");
+    cJSON *sa = cJSON_AddArrayToObject(ko, "shared_accesses");
+    for (int k = 1; k <= 32; k++) {
+      if (kb->kbest.k[k]) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "count", kb->kbest.k[k]);
+        cJSON_AddNumberToObject(o, "threads_per_transaction", k);
+        cJSON_AddItemToArray(ga, o);
+      }
+      if (kb->kbest.deg[k]) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "count", kb->kbest.deg[k]);
+        cJSON_AddNumberToObject(o, "conflict_degree", k);
+        cJSON_AddItemToArray(sa, o);
+      }
+    }
+    cJSON *kj = cJSON_AddObjectToObject(section(pr, "profiler"), "kothapalli_warp");
+    cJSON_AddNumberToObject(kj, "block", (double)kb->kbest_block);
+    cJSON_AddNumberToObject(kj, "warp", kb->kbest_warp);
+    cJSON_AddStringToObject(kj, "chosen_by", p->kw_from_gpu
+                                                 ? "the GPU's Kothapalli cycles"
+                                                 : "unit weights (the GPU has no Kothapalli cycles)");
+  }
+
+  luo_suda_section(p, pr);
+  free(st);
+  *out = pr;
+  return WS_OK;
+}
+
+void ws_prof_resources_from_ptx(const ws_ptx_module *m, const ws_ptx_function *k,
+                                const ws_gpu *g, double *regs, double *shared_bytes,
+                                double *local_bytes) {
+  double r = 0;
+  for (uint32_t i = 0; i < k->nregs; i++) {
+    int bits = ws_ptx_type_bits((ws_ptx_type)k->regs[i].type);
+    if (k->regs[i].type == WS_PTX_T_PRED) continue;
+    r += (bits > 32 ? 2 : 1) * (k->regs[i].vec ? k->regs[i].vec : 1);
+  }
+  int cap = g && g->limits.max_regs_per_thread > 0 ? g->limits.max_regs_per_thread : 255;
+  *regs = r > cap ? cap : r;
+  double sh = 0, loc = 0;
+  for (uint32_t i = 0; i < m->nvars; i++)
+    if (m->vars[i].space == WS_PTX_SP_SHARED) sh += (double)m->vars[i].size;
+  for (uint32_t i = 0; i < k->nvars; i++) {
+    if (k->vars[i].space == WS_PTX_SP_SHARED) sh += (double)k->vars[i].size;
+    if (k->vars[i].space == WS_PTX_SP_LOCAL) loc += (double)k->vars[i].size;
+  }
+  *shared_bytes = sh;
+  *local_bytes = loc;
+}

@@ -1,0 +1,548 @@
+/*
+ * test_profiler.c — the profiler's kernel-level figures from synthetic
+ * instruction streams (what the emulator's hooks deliver), against values
+ * derived by hand in the comments.  The instructions are real parsed PTX so
+ * classes and flops come from the IR; only the lanes and addresses are
+ * synthetic.
+ */
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "testutil.h"
+#include "warpsight/analysis.h"
+#include "warpsight/gpu.h"
+#include "warpsight/profiler.h"
+#include "warpsight/ptx.h"
+
+static const char ptx[] =
+    ".version 7.0\n"
+    ".target sm_80\n"
+    ".address_size 64\n"
+    ".visible .entry k(.param .u64 a)\n"
+    "{\n"
+    "  .reg .b32 %r<4>;\n"
+    "  .reg .f32 %f<4>;\n"
+    "  .reg .b64 %rd<4>;\n"
+    "  .reg .pred %p<2>;\n"
+    "  ld.global.f32 %f1, [%rd1];\n"          /* 0 */
+    "  ld.global.f32 %f2, [%rd1];\n"          /* 1 */
+    "  st.global.f32 [%rd1], %f1;\n"          /* 2 */
+    "  st.shared.f32 [%rd2], %f1;\n"          /* 3 */
+    "  fma.rn.f32 %f3, %f1, %f2, %f1;\n"      /* 4 */
+    "  add.rn.f16x2 %r1, %r2, %r3;\n"         /* 5 */
+    "  bar.sync 0;\n"                         /* 6 */
+    "  @%p1 bra L1;\n"                        /* 7 */
+    "  add.s32 %r1, %r1, 1;\n"                /* 8 */
+    "L1:\n"
+    "  exit;\n"                               /* 9 */
+    "}\n";
+
+/* A loop: block 0 (two independent movs), block 1 (a dependent chain
+ * add -> setp -> bra, run 10 times), block 2 (exit). */
+static const char ptx_loop[] =
+    ".version 7.0\n"
+    ".target sm_80\n"
+    ".address_size 64\n"
+    ".visible .entry k(.param .u64 a)\n"
+    "{\n"
+    "  .reg .b32 %r<4>;\n"
+    "  .reg .pred %p<2>;\n"
+    "  mov.u32 %r1, 0;\n"                    /* 0 */
+    "  mov.u32 %r2, 1;\n"                    /* 1 */
+    "L1:\n"
+    "  add.s32 %r1, %r1, 1;\n"               /* 2 */
+    "  setp.lt.s32 %p1, %r1, 10;\n"          /* 3 */
+    "  @%p1 bra L1;\n"                       /* 4 */
+    "  exit;\n"                              /* 5 */
+    "}\n";
+static const char *cur_ptx = ptx;
+
+enum { I_LD0, I_LD1, I_ST, I_STS, I_FMA, I_HADD2, I_BAR, I_BRA, I_ADD, I_EXIT };
+
+typedef struct fixture {
+  ws_ptx_module *m;
+  const ws_ptx_function *k;
+  ws_gpu *g;
+  ws_prof *p;
+  ws_diag d;
+} fixture;
+
+static void setup(fixture *fx, const char *gpu, uint32_t blocks, uint32_t threads,
+                  uint64_t sample, int workers) {
+  memset(fx, 0, sizeof *fx);
+  assert_ok_diag(ws_ptx_parse(&fx->m, cur_ptx, strlen(cur_ptx), "test.ptx", &fx->d), &fx->d);
+  fx->k = ws_ptx_find_function(fx->m, "k");
+  assert_non_null(fx->k);
+  assert_ok_diag(ws_gpu_load(&fx->g, gpu, &fx->d), &fx->d);
+  ws_prof_config c = {0};
+  c.module = fx->m;
+  c.kernel = fx->k;
+  c.gpu = fx->g;
+  c.grid[0] = blocks, c.grid[1] = 1, c.grid[2] = 1;
+  c.block[0] = threads, c.block[1] = 1, c.block[2] = 1;
+  c.workers = workers;
+  c.sample_blocks = sample;
+  c.registers_per_thread = c.shared_bytes_per_block = c.local_bytes_per_thread = NAN;
+  assert_ok_diag(ws_prof_new(&fx->p, &c, &fx->d), &fx->d);
+}
+
+static void teardown_fx(fixture *fx) {
+  ws_prof_free(fx->p);
+  ws_gpu_free(fx->g);
+  ws_ptx_module_free(fx->m);
+  ws_diag_free(&fx->d);
+}
+
+static void emit(fixture *fx, int worker, uint32_t block, uint32_t warp, int pc, uint32_t active,
+                 uint32_t exec, uint32_t taken, uint8_t space, const uint64_t *addr) {
+  ws_prof_event ev = {0};
+  ev.worker = worker;
+  ev.block_linear = block;
+  ev.warp = warp;
+  ev.func = fx->k;
+  ev.inst = &fx->k->insts[pc];
+  ev.pc = (uint32_t)pc;
+  ev.active = active;
+  ev.exec = exec;
+  ev.taken = taken;
+  ev.space = space;
+  ev.bytes = 4;
+  ev.addr = addr;
+  ws_prof_inst(fx->p, &ev);
+}
+
+static ws_profile *finish(fixture *fx) {
+  ws_profile *pr = NULL;
+  assert_ok_diag(ws_prof_finish(fx->p, &pr, &fx->d), &fx->d);
+  /* What the profiler writes must load back as a valid profile. */
+  char *json = ws_profile_to_json(pr);
+  ws_profile *back = NULL;
+  assert_ok_diag(ws_profile_load_json(&back, json, "profile", &fx->d), &fx->d);
+  ws_profile_free(back);
+  free(json);
+  return pr;
+}
+
+/* Kothapalli et al. Appendix B.1, thread t reads a[idx(t)] with
+ *   idx(t) = (t / STRIDE) * 256 * STRIDE + ((t + OFFSET) % STRIDE),
+ * 4-byte floats at a 256-byte aligned base.  Warp w's first thread is
+ * t0 = 32w, a multiple of STRIDE, so its lanes see warp 0's pattern shifted
+ * by t0 / STRIDE * 256 * STRIDE * 4 = 1024 * t0 bytes, a multiple of every
+ * segment, line and sector: every warp needs warp 0's transactions, and the
+ * kernel-level average equals tests/unit/test_memsim.c's per-warp values:
+ *   CC 1.1  OFFSET 0: 32 32 32 32 2 2;  OFFSET 1: 32 for every STRIDE
+ *   CC 1.3  32 16 8 4 2 2      CC 2.0 (L1)  32 16 8 4 2 1
+ *   CC 8.0  32 16 8 4 4 4 */
+static void coalescing_kernel_levels(void **s) {
+  (void)s;
+  static const struct {
+    const char *gpu;
+    double t[2][6];
+  } rows[] = {
+      {"8800gt", {{32, 32, 32, 32, 2, 2}, {32, 32, 32, 32, 32, 32}}},
+      {"gtx280", {{32, 16, 8, 4, 2, 2}, {32, 16, 8, 4, 2, 2}}},
+      {"c2050", {{32, 16, 8, 4, 2, 1}, {32, 16, 8, 4, 2, 1}}},
+      {"a100", {{32, 16, 8, 4, 4, 4}, {32, 16, 8, 4, 4, 4}}},
+  };
+  const int strides[6] = {1, 2, 4, 8, 16, 32};
+  for (size_t g = 0; g < sizeof rows / sizeof rows[0]; g++)
+    for (int off = 0; off < 2; off++)
+      for (int si = 0; si < 6; si++) {
+        fixture fx;
+        setup(&fx, rows[g].gpu, 4, 64, 0, 1);
+        int stride = strides[si];
+        for (uint32_t b = 0; b < 4; b++) {
+          ws_prof_block_begin(fx.p, 0, b);
+          for (uint32_t w = 0; w < 2; w++) {
+            uint64_t addr[32];
+            for (int l = 0; l < 32; l++) {
+              uint64_t t = b * 64 + w * 32 + (uint64_t)l;
+              uint64_t idx = t / (uint64_t)stride * 256 * (uint64_t)stride + (t + (uint64_t)off) % (uint64_t)stride;
+              addr[l] = 0x10000000 + 4 * idx;
+            }
+            emit(&fx, 0, b, w, I_LD0, ~0u, ~0u, 0, WS_PTX_SP_GLOBAL, addr);
+          }
+          ws_prof_block_end(fx.p, 0, b);
+        }
+        ws_profile *pr = finish(&fx);
+        double want = rows[g].t[off][si];
+        if (pr->f.avg_trans_warp != want) {
+          print_error("%s STRIDE %d OFFSET %d: %g transactions per request, expected %g\n",
+                      rows[g].gpu, stride, off, pr->f.avg_trans_warp, want);
+          fail();
+        }
+        /* Hong & Kim's split: one request per warp, coalesced iff it needs
+         * no more transactions than 128 contiguous aligned bytes: CC 1.x one
+         * 64-byte transaction per half-warp = 2; CC 2.0 one 128-byte line;
+         * CC 8.0 four 32-byte sectors. */
+        double best = g < 2 ? 2 : (g == 2 ? 1 : 4);
+        assert_close(pr->f.coal_mem_insts, want <= best ? 1 : 0, 0);
+        assert_close(pr->f.uncoal_mem_insts, want <= best ? 0 : 1, 0);
+        if (want > best) assert_close(pr->f.uncoal_per_mw, want, 0);
+        assert_close(pr->f.comp_insts, 0, 0);
+        assert_close(pr->f.load_bytes_per_warp, 128, 0); /* 32 lanes x 4 B */
+        ws_profile_free(pr);
+        teardown_fx(&fx);
+      }
+}
+
+/* Kothapalli et al. Appendix B.2: lane t stores S[(t * BANK) % 512].  The
+ * degree is gcd(BANK, banks) (BANK 0: one word, no conflict); the replays
+ * per request are passes - min passes: 32 banks: gcd - 1; 16 banks per
+ * half-warp: 2 x gcd(BANK, 16) - 2. */
+static unsigned gcd(unsigned a, unsigned b) { return b ? gcd(b, a % b) : a; }
+
+static void bank_conflict_kernel(void **s) {
+  (void)s;
+  for (int g = 0; g < 2; g++) {
+    const char *gpu = g ? "gtx280" : "a100";
+    unsigned banks = g ? 16 : 32;
+    for (unsigned bank = 0; bank <= 16; bank++) {
+      fixture fx;
+      setup(&fx, gpu, 2, 32, 0, 1);
+      for (uint32_t b = 0; b < 2; b++) {
+        ws_prof_block_begin(fx.p, 0, b);
+        uint64_t addr[32];
+        for (unsigned t = 0; t < 32; t++) addr[t] = 4 * ((t * bank) % 512);
+        emit(&fx, 0, b, 0, I_STS, ~0u, ~0u, 0, WS_PTX_SP_SHARED, addr);
+        ws_prof_block_end(fx.p, 0, b);
+      }
+      ws_profile *pr = finish(&fx);
+      unsigned deg = bank ? gcd(bank, banks) : 1;
+      double replays = banks == 32 ? deg - 1.0 : 2.0 * deg - 2.0;
+      const cJSON *ins = cJSON_GetObjectItem(cJSON_GetObjectItem(pr->root, "shared_memory_insts"), "insts");
+      assert_int_equal(cJSON_GetArraySize(ins), 1);
+      double got = cJSON_GetObjectItem(cJSON_GetArrayItem(ins, 0), "avg_conflict_degree")->valuedouble;
+      if (got != deg || pr->f.bank_conflict_replays != replays) {
+        print_error("%s BANK %u: degree %g replays %g, expected %u and %g\n", gpu, bank, got,
+                    pr->f.bank_conflict_replays, deg, replays);
+        fail();
+      }
+      assert_close(pr->f.shared_mem_insts, 1, 0);
+      assert_close(pr->f.comp_insts, 1, 0); /* shared accesses are computation */
+      ws_profile_free(pr);
+      teardown_fx(&fx);
+    }
+  }
+}
+
+/* A100 (L1 caches global loads).  Strided kernel: lane l reads word 8l
+ * (32 bytes apart: one sector per lane, 32 distinct sectors), and the warp
+ * reads the same addresses again with the next instruction.  First read:
+ * 32 L1 misses -> 32 L2 misses -> 32 sectors from DRAM; second read: 32
+ * L1 hits.  L1 hit ratio 32/64 = 0.5; L2 sees 32 accesses, 0 hits; DRAM
+ * reads 32 x 32 B = 1024 B per warp; the miss ratio is 32 DRAM sectors /
+ * 64 load sectors = 0.5.  Each warp of 4 blocks x 2 warps uses its own
+ * 8 KB window (window 0x10000 apart), so nothing is shared. */
+static void cache_strided_twice(void **s) {
+  (void)s;
+  fixture fx;
+  setup(&fx, "a100", 4, 64, 0, 1);
+  for (uint32_t b = 0; b < 4; b++) {
+    ws_prof_block_begin(fx.p, 0, b);
+    for (uint32_t w = 0; w < 2; w++) {
+      uint64_t addr[32];
+      for (int l = 0; l < 32; l++) addr[l] = 0x1000000 + (b * 2 + w) * 0x10000 + 32 * (uint64_t)l;
+      emit(&fx, 0, b, w, I_LD0, ~0u, ~0u, 0, WS_PTX_SP_GLOBAL, addr);
+      emit(&fx, 0, b, w, I_LD1, ~0u, ~0u, 0, WS_PTX_SP_GLOBAL, addr);
+    }
+    ws_prof_block_end(fx.p, 0, b);
+  }
+  ws_profile *pr = finish(&fx);
+  assert_close(pr->f.l1_hit_ratio, 0.5, 0);
+  assert_close(pr->f.l2_hit_ratio, 0, 0);
+  assert_close(pr->f.miss_ratio, 0.5, 0);
+  assert_close(pr->f.dram_read_bytes, 8 * 1024, 0);
+  assert_close(pr->f.dram_write_bytes, 0, 0);
+  assert_close(pr->f.avg_trans_warp, 32, 0); /* 32 sectors per request */
+  ws_profile_free(pr);
+  teardown_fx(&fx);
+}
+
+/* Store then load of the same 128-byte line per warp (A100).  The store
+ * goes through to L2 (write-allocate: 4 sector misses, no DRAM read); the
+ * load misses L1 (stores do not allocate there) and hits those 4 L2
+ * sectors.  L2: 8 accesses, 4 hits = 0.5; L1: 4 accesses, 0 hits; no DRAM
+ * reads; the 4 dirty sectors are written back at the end: 128 B per warp. */
+static void cache_store_then_load(void **s) {
+  (void)s;
+  fixture fx;
+  setup(&fx, "a100", 2, 32, 0, 1);
+  for (uint32_t b = 0; b < 2; b++) {
+    ws_prof_block_begin(fx.p, 0, b);
+    uint64_t addr[32];
+    for (int l = 0; l < 32; l++) addr[l] = 0x2000000 + b * 0x1000 + 4 * (uint64_t)l;
+    emit(&fx, 0, b, 0, I_ST, ~0u, ~0u, 0, WS_PTX_SP_GLOBAL, addr);
+    emit(&fx, 0, b, 0, I_LD0, ~0u, ~0u, 0, WS_PTX_SP_GLOBAL, addr);
+    ws_prof_block_end(fx.p, 0, b);
+  }
+  ws_profile *pr = finish(&fx);
+  assert_close(pr->f.l2_hit_ratio, 0.5, 0);
+  assert_close(pr->f.l1_hit_ratio, 0, 0);
+  assert_close(pr->f.dram_read_bytes, 0, 0);
+  assert_close(pr->f.dram_write_bytes, 2 * 128, 0);
+  assert_close(pr->f.miss_ratio, 0, 0);
+  ws_profile_free(pr);
+  teardown_fx(&fx);
+}
+
+/* Random reads from a 4 KB table (128 sectors, fits any L1) by one block of
+ * 8 warps on one SM: after the first touch every sector hits, so the L1 hit
+ * ratio is 1 - distinct sectors / sector accesses, counted here directly
+ * from the addresses (an independent reference: a set, no cache model). */
+static void cache_random_small_table(void **s) {
+  (void)s;
+  fixture fx;
+  setup(&fx, "a100", 1, 256, 0, 1);
+  uint8_t seen[128] = {0};
+  double accesses = 0, distinct = 0;
+  uint64_t x = 12345;
+  ws_prof_block_begin(fx.p, 0, 0);
+  for (uint32_t w = 0; w < 8; w++) {
+    uint64_t addr[32];
+    uint8_t here[128] = {0};
+    for (int l = 0; l < 32; l++) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      uint64_t word = (x >> 33) % 1024;
+      addr[l] = 0x3000000 + 4 * word;
+      uint64_t sec = word * 4 / 32;
+      if (!here[sec]) here[sec] = 1, accesses++;
+      if (!seen[sec]) seen[sec] = 1, distinct++;
+    }
+    emit(&fx, 0, 0, w, I_LD0, ~0u, ~0u, 0, WS_PTX_SP_GLOBAL, addr);
+  }
+  ws_prof_block_end(fx.p, 0, 0);
+  ws_profile *pr = finish(&fx);
+  assert_close(pr->f.l1_hit_ratio, 1.0 - distinct / accesses, 1e-12);
+  assert_close(pr->f.dram_read_bytes, distinct * 32, 0);
+  ws_profile_free(pr);
+  teardown_fx(&fx);
+}
+
+/* Divergence: one warp of 32.  The branch splits it 16/16 (taken = lanes
+ * 0-15); the fall-through path runs add (lanes 16-31), then lanes 0-15 run
+ * fma and add.f16x2, then lanes 16-31 exit at `exit` and lanes 0-15 run
+ * the barrier alone and exit.
+ *   extra = sum (1 - active / live):  add 0.5, fma 0.5, hadd2 0.5, exit
+ *   (16 of 32 live) 0.5; after lanes 16-31 exit, live = 16: bar 0, exit 0
+ *   -> 2.0.  One branch, divergent: fraction 1.
+ *   flops: fma 2 x 16 lanes + f16x2 add 2 halves x 16 lanes = 64.
+ *   instructions: bra, add, fma, hadd2, exit, bar, exit = 7; fp 2, synch 1. */
+static void divergence_and_flops(void **s) {
+  (void)s;
+  fixture fx;
+  setup(&fx, "a100", 1, 32, 0, 1);
+  ws_prof_block_begin(fx.p, 0, 0);
+  emit(&fx, 0, 0, 0, I_BRA, ~0u, ~0u, 0xffffu, 0, NULL);
+  emit(&fx, 0, 0, 0, I_ADD, 0xffff0000u, 0xffff0000u, 0, 0, NULL);
+  emit(&fx, 0, 0, 0, I_FMA, 0xffffu, 0xffffu, 0, 0, NULL);
+  emit(&fx, 0, 0, 0, I_HADD2, 0xffffu, 0xffffu, 0, 0, NULL);
+  emit(&fx, 0, 0, 0, I_EXIT, 0xffff0000u, 0xffff0000u, 0, 0, NULL);
+  emit(&fx, 0, 0, 0, I_BAR, 0xffffu, 0xffffu, 0, 0, NULL);
+  emit(&fx, 0, 0, 0, I_EXIT, 0xffffu, 0xffffu, 0, 0, NULL);
+  ws_prof_block_end(fx.p, 0, 0);
+  ws_profile *pr = finish(&fx);
+  assert_close(pr->f.divergent_extra_insts, 2.0, 1e-12);
+  assert_close(pr->f.divergent_branch_fraction, 1.0, 0);
+  assert_close(pr->f.flops, 64, 0);
+  assert_close(pr->f.comp_insts, 7, 0);
+  assert_close(pr->f.fp_insts, 2, 0);
+  assert_close(pr->f.synch_insts, 1, 0);
+  assert_close(pr->f.coal_mem_insts + pr->f.uncoal_mem_insts, 0, 0);
+  ws_profile_free(pr);
+  teardown_fx(&fx);
+}
+
+/* Sampling plan: 4 of 10 blocks -> floor(i * 10 / 4) = 0, 2, 5, 7. */
+static void sampling_plan(void **s) {
+  (void)s;
+  const int want[10] = {1, 0, 1, 0, 0, 1, 0, 1, 0, 0};
+  for (uint64_t b = 0; b < 10; b++) assert_int_equal(ws_prof_block_sampled(b, 10, 4), want[b]);
+  assert_int_equal(ws_prof_sample_count(10, 4), 4);
+  assert_int_equal(ws_prof_sample_count(10, 0), 10);
+  assert_int_equal(ws_prof_sample_count(10, 64), 10);
+  for (uint64_t b = 0; b < 10; b++) assert_true(ws_prof_block_sampled(b, 10, 0));
+  /* 64 of 65536: every 1024th block. */
+  uint64_t n = 0;
+  for (uint64_t b = 0; b < 65536; b++)
+    if (ws_prof_block_sampled(b, 65536, 64)) {
+      assert_int_equal(b % 1024, 0);
+      n++;
+    }
+  assert_int_equal(n, 64);
+}
+
+/* Sampled profile: 4 of 10 blocks, each one warp reading one fresh line
+ * (4 sectors = 128 B from DRAM).  Per-warp counts are those of the sampled
+ * warps; DRAM bytes are scaled by 10/4: 4 x 128 x 2.5 = 1280. */
+static void sampled_profile_scales(void **s) {
+  (void)s;
+  fixture fx;
+  setup(&fx, "a100", 10, 32, 4, 2);
+  const uint32_t blocks[4] = {7, 0, 5, 2}; /* any completion order, two workers */
+  for (int i = 0; i < 4; i++) {
+    int wk = i % 2;
+    ws_prof_block_begin(fx.p, wk, blocks[i]);
+    uint64_t addr[32];
+    for (int l = 0; l < 32; l++) addr[l] = 0x4000000 + blocks[i] * 0x1000 + 4 * (uint64_t)l;
+    emit(&fx, wk, blocks[i], 0, I_LD0, ~0u, ~0u, 0, WS_PTX_SP_GLOBAL, addr);
+    ws_prof_block_end(fx.p, wk, blocks[i]);
+  }
+  ws_profile *pr = finish(&fx);
+  assert_close(pr->f.dram_read_bytes, 1280, 0);
+  assert_close(pr->f.coal_mem_insts + pr->f.uncoal_mem_insts, 1, 0);
+  const cJSON *sam = cJSON_GetObjectItem(pr->root, "sampling");
+  assert_close(cJSON_GetObjectItem(sam, "profiled_blocks")->valuedouble, 4, 0);
+  assert_close(cJSON_GetObjectItem(sam, "total_blocks")->valuedouble, 10, 0);
+  ws_profile_free(pr);
+  teardown_fx(&fx);
+}
+
+/* The cache replay follows linear block order whatever the worker or
+ * completion order: blocks 0 and 1 read the same line on different SMs
+ * (block b on SM b mod min(SMs, blocks)), so block 0 misses everywhere and
+ * block 1 misses its L1 but hits L2 — whichever worker finished first. */
+static void replay_order_independent(void **s) {
+  (void)s;
+  for (int order = 0; order < 2; order++) {
+    fixture fx;
+    setup(&fx, "a100", 2, 32, 0, 2);
+    uint64_t addr[32];
+    for (int l = 0; l < 32; l++) addr[l] = 0x5000000 + 4 * (uint64_t)l;
+    for (int i = 0; i < 2; i++) {
+      uint32_t b = (uint32_t)(order ? 1 - i : i);
+      ws_prof_block_begin(fx.p, (int)b, b);
+      emit(&fx, (int)b, b, 0, I_LD0, ~0u, ~0u, 0, WS_PTX_SP_GLOBAL, addr);
+      ws_prof_block_end(fx.p, (int)b, b);
+    }
+    ws_profile *pr = finish(&fx);
+    /* L2: 8 accesses (4 sectors x 2 blocks), the second block's 4 hit. */
+    assert_close(pr->f.l2_hit_ratio, 0.5, 0);
+    assert_close(pr->f.l1_hit_ratio, 0, 0);
+    assert_close(pr->f.dram_read_bytes, 128, 0);
+    ws_profile_free(pr);
+    teardown_fx(&fx);
+  }
+}
+
+/* CC 1.x has no data cache: DRAM traffic is the transactions' bytes.  A
+ * coalesced 128-byte load on the GTX 280 (CC 1.3) is one 64-byte
+ * transaction per half-warp: 2 x 64 B per load, 256 B for two loads, and
+ * it counts as coalesced. */
+static void no_cache_gpu(void **s) {
+  (void)s;
+  fixture fx;
+  setup(&fx, "gtx280", 1, 32, 0, 1);
+  uint64_t addr[32];
+  for (int l = 0; l < 32; l++) addr[l] = 0x6000000 + 4 * (uint64_t)l;
+  ws_prof_block_begin(fx.p, 0, 0);
+  emit(&fx, 0, 0, 0, I_LD0, ~0u, ~0u, 0, WS_PTX_SP_GLOBAL, addr);
+  emit(&fx, 0, 0, 0, I_LD1, ~0u, ~0u, 0, WS_PTX_SP_GLOBAL, addr);
+  ws_prof_block_end(fx.p, 0, 0);
+  ws_profile *pr = finish(&fx);
+  assert_close(pr->f.dram_read_bytes, 256, 0);
+  assert_close(pr->f.miss_ratio, 1, 0);
+  assert_close(pr->f.coal_mem_insts, 2, 0);
+  ws_profile_free(pr);
+  teardown_fx(&fx);
+}
+
+/* parallelism.ilp = sum ILP_K n_K / sum n_K over the executed blocks, with
+ * the front end's per-block ILP.  One warp runs block 0 once, the loop
+ * block 10 times and block 2 once: (ILP_0 + 10 ILP_1 + ILP_2) / 12.  Sim et
+ * al.'s printed form, sum ILP_K n_K / #blocks = (ILP_0 + 10 ILP_1 + ILP_2) / 3,
+ * would grow with the trip count; it must not be what we report.  The loop
+ * header is entered once and taken back 9 times: 10 trips per entry. */
+static void ilp_weighted_by_executions(void **s) {
+  (void)s;
+  cur_ptx = ptx_loop;
+  fixture fx;
+  setup(&fx, "a100", 1, 32, 0, 1);
+  cur_ptx = ptx;
+  ws_cfg *c = NULL;
+  assert_ok_diag(ws_analysis_build(&c, fx.m, fx.k, &fx.d), &fx.d);
+  assert_int_equal(c->nblocks, 3);
+  double i0 = c->blocks[0].ilp, i1 = c->blocks[1].ilp, i2 = c->blocks[2].ilp;
+  assert_true(i0 != i1); /* the test means something only if they differ */
+  ws_analysis_free(c);
+  ws_prof_block_begin(fx.p, 0, 0);
+  ws_prof_event ev = {0};
+  ev.func = fx.k;
+  ev.active = ev.exec = ~0u;
+  int seq[2 + 30 + 1], n = 0;
+  seq[n++] = 0, seq[n++] = 1;
+  for (int it = 0; it < 10; it++) seq[n++] = 2, seq[n++] = 3, seq[n++] = 4;
+  seq[n++] = 5;
+  for (int i = 0; i < n; i++) {
+    ev.pc = (uint32_t)seq[i];
+    ev.inst = &fx.k->insts[seq[i]];
+    ev.bb_entry = seq[i] == 0 || seq[i] == 2 || seq[i] == 5;
+    ev.taken = seq[i] == 4 && i + 1 < n && seq[i + 1] == 2 ? ~0u : 0;
+    ws_prof_inst(fx.p, &ev);
+  }
+  ws_prof_block_end(fx.p, 0, 0);
+  ws_profile *pr = finish(&fx);
+  assert_close(pr->f.ilp, (i0 + 10 * i1 + i2) / 12, 1e-12);
+  assert_true(fabs(pr->f.ilp - (i0 + 10 * i1 + i2) / 3) > 1e-6);
+  const cJSON *loops = cJSON_GetObjectItem(cJSON_GetObjectItem(pr->root, "loops"), "loops");
+  assert_int_equal(cJSON_GetArraySize(loops), 1);
+  const cJSON *l = cJSON_GetArrayItem(loops, 0);
+  assert_close(cJSON_GetObjectItem(l, "trips_per_entry")->valuedouble, 10, 0);
+  assert_close(cJSON_GetObjectItem(l, "header_executions_per_warp")->valuedouble, 10, 0);
+  ws_profile_free(pr);
+  teardown_fx(&fx);
+}
+
+/* Kothapalli's section describes the costliest thread: the profiler takes
+ * the warp whose issued operations and accesses cost most (the GPU's
+ * Kothapalli cycles, or unit weights without them).  Block 0: warp 0 runs
+ * one FMA, warp 1 three FMAs and a coalesced 128-byte load; block 1: warp 0
+ * three FMAs and the same load (a tie with block 0's warp 1, which wins as
+ * the first in linear order).  Expected: fp_simple 3, one global access
+ * with 32 threads / 4 sectors = 8 threads per transaction (A100), taken
+ * from block 0, warp 1. */
+static void kothapalli_costliest_warp(void **s) {
+  (void)s;
+  for (int order = 0; order < 2; order++) {
+    fixture fx;
+    setup(&fx, "a100", 2, 64, 0, 2);
+    uint64_t addr[32];
+    for (int l = 0; l < 32; l++) addr[l] = 0x7000000 + 4 * (uint64_t)l;
+    for (int i = 0; i < 2; i++) {
+      uint32_t b = (uint32_t)(order ? 1 - i : i);
+      int wk = (int)b;
+      ws_prof_block_begin(fx.p, wk, b);
+      if (b == 0) emit(&fx, wk, b, 0, I_FMA, ~0u, ~0u, 0, 0, NULL);
+      for (int k = 0; k < 3; k++) emit(&fx, wk, b, b == 0 ? 1 : 0, I_FMA, ~0u, ~0u, 0, 0, NULL);
+      emit(&fx, wk, b, b == 0 ? 1 : 0, I_LD0, ~0u, ~0u, 0, WS_PTX_SP_GLOBAL, addr);
+      ws_prof_block_end(fx.p, wk, b);
+    }
+    ws_profile *pr = finish(&fx);
+    const cJSON *ko = cJSON_GetObjectItem(pr->root, "kothapalli");
+    const cJSON *ops = cJSON_GetObjectItem(ko, "ops_per_thread");
+    assert_int_equal(cJSON_GetArraySize(ops), 1);
+    assert_close(cJSON_GetObjectItem(ops, "fp_simple")->valuedouble, 3, 0);
+    const cJSON *ga = cJSON_GetObjectItem(ko, "global_accesses");
+    assert_int_equal(cJSON_GetArraySize(ga), 1);
+    assert_close(cJSON_GetObjectItem(cJSON_GetArrayItem(ga, 0), "count")->valuedouble, 1, 0);
+    assert_close(cJSON_GetObjectItem(cJSON_GetArrayItem(ga, 0), "threads_per_transaction")->valuedouble, 8, 0);
+    const cJSON *kw = cJSON_GetObjectItem(cJSON_GetObjectItem(pr->root, "profiler"), "kothapalli_warp");
+    assert_close(cJSON_GetObjectItem(kw, "block")->valuedouble, 0, 0);
+    assert_close(cJSON_GetObjectItem(kw, "warp")->valuedouble, 1, 0);
+    ws_profile_free(pr);
+    teardown_fx(&fx);
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(coalescing_kernel_levels), cmocka_unit_test(bank_conflict_kernel),
+      cmocka_unit_test(cache_strided_twice),      cmocka_unit_test(cache_store_then_load),
+      cmocka_unit_test(cache_random_small_table), cmocka_unit_test(divergence_and_flops),
+      cmocka_unit_test(sampling_plan),            cmocka_unit_test(sampled_profile_scales),
+      cmocka_unit_test(replay_order_independent), cmocka_unit_test(no_cache_gpu),
+      cmocka_unit_test(ilp_weighted_by_executions), cmocka_unit_test(kothapalli_costliest_warp),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
