@@ -32,7 +32,8 @@ static const char help[] =
     "  --models L         'all' (default) or model names separated by commas\n"
     "  --gpus L           keep rows of these GPUs (gtx680, gtx970, k20 or the CSV names)\n"
     "  --kernels L        keep rows of these kernels (the CSV's AppName)\n"
-    "  --sample-blocks N  emulate at most N blocks per launch (0: all, the default)\n"
+    "  --sample-blocks N  profile N blocks per launch, spread evenly over the grid\n"
+    "                     (default 2; 0: all); the others are skipped\n"
     "  --limit N          at most N rows (after the filters)\n"
     "  --report DIR       write DIR/rows.csv (per row: kernel, gpu, input size, grid,\n"
     "                     block, measured s, predicted s and error %% per model),\n"
@@ -46,8 +47,7 @@ static const char help[] =
     "Prints, per model, the rows, mean and median absolute percentage error, the\n"
     "fraction within 20 %% and Spearman's rank correlation per GPU and kernel.\n"
     "Progress goes to stderr.\n\n"
-    "Exit status: 0 ok; 2 bad usage or input, or predictions not possible (this\n"
-    "build cannot profile kernels yet).\n";
+    "Exit status: 0 ok; 2 bad usage or input, or no row could be predicted.\n";
 
 static int known_gpu(const char *g) {
   return !strcmp(g, "gtx680") || !strcmp(g, "gtx970") || !strcmp(g, "k20");
@@ -74,12 +74,13 @@ int cmd_validate(int argc, char **argv) {
   if (want_help) return EXIT_OK;
   if (npos != 1) return cli_usage_error("validate", "expected one DATA.csv");
   if (cache_s && no_cache) return cli_usage_error("validate", "--cache and --no-cache conflict");
-  long sample = 0, limit = 0;
+  long sample = VCLI_DEFAULT_SAMPLE_BLOCKS, limit = 0;
   if (sample_s && cli_parse_int("validate", "--sample-blocks", sample_s, &sample)) return EXIT_USAGE;
   if (limit_s && cli_parse_int("validate", "--limit", limit_s, &limit)) return EXIT_USAGE;
   if (sample > 1 << 30) return cli_usage_error("validate", "--sample-blocks is too large");
 
   int rc = EXIT_USAGE;
+  ws_valid_predictor *pctx = NULL;
   vcli_list models = {0}, gpus = {0}, kernels = {0};
   const char *all_models[64];
   const char *const *mv;
@@ -199,12 +200,10 @@ int cmd_validate(int argc, char **argv) {
   o.ptx_dir = ptx_dir;
   o.cache_dir = vcli_cache_dir(cache_buf, sizeof cache_buf, cache_s, no_cache);
   o.predict = ws_valid_default_predictor();
+  if (!(pctx = ws_valid_predictor_new(0))) goto out;
+  o.user = pctx;
   o.progress = vcli_progress;
   o.progress_user = "validate";
-  if (!o.predict) {
-    rc = vcli_refuse("validate", nsel);
-    goto out;
-  }
   st = ws_valid_run(&rep, data, &o, &d);
   cli_print_diag(&d);
   if (st) {
@@ -243,6 +242,7 @@ int cmd_validate(int argc, char **argv) {
   free(text);
   rc = rep->failed == rep->nrows ? EXIT_USAGE : EXIT_OK;
 out:
+  ws_valid_predictor_free(pctx);
   ws_valid_report_free(rep);
   ws_valid_data_free(data);
   ws_diag_free(&d);
