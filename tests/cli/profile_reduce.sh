@@ -36,6 +36,19 @@
 # warps 5-7 have no thread below n and skip the load), 391 blocks store one
 # int (1 sector): (3125 x 4 + 391) / (3125 + 391) = 12891 / 3516.
 #
+# K2's total, counted on its sm_80 PTX (tests/corpus/ptx/sm_80/reduce.ptx,
+# reduce2) per block of 8 warps:
+#   entry block (3 ld.param, 3 sreg movs, mad, setp, mov, bra)  10 x 8 =  80
+#   the load (cvta, mul.wide, add, ld.global), warps with i < n  4 x 8 =  32
+#   st.shared, bar.sync and loop set-up (8 instructions)         8 x 8 =  64
+#   8 loop steps: the tid < s test (setp, bra), every warp       2 x 64 = 128
+#     the body (shl, add, 2 ld.shared, add, st.shared), 12 warp-steps  6 x 12 = 72
+#     bar.sync, shr, setp, bra, every warp                       4 x 64 = 256
+#   tid == 0 test (setp, bra)                                    2 x 8 =  16
+#   warp 0's ld.shared, cvta, mul.wide, add, st.global                     5
+#   ret                                                                    8
+#   = 661 per block; the last block (160 threads below n) runs the load in
+#   5 warps only: 661 - 12 = 649.  390 x 661 + 649 = 258439.
 # Total warp instructions of the launch fall from K0 to K6, and the
 # per-basic-block class counts add up to the instruction mix.
 # And the profile does not depend on the number of emulator threads.
@@ -84,6 +97,7 @@ for k in range(7):
     for c, v in P[k]["instruction_mix"]["per_warp"].items():
         eq(f"K{k} {c} per block vs mix", tot_bb.get(c, 0), v, 1e-6)
 tot = [P[k]["instruction_mix"]["total_per_warp"] * P[k]["sampling"]["profiled_warps"] for k in range(7)]
+eq("K2 total warp instructions", tot[2], 258439, 1e-6)
 for k in range(6):
     if not tot[k] > tot[k + 1]:
         bad.append(f"total instructions K{k} {tot[k]} not above K{k+1} {tot[k+1]}")
