@@ -49,6 +49,18 @@ run "$WS" validate "$DATA" --ptx-dir "$PTX" --gpus gtx970 --kernels vectorAdd --
 expect_rc 0 "validate other gpu"
 expect_out "2 rows, 0 failed, 0 profiles from the cache" "validate other gpu"
 
+# Calibration end to end on the small vectorAdd rows of the GTX 680 (N <= 4 M):
+# it fits, writes the GPU file, and the held-out error is finite and not worse.
+{ head -1 "$DATA"; grep '^GTX-680,.*,vectorAdd,' "$DATA" | awk -F'",' '{ split($2, f, ",") } f[1] + 0 <= 4194304'; } > "$TMP/small.csv"
+run "$WS" calibrate "$TMP/small.csv" --ptx-dir "$PTX" --gpu gtx680 --model hong-kim --no-cache -o "$TMP/cal.json"
+expect_rc 0 "calibrate slice"
+expect_out "calibrated hong-kim on gtx680" "calibrate slice"
+[ -s "$TMP/cal.json" ] || fail "calibrate: no GPU file"
+HELD=$(grep "held out" <<<"$OUT")
+[[ "$HELD" =~ MAPE\ +([0-9.]+)%\ +-\>\ +([0-9.]+)% ]] || fail "calibrate: held-out line '$HELD'"
+awk -v b="${BASH_REMATCH[1]:-nan}" -v a="${BASH_REMATCH[2]:-nan}" 'BEGIN { exit !(a + 0 <= b + 0) }' ||
+  fail "calibrate: held-out MAPE got worse: $HELD"
+
 # --launches writes the selected rows' launch specs and stops (exit 0).
 run "$WS" validate "$DATA" --ptx-dir "$PTX" --gpus gtx680 --kernels vectorAdd --limit 3 --launches "$TMP/l"
 expect_rc 0 "--launches"
