@@ -119,14 +119,35 @@ typedef struct ws_valid_result {
 /* THE prediction step: profile the launch and run the models.  Returns
  * WS_OK, or an error with diagnostics (the row is then reported as failed).
  * `user` is the pointer given with it.  The real implementation (emulate +
- * profile + ws_valid_run_models) is plugged in where `warpsight predict`
- * exists; until then no function is available. */
+ * profile + ws_valid_run_models) is ws_valid_default_predictor(). */
 typedef int (*ws_valid_predict_fn)(ws_valid_result *out,
                                    const ws_valid_request *req, void *user,
                                    ws_diag *d);
 
-/* The real prediction function, or NULL while profiling is not available. */
+/* The real prediction function (src/valid/profile_run.c): profile the
+ * launch (ws_valid_profile_launch) and run the models on it.  Its `user` is a
+ * ws_valid_predictor or NULL (then each call parses the PTX again). */
 ws_valid_predict_fn ws_valid_default_predictor(void);
+
+/* Predictor context: keeps each PTX file parsed once, for every row of its
+ * kernel.  threads = emulator workers (0: the number of cores; never more
+ * than the sampled blocks); the profile does not depend on it. */
+typedef struct ws_valid_predictor ws_valid_predictor;
+ws_valid_predictor *ws_valid_predictor_new(int threads);
+/* keep = 1: emulate with the spec's initialisers even for the validation
+ * kernels (by default their buffers are zero-filled: their profiles do not
+ * depend on the values, and untouched pages of huge buffers then cost
+ * nothing; docs/validation.md). */
+void ws_valid_predictor_keep_inputs(ws_valid_predictor *p, int keep);
+void ws_valid_predictor_free(ws_valid_predictor *p);
+
+/* Emulate `launch` (a launch spec as JSON) of the kernel in ptx_path on g
+ * with the profiler on the hooks, profiling sample_blocks blocks spread
+ * evenly over the grid (0: all) and skipping the others.  ctx may be NULL.
+ * The caller owns *out. */
+int ws_valid_profile_launch(ws_profile **out, ws_valid_predictor *ctx,
+                            const char *ptx_path, const struct cJSON *launch,
+                            const ws_gpu *g, int sample_blocks, ws_diag *d);
 
 /* Run the named models on a profile and a GPU: out->time_s[i] = the time of
  * models[i] in seconds, NaN where the model could not run.  With a row, the
@@ -159,6 +180,17 @@ void ws_valid_measured_profile(ws_profile *out, const ws_profile *p,
 int ws_valid_cache_key(char out[17], const char *kernel, const char *ptx_text,
                        const struct cJSON *launch, int cc_major, int cc_minor,
                        int sample_blocks);
+/* The key validation uses: ws_valid_cache_key's inputs plus every GPU fact
+ * the profiler reads besides the compute capability — the cache facts (L1
+ * and L2 sizes, lines, sectors, ways, whether L1 caches global loads), the
+ * number of SMs (one simulated L1 each), the per-thread register limit and
+ * the Kothapalli op_cycles (the costliest-warp weights).  Two GPUs share a
+ * profile exactly when the profiler would compute the same numbers; the
+ * performance models' own parameters (what calibration changes) are not in
+ * the key. */
+int ws_valid_cache_key_gpu(char out[17], const char *kernel, const char *ptx_text,
+                           const struct cJSON *launch, const ws_gpu *g,
+                           int sample_blocks);
 /* The default folder: $XDG_CACHE_HOME/warpsight, else $HOME/.cache/warpsight,
  * else ".warpsight-cache".  Writes into buf (size n). */
 void ws_valid_cache_default_dir(char *buf, size_t n);

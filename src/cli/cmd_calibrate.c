@@ -33,8 +33,7 @@ static const char help[] =
     "  -o FILE            output (default G-calibrated.json)\n"
     "  --kernels L        use only these kernels' rows\n"
     "  --sample-blocks N, --ptx-dir DIR, --cache DIR, --no-cache: as for validate\n\n"
-    "Exit status: 0 ok; 2 bad usage or input, or predictions not possible (this\n"
-    "build cannot profile kernels yet).\n";
+    "Exit status: 0 ok; 2 bad usage or input, or no row could be predicted.\n";
 
 static void stats_row(const char *what, const ws_valid_stats *b, const ws_valid_stats *a) {
   printf("  %-10s %5zu rows  MAPE %8.1f%% -> %8.1f%%   median %8.1f%% -> %8.1f%%   "
@@ -59,7 +58,7 @@ int cmd_calibrate(int argc, char **argv) {
   if (!gpu_s) return cli_usage_error("calibrate", "--gpu is required");
   if (!model) return cli_usage_error("calibrate", "--model is required");
   if (cache_s && no_cache) return cli_usage_error("calibrate", "--cache and --no-cache conflict");
-  long sample = 0;
+  long sample = VCLI_DEFAULT_SAMPLE_BLOCKS;
   if (sample_s && cli_parse_int("calibrate", "--sample-blocks", sample_s, &sample)) return EXIT_USAGE;
   const char *gpu = ws_valid_gpu_name(gpu_s) ? ws_valid_gpu_name(gpu_s) : gpu_s;
   if (strcmp(gpu, "gtx680") && strcmp(gpu, "gtx970") && strcmp(gpu, "k20"))
@@ -71,6 +70,7 @@ int cmd_calibrate(int argc, char **argv) {
                                         "have them)", model);
 
   int rc = EXIT_USAGE, st;
+  ws_valid_predictor *pctx = NULL;
   vcli_list kernels = {0};
   ws_diag d = WS_DIAG_INIT;
   ws_valid_data *data = NULL;
@@ -126,13 +126,11 @@ int cmd_calibrate(int argc, char **argv) {
   o.ptx_dir = ptx_dir;
   o.cache_dir = vcli_cache_dir(cache_buf, sizeof cache_buf, cache_s, no_cache);
   o.predict = ws_valid_default_predictor();
+  if (!(pctx = ws_valid_predictor_new(0))) goto out;
+  o.user = pctx;
   o.progress = vcli_progress;
   o.progress_user = "calibrate";
   o.keep_profiles = 1;
-  if (!o.predict) {
-    rc = vcli_refuse("calibrate", nsel);
-    goto out;
-  }
   if ((st = ws_valid_run(&rep, data, &o, &d))) {
     cli_print_diag(&d);
     rc = cli_exit_for(st);
@@ -183,6 +181,7 @@ int cmd_calibrate(int argc, char **argv) {
   printf("wrote %s\n", out_s);
   rc = EXIT_OK;
 out:
+  ws_valid_predictor_free(pctx);
   free(rows);
   free(profs);
   ws_valid_report_free(rep);

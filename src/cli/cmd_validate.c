@@ -5,6 +5,7 @@
  * charts (docs/validation.md).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,11 +33,13 @@ static const char help[] =
     "  --models L         'all' (default) or model names separated by commas\n"
     "  --gpus L           keep rows of these GPUs (gtx680, gtx970, k20 or the CSV names)\n"
     "  --kernels L        keep rows of these kernels (the CSV's AppName)\n"
-    "  --sample-blocks N  emulate at most N blocks per launch (0: all, the default)\n"
+    "  --sample-blocks N  profile N blocks per launch, spread evenly over the grid\n"
+    "                     (default 2; 0: all); the others are skipped\n"
     "  --limit N          at most N rows (after the filters)\n"
     "  --report DIR       write DIR/rows.csv (per row: kernel, gpu, input size, grid,\n"
     "                     block, measured s, predicted s and error %% per model),\n"
-    "                     DIR/summary.txt and DIR/<model>.png/.svg (log-log scatter)\n"
+    "                     DIR/summary.txt, DIR/<model>.png/.svg (log-log scatter)\n"
+    "                     and DIR/counters.csv (nvprof's counters beside the profile's)\n"
     "  --ptx-dir DIR      the kernels' PTX (default examples/validation/ptx)\n"
     "  --cache DIR        profile cache (default $XDG_CACHE_HOME/warpsight, else\n"
     "                     ~/.cache/warpsight, else .warpsight-cache)\n"
@@ -46,8 +49,76 @@ static const char help[] =
     "Prints, per model, the rows, mean and median absolute percentage error, the\n"
     "fraction within 20 %% and Spearman's rank correlation per GPU and kernel.\n"
     "Progress goes to stderr.\n\n"
-    "Exit status: 0 ok; 2 bad usage or input, or predictions not possible (this\n"
-    "build cannot profile kernels yet).\n";
+    "Exit status: 0 ok; 2 bad usage or input, or no row could be predicted.\n";
+
+/* Sum over a profile's memory instructions of requests per warp x
+ * transactions (global) or passes (shared) per request, for one class. */
+static double per_warp_sum(const ws_profile *p, const char *section, const char *cls,
+                           const char *per_request) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(
+      cJSON_GetObjectItemCaseSensitive(p->root, section), "insts");
+  const cJSON *it;
+  double s = 0;
+  cJSON_ArrayForEach(it, v) {
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(it, "class");
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(it, "per_warp");
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(it, per_request);
+    if (cJSON_IsString(c) && !strcmp(c->valuestring, cls) && cJSON_IsNumber(n) &&
+        cJSON_IsNumber(t))
+      s += n->valuedouble * t->valuedouble;
+  }
+  return s;
+}
+
+/* DIR/counters.csv: per row, nvprof's counters from the data file beside the
+ * same counts from warpsight's profile, for the whole launch (per-warp
+ * figures x warps of the launch; docs/validation.md, "Counters"). */
+static int write_counters(const ws_valid_report *rep, const ws_valid_data *data,
+                          const char *path) {
+  static const char *const meas[] = {"inst_executed", "Global.Load.Transactions",
+                                     "Global.Store.Transactions", "Shared.Load.Transactions",
+                                     "Shared.Store.Transactions"};
+  static const char *const names[] = {"warp_insts", "global_load_trans", "global_store_trans",
+                                      "shared_load_trans", "shared_store_trans"};
+  int col[5];
+  for (int i = 0; i < 5; i++)
+    if ((col[i] = ws_csv_column(data->csv, meas[i])) < 0) return 0; /* not in this file */
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "warpsight validate: error: cannot write '%s'\n", path);
+    return EXIT_USAGE;
+  }
+  fprintf(f, "line,kernel,gpu,input_size,grid,block,warps");
+  for (int i = 0; i < 5; i++) fprintf(f, ",%s_nvprof,%s_warpsight", names[i], names[i]);
+  fputc('\n', f);
+  for (size_t i = 0; i < rep->nrows; i++) {
+    const ws_valid_outcome *oc = &rep->rows[i];
+    const ws_valid_row *r = oc->row;
+    const ws_profile *p = oc->profile;
+    if (oc->status || !p) continue;
+    size_t ri = (size_t)(r - data->rows);
+    double tpb = (double)r->block[0] * r->block[1] * r->block[2];
+    double warps = (double)r->grid[0] * r->grid[1] * r->grid[2] * ceil(tpb / 32.0);
+    const cJSON *mix = cJSON_GetObjectItemCaseSensitive(p->root, "instruction_mix");
+    const cJSON *tot = cJSON_GetObjectItemCaseSensitive(mix, "total_per_warp");
+    double ws[5] = {cJSON_IsNumber(tot) ? tot->valuedouble : NAN,
+                    per_warp_sum(p, "global_memory_insts", "ld.global", "avg_transactions"),
+                    per_warp_sum(p, "global_memory_insts", "st.global", "avg_transactions"),
+                    per_warp_sum(p, "shared_memory_insts", "ld.shared", "avg_passes"),
+                    per_warp_sum(p, "shared_memory_insts", "st.shared", "avg_passes")};
+    fprintf(f, "%d,%s,%s,%lld,%ux%ux%u,%ux%ux%u,%.0f", r->line, r->kernel, r->gpu,
+            (long long)r->input_size, r->grid[0], r->grid[1], r->grid[2], r->block[0],
+            r->block[1], r->block[2], warps);
+    for (int k = 0; k < 5; k++)
+      fprintf(f, ",%s,%.6g", ws_csv_cell(data->csv, ri, (size_t)col[k]), ws[k] * warps);
+    fputc('\n', f);
+  }
+  if (fclose(f)) {
+    fprintf(stderr, "warpsight validate: error: cannot write '%s'\n", path);
+    return EXIT_USAGE;
+  }
+  return 0;
+}
 
 static int known_gpu(const char *g) {
   return !strcmp(g, "gtx680") || !strcmp(g, "gtx970") || !strcmp(g, "k20");
@@ -74,12 +145,13 @@ int cmd_validate(int argc, char **argv) {
   if (want_help) return EXIT_OK;
   if (npos != 1) return cli_usage_error("validate", "expected one DATA.csv");
   if (cache_s && no_cache) return cli_usage_error("validate", "--cache and --no-cache conflict");
-  long sample = 0, limit = 0;
+  long sample = VCLI_DEFAULT_SAMPLE_BLOCKS, limit = 0;
   if (sample_s && cli_parse_int("validate", "--sample-blocks", sample_s, &sample)) return EXIT_USAGE;
   if (limit_s && cli_parse_int("validate", "--limit", limit_s, &limit)) return EXIT_USAGE;
   if (sample > 1 << 30) return cli_usage_error("validate", "--sample-blocks is too large");
 
   int rc = EXIT_USAGE;
+  ws_valid_predictor *pctx = NULL;
   vcli_list models = {0}, gpus = {0}, kernels = {0};
   const char *all_models[64];
   const char *const *mv;
@@ -199,12 +271,11 @@ int cmd_validate(int argc, char **argv) {
   o.ptx_dir = ptx_dir;
   o.cache_dir = vcli_cache_dir(cache_buf, sizeof cache_buf, cache_s, no_cache);
   o.predict = ws_valid_default_predictor();
+  if (!(pctx = ws_valid_predictor_new(0))) goto out;
+  o.user = pctx;
   o.progress = vcli_progress;
   o.progress_user = "validate";
-  if (!o.predict) {
-    rc = vcli_refuse("validate", nsel);
-    goto out;
-  }
+  o.keep_profiles = report != NULL; /* for DIR/counters.csv */
   st = ws_valid_run(&rep, data, &o, &d);
   cli_print_diag(&d);
   if (st) {
@@ -222,6 +293,11 @@ int cmd_validate(int argc, char **argv) {
     ws_diag_clear(&d);
     snprintf(path, sizeof path, "%s/rows.csv", report);
     st = ws_valid_report_csv(rep, path, &d);
+    snprintf(path, sizeof path, "%s/counters.csv", report);
+    if (!st && write_counters(rep, data, path)) {
+      free(text);
+      goto out;
+    }
     snprintf(path, sizeof path, "%s/summary.txt", report);
     FILE *f = fopen(path, "w");
     if (f) {
@@ -243,6 +319,7 @@ int cmd_validate(int argc, char **argv) {
   free(text);
   rc = rep->failed == rep->nrows ? EXIT_USAGE : EXIT_OK;
 out:
+  ws_valid_predictor_free(pctx);
   ws_valid_report_free(rep);
   ws_valid_data_free(data);
   ws_diag_free(&d);

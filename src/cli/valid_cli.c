@@ -83,13 +83,3 @@ void vcli_progress(size_t done, size_t total, void *user) {
   size_t step = total / 10 ? total / 10 : 1;
   if (done % step == 0 || done == total) fprintf(stderr, "%s: %zu/%zu rows\n", cmd, done, total);
 }
-
-int vcli_refuse(const char *cmd, size_t nrows) {
-  fprintf(stderr,
-          "warpsight %s: error: profiling is not available yet: predicting the %zu selected "
-          "rows needs the PTX emulator and profiler (as 'warpsight predict' will use), which "
-          "this build does not have.  The data, the kernels and the %zu launch specs were "
-          "read and checked; no times were predicted.\n",
-          cmd, nrows, nrows);
-  return EXIT_USAGE;
-}

@@ -32,7 +32,10 @@ const char *vcli_cache_dir(char *buf, size_t n, const char *cache, const char *n
  * every 10 % (and at the end).  `user` is the command name. */
 void vcli_progress(size_t done, size_t total, void *user);
 
-/* The message printed while no prediction function exists; returns EXIT_USAGE. */
-int vcli_refuse(const char *cmd, size_t nrows);
+/* Blocks profiled per launch when --sample-blocks is not given: enough to
+ * average over block positions, few enough that the 8192 x 8192 products
+ * (1,048,576 blocks of up to 32 warps, 8,192 k steps each) take about a
+ * second (docs/validation.md, "Sampling"). */
+#define VCLI_DEFAULT_SAMPLE_BLOCKS 2
 
 #endif

@@ -220,13 +220,15 @@ int ws_emu_launch_new(ws_emu_launch **out, const ws_emu_program *p, const ws_lau
     g = align_up(g, 256);
     gobj *o = &L->gobjs[L->ngobjs];
     *o = (gobj){g, bytes, a->name, (int)i, -1};
-    L->gmem[L->ngobjs] = malloc(bytes + 1);
+    /* calloc, not malloc + memset: large blocks come zeroed from mmap and
+     * pages nobody touches never become resident (sampled launches of huge
+     * buffers read and write only a few pages). */
+    L->gmem[L->ngobjs] = calloc(bytes + 1, 1);
     if (!L->gmem[L->ngobjs]) {
       ws_diag_add(d, WS_SEV_ERROR, s->path, 0, 0, "args[%u]: cannot allocate %llu bytes for buffer '%s'", i,
                   (unsigned long long)bytes, a->name);
       goto fail;
     }
-    memset(L->gmem[L->ngobjs], 0, bytes + 1);
     L->arg_obj[i] = (int)L->ngobjs;
     L->ngobjs++;
     if ((st = init_buffer(L->gmem[L->ngobjs - 1], a, s->path, (int)i, d))) goto fail;

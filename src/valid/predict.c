@@ -3,13 +3,13 @@
  *
  * The step goes through one function pointer, ws_valid_predict_fn: launch +
  * PTX + GPU -> profile + per-model times.  The real one (emulate, profile,
- * run the models) needs the profiler; until it exists
- * ws_valid_default_predictor() returns NULL and the commands refuse.
+ * run the models) is in profile_run.c.
  *
  * The cache stores profiles only (the models are cheap and are re-run on a
  * cached profile): a profile depends on the kernel, its PTX, the launch and
- * the compute capability, so one profile serves the GPUs of a generation and
- * every model.
+ * the GPU facts the profiler reads (compute capability, caches, SMs:
+ * ws_valid_cache_key_gpu), so one profile serves every model and every GPU
+ * with the same facts.
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -22,8 +22,6 @@
 
 #include "warpsight/model.h"
 #include "warpsight/valid.h"
-
-ws_valid_predict_fn ws_valid_default_predictor(void) { return NULL; }
 
 void ws_valid_result_free(ws_valid_result *r) {
   if (!r) return;
@@ -108,6 +106,33 @@ int ws_valid_cache_key(char out[17], const char *kernel, const char *ptx_text,
   }
   snprintf(tmp, sizeof tmp, "cc %d.%d sample %d", cc_major, cc_minor, sample_blocks);
   fnv_str(&f, tmp);
+  snprintf(out, 17, "%016llx", (unsigned long long)f.h);
+  return WS_OK;
+}
+
+int ws_valid_cache_key_gpu(char out[17], const char *kernel, const char *ptx_text,
+                           const cJSON *launch, const ws_gpu *g, int sample_blocks) {
+  char base[17], tmp[512];
+  int st = ws_valid_cache_key(base, kernel, ptx_text, launch, g->cc_major, g->cc_minor,
+                              sample_blocks);
+  if (st) return st;
+  fnv f = {0xcbf29ce484222325ull};
+  fnv_str(&f, base);
+  const ws_cache_facts *c = &g->cache;
+  snprintf(tmp, sizeof tmp, "l1 %d %d %d %d l2 %d %d %d %d sms %d regs %d", c->l1_bytes,
+           c->l1_line_bytes, c->l1_assoc, c->l1_caches_global, c->l2_bytes, c->l2_line_bytes,
+           c->l2_sector_bytes, c->l2_assoc, g->sms, g->limits.max_regs_per_thread);
+  fnv_str(&f, tmp);
+  /* The profiler's Kothapalli weights (src/profile/profiler.c). */
+  static const char *const ko[] = {"op_cycles.int_simple", "op_cycles.int_mul32",
+                                   "op_cycles.int_div",    "op_cycles.int_rem",
+                                   "op_cycles.fp_simple",  "op_cycles.fp_div",
+                                   "op_cycles.sfu",        "op_cycles.fp64",
+                                   "global_cycles",        "shared_cycles"};
+  for (size_t i = 0; i < sizeof ko / sizeof ko[0]; i++) {
+    snprintf(tmp, sizeof tmp, "%s %.17g", ko[i], ws_gpu_param_or(g, "kothapalli", ko[i], NAN));
+    fnv_str(&f, tmp);
+  }
   snprintf(out, 17, "%016llx", (unsigned long long)f.h);
   return WS_OK;
 }

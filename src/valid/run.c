@@ -52,8 +52,7 @@ static int predict_row(ws_valid_outcome *oc, const ws_valid_data *data,
   ws_valid_result res = {0};
   char key[17] = "";
   if (o->cache_dir) {
-    st = ws_valid_cache_key(key, row->kernel, px->text, launch, g->cc_major, g->cc_minor,
-                            o->sample_blocks);
+    st = ws_valid_cache_key_gpu(key, row->kernel, px->text, launch, g, o->sample_blocks);
     ws_profile *p = NULL;
     if (!st && ws_valid_cache_get(&p, o->cache_dir, row->kernel, key, d) == WS_OK) {
       res.profile = p;

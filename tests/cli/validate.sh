@@ -1,5 +1,6 @@
 # validate.sh — `warpsight validate` and `calibrate`: usage, input errors with
-# file:line, and the clear refusal while profiling is not available.
+# file:line, and small end-to-end runs with real profiling (emulator +
+# profiler + models on a handful of rows).
 source "$WS_SRC/tests/cli/lib.sh"
 DATA="$WS_SRC/data/validation/amaris-measured-dev.csv"
 PTX="$WS_SRC/examples/validation/ptx"
@@ -12,21 +13,53 @@ run "$WS" calibrate --help
 expect_rc 0 "calibrate --help"
 expect_out "mem_ld, departure_del_uncoal, departure_del_coal" "calibrate --help"
 
-# No predictor yet: a clear refusal, nothing on stdout, no numbers invented.
-run "$WS" validate "$DATA" --ptx-dir "$PTX" --no-cache
-expect_rc 2 "validate refuses"
-expect_err "profiling is not available yet" "validate refuses"
-expect_err "3100 launch specs were read and checked" "validate refuses"
-[ -z "$OUT" ] || fail "validate refusal printed on stdout: $OUT"
-run "$WS" validate "$DATA" --ptx-dir "$PTX" --gpus GTX-970,k20 --kernels dotProd --limit 5
-expect_rc 2 "validate filtered"
-expect_err "predicting the 5 selected rows" "validate --limit"
-run "$WS" validate "$DATA" --ptx-dir "$PTX" --gpus gtx680 --kernels subSeqMax
-expect_err "predicting the 69 selected rows" "validate filters"
-run "$WS" calibrate "$DATA" --ptx-dir "$PTX" --gpu GTX-680 --model hong-kim
-expect_rc 2 "calibrate refuses"
-expect_err "profiling is not available yet" "calibrate refuses"
-expect_err "982 selected rows" "calibrate selects one GPU"
+# End to end on four small vectorAdd rows of the GTX 680 (N = 131072 ..
+# 1048576, the first rows of the kernel in the file): every row predicted, the
+# table has one line per GPU/kernel, all errors finite.
+run "$WS" validate "$DATA" --ptx-dir "$PTX" --gpus gtx680 --kernels vectorAdd --limit 4 \
+    --models hong-kim,gpuperf,roofline --cache "$TMP/c" --report "$TMP/r"
+expect_rc 0 "validate slice"
+expect_out "4 rows, 0 failed, 0 profiles from the cache" "validate slice"
+for m in hong-kim gpuperf roofline; do
+  expect_out "model $m" "validate slice"
+  # the row "gtx680 vectorAdd 4 <mape>% <median>% <within>% <rho>": numbers, not '-'
+  LINE=$(awk -v m="$m" '$1 == "model" { cur = $2 } cur == m && $1 == "gtx680" && $2 == "vectorAdd"' <<<"$OUT")
+  [[ "$LINE" =~ ^\ *gtx680\ +vectorAdd\ +4\ +[0-9.]+%\ +[0-9.]+%\ +[0-9]+%\ +-?[0-9.]+$ ]] ||
+    fail "validate slice: $m table row '$LINE'"
+done
+FIRST=$(cat "$TMP/out")
+[ "$(wc -l < "$TMP/r/rows.csv")" -eq 5 ] || fail "rows.csv: expected a header and 4 rows"
+# error_pct = 100 (predicted - measured) / measured, recomputed here; finite.
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+  { m = $col["measured_s"]; p = $col["predicted_s_hong-kim"]; e = $col["error_pct_hong-kim"]
+    if (!(m > 0) || !(p > 0) || e != e + 0) { print "bad row " NR ": " $0; bad = 1 }
+    d = 100 * (p - m) / m - e; if (d > 1e-3 || d < -1e-3) { print "error_pct mismatch row " NR; bad = 1 } }
+  END { exit bad }' "$TMP/r/rows.csv" || fail "rows.csv errors"
+[ -s "$TMP/r/summary.txt" ] || fail "summary.txt missing"
+# The same rows again: every profile from the cache, the same numbers.
+run "$WS" validate "$DATA" --ptx-dir "$PTX" --gpus gtx680 --kernels vectorAdd --limit 4 \
+    --models hong-kim,gpuperf,roofline --cache "$TMP/c"
+expect_rc 0 "validate cached"
+expect_out "4 rows, 0 failed, 4 profiles from the cache" "validate cached"
+[ "$(grep -v 'profiles from the cache' <<<"$OUT")" = "$(grep -v 'profiles from the cache' <<<"$FIRST")" ] ||
+  fail "cached run printed different tables"
+# The cache is per GPU facts: the GTX 970 rows of the same launches miss it.
+run "$WS" validate "$DATA" --ptx-dir "$PTX" --gpus gtx970 --kernels vectorAdd --limit 2 \
+    --models roofline --cache "$TMP/c"
+expect_rc 0 "validate other gpu"
+expect_out "2 rows, 0 failed, 0 profiles from the cache" "validate other gpu"
+
+# Calibration end to end on the small vectorAdd rows of the GTX 680 (N <= 4 M):
+# it fits, writes the GPU file, and the held-out error is finite and not worse.
+{ head -1 "$DATA"; grep '^GTX-680,.*,vectorAdd,' "$DATA" | awk -F'",' '{ split($2, f, ",") } f[1] + 0 <= 4194304'; } > "$TMP/small.csv"
+run "$WS" calibrate "$TMP/small.csv" --ptx-dir "$PTX" --gpu gtx680 --model hong-kim --no-cache -o "$TMP/cal.json"
+expect_rc 0 "calibrate slice"
+expect_out "calibrated hong-kim on gtx680" "calibrate slice"
+[ -s "$TMP/cal.json" ] || fail "calibrate: no GPU file"
+HELD=$(grep "held out" <<<"$OUT")
+[[ "$HELD" =~ MAPE\ +([0-9.]+)%\ +-\>\ +([0-9.]+)% ]] || fail "calibrate: held-out line '$HELD'"
+awk -v b="${BASH_REMATCH[1]:-nan}" -v a="${BASH_REMATCH[2]:-nan}" 'BEGIN { exit !(a + 0 <= b + 0) }' ||
+  fail "calibrate: held-out MAPE got worse: $HELD"
 
 # --launches writes the selected rows' launch specs and stops (exit 0).
 run "$WS" validate "$DATA" --ptx-dir "$PTX" --gpus gtx680 --kernels vectorAdd --limit 3 --launches "$TMP/l"

@@ -1,0 +1,222 @@
+/*
+ * profile_run.c — the real prediction step of validation: parse the kernel's
+ * PTX (once per file, kept in the predictor context), turn the row's launch
+ * into an emulator launch, run it with the profiler on the emulator's hooks
+ * and block sampling, build the profile and run the models on it
+ * (ws_valid_run_models).  docs/validation.md, "How a row is predicted".
+ *
+ * Buffer contents: the nine validation kernels' control flow and addresses
+ * depend on the scalar arguments only (no branch or index reads a buffer;
+ * subSeqMax uses max, not branches), so the profile is the same whatever the
+ * inputs hold.  The predictor therefore emulates them with zero-filled
+ * buffers instead of the spec's random ones: the emulator allocates buffers
+ * with calloc, so the pages sampled blocks never touch cost neither time nor
+ * memory (vectorAdd at N = 268,435,456 would otherwise fill 3 GiB).  Kernels
+ * with other names keep the spec's initialisers.  tests/unit/test_valid_predict.c
+ * checks that random and zero inputs give the same profile.
+ */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "warpsight/emu.h"
+#include "warpsight/profiler.h"
+#include "warpsight/ptx.h"
+#include "warpsight/valid.h"
+
+typedef struct module_slot {
+  char *path;             /* PTX file (owned) */
+  ws_ptx_module *module;  /* parsed once (owned) */
+} module_slot;
+
+struct ws_valid_predictor {
+  module_slot *mods;      /* parsed modules (owned) */
+  size_t nmods, cap;      /* used, allocated */
+  int threads;            /* emulator workers, 0: the number of cores */
+  int keep_inputs;        /* 1: never replace the spec's initialisers */
+};
+
+ws_valid_predictor *ws_valid_predictor_new(int threads) {
+  ws_valid_predictor *p = calloc(1, sizeof *p);
+  if (p) p->threads = threads;
+  return p;
+}
+
+void ws_valid_predictor_keep_inputs(ws_valid_predictor *p, int keep) {
+  if (p) p->keep_inputs = keep;
+}
+
+void ws_valid_predictor_free(ws_valid_predictor *p) {
+  if (!p) return;
+  for (size_t i = 0; i < p->nmods; i++) {
+    free(p->mods[i].path);
+    ws_ptx_module_free(p->mods[i].module);
+  }
+  free(p->mods);
+  free(p);
+}
+
+/* The parsed module of `path`: from the context, else parsed (and kept in
+ * the context when there is one; *tmp owns it otherwise). */
+static int get_module(const ws_ptx_module **out, ws_ptx_module **tmp,
+                      ws_valid_predictor *ctx, const char *path, ws_diag *d) {
+  *tmp = NULL;
+  if (ctx)
+    for (size_t i = 0; i < ctx->nmods; i++)
+      if (strcmp(ctx->mods[i].path, path) == 0) {
+        *out = ctx->mods[i].module;
+        return WS_OK;
+      }
+  ws_ptx_module *m = NULL;
+  int st = ws_ptx_parse_file(&m, path, d);
+  if (st) return st;
+  if (!ctx) {
+    *out = *tmp = m;
+    return WS_OK;
+  }
+  if (ctx->nmods == ctx->cap) {
+    size_t cap = ctx->cap ? 2 * ctx->cap : 16;
+    module_slot *v = realloc(ctx->mods, cap * sizeof *v);
+    if (!v) {
+      ws_ptx_module_free(m);
+      return WS_ENOMEM;
+    }
+    ctx->mods = v;
+    ctx->cap = cap;
+  }
+  char *pc = strdup(path);
+  if (!pc) {
+    ws_ptx_module_free(m);
+    return WS_ENOMEM;
+  }
+  ctx->mods[ctx->nmods++] = (module_slot){pc, m};
+  *out = m;
+  return WS_OK;
+}
+
+typedef struct hook_ctx {
+  ws_prof *prof;       /* the profiler fed by the hooks */
+  uint64_t total;      /* blocks in the grid */
+  uint64_t sample;     /* blocks to profile (0: all) */
+} hook_ctx;
+
+static void on_inst(void *user, const ws_emu_event *ev) {
+  hook_ctx *h = user;
+  ws_prof_event pe;
+  pe.worker = ev->worker;
+  pe.block_linear = ev->block_linear;
+  pe.warp = ev->warp;
+  pe.func = ev->func;
+  pe.inst = ev->inst;
+  pe.pc = ev->pc;
+  pe.active = ev->active;
+  pe.exec = ev->exec;
+  pe.taken = ev->taken;
+  pe.bb_entry = ev->bb_entry;
+  pe.space = ev->space;
+  pe.bytes = ev->bytes;
+  pe.addr = ev->addr;
+  ws_prof_inst(h->prof, &pe);
+}
+
+static void on_begin(void *user, int worker, uint32_t b) {
+  ws_prof_block_begin(((hook_ctx *)user)->prof, worker, b);
+}
+
+static void on_end(void *user, int worker, uint32_t b) {
+  ws_prof_block_end(((hook_ctx *)user)->prof, worker, b);
+}
+
+/* None of the validation kernels reads what another block wrote, so the
+ * unsampled blocks are skipped (no --functional-rest). */
+static int on_filter(void *user, uint32_t b) {
+  hook_ctx *h = user;
+  return ws_prof_block_sampled(b, h->total, h->sample) ? WS_EMU_BLOCK_HOOKED : WS_EMU_BLOCK_SKIP;
+}
+
+int ws_valid_profile_launch(ws_profile **out, ws_valid_predictor *ctx, const char *ptx_path,
+                            const cJSON *launch, const ws_gpu *g, int sample_blocks,
+                            ws_diag *d) {
+  *out = NULL;
+  const ws_ptx_module *m = NULL;
+  ws_ptx_module *own = NULL;
+  ws_launch_spec *spec = NULL;
+  ws_emu_program *prog = NULL;
+  ws_emu_launch *L = NULL;
+  ws_prof *prof = NULL;
+  char *text = cJSON_PrintUnformatted(launch);
+  int st = text ? WS_OK : WS_ENOMEM;
+  if (!st) st = get_module(&m, &own, ctx, ptx_path, d);
+  if (!st) st = ws_launch_spec_parse(&spec, text, "launch", ".", d);
+  if (st) goto done;
+  if ((!ctx || !ctx->keep_inputs) && ws_valid_kernel_known(spec->kernel))
+    for (uint32_t i = 0; i < spec->nargs; i++)
+      if (spec->args[i].is_buffer) spec->args[i].init = WS_INIT_ZERO;
+  st = ws_emu_load(&prog, m, spec->kernel, d);
+  if (!st) st = ws_emu_launch_new(&L, prog, spec, d);
+  if (st) goto done;
+
+  uint64_t total = (uint64_t)spec->grid[0] * spec->grid[1] * spec->grid[2];
+  uint64_t sample = sample_blocks > 0 ? (uint64_t)sample_blocks : 0;
+  uint64_t nprof = ws_prof_sample_count(total, sample);
+  long nt = ctx && ctx->threads > 0 ? ctx->threads : sysconf(_SC_NPROCESSORS_ONLN);
+  if (nt < 1) nt = 1;
+  if ((uint64_t)nt > nprof) nt = (long)(nprof ? nprof : 1);
+  if (nt > 64) nt = 64;
+
+  const ws_ptx_function *k = ws_emu_program_kernel(prog);
+  ws_prof_config c;
+  memset(&c, 0, sizeof c);
+  c.module = m;
+  c.kernel = k;
+  c.gpu = g;
+  memcpy(c.grid, spec->grid, sizeof c.grid);
+  memcpy(c.block, spec->block, sizeof c.block);
+  c.workers = (int)nt;
+  c.sample_blocks = sample;
+  c.functional_rest = 0;
+  /* The models run on the measured build's registers and shared memory
+   * (ws_valid_run_models); the profile keeps the PTX's declarations. */
+  ws_prof_resources_from_ptx(m, k, g, &c.registers_per_thread, &c.shared_bytes_per_block,
+                             &c.local_bytes_per_thread);
+  c.shared_bytes_per_block += (double)spec->dynamic_shared;
+  c.resources_source = "PTX declarations (validation)";
+  if ((st = ws_prof_new(&prof, &c, d))) goto done;
+  hook_ctx h = {prof, total, sample};
+  ws_emu_hooks hooks;
+  memset(&hooks, 0, sizeof hooks);
+  hooks.user = &h;
+  hooks.inst = on_inst;
+  hooks.block_begin = on_begin;
+  hooks.block_end = on_end;
+  hooks.block_filter = on_filter;
+  ws_emu_options o = WS_EMU_OPTIONS_INIT;
+  o.threads = (int)nt;
+  o.hooks = &hooks;
+  if ((st = ws_emu_run(L, &o, NULL, d))) goto done;
+  st = ws_prof_finish(prof, out, d);
+done:
+  ws_prof_free(prof);
+  ws_emu_launch_free(L);
+  ws_emu_program_free(prog);
+  ws_launch_spec_free(spec);
+  ws_ptx_module_free(own);
+  free(text);
+  return st;
+}
+
+/* The ws_valid_predict_fn: profile, then the models.  `user` is a
+ * ws_valid_predictor (parsed modules, threads) or NULL. */
+static int predict(ws_valid_result *out, const ws_valid_request *req, void *user, ws_diag *d) {
+  memset(out, 0, sizeof *out);
+  int st = ws_valid_profile_launch(&out->profile, user, req->ptx_path, req->launch, req->gpu,
+                                   req->sample_blocks, d);
+  if (!st) st = ws_valid_run_models(out, out->profile, req->gpu, req->models, req->nmodels,
+                                    req->row, d);
+  return st;
+}
+
+ws_valid_predict_fn ws_valid_default_predictor(void) { return predict; }
