@@ -24,6 +24,7 @@
 
 #include <stdint.h>
 
+#include "warpsight/emu.h"
 #include "warpsight/gpu.h"
 #include "warpsight/profile.h"
 #include "warpsight/ptx.h"
@@ -93,6 +94,19 @@ int ws_prof_block_sampled(uint64_t block, uint64_t total, uint64_t n);
 void ws_prof_resources_from_ptx(const ws_ptx_module *m, const ws_ptx_function *k,
                                 const ws_gpu *g, double *regs, double *shared_bytes,
                                 double *local_bytes);
+
+
+/* Feeding the profiler from the emulator: fill a ws_emu_hooks whose
+ * callbacks forward every event to state->prof and pick the blocks to
+ * profile (ws_prof_block_sampled).  `state` is borrowed for the run. */
+typedef struct ws_prof_emu_state {
+  ws_prof *prof;          /* the profiler fed by the hooks */
+  uint64_t total_blocks;  /* blocks in the grid */
+  uint64_t sample_blocks; /* blocks to profile (0: all) */
+  int functional_rest;    /* run unsampled blocks without hooks instead of skipping them */
+} ws_prof_emu_state;
+
+void ws_prof_emu_hooks(ws_emu_hooks *out, ws_prof_emu_state *state);
 
 #ifdef __cplusplus
 }

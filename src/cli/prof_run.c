@@ -15,45 +15,6 @@
 #include "warpsight/profiler.h"
 #include "warpsight/ptx.h"
 
-typedef struct hook_ctx {
-  ws_prof *prof;
-  uint64_t total, sample;
-  int functional_rest;
-} hook_ctx;
-
-static void on_inst(void *user, const ws_emu_event *ev) {
-  hook_ctx *h = user;
-  ws_prof_event pe;
-  pe.worker = ev->worker;
-  pe.block_linear = ev->block_linear;
-  pe.warp = ev->warp;
-  pe.func = ev->func;
-  pe.inst = ev->inst;
-  pe.pc = ev->pc;
-  pe.active = ev->active;
-  pe.exec = ev->exec;
-  pe.taken = ev->taken;
-  pe.bb_entry = ev->bb_entry;
-  pe.space = ev->space;
-  pe.bytes = ev->bytes;
-  pe.addr = ev->addr;
-  ws_prof_inst(h->prof, &pe);
-}
-
-static void on_begin(void *user, int worker, uint32_t b) {
-  ws_prof_block_begin(((hook_ctx *)user)->prof, worker, b);
-}
-
-static void on_end(void *user, int worker, uint32_t b) {
-  ws_prof_block_end(((hook_ctx *)user)->prof, worker, b);
-}
-
-static int on_filter(void *user, uint32_t b) {
-  hook_ctx *h = user;
-  if (ws_prof_block_sampled(b, h->total, h->sample)) return WS_EMU_BLOCK_HOOKED;
-  return h->functional_rest ? WS_EMU_BLOCK_PLAIN : WS_EMU_BLOCK_SKIP;
-}
-
 static int arch_ok(const char *a) {
   return strncmp(a, "sm_", 3) == 0 && strlen(a) >= 5 && strlen(a) <= 16 &&
          strspn(a + 3, "0123456789af") == strlen(a + 3);
@@ -155,15 +116,10 @@ int cli_profile_run(const prof_request *rq, ws_profile **out, ws_gpu **gpu_out,
   c.resources_source = src_note;
   st = ws_prof_new(&prof, &c, &d);
   if (st) goto fail;
-  hook_ctx h = {prof, (uint64_t)spec->grid[0] * spec->grid[1] * spec->grid[2],
-                (uint64_t)rq->sample_blocks, rq->functional_rest};
+  ws_prof_emu_state h = {prof, (uint64_t)spec->grid[0] * spec->grid[1] * spec->grid[2],
+                         (uint64_t)rq->sample_blocks, rq->functional_rest};
   ws_emu_hooks hooks;
-  memset(&hooks, 0, sizeof hooks);
-  hooks.user = &h;
-  hooks.inst = on_inst;
-  hooks.block_begin = on_begin;
-  hooks.block_end = on_end;
-  hooks.block_filter = on_filter;
+  ws_prof_emu_hooks(&hooks, &h);
   ws_emu_options o = WS_EMU_OPTIONS_INIT;
   o.threads = (int)nt;
   o.hooks = &hooks;

@@ -97,46 +97,6 @@ static int get_module(const ws_ptx_module **out, ws_ptx_module **tmp,
   return WS_OK;
 }
 
-typedef struct hook_ctx {
-  ws_prof *prof;       /* the profiler fed by the hooks */
-  uint64_t total;      /* blocks in the grid */
-  uint64_t sample;     /* blocks to profile (0: all) */
-} hook_ctx;
-
-static void on_inst(void *user, const ws_emu_event *ev) {
-  hook_ctx *h = user;
-  ws_prof_event pe;
-  pe.worker = ev->worker;
-  pe.block_linear = ev->block_linear;
-  pe.warp = ev->warp;
-  pe.func = ev->func;
-  pe.inst = ev->inst;
-  pe.pc = ev->pc;
-  pe.active = ev->active;
-  pe.exec = ev->exec;
-  pe.taken = ev->taken;
-  pe.bb_entry = ev->bb_entry;
-  pe.space = ev->space;
-  pe.bytes = ev->bytes;
-  pe.addr = ev->addr;
-  ws_prof_inst(h->prof, &pe);
-}
-
-static void on_begin(void *user, int worker, uint32_t b) {
-  ws_prof_block_begin(((hook_ctx *)user)->prof, worker, b);
-}
-
-static void on_end(void *user, int worker, uint32_t b) {
-  ws_prof_block_end(((hook_ctx *)user)->prof, worker, b);
-}
-
-/* None of the validation kernels reads what another block wrote, so the
- * unsampled blocks are skipped (no --functional-rest). */
-static int on_filter(void *user, uint32_t b) {
-  hook_ctx *h = user;
-  return ws_prof_block_sampled(b, h->total, h->sample) ? WS_EMU_BLOCK_HOOKED : WS_EMU_BLOCK_SKIP;
-}
-
 int ws_valid_profile_launch(ws_profile **out, ws_valid_predictor *ctx, const char *ptx_path,
                             const cJSON *launch, const ws_gpu *g, int sample_blocks,
                             ws_diag *d) {
@@ -185,14 +145,11 @@ int ws_valid_profile_launch(ws_profile **out, ws_valid_predictor *ctx, const cha
   c.shared_bytes_per_block += (double)spec->dynamic_shared;
   c.resources_source = "PTX declarations (validation)";
   if ((st = ws_prof_new(&prof, &c, d))) goto done;
-  hook_ctx h = {prof, total, sample};
+  /* None of the validation kernels reads what another block wrote, so the
+   * unsampled blocks are skipped (no functional rest). */
+  ws_prof_emu_state h = {prof, total, sample, 0};
   ws_emu_hooks hooks;
-  memset(&hooks, 0, sizeof hooks);
-  hooks.user = &h;
-  hooks.inst = on_inst;
-  hooks.block_begin = on_begin;
-  hooks.block_end = on_end;
-  hooks.block_filter = on_filter;
+  ws_prof_emu_hooks(&hooks, &h);
   ws_emu_options o = WS_EMU_OPTIONS_INIT;
   o.threads = (int)nt;
   o.hooks = &hooks;
