@@ -549,6 +549,32 @@ static void emit(blockctx *B, warp *w, const dfunc *F, const dinst *in, uint32_t
 
 /* Runs warp w until it is done, waits at a barrier, faults (returns -1) or
  * uses up its quantum. */
+/* One lane's 4- or 8-byte load (masked to the register width) or store. */
+static inline void lane_copy(uint8_t *p, uint64_t *v, uint32_t n, int st, uint64_t wm) {
+  if (n == 4) {
+    uint32_t x;
+    if (st) {
+      x = (uint32_t)*v;
+      memcpy(p, &x, 4);
+    } else {
+      memcpy(&x, p, 4);
+      *v = x & wm;
+    }
+  } else if (st) {
+    memcpy(p, v, 8);
+  } else {
+    memcpy(v, p, 8);
+  }
+}
+
+/* The whole warp's access at mem + A[l] + delta, every lane checked in
+ * bounds and aligned beforehand; n and st are loop-invariant, so the
+ * compiler unswitches the branches out of the loop. */
+static inline void warp_copy(uint8_t *mem, uint64_t delta, const uint64_t *A, uint64_t *V,
+                             uint32_t n, int st, uint64_t wm) {
+  for (uint32_t l = 0; l < 32; l++) lane_copy(mem + (A[l] + delta), &V[l], n, st, wm);
+}
+
 /* Warps of the block that have finished (exited or returned from the kernel). */
 static uint32_t live_done(const blockctx *B) {
   uint32_t n = 0;
@@ -1145,15 +1171,7 @@ reload:
             bad |= (uint64_t)((a - base) > lim) | (a & (n - 1));
           }
           if (!bad) {
-            const uint64_t d0 = off - base;
-            if (n == 4 && st)
-              for (uint32_t l = 0; l < 32; l++) { uint32_t v = (uint32_t)V[l]; memcpy(hp + (A[l] + d0), &v, 4); }
-            else if (n == 4)
-              for (uint32_t l = 0; l < 32; l++) { uint32_t v; memcpy(&v, hp + (A[l] + d0), 4); V[l] = v & wm; }
-            else if (st)
-              for (uint32_t l = 0; l < 32; l++) memcpy(hp + (A[l] + d0), &V[l], 8);
-            else
-              for (uint32_t l = 0; l < 32; l++) memcpy(&V[l], hp + (A[l] + d0), 8);
+            warp_copy(hp, off - base, A, V, n, st, wm);
             mem = 1;
             break;
           }
@@ -1172,14 +1190,7 @@ reload:
             lim = o->size >= n ? o->size - n : 0;
             hp = L->gmem[w->gcache];
           }
-          if (n == 4) {
-            uint32_t v;
-            if (st) { v = (uint32_t)V[l]; memcpy(p, &v, 4); }
-            else { memcpy(&v, p, 4); V[l] = v & wm; }
-          } else {
-            if (st) memcpy(p, &V[l], 8);
-            else memcpy(&V[l], p, 8);
-          }
+          lane_copy(p, &V[l], n, st, wm);
         });
         mem = 1;
         break;
@@ -1200,14 +1211,7 @@ reload:
             bad |= (uint64_t)(a > lim) | (a & (n - 1));
           }
           if (!bad) {
-            if (n == 4 && st)
-              for (uint32_t l = 0; l < 32; l++) { uint32_t v = (uint32_t)V[l]; memcpy(sh + (A[l] + off), &v, 4); }
-            else if (n == 4)
-              for (uint32_t l = 0; l < 32; l++) { uint32_t v; memcpy(&v, sh + (A[l] + off), 4); V[l] = v & wm; }
-            else if (st)
-              for (uint32_t l = 0; l < 32; l++) memcpy(sh + (A[l] + off), &V[l], 8);
-            else
-              for (uint32_t l = 0; l < 32; l++) memcpy(&V[l], sh + (A[l] + off), 8);
+            warp_copy(sh, off, A, V, n, st, wm);
             mem = 1;
             break;
           }
@@ -1222,14 +1226,7 @@ reload:
             p = resolve(B, w, MS_SHARED, a, n, l, st, F, pc);
             if (!p) return -1;
           }
-          if (n == 4) {
-            uint32_t v;
-            if (st) { v = (uint32_t)V[l]; memcpy(p, &v, 4); }
-            else { memcpy(&v, p, 4); V[l] = v & wm; }
-          } else {
-            if (st) memcpy(p, &V[l], 8);
-            else memcpy(&V[l], p, 8);
-          }
+          lane_copy(p, &V[l], n, st, wm);
         });
         mem = 1;
         break;
