@@ -794,6 +794,18 @@ static int static_parallelism(ws_prof *p, const inst_stat *st, ws_profile *pr, d
 
 static double ratio(double a, double b) { return b > 0 ? a / b : NAN; }
 
+/* The fields every per-instruction table row shares. */
+static cJSON *inst_row(const char *func, uint32_t line, const char *cls, uint64_t requests, double warps) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "function", func);
+  cJSON_AddNumberToObject(o, "line", line);
+  cJSON_AddStringToObject(o, "class", cls);
+  cJSON_AddNumberToObject(o, "requests", (double)requests);
+  cJSON_AddNumberToObject(o, "per_warp", (double)requests / warps);
+  return o;
+}
+
+
 int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
   *out = NULL;
   /* Merge the workers. */
@@ -935,25 +947,16 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
     for (uint32_t pc = 0; pc < fn->ninsts; pc++) {
       const inst_stat *s = &st[p->func_base[fi] + pc];
       const ws_ptx_inst *in = &fn->insts[pc];
+      const char *iclass_name = ws_analysis_class_name((ws_iclass)p->iclass[p->func_base[fi] + pc]);
       if (s->requests) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "function", fn->name);
-        cJSON_AddNumberToObject(o, "line", in->line);
-        cJSON_AddStringToObject(o, "class", ws_analysis_class_name((ws_iclass)p->iclass[p->func_base[fi] + pc]));
-        cJSON_AddNumberToObject(o, "requests", (double)s->requests);
-        cJSON_AddNumberToObject(o, "per_warp", (double)s->requests / W);
+        cJSON *o = inst_row(fn->name, in->line, iclass_name, s->requests, W);
         cJSON_AddNumberToObject(o, "avg_transactions", (double)s->trans / (double)s->requests);
         cJSON_AddNumberToObject(o, "bytes_per_request", (double)s->bytes / (double)s->requests);
         cJSON_AddNumberToObject(o, "coalesced_fraction", (double)s->coal_reqs / (double)s->requests);
         cJSON_AddItemToArray(gmi, o);
       }
       if (s->sh_reqs) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "function", fn->name);
-        cJSON_AddNumberToObject(o, "line", in->line);
-        cJSON_AddStringToObject(o, "class", ws_analysis_class_name((ws_iclass)p->iclass[p->func_base[fi] + pc]));
-        cJSON_AddNumberToObject(o, "requests", (double)s->sh_reqs);
-        cJSON_AddNumberToObject(o, "per_warp", (double)s->sh_reqs / W);
+        cJSON *o = inst_row(fn->name, in->line, iclass_name, s->sh_reqs, W);
         cJSON_AddNumberToObject(o, "avg_conflict_degree", (double)s->degree_sum / (double)s->sh_reqs);
         cJSON_AddNumberToObject(o, "avg_passes", (double)s->passes / (double)s->sh_reqs);
         cJSON_AddItemToArray(smi, o);
