@@ -91,16 +91,8 @@ int cmd_model(int argc, char **argv) {
   ws_model_result *res = NULL;
   size_t nres = 0;
   int rc = cli_run_models(p, g, model, root, &res, &nres);
-  if (advise && cli_finish_advice(res, NULL, nres, root) != EXIT_OK) rc = EXIT_USAGE;
-  if (charts && cli_finish_charts("model", charts, p->kernel, res, NULL, nres, root) != EXIT_OK)
+  if (cli_finish_report("model", advise != NULL, charts, p->kernel, res, nres, root) != EXIT_OK)
     rc = EXIT_USAGE;
-  if (charts) ws_chart_shutdown(); /* cairo's font caches, for leak checkers */
-  if (root) {
-    char *s = cJSON_Print(root);
-    if (s) puts(s);
-    cJSON_free(s);
-    cJSON_Delete(root);
-  }
   for (size_t i = 0; i < nres; i++) ws_model_result_free(&res[i]);
   free(res);
   ws_profile_free(p);

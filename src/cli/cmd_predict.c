@@ -168,16 +168,8 @@ int cmd_predict(int argc, char **argv) {
   } else if (!advise && nres && res[0].limiter && *res[0].limiter) {
     printf("\nbottleneck: %s (%s)\n", res[0].limiter, res[0].model);
   }
-  if (advise && cli_finish_advice(res, NULL, nres, root) != EXIT_OK) rc = EXIT_USAGE;
-  if (charts && cli_finish_charts("predict", charts, p->kernel, res, NULL, nres, root) != EXIT_OK)
+  if (cli_finish_report("predict", advise != NULL, charts, p->kernel, res, nres, root) != EXIT_OK)
     rc = EXIT_USAGE;
-  if (charts) ws_chart_shutdown(); /* cairo's font caches, for leak checkers */
-  if (root) {
-    char *s = cJSON_Print(root);
-    if (s) puts(s);
-    cJSON_free(s);
-    cJSON_Delete(root);
-  }
   ws_advice_free(&adv);
   ws_diag_free(&d);
   free(rp);

@@ -223,3 +223,21 @@ int cli_finish_charts(const char *cmd, const char *dir, const char *kernel,
   return rc;
 }
 
+
+int cli_finish_report(const char *cmd, int advise, const char *charts_dir,
+                      const char *kernel, const ws_model_result *res, size_t n,
+                      cJSON *root) {
+  int rc = EXIT_OK;
+  if (advise && cli_finish_advice(res, NULL, n, root) != EXIT_OK) rc = EXIT_USAGE;
+  if (charts_dir) {
+    if (cli_finish_charts(cmd, charts_dir, kernel, res, NULL, n, root) != EXIT_OK) rc = EXIT_USAGE;
+    ws_chart_shutdown(); /* cairo's font caches, for leak checkers */
+  }
+  if (root) {
+    char *s = cJSON_Print(root);
+    if (s) puts(s);
+    cJSON_free(s);
+    cJSON_Delete(root);
+  }
+  return rc;
+}

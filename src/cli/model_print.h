@@ -42,4 +42,12 @@ int cli_finish_charts(const char *cmd, const char *dir, const char *kernel,
                       const ws_model_result *res, const int *ok, size_t n,
                       struct cJSON *extra);
 
+/* The common end of `model` and `predict`: the advice (with --advise), the
+ * charts (with --charts DIR), then the JSON document when root is not NULL
+ * (printed and freed).  Returns EXIT_USAGE if advice or charts failed, else
+ * EXIT_OK. */
+int cli_finish_report(const char *cmd, int advise, const char *charts_dir,
+                      const char *kernel, const ws_model_result *res, size_t n,
+                      struct cJSON *root);
+
 #endif
