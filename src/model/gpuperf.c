@@ -51,9 +51,7 @@ static double gpu_need(ws_model_result *r, const ws_gpu *g, const char *key,
   double v = ws_gpu_param_or(g, "gpuperf", key, NAN);
   if (isfinite(v)) return v;
   if (isfinite(fallback) && fallback > 0) return fallback;
-  char path[96];
-  snprintf(path, sizeof path, "gpu %s: models.gpuperf.%s", g->name, key);
-  ws_model_missing(r, path, d);
+  ws_model_missing_gpu(r, g, "gpuperf", key, d);
   (*miss)++;
   return NAN;
 }

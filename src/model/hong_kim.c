@@ -22,37 +22,18 @@ int ws_model_hong_kim(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
 
 #define M "hong-kim"
 
-static double need_gpu(ws_model_result *r, const ws_gpu *g, const char *key,
-                       int *missing, ws_diag *d) {
-  double v;
-  if (ws_gpu_param(g, M, key, &v, NULL) == WS_OK) return v;
-  char path[96];
-  snprintf(path, sizeof path, "gpu %s: models.%s.%s", g->name, M, key);
-  ws_model_missing(r, path, d);
-  *missing = 1;
-  return NAN;
-}
-
-static double need_pf(ws_model_result *r, double v, const char *path,
-                      int *missing, ws_diag *d) {
-  if (ws_pf_has(v)) return v;
-  ws_model_missing(r, path, d);
-  *missing = 1;
-  return NAN;
-}
-
 static double min2(double a, double b) { return a < b ? a : b; }
 
 int ws_model_hong_kim(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
                       ws_diag *d) {
   int missing = 0;
-  double mem_ld = need_gpu(r, g, "mem_ld", &missing, d);
-  double dd_uncoal = need_gpu(r, g, "departure_del_uncoal", &missing, d);
-  double dd_coal = need_gpu(r, g, "departure_del_coal", &missing, d);
-  double issue_cycles = need_gpu(r, g, "issue_cycles", &missing, d);
-  double comp_insts = need_pf(r, p->f.comp_insts, "per_warp.comp_insts", &missing, d);
-  double coal = need_pf(r, p->f.coal_mem_insts, "per_warp.coal_mem_insts", &missing, d);
-  double uncoal = need_pf(r, p->f.uncoal_mem_insts, "per_warp.uncoal_mem_insts", &missing, d);
+  double mem_ld = ws_model_gpu_param(r, g, M, "mem_ld", &missing, d);
+  double dd_uncoal = ws_model_gpu_param(r, g, M, "departure_del_uncoal", &missing, d);
+  double dd_coal = ws_model_gpu_param(r, g, M, "departure_del_coal", &missing, d);
+  double issue_cycles = ws_model_gpu_param(r, g, M, "issue_cycles", &missing, d);
+  double comp_insts = ws_model_need(r, p->f.comp_insts, "per_warp.comp_insts", &missing, d);
+  double coal = ws_model_need(r, p->f.coal_mem_insts, "per_warp.coal_mem_insts", &missing, d);
+  double uncoal = ws_model_need(r, p->f.uncoal_mem_insts, "per_warp.uncoal_mem_insts", &missing, d);
   double synch = 0;
   if (ws_pf_has(p->f.synch_insts)) {
     synch = p->f.synch_insts;
@@ -74,7 +55,7 @@ int ws_model_hong_kim(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
         missing = 1;
       }
     }
-    load_bytes = need_pf(r, p->f.load_bytes_per_warp, "memory.load_bytes_per_warp", &missing, d);
+    load_bytes = ws_model_need(r, p->f.load_bytes_per_warp, "memory.load_bytes_per_warp", &missing, d);
   }
   if (missing) return WS_EMISSING;
 

@@ -48,10 +48,7 @@ static int gpu_need(double *out, ws_model_result *r, const ws_gpu *g,
     *out = v;
     return WS_OK;
   }
-  char path[160];
-  snprintf(path, sizeof path, "gpu %s: models.kothapalli.%s", g->name, key);
-  ws_model_missing(r, path, d);
-  return WS_EMISSING;
+  return ws_model_missing_gpu(r, g, "kothapalli", key, d);
 }
 
 /* Σ count × cost over one of the access lists.  `degree_key` is the field

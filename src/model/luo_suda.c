@@ -70,13 +70,6 @@ static int inst_cost(double *out, const ws_gpu *g, const char *key) {
   return WS_EMISSING;
 }
 
-static void missing_gpu(ws_model_result *r, const ws_gpu *g, const char *key,
-                        ws_diag *d) {
-  char path[192];
-  snprintf(path, sizeof path, "gpu %s: models.%s.%s", g->name, GPU_MODEL, key);
-  ws_model_missing(r, path, d);
-}
-
 /* Cycles of a task given as operation counts: Σ count × inst_costs[op]. */
 static int ops_cycles(double *out, const cJSON *ops, const char *path,
                       ws_model_result *r, const ws_gpu *g, const char *origin,
@@ -90,7 +83,7 @@ static int ops_cycles(double *out, const cJSON *ops, const char *path,
     if (inst_cost(&cost, g, op->string) != WS_OK) {
       char key[160];
       snprintf(key, sizeof key, "inst_costs.%s", op->string);
-      missing_gpu(r, g, key, d);
+      ws_model_missing_gpu(r, g, GPU_MODEL, key, d);
       (*miss)++;
       continue;
     }
@@ -130,7 +123,7 @@ static int read_task(ls_task *t, const cJSON *it, const char *path,
       return ws_json_error(d, origin, path, NULL, "give either mem_cycles or mem_insts, not both");
     double ld_st;
     if (inst_cost(&ld_st, g, "ld_st") != WS_OK) {
-      missing_gpu(r, g, "inst_costs.ld_st", d);
+      ws_model_missing_gpu(r, g, GPU_MODEL, "inst_costs.ld_st", d);
       (*miss)++;
     } else {
       t->m = mem_insts * ld_st;
@@ -211,7 +204,7 @@ int ws_model_luo_suda(ws_model_result *out, const ws_profile *p,
         pm = g->limits.max_warps_per_sm; /* "the maximum warp number" */
         continue;
       }
-      missing_gpu(out, g, gp[j].key, d);
+      ws_model_missing_gpu(out, g, GPU_MODEL, gp[j].key, d);
       miss++;
     }
   }
@@ -227,7 +220,7 @@ int ws_model_luo_suda(ws_model_result *out, const ws_profile *p,
   if (any_mem > 0) {
     t_mem = ws_gpu_param_or(g, GPU_MODEL, "t_mem", NAN);
     if (!isfinite(t_mem)) {
-      missing_gpu(out, g, "t_mem", d);
+      ws_model_missing_gpu(out, g, GPU_MODEL, "t_mem", d);
       miss++;
     }
     const cJSON *mem = NULL;

@@ -120,6 +120,30 @@ int ws_model_missing(ws_model_result *r, const char *path, ws_diag *d) {
   return WS_EMISSING;
 }
 
+int ws_model_missing_gpu(ws_model_result *r, const ws_gpu *g, const char *model,
+                         const char *key, ws_diag *d) {
+  char path[256];
+  snprintf(path, sizeof path, "gpu %s: models.%s.%s", g->name, model, key);
+  return ws_model_missing(r, path, d);
+}
+
+double ws_model_gpu_param(ws_model_result *r, const ws_gpu *g, const char *model,
+                          const char *key, int *missing, ws_diag *d) {
+  double v = ws_gpu_param_or(g, model, key, NAN);
+  if (isfinite(v)) return v;
+  ws_model_missing_gpu(r, g, model, key, d);
+  *missing = 1;
+  return NAN;
+}
+
+double ws_model_need(ws_model_result *r, double v, const char *path,
+                     int *missing, ws_diag *d) {
+  if (ws_pf_has(v)) return v;
+  ws_model_missing(r, path, d);
+  *missing = 1;
+  return NAN;
+}
+
 int ws_launch_ctx_compute(ws_launch_ctx *out, const ws_profile *p,
                           const ws_gpu *g, ws_diag *d) {
   *out = (ws_launch_ctx){0};

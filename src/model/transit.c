@@ -34,14 +34,7 @@ static double gpu_param(ws_model_result *out, const ws_gpu *g,
                         ws_diag *d, int *missing) {
   char name[64];
   snprintf(name, sizeof name, "%s_%s_%s", point, prec, key);
-  double v = ws_gpu_param_or(g, "transit", name, NAN);
-  if (isnan(v)) {
-    char path[160];
-    snprintf(path, sizeof path, "gpu %s: models.transit.%s", g->name, name);
-    ws_model_missing(out, path, d);
-    *missing = 1;
-  }
-  return v;
+  return ws_model_gpu_param(out, g, "transit", name, missing, d);
 }
 
 int ws_model_transit(ws_model_result *out, const ws_profile *p,
