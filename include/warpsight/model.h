@@ -68,6 +68,16 @@ void ws_model_result_free(ws_model_result *r);
 
 int ws_model_term_add(ws_model_result *r, const char *name, double value,
                       const char *equation, const char *unit);
+/* A term to add, for models that list theirs in a table. */
+typedef struct ws_model_term_def {
+  const char *name;     /* snake_case name */
+  double value;         /* value */
+  const char *equation; /* equation number or source */
+  const char *unit;     /* unit */
+} ws_model_term_def;
+
+/* Add n terms in order; WS_OK or WS_ENOMEM. */
+int ws_model_terms_add(ws_model_result *r, const ws_model_term_def *t, size_t n);
 /* The value of a term by name, or NaN. */
 double ws_model_term_get(const ws_model_result *r, const char *name);
 int ws_model_set_labels(ws_model_result *r, const char *case_label,

@@ -225,7 +225,7 @@ int ws_model_gpuperf(ws_model_result *out, const ws_profile *p,
                        "gpuperf: the prediction is not a finite number (T_exec = %g cycles); "
                        "the profile's counts are out of range", t_exec);
 
-  struct { const char *name; double v; const char *eq; const char *unit; } t[] = {
+  const ws_model_term_def t[] = {
     {"insts", insts, "Table 2", "insts/warp"},
     {"mem_insts", mem, "Table 2", "insts/warp"},
     {"n", n, "(4)", "warps"},
@@ -270,10 +270,8 @@ int ws_model_gpuperf(ws_model_result *out, const ws_profile *p,
     {"b_fp", b_fp, "(22)", "cycles"},
     {"b_memlp", b_memlp, "(23)", "cycles"},
   };
-  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
-    rc = ws_model_term_add(out, t[i].name, t[i].v, t[i].eq, t[i].unit);
-    if (rc != WS_OK) return rc;
-  }
+  rc = ws_model_terms_add(out, t, sizeof t / sizeof t[0]);
+  if (rc != WS_OK) return rc;
 
   char label[192];
   snprintf(label, sizeof label, "%s, %s (zeta = %g); size_of_data from %s",

@@ -173,7 +173,7 @@ static int predict(ws_model_result *out, const ws_profile *p, const ws_gpu *g,
                        "kothapalli: the prediction is not a finite number (C(K) = %g cycles); "
                        "the kothapalli section's counts are out of range", c_k);
 
-  struct { const char *name; double v; const char *eq; const char *unit; } terms[] = {
+  const ws_model_term_def terms[] = {
     {"n_comp", t.n_comp, "3.2.1", "cycles"},
     {"n_memory_global", t.n_global, "3.2.2", "cycles"},
     {"n_memory_shared", t.n_shared, "3.2.2", "cycles"},
@@ -187,10 +187,8 @@ static int predict(ws_model_result *out, const ws_profile *p, const ws_gpu *g,
     {"c_k", c_k, "(3)", "cycles"},
     {"t_k", t_k, "(4)", "ms"},
   };
-  for (size_t i = 0; i < sizeof terms / sizeof terms[0]; i++) {
-    rc = ws_model_term_add(out, terms[i].name, terms[i].v, terms[i].eq, terms[i].unit);
-    if (rc != WS_OK) return rc;
-  }
+  rc = ws_model_terms_add(out, terms, sizeof terms / sizeof terms[0]);
+  if (rc != WS_OK) return rc;
   const char *limiter = t.n_comp >= t.n_memory ? "computation" : "memory";
   rc = ws_model_set_labels(out,
                            use_sum ? "SUM: C_T = N_comp + N_memory (no latency hiding)"

@@ -303,7 +303,7 @@ int ws_model_luo_suda(ws_model_result *out, const ws_profile *p,
     goto done;
   }
 
-  struct { const char *name; double v; const char *eq; const char *unit; } terms[] = {
+  const ws_model_term_def terms[] = {
     {"p", prop, "3.4", ""},
     {"n_act", n_act, "(2)", "warps"},
     {"warp_bwt", warp_bwt, "(1)", "bytes/cycle"},
@@ -329,10 +329,8 @@ int ws_model_luo_suda(ws_model_result *out, const ws_profile *p,
     {"rep", ctx.rep, "", "rounds"},
     {"t_total", cycles, "3.5", "cycles"},
   };
-  for (size_t j = 0; j < sizeof terms / sizeof terms[0]; j++) {
-    rc = ws_model_term_add(out, terms[j].name, terms[j].v, terms[j].eq, terms[j].unit);
-    if (rc != WS_OK) goto done;
-  }
+  rc = ws_model_terms_add(out, terms, sizeof terms / sizeof terms[0]);
+  if (rc != WS_OK) goto done;
   char label[128];
   snprintf(label, sizeof label, "CPD = %s (%.3g), MPD = %.3g",
            cpd1 <= cpd2 ? "CPD1" : "CPD2", cpd, mpd);

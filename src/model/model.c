@@ -93,6 +93,14 @@ int ws_model_term_add(ws_model_result *r, const char *name, double value,
   return WS_OK;
 }
 
+int ws_model_terms_add(ws_model_result *r, const ws_model_term_def *t, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    int rc = ws_model_term_add(r, t[i].name, t[i].value, t[i].equation, t[i].unit);
+    if (rc != WS_OK) return rc;
+  }
+  return WS_OK;
+}
+
 double ws_model_term_get(const ws_model_result *r, const char *name) {
   for (size_t i = 0; r && i < r->nterms; i++)
     if (strcmp(r->terms[i].name, name) == 0) return r->terms[i].value;
