@@ -48,7 +48,8 @@ static int gpu_need(double *out, ws_model_result *r, const ws_gpu *g,
     *out = v;
     return WS_OK;
   }
-  return ws_model_missing_gpu(r, g, "kothapalli", key, d);
+  ws_model_missing_gpu(r, g, "kothapalli", key, d);
+  return WS_EMISSING;
 }
 
 /* Σ count × cost over one of the access lists.  `degree_key` is the field
