@@ -1,0 +1,119 @@
+/*
+ * test_util.c — the small toolkit under src/util: growable arrays (vec.h),
+ * string buffers (strbuf.h), bit helpers (bits.h) and checked arithmetic
+ * (checked.h).  Expected values are worked out by hand in the comments.
+ */
+#include "testutil.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "util/bits.h"
+#include "util/checked.h"
+#include "util/strbuf.h"
+#include "util/vec.h"
+
+static void test_vec_push_and_reserve(void **state) {
+  (void)state;
+  int *v = NULL;
+  size_t n = 0, cap = 0;
+  for (int i = 0; i < 1000; i++) assert_int_equal(WS_VEC_PUSH(v, n, cap, i * 3), WS_OK);
+  assert_int_equal(n, 1000);
+  /* Doubling from 16: 16, 32, ..., 1024 is the first capacity >= 1000. */
+  assert_int_equal(cap, 1024);
+  for (int i = 0; i < 1000; i++) assert_int_equal(v[i], i * 3);
+  /* Reserving less than the capacity changes nothing. */
+  int *before = v;
+  assert_int_equal(WS_VEC_RESERVE(v, cap, 10), WS_OK);
+  assert_ptr_equal(v, before);
+  assert_int_equal(cap, 1024);
+  free(v);
+}
+
+static void test_vec_overflow_leaves_array(void **state) {
+  (void)state;
+  uint64_t *v = NULL;
+  size_t n = 0, cap = 0;
+  assert_int_equal(WS_VEC_PUSH(v, n, cap, 7), WS_OK);
+  uint64_t *before = v;
+  /* SIZE_MAX / 4 elements of 8 bytes overflow size_t: refused, untouched. */
+  assert_int_equal(WS_VEC_RESERVE(v, cap, SIZE_MAX / 4), WS_ENOMEM);
+  assert_ptr_equal(v, before);
+  assert_int_equal(cap, 16);
+  assert_int_equal(n, 1);
+  assert_int_equal(v[0], 7);
+  free(v);
+}
+
+static void test_strbuf(void **state) {
+  (void)state;
+  ws_strbuf b = WS_STRBUF_INIT;
+  assert_string_equal(ws_sb_str(&b), "");
+  ws_sb_puts(&b, "block ");
+  ws_sb_printf(&b, "(%d, %d)", 3, 14);
+  ws_sb_putc(&b, '!');
+  assert_string_equal(ws_sb_str(&b), "block (3, 14)!");
+  assert_int_equal(b.n, strlen("block (3, 14)!"));
+  /* A long append crosses several doublings. */
+  for (int i = 0; i < 500; i++) ws_sb_puts(&b, "0123456789");
+  assert_int_equal(b.n, 14 + 5000);
+  char *s = ws_sb_take(&b);
+  assert_non_null(s);
+  assert_int_equal(strlen(s), 5014);
+  assert_memory_equal(s + 14, "0123456789", 10);
+  assert_null(b.s);
+  free(s);
+  /* Taking an empty buffer gives "", not NULL. */
+  s = ws_sb_take(&b);
+  assert_string_equal(s, "");
+  free(s);
+  char *d = ws_strdup("abc");
+  assert_string_equal(d, "abc");
+  free(d);
+  assert_null(ws_strdup(NULL));
+}
+
+static void test_bits(void **state) {
+  (void)state;
+  assert_int_equal(ws_popc32(0), 0);
+  assert_int_equal(ws_popc32(0xffffffffu), 32);
+  assert_int_equal(ws_popc32(0x80000001u), 2);
+  assert_int_equal(ws_popc64(0xffffffffffffffffull), 64);
+  assert_int_equal(ws_ctz32(0x10u), 4);
+  assert_true(ws_is_pow2_u64(1));
+  assert_true(ws_is_pow2_u64(1ull << 63));
+  assert_false(ws_is_pow2_u64(0));
+  assert_false(ws_is_pow2_u64(96));
+  assert_int_equal(ws_log2_u64(1), 0);
+  assert_int_equal(ws_log2_u64(1023), 9);
+  assert_int_equal(ws_log2_u64(1024), 10);
+}
+
+static void test_checked(void **state) {
+  (void)state;
+  uint64_t r = 99;
+  /* 641 * 6700417 = 2^32 + 1, so (2^32 - 1) * 641 * 6700417 = 2^64 - 1: the
+   * largest product that fits (the extents of issue 14's crafted PTX array);
+   * one more in the last factor overflows. */
+  assert_int_equal(ws_mul3_u64(&r, 4294967295u, 641, 6700417), 0);
+  assert_true(r == UINT64_MAX);
+  assert_int_equal(ws_mul3_u64(&r, 4294967295u, 641, 6700418), 1);
+  assert_true(r == UINT64_MAX); /* untouched on overflow */
+  assert_int_equal(ws_mul_u64(&r, 1ull << 32, 1ull << 32), 1);
+  assert_int_equal(ws_mul_u64(&r, 1ull << 31, 1ull << 32), 0);
+  assert_true(r == 1ull << 63);
+  assert_int_equal(ws_add_u64(&r, UINT64_MAX, 1), 1);
+  assert_int_equal(ws_add_u64(&r, UINT64_MAX - 1, 1), 0);
+  assert_true(r == UINT64_MAX);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_vec_push_and_reserve),
+      cmocka_unit_test(test_vec_overflow_leaves_array),
+      cmocka_unit_test(test_strbuf),
+      cmocka_unit_test(test_bits),
+      cmocka_unit_test(test_checked),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
