@@ -806,13 +806,9 @@ static cJSON *inst_row(const char *func, uint32_t line, const char *cls, uint64_
 }
 
 
-int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
-  *out = NULL;
-  /* Merge the workers. */
-  inst_stat *st = calloc(p->ninst + 1, sizeof *st);
-  if (!st) return WS_ENOMEM;
-  worker t;
-  memset(&t, 0, sizeof t);
+/* The workers' counters summed: per instruction into st, the rest into *t. */
+static void merge_workers(const ws_prof *p, inst_stat *st, worker *t) {
+  memset(t, 0, sizeof *t);
   for (int k = 0; k < p->nworkers; k++) {
     const worker *w = &p->w[k];
     for (uint32_t i = 0; i < p->ninst; i++) {
@@ -825,69 +821,70 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
       a->branches += b->branches, a->div_branches += b->div_branches;
     }
     for (int i = 0; i < 33; i++) {
-      t.hist[i] += w->hist[i];
-      t.k_hist[i] += w->k_hist[i];
-      t.deg_hist[i] += w->deg_hist[i];
+      t->hist[i] += w->hist[i];
+      t->k_hist[i] += w->k_hist[i];
+      t->deg_hist[i] += w->deg_hist[i];
     }
-    t.warps += w->warps, t.blocks += w->blocks;
-    for (int i = 0; i < 33; i++) t.div_idle[i] += w->div_idle[i];
-    t.flops += w->flops, t.uncoal_trans += w->uncoal_trans;
+    t->warps += w->warps, t->blocks += w->blocks;
+    for (int i = 0; i < 33; i++) t->div_idle[i] += w->div_idle[i];
+    t->flops += w->flops, t->uncoal_trans += w->uncoal_trans;
   }
-  if (t.warps == 0) {
-    free(st);
-    ws_diag_error(d, "profiler: no warp was profiled (kernel '%s')", p->cfg.kernel->name);
-    return WS_EINVAL;
-  }
-  double W = (double)t.warps;
-  double cls[WS_IC_COUNT] = {0};
-  inst_stat all;
-  memset(&all, 0, sizeof all);
+}
+
+/* What the whole launch did: executions per instruction class into cls,
+ * every per-instruction counter summed into *all. */
+static void sum_insts(const ws_prof *p, const inst_stat *st, double cls[WS_IC_COUNT],
+                      inst_stat *all) {
+  memset(all, 0, sizeof *all);
   for (uint32_t i = 0; i < p->ninst; i++) {
     cls[p->iclass[i]] += (double)st[i].execs;
-    all.execs += st[i].execs, all.requests += st[i].requests, all.coal_reqs += st[i].coal_reqs;
-    all.trans += st[i].trans, all.bytes += st[i].bytes, all.bytes_moved += st[i].bytes_moved;
-    all.sh_reqs += st[i].sh_reqs, all.passes += st[i].passes, all.min_passes += st[i].min_passes;
-    all.degree_sum += st[i].degree_sum;
-    all.branches += st[i].branches, all.div_branches += st[i].div_branches;
+    all->execs += st[i].execs, all->requests += st[i].requests, all->coal_reqs += st[i].coal_reqs;
+    all->trans += st[i].trans, all->bytes += st[i].bytes, all->bytes_moved += st[i].bytes_moved;
+    all->sh_reqs += st[i].sh_reqs, all->passes += st[i].passes, all->min_passes += st[i].min_passes;
+    all->degree_sum += st[i].degree_sum;
+    all->branches += st[i].branches, all->div_branches += st[i].div_branches;
   }
-  caches_finish(p);
-  cache_stats cs = p->cs;
-  int r;
+}
 
-  ws_profile *pr = ws_profile_new(p->cfg.kernel->name, p->cfg.grid, p->cfg.block);
-  if (!pr) {
-    free(st);
-    return WS_ENOMEM;
-  }
-  ws_profile_fields *f = &pr->f;
+/* The per-warp counts and the scalar memory figures (profile_fields.def). */
+static void count_fields(const ws_prof *p, ws_profile_fields *f, const worker *t,
+                         const inst_stat *all, const double cls[WS_IC_COUNT]) {
+  double W = (double)t->warps;
   f->registers_per_thread = p->cfg.registers_per_thread;
   f->shared_bytes_per_block = p->cfg.shared_bytes_per_block;
   f->local_bytes_per_thread = p->cfg.local_bytes_per_thread;
-  uint64_t uncoal = all.requests - all.coal_reqs;
-  f->comp_insts = (double)(all.execs - all.requests) / W;
-  f->coal_mem_insts = (double)all.coal_reqs / W;
+  uint64_t uncoal = all->requests - all->coal_reqs;
+  f->comp_insts = (double)(all->execs - all->requests) / W;
+  f->coal_mem_insts = (double)all->coal_reqs / W;
   f->uncoal_mem_insts = (double)uncoal / W;
   f->synch_insts = cls[WS_IC_BARRIER] / W;
   f->fp_insts = (cls[WS_IC_FP32] + cls[WS_IC_FP64] + cls[WS_IC_FP16]) / W;
   f->sfu_insts = cls[WS_IC_SFU] / W;
-  f->shared_mem_insts = (double)all.sh_reqs / W;
-  f->bank_conflict_replays = (double)(all.passes - all.min_passes) / W;
+  f->shared_mem_insts = (double)all->sh_reqs / W;
+  f->bank_conflict_replays = (double)(all->passes - all->min_passes) / W;
   double div_extra = 0;
-  for (int l = 1; l <= 32; l++) div_extra += (double)t.div_idle[l] / l;
+  for (int l = 1; l <= 32; l++) div_extra += (double)t->div_idle[l] / l;
   f->divergent_extra_insts = div_extra / W;
-  f->flops = (double)t.flops / W;
+  f->flops = (double)t->flops / W;
   f->fp64_insts = cls[WS_IC_FP64] / W;
-  if (uncoal) f->uncoal_per_mw = (double)t.uncoal_trans / (double)uncoal;
+  if (uncoal) f->uncoal_per_mw = (double)t->uncoal_trans / (double)uncoal;
   f->coal_per_mw = 1;
-  if (all.requests) {
-    f->load_bytes_per_warp = all.bytes ? (double)all.bytes / (double)all.requests : NAN;
-    f->avg_trans_warp = all.trans ? (double)all.trans / (double)all.requests : NAN;
+  if (all->requests) {
+    f->load_bytes_per_warp = all->bytes ? (double)all->bytes / (double)all->requests : NAN;
+    f->avg_trans_warp = all->trans ? (double)all->trans / (double)all->requests : NAN;
   }
-  double scale = (double)p->total_blocks / (double)t.blocks;
+  f->divergent_branch_fraction =
+      all->branches ? (double)all->div_branches / (double)all->branches : 0;
+}
+
+/* Cache ratios and DRAM bytes, scaled from the profiled blocks to the grid. */
+static void cache_fields(const ws_prof *p, ws_profile_fields *f, const inst_stat *st,
+                         double scale) {
+  const cache_stats *cs = &p->cs;
   uint64_t dram_read_bytes, dram_write_bytes;
-  if (cs.have_l2) {
-    dram_read_bytes = cs.dram_read_sectors * cs.sector;
-    dram_write_bytes = cs.dram_write_sectors * cs.sector;
+  if (cs->have_l2) {
+    dram_read_bytes = cs->dram_read_sectors * cs->sector;
+    dram_write_bytes = cs->dram_write_sectors * cs->sector;
   } else {
     /* No L2 (CC 1.x): every transaction goes to DRAM with its own size. */
     uint64_t rd = 0, wr = 0;
@@ -900,46 +897,47 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
     }
     dram_read_bytes = rd, dram_write_bytes = wr;
   }
-  f->l1_hit_ratio = cs.have_l1 && cs.l1_access ? ratio((double)cs.l1_hit, (double)cs.l1_access) : 0;
-  f->l2_hit_ratio = cs.have_l2 && cs.l2_access ? ratio((double)cs.l2_hit, (double)cs.l2_access) : 0;
-  f->miss_ratio = cs.load_sectors ? ratio((double)cs.dram_read_sectors, (double)cs.load_sectors)
-                                  : (cs.have_l2 ? 0 : 1);
+  f->l1_hit_ratio = cs->have_l1 && cs->l1_access ? ratio((double)cs->l1_hit, (double)cs->l1_access) : 0;
+  f->l2_hit_ratio = cs->have_l2 && cs->l2_access ? ratio((double)cs->l2_hit, (double)cs->l2_access) : 0;
+  f->miss_ratio = cs->load_sectors ? ratio((double)cs->dram_read_sectors, (double)cs->load_sectors)
+                                   : (cs->have_l2 ? 0 : 1);
   if (f->miss_ratio > 1) f->miss_ratio = 1;
   f->dram_read_bytes = round((double)dram_read_bytes * scale);
   f->dram_write_bytes = round((double)dram_write_bytes * scale);
-  f->divergent_branch_fraction = all.branches ? (double)all.div_branches / (double)all.branches : 0;
+}
 
-  /* Structured sections. */
+/* instruction_mix, simd and divergence_detail. */
+static void mix_sections(ws_profile *pr, const double cls[WS_IC_COUNT], const worker *t,
+                         const inst_stat *all) {
+  double W = (double)t->warps;
   cJSON *mix = section(pr, "instruction_mix");
   cJSON_AddStringToObject(mix, "unit", "dynamic warp instructions per warp");
   cJSON *bycls = cJSON_AddObjectToObject(mix, "per_warp");
   for (int c = 0; c < WS_IC_COUNT; c++)
     if (cls[c] > 0) cJSON_AddNumberToObject(bycls, ws_analysis_class_name((ws_iclass)c), cls[c] / W);
-  cJSON_AddNumberToObject(mix, "total_per_warp", (double)all.execs / W);
+  cJSON_AddNumberToObject(mix, "total_per_warp", (double)all->execs / W);
 
   cJSON *simd = section(pr, "simd");
   double lanes = 0;
-  for (int i = 0; i <= 32; i++) lanes += (double)i * (double)t.hist[i];
-  cJSON_AddNumberToObject(simd, "efficiency", all.execs ? lanes / (32.0 * (double)all.execs) : 0);
+  for (int i = 0; i <= 32; i++) lanes += (double)i * (double)t->hist[i];
+  cJSON_AddNumberToObject(simd, "efficiency", all->execs ? lanes / (32.0 * (double)all->execs) : 0);
   cJSON *hist = cJSON_AddArrayToObject(simd, "active_lane_histogram");
-  for (int i = 0; i <= 32; i++) cJSON_AddItemToArray(hist, cJSON_CreateNumber((double)t.hist[i]));
+  for (int i = 0; i <= 32; i++) cJSON_AddItemToArray(hist, cJSON_CreateNumber((double)t->hist[i]));
   cJSON_AddStringToObject(simd, "histogram_unit",
                           "warp instructions with i active lanes, i = 0..32 (profiled blocks)");
 
   cJSON *div = section(pr, "divergence_detail");
-  cJSON_AddNumberToObject(div, "branches_per_warp", (double)all.branches / W);
-  cJSON_AddNumberToObject(div, "divergent_branches_per_warp", (double)all.div_branches / W);
+  cJSON_AddNumberToObject(div, "branches_per_warp", (double)all->branches / W);
+  cJSON_AddNumberToObject(div, "divergent_branches_per_warp", (double)all->div_branches / W);
   cJSON_AddStringToObject(div, "extra_insts_definition",
                           "sum over warp instructions of (1 - active lanes / live lanes), "
                           "live = lanes of the warp that have not exited");
+}
 
+/* global_memory_insts and shared_memory_insts: one row per instruction
+ * that made requests. */
+static void inst_tables(const ws_prof *p, const inst_stat *st, ws_profile *pr, double W) {
   const ws_ptx_module *m = p->cfg.module;
-  r = static_parallelism(p, st, pr, W);
-  if (r) {
-    free(st);
-    ws_profile_free(pr);
-    return r;
-  }
   cJSON *gmi = cJSON_AddArrayToObject(section(pr, "global_memory_insts"), "insts");
   cJSON *smi = cJSON_AddArrayToObject(section(pr, "shared_memory_insts"), "insts");
   for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
@@ -963,7 +961,11 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
       }
     }
   }
+}
 
+/* caches: the rules, the geometry and the replay's counts. */
+static void caches_section(const ws_prof *p, ws_profile *pr) {
+  const cache_stats *cs = &p->cs;
   cJSON *cj = section(pr, "caches");
   cJSON_AddStringToObject(cj, "load_rule", ws_coal_rule_name(p->load_rule));
   cJSON_AddStringToObject(cj, "store_rule", ws_coal_rule_name(p->store_rule));
@@ -971,27 +973,31 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
                           "profiled blocks in linear block order; block b on SM b mod "
                           "min(SMs, blocks); each block's requests in its issue order");
   cJSON *l1j = cJSON_AddObjectToObject(cj, "l1");
-  cJSON_AddNumberToObject(l1j, "bytes_per_sm", cs.l1_bytes);
-  cJSON_AddNumberToObject(l1j, "ways", cs.l1_ways);
-  cJSON_AddNumberToObject(l1j, "line_bytes", cs.l1_line);
-  cJSON_AddBoolToObject(l1j, "caches_global_loads", cs.have_l1 && p->cfg.gpu->cache.l1_caches_global);
-  cJSON_AddNumberToObject(l1j, "accesses", (double)cs.l1_access);
-  cJSON_AddNumberToObject(l1j, "hits", (double)cs.l1_hit);
+  cJSON_AddNumberToObject(l1j, "bytes_per_sm", cs->l1_bytes);
+  cJSON_AddNumberToObject(l1j, "ways", cs->l1_ways);
+  cJSON_AddNumberToObject(l1j, "line_bytes", cs->l1_line);
+  cJSON_AddBoolToObject(l1j, "caches_global_loads", cs->have_l1 && p->cfg.gpu->cache.l1_caches_global);
+  cJSON_AddNumberToObject(l1j, "accesses", (double)cs->l1_access);
+  cJSON_AddNumberToObject(l1j, "hits", (double)cs->l1_hit);
   cJSON *l2j = cJSON_AddObjectToObject(cj, "l2");
-  cJSON_AddNumberToObject(l2j, "bytes", cs.l2_bytes);
-  cJSON_AddNumberToObject(l2j, "ways", cs.l2_ways);
-  cJSON_AddNumberToObject(l2j, "line_bytes", cs.l2_line);
-  cJSON_AddNumberToObject(l2j, "sector_bytes", cs.sector);
-  cJSON_AddNumberToObject(l2j, "accesses", (double)cs.l2_access);
-  cJSON_AddNumberToObject(l2j, "hits", (double)cs.l2_hit);
+  cJSON_AddNumberToObject(l2j, "bytes", cs->l2_bytes);
+  cJSON_AddNumberToObject(l2j, "ways", cs->l2_ways);
+  cJSON_AddNumberToObject(l2j, "line_bytes", cs->l2_line);
+  cJSON_AddNumberToObject(l2j, "sector_bytes", cs->sector);
+  cJSON_AddNumberToObject(l2j, "accesses", (double)cs->l2_access);
+  cJSON_AddNumberToObject(l2j, "hits", (double)cs->l2_hit);
   cJSON_AddStringToObject(cj, "defaults",
                           "associativity not in the GPU database: L1 4 ways, L2 16 ways; "
                           "line 128 B, sector 32 B");
+}
 
+/* sampling (how many blocks stood for the grid) and profiler (where the
+ * profile comes from). */
+static void provenance_sections(const ws_prof *p, ws_profile *pr, const worker *t, double scale) {
   cJSON *sam = section(pr, "sampling");
   cJSON_AddNumberToObject(sam, "total_blocks", (double)p->total_blocks);
-  cJSON_AddNumberToObject(sam, "profiled_blocks", (double)t.blocks);
-  cJSON_AddNumberToObject(sam, "profiled_warps", (double)t.warps);
+  cJSON_AddNumberToObject(sam, "profiled_blocks", (double)t->blocks);
+  cJSON_AddNumberToObject(sam, "profiled_warps", (double)t->warps);
   cJSON_AddStringToObject(sam, "method",
                           p->nslots == p->total_blocks
                               ? "every block"
@@ -1007,9 +1013,11 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
   cJSON_AddStringToObject(pj, "gpu", p->cfg.gpu->name ? p->cfg.gpu->name : "");
   cJSON_AddStringToObject(pj, "resources_source",
                           p->cfg.resources_source ? p->cfg.resources_source : "none");
+}
 
-  /* Kothapalli's section: the costliest warp's issued operations and
-   * accesses, which its slowest thread waits for (docs/profile.md). */
+/* Kothapalli's section: the costliest warp's issued operations and
+ * accesses, which its slowest thread waits for (docs/profile.md). */
+static void kothapalli_section(const ws_prof *p, ws_profile *pr) {
   const worker *kb = NULL;
   for (int k = 0; k < p->nworkers; k++) {
     const worker *w = &p->w[k];
@@ -1018,37 +1026,73 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
                          kb->kbest_block, kb->kbest_warp))
       kb = w;
   }
-  if (kb) {
-    cJSON *ko = section(pr, "kothapalli");
-    /* Only the kinds the kernel uses: the model prices every key it is
-     * given with the GPU's op_cycles, which older GPUs lack for fp64. */
-    cJSON *ops = cJSON_AddObjectToObject(ko, "ops_per_thread");
-    for (int k = 0; k < KO_NKINDS; k++)
-      if (kb->kbest.ops[k]) cJSON_AddNumberToObject(ops, ko_names[k], kb->kbest.ops[k]);
-    cJSON *ga = cJSON_AddArrayToObject(ko, "global_accesses");
-    cJSON *sa = cJSON_AddArrayToObject(ko, "shared_accesses");
-    for (int k = 1; k <= 32; k++) {
-      if (kb->kbest.k[k]) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddNumberToObject(o, "count", kb->kbest.k[k]);
-        cJSON_AddNumberToObject(o, "threads_per_transaction", k);
-        cJSON_AddItemToArray(ga, o);
-      }
-      if (kb->kbest.deg[k]) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddNumberToObject(o, "count", kb->kbest.deg[k]);
-        cJSON_AddNumberToObject(o, "conflict_degree", k);
-        cJSON_AddItemToArray(sa, o);
-      }
+  if (!kb) return;
+  cJSON *ko = section(pr, "kothapalli");
+  /* Only the kinds the kernel uses: the model prices every key it is
+   * given with the GPU's op_cycles, which older GPUs lack for fp64. */
+  cJSON *ops = cJSON_AddObjectToObject(ko, "ops_per_thread");
+  for (int k = 0; k < KO_NKINDS; k++)
+    if (kb->kbest.ops[k]) cJSON_AddNumberToObject(ops, ko_names[k], kb->kbest.ops[k]);
+  cJSON *ga = cJSON_AddArrayToObject(ko, "global_accesses");
+  cJSON *sa = cJSON_AddArrayToObject(ko, "shared_accesses");
+  for (int k = 1; k <= 32; k++) {
+    if (kb->kbest.k[k]) {
+      cJSON *o = cJSON_CreateObject();
+      cJSON_AddNumberToObject(o, "count", kb->kbest.k[k]);
+      cJSON_AddNumberToObject(o, "threads_per_transaction", k);
+      cJSON_AddItemToArray(ga, o);
     }
-    cJSON *kj = cJSON_AddObjectToObject(section(pr, "profiler"), "kothapalli_warp");
-    cJSON_AddNumberToObject(kj, "block", (double)kb->kbest_block);
-    cJSON_AddNumberToObject(kj, "warp", kb->kbest_warp);
-    cJSON_AddStringToObject(kj, "chosen_by", p->kw_from_gpu
-                                                 ? "the GPU's Kothapalli cycles"
-                                                 : "unit weights (the GPU has no Kothapalli cycles)");
+    if (kb->kbest.deg[k]) {
+      cJSON *o = cJSON_CreateObject();
+      cJSON_AddNumberToObject(o, "count", kb->kbest.deg[k]);
+      cJSON_AddNumberToObject(o, "conflict_degree", k);
+      cJSON_AddItemToArray(sa, o);
+    }
   }
+  cJSON *kj = cJSON_AddObjectToObject(section(pr, "profiler"), "kothapalli_warp");
+  cJSON_AddNumberToObject(kj, "block", (double)kb->kbest_block);
+  cJSON_AddNumberToObject(kj, "warp", kb->kbest_warp);
+  cJSON_AddStringToObject(kj, "chosen_by", p->kw_from_gpu
+                                               ? "the GPU's Kothapalli cycles"
+                                               : "unit weights (the GPU has no Kothapalli cycles)");
+}
 
+int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
+  *out = NULL;
+  inst_stat *st = calloc(p->ninst + 1, sizeof *st);
+  if (!st) return WS_ENOMEM;
+  worker t;
+  merge_workers(p, st, &t);
+  if (t.warps == 0) {
+    free(st);
+    ws_diag_error(d, "profiler: no warp was profiled (kernel '%s')", p->cfg.kernel->name);
+    return WS_EINVAL;
+  }
+  double W = (double)t.warps;
+  double cls[WS_IC_COUNT] = {0};
+  inst_stat all;
+  sum_insts(p, st, cls, &all);
+  caches_finish(p);
+
+  ws_profile *pr = ws_profile_new(p->cfg.kernel->name, p->cfg.grid, p->cfg.block);
+  if (!pr) {
+    free(st);
+    return WS_ENOMEM;
+  }
+  double scale = (double)p->total_blocks / (double)t.blocks;
+  count_fields(p, &pr->f, &t, &all, cls);
+  cache_fields(p, &pr->f, st, scale);
+  mix_sections(pr, cls, &t, &all);
+  int r = static_parallelism(p, st, pr, W);
+  if (r) {
+    free(st);
+    ws_profile_free(pr);
+    return r;
+  }
+  inst_tables(p, st, pr, W);
+  caches_section(p, pr);
+  provenance_sections(p, pr, &t, scale);
+  kothapalli_section(p, pr);
   luo_suda_section(p, pr);
   free(st);
   *out = pr;
