@@ -3,6 +3,8 @@
  *
  *  1. Profiling every block vs plain emulation (no hooks), one emulator
  *     thread, on corpus kernels: the ratio should stay at or below about 3.
+ *     "one call" is the same profile through ws_prof_launch, the
+ *     profiler's set-up (caches, per-worker counters) and finish included.
  *  2. --sample-blocks 64 on a homogeneous kernel (vecadd, 256 threads per
  *     block) from 2^10 to 2^16 blocks: the sampled profile's time should
  *     stay flat while its per-warp figures stay within 1 % of the full
@@ -32,11 +34,7 @@ typedef struct ctx {
   uint64_t total, sample;
 } ctx;
 
-static void on_inst(void *u, const ws_emu_event *ev) {
-  ws_prof_event pe = {ev->worker, ev->block_linear, ev->warp, ev->func, ev->inst, ev->pc,
-                      ev->active, ev->exec, ev->taken, ev->bb_entry, ev->space, ev->bytes, ev->addr};
-  ws_prof_inst(((ctx *)u)->p, &pe);
-}
+static void on_inst(void *u, const ws_emu_event *ev) { ws_prof_inst(((ctx *)u)->p, ev); }
 static void on_nothing(void *u, const ws_emu_event *ev) {
   (void)u;
   (void)ev;
@@ -48,8 +46,10 @@ static int on_filter(void *u, uint32_t b) {
   return ws_prof_block_sampled(b, c->total, c->sample) ? WS_EMU_BLOCK_HOOKED : WS_EMU_BLOCK_SKIP;
 }
 
-/* One run: plain (profile = 0) or profiled; returns seconds, the profile
- * through *out when profiled. */
+/* One run: plain (profile = 0), an empty hook (2), the profiler on the
+ * hooks with its set-up outside the timing (1), or the whole one-call
+ * ws_prof_launch, set-up and finish included (3); returns seconds, the
+ * profile through *out when profiled. */
 static double run(const ws_ptx_module *m, const ws_launch_spec *s, const ws_gpu *g, int threads,
                   int profile, uint64_t sample, ws_profile **out) {
   ws_diag d = WS_DIAG_INIT;
@@ -70,7 +70,7 @@ static double run(const ws_ptx_module *m, const ws_launch_spec *s, const ws_gpu 
   if (profile == 2) { /* the emulator's own cost of calling a hook */
     h.inst = on_nothing;
     o.hooks = &h;
-  } else if (profile) {
+  } else if (profile == 1) {
     ws_prof_config pc;
     memset(&pc, 0, sizeof pc);
     pc.module = m;
@@ -80,7 +80,8 @@ static double run(const ws_ptx_module *m, const ws_launch_spec *s, const ws_gpu 
     memcpy(pc.block, s->block, sizeof pc.block);
     pc.workers = threads;
     pc.sample_blocks = sample;
-    pc.registers_per_thread = pc.shared_bytes_per_block = pc.local_bytes_per_thread = NAN;
+    pc.resources.registers_per_thread = pc.resources.shared_bytes_per_block = NAN;
+    pc.resources.local_bytes_per_thread = NAN;
     ws_prof_new(&p, &pc, &d);
     c.p = p;
     h.user = &c;
@@ -90,8 +91,13 @@ static double run(const ws_ptx_module *m, const ws_launch_spec *s, const ws_gpu 
     h.block_filter = sample ? on_filter : NULL;
     o.hooks = &h;
   }
+  ws_prof_options po = WS_PROF_OPTIONS_INIT;
+  po.threads = threads;
+  po.sample_blocks = sample;
+  ws_prof_target tg = {m, prog, L, {s->grid[0], s->grid[1], s->grid[2]},
+                       {s->block[0], s->block[1], s->block[2]}, s->dynamic_shared};
   double t0 = now();
-  int st = ws_emu_run(L, &o, NULL, &d);
+  int st = profile == 3 ? ws_prof_launch(out, NULL, &tg, g, &po, &d) : ws_emu_run(L, &o, NULL, &d);
   if (!st && p) st = ws_prof_finish(p, out, &d);
   double t = now() - t0;
   if (st) {
@@ -144,7 +150,8 @@ int main(int argc, char **argv) {
   if (ws_gpu_load(&g, "a100", &d)) return 2;
 
   printf("1. profiling cost, every block profiled, %d emulator thread(s), A100, best of 3\n", threads);
-  printf("%-22s %10s %10s %10s %8s\n", "kernel", "plain s", "empty hook", "profiled s", "ratio");
+  printf("%-22s %10s %10s %10s %8s %10s\n", "kernel", "plain s", "empty hook", "profiled s", "ratio",
+         "one call s");
   static const char *const cases[][2] = {
       {"tests/corpus/ptx/sm_80/vecadd.ptx", "tests/corpus/launch/vecadd.json"},
       {"tests/corpus/ptx/sm_80/matmul_tiled.ptx", "tests/corpus/launch/matmul_tiled.json"},
@@ -161,7 +168,8 @@ int main(int argc, char **argv) {
     double tp = best_of(3, m, s, g, threads, 0, 0, NULL);
     double te = best_of(3, m, s, g, threads, 2, 0, NULL);
     double tq = best_of(3, m, s, g, threads, 1, 0, NULL);
-    printf("%-22s %10.4f %10.4f %10.4f %8.2f\n", s->kernel, tp, te, tq, tq / tp);
+    double tc = best_of(3, m, s, g, threads, 3, 0, NULL);
+    printf("%-22s %10.4f %10.4f %10.4f %8.2f %10.4f\n", s->kernel, tp, te, tq, tq / tp, tc);
     ws_launch_spec_free(s);
     ws_ptx_module_free(m);
   }

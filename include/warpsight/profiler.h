@@ -3,12 +3,20 @@
  * warp instructions of one launch into a warpsight-profile/1 document
  * (docs/profile.md, "Measured by the profiler").
  *
- * Feeding it: the emulator's hooks (warpsight/emu.h) call ws_prof_inst()
- * for every warp instruction and ws_prof_block_begin/_end around every
- * profiled block; ws_prof_event carries the same facts as ws_emu_event, so
- * the adapter is a field copy (src/cli/prof_run.c).  Tests feed synthetic
- * events directly.  Calls for different workers may run concurrently; all
- * calls for one worker come from one thread.  Each worker keeps its own
+ * Profiling a launch is one call: ws_prof_launch_spec() (a parsed module and
+ * a typed launch spec) or ws_prof_launch() (a launch the caller prepared in
+ * the emulator, from a spec or from raw parameter bytes).  Both run the
+ * emulator with the profiler on its hooks under one rule for worker threads
+ * (ws_prof_workers) and one for resources (the caller's compiler figures,
+ * else ws_prof_kernel_resources), and return the profile.  `profile`,
+ * `predict`, `validate`/`calibrate` and the CUDA runtime profile through
+ * them.
+ *
+ * The lower level, for tests that feed synthetic events: ws_prof_new(),
+ * then ws_prof_inst() for every warp instruction (the emulator's own
+ * ws_emu_event) and ws_prof_block_begin/_end around every profiled block,
+ * then ws_prof_finish().  Calls for different workers may run concurrently;
+ * all calls for one worker come from one thread.  Each worker keeps its own
  * accumulators.  Each profiled block's memory sectors are replayed through
  * the caches in linear block order (independent of the number of workers),
  * as soon as every earlier profiled block has finished; ws_prof_finish()
@@ -16,8 +24,9 @@
  *
  * Ownership: ws_prof_new() gives a profiler to free with ws_prof_free(); it
  * borrows the module, the kernel and the GPU (keep them alive until
- * ws_prof_finish() returns).  The profile from ws_prof_finish() is the
- * caller's (ws_profile_free).
+ * ws_prof_finish() returns).  Every profile returned through **out is the
+ * caller's (ws_profile_free).  ws_prof_launch*() borrow their arguments for
+ * the call only.
  */
 #ifndef WARPSIGHT_PROFILER_H
 #define WARPSIGHT_PROFILER_H
@@ -34,22 +43,13 @@
 extern "C" {
 #endif
 
-/* One executed warp instruction (mirrors ws_emu_event). */
-typedef struct ws_prof_event {
-  int worker;                   /* worker index, 0 .. workers-1 */
-  uint32_t block_linear;        /* linear block index */
-  uint32_t warp;                /* warp index within the block */
-  const ws_ptx_function *func;  /* function of the instruction */
-  const ws_ptx_inst *inst;      /* the instruction */
-  uint32_t pc;                  /* index in func->insts */
-  uint32_t active;              /* lanes active at the instruction */
-  uint32_t exec;                /* lanes that executed it (guard applied) */
-  uint32_t taken;               /* branches: lanes that jumped */
-  int bb_entry;                 /* 1 when pc starts a basic block */
-  uint8_t space;                /* memory ops: resolved ws_ptx_space */
-  uint8_t bytes;                /* memory ops: bytes per lane */
-  const uint64_t *addr;         /* memory ops: 32 lane addresses, else NULL */
-} ws_prof_event;
+/* A kernel's resources as the profile records them (NaN = unknown). */
+typedef struct ws_prof_resources {
+  double registers_per_thread;   /* registers per thread */
+  double shared_bytes_per_block; /* static shared bytes per block (ws_prof_launch
+                                    adds the launch's dynamic shared bytes) */
+  double local_bytes_per_thread; /* local (stack) bytes per thread */
+} ws_prof_resources;
 
 typedef struct ws_prof_config {
   const ws_ptx_module *module;  /* the module (functions are indexed in it) */
@@ -60,12 +60,10 @@ typedef struct ws_prof_config {
   int workers;                  /* worker threads that will call in (>= 1) */
   uint64_t sample_blocks;       /* 0: every block is profiled; else N */
   int functional_rest;          /* unsampled blocks are run without hooks */
-  /* Resources for the profile (NaN = absent); resources_source says where
-   * they come from ("ptxas -v", "PTX declarations"). */
-  double registers_per_thread;
-  double shared_bytes_per_block;
-  double local_bytes_per_thread;
-  const char *resources_source;
+  ws_prof_resources resources;  /* for the profile (NaN = absent), dynamic
+                                   shared bytes included */
+  const char *resources_source; /* where they come from ("ptxas -v ...") */
+  const char *input;            /* the kernel's file (profiler.input), or NULL */
 } ws_prof_config;
 
 typedef struct ws_prof ws_prof;
@@ -74,7 +72,7 @@ int ws_prof_new(ws_prof **out, const ws_prof_config *cfg, ws_diag *d);
 void ws_prof_free(ws_prof *p);
 
 /* Hooks. */
-void ws_prof_inst(ws_prof *p, const ws_prof_event *ev);
+void ws_prof_inst(ws_prof *p, const ws_emu_event *ev);
 void ws_prof_block_begin(ws_prof *p, int worker, uint32_t block_linear);
 void ws_prof_block_end(ws_prof *p, int worker, uint32_t block_linear);
 
@@ -87,26 +85,84 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d);
 uint64_t ws_prof_sample_count(uint64_t total, uint64_t n);
 int ws_prof_block_sampled(uint64_t block, uint64_t total, uint64_t n);
 
-/* Resources from the PTX declarations: registers declared in the kernel
- * (a 64-bit register counts two, predicates none), capped at the GPU's
- * per-thread limit, and the static .shared bytes of the module and the
- * kernel.  For when ptxas is not available. */
-void ws_prof_resources_from_ptx(const ws_ptx_module *m, const ws_ptx_function *k,
-                                const ws_gpu *g, double *regs, double *shared_bytes,
-                                double *local_bytes);
+/* --- profiling a launch in one call ------------------------------------------ */
 
+/* A kernel's resources from its PTX, for when the compiler's figures (ptxas
+ * -v) are not at hand; `analyze` and the profiler both use it.
+ *   registers: the kernel's declared registers (a 64-bit register counts
+ *       two, a vector register its elements, predicates none), capped at g's
+ *       per-thread limit (255 when g is NULL or has none);
+ *   shared: the .shared variables the kernel pays for — its own
+ *       function-scope ones, those of every function it can reach (calls and
+ *       function addresses, followed through variable initialisers), and the
+ *       module-scope ones any of these names; each counted once, sizes
+ *       summed without alignment padding.  A module's other kernels' shared
+ *       variables are not counted;
+ *   local: the kernel's own .local variables. */
+void ws_prof_kernel_resources(ws_prof_resources *out, const ws_ptx_module *m,
+                              const ws_ptx_function *k, const ws_gpu *g);
 
-/* Feeding the profiler from the emulator: fill a ws_emu_hooks whose
- * callbacks forward every event to state->prof and pick the blocks to
- * profile (ws_prof_block_sampled).  `state` is borrowed for the run. */
-typedef struct ws_prof_emu_state {
-  ws_prof *prof;          /* the profiler fed by the hooks */
-  uint64_t total_blocks;  /* blocks in the grid */
-  uint64_t sample_blocks; /* blocks to profile (0: all) */
-  int functional_rest;    /* run unsampled blocks without hooks instead of skipping them */
-} ws_prof_emu_state;
+/* The one rule for worker threads: `requested` (0: the number of cores),
+ * at most the blocks that run (the sampled ones, or the whole grid with
+ * functional_rest) and at most WS_PROF_MAX_THREADS.  The profile does not
+ * depend on the number; it only sets how many blocks run at once. */
+#define WS_PROF_MAX_THREADS 256 /* ws_emu_run's pool never starts more */
+int ws_prof_workers(int requested, uint64_t total_blocks, uint64_t sample_blocks,
+                    int functional_rest);
 
-void ws_prof_emu_hooks(ws_emu_hooks *out, ws_prof_emu_state *state);
+typedef struct ws_prof_options {
+  int version;                        /* WS_PROF_OPTIONS_VERSION */
+  uint64_t sample_blocks;             /* profile N blocks spread over the grid
+                                         (ws_prof_block_sampled); 0: every block */
+  int functional_rest;                /* run the unsampled blocks without hooks
+                                         (else they are skipped) */
+  int threads;                        /* worker threads asked for; 0: the number
+                                         of cores (ws_prof_workers decides) */
+  uint64_t max_warp_insts;            /* per-warp instruction limit; 0: none */
+  const ws_prof_resources *resources; /* the compiler's figures (ptxas -v), or
+                                         NULL: ws_prof_kernel_resources() */
+  const char *resources_source;       /* with resources: where they come from
+                                         ("ptxas -v -arch=sm_80"); without: why
+                                         the PTX is used instead, or NULL */
+  const char *input;                  /* the kernel's file, recorded as
+                                         profiler.input, or NULL */
+  FILE *printf_out;                   /* the kernel's printf output; NULL: discarded */
+} ws_prof_options;
+
+#define WS_PROF_OPTIONS_VERSION 1
+#define WS_PROF_OPTIONS_INIT {WS_PROF_OPTIONS_VERSION, 0, 0, 0, 0, NULL, NULL, NULL, NULL}
+
+/* A launch prepared in the emulator (ws_emu_launch_new from a spec, or a
+ * raw launch on a device) and what the profiler must know about it: the
+ * launch object is opaque, so its geometry travels beside it. */
+typedef struct ws_prof_target {
+  const ws_ptx_module *module;    /* the module the program was loaded from */
+  const ws_emu_program *program;  /* the loaded kernel (ws_emu_load) */
+  ws_emu_launch *launch;          /* the prepared launch, run once */
+  uint32_t grid[3];               /* its grid, blocks per dimension */
+  uint32_t block[3];              /* its block, threads per dimension */
+  uint64_t dynamic_shared;        /* its dynamic shared bytes per block */
+} ws_prof_target;
+
+/* Profile one prepared launch on GPU g: pick the workers (ws_prof_workers),
+ * take the resources (o->resources, else ws_prof_kernel_resources, plus the
+ * dynamic shared bytes), run the emulator with the profiler on its hooks and
+ * the block sampling of `o` (NULL: WS_PROF_OPTIONS_INIT), and build the
+ * profile.  stats (may be NULL) receives the emulator's figures whenever the
+ * kernel ran, faulted or not.  Statuses: WS_OK; WS_EFAULT when the kernel
+ * faulted (the diagnostic names block, thread, PTX line); WS_EINVAL for bad
+ * options (a version this library does not know) or a launch with no
+ * profiled warp; WS_ENOMEM. */
+int ws_prof_launch(ws_profile **out, ws_emu_stats *stats, const ws_prof_target *t,
+                   const ws_gpu *g, const ws_prof_options *o, ws_diag *d);
+
+/* The same from a parsed module and a typed launch spec: loads the spec's
+ * kernel (WS_EINVAL when absent, WS_EUNSUP for an instruction the emulator
+ * does not implement), prepares the launch (errors name the argument) and
+ * calls ws_prof_launch(). */
+int ws_prof_launch_spec(ws_profile **out, ws_emu_stats *stats, const ws_ptx_module *m,
+                        const ws_launch_spec *spec, const ws_gpu *g,
+                        const ws_prof_options *o, ws_diag *d);
 
 #ifdef __cplusplus
 }

@@ -18,6 +18,7 @@
 #include "cli/cli.h"
 #include "cli/toolchain.h"
 #include "warpsight/analysis.h"
+#include "warpsight/profiler.h"
 #include "warpsight/ptx.h"
 
 static const char *const help =
@@ -39,34 +40,6 @@ static const char *const help =
     "(when CUDA_HOME is unset); ptxas -v, found the same way, then\n"
     "adds registers, shared, stack (local) and spill bytes per kernel.\n"
     "Exit status: 0 success, 2 bad usage or input (errors as file:line:col).\n";
-
-/* Bytes of shared memory a function declares, plus module .shared
- * variables it names directly. */
-static uint64_t shared_bytes(const ws_ptx_module *m, const ws_ptx_function *f) {
-  uint64_t total = 0;
-  for (uint32_t i = 0; i < f->nvars; i++)
-    if (f->vars[i].space == WS_PTX_SP_SHARED) total += f->vars[i].size;
-  uint8_t *used = calloc(m->nvars + 1, 1);
-  if (!used) return total;
-  for (uint32_t i = 0; i < f->ninsts; i++)
-    for (int k = 0; k < f->insts[i].nops; k++) {
-      const ws_ptx_operand *o = &f->insts[i].ops[k];
-      if ((o->kind == WS_PTX_O_SYM || o->kind == WS_PTX_O_ADDR) && o->symkind == WS_PTX_S_GLOBAL &&
-          o->reg < m->nvars)
-        used[o->reg] = 1;
-    }
-  for (uint32_t i = 0; i < m->nvars; i++)
-    if (used[i] && m->vars[i].space == WS_PTX_SP_SHARED) total += m->vars[i].size;
-  free(used);
-  return total;
-}
-
-static uint64_t local_bytes(const ws_ptx_function *f) {
-  uint64_t total = 0;
-  for (uint32_t i = 0; i < f->nvars; i++)
-    if (f->vars[i].space == WS_PTX_SP_LOCAL) total += f->vars[i].size;
-  return total;
-}
 
 static void type_text(char *buf, size_t n, const ws_ptx_var *v) {
   if (v->ndims)
@@ -97,8 +70,10 @@ static void print_text(const ws_ptx_module *m, const ws_ptx_function *f, const w
       first = 0;
     }
   printf(")\n");
-  printf("  static shared bytes: %llu\n", (unsigned long long)shared_bytes(m, f));
-  printf("  local bytes: %llu\n", (unsigned long long)local_bytes(f));
+  ws_prof_resources res;
+  ws_prof_kernel_resources(&res, m, f, NULL);
+  printf("  static shared bytes: %.0f\n", res.shared_bytes_per_block);
+  printf("  local bytes: %.0f\n", res.local_bytes_per_thread);
   if (pi)
     printf("  ptxas: %ld registers, %ld bytes shared, %ld bytes stack (local), "
            "%ld bytes spill stores, %ld bytes spill loads\n",
@@ -164,8 +139,10 @@ static cJSON *json_function(const ws_ptx_module *m, const ws_ptx_function *f, co
   cJSON *bt = cJSON_AddObjectToObject(regs, "by_type");
   for (int t = 1; t < WS_PTX_T_COUNT; t++)
     if (bytype[t]) cJSON_AddNumberToObject(bt, ws_ptx_type_name((ws_ptx_type)t), bytype[t]);
-  cJSON_AddNumberToObject(o, "shared_bytes", (double)shared_bytes(m, f));
-  cJSON_AddNumberToObject(o, "local_bytes", (double)local_bytes(f));
+  ws_prof_resources res;
+  ws_prof_kernel_resources(&res, m, f, NULL);
+  cJSON_AddNumberToObject(o, "shared_bytes", res.shared_bytes_per_block);
+  cJSON_AddNumberToObject(o, "local_bytes", res.local_bytes_per_thread);
   if (pi) {
     cJSON *p = cJSON_AddObjectToObject(o, "ptxas");
     cJSON_AddNumberToObject(p, "registers", (double)pi->regs);

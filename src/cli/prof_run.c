@@ -1,10 +1,10 @@
 /*
- * prof_run.c — profile one kernel launch for `profile` and `predict`.
+ * prof_run.c — profile one kernel launch for `profile` and `predict`: the
+ * command-line side (input files, nvcc/ptxas, the GPU) around the one
+ * library call, ws_prof_launch_spec().
  */
 #include "cli/prof_run.h"
 
-#include <cjson/cJSON.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,9 +30,6 @@ int cli_profile_run(const prof_request *rq, ws_profile **out, ws_gpu **gpu_out,
   ws_gpu *g = NULL;
   ws_launch_spec *spec = NULL;
   ws_ptx_module *m = NULL;
-  ws_emu_program *prog = NULL;
-  ws_emu_launch *L = NULL;
-  ws_prof *prof = NULL;
   ws_profile *pr = NULL;
   ptxas_list pl = {NULL, 0};
   int have_ptxas = 0, rc = EXIT_OK;
@@ -77,61 +74,30 @@ int cli_profile_run(const prof_request *rq, ws_profile **out, ws_gpu **gpu_out,
       arch = m->target;
     }
   }
-  st = ws_emu_load(&prog, m, spec->kernel, &d);
-  if (!st) st = ws_emu_launch_new(&L, prog, spec, &d);
-  if (st) goto fail;
-
-  const ws_ptx_function *k = ws_emu_program_kernel(prog);
-  ws_prof_config c;
-  memset(&c, 0, sizeof c);
-  c.module = m;
-  c.kernel = k;
-  c.gpu = g;
-  memcpy(c.grid, spec->grid, sizeof c.grid);
-  memcpy(c.block, spec->block, sizeof c.block);
-  long nt = rq->threads;
-  if (nt <= 0) {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    nt = cores > 0 ? cores : 1;
-  }
-  if (nt > 256) nt = 256;
-  c.workers = (int)nt;
-  c.sample_blocks = (uint64_t)rq->sample_blocks;
-  c.functional_rest = rq->functional_rest;
-  const ptxas_info *pi = have_ptxas ? cli_ptxas_find(&pl, k->name) : NULL;
+  const ws_ptx_function *k = ws_ptx_find_function(m, spec->kernel);
+  const ptxas_info *pi = have_ptxas && k ? cli_ptxas_find(&pl, k->name) : NULL;
+  ws_prof_options o = WS_PROF_OPTIONS_INIT;
+  ws_prof_resources res;
+  o.sample_blocks = (uint64_t)rq->sample_blocks;
+  o.functional_rest = rq->functional_rest;
+  o.threads = (int)rq->threads;
+  o.input = rq->file;
   if (pi && pi->regs >= 0) {
-    c.registers_per_thread = (double)pi->regs;
-    c.shared_bytes_per_block = (double)pi->smem + (double)spec->dynamic_shared;
-    c.local_bytes_per_thread = (double)pi->stack;
+    res.registers_per_thread = (double)pi->regs;
+    res.shared_bytes_per_block = (double)pi->smem;
+    res.local_bytes_per_thread = (double)pi->stack;
     snprintf(src_note, sizeof src_note, "ptxas -v -arch=%.40s", arch);
+    o.resources = &res;
   } else {
-    ws_prof_resources_from_ptx(m, k, g, &c.registers_per_thread, &c.shared_bytes_per_block,
-                               &c.local_bytes_per_thread);
-    c.shared_bytes_per_block += (double)spec->dynamic_shared;
-    snprintf(src_note, sizeof src_note,
-             "PTX declarations (ptxas %s): registers declared, capped at %d; static .shared "
-             "bytes + the launch's dynamic shared bytes",
-             have_ptxas ? "gave no report for the kernel" : "not found", g->limits.max_regs_per_thread);
+    snprintf(src_note, sizeof src_note, "ptxas %s",
+             have_ptxas ? "gave no report for the kernel" : "not found");
   }
-  c.resources_source = src_note;
-  st = ws_prof_new(&prof, &c, &d);
-  if (st) goto fail;
-  ws_prof_emu_state h = {prof, (uint64_t)spec->grid[0] * spec->grid[1] * spec->grid[2],
-                         (uint64_t)rq->sample_blocks, rq->functional_rest};
-  ws_emu_hooks hooks;
-  ws_prof_emu_hooks(&hooks, &h);
-  ws_emu_options o = WS_EMU_OPTIONS_INIT;
-  o.threads = (int)nt;
-  o.hooks = &hooks;
+  o.resources_source = src_note;
   ws_emu_stats sx;
   memset(&sx, 0, sizeof sx);
-  st = ws_emu_run(L, &o, &sx, &d);
+  st = ws_prof_launch_spec(&pr, &sx, m, spec, g, &o, &d);
   if (stats) *stats = sx;
   if (st) goto fail;
-  st = ws_prof_finish(prof, &pr, &d);
-  if (st) goto fail;
-  cJSON *pj = cJSON_GetObjectItemCaseSensitive(pr->root, "profiler");
-  if (pj) cJSON_AddStringToObject(pj, "input", rq->file);
   *out = pr;
   *gpu_out = g;
   g = NULL;
@@ -142,9 +108,6 @@ fail:
 done:
   if (dir[0]) cli_rm_tmp(dir);
   free(pl.v);
-  ws_prof_free(prof);
-  ws_emu_launch_free(L);
-  ws_emu_program_free(prog);
   ws_ptx_module_free(m);
   ws_launch_spec_free(spec);
   ws_gpu_free(g);

@@ -370,7 +370,7 @@ static uint32_t warp_lanes(uint64_t tpb, uint32_t warp) {
   return n >= 32 ? 0xffffffffu : (1u << n) - 1;
 }
 
-static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_prof_event *ev,
+static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_event *ev,
                            int kind) {
   int is_write = kind == WS_PTX_K_STORE || kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION ||
                  kind == WS_PTX_K_SURF_STORE;
@@ -425,7 +425,7 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_prof_e
   for (uint32_t j = 0; j < ns; j++) trace_push(&w->tr, sec[j] | flags);
 }
 
-static void shared_request(ws_prof *p, worker *w, inst_stat *st, const ws_prof_event *ev) {
+static void shared_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_event *ev) {
   ws_warp_access a;
   a.mask = ev->exec;
   a.size = ev->bytes;
@@ -442,7 +442,7 @@ static void shared_request(ws_prof *p, worker *w, inst_stat *st, const ws_prof_e
   w->kw[ev->warp & 31].deg[r.degree < 1 ? 1 : (r.degree > 32 ? 32 : r.degree)]++;
 }
 
-void ws_prof_inst(ws_prof *p, const ws_prof_event *ev) {
+void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
   worker *w = &p->w[ev->worker];
   uint32_t id = inst_id(p, ev->func, ev->pc);
   if (id == UINT32_MAX || !ev->active) return;
@@ -850,9 +850,9 @@ static void sum_insts(const ws_prof *p, const inst_stat *st, double cls[WS_IC_CO
 static void count_fields(const ws_prof *p, ws_profile_fields *f, const worker *t,
                          const inst_stat *all, const double cls[WS_IC_COUNT]) {
   double W = (double)t->warps;
-  f->registers_per_thread = p->cfg.registers_per_thread;
-  f->shared_bytes_per_block = p->cfg.shared_bytes_per_block;
-  f->local_bytes_per_thread = p->cfg.local_bytes_per_thread;
+  f->registers_per_thread = p->cfg.resources.registers_per_thread;
+  f->shared_bytes_per_block = p->cfg.resources.shared_bytes_per_block;
+  f->local_bytes_per_thread = p->cfg.resources.local_bytes_per_thread;
   uint64_t uncoal = all->requests - all->coal_reqs;
   f->comp_insts = (double)(all->execs - all->requests) / W;
   f->coal_mem_insts = (double)all->coal_reqs / W;
@@ -1093,30 +1093,9 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
   caches_section(p, pr);
   provenance_sections(p, pr, &t, scale);
   kothapalli_section(p, pr);
+  if (p->cfg.input) cJSON_AddStringToObject(section(pr, "profiler"), "input", p->cfg.input);
   luo_suda_section(p, pr);
   free(st);
   *out = pr;
   return WS_OK;
-}
-
-void ws_prof_resources_from_ptx(const ws_ptx_module *m, const ws_ptx_function *k,
-                                const ws_gpu *g, double *regs, double *shared_bytes,
-                                double *local_bytes) {
-  double r = 0;
-  for (uint32_t i = 0; i < k->nregs; i++) {
-    int bits = ws_ptx_type_bits((ws_ptx_type)k->regs[i].type);
-    if (k->regs[i].type == WS_PTX_T_PRED) continue;
-    r += (bits > 32 ? 2 : 1) * (k->regs[i].vec ? k->regs[i].vec : 1);
-  }
-  int cap = g && g->limits.max_regs_per_thread > 0 ? g->limits.max_regs_per_thread : 255;
-  *regs = r > cap ? cap : r;
-  double sh = 0, loc = 0;
-  for (uint32_t i = 0; i < m->nvars; i++)
-    if (m->vars[i].space == WS_PTX_SP_SHARED) sh += (double)m->vars[i].size;
-  for (uint32_t i = 0; i < k->nvars; i++) {
-    if (k->vars[i].space == WS_PTX_SP_SHARED) sh += (double)k->vars[i].size;
-    if (k->vars[i].space == WS_PTX_SP_LOCAL) loc += (double)k->vars[i].size;
-  }
-  *shared_bytes = sh;
-  *local_bytes = loc;
 }

@@ -1,9 +1,9 @@
 /*
  * profile_run.c — the real prediction step of validation: parse the kernel's
- * PTX (once per file, kept in the predictor context), turn the row's launch
- * into an emulator launch, run it with the profiler on the emulator's hooks
- * and block sampling, build the profile and run the models on it
- * (ws_valid_run_models).  docs/validation.md, "How a row is predicted".
+ * PTX (once per file, kept in the predictor context), profile the row's
+ * launch with block sampling (ws_prof_launch_spec) and run the models on the
+ * profile (ws_valid_run_models).  docs/validation.md, "How a row is
+ * predicted".
  *
  * Buffer contents: the nine validation kernels' control flow and addresses
  * depend on the scalar arguments only (no branch or index reads a buffer;
@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "warpsight/emu.h"
 #include "warpsight/profiler.h"
@@ -104,9 +103,6 @@ int ws_valid_profile_launch(ws_profile **out, ws_valid_predictor *ctx, const cha
   const ws_ptx_module *m = NULL;
   ws_ptx_module *own = NULL;
   ws_launch_spec *spec = NULL;
-  ws_emu_program *prog = NULL;
-  ws_emu_launch *L = NULL;
-  ws_prof *prof = NULL;
   char *text = cJSON_PrintUnformatted(launch);
   int st = text ? WS_OK : WS_ENOMEM;
   if (!st) st = get_module(&m, &own, ctx, ptx_path, d);
@@ -115,50 +111,15 @@ int ws_valid_profile_launch(ws_profile **out, ws_valid_predictor *ctx, const cha
   if ((!ctx || !ctx->keep_inputs) && ws_valid_kernel_known(spec->kernel))
     for (uint32_t i = 0; i < spec->nargs; i++)
       if (spec->args[i].is_buffer) spec->args[i].init = WS_INIT_ZERO;
-  st = ws_emu_load(&prog, m, spec->kernel, d);
-  if (!st) st = ws_emu_launch_new(&L, prog, spec, d);
-  if (st) goto done;
-
-  uint64_t total = (uint64_t)spec->grid[0] * spec->grid[1] * spec->grid[2];
-  uint64_t sample = sample_blocks > 0 ? (uint64_t)sample_blocks : 0;
-  uint64_t nprof = ws_prof_sample_count(total, sample);
-  long nt = ctx && ctx->threads > 0 ? ctx->threads : sysconf(_SC_NPROCESSORS_ONLN);
-  if (nt < 1) nt = 1;
-  if ((uint64_t)nt > nprof) nt = (long)(nprof ? nprof : 1);
-  if (nt > 64) nt = 64;
-
-  const ws_ptx_function *k = ws_emu_program_kernel(prog);
-  ws_prof_config c;
-  memset(&c, 0, sizeof c);
-  c.module = m;
-  c.kernel = k;
-  c.gpu = g;
-  memcpy(c.grid, spec->grid, sizeof c.grid);
-  memcpy(c.block, spec->block, sizeof c.block);
-  c.workers = (int)nt;
-  c.sample_blocks = sample;
-  c.functional_rest = 0;
-  /* The models run on the measured build's registers and shared memory
-   * (ws_valid_run_models); the profile keeps the PTX's declarations. */
-  ws_prof_resources_from_ptx(m, k, g, &c.registers_per_thread, &c.shared_bytes_per_block,
-                             &c.local_bytes_per_thread);
-  c.shared_bytes_per_block += (double)spec->dynamic_shared;
-  c.resources_source = "PTX declarations (validation)";
-  if ((st = ws_prof_new(&prof, &c, d))) goto done;
   /* None of the validation kernels reads what another block wrote, so the
-   * unsampled blocks are skipped (no functional rest). */
-  ws_prof_emu_state h = {prof, total, sample, 0};
-  ws_emu_hooks hooks;
-  ws_prof_emu_hooks(&hooks, &h);
-  ws_emu_options o = WS_EMU_OPTIONS_INIT;
-  o.threads = (int)nt;
-  o.hooks = &hooks;
-  if ((st = ws_emu_run(L, &o, NULL, d))) goto done;
-  st = ws_prof_finish(prof, out, d);
+   * unsampled blocks are skipped (no functional rest).  The models run on
+   * the measured build's registers and shared memory
+   * (ws_valid_run_models); the profile keeps the PTX's. */
+  ws_prof_options o = WS_PROF_OPTIONS_INIT;
+  o.sample_blocks = sample_blocks > 0 ? (uint64_t)sample_blocks : 0;
+  o.threads = ctx ? ctx->threads : 0;
+  st = ws_prof_launch_spec(out, NULL, m, spec, g, &o, d);
 done:
-  ws_prof_free(prof);
-  ws_emu_launch_free(L);
-  ws_emu_program_free(prog);
   ws_launch_spec_free(spec);
   ws_ptx_module_free(own);
   free(text);

@@ -83,7 +83,8 @@ static void setup(fixture *fx, const char *gpu, uint32_t blocks, uint32_t thread
   c.block[0] = threads, c.block[1] = 1, c.block[2] = 1;
   c.workers = workers;
   c.sample_blocks = sample;
-  c.registers_per_thread = c.shared_bytes_per_block = c.local_bytes_per_thread = NAN;
+  c.resources.registers_per_thread = c.resources.shared_bytes_per_block = NAN;
+  c.resources.local_bytes_per_thread = NAN;
   assert_ok_diag(ws_prof_new(&fx->p, &c, &fx->d), &fx->d);
 }
 
@@ -96,7 +97,7 @@ static void teardown_fx(fixture *fx) {
 
 static void emit(fixture *fx, int worker, uint32_t block, uint32_t warp, int pc, uint32_t active,
                  uint32_t exec, uint32_t taken, uint8_t space, const uint64_t *addr) {
-  ws_prof_event ev = {0};
+  ws_emu_event ev = {0};
   ev.worker = worker;
   ev.block_linear = block;
   ev.warp = warp;
@@ -467,7 +468,7 @@ static void ilp_weighted_by_executions(void **s) {
   assert_true(i0 != i1); /* the test means something only if they differ */
   ws_analysis_free(c);
   ws_prof_block_begin(fx.p, 0, 0);
-  ws_prof_event ev = {0};
+  ws_emu_event ev = {0};
   ev.func = fx.k;
   ev.active = ev.exec = ~0u;
   int seq[2 + 30 + 1], n = 0;

@@ -1,0 +1,229 @@
+/*
+ * prof_launch.c — profiling a launch in one call (warpsight/profiler.h):
+ * the rule for worker threads, the rule for resources, the emulator's hooks
+ * feeding the profiler, the run and the profile.  `profile`, `predict`,
+ * `validate`/`calibrate` and the CUDA runtime reach the emulator through
+ * ws_prof_launch(); the profiler consumes the emulator's ws_emu_event as it
+ * is, so the hooks only forward.
+ */
+#include "warpsight/profiler.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Threads ----------------------------------------------------------------*/
+
+int ws_prof_workers(int requested, uint64_t total_blocks, uint64_t sample_blocks,
+                    int functional_rest) {
+  long n = requested;
+  if (n <= 0) {
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    n = cores > 0 ? cores : 1;
+  }
+  /* A block runs on one worker, so more workers than blocks that run only
+   * allocate counters nobody fills; skipped blocks cost nothing. */
+  uint64_t run = functional_rest ? total_blocks : ws_prof_sample_count(total_blocks, sample_blocks);
+  if (run < 1) run = 1;
+  if ((uint64_t)n > run) n = (long)run;
+  if (n > WS_PROF_MAX_THREADS) n = WS_PROF_MAX_THREADS;
+  return (int)n;
+}
+
+/* Resources ---------------------------------------------------------------*/
+
+/* What a kernel can reach: functions (calls, function addresses) and
+ * module variables (named by an instruction or by a reachable variable's
+ * initialiser).  A worklist over both, each entered once. */
+typedef struct reach {
+  const ws_ptx_module *m;  /* the module */
+  uint8_t *fseen, *vseen;  /* per function / module variable: reached */
+  uint32_t *fstack;        /* functions still to scan */
+  uint32_t nf;             /* entries in fstack */
+} reach;
+
+static void reach_func(reach *r, uint32_t fi) {
+  if (fi < r->m->nfuncs && !r->fseen[fi]) {
+    r->fseen[fi] = 1;
+    r->fstack[r->nf++] = fi;
+  }
+}
+
+static void reach_var(reach *r, uint32_t vi) {
+  if (vi >= r->m->nvars || r->vseen[vi]) return;
+  r->vseen[vi] = 1;
+  const ws_ptx_var *v = &r->m->vars[vi];
+  for (uint32_t i = 0; i < v->ninit; i++) {
+    if (v->init[i].kind != WS_PTX_O_SYM) continue;
+    if (v->init[i].symkind == WS_PTX_S_FUNC) reach_func(r, v->init[i].sym);
+    if (v->init[i].symkind == WS_PTX_S_GLOBAL) reach_var(r, v->init[i].sym);
+  }
+}
+
+static void reach_operand(reach *r, const ws_ptx_operand *o) {
+  if (o->kind != WS_PTX_O_SYM && o->kind != WS_PTX_O_ADDR) return;
+  if (o->symkind == WS_PTX_S_FUNC) reach_func(r, o->reg);
+  if (o->symkind == WS_PTX_S_GLOBAL) reach_var(r, o->reg);
+}
+
+/* Static shared bytes the kernel pays for (ws_prof_kernel_resources). */
+static double reachable_shared(const ws_ptx_module *m, const ws_ptx_function *k) {
+  double sh = 0;
+  reach r = {m, calloc(m->nfuncs + 1, 1), calloc(m->nvars + 1, 1),
+             calloc(m->nfuncs + 1, sizeof *r.fstack), 0};
+  if (!r.fseen || !r.vseen || !r.fstack || k < m->funcs || k >= m->funcs + m->nfuncs) {
+    /* Out of memory, or a kernel from elsewhere: its own variables only. */
+    for (uint32_t i = 0; i < k->nvars; i++)
+      if (k->vars[i].space == WS_PTX_SP_SHARED) sh += (double)k->vars[i].size;
+    goto done;
+  }
+  reach_func(&r, (uint32_t)(k - m->funcs));
+  while (r.nf) {
+    const ws_ptx_function *f = &m->funcs[r.fstack[--r.nf]];
+    for (uint32_t i = 0; i < f->nvars; i++)
+      if (f->vars[i].space == WS_PTX_SP_SHARED) sh += (double)f->vars[i].size;
+    for (uint32_t i = 0; i < f->ninsts; i++)
+      for (int j = 0; j < f->insts[i].nops; j++) reach_operand(&r, &f->insts[i].ops[j]);
+    for (uint32_t i = 0; i < f->nextra; i++) reach_operand(&r, &f->extra[i]);
+  }
+  for (uint32_t i = 0; i < m->nvars; i++)
+    if (r.vseen[i] && m->vars[i].space == WS_PTX_SP_SHARED) sh += (double)m->vars[i].size;
+done:
+  free(r.fseen);
+  free(r.vseen);
+  free(r.fstack);
+  return sh;
+}
+
+void ws_prof_kernel_resources(ws_prof_resources *out, const ws_ptx_module *m,
+                              const ws_ptx_function *k, const ws_gpu *g) {
+  double regs = 0, loc = 0;
+  for (uint32_t i = 0; i < k->nregs; i++) {
+    if (k->regs[i].type == WS_PTX_T_PRED) continue;
+    int bits = ws_ptx_type_bits((ws_ptx_type)k->regs[i].type);
+    regs += (bits > 32 ? 2 : 1) * (k->regs[i].vec ? k->regs[i].vec : 1);
+  }
+  int cap = g && g->limits.max_regs_per_thread > 0 ? g->limits.max_regs_per_thread : 255;
+  for (uint32_t i = 0; i < k->nvars; i++)
+    if (k->vars[i].space == WS_PTX_SP_LOCAL) loc += (double)k->vars[i].size;
+  out->registers_per_thread = regs > cap ? cap : regs;
+  out->shared_bytes_per_block = reachable_shared(m, k);
+  out->local_bytes_per_thread = loc;
+}
+
+/* Hooks -------------------------------------------------------------------*/
+
+typedef struct hook_state {
+  ws_prof *prof;          /* the profiler fed by the hooks */
+  uint64_t total_blocks;  /* blocks in the grid */
+  uint64_t sample_blocks; /* blocks to profile (0: all) */
+  int functional_rest;    /* run unsampled blocks without hooks instead of skipping them */
+} hook_state;
+
+static void on_inst(void *user, const ws_emu_event *ev) {
+  ws_prof_inst(((hook_state *)user)->prof, ev);
+}
+
+static void on_begin(void *user, int worker, uint32_t b) {
+  ws_prof_block_begin(((hook_state *)user)->prof, worker, b);
+}
+
+static void on_end(void *user, int worker, uint32_t b) {
+  ws_prof_block_end(((hook_state *)user)->prof, worker, b);
+}
+
+/* Sampled blocks run with the hooks; the others are skipped, or run plain
+ * with functional_rest (for kernels whose later blocks read earlier ones). */
+static int on_filter(void *user, uint32_t b) {
+  const hook_state *h = user;
+  if (ws_prof_block_sampled(b, h->total_blocks, h->sample_blocks)) return WS_EMU_BLOCK_HOOKED;
+  return h->functional_rest ? WS_EMU_BLOCK_PLAIN : WS_EMU_BLOCK_SKIP;
+}
+
+/* Launching ---------------------------------------------------------------*/
+
+/* The profiler's configuration for target t: workers and resources by the
+ * two rules.  `note` holds the resources_source text it points to. */
+static void make_config(ws_prof_config *c, char *note, size_t nnote, const ws_prof_target *t,
+                        const ws_ptx_function *k, const ws_gpu *g, const ws_prof_options *o) {
+  memset(c, 0, sizeof *c);
+  c->module = t->module;
+  c->kernel = k;
+  c->gpu = g;
+  memcpy(c->grid, t->grid, sizeof c->grid);
+  memcpy(c->block, t->block, sizeof c->block);
+  uint64_t total = (uint64_t)t->grid[0] * t->grid[1] * t->grid[2];
+  c->workers = ws_prof_workers(o->threads, total, o->sample_blocks, o->functional_rest);
+  c->sample_blocks = o->sample_blocks;
+  c->functional_rest = o->functional_rest;
+  c->input = o->input;
+  if (o->resources) {
+    c->resources = *o->resources;
+    snprintf(note, nnote, "%s", o->resources_source ? o->resources_source : "given by the caller");
+  } else {
+    ws_prof_kernel_resources(&c->resources, t->module, k, g);
+    int cap = g->limits.max_regs_per_thread > 0 ? g->limits.max_regs_per_thread : 255;
+    snprintf(note, nnote,
+             "PTX declarations%s%s%s: registers declared, capped at %d; static .shared bytes "
+             "the kernel references + the launch's dynamic shared bytes",
+             o->resources_source ? " (" : "", o->resources_source ? o->resources_source : "",
+             o->resources_source ? ")" : "", cap);
+  }
+  c->resources.shared_bytes_per_block += (double)t->dynamic_shared;
+  c->resources_source = note;
+}
+
+int ws_prof_launch(ws_profile **out, ws_emu_stats *stats, const ws_prof_target *t,
+                   const ws_gpu *g, const ws_prof_options *o, ws_diag *d) {
+  *out = NULL;
+  ws_prof_options defo = WS_PROF_OPTIONS_INIT;
+  if (!o) o = &defo;
+  if (o->version != WS_PROF_OPTIONS_VERSION)
+    return ws_diag_error(d, "ws_prof_options version %d, this library knows %d", o->version,
+                         WS_PROF_OPTIONS_VERSION);
+  if (!t || !t->module || !t->program || !t->launch || !g)
+    return ws_diag_error(d, "ws_prof_launch: module, program, launch and GPU are required");
+  const ws_ptx_function *k = ws_emu_program_kernel(t->program);
+  char note[512];
+  ws_prof_config c;
+  make_config(&c, note, sizeof note, t, k, g, o);
+  ws_prof *prof = NULL;
+  int st = ws_prof_new(&prof, &c, d);
+  if (st) return st;
+  hook_state h = {prof, (uint64_t)t->grid[0] * t->grid[1] * t->grid[2], o->sample_blocks,
+                  o->functional_rest};
+  ws_emu_hooks hooks = {.user = &h, .inst = on_inst, .block_begin = on_begin,
+                        .block_end = on_end, .block_filter = on_filter};
+  ws_emu_options eo = WS_EMU_OPTIONS_INIT;
+  eo.threads = c.workers;
+  eo.max_warp_insts = o->max_warp_insts;
+  eo.printf_out = o->printf_out;
+  eo.hooks = &hooks;
+  ws_emu_stats sx;
+  memset(&sx, 0, sizeof sx);
+  st = ws_emu_run(t->launch, &eo, &sx, d);
+  if (stats) *stats = sx;
+  if (!st) st = ws_prof_finish(prof, out, d);
+  ws_prof_free(prof);
+  return st;
+}
+
+int ws_prof_launch_spec(ws_profile **out, ws_emu_stats *stats, const ws_ptx_module *m,
+                        const ws_launch_spec *spec, const ws_gpu *g,
+                        const ws_prof_options *o, ws_diag *d) {
+  *out = NULL;
+  ws_emu_program *prog = NULL;
+  ws_emu_launch *L = NULL;
+  int st = ws_emu_load(&prog, m, spec->kernel, d);
+  if (!st) st = ws_emu_launch_new(&L, prog, spec, d);
+  if (!st) {
+    ws_prof_target t = {m, prog, L, {spec->grid[0], spec->grid[1], spec->grid[2]},
+                        {spec->block[0], spec->block[1], spec->block[2]}, spec->dynamic_shared};
+    st = ws_prof_launch(out, stats, &t, g, o, d);
+  }
+  ws_emu_launch_free(L);
+  ws_emu_program_free(prog);
+  return st;
+}
