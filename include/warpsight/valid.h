@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "warpsight/emu.h"
 #include "warpsight/gpu.h"
 #include "warpsight/profile.h"
 #include "warpsight/util.h"
@@ -21,8 +22,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-struct cJSON;
 
 /* CSV (RFC 4180: comma-separated, fields may be "quoted", "" is a quote
  * inside quotes, quoted fields may hold commas and newlines; CRLF or LF). ---*/
@@ -93,16 +92,23 @@ int ws_valid_kernel_known(const char *name);
 /* The launch spec (DESIGN.md "Launch spec") for one row: grid and block from
  * the row, buffers and scalars from Input.Size, random inputs.  Checks the
  * row's grid against Input.Size and the shared memory against the block; a
- * mismatch is an error naming origin:line.  The caller owns *out. */
-int ws_valid_launch(struct cJSON **out, const ws_valid_row *row,
+ * mismatch is an error naming origin:line.  The spec's path (for the
+ * emulator's messages) is "origin:line".  The caller owns *out
+ * (ws_launch_spec_free). */
+int ws_valid_launch(ws_launch_spec **out, const ws_valid_row *row,
                     const char *origin, ws_diag *d);
+/* A launch spec as JSON text that ws_launch_spec_parse() reads back to the
+ * same spec (indented; `validate --launches DIR`).  Relative
+ * init files are written as resolved.  malloc'd (caller frees); NULL on
+ * ENOMEM or for an f16/bf16 scalar, which the format has no value for. */
+char *ws_valid_launch_json(const ws_launch_spec *s);
 
 /* Prediction ------------------------------------------------------------*/
 
 /* What to predict for one row. */
 typedef struct ws_valid_request {
   const ws_valid_row *row;       /* the measured row */
-  const struct cJSON *launch;    /* its launch spec (borrowed) */
+  const ws_launch_spec *launch;  /* its launch spec (borrowed) */
   const char *ptx_path;          /* the kernel's PTX file */
   const ws_gpu *gpu;             /* the GPU of the row */
   int sample_blocks;             /* emulate at most this many blocks (0: all) */
@@ -141,12 +147,11 @@ ws_valid_predictor *ws_valid_predictor_new(int threads);
 void ws_valid_predictor_keep_inputs(ws_valid_predictor *p, int keep);
 void ws_valid_predictor_free(ws_valid_predictor *p);
 
-/* Emulate `launch` (a launch spec as JSON) of the kernel in ptx_path on g
- * with the profiler on the hooks, profiling sample_blocks blocks spread
- * evenly over the grid (0: all) and skipping the others.  ctx may be NULL.
- * The caller owns *out. */
+/* Profile `launch` of the kernel in ptx_path on g (ws_prof_launch_spec),
+ * profiling sample_blocks blocks spread evenly over the grid (0: all) and
+ * skipping the others.  ctx may be NULL.  The caller owns *out. */
 int ws_valid_profile_launch(ws_profile **out, ws_valid_predictor *ctx,
-                            const char *ptx_path, const struct cJSON *launch,
+                            const char *ptx_path, const ws_launch_spec *launch,
                             const ws_gpu *g, int sample_blocks, ws_diag *d);
 
 /* Run the named models on a profile and a GPU: out->time_s[i] = the time of
@@ -178,7 +183,7 @@ void ws_valid_measured_profile(ws_profile *out, const ws_profile *p,
 
 /* The 16-hex-digit key (FNV-1a 64 over a canonical text of the inputs). */
 int ws_valid_cache_key(char out[17], const char *kernel, const char *ptx_text,
-                       const struct cJSON *launch, int cc_major, int cc_minor,
+                       const ws_launch_spec *launch, int cc_major, int cc_minor,
                        int sample_blocks);
 /* The key validation uses: ws_valid_cache_key's inputs plus every GPU fact
  * the profiler reads besides the compute capability — the cache facts (L1
@@ -189,7 +194,7 @@ int ws_valid_cache_key(char out[17], const char *kernel, const char *ptx_text,
  * performance models' own parameters (what calibration changes) are not in
  * the key. */
 int ws_valid_cache_key_gpu(char out[17], const char *kernel, const char *ptx_text,
-                           const struct cJSON *launch, const ws_gpu *g,
+                           const ws_launch_spec *launch, const ws_gpu *g,
                            int sample_blocks);
 /* The default folder: $XDG_CACHE_HOME/warpsight, else $HOME/.cache/warpsight,
  * else ".warpsight-cache".  Writes into buf (size n). */

@@ -100,13 +100,13 @@ int cmd_calibrate(int argc, char **argv) {
       for (size_t j = 0; j < kernels.n; j++) keep |= !strcmp(kernels.v[j], r->kernel);
     }
     if (!keep) continue;
-    cJSON *l = NULL;
+    ws_launch_spec *l = NULL;
     if ((st = ws_valid_launch(&l, r, pos[0], &d))) {
       cli_print_diag(&d);
       rc = cli_exit_for(st);
       goto out;
     }
-    cJSON_Delete(l);
+    ws_launch_spec_free(l);
     nsel++;
   }
   if (nsel < 2) {

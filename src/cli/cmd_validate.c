@@ -222,7 +222,7 @@ int cmd_validate(int argc, char **argv) {
       for (size_t j = 0; j < kernels.n; j++) keep |= !strcmp(kernels.v[j], r->kernel);
     }
     if (!keep || (limit && nsel >= (size_t)limit)) continue;
-    cJSON *l = NULL;
+    ws_launch_spec *l = NULL;
     if ((st = ws_valid_launch(&l, r, pos[0], &d)) != WS_OK) {
       cli_print_diag(&d);
       rc = cli_exit_for(st);
@@ -231,22 +231,22 @@ int cmd_validate(int argc, char **argv) {
     if (launches) {
       char path[4200];
       if (nsel == 0 && make_dir(launches)) {
-        cJSON_Delete(l);
+        ws_launch_spec_free(l);
         goto out;
       }
       snprintf(path, sizeof path, "%s/L%d-%s.json", launches, r->line, r->kernel);
-      char *json = cJSON_Print(l);
+      char *json = ws_valid_launch_json(l);
       FILE *f = json ? fopen(path, "w") : NULL;
       int ok = f && fputs(json, f) >= 0 && fputc('\n', f) != EOF;
       if (f && fclose(f)) ok = 0;
       free(json);
       if (!ok) {
         fprintf(stderr, "warpsight validate: error: cannot write '%s'\n", path);
-        cJSON_Delete(l);
+        ws_launch_spec_free(l);
         goto out;
       }
     }
-    cJSON_Delete(l);
+    ws_launch_spec_free(l);
     nsel++;
   }
   if (nsel == 0) {

@@ -12,9 +12,13 @@
  * The row's grid must be what the mapping gives: that checks the mapping
  * against every measured row.
  */
-#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
+#include "valid/valid_int.h"
 #include "warpsight/valid.h"
 
 typedef enum shape {
@@ -57,7 +61,8 @@ static const struct vkernel {
 
 enum {
   SUBSEQ_THREADS = 128,  /* THREADS in subSeqMax.cu */
-  SUBSEQ_TILE = 4096     /* TILE in subSeqMax.cu */
+  SUBSEQ_TILE = 4096,    /* TILE in subSeqMax.cu */
+  NARGS = 4              /* every signature takes four arguments */
 };
 
 size_t ws_valid_kernel_count(void) { return NKERNELS; }
@@ -71,42 +76,43 @@ static const struct vkernel *find(const char *name) {
 
 int ws_valid_kernel_known(const char *name) { return find(name) != NULL; }
 
-static cJSON *dims(const uint32_t v[3]) {
-  cJSON *a = cJSON_CreateArray();
-  for (int i = 0; i < 3; i++) cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
-  return a;
+/* Arguments are built in place in the spec's args array (calloc'd, so a
+ * failure part-way leaves only NULL or owned strings for
+ * ws_launch_spec_free). */
+static char *dup(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *p = malloc(n);
+  if (p) memcpy(p, s, n);
+  return p;
 }
 
-/* {"buffer": name, "type": t, "count": n, "init": {"random": {...}}} */
-static cJSON *buf_random(const char *name, const char *type, double count, int seed,
-                         double lo, double hi) {
-  cJSON *b = cJSON_CreateObject();
-  cJSON_AddStringToObject(b, "buffer", name);
-  cJSON_AddStringToObject(b, "type", type);
-  cJSON_AddNumberToObject(b, "count", count);
-  cJSON *init = cJSON_AddObjectToObject(b, "init");
-  cJSON *r = cJSON_AddObjectToObject(init, "random");
-  cJSON_AddNumberToObject(r, "seed", seed);
-  cJSON_AddNumberToObject(r, "min", lo);
-  cJSON_AddNumberToObject(r, "max", hi);
-  return b;
+/* A buffer of `count` elements, uniform random in [lo, hi] from `seed`. */
+static int buf_random(ws_launch_arg *a, const char *name, ws_elem_type type, uint64_t count,
+                      uint64_t seed, double lo, double hi) {
+  a->is_buffer = 1;
+  a->type = type;
+  a->count = count;
+  a->init = WS_INIT_RANDOM;
+  a->seed = seed;
+  a->v0 = lo;
+  a->v1 = hi;
+  return (a->name = dup(name)) ? WS_OK : WS_ENOMEM;
 }
 
-static cJSON *buf_zero(const char *name, const char *type, double count) {
-  cJSON *b = cJSON_CreateObject();
-  cJSON_AddStringToObject(b, "buffer", name);
-  cJSON_AddStringToObject(b, "type", type);
-  cJSON_AddNumberToObject(b, "count", count);
-  cJSON_AddStringToObject(b, "init", "zero");
-  return b;
+static int buf_zero(ws_launch_arg *a, const char *name, ws_elem_type type, uint64_t count) {
+  a->is_buffer = 1;
+  a->type = type;
+  a->count = count;
+  a->init = WS_INIT_ZERO;
+  return (a->name = dup(name)) ? WS_OK : WS_ENOMEM;
 }
 
-static cJSON *scalar(const char *name, double v) {
-  cJSON *s = cJSON_CreateObject();
-  cJSON_AddStringToObject(s, "scalar", name);
-  cJSON_AddStringToObject(s, "type", "s32");
-  cJSON_AddNumberToObject(s, "value", v);
-  return s;
+/* An s32 scalar (the kernels' int parameters); v is checked to fit. */
+static int scalar_s32(ws_launch_arg *a, const char *name, int64_t v) {
+  a->is_buffer = 0;
+  a->type = WS_ELEM_S32;
+  a->value = (uint64_t)(uint32_t)(int32_t)v;
+  return (a->name = dup(name)) ? WS_OK : WS_ENOMEM;
 }
 
 static int mismatch(ws_diag *d, const char *origin, const ws_valid_row *r,
@@ -120,15 +126,15 @@ static int mismatch(ws_diag *d, const char *origin, const ws_valid_row *r,
 
 static uint32_t ceil_div(int64_t a, uint32_t b) { return (uint32_t)((a + b - 1) / b); }
 
-int ws_valid_launch(cJSON **out, const ws_valid_row *r, const char *origin, ws_diag *d) {
-  *out = NULL;
-  const struct vkernel *k = find(r->kernel);
-  if (!k)
-    return ws_diag_add(d, WS_SEV_ERROR, origin, r->line, 0, "unknown kernel '%s'", r->kernel);
+/* The row's grid and block against what the Input.Size mapping gives. */
+static int check_geometry(const struct vkernel *k, const ws_valid_row *r, const char *origin,
+                          ws_diag *d) {
   int64_t n = r->input_size;
   uint32_t want[3];
-
-  /* The grid the Input.Size mapping gives, against the row's. */
+  if (n > INT32_MAX)
+    return ws_diag_add(d, WS_SEV_ERROR, origin, r->line, 0,
+                       "%s: Input.Size %lld does not fit the kernel's int n", r->kernel,
+                       (long long)n);
   switch (k->shape) {
   case VECTOR:
     want[0] = ceil_div(n, r->block[0]), want[1] = want[2] = 1;
@@ -158,54 +164,175 @@ int ws_valid_launch(cJSON **out, const ws_valid_row *r, const char *origin, ws_d
     break;
   }
   }
+  return WS_OK;
+}
 
-  /* Shared memory: the measured builds sized it statically per block size;
-   * one PTX serves every size here, so it is dynamic, and must equal the
-   * measured per-block total. */
-  int dyn = 0, measured = r->static_smem + r->dynamic_smem;
-  if (k->smem == SMEM_BLOCK_F) dyn = (int)r->block[0] * 4;
+/* Shared memory: the measured builds sized it statically per block size;
+ * one PTX serves every size here, so it is dynamic, and must equal the
+ * measured per-block total.  *dyn receives the dynamic bytes. */
+static int shared_bytes(int *dyn, const struct vkernel *k, const ws_valid_row *r,
+                        const char *origin, ws_diag *d) {
+  int measured = r->static_smem + r->dynamic_smem;
+  *dyn = 0;
+  if (k->smem == SMEM_BLOCK_F) *dyn = (int)r->block[0] * 4;
   if (k->smem == SMEM_TILES_F) {
     if (r->block[0] != r->block[1])
       return ws_diag_add(d, WS_SEV_ERROR, origin, r->line, 0,
                          "%s needs square blocks (tile = block width), the row has %u x %u",
                          r->kernel, r->block[0], r->block[1]);
-    dyn = 2 * (int)(r->block[0] * r->block[0]) * 4;
+    *dyn = 2 * (int)(r->block[0] * r->block[0]) * 4;
   }
-  if (k->smem != SMEM_STATIC && dyn != measured)
+  if (k->smem != SMEM_STATIC && *dyn != measured)
     return ws_diag_add(d, WS_SEV_ERROR, origin, r->line, 0,
                        "%s with block %u x %u: the kernel uses %d bytes of shared memory, "
                        "the row says %d (Static.SMem + Dynamic.SMem)",
-                       r->kernel, r->block[0], r->block[1], dyn, measured);
+                       r->kernel, r->block[0], r->block[1], *dyn, measured);
+  return WS_OK;
+}
 
-  cJSON *o = cJSON_CreateObject();
-  if (!o) return WS_ENOMEM;
-  cJSON_AddStringToObject(o, "kernel", r->kernel);
-  cJSON_AddItemToObject(o, "grid", dims(r->grid));
-  cJSON_AddItemToObject(o, "block", dims(r->block));
-  cJSON_AddNumberToObject(o, "dynamic_shared_bytes", dyn);
-  cJSON *args = cJSON_AddArrayToObject(o, "args");
-  double nn = (double)n * (double)n;
+/* The four arguments of each signature (a[], b[], c[], n or in[], out[],
+ * n, per_block): inputs random, outputs zero. */
+static int make_args(ws_launch_arg *a, const struct vkernel *k, const ws_valid_row *r) {
+  uint64_t n = (uint64_t)r->input_size, nn = n * n;
   switch (k->args) {
   case ARGS_VEC3:
   case ARGS_DOT:
-    cJSON_AddItemToArray(args, buf_random("a", "f32", (double)n, 1, 0, 1));
-    cJSON_AddItemToArray(args, buf_random("b", "f32", (double)n, 2, 0, 1));
-    cJSON_AddItemToArray(args, buf_zero("c", "f32", k->args == ARGS_DOT ? r->grid[0] : (double)n));
-    cJSON_AddItemToArray(args, scalar("n", (double)n));
-    break;
-  case ARGS_MAT3:
-    cJSON_AddItemToArray(args, buf_random("a", "f32", nn, 1, 0, 1));
-    cJSON_AddItemToArray(args, buf_random("b", "f32", nn, 2, 0, 1));
-    cJSON_AddItemToArray(args, buf_zero("c", "f32", nn));
-    cJSON_AddItemToArray(args, scalar("n", (double)n));
-    break;
+  case ARGS_MAT3: {
+    uint64_t in = k->args == ARGS_MAT3 ? nn : n;
+    uint64_t out = k->args == ARGS_DOT ? r->grid[0] : in;
+    if (buf_random(&a[0], "a", WS_ELEM_F32, in, 1, 0, 1) ||
+        buf_random(&a[1], "b", WS_ELEM_F32, in, 2, 0, 1) ||
+        buf_zero(&a[2], "c", WS_ELEM_F32, out) || scalar_s32(&a[3], "n", (int64_t)n))
+      return WS_ENOMEM;
+    return WS_OK;
+  }
   case ARGS_SUBSEQ:
-    cJSON_AddItemToArray(args, buf_random("in", "s32", (double)n, 1, -100, 100));
-    cJSON_AddItemToArray(args, buf_zero("out", "s32", 4.0 * r->grid[0]));
-    cJSON_AddItemToArray(args, scalar("n", (double)n));
-    cJSON_AddItemToArray(args, scalar("per_block", (double)(n / r->grid[0])));
+    if (buf_random(&a[0], "in", WS_ELEM_S32, n, 1, -100, 100) ||
+        buf_zero(&a[1], "out", WS_ELEM_S32, 4ull * r->grid[0]) ||
+        scalar_s32(&a[2], "n", (int64_t)n) ||
+        scalar_s32(&a[3], "per_block", (int64_t)(n / r->grid[0])))
+      return WS_ENOMEM;
+    return WS_OK;
+  }
+  return WS_OK;
+}
+
+int ws_valid_launch(ws_launch_spec **out, const ws_valid_row *r, const char *origin,
+                    ws_diag *d) {
+  *out = NULL;
+  const struct vkernel *k = find(r->kernel);
+  if (!k)
+    return ws_diag_add(d, WS_SEV_ERROR, origin, r->line, 0, "unknown kernel '%s'", r->kernel);
+  int dyn = 0, st = check_geometry(k, r, origin, d);
+  if (!st) st = shared_bytes(&dyn, k, r, origin, d);
+  if (st) return st;
+  ws_launch_spec *s = calloc(1, sizeof *s);
+  char where[512];
+  snprintf(where, sizeof where, "%s:%d", origin ? origin : "<data>", r->line);
+  if (!s || !(s->path = dup(where)) || !(s->kernel = dup(r->kernel)) ||
+      !(s->args = calloc(NARGS, sizeof *s->args)))
+    goto nomem;
+  memcpy(s->grid, r->grid, sizeof s->grid);
+  memcpy(s->block, r->block, sizeof s->block);
+  s->dynamic_shared = (uint64_t)dyn;
+  s->nargs = NARGS;
+  if (make_args(s->args, k, r)) goto nomem;
+  *out = s;
+  return WS_OK;
+nomem:
+  ws_launch_spec_free(s);
+  return WS_ENOMEM;
+}
+
+/* Writing a spec as JSON ------------------------------------------------*/
+
+static cJSON *dims(const uint32_t v[3]) {
+  cJSON *a = cJSON_CreateArray();
+  for (int i = 0; a && i < 3; i++) cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+  return a;
+}
+
+/* A scalar's value from its raw little-endian bits; 0 for the types the
+ * format has no scalar of (f16, bf16). */
+static int scalar_value(double *out, const ws_launch_arg *a) {
+  uint64_t b = a->value;
+  switch (a->type) {
+  case WS_ELEM_U8: case WS_ELEM_U16: case WS_ELEM_U32: case WS_ELEM_U64: *out = (double)b; return 1;
+  case WS_ELEM_S8: *out = (int8_t)b; return 1;
+  case WS_ELEM_S16: *out = (int16_t)b; return 1;
+  case WS_ELEM_S32: *out = (int32_t)b; return 1;
+  case WS_ELEM_S64: *out = (double)(int64_t)b; return 1;
+  case WS_ELEM_F32: {
+    uint32_t u = (uint32_t)b;
+    float f;
+    memcpy(&f, &u, sizeof f);
+    *out = f;
+    return 1;
+  }
+  case WS_ELEM_F64: memcpy(out, &b, sizeof *out); return 1;
+  default: return 0;
+  }
+}
+
+/* "init" of a buffer: "zero" or {"constant"|"iota"|"random"|"file": ...}. */
+static cJSON *init_json(const ws_launch_arg *a) {
+  if (a->init == WS_INIT_ZERO) return cJSON_CreateString("zero");
+  cJSON *o = cJSON_CreateObject();
+  if (!o) return NULL;
+  switch (a->init) {
+  case WS_INIT_CONSTANT: cJSON_AddNumberToObject(o, "constant", a->v0); break;
+  case WS_INIT_IOTA: {
+    cJSON *i = cJSON_AddObjectToObject(o, "iota");
+    cJSON_AddNumberToObject(i, "start", a->v0);
+    cJSON_AddNumberToObject(i, "step", a->v1);
     break;
   }
-  *out = o;
-  return WS_OK;
+  case WS_INIT_RANDOM: {
+    cJSON *r = cJSON_AddObjectToObject(o, "random");
+    cJSON_AddNumberToObject(r, "seed", (double)a->seed);
+    cJSON_AddNumberToObject(r, "min", a->v0);
+    cJSON_AddNumberToObject(r, "max", a->v1);
+    break;
+  }
+  case WS_INIT_FILE: cJSON_AddStringToObject(o, "file", a->file ? a->file : ""); break;
+  default: break;
+  }
+  return o;
+}
+
+cJSON *ws_valid_launch_cjson(const ws_launch_spec *s) {
+  cJSON *o = cJSON_CreateObject();
+  if (!o) return NULL;
+  cJSON_AddStringToObject(o, "kernel", s->kernel);
+  cJSON_AddItemToObject(o, "grid", dims(s->grid));
+  cJSON_AddItemToObject(o, "block", dims(s->block));
+  cJSON_AddNumberToObject(o, "dynamic_shared_bytes", (double)s->dynamic_shared);
+  cJSON *args = cJSON_AddArrayToObject(o, "args");
+  for (uint32_t i = 0; i < s->nargs; i++) {
+    const ws_launch_arg *a = &s->args[i];
+    cJSON *j = cJSON_CreateObject();
+    double v;
+    cJSON_AddItemToArray(args, j);
+    cJSON_AddStringToObject(j, a->is_buffer ? "buffer" : "scalar", a->name);
+    cJSON_AddStringToObject(j, "type", ws_elem_type_name(a->type));
+    if (!a->is_buffer) {
+      if (!scalar_value(&v, a)) {
+        cJSON_Delete(o);
+        return NULL;
+      }
+      cJSON_AddNumberToObject(j, "value", v);
+      continue;
+    }
+    cJSON_AddNumberToObject(j, "count", (double)a->count);
+    cJSON_AddItemToObject(j, "init", init_json(a));
+    if (a->output) cJSON_AddStringToObject(j, "output", a->output);
+  }
+  return o;
+}
+
+char *ws_valid_launch_json(const ws_launch_spec *s) {
+  cJSON *o = ws_valid_launch_cjson(s);
+  char *text = o ? cJSON_Print(o) : NULL;
+  cJSON_Delete(o);
+  return text;
 }

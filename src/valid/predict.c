@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "valid/valid_int.h"
 #include "warpsight/model.h"
 #include "warpsight/valid.h"
 
@@ -87,23 +88,31 @@ static void fnv_add(fnv *f, const void *data, size_t n) {
 static void fnv_str(fnv *f, const char *s) { fnv_add(f, s, strlen(s) + 1); }
 
 int ws_valid_cache_key(char out[17], const char *kernel, const char *ptx_text,
-                       const cJSON *launch, int cc_major, int cc_minor, int sample_blocks) {
+                       const ws_launch_spec *launch, int cc_major, int cc_minor,
+                       int sample_blocks) {
   fnv f = {0xcbf29ce484222325ull};
   char tmp[64];
   fnv_str(&f, "warpsight-profile-cache/1");
   fnv_str(&f, kernel);
   fnv_str(&f, ptx_text ? ptx_text : "");
-  /* The launch as unformatted JSON: cJSON prints keys in insertion order,
-   * which ws_valid_launch fixes.  "kernel" is already hashed. */
+  /* The launch as the unformatted JSON of what --launches writes
+   * (ws_valid_launch_cjson fixes the key order).  "kernel" is already
+   * hashed. */
+  cJSON *lj = ws_valid_launch_cjson(launch);
+  if (!lj) return WS_ENOMEM;
   static const char *const keys[] = {"grid", "block", "dynamic_shared_bytes", "args"};
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-    const cJSON *it = cJSON_GetObjectItemCaseSensitive(launch, keys[i]);
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(lj, keys[i]);
     char *s = it ? cJSON_PrintUnformatted(it) : NULL;
-    if (it && !s) return WS_ENOMEM;
+    if (it && !s) {
+      cJSON_Delete(lj);
+      return WS_ENOMEM;
+    }
     fnv_str(&f, keys[i]);
     fnv_str(&f, s ? s : "null");
     free(s);
   }
+  cJSON_Delete(lj);
   snprintf(tmp, sizeof tmp, "cc %d.%d sample %d", cc_major, cc_minor, sample_blocks);
   fnv_str(&f, tmp);
   snprintf(out, 17, "%016llx", (unsigned long long)f.h);
@@ -111,7 +120,8 @@ int ws_valid_cache_key(char out[17], const char *kernel, const char *ptx_text,
 }
 
 int ws_valid_cache_key_gpu(char out[17], const char *kernel, const char *ptx_text,
-                           const cJSON *launch, const ws_gpu *g, int sample_blocks) {
+                           const ws_launch_spec *launch, const ws_gpu *g,
+                           int sample_blocks) {
   char base[17], tmp[512];
   int st = ws_valid_cache_key(base, kernel, ptx_text, launch, g->cc_major, g->cc_minor,
                               sample_blocks);

@@ -15,7 +15,6 @@
  * with other names keep the spec's initialisers.  tests/unit/test_valid_predict.c
  * checks that random and zero inputs give the same profile.
  */
-#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,20 +96,28 @@ static int get_module(const ws_ptx_module **out, ws_ptx_module **tmp,
 }
 
 int ws_valid_profile_launch(ws_profile **out, ws_valid_predictor *ctx, const char *ptx_path,
-                            const cJSON *launch, const ws_gpu *g, int sample_blocks,
+                            const ws_launch_spec *launch, const ws_gpu *g, int sample_blocks,
                             ws_diag *d) {
   *out = NULL;
   const ws_ptx_module *m = NULL;
   ws_ptx_module *own = NULL;
-  ws_launch_spec *spec = NULL;
-  char *text = cJSON_PrintUnformatted(launch);
-  int st = text ? WS_OK : WS_ENOMEM;
-  if (!st) st = get_module(&m, &own, ctx, ptx_path, d);
-  if (!st) st = ws_launch_spec_parse(&spec, text, "launch", ".", d);
-  if (st) goto done;
-  if ((!ctx || !ctx->keep_inputs) && ws_valid_kernel_known(spec->kernel))
-    for (uint32_t i = 0; i < spec->nargs; i++)
-      if (spec->args[i].is_buffer) spec->args[i].init = WS_INIT_ZERO;
+  int st = get_module(&m, &own, ctx, ptx_path, d);
+  if (st) return st;
+  /* Zero-filled inputs for the validation kernels: a copy of the spec that
+   * borrows the names and owns only its argument array. */
+  ws_launch_spec zspec = *launch;
+  ws_launch_arg *zargs = NULL;
+  if ((!ctx || !ctx->keep_inputs) && ws_valid_kernel_known(launch->kernel)) {
+    zargs = malloc((launch->nargs ? launch->nargs : 1) * sizeof *zargs);
+    if (!zargs) {
+      ws_ptx_module_free(own);
+      return WS_ENOMEM;
+    }
+    memcpy(zargs, launch->args, launch->nargs * sizeof *zargs);
+    for (uint32_t i = 0; i < launch->nargs; i++)
+      if (zargs[i].is_buffer) zargs[i].init = WS_INIT_ZERO;
+    zspec.args = zargs;
+  }
   /* None of the validation kernels reads what another block wrote, so the
    * unsampled blocks are skipped (no functional rest).  The models run on
    * the measured build's registers and shared memory
@@ -118,11 +125,9 @@ int ws_valid_profile_launch(ws_profile **out, ws_valid_predictor *ctx, const cha
   ws_prof_options o = WS_PROF_OPTIONS_INIT;
   o.sample_blocks = sample_blocks > 0 ? (uint64_t)sample_blocks : 0;
   o.threads = ctx ? ctx->threads : 0;
-  st = ws_prof_launch_spec(out, NULL, m, spec, g, &o, d);
-done:
-  ws_launch_spec_free(spec);
+  st = ws_prof_launch_spec(out, NULL, m, &zspec, g, &o, d);
+  free(zargs);
   ws_ptx_module_free(own);
-  free(text);
   return st;
 }
 

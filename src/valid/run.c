@@ -3,7 +3,6 @@
  * predict it through the one prediction function (with the profile cache in
  * front), collect the times; statistics per group and the per-row CSV.
  */
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <math.h>
@@ -46,7 +45,7 @@ static int predict_row(ws_valid_outcome *oc, const ws_valid_data *data,
                        const ws_valid_options *o, const ws_gpu *g, const ptx_slot *px,
                        ws_diag *d) {
   const ws_valid_row *row = oc->row;
-  cJSON *launch;
+  ws_launch_spec *launch;
   int st = ws_valid_launch(&launch, row, data->csv->origin, d);
   if (st) return st;
   ws_valid_result res = {0};
@@ -79,7 +78,7 @@ out:
     }
   }
   ws_valid_result_free(&res);
-  cJSON_Delete(launch);
+  ws_launch_spec_free(launch);
   return st;
 }
 

@@ -46,7 +46,7 @@ static void vectoradd_sampled(void **state) {
   ws_gpu *g = NULL;
   assert_ok_diag(ws_gpu_load(&g, "gtx680", &d), &d);
   ws_valid_row r = make_row("vectorAdd", 131072, 2048, 1, 64, 1, 0);
-  cJSON *l = NULL;
+  ws_launch_spec *l = NULL;
   assert_ok_diag(ws_valid_launch(&l, &r, "t.csv", &d), &d);
   ws_valid_predictor *ctx = ws_valid_predictor_new(1);
   ws_profile *p = NULL;
@@ -70,7 +70,7 @@ static void vectoradd_sampled(void **state) {
   ws_valid_result_free(&res);
   ws_profile_free(p);
   ws_valid_predictor_free(ctx);
-  cJSON_Delete(l);
+  ws_launch_spec_free(l);
   ws_gpu_free(g);
   ws_diag_free(&d);
 }
@@ -92,7 +92,7 @@ static void zero_inputs_same_profile(void **state) {
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
     char path[512];
     snprintf(path, sizeof path, PTX_DIR "%s.sm_75.ptx", rows[i].kernel);
-    cJSON *l = NULL;
+    ws_launch_spec *l = NULL;
     assert_ok_diag(ws_valid_launch(&l, &rows[i], "t.csv", &d), &d);
     ws_valid_predictor *zero = ws_valid_predictor_new(1), *rnd = ws_valid_predictor_new(1);
     ws_valid_predictor_keep_inputs(rnd, 1);
@@ -110,7 +110,7 @@ static void zero_inputs_same_profile(void **state) {
     ws_profile_free(pr);
     ws_valid_predictor_free(zero);
     ws_valid_predictor_free(rnd);
-    cJSON_Delete(l);
+    ws_launch_spec_free(l);
   }
   ws_gpu_free(g);
   ws_diag_free(&d);
@@ -124,7 +124,7 @@ static void missing_ptx(void **state) {
   ws_gpu *g = NULL;
   assert_ok_diag(ws_gpu_load(&g, "k20", &d), &d);
   ws_valid_row r = make_row("vectorAdd", 131072, 2048, 1, 64, 1, 0);
-  cJSON *l = NULL;
+  ws_launch_spec *l = NULL;
   assert_ok_diag(ws_valid_launch(&l, &r, "t.csv", &d), &d);
   ws_valid_predictor *ctx = ws_valid_predictor_new(0);
   ws_profile *p = NULL;
@@ -134,7 +134,7 @@ static void missing_ptx(void **state) {
   assert_ok_diag(ws_valid_profile_launch(&p, ctx, PTX_DIR "vectorAdd.sm_75.ptx", l, g, 1, &d), &d);
   ws_profile_free(p);
   ws_valid_predictor_free(ctx);
-  cJSON_Delete(l);
+  ws_launch_spec_free(l);
   ws_gpu_free(g);
   ws_diag_free(&d);
 }
@@ -148,7 +148,7 @@ static void key_has_gpu_facts(void **state) {
   ws_gpu *g = NULL;
   assert_ok_diag(ws_gpu_load(&g, "k20", &d), &d);
   ws_valid_row r = make_row("vectorAdd", 131072, 2048, 1, 64, 1, 0);
-  cJSON *l = NULL;
+  ws_launch_spec *l = NULL;
   assert_ok_diag(ws_valid_launch(&l, &r, "t.csv", &d), &d);
   char k0[17], k1[17];
   assert_int_equal(ws_valid_cache_key_gpu(k0, "vectorAdd", "ptx", l, g, 2), WS_OK);
@@ -162,7 +162,7 @@ static void key_has_gpu_facts(void **state) {
   g->sms += 1;
   assert_int_equal(ws_valid_cache_key_gpu(k1, "vectorAdd", "ptx", l, g, 2), WS_OK);
   assert_string_not_equal(k0, k1);
-  cJSON_Delete(l);
+  ws_launch_spec_free(l);
   ws_gpu_free(g);
   ws_diag_free(&d);
 }

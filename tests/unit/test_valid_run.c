@@ -180,7 +180,7 @@ static void test_cache_key(void **state) {
   (void)state;
   ws_valid_data *v = load();
   ws_diag d = WS_DIAG_INIT;
-  cJSON *l = NULL;
+  ws_launch_spec *l = NULL;
   assert_ok_diag(ws_valid_launch(&l, &v->rows[0], "t.csv", &d), &d);
   char k0[17], k[17];
   ws_valid_cache_key(k0, "vectorAdd", "ptx A", l, 3, 0, 0);
@@ -195,19 +195,14 @@ static void test_cache_key(void **state) {
   assert_string_not_equal(k, k0);
   ws_valid_cache_key(k, "dotProd", "ptx A", l, 3, 0, 0);
   assert_string_not_equal(k, k0);
-  cJSON *seed = cJSON_GetObjectItem(
-      cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(l, "args"), 0),
-                                              "init"),
-                          "random"),
-      "seed");
-  cJSON_SetNumberValue(seed, 7);
+  l->args[0].seed = 7; /* the first buffer's random seed */
   ws_valid_cache_key(k, "vectorAdd", "ptx A", l, 3, 0, 0);
   assert_string_not_equal(k, k0);
-  cJSON_SetNumberValue(cJSON_GetArrayItem(cJSON_GetObjectItem(l, "grid"), 0), 1);
+  l->grid[0] = 1;
   char k2[17];
   ws_valid_cache_key(k2, "vectorAdd", "ptx A", l, 3, 0, 0);
   assert_string_not_equal(k2, k);
-  cJSON_Delete(l);
+  ws_launch_spec_free(l);
   ws_diag_free(&d);
   ws_valid_data_free(v);
 }
