@@ -36,8 +36,9 @@ typedef struct prof_request {
   "  --functional-rest     run the unsampled blocks too, without profiling (for\n"  \
   "                        kernels whose later blocks read what earlier ones wrote)\n" \
   "  --arch sm_XX          nvcc/ptxas target for .cu input (default sm_80)\n"        \
-  "  -j N                  emulator worker threads (default: the number of cores);\n" \
-  "                        the profile does not depend on N\n"
+  "  -j N                  emulator worker threads (default: the number of cores;\n" \
+  "                        never more than the blocks that run); the profile does\n" \
+  "                        not depend on N\n"
 
 /* Profile: on success returns 0 with *out and *gpu set (the caller frees
  * both); else prints the diagnostics and returns the exit status (1 the
