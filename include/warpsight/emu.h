@@ -67,6 +67,13 @@ typedef struct ws_launch_arg {
   uint64_t value;     /* scalar: the value's raw little-endian bits */
 } ws_launch_arg;
 
+/* Static shared memory the emulator gives one block at most: 1 MiB, the
+ * same cap as dynamic_shared_bytes in a launch spec, and more than any
+ * GPU allows per block (227 KB on an H100, CUDA C Programming Guide,
+ * "Technical Specifications per Compute Capability").  A kernel declaring
+ * more is refused by ws_emu_load. */
+#define WS_EMU_MAX_SHARED_BYTES (1ull << 20)
+
 typedef struct ws_launch_spec {
   char *path;                 /* file it was read from (owned), for messages */
   char *kernel;               /* kernel name (owned) */
