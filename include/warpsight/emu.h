@@ -147,16 +147,34 @@ typedef enum ws_emu_block_action {
 
 /* --- running ---------------------------------------------------------------- */
 
+/* Default limits on emulated work, so that a runaway kernel (a loop that
+ * never ends, a warp spinning while another waits at a barrier) stops with
+ * a fault instead of running until killed.  Sized from the largest work in
+ * the bundled data (docs/emulator.md, "Limits"): a validation row profiles
+ * at most about 16 M warp instructions (two sampled blocks of subSeqMax at
+ * N = 268 M, 8 M each) and no warp executes more than about 2 M; the
+ * defaults leave 16x and 32x headroom, and stop a spinning kernel in
+ * seconds (the emulator runs 2e7 to 7e7 warp instructions a second). */
+#define WS_EMU_DEFAULT_MAX_WARP_INSTS (1ull << 26)   /* 67,108,864 per warp */
+#define WS_EMU_DEFAULT_MAX_LAUNCH_INSTS (1ull << 28) /* 268,435,456 per launch */
+
 typedef struct ws_emu_options {
   int version;               /* WS_EMU_OPTIONS_VERSION */
   int threads;               /* worker threads; 0 = the number of cores */
-  uint64_t max_warp_insts;   /* per-warp instruction limit; 0 = none */
+  uint64_t max_warp_insts;   /* per-warp instruction limit; 0 = none
+                                (WS_EMU_OPTIONS_INIT: the default above) */
   FILE *printf_out;          /* vprintf output (NULL: discarded) */
   const ws_emu_hooks *hooks; /* NULL: no profiling, no cost */
+  uint64_t max_launch_insts; /* limit on the warp instructions of the whole
+                                launch (every block); 0 = none.  A grid
+                                whose warps alone exceed it is refused
+                                before anything runs. */
 } ws_emu_options;
 
 #define WS_EMU_OPTIONS_VERSION 1
-#define WS_EMU_OPTIONS_INIT {WS_EMU_OPTIONS_VERSION, 0, 0, NULL, NULL}
+#define WS_EMU_OPTIONS_INIT                                                     \
+  {WS_EMU_OPTIONS_VERSION, 0, WS_EMU_DEFAULT_MAX_WARP_INSTS, NULL, NULL,        \
+   WS_EMU_DEFAULT_MAX_LAUNCH_INSTS}
 
 typedef struct ws_emu_stats {
   uint64_t blocks;      /* blocks run */
@@ -180,6 +198,13 @@ int ws_emu_launch_new(ws_emu_launch **out, const ws_emu_program *p,
  * and address.  stats may be NULL. */
 int ws_emu_run(ws_emu_launch *l, const ws_emu_options *o, ws_emu_stats *stats,
                ws_diag *d);
+/* Refuse (WS_EINVAL, with a diagnostic naming the limit) a launch whose
+ * `blocks` blocks that will run hold more warps than o->max_launch_insts:
+ * each warp executes at least one instruction.  ws_emu_run calls it for
+ * the whole grid when no block_filter is set; a caller that filters blocks
+ * (sampling) calls it with the number that will run. */
+int ws_emu_check_work(const ws_emu_launch *l, uint64_t blocks, const ws_emu_options *o,
+                      ws_diag *d);
 /* Write each "output" buffer into dir (NULL = "."). */
 int ws_emu_write_outputs(const ws_emu_launch *l, const char *dir, ws_diag *d);
 /* A buffer's contents by argument name (for tests); NULL if none. */

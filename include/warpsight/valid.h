@@ -145,6 +145,10 @@ ws_valid_predictor *ws_valid_predictor_new(int threads);
  * depend on the values, and untouched pages of huge buffers then cost
  * nothing; docs/validation.md). */
 void ws_valid_predictor_keep_inputs(ws_valid_predictor *p, int keep);
+/* The emulator's limits on work (ws_emu_options.max_warp_insts and
+ * max_launch_insts; 0 lifts one); the defaults are WS_EMU_DEFAULT_*. */
+void ws_valid_predictor_limits(ws_valid_predictor *p, uint64_t max_warp_insts,
+                               uint64_t max_launch_insts);
 void ws_valid_predictor_free(ws_valid_predictor *p);
 
 /* Profile `launch` of the kernel in ptx_path on g (ws_prof_launch_spec),

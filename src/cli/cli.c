@@ -6,7 +6,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Whether an error has been printed (cli_print_diag, cli_usage_error), so
+ * that cli_exit_for never ends a failing command with an empty stderr.  The
+ * CLI's only mutable state: it is the process, not the library. */
+static int error_printed;
+
+/* What a status means, for a failure the library gave no message for. */
+static const char *status_text(int status) {
+  switch (status) {
+  case WS_ENOMEM: return "out of memory";
+  case WS_EIO: return "a file could not be read or written";
+  case WS_EFAULT: return "the emulated kernel faulted";
+  case WS_EUNSUP: return "the input uses something warpsight does not implement";
+  case WS_EMISSING: return "a model lacks an input it needs";
+  default: return "bad input";
+  }
+}
+
 void cli_print_diag(const ws_diag *d) {
+  if (d->errors) error_printed = 1;
   char *s = ws_diag_format(d);
   if (!s) return;
   /* Entries without a file get the program name so every line says who speaks. */
@@ -24,6 +42,10 @@ void cli_print_diag(const ws_diag *d) {
 
 int cli_exit_for(int status) {
   if (status == WS_OK) return EXIT_OK;
+  if (!error_printed) {
+    fprintf(stderr, "warpsight: error: %s (status %d; no further detail)\n", status_text(status), status);
+    error_printed = 1;
+  }
   if (status == WS_EFAULT) return EXIT_KERNEL_FAULT;
   return EXIT_USAGE;
 }
@@ -31,6 +53,7 @@ int cli_exit_for(int status) {
 int cli_usage_error(const char *cmd, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
+  error_printed = 1;
   fprintf(stderr, "warpsight %s: error: ", cmd);
   vfprintf(stderr, fmt, ap);
   fprintf(stderr, "\n(run 'warpsight %s --help' for usage)\n", cmd);
@@ -80,6 +103,17 @@ int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts,
       return cli_usage_error(cmd, "unexpected argument '%s'", a);
     positional[(*npositional)++] = a;
   }
+  return 0;
+}
+
+int cli_parse_limit(const char *cmd, const char *opt, const char *s, unsigned long long *out) {
+  char *end;
+  if (!s) return 0;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno || end == s || *end || s[strspn(s, " \t")] == '-')
+    return cli_usage_error(cmd, "%s expects a number of warp instructions (0: no limit), got '%.200s'", opt, s);
+  *out = v;
   return 0;
 }
 

@@ -40,4 +40,15 @@ int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts,
 /* Parse a non-negative integer option value; EXIT_USAGE with a message. */
 int cli_parse_int(const char *cmd, const char *opt, const char *s, long *out);
 
+/* The limits on emulated work every command that runs a kernel takes
+ * (run, profile, predict, validate, calibrate): the values given (NULL: not
+ * given, keep the default already in *out) into *out; 0 lifts a limit. */
+int cli_parse_limit(const char *cmd, const char *opt, const char *s, unsigned long long *out);
+#define CLI_LIMIT_OPTIONS_HELP                                                        \
+  "  --max-warp-insts N    stop a warp after N warp instructions (default 2^26 =\n"   \
+  "                        67108864; 0: no limit): a runaway kernel faults, exit 1\n" \
+  "  --max-launch-insts N  stop the launch after N warp instructions in all blocks\n"  \
+  "                        that run (default 2^28 = 268435456; 0: no limit); a grid\n" \
+  "                        with more warps than N is refused before it runs\n"
+
 #endif

@@ -189,7 +189,8 @@ typedef struct fault {
 
 enum {
   FAULT_NONE, FAULT_OOB, FAULT_MISALIGNED, FAULT_READONLY, FAULT_DEADLOCK,
-  FAULT_LIMIT, FAULT_TRAP, FAULT_STACK, FAULT_OTHER
+  FAULT_LIMIT, FAULT_TRAP, FAULT_STACK, FAULT_OTHER,
+  FAULT_LAUNCH_LIMIT /* the launch passed max_launch_insts */
 };
 
 struct ws_emu_launch {
@@ -223,6 +224,9 @@ typedef struct blockctx {
   char *pbuf;               /* printf output of this block */
   size_t plen, pcap;
   uint64_t warp_insts, thread_insts;
+  uint64_t *launch_insts;   /* warp instructions of the whole launch so far,
+                               shared by the workers (atomic; updated
+                               between quanta) */
 } blockctx;
 
 /* exec.c */

@@ -15,6 +15,7 @@
 
 #include "emu/emu_int.h"
 #include "emu/num.h"
+#include "util/checked.h"
 #include "warpsight/rng.h"
 
 void ws_emu_var_image(const ws_emu_program *P, const ws_ptx_var *v, uint8_t *img);
@@ -308,6 +309,7 @@ typedef struct pool {
   size_t nchunks, cchunks;
   fault flt;                /* fault of the lowest faulting block */
   int oom;                  /* allocation failure in a worker */
+  uint64_t launch_insts;    /* warp instructions of finished blocks (atomic) */
   uint64_t warp_insts, thread_insts, warps, blocks;
 } pool;
 
@@ -340,6 +342,7 @@ static void *work(void *arg) {
   B.L = L;
   B.o = pl->o;
   B.worker = wk->index;
+  B.launch_insts = &pl->launch_insts;
   B.nthreads = s->block[0] * s->block[1] * s->block[2];
   B.nwarps = (B.nthreads + 31) / 32;
   B.warps = calloc(B.nwarps, sizeof *B.warps);
@@ -364,6 +367,7 @@ static void *work(void *arg) {
     B.o = act == WS_EMU_BLOCK_PLAIN ? &plain : pl->o;
     B.block = b;
     B.plen = 0;
+
     memset(&B.flt, 0, sizeof B.flt);
     if (H && H->block_begin) H->block_begin(H->user, wk->index, b);
     int r = ws_emu_run_block(&B);
@@ -448,7 +452,7 @@ static void where_global(const ws_emu_launch *L, uint64_t a, int bytes, char *bu
              (unsigned long long)best->base);
 }
 
-static void report_fault(const ws_emu_launch *L, const fault *f, uint64_t limit, ws_diag *d) {
+static void report_fault(const ws_emu_launch *L, const fault *f, const ws_emu_options *o, ws_diag *d) {
   const ws_launch_spec *s = L->s;
   const ws_ptx_module *m = L->p->m;
   const ws_ptx_function *fn = f->f ? f->f->f : L->p->funcs[0].f;
@@ -485,8 +489,14 @@ static void report_fault(const ws_emu_launch *L, const fault *f, uint64_t limit,
     snprintf(what, sizeof what, "barrier deadlock: %s", f->msg);
     break;
   case FAULT_LIMIT:
-    snprintf(what, sizeof what, "warp %u exceeded the limit of %llu warp instructions (--max-warp-insts)", f->warp,
-             (unsigned long long)limit);
+    snprintf(what, sizeof what,
+             "runaway kernel: warp %u exceeded the limit of %llu warp instructions per warp (--max-warp-insts)",
+             f->warp, (unsigned long long)o->max_warp_insts);
+    break;
+  case FAULT_LAUNCH_LIMIT:
+    snprintf(what, sizeof what,
+             "runaway kernel: the launch exceeded the limit of %llu warp instructions in all (--max-launch-insts)",
+             (unsigned long long)o->max_launch_insts);
     break;
   case FAULT_TRAP:
     snprintf(what, sizeof what, "trap executed");
@@ -536,17 +546,36 @@ static void report_fault(const ws_emu_launch *L, const fault *f, uint64_t limit,
   }
 }
 
+int ws_emu_check_work(const ws_emu_launch *L, uint64_t blocks, const ws_emu_options *o, ws_diag *d) {
+  const ws_launch_spec *s = L->s;
+  uint64_t threads, warps;
+  if (!o->max_launch_insts) return WS_OK;
+  /* every warp executes at least one instruction (its exit) */
+  if (ws_mul3_u64(&threads, s->block[0], s->block[1], s->block[2]) ||
+      ws_mul_u64(&warps, blocks, (threads + 31) / 32) || warps > o->max_launch_insts) {
+    ws_diag_add(d, WS_SEV_ERROR, s->path, 0, 0,
+                "the launch runs %llu blocks of %u x %u x %u threads: at least one warp instruction per warp is "
+                "more than the limit of %llu warp instructions per launch (--max-launch-insts; 0 lifts it)",
+                (unsigned long long)blocks, s->block[0], s->block[1], s->block[2],
+                (unsigned long long)o->max_launch_insts);
+    return WS_EINVAL;
+  }
+  return WS_OK;
+}
+
 int ws_emu_run(ws_emu_launch *L, const ws_emu_options *o, ws_emu_stats *stats, ws_diag *d) {
   ws_emu_options defo = WS_EMU_OPTIONS_INIT;
   if (!o) o = &defo;
   const ws_launch_spec *s = L->s;
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  uint64_t nb = (uint64_t)s->grid[0] * s->grid[1] * s->grid[2];
-  if (nb > 0xFFFFFFF0ull) {
-    ws_diag_add(d, WS_SEV_ERROR, s->path, 0, 0, "grid of %llu blocks is too large", (unsigned long long)nb);
+  uint64_t nb;
+  if (ws_mul3_u64(&nb, s->grid[0], s->grid[1], s->grid[2]) || nb > 0xFFFFFFF0ull) {
+    ws_diag_add(d, WS_SEV_ERROR, s->path, 0, 0, "grid of %u x %u x %u blocks is too large", s->grid[0],
+                s->grid[1], s->grid[2]);
     return WS_EINVAL;
   }
+  if (!(o->hooks && o->hooks->block_filter) && ws_emu_check_work(L, nb, o, d)) return WS_EINVAL;
   int nt = o->threads;
   if (nt <= 0) {
     long c = sysconf(_SC_NPROCESSORS_ONLN);
@@ -601,7 +630,7 @@ int ws_emu_run(ws_emu_launch *L, const ws_emu_options *o, ws_emu_stats *stats, w
     return WS_ENOMEM;
   }
   if (pl.fault_block != UINT32_MAX) {
-    report_fault(L, &pl.flt, o->max_warp_insts, d);
+    report_fault(L, &pl.flt, o, d);
     return WS_EFAULT;
   }
   return WS_OK;

@@ -29,4 +29,44 @@ sane "3 GiB .shared"
 expect_rc 2 "3 GiB .shared"
 expect_err "static shared memory (at least 3221225472 bytes) exceeds the limit of 1048576 bytes per block" "3 GiB .shared"
 
+# --- point 2: a default limit on emulated work --------------------------------
+# acceptance: a spinning kernel (2 blocks of 32 spinning warps) stops under run,
+# profile and predict with default options within 60 s, exit 1, naming the limit
+spec spin spin 2 1024
+for cmd in run profile predict; do
+  run timeout 60 "$WS" $cmd "$H" --launch "$TMP/spin.json"
+  sane "spin ($cmd)"
+  expect_rc 1 "spin ($cmd)"
+  expect_err "hostile.ptx:29:3: error: runaway kernel: the launch exceeded the limit of 268435456 warp instructions in all (--max-launch-insts) in kernel 'spin'" "spin ($cmd)"
+done
+# one spinning warp meets the per-warp limit first (2^26 = 67108864)
+spec spin1 spin 1 32
+run timeout 60 "$WS" run "$H" --launch "$TMP/spin1.json"
+expect_rc 1 "one spinning warp"
+expect_err "runaway kernel: warp 0 exceeded the limit of 67108864 warp instructions per warp (--max-warp-insts)" "one spinning warp"
+# the limits are settable (0 lifts one; the other still stops the kernel)
+run timeout 60 "$WS" profile "$H" --launch "$TMP/spin1.json" --max-warp-insts 0 --max-launch-insts 5000
+expect_rc 1 "profile --max-launch-insts"
+expect_err "the launch exceeded the limit of 5000 warp instructions" "profile --max-launch-insts"
+run "$WS" predict "$H" --launch "$TMP/spin1.json" --max-warp-insts 3000
+expect_rc 1 "predict --max-warp-insts"
+expect_err "warp 0 exceeded the limit of 3000 warp instructions per warp" "predict --max-warp-insts"
+run "$WS" run "$H" --launch "$TMP/spin1.json" --max-warp-insts -5
+expect_rc 2 "negative limit"
+expect_err "--max-warp-insts expects a number of warp instructions" "negative limit"
+# warp 0 spins while warp 1 waits at a barrier: reported as a deadlock
+spec barspin barspin 1 64
+run timeout 60 "$WS" run "$H" --launch "$TMP/barspin.json" --max-warp-insts 300000
+sane "barrier spin"
+expect_rc 1 "barrier spin"
+expect_err "barrier deadlock: warp 0 spins past the limit of 300000 warp instructions (--max-warp-insts) while warp 1 waits at barrier 0 (PTX line 40)" "barrier spin"
+# 2^31 - 1 blocks of one warp: more warps than the launch limit, refused at once
+spec hugegrid spin 2147483647 32
+for cmd in run profile; do
+  run timeout 60 "$WS" $cmd "$H" --launch "$TMP/hugegrid.json"
+  sane "huge grid ($cmd)"
+  expect_rc 2 "huge grid ($cmd)"
+  expect_err "the launch runs 2147483647 blocks of 32 x 1 x 1 threads: at least one warp instruction per warp is more than the limit of 268435456" "huge grid ($cmd)"
+done
+
 finish
