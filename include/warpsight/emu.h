@@ -187,6 +187,25 @@ typedef struct ws_emu_stats {
 
 typedef struct ws_emu_launch ws_emu_launch;
 
+/* The global memory (buffers and .global variables) one launch may
+ * allocate: by default half the machine's physical memory, so a spec that
+ * asks for more is refused with a message naming the budget before
+ * anything is allocated (calloc'd pages nobody touches cost nothing, so a
+ * budget above the free memory is still useful).  0 lifts the budget. */
+uint64_t ws_emu_default_memory_budget(void);
+void ws_emu_program_set_memory_budget(ws_emu_program *p, uint64_t bytes);
+
+/* Local memory per thread the emulator allows: 512 KiB, CUDA's maximum
+ * (CUDA C Programming Guide, "Technical Specifications per Compute
+ * Capability": 512 KB of local memory per thread).  Frames and alloca past
+ * it fault as a call-stack overflow naming the limit. */
+#define WS_EMU_MAX_LOCAL_BYTES (512ull << 10)
+
+/* Device printf output one launch may buffer: 64 MiB (64 times CUDA's
+ * default printf FIFO of 1 MB, cudaLimitPrintfFifoSize); a kernel printing
+ * more faults, naming the limit, instead of filling the host's memory. */
+#define WS_EMU_MAX_PRINTF_BYTES (64ull << 20)
+
 /* Check the spec against the program's kernel (argument count, kinds, sizes
  * and types; grid and block limits), read input files and initialise every
  * buffer.  Errors name the argument ("argument 2 'n': ..."). */

@@ -131,12 +131,16 @@ typedef struct ws_prof_options {
   uint64_t max_launch_insts;          /* limit on the launch's warp instructions
                                          (the blocks that run); 0: none (INIT:
                                          WS_EMU_DEFAULT_MAX_LAUNCH_INSTS) */
+  uint64_t max_memory;                /* ws_prof_launch_spec: the launch's global
+                                         memory budget in bytes; 0: the default
+                                         (ws_emu_default_memory_budget),
+                                         UINT64_MAX: none */
 } ws_prof_options;
 
 #define WS_PROF_OPTIONS_VERSION 1
 #define WS_PROF_OPTIONS_INIT                                                          \
   {WS_PROF_OPTIONS_VERSION, 0, 0, 0, WS_EMU_DEFAULT_MAX_WARP_INSTS, NULL, NULL, NULL, NULL, \
-   WS_EMU_DEFAULT_MAX_LAUNCH_INSTS}
+   WS_EMU_DEFAULT_MAX_LAUNCH_INSTS, 0}
 
 /* A launch prepared in the emulator (ws_emu_launch_new from a spec, or a
  * raw launch on a device) and what the profiler must know about it: the

@@ -146,9 +146,11 @@ ws_valid_predictor *ws_valid_predictor_new(int threads);
  * nothing; docs/validation.md). */
 void ws_valid_predictor_keep_inputs(ws_valid_predictor *p, int keep);
 /* The emulator's limits on work (ws_emu_options.max_warp_insts and
- * max_launch_insts; 0 lifts one); the defaults are WS_EMU_DEFAULT_*. */
+ * max_launch_insts; 0 lifts one; the defaults are WS_EMU_DEFAULT_*) and
+ * on a launch's global memory (ws_prof_options.max_memory: 0 the default,
+ * UINT64_MAX none). */
 void ws_valid_predictor_limits(ws_valid_predictor *p, uint64_t max_warp_insts,
-                               uint64_t max_launch_insts);
+                               uint64_t max_launch_insts, uint64_t max_memory);
 void ws_valid_predictor_free(ws_valid_predictor *p);
 
 /* Profile `launch` of the kernel in ptx_path on g (ws_prof_launch_spec),

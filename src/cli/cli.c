@@ -117,6 +117,25 @@ int cli_parse_limit(const char *cmd, const char *opt, const char *s, unsigned lo
   return 0;
 }
 
+int cli_parse_bytes(const char *cmd, const char *opt, const char *s, unsigned long long *out) {
+  char *end;
+  if (!s) return 0;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  int sh = 0;
+  if (*end == 'K' || *end == 'k') sh = 10;
+  else if (*end == 'M') sh = 20;
+  else if (*end == 'G') sh = 30;
+  else if (*end == 'T') sh = 40;
+  if (sh) end++;
+  if (errno || end == s || *end || s[strspn(s, " \t")] == '-' || (sh && v > (~0ull >> sh)))
+    return cli_usage_error(cmd, "%s expects a number of bytes with an optional K, M, G or T, got '%.200s'", opt,
+                           s);
+  v <<= sh;
+  *out = v ? v : ~0ull;
+  return 0;
+}
+
 int cli_parse_int(const char *cmd, const char *opt, const char *s, long *out) {
   char *end;
   errno = 0;

@@ -9,7 +9,7 @@
 
 static const char help_text[] =
     "usage: warpsight run FILE.ptx --kernel K --launch L.json [--out DIR] [-j N]\n"
-    "                     [--max-warp-insts N] [--max-launch-insts N]\n\n"
+    "                     [--max-warp-insts N] [--max-launch-insts N] [--max-memory N]\n\n"
     "Runs kernel K of FILE.ptx in the functional PTX emulator with the grid, block\n"
     "and arguments of launch spec L.json (docs/launch-spec.md), writes every buffer\n"
     "marked \"output\" into DIR (default: the current folder) as a raw little-endian\n"
@@ -25,11 +25,12 @@ static const char help_text[] =
     "instructions the emulator does not implement).\n";
 
 int cmd_run(int argc, char **argv) {
-  const char *kernel = NULL, *launch = NULL, *out = NULL, *jobs = NULL, *maxi = NULL, *maxl = NULL;
+  const char *kernel = NULL, *launch = NULL, *out = NULL, *jobs = NULL, *maxi = NULL, *maxl = NULL,
+             *maxm = NULL;
   cli_opt opts[] = {{"--kernel", 1, &kernel},         {"--launch", 1, &launch},
                     {"--out", 1, &out},               {"-j", 1, &jobs},
                     {"--max-warp-insts", 1, &maxi},   {"--max-launch-insts", 1, &maxl},
-                    {NULL, 0, NULL}};
+                    {"--max-memory", 1, &maxm},       {NULL, 0, NULL}};
   const char *pos[1];
   int npos, help;
   if (cli_parse("run", argc, argv, opts, pos, 1, &npos, help_text, &help)) return EXIT_USAGE;
@@ -37,10 +38,11 @@ int cmd_run(int argc, char **argv) {
   if (npos != 1) return cli_usage_error("run", "expected one PTX file (see --help)");
   if (!launch) return cli_usage_error("run", "--launch is required");
   long j = 0;
-  unsigned long long mx = WS_EMU_DEFAULT_MAX_WARP_INSTS, ml = WS_EMU_DEFAULT_MAX_LAUNCH_INSTS;
+  unsigned long long mx = WS_EMU_DEFAULT_MAX_WARP_INSTS, ml = WS_EMU_DEFAULT_MAX_LAUNCH_INSTS, mm = 0;
   if (jobs && cli_parse_int("run", "-j", jobs, &j)) return EXIT_USAGE;
   if (cli_parse_limit("run", "--max-warp-insts", maxi, &mx) ||
-      cli_parse_limit("run", "--max-launch-insts", maxl, &ml))
+      cli_parse_limit("run", "--max-launch-insts", maxl, &ml) ||
+      cli_parse_bytes("run", "--max-memory", maxm, &mm))
     return EXIT_USAGE;
   if (jobs && (j < 1 || j > 256)) return cli_usage_error("run", "-j must be between 1 and 256");
 
@@ -57,6 +59,7 @@ int cmd_run(int argc, char **argv) {
     st = WS_EINVAL;
   }
   if (!st) st = ws_emu_load(&p, m, kernel ? kernel : spec->kernel, &d);
+  if (!st && mm) ws_emu_program_set_memory_budget(p, mm == ~0ull ? 0 : mm);
   if (!st) st = ws_emu_launch_new(&l, p, spec, &d);
   ws_emu_stats stats = {0};
   if (!st) {

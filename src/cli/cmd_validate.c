@@ -23,7 +23,7 @@ static const char help[] =
     "usage: warpsight validate DATA.csv [--models all|M,M] [--gpus G,G] [--kernels K,K]\n"
     "                          [--sample-blocks N] [--limit N] [--report DIR]\n"
     "                          [--ptx-dir DIR] [--cache DIR | --no-cache] [--launches DIR]\n"
-    "                          [--max-warp-insts N] [--max-launch-insts N]\n\n"
+    "                          [--max-warp-insts N] [--max-launch-insts N] [--max-memory N]\n\n"
     "Predicts each measured kernel launch of DATA.csv (the columns of\n"
     "data/validation/amaris-measured-dev.csv: GPU, kernel, input size, grid, block,\n"
     "Duration in seconds) with the performance models and compares the\n"
@@ -135,13 +135,15 @@ static int make_dir(const char *dir) {
 int cmd_validate(int argc, char **argv) {
   const char *models_s = "all", *gpus_s = NULL, *kernels_s = NULL, *sample_s = NULL,
              *limit_s = NULL, *report = NULL, *ptx_s = NULL, *cache_s = NULL,
-             *no_cache = NULL, *launches = NULL, *maxw = NULL, *maxl = NULL;
+             *no_cache = NULL, *launches = NULL, *maxw = NULL, *maxl = NULL,
+             *maxm = NULL;
   cli_opt opts[] = {{"--launches", 1, &launches},{"--models", 1, &models_s},   {"--gpus", 1, &gpus_s},
                     {"--kernels", 1, &kernels_s}, {"--sample-blocks", 1, &sample_s},
                     {"--limit", 1, &limit_s},     {"--report", 1, &report},
                     {"--ptx-dir", 1, &ptx_s},     {"--cache", 1, &cache_s},
                     {"--no-cache", 0, &no_cache}, {"--max-warp-insts", 1, &maxw},
-                    {"--max-launch-insts", 1, &maxl}, {NULL, 0, NULL}};
+                    {"--max-launch-insts", 1, &maxl}, {"--max-memory", 1, &maxm},
+                    {NULL, 0, NULL}};
   const char *pos[1];
   int npos, want_help;
   if (cli_parse("validate", argc, argv, opts, pos, 1, &npos, help, &want_help)) return EXIT_USAGE;
@@ -152,9 +154,10 @@ int cmd_validate(int argc, char **argv) {
   if (sample_s && cli_parse_int("validate", "--sample-blocks", sample_s, &sample)) return EXIT_USAGE;
   if (limit_s && cli_parse_int("validate", "--limit", limit_s, &limit)) return EXIT_USAGE;
   if (sample > 1 << 30) return cli_usage_error("validate", "--sample-blocks is too large");
-  unsigned long long mw = WS_EMU_DEFAULT_MAX_WARP_INSTS, mlaunch = WS_EMU_DEFAULT_MAX_LAUNCH_INSTS;
+  unsigned long long mw = WS_EMU_DEFAULT_MAX_WARP_INSTS, mlaunch = WS_EMU_DEFAULT_MAX_LAUNCH_INSTS, mmem = 0;
   if (cli_parse_limit("validate", "--max-warp-insts", maxw, &mw) ||
-      cli_parse_limit("validate", "--max-launch-insts", maxl, &mlaunch))
+      cli_parse_limit("validate", "--max-launch-insts", maxl, &mlaunch) ||
+      cli_parse_bytes("validate", "--max-memory", maxm, &mmem))
     return EXIT_USAGE;
 
   int rc = EXIT_USAGE;
@@ -279,7 +282,7 @@ int cmd_validate(int argc, char **argv) {
   o.cache_dir = vcli_cache_dir(cache_buf, sizeof cache_buf, cache_s, no_cache);
   o.predict = ws_valid_default_predictor();
   if (!(pctx = ws_valid_predictor_new(0))) goto out;
-  ws_valid_predictor_limits(pctx, mw, mlaunch);
+  ws_valid_predictor_limits(pctx, mw, mlaunch, mmem);
   o.user = pctx;
   o.progress = vcli_progress;
   o.progress_user = "validate";

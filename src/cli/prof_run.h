@@ -23,11 +23,12 @@ typedef struct prof_request {
   long threads;             /* -j, 0 = cores */
   unsigned long long max_warp_insts;   /* --max-warp-insts (0: none) */
   unsigned long long max_launch_insts; /* --max-launch-insts (0: none) */
+  unsigned long long max_memory;       /* --max-memory (0: default, ~0: none) */
 } prof_request;
 
 /* Parse --max-warp-insts / --max-launch-insts (NULL: not given) into rq,
  * starting from the defaults.  0 or EXIT_USAGE. */
-int cli_prof_limits(prof_request *rq, const char *warp_s, const char *launch_s);
+int cli_prof_limits(prof_request *rq, const char *warp_s, const char *launch_s, const char *mem_s);
 
 /* The GPU when --gpu is not given. */
 #define PROF_DEFAULT_GPU "a100"

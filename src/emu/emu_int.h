@@ -125,6 +125,8 @@ struct ws_emu_program {
   uint64_t gvar_end;        /* end of module .global variables */
   sobj *sobjs;              /* shared and const objects for reports */
   uint32_t nsobjs;          /* entries */
+  uint64_t mem_budget;      /* bytes of global memory a launch may allocate
+                               (0: no limit; ws_emu_program_set_memory_budget) */
 };
 
 /* One entry of a warp's reconvergence stack. */
@@ -227,6 +229,8 @@ typedef struct blockctx {
   uint64_t *launch_insts;   /* warp instructions of the whole launch so far,
                                shared by the workers (atomic; updated
                                between quanta) */
+  uint64_t *printf_bytes;   /* printf output of the launch's finished blocks
+                               (atomic), for WS_EMU_MAX_PRINTF_BYTES */
 } blockctx;
 
 /* exec.c */

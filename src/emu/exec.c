@@ -440,7 +440,8 @@ static int grow_local(warp *w, uint64_t need) {
   if (need <= w->local_cap) return 0;
   uint64_t c = w->local_cap ? w->local_cap : 256;
   while (c < need) c *= 2;
-  if (c > (64u << 20)) return -1;
+  if (c > WS_EMU_MAX_LOCAL_BYTES && need <= WS_EMU_MAX_LOCAL_BYTES) c = WS_EMU_MAX_LOCAL_BYTES;
+  if (c > WS_EMU_MAX_LOCAL_BYTES) return -1;
   uint8_t *n = calloc(32, c);
   if (!n) return -1;
   for (uint32_t l = 0; l < 32 && w->local; l++) memcpy(n + l * c, w->local + l * w->local_cap, w->local_top);
@@ -738,7 +739,7 @@ reload:
         uint64_t need = 0, al = (uint64_t)in->imm;
         LANES(m, need = A[l] > need ? A[l] : need);
         uint64_t base = (w->local_top + al - 1) / al * al;
-        if (need > (64u << 20) || grow_local(w, base + need)) {
+        if (need > WS_EMU_MAX_LOCAL_BYTES || grow_local(w, base + need)) {
           set_fault(B, w, (uint32_t)__builtin_ctz(m), F, pc, FAULT_STACK, 0, 0, 0);
           return -1;
         }
@@ -1600,6 +1601,13 @@ reload:
           vpctx vc = {B, w, l, F, pc};
           int r = ws_emu_vprintf(&B->pbuf, &B->plen, &B->pcap, vp_fetch_fn, &vc, fa, aa);
           if (r < 0 && B->flt.kind) return -1;
+          if (B->plen + __atomic_load_n(B->printf_bytes, __ATOMIC_RELAXED) > WS_EMU_MAX_PRINTF_BYTES) {
+            set_fault(B, w, l, F, pc, FAULT_OTHER, 0, 0, 0);
+            snprintf(B->flt.msg, sizeof B->flt.msg,
+                     "device printf output passed the limit of %llu bytes per launch",
+                     (unsigned long long)WS_EMU_MAX_PRINTF_BYTES);
+            return -1;
+          }
           if (nr && (vs[0] & 0x80000000u)) {
             int32_t rv = r;
             memcpy(w->local + l * w->local_cap + lbase + (vs[0] & 0x7fffffffu), &rv, 4);
@@ -1720,7 +1728,8 @@ int ws_emu_run_block(blockctx *B) {
     }
     if (push_frame(w, K, 0) || push_entry(w, 0, NO_PC, w->exists, 0)) {
       set_fault(B, w, 0, K, 0, FAULT_STACK, 0, 0, 0);
-      snprintf(B->flt.msg, sizeof B->flt.msg, "out of memory for the warp's registers");
+      snprintf(B->flt.msg, sizeof B->flt.msg, "the kernel's frame (%llu bytes of local memory per thread) does not fit",
+               (unsigned long long)K->frame_bytes);
       return -1;
     }
   }

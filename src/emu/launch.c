@@ -86,13 +86,15 @@ static int init_buffer(uint8_t *mem, const ws_launch_arg *a, const char *origin,
     return WS_OK;
   }
   case WS_INIT_FILE: {
-    FILE *f = fopen(a->file, "rb");
-    if (!f) {
-      ws_diag_add(d, WS_SEV_ERROR, origin, 0, 0, "args[%d].init.file: cannot open '%s' for buffer '%s'", idx,
+    FILE *f;
+    uint64_t want = n * (uint64_t)es, have;
+    /* regular files only (a FIFO would block), and no bigger than the buffer */
+    int st = ws_open_input(&f, &have, a->file, UINT64_MAX, d);
+    if (st) {
+      ws_diag_add(d, WS_SEV_NOTE, origin, 0, 0, "args[%d].init.file: cannot open '%s' for buffer '%s'", idx,
                   a->file, a->name);
-      return WS_EIO;
+      return st;
     }
-    uint64_t want = n * (uint64_t)es;
     size_t got = want ? fread(mem, 1, (size_t)want, f) : 0;
     int extra = fgetc(f) != EOF;
     fclose(f);
@@ -158,9 +160,30 @@ static int cmp_gobj(const void *a, const void *b) {
   return x->base < y->base ? -1 : x->base > y->base;
 }
 
+/* The launch's global memory (module .global variables and buffers) against
+ * the program's budget, before anything is allocated. */
+static int check_budget(const ws_emu_program *p, const ws_launch_spec *s, ws_diag *d) {
+  uint64_t total = 0, b;
+  int over = 0;
+  for (uint32_t i = 0; i < p->m->nvars; i++)
+    if (p->m->vars[i].space == WS_PTX_SP_GLOBAL) over |= ws_add_u64(&total, total, p->m->vars[i].size);
+  for (uint32_t i = 0; i < s->nargs; i++)
+    if (s->args[i].is_buffer)
+      over |= ws_mul_u64(&b, s->args[i].count, (uint64_t)ws_elem_type_size(s->args[i].type)) ||
+              ws_add_u64(&total, total, b);
+  if (!p->mem_budget || (!over && total <= p->mem_budget)) return WS_OK;
+  ws_diag_add(d, WS_SEV_ERROR, s->path, 0, 0,
+              "the launch needs %s%llu bytes of global memory (buffers and .global variables), more than the "
+              "emulator's budget of %llu bytes (--max-memory; default half the machine's memory)",
+              over ? "more than " : "", (unsigned long long)(over ? UINT64_MAX : total),
+              (unsigned long long)p->mem_budget);
+  return WS_EINVAL;
+}
+
 int ws_emu_launch_new(ws_emu_launch **out, const ws_emu_program *p, const ws_launch_spec *s, ws_diag *d) {
   *out = NULL;
   const ws_ptx_function *k = p->funcs[0].f;
+  if (check_budget(p, s, d)) return WS_EINVAL;
   if (strcmp(s->kernel, k->name) != 0) {
     ws_diag_add(d, WS_SEV_ERROR, s->path, 0, 0, "the spec is for kernel '%s', the program runs '%s'", s->kernel,
                 k->name);
@@ -309,7 +332,8 @@ typedef struct pool {
   size_t nchunks, cchunks;
   fault flt;                /* fault of the lowest faulting block */
   int oom;                  /* allocation failure in a worker */
-  uint64_t launch_insts;    /* warp instructions of finished blocks (atomic) */
+  uint64_t launch_insts;    /* warp instructions so far (atomic) */
+  uint64_t printf_bytes;    /* printf output of finished blocks (atomic) */
   uint64_t warp_insts, thread_insts, warps, blocks;
 } pool;
 
@@ -343,6 +367,7 @@ static void *work(void *arg) {
   B.o = pl->o;
   B.worker = wk->index;
   B.launch_insts = &pl->launch_insts;
+  B.printf_bytes = &pl->printf_bytes;
   B.nthreads = s->block[0] * s->block[1] * s->block[2];
   B.nwarps = (B.nthreads + 31) / 32;
   B.warps = calloc(B.nwarps, sizeof *B.warps);
@@ -386,6 +411,7 @@ static void *work(void *arg) {
       }
       if (pl->nchunks < pl->cchunks) {
         char *t = malloc(B.plen);
+        __atomic_add_fetch(&pl->printf_bytes, B.plen, __ATOMIC_RELAXED);
         if (t) {
           memcpy(t, B.pbuf, B.plen);
           pl->chunks[pl->nchunks++] = (pchunk){b, t, B.plen};
@@ -460,7 +486,7 @@ static void report_fault(const ws_emu_launch *L, const fault *f, const ws_emu_op
   uint32_t b = f->block, t = f->warp * 32 + f->lane;
   uint32_t bx = b % s->grid[0], by = (b / s->grid[0]) % s->grid[1], bz = b / (s->grid[0] * s->grid[1]);
   uint32_t tx = t % s->block[0], ty = (t / s->block[0]) % s->block[1], tz = t / (s->block[0] * s->block[1]);
-  char what[640];
+  char what[1024];
   uint64_t a = f->addr;
   int sp = f->space;
   if (sp == MS_GENERIC) {
@@ -502,8 +528,10 @@ static void report_fault(const ws_emu_launch *L, const fault *f, const ws_emu_op
     snprintf(what, sizeof what, "trap executed");
     break;
   case FAULT_STACK:
-    snprintf(what, sizeof what, "call stack overflow or out of memory for a call frame%s%s", f->msg[0] ? ": " : "",
-             f->msg);
+    snprintf(what, sizeof what,
+             "call stack overflow (more than 4096 nested calls, or more than %llu bytes of local memory per "
+             "thread) or out of memory for a call frame%s%s",
+             (unsigned long long)WS_EMU_MAX_LOCAL_BYTES, f->msg[0] ? ": " : "", f->msg);
     break;
   default:
     snprintf(what, sizeof what, "%s", f->msg);

@@ -8,6 +8,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "emu/emu_int.h"
 #include "emu/num.h"
@@ -1436,6 +1437,28 @@ void ws_emu_program_free(ws_emu_program *p) {
   free(p);
 }
 
+uint64_t ws_emu_default_memory_budget(void) {
+  /* half the machine's memory: from /proc/meminfo (Linux), else sysconf */
+  unsigned long long kb = 0;
+  FILE *f = fopen("/proc/meminfo", "r");
+  if (f) {
+    char line[256];
+    while (fgets(line, sizeof line, f))
+      if (sscanf(line, "MemTotal: %llu kB", &kb) == 1) break;
+    fclose(f);
+  }
+  uint64_t total = (uint64_t)kb * 1024;
+  if (!total) {
+    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    total = pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : 8ull << 30;
+  }
+  return total / 2;
+}
+
+void ws_emu_program_set_memory_budget(ws_emu_program *p, uint64_t bytes) {
+  p->mem_budget = bytes;
+}
+
 const ws_ptx_function *ws_emu_program_kernel(const ws_emu_program *p) {
   return p->funcs[0].f;
 }
@@ -1460,6 +1483,7 @@ int ws_emu_load(ws_emu_program **out, const ws_ptx_module *m, const char *kernel
   int st = WS_ENOMEM;
   if (!P) return st;
   P->m = m;
+  P->mem_budget = ws_emu_default_memory_budget();
   P->func_of_ir = malloc((m->nfuncs + 1) * sizeof *P->func_of_ir);
   P->funcs = calloc(m->nfuncs + 1, sizeof *P->funcs);
   D.queue = malloc((m->nfuncs + 1) * sizeof *D.queue);

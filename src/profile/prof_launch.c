@@ -229,6 +229,7 @@ int ws_prof_launch_spec(ws_profile **out, ws_emu_stats *stats, const ws_ptx_modu
   ws_emu_program *prog = NULL;
   ws_emu_launch *L = NULL;
   int st = ws_emu_load(&prog, m, spec->kernel, d);
+  if (!st && o && o->max_memory) ws_emu_program_set_memory_budget(prog, o->max_memory == UINT64_MAX ? 0 : o->max_memory);
   if (!st) st = ws_emu_launch_new(&L, prog, spec, d);
   if (!st) {
     ws_prof_target t = {m, prog, L, {spec->grid[0], spec->grid[1], spec->grid[2]},

@@ -37,6 +37,7 @@ struct ws_valid_predictor {
   int keep_inputs;        /* 1: never replace the spec's initialisers */
   uint64_t max_warp_insts;   /* emulator limits (ws_emu_options) */
   uint64_t max_launch_insts;
+  uint64_t max_memory;       /* ws_prof_options.max_memory */
 };
 
 ws_valid_predictor *ws_valid_predictor_new(int threads) {
@@ -49,8 +50,10 @@ ws_valid_predictor *ws_valid_predictor_new(int threads) {
   return p;
 }
 
-void ws_valid_predictor_limits(ws_valid_predictor *p, uint64_t max_warp_insts, uint64_t max_launch_insts) {
+void ws_valid_predictor_limits(ws_valid_predictor *p, uint64_t max_warp_insts, uint64_t max_launch_insts,
+                               uint64_t max_memory) {
   if (!p) return;
+  p->max_memory = max_memory;
   p->max_warp_insts = max_warp_insts;
   p->max_launch_insts = max_launch_insts;
 }
@@ -140,6 +143,7 @@ int ws_valid_profile_launch(ws_profile **out, ws_valid_predictor *ctx, const cha
   if (ctx) {
     o.max_warp_insts = ctx->max_warp_insts;
     o.max_launch_insts = ctx->max_launch_insts;
+    o.max_memory = ctx->max_memory;
   }
   st = ws_prof_launch_spec(out, NULL, m, &zspec, g, &o, d);
   free(zargs);

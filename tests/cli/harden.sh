@@ -37,7 +37,7 @@ for cmd in run profile predict; do
   run timeout 60 "$WS" $cmd "$H" --launch "$TMP/spin.json"
   sane "spin ($cmd)"
   expect_rc 1 "spin ($cmd)"
-  expect_err "hostile.ptx:29:3: error: runaway kernel: the launch exceeded the limit of 268435456 warp instructions in all (--max-launch-insts) in kernel 'spin'" "spin ($cmd)"
+  expect_err "hostile.ptx:39:3: error: runaway kernel: the launch exceeded the limit of 268435456 warp instructions in all (--max-launch-insts) in kernel 'spin'" "spin ($cmd)"
 done
 # one spinning warp meets the per-warp limit first (2^26 = 67108864)
 spec spin1 spin 1 32
@@ -59,7 +59,7 @@ spec barspin barspin 1 64
 run timeout 60 "$WS" run "$H" --launch "$TMP/barspin.json" --max-warp-insts 300000
 sane "barrier spin"
 expect_rc 1 "barrier spin"
-expect_err "barrier deadlock: warp 0 spins past the limit of 300000 warp instructions (--max-warp-insts) while warp 1 waits at barrier 0 (PTX line 40)" "barrier spin"
+expect_err "barrier deadlock: warp 0 spins past the limit of 300000 warp instructions (--max-warp-insts) while warp 1 waits at barrier 0 (PTX line 50)" "barrier spin"
 # 2^31 - 1 blocks of one warp: more warps than the launch limit, refused at once
 spec hugegrid spin 2147483647 32
 for cmd in run profile; do
@@ -68,5 +68,53 @@ for cmd in run profile; do
   expect_rc 2 "huge grid ($cmd)"
   expect_err "the launch runs 2147483647 blocks of 32 x 1 x 1 threads: at least one warp instruction per warp is more than the limit of 268435456" "huge grid ($cmd)"
 done
+
+# --- point 5: bounded memory -------------------------------------------------
+# inputs must be regular files: /dev/zero as a launch spec once read 3 GB
+run timeout 20 "$WS" run "$H" --launch /dev/zero
+sane "/dev/zero spec"
+expect_rc 2 "/dev/zero spec"
+expect_err "/dev/zero: error: cannot read: it is a character device; an input must be a regular file" "/dev/zero spec"
+# a FIFO as an init file once blocked forever
+mkfifo "$TMP/fifo"
+printf '{"kernel": "copy", "grid": [1,1,1], "block": [32,1,1], "args": [{"buffer": "in", "type": "f32", "count": 32, "init": {"file": "%s"}}, {"buffer": "out", "type": "f32", "count": 32}, {"scalar": "off", "type": "s32", "value": 0}]}\n' "$TMP/fifo" >"$TMP/fifo.json"
+run timeout 20 "$WS" run "$D/faults.ptx" --launch "$TMP/fifo.json"
+expect_rc 2 "FIFO init file"
+expect_err "fifo: error: cannot read: it is a FIFO (named pipe); an input must be a regular file" "FIFO init file"
+run "$WS" analyze "$TMP"
+expect_rc 2 "directory as PTX"
+expect_err "cannot read: it is a directory" "directory as PTX"
+# a regular file over the 1 GiB limit (sparse: costs no disk) is refused by its size
+truncate -s 2G "$TMP/huge.ptx"
+run timeout 20 "$WS" analyze "$TMP/huge.ptx"
+expect_rc 2 "2 GiB input"
+expect_err "input file of 2147483648 bytes is larger than the limit of 1073741824 bytes" "2 GiB input"
+rm -f "$TMP/huge.ptx"
+# a 64 GiB .global: over the memory budget, refused with a message naming it
+# (it once ended with exit 2 and an empty stderr)
+spec touch touch 1 32
+run "$WS" run "$D/global64g.ptx" --launch "$TMP/touch.json" --max-memory 1G
+sane "64 GiB .global"
+expect_rc 2 "64 GiB .global"
+expect_err "the launch needs 68719476736 bytes of global memory (buffers and .global variables), more than the emulator's budget of 1073741824 bytes (--max-memory" "64 GiB .global"
+run "$WS" profile "$D/faults.ptx" --launch "$D/oob_read.json" --max-memory 100
+expect_rc 2 "profile --max-memory"
+expect_err "the launch needs 256 bytes of global memory" "profile --max-memory"
+run "$WS" run "$D/faults.ptx" --launch "$D/oob_read.json" --max-memory 12Q
+expect_rc 2 "bad --max-memory"
+expect_err "--max-memory expects a number of bytes" "bad --max-memory"
+# 1 MiB of .local per thread: more than 512 KiB
+spec biglocal biglocal 1 32
+run "$WS" run "$H" --launch "$TMP/biglocal.json"
+sane "1 MiB .local"
+expect_rc 1 "1 MiB .local"
+expect_err "more than 524288 bytes of local memory per thread" "1 MiB .local"
+# printf output is bounded (64 MiB per launch) instead of filling memory
+spec flood flood 1 32
+timeout 60 "$WS" run "$H" --launch "$TMP/flood.json" >/dev/null 2>"$TMP/flood.err"
+RC=$?
+ERR=$(cat "$TMP/flood.err")
+expect_rc 1 "printf flood"
+expect_err "device printf output passed the limit of 67108864 bytes per launch in kernel 'flood'" "printf flood"
 
 finish
