@@ -105,6 +105,23 @@ int ws_read_file(char **out, size_t *out_len, const char *path, ws_diag *d);
 int ws_open_input(FILE **out, uint64_t *out_size, const char *path, uint64_t max_bytes,
                   ws_diag *d);
 
+/* An output file being written: ws_outfile_open creates a temporary file
+ * beside `path` (O_EXCL: never through a symlink or into an existing file);
+ * write to `f`; ws_outfile_commit flushes, syncs and renames it over path
+ * (a symlink there is replaced, not followed), or on any error removes it,
+ * leaves the old file alone and reports the OS's reason; ws_outfile_discard
+ * drops it.  Every output of the library and the CLI goes through these. */
+typedef struct ws_outfile {
+  FILE *f;      /* write here */
+  char *path;   /* destination (owned) */
+  char *tmp;    /* the temporary file (owned) */
+} ws_outfile;
+int ws_outfile_open(ws_outfile *o, const char *path, ws_diag *d);
+int ws_outfile_commit(ws_outfile *o, ws_diag *d);
+void ws_outfile_discard(ws_outfile *o);
+/* Write len bytes to path through a ws_outfile. */
+int ws_write_file(const char *path, const void *data, size_t len, ws_diag *d);
+
 #ifdef __cplusplus
 }
 #endif

@@ -136,6 +136,20 @@ int cli_parse_bytes(const char *cmd, const char *opt, const char *s, unsigned lo
   return 0;
 }
 
+int cli_write_text(const char *path, const char *text, int nl) {
+  ws_diag d = WS_DIAG_INIT;
+  ws_outfile o;
+  int st = ws_outfile_open(&o, path, &d);
+  if (!st) {
+    if (text) fputs(text, o.f);
+    if (nl) fputc('\n', o.f);
+    st = ws_outfile_commit(&o, &d);
+  }
+  cli_print_diag(&d);
+  ws_diag_free(&d);
+  return st ? EXIT_USAGE : 0;
+}
+
 int cli_parse_int(const char *cmd, const char *opt, const char *s, long *out) {
   char *end;
   errno = 0;

@@ -40,6 +40,11 @@ int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts,
 /* Parse a non-negative integer option value; EXIT_USAGE with a message. */
 int cli_parse_int(const char *cmd, const char *opt, const char *s, long *out);
 
+/* Write text (and a newline if nl) to path through a ws_outfile (a
+ * temporary file renamed into place).  0, or EXIT_USAGE after printing the
+ * error with the OS's reason. */
+int cli_write_text(const char *path, const char *text, int nl);
+
 /* The limits on emulated work every command that runs a kernel takes
  * (run, profile, predict, validate, calibrate): the values given (NULL: not
  * given, keep the default already in *out) into *out; 0 lifts a limit. */

@@ -169,15 +169,13 @@ int cmd_calibrate(int argc, char **argv) {
     out_s = outbuf;
   }
   char *json = cJSON_Print(g->root);
-  FILE *f = json ? fopen(out_s, "w") : NULL;
-  if (!f || fputs(json, f) < 0 || fputc('\n', f) < 0) {
-    fprintf(stderr, "warpsight calibrate: error: cannot write '%s'\n", out_s);
-    if (f) fclose(f);
-    free(json);
+  if (!json) {
+    fprintf(stderr, "warpsight calibrate: error: out of memory\n");
     goto out;
   }
+  int wr = cli_write_text(out_s, json, 1);
   free(json);
-  if (fclose(f)) goto out;
+  if (wr) goto out;
   printf("wrote %s\n", out_s);
   rc = EXIT_OK;
 out:

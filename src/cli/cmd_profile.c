@@ -60,12 +60,7 @@ int cmd_profile(int argc, char **argv) {
     fprintf(stderr, "warpsight profile: error: out of memory\n");
     rc = EXIT_USAGE;
   } else if (outp) {
-    FILE *f = fopen(outp, "w");
-    if (!f || fputs(json, f) < 0 || fputc('\n', f) == EOF) {
-      fprintf(stderr, "warpsight profile: error: cannot write %s\n", outp);
-      rc = EXIT_USAGE;
-    }
-    if (f && fclose(f) != 0) rc = EXIT_USAGE;
+    rc = cli_write_text(outp, json, 1);
   } else {
     puts(json);
   }

@@ -85,11 +85,14 @@ static int write_counters(const ws_valid_report *rep, const ws_valid_data *data,
   int col[5];
   for (int i = 0; i < 5; i++)
     if ((col[i] = ws_csv_column(data->csv, meas[i])) < 0) return 0; /* not in this file */
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    fprintf(stderr, "warpsight validate: error: cannot write '%s'\n", path);
+  ws_diag d = WS_DIAG_INIT;
+  ws_outfile o;
+  if (ws_outfile_open(&o, path, &d)) {
+    cli_print_diag(&d);
+    ws_diag_free(&d);
     return EXIT_USAGE;
   }
+  FILE *f = o.f;
   fprintf(f, "line,kernel,gpu,input_size,grid,block,warps");
   for (int i = 0; i < 5; i++) fprintf(f, ",%s_nvprof,%s_warpsight", names[i], names[i]);
   fputc('\n', f);
@@ -115,11 +118,10 @@ static int write_counters(const ws_valid_report *rep, const ws_valid_data *data,
       fprintf(f, ",%s,%.6g", ws_csv_cell(data->csv, ri, (size_t)col[k]), ws[k] * warps);
     fputc('\n', f);
   }
-  if (fclose(f)) {
-    fprintf(stderr, "warpsight validate: error: cannot write '%s'\n", path);
-    return EXIT_USAGE;
-  }
-  return 0;
+  int st = ws_outfile_commit(&o, &d);
+  cli_print_diag(&d);
+  ws_diag_free(&d);
+  return st ? EXIT_USAGE : 0;
 }
 
 static int known_gpu(const char *g) {
@@ -246,12 +248,10 @@ int cmd_validate(int argc, char **argv) {
       }
       snprintf(path, sizeof path, "%s/L%d-%s.json", launches, r->line, r->kernel);
       char *json = ws_valid_launch_json(l);
-      FILE *f = json ? fopen(path, "w") : NULL;
-      int ok = f && fputs(json, f) >= 0 && fputc('\n', f) != EOF;
-      if (f && fclose(f)) ok = 0;
+      int ok = json && cli_write_text(path, json, 1) == 0;
+      if (!json) fprintf(stderr, "warpsight validate: error: out of memory\n");
       free(json);
       if (!ok) {
-        fprintf(stderr, "warpsight validate: error: cannot write '%s'\n", path);
         ws_launch_spec_free(l);
         goto out;
       }
@@ -310,11 +310,7 @@ int cmd_validate(int argc, char **argv) {
       goto out;
     }
     snprintf(path, sizeof path, "%s/summary.txt", report);
-    FILE *f = fopen(path, "w");
-    if (f) {
-      if (text) fputs(text, f);
-      fclose(f);
-    }
+    if (!st && cli_write_text(path, text, 0)) st = WS_EIO;
     for (size_t m = 0; m < nm && !st; m++) {
       snprintf(path, sizeof path, "%s/%s", report, mv[m]); /* .png and .svg */
       st = ws_valid_report_chart(rep, m, path, &d);

@@ -295,18 +295,14 @@ int ws_emu_write_outputs(const ws_emu_launch *l, const char *dir, ws_diag *d) {
     char *path = malloc(n);
     if (!path) return WS_ENOMEM;
     snprintf(path, n, "%s/%s", dir, a->output);
-    FILE *f = fopen(path, "wb");
-    int bad = !f;
     int o = l->arg_obj[i];
-    if (f) {
-      uint64_t sz = l->gobjs[o].size;
-      if (sz && fwrite(l->gmem[o], 1, (size_t)sz, f) != sz) bad = 1;
-      if (fclose(f)) bad = 1;
-    }
-    if (bad) {
-      ws_diag_add(d, WS_SEV_ERROR, path, 0, 0, "cannot write output '%s' of buffer '%s'", path, a->name);
+    /* a temporary file renamed into place: never through a symlink already
+     * there, never half-written */
+    int st = ws_write_file(path, l->gmem[o], (size_t)l->gobjs[o].size, d);
+    if (st) {
+      ws_diag_add(d, WS_SEV_NOTE, path, 0, 0, "the output of buffer '%s'", a->name);
       free(path);
-      return WS_EIO;
+      return st;
     }
     free(path);
   }

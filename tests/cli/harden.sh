@@ -117,4 +117,34 @@ ERR=$(cat "$TMP/flood.err")
 expect_rc 1 "printf flood"
 expect_err "device printf output passed the limit of 67108864 bytes per launch in kernel 'flood'" "printf flood"
 
+# --- points 3 and 7: outputs through a temporary file renamed into place -----
+# copy in[i] = i + 1 to out (32 f32): 128 bytes
+printf '{"kernel": "copy", "grid": [1,1,1], "block": [32,1,1], "args": [{"buffer": "in", "type": "f32", "count": 32, "init": {"iota": {"start": 1, "step": 1}}}, {"buffer": "out", "type": "f32", "count": 32, "output": "out.bin"}, {"scalar": "off", "type": "s32", "value": 0}]}\n' >"$TMP/copy.json"
+mkdir -p "$TMP/o"
+echo "precious" >"$TMP/outside.txt"
+ln -s "$TMP/outside.txt" "$TMP/o/out.bin"
+run "$WS" run "$D/faults.ptx" --launch "$TMP/copy.json" --out "$TMP/o"
+expect_rc 0 "symlink in --out"
+[ "$(cat "$TMP/outside.txt")" = precious ] || fail "symlink in --out: the file outside was overwritten"
+[ -f "$TMP/o/out.bin" ] && [ ! -L "$TMP/o/out.bin" ] || fail "symlink in --out: out.bin is not a regular file now"
+[ "$(stat -c %s "$TMP/o/out.bin")" -eq 128 ] || fail "symlink in --out: out.bin is not 128 bytes"
+# a failed write leaves what was there and says why (here out.bin is a folder)
+rm -f "$TMP/o/out.bin"
+mkdir "$TMP/o/out.bin"
+run "$WS" run "$D/faults.ptx" --launch "$TMP/copy.json" --out "$TMP/o"
+expect_rc 2 "unwritable output"
+expect_err "out.bin: error: cannot write: Is a directory (the previous file, if any, is unchanged)" "unwritable output"
+[ -d "$TMP/o/out.bin" ] || fail "unwritable output: the old entry is gone"
+[ -z "$(ls -A "$TMP/o" | grep -v '^out.bin$')" ] || fail "unwritable output: a temporary file was left: $(ls -A "$TMP/o")"
+# profile -o into a missing folder: the OS's reason
+run "$WS" profile "$WS_SRC/examples/kernels/vecadd.sm_80.ptx" --launch "$WS_SRC/examples/kernels/vecadd.launch.json" -o "$TMP/no/such/p.json"
+expect_rc 2 "profile -o into a missing folder"
+expect_err "p.json: error: cannot write: No such file or directory" "profile -o into a missing folder"
+# ... and through a symlink: replaced, the target untouched
+ln -s "$TMP/outside.txt" "$TMP/p.json"
+run "$WS" profile "$WS_SRC/examples/kernels/vecadd.sm_80.ptx" --launch "$WS_SRC/examples/kernels/vecadd.launch.json" -o "$TMP/p.json"
+expect_rc 0 "profile -o over a symlink"
+[ "$(cat "$TMP/outside.txt")" = precious ] || fail "profile -o over a symlink: the file outside was overwritten"
+grep -q '"warpsight-profile/1"' "$TMP/p.json" || fail "profile -o over a symlink: no profile written"
+
 finish
