@@ -545,13 +545,32 @@ static int parse_var_tail(parser *p, ws_ptx_var *v, int allow_init) {
   return 1;
 }
 
-/* attrs -> { '.align' INT | '.vN' | '.ptr' [space] ['.align' INT] } type
+/* attrs -> { '.align' INT | '.vN' | '.ptr' [space] ['.align' INT]
+ *          | '.attribute' '(' '.managed' ')' } type
  *          { '.ptr' ... }      (the order nvcc and people write them in) */
 static int parse_var_attrs(parser *p, ws_ptx_var *v) {
   v->vec = 1;
   for (;;) {
     const token t = p->tok;
     if (t.kind != T_DIR) break;
+    if (tok_is(&t, ".attribute")) {
+      /* __managed__ variables; .unified(uuid) is not supported */
+      next(p);
+      if (!expect(p, T_LPAREN, "'(' after .attribute")) return 0;
+      const token a = p->tok;
+      if (!tok_is(&a, ".managed")) {
+        ERR_TOK(p, &a, "unsupported variable attribute '%.*s' (only .managed is)", (int)a.len, a.s);
+        return 0;
+      }
+      if (v->space != WS_PTX_SP_GLOBAL) {
+        ERR_TOK(p, &a, ".attribute(.managed) needs a .global variable");
+        return 0;
+      }
+      next(p);
+      if (!expect(p, T_RPAREN, "')'")) return 0;
+      v->managed = 1;
+      continue;
+    }
     if (tok_is(&t, ".align")) {
       next(p);
       uint64_t a;
