@@ -51,11 +51,14 @@ typedef enum ws_init_kind {
   WS_INIT_CONSTANT, /* {"constant": v} */
   WS_INIT_IOTA,     /* {"iota": {"start": s, "step": d}}: s + i*d */
   WS_INIT_RANDOM,   /* {"random": {"seed", "min", "max"}} (warpsight/rng.h) */
-  WS_INIT_FILE      /* {"file": "x.bin"}: raw little-endian elements */
+  WS_INIT_FILE,     /* {"file": "x.bin"}: raw little-endian elements */
+  WS_INIT_VALUES    /* {"values": [v0, v1, ...]}: element i is v_i */
 } ws_init_kind;
 
+/* A kernel argument, or (in ws_launch_spec.vars) a module variable to set. */
 typedef struct ws_launch_arg {
-  int is_buffer;      /* 1: {"buffer": ...}, 0: {"scalar": ...} */
+  int is_buffer;      /* 1: {"buffer": ...}, 0: {"scalar": ...} or {"aggregate": ...} */
+  int is_aggregate;   /* 1: {"aggregate": ...}: a .b8 array parameter (struct by value) */
   char *name;         /* buffer or scalar name (owned) */
   ws_elem_type type;  /* element type */
   uint64_t count;     /* buffer elements */
@@ -65,6 +68,10 @@ typedef struct ws_launch_arg {
   char *file;         /* init file, resolved against the spec's folder (owned) */
   char *output;       /* output file name, or NULL (owned) */
   uint64_t value;     /* scalar: the value's raw little-endian bits */
+  uint64_t *values;   /* WS_INIT_VALUES: count raw element bit patterns (owned) */
+  uint8_t *bytes;     /* aggregate: the parameter's bytes (owned) */
+  uint32_t nbytes;    /* aggregate: their number (padded to `align`) */
+  uint32_t align;     /* aggregate: the largest alignment its fields need (1 for "bytes") */
 } ws_launch_arg;
 
 typedef struct ws_launch_spec {
@@ -75,6 +82,10 @@ typedef struct ws_launch_spec {
   uint64_t dynamic_shared;    /* dynamic_shared_bytes */
   uint32_t nargs;             /* arguments */
   ws_launch_arg *args;        /* nargs, in order (owned) */
+  uint32_t nvars;             /* module variables set by "variables" */
+  ws_launch_arg *vars;        /* nvars (owned): name = the .global/.const
+                                 variable, type, count elements from its
+                                 start (0: the whole variable), init */
 } ws_launch_spec;
 
 /* Read a launch spec.  Relative "file" paths are resolved against the

@@ -36,11 +36,16 @@ static uint64_t elem_bits(ws_elem_type t, double v) {
   }
 }
 
-static int init_buffer(uint8_t *mem, const ws_launch_arg *a, const char *origin, int idx, ws_diag *d) {
+/* Initialise buffer (or variable) a's count elements at mem; `path` names
+ * it in messages ("args[2]"). */
+static int init_buffer(uint8_t *mem, const ws_launch_arg *a, const char *origin, const char *path, ws_diag *d) {
   int es = ws_elem_type_size(a->type);
   uint64_t n = a->count;
   switch (a->init) {
   case WS_INIT_ZERO:
+    return WS_OK;
+  case WS_INIT_VALUES:
+    for (uint64_t i = 0; i < n; i++) memcpy(mem + i * (uint64_t)es, &a->values[i], (size_t)es);
     return WS_OK;
   case WS_INIT_CONSTANT: {
     uint64_t b = elem_bits(a->type, a->v0);
@@ -73,7 +78,7 @@ static int init_buffer(uint8_t *mem, const ws_launch_arg *a, const char *origin,
   case WS_INIT_FILE: {
     FILE *f = fopen(a->file, "rb");
     if (!f) {
-      ws_diag_add(d, WS_SEV_ERROR, origin, 0, 0, "args[%d].init.file: cannot open '%s' for buffer '%s'", idx,
+      ws_diag_add(d, WS_SEV_ERROR, origin, 0, 0, "%s.init.file: cannot open '%s' for buffer '%s'", path,
                   a->file, a->name);
       return WS_EIO;
     }
@@ -83,8 +88,8 @@ static int init_buffer(uint8_t *mem, const ws_launch_arg *a, const char *origin,
     fclose(f);
     if (got != want || extra) {
       ws_diag_add(d, WS_SEV_ERROR, origin, 0, 0,
-                  "args[%d].init.file: '%s' must hold exactly %llu bytes (%llu %s elements), it holds %s%llu",
-                  idx, a->file, (unsigned long long)want, (unsigned long long)n, ws_elem_type_name(a->type),
+                  "%s.init.file: '%s' must hold exactly %llu bytes (%llu %s elements), it holds %s%llu",
+                  path, a->file, (unsigned long long)want, (unsigned long long)n, ws_elem_type_name(a->type),
                   extra ? "more than " : "", (unsigned long long)got);
       return WS_EINVAL;
     }
@@ -96,6 +101,30 @@ static int init_buffer(uint8_t *mem, const ws_launch_arg *a, const char *origin,
 
 static const char *ptype_name(const ws_ptx_var *v) {
   return ws_ptx_type_name((ws_ptx_type)v->type);
+}
+
+/* An aggregate argument against a .b8 array parameter: the same size (the
+ * fields' end rounded up to the parameter's alignment) and no field that
+ * needs more alignment than the parameter has. */
+static int check_aggregate(const ws_launch_arg *a, const ws_ptx_var *pv, uint32_t i, const char *o, ws_diag *d) {
+  uint64_t al = pv->align ? pv->align : 1, padded = (a->nbytes + al - 1) / al * al;
+  if (!pv->ndims)
+    return ws_diag_add(d, WS_SEV_ERROR, o, 0, 0,
+                       "argument %u '%s': the kernel's parameter %u '%s' is .%s (%d bytes), not an aggregate (.b8 array)",
+                       i, a->name, i, pv->name, ptype_name(pv), (int)pv->size);
+  if (!a->is_aggregate)
+    return ws_diag_add(d, WS_SEV_ERROR, o, 0, 0,
+                       "argument %u '%s': the kernel's parameter %u '%s' is a %d-byte aggregate (.b8 array): give it as {\"aggregate\": name, \"fields\": [...]} or {\"aggregate\": name, \"bytes\": \"hex\"}",
+                       i, a->name, i, pv->name, (int)pv->size);
+  if (padded != pv->size)
+    return ws_diag_add(d, WS_SEV_ERROR, o, 0, 0,
+                       "argument %u '%s': the aggregate has %u bytes, the kernel's parameter %u '%s' has %llu (.align %llu)",
+                       i, a->name, a->nbytes, i, pv->name, (unsigned long long)pv->size, (unsigned long long)al);
+  if (a->align > al)
+    return ws_diag_add(d, WS_SEV_ERROR, o, 0, 0,
+                       "argument %u '%s': a field needs %u-byte alignment, the kernel's parameter %u '%s' is .align %llu",
+                       i, a->name, a->align, i, pv->name, (unsigned long long)al);
+  return WS_OK;
 }
 
 static int check_args(const ws_emu_program *p, const ws_launch_spec *s, ws_diag *d) {
@@ -111,11 +140,9 @@ static int check_args(const ws_emu_program *p, const ws_launch_spec *s, ws_diag 
     const ws_ptx_var *pv = &k->params[i];
     int tk = ws_ptx_type_kind((ws_ptx_type)pv->type);
     int ps = (int)pv->size;
-    if (pv->ndims) {
-      ws_diag_add(d, WS_SEV_ERROR, o, 0, 0,
-                  "argument %u '%s': the kernel's parameter %u '%s' is a %d-byte aggregate (.b8 array), which launch specs cannot give",
-                  i, a->name, i, pv->name, ps);
-      return WS_EINVAL;
+    if (pv->ndims || a->is_aggregate) {
+      if (check_aggregate(a, pv, i, o, d)) return WS_EINVAL;
+      continue;
     }
     if (a->is_buffer) {
       if (ps != 8 || tk == WS_PTX_TK_F) {
@@ -146,6 +173,10 @@ static int place_args(ws_emu_device *dev, const ws_emu_program *p, const ws_laun
   for (uint32_t i = 0; i < s->nargs; i++) {
     const ws_launch_arg *a = &s->args[i];
     const ws_ptx_var *pv = &k->params[i];
+    if (a->is_aggregate) {
+      memcpy(image + pv->offset, a->bytes, a->nbytes); /* check_aggregate: nbytes <= size */
+      continue;
+    }
     if (!a->is_buffer) {
       memcpy(image + pv->offset, &a->value, pv->size < 8 ? pv->size : 8);
       continue;
@@ -157,9 +188,43 @@ static int place_args(ws_emu_device *dev, const ws_emu_program *p, const ws_laun
       return WS_ENOMEM;
     }
     arg_addr[i] = g;
-    int st = init_buffer(ws_emu_dev_find(dev, g)->mem, a, s->path, (int)i, d);
+    char path[32];
+    snprintf(path, sizeof path, "args[%u]", i);
+    int st = init_buffer(ws_emu_dev_find(dev, g)->mem, a, s->path, path, d);
     if (st) return st;
     memcpy(image + pv->offset, &g, 8);
+  }
+  return WS_OK;
+}
+
+/* The spec's "variables": each named .global/.const variable of the module
+ * gets its elements before the launch. */
+static int set_variables(ws_emu_device *dev, const ws_emu_program *p, const ws_launch_spec *s, ws_diag *d) {
+  for (uint32_t i = 0; i < s->nvars; i++) {
+    const ws_launch_arg *v = &s->vars[i];
+    uint64_t addr, size, es = (uint64_t)ws_elem_type_size(v->type), n = v->count;
+    char path[300];
+    snprintf(path, sizeof path, "variables.%s", v->name);
+    ws_diag tmp = {0};
+    int st = ws_emu_var_find(dev, p, v->name, &addr, &size, &tmp);
+    ws_diag_free(&tmp);
+    if (st)
+      return ws_diag_add(d, WS_SEV_ERROR, s->path, 0, 0, "%s: module '%s' has no .global or .const variable '%s'",
+                         path, p->m->path, v->name);
+    if (!n) {
+      if (size % es)
+        return ws_diag_add(d, WS_SEV_ERROR, s->path, 0, 0,
+                           "%s: the variable has %llu bytes, not a whole number of %s elements; give \"count\"", path,
+                           (unsigned long long)size, ws_elem_type_name(v->type));
+      n = size / es;
+    }
+    if (n > size / es)
+      return ws_diag_add(d, WS_SEV_ERROR, s->path, 0, 0, "%s: %llu %s elements (%llu bytes) do not fit the variable's %llu bytes",
+                         path, (unsigned long long)n, ws_elem_type_name(v->type), (unsigned long long)(n * es),
+                         (unsigned long long)size);
+    ws_launch_arg whole = *v;
+    whole.count = n;
+    if ((st = init_buffer(ws_emu_mem_host(dev, addr, n * es), &whole, s->path, path, d))) return st;
   }
   return WS_OK;
 }
@@ -195,6 +260,7 @@ int ws_emu_launch_new(ws_emu_launch **out, const ws_emu_program *p, const ws_lau
   if (!image || !arg_addr || ws_emu_dev_new_at(&dev, UINT64_MAX, p->gvar_end)) goto fail;
   if ((st = ws_emu_dev_module(dev, p, &mi, d))) goto fail;
   if ((st = place_args(dev, p, s, image, arg_addr, d))) goto fail;
+  if ((st = set_variables(dev, p, s, d))) goto fail;
   ws_emu_launch_config c = {{s->grid[0], s->grid[1], s->grid[2]}, {s->block[0], s->block[1], s->block[2]},
                             s->dynamic_shared, image, (size_t)k->param_bytes};
   if ((st = ws_emu_launch_raw(out, dev, p, &c, d))) goto fail;

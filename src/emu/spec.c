@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/num.h"
 #include "warpsight/emu.h"
 #include "warpsight/json.h"
 
@@ -33,14 +34,20 @@ static char *xstrdup(const char *s) {
   return p;
 }
 
+static void free_arg(ws_launch_arg *a) {
+  free(a->name);
+  free(a->file);
+  free(a->output);
+  free(a->values);
+  free(a->bytes);
+}
+
 void ws_launch_spec_free(ws_launch_spec *s) {
   if (!s) return;
-  for (uint32_t i = 0; i < s->nargs; i++) {
-    free(s->args[i].name);
-    free(s->args[i].file);
-    free(s->args[i].output);
-  }
+  for (uint32_t i = 0; i < s->nargs; i++) free_arg(&s->args[i]);
   free(s->args);
+  for (uint32_t i = 0; i < s->nvars; i++) free_arg(&s->vars[i]);
+  free(s->vars);
   free(s->kernel);
   free(s->path);
   free(s);
@@ -115,6 +122,48 @@ static int scalar_bits(uint64_t *out, ws_elem_type t, double v, const char *path
   return WS_OK;
 }
 
+/* The raw bits of element value v of type t: scalar_bits, plus f16 and bf16
+ * (rounded from the double once, to nearest even). */
+static int elem_value_bits(uint64_t *out, ws_elem_type t, double v, const char *path, const char *key,
+                           const char *origin, ws_diag *d) {
+  if (t == WS_ELEM_F16 || t == WS_ELEM_BF16) {
+    uint64_t b;
+    memcpy(&b, &v, 8);
+    *out = ws_num_cvt(b, WS_NUM_F64, t == WS_ELEM_F16 ? WS_NUM_F16 : WS_NUM_BF16, WS_NUM_RN, 0, 0);
+    return WS_OK;
+  }
+  return scalar_bits(out, t, v, path, key, origin, d);
+}
+
+/* obj[key], an array of numbers, as count raw elements of type t into *out. */
+static int parse_values(uint64_t **out, uint64_t *count, ws_elem_type t, const cJSON *obj, const char *path,
+                        const char *key, const char *origin, ws_diag *d) {
+  const cJSON *arr = cJSON_GetObjectItemCaseSensitive(obj, key);
+  if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) < 1)
+    return ws_json_error(d, origin, path, key, "expected a non-empty array of numbers");
+  int n = cJSON_GetArraySize(arr), i = 0;
+  uint64_t *v = malloc((size_t)n * sizeof *v);
+  if (!v) return WS_ENOMEM;
+  const cJSON *e;
+  cJSON_ArrayForEach(e, arr) {
+    char k[64];
+    snprintf(k, sizeof k, "%s[%d]", key, i);
+    if (!cJSON_IsNumber(e)) {
+      free(v);
+      return ws_json_error(d, origin, path, k, "expected a number");
+    }
+    if (elem_value_bits(&v[i], t, e->valuedouble, path, k, origin, d)) {
+      free(v);
+      return WS_EINVAL;
+    }
+    i++;
+  }
+  free(*out);
+  *out = v;
+  *count = (uint64_t)n;
+  return WS_OK;
+}
+
 static int parse_init(ws_launch_arg *a, const cJSON *obj, const char *path, const char *dir,
                       const char *origin, ws_diag *d) {
   const cJSON *init = cJSON_GetObjectItemCaseSensitive(obj, "init");
@@ -131,7 +180,17 @@ static int parse_init(ws_launch_arg *a, const cJSON *obj, const char *path, cons
     return ws_json_error(d, origin, path, "init", "expected \"zero\" or an object");
   const cJSON *c = init->child;
   if (!c || c->next)
-    return ws_json_error(d, origin, path, "init", "expected exactly one of constant, iota, random, file");
+    return ws_json_error(d, origin, path, "init", "expected exactly one of constant, iota, random, file, values");
+  if (strcmp(c->string, "values") == 0) {
+    uint64_t n;
+    a->init = WS_INIT_VALUES;
+    if (parse_values(&a->values, &n, a->type, init, p, "values", origin, d)) return WS_EINVAL;
+    if (a->count && n != a->count)
+      return ws_json_error(d, origin, p, "values", "%llu values for %llu elements", (unsigned long long)n,
+                           (unsigned long long)a->count);
+    a->count = n;
+    return WS_OK;
+  }
   if (strcmp(c->string, "constant") == 0) {
     a->init = WS_INIT_CONSTANT;
     return ws_json_get_number(init, p, "constant", 1, WS_JSON_ANY, &a->v0, origin, d);
@@ -175,7 +234,165 @@ static int parse_init(ws_launch_arg *a, const cJSON *obj, const char *path, cons
       snprintf(a->file, n, "%s/%s", dir, f);
     return WS_OK;
   }
-  return ws_json_error(d, origin, p, c->string, "unknown initialiser (expected constant, iota, random or file)");
+  return ws_json_error(d, origin, p, c->string, "unknown initialiser (expected constant, iota, random, file or values)");
+}
+
+/* Integer initialisers must be exact integers of the element type. */
+static int check_int_init(const ws_launch_arg *a, const char *path, const char *origin, ws_diag *d) {
+  if (is_float(a->type)) return WS_OK;
+  char p[96];
+  uint64_t dummy;
+  snprintf(p, sizeof p, "%s.init", path);
+  if (a->init == WS_INIT_CONSTANT && scalar_bits(&dummy, a->type, a->v0, p, "constant", origin, d)) return WS_EINVAL;
+  if (a->init == WS_INIT_RANDOM &&
+      (scalar_bits(&dummy, a->type, a->v0, p, "random.min", origin, d) ||
+       scalar_bits(&dummy, a->type, a->v1, p, "random.max", origin, d)))
+    return WS_EINVAL;
+  if (a->init == WS_INIT_IOTA && (a->v0 != floor(a->v0) || a->v1 != floor(a->v1) || fabs(a->v0) > 9.2e18 ||
+                                  fabs(a->v1) > 9.2e18))
+    return ws_json_error(d, origin, p, "iota", "start and step must be integers for an integer buffer");
+  return WS_OK;
+}
+
+/* "variables": {"name": {"type", "values" | "init", "count"}}: a module
+ * .global or .const variable's contents before the launch (a __constant__
+ * filter, a __device__ table); count 0 means the whole variable. */
+static int parse_variable(ws_launch_arg *a, const cJSON *obj, const char *dir, const char *origin, ws_diag *d) {
+  char path[300];
+  snprintf(path, sizeof path, "variables.%s", obj->string);
+  if (!cJSON_IsObject(obj)) return ws_json_error(d, origin, "variables", obj->string, "expected an object {type, values}");
+  a->is_buffer = 1;
+  if (!(a->name = xstrdup(obj->string))) return WS_ENOMEM;
+  if (parse_type(&a->type, obj, path, origin, d)) return WS_EINVAL;
+  double count = 0;
+  if (ws_json_get_number(obj, path, "count", 0, WS_JSON_UINT, &count, origin, d) == WS_EINVAL) return WS_EINVAL;
+  if (count * ws_elem_type_size(a->type) > 64.0 * 1024 * 1024 * 1024)
+    return ws_json_error(d, origin, path, "count", "%.0f elements are larger than 64 GiB", count);
+  a->count = (uint64_t)count;
+  if (cJSON_GetObjectItemCaseSensitive(obj, "values")) {
+    uint64_t n;
+    if (cJSON_GetObjectItemCaseSensitive(obj, "init"))
+      return ws_json_error(d, origin, "", path, "give either \"values\" or \"init\", not both");
+    if (parse_values(&a->values, &n, a->type, obj, path, "values", origin, d)) return WS_EINVAL;
+    if (a->count && n != a->count)
+      return ws_json_error(d, origin, path, "values", "%llu values for %llu elements", (unsigned long long)n,
+                           (unsigned long long)a->count);
+    a->count = n;
+    a->init = WS_INIT_VALUES;
+    return WS_OK;
+  }
+  return parse_init(a, obj, path, dir, origin, d) || check_int_init(a, path, origin, d) ? WS_EINVAL : WS_OK;
+}
+
+static int parse_variables(ws_launch_spec *s, const cJSON *root, const char *dir, const char *origin, ws_diag *d) {
+  const cJSON *vars = cJSON_GetObjectItemCaseSensitive(root, "variables");
+  if (!vars) return WS_OK;
+  if (!cJSON_IsObject(vars))
+    return ws_json_error(d, origin, "", "variables", "expected an object {\"name\": {type, values}, ...}");
+  int n = cJSON_GetArraySize(vars);
+  if (!(s->vars = calloc((size_t)n + 1, sizeof *s->vars))) return WS_ENOMEM;
+  const cJSON *v;
+  cJSON_ArrayForEach(v, vars) {
+    for (uint32_t j = 0; j < s->nvars; j++)
+      if (strcmp(s->vars[j].name, v->string) == 0)
+        return ws_json_error(d, origin, "variables", v->string, "given twice");
+    int st = parse_variable(&s->vars[s->nvars++], v, dir, origin, d);
+    if (st) return st;
+  }
+  return WS_OK;
+}
+
+#define MAX_AGGREGATE 32768 /* bytes of one by-value parameter (CUDA 12.1+: 32764 in all) */
+
+/* {"aggregate": name, "bytes": "hex"}: the parameter's bytes as written. */
+static int parse_hex(ws_launch_arg *a, const cJSON *hex, const char *path, const char *origin, ws_diag *d) {
+  size_t n = cJSON_IsString(hex) ? strlen(hex->valuestring) : 0;
+  if (n == 0 || n % 2 || n / 2 > MAX_AGGREGATE)
+    return ws_json_error(d, origin, path, "bytes", "expected a string of 2 to %d hex digits, two per byte",
+                         2 * MAX_AGGREGATE);
+  if (!(a->bytes = malloc(n / 2))) return WS_ENOMEM;
+  for (size_t i = 0; i < n; i++) {
+    char c = hex->valuestring[i];
+    int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    if (v < 0) return ws_json_error(d, origin, path, "bytes", "'%c' (character %zu) is not a hex digit", c, i + 1);
+    if (i % 2 == 0) a->bytes[i / 2] = (uint8_t)(v << 4);
+    else a->bytes[i / 2] |= (uint8_t)v;
+  }
+  a->nbytes = (uint32_t)(n / 2);
+  a->align = 1;
+  return WS_OK;
+}
+
+/* One field of an aggregate at *end (C layout: the next multiple of its
+ * element size, or "offset"); writes its elements into buf. */
+static int parse_field(uint8_t *buf, uint64_t *end, uint32_t *align, const cJSON *f, const char *q,
+                       const char *origin, ws_diag *d) {
+  ws_elem_type t;
+  if (!cJSON_IsObject(f)) return ws_json_error(d, origin, "", q, "expected an object {type, value}");
+  if (parse_type(&t, f, q, origin, d)) return WS_EINVAL;
+  uint64_t es = (uint64_t)ws_elem_type_size(t), off = (*end + es - 1) / es * es, n = 1, one, *v = &one;
+  double o;
+  int st = ws_json_get_number(f, q, "offset", 0, WS_JSON_UINT, &o, origin, d);
+  if (st == WS_EINVAL) return st;
+  if (st == WS_OK) {
+    if (o > MAX_AGGREGATE) return ws_json_error(d, origin, q, "offset", "past %d bytes", MAX_AGGREGATE);
+    off = (uint64_t)o;
+    if (off % es) return ws_json_error(d, origin, q, "offset", "%llu is not a multiple of %s's size %llu",
+                                       (unsigned long long)off, ws_elem_type_name(t), (unsigned long long)es);
+    if (off < *end)
+      return ws_json_error(d, origin, q, "offset", "%llu overlaps the previous field, which ends at byte %llu",
+                           (unsigned long long)off, (unsigned long long)*end);
+  }
+  if (cJSON_GetObjectItemCaseSensitive(f, "values")) {
+    v = NULL;
+    if ((st = parse_values(&v, &n, t, f, q, "values", origin, d))) return st;
+  } else {
+    double x;
+    if (ws_json_get_number(f, q, "value", 1, WS_JSON_ANY, &x, origin, d)) return WS_EINVAL;
+    if (elem_value_bits(&one, t, x, q, "value", origin, d)) return WS_EINVAL;
+  }
+  st = WS_OK;
+  if (off + n * es > MAX_AGGREGATE)
+    st = ws_json_error(d, origin, "", q, "the aggregate would be larger than %d bytes", MAX_AGGREGATE);
+  for (uint64_t i = 0; !st && i < n; i++) memcpy(buf + off + i * es, &v[i], (size_t)es); /* little-endian host */
+  if (v != &one) free(v);
+  *end = off + n * es;
+  if (es > *align) *align = (uint32_t)es;
+  return st;
+}
+
+/* {"aggregate": name, "fields": [...]} or {"aggregate": name, "bytes": "hex"}:
+ * the bytes of a .b8 array parameter (a struct passed by value). */
+static int parse_aggregate(ws_launch_arg *a, const cJSON *obj, const char *path, const char *origin, ws_diag *d) {
+  const cJSON *hex = cJSON_GetObjectItemCaseSensitive(obj, "bytes");
+  const cJSON *fields = cJSON_GetObjectItemCaseSensitive(obj, "fields");
+  a->is_aggregate = 1;
+  a->type = WS_ELEM_U8;
+  if ((hex != NULL) == (fields != NULL))
+    return ws_json_error(d, origin, "", path, "an aggregate takes exactly one of \"fields\" or \"bytes\"");
+  if (hex) return parse_hex(a, hex, path, origin, d);
+  if (!cJSON_IsArray(fields) || cJSON_GetArraySize(fields) < 1)
+    return ws_json_error(d, origin, path, "fields", "expected a non-empty array of {type, value} objects");
+  uint8_t *buf = calloc(MAX_AGGREGATE, 1);
+  if (!buf) return WS_ENOMEM;
+  uint64_t end = 0;
+  uint32_t align = 1;
+  int i = 0, st = WS_OK;
+  const cJSON *f;
+  cJSON_ArrayForEach(f, fields) {
+    char q[80];
+    snprintf(q, sizeof q, "%s.fields[%d]", path, i++);
+    if ((st = parse_field(buf, &end, &align, f, q, origin, d))) break;
+  }
+  if (!st) {
+    a->align = align;
+    a->nbytes = (uint32_t)((end + align - 1) / align * align);
+    a->bytes = realloc(buf, a->nbytes);
+    if (a->bytes) return WS_OK;
+    st = WS_ENOMEM;
+  }
+  free(buf);
+  return st;
 }
 
 static int parse_arg(ws_launch_arg *a, const cJSON *obj, int i, const char *dir,
@@ -185,14 +402,16 @@ static int parse_arg(ws_launch_arg *a, const cJSON *obj, int i, const char *dir,
   if (!cJSON_IsObject(obj)) return ws_json_error(d, origin, "", path, "expected an object");
   const cJSON *buf = cJSON_GetObjectItemCaseSensitive(obj, "buffer");
   const cJSON *sc = cJSON_GetObjectItemCaseSensitive(obj, "scalar");
-  if ((buf != NULL) == (sc != NULL))
-    return ws_json_error(d, origin, "", path, "expected exactly one of \"buffer\" or \"scalar\"");
-  const cJSON *nm = buf ? buf : sc;
+  const cJSON *ag = cJSON_GetObjectItemCaseSensitive(obj, "aggregate");
+  if ((buf != NULL) + (sc != NULL) + (ag != NULL) != 1)
+    return ws_json_error(d, origin, "", path, "expected exactly one of \"buffer\", \"scalar\" or \"aggregate\"");
+  const cJSON *nm = buf ? buf : sc ? sc : ag;
   if (!cJSON_IsString(nm))
-    return ws_json_error(d, origin, path, buf ? "buffer" : "scalar", "expected a name");
+    return ws_json_error(d, origin, path, buf ? "buffer" : sc ? "scalar" : "aggregate", "expected a name");
   a->is_buffer = buf != NULL;
   a->name = xstrdup(nm->valuestring);
   if (!a->name) return WS_ENOMEM;
+  if (ag) return parse_aggregate(a, obj, path, origin, d);
   if (parse_type(&a->type, obj, path, origin, d)) return WS_EINVAL;
   if (!a->is_buffer) {
     double v;
@@ -204,20 +423,7 @@ static int parse_arg(ws_launch_arg *a, const cJSON *obj, int i, const char *dir,
   if (count * ws_elem_type_size(a->type) > 64.0 * 1024 * 1024 * 1024)
     return ws_json_error(d, origin, path, "count", "buffer of %.0f elements is larger than 64 GiB", count);
   a->count = (uint64_t)count;
-  if (parse_init(a, obj, path, dir, origin, d)) return WS_EINVAL;
-  if (!is_float(a->type)) { /* integer initialisers must be exact integers of the type */
-    char p[96];
-    uint64_t dummy;
-    snprintf(p, sizeof p, "%s.init", path);
-    if (a->init == WS_INIT_CONSTANT && scalar_bits(&dummy, a->type, a->v0, p, "constant", origin, d)) return WS_EINVAL;
-    if (a->init == WS_INIT_RANDOM &&
-        (scalar_bits(&dummy, a->type, a->v0, p, "random.min", origin, d) ||
-         scalar_bits(&dummy, a->type, a->v1, p, "random.max", origin, d)))
-      return WS_EINVAL;
-    if (a->init == WS_INIT_IOTA && (a->v0 != floor(a->v0) || a->v1 != floor(a->v1) || fabs(a->v0) > 9.2e18 ||
-                                    fabs(a->v1) > 9.2e18))
-      return ws_json_error(d, origin, p, "iota", "start and step must be integers for an integer buffer");
-  }
+  if (parse_init(a, obj, path, dir, origin, d) || check_int_init(a, path, origin, d)) return WS_EINVAL;
   const char *out;
   int st = ws_json_get_string(obj, path, "output", 0, &out, origin, d);
   if (st == WS_EINVAL) return st;
@@ -304,6 +510,7 @@ int ws_launch_spec_parse(ws_launch_spec **out, const char *text, const char *ori
         ws_json_error(d, origin, "", p, "name '%s' is also used by args[%d]", s->args[i].name, j);
         goto done;
       }
+  if ((st = parse_variables(s, root, dir, origin, d))) goto done;
   st = WS_OK;
 done:
   cJSON_Delete(root);

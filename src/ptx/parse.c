@@ -1212,6 +1212,14 @@ static int parse_operand(parser *p, ws_ptx_operand *o, int opcode, int depth) {
     next(p);
     return 1;
   }
+  if (t.len == 7 && memcmp(t.s, "WARP_SZ", 7) == 0) {
+    /* the predefined warp size (CUDA's warpSize): 32 on every target
+     * (PTX ISA, "Predefined identifiers") */
+    o->kind = WS_PTX_O_IMM_INT;
+    o->imm = 32;
+    next(p);
+    return 1;
+  }
   if (!resolve_symbol(p, &t, o)) {
     ERR_TOK(p, &t, "undefined symbol '%.*s'", (int)t.len, t.s);
     return 0;
