@@ -64,6 +64,10 @@ typedef struct ws_launch_arg {
   uint64_t count;     /* buffer elements */
   ws_init_kind init;  /* buffer initialiser */
   double v0, v1;      /* constant: v0; iota: start, step; random: min, max */
+  int exact;          /* integer types: i0, i1 hold those values exactly
+                         (the spec parser sets it; else v0, v1 are used) */
+  uint64_t i0, i1;    /* exact: constant: i0; iota: start, step; random: min,
+                         max; as 64-bit two's complement (sign-extended) */
   uint64_t seed;      /* random seed */
   char *file;         /* init file, resolved against the spec's folder (owned) */
   char *output;       /* output file name, or NULL (owned) */

@@ -48,13 +48,13 @@ static int init_buffer(uint8_t *mem, const ws_launch_arg *a, const char *origin,
     for (uint64_t i = 0; i < n; i++) memcpy(mem + i * (uint64_t)es, &a->values[i], (size_t)es);
     return WS_OK;
   case WS_INIT_CONSTANT: {
-    uint64_t b = elem_bits(a->type, a->v0);
+    uint64_t b = a->exact && !is_float_elem(a->type) ? a->i0 : elem_bits(a->type, a->v0);
     for (uint64_t i = 0; i < n; i++) memcpy(mem + i * (uint64_t)es, &b, (size_t)es);
     return WS_OK;
   }
   case WS_INIT_IOTA:
     if (!is_float_elem(a->type)) { /* 64-bit two's complement, truncated to the element */
-      uint64_t v = (uint64_t)(int64_t)a->v0, step = (uint64_t)(int64_t)a->v1;
+      uint64_t v = a->exact ? a->i0 : (uint64_t)(int64_t)a->v0, step = a->exact ? a->i1 : (uint64_t)(int64_t)a->v1;
       for (uint64_t i = 0; i < n; i++, v += step) memcpy(mem + i * (uint64_t)es, &v, (size_t)es);
       return WS_OK;
     }
@@ -69,6 +69,8 @@ static int init_buffer(uint8_t *mem, const ws_launch_arg *a, const char *origin,
       uint64_t b;
       if (is_float_elem(a->type))
         b = elem_bits(a->type, ws_rng_real(&st, a->v0, a->v1));
+      else if (a->exact)
+        b = ws_rng_uint(&st, a->i0, a->i1);
       else
         b = (uint64_t)ws_rng_int(&st, (int64_t)a->v0, (int64_t)a->v1);
       memcpy(mem + i * (uint64_t)es, &b, (size_t)es);
