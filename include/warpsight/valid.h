@@ -79,9 +79,26 @@ int ws_valid_load_text(ws_valid_data **out, const char *text, size_t len,
                        const char *origin, ws_diag *d);
 void ws_valid_data_free(ws_valid_data *v);
 
-/* "GTX-680" -> "gtx680", "GTX-970" -> "gtx970", "Tesla-K20" -> "k20"; NULL
- * when unknown. */
-const char *ws_valid_gpu_name(const char *csv_name);
+/* The same with extra accepted GPU names (`validate --gpu-file NAME=FILE`):
+ * a row naming one of extra[0..nextra) keeps that name as its GPU. */
+int ws_valid_load_ex(ws_valid_data **out, const char *path, const char *const *extra,
+                     size_t nextra, ws_diag *d);
+int ws_valid_load_text_ex(ws_valid_data **out, const char *text, size_t len,
+                          const char *origin, const char *const *extra, size_t nextra,
+                          ws_diag *d);
+
+/* GPU names: the table data/validation/gpu-names.csv (embedded in the
+ * library) maps the data set's spellings to database names ("GTX-680" ->
+ * "gtx680", "Tesla-K40" -> "k40", "TitanBlack" -> "titan-black", ...); a
+ * database name maps to itself.  NULL when unknown.  The result is static. */
+const char *ws_valid_gpu_name(const char *name);
+/* The table's rows: CSV spelling and database name (static strings). */
+size_t ws_valid_gpu_table_count(void);
+const char *ws_valid_gpu_table_csv(size_t i);
+const char *ws_valid_gpu_table_db(size_t i);
+/* "GTX-680 (gtx680), ...; or a database GPU: 8800gt ..." for error messages
+ * (malloc'd, caller frees; NULL on ENOMEM). */
+char *ws_valid_gpu_known(void);
 
 /* The validation kernels (examples/validation/<name>.cu), in docs order. */
 size_t ws_valid_kernel_count(void);
@@ -244,6 +261,9 @@ typedef struct ws_valid_options {
   void (*progress)(size_t done, size_t total, void *user); /* or NULL */
   void *progress_user;         /* passed to progress */
   int keep_profiles;           /* 1: keep each row's profile in its outcome */
+  const char *const *gpu_file_names; /* rows of gpu_file_names[i] use the GPU file */
+  const char *const *gpu_file_paths; /* gpu_file_paths[i] instead of the database */
+  size_t ngpu_files;                 /* entries in both (0: database only) */
 } ws_valid_options;
 
 typedef struct ws_valid_outcome {

@@ -22,7 +22,8 @@
 static const char help[] =
     "usage: warpsight validate DATA.csv [--models all|M,M] [--gpus G,G] [--kernels K,K]\n"
     "                          [--sample-blocks N] [--limit N] [--report DIR]\n"
-    "                          [--ptx-dir DIR] [--cache DIR | --no-cache] [--launches DIR]\n\n"
+    "                          [--ptx-dir DIR] [--cache DIR | --no-cache] [--launches DIR]\n"
+    "                          [--gpu-file NAME=FILE.json]...\n\n"
     "Predicts each measured kernel launch of DATA.csv (the columns of\n"
     "data/validation/amaris-measured-dev.csv: GPU, kernel, input size, grid, block,\n"
     "Duration in seconds) with the performance models and compares the\n"
@@ -31,13 +32,20 @@ static const char help[] =
     "kernel is emulated and profiled, and the models run on the profile.\n\n"
     "options:\n"
     "  --models L         'all' (default) or model names separated by commas\n"
-    "  --gpus L           keep rows of these GPUs (gtx680, gtx970, k20 or the CSV names)\n"
+    "  --gpus L           keep rows of these GPUs: database names (gtx680, k40, ...), the\n"
+    "                     data set's names (GTX-680, Tesla-K40, TitanBlack, ...: the table\n"
+    "                     data/validation/gpu-names.csv) or GPU files (a path: its rows\n"
+    "                     are those of the GPU the file names, predicted with the file)\n"
+    "  --gpu-file NAME=FILE.json\n"
+    "                     predict the rows of GPU NAME (a database or data set name, or\n"
+    "                     a name the table does not know) with this GPU file, e.g. one\n"
+    "                     'warpsight calibrate' wrote; repeatable\n"
     "  --kernels L        keep rows of these kernels (the CSV's AppName)\n"
     "  --sample-blocks N  profile N blocks per launch, spread evenly over the grid\n"
     "                     (default 2; 0: all); the others are skipped\n"
     "  --limit N          at most N rows (after the filters)\n"
     "  --report DIR       write DIR/rows.csv (per row: kernel, gpu, input size, grid,\n"
-    "                     block, measured s, predicted s and error %% per model),\n"
+    "                     block, measured s, predicted s and error % per model),\n"
     "                     DIR/summary.txt, DIR/<model>.png/.svg (log-log scatter)\n"
     "                     and DIR/counters.csv (nvprof's counters beside the profile's)\n"
     "  --ptx-dir DIR      the kernels' PTX (default examples/validation/ptx)\n"
@@ -47,7 +55,7 @@ static const char help[] =
     "  --launches DIR     write each selected row's launch spec to DIR/L<line>-<kernel>.json\n"
     "                     (for 'warpsight run') and stop without predicting\n\n"
     "Prints, per model, the rows, mean and median absolute percentage error, the\n"
-    "fraction within 20 %% and Spearman's rank correlation per GPU and kernel.\n"
+    "fraction within 20 % and Spearman's rank correlation per GPU and kernel.\n"
     "Progress goes to stderr.\n\n"
     "Exit status: 0 ok; 2 bad usage or input, or no row could be predicted.\n";
 
@@ -120,10 +128,6 @@ static int write_counters(const ws_valid_report *rep, const ws_valid_data *data,
   return 0;
 }
 
-static int known_gpu(const char *g) {
-  return !strcmp(g, "gtx680") || !strcmp(g, "gtx970") || !strcmp(g, "k20");
-}
-
 static int make_dir(const char *dir) {
   if (mkdir(dir, 0777) == 0 || errno == EEXIST) return 0;
   fprintf(stderr, "warpsight validate: error: cannot create '%s': %s\n", dir, strerror(errno));
@@ -141,16 +145,28 @@ int cmd_validate(int argc, char **argv) {
                     {"--no-cache", 0, &no_cache}, {NULL, 0, NULL}};
   const char *pos[1];
   int npos, want_help;
-  if (cli_parse("validate", argc, argv, opts, pos, 1, &npos, help, &want_help)) return EXIT_USAGE;
-  if (want_help) return EXIT_OK;
-  if (npos != 1) return cli_usage_error("validate", "expected one DATA.csv");
-  if (cache_s && no_cache) return cli_usage_error("validate", "--cache and --no-cache conflict");
-  long sample = VCLI_DEFAULT_SAMPLE_BLOCKS, limit = 0;
-  if (sample_s && cli_parse_int("validate", "--sample-blocks", sample_s, &sample)) return EXIT_USAGE;
-  if (limit_s && cli_parse_int("validate", "--limit", limit_s, &limit)) return EXIT_USAGE;
-  if (sample > 1 << 30) return cli_usage_error("validate", "--sample-blocks is too large");
-
+  vcli_gpu_files gf;
+  if (vcli_take_gpu_files(&gf, "validate", &argc, argv) ||
+      cli_parse("validate", argc, argv, opts, pos, 1, &npos, help, &want_help)) {
+    vcli_gpu_files_free(&gf);
+    return EXIT_USAGE;
+  }
+  if (want_help) {
+    vcli_gpu_files_free(&gf);
+    return EXIT_OK;
+  }
   int rc = EXIT_USAGE;
+  long sample = VCLI_DEFAULT_SAMPLE_BLOCKS, limit = 0;
+  if (npos != 1 || (cache_s && no_cache) ||
+      (sample_s && cli_parse_int("validate", "--sample-blocks", sample_s, &sample)) ||
+      (limit_s && cli_parse_int("validate", "--limit", limit_s, &limit)) || sample > 1 << 30) {
+    if (npos != 1) cli_usage_error("validate", "expected one DATA.csv");
+    else if (cache_s && no_cache) cli_usage_error("validate", "--cache and --no-cache conflict");
+    else if (sample > 1 << 30) cli_usage_error("validate", "--sample-blocks is too large");
+    vcli_gpu_files_free(&gf);
+    return EXIT_USAGE;
+  }
+
   ws_valid_predictor *pctx = NULL;
   vcli_list models = {0}, gpus = {0}, kernels = {0};
   const char *all_models[64];
@@ -177,15 +193,8 @@ int cmd_validate(int argc, char **argv) {
   }
   if (gpus_s) {
     if (vcli_split(&gpus, "validate", "--gpus", gpus_s)) goto out;
-    for (size_t i = 0; i < gpus.n; i++) {
-      const char *db = ws_valid_gpu_name(gpus.v[i]);
-      if (db) gpus.v[i] = db;
-      if (!known_gpu(gpus.v[i])) {
-        cli_usage_error("validate", "--gpus: unknown GPU '%s' (the data set has gtx680, "
-                                    "gtx970, k20)", gpus.v[i]);
-        goto out;
-      }
-    }
+    for (size_t i = 0; i < gpus.n; i++)
+      if (vcli_resolve_gpu(&gpus.v[i], &gf, "validate", "--gpus", gpus.v[i])) goto out;
   }
   if (kernels_s) {
     if (vcli_split(&kernels, "validate", "--kernels", kernels_s)) goto out;
@@ -201,7 +210,7 @@ int cmd_validate(int argc, char **argv) {
   }
   char ptx_dir[4096], cache_buf[4096];
   if (vcli_ptx_dir(ptx_dir, sizeof ptx_dir, "validate", ptx_s, pos[0])) goto out;
-  int st = ws_valid_load(&data, pos[0], &d);
+  int st = ws_valid_load_ex(&data, pos[0], gf.name, gf.n, &d);
   if (st) {
     cli_print_diag(&d);
     rc = cli_exit_for(st);
@@ -276,6 +285,9 @@ int cmd_validate(int argc, char **argv) {
   o.progress = vcli_progress;
   o.progress_user = "validate";
   o.keep_profiles = report != NULL; /* for DIR/counters.csv */
+  o.gpu_file_names = gf.name;
+  o.gpu_file_paths = gf.path;
+  o.ngpu_files = gf.n;
   st = ws_valid_run(&rep, data, &o, &d);
   cli_print_diag(&d);
   if (st) {
@@ -326,5 +338,6 @@ out:
   vcli_list_free(&models);
   vcli_list_free(&gpus);
   vcli_list_free(&kernels);
+  vcli_gpu_files_free(&gf);
   return rc;
 }

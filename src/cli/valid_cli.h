@@ -32,6 +32,31 @@ const char *vcli_cache_dir(char *buf, size_t n, const char *cache, const char *n
  * every 10 % (and at the end).  `user` is the command name. */
 void vcli_progress(size_t done, size_t total, void *user);
 
+/* GPU files for boards: --gpu-file NAME=FILE.json (repeatable) and GPU
+ * files given in --gpus.  name[i] is the database name NAME maps to
+ * (ws_valid_gpu_name), else NAME itself (a board the table does not know). */
+#define VCLI_MAX_GPU_FILES 16
+typedef struct vcli_gpu_files {
+  const char *name[VCLI_MAX_GPU_FILES];  /* GPU name the rows use */
+  const char *path[VCLI_MAX_GPU_FILES];  /* its GPU file */
+  char *owned[VCLI_MAX_GPU_FILES];       /* names read from files (owned) */
+  size_t n;                              /* entries */
+} vcli_gpu_files;
+
+/* Remove every "--gpu-file NAME=FILE" / "--gpu-file=NAME=FILE" from argv
+ * (argc updated; argv's strings are split in place) into *gf, checking that
+ * each FILE loads as a GPU.  Returns 0 or EXIT_USAGE after a message. */
+int vcli_take_gpu_files(vcli_gpu_files *gf, const char *cmd, int *argc, char **argv);
+/* Add a GPU file for the GPU it names (its "name"); *name receives that
+ * name.  Returns 0 or EXIT_USAGE after a message. */
+int vcli_add_gpu_file(vcli_gpu_files *gf, const char *cmd, const char *path, const char **name);
+void vcli_gpu_files_free(vcli_gpu_files *gf);
+/* Resolve one --gpus/--gpu item: a CSV or database name (its database name),
+ * a name of gf, or a GPU file (added to gf).  *out receives the name rows
+ * use.  Returns 0 or EXIT_USAGE after one message listing the known names. */
+int vcli_resolve_gpu(const char **out, vcli_gpu_files *gf, const char *cmd, const char *opt,
+                     const char *item);
+
 /* Blocks profiled per launch when --sample-blocks is not given: enough to
  * average over block positions, few enough that the 8192 x 8192 products
  * (1,048,576 blocks of up to 32 warps, 8,192 k steps each) take about a

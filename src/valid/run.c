@@ -111,8 +111,11 @@ int ws_valid_run(ws_valid_report **out, const ws_valid_data *data, const ws_vali
     size_t gi = 0, pi = 0;
     while (gi < ngs && strcmp(gs[gi].name, row->gpu)) gi++;
     if (gi == ngs) {
+      const char *src = row->gpu;
+      for (size_t k = 0; k < o->ngpu_files; k++)
+        if (!strcmp(o->gpu_file_names[k], row->gpu)) src = o->gpu_file_paths[k];
       gs[ngs].name = row->gpu;
-      if ((st = ws_gpu_load(&gs[ngs].gpu, row->gpu, d))) goto done;
+      if ((st = ws_gpu_load(&gs[ngs].gpu, src, d))) goto done;
       ngs++;
     }
     while (pi < nps && strcmp(ps[pi].kernel, row->kernel)) pi++;

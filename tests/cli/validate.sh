@@ -74,9 +74,27 @@ grep -Eq '"value":[[:space:]]*131072' "$TMP/l/L2551-vectorAdd.json" || fail "--l
 run "$WS" validate
 expect_rc 2 "no data"
 expect_err "expected one DATA.csv" "no data"
-run "$WS" validate "$DATA" --ptx-dir "$PTX" --gpus gtx280
+run "$WS" validate "$DATA" --ptx-dir "$PTX" --gpus gtx9999
 expect_rc 2 "unknown gpu"
-expect_err "unknown GPU 'gtx280'" "unknown gpu"
+expect_err "unknown GPU 'gtx9999'; known: GTX-680 (gtx680), " "unknown gpu"
+expect_err "TitanBlack (titan-black)" "unknown gpu"
+# Every board of the data set and any database GPU is a known name (none of
+# these has rows in the dev file).
+run "$WS" validate "$DATA" --ptx-dir "$PTX" --gpus Tesla-K40,TitanBlack,Titan,TitanX,GTX-980,Quadro,gtx280
+expect_rc 2 "known gpus without rows"
+expect_err "no rows left" "known gpus without rows"
+run "$WS" calibrate "$DATA" --ptx-dir "$PTX" --gpu quadro-k5200 --model hong-kim
+expect_rc 2 "calibrate any database gpu"
+expect_err "0 rows of quadro-k5200 selected" "calibrate any database gpu"
+run "$WS" calibrate "$DATA" --ptx-dir "$PTX" --gpu nope --model hong-kim
+expect_rc 2 "calibrate unknown gpu"
+expect_err "--gpu: unknown GPU 'nope'; known: GTX-680 (gtx680)" "calibrate unknown gpu"
+# An unknown name in the data is ONE error, not one per row.
+{ head -1 "$DATA"; sed -n 2,4p "$DATA" | sed 's/^GTX-680,/GTX-750,/'; } > "$TMP/g750.csv"
+run "$WS" validate "$TMP/g750.csv" --ptx-dir "$PTX"
+expect_rc 2 "unknown gpu in data"
+expect_err "g750.csv:2: error: column gpu_name: unknown GPU name 'GTX-750' (3 rows, first on line 2); known:" "unknown gpu in data"
+[ "$(grep -c 'error' <<<"$ERR")" -eq 1 ] || fail "unknown gpu in data: expected one error, got: $ERR"
 run "$WS" validate "$DATA" --ptx-dir "$PTX" --kernels vectorAdd,nope
 expect_rc 2 "unknown kernel"
 expect_err "unknown kernel 'nope'" "unknown kernel"
