@@ -63,17 +63,27 @@ typedef struct ws_valid_row {
   int static_smem;       /* Static.SMem, bytes */
   int dynamic_smem;      /* Dynamic.SMem, bytes */
   double measured_s;     /* Duration, seconds */
+  /* Generic format only (docs/validation.md, "Your own kernels"); NULL and
+   * regs = -1 there mean: the launch comes from launch_file, the kernel from
+   * kernel_file, and the models see the profile's own resources. */
+  const char *kernel_file; /* the kernel's PTX (or .cu), resolved against the data file */
+  const char *launch_file; /* the launch spec (DESIGN.md), resolved likewise */
 } ws_valid_row;
 
 typedef struct ws_valid_data {
   ws_csv *csv;           /* the file (owned); rows borrow its strings */
   ws_valid_row *rows;    /* nrows rows in file order (owned) */
   size_t nrows;          /* rows */
+  int generic;           /* 1: the generic format (kernel_file, launch, gpu, seconds) */
+  char **strings;        /* resolved paths and names rows borrow (owned) */
+  size_t nstrings, strings_cap; /* used, allocated */
 } ws_valid_data;
 
-/* Read a measured-times CSV with the columns of data/validation/README.md.
- * A missing column, a non-numeric cell, an unknown GPU name or kernel is an
- * error naming file:line and the column. */
+/* Read a measured-times CSV: the Amarís et al. columns of
+ * data/validation/README.md, or the generic format (a header with
+ * kernel_file; docs/validation.md).  A missing column, a non-numeric cell,
+ * an unknown kernel or a launch spec that does not load is an error naming
+ * file:line and the column; unknown GPU names are one error. */
 int ws_valid_load(ws_valid_data **out, const char *path, ws_diag *d);
 int ws_valid_load_text(ws_valid_data **out, const char *text, size_t len,
                        const char *origin, ws_diag *d);
@@ -264,6 +274,10 @@ typedef struct ws_valid_options {
   const char *const *gpu_file_names; /* rows of gpu_file_names[i] use the GPU file */
   const char *const *gpu_file_paths; /* gpu_file_paths[i] instead of the database */
   size_t ngpu_files;                 /* entries in both (0: database only) */
+  /* A generic row's .cu kernel file: *ptx_path = a malloc'd path of its PTX
+   * (the caller's compiler, e.g. nvcc -ptx); NULL: a .cu file is an error. */
+  int (*compile_cu)(char **ptx_path, const char *cu_path, void *user, ws_diag *d);
+  void *compile_user;                /* passed to compile_cu */
 } ws_valid_options;
 
 typedef struct ws_valid_outcome {

@@ -25,7 +25,8 @@ static const char help[] =
     "log(predicted) - log(measured) with GSL's trust-region solver, on a training\n"
     "half of the rows (per kernel, rows sorted by input size alternate train/test).\n"
     "Prints the held-out error before and after and writes the GPU's JSON with the\n"
-    "fitted parameters marked as calibrated estimates.\n\n"
+    "fitted parameters marked as calibrated estimates.  DATA.csv is either format\n"
+    "of 'warpsight validate' (the Amaris et al. columns or the generic one).\n\n"
     "Fitted parameters: hong-kim: mem_ld, departure_del_uncoal, departure_del_coal;\n"
     "                   gpuperf: dram_lat, delta.\n\n"
     "options:\n"
@@ -59,6 +60,7 @@ int cmd_calibrate(int argc, char **argv) {
   const char *pos[1];
   int npos, want_help, rc = EXIT_USAGE, st;
   vcli_gpu_files gf;
+  vcli_cu cu = {"calibrate", {NULL}, 0};
   const char *gpu = NULL;
   long sample = VCLI_DEFAULT_SAMPLE_BLOCKS;
   if (vcli_take_gpu_files(&gf, "calibrate", &argc, argv) ||
@@ -97,12 +99,6 @@ int cmd_calibrate(int argc, char **argv) {
   ws_profile **profs = NULL;
   char ptx_dir[4096], cache_buf[4096], outbuf[512];
   if (kernels_s && vcli_split(&kernels, "calibrate", "--kernels", kernels_s)) goto out;
-  for (size_t i = 0; i < kernels.n; i++)
-    if (!ws_valid_kernel_known(kernels.v[i])) {
-      cli_usage_error("calibrate", "--kernels: unknown kernel '%s'", kernels.v[i]);
-      goto out;
-    }
-  if (vcli_ptx_dir(ptx_dir, sizeof ptx_dir, "calibrate", ptx_s, pos[0])) goto out;
   const char *gpu_src = gpu;
   for (size_t i = 0; i < gf.n; i++)
     if (!strcmp(gf.name[i], gpu)) gpu_src = gf.path[i];
@@ -112,6 +108,9 @@ int cmd_calibrate(int argc, char **argv) {
     rc = cli_exit_for(st);
     goto out;
   }
+  if (vcli_check_kernels(&kernels, data, "calibrate") ||
+      vcli_data_ptx_dir(ptx_dir, sizeof ptx_dir, "calibrate", ptx_s, pos[0], data))
+    goto out;
   size_t nsel = 0;
   for (size_t i = 0; i < data->nrows; i++) {
     const ws_valid_row *r = &data->rows[i];
@@ -155,6 +154,8 @@ int cmd_calibrate(int argc, char **argv) {
   o.gpu_file_names = gf.name;
   o.gpu_file_paths = gf.path;
   o.ngpu_files = gf.n;
+  o.compile_cu = vcli_compile_cu;
+  o.compile_user = &cu;
   if ((st = ws_valid_run(&rep, data, &o, &d))) {
     cli_print_diag(&d);
     rc = cli_exit_for(st);
@@ -214,5 +215,6 @@ out:
   ws_diag_free(&d);
   vcli_list_free(&kernels);
   vcli_gpu_files_free(&gf);
+  vcli_cu_free(&cu);
   return rc;
 }

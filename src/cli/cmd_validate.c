@@ -30,6 +30,12 @@ static const char help[] =
     "predictions with the measured times.  Each row's launch is built from its\n"
     "input size (docs/validation.md), the kernel's PTX is read from --ptx-dir, the\n"
     "kernel is emulated and profiled, and the models run on the profile.\n\n"
+    "DATA.csv may instead be in the generic format (a header with kernel_file):\n"
+    "one row per measured launch with kernel_file (PTX, or .cu compiled with\n"
+    "nvcc -ptx -arch=sm_80), launch (a launch spec), gpu (a name or a GPU file)\n"
+    "and seconds, optionally kernel and size; files are relative to DATA.csv's\n"
+    "folder (docs/validation.md, \"Your own kernels\").  --ptx-dir is not needed.\n"
+    "A UTF-8 byte-order mark before the header is skipped.\n\n"
     "options:\n"
     "  --models L         'all' (default) or model names separated by commas\n"
     "  --gpus L           keep rows of these GPUs: database names (gtx680, k40, ...), the\n"
@@ -146,6 +152,7 @@ int cmd_validate(int argc, char **argv) {
   const char *pos[1];
   int npos, want_help;
   vcli_gpu_files gf;
+  vcli_cu cu = {"validate", {NULL}, 0};
   if (vcli_take_gpu_files(&gf, "validate", &argc, argv) ||
       cli_parse("validate", argc, argv, opts, pos, 1, &npos, help, &want_help)) {
     vcli_gpu_files_free(&gf);
@@ -196,26 +203,17 @@ int cmd_validate(int argc, char **argv) {
     for (size_t i = 0; i < gpus.n; i++)
       if (vcli_resolve_gpu(&gpus.v[i], &gf, "validate", "--gpus", gpus.v[i])) goto out;
   }
-  if (kernels_s) {
-    if (vcli_split(&kernels, "validate", "--kernels", kernels_s)) goto out;
-    for (size_t i = 0; i < kernels.n; i++)
-      if (!ws_valid_kernel_known(kernels.v[i])) {
-        fprintf(stderr, "warpsight validate: error: --kernels: unknown kernel '%s'; known:",
-                kernels.v[i]);
-        for (size_t k = 0; k < ws_valid_kernel_count(); k++)
-          fprintf(stderr, " %s", ws_valid_kernel_name(k));
-        fputc('\n', stderr);
-        goto out;
-      }
-  }
+  if (kernels_s && vcli_split(&kernels, "validate", "--kernels", kernels_s)) goto out;
   char ptx_dir[4096], cache_buf[4096];
-  if (vcli_ptx_dir(ptx_dir, sizeof ptx_dir, "validate", ptx_s, pos[0])) goto out;
   int st = ws_valid_load_ex(&data, pos[0], gf.name, gf.n, &d);
   if (st) {
     cli_print_diag(&d);
     rc = cli_exit_for(st);
     goto out;
   }
+  if (vcli_check_kernels(&kernels, data, "validate") ||
+      vcli_data_ptx_dir(ptx_dir, sizeof ptx_dir, "validate", ptx_s, pos[0], data))
+    goto out;
 
   /* Select and check every launch before predicting anything. */
   size_t nsel = 0;
@@ -288,6 +286,8 @@ int cmd_validate(int argc, char **argv) {
   o.gpu_file_names = gf.name;
   o.gpu_file_paths = gf.path;
   o.ngpu_files = gf.n;
+  o.compile_cu = vcli_compile_cu;
+  o.compile_user = &cu;
   st = ws_valid_run(&rep, data, &o, &d);
   cli_print_diag(&d);
   if (st) {
@@ -339,5 +339,6 @@ out:
   vcli_list_free(&gpus);
   vcli_list_free(&kernels);
   vcli_gpu_files_free(&gf);
+  vcli_cu_free(&cu);
   return rc;
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/toolchain.h"
 #include "warpsight/gpu.h"
 #include "warpsight/valid.h"
 
@@ -200,4 +201,63 @@ int vcli_resolve_gpu(const char **out, vcli_gpu_files *gf, const char *cmd, cons
                   known ? known : "?");
   free(known);
   return EXIT_USAGE;
+}
+
+int vcli_check_kernels(const vcli_list *k, const ws_valid_data *data, const char *cmd) {
+  for (size_t i = 0; i < k->n; i++) {
+    int ok = ws_valid_kernel_known(k->v[i]);
+    for (size_t r = 0; r < data->nrows && !ok; r++) ok = !strcmp(data->rows[r].kernel, k->v[i]);
+    if (ok) continue;
+    fprintf(stderr, "warpsight %s: error: --kernels: unknown kernel '%s'; known:", cmd, k->v[i]);
+    for (size_t j = 0; j < ws_valid_kernel_count(); j++) fprintf(stderr, " %s", ws_valid_kernel_name(j));
+    for (size_t r = 0; r < data->nrows; r++) {
+      size_t q = 0; /* each of the file's own kernels once */
+      while (q < r && strcmp(data->rows[q].kernel, data->rows[r].kernel)) q++;
+      if (q == r && !ws_valid_kernel_known(data->rows[r].kernel))
+        fprintf(stderr, " %s", data->rows[r].kernel);
+    }
+    fputc('\n', stderr);
+    return EXIT_USAGE;
+  }
+  return 0;
+}
+
+int vcli_data_ptx_dir(char *buf, size_t n, const char *cmd, const char *given,
+                      const char *data_path, const ws_valid_data *data) {
+  if (data->generic && !given) {
+    buf[0] = '\0';
+    return 0;
+  }
+  return vcli_ptx_dir(buf, n, cmd, given, data_path);
+}
+
+int vcli_compile_cu(char **ptx_path, const char *cu_path, void *user, ws_diag *d) {
+  vcli_cu *c = user;
+  char dir[4096] = "";
+  ptxas_list pl = {NULL, 0};
+  int have = 0;
+  *ptx_path = NULL;
+  if (c->n == sizeof c->dirs / sizeof c->dirs[0])
+    return ws_diag_error(d, "too many .cu kernel files (at most %zu)", c->n);
+  if (access(cu_path, R_OK) != 0) return ws_diag_error(d, "cannot read %s", cu_path);
+  int rc = cli_compile_cu(c->cmd, cu_path, "sm_80", dir, sizeof dir, &pl, &have);
+  free(pl.v);
+  if (rc) return ws_diag_error(d, "%s: could not compile to PTX (above)", cu_path);
+  if (!(c->dirs[c->n] = strdup(dir))) {
+    cli_rm_tmp(dir);
+    return WS_ENOMEM;
+  }
+  c->n++;
+  size_t len = strlen(dir) + sizeof "/in.ptx";
+  if (!(*ptx_path = malloc(len))) return WS_ENOMEM;
+  snprintf(*ptx_path, len, "%s/in.ptx", dir);
+  return WS_OK;
+}
+
+void vcli_cu_free(vcli_cu *c) {
+  for (size_t i = 0; i < c->n; i++) {
+    cli_rm_tmp(c->dirs[i]);
+    free(c->dirs[i]);
+  }
+  c->n = 0;
 }

@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+#include "warpsight/util.h"
+
 /* A comma-separated list split in place into items (at most max). */
 typedef struct vcli_list {
   char *buf;           /* owned copy of the text */
@@ -56,6 +58,29 @@ void vcli_gpu_files_free(vcli_gpu_files *gf);
  * use.  Returns 0 or EXIT_USAGE after one message listing the known names. */
 int vcli_resolve_gpu(const char **out, vcli_gpu_files *gf, const char *cmd, const char *opt,
                      const char *item);
+
+struct ws_valid_data;
+struct vcli_list;
+
+/* --kernels against the data: each item must be a validation kernel or a
+ * kernel of the file's rows.  Returns 0 or EXIT_USAGE after one message
+ * listing the known kernels. */
+int vcli_check_kernels(const vcli_list *k, const struct ws_valid_data *data, const char *cmd);
+/* vcli_ptx_dir, except that a generic-format file (its rows name their own
+ * kernel files) needs no PTX folder: buf is then "" unless --ptx-dir given. */
+int vcli_data_ptx_dir(char *buf, size_t n, const char *cmd, const char *given,
+                      const char *data_path, const struct ws_valid_data *data);
+
+/* .cu kernel files of the generic format: compiled with nvcc -ptx
+ * -arch=sm_80 (as `predict` does) into temporary folders that
+ * vcli_cu_free removes.  vcli_compile_cu is a ws_valid_options.compile_cu. */
+typedef struct vcli_cu {
+  const char *cmd;     /* subcommand, for messages */
+  char *dirs[64];      /* temporary folders (owned) */
+  size_t n;            /* entries */
+} vcli_cu;
+int vcli_compile_cu(char **ptx_path, const char *cu_path, void *user, ws_diag *d);
+void vcli_cu_free(vcli_cu *c);
 
 /* Blocks profiled per launch when --sample-blocks is not given: enough to
  * average over block positions, few enough that the 8192 x 8192 products

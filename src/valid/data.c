@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "util/strbuf.h"
+#include "util/vec.h"
+#include "valid/valid_int.h"
 #include "warpsight/valid.h"
 
 /* CSV GPU names to database names: data/validation/gpu-names.csv, embedded
@@ -109,14 +111,42 @@ static int get_int(int64_t *out, ws_diag *d, const ws_csv *c, size_t r, int col,
  * ws_valid_gpu_name.  Rows with an unknown name keep gpu = NULL; they make
  * ONE error that names each unknown spelling (with its row count and first
  * line) and lists the known names. */
-static int resolve_gpus(ws_valid_data *v, int col, const char *const *extra, size_t nextra,
-                        ws_diag *d) {
+char *ws_valid_keep(ws_valid_data *v, char *s) {
+  if (!s || WS_VEC_PUSH(v->strings, v->nstrings, v->strings_cap, s)) {
+    free(s);
+    return NULL;
+  }
+  return s;
+}
+
+char *ws_valid_resolve_path(const char *origin, const char *path) {
+  const char *slash = origin ? strrchr(origin, '/') : NULL;
+  if (path[0] == '/' || !slash) return ws_strdup(path);
+  ws_strbuf b = WS_STRBUF_INIT;
+  ws_sb_printf(&b, "%.*s/%s", (int)(slash - origin), origin, path);
+  return ws_sb_take(&b);
+}
+
+static int is_path(const char *s) {
+  size_t n = strlen(s);
+  return strchr(s, '/') || (n > 5 && strcmp(s + n - 5, ".json") == 0);
+}
+
+int ws_valid_resolve_gpus(ws_valid_data *v, int col, const char *const *extra, size_t nextra,
+                          int allow_files, ws_diag *d) {
   const ws_csv *c = v->csv;
   ws_strbuf b = WS_STRBUF_INIT;
   size_t nbad = 0;
   int first_line = 0;
   for (size_t r = 0; r < v->nrows; r++) {
     const char *name = ws_csv_cell(c, r, (size_t)col);
+    if (allow_files && is_path(name)) {
+      if (!(v->rows[r].gpu = ws_valid_keep(v, ws_valid_resolve_path(c->origin, name)))) {
+        ws_sb_free(&b);
+        return WS_ENOMEM;
+      }
+      continue;
+    }
     for (size_t k = 0; k < nextra && !v->rows[r].gpu; k++)
       if (strcmp(extra[k], name) == 0) v->rows[r].gpu = name;
     if (!v->rows[r].gpu) v->rows[r].gpu = ws_valid_gpu_name(name);
@@ -156,6 +186,21 @@ int ws_valid_load_text_ex(ws_valid_data **out, const char *text, size_t len,
   ws_csv *c;
   int st = ws_csv_parse(&c, text, len, origin, d);
   if (st) return st;
+  if (ws_csv_column(c, "kernel_file") >= 0) { /* the generic format */
+    ws_valid_data *v = calloc(1, sizeof *v);
+    if (!v) {
+      ws_csv_free(c);
+      return WS_ENOMEM;
+    }
+    v->csv = c;
+    v->generic = 1;
+    if ((st = ws_valid_load_generic(v, extra, nextra, d))) {
+      ws_valid_data_free(v);
+      return st;
+    }
+    *out = v;
+    return WS_OK;
+  }
   int col[C_COUNT];
   for (int k = 0; k < C_COUNT; k++) {
     col[k] = ws_csv_column(c, col_names[k]);
@@ -176,7 +221,7 @@ int ws_valid_load_text_ex(ws_valid_data **out, const char *text, size_t len,
   }
   v->csv = c;
   v->nrows = c->nrows;
-  st = resolve_gpus(v, col[C_GPU], extra, nextra, d);
+  st = ws_valid_resolve_gpus(v, col[C_GPU], extra, nextra, 0, d);
   for (size_t r = 0; r < c->nrows; r++) {
     ws_valid_row *w = &v->rows[r];
     int64_t x;
@@ -239,5 +284,7 @@ void ws_valid_data_free(ws_valid_data *v) {
   if (!v) return;
   ws_csv_free(v->csv);
   free(v->rows);
+  for (size_t i = 0; i < v->nstrings; i++) free(v->strings[i]);
+  free(v->strings);
   free(v);
 }
