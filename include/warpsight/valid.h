@@ -255,6 +255,8 @@ int ws_valid_ranks(double *out, const double *x, size_t n);
 
 /* Running a validation --------------------------------------------------*/
 
+struct ws_valid_outcome;
+
 typedef struct ws_valid_options {
   const char *const *models;   /* model names to run */
   size_t nmodels;              /* entries in models */
@@ -278,6 +280,12 @@ typedef struct ws_valid_options {
    * (the caller's compiler, e.g. nvcc -ptx); NULL: a .cu file is an error. */
   int (*compile_cu)(char **ptx_path, const char *cu_path, void *user, ws_diag *d);
   void *compile_user;                /* passed to compile_cu */
+  /* Called once per predicted row, in file order, with its profile while
+   * it still exists (a row whose prediction failed is not passed): what a
+   * caller needs from each profile without keep_profiles, so memory stays
+   * bounded by one profile at a time.  NULL: none. */
+  void (*on_row)(const struct ws_valid_outcome *oc, const ws_profile *p, void *user);
+  void *on_row_user;                 /* passed to on_row */
 } ws_valid_options;
 
 typedef struct ws_valid_outcome {

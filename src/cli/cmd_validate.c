@@ -86,49 +86,70 @@ static double per_warp_sum(const ws_profile *p, const char *section, const char 
 
 /* DIR/counters.csv: per row, nvprof's counters from the data file beside the
  * same counts from warpsight's profile, for the whole launch (per-warp
- * figures x warps of the launch; docs/validation.md, "Counters"). */
-static int write_counters(const ws_valid_report *rep, const ws_valid_data *data,
-                          const char *path) {
+ * figures x warps of the launch; docs/validation.md, "Counters").  Written
+ * row by row while the run goes (ws_valid_options.on_row), so no profile
+ * is kept. */
+typedef struct counters_out {
+  FILE *f;                     /* the open file, NULL when the data has no counters */
+  const char *path;            /* for messages */
+  const ws_valid_data *data;   /* the rows' CSV */
+  int col[5];                  /* nvprof columns */
+} counters_out;
+
+/* Open the file and write its header: 0, or EXIT_USAGE after a message.
+ * co->f stays NULL when the data file has no nvprof counters. */
+static int counters_open(counters_out *co, const ws_valid_data *data, const char *path) {
   static const char *const meas[] = {"inst_executed", "Global.Load.Transactions",
                                      "Global.Store.Transactions", "Shared.Load.Transactions",
                                      "Shared.Store.Transactions"};
   static const char *const names[] = {"warp_insts", "global_load_trans", "global_store_trans",
                                       "shared_load_trans", "shared_store_trans"};
-  int col[5];
+  memset(co, 0, sizeof *co);
+  co->data = data;
+  co->path = path;
   for (int i = 0; i < 5; i++)
-    if ((col[i] = ws_csv_column(data->csv, meas[i])) < 0) return 0; /* not in this file */
-  FILE *f = fopen(path, "w");
-  if (!f) {
+    if ((co->col[i] = ws_csv_column(data->csv, meas[i])) < 0) return 0; /* not in this file */
+  if (!(co->f = fopen(path, "w"))) {
     fprintf(stderr, "warpsight validate: error: cannot write '%s'\n", path);
     return EXIT_USAGE;
   }
-  fprintf(f, "line,kernel,gpu,input_size,grid,block,warps");
-  for (int i = 0; i < 5; i++) fprintf(f, ",%s_nvprof,%s_warpsight", names[i], names[i]);
-  fputc('\n', f);
-  for (size_t i = 0; i < rep->nrows; i++) {
-    const ws_valid_outcome *oc = &rep->rows[i];
-    const ws_valid_row *r = oc->row;
-    const ws_profile *p = oc->profile;
-    if (oc->status || !p) continue;
-    size_t ri = (size_t)(r - data->rows);
-    double tpb = (double)r->block[0] * r->block[1] * r->block[2];
-    double warps = (double)r->grid[0] * r->grid[1] * r->grid[2] * ceil(tpb / 32.0);
-    const cJSON *mix = cJSON_GetObjectItemCaseSensitive(p->root, "instruction_mix");
-    const cJSON *tot = cJSON_GetObjectItemCaseSensitive(mix, "total_per_warp");
-    double ws[5] = {cJSON_IsNumber(tot) ? tot->valuedouble : NAN,
-                    per_warp_sum(p, "global_memory_insts", "ld.global", "avg_transactions"),
-                    per_warp_sum(p, "global_memory_insts", "st.global", "avg_transactions"),
-                    per_warp_sum(p, "shared_memory_insts", "ld.shared", "avg_passes"),
-                    per_warp_sum(p, "shared_memory_insts", "st.shared", "avg_passes")};
-    fprintf(f, "%d,%s,%s,%lld,%ux%ux%u,%ux%ux%u,%.0f", r->line, r->kernel, r->gpu,
-            (long long)r->input_size, r->grid[0], r->grid[1], r->grid[2], r->block[0],
-            r->block[1], r->block[2], warps);
-    for (int k = 0; k < 5; k++)
-      fprintf(f, ",%s,%.6g", ws_csv_cell(data->csv, ri, (size_t)col[k]), ws[k] * warps);
-    fputc('\n', f);
-  }
-  if (fclose(f)) {
-    fprintf(stderr, "warpsight validate: error: cannot write '%s'\n", path);
+  fprintf(co->f, "line,kernel,gpu,input_size,grid,block,warps");
+  for (int i = 0; i < 5; i++) fprintf(co->f, ",%s_nvprof,%s_warpsight", names[i], names[i]);
+  fputc('\n', co->f);
+  return 0;
+}
+
+/* ws_valid_options.on_row: one line per predicted row. */
+static void counters_row(const ws_valid_outcome *oc, const ws_profile *p, void *user) {
+  counters_out *co = user;
+  const ws_valid_row *r = oc->row;
+  if (!co->f || !p) return;
+  size_t ri = (size_t)(r - co->data->rows);
+  double tpb = (double)r->block[0] * r->block[1] * r->block[2];
+  double warps = (double)r->grid[0] * r->grid[1] * r->grid[2] * ceil(tpb / 32.0);
+  const cJSON *mix = cJSON_GetObjectItemCaseSensitive(p->root, "instruction_mix");
+  const cJSON *tot = cJSON_GetObjectItemCaseSensitive(mix, "total_per_warp");
+  double ws[5] = {cJSON_IsNumber(tot) ? tot->valuedouble : NAN,
+                  per_warp_sum(p, "global_memory_insts", "ld.global", "avg_transactions"),
+                  per_warp_sum(p, "global_memory_insts", "st.global", "avg_transactions"),
+                  per_warp_sum(p, "shared_memory_insts", "ld.shared", "avg_passes"),
+                  per_warp_sum(p, "shared_memory_insts", "st.shared", "avg_passes")};
+  fprintf(co->f, "%d,%s,%s,%lld,%ux%ux%u,%ux%ux%u,%.0f", r->line, r->kernel, r->gpu,
+          (long long)r->input_size, r->grid[0], r->grid[1], r->grid[2], r->block[0],
+          r->block[1], r->block[2], warps);
+  for (int k = 0; k < 5; k++)
+    fprintf(co->f, ",%s,%.6g", ws_csv_cell(co->data->csv, ri, (size_t)co->col[k]),
+            ws[k] * warps);
+  fputc('\n', co->f);
+}
+
+/* Close: 0, or EXIT_USAGE after a message when the file could not be written. */
+static int counters_close(counters_out *co) {
+  if (!co->f) return 0;
+  int bad = ferror(co->f) | fclose(co->f);
+  co->f = NULL;
+  if (bad) {
+    fprintf(stderr, "warpsight validate: error: cannot write '%s'\n", co->path);
     return EXIT_USAGE;
   }
   return 0;
@@ -153,6 +174,7 @@ int cmd_validate(int argc, char **argv) {
   int npos, want_help;
   vcli_gpu_files gf;
   vcli_cu cu = {"validate", {NULL}, 0};
+  counters_out co = {0};
   if (vcli_take_gpu_files(&gf, "validate", &argc, argv) ||
       cli_parse("validate", argc, argv, opts, pos, 1, &npos, help, &want_help)) {
     vcli_gpu_files_free(&gf);
@@ -282,14 +304,21 @@ int cmd_validate(int argc, char **argv) {
   o.user = pctx;
   o.progress = vcli_progress;
   o.progress_user = "validate";
-  o.keep_profiles = report != NULL; /* for DIR/counters.csv */
   o.gpu_file_names = gf.name;
   o.gpu_file_paths = gf.path;
   o.ngpu_files = gf.n;
   o.compile_cu = vcli_compile_cu;
   o.compile_user = &cu;
+  char path[4200];
+  if (report) { /* DIR/counters.csv is written as the rows are predicted */
+    snprintf(path, sizeof path, "%s/counters.csv", report);
+    if (make_dir(report) || counters_open(&co, data, path)) goto out;
+    o.on_row = counters_row;
+    o.on_row_user = &co;
+  }
   st = ws_valid_run(&rep, data, &o, &d);
   cli_print_diag(&d);
+  if (counters_close(&co)) goto out;
   if (st) {
     rc = cli_exit_for(st);
     goto out;
@@ -297,19 +326,9 @@ int cmd_validate(int argc, char **argv) {
   char *text = ws_valid_report_text(rep);
   if (text) fputs(text, stdout);
   if (report) {
-    char path[4200];
-    if (make_dir(report)) {
-      free(text);
-      goto out;
-    }
     ws_diag_clear(&d);
     snprintf(path, sizeof path, "%s/rows.csv", report);
     st = ws_valid_report_csv(rep, path, &d);
-    snprintf(path, sizeof path, "%s/counters.csv", report);
-    if (!st && write_counters(rep, data, path)) {
-      free(text);
-      goto out;
-    }
     snprintf(path, sizeof path, "%s/summary.txt", report);
     FILE *f = fopen(path, "w");
     if (f) {
@@ -331,6 +350,7 @@ int cmd_validate(int argc, char **argv) {
   free(text);
   rc = rep->failed == rep->nrows ? EXIT_USAGE : EXIT_OK;
 out:
+  if (co.f) fclose(co.f);
   ws_valid_predictor_free(pctx);
   ws_valid_report_free(rep);
   ws_valid_data_free(data);

@@ -87,6 +87,8 @@ out:
   if (!st) {
     oc->time_s = res.time_s;
     res.time_s = NULL;
+    oc->status = WS_OK;
+    if (o->on_row) o->on_row(oc, res.profile, o->on_row_user);
     if (o->keep_profiles) {
       oc->profile = res.profile;
       res.profile = NULL;
