@@ -161,6 +161,22 @@ static int make_dir(const char *dir) {
   return EXIT_USAGE;
 }
 
+/* --launches: DIR/L<line>-<kernel>.json (DIR created for the first). */
+static int write_launch(const char *dir, const ws_valid_row *r, const ws_launch_spec *l,
+                        int first) {
+  char path[4200];
+  if (first && make_dir(dir)) return EXIT_USAGE;
+  snprintf(path, sizeof path, "%s/L%d-%s.json", dir, r->line, r->kernel);
+  char *json = ws_valid_launch_json(l);
+  FILE *f = json ? fopen(path, "w") : NULL;
+  int ok = f && fputs(json, f) >= 0 && fputc('\n', f) != EOF;
+  if (f && fclose(f)) ok = 0;
+  free(json);
+  if (ok) return 0;
+  fprintf(stderr, "warpsight validate: error: cannot write '%s'\n", path);
+  return EXIT_USAGE;
+}
+
 int cmd_validate(int argc, char **argv) {
   const char *models_s = "all", *gpus_s = NULL, *kernels_s = NULL, *sample_s = NULL,
              *limit_s = NULL, *report = NULL, *ptx_s = NULL, *cache_s = NULL,
@@ -257,25 +273,9 @@ int cmd_validate(int argc, char **argv) {
       rc = cli_exit_for(st);
       goto out;
     }
-    if (launches) {
-      char path[4200];
-      if (nsel == 0 && make_dir(launches)) {
-        ws_launch_spec_free(l);
-        goto out;
-      }
-      snprintf(path, sizeof path, "%s/L%d-%s.json", launches, r->line, r->kernel);
-      char *json = ws_valid_launch_json(l);
-      FILE *f = json ? fopen(path, "w") : NULL;
-      int ok = f && fputs(json, f) >= 0 && fputc('\n', f) != EOF;
-      if (f && fclose(f)) ok = 0;
-      free(json);
-      if (!ok) {
-        fprintf(stderr, "warpsight validate: error: cannot write '%s'\n", path);
-        ws_launch_spec_free(l);
-        goto out;
-      }
-    }
+    int bad = launches && write_launch(launches, r, l, nsel == 0);
     ws_launch_spec_free(l);
+    if (bad) goto out;
     nsel++;
   }
   if (nsel == 0) {
