@@ -210,6 +210,10 @@ int ws_valid_load_text_ex(ws_valid_data **out, const char *text, size_t len,
     }
   }
   if (st) {
+    ws_diag_add(d, WS_SEV_NOTE, c->origin, 1, 0,
+                "a measured-times file has the columns of data/validation/README.md "
+                "(Amaris et al.) or those of the generic format: kernel_file, launch, gpu, "
+                "seconds (docs/validation.md)");
     ws_csv_free(c);
     return st;
   }
