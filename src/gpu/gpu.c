@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/derive.h"
 #include "gpu/gpu_check.h"
 #include "warpsight/json.h"
 
@@ -175,9 +176,21 @@ static int load_json(ws_gpu **out, const char *json, const char *origin, ws_diag
     get_pos(lat, "latencies", "fp32", 0, 1e7, &g->lat.fp32, origin, d);
   }
   const cJSON *models = NULL;
-  if (ws_json_get_object(root, "", "models", 0, &models, origin, d) == WS_OK)
-    ws_gpu_check_models(models, origin, d);
+  ws_json_get_object(root, "", "models", 0, &models, origin, d);
   g->models = (cJSON *)models;
+  if (d->errors == errors) {
+    /* Derived parameters first, so that they are checked like given ones.
+     * "derive": false keeps the file's parameters alone (a strict file, or
+     * a test of a model's missing-parameter path). */
+    const cJSON *der = cJSON_GetObjectItemCaseSensitive(root, "derive");
+    if (der && !cJSON_IsBool(der))
+      ws_json_error(d, origin, "", "derive", "expected true or false");
+    else if (!cJSON_IsFalse(der) && ws_gpu_derive(g) != WS_OK) {
+      ws_gpu_free(g);
+      return WS_ENOMEM;
+    }
+    ws_gpu_check_models(g->models, origin, d);
+  }
 
   if (d->errors != errors) goto fail;
   g->name = dup_or(name, "unnamed");
