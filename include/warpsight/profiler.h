@@ -17,10 +17,11 @@
  * ws_emu_event) and ws_prof_block_begin/_end around every profiled block,
  * then ws_prof_finish().  Calls for different workers may run concurrently;
  * all calls for one worker come from one thread.  Each worker keeps its own
- * accumulators.  Each profiled block's memory sectors are replayed through
- * the caches in linear block order (independent of the number of workers),
- * as soon as every earlier profiled block has finished; ws_prof_finish()
- * merges the workers and writes the profile.
+ * accumulators.  Each profiled block's memory sectors, recorded per warp,
+ * are replayed through the caches with warps, resident blocks and SMs
+ * interleaved as on a GPU (docs/profile.md, "Caches"; independent of the
+ * number of workers), as far as the blocks finished so far allow;
+ * ws_prof_finish() merges the workers and writes the profile.
  *
  * Ownership: ws_prof_new() gives a profiler to free with ws_prof_free(); it
  * borrows the module, the kernel and the GPU (keep them alive until
