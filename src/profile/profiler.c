@@ -121,6 +121,7 @@ typedef struct worker {
 struct ws_prof {
   ws_prof_config cfg;
   uint64_t total_blocks, nslots, tpb;
+  uint64_t *plan;         /* the profiled blocks, linear order (NULL: every block) */
   uint32_t nfunc;
   uint32_t *func_base;    /* first instruction id of each module function */
   uint32_t ninst;         /* instruction ids in all */
@@ -142,23 +143,21 @@ struct ws_prof {
   ws_replay *rp;          /* the cache replay of the profiled blocks */
 };
 
-uint64_t ws_prof_sample_count(uint64_t total, uint64_t n) {
-  return n == 0 || n >= total ? total : n;
+/* Slot of block b among the profiled ones (its rank in the plan), or
+ * UINT64_MAX when it is not profiled. */
+static uint64_t sample_slot(const ws_prof *p, uint64_t b) {
+  if (!p->plan) return b < p->total_blocks ? b : UINT64_MAX;
+  uint64_t lo = 0, hi = p->nslots;
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (p->plan[mid] < b) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < p->nslots && p->plan[lo] == b ? lo : UINT64_MAX;
 }
 
-/* Slot of block b among the sampled ones, or UINT64_MAX when not sampled. */
-static uint64_t sample_slot(uint64_t b, uint64_t total, uint64_t n) {
-  if (n == 0 || n >= total) return b < total ? b : UINT64_MAX;
-  /* smallest i with floor(i * total / n) >= b is ceil(b * n / total) */
-  unsigned __int128 num = (unsigned __int128)b * n;
-  uint64_t i = (uint64_t)((num + total - 1) / total);
-  if (i >= n) return UINT64_MAX;
-  uint64_t bi = (uint64_t)((unsigned __int128)i * total / n);
-  return bi == b ? i : UINT64_MAX;
-}
-
-int ws_prof_block_sampled(uint64_t block, uint64_t total, uint64_t n) {
-  return sample_slot(block, total, n) != UINT64_MAX;
+int ws_prof_sampled(const ws_prof *p, uint64_t block) {
+  return sample_slot(p, block) != UINT64_MAX;
 }
 
 /* Instruction id of (func, pc), or UINT32_MAX for a function outside the
@@ -183,6 +182,11 @@ int ws_prof_new(ws_prof **out, const ws_prof_config *cfg, ws_diag *d) {
   p->total_blocks = (uint64_t)cfg->grid[0] * cfg->grid[1] * cfg->grid[2];
   p->tpb = (uint64_t)cfg->block[0] * cfg->block[1] * cfg->block[2];
   p->nslots = ws_prof_sample_count(p->total_blocks, cfg->sample_blocks);
+  if (p->nslots < p->total_blocks) {
+    p->plan = malloc(p->nslots * sizeof *p->plan);
+    if (!p->plan) goto nomem;
+    ws_prof_sample_plan(p->plan, cfg->grid, cfg->sample_blocks);
+  }
   const ws_ptx_module *m = cfg->module;
   p->nfunc = m->nfuncs;
   p->func_base = calloc(m->nfuncs + 1, sizeof *p->func_base);
@@ -252,6 +256,7 @@ void ws_prof_free(ws_prof *p) {
   }
   free(p->w);
   free(p->func_base);
+  free(p->plan);
   free(p->iclass);
   free(p->iflops);
   free(p->ikind);
@@ -307,7 +312,7 @@ void ws_prof_block_end(ws_prof *p, int worker_id, uint32_t block_linear) {
   w->warps += popc(w->seen);
   w->blocks++;
   w->in_block = 0;
-  uint64_t s = sample_slot(block_linear, p->total_blocks, p->cfg.sample_blocks);
+  uint64_t s = sample_slot(p, block_linear);
   if (s == UINT64_MAX) return;
   uint32_t nwarps = w->seen ? 32 - (uint32_t)__builtin_clz(w->seen) : 0;
   pthread_mutex_lock(&p->mu);
@@ -866,7 +871,9 @@ static void provenance_sections(const ws_prof *p, ws_profile *pr, const worker *
   cJSON_AddStringToObject(sam, "method",
                           p->nslots == p->total_blocks
                               ? "every block"
-                              : "N blocks at linear indices floor(i * total / N), i = 0..N-1");
+                              : "N blocks of a Hammersley set over the grid: sample i at the "
+                                "centre of stratum i of N in the longest dimension, radical "
+                                "inverses of i (base 2, 3) in the others");
   cJSON_AddStringToObject(sam, "rest",
                           p->nslots == p->total_blocks ? "none"
                           : p->cfg.functional_rest   ? "run without profiling"
