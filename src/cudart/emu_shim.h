@@ -1,8 +1,9 @@
 /*
  * emu_shim.h — TEMPORARY: the emulator's device-memory API (contract in the
  * emu work, include/warpsight/emu.h once it lands), declared here so the
- * runtime builds before it does.  CMake defines WS_HAVE_EMU_DEVICE when
- * emu.h declares it, and then neither this nor emu_shim.c is used.
+ * runtime builds before it does.  Under other names (the macros below), so
+ * a tree that has both this and the real API still builds; CMake's
+ * WS_CUDART_REAL_EMU switches to the real one.
  */
 #ifndef WS_CUDART_EMU_SHIM_H
 #define WS_CUDART_EMU_SHIM_H
@@ -10,6 +11,17 @@
 #include "warpsight/emu.h"
 
 #if !WS_HAVE_EMU_DEVICE
+#define ws_emu_device rt_shim_device
+#define ws_emu_device_options rt_shim_device_options
+#define ws_emu_device_new rt_shim_device_new
+#define ws_emu_device_free rt_shim_device_free
+#define ws_emu_mem_alloc rt_shim_mem_alloc
+#define ws_emu_mem_free rt_shim_mem_free
+#define ws_emu_mem_host rt_shim_mem_host
+#define ws_emu_var_find rt_shim_var_find
+#define ws_emu_params_pack rt_shim_params_pack
+#define ws_emu_launch_config rt_shim_launch_config
+#define ws_emu_launch_raw rt_shim_launch_raw
 typedef struct ws_emu_device ws_emu_device;
 typedef struct ws_emu_device_options {
   uint64_t memory_budget; /* total bytes of allocations; 0: a default */
