@@ -34,14 +34,20 @@ void rt_print_diag(const ws_diag *d) {
 }
 
 static void rt_free_all(ws_rt *rt) {
-  for (size_t i = 0; i < rt->nmodules; i++) {
-    free(rt->modules[i].ptx);
-    free(rt->modules[i].error);
-    ws_ptx_module_free(rt->modules[i].m);
-  }
+  /* the device (its module variables), then the programs, then the modules
+   * they borrow */
+  rt_managed_unmap(rt);
+  ws_emu_device_free(rt->dev);
+  rt->dev = NULL;
   for (size_t i = 0; i < rt->nfuncs; i++) {
     free(rt->funcs[i].name);
     ws_emu_program_free(rt->funcs[i].prog);
+  }
+  for (size_t i = 0; i < rt->nmodules; i++) {
+    free(rt->modules[i].ptx);
+    free(rt->modules[i].error);
+    free(rt->modules[i].handle);
+    ws_ptx_module_free(rt->modules[i].m);
   }
   for (size_t i = 0; i < rt->nvars; i++) free(rt->vars[i].name);
   for (size_t i = 0; i < rt->nkstats; i++) {
@@ -58,8 +64,6 @@ static void rt_free_all(ws_rt *rt) {
     rt->streams = s->next;
     free(s);
   }
-  rt_managed_unmap(rt);
-  ws_emu_device_free(rt->dev);
   ws_gpu_free(rt->gpu);
   free(rt->modules), free(rt->funcs), free(rt->vars), free(rt->managed), free(rt->kstats);
   free(rt->maps);
