@@ -137,6 +137,8 @@ static int run(ws_rt *rt, rt_func *f, ws_emu_launch *l, const ws_emu_launch_conf
   } else {
     ws_emu_options eo = WS_EMU_OPTIONS_INIT;
     eo.printf_out = stdout;
+    uint64_t blocks = (uint64_t)c->grid[0] * c->grid[1] * c->grid[2];
+    eo.threads = ws_prof_workers(0, blocks, 0, 1); /* the profiler's rule: no idle workers */
     st = ws_emu_run(l, &eo, stats, d);
   }
   fflush(stdout);
