@@ -119,12 +119,15 @@ static void print_dims(const cJSON *a) {
 static void print_report(const cJSON *r) {
   const cJSON *models = cJSON_GetObjectItemCaseSensitive(r, "models"), *m, *k;
   const cJSON *kernels = cJSON_GetObjectItemCaseSensitive(r, "kernels");
-  printf("\n== warpsight exec: %d kernel configurations, %.0f launches, predicted on %s\n",
-         cJSON_GetArraySize(kernels), num(r, "launches"),
+  int nk = cJSON_GetArraySize(kernels);
+  double nl = num(r, "launches");
+  printf("\n== warpsight exec: %d kernel configuration%s, %.0f launch%s, predicted on %s\n", nk,
+         nk == 1 ? "" : "s", nl, nl == 1 ? "" : "es",
          cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "gpu")));
   cJSON_ArrayForEach(k, kernels) {
     const char *dm = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(k, "demangled"));
-    printf("\nkernel %s: %.0f launches, grid ", dm ? dm : "?", num(k, "launches"));
+    printf("\nkernel %s: %.0f launch%s, grid ", dm ? dm : "?", num(k, "launches"),
+           num(k, "launches") == 1 ? "" : "es");
     print_dims(cJSON_GetObjectItemCaseSensitive(k, "grid"));
     printf(", block ");
     print_dims(cJSON_GetObjectItemCaseSensitive(k, "block"));

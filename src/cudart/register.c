@@ -7,6 +7,8 @@
  * __cudaLaunchKernel, whose result the generated code discards (so errors
  * surface through cudaGetLastError).
  */
+#define _GNU_SOURCE /* program_invocation_short_name */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,8 +82,10 @@ const ws_ptx_module *rt_module_ptx(ws_rt *rt, size_t i) {
   } else {
     int max_arch = rt->gpu ? rt->gpu->cc_major * 10 + rt->gpu->cc_minor : 1000;
     if (!ws_fatbin_ptx(&m->ptx, &m->arch, w->data, max_arch, &d)) {
-      char origin[64];
-      snprintf(origin, sizeof origin, "<fatbin %zu compute_%d>", i, m->arch);
+      /* messages name the program's PTX: "stencil.fatbin0.compute_80.ptx" */
+      char origin[300];
+      snprintf(origin, sizeof origin, "%.200s.fatbin%zu.compute_%d.ptx", program_invocation_short_name,
+               i, m->arch);
       ws_ptx_parse(&m->m, m->ptx, strlen(m->ptx), origin, &d);
     }
   }
