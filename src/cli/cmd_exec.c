@@ -39,8 +39,9 @@ static const char help_text[] =
     "once.  docs/exec.md says what the runtime supports.\n\n"
     "  --gpu G               target GPU, a name of 'warpsight gpus' or a JSON file\n"
     "                        (default a100)\n"
-    "  --model M             a model name or 'all' (default all); the first one named\n"
-    "                        (hong-kim for all) drives cudaEventElapsedTime; models:\n"
+    "  --model M             a model, models separated by commas, or 'all' (default);\n"
+    "                        the first one (hong-kim for all) is the primary model: it\n"
+    "                        drives cudaEventElapsedTime and the bottleneck; models:\n"
     "%s"
     "  --sample-blocks N     profile N blocks of each grid (all blocks still run)\n"
     "  --report DIR          write DIR/exec.json (the report) and the models' charts\n"
@@ -159,7 +160,15 @@ static void print_report(const cJSON *r) {
 static int check_options(const char *gpu, const char *model, const char *sample) {
   long n;
   if (sample && cli_parse_int("exec", "--sample-blocks", sample, &n)) return EXIT_USAGE;
-  if (model && !cli_model_valid(model)) return EXIT_USAGE;
+  if (model) { /* "all", a name, or names separated by commas */
+    char one[128];
+    for (const char *p = model; *p;) {
+      size_t n = strcspn(p, ",");
+      snprintf(one, sizeof one, "%.*s", (int)n, p);
+      if (!cli_model_valid(one) || (strcmp(one, "all") == 0 && n != strlen(model))) return EXIT_USAGE;
+      p += n + (p[n] == ',');
+    }
+  }
   if (gpu) {
     ws_diag d = WS_DIAG_INIT;
     ws_gpu *g = NULL;

@@ -15,6 +15,11 @@ run "$WS" exec --gpu nosuchgpu -- /bin/true
 expect_rc 2 "unknown GPU"
 run "$WS" exec --model nosuchmodel -- /bin/true
 expect_rc 2 "unknown model"
+run "$WS" exec --model hong-kim,nosuchmodel -- /bin/true
+expect_rc 2 "an unknown model in a list"
+run "$WS" exec --model hong-kim,roofline -- /bin/true
+expect_rc 2 "a list of models is accepted (then: no runtime in /bin/true)"
+expect_err "did not load warpsight's CUDA runtime" "a list of models"
 run "$WS" exec --sample-blocks x -- /bin/true
 expect_rc 2 "bad --sample-blocks"
 run "$WS" exec -- /bin/true
