@@ -163,10 +163,11 @@ static int check_options(const char *gpu, const char *model, const char *sample)
   if (model) { /* "all", a name, or names separated by commas */
     char one[128];
     for (const char *p = model; *p;) {
-      size_t n = strcspn(p, ",");
-      snprintf(one, sizeof one, "%.*s", (int)n, p);
-      if (!cli_model_valid(one) || (strcmp(one, "all") == 0 && n != strlen(model))) return EXIT_USAGE;
-      p += n + (p[n] == ',');
+      size_t len = strcspn(p, ",");
+      snprintf(one, sizeof one, "%.*s", (int)len, p);
+      if (!cli_model_valid(one) || (strcmp(one, "all") == 0 && len != strlen(model)))
+        return EXIT_USAGE;
+      p += len + (p[len] == ',');
     }
   }
   if (gpu) {
