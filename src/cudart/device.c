@@ -154,7 +154,7 @@ cudaError_t cudaDeviceSynchronize(void) {
  * registered modules stay (their variables start again from the PTX). */
 cudaError_t cudaDeviceReset(void) {
   ws_rt *rt = rt_enter();
-  rt_managed_unmap(rt);
+  rt->nmanaged = 0; /* the mirrors' pages stay mapped (a stale host pointer reads, not crashes) */
   ws_emu_device_free(rt->dev);
   rt->dev = NULL;
   rt->sticky = cudaSuccess;
