@@ -16,5 +16,10 @@ int main() {
   std::printf("cudaDeviceSynchronize: %s (%s)\n", cudaGetErrorName(e), cudaGetErrorString(e));
   bool ok = e == cudaErrorIllegalAddress && again == cudaErrorIllegalAddress;
   std::printf("%s the fault is reported as cudaErrorIllegalAddress and stays\n", ok ? "PASS" : "FAIL");
+  // cudaDeviceReset clears it, as on a GPU
+  bool reset = cudaDeviceReset() == cudaSuccess && cudaMalloc(&v, 4) == cudaSuccess &&
+               cudaGetLastError() == cudaSuccess;
+  std::printf("%s cudaDeviceReset clears the fault\n", reset ? "PASS" : "FAIL");
+  ok = ok && reset;
   return ok ? 0 : 1;
 }
