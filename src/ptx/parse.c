@@ -545,13 +545,32 @@ static int parse_var_tail(parser *p, ws_ptx_var *v, int allow_init) {
   return 1;
 }
 
-/* attrs -> { '.align' INT | '.vN' | '.ptr' [space] ['.align' INT] } type
+/* attrs -> { '.align' INT | '.vN' | '.ptr' [space] ['.align' INT]
+ *          | '.attribute' '(' '.managed' ')' } type
  *          { '.ptr' ... }      (the order nvcc and people write them in) */
 static int parse_var_attrs(parser *p, ws_ptx_var *v) {
   v->vec = 1;
   for (;;) {
     const token t = p->tok;
     if (t.kind != T_DIR) break;
+    if (tok_is(&t, ".attribute")) {
+      /* __managed__ variables; .unified(uuid) is not supported */
+      next(p);
+      if (!expect(p, T_LPAREN, "'(' after .attribute")) return 0;
+      const token a = p->tok;
+      if (!tok_is(&a, ".managed")) {
+        ERR_TOK(p, &a, "unsupported variable attribute '%.*s' (only .managed is)", (int)a.len, a.s);
+        return 0;
+      }
+      if (v->space != WS_PTX_SP_GLOBAL) {
+        ERR_TOK(p, &a, ".attribute(.managed) needs a .global variable");
+        return 0;
+      }
+      next(p);
+      if (!expect(p, T_RPAREN, "')'")) return 0;
+      v->managed = 1;
+      continue;
+    }
     if (tok_is(&t, ".align")) {
       next(p);
       uint64_t a;
@@ -1190,6 +1209,14 @@ static int parse_operand(parser *p, ws_ptx_operand *o, int opcode, int depth) {
   if (ws_ptx_opcode_kind((ws_ptx_opcode)opcode) == WS_PTX_K_BRANCH && depth == 0) {
     o->kind = WS_PTX_O_LABEL;
     o->reg = label_ref(p, &t);
+    next(p);
+    return 1;
+  }
+  if (t.len == 7 && memcmp(t.s, "WARP_SZ", 7) == 0) {
+    /* the predefined warp size (CUDA's warpSize): 32 on every target
+     * (PTX ISA, "Predefined identifiers") */
+    o->kind = WS_PTX_O_IMM_INT;
+    o->imm = 32;
     next(p);
     return 1;
   }
