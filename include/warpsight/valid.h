@@ -80,6 +80,12 @@ typedef struct ws_valid_data {
   int generic;           /* 1: the generic format (kernel_file, launch, gpu, seconds) */
   char **strings;        /* resolved paths and names rows borrow (owned) */
   size_t nstrings, strings_cap; /* used, allocated */
+  /* GPU files the generic rows name: rows of GPU gpu_file_names[i] (the
+   * name inside the file) use gpu_file_paths[i] (strings borrowed from
+   * `strings`; the arrays owned).  Options' gpu files take precedence. */
+  const char **gpu_file_names, **gpu_file_paths;
+  size_t ngpu_files;                /* entries in both */
+  size_t gpu_names_cap, gpu_paths_cap; /* allocated */
 } ws_valid_data;
 
 /* Read a measured-times CSV: the Amarís et al. columns of

@@ -239,8 +239,8 @@ int cmd_validate(int argc, char **argv) {
   }
   if (gpus_s) {
     if (vcli_split(&gpus, "validate", "--gpus", gpus_s)) goto out;
-    for (size_t i = 0; i < gpus.n; i++)
-      if (vcli_resolve_gpu(&gpus.v[i], &gf, "validate", "--gpus", gpus.v[i])) goto out;
+    for (size_t i = 0; i < gpus.n; i++) /* GPU files first: their names are accepted */
+      if (vcli_resolve_gpu(&gpus.v[i], &gf, NULL, "validate", "--gpus", gpus.v[i])) goto out;
   }
   if (kernels_s && vcli_split(&kernels, "validate", "--kernels", kernels_s)) goto out;
   char ptx_dir[4096], cache_buf[4096];
@@ -250,6 +250,8 @@ int cmd_validate(int argc, char **argv) {
     rc = cli_exit_for(st);
     goto out;
   }
+  for (size_t i = 0; i < gpus.n; i++)
+    if (vcli_resolve_gpu(&gpus.v[i], &gf, data, "validate", "--gpus", gpus.v[i])) goto out;
   if (vcli_check_kernels(&kernels, data, "validate") ||
       vcli_data_ptx_dir(ptx_dir, sizeof ptx_dir, "validate", ptx_s, pos[0], data))
     goto out;
