@@ -3,6 +3,7 @@
 # or with sudo available).  Safe to run again: it installs only what is missing.
 set -euo pipefail
 pkgs=(cmake make gcc pkg-config python3 libcjson-dev libcmocka-dev libcairo2-dev libgsl-dev
+      libzstd-dev libiberty-dev
       time) # time: /usr/bin/time -v for bench/validate_memory.sh
 missing=()
 for p in "${pkgs[@]}"; do
