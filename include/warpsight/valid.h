@@ -63,9 +63,12 @@ typedef struct ws_valid_row {
   int static_smem;       /* Static.SMem, bytes */
   int dynamic_smem;      /* Dynamic.SMem, bytes */
   double measured_s;     /* Duration, seconds */
-  /* Generic format only (docs/validation.md, "Your own kernels"); NULL and
-   * regs = -1 there mean: the launch comes from launch_file, the kernel from
-   * kernel_file, and the models see the profile's own resources. */
+  /* Generic format only (docs/validation.md, "Your own kernels"): the
+   * launch comes from launch_file, the kernel from kernel_file (both NULL
+   * for the Amarís rows).  There regs = -1 and static_smem = -1 mean "not
+   * measured": the models see the profile's own registers and shared bytes;
+   * the optional columns registers and shared_bytes (static + dynamic per
+   * block, kept in static_smem with dynamic_smem 0) set them. */
   const char *kernel_file; /* the kernel's PTX (or .cu), resolved against the data file */
   const char *launch_file; /* the launch spec (DESIGN.md), resolved likewise */
 } ws_valid_row;
@@ -77,6 +80,12 @@ typedef struct ws_valid_data {
   int generic;           /* 1: the generic format (kernel_file, launch, gpu, seconds) */
   char **strings;        /* resolved paths and names rows borrow (owned) */
   size_t nstrings, strings_cap; /* used, allocated */
+  /* GPU files the generic rows name: rows of GPU gpu_file_names[i] (the
+   * name inside the file) use gpu_file_paths[i] (strings borrowed from
+   * `strings`; the arrays owned).  Options' gpu files take precedence. */
+  const char **gpu_file_names, **gpu_file_paths;
+  size_t ngpu_files;                /* entries in both */
+  size_t gpu_names_cap, gpu_paths_cap; /* allocated */
 } ws_valid_data;
 
 /* Read a measured-times CSV: the Amarís et al. columns of
@@ -186,7 +195,8 @@ int ws_valid_profile_launch(ws_profile **out, ws_valid_predictor *ctx,
  * models see the MEASURED build's resources: registers_per_thread =
  * Registers.Per.Thread, shared_bytes_per_block = Static.SMem + Dynamic.SMem,
  * and occupancy recomputed from them for g (the PTX here is compiled for
- * sm_75, whose register counts differ from the measured builds'); the
+ * sm_75, whose register counts differ from the measured builds'); a
+ * generic row replaces only what it measured (regs, static_smem >= 0); the
  * profile itself is not changed (it is what the cache keeps).  Takes
  * ownership of nothing; fills time_s/nmodels of *out.  Every predictor
  * computes its times with this function, so cached and fresh profiles give

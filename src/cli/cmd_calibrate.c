@@ -74,7 +74,7 @@ int cmd_calibrate(int argc, char **argv) {
   else if (!model) cli_usage_error("calibrate", "--model is required");
   else if (cache_s && no_cache) cli_usage_error("calibrate", "--cache and --no-cache conflict");
   else if (sample_s && cli_parse_int("calibrate", "--sample-blocks", sample_s, &sample)) {
-  } else if (vcli_resolve_gpu(&gpu, &gf, "calibrate", "--gpu", gpu_s)) {
+  } else if (vcli_resolve_gpu(&gpu, &gf, NULL, "calibrate", "--gpu", gpu_s)) {
   } else if (!ws_model_find(model)) {
     cli_usage_error("calibrate", "--model: unknown model '%s'", model);
   } else if (!ws_valid_fittable(model)) {
@@ -99,11 +99,18 @@ int cmd_calibrate(int argc, char **argv) {
   ws_profile **profs = NULL;
   char ptx_dir[4096], cache_buf[4096], outbuf[512];
   if (kernels_s && vcli_split(&kernels, "calibrate", "--kernels", kernels_s)) goto out;
-  const char *gpu_src = gpu;
+  if ((st = ws_valid_load_ex(&data, pos[0], gf.name, gf.n, &d))) {
+    cli_print_diag(&d);
+    rc = cli_exit_for(st);
+    goto out;
+  }
+  if (vcli_resolve_gpu(&gpu, &gf, data, "calibrate", "--gpu", gpu)) goto out;
+  const char *gpu_src = gpu; /* the data's GPU files, then --gpu-file's */
+  for (size_t i = 0; i < data->ngpu_files; i++)
+    if (!strcmp(data->gpu_file_names[i], gpu)) gpu_src = data->gpu_file_paths[i];
   for (size_t i = 0; i < gf.n; i++)
     if (!strcmp(gf.name[i], gpu)) gpu_src = gf.path[i];
-  if ((st = ws_valid_load_ex(&data, pos[0], gf.name, gf.n, &d)) ||
-      (st = ws_gpu_load(&g, gpu_src, &d))) {
+  if ((st = ws_gpu_load(&g, gpu_src, &d))) {
     cli_print_diag(&d);
     rc = cli_exit_for(st);
     goto out;

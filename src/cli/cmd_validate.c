@@ -33,8 +33,9 @@ static const char help[] =
     "DATA.csv may instead be in the generic format (a header with kernel_file):\n"
     "one row per measured launch with kernel_file (PTX, or .cu compiled with\n"
     "nvcc -ptx -arch=sm_80), launch (a launch spec), gpu (a name or a GPU file)\n"
-    "and seconds, optionally kernel and size; files are relative to DATA.csv's\n"
-    "folder (docs/validation.md, \"Your own kernels\").  --ptx-dir is not needed.\n"
+    "and seconds, optionally kernel, size, registers and shared_bytes; files are\n"
+    "relative to DATA.csv's folder (docs/validation.md, \"Your own kernels\").\n"
+    "--ptx-dir is not needed then.\n"
     "A UTF-8 byte-order mark before the header is skipped.\n\n"
     "options:\n"
     "  --models L         'all' (default) or model names separated by commas\n"
@@ -238,8 +239,8 @@ int cmd_validate(int argc, char **argv) {
   }
   if (gpus_s) {
     if (vcli_split(&gpus, "validate", "--gpus", gpus_s)) goto out;
-    for (size_t i = 0; i < gpus.n; i++)
-      if (vcli_resolve_gpu(&gpus.v[i], &gf, "validate", "--gpus", gpus.v[i])) goto out;
+    for (size_t i = 0; i < gpus.n; i++) /* GPU files first: their names are accepted */
+      if (vcli_resolve_gpu(&gpus.v[i], &gf, NULL, "validate", "--gpus", gpus.v[i])) goto out;
   }
   if (kernels_s && vcli_split(&kernels, "validate", "--kernels", kernels_s)) goto out;
   char ptx_dir[4096], cache_buf[4096];
@@ -249,6 +250,8 @@ int cmd_validate(int argc, char **argv) {
     rc = cli_exit_for(st);
     goto out;
   }
+  for (size_t i = 0; i < gpus.n; i++)
+    if (vcli_resolve_gpu(&gpus.v[i], &gf, data, "validate", "--gpus", gpus.v[i])) goto out;
   if (vcli_check_kernels(&kernels, data, "validate") ||
       vcli_data_ptx_dir(ptx_dir, sizeof ptx_dir, "validate", ptx_s, pos[0], data))
     goto out;

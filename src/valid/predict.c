@@ -35,9 +35,11 @@ void ws_valid_result_free(ws_valid_result *r) {
 
 void ws_valid_measured_profile(ws_profile *out, const ws_profile *p, const ws_valid_row *row) {
   *out = *p; /* borrowed kernel name and JSON, own scalar fields */
-  if (row->regs < 0) return; /* a generic row: the profile's own resources */
-  out->f.registers_per_thread = row->regs;
-  out->f.shared_bytes_per_block = row->static_smem + row->dynamic_smem;
+  /* a generic row without measured resources: the profile's own */
+  if (row->regs < 0 && row->static_smem < 0) return;
+  if (row->regs >= 0) out->f.registers_per_thread = row->regs;
+  if (row->static_smem >= 0)
+    out->f.shared_bytes_per_block = row->static_smem + row->dynamic_smem;
   out->f.active_blocks_per_sm = NAN;
   out->f.active_sms = NAN;
 }

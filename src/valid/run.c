@@ -129,6 +129,8 @@ int ws_valid_run(ws_valid_report **out, const ws_valid_data *data, const ws_vali
     while (gi < ngs && strcmp(gs[gi].name, row->gpu)) gi++;
     if (gi == ngs) {
       const char *src = row->gpu;
+      for (size_t k = 0; k < data->ngpu_files; k++)
+        if (!strcmp(data->gpu_file_names[k], row->gpu)) src = data->gpu_file_paths[k];
       for (size_t k = 0; k < o->ngpu_files; k++)
         if (!strcmp(o->gpu_file_names[k], row->gpu)) src = o->gpu_file_paths[k];
       gs[ngs].name = row->gpu;
