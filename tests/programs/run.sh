@@ -53,7 +53,16 @@ functor)
   expect_out "zip<float, ops::Saxpy>" "the report demangles the functor instantiation"
   expect_out "zip<float, ops::MaxOf<float> >" "the second instantiation" ;;
 stencil)
-  expect_out "6 launches" "ping-pong launches counted" ;;
+  expect_out "6 launches" "ping-pong launches counted"
+  # sampling profiles 1 block of 9, but every block still runs
+  run "$WS" exec --sample-blocks 1 --model roofline -- "$bin"
+  expect_rc 0 "--sample-blocks 1"
+  expect_out "PASS stencil" "--sample-blocks 1: the results are still right" ;;
+conv)
+  # the charts of --report, where the library draws them (cairo)
+  if ls "$TMP/report/" | grep -q '\.png$'; then
+    ls "$TMP/report/" | grep -q 'roofline\.svg$' || fail "--report: no roofline chart"
+  fi ;;
 streams)
   # cudaEventElapsedTime = the report's predicted time of the kernels between
   # the two records (here every kernel of the program), primary model.
