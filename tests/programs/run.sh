@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# run.sh NAME — build tests/programs/NAME.cu with nvcc (-cudart shared) and
-# run it under `warpsight exec`: its own checks against the C reference must
-# print PASS and exit 0; some programs have extra checks below.  Skipped
-# (exit 77) where nvcc is absent.  Env: WS (warpsight), WS_SRC, WS_BUILD,
-# WS_SANITIZE=1 when the runtime is built with ASan (it is then preloaded).
+# run.sh NAME [ptsz] — build tests/programs/NAME.cu with nvcc (-cudart
+# shared; with ptsz also -default-stream per-thread, whose host code calls the
+# _ptsz/_ptds entry points) and run it under `warpsight exec`: its own checks
+# against the C reference must print PASS and exit 0; some programs have
+# extra checks below.  Skipped (exit 77) where nvcc is absent.  Env: WS
+# (warpsight), WS_SRC, WS_BUILD, WS_SANITIZE=1 when the runtime is built with
+# ASan (it is then preloaded).
 name=$1
+variant=${2:-}
+flags=()
+[ "$variant" = ptsz ] && flags=(-default-stream per-thread)
 . "$WS_SRC/tests/cli/lib.sh"
 NVCC=$(command -v nvcc || true)
 [ -z "$NVCC" ] && [ -x /usr/local/cuda/bin/nvcc ] && NVCC=/usr/local/cuda/bin/nvcc
@@ -12,11 +17,11 @@ if [ -z "$NVCC" ]; then
   echo "SKIP: nvcc not found (install the CUDA toolkit to build tests/programs)"
   exit 77
 fi
-bin="$WS_BUILD/tests/programs/$name"
+bin="$WS_BUILD/tests/programs/$name${variant:+_$variant}"
 mkdir -p "$(dirname "$bin")"
 src="$WS_SRC/tests/programs/$name.cu"
 if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ "$WS_SRC/tests/programs/check.h" -nt "$bin" ]; then
-  "$NVCC" -cudart shared -arch=sm_80 -O2 -o "$bin.tmp" "$src" || { echo "FAIL: nvcc $src"; exit 1; }
+  "$NVCC" -cudart shared -arch=sm_80 -O2 "${flags[@]}" -o "$bin.tmp" "$src" || { echo "FAIL: nvcc $src"; exit 1; }
   mv "$bin.tmp" "$bin"
 fi
 if [ "${WS_SANITIZE:-0}" = 1 ]; then
@@ -68,6 +73,11 @@ stencil)
   run wsexec --sample-blocks 1 --model roofline -- "$bin"
   expect_rc 0 "--sample-blocks 1"
   expect_out "PASS stencil" "--sample-blocks 1: the results are still right" ;;
+histogram)
+  run wsexec --json --model roofline -- "$bin"
+  expect_rc 0 "--json"
+  expect_out '"schema":	"warpsight-exec/1"' "--json prints the report"
+  expect_out '"demangled":	"histogram"' "--json names the kernel" ;;
 conv)
   # the charts of --report, where the library draws them (cairo)
   if ls "$TMP/report/" | grep -q '\.png$'; then
