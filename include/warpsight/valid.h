@@ -63,7 +63,12 @@ typedef struct ws_valid_row {
   int static_smem;       /* Static.SMem, bytes */
   int dynamic_smem;      /* Dynamic.SMem, bytes */
   double measured_s;     /* Duration, seconds */
+  int half;              /* WS_VALID_TRAIN or WS_VALID_TEST (ws_valid_split
+                            over the whole file, set by ws_valid_load) */
 } ws_valid_row;
+
+/* The two halves of a data set (docs/validation.md, "Train and test"). */
+enum { WS_VALID_TRAIN = 1, WS_VALID_TEST = 2 };
 
 typedef struct ws_valid_data {
   ws_csv *csv;           /* the file (owned); rows borrow its strings */
@@ -244,6 +249,8 @@ typedef struct ws_valid_options {
   void (*progress)(size_t done, size_t total, void *user); /* or NULL */
   void *progress_user;         /* passed to progress */
   int keep_profiles;           /* 1: keep each row's profile in its outcome */
+  int half;                    /* 0: all rows; WS_VALID_TRAIN or WS_VALID_TEST:
+                                  only that half (row->half) */
 } ws_valid_options;
 
 typedef struct ws_valid_outcome {
@@ -312,12 +319,18 @@ int ws_valid_fit_run(ws_valid_fit *out, ws_valid_time_fn time, void *user,
                      const double *theta0, size_t np, ws_diag *d);
 void ws_valid_fit_free(ws_valid_fit *f);
 
-/* Split rows for calibration: for each kernel, its rows sorted by input size
- * alternate train (even positions) / test (odd).  Fills train/test index
- * arrays (caller-allocated, nrows entries each) and their counts. */
+/* The train/test split, fixed before any result was looked at
+ * (docs/validation.md, "Train and test"): for each (GPU, kernel) pair, its
+ * rows sorted by input size (ties in file order) alternate train (even
+ * positions, the smallest size first) / test (odd).  Fills train/test index
+ * arrays (caller-allocated, nsubset entries each) and their counts. */
 void ws_valid_split(size_t *train, size_t *ntrain, size_t *test,
                     size_t *ntest, const ws_valid_row *rows,
                     const size_t *subset, size_t nsubset);
+
+/* Set every row's `half` by ws_valid_split over all rows of the file, so a
+ * row's half never depends on the filters.  WS_OK or WS_ENOMEM. */
+int ws_valid_assign_halves(ws_valid_data *v);
 
 /* Calibration of one model on one GPU's rows. */
 #define WS_VALID_MAX_PARAMS 8

@@ -77,7 +77,19 @@ int ws_valid_calibrate(ws_valid_calib *out, ws_gpu *g, const char *model,
     goto done;
   }
   for (size_t i = 0; i < n; i++) all[i] = i, meas[i] = rows[i].measured_s;
-  ws_valid_split(train, &out->ntrain, test, &out->ntest, rows, all, n);
+  /* The file's fixed halves (ws_valid_assign_halves); rows built by hand
+   * without them are split here the same way. */
+  int halves = n > 0;
+  for (size_t i = 0; i < n; i++) halves &= rows[i].half == WS_VALID_TRAIN || rows[i].half == WS_VALID_TEST;
+  if (halves) {
+    out->ntrain = out->ntest = 0;
+    for (size_t i = 0; i < n; i++) {
+      if (rows[i].half == WS_VALID_TRAIN) train[out->ntrain++] = i;
+      else test[out->ntest++] = i;
+    }
+  } else {
+    ws_valid_split(train, &out->ntrain, test, &out->ntest, rows, all, n);
+  }
   calib_ctx c = {g, model, params, np, profiles, rows};
   if ((st = half_stats(&out->train_before, &c, out->theta0, rows, train, out->ntrain)) ||
       (st = half_stats(&out->test_before, &c, out->theta0, rows, test, out->ntest)))
