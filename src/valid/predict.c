@@ -92,7 +92,7 @@ int ws_valid_cache_key(char out[17], const char *kernel, const char *ptx_text,
                        int sample_blocks) {
   fnv f = {0xcbf29ce484222325ull};
   char tmp[64];
-  fnv_str(&f, "warpsight-profile-cache/1");
+  fnv_str(&f, "warpsight-profile-cache/2");
   fnv_str(&f, kernel);
   fnv_str(&f, ptx_text ? ptx_text : "");
   /* The launch as the unformatted JSON of what --launches writes
