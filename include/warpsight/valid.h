@@ -125,6 +125,8 @@ typedef struct ws_valid_result {
   ws_profile *profile;           /* the kernel profile used (owned) */
   double *time_s;                /* per requested model, seconds; NaN if it could not run (owned) */
   size_t nmodels;                /* entries in time_s */
+  double floor_dram_s;           /* the launch's DRAM floor, seconds (ws_floors_compute; NaN: unknown) */
+  double floor_issue_s;          /* its issue floor, seconds */
 } ws_valid_result;
 
 /* THE prediction step: profile the launch and run the models.  Returns
@@ -259,6 +261,8 @@ typedef struct ws_valid_outcome {
   int cached;               /* 1 if the profile came from the cache */
   double *time_s;           /* per model, seconds, NaN where it could not run (owned) */
   ws_profile *profile;      /* the profile, with keep_profiles (owned), else NULL */
+  double floor_dram_s;      /* the launch's DRAM floor, seconds (NaN: unknown) */
+  double floor_issue_s;     /* its issue floor, seconds */
 } ws_valid_outcome;
 
 typedef struct ws_valid_report {
@@ -282,10 +286,15 @@ int ws_valid_report_stats(ws_valid_stats *out, const ws_valid_report *r,
                           size_t model, const char *gpu, const char *kernel);
 /* The statistics tables as text (malloc'd, caller frees; NULL on ENOMEM):
  * per model, the rows of each GPU and kernel, each GPU, and all rows, with
- * rows, MAPE, median error, fraction within 20 % and Spearman's rho. */
+ * rows, MAPE, median error, fraction within 20 % and Spearman's rho; then,
+ * marked "!", how many of the model's predictions fall below a physical
+ * floor of their launch (DRAM or issue, docs/models/floors.md) and the
+ * worst one with its reason. */
 char *ws_valid_report_text(const ws_valid_report *r);
 /* Per-row CSV: kernel,gpu,input_size,grid,block,measured_s, then
- * predicted_s_<model> and error_pct_<model> for each model. */
+ * predicted_s_<model> and error_pct_<model> for each model, then
+ * floor_dram_s, floor_issue_s and below_floor_<model> (1 when the
+ * prediction is below a floor) for each model. */
 int ws_valid_report_csv(const ws_valid_report *r, const char *path, ws_diag *d);
 /* Log-log scatter of predicted against measured time for one model, one
  * colour and marker per kernel, the y = x line: writes PATH.png and PATH.svg

@@ -26,7 +26,10 @@ static const char help[] =
     "input size alternate train/test, the smallest first; docs/validation.md).\n"
     "Prints the held-out error before and after and writes the GPU's JSON with the\n"
     "fitted parameters marked as calibrated estimates.\n\n"
-    "Fitted parameters: hong-kim: mem_ld, departure_del_uncoal, departure_del_coal;\n"
+    "Fitted parameters: warpsight: issue_rate, lsu_rate, l2_bytes_per_cycle,\n"
+    "                     dram_efficiency, alu_latency_scale, mem_latency_scale,\n"
+    "                     overlap_p, launch_us (docs/models/warpsight.md);\n"
+    "                   hong-kim: mem_ld, departure_del_uncoal, departure_del_coal;\n"
     "                   gpuperf: dram_lat, delta.\n\n"
     "options:\n"
     "  --gpu G            the GPU (database name or the CSV's name)\n"
@@ -67,8 +70,8 @@ int cmd_calibrate(int argc, char **argv) {
                                         "gtx970, k20)", gpu_s);
   if (!ws_model_find(model)) return cli_usage_error("calibrate", "--model: unknown model '%s'", model);
   if (!ws_valid_fittable(model))
-    return cli_usage_error("calibrate", "--model %s: no fittable parameters (hong-kim, gpuperf "
-                                        "have them)", model);
+    return cli_usage_error("calibrate", "--model %s: no fittable parameters (warpsight, hong-kim, "
+                                        "gpuperf have them)", model);
 
   int rc = EXIT_USAGE, st;
   ws_valid_predictor *pctx = NULL;
