@@ -342,7 +342,7 @@ void ws_valid_split(size_t *train, size_t *ntrain, size_t *test,
 int ws_valid_assign_halves(ws_valid_data *v);
 
 /* Calibration of one model on one GPU's rows. */
-#define WS_VALID_MAX_PARAMS 8
+#define WS_VALID_MAX_PARAMS 12
 typedef struct ws_valid_calib {
   const char *const *params;          /* fitted parameter names (static) */
   size_t np;                          /* entries in params */

@@ -28,7 +28,7 @@ static const char help[] =
     "fitted parameters marked as calibrated estimates.\n\n"
     "Fitted parameters: warpsight: issue_rate, lsu_rate, l2_bytes_per_cycle,\n"
     "                     dram_efficiency, alu_latency_scale, mem_latency_scale,\n"
-    "                     overlap_p, launch_us (docs/models/warpsight.md);\n"
+    "                     overlap_p, launch_us, block_cycles (docs/models/warpsight.md);\n"
     "                   hong-kim: mem_ld, departure_del_uncoal, departure_del_coal;\n"
     "                   gpuperf: dram_lat, delta.\n\n"
     "options:\n"

@@ -15,7 +15,7 @@
  *   T_dram    = DRAM bytes / (bandwidth x efficiency)                    [M2]
  *   T_atomic  = same-address atomic operations x atomic cycles           [A1]
  *   T_lat     = waves x (path loads x L_mem + path cycles x ALU scale
- *                        + barriers x barrier cycles)                    [L1-L3]
+ *                        + barriers x barrier cycles + block cycles)     [L1-L3]
  *   cycles    = launch overhead + || (T_sm, T_l2, T_dram, T_atomic, T_lat) ||_p   [T1]
  *
  * ||.||_p is the p-norm: at least the largest term (so the prediction never
@@ -39,7 +39,7 @@ static double max2(double a, double b) { return a > b ? a : b; }
 
 typedef struct ws_params {
   double issue_rate, lsu_rate, l2_bpc, dram_eff, alu_scale, mem_scale, p, launch_us;
-  double barrier_cycles, atomic_cycles, fp64_lanes;
+  double barrier_cycles, atomic_cycles, fp64_lanes, block_cycles;
 } ws_params;
 
 static int read_params(ws_params *w, ws_model_result *r, const ws_gpu *g, ws_diag *d) {
@@ -55,6 +55,7 @@ static int read_params(ws_params *w, ws_model_result *r, const ws_gpu *g, ws_dia
   w->barrier_cycles = ws_model_gpu_param(r, g, M, "barrier_cycles", &missing, d);
   w->atomic_cycles = ws_model_gpu_param(r, g, M, "atomic_cycles", &missing, d);
   w->fp64_lanes = ws_model_gpu_param(r, g, M, "fp64_lanes_per_sm", &missing, d);
+  w->block_cycles = ws_model_gpu_param(r, g, M, "block_cycles", &missing, d);
   if (!(g->sms > 0) || !(g->clock_ghz > 0) || !(g->mem_bandwidth_gbs > 0)) {
     ws_model_missing(r, "gpu.sms, gpu.clock_ghz, gpu.mem_bandwidth_gbs", d);
     missing = 1;
@@ -136,7 +137,7 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
   double l_mem = load_latency(p, g) * w.mem_scale;                                /* L1 */
   double path = have_path ? f->path_mem_loads * l_mem + f->path_cycles * w.alu_scale
                           : insts * w.alu_scale;                                  /* L2 */
-  double t_lat = waves * (path + nz(f->synch_insts) * w.barrier_cycles);          /* L3 */
+  double t_lat = waves * (path + nz(f->synch_insts) * w.barrier_cycles + w.block_cycles); /* L3 */
 
   double terms[5] = {t_sm, t_l2, t_dram, t_atom, t_lat};
   int arg;
@@ -166,7 +167,9 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
       {"t_atomic", t_atom, "[A1] same-address atomics x atomic_cycles", "cycles"},
       {"load_latency", l_mem, "[L1] L1/L2/DRAM latencies by hit ratio x mem_latency_scale", "cycles"},
       {"path_cycles_per_wave", path, have_path ? "[L2] dependency path (profile)" : "[L2] no dependencies section: instructions x alu scale", "cycles"},
-      {"t_latency", t_lat, "[L3] waves x (path + barriers x barrier_cycles) (Volkov)", "cycles"},
+      {"barrier_cycles", w.barrier_cycles, "GPU", "cycles"},
+      {"block_cycles", w.block_cycles, "GPU", "cycles"},
+      {"t_latency", t_lat, "[L3] waves x (path + barriers x barrier_cycles + block_cycles) (Volkov)", "cycles"},
       {"t_overlapped", core, "[T1] p-norm of t_sm, t_l2, t_dram, t_atomic, t_latency", "cycles"},
       {"launch_cycles", launch, "launch_us x clock", "cycles"},
       {"cycles", cycles, "[T1]", "cycles"},
