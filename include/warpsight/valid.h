@@ -65,6 +65,11 @@ typedef struct ws_valid_row {
   double measured_s;     /* Duration, seconds */
   int half;              /* WS_VALID_TRAIN or WS_VALID_TEST (ws_valid_split
                             over the whole file, set by ws_valid_load) */
+  /* Generic format only (docs/validation.md, "Your own kernels"); NULL and
+   * regs = -1 there mean: the launch comes from launch_file, the kernel from
+   * kernel_file, and the models see the profile's own resources. */
+  const char *kernel_file; /* the kernel's PTX (or .cu), resolved against the data file */
+  const char *launch_file; /* the launch spec (DESIGN.md), resolved likewise */
 } ws_valid_row;
 
 /* The two halves of a data set (docs/validation.md, "Train and test"). */
@@ -74,19 +79,41 @@ typedef struct ws_valid_data {
   ws_csv *csv;           /* the file (owned); rows borrow its strings */
   ws_valid_row *rows;    /* nrows rows in file order (owned) */
   size_t nrows;          /* rows */
+  int generic;           /* 1: the generic format (kernel_file, launch, gpu, seconds) */
+  char **strings;        /* resolved paths and names rows borrow (owned) */
+  size_t nstrings, strings_cap; /* used, allocated */
 } ws_valid_data;
 
-/* Read a measured-times CSV with the columns of data/validation/README.md.
- * A missing column, a non-numeric cell, an unknown GPU name or kernel is an
- * error naming file:line and the column. */
+/* Read a measured-times CSV: the Amarís et al. columns of
+ * data/validation/README.md, or the generic format (a header with
+ * kernel_file; docs/validation.md).  A missing column, a non-numeric cell,
+ * an unknown kernel or a launch spec that does not load is an error naming
+ * file:line and the column; unknown GPU names are one error. */
 int ws_valid_load(ws_valid_data **out, const char *path, ws_diag *d);
 int ws_valid_load_text(ws_valid_data **out, const char *text, size_t len,
                        const char *origin, ws_diag *d);
 void ws_valid_data_free(ws_valid_data *v);
 
-/* "GTX-680" -> "gtx680", "GTX-970" -> "gtx970", "Tesla-K20" -> "k20"; NULL
- * when unknown. */
-const char *ws_valid_gpu_name(const char *csv_name);
+/* The same with extra accepted GPU names (`validate --gpu-file NAME=FILE`):
+ * a row naming one of extra[0..nextra) keeps that name as its GPU. */
+int ws_valid_load_ex(ws_valid_data **out, const char *path, const char *const *extra,
+                     size_t nextra, ws_diag *d);
+int ws_valid_load_text_ex(ws_valid_data **out, const char *text, size_t len,
+                          const char *origin, const char *const *extra, size_t nextra,
+                          ws_diag *d);
+
+/* GPU names: the table data/validation/gpu-names.csv (embedded in the
+ * library) maps the data set's spellings to database names ("GTX-680" ->
+ * "gtx680", "Tesla-K40" -> "k40", "TitanBlack" -> "titan-black", ...); a
+ * database name maps to itself.  NULL when unknown.  The result is static. */
+const char *ws_valid_gpu_name(const char *name);
+/* The table's rows: CSV spelling and database name (static strings). */
+size_t ws_valid_gpu_table_count(void);
+const char *ws_valid_gpu_table_csv(size_t i);
+const char *ws_valid_gpu_table_db(size_t i);
+/* "GTX-680 (gtx680), ...; or a database GPU: 8800gt ..." for error messages
+ * (malloc'd, caller frees; NULL on ENOMEM). */
+char *ws_valid_gpu_known(void);
 
 /* The validation kernels (examples/validation/<name>.cu), in docs order. */
 size_t ws_valid_kernel_count(void);
@@ -235,6 +262,8 @@ int ws_valid_ranks(double *out, const double *x, size_t n);
 
 /* Running a validation --------------------------------------------------*/
 
+struct ws_valid_outcome;
+
 typedef struct ws_valid_options {
   const char *const *models;   /* model names to run */
   size_t nmodels;              /* entries in models */
@@ -253,6 +282,19 @@ typedef struct ws_valid_options {
   int keep_profiles;           /* 1: keep each row's profile in its outcome */
   int half;                    /* 0: all rows; WS_VALID_TRAIN or WS_VALID_TEST:
                                   only that half (row->half) */
+  const char *const *gpu_file_names; /* rows of gpu_file_names[i] use the GPU file */
+  const char *const *gpu_file_paths; /* gpu_file_paths[i] instead of the database */
+  size_t ngpu_files;                 /* entries in both (0: database only) */
+  /* A generic row's .cu kernel file: *ptx_path = a malloc'd path of its PTX
+   * (the caller's compiler, e.g. nvcc -ptx); NULL: a .cu file is an error. */
+  int (*compile_cu)(char **ptx_path, const char *cu_path, void *user, ws_diag *d);
+  void *compile_user;                /* passed to compile_cu */
+  /* Called once per predicted row, in file order, with its profile while
+   * it still exists (a row whose prediction failed is not passed): what a
+   * caller needs from each profile without keep_profiles, so memory stays
+   * bounded by one profile at a time.  NULL: none. */
+  void (*on_row)(const struct ws_valid_outcome *oc, const ws_profile *p, void *user);
+  void *on_row_user;                 /* passed to on_row */
 } ws_valid_options;
 
 typedef struct ws_valid_outcome {

@@ -65,7 +65,12 @@ static const char gpu_help[] =
     "usage: warpsight gpu NAME|FILE.json [--json]\n\n"
     "Shows one GPU: architecture facts, the occupancy limits of its compute\n"
     "capability, cache facts, latencies and each model's parameters, with the\n"
-    "source of every number.  --json prints the database document itself.\n";
+    "source of every number.  A model parameter marked [derived] was computed\n"
+    "when the file was loaded from the GPU's base numbers (the rule and its\n"
+    "arithmetic follow; docs/gpu-parameters.md); one marked [given] has a rule\n"
+    "but the file states the value, which is used instead.  --json prints the\n"
+    "document with the derived parameters added (\"derived\": true) and the\n"
+    "given ones marked (\"given\": true).\n";
 
 static void print_value_line(const char *indent, const char *key, const cJSON *v) {
   double num;
@@ -78,7 +83,17 @@ static void print_value_line(const char *indent, const char *key, const cJSON *v
     printf("%s%-24s %-12.10g", indent, key, num);
   else
     return;
-  if (cJSON_IsString(src)) printf(" %s%s", cJSON_IsTrue(est) ? "[estimate] " : "", src->valuestring);
+  const cJSON *der = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "derived") : NULL;
+  const cJSON *giv = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "given") : NULL;
+  const cJSON *note = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "note") : NULL;
+  if (cJSON_IsTrue(der)) {
+    /* Derived at load: say so, with the arithmetic on this GPU's numbers. */
+    printf(" [derived] %s", cJSON_IsString(src) ? src->valuestring : "");
+    if (cJSON_IsString(note)) printf(": %s", note->valuestring);
+  } else {
+    if (cJSON_IsTrue(giv)) printf(" [given]");
+    if (cJSON_IsString(src)) printf(" %s%s", cJSON_IsTrue(est) ? "[estimate] " : "", src->valuestring);
+  }
   printf("\n");
 }
 

@@ -138,7 +138,7 @@ static void on_end(void *user, int worker, uint32_t b) {
  * with functional_rest (for kernels whose later blocks read earlier ones). */
 static int on_filter(void *user, uint32_t b) {
   const hook_state *h = user;
-  if (ws_prof_block_sampled(b, h->total_blocks, h->sample_blocks)) return WS_EMU_BLOCK_HOOKED;
+  if (ws_prof_sampled(h->prof, b)) return WS_EMU_BLOCK_HOOKED;
   return h->functional_rest ? WS_EMU_BLOCK_PLAIN : WS_EMU_BLOCK_SKIP;
 }
 

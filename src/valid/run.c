@@ -36,9 +36,24 @@ typedef struct gpu_slot {
 
 typedef struct ptx_slot {
   const char *kernel; /* kernel name (borrowed) */
-  char *path;         /* PTX file (owned) */
+  char *key;          /* the kernel file as the rows name it (owned) */
+  char *path;         /* PTX file (owned): key, or nvcc's output for a .cu */
   char *text;         /* its content (owned), for the cache key */
 } ptx_slot;
+
+/* The PTX of kernel file `path`: the file itself, or for a .cu file what
+ * the options' compile_cu hook makes of it. */
+static int kernel_ptx(char **out, const ws_valid_options *o, const ws_valid_data *data,
+                      const ws_valid_row *row, const char *path, ws_diag *d) {
+  size_t n = strlen(path);
+  *out = NULL;
+  if (n < 3 || strcmp(path + n - 3, ".cu")) return (*out = strdup(path)) ? WS_OK : WS_ENOMEM;
+  if (!o->compile_cu)
+    return ws_diag_add(d, WS_SEV_ERROR, data->csv->origin, row->line, 0,
+                       "kernel file '%s': a .cu file needs a compiler (give its PTX, from "
+                       "nvcc -ptx, or run 'warpsight validate', which compiles it)", path);
+  return o->compile_cu(out, path, o->compile_user, d);
+}
 
 /* One row: launch, cache lookup, prediction, cache store. */
 static int predict_row(ws_valid_outcome *oc, const ws_valid_data *data,
@@ -75,6 +90,8 @@ out:
     oc->floor_dram_s = res.floor_dram_s;
     oc->floor_issue_s = res.floor_issue_s;
     res.time_s = NULL;
+    oc->status = WS_OK;
+    if (o->on_row) o->on_row(oc, res.profile, o->on_row_user);
     if (o->keep_profiles) {
       oc->profile = res.profile;
       res.profile = NULL;
@@ -115,21 +132,29 @@ int ws_valid_run(ws_valid_report **out, const ws_valid_data *data, const ws_vali
     size_t gi = 0, pi = 0;
     while (gi < ngs && strcmp(gs[gi].name, row->gpu)) gi++;
     if (gi == ngs) {
+      const char *src = row->gpu;
+      for (size_t k = 0; k < o->ngpu_files; k++)
+        if (!strcmp(o->gpu_file_names[k], row->gpu)) src = o->gpu_file_paths[k];
       gs[ngs].name = row->gpu;
-      if ((st = ws_gpu_load(&gs[ngs].gpu, row->gpu, d))) goto done;
+      if ((st = ws_gpu_load(&gs[ngs].gpu, src, d))) goto done;
       ngs++;
     }
-    while (pi < nps && strcmp(ps[pi].kernel, row->kernel)) pi++;
-    if (pi == nps) {
-      char path[4096];
+    char path[4096];
+    if (row->kernel_file)
+      snprintf(path, sizeof path, "%s", row->kernel_file);
+    else
       snprintf(path, sizeof path, "%s/%s.sm_75.ptx", o->ptx_dir ? o->ptx_dir : ".", row->kernel);
+    while (pi < nps && strcmp(ps[pi].key, path)) pi++;
+    if (pi == nps) {
       ps[nps].kernel = row->kernel;
-      if (!(ps[nps].path = strdup(path))) {
+      if (!(ps[nps].key = strdup(path))) {
         st = WS_ENOMEM;
         goto done;
       }
       nps++;
-      if ((st = ws_read_file(&ps[pi].text, NULL, path, d))) goto done;
+      if ((st = kernel_ptx(&ps[pi].path, o, data, row, path, d)) ||
+          (st = ws_read_file(&ps[pi].text, NULL, ps[pi].path, d)))
+        goto done;
     }
     oc->status = predict_row(oc, data, o, gs[gi].gpu, &ps[pi], d);
     if (oc->status == WS_ENOMEM) {
@@ -142,7 +167,7 @@ int ws_valid_run(ws_valid_report **out, const ws_valid_data *data, const ws_vali
   }
 done:
   for (size_t i = 0; i < ngs; i++) ws_gpu_free(gs[i].gpu);
-  for (size_t i = 0; i < nps; i++) free(ps[i].path), free(ps[i].text);
+  for (size_t i = 0; i < nps; i++) free(ps[i].key), free(ps[i].path), free(ps[i].text);
   free(gs);
   free(ps);
   if (st) {
@@ -335,14 +360,28 @@ char *ws_valid_report_text(const ws_valid_report *r) {
     while (j < ng && strcmp(gpus[j], r->rows[i].row->gpu)) j++;
     if (j == ng) gpus[ng++] = r->rows[i].row->gpu;
   }
+  /* the kernels: the validation kernels in docs order, then others (the
+   * generic format's) in first-appearance order */
+  const char **kernels = calloc(r->nrows + ws_valid_kernel_count() + 1, sizeof *kernels);
+  size_t nk = 0;
+  if (!kernels) {
+    free(gpus);
+    return NULL;
+  }
+  for (size_t k = 0; k < ws_valid_kernel_count(); k++) kernels[nk++] = ws_valid_kernel_name(k);
+  for (size_t i = 0; i < r->nrows; i++) {
+    size_t j = 0;
+    while (j < nk && strcmp(kernels[j], r->rows[i].row->kernel)) j++;
+    if (j == nk) kernels[nk++] = r->rows[i].row->kernel;
+  }
   for (size_t m = 0; m < r->nmodels; m++) {
     ws_valid_stats s;
     sb_printf(&b, "model %s\n", r->models[m]);
     sb_printf(&b, "  %-8s %-34s %6s %10s %10s %8s %9s\n", "gpu", "kernel", "rows", "MAPE",
               "median", "<=20%", "spearman");
     for (size_t g = 0; g < ng; g++) {
-      for (size_t k = 0; k < ws_valid_kernel_count(); k++) {
-        const char *kn = ws_valid_kernel_name(k);
+      for (size_t k = 0; k < nk; k++) {
+        const char *kn = kernels[k];
         size_t present = 0;
         for (size_t i = 0; i < r->nrows && !present; i++)
           present = !strcmp(r->rows[i].row->gpu, gpus[g]) && !strcmp(r->rows[i].row->kernel, kn);
@@ -361,6 +400,7 @@ char *ws_valid_report_text(const ws_valid_report *r) {
   sb_printf(&b, "%zu rows, %zu failed, %zu profiles from the cache\n", r->nrows, r->failed,
             r->cached);
   free(gpus);
+  free(kernels);
   if (b.oom) {
     free(b.s);
     return NULL;

@@ -225,9 +225,10 @@ run python3 "$CHECKER" "$TMP/db"
 expect_rc 1 "missing sms"
 expect_out 'a100.json: sms: missing' "missing sms"
 
-# A clock edited without its derived departure delays
-# (32 x 8 x 1.2 / 192.256 = 1.598, no longer the stored 1.41).
-mutate gtx680 'd["clock_ghz"]["value"] = 1.2'
+# A derived value written into a file (the loader derives it; a copy in
+# the file goes stale when a base number is edited): 32 x 8 x 1.2 / 192.256
+# = 1.598, no longer the stored 1.41.
+mutate gtx680 'd["clock_ghz"]["value"] = 1.2; d["models"]["hong-kim"]["departure_del_uncoal"] = {"value": 1.41, "source": "derived: 32 x sms x clock_ghz / mem_bandwidth_gbs"}'
 run python3 "$CHECKER" "$TMP/db"
 expect_rc 1 "stale derivation"
 expect_out 'gtx680.json: models.hong-kim.departure_del_uncoal: 1.41 != 32 x 8 x 1.2 / 192.256 = 1.598' "stale derivation"

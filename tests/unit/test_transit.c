@@ -203,7 +203,7 @@ static const char gpu_json[] =
     "\"delta_dp_gbs\":9.29,\"pi_dp_threads\":384,\"pi_dp_value\":14}}}";
 
 static const char gpu_bare_json[] =
-    "{\"schema\":\"warpsight-gpu/1\",\"name\":\"bare\",\"compute_capability\":\"2.0\","
+    "{\"schema\":\"warpsight-gpu/1\",\"name\":\"bare\",\"derive\":false,\"compute_capability\":\"2.0\","
     "\"sms\":14,\"cores_per_sm\":32,\"clock_ghz\":1.15,\"mem_bandwidth_gbs\":144}";
 
 /* A profile with `blocks_per_sm` resident blocks and the given sections. */
