@@ -23,11 +23,15 @@ static const char help[] =
     "name: gtx680, GTX-680, Tesla-K40, TitanBlack, ...; or a GPU file) to the\n"
     "measured times of that GPU's rows in DATA.csv: least squares on\n"
     "log(predicted) - log(measured) with GSL's trust-region solver, on a training\n"
-    "half of the rows (per kernel, rows sorted by input size alternate train/test).\n"
+    "half of the rows (validate --half train: per GPU and kernel, rows sorted by\n"
+    "input size alternate train/test, the smallest first; docs/validation.md).\n"
     "Prints the held-out error before and after and writes the GPU's JSON with the\n"
     "fitted parameters marked as calibrated estimates.  DATA.csv is either format\n"
     "of 'warpsight validate' (the Amaris et al. columns or the generic one).\n\n"
-    "Fitted parameters: hong-kim: mem_ld, departure_del_uncoal, departure_del_coal;\n"
+    "Fitted parameters: warpsight: issue_rate, lsu_rate, l2_bytes_per_cycle,\n"
+    "                     dram_efficiency, alu_latency_scale, mem_latency_scale,\n"
+    "                     overlap_p, launch_us, block_cycles (docs/models/warpsight.md);\n"
+    "                   hong-kim: mem_ld, departure_del_uncoal, departure_del_coal;\n"
     "                   gpuperf: dram_lat, delta.\n\n"
     "options:\n"
     "  --gpu G            the GPU: database name, the data set's name\n"
@@ -78,7 +82,7 @@ int cmd_calibrate(int argc, char **argv) {
   } else if (!ws_model_find(model)) {
     cli_usage_error("calibrate", "--model: unknown model '%s'", model);
   } else if (!ws_valid_fittable(model)) {
-    cli_usage_error("calibrate", "--model %s: no fittable parameters (hong-kim, gpuperf "
+    cli_usage_error("calibrate", "--model %s: no fittable parameters (warpsight, hong-kim, gpuperf "
                                  "have them)", model);
   } else {
     rc = -1; /* go on */

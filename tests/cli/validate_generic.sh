@@ -55,11 +55,20 @@ check gtx680 "(all" 13.674
 check gtx970 vecadd 6.990
 check all "(all" 12.003
 # rows.csv: the per-row signed errors, in file order.
-awk -F, 'NR > 1 { print $NF }' "$TMP/r/rows.csv" > "$TMP/errs"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "error_pct_roofline") c = i; next }
+  { print $c }' "$TMP/r/rows.csv" > "$TMP/errs"
 printf '%s\n' -21.979 6.990 -16.778 2.265 | paste - "$TMP/errs" |
   awk '{ d = $1 - $2; if (d > 0.002 || d < -0.002) { print "row " NR ": " $2 ", expected " $1; bad = 1 } } END { exit bad }' ||
   fail "generic: rows.csv errors"
 [ ! -e "$TMP/r/counters.csv" ] || fail "generic: counters.csv without nvprof counters"
+
+# --half: per GPU and kernel, rows by size alternate train/test, smallest
+# first (the launch's threads here): gtx680 vecadd A (100,096 threads) is
+# train, C (200,192) test; the single rows B and D are train.
+run "$WS" validate set/data.csv --models roofline --sample-blocks 0 --no-cache --half test
+expect_rc 0 "generic --half test"
+expect_out "1 rows, 0 failed" "generic --half test"
+check gtx680 vecadd 16.778
 
 # --gpus and --kernels select among the file's own names.
 run "$WS" validate set/data.csv --models roofline --sample-blocks 0 --no-cache --gpus GTX-970 --kernels vecadd
