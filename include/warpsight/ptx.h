@@ -281,6 +281,7 @@ typedef struct ws_ptx_var {
   uint8_t ptr_space;     /* parameters: .ptr .global -> GLOBAL, else NONE */
   uint8_t is_ptr;        /* parameters: .ptr given */
   uint8_t unsized;       /* last dimension written [] (extern shared) */
+  uint8_t managed;       /* .attribute(.managed): a __managed__ .global variable */
   uint32_t align;        /* alignment in bytes (declared, or element size) */
   uint32_t ptr_align;    /* parameters: .ptr .align N, 0 if not given */
   uint64_t dims[4];      /* dimension sizes */

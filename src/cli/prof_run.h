@@ -27,7 +27,8 @@ typedef struct prof_request {
 
 /* The options both commands take, for their --help. */
 #define PROF_RUN_OPTIONS_HELP                                                        \
-  "  --kernel K            the kernel (default: the launch spec's)\n"                \
+  "  --kernel K            the kernel (default: the launch spec's); a C++ kernel by\n" \
+  "                        its mangled or demangled name (ns::k<float, 3>)\n"          \
   "  --launch L.json       launch spec: grid, block and arguments (docs/launch-spec.md)\n" \
   "  --gpu G               GPU name (see 'warpsight gpus') or GPU JSON file\n"       \
   "                        (default " PROF_DEFAULT_GPU ")\n"                          \

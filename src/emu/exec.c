@@ -386,7 +386,7 @@ static inline uint32_t combine(int bop, uint32_t x, uint32_t c) {
 /* ---- special registers ------------------------------------------------------ */
 
 static uint64_t sreg(blockctx *B, warp *w, const dinst *in, uint32_t l) {
-  const ws_launch_spec *s = B->L->s;
+  const struct ws_emu_launch *s = B->L;
   uint32_t c = in->cmp ? in->cmp - 1u : 0;
   switch ((int)in->imm) {
   case WS_PTX_SR_TID: return c < 3 ? w->tid[c][l] : 0;
@@ -1561,7 +1561,7 @@ reload:
           }
           dst[119] = 0;
         }
-        set_fault(B, w, l, F, pc, FAULT_OTHER, 0, 0, 0);
+        set_fault(B, w, l, F, pc, FAULT_ASSERT, 0, 0, 0);
         snprintf(B->flt.msg, sizeof B->flt.msg, "device assertion '%s' failed at %s:%u in %s", msg, file,
                  (uint32_t)a[2], fn);
         return -1;
@@ -1648,8 +1648,7 @@ reload:
 /* Runs every warp of block B->block to completion.  Returns 0, or -1 with
  * B->flt set. */
 int ws_emu_run_block(blockctx *B) {
-  struct ws_emu_launch *L = B->L;
-  const ws_launch_spec *s = L->s;
+  struct ws_emu_launch *L = B->L, *s = L;
   uint32_t b = B->block;
   B->ctaid[0] = b % s->grid[0];
   B->ctaid[1] = (b / s->grid[0]) % s->grid[1];

@@ -24,6 +24,7 @@
 
 #include "warpsight/analysis.h"
 #include "warpsight/memsim.h"
+#include "deps.h"
 #include "replay.h"
 
 /* Floating-point operations one lane of `in` performs: FMA/MAD count two,
@@ -116,6 +117,7 @@ typedef struct worker {
   uint32_t kbest_warp;
   ws_rp_trace tr[32];     /* current block's sectors, per warp (replay.h) */
   int in_block;
+  ws_deps *deps;          /* dependency paths and atomics (deps.c) */
 } worker;
 
 struct ws_prof {
@@ -239,7 +241,8 @@ int ws_prof_new(ws_prof **out, const ws_prof_config *cfg, ws_diag *d) {
     }
   for (int k = 0; k < cfg->workers; k++) {
     p->w[k].st = calloc(p->ninst + 1, sizeof *p->w[k].st);
-    if (!p->w[k].st) goto nomem;
+    p->w[k].deps = ws_deps_new(cfg->kernel);
+    if (!p->w[k].st || !p->w[k].deps) goto nomem;
   }
   const ws_gpu *g = cfg->gpu;
   p->load_rule = ws_coal_rule_for(g->cc_major, g->cc_minor, g->cache.l1_caches_global, 0);
@@ -277,6 +280,7 @@ void ws_prof_free(ws_prof *p) {
   if (!p) return;
   for (int k = 0; p->w && k < p->nworkers; k++) {
     free(p->w[k].st);
+    ws_deps_free(p->w[k].deps);
     for (int i = 0; i < 32; i++) ws_rp_trace_free(&p->w[k].tr[i]);
   }
   free(p->w);
@@ -300,6 +304,7 @@ void ws_prof_block_begin(ws_prof *p, int worker_id, uint32_t block_linear) {
   w->seen = 0;
   for (int i = 0; i < 32; i++) w->tr[i].n = 0, w->tr[i].short_of_memory = 0;
   w->in_block = 1;
+  ws_deps_block_begin(w->deps);
 }
 
 /* Kothapalli's per-thread cycles of a warp's counts, with p's weights:
@@ -338,6 +343,7 @@ void ws_prof_block_end(ws_prof *p, int worker_id, uint32_t block_linear) {
   }
   w->warps += popc(w->seen);
   w->blocks++;
+  ws_deps_block_end(w->deps);
   w->in_block = 0;
   uint64_t s = sample_slot(p, block_linear);
   if (s == UINT64_MAX) return;
@@ -412,7 +418,8 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
   for (uint32_t j = 0; j < ns; j++) ws_rp_trace_push(t, sec[j] | flags | (j ? 0 : WS_RP_FIRST));
 }
 
-static void shared_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_event *ev) {
+/* Returns the request's extra passes (bank-conflict replays). */
+static uint32_t shared_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_event *ev) {
   ws_warp_access a;
   a.mask = ev->exec;
   a.size = ev->bytes;
@@ -427,6 +434,7 @@ static void shared_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
   st->degree_sum += r.degree;
   w->deg_hist[r.degree < 1 ? 1 : (r.degree > 32 ? 32 : r.degree)]++;
   w->kw[ev->warp & 31].deg[r.degree < 1 ? 1 : (r.degree > 32 ? 32 : r.degree)]++;
+  return r.passes > r.min_passes ? r.passes - r.min_passes : 0;
 }
 
 void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
@@ -465,6 +473,7 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
     w->div_idle[popc(live)] += popc(live) - popc(ev->active & live);
   if (p->iflops[id]) w->flops += (uint64_t)p->iflops[id] * popc(ev->exec);
   int kind = p->ikind[id];
+  uint32_t replays = 0;
   switch (kind) {
   case WS_PTX_K_BRANCH:
     st->branches++;
@@ -483,10 +492,11 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
     if (ev->space == WS_PTX_SP_GLOBAL || ev->space == WS_PTX_SP_LOCAL)
       global_request(p, w, st, ev, kind);
     else if (ev->space == WS_PTX_SP_SHARED)
-      shared_request(p, w, st, ev);
+      replays = shared_request(p, w, st, ev);
     break;
   default: break;
   }
+  ws_deps_inst(w->deps, ev, p->iclass[id], replays);
 }
 
 /* Sections ----------------------------------------------------------------*/
@@ -1004,6 +1014,26 @@ static void kothapalli_section(const ws_prof *p, ws_profile *pr) {
                                                : "unit weights (the GPU has no Kothapalli cycles)");
 }
 
+/* The dependency path, atomics and the caches' sector counts per warp
+ * (deps.c; docs/profile.md, "dependencies"). */
+static void deps_fields(const ws_prof *p, ws_profile_fields *f, double W) {
+  ws_deps_sum s = {0};
+  for (int k = 0; k < p->nworkers; k++) ws_deps_add(&s, p->w[k].deps);
+  if (s.blocks > 0) {
+    f->path_mem_loads = s.path_mem / s.blocks;
+    f->path_cycles = s.path_cyc / s.blocks;
+  }
+  f->global_atomic_insts = s.gatom_reqs / W;
+  f->global_atomic_serial = s.gatom_serial / W;
+  f->shared_atomic_insts = s.satom_reqs / W;
+  f->shared_atomic_serial = s.satom_serial / W;
+  /* the replay sees the sampled blocks' sectors: per profiled warp (the
+   * replayed blocks are the profiled ones) */
+  const ws_rp_stats *cs = ws_rp_stats_of(p->rp);
+  f->l1_sectors_per_warp = (double)cs->l1_access / W;
+  f->l2_sectors_per_warp = (double)cs->l2_access / W;
+}
+
 int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
   *out = NULL;
   inst_stat *st = calloc(p->ninst + 1, sizeof *st);
@@ -1044,6 +1074,7 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
   kothapalli_section(p, pr);
   if (p->cfg.input) cJSON_AddStringToObject(section(pr, "profiler"), "input", p->cfg.input);
   luo_suda_section(p, pr);
+  deps_fields(p, &pr->f, W);
   free(st);
   *out = pr;
   return WS_OK;

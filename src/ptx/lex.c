@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void lex_init(lexer *lx, const char *src, size_t len) {
+void ws_ptx_lex_init(lexer *lx, const char *src, size_t len) {
   lx->src = src;
   lx->end = src + len;
   lx->p = src;
@@ -21,7 +21,7 @@ void lex_init(lexer *lx, const char *src, size_t len) {
   lx->line = 1;
 }
 
-const char *lex_line_of(const lexer *lx, const char *at, size_t *len) {
+const char *ws_ptx_lex_line_of(const lexer *lx, const char *at, size_t *len) {
   const char *s = at;
   while (s > lx->src && s[-1] != '\n') s--;
   const char *e = at;
@@ -170,7 +170,7 @@ static void lex_number(lexer *lx, token *t) {
   lx->p = q;
 }
 
-void lex_next(lexer *lx, token *t) {
+void ws_ptx_lex_next(lexer *lx, token *t) {
   skip_space(lx);
   const char *p = lx->p, *e = lx->end;
   t->s = p;

@@ -138,7 +138,7 @@ static void error_at(parser *p, uint32_t line, uint32_t col, const char *at,
   va_end(ap);
   if (at) {
     size_t len;
-    const char *ls = lex_line_of(&p->lx, at, &len);
+    const char *ls = ws_ptx_lex_line_of(&p->lx, at, &len);
     ws_diag_set_source(p->d, ls, len);
   }
   if (p->nerrors == MAX_ERRORS)
@@ -160,13 +160,13 @@ static void next(parser *p) {
     p->tok = p->ahead;
     p->has_ahead = 0;
   } else {
-    lex_next(&p->lx, &p->tok);
+    ws_ptx_lex_next(&p->lx, &p->tok);
   }
 }
 
 static const token *peek(parser *p) {
   if (!p->has_ahead) {
-    lex_next(&p->lx, &p->ahead);
+    ws_ptx_lex_next(&p->lx, &p->ahead);
     p->has_ahead = 1;
   }
   return &p->ahead;
@@ -219,26 +219,26 @@ static void skip_statement(parser *p) {
 /* The word table: what each dotted word or mnemonic means. */
 static int build_words(parser *p) {
   symtab *t = &p->words;
-  if (symtab_init(t, 1024) < 0) return -1;
+  if (ws_ptx_symtab_init(t, 1024) < 0) return -1;
   int r = 0;
 #define OP(id, name, omin, omax, tmin, tmax, types, kind) \
-  r |= symtab_add(t, name, strlen(name), 0, K_OPC, WS_PTX_OP_##id);
+  r |= ws_ptx_symtab_add(t, name, strlen(name), 0, K_OPC, WS_PTX_OP_##id);
 #include "warpsight/ptx/opcodes.def"
 #undef OP
-#define TYPE(id, name, bits, kind) r |= symtab_add(t, "." name, strlen(name) + 1, 0, K_TYPE, WS_PTX_T_##id);
+#define TYPE(id, name, bits, kind) r |= ws_ptx_symtab_add(t, "." name, strlen(name) + 1, 0, K_TYPE, WS_PTX_T_##id);
 #include "warpsight/ptx/types.def"
 #undef TYPE
-#define MOD(id, text, group) r |= symtab_add(t, "." text, strlen(text) + 1, 0, K_MOD, WS_PTX_MOD_##id);
+#define MOD(id, text, group) r |= ws_ptx_symtab_add(t, "." text, strlen(text) + 1, 0, K_MOD, WS_PTX_MOD_##id);
 #include "warpsight/ptx/modifiers.def"
 #undef MOD
-#define SREG(id, name, vec, bits) r |= symtab_add(t, "%" name, strlen(name) + 1, 0, K_SREG, WS_PTX_SR_##id);
+#define SREG(id, name, vec, bits) r |= ws_ptx_symtab_add(t, "%" name, strlen(name) + 1, 0, K_SREG, WS_PTX_SR_##id);
 #include "warpsight/ptx/sregs.def"
 #undef SREG
   return r;
 }
 
 static symtab_entry *word(parser *p, const char *s, size_t n, uint32_t kind) {
-  symtab_entry *e = symtab_find(&p->words, s, n);
+  symtab_entry *e = ws_ptx_symtab_find(&p->words, s, n);
   /* A word can be several things (".global" is a modifier only; "and" an
    * opcode, ".and" a modifier): keys differ by their leading dot. */
   return e && e->kind == kind ? e : NULL;
@@ -464,7 +464,7 @@ static int parse_init_elems(parser *p, init_vec *out, int depth) {
       ERR_TOK(p, &name, "expected a symbol, found %s", tok_desc(&name, b, sizeof b));
       return 0;
     }
-    symtab_entry *s = symtab_find(&p->msyms, name.s, name.len);
+    symtab_entry *s = ws_ptx_symtab_find(&p->msyms, name.s, name.len);
     if (!s) {
       ERR_TOK(p, &name, "undefined symbol '%.*s' in initializer", (int)name.len, name.s);
       return 0;
@@ -545,13 +545,32 @@ static int parse_var_tail(parser *p, ws_ptx_var *v, int allow_init) {
   return 1;
 }
 
-/* attrs -> { '.align' INT | '.vN' | '.ptr' [space] ['.align' INT] } type
+/* attrs -> { '.align' INT | '.vN' | '.ptr' [space] ['.align' INT]
+ *          | '.attribute' '(' '.managed' ')' } type
  *          { '.ptr' ... }      (the order nvcc and people write them in) */
 static int parse_var_attrs(parser *p, ws_ptx_var *v) {
   v->vec = 1;
   for (;;) {
     const token t = p->tok;
     if (t.kind != T_DIR) break;
+    if (tok_is(&t, ".attribute")) {
+      /* __managed__ variables; .unified(uuid) is not supported */
+      next(p);
+      if (!expect(p, T_LPAREN, "'(' after .attribute")) return 0;
+      const token a = p->tok;
+      if (!tok_is(&a, ".managed")) {
+        ERR_TOK(p, &a, "unsupported variable attribute '%.*s' (only .managed is)", (int)a.len, a.s);
+        return 0;
+      }
+      if (v->space != WS_PTX_SP_GLOBAL) {
+        ERR_TOK(p, &a, ".attribute(.managed) needs a .global variable");
+        return 0;
+      }
+      next(p);
+      if (!expect(p, T_RPAREN, "')'")) return 0;
+      v->managed = 1;
+      continue;
+    }
     if (tok_is(&t, ".align")) {
       next(p);
       uint64_t a;
@@ -625,10 +644,10 @@ static void parse_module_var(parser *p, uint8_t linkage) {
       skip_declaration(p);
       return;
     }
-    symtab_entry *old = symtab_find(&p->msyms, nt.s, nt.len);
+    symtab_entry *old = ws_ptx_symtab_find(&p->msyms, nt.s, nt.len);
     if (old) {
       ERR_TOK(p, &nt, "duplicate symbol '%.*s'", (int)nt.len, nt.s);
-    } else if (symtab_add(&p->msyms, nt.s, nt.len, 0, K_GVAR, p->vars.n) < 0) {
+    } else if (ws_ptx_symtab_add(&p->msyms, nt.s, nt.len, 0, K_GVAR, p->vars.n) < 0) {
       p->oom = 1;
     }
     VPUSH(p, p->vars, v);
@@ -786,7 +805,7 @@ static int64_t find_reg(parser *p, const char *s, size_t n) {
   size_t k = n;
   while (k > 1 && s[k - 1] >= '0' && s[k - 1] <= '9') k--;
   if (k < n && (s[k] != '0' || k + 1 == n) && n - k < 10) {
-    symtab_entry *e = symtab_find(&p->fsyms, s, k);
+    symtab_entry *e = ws_ptx_symtab_find(&p->fsyms, s, k);
     if (e && e->kind == K_RANGE) {
       uint32_t num = 0;
       for (size_t i = k; i < n; i++) num = num * 10 + (uint32_t)(s[i] - '0');
@@ -794,7 +813,7 @@ static int64_t find_reg(parser *p, const char *s, size_t n) {
       if (num < r->count) return (int64_t)r->first + num;
     }
   }
-  symtab_entry *e = symtab_find(&p->fsyms, s, n);
+  symtab_entry *e = ws_ptx_symtab_find(&p->fsyms, s, n);
   if (e && e->kind == K_REG) return e->value;
   return -1;
 }
@@ -826,7 +845,7 @@ static void parse_reg_decl(parser *p) {
         skip_statement(p);
         return;
       }
-      symtab_entry *old = symtab_find(&p->fsyms, nt.s, nt.len);
+      symtab_entry *old = ws_ptx_symtab_find(&p->fsyms, nt.s, nt.len);
       if (old && old->depth == fb->depth && (old->kind == K_RANGE || old->kind == K_REG)) {
         ERR_TOK(p, &nt, "duplicate register declaration '%.*s<%llu>'", (int)nt.len, nt.s,
                 (unsigned long long)count);
@@ -834,7 +853,7 @@ static void parse_reg_decl(parser *p) {
       }
       range_decl r = {fb->regs.n, (uint32_t)count};
       VPUSH(p, fb->ranges, r);
-      if (symtab_add(&p->fsyms, nt.s, nt.len, fb->depth, K_RANGE, fb->ranges.n - 1) < 0)
+      if (ws_ptx_symtab_add(&p->fsyms, nt.s, nt.len, fb->depth, K_RANGE, fb->ranges.n - 1) < 0)
         p->oom = 1;
       push_item(p, WS_PTX_I_REGDECL, fb->regs.n, (uint32_t)count, 1, NULL);
       for (uint32_t i = 0; i < count && !p->oom; i++) {
@@ -843,7 +862,7 @@ static void parse_reg_decl(parser *p) {
         VPUSH(p, fb->regs, rg);
       }
     } else {
-      symtab_entry *old = symtab_find(&p->fsyms, nt.s, nt.len);
+      symtab_entry *old = ws_ptx_symtab_find(&p->fsyms, nt.s, nt.len);
       int64_t exist = find_reg(p, nt.s, nt.len);
       if ((old && old->depth == fb->depth) ||
           (exist >= 0 && fb->regs.v[exist].num >= 0 &&
@@ -851,7 +870,7 @@ static void parse_reg_decl(parser *p) {
         ERR_TOK(p, &nt, "duplicate register '%.*s'", (int)nt.len, nt.s);
         continue;
       }
-      if (symtab_add(&p->fsyms, nt.s, nt.len, fb->depth, K_REG, fb->regs.n) < 0) p->oom = 1;
+      if (ws_ptx_symtab_add(&p->fsyms, nt.s, nt.len, fb->depth, K_REG, fb->regs.n) < 0) p->oom = 1;
       push_item(p, WS_PTX_I_REGDECL, fb->regs.n, 1, 0, NULL);
       ws_ptx_reg rg = {name, -1, attrs.type, attrs.vec, (uint16_t)fb->scope_id[fb->depth]};
       VPUSH(p, fb->regs, rg);
@@ -879,12 +898,12 @@ static void parse_local_var(parser *p) {
       return;
     }
     v.scope = (uint16_t)fb->scope_id[fb->depth];
-    symtab_entry *old = symtab_find(&p->fsyms, nt.s, nt.len);
+    symtab_entry *old = ws_ptx_symtab_find(&p->fsyms, nt.s, nt.len);
     if (old && old->depth == fb->depth) {
       ERR_TOK(p, &nt, "duplicate symbol '%.*s'", (int)nt.len, nt.s);
       continue;
     }
-    if (symtab_add(&p->fsyms, nt.s, nt.len, fb->depth, K_LOCAL, fb->vars.n) < 0) p->oom = 1;
+    if (ws_ptx_symtab_add(&p->fsyms, nt.s, nt.len, fb->depth, K_LOCAL, fb->vars.n) < 0) p->oom = 1;
     push_item(p, WS_PTX_I_VAR, fb->vars.n, 0, 0, NULL);
     VPUSH(p, fb->vars, v);
   } while (accept(p, T_COMMA));
@@ -894,17 +913,17 @@ static void parse_local_var(parser *p) {
 /* --- instructions ------------------------------------------------------- */
 
 static uint32_t label_ref(parser *p, const token *t) {
-  symtab_entry *e = symtab_find(&p->labels, t->s, t->len);
+  symtab_entry *e = ws_ptx_symtab_find(&p->labels, t->s, t->len);
   if (e) return e->value;
   label_b l = {intern(p, t->s, t->len), UINT32_MAX, 0, t->line, t->col, t->s};
   VPUSH(p, p->fb.labels, l);
-  if (symtab_add(&p->labels, t->s, t->len, 0, 0, p->fb.labels.n - 1) < 0) p->oom = 1;
+  if (ws_ptx_symtab_add(&p->labels, t->s, t->len, 0, 0, p->fb.labels.n - 1) < 0) p->oom = 1;
   return p->fb.labels.n - 1;
 }
 
 /* Resolve a name used as an operand: function scope, then module. */
 static int resolve_symbol(parser *p, const token *t, ws_ptx_operand *o) {
-  symtab_entry *e = symtab_find(&p->fsyms, t->s, t->len);
+  symtab_entry *e = ws_ptx_symtab_find(&p->fsyms, t->s, t->len);
   if (e) {
     switch (e->kind) {
     case K_PARAM: o->symkind = WS_PTX_S_PARAM; break;
@@ -919,7 +938,7 @@ static int resolve_symbol(parser *p, const token *t, ws_ptx_operand *o) {
       return 1;
     }
   }
-  e = symtab_find(&p->msyms, t->s, t->len);
+  e = ws_ptx_symtab_find(&p->msyms, t->s, t->len);
   if (!e) return 0;
   o->symkind = e->kind == K_FUNC ? WS_PTX_S_FUNC : WS_PTX_S_GLOBAL;
   o->reg = e->value;
@@ -1193,6 +1212,14 @@ static int parse_operand(parser *p, ws_ptx_operand *o, int opcode, int depth) {
     next(p);
     return 1;
   }
+  if (t.len == 7 && memcmp(t.s, "WARP_SZ", 7) == 0) {
+    /* the predefined warp size (CUDA's warpSize): 32 on every target
+     * (PTX ISA, "Predefined identifiers") */
+    o->kind = WS_PTX_O_IMM_INT;
+    o->imm = 32;
+    next(p);
+    return 1;
+  }
   if (!resolve_symbol(p, &t, o)) {
     ERR_TOK(p, &t, "undefined symbol '%.*s'", (int)t.len, t.s);
     return 0;
@@ -1361,7 +1388,7 @@ static void parse_instruction(parser *p, int32_t guard, int guard_not) {
   int bad = 0;
   for (int i = used; i < nparts; i++) {
     const token *w = &parts[i];
-    symtab_entry *e = symtab_find(&p->words, w->s, w->len);
+    symtab_entry *e = ws_ptx_symtab_find(&p->words, w->s, w->len);
     if (e && e->kind == K_TYPE) {
       if (in.ntypes == 4) {
         ERR_TOK(p, w, "too many types in '%s'", opname);
@@ -1403,7 +1430,7 @@ static void parse_instruction(parser *p, int32_t guard, int guard_not) {
     skip_statement(p);
     return;
   }
-  const ptx_opinfo *info = ptx_opcode_info((ws_ptx_opcode)in.op);
+  const ptx_opinfo *info = ws_ptx_opcode_info((ws_ptx_opcode)in.op);
   if (in.ntypes < info->tmin || in.ntypes > info->tmax) {
     if (info->tmax == 0)
       ERR_TOK(p, &op_tok, "'%s' takes no type", opname);
@@ -1548,7 +1575,7 @@ static void parse_callprototype(parser *p, const token *name) {
     pr.rets = arena_copy(p, rets.v, rets.n, sizeof *rets.v);
     pr.nparams = params.n;
     pr.params = arena_copy(p, params.v, params.n, sizeof *params.v);
-    if (symtab_add(&p->fsyms, name->s, name->len, p->fb.depth, K_PROTO, p->fb.protos.n) < 0)
+    if (ws_ptx_symtab_add(&p->fsyms, name->s, name->len, p->fb.depth, K_PROTO, p->fb.protos.n) < 0)
       p->oom = 1;
     push_item(p, WS_PTX_I_PROTO, p->fb.protos.n, 0, 0, NULL);
     VPUSH(p, p->fb.protos, pr);
@@ -1585,12 +1612,12 @@ static void parse_branchtargets(parser *p, const token *name) {
     return;
   }
   ws_ptx_btable bt = {intern(p, name->s, name->len), n, arena_copy(p, tmp, n, sizeof *tmp)};
-  symtab_entry *old = symtab_find(&p->fsyms, name->s, name->len);
+  symtab_entry *old = ws_ptx_symtab_find(&p->fsyms, name->s, name->len);
   if (old && old->depth == p->fb.depth) {
     ERR_TOK(p, name, "duplicate symbol '%.*s'", (int)name->len, name->s);
     return;
   }
-  if (symtab_add(&p->fsyms, name->s, name->len, p->fb.depth, K_BTABLE, p->fb.btables.n) < 0)
+  if (ws_ptx_symtab_add(&p->fsyms, name->s, name->len, p->fb.depth, K_BTABLE, p->fb.btables.n) < 0)
     p->oom = 1;
   push_item(p, WS_PTX_I_BTABLE, p->fb.btables.n, 0, 0, NULL);
   VPUSH(p, p->fb.btables, bt);
@@ -1609,7 +1636,7 @@ static void parse_body(parser *p) {
       return;
     case T_RBRACE:
       if (fb->depth == 1) return;
-      symtab_pop(&p->fsyms, fb->depth);
+      ws_ptx_symtab_pop(&p->fsyms, fb->depth);
       push_item(p, WS_PTX_I_CLOSE, fb->scope_id[fb->depth], 0, 0, NULL);
       fb->depth--;
       next(p);
@@ -1666,7 +1693,7 @@ static void parse_body(parser *p) {
           parse_branchtargets(p, &t);
           continue;
         }
-        symtab_entry *e = symtab_find(&p->labels, t.s, t.len);
+        symtab_entry *e = ws_ptx_symtab_find(&p->labels, t.s, t.len);
         uint32_t li = e ? e->value : label_ref(p, &t);
         if (li < fb->labels.n) {
           label_b *l = &fb->labels.v[li];
@@ -1805,8 +1832,8 @@ static void skip_module_item(parser *p) {
 static void parse_function(parser *p, uint8_t linkage) {
   fbuild *fb = &p->fb;
   fb_reset(fb);
-  symtab_clear(&p->fsyms);
-  symtab_clear(&p->labels);
+  ws_ptx_symtab_clear(&p->fsyms);
+  ws_ptx_symtab_clear(&p->labels);
   ws_ptx_function f;
   memset(&f, 0, sizeof f);
   f.is_entry = tok_is(&p->tok, ".entry");
@@ -1846,19 +1873,19 @@ static void parse_function(parser *p, uint8_t linkage) {
   /* names of params and rets */
   for (uint32_t i = 0; i < fb->params.n; i++) {
     const char *n = fb->params.v[i].name;
-    if (symtab_find(&p->fsyms, n, strlen(n))) {
+    if (ws_ptx_symtab_find(&p->fsyms, n, strlen(n))) {
       ERR_TOK(p, &nt, "duplicate parameter '%s'", n);
       continue;
     }
-    if (symtab_add(&p->fsyms, n, strlen(n), 0, K_PARAM, i) < 0) p->oom = 1;
+    if (ws_ptx_symtab_add(&p->fsyms, n, strlen(n), 0, K_PARAM, i) < 0) p->oom = 1;
   }
   for (uint32_t i = 0; i < fb->rets.n; i++) {
     const char *n = fb->rets.v[i].name;
-    if (symtab_find(&p->fsyms, n, strlen(n))) {
+    if (ws_ptx_symtab_find(&p->fsyms, n, strlen(n))) {
       ERR_TOK(p, &nt, "duplicate parameter '%s'", n);
       continue;
     }
-    if (symtab_add(&p->fsyms, n, strlen(n), 0, K_RET, i) < 0) p->oom = 1;
+    if (ws_ptx_symtab_add(&p->fsyms, n, strlen(n), 0, K_RET, i) < 0) p->oom = 1;
   }
   f.param_bytes = layout_params(fb->params.v, fb->params.n);
   layout_params(fb->rets.v, fb->rets.n);
@@ -1871,7 +1898,7 @@ static void parse_function(parser *p, uint8_t linkage) {
 
   /* the symbol: a definition may follow a declaration */
   uint32_t index = p->funcs.n;
-  symtab_entry *old = symtab_find(&p->msyms, nt.s, nt.len);
+  symtab_entry *old = ws_ptx_symtab_find(&p->msyms, nt.s, nt.len);
   int is_def = p->tok.kind == T_LBRACE;
   if (old) {
     int ok = old->kind == K_FUNC &&
@@ -1879,7 +1906,7 @@ static void parse_function(parser *p, uint8_t linkage) {
     if (!ok) ERR_TOK(p, &nt, "duplicate symbol '%.*s'", (int)nt.len, nt.s);
   }
   if (!old) {
-    if (symtab_add(&p->msyms, nt.s, nt.len, 0, K_FUNC, index) < 0) p->oom = 1;
+    if (ws_ptx_symtab_add(&p->msyms, nt.s, nt.len, 0, K_FUNC, index) < 0) p->oom = 1;
   } else if (old->kind == K_FUNC && is_def && !p->funcs.v[old->value].has_body &&
              old->value < p->func_def.n) {
     p->func_def.v[old->value] = index;
@@ -2000,14 +2027,14 @@ int ws_ptx_parse(ws_ptx_module **out, const char *src, size_t len, const char *p
   p.arena = ws_arena_new();
   if (!p.arena) return WS_ENOMEM;
   p.m = ws_arena_alloc(p.arena, sizeof *p.m);
-  if (!p.m || build_words(&p) < 0 || symtab_init(&p.msyms, 256) < 0 ||
-      symtab_init(&p.fsyms, 1024) < 0 || symtab_init(&p.labels, 256) < 0) {
+  if (!p.m || build_words(&p) < 0 || ws_ptx_symtab_init(&p.msyms, 256) < 0 ||
+      ws_ptx_symtab_init(&p.fsyms, 1024) < 0 || ws_ptx_symtab_init(&p.labels, 256) < 0) {
     p.oom = 1;
   } else {
     p.m->arena = p.arena;
     p.m->path = intern(&p, p.path, strlen(p.path));
     p.m->address_size = 64;
-    lex_init(&p.lx, src, len);
+    ws_ptx_lex_init(&p.lx, src, len);
     parse_module(&p);
     redirect_calls(&p);
     ws_ptx_module *m = p.m;
@@ -2020,10 +2047,10 @@ int ws_ptx_parse(ws_ptx_module **out, const char *src, size_t len, const char *p
     m->nitems = p.mitems.n;
     m->items = arena_copy(&p, p.mitems.v, p.mitems.n, sizeof *p.mitems.v);
   }
-  symtab_free(&p.words);
-  symtab_free(&p.msyms);
-  symtab_free(&p.fsyms);
-  symtab_free(&p.labels);
+  ws_ptx_symtab_free(&p.words);
+  ws_ptx_symtab_free(&p.msyms);
+  ws_ptx_symtab_free(&p.fsyms);
+  ws_ptx_symtab_free(&p.labels);
   free(p.vars.v);
   free(p.funcs.v);
   free(p.files.v);

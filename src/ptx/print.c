@@ -198,6 +198,7 @@ static void print_var(obuf *b, const ws_ptx_module *m, const ws_ptx_var *v, int 
   if (v->linkage & WS_PTX_L_WEAK) puts_(b, ".weak ");
   if (v->linkage & WS_PTX_L_COMMON) puts_(b, ".common ");
   if (with_space) put(b, ".%s ", ws_ptx_space_name((ws_ptx_space)v->space));
+  if (v->managed) puts_(b, ".attribute(.managed) ");
   if (v->align != natural_align(v)) put(b, ".align %u ", v->align);
   if (v->vec > 1) put(b, ".v%u ", v->vec);
   put(b, ".%s", ws_ptx_type_name((ws_ptx_type)v->type));

@@ -16,7 +16,7 @@ typedef struct ptx_opinfo {
   unsigned char tmin, tmax; /* type suffix count range */
   unsigned char types;      /* allowed WS_PTX_TK_* */
 } ptx_opinfo;
-const ptx_opinfo *ptx_opcode_info(ws_ptx_opcode op);
+const ptx_opinfo *ws_ptx_opcode_info(ws_ptx_opcode op);
 
 /* --- lexer (lex.c) --- */
 typedef enum tok_kind {
@@ -45,10 +45,10 @@ typedef struct lexer {
   uint32_t line;          /* current line */
 } lexer;
 
-void lex_init(lexer *lx, const char *src, size_t len);
-void lex_next(lexer *lx, token *t);
+void ws_ptx_lex_init(lexer *lx, const char *src, size_t len);
+void ws_ptx_lex_next(lexer *lx, token *t);
 /* Start and length of the source line containing `at`. */
-const char *lex_line_of(const lexer *lx, const char *at, size_t *len);
+const char *ws_ptx_lex_line_of(const lexer *lx, const char *at, size_t *len);
 
 /* --- name table with scopes (symtab.c) --- */
 typedef struct symtab_entry {
@@ -67,15 +67,15 @@ typedef struct symtab {
   uint32_t count, cap;      /* entries used / allocated */
 } symtab;
 
-int symtab_init(symtab *t, uint32_t nbuckets);
-void symtab_free(symtab *t);
+int ws_ptx_symtab_init(symtab *t, uint32_t nbuckets);
+void ws_ptx_symtab_free(symtab *t);
 /* Most recent entry for the key, or NULL. */
-symtab_entry *symtab_find(const symtab *t, const char *key, size_t len);
+symtab_entry *ws_ptx_symtab_find(const symtab *t, const char *key, size_t len);
 /* Add an entry; returns 0 or -1 on ENOMEM. */
-int symtab_add(symtab *t, const char *key, size_t len, uint32_t depth,
+int ws_ptx_symtab_add(symtab *t, const char *key, size_t len, uint32_t depth,
                uint32_t kind, uint32_t value);
 /* Drop every entry declared at depth >= `depth` (they are the newest). */
-void symtab_pop(symtab *t, uint32_t depth);
-void symtab_clear(symtab *t);
+void ws_ptx_symtab_pop(symtab *t, uint32_t depth);
+void ws_ptx_symtab_clear(symtab *t);
 
 #endif

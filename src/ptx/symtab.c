@@ -14,7 +14,7 @@ static uint32_t hash(const char *s, size_t n) {
   return h;
 }
 
-int symtab_init(symtab *t, uint32_t nbuckets) {
+int ws_ptx_symtab_init(symtab *t, uint32_t nbuckets) {
   memset(t, 0, sizeof *t);
   uint32_t n = 64;
   while (n < nbuckets) n *= 2;
@@ -25,18 +25,18 @@ int symtab_init(symtab *t, uint32_t nbuckets) {
   return 0;
 }
 
-void symtab_free(symtab *t) {
+void ws_ptx_symtab_free(symtab *t) {
   free(t->buckets);
   free(t->entries);
   memset(t, 0, sizeof *t);
 }
 
-void symtab_clear(symtab *t) {
+void ws_ptx_symtab_clear(symtab *t) {
   if (t->buckets) memset(t->buckets, 0xff, t->nbuckets * sizeof *t->buckets);
   t->count = 0;
 }
 
-symtab_entry *symtab_find(const symtab *t, const char *key, size_t len) {
+symtab_entry *ws_ptx_symtab_find(const symtab *t, const char *key, size_t len) {
   if (!t->nbuckets) return NULL;
   uint32_t i = t->buckets[hash(key, len) & (t->nbuckets - 1)];
   while (i != UINT32_MAX) {
@@ -65,7 +65,7 @@ static int grow(symtab *t) {
   return 0;
 }
 
-int symtab_add(symtab *t, const char *key, size_t len, uint32_t depth,
+int ws_ptx_symtab_add(symtab *t, const char *key, size_t len, uint32_t depth,
                uint32_t kind, uint32_t value) {
   if (t->count == t->cap) {
     uint32_t cap = t->cap ? t->cap * 2 : 64;
@@ -87,7 +87,7 @@ int symtab_add(symtab *t, const char *key, size_t len, uint32_t depth,
   return 0;
 }
 
-void symtab_pop(symtab *t, uint32_t depth) {
+void ws_ptx_symtab_pop(symtab *t, uint32_t depth) {
   while (t->count > 0 && t->entries[t->count - 1].depth >= depth) {
     symtab_entry *e = &t->entries[t->count - 1];
     uint32_t h = hash(e->key, e->len) & (t->nbuckets - 1);

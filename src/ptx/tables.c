@@ -129,6 +129,6 @@ static const ptx_opinfo op_info[] = {
 #undef OP
 };
 
-const ptx_opinfo *ptx_opcode_info(ws_ptx_opcode op) {
+const ptx_opinfo *ws_ptx_opcode_info(ws_ptx_opcode op) {
   return &op_info[(unsigned)op < WS_PTX_OP_COUNT ? op : 0];
 }
