@@ -267,9 +267,9 @@ void rt_report(ws_rt *rt) {
     if (f) fclose(f);
     free(s);
   } else if (!rt->quiet && rt->launches) {
-    fprintf(stderr, "warpsight: %llu kernel launches on %s, predicted GPU time %.6g ms (%s); "
+    fprintf(stderr, "warpsight: %llu kernel launch%s on %s, predicted GPU time %.6g ms (%s); "
             "`warpsight exec` prints the table\n", (unsigned long long)rt->launches,
-            rt->gpu->name, total[0], rt->models[0]);
+            rt->launches == 1 ? "" : "es", rt->gpu->name, total[0], rt->models[0]);
   }
   cJSON_Delete(root);
 }

@@ -85,6 +85,15 @@ conv)
   if ls "$TMP/report/" | grep -q '\.png$'; then
     ls "$TMP/report/" | grep -q 'roofline\.svg$' || fail "--report: no roofline chart"
   fi ;;
+spmv)
+  # run directly with LD_LIBRARY_PATH: the environment selects the options
+  if [ "${WS_SANITIZE:-0}" != 1 ]; then
+    run env LD_LIBRARY_PATH="$WS_BUILD/src/cudart/lib" WARPSIGHT_GPU=v100 WARPSIGHT_MODEL=roofline "$bin"
+    expect_rc 0 "run directly"
+    expect_out "PASS spmv" "run directly"
+    expect_err "warpsight: 1 kernel launch on v100, predicted GPU time" "the summary at exit"
+    expect_err "(roofline)" "WARPSIGHT_MODEL"
+  fi ;;
 streams)
   # cudaEventElapsedTime = the report's predicted time of the kernels between
   # the two records (here every kernel of the program), primary model.
