@@ -54,7 +54,9 @@ static int read_params(ws_params *w, ws_model_result *r, const ws_gpu *g, ws_dia
   w->launch_us = ws_model_gpu_param(r, g, M, "launch_us", &missing, d);
   w->barrier_cycles = ws_model_gpu_param(r, g, M, "barrier_cycles", &missing, d);
   w->atomic_cycles = ws_model_gpu_param(r, g, M, "atomic_cycles", &missing, d);
-  w->fp64_lanes = ws_model_gpu_param(r, g, M, "fp64_lanes_per_sm", &missing, d);
+  /* Optional: CC 1.0-1.2 have no FP64 units (no value derived); there an
+   * FP64 instruction cannot run, and its term is 0. */
+  w->fp64_lanes = ws_gpu_param_or(g, M, "fp64_lanes_per_sm", 0);
   w->block_cycles = ws_model_gpu_param(r, g, M, "block_cycles", &missing, d);
   if (!(g->sms > 0) || !(g->clock_ghz > 0) || !(g->mem_bandwidth_gbs > 0)) {
     ws_model_missing(r, "gpu.sms, gpu.clock_ghz, gpu.mem_bandwidth_gbs", d);

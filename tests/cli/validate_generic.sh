@@ -55,7 +55,7 @@ check gtx680 "(all" 13.674
 check gtx970 vecadd 6.990
 check all "(all" 12.003
 # rows.csv: the per-row signed errors, in file order.
-awk -F, 'NR > 1 { print $NF }' "$TMP/r/rows.csv" > "$TMP/errs"
+csv_col "$TMP/r/rows.csv" error_pct_roofline > "$TMP/errs" || fail "generic: rows.csv has no error_pct_roofline"
 printf '%s\n' -21.979 6.990 -16.778 2.265 | paste - "$TMP/errs" |
   awk '{ d = $1 - $2; if (d > 0.002 || d < -0.002) { print "row " NR ": " $2 ", expected " $1; bad = 1 } } END { exit bad }' ||
   fail "generic: rows.csv errors"
