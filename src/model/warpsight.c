@@ -15,6 +15,7 @@
  *   T_dram    = DRAM bytes / (bandwidth x efficiency)                    [M2]
  *   T_atomic  = same-address atomic operations x atomic cycles           [A1]
  *   T_lat     = waves x (path loads x L_mem + path cycles x ALU scale
+ *                        + block issue (with barriers)
  *                        + barriers x barrier cycles + block cycles)     [L1-L3]
  *   cycles    = launch overhead + || (T_sm, T_l2, T_dram, T_atomic, T_lat) ||_p   [T1]
  *
@@ -137,7 +138,11 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
   double l_mem = load_latency(p, g) * w.mem_scale;                                /* L1 */
   double path = have_path ? f->path_mem_loads * l_mem + f->path_cycles * w.alu_scale
                           : insts * w.alu_scale;                                  /* L2 */
-  double t_lat = waves * (path + nz(f->synch_insts) * w.barrier_cycles + w.block_cycles); /* L3 */
+  /* [L2b] between barriers a block's warps move in lockstep: the block's
+   * own issue time adds to its path instead of hiding under it */
+  double block_issue = nz(f->synch_insts) > 0 ? lc.warps_per_block * c_issue : 0;
+  double t_lat = waves * (path + block_issue + nz(f->synch_insts) * w.barrier_cycles +
+                          w.block_cycles);                                        /* L3 */
 
   double terms[5] = {t_sm, t_l2, t_dram, t_atom, t_lat};
   int arg;
@@ -167,9 +172,10 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
       {"t_atomic", t_atom, "[A1] same-address atomics x atomic_cycles", "cycles"},
       {"load_latency", l_mem, "[L1] L1/L2/DRAM latencies by hit ratio x mem_latency_scale", "cycles"},
       {"path_cycles_per_wave", path, have_path ? "[L2] dependency path (profile)" : "[L2] no dependencies section: instructions x alu scale", "cycles"},
+      {"block_issue_cycles", block_issue, "[L2b] with barriers: warps per block x issue_cycles_per_warp", "cycles"},
       {"barrier_cycles", w.barrier_cycles, "GPU", "cycles"},
       {"block_cycles", w.block_cycles, "GPU", "cycles"},
-      {"t_latency", t_lat, "[L3] waves x (path + barriers x barrier_cycles + block_cycles) (Volkov)", "cycles"},
+      {"t_latency", t_lat, "[L3] waves x (path + block issue + barriers x barrier_cycles + block_cycles) (Volkov)", "cycles"},
       {"t_overlapped", core, "[T1] p-norm of t_sm, t_l2, t_dram, t_atomic, t_latency", "cycles"},
       {"launch_cycles", launch, "launch_us x clock", "cycles"},
       {"cycles", cycles, "[T1]", "cycles"},
