@@ -240,11 +240,6 @@ int ws_valid_report_csv(const ws_valid_report *r, const char *path, ws_diag *d) 
     fputs(",error_pct_", f);
     csv_field(f, r->models[m]);
   }
-  fputs(",floor_dram_s,floor_issue_s", f);
-  for (size_t m = 0; m < r->nmodels; m++) {
-    fputs(",below_floor_", f);
-    csv_field(f, r->models[m]);
-  }
   fputc('\n', f);
   for (size_t i = 0; i < r->nrows; i++) {
     const ws_valid_outcome *oc = &r->rows[i];
@@ -263,6 +258,32 @@ int ws_valid_report_csv(const ws_valid_report *r, const char *path, ws_diag *d) 
       if (isfinite(t)) fprintf(f, ",%.4f", ws_valid_error_pct(w->measured_s, t));
       else fputs(",", f);
     }
+    fputc('\n', f);
+  }
+  if (fclose(f) != 0) {
+    ws_diag_add(d, WS_SEV_ERROR, path, 0, 0, "cannot write: %s", strerror(errno));
+    return WS_EIO;
+  }
+  return WS_OK;
+}
+
+int ws_valid_report_floors_csv(const ws_valid_report *r, const char *path, ws_diag *d) {
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    ws_diag_add(d, WS_SEV_ERROR, path, 0, 0, "cannot write: %s", strerror(errno));
+    return WS_EIO;
+  }
+  fputs("line,kernel,gpu,floor_dram_s,floor_issue_s", f);
+  for (size_t m = 0; m < r->nmodels; m++) {
+    fputs(",below_floor_", f);
+    csv_field(f, r->models[m]);
+  }
+  fputc('\n', f);
+  for (size_t i = 0; i < r->nrows; i++) {
+    const ws_valid_outcome *oc = &r->rows[i];
+    fprintf(f, "%d,", oc->row->line);
+    csv_field(f, oc->row->kernel);
+    fprintf(f, ",%s", oc->row->gpu);
     for (int k = 0; k < 2; k++) {
       double fl = oc->status ? NAN : k ? oc->floor_issue_s : oc->floor_dram_s;
       if (isfinite(fl)) fprintf(f, ",%.9g", fl);
