@@ -112,6 +112,12 @@ typedef struct ws_launch_ctx {
 int ws_launch_ctx_compute(ws_launch_ctx *out, const ws_profile *p,
                           const ws_gpu *g, ws_diag *d);
 
+/* GPUPerf's zone (Sim et al. PPoPP'12, Figure 4): the application point
+ * A = (T_mem, T_comp) against the diagonal y = x.  1 (memory-bound) when
+ * T_mem > T_comp, else 0 (compute-bound).  The one rule that the gpuperf
+ * model's limiter and the advisor's bottleneck line both use. */
+int ws_gpuperf_memory_bound(double t_comp, double t_mem);
+
 #ifdef __cplusplus
 }
 #endif

@@ -124,12 +124,14 @@ static int advise_gpuperf(ws_advice *a, const ws_model_result *r,
   double t_mem = ws_model_term_get(r, "t_mem");
   double t_overlap = ws_model_term_get(r, "t_overlap");
   if (want_bottleneck && isfinite(t_comp) && isfinite(t_mem)) {
-    double t_mem1 = t_mem - (isfinite(t_overlap) ? t_overlap : 0);
-    int mem = t_mem1 > t_comp; /* Figure 4: below the diagonal y = x */
+    /* The model's own rule (ws_gpuperf_memory_bound), so that the advice
+     * and the model's limiter never disagree. */
+    int mem = ws_gpuperf_memory_bound(t_comp, t_mem);
     a->bottleneck =
-        fmt("%s (gpuperf: T_mem' = %.0f cycles %s T_comp = %.0f cycles)",
-            mem ? "memory-bound" : "compute-bound", t_mem1, mem ? ">" : "<=",
-            t_comp);
+        fmt("%s (gpuperf: T_mem = %.0f cycles %s T_comp = %.0f cycles; %.0f of them "
+            "overlapped)",
+            mem ? "memory-bound" : "compute-bound", t_mem, mem ? ">" : "<=", t_comp,
+            isfinite(t_overlap) ? t_overlap : 0.0);
     if (!a->bottleneck) return WS_ENOMEM;
     a->source = r->model;
   }

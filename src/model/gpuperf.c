@@ -59,6 +59,8 @@ static double gpu_need(ws_model_result *r, const ws_gpu *g, const char *key,
 static double min2(double a, double b) { return a < b ? a : b; }
 static double max2(double a, double b) { return a > b ? a : b; }
 
+int ws_gpuperf_memory_bound(double t_comp, double t_mem) { return t_mem > t_comp; }
+
 int ws_model_gpuperf(ws_model_result *out, const ws_profile *p,
                      const ws_gpu *g, ws_diag *d) {
   int miss = 0;
@@ -279,11 +281,11 @@ int ws_model_gpuperf(ws_model_result *out, const ws_profile *p,
   if (rc != WS_OK) return rc;
 
   char label[192];
+  int mem_bound = ws_gpuperf_memory_bound(t_comp, t_mem);
   snprintf(label, sizeof label, "%s, %s (zeta = %g); size_of_data from %s",
-           t_comp >= t_mem ? "compute bound (T_comp >= T_mem)"
-                           : "memory bound (T_mem > T_comp)",
+           mem_bound ? "memory bound (T_mem > T_comp)" : "compute bound (T_comp >= T_mem)",
            cwp <= mwp ? "CWP <= MWP" : "CWP > MWP", zeta, size_src);
-  const char *limiter = t_comp >= t_mem ? "computation" : "memory";
+  const char *limiter = mem_bound ? "memory" : "computation";
   rc = ws_model_set_labels(out, label, limiter);
   if (rc != WS_OK) return rc;
 
