@@ -164,10 +164,42 @@ static void without_gpuperf(void **state) {
   ws_diag_free(&d);
 }
 
+/* Issue 13: a negative B_fp is shown and explained, not dropped. */
+static void negative_benefit(void **state) {
+  (void)state;
+  ws_model_result g = WS_MODEL_RESULT_INIT;
+  g.model = "gpuperf";
+  add(&g, "t_comp", 40000);
+  add(&g, "t_mem", 30000);
+  add(&g, "t_overlap", 20000);
+  add(&g, "t_exec", 50000);
+  add(&g, "b_itilp", 9000);
+  add(&g, "b_serial", 300);
+  add(&g, "b_fp", -1200);
+  add(&g, "b_memlp", 14000);
+  g.cycles = 50000;
+  const ws_model_result *in[] = {&g};
+  ws_advice a = WS_ADVICE_INIT;
+  ws_diag d = WS_DIAG_INIT;
+  assert_ok_diag(ws_advise(&a, in, 1, &d), &d);
+  assert_int_equal(a.count, 3); /* B_memlp, B_itilp, then the B_fp note */
+  assert_int_equal(a.items[2].kind, WS_ADVICE_NOTE);
+  assert_string_equal(a.items[2].topic, "B_fp");
+  assert_close(a.items[2].value, -1200, 0);
+  assert_non_null(strstr(a.items[2].finding, "B_fp = -1200 cycles, negative: no saving predicted"));
+  assert_non_null(strstr(a.items[2].finding, "current ITILP"));
+  char *text = ws_report_advice_text(&a);
+  assert_non_null(strstr(text, " 3. [gpuperf] B_fp = -1200 cycles, negative"));
+  free(text);
+  ws_advice_free(&a);
+  ws_diag_free(&d);
+  ws_model_result_free(&g);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(ranked),
-      cmocka_unit_test(memory_zone), cmocka_unit_test(one_bottleneck_rule),
+      cmocka_unit_test(memory_zone), cmocka_unit_test(one_bottleneck_rule), cmocka_unit_test(negative_benefit),
       cmocka_unit_test(without_gpuperf),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
