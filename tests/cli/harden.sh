@@ -37,7 +37,7 @@ for cmd in run profile predict; do
   run timeout 60 "$WS" $cmd "$H" --launch "$TMP/spin.json"
   sane "spin ($cmd)"
   expect_rc 1 "spin ($cmd)"
-  expect_err "hostile.ptx:39:3: error: runaway kernel: the launch exceeded the limit of 268435456 warp instructions in all (--max-launch-insts) in kernel 'spin'" "spin ($cmd)"
+  expect_err "hostile.ptx:39:3: error: runaway kernel: the launch exceeded the limit of 134217728 warp instructions in all (--max-launch-insts) in kernel 'spin'" "spin ($cmd)"
 done
 # one spinning warp meets the per-warp limit first (2^26 = 67108864)
 spec spin1 spin 1 32
@@ -66,7 +66,7 @@ for cmd in run profile; do
   run timeout 60 "$WS" $cmd "$H" --launch "$TMP/hugegrid.json"
   sane "huge grid ($cmd)"
   expect_rc 2 "huge grid ($cmd)"
-  expect_err "the launch runs 2147483647 blocks of 32 x 1 x 1 threads: at least one warp instruction per warp is more than the limit of 268435456" "huge grid ($cmd)"
+  expect_err "the launch runs 2147483647 blocks of 32 x 1 x 1 threads: at least one warp instruction per warp is more than the limit of 134217728" "huge grid ($cmd)"
 done
 
 # --- point 5: bounded memory -------------------------------------------------
