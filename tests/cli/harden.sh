@@ -147,4 +147,18 @@ expect_rc 0 "profile -o over a symlink"
 [ "$(cat "$TMP/outside.txt")" = precious ] || fail "profile -o over a symlink: the file outside was overwritten"
 grep -q '"warpsight-profile/1"' "$TMP/p.json" || fail "profile -o over a symlink: no profile written"
 
+# --- point 10: messages --------------------------------------------------------
+# a launch spec with a UTF-8 byte-order mark is read (it was "invalid JSON")
+printf '\xef\xbb\xbf{"kernel": "trapk", "grid": [1,1,1], "block": [32,1,1], "args": []}\n' >"$TMP/bom.json"
+run "$WS" run "$D/faults.ptx" --launch "$TMP/bom.json"
+expect_rc 1 "BOM"
+expect_err "trap executed in kernel 'trapk'" "BOM"
+# a 100,000-character kernel name is not echoed whole: every message stops at
+# 1000 bytes and "…" (WS_DIAG_MAX_MESSAGE)
+python3 -c 'import json; print(json.dumps({"kernel": "k" * 100000, "grid": [1,1,1], "block": [32,1,1], "args": []}))' >"$TMP/long.json"
+run "$WS" run "$D/faults.ptx" --launch "$TMP/long.json"
+expect_rc 2 "long kernel name"
+expect_err "kkk…" "long kernel name"
+[ "${#ERR}" -lt 5000 ] || fail "long kernel name: ${#ERR} characters of messages"
+
 finish
