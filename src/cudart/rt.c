@@ -81,11 +81,18 @@ static void rt_at_exit(void) {
   pthread_mutex_unlock(&rt->lock);
 }
 
-/* WARPSIGHT_MODEL: "all" (default) or a comma-separated list of names. */
+/* The primary model of "all" (docs/exec.md): the first paper's, which
+ * every GPU of the database can run. */
+#define RT_PRIMARY_OF_ALL "hong-kim"
+
+/* WARPSIGHT_MODEL: "all" (default) or a comma-separated list of names; the
+ * first is the primary model. */
 static int parse_models(ws_rt *rt, const char *spec) {
   if (!spec || !*spec || strcmp(spec, "all") == 0) {
-    for (size_t i = 0; i < ws_model_count() && i < RT_MAX_MODELS; i++)
-      rt->models[rt->nmodels++] = ws_model_at(i)->name;
+    if (ws_model_find(RT_PRIMARY_OF_ALL)) rt->models[rt->nmodels++] = RT_PRIMARY_OF_ALL;
+    for (size_t i = 0; i < ws_model_count() && rt->nmodels < RT_MAX_MODELS; i++)
+      if (strcmp(ws_model_at(i)->name, RT_PRIMARY_OF_ALL) != 0)
+        rt->models[rt->nmodels++] = ws_model_at(i)->name;
     return 0;
   }
   const char *p = spec;

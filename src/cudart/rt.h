@@ -21,7 +21,7 @@
 #include <stdio.h>
 
 #include "cudart/abi.h"
-#include "cudart/emu_shim.h"
+#include "warpsight/emu.h"
 #include "warpsight/gpu.h"
 #include "warpsight/model.h"
 #include "warpsight/ptx.h"
@@ -110,6 +110,7 @@ typedef struct ws_rt {
   uint64_t sample_blocks;   /* WARPSIGHT_SAMPLE_BLOCKS (0: every block) */
   char *json_out;           /* WARPSIGHT_EXEC_JSON: the run's report, or NULL */
   int quiet;                /* WARPSIGHT_QUIET: no summary on stderr */
+  int primary_warned;       /* the primary model's failure was reported */
   rt_module *modules; size_t nmodules, cap_modules;
   rt_func *funcs; size_t nfuncs, cap_funcs;
   rt_var *vars; size_t nvars, cap_vars;
