@@ -260,19 +260,13 @@ int ws_valid_report_csv(const ws_valid_report *r, const char *path, ws_diag *d) 
     }
     fputc('\n', f);
   }
-  if (fclose(f) != 0) {
-    ws_diag_add(d, WS_SEV_ERROR, path, 0, 0, "cannot write: %s", strerror(errno));
-    return WS_EIO;
-  }
-  return WS_OK;
+  return ws_outfile_commit(&o, d);
 }
 
 int ws_valid_report_floors_csv(const ws_valid_report *r, const char *path, ws_diag *d) {
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    ws_diag_add(d, WS_SEV_ERROR, path, 0, 0, "cannot write: %s", strerror(errno));
-    return WS_EIO;
-  }
+  ws_outfile o;
+  if (ws_outfile_open(&o, path, d)) return WS_EIO;
+  FILE *f = o.f;
   fputs("line,kernel,gpu,floor_dram_s,floor_issue_s", f);
   for (size_t m = 0; m < r->nmodels; m++) {
     fputs(",below_floor_", f);
