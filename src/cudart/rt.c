@@ -81,8 +81,8 @@ static void rt_at_exit(void) {
   pthread_mutex_unlock(&rt->lock);
 }
 
-/* The primary model of "all" (docs/exec.md): the first paper's, which
- * every GPU of the database can run. */
+/* The primary model of "all" (docs/exec.md): a fixed one, the first
+ * paper's, so that event timings do not move when a model is added. */
 #define RT_PRIMARY_OF_ALL "hong-kim"
 
 /* WARPSIGHT_MODEL: "all" (default) or a comma-separated list of names; the
