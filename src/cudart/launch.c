@@ -261,10 +261,17 @@ void rt_report(ws_rt *rt) {
   cJSON *root = report_json(rt, total);
   if (rt->json_out) {
     char *s = cJSON_Print(root);
-    FILE *f = s ? fopen(rt->json_out, "w") : NULL;
-    if (!f || fputs(s, f) < 0 || fputc('\n', f) < 0)
-      fprintf(stderr, "warpsight: error: cannot write %s\n", rt->json_out);
-    if (f) fclose(f);
+    ws_diag d = WS_DIAG_INIT;
+    ws_outfile o; /* a temporary file renamed into place (util/outfile.c) */
+    if (!s) fprintf(stderr, "warpsight: error: cannot write %s: out of memory\n", rt->json_out);
+    else if (ws_outfile_open(&o, rt->json_out, &d) == WS_OK) {
+      fputs(s, o.f);
+      fputc('\n', o.f);
+      ws_outfile_commit(&o, &d);
+    }
+    for (size_t i = 0; i < d.count; i++)
+      fprintf(stderr, "warpsight: error: %s: %s\n", d.items[i].file ? d.items[i].file : "", d.items[i].message);
+    ws_diag_free(&d);
     free(s);
   } else if (!rt->quiet && rt->launches) {
     fprintf(stderr, "warpsight: %llu kernel launch%s on %s, predicted GPU time %.6g ms (%s); "
