@@ -160,6 +160,18 @@ def derive(doc):
     put("transit", "pi_dp_threads", min(384, max_threads))
     if fp64 > 0:
         put("transit", "pi_dp_value", k["eta_p_dp"] * fp64 * clk)
+    # warpsight's architecture defaults before calibration (src/gpu/derive.c).
+    ma = cc[0]
+    put("warpsight", "issue_rate", 0.5 if ma <= 1 else 2 if ma == 2 else 4)
+    put("warpsight", "lsu_rate", 0.25 if ma <= 1 else 0.5 if ma == 2 else 1)
+    put("warpsight", "l2_bytes_per_cycle",
+        3 * bw / clk if ma >= 6 else 128 if ma <= 2 else 256 if ma == 3 else 512)
+    put("warpsight", "alu_latency_scale", lat32 / 6)
+    put("warpsight", "fp64_lanes_per_sm", fp64)
+    for key, v in (("dram_efficiency", 0.8), ("mem_latency_scale", 1), ("overlap_p", 4),
+                   ("launch_us", 2), ("barrier_cycles", 20), ("atomic_cycles", 1),
+                   ("block_cycles", 100)):
+        put("warpsight", key, v)
     return out
 
 

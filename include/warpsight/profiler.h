@@ -65,6 +65,11 @@ typedef struct ws_prof_config {
                                    shared bytes included */
   const char *resources_source; /* where they come from ("ptxas -v ...") */
   const char *input;            /* the kernel's file (profiler.input), or NULL */
+  const ws_emu_region *regions; /* the launch's global objects (ws_emu_regions),
+                                   ascending; a sample's DRAM traffic is
+                                   estimated per object (may be NULL; read
+                                   by ws_prof_new only) */
+  size_t nregions;
 } ws_prof_config;
 
 typedef struct ws_prof ws_prof;

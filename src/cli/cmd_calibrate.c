@@ -23,11 +23,15 @@ static const char help[] =
     "name: gtx680, GTX-680, Tesla-K40, TitanBlack, ...; or a GPU file) to the\n"
     "measured times of that GPU's rows in DATA.csv: least squares on\n"
     "log(predicted) - log(measured) with GSL's trust-region solver, on a training\n"
-    "half of the rows (per kernel, rows sorted by input size alternate train/test).\n"
+    "half of the rows (validate --half train: per GPU and kernel, rows sorted by\n"
+    "input size alternate train/test, the smallest first; docs/validation.md).\n"
     "Prints the held-out error before and after and writes the GPU's JSON with the\n"
     "fitted parameters marked as calibrated estimates.  DATA.csv is either format\n"
     "of 'warpsight validate' (the Amaris et al. columns or the generic one).\n\n"
-    "Fitted parameters: hong-kim: mem_ld, departure_del_uncoal, departure_del_coal;\n"
+    "Fitted parameters: warpsight: issue_rate, lsu_rate, l2_bytes_per_cycle,\n"
+    "                     dram_efficiency, alu_latency_scale, mem_latency_scale,\n"
+    "                     overlap_p, launch_us, block_cycles (docs/models/warpsight.md);\n"
+    "                   hong-kim: mem_ld, departure_del_uncoal, departure_del_coal;\n"
     "                   gpuperf: dram_lat, delta.\n\n"
     "options:\n"
     "  --gpu G            the GPU: database name, the data set's name\n"
@@ -74,11 +78,11 @@ int cmd_calibrate(int argc, char **argv) {
   else if (!model) cli_usage_error("calibrate", "--model is required");
   else if (cache_s && no_cache) cli_usage_error("calibrate", "--cache and --no-cache conflict");
   else if (sample_s && cli_parse_int("calibrate", "--sample-blocks", sample_s, &sample)) {
-  } else if (vcli_resolve_gpu(&gpu, &gf, "calibrate", "--gpu", gpu_s)) {
+  } else if (vcli_resolve_gpu(&gpu, &gf, NULL, "calibrate", "--gpu", gpu_s)) {
   } else if (!ws_model_find(model)) {
     cli_usage_error("calibrate", "--model: unknown model '%s'", model);
   } else if (!ws_valid_fittable(model)) {
-    cli_usage_error("calibrate", "--model %s: no fittable parameters (hong-kim, gpuperf "
+    cli_usage_error("calibrate", "--model %s: no fittable parameters (warpsight, hong-kim, gpuperf "
                                  "have them)", model);
   } else {
     rc = -1; /* go on */
@@ -99,11 +103,18 @@ int cmd_calibrate(int argc, char **argv) {
   ws_profile **profs = NULL;
   char ptx_dir[4096], cache_buf[4096], outbuf[512];
   if (kernels_s && vcli_split(&kernels, "calibrate", "--kernels", kernels_s)) goto out;
-  const char *gpu_src = gpu;
+  if ((st = ws_valid_load_ex(&data, pos[0], gf.name, gf.n, &d))) {
+    cli_print_diag(&d);
+    rc = cli_exit_for(st);
+    goto out;
+  }
+  if (vcli_resolve_gpu(&gpu, &gf, data, "calibrate", "--gpu", gpu)) goto out;
+  const char *gpu_src = gpu; /* the data's GPU files, then --gpu-file's */
+  for (size_t i = 0; i < data->ngpu_files; i++)
+    if (!strcmp(data->gpu_file_names[i], gpu)) gpu_src = data->gpu_file_paths[i];
   for (size_t i = 0; i < gf.n; i++)
     if (!strcmp(gf.name[i], gpu)) gpu_src = gf.path[i];
-  if ((st = ws_valid_load_ex(&data, pos[0], gf.name, gf.n, &d)) ||
-      (st = ws_gpu_load(&g, gpu_src, &d))) {
+  if ((st = ws_gpu_load(&g, gpu_src, &d))) {
     cli_print_diag(&d);
     rc = cli_exit_for(st);
     goto out;

@@ -103,11 +103,14 @@ static double num(const cJSON *o, const char *k) {
   return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
-static void print_ms(double v) {
+/* A time in a column of `width` (0: the last column, no padding). */
+static void print_ms(double v, int width) {
+  char t[32];
   if (isnan(v))
-    printf("%-22s", "-");
+    snprintf(t, sizeof t, "-");
   else
-    printf("%-22.6g", v);
+    snprintf(t, sizeof t, "%.6g", v);
+  printf("%-*s", width, t);
 }
 
 static void print_dims(const cJSON *a) {
@@ -133,13 +136,13 @@ static void print_report(const cJSON *r) {
     printf(", block ");
     print_dims(cJSON_GetObjectItemCaseSensitive(k, "block"));
     if (num(k, "dynamic_shared") > 0) printf(", %.0f dynamic shared bytes", num(k, "dynamic_shared"));
-    printf("\n  %-16s%-22s%-22s\n", "model", "per launch (ms)", "total (ms)");
+    printf("\n  %-16s%-22s%s\n", "model", "per launch (ms)", "total (ms)");
     const cJSON *per = cJSON_GetObjectItemCaseSensitive(k, "per_launch_ms");
     const cJSON *tot = cJSON_GetObjectItemCaseSensitive(k, "total_ms");
     cJSON_ArrayForEach(m, models) {
       printf("  %-16s", m->valuestring);
-      print_ms(num(per, m->valuestring));
-      print_ms(num(tot, m->valuestring));
+      print_ms(num(per, m->valuestring), 22);
+      print_ms(num(tot, m->valuestring), 0);
       printf("\n");
     }
     const char *b = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(k, "bottleneck"));
@@ -151,7 +154,7 @@ static void print_report(const cJSON *r) {
   const cJSON *tot = cJSON_GetObjectItemCaseSensitive(r, "total_ms");
   cJSON_ArrayForEach(m, models) {
     printf("  %-16s", m->valuestring);
-    print_ms(num(tot, m->valuestring));
+    print_ms(num(tot, m->valuestring), 0);
     printf("\n");
   }
 }

@@ -23,7 +23,7 @@ static const char help[] =
     "usage: warpsight validate DATA.csv [--models all|M,M] [--gpus G,G] [--kernels K,K]\n"
     "                          [--sample-blocks N] [--limit N] [--report DIR]\n"
     "                          [--ptx-dir DIR] [--cache DIR | --no-cache] [--launches DIR]\n"
-    "                          [--gpu-file NAME=FILE.json]...\n\n"
+    "                          [--gpu-file NAME=FILE.json]... [--half train|test]\n\n"
     "Predicts each measured kernel launch of DATA.csv (the columns of\n"
     "data/validation/amaris-measured-dev.csv: GPU, kernel, input size, grid, block,\n"
     "Duration in seconds) with the performance models and compares the\n"
@@ -33,8 +33,9 @@ static const char help[] =
     "DATA.csv may instead be in the generic format (a header with kernel_file):\n"
     "one row per measured launch with kernel_file (PTX, or .cu compiled with\n"
     "nvcc -ptx -arch=sm_80), launch (a launch spec), gpu (a name or a GPU file)\n"
-    "and seconds, optionally kernel and size; files are relative to DATA.csv's\n"
-    "folder (docs/validation.md, \"Your own kernels\").  --ptx-dir is not needed.\n"
+    "and seconds, optionally kernel, size, registers and shared_bytes; files are\n"
+    "relative to DATA.csv's folder (docs/validation.md, \"Your own kernels\").\n"
+    "--ptx-dir is not needed then.\n"
     "A UTF-8 byte-order mark before the header is skipped.\n\n"
     "options:\n"
     "  --models L         'all' (default) or model names separated by commas\n"
@@ -50,6 +51,10 @@ static const char help[] =
     "  --sample-blocks N  profile N blocks per launch, spread evenly over the grid\n"
     "                     (default 2; 0: all); the others are skipped\n"
     "  --limit N          at most N rows (after the filters)\n"
+    "  --half H           keep only the 'train' or the 'test' half of the rows: per GPU\n"
+    "                     and kernel, rows sorted by input size alternate train/test,\n"
+    "                     the smallest first (docs/validation.md); calibrate fits on\n"
+    "                     'train', report held-out figures with 'test'\n"
     "  --report DIR       write DIR/rows.csv (per row: kernel, gpu, input size, grid,\n"
     "                     block, measured s, predicted s and error % per model),\n"
     "                     DIR/summary.txt, DIR/<model>.png/.svg (log-log scatter)\n"
@@ -180,12 +185,13 @@ static int write_launch(const char *dir, const ws_valid_row *r, const ws_launch_
 int cmd_validate(int argc, char **argv) {
   const char *models_s = "all", *gpus_s = NULL, *kernels_s = NULL, *sample_s = NULL,
              *limit_s = NULL, *report = NULL, *ptx_s = NULL, *cache_s = NULL,
-             *no_cache = NULL, *launches = NULL;
+             *no_cache = NULL, *launches = NULL, *half_s = NULL;
   cli_opt opts[] = {{"--launches", 1, &launches},{"--models", 1, &models_s},   {"--gpus", 1, &gpus_s},
                     {"--kernels", 1, &kernels_s}, {"--sample-blocks", 1, &sample_s},
                     {"--limit", 1, &limit_s},     {"--report", 1, &report},
                     {"--ptx-dir", 1, &ptx_s},     {"--cache", 1, &cache_s},
-                    {"--no-cache", 0, &no_cache}, {NULL, 0, NULL}};
+                    {"--no-cache", 0, &no_cache}, {"--half", 1, &half_s},
+                    {NULL, 0, NULL}};
   const char *pos[1];
   int npos, want_help;
   vcli_gpu_files gf;
@@ -210,6 +216,16 @@ int cmd_validate(int argc, char **argv) {
     else if (sample > 1 << 30) cli_usage_error("validate", "--sample-blocks is too large");
     vcli_gpu_files_free(&gf);
     return EXIT_USAGE;
+  }
+  int half = 0;
+  if (half_s) {
+    if (!strcmp(half_s, "train")) half = WS_VALID_TRAIN;
+    else if (!strcmp(half_s, "test")) half = WS_VALID_TEST;
+    else {
+      cli_usage_error("validate", "--half: expected 'train' or 'test', not '%s'", half_s);
+      vcli_gpu_files_free(&gf);
+      return EXIT_USAGE;
+    }
   }
 
   ws_valid_predictor *pctx = NULL;
@@ -238,8 +254,8 @@ int cmd_validate(int argc, char **argv) {
   }
   if (gpus_s) {
     if (vcli_split(&gpus, "validate", "--gpus", gpus_s)) goto out;
-    for (size_t i = 0; i < gpus.n; i++)
-      if (vcli_resolve_gpu(&gpus.v[i], &gf, "validate", "--gpus", gpus.v[i])) goto out;
+    for (size_t i = 0; i < gpus.n; i++) /* GPU files first: their names are accepted */
+      if (vcli_resolve_gpu(&gpus.v[i], &gf, NULL, "validate", "--gpus", gpus.v[i])) goto out;
   }
   if (kernels_s && vcli_split(&kernels, "validate", "--kernels", kernels_s)) goto out;
   char ptx_dir[4096], cache_buf[4096];
@@ -249,6 +265,8 @@ int cmd_validate(int argc, char **argv) {
     rc = cli_exit_for(st);
     goto out;
   }
+  for (size_t i = 0; i < gpus.n; i++)
+    if (vcli_resolve_gpu(&gpus.v[i], &gf, data, "validate", "--gpus", gpus.v[i])) goto out;
   if (vcli_check_kernels(&kernels, data, "validate") ||
       vcli_data_ptx_dir(ptx_dir, sizeof ptx_dir, "validate", ptx_s, pos[0], data))
     goto out;
@@ -266,6 +284,7 @@ int cmd_validate(int argc, char **argv) {
       keep = 0;
       for (size_t j = 0; j < kernels.n; j++) keep |= !strcmp(kernels.v[j], r->kernel);
     }
+    if (half && r->half != half) keep = 0;
     if (!keep || (limit && nsel >= (size_t)limit)) continue;
     ws_launch_spec *l = NULL;
     if ((st = ws_valid_launch(&l, r, pos[0], &d)) != WS_OK) {
@@ -279,7 +298,7 @@ int cmd_validate(int argc, char **argv) {
     nsel++;
   }
   if (nsel == 0) {
-    cli_usage_error("validate", "no rows left after --gpus/--kernels/--limit");
+    cli_usage_error("validate", "no rows left after --gpus/--kernels/--half/--limit");
     goto out;
   }
   if (launches) {
@@ -296,6 +315,7 @@ int cmd_validate(int argc, char **argv) {
   o.kernels = kernels.n ? kernels.v : NULL;
   o.nkernels = kernels.n;
   o.limit = (size_t)limit;
+  o.half = half;
   o.sample_blocks = (int)sample;
   o.ptx_dir = ptx_dir;
   o.cache_dir = vcli_cache_dir(cache_buf, sizeof cache_buf, cache_s, no_cache);

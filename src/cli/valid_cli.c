@@ -183,8 +183,11 @@ void vcli_gpu_files_free(vcli_gpu_files *gf) {
   memset(gf, 0, sizeof *gf);
 }
 
-int vcli_resolve_gpu(const char **out, vcli_gpu_files *gf, const char *cmd, const char *opt,
-                     const char *item) {
+int vcli_resolve_gpu(const char **out, vcli_gpu_files *gf, const ws_valid_data *data,
+                     const char *cmd, const char *opt, const char *item) {
+  if (is_gpu_path(item)) return vcli_add_gpu_file(gf, cmd, item, out);
+  *out = item;
+  if (!data) return 0; /* before the data is read: names wait */
   const char *db = ws_valid_gpu_name(item);
   if (db) {
     *out = db;
@@ -195,7 +198,11 @@ int vcli_resolve_gpu(const char **out, vcli_gpu_files *gf, const char *cmd, cons
       *out = gf->name[i];
       return 0;
     }
-  if (is_gpu_path(item)) return vcli_add_gpu_file(gf, cmd, item, out);
+  for (size_t i = 0; i < data->ngpu_files; i++)
+    if (!strcmp(data->gpu_file_names[i], item)) {
+      *out = data->gpu_file_names[i];
+      return 0;
+    }
   char *known = ws_valid_gpu_known();
   cli_usage_error(cmd, "%s: unknown GPU '%s'; known: %s; or a GPU file (a path)", opt, item,
                   known ? known : "?");

@@ -34,6 +34,8 @@ const char *vcli_cache_dir(char *buf, size_t n, const char *cache, const char *n
  * every 10 % (and at the end).  `user` is the command name. */
 void vcli_progress(size_t done, size_t total, void *user);
 
+struct ws_valid_data;
+
 /* GPU files for boards: --gpu-file NAME=FILE.json (repeatable) and GPU
  * files given in --gpus.  name[i] is the database name NAME maps to
  * (ws_valid_gpu_name), else NAME itself (a board the table does not know). */
@@ -53,13 +55,15 @@ int vcli_take_gpu_files(vcli_gpu_files *gf, const char *cmd, int *argc, char **a
  * name.  Returns 0 or EXIT_USAGE after a message. */
 int vcli_add_gpu_file(vcli_gpu_files *gf, const char *cmd, const char *path, const char **name);
 void vcli_gpu_files_free(vcli_gpu_files *gf);
-/* Resolve one --gpus/--gpu item: a CSV or database name (its database name),
- * a name of gf, or a GPU file (added to gf).  *out receives the name rows
- * use.  Returns 0 or EXIT_USAGE after one message listing the known names. */
-int vcli_resolve_gpu(const char **out, vcli_gpu_files *gf, const char *cmd, const char *opt,
-                     const char *item);
+/* Resolve one --gpus/--gpu item: a GPU file (added to gf), a CSV or
+ * database name (its database name), a name of gf or of a GPU file the
+ * data's rows name.  *out receives the name rows use.  With data NULL
+ * (before the data is read, so that a file's GPU is an accepted name) only
+ * files are resolved and other items come back as they are.  Returns 0 or
+ * EXIT_USAGE after one message listing the known names. */
+int vcli_resolve_gpu(const char **out, vcli_gpu_files *gf, const struct ws_valid_data *data,
+                     const char *cmd, const char *opt, const char *item);
 
-struct ws_valid_data;
 struct vcli_list;
 
 /* --kernels against the data: each item must be a validation kernel or a

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cudart/exports.h"
+#include "warpsight/report.h"
 #include "util/strbuf.h"
 
 ws_rt ws_rt_state;
@@ -75,6 +76,7 @@ static void rt_at_exit(void) {
   pthread_mutex_lock(&rt->lock);
   if (rt->ready) rt_report(rt);
   rt_free_all(rt);
+  ws_chart_shutdown(); /* cairo's font caches, for leak checkers */
   rt->ready = 0;
   pthread_mutex_unlock(&rt->lock);
 }

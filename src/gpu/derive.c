@@ -291,6 +291,75 @@ static int transit_point(rule_ctx *c, const char *k, double *v) {
   return *v > 0;
 }
 
+/* warpsight's own parameters (docs/models/warpsight.md): the architecture's
+ * defaults before calibration, for boards the validation data does not
+ * cover.  Every one is an estimate; calibrated boards give theirs. */
+static int ws_issue(rule_ctx *c, const char *k, double *v) {
+  (void)k;
+  /* Schedulers per SM: one warp instruction each per cycle sustained (Tesla:
+   * one per 4 cycles on 8 SPs plus SFU dual issue, 0.5). */
+  int ma = c->a->major;
+  *v = ma <= 1 ? 0.5 : ma == 2 ? 2 : 4;
+  NOTE("schedulers per SM of CC %d.x (Tesla 0.5, Fermi 2, Kepler on 4)", ma);
+  return 1;
+}
+
+static int ws_lsu(rule_ctx *c, const char *k, double *v) {
+  (void)k;
+  /* 128-byte lines per cycle: 32 LD/ST units from Kepler on, 16 on Fermi,
+   * a half-warp's 8 on Tesla. */
+  int ma = c->a->major;
+  *v = ma <= 1 ? 0.25 : ma == 2 ? 0.5 : 1;
+  NOTE("LD/ST units per SM / 32 for CC %d.x", ma);
+  return 1;
+}
+
+static int ws_l2(rule_ctx *c, const char *k, double *v) {
+  (void)k;
+  /* Kepler 256 and Maxwell 512 B/cycle (docs/models/warpsight.md); from
+   * Pascal on, three times the DRAM bytes per SM clock (estimate). */
+  const ws_gpu *g = c->g;
+  int ma = c->a->major;
+  if (ma >= 6 && g->clock_ghz > 0 && g->mem_bandwidth_gbs > 0) {
+    *v = 3 * g->mem_bandwidth_gbs / g->clock_ghz;
+    NOTE("3 x mem_bandwidth_gbs / clock_ghz = 3 x %g / %g", g->mem_bandwidth_gbs, g->clock_ghz);
+  } else {
+    *v = ma <= 2 ? 128 : ma == 3 ? 256 : 512;
+    NOTE("the CC %d.x default (Fermi 128, Kepler 256, Maxwell 512 B/cycle)", ma);
+  }
+  return 1;
+}
+
+static int ws_alu_scale(rule_ctx *c, const char *k, double *v) {
+  (void)k;
+  *v = c->a->fp32_lat / 6.0;
+  NOTE("FP32 latency of CC %d.%d / the profile's nominal 6 cycles = %g / 6", c->a->major,
+       c->a->minor, c->a->fp32_lat);
+  return 1;
+}
+
+static int ws_fp64(rule_ctx *c, const char *k, double *v) {
+  (void)k;
+  *v = c->a->fp64;
+  NOTE("FP64 results per clock per SM of CC %d.%d (src/gpu/cc_arch.def)", c->a->major, c->a->minor);
+  return *v > 0; /* CC 1.0-1.2 have no FP64 units: nothing derived */
+}
+
+static int ws_fixed(rule_ctx *c, const char *k, double *v) {
+  static const struct { const char *key; double v; } def[] = {
+      {"dram_efficiency", 0.8}, {"mem_latency_scale", 1}, {"overlap_p", 4},
+      {"launch_us", 2},         {"barrier_cycles", 20},   {"atomic_cycles", 1},
+      {"block_cycles", 100},
+  };
+  for (size_t i = 0; i < sizeof def / sizeof def[0]; i++)
+    if (strcmp(k, def[i].key) == 0) {
+      *v = def[i].v;
+      NOTE("warpsight's default before calibration (docs/models/warpsight.md)");
+      return 1;
+    }
+  return 0;
+}
+
 static const struct rule {
   const char *model;
   const char *table; /* NULL, or the sub-table holding the key */
@@ -338,6 +407,18 @@ static const struct rule {
     {"transit", NULL, "delta_dp_gbs", transit_point, "0.8250 x mem_bandwidth_gbs / sms"},
     {"transit", NULL, "pi_dp_threads", transit_point, "min(384, max_threads_per_sm)"},
     {"transit", NULL, "pi_dp_value", transit_point, "0.8721 x FP64 throughput x clock_ghz"},
+    {"warpsight", NULL, "issue_rate", ws_issue, "schedulers per SM"},
+    {"warpsight", NULL, "lsu_rate", ws_lsu, "LD/ST units per SM / 32"},
+    {"warpsight", NULL, "l2_bytes_per_cycle", ws_l2, "the architecture's L2 bandwidth"},
+    {"warpsight", NULL, "dram_efficiency", ws_fixed, "0.8"},
+    {"warpsight", NULL, "alu_latency_scale", ws_alu_scale, "FP32 latency / 6"},
+    {"warpsight", NULL, "mem_latency_scale", ws_fixed, "1"},
+    {"warpsight", NULL, "overlap_p", ws_fixed, "4"},
+    {"warpsight", NULL, "launch_us", ws_fixed, "2"},
+    {"warpsight", NULL, "barrier_cycles", ws_fixed, "20"},
+    {"warpsight", NULL, "atomic_cycles", ws_fixed, "1"},
+    {"warpsight", NULL, "block_cycles", ws_fixed, "100"},
+    {"warpsight", NULL, "fp64_lanes_per_sm", ws_fp64, "FP64 results per clock per SM of the CC"},
 };
 
 /* The object models.MODEL[.TABLE], created as needed. */

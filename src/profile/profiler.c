@@ -24,6 +24,7 @@
 
 #include "warpsight/analysis.h"
 #include "warpsight/memsim.h"
+#include "deps.h"
 #include "replay.h"
 
 /* Floating-point operations one lane of `in` performs: FMA/MAD count two,
@@ -116,6 +117,7 @@ typedef struct worker {
   uint32_t kbest_warp;
   ws_rp_trace tr[32];     /* current block's sectors, per warp (replay.h) */
   int in_block;
+  ws_deps *deps;          /* dependency paths and atomics (deps.c) */
 } worker;
 
 struct ws_prof {
@@ -138,9 +140,11 @@ struct ws_prof {
   ws_bank_config banks;
   uint32_t *rep;          /* instruction ids of warp 0 of block 0, in order */
   size_t nrep, caprep;
-  pthread_mutex_t mu;     /* guards rp */
+  pthread_mutex_t mu;     /* guards rp and half */
   int mu_init;
   ws_replay *rp;          /* the cache replay of the profiled blocks */
+  ws_replay *half[2];     /* sampled: the even and the odd slots alone, for
+                             the split-half error (NULL otherwise) */
 };
 
 /* Slot of block b among the profiled ones (its rank in the plan), or
@@ -168,6 +172,32 @@ static uint32_t inst_id(const ws_prof *p, const ws_ptx_function *f, uint32_t pc)
   uint32_t fi = (uint32_t)(f - m->funcs);
   if (pc >= f->ninsts) return UINT32_MAX;
   return p->func_base[fi] + pc;
+}
+
+/* The cache replays (replay.h): one of the profiled blocks; when sampling,
+ * DRAM traffic is attributed to the launch's regions for the grid estimate,
+ * and two more replays of the even and the odd slots give its split-half
+ * error.  0, or -1 out of memory. */
+static int replays_new(ws_prof *p) {
+  const ws_gpu *g = p->cfg.gpu;
+  uint32_t per_sm = ws_rp_blocks_per_sm(g, p->tpb, p->cfg.resources.registers_per_thread,
+                                        p->cfg.resources.shared_bytes_per_block);
+  int sampled = p->nslots < p->total_blocks;
+  size_t nreg = sampled ? p->cfg.nregions : 0;
+  ws_rp_region *reg = calloc(nreg + 1, sizeof *reg);
+  if (!reg) return -1;
+  for (size_t i = 0; i < nreg; i++) reg[i] = (ws_rp_region){p->cfg.regions[i].base, p->cfg.regions[i].bytes};
+  p->rp = ws_rp_new(g, p->nslots, per_sm, sampled, reg, nreg);
+  int bad = !p->rp;
+  if (sampled && p->nslots >= 2 && !bad)
+    for (int h = 0; h < 2; h++) {
+      p->half[h] = ws_rp_new(g, (p->nslots + 1 - (uint64_t)h) / 2, per_sm, 1, reg, nreg);
+      bad |= !p->half[h];
+    }
+  free(reg);
+  p->cfg.regions = NULL; /* read here only (profiler.h) */
+  p->cfg.nregions = 0;
+  return bad ? -1 : 0;
 }
 
 int ws_prof_new(ws_prof **out, const ws_prof_config *cfg, ws_diag *d) {
@@ -211,7 +241,8 @@ int ws_prof_new(ws_prof **out, const ws_prof_config *cfg, ws_diag *d) {
     }
   for (int k = 0; k < cfg->workers; k++) {
     p->w[k].st = calloc(p->ninst + 1, sizeof *p->w[k].st);
-    if (!p->w[k].st) goto nomem;
+    p->w[k].deps = ws_deps_new(cfg->kernel);
+    if (!p->w[k].st || !p->w[k].deps) goto nomem;
   }
   const ws_gpu *g = cfg->gpu;
   p->load_rule = ws_coal_rule_for(g->cc_major, g->cc_minor, g->cache.l1_caches_global, 0);
@@ -237,10 +268,7 @@ int ws_prof_new(ws_prof **out, const ws_prof_config *cfg, ws_diag *d) {
   for (int k = 0; k < cfg->workers; k++) p->w[k].kbest_cost = -1;
   pthread_mutex_init(&p->mu, NULL);
   p->mu_init = 1;
-  p->rp = ws_rp_new(g, p->nslots,
-                    ws_rp_blocks_per_sm(g, p->tpb, cfg->resources.registers_per_thread,
-                                        cfg->resources.shared_bytes_per_block));
-  if (!p->rp) goto nomem;
+  if (replays_new(p)) goto nomem;
   *out = p;
   return WS_OK;
 nomem:
@@ -252,6 +280,7 @@ void ws_prof_free(ws_prof *p) {
   if (!p) return;
   for (int k = 0; p->w && k < p->nworkers; k++) {
     free(p->w[k].st);
+    ws_deps_free(p->w[k].deps);
     for (int i = 0; i < 32; i++) ws_rp_trace_free(&p->w[k].tr[i]);
   }
   free(p->w);
@@ -263,6 +292,8 @@ void ws_prof_free(ws_prof *p) {
   free(p->kkind);
   free(p->rep);
   ws_rp_free(p->rp);
+  ws_rp_free(p->half[0]);
+  ws_rp_free(p->half[1]);
   if (p->mu_init) pthread_mutex_destroy(&p->mu);
   free(p);
 }
@@ -273,6 +304,7 @@ void ws_prof_block_begin(ws_prof *p, int worker_id, uint32_t block_linear) {
   w->seen = 0;
   for (int i = 0; i < 32; i++) w->tr[i].n = 0, w->tr[i].short_of_memory = 0;
   w->in_block = 1;
+  ws_deps_block_begin(w->deps);
 }
 
 /* Kothapalli's per-thread cycles of a warp's counts, with p's weights:
@@ -311,12 +343,14 @@ void ws_prof_block_end(ws_prof *p, int worker_id, uint32_t block_linear) {
   }
   w->warps += popc(w->seen);
   w->blocks++;
+  ws_deps_block_end(w->deps);
   w->in_block = 0;
   uint64_t s = sample_slot(p, block_linear);
   if (s == UINT64_MAX) return;
   uint32_t nwarps = w->seen ? 32 - (uint32_t)__builtin_clz(w->seen) : 0;
   pthread_mutex_lock(&p->mu);
   ws_rp_put(p->rp, s, w->tr, nwarps);
+  if (p->half[0]) ws_rp_put(p->half[s % 2], s / 2, w->tr, nwarps);
   pthread_mutex_unlock(&p->mu);
 }
 
@@ -384,7 +418,8 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
   for (uint32_t j = 0; j < ns; j++) ws_rp_trace_push(t, sec[j] | flags | (j ? 0 : WS_RP_FIRST));
 }
 
-static void shared_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_event *ev) {
+/* Returns the request's extra passes (bank-conflict replays). */
+static uint32_t shared_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_event *ev) {
   ws_warp_access a;
   a.mask = ev->exec;
   a.size = ev->bytes;
@@ -399,6 +434,7 @@ static void shared_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
   st->degree_sum += r.degree;
   w->deg_hist[r.degree < 1 ? 1 : (r.degree > 32 ? 32 : r.degree)]++;
   w->kw[ev->warp & 31].deg[r.degree < 1 ? 1 : (r.degree > 32 ? 32 : r.degree)]++;
+  return r.passes > r.min_passes ? r.passes - r.min_passes : 0;
 }
 
 void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
@@ -437,6 +473,7 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
     w->div_idle[popc(live)] += popc(live) - popc(ev->active & live);
   if (p->iflops[id]) w->flops += (uint64_t)p->iflops[id] * popc(ev->exec);
   int kind = p->ikind[id];
+  uint32_t replays = 0;
   switch (kind) {
   case WS_PTX_K_BRANCH:
     st->branches++;
@@ -455,10 +492,11 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
     if (ev->space == WS_PTX_SP_GLOBAL || ev->space == WS_PTX_SP_LOCAL)
       global_request(p, w, st, ev, kind);
     else if (ev->space == WS_PTX_SP_SHARED)
-      shared_request(p, w, st, ev);
+      replays = shared_request(p, w, st, ev);
     break;
   default: break;
   }
+  ws_deps_inst(w->deps, ev, p->iclass[id], replays);
 }
 
 /* Sections ----------------------------------------------------------------*/
@@ -749,8 +787,18 @@ static void cache_fields(const ws_prof *p, ws_profile_fields *f, const inst_stat
   const ws_rp_stats *cs = ws_rp_stats_of(p->rp);
   uint64_t dram_read_bytes, dram_write_bytes;
   if (cs->have_l2) {
-    dram_read_bytes = cs->dram_read_sectors * cs->sector;
-    dram_write_bytes = cs->dram_write_sectors * cs->sector;
+    /* The grid's traffic from the replayed blocks (docs/profile.md,
+     * "Sampling"); a full profile's own figures. */
+    ws_rp_estimate e;
+    ws_rp_estimate_grid(&e, p->rp, scale);
+    f->dram_read_bytes = round(e.dram_read_bytes);
+    f->dram_write_bytes = round(e.dram_write_bytes);
+    f->l1_hit_ratio = cs->have_l1 && cs->l1_access ? ratio((double)cs->l1_hit, (double)cs->l1_access) : 0;
+    f->l2_hit_ratio = cs->l2_access ? e.l2_hit_ratio : 0;
+    f->miss_ratio = cs->load_sectors ? e.miss_ratio : 0;
+    if (f->miss_ratio > 1) f->miss_ratio = 1;
+    if (f->l2_hit_ratio > 1) f->l2_hit_ratio = 1;
+    return;
   } else {
     /* No L2 (CC 1.x): every transaction goes to DRAM with its own size. */
     uint64_t rd = 0, wr = 0;
@@ -861,6 +909,42 @@ static void caches_section(const ws_prof *p, ws_profile *pr) {
                           "line 128 B, sector 32 B");
 }
 
+/* How the sample's DRAM traffic stands for the grid's, and its split-half
+ * error: the estimate from the even slots alone and from the odd slots
+ * alone; the relative error of their mean is |a - b| / (a + b)
+ * (docs/profile.md, "Sampling"). */
+static void sampling_estimate(const ws_prof *p, ws_profile *pr, cJSON *sam, const worker *t) {
+  if (p->nslots == p->total_blocks) {
+    pr->f.dram_bytes_rel_error = 0;
+    return;
+  }
+  if (!ws_rp_stats_of(p->rp)->have_l2) {
+    cJSON_AddStringToObject(sam, "dram_estimator", "no L2: the profiled blocks' transactions, scaled");
+    return;
+  }
+  cJSON_AddStringToObject(sam, "dram_estimator",
+                          "per buffer, R the sectors the sampled blocks moved to or from DRAM in "
+                          "the replay, U the distinct ones, S the buffer's, F = min(S, U x scale): "
+                          "not shared (U x scale <= S) R x scale; shared with neighbours "
+                          "min(R x scale, F + (R - U) x scale); shared globally (blocks span half "
+                          "of it or more) F plus the re-references that miss the L2 under Che's "
+                          "approximation; writes by the neighbour rule");
+  if (!p->half[0] || t->blocks < 2) {
+    cJSON_AddStringToObject(sam, "dram_bytes_rel_error", "needs 2 or more profiled blocks");
+    return;
+  }
+  double est[2];
+  cJSON *arr = cJSON_AddArrayToObject(sam, "split_half_dram_bytes");
+  for (int h = 0; h < 2; h++) {
+    ws_rp_estimate e;
+    double blocks = (double)((p->nslots + 1 - (uint64_t)h) / 2);
+    ws_rp_estimate_grid(&e, p->half[h], (double)p->total_blocks / blocks);
+    est[h] = e.dram_read_bytes + e.dram_write_bytes;
+    cJSON_AddItemToArray(arr, cJSON_CreateNumber(round(est[h])));
+  }
+  pr->f.dram_bytes_rel_error = est[0] + est[1] > 0 ? fabs(est[0] - est[1]) / (est[0] + est[1]) : 0;
+}
+
 /* sampling (how many blocks stood for the grid) and profiler (where the
  * profile comes from). */
 static void provenance_sections(const ws_prof *p, ws_profile *pr, const worker *t, double scale) {
@@ -880,6 +964,7 @@ static void provenance_sections(const ws_prof *p, ws_profile *pr, const worker *
                                                      : "skipped");
   cJSON_AddNumberToObject(sam, "scale", scale);
   cJSON_AddStringToObject(sam, "scaled_fields", "memory.dram_read_bytes, memory.dram_write_bytes");
+  sampling_estimate(p, pr, sam, t);
 
   cJSON *pj = section(pr, "profiler");
   cJSON_AddStringToObject(pj, "gpu", p->cfg.gpu->name ? p->cfg.gpu->name : "");
@@ -929,6 +1014,26 @@ static void kothapalli_section(const ws_prof *p, ws_profile *pr) {
                                                : "unit weights (the GPU has no Kothapalli cycles)");
 }
 
+/* The dependency path, atomics and the caches' sector counts per warp
+ * (deps.c; docs/profile.md, "dependencies"). */
+static void deps_fields(const ws_prof *p, ws_profile_fields *f, double W) {
+  ws_deps_sum s = {0};
+  for (int k = 0; k < p->nworkers; k++) ws_deps_add(&s, p->w[k].deps);
+  if (s.blocks > 0) {
+    f->path_mem_loads = s.path_mem / s.blocks;
+    f->path_cycles = s.path_cyc / s.blocks;
+  }
+  f->global_atomic_insts = s.gatom_reqs / W;
+  f->global_atomic_serial = s.gatom_serial / W;
+  f->shared_atomic_insts = s.satom_reqs / W;
+  f->shared_atomic_serial = s.satom_serial / W;
+  /* the replay sees the sampled blocks' sectors: per profiled warp (the
+   * replayed blocks are the profiled ones) */
+  const ws_rp_stats *cs = ws_rp_stats_of(p->rp);
+  f->l1_sectors_per_warp = (double)cs->l1_access / W;
+  f->l2_sectors_per_warp = (double)cs->l2_access / W;
+}
+
 int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
   *out = NULL;
   inst_stat *st = calloc(p->ninst + 1, sizeof *st);
@@ -945,6 +1050,8 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
   inst_stat all;
   sum_insts(p, st, cls, &all);
   ws_rp_finish(p->rp);
+  for (int h = 0; h < 2; h++)
+    if (p->half[h]) ws_rp_finish(p->half[h]);
 
   ws_profile *pr = ws_profile_new(p->cfg.kernel->name, p->cfg.grid, p->cfg.block);
   if (!pr) {
@@ -967,6 +1074,7 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
   kothapalli_section(p, pr);
   if (p->cfg.input) cJSON_AddStringToObject(section(pr, "profiler"), "input", p->cfg.input);
   luo_suda_section(p, pr);
+  deps_fields(p, &pr->f, W);
   free(st);
   *out = pr;
   return WS_OK;

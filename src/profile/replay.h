@@ -55,10 +55,19 @@ typedef struct ws_rp_stats {
 
 typedef struct ws_replay ws_replay;
 
+/* A global memory object the DRAM traffic is attributed to. */
+typedef struct ws_rp_region {
+  uint64_t base, bytes; /* address range */
+} ws_rp_region;
+
 /* A replay of `nslots` profiled blocks on GPU g with `blocks_per_sm`
- * resident blocks per SM (>= 1).  NULL when out of memory or when the GPU's
- * cache geometry is unusable. */
-ws_replay *ws_rp_new(const ws_gpu *g, uint64_t nslots, uint32_t blocks_per_sm);
+ * resident blocks per SM (>= 1).  With track = 1 (a sample) it also
+ * attributes DRAM traffic to `regions` (ascending, non-overlapping; copied),
+ * remembers which sectors it read and wrote back and how far each block's
+ * accesses spread in each region, for ws_rp_estimate_grid.  NULL when out
+ * of memory or when the GPU's cache geometry is unusable. */
+ws_replay *ws_rp_new(const ws_gpu *g, uint64_t nslots, uint32_t blocks_per_sm, int track,
+                     const ws_rp_region *regions, size_t nregions);
 void ws_rp_free(ws_replay *r);
 
 /* Hand over slot `slot`'s record: warp w's sectors are warps[w] (nwarps of
@@ -71,6 +80,26 @@ void ws_rp_put(ws_replay *r, uint64_t slot, const ws_rp_trace *warps, uint32_t n
 void ws_rp_finish(ws_replay *r);
 
 const ws_rp_stats *ws_rp_stats_of(const ws_replay *r);
+
+/* The whole grid's DRAM traffic and cache ratios from a replay of a sample
+ * of its blocks, `scale` = grid blocks / replayed blocks (docs/profile.md,
+ * "Sampling", says why): per region, with R the sectors the replay moved,
+ * U the distinct ones, S the region's sectors and F = min(S, U x scale):
+ *   not shared (U x scale <= S): R x scale;
+ *   shared with neighbours: min(R x scale, F + (R - U) x scale);
+ *   shared globally (blocks span half of it or more): F plus the
+ *     re-references that miss under Che's approximation of the L2.
+ * Writes use the neighbour rule; traffic outside every region scales.
+ * scale = 1, or a replay without tracking: the replay's own figures.
+ * Ratios are NaN where they have no denominator. */
+typedef struct ws_rp_estimate {
+  double dram_read_bytes;   /* whole grid */
+  double dram_write_bytes;  /* whole grid */
+  double l2_hit_ratio;      /* the replay's L2 hits plus the misses the
+                               estimate removes, over its L2 accesses */
+  double miss_ratio;        /* estimated DRAM-read sectors / load sectors */
+} ws_rp_estimate;
+void ws_rp_estimate_grid(ws_rp_estimate *out, const ws_replay *r, double scale);
 
 /* Resident blocks per SM for the replay: the occupancy calculator's
  * figure for the block size and resources (NaN: not limiting), at least 1. */

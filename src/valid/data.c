@@ -132,6 +132,40 @@ static int is_path(const char *s) {
   return strchr(s, '/') || (n > 5 && strcmp(s + n - 5, ".json") == 0);
 }
 
+/* Row r names a GPU file: the row's GPU is the name inside the file, and
+ * v->gpu_files maps that name to the file (one file per name). */
+static int file_gpu(ws_valid_data *v, size_t r, int col, const char *name, ws_diag *d) {
+  const ws_csv *c = v->csv;
+  char *path = ws_valid_keep(v, ws_valid_resolve_path(c->origin, name));
+  if (!path) return WS_ENOMEM;
+  for (size_t i = 0; i < v->ngpu_files; i++)
+    if (!strcmp(v->gpu_file_paths[i], path)) {
+      v->rows[r].gpu = v->gpu_file_names[i];
+      return WS_OK;
+    }
+  ws_gpu *g = NULL;
+  int st = ws_gpu_load(&g, path, d);
+  if (st) {
+    ws_diag_add(d, WS_SEV_ERROR, c->origin, c->lines[r], 0,
+                "column %s: the GPU file '%s' does not load", c->header[col], name);
+    return st;
+  }
+  char *gname = ws_valid_keep(v, ws_strdup(g->name));
+  ws_gpu_free(g);
+  if (!gname) return WS_ENOMEM;
+  for (size_t i = 0; i < v->ngpu_files; i++)
+    if (!strcmp(v->gpu_file_names[i], gname))
+      return ws_diag_add(d, WS_SEV_ERROR, c->origin, c->lines[r], 0,
+                         "column %s: '%s' and '%s' both describe GPU '%s'", c->header[col],
+                         v->gpu_file_paths[i], path, gname);
+  size_t n = v->ngpu_files;
+  if (WS_VEC_PUSH(v->gpu_file_names, n, v->gpu_names_cap, gname) ||
+      WS_VEC_PUSH(v->gpu_file_paths, v->ngpu_files, v->gpu_paths_cap, path))
+    return WS_ENOMEM;
+  v->rows[r].gpu = gname;
+  return WS_OK;
+}
+
 int ws_valid_resolve_gpus(ws_valid_data *v, int col, const char *const *extra, size_t nextra,
                           int allow_files, ws_diag *d) {
   const ws_csv *c = v->csv;
@@ -141,9 +175,10 @@ int ws_valid_resolve_gpus(ws_valid_data *v, int col, const char *const *extra, s
   for (size_t r = 0; r < v->nrows; r++) {
     const char *name = ws_csv_cell(c, r, (size_t)col);
     if (allow_files && is_path(name)) {
-      if (!(v->rows[r].gpu = ws_valid_keep(v, ws_valid_resolve_path(c->origin, name)))) {
+      int st = file_gpu(v, r, col, name, d);
+      if (st) {
         ws_sb_free(&b);
-        return WS_ENOMEM;
+        return st;
       }
       continue;
     }
@@ -260,6 +295,7 @@ int ws_valid_load_text_ex(ws_valid_data **out, const char *text, size_t len,
     if (s) st = s;
     if (d && d->errors >= 20) break; /* enough to go on */
   }
+  if (!st) st = ws_valid_assign_halves(v);
   if (st) {
     ws_valid_data_free(v);
     return st;
@@ -290,5 +326,7 @@ void ws_valid_data_free(ws_valid_data *v) {
   free(v->rows);
   for (size_t i = 0; i < v->nstrings; i++) free(v->strings[i]);
   free(v->strings);
+  free(v->gpu_file_names);
+  free(v->gpu_file_paths);
   free(v);
 }

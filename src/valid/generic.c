@@ -11,7 +11,9 @@
  * launch spec, DESIGN.md), gpu (a database or data set name, or a GPU file),
  * seconds.  Optional: kernel (must equal the spec's "kernel"; the spec's is
  * used when absent), size (a whole number that orders the rows of a kernel
- * for the calibration split; default: the launch's threads).  Files are
+ * for the calibration split; default: the launch's threads), registers
+ * and shared_bytes (the measured build's registers per thread and static +
+ * dynamic shared bytes per block; default: the profile's).  Files are
  * relative to the data file's folder.  Each spec is read here, so a bad one
  * is an error before anything is predicted; the row keeps its grid, block
  * and dynamic shared bytes, and the launch is read again when predicted.
@@ -25,9 +27,9 @@
 #include "valid/valid_int.h"
 #include "warpsight/valid.h"
 
-enum { G_FILE, G_LAUNCH, G_GPU, G_SECONDS, G_KERNEL, G_SIZE, G_COUNT };
+enum { G_FILE, G_LAUNCH, G_GPU, G_SECONDS, G_KERNEL, G_SIZE, G_REGS, G_SMEM, G_COUNT };
 static const char *const gcol_names[G_COUNT] = {"kernel_file", "launch", "gpu", "seconds",
-                                                "kernel", "size"};
+                                                "kernel", "size", "registers", "shared_bytes"};
 enum { G_REQUIRED = 4 }; /* the first four columns must be present */
 
 static int gbad(ws_diag *d, const ws_csv *c, size_t r, int col, const char *what) {
@@ -71,13 +73,33 @@ static int row_launch(ws_valid_data *v, size_t r, const int *col, ws_diag *d) {
   return w->kernel ? WS_OK : WS_ENOMEM;
 }
 
+/* An optional whole-number column in [0, hi]: *out = -1 when the column or
+ * the cell is absent. */
+static int opt_int(long long *out, const ws_csv *c, size_t r, int col, long long hi,
+                   ws_diag *d) {
+  *out = -1;
+  if (col < 0 || !*ws_csv_cell(c, r, (size_t)col)) return WS_OK;
+  const char *z = ws_csv_cell(c, r, (size_t)col);
+  char *end;
+  errno = 0;
+  long long n = strtoll(z, &end, 10);
+  if (*end || errno || n < 0 || n > hi) {
+    ws_diag_add(d, WS_SEV_ERROR, c->origin, c->lines[r], 0,
+                "column %s: expected a whole number in [0, %lld], got '%s'", c->header[col], hi,
+                z);
+    return WS_EINVAL;
+  }
+  *out = n;
+  return WS_OK;
+}
+
 /* Everything of row r but its GPU. */
 static int generic_row(ws_valid_data *v, size_t r, const int *col, ws_diag *d) {
   const ws_csv *c = v->csv;
   ws_valid_row *w = &v->rows[r];
   w->line = c->lines[r];
   w->gpu_csv = ws_csv_cell(c, r, (size_t)col[G_GPU]);
-  w->regs = -1; /* unknown: the models see the profile's own resources */
+  w->regs = w->static_smem = -1; /* unknown: the models see the profile's own */
   const char *kf = ws_csv_cell(c, r, (size_t)col[G_FILE]);
   if (!*kf) return gbad(d, c, r, col[G_FILE], "expected a PTX or .cu file");
   if (!(w->kernel_file = ws_valid_keep(v, ws_valid_resolve_path(c->origin, kf))))
@@ -90,13 +112,13 @@ static int generic_row(ws_valid_data *v, size_t r, const int *col, ws_diag *d) {
   if (!*t || *end || !isfinite(sec) || sec <= 0)
     return gbad(d, c, r, col[G_SECONDS], "expected a positive time in seconds");
   w->measured_s = sec;
-  if (col[G_SIZE] >= 0 && *ws_csv_cell(c, r, (size_t)col[G_SIZE])) {
-    const char *z = ws_csv_cell(c, r, (size_t)col[G_SIZE]);
-    errno = 0;
-    long long n = strtoll(z, &end, 10);
-    if (*end || errno || n < 0) return gbad(d, c, r, col[G_SIZE], "expected a whole number");
-    w->input_size = n;
-  }
+  long long n;
+  if ((st = opt_int(&n, c, r, col[G_SIZE], INT64_MAX, d)) != WS_OK) return st;
+  if (n >= 0) w->input_size = n;
+  if ((st = opt_int(&n, c, r, col[G_REGS], 255, d)) != WS_OK) return st;
+  w->regs = (int)n;
+  if ((st = opt_int(&n, c, r, col[G_SMEM], 1 << 20, d)) != WS_OK) return st;
+  if (n >= 0) w->static_smem = (int)n, w->dynamic_smem = 0;
   return WS_OK;
 }
 

@@ -35,9 +35,11 @@ void ws_valid_result_free(ws_valid_result *r) {
 
 void ws_valid_measured_profile(ws_profile *out, const ws_profile *p, const ws_valid_row *row) {
   *out = *p; /* borrowed kernel name and JSON, own scalar fields */
-  if (row->regs < 0) return; /* a generic row: the profile's own resources */
-  out->f.registers_per_thread = row->regs;
-  out->f.shared_bytes_per_block = row->static_smem + row->dynamic_smem;
+  /* a generic row without measured resources: the profile's own */
+  if (row->regs < 0 && row->static_smem < 0) return;
+  if (row->regs >= 0) out->f.registers_per_thread = row->regs;
+  if (row->static_smem >= 0)
+    out->f.shared_bytes_per_block = row->static_smem + row->dynamic_smem;
   out->f.active_blocks_per_sm = NAN;
   out->f.active_sms = NAN;
 }
@@ -55,6 +57,10 @@ int ws_valid_run_models(ws_valid_result *out, const ws_profile *p, const ws_gpu 
   out->time_s = malloc((nmodels ? nmodels : 1) * sizeof *out->time_s);
   if (!out->time_s) return WS_ENOMEM;
   out->nmodels = nmodels;
+  ws_floors fl;
+  ws_floors_compute(&fl, p, g);
+  out->floor_dram_s = fl.dram_ms / 1000.0;
+  out->floor_issue_s = fl.issue_ms / 1000.0;
   int any = 0;
   for (size_t i = 0; i < nmodels; i++) {
     ws_model_result r = WS_MODEL_RESULT_INIT;
@@ -94,8 +100,10 @@ int ws_valid_cache_key(char out[17], const char *kernel, const char *ptx_text,
   fnv f = {0xcbf29ce484222325ull};
   char tmp[64];
   /* Bumped whenever the profiler's figures change for the same inputs, so
-   * stale profiles are not read (2: the interleaved cache replay). */
-  fnv_str(&f, "warpsight-profile-cache/2");
+   * stale profiles are not read (2: the interleaved cache replay; 3: the
+   * dependencies section, atomics and sectors per warp; 4: sampled DRAM
+   * bytes estimated per buffer). */
+  fnv_str(&f, "warpsight-profile-cache/4");
   fnv_str(&f, kernel);
   fnv_str(&f, ptx_text ? ptx_text : "");
   /* The launch as the unformatted JSON of what --launches writes

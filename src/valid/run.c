@@ -64,6 +64,7 @@ static int predict_row(ws_valid_outcome *oc, const ws_valid_data *data,
   int st = ws_valid_launch(&launch, row, data->csv->origin, d);
   if (st) return st;
   ws_valid_result res = {0};
+  res.floor_dram_s = res.floor_issue_s = NAN;
   char key[17] = "";
   if (o->cache_dir) {
     st = ws_valid_cache_key_gpu(key, row->kernel, px->text, launch, g, o->sample_blocks);
@@ -86,6 +87,8 @@ static int predict_row(ws_valid_outcome *oc, const ws_valid_data *data,
 out:
   if (!st) {
     oc->time_s = res.time_s;
+    oc->floor_dram_s = res.floor_dram_s;
+    oc->floor_issue_s = res.floor_issue_s;
     res.time_s = NULL;
     oc->status = WS_OK;
     if (o->on_row) o->on_row(oc, res.profile, o->on_row_user);
@@ -119,6 +122,7 @@ int ws_valid_run(ws_valid_report **out, const ws_valid_data *data, const ws_vali
     const ws_valid_row *row = &data->rows[i];
     if (!in_list(row->gpu, o->gpus, o->ngpus) || !in_list(row->kernel, o->kernels, o->nkernels))
       continue;
+    if (o->half && row->half != o->half) continue;
     if (o->limit && r->nrows >= o->limit) break;
     r->rows[r->nrows++].row = row;
   }
@@ -129,6 +133,8 @@ int ws_valid_run(ws_valid_report **out, const ws_valid_data *data, const ws_vali
     while (gi < ngs && strcmp(gs[gi].name, row->gpu)) gi++;
     if (gi == ngs) {
       const char *src = row->gpu;
+      for (size_t k = 0; k < data->ngpu_files; k++)
+        if (!strcmp(data->gpu_file_names[k], row->gpu)) src = data->gpu_file_paths[k];
       for (size_t k = 0; k < o->ngpu_files; k++)
         if (!strcmp(o->gpu_file_names[k], row->gpu)) src = o->gpu_file_paths[k];
       gs[ngs].name = row->gpu;
@@ -172,6 +178,16 @@ done:
   }
   *out = r;
   return WS_OK;
+}
+
+/* 0 when t (seconds) is at or above both floors of the row, 1 below the
+ * DRAM floor, 2 below the issue floor (the larger shortfall). */
+static int below_floor(const ws_valid_outcome *oc, double t) {
+  double rd = oc->floor_dram_s > 0 ? t / oc->floor_dram_s : INFINITY;
+  double ri = oc->floor_issue_s > 0 ? t / oc->floor_issue_s : INFINITY;
+  const double slack = 1 - 1e-9;
+  if (rd >= slack && ri >= slack) return 0;
+  return rd <= ri ? 1 : 2;
 }
 
 int ws_valid_report_stats(ws_valid_stats *out, const ws_valid_report *r, size_t model,
@@ -226,6 +242,11 @@ int ws_valid_report_csv(const ws_valid_report *r, const char *path, ws_diag *d) 
     fputs(",error_pct_", f);
     csv_field(f, r->models[m]);
   }
+  fputs(",floor_dram_s,floor_issue_s", f);
+  for (size_t m = 0; m < r->nmodels; m++) {
+    fputs(",below_floor_", f);
+    csv_field(f, r->models[m]);
+  }
   fputc('\n', f);
   for (size_t i = 0; i < r->nrows; i++) {
     const ws_valid_outcome *oc = &r->rows[i];
@@ -242,6 +263,16 @@ int ws_valid_report_csv(const ws_valid_report *r, const char *path, ws_diag *d) 
     for (size_t m = 0; m < r->nmodels; m++) {
       double t = oc->status ? NAN : oc->time_s[m];
       if (isfinite(t)) fprintf(f, ",%.4f", ws_valid_error_pct(w->measured_s, t));
+      else fputs(",", f);
+    }
+    for (int k = 0; k < 2; k++) {
+      double fl = oc->status ? NAN : k ? oc->floor_issue_s : oc->floor_dram_s;
+      if (isfinite(fl)) fprintf(f, ",%.9g", fl);
+      else fputs(",", f);
+    }
+    for (size_t m = 0; m < r->nmodels; m++) {
+      double t = oc->status ? NAN : oc->time_s[m];
+      if (isfinite(t)) fprintf(f, ",%d", below_floor(oc, t) != 0);
       else fputs(",", f);
     }
     fputc('\n', f);
@@ -297,6 +328,29 @@ static void stats_line(sbuf *b, const char *gpu, const char *kernel, const ws_va
   else sb_printf(b, " %9.3f\n", s->spearman);
 }
 
+static void floor_lines(sbuf *b, const ws_valid_report *r, size_t m) {
+  size_t n = 0, nd = 0, ni = 0, worst = SIZE_MAX;
+  double worst_ratio = INFINITY;
+  for (size_t i = 0; i < r->nrows; i++) {
+    const ws_valid_outcome *oc = &r->rows[i];
+    if (oc->status || m >= r->nmodels || !isfinite(oc->time_s[m])) continue;
+    int k = below_floor(oc, oc->time_s[m]);
+    if (!k) continue;
+    n++;
+    if (k == 1) nd++;
+    else ni++;
+    double ratio = oc->time_s[m] / (k == 1 ? oc->floor_dram_s : oc->floor_issue_s);
+    if (ratio < worst_ratio) worst_ratio = ratio, worst = i;
+  }
+  if (!n) return;
+  const ws_valid_outcome *w = &r->rows[worst];
+  int k = below_floor(w, w->time_s[m]);
+  sb_printf(b, "  ! %zu predictions below a physical floor (%zu DRAM, %zu issue); worst: line %d "
+               "(%s, %s) %.4g s = %.2fx the %s floor %.4g s\n",
+            n, nd, ni, w->row->line, w->row->kernel, w->row->gpu, w->time_s[m], worst_ratio,
+            k == 1 ? "DRAM" : "issue", k == 1 ? w->floor_dram_s : w->floor_issue_s);
+}
+
 char *ws_valid_report_text(const ws_valid_report *r) {
   sbuf b = {0};
   /* the GPUs and kernels present, in first-appearance order */
@@ -342,6 +396,7 @@ char *ws_valid_report_text(const ws_valid_report *r) {
     }
     if (ws_valid_report_stats(&s, r, m, NULL, NULL)) b.oom = 1;
     stats_line(&b, "all", "(all kernels)", &s);
+    floor_lines(&b, r, m);
     sb_printf(&b, "\n");
   }
   sb_printf(&b, "%zu rows, %zu failed, %zu profiles from the cache\n", r->nrows, r->failed,

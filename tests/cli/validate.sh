@@ -92,8 +92,10 @@ expect_rc 0 "roofline database"
 run "$WS" validate "$TMP/small.csv" --ptx-dir "$PTX" --models roofline --cache "$TMP/c2" \
     --gpus "$TMP/fast680.json" --report "$TMP/r1"
 expect_rc 0 "--gpus FILE"
-paste -d, "$TMP/r0/rows.csv" "$TMP/r1/rows.csv" | awk -F, 'NR == 2 { d = $7 - 8.181e-6; if (d > 1e-9 || d < -1e-9) bad = 1 }
-  NR > 1 { r = $15 / $7; if (r < 0.499999 || r > 0.500001) bad = 1; n++ } END { exit bad || n != 18 }' ||
+csv_col "$TMP/r0/rows.csv" predicted_s_roofline > "$TMP/p0"
+csv_col "$TMP/r1/rows.csv" predicted_s_roofline > "$TMP/p1"
+paste "$TMP/p0" "$TMP/p1" | awk 'NR == 1 { d = $1 - 8.181e-6; if (d > 1e-9 || d < -1e-9) bad = 1 }
+  { r = $2 / $1; if (r < 0.499999 || r > 0.500001) bad = 1; n++ } END { exit bad || n != 18 }' ||
   fail "--gpus FILE: roofline predictions did not halve with twice the bandwidth"
 # A board no table knows, with its own file: its rows are accepted.
 sed 's/"name": "gtx680"/"name": "gtx750"/' "$WS_SRC/data/gpus/gtx680.json" > "$TMP/g750.json"

@@ -55,7 +55,7 @@ check gtx680 "(all" 13.674
 check gtx970 vecadd 6.990
 check all "(all" 12.003
 # rows.csv: the per-row signed errors, in file order.
-awk -F, 'NR > 1 { print $NF }' "$TMP/r/rows.csv" > "$TMP/errs"
+csv_col "$TMP/r/rows.csv" error_pct_roofline > "$TMP/errs" || fail "generic: rows.csv has no error_pct_roofline"
 printf '%s\n' -21.979 6.990 -16.778 2.265 | paste - "$TMP/errs" |
   awk '{ d = $1 - $2; if (d > 0.002 || d < -0.002) { print "row " NR ": " $2 ", expected " $1; bad = 1 } } END { exit bad }' ||
   fail "generic: rows.csv errors"
@@ -75,6 +75,24 @@ expect_err " vecadd" "generic unknown kernel"
 run "$WS" calibrate set/data.csv --gpu gtx970 --model hong-kim --no-cache
 expect_rc 2 "generic calibrate"
 expect_err "1 rows of gtx970 selected" "generic calibrate"
+
+# A GPU file in the gpu column (relative to the data file): the rows take the
+# name inside the file.  gtx680 with twice the bandwidth, named gtx680-fast:
+# roofline 1.2e6 / 384.512e9 = 3.120839e-6 s against a measured 4.0e-6 s is
+# -21.979 %.
+mkdir -p set/gpus
+sed -e 's/"value": 192.256,/"value": 384.512,/' -e 's/"name": "gtx680"/"name": "gtx680-fast"/' \
+    "$WS_SRC/data/gpus/gtx680.json" > set/gpus/fast.json
+{ head -1 set/data.csv; echo "k/vecadd.sm_80.ptx,vecadd,l/vecadd-100k.json,gpus/fast.json,4.0e-06"
+  sed -n 2p set/data.csv; } > set/file-gpu.csv
+run "$WS" validate set/file-gpu.csv --models roofline --sample-blocks 0 --no-cache --gpus gtx680-fast
+expect_rc 0 "generic GPU file"
+expect_out "1 rows, 0 failed" "generic GPU file"
+check gtx680-fast vecadd 21.979
+{ head -1 set/data.csv; echo "k/vecadd.sm_80.ptx,vecadd,l/vecadd-100k.json,gpus/none.json,4.0e-06"; } > set/bad0.csv
+run "$WS" validate set/bad0.csv --no-cache
+expect_rc 2 "generic missing GPU file"
+expect_err "bad0.csv:2: error: column gpu: the GPU file 'gpus/none.json' does not load" "generic missing GPU file"
 
 # Errors name the data file's line and the column.
 { head -1 set/data.csv; echo "k/vecadd.sm_80.ptx,vecadd,l/none.json,gtx680,1e-5"; } > set/bad1.csv

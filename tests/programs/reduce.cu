@@ -45,5 +45,19 @@ int main() {
     }
   }
   if (ok) std::printf("PASS reduce<int, 256> (%d block sums match the C reference)\n", nb);
+  // The kernel's attributes and occupancy, from its PTX and the GPU's rules.
+  cudaFuncAttributes fa;
+  int active = 0;
+  cudaDeviceProp prop;
+  CK(cudaFuncGetAttributes(&fa, reduce<int, B>));
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&active, reduce<int, B>, B, 0));
+  CK(cudaGetDeviceProperties(&prop, 0));
+  // partial[B / 32] ints: 8 x 4 = 32 bytes (hand count); at most 2048 / 256
+  // = 8 blocks of 256 threads per SM on CC 8.0 (CUDA Programming Guide).
+  bool attrs = fa.sharedSizeBytes == 32 && fa.numRegs > 0 && active >= 1 &&
+               active <= prop.maxThreadsPerMultiProcessor / B && prop.warpSize == 32;
+  std::printf("%s attributes: %zu shared bytes, %d registers, %d active blocks per SM on %s\n",
+              attrs ? "PASS" : "FAIL", fa.sharedSizeBytes, fa.numRegs, active, prop.name);
+  ok = ok && attrs;
   return ok ? 0 : 1;
 }

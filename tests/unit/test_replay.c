@@ -49,6 +49,9 @@ typedef struct geometry {
   int max_blocks_per_sm;  /* resident blocks per SM (occupancy) */
 } geometry;
 
+static const ws_emu_region *g_regions; /* the launch's buffers for setup (or NULL) */
+static size_t g_nregions;
+
 /* An A100 with the caches, SMs and block limit of `geo`. */
 static void setup(fixture *fx, const geometry *geo, uint32_t blocks, uint32_t threads,
                   uint64_t sample) {
@@ -77,6 +80,8 @@ static void setup(fixture *fx, const geometry *geo, uint32_t blocks, uint32_t th
   c.sample_blocks = sample;
   c.resources.registers_per_thread = c.resources.shared_bytes_per_block = NAN;
   c.resources.local_bytes_per_thread = NAN;
+  c.regions = g_regions;
+  c.nregions = g_nregions;
   assert_ok_diag(ws_prof_new(&fx->p, &c, &fx->d), &fx->d);
 }
 
@@ -237,12 +242,68 @@ static void streaming_dram_is_footprint(void **s) {
   teardown_fx(&fx);
 }
 
+/* The grid estimate from a sample (docs/profile.md, "Sampling").  Ten
+ * blocks of one warp, A100 (its 40 MB L2 holds everything); each block b
+ * reads
+ *   P: its own line, P + 128 b (10 lines, 40 sectors, shared by none);
+ *   N: lines b and b + 1 of N (11 lines, 44 sectors: each shared with a
+ *      neighbour; a block spans 2 of 11 lines);
+ *   T: all 8 lines of T (32 sectors, every block spans all of it).
+ * The full profile reads every sector once: (40 + 44 + 32) x 32 = 3712
+ * bytes.  --sample-blocks 2 profiles blocks 2 and 7 (floor((2i + 1) x 10 /
+ * 4)), scale 5; the replay moves P 8 sectors (U 8), N 16 (U 16), T 32
+ * (block 7 hits what block 2 brought; U 32):
+ *   P: U x 5 = 40 <= 40: not shared, R x 5 = 40;
+ *   N: U x 5 = 80 > 44, span 2/11 < 1/2: neighbours, min(80, 44 + 0) = 44;
+ *   T: U x 5 = 160 > 32, span 1: global; everything fits the L2, so every
+ *      re-reference hits: F = 32.
+ * Estimate 116 sectors = 3712 bytes, the full profile's; scaling the
+ * sample would say (8 + 16 + 32) x 5 x 32 = 8960.  Each half (block 2 or
+ * block 7 alone, scale 10) estimates the same 116: split-half error 0. */
+static void sample_estimate_per_buffer(void **s) {
+  (void)s;
+  const uint64_t P = 0x1000000, N = 0x2000000, T = 0x3000000;
+  const ws_emu_region regions[3] = {{P, 1280, "P"}, {N, 1408, "N"}, {T, 1024, "T"}};
+  g_regions = regions;
+  g_nregions = 3;
+  for (int sampled = 0; sampled < 2; sampled++) {
+    geometry geo = {0, 40 << 20, 108, 32};
+    fixture fx;
+    setup(&fx, &geo, 10, 32, sampled ? 2 : 0);
+    for (uint32_t b = 0; b < 10; b++) {
+      if (!ws_prof_sampled(fx.p, b)) continue;
+      ws_prof_block_begin(fx.p, 0, b);
+      line_access(&fx, 0, b, 0, I_LD, P + 128 * (uint64_t)b);
+      line_access(&fx, 0, b, 0, I_LD, N + 128 * (uint64_t)b);
+      line_access(&fx, 0, b, 0, I_LD, N + 128 * (uint64_t)(b + 1));
+      for (int i = 0; i < 8; i++) line_access(&fx, 0, b, 0, I_LD, T + 128 * (uint64_t)i);
+      ws_prof_block_end(fx.p, 0, b);
+    }
+    ws_profile *pr = finish(&fx);
+    assert_close(pr->f.dram_read_bytes, 3712, 1e-9);
+    assert_close(pr->f.dram_bytes_rel_error, 0, 0);
+    if (sampled) {
+      const cJSON *sam = cJSON_GetObjectItem(pr->root, "sampling");
+      assert_close(cJSON_GetObjectItem(sam, "profiled_blocks")->valuedouble, 2, 0);
+      const cJSON *halves = cJSON_GetObjectItem(sam, "split_half_dram_bytes");
+      assert_int_equal(cJSON_GetArraySize(halves), 2);
+      assert_close(cJSON_GetArrayItem(halves, 0)->valuedouble, 3712, 1e-9);
+      assert_close(cJSON_GetArrayItem(halves, 1)->valuedouble, 3712, 1e-9);
+    }
+    ws_profile_free(pr);
+    teardown_fx(&fx);
+  }
+  g_regions = NULL;
+  g_nregions = 0;
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(warps_interleave_in_l1),
       cmocka_unit_test(sms_interleave_in_l2),
       cmocka_unit_test(resident_blocks_follow_occupancy),
       cmocka_unit_test(streaming_dram_is_footprint),
+      cmocka_unit_test(sample_estimate_per_buffer),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,5 @@
 /* test_valid_csv.c — the CSV reader and the measured data set loader. */
+#include <math.h>
 #include <string.h>
 
 #include "testutil.h"
@@ -261,6 +262,65 @@ static void test_bom(void **state) {
   ws_diag_free(&d);
 }
 
+/* The generic format: files resolved against the data file's folder, the
+ * launch's grid and block, the kernel from the spec, size defaulting to the
+ * launch's threads, and the optional measured resources.  The data file
+ * need not exist: only its folder is used (examples/kernels/, which holds
+ * vecadd.sm_80.ptx and vecadd.launch.json: grid 391, block 256). */
+static void test_generic(void **state) {
+  (void)state;
+  static const char text[] =
+      "kernel_file,launch,gpu,seconds,registers,shared_bytes,size\n"
+      "vecadd.sm_80.ptx,vecadd.launch.json,GTX-680,1e-5,,,\n"
+      "vecadd.sm_80.ptx,vecadd.launch.json,k20,2e-5,32,1024,77\n";
+  const char *origin = WS_SOURCE_DIR "/examples/kernels/my-data.csv";
+  ws_diag d = WS_DIAG_INIT;
+  ws_valid_data *v = NULL;
+  assert_ok_diag(ws_valid_load_text(&v, text, strlen(text), origin, &d), &d);
+  assert_true(v->generic);
+  assert_int_equal(v->nrows, 2);
+  const ws_valid_row *a = &v->rows[0], *b = &v->rows[1];
+  assert_string_equal(a->kernel, "vecadd");
+  assert_string_equal(a->kernel_file, WS_SOURCE_DIR "/examples/kernels/vecadd.sm_80.ptx");
+  assert_string_equal(a->launch_file, WS_SOURCE_DIR "/examples/kernels/vecadd.launch.json");
+  assert_string_equal(a->gpu, "gtx680");
+  assert_int_equal(a->grid[0], 391);
+  assert_int_equal(a->block[0], 256);
+  assert_int_equal(a->input_size, 391 * 256); /* no size: the launch's threads */
+  assert_int_equal(a->regs, -1);
+  assert_int_equal(a->static_smem, -1);
+  assert_close(a->measured_s, 1e-5, 1e-18);
+  assert_string_equal(b->gpu, "k20");
+  assert_int_equal(b->input_size, 77);
+  assert_int_equal(b->regs, 32);
+  assert_int_equal(b->static_smem, 1024);
+  assert_int_equal(b->dynamic_smem, 0);
+  /* What the models see: row a keeps the profile's resources and
+   * occupancy, row b replaces what it measured and clears the occupancy
+   * (recomputed for the GPU). */
+  ws_profile p = {0}, m;
+  p.f.registers_per_thread = 12;
+  p.f.shared_bytes_per_block = 0;
+  p.f.active_blocks_per_sm = 8;
+  ws_valid_measured_profile(&m, &p, a);
+  assert_close(m.f.registers_per_thread, 12, 0);
+  assert_close(m.f.active_blocks_per_sm, 8, 0);
+  ws_valid_measured_profile(&m, &p, b);
+  assert_close(m.f.registers_per_thread, 32, 0);
+  assert_close(m.f.shared_bytes_per_block, 1024, 0);
+  assert_true(isnan(m.f.active_blocks_per_sm));
+  ws_valid_data_free(v);
+  /* a bad optional cell names the column */
+  static const char bad[] = "kernel_file,launch,gpu,seconds,registers\n"
+                            "vecadd.sm_80.ptx,vecadd.launch.json,k20,2e-5,300\n";
+  assert_int_equal(ws_valid_load_text(&v, bad, strlen(bad), origin, &d), WS_EINVAL);
+  char *msg = ws_diag_format(&d);
+  assert_non_null(strstr(msg, "my-data.csv:2: error: column registers: expected a whole number "
+                              "in [0, 255], got '300'"));
+  free(msg);
+  ws_diag_free(&d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_quoted_commas),
@@ -273,6 +333,7 @@ int main(void) {
       cmocka_unit_test(test_gpu_table_file),
       cmocka_unit_test(test_unknown_gpu_once),
       cmocka_unit_test(test_bom),
+      cmocka_unit_test(test_generic),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
