@@ -221,8 +221,13 @@ int ws_advise(ws_advice *out, const ws_model_result *const *results, size_t n,
   if (!out || (n && !results))
     return ws_diag_error(d, "advise: no results given");
   memset(out, 0, sizeof *out);
-  /* Pass 1: GPUPerf (benefits ranked by share, and the zone). */
   int st = WS_OK;
+  /* Pass 0: the warpsight model, when it ran, names the bottleneck: its
+   * largest term (docs/models/warpsight.md). */
+  for (size_t i = 0; i < n && st == WS_OK; i++)
+    if (is_model(results[i], "warpsight") && usable(results[i]))
+      st = advise_bound(out, results[i], 1);
+  /* Pass 1: GPUPerf (benefits ranked by share, and the zone). */
   for (size_t i = 0; i < n && st == WS_OK; i++)
     if (is_model(results[i], "gpuperf"))
       st = advise_gpuperf(out, results[i], !out->bottleneck);
@@ -236,7 +241,7 @@ int ws_advise(ws_advice *out, const ws_model_result *const *results, size_t n,
   for (size_t i = 0; i < n && st == WS_OK; i++) {
     const ws_model_result *r = results[i];
     if (!usable(r) || is_model(r, "gpuperf") || is_model(r, "transit") ||
-        is_model(r, "roofline"))
+        is_model(r, "roofline") || is_model(r, "warpsight"))
       continue;
     st = advise_note(out, r);
   }

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/strbuf.h"
 #include "warpsight/transit.h"
 
 #ifdef WS_HAVE_CAIRO
@@ -361,10 +362,7 @@ static void xml_escape(FILE *f, const char *s) {
 }
 
 /* Insert <title>, <desc> and the transparent text layer into cairo's SVG. */
-static int svg_add_text(const char *path, const canvas *c, ws_diag *d) {
-  char *svg = NULL;
-  size_t len = 0;
-  if (ws_read_file(&svg, &len, path, d) != WS_OK) return WS_EIO;
+static int svg_add_text(const char *path, char *svg, const canvas *c, ws_diag *d) {
   char *open = strstr(svg, "<svg");
   char *open_end = open ? strchr(open, '>') : NULL;
   char *close = strstr(svg, "</svg>");
@@ -373,12 +371,12 @@ static int svg_add_text(const char *path, const canvas *c, ws_diag *d) {
     ws_diag_error(d, "%s: cairo wrote no <svg> element", path);
     return WS_EIO;
   }
-  FILE *f = fopen(path, "w");
-  if (!f) {
+  ws_outfile o;
+  if (ws_outfile_open(&o, path, d)) {
     free(svg);
-    ws_diag_error(d, "%s: cannot write: %s", path, strerror(errno));
     return WS_EIO;
   }
+  FILE *f = o.f;
   fwrite(svg, 1, (size_t)(open_end + 1 - svg), f);
   fputs("\n<title>", f);
   xml_escape(f, c->title);
@@ -400,14 +398,18 @@ static int svg_add_text(const char *path, const canvas *c, ws_diag *d) {
   }
   fputs("</g>\n", f);
   fputs(close, f);
-  int bad = ferror(f);
-  if (fclose(f) != 0 || bad) {
-    free(svg);
-    ws_diag_error(d, "%s: write failed", path);
-    return WS_EIO;
-  }
   free(svg);
-  return WS_OK;
+  return ws_outfile_commit(&o, d);
+}
+
+/* cairo stream writers: into an output file, into a string buffer */
+static cairo_status_t to_file(void *f, const unsigned char *data, unsigned int len) {
+  return fwrite(data, 1, len, f) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
+static cairo_status_t to_sb(void *sb, const unsigned char *data, unsigned int len) {
+  ws_sb_putn(sb, (const char *)data, len);
+  return CAIRO_STATUS_SUCCESS;
 }
 
 static void free_labels(canvas *c) {
@@ -436,23 +438,32 @@ static int render(const char *base, draw_fn draw, const void *data,
   cairo_set_source_rgb(cr, 1, 1, 1);
   cairo_paint(cr);
   draw(&c, data);
-  cairo_status_t cs = cairo_surface_write_to_png(s, path);
+  ws_outfile o;
+  st = ws_outfile_open(&o, path, d);
+  cairo_status_t cs = st ? CAIRO_STATUS_SUCCESS : cairo_surface_write_to_png_stream(s, to_file, o.f);
   cairo_destroy(cr);
   cairo_surface_destroy(s);
-  if (cs != CAIRO_STATUS_SUCCESS) {
-    ws_diag_error(d, "%s: cannot write the PNG: %s", path,
-                  cairo_status_to_string(cs));
+  if (!st && cs != CAIRO_STATUS_SUCCESS) {
+    ws_diag_error(d, "%s: cannot write the PNG: %s", path, cairo_status_to_string(cs));
+    ws_outfile_discard(&o);
+    st = WS_EIO;
+  } else if (!st) {
+    st = ws_outfile_commit(&o, d);
+  }
+  if (st) {
     free(path);
-    return WS_EIO;
+    return st;
   }
 
   /* SVG */
   memcpy(path + n, ".svg", 5);
-  s = cairo_svg_surface_create(path, W, H);
+  ws_strbuf svg = WS_STRBUF_INIT;
+  s = cairo_svg_surface_create_for_stream(to_sb, &svg, W, H);
   if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
     ws_diag_error(d, "%s: cannot write the SVG: %s", path,
                   cairo_status_to_string(cairo_surface_status(s)));
     cairo_surface_destroy(s);
+    ws_sb_free(&svg);
     free(path);
     return WS_EIO;
   }
@@ -475,8 +486,10 @@ static int render(const char *base, draw_fn draw, const void *data,
     ws_diag_error(d, "%s: out of memory recording labels", path);
     st = WS_ENOMEM;
   } else {
-    st = svg_add_text(path, &c, d);
+    char *text = ws_sb_take(&svg);
+    st = text ? svg_add_text(path, text, &c, d) : ws_diag_error(d, "%s: out of memory", path);
   }
+  ws_sb_free(&svg);
   free_labels(&c);
   free(path);
   return st;

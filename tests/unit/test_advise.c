@@ -164,6 +164,31 @@ static void without_gpuperf(void **state) {
   ws_diag_free(&d);
 }
 
+/* The warpsight model, when it ran, names the bottleneck before GPUPerf's
+ * zone, and its bound comes first in the list. */
+static void warpsight_first(void **state) {
+  (void)state;
+  ws_model_result g = gpuperf(30000, 50000, 5000);
+  ws_model_result w = labelled("warpsight", "latency-bound (97% of the overlapped time)",
+                               "latency: the warps' dependency paths are not hidden");
+  const ws_model_result *in[] = {&g, &w};
+  ws_advice a = WS_ADVICE_INIT;
+  ws_diag d = WS_DIAG_INIT;
+  assert_ok_diag(ws_advise(&a, in, 2, &d), &d);
+  assert_string_equal(a.bottleneck, "latency-bound (97% of the overlapped time) (warpsight)");
+  assert_true(a.count >= 2);
+  assert_string_equal(a.items[0].model, "warpsight");
+  ws_advice_free(&a);
+  /* Without a result (it could not run), GPUPerf's zone again. */
+  w.cycles = NAN;
+  assert_ok_diag(ws_advise(&a, in, 2, &d), &d);
+  assert_non_null(strstr(a.bottleneck, "gpuperf"));
+  ws_advice_free(&a);
+  ws_model_result_free(&g);
+  ws_model_result_free(&w);
+  ws_diag_free(&d);
+}
+
 /* Issue 13: a negative B_fp is shown and explained, not dropped. */
 static void negative_benefit(void **state) {
   (void)state;
@@ -198,6 +223,7 @@ static void negative_benefit(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(warpsight_first),
       cmocka_unit_test(ranked),
       cmocka_unit_test(memory_zone), cmocka_unit_test(one_bottleneck_rule), cmocka_unit_test(negative_benefit),
       cmocka_unit_test(without_gpuperf),
