@@ -3,7 +3,7 @@
  * of a function, the memory map and the per-warp state.
  *
  * Decoded form (built once by load.c): every instruction becomes a dinst
- * with a dense opcode (D_*, dispatched by one switch in exec.c) and
+ * with a dense opcode (D_*; exec.c dispatches on its family, then on it) and
  * pre-resolved operand slots.  Registers of a frame are a struct of arrays
  * regs[slot * 32 + lane] of 64-bit slots; immediates and symbol addresses
  * are "constant slots" (slots after the IR registers, broadcast to all
@@ -36,7 +36,7 @@
 
 /* Decoded opcodes. */
 enum {
-#define D(x) D_##x,
+#define D(x, family) D_##x,
 #include "emu/dops.def"
 #undef D
   D_COUNT
