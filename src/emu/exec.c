@@ -216,7 +216,7 @@ static int vp_fetch_fn(void *ctx, uint64_t addr, void *dst, size_t n) {
 static inline uint64_t atom_new(const dinst *in, uint64_t old, uint64_t v, uint64_t cmpv) {
   int bits = in->size * 8;
   uint64_t wm = bits >= 64 ? ~0ull : (1ull << bits) - 1;
-  switch (in->cmp) {
+  switch (in->aop) {
   case WS_PTX_MOD_ADD:
     if (in->ty == 1) return ws_num_f32_add((uint32_t)old, (uint32_t)v, WS_NUM_RN, 1, 0);
     if (in->ty == 2) return ws_num_f64_add(old, v, WS_NUM_RN);
@@ -387,7 +387,7 @@ static inline uint32_t combine(int bop, uint32_t x, uint32_t c) {
 
 static uint64_t sreg(blockctx *B, warp *w, const dinst *in, uint32_t l) {
   const ws_launch_spec *s = B->L->s;
-  uint32_t c = in->cmp ? in->cmp - 1u : 0;
+  uint32_t c = in->comp ? in->comp - 1u : 0;
   switch ((int)in->imm) {
   case WS_PTX_SR_TID: return c < 3 ? w->tid[c][l] : 0;
   case WS_PTX_SR_NTID: return c < 3 ? s->block[c] : 1;
@@ -715,7 +715,7 @@ static int ex_move(const xctx *X, const dinst *in, uint32_t m) {
     break;
   case D_MOV_SREG: {
     uint64_t *Dd = S(in->d);
-    uint32_t c = in->cmp ? in->cmp - 1u : 0;
+    uint32_t c = in->comp ? in->comp - 1u : 0;
     if (in->imm == WS_PTX_SR_TID && c < 3) {
       const uint32_t *T = X->w->tid[c];
       LANES(m, Dd[l] = T[l]);
@@ -807,7 +807,7 @@ static int ex_stack(const xctx *X, const dinst *in, uint32_t m) {
   return 0;
 }
 
-/* addc/subc/madc: the carry flag per lane (in->cmp bit 0: carry in, bit 1:
+/* addc/subc/madc: the carry flag per lane (in->carry bit 0: carry in, bit 1:
  * carry out). */
 static void carry_ops(const xctx *X, const dinst *in, uint32_t m) {
   uint64_t *const R = X->R;
@@ -817,18 +817,18 @@ static void carry_ops(const xctx *X, const dinst *in, uint32_t m) {
   if (in->op == D_MADC) {
     const uint64_t *C = S(in->c);
     LANES(m, {
-      unsigned cout = 0, cin = (in->cmp & 1) ? cc[l] : 0;
+      unsigned cout = 0, cin = (in->carry & 1) ? cc[l] : 0;
       uint64_t p = in->e ? ws_num_mul_hi(A[l], Bv[l], in->bits, in->sgn) : ws_num_mul_lo(A[l], Bv[l], in->bits);
       Dd[l] = ws_num_addc(p, C[l], cin, in->bits, &cout);
-      if (in->cmp & 2) cc[l] = cout;
+      if (in->carry & 2) cc[l] = cout;
     });
     return;
   }
   int sub = in->op == D_SUBC;
   LANES(m, {
-    unsigned cout = 0, cin = (in->cmp & 1) ? cc[l] : 0;
+    unsigned cout = 0, cin = (in->carry & 1) ? cc[l] : 0;
     Dd[l] = sub ? ws_num_subc(A[l], Bv[l], cin, in->bits, &cout) : ws_num_addc(A[l], Bv[l], cin, in->bits, &cout);
-    if (in->cmp & 2) cc[l] = cout;
+    if (in->carry & 2) cc[l] = cout;
   });
 }
 
@@ -885,15 +885,15 @@ static int ex_int(const xctx *X, const dinst *in, uint32_t m) {
   case D_MADC:
     carry_ops(X, in, m);
     break;
-  case D_DP4A: ITER(ws_num_dp4a((uint32_t)a, (uint32_t)b, (uint32_t)c, in->sgn, in->cmp))
-  case D_DP2A: ITER(ws_num_dp2a((uint32_t)a, (uint32_t)b, (uint32_t)c, in->sgn, in->cmp, (int)in->e))
+  case D_DP4A: ITER(ws_num_dp4a((uint32_t)a, (uint32_t)b, (uint32_t)c, in->sgn, in->sgn_b))
+  case D_DP2A: ITER(ws_num_dp2a((uint32_t)a, (uint32_t)b, (uint32_t)c, in->sgn, in->sgn_b, (int)in->e))
   default:
     return no_executor(X, in);
   }
   return 0;
 }
 
-/* bmsk and szext (in->cmp: .wrap). */
+/* bmsk and szext (in->wrap: .wrap). */
 static void mask_ops(const xctx *X, const dinst *in, uint32_t m) {
   uint64_t *const R = X->R;
   const uint64_t *A = S(in->a), *Bv = S(in->b);
@@ -901,7 +901,7 @@ static void mask_ops(const xctx *X, const dinst *in, uint32_t m) {
   if (in->op == D_BMSK) {
     LANES(m, {
       uint32_t pos = (uint32_t)A[l], len = (uint32_t)Bv[l];
-      if (in->cmp) { pos &= 31; len &= 31; } else { if (pos > 32) pos = 32; if (len > 32) len = 32; }
+      if (in->wrap) { pos &= 31; len &= 31; } else { if (pos > 32) pos = 32; if (len > 32) len = 32; }
       uint64_t mk = ((len >= 32 ? 0xffffffffull : ((1ull << len) - 1)) << pos) & 0xffffffffull;
       Dd[l] = mk;
     });
@@ -909,7 +909,7 @@ static void mask_ops(const xctx *X, const dinst *in, uint32_t m) {
   }
   LANES(m, {
     uint32_t n = (uint32_t)Bv[l];
-    if (in->cmp) n &= 31; else if (n > 32) n = 32;
+    if (in->wrap) n &= 31; else if (n > 32) n = 32;
     uint32_t a = (uint32_t)A[l];
     uint32_t r = n == 0 ? 0 : n >= 32 ? a : (a & ((1u << n) - 1));
     if (in->sgn && n > 0 && n < 32 && ((a >> (n - 1)) & 1)) r |= ~((1u << n) - 1);
@@ -936,7 +936,7 @@ static int ex_bits(const xctx *X, const dinst *in, uint32_t m) {
   case D_POPC: IUN((uint64_t)__builtin_popcountll(a & (in->bits >= 64 ? ~0ull : (1ull << in->bits) - 1)))
   case D_CLZ: IUN(ws_num_clz(a, in->bits))
   case D_BREV: IUN(ws_num_brev(a, in->bits))
-  case D_BFIND: IUN(ws_num_bfind(a, in->bits, in->sgn, in->cmp))
+  case D_BFIND: IUN(ws_num_bfind(a, in->bits, in->sgn, in->shiftamt))
   case D_BFE: ITER(ws_num_bfe(a, (uint32_t)b, (uint32_t)c, in->bits, in->sgn))
   case D_BFI: {
     const uint64_t *A = S(in->a), *Bv = S(in->b), *C = S(in->c), *E = S(in->e);
@@ -944,8 +944,8 @@ static int ex_bits(const xctx *X, const dinst *in, uint32_t m) {
     LANES(m, Dd[l] = ws_num_bfi(A[l], Bv[l], (uint32_t)C[l], (uint32_t)E[l], in->bits));
     break;
   }
-  case D_PRMT: ITER(ws_num_prmt((uint32_t)a, (uint32_t)b, (uint32_t)c, (ws_num_prmt_mode)in->cmp))
-  case D_SHF: ITER(ws_num_shf((uint32_t)a, (uint32_t)b, (uint32_t)c, in->cmp, (int)in->e))
+  case D_PRMT: ITER(ws_num_prmt((uint32_t)a, (uint32_t)b, (uint32_t)c, (ws_num_prmt_mode)in->prmt))
+  case D_SHF: ITER(ws_num_shf((uint32_t)a, (uint32_t)b, (uint32_t)c, in->left, (int)in->e))
   case D_LOP3: ITER(ws_num_lop3((uint32_t)a, (uint32_t)b, (uint32_t)c, (uint8_t)in->imm))
   case D_FNS: ITER(ws_num_fns((uint32_t)a, (uint32_t)b, (int32_t)(uint32_t)c))
   case D_BMSK:
@@ -987,8 +987,8 @@ static int ex_f32(const xctx *X, const dinst *in, uint32_t m) {
   case D_F32_EX2: IUN(ws_num_f32_ex2_approx((uint32_t)a, in->ftz))
   case D_F32_LG2: IUN(ws_num_f32_lg2_approx((uint32_t)a, in->ftz))
   case D_F32_TANH: IUN(ws_num_f32_tanh_approx((uint32_t)a))
-  case D_F32_MIN: IBIN(ws_num_f32_min((uint32_t)a, (uint32_t)b, in->ftz, in->cmp))
-  case D_F32_MAX: IBIN(ws_num_f32_max((uint32_t)a, (uint32_t)b, in->ftz, in->cmp))
+  case D_F32_MIN: IBIN(ws_num_f32_min((uint32_t)a, (uint32_t)b, in->ftz, in->nan))
+  case D_F32_MAX: IBIN(ws_num_f32_max((uint32_t)a, (uint32_t)b, in->ftz, in->nan))
   case D_F32_ABS: IUN(ws_num_f32_abs((uint32_t)a, in->ftz))
   case D_F32_NEG: IUN(ws_num_f32_neg((uint32_t)a, in->ftz))
   case D_F32_COPYSIGN: IBIN(ws_num_f32_copysign((uint32_t)a, (uint32_t)b))
@@ -1019,8 +1019,8 @@ static int ex_f64(const xctx *X, const dinst *in, uint32_t m) {
   case D_F64_RCP_APPROX: IUN(ws_num_f64_rcp_approx_ftz(a))
   case D_F64_SQRT: IUN(ws_num_f64_sqrt(a, (ws_num_rnd)in->rnd))
   case D_F64_RSQRT: IUN(ws_num_f64_rsqrt_approx(a, in->ftz))
-  case D_F64_MIN: IBIN(ws_num_f64_min(a, b, in->cmp))
-  case D_F64_MAX: IBIN(ws_num_f64_max(a, b, in->cmp))
+  case D_F64_MIN: IBIN(ws_num_f64_min(a, b, in->nan))
+  case D_F64_MAX: IBIN(ws_num_f64_max(a, b, in->nan))
   case D_F64_ABS: IUN(ws_num_f64_abs(a))
   case D_F64_NEG: IUN(ws_num_f64_neg(a))
   case D_F64_COPYSIGN: IBIN(ws_num_f64_copysign(a, b))
@@ -1052,10 +1052,10 @@ static uint64_t half_arith(const dinst *in, int o, uint64_t a, uint64_t b) {
 static uint64_t half_fma(const dinst *in, uint64_t a, uint64_t b, uint64_t c) {
   ws_num_rnd rn = (ws_num_rnd)in->rnd;
   switch (in->ty) {
-  case 0: return ws_num_f16_fma((uint16_t)a, (uint16_t)b, (uint16_t)c, rn, in->ftz, in->sat, in->cmp);
-  case 1: return ws_num_bf16_fma((uint16_t)a, (uint16_t)b, (uint16_t)c, rn, in->cmp);
-  case 2: return ws_num_f16x2_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, rn, in->ftz, in->sat, in->cmp);
-  default: return ws_num_bf16x2_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, rn, in->cmp);
+  case 0: return ws_num_f16_fma((uint16_t)a, (uint16_t)b, (uint16_t)c, rn, in->ftz, in->sat, in->relu);
+  case 1: return ws_num_bf16_fma((uint16_t)a, (uint16_t)b, (uint16_t)c, rn, in->relu);
+  case 2: return ws_num_f16x2_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, rn, in->ftz, in->sat, in->relu);
+  default: return ws_num_bf16x2_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, rn, in->relu);
   }
 }
 
@@ -1073,10 +1073,10 @@ static uint64_t half_sign(const dinst *in, int ab, uint64_t a) {
 static uint64_t half_minmax(const dinst *in, int mx, uint64_t a, uint64_t b) {
   int relu = (int)in->e;
   switch (in->ty) {
-  case 0: return mx ? ws_num_f16_max((uint16_t)a, (uint16_t)b, in->ftz, in->cmp, relu) : ws_num_f16_min((uint16_t)a, (uint16_t)b, in->ftz, in->cmp, relu);
-  case 1: return mx ? ws_num_bf16_max((uint16_t)a, (uint16_t)b, in->cmp, relu) : ws_num_bf16_min((uint16_t)a, (uint16_t)b, in->cmp, relu);
-  case 2: return mx ? ws_num_f16x2_max((uint32_t)a, (uint32_t)b, in->ftz, in->cmp, relu) : ws_num_f16x2_min((uint32_t)a, (uint32_t)b, in->ftz, in->cmp, relu);
-  default: return mx ? ws_num_bf16x2_max((uint32_t)a, (uint32_t)b, in->cmp, relu) : ws_num_bf16x2_min((uint32_t)a, (uint32_t)b, in->cmp, relu);
+  case 0: return mx ? ws_num_f16_max((uint16_t)a, (uint16_t)b, in->ftz, in->nan, relu) : ws_num_f16_min((uint16_t)a, (uint16_t)b, in->ftz, in->nan, relu);
+  case 1: return mx ? ws_num_bf16_max((uint16_t)a, (uint16_t)b, in->nan, relu) : ws_num_bf16_min((uint16_t)a, (uint16_t)b, in->nan, relu);
+  case 2: return mx ? ws_num_f16x2_max((uint32_t)a, (uint32_t)b, in->ftz, in->nan, relu) : ws_num_f16x2_min((uint32_t)a, (uint32_t)b, in->ftz, in->nan, relu);
+  default: return mx ? ws_num_bf16x2_max((uint32_t)a, (uint32_t)b, in->nan, relu) : ws_num_bf16x2_min((uint32_t)a, (uint32_t)b, in->nan, relu);
   }
 }
 
@@ -1168,8 +1168,8 @@ static int ex_cmp(const xctx *X, const dinst *in, uint32_t m) {
   case D_F64_TESTP: {
     const uint64_t *A = S(in->a);
     uint32_t r = 0;
-    if (in->op == D_F32_TESTP) LANES(m, r |= (uint32_t)ws_num_f32_testp((uint32_t)A[l], (ws_num_testp)in->cmp) << l);
-    else LANES(m, r |= (uint32_t)ws_num_f64_testp(A[l], (ws_num_testp)in->cmp) << l);
+    if (in->op == D_F32_TESTP) LANES(m, r |= (uint32_t)ws_num_f32_testp((uint32_t)A[l], (ws_num_testp)in->testp) << l);
+    else LANES(m, r |= (uint32_t)ws_num_f64_testp(A[l], (ws_num_testp)in->testp) << l);
     P[in->d] = (P[in->d] & ~m) | r;
     break;
   }
@@ -1187,11 +1187,11 @@ static int ex_cvt(const xctx *X, const dinst *in, uint32_t m) {
     const uint64_t *A = S(in->a);
     uint64_t *Dd = S(in->d);
     int sh = 64 - in->bits, dsh = 64 - in->size;
-    uint64_t rm = in->cmp ? (in->imm >= 64 ? ~0ull : (1ull << in->imm) - 1) : 0;
+    uint64_t rm = in->sext ? (in->imm >= 64 ? ~0ull : (1ull << in->imm) - 1) : 0;
     LANES(m, {
       uint64_t v = in->sgn ? (uint64_t)((int64_t)(A[l] << sh) >> sh) : (A[l] & (~0ull >> sh));
       v &= in->wmask;
-      if (in->cmp) v = (uint64_t)((int64_t)(v << dsh) >> dsh) & rm;
+      if (in->sext) v = (uint64_t)((int64_t)(v << dsh) >> dsh) & rm;
       Dd[l] = v;
     });
     break;
@@ -1202,14 +1202,14 @@ static int ex_cvt(const xctx *X, const dinst *in, uint32_t m) {
     int dsh = 64 - in->size;
     LANES(m, {
       uint64_t r = ws_num_cvt(A[l], (ws_num_type)in->ty, (ws_num_type)in->ty2, (ws_num_rnd)in->rnd, in->ftz, in->sat);
-      if (in->cmp) r = (uint64_t)((int64_t)(r << dsh) >> dsh) & (in->imm >= 64 ? ~0ull : (1ull << in->imm) - 1);
+      if (in->sext) r = (uint64_t)((int64_t)(r << dsh) >> dsh) & (in->imm >= 64 ? ~0ull : (1ull << in->imm) - 1);
       Dd[l] = r;
     });
     break;
   }
   case D_CVT_PACK:
-    if (in->ty) IBIN(ws_num_cvt_bf16x2_f32((uint32_t)a, (uint32_t)b, (ws_num_rnd)in->rnd, in->cmp, (int)in->e))
-    IBIN(ws_num_cvt_f16x2_f32((uint32_t)a, (uint32_t)b, (ws_num_rnd)in->rnd, in->cmp, (int)in->e))
+    if (in->ty) IBIN(ws_num_cvt_bf16x2_f32((uint32_t)a, (uint32_t)b, (ws_num_rnd)in->rnd, in->relu, (int)in->e))
+    IBIN(ws_num_cvt_f16x2_f32((uint32_t)a, (uint32_t)b, (ws_num_rnd)in->rnd, in->relu, (int)in->e))
   case D_CVTA_TO:
   case D_CVTA_FROM: {
     static const uint64_t win[] = {0, SHARED_WIN, LOCAL_WIN, CONST_WIN};
@@ -1432,7 +1432,7 @@ static void shfl(const xctx *X, const dinst *in, uint32_t m) {
     uint32_t seg = (c >> 8) & 31, cval = c & 31;
     int32_t maxl = (int32_t)((l & seg) | (cval & ~seg)), minl = (int32_t)(l & seg), j;
     int ok;
-    switch (in->cmp) {
+    switch (in->mode) {
     case 0: j = (int32_t)l - (int32_t)bval; ok = j >= maxl; break;
     case 1: j = (int32_t)l + (int32_t)bval; ok = j <= maxl; break;
     case 2: j = (int32_t)(l ^ bval); ok = j <= maxl; break;
@@ -1452,7 +1452,7 @@ static void match(const xctx *X, const dinst *in, uint32_t m) {
   const uint64_t *A = S(in->a);
   uint64_t *Dd = S(in->d);
   uint64_t wm = in->bits >= 64 ? ~0ull : (1ull << in->bits) - 1;
-  if (in->cmp) { /* all */
+  if (in->mode) { /* all */
     int same = 1;
     uint64_t v0 = A[__builtin_ctz(m)] & wm;
     LANES(m, same &= (A[l] & wm) == v0);
@@ -1479,7 +1479,7 @@ static void redux(const xctx *X, const dinst *in, uint32_t m) {
   uint32_t acc = (uint32_t)A[first];
   LANES(m & (m - 1) & ~((1u << first) - 1), {
     uint32_t v = (uint32_t)A[l];
-    switch (in->cmp) {
+    switch (in->aop) {
     case WS_PTX_MOD_ADD: acc += v; break;
     case WS_PTX_MOD_AND: acc &= v; break;
     case WS_PTX_MOD_OR: acc |= v; break;
@@ -1501,7 +1501,7 @@ static int ex_warp(const xctx *X, const dinst *in, uint32_t m) {
     break;
   case D_VOTE: {
     uint32_t v = ((in->flags & 1) ? ~P[in->a] : P[in->a]) & m;
-    switch (in->cmp) {
+    switch (in->mode) {
     case 0: P[in->d] = (P[in->d] & ~m) | (v == m ? m : 0); break;
     case 1: P[in->d] = (P[in->d] & ~m) | (v ? m : 0); break;
     case 2: P[in->d] = (P[in->d] & ~m) | ((v == 0 || v == m) ? m : 0); break;
@@ -1824,7 +1824,7 @@ static int ex_bar(xctx *X, const dinst *in, uint32_t m) {
     X->pc++;
     return FL_JUMP;
   }
-  if (in->cmp) { /* bar.arrive: no wait */
+  if (in->arrive) { /* bar.arrive: no wait */
     X->pc++;
     return FL_JUMP;
   }

@@ -386,7 +386,7 @@ static int dec_add_sub_mul(dec *D, const ws_ptx_inst *in, dinst *di, const optyp
   if (!T->isint) return refuse(D, in);
   if (ws_ptx_inst_has(in, WS_PTX_MOD_CC)) {
     if (in->op == WS_PTX_OP_MUL || (T->bits != 32 && T->bits != 64)) return refuse(D, in);
-    di->cmp = 2; /* set carry-out, no carry-in */
+    di->carry = 2; /* set carry-out, no carry-in */
     if (isadd) BIN(ADDC);
     BIN(SUBC);
   }
@@ -412,7 +412,7 @@ static int dec_add_sub_mul(dec *D, const ws_ptx_inst *in, dinst *di, const optyp
 static int dec_addc(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
   int t = T->t;
   if (T->bits != 32 && T->bits != 64) return refuse(D, in);
-  di->cmp = (uint8_t)(1 | (ws_ptx_inst_has(in, WS_PTX_MOD_CC) ? 2 : 0));
+  di->carry = (uint8_t)(1 | (ws_ptx_inst_has(in, WS_PTX_MOD_CC) ? 2 : 0));
   if (in->op == WS_PTX_OP_ADDC) BIN(ADDC);
   BIN(SUBC);
 }
@@ -429,14 +429,14 @@ static int dec_mad_fma(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T
     TER(F64_FMA_X);
   }
   if (T->hk >= 0) {
-    if (ws_ptx_inst_has(in, WS_PTX_MOD_RELU)) di->cmp = 1;
+    if (ws_ptx_inst_has(in, WS_PTX_MOD_RELU)) di->relu = 1;
     di->ty = (uint8_t)T->hk;
     TER(H_FMA);
   }
   if (!T->isint || in->op == WS_PTX_OP_FMA) return refuse(D, in);
   if (in->op == WS_PTX_OP_MADC || ws_ptx_inst_has(in, WS_PTX_MOD_CC)) {
     if ((T->bits != 32 && T->bits != 64) || in->mode == WS_PTX_MOD_WIDE) return refuse(D, in);
-    di->cmp = (uint8_t)((in->op == WS_PTX_OP_MADC ? 1 : 0) | (ws_ptx_inst_has(in, WS_PTX_MOD_CC) ? 2 : 0));
+    di->carry = (uint8_t)((in->op == WS_PTX_OP_MADC ? 1 : 0) | (ws_ptx_inst_has(in, WS_PTX_MOD_CC) ? 2 : 0));
     di->e = in->mode == WS_PTX_MOD_HI;
     TER(MADC);
   }
@@ -526,7 +526,7 @@ static int dec_min_max(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T
   int t = T->t;
   int ismin = in->op == WS_PTX_OP_MIN;
   if (in->nops != 3) return refuse(D, in);
-  di->cmp = (uint8_t)ws_ptx_inst_has(in, WS_PTX_MOD_NANMODE);
+  di->nan = (uint8_t)ws_ptx_inst_has(in, WS_PTX_MOD_NANMODE);
   if (T->isf32) {
     if (ismin) BIN(F32_MIN);
     BIN(F32_MAX);
@@ -563,7 +563,7 @@ static int dec_testp(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) 
   static const int nm[] = {WS_NUM_FINITE, WS_NUM_INFINITE, WS_NUM_NUMBER, WS_NUM_NOTANUMBER,
                            WS_NUM_NORMAL, WS_NUM_SUBNORMAL};
   for (int i = 0; i < 6; i++)
-    if (in->mode == modes[i]) di->cmp = (uint8_t)nm[i];
+    if (in->mode == modes[i]) di->testp = (uint8_t)nm[i];
   di->op = T->isf32 ? D_F32_TESTP : D_F64_TESTP;
   if ((st = pred(D, in, &o[0], &di->d))) return st;
   SRC(1, a);
@@ -574,7 +574,7 @@ static int dec_testp(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) 
 static int dec_dp4a(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
   int t = T->t;
   di->sgn = tkind(in->type[0]) == WS_PTX_TK_S;
-  di->cmp = tkind(in->type[1]) == WS_PTX_TK_S;
+  di->sgn_b = tkind(in->type[1]) == WS_PTX_TK_S;
   di->e = in->mode == WS_PTX_MOD_HI;
   if (in->op == WS_PTX_OP_DP4A) TER(DP4A);
   TER(DP2A);
@@ -691,7 +691,7 @@ static int dec_shift(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) 
 /* shf */
 static int dec_shf(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
   int t = T->t;
-  di->cmp = in->mode == WS_PTX_MOD_L;
+  di->left = in->mode == WS_PTX_MOD_L;
   di->e = ws_ptx_inst_has(in, WS_PTX_MOD_WRAP);
   TER(SHF);
 }
@@ -717,7 +717,7 @@ static int dec_brev(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
 /* bfind */
 static int dec_bfind(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
   int t = T->t;
-  di->cmp = (uint8_t)ws_ptx_inst_has(in, WS_PTX_MOD_SHIFTAMT);
+  di->shiftamt = (uint8_t)ws_ptx_inst_has(in, WS_PTX_MOD_SHIFTAMT);
   UN(BFIND);
 }
 
@@ -754,9 +754,9 @@ static int dec_prmt(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
   static const int pm[][2] = {{WS_PTX_MOD_F4E, WS_NUM_PRMT_F4E}, {WS_PTX_MOD_B4E, WS_NUM_PRMT_B4E},
                               {WS_PTX_MOD_RC8, WS_NUM_PRMT_RC8}, {WS_PTX_MOD_ECL, WS_NUM_PRMT_ECL},
                               {WS_PTX_MOD_ECR, WS_NUM_PRMT_ECR}, {WS_PTX_MOD_RC16, WS_NUM_PRMT_RC16}};
-  di->cmp = WS_NUM_PRMT_DEFAULT;
+  di->prmt = WS_NUM_PRMT_DEFAULT;
   for (int i = 0; i < 6; i++)
-    if (in->mode == pm[i][0]) di->cmp = (uint8_t)pm[i][1];
+    if (in->mode == pm[i][0]) di->prmt = (uint8_t)pm[i][1];
   TER(PRMT);
 }
 
@@ -769,14 +769,14 @@ static int dec_fns(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
 /* bmsk */
 static int dec_bmsk(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
   int t = T->t;
-  di->cmp = ws_ptx_inst_has(in, WS_PTX_MOD_WRAP);
+  di->wrap = ws_ptx_inst_has(in, WS_PTX_MOD_WRAP);
   BIN(BMSK);
 }
 
 /* szext */
 static int dec_szext(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
   int t = T->t;
-  di->cmp = ws_ptx_inst_has(in, WS_PTX_MOD_WRAP);
+  di->wrap = ws_ptx_inst_has(in, WS_PTX_MOD_WRAP);
   BIN(SZEXT);
 }
 
@@ -889,7 +889,7 @@ static int dec_mov(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
     di->op = D_MOV_SREG;
     DST(0);
     di->imm = o[1].reg;
-    di->cmp = o[1].comp;
+    di->comp = o[1].comp;
     return WS_OK;
   }
   if (o[1].kind == WS_PTX_O_SYM && o[1].symkind == WS_PTX_S_LOCAL &&
@@ -924,7 +924,7 @@ static int dec_cvt(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
   if (in->nops == 3) { /* cvt.rn.f16x2.f32 d, a, b */
     if ((tt != WS_PTX_T_F16X2 && tt != WS_PTX_T_BF16X2) || ft != WS_PTX_T_F32) return refuse(D, in);
     di->ty = tt == WS_PTX_T_BF16X2;
-    di->cmp = (uint8_t)ws_ptx_inst_has(in, WS_PTX_MOD_RELU);
+    di->relu = (uint8_t)ws_ptx_inst_has(in, WS_PTX_MOD_RELU);
     di->e = ws_ptx_inst_has(in, WS_PTX_MOD_SATFINITE);
     t = WS_PTX_T_F32;
     BIN(CVT_PACK);
@@ -939,7 +939,7 @@ static int dec_cvt(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
   di->wmask = wmask_of(tbits(tt));
   if (o[0].kind == WS_PTX_O_REG) {
     int rb = reg_bits(D, o[0].reg);
-    if (rb > tbits(tt) && tkind(tt) == WS_PTX_TK_S) di->cmp = 1; /* sign-extend into the register */
+    if (rb > tbits(tt) && tkind(tt) == WS_PTX_TK_S) di->sext = 1; /* sign-extend into the register */
     di->imm = rb;
   }
   di->op = (tkind(tt) != WS_PTX_TK_F && tkind(tt) != WS_PTX_TK_H && tkind(ft) != WS_PTX_TK_F &&
@@ -1039,7 +1039,7 @@ static int dec_atom_red(dec *D, const ws_ptx_inst *in, dinst *di, const optype *
   if (in->vec > 1) return refuse(D, in);
   di->space = (uint8_t)ms;
   di->size = (uint8_t)(T->bits / 8);
-  di->cmp = in->bop;
+  di->aop = in->bop;
   int f = T->isf32 || T->isf64;
   switch (in->bop) {
   case WS_PTX_MOD_ADD: break; /* f16/bf16/f16x2/bf16x2: .noftz, round to nearest */
@@ -1128,7 +1128,7 @@ static int dec_bar(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
   int red = ws_ptx_inst_has(in, WS_PTX_MOD_RED);
   int i = 0;
   di->op = D_BAR;
-  di->cmp = (uint8_t)(arrive ? 1 : 0);
+  di->arrive = (uint8_t)(arrive ? 1 : 0);
   if (red) {
     if (in->bop != WS_PTX_MOD_POPC && in->bop != WS_PTX_MOD_AND && in->bop != WS_PTX_MOD_OR) return refuse(D, in);
     di->bop = in->bop == WS_PTX_MOD_POPC ? 1 : in->bop == WS_PTX_MOD_AND ? 2 : 3;
@@ -1273,10 +1273,10 @@ static int dec_shfl(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
   static const int sm[][2] = {{WS_PTX_MOD_UP, 0}, {WS_PTX_MOD_DOWN, 1}, {WS_PTX_MOD_BFLY, 2}, {WS_PTX_MOD_IDX, 3}};
   int i = 1;
   int sync = ws_ptx_inst_has(in, WS_PTX_MOD_SYNC);
-  di->cmp = 255;
+  di->mode = 255;
   for (int j = 0; j < 4; j++)
-    if (in->mode == sm[j][0]) di->cmp = (uint8_t)sm[j][1];
-  if (di->cmp == 255) return refuse(D, in);
+    if (in->mode == sm[j][0]) di->mode = (uint8_t)sm[j][1];
+  if (di->mode == 255) return refuse(D, in);
   di->op = D_SHFL;
   DST(0);
   if (o[1].flags & WS_PTX_OF_PIPE) {
@@ -1299,11 +1299,11 @@ static int dec_vote(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
   int t = T->t;
   int st;
   di->op = D_VOTE;
-  di->cmp = in->mode == WS_PTX_MOD_ALL ? 0 : in->mode == WS_PTX_MOD_ANY ? 1 : in->mode == WS_PTX_MOD_BALLOT ? 3 : 2;
+  di->mode = in->mode == WS_PTX_MOD_ALL ? 0 : in->mode == WS_PTX_MOD_ANY ? 1 : in->mode == WS_PTX_MOD_BALLOT ? 3 : 2;
   if (in->mode != WS_PTX_MOD_ALL && in->mode != WS_PTX_MOD_ANY && in->mode != WS_PTX_MOD_BALLOT &&
       !ws_ptx_inst_has(in, WS_PTX_MOD_UNI))
     return refuse(D, in);
-  if (di->cmp == 3) DST(0);
+  if (di->mode == 3) DST(0);
   else if ((st = pred(D, in, &o[0], &di->d))) return st;
   if ((st = pred(D, in, &o[1], &di->a))) return st;
   if (o[1].flags & WS_PTX_OF_NOT) di->flags |= 1;
@@ -1323,7 +1323,7 @@ static int dec_match(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) 
   int st;
   int i = 1;
   di->op = D_MATCH;
-  di->cmp = in->mode == WS_PTX_MOD_ALL;
+  di->mode = in->mode == WS_PTX_MOD_ALL;
   DST(0);
   if (o[1].flags & WS_PTX_OF_PIPE) {
     if ((st = pred(D, in, &o[1], &di->d2))) return st;
@@ -1342,7 +1342,7 @@ static int dec_redux(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) 
   int t = T->t;
   if (!T->isint || T->bits != 32) return refuse(D, in);
   di->op = D_REDUX;
-  di->cmp = in->bop;
+  di->aop = in->bop;
   DST(0);
   SRC(1, a);
   t = WS_PTX_T_U32;
