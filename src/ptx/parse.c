@@ -972,17 +972,10 @@ static int parse_elements(parser *p, ws_ptx_operand *o, tok_kind close, int opco
   return 1;
 }
 
-/* operand -> ['!' | '-'] reg ['|' reg] | ['-'] number | sreg ['.' comp]
- *          | '{' elems '}' | '[' address ']' | '(' elems ')' | '_' | symbol ['+' INT]
- *          | label
- * address -> (reg | symbol | INT) [('+' | '-') ['-'] INT] | symbol ',' (reg | vec) */
-static int parse_operand(parser *p, ws_ptx_operand *o, int opcode, int depth) {
+/* prefixed -> '!' predicate | '-' (reg | number) */
+static int parse_prefixed(parser *p, ws_ptx_operand *o, int opcode, int depth) {
   const token t = p->tok;
   char b[64];
-  if (depth > 3) {
-    ERR_TOK(p, &t, "operand nested too deeply");
-    return 0;
-  }
   if (t.kind == T_BANG) {
     next(p);
     if (p->tok.kind != T_IDENT) {
@@ -1024,119 +1017,83 @@ static int parse_operand(parser *p, ws_ptx_operand *o, int opcode, int depth) {
     ERR_TOK(p, &n, "expected a number after '-', found %s", tok_desc(&n, b, sizeof b));
     return 0;
   }
-  switch (t.kind) {
-  case T_INT:
-    if (t.overflow) {
-      ERR_TOK(p, &t, "bad integer constant '%.*s'", (int)t.len, t.s);
+  return 0; /* not reached: the caller checked the prefix */
+}
+
+/* texaddr -> (reg | symbol) (',' operand){1,3} ']'  (o holds the first
+ * element; the ',' is next) */
+static int parse_texaddr(parser *p, ws_ptx_operand *o, int opcode, int depth) {
+  ws_ptx_operand el[4];
+  el[0] = *o;
+  el[0].kind = el[0].symkind == WS_PTX_S_NONE ? WS_PTX_O_REG : WS_PTX_O_SYM;
+  uint32_t nel = 1;
+  while (accept(p, T_COMMA)) {
+    if (nel == 4) {
+      ERR_TOK(p, &p->tok, "too many elements in texture operand");
       return 0;
     }
-    o->kind = WS_PTX_O_IMM_INT;
-    o->imm = (int64_t)t.ival;
-    if (t.int_hex) o->flags |= WS_PTX_OF_HEX;
-    next(p);
-    return 1;
-  case T_F32:
-  case T_F64:
-  case T_FLOAT:
-    if (t.overflow) {
-      ERR_TOK(p, &t, "bad floating-point constant '%.*s'", (int)t.len, t.s);
-      return 0;
-    }
-    o->kind = t.kind == T_F32 ? WS_PTX_O_IMM_F32 : WS_PTX_O_IMM_F64;
-    o->imm = (int64_t)t.ival;
-    next(p);
-    return 1;
-  case T_LBRACE:
-    next(p);
-    o->kind = WS_PTX_O_VEC;
-    if (!parse_elements(p, o, T_RBRACE, opcode, depth)) return 0;
-    if (o->comp == 0) {
-      ERR_TOK(p, &t, "empty vector operand");
-      return 0;
-    }
-    for (uint32_t i = 0; i < o->comp; i++) {
-      uint8_t k = p->fb.extra.v[o->reg + i].kind;
-      if (k == WS_PTX_O_SYM || k == WS_PTX_O_LABEL || k == WS_PTX_O_SREG) {
-        ERR_TOK(p, &t, "vector elements must be registers, '_' or numbers");
-        return 0;
-      }
-    }
-    return 1;
-  case T_LPAREN:
-    next(p);
-    o->kind = WS_PTX_O_LIST;
-    return parse_elements(p, o, T_RPAREN, opcode, depth);
-  case T_LBRACK: {
-    next(p);
-    const token base = p->tok;
-    o->kind = WS_PTX_O_ADDR;
-    if (base.kind == T_INT && !base.overflow) {
-      o->symkind = WS_PTX_S_ABS;
-      o->imm = (int64_t)base.ival;
-      next(p);
-    } else if (base.kind == T_IDENT) {
-      int64_t r = find_reg(p, base.s, base.len);
-      if (r >= 0) {
-        o->symkind = WS_PTX_S_NONE;
-        o->reg = (uint32_t)r;
-      } else if (base.s[0] == '%') {
-        ERR_TOK(p, &base, "undefined register '%.*s'", (int)base.len, base.s);
-        return 0;
-      } else if (!resolve_symbol(p, &base, o)) {
-        ERR_TOK(p, &base, "undefined symbol '%.*s'", (int)base.len, base.s);
-        return 0;
-      }
-      next(p);
-      if (p->tok.kind == T_COMMA) {
-        /* [tex, coords] or [tex, sampler, coords] */
-        ws_ptx_operand el[4];
-        el[0] = *o;
-        el[0].kind = el[0].symkind == WS_PTX_S_NONE ? WS_PTX_O_REG : WS_PTX_O_SYM;
-        uint32_t nel = 1;
-        while (accept(p, T_COMMA)) {
-          if (nel == 4) {
-            ERR_TOK(p, &p->tok, "too many elements in texture operand");
-            return 0;
-          }
-          memset(&el[nel], 0, sizeof el[nel]);
-          if (!parse_operand(p, &el[nel], opcode, depth + 1)) return 0;
-          nel++;
-        }
-        if (!expect(p, T_RBRACK, "']' after texture coordinates")) return 0;
-        memset(o, 0, sizeof *o);
-        o->kind = WS_PTX_O_TEXADDR;
-        o->reg = p->fb.extra.n;
-        o->comp = (uint8_t)nel;
-        for (uint32_t i = 0; i < nel; i++) VPUSH(p, p->fb.extra, el[i]);
-        return 1;
-      }
-    } else {
-      ERR_TOK(p, &base, "bad address: expected a register, symbol or number, found %s",
-              tok_desc(&base, b, sizeof b));
-      return 0;
-    }
-    if (p->tok.kind == T_PLUS || p->tok.kind == T_MINUS) {
-      int neg = p->tok.kind == T_MINUS;
-      next(p);
-      int64_t off;
-      if (!parse_int(p, &off, "an address offset")) return 0;
-      o->imm = (int64_t)((uint64_t)o->imm + (neg ? 0 - (uint64_t)off : (uint64_t)off));
-    }
-    if (p->tok.kind != T_RBRACK) {
-      ERR_TOK(p, &p->tok, "bad address: expected '+offset' or ']', found %s",
-              tok_desc(&p->tok, b, sizeof b));
-      return 0;
-    }
-    next(p);
-    return 1;
+    memset(&el[nel], 0, sizeof el[nel]);
+    if (!parse_operand(p, &el[nel], opcode, depth + 1)) return 0;
+    nel++;
   }
-  case T_IDENT:
-    break;
-  default:
-    ERR_TOK(p, &t, "expected an operand, found %s", tok_desc(&t, b, sizeof b));
+  if (!expect(p, T_RBRACK, "']' after texture coordinates")) return 0;
+  memset(o, 0, sizeof *o);
+  o->kind = WS_PTX_O_TEXADDR;
+  o->reg = p->fb.extra.n;
+  o->comp = (uint8_t)nel;
+  for (uint32_t i = 0; i < nel; i++) VPUSH(p, p->fb.extra, el[i]);
+  return 1;
+}
+
+/* address -> (reg | symbol | INT) [('+' | '-') ['-'] INT] ']' | texaddr
+ * (the '[' is read) */
+static int parse_address(parser *p, ws_ptx_operand *o, int opcode, int depth) {
+  char b[64];
+  const token base = p->tok;
+  o->kind = WS_PTX_O_ADDR;
+  if (base.kind == T_INT && !base.overflow) {
+    o->symkind = WS_PTX_S_ABS;
+    o->imm = (int64_t)base.ival;
+    next(p);
+  } else if (base.kind == T_IDENT) {
+    int64_t r = find_reg(p, base.s, base.len);
+    if (r >= 0) {
+      o->symkind = WS_PTX_S_NONE;
+      o->reg = (uint32_t)r;
+    } else if (base.s[0] == '%') {
+      ERR_TOK(p, &base, "undefined register '%.*s'", (int)base.len, base.s);
+      return 0;
+    } else if (!resolve_symbol(p, &base, o)) {
+      ERR_TOK(p, &base, "undefined symbol '%.*s'", (int)base.len, base.s);
+      return 0;
+    }
+    next(p);
+    if (p->tok.kind == T_COMMA) return parse_texaddr(p, o, opcode, depth); /* [tex, coords], [tex, sampler, coords] */
+  } else {
+    ERR_TOK(p, &base, "bad address: expected a register, symbol or number, found %s",
+            tok_desc(&base, b, sizeof b));
     return 0;
   }
-  /* identifiers */
+  if (p->tok.kind == T_PLUS || p->tok.kind == T_MINUS) {
+    int neg = p->tok.kind == T_MINUS;
+    next(p);
+    int64_t off;
+    if (!parse_int(p, &off, "an address offset")) return 0;
+    o->imm = (int64_t)((uint64_t)o->imm + (neg ? 0 - (uint64_t)off : (uint64_t)off));
+  }
+  if (p->tok.kind != T_RBRACK) {
+    ERR_TOK(p, &p->tok, "bad address: expected '+offset' or ']', found %s",
+            tok_desc(&p->tok, b, sizeof b));
+    return 0;
+  }
+  next(p);
+  return 1;
+}
+
+/* named -> '_' | reg | sreg ['.' comp] | btable (brx.idx) | label (branches)
+ *        | symbol ['+' INT] */
+static int parse_named(parser *p, ws_ptx_operand *o, int opcode, int depth) {
+  const token t = p->tok;
   if (t.len == 1 && t.s[0] == '_') {
     o->kind = WS_PTX_O_SINK;
     next(p);
@@ -1206,6 +1163,70 @@ static int parse_operand(parser *p, ws_ptx_operand *o, int opcode, int depth) {
     o->imm = off;
   }
   return 1;
+}
+
+/* operand -> ['!' | '-'] reg ['|' reg] | ['-'] number | sreg ['.' comp]
+ *          | '{' elems '}' | '[' address ']' | '(' elems ')' | '_' | symbol ['+' INT]
+ *          | label */
+static int parse_operand(parser *p, ws_ptx_operand *o, int opcode, int depth) {
+  const token t = p->tok;
+  char b[64];
+  if (depth > 3) {
+    ERR_TOK(p, &t, "operand nested too deeply");
+    return 0;
+  }
+  if (t.kind == T_BANG || t.kind == T_MINUS) return parse_prefixed(p, o, opcode, depth);
+  switch (t.kind) {
+  case T_INT:
+    if (t.overflow) {
+      ERR_TOK(p, &t, "bad integer constant '%.*s'", (int)t.len, t.s);
+      return 0;
+    }
+    o->kind = WS_PTX_O_IMM_INT;
+    o->imm = (int64_t)t.ival;
+    if (t.int_hex) o->flags |= WS_PTX_OF_HEX;
+    next(p);
+    return 1;
+  case T_F32:
+  case T_F64:
+  case T_FLOAT:
+    if (t.overflow) {
+      ERR_TOK(p, &t, "bad floating-point constant '%.*s'", (int)t.len, t.s);
+      return 0;
+    }
+    o->kind = t.kind == T_F32 ? WS_PTX_O_IMM_F32 : WS_PTX_O_IMM_F64;
+    o->imm = (int64_t)t.ival;
+    next(p);
+    return 1;
+  case T_LBRACE:
+    next(p);
+    o->kind = WS_PTX_O_VEC;
+    if (!parse_elements(p, o, T_RBRACE, opcode, depth)) return 0;
+    if (o->comp == 0) {
+      ERR_TOK(p, &t, "empty vector operand");
+      return 0;
+    }
+    for (uint32_t i = 0; i < o->comp; i++) {
+      uint8_t k = p->fb.extra.v[o->reg + i].kind;
+      if (k == WS_PTX_O_SYM || k == WS_PTX_O_LABEL || k == WS_PTX_O_SREG) {
+        ERR_TOK(p, &t, "vector elements must be registers, '_' or numbers");
+        return 0;
+      }
+    }
+    return 1;
+  case T_LPAREN:
+    next(p);
+    o->kind = WS_PTX_O_LIST;
+    return parse_elements(p, o, T_RPAREN, opcode, depth);
+  case T_LBRACK:
+    next(p);
+    return parse_address(p, o, opcode, depth);
+  case T_IDENT:
+    return parse_named(p, o, opcode, depth);
+  default:
+    ERR_TOK(p, &t, "expected an operand, found %s", tok_desc(&t, b, sizeof b));
+    return 0;
+  }
 }
 
 static ws_ptx_space mod_space(int m) {
