@@ -35,13 +35,7 @@ typedef struct memlist {
 
 static void *cmalloc(ws_cfg *c, size_t n) {
   memlist *ml = c->mem;
-  if (ml->n == ml->cap) {
-    size_t cap = ml->cap ? ml->cap * 2 : 32;
-    void **np = realloc(ml->p, cap * sizeof *np);
-    if (!np) return NULL;
-    ml->p = np;
-    ml->cap = cap;
-  }
+  if (WS_VEC_RESERVE(ml->p, ml->cap, ml->n + 1)) return NULL;
   void *q = calloc(n ? n : 1, 1);
   if (q) ml->p[ml->n++] = q;
   return q;

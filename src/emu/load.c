@@ -11,6 +11,7 @@
 
 #include "emu/emu_int.h"
 #include "emu/num.h"
+#include "util/vec.h"
 #include "warpsight/analysis.h"
 
 typedef struct dec {
@@ -20,9 +21,11 @@ typedef struct dec {
   dfunc *df;                  /* function being decoded */
   const ws_ptx_function *f;   /* its IR */
   uint64_t *consts;           /* constant slot values being collected */
-  uint32_t nconsts, cconsts;
+  uint32_t nconsts;
+  size_t cconsts;
   uint32_t *vs;               /* vector slots being collected */
-  uint32_t nvs, cvs;
+  uint32_t nvs;
+  size_t cvs;
   uint32_t scratch;           /* sink slot */
   int *queue;                 /* module function indices to decode */
   int nqueue;
@@ -53,13 +56,7 @@ static int const_slot(dec *D, uint64_t v, uint32_t *out) {
       *out = D->df->nconst_first + i;
       return WS_OK;
     }
-  if (D->nconsts == D->cconsts) {
-    uint32_t c = D->cconsts ? D->cconsts * 2 : 16;
-    uint64_t *n = realloc(D->consts, c * sizeof *n);
-    if (!n) return WS_ENOMEM;
-    D->consts = n;
-    D->cconsts = c;
-  }
+  if (WS_VEC_RESERVE(D->consts, D->cconsts, (size_t)D->nconsts + 1)) return WS_ENOMEM;
   D->consts[D->nconsts] = v;
   *out = D->df->nconst_first + D->nconsts++;
   return WS_OK;
@@ -145,13 +142,7 @@ static int pred(dec *D, const ws_ptx_inst *in, const ws_ptx_operand *o, uint32_t
 }
 
 static int push_vs(dec *D, uint32_t s) {
-  if (D->nvs == D->cvs) {
-    uint32_t c = D->cvs ? D->cvs * 2 : 64;
-    uint32_t *n = realloc(D->vs, c * sizeof *n);
-    if (!n) return WS_ENOMEM;
-    D->vs = n;
-    D->cvs = c;
-  }
+  if (WS_VEC_RESERVE(D->vs, D->cvs, (size_t)D->nvs + 1)) return WS_ENOMEM;
   D->vs[D->nvs++] = s;
   return WS_OK;
 }

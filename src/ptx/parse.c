@@ -975,49 +975,37 @@ static int parse_elements(parser *p, ws_ptx_operand *o, tok_kind close, int opco
 /* prefixed -> '!' predicate | '-' (reg | number) */
 static int parse_prefixed(parser *p, ws_ptx_operand *o, int opcode, int depth) {
   const token t = p->tok;
+  const int bang = t.kind == T_BANG;
   char b[64];
-  if (t.kind == T_BANG) {
-    next(p);
-    if (p->tok.kind != T_IDENT) {
-      ERR_TOK(p, &p->tok, "expected a predicate after '!', found %s", tok_desc(&p->tok, b, sizeof b));
-      return 0;
-    }
-    int ok = parse_operand(p, o, opcode, depth);
-    if (ok && o->kind != WS_PTX_O_REG) {
-      ERR_TOK(p, &t, "'!' applies to a predicate register");
-      return 0;
-    }
-    o->flags |= WS_PTX_OF_NOT;
-    return ok;
-  }
-  if (t.kind == T_MINUS) {
-    next(p);
-    const token n = p->tok;
-    if (n.kind == T_IDENT && n.s[0] == '%') {
-      int ok = parse_operand(p, o, opcode, depth);
-      if (ok && o->kind != WS_PTX_O_REG) {
-        ERR_TOK(p, &t, "'-' applies to a register or a number");
-        return 0;
-      }
-      o->flags |= WS_PTX_OF_NEG;
-      return ok;
-    }
-    if (n.kind == T_INT && !n.overflow) {
-      o->kind = WS_PTX_O_IMM_INT;
-      o->imm = neg64(n.ival);
-      next(p);
-      return 1;
-    }
-    if ((n.kind == T_F32 || n.kind == T_F64 || n.kind == T_FLOAT) && !n.overflow) {
-      o->kind = n.kind == T_F32 ? WS_PTX_O_IMM_F32 : WS_PTX_O_IMM_F64;
-      o->imm = (int64_t)(n.ival ^ (n.kind == T_F32 ? 0x80000000ull : 0x8000000000000000ull));
-      next(p);
-      return 1;
-    }
-    ERR_TOK(p, &n, "expected a number after '-', found %s", tok_desc(&n, b, sizeof b));
+  next(p);
+  const token n = p->tok;
+  if (bang && n.kind != T_IDENT) {
+    ERR_TOK(p, &n, "expected a predicate after '!', found %s", tok_desc(&n, b, sizeof b));
     return 0;
   }
-  return 0; /* not reached: the caller checked the prefix */
+  if (bang || (n.kind == T_IDENT && n.s[0] == '%')) {
+    int ok = parse_operand(p, o, opcode, depth);
+    if (ok && o->kind != WS_PTX_O_REG) {
+      ERR_TOK(p, &t, "%s", bang ? "'!' applies to a predicate register" : "'-' applies to a register or a number");
+      return 0;
+    }
+    o->flags |= bang ? WS_PTX_OF_NOT : WS_PTX_OF_NEG;
+    return ok;
+  }
+  if (n.kind == T_INT && !n.overflow) {
+    o->kind = WS_PTX_O_IMM_INT;
+    o->imm = neg64(n.ival);
+    next(p);
+    return 1;
+  }
+  if ((n.kind == T_F32 || n.kind == T_F64 || n.kind == T_FLOAT) && !n.overflow) {
+    o->kind = n.kind == T_F32 ? WS_PTX_O_IMM_F32 : WS_PTX_O_IMM_F64;
+    o->imm = (int64_t)(n.ival ^ (n.kind == T_F32 ? 0x80000000ull : 0x8000000000000000ull));
+    next(p);
+    return 1;
+  }
+  ERR_TOK(p, &n, "expected a number after '-', found %s", tok_desc(&n, b, sizeof b));
+  return 0;
 }
 
 /* texaddr -> (reg | symbol) (',' operand){1,3} ']'  (o holds the first
