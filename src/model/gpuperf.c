@@ -59,6 +59,64 @@ static double gpu_need(ws_model_result *r, const ws_gpu *g, const char *key,
 static double min2(double a, double b) { return a < b ? a : b; }
 static double max2(double a, double b) { return a > b ? a : b; }
 
+/* The memory figures of (12)-(13): transactions per request, the DRAM miss
+ * ratio and the L1 and L2 hit ratios, from the profile or derived from
+ * each other; what is missing and needed is recorded (*miss). */
+typedef struct mem_ratios {
+  double trans;       /* avg_trans_warp */
+  double miss_ratio;  /* requests that go to DRAM */
+  double h1, h2;      /* L1 hit ratio; L2 hit ratio of the L1 misses */
+} mem_ratios;
+
+static void memory_ratios(mem_ratios *r, ws_model_result *out, const ws_profile_fields *f, const ws_gpu *g,
+                          int has_mem, ws_diag *d, int *miss) {
+  double trans = f->avg_trans_warp, miss_ratio = f->miss_ratio;
+  double h1 = f->l1_hit_ratio, h2 = f->l2_hit_ratio;
+  int no_cache = !g->cache.l1_caches_global && g->cache.l2_bytes == 0;
+  if (!ws_pf_has(trans)) {
+    if (has_mem) need(out, trans, "memory.avg_trans_warp", d, miss);
+    trans = 1.0; /* no memory requests: the value is never used */
+  }
+  if (!ws_pf_has(h1)) h1 = 0.0;
+  if (!ws_pf_has(miss_ratio)) {
+    if (ws_pf_has(h2)) {
+      miss_ratio = (1.0 - h1) * (1.0 - h2);
+    } else if (no_cache || !has_mem) {
+      miss_ratio = 1.0 - h1; /* no L2: every L1 miss goes to DRAM */
+    } else {
+      need(out, miss_ratio, "memory.miss_ratio", d, miss);
+    }
+  }
+  if (!ws_pf_has(h2)) {
+    /* L2 hits are the L1 misses that did not reach DRAM. */
+    double l1_miss = 1.0 - h1;
+    h2 = (l1_miss > 0 && ws_pf_has(miss_ratio))
+             ? max2(0.0, 1.0 - miss_ratio / l1_miss) : 0.0;
+  }
+  r->trans = trans;
+  r->miss_ratio = miss_ratio;
+  r->h1 = h1;
+  r->h2 = h2;
+}
+
+/* size_of_data of (19), in bytes, and (*src) where it came from: the DRAM
+ * bytes if the profile has them, else the bytes the loads ask for, else
+ * every request's transactions. */
+static double data_size(const ws_profile_fields *f, double mem, double trans, double trans_size,
+                        double total_warps, const char **src) {
+  double dr = f->dram_read_bytes, dw = f->dram_write_bytes;
+  if (ws_pf_has(dr) || ws_pf_has(dw)) {
+    *src = "memory.dram_read_bytes + dram_write_bytes";
+    return (ws_pf_has(dr) ? dr : 0.0) + (ws_pf_has(dw) ? dw : 0.0);
+  }
+  if (ws_pf_has(f->load_bytes_per_warp)) {
+    *src = "load_bytes_per_warp x mem insts x total warps";
+    return f->load_bytes_per_warp * mem * total_warps;
+  }
+  *src = "mem insts x avg_trans_warp x transaction_size x total warps";
+  return mem * trans * trans_size * total_warps;
+}
+
 int ws_model_gpuperf(ws_model_result *out, const ws_profile *p,
                      const ws_gpu *g, ws_diag *d) {
   int miss = 0;
@@ -73,29 +131,9 @@ int ws_model_gpuperf(ws_model_result *out, const ws_profile *p,
   int has_mem = ws_pf_has(mem) && mem > 0;
 
   /* Memory behaviour: needed only when the kernel touches global memory. */
-  double trans = f->avg_trans_warp, miss_ratio = f->miss_ratio;
-  double h1 = f->l1_hit_ratio, h2 = f->l2_hit_ratio;
-  int no_cache = !g->cache.l1_caches_global && g->cache.l2_bytes == 0;
-  if (!ws_pf_has(trans)) {
-    if (has_mem) need(out, trans, "memory.avg_trans_warp", d, &miss);
-    trans = 1.0; /* no memory requests: the value is never used */
-  }
-  if (!ws_pf_has(h1)) h1 = 0.0;
-  if (!ws_pf_has(miss_ratio)) {
-    if (ws_pf_has(h2)) {
-      miss_ratio = (1.0 - h1) * (1.0 - h2);
-    } else if (no_cache || !has_mem) {
-      miss_ratio = 1.0 - h1; /* no L2: every L1 miss goes to DRAM */
-    } else {
-      need(out, miss_ratio, "memory.miss_ratio", d, &miss);
-    }
-  }
-  if (!ws_pf_has(h2)) {
-    /* L2 hits are the L1 misses that did not reach DRAM. */
-    double l1_miss = 1.0 - h1;
-    h2 = (l1_miss > 0 && ws_pf_has(miss_ratio))
-             ? max2(0.0, 1.0 - miss_ratio / l1_miss) : 0.0;
-  }
+  mem_ratios mr;
+  memory_ratios(&mr, out, f, g, has_mem, d, &miss);
+  double trans = mr.trans, miss_ratio = mr.miss_ratio, h1 = mr.h1, h2 = mr.h2;
 
   /* GPU parameters (Table 3). */
   double dram_lat = gpu_need(out, g, "dram_lat", NAN, d, &miss);
@@ -199,18 +237,8 @@ int ws_model_gpuperf(ws_model_result *out, const ws_profile *p,
 
   /* Advisor --------------------------------------------------------------- */
   double t_fp = fp * per_sm * fp_lat / itilp;                           /* (18) */
-  double size_of_data, dr = f->dram_read_bytes, dw = f->dram_write_bytes;
   const char *size_src;
-  if (ws_pf_has(dr) || ws_pf_has(dw)) {
-    size_of_data = (ws_pf_has(dr) ? dr : 0.0) + (ws_pf_has(dw) ? dw : 0.0);
-    size_src = "memory.dram_read_bytes + dram_write_bytes";
-  } else if (ws_pf_has(f->load_bytes_per_warp)) {
-    size_of_data = f->load_bytes_per_warp * mem * ctx.total_warps;
-    size_src = "load_bytes_per_warp x mem insts x total warps";
-  } else {
-    size_of_data = mem * trans * trans_size * ctx.total_warps;
-    size_src = "mem insts x avg_trans_warp x transaction_size x total warps";
-  }
+  double size_of_data = data_size(f, mem, trans, trans_size, ctx.total_warps, &size_src);
   /* (19) counts DRAM requests: bytes -> transactions of one SM. */
   double data_trans = size_of_data / trans_size / ctx.active_sms;
   double t_mem_min = data_trans * avg_dram_lat / mwp_peak_bw;           /* (19) */
