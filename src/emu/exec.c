@@ -646,7 +646,13 @@ enum {
   FL_FAULT   /* B->flt says why */
 };
 
-/* Families (WS_DF_*) of the decoded opcodes, from dops.def. */
+/* The family executors are inlined into the warp loop: one function each
+ * for the reader, one block of machine code for the CPU (called out of
+ * line, the calls and the spilled context cost about 5% on bench_emu's
+ * reduce6; docs/emulator.md, "Speed"). */
+#define EXECUTOR static inline __attribute__((always_inline))
+
+/* Families (DF_*) of the decoded opcodes, from dops.def. */
 enum {
 #define F(x) DF_##x,
   F(CTRL) F(STACK) F(MOVE) F(INT) F(BITS) F(F32) F(F64) F(HALF) F(CMP) F(CVT) F(MEM) F(ATOM) F(WARP)
@@ -697,7 +703,7 @@ static int no_executor(const xctx *X, const dinst *in) {
   }
 
 /* mov and its forms: predicates, special registers, vector pack/unpack. */
-static int ex_move(const xctx *X, const dinst *in, uint32_t m) {
+EXECUTOR int ex_move(const xctx *X, const dinst *in, uint32_t m) {
   uint64_t *const R = X->R;
   uint32_t *const P = X->P;
   switch (in->op) {
@@ -759,7 +765,7 @@ static int ex_move(const xctx *X, const dinst *in, uint32_t m) {
 
 /* The per-thread stack: alloca, stacksave/stackrestore, addresses of
  * .local variables. */
-static int ex_stack(const xctx *X, const dinst *in, uint32_t m) {
+EXECUTOR int ex_stack(const xctx *X, const dinst *in, uint32_t m) {
   uint64_t *const R = X->R;
   warp *w = X->w;
   const dfunc *F = X->F;
@@ -833,7 +839,7 @@ static void carry_ops(const xctx *X, const dinst *in, uint32_t m) {
 }
 
 /* Integer arithmetic. */
-static int ex_int(const xctx *X, const dinst *in, uint32_t m) {
+EXECUTOR int ex_int(const xctx *X, const dinst *in, uint32_t m) {
   uint64_t *const R = X->R;
   switch (in->op) {
   case D_ADD: IBIN((a + b) & wm)
@@ -918,7 +924,7 @@ static void mask_ops(const xctx *X, const dinst *in, uint32_t m) {
 }
 
 /* Logic, shifts and bit fields. */
-static int ex_bits(const xctx *X, const dinst *in, uint32_t m) {
+EXECUTOR int ex_bits(const xctx *X, const dinst *in, uint32_t m) {
   uint64_t *const R = X->R;
   switch (in->op) {
   case D_AND: IBIN(a & b)
@@ -959,7 +965,7 @@ static int ex_bits(const xctx *X, const dinst *in, uint32_t m) {
 }
 
 /* Single precision. */
-static int ex_f32(const xctx *X, const dinst *in, uint32_t m) {
+EXECUTOR int ex_f32(const xctx *X, const dinst *in, uint32_t m) {
   uint64_t *const R = X->R;
   switch (in->op) {
   case D_F32_ADD: IBIN(bf32(f32(a) + f32(b)))
@@ -999,7 +1005,7 @@ static int ex_f32(const xctx *X, const dinst *in, uint32_t m) {
 }
 
 /* Double precision. */
-static int ex_f64(const xctx *X, const dinst *in, uint32_t m) {
+EXECUTOR int ex_f64(const xctx *X, const dinst *in, uint32_t m) {
   uint64_t *const R = X->R;
   switch (in->op) {
   case D_F64_ADD: IBIN(bf64(f64(a) + f64(b)))
@@ -1081,7 +1087,7 @@ static uint64_t half_minmax(const dinst *in, int mx, uint64_t a, uint64_t b) {
 }
 
 /* f16, bf16, f16x2, bf16x2 (in->ty selects the kind). */
-static int ex_half(const xctx *X, const dinst *in, uint32_t m) {
+EXECUTOR int ex_half(const xctx *X, const dinst *in, uint32_t m) {
   uint64_t *const R = X->R;
   switch (in->op) {
   case D_H_ADD: IBIN(half_arith(in, 0, a, b))
@@ -1116,7 +1122,7 @@ static void setp(const xctx *X, const dinst *in, uint32_t m) {
 }
 
 /* Comparison, selection, testp and predicate logic. */
-static int ex_cmp(const xctx *X, const dinst *in, uint32_t m) {
+EXECUTOR int ex_cmp(const xctx *X, const dinst *in, uint32_t m) {
   uint64_t *const R = X->R;
   uint32_t *const P = X->P;
   switch (in->op) {
@@ -1180,7 +1186,7 @@ static int ex_cmp(const xctx *X, const dinst *in, uint32_t m) {
 }
 
 /* Conversions: cvt, cvta, isspacep. */
-static int ex_cvt(const xctx *X, const dinst *in, uint32_t m) {
+EXECUTOR int ex_cvt(const xctx *X, const dinst *in, uint32_t m) {
   uint64_t *const R = X->R;
   switch (in->op) {
   case D_CVT_INT: {
@@ -1238,7 +1244,7 @@ static int ex_cvt(const xctx *X, const dinst *in, uint32_t m) {
 }
 
 /* ld.param of a kernel parameter: one address for the warp. */
-static int ld_kparam(const xctx *X, const dinst *in, uint32_t m) {
+EXECUTOR int ld_kparam(const xctx *X, const dinst *in, uint32_t m) {
   uint64_t *const R = X->R;
   warp *w = X->w;
   uint64_t a = (uint64_t)in->imm + S(in->a)[__builtin_ctz(m)];
@@ -1256,7 +1262,7 @@ static int ld_kparam(const xctx *X, const dinst *in, uint32_t m) {
 /* Scalar 4- or 8-byte global load or store.  Fast path: the warp's last
  * global object; anything else (another object, a fault, misalignment)
  * goes through resolve(). */
-static int ld_st_global(const xctx *X, const dinst *in, uint32_t m) {
+EXECUTOR int ld_st_global(const xctx *X, const dinst *in, uint32_t m) {
   uint64_t *const R = X->R;
   blockctx *B = X->B;
   warp *w = X->w;
@@ -1302,7 +1308,7 @@ static int ld_st_global(const xctx *X, const dinst *in, uint32_t m) {
 
 /* Scalar 4- or 8-byte shared load or store: straight loops when the whole
  * warp is in bounds and aligned. */
-static int ld_st_shared(const xctx *X, const dinst *in, uint32_t m) {
+EXECUTOR int ld_st_shared(const xctx *X, const dinst *in, uint32_t m) {
   uint64_t *const R = X->R;
   blockctx *B = X->B;
   struct ws_emu_launch *L = B->L;
@@ -1341,7 +1347,7 @@ static int ld_st_shared(const xctx *X, const dinst *in, uint32_t m) {
 }
 
 /* Any other load: any space, vectors, sign extension. */
-static int ld_any(const xctx *X, const dinst *in, uint32_t m) {
+EXECUTOR int ld_any(const xctx *X, const dinst *in, uint32_t m) {
   uint64_t *const R = X->R;
   warp *w = X->w;
   const int hooked = X->H != NULL;
@@ -1365,7 +1371,7 @@ static int ld_any(const xctx *X, const dinst *in, uint32_t m) {
 }
 
 /* Any other store. */
-static int st_any(const xctx *X, const dinst *in, uint32_t m) {
+EXECUTOR int st_any(const xctx *X, const dinst *in, uint32_t m) {
   uint64_t *const R = X->R;
   warp *w = X->w;
   const int hooked = X->H != NULL;
@@ -1384,7 +1390,7 @@ static int st_any(const xctx *X, const dinst *in, uint32_t m) {
 }
 
 /* Loads and stores. */
-static int ex_mem(const xctx *X, const dinst *in, uint32_t m) {
+EXECUTOR int ex_mem(const xctx *X, const dinst *in, uint32_t m) {
   switch (in->op) {
   case D_LD_KPARAM: return ld_kparam(X, in, m);
   case D_LD_G:
@@ -1398,7 +1404,7 @@ static int ex_mem(const xctx *X, const dinst *in, uint32_t m) {
 }
 
 /* atom (old value to d) and red. */
-static int ex_atom(const xctx *X, const dinst *in, uint32_t m) {
+EXECUTOR int ex_atom(const xctx *X, const dinst *in, uint32_t m) {
   uint64_t *const R = X->R;
   blockctx *B = X->B;
   warp *w = X->w;
@@ -1492,7 +1498,7 @@ static void redux(const xctx *X, const dinst *in, uint32_t m) {
 }
 
 /* Warp-level: shuffles, votes, match, redux, activemask, elect. */
-static int ex_warp(const xctx *X, const dinst *in, uint32_t m) {
+EXECUTOR int ex_warp(const xctx *X, const dinst *in, uint32_t m) {
   uint64_t *const R = X->R;
   uint32_t *const P = X->P;
   switch (in->op) {
@@ -1552,7 +1558,7 @@ static int stack_fault(const xctx *X, uint32_t lane) {
 }
 
 /* The warp ran past its instruction limit (checked at branches). */
-static int over_limit(const xctx *X) {
+EXECUTOR int over_limit(const xctx *X) {
   if (!X->limit || X->w->insts <= X->limit) return 0;
   set_fault(X->B, X->w, (uint32_t)__builtin_ctz(X->active), X->F, X->pc, FAULT_LIMIT, 0, 0, 0);
   return 1;
@@ -1560,7 +1566,7 @@ static int over_limit(const xctx *X) {
 
 /* bra: uniform, or divergent (the top entry becomes the reconvergence
  * entry; one entry per side is pushed). */
-static int ex_bra(xctx *X, const dinst *in, uint32_t m) {
+EXECUTOR int ex_bra(xctx *X, const dinst *in, uint32_t m) {
   warp *w = X->w;
   if (over_limit(X)) return FL_FAULT;
   if (X->H) emit(X->B, w, X->F, in, X->active, m, m, 0);
@@ -1627,7 +1633,7 @@ static int ex_brx(xctx *X, const dinst *in, uint32_t m) {
 
 /* exit (the lanes leave every entry) and ret (they leave the entries of
  * this call). */
-static int ex_exit_ret(xctx *X, const dinst *in, uint32_t m) {
+EXECUTOR int ex_exit_ret(xctx *X, const dinst *in, uint32_t m) {
   warp *w = X->w;
   if (X->H) emit(X->B, w, X->F, in, X->active, m, 0, 0);
   if (in->op == D_EXIT) {
@@ -1792,7 +1798,7 @@ static uint32_t bar_expect(const xctx *X, const dinst *in, uint32_t m) {
 
 /* bar.sync, bar.arrive, bar.red: arrive; wait unless the barrier completes
  * or this is an arrive. */
-static int ex_bar(xctx *X, const dinst *in, uint32_t m) {
+EXECUTOR int ex_bar(xctx *X, const dinst *in, uint32_t m) {
   uint64_t *const R = X->R;
   uint32_t *const P = X->P;
   blockctx *B = X->B;
@@ -1833,7 +1839,7 @@ static int ex_bar(xctx *X, const dinst *in, uint32_t m) {
 }
 
 /* Control: branches, exit/ret, calls, traps, barriers. */
-static int ex_ctrl(xctx *X, const dinst *in, uint32_t m) {
+EXECUTOR int ex_ctrl(xctx *X, const dinst *in, uint32_t m) {
   switch (in->op) {
   case D_BRA: return ex_bra(X, in, m);
   case D_BRX: return ex_brx(X, in, m);
