@@ -14,6 +14,7 @@
  * definition when the module ends.
  */
 #include "ptx/ptx_int.h"
+#include "util/file.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -1811,6 +1812,19 @@ static void skip_module_item(parser *p) {
 
 /* function -> linkage* ('.entry' | '.func') [paramlist] IDENT [paramlist]
  *             { perf } ( ';' | '{' { statement } '}' ) */
+/* Enters n parameters (or return values: kind K_RET) into the function's
+ * symbols; a name already there is an error at `at`. */
+static void declare_params(parser *p, const token *at, const ws_ptx_var *v, uint32_t n, int kind) {
+  for (uint32_t i = 0; i < n; i++) {
+    const char *name = v[i].name;
+    if (ws_ptx_symtab_find(&p->fsyms, name, strlen(name))) {
+      ERR_TOK(p, at, "duplicate parameter '%s'", name);
+      continue;
+    }
+    if (ws_ptx_symtab_add(&p->fsyms, name, strlen(name), 0, kind, i) < 0) p->oom = 1;
+  }
+}
+
 static void parse_function(parser *p, uint8_t linkage) {
   fbuild *fb = &p->fb;
   fb_reset(fb);
@@ -1853,22 +1867,8 @@ static void parse_function(parser *p, uint8_t linkage) {
     }
   }
   /* names of params and rets */
-  for (uint32_t i = 0; i < fb->params.n; i++) {
-    const char *n = fb->params.v[i].name;
-    if (ws_ptx_symtab_find(&p->fsyms, n, strlen(n))) {
-      ERR_TOK(p, &nt, "duplicate parameter '%s'", n);
-      continue;
-    }
-    if (ws_ptx_symtab_add(&p->fsyms, n, strlen(n), 0, K_PARAM, i) < 0) p->oom = 1;
-  }
-  for (uint32_t i = 0; i < fb->rets.n; i++) {
-    const char *n = fb->rets.v[i].name;
-    if (ws_ptx_symtab_find(&p->fsyms, n, strlen(n))) {
-      ERR_TOK(p, &nt, "duplicate parameter '%s'", n);
-      continue;
-    }
-    if (ws_ptx_symtab_add(&p->fsyms, n, strlen(n), 0, K_RET, i) < 0) p->oom = 1;
-  }
+  declare_params(p, &nt, fb->params.v, fb->params.n, K_PARAM);
+  declare_params(p, &nt, fb->rets.v, fb->rets.n, K_RET);
   f.param_bytes = layout_params(fb->params.v, fb->params.n);
   layout_params(fb->rets.v, fb->rets.n);
   f.nparams = fb->params.n;
@@ -2052,15 +2052,13 @@ int ws_ptx_parse(ws_ptx_module **out, const char *src, size_t len, const char *p
   return WS_OK;
 }
 
+static int parse_text(void *out, const char *text, size_t len, const char *path, ws_diag *d) {
+  return ws_ptx_parse(out, text, len, path, d);
+}
+
 int ws_ptx_parse_file(ws_ptx_module **out, const char *path, ws_diag *d) {
   *out = NULL;
-  char *buf;
-  size_t len;
-  int r = ws_read_file(&buf, &len, path, d);
-  if (r) return r;
-  r = ws_ptx_parse(out, buf, len, path, d);
-  free(buf);
-  return r;
+  return ws_parse_file(out, path, d, parse_text);
 }
 
 void ws_ptx_module_free(ws_ptx_module *m) {

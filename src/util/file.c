@@ -1,10 +1,13 @@
-/* file.c — whole-file reading with a diagnostic on failure. */
+/* file.c — whole-file reading with a diagnostic on failure, and handing
+ * the text to a parser. */
 #include "warpsight/util.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/file.h"
 
 int ws_read_file(char **out, size_t *out_len, const char *path, ws_diag *d) {
   *out = NULL;
@@ -46,4 +49,14 @@ int ws_read_file(char **out, size_t *out_len, const char *path, ws_diag *d) {
   *out = p;
   if (out_len) *out_len = len;
   return WS_OK;
+}
+
+int ws_parse_file(void *out, const char *path, ws_diag *d, ws_text_parser *parse) {
+  char *text;
+  size_t len;
+  int st = ws_read_file(&text, &len, path, d);
+  if (st) return st;
+  st = parse(out, text, len, path, d);
+  free(text);
+  return st;
 }
