@@ -51,21 +51,39 @@ typedef enum ws_init_kind {
   WS_INIT_CONSTANT, /* {"constant": v} */
   WS_INIT_IOTA,     /* {"iota": {"start": s, "step": d}}: s + i*d */
   WS_INIT_RANDOM,   /* {"random": {"seed", "min", "max"}} (warpsight/rng.h) */
-  WS_INIT_FILE      /* {"file": "x.bin"}: raw little-endian elements */
+  WS_INIT_FILE,     /* {"file": "x.bin"}: raw little-endian elements */
+  WS_INIT_VALUES    /* {"values": [v0, v1, ...]}: element i is v_i */
 } ws_init_kind;
 
+/* A kernel argument, or (in ws_launch_spec.vars) a module variable to set. */
 typedef struct ws_launch_arg {
-  int is_buffer;      /* 1: {"buffer": ...}, 0: {"scalar": ...} */
+  int is_buffer;      /* 1: {"buffer": ...}, 0: {"scalar": ...} or {"aggregate": ...} */
+  int is_aggregate;   /* 1: {"aggregate": ...}: a .b8 array parameter (struct by value) */
   char *name;         /* buffer or scalar name (owned) */
   ws_elem_type type;  /* element type */
   uint64_t count;     /* buffer elements */
   ws_init_kind init;  /* buffer initialiser */
   double v0, v1;      /* constant: v0; iota: start, step; random: min, max */
+  int exact;          /* integer types: i0, i1 hold those values exactly
+                         (the spec parser sets it; else v0, v1 are used) */
+  uint64_t i0, i1;    /* exact: constant: i0; iota: start, step; random: min,
+                         max; as 64-bit two's complement (sign-extended) */
   uint64_t seed;      /* random seed */
   char *file;         /* init file, resolved against the spec's folder (owned) */
   char *output;       /* output file name, or NULL (owned) */
   uint64_t value;     /* scalar: the value's raw little-endian bits */
+  uint64_t *values;   /* WS_INIT_VALUES: count raw element bit patterns (owned) */
+  uint8_t *bytes;     /* aggregate: the parameter's bytes (owned) */
+  uint32_t nbytes;    /* aggregate: their number (padded to `align`) */
+  uint32_t align;     /* aggregate: the largest alignment its fields need (1 for "bytes") */
 } ws_launch_arg;
+
+/* Static shared memory the emulator gives one block at most: 1 MiB, the
+ * same cap as dynamic_shared_bytes in a launch spec, and more than any
+ * GPU allows per block (227 KB on an H100, CUDA C Programming Guide,
+ * "Technical Specifications per Compute Capability").  A kernel declaring
+ * more is refused by ws_emu_load. */
+#define WS_EMU_MAX_SHARED_BYTES (1ull << 20)
 
 typedef struct ws_launch_spec {
   char *path;                 /* file it was read from (owned), for messages */
@@ -75,6 +93,10 @@ typedef struct ws_launch_spec {
   uint64_t dynamic_shared;    /* dynamic_shared_bytes */
   uint32_t nargs;             /* arguments */
   ws_launch_arg *args;        /* nargs, in order (owned) */
+  uint32_t nvars;             /* module variables set by "variables" */
+  ws_launch_arg *vars;        /* nvars (owned): name = the .global/.const
+                                 variable, type, count elements from its
+                                 start (0: the whole variable), init */
 } ws_launch_spec;
 
 /* Read a launch spec.  Relative "file" paths are resolved against the
@@ -140,16 +162,50 @@ typedef enum ws_emu_block_action {
 
 /* --- running ---------------------------------------------------------------- */
 
+/* Default limits on emulated work, so that a runaway kernel (a loop that
+ * never ends, a warp spinning while another waits at a barrier) stops with
+ * a fault instead of running until killed.  Sized from the largest work in
+ * the bundled data (docs/emulator.md, "Limits"): a validation row profiles
+ * at most about 16 M warp instructions (two sampled blocks of subSeqMax at
+ * N = 268 M, 8 M each) and no warp executes more than about 2 M; the
+ * defaults leave 16x and 32x headroom, and stop a spinning kernel in
+ * seconds (the emulator runs 2e7 to 7e7 warp instructions a second). */
+#define WS_EMU_DEFAULT_MAX_WARP_INSTS (1ull << 26)   /* 67,108,864 per warp */
+#define WS_EMU_DEFAULT_MAX_LAUNCH_INSTS (1ull << 28) /* 268,435,456 per launch */
+
 typedef struct ws_emu_options {
   int version;               /* WS_EMU_OPTIONS_VERSION */
   int threads;               /* worker threads; 0 = the number of cores */
-  uint64_t max_warp_insts;   /* per-warp instruction limit; 0 = none */
+  uint64_t max_warp_insts;   /* per-warp instruction limit; 0 = none
+                                (WS_EMU_OPTIONS_INIT: the default above) */
   FILE *printf_out;          /* vprintf output (NULL: discarded) */
   const ws_emu_hooks *hooks; /* NULL: no profiling, no cost */
+  uint64_t max_launch_insts; /* limit on the warp instructions of the whole
+                                launch (every block); 0 = none.  A grid
+                                whose warps alone exceed it is refused
+                                before anything runs. */
 } ws_emu_options;
 
 #define WS_EMU_OPTIONS_VERSION 1
-#define WS_EMU_OPTIONS_INIT {WS_EMU_OPTIONS_VERSION, 0, 0, NULL, NULL}
+#define WS_EMU_OPTIONS_INIT                                                     \
+  {WS_EMU_OPTIONS_VERSION, 0, WS_EMU_DEFAULT_MAX_WARP_INSTS, NULL, NULL,        \
+   WS_EMU_DEFAULT_MAX_LAUNCH_INSTS}
+
+/* What stopped a launch that faulted (ws_emu_stats.fault_kind), so that a
+ * runtime can map it to its own error codes. */
+typedef enum ws_emu_fault {
+  WS_EMU_FAULT_NONE = 0,   /* no fault */
+  WS_EMU_FAULT_OOB,        /* access outside every object of its space */
+  WS_EMU_FAULT_MISALIGNED, /* address not a multiple of the access size */
+  WS_EMU_FAULT_READONLY,   /* write to .const or kernel .param space */
+  WS_EMU_FAULT_DEADLOCK,   /* barrier that can never complete */
+  WS_EMU_FAULT_LIMIT,      /* a warp passed max_warp_insts */
+  WS_EMU_FAULT_TRAP,       /* trap instruction */
+  WS_EMU_FAULT_STACK,      /* call stack overflow, no memory for a frame */
+  WS_EMU_FAULT_ASSERT,     /* device assert() failed (__assertfail) */
+  WS_EMU_FAULT_OTHER,      /* anything else (bad indirect call, bad barrier...) */
+  WS_EMU_FAULT_LAUNCH_LIMIT /* the launch passed max_launch_insts */
+} ws_emu_fault;
 
 typedef struct ws_emu_stats {
   uint64_t blocks;      /* blocks run */
@@ -158,13 +214,118 @@ typedef struct ws_emu_stats {
   uint64_t thread_insts;/* sum over warp instructions of executing lanes */
   double seconds;       /* wall-clock time of ws_emu_run */
   int threads;          /* worker threads used */
+  int fault_kind;       /* ws_emu_fault: WS_EMU_FAULT_NONE unless ws_emu_run
+                           returned WS_EFAULT */
 } ws_emu_stats;
 
 typedef struct ws_emu_launch ws_emu_launch;
 
+/* The global memory (buffers and .global variables) one launch may
+ * allocate: by default half the machine's physical memory, so a spec that
+ * asks for more is refused with a message naming the budget before
+ * anything is allocated (calloc'd pages nobody touches cost nothing, so a
+ * budget above the free memory is still useful).  0 lifts the budget. */
+uint64_t ws_emu_default_memory_budget(void);
+void ws_emu_program_set_memory_budget(ws_emu_program *p, uint64_t bytes);
+
+/* Local memory per thread the emulator allows: 512 KiB, CUDA's maximum
+ * (CUDA C Programming Guide, "Technical Specifications per Compute
+ * Capability": 512 KB of local memory per thread).  Frames and alloca past
+ * it fault as a call-stack overflow naming the limit. */
+#define WS_EMU_MAX_LOCAL_BYTES (512ull << 10)
+
+/* Device printf output one launch may buffer: 64 MiB (64 times CUDA's
+ * default printf FIFO of 1 MB, cudaLimitPrintfFifoSize); a kernel printing
+ * more faults, naming the limit, instead of filling the host's memory. */
+#define WS_EMU_MAX_PRINTF_BYTES (64ull << 20)
+/* --- device memory -----------------------------------------------------------
+ *
+ * A device: one global address space shared by every launch made on it (the
+ * CUDA context of a process).  Allocations live until freed or until the
+ * device is freed.  Module variables (.global, .const, .global
+ * .attribute(.managed)) of each module whose programs are used on the device
+ * live on it too, created with their PTX initialisers on first use: they keep
+ * their values across launches of kernels of the same module (a __device__
+ * counter, a __constant__ filter).
+ *
+ * Addresses: allocations from 2^44 up, 256-byte aligned, with unmapped gaps
+ * between them (an overrun faults), never reused after a free (a use after
+ * free faults); module .global variables at the addresses their program was
+ * laid out with (below 2^44).  The address ws_emu_var_find() gives a .const
+ * variable is 0x7d0000000000 (the generic .const window) + (module index on
+ * the device << 32) + its bank offset: for the first module used on the
+ * device this is the generic address a kernel computes with cvta.const.  Every module's .global
+ * variables share the addresses from 2^32 up (docs/emulator.md "Device
+ * memory"): a launch sees its own module's variables, and ws_emu_mem_host()
+ * resolves a variable address in the module last named to ws_emu_var_find()
+ * or launched.
+ *
+ * Ownership: the device owns its allocations and variables; it borrows the
+ * ws_ptx_module of every program used on it (keep them alive until
+ * ws_emu_device_free).  A launch borrows its device.  Not thread-safe: one
+ * caller at a time, and no allocation or free while a launch runs. */
+typedef struct ws_emu_device ws_emu_device;
+
+typedef struct ws_emu_device_options {
+  uint64_t memory_budget;   /* total bytes of allocations; 0: the machine's
+                               physical memory (16 GiB when unknown) */
+} ws_emu_device_options;
+
+int ws_emu_device_new(ws_emu_device **out, const ws_emu_device_options *o, ws_diag *d);
+void ws_emu_device_free(ws_emu_device *dev);
+
+/* Allocate `bytes` (0 allowed) of zeroed device memory, 256-byte aligned, at
+ * a device address (never 0); WS_ENOMEM past the budget, with a diagnostic
+ * naming the budget.  `name` (may be NULL; copied) is used in fault reports
+ * ("buffer 'd_a'"). */
+int ws_emu_mem_alloc(ws_emu_device *dev, uint64_t bytes, const char *name, uint64_t *addr,
+                     ws_diag *d);
+/* Free an allocation by its base address; WS_EINVAL (with a diagnostic) for
+ * an address that is not the base of a live allocation. */
+int ws_emu_mem_free(ws_emu_device *dev, uint64_t addr, ws_diag *d);
+/* Host pointer to device bytes [addr, addr+bytes), which must lie inside one
+ * allocation or one module variable; NULL otherwise.  Valid until that
+ * allocation is freed or the device is freed.  Writing through it into a
+ * .const variable changes what later launches read. */
+void *ws_emu_mem_host(ws_emu_device *dev, uint64_t addr, uint64_t bytes);
+
+/* The device address and size of module variable `name` (.global or .const,
+ * as declared in the PTX) of the module p was loaded from; creates the
+ * module's variables on first use.  WS_EINVAL (diagnostic naming it) when
+ * absent.  The address works with ws_emu_mem_host. */
+int ws_emu_var_find(ws_emu_device *dev, const ws_emu_program *p, const char *name,
+                    uint64_t *addr, uint64_t *bytes, ws_diag *d);
+
+/* Pack a kernel's parameters from cudaLaunchKernel-style pointers: args[i]
+ * points at the value of the kernel's i-th .param (its declared size;
+ * aggregates .b8 arrays included), placed at the parameter's aligned offset.
+ * Writes the parameter image to buf (cap bytes), sets *used (the kernel's
+ * parameter bytes).  WS_EINVAL if cap is too small or an args[i] is NULL. */
+int ws_emu_params_pack(const ws_ptx_function *k, void *const *args, void *buf, size_t cap,
+                       size_t *used, ws_diag *d);
+
+typedef struct ws_emu_launch_config {
+  uint32_t grid[3], block[3]; /* blocks per dimension, threads per dimension */
+  uint64_t dynamic_shared;    /* dynamic shared bytes per block */
+  const void *params;         /* packed parameter image (ws_emu_params_pack) */
+  size_t params_bytes;        /* its bytes: the kernel's parameter bytes */
+} ws_emu_launch_config;
+
+/* Prepare a launch of program p on device dev (grid and block checked
+ * against CUDA's limits and the kernel's .reqntid/.maxntid, the parameter
+ * image against the kernel's size; the image is copied).  Then ws_emu_run()
+ * it, or hand it to ws_prof_launch().  Writes by the kernel land in the
+ * device's memory.  The launch borrows dev and p. */
+int ws_emu_launch_raw(ws_emu_launch **out, ws_emu_device *dev, const ws_emu_program *p,
+                      const ws_emu_launch_config *c, ws_diag *d);
+
+/* --- launching ------------------------------------------------------------ */
+
 /* Check the spec against the program's kernel (argument count, kinds, sizes
  * and types; grid and block limits), read input files and initialise every
- * buffer.  Errors name the argument ("argument 2 'n': ..."). */
+ * buffer.  Errors name the argument ("argument 2 'n': ...").  A thin layer
+ * over the device API: a private device (no budget), one allocation per
+ * buffer, the scalars packed, ws_emu_launch_raw(). */
 int ws_emu_launch_new(ws_emu_launch **out, const ws_emu_program *p,
                       const ws_launch_spec *s, ws_diag *d);
 /* Run the grid.  WS_EFAULT when the kernel faulted (out-of-bounds or
@@ -173,10 +334,27 @@ int ws_emu_launch_new(ws_emu_launch **out, const ws_emu_program *p,
  * and address.  stats may be NULL. */
 int ws_emu_run(ws_emu_launch *l, const ws_emu_options *o, ws_emu_stats *stats,
                ws_diag *d);
-/* Write each "output" buffer into dir (NULL = "."). */
+/* Refuse (WS_EINVAL, with a diagnostic naming the limit) a launch whose
+ * `blocks` blocks that will run hold more warps than o->max_launch_insts:
+ * each warp executes at least one instruction.  ws_emu_run calls it for
+ * the whole grid when no block_filter is set; a caller that filters blocks
+ * (sampling) calls it with the number that will run. */
+int ws_emu_check_work(const ws_emu_launch *l, uint64_t blocks, const ws_emu_options *o,
+                      ws_diag *d);
+/* Write each "output" buffer into dir (NULL = ".").  Spec launches only. */
 int ws_emu_write_outputs(const ws_emu_launch *l, const char *dir, ws_diag *d);
-/* A buffer's contents by argument name (for tests); NULL if none. */
+/* A buffer's contents by argument name (for tests); NULL if none (or a
+ * raw launch). */
 void *ws_emu_buffer(ws_emu_launch *l, const char *name, uint64_t *bytes);
+/* The launch's global memory objects (the module's .global variables and
+ * the spec's buffers), ascending by address, into out (at most max);
+ * returns how many there are.  Names are borrowed from the launch. */
+typedef struct ws_emu_region {
+  uint64_t base;     /* global address of the first byte */
+  uint64_t bytes;    /* size */
+  const char *name;  /* buffer or variable name */
+} ws_emu_region;
+size_t ws_emu_regions(const ws_emu_launch *l, ws_emu_region *out, size_t max);
 void ws_emu_launch_free(ws_emu_launch *l);
 
 #ifdef __cplusplus

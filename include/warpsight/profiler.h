@@ -17,10 +17,11 @@
  * ws_emu_event) and ws_prof_block_begin/_end around every profiled block,
  * then ws_prof_finish().  Calls for different workers may run concurrently;
  * all calls for one worker come from one thread.  Each worker keeps its own
- * accumulators.  Each profiled block's memory sectors are replayed through
- * the caches in linear block order (independent of the number of workers),
- * as soon as every earlier profiled block has finished; ws_prof_finish()
- * merges the workers and writes the profile.
+ * accumulators.  Each profiled block's memory sectors, recorded per warp,
+ * are replayed through the caches with warps, resident blocks and SMs
+ * interleaved as on a GPU (docs/profile.md, "Caches"; independent of the
+ * number of workers), as far as the blocks finished so far allow;
+ * ws_prof_finish() merges the workers and writes the profile.
  *
  * Ownership: ws_prof_new() gives a profiler to free with ws_prof_free(); it
  * borrows the module, the kernel and the GPU (keep them alive until
@@ -64,6 +65,11 @@ typedef struct ws_prof_config {
                                    shared bytes included */
   const char *resources_source; /* where they come from ("ptxas -v ...") */
   const char *input;            /* the kernel's file (profiler.input), or NULL */
+  const ws_emu_region *regions; /* the launch's global objects (ws_emu_regions),
+                                   ascending; a sample's DRAM traffic is
+                                   estimated per object (may be NULL; read
+                                   by ws_prof_new only) */
+  size_t nregions;
 } ws_prof_config;
 
 typedef struct ws_prof ws_prof;
@@ -80,10 +86,15 @@ void ws_prof_block_end(ws_prof *p, int worker, uint32_t block_linear);
  * WS_EINVAL when no block was profiled. */
 int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d);
 
-/* Sampling: N blocks of `total`, the linear indices floor(i * total / N)
- * for i = 0 .. N-1 (every block when N = 0 or N >= total). */
+/* Sampling: how many blocks of `total` a sample of N profiles (every block
+ * when N = 0 or N >= total). */
 uint64_t ws_prof_sample_count(uint64_t total, uint64_t n);
-int ws_prof_block_sampled(uint64_t block, uint64_t total, uint64_t n);
+/* The linear indices of the N blocks a sample profiles, ascending, into
+ * out (ws_prof_sample_count(blocks, n) entries): a Hammersley set over the
+ * grid, spread over every dimension (docs/profile.md, "Sampling"). */
+void ws_prof_sample_plan(uint64_t *out, const uint32_t grid[3], uint64_t n);
+/* Whether p profiles linear block `block` (its configuration's plan). */
+int ws_prof_sampled(const ws_prof *p, uint64_t block);
 
 /* --- profiling a launch in one call ------------------------------------------ */
 
@@ -113,12 +124,13 @@ int ws_prof_workers(int requested, uint64_t total_blocks, uint64_t sample_blocks
 typedef struct ws_prof_options {
   int version;                        /* WS_PROF_OPTIONS_VERSION */
   uint64_t sample_blocks;             /* profile N blocks spread over the grid
-                                         (ws_prof_block_sampled); 0: every block */
+                                         (ws_prof_sample_plan); 0: every block */
   int functional_rest;                /* run the unsampled blocks without hooks
                                          (else they are skipped) */
   int threads;                        /* worker threads asked for; 0: the number
                                          of cores (ws_prof_workers decides) */
-  uint64_t max_warp_insts;            /* per-warp instruction limit; 0: none */
+  uint64_t max_warp_insts;            /* per-warp instruction limit; 0: none
+                                         (INIT: WS_EMU_DEFAULT_MAX_WARP_INSTS) */
   const ws_prof_resources *resources; /* the compiler's figures (ptxas -v), or
                                          NULL: ws_prof_kernel_resources() */
   const char *resources_source;       /* with resources: where they come from
@@ -127,10 +139,19 @@ typedef struct ws_prof_options {
   const char *input;                  /* the kernel's file, recorded as
                                          profiler.input, or NULL */
   FILE *printf_out;                   /* the kernel's printf output; NULL: discarded */
+  uint64_t max_launch_insts;          /* limit on the launch's warp instructions
+                                         (the blocks that run); 0: none (INIT:
+                                         WS_EMU_DEFAULT_MAX_LAUNCH_INSTS) */
+  uint64_t max_memory;                /* ws_prof_launch_spec: the launch's global
+                                         memory budget in bytes; 0: the default
+                                         (ws_emu_default_memory_budget),
+                                         UINT64_MAX: none */
 } ws_prof_options;
 
 #define WS_PROF_OPTIONS_VERSION 1
-#define WS_PROF_OPTIONS_INIT {WS_PROF_OPTIONS_VERSION, 0, 0, 0, 0, NULL, NULL, NULL, NULL}
+#define WS_PROF_OPTIONS_INIT                                                          \
+  {WS_PROF_OPTIONS_VERSION, 0, 0, 0, WS_EMU_DEFAULT_MAX_WARP_INSTS, NULL, NULL, NULL, NULL, \
+   WS_EMU_DEFAULT_MAX_LAUNCH_INSTS, 0}
 
 /* A launch prepared in the emulator (ws_emu_launch_new from a spec, or a
  * raw launch on a device) and what the profiler must know about it: the

@@ -269,6 +269,12 @@ enum {
   WS_PTX_L_COMMON = 8
 };
 
+/* Largest variable the parser accepts, in bytes: 2^40 (1 TiB), more than
+ * the device memory of any GPU (the largest in data/gpus, an H100, has
+ * 80 GB).  A declaration whose extents multiply past it, or past 64 bits,
+ * is an error at its name, so no later size computation can wrap. */
+#define WS_PTX_MAX_VAR_BYTES (1ull << 40)
+
 /* A variable: module scope (.global/.const/.shared/...), function scope
  * (.local depot, demoted .shared, call-sequence .param), or a parameter. */
 typedef struct ws_ptx_var {
@@ -281,6 +287,7 @@ typedef struct ws_ptx_var {
   uint8_t ptr_space;     /* parameters: .ptr .global -> GLOBAL, else NONE */
   uint8_t is_ptr;        /* parameters: .ptr given */
   uint8_t unsized;       /* last dimension written [] (extern shared) */
+  uint8_t managed;       /* .attribute(.managed): a __managed__ .global variable */
   uint32_t align;        /* alignment in bytes (declared, or element size) */
   uint32_t ptr_align;    /* parameters: .ptr .align N, 0 if not given */
   uint64_t dims[4];      /* dimension sizes */

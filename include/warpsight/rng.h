@@ -37,11 +37,22 @@ static inline double ws_rng_real(uint64_t *state, double min, double max) {
   return min + ws_rng_uniform(state) * (max - min);
 }
 
+/* An integer in [min, max] of 64-bit two's complement values, min <= max
+ * in the values' own signedness: min + floor(u * span), span = (max - min)
+ * (exact, modulo 2^64) + 1 in double, capped at max.  Unsigned arithmetic,
+ * so the widest ranges (INT64_MIN .. INT64_MAX, 0 .. UINT64_MAX) cannot
+ * overflow; for |min|, |max| < 2^53 this equals the double formula
+ * (double)max - (double)min + 1 that earlier versions used. */
+static inline uint64_t ws_rng_uint(uint64_t *state, uint64_t min, uint64_t max) {
+  uint64_t w = max - min;
+  double span = (double)w + 1.0;            /* <= 2^64 */
+  uint64_t off = (uint64_t)(ws_rng_uniform(state) * span); /* < 2^64: u <= 1 - 2^-53 */
+  return min + (off > w ? w : off);
+}
+
 /* An integer value in [min, max]. */
 static inline int64_t ws_rng_int(uint64_t *state, int64_t min, int64_t max) {
-  double span = (double)max - (double)min + 1.0;
-  int64_t v = min + (int64_t)(ws_rng_uniform(state) * span);
-  return v > max ? max : v;
+  return (int64_t)ws_rng_uint(state, (uint64_t)min, (uint64_t)max);
 }
 
 #ifdef __cplusplus

@@ -4,41 +4,50 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/kernel_name.h"
+#include "util/strbuf.h"
 #include "warpsight/emu.h"
 #include "warpsight/ptx.h"
 
 static const char help_text[] =
     "usage: warpsight run FILE.ptx --kernel K --launch L.json [--out DIR] [-j N]\n"
-    "                     [--max-warp-insts N]\n\n"
+    "                     [--max-warp-insts N] [--max-launch-insts N] [--max-memory N]\n\n"
     "Runs kernel K of FILE.ptx in the functional PTX emulator with the grid, block\n"
     "and arguments of launch spec L.json (docs/launch-spec.md), writes every buffer\n"
     "marked \"output\" into DIR (default: the current folder) as a raw little-endian\n"
     "array, and prints a summary line: blocks, warps, warp instructions, seconds.\n"
     "Device printf output goes to stdout, in block order.\n\n"
-    "  --kernel K            kernel to run (default: the spec's \"kernel\")\n"
+    "  --kernel K            kernel to run (default: the spec's \"kernel\"); a C++\n"
+    "                        kernel by its mangled or demangled name (ns::k<float, 3>)\n"
     "  --launch L.json       launch spec (required)\n"
     "  --out DIR             folder for output files (must exist)\n"
     "  -j N                  worker threads (default: the number of cores)\n"
-    "  --max-warp-insts N    stop a warp after N warp instructions (runaway kernels)\n\n"
+    CLI_LIMIT_OPTIONS_HELP "\n"
     "Exit status: 0 ok, 1 the kernel faulted (out-of-bounds or misaligned access,\n"
     "barrier deadlock, instruction limit, trap), 2 bad usage or input (including\n"
     "instructions the emulator does not implement).\n";
 
 int cmd_run(int argc, char **argv) {
-  const char *kernel = NULL, *launch = NULL, *out = NULL, *jobs = NULL, *maxi = NULL;
-  cli_opt opts[] = {{"--kernel", 1, &kernel}, {"--launch", 1, &launch}, {"--out", 1, &out},
-                    {"-j", 1, &jobs},         {"--max-warp-insts", 1, &maxi}, {NULL, 0, NULL}};
+  const char *kernel = NULL, *launch = NULL, *out = NULL, *jobs = NULL, *maxi = NULL, *maxl = NULL,
+             *maxm = NULL;
+  cli_opt opts[] = {{"--kernel", 1, &kernel},         {"--launch", 1, &launch},
+                    {"--out", 1, &out},               {"-j", 1, &jobs},
+                    {"--max-warp-insts", 1, &maxi},   {"--max-launch-insts", 1, &maxl},
+                    {"--max-memory", 1, &maxm},       {NULL, 0, NULL}};
   const char *pos[1];
   int npos, help;
   if (cli_parse("run", argc, argv, opts, pos, 1, &npos, help_text, &help)) return EXIT_USAGE;
   if (help) return EXIT_OK;
   if (npos != 1) return cli_usage_error("run", "expected one PTX file (see --help)");
   if (!launch) return cli_usage_error("run", "--launch is required");
-  long j = 0, mx = 0;
+  long j = 0;
+  unsigned long long mx = WS_EMU_DEFAULT_MAX_WARP_INSTS, ml = WS_EMU_DEFAULT_MAX_LAUNCH_INSTS, mm = 0;
   if (jobs && cli_parse_int("run", "-j", jobs, &j)) return EXIT_USAGE;
-  if (maxi && cli_parse_int("run", "--max-warp-insts", maxi, &mx)) return EXIT_USAGE;
+  if (cli_parse_limit("run", "--max-warp-insts", maxi, &mx) ||
+      cli_parse_limit("run", "--max-launch-insts", maxl, &ml) ||
+      cli_parse_bytes("run", "--max-memory", maxm, &mm))
+    return EXIT_USAGE;
   if (jobs && (j < 1 || j > 256)) return cli_usage_error("run", "-j must be between 1 and 256");
-  if (maxi && mx < 1) return cli_usage_error("run", "--max-warp-insts must be at least 1");
 
   ws_diag d = WS_DIAG_INIT;
   ws_launch_spec *spec = NULL;
@@ -47,18 +56,25 @@ int cmd_run(int argc, char **argv) {
   ws_emu_launch *l = NULL;
   int st = ws_launch_spec_load(&spec, launch, &d);
   if (!st) st = ws_ptx_parse_file(&m, pos[0], &d);
-  if (!st && kernel && strcmp(kernel, spec->kernel) != 0) {
+  if (!st && kernel && !cli_kernel_same(kernel, spec->kernel)) {
     ws_diag_add(&d, WS_SEV_ERROR, launch, 0, 0, "the spec is for kernel '%s', --kernel names '%s'", spec->kernel,
                 kernel);
     st = WS_EINVAL;
   }
-  if (!st) st = ws_emu_load(&p, m, kernel ? kernel : spec->kernel, &d);
+  const ws_ptx_function *kf = st ? NULL : cli_kernel_find(m, spec->kernel);
+  if (kf && strcmp(kf->name, spec->kernel) != 0) { /* a demangled name: use the PTX's */
+    char *mangled = ws_strdup(kf->name);
+    if (mangled) free(spec->kernel), spec->kernel = mangled;
+  }
+  if (!st) st = ws_emu_load(&p, m, spec->kernel, &d);
+  if (!st && mm) ws_emu_program_set_memory_budget(p, mm == ~0ull ? 0 : mm);
   if (!st) st = ws_emu_launch_new(&l, p, spec, &d);
   ws_emu_stats stats = {0};
   if (!st) {
     ws_emu_options o = WS_EMU_OPTIONS_INIT;
     o.threads = (int)j;
     o.max_warp_insts = (uint64_t)mx;
+    o.max_launch_insts = (uint64_t)ml;
     o.printf_out = stdout;
     st = ws_emu_run(l, &o, &stats, &d);
     fflush(stdout);

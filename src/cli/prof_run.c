@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/kernel_name.h"
+#include "util/strbuf.h"
 #include "cli/toolchain.h"
 #include "warpsight/profiler.h"
 #include "warpsight/ptx.h"
@@ -39,7 +41,7 @@ int cli_profile_run(const prof_request *rq, ws_profile **out, ws_gpu **gpu_out,
   int st = ws_gpu_load(&g, rq->gpu, &d);
   if (!st) st = ws_launch_spec_load(&spec, rq->launch, &d);
   if (st) goto fail;
-  if (rq->kernel && strcmp(rq->kernel, spec->kernel) != 0) {
+  if (rq->kernel && !cli_kernel_same(rq->kernel, spec->kernel)) {
     ws_diag_add(&d, WS_SEV_ERROR, rq->launch, 0, 0, "the spec is for kernel '%s', --kernel names '%s'",
                 spec->kernel, rq->kernel);
     st = WS_EINVAL;
@@ -74,13 +76,20 @@ int cli_profile_run(const prof_request *rq, ws_profile **out, ws_gpu **gpu_out,
       arch = m->target;
     }
   }
-  const ws_ptx_function *k = ws_ptx_find_function(m, spec->kernel);
+  const ws_ptx_function *k = cli_kernel_find(m, spec->kernel);
+  if (k && strcmp(k->name, spec->kernel) != 0) { /* a demangled name: use the PTX's */
+    char *mangled = ws_strdup(k->name);
+    if (mangled) free(spec->kernel), spec->kernel = mangled;
+  }
   const ptxas_info *pi = have_ptxas && k ? cli_ptxas_find(&pl, k->name) : NULL;
   ws_prof_options o = WS_PROF_OPTIONS_INIT;
   ws_prof_resources res;
   o.sample_blocks = (uint64_t)rq->sample_blocks;
   o.functional_rest = rq->functional_rest;
   o.threads = (int)rq->threads;
+  o.max_warp_insts = rq->max_warp_insts;
+  o.max_launch_insts = rq->max_launch_insts;
+  o.max_memory = rq->max_memory;
   o.input = rq->file;
   if (pi && pi->regs >= 0) {
     res.registers_per_thread = (double)pi->regs;
@@ -114,4 +123,15 @@ done:
   if (rc == EXIT_OK) cli_print_diag(&d); /* warnings */
   ws_diag_free(&d);
   return rc;
+}
+
+int cli_prof_limits(prof_request *rq, const char *warp_s, const char *launch_s, const char *mem_s) {
+  rq->max_memory = 0;
+  rq->max_warp_insts = WS_EMU_DEFAULT_MAX_WARP_INSTS;
+  rq->max_launch_insts = WS_EMU_DEFAULT_MAX_LAUNCH_INSTS;
+  if (cli_parse_limit(rq->cmd, "--max-warp-insts", warp_s, &rq->max_warp_insts) ||
+      cli_parse_limit(rq->cmd, "--max-launch-insts", launch_s, &rq->max_launch_insts) ||
+      cli_parse_bytes(rq->cmd, "--max-memory", mem_s, &rq->max_memory))
+    return EXIT_USAGE;
+  return 0;
 }

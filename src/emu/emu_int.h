@@ -108,12 +108,12 @@ typedef struct dfunc {
   int index;                /* index in the program */
 } dfunc;
 
-/* A global-space object (buffer or module variable). */
+/* A global-space object of a launch's map (allocation or module variable). */
 typedef struct gobj {
   uint64_t base;     /* global address */
   uint64_t size;     /* bytes */
-  const char *name;  /* argument or variable name */
-  int arg;           /* spec argument index, or -1 for a module variable */
+  const char *name;  /* allocation (spec buffer) or variable name */
+  int arg;           /* >= 0 for an allocation, -1 for a module variable */
   int var;           /* module variable index, or -1 */
 } gobj;
 
@@ -141,6 +141,8 @@ struct ws_emu_program {
   uint64_t gvar_end;        /* end of module .global variables */
   sobj *sobjs;              /* shared and const objects for reports */
   uint32_t nsobjs;          /* entries */
+  uint64_t mem_budget;      /* bytes of global memory a launch may allocate
+                               (0: no limit; ws_emu_program_set_memory_budget) */
 };
 
 /* One entry of a warp's reconvergence stack. */
@@ -203,23 +205,84 @@ typedef struct fault {
   char msg[512];        /* extra detail */
 } fault;
 
+/* Fault kinds: the public ws_emu_fault values. */
 enum {
-  FAULT_NONE, FAULT_OOB, FAULT_MISALIGNED, FAULT_READONLY, FAULT_DEADLOCK,
-  FAULT_LIMIT, FAULT_TRAP, FAULT_STACK, FAULT_OTHER
+  FAULT_NONE = WS_EMU_FAULT_NONE, FAULT_OOB = WS_EMU_FAULT_OOB,
+  FAULT_MISALIGNED = WS_EMU_FAULT_MISALIGNED, FAULT_READONLY = WS_EMU_FAULT_READONLY,
+  FAULT_DEADLOCK = WS_EMU_FAULT_DEADLOCK, FAULT_LIMIT = WS_EMU_FAULT_LIMIT,
+  FAULT_TRAP = WS_EMU_FAULT_TRAP, FAULT_STACK = WS_EMU_FAULT_STACK,
+  FAULT_ASSERT = WS_EMU_FAULT_ASSERT, FAULT_OTHER = WS_EMU_FAULT_OTHER,
+  FAULT_LAUNCH_LIMIT = WS_EMU_FAULT_LAUNCH_LIMIT
 };
+
+/* ---- device (device.c) ---------------------------------------------------- */
+
+#define DEVICE_BASE (1ull << 44)   /* first allocation of a ws_emu_device_new device */
+#define DEVICE_END FUNC_ADDR_BASE  /* allocations end below the function-address window */
+
+/* One allocation. */
+typedef struct dalloc {
+  uint64_t base;    /* device address */
+  uint64_t size;    /* bytes */
+  uint8_t *mem;     /* host storage (size + 1 bytes, zeroed at allocation) */
+  char *name;       /* name for fault reports (owned), or NULL */
+} dalloc;
+
+/* The variables of one module on a device. */
+typedef struct dmodule {
+  const ws_ptx_module *m;  /* borrowed */
+  uint64_t *addr;          /* per module variable: .global address, .const bank offset */
+  uint8_t **mem;           /* per module variable: storage of a .global one, else NULL */
+  uint8_t *const_bank;     /* the module's constant bank (const_bytes + 1 bytes) */
+  uint64_t const_bytes;    /* its size */
+} dmodule;
+
+struct ws_emu_device {
+  uint64_t budget;         /* bytes of allocations allowed */
+  uint64_t used;           /* bytes of live allocations */
+  uint64_t next;           /* lowest address of the next allocation */
+  dalloc *allocs;          /* live allocations, sorted by base */
+  size_t nallocs, callocs;
+  dmodule *mods;           /* modules used on the device, in first-use order */
+  size_t nmods, cmods;
+  size_t cur_mod;          /* module whose variables ws_emu_mem_host resolves */
+};
+
+/* A device whose allocations start at `first` (a spec launch's private
+ * device starts right after its module's variables, as before devices). */
+int ws_emu_dev_new_at(ws_emu_device **out, uint64_t budget, uint64_t first);
+/* Allocate without a diagnostic: WS_ENOMEM when the host has no memory,
+ * WS_EINVAL when past the budget or the address space. */
+int ws_emu_dev_alloc(ws_emu_device *dev, uint64_t bytes, const char *name, uint64_t *addr);
+/* The allocation whose base is addr, or NULL. */
+dalloc *ws_emu_dev_find(ws_emu_device *dev, uint64_t addr);
+/* The module of p on dev (created on first use); *idx its index. */
+int ws_emu_dev_module(ws_emu_device *dev, const ws_emu_program *p, size_t *idx, ws_diag *d);
+
+/* ---- launch ----------------------------------------------------------------- */
 
 struct ws_emu_launch {
   const ws_emu_program *p;  /* borrowed */
-  const ws_launch_spec *s;  /* borrowed */
-  gobj *gobjs;              /* global objects sorted by base */
+  const ws_launch_spec *s;  /* borrowed; NULL for a raw launch */
+  ws_emu_device *dev;       /* borrowed (own_dev for a spec launch) */
+  ws_emu_device *own_dev;   /* private device of a spec launch (owned) */
+  size_t mod;               /* index of p's module on dev */
+  uint32_t grid[3];         /* blocks per dimension */
+  uint32_t block[3];        /* threads per dimension */
+  uint64_t dynamic_shared;  /* dynamic shared bytes per block */
+  gobj *gobjs;              /* global objects sorted by base (rebuilt by ws_emu_run) */
   uint32_t ngobjs;
   uint8_t **gmem;           /* host storage of each global object */
-  uint8_t *param_image;     /* kernel parameter space */
+  uint8_t *param_image;     /* kernel parameter space (owned copy) */
   uint64_t param_bytes;
-  uint8_t *const_bank;      /* constant bank (copy of the program's) */
+  uint8_t *const_bank;      /* the module's constant bank on dev (borrowed) */
   uint64_t shared_bytes;    /* static + dynamic shared per block */
-  int *arg_obj;             /* spec argument -> gobj index (buffers), or -1 */
+  uint64_t *arg_addr;       /* spec argument -> its buffer's address, or 0 */
 };
+
+/* Build L's global map from its device: the module's .global variables,
+ * then every live allocation. */
+int ws_emu_launch_map(ws_emu_launch *L);
 
 /* Per-worker block context. */
 typedef struct blockctx {
@@ -239,6 +302,11 @@ typedef struct blockctx {
   char *pbuf;               /* printf output of this block */
   size_t plen, pcap;
   uint64_t warp_insts, thread_insts;
+  uint64_t *launch_insts;   /* warp instructions of the whole launch so far,
+                               shared by the workers (atomic; updated
+                               between quanta) */
+  uint64_t *printf_bytes;   /* printf output of the launch's finished blocks
+                               (atomic), for WS_EMU_MAX_PRINTF_BYTES */
 } blockctx;
 
 /* exec.c */

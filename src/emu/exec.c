@@ -18,6 +18,7 @@
 
 #include "emu/emu_int.h"
 #include "emu/num.h"
+#include "util/checked.h"
 
 #define QUANTUM 100000u
 
@@ -386,7 +387,7 @@ static inline uint32_t combine(int bop, uint32_t x, uint32_t c) {
 /* ---- special registers ------------------------------------------------------ */
 
 static uint64_t sreg(blockctx *B, warp *w, const dinst *in, uint32_t l) {
-  const ws_launch_spec *s = B->L->s;
+  const struct ws_emu_launch *s = B->L;
   uint32_t c = in->comp ? in->comp - 1u : 0;
   switch ((int)in->imm) {
   case WS_PTX_SR_TID: return c < 3 ? w->tid[c][l] : 0;
@@ -439,7 +440,8 @@ static int grow_local(warp *w, uint64_t need) {
   if (need <= w->local_cap) return 0;
   uint64_t c = w->local_cap ? w->local_cap : 256;
   while (c < need) c *= 2;
-  if (c > (64u << 20)) return -1;
+  if (c > WS_EMU_MAX_LOCAL_BYTES && need <= WS_EMU_MAX_LOCAL_BYTES) c = WS_EMU_MAX_LOCAL_BYTES;
+  if (c > WS_EMU_MAX_LOCAL_BYTES) return -1;
   uint8_t *n = calloc(32, c);
   if (!n) return -1;
   for (uint32_t l = 0; l < 32 && w->local; l++) memcpy(n + l * c, w->local + l * w->local_cap, w->local_top);
@@ -633,7 +635,7 @@ typedef struct xctx {
   sentry *top;            /* the warp's top reconvergence entry */
   uint32_t pc;            /* control family: this instruction in, the next one out */
   uint32_t active;        /* control family: the entry's active lanes */
-  uint64_t limit;         /* warp instruction limit (0: none) */
+  uint64_t limit;         /* the count at which the warp must stop (warp_cap) */
   uint64_t qend;          /* instruction count that ends the warp's quantum */
 } xctx;
 
@@ -775,7 +777,7 @@ EXECUTOR int ex_stack(const xctx *X, const dinst *in, uint32_t m) {
     uint64_t need = 0, al = (uint64_t)in->imm;
     LANES(m, need = A[l] > need ? A[l] : need);
     uint64_t base = (w->local_top + al - 1) / al * al;
-    if (need > (64u << 20) || grow_local(w, base + need)) {
+    if (need > WS_EMU_MAX_LOCAL_BYTES || grow_local(w, base + need)) {
       set_fault(X->B, w, (uint32_t)__builtin_ctz(m), F, PC(in), FAULT_STACK, 0, 0, 0);
       return -1;
     }
@@ -1557,10 +1559,30 @@ static int stack_fault(const xctx *X, uint32_t lane) {
   return FL_FAULT;
 }
 
+/* The instruction count at which w must stop at its next branch: its own
+ * limit (max_warp_insts), or the count at which the launch's total would
+ * pass max_launch_insts, whichever comes first; UINT64_MAX when neither
+ * applies.  Loops need a branch, so checking there catches every runaway. */
+static uint64_t warp_cap(const blockctx *B, const warp *w) {
+  uint64_t cap = B->o->max_warp_insts ? B->o->max_warp_insts : UINT64_MAX;
+  uint64_t ml = B->o->max_launch_insts;
+  if (ml) {
+    uint64_t used = __atomic_load_n(B->launch_insts, __ATOMIC_RELAXED), c2;
+    if (ws_add_u64(&c2, w->insts, used >= ml ? 0 : ml - used)) c2 = UINT64_MAX;
+    if (c2 < cap) cap = c2;
+  }
+  return cap;
+}
+
+/* Which limit stopped w. */
+static int limit_kind(const blockctx *B, const warp *w) {
+  return B->o->max_warp_insts && w->insts > B->o->max_warp_insts ? FAULT_LIMIT : FAULT_LAUNCH_LIMIT;
+}
+
 /* The warp ran past its instruction limit (checked at branches). */
 EXECUTOR int over_limit(const xctx *X) {
-  if (!X->limit || X->w->insts <= X->limit) return 0;
-  set_fault(X->B, X->w, (uint32_t)__builtin_ctz(X->active), X->F, X->pc, FAULT_LIMIT, 0, 0, 0);
+  if (X->w->insts <= X->limit) return 0;
+  set_fault(X->B, X->w, (uint32_t)__builtin_ctz(X->active), X->F, X->pc, limit_kind(X->B, X->w), 0, 0, 0);
   return 1;
 }
 
@@ -1749,7 +1771,7 @@ static int ex_assertfail(xctx *X, const dinst *in, uint32_t m) {
     }
     dst[119] = 0;
   }
-  set_fault(B, X->w, l, X->F, X->pc, FAULT_OTHER, 0, 0, 0);
+  set_fault(B, X->w, l, X->F, X->pc, FAULT_ASSERT, 0, 0, 0);
   snprintf(B->flt.msg, sizeof B->flt.msg, "device assertion '%s' failed at %s:%u in %s", msg, file,
            (uint32_t)a[2], fn);
   return FL_FAULT;
@@ -1767,6 +1789,12 @@ static int ex_vprintf(xctx *X, const dinst *in, uint32_t m) {
     vpctx vc = {B, w, l, X->F, X->pc};
     int r = ws_emu_vprintf(&B->pbuf, &B->plen, &B->pcap, vp_fetch_fn, &vc, fa, aa);
     if (r < 0 && B->flt.kind) return FL_FAULT;
+    if (B->plen + __atomic_load_n(B->printf_bytes, __ATOMIC_RELAXED) > WS_EMU_MAX_PRINTF_BYTES) {
+      set_fault(B, w, l, X->F, X->pc, FAULT_OTHER, 0, 0, 0);
+      snprintf(B->flt.msg, sizeof B->flt.msg, "device printf output passed the limit of %llu bytes per launch",
+               (unsigned long long)WS_EMU_MAX_PRINTF_BYTES);
+      return FL_FAULT;
+    }
     if (nr && (vs[0] & 0x80000000u)) {
       int32_t rv = r;
       memcpy(w->local + l * w->local_cap + X->lbase + (vs[0] & 0x7fffffffu), &rv, 4);
@@ -1905,7 +1933,7 @@ static int settle(warp *w) {
 /* Runs warp w until it is done, waits at a barrier, faults (returns -1) or
  * uses up its quantum. */
 static int run_warp(blockctx *B, warp *w) {
-  xctx X = {.B = B, .w = w, .limit = B->o->max_warp_insts, .qend = w->insts + QUANTUM};
+  xctx X = {.B = B, .w = w, .limit = warp_cap(B, w), .qend = w->insts + QUANTUM};
   X.H = B->o->hooks && B->o->hooks->inst ? B->o->hooks : NULL;
 reload:
   if (!settle(w)) return 0;
@@ -1950,11 +1978,28 @@ reload:
   }
 }
 
+/* A warp stopped by an instruction limit while another waits at a barrier
+ * is a barrier-spin deadlock (the spinning warp waits for something the
+ * waiting one would do after the barrier): say so instead of "limit". */
+static void spin_deadlock(blockctx *B, const warp *spinner) {
+  const warp *x = NULL;
+  for (uint32_t i = 0; i < B->nwarps && !x; i++)
+    if (B->warps[i].state == WS_WAIT) x = &B->warps[i];
+  if (!x) return;
+  const ws_ptx_inst *bi = &x->bar_f->f->insts[x->bar_pc];
+  snprintf(B->flt.msg, sizeof B->flt.msg,
+           "warp %u spins past the limit of %llu warp instructions (%s) while warp %u waits at barrier %d "
+           "(PTX line %u)",
+           spinner->id,
+           (unsigned long long)(B->flt.kind == FAULT_LIMIT ? B->o->max_warp_insts : B->o->max_launch_insts),
+           B->flt.kind == FAULT_LIMIT ? "--max-warp-insts" : "--max-launch-insts", x->id, x->bar_id, bi->line);
+  B->flt.kind = FAULT_DEADLOCK;
+}
+
 /* Runs every warp of block B->block to completion.  Returns 0, or -1 with
  * B->flt set. */
 int ws_emu_run_block(blockctx *B) {
-  struct ws_emu_launch *L = B->L;
-  const ws_launch_spec *s = L->s;
+  struct ws_emu_launch *L = B->L, *s = L;
   uint32_t b = B->block;
   B->ctaid[0] = b % s->grid[0];
   B->ctaid[1] = (b / s->grid[0]) % s->grid[1];
@@ -1986,7 +2031,8 @@ int ws_emu_run_block(blockctx *B) {
     }
     if (push_frame(w, K, 0) || push_entry(w, 0, NO_PC, w->exists, 0)) {
       set_fault(B, w, 0, K, 0, FAULT_STACK, 0, 0, 0);
-      snprintf(B->flt.msg, sizeof B->flt.msg, "out of memory for the warp's registers");
+      snprintf(B->flt.msg, sizeof B->flt.msg, "the kernel's frame (%llu bytes of local memory per thread) does not fit",
+               (unsigned long long)K->frame_bytes);
       return -1;
     }
   }
@@ -2000,7 +2046,13 @@ int ws_emu_run_block(blockctx *B) {
       }
       if (w->state != WS_RUN) continue;
       ran = 1;
-      if (run_warp(B, w)) goto out_fault;
+      uint64_t before = w->insts;
+      int r = run_warp(B, w);
+      __atomic_add_fetch(B->launch_insts, w->insts - before, __ATOMIC_RELAXED);
+      if (r) {
+        if (B->flt.kind == FAULT_LIMIT || B->flt.kind == FAULT_LAUNCH_LIMIT) spin_deadlock(B, w);
+        goto out_fault;
+      }
       if (w->state == WS_DONE) done++;
     }
     if ((uint32_t)done == B->nwarps) break;

@@ -1,9 +1,10 @@
 /*
  * launch.c — from a launch spec to a finished grid: argument checking
- * against the kernel's .param list, the global memory map (module .global
- * variables, then one object per buffer, separated by unmapped gaps so that
- * overruns fault), buffer initialisers, the worker pool, printf ordering,
- * fault reports and output files.
+ * against the kernel's .param list, the spec's buffers as allocations on a
+ * private device (device.c: module .global variables, then one object per
+ * buffer, separated by unmapped gaps so that overruns fault), buffer
+ * initialisers, the worker pool, printf ordering, fault reports and output
+ * files.
  */
 #include <math.h>
 #include <pthread.h>
@@ -15,22 +16,8 @@
 
 #include "emu/emu_int.h"
 #include "emu/num.h"
+#include "util/checked.h"
 #include "warpsight/rng.h"
-
-void ws_emu_var_image(const ws_emu_program *P, const ws_ptx_var *v, uint8_t *img);
-
-static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
-
-void ws_emu_launch_free(ws_emu_launch *l) {
-  if (!l) return;
-  for (uint32_t i = 0; i < l->ngobjs; i++) free(l->gmem[i]);
-  free(l->gmem);
-  free(l->gobjs);
-  free(l->param_image);
-  free(l->const_bank);
-  free(l->arg_obj);
-  free(l);
-}
 
 static int is_float_elem(ws_elem_type t) {
   return t == WS_ELEM_F16 || t == WS_ELEM_BF16 || t == WS_ELEM_F32 || t == WS_ELEM_F64;
@@ -50,20 +37,25 @@ static uint64_t elem_bits(ws_elem_type t, double v) {
   }
 }
 
-static int init_buffer(uint8_t *mem, const ws_launch_arg *a, const char *origin, int idx, ws_diag *d) {
+/* Initialise buffer (or variable) a's count elements at mem; `path` names
+ * it in messages ("args[2]"). */
+static int init_buffer(uint8_t *mem, const ws_launch_arg *a, const char *origin, const char *path, ws_diag *d) {
   int es = ws_elem_type_size(a->type);
   uint64_t n = a->count;
   switch (a->init) {
   case WS_INIT_ZERO:
     return WS_OK;
+  case WS_INIT_VALUES:
+    for (uint64_t i = 0; i < n; i++) memcpy(mem + i * (uint64_t)es, &a->values[i], (size_t)es);
+    return WS_OK;
   case WS_INIT_CONSTANT: {
-    uint64_t b = elem_bits(a->type, a->v0);
+    uint64_t b = a->exact && !is_float_elem(a->type) ? a->i0 : elem_bits(a->type, a->v0);
     for (uint64_t i = 0; i < n; i++) memcpy(mem + i * (uint64_t)es, &b, (size_t)es);
     return WS_OK;
   }
   case WS_INIT_IOTA:
     if (!is_float_elem(a->type)) { /* 64-bit two's complement, truncated to the element */
-      uint64_t v = (uint64_t)(int64_t)a->v0, step = (uint64_t)(int64_t)a->v1;
+      uint64_t v = a->exact ? a->i0 : (uint64_t)(int64_t)a->v0, step = a->exact ? a->i1 : (uint64_t)(int64_t)a->v1;
       for (uint64_t i = 0; i < n; i++, v += step) memcpy(mem + i * (uint64_t)es, &v, (size_t)es);
       return WS_OK;
     }
@@ -78,6 +70,8 @@ static int init_buffer(uint8_t *mem, const ws_launch_arg *a, const char *origin,
       uint64_t b;
       if (is_float_elem(a->type))
         b = elem_bits(a->type, ws_rng_real(&st, a->v0, a->v1));
+      else if (a->exact)
+        b = ws_rng_uint(&st, a->i0, a->i1);
       else
         b = (uint64_t)ws_rng_int(&st, (int64_t)a->v0, (int64_t)a->v1);
       memcpy(mem + i * (uint64_t)es, &b, (size_t)es);
@@ -85,20 +79,22 @@ static int init_buffer(uint8_t *mem, const ws_launch_arg *a, const char *origin,
     return WS_OK;
   }
   case WS_INIT_FILE: {
-    FILE *f = fopen(a->file, "rb");
-    if (!f) {
-      ws_diag_add(d, WS_SEV_ERROR, origin, 0, 0, "args[%d].init.file: cannot open '%s' for buffer '%s'", idx,
+    FILE *f;
+    uint64_t want = n * (uint64_t)es, have;
+    /* regular files only (a FIFO would block) */
+    int st = ws_open_input(&f, &have, a->file, UINT64_MAX, d);
+    if (st) {
+      ws_diag_add(d, WS_SEV_NOTE, origin, 0, 0, "%s.init.file: cannot open '%s' for buffer '%s'", path,
                   a->file, a->name);
-      return WS_EIO;
+      return st;
     }
-    uint64_t want = n * (uint64_t)es;
     size_t got = want ? fread(mem, 1, (size_t)want, f) : 0;
     int extra = fgetc(f) != EOF;
     fclose(f);
     if (got != want || extra) {
       ws_diag_add(d, WS_SEV_ERROR, origin, 0, 0,
-                  "args[%d].init.file: '%s' must hold exactly %llu bytes (%llu %s elements), it holds %s%llu",
-                  idx, a->file, (unsigned long long)want, (unsigned long long)n, ws_elem_type_name(a->type),
+                  "%s.init.file: '%s' must hold exactly %llu bytes (%llu %s elements), it holds %s%llu",
+                  path, a->file, (unsigned long long)want, (unsigned long long)n, ws_elem_type_name(a->type),
                   extra ? "more than " : "", (unsigned long long)got);
       return WS_EINVAL;
     }
@@ -110,6 +106,30 @@ static int init_buffer(uint8_t *mem, const ws_launch_arg *a, const char *origin,
 
 static const char *ptype_name(const ws_ptx_var *v) {
   return ws_ptx_type_name((ws_ptx_type)v->type);
+}
+
+/* An aggregate argument against a .b8 array parameter: the same size (the
+ * fields' end rounded up to the parameter's alignment) and no field that
+ * needs more alignment than the parameter has. */
+static int check_aggregate(const ws_launch_arg *a, const ws_ptx_var *pv, uint32_t i, const char *o, ws_diag *d) {
+  uint64_t al = pv->align ? pv->align : 1, padded = (a->nbytes + al - 1) / al * al;
+  if (!pv->ndims)
+    return ws_diag_add(d, WS_SEV_ERROR, o, 0, 0,
+                       "argument %u '%s': the kernel's parameter %u '%s' is .%s (%d bytes), not an aggregate (.b8 array)",
+                       i, a->name, i, pv->name, ptype_name(pv), (int)pv->size);
+  if (!a->is_aggregate)
+    return ws_diag_add(d, WS_SEV_ERROR, o, 0, 0,
+                       "argument %u '%s': the kernel's parameter %u '%s' is a %d-byte aggregate (.b8 array): give it as {\"aggregate\": name, \"fields\": [...]} or {\"aggregate\": name, \"bytes\": \"hex\"}",
+                       i, a->name, i, pv->name, (int)pv->size);
+  if (padded != pv->size)
+    return ws_diag_add(d, WS_SEV_ERROR, o, 0, 0,
+                       "argument %u '%s': the aggregate has %u bytes, the kernel's parameter %u '%s' has %llu (.align %llu)",
+                       i, a->name, a->nbytes, i, pv->name, (unsigned long long)pv->size, (unsigned long long)al);
+  if (a->align > al)
+    return ws_diag_add(d, WS_SEV_ERROR, o, 0, 0,
+                       "argument %u '%s': a field needs %u-byte alignment, the kernel's parameter %u '%s' is .align %llu",
+                       i, a->name, a->align, i, pv->name, (unsigned long long)al);
+  return WS_OK;
 }
 
 static int check_args(const ws_emu_program *p, const ws_launch_spec *s, ws_diag *d) {
@@ -125,11 +145,9 @@ static int check_args(const ws_emu_program *p, const ws_launch_spec *s, ws_diag 
     const ws_ptx_var *pv = &k->params[i];
     int tk = ws_ptx_type_kind((ws_ptx_type)pv->type);
     int ps = (int)pv->size;
-    if (pv->ndims) {
-      ws_diag_add(d, WS_SEV_ERROR, o, 0, 0,
-                  "argument %u '%s': the kernel's parameter %u '%s' is a %d-byte aggregate (.b8 array), which launch specs cannot give",
-                  i, a->name, i, pv->name, ps);
-      return WS_EINVAL;
+    if (pv->ndims || a->is_aggregate) {
+      if (check_aggregate(a, pv, i, o, d)) return WS_EINVAL;
+      continue;
     }
     if (a->is_buffer) {
       if (ps != 8 || tk == WS_PTX_TK_F) {
@@ -152,9 +170,88 @@ static int check_args(const ws_emu_program *p, const ws_launch_spec *s, ws_diag 
   return WS_OK;
 }
 
-static int cmp_gobj(const void *a, const void *b) {
-  const gobj *x = a, *y = b;
-  return x->base < y->base ? -1 : x->base > y->base;
+/* The spec's buffers as allocations on the launch's private device, their
+ * addresses and the scalars in the parameter image. */
+static int place_args(ws_emu_device *dev, const ws_emu_program *p, const ws_launch_spec *s, uint8_t *image,
+                      uint64_t *arg_addr, ws_diag *d) {
+  const ws_ptx_function *k = p->funcs[0].f;
+  for (uint32_t i = 0; i < s->nargs; i++) {
+    const ws_launch_arg *a = &s->args[i];
+    const ws_ptx_var *pv = &k->params[i];
+    if (a->is_aggregate) {
+      memcpy(image + pv->offset, a->bytes, a->nbytes); /* check_aggregate: nbytes <= size */
+      continue;
+    }
+    if (!a->is_buffer) {
+      memcpy(image + pv->offset, &a->value, pv->size < 8 ? pv->size : 8);
+      continue;
+    }
+    uint64_t bytes = a->count * (uint64_t)ws_elem_type_size(a->type), g;
+    if (ws_emu_dev_alloc(dev, bytes, a->name, &g)) {
+      ws_diag_add(d, WS_SEV_ERROR, s->path, 0, 0, "args[%u]: cannot allocate %llu bytes for buffer '%s'", i,
+                  (unsigned long long)bytes, a->name);
+      return WS_ENOMEM;
+    }
+    arg_addr[i] = g;
+    char path[32];
+    snprintf(path, sizeof path, "args[%u]", i);
+    int st = init_buffer(ws_emu_dev_find(dev, g)->mem, a, s->path, path, d);
+    if (st) return st;
+    memcpy(image + pv->offset, &g, 8);
+  }
+  return WS_OK;
+}
+
+/* The spec's "variables": each named .global/.const variable of the module
+ * gets its elements before the launch. */
+static int set_variables(ws_emu_device *dev, const ws_emu_program *p, const ws_launch_spec *s, ws_diag *d) {
+  for (uint32_t i = 0; i < s->nvars; i++) {
+    const ws_launch_arg *v = &s->vars[i];
+    uint64_t addr, size, es = (uint64_t)ws_elem_type_size(v->type), n = v->count;
+    char path[300];
+    snprintf(path, sizeof path, "variables.%s", v->name);
+    ws_diag tmp = {0};
+    int st = ws_emu_var_find(dev, p, v->name, &addr, &size, &tmp);
+    ws_diag_free(&tmp);
+    if (st)
+      return ws_diag_add(d, WS_SEV_ERROR, s->path, 0, 0, "%s: module '%s' has no .global or .const variable '%s'",
+                         path, p->m->path, v->name);
+    if (!n) {
+      if (size % es)
+        return ws_diag_add(d, WS_SEV_ERROR, s->path, 0, 0,
+                           "%s: the variable has %llu bytes, not a whole number of %s elements; give \"count\"", path,
+                           (unsigned long long)size, ws_elem_type_name(v->type));
+      n = size / es;
+    }
+    if (n > size / es)
+      return ws_diag_add(d, WS_SEV_ERROR, s->path, 0, 0, "%s: %llu %s elements (%llu bytes) do not fit the variable's %llu bytes",
+                         path, (unsigned long long)n, ws_elem_type_name(v->type), (unsigned long long)(n * es),
+                         (unsigned long long)size);
+    ws_launch_arg whole = *v;
+    whole.count = n;
+    if ((st = init_buffer(ws_emu_mem_host(dev, addr, n * es), &whole, s->path, path, d))) return st;
+  }
+  return WS_OK;
+}
+
+/* The launch's global memory (module .global variables and buffers) against
+ * the program's budget, before anything is allocated. */
+static int check_budget(const ws_emu_program *p, const ws_launch_spec *s, ws_diag *d) {
+  uint64_t total = 0, b;
+  int over = 0;
+  for (uint32_t i = 0; i < p->m->nvars; i++)
+    if (p->m->vars[i].space == WS_PTX_SP_GLOBAL) over |= ws_add_u64(&total, total, p->m->vars[i].size);
+  for (uint32_t i = 0; i < s->nargs; i++)
+    if (s->args[i].is_buffer)
+      over |= ws_mul_u64(&b, s->args[i].count, (uint64_t)ws_elem_type_size(s->args[i].type)) ||
+              ws_add_u64(&total, total, b);
+  if (!p->mem_budget || (!over && total <= p->mem_budget)) return WS_OK;
+  ws_diag_add(d, WS_SEV_ERROR, s->path, 0, 0,
+              "the launch needs %s%llu bytes of global memory (buffers and .global variables), more than the "
+              "emulator's budget of %llu bytes (--max-memory; default half the machine's memory)",
+              over ? "more than " : "", (unsigned long long)(over ? UINT64_MAX : total),
+              (unsigned long long)p->mem_budget);
+  return WS_EINVAL;
 }
 
 int ws_emu_launch_new(ws_emu_launch **out, const ws_emu_program *p, const ws_launch_spec *s, ws_diag *d) {
@@ -166,6 +263,7 @@ int ws_emu_launch_new(ws_emu_launch **out, const ws_emu_program *p, const ws_lau
     return WS_EINVAL;
   }
   int st = check_args(p, s, d);
+  if (!st) st = check_budget(p, s, d);
   if (st) return st;
   uint32_t th = s->block[0] * s->block[1] * s->block[2];
   if (k->perf.nreqntid && (k->perf.reqntid[0] != s->block[0] || k->perf.reqntid[1] != s->block[1] ||
@@ -178,111 +276,72 @@ int ws_emu_launch_new(ws_emu_launch **out, const ws_emu_program *p, const ws_lau
     ws_diag_add(d, WS_SEV_ERROR, s->path, 0, 0, "block of %u threads exceeds the kernel's .maxntid", th);
     return WS_EINVAL;
   }
-  ws_emu_launch *L = calloc(1, sizeof *L);
-  if (!L) return WS_ENOMEM;
-  L->p = p;
-  L->s = s;
-  const ws_ptx_module *m = p->m;
-  uint32_t n = 0;
-  for (uint32_t i = 0; i < m->nvars; i++)
-    if (m->vars[i].space == WS_PTX_SP_GLOBAL) n++;
-  for (uint32_t i = 0; i < s->nargs; i++)
-    if (s->args[i].is_buffer) n++;
-  L->gobjs = calloc(n + 1, sizeof *L->gobjs);
-  L->gmem = calloc(n + 1, sizeof *L->gmem);
-  L->arg_obj = malloc((s->nargs + 1) * sizeof *L->arg_obj);
-  L->param_bytes = k->param_bytes;
-  L->param_image = calloc(k->param_bytes + 1, 1);
-  L->const_bank = malloc(p->const_bytes + 1);
+  /* a private device whose buffers start right after the module's .global
+   * variables, as they always have (fault reports quote these addresses) */
+  ws_emu_device *dev = NULL;
+  uint8_t *image = calloc(k->param_bytes + 1, 1);
+  uint64_t *arg_addr = calloc(s->nargs + 1, sizeof *arg_addr);
+  size_t mi;
   st = WS_ENOMEM;
-  if (!L->gobjs || !L->gmem || !L->arg_obj || !L->param_image || !L->const_bank) goto fail;
-  memcpy(L->const_bank, p->const_image, p->const_bytes);
-  for (uint32_t i = 0; i < m->nvars; i++) {
-    const ws_ptx_var *v = &m->vars[i];
-    if (v->space != WS_PTX_SP_GLOBAL) continue;
-    gobj *o = &L->gobjs[L->ngobjs];
-    *o = (gobj){p->mvar_addr[i], v->size, v->name, -1, (int)i};
-    L->gmem[L->ngobjs] = calloc(v->size + 1, 1);
-    if (!L->gmem[L->ngobjs]) goto fail;
-    ws_emu_var_image(p, v, L->gmem[L->ngobjs]);
-    L->ngobjs++;
-  }
-  uint64_t g = p->gvar_end;
-  for (uint32_t i = 0; i < s->nargs; i++) {
-    const ws_launch_arg *a = &s->args[i];
-    const ws_ptx_var *pv = &k->params[i];
-    L->arg_obj[i] = -1;
-    if (!a->is_buffer) {
-      memcpy(L->param_image + pv->offset, &a->value, pv->size < 8 ? pv->size : 8);
-      continue;
-    }
-    uint64_t bytes = a->count * (uint64_t)ws_elem_type_size(a->type);
-    g = align_up(g, 256);
-    gobj *o = &L->gobjs[L->ngobjs];
-    *o = (gobj){g, bytes, a->name, (int)i, -1};
-    /* calloc, not malloc + memset: large blocks come zeroed from mmap and
-     * pages nobody touches never become resident (sampled launches of huge
-     * buffers read and write only a few pages). */
-    L->gmem[L->ngobjs] = calloc(bytes + 1, 1);
-    if (!L->gmem[L->ngobjs]) {
-      ws_diag_add(d, WS_SEV_ERROR, s->path, 0, 0, "args[%u]: cannot allocate %llu bytes for buffer '%s'", i,
-                  (unsigned long long)bytes, a->name);
-      goto fail;
-    }
-    L->arg_obj[i] = (int)L->ngobjs;
-    L->ngobjs++;
-    if ((st = init_buffer(L->gmem[L->ngobjs - 1], a, s->path, (int)i, d))) goto fail;
-    st = WS_ENOMEM;
-    memcpy(L->param_image + pv->offset, &g, 8);
-    g += bytes + GLOBAL_GAP;
-  }
-  /* objects are created in address order already; keep the invariant explicit */
-  {
-    /* sorting would reorder gmem too: sort (object, storage) pairs together */
-    for (uint32_t i = 1; i < L->ngobjs; i++)
-      if (L->gobjs[i].base < L->gobjs[i - 1].base) {
-        (void)cmp_gobj;
-        break;
-      }
-  }
-  L->shared_bytes = p->shared_dyn_base + s->dynamic_shared;
-  *out = L;
+  if (!image || !arg_addr || ws_emu_dev_new_at(&dev, UINT64_MAX, p->gvar_end)) goto fail;
+  if ((st = ws_emu_dev_module(dev, p, &mi, d))) goto fail;
+  if ((st = place_args(dev, p, s, image, arg_addr, d))) goto fail;
+  if ((st = set_variables(dev, p, s, d))) goto fail;
+  ws_emu_launch_config c = {{s->grid[0], s->grid[1], s->grid[2]}, {s->block[0], s->block[1], s->block[2]},
+                            s->dynamic_shared, image, (size_t)k->param_bytes};
+  if ((st = ws_emu_launch_raw(out, dev, p, &c, d))) goto fail;
+  (*out)->s = s;
+  (*out)->own_dev = dev;
+  (*out)->arg_addr = arg_addr;
+  free(image);
   return WS_OK;
 fail:
-  ws_emu_launch_free(L);
+  ws_emu_device_free(dev);
+  free(image);
+  free(arg_addr);
   return st;
 }
 
+/* The storage of spec argument i's buffer, or NULL. */
+static dalloc *arg_alloc(const ws_emu_launch *l, uint32_t i) {
+  if (!l->s || !l->arg_addr || !l->arg_addr[i]) return NULL;
+  return ws_emu_dev_find(l->dev, l->arg_addr[i]);
+}
+
 void *ws_emu_buffer(ws_emu_launch *l, const char *name, uint64_t *bytes) {
-  for (uint32_t i = 0; i < l->s->nargs; i++)
-    if (l->arg_obj[i] >= 0 && strcmp(l->s->args[i].name, name) == 0) {
-      if (bytes) *bytes = l->gobjs[l->arg_obj[i]].size;
-      return l->gmem[l->arg_obj[i]];
+  for (uint32_t i = 0; l->s && i < l->s->nargs; i++) {
+    dalloc *a = arg_alloc(l, i);
+    if (a && strcmp(l->s->args[i].name, name) == 0) {
+      if (bytes) *bytes = a->size;
+      return a->mem;
     }
+  }
   return NULL;
+}
+
+size_t ws_emu_regions(const ws_emu_launch *l, ws_emu_region *out, size_t max) {
+  for (uint32_t i = 0; i < l->ngobjs && i < max; i++)
+    out[i] = (ws_emu_region){l->gobjs[i].base, l->gobjs[i].size, l->gobjs[i].name};
+  return l->ngobjs;
 }
 
 int ws_emu_write_outputs(const ws_emu_launch *l, const char *dir, ws_diag *d) {
   if (!dir) dir = ".";
-  for (uint32_t i = 0; i < l->s->nargs; i++) {
+  for (uint32_t i = 0; l->s && i < l->s->nargs; i++) {
     const ws_launch_arg *a = &l->s->args[i];
-    if (!a->is_buffer || !a->output) continue;
+    const dalloc *b = arg_alloc(l, i);
+    if (!a->is_buffer || !a->output || !b) continue;
     size_t n = strlen(dir) + strlen(a->output) + 2;
     char *path = malloc(n);
     if (!path) return WS_ENOMEM;
     snprintf(path, n, "%s/%s", dir, a->output);
-    FILE *f = fopen(path, "wb");
-    int bad = !f;
-    int o = l->arg_obj[i];
-    if (f) {
-      uint64_t sz = l->gobjs[o].size;
-      if (sz && fwrite(l->gmem[o], 1, (size_t)sz, f) != sz) bad = 1;
-      if (fclose(f)) bad = 1;
-    }
-    if (bad) {
-      ws_diag_add(d, WS_SEV_ERROR, path, 0, 0, "cannot write output '%s' of buffer '%s'", path, a->name);
+    /* a temporary file renamed into place: never through a symlink already
+     * there, never half-written */
+    int st = ws_write_file(path, b->mem, (size_t)b->size, d);
+    if (st) {
+      ws_diag_add(d, WS_SEV_NOTE, path, 0, 0, "the output of buffer '%s'", a->name);
       free(path);
-      return WS_EIO;
+      return st;
     }
     free(path);
   }
@@ -308,6 +367,8 @@ typedef struct pool {
   size_t nchunks, cchunks;
   fault flt;                /* fault of the lowest faulting block */
   int oom;                  /* allocation failure in a worker */
+  uint64_t launch_insts;    /* warp instructions so far (atomic) */
+  uint64_t printf_bytes;    /* printf output of finished blocks (atomic) */
   uint64_t warp_insts, thread_insts, warps, blocks;
 } pool;
 
@@ -334,13 +395,14 @@ static void *work(void *arg) {
   worker *wk = arg;
   pool *pl = wk->pl;
   ws_emu_launch *L = pl->L;
-  const ws_launch_spec *s = L->s;
   blockctx B;
   memset(&B, 0, sizeof B);
   B.L = L;
   B.o = pl->o;
   B.worker = wk->index;
-  B.nthreads = s->block[0] * s->block[1] * s->block[2];
+  B.launch_insts = &pl->launch_insts;
+  B.printf_bytes = &pl->printf_bytes;
+  B.nthreads = L->block[0] * L->block[1] * L->block[2];
   B.nwarps = (B.nthreads + 31) / 32;
   B.warps = calloc(B.nwarps, sizeof *B.warps);
   B.shared = malloc(L->shared_bytes + 1);
@@ -382,6 +444,7 @@ static void *work(void *arg) {
       }
       if (pl->nchunks < pl->cchunks) {
         char *t = malloc(B.plen);
+        __atomic_add_fetch(&pl->printf_bytes, B.plen, __ATOMIC_RELAXED);
         if (t) {
           memcpy(t, B.pbuf, B.plen);
           pl->chunks[pl->nchunks++] = (pchunk){b, t, B.plen};
@@ -448,15 +511,15 @@ static void where_global(const ws_emu_launch *L, uint64_t a, int bytes, char *bu
              (unsigned long long)best->base);
 }
 
-static void report_fault(const ws_emu_launch *L, const fault *f, uint64_t limit, ws_diag *d) {
-  const ws_launch_spec *s = L->s;
+static void report_fault(const ws_emu_launch *L, const fault *f, const ws_emu_options *o, ws_diag *d) {
+  const uint32_t *grid = L->grid, *block = L->block;
   const ws_ptx_module *m = L->p->m;
   const ws_ptx_function *fn = f->f ? f->f->f : L->p->funcs[0].f;
   const ws_ptx_inst *in = f->f && f->pc < fn->ninsts ? &fn->insts[f->pc] : NULL;
   uint32_t b = f->block, t = f->warp * 32 + f->lane;
-  uint32_t bx = b % s->grid[0], by = (b / s->grid[0]) % s->grid[1], bz = b / (s->grid[0] * s->grid[1]);
-  uint32_t tx = t % s->block[0], ty = (t / s->block[0]) % s->block[1], tz = t / (s->block[0] * s->block[1]);
-  char what[640];
+  uint32_t bx = b % grid[0], by = (b / grid[0]) % grid[1], bz = b / (grid[0] * grid[1]);
+  uint32_t tx = t % block[0], ty = (t / block[0]) % block[1], tz = t / (block[0] * block[1]);
+  char what[1024];
   uint64_t a = f->addr;
   int sp = f->space;
   if (sp == MS_GENERIC) {
@@ -485,15 +548,23 @@ static void report_fault(const ws_emu_launch *L, const fault *f, uint64_t limit,
     snprintf(what, sizeof what, "barrier deadlock: %s", f->msg);
     break;
   case FAULT_LIMIT:
-    snprintf(what, sizeof what, "warp %u exceeded the limit of %llu warp instructions (--max-warp-insts)", f->warp,
-             (unsigned long long)limit);
+    snprintf(what, sizeof what,
+             "runaway kernel: warp %u exceeded the limit of %llu warp instructions per warp (--max-warp-insts)",
+             f->warp, (unsigned long long)o->max_warp_insts);
+    break;
+  case FAULT_LAUNCH_LIMIT:
+    snprintf(what, sizeof what,
+             "runaway kernel: the launch exceeded the limit of %llu warp instructions in all (--max-launch-insts)",
+             (unsigned long long)o->max_launch_insts);
     break;
   case FAULT_TRAP:
     snprintf(what, sizeof what, "trap executed");
     break;
   case FAULT_STACK:
-    snprintf(what, sizeof what, "call stack overflow or out of memory for a call frame%s%s", f->msg[0] ? ": " : "",
-             f->msg);
+    snprintf(what, sizeof what,
+             "call stack overflow (more than 4096 nested calls, or more than %llu bytes of local memory per "
+             "thread) or out of memory for a call frame%s%s",
+             (unsigned long long)WS_EMU_MAX_LOCAL_BYTES, f->msg[0] ? ": " : "", f->msg);
     break;
   default:
     snprintf(what, sizeof what, "%s", f->msg);
@@ -521,7 +592,7 @@ static void report_fault(const ws_emu_launch *L, const fault *f, uint64_t limit,
       snprintf(near, sizeof near,
                "the block has %llu bytes of shared memory (%llu static + %llu dynamic); the address is %llu bytes %s%s%s%s",
                (unsigned long long)L->shared_bytes, (unsigned long long)L->p->shared_dyn_base,
-               (unsigned long long)s->dynamic_shared,
+               (unsigned long long)L->dynamic_shared,
                (unsigned long long)(ra >= L->shared_bytes ? ra - L->shared_bytes : 0),
                ra >= L->shared_bytes ? "past its end" : "inside it", best ? " (nearest object '" : "",
                best ? best->name : "", best ? "')" : "");
@@ -536,17 +607,40 @@ static void report_fault(const ws_emu_launch *L, const fault *f, uint64_t limit,
   }
 }
 
+int ws_emu_check_work(const ws_emu_launch *L, uint64_t blocks, const ws_emu_options *o, ws_diag *d) {
+  uint64_t threads, warps;
+  if (!o->max_launch_insts) return WS_OK;
+  /* every warp executes at least one instruction (its exit) */
+  if (ws_mul3_u64(&threads, L->block[0], L->block[1], L->block[2]) ||
+      ws_mul_u64(&warps, blocks, (threads + 31) / 32) || warps > o->max_launch_insts) {
+    ws_diag_add(d, WS_SEV_ERROR, L->s ? L->s->path : L->p->m->path, 0, 0,
+                "the launch runs %llu blocks of %u x %u x %u threads: at least one warp instruction per warp is "
+                "more than the limit of %llu warp instructions per launch (--max-launch-insts; 0 lifts it)",
+                (unsigned long long)blocks, L->block[0], L->block[1], L->block[2],
+                (unsigned long long)o->max_launch_insts);
+    return WS_EINVAL;
+  }
+  return WS_OK;
+}
+
 int ws_emu_run(ws_emu_launch *L, const ws_emu_options *o, ws_emu_stats *stats, ws_diag *d) {
   ws_emu_options defo = WS_EMU_OPTIONS_INIT;
   if (!o) o = &defo;
-  const ws_launch_spec *s = L->s;
+  if (stats) stats->fault_kind = WS_EMU_FAULT_NONE;
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  uint64_t nb = (uint64_t)s->grid[0] * s->grid[1] * s->grid[2];
-  if (nb > 0xFFFFFFF0ull) {
-    ws_diag_add(d, WS_SEV_ERROR, s->path, 0, 0, "grid of %llu blocks is too large", (unsigned long long)nb);
+  uint64_t nb;
+  if (ws_mul3_u64(&nb, L->grid[0], L->grid[1], L->grid[2]) || nb > 0xFFFFFFF0ull) {
+    ws_diag_add(d, WS_SEV_ERROR, L->s ? L->s->path : L->p->m->path, 0, 0, "grid of %u x %u x %u blocks is too large",
+                L->grid[0], L->grid[1], L->grid[2]);
     return WS_EINVAL;
   }
+  if (!(o->hooks && o->hooks->block_filter) && ws_emu_check_work(L, nb, o, d)) return WS_EINVAL;
+  /* allocations made or freed since the launch was prepared */
+  int mst = ws_emu_launch_map(L);
+  if (mst == WS_EINVAL) return ws_diag_error(d, "module variables and allocations overlap on the device");
+  if (mst) return ws_diag_error(d, "out of memory while running the kernel");
+  L->dev->cur_mod = L->mod;
   int nt = o->threads;
   if (nt <= 0) {
     long c = sysconf(_SC_NPROCESSORS_ONLN);
@@ -601,7 +695,8 @@ int ws_emu_run(ws_emu_launch *L, const ws_emu_options *o, ws_emu_stats *stats, w
     return WS_ENOMEM;
   }
   if (pl.fault_block != UINT32_MAX) {
-    report_fault(L, &pl.flt, o->max_warp_insts, d);
+    if (stats) stats->fault_kind = pl.flt.kind;
+    report_fault(L, &pl.flt, o, d);
     return WS_EFAULT;
   }
   return WS_OK;

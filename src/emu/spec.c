@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/num.h"
 #include "warpsight/emu.h"
 #include "warpsight/json.h"
 #include "util/file.h"
@@ -28,14 +29,20 @@ int ws_elem_type_size(ws_elem_type t) {
   return (unsigned)t < WS_ELEM_COUNT ? elem_info[t].size : 0;
 }
 
+static void free_arg(ws_launch_arg *a) {
+  free(a->name);
+  free(a->file);
+  free(a->output);
+  free(a->values);
+  free(a->bytes);
+}
+
 void ws_launch_spec_free(ws_launch_spec *s) {
   if (!s) return;
-  for (uint32_t i = 0; i < s->nargs; i++) {
-    free(s->args[i].name);
-    free(s->args[i].file);
-    free(s->args[i].output);
-  }
+  for (uint32_t i = 0; i < s->nargs; i++) free_arg(&s->args[i]);
   free(s->args);
+  for (uint32_t i = 0; i < s->nvars; i++) free_arg(&s->vars[i]);
+  free(s->vars);
   free(s->kernel);
   free(s->path);
   free(s);
@@ -77,36 +84,244 @@ static int parse_type(ws_elem_type *out, const cJSON *obj, const char *path,
                        "unknown element type '%s' (expected u8 s8 u16 s16 u32 s32 u64 s64 f16 bf16 f32 f64)", t);
 }
 
+/* ---- keys ---------------------------------------------------------------------
+ * Every object of a spec has a fixed set of keys; anything else is a typo
+ * ("ouput", "inti") that would otherwise be ignored in silence. */
+
+static const char *const root_keys[] = {"kernel", "grid", "block", "dynamic_shared_bytes", "args", "variables", NULL};
+static const char *const buffer_keys[] = {"buffer", "type", "count", "init", "output", NULL};
+static const char *const scalar_keys[] = {"scalar", "type", "value", NULL};
+static const char *const aggregate_keys[] = {"aggregate", "fields", "bytes", NULL};
+static const char *const field_keys[] = {"type", "value", "values", "offset", NULL};
+static const char *const variable_keys[] = {"type", "count", "init", "values", NULL};
+static const char *const init_keys[] = {"constant", "iota", "random", "file", "values", NULL};
+static const char *const iota_keys[] = {"start", "step", NULL};
+static const char *const random_keys[] = {"seed", "min", "max", NULL};
+
+/* Edit distance of a and b (insertions, deletions, substitutions and
+ * transpositions of neighbours: "ouput", "inti", "grdi" are all 1 away),
+ * capped at 3 (only small distances matter here). */
+static int edit_distance(const char *a, const char *b) {
+  size_t m = strlen(a), n = strlen(b);
+  if (m > 31 || n > 31) return 3;
+  int t[32][32];
+  for (size_t i = 0; i <= m; i++) t[i][0] = (int)i;
+  for (size_t j = 0; j <= n; j++) t[0][j] = (int)j;
+  for (size_t i = 1; i <= m; i++)
+    for (size_t j = 1; j <= n; j++) {
+      int v = t[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+      if (t[i - 1][j] + 1 < v) v = t[i - 1][j] + 1;
+      if (t[i][j - 1] + 1 < v) v = t[i][j - 1] + 1;
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && t[i - 2][j - 2] + 1 < v)
+        v = t[i - 2][j - 2] + 1;
+      t[i][j] = v;
+    }
+  return t[m][n] < 3 ? t[m][n] : 3;
+}
+
+/* The known key closest to `key` (distance 1, or 2 for keys of 5 or more
+ * letters), or NULL. */
+static const char *did_you_mean(const char *key, const char *const *known) {
+  const char *best = NULL;
+  int bd = 3;
+  for (int i = 0; known[i]; i++) {
+    int dd = edit_distance(key, known[i]);
+    if (dd < bd && (dd == 1 || (dd == 2 && strlen(known[i]) >= 5))) {
+      bd = dd;
+      best = known[i];
+    }
+  }
+  return best;
+}
+
+/* An error naming the first key of obj not in known. */
+static int check_keys(const cJSON *obj, const char *path, const char *const *known, const char *origin,
+                      ws_diag *d) {
+  const cJSON *e;
+  cJSON_ArrayForEach(e, obj) {
+    int ok = 0;
+    for (int i = 0; known[i] && !ok; i++) ok = strcmp(e->string, known[i]) == 0;
+    if (ok) continue;
+    const char *hint = did_you_mean(e->string, known);
+    char list[160] = "";
+    for (int i = 0; known[i]; i++)
+      snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", known[i]);
+    if (hint) return ws_json_error(d, origin, path, e->string, "unknown key (did you mean \"%s\"?)", hint);
+    return ws_json_error(d, origin, path, e->string, "unknown key (expected one of %s)", list);
+  }
+  return WS_OK;
+}
+
+/* ---- exact numbers ---------------------------------------------------------
+ *
+ * cJSON keeps a number only as a double, so an integer past 2^53 (a u64
+ * 18446744073709551615, an s64 2^63-1) would lose its low bits.  Number
+ * tokens appear in the text in the order a depth-first walk of the tree
+ * visits number nodes, so each number node gets its token's text in
+ * valuestring (cJSON_Delete frees it), and integers are read from it. */
+
+/* The text of every number token, in order (spans into text). */
+static int number_tokens(const char *text, const char ***start, size_t **len, size_t *n) {
+  const char **st = NULL;
+  size_t *ln = NULL, cap = 0;
+  *n = 0;
+  for (const char *c = text; *c;) {
+    if (*c == '"') { /* skip a string */
+      for (c++; *c && *c != '"'; c++)
+        if (*c == '\\' && c[1]) c++;
+      if (*c) c++;
+    } else if (*c == '-' || (*c >= '0' && *c <= '9')) {
+      const char *b = c;
+      while (*c && strchr("+-.eE0123456789", *c)) c++;
+      if (*n == cap) {
+        cap = cap ? 2 * cap : 64;
+        const char **ns = realloc(st, cap * sizeof *ns);
+        if (ns) st = ns;
+        size_t *nl = realloc(ln, cap * sizeof *nl);
+        if (nl) ln = nl;
+        if (!ns || !nl) {
+          free(st);
+          free(ln);
+          return WS_ENOMEM;
+        }
+      }
+      st[*n] = b;
+      ln[(*n)++] = (size_t)(c - b);
+    } else {
+      c++;
+    }
+  }
+  *start = st;
+  *len = ln;
+  return WS_OK;
+}
+
+static void attach_walk(cJSON *e, const char **start, const size_t *len, size_t n, size_t *k) {
+  for (; e; e = e->next) {
+    if (cJSON_IsNumber(e) && *k < n && !e->valuestring) {
+      e->valuestring = malloc(len[*k] + 1);
+      if (e->valuestring) {
+        memcpy(e->valuestring, start[*k], len[*k]);
+        e->valuestring[len[*k]] = '\0';
+      }
+      (*k)++;
+    }
+    if (e->child) attach_walk(e->child, start, len, n, k);
+  }
+}
+
+/* Give every number node of root (parsed from text) its text. */
+static int attach_number_texts(cJSON *root, const char *text) {
+  const char **start;
+  size_t *len, n, k = 0;
+  if (number_tokens(text, &start, &len, &n)) return WS_ENOMEM;
+  attach_walk(root, start, len, n, &k);
+  free(start);
+  free(len);
+  return WS_OK;
+}
+
+/* Integer value of number node e: 0 and (*neg, *mag) when it is an integer
+ * of magnitude below 2^64 (read exactly from its text when written as a
+ * plain integer, else from the double); 1 when it is not an integer; 2 when
+ * out of that range. */
+static int int_value(const cJSON *e, int *neg, uint64_t *mag) {
+  const char *t = e->valuestring;
+  if (t && t[t[0] == '-'] && strspn(t + (t[0] == '-'), "0123456789") == strlen(t + (t[0] == '-'))) {
+    *neg = t[0] == '-';
+    uint64_t m = 0;
+    for (const char *c = t + *neg; *c; c++) {
+      if (m > (UINT64_MAX - (uint64_t)(*c - '0')) / 10) return 2;
+      m = m * 10 + (uint64_t)(*c - '0');
+    }
+    *mag = m;
+    return 0;
+  }
+  double v = e->valuedouble;
+  if (v != floor(v)) return 1;
+  if (fabs(v) >= 18446744073709551616.0) return 2;
+  *neg = v < 0;
+  *mag = (uint64_t)fabs(v);
+  return 0;
+}
+
+static const char *num_text(const cJSON *e, char *buf, size_t n) {
+  if (e->valuestring) return e->valuestring;
+  snprintf(buf, n, "%.17g", e->valuedouble);
+  return buf;
+}
+
 static int is_float(ws_elem_type t) {
   return t == WS_ELEM_F16 || t == WS_ELEM_BF16 || t == WS_ELEM_F32 || t == WS_ELEM_F64;
 }
 
-/* The raw bits of scalar value v of type t; integers must be exact and in range. */
-static int scalar_bits(uint64_t *out, ws_elem_type t, double v, const char *path, const char *key,
-                       const char *origin, ws_diag *d) {
-  if (is_float(t)) {
-    if (t == WS_ELEM_F64) {
-      memcpy(out, &v, 8);
-    } else if (t == WS_ELEM_F32) {
-      float f = (float)v;
-      uint32_t b;
-      memcpy(&b, &f, 4);
-      *out = b;
-    } else {
-      return ws_json_error(d, origin, path, key, "scalar arguments of type %s are not supported",
-                           ws_elem_type_name(t));
-    }
-    return WS_OK;
+/* The bits of number node e as an element of type t: floats rounded from the
+ * double once (to nearest even), integers exact and in range for t.  *wide
+ * (may be NULL) gets an integer's 64-bit two's complement value. */
+static int num_bits(uint64_t *out, uint64_t *wide, ws_elem_type t, const cJSON *e, const char *path,
+                    const char *key, const char *origin, ws_diag *d) {
+  double v = e->valuedouble;
+  uint64_t b;
+  memcpy(&b, &v, 8);
+  switch (t) {
+  case WS_ELEM_F64: *out = b; return WS_OK;
+  case WS_ELEM_F32: *out = ws_num_cvt(b, WS_NUM_F64, WS_NUM_F32, WS_NUM_RN, 0, 0); return WS_OK;
+  case WS_ELEM_F16: *out = ws_num_cvt(b, WS_NUM_F64, WS_NUM_F16, WS_NUM_RN, 0, 0); return WS_OK;
+  case WS_ELEM_BF16: *out = ws_num_cvt(b, WS_NUM_F64, WS_NUM_BF16, WS_NUM_RN, 0, 0); return WS_OK;
+  default: break;
   }
-  static const double lo[] = {0, -128, 0, -32768, 0, -2147483648.0, 0, -9223372036854775808.0};
-  static const double hi[] = {255, 127, 65535, 32767, 4294967295.0, 2147483647.0,
-                              18446744073709551615.0, 9223372036854775807.0};
-  if (v != floor(v) || v < lo[t] || v > hi[t])
-    return ws_json_error(d, origin, path, key, "%.17g is not a %s value", v, ws_elem_type_name(t));
-  int size = ws_elem_type_size(t);
-  uint64_t bits = (t & 1) ? (uint64_t)(int64_t)v : (v >= 9223372036854775808.0 ? (uint64_t)(v - 9223372036854775808.0) + 0x8000000000000000ull : (uint64_t)v);
-  if (size < 8) bits &= (1ull << (size * 8)) - 1;
-  *out = bits;
+  int neg = 0, bits = 8 * ws_elem_type_size(t);
+  uint64_t mag = 0, top = bits == 64 ? UINT64_MAX : (1ull << bits) - 1; /* unsigned maximum */
+  int r = int_value(e, &neg, &mag);
+  if (!r) {
+    if (t & 1) r = neg ? mag > top / 2 + 1 : mag > top / 2; /* signed: [-2^(b-1), 2^(b-1)-1] */
+    else r = neg ? mag != 0 : mag > top;
+  }
+  if (r) {
+    char buf[32];
+    return ws_json_error(d, origin, path, key, "%s is not a %s value", num_text(e, buf, sizeof buf),
+                         ws_elem_type_name(t));
+  }
+  uint64_t w = neg ? 0 - mag : mag;
+  if (wide) *wide = w;
+  *out = w & top;
+  return WS_OK;
+}
+
+/* obj[key] as a number node of type t (required). */
+static int key_bits(uint64_t *out, uint64_t *wide, ws_elem_type t, const cJSON *obj, const char *path,
+                    const char *key, const char *origin, ws_diag *d) {
+  double dummy;
+  if (ws_json_get_number(obj, path, key, 1, WS_JSON_ANY, &dummy, origin, d)) return WS_EINVAL;
+  return num_bits(out, wide, t, cJSON_GetObjectItemCaseSensitive(obj, key), path, key, origin, d);
+}
+
+/* obj[key], an array of numbers, as count raw elements of type t into *out. */
+static int parse_values(uint64_t **out, uint64_t *count, ws_elem_type t, const cJSON *obj, const char *path,
+                        const char *key, const char *origin, ws_diag *d) {
+  const cJSON *arr = cJSON_GetObjectItemCaseSensitive(obj, key);
+  if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) < 1)
+    return ws_json_error(d, origin, path, key, "expected a non-empty array of numbers");
+  int n = cJSON_GetArraySize(arr), i = 0;
+  uint64_t *v = malloc((size_t)n * sizeof *v);
+  if (!v) return WS_ENOMEM;
+  const cJSON *e;
+  cJSON_ArrayForEach(e, arr) {
+    char k[64];
+    snprintf(k, sizeof k, "%s[%d]", key, i);
+    if (!cJSON_IsNumber(e)) {
+      free(v);
+      return ws_json_error(d, origin, path, k, "expected a number");
+    }
+    if (num_bits(&v[i], NULL, t, e, path, k, origin, d)) {
+      free(v);
+      return WS_EINVAL;
+    }
+    i++;
+  }
+  free(*out);
+  *out = v;
+  *count = (uint64_t)n;
   return WS_OK;
 }
 
@@ -126,10 +341,24 @@ static int parse_init(ws_launch_arg *a, const cJSON *obj, const char *path, cons
     return ws_json_error(d, origin, path, "init", "expected \"zero\" or an object");
   const cJSON *c = init->child;
   if (!c || c->next)
-    return ws_json_error(d, origin, path, "init", "expected exactly one of constant, iota, random, file");
+    return ws_json_error(d, origin, path, "init", "expected exactly one of constant, iota, random, file, values");
+  if (strcmp(c->string, "values") == 0) {
+    uint64_t n;
+    a->init = WS_INIT_VALUES;
+    if (parse_values(&a->values, &n, a->type, init, p, "values", origin, d)) return WS_EINVAL;
+    if (a->count && n != a->count)
+      return ws_json_error(d, origin, p, "values", "%llu values for %llu elements", (unsigned long long)n,
+                           (unsigned long long)a->count);
+    a->count = n;
+    return WS_OK;
+  }
   if (strcmp(c->string, "constant") == 0) {
     a->init = WS_INIT_CONSTANT;
-    return ws_json_get_number(init, p, "constant", 1, WS_JSON_ANY, &a->v0, origin, d);
+    if (ws_json_get_number(init, p, "constant", 1, WS_JSON_ANY, &a->v0, origin, d)) return WS_EINVAL;
+    if (is_float(a->type)) return WS_OK;
+    uint64_t dummy;
+    a->exact = 1;
+    return key_bits(&dummy, &a->i0, a->type, init, p, "constant", origin, d);
   }
   if (strcmp(c->string, "iota") == 0) {
     char q[112];
@@ -138,23 +367,54 @@ static int parse_init(ws_launch_arg *a, const cJSON *obj, const char *path, cons
     a->v0 = 0;
     a->v1 = 1;
     if (!cJSON_IsObject(c)) return ws_json_error(d, origin, p, "iota", "expected an object {start, step}");
+    if (check_keys(c, q, iota_keys, origin, d)) return WS_EINVAL;
     if (ws_json_get_number(c, q, "start", 0, WS_JSON_ANY, &a->v0, origin, d) == WS_EINVAL) return WS_EINVAL;
     if (ws_json_get_number(c, q, "step", 0, WS_JSON_ANY, &a->v1, origin, d) == WS_EINVAL) return WS_EINVAL;
+    if (is_float(a->type)) return WS_OK;
+    /* integers: exact 64-bit two's complement start and step */
+    a->exact = 1;
+    a->i0 = 0;
+    a->i1 = 1;
+    for (int k = 0; k < 2; k++) {
+      const cJSON *e = cJSON_GetObjectItemCaseSensitive(c, k ? "step" : "start");
+      int neg;
+      uint64_t mag;
+      if (!e) continue;
+      if (int_value(e, &neg, &mag) || (neg && mag > 0x8000000000000000ull))
+        return ws_json_error(d, origin, p, "iota", "start and step must be integers for an integer buffer");
+      *(k ? &a->i1 : &a->i0) = neg ? 0 - mag : mag;
+    }
     return WS_OK;
   }
   if (strcmp(c->string, "random") == 0) {
     char q[112];
     snprintf(q, sizeof q, "%s.random", p);
     double seed;
+    int neg;
     a->init = WS_INIT_RANDOM;
     if (!cJSON_IsObject(c)) return ws_json_error(d, origin, p, "random", "expected an object {seed, min, max}");
-    if (ws_json_get_number(c, q, "seed", 1, WS_JSON_UINT, &seed, origin, d) ||
+    if (check_keys(c, q, random_keys, origin, d)) return WS_EINVAL;
+    if (ws_json_get_number(c, q, "seed", 1, WS_JSON_ANY, &seed, origin, d) ||
         ws_json_get_number(c, q, "min", 1, WS_JSON_ANY, &a->v0, origin, d) ||
         ws_json_get_number(c, q, "max", 1, WS_JSON_ANY, &a->v1, origin, d))
       return WS_EINVAL;
-    if (a->v1 < a->v0)
-      return ws_json_error(d, origin, q, "max", "max %g is below min %g", a->v1, a->v0);
-    a->seed = (uint64_t)seed;
+    if (int_value(cJSON_GetObjectItemCaseSensitive(c, "seed"), &neg, &a->seed) || (neg && a->seed))
+      return ws_json_error(d, origin, q, "seed", "expected a non-negative integer below 2^64, got %.17g", seed);
+    if (is_float(a->type)) {
+      if (a->v1 < a->v0) return ws_json_error(d, origin, q, "max", "max %g is below min %g", a->v1, a->v0);
+      return WS_OK;
+    }
+    uint64_t dummy;
+    if (key_bits(&dummy, &a->i0, a->type, c, q, "min", origin, d) ||
+        key_bits(&dummy, &a->i1, a->type, c, q, "max", origin, d))
+      return WS_EINVAL;
+    a->exact = 1;
+    if ((a->type & 1) ? (int64_t)a->i1 < (int64_t)a->i0 : a->i1 < a->i0) {
+      char b0[32], b1[32];
+      return ws_json_error(d, origin, q, "max", "max %s is below min %s",
+                           num_text(cJSON_GetObjectItemCaseSensitive(c, "max"), b1, sizeof b1),
+                           num_text(cJSON_GetObjectItemCaseSensitive(c, "min"), b0, sizeof b0));
+    }
     return WS_OK;
   }
   if (strcmp(c->string, "file") == 0) {
@@ -170,7 +430,151 @@ static int parse_init(ws_launch_arg *a, const cJSON *obj, const char *path, cons
       snprintf(a->file, n, "%s/%s", dir, f);
     return WS_OK;
   }
-  return ws_json_error(d, origin, p, c->string, "unknown initialiser (expected constant, iota, random or file)");
+  const char *hint = did_you_mean(c->string, init_keys);
+  if (hint) return ws_json_error(d, origin, p, c->string, "unknown initialiser (did you mean \"%s\"?)", hint);
+  return ws_json_error(d, origin, p, c->string, "unknown initialiser (expected constant, iota, random, file or values)");
+}
+
+/* "variables": {"name": {"type", "values" | "init", "count"}}: a module
+ * .global or .const variable's contents before the launch (a __constant__
+ * filter, a __device__ table); count 0 means the whole variable. */
+static int parse_variable(ws_launch_arg *a, const cJSON *obj, const char *dir, const char *origin, ws_diag *d) {
+  char path[300];
+  snprintf(path, sizeof path, "variables.%s", obj->string);
+  if (!cJSON_IsObject(obj)) return ws_json_error(d, origin, "variables", obj->string, "expected an object {type, values}");
+  a->is_buffer = 1;
+  if (!(a->name = ws_strdup(obj->string))) return WS_ENOMEM;
+  if (check_keys(obj, path, variable_keys, origin, d)) return WS_EINVAL;
+  if (parse_type(&a->type, obj, path, origin, d)) return WS_EINVAL;
+  double count = 0;
+  if (ws_json_get_number(obj, path, "count", 0, WS_JSON_UINT, &count, origin, d) == WS_EINVAL) return WS_EINVAL;
+  if (count * ws_elem_type_size(a->type) > 64.0 * 1024 * 1024 * 1024)
+    return ws_json_error(d, origin, path, "count", "%.0f elements are larger than 64 GiB", count);
+  a->count = (uint64_t)count;
+  if (cJSON_GetObjectItemCaseSensitive(obj, "values")) {
+    uint64_t n;
+    if (cJSON_GetObjectItemCaseSensitive(obj, "init"))
+      return ws_json_error(d, origin, "", path, "give either \"values\" or \"init\", not both");
+    if (parse_values(&a->values, &n, a->type, obj, path, "values", origin, d)) return WS_EINVAL;
+    if (a->count && n != a->count)
+      return ws_json_error(d, origin, path, "values", "%llu values for %llu elements", (unsigned long long)n,
+                           (unsigned long long)a->count);
+    a->count = n;
+    a->init = WS_INIT_VALUES;
+    return WS_OK;
+  }
+  return parse_init(a, obj, path, dir, origin, d);
+}
+
+static int parse_variables(ws_launch_spec *s, const cJSON *root, const char *dir, const char *origin, ws_diag *d) {
+  const cJSON *vars = cJSON_GetObjectItemCaseSensitive(root, "variables");
+  if (!vars) return WS_OK;
+  if (!cJSON_IsObject(vars))
+    return ws_json_error(d, origin, "", "variables", "expected an object {\"name\": {type, values}, ...}");
+  int n = cJSON_GetArraySize(vars);
+  if (!(s->vars = calloc((size_t)n + 1, sizeof *s->vars))) return WS_ENOMEM;
+  const cJSON *v;
+  cJSON_ArrayForEach(v, vars) {
+    for (uint32_t j = 0; j < s->nvars; j++)
+      if (strcmp(s->vars[j].name, v->string) == 0)
+        return ws_json_error(d, origin, "variables", v->string, "given twice");
+    int st = parse_variable(&s->vars[s->nvars++], v, dir, origin, d);
+    if (st) return st;
+  }
+  return WS_OK;
+}
+
+#define MAX_AGGREGATE 32768 /* bytes of one by-value parameter (CUDA 12.1+: 32764 in all) */
+
+/* {"aggregate": name, "bytes": "hex"}: the parameter's bytes as written. */
+static int parse_hex(ws_launch_arg *a, const cJSON *hex, const char *path, const char *origin, ws_diag *d) {
+  size_t n = cJSON_IsString(hex) ? strlen(hex->valuestring) : 0;
+  if (n == 0 || n % 2 || n / 2 > MAX_AGGREGATE)
+    return ws_json_error(d, origin, path, "bytes", "expected a string of 2 to %d hex digits, two per byte",
+                         2 * MAX_AGGREGATE);
+  if (!(a->bytes = malloc(n / 2))) return WS_ENOMEM;
+  for (size_t i = 0; i < n; i++) {
+    char c = hex->valuestring[i];
+    int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    if (v < 0) return ws_json_error(d, origin, path, "bytes", "'%c' (character %zu) is not a hex digit", c, i + 1);
+    if (i % 2 == 0) a->bytes[i / 2] = (uint8_t)(v << 4);
+    else a->bytes[i / 2] |= (uint8_t)v;
+  }
+  a->nbytes = (uint32_t)(n / 2);
+  a->align = 1;
+  return WS_OK;
+}
+
+/* One field of an aggregate at *end (C layout: the next multiple of its
+ * element size, or "offset"); writes its elements into buf. */
+static int parse_field(uint8_t *buf, uint64_t *end, uint32_t *align, const cJSON *f, const char *q,
+                       const char *origin, ws_diag *d) {
+  ws_elem_type t;
+  if (!cJSON_IsObject(f)) return ws_json_error(d, origin, "", q, "expected an object {type, value}");
+  if (check_keys(f, q, field_keys, origin, d)) return WS_EINVAL;
+  if (parse_type(&t, f, q, origin, d)) return WS_EINVAL;
+  uint64_t es = (uint64_t)ws_elem_type_size(t), off = (*end + es - 1) / es * es, n = 1, one, *v = &one;
+  double o;
+  int st = ws_json_get_number(f, q, "offset", 0, WS_JSON_UINT, &o, origin, d);
+  if (st == WS_EINVAL) return st;
+  if (st == WS_OK) {
+    if (o > MAX_AGGREGATE) return ws_json_error(d, origin, q, "offset", "past %d bytes", MAX_AGGREGATE);
+    off = (uint64_t)o;
+    if (off % es) return ws_json_error(d, origin, q, "offset", "%llu is not a multiple of %s's size %llu",
+                                       (unsigned long long)off, ws_elem_type_name(t), (unsigned long long)es);
+    if (off < *end)
+      return ws_json_error(d, origin, q, "offset", "%llu overlaps the previous field, which ends at byte %llu",
+                           (unsigned long long)off, (unsigned long long)*end);
+  }
+  if (cJSON_GetObjectItemCaseSensitive(f, "values")) {
+    v = NULL;
+    if ((st = parse_values(&v, &n, t, f, q, "values", origin, d))) return st;
+  } else {
+    if (key_bits(&one, NULL, t, f, q, "value", origin, d)) return WS_EINVAL;
+  }
+  st = WS_OK;
+  if (off + n * es > MAX_AGGREGATE)
+    st = ws_json_error(d, origin, "", q, "the aggregate would be larger than %d bytes", MAX_AGGREGATE);
+  for (uint64_t i = 0; !st && i < n; i++) memcpy(buf + off + i * es, &v[i], (size_t)es); /* little-endian host */
+  if (v != &one) free(v);
+  *end = off + n * es;
+  if (es > *align) *align = (uint32_t)es;
+  return st;
+}
+
+/* {"aggregate": name, "fields": [...]} or {"aggregate": name, "bytes": "hex"}:
+ * the bytes of a .b8 array parameter (a struct passed by value). */
+static int parse_aggregate(ws_launch_arg *a, const cJSON *obj, const char *path, const char *origin, ws_diag *d) {
+  const cJSON *hex = cJSON_GetObjectItemCaseSensitive(obj, "bytes");
+  const cJSON *fields = cJSON_GetObjectItemCaseSensitive(obj, "fields");
+  a->is_aggregate = 1;
+  a->type = WS_ELEM_U8;
+  if (check_keys(obj, path, aggregate_keys, origin, d)) return WS_EINVAL;
+  if ((hex != NULL) == (fields != NULL))
+    return ws_json_error(d, origin, "", path, "an aggregate takes exactly one of \"fields\" or \"bytes\"");
+  if (hex) return parse_hex(a, hex, path, origin, d);
+  if (!cJSON_IsArray(fields) || cJSON_GetArraySize(fields) < 1)
+    return ws_json_error(d, origin, path, "fields", "expected a non-empty array of {type, value} objects");
+  uint8_t *buf = calloc(MAX_AGGREGATE, 1);
+  if (!buf) return WS_ENOMEM;
+  uint64_t end = 0;
+  uint32_t align = 1;
+  int i = 0, st = WS_OK;
+  const cJSON *f;
+  cJSON_ArrayForEach(f, fields) {
+    char q[80];
+    snprintf(q, sizeof q, "%s.fields[%d]", path, i++);
+    if ((st = parse_field(buf, &end, &align, f, q, origin, d))) break;
+  }
+  if (!st) {
+    a->align = align;
+    a->nbytes = (uint32_t)((end + align - 1) / align * align);
+    a->bytes = realloc(buf, a->nbytes);
+    if (a->bytes) return WS_OK;
+    st = WS_ENOMEM;
+  }
+  free(buf);
+  return st;
 }
 
 static int parse_arg(ws_launch_arg *a, const cJSON *obj, int i, const char *dir,
@@ -180,39 +584,31 @@ static int parse_arg(ws_launch_arg *a, const cJSON *obj, int i, const char *dir,
   if (!cJSON_IsObject(obj)) return ws_json_error(d, origin, "", path, "expected an object");
   const cJSON *buf = cJSON_GetObjectItemCaseSensitive(obj, "buffer");
   const cJSON *sc = cJSON_GetObjectItemCaseSensitive(obj, "scalar");
-  if ((buf != NULL) == (sc != NULL))
-    return ws_json_error(d, origin, "", path, "expected exactly one of \"buffer\" or \"scalar\"");
-  const cJSON *nm = buf ? buf : sc;
+  const cJSON *ag = cJSON_GetObjectItemCaseSensitive(obj, "aggregate");
+  if ((buf != NULL) + (sc != NULL) + (ag != NULL) != 1)
+    return ws_json_error(d, origin, "", path, "expected exactly one of \"buffer\", \"scalar\" or \"aggregate\"");
+  const cJSON *nm = buf ? buf : sc ? sc : ag;
   if (!cJSON_IsString(nm))
-    return ws_json_error(d, origin, path, buf ? "buffer" : "scalar", "expected a name");
+    return ws_json_error(d, origin, path, buf ? "buffer" : sc ? "scalar" : "aggregate", "expected a name");
   a->is_buffer = buf != NULL;
   a->name = ws_strdup(nm->valuestring);
   if (!a->name) return WS_ENOMEM;
+  if (ag) return parse_aggregate(a, obj, path, origin, d);
   if (parse_type(&a->type, obj, path, origin, d)) return WS_EINVAL;
   if (!a->is_buffer) {
-    double v;
-    if (ws_json_get_number(obj, path, "value", 1, WS_JSON_ANY, &v, origin, d)) return WS_EINVAL;
-    return scalar_bits(&a->value, a->type, v, path, "value", origin, d);
+    if (check_keys(obj, path, scalar_keys, origin, d)) return WS_EINVAL;
+    if (a->type == WS_ELEM_F16 || a->type == WS_ELEM_BF16)
+      return ws_json_error(d, origin, path, "type", "scalar arguments of type %s are not supported (give an aggregate)",
+                           ws_elem_type_name(a->type));
+    return key_bits(&a->value, NULL, a->type, obj, path, "value", origin, d);
   }
+  if (check_keys(obj, path, buffer_keys, origin, d)) return WS_EINVAL;
   double count;
   if (ws_json_get_number(obj, path, "count", 1, WS_JSON_UINT, &count, origin, d)) return WS_EINVAL;
   if (count * ws_elem_type_size(a->type) > 64.0 * 1024 * 1024 * 1024)
     return ws_json_error(d, origin, path, "count", "buffer of %.0f elements is larger than 64 GiB", count);
   a->count = (uint64_t)count;
   if (parse_init(a, obj, path, dir, origin, d)) return WS_EINVAL;
-  if (!is_float(a->type)) { /* integer initialisers must be exact integers of the type */
-    char p[96];
-    uint64_t dummy;
-    snprintf(p, sizeof p, "%s.init", path);
-    if (a->init == WS_INIT_CONSTANT && scalar_bits(&dummy, a->type, a->v0, p, "constant", origin, d)) return WS_EINVAL;
-    if (a->init == WS_INIT_RANDOM &&
-        (scalar_bits(&dummy, a->type, a->v0, p, "random.min", origin, d) ||
-         scalar_bits(&dummy, a->type, a->v1, p, "random.max", origin, d)))
-      return WS_EINVAL;
-    if (a->init == WS_INIT_IOTA && (a->v0 != floor(a->v0) || a->v1 != floor(a->v1) || fabs(a->v0) > 9.2e18 ||
-                                    fabs(a->v1) > 9.2e18))
-      return ws_json_error(d, origin, p, "iota", "start and step must be integers for an integer buffer");
-  }
   const char *out;
   int st = ws_json_get_string(obj, path, "output", 0, &out, origin, d);
   if (st == WS_EINVAL) return st;
@@ -241,6 +637,9 @@ int ws_launch_spec_parse(ws_launch_spec **out, const char *text, const char *ori
     ws_json_error(d, origin, "", "", "expected a JSON object");
     goto done;
   }
+  if ((st = attach_number_texts(root, text))) goto done;
+  st = WS_EINVAL;
+  if (check_keys(root, "", root_keys, origin, d)) goto done;
   const char *k;
   if (ws_json_get_string(root, "", "kernel", 1, &k, origin, d)) goto done;
   s->kernel = ws_strdup(k);
@@ -299,6 +698,15 @@ int ws_launch_spec_parse(ws_launch_spec **out, const char *text, const char *ori
         ws_json_error(d, origin, "", p, "name '%s' is also used by args[%d]", s->args[i].name, j);
         goto done;
       }
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < i; j++)
+      if (s->args[i].output && s->args[j].output && strcmp(s->args[i].output, s->args[j].output) == 0) {
+        char p[32];
+        snprintf(p, sizeof p, "args[%d]", i);
+        ws_json_error(d, origin, p, "output", "'%s' is also the output of args[%d]", s->args[i].output, j);
+        goto done;
+      }
+  if ((st = parse_variables(s, root, dir, origin, d))) goto done;
   st = WS_OK;
 done:
   cJSON_Delete(root);

@@ -59,20 +59,22 @@ static double gpu_need(ws_model_result *r, const ws_gpu *g, const char *key,
 static double min2(double a, double b) { return a < b ? a : b; }
 static double max2(double a, double b) { return a > b ? a : b; }
 
-/* The memory figures of (12)-(13): transactions per request, the DRAM miss
- * ratio and the L1 and L2 hit ratios, from the profile or derived from
- * each other; what is missing and needed is recorded (*miss). */
-typedef struct mem_ratios {
-  double trans;       /* avg_trans_warp */
-  double miss_ratio;  /* requests that go to DRAM */
-  double h1, h2;      /* L1 hit ratio; L2 hit ratio of the L1 misses */
-} mem_ratios;
+int ws_gpuperf_memory_bound(double t_comp, double t_mem) { return t_mem > t_comp; }
 
-static void memory_ratios(mem_ratios *r, ws_model_result *out, const ws_profile_fields *f, const ws_gpu *g,
-                          int has_mem, ws_diag *d, int *miss) {
+/* The memory figures of (12)-(13): transactions per request (*trans) and
+ * the DRAM miss ratio, from the profile or derived from the hit ratios;
+ * what is missing and needed is recorded (*miss). */
+static void memory_ratios(double *trans_out, double *miss_out, ws_model_result *out, const ws_profile_fields *f,
+                          int no_cache, int has_mem, ws_diag *d, int *miss) {
   double trans = f->avg_trans_warp, miss_ratio = f->miss_ratio;
   double h1 = f->l1_hit_ratio, h2 = f->l2_hit_ratio;
-  int no_cache = !g->cache.l1_caches_global && g->cache.l2_bytes == 0;
+  if (no_cache) {
+    /* A GPU without a data cache for global loads (CC 1.x): hit ratios
+     * measured elsewhere do not apply, every transaction reaches DRAM. */
+    h1 = 0.0;
+    h2 = 0.0;
+    miss_ratio = 1.0;
+  }
   if (!ws_pf_has(trans)) {
     if (has_mem) need(out, trans, "memory.avg_trans_warp", d, miss);
     trans = 1.0; /* no memory requests: the value is never used */
@@ -87,16 +89,16 @@ static void memory_ratios(mem_ratios *r, ws_model_result *out, const ws_profile_
       need(out, miss_ratio, "memory.miss_ratio", d, miss);
     }
   }
-  if (!ws_pf_has(h2)) {
-    /* L2 hits are the L1 misses that did not reach DRAM. */
-    double l1_miss = 1.0 - h1;
-    h2 = (l1_miss > 0 && ws_pf_has(miss_ratio))
-             ? max2(0.0, 1.0 - miss_ratio / l1_miss) : 0.0;
-  }
-  r->trans = trans;
-  r->miss_ratio = miss_ratio;
-  r->h1 = h1;
-  r->h2 = h2;
+  *trans_out = trans;
+  *miss_out = miss_ratio;
+}
+
+/* The profile's parallelism.<name> (ILP or MLP), or 1 with a warning. */
+static double parallelism_or_one(double v, const char *name, ws_diag *d) {
+  if (ws_pf_has(v)) return v;
+  ws_diag_add(d, WS_SEV_WARNING, NULL, 0, 0,
+              "gpuperf: profile has no parallelism.%s; assuming 1 (the MWP-CWP model's assumption)", name);
+  return 1.0;
 }
 
 /* size_of_data of (19), in bytes, and (*src) where it came from: the DRAM
@@ -131,9 +133,9 @@ int ws_model_gpuperf(ws_model_result *out, const ws_profile *p,
   int has_mem = ws_pf_has(mem) && mem > 0;
 
   /* Memory behaviour: needed only when the kernel touches global memory. */
-  mem_ratios mr;
-  memory_ratios(&mr, out, f, g, has_mem, d, &miss);
-  double trans = mr.trans, miss_ratio = mr.miss_ratio, h1 = mr.h1, h2 = mr.h2;
+  int no_cache = !g->cache.l1_caches_global && g->cache.l2_bytes == 0;
+  double trans, miss_ratio;
+  memory_ratios(&trans, &miss_ratio, out, f, no_cache, has_mem, d, &miss);
 
   /* GPU parameters (Table 3). */
   double dram_lat = gpu_need(out, g, "dram_lat", NAN, d, &miss);
@@ -153,25 +155,20 @@ int ws_model_gpuperf(ws_model_result *out, const ws_profile *p,
                                    "per_warp.divergent_extra_insts", d);
   double bank = count_or_zero(f->bank_conflict_replays,
                               "per_warp.bank_conflict_replays", d);
-  double sfu_width = NAN, l1_lat = 0.0, l2_lat = 0.0;
+  double sfu_width = NAN, hit_lat = 0.0;
   if (sfu > 0)
     sfu_width = gpu_need(out, g, "sfu_width", g->sfu_per_sm, d, &miss);
-  if (has_mem && h1 > 0) l1_lat = gpu_need(out, g, "l1_lat", g->lat.l1, d, &miss);
-  if (has_mem && h2 > 0 && h1 < 1)
-    l2_lat = gpu_need(out, g, "l2_lat", g->lat.l2, d, &miss);
+  /* (12) as printed: AMAT = avg_DRAM_lat x miss_ratio + hit_lat, with one
+   * cache hit latency (Table 3), that of the first cache a global load
+   * looks up: L1 where it caches global loads, else L2; none without a
+   * cache.  (A hit-ratio-weighted hit latency is the warpsight model's.) */
+  if (has_mem && g->cache.l1_caches_global)
+    hit_lat = gpu_need(out, g, "l1_lat", g->lat.l1, d, &miss);
+  else if (has_mem && !no_cache)
+    hit_lat = gpu_need(out, g, "l2_lat", g->lat.l2, d, &miss);
   if (miss) return WS_EMISSING;
 
-  double ilp = f->ilp, mlp = f->mlp;
-  if (!ws_pf_has(ilp)) {
-    ws_diag_add(d, WS_SEV_WARNING, NULL, 0, 0,
-                "gpuperf: profile has no parallelism.ilp; assuming 1 (the MWP-CWP model's assumption)");
-    ilp = 1.0;
-  }
-  if (!ws_pf_has(mlp)) {
-    ws_diag_add(d, WS_SEV_WARNING, NULL, 0, 0,
-                "gpuperf: profile has no parallelism.mlp; assuming 1 (the MWP-CWP model's assumption)");
-    mlp = 1.0;
-  }
+  double ilp = parallelism_or_one(f->ilp, "ilp", d), mlp = parallelism_or_one(f->mlp, "mlp", d);
 
   /* #insts excludes SFU instructions (Table 2) and the extra instructions
    * divergence adds (they are charged once, as O_CFdiv). */
@@ -216,7 +213,6 @@ int ws_model_gpuperf(ws_model_result *out, const ws_profile *p,
   double t_comp = w_parallel + w_serial;                                /* (2) */
 
   /* Memory cost ---------------------------------------------------------- */
-  double hit_lat = h1 * l1_lat + (1.0 - h1) * h2 * l2_lat;
   double amat = avg_dram_lat * miss_ratio + hit_lat;                    /* (12) */
   double bw_per_warp = g->clock_ghz * trans_size / avg_dram_lat;        /* (A.7) */
   double mwp_peak_bw = g->mem_bandwidth_gbs / (bw_per_warp * ctx.active_sms); /* (A.6) */
@@ -302,11 +298,11 @@ int ws_model_gpuperf(ws_model_result *out, const ws_profile *p,
   if (rc != WS_OK) return rc;
 
   char label[192];
+  int mem_bound = ws_gpuperf_memory_bound(t_comp, t_mem);
   snprintf(label, sizeof label, "%s, %s (zeta = %g); size_of_data from %s",
-           t_comp >= t_mem ? "compute bound (T_comp >= T_mem)"
-                           : "memory bound (T_mem > T_comp)",
+           mem_bound ? "memory bound (T_mem > T_comp)" : "compute bound (T_comp >= T_mem)",
            cwp <= mwp ? "CWP <= MWP" : "CWP > MWP", zeta, size_src);
-  const char *limiter = t_comp >= t_mem ? "computation" : "memory";
+  const char *limiter = mem_bound ? "memory" : "computation";
   rc = ws_model_set_labels(out, label, limiter);
   if (rc != WS_OK) return rc;
 

@@ -171,6 +171,7 @@ static void print_var(ws_strbuf *b, const ws_ptx_module *m, const ws_ptx_var *v,
   if (v->linkage & WS_PTX_L_WEAK) ws_sb_puts(b, ".weak ");
   if (v->linkage & WS_PTX_L_COMMON) ws_sb_puts(b, ".common ");
   if (with_space) ws_sb_printf(b, ".%s ", ws_ptx_space_name((ws_ptx_space)v->space));
+  if (v->managed) ws_sb_puts(b, ".attribute(.managed) ");
   if (v->align != natural_align(v)) ws_sb_printf(b, ".align %u ", v->align);
   if (v->vec > 1) ws_sb_printf(b, ".v%u ", v->vec);
   ws_sb_printf(b, ".%s", ws_ptx_type_name((ws_ptx_type)v->type));

@@ -35,12 +35,27 @@ struct ws_valid_predictor {
   size_t nmods, cap;      /* used, allocated */
   int threads;            /* emulator workers, 0: the number of cores */
   int keep_inputs;        /* 1: never replace the spec's initialisers */
+  uint64_t max_warp_insts;   /* emulator limits (ws_emu_options) */
+  uint64_t max_launch_insts;
+  uint64_t max_memory;       /* ws_prof_options.max_memory */
 };
 
 ws_valid_predictor *ws_valid_predictor_new(int threads) {
   ws_valid_predictor *p = calloc(1, sizeof *p);
-  if (p) p->threads = threads;
+  if (p) {
+    p->threads = threads;
+    p->max_warp_insts = WS_EMU_DEFAULT_MAX_WARP_INSTS;
+    p->max_launch_insts = WS_EMU_DEFAULT_MAX_LAUNCH_INSTS;
+  }
   return p;
+}
+
+void ws_valid_predictor_limits(ws_valid_predictor *p, uint64_t max_warp_insts, uint64_t max_launch_insts,
+                               uint64_t max_memory) {
+  if (!p) return;
+  p->max_memory = max_memory;
+  p->max_warp_insts = max_warp_insts;
+  p->max_launch_insts = max_launch_insts;
 }
 
 void ws_valid_predictor_keep_inputs(ws_valid_predictor *p, int keep) {
@@ -95,9 +110,21 @@ static int get_module(const ws_ptx_module **out, ws_ptx_module **tmp,
   return WS_OK;
 }
 
+static int profile_launch(ws_profile **out, ws_valid_predictor *ctx, const char *ptx_path,
+                          const ws_launch_spec *launch, const ws_gpu *g, int sample_blocks,
+                          int keep, ws_diag *d);
+
 int ws_valid_profile_launch(ws_profile **out, ws_valid_predictor *ctx, const char *ptx_path,
                             const ws_launch_spec *launch, const ws_gpu *g, int sample_blocks,
                             ws_diag *d) {
+  return profile_launch(out, ctx, ptx_path, launch, g, sample_blocks, 0, d);
+}
+
+/* keep = 1: the spec's initialisers whatever the kernel's name (a generic
+ * row's launch is the user's, not one of the nine validation kernels'). */
+static int profile_launch(ws_profile **out, ws_valid_predictor *ctx, const char *ptx_path,
+                          const ws_launch_spec *launch, const ws_gpu *g, int sample_blocks,
+                          int keep, ws_diag *d) {
   *out = NULL;
   const ws_ptx_module *m = NULL;
   ws_ptx_module *own = NULL;
@@ -107,7 +134,7 @@ int ws_valid_profile_launch(ws_profile **out, ws_valid_predictor *ctx, const cha
    * borrows the names and owns only its argument array. */
   ws_launch_spec zspec = *launch;
   ws_launch_arg *zargs = NULL;
-  if ((!ctx || !ctx->keep_inputs) && ws_valid_kernel_known(launch->kernel)) {
+  if (!keep && (!ctx || !ctx->keep_inputs) && ws_valid_kernel_known(launch->kernel)) {
     zargs = malloc((launch->nargs ? launch->nargs : 1) * sizeof *zargs);
     if (!zargs) {
       ws_ptx_module_free(own);
@@ -125,6 +152,11 @@ int ws_valid_profile_launch(ws_profile **out, ws_valid_predictor *ctx, const cha
   ws_prof_options o = WS_PROF_OPTIONS_INIT;
   o.sample_blocks = sample_blocks > 0 ? (uint64_t)sample_blocks : 0;
   o.threads = ctx ? ctx->threads : 0;
+  if (ctx) {
+    o.max_warp_insts = ctx->max_warp_insts;
+    o.max_launch_insts = ctx->max_launch_insts;
+    o.max_memory = ctx->max_memory;
+  }
   st = ws_prof_launch_spec(out, NULL, m, &zspec, g, &o, d);
   free(zargs);
   ws_ptx_module_free(own);
@@ -135,8 +167,9 @@ int ws_valid_profile_launch(ws_profile **out, ws_valid_predictor *ctx, const cha
  * ws_valid_predictor (parsed modules, threads) or NULL. */
 static int predict(ws_valid_result *out, const ws_valid_request *req, void *user, ws_diag *d) {
   memset(out, 0, sizeof *out);
-  int st = ws_valid_profile_launch(&out->profile, user, req->ptx_path, req->launch, req->gpu,
-                                   req->sample_blocks, d);
+  int keep = req->row && req->row->launch_file;
+  int st = profile_launch(&out->profile, user, req->ptx_path, req->launch, req->gpu,
+                          req->sample_blocks, keep, d);
   if (!st) st = ws_valid_run_models(out, out->profile, req->gpu, req->models, req->nmodels,
                                     req->row, d);
   return st;

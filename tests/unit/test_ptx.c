@@ -343,6 +343,46 @@ static void test_print_fixed_point_small(void **state) {
   ws_ptx_module_free(m2);
 }
 
+/* __managed__ variables and warpSize, as nvcc 13 writes them (nvcc -ptx of
+ * `__managed__ int m; ... warpSize ...`). */
+static void test_managed_and_warp_sz(void **state) {
+  (void)state;
+  const char *src = ".version 9.0\n.target sm_75\n.address_size 64\n"
+                    ".global .attribute(.managed) .align 4 .u32 m;\n"
+                    ".visible .entry k()\n{\n.reg .b32 %r<3>;\n"
+                    "ld.global.u32 %r1, [m];\nmov.u32 %r2, WARP_SZ;\nret;\n}\n";
+  ws_ptx_module *m = parse_ok(src);
+  assert_int_equal(m->nvars, 1);
+  assert_int_equal(m->vars[0].managed, 1);
+  assert_int_equal(m->vars[0].space, WS_PTX_SP_GLOBAL);
+  const ws_ptx_function *k = ws_ptx_find_function(m, "k");
+  assert_int_equal(k->insts[1].ops[1].kind, WS_PTX_O_IMM_INT);
+  assert_int_equal(k->insts[1].ops[1].imm, 32); /* PTX ISA: WARP_SZ, 32 on every target */
+  char *t1 = NULL, *t2 = NULL;
+  assert_int_equal(ws_ptx_print(&t1, m), WS_OK);
+  assert_non_null(strstr(t1, ".global .attribute(.managed) .u32 m;"));
+  ws_ptx_module *m2 = parse_ok(t1);
+  assert_int_equal(m2->vars[0].managed, 1);
+  assert_int_equal(ws_ptx_print(&t2, m2), WS_OK);
+  assert_string_equal(t1, t2);
+  free(t1);
+  free(t2);
+  ws_ptx_module_free(m);
+  ws_ptx_module_free(m2);
+  const char *bad[] = {".global .attribute(.unified(1, 2)) .u32 x;\n", ".shared .attribute(.managed) .u32 x;\n"};
+  const char *msg[] = {"unsupported variable attribute '.unified' (only .managed is)",
+                       ".attribute(.managed) needs a .global variable"};
+  for (int i = 0; i < 2; i++) {
+    char text[256];
+    snprintf(text, sizeof text, ".version 9.0\n.target sm_75\n.address_size 64\n%s", bad[i]);
+    ws_diag d = WS_DIAG_INIT;
+    ws_ptx_module *mb = NULL;
+    assert_int_equal(ws_ptx_parse(&mb, text, strlen(text), "bad.ptx", &d), WS_EINVAL);
+    assert_string_equal(d.items[0].message, msg[i]);
+    ws_diag_free(&d);
+  }
+}
+
 /* --- the corpus: every .ptx under tests/corpus, tests/ptx, tests/analysis */
 
 static char **files;
@@ -527,6 +567,7 @@ int main(void) {
       cmocka_unit_test(test_ptxas_accepts_printed),
       cmocka_unit_test(test_debug_info_kept),
       cmocka_unit_test(test_tables),
+      cmocka_unit_test(test_managed_and_warp_sz),
   };
   int r = cmocka_run_group_tests(tests, NULL, NULL);
   for (size_t i = 0; i < nfiles; i++) free(files[i]);
