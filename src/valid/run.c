@@ -260,11 +260,7 @@ int ws_valid_report_csv(const ws_valid_report *r, const char *path, ws_diag *d) 
     }
     fputc('\n', f);
   }
-  if (fclose(f) != 0) {
-    ws_diag_add(d, WS_SEV_ERROR, path, 0, 0, "cannot write: %s", strerror(errno));
-    return WS_EIO;
-  }
-  return WS_OK;
+  return ws_outfile_commit(&o, d);
 }
 
 int ws_valid_report_floors_csv(const ws_valid_report *r, const char *path, ws_diag *d) {
