@@ -49,8 +49,9 @@ static const char help[] =
     "                     a name the table does not know) with this GPU file, e.g. one\n"
     "                     'warpsight calibrate' wrote; repeatable\n"
     "  --kernels L        keep rows of these kernels (the CSV's AppName)\n"
-    "  --sample-blocks N  profile N blocks per launch, spread evenly over the grid\n"
-    "                     (default 2; 0: all); the others are skipped\n"
+    "  --sample-blocks N  profile N blocks per launch, spread over every grid\n"
+    "                     dimension (default 2; 0: all); the others are skipped and\n"
+    "                     DRAM bytes are estimated per buffer (docs/profile.md)\n"
     "  --limit N          at most N rows (after the filters)\n"
     "  --half H           keep only the 'train' or the 'test' half of the rows: per GPU\n"
     "                     and kernel, rows sorted by input size alternate train/test,\n"
@@ -59,7 +60,9 @@ static const char help[] =
     "  --report DIR       write DIR/rows.csv (per row: kernel, gpu, input size, grid,\n"
     "                     block, measured s, predicted s and error % per model),\n"
     "                     DIR/summary.txt, DIR/<model>.png/.svg (log-log scatter)\n"
-    "                     and DIR/counters.csv (nvprof's counters beside the profile's)\n"
+    "                     DIR/counters.csv (nvprof's counters beside the profile's)\n"
+    "                     and DIR/floors.csv (per row: the DRAM and issue floors and\n"
+    "                     whether each model's prediction is below one)\n"
     "  --ptx-dir DIR      the kernels' PTX (default examples/validation/ptx)\n"
     "  --cache DIR        profile cache (default $XDG_CACHE_HOME/warpsight, else\n"
     "                     ~/.cache/warpsight, else .warpsight-cache)\n"
@@ -68,7 +71,10 @@ static const char help[] =
     "                     (for 'warpsight run') and stop without predicting\n"
     CLI_LIMIT_OPTIONS_HELP "\n"
     "Prints, per model, the rows, mean and median absolute percentage error, the\n"
-    "fraction within 20 % and Spearman's rank correlation per GPU and kernel.\n"
+    "fraction within 20 % and Spearman's rank correlation per GPU and kernel,\n"
+    "and a '!' line when predictions fall below a physical floor of their\n"
+    "launch (DRAM bytes / peak bandwidth, or warp instructions / peak issue;\n"
+    "docs/models/floors.md).\n"
     "Progress goes to stderr.\n\n"
     "Exit status: 0 ok; 2 bad usage or input, or no row could be predicted.\n";
 
@@ -364,6 +370,8 @@ int cmd_validate(int argc, char **argv) {
     ws_diag_clear(&d);
     snprintf(path, sizeof path, "%s/rows.csv", report);
     st = ws_valid_report_csv(rep, path, &d);
+    snprintf(path, sizeof path, "%s/floors.csv", report);
+    if (!st) st = ws_valid_report_floors_csv(rep, path, &d);
     snprintf(path, sizeof path, "%s/summary.txt", report);
     if (!st && cli_write_text(path, text, 0)) st = WS_EIO;
     for (size_t m = 0; m < nm && !st; m++) {

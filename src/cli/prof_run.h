@@ -42,6 +42,8 @@ int cli_prof_limits(prof_request *rq, const char *warp_s, const char *launch_s, 
   "                        (default " PROF_DEFAULT_GPU ")\n"                          \
   "  --sample-blocks N     profile N blocks spread over every grid dimension (a\n"  \
   "                        Hammersley set, docs/profile.md); the others are skipped\n" \
+  "                        and DRAM bytes are estimated per buffer, with an error\n" \
+  "                        (memory.dram_bytes_rel_error)\n"                         \
   "  --functional-rest     run the unsampled blocks too, without profiling (for\n"  \
   "                        kernels whose later blocks read what earlier ones wrote)\n" \
   "  --arch sm_XX          nvcc/ptxas target for .cu input (default sm_80)\n"        \

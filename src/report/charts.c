@@ -114,7 +114,18 @@ typedef struct canvas {
   int oom;                   /* recording failed */
   char title[256];           /* the chart's title */
   char desc[512];            /* one-line description for <desc> */
+  double boxes[48][4];       /* horizontal labels placed inside the plot: x, y, w, h */
+  size_t nboxes;             /* boxes in use (each pass starts from 0) */
 } canvas;
+
+/* 1 if the box (x, y, w, h) meets one already placed. */
+static int box_overlaps(const canvas *c, double x, double y, double w, double h) {
+  for (size_t i = 0; i < c->nboxes; i++) {
+    const double *b = c->boxes[i];
+    if (x < b[0] + b[2] && b[0] < x + w && y < b[1] + b[3] && b[1] < y + h) return 1;
+  }
+  return 0;
+}
 
 static double tx(const canvas *c, double x) {
   double t = c->logx ? (log10(x) - log10(c->x0)) / (log10(c->x1) - log10(c->x0))
@@ -162,10 +173,25 @@ static void text(canvas *c, double x, double y, const char *s, double size,
   cairo_set_font_size(cr, size);
   cairo_text_extents_t e;
   cairo_text_extents(cr, s, &e);
-  cairo_translate(cr, x, y);
-  cairo_rotate(cr, -angle * M_PI / 180.0);
   double dx = -e.x_advance * ha;
   double dy = va >= 1 ? 0 : size * 0.75 * (1 - va); /* baseline from cap height */
+  /* A horizontal label inside the plot (a point's or an arrow's; ticks,
+   * axis names and legends lie outside) moves down, or up near the bottom,
+   * by a line until it meets no label placed before it, so that labels of
+   * clustered points do not overlap. */
+  if (angle == 0 && x >= c->px0 && x <= c->px1 && y >= c->py0 && y <= c->py1 &&
+      c->nboxes < sizeof c->boxes / sizeof c->boxes[0]) {
+    double bx0 = x + dx, by0 = y + dy - size * 0.8, bw = e.x_advance, bh = size * 1.05;
+    double step = y + dy + size > c->py1 ? -(bh + 1) : bh + 1;
+    for (int tries = 0; tries < 12 && box_overlaps(c, bx0, by0, bw, bh); tries++) {
+      y += step;
+      by0 += step;
+    }
+    double *b = c->boxes[c->nboxes++];
+    b[0] = bx0, b[1] = by0, b[2] = bw, b[3] = bh;
+  }
+  cairo_translate(cr, x, y);
+  cairo_rotate(cr, -angle * M_PI / 180.0);
   cairo_move_to(cr, dx, dy);
   cairo_show_text(cr, s);
   cairo_restore(cr);
@@ -625,8 +651,11 @@ static void draw_benefit(canvas *c, const void *data) {
   for (size_t i = 0; i < sizeof bens / sizeof bens[0]; i++) {
     ly += 18;
     num(n1, sizeof n1, v[bens[i].idx]);
-    snprintf(b, sizeof b, "%s = %s (%.0f %%)", bens[i].name, n1,
-             texec > 0 ? 100 * v[bens[i].idx] / texec : 0.0);
+    if (v[bens[i].idx] < 0) /* (22) with the current ITILP: no saving */
+      snprintf(b, sizeof b, "%s = %s (negative: no saving)", bens[i].name, n1);
+    else
+      snprintf(b, sizeof b, "%s = %s (%.0f %%)", bens[i].name, n1,
+               texec > 0 ? 100 * v[bens[i].idx] / texec : 0.0);
     text(c, lx, ly, b, 12, 0, 0, 0, 0);
   }
 }
@@ -647,8 +676,8 @@ int ws_chart_benefit(const char *path, const ws_model_result *r, ws_diag *d) {
   if (!(m > 0)) m = 1;
   c.x0 = c.y0 = 0;
   c.x1 = c.y1 = m * 1.15;
-  snprintf(c.title, sizeof c.title, "GPUPerf benefit chart: %s",
-           v[B_TCOMP] >= tmem1 ? "compute bound" : "memory bound");
+  snprintf(c.title, sizeof c.title, "GPUPerf benefit chart: %s", /* the model's rule */
+           ws_gpuperf_memory_bound(v[B_TCOMP], v[B_TMEM]) ? "memory bound" : "compute bound");
   snprintf(c.desc, sizeof c.desc,
            "Sim et al. PPoPP'12 Figure 4: A = (T_mem, T_comp), A' = (T_mem', "
            "T_comp); benefits B_serial, B_itilp, B_fp, B_memlp in cycles.");
