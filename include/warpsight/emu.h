@@ -168,10 +168,10 @@ typedef enum ws_emu_block_action {
  * the bundled data (docs/emulator.md, "Limits"): a validation row profiles
  * at most about 16 M warp instructions (two sampled blocks of subSeqMax at
  * N = 268 M, 8 M each) and no warp executes more than about 2 M; the
- * defaults leave 16x and 32x headroom, and stop a spinning kernel in
+ * defaults leave 8x and 32x headroom, and stop a spinning kernel in
  * seconds (the emulator runs 2e7 to 7e7 warp instructions a second). */
 #define WS_EMU_DEFAULT_MAX_WARP_INSTS (1ull << 26)   /* 67,108,864 per warp */
-#define WS_EMU_DEFAULT_MAX_LAUNCH_INSTS (1ull << 28) /* 268,435,456 per launch */
+#define WS_EMU_DEFAULT_MAX_LAUNCH_INSTS (1ull << 27) /* 134,217,728 per launch */
 
 typedef struct ws_emu_options {
   int version;               /* WS_EMU_OPTIONS_VERSION */

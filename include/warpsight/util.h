@@ -57,6 +57,11 @@ typedef struct ws_diag {
 
 #define WS_DIAG_INIT {NULL, 0, 0, 0}
 
+/* Longest message or source line a diagnostic keeps, in bytes: longer ones
+ * (a 100 MB kernel name echoed in "no kernel named ...") end with "…"
+ * after this many bytes. */
+#define WS_DIAG_MAX_MESSAGE 1000
+
 /* Record a diagnostic.  Always returns WS_EINVAL so callers can write
  * `return ws_diag_add(...)`.  Allocation failures drop the message silently
  * but still count it as an error. */

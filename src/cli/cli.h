@@ -56,7 +56,7 @@ int cli_parse_bytes(const char *cmd, const char *opt, const char *s, unsigned lo
   "  --max-warp-insts N    stop a warp after N warp instructions (default 2^26 =\n"   \
   "                        67108864; 0: no limit): a runaway kernel faults, exit 1\n" \
   "  --max-launch-insts N  stop the launch after N warp instructions in all blocks\n"  \
-  "                        that run (default 2^28 = 268435456; 0: no limit); a grid\n" \
+  "                        that run (default 2^27 = 134217728; 0: no limit); a grid\n" \
   "                        with more warps than N is refused before it runs\n"    \
   "  --max-memory N[K|M|G] global memory (buffers, .global variables) a launch may\n" \
   "                        allocate (default half the machine's memory; 0: no\n"   \

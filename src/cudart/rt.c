@@ -17,7 +17,6 @@
 ws_rt ws_rt_state;
 static pthread_once_t rt_once = PTHREAD_ONCE_INIT;
 static _Thread_local cudaError_t rt_last_error; /* per host thread, as CUDA's */
-static int rt_init_failed;                      /* the environment was bad */
 
 void rt_print_diag(const ws_diag *d) {
   char *s = ws_diag_format(d);
@@ -81,8 +80,8 @@ static void rt_at_exit(void) {
   pthread_mutex_unlock(&rt->lock);
 }
 
-/* The primary model of "all" (docs/exec.md): the first paper's, which
- * every GPU of the database can run. */
+/* The primary model of "all" (docs/exec.md): a fixed one, the first
+ * paper's, so that event timings do not move when a model is added. */
 #define RT_PRIMARY_OF_ALL "hong-kim"
 
 /* WARPSIGHT_MODEL: "all" (default) or a comma-separated list of names; the
@@ -126,16 +125,16 @@ static void rt_init(void) {
   if (ws_gpu_load(&rt->gpu, g && *g ? g : "a100", &d)) {
     rt_print_diag(&d);
     fprintf(stderr, "warpsight: error: WARPSIGHT_GPU: no GPU '%s' (warpsight gpus lists them)\n", g);
-    rt_init_failed = 1;
+    rt->init_failed = 1;
   }
   ws_diag_free(&d);
-  if (parse_models(rt, getenv("WARPSIGHT_MODEL"))) rt_init_failed = 1;
+  if (parse_models(rt, getenv("WARPSIGHT_MODEL"))) rt->init_failed = 1;
   if (sb && *sb) {
     char *end;
     unsigned long long v = strtoull(sb, &end, 10);
     if (*end || sb[0] == '-') {
       fprintf(stderr, "warpsight: error: WARPSIGHT_SAMPLE_BLOCKS: '%s' is not a block count\n", sb);
-      rt_init_failed = 1;
+      rt->init_failed = 1;
     }
     rt->sample_blocks = v;
   }
@@ -159,22 +158,18 @@ cudaError_t rt_error(cudaError_t err) {
 }
 
 cudaError_t rt_sticky(const ws_rt *rt) {
-  if (rt_init_failed) return cudaErrorInitializationError;
+  if (rt->init_failed) return cudaErrorInitializationError;
   return rt->sticky;
 }
 
-/* The names already reported by rt_unsupported (each once). */
-static const char *unsup_seen[64];
-static size_t unsup_nseen;
-
 cudaError_t rt_unsupported(const char *name) {
-  rt_enter();
+  ws_rt *rt = rt_enter();
   size_t i = 0;
-  while (i < unsup_nseen && strcmp(unsup_seen[i], name) != 0) i++;
-  if (i == unsup_nseen) {
+  while (i < rt->unsup_nseen && strcmp(rt->unsup_seen[i], name) != 0) i++;
+  if (i == rt->unsup_nseen) {
     fprintf(stderr, "warpsight: error: %s is not supported by warpsight's CUDA runtime "
             "(returns cudaErrorNotSupported; docs/exec.md lists what is)\n", name);
-    if (unsup_nseen < sizeof unsup_seen / sizeof *unsup_seen) unsup_seen[unsup_nseen++] = name;
+    if (rt->unsup_nseen < RT_MAX_UNSUP) rt->unsup_seen[rt->unsup_nseen++] = name;
   }
   rt_leave();
   return rt_error(cudaErrorNotSupported);

@@ -102,8 +102,8 @@ int ws_valid_cache_key(char out[17], const char *kernel, const char *ptx_text,
   /* Bumped whenever the profiler's figures change for the same inputs, so
    * stale profiles are not read (2: the interleaved cache replay; 3: the
    * dependencies section, atomics and sectors per warp; 4: sampled DRAM
-   * bytes estimated per buffer). */
-  fnv_str(&f, "warpsight-profile-cache/4");
+   * bytes estimated per buffer; 5: a sample's own share of the L2). */
+  fnv_str(&f, "warpsight-profile-cache/5");
   fnv_str(&f, kernel);
   fnv_str(&f, ptx_text ? ptx_text : "");
   /* The launch as the unformatted JSON of what --launches writes

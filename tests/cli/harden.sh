@@ -37,7 +37,7 @@ for cmd in run profile predict; do
   run timeout 60 "$WS" $cmd "$H" --launch "$TMP/spin.json"
   sane "spin ($cmd)"
   expect_rc 1 "spin ($cmd)"
-  expect_err "hostile.ptx:39:3: error: runaway kernel: the launch exceeded the limit of 268435456 warp instructions in all (--max-launch-insts) in kernel 'spin'" "spin ($cmd)"
+  expect_err "hostile.ptx:39:3: error: runaway kernel: the launch exceeded the limit of 134217728 warp instructions in all (--max-launch-insts) in kernel 'spin'" "spin ($cmd)"
 done
 # one spinning warp meets the per-warp limit first (2^26 = 67108864)
 spec spin1 spin 1 32
@@ -66,7 +66,7 @@ for cmd in run profile; do
   run timeout 60 "$WS" $cmd "$H" --launch "$TMP/hugegrid.json"
   sane "huge grid ($cmd)"
   expect_rc 2 "huge grid ($cmd)"
-  expect_err "the launch runs 2147483647 blocks of 32 x 1 x 1 threads: at least one warp instruction per warp is more than the limit of 268435456" "huge grid ($cmd)"
+  expect_err "the launch runs 2147483647 blocks of 32 x 1 x 1 threads: at least one warp instruction per warp is more than the limit of 134217728" "huge grid ($cmd)"
 done
 
 # --- point 5: bounded memory -------------------------------------------------
@@ -146,5 +146,19 @@ run "$WS" profile "$WS_SRC/examples/kernels/vecadd.sm_80.ptx" --launch "$WS_SRC/
 expect_rc 0 "profile -o over a symlink"
 [ "$(cat "$TMP/outside.txt")" = precious ] || fail "profile -o over a symlink: the file outside was overwritten"
 grep -q '"warpsight-profile/1"' "$TMP/p.json" || fail "profile -o over a symlink: no profile written"
+
+# --- point 10: messages --------------------------------------------------------
+# a launch spec with a UTF-8 byte-order mark is read (it was "invalid JSON")
+printf '\xef\xbb\xbf{"kernel": "trapk", "grid": [1,1,1], "block": [32,1,1], "args": []}\n' >"$TMP/bom.json"
+run "$WS" run "$D/faults.ptx" --launch "$TMP/bom.json"
+expect_rc 1 "BOM"
+expect_err "trap executed in kernel 'trapk'" "BOM"
+# a 100,000-character kernel name is not echoed whole: every message stops at
+# 1000 bytes and "…" (WS_DIAG_MAX_MESSAGE)
+python3 -c 'import json; print(json.dumps({"kernel": "k" * 100000, "grid": [1,1,1], "block": [32,1,1], "args": []}))' >"$TMP/long.json"
+run "$WS" run "$D/faults.ptx" --launch "$TMP/long.json"
+expect_rc 2 "long kernel name"
+expect_err "kkk…" "long kernel name"
+[ "${#ERR}" -lt 5000 ] || fail "long kernel name: ${#ERR} characters of messages"
 
 finish
