@@ -43,7 +43,7 @@ static void on_begin(void *u, int w, uint32_t b) { ws_prof_block_begin(((ctx *)u
 static void on_end(void *u, int w, uint32_t b) { ws_prof_block_end(((ctx *)u)->p, w, b); }
 static int on_filter(void *u, uint32_t b) {
   ctx *c = u;
-  return ws_prof_block_sampled(b, c->total, c->sample) ? WS_EMU_BLOCK_HOOKED : WS_EMU_BLOCK_SKIP;
+  return ws_prof_sampled(c->p, b) ? WS_EMU_BLOCK_HOOKED : WS_EMU_BLOCK_SKIP;
 }
 
 /* One run: plain (profile = 0), an empty hook (2), the profiler on the

@@ -2,7 +2,9 @@
 # Installs what warpsight needs to build and test on Debian/Ubuntu (as root,
 # or with sudo available).  Safe to run again: it installs only what is missing.
 set -euo pipefail
-pkgs=(cmake make gcc pkg-config python3 libcjson-dev libcmocka-dev libcairo2-dev libgsl-dev)
+pkgs=(cmake make gcc pkg-config python3 libcjson-dev libcmocka-dev libcairo2-dev libgsl-dev
+      libzstd-dev libiberty-dev
+      time) # time: /usr/bin/time -v for bench/validate_memory.sh
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

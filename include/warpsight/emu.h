@@ -295,6 +295,15 @@ int ws_emu_write_outputs(const ws_emu_launch *l, const char *dir, ws_diag *d);
 /* A buffer's contents by argument name (for tests); NULL if none (or a
  * raw launch). */
 void *ws_emu_buffer(ws_emu_launch *l, const char *name, uint64_t *bytes);
+/* The launch's global memory objects (the module's .global variables and
+ * the spec's buffers), ascending by address, into out (at most max);
+ * returns how many there are.  Names are borrowed from the launch. */
+typedef struct ws_emu_region {
+  uint64_t base;     /* global address of the first byte */
+  uint64_t bytes;    /* size */
+  const char *name;  /* buffer or variable name */
+} ws_emu_region;
+size_t ws_emu_regions(const ws_emu_launch *l, ws_emu_region *out, size_t max);
 void ws_emu_launch_free(ws_emu_launch *l);
 
 #ifdef __cplusplus

@@ -87,6 +87,10 @@ typedef struct ws_cache {
   uint64_t hits;        /* sector hits */
   uint64_t misses;      /* sector misses */
   uint64_t writebacks;  /* dirty sectors written back on eviction */
+  uint64_t evicted_line;/* the last access's evicted line (byte address of
+                           its first byte), valid when evicted_dirty != 0 */
+  uint32_t evicted_dirty;/* its dirty sectors (bit i: sector i), 0 when the
+                           last access evicted no dirty line */
 } ws_cache;
 
 /* size_bytes = sets x ways x line_bytes; returns 0, or -1 on bad geometry

@@ -112,6 +112,26 @@ typedef struct ws_launch_ctx {
 int ws_launch_ctx_compute(ws_launch_ctx *out, const ws_profile *p,
                           const ws_gpu *g, ws_diag *d);
 
+/* Physical floors of a launch (docs/models/floors.md) ------------------- */
+
+typedef struct ws_floors {
+  double dram_ms;          /* DRAM bytes / peak bandwidth, ms (NaN: unknown) */
+  double issue_ms;         /* warp instructions / (SMs x peak dispatch x clock), ms */
+  double dram_bytes;       /* the profile's DRAM read + write bytes */
+  double warp_insts;       /* warp instructions of the launch */
+  double issue_per_cycle;  /* peak warp instructions dispatched per SM per cycle */
+} ws_floors;
+
+/* Peak warp instructions dispatched per SM per cycle for a compute
+ * capability (schedulers x dispatch units). */
+double ws_floor_issue_rate(int cc_major, int cc_minor);
+/* The floors of profile p on GPU g; a floor whose inputs are absent is
+ * NaN.  WS_OK, or WS_EINVAL for a NULL argument. */
+int ws_floors_compute(ws_floors *out, const ws_profile *p, const ws_gpu *g);
+/* NULL when time_ms is at or above both floors, else a one-line reason
+ * written into buf (size n) naming the floor, its value and the ratio. */
+const char *ws_floors_check(char *buf, size_t n, const ws_floors *fl, double time_ms);
+
 #ifdef __cplusplus
 }
 #endif

@@ -17,10 +17,11 @@
  * ws_emu_event) and ws_prof_block_begin/_end around every profiled block,
  * then ws_prof_finish().  Calls for different workers may run concurrently;
  * all calls for one worker come from one thread.  Each worker keeps its own
- * accumulators.  Each profiled block's memory sectors are replayed through
- * the caches in linear block order (independent of the number of workers),
- * as soon as every earlier profiled block has finished; ws_prof_finish()
- * merges the workers and writes the profile.
+ * accumulators.  Each profiled block's memory sectors, recorded per warp,
+ * are replayed through the caches with warps, resident blocks and SMs
+ * interleaved as on a GPU (docs/profile.md, "Caches"; independent of the
+ * number of workers), as far as the blocks finished so far allow;
+ * ws_prof_finish() merges the workers and writes the profile.
  *
  * Ownership: ws_prof_new() gives a profiler to free with ws_prof_free(); it
  * borrows the module, the kernel and the GPU (keep them alive until
@@ -64,6 +65,11 @@ typedef struct ws_prof_config {
                                    shared bytes included */
   const char *resources_source; /* where they come from ("ptxas -v ...") */
   const char *input;            /* the kernel's file (profiler.input), or NULL */
+  const ws_emu_region *regions; /* the launch's global objects (ws_emu_regions),
+                                   ascending; a sample's DRAM traffic is
+                                   estimated per object (may be NULL; read
+                                   by ws_prof_new only) */
+  size_t nregions;
 } ws_prof_config;
 
 typedef struct ws_prof ws_prof;
@@ -80,10 +86,15 @@ void ws_prof_block_end(ws_prof *p, int worker, uint32_t block_linear);
  * WS_EINVAL when no block was profiled. */
 int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d);
 
-/* Sampling: N blocks of `total`, the linear indices floor(i * total / N)
- * for i = 0 .. N-1 (every block when N = 0 or N >= total). */
+/* Sampling: how many blocks of `total` a sample of N profiles (every block
+ * when N = 0 or N >= total). */
 uint64_t ws_prof_sample_count(uint64_t total, uint64_t n);
-int ws_prof_block_sampled(uint64_t block, uint64_t total, uint64_t n);
+/* The linear indices of the N blocks a sample profiles, ascending, into
+ * out (ws_prof_sample_count(blocks, n) entries): a Hammersley set over the
+ * grid, spread over every dimension (docs/profile.md, "Sampling"). */
+void ws_prof_sample_plan(uint64_t *out, const uint32_t grid[3], uint64_t n);
+/* Whether p profiles linear block `block` (its configuration's plan). */
+int ws_prof_sampled(const ws_prof *p, uint64_t block);
 
 /* --- profiling a launch in one call ------------------------------------------ */
 
@@ -113,7 +124,7 @@ int ws_prof_workers(int requested, uint64_t total_blocks, uint64_t sample_blocks
 typedef struct ws_prof_options {
   int version;                        /* WS_PROF_OPTIONS_VERSION */
   uint64_t sample_blocks;             /* profile N blocks spread over the grid
-                                         (ws_prof_block_sampled); 0: every block */
+                                         (ws_prof_sample_plan); 0: every block */
   int functional_rest;                /* run the unsampled blocks without hooks
                                          (else they are skipped) */
   int threads;                        /* worker threads asked for; 0: the number

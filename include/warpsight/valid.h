@@ -63,25 +63,66 @@ typedef struct ws_valid_row {
   int static_smem;       /* Static.SMem, bytes */
   int dynamic_smem;      /* Dynamic.SMem, bytes */
   double measured_s;     /* Duration, seconds */
+  int half;              /* WS_VALID_TRAIN or WS_VALID_TEST (ws_valid_split
+                            over the whole file, set by ws_valid_load) */
+  /* Generic format only (docs/validation.md, "Your own kernels"): the
+   * launch comes from launch_file, the kernel from kernel_file (both NULL
+   * for the Amarís rows).  There regs = -1 and static_smem = -1 mean "not
+   * measured": the models see the profile's own registers and shared bytes;
+   * the optional columns registers and shared_bytes (static + dynamic per
+   * block, kept in static_smem with dynamic_smem 0) set them. */
+  const char *kernel_file; /* the kernel's PTX (or .cu), resolved against the data file */
+  const char *launch_file; /* the launch spec (DESIGN.md), resolved likewise */
 } ws_valid_row;
+
+/* The two halves of a data set (docs/validation.md, "Train and test"). */
+enum { WS_VALID_TRAIN = 1, WS_VALID_TEST = 2 };
 
 typedef struct ws_valid_data {
   ws_csv *csv;           /* the file (owned); rows borrow its strings */
   ws_valid_row *rows;    /* nrows rows in file order (owned) */
   size_t nrows;          /* rows */
+  int generic;           /* 1: the generic format (kernel_file, launch, gpu, seconds) */
+  char **strings;        /* resolved paths and names rows borrow (owned) */
+  size_t nstrings, strings_cap; /* used, allocated */
+  /* GPU files the generic rows name: rows of GPU gpu_file_names[i] (the
+   * name inside the file) use gpu_file_paths[i] (strings borrowed from
+   * `strings`; the arrays owned).  Options' gpu files take precedence. */
+  const char **gpu_file_names, **gpu_file_paths;
+  size_t ngpu_files;                /* entries in both */
+  size_t gpu_names_cap, gpu_paths_cap; /* allocated */
 } ws_valid_data;
 
-/* Read a measured-times CSV with the columns of data/validation/README.md.
- * A missing column, a non-numeric cell, an unknown GPU name or kernel is an
- * error naming file:line and the column. */
+/* Read a measured-times CSV: the Amarís et al. columns of
+ * data/validation/README.md, or the generic format (a header with
+ * kernel_file; docs/validation.md).  A missing column, a non-numeric cell,
+ * an unknown kernel or a launch spec that does not load is an error naming
+ * file:line and the column; unknown GPU names are one error. */
 int ws_valid_load(ws_valid_data **out, const char *path, ws_diag *d);
 int ws_valid_load_text(ws_valid_data **out, const char *text, size_t len,
                        const char *origin, ws_diag *d);
 void ws_valid_data_free(ws_valid_data *v);
 
-/* "GTX-680" -> "gtx680", "GTX-970" -> "gtx970", "Tesla-K20" -> "k20"; NULL
- * when unknown. */
-const char *ws_valid_gpu_name(const char *csv_name);
+/* The same with extra accepted GPU names (`validate --gpu-file NAME=FILE`):
+ * a row naming one of extra[0..nextra) keeps that name as its GPU. */
+int ws_valid_load_ex(ws_valid_data **out, const char *path, const char *const *extra,
+                     size_t nextra, ws_diag *d);
+int ws_valid_load_text_ex(ws_valid_data **out, const char *text, size_t len,
+                          const char *origin, const char *const *extra, size_t nextra,
+                          ws_diag *d);
+
+/* GPU names: the table data/validation/gpu-names.csv (embedded in the
+ * library) maps the data set's spellings to database names ("GTX-680" ->
+ * "gtx680", "Tesla-K40" -> "k40", "TitanBlack" -> "titan-black", ...); a
+ * database name maps to itself.  NULL when unknown.  The result is static. */
+const char *ws_valid_gpu_name(const char *name);
+/* The table's rows: CSV spelling and database name (static strings). */
+size_t ws_valid_gpu_table_count(void);
+const char *ws_valid_gpu_table_csv(size_t i);
+const char *ws_valid_gpu_table_db(size_t i);
+/* "GTX-680 (gtx680), ...; or a database GPU: 8800gt ..." for error messages
+ * (malloc'd, caller frees; NULL on ENOMEM). */
+char *ws_valid_gpu_known(void);
 
 /* The validation kernels (examples/validation/<name>.cu), in docs order. */
 size_t ws_valid_kernel_count(void);
@@ -120,6 +161,8 @@ typedef struct ws_valid_result {
   ws_profile *profile;           /* the kernel profile used (owned) */
   double *time_s;                /* per requested model, seconds; NaN if it could not run (owned) */
   size_t nmodels;                /* entries in time_s */
+  double floor_dram_s;           /* the launch's DRAM floor, seconds (ws_floors_compute; NaN: unknown) */
+  double floor_issue_s;          /* its issue floor, seconds */
 } ws_valid_result;
 
 /* THE prediction step: profile the launch and run the models.  Returns
@@ -159,7 +202,8 @@ int ws_valid_profile_launch(ws_profile **out, ws_valid_predictor *ctx,
  * models see the MEASURED build's resources: registers_per_thread =
  * Registers.Per.Thread, shared_bytes_per_block = Static.SMem + Dynamic.SMem,
  * and occupancy recomputed from them for g (the PTX here is compiled for
- * sm_75, whose register counts differ from the measured builds'); the
+ * sm_75, whose register counts differ from the measured builds'); a
+ * generic row replaces only what it measured (regs, static_smem >= 0); the
  * profile itself is not changed (it is what the cache keeps).  Takes
  * ownership of nothing; fills time_s/nmodels of *out.  Every predictor
  * computes its times with this function, so cached and fresh profiles give
@@ -228,6 +272,8 @@ int ws_valid_ranks(double *out, const double *x, size_t n);
 
 /* Running a validation --------------------------------------------------*/
 
+struct ws_valid_outcome;
+
 typedef struct ws_valid_options {
   const char *const *models;   /* model names to run */
   size_t nmodels;              /* entries in models */
@@ -244,6 +290,21 @@ typedef struct ws_valid_options {
   void (*progress)(size_t done, size_t total, void *user); /* or NULL */
   void *progress_user;         /* passed to progress */
   int keep_profiles;           /* 1: keep each row's profile in its outcome */
+  int half;                    /* 0: all rows; WS_VALID_TRAIN or WS_VALID_TEST:
+                                  only that half (row->half) */
+  const char *const *gpu_file_names; /* rows of gpu_file_names[i] use the GPU file */
+  const char *const *gpu_file_paths; /* gpu_file_paths[i] instead of the database */
+  size_t ngpu_files;                 /* entries in both (0: database only) */
+  /* A generic row's .cu kernel file: *ptx_path = a malloc'd path of its PTX
+   * (the caller's compiler, e.g. nvcc -ptx); NULL: a .cu file is an error. */
+  int (*compile_cu)(char **ptx_path, const char *cu_path, void *user, ws_diag *d);
+  void *compile_user;                /* passed to compile_cu */
+  /* Called once per predicted row, in file order, with its profile while
+   * it still exists (a row whose prediction failed is not passed): what a
+   * caller needs from each profile without keep_profiles, so memory stays
+   * bounded by one profile at a time.  NULL: none. */
+  void (*on_row)(const struct ws_valid_outcome *oc, const ws_profile *p, void *user);
+  void *on_row_user;                 /* passed to on_row */
 } ws_valid_options;
 
 typedef struct ws_valid_outcome {
@@ -252,6 +313,8 @@ typedef struct ws_valid_outcome {
   int cached;               /* 1 if the profile came from the cache */
   double *time_s;           /* per model, seconds, NaN where it could not run (owned) */
   ws_profile *profile;      /* the profile, with keep_profiles (owned), else NULL */
+  double floor_dram_s;      /* the launch's DRAM floor, seconds (NaN: unknown) */
+  double floor_issue_s;     /* its issue floor, seconds */
 } ws_valid_outcome;
 
 typedef struct ws_valid_report {
@@ -275,10 +338,15 @@ int ws_valid_report_stats(ws_valid_stats *out, const ws_valid_report *r,
                           size_t model, const char *gpu, const char *kernel);
 /* The statistics tables as text (malloc'd, caller frees; NULL on ENOMEM):
  * per model, the rows of each GPU and kernel, each GPU, and all rows, with
- * rows, MAPE, median error, fraction within 20 % and Spearman's rho. */
+ * rows, MAPE, median error, fraction within 20 % and Spearman's rho; then,
+ * marked "!", how many of the model's predictions fall below a physical
+ * floor of their launch (DRAM or issue, docs/models/floors.md) and the
+ * worst one with its reason. */
 char *ws_valid_report_text(const ws_valid_report *r);
 /* Per-row CSV: kernel,gpu,input_size,grid,block,measured_s, then
- * predicted_s_<model> and error_pct_<model> for each model. */
+ * predicted_s_<model> and error_pct_<model> for each model, then
+ * floor_dram_s, floor_issue_s and below_floor_<model> (1 when the
+ * prediction is below a floor) for each model. */
 int ws_valid_report_csv(const ws_valid_report *r, const char *path, ws_diag *d);
 /* Log-log scatter of predicted against measured time for one model, one
  * colour and marker per kernel, the y = x line: writes PATH.png and PATH.svg
@@ -312,15 +380,21 @@ int ws_valid_fit_run(ws_valid_fit *out, ws_valid_time_fn time, void *user,
                      const double *theta0, size_t np, ws_diag *d);
 void ws_valid_fit_free(ws_valid_fit *f);
 
-/* Split rows for calibration: for each kernel, its rows sorted by input size
- * alternate train (even positions) / test (odd).  Fills train/test index
- * arrays (caller-allocated, nrows entries each) and their counts. */
+/* The train/test split, fixed before any result was looked at
+ * (docs/validation.md, "Train and test"): for each (GPU, kernel) pair, its
+ * rows sorted by input size (ties in file order) alternate train (even
+ * positions, the smallest size first) / test (odd).  Fills train/test index
+ * arrays (caller-allocated, nsubset entries each) and their counts. */
 void ws_valid_split(size_t *train, size_t *ntrain, size_t *test,
                     size_t *ntest, const ws_valid_row *rows,
                     const size_t *subset, size_t nsubset);
 
+/* Set every row's `half` by ws_valid_split over all rows of the file, so a
+ * row's half never depends on the filters.  WS_OK or WS_ENOMEM. */
+int ws_valid_assign_halves(ws_valid_data *v);
+
 /* Calibration of one model on one GPU's rows. */
-#define WS_VALID_MAX_PARAMS 8
+#define WS_VALID_MAX_PARAMS 12
 typedef struct ws_valid_calib {
   const char *const *params;          /* fitted parameter names (static) */
   size_t np;                          /* entries in params */

@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/kernel_name.h"
+#include "util/demangle.h"
 #include "cli/toolchain.h"
 #include "warpsight/analysis.h"
 #include "warpsight/profiler.h"
@@ -32,7 +34,8 @@ static const char *const help =
     "\n"
     "options:\n"
     "  --arch sm_XX   target for nvcc/ptxas when FILE is .cu (default sm_80)\n"
-    "  --kernel K     only the function named K (an entry or a .func)\n"
+    "  --kernel K     only the function named K (an entry or a .func); a C++ kernel\n"
+    "                 by its mangled or demangled name (ns::k<float, 3>)\n"
     "  --json         machine-readable output\n"
     "  -h, --help     this text\n"
     "\n"
@@ -52,7 +55,9 @@ static void type_text(char *buf, size_t n, const ws_ptx_var *v) {
 
 static void print_text(const ws_ptx_module *m, const ws_ptx_function *f, const ws_cfg *c,
                        const ptxas_info *pi) {
-  printf("%s %s (line %u)\n", f->is_entry ? "kernel" : "function", f->name, f->line);
+  char label[1024];
+  cli_kernel_label(label, sizeof label, f->name);
+  printf("%s %s (line %u)\n", f->is_entry ? "kernel" : "function", label, f->line);
   printf("  parameters: %u (%llu bytes)\n", f->nparams, (unsigned long long)f->param_bytes);
   for (uint32_t i = 0; i < f->nparams; i++) {
     char t[64];
@@ -114,6 +119,9 @@ static cJSON *json_function(const ws_ptx_module *m, const ws_ptx_function *f, co
                             const ptxas_info *pi) {
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "name", f->name);
+  char *dm = ws_demangle(f->name);
+  cJSON_AddStringToObject(o, "demangled", dm ? dm : f->name);
+  free(dm);
   cJSON_AddBoolToObject(o, "entry", f->is_entry);
   cJSON_AddNumberToObject(o, "line", f->line);
   cJSON *ps = cJSON_AddArrayToObject(o, "params");
@@ -250,7 +258,7 @@ int cmd_analyze(int argc, char **argv) {
   for (uint32_t i = 0; i < m->nfuncs; i++) {
     const ws_ptx_function *f = &m->funcs[i];
     if (!f->has_body) continue;
-    if (kernel ? strcmp(f->name, kernel) == 0 : f->is_entry) nsel++;
+    if (kernel ? cli_kernel_same(f->name, kernel) : f->is_entry) nsel++;
   }
   if (kernel && nsel == 0) {
     fprintf(stderr, "warpsight analyze: error: no function named '%s' in %s; kernels:", kernel,
@@ -279,7 +287,7 @@ int cmd_analyze(int argc, char **argv) {
   int status = EXIT_OK;
   for (uint32_t i = 0; i < m->nfuncs; i++) {
     const ws_ptx_function *f = &m->funcs[i];
-    if (!f->has_body || !(kernel ? strcmp(f->name, kernel) == 0 : f->is_entry)) continue;
+    if (!f->has_body || !(kernel ? cli_kernel_same(f->name, kernel) : f->is_entry)) continue;
     ws_cfg *c = NULL;
     r = ws_analysis_build(&c, m, f, &d);
     if (r) {

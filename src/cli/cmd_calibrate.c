@@ -18,17 +18,28 @@
 static const char help[] =
     "usage: warpsight calibrate DATA.csv --gpu G --model M [-o G-calibrated.json]\n"
     "                           [--kernels K,K] [--sample-blocks N] [--ptx-dir DIR]\n"
-    "                           [--cache DIR | --no-cache]\n\n"
-    "Fits the machine parameters of model M for GPU G (gtx680, gtx970, k20) to the\n"
+    "                           [--cache DIR | --no-cache] [--gpu-file NAME=FILE.json]...\n\n"
+    "Fits the machine parameters of model M for GPU G (any database GPU or data set\n"
+    "name: gtx680, GTX-680, Tesla-K40, TitanBlack, ...; or a GPU file) to the\n"
     "measured times of that GPU's rows in DATA.csv: least squares on\n"
     "log(predicted) - log(measured) with GSL's trust-region solver, on a training\n"
-    "half of the rows (per kernel, rows sorted by input size alternate train/test).\n"
+    "half of the rows (validate --half train: per GPU and kernel, rows sorted by\n"
+    "input size alternate train/test, the smallest first; docs/validation.md).\n"
     "Prints the held-out error before and after and writes the GPU's JSON with the\n"
-    "fitted parameters marked as calibrated estimates.\n\n"
-    "Fitted parameters: hong-kim: mem_ld, departure_del_uncoal, departure_del_coal;\n"
+    "fitted parameters marked as calibrated estimates.  DATA.csv is either format\n"
+    "of 'warpsight validate' (the Amaris et al. columns or the generic one).\n\n"
+    "Fitted parameters: warpsight: issue_rate, lsu_rate, l2_bytes_per_cycle,\n"
+    "                     dram_efficiency, alu_latency_scale, mem_latency_scale,\n"
+    "                     overlap_p, launch_us, block_cycles (docs/models/warpsight.md);\n"
+    "                   hong-kim: mem_ld, departure_del_uncoal, departure_del_coal;\n"
     "                   gpuperf: dram_lat, delta.\n\n"
     "options:\n"
-    "  --gpu G            the GPU (database name or the CSV's name)\n"
+    "  --gpu G            the GPU: database name, the data set's name\n"
+    "                     (data/validation/gpu-names.csv) or a GPU file (a path); the\n"
+    "                     fit starts from its parameters\n"
+    "  --gpu-file NAME=FILE.json\n"
+    "                     GPU NAME's parameters come from this file (e.g. to refine an\n"
+    "                     earlier calibration); repeatable\n"
     "  --model M          the model\n"
     "  -o FILE            output (default G-calibrated.json)\n"
     "  --kernels L        use only these kernels' rows\n"
@@ -51,25 +62,37 @@ int cmd_calibrate(int argc, char **argv) {
                     {"--cache", 1, &cache_s},     {"--no-cache", 0, &no_cache},
                     {NULL, 0, NULL}};
   const char *pos[1];
-  int npos, want_help;
-  if (cli_parse("calibrate", argc, argv, opts, pos, 1, &npos, help, &want_help)) return EXIT_USAGE;
-  if (want_help) return EXIT_OK;
-  if (npos != 1) return cli_usage_error("calibrate", "expected one DATA.csv");
-  if (!gpu_s) return cli_usage_error("calibrate", "--gpu is required");
-  if (!model) return cli_usage_error("calibrate", "--model is required");
-  if (cache_s && no_cache) return cli_usage_error("calibrate", "--cache and --no-cache conflict");
+  int npos, want_help, rc = EXIT_USAGE, st;
+  vcli_gpu_files gf;
+  vcli_cu cu = {"calibrate", {NULL}, 0};
+  const char *gpu = NULL;
   long sample = VCLI_DEFAULT_SAMPLE_BLOCKS;
-  if (sample_s && cli_parse_int("calibrate", "--sample-blocks", sample_s, &sample)) return EXIT_USAGE;
-  const char *gpu = ws_valid_gpu_name(gpu_s) ? ws_valid_gpu_name(gpu_s) : gpu_s;
-  if (strcmp(gpu, "gtx680") && strcmp(gpu, "gtx970") && strcmp(gpu, "k20"))
-    return cli_usage_error("calibrate", "--gpu: unknown GPU '%s' (the data set has gtx680, "
-                                        "gtx970, k20)", gpu_s);
-  if (!ws_model_find(model)) return cli_usage_error("calibrate", "--model: unknown model '%s'", model);
-  if (!ws_valid_fittable(model))
-    return cli_usage_error("calibrate", "--model %s: no fittable parameters (hong-kim, gpuperf "
-                                        "have them)", model);
+  if (vcli_take_gpu_files(&gf, "calibrate", &argc, argv) ||
+      cli_parse("calibrate", argc, argv, opts, pos, 1, &npos, help, &want_help)) {
+    vcli_gpu_files_free(&gf);
+    return EXIT_USAGE;
+  }
+  if (want_help) rc = EXIT_OK;
+  else if (npos != 1) cli_usage_error("calibrate", "expected one DATA.csv");
+  else if (!gpu_s) cli_usage_error("calibrate", "--gpu is required");
+  else if (!model) cli_usage_error("calibrate", "--model is required");
+  else if (cache_s && no_cache) cli_usage_error("calibrate", "--cache and --no-cache conflict");
+  else if (sample_s && cli_parse_int("calibrate", "--sample-blocks", sample_s, &sample)) {
+  } else if (vcli_resolve_gpu(&gpu, &gf, NULL, "calibrate", "--gpu", gpu_s)) {
+  } else if (!ws_model_find(model)) {
+    cli_usage_error("calibrate", "--model: unknown model '%s'", model);
+  } else if (!ws_valid_fittable(model)) {
+    cli_usage_error("calibrate", "--model %s: no fittable parameters (warpsight, hong-kim, gpuperf "
+                                 "have them)", model);
+  } else {
+    rc = -1; /* go on */
+  }
+  if (rc != -1) {
+    vcli_gpu_files_free(&gf);
+    return rc;
+  }
+  rc = EXIT_USAGE;
 
-  int rc = EXIT_USAGE, st;
   ws_valid_predictor *pctx = NULL;
   vcli_list kernels = {0};
   ws_diag d = WS_DIAG_INIT;
@@ -80,17 +103,25 @@ int cmd_calibrate(int argc, char **argv) {
   ws_profile **profs = NULL;
   char ptx_dir[4096], cache_buf[4096], outbuf[512];
   if (kernels_s && vcli_split(&kernels, "calibrate", "--kernels", kernels_s)) goto out;
-  for (size_t i = 0; i < kernels.n; i++)
-    if (!ws_valid_kernel_known(kernels.v[i])) {
-      cli_usage_error("calibrate", "--kernels: unknown kernel '%s'", kernels.v[i]);
-      goto out;
-    }
-  if (vcli_ptx_dir(ptx_dir, sizeof ptx_dir, "calibrate", ptx_s, pos[0])) goto out;
-  if ((st = ws_valid_load(&data, pos[0], &d)) || (st = ws_gpu_load(&g, gpu, &d))) {
+  if ((st = ws_valid_load_ex(&data, pos[0], gf.name, gf.n, &d))) {
     cli_print_diag(&d);
     rc = cli_exit_for(st);
     goto out;
   }
+  if (vcli_resolve_gpu(&gpu, &gf, data, "calibrate", "--gpu", gpu)) goto out;
+  const char *gpu_src = gpu; /* the data's GPU files, then --gpu-file's */
+  for (size_t i = 0; i < data->ngpu_files; i++)
+    if (!strcmp(data->gpu_file_names[i], gpu)) gpu_src = data->gpu_file_paths[i];
+  for (size_t i = 0; i < gf.n; i++)
+    if (!strcmp(gf.name[i], gpu)) gpu_src = gf.path[i];
+  if ((st = ws_gpu_load(&g, gpu_src, &d))) {
+    cli_print_diag(&d);
+    rc = cli_exit_for(st);
+    goto out;
+  }
+  if (vcli_check_kernels(&kernels, data, "calibrate") ||
+      vcli_data_ptx_dir(ptx_dir, sizeof ptx_dir, "calibrate", ptx_s, pos[0], data))
+    goto out;
   size_t nsel = 0;
   for (size_t i = 0; i < data->nrows; i++) {
     const ws_valid_row *r = &data->rows[i];
@@ -131,6 +162,11 @@ int cmd_calibrate(int argc, char **argv) {
   o.progress = vcli_progress;
   o.progress_user = "calibrate";
   o.keep_profiles = 1;
+  o.gpu_file_names = gf.name;
+  o.gpu_file_paths = gf.path;
+  o.ngpu_files = gf.n;
+  o.compile_cu = vcli_compile_cu;
+  o.compile_user = &cu;
   if ((st = ws_valid_run(&rep, data, &o, &d))) {
     cli_print_diag(&d);
     rc = cli_exit_for(st);
@@ -189,5 +225,7 @@ out:
   ws_gpu_free(g);
   ws_diag_free(&d);
   vcli_list_free(&kernels);
+  vcli_gpu_files_free(&gf);
+  vcli_cu_free(&cu);
   return rc;
 }

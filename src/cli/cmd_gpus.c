@@ -1,57 +1,103 @@
 /* cmd_gpus.c — `warpsight gpus` and `warpsight gpu NAME [--json]`. */
 #include <cjson/cJSON.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli/cli.h"
+#include "util/strbuf.h"
 #include "warpsight/gpu.h"
 #include "warpsight/json.h"
 
 static const char gpus_help[] =
-    "usage: warpsight gpus [--json]\n\n"
+    "usage: warpsight gpus [--arch NAME] [--json]\n\n"
     "Lists the built-in GPU database: name, compute capability, SMs, SM clock\n"
-    "(GHz) and DRAM bandwidth (GB/s).  Use a name with --gpu, or 'warpsight gpu\n"
-    "NAME' for every fact and model parameter with its source.\n";
+    "(GHz), DRAM bandwidth (GB/s), architecture and product name.  Use a name\n"
+    "with --gpu, or 'warpsight gpu NAME' for every fact and model parameter\n"
+    "with its source.\n\n"
+    "options:\n"
+    "  --arch NAME   only the GPUs of one architecture: NAME is matched, without\n"
+    "                regard to case, against the start of a word of the\n"
+    "                architecture (Tesla, Fermi, Kepler, Maxwell, Volta,\n"
+    "                Turing, Ampere, Ada, Hopper, Blackwell, or a chip such as\n"
+    "                GA102); no match is an error that lists the architectures\n"
+    "  --json        an array of {name, full_name, architecture,\n"
+    "                compute_capability, sms, clock_ghz, mem_bandwidth_gbs}\n";
+
+/* 1 if `want` starts a word of `arch` ("ampere" in "Ampere (GA102)",
+ * "ga10" in "Ampere (GA102)"), ignoring case. */
+static int arch_matches(const char *arch, const char *want) {
+  size_t n = strlen(want);
+  if (n == 0) return 0;
+  for (const char *p = arch; *p; p++) {
+    int word_start = p == arch || !isalnum((unsigned char)p[-1]);
+    if (word_start && strncasecmp(p, want, n) == 0) return 1;
+  }
+  return 0;
+}
 
 int cmd_gpus(int argc, char **argv) {
-  const char *json = NULL;
-  cli_opt opts[] = {{"--json", 0, &json}, {NULL, 0, NULL}};
+  const char *json = NULL, *arch = NULL;
+  cli_opt opts[] = {{"--json", 0, &json}, {"--arch", 1, &arch}, {NULL, 0, NULL}};
   const char *pos[1];
   int npos, help;
   if (cli_parse("gpus", argc, argv, opts, pos, 0, &npos, gpus_help, &help)) return EXIT_USAGE;
   if (help) return EXIT_OK;
   cJSON *arr = json ? cJSON_CreateArray() : NULL;
-  if (!json)
-    printf("%-16s %-4s %5s %9s %11s  %s\n", "name", "cc", "SMs", "clock", "bandwidth", "full name");
+  size_t shown = 0;
+  ws_strbuf archs = WS_STRBUF_INIT; /* the architectures seen, for a no-match error */
   for (size_t i = 0; i < ws_gpu_db_count(); i++) {
     ws_diag d = WS_DIAG_INIT;
     ws_gpu *g;
     if (ws_gpu_load(&g, ws_gpu_db_name(i), &d) != WS_OK) {
       cli_print_diag(&d);
       ws_diag_free(&d);
+      ws_sb_free(&archs);
       cJSON_Delete(arr);
       return EXIT_USAGE;
     }
+    char first[32];
+    snprintf(first, sizeof first, "%.*s", (int)strcspn(g->architecture, " ("), g->architecture);
+    if (!strstr(ws_sb_str(&archs), first)) ws_sb_printf(&archs, "%s%s", archs.n ? ", " : "", first);
+    if (arch && !arch_matches(g->architecture, arch)) {
+      ws_gpu_free(g);
+      ws_diag_free(&d);
+      continue;
+    }
+    if (!json && shown == 0)
+      printf("%-16s %-4s %5s %9s %11s  %-22s %s\n", "name", "cc", "SMs", "clock", "bandwidth",
+             "architecture", "full name");
+    shown++;
+    char cc[16];
+    snprintf(cc, sizeof cc, "%d.%d", g->cc_major, g->cc_minor);
     if (json) {
       cJSON *o = cJSON_CreateObject();
-      char cc[16];
-      snprintf(cc, sizeof cc, "%d.%d", g->cc_major, g->cc_minor);
       cJSON_AddStringToObject(o, "name", g->name);
       cJSON_AddStringToObject(o, "full_name", g->full_name);
+      cJSON_AddStringToObject(o, "architecture", g->architecture);
       cJSON_AddStringToObject(o, "compute_capability", cc);
       cJSON_AddNumberToObject(o, "sms", g->sms);
       cJSON_AddNumberToObject(o, "clock_ghz", g->clock_ghz);
       cJSON_AddNumberToObject(o, "mem_bandwidth_gbs", g->mem_bandwidth_gbs);
       cJSON_AddItemToArray(arr, o);
     } else {
-      printf("%-16s %d.%d  %5d %5.3f GHz %6.1f GB/s  %s%s\n", g->name, g->cc_major, g->cc_minor,
-             g->sms, g->clock_ghz, g->mem_bandwidth_gbs, g->full_name,
+      printf("%-16s %-4s %5d %5.3f GHz %6.1f GB/s  %-22s %s%s\n", g->name, cc, g->sms,
+             g->clock_ghz, g->mem_bandwidth_gbs, g->architecture, g->full_name,
              g->is_hypothetical ? " (hypothetical)" : "");
     }
     ws_gpu_free(g);
     ws_diag_free(&d);
   }
+  if (arch && shown == 0) {
+    fprintf(stderr, "warpsight gpus: error: no GPU of architecture '%s' (architectures: %s)\n",
+            arch, ws_sb_str(&archs));
+    ws_sb_free(&archs);
+    cJSON_Delete(arr);
+    return EXIT_USAGE;
+  }
+  ws_sb_free(&archs);
   if (json) {
     char *s = cJSON_Print(arr);
     if (s) puts(s);
@@ -65,7 +111,12 @@ static const char gpu_help[] =
     "usage: warpsight gpu NAME|FILE.json [--json]\n\n"
     "Shows one GPU: architecture facts, the occupancy limits of its compute\n"
     "capability, cache facts, latencies and each model's parameters, with the\n"
-    "source of every number.  --json prints the database document itself.\n";
+    "source of every number.  A model parameter marked [derived] was computed\n"
+    "when the file was loaded from the GPU's base numbers (the rule and its\n"
+    "arithmetic follow; docs/gpu-parameters.md); one marked [given] has a rule\n"
+    "but the file states the value, which is used instead.  --json prints the\n"
+    "document with the derived parameters added (\"derived\": true) and the\n"
+    "given ones marked (\"given\": true).\n";
 
 static void print_value_line(const char *indent, const char *key, const cJSON *v) {
   double num;
@@ -78,7 +129,17 @@ static void print_value_line(const char *indent, const char *key, const cJSON *v
     printf("%s%-24s %-12.10g", indent, key, num);
   else
     return;
-  if (cJSON_IsString(src)) printf(" %s%s", cJSON_IsTrue(est) ? "[estimate] " : "", src->valuestring);
+  const cJSON *der = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "derived") : NULL;
+  const cJSON *giv = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "given") : NULL;
+  const cJSON *note = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "note") : NULL;
+  if (cJSON_IsTrue(der)) {
+    /* Derived at load: say so, with the arithmetic on this GPU's numbers. */
+    printf(" [derived] %s", cJSON_IsString(src) ? src->valuestring : "");
+    if (cJSON_IsString(note)) printf(": %s", note->valuestring);
+  } else {
+    if (cJSON_IsTrue(giv)) printf(" [given]");
+    if (cJSON_IsString(src)) printf(" %s%s", cJSON_IsTrue(est) ? "[estimate] " : "", src->valuestring);
+  }
   printf("\n");
 }
 

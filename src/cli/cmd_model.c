@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/kernel_name.h"
 #include "cli/model_print.h"
 #include "warpsight/gpu.h"
 #include "warpsight/model.h"
@@ -84,7 +85,9 @@ int cmd_model(int argc, char **argv) {
     cJSON_AddStringToObject(root, "gpu", g->name);
     cJSON_AddStringToObject(root, "kernel", p->kernel);
   } else {
-    printf("kernel %s: grid %u x %u x %u, block %u x %u x %u on %s (%s)\n\n", p->kernel, p->grid[0],
+    char label[1024];
+    cli_kernel_label(label, sizeof label, p->kernel);
+    printf("kernel %s: grid %u x %u x %u, block %u x %u x %u on %s (%s)\n\n", label, p->grid[0],
            p->grid[1], p->grid[2], p->block[0], p->block[1], p->block[2], g->name, g->full_name);
   }
   /* The results that ran are kept for --advise and --charts. */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/kernel_name.h"
 #include "cli/model_print.h"
 #include "cli/prof_run.h"
 #include "warpsight/advise.h"
@@ -53,7 +54,9 @@ static double num_at(const cJSON *root, const char *sec, const char *key) {
 
 static void print_figures(const ws_profile *p, const ws_gpu *g) {
   const ws_profile_fields *f = &p->f;
-  printf("kernel %s: grid %u x %u x %u, block %u x %u x %u on %s (%s, CC %d.%d)\n", p->kernel,
+  char label[1024];
+  cli_kernel_label(label, sizeof label, p->kernel);
+  printf("kernel %s: grid %u x %u x %u, block %u x %u x %u on %s (%s, CC %d.%d)\n", label,
          p->grid[0], p->grid[1], p->grid[2], p->block[0], p->block[1], p->block[2], g->name,
          g->full_name, g->cc_major, g->cc_minor);
   ws_launch_ctx lc;

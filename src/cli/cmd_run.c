@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/kernel_name.h"
+#include "util/strbuf.h"
 #include "warpsight/emu.h"
 #include "warpsight/ptx.h"
 
@@ -15,7 +17,8 @@ static const char help_text[] =
     "marked \"output\" into DIR (default: the current folder) as a raw little-endian\n"
     "array, and prints a summary line: blocks, warps, warp instructions, seconds.\n"
     "Device printf output goes to stdout, in block order.\n\n"
-    "  --kernel K            kernel to run (default: the spec's \"kernel\")\n"
+    "  --kernel K            kernel to run (default: the spec's \"kernel\"); a C++\n"
+    "                        kernel by its mangled or demangled name (ns::k<float, 3>)\n"
     "  --launch L.json       launch spec (required)\n"
     "  --out DIR             folder for output files (must exist)\n"
     "  -j N                  worker threads (default: the number of cores)\n"
@@ -47,12 +50,17 @@ int cmd_run(int argc, char **argv) {
   ws_emu_launch *l = NULL;
   int st = ws_launch_spec_load(&spec, launch, &d);
   if (!st) st = ws_ptx_parse_file(&m, pos[0], &d);
-  if (!st && kernel && strcmp(kernel, spec->kernel) != 0) {
+  if (!st && kernel && !cli_kernel_same(kernel, spec->kernel)) {
     ws_diag_add(&d, WS_SEV_ERROR, launch, 0, 0, "the spec is for kernel '%s', --kernel names '%s'", spec->kernel,
                 kernel);
     st = WS_EINVAL;
   }
-  if (!st) st = ws_emu_load(&p, m, kernel ? kernel : spec->kernel, &d);
+  const ws_ptx_function *kf = st ? NULL : cli_kernel_find(m, spec->kernel);
+  if (kf && strcmp(kf->name, spec->kernel) != 0) { /* a demangled name: use the PTX's */
+    char *mangled = ws_strdup(kf->name);
+    if (mangled) free(spec->kernel), spec->kernel = mangled;
+  }
+  if (!st) st = ws_emu_load(&p, m, spec->kernel, &d);
   if (!st) st = ws_emu_launch_new(&l, p, spec, &d);
   ws_emu_stats stats = {0};
   if (!st) {

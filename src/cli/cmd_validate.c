@@ -22,22 +22,41 @@
 static const char help[] =
     "usage: warpsight validate DATA.csv [--models all|M,M] [--gpus G,G] [--kernels K,K]\n"
     "                          [--sample-blocks N] [--limit N] [--report DIR]\n"
-    "                          [--ptx-dir DIR] [--cache DIR | --no-cache] [--launches DIR]\n\n"
+    "                          [--ptx-dir DIR] [--cache DIR | --no-cache] [--launches DIR]\n"
+    "                          [--gpu-file NAME=FILE.json]... [--half train|test]\n\n"
     "Predicts each measured kernel launch of DATA.csv (the columns of\n"
     "data/validation/amaris-measured-dev.csv: GPU, kernel, input size, grid, block,\n"
     "Duration in seconds) with the performance models and compares the\n"
     "predictions with the measured times.  Each row's launch is built from its\n"
     "input size (docs/validation.md), the kernel's PTX is read from --ptx-dir, the\n"
     "kernel is emulated and profiled, and the models run on the profile.\n\n"
+    "DATA.csv may instead be in the generic format (a header with kernel_file):\n"
+    "one row per measured launch with kernel_file (PTX, or .cu compiled with\n"
+    "nvcc -ptx -arch=sm_80), launch (a launch spec), gpu (a name or a GPU file)\n"
+    "and seconds, optionally kernel, size, registers and shared_bytes; files are\n"
+    "relative to DATA.csv's folder (docs/validation.md, \"Your own kernels\").\n"
+    "--ptx-dir is not needed then.\n"
+    "A UTF-8 byte-order mark before the header is skipped.\n\n"
     "options:\n"
     "  --models L         'all' (default) or model names separated by commas\n"
-    "  --gpus L           keep rows of these GPUs (gtx680, gtx970, k20 or the CSV names)\n"
+    "  --gpus L           keep rows of these GPUs: database names (gtx680, k40, ...), the\n"
+    "                     data set's names (GTX-680, Tesla-K40, TitanBlack, ...: the table\n"
+    "                     data/validation/gpu-names.csv) or GPU files (a path: its rows\n"
+    "                     are those of the GPU the file names, predicted with the file)\n"
+    "  --gpu-file NAME=FILE.json\n"
+    "                     predict the rows of GPU NAME (a database or data set name, or\n"
+    "                     a name the table does not know) with this GPU file, e.g. one\n"
+    "                     'warpsight calibrate' wrote; repeatable\n"
     "  --kernels L        keep rows of these kernels (the CSV's AppName)\n"
     "  --sample-blocks N  profile N blocks per launch, spread evenly over the grid\n"
     "                     (default 2; 0: all); the others are skipped\n"
     "  --limit N          at most N rows (after the filters)\n"
+    "  --half H           keep only the 'train' or the 'test' half of the rows: per GPU\n"
+    "                     and kernel, rows sorted by input size alternate train/test,\n"
+    "                     the smallest first (docs/validation.md); calibrate fits on\n"
+    "                     'train', report held-out figures with 'test'\n"
     "  --report DIR       write DIR/rows.csv (per row: kernel, gpu, input size, grid,\n"
-    "                     block, measured s, predicted s and error %% per model),\n"
+    "                     block, measured s, predicted s and error % per model),\n"
     "                     DIR/summary.txt, DIR/<model>.png/.svg (log-log scatter)\n"
     "                     and DIR/counters.csv (nvprof's counters beside the profile's)\n"
     "  --ptx-dir DIR      the kernels' PTX (default examples/validation/ptx)\n"
@@ -47,7 +66,7 @@ static const char help[] =
     "  --launches DIR     write each selected row's launch spec to DIR/L<line>-<kernel>.json\n"
     "                     (for 'warpsight run') and stop without predicting\n\n"
     "Prints, per model, the rows, mean and median absolute percentage error, the\n"
-    "fraction within 20 %% and Spearman's rank correlation per GPU and kernel.\n"
+    "fraction within 20 % and Spearman's rank correlation per GPU and kernel.\n"
     "Progress goes to stderr.\n\n"
     "Exit status: 0 ok; 2 bad usage or input, or no row could be predicted.\n";
 
@@ -72,56 +91,73 @@ static double per_warp_sum(const ws_profile *p, const char *section, const char 
 
 /* DIR/counters.csv: per row, nvprof's counters from the data file beside the
  * same counts from warpsight's profile, for the whole launch (per-warp
- * figures x warps of the launch; docs/validation.md, "Counters"). */
-static int write_counters(const ws_valid_report *rep, const ws_valid_data *data,
-                          const char *path) {
+ * figures x warps of the launch; docs/validation.md, "Counters").  Written
+ * row by row while the run goes (ws_valid_options.on_row), so no profile
+ * is kept. */
+typedef struct counters_out {
+  FILE *f;                     /* the open file, NULL when the data has no counters */
+  const char *path;            /* for messages */
+  const ws_valid_data *data;   /* the rows' CSV */
+  int col[5];                  /* nvprof columns */
+} counters_out;
+
+/* Open the file and write its header: 0, or EXIT_USAGE after a message.
+ * co->f stays NULL when the data file has no nvprof counters. */
+static int counters_open(counters_out *co, const ws_valid_data *data, const char *path) {
   static const char *const meas[] = {"inst_executed", "Global.Load.Transactions",
                                      "Global.Store.Transactions", "Shared.Load.Transactions",
                                      "Shared.Store.Transactions"};
   static const char *const names[] = {"warp_insts", "global_load_trans", "global_store_trans",
                                       "shared_load_trans", "shared_store_trans"};
-  int col[5];
+  memset(co, 0, sizeof *co);
+  co->data = data;
+  co->path = path;
   for (int i = 0; i < 5; i++)
-    if ((col[i] = ws_csv_column(data->csv, meas[i])) < 0) return 0; /* not in this file */
-  FILE *f = fopen(path, "w");
-  if (!f) {
+    if ((co->col[i] = ws_csv_column(data->csv, meas[i])) < 0) return 0; /* not in this file */
+  if (!(co->f = fopen(path, "w"))) {
     fprintf(stderr, "warpsight validate: error: cannot write '%s'\n", path);
     return EXIT_USAGE;
   }
-  fprintf(f, "line,kernel,gpu,input_size,grid,block,warps");
-  for (int i = 0; i < 5; i++) fprintf(f, ",%s_nvprof,%s_warpsight", names[i], names[i]);
-  fputc('\n', f);
-  for (size_t i = 0; i < rep->nrows; i++) {
-    const ws_valid_outcome *oc = &rep->rows[i];
-    const ws_valid_row *r = oc->row;
-    const ws_profile *p = oc->profile;
-    if (oc->status || !p) continue;
-    size_t ri = (size_t)(r - data->rows);
-    double tpb = (double)r->block[0] * r->block[1] * r->block[2];
-    double warps = (double)r->grid[0] * r->grid[1] * r->grid[2] * ceil(tpb / 32.0);
-    const cJSON *mix = cJSON_GetObjectItemCaseSensitive(p->root, "instruction_mix");
-    const cJSON *tot = cJSON_GetObjectItemCaseSensitive(mix, "total_per_warp");
-    double ws[5] = {cJSON_IsNumber(tot) ? tot->valuedouble : NAN,
-                    per_warp_sum(p, "global_memory_insts", "ld.global", "avg_transactions"),
-                    per_warp_sum(p, "global_memory_insts", "st.global", "avg_transactions"),
-                    per_warp_sum(p, "shared_memory_insts", "ld.shared", "avg_passes"),
-                    per_warp_sum(p, "shared_memory_insts", "st.shared", "avg_passes")};
-    fprintf(f, "%d,%s,%s,%lld,%ux%ux%u,%ux%ux%u,%.0f", r->line, r->kernel, r->gpu,
-            (long long)r->input_size, r->grid[0], r->grid[1], r->grid[2], r->block[0],
-            r->block[1], r->block[2], warps);
-    for (int k = 0; k < 5; k++)
-      fprintf(f, ",%s,%.6g", ws_csv_cell(data->csv, ri, (size_t)col[k]), ws[k] * warps);
-    fputc('\n', f);
-  }
-  if (fclose(f)) {
-    fprintf(stderr, "warpsight validate: error: cannot write '%s'\n", path);
-    return EXIT_USAGE;
-  }
+  fprintf(co->f, "line,kernel,gpu,input_size,grid,block,warps");
+  for (int i = 0; i < 5; i++) fprintf(co->f, ",%s_nvprof,%s_warpsight", names[i], names[i]);
+  fputc('\n', co->f);
   return 0;
 }
 
-static int known_gpu(const char *g) {
-  return !strcmp(g, "gtx680") || !strcmp(g, "gtx970") || !strcmp(g, "k20");
+/* ws_valid_options.on_row: one line per predicted row. */
+static void counters_row(const ws_valid_outcome *oc, const ws_profile *p, void *user) {
+  counters_out *co = user;
+  const ws_valid_row *r = oc->row;
+  if (!co->f || !p) return;
+  size_t ri = (size_t)(r - co->data->rows);
+  double tpb = (double)r->block[0] * r->block[1] * r->block[2];
+  double warps = (double)r->grid[0] * r->grid[1] * r->grid[2] * ceil(tpb / 32.0);
+  const cJSON *mix = cJSON_GetObjectItemCaseSensitive(p->root, "instruction_mix");
+  const cJSON *tot = cJSON_GetObjectItemCaseSensitive(mix, "total_per_warp");
+  double ws[5] = {cJSON_IsNumber(tot) ? tot->valuedouble : NAN,
+                  per_warp_sum(p, "global_memory_insts", "ld.global", "avg_transactions"),
+                  per_warp_sum(p, "global_memory_insts", "st.global", "avg_transactions"),
+                  per_warp_sum(p, "shared_memory_insts", "ld.shared", "avg_passes"),
+                  per_warp_sum(p, "shared_memory_insts", "st.shared", "avg_passes")};
+  fprintf(co->f, "%d,%s,%s,%lld,%ux%ux%u,%ux%ux%u,%.0f", r->line, r->kernel, r->gpu,
+          (long long)r->input_size, r->grid[0], r->grid[1], r->grid[2], r->block[0],
+          r->block[1], r->block[2], warps);
+  for (int k = 0; k < 5; k++)
+    fprintf(co->f, ",%s,%.6g", ws_csv_cell(co->data->csv, ri, (size_t)co->col[k]),
+            ws[k] * warps);
+  fputc('\n', co->f);
+}
+
+/* Close: 0, or EXIT_USAGE after a message when the file could not be written. */
+static int counters_close(counters_out *co) {
+  if (!co->f) return 0;
+  int bad = ferror(co->f) | fclose(co->f);
+  co->f = NULL;
+  if (bad) {
+    fprintf(stderr, "warpsight validate: error: cannot write '%s'\n", co->path);
+    return EXIT_USAGE;
+  }
+  return 0;
 }
 
 static int make_dir(const char *dir) {
@@ -130,27 +166,68 @@ static int make_dir(const char *dir) {
   return EXIT_USAGE;
 }
 
+/* --launches: DIR/L<line>-<kernel>.json (DIR created for the first). */
+static int write_launch(const char *dir, const ws_valid_row *r, const ws_launch_spec *l,
+                        int first) {
+  char path[4200];
+  if (first && make_dir(dir)) return EXIT_USAGE;
+  snprintf(path, sizeof path, "%s/L%d-%s.json", dir, r->line, r->kernel);
+  char *json = ws_valid_launch_json(l);
+  FILE *f = json ? fopen(path, "w") : NULL;
+  int ok = f && fputs(json, f) >= 0 && fputc('\n', f) != EOF;
+  if (f && fclose(f)) ok = 0;
+  free(json);
+  if (ok) return 0;
+  fprintf(stderr, "warpsight validate: error: cannot write '%s'\n", path);
+  return EXIT_USAGE;
+}
+
 int cmd_validate(int argc, char **argv) {
   const char *models_s = "all", *gpus_s = NULL, *kernels_s = NULL, *sample_s = NULL,
              *limit_s = NULL, *report = NULL, *ptx_s = NULL, *cache_s = NULL,
-             *no_cache = NULL, *launches = NULL;
+             *no_cache = NULL, *launches = NULL, *half_s = NULL;
   cli_opt opts[] = {{"--launches", 1, &launches},{"--models", 1, &models_s},   {"--gpus", 1, &gpus_s},
                     {"--kernels", 1, &kernels_s}, {"--sample-blocks", 1, &sample_s},
                     {"--limit", 1, &limit_s},     {"--report", 1, &report},
                     {"--ptx-dir", 1, &ptx_s},     {"--cache", 1, &cache_s},
-                    {"--no-cache", 0, &no_cache}, {NULL, 0, NULL}};
+                    {"--no-cache", 0, &no_cache}, {"--half", 1, &half_s},
+                    {NULL, 0, NULL}};
   const char *pos[1];
   int npos, want_help;
-  if (cli_parse("validate", argc, argv, opts, pos, 1, &npos, help, &want_help)) return EXIT_USAGE;
-  if (want_help) return EXIT_OK;
-  if (npos != 1) return cli_usage_error("validate", "expected one DATA.csv");
-  if (cache_s && no_cache) return cli_usage_error("validate", "--cache and --no-cache conflict");
-  long sample = VCLI_DEFAULT_SAMPLE_BLOCKS, limit = 0;
-  if (sample_s && cli_parse_int("validate", "--sample-blocks", sample_s, &sample)) return EXIT_USAGE;
-  if (limit_s && cli_parse_int("validate", "--limit", limit_s, &limit)) return EXIT_USAGE;
-  if (sample > 1 << 30) return cli_usage_error("validate", "--sample-blocks is too large");
-
+  vcli_gpu_files gf;
+  vcli_cu cu = {"validate", {NULL}, 0};
+  counters_out co = {0};
+  if (vcli_take_gpu_files(&gf, "validate", &argc, argv) ||
+      cli_parse("validate", argc, argv, opts, pos, 1, &npos, help, &want_help)) {
+    vcli_gpu_files_free(&gf);
+    return EXIT_USAGE;
+  }
+  if (want_help) {
+    vcli_gpu_files_free(&gf);
+    return EXIT_OK;
+  }
   int rc = EXIT_USAGE;
+  long sample = VCLI_DEFAULT_SAMPLE_BLOCKS, limit = 0;
+  if (npos != 1 || (cache_s && no_cache) ||
+      (sample_s && cli_parse_int("validate", "--sample-blocks", sample_s, &sample)) ||
+      (limit_s && cli_parse_int("validate", "--limit", limit_s, &limit)) || sample > 1 << 30) {
+    if (npos != 1) cli_usage_error("validate", "expected one DATA.csv");
+    else if (cache_s && no_cache) cli_usage_error("validate", "--cache and --no-cache conflict");
+    else if (sample > 1 << 30) cli_usage_error("validate", "--sample-blocks is too large");
+    vcli_gpu_files_free(&gf);
+    return EXIT_USAGE;
+  }
+  int half = 0;
+  if (half_s) {
+    if (!strcmp(half_s, "train")) half = WS_VALID_TRAIN;
+    else if (!strcmp(half_s, "test")) half = WS_VALID_TEST;
+    else {
+      cli_usage_error("validate", "--half: expected 'train' or 'test', not '%s'", half_s);
+      vcli_gpu_files_free(&gf);
+      return EXIT_USAGE;
+    }
+  }
+
   ws_valid_predictor *pctx = NULL;
   vcli_list models = {0}, gpus = {0}, kernels = {0};
   const char *all_models[64];
@@ -177,36 +254,22 @@ int cmd_validate(int argc, char **argv) {
   }
   if (gpus_s) {
     if (vcli_split(&gpus, "validate", "--gpus", gpus_s)) goto out;
-    for (size_t i = 0; i < gpus.n; i++) {
-      const char *db = ws_valid_gpu_name(gpus.v[i]);
-      if (db) gpus.v[i] = db;
-      if (!known_gpu(gpus.v[i])) {
-        cli_usage_error("validate", "--gpus: unknown GPU '%s' (the data set has gtx680, "
-                                    "gtx970, k20)", gpus.v[i]);
-        goto out;
-      }
-    }
+    for (size_t i = 0; i < gpus.n; i++) /* GPU files first: their names are accepted */
+      if (vcli_resolve_gpu(&gpus.v[i], &gf, NULL, "validate", "--gpus", gpus.v[i])) goto out;
   }
-  if (kernels_s) {
-    if (vcli_split(&kernels, "validate", "--kernels", kernels_s)) goto out;
-    for (size_t i = 0; i < kernels.n; i++)
-      if (!ws_valid_kernel_known(kernels.v[i])) {
-        fprintf(stderr, "warpsight validate: error: --kernels: unknown kernel '%s'; known:",
-                kernels.v[i]);
-        for (size_t k = 0; k < ws_valid_kernel_count(); k++)
-          fprintf(stderr, " %s", ws_valid_kernel_name(k));
-        fputc('\n', stderr);
-        goto out;
-      }
-  }
+  if (kernels_s && vcli_split(&kernels, "validate", "--kernels", kernels_s)) goto out;
   char ptx_dir[4096], cache_buf[4096];
-  if (vcli_ptx_dir(ptx_dir, sizeof ptx_dir, "validate", ptx_s, pos[0])) goto out;
-  int st = ws_valid_load(&data, pos[0], &d);
+  int st = ws_valid_load_ex(&data, pos[0], gf.name, gf.n, &d);
   if (st) {
     cli_print_diag(&d);
     rc = cli_exit_for(st);
     goto out;
   }
+  for (size_t i = 0; i < gpus.n; i++)
+    if (vcli_resolve_gpu(&gpus.v[i], &gf, data, "validate", "--gpus", gpus.v[i])) goto out;
+  if (vcli_check_kernels(&kernels, data, "validate") ||
+      vcli_data_ptx_dir(ptx_dir, sizeof ptx_dir, "validate", ptx_s, pos[0], data))
+    goto out;
 
   /* Select and check every launch before predicting anything. */
   size_t nsel = 0;
@@ -221,6 +284,7 @@ int cmd_validate(int argc, char **argv) {
       keep = 0;
       for (size_t j = 0; j < kernels.n; j++) keep |= !strcmp(kernels.v[j], r->kernel);
     }
+    if (half && r->half != half) keep = 0;
     if (!keep || (limit && nsel >= (size_t)limit)) continue;
     ws_launch_spec *l = NULL;
     if ((st = ws_valid_launch(&l, r, pos[0], &d)) != WS_OK) {
@@ -228,29 +292,13 @@ int cmd_validate(int argc, char **argv) {
       rc = cli_exit_for(st);
       goto out;
     }
-    if (launches) {
-      char path[4200];
-      if (nsel == 0 && make_dir(launches)) {
-        ws_launch_spec_free(l);
-        goto out;
-      }
-      snprintf(path, sizeof path, "%s/L%d-%s.json", launches, r->line, r->kernel);
-      char *json = ws_valid_launch_json(l);
-      FILE *f = json ? fopen(path, "w") : NULL;
-      int ok = f && fputs(json, f) >= 0 && fputc('\n', f) != EOF;
-      if (f && fclose(f)) ok = 0;
-      free(json);
-      if (!ok) {
-        fprintf(stderr, "warpsight validate: error: cannot write '%s'\n", path);
-        ws_launch_spec_free(l);
-        goto out;
-      }
-    }
+    int bad = launches && write_launch(launches, r, l, nsel == 0);
     ws_launch_spec_free(l);
+    if (bad) goto out;
     nsel++;
   }
   if (nsel == 0) {
-    cli_usage_error("validate", "no rows left after --gpus/--kernels/--limit");
+    cli_usage_error("validate", "no rows left after --gpus/--kernels/--half/--limit");
     goto out;
   }
   if (launches) {
@@ -267,6 +315,7 @@ int cmd_validate(int argc, char **argv) {
   o.kernels = kernels.n ? kernels.v : NULL;
   o.nkernels = kernels.n;
   o.limit = (size_t)limit;
+  o.half = half;
   o.sample_blocks = (int)sample;
   o.ptx_dir = ptx_dir;
   o.cache_dir = vcli_cache_dir(cache_buf, sizeof cache_buf, cache_s, no_cache);
@@ -275,9 +324,21 @@ int cmd_validate(int argc, char **argv) {
   o.user = pctx;
   o.progress = vcli_progress;
   o.progress_user = "validate";
-  o.keep_profiles = report != NULL; /* for DIR/counters.csv */
+  o.gpu_file_names = gf.name;
+  o.gpu_file_paths = gf.path;
+  o.ngpu_files = gf.n;
+  o.compile_cu = vcli_compile_cu;
+  o.compile_user = &cu;
+  char path[4200];
+  if (report) { /* DIR/counters.csv is written as the rows are predicted */
+    snprintf(path, sizeof path, "%s/counters.csv", report);
+    if (make_dir(report) || counters_open(&co, data, path)) goto out;
+    o.on_row = counters_row;
+    o.on_row_user = &co;
+  }
   st = ws_valid_run(&rep, data, &o, &d);
   cli_print_diag(&d);
+  if (counters_close(&co)) goto out;
   if (st) {
     rc = cli_exit_for(st);
     goto out;
@@ -285,19 +346,9 @@ int cmd_validate(int argc, char **argv) {
   char *text = ws_valid_report_text(rep);
   if (text) fputs(text, stdout);
   if (report) {
-    char path[4200];
-    if (make_dir(report)) {
-      free(text);
-      goto out;
-    }
     ws_diag_clear(&d);
     snprintf(path, sizeof path, "%s/rows.csv", report);
     st = ws_valid_report_csv(rep, path, &d);
-    snprintf(path, sizeof path, "%s/counters.csv", report);
-    if (!st && write_counters(rep, data, path)) {
-      free(text);
-      goto out;
-    }
     snprintf(path, sizeof path, "%s/summary.txt", report);
     FILE *f = fopen(path, "w");
     if (f) {
@@ -319,6 +370,7 @@ int cmd_validate(int argc, char **argv) {
   free(text);
   rc = rep->failed == rep->nrows ? EXIT_USAGE : EXIT_OK;
 out:
+  if (co.f) fclose(co.f);
   ws_valid_predictor_free(pctx);
   ws_valid_report_free(rep);
   ws_valid_data_free(data);
@@ -326,5 +378,7 @@ out:
   vcli_list_free(&models);
   vcli_list_free(&gpus);
   vcli_list_free(&kernels);
+  vcli_gpu_files_free(&gf);
+  vcli_cu_free(&cu);
   return rc;
 }

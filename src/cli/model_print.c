@@ -37,14 +37,26 @@ int cli_model_valid(const char *model) {
   return 0;
 }
 
-/* The JSON object for one result. */
-static cJSON *result_json(const ws_model_result *r, int status) {
+static void add_num_or_null(cJSON *o, const char *key, double v) {
+  if (isfinite(v)) cJSON_AddNumberToObject(o, key, v);
+  else cJSON_AddNullToObject(o, key);
+}
+
+/* The JSON object for one result; `floors` judges its time (docs/models/floors.md). */
+static cJSON *result_json(const ws_model_result *r, int status, const ws_floors *fl) {
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "model", r->model ? r->model : "");
   if (status == WS_OK) {
+    char why[256];
+    const char *below = ws_floors_check(why, sizeof why, fl, r->time_ms);
     cJSON_AddStringToObject(o, "status", "ok");
     cJSON_AddNumberToObject(o, "cycles", r->cycles);
     cJSON_AddNumberToObject(o, "time_ms", r->time_ms);
+    cJSON *fj = cJSON_AddObjectToObject(o, "floors");
+    add_num_or_null(fj, "dram_ms", fl->dram_ms);
+    add_num_or_null(fj, "issue_ms", fl->issue_ms);
+    if (below) cJSON_AddStringToObject(o, "below_floor", below);
+    else cJSON_AddNullToObject(o, "below_floor");
     cJSON_AddStringToObject(o, "case", r->case_label ? r->case_label : "");
     cJSON_AddStringToObject(o, "limiter", r->limiter ? r->limiter : "");
     cJSON *t = cJSON_AddObjectToObject(o, "terms");
@@ -62,13 +74,18 @@ static cJSON *result_json(const ws_model_result *r, int status) {
   return o;
 }
 
-static void print_terms(const ws_model_result *r, const ws_model_info *info) {
+static void print_terms(const ws_model_result *r, const ws_model_info *info, const ws_floors *fl) {
   printf("model %s — %s\n", r->model, info->title);
   printf("  %-24s %16s  %-12s %s\n", "term", "value", "unit", "equation or source");
   for (size_t i = 0; i < r->nterms; i++)
     printf("  %-24s %16.6g  %-12s %s\n", r->terms[i].name, r->terms[i].value, r->terms[i].unit,
            r->terms[i].equation);
   printf("  predicted: %.6g cycles = %.6g ms\n", r->cycles, r->time_ms);
+  char why[256];
+  const char *below = ws_floors_check(why, sizeof why, fl, r->time_ms);
+  printf("  floors: DRAM %.6g ms, issue %.6g ms%s\n", fl->dram_ms, fl->issue_ms,
+         below ? "" : " (the prediction is above both)");
+  if (below) printf("  ! %s\n", below);
   printf("  case: %s\n", r->case_label ? r->case_label : "");
   if (r->limiter && *r->limiter) printf("  limiter: %s\n", r->limiter);
 }
@@ -85,6 +102,16 @@ int cli_run_models(const ws_profile *p, const ws_gpu *g, const char *model, cJSO
     *results = calloc(last - first, sizeof **results);
     *nresults = 0;
   }
+  ws_floors fl;
+  ws_floors_compute(&fl, p, g);
+  if (json_root) {
+    cJSON *fj = cJSON_AddObjectToObject(json_root, "floors");
+    add_num_or_null(fj, "dram_ms", fl.dram_ms);
+    add_num_or_null(fj, "dram_bytes", fl.dram_bytes);
+    add_num_or_null(fj, "issue_ms", fl.issue_ms);
+    add_num_or_null(fj, "warp_insts", fl.warp_insts);
+    add_num_or_null(fj, "issue_per_cycle", fl.issue_per_cycle);
+  }
   cJSON *jres = json_root ? cJSON_AddArrayToObject(json_root, "results") : NULL;
   int ok_count = 0, rc = EXIT_OK;
   if (!json_root && all)
@@ -96,12 +123,15 @@ int cli_run_models(const ws_profile *p, const ws_gpu *g, const char *model, cJSO
     int s = ws_model_predict(&r, info->name, p, g, &md);
     if (s == WS_OK) ok_count++;
     if (json_root) {
-      cJSON_AddItemToArray(jres, result_json(&r, s));
+      cJSON_AddItemToArray(jres, result_json(&r, s, &fl));
       if (s != WS_EMISSING) cli_print_diag(&md); /* errors, or warnings of a model that ran */
     } else if (all) {
       if (s == WS_OK) {
-        printf("%-16s %14.6g %12.6g  %s\n", info->name, r.cycles, r.time_ms,
+        char why[256];
+        const char *below = ws_floors_check(why, sizeof why, &fl, r.time_ms);
+        printf("%-16s %14.6g %12.6g%s %s\n", info->name, r.cycles, r.time_ms, below ? " !" : "  ",
                r.limiter && *r.limiter ? r.limiter : (r.case_label ? r.case_label : ""));
+        if (below) printf("%-16s ! %s\n", "", below);
       } else {
         printf("%-16s %14s %12s  cannot run: missing ", info->name, "-", "-");
         /* The first few; `--model NAME` lists them all. */
@@ -114,7 +144,7 @@ int cli_run_models(const ws_profile *p, const ws_gpu *g, const char *model, cJSO
       }
     } else {
       cli_print_diag(&md);
-      if (s == WS_OK) print_terms(&r, info);
+      if (s == WS_OK) print_terms(&r, info, &fl);
     }
     if (!all && s != WS_OK) rc = cli_exit_for(s);
     if (s == WS_OK && results && *results) (*results)[(*nresults)++] = r;

@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/kernel_name.h"
+#include "util/strbuf.h"
 #include "cli/toolchain.h"
 #include "warpsight/profiler.h"
 #include "warpsight/ptx.h"
@@ -39,7 +41,7 @@ int cli_profile_run(const prof_request *rq, ws_profile **out, ws_gpu **gpu_out,
   int st = ws_gpu_load(&g, rq->gpu, &d);
   if (!st) st = ws_launch_spec_load(&spec, rq->launch, &d);
   if (st) goto fail;
-  if (rq->kernel && strcmp(rq->kernel, spec->kernel) != 0) {
+  if (rq->kernel && !cli_kernel_same(rq->kernel, spec->kernel)) {
     ws_diag_add(&d, WS_SEV_ERROR, rq->launch, 0, 0, "the spec is for kernel '%s', --kernel names '%s'",
                 spec->kernel, rq->kernel);
     st = WS_EINVAL;
@@ -74,7 +76,11 @@ int cli_profile_run(const prof_request *rq, ws_profile **out, ws_gpu **gpu_out,
       arch = m->target;
     }
   }
-  const ws_ptx_function *k = ws_ptx_find_function(m, spec->kernel);
+  const ws_ptx_function *k = cli_kernel_find(m, spec->kernel);
+  if (k && strcmp(k->name, spec->kernel) != 0) { /* a demangled name: use the PTX's */
+    char *mangled = ws_strdup(k->name);
+    if (mangled) free(spec->kernel), spec->kernel = mangled;
+  }
   const ptxas_info *pi = have_ptxas && k ? cli_ptxas_find(&pl, k->name) : NULL;
   ws_prof_options o = WS_PROF_OPTIONS_INIT;
   ws_prof_resources res;

@@ -27,12 +27,13 @@ typedef struct prof_request {
 
 /* The options both commands take, for their --help. */
 #define PROF_RUN_OPTIONS_HELP                                                        \
-  "  --kernel K            the kernel (default: the launch spec's)\n"                \
+  "  --kernel K            the kernel (default: the launch spec's); a C++ kernel by\n" \
+  "                        its mangled or demangled name (ns::k<float, 3>)\n"          \
   "  --launch L.json       launch spec: grid, block and arguments (docs/launch-spec.md)\n" \
   "  --gpu G               GPU name (see 'warpsight gpus') or GPU JSON file\n"       \
   "                        (default " PROF_DEFAULT_GPU ")\n"                          \
-  "  --sample-blocks N     profile N blocks spread evenly over the grid (linear\n"   \
-  "                        indices floor(i x blocks / N)); the others are skipped\n" \
+  "  --sample-blocks N     profile N blocks spread over every grid dimension (a\n"  \
+  "                        Hammersley set, docs/profile.md); the others are skipped\n" \
   "  --functional-rest     run the unsampled blocks too, without profiling (for\n"  \
   "                        kernels whose later blocks read what earlier ones wrote)\n" \
   "  --arch sm_XX          nvcc/ptxas target for .cu input (default sm_80)\n"        \

@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/toolchain.h"
+#include "warpsight/gpu.h"
 #include "warpsight/valid.h"
 
 int vcli_split(vcli_list *out, const char *cmd, const char *opt, const char *text) {
@@ -82,4 +84,187 @@ void vcli_progress(size_t done, size_t total, void *user) {
   }
   size_t step = total / 10 ? total / 10 : 1;
   if (done % step == 0 || done == total) fprintf(stderr, "%s: %zu/%zu rows\n", cmd, done, total);
+}
+
+/* 1 if `s` names a file rather than a GPU (as ws_gpu_load decides). */
+static int is_gpu_path(const char *s) {
+  size_t n = strlen(s);
+  return strchr(s, '/') || (n > 5 && strcmp(s + n - 5, ".json") == 0);
+}
+
+/* Load `path` as a GPU: 0, or EXIT_USAGE after printing its diagnostics. */
+static int check_gpu_file(ws_gpu **out, const char *cmd, const char *path) {
+  ws_diag d = WS_DIAG_INIT;
+  int st = ws_gpu_load(out, path, &d);
+  if (st) {
+    cli_print_diag(&d);
+    ws_diag_free(&d);
+    return cli_usage_error(cmd, "--gpu-file: '%s' is not a usable GPU file", path);
+  }
+  ws_diag_free(&d);
+  return 0;
+}
+
+static int push_gpu_file(vcli_gpu_files *gf, const char *cmd, const char *name,
+                         const char *path) {
+  for (size_t i = 0; i < gf->n; i++)
+    if (!strcmp(gf->name[i], name)) {
+      if (!strcmp(gf->path[i], path)) return 0;
+      return cli_usage_error(cmd, "two GPU files for '%s': '%s' and '%s'", name, gf->path[i],
+                             path);
+    }
+  if (gf->n == VCLI_MAX_GPU_FILES) return cli_usage_error(cmd, "too many GPU files");
+  gf->name[gf->n] = name;
+  gf->path[gf->n] = path;
+  gf->n++;
+  return 0;
+}
+
+int vcli_take_gpu_files(vcli_gpu_files *gf, const char *cmd, int *argc, char **argv) {
+  memset(gf, 0, sizeof *gf);
+  int out = 1;
+  for (int i = 1; i < *argc; i++) {
+    char *a = argv[i], *spec = NULL;
+    if (!strcmp(a, "--")) { /* the rest is positional */
+      while (i < *argc) argv[out++] = argv[i++];
+      break;
+    }
+    if (!strcmp(a, "--gpu-file")) {
+      if (i + 1 >= *argc) return cli_usage_error(cmd, "--gpu-file needs NAME=FILE.json");
+      spec = argv[++i];
+    } else if (!strncmp(a, "--gpu-file=", 11)) {
+      spec = a + 11;
+    } else {
+      argv[out++] = a;
+      continue;
+    }
+    char *eq = strchr(spec, '=');
+    if (!eq || eq == spec || !eq[1])
+      return cli_usage_error(cmd, "--gpu-file expects NAME=FILE.json, got '%s'", spec);
+    *eq = '\0';
+    ws_gpu *g = NULL;
+    if (check_gpu_file(&g, cmd, eq + 1)) return EXIT_USAGE;
+    ws_gpu_free(g);
+    const char *db = ws_valid_gpu_name(spec);
+    if (push_gpu_file(gf, cmd, db ? db : spec, eq + 1)) return EXIT_USAGE;
+  }
+  argv[out] = NULL;
+  *argc = out;
+  return 0;
+}
+
+int vcli_add_gpu_file(vcli_gpu_files *gf, const char *cmd, const char *path, const char **name) {
+  ws_gpu *g = NULL;
+  if (check_gpu_file(&g, cmd, path)) return EXIT_USAGE;
+  char *n = strdup(g->name ? g->name : path);
+  ws_gpu_free(g);
+  if (!n) return cli_usage_error(cmd, "out of memory");
+  /* a file named after a table spelling or a database GPU serves that
+   * board's rows */
+  const char *db = ws_valid_gpu_name(n);
+  size_t before = gf->n;
+  if (push_gpu_file(gf, cmd, db ? db : n, path)) {
+    free(n);
+    return EXIT_USAGE;
+  }
+  if (gf->n == before) { /* the same file given twice */
+    for (size_t i = 0; i < gf->n; i++)
+      if (!strcmp(gf->path[i], path)) *name = gf->name[i];
+    free(n);
+    return 0;
+  }
+  gf->owned[before] = n;
+  *name = gf->name[before];
+  return 0;
+}
+
+void vcli_gpu_files_free(vcli_gpu_files *gf) {
+  for (size_t i = 0; i < VCLI_MAX_GPU_FILES; i++) free(gf->owned[i]);
+  memset(gf, 0, sizeof *gf);
+}
+
+int vcli_resolve_gpu(const char **out, vcli_gpu_files *gf, const ws_valid_data *data,
+                     const char *cmd, const char *opt, const char *item) {
+  if (is_gpu_path(item)) return vcli_add_gpu_file(gf, cmd, item, out);
+  *out = item;
+  if (!data) return 0; /* before the data is read: names wait */
+  const char *db = ws_valid_gpu_name(item);
+  if (db) {
+    *out = db;
+    return 0;
+  }
+  for (size_t i = 0; i < gf->n; i++)
+    if (!strcmp(gf->name[i], item)) {
+      *out = gf->name[i];
+      return 0;
+    }
+  for (size_t i = 0; i < data->ngpu_files; i++)
+    if (!strcmp(data->gpu_file_names[i], item)) {
+      *out = data->gpu_file_names[i];
+      return 0;
+    }
+  char *known = ws_valid_gpu_known();
+  cli_usage_error(cmd, "%s: unknown GPU '%s'; known: %s; or a GPU file (a path)", opt, item,
+                  known ? known : "?");
+  free(known);
+  return EXIT_USAGE;
+}
+
+int vcli_check_kernels(const vcli_list *k, const ws_valid_data *data, const char *cmd) {
+  for (size_t i = 0; i < k->n; i++) {
+    int ok = ws_valid_kernel_known(k->v[i]);
+    for (size_t r = 0; r < data->nrows && !ok; r++) ok = !strcmp(data->rows[r].kernel, k->v[i]);
+    if (ok) continue;
+    fprintf(stderr, "warpsight %s: error: --kernels: unknown kernel '%s'; known:", cmd, k->v[i]);
+    for (size_t j = 0; j < ws_valid_kernel_count(); j++) fprintf(stderr, " %s", ws_valid_kernel_name(j));
+    for (size_t r = 0; r < data->nrows; r++) {
+      size_t q = 0; /* each of the file's own kernels once */
+      while (q < r && strcmp(data->rows[q].kernel, data->rows[r].kernel)) q++;
+      if (q == r && !ws_valid_kernel_known(data->rows[r].kernel))
+        fprintf(stderr, " %s", data->rows[r].kernel);
+    }
+    fputc('\n', stderr);
+    return EXIT_USAGE;
+  }
+  return 0;
+}
+
+int vcli_data_ptx_dir(char *buf, size_t n, const char *cmd, const char *given,
+                      const char *data_path, const ws_valid_data *data) {
+  if (data->generic && !given) {
+    buf[0] = '\0';
+    return 0;
+  }
+  return vcli_ptx_dir(buf, n, cmd, given, data_path);
+}
+
+int vcli_compile_cu(char **ptx_path, const char *cu_path, void *user, ws_diag *d) {
+  vcli_cu *c = user;
+  char dir[4096] = "";
+  ptxas_list pl = {NULL, 0};
+  int have = 0;
+  *ptx_path = NULL;
+  if (c->n == sizeof c->dirs / sizeof c->dirs[0])
+    return ws_diag_error(d, "too many .cu kernel files (at most %zu)", c->n);
+  if (access(cu_path, R_OK) != 0) return ws_diag_error(d, "cannot read %s", cu_path);
+  int rc = cli_compile_cu(c->cmd, cu_path, "sm_80", dir, sizeof dir, &pl, &have);
+  free(pl.v);
+  if (rc) return ws_diag_error(d, "%s: could not compile to PTX (above)", cu_path);
+  if (!(c->dirs[c->n] = strdup(dir))) {
+    cli_rm_tmp(dir);
+    return WS_ENOMEM;
+  }
+  c->n++;
+  size_t len = strlen(dir) + sizeof "/in.ptx";
+  if (!(*ptx_path = malloc(len))) return WS_ENOMEM;
+  snprintf(*ptx_path, len, "%s/in.ptx", dir);
+  return WS_OK;
+}
+
+void vcli_cu_free(vcli_cu *c) {
+  for (size_t i = 0; i < c->n; i++) {
+    cli_rm_tmp(c->dirs[i]);
+    free(c->dirs[i]);
+  }
+  c->n = 0;
 }

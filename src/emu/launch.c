@@ -295,6 +295,12 @@ void *ws_emu_buffer(ws_emu_launch *l, const char *name, uint64_t *bytes) {
   return NULL;
 }
 
+size_t ws_emu_regions(const ws_emu_launch *l, ws_emu_region *out, size_t max) {
+  for (uint32_t i = 0; i < l->ngobjs && i < max; i++)
+    out[i] = (ws_emu_region){l->gobjs[i].base, l->gobjs[i].size, l->gobjs[i].name};
+  return l->ngobjs;
+}
+
 int ws_emu_write_outputs(const ws_emu_launch *l, const char *dir, ws_diag *d) {
   if (!dir) dir = ".";
   for (uint32_t i = 0; l->s && i < l->s->nargs; i++) {

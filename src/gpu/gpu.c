@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/derive.h"
+#include "gpu/gpu_check.h"
 #include "warpsight/json.h"
 
 /* Generated from data/gpus by cmake/embed_gpus.cmake. */
@@ -42,16 +44,29 @@ static char *dup_or(const char *s, const char *dflt) {
   return p;
 }
 
-/* Reads an optional integer field into *dst (untouched when absent). */
-static int opt_int(const cJSON *obj, const char *path, const char *key, int *dst,
-                   const char *origin, ws_diag *d) {
+/* Reads obj[key] as an integer in [lo, hi] into *dst (untouched when absent
+ * and not required). */
+static int get_int(const cJSON *obj, const char *path, const char *key, int required,
+                   double lo, double hi, int *dst, const char *origin, ws_diag *d) {
   double v;
-  int r = ws_json_get_number(obj, path, key, 0, WS_JSON_UINT, &v, origin, d);
-  if (r == WS_OK) {
-    if (v > 2147483647.0) return ws_json_error(d, origin, path, key, "value too large");
-    *dst = (int)v;
-  }
-  return r == WS_EMISSING ? WS_OK : r;
+  int r = ws_json_get_number(obj, path, key, required, WS_JSON_ANY, &v, origin, d);
+  if (r != WS_OK) return r == WS_EMISSING ? WS_OK : r;
+  if (v != floor(v) || v < lo || v > hi)
+    return ws_json_error(d, origin, path, key, "expected an integer from %.0f to %.0f, got %g",
+                         lo, hi, v);
+  *dst = (int)v;
+  return WS_OK;
+}
+
+/* Reads obj[key] as a number in (0, hi]. */
+static int get_pos(const cJSON *obj, const char *path, const char *key, int required,
+                   double hi, double *dst, const char *origin, ws_diag *d) {
+  double v;
+  int r = ws_json_get_number(obj, path, key, required, WS_JSON_POSITIVE, &v, origin, d);
+  if (r != WS_OK) return r == WS_EMISSING ? WS_OK : r;
+  if (v > hi) return ws_json_error(d, origin, path, key, "expected at most %g, got %g", hi, v);
+  *dst = v;
+  return WS_OK;
 }
 
 static int parse_cc(const cJSON *root, int *major, int *minor, const char *origin,
@@ -74,8 +89,18 @@ static int parse_cc(const cJSON *root, int *major, int *minor, const char *origi
   return WS_OK;
 }
 
+static int load_json(ws_gpu **out, const char *json, const char *origin, ws_diag *d);
+
 int ws_gpu_load_json(ws_gpu **out, const char *json, const char *origin,
                      ws_diag *d) {
+  if (d) return load_json(out, json, origin, d);
+  ws_diag local = WS_DIAG_INIT; /* the checks count errors in a diag */
+  int r = load_json(out, json, origin, &local);
+  ws_diag_free(&local);
+  return r;
+}
+
+static int load_json(ws_gpu **out, const char *json, const char *origin, ws_diag *d) {
   *out = NULL;
   cJSON *root;
   int r = ws_json_parse(&root, json, origin, d);
@@ -86,7 +111,7 @@ int ws_gpu_load_json(ws_gpu **out, const char *json, const char *origin,
     return WS_ENOMEM;
   }
   g->root = root;
-  size_t errors = d ? d->errors : 0;
+  size_t errors = d->errors;
   const char *schema = NULL, *name = NULL, *full = NULL, *arch = NULL;
   if (!cJSON_IsObject(root)) {
     ws_json_error(d, origin, "", "", "expected a JSON object");
@@ -100,29 +125,30 @@ int ws_gpu_load_json(ws_gpu **out, const char *json, const char *origin,
   ws_json_get_string(root, "", "architecture", 0, &arch, origin, d);
   parse_cc(root, &g->cc_major, &g->cc_minor, origin, d);
 
-  double v;
   g->warp_size = 32;
-  if (ws_json_get_number(root, "", "sms", 1, WS_JSON_POSITIVE, &v, origin, d) == WS_OK) g->sms = (int)v;
-  if (ws_json_get_number(root, "", "cores_per_sm", 1, WS_JSON_POSITIVE, &v, origin, d) == WS_OK) g->cores_per_sm = (int)v;
-  opt_int(root, "", "sfu_per_sm", &g->sfu_per_sm, origin, d);
-  opt_int(root, "", "warp_size", &g->warp_size, origin, d);
-  ws_json_get_number(root, "", "clock_ghz", 1, WS_JSON_POSITIVE, &g->clock_ghz, origin, d);
-  ws_json_get_number(root, "", "mem_bandwidth_gbs", 1, WS_JSON_POSITIVE, &g->mem_bandwidth_gbs, origin, d);
-  if (g->warp_size <= 0) ws_json_error(d, origin, "", "warp_size", "expected a positive integer");
+  get_int(root, "", "sms", 1, 1, 1 << 20, &g->sms, origin, d);
+  get_int(root, "", "cores_per_sm", 1, 1, 1 << 16, &g->cores_per_sm, origin, d);
+  get_int(root, "", "sfu_per_sm", 0, 0, 1 << 16, &g->sfu_per_sm, origin, d);
+  if (get_int(root, "", "warp_size", 0, 1, 64, &g->warp_size, origin, d) == WS_OK &&
+      (g->warp_size & (g->warp_size - 1)) != 0)
+    ws_json_error(d, origin, "", "warp_size", "expected a power of two up to 64 (32 on every NVIDIA GPU), got %d",
+                  g->warp_size);
+  get_pos(root, "", "clock_ghz", 1, 100, &g->clock_ghz, origin, d);
+  get_pos(root, "", "mem_bandwidth_gbs", 1, 1e7, &g->mem_bandwidth_gbs, origin, d);
   const cJSON *hyp = cJSON_GetObjectItemCaseSensitive(root, "hypothetical");
   g->is_hypothetical = cJSON_IsTrue(hyp);
 
-  if (d && d->errors == errors) {
-    if (ws_sm_limits_for_cc(&g->limits, g->cc_major, g->cc_minor) != WS_OK &&
-        !cJSON_GetObjectItemCaseSensitive(root, "limits"))
-      ws_json_error(d, origin, "", "compute_capability",
-                    "no built-in limits for compute capability %d.%d; give a \"limits\" object",
-                    g->cc_major, g->cc_minor);
-  }
+  /* The occupancy table must know the CC even when "limits" overrides some
+   * of its rows: the overrides start from the CC's row. */
+  if (d->errors == errors &&
+      ws_sm_limits_for_cc(&g->limits, g->cc_major, g->cc_minor) != WS_OK)
+    ws_json_error(d, origin, "", "compute_capability",
+                  "no built-in limits for compute capability %d.%d (src/gpu/cc_limits.def knows 1.0 to %s)",
+                  g->cc_major, g->cc_minor, ws_sm_limits_newest_cc());
   const cJSON *lim = NULL;
   if (ws_json_get_object(root, "", "limits", 0, &lim, origin, d) == WS_OK) {
     ws_sm_limits *L = &g->limits;
-#define LIM(k) opt_int(lim, "limits", #k, &L->k, origin, d);
+#define LIM(k) get_int(lim, "limits", #k, 0, 0, 2147483647.0, &L->k, origin, d);
     LIM(max_threads_per_sm) LIM(max_warps_per_sm) LIM(max_blocks_per_sm)
     LIM(max_threads_per_block) LIM(regs_per_sm) LIM(max_regs_per_thread)
     LIM(max_regs_per_block) LIM(reg_alloc_unit) LIM(reg_alloc_per_warp)
@@ -130,28 +156,43 @@ int ws_gpu_load_json(ws_gpu **out, const char *json, const char *origin,
     LIM(max_shared_per_block) LIM(shared_alloc_unit) LIM(shared_reserved_per_block)
 #undef LIM
   }
+  if (d->errors == errors) ws_gpu_check_limits(&g->limits, g->warp_size, origin, d);
   const cJSON *cache = NULL;
   if (ws_json_get_object(root, "", "cache", 0, &cache, origin, d) == WS_OK) {
     ws_cache_facts *C = &g->cache;
-#define CF(k) opt_int(cache, "cache", #k, &C->k, origin, d);
+#define CF(k) get_int(cache, "cache", #k, 0, 0, 2147483647.0, &C->k, origin, d);
     CF(l1_bytes) CF(l1_line_bytes) CF(l1_assoc) CF(l1_caches_global)
     CF(l2_bytes) CF(l2_line_bytes) CF(l2_sector_bytes) CF(l2_assoc)
 #undef CF
+    ws_gpu_check_cache(&g->cache, origin, d);
   }
   g->lat = (ws_latencies){NAN, NAN, NAN, NAN, NAN};
   const cJSON *lat = NULL;
   if (ws_json_get_object(root, "", "latencies", 0, &lat, origin, d) == WS_OK) {
-    ws_json_get_number(lat, "latencies", "dram", 0, WS_JSON_POSITIVE, &g->lat.dram, origin, d);
-    ws_json_get_number(lat, "latencies", "l2", 0, WS_JSON_POSITIVE, &g->lat.l2, origin, d);
-    ws_json_get_number(lat, "latencies", "l1", 0, WS_JSON_POSITIVE, &g->lat.l1, origin, d);
-    ws_json_get_number(lat, "latencies", "smem", 0, WS_JSON_POSITIVE, &g->lat.smem, origin, d);
-    ws_json_get_number(lat, "latencies", "fp32", 0, WS_JSON_POSITIVE, &g->lat.fp32, origin, d);
+    get_pos(lat, "latencies", "dram", 0, 1e7, &g->lat.dram, origin, d);
+    get_pos(lat, "latencies", "l2", 0, 1e7, &g->lat.l2, origin, d);
+    get_pos(lat, "latencies", "l1", 0, 1e7, &g->lat.l1, origin, d);
+    get_pos(lat, "latencies", "smem", 0, 1e7, &g->lat.smem, origin, d);
+    get_pos(lat, "latencies", "fp32", 0, 1e7, &g->lat.fp32, origin, d);
   }
   const cJSON *models = NULL;
   ws_json_get_object(root, "", "models", 0, &models, origin, d);
   g->models = (cJSON *)models;
+  if (d->errors == errors) {
+    /* Derived parameters first, so that they are checked like given ones.
+     * "derive": false keeps the file's parameters alone (a strict file, or
+     * a test of a model's missing-parameter path). */
+    const cJSON *der = cJSON_GetObjectItemCaseSensitive(root, "derive");
+    if (der && !cJSON_IsBool(der))
+      ws_json_error(d, origin, "", "derive", "expected true or false");
+    else if (!cJSON_IsFalse(der) && ws_gpu_derive(g) != WS_OK) {
+      ws_gpu_free(g);
+      return WS_ENOMEM;
+    }
+    ws_gpu_check_models(g->models, origin, d);
+  }
 
-  if (d && d->errors != errors) goto fail;
+  if (d->errors != errors) goto fail;
   g->name = dup_or(name, "unnamed");
   g->full_name = dup_or(full, name);
   g->architecture = dup_or(arch, "unknown");

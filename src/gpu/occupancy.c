@@ -18,6 +18,8 @@
 
 #include <limits.h>
 
+#include "gpu/gpu_check.h"
+
 static const struct {
   int major, minor;
   ws_sm_limits lim;
@@ -37,7 +39,23 @@ int ws_sm_limits_for_cc(ws_sm_limits *out, int major, int minor) {
   return WS_EINVAL;
 }
 
-static int round_up(int x, int unit) { return unit > 0 ? (x + unit - 1) / unit * unit : x; }
+const char *ws_sm_limits_newest_cc(void) {
+  static const char *const names[] = {
+#define CCL(ma, mi, ...) #ma "." #mi,
+#include "cc_limits.def"
+#undef CCL
+  };
+  return names[sizeof names / sizeof names[0] - 1];
+}
+
+/* In long long: the limits are bounded (gpu_check.c) but the products of a
+ * block's warps, the warp size and its registers need not fit an int. */
+static long long round_up(long long x, long long unit) {
+  return unit > 0 ? (x + unit - 1) / unit * unit : x;
+}
+
+/* Clamp a count of registers or bytes to an int for the result fields. */
+static int clamp_int(long long x) { return x > INT_MAX ? INT_MAX : (int)x; }
 
 const char *ws_occ_limiter_name(ws_occ_limiter l) {
   switch (l) {
@@ -66,40 +84,43 @@ int ws_occupancy_compute(ws_occupancy *out, const ws_sm_limits *lim,
     return ws_diag_error(d, "occupancy: %d bytes of shared memory per block exceed the limit of %d",
                          in->shared_bytes_per_block, lim->max_shared_per_block);
 
-  int warps = (in->threads_per_block + warp_size - 1) / warp_size;
+  if (warp_size <= 0 || lim->max_warps_per_sm <= 0)
+    return ws_diag_error(d, "occupancy: warp size %d and %d warps per SM must be positive",
+                         warp_size, lim->max_warps_per_sm);
+  int warps = (int)(((long long)in->threads_per_block + warp_size - 1) / warp_size);
   out->limit_blocks = lim->max_blocks_per_sm;
   int by_warps = lim->max_warps_per_sm / warps;
-  int by_threads = lim->max_threads_per_sm / (warps * warp_size);
+  int by_threads = (int)(lim->max_threads_per_sm / ((long long)warps * warp_size));
   out->limit_warps = by_warps < by_threads ? by_warps : by_threads;
 
   if (in->regs_per_thread == 0) {
     out->limit_regs = INT_MAX;
   } else if (!lim->reg_alloc_per_warp) {
-    int rb = round_up(round_up(warps, lim->warp_alloc_granularity) * warp_size *
-                          in->regs_per_thread, lim->reg_alloc_unit);
-    out->regs_per_block_alloc = rb;
+    long long rb = round_up(round_up(warps, lim->warp_alloc_granularity) * warp_size *
+                                in->regs_per_thread, lim->reg_alloc_unit);
+    out->regs_per_block_alloc = clamp_int(rb);
     if (rb > lim->max_regs_per_block)
-      return ws_diag_error(d, "occupancy: a block needs %d registers, more than the %d one block may have",
+      return ws_diag_error(d, "occupancy: a block needs %lld registers, more than the %d one block may have",
                            rb, lim->max_regs_per_block);
-    out->limit_regs = lim->regs_per_sm / rb;
+    out->limit_regs = (int)(lim->regs_per_sm / rb);
   } else {
-    int rw = round_up(in->regs_per_thread * warp_size, lim->reg_alloc_unit);
+    long long rw = round_up((long long)in->regs_per_thread * warp_size, lim->reg_alloc_unit);
     int parts = lim->reg_sub_partitions > 0 ? lim->reg_sub_partitions : 1;
-    out->regs_per_block_alloc = rw * warps;
+    out->regs_per_block_alloc = clamp_int(rw * warps);
     if (rw * round_up(warps, parts) > lim->max_regs_per_block)
-      return ws_diag_error(d, "occupancy: a block needs %d registers, more than the %d one block may have",
+      return ws_diag_error(d, "occupancy: a block needs %lld registers, more than the %d one block may have",
                            rw * round_up(warps, parts), lim->max_regs_per_block);
-    int warps_sm = (lim->regs_per_sm / parts / rw) * parts;
-    out->limit_regs = warps_sm / warps;
+    long long warps_sm = (lim->regs_per_sm / parts / rw) * parts;
+    out->limit_regs = (int)(warps_sm / warps);
   }
 
   int sb = in->shared_bytes_per_block;
   if (sb == 0 && lim->shared_reserved_per_block == 0) {
     out->limit_shared = INT_MAX;
   } else {
-    int alloc = round_up(sb + lim->shared_reserved_per_block, lim->shared_alloc_unit);
-    out->shared_per_block_alloc = alloc;
-    out->limit_shared = lim->shared_per_sm / alloc;
+    long long alloc = round_up((long long)sb + lim->shared_reserved_per_block, lim->shared_alloc_unit);
+    out->shared_per_block_alloc = clamp_int(alloc);
+    out->limit_shared = alloc > 0 ? (int)(lim->shared_per_sm / alloc) : INT_MAX;
   }
 
   int best = out->limit_blocks;

@@ -76,6 +76,13 @@ int ws_model_gpuperf(ws_model_result *out, const ws_profile *p,
   double trans = f->avg_trans_warp, miss_ratio = f->miss_ratio;
   double h1 = f->l1_hit_ratio, h2 = f->l2_hit_ratio;
   int no_cache = !g->cache.l1_caches_global && g->cache.l2_bytes == 0;
+  if (no_cache) {
+    /* A GPU without a data cache for global loads (CC 1.x): hit ratios
+     * measured elsewhere do not apply, every transaction reaches DRAM. */
+    h1 = 0.0;
+    h2 = 0.0;
+    miss_ratio = 1.0;
+  }
   if (!ws_pf_has(trans)) {
     if (has_mem) need(out, trans, "memory.avg_trans_warp", d, &miss);
     trans = 1.0; /* no memory requests: the value is never used */

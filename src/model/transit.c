@@ -60,9 +60,14 @@ int ws_model_transit(ws_model_result *out, const ws_profile *p,
   }
 
   /* DRAM traffic: measured bytes if the profile has them, else Sim et al.'s
-   * transactions (mem insts x avg_trans_warp x miss_ratio) x sector size. */
+   * transactions (mem insts x avg_trans_warp x miss_ratio) x the size of
+   * one of those transactions.  avg_trans_warp counts transactions in the
+   * GPU's own unit (docs/profile.md): 128-B lines on Fermi, 32-B sectors
+   * from CC 3.0, the GPU's gpuperf.transaction_bytes (derived per CC when
+   * the file does not give it); the L2 sector only when that is absent. */
   const double sector = g->cache.l2_sector_bytes > 0 ? g->cache.l2_sector_bytes
                                                      : 32.0;
+  const double trans_bytes = ws_gpu_param_or(g, "gpuperf", "transaction_bytes", sector);
   double dram_bytes = NAN;
   int measured = 0;
   if (ws_pf_has(f->dram_read_bytes) || ws_pf_has(f->dram_write_bytes)) {
@@ -78,7 +83,7 @@ int ws_model_transit(ws_model_result *out, const ws_profile *p,
       missing = 1;
     } else if (!missing) {
       dram_bytes = ws_profile_mem_insts(p) * f->avg_trans_warp *
-                   f->miss_ratio * sector * ctx.total_warps;
+                   f->miss_ratio * trans_bytes * ctx.total_warps;
     }
   }
 
@@ -124,6 +129,8 @@ int ws_model_transit(ws_model_result *out, const ws_profile *p,
   e |= ws_model_term_add(out, "dram_bytes_measured", measured, "",
                          "1 measured");
   e |= ws_model_term_add(out, "sector_bytes", sector, "", "bytes");
+  if (!measured)
+    e |= ws_model_term_add(out, "transaction_bytes", trans_bytes, "", "bytes");
   e |= ws_model_term_add(out, "delta_threads", tp.k_delta, "Fig. 4", "threads");
   e |= ws_model_term_add(out, "delta_gbs", tp.r, "Fig. 4", "GB/s/SM");
   e |= ws_model_term_add(out, "pi_threads", tp.m, "(1)", "threads");

@@ -240,6 +240,7 @@ uint64_t ws_cache_dirty_sectors(const ws_cache *c) {
 }
 
 int ws_cache_access_rw(ws_cache *c, uint64_t addr, int allocate, int write) {
+  c->evicted_dirty = 0;
   if (!c->sets) {
     c->misses++;
     return 0;
@@ -277,7 +278,11 @@ int ws_cache_access_rw(ws_cache *c, uint64_t addr, int allocate, int write) {
   }
   c->misses++;
   if (allocate) {
-    if (c->tags[victim]) c->writebacks += popcount32(c->dirty[victim]);
+    if (c->tags[victim] && c->dirty[victim]) {
+      c->writebacks += popcount32(c->dirty[victim]);
+      c->evicted_line = (c->tags[victim] - 1) * c->line_bytes;
+      c->evicted_dirty = c->dirty[victim];
+    }
     c->tags[victim] = line + 1;
     c->stamp[victim] = c->clock;
     c->valid[victim] = 1u << sector;

@@ -138,7 +138,7 @@ static void on_end(void *user, int worker, uint32_t b) {
  * with functional_rest (for kernels whose later blocks read earlier ones). */
 static int on_filter(void *user, uint32_t b) {
   const hook_state *h = user;
-  if (ws_prof_block_sampled(b, h->total_blocks, h->sample_blocks)) return WS_EMU_BLOCK_HOOKED;
+  if (ws_prof_sampled(h->prof, b)) return WS_EMU_BLOCK_HOOKED;
   return h->functional_rest ? WS_EMU_BLOCK_PLAIN : WS_EMU_BLOCK_SKIP;
 }
 
@@ -189,8 +189,15 @@ int ws_prof_launch(ws_profile **out, ws_emu_stats *stats, const ws_prof_target *
   char note[512];
   ws_prof_config c;
   make_config(&c, note, sizeof note, t, k, g, o);
+  /* The launch's buffers, for the sampled DRAM estimate. */
+  size_t nreg = ws_emu_regions(t->launch, NULL, 0);
+  ws_emu_region *reg = calloc(nreg + 1, sizeof *reg);
+  if (!reg) return WS_ENOMEM;
+  c.nregions = ws_emu_regions(t->launch, reg, nreg);
+  c.regions = reg;
   ws_prof *prof = NULL;
   int st = ws_prof_new(&prof, &c, d);
+  free(reg);
   if (st) return st;
   hook_state h = {prof, (uint64_t)t->grid[0] * t->grid[1] * t->grid[2], o->sample_blocks,
                   o->functional_rest};

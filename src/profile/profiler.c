@@ -6,12 +6,12 @@
  * Per worker: counters per instruction (executions, memory requests,
  * transactions, bank-conflict passes, branch outcomes), an active-lane
  * histogram, divergence state per warp of the current block, and the global
- * memory sectors the current block touched, in the order its warps issued
- * them.  At block_end the block's sector trace is filed under the block's
- * slot and every finished slot at the head of the queue is replayed, in
- * linear block order, through the per-SM L1s and the shared L2 (then
- * freed), so cache results do not depend on -j and memory holds only the
- * blocks that finished ahead of an earlier one.
+ * memory sectors each warp of the current block touched, in its issue
+ * order.  At block_end the block's record goes to the cache replay
+ * (replay.h), which interleaves warps, blocks and SMs as a GPU does and
+ * advances as far as the records present allow, so cache results do not
+ * depend on -j and memory holds only the blocks that wait for an earlier
+ * one or are resident in the replay.
  */
 #include "warpsight/profiler.h"
 
@@ -24,6 +24,8 @@
 
 #include "warpsight/analysis.h"
 #include "warpsight/memsim.h"
+#include "deps.h"
+#include "replay.h"
 
 /* Floating-point operations one lane of `in` performs: FMA/MAD count two,
  * a packed f16x2/bf16x2 operation counts its two halves; compares, moves and
@@ -92,13 +94,6 @@ typedef struct inst_stat {
   uint64_t div_branches;/* ... that diverged */
 } inst_stat;
 
-typedef struct trace {
-  uint64_t *v;   /* sector address | TR_* flags */
-  size_t n, cap;
-} trace;
-
-enum { TR_WRITE = 1, TR_ATOMIC = 2, TR_LOCAL = 4, TR_FLAGS = 31 };
-
 typedef struct worker {
   inst_stat *st;          /* per instruction id */
   uint64_t hist[33];      /* warp executions by active lanes */
@@ -120,24 +115,15 @@ typedef struct worker {
   double kbest_cost;      /* its cost (-1: none yet) */
   uint64_t kbest_block;   /* where it ran */
   uint32_t kbest_warp;
-  trace tr;               /* current block's sectors */
+  ws_rp_trace tr[32];     /* current block's sectors, per warp (replay.h) */
   int in_block;
+  ws_deps *deps;          /* dependency paths and atomics (deps.c) */
 } worker;
-
-typedef struct cache_stats {
-  int have_l1, have_l2;
-  uint64_t l1_access, l1_hit;     /* load sectors looked up in L1 */
-  uint64_t l2_access, l2_hit;     /* sectors looked up in L2 */
-  uint64_t load_sectors;          /* load (and atomic) sectors requested */
-  uint64_t dram_read_sectors;     /* load sectors that missed everywhere */
-  uint64_t dram_write_sectors;    /* dirty L2 sectors written back or flushed */
-  uint32_t l1_bytes, l1_ways, l1_line, l2_bytes, l2_ways, l2_line, sector;
-  uint32_t nsm;
-} cache_stats;
 
 struct ws_prof {
   ws_prof_config cfg;
   uint64_t total_blocks, nslots, tpb;
+  uint64_t *plan;         /* the profiled blocks, linear order (NULL: every block) */
   uint32_t nfunc;
   uint32_t *func_base;    /* first instruction id of each module function */
   uint32_t ninst;         /* instruction ids in all */
@@ -150,41 +136,32 @@ struct ws_prof {
   int kw_from_gpu;        /* 1: the GPU's Kothapalli cycles; 0: unit weights */
   int nworkers;
   worker *w;
-  trace *slots;           /* per profiled block */
-  uint8_t *slot_done;
   ws_coal_rule load_rule, store_rule;
   ws_bank_config banks;
   uint32_t *rep;          /* instruction ids of warp 0 of block 0, in order */
   size_t nrep, caprep;
-  pthread_mutex_t mu;     /* guards slots, slot_done, next_replay, caches */
+  pthread_mutex_t mu;     /* guards rp and half */
   int mu_init;
-  uint64_t next_replay;   /* first slot not yet replayed */
-  ws_cache *l1;           /* per SM */
-  ws_cache l2;
-  cache_stats cs;
+  ws_replay *rp;          /* the cache replay of the profiled blocks */
+  ws_replay *half[2];     /* sampled: the even and the odd slots alone, for
+                             the split-half error (NULL otherwise) */
 };
 
-static int caches_init(ws_prof *p);
-static void caches_free(ws_prof *p);
-static void replay_ready(ws_prof *p);
-
-uint64_t ws_prof_sample_count(uint64_t total, uint64_t n) {
-  return n == 0 || n >= total ? total : n;
+/* Slot of block b among the profiled ones (its rank in the plan), or
+ * UINT64_MAX when it is not profiled. */
+static uint64_t sample_slot(const ws_prof *p, uint64_t b) {
+  if (!p->plan) return b < p->total_blocks ? b : UINT64_MAX;
+  uint64_t lo = 0, hi = p->nslots;
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (p->plan[mid] < b) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < p->nslots && p->plan[lo] == b ? lo : UINT64_MAX;
 }
 
-/* Slot of block b among the sampled ones, or UINT64_MAX when not sampled. */
-static uint64_t sample_slot(uint64_t b, uint64_t total, uint64_t n) {
-  if (n == 0 || n >= total) return b < total ? b : UINT64_MAX;
-  /* smallest i with floor(i * total / n) >= b is ceil(b * n / total) */
-  unsigned __int128 num = (unsigned __int128)b * n;
-  uint64_t i = (uint64_t)((num + total - 1) / total);
-  if (i >= n) return UINT64_MAX;
-  uint64_t bi = (uint64_t)((unsigned __int128)i * total / n);
-  return bi == b ? i : UINT64_MAX;
-}
-
-int ws_prof_block_sampled(uint64_t block, uint64_t total, uint64_t n) {
-  return sample_slot(block, total, n) != UINT64_MAX;
+int ws_prof_sampled(const ws_prof *p, uint64_t block) {
+  return sample_slot(p, block) != UINT64_MAX;
 }
 
 /* Instruction id of (func, pc), or UINT32_MAX for a function outside the
@@ -197,20 +174,30 @@ static uint32_t inst_id(const ws_prof *p, const ws_ptx_function *f, uint32_t pc)
   return p->func_base[fi] + pc;
 }
 
-static void trace_free(trace *t) {
-  free(t->v);
-  memset(t, 0, sizeof *t);
-}
-
-static void trace_push(trace *t, uint64_t v) {
-  if (t->n == t->cap) {
-    size_t cap = t->cap ? t->cap * 2 : 256;
-    uint64_t *nv = realloc(t->v, cap * sizeof *nv);
-    if (!nv) return; /* out of memory: the trace is short; finish() says so */
-    t->v = nv;
-    t->cap = cap;
-  }
-  t->v[t->n++] = v;
+/* The cache replays (replay.h): one of the profiled blocks; when sampling,
+ * DRAM traffic is attributed to the launch's regions for the grid estimate,
+ * and two more replays of the even and the odd slots give its split-half
+ * error.  0, or -1 out of memory. */
+static int replays_new(ws_prof *p) {
+  const ws_gpu *g = p->cfg.gpu;
+  uint32_t per_sm = ws_rp_blocks_per_sm(g, p->tpb, p->cfg.resources.registers_per_thread,
+                                        p->cfg.resources.shared_bytes_per_block);
+  int sampled = p->nslots < p->total_blocks;
+  size_t nreg = sampled ? p->cfg.nregions : 0;
+  ws_rp_region *reg = calloc(nreg + 1, sizeof *reg);
+  if (!reg) return -1;
+  for (size_t i = 0; i < nreg; i++) reg[i] = (ws_rp_region){p->cfg.regions[i].base, p->cfg.regions[i].bytes};
+  p->rp = ws_rp_new(g, p->nslots, per_sm, sampled, reg, nreg);
+  int bad = !p->rp;
+  if (sampled && p->nslots >= 2 && !bad)
+    for (int h = 0; h < 2; h++) {
+      p->half[h] = ws_rp_new(g, (p->nslots + 1 - (uint64_t)h) / 2, per_sm, 1, reg, nreg);
+      bad |= !p->half[h];
+    }
+  free(reg);
+  p->cfg.regions = NULL; /* read here only (profiler.h) */
+  p->cfg.nregions = 0;
+  return bad ? -1 : 0;
 }
 
 int ws_prof_new(ws_prof **out, const ws_prof_config *cfg, ws_diag *d) {
@@ -225,6 +212,11 @@ int ws_prof_new(ws_prof **out, const ws_prof_config *cfg, ws_diag *d) {
   p->total_blocks = (uint64_t)cfg->grid[0] * cfg->grid[1] * cfg->grid[2];
   p->tpb = (uint64_t)cfg->block[0] * cfg->block[1] * cfg->block[2];
   p->nslots = ws_prof_sample_count(p->total_blocks, cfg->sample_blocks);
+  if (p->nslots < p->total_blocks) {
+    p->plan = malloc(p->nslots * sizeof *p->plan);
+    if (!p->plan) goto nomem;
+    ws_prof_sample_plan(p->plan, cfg->grid, cfg->sample_blocks);
+  }
   const ws_ptx_module *m = cfg->module;
   p->nfunc = m->nfuncs;
   p->func_base = calloc(m->nfuncs + 1, sizeof *p->func_base);
@@ -237,9 +229,7 @@ int ws_prof_new(ws_prof **out, const ws_prof_config *cfg, ws_diag *d) {
   p->kkind = calloc(p->ninst + 1, 1);
   p->nworkers = cfg->workers;
   p->w = calloc((size_t)cfg->workers, sizeof *p->w);
-  p->slots = calloc(p->nslots + 1, sizeof *p->slots);
-  p->slot_done = calloc(p->nslots + 1, 1);
-  if (!p->iclass || !p->iflops || !p->ikind || !p->kkind || !p->w || !p->slots || !p->slot_done) goto nomem;
+  if (!p->iclass || !p->iflops || !p->ikind || !p->kkind || !p->w) goto nomem;
   for (uint32_t f = 0; f < m->nfuncs; f++)
     for (uint32_t i = 0; i < m->funcs[f].ninsts; i++) {
       p->iclass[p->func_base[f] + i] = (uint8_t)ws_analysis_class(&m->funcs[f].insts[i]);
@@ -251,7 +241,8 @@ int ws_prof_new(ws_prof **out, const ws_prof_config *cfg, ws_diag *d) {
     }
   for (int k = 0; k < cfg->workers; k++) {
     p->w[k].st = calloc(p->ninst + 1, sizeof *p->w[k].st);
-    if (!p->w[k].st) goto nomem;
+    p->w[k].deps = ws_deps_new(cfg->kernel);
+    if (!p->w[k].st || !p->w[k].deps) goto nomem;
   }
   const ws_gpu *g = cfg->gpu;
   p->load_rule = ws_coal_rule_for(g->cc_major, g->cc_minor, g->cache.l1_caches_global, 0);
@@ -277,7 +268,7 @@ int ws_prof_new(ws_prof **out, const ws_prof_config *cfg, ws_diag *d) {
   for (int k = 0; k < cfg->workers; k++) p->w[k].kbest_cost = -1;
   pthread_mutex_init(&p->mu, NULL);
   p->mu_init = 1;
-  if (caches_init(p)) goto nomem;
+  if (replays_new(p)) goto nomem;
   *out = p;
   return WS_OK;
 nomem:
@@ -289,19 +280,20 @@ void ws_prof_free(ws_prof *p) {
   if (!p) return;
   for (int k = 0; p->w && k < p->nworkers; k++) {
     free(p->w[k].st);
-    trace_free(&p->w[k].tr);
+    ws_deps_free(p->w[k].deps);
+    for (int i = 0; i < 32; i++) ws_rp_trace_free(&p->w[k].tr[i]);
   }
-  for (uint64_t s = 0; p->slots && s < p->nslots; s++) trace_free(&p->slots[s]);
   free(p->w);
-  free(p->slots);
-  free(p->slot_done);
   free(p->func_base);
+  free(p->plan);
   free(p->iclass);
   free(p->iflops);
   free(p->ikind);
   free(p->kkind);
   free(p->rep);
-  caches_free(p);
+  ws_rp_free(p->rp);
+  ws_rp_free(p->half[0]);
+  ws_rp_free(p->half[1]);
   if (p->mu_init) pthread_mutex_destroy(&p->mu);
   free(p);
 }
@@ -310,8 +302,9 @@ void ws_prof_block_begin(ws_prof *p, int worker_id, uint32_t block_linear) {
   (void)block_linear;
   worker *w = &p->w[worker_id];
   w->seen = 0;
-  w->tr.n = 0;
+  for (int i = 0; i < 32; i++) w->tr[i].n = 0, w->tr[i].short_of_memory = 0;
   w->in_block = 1;
+  ws_deps_block_begin(w->deps);
 }
 
 /* Kothapalli's per-thread cycles of a warp's counts, with p's weights:
@@ -350,16 +343,15 @@ void ws_prof_block_end(ws_prof *p, int worker_id, uint32_t block_linear) {
   }
   w->warps += popc(w->seen);
   w->blocks++;
+  ws_deps_block_end(w->deps);
   w->in_block = 0;
-  uint64_t s = sample_slot(block_linear, p->total_blocks, p->cfg.sample_blocks);
+  uint64_t s = sample_slot(p, block_linear);
   if (s == UINT64_MAX) return;
+  uint32_t nwarps = w->seen ? 32 - (uint32_t)__builtin_clz(w->seen) : 0;
   pthread_mutex_lock(&p->mu);
-  trace_free(&p->slots[s]);
-  p->slots[s] = w->tr; /* hand the buffer over */
-  p->slot_done[s] = 1;
-  replay_ready(p);
+  ws_rp_put(p->rp, s, w->tr, nwarps);
+  if (p->half[0]) ws_rp_put(p->half[s % 2], s / 2, w->tr, nwarps);
   pthread_mutex_unlock(&p->mu);
-  memset(&w->tr, 0, sizeof w->tr);
 }
 
 /* Lanes of warp `warp` in a block of tpb threads. */
@@ -410,8 +402,8 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
   /* The distinct 32-byte sectors, in lane order, for the cache replay. */
   uint64_t sec[128];
   uint32_t ns = 0;
-  uint64_t flags = (is_write ? TR_WRITE : 0) | (is_atomic ? TR_ATOMIC : 0) |
-                   (ev->space == WS_PTX_SP_LOCAL ? TR_LOCAL : 0);
+  uint64_t flags = (is_write ? WS_RP_WRITE : 0) | (is_atomic ? WS_RP_ATOMIC : 0) |
+                   (ev->space == WS_PTX_SP_LOCAL ? WS_RP_LOCAL : 0);
   for (int l = 0; l < 32; l++) {
     if (!(ev->exec >> l & 1)) continue;
     uint64_t lo = ev->addr[l] & ~(uint64_t)31, hi = (ev->addr[l] + ev->bytes - 1) & ~(uint64_t)31;
@@ -422,10 +414,12 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
       if (j == ns && ns < 128) sec[ns++] = s;
     }
   }
-  for (uint32_t j = 0; j < ns; j++) trace_push(&w->tr, sec[j] | flags);
+  ws_rp_trace *t = &w->tr[ev->warp & 31];
+  for (uint32_t j = 0; j < ns; j++) ws_rp_trace_push(t, sec[j] | flags | (j ? 0 : WS_RP_FIRST));
 }
 
-static void shared_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_event *ev) {
+/* Returns the request's extra passes (bank-conflict replays). */
+static uint32_t shared_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_event *ev) {
   ws_warp_access a;
   a.mask = ev->exec;
   a.size = ev->bytes;
@@ -440,6 +434,7 @@ static void shared_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
   st->degree_sum += r.degree;
   w->deg_hist[r.degree < 1 ? 1 : (r.degree > 32 ? 32 : r.degree)]++;
   w->kw[ev->warp & 31].deg[r.degree < 1 ? 1 : (r.degree > 32 ? 32 : r.degree)]++;
+  return r.passes > r.min_passes ? r.passes - r.min_passes : 0;
 }
 
 void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
@@ -478,6 +473,7 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
     w->div_idle[popc(live)] += popc(live) - popc(ev->active & live);
   if (p->iflops[id]) w->flops += (uint64_t)p->iflops[id] * popc(ev->exec);
   int kind = p->ikind[id];
+  uint32_t replays = 0;
   switch (kind) {
   case WS_PTX_K_BRANCH:
     st->branches++;
@@ -496,106 +492,14 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
     if (ev->space == WS_PTX_SP_GLOBAL || ev->space == WS_PTX_SP_LOCAL)
       global_request(p, w, st, ev, kind);
     else if (ev->space == WS_PTX_SP_SHARED)
-      shared_request(p, w, st, ev);
+      replays = shared_request(p, w, st, ev);
     break;
   default: break;
   }
+  ws_deps_inst(w->deps, ev, p->iclass[id], replays);
 }
 
-/* Cache replay ------------------------------------------------------------*/
-
-
-
-/* Round a cache size down to whole sets of ways x line bytes. */
-static uint64_t cache_fit(uint64_t size, uint32_t ways, uint32_t line) {
-  uint64_t set = (uint64_t)ways * line;
-  return set ? size / set * set : 0;
-}
-
-/* Create the caches (ws_prof_new). */
-static int caches_init(ws_prof *p) {
-  cache_stats *cs = &p->cs;
-  const ws_cache_facts *cf = &p->cfg.gpu->cache;
-  memset(cs, 0, sizeof *cs);
-  cs->sector = cf->l2_sector_bytes > 0 ? (uint32_t)cf->l2_sector_bytes : 32;
-  cs->l1_line = cf->l1_line_bytes > 0 ? (uint32_t)cf->l1_line_bytes : 128;
-  cs->l1_ways = cf->l1_assoc > 0 ? (uint32_t)cf->l1_assoc : 4;   /* default: 4 ways */
-  cs->l2_line = cf->l2_line_bytes > 0 ? (uint32_t)cf->l2_line_bytes : 128;
-  cs->l2_ways = cf->l2_assoc > 0 ? (uint32_t)cf->l2_assoc : 16;  /* default: 16 ways */
-  cs->l1_bytes = (uint32_t)cache_fit((uint64_t)(cf->l1_bytes > 0 ? cf->l1_bytes : 0), cs->l1_ways, cs->l1_line);
-  cs->l2_bytes = (uint32_t)cache_fit((uint64_t)(cf->l2_bytes > 0 ? cf->l2_bytes : 0), cs->l2_ways, cs->l2_line);
-  cs->have_l1 = cs->l1_bytes > 0;
-  cs->have_l2 = cs->l2_bytes > 0;
-  uint64_t sms = p->cfg.gpu->sms > 0 ? (uint64_t)p->cfg.gpu->sms : 1;
-  cs->nsm = (uint32_t)(p->total_blocks < sms ? (p->total_blocks ? p->total_blocks : 1) : sms);
-  p->l1 = calloc(cs->nsm, sizeof *p->l1);
-  if (!p->l1) return WS_ENOMEM;
-  int bad = ws_cache_init(&p->l2, cs->l2_bytes, cs->l2_ways, cs->l2_line, cs->sector);
-  for (uint32_t s = 0; s < cs->nsm && !bad; s++)
-    bad = ws_cache_init(&p->l1[s], cs->l1_bytes, cs->l1_ways, cs->l1_line,
-                        cs->sector < cs->l1_line ? cs->sector : cs->l1_line);
-  return bad ? WS_ENOMEM : WS_OK;
-}
-
-static void caches_free(ws_prof *p) {
-  for (uint32_t s = 0; p->l1 && s < p->cs.nsm; s++) ws_cache_free(&p->l1[s]);
-  free(p->l1);
-  p->l1 = NULL;
-  ws_cache_free(&p->l2);
-}
-
-/* Replay one profiled block's sectors (slot order = linear block order). */
-static void replay_slot(ws_prof *p, uint64_t slot) {
-  cache_stats *cs = &p->cs;
-  int l1_global = cs->have_l1 && p->cfg.gpu->cache.l1_caches_global;
-  uint64_t b = p->nslots == p->total_blocks
-                   ? slot
-                   : (uint64_t)((unsigned __int128)slot * p->total_blocks / p->nslots);
-  ws_cache *c1 = &p->l1[b % cs->nsm];
-  const trace *t = &p->slots[slot];
-  for (size_t i = 0; i < t->n; i++) {
-    uint64_t e = t->v[i], sec = e & ~(uint64_t)TR_FLAGS;
-    int write = (e & TR_WRITE) != 0, atomic = (e & TR_ATOMIC) != 0, local = (e & TR_LOCAL) != 0;
-    if (!write || atomic) cs->load_sectors++;
-    if (!write) {
-      if (cs->have_l1 && (l1_global || local)) {
-        cs->l1_access++;
-        if (ws_cache_access_rw(c1, sec, 1, 0)) {
-          cs->l1_hit++;
-          continue;
-        }
-      }
-      cs->l2_access++;
-      if (ws_cache_access_rw(&p->l2, sec, 1, 0)) cs->l2_hit++;
-      else cs->dram_read_sectors++;
-    } else {
-      /* L1: write-through, no allocate (a present sector is updated). */
-      if (cs->have_l1 && !atomic) ws_cache_access_rw(c1, sec, 0, 0);
-      /* L2: write-back, write-allocate; an atomic reads the sector first. */
-      cs->l2_access++;
-      if (ws_cache_access_rw(&p->l2, sec, 1, 1)) cs->l2_hit++;
-      else if (atomic) cs->dram_read_sectors++;
-    }
-  }
-}
-
-/* Replay every finished slot at the head of the queue.  Called with the
- * lock held; a slot's trace is freed once replayed, so memory holds only
- * the blocks that finished ahead of an earlier one still running. */
-static void replay_ready(ws_prof *p) {
-  while (p->next_replay < p->nslots && p->slot_done[p->next_replay]) {
-    replay_slot(p, p->next_replay);
-    trace_free(&p->slots[p->next_replay]);
-    p->next_replay++;
-  }
-}
-
-static void caches_finish(ws_prof *p) {
-  /* Blocks that never finished (none, unless the run faulted) are skipped. */
-  for (uint64_t s = p->next_replay; s < p->nslots; s++)
-    if (p->slot_done[s]) replay_slot(p, s);
-  if (p->cs.have_l2) p->cs.dram_write_sectors = p->l2.writebacks + ws_cache_dirty_sectors(&p->l2);
-}
+/* Sections ----------------------------------------------------------------*/
 
 static cJSON *section(ws_profile *pr, const char *name) {
   if (!pr->root) pr->root = cJSON_CreateObject();
@@ -880,11 +784,21 @@ static void count_fields(const ws_prof *p, ws_profile_fields *f, const worker *t
 /* Cache ratios and DRAM bytes, scaled from the profiled blocks to the grid. */
 static void cache_fields(const ws_prof *p, ws_profile_fields *f, const inst_stat *st,
                          double scale) {
-  const cache_stats *cs = &p->cs;
+  const ws_rp_stats *cs = ws_rp_stats_of(p->rp);
   uint64_t dram_read_bytes, dram_write_bytes;
   if (cs->have_l2) {
-    dram_read_bytes = cs->dram_read_sectors * cs->sector;
-    dram_write_bytes = cs->dram_write_sectors * cs->sector;
+    /* The grid's traffic from the replayed blocks (docs/profile.md,
+     * "Sampling"); a full profile's own figures. */
+    ws_rp_estimate e;
+    ws_rp_estimate_grid(&e, p->rp, scale);
+    f->dram_read_bytes = round(e.dram_read_bytes);
+    f->dram_write_bytes = round(e.dram_write_bytes);
+    f->l1_hit_ratio = cs->have_l1 && cs->l1_access ? ratio((double)cs->l1_hit, (double)cs->l1_access) : 0;
+    f->l2_hit_ratio = cs->l2_access ? e.l2_hit_ratio : 0;
+    f->miss_ratio = cs->load_sectors ? e.miss_ratio : 0;
+    if (f->miss_ratio > 1) f->miss_ratio = 1;
+    if (f->l2_hit_ratio > 1) f->l2_hit_ratio = 1;
+    return;
   } else {
     /* No L2 (CC 1.x): every transaction goes to DRAM with its own size. */
     uint64_t rd = 0, wr = 0;
@@ -965,13 +879,17 @@ static void inst_tables(const ws_prof *p, const inst_stat *st, ws_profile *pr, d
 
 /* caches: the rules, the geometry and the replay's counts. */
 static void caches_section(const ws_prof *p, ws_profile *pr) {
-  const cache_stats *cs = &p->cs;
+  const ws_rp_stats *cs = ws_rp_stats_of(p->rp);
   cJSON *cj = section(pr, "caches");
   cJSON_AddStringToObject(cj, "load_rule", ws_coal_rule_name(p->load_rule));
   cJSON_AddStringToObject(cj, "store_rule", ws_coal_rule_name(p->store_rule));
   cJSON_AddStringToObject(cj, "replay_order",
-                          "profiled blocks in linear block order; block b on SM b mod "
-                          "min(SMs, blocks); each block's requests in its issue order");
+                          "profiled block i (linear order) on SM i mod min(SMs, profiled blocks), "
+                          "up to blocks_per_sm resident per SM; each SM's resident warps "
+                          "round-robin, one request per turn; the SMs take turns at the L2, "
+                          "one request each");
+  cJSON_AddNumberToObject(cj, "blocks_per_sm", cs->blocks_per_sm);
+  cJSON_AddNumberToObject(cj, "sms", cs->nsm);
   cJSON *l1j = cJSON_AddObjectToObject(cj, "l1");
   cJSON_AddNumberToObject(l1j, "bytes_per_sm", cs->l1_bytes);
   cJSON_AddNumberToObject(l1j, "ways", cs->l1_ways);
@@ -991,6 +909,42 @@ static void caches_section(const ws_prof *p, ws_profile *pr) {
                           "line 128 B, sector 32 B");
 }
 
+/* How the sample's DRAM traffic stands for the grid's, and its split-half
+ * error: the estimate from the even slots alone and from the odd slots
+ * alone; the relative error of their mean is |a - b| / (a + b)
+ * (docs/profile.md, "Sampling"). */
+static void sampling_estimate(const ws_prof *p, ws_profile *pr, cJSON *sam, const worker *t) {
+  if (p->nslots == p->total_blocks) {
+    pr->f.dram_bytes_rel_error = 0;
+    return;
+  }
+  if (!ws_rp_stats_of(p->rp)->have_l2) {
+    cJSON_AddStringToObject(sam, "dram_estimator", "no L2: the profiled blocks' transactions, scaled");
+    return;
+  }
+  cJSON_AddStringToObject(sam, "dram_estimator",
+                          "per buffer, R the sectors the sampled blocks moved to or from DRAM in "
+                          "the replay, U the distinct ones, S the buffer's, F = min(S, U x scale): "
+                          "not shared (U x scale <= S) R x scale; shared with neighbours "
+                          "min(R x scale, F + (R - U) x scale); shared globally (blocks span half "
+                          "of it or more) F plus the re-references that miss the L2 under Che's "
+                          "approximation; writes by the neighbour rule");
+  if (!p->half[0] || t->blocks < 2) {
+    cJSON_AddStringToObject(sam, "dram_bytes_rel_error", "needs 2 or more profiled blocks");
+    return;
+  }
+  double est[2];
+  cJSON *arr = cJSON_AddArrayToObject(sam, "split_half_dram_bytes");
+  for (int h = 0; h < 2; h++) {
+    ws_rp_estimate e;
+    double blocks = (double)((p->nslots + 1 - (uint64_t)h) / 2);
+    ws_rp_estimate_grid(&e, p->half[h], (double)p->total_blocks / blocks);
+    est[h] = e.dram_read_bytes + e.dram_write_bytes;
+    cJSON_AddItemToArray(arr, cJSON_CreateNumber(round(est[h])));
+  }
+  pr->f.dram_bytes_rel_error = est[0] + est[1] > 0 ? fabs(est[0] - est[1]) / (est[0] + est[1]) : 0;
+}
+
 /* sampling (how many blocks stood for the grid) and profiler (where the
  * profile comes from). */
 static void provenance_sections(const ws_prof *p, ws_profile *pr, const worker *t, double scale) {
@@ -1001,13 +955,16 @@ static void provenance_sections(const ws_prof *p, ws_profile *pr, const worker *
   cJSON_AddStringToObject(sam, "method",
                           p->nslots == p->total_blocks
                               ? "every block"
-                              : "N blocks at linear indices floor(i * total / N), i = 0..N-1");
+                              : "N blocks of a Hammersley set over the grid: sample i at the "
+                                "centre of stratum i of N in the longest dimension, radical "
+                                "inverses of i (base 2, 3) in the others");
   cJSON_AddStringToObject(sam, "rest",
                           p->nslots == p->total_blocks ? "none"
                           : p->cfg.functional_rest   ? "run without profiling"
                                                      : "skipped");
   cJSON_AddNumberToObject(sam, "scale", scale);
   cJSON_AddStringToObject(sam, "scaled_fields", "memory.dram_read_bytes, memory.dram_write_bytes");
+  sampling_estimate(p, pr, sam, t);
 
   cJSON *pj = section(pr, "profiler");
   cJSON_AddStringToObject(pj, "gpu", p->cfg.gpu->name ? p->cfg.gpu->name : "");
@@ -1057,6 +1014,26 @@ static void kothapalli_section(const ws_prof *p, ws_profile *pr) {
                                                : "unit weights (the GPU has no Kothapalli cycles)");
 }
 
+/* The dependency path, atomics and the caches' sector counts per warp
+ * (deps.c; docs/profile.md, "dependencies"). */
+static void deps_fields(const ws_prof *p, ws_profile_fields *f, double W) {
+  ws_deps_sum s = {0};
+  for (int k = 0; k < p->nworkers; k++) ws_deps_add(&s, p->w[k].deps);
+  if (s.blocks > 0) {
+    f->path_mem_loads = s.path_mem / s.blocks;
+    f->path_cycles = s.path_cyc / s.blocks;
+  }
+  f->global_atomic_insts = s.gatom_reqs / W;
+  f->global_atomic_serial = s.gatom_serial / W;
+  f->shared_atomic_insts = s.satom_reqs / W;
+  f->shared_atomic_serial = s.satom_serial / W;
+  /* the replay sees the sampled blocks' sectors: per profiled warp (the
+   * replayed blocks are the profiled ones) */
+  const ws_rp_stats *cs = ws_rp_stats_of(p->rp);
+  f->l1_sectors_per_warp = (double)cs->l1_access / W;
+  f->l2_sectors_per_warp = (double)cs->l2_access / W;
+}
+
 int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
   *out = NULL;
   inst_stat *st = calloc(p->ninst + 1, sizeof *st);
@@ -1072,7 +1049,9 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
   double cls[WS_IC_COUNT] = {0};
   inst_stat all;
   sum_insts(p, st, cls, &all);
-  caches_finish(p);
+  ws_rp_finish(p->rp);
+  for (int h = 0; h < 2; h++)
+    if (p->half[h]) ws_rp_finish(p->half[h]);
 
   ws_profile *pr = ws_profile_new(p->cfg.kernel->name, p->cfg.grid, p->cfg.block);
   if (!pr) {
@@ -1095,6 +1074,7 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
   kothapalli_section(p, pr);
   if (p->cfg.input) cJSON_AddStringToObject(section(pr, "profiler"), "input", p->cfg.input);
   luo_suda_section(p, pr);
+  deps_fields(p, &pr->f, W);
   free(st);
   *out = pr;
   return WS_OK;

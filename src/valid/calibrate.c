@@ -56,8 +56,8 @@ int ws_valid_calibrate(ws_valid_calib *out, ws_gpu *g, const char *model,
   memset(out, 0, sizeof *out);
   const char *const *params = ws_valid_fittable(model);
   if (!params)
-    return ws_diag_error(d, "calibrate: model '%s' has no fittable parameters (hong-kim: "
-                            "mem_ld, departure_del_uncoal, departure_del_coal; gpuperf: "
+    return ws_diag_error(d, "calibrate: model '%s' has no fittable parameters (warpsight: "
+                            "docs/models/warpsight.md; hong-kim: mem_ld, departure_del_uncoal, departure_del_coal; gpuperf: "
                             "dram_lat, delta)", model);
   size_t np = 0;
   while (params[np]) np++;
@@ -77,7 +77,19 @@ int ws_valid_calibrate(ws_valid_calib *out, ws_gpu *g, const char *model,
     goto done;
   }
   for (size_t i = 0; i < n; i++) all[i] = i, meas[i] = rows[i].measured_s;
-  ws_valid_split(train, &out->ntrain, test, &out->ntest, rows, all, n);
+  /* The file's fixed halves (ws_valid_assign_halves); rows built by hand
+   * without them are split here the same way. */
+  int halves = n > 0;
+  for (size_t i = 0; i < n; i++) halves &= rows[i].half == WS_VALID_TRAIN || rows[i].half == WS_VALID_TEST;
+  if (halves) {
+    out->ntrain = out->ntest = 0;
+    for (size_t i = 0; i < n; i++) {
+      if (rows[i].half == WS_VALID_TRAIN) train[out->ntrain++] = i;
+      else test[out->ntest++] = i;
+    }
+  } else {
+    ws_valid_split(train, &out->ntrain, test, &out->ntest, rows, all, n);
+  }
   calib_ctx c = {g, model, params, np, profiles, rows};
   if ((st = half_stats(&out->train_before, &c, out->theta0, rows, train, out->ntrain)) ||
       (st = half_stats(&out->test_before, &c, out->theta0, rows, test, out->ntest)))
@@ -90,11 +102,16 @@ int ws_valid_calibrate(ws_valid_calib *out, ws_gpu *g, const char *model,
   double best = INFINITY, start[WS_VALID_MAX_PARAMS];
   size_t nstarts = 1;
   for (size_t j = 0; j < np; j++) nstarts *= 3;
+  /* Beyond 3 parameters 3^np starts cost too much (6,561 for warpsight's
+   * 8): start from the GPU's values, all halved and all doubled. */
+  int few = np > 3;
+  if (few) nstarts = 3;
   static const double scale[3] = {1.0, 0.5, 2.0};
   ws_diag first = WS_DIAG_INIT; /* the first start's errors, or a fatal one's */
   for (size_t s = 0; s < nstarts; s++) {
     size_t code = s;
-    for (size_t j = 0; j < np; j++, code /= 3) start[j] = out->theta0[j] * scale[code % 3];
+    for (size_t j = 0; j < np; j++, code /= 3)
+      start[j] = out->theta0[j] * scale[few ? s : code % 3];
     ws_valid_fit f;
     ws_diag fd = WS_DIAG_INIT;
     st = ws_valid_fit_run(&f, model_time, &c, meas, train, out->ntrain, start, np, &fd);

@@ -7,7 +7,7 @@
  * EOL is LF or CRLF.  The first record is the header; every later record
  * must have as many fields.  Blank lines at the end are ignored; a blank line
  * elsewhere is a record of one empty field (and so an error unless the header
- * has one column).
+ * has one column).  A leading UTF-8 byte-order mark is skipped.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +66,9 @@ int ws_csv_parse(ws_csv **out, const char *text, size_t len, const char *origin,
   int st = WS_OK;
   char *buf = malloc(len + 1); /* a field is never longer than the text */
   if (!buf) return WS_ENOMEM;
+  /* A UTF-8 byte-order mark (spreadsheets write one) is not part of the
+   * first column's name; columns count from after it. */
+  if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) i = line_start = 3;
 
   while (i < len) {
     /* blank lines at the very end are not records */

@@ -4,26 +4,73 @@
  * column.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/strbuf.h"
+#include "util/vec.h"
+#include "valid/valid_int.h"
 #include "warpsight/valid.h"
 
-/* CSV GPU names to database names (the three GPUs of the data set). */
-static const struct {
-  const char *csv;  /* gpu_name column */
-  const char *db;   /* data/gpus/<db>.json */
-} gpu_map[] = {
-    {"GTX-680", "gtx680"},
-    {"GTX-970", "gtx970"},
-    {"Tesla-K20", "k20"},
-};
+/* CSV GPU names to database names: data/validation/gpu-names.csv, embedded
+ * in the library (cmake/embed_file.cmake), parsed once on first use. */
+extern const char ws_valid_gpu_names_csv[];
 
-const char *ws_valid_gpu_name(const char *csv_name) {
-  for (size_t i = 0; i < sizeof gpu_map / sizeof gpu_map[0]; i++)
-    if (strcmp(gpu_map[i].csv, csv_name) == 0) return gpu_map[i].db;
+static struct {
+  ws_csv *csv;     /* the parsed table (kept for the process' lifetime) */
+  int col_csv;     /* column csv_name */
+  int col_db;      /* column gpu */
+} names;
+static pthread_once_t names_once = PTHREAD_ONCE_INIT;
+
+static void names_init(void) {
+  ws_csv *c = NULL;
+  if (ws_csv_parse(&c, ws_valid_gpu_names_csv, strlen(ws_valid_gpu_names_csv),
+                   "data/validation/gpu-names.csv", NULL) != WS_OK)
+    return;
+  names.col_csv = ws_csv_column(c, "csv_name");
+  names.col_db = ws_csv_column(c, "gpu");
+  if (names.col_csv < 0 || names.col_db < 0) {
+    ws_csv_free(c);
+    return;
+  }
+  names.csv = c;
+}
+
+size_t ws_valid_gpu_table_count(void) {
+  pthread_once(&names_once, names_init);
+  return names.csv ? names.csv->nrows : 0;
+}
+
+const char *ws_valid_gpu_table_csv(size_t i) {
+  if (i >= ws_valid_gpu_table_count()) return NULL;
+  return ws_csv_cell(names.csv, i, (size_t)names.col_csv);
+}
+
+const char *ws_valid_gpu_table_db(size_t i) {
+  if (i >= ws_valid_gpu_table_count()) return NULL;
+  return ws_csv_cell(names.csv, i, (size_t)names.col_db);
+}
+
+const char *ws_valid_gpu_name(const char *name) {
+  if (!name) return NULL;
+  for (size_t i = 0; i < ws_valid_gpu_table_count(); i++)
+    if (strcmp(ws_valid_gpu_table_csv(i), name) == 0) return ws_valid_gpu_table_db(i);
+  for (size_t i = 0; i < ws_gpu_db_count(); i++)
+    if (strcmp(ws_gpu_db_name(i), name) == 0) return ws_gpu_db_name(i);
   return NULL;
+}
+
+char *ws_valid_gpu_known(void) {
+  ws_strbuf b = WS_STRBUF_INIT;
+  for (size_t i = 0; i < ws_valid_gpu_table_count(); i++)
+    ws_sb_printf(&b, "%s%s (%s)", i ? ", " : "", ws_valid_gpu_table_csv(i),
+                 ws_valid_gpu_table_db(i));
+  ws_sb_puts(&b, "; or a database GPU:");
+  for (size_t i = 0; i < ws_gpu_db_count(); i++) ws_sb_printf(&b, " %s", ws_gpu_db_name(i));
+  return ws_sb_take(&b);
 }
 
 /* The columns the loader reads, in the order of the fields it fills. */
@@ -60,12 +107,135 @@ static int get_int(int64_t *out, ws_diag *d, const ws_csv *c, size_t r, int col,
   return WS_OK;
 }
 
+/* Every row's database GPU name: an extra name as it is, else through
+ * ws_valid_gpu_name.  Rows with an unknown name keep gpu = NULL; they make
+ * ONE error that names each unknown spelling (with its row count and first
+ * line) and lists the known names. */
+char *ws_valid_keep(ws_valid_data *v, char *s) {
+  if (!s || WS_VEC_PUSH(v->strings, v->nstrings, v->strings_cap, s)) {
+    free(s);
+    return NULL;
+  }
+  return s;
+}
+
+char *ws_valid_resolve_path(const char *origin, const char *path) {
+  const char *slash = origin ? strrchr(origin, '/') : NULL;
+  if (path[0] == '/' || !slash) return ws_strdup(path);
+  ws_strbuf b = WS_STRBUF_INIT;
+  ws_sb_printf(&b, "%.*s/%s", (int)(slash - origin), origin, path);
+  return ws_sb_take(&b);
+}
+
+static int is_path(const char *s) {
+  size_t n = strlen(s);
+  return strchr(s, '/') || (n > 5 && strcmp(s + n - 5, ".json") == 0);
+}
+
+/* Row r names a GPU file: the row's GPU is the name inside the file, and
+ * v->gpu_files maps that name to the file (one file per name). */
+static int file_gpu(ws_valid_data *v, size_t r, int col, const char *name, ws_diag *d) {
+  const ws_csv *c = v->csv;
+  char *path = ws_valid_keep(v, ws_valid_resolve_path(c->origin, name));
+  if (!path) return WS_ENOMEM;
+  for (size_t i = 0; i < v->ngpu_files; i++)
+    if (!strcmp(v->gpu_file_paths[i], path)) {
+      v->rows[r].gpu = v->gpu_file_names[i];
+      return WS_OK;
+    }
+  ws_gpu *g = NULL;
+  int st = ws_gpu_load(&g, path, d);
+  if (st) {
+    ws_diag_add(d, WS_SEV_ERROR, c->origin, c->lines[r], 0,
+                "column %s: the GPU file '%s' does not load", c->header[col], name);
+    return st;
+  }
+  char *gname = ws_valid_keep(v, ws_strdup(g->name));
+  ws_gpu_free(g);
+  if (!gname) return WS_ENOMEM;
+  for (size_t i = 0; i < v->ngpu_files; i++)
+    if (!strcmp(v->gpu_file_names[i], gname))
+      return ws_diag_add(d, WS_SEV_ERROR, c->origin, c->lines[r], 0,
+                         "column %s: '%s' and '%s' both describe GPU '%s'", c->header[col],
+                         v->gpu_file_paths[i], path, gname);
+  size_t n = v->ngpu_files;
+  if (WS_VEC_PUSH(v->gpu_file_names, n, v->gpu_names_cap, gname) ||
+      WS_VEC_PUSH(v->gpu_file_paths, v->ngpu_files, v->gpu_paths_cap, path))
+    return WS_ENOMEM;
+  v->rows[r].gpu = gname;
+  return WS_OK;
+}
+
+int ws_valid_resolve_gpus(ws_valid_data *v, int col, const char *const *extra, size_t nextra,
+                          int allow_files, ws_diag *d) {
+  const ws_csv *c = v->csv;
+  ws_strbuf b = WS_STRBUF_INIT;
+  size_t nbad = 0;
+  int first_line = 0;
+  for (size_t r = 0; r < v->nrows; r++) {
+    const char *name = ws_csv_cell(c, r, (size_t)col);
+    if (allow_files && is_path(name)) {
+      int st = file_gpu(v, r, col, name, d);
+      if (st) {
+        ws_sb_free(&b);
+        return st;
+      }
+      continue;
+    }
+    for (size_t k = 0; k < nextra && !v->rows[r].gpu; k++)
+      if (strcmp(extra[k], name) == 0) v->rows[r].gpu = name;
+    if (!v->rows[r].gpu) v->rows[r].gpu = ws_valid_gpu_name(name);
+    if (v->rows[r].gpu) continue;
+    size_t count = 0, seen = 0;
+    for (size_t q = 0; q < r && !seen; q++) seen = !strcmp(ws_csv_cell(c, q, (size_t)col), name);
+    if (seen) continue; /* counted at its first row */
+    for (size_t q = r; q < v->nrows; q++) count += !strcmp(ws_csv_cell(c, q, (size_t)col), name);
+    ws_sb_printf(&b, "%s'%s' (%zu row%s, first on line %d)", nbad ? ", " : "", name, count,
+                 count == 1 ? "" : "s", c->lines[r]);
+    if (!nbad) first_line = c->lines[r];
+    nbad++;
+  }
+  if (!nbad) {
+    ws_sb_free(&b);
+    return WS_OK;
+  }
+  char *known = ws_valid_gpu_known();
+  ws_diag_add(d, WS_SEV_ERROR, c->origin, first_line, 0,
+              "column %s: unknown GPU name%s %s; known: %s (or give a GPU file with "
+              "--gpu-file NAME=FILE.json)",
+              c->header[col], nbad == 1 ? "" : "s", ws_sb_str(&b), known ? known : "?");
+  free(known);
+  ws_sb_free(&b);
+  return WS_EINVAL;
+}
+
 int ws_valid_load_text(ws_valid_data **out, const char *text, size_t len,
                        const char *origin, ws_diag *d) {
+  return ws_valid_load_text_ex(out, text, len, origin, NULL, 0, d);
+}
+
+int ws_valid_load_text_ex(ws_valid_data **out, const char *text, size_t len,
+                          const char *origin, const char *const *extra, size_t nextra,
+                          ws_diag *d) {
   *out = NULL;
   ws_csv *c;
   int st = ws_csv_parse(&c, text, len, origin, d);
   if (st) return st;
+  if (ws_csv_column(c, "kernel_file") >= 0) { /* the generic format */
+    ws_valid_data *v = calloc(1, sizeof *v);
+    if (!v) {
+      ws_csv_free(c);
+      return WS_ENOMEM;
+    }
+    v->csv = c;
+    v->generic = 1;
+    if ((st = ws_valid_load_generic(v, extra, nextra, d))) {
+      ws_valid_data_free(v);
+      return st;
+    }
+    *out = v;
+    return WS_OK;
+  }
   int col[C_COUNT];
   for (int k = 0; k < C_COUNT; k++) {
     col[k] = ws_csv_column(c, col_names[k]);
@@ -75,6 +245,10 @@ int ws_valid_load_text(ws_valid_data **out, const char *text, size_t len,
     }
   }
   if (st) {
+    ws_diag_add(d, WS_SEV_NOTE, c->origin, 1, 0,
+                "a measured-times file has the columns of data/validation/README.md "
+                "(Amaris et al.) or those of the generic format: kernel_file, launch, gpu, "
+                "seconds (docs/validation.md)");
     ws_csv_free(c);
     return st;
   }
@@ -86,16 +260,13 @@ int ws_valid_load_text(ws_valid_data **out, const char *text, size_t len,
   }
   v->csv = c;
   v->nrows = c->nrows;
+  st = ws_valid_resolve_gpus(v, col[C_GPU], extra, nextra, 0, d);
   for (size_t r = 0; r < c->nrows; r++) {
     ws_valid_row *w = &v->rows[r];
     int64_t x;
     w->line = c->lines[r];
     w->gpu_csv = ws_csv_cell(c, r, (size_t)col[C_GPU]);
-    w->gpu = ws_valid_gpu_name(w->gpu_csv);
-    if (!w->gpu) {
-      st = bad_cell(d, c, r, col[C_GPU], "unknown GPU (known: GTX-680, GTX-970, Tesla-K20)");
-      continue;
-    }
+    if (!w->gpu) continue; /* unknown: reported once by resolve_gpus */
     w->kernel = ws_csv_cell(c, r, (size_t)col[C_APP]);
     if (!ws_valid_kernel_known(w->kernel)) {
       st = bad_cell(d, c, r, col[C_APP], "unknown kernel (see docs/validation.md)");
@@ -124,6 +295,7 @@ int ws_valid_load_text(ws_valid_data **out, const char *text, size_t len,
     if (s) st = s;
     if (d && d->errors >= 20) break; /* enough to go on */
   }
+  if (!st) st = ws_valid_assign_halves(v);
   if (st) {
     ws_valid_data_free(v);
     return st;
@@ -133,12 +305,17 @@ int ws_valid_load_text(ws_valid_data **out, const char *text, size_t len,
 }
 
 int ws_valid_load(ws_valid_data **out, const char *path, ws_diag *d) {
+  return ws_valid_load_ex(out, path, NULL, 0, d);
+}
+
+int ws_valid_load_ex(ws_valid_data **out, const char *path, const char *const *extra,
+                     size_t nextra, ws_diag *d) {
   char *text;
   size_t len;
   *out = NULL;
   int st = ws_read_file(&text, &len, path, d);
   if (st) return st;
-  st = ws_valid_load_text(out, text, len, path, d);
+  st = ws_valid_load_text_ex(out, text, len, path, extra, nextra, d);
   free(text);
   return st;
 }
@@ -147,5 +324,9 @@ void ws_valid_data_free(ws_valid_data *v) {
   if (!v) return;
   ws_csv_free(v->csv);
   free(v->rows);
+  for (size_t i = 0; i < v->nstrings; i++) free(v->strings[i]);
+  free(v->strings);
+  free(v->gpu_file_names);
+  free(v->gpu_file_paths);
   free(v);
 }

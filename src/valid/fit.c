@@ -28,10 +28,18 @@
 static const char *const fit_hong_kim[] = {"mem_ld", "departure_del_uncoal",
                                            "departure_del_coal", NULL};
 static const char *const fit_gpuperf[] = {"dram_lat", "delta", NULL};
+/* warpsight: the per-architecture rates and scales that data sheets do not
+ * give (docs/models/warpsight.md); barrier and atomic cycles and the FP64
+ * lanes stay as estimated (the data set has no kernel that exercises them). */
+static const char *const fit_warpsight[] = {"issue_rate", "lsu_rate", "l2_bytes_per_cycle",
+                                            "dram_efficiency", "alu_latency_scale",
+                                            "mem_latency_scale", "overlap_p", "launch_us",
+                                            "block_cycles", NULL};
 static const struct {
   const char *model;          /* model name */
   const char *const *params;  /* NULL-terminated */
 } fittable[] = {
+    {"warpsight", fit_warpsight},
     {"hong-kim", fit_hong_kim},
     {"gpuperf", fit_gpuperf},
 };
@@ -158,9 +166,14 @@ typedef struct split_key {
   size_t index;             /* its index in the data */
 } split_key;
 
+/* A row built by hand may have no GPU name: all such rows are one GPU. */
+static const char *gpu_of(const ws_valid_row *r) { return r->gpu ? r->gpu : ""; }
+
 static int cmp_split(const void *a, const void *b) {
   const split_key *x = a, *y = b;
-  int c = strcmp(x->row->kernel, y->row->kernel);
+  int c = strcmp(gpu_of(x->row), gpu_of(y->row));
+  if (c) return c;
+  c = strcmp(x->row->kernel, y->row->kernel);
   if (c) return c;
   if (x->row->input_size != y->row->input_size)
     return x->row->input_size < y->row->input_size ? -1 : 1;
@@ -177,11 +190,32 @@ void ws_valid_split(size_t *train, size_t *ntrain, size_t *test, size_t *ntest,
   qsort(k, nsubset, sizeof *k, cmp_split);
   size_t pos = 0;
   for (size_t i = 0; i < nsubset; i++) {
-    if (i > 0 && strcmp(k[i].row->kernel, k[i - 1].row->kernel)) pos = 0;
+    if (i > 0 && (strcmp(k[i].row->kernel, k[i - 1].row->kernel) ||
+                  strcmp(gpu_of(k[i].row), gpu_of(k[i - 1].row))))
+      pos = 0;
     if (pos++ % 2 == 0) train[(*ntrain)++] = k[i].index;
     else test[(*ntest)++] = k[i].index;
   }
   free(k);
+}
+
+int ws_valid_assign_halves(ws_valid_data *v) {
+  size_t n = v->nrows;
+  size_t *all = malloc((n ? n : 1) * sizeof *all), *tr = malloc((n ? n : 1) * sizeof *tr),
+         *te = malloc((n ? n : 1) * sizeof *te);
+  int st = WS_ENOMEM;
+  if (all && tr && te) {
+    size_t ntr, nte;
+    for (size_t i = 0; i < n; i++) all[i] = i;
+    ws_valid_split(tr, &ntr, te, &nte, v->rows, all, n);
+    if (ntr + nte == n) {
+      for (size_t i = 0; i < ntr; i++) v->rows[tr[i]].half = WS_VALID_TRAIN;
+      for (size_t i = 0; i < nte; i++) v->rows[te[i]].half = WS_VALID_TEST;
+      st = WS_OK;
+    }
+  }
+  free(all), free(tr), free(te);
+  return st;
 }
 
 int ws_valid_gpu_set_param(ws_gpu *g, const char *model, const char *key, double v,

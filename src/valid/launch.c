@@ -217,9 +217,30 @@ static int make_args(ws_launch_arg *a, const struct vkernel *k, const ws_valid_r
   return WS_OK;
 }
 
+/* A generic-format row: its launch spec file, for the row's kernel. */
+static int file_launch(ws_launch_spec **out, const ws_valid_row *r, const char *origin,
+                       ws_diag *d) {
+  int st = ws_launch_spec_load(out, r->launch_file, d);
+  if (st) {
+    ws_diag_add(d, WS_SEV_ERROR, origin, r->line, 0, "the launch spec '%s' does not load",
+                r->launch_file);
+    return st;
+  }
+  if (strcmp((*out)->kernel, r->kernel)) {
+    ws_diag_add(d, WS_SEV_ERROR, origin, r->line, 0,
+                "the launch spec '%s' is for kernel '%s', the row names '%s'", r->launch_file,
+                (*out)->kernel, r->kernel);
+    ws_launch_spec_free(*out);
+    *out = NULL;
+    return WS_EINVAL;
+  }
+  return WS_OK;
+}
+
 int ws_valid_launch(ws_launch_spec **out, const ws_valid_row *r, const char *origin,
                     ws_diag *d) {
   *out = NULL;
+  if (r->launch_file) return file_launch(out, r, origin, d);
   const struct vkernel *k = find(r->kernel);
   if (!k)
     return ws_diag_add(d, WS_SEV_ERROR, origin, r->line, 0, "unknown kernel '%s'", r->kernel);

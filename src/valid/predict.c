@@ -35,8 +35,11 @@ void ws_valid_result_free(ws_valid_result *r) {
 
 void ws_valid_measured_profile(ws_profile *out, const ws_profile *p, const ws_valid_row *row) {
   *out = *p; /* borrowed kernel name and JSON, own scalar fields */
-  out->f.registers_per_thread = row->regs;
-  out->f.shared_bytes_per_block = row->static_smem + row->dynamic_smem;
+  /* a generic row without measured resources: the profile's own */
+  if (row->regs < 0 && row->static_smem < 0) return;
+  if (row->regs >= 0) out->f.registers_per_thread = row->regs;
+  if (row->static_smem >= 0)
+    out->f.shared_bytes_per_block = row->static_smem + row->dynamic_smem;
   out->f.active_blocks_per_sm = NAN;
   out->f.active_sms = NAN;
 }
@@ -54,6 +57,10 @@ int ws_valid_run_models(ws_valid_result *out, const ws_profile *p, const ws_gpu 
   out->time_s = malloc((nmodels ? nmodels : 1) * sizeof *out->time_s);
   if (!out->time_s) return WS_ENOMEM;
   out->nmodels = nmodels;
+  ws_floors fl;
+  ws_floors_compute(&fl, p, g);
+  out->floor_dram_s = fl.dram_ms / 1000.0;
+  out->floor_issue_s = fl.issue_ms / 1000.0;
   int any = 0;
   for (size_t i = 0; i < nmodels; i++) {
     ws_model_result r = WS_MODEL_RESULT_INIT;
@@ -92,7 +99,11 @@ int ws_valid_cache_key(char out[17], const char *kernel, const char *ptx_text,
                        int sample_blocks) {
   fnv f = {0xcbf29ce484222325ull};
   char tmp[64];
-  fnv_str(&f, "warpsight-profile-cache/1");
+  /* Bumped whenever the profiler's figures change for the same inputs, so
+   * stale profiles are not read (2: the interleaved cache replay; 3: the
+   * dependencies section, atomics and sectors per warp; 4: sampled DRAM
+   * bytes estimated per buffer). */
+  fnv_str(&f, "warpsight-profile-cache/4");
   fnv_str(&f, kernel);
   fnv_str(&f, ptx_text ? ptx_text : "");
   /* The launch as the unformatted JSON of what --launches writes
@@ -132,6 +143,16 @@ int ws_valid_cache_key_gpu(char out[17], const char *kernel, const char *ptx_tex
   snprintf(tmp, sizeof tmp, "l1 %d %d %d %d l2 %d %d %d %d sms %d regs %d", c->l1_bytes,
            c->l1_line_bytes, c->l1_assoc, c->l1_caches_global, c->l2_bytes, c->l2_line_bytes,
            c->l2_sector_bytes, c->l2_assoc, g->sms, g->limits.max_regs_per_thread);
+  fnv_str(&f, tmp);
+  /* The occupancy limits: the cache replay keeps that many blocks resident
+   * per SM (src/profile/replay.c). */
+  const ws_sm_limits *lm = &g->limits;
+  snprintf(tmp, sizeof tmp, "limits %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d",
+           lm->max_threads_per_sm, lm->max_warps_per_sm, lm->max_blocks_per_sm,
+           lm->max_threads_per_block, lm->regs_per_sm, lm->max_regs_per_thread,
+           lm->max_regs_per_block, lm->reg_alloc_unit, lm->reg_alloc_per_warp,
+           lm->warp_alloc_granularity, lm->reg_sub_partitions, lm->shared_per_sm,
+           lm->max_shared_per_block, lm->shared_alloc_unit, lm->shared_reserved_per_block);
   fnv_str(&f, tmp);
   /* The profiler's Kothapalli weights (src/profile/profiler.c). */
   static const char *const ko[] = {"op_cycles.int_simple", "op_cycles.int_mul32",

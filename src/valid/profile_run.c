@@ -95,9 +95,21 @@ static int get_module(const ws_ptx_module **out, ws_ptx_module **tmp,
   return WS_OK;
 }
 
+static int profile_launch(ws_profile **out, ws_valid_predictor *ctx, const char *ptx_path,
+                          const ws_launch_spec *launch, const ws_gpu *g, int sample_blocks,
+                          int keep, ws_diag *d);
+
 int ws_valid_profile_launch(ws_profile **out, ws_valid_predictor *ctx, const char *ptx_path,
                             const ws_launch_spec *launch, const ws_gpu *g, int sample_blocks,
                             ws_diag *d) {
+  return profile_launch(out, ctx, ptx_path, launch, g, sample_blocks, 0, d);
+}
+
+/* keep = 1: the spec's initialisers whatever the kernel's name (a generic
+ * row's launch is the user's, not one of the nine validation kernels'). */
+static int profile_launch(ws_profile **out, ws_valid_predictor *ctx, const char *ptx_path,
+                          const ws_launch_spec *launch, const ws_gpu *g, int sample_blocks,
+                          int keep, ws_diag *d) {
   *out = NULL;
   const ws_ptx_module *m = NULL;
   ws_ptx_module *own = NULL;
@@ -107,7 +119,7 @@ int ws_valid_profile_launch(ws_profile **out, ws_valid_predictor *ctx, const cha
    * borrows the names and owns only its argument array. */
   ws_launch_spec zspec = *launch;
   ws_launch_arg *zargs = NULL;
-  if ((!ctx || !ctx->keep_inputs) && ws_valid_kernel_known(launch->kernel)) {
+  if (!keep && (!ctx || !ctx->keep_inputs) && ws_valid_kernel_known(launch->kernel)) {
     zargs = malloc((launch->nargs ? launch->nargs : 1) * sizeof *zargs);
     if (!zargs) {
       ws_ptx_module_free(own);
@@ -135,8 +147,9 @@ int ws_valid_profile_launch(ws_profile **out, ws_valid_predictor *ctx, const cha
  * ws_valid_predictor (parsed modules, threads) or NULL. */
 static int predict(ws_valid_result *out, const ws_valid_request *req, void *user, ws_diag *d) {
   memset(out, 0, sizeof *out);
-  int st = ws_valid_profile_launch(&out->profile, user, req->ptx_path, req->launch, req->gpu,
-                                   req->sample_blocks, d);
+  int keep = req->row && req->row->launch_file;
+  int st = profile_launch(&out->profile, user, req->ptx_path, req->launch, req->gpu,
+                          req->sample_blocks, keep, d);
   if (!st) st = ws_valid_run_models(out, out->profile, req->gpu, req->models, req->nmodels,
                                     req->row, d);
   return st;

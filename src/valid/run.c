@@ -36,9 +36,24 @@ typedef struct gpu_slot {
 
 typedef struct ptx_slot {
   const char *kernel; /* kernel name (borrowed) */
-  char *path;         /* PTX file (owned) */
+  char *key;          /* the kernel file as the rows name it (owned) */
+  char *path;         /* PTX file (owned): key, or nvcc's output for a .cu */
   char *text;         /* its content (owned), for the cache key */
 } ptx_slot;
+
+/* The PTX of kernel file `path`: the file itself, or for a .cu file what
+ * the options' compile_cu hook makes of it. */
+static int kernel_ptx(char **out, const ws_valid_options *o, const ws_valid_data *data,
+                      const ws_valid_row *row, const char *path, ws_diag *d) {
+  size_t n = strlen(path);
+  *out = NULL;
+  if (n < 3 || strcmp(path + n - 3, ".cu")) return (*out = strdup(path)) ? WS_OK : WS_ENOMEM;
+  if (!o->compile_cu)
+    return ws_diag_add(d, WS_SEV_ERROR, data->csv->origin, row->line, 0,
+                       "kernel file '%s': a .cu file needs a compiler (give its PTX, from "
+                       "nvcc -ptx, or run 'warpsight validate', which compiles it)", path);
+  return o->compile_cu(out, path, o->compile_user, d);
+}
 
 /* One row: launch, cache lookup, prediction, cache store. */
 static int predict_row(ws_valid_outcome *oc, const ws_valid_data *data,
@@ -49,6 +64,7 @@ static int predict_row(ws_valid_outcome *oc, const ws_valid_data *data,
   int st = ws_valid_launch(&launch, row, data->csv->origin, d);
   if (st) return st;
   ws_valid_result res = {0};
+  res.floor_dram_s = res.floor_issue_s = NAN;
   char key[17] = "";
   if (o->cache_dir) {
     st = ws_valid_cache_key_gpu(key, row->kernel, px->text, launch, g, o->sample_blocks);
@@ -71,7 +87,11 @@ static int predict_row(ws_valid_outcome *oc, const ws_valid_data *data,
 out:
   if (!st) {
     oc->time_s = res.time_s;
+    oc->floor_dram_s = res.floor_dram_s;
+    oc->floor_issue_s = res.floor_issue_s;
     res.time_s = NULL;
+    oc->status = WS_OK;
+    if (o->on_row) o->on_row(oc, res.profile, o->on_row_user);
     if (o->keep_profiles) {
       oc->profile = res.profile;
       res.profile = NULL;
@@ -102,6 +122,7 @@ int ws_valid_run(ws_valid_report **out, const ws_valid_data *data, const ws_vali
     const ws_valid_row *row = &data->rows[i];
     if (!in_list(row->gpu, o->gpus, o->ngpus) || !in_list(row->kernel, o->kernels, o->nkernels))
       continue;
+    if (o->half && row->half != o->half) continue;
     if (o->limit && r->nrows >= o->limit) break;
     r->rows[r->nrows++].row = row;
   }
@@ -111,21 +132,31 @@ int ws_valid_run(ws_valid_report **out, const ws_valid_data *data, const ws_vali
     size_t gi = 0, pi = 0;
     while (gi < ngs && strcmp(gs[gi].name, row->gpu)) gi++;
     if (gi == ngs) {
+      const char *src = row->gpu;
+      for (size_t k = 0; k < data->ngpu_files; k++)
+        if (!strcmp(data->gpu_file_names[k], row->gpu)) src = data->gpu_file_paths[k];
+      for (size_t k = 0; k < o->ngpu_files; k++)
+        if (!strcmp(o->gpu_file_names[k], row->gpu)) src = o->gpu_file_paths[k];
       gs[ngs].name = row->gpu;
-      if ((st = ws_gpu_load(&gs[ngs].gpu, row->gpu, d))) goto done;
+      if ((st = ws_gpu_load(&gs[ngs].gpu, src, d))) goto done;
       ngs++;
     }
-    while (pi < nps && strcmp(ps[pi].kernel, row->kernel)) pi++;
-    if (pi == nps) {
-      char path[4096];
+    char path[4096];
+    if (row->kernel_file)
+      snprintf(path, sizeof path, "%s", row->kernel_file);
+    else
       snprintf(path, sizeof path, "%s/%s.sm_75.ptx", o->ptx_dir ? o->ptx_dir : ".", row->kernel);
+    while (pi < nps && strcmp(ps[pi].key, path)) pi++;
+    if (pi == nps) {
       ps[nps].kernel = row->kernel;
-      if (!(ps[nps].path = strdup(path))) {
+      if (!(ps[nps].key = strdup(path))) {
         st = WS_ENOMEM;
         goto done;
       }
       nps++;
-      if ((st = ws_read_file(&ps[pi].text, NULL, path, d))) goto done;
+      if ((st = kernel_ptx(&ps[pi].path, o, data, row, path, d)) ||
+          (st = ws_read_file(&ps[pi].text, NULL, ps[pi].path, d)))
+        goto done;
     }
     oc->status = predict_row(oc, data, o, gs[gi].gpu, &ps[pi], d);
     if (oc->status == WS_ENOMEM) {
@@ -138,7 +169,7 @@ int ws_valid_run(ws_valid_report **out, const ws_valid_data *data, const ws_vali
   }
 done:
   for (size_t i = 0; i < ngs; i++) ws_gpu_free(gs[i].gpu);
-  for (size_t i = 0; i < nps; i++) free(ps[i].path), free(ps[i].text);
+  for (size_t i = 0; i < nps; i++) free(ps[i].key), free(ps[i].path), free(ps[i].text);
   free(gs);
   free(ps);
   if (st) {
@@ -147,6 +178,16 @@ done:
   }
   *out = r;
   return WS_OK;
+}
+
+/* 0 when t (seconds) is at or above both floors of the row, 1 below the
+ * DRAM floor, 2 below the issue floor (the larger shortfall). */
+static int below_floor(const ws_valid_outcome *oc, double t) {
+  double rd = oc->floor_dram_s > 0 ? t / oc->floor_dram_s : INFINITY;
+  double ri = oc->floor_issue_s > 0 ? t / oc->floor_issue_s : INFINITY;
+  const double slack = 1 - 1e-9;
+  if (rd >= slack && ri >= slack) return 0;
+  return rd <= ri ? 1 : 2;
 }
 
 int ws_valid_report_stats(ws_valid_stats *out, const ws_valid_report *r, size_t model,
@@ -201,6 +242,11 @@ int ws_valid_report_csv(const ws_valid_report *r, const char *path, ws_diag *d) 
     fputs(",error_pct_", f);
     csv_field(f, r->models[m]);
   }
+  fputs(",floor_dram_s,floor_issue_s", f);
+  for (size_t m = 0; m < r->nmodels; m++) {
+    fputs(",below_floor_", f);
+    csv_field(f, r->models[m]);
+  }
   fputc('\n', f);
   for (size_t i = 0; i < r->nrows; i++) {
     const ws_valid_outcome *oc = &r->rows[i];
@@ -217,6 +263,16 @@ int ws_valid_report_csv(const ws_valid_report *r, const char *path, ws_diag *d) 
     for (size_t m = 0; m < r->nmodels; m++) {
       double t = oc->status ? NAN : oc->time_s[m];
       if (isfinite(t)) fprintf(f, ",%.4f", ws_valid_error_pct(w->measured_s, t));
+      else fputs(",", f);
+    }
+    for (int k = 0; k < 2; k++) {
+      double fl = oc->status ? NAN : k ? oc->floor_issue_s : oc->floor_dram_s;
+      if (isfinite(fl)) fprintf(f, ",%.9g", fl);
+      else fputs(",", f);
+    }
+    for (size_t m = 0; m < r->nmodels; m++) {
+      double t = oc->status ? NAN : oc->time_s[m];
+      if (isfinite(t)) fprintf(f, ",%d", below_floor(oc, t) != 0);
       else fputs(",", f);
     }
     fputc('\n', f);
@@ -272,6 +328,29 @@ static void stats_line(sbuf *b, const char *gpu, const char *kernel, const ws_va
   else sb_printf(b, " %9.3f\n", s->spearman);
 }
 
+static void floor_lines(sbuf *b, const ws_valid_report *r, size_t m) {
+  size_t n = 0, nd = 0, ni = 0, worst = SIZE_MAX;
+  double worst_ratio = INFINITY;
+  for (size_t i = 0; i < r->nrows; i++) {
+    const ws_valid_outcome *oc = &r->rows[i];
+    if (oc->status || m >= r->nmodels || !isfinite(oc->time_s[m])) continue;
+    int k = below_floor(oc, oc->time_s[m]);
+    if (!k) continue;
+    n++;
+    if (k == 1) nd++;
+    else ni++;
+    double ratio = oc->time_s[m] / (k == 1 ? oc->floor_dram_s : oc->floor_issue_s);
+    if (ratio < worst_ratio) worst_ratio = ratio, worst = i;
+  }
+  if (!n) return;
+  const ws_valid_outcome *w = &r->rows[worst];
+  int k = below_floor(w, w->time_s[m]);
+  sb_printf(b, "  ! %zu predictions below a physical floor (%zu DRAM, %zu issue); worst: line %d "
+               "(%s, %s) %.4g s = %.2fx the %s floor %.4g s\n",
+            n, nd, ni, w->row->line, w->row->kernel, w->row->gpu, w->time_s[m], worst_ratio,
+            k == 1 ? "DRAM" : "issue", k == 1 ? w->floor_dram_s : w->floor_issue_s);
+}
+
 char *ws_valid_report_text(const ws_valid_report *r) {
   sbuf b = {0};
   /* the GPUs and kernels present, in first-appearance order */
@@ -283,14 +362,28 @@ char *ws_valid_report_text(const ws_valid_report *r) {
     while (j < ng && strcmp(gpus[j], r->rows[i].row->gpu)) j++;
     if (j == ng) gpus[ng++] = r->rows[i].row->gpu;
   }
+  /* the kernels: the validation kernels in docs order, then others (the
+   * generic format's) in first-appearance order */
+  const char **kernels = calloc(r->nrows + ws_valid_kernel_count() + 1, sizeof *kernels);
+  size_t nk = 0;
+  if (!kernels) {
+    free(gpus);
+    return NULL;
+  }
+  for (size_t k = 0; k < ws_valid_kernel_count(); k++) kernels[nk++] = ws_valid_kernel_name(k);
+  for (size_t i = 0; i < r->nrows; i++) {
+    size_t j = 0;
+    while (j < nk && strcmp(kernels[j], r->rows[i].row->kernel)) j++;
+    if (j == nk) kernels[nk++] = r->rows[i].row->kernel;
+  }
   for (size_t m = 0; m < r->nmodels; m++) {
     ws_valid_stats s;
     sb_printf(&b, "model %s\n", r->models[m]);
     sb_printf(&b, "  %-8s %-34s %6s %10s %10s %8s %9s\n", "gpu", "kernel", "rows", "MAPE",
               "median", "<=20%", "spearman");
     for (size_t g = 0; g < ng; g++) {
-      for (size_t k = 0; k < ws_valid_kernel_count(); k++) {
-        const char *kn = ws_valid_kernel_name(k);
+      for (size_t k = 0; k < nk; k++) {
+        const char *kn = kernels[k];
         size_t present = 0;
         for (size_t i = 0; i < r->nrows && !present; i++)
           present = !strcmp(r->rows[i].row->gpu, gpus[g]) && !strcmp(r->rows[i].row->kernel, kn);
@@ -303,11 +396,13 @@ char *ws_valid_report_text(const ws_valid_report *r) {
     }
     if (ws_valid_report_stats(&s, r, m, NULL, NULL)) b.oom = 1;
     stats_line(&b, "all", "(all kernels)", &s);
+    floor_lines(&b, r, m);
     sb_printf(&b, "\n");
   }
   sb_printf(&b, "%zu rows, %zu failed, %zu profiles from the cache\n", r->nrows, r->failed,
             r->cached);
   free(gpus);
+  free(kernels);
   if (b.oom) {
     free(b.s);
     return NULL;

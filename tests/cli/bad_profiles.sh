@@ -45,7 +45,7 @@ expect_err "unknown GPU 'gtx9999' (known GPUs:" "unknown gpu"
 # Unknown model, missing file, missing options.
 run "$WS" model --profile "$WS_SRC/examples/paper/hk09-table2.json" --gpu "$G" --model nope
 expect_rc 2 "unknown model"
-expect_err "unknown model 'nope' (known models: hong-kim" "unknown model"
+expect_err "unknown model 'nope' (known models: warpsight, hong-kim" "unknown model"
 run "$WS" model --profile "$B/does-not-exist.json" --gpu "$G"
 expect_rc 2 "missing file"
 expect_err "does-not-exist.json: error: cannot open" "missing file"

@@ -168,8 +168,8 @@ run python3 "$CHECKER" "$DB"
 [ "$RC" -eq 0 ] || fail "data/gpus fails the source check (status $RC):
 $OUT$ERR"
 
-# 2. It holds exactly the GPUs of docs/gpu-schema.md.
-expected="8800gt 8800gtx a100 c2050 c2075 fx5600 gtx260 gtx280 gtx680 gtx690 gtx970 gtx980 h100-sxm hk09-example k20 k40 quadro-k5200 titan titan-black titan-x-maxwell v100"
+# 2. It holds exactly the GPUs of docs/gpu-schema.md (42 since issue 13).
+expected="8800gt 8800gtx a10 a100 a30 a40 b200 c2050 c2075 fx5600 gtx1650 gtx260 gtx280 gtx680 gtx690 gtx970 gtx980 h100-sxm h200 hk09-example k20 k40 l4 l40s quadro-k5200 rtx-a4000 rtx-a6000 rtx2060 rtx2080ti rtx3060 rtx3060ti rtx3070ti rtx3080 rtx3090 rtx4090 rtx5090 t4 titan titan-black titan-rtx titan-x-maxwell v100"
 actual=$(cd "$DB" && ls *.json | sed 's/\.json$//' | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')
 [ "$actual" = "$expected" ] || fail "GPU list: got '$actual', expected '$expected'"
 
@@ -225,9 +225,10 @@ run python3 "$CHECKER" "$TMP/db"
 expect_rc 1 "missing sms"
 expect_out 'a100.json: sms: missing' "missing sms"
 
-# A clock edited without its derived departure delays
-# (32 x 8 x 1.2 / 192.256 = 1.598, no longer the stored 1.41).
-mutate gtx680 'd["clock_ghz"]["value"] = 1.2'
+# A derived value written into a file (the loader derives it; a copy in
+# the file goes stale when a base number is edited): 32 x 8 x 1.2 / 192.256
+# = 1.598, no longer the stored 1.41.
+mutate gtx680 'd["clock_ghz"]["value"] = 1.2; d["models"]["hong-kim"]["departure_del_uncoal"] = {"value": 1.41, "source": "derived: 32 x sms x clock_ghz / mem_bandwidth_gbs"}'
 run python3 "$CHECKER" "$TMP/db"
 expect_rc 1 "stale derivation"
 expect_out 'gtx680.json: models.hong-kim.departure_del_uncoal: 1.41 != 32 x 8 x 1.2 / 192.256 = 1.598' "stale derivation"

@@ -24,3 +24,10 @@ finish() {
   echo "ok"
   exit 0
 }
+# csv_col FILE NAME: the column NAME of a CSV without quoted commas (such as
+# validate's rows.csv), one value per data row; columns found by header, so a
+# test does not depend on where a column stands.
+csv_col() {
+  awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; if (!c) exit 1; next }
+    { print $c }' "$1"
+}

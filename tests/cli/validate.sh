@@ -61,6 +61,56 @@ HELD=$(grep "held out" <<<"$OUT")
 awk -v b="${BASH_REMATCH[1]:-nan}" -v a="${BASH_REMATCH[2]:-nan}" 'BEGIN { exit !(a + 0 <= b + 0) }' ||
   fail "calibrate: held-out MAPE got worse: $HELD"
 
+# --gpu-file end to end: validate with the file calibrate wrote.  Over all
+# rows, the MAPE is the row-weighted mean of the two halves calibrate printed:
+# (9 x training + 9 x held-out) / 18 with the "after" values, and with the
+# "before" values without the file (one decimal each, so within 0.1).
+TRAIN=$(grep "training" <<<"$OUT")
+[[ "$TRAIN" =~ training\ +([0-9]+)\ rows\ +MAPE\ +([0-9.]+)%\ +-\>\ +([0-9.]+)% ]] ||
+  fail "calibrate: training line '$TRAIN'"
+NTR=${BASH_REMATCH[1]:-0} TRB=${BASH_REMATCH[2]:-nan} TRA=${BASH_REMATCH[3]:-nan}
+[[ "$HELD" =~ held\ out\ +([0-9]+)\ rows\ +MAPE\ +([0-9.]+)%\ +-\>\ +([0-9.]+)% ]]
+NTE=${BASH_REMATCH[1]:-0} TEB=${BASH_REMATCH[2]:-nan} TEA=${BASH_REMATCH[3]:-nan}
+all_mape() { awk '$1 == "all" { sub(/%/, "", $5); print $5; exit }' <<<"$OUT"; }
+near() { awk -v x="$1" -v y="$2" 'BEGIN { d = x - y; exit !(d <= 0.1001 && d >= -0.1001) }'; }
+run "$WS" validate "$TMP/small.csv" --ptx-dir "$PTX" --models hong-kim --cache "$TMP/c2" \
+    --gpu-file gtx680="$TMP/cal.json"
+expect_rc 0 "validate --gpu-file"
+WANT=$(awk -v a="$NTR" -v x="$TRA" -v b="$NTE" -v y="$TEA" 'BEGIN { print (a * x + b * y) / (a + b) }')
+near "$(all_mape)" "$WANT" || fail "validate --gpu-file: MAPE $(all_mape), calibrate's halves give $WANT"
+run "$WS" validate "$TMP/small.csv" --ptx-dir "$PTX" --models hong-kim --cache "$TMP/c2"
+WANT=$(awk -v a="$NTR" -v x="$TRB" -v b="$NTE" -v y="$TEB" 'BEGIN { print (a * x + b * y) / (a + b) }')
+near "$(all_mape)" "$WANT" || fail "validate without --gpu-file: MAPE $(all_mape), expected $WANT"
+expect_out "18 profiles from the cache" "the cache key does not hold model parameters"
+
+# A GPU file in --gpus: the GTX 680 with twice the DRAM bandwidth.  vectorAdd
+# is memory-bound for roofline (12 bytes per element / bandwidth: 131072 x
+# 12 / 192.256e9 = 8.18e-6 s at the first row), so every prediction halves.
+sed 's/"value": 192.256,/"value": 384.512,/' "$WS_SRC/data/gpus/gtx680.json" > "$TMP/fast680.json"
+run "$WS" validate "$TMP/small.csv" --ptx-dir "$PTX" --models roofline --cache "$TMP/c2" --report "$TMP/r0"
+expect_rc 0 "roofline database"
+run "$WS" validate "$TMP/small.csv" --ptx-dir "$PTX" --models roofline --cache "$TMP/c2" \
+    --gpus "$TMP/fast680.json" --report "$TMP/r1"
+expect_rc 0 "--gpus FILE"
+csv_col "$TMP/r0/rows.csv" predicted_s_roofline > "$TMP/p0"
+csv_col "$TMP/r1/rows.csv" predicted_s_roofline > "$TMP/p1"
+paste "$TMP/p0" "$TMP/p1" | awk 'NR == 1 { d = $1 - 8.181e-6; if (d > 1e-9 || d < -1e-9) bad = 1 }
+  { r = $2 / $1; if (r < 0.499999 || r > 0.500001) bad = 1; n++ } END { exit bad || n != 18 }' ||
+  fail "--gpus FILE: roofline predictions did not halve with twice the bandwidth"
+# A board no table knows, with its own file: its rows are accepted.
+sed 's/"name": "gtx680"/"name": "gtx750"/' "$WS_SRC/data/gpus/gtx680.json" > "$TMP/g750.json"
+{ head -1 "$TMP/small.csv"; sed -n 2,3p "$TMP/small.csv" | sed 's/^GTX-680,/GTX-750,/'; } > "$TMP/s750.csv"
+run "$WS" validate "$TMP/s750.csv" --ptx-dir "$PTX" --models roofline --cache "$TMP/c2" \
+    --gpu-file GTX-750="$TMP/g750.json"
+expect_rc 0 "--gpu-file for an unknown board"
+expect_out "2 rows, 0 failed" "--gpu-file for an unknown board"
+run "$WS" validate "$TMP/s750.csv" --ptx-dir "$PTX" --gpu-file GTX-750="$TMP/none.json"
+expect_rc 2 "--gpu-file missing file"
+expect_err "is not a usable GPU file" "--gpu-file missing file"
+run "$WS" validate "$TMP/s750.csv" --ptx-dir "$PTX" --gpu-file GTX-750
+expect_rc 2 "--gpu-file without ="
+expect_err "--gpu-file expects NAME=FILE.json" "--gpu-file without ="
+
 # --launches writes the selected rows' launch specs and stops (exit 0).
 run "$WS" validate "$DATA" --ptx-dir "$PTX" --gpus gtx680 --kernels vectorAdd --limit 3 --launches "$TMP/l"
 expect_rc 0 "--launches"
@@ -74,9 +124,27 @@ grep -Eq '"value":[[:space:]]*131072' "$TMP/l/L2551-vectorAdd.json" || fail "--l
 run "$WS" validate
 expect_rc 2 "no data"
 expect_err "expected one DATA.csv" "no data"
-run "$WS" validate "$DATA" --ptx-dir "$PTX" --gpus gtx280
+run "$WS" validate "$DATA" --ptx-dir "$PTX" --gpus gtx9999
 expect_rc 2 "unknown gpu"
-expect_err "unknown GPU 'gtx280'" "unknown gpu"
+expect_err "unknown GPU 'gtx9999'; known: GTX-680 (gtx680), " "unknown gpu"
+expect_err "TitanBlack (titan-black)" "unknown gpu"
+# Every board of the data set and any database GPU is a known name (none of
+# these has rows in the dev file).
+run "$WS" validate "$DATA" --ptx-dir "$PTX" --gpus Tesla-K40,TitanBlack,Titan,TitanX,GTX-980,Quadro,gtx280
+expect_rc 2 "known gpus without rows"
+expect_err "no rows left" "known gpus without rows"
+run "$WS" calibrate "$DATA" --ptx-dir "$PTX" --gpu quadro-k5200 --model hong-kim
+expect_rc 2 "calibrate any database gpu"
+expect_err "0 rows of quadro-k5200 selected" "calibrate any database gpu"
+run "$WS" calibrate "$DATA" --ptx-dir "$PTX" --gpu nope --model hong-kim
+expect_rc 2 "calibrate unknown gpu"
+expect_err "--gpu: unknown GPU 'nope'; known: GTX-680 (gtx680)" "calibrate unknown gpu"
+# An unknown name in the data is ONE error, not one per row.
+{ head -1 "$DATA"; sed -n 2,4p "$DATA" | sed 's/^GTX-680,/GTX-750,/'; } > "$TMP/g750.csv"
+run "$WS" validate "$TMP/g750.csv" --ptx-dir "$PTX"
+expect_rc 2 "unknown gpu in data"
+expect_err "g750.csv:2: error: column gpu_name: unknown GPU name 'GTX-750' (3 rows, first on line 2); known:" "unknown gpu in data"
+[ "$(grep -c 'error' <<<"$ERR")" -eq 1 ] || fail "unknown gpu in data: expected one error, got: $ERR"
 run "$WS" validate "$DATA" --ptx-dir "$PTX" --kernels vectorAdd,nope
 expect_rc 2 "unknown kernel"
 expect_err "unknown kernel 'nope'" "unknown kernel"

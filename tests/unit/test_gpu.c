@@ -67,7 +67,7 @@ static void malformed_gpu(void **s) {
   assert_int_equal(ws_gpu_load_json(&g, bad, "x.json", &d), WS_EINVAL);
   char *msg = ws_diag_format(&d);
   assert_non_null(strstr(msg, "x.json: error: compute_capability: expected MAJOR.MINOR"));
-  assert_non_null(strstr(msg, "sms: expected a positive number, got -4"));
+  assert_non_null(strstr(msg, "sms: expected an integer from 1 to 1048576, got -4"));
   assert_non_null(strstr(msg, "clock_ghz: expected a positive number"));
   assert_non_null(strstr(msg, "mem_bandwidth_gbs: missing"));
   free(msg);

@@ -215,6 +215,28 @@ static void cache_sectors(void **s) {
   assert_int_equal(ws_cache_init(&c, 1000, 3, 100, 32), -1);
 }
 
+/* Which line an eviction wrote back: one 2-way set of 128-byte lines with
+ * 32-byte sectors.  Write sectors 1 and 3 of line 0 (byte 32 and 96), read
+ * line 1 (byte 128): no eviction yet.  Reading line 2 (byte 256) evicts the
+ * least recently used line, line 0, with dirty mask 0b1010 (2 sectors
+ * written back); the next access evicts nothing dirty and clears it. */
+static void cache_eviction_names_line(void **s) {
+  (void)s;
+  ws_cache c;
+  assert_int_equal(ws_cache_init(&c, 256, 2, 128, 32), 0);
+  ws_cache_access_rw(&c, 32, 1, 1);
+  ws_cache_access_rw(&c, 96, 1, 1);
+  ws_cache_access_rw(&c, 128, 1, 0);
+  assert_int_equal(c.evicted_dirty, 0);
+  ws_cache_access_rw(&c, 256, 1, 0);
+  assert_int_equal(c.evicted_dirty, 0xa);
+  assert_int_equal(c.evicted_line, 0);
+  assert_int_equal(c.writebacks, 2);
+  ws_cache_access_rw(&c, 384, 1, 0); /* evicts line 1, clean */
+  assert_int_equal(c.evicted_dirty, 0);
+  ws_cache_free(&c);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(coalescing_cc11), cmocka_unit_test(coalescing_cc13),
@@ -222,6 +244,7 @@ int main(void) {
       cmocka_unit_test(coalescing_partial_and_empty), cmocka_unit_test(bank_conflicts),
       cmocka_unit_test(bank_doubles), cmocka_unit_test(cache_each_line_twice),
       cmocka_unit_test(cache_lru), cmocka_unit_test(cache_sectors),
+      cmocka_unit_test(cache_eviction_names_line),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

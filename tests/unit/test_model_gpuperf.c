@@ -26,7 +26,7 @@ static const char gpu_json[] =
 
 /* The same machine without any models.gpuperf parameters. */
 static const char gpu_bare_json[] =
-    "{\"schema\":\"warpsight-gpu/1\",\"name\":\"bare\",\"compute_capability\":\"2.0\","
+    "{\"schema\":\"warpsight-gpu/1\",\"name\":\"bare\",\"derive\":false,\"compute_capability\":\"2.0\","
     "\"sms\":14,\"cores_per_sm\":32,\"clock_ghz\":1.15,\"mem_bandwidth_gbs\":144}";
 
 static ws_profile *load_profile(const char *body) {

@@ -12,7 +12,7 @@
  * global 500 and shared 4 cycles (paper §3.2.2), and an operation table with
  * the paper's 4 (add), 16 (32-bit integer multiply) and 48 (modulus). */
 static const char gpu_json[] =
-    "{\"schema\":\"warpsight-gpu/1\",\"name\":\"kp\",\"compute_capability\":\"1.3\","
+    "{\"schema\":\"warpsight-gpu/1\",\"name\":\"kp\",\"derive\":false,\"compute_capability\":\"1.3\","
     "\"sms\":2,\"cores_per_sm\":8,\"clock_ghz\":1.0,\"mem_bandwidth_gbs\":100,"
     "\"models\":{\"kothapalli\":{\"global_cycles\":500,\"shared_cycles\":4,"
     "\"pipeline_depth\":4,\"op_cycles\":{\"int_simple\":4,\"int_mul32\":16,"

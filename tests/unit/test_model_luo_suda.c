@@ -17,7 +17,7 @@
 static char *gpu_json(double bw) {
   static char buf[1024];
   snprintf(buf, sizeof buf,
-           "{\"schema\":\"warpsight-gpu/1\",\"name\":\"ls\",\"compute_capability\":\"1.3\","
+           "{\"schema\":\"warpsight-gpu/1\",\"name\":\"ls\",\"derive\":false,\"compute_capability\":\"1.3\","
            "\"sms\":1,\"cores_per_sm\":8,\"clock_ghz\":1.0,\"mem_bandwidth_gbs\":%g,"
            "\"models\":{\"luo-suda\":{\"a\":3,\"b\":11,\"c\":0.5,\"d\":80,\"m\":32,"
            "\"t_mem\":200,\"inst_costs\":{\"add.int_reg\":65,\"mul.float_reg\":65,"

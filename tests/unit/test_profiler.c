@@ -355,23 +355,50 @@ static void divergence_and_flops(void **s) {
   teardown_fx(&fx);
 }
 
-/* Sampling plan: 4 of 10 blocks -> floor(i * 10 / 4) = 0, 2, 5, 7. */
+/* Sampling plan (docs/profile.md, "Sampling").  1-D: the centres of N
+ * equal strata, floor((2i + 1) x blocks / 2N): 4 of 10 -> 1, 3, 6, 8;
+ * 64 of 65536 -> 512 + 1024 i.  2-D, 8 of a 16 x 16 grid: columns (the
+ * first of the longest dimensions) floor((2i + 1) x 16 / 16) = 2i + 1,
+ * rows from the base-2 radical inverse of i plus 1/16 (half a cell of 8):
+ * 1/16, 9/16, 5/16, 13/16, 3/16, 11/16, 7/16, 15/16 -> rows 1, 9, 5, 13,
+ * 3, 11, 7, 15: every sample in its own column and its own row (the old
+ * linear stride of 32 put all 8 in column 0).  3-D, 4 of 4 x 4 x 4: x
+ * (first longest) 2i + 1 of 8 halves -> 0, 1, 2, 3; y base 2 + 1/8:
+ * 1/8, 5/8, 3/8, 7/8 -> 0, 2, 1, 3; z base 3 (cell 1/9, + 1/18): 1/18,
+ * 7/18, 13/18, 1/9 + 1/18 = 3/18 -> 0, 1, 2, 0. */
 static void sampling_plan(void **s) {
   (void)s;
-  const int want[10] = {1, 0, 1, 0, 0, 1, 0, 1, 0, 0};
-  for (uint64_t b = 0; b < 10; b++) assert_int_equal(ws_prof_block_sampled(b, 10, 4), want[b]);
+  uint64_t got[64];
+  const uint32_t g1[3] = {10, 1, 1};
+  ws_prof_sample_plan(got, g1, 4);
+  const uint64_t want1[4] = {1, 3, 6, 8};
+  for (int i = 0; i < 4; i++) assert_int_equal(got[i], want1[i]);
   assert_int_equal(ws_prof_sample_count(10, 4), 4);
   assert_int_equal(ws_prof_sample_count(10, 0), 10);
   assert_int_equal(ws_prof_sample_count(10, 64), 10);
-  for (uint64_t b = 0; b < 10; b++) assert_true(ws_prof_block_sampled(b, 10, 0));
-  /* 64 of 65536: every 1024th block. */
-  uint64_t n = 0;
-  for (uint64_t b = 0; b < 65536; b++)
-    if (ws_prof_block_sampled(b, 65536, 64)) {
-      assert_int_equal(b % 1024, 0);
-      n++;
-    }
-  assert_int_equal(n, 64);
+  ws_prof_sample_plan(got, g1, 0);
+  for (uint64_t b = 0; b < 10; b++) assert_int_equal(got[b], b);
+  const uint32_t g64k[3] = {65536, 1, 1};
+  ws_prof_sample_plan(got, g64k, 64);
+  for (uint64_t i = 0; i < 64; i++) assert_int_equal(got[i], 512 + 1024 * i);
+  const uint32_t g2[3] = {16, 16, 1};
+  ws_prof_sample_plan(got, g2, 8);
+  /* (row, column) = (1, 1), (9, 3), (5, 5), ... in ascending linear order */
+  const uint64_t sorted2[8] = {1 * 16 + 1, 3 * 16 + 9, 5 * 16 + 5, 7 * 16 + 13,
+                               9 * 16 + 3, 11 * 16 + 11, 13 * 16 + 7, 15 * 16 + 15};
+  for (int i = 0; i < 8; i++) assert_int_equal(got[i], sorted2[i]);
+  const uint32_t g3[3] = {4, 4, 4};
+  ws_prof_sample_plan(got, g3, 4);
+  /* (x, y, z) = (0, 0, 0), (1, 2, 1), (2, 1, 2), (3, 3, 0);
+   * linear: 0, 1 + 8 + 16 = 25, 2 + 4 + 32 = 38, 3 + 12 = 15 -> 0, 15, 25, 38 */
+  const uint64_t sorted3[4] = {0, 15, 25, 38};
+  for (int i = 0; i < 4; i++) assert_int_equal(got[i], sorted3[i]);
+  /* Collisions move apart: 6 of a 2 x 3 grid is the whole grid; 5 of
+   * 6 are 5 distinct blocks. */
+  const uint32_t g4[3] = {2, 3, 1};
+  ws_prof_sample_plan(got, g4, 5);
+  for (int i = 1; i < 5; i++) assert_true(got[i] > got[i - 1]);
+  assert_true(got[4] < 6);
 }
 
 /* Sampled profile: 4 of 10 blocks, each one warp reading one fresh line
@@ -381,7 +408,7 @@ static void sampled_profile_scales(void **s) {
   (void)s;
   fixture fx;
   setup(&fx, "a100", 10, 32, 4, 2);
-  const uint32_t blocks[4] = {7, 0, 5, 2}; /* any completion order, two workers */
+  const uint32_t blocks[4] = {8, 1, 6, 3}; /* the plan's, any completion order, two workers */
   for (int i = 0; i < 4; i++) {
     int wk = i % 2;
     ws_prof_block_begin(fx.p, wk, blocks[i]);

@@ -203,7 +203,7 @@ static const char gpu_json[] =
     "\"delta_dp_gbs\":9.29,\"pi_dp_threads\":384,\"pi_dp_value\":14}}}";
 
 static const char gpu_bare_json[] =
-    "{\"schema\":\"warpsight-gpu/1\",\"name\":\"bare\",\"compute_capability\":\"2.0\","
+    "{\"schema\":\"warpsight-gpu/1\",\"name\":\"bare\",\"derive\":false,\"compute_capability\":\"2.0\","
     "\"sms\":14,\"cores_per_sm\":32,\"clock_ghz\":1.15,\"mem_bandwidth_gbs\":144}";
 
 /* A profile with `blocks_per_sm` resident blocks and the given sections. */
@@ -347,11 +347,24 @@ static void model_double_precision(void **state) {
  * = 4.571429 ops/byte. */
 static void model_traffic_from_transactions(void **state) {
   (void)state;
+  /* Issue 13: avg_trans_warp counts the GPU's own transactions, 128-byte
+   * lines on this Fermi GPU (gpuperf.transaction_bytes, derived for CC 2.0),
+   * not 32-byte sectors: 56 mem insts x 1120 warps x 2 x 0.5 x 128 B =
+   * 8 028 160 bytes (the code before the fix took 32 B: 2 007 040), and
+   * Z = 9 175 040 / 8 028 160 = 1.142857 ops/byte. */
   ws_model_result r = run(profile(4, "", "\"avg_trans_warp\":2,\"miss_ratio\":0.5"),
                           gpu_json, WS_OK);
-  assert_close(T("dram_bytes"), 2007040, 0);
+  assert_close(T("dram_bytes"), 8028160, 0);
+  assert_close(T("transaction_bytes"), 128, 0);
   assert_close(T("dram_bytes_measured"), 0, 0);
-  assert_close(T("z_ops_per_byte"), 4.571428571, 1e-8);
+  assert_close(T("z_ops_per_byte"), 9175040.0 / 8028160.0, 1e-12);
+  ws_model_result_free(&r);
+  /* A Kepler-style GPU file stating 32-byte transactions keeps 32 B. */
+  char kepler[1024];
+  snprintf(kepler, sizeof kepler, "%.*s,\"gpuperf\":{\"transaction_bytes\":32}}}",
+           (int)(sizeof gpu_json - 1 - 2), gpu_json);
+  r = run(profile(4, "", "\"avg_trans_warp\":2,\"miss_ratio\":0.5"), kepler, WS_OK);
+  assert_close(T("dram_bytes"), 2007040, 0);
   ws_model_result_free(&r);
 }
 

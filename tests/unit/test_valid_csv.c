@@ -1,4 +1,5 @@
 /* test_valid_csv.c — the CSV reader and the measured data set loader. */
+#include <math.h>
 #include <string.h>
 
 #include "testutil.h"
@@ -97,7 +98,7 @@ static void load_err(const char *row, const char *want) {
 static void test_load_errors(void **state) {
   (void)state;
   load_err("GTX-999,3,1,1,vectorAdd,\"v\",64,1,1,1,64,1,1,10,0,0,1e-5\n",
-           "m.csv:2: error: column gpu_name: unknown GPU");
+           "m.csv:2: error: column gpu_name: unknown GPU name 'GTX-999' (1 row, first on line 2)");
   load_err("GTX-680,3,1,1,fooKernel,\"v\",64,1,1,1,64,1,1,10,0,0,1e-5\n",
            "m.csv:2: error: column AppName: unknown kernel");
   load_err("GTX-680,3,1,1,vectorAdd,\"v\",6x4,1,1,1,64,1,1,10,0,0,1e-5\n",
@@ -155,10 +156,169 @@ static void test_load_dataset(void **state) {
 
 static void test_gpu_names(void **state) {
   (void)state;
-  assert_string_equal(ws_valid_gpu_name("GTX-680"), "gtx680");
-  assert_string_equal(ws_valid_gpu_name("GTX-970"), "gtx970");
-  assert_string_equal(ws_valid_gpu_name("Tesla-K20"), "k20");
+  /* Every board of the Amaris et al. data set, as its deviceInfo.csv spells
+   * it, against the database entry written by hand from the board names
+   * (deviceInfo's "Quadro" is the K5200: 2304 cores, 771 MHz, 256 bits). */
+  static const char *const want[][2] = {
+      {"GTX-680", "gtx680"},        {"GTX-970", "gtx970"},
+      {"GTX-980", "gtx980"},        {"Tesla-K20", "k20"},
+      {"Tesla-K40", "k40"},         {"Titan", "titan"},
+      {"TitanBlack", "titan-black"}, {"TitanX", "titan-x-maxwell"},
+      {"Quadro", "quadro-k5200"}};
+  for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+    const char *g = ws_valid_gpu_name(want[i][0]);
+    if (!g || strcmp(g, want[i][1])) {
+      print_error("%s -> %s, expected %s\n", want[i][0], g ? g : "NULL", want[i][1]);
+      fail();
+    }
+  }
+  assert_int_equal(ws_valid_gpu_table_count(), 9);
+  /* a database name maps to itself, whether or not the data set has it */
+  assert_string_equal(ws_valid_gpu_name("k40"), "k40");
+  assert_string_equal(ws_valid_gpu_name("gtx280"), "gtx280");
   assert_null(ws_valid_gpu_name("GTX-780"));
+  assert_null(ws_valid_gpu_name("GTX-750")); /* in deviceInfo.csv, not in the database */
+  char *known = ws_valid_gpu_known();
+  assert_non_null(strstr(known, "TitanBlack (titan-black)"));
+  assert_non_null(strstr(known, " k40"));
+  free(known);
+}
+
+/* The table in data/validation/ (the embedded copy must be the file) and
+ * its compute_version column (copied from deviceInfo.csv) against the
+ * database entry each row names: a wrong mapping would show as a different
+ * compute capability for most boards. */
+static void test_gpu_table_file(void **state) {
+  (void)state;
+  ws_diag d = WS_DIAG_INIT;
+  ws_csv *c = NULL;
+  assert_ok_diag(ws_csv_read(&c, WS_SOURCE_DIR "/data/validation/gpu-names.csv", &d), &d);
+  int cn = ws_csv_column(c, "csv_name"), cg = ws_csv_column(c, "gpu"),
+      cv = ws_csv_column(c, "compute_version"), cs = ws_csv_column(c, "source");
+  assert_true(cn >= 0 && cg >= 0 && cv >= 0 && cs >= 0);
+  assert_int_equal(c->nrows, ws_valid_gpu_table_count());
+  for (size_t r = 0; r < c->nrows; r++) {
+    assert_string_equal(ws_csv_cell(c, r, (size_t)cn), ws_valid_gpu_table_csv(r));
+    assert_string_equal(ws_csv_cell(c, r, (size_t)cg), ws_valid_gpu_table_db(r));
+    assert_true(strlen(ws_csv_cell(c, r, (size_t)cs)) > 0);
+    ws_gpu *g = NULL;
+    assert_ok_diag(ws_gpu_load(&g, ws_csv_cell(c, r, (size_t)cg), &d), &d);
+    char cc[16];
+    snprintf(cc, sizeof cc, "%d.%d", g->cc_major, g->cc_minor);
+    assert_string_equal(cc, ws_csv_cell(c, r, (size_t)cv));
+    ws_gpu_free(g);
+  }
+  ws_csv_free(c);
+  ws_diag_free(&d);
+}
+
+/* Unknown GPU names: ONE error naming each spelling with its row count and
+ * first line, and listing the known names; an extra name (a --gpu-file
+ * board) is accepted as it is. */
+static void test_unknown_gpu_once(void **state) {
+  (void)state;
+  char text[4096];
+  const char *row = ",3,1,1,vectorAdd,\"v\",64,1,1,1,64,1,1,10,0,0,1e-5\n";
+  snprintf(text, sizeof text, "%sGTX-999%sGTX-680%sGTX-999%sGTX-750%s", header, row, row, row,
+           row);
+  ws_diag d = WS_DIAG_INIT;
+  ws_valid_data *v = NULL;
+  assert_int_equal(ws_valid_load_text(&v, text, strlen(text), "m.csv", &d), WS_EINVAL);
+  assert_null(v);
+  assert_int_equal(d.errors, 1);
+  char *s = ws_diag_format(&d);
+  assert_non_null(strstr(s, "m.csv:2: error: column gpu_name: unknown GPU names 'GTX-999' "
+                            "(2 rows, first on line 2), 'GTX-750' (1 row, first on line 5); "
+                            "known: GTX-680 (gtx680), "));
+  assert_non_null(strstr(s, "Quadro (quadro-k5200)"));
+  free(s);
+  ws_diag_free(&d);
+  const char *const extra[] = {"GTX-999", "GTX-750"};
+  assert_ok_diag(ws_valid_load_text_ex(&v, text, strlen(text), "m.csv", extra, 2, &d), &d);
+  assert_int_equal(v->nrows, 4);
+  assert_string_equal(v->rows[0].gpu, "GTX-999");
+  assert_string_equal(v->rows[1].gpu, "gtx680");
+  assert_string_equal(v->rows[3].gpu, "GTX-750");
+  ws_valid_data_free(v);
+  ws_diag_free(&d);
+}
+
+/* A UTF-8 byte-order mark before the header (spreadsheets write one) is
+ * not part of the first column's name. */
+static void test_bom(void **state) {
+  (void)state;
+  char text[4096];
+  snprintf(text, sizeof text, "\xEF\xBB\xBF%sGTX-680,3,1,1,vectorAdd,\"v\",64,1,1,1,64,1,1,"
+                              "10,0,0,1e-5\n", header);
+  ws_diag d = WS_DIAG_INIT;
+  ws_valid_data *v = NULL;
+  assert_ok_diag(ws_valid_load_text(&v, text, strlen(text), "m.csv", &d), &d);
+  assert_int_equal(v->nrows, 1);
+  assert_string_equal(v->csv->header[0], "gpu_name");
+  assert_string_equal(v->rows[0].gpu, "gtx680");
+  ws_valid_data_free(v);
+  /* columns of the first line count from after the mark */
+  parse_err("\xEF\xBB\xBF" "a,\"b\"x\n", "t.csv:1:6: error: unexpected character");
+  ws_diag_free(&d);
+}
+
+/* The generic format: files resolved against the data file's folder, the
+ * launch's grid and block, the kernel from the spec, size defaulting to the
+ * launch's threads, and the optional measured resources.  The data file
+ * need not exist: only its folder is used (examples/kernels/, which holds
+ * vecadd.sm_80.ptx and vecadd.launch.json: grid 391, block 256). */
+static void test_generic(void **state) {
+  (void)state;
+  static const char text[] =
+      "kernel_file,launch,gpu,seconds,registers,shared_bytes,size\n"
+      "vecadd.sm_80.ptx,vecadd.launch.json,GTX-680,1e-5,,,\n"
+      "vecadd.sm_80.ptx,vecadd.launch.json,k20,2e-5,32,1024,77\n";
+  const char *origin = WS_SOURCE_DIR "/examples/kernels/my-data.csv";
+  ws_diag d = WS_DIAG_INIT;
+  ws_valid_data *v = NULL;
+  assert_ok_diag(ws_valid_load_text(&v, text, strlen(text), origin, &d), &d);
+  assert_true(v->generic);
+  assert_int_equal(v->nrows, 2);
+  const ws_valid_row *a = &v->rows[0], *b = &v->rows[1];
+  assert_string_equal(a->kernel, "vecadd");
+  assert_string_equal(a->kernel_file, WS_SOURCE_DIR "/examples/kernels/vecadd.sm_80.ptx");
+  assert_string_equal(a->launch_file, WS_SOURCE_DIR "/examples/kernels/vecadd.launch.json");
+  assert_string_equal(a->gpu, "gtx680");
+  assert_int_equal(a->grid[0], 391);
+  assert_int_equal(a->block[0], 256);
+  assert_int_equal(a->input_size, 391 * 256); /* no size: the launch's threads */
+  assert_int_equal(a->regs, -1);
+  assert_int_equal(a->static_smem, -1);
+  assert_close(a->measured_s, 1e-5, 1e-18);
+  assert_string_equal(b->gpu, "k20");
+  assert_int_equal(b->input_size, 77);
+  assert_int_equal(b->regs, 32);
+  assert_int_equal(b->static_smem, 1024);
+  assert_int_equal(b->dynamic_smem, 0);
+  /* What the models see: row a keeps the profile's resources and
+   * occupancy, row b replaces what it measured and clears the occupancy
+   * (recomputed for the GPU). */
+  ws_profile p = {0}, m;
+  p.f.registers_per_thread = 12;
+  p.f.shared_bytes_per_block = 0;
+  p.f.active_blocks_per_sm = 8;
+  ws_valid_measured_profile(&m, &p, a);
+  assert_close(m.f.registers_per_thread, 12, 0);
+  assert_close(m.f.active_blocks_per_sm, 8, 0);
+  ws_valid_measured_profile(&m, &p, b);
+  assert_close(m.f.registers_per_thread, 32, 0);
+  assert_close(m.f.shared_bytes_per_block, 1024, 0);
+  assert_true(isnan(m.f.active_blocks_per_sm));
+  ws_valid_data_free(v);
+  /* a bad optional cell names the column */
+  static const char bad[] = "kernel_file,launch,gpu,seconds,registers\n"
+                            "vecadd.sm_80.ptx,vecadd.launch.json,k20,2e-5,300\n";
+  assert_int_equal(ws_valid_load_text(&v, bad, strlen(bad), origin, &d), WS_EINVAL);
+  char *msg = ws_diag_format(&d);
+  assert_non_null(strstr(msg, "my-data.csv:2: error: column registers: expected a whole number "
+                              "in [0, 255], got '300'"));
+  free(msg);
+  ws_diag_free(&d);
 }
 
 int main(void) {
@@ -170,6 +330,10 @@ int main(void) {
       cmocka_unit_test(test_load_errors),
       cmocka_unit_test(test_load_dataset),
       cmocka_unit_test(test_gpu_names),
+      cmocka_unit_test(test_gpu_table_file),
+      cmocka_unit_test(test_unknown_gpu_once),
+      cmocka_unit_test(test_bom),
+      cmocka_unit_test(test_generic),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -107,7 +107,8 @@ static void test_split(void **state) {
   const char *k[6] = {"A", "A", "A", "A", "B", "B"};
   int64_t n[6] = {4, 1, 3, 2, 9, 8};
   size_t sub[6];
-  for (int i = 0; i < 6; i++) rows[i].kernel = k[i], rows[i].input_size = n[i], sub[i] = (size_t)i;
+  for (int i = 0; i < 6; i++)
+    rows[i].gpu = "g", rows[i].kernel = k[i], rows[i].input_size = n[i], sub[i] = (size_t)i;
   size_t tr[6], te[6], ntr, nte;
   ws_valid_split(tr, &ntr, te, &nte, rows, sub, 6);
   assert_int_equal(ntr, 3);
@@ -118,6 +119,33 @@ static void test_split(void **state) {
   assert_int_equal(te[0], 3);
   assert_int_equal(te[1], 0);
   assert_int_equal(te[2], 4);
+}
+
+/* The halves are per (GPU, kernel): the same kernel on two GPUs alternates
+ * on each GPU from its smallest size.  By hand: g1/A sizes 1,2,3 -> train,
+ * test, train; g2/A sizes 5,7 -> train, test (rows 3 and 4 in file order). */
+static void test_halves_per_gpu(void **state) {
+  (void)state;
+  const char *text =
+      "gpu_name,compute_version,max_clock_rate,num_of_cores,AppName,Kernel,Input.Size,"
+      "Grid.X,Grid.Y,Grid.Z,Block.X,Block.Y,Block.Z,Registers.Per.Thread,Static.SMem,"
+      "Dynamic.SMem,Duration\n"
+      "GTX-680,3,1058,1536,vectorAdd,v,3,1,1,1,3,1,1,8,0,0,1e-5\n"
+      "GTX-680,3,1058,1536,vectorAdd,v,1,1,1,1,1,1,1,8,0,0,1e-5\n"
+      "GTX-680,3,1058,1536,vectorAdd,v,2,1,1,1,2,1,1,8,0,0,1e-5\n"
+      "Tesla-K20,3.5,705,2496,vectorAdd,v,7,1,1,1,7,1,1,8,0,0,1e-5\n"
+      "Tesla-K20,3.5,705,2496,vectorAdd,v,5,1,1,1,5,1,1,8,0,0,1e-5\n";
+  ws_valid_data *v;
+  ws_diag d = WS_DIAG_INIT;
+  assert_ok_diag(ws_valid_load_text(&v, text, strlen(text), "t.csv", &d), &d);
+  assert_int_equal(v->nrows, 5);
+  assert_int_equal(v->rows[0].half, WS_VALID_TRAIN); /* size 3: third on gtx680 */
+  assert_int_equal(v->rows[1].half, WS_VALID_TRAIN); /* size 1: first */
+  assert_int_equal(v->rows[2].half, WS_VALID_TEST);  /* size 2: second */
+  assert_int_equal(v->rows[3].half, WS_VALID_TEST);  /* size 7: second on k20 */
+  assert_int_equal(v->rows[4].half, WS_VALID_TRAIN); /* size 5: first on k20 */
+  ws_valid_data_free(v);
+  ws_diag_free(&d);
 }
 
 static void test_set_param_and_fittable(void **state) {
@@ -265,7 +293,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fit_linear),
       cmocka_unit_test(test_fit_hong_kim_mem_ld),
-      cmocka_unit_test(test_split),
+      cmocka_unit_test(test_split), cmocka_unit_test(test_halves_per_gpu),
       cmocka_unit_test(test_set_param_and_fittable),
       cmocka_unit_test(test_calibrate_synthetic),
       cmocka_unit_test(test_calibrate_gpuperf),

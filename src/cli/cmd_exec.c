@@ -1,0 +1,276 @@
+/*
+ * cmd_exec.c — `warpsight exec`: run an unmodified CUDA program (built with
+ * `nvcc -cudart shared`) on warpsight's CUDA runtime (src/cudart), then
+ * print the predicted time of every kernel it launched (docs/exec.md).
+ *
+ * The runtime does the work inside the program's process; this command only
+ * sets the environment (LD_LIBRARY_PATH and the WARPSIGHT_* variables), runs
+ * the program, and prints the warpsight-exec/1 report the runtime wrote.
+ */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/model_print.h"
+#include "util/strbuf.h"
+#include "warpsight/gpu.h"
+
+#ifndef WS_CUDART_DIR
+#define WS_CUDART_DIR "" /* set by CMake: the build tree's runtime folder */
+#endif
+
+static const char help_text[] =
+    "usage: warpsight exec [--gpu G] [--model M|all] [--sample-blocks N] [--report DIR]\n"
+    "                      [--json] -- PROGRAM [ARGS...]\n\n"
+    "Runs PROGRAM, an unmodified CUDA program built with `nvcc -cudart shared`, on\n"
+    "warpsight's CUDA runtime: every kernel runs in the functional emulator, is\n"
+    "profiled and its run time predicted on GPU G.  The program prints what it\n"
+    "prints; cudaEventElapsedTime returns the predicted time.  Then, per kernel\n"
+    "(demangled name, grid, block): launches, the predicted time per launch and in\n"
+    "total for each model, the bottleneck, and the program's total predicted GPU\n"
+    "time.  Identical launches (same kernel, geometry and arguments) are profiled\n"
+    "once.  docs/exec.md says what the runtime supports.\n\n"
+    "  --gpu G               target GPU, a name of 'warpsight gpus' or a JSON file\n"
+    "                        (default a100)\n"
+    "  --model M             a model, models separated by commas, or 'all' (default);\n"
+    "                        the first one (hong-kim for all) is the primary model: it\n"
+    "                        drives cudaEventElapsedTime and the bottleneck; models:\n"
+    "%s"
+    "  --sample-blocks N     profile N blocks of each grid (all blocks still run)\n"
+    "  --report DIR          write DIR/exec.json (the report) and the models' charts\n"
+    "  --json                print the warpsight-exec/1 report as JSON instead\n\n"
+    "The same options as environment variables, for running the program directly\n"
+    "with LD_LIBRARY_PATH=%s:\n"
+    "  WARPSIGHT_GPU, WARPSIGHT_MODEL (a name, a comma-separated list, or all),\n"
+    "  WARPSIGHT_SAMPLE_BLOCKS, WARPSIGHT_EXEC_JSON (where to write the report),\n"
+    "  WARPSIGHT_REPORT_DIR (charts), WARPSIGHT_QUIET=1 (no summary line at exit).\n"
+    "WARPSIGHT_CUDART_DIR overrides the runtime's folder.\n\n"
+    "Exit status: the program's (128+N when signal N ended it); 2 bad usage, or the\n"
+    "program did not load warpsight's runtime (built without -cudart shared).\n";
+
+static const char *runtime_dir(void) {
+  const char *e = getenv("WARPSIGHT_CUDART_DIR");
+  return e && *e ? e : WS_CUDART_DIR;
+}
+
+static void print_help(void) {
+  char list[4096];
+  cli_model_list(list, sizeof list);
+  printf(help_text, list, runtime_dir());
+}
+
+static int set_env(const char *k, const char *v) {
+  if (!v) return 0;
+  if (setenv(k, v, 1)) {
+    fprintf(stderr, "warpsight exec: error: cannot set %s: %s\n", k, strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
+/* Run argv with the runtime in the environment; the exit status as the
+ * shell gives it, or -1 when it could not be started. */
+static int run_program(char **argv) {
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    execvp(argv[0], argv);
+    fprintf(stderr, "warpsight exec: error: cannot run '%s': %s\n", argv[0], strerror(errno));
+    _exit(127);
+  }
+  int ws;
+  while (waitpid(pid, &ws, 0) < 0)
+    if (errno != EINTR) return -1;
+  if (WIFEXITED(ws)) return WEXITSTATUS(ws);
+  if (WIFSIGNALED(ws)) {
+    fprintf(stderr, "warpsight exec: %s was killed by signal %d\n", argv[0], WTERMSIG(ws));
+    return 128 + WTERMSIG(ws);
+  }
+  return -1;
+}
+
+static double num(const cJSON *o, const char *k) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+  return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+/* A time in a column of `width` (0: the last column, no padding). */
+static void print_ms(double v, int width) {
+  char t[32];
+  if (isnan(v))
+    snprintf(t, sizeof t, "-");
+  else
+    snprintf(t, sizeof t, "%.6g", v);
+  printf("%-*s", width, t);
+}
+
+static void print_dims(const cJSON *a) {
+  int n = 0;
+  const cJSON *x;
+  cJSON_ArrayForEach(x, a) printf("%s%d", n++ ? " x " : "", x->valueint);
+}
+
+/* The report as a table (docs/exec.md, "Output"). */
+static void print_report(const cJSON *r) {
+  const cJSON *models = cJSON_GetObjectItemCaseSensitive(r, "models"), *m, *k;
+  const cJSON *kernels = cJSON_GetObjectItemCaseSensitive(r, "kernels");
+  int nk = cJSON_GetArraySize(kernels);
+  double nl = num(r, "launches");
+  printf("\n== warpsight exec: %d kernel configuration%s, %.0f launch%s, predicted on %s\n", nk,
+         nk == 1 ? "" : "s", nl, nl == 1 ? "" : "es",
+         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "gpu")));
+  cJSON_ArrayForEach(k, kernels) {
+    const char *dm = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(k, "demangled"));
+    printf("\nkernel %s: %.0f launch%s, grid ", dm ? dm : "?", num(k, "launches"),
+           num(k, "launches") == 1 ? "" : "es");
+    print_dims(cJSON_GetObjectItemCaseSensitive(k, "grid"));
+    printf(", block ");
+    print_dims(cJSON_GetObjectItemCaseSensitive(k, "block"));
+    if (num(k, "dynamic_shared") > 0) printf(", %.0f dynamic shared bytes", num(k, "dynamic_shared"));
+    printf("\n  %-16s%-22s%s\n", "model", "per launch (ms)", "total (ms)");
+    const cJSON *per = cJSON_GetObjectItemCaseSensitive(k, "per_launch_ms");
+    const cJSON *tot = cJSON_GetObjectItemCaseSensitive(k, "total_ms");
+    cJSON_ArrayForEach(m, models) {
+      printf("  %-16s", m->valuestring);
+      print_ms(num(per, m->valuestring), 22);
+      print_ms(num(tot, m->valuestring), 0);
+      printf("\n");
+    }
+    const char *b = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(k, "bottleneck"));
+    printf("  bottleneck (%s): %s\n",
+           cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "primary_model")),
+           b ? b : "unknown (the model could not run)");
+  }
+  printf("\npredicted GPU time of the program (ms):\n");
+  const cJSON *tot = cJSON_GetObjectItemCaseSensitive(r, "total_ms");
+  cJSON_ArrayForEach(m, models) {
+    printf("  %-16s", m->valuestring);
+    print_ms(num(tot, m->valuestring), 0);
+    printf("\n");
+  }
+}
+
+/* Check the options before running anything. */
+static int check_options(const char *gpu, const char *model, const char *sample) {
+  long n;
+  if (sample && cli_parse_int("exec", "--sample-blocks", sample, &n)) return EXIT_USAGE;
+  if (model) { /* "all", a name, or names separated by commas */
+    char one[128];
+    for (const char *p = model; *p;) {
+      size_t len = strcspn(p, ",");
+      snprintf(one, sizeof one, "%.*s", (int)len, p);
+      if (!cli_model_valid(one) || (strcmp(one, "all") == 0 && len != strlen(model)))
+        return EXIT_USAGE;
+      p += len + (p[len] == ',');
+    }
+  }
+  if (gpu) {
+    ws_diag d = WS_DIAG_INIT;
+    ws_gpu *g = NULL;
+    int st = ws_gpu_load(&g, gpu, &d);
+    cli_print_diag(&d);
+    ws_diag_free(&d);
+    ws_gpu_free(g);
+    if (st) return EXIT_USAGE;
+  }
+  return EXIT_OK;
+}
+
+/* Point the environment at the runtime and the options; *json_path gets
+ * the report's file (the caller frees it; a temporary one is removed). */
+static int prepare_env(const char *gpu, const char *model, const char *sample,
+                       const char *report, char **json_path, int *tmp) {
+  ws_strbuf b = {0};
+  const char *old = getenv("LD_LIBRARY_PATH");
+  ws_sb_printf(&b, "%s%s%s", runtime_dir(), old && *old ? ":" : "", old && *old ? old : "");
+  char *lib = ws_sb_take(&b);
+  int st = set_env("LD_LIBRARY_PATH", lib);
+  free(lib);
+  st = st || set_env("WARPSIGHT_GPU", gpu) || set_env("WARPSIGHT_MODEL", model) ||
+       set_env("WARPSIGHT_SAMPLE_BLOCKS", sample);
+  if (st) return EXIT_USAGE;
+  *tmp = 0;
+  if (report) {
+    if (mkdir(report, 0777) && errno != EEXIST) {
+      fprintf(stderr, "warpsight exec: error: cannot create %s: %s\n", report, strerror(errno));
+      return EXIT_USAGE;
+    }
+    ws_sb_printf(&b, "%s/exec.json", report);
+    *json_path = ws_sb_take(&b);
+    if (set_env("WARPSIGHT_REPORT_DIR", report)) return EXIT_USAGE;
+  } else {
+    const char *t = getenv("TMPDIR");
+    ws_sb_printf(&b, "%s/warpsight-exec-XXXXXX", t && *t ? t : "/tmp");
+    *json_path = ws_sb_take(&b);
+    int fd = *json_path ? mkstemp(*json_path) : -1;
+    if (fd < 0) {
+      fprintf(stderr, "warpsight exec: error: cannot create a temporary file: %s\n", strerror(errno));
+      return EXIT_USAGE;
+    }
+    close(fd);
+    *tmp = 1;
+  }
+  unlink(*json_path); /* the runtime writes it: its absence says it did not */
+  unsetenv("WARPSIGHT_QUIET");
+  return set_env("WARPSIGHT_EXEC_JSON", *json_path) ? EXIT_USAGE : EXIT_OK;
+}
+
+int cmd_exec(int argc, char **argv) {
+  int dd = 1;
+  while (dd < argc && strcmp(argv[dd], "--") != 0) dd++;
+  const char *gpu = NULL, *model = NULL, *sample = NULL, *report = NULL, *json = NULL;
+  cli_opt opts[] = {{"--gpu", 1, &gpu},        {"--model", 1, &model}, {"--sample-blocks", 1, &sample},
+                    {"--report", 1, &report},  {"--json", 0, &json},   {NULL, 0, NULL}};
+  const char *pos[1];
+  int npos, help;
+  if (cli_parse("exec", dd, argv, opts, pos, 0, &npos, "", &help)) return EXIT_USAGE;
+  if (help) {
+    print_help();
+    return EXIT_OK;
+  }
+  if (dd + 1 >= argc) return cli_usage_error("exec", "expected -- PROGRAM [ARGS...]");
+  int st = check_options(gpu, model, sample);
+  if (st) return st;
+  if (!*runtime_dir())
+    return cli_usage_error("exec", "this warpsight was built without its CUDA runtime; "
+                           "set WARPSIGHT_CUDART_DIR to the folder of libcudart.so.13");
+  char *json_path = NULL;
+  int tmp = 0;
+  st = prepare_env(gpu, model, sample, report, &json_path, &tmp);
+  if (st) {
+    free(json_path);
+    return st;
+  }
+  int rc = run_program(argv + dd + 1);
+  char *text = NULL;
+  size_t len;
+  ws_diag d = WS_DIAG_INIT;
+  cJSON *r = NULL;
+  if (ws_read_file(&text, &len, json_path, &d) == WS_OK) r = cJSON_Parse(text);
+  ws_diag_free(&d);
+  if (!r) {
+    fprintf(stderr, "warpsight exec: error: %s did not load warpsight's CUDA runtime (no report); "
+            "build it with `nvcc -cudart shared` (docs/exec.md)\n", argv[dd + 1]);
+    if (rc == 0 || rc < 0) rc = EXIT_USAGE;
+  } else if (json) {
+    char *s = cJSON_Print(r);
+    if (s) printf("%s\n", s);
+    free(s);
+  } else {
+    print_report(r);
+  }
+  cJSON_Delete(r);
+  free(text);
+  if (tmp) unlink(json_path);
+  free(json_path);
+  return rc < 0 ? EXIT_USAGE : rc;
+}

@@ -1,0 +1,250 @@
+/*
+ * register.c — start-up and launch as nvcc 13's generated host code does
+ * them (docs/exec.md, "How a program starts"): one __cudaRegisterFatBinary
+ * per .cu file, then its functions and variables, then
+ * __cudaRegisterFatBinaryEnd; per launch __cudaPushCallConfiguration,
+ * __cudaGetKernel (first launch only), __cudaPopCallConfiguration and
+ * __cudaLaunchKernel, whose result the generated code discards (so errors
+ * surface through cudaGetLastError).
+ */
+#define _GNU_SOURCE /* program_invocation_short_name */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudart/exports.h"
+#include "cudart/fatbin.h"
+#include "cudart/rt.h"
+#include "util/strbuf.h"
+#include "util/vec.h"
+
+/* The call-configuration stack of a host thread (<<<>>> nests through
+ * argument evaluation, so a stack, not one slot). */
+#define CONFIG_DEPTH 16
+typedef struct call_config {
+  dim3 grid, block;     /* launch geometry */
+  size_t shared;        /* dynamic shared bytes */
+  cudaStream_t stream;  /* stream */
+} call_config;
+static _Thread_local call_config config_stack[CONFIG_DEPTH];
+static _Thread_local int config_depth;
+
+void **__cudaRegisterFatBinary(void *fatCubin) {
+  ws_rt *rt = rt_enter();
+  void **cell = malloc(sizeof *cell);
+  rt_module m = {0};
+  m.handle = cell;
+  m.wrapper = fatCubin;
+  if (!cell || WS_VEC_PUSH(rt->modules, rt->nmodules, rt->cap_modules, m)) {
+    fprintf(stderr, "warpsight: error: out of memory registering a fat binary\n");
+    free(cell);
+    rt_leave();
+    exit(2);
+  }
+  *cell = fatCubin;
+  rt_leave();
+  return cell;
+}
+
+void __cudaRegisterFatBinaryEnd(void **handle) { (void)handle; }
+
+/* Modules stay until exit (rt.c frees them after the report): kernels may
+ * still be reported after the program's atexit handlers ran. */
+void __cudaUnregisterFatBinary(void **handle) { (void)handle; }
+
+rt_module *rt_find_module(ws_rt *rt, void **handle) {
+  for (size_t i = 0; i < rt->nmodules; i++)
+    if (rt->modules[i].handle == handle) return &rt->modules[i];
+  return NULL;
+}
+
+static void set_module_error(rt_module *m, ws_diag *d, const char *what) {
+  char *s = ws_diag_format(d);
+  ws_strbuf b = {0};
+  ws_sb_printf(&b, "%s: %s", what, s ? s : "out of memory");
+  free(s);
+  m->error = ws_sb_take(&b);
+}
+
+/* Decompress and parse a module's PTX once; NULL (and m->error) on failure. */
+const ws_ptx_module *rt_module_ptx(ws_rt *rt, size_t i) {
+  rt_module *m = &rt->modules[i];
+  if (m->tried) return m->m;
+  m->tried = 1;
+  const ws_fatbin_wrapper *w = m->wrapper;
+  ws_diag d = WS_DIAG_INIT;
+  if (!w || w->magic != WS_FATBINC_MAGIC) {
+    ws_diag_error(&d, "fat-binary wrapper with magic 0x%08x (expected 0x%08x)", w ? (unsigned)w->magic : 0u,
+                  (unsigned)WS_FATBINC_MAGIC);
+  } else if (w->version != 1) {
+    ws_diag_error(&d, "fat-binary wrapper version %d: programs built with -rdc=true (separate "
+                  "compilation) are not supported; build without -rdc", w->version);
+  } else {
+    int max_arch = rt->gpu ? rt->gpu->cc_major * 10 + rt->gpu->cc_minor : 1000;
+    if (!ws_fatbin_ptx(&m->ptx, &m->arch, w->data, max_arch, &d)) {
+      /* messages name the program's PTX: "stencil.fatbin0.compute_80.ptx" */
+      char origin[300];
+      snprintf(origin, sizeof origin, "%.200s.fatbin%zu.compute_%d.ptx", program_invocation_short_name,
+               i, m->arch);
+      ws_ptx_parse(&m->m, m->ptx, strlen(m->ptx), origin, &d);
+    }
+  }
+  if (!m->m) set_module_error(m, &d, "cannot use the program's device code");
+  ws_diag_free(&d);
+  return m->m;
+}
+
+void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun,
+                            const char *deviceName, int thread_limit, uint3 *tid, uint3 *bid,
+                            dim3 *bDim, dim3 *gDim, int *wSize) {
+  (void)deviceName, (void)thread_limit, (void)tid, (void)bid, (void)bDim, (void)gDim, (void)wSize;
+  ws_rt *rt = rt_enter();
+  rt_module *m = rt_find_module(rt, handle);
+  rt_func f = {0};
+  f.host_fun = hostFun;
+  f.name = ws_strdup(deviceFun);
+  f.module = m ? (size_t)(m - rt->modules) : 0;
+  if (!m || !f.name || WS_VEC_PUSH(rt->funcs, rt->nfuncs, rt->cap_funcs, f)) {
+    fprintf(stderr, "warpsight: error: cannot register kernel '%s'\n", deviceFun);
+    free(f.name);
+  }
+  rt_leave();
+}
+
+static void add_var(void **handle, const void *host_var, void **managed, const char *name,
+                    size_t size, int constant) {
+  ws_rt *rt = rt_enter();
+  rt_module *m = rt_find_module(rt, handle);
+  rt_var v = {0};
+  v.host_var = host_var;
+  v.managed_ptr = managed;
+  v.name = ws_strdup(name);
+  v.module = m ? (size_t)(m - rt->modules) : 0;
+  v.size = size;
+  v.constant = constant;
+  if (!m || !v.name || WS_VEC_PUSH(rt->vars, rt->nvars, rt->cap_vars, v)) {
+    fprintf(stderr, "warpsight: error: cannot register variable '%s'\n", name);
+    free(v.name);
+  }
+  rt_leave();
+}
+
+void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress, const char *deviceName,
+                       int ext, size_t size, int constant, int global) {
+  (void)deviceName, (void)ext, (void)global;
+  add_var(handle, hostVar, NULL, deviceAddress, size, constant);
+}
+
+void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress, char *deviceAddress,
+                              const char *deviceName, int ext, size_t size, int constant,
+                              int global) {
+  (void)deviceName, (void)ext, (void)global;
+  add_var(handle, hostVarPtrAddress, hostVarPtrAddress, deviceAddress, size, constant);
+}
+
+/* Called before the first host access to a __managed__ variable: give each
+ * of the module's managed variables its address (a host mirror of the
+ * device variable, rt_mem.c).  Non-zero: done (else it is called again). */
+char __cudaInitModule(void **handle) {
+  ws_rt *rt = rt_enter();
+  rt_module *m = rt_find_module(rt, handle);
+  char ok = 1;
+  for (size_t i = 0; m && i < rt->nvars; i++) {
+    rt_var *v = &rt->vars[i];
+    if (v->module != (size_t)(m - rt->modules) || !v->managed_ptr || *v->managed_ptr) continue;
+    uint64_t addr, bytes;
+    if (rt_var_addr(rt, v, &addr, &bytes) || rt_managed_map(rt, addr, bytes, 0)) {
+      fprintf(stderr, "warpsight: error: cannot place __managed__ variable '%s'\n", v->name);
+      ok = 0;
+      continue;
+    }
+    *v->managed_ptr = (void *)(uintptr_t)addr;
+  }
+  rt_leave();
+  if (!ok) exit(2); /* the program would dereference NULL */
+  return 1;
+}
+
+rt_func *rt_find_func(ws_rt *rt, const void *host_fun) {
+  for (size_t i = 0; i < rt->nfuncs; i++)
+    if (rt->funcs[i].host_fun == host_fun) return &rt->funcs[i];
+  return NULL;
+}
+
+rt_var *rt_find_var(ws_rt *rt, const void *host_var) {
+  for (size_t i = 0; i < rt->nvars; i++)
+    if (rt->vars[i].host_var == host_var) return &rt->vars[i];
+  return NULL;
+}
+
+ws_emu_program *rt_func_prog(ws_rt *rt, rt_func *f, cudaError_t *err) {
+  if (f->prog) return f->prog;
+  const ws_ptx_module *m = rt_module_ptx(rt, f->module);
+  if (!m) {
+    rt_module *md = &rt->modules[f->module];
+    if (!md->error || md->error[0]) fprintf(stderr, "warpsight: error: %s\n", md->error ? md->error : "?");
+    if (md->error) md->error[0] = 0; /* said once */
+    *err = cudaErrorNoKernelImageForDevice;
+    return NULL;
+  }
+  ws_diag d = WS_DIAG_INIT;
+  if (ws_emu_load(&f->prog, m, f->name, &d)) {
+    rt_print_diag(&d);
+    *err = cudaErrorInvalidPtx;
+  }
+  ws_diag_free(&d);
+  return f->prog;
+}
+
+unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
+                                     cudaStream_t stream) {
+  if (config_depth == CONFIG_DEPTH) return 1; /* the call is skipped */
+  config_stack[config_depth++] = (call_config){gridDim, blockDim, sharedMem, stream};
+  return 0;
+}
+
+cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem,
+                                       void *stream) {
+  if (config_depth == 0) return rt_error(cudaErrorMissingConfiguration);
+  call_config c = config_stack[--config_depth];
+  *gridDim = c.grid, *blockDim = c.block, *sharedMem = c.shared;
+  *(cudaStream_t *)stream = c.stream;
+  return cudaSuccess;
+}
+
+cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun) {
+  ws_rt *rt = rt_enter();
+  rt_func *f = rt_find_func(rt, hostFun);
+  rt_leave();
+  if (!f) return rt_error(cudaErrorInvalidDeviceFunction);
+  *kernel = (cudaKernel_t)(uintptr_t)hostFun; /* the handle is the host stub */
+  return cudaSuccess;
+}
+
+cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                             size_t sharedMem, cudaStream_t stream) {
+  (void)stream; /* execution is synchronous: every stream is in order */
+  ws_rt *rt = rt_enter();
+  cudaError_t e = rt_sticky(rt);
+  if (e == cudaSuccess) {
+    rt_func *f = rt_find_func(rt, func);
+    e = f ? rt_launch(rt, f, gridDim, blockDim, args, sharedMem) : cudaErrorInvalidDeviceFunction;
+  }
+  rt_leave();
+  return rt_error(e);
+}
+
+cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                  size_t sharedMem, cudaStream_t stream) {
+  return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+}
+
+cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
+                               size_t sharedMem, cudaStream_t stream) {
+  return cudaLaunchKernel((const void *)kernel, gridDim, blockDim, args, sharedMem, stream);
+}
+
+cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
+                                    void **args, size_t sharedMem, cudaStream_t stream) {
+  return cudaLaunchKernel((const void *)kernel, gridDim, blockDim, args, sharedMem, stream);
+}

@@ -1,0 +1,245 @@
+/*
+ * rt.c — the runtime's one state (rt.h says why there is one), its start-up
+ * from the environment (docs/exec.md, "Environment"), the error calls and
+ * the report at exit.
+ */
+#include "cudart/rt.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudart/exports.h"
+#include "warpsight/report.h"
+#include "util/strbuf.h"
+
+ws_rt ws_rt_state;
+static pthread_once_t rt_once = PTHREAD_ONCE_INIT;
+static _Thread_local cudaError_t rt_last_error; /* per host thread, as CUDA's */
+static int rt_init_failed;                      /* the environment was bad */
+
+void rt_print_diag(const ws_diag *d) {
+  char *s = ws_diag_format(d);
+  if (!s) return;
+  const char *p = s;
+  while (*p) {
+    const char *nl = strchr(p, '\n');
+    size_t n = nl ? (size_t)(nl - p) : strlen(p);
+    int bare = strncmp(p, "error:", 6) == 0 || strncmp(p, "warning:", 8) == 0 ||
+               strncmp(p, "note:", 5) == 0;
+    fprintf(stderr, "%s%.*s\n", bare ? "warpsight: " : "", (int)n, p);
+    p += n + (nl ? 1 : 0);
+  }
+  free(s);
+}
+
+static void rt_free_all(ws_rt *rt) {
+  /* the device (its module variables), then the programs, then the modules
+   * they borrow */
+  rt_managed_unmap(rt);
+  ws_emu_device_free(rt->dev);
+  rt->dev = NULL;
+  for (size_t i = 0; i < rt->nfuncs; i++) {
+    free(rt->funcs[i].name);
+    ws_emu_program_free(rt->funcs[i].prog);
+  }
+  for (size_t i = 0; i < rt->nmodules; i++) {
+    free(rt->modules[i].ptx);
+    free(rt->modules[i].error);
+    free(rt->modules[i].handle);
+    ws_ptx_module_free(rt->modules[i].m);
+  }
+  for (size_t i = 0; i < rt->nvars; i++) free(rt->vars[i].name);
+  for (size_t i = 0; i < rt->nkstats; i++) {
+    free(rt->kstats[i].params);
+    free(rt->kstats[i].pred.bottleneck);
+  }
+  while (rt->events) {
+    rt_event *e = rt->events;
+    rt->events = e->next;
+    free(e);
+  }
+  while (rt->streams) {
+    rt_stream *s = rt->streams;
+    rt->streams = s->next;
+    free(s);
+  }
+  ws_gpu_free(rt->gpu);
+  free(rt->modules), free(rt->funcs), free(rt->vars), free(rt->managed), free(rt->kstats);
+  free(rt->maps);
+  free(rt->json_out);
+}
+
+static void rt_at_exit(void) {
+  ws_rt *rt = &ws_rt_state;
+  pthread_mutex_lock(&rt->lock);
+  if (rt->ready) rt_report(rt);
+  rt_free_all(rt);
+  ws_chart_shutdown(); /* cairo's font caches, for leak checkers */
+  rt->ready = 0;
+  pthread_mutex_unlock(&rt->lock);
+}
+
+/* WARPSIGHT_MODEL: "all" (default) or a comma-separated list of names. */
+static int parse_models(ws_rt *rt, const char *spec) {
+  if (!spec || !*spec || strcmp(spec, "all") == 0) {
+    for (size_t i = 0; i < ws_model_count() && i < RT_MAX_MODELS; i++)
+      rt->models[rt->nmodels++] = ws_model_at(i)->name;
+    return 0;
+  }
+  const char *p = spec;
+  while (*p) {
+    size_t n = strcspn(p, ",");
+    const ws_model_info *found = NULL;
+    for (size_t i = 0; i < ws_model_count(); i++)
+      if (strlen(ws_model_at(i)->name) == n && strncmp(ws_model_at(i)->name, p, n) == 0)
+        found = ws_model_at(i);
+    if (!found || rt->nmodels == RT_MAX_MODELS) {
+      fprintf(stderr, "warpsight: error: WARPSIGHT_MODEL: unknown model '%.*s' (warpsight "
+              "predict --help lists them)\n", (int)n, p);
+      return -1;
+    }
+    rt->models[rt->nmodels++] = found->name;
+    p += n + (p[n] == ',');
+  }
+  return 0;
+}
+
+static void rt_init(void) {
+  ws_rt *rt = &ws_rt_state;
+  pthread_mutexattr_t a;
+  pthread_mutexattr_init(&a);
+  pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+  pthread_mutex_init(&rt->lock, &a);
+  pthread_mutexattr_destroy(&a);
+  const char *g = getenv("WARPSIGHT_GPU"), *sb = getenv("WARPSIGHT_SAMPLE_BLOCKS");
+  const char *js = getenv("WARPSIGHT_EXEC_JSON"), *q = getenv("WARPSIGHT_QUIET");
+  ws_diag d = WS_DIAG_INIT;
+  if (ws_gpu_load(&rt->gpu, g && *g ? g : "a100", &d)) {
+    rt_print_diag(&d);
+    fprintf(stderr, "warpsight: error: WARPSIGHT_GPU: no GPU '%s' (warpsight gpus lists them)\n", g);
+    rt_init_failed = 1;
+  }
+  ws_diag_free(&d);
+  if (parse_models(rt, getenv("WARPSIGHT_MODEL"))) rt_init_failed = 1;
+  if (sb && *sb) {
+    char *end;
+    unsigned long long v = strtoull(sb, &end, 10);
+    if (*end || sb[0] == '-') {
+      fprintf(stderr, "warpsight: error: WARPSIGHT_SAMPLE_BLOCKS: '%s' is not a block count\n", sb);
+      rt_init_failed = 1;
+    }
+    rt->sample_blocks = v;
+  }
+  rt->json_out = js && *js ? ws_strdup(js) : NULL;
+  rt->quiet = q && *q && strcmp(q, "0") != 0;
+  rt->ready = 1;
+  atexit(rt_at_exit);
+}
+
+ws_rt *rt_enter(void) {
+  pthread_once(&rt_once, rt_init);
+  pthread_mutex_lock(&ws_rt_state.lock);
+  return &ws_rt_state;
+}
+
+void rt_leave(void) { pthread_mutex_unlock(&ws_rt_state.lock); }
+
+cudaError_t rt_error(cudaError_t err) {
+  if (err != cudaSuccess) rt_last_error = err;
+  return err;
+}
+
+cudaError_t rt_sticky(const ws_rt *rt) {
+  if (rt_init_failed) return cudaErrorInitializationError;
+  return rt->sticky;
+}
+
+/* The names already reported by rt_unsupported (each once). */
+static const char *unsup_seen[64];
+static size_t unsup_nseen;
+
+cudaError_t rt_unsupported(const char *name) {
+  rt_enter();
+  size_t i = 0;
+  while (i < unsup_nseen && strcmp(unsup_seen[i], name) != 0) i++;
+  if (i == unsup_nseen) {
+    fprintf(stderr, "warpsight: error: %s is not supported by warpsight's CUDA runtime "
+            "(returns cudaErrorNotSupported; docs/exec.md lists what is)\n", name);
+    if (unsup_nseen < sizeof unsup_seen / sizeof *unsup_seen) unsup_seen[unsup_nseen++] = name;
+  }
+  rt_leave();
+  return rt_error(cudaErrorNotSupported);
+}
+
+/* --- errors --------------------------------------------------------------- */
+
+typedef struct err_text {
+  cudaError_t code;  /* value */
+  const char *name;  /* enumerator name */
+  const char *text;  /* description */
+} err_text;
+
+static const err_text err_texts[] = {
+    {cudaSuccess, "cudaSuccess", "no error"},
+    {cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
+    {cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory"},
+    {cudaErrorInitializationError, "cudaErrorInitializationError", "initialization error"},
+    {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration", "invalid configuration argument"},
+    {cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
+    {cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
+    {cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
+    {cudaErrorMissingConfiguration, "cudaErrorMissingConfiguration", "__global__ function call is not configured"},
+    {cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
+    {cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
+    {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
+    {cudaErrorInvalidKernelImage, "cudaErrorInvalidKernelImage", "device kernel image is invalid"},
+    {cudaErrorNoKernelImageForDevice, "cudaErrorNoKernelImageForDevice", "no kernel image is available for execution on the device"},
+    {cudaErrorInvalidPtx, "cudaErrorInvalidPtx", "a PTX JIT compilation failed"},
+    {cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
+    {cudaErrorNotReady, "cudaErrorNotReady", "device not ready"},
+    {cudaErrorIllegalAddress, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
+    {cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
+    {cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
+    {cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
+    {cudaErrorMisalignedAddress, "cudaErrorMisalignedAddress", "misaligned address"},
+    {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
+    {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
+    {cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
+};
+
+static const err_text *err_find(cudaError_t e) {
+  for (size_t i = 0; i < sizeof err_texts / sizeof *err_texts; i++)
+    if (err_texts[i].code == e) return &err_texts[i];
+  return NULL;
+}
+
+const char *cudaGetErrorString(cudaError_t e) {
+  const err_text *t = err_find(e);
+  return t ? t->text : "unrecognized error code";
+}
+
+const char *cudaGetErrorName(cudaError_t e) {
+  const err_text *t = err_find(e);
+  return t ? t->name : "cudaErrorUnknown";
+}
+
+/* As on a GPU: a kernel fault is sticky (every later call returns it);
+ * other errors are returned once and reset. */
+cudaError_t cudaGetLastError(void) {
+  ws_rt *rt = rt_enter();
+  cudaError_t e = rt_sticky(rt);
+  if (e == cudaSuccess) e = rt_last_error;
+  rt_last_error = cudaSuccess;
+  rt_leave();
+  return e;
+}
+
+cudaError_t cudaPeekAtLastError(void) {
+  ws_rt *rt = rt_enter();
+  cudaError_t e = rt_sticky(rt);
+  if (e == cudaSuccess) e = rt_last_error;
+  rt_leave();
+  return e;
+}

@@ -1,0 +1,509 @@
+/*
+ * derive.c — model parameters derived from a GPU's base numbers when the
+ * file is loaded (docs/gpu-parameters.md).
+ *
+ * Each rule below computes one models.MODEL.KEY from the file's facts (SMs,
+ * clock, bandwidth, cores, limits, latencies), the compute capability's row
+ * of cc_arch.def, or a parameter derived before it.  A rule runs only when
+ * the file does not give the parameter; then the loader adds it to the
+ * document as {"value", "source": "derived: FORMULA", "estimate": true,
+ * "derived": true, "note": the arithmetic}, so models, `warpsight gpu` and
+ * --json see it like any other parameter.  A parameter the file gives where
+ * a rule exists is marked {"given": true}.  Derived values therefore follow
+ * an edited clock or bandwidth and never go stale.
+ *
+ * Rules run in table order; a rule that reads another parameter comes after
+ * the rule that may derive it.  A rule whose inputs are missing derives
+ * nothing (the model then reports the parameter missing).
+ */
+#include "gpu/derive.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct arch_row {
+  int major, minor;
+  double fp32, fp64, sfu, int_add, int_mul; /* results per clock per SM */
+  double simd_width;                        /* single-issue FP32 lanes */
+  double fp32_lat;                          /* dependent FP32 latency, cycles */
+  double trans_bytes;                       /* Sim et al.'s transaction size */
+} arch_row;
+
+static const arch_row arch_table[] = {
+#define CCA(ma, mi, f32, f64, sfu, ia, im, simd, lat, tb) {ma, mi, f32, f64, sfu, ia, im, simd, lat, tb},
+#include "cc_arch.def"
+#undef CCA
+};
+
+static const arch_row *arch_for(int major, int minor) {
+  for (size_t i = 0; i < sizeof arch_table / sizeof arch_table[0]; i++)
+    if (arch_table[i].major == major && arch_table[i].minor == minor) return &arch_table[i];
+  return NULL;
+}
+
+/* What a rule sees: the GPU and its CC row; it writes the value and the
+ * arithmetic into the note. */
+typedef struct rule_ctx {
+  const ws_gpu *g;
+  const arch_row *a;
+  char *note;
+  size_t note_len;
+} rule_ctx;
+
+typedef int (*rule_fn)(rule_ctx *c, const char *key, double *v);
+
+/* A parameter, given or derived so far; NaN when absent. */
+static double par(const rule_ctx *c, const char *model, const char *key) {
+  return ws_gpu_param_or(c->g, model, key, NAN);
+}
+
+#define NOTE(...) snprintf(c->note, c->note_len, __VA_ARGS__)
+
+/* The GT200 figures the scaled Luo & Suda costs and the Kothapalli division
+ * costs start from. */
+#define GT200_FP32_LAT 24.0  /* Wong et al. ISPASS'10: add/mul/mad latency */
+#define GT200_MEM_LD 450.0   /* Hong & Kim Table 6, GTX280 column */
+
+/* Transit's measured points over the machine's own peaks (docs/
+ * gpu-parameters.md, "Transit"): the mean of the C2075 and GTX690 ratios. */
+#define TRANSIT_ETA_R_SP 0.7539 /* (8.93/10.738 + 16.25/24.032) / 2 */
+#define TRANSIT_ETA_R_DP 0.8250 /* (9.29/10.738 + 18.86/24.032) / 2 */
+#define TRANSIT_ETA_P_SP 0.5423 /* (24.8/36.704 + 80/195.648) / 2 */
+#define TRANSIT_ETA_P_DP 0.8721 /* (14/18.352 + 8/8.152) / 2 */
+
+/* Bytes x SMs x clock / bandwidth: cycles between two transactions of one
+ * SM when all SMs share the DRAM bandwidth (a lower bound). */
+static int departure(rule_ctx *c, double bytes, double *v) {
+  const ws_gpu *g = c->g;
+  *v = bytes * g->sms * g->clock_ghz / g->mem_bandwidth_gbs;
+  NOTE("%g B x %d SMs x %g GHz / %g GB/s = %.4g cycles", bytes, g->sms, g->clock_ghz,
+       g->mem_bandwidth_gbs, *v);
+  return 1;
+}
+
+static int hk_uncoal(rule_ctx *c, const char *k, double *v) { (void)k; return departure(c, 32, v); }
+static int hk_coal(rule_ctx *c, const char *k, double *v) { (void)k; return departure(c, 128, v); }
+
+/* Measured DRAM latency, else Hong & Kim's Mem_LD. */
+static int dram_latency(rule_ctx *c, const char *k, double *v) {
+  (void)k;
+  if (!isnan(c->g->lat.dram)) {
+    *v = c->g->lat.dram;
+    NOTE("latencies.dram = %g cycles", *v);
+    return 1;
+  }
+  *v = par(c, "hong-kim", "mem_ld");
+  NOTE("hong-kim.mem_ld = %g cycles (no measured latencies.dram)", *v);
+  return !isnan(*v);
+}
+
+static int hk_mem_ld(rule_ctx *c, const char *k, double *v) {
+  (void)k;
+  *v = c->g->lat.dram;
+  NOTE("latencies.dram = %g cycles", *v);
+  return !isnan(*v);
+}
+
+static int issue_cycles(rule_ctx *c, const char *k, double *v) {
+  (void)k;
+  double simd = par(c, "gpuperf", "simd_width");
+  if (isnan(simd)) simd = c->a->simd_width;
+  *v = c->g->warp_size / simd;
+  NOTE("warp_size / simd_width = %d / %g", c->g->warp_size, simd);
+  return 1;
+}
+
+static int simd_width(rule_ctx *c, const char *k, double *v) {
+  (void)k;
+  *v = c->a->simd_width;
+  NOTE("single-issue FP32 lanes of CC %d.%d (src/gpu/cc_arch.def)", c->a->major, c->a->minor);
+  return 1;
+}
+
+static int trans_bytes(rule_ctx *c, const char *k, double *v) {
+  (void)k;
+  *v = c->a->trans_bytes;
+  NOTE("transaction size of CC %d.%d (src/gpu/cc_arch.def)", c->a->major, c->a->minor);
+  return 1;
+}
+
+static int gp_delta(rule_ctx *c, const char *k, double *v) {
+  (void)k;
+  *v = par(c, "hong-kim", "departure_del_uncoal");
+  NOTE("hong-kim.departure_del_uncoal = %g (Sim et al.'s one departure delay per transaction)", *v);
+  return !isnan(*v);
+}
+
+static int fp32_latency(rule_ctx *c, const char *k, double *v) {
+  (void)k;
+  if (!isnan(c->g->lat.fp32)) {
+    *v = c->g->lat.fp32;
+    NOTE("latencies.fp32 = %g cycles", *v);
+  } else {
+    *v = c->a->fp32_lat;
+    NOTE("FP32 latency of CC %d.%d (src/gpu/cc_arch.def)", c->a->major, c->a->minor);
+  }
+  return 1;
+}
+
+static int cache_latency(rule_ctx *c, const char *k, double *v) {
+  *v = strcmp(k, "l1_lat") == 0 ? c->g->lat.l1 : c->g->lat.l2;
+  NOTE("latencies.%s = %g cycles", strcmp(k, "l1_lat") == 0 ? "l1" : "l2", *v);
+  return !isnan(*v);
+}
+
+static int gamma64(rule_ctx *c, const char *k, double *v) {
+  (void)k;
+  *v = 64;
+  NOTE("Sim et al. §4.1.1 give Gamma = 64 for Fermi; no other value is published");
+  return 1;
+}
+
+static int sfu_width(rule_ctx *c, const char *k, double *v) {
+  (void)k;
+  if (c->g->sfu_per_sm > 0) {
+    *v = c->g->sfu_per_sm;
+    NOTE("sfu_per_sm = %g", *v);
+  } else {
+    *v = c->a->sfu;
+    NOTE("SFU results per clock of CC %d.%d (src/gpu/cc_arch.def)", c->a->major, c->a->minor);
+  }
+  return 1;
+}
+
+/* Kothapalli: cycles per warp instruction = warp_size / results per clock. */
+static int koth_op(rule_ctx *c, const char *k, double *v) {
+  const arch_row *a = c->a;
+  const char *op = k;
+  double ws = c->g->warp_size, thr = NAN, mult = 1;
+  if (strcmp(op, "int_simple") == 0) thr = a->int_add;
+  else if (strcmp(op, "fp_simple") == 0) thr = a->fp32;
+  else if (strcmp(op, "int_mul32") == 0) thr = a->int_mul;
+  else if (strcmp(op, "sfu") == 0) thr = a->sfu;
+  else if (strcmp(op, "fp64") == 0) thr = a->fp64;
+  else if (strcmp(op, "int_div") == 0 || strcmp(op, "int_rem") == 0) thr = a->int_add, mult = 12;
+  else if (strcmp(op, "fp_div") == 0) thr = a->fp32, mult = 9;
+  if (!(thr > 0)) return 0; /* no FP64 units */
+  *v = mult * ws / thr;
+  if (mult > 1)
+    NOTE("%g x warp_size / %g per clock = %g (the CC 1.x ratio to a simple op: %s)", mult, thr, *v,
+         mult == 12 ? "48 / 4, Kothapalli §3.5" : "36 / 4, CUDA Programming Guide 2.x");
+  else
+    NOTE("warp_size / %g results per clock per SM (CC %d.%d) = %g", thr, a->major, a->minor, *v);
+  return 1;
+}
+
+static int koth_shared(rule_ctx *c, const char *k, double *v) {
+  (void)k;
+  *v = par(c, "kothapalli", "op_cycles.int_simple");
+  NOTE("op_cycles.int_simple = %g (a conflict-free shared access issues like a simple op; 4 = 4 on CC 1.x)", *v);
+  return !isnan(*v);
+}
+
+static int koth_depth(rule_ctx *c, const char *k, double *v) {
+  (void)k;
+  *v = 4;
+  NOTE("Kothapalli §2: the GT200 core's 4-stage pipeline; no figure for later cores");
+  return 1;
+}
+
+/* Luo & Suda Table 1 (GTX 260, GPU clocks): int_const, int_reg,
+ * float_const, float_reg per operation. */
+static const struct {
+  const char *op;
+  double cost[4];
+} luo_table1[] = {
+    {"add", {22, 65, 22, 65}},     {"sub", {22, 65, 22, 65}}, {"mul", {44, 136, 22, 65}},
+    {"div", {728, 753, 748, 783}}, {"neg", {22, 22, 17, 17}}, {"min", {62, 62, 62, 62}},
+    {"max", {62, 62, 62, 62}},     {"and", {64, 64, 64, 64}}, {"or", {62, 62, 62, 62}},
+    {"xor", {62, 62, 62, 62}},     {"not", {22, 22, 22, 22}},
+};
+static const char *const luo_cells[4] = {"int_const", "int_reg", "float_const", "float_reg"};
+
+static double fp32_lat_of(const rule_ctx *c) {
+  return isnan(c->g->lat.fp32) ? c->a->fp32_lat : c->g->lat.fp32;
+}
+
+static int luo_cost(rule_ctx *c, const char *k, double *v) {
+  char op[16], cell[16];
+  if (sscanf(k, "%15[a-z].%15s", op, cell) != 2) return 0;
+  for (size_t i = 0; i < sizeof luo_table1 / sizeof luo_table1[0]; i++)
+    for (int j = 0; j < 4; j++)
+      if (strcmp(op, luo_table1[i].op) == 0 && strcmp(cell, luo_cells[j]) == 0) {
+        double lat = fp32_lat_of(c);
+        *v = luo_table1[i].cost[j] * lat / GT200_FP32_LAT;
+        NOTE("Table 1 (GTX 260) %g x FP32 latency %g / GT200's %g", luo_table1[i].cost[j], lat,
+             GT200_FP32_LAT);
+        return 1;
+      }
+  return 0;
+}
+
+static int luo_mem(rule_ctx *c, const char *k, double *v) {
+  (void)k;
+  double d = par(c, "hong-kim", "mem_ld");
+  if (isnan(d)) d = c->g->lat.dram;
+  *v = 200 * d / GT200_MEM_LD;
+  NOTE("Table 1 ld/st 200 x DRAM latency %g / GT200's Mem_LD %g", d, GT200_MEM_LD);
+  return !isnan(d);
+}
+
+static int luo_fixed(rule_ctx *c, const char *k, double *v) {
+  *v = strcmp(k, "a") == 0 ? 3 : strcmp(k, "b") == 0 ? 11 : strcmp(k, "c") == 0 ? 0.5 : 80;
+  NOTE("the GTX 260's empirical value (Luo & Suda §3.4); no other GPU's is published");
+  return 1;
+}
+
+static int luo_m(rule_ctx *c, const char *k, double *v) {
+  (void)k;
+  *v = c->g->limits.max_warps_per_sm;
+  NOTE("limits.max_warps_per_sm (§4: 32, the GT200's maximum warps per SM)");
+  return 1;
+}
+
+/* Transit: delta = (threads, GB/s per SM), pi = (threads, Gops/s per SM). */
+static int transit_point(rule_ctx *c, const char *k, double *v) {
+  const ws_gpu *g = c->g;
+  const ws_sm_limits *L = &g->limits;
+  int dp = strstr(k, "_dp_") != NULL;
+  double bw_sm = g->mem_bandwidth_gbs / g->sms;
+  if (strncmp(k, "delta", 5) == 0 && strstr(k, "threads")) {
+    *v = dp ? L->max_threads_per_sm / 2 : L->max_threads_per_sm;
+    NOTE("max_threads_per_sm%s (both measured GPUs)", dp ? " / 2" : "");
+  } else if (strncmp(k, "delta", 5) == 0) {
+    double eta = dp ? TRANSIT_ETA_R_DP : TRANSIT_ETA_R_SP;
+    *v = eta * bw_sm;
+    NOTE("%g x %g GB/s / %d SMs = %.4g", eta, g->mem_bandwidth_gbs, g->sms, *v);
+  } else if (strstr(k, "threads")) {
+    double lanes_lat = g->cores_per_sm * fp32_lat_of(c);
+    *v = dp ? fmin(384, L->max_threads_per_sm) : fmin(lanes_lat, L->max_threads_per_sm);
+    if (dp) NOTE("384, both measured GPUs' value, at most max_threads_per_sm");
+    else NOTE("min(cores_per_sm x FP32 latency, max_threads_per_sm) = min(%g, %d)", lanes_lat,
+              L->max_threads_per_sm);
+  } else {
+    double thr = dp ? c->a->fp64 : c->a->fp32, eta = dp ? TRANSIT_ETA_P_DP : TRANSIT_ETA_P_SP;
+    if (!(thr > 0)) return 0;
+    *v = eta * thr * g->clock_ghz;
+    NOTE("%g x %g results per clock x %g GHz = %.4g", eta, thr, g->clock_ghz, *v);
+  }
+  return *v > 0;
+}
+
+/* warpsight's own parameters (docs/models/warpsight.md): the architecture's
+ * defaults before calibration, for boards the validation data does not
+ * cover.  Every one is an estimate; calibrated boards give theirs. */
+static int ws_issue(rule_ctx *c, const char *k, double *v) {
+  (void)k;
+  /* Schedulers per SM: one warp instruction each per cycle sustained (Tesla:
+   * one per 4 cycles on 8 SPs plus SFU dual issue, 0.5). */
+  int ma = c->a->major;
+  *v = ma <= 1 ? 0.5 : ma == 2 ? 2 : 4;
+  NOTE("schedulers per SM of CC %d.x (Tesla 0.5, Fermi 2, Kepler on 4)", ma);
+  return 1;
+}
+
+static int ws_lsu(rule_ctx *c, const char *k, double *v) {
+  (void)k;
+  /* 128-byte lines per cycle: 32 LD/ST units from Kepler on, 16 on Fermi,
+   * a half-warp's 8 on Tesla. */
+  int ma = c->a->major;
+  *v = ma <= 1 ? 0.25 : ma == 2 ? 0.5 : 1;
+  NOTE("LD/ST units per SM / 32 for CC %d.x", ma);
+  return 1;
+}
+
+static int ws_l2(rule_ctx *c, const char *k, double *v) {
+  (void)k;
+  /* Kepler 256 and Maxwell 512 B/cycle (docs/models/warpsight.md); from
+   * Pascal on, three times the DRAM bytes per SM clock (estimate). */
+  const ws_gpu *g = c->g;
+  int ma = c->a->major;
+  if (ma >= 6 && g->clock_ghz > 0 && g->mem_bandwidth_gbs > 0) {
+    *v = 3 * g->mem_bandwidth_gbs / g->clock_ghz;
+    NOTE("3 x mem_bandwidth_gbs / clock_ghz = 3 x %g / %g", g->mem_bandwidth_gbs, g->clock_ghz);
+  } else {
+    *v = ma <= 2 ? 128 : ma == 3 ? 256 : 512;
+    NOTE("the CC %d.x default (Fermi 128, Kepler 256, Maxwell 512 B/cycle)", ma);
+  }
+  return 1;
+}
+
+static int ws_alu_scale(rule_ctx *c, const char *k, double *v) {
+  (void)k;
+  *v = c->a->fp32_lat / 6.0;
+  NOTE("FP32 latency of CC %d.%d / the profile's nominal 6 cycles = %g / 6", c->a->major,
+       c->a->minor, c->a->fp32_lat);
+  return 1;
+}
+
+static int ws_fp64(rule_ctx *c, const char *k, double *v) {
+  (void)k;
+  *v = c->a->fp64;
+  NOTE("FP64 results per clock per SM of CC %d.%d (src/gpu/cc_arch.def)", c->a->major, c->a->minor);
+  return *v > 0; /* CC 1.0-1.2 have no FP64 units: nothing derived */
+}
+
+static int ws_fixed(rule_ctx *c, const char *k, double *v) {
+  static const struct { const char *key; double v; } def[] = {
+      {"dram_efficiency", 0.8}, {"mem_latency_scale", 1}, {"overlap_p", 4},
+      {"launch_us", 2},         {"barrier_cycles", 20},   {"atomic_cycles", 1},
+      {"block_cycles", 100},
+  };
+  for (size_t i = 0; i < sizeof def / sizeof def[0]; i++)
+    if (strcmp(k, def[i].key) == 0) {
+      *v = def[i].v;
+      NOTE("warpsight's default before calibration (docs/models/warpsight.md)");
+      return 1;
+    }
+  return 0;
+}
+
+static const struct rule {
+  const char *model;
+  const char *table; /* NULL, or the sub-table holding the key */
+  const char *key;   /* the key within it ("add.int_const" is one flat key) */
+  rule_fn fn;
+  const char *formula; /* after "derived: " in the source */
+} rules[] = {
+    {"hong-kim", NULL, "mem_ld", hk_mem_ld, "latencies.dram"},
+    {"hong-kim", NULL, "departure_del_uncoal", hk_uncoal, "32 x sms x clock_ghz / mem_bandwidth_gbs"},
+    {"hong-kim", NULL, "departure_del_coal", hk_coal, "128 x sms x clock_ghz / mem_bandwidth_gbs"},
+    {"hong-kim", NULL, "issue_cycles", issue_cycles, "warp_size / simd_width"},
+    {"gpuperf", NULL, "dram_lat", dram_latency, "latencies.dram, else hong-kim.mem_ld"},
+    {"gpuperf", NULL, "transaction_bytes", trans_bytes, "transaction size of the CC"},
+    {"gpuperf", NULL, "delta", gp_delta, "hong-kim.departure_del_uncoal"},
+    {"gpuperf", NULL, "fp_lat", fp32_latency, "latencies.fp32, else the CC's FP32 latency"},
+    {"gpuperf", NULL, "l1_lat", cache_latency, "latencies.l1"},
+    {"gpuperf", NULL, "l2_lat", cache_latency, "latencies.l2"},
+    {"gpuperf", NULL, "gamma", gamma64, "Gamma = 64"},
+    {"gpuperf", NULL, "simd_width", simd_width, "single-issue FP32 lanes of the CC"},
+    {"gpuperf", NULL, "sfu_width", sfu_width, "sfu_per_sm, else the CC's SFU throughput"},
+    {"kothapalli", NULL, "global_cycles", dram_latency, "latencies.dram, else hong-kim.mem_ld"},
+    {"kothapalli", "op_cycles", "int_simple", koth_op, "warp_size / integer-add throughput"},
+    {"kothapalli", "op_cycles", "fp_simple", koth_op, "warp_size / FP32 throughput"},
+    {"kothapalli", "op_cycles", "int_mul32", koth_op, "warp_size / integer-multiply throughput"},
+    {"kothapalli", "op_cycles", "int_div", koth_op, "12 x warp_size / integer-add throughput"},
+    {"kothapalli", "op_cycles", "int_rem", koth_op, "12 x warp_size / integer-add throughput"},
+    {"kothapalli", "op_cycles", "fp_div", koth_op, "9 x warp_size / FP32 throughput"},
+    {"kothapalli", "op_cycles", "sfu", koth_op, "warp_size / SFU throughput"},
+    {"kothapalli", "op_cycles", "fp64", koth_op, "warp_size / FP64 throughput"},
+    {"kothapalli", NULL, "shared_cycles", koth_shared, "op_cycles.int_simple"},
+    {"kothapalli", NULL, "pipeline_depth", koth_depth, "D = 4"},
+    {"luo-suda", "inst_costs", "*", luo_cost, "Table 1 x FP32 latency / 24"},
+    {"luo-suda", "inst_costs", "ld_st", luo_mem, "200 x hong-kim.mem_ld / 450"},
+    {"luo-suda", NULL, "t_mem", luo_mem, "200 x hong-kim.mem_ld / 450"},
+    {"luo-suda", NULL, "a", luo_fixed, "a = 3 (GTX 260)"},
+    {"luo-suda", NULL, "b", luo_fixed, "b = 11 (GTX 260)"},
+    {"luo-suda", NULL, "c", luo_fixed, "c = 0.5 (GTX 260)"},
+    {"luo-suda", NULL, "d", luo_fixed, "d = 80 (GTX 260)"},
+    {"luo-suda", NULL, "m", luo_m, "limits.max_warps_per_sm"},
+    {"transit", NULL, "delta_sp_threads", transit_point, "max_threads_per_sm"},
+    {"transit", NULL, "delta_sp_gbs", transit_point, "0.7539 x mem_bandwidth_gbs / sms"},
+    {"transit", NULL, "pi_sp_threads", transit_point, "min(cores_per_sm x FP32 latency, max_threads_per_sm)"},
+    {"transit", NULL, "pi_sp_value", transit_point, "0.5423 x FP32 throughput x clock_ghz"},
+    {"transit", NULL, "delta_dp_threads", transit_point, "max_threads_per_sm / 2"},
+    {"transit", NULL, "delta_dp_gbs", transit_point, "0.8250 x mem_bandwidth_gbs / sms"},
+    {"transit", NULL, "pi_dp_threads", transit_point, "min(384, max_threads_per_sm)"},
+    {"transit", NULL, "pi_dp_value", transit_point, "0.8721 x FP64 throughput x clock_ghz"},
+    {"warpsight", NULL, "issue_rate", ws_issue, "schedulers per SM"},
+    {"warpsight", NULL, "lsu_rate", ws_lsu, "LD/ST units per SM / 32"},
+    {"warpsight", NULL, "l2_bytes_per_cycle", ws_l2, "the architecture's L2 bandwidth"},
+    {"warpsight", NULL, "dram_efficiency", ws_fixed, "0.8"},
+    {"warpsight", NULL, "alu_latency_scale", ws_alu_scale, "FP32 latency / 6"},
+    {"warpsight", NULL, "mem_latency_scale", ws_fixed, "1"},
+    {"warpsight", NULL, "overlap_p", ws_fixed, "4"},
+    {"warpsight", NULL, "launch_us", ws_fixed, "2"},
+    {"warpsight", NULL, "barrier_cycles", ws_fixed, "20"},
+    {"warpsight", NULL, "atomic_cycles", ws_fixed, "1"},
+    {"warpsight", NULL, "block_cycles", ws_fixed, "100"},
+    {"warpsight", NULL, "fp64_lanes_per_sm", ws_fp64, "FP64 results per clock per SM of the CC"},
+};
+
+/* The object models.MODEL[.TABLE], created as needed. */
+static cJSON *parent_of(ws_gpu *g, const char *model, const char *table) {
+  if (!g->models) {
+    g->models = cJSON_AddObjectToObject(g->root, "models");
+    if (!g->models) return NULL;
+  }
+  cJSON *m = cJSON_GetObjectItemCaseSensitive(g->models, model);
+  if (!m) m = cJSON_AddObjectToObject(g->models, model);
+  if (m && table) {
+    cJSON *t = cJSON_GetObjectItemCaseSensitive(m, table);
+    m = t ? t : cJSON_AddObjectToObject(m, table);
+  }
+  return cJSON_IsObject(m) ? m : NULL;
+}
+
+/* The item models.MODEL[.TABLE].KEY as the file gives it, or NULL. */
+static const cJSON *given_item(const ws_gpu *g, const char *model, const char *table,
+                               const char *key) {
+  const cJSON *m = g->models ? cJSON_GetObjectItemCaseSensitive(g->models, model) : NULL;
+  if (m && table) m = cJSON_GetObjectItemCaseSensitive(m, table);
+  return m ? cJSON_GetObjectItemCaseSensitive(m, key) : NULL;
+}
+
+/* Marks a parameter the file gives as "given" (bare numbers become value
+ * objects so they can carry the mark). */
+static int mark_given(ws_gpu *g, const char *model, const char *table, const char *key) {
+  cJSON *parent = parent_of(g, model, table);
+  cJSON *it = parent ? cJSON_GetObjectItemCaseSensitive(parent, key) : NULL;
+  if (!it) return WS_ENOMEM;
+  if (cJSON_IsNumber(it)) {
+    cJSON *o = cJSON_CreateObject();
+    if (!o || !cJSON_AddNumberToObject(o, "value", it->valuedouble)) {
+      cJSON_Delete(o);
+      return WS_ENOMEM;
+    }
+    cJSON_ReplaceItemInObjectCaseSensitive(parent, key, o);
+    it = o;
+  }
+  if (cJSON_IsObject(it) && !cJSON_GetObjectItemCaseSensitive(it, "given"))
+    if (!cJSON_AddTrueToObject(it, "given")) return WS_ENOMEM;
+  return WS_OK;
+}
+
+static int add_derived(ws_gpu *g, const char *model, const char *table, const char *key,
+                       double v, const char *formula, const char *note) {
+  char src[192];
+  cJSON *parent = parent_of(g, model, table);
+  cJSON *o = parent ? cJSON_AddObjectToObject(parent, key) : NULL;
+  snprintf(src, sizeof src, "derived: %s", formula);
+  if (!o || !cJSON_AddNumberToObject(o, "value", v) || !cJSON_AddStringToObject(o, "source", src) ||
+      !cJSON_AddTrueToObject(o, "estimate") || !cJSON_AddTrueToObject(o, "derived") ||
+      !cJSON_AddStringToObject(o, "note", note))
+    return WS_ENOMEM;
+  return WS_OK;
+}
+
+/* One rule for one key: mark it given, or derive it. */
+static int apply(ws_gpu *g, const arch_row *a, const struct rule *r, const char *key) {
+  if (given_item(g, r->model, r->table, key)) return mark_given(g, r->model, r->table, key);
+  char note[256];
+  rule_ctx c = {g, a, note, sizeof note};
+  double v;
+  if (!r->fn(&c, key, &v) || !isfinite(v) || !(v > 0)) return WS_OK;
+  return add_derived(g, r->model, r->table, key, v, r->formula, note);
+}
+
+int ws_gpu_derive(ws_gpu *g) {
+  const arch_row *a = arch_for(g->cc_major, g->cc_minor);
+  if (!a) return WS_OK; /* the loader has already refused an unknown CC */
+  for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+    const struct rule *r = &rules[i];
+    int st = WS_OK;
+    if (strcmp(r->key, "*") == 0) {
+      for (size_t o = 0; o < sizeof luo_table1 / sizeof luo_table1[0] && !st; o++)
+        for (int j = 0; j < 4 && !st; j++) {
+          char key[64];
+          snprintf(key, sizeof key, "%s.%s", luo_table1[o].op, luo_cells[j]);
+          st = apply(g, a, r, key);
+        }
+    } else {
+      st = apply(g, a, r, r->key);
+    }
+    if (st) return st;
+  }
+  return WS_OK;
+}

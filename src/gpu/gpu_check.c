@@ -1,0 +1,184 @@
+/*
+ * gpu_check.c — range and consistency checks on a GPU file's values, run by
+ * the loader after every field has been read (docs/gpu-schema.md, "Value
+ * checks").  The point is that no model downstream can divide by zero, print
+ * inf, nan or a negative time, or overflow an int: every count is a bounded
+ * integer, every cache geometry is one the cache simulation accepts, and
+ * every model parameter of the five paper models is a finite positive number.
+ *
+ * Every error names the file and the JSON path of the value.
+ */
+#include "gpu/gpu_check.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "util/bits.h"
+#include "util/strbuf.h"
+#include "warpsight/json.h"
+
+/* Bounds of the occupancy limits.  Large enough for any GPU (the largest
+ * today: 2048 threads, 64 K registers, 228 KB shared per SM), small enough
+ * that every product the occupancy calculator forms fits an int. */
+static const struct {
+  const char *key;
+  size_t off;
+  int lo, hi;
+} lim_range[] = {
+#define L(k, lo, hi) {#k, offsetof(ws_sm_limits, k), lo, hi}
+  L(max_threads_per_sm, 1, 1 << 16),   L(max_warps_per_sm, 1, 1 << 12),
+  L(max_blocks_per_sm, 1, 1 << 12),    L(max_threads_per_block, 1, 1 << 16),
+  L(regs_per_sm, 1, 1 << 24),          L(max_regs_per_thread, 1, 1 << 16),
+  L(max_regs_per_block, 1, 1 << 24),   L(reg_alloc_unit, 1, 1 << 16),
+  L(reg_alloc_per_warp, 0, 1),         L(warp_alloc_granularity, 1, 1 << 12),
+  L(reg_sub_partitions, 1, 64),        L(shared_per_sm, 1, 1 << 30),
+  L(max_shared_per_block, 0, 1 << 30), L(shared_alloc_unit, 1, 1 << 20),
+  L(shared_reserved_per_block, 0, 1 << 20),
+#undef L
+};
+
+static int *lim_field(ws_sm_limits *L, size_t i) {
+  return (int *)(void *)((char *)L + lim_range[i].off);
+}
+
+int ws_gpu_check_limits(ws_sm_limits *L, int warp_size, const char *origin, ws_diag *d) {
+  int bad = 0;
+  for (size_t i = 0; i < sizeof lim_range / sizeof lim_range[0]; i++) {
+    int v = *lim_field(L, i);
+    if (v < lim_range[i].lo || v > lim_range[i].hi)
+      bad = ws_json_error(d, origin, "limits", lim_range[i].key,
+                          "expected an integer from %d to %d, got %d",
+                          lim_range[i].lo, lim_range[i].hi, v);
+  }
+  if (bad) return bad;
+  if (L->max_threads_per_block > L->max_threads_per_sm)
+    bad = ws_json_error(d, origin, "limits", "max_threads_per_block",
+                        "%d is more than max_threads_per_sm (%d)",
+                        L->max_threads_per_block, L->max_threads_per_sm);
+  if ((long long)L->max_warps_per_sm * warp_size < L->max_threads_per_block)
+    bad = ws_json_error(d, origin, "limits", "max_warps_per_sm",
+                        "%d warps of %d threads cannot hold one block of max_threads_per_block (%d)",
+                        L->max_warps_per_sm, warp_size, L->max_threads_per_block);
+  if (L->max_regs_per_block > L->regs_per_sm)
+    bad = ws_json_error(d, origin, "limits", "max_regs_per_block",
+                        "%d is more than regs_per_sm (%d)", L->max_regs_per_block, L->regs_per_sm);
+  if (L->max_shared_per_block + L->shared_reserved_per_block > L->shared_per_sm)
+    bad = ws_json_error(d, origin, "limits", "max_shared_per_block",
+                        "%d + shared_reserved_per_block (%d) is more than shared_per_sm (%d)",
+                        L->max_shared_per_block, L->shared_reserved_per_block, L->shared_per_sm);
+  return bad;
+}
+
+int ws_gpu_check_cache(const ws_cache_facts *C, const char *origin, ws_diag *d) {
+  int bad = 0;
+  const struct {
+    const char *key;
+    int v;
+  } lines[] = {{"l1_line_bytes", C->l1_line_bytes}, {"l2_line_bytes", C->l2_line_bytes},
+               {"l2_sector_bytes", C->l2_sector_bytes}};
+  for (size_t i = 0; i < 3; i++)
+    if (lines[i].v != 0 && (!ws_is_pow2_u64((uint64_t)lines[i].v) || lines[i].v < 4 ||
+                            lines[i].v > 4096))
+      bad = ws_json_error(d, origin, "cache", lines[i].key,
+                          "expected a power of two from 4 to 4096 bytes, got %d", lines[i].v);
+  if (C->l1_caches_global > 1)
+    bad = ws_json_error(d, origin, "cache", "l1_caches_global", "expected 0 or 1, got %d",
+                        C->l1_caches_global);
+  if (C->l1_assoc > 1024 || C->l2_assoc > 1024)
+    bad = ws_json_error(d, origin, "cache", C->l1_assoc > 1024 ? "l1_assoc" : "l2_assoc",
+                        "expected at most 1024 ways");
+  if (bad) return bad;
+  int sector = C->l2_sector_bytes;
+  if (sector && C->l2_line_bytes && (sector > C->l2_line_bytes || C->l2_line_bytes / sector > 32))
+    bad = ws_json_error(d, origin, "cache", "l2_sector_bytes",
+                        "a sector of %d bytes does not divide an L2 line of %d bytes into 1 to 32 sectors",
+                        sector, C->l2_line_bytes);
+  if (C->l1_assoc && C->l1_line_bytes && C->l1_bytes % ((long long)C->l1_assoc * C->l1_line_bytes))
+    bad = ws_json_error(d, origin, "cache", "l1_bytes",
+                        "%d is not a whole number of sets of l1_assoc x l1_line_bytes (%d x %d)",
+                        C->l1_bytes, C->l1_assoc, C->l1_line_bytes);
+  if (C->l2_assoc && C->l2_line_bytes && C->l2_bytes % ((long long)C->l2_assoc * C->l2_line_bytes))
+    bad = ws_json_error(d, origin, "cache", "l2_bytes",
+                        "%d is not a whole number of sets of l2_assoc x l2_line_bytes (%d x %d)",
+                        C->l2_bytes, C->l2_assoc, C->l2_line_bytes);
+  return bad;
+}
+
+/* The models whose every numeric parameter must be positive: each is a
+ * latency, a cycle count, a width, a size or a rate that a model divides by
+ * or multiplies a time with (docs/gpu-schema.md).  Other models' tables
+ * (one added later, a user's own) are only checked for finite, non-negative
+ * numbers. */
+static const char *const positive_models[] = {"hong-kim", "gpuperf", "kothapalli",
+                                              "luo-suda", "transit"};
+
+/* Parameters that count whole things (lanes, units, bytes, threads, warps). */
+static const char *const integer_params[] = {
+    "gpuperf.simd_width",          "gpuperf.sfu_width",          "gpuperf.transaction_bytes",
+    "transit.delta_sp_threads",    "transit.pi_sp_threads",      "transit.delta_dp_threads",
+    "transit.pi_dp_threads",       "luo-suda.m",                 "kothapalli.pipeline_depth",
+};
+
+static int in_list(const char *s, const char *const *list, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(s, list[i]) == 0) return 1;
+  return 0;
+}
+
+/* path: "models.M[.sub...]"; model_key: "M.key" for the integer list. */
+static int check_param_table(const cJSON *obj, ws_strbuf *path, const char *model,
+                             int positive, const char *origin, ws_diag *d) {
+  int bad = 0;
+  for (const cJSON *it = obj->child; it; it = it->next) {
+    const char *key = it->string ? it->string : "?";
+    const cJSON *num = it;
+    if (cJSON_IsObject(it) && !cJSON_GetObjectItemCaseSensitive(it, "value")) {
+      size_t len = strlen(ws_sb_str(path));
+      ws_sb_printf(path, ".%s", key);
+      int r = check_param_table(it, path, model, positive, origin, d);
+      if (r) bad = r;
+      if (path->s) path->s[path->n = len] = '\0'; /* back to this table's path */
+      continue;
+    }
+    if (cJSON_IsObject(it)) num = cJSON_GetObjectItemCaseSensitive(it, "value");
+    if (!cJSON_IsNumber(num)) {
+      if (cJSON_IsObject(it) || cJSON_IsNumber(it))
+        bad = ws_json_error(d, origin, ws_sb_str(path), key, "expected a number");
+      continue; /* strings and booleans are notes and flags */
+    }
+    double v = num->valuedouble;
+    char full[160];
+    snprintf(full, sizeof full, "%s.%s", model, key);
+    int integer = in_list(full, integer_params, sizeof integer_params / sizeof integer_params[0]);
+    if (!isfinite(v) || v < 0 || (positive && v <= 0) || v > 1e12)
+      bad = ws_json_error(d, origin, ws_sb_str(path), key,
+                          "expected a %s number up to 1e12, got %g",
+                          positive ? "positive" : "non-negative", v);
+    else if (integer && (v != floor(v) || v > 1e9))
+      bad = ws_json_error(d, origin, ws_sb_str(path), key,
+                          "expected a positive integer, got %g", v);
+  }
+  return bad;
+}
+
+int ws_gpu_check_models(const cJSON *models, const char *origin, ws_diag *d) {
+  int bad = 0;
+  if (!models) return WS_OK;
+  for (const cJSON *m = models->child; m; m = m->next) {
+    const char *name = m->string ? m->string : "?";
+    if (!cJSON_IsObject(m)) {
+      bad = ws_json_error(d, origin, "models", name, "expected an object of parameters");
+      continue;
+    }
+    int positive = in_list(name, positive_models, sizeof positive_models / sizeof positive_models[0]);
+    ws_strbuf path = WS_STRBUF_INIT;
+    ws_sb_printf(&path, "models.%s", name);
+    int r = check_param_table(m, &path, name, positive, origin, d);
+    if (r) bad = r;
+    ws_sb_free(&path);
+  }
+  return bad;
+}

@@ -1,0 +1,25 @@
+/*
+ * gpu/gpu_check.h — range and consistency checks of a loaded GPU's values
+ * (gpu_check.c).  Internal to the library; called by the loader (gpu.c).
+ * Each returns WS_OK, or WS_EINVAL after adding one diagnostic per bad
+ * value, naming the file (origin) and the value's JSON path.
+ */
+#ifndef WS_GPU_CHECK_H
+#define WS_GPU_CHECK_H
+
+#include "warpsight/gpu.h"
+
+struct cJSON;
+
+/* Occupancy limits: each in its range, and consistent with each other. */
+int ws_gpu_check_limits(ws_sm_limits *L, int warp_size, const char *origin, ws_diag *d);
+/* Cache geometry: powers of two, sectors that divide lines, whole sets. */
+int ws_gpu_check_cache(const ws_cache_facts *C, const char *origin, ws_diag *d);
+/* Model parameters: finite; positive for the five paper models; integers
+ * where they count whole things. */
+int ws_gpu_check_models(const struct cJSON *models, const char *origin, ws_diag *d);
+
+/* The newest compute capability in cc_limits.def, e.g. "9.0" (static). */
+const char *ws_sm_limits_newest_cc(void);
+
+#endif

@@ -1,0 +1,189 @@
+/*
+ * warpsight.c — the project's own model (docs/models/warpsight.md): the
+ * seeds' structure (Hong & Kim's overlap of computation and memory, Sim et
+ * al.'s serialization terms) with the fixes of their successors: Volkov's
+ * latency hiding (a launch is bound by the latency of its warps' dependency
+ * paths or by a throughput, whichever is larger, with a gradual transition),
+ * GPUMech's representative-warp interval analysis (the profile's
+ * per-block longest warp path) and bandwidth queuing at each level (L2,
+ * DRAM), MDM's memory divergence (the profile's exact sectors per request),
+ * GCoM's per-component cycle accounting.
+ *
+ *   waves     = ceil(ceil(blocks / SMs) / active blocks per SM)         [W1]
+ *   T_sm      = warps on the busiest SM x max(issue, SFU, FP64, LSU)    [C1-C5]
+ *   T_l2      = L2 sectors x 32 B / L2 bytes per cycle                   [M1]
+ *   T_dram    = DRAM bytes / (bandwidth x efficiency)                    [M2]
+ *   T_atomic  = same-address atomic operations x atomic cycles           [A1]
+ *   T_lat     = waves x (path loads x L_mem + path cycles x ALU scale
+ *                        + barriers x barrier cycles + block cycles)     [L1-L3]
+ *   cycles    = launch overhead + || (T_sm, T_l2, T_dram, T_atomic, T_lat) ||_p   [T1]
+ *
+ * ||.||_p is the p-norm: at least the largest term (so the prediction never
+ * goes below a throughput or latency bound), and more than it when two are
+ * close (they do not overlap perfectly; Volkov 2016, ch. 6).  Every
+ * throughput is capped at its physical peak so the prediction never goes
+ * below the launch's floors (floors.c).  Parameters: the GPU's
+ * models.warpsight object, per architecture; none is per kernel.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "warpsight/model.h"
+
+int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g, ws_diag *d);
+
+#define M "warpsight"
+
+static double nz(double v) { return ws_pf_has(v) ? v : 0; }
+static double max2(double a, double b) { return a > b ? a : b; }
+
+typedef struct ws_params {
+  double issue_rate, lsu_rate, l2_bpc, dram_eff, alu_scale, mem_scale, p, launch_us;
+  double barrier_cycles, atomic_cycles, fp64_lanes, block_cycles;
+} ws_params;
+
+static int read_params(ws_params *w, ws_model_result *r, const ws_gpu *g, ws_diag *d) {
+  int missing = 0;
+  w->issue_rate = ws_model_gpu_param(r, g, M, "issue_rate", &missing, d);
+  w->lsu_rate = ws_model_gpu_param(r, g, M, "lsu_rate", &missing, d);
+  w->l2_bpc = ws_model_gpu_param(r, g, M, "l2_bytes_per_cycle", &missing, d);
+  w->dram_eff = ws_model_gpu_param(r, g, M, "dram_efficiency", &missing, d);
+  w->alu_scale = ws_model_gpu_param(r, g, M, "alu_latency_scale", &missing, d);
+  w->mem_scale = ws_model_gpu_param(r, g, M, "mem_latency_scale", &missing, d);
+  w->p = ws_model_gpu_param(r, g, M, "overlap_p", &missing, d);
+  w->launch_us = ws_model_gpu_param(r, g, M, "launch_us", &missing, d);
+  w->barrier_cycles = ws_model_gpu_param(r, g, M, "barrier_cycles", &missing, d);
+  w->atomic_cycles = ws_model_gpu_param(r, g, M, "atomic_cycles", &missing, d);
+  /* Optional: CC 1.0-1.2 have no FP64 units (no value derived); there an
+   * FP64 instruction cannot run, and its term is 0. */
+  w->fp64_lanes = ws_gpu_param_or(g, M, "fp64_lanes_per_sm", 0);
+  w->block_cycles = ws_model_gpu_param(r, g, M, "block_cycles", &missing, d);
+  if (!(g->sms > 0) || !(g->clock_ghz > 0) || !(g->mem_bandwidth_gbs > 0)) {
+    ws_model_missing(r, "gpu.sms, gpu.clock_ghz, gpu.mem_bandwidth_gbs", d);
+    missing = 1;
+  }
+  if (missing) return WS_EMISSING;
+  /* Physical caps: never faster than the peak (the floors hold). */
+  double peak = ws_floor_issue_rate(g->cc_major, g->cc_minor);
+  if (!(w->issue_rate > 0) || w->issue_rate > peak) w->issue_rate = peak;
+  if (!(w->dram_eff > 0) || w->dram_eff > 1) w->dram_eff = 1;
+  if (!(w->p >= 1)) w->p = 1;
+  return WS_OK;
+}
+
+/* The effective latency of a load on the path: L1, L2 and DRAM latencies
+ * weighted by where the profile's sectors were served (GPUMech section 4). */
+static double load_latency(const ws_profile *p, const ws_gpu *g) {
+  double h1 = nz(p->f.l1_hit_ratio), h2 = nz(p->f.l2_hit_ratio);
+  double l1 = g->lat.l1 > 0 ? g->lat.l1 : 30, l2 = g->lat.l2 > 0 ? g->lat.l2 : 200;
+  double dram = g->lat.dram > 0 ? g->lat.dram : 400;
+  return h1 * l1 + (1 - h1) * (h2 * l2 + (1 - h2) * dram);
+}
+
+static double pnorm(const double *t, int n, double p, int *arg) {
+  double mx = 0;
+  *arg = 0;
+  for (int i = 0; i < n; i++)
+    if (t[i] > mx) mx = t[i], *arg = i;
+  if (!(mx > 0)) return 0;
+  double s = 0;
+  for (int i = 0; i < n; i++) s += pow(t[i] / mx, p);
+  return mx * pow(s, 1 / p);
+}
+
+static const char *const limiter_names[5] = {
+    "SM throughput (instruction issue, SFU, FP64 or load/store units)",
+    "L2 bandwidth", "DRAM bandwidth", "same-address atomics",
+    "latency: the warps' dependency paths are not hidden"};
+
+int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g, ws_diag *d) {
+  ws_params w;
+  int missing = 0;
+  int st = read_params(&w, r, g, d);
+  if (st == WS_EMISSING) missing = 1;
+  double insts = ws_model_need(r, ws_profile_total_insts(p), "per_warp.comp_insts", &missing, d);
+  if (missing) return WS_EMISSING;
+  ws_launch_ctx lc;
+  if ((st = ws_launch_ctx_compute(&lc, p, g, d))) return st;
+  const ws_profile_fields *f = &p->f;
+
+  /* [W1] waves on the busiest SM; the last may be partial (the tail). */
+  double blocks_sm = ceil(lc.blocks / g->sms);
+  double waves = ceil(blocks_sm / lc.active_blocks_per_sm);
+  double warps_sm = blocks_sm * lc.warps_per_block;
+
+  /* [C1-C5] per-warp cycles of each SM pipe (Sim et al.'s serialization:
+   * bank-conflict replays and shared atomics take issue slots). */
+  double replays = nz(f->bank_conflict_replays);
+  double satom = max2(0, nz(f->shared_atomic_serial) - nz(f->shared_atomic_insts));
+  double c_issue = (insts + replays + satom) / w.issue_rate;                       /* C1 */
+  double c_sfu = g->sfu_per_sm > 0 ? nz(f->sfu_insts) * g->warp_size / g->sfu_per_sm : 0; /* C2 */
+  double c_fp64 = w.fp64_lanes > 0 ? nz(f->fp64_insts) * g->warp_size / w.fp64_lanes : 0; /* C3 */
+  double mem_req = nz(f->coal_mem_insts) + nz(f->uncoal_mem_insts);
+  double sectors = mem_req * (ws_pf_has(f->avg_trans_warp) ? f->avg_trans_warp : 1);
+  /* one 128-B line (four 32-B sectors) or one shared pass per LSU cycle */
+  double c_lsu = (sectors / 4 + nz(f->shared_mem_insts) + replays + satom) / w.lsu_rate; /* C4 */
+  double c_warp = max2(max2(c_issue, c_sfu), max2(c_fp64, c_lsu));
+  double t_sm = warps_sm * c_warp;                                                 /* C5 */
+
+  /* [M1] L2, [M2] DRAM: the whole GPU's traffic through its bandwidth */
+  double t_l2 = ws_pf_has(f->l2_sectors_per_warp) && w.l2_bpc > 0
+                    ? f->l2_sectors_per_warp * lc.total_warps * 32 / w.l2_bpc : 0;
+  double dram_bytes = nz(f->dram_read_bytes) + nz(f->dram_write_bytes);
+  double t_dram = dram_bytes / (g->mem_bandwidth_gbs * w.dram_eff) * g->clock_ghz;
+  /* [A1] same-address global atomics are performed one after another */
+  double t_atom = nz(f->global_atomic_serial) * lc.total_warps * w.atomic_cycles;
+
+  /* [L1-L3] latency: each wave takes at least its longest warp path */
+  int have_path = ws_pf_has(f->path_cycles) && ws_pf_has(f->path_mem_loads);
+  double l_mem = load_latency(p, g) * w.mem_scale;                                /* L1 */
+  double path = have_path ? f->path_mem_loads * l_mem + f->path_cycles * w.alu_scale
+                          : insts * w.alu_scale;                                  /* L2 */
+  double t_lat = waves * (path + nz(f->synch_insts) * w.barrier_cycles + w.block_cycles); /* L3 */
+
+  double terms[5] = {t_sm, t_l2, t_dram, t_atom, t_lat};
+  int arg;
+  double core = pnorm(terms, 5, w.p, &arg);
+  double launch = w.launch_us * 1e3 * g->clock_ghz;
+  double cycles = launch + core;                                                  /* T1 */
+
+  const ws_model_term_def t[] = {
+      {"issue_rate", w.issue_rate, "GPU (capped at the peak dispatch)", "warp insts/cycle/SM"},
+      {"lsu_rate", w.lsu_rate, "GPU", "lines or passes/cycle/SM"},
+      {"l2_bytes_per_cycle", w.l2_bpc, "GPU", "B/cycle"},
+      {"dram_efficiency", w.dram_eff, "GPU (at most 1)", ""},
+      {"alu_latency_scale", w.alu_scale, "GPU", "x nominal"},
+      {"mem_latency_scale", w.mem_scale, "GPU", "x latencies"},
+      {"overlap_p", w.p, "GPU", ""},
+      {"blocks_per_sm", blocks_sm, "ceil(blocks / SMs)", "blocks"},
+      {"active_blocks_per_sm", lc.active_blocks_per_sm, "occupancy", "blocks"},
+      {"waves", waves, "[W1] incl. the tail wave", ""},
+      {"insts_per_warp", insts, "profile", "insts"},
+      {"issue_cycles_per_warp", c_issue, "[C1] (insts + replays + shared atomics) / issue_rate", "cycles"},
+      {"sfu_cycles_per_warp", c_sfu, "[C2] SFU insts x 32 / SFUs", "cycles"},
+      {"fp64_cycles_per_warp", c_fp64, "[C3] FP64 insts x 32 / FP64 lanes", "cycles"},
+      {"lsu_cycles_per_warp", c_lsu, "[C4] (sectors / 4 + shared passes) / lsu_rate", "cycles"},
+      {"t_sm", t_sm, "[C5] warps on the busiest SM x slowest pipe", "cycles"},
+      {"t_l2", t_l2, "[M1] L2 sectors x 32 / l2_bytes_per_cycle (GPUMech queuing)", "cycles"},
+      {"t_dram", t_dram, "[M2] DRAM bytes / (bandwidth x efficiency)", "cycles"},
+      {"t_atomic", t_atom, "[A1] same-address atomics x atomic_cycles", "cycles"},
+      {"load_latency", l_mem, "[L1] L1/L2/DRAM latencies by hit ratio x mem_latency_scale", "cycles"},
+      {"path_cycles_per_wave", path, have_path ? "[L2] dependency path (profile)" : "[L2] no dependencies section: instructions x alu scale", "cycles"},
+      {"barrier_cycles", w.barrier_cycles, "GPU", "cycles"},
+      {"block_cycles", w.block_cycles, "GPU", "cycles"},
+      {"t_latency", t_lat, "[L3] waves x (path + barriers x barrier_cycles + block_cycles) (Volkov)", "cycles"},
+      {"t_overlapped", core, "[T1] p-norm of t_sm, t_l2, t_dram, t_atomic, t_latency", "cycles"},
+      {"launch_cycles", launch, "launch_us x clock", "cycles"},
+      {"cycles", cycles, "[T1]", "cycles"},
+  };
+  if (ws_model_terms_add(r, t, sizeof t / sizeof t[0]))
+    return ws_diag_error(d, "%s: out of memory", M);
+  char label[160];
+  snprintf(label, sizeof label, "%s-bound (%.0f%% of the overlapped time)",
+           arg == 4 ? "latency" : arg == 0 ? "SM-throughput" : arg == 3 ? "atomic" : "memory",
+           core > 0 ? 100 * terms[arg] / core : 0);
+  if (ws_model_set_labels(r, label, limiter_names[arg])) return ws_diag_error(d, "%s: out of memory", M);
+  r->cycles = cycles;
+  r->time_ms = cycles / (g->clock_ghz * 1e6);
+  return WS_OK;
+}

@@ -1,0 +1,173 @@
+/*
+ * deps.c — dependency paths of warps and atomic serialization (deps.h).
+ *
+ * Each register of each warp of the current block holds the time its value
+ * is ready, as a pair (mem, cyc): loads from memory on the path that
+ * produced it and the other cycles on that path.  An instruction issues at
+ * the later of (its warp's previous issue + 1 cycle) and the ready times of
+ * the registers it reads; what it writes is ready deps_latency() later.  The
+ * later of two pairs is the one with the larger nominal value
+ * mem x WS_DEPS_NOMINAL_MEM + cyc.  A barrier's arrival times are joined
+ * (the latest one wins) and every warp leaves it at that time: a ring of two
+ * barrier slots suffices because no warp can reach barrier k + 2 before
+ * every warp has left barrier k (times only grow, so a slot is reused
+ * without a reset).  Instructions of called functions only take their issue
+ * slot (their registers are another function's).
+ */
+#include "deps.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "warpsight/analysis.h"
+
+typedef struct dtime {
+  double mem; /* memory latencies on the path */
+  double cyc; /* other cycles on the path */
+} dtime;
+
+typedef struct dwarp {
+  dtime issue;     /* when its last instruction issued */
+  dtime end;       /* the latest ready time it produced */
+  int pending;     /* 1 + barrier slot to leave at the next instruction, or 0 */
+  uint32_t nbar;   /* barriers it arrived at in this block */
+} dwarp;
+
+struct ws_deps {
+  const ws_ptx_function *kernel; /* registers are this function's */
+  uint32_t nregs;                /* kernel->nregs */
+  dtime *ready;                  /* 32 warps x nregs */
+  dwarp w[32];                   /* per warp of the block */
+  uint32_t seen;                 /* warps of the block seen */
+  dtime bar[2];                  /* barrier slots */
+  ws_deps_sum sum;               /* totals */
+};
+
+static double nominal(dtime t) { return t.mem * WS_DEPS_NOMINAL_MEM + t.cyc; }
+static dtime later(dtime a, dtime b) { return nominal(b) > nominal(a) ? b : a; }
+
+/* Nominal latencies in cycles of what an instruction writes (docs/profile.md,
+ * "dependencies"): dependent-issue latencies of the Kepler/Maxwell
+ * generation (about 6-9 cycles for ALU operations, ~20 for SFU, ~30 for
+ * shared memory; Volkov 2016, ch. 4; Jia et al. 2018, table 3.1), one value
+ * per class whatever the GPU: the model scales them. */
+static double deps_latency(int c) {
+  switch (c) {
+  case WS_IC_INT: case WS_IC_FP32: case WS_IC_FP16: case WS_IC_CONV: return 6;
+  case WS_IC_FP64: return 10;
+  case WS_IC_SFU: case WS_IC_SREG: case WS_IC_LD_CONST: case WS_IC_LD_PARAM: return 20;
+  case WS_IC_WARP: case WS_IC_LD_SHARED: return 30;
+  case WS_IC_TENSOR: return 30;
+  default: return 1;
+  }
+}
+
+/* 1 when the instruction's result comes from global/local/texture memory. */
+static int from_memory(int c, const ws_emu_event *ev) {
+  switch (c) {
+  case WS_IC_LD_GLOBAL: case WS_IC_LD_LOCAL: case WS_IC_LD_TEX: return 1;
+  case WS_IC_LD_GENERIC: case WS_IC_ATOMIC:
+    return ev->space != WS_PTX_SP_SHARED;
+  default: return 0;
+  }
+}
+
+ws_deps *ws_deps_new(const ws_ptx_function *k) {
+  ws_deps *d = calloc(1, sizeof *d);
+  if (!d) return NULL;
+  d->kernel = k;
+  d->nregs = k->nregs;
+  d->ready = calloc((size_t)32 * (d->nregs ? d->nregs : 1), sizeof *d->ready);
+  if (!d->ready) {
+    free(d);
+    return NULL;
+  }
+  return d;
+}
+
+void ws_deps_free(ws_deps *d) {
+  if (!d) return;
+  free(d->ready);
+  free(d);
+}
+
+void ws_deps_block_begin(ws_deps *d) {
+  memset(d->ready, 0, (size_t)32 * (d->nregs ? d->nregs : 1) * sizeof *d->ready);
+  memset(d->w, 0, sizeof d->w);
+  memset(d->bar, 0, sizeof d->bar);
+  d->seen = 0;
+}
+
+uint32_t ws_deps_same_address(uint32_t exec, const uint64_t *addr) {
+  uint32_t best = 0, done = 0;
+  for (int i = 0; i < 32; i++) {
+    if (!(exec >> i & 1) || (done >> i & 1)) continue;
+    uint32_t n = 0;
+    for (int j = i; j < 32; j++)
+      if ((exec >> j & 1) && addr[j] == addr[i]) n++, done |= 1u << j;
+    if (n > best) best = n;
+  }
+  return best;
+}
+
+static void atomics(ws_deps *d, const ws_emu_event *ev, int c) {
+  if ((c != WS_IC_ATOMIC && c != WS_IC_REDUCTION) || !ev->addr || !ev->exec) return;
+  double deg = ws_deps_same_address(ev->exec, ev->addr);
+  if (ev->space == WS_PTX_SP_SHARED) d->sum.satom_reqs++, d->sum.satom_serial += deg;
+  else d->sum.gatom_reqs++, d->sum.gatom_serial += deg;
+}
+
+void ws_deps_inst(ws_deps *d, const ws_emu_event *ev, int c, uint32_t replays) {
+  uint32_t wi = ev->warp & 31;
+  dwarp *w = &d->w[wi];
+  d->seen |= 1u << wi;
+  atomics(d, ev, c);
+  if (w->pending) {
+    w->issue = later(w->issue, d->bar[w->pending - 1]);
+    w->pending = 0;
+  }
+  dtime t = w->issue;
+  t.cyc += 1;
+  uint32_t defs[WS_ANALYSIS_MAX_REGS], uses[WS_ANALYSIS_MAX_REGS];
+  int nd = 0, nu = 0;
+  dtime *rr = d->ready + (size_t)wi * d->nregs;
+  int own = ev->func == d->kernel;
+  if (own) {
+    ws_analysis_inst_regs(ev->func, ev->inst, defs, &nd, uses, &nu);
+    for (int k = 0; k < nu; k++)
+      if (uses[k] < d->nregs) t = later(t, rr[uses[k]]);
+  }
+  w->issue = t;
+  w->issue.cyc += replays; /* each replay takes an issue slot */
+  w->end = later(w->end, w->issue);
+  if (c == WS_IC_BARRIER) {
+    uint32_t s = w->nbar++ & 1;
+    d->bar[s] = later(d->bar[s], w->issue);
+    w->pending = (int)s + 1;
+    return;
+  }
+  if (!own || !nd) return;
+  dtime r = w->issue;
+  if (from_memory(c, ev)) r.mem += 1;
+  else r.cyc += deps_latency(c == WS_IC_LD_GENERIC ? WS_IC_LD_SHARED : c);
+  for (int k = 0; k < nd; k++)
+    if (defs[k] < d->nregs) rr[defs[k]] = r;
+  w->end = later(w->end, r);
+}
+
+void ws_deps_block_end(ws_deps *d) {
+  if (!d->seen) return;
+  dtime best = {0, 0};
+  for (int i = 0; i < 32; i++)
+    if (d->seen >> i & 1) best = later(best, d->w[i].end);
+  d->sum.blocks++;
+  d->sum.path_mem += best.mem;
+  d->sum.path_cyc += best.cyc;
+}
+
+void ws_deps_add(ws_deps_sum *out, const ws_deps *d) {
+  const ws_deps_sum *s = &d->sum;
+  out->blocks += s->blocks, out->path_mem += s->path_mem, out->path_cyc += s->path_cyc;
+  out->gatom_reqs += s->gatom_reqs, out->gatom_serial += s->gatom_serial;
+  out->satom_reqs += s->satom_reqs, out->satom_serial += s->satom_serial;
+}

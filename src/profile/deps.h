@@ -1,0 +1,55 @@
+/*
+ * deps.h — the profiler's dependency section (internal to src/profile):
+ * per warp, the length of the path through its executed instruction stream
+ * when it runs alone (in-order issue, one instruction per cycle, each
+ * instruction waiting for the registers it reads), with the warps of a block
+ * joined at every barrier; and the same-address serialization of atomics.
+ * docs/profile.md, "dependencies", says what each figure means.
+ *
+ * A path's length is kept in two parts so the model can price memory per
+ * GPU: `mem`, the global/local/texture loads (and atomics with a result) on
+ * the path, and `cyc`, every other cycle on it (issue slots, the nominal
+ * latencies of deps_latency() below, bank-conflict replays).  The longest
+ * path is chosen with a nominal DRAM latency of WS_DEPS_NOMINAL_MEM cycles.
+ *
+ * One ws_deps per profiler worker; all calls for it come from one thread.
+ */
+#ifndef WS_PROFILE_DEPS_H
+#define WS_PROFILE_DEPS_H
+
+#include <stdint.h>
+
+#include "warpsight/emu.h"
+#include "warpsight/ptx.h"
+
+#define WS_DEPS_NOMINAL_MEM 400.0 /* cycles; only to compare two paths */
+
+typedef struct ws_deps ws_deps;
+
+/* Totals over a worker's profiled blocks (summed by the profiler). */
+typedef struct ws_deps_sum {
+  double blocks;          /* blocks whose paths were measured */
+  double path_mem;        /* sum over blocks of the longest warp path: loads */
+  double path_cyc;        /* ... and its other cycles */
+  double gatom_reqs;      /* global atomic/reduction requests */
+  double gatom_serial;    /* sum over them of the most lanes on one address */
+  double satom_reqs;      /* shared atomic/reduction requests */
+  double satom_serial;    /* sum over them of the most lanes on one address */
+} ws_deps_sum;
+
+/* A worker's state for kernel k; NULL when out of memory. */
+ws_deps *ws_deps_new(const ws_ptx_function *k);
+void ws_deps_free(ws_deps *d);
+void ws_deps_block_begin(ws_deps *d);
+/* One executed warp instruction of class iclass (ws_iclass); replays: the
+ * extra shared-memory passes it needed (bank conflicts). */
+void ws_deps_inst(ws_deps *d, const ws_emu_event *ev, int iclass, uint32_t replays);
+void ws_deps_block_end(ws_deps *d);
+/* Add d's totals into *out. */
+void ws_deps_add(ws_deps_sum *out, const ws_deps *d);
+
+/* The most lanes of `exec` whose addr[] are equal (1 for distinct
+ * addresses, 32 for one address for the whole warp, 0 for no lane). */
+uint32_t ws_deps_same_address(uint32_t exec, const uint64_t *addr);
+
+#endif

@@ -1,0 +1,548 @@
+/*
+ * replay.c — the profiler's interleaved cache replay (replay.h; the order
+ * and why: docs/profile.md, "Caches").
+ *
+ * A slot's record is one allocation: nwarps + 1 offsets (warp w's sectors
+ * are rec[off[w] .. off[w + 1]), counted from the start), then the
+ * sectors.  Each SM keeps its resident blocks (at most blocks_per_sm) and
+ * their warps that still have requests, in admission order; `rr` is the
+ * warp whose turn is next.  A round gives each SM, in index order, one
+ * step: admit blocks while there is room (stop the whole replay if the next
+ * block's record has not arrived: resuming re-runs the same step, so the
+ * result never depends on arrival order), then issue one request of the
+ * warp whose turn it is.  A block retires when its last warp has issued
+ * its last request, and its record is freed.
+ */
+#include "replay.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/vec.h"
+
+typedef struct rp_slot {
+  uint64_t *rec;    /* the record (NULL: none, or freed once retired) */
+  uint32_t nwarps;  /* warps in the record */
+  uint8_t done;     /* handed over (or given up at the end) */
+} rp_slot;
+
+typedef struct rp_warp {
+  uint64_t slot;    /* its block's slot */
+  uint32_t res;     /* index of its block in the SM's res[] */
+  size_t pos, end;  /* next and end entry in the block's record */
+} rp_warp;
+
+typedef struct rp_res {
+  uint64_t slot;      /* resident block's slot (UINT64_MAX: free entry) */
+  uint32_t warps_left;/* its warps that still have requests */
+} rp_res;
+
+typedef struct rp_sm {
+  uint64_t next;      /* next slot this SM admits (slots sm, sm + S, ...) */
+  rp_res *res;        /* blocks_per_sm entries, free ones marked */
+  uint32_t nres;      /* resident blocks (used entries of res) */
+  rp_warp *w;         /* resident warps with requests left, admission order */
+  size_t nw, capw;
+  size_t rr;          /* index in w of the warp whose turn is next */
+} rp_sm;
+
+/* DRAM traffic of one region (or of none: the last entry). */
+typedef struct rp_region {
+  uint64_t base, end;   /* byte range [base, end) */
+  uint64_t sectors;     /* S: sectors overlapping it */
+  uint64_t reads;       /* R: sectors read from DRAM */
+  uint64_t reads_distinct;  /* U: distinct sectors read */
+  uint64_t writes;      /* sectors written back */
+  uint64_t writes_distinct; /* distinct sectors written back */
+  double span_sum;      /* sum over (block, touching it) of the block's span
+                           in it (last - first touched byte + 1) */
+  uint64_t span_blocks; /* blocks that touched it */
+  uint64_t lo, hi;      /* the current block's first and last byte (lo > hi: none) */
+} rp_region;
+
+/* A set of sector keys (sector address | 1 for a write-back, + 2 so no key
+ * is 0), open addressing. */
+typedef struct rp_set {
+  uint64_t *v;
+  size_t n, cap;        /* used, slots (a power of two or 0) */
+} rp_set;
+
+struct ws_replay {
+  const ws_gpu *g;      /* borrowed */
+  int track;            /* attribute DRAM traffic to regions */
+  rp_region *reg;       /* nreg regions + one for traffic outside them */
+  size_t nreg;
+  rp_set seen;          /* sectors read / written back so far */
+  uint64_t nslots;      /* profiled blocks */
+  rp_slot *slots;       /* per slot */
+  rp_sm *sm;            /* per SM used */
+  uint32_t cur;         /* SM whose step comes next in the current round */
+  int l1_global;        /* L1 caches global loads */
+  ws_cache *l1;         /* per SM */
+  ws_cache l2;          /* shared */
+  ws_rp_stats cs;       /* what was counted */
+};
+
+void ws_rp_trace_push(ws_rp_trace *t, uint64_t v) {
+  if (WS_VEC_PUSH(t->v, t->n, t->cap, v)) t->short_of_memory = 1;
+}
+
+void ws_rp_trace_free(ws_rp_trace *t) {
+  free(t->v);
+  memset(t, 0, sizeof *t);
+}
+
+/* Round a cache size down to whole sets of ways x line bytes. */
+static uint64_t cache_fit(uint64_t size, uint32_t ways, uint32_t line) {
+  uint64_t set = (uint64_t)ways * line;
+  return set ? size / set * set : 0;
+}
+
+uint32_t ws_rp_blocks_per_sm(const ws_gpu *g, uint64_t threads_per_block, double regs,
+                             double shared_bytes) {
+  ws_occupancy_in in = {
+      .threads_per_block = threads_per_block > 0x7fffffff ? 0x7fffffff : (int)threads_per_block,
+      .regs_per_thread = regs >= 0 && regs < 1e6 ? (int)regs : 0,
+      .shared_bytes_per_block = shared_bytes >= 0 && shared_bytes < 1e9 ? (int)shared_bytes : 0};
+  ws_occupancy occ;
+  ws_diag d = WS_DIAG_INIT;
+  int r = ws_occupancy_compute(&occ, &g->limits, g->warp_size > 0 ? g->warp_size : 32, &in, &d);
+  ws_diag_free(&d);
+  /* A block the calculator says cannot run has run in the emulator: one. */
+  return r || occ.active_blocks_per_sm < 1 ? 1 : (uint32_t)occ.active_blocks_per_sm;
+}
+
+/* The caches and their facts (defaults: L1 4 ways, L2 16 ways, 128-byte
+ * lines, 32-byte sectors, as docs/profile.md states). */
+static int caches_init(ws_replay *r) {
+  ws_rp_stats *cs = &r->cs;
+  const ws_cache_facts *cf = &r->g->cache;
+  cs->sector = cf->l2_sector_bytes > 0 ? (uint32_t)cf->l2_sector_bytes : 32;
+  cs->l1_line = cf->l1_line_bytes > 0 ? (uint32_t)cf->l1_line_bytes : 128;
+  cs->l1_ways = cf->l1_assoc > 0 ? (uint32_t)cf->l1_assoc : 4;
+  cs->l2_line = cf->l2_line_bytes > 0 ? (uint32_t)cf->l2_line_bytes : 128;
+  cs->l2_ways = cf->l2_assoc > 0 ? (uint32_t)cf->l2_assoc : 16;
+  cs->l1_bytes = (uint32_t)cache_fit((uint64_t)(cf->l1_bytes > 0 ? cf->l1_bytes : 0), cs->l1_ways,
+                                     cs->l1_line);
+  cs->l2_bytes = (uint32_t)cache_fit((uint64_t)(cf->l2_bytes > 0 ? cf->l2_bytes : 0), cs->l2_ways,
+                                     cs->l2_line);
+  cs->have_l1 = cs->l1_bytes > 0;
+  cs->have_l2 = cs->l2_bytes > 0;
+  r->l1_global = cs->have_l1 && cf->l1_caches_global;
+  r->l1 = calloc(cs->nsm, sizeof *r->l1);
+  if (!r->l1) return -1;
+  if (ws_cache_init(&r->l2, cs->l2_bytes, cs->l2_ways, cs->l2_line, cs->sector)) return -1;
+  for (uint32_t s = 0; s < cs->nsm; s++)
+    if (ws_cache_init(&r->l1[s], cs->l1_bytes, cs->l1_ways, cs->l1_line,
+                      cs->sector < cs->l1_line ? cs->sector : cs->l1_line))
+      return -1;
+  return 0;
+}
+
+ws_replay *ws_rp_new(const ws_gpu *g, uint64_t nslots, uint32_t blocks_per_sm, int track,
+                     const ws_rp_region *regions, size_t nregions) {
+  ws_replay *r = calloc(1, sizeof *r);
+  if (!r) return NULL;
+  r->g = g;
+  r->track = track;
+  r->nreg = track ? nregions : 0;
+  r->reg = calloc(r->nreg + 1, sizeof *r->reg);
+  if (!r->reg) goto fail;
+  for (size_t i = 0; i < r->nreg; i++) {
+    r->reg[i].base = regions[i].base;
+    r->reg[i].end = regions[i].base + regions[i].bytes;
+    r->reg[i].sectors = regions[i].bytes ? ((r->reg[i].end - 1) / 32 - regions[i].base / 32 + 1) : 0;
+  }
+  r->nslots = nslots;
+  uint64_t sms = g->sms > 0 ? (uint64_t)g->sms : 1;
+  r->cs.nsm = (uint32_t)(nslots < sms ? (nslots ? nslots : 1) : sms);
+  r->cs.blocks_per_sm = blocks_per_sm ? blocks_per_sm : 1;
+  r->slots = calloc(nslots + 1, sizeof *r->slots);
+  r->sm = calloc(r->cs.nsm, sizeof *r->sm);
+  if (!r->slots || !r->sm || caches_init(r)) goto fail;
+  for (uint32_t s = 0; s < r->cs.nsm; s++) {
+    r->sm[s].next = s;
+    r->sm[s].res = malloc(r->cs.blocks_per_sm * sizeof *r->sm[s].res);
+    if (!r->sm[s].res) goto fail;
+    for (uint32_t i = 0; i < r->cs.blocks_per_sm; i++) r->sm[s].res[i].slot = UINT64_MAX;
+  }
+  return r;
+fail:
+  ws_rp_free(r);
+  return NULL;
+}
+
+void ws_rp_free(ws_replay *r) {
+  if (!r) return;
+  for (uint64_t i = 0; r->slots && i < r->nslots; i++) free(r->slots[i].rec);
+  for (uint32_t s = 0; r->sm && s < r->cs.nsm; s++) {
+    free(r->sm[s].res);
+    free(r->sm[s].w);
+  }
+  for (uint32_t s = 0; r->l1 && s < r->cs.nsm; s++) ws_cache_free(&r->l1[s]);
+  free(r->l1);
+  ws_cache_free(&r->l2);
+  free(r->slots);
+  free(r->sm);
+  free(r->reg);
+  free(r->seen.v);
+  free(r);
+}
+
+/* Insert key; 1 when it is new.  Out of memory the key counts as new (the
+ * estimate then leans to the replay's own figures) and the loss is noted. */
+static int set_add(ws_replay *r, uint64_t key) {
+  rp_set *t = &r->seen;
+  key += 2;
+  if (2 * (t->n + 1) > t->cap) {
+    size_t cap = t->cap ? 2 * t->cap : 1024;
+    uint64_t *nv = calloc(cap, sizeof *nv);
+    if (!nv) {
+      r->cs.lost_records = 1;
+      return 1;
+    }
+    for (size_t i = 0; i < t->cap; i++) {
+      if (!t->v[i]) continue;
+      size_t j = (size_t)(t->v[i] * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
+      while (nv[j]) j = (j + 1) & (cap - 1);
+      nv[j] = t->v[i];
+    }
+    free(t->v);
+    t->v = nv;
+    t->cap = cap;
+  }
+  size_t j = (size_t)(key * 0x9e3779b97f4a7c15ull >> 20) & (t->cap - 1);
+  while (t->v[j]) {
+    if (t->v[j] == key) return 0;
+    j = (j + 1) & (t->cap - 1);
+  }
+  t->v[j] = key;
+  t->n++;
+  return 1;
+}
+
+/* The region holding byte address a (the last entry when none does). */
+static rp_region *region_of(ws_replay *r, uint64_t a) {
+  size_t lo = 0, hi = r->nreg;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (r->reg[mid].end <= a) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < r->nreg && r->reg[lo].base <= a ? &r->reg[lo] : &r->reg[r->nreg];
+}
+
+/* A sector read from DRAM, or written back to it. */
+static void note_dram(ws_replay *r, uint64_t sec, int write) {
+  if (!r->track) return;
+  rp_region *g = region_of(r, sec);
+  int fresh = set_add(r, sec | (write ? 1 : 0));
+  if (write) g->writes++, g->writes_distinct += (uint64_t)fresh;
+  else g->reads++, g->reads_distinct += (uint64_t)fresh;
+}
+
+/* The dirty sectors of an evicted (or flushed) L2 line. */
+static void note_writeback(ws_replay *r, uint64_t line, uint32_t dirty) {
+  for (uint32_t i = 0; dirty; i++, dirty >>= 1)
+    if (dirty & 1) note_dram(r, line + (uint64_t)i * r->cs.sector, 1);
+}
+
+const ws_rp_stats *ws_rp_stats_of(const ws_replay *r) { return &r->cs; }
+
+/* One sector through the caches of SM `sm`. */
+static void access_sector(ws_replay *r, ws_cache *c1, uint64_t e) {
+  ws_rp_stats *cs = &r->cs;
+  uint64_t sec = e & ~(uint64_t)WS_RP_FLAGS;
+  int write = (e & WS_RP_WRITE) != 0, atomic = (e & WS_RP_ATOMIC) != 0;
+  int local = (e & WS_RP_LOCAL) != 0;
+  if (!write || atomic) cs->load_sectors++;
+  if (!write) {
+    if (cs->have_l1 && (r->l1_global || local)) {
+      cs->l1_access++;
+      if (ws_cache_access_rw(c1, sec, 1, 0)) {
+        cs->l1_hit++;
+        return;
+      }
+    }
+    cs->l2_access++;
+    if (ws_cache_access_rw(&r->l2, sec, 1, 0)) {
+      cs->l2_hit++;
+    } else {
+      cs->dram_read_sectors++;
+      note_dram(r, sec, 0);
+    }
+    if (r->l2.evicted_dirty) note_writeback(r, r->l2.evicted_line, r->l2.evicted_dirty);
+    return;
+  }
+  /* L1: write-through, no allocate (a present sector is updated). */
+  if (cs->have_l1 && !atomic) ws_cache_access_rw(c1, sec, 0, 0);
+  /* L2: write-back, write-allocate; an atomic reads the sector first. */
+  cs->l2_access++;
+  if (ws_cache_access_rw(&r->l2, sec, 1, 1)) {
+    cs->l2_hit++;
+  } else if (atomic) {
+    cs->dram_read_sectors++;
+    note_dram(r, sec, 0);
+  }
+  if (r->l2.evicted_dirty) note_writeback(r, r->l2.evicted_line, r->l2.evicted_dirty);
+}
+
+/* Admit slot `slot` on SM m (which has a free res entry): its warps with
+ * requests join the rotation; a block without requests retires at once.
+ * Out of memory, a warp is dropped and the loss recorded. */
+static void admit(ws_replay *r, rp_sm *m, uint64_t slot) {
+  rp_slot *s = &r->slots[slot];
+  uint32_t ri = 0;
+  while (m->res[ri].slot != UINT64_MAX) ri++;
+  uint32_t left = 0;
+  for (uint32_t w = 0; s->rec && w < s->nwarps; w++) {
+    size_t a = (size_t)s->rec[w], b = (size_t)s->rec[w + 1];
+    if (a == b) continue;
+    rp_warp x = {slot, ri, a, b};
+    if (WS_VEC_PUSH(m->w, m->nw, m->capw, x)) {
+      r->cs.lost_records = 1;
+      continue;
+    }
+    left++;
+  }
+  if (!left) {
+    free(s->rec);
+    s->rec = NULL;
+    return;
+  }
+  m->res[ri].slot = slot;
+  m->res[ri].warps_left = left;
+  m->nres++;
+}
+
+enum { STEP_RAN, STEP_IDLE, STEP_WAIT };
+
+/* One step of SM `si` (see the file comment). */
+static int sm_step(ws_replay *r, uint32_t si) {
+  rp_sm *m = &r->sm[si];
+  while (m->next < r->nslots && m->nres < r->cs.blocks_per_sm) {
+    if (!r->slots[m->next].done) return STEP_WAIT;
+    admit(r, m, m->next);
+    m->next += r->cs.nsm;
+  }
+  if (!m->nw) return STEP_IDLE;
+  if (m->rr >= m->nw) m->rr = 0;
+  rp_warp *w = &m->w[m->rr];
+  const uint64_t *rec = r->slots[w->slot].rec;
+  ws_cache *c1 = &r->l1[si];
+  size_t i = w->pos;
+  do access_sector(r, c1, rec[i++]);
+  while (i < w->end && !(rec[i] & WS_RP_FIRST));
+  r->cs.requests++;
+  w->pos = i;
+  if (i < w->end) {
+    m->rr++;
+    return STEP_RAN;
+  }
+  /* The warp is done: out of the rotation (the next warp takes its index);
+   * its block retires with its last warp. */
+  rp_res *res = &m->res[w->res];
+  uint64_t slot = w->slot;
+  memmove(w, w + 1, (m->nw - m->rr - 1) * sizeof *w);
+  m->nw--;
+  if (--res->warps_left == 0) {
+    res->slot = UINT64_MAX;
+    m->nres--;
+    free(r->slots[slot].rec);
+    r->slots[slot].rec = NULL;
+  }
+  return STEP_RAN;
+}
+
+/* Run rounds until a needed record is missing or everything is replayed. */
+static void advance(ws_replay *r) {
+  for (;;) {
+    int ran = 0;
+    for (; r->cur < r->cs.nsm; r->cur++) {
+      int st = sm_step(r, r->cur);
+      if (st == STEP_WAIT) return;
+      ran |= st == STEP_RAN;
+    }
+    r->cur = 0;
+    if (!ran) return; /* every SM idle with nothing left to admit */
+  }
+}
+
+/* Each region's span in one block: from its first to its last touched
+ * sector. */
+static void note_spans(ws_replay *r, const ws_rp_trace *warps, uint32_t nwarps) {
+  for (size_t i = 0; i < r->nreg; i++) r->reg[i].lo = UINT64_MAX, r->reg[i].hi = 0;
+  for (uint32_t w = 0; w < nwarps; w++)
+    for (size_t i = 0; i < warps[w].n; i++) {
+      uint64_t sec = warps[w].v[i] & ~(uint64_t)WS_RP_FLAGS;
+      rp_region *g = region_of(r, sec);
+      if (g == &r->reg[r->nreg]) continue;
+      if (sec < g->lo) g->lo = sec;
+      if (sec > g->hi) g->hi = sec;
+    }
+  for (size_t i = 0; i < r->nreg; i++)
+    if (r->reg[i].lo <= r->reg[i].hi) {
+      r->reg[i].span_sum += (double)(r->reg[i].hi - r->reg[i].lo + 32);
+      r->reg[i].span_blocks++;
+    }
+}
+
+void ws_rp_put(ws_replay *r, uint64_t slot, const ws_rp_trace *warps, uint32_t nwarps) {
+  if (slot >= r->nslots || r->slots[slot].done) return;
+  rp_slot *s = &r->slots[slot];
+  size_t total = nwarps + 1;
+  for (uint32_t w = 0; w < nwarps; w++) {
+    total += warps[w].n;
+    if (warps[w].short_of_memory) r->cs.lost_records = 1;
+  }
+  s->rec = malloc(total * sizeof *s->rec);
+  if (s->rec) {
+    size_t at = nwarps + 1;
+    for (uint32_t w = 0; w < nwarps; w++) {
+      s->rec[w] = at;
+      if (warps[w].n) memcpy(s->rec + at, warps[w].v, warps[w].n * sizeof *s->rec);
+      at += warps[w].n;
+    }
+    s->rec[nwarps] = at;
+    s->nwarps = nwarps;
+  } else {
+    r->cs.lost_records = 1;
+  }
+  s->done = 1;
+  if (r->track) note_spans(r, warps, nwarps);
+  advance(r);
+}
+
+void ws_rp_finish(ws_replay *r) {
+  for (uint64_t i = 0; i < r->nslots; i++) r->slots[i].done = 1;
+  advance(r);
+  if (!r->cs.have_l2) return;
+  r->cs.dram_write_sectors = r->l2.writebacks + ws_cache_dirty_sectors(&r->l2);
+  /* The flush at the end of the launch. */
+  for (size_t i = 0; r->track && i < (size_t)r->l2.sets * r->l2.ways; i++)
+    if (r->l2.tags[i] && r->l2.dirty[i])
+      note_writeback(r, (r->l2.tags[i] - 1) * r->l2.line_bytes, r->l2.dirty[i]);
+}
+
+/* A region's grid reads (docs/profile.md, "Sampling").  `moved`, `distinct`:
+ * the replay's DRAM sectors of the region and the distinct ones; S: its
+ * sectors (0: no cap). */
+typedef struct rp_guess {
+  double own;        /* moved x scale: no reuse between blocks */
+  double footprint;  /* min(S, distinct x scale) */
+  double remiss;     /* (moved - distinct) x scale: what the blocks re-fetch */
+  double lines;      /* L2 lines the footprint occupies */
+  int global;        /* shared by blocks spread over the whole region */
+} rp_guess;
+
+static rp_guess guess(const ws_replay *r, const rp_region *g, double moved, double distinct,
+                      double S, double scale) {
+  rp_guess q;
+  double spl = (double)r->cs.l2_line / r->cs.sector; /* sectors per line */
+  q.own = moved * scale;
+  q.footprint = distinct * scale;
+  if (S > 0 && q.footprint > S) q.footprint = S;
+  q.remiss = (moved - distinct) * scale;
+  /* Blocks share it when their footprints add up to more than it has;
+   * globally when each block's accesses span most of it (a gathered table,
+   * a matrix read by column strips), else with neighbours (a stencil's
+   * halo rows), which the L2 holds while the neighbours run. */
+  double mean_span = g && g->span_blocks ? g->span_sum / (double)g->span_blocks : 0;
+  q.global = S > 0 && distinct * scale > S && mean_span >= 0.5 * S * r->cs.sector;
+  double fill = S > 0 ? q.footprint / S : 1;
+  q.lines = S > 0 ? S / spl * (1 - pow(1 - fill, spl)) : q.footprint / spl;
+  return q;
+}
+
+/* Che's approximation of an LRU cache of C lines: the characteristic time
+ * T (in launches) at which the global regions' lines (each accessed at its
+ * rate, independently) and the other traffic (each line used once, kept T)
+ * fill the cache; INFINITY when everything fits. */
+static double che_time(const rp_guess *q, size_t n, double other_lines, double C) {
+  double hi = 1;
+  for (int k = 0; k < 60; k++, hi *= 2) {
+    double occ = other_lines * (hi < 1 ? hi : 1);
+    for (size_t i = 0; i < n; i++)
+      if (q[i].global && q[i].lines > 0) occ += q[i].lines * (1 - exp(-q[i].own / q[i].lines * hi));
+    if (occ >= C) break;
+  }
+  if (hi > 1e15) return INFINITY;
+  double lo = 0;
+  for (int k = 0; k < 100; k++) {
+    double mid = (lo + hi) / 2, occ = other_lines * (mid < 1 ? mid : 1);
+    for (size_t i = 0; i < n; i++)
+      if (q[i].global && q[i].lines > 0) occ += q[i].lines * (1 - exp(-q[i].own / q[i].lines * mid));
+    if (occ < C) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+/* Grid sectors written back: the footprint cap alone (written data is
+ * rarely shared beyond neighbours). */
+static double grid_writes(double moved, double distinct, double S, double scale) {
+  double footprint = distinct * scale;
+  if (S > 0 && footprint > S) footprint = S;
+  double shared = footprint + (moved - distinct) * scale, own = moved * scale;
+  return shared < own ? shared : own;
+}
+
+/* The grid's DRAM-read sectors: per region, its own reads scaled when
+ * blocks do not share it; the footprint plus the blocks' re-fetches when
+ * they share it with neighbours; for regions shared globally, the
+ * footprint plus the re-references that miss under Che's approximation
+ * (hit probability 1 - exp(-rate x T)). */
+static double grid_reads(const ws_replay *r, double scale) {
+  size_t n = r->nreg + 1;
+  rp_guess *q = calloc(n, sizeof *q);
+  if (!q) return (double)r->cs.dram_read_sectors * scale;
+  double other_lines = 0, spl = (double)r->cs.l2_line / r->cs.sector, rd = 0;
+  for (size_t i = 0; i < n; i++) {
+    const rp_region *g = &r->reg[i];
+    double S = i < r->nreg ? (double)g->sectors : 0; /* outside every region: no cap */
+    q[i] = guess(r, i < r->nreg ? g : NULL, (double)g->reads, (double)g->reads_distinct, S, scale);
+    double wr = grid_writes((double)g->writes, (double)g->writes_distinct, S, scale);
+    if (!q[i].global) {
+      double local = q[i].footprint + q[i].remiss;
+      q[i].own = local < q[i].own ? local : q[i].own;
+      rd += q[i].own;
+      other_lines += q[i].own / spl;
+    }
+    other_lines += wr / spl;
+  }
+  double C = (double)r->cs.l2_bytes / r->cs.l2_line;
+  double T = che_time(q, n, other_lines, C);
+  for (size_t i = 0; i < n; i++) {
+    if (!q[i].global) continue;
+    double F = q[i].footprint, A = q[i].own;
+    double hit = isinf(T) ? 1 : 1 - exp(-A / q[i].lines * T);
+    double m = F + (A - F) * (1 - hit) + q[i].remiss * hit;
+    rd += m < A ? m : A;
+  }
+  free(q);
+  return rd;
+}
+
+void ws_rp_estimate_grid(ws_rp_estimate *out, const ws_replay *r, double scale) {
+  const ws_rp_stats *cs = &r->cs;
+  double sb = cs->sector;
+  double rd = (double)cs->dram_read_sectors * scale, wr = (double)cs->dram_write_sectors * scale;
+  if (r->track && scale != 1) {
+    rd = grid_reads(r, scale);
+    wr = 0;
+    for (size_t i = 0; i <= r->nreg; i++) {
+      const rp_region *g = &r->reg[i];
+      double S = i < r->nreg ? (double)g->sectors : 0;
+      wr += grid_writes((double)g->writes, (double)g->writes_distinct, S, scale);
+    }
+  }
+  out->dram_read_bytes = rd * sb;
+  out->dram_write_bytes = wr * sb;
+  /* Misses the estimate removes became hits, in the replay's own units
+   * (negative when it adds misses the sample's L2 did not see). */
+  double removed = (double)cs->dram_read_sectors - rd / scale;
+  out->l2_hit_ratio = cs->l2_access ? ((double)cs->l2_hit + removed) / (double)cs->l2_access : NAN;
+  if (out->l2_hit_ratio < 0) out->l2_hit_ratio = 0;
+  out->miss_ratio = cs->load_sectors ? rd / scale / (double)cs->load_sectors : NAN;
+}

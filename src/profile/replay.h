@@ -1,0 +1,109 @@
+/*
+ * replay.h — the profiler's cache replay (internal): the global/local
+ * sectors of each profiled block, recorded per warp in issue order, are
+ * replayed through per-SM L1s and the shared L2 in an order that
+ * interleaves what a GPU interleaves (docs/profile.md, "Caches"):
+ *   - profiled block i (slot i, linear block order) runs on SM i mod S,
+ *     S = min(SMs, profiled blocks); an SM holds up to `blocks_per_sm`
+ *     resident blocks (the occupancy) and admits its next block when one
+ *     retires;
+ *   - an SM issues its resident warps' requests round-robin, one request
+ *     (all the sectors of one warp instruction) per turn;
+ *   - the SMs take turns at the L2: one request from SM 0, one from SM 1,
+ *     ..., SM S-1, and again.
+ * The result depends only on the records, never on when they arrive: the
+ * replay advances as far as the records present allow and waits for the
+ * next one it needs.  Not thread-safe: the profiler calls it under its lock.
+ */
+#ifndef WS_PROFILE_REPLAY_H
+#define WS_PROFILE_REPLAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "warpsight/gpu.h"
+#include "warpsight/memsim.h"
+
+/* Flags in the low bits of a recorded sector address (sectors are 32-byte
+ * aligned). */
+enum { WS_RP_WRITE = 1, WS_RP_ATOMIC = 2, WS_RP_LOCAL = 4, WS_RP_FIRST = 8, WS_RP_FLAGS = 31 };
+
+/* A growable list of recorded sectors (one warp's, during a block). */
+typedef struct ws_rp_trace {
+  uint64_t *v;
+  size_t n, cap;
+  int short_of_memory; /* a push failed: the trace lost entries */
+} ws_rp_trace;
+
+void ws_rp_trace_push(ws_rp_trace *t, uint64_t v);
+void ws_rp_trace_free(ws_rp_trace *t);
+
+/* What the replay counted. */
+typedef struct ws_rp_stats {
+  int have_l1, have_l2;
+  uint64_t l1_access, l1_hit;     /* load sectors looked up in L1 */
+  uint64_t l2_access, l2_hit;     /* sectors looked up in L2 */
+  uint64_t load_sectors;          /* load (and atomic) sectors requested */
+  uint64_t dram_read_sectors;     /* load sectors that missed everywhere */
+  uint64_t dram_write_sectors;    /* dirty L2 sectors written back or flushed */
+  uint64_t requests;              /* requests replayed */
+  uint32_t l1_bytes, l1_ways, l1_line, l2_bytes, l2_ways, l2_line, sector;
+  uint32_t nsm;                   /* SMs the replay uses */
+  uint32_t blocks_per_sm;         /* resident blocks per SM */
+  int lost_records;               /* some block's record was lost (out of memory) */
+} ws_rp_stats;
+
+typedef struct ws_replay ws_replay;
+
+/* A global memory object the DRAM traffic is attributed to. */
+typedef struct ws_rp_region {
+  uint64_t base, bytes; /* address range */
+} ws_rp_region;
+
+/* A replay of `nslots` profiled blocks on GPU g with `blocks_per_sm`
+ * resident blocks per SM (>= 1).  With track = 1 (a sample) it also
+ * attributes DRAM traffic to `regions` (ascending, non-overlapping; copied),
+ * remembers which sectors it read and wrote back and how far each block's
+ * accesses spread in each region, for ws_rp_estimate_grid.  NULL when out
+ * of memory or when the GPU's cache geometry is unusable. */
+ws_replay *ws_rp_new(const ws_gpu *g, uint64_t nslots, uint32_t blocks_per_sm, int track,
+                     const ws_rp_region *regions, size_t nregions);
+void ws_rp_free(ws_replay *r);
+
+/* Hand over slot `slot`'s record: warp w's sectors are warps[w] (nwarps of
+ * them; copied).  Replays whatever became possible. */
+void ws_rp_put(ws_replay *r, uint64_t slot, const ws_rp_trace *warps, uint32_t nwarps);
+
+/* Replay to the end (a slot never handed over counts as a block without
+ * requests: only a faulted run leaves one) and flush the L2's dirty
+ * sectors into dram_write_sectors. */
+void ws_rp_finish(ws_replay *r);
+
+const ws_rp_stats *ws_rp_stats_of(const ws_replay *r);
+
+/* The whole grid's DRAM traffic and cache ratios from a replay of a sample
+ * of its blocks, `scale` = grid blocks / replayed blocks (docs/profile.md,
+ * "Sampling", says why): per region, with R the sectors the replay moved,
+ * U the distinct ones, S the region's sectors and F = min(S, U x scale):
+ *   not shared (U x scale <= S): R x scale;
+ *   shared with neighbours: min(R x scale, F + (R - U) x scale);
+ *   shared globally (blocks span half of it or more): F plus the
+ *     re-references that miss under Che's approximation of the L2.
+ * Writes use the neighbour rule; traffic outside every region scales.
+ * scale = 1, or a replay without tracking: the replay's own figures.
+ * Ratios are NaN where they have no denominator. */
+typedef struct ws_rp_estimate {
+  double dram_read_bytes;   /* whole grid */
+  double dram_write_bytes;  /* whole grid */
+  double l2_hit_ratio;      /* the replay's L2 hits plus the misses the
+                               estimate removes, over its L2 accesses */
+  double miss_ratio;        /* estimated DRAM-read sectors / load sectors */
+} ws_rp_estimate;
+void ws_rp_estimate_grid(ws_rp_estimate *out, const ws_replay *r, double scale);
+
+/* Resident blocks per SM for the replay: the occupancy calculator's
+ * figure for the block size and resources (NaN: not limiting), at least 1. */
+uint32_t ws_rp_blocks_per_sm(const ws_gpu *g, uint64_t threads_per_block, double regs,
+                             double shared_bytes);
+
+#endif

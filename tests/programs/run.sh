@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# run.sh NAME [ptsz] — build tests/programs/NAME.cu with nvcc (-cudart
+# shared; with ptsz also -default-stream per-thread, whose host code calls the
+# _ptsz/_ptds entry points) and run it under `warpsight exec`: its own checks
+# against the C reference must print PASS and exit 0; some programs have
+# extra checks below.  Skipped (exit 77) where nvcc is absent.  Env: WS
+# (warpsight), WS_SRC, WS_BUILD, WS_SANITIZE=1 when the runtime is built with
+# ASan (it is then preloaded).
+name=$1
+variant=${2:-}
+flags=()
+[ "$variant" = ptsz ] && flags=(-default-stream per-thread)
+. "$WS_SRC/tests/cli/lib.sh"
+NVCC=$(command -v nvcc || true)
+[ -z "$NVCC" ] && [ -x /usr/local/cuda/bin/nvcc ] && NVCC=/usr/local/cuda/bin/nvcc
+if [ -z "$NVCC" ]; then
+  echo "SKIP: nvcc not found (install the CUDA toolkit to build tests/programs)"
+  exit 77
+fi
+bin="$WS_BUILD/tests/programs/$name${variant:+_$variant}"
+mkdir -p "$(dirname "$bin")"
+src="$WS_SRC/tests/programs/$name.cu"
+if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ "$WS_SRC/tests/programs/check.h" -nt "$bin" ]; then
+  "$NVCC" -cudart shared -arch=sm_80 -O2 "${flags[@]}" -o "$bin.tmp" "$src" || { echo "FAIL: nvcc $src"; exit 1; }
+  mv "$bin.tmp" "$bin"
+fi
+if [ "${WS_SANITIZE:-0}" = 1 ]; then
+  case $name in scan|printf)
+    # Managed memory is mapped on the host at its device address, which
+    # lies in ASan's shadow memory (docs/exec.md, "Memory").
+    echo "SKIP: $name uses managed memory, which cannot be mapped under ASan"
+    exit 77 ;;
+  esac
+  # The runtime carries ASan/UBSan; the program does not: preload them
+  # (into exec and the program only, not the checks below).
+  preload="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
+  asan="${ASAN_OPTIONS:-}:verify_asan_link_order=0"
+  # fontconfig's process-lifetime caches (the charts of --report)
+  lsan="${LSAN_OPTIONS:-}:suppressions=$WS_SRC/tests/lsan.supp"
+fi
+wsexec() {
+  if [ "${WS_SANITIZE:-0}" = 1 ]; then
+    LD_PRELOAD="$preload" ASAN_OPTIONS="$asan" LSAN_OPTIONS="$lsan" "$WS" exec "$@"
+  else
+    "$WS" exec "$@"
+  fi
+}
+
+run wsexec --report "$TMP/report" -- "$bin"
+expect_no_crash "$name"
+expect_rc 0 "$name"
+expect_out "PASS" "$name"
+grep -q "^FAIL" <<<"$OUT" && fail "$name: $OUT"
+[ -f "$TMP/report/exec.json" ] || fail "$name: no report $TMP/report/exec.json"
+
+case $name in
+fault)
+  expect_err "out-of-bounds" "the fault is reported as warpsight run reports it"
+  expect_out "cudaErrorIllegalAddress" "the program sees the fault" ;;
+unsupported)
+  expect_err "cudaMallocPitch is not supported by warpsight's CUDA runtime" "the message names the call" ;;
+printf)
+  expect_out "hello from thread 3 of block 0" "device printf"
+  expect_out "hello from thread 1 of block 1" "device printf, second block" ;;
+reduce)
+  expect_out "kernel reduce<int, 256>" "the report demangles the template" ;;
+functor)
+  expect_out "zip<float, ops::Saxpy>" "the report demangles the functor instantiation"
+  expect_out "zip<float, ops::MaxOf<float> >" "the second instantiation" ;;
+stencil)
+  expect_out "6 launches" "ping-pong launches counted"
+  # sampling profiles 1 block of 9, but every block still runs
+  run wsexec --sample-blocks 1 --model roofline -- "$bin"
+  expect_rc 0 "--sample-blocks 1"
+  expect_out "PASS stencil" "--sample-blocks 1: the results are still right" ;;
+histogram)
+  run wsexec --json --model roofline -- "$bin"
+  expect_rc 0 "--json"
+  expect_out '"schema":	"warpsight-exec/1"' "--json prints the report"
+  expect_out '"demangled":	"histogram"' "--json names the kernel" ;;
+conv)
+  # the charts of --report, where the library draws them (cairo)
+  if ls "$TMP/report/" | grep -q '\.png$'; then
+    ls "$TMP/report/" | grep -q 'roofline\.svg$' || fail "--report: no roofline chart"
+  fi ;;
+streams)
+  # cudaEventElapsedTime = the report's predicted time of the kernels between
+  # the two records (here every kernel of the program), primary model.
+  ev=$(sed -n 's/^events: \(.*\) ms$/\1/p' <<<"$OUT")
+  python3 - "$TMP/report/exec.json" "$ev" <<'PY' || fail "events: elapsed time differs from the report"
+import json, sys
+r = json.load(open(sys.argv[1])); ev = float(sys.argv[2]); m = r["primary_model"]
+want = sum(k["total_ms"][m] for k in r["kernels"])
+print(f"events {ev!r} ms, report {want!r} ms ({m})")
+sys.exit(0 if want > 0 and abs(ev - want) <= 1e-6 * want else 1)
+PY
+  ;;
+esac
+finish

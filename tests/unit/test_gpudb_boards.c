@@ -1,0 +1,119 @@
+/* test_gpudb_boards.c — issue 13's acceptance check for today's GPUs: five
+ * facts of every board added to the database (compute capability, SMs,
+ * FP32 cores per SM, clock, DRAM bandwidth) against the values typed here
+ * from the cited pages (not from the GPU files), and each fact's "source"
+ * in the file naming that page. */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "warpsight/gpu.h"
+
+typedef struct board {
+  const char *name;
+  int cc_major, cc_minor;
+  int sms, cores;
+  double clock_ghz, bw_gbs;
+  const char *cited; /* pieces of sources ('|'-separated); each checked fact names one */
+} board;
+
+/* Typed from the pages (docs/gpu-schema.md, "Today's GPUs", lists them). */
+static const board boards[] = {
+    /* sysrqmts A10 PCIe: CUDA 8.6, 72 SMs, 9216 shaders, boost 1695 MHz, 600.2 GB/s */
+    {"a10", 8, 6, 72, 128, 1.695, 600.2, "sysrqmts.com"},
+    /* sysrqmts A30 PCIe: CUDA 8.0, 56 SMs, 3584 shaders, boost 1440 MHz, 933.1 GB/s */
+    {"a30", 8, 0, 56, 64, 1.44, 933.1, "sysrqmts.com"},
+    /* fpsbench L4: CUDA 8.9, 7424 shading units (58 x 128), boost 2040 MHz, 300.1 GB/s */
+    {"l4", 8, 9, 58, 128, 2.04, 300.1, "fpsbench.com"},
+    /* itcreations L40S: 18,176 cores, 142 RT cores, boost 2520 MHz, 864 GB/s; CC list 8.9 */
+    {"l40s", 8, 9, 142, 128, 2.52, 864.0, "itcreations.com"},
+    /* spicedreamphone A40 PCIe: CUDA 8.6, 84 SMs, 10752, boost 1740 MHz, 695.8 GB/s */
+    {"a40", 8, 6, 84, 128, 1.74, 695.8, "spicedreamphone.com"},
+    /* sysrqmts RTX A4000: CUDA 8.6, 48 SMs, 6144, boost 1560 MHz, 448.0 GB/s */
+    {"rtx-a4000", 8, 6, 48, 128, 1.56, 448.0, "sysrqmts.com"},
+    /* sysrqmts RTX A6000: 84 SMs, 10752, boost 1800 MHz, 768.0 GB/s; CC list 8.6 */
+    {"rtx-a6000", 8, 6, 84, 128, 1.8, 768.0, "sysrqmts.com"},
+    /* topcpu TITAN RTX: 72 SMs, 4608, boost 1770 MHz, 672.0 GB/s; CC 7.5 (gpu_params.csv) */
+    {"titan-rtx", 7, 5, 72, 64, 1.77, 672.0, "topcpu.net"},
+    /* thegpu.guru RTX 2060 FE: 30 SM, 1920 ALUs, boost 1.68 GHz; alldbin 336.0 GB/s, CUDA 7.5 */
+    {"rtx2060", 7, 5, 30, 64, 1.68, 336.0, "thegpu.guru|alldbin.com"},
+    /* nexthardware RTX 2080 Ti: 4352 cores, boost 1545 MHz, 616 GB/s; 68 SMs (deviceQuery) */
+    {"rtx2080ti", 7, 5, 68, 64, 1.545, 616.0, "nexthardware.com|DEBDEEP-PROPS"},
+    /* informatyk-szczecin GTX 1650: 14 SM, 896 cores, 1665 MHz, 128 GB/s; CUDA 7.5 (topcpu) */
+    {"gtx1650", 7, 5, 14, 64, 1.665, 128.0, "informatyk-szczecin.com"},
+    /* sysrqmts RTX 3060: CUDA 8.6, 28 SMs, 3584, boost 1777 MHz, 360.0 GB/s */
+    {"rtx3060", 8, 6, 28, 128, 1.777, 360.0, "sysrqmts.com"},
+    /* wccftech: 38 SMs, 4864 cores; cputronic: boost 1665 MHz, 448.0 GB/s; CC list 8.6 */
+    {"rtx3060ti", 8, 6, 38, 128, 1.665, 448.0, "cputronic.com|wccftech.com"},
+    /* gamersky: 48 SMs x 128 = 6144; 608 GB/s (praeco-medii-aevi.de); 1770 MHz (estimate) */
+    {"rtx3070ti", 8, 6, 48, 128, 1.77, 608.0, "gamersky.com|praeco-medii-aevi.de|estimate"},
+    /* sirusgaming (NVIDIA launch table): 8704 cores (68 x 128), 1710 MHz, 760 GB/s */
+    {"rtx3080", 8, 6, 68, 128, 1.71, 760.0, "sirusgaming.com"},
+    /* sirusgaming: 10496 cores, 1700 MHz, 936 GB/s; 82 SMs (gpu_params.csv AMALI-RTX3090) */
+    {"rtx3090", 8, 6, 82, 128, 1.7, 936.0, "sirusgaming.com|AMALI-RTX3090"},
+    /* hmc-tech RTX 4090: 128 SMs, 16,384 shaders, boost 2.52 GHz; guru3d: 1,008 GB/s */
+    {"rtx4090", 8, 9, 128, 128, 2.52, 1008.0, "hmc-tech.com|guru3d.com"},
+    /* gpu_params.csv T4 row (FPS-M60-T4): CC 7.5, 40 SMs x 64, 1590 MHz, 320 GB/s */
+    {"t4", 7, 5, 40, 64, 1.59, 320.0, "FPS-M60-T4"},
+    /* gpu_params.csv H200 row: CC 9.0, 132 SMs x 128, 1980 MHz (HMC-TECH), 4.8 TB/s (MASSIVEGRID) */
+    {"h200", 9, 0, 132, 128, 1.98, 4800.0, "gpu_params.csv"},
+    /* hmc-tech B200: 148 SMs, 18,944 shaders, boost 1.98 GHz, 7.7 TB/s; gpu-ark.ru CC 10.0 */
+    {"b200", 10, 0, 148, 128, 1.98, 7700.0, "hmc-tech.com"},
+    /* Linux Format (pocketmags) RTX 5090: 170 SMs, 21,760 shaders, 2,407 MHz, 1,792 GB/s; CC list 12.0 */
+    {"rtx5090", 12, 0, 170, 128, 2.407, 1792.0, "pocketmags.com"},
+};
+
+static const char *source_of(const ws_gpu *g, const char *key) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(g->root, key);
+  const cJSON *s = v ? cJSON_GetObjectItemCaseSensitive(v, "source") : NULL;
+  return cJSON_IsString(s) ? s->valuestring : "";
+}
+
+/* 1 if `src` contains one of the '|'-separated pieces of `any`. */
+static int cites(const char *src, const char *any) {
+  char buf[160];
+  snprintf(buf, sizeof buf, "%s", any);
+  for (char *tok = strtok(buf, "|"); tok; tok = strtok(NULL, "|"))
+    if (strstr(src, tok)) return 1;
+  return 0;
+}
+
+static void five_facts(void **state) {
+  (void)state;
+  for (size_t i = 0; i < sizeof boards / sizeof boards[0]; i++) {
+    const board *b = &boards[i];
+    ws_diag d = WS_DIAG_INIT;
+    ws_gpu *g;
+    int r = ws_gpu_load(&g, b->name, &d);
+    if (r != WS_OK) fail_msg("%s does not load", b->name);
+    if (g->cc_major != b->cc_major || g->cc_minor != b->cc_minor || g->sms != b->sms ||
+        g->cores_per_sm != b->cores)
+      fail_msg("%s: cc %d.%d sms %d cores %d; the source says %d.%d, %d, %d", b->name,
+               g->cc_major, g->cc_minor, g->sms, g->cores_per_sm, b->cc_major, b->cc_minor,
+               b->sms, b->cores);
+    assert_close(g->clock_ghz, b->clock_ghz, 1e-12);
+    assert_close(g->mem_bandwidth_gbs, b->bw_gbs, 1e-12);
+    /* Each checked fact names one of the board's cited pages. */
+    static const char *const cited[] = {"sms", "clock_ghz", "mem_bandwidth_gbs"};
+    for (size_t k = 0; k < 3; k++)
+      if (!cites(source_of(g, cited[k]), b->cited))
+        fail_msg("%s.%s: source '%s' cites none of %s", b->name, cited[k],
+                 source_of(g, cited[k]), b->cited);
+    assert_true(*source_of(g, "compute_capability"));
+    assert_true(*source_of(g, "cores_per_sm"));
+    ws_gpu_free(g);
+    ws_diag_free(&d);
+  }
+}
+
+/* The database holds at least 40 boards (issue 13). */
+static void forty_boards(void **state) {
+  (void)state;
+  assert_true(ws_gpu_db_count() >= 40);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {cmocka_unit_test(five_facts), cmocka_unit_test(forty_boards)};
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

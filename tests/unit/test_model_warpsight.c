@@ -1,0 +1,130 @@
+/*
+ * test_model_warpsight.c — the warpsight model's terms (src/model/warpsight.c,
+ * docs/models/warpsight.md) and the physical floors (src/model/floors.c) on a
+ * hand-written profile and GPU, every value worked out by hand below.
+ *
+ * GPU (inline): CC 3.0, 8 SMs, 32 SFUs per SM, 1 GHz, 100 GB/s; latencies
+ *   L1 30, L2 200, DRAM 400; warpsight: issue_rate 4, lsu_rate 1,
+ *   l2_bytes_per_cycle 256, dram_efficiency 0.8, alu_latency_scale 1.5,
+ *   mem_latency_scale 1, overlap_p 4, launch_us 2, barrier_cycles 20,
+ *   atomic_cycles 1, fp64_lanes_per_sm 8, block_cycles 10.
+ * Launch: 64 blocks x 256 threads = 8 warps per block, 512 warps.  CC 3.0
+ *   holds 8 blocks of 256 threads per SM (2048 threads), the grid gives
+ *   ceil(64 / 8) = 8 per SM: blocks_per_sm 8, active 8, waves 1, 64 warps
+ *   on the busiest SM.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "warpsight/model.h"
+
+#define P(v) "{\"value\":" #v ",\"source\":\"test\"}"
+static const char gpu_fmt[] =
+    "{\"schema\":\"warpsight-gpu/1\",\"name\":\"t-kepler\",\"compute_capability\":\"3.0\","
+    "\"sms\":8,\"cores_per_sm\":192,\"sfu_per_sm\":32,\"clock_ghz\":1.0,\"mem_bandwidth_gbs\":100,"
+    "\"latencies\":{\"dram\":400,\"l2\":200,\"l1\":30},"
+    "\"models\":{\"warpsight\":{\"issue_rate\":%s,\"lsu_rate\":" P(1)
+    ",\"l2_bytes_per_cycle\":" P(256) ",\"dram_efficiency\":" P(0.8)
+    ",\"alu_latency_scale\":" P(1.5) ",\"mem_latency_scale\":" P(1) ",\"overlap_p\":" P(4)
+    ",\"launch_us\":" P(2) ",\"barrier_cycles\":" P(20) ",\"atomic_cycles\":" P(1)
+    ",\"fp64_lanes_per_sm\":" P(8) ",\"block_cycles\":" P(10) "}}}";
+
+static const char profile_json[] =
+    "{\"schema\":\"warpsight-profile/1\",\"kernel\":\"k\","
+    "\"launch\":{\"grid\":[64,1,1],\"block\":[256,1,1]},"
+    "\"per_warp\":{\"comp_insts\":90,\"coal_mem_insts\":10,\"uncoal_mem_insts\":0,"
+    "\"synch_insts\":2,\"sfu_insts\":2,\"fp64_insts\":0,\"shared_mem_insts\":8,"
+    "\"bank_conflict_replays\":4},"
+    "\"memory\":{\"avg_trans_warp\":4,\"l1_hit_ratio\":0,\"l2_hit_ratio\":0.5,"
+    "\"dram_read_bytes\":1000000,\"dram_write_bytes\":280000,\"l2_sectors_per_warp\":40},"
+    "\"dependencies\":{\"path_mem_loads\":3,\"path_cycles\":500}}";
+
+static ws_model_result run(const char *issue_rate, ws_floors *fl) {
+  char gj[4096];
+  snprintf(gj, sizeof gj, gpu_fmt, issue_rate);
+  ws_diag d = WS_DIAG_INIT;
+  ws_profile *p;
+  ws_gpu *g;
+  assert_ok_diag(ws_profile_load_json(&p, profile_json, "test", &d), &d);
+  assert_ok_diag(ws_gpu_load_json(&g, gj, "gpu", &d), &d);
+  ws_model_result r = WS_MODEL_RESULT_INIT;
+  assert_ok_diag(ws_model_predict(&r, "warpsight", p, g, &d), &d);
+  if (fl) assert_int_equal(ws_floors_compute(fl, p, g), WS_OK);
+  ws_diag_free(&d);
+  ws_gpu_free(g);
+  ws_profile_free(p);
+  return r;
+}
+
+#define T(name) ws_model_term_get(&r, name)
+
+/* C1 issue  = (100 insts + 4 replays) / 4 = 26 cycles per warp
+ * C2 SFU    = 2 x 32 / 32 = 2;  C3 FP64 = 0
+ * C4 LSU    = (10 requests x 4 sectors / 4 + 8 shared + 4 replays) / 1 = 22
+ * C5 t_sm   = 64 warps x max(26, 2, 0, 22) = 1664
+ * M1 t_l2   = 40 x 512 warps x 32 B / 256 = 2560
+ * M2 t_dram = 1 280 000 B / (100 GB/s x 0.8) x 1 GHz = 16000
+ * L1 latency = 0.5 x 200 + 0.5 x 400 = 300
+ * L2 path   = 3 x 300 + 500 x 1.5 = 1650;
+ * L3 t_latency = 1 wave x (1650 + 2 barriers x 20 + 10) = 1700
+ * T1 core   = 16000 x (1 + 0.104^4 + 0.16^4 + 0.10625^4)^(1/4) = 16003.597941
+ *    cycles = 2 us x 1 GHz + core = 18003.597941;  time = 0.018003597941 ms. */
+static void terms_by_hand(void **state) {
+  (void)state;
+  ws_model_result r = run(P(4), NULL);
+  assert_close(T("blocks_per_sm"), 8, 0);
+  assert_close(T("active_blocks_per_sm"), 8, 0);
+  assert_close(T("waves"), 1, 0);
+  assert_close(T("issue_cycles_per_warp"), 26, 1e-12);
+  assert_close(T("sfu_cycles_per_warp"), 2, 1e-12);
+  assert_close(T("lsu_cycles_per_warp"), 22, 1e-12);
+  assert_close(T("t_sm"), 1664, 1e-9);
+  assert_close(T("t_l2"), 2560, 1e-9);
+  assert_close(T("t_dram"), 16000, 1e-6);
+  assert_close(T("t_atomic"), 0, 0);
+  assert_close(T("load_latency"), 300, 1e-9);
+  assert_close(T("path_cycles_per_wave"), 1650, 1e-9);
+  assert_close(T("t_latency"), 1700, 1e-9);
+  assert_close(T("t_overlapped"), 16003.597941, 1e-5);
+  assert_close(r.cycles, 18003.597941, 1e-5);
+  assert_close(r.time_ms, 0.018003597941, 1e-11);
+  assert_non_null(strstr(r.limiter, "DRAM"));
+  ws_model_result_free(&r);
+}
+
+/* An issue rate above the peak dispatch (8 per SM per cycle on CC 3.0) is
+ * capped: C1 = 104 / 8 = 13.  Floors of the launch: DRAM 1 280 000 B /
+ * 100 GB/s = 0.0128 ms; issue 100 x 512 / (8 SMs x 8 x 1 GHz) = 0.0008 ms.
+ * The prediction is above both; 0.01 ms would be below the DRAM floor
+ * (0.78x), 0.0005 ms below both, reported as the DRAM one (the larger
+ * shortfall: 0.039x against 0.625x). */
+static void issue_cap_and_floors(void **state) {
+  (void)state;
+  ws_floors fl;
+  ws_model_result r = run(P(100), &fl);
+  assert_close(T("issue_rate"), 8, 0);
+  assert_close(T("issue_cycles_per_warp"), 13, 1e-12);
+  assert_close(fl.dram_ms, 0.0128, 1e-15);
+  assert_close(fl.issue_ms, 0.0008, 1e-15);
+  assert_close(fl.issue_per_cycle, 8, 0);
+  char buf[256];
+  assert_null(ws_floors_check(buf, sizeof buf, &fl, r.time_ms));
+  const char *why = ws_floors_check(buf, sizeof buf, &fl, 0.01);
+  assert_non_null(why);
+  assert_non_null(strstr(why, "below the DRAM floor"));
+  assert_non_null(strstr(why, "0.78x"));
+  why = ws_floors_check(buf, sizeof buf, &fl, 0.0005);
+  assert_non_null(strstr(why, "DRAM"));
+  assert_close(ws_floor_issue_rate(2, 0), 2, 0);
+  assert_close(ws_floor_issue_rate(7, 0), 4, 0);
+  ws_model_result_free(&r);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(terms_by_hand),
+      cmocka_unit_test(issue_cap_and_floors),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

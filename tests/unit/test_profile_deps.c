@@ -1,0 +1,151 @@
+/*
+ * test_profile_deps.c — the profiler's `dependencies` section and atomic
+ * serialization (src/profile/deps.c, docs/profile.md) on synthetic streams
+ * of real parsed PTX, against paths worked out by hand below.
+ */
+#include <string.h>
+
+#include "testutil.h"
+#include "warpsight/gpu.h"
+#include "warpsight/profiler.h"
+#include "warpsight/ptx.h"
+
+static const char ptx[] =
+    ".version 7.0\n"
+    ".target sm_80\n"
+    ".address_size 64\n"
+    ".visible .entry k(.param .u64 a)\n"
+    "{\n"
+    "  .reg .b32 %r<4>;\n"
+    "  .reg .f32 %f<4>;\n"
+    "  .reg .b64 %rd<4>;\n"
+    "  ld.global.f32 %f1, [%rd1];\n"          /* 0 */
+    "  add.f32 %f2, %f1, %f1;\n"              /* 1 */
+    "  add.f32 %f3, %f2, %f2;\n"              /* 2 */
+    "  mov.u32 %r1, 5;\n"                     /* 3 */
+    "  bar.sync 0;\n"                         /* 4 */
+    "  st.global.f32 [%rd1], %f3;\n"          /* 5 */
+    "  exit;\n"                               /* 6 */
+    "  atom.global.add.u32 %r2, [%rd1], 1;\n" /* 7 */
+    "  red.shared.add.u32 [%rd2], 1;\n"       /* 8 */
+    "}\n";
+
+typedef struct fixture {
+  ws_ptx_module *m;
+  const ws_ptx_function *k;
+  ws_gpu *g;
+  ws_prof *p;
+  ws_diag d;
+} fixture;
+
+static void setup(fixture *fx, uint32_t threads) {
+  memset(fx, 0, sizeof *fx);
+  assert_ok_diag(ws_ptx_parse(&fx->m, ptx, strlen(ptx), "deps.ptx", &fx->d), &fx->d);
+  fx->k = ws_ptx_find_function(fx->m, "k");
+  assert_non_null(fx->k);
+  assert_ok_diag(ws_gpu_load(&fx->g, "k20", &fx->d), &fx->d);
+  ws_prof_config c = {0};
+  c.module = fx->m;
+  c.kernel = fx->k;
+  c.gpu = fx->g;
+  c.grid[0] = 1, c.grid[1] = 1, c.grid[2] = 1;
+  c.block[0] = threads, c.block[1] = 1, c.block[2] = 1;
+  c.workers = 1;
+  c.resources.registers_per_thread = c.resources.shared_bytes_per_block = NAN;
+  c.resources.local_bytes_per_thread = NAN;
+  assert_ok_diag(ws_prof_new(&fx->p, &c, &fx->d), &fx->d);
+}
+
+static void emit(fixture *fx, uint32_t warp, int pc, uint8_t space, const uint64_t *addr) {
+  ws_emu_event ev = {0};
+  ev.warp = warp;
+  ev.func = fx->k;
+  ev.inst = &fx->k->insts[pc];
+  ev.pc = (uint32_t)pc;
+  ev.active = ev.exec = 0xffffffffu;
+  ev.space = space;
+  ev.bytes = 4;
+  ev.addr = addr;
+  ws_prof_inst(fx->p, &ev);
+}
+
+static ws_profile *finish(fixture *fx) {
+  ws_profile *pr = NULL;
+  assert_ok_diag(ws_prof_finish(fx->p, &pr, &fx->d), &fx->d);
+  ws_prof_free(fx->p);
+  ws_gpu_free(fx->g);
+  ws_ptx_module_free(fx->m);
+  ws_diag_free(&fx->d);
+  return pr;
+}
+
+/* Two warps, the emulator's order: warp 0 up to the barrier, warp 1 up to
+ * it, then each to its end.  Times are (loads, cycles); one issue cycle per
+ * instruction, ALU latency 6 (deps.c's nominal table).
+ *   warp 0: ld issues (0,1), %f1 ready (1,1); add issues (1,1) -> %f2 (1,7);
+ *           add (1,7) -> %f3 (1,13); mov (1,8) -> %r1 (1,14); bar (1,9).
+ *   warp 1: mov (0,1); bar (0,2).  Barrier slot: the later, (1,9).
+ *   warp 0: st leaves the barrier at (1,9), waits for %f3: (1,13); exit (1,14).
+ *   warp 1: add leaves at (1,9), issues (1,10) (its own %f1 was never
+ *           loaded) -> %f2 (1,16); add (1,16) -> %f3 (1,22); st (1,22); exit (1,23).
+ * The block's longest path is warp 1's: 1 load, 23 cycles.  Without the
+ * join at the barrier it would be warp 0's (1,14). */
+static void path_through_barrier(void **s) {
+  (void)s;
+  fixture fx;
+  setup(&fx, 64);
+  uint64_t a[32];
+  for (int l = 0; l < 32; l++) a[l] = 4096 + 4 * (uint64_t)l;
+  ws_prof_block_begin(fx.p, 0, 0);
+  emit(&fx, 0, 0, WS_PTX_SP_GLOBAL, a);
+  emit(&fx, 0, 1, 0, NULL);
+  emit(&fx, 0, 2, 0, NULL);
+  emit(&fx, 0, 3, 0, NULL);
+  emit(&fx, 0, 4, 0, NULL);
+  emit(&fx, 1, 3, 0, NULL);
+  emit(&fx, 1, 4, 0, NULL);
+  emit(&fx, 0, 5, WS_PTX_SP_GLOBAL, a);
+  emit(&fx, 0, 6, 0, NULL);
+  emit(&fx, 1, 1, 0, NULL);
+  emit(&fx, 1, 2, 0, NULL);
+  emit(&fx, 1, 5, WS_PTX_SP_GLOBAL, a);
+  emit(&fx, 1, 6, 0, NULL);
+  ws_prof_block_end(fx.p, 0, 0);
+  ws_profile *pr = finish(&fx);
+  assert_close(pr->f.path_mem_loads, 1, 0);
+  assert_close(pr->f.path_cycles, 23, 0);
+  assert_close(pr->f.global_atomic_insts, 0, 0);
+  ws_profile_free(pr);
+}
+
+/* One warp: an atomic add where all 32 lanes hit one address (32 serialized
+ * operations) and a shared reduction where lanes 0-15 and 16-31 hit two
+ * addresses (16 each, the two in parallel: 16).  Per warp: global 1
+ * request, 32 serialized; shared 1 request, 16.  The atomic's result is a
+ * memory load on the path: 1 load. */
+static void atomics_same_address(void **s) {
+  (void)s;
+  fixture fx;
+  setup(&fx, 32);
+  uint64_t one[32], two[32];
+  for (int l = 0; l < 32; l++) one[l] = 8192, two[l] = l < 16 ? 64 : 128;
+  ws_prof_block_begin(fx.p, 0, 0);
+  emit(&fx, 0, 7, WS_PTX_SP_GLOBAL, one);
+  emit(&fx, 0, 8, WS_PTX_SP_SHARED, two);
+  ws_prof_block_end(fx.p, 0, 0);
+  ws_profile *pr = finish(&fx);
+  assert_close(pr->f.global_atomic_insts, 1, 0);
+  assert_close(pr->f.global_atomic_serial, 32, 0);
+  assert_close(pr->f.shared_atomic_insts, 1, 0);
+  assert_close(pr->f.shared_atomic_serial, 16, 0);
+  assert_close(pr->f.path_mem_loads, 1, 0);
+  ws_profile_free(pr);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(path_through_barrier),
+      cmocka_unit_test(atomics_same_address),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

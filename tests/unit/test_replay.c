@@ -1,0 +1,309 @@
+/*
+ * test_replay.c — the profiler's interleaved cache replay (docs/profile.md,
+ * "Caches") on synthetic request streams whose hits and DRAM bytes are
+ * worked out by hand in each test's comment for the interleaved order (and,
+ * where it differs, for the warp-after-warp order the replay replaced, so
+ * each test can tell the two apart).
+ *
+ * The caches are shrunk (a real GPU's facts with small sizes) so that LRU
+ * evictions are easy to follow: a 512-byte cache of 4 ways and 128-byte
+ * lines is one set of 4 lines.  A "line read" is one warp instruction whose
+ * 32 lanes read 32 consecutive 4-byte words: one 128-byte line, 4 sectors.
+ */
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "testutil.h"
+#include "warpsight/gpu.h"
+#include "warpsight/profiler.h"
+#include "warpsight/ptx.h"
+
+static const char ptx[] =
+    ".version 7.0\n"
+    ".target sm_80\n"
+    ".address_size 64\n"
+    ".visible .entry k(.param .u64 a)\n"
+    "{\n"
+    "  .reg .f32 %f<2>;\n"
+    "  .reg .b64 %rd<2>;\n"
+    "  ld.global.f32 %f1, [%rd1];\n" /* 0 */
+    "  st.global.f32 [%rd1], %f1;\n" /* 1 */
+    "  exit;\n"                      /* 2 */
+    "}\n";
+
+enum { I_LD, I_ST };
+
+typedef struct fixture {
+  ws_ptx_module *m;
+  const ws_ptx_function *k;
+  ws_gpu *g;
+  ws_prof *p;
+  ws_diag d;
+} fixture;
+
+typedef struct geometry {
+  int l1_bytes;           /* per SM, 4 ways, 128-byte lines (0: none) */
+  int l2_bytes;           /* 4 ways, 128-byte lines, 32-byte sectors */
+  int sms;                /* SMs of the GPU */
+  int max_blocks_per_sm;  /* resident blocks per SM (occupancy) */
+} geometry;
+
+static const ws_emu_region *g_regions; /* the launch's buffers for setup (or NULL) */
+static size_t g_nregions;
+
+/* An A100 with the caches, SMs and block limit of `geo`. */
+static void setup(fixture *fx, const geometry *geo, uint32_t blocks, uint32_t threads,
+                  uint64_t sample) {
+  memset(fx, 0, sizeof *fx);
+  assert_ok_diag(ws_ptx_parse(&fx->m, ptx, strlen(ptx), "test.ptx", &fx->d), &fx->d);
+  fx->k = ws_ptx_find_function(fx->m, "k");
+  assert_non_null(fx->k);
+  assert_ok_diag(ws_gpu_load(&fx->g, "a100", &fx->d), &fx->d);
+  fx->g->cache.l1_bytes = geo->l1_bytes;
+  fx->g->cache.l1_assoc = 4;
+  fx->g->cache.l1_line_bytes = 128;
+  fx->g->cache.l1_caches_global = 1;
+  fx->g->cache.l2_bytes = geo->l2_bytes;
+  fx->g->cache.l2_assoc = 4;
+  fx->g->cache.l2_line_bytes = 128;
+  fx->g->cache.l2_sector_bytes = 32;
+  fx->g->sms = geo->sms;
+  fx->g->limits.max_blocks_per_sm = geo->max_blocks_per_sm;
+  ws_prof_config c = {0};
+  c.module = fx->m;
+  c.kernel = fx->k;
+  c.gpu = fx->g;
+  c.grid[0] = blocks, c.grid[1] = 1, c.grid[2] = 1;
+  c.block[0] = threads, c.block[1] = 1, c.block[2] = 1;
+  c.workers = 2;
+  c.sample_blocks = sample;
+  c.resources.registers_per_thread = c.resources.shared_bytes_per_block = NAN;
+  c.resources.local_bytes_per_thread = NAN;
+  c.regions = g_regions;
+  c.nregions = g_nregions;
+  assert_ok_diag(ws_prof_new(&fx->p, &c, &fx->d), &fx->d);
+}
+
+static void teardown_fx(fixture *fx) {
+  ws_prof_free(fx->p);
+  ws_gpu_free(fx->g);
+  ws_ptx_module_free(fx->m);
+  ws_diag_free(&fx->d);
+}
+
+/* Warp `warp` of block `block` reads (or writes) the 128-byte line at `addr`. */
+static void line_access(fixture *fx, int worker, uint32_t block, uint32_t warp, int pc,
+                        uint64_t addr) {
+  uint64_t a[32];
+  for (int l = 0; l < 32; l++) a[l] = addr + 4 * (uint64_t)l;
+  ws_emu_event ev = {0};
+  ev.worker = worker;
+  ev.block_linear = block;
+  ev.warp = warp;
+  ev.func = fx->k;
+  ev.inst = &fx->k->insts[pc];
+  ev.pc = (uint32_t)pc;
+  ev.active = ev.exec = ~0u;
+  ev.space = WS_PTX_SP_GLOBAL;
+  ev.bytes = 4;
+  ev.addr = a;
+  ws_prof_inst(fx->p, &ev);
+}
+
+static ws_profile *finish(fixture *fx) {
+  ws_profile *pr = NULL;
+  assert_ok_diag(ws_prof_finish(fx->p, &pr, &fx->d), &fx->d);
+  return pr;
+}
+
+static double cache_count(const ws_profile *pr, const char *level, const char *what) {
+  const cJSON *c = cJSON_GetObjectItem(cJSON_GetObjectItem(pr->root, "caches"), level);
+  return cJSON_GetObjectItem(c, what)->valuedouble;
+}
+
+#define LINE(i) (0x1000000 + 128 * (uint64_t)(i))
+
+/* Warps of a block interleave in L1.  One block of 2 warps (one SM); both
+ * warps read lines X0..X7 in order; the emulator hands warp 0's eight
+ * requests first, then warp 1's.  L1: one set of 4 lines.
+ *   Interleaved (w0 X0, w1 X0, w0 X1, w1 X1, ...): w0's read of Xk misses
+ *   (4 sectors), w1's hits (4 sectors): L1 64 accesses, 32 hits; L2 sees
+ *   the 32 misses, none hits; DRAM 8 lines = 1024 bytes.
+ *   Warp after warp: when w1 starts, X0..X3 were evicted by X4..X7 and
+ *   each of w1's reads evicts the line it needs next: 0 L1 hits, 2048
+ *   bytes from DRAM. */
+static void warps_interleave_in_l1(void **s) {
+  (void)s;
+  geometry geo = {512, 1 << 20, 1, 32};
+  fixture fx;
+  setup(&fx, &geo, 1, 64, 0);
+  ws_prof_block_begin(fx.p, 0, 0);
+  for (uint32_t w = 0; w < 2; w++)
+    for (int i = 0; i < 8; i++) line_access(&fx, 0, 0, w, I_LD, LINE(i));
+  ws_prof_block_end(fx.p, 0, 0);
+  ws_profile *pr = finish(&fx);
+  assert_close(cache_count(pr, "l1", "accesses"), 64, 0);
+  assert_close(cache_count(pr, "l1", "hits"), 32, 0);
+  assert_close(pr->f.l1_hit_ratio, 0.5, 0);
+  assert_close(pr->f.l2_hit_ratio, 0, 0);
+  assert_close(pr->f.dram_read_bytes, 1024, 0);
+  ws_profile_free(pr);
+  teardown_fx(&fx);
+}
+
+/* SMs take turns at the L2.  Two blocks of one warp on two SMs, no L1;
+ * both read X0..X7; L2: one set of 4 lines.
+ *   Interleaved (SM0 X0, SM1 X0, SM0 X1, ...): SM1's read of each line
+ *   hits what SM0 just brought: L2 64 sector accesses, 32 hits; DRAM 8
+ *   lines = 1024 bytes.
+ *   Block after block: block 1 finds X0..X3 evicted: 0 hits, 2048 bytes. */
+static void sms_interleave_in_l2(void **s) {
+  (void)s;
+  geometry geo = {0, 512, 108, 32};
+  fixture fx;
+  setup(&fx, &geo, 2, 32, 0);
+  for (uint32_t b = 0; b < 2; b++) {
+    int wk = (int)b;
+    ws_prof_block_begin(fx.p, wk, b);
+    for (int i = 0; i < 8; i++) line_access(&fx, wk, b, 0, I_LD, LINE(i));
+    ws_prof_block_end(fx.p, wk, b);
+  }
+  ws_profile *pr = finish(&fx);
+  assert_close(cache_count(pr, "l2", "accesses"), 64, 0);
+  assert_close(cache_count(pr, "l2", "hits"), 32, 0);
+  assert_close(pr->f.dram_read_bytes, 1024, 0);
+  ws_profile_free(pr);
+  teardown_fx(&fx);
+}
+
+/* Resident blocks interleave; occupancy bounds how many.  One SM, no L1,
+ * L2 one set of 4 lines; four blocks of one warp; blocks 0 and 1 read
+ * X0..X7, blocks 2 and 3 read Y0..Y7 (other lines).  Blocks are handed
+ * over in the order 3, 2, 1, 0 (the replay waits for block 0).
+ *   2 blocks per SM: 0 and 1 run together (as in the test above: 8 line
+ *   misses), then 2 and 3 (8 more): DRAM 16 lines = 2048 bytes, L2 hits
+ *   64 of 128 sector accesses.
+ *   1 block per SM: each block alone, every read misses: 32 lines = 4096
+ *   bytes, 0 hits. */
+static void resident_blocks_follow_occupancy(void **s) {
+  (void)s;
+  for (int per_sm = 1; per_sm <= 2; per_sm++) {
+    geometry geo = {0, 512, 1, per_sm};
+    fixture fx;
+    setup(&fx, &geo, 4, 32, 0);
+    for (int b = 3; b >= 0; b--) {
+      ws_prof_block_begin(fx.p, b % 2, (uint32_t)b);
+      for (int i = 0; i < 8; i++)
+        line_access(&fx, b % 2, (uint32_t)b, 0, I_LD, LINE(i + (b >= 2 ? 64 : 0)));
+      ws_prof_block_end(fx.p, b % 2, (uint32_t)b);
+    }
+    ws_profile *pr = finish(&fx);
+    const cJSON *c = cJSON_GetObjectItem(pr->root, "caches");
+    assert_close(cJSON_GetObjectItem(c, "blocks_per_sm")->valuedouble, per_sm, 0);
+    assert_close(cache_count(pr, "l2", "accesses"), 128, 0);
+    assert_close(cache_count(pr, "l2", "hits"), per_sm == 2 ? 64 : 0, 0);
+    assert_close(pr->f.dram_read_bytes, per_sm == 2 ? 2048 : 4096, 0);
+    ws_profile_free(pr);
+    teardown_fx(&fx);
+  }
+}
+
+/* A streaming kernel's DRAM bytes are its footprint, exactly, whatever
+ * the interleaving and even when the footprint dwarfs the L2: 64 blocks of
+ * 4 warps on 8 SMs, 2 resident per SM (4 waves), L1 512 B, L2 4 KB; thread
+ * i reads a[i] and b[i] and writes c[i] (three disjoint 32 KB arrays).
+ * Every sector is touched once: DRAM reads 2 x 64 x 128 x 4 = 65536 bytes,
+ * writes 32768 (each dirty sector written back once, on eviction or at the
+ * end); no cache hits at all. */
+static void streaming_dram_is_footprint(void **s) {
+  (void)s;
+  geometry geo = {512, 4096, 8, 2};
+  fixture fx;
+  setup(&fx, &geo, 64, 128, 0);
+  const uint64_t a = 0x1000000, b = 0x2000000, c = 0x3000000;
+  for (uint32_t blk = 0; blk < 64; blk++) {
+    int wk = (int)(blk % 2);
+    ws_prof_block_begin(fx.p, wk, blk);
+    for (uint32_t w = 0; w < 4; w++) {
+      uint64_t off = (blk * 128 + w * 32) * 4;
+      line_access(&fx, wk, blk, w, I_LD, a + off);
+      line_access(&fx, wk, blk, w, I_LD, b + off);
+      line_access(&fx, wk, blk, w, I_ST, c + off);
+    }
+    ws_prof_block_end(fx.p, wk, blk);
+  }
+  ws_profile *pr = finish(&fx);
+  assert_close(pr->f.dram_read_bytes, 65536, 0);
+  assert_close(pr->f.dram_write_bytes, 32768, 0);
+  assert_close(pr->f.l1_hit_ratio, 0, 0);
+  assert_close(pr->f.l2_hit_ratio, 0, 0);
+  ws_profile_free(pr);
+  teardown_fx(&fx);
+}
+
+/* The grid estimate from a sample (docs/profile.md, "Sampling").  Ten
+ * blocks of one warp, A100 (its 40 MB L2 holds everything); each block b
+ * reads
+ *   P: its own line, P + 128 b (10 lines, 40 sectors, shared by none);
+ *   N: lines b and b + 1 of N (11 lines, 44 sectors: each shared with a
+ *      neighbour; a block spans 2 of 11 lines);
+ *   T: all 8 lines of T (32 sectors, every block spans all of it).
+ * The full profile reads every sector once: (40 + 44 + 32) x 32 = 3712
+ * bytes.  --sample-blocks 2 profiles blocks 2 and 7 (floor((2i + 1) x 10 /
+ * 4)), scale 5; the replay moves P 8 sectors (U 8), N 16 (U 16), T 32
+ * (block 7 hits what block 2 brought; U 32):
+ *   P: U x 5 = 40 <= 40: not shared, R x 5 = 40;
+ *   N: U x 5 = 80 > 44, span 2/11 < 1/2: neighbours, min(80, 44 + 0) = 44;
+ *   T: U x 5 = 160 > 32, span 1: global; everything fits the L2, so every
+ *      re-reference hits: F = 32.
+ * Estimate 116 sectors = 3712 bytes, the full profile's; scaling the
+ * sample would say (8 + 16 + 32) x 5 x 32 = 8960.  Each half (block 2 or
+ * block 7 alone, scale 10) estimates the same 116: split-half error 0. */
+static void sample_estimate_per_buffer(void **s) {
+  (void)s;
+  const uint64_t P = 0x1000000, N = 0x2000000, T = 0x3000000;
+  const ws_emu_region regions[3] = {{P, 1280, "P"}, {N, 1408, "N"}, {T, 1024, "T"}};
+  g_regions = regions;
+  g_nregions = 3;
+  for (int sampled = 0; sampled < 2; sampled++) {
+    geometry geo = {0, 40 << 20, 108, 32};
+    fixture fx;
+    setup(&fx, &geo, 10, 32, sampled ? 2 : 0);
+    for (uint32_t b = 0; b < 10; b++) {
+      if (!ws_prof_sampled(fx.p, b)) continue;
+      ws_prof_block_begin(fx.p, 0, b);
+      line_access(&fx, 0, b, 0, I_LD, P + 128 * (uint64_t)b);
+      line_access(&fx, 0, b, 0, I_LD, N + 128 * (uint64_t)b);
+      line_access(&fx, 0, b, 0, I_LD, N + 128 * (uint64_t)(b + 1));
+      for (int i = 0; i < 8; i++) line_access(&fx, 0, b, 0, I_LD, T + 128 * (uint64_t)i);
+      ws_prof_block_end(fx.p, 0, b);
+    }
+    ws_profile *pr = finish(&fx);
+    assert_close(pr->f.dram_read_bytes, 3712, 1e-9);
+    assert_close(pr->f.dram_bytes_rel_error, 0, 0);
+    if (sampled) {
+      const cJSON *sam = cJSON_GetObjectItem(pr->root, "sampling");
+      assert_close(cJSON_GetObjectItem(sam, "profiled_blocks")->valuedouble, 2, 0);
+      const cJSON *halves = cJSON_GetObjectItem(sam, "split_half_dram_bytes");
+      assert_int_equal(cJSON_GetArraySize(halves), 2);
+      assert_close(cJSON_GetArrayItem(halves, 0)->valuedouble, 3712, 1e-9);
+      assert_close(cJSON_GetArrayItem(halves, 1)->valuedouble, 3712, 1e-9);
+    }
+    ws_profile_free(pr);
+    teardown_fx(&fx);
+  }
+  g_regions = NULL;
+  g_nregions = 0;
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(warps_interleave_in_l1),
+      cmocka_unit_test(sms_interleave_in_l2),
+      cmocka_unit_test(resident_blocks_follow_occupancy),
+      cmocka_unit_test(streaming_dram_is_footprint),
+      cmocka_unit_test(sample_estimate_per_buffer),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
