@@ -62,6 +62,7 @@ static double run(const ws_ptx_module *m, const ws_launch_spec *s, const ws_gpu 
     exit(2);
   }
   ws_emu_options o = WS_EMU_OPTIONS_INIT;
+  o.max_warp_insts = o.max_launch_insts = 0; /* trusted kernels, measured whole */
   o.threads = threads;
   ws_prof *p = NULL;
   ctx c = {NULL, (uint64_t)s->grid[0] * s->grid[1] * s->grid[2], sample};
@@ -92,6 +93,7 @@ static double run(const ws_ptx_module *m, const ws_launch_spec *s, const ws_gpu 
     o.hooks = &h;
   }
   ws_prof_options po = WS_PROF_OPTIONS_INIT;
+  po.max_warp_insts = po.max_launch_insts = 0; /* trusted kernels, measured whole */
   po.threads = threads;
   po.sample_blocks = sample;
   ws_prof_target tg = {m, prog, L, {s->grid[0], s->grid[1], s->grid[2]},

@@ -170,7 +170,7 @@ def derive(doc):
     put("warpsight", "fp64_lanes_per_sm", fp64)
     for key, v in (("dram_efficiency", 0.8), ("mem_latency_scale", 1), ("overlap_p", 4),
                    ("launch_us", 2), ("barrier_cycles", 20), ("atomic_cycles", 1),
-                   ("block_cycles", 100)):
+                   ("block_cycles", 100), ("divergence_penalty", 1)):
         put("warpsight", key, v)
     return out
 

@@ -78,6 +78,13 @@ typedef struct ws_launch_arg {
   uint32_t align;     /* aggregate: the largest alignment its fields need (1 for "bytes") */
 } ws_launch_arg;
 
+/* Static shared memory the emulator gives one block at most: 1 MiB, the
+ * same cap as dynamic_shared_bytes in a launch spec, and more than any
+ * GPU allows per block (227 KB on an H100, CUDA C Programming Guide,
+ * "Technical Specifications per Compute Capability").  A kernel declaring
+ * more is refused by ws_emu_load. */
+#define WS_EMU_MAX_SHARED_BYTES (1ull << 20)
+
 typedef struct ws_launch_spec {
   char *path;                 /* file it was read from (owned), for messages */
   char *kernel;               /* kernel name (owned) */
@@ -155,16 +162,34 @@ typedef enum ws_emu_block_action {
 
 /* --- running ---------------------------------------------------------------- */
 
+/* Default limits on emulated work, so that a runaway kernel (a loop that
+ * never ends, a warp spinning while another waits at a barrier) stops with
+ * a fault instead of running until killed.  Sized from the largest work in
+ * the bundled data (docs/emulator.md, "Limits"): a validation row profiles
+ * at most about 16 M warp instructions (two sampled blocks of subSeqMax at
+ * N = 268 M, 8 M each) and no warp executes more than about 2 M; the
+ * defaults leave 8x and 32x headroom, and stop a spinning kernel in
+ * seconds (the emulator runs 2e7 to 7e7 warp instructions a second). */
+#define WS_EMU_DEFAULT_MAX_WARP_INSTS (1ull << 26)   /* 67,108,864 per warp */
+#define WS_EMU_DEFAULT_MAX_LAUNCH_INSTS (1ull << 27) /* 134,217,728 per launch */
+
 typedef struct ws_emu_options {
   int version;               /* WS_EMU_OPTIONS_VERSION */
   int threads;               /* worker threads; 0 = the number of cores */
-  uint64_t max_warp_insts;   /* per-warp instruction limit; 0 = none */
+  uint64_t max_warp_insts;   /* per-warp instruction limit; 0 = none
+                                (WS_EMU_OPTIONS_INIT: the default above) */
   FILE *printf_out;          /* vprintf output (NULL: discarded) */
   const ws_emu_hooks *hooks; /* NULL: no profiling, no cost */
+  uint64_t max_launch_insts; /* limit on the warp instructions of the whole
+                                launch (every block); 0 = none.  A grid
+                                whose warps alone exceed it is refused
+                                before anything runs. */
 } ws_emu_options;
 
 #define WS_EMU_OPTIONS_VERSION 1
-#define WS_EMU_OPTIONS_INIT {WS_EMU_OPTIONS_VERSION, 0, 0, NULL, NULL}
+#define WS_EMU_OPTIONS_INIT                                                     \
+  {WS_EMU_OPTIONS_VERSION, 0, WS_EMU_DEFAULT_MAX_WARP_INSTS, NULL, NULL,        \
+   WS_EMU_DEFAULT_MAX_LAUNCH_INSTS}
 
 /* What stopped a launch that faulted (ws_emu_stats.fault_kind), so that a
  * runtime can map it to its own error codes. */
@@ -178,7 +203,8 @@ typedef enum ws_emu_fault {
   WS_EMU_FAULT_TRAP,       /* trap instruction */
   WS_EMU_FAULT_STACK,      /* call stack overflow, no memory for a frame */
   WS_EMU_FAULT_ASSERT,     /* device assert() failed (__assertfail) */
-  WS_EMU_FAULT_OTHER       /* anything else (bad indirect call, bad barrier...) */
+  WS_EMU_FAULT_OTHER,      /* anything else (bad indirect call, bad barrier...) */
+  WS_EMU_FAULT_LAUNCH_LIMIT /* the launch passed max_launch_insts */
 } ws_emu_fault;
 
 typedef struct ws_emu_stats {
@@ -194,6 +220,24 @@ typedef struct ws_emu_stats {
 
 typedef struct ws_emu_launch ws_emu_launch;
 
+/* The global memory (buffers and .global variables) one launch may
+ * allocate: by default half the machine's physical memory, so a spec that
+ * asks for more is refused with a message naming the budget before
+ * anything is allocated (calloc'd pages nobody touches cost nothing, so a
+ * budget above the free memory is still useful).  0 lifts the budget. */
+uint64_t ws_emu_default_memory_budget(void);
+void ws_emu_program_set_memory_budget(ws_emu_program *p, uint64_t bytes);
+
+/* Local memory per thread the emulator allows: 512 KiB, CUDA's maximum
+ * (CUDA C Programming Guide, "Technical Specifications per Compute
+ * Capability": 512 KB of local memory per thread).  Frames and alloca past
+ * it fault as a call-stack overflow naming the limit. */
+#define WS_EMU_MAX_LOCAL_BYTES (512ull << 10)
+
+/* Device printf output one launch may buffer: 64 MiB (64 times CUDA's
+ * default printf FIFO of 1 MB, cudaLimitPrintfFifoSize); a kernel printing
+ * more faults, naming the limit, instead of filling the host's memory. */
+#define WS_EMU_MAX_PRINTF_BYTES (64ull << 20)
 /* --- device memory -----------------------------------------------------------
  *
  * A device: one global address space shared by every launch made on it (the
@@ -290,6 +334,13 @@ int ws_emu_launch_new(ws_emu_launch **out, const ws_emu_program *p,
  * and address.  stats may be NULL. */
 int ws_emu_run(ws_emu_launch *l, const ws_emu_options *o, ws_emu_stats *stats,
                ws_diag *d);
+/* Refuse (WS_EINVAL, with a diagnostic naming the limit) a launch whose
+ * `blocks` blocks that will run hold more warps than o->max_launch_insts:
+ * each warp executes at least one instruction.  ws_emu_run calls it for
+ * the whole grid when no block_filter is set; a caller that filters blocks
+ * (sampling) calls it with the number that will run. */
+int ws_emu_check_work(const ws_emu_launch *l, uint64_t blocks, const ws_emu_options *o,
+                      ws_diag *d);
 /* Write each "output" buffer into dir (NULL = ".").  Spec launches only. */
 int ws_emu_write_outputs(const ws_emu_launch *l, const char *dir, ws_diag *d);
 /* A buffer's contents by argument name (for tests); NULL if none (or a

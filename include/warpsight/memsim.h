@@ -91,6 +91,8 @@ typedef struct ws_cache {
                            its first byte), valid when evicted_dirty != 0 */
   uint32_t evicted_dirty;/* its dirty sectors (bit i: sector i), 0 when the
                            last access evicted no dirty line */
+  int hashed;           /* 1: sets indexed by a hash of the line address
+                           (set after ws_cache_init); 0: line mod sets */
 } ws_cache;
 
 /* size_bytes = sets x ways x line_bytes; returns 0, or -1 on bad geometry

@@ -132,6 +132,12 @@ int ws_floors_compute(ws_floors *out, const ws_profile *p, const ws_gpu *g);
  * written into buf (size n) naming the floor, its value and the ratio. */
 const char *ws_floors_check(char *buf, size_t n, const ws_floors *fl, double time_ms);
 
+/* GPUPerf's zone (Sim et al. PPoPP'12, Figure 4): the application point
+ * A = (T_mem, T_comp) against the diagonal y = x.  1 (memory-bound) when
+ * T_mem > T_comp, else 0 (compute-bound).  The one rule that the gpuperf
+ * model's limiter and the advisor's bottleneck line both use. */
+int ws_gpuperf_memory_bound(double t_comp, double t_mem);
+
 #ifdef __cplusplus
 }
 #endif

@@ -129,7 +129,8 @@ typedef struct ws_prof_options {
                                          (else they are skipped) */
   int threads;                        /* worker threads asked for; 0: the number
                                          of cores (ws_prof_workers decides) */
-  uint64_t max_warp_insts;            /* per-warp instruction limit; 0: none */
+  uint64_t max_warp_insts;            /* per-warp instruction limit; 0: none
+                                         (INIT: WS_EMU_DEFAULT_MAX_WARP_INSTS) */
   const ws_prof_resources *resources; /* the compiler's figures (ptxas -v), or
                                          NULL: ws_prof_kernel_resources() */
   const char *resources_source;       /* with resources: where they come from
@@ -138,10 +139,19 @@ typedef struct ws_prof_options {
   const char *input;                  /* the kernel's file, recorded as
                                          profiler.input, or NULL */
   FILE *printf_out;                   /* the kernel's printf output; NULL: discarded */
+  uint64_t max_launch_insts;          /* limit on the launch's warp instructions
+                                         (the blocks that run); 0: none (INIT:
+                                         WS_EMU_DEFAULT_MAX_LAUNCH_INSTS) */
+  uint64_t max_memory;                /* ws_prof_launch_spec: the launch's global
+                                         memory budget in bytes; 0: the default
+                                         (ws_emu_default_memory_budget),
+                                         UINT64_MAX: none */
 } ws_prof_options;
 
 #define WS_PROF_OPTIONS_VERSION 1
-#define WS_PROF_OPTIONS_INIT {WS_PROF_OPTIONS_VERSION, 0, 0, 0, 0, NULL, NULL, NULL, NULL}
+#define WS_PROF_OPTIONS_INIT                                                          \
+  {WS_PROF_OPTIONS_VERSION, 0, 0, 0, WS_EMU_DEFAULT_MAX_WARP_INSTS, NULL, NULL, NULL, NULL, \
+   WS_EMU_DEFAULT_MAX_LAUNCH_INSTS, 0}
 
 /* A launch prepared in the emulator (ws_emu_launch_new from a spec, or a
  * raw launch on a device) and what the profiler must know about it: the

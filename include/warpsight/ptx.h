@@ -269,6 +269,12 @@ enum {
   WS_PTX_L_COMMON = 8
 };
 
+/* Largest variable the parser accepts, in bytes: 2^40 (1 TiB), more than
+ * the device memory of any GPU (the largest in data/gpus, an H100, has
+ * 80 GB).  A declaration whose extents multiply past it, or past 64 bits,
+ * is an error at its name, so no later size computation can wrap. */
+#define WS_PTX_MAX_VAR_BYTES (1ull << 40)
+
 /* A variable: module scope (.global/.const/.shared/...), function scope
  * (.local depot, demoted .shared, call-sequence .param), or a parameter. */
 typedef struct ws_ptx_var {

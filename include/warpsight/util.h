@@ -13,6 +13,8 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -55,6 +57,11 @@ typedef struct ws_diag {
 
 #define WS_DIAG_INIT {NULL, 0, 0, 0}
 
+/* Longest message or source line a diagnostic keeps, in bytes: longer ones
+ * (a 100 MB kernel name echoed in "no kernel named ...") end with "…"
+ * after this many bytes. */
+#define WS_DIAG_MAX_MESSAGE 1000
+
 /* Record a diagnostic.  Always returns WS_EINVAL so callers can write
  * `return ws_diag_add(...)`.  Allocation failures drop the message silently
  * but still count it as an error. */
@@ -86,9 +93,39 @@ char *ws_arena_strndup(ws_arena *a, const char *s, size_t n);
 size_t ws_arena_used(const ws_arena *a);          /* bytes handed out */
 void ws_arena_free(ws_arena *a);                  /* NULL is a no-op */
 
-/* Read a whole file into a NUL-terminated malloc'd buffer.  On error returns
- * WS_EIO and records a diagnostic naming the file and errno text. */
+/* Largest input file read whole: 1 GiB, far above any PTX, launch spec, GPU
+ * file, profile or CSV warpsight uses (the bundled ones are under 1 MiB),
+ * and small enough that reading one cannot exhaust a machine's memory. */
+#define WS_MAX_INPUT_BYTES (1ull << 30)
+
+/* Read a whole file into a NUL-terminated malloc'd buffer.  Regular files
+ * only (a FIFO, a device or a directory is refused, so nothing blocks or
+ * reads forever), at most WS_MAX_INPUT_BYTES.  On error returns WS_EIO
+ * (cannot open or read), WS_EINVAL (not a regular file, too large) or
+ * WS_ENOMEM, with a diagnostic naming the file and the OS's reason. */
 int ws_read_file(char **out, size_t *out_len, const char *path, ws_diag *d);
+/* Open an input file for reading with ws_read_file's checks (regular file,
+ * at most max_bytes by its size); *out_size gets the size.  The caller
+ * fcloses *out. */
+int ws_open_input(FILE **out, uint64_t *out_size, const char *path, uint64_t max_bytes,
+                  ws_diag *d);
+
+/* An output file being written: ws_outfile_open creates a temporary file
+ * beside `path` (O_EXCL: never through a symlink or into an existing file);
+ * write to `f`; ws_outfile_commit flushes, syncs and renames it over path
+ * (a symlink there is replaced, not followed), or on any error removes it,
+ * leaves the old file alone and reports the OS's reason; ws_outfile_discard
+ * drops it.  Every output of the library and the CLI goes through these. */
+typedef struct ws_outfile {
+  FILE *f;      /* write here */
+  char *path;   /* destination (owned) */
+  char *tmp;    /* the temporary file (owned) */
+} ws_outfile;
+int ws_outfile_open(ws_outfile *o, const char *path, ws_diag *d);
+int ws_outfile_commit(ws_outfile *o, ws_diag *d);
+void ws_outfile_discard(ws_outfile *o);
+/* Write len bytes to path through a ws_outfile. */
+int ws_write_file(const char *path, const void *data, size_t len, ws_diag *d);
 
 #ifdef __cplusplus
 }

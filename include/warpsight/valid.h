@@ -188,6 +188,12 @@ ws_valid_predictor *ws_valid_predictor_new(int threads);
  * depend on the values, and untouched pages of huge buffers then cost
  * nothing; docs/validation.md). */
 void ws_valid_predictor_keep_inputs(ws_valid_predictor *p, int keep);
+/* The emulator's limits on work (ws_emu_options.max_warp_insts and
+ * max_launch_insts; 0 lifts one; the defaults are WS_EMU_DEFAULT_*) and
+ * on a launch's global memory (ws_prof_options.max_memory: 0 the default,
+ * UINT64_MAX none). */
+void ws_valid_predictor_limits(ws_valid_predictor *p, uint64_t max_warp_insts,
+                               uint64_t max_launch_insts, uint64_t max_memory);
 void ws_valid_predictor_free(ws_valid_predictor *p);
 
 /* Profile `launch` of the kernel in ptx_path on g (ws_prof_launch_spec),
@@ -344,10 +350,12 @@ int ws_valid_report_stats(ws_valid_stats *out, const ws_valid_report *r,
  * worst one with its reason. */
 char *ws_valid_report_text(const ws_valid_report *r);
 /* Per-row CSV: kernel,gpu,input_size,grid,block,measured_s, then
- * predicted_s_<model> and error_pct_<model> for each model, then
- * floor_dram_s, floor_issue_s and below_floor_<model> (1 when the
- * prediction is below a floor) for each model. */
+ * predicted_s_<model> and error_pct_<model> for each model. */
 int ws_valid_report_csv(const ws_valid_report *r, const char *path, ws_diag *d);
+/* Per-row floors CSV (docs/models/floors.md): line,kernel,gpu,floor_dram_s,
+ * floor_issue_s, then below_floor_<model> (1 when that model's prediction
+ * is below a floor, 0 when not, empty when it did not run). */
+int ws_valid_report_floors_csv(const ws_valid_report *r, const char *path, ws_diag *d);
 /* Log-log scatter of predicted against measured time for one model, one
  * colour and marker per kernel, the y = x line: writes PATH.png and PATH.svg
  * (ws_chart_scatter).  WS_EUNSUP when built without cairo. */

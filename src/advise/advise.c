@@ -120,16 +120,36 @@ static int advise_gpuperf(ws_advice *a, const ws_model_result *r,
   }
   qsort(a->items + first, a->count - first, sizeof *a->items, by_share_desc);
 
+  /* A negative benefit is shown, not dropped: the model predicts no saving
+   * there, and the reader should know why (issue 13). */
+  for (size_t i = 0; i < sizeof benefits / sizeof benefits[0]; i++) {
+    double b = ws_model_term_get(r, benefits[i].term);
+    if (!isfinite(b) || b >= 0) continue;
+    const char *why =
+        strcmp(benefits[i].term, "b_fp") == 0
+            ? "(22) subtracts B_itilp, taken at the maximum ITILP, from T_comp, while T_fp (18) "
+              "uses the current ITILP, so T_comp - B_itilp - B_serial can fall below T_fp"
+            : "the model's ideal cost is above its current cost";
+    int st = add_item(a, WS_ADVICE_NOTE, r->model, fmt("%s", benefits[i].topic), b, NAN,
+                      fmt("%s = %.0f cycles, negative: no saving predicted from better %s; "
+                          "%s",
+                          benefits[i].topic, b, benefits[i].what, why),
+                      fmt("nothing to gain here according to the model"));
+    if (st) return st;
+  }
+
   double t_comp = ws_model_term_get(r, "t_comp");
   double t_mem = ws_model_term_get(r, "t_mem");
   double t_overlap = ws_model_term_get(r, "t_overlap");
   if (want_bottleneck && isfinite(t_comp) && isfinite(t_mem)) {
-    double t_mem1 = t_mem - (isfinite(t_overlap) ? t_overlap : 0);
-    int mem = t_mem1 > t_comp; /* Figure 4: below the diagonal y = x */
+    /* The model's own rule (ws_gpuperf_memory_bound), so that the advice
+     * and the model's limiter never disagree. */
+    int mem = ws_gpuperf_memory_bound(t_comp, t_mem);
     a->bottleneck =
-        fmt("%s (gpuperf: T_mem' = %.0f cycles %s T_comp = %.0f cycles)",
-            mem ? "memory-bound" : "compute-bound", t_mem1, mem ? ">" : "<=",
-            t_comp);
+        fmt("%s (gpuperf: T_mem = %.0f cycles %s T_comp = %.0f cycles; %.0f of them "
+            "overlapped)",
+            mem ? "memory-bound" : "compute-bound", t_mem, mem ? ">" : "<=", t_comp,
+            isfinite(t_overlap) ? t_overlap : 0.0);
     if (!a->bottleneck) return WS_ENOMEM;
     a->source = r->model;
   }
@@ -201,8 +221,13 @@ int ws_advise(ws_advice *out, const ws_model_result *const *results, size_t n,
   if (!out || (n && !results))
     return ws_diag_error(d, "advise: no results given");
   memset(out, 0, sizeof *out);
-  /* Pass 1: GPUPerf (benefits ranked by share, and the zone). */
   int st = WS_OK;
+  /* Pass 0: the warpsight model, when it ran, names the bottleneck: its
+   * largest term (docs/models/warpsight.md). */
+  for (size_t i = 0; i < n && st == WS_OK; i++)
+    if (is_model(results[i], "warpsight") && usable(results[i]))
+      st = advise_bound(out, results[i], 1);
+  /* Pass 1: GPUPerf (benefits ranked by share, and the zone). */
   for (size_t i = 0; i < n && st == WS_OK; i++)
     if (is_model(results[i], "gpuperf"))
       st = advise_gpuperf(out, results[i], !out->bottleneck);
@@ -216,7 +241,7 @@ int ws_advise(ws_advice *out, const ws_model_result *const *results, size_t n,
   for (size_t i = 0; i < n && st == WS_OK; i++) {
     const ws_model_result *r = results[i];
     if (!usable(r) || is_model(r, "gpuperf") || is_model(r, "transit") ||
-        is_model(r, "roofline"))
+        is_model(r, "roofline") || is_model(r, "warpsight"))
       continue;
     st = advise_note(out, r);
   }

@@ -6,7 +6,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Whether an error has been printed (cli_print_diag, cli_usage_error), so
+ * that cli_exit_for never ends a failing command with an empty stderr.  The
+ * CLI's only mutable state: it is the process, not the library. */
+static int error_printed;
+
+/* What a status means, for a failure the library gave no message for. */
+static const char *status_text(int status) {
+  switch (status) {
+  case WS_ENOMEM: return "out of memory";
+  case WS_EIO: return "a file could not be read or written";
+  case WS_EFAULT: return "the emulated kernel faulted";
+  case WS_EUNSUP: return "the input uses something warpsight does not implement";
+  case WS_EMISSING: return "a model lacks an input it needs";
+  default: return "bad input";
+  }
+}
+
 void cli_print_diag(const ws_diag *d) {
+  if (d->errors) error_printed = 1;
   char *s = ws_diag_format(d);
   if (!s) return;
   /* Entries without a file get the program name so every line says who speaks. */
@@ -24,6 +42,10 @@ void cli_print_diag(const ws_diag *d) {
 
 int cli_exit_for(int status) {
   if (status == WS_OK) return EXIT_OK;
+  if (!error_printed) {
+    fprintf(stderr, "warpsight: error: %s (status %d; no further detail)\n", status_text(status), status);
+    error_printed = 1;
+  }
   if (status == WS_EFAULT) return EXIT_KERNEL_FAULT;
   return EXIT_USAGE;
 }
@@ -31,6 +53,7 @@ int cli_exit_for(int status) {
 int cli_usage_error(const char *cmd, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
+  error_printed = 1;
   fprintf(stderr, "warpsight %s: error: ", cmd);
   vfprintf(stderr, fmt, ap);
   fprintf(stderr, "\n(run 'warpsight %s --help' for usage)\n", cmd);
@@ -81,6 +104,50 @@ int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts,
     positional[(*npositional)++] = a;
   }
   return 0;
+}
+
+int cli_parse_limit(const char *cmd, const char *opt, const char *s, unsigned long long *out) {
+  char *end;
+  if (!s) return 0;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno || end == s || *end || s[strspn(s, " \t")] == '-')
+    return cli_usage_error(cmd, "%s expects a number of warp instructions (0: no limit), got '%.200s'", opt, s);
+  *out = v;
+  return 0;
+}
+
+int cli_parse_bytes(const char *cmd, const char *opt, const char *s, unsigned long long *out) {
+  char *end;
+  if (!s) return 0;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  int sh = 0;
+  if (*end == 'K' || *end == 'k') sh = 10;
+  else if (*end == 'M') sh = 20;
+  else if (*end == 'G') sh = 30;
+  else if (*end == 'T') sh = 40;
+  if (sh) end++;
+  if (errno || end == s || *end || s[strspn(s, " \t")] == '-' || (sh && v > (~0ull >> sh)))
+    return cli_usage_error(cmd, "%s expects a number of bytes with an optional K, M, G or T, got '%.200s'", opt,
+                           s);
+  v <<= sh;
+  *out = v ? v : ~0ull;
+  return 0;
+}
+
+int cli_write_text(const char *path, const char *text, int nl) {
+  ws_diag d = WS_DIAG_INIT;
+  ws_outfile o;
+  int st = ws_outfile_open(&o, path, &d);
+  if (!st) {
+    if (text) fputs(text, o.f);
+    if (nl) fputc('\n', o.f);
+    st = ws_outfile_commit(&o, &d);
+  }
+  cli_print_diag(&d);
+  ws_diag_free(&d);
+  return st ? EXIT_USAGE : 0;
 }
 
 int cli_parse_int(const char *cmd, const char *opt, const char *s, long *out) {

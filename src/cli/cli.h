@@ -40,4 +40,26 @@ int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts,
 /* Parse a non-negative integer option value; EXIT_USAGE with a message. */
 int cli_parse_int(const char *cmd, const char *opt, const char *s, long *out);
 
+/* Write text (and a newline if nl) to path through a ws_outfile (a
+ * temporary file renamed into place).  0, or EXIT_USAGE after printing the
+ * error with the OS's reason. */
+int cli_write_text(const char *path, const char *text, int nl);
+
+/* The limits on emulated work every command that runs a kernel takes
+ * (run, profile, predict, validate, calibrate): the values given (NULL: not
+ * given, keep the default already in *out) into *out; 0 lifts a limit. */
+int cli_parse_limit(const char *cmd, const char *opt, const char *s, unsigned long long *out);
+/* --max-memory N[K|M|G|T] (binary multiples) into *out when s is not NULL;
+ * 0 means no budget and is returned as UINT64_MAX. */
+int cli_parse_bytes(const char *cmd, const char *opt, const char *s, unsigned long long *out);
+#define CLI_LIMIT_OPTIONS_HELP                                                        \
+  "  --max-warp-insts N    stop a warp after N warp instructions (default 2^26 =\n"   \
+  "                        67108864; 0: no limit): a runaway kernel faults, exit 1\n" \
+  "  --max-launch-insts N  stop the launch after N warp instructions in all blocks\n"  \
+  "                        that run (default 2^27 = 134217728; 0: no limit); a grid\n" \
+  "                        with more warps than N is refused before it runs\n"    \
+  "  --max-memory N[K|M|G] global memory (buffers, .global variables) a launch may\n" \
+  "                        allocate (default half the machine's memory; 0: no\n"   \
+  "                        budget); a launch asking for more is refused\n"
+
 #endif

@@ -30,7 +30,8 @@ static const char help[] =
     "of 'warpsight validate' (the Amaris et al. columns or the generic one).\n\n"
     "Fitted parameters: warpsight: issue_rate, lsu_rate, l2_bytes_per_cycle,\n"
     "                     dram_efficiency, alu_latency_scale, mem_latency_scale,\n"
-    "                     overlap_p, launch_us, block_cycles (docs/models/warpsight.md);\n"
+    "                     overlap_p, launch_us, block_cycles, divergence_penalty\n"
+    "                     (docs/models/warpsight.md);\n"
     "                   hong-kim: mem_ld, departure_del_uncoal, departure_del_coal;\n"
     "                   gpuperf: dram_lat, delta.\n\n"
     "options:\n"
@@ -205,15 +206,13 @@ int cmd_calibrate(int argc, char **argv) {
     out_s = outbuf;
   }
   char *json = cJSON_Print(g->root);
-  FILE *f = json ? fopen(out_s, "w") : NULL;
-  if (!f || fputs(json, f) < 0 || fputc('\n', f) < 0) {
-    fprintf(stderr, "warpsight calibrate: error: cannot write '%s'\n", out_s);
-    if (f) fclose(f);
-    free(json);
+  if (!json) {
+    fprintf(stderr, "warpsight calibrate: error: out of memory\n");
     goto out;
   }
+  int wr = cli_write_text(out_s, json, 1);
   free(json);
-  if (fclose(f)) goto out;
+  if (wr) goto out;
   printf("wrote %s\n", out_s);
   rc = EXIT_OK;
 out:

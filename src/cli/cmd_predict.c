@@ -20,7 +20,8 @@
 static const char help_text[] =
     "usage: warpsight predict FILE.ptx|FILE.cu --launch L.json [--gpu G] [--kernel K]\n"
     "                         [--model M|all] [--json] [--advise] [--charts DIR]\n"
-    "                         [--sample-blocks N] [--functional-rest] [-j N]\n\n"
+    "                         [--sample-blocks N] [--functional-rest] [-j N]\n"
+    "                         [--max-warp-insts N] [--max-launch-insts N] [--max-memory N]\n\n"
     "Profiles the kernel launch (as 'warpsight profile' does) and predicts its\n"
     "run time on GPU G with the performance models.  Prints the profile's key\n"
     "figures (occupancy and its limiter, instructions by class, transactions per\n"
@@ -103,13 +104,15 @@ static void print_figures(const ws_profile *p, const ws_gpu *g) {
 int cmd_predict(int argc, char **argv) {
   const char *kernel = NULL, *launch = NULL, *gpu = NULL, *model = "all", *json = NULL,
              *charts = NULL, *sample = NULL, *frest = NULL, *jobs = NULL, *arch = NULL,
-             *advise = NULL;
+             *advise = NULL, *maxw = NULL, *maxl = NULL, *maxm = NULL;
   cli_opt opts[] = {{"--kernel", 1, &kernel},       {"--launch", 1, &launch},
                     {"--gpu", 1, &gpu},             {"--model", 1, &model},
                     {"--json", 0, &json},           {"--charts", 1, &charts},
                     {"--advise", 0, &advise},
                     {"--sample-blocks", 1, &sample}, {"--functional-rest", 0, &frest},
                     {"-j", 1, &jobs},               {"--arch", 1, &arch},
+                    {"--max-warp-insts", 1, &maxw}, {"--max-launch-insts", 1, &maxl},
+                    {"--max-memory", 1, &maxm},
                     {NULL, 0, NULL}};
   for (int i = 1; i < argc; i++)
     if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -130,7 +133,8 @@ int cmd_predict(int argc, char **argv) {
   if (frest && !sample) return cli_usage_error("predict", "--functional-rest needs --sample-blocks");
   if (!cli_model_valid(model)) return EXIT_USAGE;
 
-  prof_request rq = {"predict", pos[0], kernel, launch, gpu, arch, ns, frest != NULL, j};
+  prof_request rq = {"predict", pos[0], kernel, launch, gpu, arch, ns, frest != NULL, j, 0, 0, 0};
+  if (cli_prof_limits(&rq, maxw, maxl, maxm)) return EXIT_USAGE;
   ws_profile *p = NULL;
   ws_gpu *g = NULL;
   int rc = cli_profile_run(&rq, &p, &g, NULL);

@@ -12,7 +12,8 @@
 
 static const char help_text[] =
     "usage: warpsight profile FILE.ptx|FILE.cu --launch L.json [--gpu G] [--kernel K]\n"
-    "                         [-o P.json] [--sample-blocks N] [--functional-rest] [-j N]\n\n"
+    "                         [-o P.json] [--sample-blocks N] [--functional-rest] [-j N]\n"
+    "                         [--max-warp-insts N] [--max-launch-insts N] [--max-memory N]\n\n"
     "Runs the kernel launch described by L.json in the functional emulator and\n"
     "measures what the performance models need on GPU G: instructions per warp\n"
     "by class, global memory transactions per request under G's coalescing\n"
@@ -27,11 +28,13 @@ static const char help_text[] =
 
 int cmd_profile(int argc, char **argv) {
   const char *kernel = NULL, *launch = NULL, *gpu = NULL, *outp = NULL, *sample = NULL,
-             *frest = NULL, *jobs = NULL, *arch = NULL;
+             *frest = NULL, *jobs = NULL, *arch = NULL, *maxw = NULL, *maxl = NULL, *maxm = NULL;
   cli_opt opts[] = {{"--kernel", 1, &kernel},       {"--launch", 1, &launch},
                     {"--gpu", 1, &gpu},             {"-o", 1, &outp},
                     {"--sample-blocks", 1, &sample}, {"--functional-rest", 0, &frest},
                     {"-j", 1, &jobs},               {"--arch", 1, &arch},
+                    {"--max-warp-insts", 1, &maxw}, {"--max-launch-insts", 1, &maxl},
+                    {"--max-memory", 1, &maxm},
                     {NULL, 0, NULL}};
   const char *pos[1];
   int npos, help;
@@ -46,7 +49,8 @@ int cmd_profile(int argc, char **argv) {
   if (jobs && cli_parse_int("profile", "-j", jobs, &j)) return EXIT_USAGE;
   if (jobs && (j < 1 || j > 256)) return cli_usage_error("profile", "-j must be between 1 and 256");
   if (frest && !sample) return cli_usage_error("profile", "--functional-rest needs --sample-blocks");
-  prof_request rq = {"profile", pos[0], kernel, launch, gpu, arch, ns, frest != NULL, j};
+  prof_request rq = {"profile", pos[0], kernel, launch, gpu, arch, ns, frest != NULL, j, 0, 0, 0};
+  if (cli_prof_limits(&rq, maxw, maxl, maxm)) return EXIT_USAGE;
   ws_profile *p = NULL;
   ws_gpu *g = NULL;
   int rc = cli_profile_run(&rq, &p, &g, NULL);
@@ -56,12 +60,7 @@ int cmd_profile(int argc, char **argv) {
     fprintf(stderr, "warpsight profile: error: out of memory\n");
     rc = EXIT_USAGE;
   } else if (outp) {
-    FILE *f = fopen(outp, "w");
-    if (!f || fputs(json, f) < 0 || fputc('\n', f) == EOF) {
-      fprintf(stderr, "warpsight profile: error: cannot write %s\n", outp);
-      rc = EXIT_USAGE;
-    }
-    if (f && fclose(f) != 0) rc = EXIT_USAGE;
+    rc = cli_write_text(outp, json, 1);
   } else {
     puts(json);
   }

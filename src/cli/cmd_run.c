@@ -13,7 +13,8 @@
 
 static const char help_text[] =
     "usage: warpsight run FILE.ptx|FILE.cu --kernel K --launch L.json [--out DIR] [-j N]\n"
-    "                     [--max-warp-insts N] [--arch sm_XX]\n\n"
+    "                     [--max-warp-insts N] [--max-launch-insts N] [--max-memory N]\n"
+    "                     [--arch sm_XX]\n\n"
     "Runs kernel K of FILE.ptx in the functional PTX emulator with the grid, block\n"
     "and arguments of launch spec L.json (docs/launch-spec.md), writes every buffer\n"
     "marked \"output\" into DIR (default: the current folder) as a raw little-endian\n"
@@ -24,7 +25,7 @@ static const char help_text[] =
     "  --launch L.json       launch spec (required)\n"
     "  --out DIR             folder for output files (must exist)\n"
     "  -j N                  worker threads (default: the number of cores)\n"
-    "  --max-warp-insts N    stop a warp after N warp instructions (runaway kernels)\n"
+    CLI_LIMIT_OPTIONS_HELP
     "  --arch sm_XX          for FILE.cu: the nvcc -ptx target (default sm_80); a .cu\n"
     "                        file is compiled with nvcc -ptx first, as predict does\n\n"
     "Exit status: 0 ok, 1 the kernel faulted (out-of-bounds or misaligned access,\n"
@@ -60,9 +61,12 @@ static int load_module(ws_ptx_module **m, const char *file, const char *arch, ch
 }
 
 int cmd_run(int argc, char **argv) {
-  const char *kernel = NULL, *launch = NULL, *out = NULL, *jobs = NULL, *maxi = NULL, *arch = NULL;
-  cli_opt opts[] = {{"--kernel", 1, &kernel}, {"--launch", 1, &launch}, {"--out", 1, &out},
-                    {"-j", 1, &jobs},         {"--max-warp-insts", 1, &maxi}, {"--arch", 1, &arch},
+  const char *kernel = NULL, *launch = NULL, *out = NULL, *jobs = NULL, *maxi = NULL, *maxl = NULL,
+             *maxm = NULL, *arch = NULL;
+  cli_opt opts[] = {{"--kernel", 1, &kernel},         {"--launch", 1, &launch},
+                    {"--out", 1, &out},               {"-j", 1, &jobs},
+                    {"--max-warp-insts", 1, &maxi},   {"--max-launch-insts", 1, &maxl},
+                    {"--max-memory", 1, &maxm},       {"--arch", 1, &arch},
                     {NULL, 0, NULL}};
   const char *pos[1];
   int npos, help;
@@ -73,11 +77,14 @@ int cmd_run(int argc, char **argv) {
                strspn(arch + 3, "0123456789af") != strlen(arch + 3)))
     return cli_usage_error("run", "--arch expects sm_XX (like sm_80), got '%s'", arch);
   if (!launch) return cli_usage_error("run", "--launch is required");
-  long j = 0, mx = 0;
+  long j = 0;
+  unsigned long long mx = WS_EMU_DEFAULT_MAX_WARP_INSTS, ml = WS_EMU_DEFAULT_MAX_LAUNCH_INSTS, mm = 0;
   if (jobs && cli_parse_int("run", "-j", jobs, &j)) return EXIT_USAGE;
-  if (maxi && cli_parse_int("run", "--max-warp-insts", maxi, &mx)) return EXIT_USAGE;
+  if (cli_parse_limit("run", "--max-warp-insts", maxi, &mx) ||
+      cli_parse_limit("run", "--max-launch-insts", maxl, &ml) ||
+      cli_parse_bytes("run", "--max-memory", maxm, &mm))
+    return EXIT_USAGE;
   if (jobs && (j < 1 || j > 256)) return cli_usage_error("run", "-j must be between 1 and 256");
-  if (maxi && mx < 1) return cli_usage_error("run", "--max-warp-insts must be at least 1");
 
   ws_diag d = WS_DIAG_INIT;
   ws_launch_spec *spec = NULL;
@@ -107,12 +114,14 @@ int cmd_run(int argc, char **argv) {
     if (mangled) free(spec->kernel), spec->kernel = mangled;
   }
   if (!st) st = ws_emu_load(&p, m, spec->kernel, &d);
+  if (!st && mm) ws_emu_program_set_memory_budget(p, mm == ~0ull ? 0 : mm);
   if (!st) st = ws_emu_launch_new(&l, p, spec, &d);
   ws_emu_stats stats = {0};
   if (!st) {
     ws_emu_options o = WS_EMU_OPTIONS_INIT;
     o.threads = (int)j;
     o.max_warp_insts = (uint64_t)mx;
+    o.max_launch_insts = (uint64_t)ml;
     o.printf_out = stdout;
     st = ws_emu_run(l, &o, &stats, &d);
     fflush(stdout);

@@ -23,7 +23,8 @@ static const char help[] =
     "usage: warpsight validate DATA.csv [--models all|M,M] [--gpus G,G] [--kernels K,K]\n"
     "                          [--sample-blocks N] [--limit N] [--report DIR]\n"
     "                          [--ptx-dir DIR] [--cache DIR | --no-cache] [--launches DIR]\n"
-    "                          [--gpu-file NAME=FILE.json]... [--half train|test]\n\n"
+    "                          [--gpu-file NAME=FILE.json]... [--half train|test]\n"
+    "                          [--max-warp-insts N] [--max-launch-insts N] [--max-memory N]\n\n"
     "Predicts each measured kernel launch of DATA.csv (the columns of\n"
     "data/validation/amaris-measured-dev.csv: GPU, kernel, input size, grid, block,\n"
     "Duration in seconds) with the performance models and compares the\n"
@@ -48,8 +49,9 @@ static const char help[] =
     "                     a name the table does not know) with this GPU file, e.g. one\n"
     "                     'warpsight calibrate' wrote; repeatable\n"
     "  --kernels L        keep rows of these kernels (the CSV's AppName)\n"
-    "  --sample-blocks N  profile N blocks per launch, spread evenly over the grid\n"
-    "                     (default 2; 0: all); the others are skipped\n"
+    "  --sample-blocks N  profile N blocks per launch, spread over every grid\n"
+    "                     dimension (default 2; 0: all); the others are skipped and\n"
+    "                     DRAM bytes are estimated per buffer (docs/profile.md)\n"
     "  --limit N          at most N rows (after the filters)\n"
     "  --half H           keep only the 'train' or the 'test' half of the rows: per GPU\n"
     "                     and kernel, rows sorted by input size alternate train/test,\n"
@@ -58,15 +60,21 @@ static const char help[] =
     "  --report DIR       write DIR/rows.csv (per row: kernel, gpu, input size, grid,\n"
     "                     block, measured s, predicted s and error % per model),\n"
     "                     DIR/summary.txt, DIR/<model>.png/.svg (log-log scatter)\n"
-    "                     and DIR/counters.csv (nvprof's counters beside the profile's)\n"
+    "                     DIR/counters.csv (nvprof's counters beside the profile's)\n"
+    "                     and DIR/floors.csv (per row: the DRAM and issue floors and\n"
+    "                     whether each model's prediction is below one)\n"
     "  --ptx-dir DIR      the kernels' PTX (default examples/validation/ptx)\n"
     "  --cache DIR        profile cache (default $XDG_CACHE_HOME/warpsight, else\n"
     "                     ~/.cache/warpsight, else .warpsight-cache)\n"
     "  --no-cache         neither read nor write the profile cache\n"
     "  --launches DIR     write each selected row's launch spec to DIR/L<line>-<kernel>.json\n"
-    "                     (for 'warpsight run') and stop without predicting\n\n"
+    "                     (for 'warpsight run') and stop without predicting\n"
+    CLI_LIMIT_OPTIONS_HELP "\n"
     "Prints, per model, the rows, mean and median absolute percentage error, the\n"
-    "fraction within 20 % and Spearman's rank correlation per GPU and kernel.\n"
+    "fraction within 20 % and Spearman's rank correlation per GPU and kernel,\n"
+    "and a '!' line when predictions fall below a physical floor of their\n"
+    "launch (DRAM bytes / peak bandwidth, or warp instructions / peak issue;\n"
+    "docs/models/floors.md).\n"
     "Progress goes to stderr.\n\n"
     "Exit status: 0 ok; 2 bad usage or input, or no row could be predicted.\n";
 
@@ -96,6 +104,7 @@ static double per_warp_sum(const ws_profile *p, const char *section, const char 
  * is kept. */
 typedef struct counters_out {
   FILE *f;                     /* the open file, NULL when the data has no counters */
+  ws_outfile o;                /* f's temporary file, renamed into place at the end */
   const char *path;            /* for messages */
   const ws_valid_data *data;   /* the rows' CSV */
   int col[5];                  /* nvprof columns */
@@ -114,10 +123,13 @@ static int counters_open(counters_out *co, const ws_valid_data *data, const char
   co->path = path;
   for (int i = 0; i < 5; i++)
     if ((co->col[i] = ws_csv_column(data->csv, meas[i])) < 0) return 0; /* not in this file */
-  if (!(co->f = fopen(path, "w"))) {
-    fprintf(stderr, "warpsight validate: error: cannot write '%s'\n", path);
+  ws_diag d = WS_DIAG_INIT;
+  if (ws_outfile_open(&co->o, path, &d)) {
+    cli_print_diag(&d);
+    ws_diag_free(&d);
     return EXIT_USAGE;
   }
+  co->f = co->o.f;
   fprintf(co->f, "line,kernel,gpu,input_size,grid,block,warps");
   for (int i = 0; i < 5; i++) fprintf(co->f, ",%s_nvprof,%s_warpsight", names[i], names[i]);
   fputc('\n', co->f);
@@ -151,13 +163,12 @@ static void counters_row(const ws_valid_outcome *oc, const ws_profile *p, void *
 /* Close: 0, or EXIT_USAGE after a message when the file could not be written. */
 static int counters_close(counters_out *co) {
   if (!co->f) return 0;
-  int bad = ferror(co->f) | fclose(co->f);
+  ws_diag d = WS_DIAG_INIT;
+  int st = ws_outfile_commit(&co->o, &d);
   co->f = NULL;
-  if (bad) {
-    fprintf(stderr, "warpsight validate: error: cannot write '%s'\n", co->path);
-    return EXIT_USAGE;
-  }
-  return 0;
+  cli_print_diag(&d);
+  ws_diag_free(&d);
+  return st ? EXIT_USAGE : 0;
 }
 
 static int make_dir(const char *dir) {
@@ -173,25 +184,27 @@ static int write_launch(const char *dir, const ws_valid_row *r, const ws_launch_
   if (first && make_dir(dir)) return EXIT_USAGE;
   snprintf(path, sizeof path, "%s/L%d-%s.json", dir, r->line, r->kernel);
   char *json = ws_valid_launch_json(l);
-  FILE *f = json ? fopen(path, "w") : NULL;
-  int ok = f && fputs(json, f) >= 0 && fputc('\n', f) != EOF;
-  if (f && fclose(f)) ok = 0;
+  if (!json) {
+    fprintf(stderr, "warpsight validate: error: out of memory\n");
+    return EXIT_USAGE;
+  }
+  int rc = cli_write_text(path, json, 1);
   free(json);
-  if (ok) return 0;
-  fprintf(stderr, "warpsight validate: error: cannot write '%s'\n", path);
-  return EXIT_USAGE;
+  return rc;
 }
 
 int cmd_validate(int argc, char **argv) {
   const char *models_s = "all", *gpus_s = NULL, *kernels_s = NULL, *sample_s = NULL,
              *limit_s = NULL, *report = NULL, *ptx_s = NULL, *cache_s = NULL,
-             *no_cache = NULL, *launches = NULL, *half_s = NULL;
+             *no_cache = NULL, *launches = NULL, *half_s = NULL, *maxw = NULL, *maxl = NULL,
+             *maxm = NULL;
   cli_opt opts[] = {{"--launches", 1, &launches},{"--models", 1, &models_s},   {"--gpus", 1, &gpus_s},
                     {"--kernels", 1, &kernels_s}, {"--sample-blocks", 1, &sample_s},
                     {"--limit", 1, &limit_s},     {"--report", 1, &report},
                     {"--ptx-dir", 1, &ptx_s},     {"--cache", 1, &cache_s},
                     {"--no-cache", 0, &no_cache}, {"--half", 1, &half_s},
-                    {NULL, 0, NULL}};
+                    {"--max-warp-insts", 1, &maxw}, {"--max-launch-insts", 1, &maxl},
+                    {"--max-memory", 1, &maxm},   {NULL, 0, NULL}};
   const char *pos[1];
   int npos, want_help;
   vcli_gpu_files gf;
@@ -214,6 +227,13 @@ int cmd_validate(int argc, char **argv) {
     if (npos != 1) cli_usage_error("validate", "expected one DATA.csv");
     else if (cache_s && no_cache) cli_usage_error("validate", "--cache and --no-cache conflict");
     else if (sample > 1 << 30) cli_usage_error("validate", "--sample-blocks is too large");
+    vcli_gpu_files_free(&gf);
+    return EXIT_USAGE;
+  }
+  unsigned long long mw = WS_EMU_DEFAULT_MAX_WARP_INSTS, mlaunch = WS_EMU_DEFAULT_MAX_LAUNCH_INSTS, mmem = 0;
+  if (cli_parse_limit("validate", "--max-warp-insts", maxw, &mw) ||
+      cli_parse_limit("validate", "--max-launch-insts", maxl, &mlaunch) ||
+      cli_parse_bytes("validate", "--max-memory", maxm, &mmem)) {
     vcli_gpu_files_free(&gf);
     return EXIT_USAGE;
   }
@@ -321,6 +341,7 @@ int cmd_validate(int argc, char **argv) {
   o.cache_dir = vcli_cache_dir(cache_buf, sizeof cache_buf, cache_s, no_cache);
   o.predict = ws_valid_default_predictor();
   if (!(pctx = ws_valid_predictor_new(0))) goto out;
+  ws_valid_predictor_limits(pctx, mw, mlaunch, mmem);
   o.user = pctx;
   o.progress = vcli_progress;
   o.progress_user = "validate";
@@ -349,12 +370,10 @@ int cmd_validate(int argc, char **argv) {
     ws_diag_clear(&d);
     snprintf(path, sizeof path, "%s/rows.csv", report);
     st = ws_valid_report_csv(rep, path, &d);
+    snprintf(path, sizeof path, "%s/floors.csv", report);
+    if (!st) st = ws_valid_report_floors_csv(rep, path, &d);
     snprintf(path, sizeof path, "%s/summary.txt", report);
-    FILE *f = fopen(path, "w");
-    if (f) {
-      if (text) fputs(text, f);
-      fclose(f);
-    }
+    if (!st && cli_write_text(path, text, 0)) st = WS_EIO;
     for (size_t m = 0; m < nm && !st; m++) {
       snprintf(path, sizeof path, "%s/%s", report, mv[m]); /* .png and .svg */
       st = ws_valid_report_chart(rep, m, path, &d);
@@ -370,7 +389,7 @@ int cmd_validate(int argc, char **argv) {
   free(text);
   rc = rep->failed == rep->nrows ? EXIT_USAGE : EXIT_OK;
 out:
-  if (co.f) fclose(co.f);
+  if (co.f) ws_outfile_discard(&co.o);
   ws_valid_predictor_free(pctx);
   ws_valid_report_free(rep);
   ws_valid_data_free(data);

@@ -87,6 +87,9 @@ int cli_profile_run(const prof_request *rq, ws_profile **out, ws_gpu **gpu_out,
   o.sample_blocks = (uint64_t)rq->sample_blocks;
   o.functional_rest = rq->functional_rest;
   o.threads = (int)rq->threads;
+  o.max_warp_insts = rq->max_warp_insts;
+  o.max_launch_insts = rq->max_launch_insts;
+  o.max_memory = rq->max_memory;
   o.input = rq->file;
   if (pi && pi->regs >= 0) {
     res.registers_per_thread = (double)pi->regs;
@@ -120,4 +123,15 @@ done:
   if (rc == EXIT_OK) cli_print_diag(&d); /* warnings */
   ws_diag_free(&d);
   return rc;
+}
+
+int cli_prof_limits(prof_request *rq, const char *warp_s, const char *launch_s, const char *mem_s) {
+  rq->max_memory = 0;
+  rq->max_warp_insts = WS_EMU_DEFAULT_MAX_WARP_INSTS;
+  rq->max_launch_insts = WS_EMU_DEFAULT_MAX_LAUNCH_INSTS;
+  if (cli_parse_limit(rq->cmd, "--max-warp-insts", warp_s, &rq->max_warp_insts) ||
+      cli_parse_limit(rq->cmd, "--max-launch-insts", launch_s, &rq->max_launch_insts) ||
+      cli_parse_bytes(rq->cmd, "--max-memory", mem_s, &rq->max_memory))
+    return EXIT_USAGE;
+  return 0;
 }

@@ -9,6 +9,7 @@
 #include "warpsight/emu.h"
 #include "warpsight/gpu.h"
 #include "warpsight/profile.h"
+#include "cli/cli.h"
 
 typedef struct prof_request {
   const char *cmd;          /* subcommand, for messages */
@@ -20,7 +21,14 @@ typedef struct prof_request {
   long sample_blocks;       /* 0: every block */
   int functional_rest;      /* run unsampled blocks without hooks */
   long threads;             /* -j, 0 = cores */
+  unsigned long long max_warp_insts;   /* --max-warp-insts (0: none) */
+  unsigned long long max_launch_insts; /* --max-launch-insts (0: none) */
+  unsigned long long max_memory;       /* --max-memory (0: default, ~0: none) */
 } prof_request;
+
+/* Parse --max-warp-insts / --max-launch-insts (NULL: not given) into rq,
+ * starting from the defaults.  0 or EXIT_USAGE. */
+int cli_prof_limits(prof_request *rq, const char *warp_s, const char *launch_s, const char *mem_s);
 
 /* The GPU when --gpu is not given. */
 #define PROF_DEFAULT_GPU "a100"
@@ -34,12 +42,15 @@ typedef struct prof_request {
   "                        (default " PROF_DEFAULT_GPU ")\n"                          \
   "  --sample-blocks N     profile N blocks spread over every grid dimension (a\n"  \
   "                        Hammersley set, docs/profile.md); the others are skipped\n" \
+  "                        and DRAM bytes are estimated per buffer, with an error\n" \
+  "                        (memory.dram_bytes_rel_error)\n"                         \
   "  --functional-rest     run the unsampled blocks too, without profiling (for\n"  \
   "                        kernels whose later blocks read what earlier ones wrote)\n" \
   "  --arch sm_XX          nvcc/ptxas target for .cu input (default sm_80)\n"        \
   "  -j N                  emulator worker threads (default: the number of cores;\n" \
   "                        never more than the blocks that run); the profile does\n" \
-  "                        not depend on N\n"
+  "                        not depend on N\n"                                        \
+  CLI_LIMIT_OPTIONS_HELP
 
 /* Profile: on success returns 0 with *out and *gpu set (the caller frees
  * both); else prints the diagnostics and returns the exit status (1 the

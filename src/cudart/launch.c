@@ -77,10 +77,12 @@ static void predict(ws_rt *rt, rt_kstat *k, const ws_profile *prof) {
       k->pred.ms[i] = r.time_ms;
       if (i == 0 && r.limiter) k->pred.bottleneck = ws_strdup(r.limiter);
       write_charts(rt, k, &r);
-    } else if (i == 0) {
-      fprintf(stderr, "warpsight: warning: model %s cannot predict kernel %s:\n", rt->models[i],
+    } else if (i == 0 && !rt->primary_warned) { /* once: the same reason for every kernel */
+      fprintf(stderr, "warpsight: warning: the primary model %s cannot predict kernel %s "
+              "(events and the clock get no time from it):\n", rt->models[i],
               rt->funcs[k->func].name);
       rt_print_diag(&d);
+      rt->primary_warned = 1;
     }
     ws_model_result_free(&r);
     ws_diag_free(&d);
@@ -90,7 +92,6 @@ static void predict(ws_rt *rt, rt_kstat *k, const ws_profile *prof) {
 
 /* The CUDA error for an emulator fault. */
 static cudaError_t fault_error(const ws_emu_stats *s) {
-#if WS_HAVE_EMU_DEVICE
   switch (s->fault_kind) {
   case WS_EMU_FAULT_MISALIGNED: return cudaErrorMisalignedAddress;
   case WS_EMU_FAULT_TRAP: return cudaErrorLaunchFailure;
@@ -99,10 +100,6 @@ static cudaError_t fault_error(const ws_emu_stats *s) {
   case WS_EMU_FAULT_OOB: return cudaErrorIllegalAddress;
   default: return cudaErrorLaunchFailure;
   }
-#else
-  (void)s;
-  return cudaErrorIllegalAddress;
-#endif
 }
 
 static cudaError_t check_config(const ws_gpu *g, const ws_emu_launch_config *c) {
@@ -264,15 +261,22 @@ void rt_report(ws_rt *rt) {
   cJSON *root = report_json(rt, total);
   if (rt->json_out) {
     char *s = cJSON_Print(root);
-    FILE *f = s ? fopen(rt->json_out, "w") : NULL;
-    if (!f || fputs(s, f) < 0 || fputc('\n', f) < 0)
-      fprintf(stderr, "warpsight: error: cannot write %s\n", rt->json_out);
-    if (f) fclose(f);
+    ws_diag d = WS_DIAG_INIT;
+    ws_outfile o; /* a temporary file renamed into place (util/outfile.c) */
+    if (!s) fprintf(stderr, "warpsight: error: cannot write %s: out of memory\n", rt->json_out);
+    else if (ws_outfile_open(&o, rt->json_out, &d) == WS_OK) {
+      fputs(s, o.f);
+      fputc('\n', o.f);
+      ws_outfile_commit(&o, &d);
+    }
+    for (size_t i = 0; i < d.count; i++)
+      fprintf(stderr, "warpsight: error: %s: %s\n", d.items[i].file ? d.items[i].file : "", d.items[i].message);
+    ws_diag_free(&d);
     free(s);
   } else if (!rt->quiet && rt->launches) {
-    fprintf(stderr, "warpsight: %llu kernel launches on %s, predicted GPU time %.6g ms (%s); "
+    fprintf(stderr, "warpsight: %llu kernel launch%s on %s, predicted GPU time %.6g ms (%s); "
             "`warpsight exec` prints the table\n", (unsigned long long)rt->launches,
-            rt->gpu->name, total[0], rt->models[0]);
+            rt->launches == 1 ? "" : "es", rt->gpu->name, total[0], rt->models[0]);
   }
   cJSON_Delete(root);
 }

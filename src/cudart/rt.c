@@ -17,7 +17,6 @@
 ws_rt ws_rt_state;
 static pthread_once_t rt_once = PTHREAD_ONCE_INIT;
 static _Thread_local cudaError_t rt_last_error; /* per host thread, as CUDA's */
-static int rt_init_failed;                      /* the environment was bad */
 
 void rt_print_diag(const ws_diag *d) {
   char *s = ws_diag_format(d);
@@ -81,11 +80,18 @@ static void rt_at_exit(void) {
   pthread_mutex_unlock(&rt->lock);
 }
 
-/* WARPSIGHT_MODEL: "all" (default) or a comma-separated list of names. */
+/* The primary model of "all" (docs/exec.md): a fixed one, the first
+ * paper's, so that event timings do not move when a model is added. */
+#define RT_PRIMARY_OF_ALL "hong-kim"
+
+/* WARPSIGHT_MODEL: "all" (default) or a comma-separated list of names; the
+ * first is the primary model. */
 static int parse_models(ws_rt *rt, const char *spec) {
   if (!spec || !*spec || strcmp(spec, "all") == 0) {
-    for (size_t i = 0; i < ws_model_count() && i < RT_MAX_MODELS; i++)
-      rt->models[rt->nmodels++] = ws_model_at(i)->name;
+    if (ws_model_find(RT_PRIMARY_OF_ALL)) rt->models[rt->nmodels++] = RT_PRIMARY_OF_ALL;
+    for (size_t i = 0; i < ws_model_count() && rt->nmodels < RT_MAX_MODELS; i++)
+      if (strcmp(ws_model_at(i)->name, RT_PRIMARY_OF_ALL) != 0)
+        rt->models[rt->nmodels++] = ws_model_at(i)->name;
     return 0;
   }
   const char *p = spec;
@@ -119,16 +125,16 @@ static void rt_init(void) {
   if (ws_gpu_load(&rt->gpu, g && *g ? g : "a100", &d)) {
     rt_print_diag(&d);
     fprintf(stderr, "warpsight: error: WARPSIGHT_GPU: no GPU '%s' (warpsight gpus lists them)\n", g);
-    rt_init_failed = 1;
+    rt->init_failed = 1;
   }
   ws_diag_free(&d);
-  if (parse_models(rt, getenv("WARPSIGHT_MODEL"))) rt_init_failed = 1;
+  if (parse_models(rt, getenv("WARPSIGHT_MODEL"))) rt->init_failed = 1;
   if (sb && *sb) {
     char *end;
     unsigned long long v = strtoull(sb, &end, 10);
     if (*end || sb[0] == '-') {
       fprintf(stderr, "warpsight: error: WARPSIGHT_SAMPLE_BLOCKS: '%s' is not a block count\n", sb);
-      rt_init_failed = 1;
+      rt->init_failed = 1;
     }
     rt->sample_blocks = v;
   }
@@ -152,22 +158,18 @@ cudaError_t rt_error(cudaError_t err) {
 }
 
 cudaError_t rt_sticky(const ws_rt *rt) {
-  if (rt_init_failed) return cudaErrorInitializationError;
+  if (rt->init_failed) return cudaErrorInitializationError;
   return rt->sticky;
 }
 
-/* The names already reported by rt_unsupported (each once). */
-static const char *unsup_seen[64];
-static size_t unsup_nseen;
-
 cudaError_t rt_unsupported(const char *name) {
-  rt_enter();
+  ws_rt *rt = rt_enter();
   size_t i = 0;
-  while (i < unsup_nseen && strcmp(unsup_seen[i], name) != 0) i++;
-  if (i == unsup_nseen) {
+  while (i < rt->unsup_nseen && strcmp(rt->unsup_seen[i], name) != 0) i++;
+  if (i == rt->unsup_nseen) {
     fprintf(stderr, "warpsight: error: %s is not supported by warpsight's CUDA runtime "
             "(returns cudaErrorNotSupported; docs/exec.md lists what is)\n", name);
-    if (unsup_nseen < sizeof unsup_seen / sizeof *unsup_seen) unsup_seen[unsup_nseen++] = name;
+    if (rt->unsup_nseen < RT_MAX_UNSUP) rt->unsup_seen[rt->unsup_nseen++] = name;
   }
   rt_leave();
   return rt_error(cudaErrorNotSupported);

@@ -21,12 +21,13 @@
 #include <stdio.h>
 
 #include "cudart/abi.h"
-#include "cudart/emu_shim.h"
+#include "warpsight/emu.h"
 #include "warpsight/gpu.h"
 #include "warpsight/model.h"
 #include "warpsight/ptx.h"
 
-#define RT_MAX_MODELS 16 /* models per prediction (the registry has 7) */
+#define RT_MAX_MODELS 16 /* models per prediction (the registry has 8) */
+#define RT_MAX_UNSUP 64  /* unsupported calls remembered (each is reported once) */
 #define RT_MEMORY_BUDGET (4ull << 30) /* device memory: the emulator's budget and
                                          cudaDeviceProp.totalGlobalMem */
 
@@ -110,6 +111,10 @@ typedef struct ws_rt {
   uint64_t sample_blocks;   /* WARPSIGHT_SAMPLE_BLOCKS (0: every block) */
   char *json_out;           /* WARPSIGHT_EXEC_JSON: the run's report, or NULL */
   int quiet;                /* WARPSIGHT_QUIET: no summary on stderr */
+  int primary_warned;       /* the primary model's failure was reported */
+  int init_failed;          /* the environment was bad: every call fails */
+  const char *unsup_seen[RT_MAX_UNSUP]; /* unsupported calls reported (static names) */
+  size_t unsup_nseen;
   rt_module *modules; size_t nmodules, cap_modules;
   rt_func *funcs; size_t nfuncs, cap_funcs;
   rt_var *vars; size_t nvars, cap_vars;

@@ -125,6 +125,8 @@ struct ws_emu_program {
   uint64_t gvar_end;        /* end of module .global variables */
   sobj *sobjs;              /* shared and const objects for reports */
   uint32_t nsobjs;          /* entries */
+  uint64_t mem_budget;      /* bytes of global memory a launch may allocate
+                               (0: no limit; ws_emu_program_set_memory_budget) */
 };
 
 /* One entry of a warp's reconvergence stack. */
@@ -193,7 +195,8 @@ enum {
   FAULT_MISALIGNED = WS_EMU_FAULT_MISALIGNED, FAULT_READONLY = WS_EMU_FAULT_READONLY,
   FAULT_DEADLOCK = WS_EMU_FAULT_DEADLOCK, FAULT_LIMIT = WS_EMU_FAULT_LIMIT,
   FAULT_TRAP = WS_EMU_FAULT_TRAP, FAULT_STACK = WS_EMU_FAULT_STACK,
-  FAULT_ASSERT = WS_EMU_FAULT_ASSERT, FAULT_OTHER = WS_EMU_FAULT_OTHER
+  FAULT_ASSERT = WS_EMU_FAULT_ASSERT, FAULT_OTHER = WS_EMU_FAULT_OTHER,
+  FAULT_LAUNCH_LIMIT = WS_EMU_FAULT_LAUNCH_LIMIT
 };
 
 /* ---- device (device.c) ---------------------------------------------------- */
@@ -283,6 +286,11 @@ typedef struct blockctx {
   char *pbuf;               /* printf output of this block */
   size_t plen, pcap;
   uint64_t warp_insts, thread_insts;
+  uint64_t *launch_insts;   /* warp instructions of the whole launch so far,
+                               shared by the workers (atomic; updated
+                               between quanta) */
+  uint64_t *printf_bytes;   /* printf output of the launch's finished blocks
+                               (atomic), for WS_EMU_MAX_PRINTF_BYTES */
 } blockctx;
 
 /* exec.c */

@@ -18,6 +18,7 @@
 
 #include "emu/emu_int.h"
 #include "emu/num.h"
+#include "util/checked.h"
 
 #define QUANTUM 100000u
 
@@ -439,7 +440,8 @@ static int grow_local(warp *w, uint64_t need) {
   if (need <= w->local_cap) return 0;
   uint64_t c = w->local_cap ? w->local_cap : 256;
   while (c < need) c *= 2;
-  if (c > (64u << 20)) return -1;
+  if (c > WS_EMU_MAX_LOCAL_BYTES && need <= WS_EMU_MAX_LOCAL_BYTES) c = WS_EMU_MAX_LOCAL_BYTES;
+  if (c > WS_EMU_MAX_LOCAL_BYTES) return -1;
   uint8_t *n = calloc(32, c);
   if (!n) return -1;
   for (uint32_t l = 0; l < 32 && w->local; l++) memcpy(n + l * c, w->local + l * w->local_cap, w->local_top);
@@ -619,9 +621,29 @@ static int release_after_exits(blockctx *B) {
   return 1;
 }
 
+/* The instruction count at which w must stop at its next branch: its own
+ * limit (max_warp_insts), or the count at which the launch's total would
+ * pass max_launch_insts, whichever comes first; UINT64_MAX when neither
+ * applies.  Loops need a branch, so checking there catches every runaway. */
+static uint64_t warp_cap(const blockctx *B, const warp *w) {
+  uint64_t cap = B->o->max_warp_insts ? B->o->max_warp_insts : UINT64_MAX;
+  uint64_t ml = B->o->max_launch_insts;
+  if (ml) {
+    uint64_t used = __atomic_load_n(B->launch_insts, __ATOMIC_RELAXED), c2;
+    if (ws_add_u64(&c2, w->insts, used >= ml ? 0 : ml - used)) c2 = UINT64_MAX;
+    if (c2 < cap) cap = c2;
+  }
+  return cap;
+}
+
+/* Which limit stopped w. */
+static int limit_kind(const blockctx *B, const warp *w) {
+  return B->o->max_warp_insts && w->insts > B->o->max_warp_insts ? FAULT_LIMIT : FAULT_LAUNCH_LIMIT;
+}
+
 static int run_warp(blockctx *B, warp *w) {
   const ws_emu_hooks *H = B->o->hooks && B->o->hooks->inst ? B->o->hooks : NULL;
-  const uint64_t limit = B->o->max_warp_insts;
+  const uint64_t limit = warp_cap(B, w);
   const uint64_t qend = w->insts + QUANTUM;
   struct ws_emu_launch *L = B->L;
 reload:
@@ -717,7 +739,7 @@ reload:
         uint64_t need = 0, al = (uint64_t)in->imm;
         LANES(m, need = A[l] > need ? A[l] : need);
         uint64_t base = (w->local_top + al - 1) / al * al;
-        if (need > (64u << 20) || grow_local(w, base + need)) {
+        if (need > WS_EMU_MAX_LOCAL_BYTES || grow_local(w, base + need)) {
           set_fault(B, w, (uint32_t)__builtin_ctz(m), F, pc, FAULT_STACK, 0, 0, 0);
           return -1;
         }
@@ -1379,8 +1401,8 @@ reload:
       }
       /* ---- control ---- */
       case D_BRA: {
-        if (limit && w->insts > limit) {
-          set_fault(B, w, (uint32_t)__builtin_ctz(active), F, pc, FAULT_LIMIT, 0, 0, 0);
+        if (w->insts > limit) {
+          set_fault(B, w, (uint32_t)__builtin_ctz(active), F, pc, limit_kind(B, w), 0, 0, 0);
           return -1;
         }
         if (H) emit(B, w, F, in, active, m, m, 0);
@@ -1406,8 +1428,8 @@ reload:
       case D_BRX: {
         /* multi-way branch: one entry per distinct target, in order of the
          * lowest lane taking it; all reconverge at the ipdom */
-        if (limit && w->insts > limit) {
-          set_fault(B, w, (uint32_t)__builtin_ctz(active), F, pc, FAULT_LIMIT, 0, 0, 0);
+        if (w->insts > limit) {
+          set_fault(B, w, (uint32_t)__builtin_ctz(active), F, pc, limit_kind(B, w), 0, 0, 0);
           return -1;
         }
         if (!m) {
@@ -1579,6 +1601,13 @@ reload:
           vpctx vc = {B, w, l, F, pc};
           int r = ws_emu_vprintf(&B->pbuf, &B->plen, &B->pcap, vp_fetch_fn, &vc, fa, aa);
           if (r < 0 && B->flt.kind) return -1;
+          if (B->plen + __atomic_load_n(B->printf_bytes, __ATOMIC_RELAXED) > WS_EMU_MAX_PRINTF_BYTES) {
+            set_fault(B, w, l, F, pc, FAULT_OTHER, 0, 0, 0);
+            snprintf(B->flt.msg, sizeof B->flt.msg,
+                     "device printf output passed the limit of %llu bytes per launch",
+                     (unsigned long long)WS_EMU_MAX_PRINTF_BYTES);
+            return -1;
+          }
           if (nr && (vs[0] & 0x80000000u)) {
             int32_t rv = r;
             memcpy(w->local + l * w->local_cap + lbase + (vs[0] & 0x7fffffffu), &rv, 4);
@@ -1647,6 +1676,24 @@ reload:
 
 /* Runs every warp of block B->block to completion.  Returns 0, or -1 with
  * B->flt set. */
+/* A warp stopped by an instruction limit while another waits at a barrier
+ * is a barrier-spin deadlock (the spinning warp waits for something the
+ * waiting one would do after the barrier): say so instead of "limit". */
+static void spin_deadlock(blockctx *B, const warp *spinner) {
+  const warp *x = NULL;
+  for (uint32_t i = 0; i < B->nwarps && !x; i++)
+    if (B->warps[i].state == WS_WAIT) x = &B->warps[i];
+  if (!x) return;
+  const ws_ptx_inst *bi = &x->bar_f->f->insts[x->bar_pc];
+  snprintf(B->flt.msg, sizeof B->flt.msg,
+           "warp %u spins past the limit of %llu warp instructions (%s) while warp %u waits at barrier %d "
+           "(PTX line %u)",
+           spinner->id,
+           (unsigned long long)(B->flt.kind == FAULT_LIMIT ? B->o->max_warp_insts : B->o->max_launch_insts),
+           B->flt.kind == FAULT_LIMIT ? "--max-warp-insts" : "--max-launch-insts", x->id, x->bar_id, bi->line);
+  B->flt.kind = FAULT_DEADLOCK;
+}
+
 int ws_emu_run_block(blockctx *B) {
   struct ws_emu_launch *L = B->L, *s = L;
   uint32_t b = B->block;
@@ -1680,7 +1727,8 @@ int ws_emu_run_block(blockctx *B) {
     }
     if (push_frame(w, K, 0) || push_entry(w, 0, NO_PC, w->exists, 0)) {
       set_fault(B, w, 0, K, 0, FAULT_STACK, 0, 0, 0);
-      snprintf(B->flt.msg, sizeof B->flt.msg, "out of memory for the warp's registers");
+      snprintf(B->flt.msg, sizeof B->flt.msg, "the kernel's frame (%llu bytes of local memory per thread) does not fit",
+               (unsigned long long)K->frame_bytes);
       return -1;
     }
   }
@@ -1694,7 +1742,13 @@ int ws_emu_run_block(blockctx *B) {
       }
       if (w->state != WS_RUN) continue;
       ran = 1;
-      if (run_warp(B, w)) goto out_fault;
+      uint64_t before = w->insts;
+      int r = run_warp(B, w);
+      __atomic_add_fetch(B->launch_insts, w->insts - before, __ATOMIC_RELAXED);
+      if (r) {
+        if (B->flt.kind == FAULT_LIMIT || B->flt.kind == FAULT_LAUNCH_LIMIT) spin_deadlock(B, w);
+        goto out_fault;
+      }
       if (w->state == WS_DONE) done++;
     }
     if ((uint32_t)done == B->nwarps) break;

@@ -16,6 +16,7 @@
 
 #include "emu/emu_int.h"
 #include "emu/num.h"
+#include "util/checked.h"
 #include "warpsight/rng.h"
 
 static int is_float_elem(ws_elem_type t) {
@@ -78,13 +79,15 @@ static int init_buffer(uint8_t *mem, const ws_launch_arg *a, const char *origin,
     return WS_OK;
   }
   case WS_INIT_FILE: {
-    FILE *f = fopen(a->file, "rb");
-    if (!f) {
-      ws_diag_add(d, WS_SEV_ERROR, origin, 0, 0, "%s.init.file: cannot open '%s' for buffer '%s'", path,
+    FILE *f;
+    uint64_t want = n * (uint64_t)es, have;
+    /* regular files only (a FIFO would block) */
+    int st = ws_open_input(&f, &have, a->file, UINT64_MAX, d);
+    if (st) {
+      ws_diag_add(d, WS_SEV_NOTE, origin, 0, 0, "%s.init.file: cannot open '%s' for buffer '%s'", path,
                   a->file, a->name);
-      return WS_EIO;
+      return st;
     }
-    uint64_t want = n * (uint64_t)es;
     size_t got = want ? fread(mem, 1, (size_t)want, f) : 0;
     int extra = fgetc(f) != EOF;
     fclose(f);
@@ -231,6 +234,26 @@ static int set_variables(ws_emu_device *dev, const ws_emu_program *p, const ws_l
   return WS_OK;
 }
 
+/* The launch's global memory (module .global variables and buffers) against
+ * the program's budget, before anything is allocated. */
+static int check_budget(const ws_emu_program *p, const ws_launch_spec *s, ws_diag *d) {
+  uint64_t total = 0, b;
+  int over = 0;
+  for (uint32_t i = 0; i < p->m->nvars; i++)
+    if (p->m->vars[i].space == WS_PTX_SP_GLOBAL) over |= ws_add_u64(&total, total, p->m->vars[i].size);
+  for (uint32_t i = 0; i < s->nargs; i++)
+    if (s->args[i].is_buffer)
+      over |= ws_mul_u64(&b, s->args[i].count, (uint64_t)ws_elem_type_size(s->args[i].type)) ||
+              ws_add_u64(&total, total, b);
+  if (!p->mem_budget || (!over && total <= p->mem_budget)) return WS_OK;
+  ws_diag_add(d, WS_SEV_ERROR, s->path, 0, 0,
+              "the launch needs %s%llu bytes of global memory (buffers and .global variables), more than the "
+              "emulator's budget of %llu bytes (--max-memory; default half the machine's memory)",
+              over ? "more than " : "", (unsigned long long)(over ? UINT64_MAX : total),
+              (unsigned long long)p->mem_budget);
+  return WS_EINVAL;
+}
+
 int ws_emu_launch_new(ws_emu_launch **out, const ws_emu_program *p, const ws_launch_spec *s, ws_diag *d) {
   *out = NULL;
   const ws_ptx_function *k = p->funcs[0].f;
@@ -240,6 +263,7 @@ int ws_emu_launch_new(ws_emu_launch **out, const ws_emu_program *p, const ws_lau
     return WS_EINVAL;
   }
   int st = check_args(p, s, d);
+  if (!st) st = check_budget(p, s, d);
   if (st) return st;
   uint32_t th = s->block[0] * s->block[1] * s->block[2];
   if (k->perf.nreqntid && (k->perf.reqntid[0] != s->block[0] || k->perf.reqntid[1] != s->block[1] ||
@@ -311,17 +335,13 @@ int ws_emu_write_outputs(const ws_emu_launch *l, const char *dir, ws_diag *d) {
     char *path = malloc(n);
     if (!path) return WS_ENOMEM;
     snprintf(path, n, "%s/%s", dir, a->output);
-    FILE *f = fopen(path, "wb");
-    int bad = !f;
-    if (f) {
-      uint64_t sz = b->size;
-      if (sz && fwrite(b->mem, 1, (size_t)sz, f) != sz) bad = 1;
-      if (fclose(f)) bad = 1;
-    }
-    if (bad) {
-      ws_diag_add(d, WS_SEV_ERROR, path, 0, 0, "cannot write output '%s' of buffer '%s'", path, a->name);
+    /* a temporary file renamed into place: never through a symlink already
+     * there, never half-written */
+    int st = ws_write_file(path, b->mem, (size_t)b->size, d);
+    if (st) {
+      ws_diag_add(d, WS_SEV_NOTE, path, 0, 0, "the output of buffer '%s'", a->name);
       free(path);
-      return WS_EIO;
+      return st;
     }
     free(path);
   }
@@ -347,6 +367,8 @@ typedef struct pool {
   size_t nchunks, cchunks;
   fault flt;                /* fault of the lowest faulting block */
   int oom;                  /* allocation failure in a worker */
+  uint64_t launch_insts;    /* warp instructions so far (atomic) */
+  uint64_t printf_bytes;    /* printf output of finished blocks (atomic) */
   uint64_t warp_insts, thread_insts, warps, blocks;
 } pool;
 
@@ -378,6 +400,8 @@ static void *work(void *arg) {
   B.L = L;
   B.o = pl->o;
   B.worker = wk->index;
+  B.launch_insts = &pl->launch_insts;
+  B.printf_bytes = &pl->printf_bytes;
   B.nthreads = L->block[0] * L->block[1] * L->block[2];
   B.nwarps = (B.nthreads + 31) / 32;
   B.warps = calloc(B.nwarps, sizeof *B.warps);
@@ -420,6 +444,7 @@ static void *work(void *arg) {
       }
       if (pl->nchunks < pl->cchunks) {
         char *t = malloc(B.plen);
+        __atomic_add_fetch(&pl->printf_bytes, B.plen, __ATOMIC_RELAXED);
         if (t) {
           memcpy(t, B.pbuf, B.plen);
           pl->chunks[pl->nchunks++] = (pchunk){b, t, B.plen};
@@ -486,7 +511,7 @@ static void where_global(const ws_emu_launch *L, uint64_t a, int bytes, char *bu
              (unsigned long long)best->base);
 }
 
-static void report_fault(const ws_emu_launch *L, const fault *f, uint64_t limit, ws_diag *d) {
+static void report_fault(const ws_emu_launch *L, const fault *f, const ws_emu_options *o, ws_diag *d) {
   const uint32_t *grid = L->grid, *block = L->block;
   const ws_ptx_module *m = L->p->m;
   const ws_ptx_function *fn = f->f ? f->f->f : L->p->funcs[0].f;
@@ -494,7 +519,7 @@ static void report_fault(const ws_emu_launch *L, const fault *f, uint64_t limit,
   uint32_t b = f->block, t = f->warp * 32 + f->lane;
   uint32_t bx = b % grid[0], by = (b / grid[0]) % grid[1], bz = b / (grid[0] * grid[1]);
   uint32_t tx = t % block[0], ty = (t / block[0]) % block[1], tz = t / (block[0] * block[1]);
-  char what[640];
+  char what[1024];
   uint64_t a = f->addr;
   int sp = f->space;
   if (sp == MS_GENERIC) {
@@ -523,15 +548,23 @@ static void report_fault(const ws_emu_launch *L, const fault *f, uint64_t limit,
     snprintf(what, sizeof what, "barrier deadlock: %s", f->msg);
     break;
   case FAULT_LIMIT:
-    snprintf(what, sizeof what, "warp %u exceeded the limit of %llu warp instructions (--max-warp-insts)", f->warp,
-             (unsigned long long)limit);
+    snprintf(what, sizeof what,
+             "runaway kernel: warp %u exceeded the limit of %llu warp instructions per warp (--max-warp-insts)",
+             f->warp, (unsigned long long)o->max_warp_insts);
+    break;
+  case FAULT_LAUNCH_LIMIT:
+    snprintf(what, sizeof what,
+             "runaway kernel: the launch exceeded the limit of %llu warp instructions in all (--max-launch-insts)",
+             (unsigned long long)o->max_launch_insts);
     break;
   case FAULT_TRAP:
     snprintf(what, sizeof what, "trap executed");
     break;
   case FAULT_STACK:
-    snprintf(what, sizeof what, "call stack overflow or out of memory for a call frame%s%s", f->msg[0] ? ": " : "",
-             f->msg);
+    snprintf(what, sizeof what,
+             "call stack overflow (more than 4096 nested calls, or more than %llu bytes of local memory per "
+             "thread) or out of memory for a call frame%s%s",
+             (unsigned long long)WS_EMU_MAX_LOCAL_BYTES, f->msg[0] ? ": " : "", f->msg);
     break;
   default:
     snprintf(what, sizeof what, "%s", f->msg);
@@ -574,18 +607,35 @@ static void report_fault(const ws_emu_launch *L, const fault *f, uint64_t limit,
   }
 }
 
+int ws_emu_check_work(const ws_emu_launch *L, uint64_t blocks, const ws_emu_options *o, ws_diag *d) {
+  uint64_t threads, warps;
+  if (!o->max_launch_insts) return WS_OK;
+  /* every warp executes at least one instruction (its exit) */
+  if (ws_mul3_u64(&threads, L->block[0], L->block[1], L->block[2]) ||
+      ws_mul_u64(&warps, blocks, (threads + 31) / 32) || warps > o->max_launch_insts) {
+    ws_diag_add(d, WS_SEV_ERROR, L->s ? L->s->path : L->p->m->path, 0, 0,
+                "the launch runs %llu blocks of %u x %u x %u threads: at least one warp instruction per warp is "
+                "more than the limit of %llu warp instructions per launch (--max-launch-insts; 0 lifts it)",
+                (unsigned long long)blocks, L->block[0], L->block[1], L->block[2],
+                (unsigned long long)o->max_launch_insts);
+    return WS_EINVAL;
+  }
+  return WS_OK;
+}
+
 int ws_emu_run(ws_emu_launch *L, const ws_emu_options *o, ws_emu_stats *stats, ws_diag *d) {
   ws_emu_options defo = WS_EMU_OPTIONS_INIT;
   if (!o) o = &defo;
   if (stats) stats->fault_kind = WS_EMU_FAULT_NONE;
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  uint64_t nb = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
-  if (nb > 0xFFFFFFF0ull) {
-    ws_diag_add(d, WS_SEV_ERROR, L->s ? L->s->path : L->p->m->path, 0, 0, "grid of %llu blocks is too large",
-                (unsigned long long)nb);
+  uint64_t nb;
+  if (ws_mul3_u64(&nb, L->grid[0], L->grid[1], L->grid[2]) || nb > 0xFFFFFFF0ull) {
+    ws_diag_add(d, WS_SEV_ERROR, L->s ? L->s->path : L->p->m->path, 0, 0, "grid of %u x %u x %u blocks is too large",
+                L->grid[0], L->grid[1], L->grid[2]);
     return WS_EINVAL;
   }
+  if (!(o->hooks && o->hooks->block_filter) && ws_emu_check_work(L, nb, o, d)) return WS_EINVAL;
   /* allocations made or freed since the launch was prepared */
   int mst = ws_emu_launch_map(L);
   if (mst == WS_EINVAL) return ws_diag_error(d, "module variables and allocations overlap on the device");
@@ -646,7 +696,7 @@ int ws_emu_run(ws_emu_launch *L, const ws_emu_options *o, ws_emu_stats *stats, w
   }
   if (pl.fault_block != UINT32_MAX) {
     if (stats) stats->fault_kind = pl.flt.kind;
-    report_fault(L, &pl.flt, o->max_warp_insts, d);
+    report_fault(L, &pl.flt, o, d);
     return WS_EFAULT;
   }
   return WS_OK;

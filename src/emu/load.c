@@ -8,9 +8,11 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "emu/emu_int.h"
 #include "emu/num.h"
+#include "util/checked.h"
 #include "warpsight/analysis.h"
 
 typedef struct dec {
@@ -1245,6 +1247,14 @@ static int decode_func(dec *D, dfunc *df, const ws_ptx_function *f) {
   return WS_OK;
 }
 
+/* A module variable whose address would pass 2^64 (each is at most
+ * WS_PTX_MAX_VAR_BYTES, but there may be very many). */
+static int too_big(dec *D, const ws_ptx_var *v) {
+  ws_diag_add(D->d, WS_SEV_ERROR, D->m->path, (int)v->line, 0,
+              "module variables up to '%s' need more than 2^64 bytes of address space", v->name);
+  return WS_EINVAL;
+}
+
 /* Module variables: .global in the global window, .const in the constant
  * bank, .shared in static shared memory. */
 static int layout_module(dec *D, const uint8_t *used, uint64_t func_shared) {
@@ -1261,13 +1271,13 @@ static int layout_module(dec *D, const uint8_t *used, uint64_t func_shared) {
     case WS_PTX_SP_GLOBAL:
       g = align_up(g, al > 256 ? al : 256);
       P->mvar_addr[i] = g;
-      g += v->size + GLOBAL_GAP;
+      if (ws_add3_u64(&g, g, v->size, GLOBAL_GAP)) return too_big(D, v);
       break;
     case WS_PTX_SP_CONST:
       c = align_up(c, al);
       P->mvar_addr[i] = c;
       P->sobjs[P->nsobjs++] = (sobj){MS_CONST, c, v->size, v->name};
-      c += v->size;
+      if (ws_add_u64(&c, c, v->size)) return too_big(D, v);
       break;
     case WS_PTX_SP_SHARED:
       if (!used[i]) break;
@@ -1279,7 +1289,7 @@ static int layout_module(dec *D, const uint8_t *used, uint64_t func_shared) {
       s = align_up(s, al);
       P->mvar_addr[i] = s;
       P->sobjs[P->nsobjs++] = (sobj){MS_SHARED, s, v->size, v->name};
-      s += v->size;
+      if (ws_add_u64(&s, s, v->size)) return too_big(D, v);
       break;
     default:
       break;
@@ -1293,6 +1303,13 @@ static int layout_module(dec *D, const uint8_t *used, uint64_t func_shared) {
    * include the function-scope .shared variables decode_func() lays out */
   P->fsh_base = align_up(s, 256);
   uint64_t dyn = align_up(P->fsh_base + func_shared, dynalign);
+  if (s > WS_EMU_MAX_SHARED_BYTES || func_shared > WS_EMU_MAX_SHARED_BYTES || dyn > WS_EMU_MAX_SHARED_BYTES) {
+    ws_diag_add(D->d, WS_SEV_ERROR, m->path, 0, 0,
+                "the kernel's static shared memory (at least %llu bytes) exceeds the limit of %llu bytes per block",
+                (unsigned long long)(s > func_shared ? (s > dyn ? s : dyn) : (func_shared > dyn ? func_shared : dyn)),
+                (unsigned long long)WS_EMU_MAX_SHARED_BYTES);
+    return WS_EINVAL;
+  }
   for (uint32_t i = 0; i < m->nvars; i++)
     if (m->vars[i].space == WS_PTX_SP_SHARED && used[i] && P->mvar_addr[i] == UINT64_MAX) {
       P->mvar_addr[i] = dyn;
@@ -1336,7 +1353,7 @@ static int prepass(dec *D, uint32_t kernel) {
       if (f->vars[i].space == WS_PTX_SP_SHARED) {
         fs = align_up(fs, f->vars[i].align ? f->vars[i].align : 4);
         D->P->fsh[q[qi]][i] = fs;
-        fs += f->vars[i].size;
+        fs += f->vars[i].size; /* each <= WS_PTX_MAX_VAR_BYTES: no wrap before the check */
       }
     for (uint32_t i = 0; i < f->ninsts; i++) {
       const ws_ptx_inst *in = &f->insts[i];
@@ -1420,6 +1437,28 @@ void ws_emu_program_free(ws_emu_program *p) {
   free(p);
 }
 
+uint64_t ws_emu_default_memory_budget(void) {
+  /* half the machine's memory: from /proc/meminfo (Linux), else sysconf */
+  unsigned long long kb = 0;
+  FILE *f = fopen("/proc/meminfo", "r");
+  if (f) {
+    char line[256];
+    while (fgets(line, sizeof line, f))
+      if (sscanf(line, "MemTotal: %llu kB", &kb) == 1) break;
+    fclose(f);
+  }
+  uint64_t total = (uint64_t)kb * 1024;
+  if (!total) {
+    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    total = pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : 8ull << 30;
+  }
+  return total / 2;
+}
+
+void ws_emu_program_set_memory_budget(ws_emu_program *p, uint64_t bytes) {
+  p->mem_budget = bytes;
+}
+
 const ws_ptx_function *ws_emu_program_kernel(const ws_emu_program *p) {
   return p->funcs[0].f;
 }
@@ -1444,6 +1483,7 @@ int ws_emu_load(ws_emu_program **out, const ws_ptx_module *m, const char *kernel
   int st = WS_ENOMEM;
   if (!P) return st;
   P->m = m;
+  P->mem_budget = ws_emu_default_memory_budget();
   P->func_of_ir = malloc((m->nfuncs + 1) * sizeof *P->func_of_ir);
   P->funcs = calloc(m->nfuncs + 1, sizeof *P->funcs);
   D.queue = malloc((m->nfuncs + 1) * sizeof *D.queue);

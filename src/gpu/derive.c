@@ -349,7 +349,7 @@ static int ws_fixed(rule_ctx *c, const char *k, double *v) {
   static const struct { const char *key; double v; } def[] = {
       {"dram_efficiency", 0.8}, {"mem_latency_scale", 1}, {"overlap_p", 4},
       {"launch_us", 2},         {"barrier_cycles", 20},   {"atomic_cycles", 1},
-      {"block_cycles", 100},
+      {"block_cycles", 100},    {"divergence_penalty", 1},
   };
   for (size_t i = 0; i < sizeof def / sizeof def[0]; i++)
     if (strcmp(k, def[i].key) == 0) {
@@ -418,6 +418,7 @@ static const struct rule {
     {"warpsight", NULL, "barrier_cycles", ws_fixed, "20"},
     {"warpsight", NULL, "atomic_cycles", ws_fixed, "1"},
     {"warpsight", NULL, "block_cycles", ws_fixed, "100"},
+    {"warpsight", NULL, "divergence_penalty", ws_fixed, "1"},
     {"warpsight", NULL, "fp64_lanes_per_sm", ws_fp64, "FP64 results per clock per SM of the CC"},
 };
 

@@ -59,6 +59,8 @@ static double gpu_need(ws_model_result *r, const ws_gpu *g, const char *key,
 static double min2(double a, double b) { return a < b ? a : b; }
 static double max2(double a, double b) { return a > b ? a : b; }
 
+int ws_gpuperf_memory_bound(double t_comp, double t_mem) { return t_mem > t_comp; }
+
 int ws_model_gpuperf(ws_model_result *out, const ws_profile *p,
                      const ws_gpu *g, ws_diag *d) {
   int miss = 0;
@@ -97,12 +99,6 @@ int ws_model_gpuperf(ws_model_result *out, const ws_profile *p,
       need(out, miss_ratio, "memory.miss_ratio", d, &miss);
     }
   }
-  if (!ws_pf_has(h2)) {
-    /* L2 hits are the L1 misses that did not reach DRAM. */
-    double l1_miss = 1.0 - h1;
-    h2 = (l1_miss > 0 && ws_pf_has(miss_ratio))
-             ? max2(0.0, 1.0 - miss_ratio / l1_miss) : 0.0;
-  }
 
   /* GPU parameters (Table 3). */
   double dram_lat = gpu_need(out, g, "dram_lat", NAN, d, &miss);
@@ -122,12 +118,17 @@ int ws_model_gpuperf(ws_model_result *out, const ws_profile *p,
                                    "per_warp.divergent_extra_insts", d);
   double bank = count_or_zero(f->bank_conflict_replays,
                               "per_warp.bank_conflict_replays", d);
-  double sfu_width = NAN, l1_lat = 0.0, l2_lat = 0.0;
+  double sfu_width = NAN, hit_lat = 0.0;
   if (sfu > 0)
     sfu_width = gpu_need(out, g, "sfu_width", g->sfu_per_sm, d, &miss);
-  if (has_mem && h1 > 0) l1_lat = gpu_need(out, g, "l1_lat", g->lat.l1, d, &miss);
-  if (has_mem && h2 > 0 && h1 < 1)
-    l2_lat = gpu_need(out, g, "l2_lat", g->lat.l2, d, &miss);
+  /* (12) as printed: AMAT = avg_DRAM_lat x miss_ratio + hit_lat, with one
+   * cache hit latency (Table 3), that of the first cache a global load
+   * looks up: L1 where it caches global loads, else L2; none without a
+   * cache.  (A hit-ratio-weighted hit latency is the warpsight model's.) */
+  if (has_mem && g->cache.l1_caches_global)
+    hit_lat = gpu_need(out, g, "l1_lat", g->lat.l1, d, &miss);
+  else if (has_mem && !no_cache)
+    hit_lat = gpu_need(out, g, "l2_lat", g->lat.l2, d, &miss);
   if (miss) return WS_EMISSING;
 
   double ilp = f->ilp, mlp = f->mlp;
@@ -185,7 +186,6 @@ int ws_model_gpuperf(ws_model_result *out, const ws_profile *p,
   double t_comp = w_parallel + w_serial;                                /* (2) */
 
   /* Memory cost ---------------------------------------------------------- */
-  double hit_lat = h1 * l1_lat + (1.0 - h1) * h2 * l2_lat;
   double amat = avg_dram_lat * miss_ratio + hit_lat;                    /* (12) */
   double bw_per_warp = g->clock_ghz * trans_size / avg_dram_lat;        /* (A.7) */
   double mwp_peak_bw = g->mem_bandwidth_gbs / (bw_per_warp * ctx.active_sms); /* (A.6) */
@@ -281,11 +281,11 @@ int ws_model_gpuperf(ws_model_result *out, const ws_profile *p,
   if (rc != WS_OK) return rc;
 
   char label[192];
+  int mem_bound = ws_gpuperf_memory_bound(t_comp, t_mem);
   snprintf(label, sizeof label, "%s, %s (zeta = %g); size_of_data from %s",
-           t_comp >= t_mem ? "compute bound (T_comp >= T_mem)"
-                           : "memory bound (T_mem > T_comp)",
+           mem_bound ? "memory bound (T_mem > T_comp)" : "compute bound (T_comp >= T_mem)",
            cwp <= mwp ? "CWP <= MWP" : "CWP > MWP", zeta, size_src);
-  const char *limiter = t_comp >= t_mem ? "computation" : "memory";
+  const char *limiter = mem_bound ? "memory" : "computation";
   rc = ws_model_set_labels(out, label, limiter);
   if (rc != WS_OK) return rc;
 

@@ -168,13 +168,14 @@ int ws_model_luo_suda(ws_model_result *out, const ws_profile *p,
   const cJSON *sec = NULL;
   int rc = ws_json_get_object(p->root, "", SECTION, 0, &sec, origin, d);
   if (rc == WS_EINVAL) return rc;
-  if (!sec) {
-    ws_model_missing(out, SECTION ".tasks", d);
-    return WS_EMISSING;
-  }
-  const cJSON *list = cJSON_GetObjectItemCaseSensitive(sec, "tasks");
+  const cJSON *list = sec ? cJSON_GetObjectItemCaseSensitive(sec, "tasks") : NULL;
   if (!list) {
+    /* Name the GPU's missing keys too, not only the profile's. */
     ws_model_missing(out, SECTION ".tasks", d);
+    static const char *const keys[] = {"a", "b", "c", "d", "t_mem"};
+    for (size_t j = 0; j < sizeof keys / sizeof keys[0]; j++)
+      if (!isfinite(ws_gpu_param_or(g, GPU_MODEL, keys[j], NAN)))
+        ws_model_missing_gpu(out, g, GPU_MODEL, keys[j], d);
     return WS_EMISSING;
   }
   if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) == 0)

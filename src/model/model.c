@@ -117,6 +117,9 @@ int ws_model_set_labels(ws_model_result *r, const char *case_label,
 }
 
 int ws_model_missing(ws_model_result *r, const char *path, ws_diag *d) {
+  /* Each input once: a cost missing for every task is one missing key. */
+  for (size_t i = 0; i < r->nmissing; i++)
+    if (strcmp(r->missing[i], path) == 0) return WS_EMISSING;
   char **m = realloc(r->missing, (r->nmissing + 1) * sizeof *m);
   if (!m) return WS_ENOMEM;
   r->missing = m;

@@ -12,9 +12,11 @@
  *   waves     = ceil(ceil(blocks / SMs) / active blocks per SM)         [W1]
  *   T_sm      = warps on the busiest SM x max(issue, SFU, FP64, LSU)    [C1-C5]
  *   T_l2      = L2 sectors x 32 B / L2 bytes per cycle                   [M1]
- *   T_dram    = DRAM bytes / (bandwidth x efficiency)                    [M2]
+ *   T_dram    = DRAM bytes / (bandwidth x efficiency)
+ *               x (1 + divergence penalty x scatter)                      [M2, M3]
  *   T_atomic  = same-address atomic operations x atomic cycles           [A1]
  *   T_lat     = waves x (path loads x L_mem + path cycles x ALU scale
+ *                        + block issue (with barriers)
  *                        + barriers x barrier cycles + block cycles)     [L1-L3]
  *   cycles    = launch overhead + || (T_sm, T_l2, T_dram, T_atomic, T_lat) ||_p   [T1]
  *
@@ -39,7 +41,7 @@ static double max2(double a, double b) { return a > b ? a : b; }
 
 typedef struct ws_params {
   double issue_rate, lsu_rate, l2_bpc, dram_eff, alu_scale, mem_scale, p, launch_us;
-  double barrier_cycles, atomic_cycles, fp64_lanes, block_cycles;
+  double barrier_cycles, atomic_cycles, fp64_lanes, block_cycles, div_penalty;
 } ws_params;
 
 static int read_params(ws_params *w, ws_model_result *r, const ws_gpu *g, ws_diag *d) {
@@ -58,6 +60,7 @@ static int read_params(ws_params *w, ws_model_result *r, const ws_gpu *g, ws_dia
    * FP64 instruction cannot run, and its term is 0. */
   w->fp64_lanes = ws_gpu_param_or(g, M, "fp64_lanes_per_sm", 0);
   w->block_cycles = ws_model_gpu_param(r, g, M, "block_cycles", &missing, d);
+  w->div_penalty = ws_model_gpu_param(r, g, M, "divergence_penalty", &missing, d);
   if (!(g->sms > 0) || !(g->clock_ghz > 0) || !(g->mem_bandwidth_gbs > 0)) {
     ws_model_missing(r, "gpu.sms, gpu.clock_ghz, gpu.mem_bandwidth_gbs", d);
     missing = 1;
@@ -68,6 +71,7 @@ static int read_params(ws_params *w, ws_model_result *r, const ws_gpu *g, ws_dia
   if (!(w->issue_rate > 0) || w->issue_rate > peak) w->issue_rate = peak;
   if (!(w->dram_eff > 0) || w->dram_eff > 1) w->dram_eff = 1;
   if (!(w->p >= 1)) w->p = 1;
+  if (!(w->div_penalty >= 0)) w->div_penalty = 0; /* never faster than the floor */
   return WS_OK;
 }
 
@@ -130,7 +134,13 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
   double t_l2 = ws_pf_has(f->l2_sectors_per_warp) && w.l2_bpc > 0
                     ? f->l2_sectors_per_warp * lc.total_warps * 32 / w.l2_bpc : 0;
   double dram_bytes = nz(f->dram_read_bytes) + nz(f->dram_write_bytes);
-  double t_dram = dram_bytes / (g->mem_bandwidth_gbs * w.dram_eff) * g->clock_ghz;
+  /* [M3] memory divergence (MDM): the share of a request's sectors beyond
+   * what its bytes need scatters DRAM accesses over rows and channels */
+  double need = ws_pf_has(f->load_bytes_per_warp) ? f->load_bytes_per_warp / 32 : 0;
+  double per_req = ws_pf_has(f->avg_trans_warp) ? f->avg_trans_warp : 0;
+  double scatter = per_req > 0 && need > 0 && per_req > need ? 1 - need / per_req : 0;
+  double t_dram = dram_bytes / (g->mem_bandwidth_gbs * w.dram_eff) * g->clock_ghz *
+                  (1 + w.div_penalty * scatter);
   /* [A1] same-address global atomics are performed one after another */
   double t_atom = nz(f->global_atomic_serial) * lc.total_warps * w.atomic_cycles;
 
@@ -139,7 +149,11 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
   double l_mem = load_latency(p, g) * w.mem_scale;                                /* L1 */
   double path = have_path ? f->path_mem_loads * l_mem + f->path_cycles * w.alu_scale
                           : insts * w.alu_scale;                                  /* L2 */
-  double t_lat = waves * (path + nz(f->synch_insts) * w.barrier_cycles + w.block_cycles); /* L3 */
+  /* [L2b] between barriers a block's warps move in lockstep: the block's
+   * own issue time adds to its path instead of hiding under it */
+  double block_issue = nz(f->synch_insts) > 0 ? lc.warps_per_block * c_issue : 0;
+  double t_lat = waves * (path + block_issue + nz(f->synch_insts) * w.barrier_cycles +
+                          w.block_cycles);                                        /* L3 */
 
   double terms[5] = {t_sm, t_l2, t_dram, t_atom, t_lat};
   int arg;
@@ -165,13 +179,16 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
       {"lsu_cycles_per_warp", c_lsu, "[C4] (sectors / 4 + shared passes) / lsu_rate", "cycles"},
       {"t_sm", t_sm, "[C5] warps on the busiest SM x slowest pipe", "cycles"},
       {"t_l2", t_l2, "[M1] L2 sectors x 32 / l2_bytes_per_cycle (GPUMech queuing)", "cycles"},
-      {"t_dram", t_dram, "[M2] DRAM bytes / (bandwidth x efficiency)", "cycles"},
+      {"scatter", scatter, "[M3] 1 - (bytes per request / 32) / sectors per request", ""},
+      {"divergence_penalty", w.div_penalty, "GPU", ""},
+      {"t_dram", t_dram, "[M2] DRAM bytes / (bandwidth x efficiency) x (1 + penalty x scatter)", "cycles"},
       {"t_atomic", t_atom, "[A1] same-address atomics x atomic_cycles", "cycles"},
       {"load_latency", l_mem, "[L1] L1/L2/DRAM latencies by hit ratio x mem_latency_scale", "cycles"},
       {"path_cycles_per_wave", path, have_path ? "[L2] dependency path (profile)" : "[L2] no dependencies section: instructions x alu scale", "cycles"},
+      {"block_issue_cycles", block_issue, "[L2b] with barriers: warps per block x issue_cycles_per_warp", "cycles"},
       {"barrier_cycles", w.barrier_cycles, "GPU", "cycles"},
       {"block_cycles", w.block_cycles, "GPU", "cycles"},
-      {"t_latency", t_lat, "[L3] waves x (path + barriers x barrier_cycles + block_cycles) (Volkov)", "cycles"},
+      {"t_latency", t_lat, "[L3] waves x (path + block issue + barriers x barrier_cycles + block_cycles) (Volkov)", "cycles"},
       {"t_overlapped", core, "[T1] p-norm of t_sm, t_l2, t_dram, t_atomic, t_latency", "cycles"},
       {"launch_cycles", launch, "launch_us x clock", "cycles"},
       {"cycles", cycles, "[T1]", "cycles"},

@@ -247,7 +247,8 @@ int ws_cache_access_rw(ws_cache *c, uint64_t addr, int allocate, int write) {
   }
   uint64_t line = addr / c->line_bytes;
   uint32_t sector = (uint32_t)((addr % c->line_bytes) / c->sector_bytes);
-  uint32_t set = (uint32_t)(line % c->sets);
+  uint64_t key = c->hashed ? (line * 0x9e3779b97f4a7c15ull) >> 24 : line;
+  uint32_t set = (uint32_t)(key % c->sets);
   size_t base = (size_t)set * c->ways;
   c->clock++;
   for (uint32_t w = 0; w < c->ways; w++) {

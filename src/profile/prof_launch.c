@@ -14,6 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/checked.h"
+
 /* Threads ----------------------------------------------------------------*/
 
 int ws_prof_workers(int requested, uint64_t total_blocks, uint64_t sample_blocks,
@@ -185,6 +187,15 @@ int ws_prof_launch(ws_profile **out, ws_emu_stats *stats, const ws_prof_target *
                          WS_PROF_OPTIONS_VERSION);
   if (!t || !t->module || !t->program || !t->launch || !g)
     return ws_diag_error(d, "ws_prof_launch: module, program, launch and GPU are required");
+  /* before the profiler sizes its per-block tables: the blocks that run
+   * (the sampled ones, unless the rest run too) against the work limit */
+  uint64_t nb;
+  if (ws_mul3_u64(&nb, t->grid[0], t->grid[1], t->grid[2])) nb = UINT64_MAX;
+  uint64_t nrun = o->sample_blocks && !o->functional_rest && o->sample_blocks < nb ? o->sample_blocks : nb;
+  ws_emu_options lim = WS_EMU_OPTIONS_INIT;
+  lim.max_launch_insts = o->max_launch_insts;
+  int st = ws_emu_check_work(t->launch, nrun, &lim, d);
+  if (st) return st;
   const ws_ptx_function *k = ws_emu_program_kernel(t->program);
   char note[512];
   ws_prof_config c;
@@ -196,7 +207,7 @@ int ws_prof_launch(ws_profile **out, ws_emu_stats *stats, const ws_prof_target *
   c.nregions = ws_emu_regions(t->launch, reg, nreg);
   c.regions = reg;
   ws_prof *prof = NULL;
-  int st = ws_prof_new(&prof, &c, d);
+  st = ws_prof_new(&prof, &c, d);
   free(reg);
   if (st) return st;
   hook_state h = {prof, (uint64_t)t->grid[0] * t->grid[1] * t->grid[2], o->sample_blocks,
@@ -206,6 +217,7 @@ int ws_prof_launch(ws_profile **out, ws_emu_stats *stats, const ws_prof_target *
   ws_emu_options eo = WS_EMU_OPTIONS_INIT;
   eo.threads = c.workers;
   eo.max_warp_insts = o->max_warp_insts;
+  eo.max_launch_insts = o->max_launch_insts;
   eo.printf_out = o->printf_out;
   eo.hooks = &hooks;
   ws_emu_stats sx;
@@ -224,6 +236,7 @@ int ws_prof_launch_spec(ws_profile **out, ws_emu_stats *stats, const ws_ptx_modu
   ws_emu_program *prog = NULL;
   ws_emu_launch *L = NULL;
   int st = ws_emu_load(&prog, m, spec->kernel, d);
+  if (!st && o && o->max_memory) ws_emu_program_set_memory_budget(prog, o->max_memory == UINT64_MAX ? 0 : o->max_memory);
   if (!st) st = ws_emu_launch_new(&L, prog, spec, d);
   if (!st) {
     ws_prof_target t = {m, prog, L, {spec->grid[0], spec->grid[1], spec->grid[2]},

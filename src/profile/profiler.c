@@ -187,11 +187,12 @@ static int replays_new(ws_prof *p) {
   ws_rp_region *reg = calloc(nreg + 1, sizeof *reg);
   if (!reg) return -1;
   for (size_t i = 0; i < nreg; i++) reg[i] = (ws_rp_region){p->cfg.regions[i].base, p->cfg.regions[i].bytes};
-  p->rp = ws_rp_new(g, p->nslots, per_sm, sampled, reg, nreg);
+  p->rp = ws_rp_new(g, p->nslots, p->total_blocks, per_sm, sampled, reg, nreg);
   int bad = !p->rp;
   if (sampled && p->nslots >= 2 && !bad)
     for (int h = 0; h < 2; h++) {
-      p->half[h] = ws_rp_new(g, (p->nslots + 1 - (uint64_t)h) / 2, per_sm, 1, reg, nreg);
+      p->half[h] = ws_rp_new(g, (p->nslots + 1 - (uint64_t)h) / 2, p->total_blocks, per_sm, 1,
+                             reg, nreg);
       bad |= !p->half[h];
     }
   free(reg);

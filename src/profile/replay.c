@@ -71,6 +71,7 @@ typedef struct rp_set {
 struct ws_replay {
   const ws_gpu *g;      /* borrowed */
   int track;            /* attribute DRAM traffic to regions */
+  uint64_t grid_blocks; /* blocks of the whole launch */
   rp_region *reg;       /* nreg regions + one for traffic outside them */
   size_t nreg;
   rp_set seen;          /* sectors read / written back so far */
@@ -80,7 +81,9 @@ struct ws_replay {
   uint32_t cur;         /* SM whose step comes next in the current round */
   int l1_global;        /* L1 caches global loads */
   ws_cache *l1;         /* per SM */
-  ws_cache l2;          /* shared */
+  ws_cache l2;          /* shared (a sample: its share, for data not spread) */
+  ws_cache l2g;         /* a sample: the whole L2, for regions its blocks
+                           spread over (empty otherwise) */
   ws_rp_stats cs;       /* what was counted */
 };
 
@@ -132,7 +135,29 @@ static int caches_init(ws_replay *r) {
   r->l1_global = cs->have_l1 && cf->l1_caches_global;
   r->l1 = calloc(cs->nsm, sizeof *r->l1);
   if (!r->l1) return -1;
-  if (ws_cache_init(&r->l2, cs->l2_bytes, cs->l2_ways, cs->l2_line, cs->sector)) return -1;
+  /* A sample's blocks keep their own data in their share of the L2: the
+   * blocks resident at once in the sample over those of the full launch
+   * (every SM holding blocks_per_sm), so that their working sets meet the
+   * pressure they meet in the full run.  Regions the blocks spread over
+   * (shared globally) go through a whole L2 of their own: the estimate
+   * models their reuse (ws_rp_estimate_grid). */
+  uint64_t l2_mine = cs->l2_bytes;
+  if (r->track && cs->have_l2) {
+    double sms = r->g->sms > 0 ? r->g->sms : 1;
+    double full = sms * cs->blocks_per_sm, mine = (double)cs->nsm * cs->blocks_per_sm;
+    if (full > (double)r->grid_blocks) full = (double)r->grid_blocks;
+    if (mine > (double)r->nslots) mine = (double)r->nslots;
+    if (mine < full) {
+      uint64_t set = (uint64_t)cs->l2_ways * cs->l2_line;
+      l2_mine = cache_fit((uint64_t)((double)cs->l2_bytes * mine / full), cs->l2_ways, cs->l2_line);
+      if (l2_mine < set) l2_mine = set;
+    }
+    if (ws_cache_init(&r->l2g, cs->l2_bytes, cs->l2_ways, cs->l2_line, cs->sector)) return -1;
+  }
+  if (ws_cache_init(&r->l2, l2_mine, cs->l2_ways, cs->l2_line, cs->sector)) return -1;
+  /* With few sets left, line mod sets would put a kernel's rows (4 KB
+   * apart, say) all in one set; GPUs hash addresses over their L2's sets. */
+  r->l2.hashed = l2_mine < cs->l2_bytes;
   for (uint32_t s = 0; s < cs->nsm; s++)
     if (ws_cache_init(&r->l1[s], cs->l1_bytes, cs->l1_ways, cs->l1_line,
                       cs->sector < cs->l1_line ? cs->sector : cs->l1_line))
@@ -140,11 +165,13 @@ static int caches_init(ws_replay *r) {
   return 0;
 }
 
-ws_replay *ws_rp_new(const ws_gpu *g, uint64_t nslots, uint32_t blocks_per_sm, int track,
-                     const ws_rp_region *regions, size_t nregions) {
+ws_replay *ws_rp_new(const ws_gpu *g, uint64_t nslots, uint64_t grid_blocks,
+                     uint32_t blocks_per_sm, int track, const ws_rp_region *regions,
+                     size_t nregions) {
   ws_replay *r = calloc(1, sizeof *r);
   if (!r) return NULL;
   r->g = g;
+  r->grid_blocks = grid_blocks;
   r->track = track;
   r->nreg = track ? nregions : 0;
   r->reg = calloc(r->nreg + 1, sizeof *r->reg);
@@ -183,6 +210,7 @@ void ws_rp_free(ws_replay *r) {
   for (uint32_t s = 0; r->l1 && s < r->cs.nsm; s++) ws_cache_free(&r->l1[s]);
   free(r->l1);
   ws_cache_free(&r->l2);
+  ws_cache_free(&r->l2g);
   free(r->slots);
   free(r->sm);
   free(r->reg);
@@ -233,6 +261,13 @@ static rp_region *region_of(ws_replay *r, uint64_t a) {
   return lo < r->nreg && r->reg[lo].base <= a ? &r->reg[lo] : &r->reg[r->nreg];
 }
 
+/* Whether the blocks admitted so far spread over region g (each spans half
+ * of it or more, on average): the rule of ws_rp_estimate_grid. */
+static int spread(const ws_replay *r, const rp_region *g) {
+  if (g == &r->reg[r->nreg] || !g->span_blocks) return 0;
+  return g->span_sum / (double)g->span_blocks >= 0.5 * (double)(g->end - g->base);
+}
+
 /* A sector read from DRAM, or written back to it. */
 static void note_dram(ws_replay *r, uint64_t sec, int write) {
   if (!r->track) return;
@@ -256,6 +291,7 @@ static void access_sector(ws_replay *r, ws_cache *c1, uint64_t e) {
   uint64_t sec = e & ~(uint64_t)WS_RP_FLAGS;
   int write = (e & WS_RP_WRITE) != 0, atomic = (e & WS_RP_ATOMIC) != 0;
   int local = (e & WS_RP_LOCAL) != 0;
+  ws_cache *l2 = r->track && spread(r, region_of(r, sec)) ? &r->l2g : &r->l2;
   if (!write || atomic) cs->load_sectors++;
   if (!write) {
     if (cs->have_l1 && (r->l1_global || local)) {
@@ -266,26 +302,45 @@ static void access_sector(ws_replay *r, ws_cache *c1, uint64_t e) {
       }
     }
     cs->l2_access++;
-    if (ws_cache_access_rw(&r->l2, sec, 1, 0)) {
+    if (ws_cache_access_rw(l2, sec, 1, 0)) {
       cs->l2_hit++;
     } else {
       cs->dram_read_sectors++;
       note_dram(r, sec, 0);
     }
-    if (r->l2.evicted_dirty) note_writeback(r, r->l2.evicted_line, r->l2.evicted_dirty);
+    if (l2->evicted_dirty) note_writeback(r, l2->evicted_line, l2->evicted_dirty);
     return;
   }
   /* L1: write-through, no allocate (a present sector is updated). */
   if (cs->have_l1 && !atomic) ws_cache_access_rw(c1, sec, 0, 0);
   /* L2: write-back, write-allocate; an atomic reads the sector first. */
   cs->l2_access++;
-  if (ws_cache_access_rw(&r->l2, sec, 1, 1)) {
+  if (ws_cache_access_rw(l2, sec, 1, 1)) {
     cs->l2_hit++;
   } else if (atomic) {
     cs->dram_read_sectors++;
     note_dram(r, sec, 0);
   }
-  if (r->l2.evicted_dirty) note_writeback(r, r->l2.evicted_line, r->l2.evicted_dirty);
+  if (l2->evicted_dirty) note_writeback(r, l2->evicted_line, l2->evicted_dirty);
+}
+
+/* Each region's span in one block (its packed record): from its first to
+ * its last touched sector.  Counted when the block is admitted, so the
+ * running means do not depend on the order records arrive in. */
+static void note_spans(ws_replay *r, const uint64_t *rec, uint32_t nwarps) {
+  for (size_t i = 0; i < r->nreg; i++) r->reg[i].lo = UINT64_MAX, r->reg[i].hi = 0;
+  for (size_t i = nwarps + 1; i < (size_t)rec[nwarps]; i++) {
+    uint64_t sec = rec[i] & ~(uint64_t)WS_RP_FLAGS;
+    rp_region *g = region_of(r, sec);
+    if (g == &r->reg[r->nreg]) continue;
+    if (sec < g->lo) g->lo = sec;
+    if (sec > g->hi) g->hi = sec;
+  }
+  for (size_t i = 0; i < r->nreg; i++)
+    if (r->reg[i].lo <= r->reg[i].hi) {
+      r->reg[i].span_sum += (double)(r->reg[i].hi - r->reg[i].lo + 32);
+      r->reg[i].span_blocks++;
+    }
 }
 
 /* Admit slot `slot` on SM m (which has a free res entry): its warps with
@@ -293,6 +348,7 @@ static void access_sector(ws_replay *r, ws_cache *c1, uint64_t e) {
  * Out of memory, a warp is dropped and the loss recorded. */
 static void admit(ws_replay *r, rp_sm *m, uint64_t slot) {
   rp_slot *s = &r->slots[slot];
+  if (r->track && s->rec) note_spans(r, s->rec, s->nwarps);
   uint32_t ri = 0;
   while (m->res[ri].slot != UINT64_MAX) ri++;
   uint32_t left = 0;
@@ -369,25 +425,6 @@ static void advance(ws_replay *r) {
   }
 }
 
-/* Each region's span in one block: from its first to its last touched
- * sector. */
-static void note_spans(ws_replay *r, const ws_rp_trace *warps, uint32_t nwarps) {
-  for (size_t i = 0; i < r->nreg; i++) r->reg[i].lo = UINT64_MAX, r->reg[i].hi = 0;
-  for (uint32_t w = 0; w < nwarps; w++)
-    for (size_t i = 0; i < warps[w].n; i++) {
-      uint64_t sec = warps[w].v[i] & ~(uint64_t)WS_RP_FLAGS;
-      rp_region *g = region_of(r, sec);
-      if (g == &r->reg[r->nreg]) continue;
-      if (sec < g->lo) g->lo = sec;
-      if (sec > g->hi) g->hi = sec;
-    }
-  for (size_t i = 0; i < r->nreg; i++)
-    if (r->reg[i].lo <= r->reg[i].hi) {
-      r->reg[i].span_sum += (double)(r->reg[i].hi - r->reg[i].lo + 32);
-      r->reg[i].span_blocks++;
-    }
-}
-
 void ws_rp_put(ws_replay *r, uint64_t slot, const ws_rp_trace *warps, uint32_t nwarps) {
   if (slot >= r->nslots || r->slots[slot].done) return;
   rp_slot *s = &r->slots[slot];
@@ -410,7 +447,6 @@ void ws_rp_put(ws_replay *r, uint64_t slot, const ws_rp_trace *warps, uint32_t n
     r->cs.lost_records = 1;
   }
   s->done = 1;
-  if (r->track) note_spans(r, warps, nwarps);
   advance(r);
 }
 
@@ -418,11 +454,14 @@ void ws_rp_finish(ws_replay *r) {
   for (uint64_t i = 0; i < r->nslots; i++) r->slots[i].done = 1;
   advance(r);
   if (!r->cs.have_l2) return;
-  r->cs.dram_write_sectors = r->l2.writebacks + ws_cache_dirty_sectors(&r->l2);
+  r->cs.dram_write_sectors = r->l2.writebacks + ws_cache_dirty_sectors(&r->l2) +
+                             r->l2g.writebacks + ws_cache_dirty_sectors(&r->l2g);
   /* The flush at the end of the launch. */
-  for (size_t i = 0; r->track && i < (size_t)r->l2.sets * r->l2.ways; i++)
-    if (r->l2.tags[i] && r->l2.dirty[i])
-      note_writeback(r, (r->l2.tags[i] - 1) * r->l2.line_bytes, r->l2.dirty[i]);
+  for (int k = 0; r->track && k < 2; k++) {
+    const ws_cache *c = k ? &r->l2g : &r->l2;
+    for (size_t i = 0; i < (size_t)c->sets * c->ways; i++)
+      if (c->tags[i] && c->dirty[i]) note_writeback(r, (c->tags[i] - 1) * c->line_bytes, c->dirty[i]);
+  }
 }
 
 /* A region's grid reads (docs/profile.md, "Sampling").  `moved`, `distinct`:

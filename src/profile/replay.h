@@ -60,14 +60,18 @@ typedef struct ws_rp_region {
   uint64_t base, bytes; /* address range */
 } ws_rp_region;
 
-/* A replay of `nslots` profiled blocks on GPU g with `blocks_per_sm`
- * resident blocks per SM (>= 1).  With track = 1 (a sample) it also
- * attributes DRAM traffic to `regions` (ascending, non-overlapping; copied),
- * remembers which sectors it read and wrote back and how far each block's
- * accesses spread in each region, for ws_rp_estimate_grid.  NULL when out
- * of memory or when the GPU's cache geometry is unusable. */
-ws_replay *ws_rp_new(const ws_gpu *g, uint64_t nslots, uint32_t blocks_per_sm, int track,
-                     const ws_rp_region *regions, size_t nregions);
+/* A replay of `nslots` profiled blocks of a launch of `grid_blocks` on GPU
+ * g with `blocks_per_sm` resident blocks per SM (>= 1).  With track = 1 (a
+ * sample) it also attributes DRAM traffic to `regions` (ascending,
+ * non-overlapping; copied), remembers which sectors it read and wrote back
+ * and how far each block's accesses spread in each region, for
+ * ws_rp_estimate_grid, and keeps the data of regions the blocks do not
+ * spread over in the sample's share of the L2 (hashed sets), the others in
+ * a whole L2 (docs/profile.md, "Sampling").  NULL when out of memory or
+ * when the GPU's cache geometry is unusable. */
+ws_replay *ws_rp_new(const ws_gpu *g, uint64_t nslots, uint64_t grid_blocks,
+                     uint32_t blocks_per_sm, int track, const ws_rp_region *regions,
+                     size_t nregions);
 void ws_rp_free(ws_replay *r);
 
 /* Hand over slot `slot`'s record: warp w's sectors are warps[w] (nwarps of

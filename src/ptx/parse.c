@@ -14,6 +14,7 @@
  * definition when the module ends.
  */
 #include "ptx/ptx_int.h"
+#include "util/checked.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -416,10 +417,25 @@ static uint32_t elem_align(const ws_ptx_var *v) {
   return (uint32_t)ws_ptx_type_size(v->type) * v->vec;
 }
 
-static uint64_t var_size(const ws_ptx_var *v) {
+/* Bytes of v in checked arithmetic.  Returns 0, or 1 (v->size left alone)
+ * when the product overflows 64 bits or exceeds WS_PTX_MAX_VAR_BYTES: an
+ * extent like a[4294967295][641][6700417] must never reach an allocator
+ * as a wrapped-around size. */
+static int var_size(ws_ptx_var *v) {
   uint64_t n = (uint64_t)ws_ptx_type_size(v->type) * v->vec;
-  for (int i = 0; i < v->ndims; i++) n *= v->dims[i];
-  return n;
+  for (int i = 0; i < v->ndims; i++)
+    if (ws_mul_u64(&n, n, v->dims[i])) return 1;
+  if (n > WS_PTX_MAX_VAR_BYTES) return 1;
+  v->size = n;
+  return 0;
+}
+
+/* var_size with the error at token t. */
+static int set_var_size(parser *p, ws_ptx_var *v, const token *t) {
+  if (!var_size(v)) return 1;
+  ERR_TOK(p, t, "array '%s' is too large: more than %llu bytes", v->name ? v->name : "_",
+          (unsigned long long)WS_PTX_MAX_VAR_BYTES);
+  return 0;
 }
 
 /* initializer -> '{' init { ',' init } '}' | scalar
@@ -519,7 +535,8 @@ static int parse_var_tail(parser *p, ws_ptx_var *v, int allow_init) {
     if (!expect(p, T_RBRACK, "']'")) return 0;
   }
   if (!v->align) v->align = elem_align(v);
-  v->size = v->unsized ? 0 : var_size(v);
+  v->size = 0;
+  if (!v->unsized && !set_var_size(p, v, &nt)) return 0;
   if (p->tok.kind == T_EQ) {
     if (!allow_init) {
       ERR_TOK(p, &p->tok, "initializer not allowed here");
@@ -536,7 +553,7 @@ static int parse_var_tail(parser *p, ws_ptx_var *v, int allow_init) {
         /* b8 a[] = {1,2,3}: the initializer gives the size */
         v->dims[0] = init.n / v->vec;
         v->unsized = 0;
-        v->size = var_size(v);
+        if (!set_var_size(p, v, &nt)) ok = 0;
       }
     }
     free(init.v);
@@ -689,7 +706,8 @@ static uint64_t layout_params(ws_ptx_var *v, uint32_t n) {
     uint64_t a = v[i].align ? v[i].align : 1;
     off = (off + a - 1) / a * a;
     v[i].offset = off;
-    off += v[i].size;
+    /* each size is at most WS_PTX_MAX_VAR_BYTES; saturate all the same */
+    if (ws_add_u64(&off, off, v[i].size)) off = UINT64_MAX - 4096;
   }
   return off;
 }
@@ -710,14 +728,15 @@ static int parse_param(parser *p, ws_ptx_var *v, int allow_anon) {
     v->name = "_";
     next(p);
     if (!v->align) v->align = elem_align(v);
-    v->size = var_size(v);
+    if (!set_var_size(p, v, &p->tok)) return 0;
     while (p->tok.kind == T_LBRACK) { /* _[16] */
+      const token bt = p->tok;
       next(p);
       uint64_t n;
       if (!parse_uint(p, &n, "an array size", UINT32_MAX)) return 0;
       if (v->ndims < 4) v->dims[v->ndims++] = n;
       if (!expect(p, T_RBRACK, "']'")) return 0;
-      v->size = var_size(v);
+      if (!set_var_size(p, v, &bt)) return 0;
     }
     return 1;
   }

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/strbuf.h"
 #include "warpsight/transit.h"
 
 #ifdef WS_HAVE_CAIRO
@@ -113,7 +114,18 @@ typedef struct canvas {
   int oom;                   /* recording failed */
   char title[256];           /* the chart's title */
   char desc[512];            /* one-line description for <desc> */
+  double boxes[48][4];       /* horizontal labels placed inside the plot: x, y, w, h */
+  size_t nboxes;             /* boxes in use (each pass starts from 0) */
 } canvas;
+
+/* 1 if the box (x, y, w, h) meets one already placed. */
+static int box_overlaps(const canvas *c, double x, double y, double w, double h) {
+  for (size_t i = 0; i < c->nboxes; i++) {
+    const double *b = c->boxes[i];
+    if (x < b[0] + b[2] && b[0] < x + w && y < b[1] + b[3] && b[1] < y + h) return 1;
+  }
+  return 0;
+}
 
 static double tx(const canvas *c, double x) {
   double t = c->logx ? (log10(x) - log10(c->x0)) / (log10(c->x1) - log10(c->x0))
@@ -161,10 +173,25 @@ static void text(canvas *c, double x, double y, const char *s, double size,
   cairo_set_font_size(cr, size);
   cairo_text_extents_t e;
   cairo_text_extents(cr, s, &e);
-  cairo_translate(cr, x, y);
-  cairo_rotate(cr, -angle * M_PI / 180.0);
   double dx = -e.x_advance * ha;
   double dy = va >= 1 ? 0 : size * 0.75 * (1 - va); /* baseline from cap height */
+  /* A horizontal label inside the plot (a point's or an arrow's; ticks,
+   * axis names and legends lie outside) moves down, or up near the bottom,
+   * by a line until it meets no label placed before it, so that labels of
+   * clustered points do not overlap. */
+  if (angle == 0 && x >= c->px0 && x <= c->px1 && y >= c->py0 && y <= c->py1 &&
+      c->nboxes < sizeof c->boxes / sizeof c->boxes[0]) {
+    double bx0 = x + dx, by0 = y + dy - size * 0.8, bw = e.x_advance, bh = size * 1.05;
+    double step = y + dy + size > c->py1 ? -(bh + 1) : bh + 1;
+    for (int tries = 0; tries < 12 && box_overlaps(c, bx0, by0, bw, bh); tries++) {
+      y += step;
+      by0 += step;
+    }
+    double *b = c->boxes[c->nboxes++];
+    b[0] = bx0, b[1] = by0, b[2] = bw, b[3] = bh;
+  }
+  cairo_translate(cr, x, y);
+  cairo_rotate(cr, -angle * M_PI / 180.0);
   cairo_move_to(cr, dx, dy);
   cairo_show_text(cr, s);
   cairo_restore(cr);
@@ -335,10 +362,7 @@ static void xml_escape(FILE *f, const char *s) {
 }
 
 /* Insert <title>, <desc> and the transparent text layer into cairo's SVG. */
-static int svg_add_text(const char *path, const canvas *c, ws_diag *d) {
-  char *svg = NULL;
-  size_t len = 0;
-  if (ws_read_file(&svg, &len, path, d) != WS_OK) return WS_EIO;
+static int svg_add_text(const char *path, char *svg, const canvas *c, ws_diag *d) {
   char *open = strstr(svg, "<svg");
   char *open_end = open ? strchr(open, '>') : NULL;
   char *close = strstr(svg, "</svg>");
@@ -347,12 +371,12 @@ static int svg_add_text(const char *path, const canvas *c, ws_diag *d) {
     ws_diag_error(d, "%s: cairo wrote no <svg> element", path);
     return WS_EIO;
   }
-  FILE *f = fopen(path, "w");
-  if (!f) {
+  ws_outfile o;
+  if (ws_outfile_open(&o, path, d)) {
     free(svg);
-    ws_diag_error(d, "%s: cannot write: %s", path, strerror(errno));
     return WS_EIO;
   }
+  FILE *f = o.f;
   fwrite(svg, 1, (size_t)(open_end + 1 - svg), f);
   fputs("\n<title>", f);
   xml_escape(f, c->title);
@@ -374,14 +398,18 @@ static int svg_add_text(const char *path, const canvas *c, ws_diag *d) {
   }
   fputs("</g>\n", f);
   fputs(close, f);
-  int bad = ferror(f);
-  if (fclose(f) != 0 || bad) {
-    free(svg);
-    ws_diag_error(d, "%s: write failed", path);
-    return WS_EIO;
-  }
   free(svg);
-  return WS_OK;
+  return ws_outfile_commit(&o, d);
+}
+
+/* cairo stream writers: into an output file, into a string buffer */
+static cairo_status_t to_file(void *f, const unsigned char *data, unsigned int len) {
+  return fwrite(data, 1, len, f) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
+static cairo_status_t to_sb(void *sb, const unsigned char *data, unsigned int len) {
+  ws_sb_putn(sb, (const char *)data, len);
+  return CAIRO_STATUS_SUCCESS;
 }
 
 static void free_labels(canvas *c) {
@@ -410,23 +438,32 @@ static int render(const char *base, draw_fn draw, const void *data,
   cairo_set_source_rgb(cr, 1, 1, 1);
   cairo_paint(cr);
   draw(&c, data);
-  cairo_status_t cs = cairo_surface_write_to_png(s, path);
+  ws_outfile o;
+  st = ws_outfile_open(&o, path, d);
+  cairo_status_t cs = st ? CAIRO_STATUS_SUCCESS : cairo_surface_write_to_png_stream(s, to_file, o.f);
   cairo_destroy(cr);
   cairo_surface_destroy(s);
-  if (cs != CAIRO_STATUS_SUCCESS) {
-    ws_diag_error(d, "%s: cannot write the PNG: %s", path,
-                  cairo_status_to_string(cs));
+  if (!st && cs != CAIRO_STATUS_SUCCESS) {
+    ws_diag_error(d, "%s: cannot write the PNG: %s", path, cairo_status_to_string(cs));
+    ws_outfile_discard(&o);
+    st = WS_EIO;
+  } else if (!st) {
+    st = ws_outfile_commit(&o, d);
+  }
+  if (st) {
     free(path);
-    return WS_EIO;
+    return st;
   }
 
   /* SVG */
   memcpy(path + n, ".svg", 5);
-  s = cairo_svg_surface_create(path, W, H);
+  ws_strbuf svg = WS_STRBUF_INIT;
+  s = cairo_svg_surface_create_for_stream(to_sb, &svg, W, H);
   if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
     ws_diag_error(d, "%s: cannot write the SVG: %s", path,
                   cairo_status_to_string(cairo_surface_status(s)));
     cairo_surface_destroy(s);
+    ws_sb_free(&svg);
     free(path);
     return WS_EIO;
   }
@@ -449,8 +486,10 @@ static int render(const char *base, draw_fn draw, const void *data,
     ws_diag_error(d, "%s: out of memory recording labels", path);
     st = WS_ENOMEM;
   } else {
-    st = svg_add_text(path, &c, d);
+    char *text = ws_sb_take(&svg);
+    st = text ? svg_add_text(path, text, &c, d) : ws_diag_error(d, "%s: out of memory", path);
   }
+  ws_sb_free(&svg);
   free_labels(&c);
   free(path);
   return st;
@@ -612,8 +651,11 @@ static void draw_benefit(canvas *c, const void *data) {
   for (size_t i = 0; i < sizeof bens / sizeof bens[0]; i++) {
     ly += 18;
     num(n1, sizeof n1, v[bens[i].idx]);
-    snprintf(b, sizeof b, "%s = %s (%.0f %%)", bens[i].name, n1,
-             texec > 0 ? 100 * v[bens[i].idx] / texec : 0.0);
+    if (v[bens[i].idx] < 0) /* (22) with the current ITILP: no saving */
+      snprintf(b, sizeof b, "%s = %s (negative: no saving)", bens[i].name, n1);
+    else
+      snprintf(b, sizeof b, "%s = %s (%.0f %%)", bens[i].name, n1,
+               texec > 0 ? 100 * v[bens[i].idx] / texec : 0.0);
     text(c, lx, ly, b, 12, 0, 0, 0, 0);
   }
 }
@@ -634,8 +676,8 @@ int ws_chart_benefit(const char *path, const ws_model_result *r, ws_diag *d) {
   if (!(m > 0)) m = 1;
   c.x0 = c.y0 = 0;
   c.x1 = c.y1 = m * 1.15;
-  snprintf(c.title, sizeof c.title, "GPUPerf benefit chart: %s",
-           v[B_TCOMP] >= tmem1 ? "compute bound" : "memory bound");
+  snprintf(c.title, sizeof c.title, "GPUPerf benefit chart: %s", /* the model's rule */
+           ws_gpuperf_memory_bound(v[B_TCOMP], v[B_TMEM]) ? "memory bound" : "compute bound");
   snprintf(c.desc, sizeof c.desc,
            "Sim et al. PPoPP'12 Figure 4: A = (T_mem, T_comp), A' = (T_mem', "
            "T_comp); benefits B_serial, B_itilp, B_fp, B_memlp in cycles.");

@@ -29,4 +29,10 @@ static inline int ws_mul3_u64(uint64_t *out, uint64_t a, uint64_t b, uint64_t c)
   return ws_mul_u64(&ab, a, b) || ws_mul_u64(out, ab, c);
 }
 
+/* a + b + c without overflow (an address, a size and a gap). */
+static inline int ws_add3_u64(uint64_t *out, uint64_t a, uint64_t b, uint64_t c) {
+  uint64_t ab;
+  return ws_add_u64(&ab, a, b) || ws_add_u64(out, ab, c);
+}
+
 #endif

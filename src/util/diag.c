@@ -17,6 +17,16 @@ static char *dup_str(const char *s) {
   return p;
 }
 
+/* Cut s (n bytes) to at most max bytes at a UTF-8 character boundary and
+ * end it with an ellipsis: a 100 MB kernel name or source line in a
+ * message must not be echoed whole.  s has room for it. */
+static void clip(char *s, size_t n, size_t max) {
+  if (n <= max + 3) return; /* room for the ellipsis */
+  size_t k = max;
+  while (k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80) k--; /* not inside a character */
+  memcpy(s + k, "\xe2\x80\xa6", 4);                          /* U+2026 and the NUL */
+}
+
 int ws_diag_addv(ws_diag *d, ws_severity sev, const char *file, int line,
                  int col, const char *fmt, va_list ap) {
   if (!d) return WS_EINVAL;
@@ -36,6 +46,7 @@ int ws_diag_addv(ws_diag *d, ws_severity sev, const char *file, int line,
   char *msg = malloc((size_t)n + 1);
   if (!msg) return WS_EINVAL;
   vsnprintf(msg, (size_t)n + 1, fmt, ap);
+  clip(msg, (size_t)n, WS_DIAG_MAX_MESSAGE);
   ws_diag_entry *e = &d->items[d->count++];
   e->severity = sev;
   e->file = dup_str(file);
@@ -71,6 +82,7 @@ void ws_diag_set_source(ws_diag *d, const char *line_start, size_t len) {
   if (!e->source_line) return;
   memcpy(e->source_line, line_start, len);
   e->source_line[len] = '\0';
+  clip(e->source_line, len, WS_DIAG_MAX_MESSAGE);
 }
 
 static const char *sev_name(ws_severity s) {

@@ -25,6 +25,9 @@ int ws_json_error(ws_diag *d, const char *origin, const char *path,
 int ws_json_parse(cJSON **out, const char *text, const char *origin,
                   ws_diag *d) {
   const char *end = NULL;
+  /* a UTF-8 byte-order mark (editors on Windows write one) is not JSON */
+  if ((unsigned char)text[0] == 0xEF && (unsigned char)text[1] == 0xBB && (unsigned char)text[2] == 0xBF)
+    text += 3;
   *out = cJSON_ParseWithOpts(text, &end, 1);
   if (*out) return WS_OK;
   /* cJSON points at the first byte it could not take; turn it into line:col. */

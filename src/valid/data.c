@@ -229,7 +229,7 @@ int ws_valid_load_text_ex(ws_valid_data **out, const char *text, size_t len,
     }
     v->csv = c;
     v->generic = 1;
-    if ((st = ws_valid_load_generic(v, extra, nextra, d))) {
+    if ((st = ws_valid_load_generic(v, extra, nextra, d)) || (st = ws_valid_assign_halves(v))) {
       ws_valid_data_free(v);
       return st;
     }

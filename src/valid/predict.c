@@ -102,8 +102,8 @@ int ws_valid_cache_key(char out[17], const char *kernel, const char *ptx_text,
   /* Bumped whenever the profiler's figures change for the same inputs, so
    * stale profiles are not read (2: the interleaved cache replay; 3: the
    * dependencies section, atomics and sectors per warp; 4: sampled DRAM
-   * bytes estimated per buffer). */
-  fnv_str(&f, "warpsight-profile-cache/4");
+   * bytes estimated per buffer; 5: a sample's own share of the L2). */
+  fnv_str(&f, "warpsight-profile-cache/5");
   fnv_str(&f, kernel);
   fnv_str(&f, ptx_text ? ptx_text : "");
   /* The launch as the unformatted JSON of what --launches writes
@@ -233,27 +233,14 @@ static int make_dirs(const char *dir, ws_diag *d) {
 
 int ws_valid_cache_put(const char *dir, const char *kernel, const char *key,
                        const ws_profile *p, ws_diag *d) {
-  char path[4096], tmp[4200];
+  char path[4096];
   int st = make_dirs(dir, d);
   if (st) return st;
   entry_path(path, sizeof path, dir, kernel, key);
-  snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
   char *json = ws_profile_to_json(p);
   if (!json) return WS_ENOMEM;
-  FILE *f = fopen(tmp, "wb");
-  if (!f) {
-    free(json);
-    ws_diag_add(d, WS_SEV_ERROR, tmp, 0, 0, "cannot write: %s", strerror(errno));
-    return WS_EIO;
-  }
-  size_t len = strlen(json);
-  int ok = fwrite(json, 1, len, f) == len;
-  ok = (fclose(f) == 0) && ok;
+  /* a temporary file renamed into place: concurrent runs never see half */
+  st = ws_write_file(path, json, strlen(json), d);
   free(json);
-  if (!ok || rename(tmp, path) != 0) {
-    ws_diag_add(d, WS_SEV_ERROR, path, 0, 0, "cannot write: %s", strerror(errno));
-    remove(tmp);
-    return WS_EIO;
-  }
-  return WS_OK;
+  return st;
 }

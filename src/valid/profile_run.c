@@ -35,12 +35,27 @@ struct ws_valid_predictor {
   size_t nmods, cap;      /* used, allocated */
   int threads;            /* emulator workers, 0: the number of cores */
   int keep_inputs;        /* 1: never replace the spec's initialisers */
+  uint64_t max_warp_insts;   /* emulator limits (ws_emu_options) */
+  uint64_t max_launch_insts;
+  uint64_t max_memory;       /* ws_prof_options.max_memory */
 };
 
 ws_valid_predictor *ws_valid_predictor_new(int threads) {
   ws_valid_predictor *p = calloc(1, sizeof *p);
-  if (p) p->threads = threads;
+  if (p) {
+    p->threads = threads;
+    p->max_warp_insts = WS_EMU_DEFAULT_MAX_WARP_INSTS;
+    p->max_launch_insts = WS_EMU_DEFAULT_MAX_LAUNCH_INSTS;
+  }
   return p;
+}
+
+void ws_valid_predictor_limits(ws_valid_predictor *p, uint64_t max_warp_insts, uint64_t max_launch_insts,
+                               uint64_t max_memory) {
+  if (!p) return;
+  p->max_memory = max_memory;
+  p->max_warp_insts = max_warp_insts;
+  p->max_launch_insts = max_launch_insts;
 }
 
 void ws_valid_predictor_keep_inputs(ws_valid_predictor *p, int keep) {
@@ -137,6 +152,11 @@ static int profile_launch(ws_profile **out, ws_valid_predictor *ctx, const char 
   ws_prof_options o = WS_PROF_OPTIONS_INIT;
   o.sample_blocks = sample_blocks > 0 ? (uint64_t)sample_blocks : 0;
   o.threads = ctx ? ctx->threads : 0;
+  if (ctx) {
+    o.max_warp_insts = ctx->max_warp_insts;
+    o.max_launch_insts = ctx->max_launch_insts;
+    o.max_memory = ctx->max_memory;
+  }
   st = ws_prof_launch_spec(out, NULL, m, &zspec, g, &o, d);
   free(zargs);
   ws_ptx_module_free(own);

@@ -228,11 +228,9 @@ static void csv_field(FILE *f, const char *s) {
 }
 
 int ws_valid_report_csv(const ws_valid_report *r, const char *path, ws_diag *d) {
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    ws_diag_add(d, WS_SEV_ERROR, path, 0, 0, "cannot write: %s", strerror(errno));
-    return WS_EIO;
-  }
+  ws_outfile o;
+  if (ws_outfile_open(&o, path, d)) return WS_EIO;
+  FILE *f = o.f;
   fputs("kernel,gpu,input_size,grid,block,measured_s", f);
   for (size_t m = 0; m < r->nmodels; m++) {
     fputs(",predicted_s_", f);
@@ -240,11 +238,6 @@ int ws_valid_report_csv(const ws_valid_report *r, const char *path, ws_diag *d) 
   }
   for (size_t m = 0; m < r->nmodels; m++) {
     fputs(",error_pct_", f);
-    csv_field(f, r->models[m]);
-  }
-  fputs(",floor_dram_s,floor_issue_s", f);
-  for (size_t m = 0; m < r->nmodels; m++) {
-    fputs(",below_floor_", f);
     csv_field(f, r->models[m]);
   }
   fputc('\n', f);
@@ -265,6 +258,26 @@ int ws_valid_report_csv(const ws_valid_report *r, const char *path, ws_diag *d) 
       if (isfinite(t)) fprintf(f, ",%.4f", ws_valid_error_pct(w->measured_s, t));
       else fputs(",", f);
     }
+    fputc('\n', f);
+  }
+  return ws_outfile_commit(&o, d);
+}
+
+int ws_valid_report_floors_csv(const ws_valid_report *r, const char *path, ws_diag *d) {
+  ws_outfile o;
+  if (ws_outfile_open(&o, path, d)) return WS_EIO;
+  FILE *f = o.f;
+  fputs("line,kernel,gpu,floor_dram_s,floor_issue_s", f);
+  for (size_t m = 0; m < r->nmodels; m++) {
+    fputs(",below_floor_", f);
+    csv_field(f, r->models[m]);
+  }
+  fputc('\n', f);
+  for (size_t i = 0; i < r->nrows; i++) {
+    const ws_valid_outcome *oc = &r->rows[i];
+    fprintf(f, "%d,", oc->row->line);
+    csv_field(f, oc->row->kernel);
+    fprintf(f, ",%s", oc->row->gpu);
     for (int k = 0; k < 2; k++) {
       double fl = oc->status ? NAN : k ? oc->floor_issue_s : oc->floor_dram_s;
       if (isfinite(fl)) fprintf(f, ",%.9g", fl);
@@ -277,11 +290,7 @@ int ws_valid_report_csv(const ws_valid_report *r, const char *path, ws_diag *d) 
     }
     fputc('\n', f);
   }
-  if (fclose(f) != 0) {
-    ws_diag_add(d, WS_SEV_ERROR, path, 0, 0, "cannot write: %s", strerror(errno));
-    return WS_EIO;
-  }
-  return WS_OK;
+  return ws_outfile_commit(&o, d);
 }
 
 /* Text tables ------------------------------------------------------------*/
@@ -317,8 +326,15 @@ static void sb_printf(sbuf *b, const char *fmt, ...) {
   }
 }
 
-static void stats_line(sbuf *b, const char *gpu, const char *kernel, const ws_valid_stats *s) {
-  sb_printf(b, "  %-8s %-34s %6zu", gpu, kernel, s->n);
+/* Column widths of the tables: at least 8 and 34, wider for longer names
+ * (database GPUs such as titan-x-maxwell, the generic format's kernels). */
+typedef struct widths {
+  int gpu, kernel;
+} widths;
+
+static void stats_line(sbuf *b, const widths *w, const char *gpu, const char *kernel,
+                       const ws_valid_stats *s) {
+  sb_printf(b, "  %-*s %-*s %6zu", w->gpu, gpu, w->kernel, kernel, s->n);
   if (s->n == 0) {
     sb_printf(b, " %10s %10s %8s %9s\n", "-", "-", "-", "-");
     return;
@@ -376,11 +392,16 @@ char *ws_valid_report_text(const ws_valid_report *r) {
     while (j < nk && strcmp(kernels[j], r->rows[i].row->kernel)) j++;
     if (j == nk) kernels[nk++] = r->rows[i].row->kernel;
   }
+  widths w = {8, 34};
+  for (size_t i = 0; i < ng; i++)
+    if ((int)strlen(gpus[i]) > w.gpu) w.gpu = (int)strlen(gpus[i]);
+  for (size_t i = 0; i < nk; i++)
+    if ((int)strlen(kernels[i]) > w.kernel) w.kernel = (int)strlen(kernels[i]);
   for (size_t m = 0; m < r->nmodels; m++) {
     ws_valid_stats s;
     sb_printf(&b, "model %s\n", r->models[m]);
-    sb_printf(&b, "  %-8s %-34s %6s %10s %10s %8s %9s\n", "gpu", "kernel", "rows", "MAPE",
-              "median", "<=20%", "spearman");
+    sb_printf(&b, "  %-*s %-*s %6s %10s %10s %8s %9s\n", w.gpu, "gpu", w.kernel, "kernel",
+              "rows", "MAPE", "median", "<=20%", "spearman");
     for (size_t g = 0; g < ng; g++) {
       for (size_t k = 0; k < nk; k++) {
         const char *kn = kernels[k];
@@ -389,13 +410,13 @@ char *ws_valid_report_text(const ws_valid_report *r) {
           present = !strcmp(r->rows[i].row->gpu, gpus[g]) && !strcmp(r->rows[i].row->kernel, kn);
         if (!present) continue;
         if (ws_valid_report_stats(&s, r, m, gpus[g], kn)) b.oom = 1;
-        stats_line(&b, gpus[g], kn, &s);
+        stats_line(&b, &w, gpus[g], kn, &s);
       }
       if (ws_valid_report_stats(&s, r, m, gpus[g], NULL)) b.oom = 1;
-      stats_line(&b, gpus[g], "(all kernels)", &s);
+      stats_line(&b, &w, gpus[g], "(all kernels)", &s);
     }
     if (ws_valid_report_stats(&s, r, m, NULL, NULL)) b.oom = 1;
-    stats_line(&b, "all", "(all kernels)", &s);
+    stats_line(&b, &w, "all", "(all kernels)", &s);
     floor_lines(&b, r, m);
     sb_printf(&b, "\n");
   }

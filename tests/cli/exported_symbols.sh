@@ -11,7 +11,10 @@ done
 [ -n "$lib" ] || { fail "no libwarpsight.a or .so under $WS_BUILD"; finish; }
 
 # Defined (not undefined) global symbols: "addr TYPE name" lines.
-nm -g --defined-only "$lib" | awk 'NF == 3 { print $3 }' | sort -u >"$TMP/syms"
+# In the sanitizer build the library is position-independent (the CUDA
+# runtime links it into a shared object) and ASan adds an ODR indicator,
+# "__odr_asan.NAME", beside each global NAME: the name checked is NAME.
+nm -g --defined-only "$lib" | awk 'NF == 3 { print $3 }' | sed 's/^__odr_asan\.//' | sort -u >"$TMP/syms"
 [ -s "$TMP/syms" ] || fail "nm listed no symbol in $lib"
 grep -q '^ws_ptx_parse' "$TMP/syms" || fail "ws_ptx_parse missing from the list: is nm reading $lib?"
 bad=$(grep -v '^ws_' "$TMP/syms" || true)

@@ -61,6 +61,14 @@ printf '%s\n' -21.979 6.990 -16.778 2.265 | paste - "$TMP/errs" |
   fail "generic: rows.csv errors"
 [ ! -e "$TMP/r/counters.csv" ] || fail "generic: counters.csv without nvprof counters"
 
+# --half: per GPU and kernel, rows by size alternate train/test, smallest
+# first (the launch's threads here): gtx680 vecadd A (100,096 threads) is
+# train, C (200,192) test; the single rows B and D are train.
+run "$WS" validate set/data.csv --models roofline --sample-blocks 0 --no-cache --half test
+expect_rc 0 "generic --half test"
+expect_out "1 rows, 0 failed" "generic --half test"
+check gtx680 vecadd 16.778
+
 # --gpus and --kernels select among the file's own names.
 run "$WS" validate set/data.csv --models roofline --sample-blocks 0 --no-cache --gpus GTX-970 --kernels vecadd
 expect_rc 0 "generic filters"

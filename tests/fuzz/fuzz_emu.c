@@ -50,6 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
           ws_emu_options o = WS_EMU_OPTIONS_INIT;
           o.threads = 1;
           o.max_warp_insts = 20000;
+          o.max_launch_insts = 200000;
           ws_emu_run(l, &o, NULL, &d);
         }
         ws_emu_launch_free(l);

@@ -17,6 +17,14 @@ if [ -z "$NVCC" ]; then
   echo "SKIP: nvcc not found (install the CUDA toolkit to build tests/programs)"
   exit 77
 fi
+if [ "${WS_SANITIZE:-0}" = 1 ]; then
+  case $name in scan|printf)
+    # Managed memory is mapped on the host at its device address, which
+    # lies in ASan's shadow memory (docs/exec.md, "Memory").
+    echo "SKIP: $name uses managed memory, which cannot be mapped under ASan"
+    exit 77 ;;
+  esac
+fi
 bin="$WS_BUILD/tests/programs/$name${variant:+_$variant}"
 mkdir -p "$(dirname "$bin")"
 src="$WS_SRC/tests/programs/$name.cu"
@@ -25,12 +33,6 @@ if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ "$WS_SRC/tests/programs/check.h
   mv "$bin.tmp" "$bin"
 fi
 if [ "${WS_SANITIZE:-0}" = 1 ]; then
-  case $name in scan|printf)
-    # Managed memory is mapped on the host at its device address, which
-    # lies in ASan's shadow memory (docs/exec.md, "Memory").
-    echo "SKIP: $name uses managed memory, which cannot be mapped under ASan"
-    exit 77 ;;
-  esac
   # The runtime carries ASan/UBSan; the program does not: preload them
   # (into exec and the program only, not the checks below).
   preload="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
@@ -82,6 +84,15 @@ conv)
   # the charts of --report, where the library draws them (cairo)
   if ls "$TMP/report/" | grep -q '\.png$'; then
     ls "$TMP/report/" | grep -q 'roofline\.svg$' || fail "--report: no roofline chart"
+  fi ;;
+spmv)
+  # run directly with LD_LIBRARY_PATH: the environment selects the options
+  if [ "${WS_SANITIZE:-0}" != 1 ]; then
+    run env LD_LIBRARY_PATH="$WS_BUILD/src/cudart/lib" WARPSIGHT_GPU=v100 WARPSIGHT_MODEL=roofline "$bin"
+    expect_rc 0 "run directly"
+    expect_out "PASS spmv" "run directly"
+    expect_err "warpsight: 1 kernel launch on v100, predicted GPU time" "the summary at exit"
+    expect_err "(roofline)" "WARPSIGHT_MODEL"
   fi ;;
 streams)
   # cudaEventElapsedTime = the report's predicted time of the kernels between

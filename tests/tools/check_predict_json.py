@@ -87,6 +87,8 @@ def check(doc, name):
         for sec in ("instruction_mix", "sampling", "caches", "profiler", "kothapalli"):
             if not isinstance(p.get(sec), dict):
                 err(f"profile.{sec}: expected an object")
+    if not isinstance(doc.get("floors"), dict):
+        err("floors: expected an object (docs/models/floors.md)")
     res = doc.get("results")
     if not isinstance(res, list) or not res:
         err("results: expected a non-empty array")
@@ -106,6 +108,12 @@ def check(doc, name):
             for k in ("case", "limiter"):
                 if not isinstance(r.get(k), str):
                     err(f"{where}.{k}: expected a string")
+            fl = r.get("floors")
+            if not isinstance(fl, dict) or not all(
+                    fl.get(k) is None or is_num(fl.get(k)) for k in ("dram_ms", "issue_ms")):
+                err(f"{where}.floors: expected an object with dram_ms and issue_ms (numbers or null)")
+            if "below_floor" not in r or not (r["below_floor"] is None or isinstance(r["below_floor"], str)):
+                err(f"{where}.below_floor: expected a string or null")
             t = r.get("terms")
             if not isinstance(t, dict):
                 err(f"{where}.terms: expected an object")

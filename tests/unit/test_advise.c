@@ -1,9 +1,9 @@
 /*
  * test_advise.c — the advisor and its text, on hand-made model results.
  *
- * GPUPerf result: T_comp = 30 000, T_mem = 40 000, T_overlap = 20 000
- * cycles, so T_mem' = 20 000 < T_comp: compute bound (Sim et al. Figure 4,
- * above the diagonal).  T_exec = 50 000.  Benefits, as shares of T_exec:
+ * GPUPerf result: T_comp = 40 000, T_mem = 30 000, T_overlap = 20 000
+ * cycles, so T_mem < T_comp: compute bound (Sim et al. Figure 4: point A =
+ * (T_mem, T_comp) above the diagonal).  T_exec = 50 000.  Benefits, as shares of T_exec:
  *   B_memlp 14 000 -> 28 %, B_fp 10 000 -> 20 %, B_itilp 9 000 -> 18 %,
  *   B_serial 300 -> 0.6 % (below WS_ADVICE_MIN_SHARE = 1 %: left out).
  */
@@ -55,7 +55,7 @@ static ws_model_result labelled(const char *model, const char *c, const char *l)
 
 static void ranked(void **state) {
   (void)state;
-  ws_model_result g = gpuperf(30000, 40000, 20000);
+  ws_model_result g = gpuperf(40000, 30000, 20000);
   ws_model_result t = transit();
   ws_model_result h = labelled("hong-kim", "memory-bound: CWP >= MWP (eq. 23)", "memory");
   ws_model_result rl = labelled("roofline", "memory-bound", "DRAM bandwidth");
@@ -103,7 +103,7 @@ static void ranked(void **state) {
   ws_model_result_free(&rl);
 }
 
-/* T_mem' = 50 000 - 5 000 = 45 000 > T_comp = 30 000: memory bound. */
+/* T_mem = 50 000 > T_comp = 30 000: memory bound. */
 static void memory_zone(void **state) {
   (void)state;
   ws_model_result g = gpuperf(30000, 50000, 5000);
@@ -112,7 +112,26 @@ static void memory_zone(void **state) {
   ws_diag d = WS_DIAG_INIT;
   assert_ok_diag(ws_advise(&a, in, 1, &d), &d);
   assert_non_null(strstr(a.bottleneck, "memory-bound"));
-  assert_non_null(strstr(a.bottleneck, "45000"));
+  assert_non_null(strstr(a.bottleneck, "T_mem = 50000"));
+  ws_advice_free(&a);
+  ws_diag_free(&d);
+  ws_model_result_free(&g);
+}
+
+/* Issue 13: one rule for the model and the advisor.  T_comp = 30 000,
+ * T_mem = 40 000, T_overlap = 20 000: the gpuperf model calls this memory
+ * bound (T_mem > T_comp); the advisor used T_mem' = 20 000 and said
+ * compute-bound.  Both now use ws_gpuperf_memory_bound. */
+static void one_bottleneck_rule(void **state) {
+  (void)state;
+  assert_int_equal(ws_gpuperf_memory_bound(30000, 40000), 1);
+  assert_int_equal(ws_gpuperf_memory_bound(40000, 40000), 0);
+  ws_model_result g = gpuperf(30000, 40000, 20000);
+  const ws_model_result *in[] = {&g};
+  ws_advice a = WS_ADVICE_INIT;
+  ws_diag d = WS_DIAG_INIT;
+  assert_ok_diag(ws_advise(&a, in, 1, &d), &d);
+  assert_non_null(strstr(a.bottleneck, "memory-bound"));
   ws_advice_free(&a);
   ws_diag_free(&d);
   ws_model_result_free(&g);
@@ -145,10 +164,68 @@ static void without_gpuperf(void **state) {
   ws_diag_free(&d);
 }
 
+/* The warpsight model, when it ran, names the bottleneck before GPUPerf's
+ * zone, and its bound comes first in the list. */
+static void warpsight_first(void **state) {
+  (void)state;
+  ws_model_result g = gpuperf(30000, 50000, 5000);
+  ws_model_result w = labelled("warpsight", "latency-bound (97% of the overlapped time)",
+                               "latency: the warps' dependency paths are not hidden");
+  const ws_model_result *in[] = {&g, &w};
+  ws_advice a = WS_ADVICE_INIT;
+  ws_diag d = WS_DIAG_INIT;
+  assert_ok_diag(ws_advise(&a, in, 2, &d), &d);
+  assert_string_equal(a.bottleneck, "latency-bound (97% of the overlapped time) (warpsight)");
+  assert_true(a.count >= 2);
+  assert_string_equal(a.items[0].model, "warpsight");
+  ws_advice_free(&a);
+  /* Without a result (it could not run), GPUPerf's zone again. */
+  w.cycles = NAN;
+  assert_ok_diag(ws_advise(&a, in, 2, &d), &d);
+  assert_non_null(strstr(a.bottleneck, "gpuperf"));
+  ws_advice_free(&a);
+  ws_model_result_free(&g);
+  ws_model_result_free(&w);
+  ws_diag_free(&d);
+}
+
+/* Issue 13: a negative B_fp is shown and explained, not dropped. */
+static void negative_benefit(void **state) {
+  (void)state;
+  ws_model_result g = WS_MODEL_RESULT_INIT;
+  g.model = "gpuperf";
+  add(&g, "t_comp", 40000);
+  add(&g, "t_mem", 30000);
+  add(&g, "t_overlap", 20000);
+  add(&g, "t_exec", 50000);
+  add(&g, "b_itilp", 9000);
+  add(&g, "b_serial", 300);
+  add(&g, "b_fp", -1200);
+  add(&g, "b_memlp", 14000);
+  g.cycles = 50000;
+  const ws_model_result *in[] = {&g};
+  ws_advice a = WS_ADVICE_INIT;
+  ws_diag d = WS_DIAG_INIT;
+  assert_ok_diag(ws_advise(&a, in, 1, &d), &d);
+  assert_int_equal(a.count, 3); /* B_memlp, B_itilp, then the B_fp note */
+  assert_int_equal(a.items[2].kind, WS_ADVICE_NOTE);
+  assert_string_equal(a.items[2].topic, "B_fp");
+  assert_close(a.items[2].value, -1200, 0);
+  assert_non_null(strstr(a.items[2].finding, "B_fp = -1200 cycles, negative: no saving predicted"));
+  assert_non_null(strstr(a.items[2].finding, "current ITILP"));
+  char *text = ws_report_advice_text(&a);
+  assert_non_null(strstr(text, " 3. [gpuperf] B_fp = -1200 cycles, negative"));
+  free(text);
+  ws_advice_free(&a);
+  ws_diag_free(&d);
+  ws_model_result_free(&g);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(warpsight_first),
       cmocka_unit_test(ranked),
-      cmocka_unit_test(memory_zone),
+      cmocka_unit_test(memory_zone), cmocka_unit_test(one_bottleneck_rule), cmocka_unit_test(negative_benefit),
       cmocka_unit_test(without_gpuperf),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,6 +4,8 @@
  * text (cairo draws glyphs; warpsight adds <title> and <text> elements).
  * Built without cairo, every chart must say WS_EUNSUP.
  */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -106,9 +108,10 @@ static void benefit(void **state) {
     assert_non_null(strstr(d.items[0].message, "cairo"));
   } else {
     assert_ok_diag(st, &d);
-    /* T_comp 30000 >= T_mem' = 40000 - 20000: compute bound. */
+    /* T_mem 40000 > T_comp 30000: memory bound, the gpuperf model's own
+     * rule (ws_gpuperf_memory_bound; issue 13), not T_mem' against T_comp. */
     static const char *const labels[] = {
-        "<title>GPUPerf benefit chart: compute bound</title>",
+        "<title>GPUPerf benefit chart: memory bound</title>",
         ">compute bound</text>", ">memory bound</text>",
         ">B_memlp = 14k</text>", ">B_itilp = 9000</text>",
         ">B_serial = 3000</text>", ">B_fp = 10k</text>",
@@ -121,6 +124,73 @@ static void benefit(void **state) {
   }
   ws_diag_free(&d);
   ws_model_result_free(&r);
+}
+
+/* The y of the SVG <text> element whose content is `label`. */
+static double label_y(const char *svg, const char *label) {
+  const char *at = strstr(svg, label);
+  assert_non_null(at);
+  const char *y = NULL;
+  for (const char *p = svg; p < at; p++)
+    if (strncmp(p, "<text ", 6) == 0) y = p;
+  assert_non_null(y);
+  y = strstr(y, " y=\"");
+  assert_non_null(y);
+  return atof(y + 4);
+}
+
+/* Issue 13: labels of clustered marks do not overlap.  Three tiny benefits
+ * stack three short arrows under A': their labels, at the arrows' midpoints,
+ * would fall within a few pixels of each other; each must be at least a line
+ * (13 px) from the others.  A negative B_fp is named as such in the legend,
+ * not as a negative percentage. */
+static void clustered_labels(void **state) {
+  (void)state;
+  if (!ws_chart_available()) return;
+  ws_model_result r = WS_MODEL_RESULT_INIT;
+  r.model = "gpuperf";
+  add(&r, "t_comp", 30000);
+  add(&r, "t_mem", 40000);
+  add(&r, "t_overlap", 20000);
+  add(&r, "t_fp", 8000);
+  add(&r, "t_mem_min", 6000);
+  add(&r, "b_itilp", 40);
+  add(&r, "b_serial", 30);
+  add(&r, "b_fp", 50);
+  add(&r, "b_memlp", 14000);
+  r.cycles = 50000;
+  char base[128];
+  snprintf(base, sizeof base, "%s/benefit", dir);
+  ws_diag d = WS_DIAG_INIT;
+  assert_ok_diag(ws_chart_benefit(base, &r, &d), &d);
+  char p[256], *svg = NULL;
+  snprintf(p, sizeof p, "%s.svg", base);
+  assert_ok_diag(ws_read_file(&svg, NULL, p, &d), &d);
+  double ys = label_y(svg, ">B_serial = 30</text>"), yi = label_y(svg, ">B_itilp = 40</text>"),
+         yf = label_y(svg, ">B_fp = 50</text>");
+  assert_true(fabs(ys - yi) >= 13 && fabs(ys - yf) >= 13 && fabs(yi - yf) >= 13);
+  free(svg);
+  ws_model_result_free(&r);
+  /* A negative benefit in the legend. */
+  r = (ws_model_result)WS_MODEL_RESULT_INIT;
+  r.model = "gpuperf";
+  add(&r, "t_comp", 30000);
+  add(&r, "t_mem", 40000);
+  add(&r, "t_overlap", 20000);
+  add(&r, "t_fp", 8000);
+  add(&r, "t_mem_min", 6000);
+  add(&r, "b_itilp", 9000);
+  add(&r, "b_serial", 3000);
+  add(&r, "b_fp", -10000);
+  add(&r, "b_memlp", 14000);
+  r.cycles = 50000;
+  assert_ok_diag(ws_chart_benefit(base, &r, &d), &d);
+  assert_ok_diag(ws_read_file(&svg, NULL, p, &d), &d);
+  assert_non_null(strstr(svg, ">B_fp = -10k (negative: no saving)</text>"));
+  assert_null(strstr(svg, "-20 %"));
+  free(svg);
+  ws_model_result_free(&r);
+  ws_diag_free(&d);
 }
 
 static void transit(void **state) {
@@ -234,7 +304,7 @@ static void errors(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(benefit),
+      cmocka_unit_test(benefit), cmocka_unit_test(clustered_labels),
       cmocka_unit_test(transit),
       cmocka_unit_test(roofline),
       cmocka_unit_test(errors),

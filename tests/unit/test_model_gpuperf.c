@@ -79,14 +79,15 @@ static ws_model_result run(const char *body, const char *gjson, size_t *warnings
  *   F_sync = 64 × 460 × 4/200 = 588.8, O_sync = 0 (no barriers)          (7)-(8)
  *   T_comp = 9600                                                        (2)
  *   miss_ratio = (1 - 0.5)(1 - 0.5) = 0.25 (from the two hit ratios)
- *   hit_lat = 0.5 × 18 + 0.5 × 0.5 × 130 = 41.5
- *   AMAT = 460 × 0.25 + 41.5 = 156.5                                     (12)
+ *   hit_lat = L1 latency 18 (this GPU caches global loads in L1; (12) as
+ *   printed takes one hit latency, Table 3, not one weighted by hit ratios)
+ *   AMAT = 460 × 0.25 + 18 = 133                                         (12)
  *   BW_per_warp = 1.15 × 128 / 460 = 0.32; MWP_peak_bw = 144/(0.32 × 14) = 32.142857
  *   MWP = min(460/20 = 23, 32.14, 24) = 23                              (A.5)
- *   comp_cycles = 200 × 1 = 200; mem_cycles = 4 × 156.5 / 2 = 313       (A.3)-(A.4)
- *   CWP = min(513/200 = 2.565, 24) = 2.565 <= 23 -> ζ = 1               (A.1)-(A.2)
- *   MWP_cp = min(max(1, 1.565), 23) = 1.565; ITMLP = min(2 × 1.565, 32.14) = 3.13
- *   T_mem = 4 × 48 / 3.13 × 156.5 = 192 × 50 = 9600                     (11)
+ *   comp_cycles = 200 × 1 = 200; mem_cycles = 4 × 133 / 2 = 266         (A.3)-(A.4)
+ *   CWP = min(466/200 = 2.33, 24) = 2.33 <= 23 -> ζ = 1                 (A.1)-(A.2)
+ *   MWP_cp = min(max(1, 1.33), 23) = 1.33; ITMLP = min(2 × 1.33, 32.14) = 2.66
+ *   T_mem = 4 × 48 / 2.66 × 133 = 192 × 50 = 9600                       (11)
  *   F_overlap = 23/24; T_overlap = min(9600 × 23/24, 9600) = 9200        (16)-(17)
  *   T_exec = 9600 + 9600 - 9200 = 10000                                  (1)
  * (With ζ = 0 the overlap would be 9600 and T_exec 9600: ζ is visible.)
@@ -122,15 +123,15 @@ static void zeta1_itilp_max_fsfu0(void **state) {
   assert_close(T("f_sync"), 588.8, 1e-9);
   assert_close(T("o_sync"), 0, 0);
   assert_close(T("t_comp"), 9600, 1e-9);
-  assert_close(T("hit_lat"), 41.5, 1e-12);
+  assert_close(T("hit_lat"), 18, 1e-12); /* 41.5 with the weighted form */
   assert_close(T("miss_ratio"), 0.25, 1e-12);
-  assert_close(T("amat"), 156.5, 1e-12);
+  assert_close(T("amat"), 133, 1e-12);
   assert_close(T("bw_per_warp"), 0.32, 1e-12);
   assert_close(T("mwp_peak_bw"), 144 / 4.48, 1e-9);
   assert_close(T("mwp"), 23, 1e-12);
-  assert_close(T("cwp"), 2.565, 1e-12);
-  assert_close(T("mwp_cp"), 1.565, 1e-12);
-  assert_close(T("itmlp"), 3.13, 1e-12);
+  assert_close(T("cwp"), 2.33, 1e-12);
+  assert_close(T("mwp_cp"), 1.33, 1e-12);
+  assert_close(T("itmlp"), 2.66, 1e-12);
   assert_close(T("t_mem"), 9600, 1e-9);
   assert_close(T("zeta"), 1, 0);
   assert_close(T("t_overlap"), 9200, 1e-9);
@@ -162,21 +163,22 @@ static void zeta1_itilp_max_fsfu0(void **state) {
  *   O_SFU = 30 × 32 × (32/4) × 1 = 7680                                  (9)
  *   O_CFdiv = 4 × 32 × 1.125 = 144; O_bank = 8 × 32 × 1.125 = 288
  *   W_serial = 7680 + 144 + 288 = 8112; T_comp = 8976                    (2), (6)
- *   avg_DRAM_lat = 440 + 2 × 20 = 480; miss_ratio 1, no hits: AMAT = 480 (12)-(13)
+ *   avg_DRAM_lat = 440 + 2 × 20 = 480; miss_ratio 1; hit_lat = L1's 18
+ *   (every access looks up L1 first): AMAT = 480 × 1 + 18 = 498          (12)-(13)
  *   MWP_peak_bw = 144 × 480 / (1.15 × 128 × 14) = 69120/2060.8 = 33.5404
  *   MWP = min(480/20 = 24, 33.54, 32) = 24
- *   comp_cycles = 24 × 1.125 = 27; mem_cycles = 20 × 480 = 9600
- *   CWP = min(9627/27 = 356.6, 32) = 32 > 24 -> ζ = 0
+ *   comp_cycles = 24 × 1.125 = 27; mem_cycles = 20 × 498 = 9960
+ *   CWP = min(9987/27 = 369.9, 32) = 32 > 24 -> ζ = 0
  *   MWP_cp = min(31, 24) = 24; ITMLP = min(1 × 24, 33.54) = 24
- *   T_mem = 20 × 32 / 24 × 480 = 12800                                   (11)
- *   T_overlap = min(8976 × 32/32, 12800) = 8976; T_exec = 12800          (1)
- * (With ζ = 1 the overlap would be 8976 × 31/32 and T_exec 13080.5.)
+ *   T_mem = 20 × 32 / 24 × 498 = 13280                                   (11)
+ *   T_overlap = min(8976 × 32/32, 13280) = 8976; T_exec = 13280          (1)
+ * (With ζ = 1 the overlap would be 8976 × 31/32 and T_exec 13560.5.)
  * Advisor: T_fp = 10 × 32 × 18/16 = 360
  *   size_of_data = 128 B × 20 × 448 = 1146880 B -> /128/14 = 640 per SM
  *   T_mem_min = 640 × 480 / 33.5404 = 307200 × 2060.8/69120 = 9159.1111
  *   B_itilp = 864 - 24 × 32 × 18/18 = 96; B_serial = 8112
  *   B_fp = 8976 - 360 - 96 - 8112 = 408
- *   T'_mem = 12800 - 8976 = 3824; B_memlp = max(3824 - 9159.1, 0) = 0 */
+ *   T'_mem = 13280 - 8976 = 4304; B_memlp = max(4304 - 9159.1, 0) = 0 */
 static const char case_b[] =
     "\"launch\":{\"grid\":[56,1,1],\"block\":[256,1,1]},"
     "\"occupancy\":{\"active_blocks_per_sm\":4,\"active_sms\":14},"
@@ -201,17 +203,17 @@ static void zeta0_itilp_below_fsfu1(void **state) {
   assert_close(T("o_bank"), 288, 1e-9);
   assert_close(T("w_serial"), 8112, 1e-9);
   assert_close(T("t_comp"), 8976, 1e-9);
-  assert_close(T("amat"), 480, 1e-12);
-  assert_close(T("hit_lat"), 0, 0);
+  assert_close(T("amat"), 498, 1e-12);
+  assert_close(T("hit_lat"), 18, 0);
   assert_close(T("mwp_peak_bw"), 69120 / 2060.8, 1e-9);
   assert_close(T("mwp"), 24, 1e-12);
   assert_close(T("cwp"), 32, 1e-12);
   assert_close(T("zeta"), 0, 0);
   assert_close(T("f_overlap"), 1, 0);
   assert_close(T("itmlp"), 24, 1e-12);
-  assert_close(T("t_mem"), 12800, 1e-9);
+  assert_close(T("t_mem"), 13280, 1e-9);
   assert_close(T("t_overlap"), 8976, 1e-9);
-  assert_close(r.cycles, 12800, 1e-9);
+  assert_close(r.cycles, 13280, 1e-9);
   assert_close(T("t_fp"), 360, 1e-9);
   assert_close(T("size_of_data"), 1146880, 0);
   assert_close(T("t_mem_min"), 9159.111111, 1e-5);
@@ -225,6 +227,26 @@ static void zeta0_itilp_below_fsfu1(void **state) {
   ws_model_result_free(&r);
 }
 
+/* Issue 13: (12) as printed takes one hit latency.  A GPU whose L1 does not
+ * cache global loads (Kepler's default) looks up L2 first: case A on such a
+ * machine has hit_lat = L2's 130 and AMAT = 460 × 0.25 + 130 = 245. */
+static void hit_latency_l2_first(void **state) {
+  (void)state;
+  static const char kepler_like[] =
+      "{\"schema\":\"warpsight-gpu/1\",\"name\":\"t-l2\",\"compute_capability\":\"2.0\","
+      "\"sms\":14,\"cores_per_sm\":32,\"sfu_per_sm\":4,\"clock_ghz\":1.15,"
+      "\"mem_bandwidth_gbs\":144,"
+      "\"cache\":{\"l1_caches_global\":0,\"l1_line_bytes\":128,\"l2_bytes\":786432},"
+      "\"models\":{\"gpuperf\":{\"dram_lat\":440,\"delta\":20,\"fp_lat\":18,"
+      "\"l1_lat\":18,\"l2_lat\":130,\"gamma\":64,\"simd_width\":32,\"sfu_width\":4,"
+      "\"transaction_bytes\":128}}}";
+  size_t warnings = 99;
+  ws_model_result r = run(case_a, kepler_like, &warnings);
+  assert_close(T("hit_lat"), 130, 0);
+  assert_close(T("amat"), 245, 1e-12);
+  ws_model_result_free(&r);
+}
+
 /*
  * One warp per SM: synchronization overhead, and no overlap at all.
  * Launch: 14 blocks of 32 threads, 1 block per SM: N = 1, W = 1.
@@ -232,9 +254,10 @@ static void zeta0_itilp_below_fsfu1(void **state) {
  * conflicts absent (five warnings; each taken as 1 or 0).
  *   ITILP = min(1, 18) = 1; W_parallel = 10 × 1 × 18 = 180
  *   F_sync = 64 × 440 × 1/10 = 2816; O_sync = 1 × 1 × 2816 = 2816; T_comp = 2996
- *   AMAT = 440 (miss 1); MWP = min(22, 30.7, 1) = 1; CWP = min(620/180, 1) = 1 -> ζ = 1
+ *   AMAT = 440 × 1 + 18 (L1 hit latency) = 458; MWP = min(22, 30.7, 1) = 1;
+ *   CWP = min(638/180, 1) = 1 -> ζ = 1
  *   F_overlap = (1 - 1)/1 = 0 -> T_overlap = 0; ITMLP = min(1 × 1, 30.7) = 1
- *   T_mem = 1 × 1 / 1 × 440 = 440; T_exec = 2996 + 440 = 3436
+ *   T_mem = 1 × 1 / 1 × 458 = 458; T_exec = 2996 + 458 = 3454
  *   B_itilp = 180 - 10 × 18/18 = 170; B_serial = 2816; T_fp = 0
  *   B_fp = 2996 - 0 - 170 - 2816 = 10 */
 static void sync_one_warp(void **state) {
@@ -253,8 +276,8 @@ static void sync_one_warp(void **state) {
   assert_close(T("t_comp"), 2996, 1e-9);
   assert_close(T("f_overlap"), 0, 0);
   assert_close(T("t_overlap"), 0, 0);
-  assert_close(T("t_mem"), 440, 1e-9);
-  assert_close(r.cycles, 3436, 1e-9);
+  assert_close(T("t_mem"), 458, 1e-9);
+  assert_close(r.cycles, 3454, 1e-9);
   assert_close(T("b_itilp"), 170, 1e-9);
   assert_close(T("b_serial"), 2816, 1e-9);
   assert_close(T("b_fp"), 10, 1e-9);
@@ -475,7 +498,7 @@ int main(void) {
       cmocka_unit_test(missing_miss_ratio_with_caches),
       cmocka_unit_test(no_instructions_left),
       cmocka_unit_test(overflow_rejected),
-      cmocka_unit_test(database_gpus),
+      cmocka_unit_test(database_gpus), cmocka_unit_test(hit_latency_l2_first),
       cmocka_unit_test(itilp_saturation),
       cmocka_unit_test(sfu_hidden_at_one_per_eight),
   };

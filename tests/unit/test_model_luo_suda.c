@@ -284,13 +284,56 @@ static void database_gpus(void **state) {
   ws_profile_free(p);
 }
 
+/* Issue 13: a cost missing for every task is listed once (the list had
+ * 1,171 entries of which 17 were distinct), and a profile without a
+ * luo_suda section still names the GPU keys that are missing. */
+static void missing_lists(void **state) {
+  (void)state;
+  ws_model_result r = WS_MODEL_RESULT_INIT;
+  ws_diag d = WS_DIAG_INIT;
+  /* The test GPU has add.int_reg, mul.float_reg and ld_st only: three
+   * tasks using xor.int_reg miss one key, once. */
+  int st = run(&r, &d, 1, 128, 1, 5.12,
+               "\"luo_suda\":{\"tasks\":[{\"ops\":{\"xor.int_reg\":2}},"
+               "{\"ops\":{\"xor.int_reg\":1}},{\"ops\":{\"xor.int_reg\":3,\"div.int_reg\":1}}]}");
+  assert_int_equal(st, WS_EMISSING);
+  assert_int_equal(r.nmissing, 2);
+  assert_string_equal(r.missing[0], "gpu ls: models.luo-suda.inst_costs.xor.int_reg");
+  assert_string_equal(r.missing[1], "gpu ls: models.luo-suda.inst_costs.div.int_reg");
+  ws_model_result_free(&r);
+  ws_diag_free(&d);
+  /* No luo_suda section, on a GPU without Luo & Suda parameters: both the
+   * profile's and the GPU's missing inputs are named. */
+  ws_profile *p;
+  assert_ok_diag(ws_profile_load_json(&p,
+                                      "{\"schema\":\"warpsight-profile/1\",\"kernel\":\"k\","
+                                      "\"launch\":{\"grid\":[1,1,1],\"block\":[32,1,1]}}",
+                                      "test", &d), &d);
+  ws_gpu *g;
+  assert_ok_diag(ws_gpu_load_json(&g,
+                                  "{\"schema\":\"warpsight-gpu/1\",\"name\":\"none\",\"derive\":false,"
+                                  "\"compute_capability\":\"1.3\",\"sms\":1,\"cores_per_sm\":8,"
+                                  "\"clock_ghz\":1,\"mem_bandwidth_gbs\":10}",
+                                  "gpu", &d), &d);
+  r = (ws_model_result)WS_MODEL_RESULT_INIT;
+  assert_int_equal(ws_model_predict(&r, "luo-suda", p, g, &d), WS_EMISSING);
+  assert_int_equal(r.nmissing, 6);
+  assert_string_equal(r.missing[0], "luo_suda.tasks");
+  assert_string_equal(r.missing[1], "gpu none: models.luo-suda.a");
+  assert_string_equal(r.missing[5], "gpu none: models.luo-suda.t_mem");
+  ws_model_result_free(&r);
+  ws_gpu_free(g);
+  ws_profile_free(p);
+  ws_diag_free(&d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(four_period_types),
       cmocka_unit_test(cpd2_branch_and_rep),
       cmocka_unit_test(ops_and_computed_p),
       cmocka_unit_test(cpd1_clamped),
-      cmocka_unit_test(section_errors),
+      cmocka_unit_test(section_errors), cmocka_unit_test(missing_lists),
       cmocka_unit_test(database_gpus),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

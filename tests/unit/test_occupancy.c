@@ -131,12 +131,40 @@ static void impossible(void **s) {
   assert_int_equal(ws_sm_limits_for_cc(&L, 4, 0), WS_EINVAL); /* no CC 4.x */
 }
 
+/* The rows nvcc 13 added (nvcc --list-gpu-arch: 8.8, 10.0, 10.3, 11.0,
+ * 12.0, 12.1), typed from CUDA 13.0 cuda_occupancy.h: blocks per SM
+ * (cudaOccMaxBlocksPerMultiprocessor: 8.x other than 8.0/8.9 -> 16, 10.0 and
+ * 10.3 -> 32, 11.0 -> 24, 12.x -> 24) and the largest carve-out
+ * (cudaOccAlignUpShmemSizeVoltaPlus: 228 KB for 10.x/11.0, 100 KB for 12.x). */
+static void newest_ccs(void **s) {
+  (void)s;
+  static const struct { int ma, mi, blocks, shared; } rows[] = {
+      {8, 8, 16, 100 * 1024}, {10, 0, 32, 228 * 1024}, {10, 3, 32, 228 * 1024},
+      {11, 0, 24, 228 * 1024}, {12, 0, 24, 100 * 1024}, {12, 1, 24, 100 * 1024}};
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    ws_sm_limits L;
+    assert_int_equal(ws_sm_limits_for_cc(&L, rows[i].ma, rows[i].mi), WS_OK);
+    assert_int_equal(L.max_blocks_per_sm, rows[i].blocks);
+    assert_int_equal(L.shared_per_sm, rows[i].shared);
+    assert_int_equal(L.shared_reserved_per_block, 1024);
+  }
+  /* 12.0 (RTX 5090): 1536 threads per SM, so 256-thread blocks fit 6. */
+  ws_sm_limits L;
+  assert_int_equal(ws_sm_limits_for_cc(&L, 12, 0), WS_OK);
+  ws_occupancy o;
+  ws_occupancy_in in = {256, 32, 0};
+  ws_diag d = WS_DIAG_INIT;
+  assert_int_equal(ws_occupancy_compute(&o, &L, 32, &in, &d), WS_OK);
+  assert_int_equal(o.active_blocks_per_sm, 6);
+  ws_diag_free(&d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(cc10), cmocka_unit_test(cc10_warp_granularity),
       cmocka_unit_test(cc13), cmocka_unit_test(cc20), cmocka_unit_test(cc35),
       cmocka_unit_test(cc70), cmocka_unit_test(cc80), cmocka_unit_test(cc90),
-      cmocka_unit_test(impossible),
+      cmocka_unit_test(impossible), cmocka_unit_test(newest_ccs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

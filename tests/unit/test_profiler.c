@@ -427,10 +427,11 @@ static void sampled_profile_scales(void **s) {
   teardown_fx(&fx);
 }
 
-/* The cache replay follows linear block order whatever the worker or
- * completion order: blocks 0 and 1 read the same line on different SMs
- * (block b on SM b mod min(SMs, blocks)), so block 0 misses everywhere and
- * block 1 misses its L1 but hits L2 — whichever worker finished first. */
+/* The cache replay does not depend on the worker or completion order:
+ * blocks 0 and 1 read the same line on different SMs (block b on SM b mod
+ * min(SMs, blocks); SM 0 takes the first turn at the L2), so block 0
+ * misses everywhere and block 1 misses its L1 but hits L2 — whichever
+ * worker finished first. */
 static void replay_order_independent(void **s) {
   (void)s;
   for (int order = 0; order < 2; order++) {
