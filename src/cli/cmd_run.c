@@ -2,16 +2,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/kernel_name.h"
+#include "cli/toolchain.h"
 #include "util/strbuf.h"
 #include "warpsight/emu.h"
 #include "warpsight/ptx.h"
 
 static const char help_text[] =
-    "usage: warpsight run FILE.ptx --kernel K --launch L.json [--out DIR] [-j N]\n"
-    "                     [--max-warp-insts N] [--max-launch-insts N] [--max-memory N]\n\n"
+    "usage: warpsight run FILE.ptx|FILE.cu --kernel K --launch L.json [--out DIR] [-j N]\n"
+    "                     [--max-warp-insts N] [--max-launch-insts N] [--max-memory N]\n"
+    "                     [--arch sm_XX]\n\n"
     "Runs kernel K of FILE.ptx in the functional PTX emulator with the grid, block\n"
     "and arguments of launch spec L.json (docs/launch-spec.md), writes every buffer\n"
     "marked \"output\" into DIR (default: the current folder) as a raw little-endian\n"
@@ -22,23 +25,57 @@ static const char help_text[] =
     "  --launch L.json       launch spec (required)\n"
     "  --out DIR             folder for output files (must exist)\n"
     "  -j N                  worker threads (default: the number of cores)\n"
-    CLI_LIMIT_OPTIONS_HELP "\n"
+    CLI_LIMIT_OPTIONS_HELP
+    "  --arch sm_XX          for FILE.cu: the nvcc -ptx target (default sm_80); a .cu\n"
+    "                        file is compiled with nvcc -ptx first, as predict does\n\n"
     "Exit status: 0 ok, 1 the kernel faulted (out-of-bounds or misaligned access,\n"
     "barrier deadlock, instruction limit, trap), 2 bad usage or input (including\n"
     "instructions the emulator does not implement).\n";
 
+/* The module of FILE.ptx, or of FILE.cu through nvcc -ptx (into the
+ * temporary folder dir, which the caller removes).  Returns 0, EXIT_USAGE
+ * after printing why nvcc failed, or the exit status for a diagnostic in d. */
+static int load_module(ws_ptx_module **m, const char *file, const char *arch, char *dir, size_t dirn,
+                       ws_diag *d) {
+  if (!cli_has_suffix(file, ".cu")) {
+    int st = ws_ptx_parse_file(m, file, d);
+    return st ? cli_exit_for(st) : 0;
+  }
+  if (access(file, R_OK) != 0) {
+    ws_diag_error(d, "cannot read %s", file);
+    return cli_exit_for(WS_EIO);
+  }
+  ptxas_list pl = {NULL, 0};
+  int have_ptxas = 0, rc = cli_compile_cu("run", file, arch ? arch : "sm_80", dir, dirn, &pl, &have_ptxas);
+  free(pl.v);
+  if (rc) return rc;
+  char path[4200], label[4300];
+  snprintf(path, sizeof path, "%s/in.ptx", dir);
+  snprintf(label, sizeof label, "%s (nvcc -ptx output)", file);
+  char *text = NULL;
+  size_t len = 0;
+  int st = ws_read_file(&text, &len, path, d);
+  if (!st) st = ws_ptx_parse(m, text, len, label, d);
+  free(text);
+  return st ? cli_exit_for(st) : 0;
+}
+
 int cmd_run(int argc, char **argv) {
   const char *kernel = NULL, *launch = NULL, *out = NULL, *jobs = NULL, *maxi = NULL, *maxl = NULL,
-             *maxm = NULL;
+             *maxm = NULL, *arch = NULL;
   cli_opt opts[] = {{"--kernel", 1, &kernel},         {"--launch", 1, &launch},
                     {"--out", 1, &out},               {"-j", 1, &jobs},
                     {"--max-warp-insts", 1, &maxi},   {"--max-launch-insts", 1, &maxl},
-                    {"--max-memory", 1, &maxm},       {NULL, 0, NULL}};
+                    {"--max-memory", 1, &maxm},       {"--arch", 1, &arch},
+                    {NULL, 0, NULL}};
   const char *pos[1];
   int npos, help;
   if (cli_parse("run", argc, argv, opts, pos, 1, &npos, help_text, &help)) return EXIT_USAGE;
   if (help) return EXIT_OK;
-  if (npos != 1) return cli_usage_error("run", "expected one PTX file (see --help)");
+  if (npos != 1) return cli_usage_error("run", "expected one FILE.ptx or FILE.cu (see --help)");
+  if (arch && (strncmp(arch, "sm_", 3) != 0 || strlen(arch) < 5 || strlen(arch) > 16 ||
+               strspn(arch + 3, "0123456789af") != strlen(arch + 3)))
+    return cli_usage_error("run", "--arch expects sm_XX (like sm_80), got '%s'", arch);
   if (!launch) return cli_usage_error("run", "--launch is required");
   long j = 0;
   unsigned long long mx = WS_EMU_DEFAULT_MAX_WARP_INSTS, ml = WS_EMU_DEFAULT_MAX_LAUNCH_INSTS, mm = 0;
@@ -54,8 +91,18 @@ int cmd_run(int argc, char **argv) {
   ws_ptx_module *m = NULL;
   ws_emu_program *p = NULL;
   ws_emu_launch *l = NULL;
+  char dir[4096] = "";
   int st = ws_launch_spec_load(&spec, launch, &d);
-  if (!st) st = ws_ptx_parse_file(&m, pos[0], &d);
+  if (!st) {
+    int rc = load_module(&m, pos[0], arch, dir, sizeof dir, &d);
+    if (rc) {
+      cli_print_diag(&d);
+      ws_launch_spec_free(spec);
+      ws_diag_free(&d);
+      if (dir[0]) cli_rm_tmp(dir);
+      return rc;
+    }
+  }
   if (!st && kernel && !cli_kernel_same(kernel, spec->kernel)) {
     ws_diag_add(&d, WS_SEV_ERROR, launch, 0, 0, "the spec is for kernel '%s', --kernel names '%s'", spec->kernel,
                 kernel);
@@ -90,5 +137,6 @@ int cmd_run(int argc, char **argv) {
   ws_ptx_module_free(m);
   ws_launch_spec_free(spec);
   ws_diag_free(&d);
+  if (dir[0]) cli_rm_tmp(dir);
   return cli_exit_for(st);
 }
