@@ -254,15 +254,22 @@ int cli_finish_charts(const char *cmd, const char *dir, const char *kernel,
 }
 
 
-int cli_finish_report(const char *cmd, int advise, const char *charts_dir,
-                      const char *kernel, const ws_model_result *res, size_t n,
-                      cJSON *root) {
+int cli_finish_sections(const char *cmd, int advise, const char *charts_dir,
+                        const char *kernel, const ws_model_result *res, size_t n,
+                        cJSON *root) {
   int rc = EXIT_OK;
   if (advise && cli_finish_advice(res, NULL, n, root) != EXIT_OK) rc = EXIT_USAGE;
   if (charts_dir) {
     if (cli_finish_charts(cmd, charts_dir, kernel, res, NULL, n, root) != EXIT_OK) rc = EXIT_USAGE;
     ws_chart_shutdown(); /* cairo's font caches, for leak checkers */
   }
+  return rc;
+}
+
+int cli_finish_report(const char *cmd, int advise, const char *charts_dir,
+                      const char *kernel, const ws_model_result *res, size_t n,
+                      cJSON *root) {
+  int rc = cli_finish_sections(cmd, advise, charts_dir, kernel, res, n, root);
   if (root) {
     char *s = cJSON_Print(root);
     if (s) puts(s);
@@ -270,4 +277,30 @@ int cli_finish_report(const char *cmd, int advise, const char *charts_dir,
     cJSON_Delete(root);
   }
   return rc;
+}
+
+size_t cli_split_gpus(const char *cmd, const char *arg, char *buf, size_t bufsize,
+                      const char **names, size_t max) {
+  if (strlen(arg) >= bufsize) {
+    cli_usage_error(cmd, "--gpu: the list is too long");
+    return 0;
+  }
+  strcpy(buf, arg);
+  size_t n = 0;
+  for (char *s = buf;;) {
+    char *comma = strchr(s, ',');
+    if (comma) *comma = '\0';
+    if (!*s) {
+      cli_usage_error(cmd, "--gpu %s: an empty GPU name in the list", arg);
+      return 0;
+    }
+    if (n == max) {
+      cli_usage_error(cmd, "--gpu: more than %zu GPUs in the list", max);
+      return 0;
+    }
+    names[n++] = s;
+    if (!comma) break;
+    s = comma + 1;
+  }
+  return n;
 }
