@@ -87,35 +87,12 @@ static int model_one(const ws_profile *p, const char *gpu, const char *model, cJ
   int rc = cli_run_models(p, g, model, set, &res, &nres);
   if (cli_finish_sections("model", advise, charts, p->kernel, res, nres, set) != EXIT_OK)
     rc = EXIT_USAGE;
-  for (size_t m = 0; times && m < ws_model_count(); m++) {
-    times[m] = NAN;
-    for (size_t i = 0; i < nres; i++)
-      if (!strcmp(res[i].model, ws_model_at(m)->name)) times[m] = res[i].time_ms;
-  }
+  if (times) cli_gpu_times(times, res, nres);
   for (size_t i = 0; i < nres; i++) ws_model_result_free(&res[i]);
   free(res);
   ws_gpu_free(g);
   ws_diag_free(&d);
   return rc;
-}
-
-/* The list's comparison: predicted ms, a row per model, a column per GPU. */
-static void print_gpu_table(const char *const *gpus, size_t ngpu, const double *times) {
-  printf("\npredicted time (ms) by GPU\n%-16s", "model");
-  for (size_t k = 0; k < ngpu; k++) printf(" %12.12s", gpus[k]);
-  printf("\n");
-  for (size_t m = 0; m < ws_model_count(); m++) {
-    int any = 0;
-    for (size_t k = 0; k < ngpu; k++) any |= !isnan(times[k * ws_model_count() + m]);
-    if (!any) continue;
-    printf("%-16s", ws_model_at(m)->name);
-    for (size_t k = 0; k < ngpu; k++) {
-      double t = times[k * ws_model_count() + m];
-      if (isnan(t)) printf(" %12s", "-");
-      else printf(" %12.6g", t);
-    }
-    printf("\n");
-  }
 }
 
 int cmd_model(int argc, char **argv) {
@@ -181,7 +158,7 @@ int cmd_model(int argc, char **argv) {
     int r = model_one(p, gpus[k], model, set, advise != NULL, cdir, times + k * ws_model_count());
     if (r != EXIT_OK) rc = r;
   }
-  if (times && !root && ngpu > 1) print_gpu_table(gpus, ngpu, times);
+  if (times && !root && ngpu > 1) cli_print_gpu_table(gpus, ngpu, times);
   if (root) {
     char *s = cJSON_Print(root);
     if (s) puts(s);

@@ -304,3 +304,31 @@ size_t cli_split_gpus(const char *cmd, const char *arg, char *buf, size_t bufsiz
   }
   return n;
 }
+
+void cli_gpu_times(double *times, const ws_model_result *res, size_t n) {
+  for (size_t m = 0; m < ws_model_count(); m++) {
+    times[m] = NAN;
+    for (size_t i = 0; i < n; i++)
+      if (!strcmp(res[i].model, ws_model_at(m)->name)) times[m] = res[i].time_ms;
+  }
+}
+
+/* The list's comparison: predicted ms, a row per model, a column per GPU. */
+void cli_print_gpu_table(const char *const *gpus, size_t ngpu, const double *times) {
+  printf("\npredicted time (ms) by GPU\n%-16s", "model");
+  for (size_t k = 0; k < ngpu; k++) printf(" %12.12s", gpus[k]);
+  printf("\n");
+  for (size_t m = 0; m < ws_model_count(); m++) {
+    int any = 0;
+    for (size_t k = 0; k < ngpu; k++) any |= !isnan(times[k * ws_model_count() + m]);
+    if (!any) continue;
+    printf("%-16s", ws_model_at(m)->name);
+    for (size_t k = 0; k < ngpu; k++) {
+      double t = times[k * ws_model_count() + m];
+      if (isnan(t)) printf(" %12s", "-");
+      else printf(" %12.6g", t);
+    }
+    printf("\n");
+  }
+}
+

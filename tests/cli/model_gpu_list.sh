@@ -54,4 +54,38 @@ expect_err "unknown GPU 'nosuch'"
 [ -z "$OUT" ] || fail "unknown GPU: output before the error: $OUT"
 run "$WS" model --help
 expect_out "comma-separated"
+# predict: each GPU of the list is profiled and predicted as a single
+# `--gpu G` run would be (the profile depends on the GPU's caches and
+# coalescing rules).
+E="$WS_SRC/examples/kernels"
+run "$WS" predict "$E/vecadd.sm_80.ptx" --launch "$E/vecadd.launch.json" --gpu a100,t4
+expect_rc 0 "predict list"
+table=$(awk '/^predicted time \(ms\) by GPU/{t=1; next} t' <<<"$OUT")
+col=2
+for g in a100 t4; do
+  single=$("$WS" predict "$E/vecadd.sm_80.ptx" --launch "$E/vecadd.launch.json" --gpu "$g")
+  n=0
+  while read -r model cycles ms rest; do
+    [ -n "$model" ] && [ "$model" != "!" ] || continue
+    got=$(awk -v m="$model" -v c="$col" '$1 == m {print $c}' <<<"$table")
+    [ "$got" = "$ms" ] || fail "predict $g $model: table '$got', single run '$ms'"
+    n=$((n + 1))
+  done < <(awk '/^model /{t=1; next} t && NF == 0 {exit} t' <<<"$single")
+  [ "$n" -ge 7 ] || fail "predict $g: only $n models compared"
+  col=$((col + 1))
+done
+run "$WS" predict "$E/vecadd.sm_80.ptx" --launch "$E/vecadd.launch.json" --gpu t4,a100 --json
+expect_rc 0 "predict json"
+s1=$("$WS" predict "$E/vecadd.sm_80.ptx" --launch "$E/vecadd.launch.json" --gpu t4 --json)
+python3 - "$OUT" "$s1" <<'PY' || fail "predict json: one result set per GPU"
+import json, sys
+d, ref = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+assert d["schema"] == "warpsight-predict/1" and d["kernel"] == "vecadd", d.keys()
+assert [s["gpu"] for s in d["gpus"]] == ["t4", "a100"], d["gpus"]
+assert d["gpus"][0]["results"] == ref["results"]
+assert d["gpus"][0]["profile"] == ref["profile"]
+PY
+run "$WS" predict "$E/vecadd.sm_80.ptx" --launch "$E/vecadd.launch.json" --gpu a100,nosuch
+expect_rc 2 "predict unknown GPU"
+[ -z "$OUT" ] || fail "predict unknown GPU: output before the error: $OUT"
 finish
