@@ -54,11 +54,12 @@ int ws_analysis_is_mem_load(ws_iclass c);
 /* Registers an instruction writes and reads (guard included in reads).
  * Writes: the destination operand (a register, or each register of a
  * vector) and a `|p` partner.  Reads: every other register operand,
- * address base and list element.  Returns counts; arrays hold at most
- * WS_ANALYSIS_MAX_REGS entries each (more are dropped). */
+ * address base and list element.  Counts go to *ndefs and *nuses; arrays
+ * hold at most WS_ANALYSIS_MAX_REGS entries each.  Returns how many
+ * registers did not fit and were left out (0: the lists are complete). */
 enum { WS_ANALYSIS_MAX_REGS = 40 };
-void ws_analysis_inst_regs(const ws_ptx_function *f, const ws_ptx_inst *in,
-                           uint32_t *defs, int *ndefs, uint32_t *uses, int *nuses);
+int ws_analysis_inst_regs(const ws_ptx_function *f, const ws_ptx_inst *in,
+                          uint32_t *defs, int *ndefs, uint32_t *uses, int *nuses);
 
 #define WS_CFG_NONE UINT32_MAX
 
@@ -121,6 +122,11 @@ typedef struct ws_cfg {
                                     use what i defines are du[du_start[i] ..
                                     du_start[i+1]-1]; ninsts+1 entries */
   uint32_t *du;                  /* def-use chains, ascending per def */
+  uint32_t regs_cut;             /* instructions naming more registers than
+                                    WS_ANALYSIS_MAX_REGS: the rest are missing
+                                    from uses and chains (ws_analysis_build
+                                    warns; 0 = the chains are complete) */
+  uint32_t first_cut;            /* the first such instruction (if any) */
   void *mem;                     /* private: allocations */
 } ws_cfg;
 

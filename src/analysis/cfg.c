@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/vec.h"
+
 /* All allocations of a cfg, freed together. */
 typedef struct memlist {
   void **p;
@@ -33,13 +35,7 @@ typedef struct memlist {
 
 static void *cmalloc(ws_cfg *c, size_t n) {
   memlist *ml = c->mem;
-  if (ml->n == ml->cap) {
-    size_t cap = ml->cap ? ml->cap * 2 : 32;
-    void **np = realloc(ml->p, cap * sizeof *np);
-    if (!np) return NULL;
-    ml->p = np;
-    ml->cap = cap;
-  }
+  if (WS_VEC_RESERVE(ml->p, ml->cap, ml->n + 1)) return NULL;
   void *q = calloc(n ? n : 1, 1);
   if (q) ml->p[ml->n++] = q;
   return q;
@@ -295,7 +291,7 @@ static int build_defuse(ws_cfg *c) {
   /* def sites, numbered in program order; per register CSR */
   uint32_t ndefs = 0, nuses = 0;
   for (uint32_t i = 0; i < n; i++) {
-    ws_analysis_inst_regs(f, &f->insts[i], defs, &nd, uses, &nu);
+    if (ws_analysis_inst_regs(f, &f->insts[i], defs, &nd, uses, &nu) && !c->regs_cut++) c->first_cut = i;
     ndefs += (uint32_t)nd;
     nuses += (uint32_t)nu;
   }
@@ -310,6 +306,8 @@ static int build_defuse(ws_cfg *c) {
   uint64_t *kill = calloc((size_t)nb * W + 1, sizeof *kill);
   uint64_t *tmp = calloc(W + 1, sizeof *tmp);
   uint32_t *last_def = malloc((nr + 1) * sizeof *last_def);
+  size_t *def_off = NULL;
+  uint32_t *def_all = NULL;
   int rc = -1;
   if (!site_inst || !site_reg || !reg_start || !reg_sites || !in || !out || !gen || !kill ||
       !tmp || !last_def)
@@ -380,9 +378,11 @@ static int build_defuse(ws_cfg *c) {
   c->nuses = nuses;
   c->uses = cmalloc(c, (nuses + 1) * sizeof *c->uses);
   c->use_start = cmalloc(c, (n + 1) * sizeof *c->use_start);
-  uint32_t *def_all = cmalloc(c, ((size_t)nuses * 4 + ndefs + 16) * sizeof *def_all);
-  size_t def_cap = (size_t)nuses * 4 + ndefs + 16, def_used = 0;
-  if (!c->uses || !c->use_start || !def_all) goto done;
+  /* every use's reaching definitions, back to back (use k's start at
+   * def_off[k]); grown as needed, never cut */
+  size_t def_cap = 0, def_used = 0;
+  def_off = malloc(((size_t)nuses + 1) * sizeof *def_off);
+  if (!c->uses || !c->use_start || !def_off) goto done;
   uint32_t u = 0;
   for (uint32_t b = 0; b < nb; b++) {
     /* last_def[r] = site index of the latest def of r earlier in the block */
@@ -401,8 +401,7 @@ static int build_defuse(ws_cfg *c) {
           uint32_t site = reg_sites[e];
           uint32_t di = site_inst[site];
           if (di >= i || di < c->blocks[b].first) continue;
-          if (def_used >= def_cap) break;
-          def_all[def_used++] = di;
+          if (WS_VEC_PUSH(def_all, def_used, def_cap, di)) goto done;
           if (f->insts[di].guard < 0) {
             covered = 1;
             break;
@@ -412,10 +411,9 @@ static int build_defuse(ws_cfg *c) {
           const uint64_t *ib = in + (size_t)b * W;
           for (uint32_t e = reg_start[r]; e < reg_start[r + 1]; e++) {
             uint32_t site = reg_sites[e];
-            if ((ib[site / 64] >> (site % 64)) & 1) {
-              if (def_used >= def_cap) break;
-              def_all[def_used++] = site_inst[site];
-            }
+            if (((ib[site / 64] >> (site % 64)) & 1) &&
+                WS_VEC_PUSH(def_all, def_used, def_cap, site_inst[site]))
+              goto done;
           }
         }
         qsort(def_all + start, def_used - start, sizeof *def_all, cmp_u32);
@@ -423,13 +421,17 @@ static int build_defuse(ws_cfg *c) {
         for (size_t q = start; q < def_used; q++)
           if (w == start || def_all[w - 1] != def_all[q]) def_all[w++] = def_all[q];
         def_used = w;
-        us->defs = def_all + start;
+        def_off[u - 1] = start;
         us->ndefs = (uint32_t)(def_used - start);
       }
     }
   }
   c->nuses = u;
   c->use_start[n] = u;
+  uint32_t *defs_kept = cmalloc(c, (def_used + 1) * sizeof *defs_kept);
+  if (!defs_kept) goto done;
+  if (def_used) memcpy(defs_kept, def_all, def_used * sizeof *defs_kept);
+  for (uint32_t k = 0; k < u; k++) c->uses[k].defs = defs_kept + def_off[k];
   /* invert into def-use chains per defining instruction */
   c->du_start = cmalloc(c, (n + 2) * sizeof *c->du_start);
   c->du = cmalloc(c, (def_used + 1) * sizeof *c->du);
@@ -465,6 +467,7 @@ static int build_defuse(ws_cfg *c) {
 done:
   free(site_inst); free(site_reg); free(reg_start); free(reg_sites);
   free(in); free(out); free(gen); free(kill); free(tmp); free(last_def);
+  free(def_all); free(def_off);
   return rc;
 }
 
@@ -657,6 +660,14 @@ int ws_analysis_build(ws_cfg **out, const ws_ptx_module *m, const ws_ptx_functio
   free(ss); free(ps); free(sl); free(pl); free(fill); free(idom);
   if (err) goto oom;
   if (build_loops(c) < 0 || build_defuse(c) < 0 || block_ilp_mlp(c) < 0) goto oom;
+  if (c->regs_cut) {
+    const ws_ptx_inst *ci = &f->insts[c->first_cut];
+    ws_diag_add(d, WS_SEV_WARNING, m->path, (int)ci->line, (int)ci->col,
+                "def-use chains of '%s' are incomplete: %u instruction%s name%s more than %d registers "
+                "(WS_ANALYSIS_MAX_REGS), and the registers past the limit are left out; this is the first",
+                f->name, c->regs_cut, c->regs_cut == 1 ? "" : "s", c->regs_cut == 1 ? "s" : "",
+                WS_ANALYSIS_MAX_REGS);
+  }
   *out = c;
   return WS_OK;
 oom:

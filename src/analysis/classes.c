@@ -128,46 +128,50 @@ static int writes_first(const ws_ptx_inst *in) {
   }
 }
 
-static void add(uint32_t *a, int *n, uint32_t r) {
+/* Appends r, or counts it in *dropped when the array is full. */
+static void add(uint32_t *a, int *n, uint32_t r, int *dropped) {
   if (*n < WS_ANALYSIS_MAX_REGS) a[(*n)++] = r;
+  else (*dropped)++;
 }
 
 static void reads_of(const ws_ptx_function *f, const ws_ptx_operand *o, uint32_t *uses,
-                     int *nuses, int depth) {
+                     int *nuses, int depth, int *dropped) {
   switch (o->kind) {
-  case WS_PTX_O_REG: add(uses, nuses, o->reg); break;
+  case WS_PTX_O_REG: add(uses, nuses, o->reg, dropped); break;
   case WS_PTX_O_ADDR:
-    if (o->symkind == WS_PTX_S_NONE) add(uses, nuses, o->reg);
+    if (o->symkind == WS_PTX_S_NONE) add(uses, nuses, o->reg, dropped);
     break;
   case WS_PTX_O_VEC: case WS_PTX_O_LIST: case WS_PTX_O_TEXADDR:
     if (depth < 3)
       for (uint32_t i = 0; i < o->comp && o->reg + i < f->nextra; i++)
-        reads_of(f, &f->extra[o->reg + i], uses, nuses, depth + 1);
+        reads_of(f, &f->extra[o->reg + i], uses, nuses, depth + 1, dropped);
     break;
   default: break;
   }
 }
 
-void ws_analysis_inst_regs(const ws_ptx_function *f, const ws_ptx_inst *in, uint32_t *defs,
-                           int *ndefs, uint32_t *uses, int *nuses) {
+int ws_analysis_inst_regs(const ws_ptx_function *f, const ws_ptx_inst *in, uint32_t *defs,
+                          int *ndefs, uint32_t *uses, int *nuses) {
+  int dropped = 0;
   *ndefs = *nuses = 0;
-  if (in->guard >= 0) add(uses, nuses, (uint32_t)in->guard);
+  if (in->guard >= 0) add(uses, nuses, (uint32_t)in->guard, &dropped);
   int k0 = 0;
   if (in->nops > 0 && writes_first(in)) {
     const ws_ptx_operand *d = &in->ops[0];
     if (d->kind == WS_PTX_O_REG) {
-      add(defs, ndefs, d->reg);
+      add(defs, ndefs, d->reg, &dropped);
     } else if (d->kind == WS_PTX_O_VEC) {
       for (uint32_t i = 0; i < d->comp && d->reg + i < f->nextra; i++)
-        if (f->extra[d->reg + i].kind == WS_PTX_O_REG) add(defs, ndefs, f->extra[d->reg + i].reg);
+        if (f->extra[d->reg + i].kind == WS_PTX_O_REG) add(defs, ndefs, f->extra[d->reg + i].reg, &dropped);
     } else {
-      reads_of(f, d, uses, nuses, 0);
+      reads_of(f, d, uses, nuses, 0, &dropped);
     }
     k0 = 1;
     if (in->nops > 1 && (in->ops[1].flags & WS_PTX_OF_PIPE) && in->ops[1].kind == WS_PTX_O_REG) {
-      add(defs, ndefs, in->ops[1].reg);
+      add(defs, ndefs, in->ops[1].reg, &dropped);
       k0 = 2;
     }
   }
-  for (int k = k0; k < in->nops; k++) reads_of(f, &in->ops[k], uses, nuses, 0);
+  for (int k = k0; k < in->nops; k++) reads_of(f, &in->ops[k], uses, nuses, 0, &dropped);
+  return dropped;
 }

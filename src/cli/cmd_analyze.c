@@ -306,6 +306,7 @@ int cmd_analyze(int argc, char **argv) {
     }
     ws_analysis_free(c);
   }
+  if (status == EXIT_OK && d.count) cli_print_diag(&d); /* warnings (e.g. cut def-use chains) */
   if (json && status == EXIT_OK) {
     char *s = cJSON_Print(root);
     if (s) puts(s);

@@ -3,7 +3,7 @@
  * of a function, the memory map and the per-warp state.
  *
  * Decoded form (built once by load.c): every instruction becomes a dinst
- * with a dense opcode (D_*, dispatched by one switch in exec.c) and
+ * with a dense opcode (D_*; exec.c dispatches on its family, then on it) and
  * pre-resolved operand slots.  Registers of a frame are a struct of arrays
  * regs[slot * 32 + lane] of 64-bit slots; immediates and symbol addresses
  * are "constant slots" (slots after the IR registers, broadcast to all
@@ -36,7 +36,7 @@
 
 /* Decoded opcodes. */
 enum {
-#define D(x) D_##x,
+#define D(x, family) D_##x,
 #include "emu/dops.def"
 #undef D
   D_COUNT
@@ -52,7 +52,23 @@ typedef struct dinst {
   uint8_t rnd;      /* ws_num_rnd */
   uint8_t ftz;      /* .ftz */
   uint8_t sat;      /* .sat */
-  uint8_t cmp;      /* ws_num_cmp, or sub-operation (atom op, shfl mode...) */
+  union {           /* the sub-operation; op says which member holds it */
+    uint8_t cmp;      /* setp, set: ws_num_cmp */
+    uint8_t testp;    /* testp: ws_num_testp */
+    uint8_t carry;    /* addc, subc, madc: 1 = add the carry in, 2 = write the carry out */
+    uint8_t nan;      /* min, max (f32, f64, half kinds): .NaN */
+    uint8_t relu;     /* fma (half kinds), cvt packing to f16x2/bf16x2: .relu */
+    uint8_t sgn_b;    /* dp4a, dp2a: b is signed (sgn: a is) */
+    uint8_t prmt;     /* prmt: ws_num_prmt_mode */
+    uint8_t left;     /* shf: .l (else .r) */
+    uint8_t shiftamt; /* bfind: .shiftamt */
+    uint8_t wrap;     /* bmsk, szext: .wrap (else .clamp) */
+    uint8_t sext;     /* cvt: sign-extend the result into the wider register (imm: its bits) */
+    uint8_t aop;      /* atom, red, redux: the operation (WS_PTX_MOD_ADD, _MIN, ...) */
+    uint8_t arrive;   /* bar: bar.arrive (no wait) */
+    uint8_t comp;     /* mov of a special register: 1 + its component (x, y, z), 0 none */
+    uint8_t mode;     /* shfl: 0 up, 1 down, 2 bfly, 3 idx; vote: 0 all, 1 any, 2 uni, 3 ballot; match: 1 all */
+  };
   uint8_t bop;      /* setp/set boolean combine: 0 none, 1 and, 2 or, 3 xor */
   uint8_t space;    /* MS_* for memory ops */
   uint8_t vec;      /* vector elements (1, 2, 4) */

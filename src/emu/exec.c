@@ -217,7 +217,7 @@ static int vp_fetch_fn(void *ctx, uint64_t addr, void *dst, size_t n) {
 static inline uint64_t atom_new(const dinst *in, uint64_t old, uint64_t v, uint64_t cmpv) {
   int bits = in->size * 8;
   uint64_t wm = bits >= 64 ? ~0ull : (1ull << bits) - 1;
-  switch (in->cmp) {
+  switch (in->aop) {
   case WS_PTX_MOD_ADD:
     if (in->ty == 1) return ws_num_f32_add((uint32_t)old, (uint32_t)v, WS_NUM_RN, 1, 0);
     if (in->ty == 2) return ws_num_f64_add(old, v, WS_NUM_RN);
@@ -388,7 +388,7 @@ static inline uint32_t combine(int bop, uint32_t x, uint32_t c) {
 
 static uint64_t sreg(blockctx *B, warp *w, const dinst *in, uint32_t l) {
   const struct ws_emu_launch *s = B->L;
-  uint32_t c = in->cmp ? in->cmp - 1u : 0;
+  uint32_t c = in->comp ? in->comp - 1u : 0;
   switch ((int)in->imm) {
   case WS_PTX_SR_TID: return c < 3 ? w->tid[c][l] : 0;
   case WS_PTX_SR_NTID: return c < 3 ? s->block[c] : 1;
@@ -549,8 +549,6 @@ static void emit(blockctx *B, warp *w, const dfunc *F, const dinst *in, uint32_t
   B->o->hooks->inst(B->o->hooks->user, &ev);
 }
 
-/* Runs warp w until it is done, waits at a barrier, faults (returns -1) or
- * uses up its quantum. */
 /* One lane's 4- or 8-byte load (masked to the register width) or store. */
 static inline void lane_copy(uint8_t *p, uint64_t *v, uint32_t n, int st, uint64_t wm) {
   if (n == 4) {
@@ -621,157 +619,66 @@ static int release_after_exits(blockctx *B) {
   return 1;
 }
 
-/* The instruction count at which w must stop at its next branch: its own
- * limit (max_warp_insts), or the count at which the launch's total would
- * pass max_launch_insts, whichever comes first; UINT64_MAX when neither
- * applies.  Loops need a branch, so checking there catches every runaway. */
-static uint64_t warp_cap(const blockctx *B, const warp *w) {
-  uint64_t cap = B->o->max_warp_insts ? B->o->max_warp_insts : UINT64_MAX;
-  uint64_t ml = B->o->max_launch_insts;
-  if (ml) {
-    uint64_t used = __atomic_load_n(B->launch_insts, __ATOMIC_RELAXED), c2;
-    if (ws_add_u64(&c2, w->insts, used >= ml ? 0 : ml - used)) c2 = UINT64_MAX;
-    if (c2 < cap) cap = c2;
-  }
-  return cap;
+/* ---- the instruction families ------------------------------------------------------ */
+
+/* What an instruction's executor sees: the block, the warp and the running
+ * frame.  The control family also reads and moves pc and the active lanes
+ * (run_warp copies them in and out); the other families leave them alone. */
+typedef struct xctx {
+  blockctx *B;            /* block */
+  warp *w;                /* warp */
+  const dfunc *F;         /* function of the running frame */
+  uint64_t *R;            /* the frame's value slots (S() reads them) */
+  uint32_t *P;            /* the frame's predicate masks */
+  uint64_t lbase;         /* the frame's local-memory base */
+  const ws_emu_hooks *H;  /* instruction hook, or NULL when none is attached */
+  sentry *top;            /* the warp's top reconvergence entry */
+  uint32_t pc;            /* control family: this instruction in, the next one out */
+  uint32_t active;        /* control family: the entry's active lanes */
+  uint64_t limit;         /* the count at which the warp must stop (warp_cap) */
+  uint64_t qend;          /* instruction count that ends the warp's quantum */
+} xctx;
+
+/* What an instruction asks of the warp loop. */
+enum {
+  FL_NEXT,   /* go on with the next instruction */
+  FL_JUMP,   /* go on at X->pc with X->active (the instruction reported itself) */
+  FL_RELOAD, /* the reconvergence stack changed: start from its top entry */
+  FL_YIELD,  /* the warp stops for now (quantum used, or waiting at a barrier) */
+  FL_FAULT   /* B->flt says why */
+};
+
+/* The family executors are inlined into the warp loop: one function each
+ * for the reader, one block of machine code for the CPU (called out of
+ * line, the calls and the spilled context cost about 5% on bench_emu's
+ * reduce6; docs/emulator.md, "Speed"). */
+#define EXECUTOR static inline __attribute__((always_inline))
+
+/* Families (DF_*) of the decoded opcodes, from dops.def. */
+enum {
+#define F(x) DF_##x,
+  F(CTRL) F(STACK) F(MOVE) F(INT) F(BITS) F(F32) F(F64) F(HALF) F(CMP) F(CVT) F(MEM) F(ATOM) F(WARP)
+#undef F
+};
+
+static const uint8_t dop_family[D_COUNT] = {
+#define D(x, f) [D_##x] = DF_##f,
+#include "emu/dops.def"
+#undef D
+};
+
+/* The instruction's index in its function (fault reports). */
+#define PC(in) ((uint32_t)((in) - X->F->code))
+
+/* An opcode listed in a family whose executor lacks it (a bug, never input). */
+static int no_executor(const xctx *X, const dinst *in) {
+  set_fault(X->B, X->w, 0, X->F, PC(in), FAULT_OTHER, 0, 0, 0);
+  snprintf(X->B->flt.msg, sizeof X->B->flt.msg, "internal error: decoded opcode %d has no executor", in->op);
+  return -1;
 }
 
-/* Which limit stopped w. */
-static int limit_kind(const blockctx *B, const warp *w) {
-  return B->o->max_warp_insts && w->insts > B->o->max_warp_insts ? FAULT_LIMIT : FAULT_LAUNCH_LIMIT;
-}
-
-static int run_warp(blockctx *B, warp *w) {
-  const ws_emu_hooks *H = B->o->hooks && B->o->hooks->inst ? B->o->hooks : NULL;
-  const uint64_t limit = warp_cap(B, w);
-  const uint64_t qend = w->insts + QUANTUM;
-  struct ws_emu_launch *L = B->L;
-reload:
-  for (;;) {
-    if (w->sp == 0) {
-      w->state = WS_DONE;
-      return 0;
-    }
-    sentry *t = &w->stk[w->sp - 1];
-    if (t->mask != 0 && t->pc != t->rpc) break;
-    if (t->frame) {
-      uint32_t lanes = w->sp >= 2 ? w->stk[w->sp - 2].mask : 0;
-      if (t->mask) break; /* a frame base never reconverges by pc */
-      pop_frame(w, lanes);
-    }
-    w->sp--;
-  }
-  {
-    frame *fr = &w->frames[w->nframes - 1];
-    const dfunc *F = fr->f;
-    const dinst *code = F->code;
-    uint64_t *R = w->regs + fr->reg_off;
-    uint32_t *P = w->preds + fr->pred_off;
-    sentry *top = &w->stk[w->sp - 1];
-    uint32_t pc = top->pc, active = top->mask, rpc = top->rpc;
-    const uint64_t lbase = fr->local_base;
-    for (;;) {
-      if (pc == rpc) {
-        top->pc = pc;
-        goto reload;
-      }
-      const dinst *in = &code[pc];
-      uint32_t m = active;
-      int mem = 0;
-      if (in->guard >= 0) m &= in->gnot ? ~P[in->guard] : P[in->guard];
-      w->insts++;
-      w->thread_insts += popc32(m);
-      if (!m && in->op != D_BRA && in->op != D_BRX) goto next;
-      switch (in->op) {
-      case D_NOP:
-        break;
-      /* ---- moves ---- */
-      case D_MOV: {
-        const uint64_t *A = S(in->a);
-        uint64_t *Dd = S(in->d), wm = in->wmask;
-        LANES(m, Dd[l] = A[l] & wm);
-        break;
-      }
-      case D_MOV_PRED:
-        if (in->a == NO_SLOT) P[in->d] = (P[in->d] & ~m) | (in->imm ? m : 0);
-        else P[in->d] = (P[in->d] & ~m) | (P[in->a] & m);
-        break;
-      case D_MOV_SREG: {
-        uint64_t *Dd = S(in->d);
-        uint32_t c = in->cmp ? in->cmp - 1u : 0;
-        if (in->imm == WS_PTX_SR_TID && c < 3) {
-          const uint32_t *T = w->tid[c];
-          LANES(m, Dd[l] = T[l]);
-        } else if (in->imm == WS_PTX_SR_NTID || in->imm == WS_PTX_SR_CTAID || in->imm == WS_PTX_SR_NCTAID) {
-          uint64_t v = sreg(B, w, in, 0);
-          LANES(m, Dd[l] = v);
-        } else {
-          LANES(m, Dd[l] = sreg(B, w, in, l));
-        }
-        break;
-      }
-      case D_MOV_PACK: {
-        uint64_t *Dd = S(in->d);
-        const uint32_t *vs = F->vslots + in->vbase;
-        uint64_t em = in->size >= 64 ? ~0ull : (1ull << in->size) - 1;
-        LANES(m, {
-          uint64_t v = 0;
-          for (int e = in->vec - 1; e >= 0; e--) v = (v << in->size) | (S(vs[e])[l] & em);
-          Dd[l] = v;
-        });
-        break;
-      }
-      case D_MOV_UNPACK: {
-        const uint64_t *A = S(in->a);
-        const uint32_t *vs = F->vslots + in->vbase;
-        uint64_t em = in->size >= 64 ? ~0ull : (1ull << in->size) - 1;
-        LANES(m, {
-          uint64_t v = A[l];
-          for (int e = 0; e < in->vec; e++) {
-            S(vs[e])[l] = v & em;
-            v = in->size >= 64 ? 0 : v >> in->size;
-          }
-        });
-        break;
-      }
-      case D_ALLOCA: { /* room for the largest request of the lanes, the same offset in each lane */
-        const uint64_t *A = S(in->a);
-        uint64_t need = 0, al = (uint64_t)in->imm;
-        LANES(m, need = A[l] > need ? A[l] : need);
-        uint64_t base = (w->local_top + al - 1) / al * al;
-        if (need > WS_EMU_MAX_LOCAL_BYTES || grow_local(w, base + need)) {
-          set_fault(B, w, (uint32_t)__builtin_ctz(m), F, pc, FAULT_STACK, 0, 0, 0);
-          return -1;
-        }
-        for (uint32_t l = 0; l < 32; l++) memset(w->local + l * w->local_cap + w->local_top, 0, base + need - w->local_top);
-        w->local_top = base + need;
-        uint64_t *Dd = S(in->d), wm = in->wmask;
-        LANES(m, Dd[l] = base & wm);
-        break;
-      }
-      case D_STACKSAVE: {
-        uint64_t *Dd = S(in->d), v = w->local_top & in->wmask;
-        LANES(m, Dd[l] = v);
-        break;
-      }
-      case D_STACKRESTORE: {
-        uint64_t v = S(in->a)[__builtin_ctz(m)];
-        if (v < lbase + F->frame_bytes || v > w->local_top) {
-          set_fault(B, w, (uint32_t)__builtin_ctz(m), F, pc, FAULT_OTHER, v, MS_LOCAL, 0);
-          snprintf(B->flt.msg, sizeof B->flt.msg, "stackrestore to 0x%llx, outside this frame's stack (0x%llx..0x%llx)",
-                   (unsigned long long)v, (unsigned long long)(lbase + F->frame_bytes),
-                   (unsigned long long)w->local_top);
-          return -1;
-        }
-        w->local_top = v;
-        break;
-      }
-      case D_MOV_LOCALSYM: {
-        uint64_t *Dd = S(in->d), v = lbase + (uint64_t)in->imm;
-        LANES(m, Dd[l] = v);
-        break;
-      }
-      /* ---- integer ---- */
+/* Per-lane forms: d = f(a, b), f(a, b, c) or f(a), for the lanes of m; a,
+ * b, c and wm (the result width's mask) are in scope of the expression. */
 #define IBIN(...)                                                  \
   {                                                                 \
     const uint64_t *A = S(in->a), *Bv = S(in->b);                   \
@@ -796,886 +703,1281 @@ reload:
     LANES(m, { uint64_t a = A[l]; Dd[l] = (__VA_ARGS__); });               \
     break;                                                          \
   }
-      case D_ADD: IBIN((a + b) & wm)
-      case D_SUB: IBIN((a - b) & wm)
-      case D_MUL_LO: IBIN((a * b) & wm)
-      case D_MAD_LO: ITER((a * b + c) & wm)
-      case D_AND: IBIN(a & b)
-      case D_OR: IBIN(a | b)
-      case D_XOR: IBIN(a ^ b)
-      case D_NOT: IUN(~a & wm)
-      case D_CNOT: IUN((uint64_t)((a & wm) == 0))
-      case D_SHL: IBIN((uint32_t)b >= in->bits ? 0 : (a << (uint32_t)b) & wm)
-      case D_SHR:
-        if (in->sgn) {
-          int sh = 64 - in->bits;
-          IBIN((uint64_t)(((int64_t)(a << sh) >> sh) >> ((uint32_t)b >= in->bits ? (uint32_t)in->bits - 1u : (uint32_t)b)) & wm)
-        }
-        IBIN((uint32_t)b >= in->bits ? 0 : (a & wm) >> (uint32_t)b)
-      case D_MUL_HI:
-        if (in->bits == 32) {
-          if (in->sgn) IBIN((uint64_t)(uint32_t)(((int64_t)(int32_t)a * (int32_t)b) >> 32))
-          IBIN(((uint64_t)(uint32_t)a * (uint32_t)b) >> 32)
-        }
-        IBIN(ws_num_mul_hi(a, b, in->bits, in->sgn))
-      case D_MUL_WIDE:
-        if (in->bits == 32) {
-          if (in->sgn) IBIN((uint64_t)((int64_t)(int32_t)a * (int32_t)b))
-          IBIN((uint64_t)(uint32_t)a * (uint32_t)b)
-        }
-        IBIN(ws_num_mul_wide(a, b, in->bits, in->sgn))
-      case D_MAD_HI: ITER(ws_num_mad_hi(a, b, c, in->bits, in->sgn, in->sat))
-      case D_MAD_WIDE:
-        if (in->bits == 32) {
-          if (in->sgn) ITER((uint64_t)((int64_t)(int32_t)a * (int32_t)b) + c)
-          ITER((uint64_t)(uint32_t)a * (uint32_t)b + c)
-        }
-        ITER(ws_num_mad_wide(a, b, c, in->bits, in->sgn))
-      case D_MUL24: IBIN(ws_num_mul24((uint32_t)a, (uint32_t)b, (int)in->e, in->sgn))
-      case D_MAD24: ITER(ws_num_mad24((uint32_t)a, (uint32_t)b, (uint32_t)c, (int)in->e, in->sgn, in->sat))
-      case D_SAD: ITER(ws_num_sad(a, b, c, in->bits, in->sgn))
-      case D_DIV: IBIN(ws_num_div(a, b, in->bits, in->sgn))
-      case D_REM: IBIN(ws_num_rem(a, b, in->bits, in->sgn))
-      case D_MIN:
-        if (in->sgn) {
-          int sh = 64 - in->bits;
-          IBIN(((int64_t)(a << sh) >> sh) < ((int64_t)(b << sh) >> sh) ? a & wm : b & wm)
-        }
-        IBIN((a & wm) < (b & wm) ? a & wm : b & wm)
-      case D_MAX:
-        if (in->sgn) {
-          int sh = 64 - in->bits;
-          IBIN(((int64_t)(a << sh) >> sh) > ((int64_t)(b << sh) >> sh) ? a & wm : b & wm)
-        }
-        IBIN((a & wm) > (b & wm) ? a & wm : b & wm)
-      case D_ABS: IUN(ws_num_abs(a, in->bits))
-      case D_NEG: IUN((0 - a) & wm)
-      case D_ADD_SAT: IBIN(ws_num_s32_add_sat((uint32_t)a, (uint32_t)b))
-      case D_SUB_SAT: IBIN(ws_num_s32_sub_sat((uint32_t)a, (uint32_t)b))
-      case D_ADDC:
-      case D_SUBC: {
-        const uint64_t *A = S(in->a), *Bv = S(in->b);
-        uint64_t *Dd = S(in->d);
-        int sub = in->op == D_SUBC;
-        LANES(m, {
-          unsigned cout = 0, cin = (in->cmp & 1) ? w->cc[l] : 0;
-          Dd[l] = sub ? ws_num_subc(A[l], Bv[l], cin, in->bits, &cout)
-                      : ws_num_addc(A[l], Bv[l], cin, in->bits, &cout);
-          if (in->cmp & 2) w->cc[l] = cout;
-        });
-        break;
+
+/* mov and its forms: predicates, special registers, vector pack/unpack. */
+EXECUTOR int ex_move(const xctx *X, const dinst *in, uint32_t m) {
+  uint64_t *const R = X->R;
+  uint32_t *const P = X->P;
+  switch (in->op) {
+  case D_NOP:
+    break;
+  case D_MOV: {
+    const uint64_t *A = S(in->a);
+    uint64_t *Dd = S(in->d), wm = in->wmask;
+    LANES(m, Dd[l] = A[l] & wm);
+    break;
+  }
+  case D_MOV_PRED:
+    if (in->a == NO_SLOT) P[in->d] = (P[in->d] & ~m) | (in->imm ? m : 0);
+    else P[in->d] = (P[in->d] & ~m) | (P[in->a] & m);
+    break;
+  case D_MOV_SREG: {
+    uint64_t *Dd = S(in->d);
+    uint32_t c = in->comp ? in->comp - 1u : 0;
+    if (in->imm == WS_PTX_SR_TID && c < 3) {
+      const uint32_t *T = X->w->tid[c];
+      LANES(m, Dd[l] = T[l]);
+    } else if (in->imm == WS_PTX_SR_NTID || in->imm == WS_PTX_SR_CTAID || in->imm == WS_PTX_SR_NCTAID) {
+      uint64_t v = sreg(X->B, X->w, in, 0);
+      LANES(m, Dd[l] = v);
+    } else {
+      LANES(m, Dd[l] = sreg(X->B, X->w, in, l));
+    }
+    break;
+  }
+  case D_MOV_PACK: {
+    uint64_t *Dd = S(in->d);
+    const uint32_t *vs = X->F->vslots + in->vbase;
+    uint64_t em = in->size >= 64 ? ~0ull : (1ull << in->size) - 1;
+    LANES(m, {
+      uint64_t v = 0;
+      for (int e = in->vec - 1; e >= 0; e--) v = (v << in->size) | (S(vs[e])[l] & em);
+      Dd[l] = v;
+    });
+    break;
+  }
+  case D_MOV_UNPACK: {
+    const uint64_t *A = S(in->a);
+    const uint32_t *vs = X->F->vslots + in->vbase;
+    uint64_t em = in->size >= 64 ? ~0ull : (1ull << in->size) - 1;
+    LANES(m, {
+      uint64_t v = A[l];
+      for (int e = 0; e < in->vec; e++) {
+        S(vs[e])[l] = v & em;
+        v = in->size >= 64 ? 0 : v >> in->size;
       }
-      case D_MADC: {
-        const uint64_t *A = S(in->a), *Bv = S(in->b), *C = S(in->c);
-        uint64_t *Dd = S(in->d);
-        LANES(m, {
-          unsigned cout = 0, cin = (in->cmp & 1) ? w->cc[l] : 0;
-          uint64_t p = in->e ? ws_num_mul_hi(A[l], Bv[l], in->bits, in->sgn) : ws_num_mul_lo(A[l], Bv[l], in->bits);
-          Dd[l] = ws_num_addc(p, C[l], cin, in->bits, &cout);
-          if (in->cmp & 2) w->cc[l] = cout;
-        });
-        break;
-      }
-      case D_POPC: IUN((uint64_t)__builtin_popcountll(a & (in->bits >= 64 ? ~0ull : (1ull << in->bits) - 1)))
-      case D_CLZ: IUN(ws_num_clz(a, in->bits))
-      case D_BREV: IUN(ws_num_brev(a, in->bits))
-      case D_BFIND: IUN(ws_num_bfind(a, in->bits, in->sgn, in->cmp))
-      case D_BFE: ITER(ws_num_bfe(a, (uint32_t)b, (uint32_t)c, in->bits, in->sgn))
-      case D_BFI: {
-        const uint64_t *A = S(in->a), *Bv = S(in->b), *C = S(in->c), *E = S(in->e);
-        uint64_t *Dd = S(in->d);
-        LANES(m, Dd[l] = ws_num_bfi(A[l], Bv[l], (uint32_t)C[l], (uint32_t)E[l], in->bits));
-        break;
-      }
-      case D_PRMT: ITER(ws_num_prmt((uint32_t)a, (uint32_t)b, (uint32_t)c, (ws_num_prmt_mode)in->cmp))
-      case D_SHF: ITER(ws_num_shf((uint32_t)a, (uint32_t)b, (uint32_t)c, in->cmp, (int)in->e))
-      case D_LOP3: ITER(ws_num_lop3((uint32_t)a, (uint32_t)b, (uint32_t)c, (uint8_t)in->imm))
-      case D_FNS: ITER(ws_num_fns((uint32_t)a, (uint32_t)b, (int32_t)(uint32_t)c))
-      case D_BMSK: {
-        const uint64_t *A = S(in->a), *Bv = S(in->b);
-        uint64_t *Dd = S(in->d);
-        LANES(m, {
-          uint32_t pos = (uint32_t)A[l], len = (uint32_t)Bv[l];
-          if (in->cmp) { pos &= 31; len &= 31; } else { if (pos > 32) pos = 32; if (len > 32) len = 32; }
-          uint64_t mk = ((len >= 32 ? 0xffffffffull : ((1ull << len) - 1)) << pos) & 0xffffffffull;
-          Dd[l] = mk;
-        });
-        break;
-      }
-      case D_SZEXT: {
-        const uint64_t *A = S(in->a), *Bv = S(in->b);
-        uint64_t *Dd = S(in->d);
-        LANES(m, {
-          uint32_t n = (uint32_t)Bv[l];
-          if (in->cmp) n &= 31; else if (n > 32) n = 32;
-          uint32_t a = (uint32_t)A[l];
-          uint32_t r = n == 0 ? 0 : n >= 32 ? a : (a & ((1u << n) - 1));
-          if (in->sgn && n > 0 && n < 32 && ((a >> (n - 1)) & 1)) r |= ~((1u << n) - 1);
-          Dd[l] = r;
-        });
-        break;
-      }
-      case D_DP4A: ITER(ws_num_dp4a((uint32_t)a, (uint32_t)b, (uint32_t)c, in->sgn, in->cmp))
-      case D_DP2A: ITER(ws_num_dp2a((uint32_t)a, (uint32_t)b, (uint32_t)c, in->sgn, in->cmp, (int)in->e))
-      /* ---- f32 ---- */
-      case D_F32_ADD: IBIN(bf32(f32(a) + f32(b)))
-      case D_F32_SUB: IBIN(bf32(f32(a) - f32(b)))
-      case D_F32_MUL: IBIN(bf32(f32(a) * f32(b)))
-      case D_F32_FMA: ITER(fma32(a, b, c))
-      /* IEEE division and square root are correctly rounded on the host */
-      case D_F32_DIV_RN: IBIN(bf32(f32(a) / f32(b)))
-      case D_F32_SQRT_RN: IUN(bf32(sqrtf(f32(a))))
-      case D_F32_RCP_RN: IUN(bf32(1.0f / f32(a)))
-      case D_F64_DIV_RN: IBIN(bf64(f64(a) / f64(b)))
-      case D_F64_SQRT_RN: IUN(bf64(sqrt(f64(a))))
-      case D_F64_RCP_RN: IUN(bf64(1.0 / f64(a)))
-      case D_F32_ADD_X: IBIN(ws_num_f32_add((uint32_t)a, (uint32_t)b, (ws_num_rnd)in->rnd, in->ftz, in->sat))
-      case D_F32_SUB_X: IBIN(ws_num_f32_sub((uint32_t)a, (uint32_t)b, (ws_num_rnd)in->rnd, in->ftz, in->sat))
-      case D_F32_MUL_X: IBIN(ws_num_f32_mul((uint32_t)a, (uint32_t)b, (ws_num_rnd)in->rnd, in->ftz, in->sat))
-      case D_F32_FMA_X: ITER(ws_num_f32_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, (ws_num_rnd)in->rnd, in->ftz, in->sat))
-      case D_F32_DIV: IBIN(ws_num_f32_div((uint32_t)a, (uint32_t)b, (ws_num_rnd)in->rnd, in->ftz))
-      case D_F32_DIV_APPROX: IBIN(ws_num_f32_div_approx((uint32_t)a, (uint32_t)b, in->ftz))
-      case D_F32_DIV_FULL: IBIN(ws_num_f32_div_full((uint32_t)a, (uint32_t)b, in->ftz))
-      case D_F32_RCP: IUN(ws_num_f32_rcp((uint32_t)a, (ws_num_rnd)in->rnd, in->ftz))
-      case D_F32_RCP_APPROX: IUN(ws_num_f32_rcp_approx((uint32_t)a, in->ftz))
-      case D_F32_SQRT: IUN(ws_num_f32_sqrt((uint32_t)a, (ws_num_rnd)in->rnd, in->ftz))
-      case D_F32_SQRT_APPROX: IUN(ws_num_f32_sqrt_approx((uint32_t)a, in->ftz))
-      case D_F32_RSQRT: IUN(ws_num_f32_rsqrt_approx((uint32_t)a, in->ftz))
-      case D_F32_SIN: IUN(ws_num_f32_sin_approx((uint32_t)a, in->ftz))
-      case D_F32_COS: IUN(ws_num_f32_cos_approx((uint32_t)a, in->ftz))
-      case D_F32_EX2: IUN(ws_num_f32_ex2_approx((uint32_t)a, in->ftz))
-      case D_F32_LG2: IUN(ws_num_f32_lg2_approx((uint32_t)a, in->ftz))
-      case D_F32_TANH: IUN(ws_num_f32_tanh_approx((uint32_t)a))
-      case D_F32_MIN: IBIN(ws_num_f32_min((uint32_t)a, (uint32_t)b, in->ftz, in->cmp))
-      case D_F32_MAX: IBIN(ws_num_f32_max((uint32_t)a, (uint32_t)b, in->ftz, in->cmp))
-      case D_F32_ABS: IUN(ws_num_f32_abs((uint32_t)a, in->ftz))
-      case D_F32_NEG: IUN(ws_num_f32_neg((uint32_t)a, in->ftz))
-      case D_F32_COPYSIGN: IBIN(ws_num_f32_copysign((uint32_t)a, (uint32_t)b))
-      case D_F32_TESTP:
-      case D_F64_TESTP: {
-        const uint64_t *A = S(in->a);
-        uint32_t r = 0;
-        if (in->op == D_F32_TESTP) LANES(m, r |= (uint32_t)ws_num_f32_testp((uint32_t)A[l], (ws_num_testp)in->cmp) << l);
-        else LANES(m, r |= (uint32_t)ws_num_f64_testp(A[l], (ws_num_testp)in->cmp) << l);
-        P[in->d] = (P[in->d] & ~m) | r;
-        break;
-      }
-      /* ---- f64 ---- */
-      case D_F64_ADD: IBIN(bf64(f64(a) + f64(b)))
-      case D_F64_SUB: IBIN(bf64(f64(a) - f64(b)))
-      case D_F64_MUL: IBIN(bf64(f64(a) * f64(b)))
-      case D_F64_FMA: ITER(bf64(fma(f64(a), f64(b), f64(c))))
-      case D_F64_ADD_X: IBIN(ws_num_f64_add(a, b, (ws_num_rnd)in->rnd))
-      case D_F64_SUB_X: IBIN(ws_num_f64_sub(a, b, (ws_num_rnd)in->rnd))
-      case D_F64_MUL_X: IBIN(ws_num_f64_mul(a, b, (ws_num_rnd)in->rnd))
-      case D_F64_FMA_X: ITER(ws_num_f64_fma(a, b, c, (ws_num_rnd)in->rnd))
-      case D_F64_DIV: IBIN(ws_num_f64_div(a, b, (ws_num_rnd)in->rnd))
-      case D_F64_RCP: IUN(ws_num_f64_rcp(a, (ws_num_rnd)in->rnd))
-      case D_F64_RCP_APPROX: IUN(ws_num_f64_rcp_approx_ftz(a))
-      case D_F64_SQRT: IUN(ws_num_f64_sqrt(a, (ws_num_rnd)in->rnd))
-      case D_F64_RSQRT: IUN(ws_num_f64_rsqrt_approx(a, in->ftz))
-      case D_F64_MIN: IBIN(ws_num_f64_min(a, b, in->cmp))
-      case D_F64_MAX: IBIN(ws_num_f64_max(a, b, in->cmp))
-      case D_F64_ABS: IUN(ws_num_f64_abs(a))
-      case D_F64_NEG: IUN(ws_num_f64_neg(a))
-      case D_F64_COPYSIGN: IBIN(ws_num_f64_copysign(a, b))
-      /* ---- half precision ---- */
-      case D_H_ADD:
-      case D_H_SUB:
-      case D_H_MUL: {
-        const uint64_t *A = S(in->a), *Bv = S(in->b);
-        uint64_t *Dd = S(in->d);
-        ws_num_rnd rn = (ws_num_rnd)in->rnd;
-        int o = in->op == D_H_ADD ? 0 : in->op == D_H_SUB ? 1 : 2;
-        LANES(m, {
-          uint64_t a = A[l], b = Bv[l], r;
-          switch (in->ty * 3 + o) {
-          case 0: r = ws_num_f16_add((uint16_t)a, (uint16_t)b, rn, in->ftz, in->sat); break;
-          case 1: r = ws_num_f16_sub((uint16_t)a, (uint16_t)b, rn, in->ftz, in->sat); break;
-          case 2: r = ws_num_f16_mul((uint16_t)a, (uint16_t)b, rn, in->ftz, in->sat); break;
-          case 3: r = ws_num_bf16_add((uint16_t)a, (uint16_t)b, rn); break;
-          case 4: r = ws_num_bf16_sub((uint16_t)a, (uint16_t)b, rn); break;
-          case 5: r = ws_num_bf16_mul((uint16_t)a, (uint16_t)b, rn); break;
-          case 6: r = ws_num_f16x2_add((uint32_t)a, (uint32_t)b, rn, in->ftz, in->sat); break;
-          case 7: r = ws_num_f16x2_sub((uint32_t)a, (uint32_t)b, rn, in->ftz, in->sat); break;
-          case 8: r = ws_num_f16x2_mul((uint32_t)a, (uint32_t)b, rn, in->ftz, in->sat); break;
-          case 9: r = ws_num_bf16x2_add((uint32_t)a, (uint32_t)b, rn); break;
-          case 10: r = ws_num_bf16x2_sub((uint32_t)a, (uint32_t)b, rn); break;
-          default: r = ws_num_bf16x2_mul((uint32_t)a, (uint32_t)b, rn); break;
-          }
-          Dd[l] = r;
-        });
-        break;
-      }
-      case D_H_FMA: {
-        const uint64_t *A = S(in->a), *Bv = S(in->b), *C = S(in->c);
-        uint64_t *Dd = S(in->d);
-        ws_num_rnd rn = (ws_num_rnd)in->rnd;
-        LANES(m, {
-          uint64_t a = A[l], b = Bv[l], c = C[l], r;
-          switch (in->ty) {
-          case 0: r = ws_num_f16_fma((uint16_t)a, (uint16_t)b, (uint16_t)c, rn, in->ftz, in->sat, in->cmp); break;
-          case 1: r = ws_num_bf16_fma((uint16_t)a, (uint16_t)b, (uint16_t)c, rn, in->cmp); break;
-          case 2: r = ws_num_f16x2_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, rn, in->ftz, in->sat, in->cmp); break;
-          default: r = ws_num_bf16x2_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, rn, in->cmp); break;
-          }
-          Dd[l] = r;
-        });
-        break;
-      }
-      case D_H_NEG:
-      case D_H_ABS: {
-        const uint64_t *A = S(in->a);
-        uint64_t *Dd = S(in->d);
-        int ab = in->op == D_H_ABS;
-        LANES(m, {
-          uint64_t a = A[l], r;
-          switch (in->ty) {
-          case 0: r = ab ? ws_num_f16_abs((uint16_t)a, in->ftz) : ws_num_f16_neg((uint16_t)a, in->ftz); break;
-          case 1: r = ab ? ws_num_bf16_abs((uint16_t)a) : ws_num_bf16_neg((uint16_t)a); break;
-          case 2: r = ab ? ws_num_f16x2_abs((uint32_t)a, in->ftz) : ws_num_f16x2_neg((uint32_t)a, in->ftz); break;
-          default: r = ab ? ws_num_bf16x2_abs((uint32_t)a) : ws_num_bf16x2_neg((uint32_t)a); break;
-          }
-          Dd[l] = r;
-        });
-        break;
-      }
-      case D_H_MIN:
-      case D_H_MAX: {
-        const uint64_t *A = S(in->a), *Bv = S(in->b);
-        uint64_t *Dd = S(in->d);
-        int mx = in->op == D_H_MAX, relu = (int)in->e;
-        LANES(m, {
-          uint64_t a = A[l], b = Bv[l], r;
-          switch (in->ty) {
-          case 0: r = mx ? ws_num_f16_max((uint16_t)a, (uint16_t)b, in->ftz, in->cmp, relu) : ws_num_f16_min((uint16_t)a, (uint16_t)b, in->ftz, in->cmp, relu); break;
-          case 1: r = mx ? ws_num_bf16_max((uint16_t)a, (uint16_t)b, in->cmp, relu) : ws_num_bf16_min((uint16_t)a, (uint16_t)b, in->cmp, relu); break;
-          case 2: r = mx ? ws_num_f16x2_max((uint32_t)a, (uint32_t)b, in->ftz, in->cmp, relu) : ws_num_f16x2_min((uint32_t)a, (uint32_t)b, in->ftz, in->cmp, relu); break;
-          default: r = mx ? ws_num_bf16x2_max((uint32_t)a, (uint32_t)b, in->cmp, relu) : ws_num_bf16x2_min((uint32_t)a, (uint32_t)b, in->cmp, relu); break;
-          }
-          Dd[l] = r;
-        });
-        break;
-      }
-      /* ---- comparison and selection ---- */
-      case D_SETP: {
-        uint32_t hi = 0;
-        uint32_t r = compare(in, S(in->a), S(in->b), m, &hi);
-        uint32_t c = 0;
-        if (in->bop) c = (in->flags & 4) ? ~P[in->c] : P[in->c];
-        if (in->e >= 5) { /* x2: p gets the lower element, q the upper */
-          P[in->d] = (P[in->d] & ~m) | (combine(in->bop, r, c) & m);
-          if (in->d2 != NO_SLOT) P[in->d2] = (P[in->d2] & ~m) | (combine(in->bop, hi, c) & m);
-          break;
-        }
-        if (in->d != NO_SLOT) P[in->d] = (P[in->d] & ~m) | (combine(in->bop, r, c) & m);
-        if (in->d2 != NO_SLOT) P[in->d2] = (P[in->d2] & ~m) | (combine(in->bop, ~r, c) & m);
-        break;
-      }
-      case D_SET: {
-        uint32_t r = compare(in, S(in->a), S(in->b), m, NULL);
-        uint32_t c = 0;
-        if (in->bop) c = (in->flags & 4) ? ~P[in->c] : P[in->c];
-        r = combine(in->bop, r, c);
-        uint64_t *Dd = S(in->d);
-        uint64_t tv = in->ty ? 0x3f800000u : (in->size >= 64 ? ~0ull : (1ull << in->size) - 1);
-        LANES(m, Dd[l] = ((r >> l) & 1) ? tv : 0);
-        break;
-      }
-      case D_SELP: {
-        const uint64_t *A = S(in->a), *Bv = S(in->b);
-        uint64_t *Dd = S(in->d);
-        uint32_t c = (in->flags & 4) ? ~P[in->c] : P[in->c];
-        LANES(m, Dd[l] = ((c >> l) & 1) ? A[l] : Bv[l]);
-        break;
-      }
-      case D_SLCT: {
-        const uint64_t *A = S(in->a), *Bv = S(in->b), *C = S(in->c);
-        uint64_t *Dd = S(in->d);
-        if (in->ty)
-          LANES(m, {
-            uint32_t c = (uint32_t)C[l];
-            if (in->ftz && (c & 0x7f800000u) == 0) c &= 0x80000000u;
-            Dd[l] = f32(c) >= 0.0f ? A[l] : Bv[l];
-          });
-        else
-          LANES(m, Dd[l] = (int32_t)(uint32_t)C[l] >= 0 ? A[l] : Bv[l]);
-        break;
-      }
-      case D_PAND:
-      case D_POR:
-      case D_PXOR: {
-        uint32_t a = (in->flags & 1) ? ~P[in->a] : P[in->a], b = (in->flags & 2) ? ~P[in->b] : P[in->b];
-        uint32_t r = in->op == D_PAND ? a & b : in->op == D_POR ? a | b : a ^ b;
-        P[in->d] = (P[in->d] & ~m) | (r & m);
-        break;
-      }
-      case D_PNOT:
-        P[in->d] = (P[in->d] & ~m) | (~P[in->a] & m);
-        break;
-      /* ---- conversion ---- */
-      case D_CVT_INT: {
-        const uint64_t *A = S(in->a);
-        uint64_t *Dd = S(in->d);
-        int sh = 64 - in->bits, dsh = 64 - in->size;
-        uint64_t rm = in->cmp ? (in->imm >= 64 ? ~0ull : (1ull << in->imm) - 1) : 0;
-        LANES(m, {
-          uint64_t v = in->sgn ? (uint64_t)((int64_t)(A[l] << sh) >> sh) : (A[l] & (~0ull >> sh));
-          v &= in->wmask;
-          if (in->cmp) v = (uint64_t)((int64_t)(v << dsh) >> dsh) & rm;
-          Dd[l] = v;
-        });
-        break;
-      }
-      case D_CVT: {
-        const uint64_t *A = S(in->a);
-        uint64_t *Dd = S(in->d);
-        int dsh = 64 - in->size;
-        LANES(m, {
-          uint64_t r = ws_num_cvt(A[l], (ws_num_type)in->ty, (ws_num_type)in->ty2, (ws_num_rnd)in->rnd, in->ftz, in->sat);
-          if (in->cmp) r = (uint64_t)((int64_t)(r << dsh) >> dsh) & (in->imm >= 64 ? ~0ull : (1ull << in->imm) - 1);
-          Dd[l] = r;
-        });
-        break;
-      }
-      case D_CVT_PACK:
-        if (in->ty) IBIN(ws_num_cvt_bf16x2_f32((uint32_t)a, (uint32_t)b, (ws_num_rnd)in->rnd, in->cmp, (int)in->e))
-        IBIN(ws_num_cvt_f16x2_f32((uint32_t)a, (uint32_t)b, (ws_num_rnd)in->rnd, in->cmp, (int)in->e))
-      case D_CVTA_TO:
-      case D_CVTA_FROM: {
-        static const uint64_t win[] = {0, SHARED_WIN, LOCAL_WIN, CONST_WIN};
-        uint64_t wv = in->space < 4 ? win[in->space] : 0;
-        if (in->op == D_CVTA_TO) wv = 0 - wv;
-        if (in->bits == 32) IUN((a + wv) & 0xffffffffu)
-        IUN(a + wv)
-      }
-      case D_ISSPACEP: {
-        const uint64_t *A = S(in->a);
-        uint32_t r = 0;
-        LANES(m, {
-          uint64_t wv = A[l] >> WIN_SHIFT;
-          int sp = wv == (SHARED_WIN >> WIN_SHIFT) ? MS_SHARED : wv == (LOCAL_WIN >> WIN_SHIFT) ? MS_LOCAL
-                   : wv == (CONST_WIN >> WIN_SHIFT) ? MS_CONST : MS_GLOBAL;
-          r |= (uint32_t)(sp == in->space) << l;
-        });
-        P[in->d] = (P[in->d] & ~m) | r;
-        break;
-      }
-      /* ---- memory ---- */
-      case D_LD_KPARAM: {
-        uint64_t a = (uint64_t)in->imm + S(in->a)[__builtin_ctz(m)];
-        uint8_t *p = resolve(B, w, MS_KPARAM, a, in->size, (uint32_t)__builtin_ctz(m), 0, F, pc);
-        if (!p) return -1;
-        uint64_t v = rd(p, in->size);
-        if (in->sgn && in->size < 8) v = (uint64_t)((int64_t)(v << (64 - 8 * in->size)) >> (64 - 8 * in->size));
-        v &= in->wmask;
-        uint64_t *Dd = S(F->vslots[in->vbase]);
-        LANES(m, { Dd[l] = v; if (H) w->addr[l] = a; });
-        mem = 1;
-        break;
-      }
-      case D_LD_G:
-      case D_ST_G: {
-        /* fast path: the warp's last global object; anything else (another
-         * object, a fault, misalignment) goes through resolve() */
-        const uint64_t *A = S(in->a);
-        uint64_t *V = S(F->vslots[in->vbase]);
-        const uint32_t n = in->size;
-        const uint64_t off = (uint64_t)in->imm, wm = in->wmask;
-        const int st = in->op == D_ST_G;
-        const gobj *o = &L->gobjs[w->gcache];
-        uint64_t base = L->ngobjs ? o->base : 1, lim = L->ngobjs && o->size >= n ? o->size - n : 0;
-        uint8_t *hp = L->ngobjs ? L->gmem[w->gcache] : NULL;
-        if (m == 0xffffffffu && !H && hp) { /* whole warp in the cached object: straight loops */
-          uint64_t bad = 0;
-          for (uint32_t l = 0; l < 32; l++) {
-            uint64_t a = A[l] + off;
-            bad |= (uint64_t)((a - base) > lim) | (a & (n - 1));
-          }
-          if (!bad) {
-            warp_copy(hp, off - base, A, V, n, st, wm);
-            mem = 1;
-            break;
-          }
-        }
-        LANES(m, {
-          uint64_t a = A[l] + off, rel = a - base;
-          uint8_t *p;
-          if (H) w->addr[l] = a;
-          if (rel <= lim && hp && !(a & (n - 1))) {
-            p = hp + rel;
-          } else {
-            p = resolve(B, w, MS_GLOBAL, a, n, l, st, F, pc);
-            if (!p) return -1;
-            o = &L->gobjs[w->gcache];
-            base = o->base;
-            lim = o->size >= n ? o->size - n : 0;
-            hp = L->gmem[w->gcache];
-          }
-          lane_copy(p, &V[l], n, st, wm);
-        });
-        mem = 1;
-        break;
-      }
-      case D_LD_S:
-      case D_ST_S: {
-        const uint64_t *A = S(in->a);
-        uint64_t *V = S(F->vslots[in->vbase]);
-        const uint32_t n = in->size;
-        const uint64_t off = (uint64_t)in->imm, wm = in->wmask;
-        const uint64_t lim = L->shared_bytes >= n ? L->shared_bytes - n : 0;
-        const int st = in->op == D_ST_S;
-        uint8_t *const sh = B->shared;
-        if (m == 0xffffffffu && !H && L->shared_bytes >= n) {
-          uint64_t bad = 0;
-          for (uint32_t l = 0; l < 32; l++) {
-            uint64_t a = A[l] + off;
-            bad |= (uint64_t)(a > lim) | (a & (n - 1));
-          }
-          if (!bad) {
-            warp_copy(sh, off, A, V, n, st, wm);
-            mem = 1;
-            break;
-          }
-        }
-        LANES(m, {
-          uint64_t a = A[l] + off;
-          uint8_t *p;
-          if (H) w->addr[l] = a;
-          if (a <= lim && L->shared_bytes >= n && !(a & (n - 1))) {
-            p = sh + a;
-          } else {
-            p = resolve(B, w, MS_SHARED, a, n, l, st, F, pc);
-            if (!p) return -1;
-          }
-          lane_copy(p, &V[l], n, st, wm);
-        });
-        mem = 1;
-        break;
-      }
-      case D_LD: {
-        const uint64_t *A = S(in->a);
-        const uint32_t *vs = F->vslots + in->vbase;
-        uint32_t n = in->size, tot = n * in->vec;
-        int sh = 64 - 8 * (int)n;
-        uint64_t off = (uint64_t)in->imm + (in->frel ? lbase : 0);
-        LANES(m, {
-          uint64_t a = A[l] + off;
-          if (H) w->addr[l] = a;
-          uint8_t *p = resolve(B, w, in->space, a, tot, l, 0, F, pc);
-          if (!p) return -1;
-          for (uint32_t e = 0; e < in->vec; e++) {
-            uint64_t v = rd(p + e * n, (int)n);
-            if (in->sgn && n < 8) v = (uint64_t)((int64_t)(v << sh) >> sh);
-            S(vs[e])[l] = v & in->wmask;
-          }
-        });
-        mem = 1;
-        break;
-      }
-      case D_ST: {
-        const uint64_t *A = S(in->a);
-        const uint32_t *vs = F->vslots + in->vbase;
-        uint32_t n = in->size, tot = n * in->vec;
-        uint64_t off = (uint64_t)in->imm + (in->frel ? lbase : 0);
-        LANES(m, {
-          uint64_t a = A[l] + off;
-          if (H) w->addr[l] = a;
-          uint8_t *p = resolve(B, w, in->space, a, tot, l, 1, F, pc);
-          if (!p) return -1;
-          for (uint32_t e = 0; e < in->vec; e++) wr(p + e * n, (int)n, S(vs[e])[l]);
-        });
-        mem = 1;
-        break;
-      }
-      case D_ATOM:
-      case D_RED: {
-        const uint64_t *A = S(in->a), *V = S(in->b), *C = in->c != NO_SLOT ? S(in->c) : NULL;
-        uint64_t *Dd = in->d != NO_SLOT ? S(in->d) : NULL;
-        uint64_t off = (uint64_t)in->imm;
-        LANES(m, {
-          uint64_t a = A[l] + off;
-          if (H) w->addr[l] = a;
-          uint8_t *p = resolve(B, w, in->space, a, in->size, l, 1, F, pc);
-          if (!p) return -1;
-          int global = !(p >= B->shared && p < B->shared + L->shared_bytes);
-          uint64_t old = atom_apply(in, p, global, V[l], C ? C[l] : 0);
-          if (Dd) Dd[l] = old;
-        });
-        mem = 1;
-        break;
-      }
-      /* ---- warp-level ---- */
-      case D_SHFL: {
-        const uint64_t *A = S(in->a), *Bv = S(in->b), *C = S(in->c);
-        uint64_t *Dd = S(in->d);
-        uint64_t tmp[32];
-        uint32_t pv = 0;
-        memcpy(tmp, A, sizeof tmp);
-        LANES(m, {
-          uint32_t bval = (uint32_t)Bv[l] & 31, c = (uint32_t)C[l];
-          uint32_t seg = (c >> 8) & 31, cval = c & 31;
-          int32_t maxl = (int32_t)((l & seg) | (cval & ~seg)), minl = (int32_t)(l & seg), j;
-          int ok;
-          switch (in->cmp) {
-          case 0: j = (int32_t)l - (int32_t)bval; ok = j >= maxl; break;
-          case 1: j = (int32_t)l + (int32_t)bval; ok = j <= maxl; break;
-          case 2: j = (int32_t)(l ^ bval); ok = j <= maxl; break;
-          default: j = minl | (int32_t)(bval & ~seg); ok = j <= maxl; break;
-          }
-          if (!ok) j = (int32_t)l;
-          Dd[l] = tmp[j & 31] & 0xffffffffu;
-          pv |= (uint32_t)ok << l;
-        });
-        if (in->d2 != NO_SLOT) P[in->d2] = (P[in->d2] & ~m) | pv;
-        break;
-      }
-      case D_VOTE: {
-        uint32_t v = ((in->flags & 1) ? ~P[in->a] : P[in->a]) & m;
-        switch (in->cmp) {
-        case 0: P[in->d] = (P[in->d] & ~m) | (v == m ? m : 0); break;
-        case 1: P[in->d] = (P[in->d] & ~m) | (v ? m : 0); break;
-        case 2: P[in->d] = (P[in->d] & ~m) | ((v == 0 || v == m) ? m : 0); break;
-        default: {
-          uint64_t *Dd = S(in->d);
-          LANES(m, Dd[l] = v);
-          break;
-        }
-        }
-        break;
-      }
-      case D_MATCH: {
-        const uint64_t *A = S(in->a);
-        uint64_t *Dd = S(in->d);
-        uint64_t wm = in->bits >= 64 ? ~0ull : (1ull << in->bits) - 1;
-        if (in->cmp) { /* all */
-          int same = 1;
-          uint64_t v0 = A[__builtin_ctz(m)] & wm;
-          LANES(m, same &= (A[l] & wm) == v0);
-          LANES(m, Dd[l] = same ? m : 0);
-          if (in->d2 != NO_SLOT) P[in->d2] = (P[in->d2] & ~m) | (same ? m : 0);
-        } else {
-          uint32_t res[32];
-          LANES(m, {
-            uint32_t r = 0;
-            for (uint32_t k = 0; k < 32; k++)
-              if (((m >> k) & 1) && (A[k] & wm) == (A[l] & wm)) r |= 1u << k;
-            res[l] = r;
-          });
-          LANES(m, Dd[l] = res[l]);
-        }
-        break;
-      }
-      case D_REDUX: {
-        const uint64_t *A = S(in->a);
-        uint64_t *Dd = S(in->d);
-        uint32_t first = (uint32_t)__builtin_ctz(m);
-        uint32_t acc = (uint32_t)A[first];
-        LANES(m & (m - 1) & ~((1u << first) - 1), {
-          uint32_t v = (uint32_t)A[l];
-          switch (in->cmp) {
-          case WS_PTX_MOD_ADD: acc += v; break;
-          case WS_PTX_MOD_AND: acc &= v; break;
-          case WS_PTX_MOD_OR: acc |= v; break;
-          case WS_PTX_MOD_XOR: acc ^= v; break;
-          case WS_PTX_MOD_MIN: acc = in->sgn ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc); break;
-          default: acc = in->sgn ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc); break;
-          }
-        });
-        LANES(m, Dd[l] = acc);
-        break;
-      }
-      case D_ACTIVEMASK: {
-        uint64_t *Dd = S(in->d);
-        LANES(m, Dd[l] = m);
-        break;
-      }
-      case D_ELECT: {
-        uint32_t leader = (uint32_t)__builtin_ctz(m);
-        if (in->d != NO_SLOT) {
-          uint64_t *Dd = S(in->d);
-          LANES(m, Dd[l] = leader);
-        }
-        if (in->d2 != NO_SLOT) P[in->d2] = (P[in->d2] & ~m) | (1u << leader);
-        break;
-      }
-      /* ---- control ---- */
-      case D_BRA: {
-        if (w->insts > limit) {
-          set_fault(B, w, (uint32_t)__builtin_ctz(active), F, pc, limit_kind(B, w), 0, 0, 0);
-          return -1;
-        }
-        if (H) emit(B, w, F, in, active, m, m, 0);
-        if (m == active) {
-          pc = in->target;
-        } else if (m == 0) {
-          pc++;
-        } else {
-          uint32_t nt = active & ~m;
-          top->pc = in->rpc;
-          if (push_entry(w, pc + 1, in->rpc, nt, 0) || push_entry(w, in->target, in->rpc, m, 0)) {
-            set_fault(B, w, 0, F, pc, FAULT_STACK, 0, 0, 0);
-            return -1;
-          }
-          goto reload;
-        }
-        if (w->insts >= qend) {
-          top->pc = pc;
-          return 0;
-        }
-        continue;
-      }
-      case D_BRX: {
-        /* multi-way branch: one entry per distinct target, in order of the
-         * lowest lane taking it; all reconverge at the ipdom */
-        if (w->insts > limit) {
-          set_fault(B, w, (uint32_t)__builtin_ctz(active), F, pc, limit_kind(B, w), 0, 0, 0);
-          return -1;
-        }
-        if (!m) {
-          if (H) emit(B, w, F, in, active, m, 0, 0);
-          pc++;
-          continue;
-        }
-        const uint64_t *A = S(in->a);
-        const uint32_t *tg = F->vslots + in->vbase;
-        uint32_t tgt[32], tmask[32], nt = 0;
-        LANES(m, {
-          uint32_t ix = (uint32_t)A[l];
-          if (ix >= (uint64_t)in->imm) {
-            set_fault(B, w, l, F, pc, FAULT_OTHER, ix, 0, 0);
-            snprintf(B->flt.msg, sizeof B->flt.msg, "brx.idx index %u is outside its %u-entry table", ix,
-                     (uint32_t)in->imm);
-            return -1;
-          }
-          uint32_t k = 0;
-          while (k < nt && tgt[k] != tg[ix]) k++;
-          if (k == nt) {
-            tgt[nt] = tg[ix];
-            tmask[nt++] = 0;
-          }
-          tmask[k] |= 1u << l;
-        });
-        if (H) emit(B, w, F, in, active, m, m, 0);
-        if (m != active || nt > 1) {
-          top->pc = in->rpc;
-          if (m != active) { /* lanes with a false guard fall through */
-            if (push_entry(w, pc + 1, in->rpc, active & ~m, 0)) {
-              set_fault(B, w, 0, F, pc, FAULT_STACK, 0, 0, 0);
-              return -1;
-            }
-          }
-          for (uint32_t k = nt; k-- > 0;)
-            if (push_entry(w, tgt[k], in->rpc, tmask[k], 0)) {
-              set_fault(B, w, 0, F, pc, FAULT_STACK, 0, 0, 0);
-              return -1;
-            }
-          goto reload;
-        }
-        pc = tgt[0];
-        continue;
-      }
-      case D_EXIT: {
-        if (H) emit(B, w, F, in, active, m, 0, 0);
-        w->exited |= m;
-        for (uint32_t i = 0; i < w->sp; i++) w->stk[i].mask &= ~m;
-        if (m == active) goto reload;
-        active &= ~m;
-        pc++;
-        continue;
-      }
-      case D_RET: {
-        if (H) emit(B, w, F, in, active, m, 0, 0);
-        for (uint32_t i = w->sp; i-- > 0;) {
-          w->stk[i].mask &= ~m;
-          if (w->stk[i].frame) break;
-        }
-        if (m == active) goto reload;
-        active &= ~m;
-        pc++;
-        continue;
-      }
-      case D_TRAP:
-        set_fault(B, w, (uint32_t)__builtin_ctz(m), F, pc, FAULT_TRAP, 0, 0, 0);
-        return -1;
-      case D_CALL:
-      case D_CALLI: {
-        if (H) emit(B, w, F, in, active, m, 0, 0);
-        uint32_t sub = m;
-        const dfunc *cf = NULL;
-        if (in->op == D_CALLI) { /* the callee is a register: split lanes by its value */
-          const uint64_t *A = S(in->a);
-          uint32_t f0 = (uint32_t)__builtin_ctz(m);
-          uint64_t v = A[f0], rel = v - FUNC_ADDR_BASE;
-          const ws_emu_program *Pg = L->p;
-          int fi = (rel % 16 == 0 && rel / 16 < Pg->m->nfuncs) ? Pg->func_of_ir[rel / 16] : -1;
-          if (fi < 0 || Pg->funcs[fi].f->nparams != in->vec || Pg->funcs[fi].f->nrets != in->size) {
-            set_fault(B, w, f0, F, pc, FAULT_OTHER, v, 0, 0);
-            snprintf(B->flt.msg, sizeof B->flt.msg,
-                     fi < 0 ? "indirect call to 0x%llx, which is not the address of a function"
-                            : "indirect call to 0x%llx: the callee's parameters differ from the call's",
-                     (unsigned long long)v);
-            return -1;
-          }
-          cf = &Pg->funcs[fi];
-          sub = 0;
-          LANES(m, sub |= (uint32_t)(A[l] == v) << l);
-        } else {
-          cf = &L->p->funcs[in->target];
-        }
-        if (sub != active) { /* run the call for one group of lanes at a time */
-          top->pc = pc + 1;
-          if ((m & ~sub) && push_entry(w, pc, pc + 1, m & ~sub, 0)) {
-            set_fault(B, w, 0, F, pc, FAULT_STACK, 0, 0, 0);
-            return -1;
-          }
-          if (push_entry(w, pc, pc + 1, sub, 0)) {
-            set_fault(B, w, 0, F, pc, FAULT_STACK, 0, 0, 0);
-            return -1;
-          }
-          goto reload;
-        }
-        uint32_t caller_frame = w->nframes - 1;
-        top->pc = pc + 1;
-        if (push_frame(w, cf, pc) || push_entry(w, 0, NO_PC, m, w->nframes)) {
-          set_fault(B, w, (uint32_t)__builtin_ctz(m), F, pc, FAULT_STACK, 0, 0, 0);
-          return -1;
-        }
-        /* copy arguments into the callee's parameters */
-        frame *cal = &w->frames[w->nframes - 1], *crf = &w->frames[caller_frame];
-        uint64_t *CR = w->regs + crf->reg_off;
-        for (uint32_t i = 0; i < in->vec; i++) {
-          uint32_t s = F->vslots[in->vbase + in->size + i];
-          uint64_t sz = cf->f->params[i].size, dsto = cal->local_base + cf->param_off[i];
-          if (sz > 8 && !(s & 0x80000000u)) sz = 8;
-          if (s & 0x80000000u) {
-            uint64_t so = crf->local_base + (s & 0x7fffffffu);
-            LANES(m, memcpy(w->local + l * w->local_cap + dsto, w->local + l * w->local_cap + so, sz));
-          } else {
-            LANES(m, memcpy(w->local + l * w->local_cap + dsto, &CR[(size_t)s * 32 + l], sz));
-          }
-        }
-        goto reload;
-      }
-      case D_ASSERTFAIL: {
-        /* __assertfail(message, file, line, function, char size): stop the
-         * launch like a trap, quoting the assertion */
-        const uint32_t *vs = F->vslots + in->vbase + in->size;
-        uint32_t l = (uint32_t)__builtin_ctz(m);
-        uint64_t a[5] = {0, 0, 0, 0, 0};
-        for (int k = 0; k < 5; k++) {
-          uint32_t sl = vs[k];
-          if (sl & 0x80000000u) memcpy(&a[k], w->local + l * w->local_cap + lbase + (sl & 0x7fffffffu), k == 2 ? 4 : 8);
-          else a[k] = S(sl)[l];
-        }
-        char msg[120] = "", file[120] = "", fn[120] = "";
-        vpctx vc = {B, w, l, F, pc};
-        for (int k = 0; k < 3; k++) {
-          char *dst = k == 0 ? msg : k == 1 ? file : fn;
-          uint64_t src = a[k == 0 ? 0 : k == 1 ? 1 : 3];
-          for (size_t i = 0; i + 1 < 120; i++) {
-            if (vp_fetch_fn(&vc, src + i, &dst[i], 1)) {
-              dst[i] = '\0';
-              memset(&B->flt, 0, sizeof B->flt); /* an unreadable string is not the fault to report */
-              break;
-            }
-            if (!dst[i]) break;
-          }
-          dst[119] = 0;
-        }
-        set_fault(B, w, l, F, pc, FAULT_ASSERT, 0, 0, 0);
-        snprintf(B->flt.msg, sizeof B->flt.msg, "device assertion '%s' failed at %s:%u in %s", msg, file,
-                 (uint32_t)a[2], fn);
-        return -1;
-      }
-      case D_VPRINTF: {
-        const uint32_t *vs = F->vslots + in->vbase;
-        uint32_t nr = in->size;
-        LANES(m, {
-          uint64_t fa, aa;
-          uint32_t s0 = vs[nr], s1 = vs[nr + 1];
-          if (s0 & 0x80000000u) memcpy(&fa, w->local + l * w->local_cap + lbase + (s0 & 0x7fffffffu), 8);
-          else fa = S(s0)[l];
-          if (s1 & 0x80000000u) memcpy(&aa, w->local + l * w->local_cap + lbase + (s1 & 0x7fffffffu), 8);
-          else aa = S(s1)[l];
-          vpctx vc = {B, w, l, F, pc};
-          int r = ws_emu_vprintf(&B->pbuf, &B->plen, &B->pcap, vp_fetch_fn, &vc, fa, aa);
-          if (r < 0 && B->flt.kind) return -1;
-          if (B->plen + __atomic_load_n(B->printf_bytes, __ATOMIC_RELAXED) > WS_EMU_MAX_PRINTF_BYTES) {
-            set_fault(B, w, l, F, pc, FAULT_OTHER, 0, 0, 0);
-            snprintf(B->flt.msg, sizeof B->flt.msg,
-                     "device printf output passed the limit of %llu bytes per launch",
-                     (unsigned long long)WS_EMU_MAX_PRINTF_BYTES);
-            return -1;
-          }
-          if (nr && (vs[0] & 0x80000000u)) {
-            int32_t rv = r;
-            memcpy(w->local + l * w->local_cap + lbase + (vs[0] & 0x7fffffffu), &rv, 4);
-          }
-        });
-        break;
-      }
-      case D_BAR: {
-        uint32_t id = (uint32_t)S(in->a)[__builtin_ctz(m)];
-        if (id >= 16) {
-          set_fault(B, w, (uint32_t)__builtin_ctz(m), F, pc, FAULT_OTHER, id, 0, 0);
-          snprintf(B->flt.msg, sizeof B->flt.msg, "barrier number %u is out of range (0..15)", id);
-          return -1;
-        }
-        /* Without a thread count every warp that has not exited takes part:
-         * exited threads do not hold a barrier up (PTX ISA, exit). */
-        uint32_t expect = B->nwarps - live_done(B);
-        if (in->b != NO_SLOT) {
-          uint32_t cnt = (uint32_t)S(in->b)[__builtin_ctz(m)];
-          expect = (cnt + 31) / 32;
-          if (cnt % 32 || expect > B->nwarps || cnt == 0) {
-            set_fault(B, w, (uint32_t)__builtin_ctz(m), F, pc, FAULT_OTHER, cnt, 0, 0);
-            snprintf(B->flt.msg, sizeof B->flt.msg,
-                     "barrier thread count %u must be a non-zero multiple of 32 and at most the block's %u threads",
-                     cnt, B->nthreads);
-            return -1;
-          }
-        }
-        if (in->bop) {
-          uint32_t pv = ((in->flags & 4) ? ~P[in->c] : P[in->c]) & m;
-          if (B->bar_count[id] == 0) B->bar_red[id] = in->bop == 2 ? 1 : 0;
-          if (in->bop == 1) B->bar_red[id] += (uint32_t)__builtin_popcount(pv);
-          else if (in->bop == 2) B->bar_red[id] &= pv == m;
-          else B->bar_red[id] |= pv != 0;
-        }
-        if (H) emit(B, w, F, in, active, m, 0, 0);
-        B->bar_count[id]++;
-        top->pc = pc + 1;
-        w->bar_id = (int)id;
-        w->bar_pc = pc;
-        w->bar_f = F;
-        w->bar_all = in->b == NO_SLOT;
-        if ((uint32_t)B->bar_count[id] >= expect) {
-          release_barrier(B, id, w, in->bop != 0);
-          pc++;
-          continue;
-        }
-        if (in->cmp) { /* bar.arrive: no wait */
-          pc++;
-          continue;
-        }
-        w->state = WS_WAIT;
-        return 0;
-      }
-      default:
-        set_fault(B, w, 0, F, pc, FAULT_OTHER, 0, 0, 0);
-        snprintf(B->flt.msg, sizeof B->flt.msg, "internal error: decoded opcode %d has no executor", in->op);
-        return -1;
-      }
-    next:
-      if (H) emit(B, w, F, in, active, m, 0, mem);
-      pc++;
+    });
+    break;
+  }
+  default:
+    return no_executor(X, in);
+  }
+  return 0;
+}
+
+/* The per-thread stack: alloca, stacksave/stackrestore, addresses of
+ * .local variables. */
+EXECUTOR int ex_stack(const xctx *X, const dinst *in, uint32_t m) {
+  uint64_t *const R = X->R;
+  warp *w = X->w;
+  const dfunc *F = X->F;
+  switch (in->op) {
+  case D_ALLOCA: { /* room for the largest request of the lanes, the same offset in each lane */
+    const uint64_t *A = S(in->a);
+    uint64_t need = 0, al = (uint64_t)in->imm;
+    LANES(m, need = A[l] > need ? A[l] : need);
+    uint64_t base = (w->local_top + al - 1) / al * al;
+    if (need > WS_EMU_MAX_LOCAL_BYTES || grow_local(w, base + need)) {
+      set_fault(X->B, w, (uint32_t)__builtin_ctz(m), F, PC(in), FAULT_STACK, 0, 0, 0);
+      return -1;
+    }
+    for (uint32_t l = 0; l < 32; l++) memset(w->local + l * w->local_cap + w->local_top, 0, base + need - w->local_top);
+    w->local_top = base + need;
+    uint64_t *Dd = S(in->d), wm = in->wmask;
+    LANES(m, Dd[l] = base & wm);
+    break;
+  }
+  case D_STACKSAVE: {
+    uint64_t *Dd = S(in->d), v = w->local_top & in->wmask;
+    LANES(m, Dd[l] = v);
+    break;
+  }
+  case D_STACKRESTORE: {
+    uint64_t v = S(in->a)[__builtin_ctz(m)];
+    if (v < X->lbase + F->frame_bytes || v > w->local_top) {
+      set_fault(X->B, w, (uint32_t)__builtin_ctz(m), F, PC(in), FAULT_OTHER, v, MS_LOCAL, 0);
+      snprintf(X->B->flt.msg, sizeof X->B->flt.msg,
+               "stackrestore to 0x%llx, outside this frame's stack (0x%llx..0x%llx)", (unsigned long long)v,
+               (unsigned long long)(X->lbase + F->frame_bytes), (unsigned long long)w->local_top);
+      return -1;
+    }
+    w->local_top = v;
+    break;
+  }
+  case D_MOV_LOCALSYM: {
+    uint64_t *Dd = S(in->d), v = X->lbase + (uint64_t)in->imm;
+    LANES(m, Dd[l] = v);
+    break;
+  }
+  default:
+    return no_executor(X, in);
+  }
+  return 0;
+}
+
+/* addc/subc/madc: the carry flag per lane (in->carry bit 0: carry in, bit 1:
+ * carry out). */
+static void carry_ops(const xctx *X, const dinst *in, uint32_t m) {
+  uint64_t *const R = X->R;
+  uint32_t *cc = X->w->cc;
+  const uint64_t *A = S(in->a), *Bv = S(in->b);
+  uint64_t *Dd = S(in->d);
+  if (in->op == D_MADC) {
+    const uint64_t *C = S(in->c);
+    LANES(m, {
+      unsigned cout = 0, cin = (in->carry & 1) ? cc[l] : 0;
+      uint64_t p = in->e ? ws_num_mul_hi(A[l], Bv[l], in->bits, in->sgn) : ws_num_mul_lo(A[l], Bv[l], in->bits);
+      Dd[l] = ws_num_addc(p, C[l], cin, in->bits, &cout);
+      if (in->carry & 2) cc[l] = cout;
+    });
+    return;
+  }
+  int sub = in->op == D_SUBC;
+  LANES(m, {
+    unsigned cout = 0, cin = (in->carry & 1) ? cc[l] : 0;
+    Dd[l] = sub ? ws_num_subc(A[l], Bv[l], cin, in->bits, &cout) : ws_num_addc(A[l], Bv[l], cin, in->bits, &cout);
+    if (in->carry & 2) cc[l] = cout;
+  });
+}
+
+/* Integer arithmetic. */
+EXECUTOR int ex_int(const xctx *X, const dinst *in, uint32_t m) {
+  uint64_t *const R = X->R;
+  switch (in->op) {
+  case D_ADD: IBIN((a + b) & wm)
+  case D_SUB: IBIN((a - b) & wm)
+  case D_MUL_LO: IBIN((a * b) & wm)
+  case D_MAD_LO: ITER((a * b + c) & wm)
+  case D_MUL_HI:
+    if (in->bits == 32) {
+      if (in->sgn) IBIN((uint64_t)(uint32_t)(((int64_t)(int32_t)a * (int32_t)b) >> 32))
+      IBIN(((uint64_t)(uint32_t)a * (uint32_t)b) >> 32)
+    }
+    IBIN(ws_num_mul_hi(a, b, in->bits, in->sgn))
+  case D_MUL_WIDE:
+    if (in->bits == 32) {
+      if (in->sgn) IBIN((uint64_t)((int64_t)(int32_t)a * (int32_t)b))
+      IBIN((uint64_t)(uint32_t)a * (uint32_t)b)
+    }
+    IBIN(ws_num_mul_wide(a, b, in->bits, in->sgn))
+  case D_MAD_HI: ITER(ws_num_mad_hi(a, b, c, in->bits, in->sgn, in->sat))
+  case D_MAD_WIDE:
+    if (in->bits == 32) {
+      if (in->sgn) ITER((uint64_t)((int64_t)(int32_t)a * (int32_t)b) + c)
+      ITER((uint64_t)(uint32_t)a * (uint32_t)b + c)
+    }
+    ITER(ws_num_mad_wide(a, b, c, in->bits, in->sgn))
+  case D_MUL24: IBIN(ws_num_mul24((uint32_t)a, (uint32_t)b, (int)in->e, in->sgn))
+  case D_MAD24: ITER(ws_num_mad24((uint32_t)a, (uint32_t)b, (uint32_t)c, (int)in->e, in->sgn, in->sat))
+  case D_SAD: ITER(ws_num_sad(a, b, c, in->bits, in->sgn))
+  case D_DIV: IBIN(ws_num_div(a, b, in->bits, in->sgn))
+  case D_REM: IBIN(ws_num_rem(a, b, in->bits, in->sgn))
+  case D_MIN:
+    if (in->sgn) {
+      int sh = 64 - in->bits;
+      IBIN(((int64_t)(a << sh) >> sh) < ((int64_t)(b << sh) >> sh) ? a & wm : b & wm)
+    }
+    IBIN((a & wm) < (b & wm) ? a & wm : b & wm)
+  case D_MAX:
+    if (in->sgn) {
+      int sh = 64 - in->bits;
+      IBIN(((int64_t)(a << sh) >> sh) > ((int64_t)(b << sh) >> sh) ? a & wm : b & wm)
+    }
+    IBIN((a & wm) > (b & wm) ? a & wm : b & wm)
+  case D_ABS: IUN(ws_num_abs(a, in->bits))
+  case D_NEG: IUN((0 - a) & wm)
+  case D_ADD_SAT: IBIN(ws_num_s32_add_sat((uint32_t)a, (uint32_t)b))
+  case D_SUB_SAT: IBIN(ws_num_s32_sub_sat((uint32_t)a, (uint32_t)b))
+  case D_ADDC:
+  case D_SUBC:
+  case D_MADC:
+    carry_ops(X, in, m);
+    break;
+  case D_DP4A: ITER(ws_num_dp4a((uint32_t)a, (uint32_t)b, (uint32_t)c, in->sgn, in->sgn_b))
+  case D_DP2A: ITER(ws_num_dp2a((uint32_t)a, (uint32_t)b, (uint32_t)c, in->sgn, in->sgn_b, (int)in->e))
+  default:
+    return no_executor(X, in);
+  }
+  return 0;
+}
+
+/* bmsk and szext (in->wrap: .wrap). */
+static void mask_ops(const xctx *X, const dinst *in, uint32_t m) {
+  uint64_t *const R = X->R;
+  const uint64_t *A = S(in->a), *Bv = S(in->b);
+  uint64_t *Dd = S(in->d);
+  if (in->op == D_BMSK) {
+    LANES(m, {
+      uint32_t pos = (uint32_t)A[l], len = (uint32_t)Bv[l];
+      if (in->wrap) { pos &= 31; len &= 31; } else { if (pos > 32) pos = 32; if (len > 32) len = 32; }
+      uint64_t mk = ((len >= 32 ? 0xffffffffull : ((1ull << len) - 1)) << pos) & 0xffffffffull;
+      Dd[l] = mk;
+    });
+    return;
+  }
+  LANES(m, {
+    uint32_t n = (uint32_t)Bv[l];
+    if (in->wrap) n &= 31; else if (n > 32) n = 32;
+    uint32_t a = (uint32_t)A[l];
+    uint32_t r = n == 0 ? 0 : n >= 32 ? a : (a & ((1u << n) - 1));
+    if (in->sgn && n > 0 && n < 32 && ((a >> (n - 1)) & 1)) r |= ~((1u << n) - 1);
+    Dd[l] = r;
+  });
+}
+
+/* Logic, shifts and bit fields. */
+EXECUTOR int ex_bits(const xctx *X, const dinst *in, uint32_t m) {
+  uint64_t *const R = X->R;
+  switch (in->op) {
+  case D_AND: IBIN(a & b)
+  case D_OR: IBIN(a | b)
+  case D_XOR: IBIN(a ^ b)
+  case D_NOT: IUN(~a & wm)
+  case D_CNOT: IUN((uint64_t)((a & wm) == 0))
+  case D_SHL: IBIN((uint32_t)b >= in->bits ? 0 : (a << (uint32_t)b) & wm)
+  case D_SHR:
+    if (in->sgn) {
+      int sh = 64 - in->bits;
+      IBIN((uint64_t)(((int64_t)(a << sh) >> sh) >> ((uint32_t)b >= in->bits ? (uint32_t)in->bits - 1u : (uint32_t)b)) & wm)
+    }
+    IBIN((uint32_t)b >= in->bits ? 0 : (a & wm) >> (uint32_t)b)
+  case D_POPC: IUN((uint64_t)__builtin_popcountll(a & (in->bits >= 64 ? ~0ull : (1ull << in->bits) - 1)))
+  case D_CLZ: IUN(ws_num_clz(a, in->bits))
+  case D_BREV: IUN(ws_num_brev(a, in->bits))
+  case D_BFIND: IUN(ws_num_bfind(a, in->bits, in->sgn, in->shiftamt))
+  case D_BFE: ITER(ws_num_bfe(a, (uint32_t)b, (uint32_t)c, in->bits, in->sgn))
+  case D_BFI: {
+    const uint64_t *A = S(in->a), *Bv = S(in->b), *C = S(in->c), *E = S(in->e);
+    uint64_t *Dd = S(in->d);
+    LANES(m, Dd[l] = ws_num_bfi(A[l], Bv[l], (uint32_t)C[l], (uint32_t)E[l], in->bits));
+    break;
+  }
+  case D_PRMT: ITER(ws_num_prmt((uint32_t)a, (uint32_t)b, (uint32_t)c, (ws_num_prmt_mode)in->prmt))
+  case D_SHF: ITER(ws_num_shf((uint32_t)a, (uint32_t)b, (uint32_t)c, in->left, (int)in->e))
+  case D_LOP3: ITER(ws_num_lop3((uint32_t)a, (uint32_t)b, (uint32_t)c, (uint8_t)in->imm))
+  case D_FNS: ITER(ws_num_fns((uint32_t)a, (uint32_t)b, (int32_t)(uint32_t)c))
+  case D_BMSK:
+  case D_SZEXT:
+    mask_ops(X, in, m);
+    break;
+  default:
+    return no_executor(X, in);
+  }
+  return 0;
+}
+
+/* Single precision. */
+EXECUTOR int ex_f32(const xctx *X, const dinst *in, uint32_t m) {
+  uint64_t *const R = X->R;
+  switch (in->op) {
+  case D_F32_ADD: IBIN(bf32(f32(a) + f32(b)))
+  case D_F32_SUB: IBIN(bf32(f32(a) - f32(b)))
+  case D_F32_MUL: IBIN(bf32(f32(a) * f32(b)))
+  case D_F32_FMA: ITER(fma32(a, b, c))
+  /* IEEE division and square root are correctly rounded on the host */
+  case D_F32_DIV_RN: IBIN(bf32(f32(a) / f32(b)))
+  case D_F32_SQRT_RN: IUN(bf32(sqrtf(f32(a))))
+  case D_F32_RCP_RN: IUN(bf32(1.0f / f32(a)))
+  case D_F32_ADD_X: IBIN(ws_num_f32_add((uint32_t)a, (uint32_t)b, (ws_num_rnd)in->rnd, in->ftz, in->sat))
+  case D_F32_SUB_X: IBIN(ws_num_f32_sub((uint32_t)a, (uint32_t)b, (ws_num_rnd)in->rnd, in->ftz, in->sat))
+  case D_F32_MUL_X: IBIN(ws_num_f32_mul((uint32_t)a, (uint32_t)b, (ws_num_rnd)in->rnd, in->ftz, in->sat))
+  case D_F32_FMA_X: ITER(ws_num_f32_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, (ws_num_rnd)in->rnd, in->ftz, in->sat))
+  case D_F32_DIV: IBIN(ws_num_f32_div((uint32_t)a, (uint32_t)b, (ws_num_rnd)in->rnd, in->ftz))
+  case D_F32_DIV_APPROX: IBIN(ws_num_f32_div_approx((uint32_t)a, (uint32_t)b, in->ftz))
+  case D_F32_DIV_FULL: IBIN(ws_num_f32_div_full((uint32_t)a, (uint32_t)b, in->ftz))
+  case D_F32_RCP: IUN(ws_num_f32_rcp((uint32_t)a, (ws_num_rnd)in->rnd, in->ftz))
+  case D_F32_RCP_APPROX: IUN(ws_num_f32_rcp_approx((uint32_t)a, in->ftz))
+  case D_F32_SQRT: IUN(ws_num_f32_sqrt((uint32_t)a, (ws_num_rnd)in->rnd, in->ftz))
+  case D_F32_SQRT_APPROX: IUN(ws_num_f32_sqrt_approx((uint32_t)a, in->ftz))
+  case D_F32_RSQRT: IUN(ws_num_f32_rsqrt_approx((uint32_t)a, in->ftz))
+  case D_F32_SIN: IUN(ws_num_f32_sin_approx((uint32_t)a, in->ftz))
+  case D_F32_COS: IUN(ws_num_f32_cos_approx((uint32_t)a, in->ftz))
+  case D_F32_EX2: IUN(ws_num_f32_ex2_approx((uint32_t)a, in->ftz))
+  case D_F32_LG2: IUN(ws_num_f32_lg2_approx((uint32_t)a, in->ftz))
+  case D_F32_TANH: IUN(ws_num_f32_tanh_approx((uint32_t)a))
+  case D_F32_MIN: IBIN(ws_num_f32_min((uint32_t)a, (uint32_t)b, in->ftz, in->nan))
+  case D_F32_MAX: IBIN(ws_num_f32_max((uint32_t)a, (uint32_t)b, in->ftz, in->nan))
+  case D_F32_ABS: IUN(ws_num_f32_abs((uint32_t)a, in->ftz))
+  case D_F32_NEG: IUN(ws_num_f32_neg((uint32_t)a, in->ftz))
+  case D_F32_COPYSIGN: IBIN(ws_num_f32_copysign((uint32_t)a, (uint32_t)b))
+  default:
+    return no_executor(X, in);
+  }
+  return 0;
+}
+
+/* Double precision. */
+EXECUTOR int ex_f64(const xctx *X, const dinst *in, uint32_t m) {
+  uint64_t *const R = X->R;
+  switch (in->op) {
+  case D_F64_ADD: IBIN(bf64(f64(a) + f64(b)))
+  case D_F64_SUB: IBIN(bf64(f64(a) - f64(b)))
+  case D_F64_MUL: IBIN(bf64(f64(a) * f64(b)))
+  case D_F64_FMA: ITER(bf64(fma(f64(a), f64(b), f64(c))))
+  /* IEEE division and square root are correctly rounded on the host */
+  case D_F64_DIV_RN: IBIN(bf64(f64(a) / f64(b)))
+  case D_F64_SQRT_RN: IUN(bf64(sqrt(f64(a))))
+  case D_F64_RCP_RN: IUN(bf64(1.0 / f64(a)))
+  case D_F64_ADD_X: IBIN(ws_num_f64_add(a, b, (ws_num_rnd)in->rnd))
+  case D_F64_SUB_X: IBIN(ws_num_f64_sub(a, b, (ws_num_rnd)in->rnd))
+  case D_F64_MUL_X: IBIN(ws_num_f64_mul(a, b, (ws_num_rnd)in->rnd))
+  case D_F64_FMA_X: ITER(ws_num_f64_fma(a, b, c, (ws_num_rnd)in->rnd))
+  case D_F64_DIV: IBIN(ws_num_f64_div(a, b, (ws_num_rnd)in->rnd))
+  case D_F64_RCP: IUN(ws_num_f64_rcp(a, (ws_num_rnd)in->rnd))
+  case D_F64_RCP_APPROX: IUN(ws_num_f64_rcp_approx_ftz(a))
+  case D_F64_SQRT: IUN(ws_num_f64_sqrt(a, (ws_num_rnd)in->rnd))
+  case D_F64_RSQRT: IUN(ws_num_f64_rsqrt_approx(a, in->ftz))
+  case D_F64_MIN: IBIN(ws_num_f64_min(a, b, in->nan))
+  case D_F64_MAX: IBIN(ws_num_f64_max(a, b, in->nan))
+  case D_F64_ABS: IUN(ws_num_f64_abs(a))
+  case D_F64_NEG: IUN(ws_num_f64_neg(a))
+  case D_F64_COPYSIGN: IBIN(ws_num_f64_copysign(a, b))
+  default:
+    return no_executor(X, in);
+  }
+  return 0;
+}
+
+/* add, sub, mul of one half kind (in->ty) and operation (o: 0 add, 1 sub, 2 mul). */
+static uint64_t half_arith(const dinst *in, int o, uint64_t a, uint64_t b) {
+  ws_num_rnd rn = (ws_num_rnd)in->rnd;
+  switch (in->ty * 3 + o) {
+  case 0: return ws_num_f16_add((uint16_t)a, (uint16_t)b, rn, in->ftz, in->sat);
+  case 1: return ws_num_f16_sub((uint16_t)a, (uint16_t)b, rn, in->ftz, in->sat);
+  case 2: return ws_num_f16_mul((uint16_t)a, (uint16_t)b, rn, in->ftz, in->sat);
+  case 3: return ws_num_bf16_add((uint16_t)a, (uint16_t)b, rn);
+  case 4: return ws_num_bf16_sub((uint16_t)a, (uint16_t)b, rn);
+  case 5: return ws_num_bf16_mul((uint16_t)a, (uint16_t)b, rn);
+  case 6: return ws_num_f16x2_add((uint32_t)a, (uint32_t)b, rn, in->ftz, in->sat);
+  case 7: return ws_num_f16x2_sub((uint32_t)a, (uint32_t)b, rn, in->ftz, in->sat);
+  case 8: return ws_num_f16x2_mul((uint32_t)a, (uint32_t)b, rn, in->ftz, in->sat);
+  case 9: return ws_num_bf16x2_add((uint32_t)a, (uint32_t)b, rn);
+  case 10: return ws_num_bf16x2_sub((uint32_t)a, (uint32_t)b, rn);
+  default: return ws_num_bf16x2_mul((uint32_t)a, (uint32_t)b, rn);
+  }
+}
+
+static uint64_t half_fma(const dinst *in, uint64_t a, uint64_t b, uint64_t c) {
+  ws_num_rnd rn = (ws_num_rnd)in->rnd;
+  switch (in->ty) {
+  case 0: return ws_num_f16_fma((uint16_t)a, (uint16_t)b, (uint16_t)c, rn, in->ftz, in->sat, in->relu);
+  case 1: return ws_num_bf16_fma((uint16_t)a, (uint16_t)b, (uint16_t)c, rn, in->relu);
+  case 2: return ws_num_f16x2_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, rn, in->ftz, in->sat, in->relu);
+  default: return ws_num_bf16x2_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, rn, in->relu);
+  }
+}
+
+/* neg or abs (ab) of one half kind. */
+static uint64_t half_sign(const dinst *in, int ab, uint64_t a) {
+  switch (in->ty) {
+  case 0: return ab ? ws_num_f16_abs((uint16_t)a, in->ftz) : ws_num_f16_neg((uint16_t)a, in->ftz);
+  case 1: return ab ? ws_num_bf16_abs((uint16_t)a) : ws_num_bf16_neg((uint16_t)a);
+  case 2: return ab ? ws_num_f16x2_abs((uint32_t)a, in->ftz) : ws_num_f16x2_neg((uint32_t)a, in->ftz);
+  default: return ab ? ws_num_bf16x2_abs((uint32_t)a) : ws_num_bf16x2_neg((uint32_t)a);
+  }
+}
+
+/* min or max (mx) of one half kind; relu clamps at zero. */
+static uint64_t half_minmax(const dinst *in, int mx, uint64_t a, uint64_t b) {
+  int relu = (int)in->e;
+  switch (in->ty) {
+  case 0: return mx ? ws_num_f16_max((uint16_t)a, (uint16_t)b, in->ftz, in->nan, relu) : ws_num_f16_min((uint16_t)a, (uint16_t)b, in->ftz, in->nan, relu);
+  case 1: return mx ? ws_num_bf16_max((uint16_t)a, (uint16_t)b, in->nan, relu) : ws_num_bf16_min((uint16_t)a, (uint16_t)b, in->nan, relu);
+  case 2: return mx ? ws_num_f16x2_max((uint32_t)a, (uint32_t)b, in->ftz, in->nan, relu) : ws_num_f16x2_min((uint32_t)a, (uint32_t)b, in->ftz, in->nan, relu);
+  default: return mx ? ws_num_bf16x2_max((uint32_t)a, (uint32_t)b, in->nan, relu) : ws_num_bf16x2_min((uint32_t)a, (uint32_t)b, in->nan, relu);
+  }
+}
+
+/* f16, bf16, f16x2, bf16x2 (in->ty selects the kind). */
+EXECUTOR int ex_half(const xctx *X, const dinst *in, uint32_t m) {
+  uint64_t *const R = X->R;
+  switch (in->op) {
+  case D_H_ADD: IBIN(half_arith(in, 0, a, b))
+  case D_H_SUB: IBIN(half_arith(in, 1, a, b))
+  case D_H_MUL: IBIN(half_arith(in, 2, a, b))
+  case D_H_FMA: ITER(half_fma(in, a, b, c))
+  case D_H_NEG: IUN(half_sign(in, 0, a))
+  case D_H_ABS: IUN(half_sign(in, 1, a))
+  case D_H_MIN: IBIN(half_minmax(in, 0, a, b))
+  case D_H_MAX: IBIN(half_minmax(in, 1, a, b))
+  default:
+    return no_executor(X, in);
+  }
+  return 0;
+}
+
+/* setp: p (and q, the complement or an x2 form's upper element). */
+static void setp(const xctx *X, const dinst *in, uint32_t m) {
+  uint64_t *const R = X->R;
+  uint32_t *const P = X->P;
+  uint32_t hi = 0;
+  uint32_t r = compare(in, S(in->a), S(in->b), m, &hi);
+  uint32_t c = 0;
+  if (in->bop) c = (in->flags & 4) ? ~P[in->c] : P[in->c];
+  if (in->e >= 5) { /* x2: p gets the lower element, q the upper */
+    P[in->d] = (P[in->d] & ~m) | (combine(in->bop, r, c) & m);
+    if (in->d2 != NO_SLOT) P[in->d2] = (P[in->d2] & ~m) | (combine(in->bop, hi, c) & m);
+    return;
+  }
+  if (in->d != NO_SLOT) P[in->d] = (P[in->d] & ~m) | (combine(in->bop, r, c) & m);
+  if (in->d2 != NO_SLOT) P[in->d2] = (P[in->d2] & ~m) | (combine(in->bop, ~r, c) & m);
+}
+
+/* Comparison, selection, testp and predicate logic. */
+EXECUTOR int ex_cmp(const xctx *X, const dinst *in, uint32_t m) {
+  uint64_t *const R = X->R;
+  uint32_t *const P = X->P;
+  switch (in->op) {
+  case D_SETP:
+    setp(X, in, m);
+    break;
+  case D_SET: {
+    uint32_t r = compare(in, S(in->a), S(in->b), m, NULL);
+    uint32_t c = 0;
+    if (in->bop) c = (in->flags & 4) ? ~P[in->c] : P[in->c];
+    r = combine(in->bop, r, c);
+    uint64_t *Dd = S(in->d);
+    uint64_t tv = in->ty ? 0x3f800000u : (in->size >= 64 ? ~0ull : (1ull << in->size) - 1);
+    LANES(m, Dd[l] = ((r >> l) & 1) ? tv : 0);
+    break;
+  }
+  case D_SELP: {
+    const uint64_t *A = S(in->a), *Bv = S(in->b);
+    uint64_t *Dd = S(in->d);
+    uint32_t c = (in->flags & 4) ? ~P[in->c] : P[in->c];
+    LANES(m, Dd[l] = ((c >> l) & 1) ? A[l] : Bv[l]);
+    break;
+  }
+  case D_SLCT: {
+    const uint64_t *A = S(in->a), *Bv = S(in->b), *C = S(in->c);
+    uint64_t *Dd = S(in->d);
+    if (in->ty)
+      LANES(m, {
+        uint32_t c = (uint32_t)C[l];
+        if (in->ftz && (c & 0x7f800000u) == 0) c &= 0x80000000u;
+        Dd[l] = f32(c) >= 0.0f ? A[l] : Bv[l];
+      });
+    else
+      LANES(m, Dd[l] = (int32_t)(uint32_t)C[l] >= 0 ? A[l] : Bv[l]);
+    break;
+  }
+  case D_PAND:
+  case D_POR:
+  case D_PXOR: {
+    uint32_t a = (in->flags & 1) ? ~P[in->a] : P[in->a], b = (in->flags & 2) ? ~P[in->b] : P[in->b];
+    uint32_t r = in->op == D_PAND ? a & b : in->op == D_POR ? a | b : a ^ b;
+    P[in->d] = (P[in->d] & ~m) | (r & m);
+    break;
+  }
+  case D_PNOT:
+    P[in->d] = (P[in->d] & ~m) | (~P[in->a] & m);
+    break;
+  case D_F32_TESTP:
+  case D_F64_TESTP: {
+    const uint64_t *A = S(in->a);
+    uint32_t r = 0;
+    if (in->op == D_F32_TESTP) LANES(m, r |= (uint32_t)ws_num_f32_testp((uint32_t)A[l], (ws_num_testp)in->testp) << l);
+    else LANES(m, r |= (uint32_t)ws_num_f64_testp(A[l], (ws_num_testp)in->testp) << l);
+    P[in->d] = (P[in->d] & ~m) | r;
+    break;
+  }
+  default:
+    return no_executor(X, in);
+  }
+  return 0;
+}
+
+/* Conversions: cvt, cvta, isspacep. */
+EXECUTOR int ex_cvt(const xctx *X, const dinst *in, uint32_t m) {
+  uint64_t *const R = X->R;
+  switch (in->op) {
+  case D_CVT_INT: {
+    const uint64_t *A = S(in->a);
+    uint64_t *Dd = S(in->d);
+    int sh = 64 - in->bits, dsh = 64 - in->size;
+    uint64_t rm = in->sext ? (in->imm >= 64 ? ~0ull : (1ull << in->imm) - 1) : 0;
+    LANES(m, {
+      uint64_t v = in->sgn ? (uint64_t)((int64_t)(A[l] << sh) >> sh) : (A[l] & (~0ull >> sh));
+      v &= in->wmask;
+      if (in->sext) v = (uint64_t)((int64_t)(v << dsh) >> dsh) & rm;
+      Dd[l] = v;
+    });
+    break;
+  }
+  case D_CVT: {
+    const uint64_t *A = S(in->a);
+    uint64_t *Dd = S(in->d);
+    int dsh = 64 - in->size;
+    LANES(m, {
+      uint64_t r = ws_num_cvt(A[l], (ws_num_type)in->ty, (ws_num_type)in->ty2, (ws_num_rnd)in->rnd, in->ftz, in->sat);
+      if (in->sext) r = (uint64_t)((int64_t)(r << dsh) >> dsh) & (in->imm >= 64 ? ~0ull : (1ull << in->imm) - 1);
+      Dd[l] = r;
+    });
+    break;
+  }
+  case D_CVT_PACK:
+    if (in->ty) IBIN(ws_num_cvt_bf16x2_f32((uint32_t)a, (uint32_t)b, (ws_num_rnd)in->rnd, in->relu, (int)in->e))
+    IBIN(ws_num_cvt_f16x2_f32((uint32_t)a, (uint32_t)b, (ws_num_rnd)in->rnd, in->relu, (int)in->e))
+  case D_CVTA_TO:
+  case D_CVTA_FROM: {
+    static const uint64_t win[] = {0, SHARED_WIN, LOCAL_WIN, CONST_WIN};
+    uint64_t wv = in->space < 4 ? win[in->space] : 0;
+    if (in->op == D_CVTA_TO) wv = 0 - wv;
+    if (in->bits == 32) IUN((a + wv) & 0xffffffffu)
+    IUN(a + wv)
+  }
+  case D_ISSPACEP: {
+    uint32_t *const P = X->P;
+    const uint64_t *A = S(in->a);
+    uint32_t r = 0;
+    LANES(m, {
+      uint64_t wv = A[l] >> WIN_SHIFT;
+      int sp = wv == (SHARED_WIN >> WIN_SHIFT) ? MS_SHARED : wv == (LOCAL_WIN >> WIN_SHIFT) ? MS_LOCAL
+               : wv == (CONST_WIN >> WIN_SHIFT) ? MS_CONST : MS_GLOBAL;
+      r |= (uint32_t)(sp == in->space) << l;
+    });
+    P[in->d] = (P[in->d] & ~m) | r;
+    break;
+  }
+  default:
+    return no_executor(X, in);
+  }
+  return 0;
+}
+
+/* ld.param of a kernel parameter: one address for the warp. */
+EXECUTOR int ld_kparam(const xctx *X, const dinst *in, uint32_t m) {
+  uint64_t *const R = X->R;
+  warp *w = X->w;
+  uint64_t a = (uint64_t)in->imm + S(in->a)[__builtin_ctz(m)];
+  uint8_t *p = resolve(X->B, w, MS_KPARAM, a, in->size, (uint32_t)__builtin_ctz(m), 0, X->F, PC(in));
+  if (!p) return -1;
+  uint64_t v = rd(p, in->size);
+  if (in->sgn && in->size < 8) v = (uint64_t)((int64_t)(v << (64 - 8 * in->size)) >> (64 - 8 * in->size));
+  v &= in->wmask;
+  uint64_t *Dd = S(X->F->vslots[in->vbase]);
+  const int hooked = X->H != NULL;
+  LANES(m, { Dd[l] = v; if (hooked) w->addr[l] = a; });
+  return 0;
+}
+
+/* Scalar 4- or 8-byte global load or store.  Fast path: the warp's last
+ * global object; anything else (another object, a fault, misalignment)
+ * goes through resolve(). */
+EXECUTOR int ld_st_global(const xctx *X, const dinst *in, uint32_t m) {
+  uint64_t *const R = X->R;
+  blockctx *B = X->B;
+  warp *w = X->w;
+  struct ws_emu_launch *L = B->L;
+  const int hooked = X->H != NULL;
+  const uint64_t *A = S(in->a);
+  uint64_t *V = S(X->F->vslots[in->vbase]);
+  const uint32_t n = in->size;
+  const uint64_t off = (uint64_t)in->imm, wm = in->wmask;
+  const int st = in->op == D_ST_G;
+  const gobj *o = &L->gobjs[w->gcache];
+  uint64_t base = L->ngobjs ? o->base : 1, lim = L->ngobjs && o->size >= n ? o->size - n : 0;
+  uint8_t *hp = L->ngobjs ? L->gmem[w->gcache] : NULL;
+  if (m == 0xffffffffu && !hooked && hp) { /* whole warp in the cached object: straight loops */
+    uint64_t bad = 0;
+    for (uint32_t l = 0; l < 32; l++) {
+      uint64_t a = A[l] + off;
+      bad |= (uint64_t)((a - base) > lim) | (a & (n - 1));
+    }
+    if (!bad) {
+      warp_copy(hp, off - base, A, V, n, st, wm);
+      return 0;
+    }
+  }
+  LANES(m, {
+    uint64_t a = A[l] + off, rel = a - base;
+    uint8_t *p;
+    if (hooked) w->addr[l] = a;
+    if (rel <= lim && hp && !(a & (n - 1))) {
+      p = hp + rel;
+    } else {
+      p = resolve(B, w, MS_GLOBAL, a, n, l, st, X->F, PC(in));
+      if (!p) return -1;
+      o = &L->gobjs[w->gcache];
+      base = o->base;
+      lim = o->size >= n ? o->size - n : 0;
+      hp = L->gmem[w->gcache];
+    }
+    lane_copy(p, &V[l], n, st, wm);
+  });
+  return 0;
+}
+
+/* Scalar 4- or 8-byte shared load or store: straight loops when the whole
+ * warp is in bounds and aligned. */
+EXECUTOR int ld_st_shared(const xctx *X, const dinst *in, uint32_t m) {
+  uint64_t *const R = X->R;
+  blockctx *B = X->B;
+  struct ws_emu_launch *L = B->L;
+  const int hooked = X->H != NULL;
+  const uint64_t *A = S(in->a);
+  uint64_t *V = S(X->F->vslots[in->vbase]);
+  const uint32_t n = in->size;
+  const uint64_t off = (uint64_t)in->imm, wm = in->wmask;
+  const uint64_t lim = L->shared_bytes >= n ? L->shared_bytes - n : 0;
+  const int st = in->op == D_ST_S;
+  uint8_t *const sh = B->shared;
+  if (m == 0xffffffffu && !hooked && L->shared_bytes >= n) {
+    uint64_t bad = 0;
+    for (uint32_t l = 0; l < 32; l++) {
+      uint64_t a = A[l] + off;
+      bad |= (uint64_t)(a > lim) | (a & (n - 1));
+    }
+    if (!bad) {
+      warp_copy(sh, off, A, V, n, st, wm);
+      return 0;
+    }
+  }
+  LANES(m, {
+    uint64_t a = A[l] + off;
+    uint8_t *p;
+    if (hooked) X->w->addr[l] = a;
+    if (a <= lim && L->shared_bytes >= n && !(a & (n - 1))) {
+      p = sh + a;
+    } else {
+      p = resolve(B, X->w, MS_SHARED, a, n, l, st, X->F, PC(in));
+      if (!p) return -1;
+    }
+    lane_copy(p, &V[l], n, st, wm);
+  });
+  return 0;
+}
+
+/* Any other load: any space, vectors, sign extension. */
+EXECUTOR int ld_any(const xctx *X, const dinst *in, uint32_t m) {
+  uint64_t *const R = X->R;
+  warp *w = X->w;
+  const int hooked = X->H != NULL;
+  const uint64_t *A = S(in->a);
+  const uint32_t *vs = X->F->vslots + in->vbase;
+  uint32_t n = in->size, tot = n * in->vec;
+  int sh = 64 - 8 * (int)n;
+  uint64_t off = (uint64_t)in->imm + (in->frel ? X->lbase : 0);
+  LANES(m, {
+    uint64_t a = A[l] + off;
+    if (hooked) w->addr[l] = a;
+    uint8_t *p = resolve(X->B, w, in->space, a, tot, l, 0, X->F, PC(in));
+    if (!p) return -1;
+    for (uint32_t e = 0; e < in->vec; e++) {
+      uint64_t v = rd(p + e * n, (int)n);
+      if (in->sgn && n < 8) v = (uint64_t)((int64_t)(v << sh) >> sh);
+      S(vs[e])[l] = v & in->wmask;
+    }
+  });
+  return 0;
+}
+
+/* Any other store. */
+EXECUTOR int st_any(const xctx *X, const dinst *in, uint32_t m) {
+  uint64_t *const R = X->R;
+  warp *w = X->w;
+  const int hooked = X->H != NULL;
+  const uint64_t *A = S(in->a);
+  const uint32_t *vs = X->F->vslots + in->vbase;
+  uint32_t n = in->size, tot = n * in->vec;
+  uint64_t off = (uint64_t)in->imm + (in->frel ? X->lbase : 0);
+  LANES(m, {
+    uint64_t a = A[l] + off;
+    if (hooked) w->addr[l] = a;
+    uint8_t *p = resolve(X->B, w, in->space, a, tot, l, 1, X->F, PC(in));
+    if (!p) return -1;
+    for (uint32_t e = 0; e < in->vec; e++) wr(p + e * n, (int)n, S(vs[e])[l]);
+  });
+  return 0;
+}
+
+/* Loads and stores. */
+EXECUTOR int ex_mem(const xctx *X, const dinst *in, uint32_t m) {
+  switch (in->op) {
+  case D_LD_KPARAM: return ld_kparam(X, in, m);
+  case D_LD_G:
+  case D_ST_G: return ld_st_global(X, in, m);
+  case D_LD_S:
+  case D_ST_S: return ld_st_shared(X, in, m);
+  case D_LD: return ld_any(X, in, m);
+  case D_ST: return st_any(X, in, m);
+  default: return no_executor(X, in);
+  }
+}
+
+/* atom (old value to d) and red. */
+EXECUTOR int ex_atom(const xctx *X, const dinst *in, uint32_t m) {
+  uint64_t *const R = X->R;
+  blockctx *B = X->B;
+  warp *w = X->w;
+  const int hooked = X->H != NULL;
+  const uint64_t *A = S(in->a), *V = S(in->b), *C = in->c != NO_SLOT ? S(in->c) : NULL;
+  uint64_t *Dd = in->d != NO_SLOT ? S(in->d) : NULL;
+  uint64_t off = (uint64_t)in->imm;
+  LANES(m, {
+    uint64_t a = A[l] + off;
+    if (hooked) w->addr[l] = a;
+    uint8_t *p = resolve(B, w, in->space, a, in->size, l, 1, X->F, PC(in));
+    if (!p) return -1;
+    int global = !(p >= B->shared && p < B->shared + B->L->shared_bytes);
+    uint64_t old = atom_apply(in, p, global, V[l], C ? C[l] : 0);
+    if (Dd) Dd[l] = old;
+  });
+  return 0;
+}
+
+/* shfl: d from the source lane, p (d2) whether the source lane was in range. */
+static void shfl(const xctx *X, const dinst *in, uint32_t m) {
+  uint64_t *const R = X->R;
+  uint32_t *const P = X->P;
+  const uint64_t *A = S(in->a), *Bv = S(in->b), *C = S(in->c);
+  uint64_t *Dd = S(in->d);
+  uint64_t tmp[32];
+  uint32_t pv = 0;
+  memcpy(tmp, A, sizeof tmp);
+  LANES(m, {
+    uint32_t bval = (uint32_t)Bv[l] & 31, c = (uint32_t)C[l];
+    uint32_t seg = (c >> 8) & 31, cval = c & 31;
+    int32_t maxl = (int32_t)((l & seg) | (cval & ~seg)), minl = (int32_t)(l & seg), j;
+    int ok;
+    switch (in->mode) {
+    case 0: j = (int32_t)l - (int32_t)bval; ok = j >= maxl; break;
+    case 1: j = (int32_t)l + (int32_t)bval; ok = j <= maxl; break;
+    case 2: j = (int32_t)(l ^ bval); ok = j <= maxl; break;
+    default: j = minl | (int32_t)(bval & ~seg); ok = j <= maxl; break;
+    }
+    if (!ok) j = (int32_t)l;
+    Dd[l] = tmp[j & 31] & 0xffffffffu;
+    pv |= (uint32_t)ok << l;
+  });
+  if (in->d2 != NO_SLOT) P[in->d2] = (P[in->d2] & ~m) | pv;
+}
+
+/* match.any (lanes with the same value) or match.all (every lane the same). */
+static void match(const xctx *X, const dinst *in, uint32_t m) {
+  uint64_t *const R = X->R;
+  uint32_t *const P = X->P;
+  const uint64_t *A = S(in->a);
+  uint64_t *Dd = S(in->d);
+  uint64_t wm = in->bits >= 64 ? ~0ull : (1ull << in->bits) - 1;
+  if (in->mode) { /* all */
+    int same = 1;
+    uint64_t v0 = A[__builtin_ctz(m)] & wm;
+    LANES(m, same &= (A[l] & wm) == v0);
+    LANES(m, Dd[l] = same ? m : 0);
+    if (in->d2 != NO_SLOT) P[in->d2] = (P[in->d2] & ~m) | (same ? m : 0);
+    return;
+  }
+  uint32_t res[32];
+  LANES(m, {
+    uint32_t r = 0;
+    for (uint32_t k = 0; k < 32; k++)
+      if (((m >> k) & 1) && (A[k] & wm) == (A[l] & wm)) r |= 1u << k;
+    res[l] = r;
+  });
+  LANES(m, Dd[l] = res[l]);
+}
+
+/* redux.sync over the lanes of m. */
+static void redux(const xctx *X, const dinst *in, uint32_t m) {
+  uint64_t *const R = X->R;
+  const uint64_t *A = S(in->a);
+  uint64_t *Dd = S(in->d);
+  uint32_t first = (uint32_t)__builtin_ctz(m);
+  uint32_t acc = (uint32_t)A[first];
+  LANES(m & (m - 1) & ~((1u << first) - 1), {
+    uint32_t v = (uint32_t)A[l];
+    switch (in->aop) {
+    case WS_PTX_MOD_ADD: acc += v; break;
+    case WS_PTX_MOD_AND: acc &= v; break;
+    case WS_PTX_MOD_OR: acc |= v; break;
+    case WS_PTX_MOD_XOR: acc ^= v; break;
+    case WS_PTX_MOD_MIN: acc = in->sgn ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc); break;
+    default: acc = in->sgn ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc); break;
+    }
+  });
+  LANES(m, Dd[l] = acc);
+}
+
+/* Warp-level: shuffles, votes, match, redux, activemask, elect. */
+EXECUTOR int ex_warp(const xctx *X, const dinst *in, uint32_t m) {
+  uint64_t *const R = X->R;
+  uint32_t *const P = X->P;
+  switch (in->op) {
+  case D_SHFL:
+    shfl(X, in, m);
+    break;
+  case D_VOTE: {
+    uint32_t v = ((in->flags & 1) ? ~P[in->a] : P[in->a]) & m;
+    switch (in->mode) {
+    case 0: P[in->d] = (P[in->d] & ~m) | (v == m ? m : 0); break;
+    case 1: P[in->d] = (P[in->d] & ~m) | (v ? m : 0); break;
+    case 2: P[in->d] = (P[in->d] & ~m) | ((v == 0 || v == m) ? m : 0); break;
+    default: {
+      uint64_t *Dd = S(in->d);
+      LANES(m, Dd[l] = v);
+      break;
+    }
+    }
+    break;
+  }
+  case D_MATCH:
+    match(X, in, m);
+    break;
+  case D_REDUX:
+    redux(X, in, m);
+    break;
+  case D_ACTIVEMASK: {
+    uint64_t *Dd = S(in->d);
+    LANES(m, Dd[l] = m);
+    break;
+  }
+  case D_ELECT: {
+    uint32_t leader = (uint32_t)__builtin_ctz(m);
+    if (in->d != NO_SLOT) {
+      uint64_t *Dd = S(in->d);
+      LANES(m, Dd[l] = leader);
+    }
+    if (in->d2 != NO_SLOT) P[in->d2] = (P[in->d2] & ~m) | (1u << leader);
+    break;
+  }
+  default:
+    return no_executor(X, in);
+  }
+  return 0;
+}
+
+#undef IBIN
+#undef ITER
+#undef IUN
+
+/* ---- control ------------------------------------------------------------------------ */
+
+/* A stack overflow at a branch or a call (the lane is the first of m, or 0). */
+static int stack_fault(const xctx *X, uint32_t lane) {
+  set_fault(X->B, X->w, lane, X->F, X->pc, FAULT_STACK, 0, 0, 0);
+  return FL_FAULT;
+}
+
+/* The instruction count at which w must stop at its next branch: its own
+ * limit (max_warp_insts), or the count at which the launch's total would
+ * pass max_launch_insts, whichever comes first; UINT64_MAX when neither
+ * applies.  Loops need a branch, so checking there catches every runaway. */
+static uint64_t warp_cap(const blockctx *B, const warp *w) {
+  uint64_t cap = B->o->max_warp_insts ? B->o->max_warp_insts : UINT64_MAX;
+  uint64_t ml = B->o->max_launch_insts;
+  if (ml) {
+    uint64_t used = __atomic_load_n(B->launch_insts, __ATOMIC_RELAXED), c2;
+    if (ws_add_u64(&c2, w->insts, used >= ml ? 0 : ml - used)) c2 = UINT64_MAX;
+    if (c2 < cap) cap = c2;
+  }
+  return cap;
+}
+
+/* Which limit stopped w. */
+static int limit_kind(const blockctx *B, const warp *w) {
+  return B->o->max_warp_insts && w->insts > B->o->max_warp_insts ? FAULT_LIMIT : FAULT_LAUNCH_LIMIT;
+}
+
+/* The warp ran past its instruction limit (checked at branches). */
+EXECUTOR int over_limit(const xctx *X) {
+  if (X->w->insts <= X->limit) return 0;
+  set_fault(X->B, X->w, (uint32_t)__builtin_ctz(X->active), X->F, X->pc, limit_kind(X->B, X->w), 0, 0, 0);
+  return 1;
+}
+
+/* bra: uniform, or divergent (the top entry becomes the reconvergence
+ * entry; one entry per side is pushed). */
+EXECUTOR int ex_bra(xctx *X, const dinst *in, uint32_t m) {
+  warp *w = X->w;
+  if (over_limit(X)) return FL_FAULT;
+  if (X->H) emit(X->B, w, X->F, in, X->active, m, m, 0);
+  if (m == X->active) {
+    X->pc = in->target;
+  } else if (m == 0) {
+    X->pc++;
+  } else {
+    uint32_t nt = X->active & ~m;
+    X->top->pc = in->rpc;
+    if (push_entry(w, X->pc + 1, in->rpc, nt, 0) || push_entry(w, in->target, in->rpc, m, 0))
+      return stack_fault(X, 0);
+    return FL_RELOAD;
+  }
+  if (w->insts >= X->qend) {
+    X->top->pc = X->pc;
+    return FL_YIELD;
+  }
+  return FL_JUMP;
+}
+
+/* brx.idx: a multi-way branch; one entry per distinct target, in order of
+ * the lowest lane taking it; all reconverge at the ipdom. */
+static int ex_brx(xctx *X, const dinst *in, uint32_t m) {
+  uint64_t *const R = X->R;
+  warp *w = X->w;
+  if (over_limit(X)) return FL_FAULT;
+  if (!m) {
+    if (X->H) emit(X->B, w, X->F, in, X->active, m, 0, 0);
+    X->pc++;
+    return FL_JUMP;
+  }
+  const uint64_t *A = S(in->a);
+  const uint32_t *tg = X->F->vslots + in->vbase;
+  uint32_t tgt[32], tmask[32], nt = 0;
+  LANES(m, {
+    uint32_t ix = (uint32_t)A[l];
+    if (ix >= (uint64_t)in->imm) {
+      set_fault(X->B, w, l, X->F, X->pc, FAULT_OTHER, ix, 0, 0);
+      snprintf(X->B->flt.msg, sizeof X->B->flt.msg, "brx.idx index %u is outside its %u-entry table", ix,
+               (uint32_t)in->imm);
+      return FL_FAULT;
+    }
+    uint32_t k = 0;
+    while (k < nt && tgt[k] != tg[ix]) k++;
+    if (k == nt) {
+      tgt[nt] = tg[ix];
+      tmask[nt++] = 0;
+    }
+    tmask[k] |= 1u << l;
+  });
+  if (X->H) emit(X->B, w, X->F, in, X->active, m, m, 0);
+  if (m != X->active || nt > 1) {
+    X->top->pc = in->rpc;
+    if (m != X->active && push_entry(w, X->pc + 1, in->rpc, X->active & ~m, 0)) /* lanes with a false guard fall through */
+      return stack_fault(X, 0);
+    for (uint32_t k = nt; k-- > 0;)
+      if (push_entry(w, tgt[k], in->rpc, tmask[k], 0)) return stack_fault(X, 0);
+    return FL_RELOAD;
+  }
+  X->pc = tgt[0];
+  return FL_JUMP;
+}
+
+/* exit (the lanes leave every entry) and ret (they leave the entries of
+ * this call). */
+EXECUTOR int ex_exit_ret(xctx *X, const dinst *in, uint32_t m) {
+  warp *w = X->w;
+  if (X->H) emit(X->B, w, X->F, in, X->active, m, 0, 0);
+  if (in->op == D_EXIT) {
+    w->exited |= m;
+    for (uint32_t i = 0; i < w->sp; i++) w->stk[i].mask &= ~m;
+  } else {
+    for (uint32_t i = w->sp; i-- > 0;) {
+      w->stk[i].mask &= ~m;
+      if (w->stk[i].frame) break;
+    }
+  }
+  if (m == X->active) return FL_RELOAD;
+  X->active &= ~m;
+  X->pc++;
+  return FL_JUMP;
+}
+
+/* The callee of call.uni (direct) or of an indirect call for the lanes
+ * *sub that share the first lane's target; NULL after a fault. */
+static const dfunc *callee(xctx *X, const dinst *in, uint32_t m, uint32_t *sub) {
+  uint64_t *const R = X->R;
+  const ws_emu_program *Pg = X->B->L->p;
+  *sub = m;
+  if (in->op != D_CALLI) return &Pg->funcs[in->target];
+  /* the callee is a register: split lanes by its value */
+  const uint64_t *A = S(in->a);
+  uint32_t f0 = (uint32_t)__builtin_ctz(m);
+  uint64_t v = A[f0], rel = v - FUNC_ADDR_BASE;
+  int fi = (rel % 16 == 0 && rel / 16 < Pg->m->nfuncs) ? Pg->func_of_ir[rel / 16] : -1;
+  if (fi < 0 || Pg->funcs[fi].f->nparams != in->vec || Pg->funcs[fi].f->nrets != in->size) {
+    set_fault(X->B, X->w, f0, X->F, X->pc, FAULT_OTHER, v, 0, 0);
+    snprintf(X->B->flt.msg, sizeof X->B->flt.msg,
+             fi < 0 ? "indirect call to 0x%llx, which is not the address of a function"
+                    : "indirect call to 0x%llx: the callee's parameters differ from the call's",
+             (unsigned long long)v);
+    return NULL;
+  }
+  *sub = 0;
+  LANES(m, *sub |= (uint32_t)(A[l] == v) << l);
+  return &Pg->funcs[fi];
+}
+
+/* Copy the call's arguments (vslots after the returns) into the callee's
+ * parameters, from the caller's frame cr to the callee's frame cal. */
+static void copy_args(warp *w, const dfunc *F, const dinst *in, const frame *cr, const frame *cal, uint32_t m) {
+  const dfunc *cf = cal->f;
+  uint64_t *CR = w->regs + cr->reg_off;
+  for (uint32_t i = 0; i < in->vec; i++) {
+    uint32_t s = F->vslots[in->vbase + in->size + i];
+    uint64_t sz = cf->f->params[i].size, dsto = cal->local_base + cf->param_off[i];
+    if (sz > 8 && !(s & 0x80000000u)) sz = 8;
+    if (s & 0x80000000u) {
+      uint64_t so = cr->local_base + (s & 0x7fffffffu);
+      LANES(m, memcpy(w->local + l * w->local_cap + dsto, w->local + l * w->local_cap + so, sz));
+    } else {
+      LANES(m, memcpy(w->local + l * w->local_cap + dsto, &CR[(size_t)s * 32 + l], sz));
     }
   }
 }
 
-/* Runs every warp of block B->block to completion.  Returns 0, or -1 with
- * B->flt set. */
+/* call and indirect call: a new frame and a base entry for the lanes. */
+static int ex_call(xctx *X, const dinst *in, uint32_t m) {
+  warp *w = X->w;
+  uint32_t pc = X->pc, sub;
+  if (X->H) emit(X->B, w, X->F, in, X->active, m, 0, 0);
+  const dfunc *cf = callee(X, in, m, &sub);
+  if (!cf) return FL_FAULT;
+  if (sub != X->active) { /* run the call for one group of lanes at a time */
+    X->top->pc = pc + 1;
+    if ((m & ~sub) && push_entry(w, pc, pc + 1, m & ~sub, 0)) return stack_fault(X, 0);
+    if (push_entry(w, pc, pc + 1, sub, 0)) return stack_fault(X, 0);
+    return FL_RELOAD;
+  }
+  uint32_t caller_frame = w->nframes - 1;
+  X->top->pc = pc + 1;
+  if (push_frame(w, cf, pc) || push_entry(w, 0, NO_PC, m, w->nframes))
+    return stack_fault(X, (uint32_t)__builtin_ctz(m));
+  copy_args(w, X->F, in, &w->frames[caller_frame], &w->frames[w->nframes - 1], m);
+  return FL_RELOAD;
+}
+
+/* One call argument of lane l: a register value or `bytes` of the frame. */
+static uint64_t call_arg(const xctx *X, uint32_t slot, uint32_t l, size_t bytes) {
+  uint64_t *const R = X->R;
+  uint64_t v = 0;
+  if (slot & 0x80000000u)
+    memcpy(&v, X->w->local + l * X->w->local_cap + X->lbase + (slot & 0x7fffffffu), bytes);
+  else
+    v = S(slot)[l];
+  return v;
+}
+
+/* __assertfail(message, file, line, function, char size): stop the launch
+ * like a trap, quoting the assertion. */
+static int ex_assertfail(xctx *X, const dinst *in, uint32_t m) {
+  blockctx *B = X->B;
+  const uint32_t *vs = X->F->vslots + in->vbase + in->size;
+  uint32_t l = (uint32_t)__builtin_ctz(m);
+  uint64_t a[5];
+  for (int k = 0; k < 5; k++) a[k] = call_arg(X, vs[k], l, k == 2 ? 4 : 8);
+  char msg[120] = "", file[120] = "", fn[120] = "";
+  vpctx vc = {B, X->w, l, X->F, X->pc};
+  for (int k = 0; k < 3; k++) {
+    char *dst = k == 0 ? msg : k == 1 ? file : fn;
+    uint64_t src = a[k == 0 ? 0 : k == 1 ? 1 : 3];
+    for (size_t i = 0; i + 1 < 120; i++) {
+      if (vp_fetch_fn(&vc, src + i, &dst[i], 1)) {
+        dst[i] = '\0';
+        memset(&B->flt, 0, sizeof B->flt); /* an unreadable string is not the fault to report */
+        break;
+      }
+      if (!dst[i]) break;
+    }
+    dst[119] = 0;
+  }
+  set_fault(B, X->w, l, X->F, X->pc, FAULT_ASSERT, 0, 0, 0);
+  snprintf(B->flt.msg, sizeof B->flt.msg, "device assertion '%s' failed at %s:%u in %s", msg, file,
+           (uint32_t)a[2], fn);
+  return FL_FAULT;
+}
+
+/* vprintf(format, args) of each lane; the return value (if asked for) is
+ * written to the frame. */
+static int ex_vprintf(xctx *X, const dinst *in, uint32_t m) {
+  blockctx *B = X->B;
+  warp *w = X->w;
+  const uint32_t *vs = X->F->vslots + in->vbase;
+  uint32_t nr = in->size;
+  LANES(m, {
+    uint64_t fa = call_arg(X, vs[nr], l, 8), aa = call_arg(X, vs[nr + 1], l, 8);
+    vpctx vc = {B, w, l, X->F, X->pc};
+    int r = ws_emu_vprintf(&B->pbuf, &B->plen, &B->pcap, vp_fetch_fn, &vc, fa, aa);
+    if (r < 0 && B->flt.kind) return FL_FAULT;
+    if (B->plen + __atomic_load_n(B->printf_bytes, __ATOMIC_RELAXED) > WS_EMU_MAX_PRINTF_BYTES) {
+      set_fault(B, w, l, X->F, X->pc, FAULT_OTHER, 0, 0, 0);
+      snprintf(B->flt.msg, sizeof B->flt.msg, "device printf output passed the limit of %llu bytes per launch",
+               (unsigned long long)WS_EMU_MAX_PRINTF_BYTES);
+      return FL_FAULT;
+    }
+    if (nr && (vs[0] & 0x80000000u)) {
+      int32_t rv = r;
+      memcpy(w->local + l * w->local_cap + X->lbase + (vs[0] & 0x7fffffffu), &rv, 4);
+    }
+  });
+  return FL_NEXT;
+}
+
+/* Warps bar.sync/bar.arrive waits for (b: an optional thread count), or 0
+ * after a fault. */
+static uint32_t bar_expect(const xctx *X, const dinst *in, uint32_t m) {
+  uint64_t *const R = X->R;
+  blockctx *B = X->B;
+  /* Without a thread count every warp that has not exited takes part:
+   * exited threads do not hold a barrier up (PTX ISA, exit). */
+  uint32_t expect = B->nwarps - live_done(B);
+  if (in->b == NO_SLOT) return expect;
+  uint32_t cnt = (uint32_t)S(in->b)[__builtin_ctz(m)];
+  expect = (cnt + 31) / 32;
+  if (cnt % 32 || expect > B->nwarps || cnt == 0) {
+    set_fault(B, X->w, (uint32_t)__builtin_ctz(m), X->F, X->pc, FAULT_OTHER, cnt, 0, 0);
+    snprintf(B->flt.msg, sizeof B->flt.msg,
+             "barrier thread count %u must be a non-zero multiple of 32 and at most the block's %u threads", cnt,
+             B->nthreads);
+    return 0;
+  }
+  return expect;
+}
+
+/* bar.sync, bar.arrive, bar.red: arrive; wait unless the barrier completes
+ * or this is an arrive. */
+EXECUTOR int ex_bar(xctx *X, const dinst *in, uint32_t m) {
+  uint64_t *const R = X->R;
+  uint32_t *const P = X->P;
+  blockctx *B = X->B;
+  warp *w = X->w;
+  uint32_t id = (uint32_t)S(in->a)[__builtin_ctz(m)];
+  if (id >= 16) {
+    set_fault(B, w, (uint32_t)__builtin_ctz(m), X->F, X->pc, FAULT_OTHER, id, 0, 0);
+    snprintf(B->flt.msg, sizeof B->flt.msg, "barrier number %u is out of range (0..15)", id);
+    return FL_FAULT;
+  }
+  uint32_t expect = bar_expect(X, in, m);
+  if (!expect) return FL_FAULT;
+  if (in->bop) {
+    uint32_t pv = ((in->flags & 4) ? ~P[in->c] : P[in->c]) & m;
+    if (B->bar_count[id] == 0) B->bar_red[id] = in->bop == 2 ? 1 : 0;
+    if (in->bop == 1) B->bar_red[id] += (uint32_t)__builtin_popcount(pv);
+    else if (in->bop == 2) B->bar_red[id] &= pv == m;
+    else B->bar_red[id] |= pv != 0;
+  }
+  if (X->H) emit(B, w, X->F, in, X->active, m, 0, 0);
+  B->bar_count[id]++;
+  X->top->pc = X->pc + 1;
+  w->bar_id = (int)id;
+  w->bar_pc = X->pc;
+  w->bar_f = X->F;
+  w->bar_all = in->b == NO_SLOT;
+  if ((uint32_t)B->bar_count[id] >= expect) {
+    release_barrier(B, id, w, in->bop != 0);
+    X->pc++;
+    return FL_JUMP;
+  }
+  if (in->arrive) { /* bar.arrive: no wait */
+    X->pc++;
+    return FL_JUMP;
+  }
+  w->state = WS_WAIT;
+  return FL_YIELD;
+}
+
+/* Control: branches, exit/ret, calls, traps, barriers. */
+EXECUTOR int ex_ctrl(xctx *X, const dinst *in, uint32_t m) {
+  switch (in->op) {
+  case D_BRA: return ex_bra(X, in, m);
+  case D_BRX: return ex_brx(X, in, m);
+  case D_EXIT:
+  case D_RET: return ex_exit_ret(X, in, m);
+  case D_TRAP:
+    set_fault(X->B, X->w, (uint32_t)__builtin_ctz(m), X->F, X->pc, FAULT_TRAP, 0, 0, 0);
+    return FL_FAULT;
+  case D_CALL:
+  case D_CALLI: return ex_call(X, in, m);
+  case D_ASSERTFAIL: return ex_assertfail(X, in, m);
+  case D_VPRINTF: return ex_vprintf(X, in, m);
+  case D_BAR: return ex_bar(X, in, m);
+  default:
+    no_executor(X, in);
+    return FL_FAULT;
+  }
+}
+
+/* ---- the warp loop -------------------------------------------------------------------- */
+
+/* Runs one instruction for the lanes m (at least one, or a branch): the
+ * instruction's family executor.  Returns FL_*. */
+static inline int execute(xctx *X, const dinst *in, uint32_t m) {
+  int st;
+  switch (dop_family[in->op]) {
+  case DF_CTRL: return ex_ctrl(X, in, m);
+  case DF_STACK: st = ex_stack(X, in, m); break;
+  case DF_MOVE: st = ex_move(X, in, m); break;
+  case DF_INT: st = ex_int(X, in, m); break;
+  case DF_BITS: st = ex_bits(X, in, m); break;
+  case DF_F32: st = ex_f32(X, in, m); break;
+  case DF_F64: st = ex_f64(X, in, m); break;
+  case DF_HALF: st = ex_half(X, in, m); break;
+  case DF_CMP: st = ex_cmp(X, in, m); break;
+  case DF_CVT: st = ex_cvt(X, in, m); break;
+  case DF_MEM: st = ex_mem(X, in, m); break;
+  case DF_ATOM: st = ex_atom(X, in, m); break;
+  default: st = ex_warp(X, in, m); break;
+  }
+  return st ? FL_FAULT : FL_NEXT;
+}
+
+/* Pops finished entries (and the frames of finished calls) off w's
+ * reconvergence stack; returns 0 when the warp is done. */
+static int settle(warp *w) {
+  for (;;) {
+    if (w->sp == 0) {
+      w->state = WS_DONE;
+      return 0;
+    }
+    sentry *t = &w->stk[w->sp - 1];
+    if (t->mask != 0 && t->pc != t->rpc) return 1;
+    if (t->frame) {
+      uint32_t lanes = w->sp >= 2 ? w->stk[w->sp - 2].mask : 0;
+      if (t->mask) return 1; /* a frame base never reconverges by pc */
+      pop_frame(w, lanes);
+    }
+    w->sp--;
+  }
+}
+
+/* Runs warp w until it is done, waits at a barrier, faults (returns -1) or
+ * uses up its quantum. */
+static int run_warp(blockctx *B, warp *w) {
+  xctx X = {.B = B, .w = w, .limit = warp_cap(B, w), .qend = w->insts + QUANTUM};
+  X.H = B->o->hooks && B->o->hooks->inst ? B->o->hooks : NULL;
+reload:
+  if (!settle(w)) return 0;
+  frame *fr = &w->frames[w->nframes - 1];
+  X.F = fr->f;
+  X.R = w->regs + fr->reg_off;
+  X.P = w->preds + fr->pred_off;
+  X.lbase = fr->local_base;
+  X.top = &w->stk[w->sp - 1];
+  const dinst *code = X.F->code;
+  uint32_t pc = X.top->pc, active = X.top->mask;
+  const uint32_t rpc = X.top->rpc;
+  for (;;) {
+    if (pc == rpc) {
+      X.top->pc = pc;
+      goto reload;
+    }
+    const dinst *in = &code[pc];
+    uint32_t m = active;
+    if (in->guard >= 0) m &= in->gnot ? ~X.P[in->guard] : X.P[in->guard];
+    w->insts++;
+    w->thread_insts += popc32(m);
+    if (m || in->op == D_BRA || in->op == D_BRX) { /* no lane left: only branches still act */
+      X.pc = pc;
+      X.active = active;
+      switch (execute(&X, in, m)) {
+      case FL_NEXT: break;
+      case FL_JUMP:
+        pc = X.pc;
+        active = X.active;
+        continue;
+      case FL_RELOAD: goto reload;
+      case FL_YIELD: return 0;
+      default: return -1;
+      }
+    }
+    if (X.H) {
+      int fam = dop_family[in->op];
+      emit(B, w, X.F, in, active, m, 0, m && (fam == DF_MEM || fam == DF_ATOM));
+    }
+    pc++;
+  }
+}
+
 /* A warp stopped by an instruction limit while another waits at a barrier
  * is a barrier-spin deadlock (the spinning warp waits for something the
  * waiting one would do after the barrier): say so instead of "limit". */
@@ -1694,6 +1996,8 @@ static void spin_deadlock(blockctx *B, const warp *spinner) {
   B->flt.kind = FAULT_DEADLOCK;
 }
 
+/* Runs every warp of block B->block to completion.  Returns 0, or -1 with
+ * B->flt set. */
 int ws_emu_run_block(blockctx *B) {
   struct ws_emu_launch *L = B->L, *s = L;
   uint32_t b = B->block;

@@ -13,6 +13,7 @@
 #include "emu/emu_int.h"
 #include "emu/num.h"
 #include "util/checked.h"
+#include "util/vec.h"
 #include "warpsight/analysis.h"
 
 typedef struct dec {
@@ -22,9 +23,11 @@ typedef struct dec {
   dfunc *df;                  /* function being decoded */
   const ws_ptx_function *f;   /* its IR */
   uint64_t *consts;           /* constant slot values being collected */
-  uint32_t nconsts, cconsts;
+  uint32_t nconsts;
+  size_t cconsts;
   uint32_t *vs;               /* vector slots being collected */
-  uint32_t nvs, cvs;
+  uint32_t nvs;
+  size_t cvs;
   uint32_t scratch;           /* sink slot */
   int *queue;                 /* module function indices to decode */
   int nqueue;
@@ -55,13 +58,7 @@ static int const_slot(dec *D, uint64_t v, uint32_t *out) {
       *out = D->df->nconst_first + i;
       return WS_OK;
     }
-  if (D->nconsts == D->cconsts) {
-    uint32_t c = D->cconsts ? D->cconsts * 2 : 16;
-    uint64_t *n = realloc(D->consts, c * sizeof *n);
-    if (!n) return WS_ENOMEM;
-    D->consts = n;
-    D->cconsts = c;
-  }
+  if (WS_VEC_RESERVE(D->consts, D->cconsts, (size_t)D->nconsts + 1)) return WS_ENOMEM;
   D->consts[D->nconsts] = v;
   *out = D->df->nconst_first + D->nconsts++;
   return WS_OK;
@@ -147,13 +144,7 @@ static int pred(dec *D, const ws_ptx_inst *in, const ws_ptx_operand *o, uint32_t
 }
 
 static int push_vs(dec *D, uint32_t s) {
-  if (D->nvs == D->cvs) {
-    uint32_t c = D->cvs ? D->cvs * 2 : 64;
-    uint32_t *n = realloc(D->vs, c * sizeof *n);
-    if (!n) return WS_ENOMEM;
-    D->vs = n;
-    D->cvs = c;
-  }
+  if (WS_VEC_RESERVE(D->vs, D->cvs, (size_t)D->nvs + 1)) return WS_ENOMEM;
   D->vs[D->nvs++] = s;
   return WS_OK;
 }
@@ -326,15 +317,1163 @@ static int queue_func(dec *D, uint32_t mf, uint32_t *out) {
   return WS_OK;
 }
 
-/* Decode one instruction. */
-static int decode(dec *D, const ws_ptx_inst *in, dinst *di) {
+/* ---- one decoder per PTX opcode (or group of opcodes) ------------------------ */
+
+/* What the decoders read of an instruction's first type. */
+typedef struct optype {
+  int t;      /* the first type (WS_PTX_T_NONE if none): the source operands' type */
+  int bits;   /* its width */
+  int isf32;  /* it is f32 */
+  int isf64;  /* it is f64 */
+  int hk;     /* its HK_* half kind, or -1 */
+  int isint;  /* it is an integer (u, s or b) type */
+  int plain;  /* round to nearest (or none), no .ftz, no .sat: the host FPU's forms */
+} optype;
+
+/* Fills di (opcode, operand slots, sub-operation) for one PTX opcode;
+ * returns WS_OK or the status of a diagnostic it added. */
+typedef int dec_fn(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T);
+
+/* This form of the instruction is one the emulator does not implement. */
+static int refuse(dec *D, const ws_ptx_inst *in) { return unsup(D, in, NULL); }
+
+/* Operand i as source slot di->s (of type t, a local of each decoder), or
+ * as the destination; the common shapes d = op(a, b), op(a), op(a, b, c). */
+#define SRC(i, s) do { int st_ = src(D, in, &in->ops[i], t, &di->s); if (st_) return st_; } while (0)
+#define DST(i) do { int st_ = dst(D, in, &in->ops[i], &di->d); if (st_) return st_; } while (0)
+#define BIN(OP) do { di->op = D_##OP; DST(0); SRC(1, a); SRC(2, b); return WS_OK; } while (0)
+#define UN(OP) do { di->op = D_##OP; DST(0); SRC(1, a); return WS_OK; } while (0)
+#define TER(OP) do { di->op = D_##OP; DST(0); SRC(1, a); SRC(2, b); SRC(3, c); return WS_OK; } while (0)
+
+/* add, sub, mul */
+static int dec_add_sub_mul(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  int t = T->t;
+  int isadd = in->op == WS_PTX_OP_ADD, issub = in->op == WS_PTX_OP_SUB;
+  if (T->isf32) {
+    if (ws_ptx_inst_has(in, WS_PTX_MOD_CC)) return refuse(D, in);
+    if (T->plain) {
+      if (isadd) BIN(F32_ADD);
+      if (issub) BIN(F32_SUB);
+      BIN(F32_MUL);
+    }
+    if (isadd) BIN(F32_ADD_X);
+    if (issub) BIN(F32_SUB_X);
+    BIN(F32_MUL_X);
+  }
+  if (T->isf64) {
+    if (T->plain) {
+      if (isadd) BIN(F64_ADD);
+      if (issub) BIN(F64_SUB);
+      BIN(F64_MUL);
+    }
+    if (isadd) BIN(F64_ADD_X);
+    if (issub) BIN(F64_SUB_X);
+    BIN(F64_MUL_X);
+  }
+  if (T->hk >= 0) {
+    di->ty = (uint8_t)T->hk;
+    if (isadd) BIN(H_ADD);
+    if (issub) BIN(H_SUB);
+    BIN(H_MUL);
+  }
+  if (!T->isint) return refuse(D, in);
+  if (ws_ptx_inst_has(in, WS_PTX_MOD_CC)) {
+    if (in->op == WS_PTX_OP_MUL || (T->bits != 32 && T->bits != 64)) return refuse(D, in);
+    di->carry = 2; /* set carry-out, no carry-in */
+    if (isadd) BIN(ADDC);
+    BIN(SUBC);
+  }
+  if (isadd && di->sat) {
+    if (T->bits != 32 || !di->sgn) return refuse(D, in);
+    BIN(ADD_SAT);
+  }
+  if (issub && di->sat) {
+    if (T->bits != 32 || !di->sgn) return refuse(D, in);
+    BIN(SUB_SAT);
+  }
+  if (isadd) BIN(ADD);
+  if (issub) BIN(SUB);
+  if (in->mode == WS_PTX_MOD_HI) BIN(MUL_HI);
+  if (in->mode == WS_PTX_MOD_WIDE) {
+    if (T->bits > 32) return refuse(D, in);
+    BIN(MUL_WIDE);
+  }
+  BIN(MUL_LO);
+}
+
+/* addc, subc */
+static int dec_addc(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  int t = T->t;
+  if (T->bits != 32 && T->bits != 64) return refuse(D, in);
+  di->carry = (uint8_t)(1 | (ws_ptx_inst_has(in, WS_PTX_MOD_CC) ? 2 : 0));
+  if (in->op == WS_PTX_OP_ADDC) BIN(ADDC);
+  BIN(SUBC);
+}
+
+/* madc, mad, fma */
+static int dec_mad_fma(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  int t = T->t;
+  if (T->isf32) {
+    if (T->plain) TER(F32_FMA);
+    TER(F32_FMA_X);
+  }
+  if (T->isf64) {
+    if (T->plain) TER(F64_FMA);
+    TER(F64_FMA_X);
+  }
+  if (T->hk >= 0) {
+    if (ws_ptx_inst_has(in, WS_PTX_MOD_RELU)) di->relu = 1;
+    di->ty = (uint8_t)T->hk;
+    TER(H_FMA);
+  }
+  if (!T->isint || in->op == WS_PTX_OP_FMA) return refuse(D, in);
+  if (in->op == WS_PTX_OP_MADC || ws_ptx_inst_has(in, WS_PTX_MOD_CC)) {
+    if ((T->bits != 32 && T->bits != 64) || in->mode == WS_PTX_MOD_WIDE) return refuse(D, in);
+    di->carry = (uint8_t)((in->op == WS_PTX_OP_MADC ? 1 : 0) | (ws_ptx_inst_has(in, WS_PTX_MOD_CC) ? 2 : 0));
+    di->e = in->mode == WS_PTX_MOD_HI;
+    TER(MADC);
+  }
+  if (in->mode == WS_PTX_MOD_HI) TER(MAD_HI);
+  if (in->mode == WS_PTX_MOD_WIDE) {
+    if (T->bits > 32) return refuse(D, in);
+    di->op = D_MAD_WIDE;
+    DST(0);
+    SRC(1, a);
+    SRC(2, b);
+    t = di->sgn ? WS_PTX_T_S64 : WS_PTX_T_U64;
+    SRC(3, c);
+    return WS_OK;
+  }
+  TER(MAD_LO);
+}
+
+/* mul24 */
+static int dec_mul24(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  int t = T->t;
+  if (T->bits != 32) return refuse(D, in);
+  di->e = in->mode == WS_PTX_MOD_HI;
+  BIN(MUL24);
+}
+
+/* mad24 */
+static int dec_mad24(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  int t = T->t;
+  if (T->bits != 32) return refuse(D, in);
+  di->e = in->mode == WS_PTX_MOD_HI;
+  TER(MAD24);
+}
+
+/* sad */
+static int dec_sad(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  int t = T->t;
+  TER(SAD);
+}
+
+/* div */
+static int dec_div(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  int t = T->t;
+  if (T->isf32) {
+    if (ws_ptx_inst_has(in, WS_PTX_MOD_APPROX)) BIN(F32_DIV_APPROX);
+    if (ws_ptx_inst_has(in, WS_PTX_MOD_FULL)) BIN(F32_DIV_FULL);
+    if (di->rnd == WS_NUM_RN && !di->ftz) BIN(F32_DIV_RN);
+    BIN(F32_DIV);
+  }
+  if (T->isf64) {
+    if (di->rnd == WS_NUM_RN) BIN(F64_DIV_RN);
+    BIN(F64_DIV);
+  }
+  if (!T->isint) return refuse(D, in);
+  BIN(DIV);
+}
+
+/* rem */
+static int dec_rem(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  int t = T->t;
+  BIN(REM);
+}
+
+/* abs, neg */
+static int dec_abs_neg(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  int t = T->t;
+  int isabs = in->op == WS_PTX_OP_ABS;
+  if (T->isf32) {
+    if (isabs) UN(F32_ABS);
+    UN(F32_NEG);
+  }
+  if (T->isf64) {
+    if (isabs) UN(F64_ABS);
+    UN(F64_NEG);
+  }
+  if (T->hk >= 0) {
+    di->ty = (uint8_t)T->hk;
+    if (isabs) UN(H_ABS);
+    UN(H_NEG);
+  }
+  if (!T->isint) return refuse(D, in);
+  if (isabs) UN(ABS);
+  UN(NEG);
+}
+
+/* min, max */
+static int dec_min_max(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  int t = T->t;
+  int ismin = in->op == WS_PTX_OP_MIN;
+  if (in->nops != 3) return refuse(D, in);
+  di->nan = (uint8_t)ws_ptx_inst_has(in, WS_PTX_MOD_NANMODE);
+  if (T->isf32) {
+    if (ismin) BIN(F32_MIN);
+    BIN(F32_MAX);
+  }
+  if (T->isf64) {
+    if (ismin) BIN(F64_MIN);
+    BIN(F64_MAX);
+  }
+  if (T->hk >= 0) {
+    di->ty = (uint8_t)T->hk;
+    di->e = ws_ptx_inst_has(in, WS_PTX_MOD_RELU);
+    if (ismin) BIN(H_MIN);
+    BIN(H_MAX);
+  }
+  if (!T->isint || ws_ptx_inst_has(in, WS_PTX_MOD_RELU)) return refuse(D, in);
+  if (ismin) BIN(MIN);
+  BIN(MAX);
+}
+
+/* copysign */
+static int dec_copysign(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  int t = T->t;
+  if (T->isf32) BIN(F32_COPYSIGN);
+  BIN(F64_COPYSIGN);
+}
+
+/* testp */
+static int dec_testp(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
   const ws_ptx_operand *o = in->ops;
-  int t = in->ntypes ? in->type[0] : WS_PTX_T_NONE;
-  int bits = t ? tbits(t) : 0;
-  int k = t ? tkind(t) : 0;
-  int st = WS_OK;
+  int t = T->t;
+  int st;
+  static const int modes[] = {WS_PTX_MOD_FINITE, WS_PTX_MOD_INFINITE, WS_PTX_MOD_NUMBER,
+                              WS_PTX_MOD_NOTANUMBER, WS_PTX_MOD_NORMAL, WS_PTX_MOD_SUBNORMAL};
+  static const int nm[] = {WS_NUM_FINITE, WS_NUM_INFINITE, WS_NUM_NUMBER, WS_NUM_NOTANUMBER,
+                           WS_NUM_NORMAL, WS_NUM_SUBNORMAL};
+  for (int i = 0; i < 6; i++)
+    if (in->mode == modes[i]) di->testp = (uint8_t)nm[i];
+  di->op = T->isf32 ? D_F32_TESTP : D_F64_TESTP;
+  if ((st = pred(D, in, &o[0], &di->d))) return st;
+  SRC(1, a);
+  return WS_OK;
+}
+
+/* dp4a, dp2a */
+static int dec_dp4a(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  int t = T->t;
+  di->sgn = tkind(in->type[0]) == WS_PTX_TK_S;
+  di->sgn_b = tkind(in->type[1]) == WS_PTX_TK_S;
+  di->e = in->mode == WS_PTX_MOD_HI;
+  if (in->op == WS_PTX_OP_DP4A) TER(DP4A);
+  TER(DP2A);
+}
+
+/* rcp, sqrt */
+static int dec_rcp_sqrt(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  int t = T->t;
+  int approx = ws_ptx_inst_has(in, WS_PTX_MOD_APPROX);
+  int isrcp = in->op == WS_PTX_OP_RCP;
+  if (T->isf32) {
+    if (isrcp) {
+      if (approx) UN(F32_RCP_APPROX);
+      if (di->rnd == WS_NUM_RN && !di->ftz) UN(F32_RCP_RN);
+      UN(F32_RCP);
+    }
+    if (approx) UN(F32_SQRT_APPROX);
+    if (di->rnd == WS_NUM_RN && !di->ftz) UN(F32_SQRT_RN);
+    UN(F32_SQRT);
+  }
+  if (T->isf64) {
+    if (isrcp) {
+      if (approx) {
+        if (!di->ftz) return refuse(D, in);
+        UN(F64_RCP_APPROX);
+      }
+      if (di->rnd == WS_NUM_RN) UN(F64_RCP_RN);
+      UN(F64_RCP);
+    }
+    if (approx) return refuse(D, in);
+    if (di->rnd == WS_NUM_RN) UN(F64_SQRT_RN);
+    UN(F64_SQRT);
+  }
+  return refuse(D, in);
+}
+
+/* rsqrt, sin, cos, lg2, ex2, tanh: the approximate functions */
+static int dec_approx(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  int t = T->t;
+  if (T->isf64 && in->op == WS_PTX_OP_RSQRT) UN(F64_RSQRT);
+  if (!T->isf32) return refuse(D, in);
+  switch (in->op) {
+  case WS_PTX_OP_RSQRT: UN(F32_RSQRT);
+  case WS_PTX_OP_SIN: UN(F32_SIN);
+  case WS_PTX_OP_COS: UN(F32_COS);
+  case WS_PTX_OP_LG2: UN(F32_LG2);
+  case WS_PTX_OP_EX2: UN(F32_EX2);
+  default: UN(F32_TANH);
+  }
+}
+
+/* and, or, xor */
+static int dec_logic(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  const ws_ptx_operand *o = in->ops;
+  int t = T->t;
+  int st;
+  if (t == WS_PTX_T_PRED) {
+    di->op = in->op == WS_PTX_OP_AND ? D_PAND : in->op == WS_PTX_OP_OR ? D_POR : D_PXOR;
+    if ((st = pred(D, in, &o[0], &di->d)) || (st = pred(D, in, &o[1], &di->a)) ||
+        (st = pred(D, in, &o[2], &di->b)))
+      return st;
+    di->flags = (uint8_t)(((o[1].flags & WS_PTX_OF_NOT) ? 1 : 0) | ((o[2].flags & WS_PTX_OF_NOT) ? 2 : 0));
+    return WS_OK;
+  }
+  if (in->op == WS_PTX_OP_AND) BIN(AND);
+  if (in->op == WS_PTX_OP_OR) BIN(OR);
+  BIN(XOR);
+}
+
+/* not */
+static int dec_not(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  const ws_ptx_operand *o = in->ops;
+  int t = T->t;
+  int st;
+  if (t == WS_PTX_T_PRED) {
+    di->op = D_PNOT;
+    if ((st = pred(D, in, &o[0], &di->d)) || (st = pred(D, in, &o[1], &di->a))) return st;
+    return WS_OK;
+  }
+  UN(NOT);
+}
+
+/* cnot */
+static int dec_cnot(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  int t = T->t;
+  UN(CNOT);
+}
+
+/* lop3 */
+static int dec_lop3(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  const ws_ptx_operand *o = in->ops;
+  int t = T->t;
+  di->op = D_LOP3;
+  DST(0);
+  SRC(1, a);
+  SRC(2, b);
+  SRC(3, c);
+  if (o[4].kind != WS_PTX_O_IMM_INT) return refuse(D, in);
+  di->imm = o[4].imm & 0xff;
+  return WS_OK;
+}
+
+/* shl, shr */
+static int dec_shift(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  int t = T->t;
+  di->op = in->op == WS_PTX_OP_SHL ? D_SHL : D_SHR;
+  DST(0);
+  SRC(1, a);
+  t = WS_PTX_T_U32;
+  SRC(2, b);
+  return WS_OK;
+}
+
+/* shf */
+static int dec_shf(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  int t = T->t;
+  di->left = in->mode == WS_PTX_MOD_L;
+  di->e = ws_ptx_inst_has(in, WS_PTX_MOD_WRAP);
+  TER(SHF);
+}
+
+/* popc */
+static int dec_popc(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  int t = T->t;
+  UN(POPC);
+}
+
+/* clz */
+static int dec_clz(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  int t = T->t;
+  UN(CLZ);
+}
+
+/* brev */
+static int dec_brev(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  int t = T->t;
+  UN(BREV);
+}
+
+/* bfind */
+static int dec_bfind(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  int t = T->t;
+  di->shiftamt = (uint8_t)ws_ptx_inst_has(in, WS_PTX_MOD_SHIFTAMT);
+  UN(BFIND);
+}
+
+/* bfe */
+static int dec_bfe(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  int t = T->t;
+  di->op = D_BFE;
+  DST(0);
+  SRC(1, a);
+  t = WS_PTX_T_U32;
+  SRC(2, b);
+  SRC(3, c);
+  return WS_OK;
+}
+
+/* bfi */
+static int dec_bfi(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  const ws_ptx_operand *o = in->ops;
+  int t = T->t;
+  int st;
+  di->op = D_BFI;
+  DST(0);
+  SRC(1, a);
+  SRC(2, b);
+  t = WS_PTX_T_U32;
+  SRC(3, c);
+  if ((st = src(D, in, &o[4], t, &di->e))) return st;
+  return WS_OK;
+}
+
+/* prmt */
+static int dec_prmt(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  int t = T->t;
+  static const int pm[][2] = {{WS_PTX_MOD_F4E, WS_NUM_PRMT_F4E}, {WS_PTX_MOD_B4E, WS_NUM_PRMT_B4E},
+                              {WS_PTX_MOD_RC8, WS_NUM_PRMT_RC8}, {WS_PTX_MOD_ECL, WS_NUM_PRMT_ECL},
+                              {WS_PTX_MOD_ECR, WS_NUM_PRMT_ECR}, {WS_PTX_MOD_RC16, WS_NUM_PRMT_RC16}};
+  di->prmt = WS_NUM_PRMT_DEFAULT;
+  for (int i = 0; i < 6; i++)
+    if (in->mode == pm[i][0]) di->prmt = (uint8_t)pm[i][1];
+  TER(PRMT);
+}
+
+/* fns */
+static int dec_fns(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  int t = T->t;
+  TER(FNS);
+}
+
+/* bmsk */
+static int dec_bmsk(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  int t = T->t;
+  di->wrap = ws_ptx_inst_has(in, WS_PTX_MOD_WRAP);
+  BIN(BMSK);
+}
+
+/* szext */
+static int dec_szext(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  int t = T->t;
+  di->wrap = ws_ptx_inst_has(in, WS_PTX_MOD_WRAP);
+  BIN(SZEXT);
+}
+
+/* setp, set */
+static int dec_setp_set(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  const ws_ptx_operand *o = in->ops;
+  int t = T->t;
+  int st;
   int ok;
-  di->bits = (uint8_t)(bits < 8 ? 8 : bits > 64 ? 64 : bits);
+  int is_set = in->op == WS_PTX_OP_SET;
+  int ct = is_set ? in->type[1] : t;
+  int i = 0;
+  di->cmp = (uint8_t)cmp_of(in->cmp, &ok);
+  if (!ok) return refuse(D, in);
+  di->bop = in->bop == WS_PTX_MOD_AND ? 1 : in->bop == WS_PTX_MOD_OR ? 2 : in->bop == WS_PTX_MOD_XOR ? 3 : 0;
+  di->op = is_set ? D_SET : D_SETP;
+  if (is_set) {
+    DST(0);
+    di->size = (uint8_t)tbits(t);
+    di->ty = t == WS_PTX_T_F32;
+    i = 1;
+  } else {
+    if ((st = pred(D, in, &o[0], &di->d))) return st;
+    i = 1;
+    if (in->nops > 1 && (o[1].flags & WS_PTX_OF_PIPE)) {
+      if ((st = pred(D, in, &o[1], &di->d2))) return st;
+      i = 2;
+    }
+  }
+  int cbits = tbits(ct), ck = tkind(ct);
+  di->bits = (uint8_t)(cbits < 8 ? 8 : cbits);
+  di->sgn = ck == WS_PTX_TK_S;
+  /* e = comparison kind: 0 int, 1 f32, 2 f64, 3.. half kinds */
+  di->e = ct == WS_PTX_T_F32 ? 1 : ct == WS_PTX_T_F64 ? 2 : hkind(ct) >= 0 ? 3 + (uint32_t)hkind(ct) : 0;
+  if (di->e >= 5 && di->d2 == NO_SLOT && !is_set) { /* x2 forms write p|q */ }
+  if (di->e == 0 && !(ck & (WS_PTX_TK_U | WS_PTX_TK_S | WS_PTX_TK_B))) return refuse(D, in);
+  if (di->e == 0 && di->cmp > WS_NUM_GE) return refuse(D, in);
+  if (di->e >= 5 && is_set) return refuse(D, in);
+  if ((st = src(D, in, &o[i], ct, &di->a)) || (st = src(D, in, &o[i + 1], ct, &di->b))) return st;
+  if (di->bop) {
+    if (i + 2 >= in->nops) return refuse(D, in);
+    if ((st = pred(D, in, &o[i + 2], &di->c))) return st;
+    if (o[i + 2].flags & WS_PTX_OF_NOT) di->flags |= 4;
+  }
+  return WS_OK;
+}
+
+/* selp */
+static int dec_selp(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  const ws_ptx_operand *o = in->ops;
+  int t = T->t;
+  int st;
+  di->op = D_SELP;
+  DST(0);
+  SRC(1, a);
+  SRC(2, b);
+  if ((st = pred(D, in, &o[3], &di->c))) return st;
+  if (o[3].flags & WS_PTX_OF_NOT) di->flags |= 4;
+  return WS_OK;
+}
+
+/* slct */
+static int dec_slct(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  int t = T->t;
+  di->op = D_SLCT;
+  di->ty = in->type[1] == WS_PTX_T_F32;
+  di->ftz = (uint8_t)ws_ptx_inst_has(in, WS_PTX_MOD_FTZ);
+  DST(0);
+  SRC(1, a);
+  SRC(2, b);
+  t = in->type[1];
+  SRC(3, c);
+  return WS_OK;
+}
+
+/* mov */
+static int dec_mov(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  const ws_ptx_operand *o = in->ops;
+  int t = T->t;
+  int st;
+  if (t == WS_PTX_T_PRED) {
+    di->op = D_MOV_PRED;
+    if ((st = pred(D, in, &o[0], &di->d))) return st;
+    if (o[1].kind == WS_PTX_O_IMM_INT) {
+      di->a = NO_SLOT;
+      di->imm = o[1].imm != 0;
+      return WS_OK;
+    }
+    return pred(D, in, &o[1], &di->a);
+  }
+  if (o[0].kind == WS_PTX_O_VEC) { /* mov.b64 {lo, hi}, %rd */
+    di->op = D_MOV_UNPACK;
+    int eb = T->bits / o[0].comp;
+    if (eb < 8) return refuse(D, in);
+    di->size = (uint8_t)eb;
+    if ((st = vec_operand(D, in, &o[0], t, 1, di))) return st;
+    SRC(1, a);
+    return WS_OK;
+  }
+  if (o[1].kind == WS_PTX_O_VEC) {
+    di->op = D_MOV_PACK;
+    int eb = T->bits / o[1].comp;
+    if (eb < 8) return refuse(D, in);
+    di->size = (uint8_t)eb;
+    DST(0);
+    int et = eb == 8 ? WS_PTX_T_B8 : eb == 16 ? WS_PTX_T_B16 : WS_PTX_T_B32;
+    return vec_operand(D, in, &o[1], et, 0, di);
+  }
+  if (o[1].kind == WS_PTX_O_SREG) {
+    di->op = D_MOV_SREG;
+    DST(0);
+    di->imm = o[1].reg;
+    di->comp = o[1].comp;
+    return WS_OK;
+  }
+  if (o[1].kind == WS_PTX_O_SYM && o[1].symkind == WS_PTX_S_LOCAL &&
+      D->f->vars[o[1].reg].space != WS_PTX_SP_SHARED) {
+    di->op = D_MOV_LOCALSYM;
+    DST(0);
+    di->imm = (int64_t)D->df->var_off[o[1].reg] + o[1].imm;
+    return WS_OK;
+  }
+  if (o[1].kind == WS_PTX_O_SYM && o[1].symkind == WS_PTX_S_FUNC) { /* address of a function */
+    uint32_t fidx;
+    if (!D->m->funcs[o[1].reg].has_body) return unsup(D, in, "address of a function without a body");
+    if ((st = queue_func(D, o[1].reg, &fidx))) return st;
+    di->op = D_MOV;
+    DST(0);
+    return const_slot(D, FUNC_ADDR_BASE + 16 * (uint64_t)o[1].reg, &di->a);
+  }
+  di->wmask = wmask_of(reg_bits(D, o[0].kind == WS_PTX_O_REG ? o[0].reg : 0));
+  if (o[0].kind == WS_PTX_O_REG) {
+    int rb = reg_bits(D, o[0].reg);
+    if (rb < di->bits) di->wmask = wmask_of(rb);
+    else di->wmask = wmask_of(di->bits);
+  }
+  UN(MOV);
+}
+
+/* cvt */
+static int dec_cvt(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  const ws_ptx_operand *o = in->ops;
+  int t = T->t;
+  int tt = in->type[0], ft = in->type[1];
+  if (in->nops == 3) { /* cvt.rn.f16x2.f32 d, a, b */
+    if ((tt != WS_PTX_T_F16X2 && tt != WS_PTX_T_BF16X2) || ft != WS_PTX_T_F32) return refuse(D, in);
+    di->ty = tt == WS_PTX_T_BF16X2;
+    di->relu = (uint8_t)ws_ptx_inst_has(in, WS_PTX_MOD_RELU);
+    di->e = ws_ptx_inst_has(in, WS_PTX_MOD_SATFINITE);
+    t = WS_PTX_T_F32;
+    BIN(CVT_PACK);
+  }
+  int nt = numtype(tt), nf = numtype(ft);
+  if (nt < 0 || nf < 0) return refuse(D, in);
+  di->ty = (uint8_t)nf;
+  di->ty2 = (uint8_t)nt;
+  di->bits = (uint8_t)tbits(ft);
+  di->size = (uint8_t)tbits(tt);
+  di->sgn = tkind(ft) == WS_PTX_TK_S;
+  di->wmask = wmask_of(tbits(tt));
+  if (o[0].kind == WS_PTX_O_REG) {
+    int rb = reg_bits(D, o[0].reg);
+    if (rb > tbits(tt) && tkind(tt) == WS_PTX_TK_S) di->sext = 1; /* sign-extend into the register */
+    di->imm = rb;
+  }
+  di->op = (tkind(tt) != WS_PTX_TK_F && tkind(tt) != WS_PTX_TK_H && tkind(ft) != WS_PTX_TK_F &&
+            tkind(ft) != WS_PTX_TK_H && !di->sat)
+               ? D_CVT_INT
+               : D_CVT;
+  DST(0);
+  t = ft;
+  SRC(1, a);
+  return WS_OK;
+}
+
+/* cvta */
+static int dec_cvta(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  int t = T->t;
+  int ms;
+  int sp = in->space ? in->space : in->space2;
+  switch (sp) {
+  case WS_PTX_SP_GLOBAL: ms = MS_GLOBAL; break;
+  case WS_PTX_SP_SHARED: ms = MS_SHARED; break;
+  case WS_PTX_SP_LOCAL: ms = MS_LOCAL; break;
+  case WS_PTX_SP_CONST: ms = MS_CONST; break;
+  default: return unsup(D, in, "cvta state space");
+  }
+  di->space = (uint8_t)ms;
+  DST(0);
+  SRC(1, a);
+  di->op = ws_ptx_inst_has(in, WS_PTX_MOD_TO) ? D_CVTA_TO : D_CVTA_FROM;
+  return WS_OK;
+}
+
+/* isspacep */
+static int dec_isspacep(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  const ws_ptx_operand *o = in->ops;
+  int t = T->t;
+  int st;
+  int ms;
+  switch (in->space) {
+  case WS_PTX_SP_GLOBAL: ms = MS_GLOBAL; break;
+  case WS_PTX_SP_SHARED: ms = MS_SHARED; break;
+  case WS_PTX_SP_LOCAL: ms = MS_LOCAL; break;
+  case WS_PTX_SP_CONST: ms = MS_CONST; break;
+  default: return unsup(D, in, "isspacep state space");
+  }
+  di->space = (uint8_t)ms;
+  di->op = D_ISSPACEP;
+  if ((st = pred(D, in, &o[0], &di->d))) return st;
+  t = WS_PTX_T_U64;
+  SRC(1, a);
+  return WS_OK;
+}
+
+/* ld, ldu, st */
+static int dec_ld_st(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  const ws_ptx_operand *o = in->ops;
+  int t = T->t;
+  int st;
+  int isld = in->op != WS_PTX_OP_ST;
+  const ws_ptx_operand *ao = isld ? &o[1] : &o[0], *vo = isld ? &o[0] : &o[1];
+  int ms;
+  /* a third operand is the L2::cache_hint policy: caches are not modelled */
+  if ((in->nops != 2 && !(in->nops == 3 && ws_ptx_inst_has(in, WS_PTX_MOD_L2_CACHE_HINT))) ||
+      t == WS_PTX_T_PRED || T->bits > 64)
+    return refuse(D, in);
+  if ((st = mspace(D, in, ao, &ms))) return st;
+  di->space = (uint8_t)ms;
+  di->size = (uint8_t)(T->bits / 8);
+  if ((st = address(D, in, ao, di))) return st;
+  if (ms == MS_KPARAM && !isld) return unsup(D, in, "store to the kernel's parameters");
+  if ((st = vec_operand(D, in, vo, t, isld, di))) return st;
+  if (di->vec != (in->vec ? in->vec : 1)) return unsup(D, in, "vector width");
+  di->op = isld ? (ms == MS_KPARAM && di->vec == 1 ? D_LD_KPARAM : D_LD) : D_ST;
+  if (di->vec == 1 && (di->size == 4 || di->size == 8) && !di->frel && !(isld && di->sgn && di->size == 4 &&
+                                                                        vo->kind == WS_PTX_O_REG &&
+                                                                        reg_bits(D, vo->reg) > 32)) {
+    if (ms == MS_GLOBAL) di->op = isld ? D_LD_G : D_ST_G;
+    if (ms == MS_SHARED) di->op = isld ? D_LD_S : D_ST_S;
+  }
+  /* loads sign-extend signed types into the destination register's width */
+  di->wmask = ~0ull;
+  if (isld && vo->kind == WS_PTX_O_REG) di->wmask = wmask_of(reg_bits(D, vo->reg));
+  if (isld && vo->kind == WS_PTX_O_VEC && vo->comp && D->f->extra[vo->reg].kind == WS_PTX_O_REG)
+    di->wmask = wmask_of(reg_bits(D, D->f->extra[vo->reg].reg));
+  return WS_OK;
+}
+
+/* atom, red */
+static int dec_atom_red(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  const ws_ptx_operand *o = in->ops;
+  int t = T->t;
+  int st;
+  int isatom = in->op == WS_PTX_OP_ATOM;
+  int ms, i = 0;
+  const ws_ptx_operand *ao = isatom ? &o[1] : &o[0];
+  if ((st = mspace(D, in, ao, &ms))) return st;
+  if (ms != MS_GLOBAL && ms != MS_SHARED && ms != MS_GENERIC) return unsup(D, in, "atomic state space");
+  if (in->vec > 1) return refuse(D, in);
+  di->space = (uint8_t)ms;
+  di->size = (uint8_t)(T->bits / 8);
+  di->aop = in->bop;
+  int f = T->isf32 || T->isf64;
+  switch (in->bop) {
+  case WS_PTX_MOD_ADD: break; /* f16/bf16/f16x2/bf16x2: .noftz, round to nearest */
+  case WS_PTX_MOD_MIN: case WS_PTX_MOD_MAX: if (T->hk >= 0) return unsup(D, in, "half-precision atomic"); break;
+  case WS_PTX_MOD_INC: case WS_PTX_MOD_DEC: if (f || T->bits != 32) return unsup(D, in, "atomic type"); break;
+  case WS_PTX_MOD_AND: case WS_PTX_MOD_OR: case WS_PTX_MOD_XOR: case WS_PTX_MOD_EXCH: case WS_PTX_MOD_CAS:
+    if (T->bits < 32 && !(in->bop == WS_PTX_MOD_CAS && T->bits == 16)) return unsup(D, in, "atomic type");
+    break;
+  default: return unsup(D, in, "atomic operation");
+  }
+  if (T->bits < 32 && in->bop != WS_PTX_MOD_CAS && !(T->hk >= 0 && in->bop == WS_PTX_MOD_ADD))
+    return unsup(D, in, "atomic type");
+  di->ty = (uint8_t)(T->isf32 ? 1 : T->isf64 ? 2 : T->hk >= 0 ? 3 + T->hk : 0);
+  if (isatom) {
+    DST(0);
+    i = 1;
+  } else {
+    di->d = NO_SLOT;
+  }
+  if ((st = address(D, in, &o[i], di))) return st;
+  if ((st = src(D, in, &o[i + 1], t, &di->b))) return st;
+  if (in->bop == WS_PTX_MOD_CAS) {
+    if (!isatom || in->nops < 4) return refuse(D, in);
+    if ((st = src(D, in, &o[i + 2], t, &di->c))) return st;
+  }
+  di->op = isatom ? D_ATOM : D_RED;
+  return WS_OK;
+}
+
+/* alloca */
+static int dec_alloca(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  const ws_ptx_operand *o = in->ops;
+  int t = T->t;
+  /* alloca.type ptr, size{, align} */
+  di->op = D_ALLOCA;
+  DST(0);
+  SRC(1, a);
+  di->imm = 8;
+  if (in->nops > 2) {
+    if (o[2].kind != WS_PTX_O_IMM_INT || o[2].imm < 1 || o[2].imm > 4096 || (o[2].imm & (o[2].imm - 1)))
+      return unsup(D, in, "alloca alignment");
+    di->imm = o[2].imm;
+  }
+  return WS_OK;
+}
+
+/* stacksave */
+static int dec_stacksave(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  (void)T;
+  di->op = D_STACKSAVE;
+  DST(0);
+  return WS_OK;
+}
+
+/* stackrestore */
+static int dec_stackrestore(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  int t = T->t;
+  di->op = D_STACKRESTORE;
+  SRC(0, a);
+  return WS_OK;
+}
+
+/* createpolicy */
+static int dec_createpolicy(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  (void)T;
+  /* an opaque cache-policy value: caches are not modelled */
+  di->op = D_MOV;
+  DST(0);
+  return const_slot(D, 0, &di->a);
+}
+
+/* no effect here: prefetch, prefetchu, membar, fence, bar_warp_sync, nanosleep, pmevent, griddep_wait, griddep_launch */
+static int dec_nop(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  (void)D; (void)in; (void)T;
+  di->op = D_NOP;
+  return WS_OK;
+}
+
+/* bar, barrier */
+static int dec_bar(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  const ws_ptx_operand *o = in->ops;
+  int t = T->t;
+  int st;
+  /* bar.sync / bar.arrive / bar.red.op / barrier.sync [.aligned] a{, b} */
+  int arrive = ws_ptx_inst_has(in, WS_PTX_MOD_ARRIVE);
+  int red = ws_ptx_inst_has(in, WS_PTX_MOD_RED);
+  int i = 0;
+  di->op = D_BAR;
+  di->arrive = (uint8_t)(arrive ? 1 : 0);
+  if (red) {
+    if (in->bop != WS_PTX_MOD_POPC && in->bop != WS_PTX_MOD_AND && in->bop != WS_PTX_MOD_OR) return refuse(D, in);
+    di->bop = in->bop == WS_PTX_MOD_POPC ? 1 : in->bop == WS_PTX_MOD_AND ? 2 : 3;
+    if (in->bop == WS_PTX_MOD_POPC) DST(0);
+    else if ((st = pred(D, in, &o[0], &di->d))) return st;
+    i = 1;
+  }
+  if (in->nops <= i) {
+    if (in->op == WS_PTX_OP_BAR) return refuse(D, in);
+    return const_slot(D, 0, &di->a);
+  }
+  t = WS_PTX_T_U32;
+  SRC(i, a);
+  if (in->nops > i + 1 && !(red && i + 2 == in->nops && o[i + 1].kind == WS_PTX_O_REG &&
+                            is_pred_reg(D, o[i + 1].reg))) {
+    SRC(i + 1, b);
+    i++;
+  }
+  if (red) {
+    if (in->nops <= i + 1) return refuse(D, in);
+    if ((st = pred(D, in, &o[i + 1], &di->c))) return st;
+    if (o[i + 1].flags & WS_PTX_OF_NOT) di->flags |= 4;
+  }
+  return WS_OK;
+}
+
+/* bra */
+static int dec_bra(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  (void)T;
+  const ws_ptx_operand *o = in->ops;
+  if (o[0].kind != WS_PTX_O_LABEL) return refuse(D, in);
+  di->op = D_BRA;
+  di->target = (uint32_t)o[0].imm;
+  return WS_OK;
+}
+
+/* brx_idx */
+static int dec_brx_idx(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  const ws_ptx_operand *o = in->ops;
+  int t = T->t;
+  int st;
+  /* brx.idx index, table: targets go to vslots as instruction indices */
+  if (o[1].kind != WS_PTX_O_SYM || o[1].symkind != WS_PTX_S_BTABLE || o[1].reg >= D->f->nbtables)
+    return unsup(D, in, "brx.idx without a branch-target table");
+  const ws_ptx_btable *bt = &D->f->btables[o[1].reg];
+  di->op = D_BRX;
+  t = WS_PTX_T_U32;
+  SRC(0, a);
+  di->vbase = D->nvs;
+  di->imm = bt->ntargets;
+  for (uint32_t i = 0; i < bt->ntargets; i++)
+    if ((st = push_vs(D, D->f->labels[bt->labels[i]].inst))) return st;
+  return WS_OK;
+}
+
+/* exit */
+static int dec_exit(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  (void)D; (void)in; (void)T;
+  di->op = D_EXIT;
+  return WS_OK;
+}
+
+/* trap */
+static int dec_trap(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  (void)D; (void)in; (void)T;
+  di->op = D_TRAP;
+  return WS_OK;
+}
+
+/* ret */
+static int dec_ret(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  (void)in; (void)T;
+  di->op = D->f->is_entry ? D_EXIT : D_RET;
+  return WS_OK;
+}
+
+/* call */
+static int dec_call(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  (void)T;
+  const ws_ptx_operand *o = in->ops;
+  int st;
+  int fi = -1;
+  for (int i = 0; i < in->nops; i++)
+    if (o[i].kind == WS_PTX_O_SYM && o[i].symkind == WS_PTX_S_FUNC) fi = i;
+  if (fi < 0) { /* call (r), %reg, (args), proto: the prototype gives the shape */
+    for (int i = 0; i < in->nops; i++)
+      if (o[i].kind == WS_PTX_O_REG) fi = i;
+    if (fi < 0 || is_pred_reg(D, o[fi].reg)) return unsup(D, in, "call target");
+  }
+  int indirect = o[fi].kind == WS_PTX_O_REG;
+  const ws_ptx_function *cf = indirect ? NULL : &D->m->funcs[o[fi].reg];
+  const ws_ptx_operand *rl = fi > 0 ? &o[fi - 1] : NULL;
+  const ws_ptx_operand *al = fi + 1 < in->nops ? &o[fi + 1] : NULL;
+  if (rl && rl->kind != WS_PTX_O_LIST) return unsup(D, in, "call return list");
+  if (al && al->kind != WS_PTX_O_LIST) return unsup(D, in, "call argument list");
+  uint32_t nr = rl ? rl->comp : 0, na = al ? al->comp : 0;
+  /* vslots: [ret frame offsets...][arg sources...]; for SYM params the
+   * slot is the caller's frame offset with the top bit set */
+  di->vbase = D->nvs;
+  di->vec = (uint8_t)na;
+  di->size = (uint8_t)nr;
+  for (uint32_t i = 0; i < nr + na; i++) {
+    const ws_ptx_operand *e = &D->f->extra[i < nr ? rl->reg + i : al->reg + (i - nr)];
+    uint32_t s;
+    if (e->kind == WS_PTX_O_SYM && e->symkind == WS_PTX_S_LOCAL)
+      s = 0x80000000u | (uint32_t)(D->df->var_off[e->reg] + (uint64_t)e->imm);
+    else if (e->kind == WS_PTX_O_SYM && e->symkind == WS_PTX_S_PARAM && !D->f->is_entry)
+      s = 0x80000000u | (uint32_t)D->df->param_off[e->reg];
+    else if (i >= nr && (e->kind == WS_PTX_O_REG || e->kind == WS_PTX_O_IMM_INT)) {
+      int at = cf && (i - nr) < cf->nparams ? cf->params[i - nr].type : WS_PTX_T_B64;
+      if ((st = src(D, in, e, at, &s))) return st;
+    } else
+      return unsup(D, in, "call operand");
+    if ((st = push_vs(D, s))) return st;
+  }
+  if (indirect) {
+    di->op = D_CALLI;
+    di->a = o[fi].reg;
+    return WS_OK;
+  }
+  if (!cf->has_body) {
+    if (strcmp(cf->name, "vprintf") == 0 && na == 2) {
+      di->op = D_VPRINTF;
+      return WS_OK;
+    }
+    if (strcmp(cf->name, "__assertfail") == 0 && na == 5) { /* assert() failing in device code */
+      di->op = D_ASSERTFAIL;
+      return WS_OK;
+    }
+    return unsup(D, in, "call to an external function without a body");
+  }
+  if (na != cf->nparams || nr != cf->nrets) return unsup(D, in, "argument count differs from the callee");
+  di->op = D_CALL;
+  return queue_func(D, o[fi].reg, &di->target);
+}
+
+/* shfl */
+static int dec_shfl(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  const ws_ptx_operand *o = in->ops;
+  int t = T->t;
+  int st;
+  static const int sm[][2] = {{WS_PTX_MOD_UP, 0}, {WS_PTX_MOD_DOWN, 1}, {WS_PTX_MOD_BFLY, 2}, {WS_PTX_MOD_IDX, 3}};
+  int i = 1;
+  int sync = ws_ptx_inst_has(in, WS_PTX_MOD_SYNC);
+  di->mode = 255;
+  for (int j = 0; j < 4; j++)
+    if (in->mode == sm[j][0]) di->mode = (uint8_t)sm[j][1];
+  if (di->mode == 255) return refuse(D, in);
+  di->op = D_SHFL;
+  DST(0);
+  if (o[1].flags & WS_PTX_OF_PIPE) {
+    if ((st = pred(D, in, &o[1], &di->d2))) return st;
+    i = 2;
+  }
+  if (in->nops - i != (sync ? 4 : 3)) return refuse(D, in);
+  SRC(i, a);
+  t = WS_PTX_T_U32;
+  SRC(i + 1, b);
+  SRC(i + 2, c);
+  if (sync) SRC(i + 3, e);
+  else if ((st = const_slot(D, 0xffffffffu, &di->e))) return st; /* pre-sm_70 shfl: no member mask */
+  return WS_OK;
+}
+
+/* vote */
+static int dec_vote(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  const ws_ptx_operand *o = in->ops;
+  int t = T->t;
+  int st;
+  di->op = D_VOTE;
+  di->mode = in->mode == WS_PTX_MOD_ALL ? 0 : in->mode == WS_PTX_MOD_ANY ? 1 : in->mode == WS_PTX_MOD_BALLOT ? 3 : 2;
+  if (in->mode != WS_PTX_MOD_ALL && in->mode != WS_PTX_MOD_ANY && in->mode != WS_PTX_MOD_BALLOT &&
+      !ws_ptx_inst_has(in, WS_PTX_MOD_UNI))
+    return refuse(D, in);
+  if (di->mode == 3) DST(0);
+  else if ((st = pred(D, in, &o[0], &di->d))) return st;
+  if ((st = pred(D, in, &o[1], &di->a))) return st;
+  if (o[1].flags & WS_PTX_OF_NOT) di->flags |= 1;
+  if (in->nops > 2) {
+    t = WS_PTX_T_U32;
+    SRC(2, b);
+  } else if ((st = const_slot(D, 0xffffffffu, &di->b))) {
+    return st;
+  }
+  return WS_OK;
+}
+
+/* match */
+static int dec_match(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  const ws_ptx_operand *o = in->ops;
+  int t = T->t;
+  int st;
+  int i = 1;
+  di->op = D_MATCH;
+  di->mode = in->mode == WS_PTX_MOD_ALL;
+  DST(0);
+  if (o[1].flags & WS_PTX_OF_PIPE) {
+    if ((st = pred(D, in, &o[1], &di->d2))) return st;
+    i = 2;
+  }
+  if (in->nops - i != 2) return refuse(D, in);
+  SRC(i, a);
+  t = WS_PTX_T_U32;
+  SRC(i + 1, b);
+  di->d = di->d; /* result is a b32 mask */
+  return WS_OK;
+}
+
+/* redux */
+static int dec_redux(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  int t = T->t;
+  if (!T->isint || T->bits != 32) return refuse(D, in);
+  di->op = D_REDUX;
+  di->aop = in->bop;
+  DST(0);
+  SRC(1, a);
+  t = WS_PTX_T_U32;
+  SRC(2, b);
+  return WS_OK;
+}
+
+/* activemask */
+static int dec_activemask(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  (void)T;
+  di->op = D_ACTIVEMASK;
+  DST(0);
+  return WS_OK;
+}
+
+/* elect */
+static int dec_elect(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T) {
+  (void)T;
+  const ws_ptx_operand *o = in->ops;
+  int st;
+  di->op = D_ELECT;
+  int i = 0;
+  if (o[0].kind == WS_PTX_O_REG && !is_pred_reg(D, o[0].reg)) {
+    DST(0);
+    i = 1;
+  } else if (o[0].kind == WS_PTX_O_SINK) {
+    di->d = D->scratch;
+    i = 1;
+  }
+  if (i < in->nops && (st = pred(D, in, &o[i], &di->d2))) return st;
+  return WS_OK;
+}
+#undef SRC
+#undef DST
+#undef BIN
+#undef UN
+#undef TER
+
+/* The decoder of each PTX opcode (NULL: not implemented). */
+static dec_fn *const decoders[WS_PTX_OP_COUNT] = {
+    [WS_PTX_OP_ADD] = dec_add_sub_mul,
+    [WS_PTX_OP_SUB] = dec_add_sub_mul,
+    [WS_PTX_OP_MUL] = dec_add_sub_mul,
+    [WS_PTX_OP_ADDC] = dec_addc,
+    [WS_PTX_OP_SUBC] = dec_addc,
+    [WS_PTX_OP_MADC] = dec_mad_fma,
+    [WS_PTX_OP_MAD] = dec_mad_fma,
+    [WS_PTX_OP_FMA] = dec_mad_fma,
+    [WS_PTX_OP_MUL24] = dec_mul24,
+    [WS_PTX_OP_MAD24] = dec_mad24,
+    [WS_PTX_OP_SAD] = dec_sad,
+    [WS_PTX_OP_DIV] = dec_div,
+    [WS_PTX_OP_REM] = dec_rem,
+    [WS_PTX_OP_ABS] = dec_abs_neg,
+    [WS_PTX_OP_NEG] = dec_abs_neg,
+    [WS_PTX_OP_MIN] = dec_min_max,
+    [WS_PTX_OP_MAX] = dec_min_max,
+    [WS_PTX_OP_COPYSIGN] = dec_copysign,
+    [WS_PTX_OP_TESTP] = dec_testp,
+    [WS_PTX_OP_DP4A] = dec_dp4a,
+    [WS_PTX_OP_DP2A] = dec_dp4a,
+    [WS_PTX_OP_RCP] = dec_rcp_sqrt,
+    [WS_PTX_OP_SQRT] = dec_rcp_sqrt,
+    [WS_PTX_OP_RSQRT] = dec_approx,
+    [WS_PTX_OP_SIN] = dec_approx,
+    [WS_PTX_OP_COS] = dec_approx,
+    [WS_PTX_OP_LG2] = dec_approx,
+    [WS_PTX_OP_EX2] = dec_approx,
+    [WS_PTX_OP_TANH] = dec_approx,
+    [WS_PTX_OP_AND] = dec_logic,
+    [WS_PTX_OP_OR] = dec_logic,
+    [WS_PTX_OP_XOR] = dec_logic,
+    [WS_PTX_OP_NOT] = dec_not,
+    [WS_PTX_OP_CNOT] = dec_cnot,
+    [WS_PTX_OP_LOP3] = dec_lop3,
+    [WS_PTX_OP_SHL] = dec_shift,
+    [WS_PTX_OP_SHR] = dec_shift,
+    [WS_PTX_OP_SHF] = dec_shf,
+    [WS_PTX_OP_POPC] = dec_popc,
+    [WS_PTX_OP_CLZ] = dec_clz,
+    [WS_PTX_OP_BREV] = dec_brev,
+    [WS_PTX_OP_BFIND] = dec_bfind,
+    [WS_PTX_OP_BFE] = dec_bfe,
+    [WS_PTX_OP_BFI] = dec_bfi,
+    [WS_PTX_OP_PRMT] = dec_prmt,
+    [WS_PTX_OP_FNS] = dec_fns,
+    [WS_PTX_OP_BMSK] = dec_bmsk,
+    [WS_PTX_OP_SZEXT] = dec_szext,
+    [WS_PTX_OP_SETP] = dec_setp_set,
+    [WS_PTX_OP_SET] = dec_setp_set,
+    [WS_PTX_OP_SELP] = dec_selp,
+    [WS_PTX_OP_SLCT] = dec_slct,
+    [WS_PTX_OP_MOV] = dec_mov,
+    [WS_PTX_OP_CVT] = dec_cvt,
+    [WS_PTX_OP_CVTA] = dec_cvta,
+    [WS_PTX_OP_ISSPACEP] = dec_isspacep,
+    [WS_PTX_OP_LD] = dec_ld_st,
+    [WS_PTX_OP_LDU] = dec_ld_st,
+    [WS_PTX_OP_ST] = dec_ld_st,
+    [WS_PTX_OP_ATOM] = dec_atom_red,
+    [WS_PTX_OP_RED] = dec_atom_red,
+    [WS_PTX_OP_ALLOCA] = dec_alloca,
+    [WS_PTX_OP_STACKSAVE] = dec_stacksave,
+    [WS_PTX_OP_STACKRESTORE] = dec_stackrestore,
+    [WS_PTX_OP_CREATEPOLICY] = dec_createpolicy,
+    [WS_PTX_OP_PREFETCH] = dec_nop,
+    [WS_PTX_OP_PREFETCHU] = dec_nop,
+    [WS_PTX_OP_MEMBAR] = dec_nop,
+    [WS_PTX_OP_FENCE] = dec_nop,
+    [WS_PTX_OP_BAR_WARP_SYNC] = dec_nop,
+    [WS_PTX_OP_NANOSLEEP] = dec_nop,
+    [WS_PTX_OP_PMEVENT] = dec_nop,
+    [WS_PTX_OP_GRIDDEP_WAIT] = dec_nop,
+    [WS_PTX_OP_GRIDDEP_LAUNCH] = dec_nop,
+    [WS_PTX_OP_BAR] = dec_bar,
+    [WS_PTX_OP_BARRIER] = dec_bar,
+    [WS_PTX_OP_BRA] = dec_bra,
+    [WS_PTX_OP_BRX_IDX] = dec_brx_idx,
+    [WS_PTX_OP_EXIT] = dec_exit,
+    [WS_PTX_OP_TRAP] = dec_trap,
+    [WS_PTX_OP_RET] = dec_ret,
+    [WS_PTX_OP_CALL] = dec_call,
+    [WS_PTX_OP_SHFL] = dec_shfl,
+    [WS_PTX_OP_VOTE] = dec_vote,
+    [WS_PTX_OP_MATCH] = dec_match,
+    [WS_PTX_OP_REDUX] = dec_redux,
+    [WS_PTX_OP_ACTIVEMASK] = dec_activemask,
+    [WS_PTX_OP_ELECT] = dec_elect
+};
+
+/* Decode one instruction: the fields every form shares, then its opcode's
+ * decoder. */
+static int decode(dec *D, const ws_ptx_inst *in, dinst *di) {
+  optype T;
+  T.t = in->ntypes ? in->type[0] : WS_PTX_T_NONE;
+  T.bits = T.t ? tbits(T.t) : 0;
+  int k = T.t ? tkind(T.t) : 0;
+  di->bits = (uint8_t)(T.bits < 8 ? 8 : T.bits > 64 ? 64 : T.bits);
   di->sgn = k == WS_PTX_TK_S;
   di->wmask = wmask_of(di->bits);
   di->rnd = (uint8_t)rnd_of(in->round);
@@ -342,812 +1481,13 @@ static int decode(dec *D, const ws_ptx_inst *in, dinst *di) {
   di->sat = (uint8_t)ws_ptx_inst_has(in, WS_PTX_MOD_SAT);
   di->d2 = NO_SLOT;
   di->d = di->a = di->b = di->c = di->e = NO_SLOT;
-  int isf32 = t == WS_PTX_T_F32, isf64 = t == WS_PTX_T_F64, hk = hkind(t);
-  int isint = k == WS_PTX_TK_U || k == WS_PTX_TK_S || k == WS_PTX_TK_B;
-  int plain = (di->rnd == WS_NUM_RND_NONE || di->rnd == WS_NUM_RN) && !di->ftz && !di->sat;
-
-#define SRC(i, s) do { if ((st = src(D, in, &o[i], t, &di->s))) return st; } while (0)
-#define DST(i) do { if ((st = dst(D, in, &o[i], &di->d))) return st; } while (0)
-#define BIN(OP) do { di->op = D_##OP; DST(0); SRC(1, a); SRC(2, b); return WS_OK; } while (0)
-#define UN(OP) do { di->op = D_##OP; DST(0); SRC(1, a); return WS_OK; } while (0)
-#define TER(OP) do { di->op = D_##OP; DST(0); SRC(1, a); SRC(2, b); SRC(3, c); return WS_OK; } while (0)
-
-  switch (in->op) {
-  case WS_PTX_OP_ADD:
-  case WS_PTX_OP_SUB:
-  case WS_PTX_OP_MUL: {
-    int isadd = in->op == WS_PTX_OP_ADD, issub = in->op == WS_PTX_OP_SUB;
-    if (isf32) {
-      if (ws_ptx_inst_has(in, WS_PTX_MOD_CC)) break;
-      if (plain) {
-        if (isadd) BIN(F32_ADD);
-        if (issub) BIN(F32_SUB);
-        BIN(F32_MUL);
-      }
-      if (isadd) BIN(F32_ADD_X);
-      if (issub) BIN(F32_SUB_X);
-      BIN(F32_MUL_X);
-    }
-    if (isf64) {
-      if (plain) {
-        if (isadd) BIN(F64_ADD);
-        if (issub) BIN(F64_SUB);
-        BIN(F64_MUL);
-      }
-      if (isadd) BIN(F64_ADD_X);
-      if (issub) BIN(F64_SUB_X);
-      BIN(F64_MUL_X);
-    }
-    if (hk >= 0) {
-      di->ty = (uint8_t)hk;
-      if (isadd) BIN(H_ADD);
-      if (issub) BIN(H_SUB);
-      BIN(H_MUL);
-    }
-    if (!isint) break;
-    if (ws_ptx_inst_has(in, WS_PTX_MOD_CC)) {
-      if (in->op == WS_PTX_OP_MUL || (bits != 32 && bits != 64)) break;
-      di->cmp = 2; /* set carry-out, no carry-in */
-      if (isadd) BIN(ADDC);
-      BIN(SUBC);
-    }
-    if (isadd && di->sat) {
-      if (bits != 32 || !di->sgn) break;
-      BIN(ADD_SAT);
-    }
-    if (issub && di->sat) {
-      if (bits != 32 || !di->sgn) break;
-      BIN(SUB_SAT);
-    }
-    if (isadd) BIN(ADD);
-    if (issub) BIN(SUB);
-    if (in->mode == WS_PTX_MOD_HI) BIN(MUL_HI);
-    if (in->mode == WS_PTX_MOD_WIDE) {
-      if (bits > 32) break;
-      BIN(MUL_WIDE);
-    }
-    BIN(MUL_LO);
-  }
-  case WS_PTX_OP_ADDC:
-  case WS_PTX_OP_SUBC:
-    if (bits != 32 && bits != 64) break;
-    di->cmp = (uint8_t)(1 | (ws_ptx_inst_has(in, WS_PTX_MOD_CC) ? 2 : 0));
-    if (in->op == WS_PTX_OP_ADDC) BIN(ADDC);
-    BIN(SUBC);
-  case WS_PTX_OP_MADC:
-  case WS_PTX_OP_MAD:
-  case WS_PTX_OP_FMA:
-    if (isf32) {
-      if (plain) TER(F32_FMA);
-      TER(F32_FMA_X);
-    }
-    if (isf64) {
-      if (plain) TER(F64_FMA);
-      TER(F64_FMA_X);
-    }
-    if (hk >= 0) {
-      if (ws_ptx_inst_has(in, WS_PTX_MOD_RELU)) di->cmp = 1;
-      di->ty = (uint8_t)hk;
-      TER(H_FMA);
-    }
-    if (!isint || in->op == WS_PTX_OP_FMA) break;
-    if (in->op == WS_PTX_OP_MADC || ws_ptx_inst_has(in, WS_PTX_MOD_CC)) {
-      if ((bits != 32 && bits != 64) || in->mode == WS_PTX_MOD_WIDE) break;
-      di->cmp = (uint8_t)((in->op == WS_PTX_OP_MADC ? 1 : 0) | (ws_ptx_inst_has(in, WS_PTX_MOD_CC) ? 2 : 0));
-      di->e = in->mode == WS_PTX_MOD_HI;
-      TER(MADC);
-    }
-    if (in->mode == WS_PTX_MOD_HI) TER(MAD_HI);
-    if (in->mode == WS_PTX_MOD_WIDE) {
-      if (bits > 32) break;
-      di->op = D_MAD_WIDE;
-      DST(0);
-      SRC(1, a);
-      SRC(2, b);
-      t = di->sgn ? WS_PTX_T_S64 : WS_PTX_T_U64;
-      SRC(3, c);
-      return WS_OK;
-    }
-    TER(MAD_LO);
-  case WS_PTX_OP_MUL24:
-    if (bits != 32) break;
-    di->e = in->mode == WS_PTX_MOD_HI;
-    BIN(MUL24);
-  case WS_PTX_OP_MAD24:
-    if (bits != 32) break;
-    di->e = in->mode == WS_PTX_MOD_HI;
-    TER(MAD24);
-  case WS_PTX_OP_SAD:
-    TER(SAD);
-  case WS_PTX_OP_DIV:
-    if (isf32) {
-      if (ws_ptx_inst_has(in, WS_PTX_MOD_APPROX)) BIN(F32_DIV_APPROX);
-      if (ws_ptx_inst_has(in, WS_PTX_MOD_FULL)) BIN(F32_DIV_FULL);
-      if (di->rnd == WS_NUM_RN && !di->ftz) BIN(F32_DIV_RN);
-      BIN(F32_DIV);
-    }
-    if (isf64) {
-      if (di->rnd == WS_NUM_RN) BIN(F64_DIV_RN);
-      BIN(F64_DIV);
-    }
-    if (!isint) break;
-    BIN(DIV);
-  case WS_PTX_OP_REM:
-    BIN(REM);
-  case WS_PTX_OP_ABS:
-  case WS_PTX_OP_NEG: {
-    int isabs = in->op == WS_PTX_OP_ABS;
-    if (isf32) {
-      if (isabs) UN(F32_ABS);
-      UN(F32_NEG);
-    }
-    if (isf64) {
-      if (isabs) UN(F64_ABS);
-      UN(F64_NEG);
-    }
-    if (hk >= 0) {
-      di->ty = (uint8_t)hk;
-      if (isabs) UN(H_ABS);
-      UN(H_NEG);
-    }
-    if (!isint) break;
-    if (isabs) UN(ABS);
-    UN(NEG);
-  }
-  case WS_PTX_OP_MIN:
-  case WS_PTX_OP_MAX: {
-    int ismin = in->op == WS_PTX_OP_MIN;
-    if (in->nops != 3) break;
-    di->cmp = (uint8_t)ws_ptx_inst_has(in, WS_PTX_MOD_NANMODE);
-    if (isf32) {
-      if (ismin) BIN(F32_MIN);
-      BIN(F32_MAX);
-    }
-    if (isf64) {
-      if (ismin) BIN(F64_MIN);
-      BIN(F64_MAX);
-    }
-    if (hk >= 0) {
-      di->ty = (uint8_t)hk;
-      di->e = ws_ptx_inst_has(in, WS_PTX_MOD_RELU);
-      if (ismin) BIN(H_MIN);
-      BIN(H_MAX);
-    }
-    if (!isint || ws_ptx_inst_has(in, WS_PTX_MOD_RELU)) break;
-    if (ismin) BIN(MIN);
-    BIN(MAX);
-  }
-  case WS_PTX_OP_COPYSIGN:
-    if (isf32) BIN(F32_COPYSIGN);
-    BIN(F64_COPYSIGN);
-  case WS_PTX_OP_TESTP: {
-    static const int modes[] = {WS_PTX_MOD_FINITE, WS_PTX_MOD_INFINITE, WS_PTX_MOD_NUMBER,
-                                WS_PTX_MOD_NOTANUMBER, WS_PTX_MOD_NORMAL, WS_PTX_MOD_SUBNORMAL};
-    static const int nm[] = {WS_NUM_FINITE, WS_NUM_INFINITE, WS_NUM_NUMBER, WS_NUM_NOTANUMBER,
-                             WS_NUM_NORMAL, WS_NUM_SUBNORMAL};
-    for (int i = 0; i < 6; i++)
-      if (in->mode == modes[i]) di->cmp = (uint8_t)nm[i];
-    di->op = isf32 ? D_F32_TESTP : D_F64_TESTP;
-    if ((st = pred(D, in, &o[0], &di->d))) return st;
-    SRC(1, a);
-    return WS_OK;
-  }
-  case WS_PTX_OP_DP4A:
-  case WS_PTX_OP_DP2A:
-    di->sgn = tkind(in->type[0]) == WS_PTX_TK_S;
-    di->cmp = tkind(in->type[1]) == WS_PTX_TK_S;
-    di->e = in->mode == WS_PTX_MOD_HI;
-    if (in->op == WS_PTX_OP_DP4A) TER(DP4A);
-    TER(DP2A);
-  case WS_PTX_OP_RCP:
-  case WS_PTX_OP_SQRT: {
-    int approx = ws_ptx_inst_has(in, WS_PTX_MOD_APPROX);
-    int isrcp = in->op == WS_PTX_OP_RCP;
-    if (isf32) {
-      if (isrcp) {
-        if (approx) UN(F32_RCP_APPROX);
-        if (di->rnd == WS_NUM_RN && !di->ftz) UN(F32_RCP_RN);
-        UN(F32_RCP);
-      }
-      if (approx) UN(F32_SQRT_APPROX);
-      if (di->rnd == WS_NUM_RN && !di->ftz) UN(F32_SQRT_RN);
-      UN(F32_SQRT);
-    }
-    if (isf64) {
-      if (isrcp) {
-        if (approx) {
-          if (!di->ftz) break;
-          UN(F64_RCP_APPROX);
-        }
-        if (di->rnd == WS_NUM_RN) UN(F64_RCP_RN);
-        UN(F64_RCP);
-      }
-      if (approx) break;
-      if (di->rnd == WS_NUM_RN) UN(F64_SQRT_RN);
-      UN(F64_SQRT);
-    }
-    break;
-  }
-  case WS_PTX_OP_RSQRT:
-    if (isf32) UN(F32_RSQRT);
-    if (isf64) UN(F64_RSQRT);
-    break;
-  case WS_PTX_OP_SIN: if (isf32) UN(F32_SIN); break;
-  case WS_PTX_OP_COS: if (isf32) UN(F32_COS); break;
-  case WS_PTX_OP_LG2: if (isf32) UN(F32_LG2); break;
-  case WS_PTX_OP_EX2: if (isf32) UN(F32_EX2); break;
-  case WS_PTX_OP_TANH: if (isf32) UN(F32_TANH); break;
-  case WS_PTX_OP_AND:
-  case WS_PTX_OP_OR:
-  case WS_PTX_OP_XOR:
-    if (t == WS_PTX_T_PRED) {
-      di->op = in->op == WS_PTX_OP_AND ? D_PAND : in->op == WS_PTX_OP_OR ? D_POR : D_PXOR;
-      if ((st = pred(D, in, &o[0], &di->d)) || (st = pred(D, in, &o[1], &di->a)) ||
-          (st = pred(D, in, &o[2], &di->b)))
-        return st;
-      di->flags = (uint8_t)(((o[1].flags & WS_PTX_OF_NOT) ? 1 : 0) | ((o[2].flags & WS_PTX_OF_NOT) ? 2 : 0));
-      return WS_OK;
-    }
-    if (in->op == WS_PTX_OP_AND) BIN(AND);
-    if (in->op == WS_PTX_OP_OR) BIN(OR);
-    BIN(XOR);
-  case WS_PTX_OP_NOT:
-    if (t == WS_PTX_T_PRED) {
-      di->op = D_PNOT;
-      if ((st = pred(D, in, &o[0], &di->d)) || (st = pred(D, in, &o[1], &di->a))) return st;
-      return WS_OK;
-    }
-    UN(NOT);
-  case WS_PTX_OP_CNOT: UN(CNOT);
-  case WS_PTX_OP_LOP3:
-    di->op = D_LOP3;
-    DST(0);
-    SRC(1, a);
-    SRC(2, b);
-    SRC(3, c);
-    if (o[4].kind != WS_PTX_O_IMM_INT) break;
-    di->imm = o[4].imm & 0xff;
-    return WS_OK;
-  case WS_PTX_OP_SHL:
-  case WS_PTX_OP_SHR:
-    di->op = in->op == WS_PTX_OP_SHL ? D_SHL : D_SHR;
-    DST(0);
-    SRC(1, a);
-    t = WS_PTX_T_U32;
-    SRC(2, b);
-    return WS_OK;
-  case WS_PTX_OP_SHF:
-    di->cmp = in->mode == WS_PTX_MOD_L;
-    di->e = ws_ptx_inst_has(in, WS_PTX_MOD_WRAP);
-    TER(SHF);
-  case WS_PTX_OP_POPC: UN(POPC);
-  case WS_PTX_OP_CLZ: UN(CLZ);
-  case WS_PTX_OP_BREV: UN(BREV);
-  case WS_PTX_OP_BFIND:
-    di->cmp = (uint8_t)ws_ptx_inst_has(in, WS_PTX_MOD_SHIFTAMT);
-    UN(BFIND);
-  case WS_PTX_OP_BFE:
-    di->op = D_BFE;
-    DST(0);
-    SRC(1, a);
-    t = WS_PTX_T_U32;
-    SRC(2, b);
-    SRC(3, c);
-    return WS_OK;
-  case WS_PTX_OP_BFI:
-    di->op = D_BFI;
-    DST(0);
-    SRC(1, a);
-    SRC(2, b);
-    t = WS_PTX_T_U32;
-    SRC(3, c);
-    if ((st = src(D, in, &o[4], t, &di->e))) return st;
-    return WS_OK;
-  case WS_PTX_OP_PRMT: {
-    static const int pm[][2] = {{WS_PTX_MOD_F4E, WS_NUM_PRMT_F4E}, {WS_PTX_MOD_B4E, WS_NUM_PRMT_B4E},
-                                {WS_PTX_MOD_RC8, WS_NUM_PRMT_RC8}, {WS_PTX_MOD_ECL, WS_NUM_PRMT_ECL},
-                                {WS_PTX_MOD_ECR, WS_NUM_PRMT_ECR}, {WS_PTX_MOD_RC16, WS_NUM_PRMT_RC16}};
-    di->cmp = WS_NUM_PRMT_DEFAULT;
-    for (int i = 0; i < 6; i++)
-      if (in->mode == pm[i][0]) di->cmp = (uint8_t)pm[i][1];
-    TER(PRMT);
-  }
-  case WS_PTX_OP_FNS: TER(FNS);
-  case WS_PTX_OP_BMSK:
-    di->cmp = ws_ptx_inst_has(in, WS_PTX_MOD_WRAP);
-    BIN(BMSK);
-  case WS_PTX_OP_SZEXT:
-    di->cmp = ws_ptx_inst_has(in, WS_PTX_MOD_WRAP);
-    BIN(SZEXT);
-  case WS_PTX_OP_SETP:
-  case WS_PTX_OP_SET: {
-    int is_set = in->op == WS_PTX_OP_SET;
-    int ct = is_set ? in->type[1] : t;
-    int i = 0;
-    di->cmp = (uint8_t)cmp_of(in->cmp, &ok);
-    if (!ok) break;
-    di->bop = in->bop == WS_PTX_MOD_AND ? 1 : in->bop == WS_PTX_MOD_OR ? 2 : in->bop == WS_PTX_MOD_XOR ? 3 : 0;
-    di->op = is_set ? D_SET : D_SETP;
-    if (is_set) {
-      DST(0);
-      di->size = (uint8_t)tbits(t);
-      di->ty = t == WS_PTX_T_F32;
-      i = 1;
-    } else {
-      if ((st = pred(D, in, &o[0], &di->d))) return st;
-      i = 1;
-      if (in->nops > 1 && (o[1].flags & WS_PTX_OF_PIPE)) {
-        if ((st = pred(D, in, &o[1], &di->d2))) return st;
-        i = 2;
-      }
-    }
-    int cbits = tbits(ct), ck = tkind(ct);
-    di->bits = (uint8_t)(cbits < 8 ? 8 : cbits);
-    di->sgn = ck == WS_PTX_TK_S;
-    /* e = comparison kind: 0 int, 1 f32, 2 f64, 3.. half kinds */
-    di->e = ct == WS_PTX_T_F32 ? 1 : ct == WS_PTX_T_F64 ? 2 : hkind(ct) >= 0 ? 3 + (uint32_t)hkind(ct) : 0;
-    if (di->e >= 5 && di->d2 == NO_SLOT && !is_set) { /* x2 forms write p|q */ }
-    if (di->e == 0 && !(ck & (WS_PTX_TK_U | WS_PTX_TK_S | WS_PTX_TK_B))) break;
-    if (di->e == 0 && di->cmp > WS_NUM_GE) break;
-    if (di->e >= 5 && is_set) break;
-    if ((st = src(D, in, &o[i], ct, &di->a)) || (st = src(D, in, &o[i + 1], ct, &di->b))) return st;
-    if (di->bop) {
-      if (i + 2 >= in->nops) break;
-      if ((st = pred(D, in, &o[i + 2], &di->c))) return st;
-      if (o[i + 2].flags & WS_PTX_OF_NOT) di->flags |= 4;
-    }
-    return WS_OK;
-  }
-  case WS_PTX_OP_SELP:
-    di->op = D_SELP;
-    DST(0);
-    SRC(1, a);
-    SRC(2, b);
-    if ((st = pred(D, in, &o[3], &di->c))) return st;
-    if (o[3].flags & WS_PTX_OF_NOT) di->flags |= 4;
-    return WS_OK;
-  case WS_PTX_OP_SLCT:
-    di->op = D_SLCT;
-    di->ty = in->type[1] == WS_PTX_T_F32;
-    di->ftz = (uint8_t)ws_ptx_inst_has(in, WS_PTX_MOD_FTZ);
-    DST(0);
-    SRC(1, a);
-    SRC(2, b);
-    t = in->type[1];
-    SRC(3, c);
-    return WS_OK;
-  case WS_PTX_OP_MOV:
-    if (t == WS_PTX_T_PRED) {
-      di->op = D_MOV_PRED;
-      if ((st = pred(D, in, &o[0], &di->d))) return st;
-      if (o[1].kind == WS_PTX_O_IMM_INT) {
-        di->a = NO_SLOT;
-        di->imm = o[1].imm != 0;
-        return WS_OK;
-      }
-      return pred(D, in, &o[1], &di->a);
-    }
-    if (o[0].kind == WS_PTX_O_VEC) { /* mov.b64 {lo, hi}, %rd */
-      di->op = D_MOV_UNPACK;
-      int eb = bits / o[0].comp;
-      if (eb < 8) break;
-      di->size = (uint8_t)eb;
-      if ((st = vec_operand(D, in, &o[0], t, 1, di))) return st;
-      SRC(1, a);
-      return WS_OK;
-    }
-    if (o[1].kind == WS_PTX_O_VEC) {
-      di->op = D_MOV_PACK;
-      int eb = bits / o[1].comp;
-      if (eb < 8) break;
-      di->size = (uint8_t)eb;
-      DST(0);
-      int et = eb == 8 ? WS_PTX_T_B8 : eb == 16 ? WS_PTX_T_B16 : WS_PTX_T_B32;
-      return vec_operand(D, in, &o[1], et, 0, di);
-    }
-    if (o[1].kind == WS_PTX_O_SREG) {
-      di->op = D_MOV_SREG;
-      DST(0);
-      di->imm = o[1].reg;
-      di->cmp = o[1].comp;
-      return WS_OK;
-    }
-    if (o[1].kind == WS_PTX_O_SYM && o[1].symkind == WS_PTX_S_LOCAL &&
-        D->f->vars[o[1].reg].space != WS_PTX_SP_SHARED) {
-      di->op = D_MOV_LOCALSYM;
-      DST(0);
-      di->imm = (int64_t)D->df->var_off[o[1].reg] + o[1].imm;
-      return WS_OK;
-    }
-    if (o[1].kind == WS_PTX_O_SYM && o[1].symkind == WS_PTX_S_FUNC) { /* address of a function */
-      uint32_t fidx;
-      if (!D->m->funcs[o[1].reg].has_body) return unsup(D, in, "address of a function without a body");
-      if ((st = queue_func(D, o[1].reg, &fidx))) return st;
-      di->op = D_MOV;
-      DST(0);
-      return const_slot(D, FUNC_ADDR_BASE + 16 * (uint64_t)o[1].reg, &di->a);
-    }
-    di->wmask = wmask_of(reg_bits(D, o[0].kind == WS_PTX_O_REG ? o[0].reg : 0));
-    if (o[0].kind == WS_PTX_O_REG) {
-      int rb = reg_bits(D, o[0].reg);
-      if (rb < di->bits) di->wmask = wmask_of(rb);
-      else di->wmask = wmask_of(di->bits);
-    }
-    UN(MOV);
-  case WS_PTX_OP_CVT: {
-    int tt = in->type[0], ft = in->type[1];
-    if (in->nops == 3) { /* cvt.rn.f16x2.f32 d, a, b */
-      if ((tt != WS_PTX_T_F16X2 && tt != WS_PTX_T_BF16X2) || ft != WS_PTX_T_F32) break;
-      di->ty = tt == WS_PTX_T_BF16X2;
-      di->cmp = (uint8_t)ws_ptx_inst_has(in, WS_PTX_MOD_RELU);
-      di->e = ws_ptx_inst_has(in, WS_PTX_MOD_SATFINITE);
-      t = WS_PTX_T_F32;
-      BIN(CVT_PACK);
-    }
-    int nt = numtype(tt), nf = numtype(ft);
-    if (nt < 0 || nf < 0) break;
-    di->ty = (uint8_t)nf;
-    di->ty2 = (uint8_t)nt;
-    di->bits = (uint8_t)tbits(ft);
-    di->size = (uint8_t)tbits(tt);
-    di->sgn = tkind(ft) == WS_PTX_TK_S;
-    di->wmask = wmask_of(tbits(tt));
-    if (o[0].kind == WS_PTX_O_REG) {
-      int rb = reg_bits(D, o[0].reg);
-      if (rb > tbits(tt) && tkind(tt) == WS_PTX_TK_S) di->cmp = 1; /* sign-extend into the register */
-      di->imm = rb;
-    }
-    di->op = (tkind(tt) != WS_PTX_TK_F && tkind(tt) != WS_PTX_TK_H && tkind(ft) != WS_PTX_TK_F &&
-              tkind(ft) != WS_PTX_TK_H && !di->sat)
-                 ? D_CVT_INT
-                 : D_CVT;
-    DST(0);
-    t = ft;
-    SRC(1, a);
-    return WS_OK;
-  }
-  case WS_PTX_OP_CVTA: {
-    int ms;
-    int sp = in->space ? in->space : in->space2;
-    switch (sp) {
-    case WS_PTX_SP_GLOBAL: ms = MS_GLOBAL; break;
-    case WS_PTX_SP_SHARED: ms = MS_SHARED; break;
-    case WS_PTX_SP_LOCAL: ms = MS_LOCAL; break;
-    case WS_PTX_SP_CONST: ms = MS_CONST; break;
-    default: return unsup(D, in, "cvta state space");
-    }
-    di->space = (uint8_t)ms;
-    di->op = ws_ptx_inst_has(in, WS_PTX_MOD_TO) ? D_CVTA_TO : D_CVTA_FROM;
-    UN(MOV); /* placeholder, fixed below */
-  }
-  case WS_PTX_OP_ISSPACEP: {
-    int ms;
-    switch (in->space) {
-    case WS_PTX_SP_GLOBAL: ms = MS_GLOBAL; break;
-    case WS_PTX_SP_SHARED: ms = MS_SHARED; break;
-    case WS_PTX_SP_LOCAL: ms = MS_LOCAL; break;
-    case WS_PTX_SP_CONST: ms = MS_CONST; break;
-    default: return unsup(D, in, "isspacep state space");
-    }
-    di->space = (uint8_t)ms;
-    di->op = D_ISSPACEP;
-    if ((st = pred(D, in, &o[0], &di->d))) return st;
-    t = WS_PTX_T_U64;
-    SRC(1, a);
-    return WS_OK;
-  }
-  case WS_PTX_OP_LD:
-  case WS_PTX_OP_LDU:
-  case WS_PTX_OP_ST: {
-    int isld = in->op != WS_PTX_OP_ST;
-    const ws_ptx_operand *ao = isld ? &o[1] : &o[0], *vo = isld ? &o[0] : &o[1];
-    int ms;
-    /* a third operand is the L2::cache_hint policy: caches are not modelled */
-    if ((in->nops != 2 && !(in->nops == 3 && ws_ptx_inst_has(in, WS_PTX_MOD_L2_CACHE_HINT))) ||
-        t == WS_PTX_T_PRED || bits > 64)
-      break;
-    if ((st = mspace(D, in, ao, &ms))) return st;
-    di->space = (uint8_t)ms;
-    di->size = (uint8_t)(bits / 8);
-    if ((st = address(D, in, ao, di))) return st;
-    if (ms == MS_KPARAM && !isld) return unsup(D, in, "store to the kernel's parameters");
-    if ((st = vec_operand(D, in, vo, t, isld, di))) return st;
-    if (di->vec != (in->vec ? in->vec : 1)) return unsup(D, in, "vector width");
-    di->op = isld ? (ms == MS_KPARAM && di->vec == 1 ? D_LD_KPARAM : D_LD) : D_ST;
-    if (di->vec == 1 && (di->size == 4 || di->size == 8) && !di->frel && !(isld && di->sgn && di->size == 4 &&
-                                                                          vo->kind == WS_PTX_O_REG &&
-                                                                          reg_bits(D, vo->reg) > 32)) {
-      if (ms == MS_GLOBAL) di->op = isld ? D_LD_G : D_ST_G;
-      if (ms == MS_SHARED) di->op = isld ? D_LD_S : D_ST_S;
-    }
-    /* loads sign-extend signed types into the destination register's width */
-    di->wmask = ~0ull;
-    if (isld && vo->kind == WS_PTX_O_REG) di->wmask = wmask_of(reg_bits(D, vo->reg));
-    if (isld && vo->kind == WS_PTX_O_VEC && vo->comp && D->f->extra[vo->reg].kind == WS_PTX_O_REG)
-      di->wmask = wmask_of(reg_bits(D, D->f->extra[vo->reg].reg));
-    return WS_OK;
-  }
-  case WS_PTX_OP_ATOM:
-  case WS_PTX_OP_RED: {
-    int isatom = in->op == WS_PTX_OP_ATOM;
-    int ms, i = 0;
-    const ws_ptx_operand *ao = isatom ? &o[1] : &o[0];
-    if ((st = mspace(D, in, ao, &ms))) return st;
-    if (ms != MS_GLOBAL && ms != MS_SHARED && ms != MS_GENERIC) return unsup(D, in, "atomic state space");
-    if (in->vec > 1) break;
-    di->space = (uint8_t)ms;
-    di->size = (uint8_t)(bits / 8);
-    di->cmp = in->bop;
-    int f = isf32 || isf64;
-    switch (in->bop) {
-    case WS_PTX_MOD_ADD: break; /* f16/bf16/f16x2/bf16x2: .noftz, round to nearest */
-    case WS_PTX_MOD_MIN: case WS_PTX_MOD_MAX: if (hk >= 0) return unsup(D, in, "half-precision atomic"); break;
-    case WS_PTX_MOD_INC: case WS_PTX_MOD_DEC: if (f || bits != 32) return unsup(D, in, "atomic type"); break;
-    case WS_PTX_MOD_AND: case WS_PTX_MOD_OR: case WS_PTX_MOD_XOR: case WS_PTX_MOD_EXCH: case WS_PTX_MOD_CAS:
-      if (bits < 32 && !(in->bop == WS_PTX_MOD_CAS && bits == 16)) return unsup(D, in, "atomic type");
-      break;
-    default: return unsup(D, in, "atomic operation");
-    }
-    if (bits < 32 && in->bop != WS_PTX_MOD_CAS && !(hk >= 0 && in->bop == WS_PTX_MOD_ADD))
-      return unsup(D, in, "atomic type");
-    di->ty = (uint8_t)(isf32 ? 1 : isf64 ? 2 : hk >= 0 ? 3 + hk : 0);
-    if (isatom) {
-      DST(0);
-      i = 1;
-    } else {
-      di->d = NO_SLOT;
-    }
-    if ((st = address(D, in, &o[i], di))) return st;
-    if ((st = src(D, in, &o[i + 1], t, &di->b))) return st;
-    if (in->bop == WS_PTX_MOD_CAS) {
-      if (!isatom || in->nops < 4) break;
-      if ((st = src(D, in, &o[i + 2], t, &di->c))) return st;
-    }
-    di->op = isatom ? D_ATOM : D_RED;
-    return WS_OK;
-  }
-  case WS_PTX_OP_ALLOCA: /* alloca.type ptr, size{, align} */
-    di->op = D_ALLOCA;
-    DST(0);
-    SRC(1, a);
-    di->imm = 8;
-    if (in->nops > 2) {
-      if (o[2].kind != WS_PTX_O_IMM_INT || o[2].imm < 1 || o[2].imm > 4096 || (o[2].imm & (o[2].imm - 1)))
-        return unsup(D, in, "alloca alignment");
-      di->imm = o[2].imm;
-    }
-    return WS_OK;
-  case WS_PTX_OP_STACKSAVE:
-    di->op = D_STACKSAVE;
-    DST(0);
-    return WS_OK;
-  case WS_PTX_OP_STACKRESTORE:
-    di->op = D_STACKRESTORE;
-    SRC(0, a);
-    return WS_OK;
-  case WS_PTX_OP_CREATEPOLICY: /* an opaque cache-policy value: caches are not modelled */
-    di->op = D_MOV;
-    DST(0);
-    return const_slot(D, 0, &di->a);
-  case WS_PTX_OP_PREFETCH:
-  case WS_PTX_OP_PREFETCHU:
-  case WS_PTX_OP_MEMBAR:
-  case WS_PTX_OP_FENCE:
-  case WS_PTX_OP_BAR_WARP_SYNC:
-  case WS_PTX_OP_NANOSLEEP:
-  case WS_PTX_OP_PMEVENT:
-  case WS_PTX_OP_GRIDDEP_WAIT:
-  case WS_PTX_OP_GRIDDEP_LAUNCH:
-    di->op = D_NOP;
-    return WS_OK;
-  case WS_PTX_OP_BAR:
-  case WS_PTX_OP_BARRIER: {
-    /* bar.sync / bar.arrive / bar.red.op / barrier.sync [.aligned] a{, b} */
-    int arrive = ws_ptx_inst_has(in, WS_PTX_MOD_ARRIVE);
-    int red = ws_ptx_inst_has(in, WS_PTX_MOD_RED);
-    int i = 0;
-    di->op = D_BAR;
-    di->cmp = (uint8_t)(arrive ? 1 : 0);
-    if (red) {
-      if (in->bop != WS_PTX_MOD_POPC && in->bop != WS_PTX_MOD_AND && in->bop != WS_PTX_MOD_OR) break;
-      di->bop = in->bop == WS_PTX_MOD_POPC ? 1 : in->bop == WS_PTX_MOD_AND ? 2 : 3;
-      if (in->bop == WS_PTX_MOD_POPC) DST(0);
-      else if ((st = pred(D, in, &o[0], &di->d))) return st;
-      i = 1;
-    }
-    if (in->nops <= i) {
-      if (in->op == WS_PTX_OP_BAR) break;
-      return const_slot(D, 0, &di->a);
-    }
-    t = WS_PTX_T_U32;
-    SRC(i, a);
-    if (in->nops > i + 1 && !(red && i + 2 == in->nops && o[i + 1].kind == WS_PTX_O_REG &&
-                              is_pred_reg(D, o[i + 1].reg))) {
-      SRC(i + 1, b);
-      i++;
-    }
-    if (red) {
-      if (in->nops <= i + 1) break;
-      if ((st = pred(D, in, &o[i + 1], &di->c))) return st;
-      if (o[i + 1].flags & WS_PTX_OF_NOT) di->flags |= 4;
-    }
-    return WS_OK;
-  }
-  case WS_PTX_OP_BRA:
-    if (o[0].kind != WS_PTX_O_LABEL) break;
-    di->op = D_BRA;
-    di->target = (uint32_t)o[0].imm;
-    return WS_OK;
-  case WS_PTX_OP_BRX_IDX: {
-    /* brx.idx index, table: targets go to vslots as instruction indices */
-    if (o[1].kind != WS_PTX_O_SYM || o[1].symkind != WS_PTX_S_BTABLE || o[1].reg >= D->f->nbtables)
-      return unsup(D, in, "brx.idx without a branch-target table");
-    const ws_ptx_btable *bt = &D->f->btables[o[1].reg];
-    di->op = D_BRX;
-    t = WS_PTX_T_U32;
-    SRC(0, a);
-    di->vbase = D->nvs;
-    di->imm = bt->ntargets;
-    for (uint32_t i = 0; i < bt->ntargets; i++)
-      if ((st = push_vs(D, D->f->labels[bt->labels[i]].inst))) return st;
-    return WS_OK;
-  }
-  case WS_PTX_OP_EXIT:
-    di->op = D_EXIT;
-    return WS_OK;
-  case WS_PTX_OP_TRAP:
-    di->op = D_TRAP;
-    return WS_OK;
-  case WS_PTX_OP_RET:
-    di->op = D->f->is_entry ? D_EXIT : D_RET;
-    return WS_OK;
-  case WS_PTX_OP_CALL: {
-    int fi = -1;
-    for (int i = 0; i < in->nops; i++)
-      if (o[i].kind == WS_PTX_O_SYM && o[i].symkind == WS_PTX_S_FUNC) fi = i;
-    if (fi < 0) { /* call (r), %reg, (args), proto: the prototype gives the shape */
-      for (int i = 0; i < in->nops; i++)
-        if (o[i].kind == WS_PTX_O_REG) fi = i;
-      if (fi < 0 || is_pred_reg(D, o[fi].reg)) return unsup(D, in, "call target");
-    }
-    int indirect = o[fi].kind == WS_PTX_O_REG;
-    const ws_ptx_function *cf = indirect ? NULL : &D->m->funcs[o[fi].reg];
-    const ws_ptx_operand *rl = fi > 0 ? &o[fi - 1] : NULL;
-    const ws_ptx_operand *al = fi + 1 < in->nops ? &o[fi + 1] : NULL;
-    if (rl && rl->kind != WS_PTX_O_LIST) return unsup(D, in, "call return list");
-    if (al && al->kind != WS_PTX_O_LIST) return unsup(D, in, "call argument list");
-    uint32_t nr = rl ? rl->comp : 0, na = al ? al->comp : 0;
-    /* vslots: [ret frame offsets...][arg sources...]; for SYM params the
-     * slot is the caller's frame offset with the top bit set */
-    di->vbase = D->nvs;
-    di->vec = (uint8_t)na;
-    di->size = (uint8_t)nr;
-    for (uint32_t i = 0; i < nr + na; i++) {
-      const ws_ptx_operand *e = &D->f->extra[i < nr ? rl->reg + i : al->reg + (i - nr)];
-      uint32_t s;
-      if (e->kind == WS_PTX_O_SYM && e->symkind == WS_PTX_S_LOCAL)
-        s = 0x80000000u | (uint32_t)(D->df->var_off[e->reg] + (uint64_t)e->imm);
-      else if (e->kind == WS_PTX_O_SYM && e->symkind == WS_PTX_S_PARAM && !D->f->is_entry)
-        s = 0x80000000u | (uint32_t)D->df->param_off[e->reg];
-      else if (i >= nr && (e->kind == WS_PTX_O_REG || e->kind == WS_PTX_O_IMM_INT)) {
-        int at = cf && (i - nr) < cf->nparams ? cf->params[i - nr].type : WS_PTX_T_B64;
-        if ((st = src(D, in, e, at, &s))) return st;
-      } else
-        return unsup(D, in, "call operand");
-      if ((st = push_vs(D, s))) return st;
-    }
-    if (indirect) {
-      di->op = D_CALLI;
-      di->a = o[fi].reg;
-      return WS_OK;
-    }
-    if (!cf->has_body) {
-      if (strcmp(cf->name, "vprintf") == 0 && na == 2) {
-        di->op = D_VPRINTF;
-        return WS_OK;
-      }
-      if (strcmp(cf->name, "__assertfail") == 0 && na == 5) { /* assert() failing in device code */
-        di->op = D_ASSERTFAIL;
-        return WS_OK;
-      }
-      return unsup(D, in, "call to an external function without a body");
-    }
-    if (na != cf->nparams || nr != cf->nrets) return unsup(D, in, "argument count differs from the callee");
-    di->op = D_CALL;
-    return queue_func(D, o[fi].reg, &di->target);
-  }
-  case WS_PTX_OP_SHFL: {
-    static const int sm[][2] = {{WS_PTX_MOD_UP, 0}, {WS_PTX_MOD_DOWN, 1}, {WS_PTX_MOD_BFLY, 2}, {WS_PTX_MOD_IDX, 3}};
-    int i = 1;
-    int sync = ws_ptx_inst_has(in, WS_PTX_MOD_SYNC);
-    di->cmp = 255;
-    for (int j = 0; j < 4; j++)
-      if (in->mode == sm[j][0]) di->cmp = (uint8_t)sm[j][1];
-    if (di->cmp == 255) break;
-    di->op = D_SHFL;
-    DST(0);
-    if (o[1].flags & WS_PTX_OF_PIPE) {
-      if ((st = pred(D, in, &o[1], &di->d2))) return st;
-      i = 2;
-    }
-    if (in->nops - i != (sync ? 4 : 3)) break;
-    SRC(i, a);
-    t = WS_PTX_T_U32;
-    SRC(i + 1, b);
-    SRC(i + 2, c);
-    if (sync) SRC(i + 3, e);
-    else if ((st = const_slot(D, 0xffffffffu, &di->e))) return st; /* pre-sm_70 shfl: no member mask */
-    return WS_OK;
-  }
-  case WS_PTX_OP_VOTE: {
-    di->op = D_VOTE;
-    di->cmp = in->mode == WS_PTX_MOD_ALL ? 0 : in->mode == WS_PTX_MOD_ANY ? 1 : in->mode == WS_PTX_MOD_BALLOT ? 3 : 2;
-    if (in->mode != WS_PTX_MOD_ALL && in->mode != WS_PTX_MOD_ANY && in->mode != WS_PTX_MOD_BALLOT &&
-        !ws_ptx_inst_has(in, WS_PTX_MOD_UNI))
-      break;
-    if (di->cmp == 3) DST(0);
-    else if ((st = pred(D, in, &o[0], &di->d))) return st;
-    if ((st = pred(D, in, &o[1], &di->a))) return st;
-    if (o[1].flags & WS_PTX_OF_NOT) di->flags |= 1;
-    if (in->nops > 2) {
-      t = WS_PTX_T_U32;
-      SRC(2, b);
-    } else if ((st = const_slot(D, 0xffffffffu, &di->b))) {
-      return st;
-    }
-    return WS_OK;
-  }
-  case WS_PTX_OP_MATCH: {
-    int i = 1;
-    di->op = D_MATCH;
-    di->cmp = in->mode == WS_PTX_MOD_ALL;
-    DST(0);
-    if (o[1].flags & WS_PTX_OF_PIPE) {
-      if ((st = pred(D, in, &o[1], &di->d2))) return st;
-      i = 2;
-    }
-    if (in->nops - i != 2) break;
-    SRC(i, a);
-    t = WS_PTX_T_U32;
-    SRC(i + 1, b);
-    di->d = di->d; /* result is a b32 mask */
-    return WS_OK;
-  }
-  case WS_PTX_OP_REDUX:
-    if (!isint || bits != 32) break;
-    di->op = D_REDUX;
-    di->cmp = in->bop;
-    DST(0);
-    SRC(1, a);
-    t = WS_PTX_T_U32;
-    SRC(2, b);
-    return WS_OK;
-  case WS_PTX_OP_ACTIVEMASK:
-    di->op = D_ACTIVEMASK;
-    DST(0);
-    return WS_OK;
-  case WS_PTX_OP_ELECT: {
-    di->op = D_ELECT;
-    int i = 0;
-    if (o[0].kind == WS_PTX_O_REG && !is_pred_reg(D, o[0].reg)) {
-      DST(0);
-      i = 1;
-    } else if (o[0].kind == WS_PTX_O_SINK) {
-      di->d = D->scratch;
-      i = 1;
-    }
-    if (i < in->nops && (st = pred(D, in, &o[i], &di->d2))) return st;
-    return WS_OK;
-  }
-  default:
-    break;
-  }
-  return unsup(D, in, NULL);
-#undef SRC
-#undef DST
-#undef BIN
-#undef UN
-#undef TER
+  T.isf32 = T.t == WS_PTX_T_F32;
+  T.isf64 = T.t == WS_PTX_T_F64;
+  T.hk = hkind(T.t);
+  T.isint = k == WS_PTX_TK_U || k == WS_PTX_TK_S || k == WS_PTX_TK_B;
+  T.plain = (di->rnd == WS_NUM_RND_NONE || di->rnd == WS_NUM_RN) && !di->ftz && !di->sat;
+  dec_fn *f = (unsigned)in->op < WS_PTX_OP_COUNT ? decoders[in->op] : NULL;
+  return f ? f(D, in, di, &T) : refuse(D, in);
 }
 
 /* ---- reconvergence: immediate post-dominators --------------------------- */
@@ -1230,9 +1570,6 @@ static int decode_func(dec *D, dfunc *df, const ws_ptx_function *f) {
       di->gnot = in->guard_not;
     }
     if ((st = decode(D, in, di))) return st;
-    if (in->op == WS_PTX_OP_CVTA) { /* decode() left MOV with the cvta space */
-      di->op = ws_ptx_inst_has(in, WS_PTX_MOD_TO) ? D_CVTA_TO : D_CVTA_FROM;
-    }
   }
   dinst *last = &df->code[f->ninsts];
   last->op = f->is_entry ? D_EXIT : D_RET;

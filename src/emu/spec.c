@@ -11,6 +11,8 @@
 #include "emu/num.h"
 #include "warpsight/emu.h"
 #include "warpsight/json.h"
+#include "util/file.h"
+#include "util/strbuf.h"
 
 static const struct {
   const char *name;
@@ -25,13 +27,6 @@ const char *ws_elem_type_name(ws_elem_type t) {
 
 int ws_elem_type_size(ws_elem_type t) {
   return (unsigned)t < WS_ELEM_COUNT ? elem_info[t].size : 0;
-}
-
-static char *xstrdup(const char *s) {
-  size_t n = strlen(s) + 1;
-  char *p = malloc(n);
-  if (p) memcpy(p, s, n);
-  return p;
 }
 
 static void free_arg(ws_launch_arg *a) {
@@ -448,7 +443,7 @@ static int parse_variable(ws_launch_arg *a, const cJSON *obj, const char *dir, c
   snprintf(path, sizeof path, "variables.%s", obj->string);
   if (!cJSON_IsObject(obj)) return ws_json_error(d, origin, "variables", obj->string, "expected an object {type, values}");
   a->is_buffer = 1;
-  if (!(a->name = xstrdup(obj->string))) return WS_ENOMEM;
+  if (!(a->name = ws_strdup(obj->string))) return WS_ENOMEM;
   if (check_keys(obj, path, variable_keys, origin, d)) return WS_EINVAL;
   if (parse_type(&a->type, obj, path, origin, d)) return WS_EINVAL;
   double count = 0;
@@ -596,7 +591,7 @@ static int parse_arg(ws_launch_arg *a, const cJSON *obj, int i, const char *dir,
   if (!cJSON_IsString(nm))
     return ws_json_error(d, origin, path, buf ? "buffer" : sc ? "scalar" : "aggregate", "expected a name");
   a->is_buffer = buf != NULL;
-  a->name = xstrdup(nm->valuestring);
+  a->name = ws_strdup(nm->valuestring);
   if (!a->name) return WS_ENOMEM;
   if (ag) return parse_aggregate(a, obj, path, origin, d);
   if (parse_type(&a->type, obj, path, origin, d)) return WS_EINVAL;
@@ -620,7 +615,7 @@ static int parse_arg(ws_launch_arg *a, const cJSON *obj, int i, const char *dir,
   if (st == WS_OK) {
     if (!*out || strchr(out, '/'))
       return ws_json_error(d, origin, path, "output", "expected a plain file name, got '%s'", out);
-    a->output = xstrdup(out);
+    a->output = ws_strdup(out);
     if (!a->output) return WS_ENOMEM;
   }
   return WS_OK;
@@ -635,7 +630,7 @@ int ws_launch_spec_parse(ws_launch_spec **out, const char *text, const char *ori
   ws_launch_spec *s = calloc(1, sizeof *s);
   int st = WS_ENOMEM;
   if (!s) goto done;
-  s->path = xstrdup(origin ? origin : "<spec>");
+  s->path = ws_strdup(origin ? origin : "<spec>");
   if (!s->path) goto done;
   st = WS_EINVAL;
   if (!cJSON_IsObject(root)) {
@@ -647,7 +642,7 @@ int ws_launch_spec_parse(ws_launch_spec **out, const char *text, const char *ori
   if (check_keys(root, "", root_keys, origin, d)) goto done;
   const char *k;
   if (ws_json_get_string(root, "", "kernel", 1, &k, origin, d)) goto done;
-  s->kernel = xstrdup(k);
+  s->kernel = ws_strdup(k);
   if (!s->kernel) {
     st = WS_ENOMEM;
     goto done;
@@ -723,24 +718,22 @@ done:
   return WS_OK;
 }
 
-int ws_launch_spec_load(ws_launch_spec **out, const char *path, ws_diag *d) {
-  char *text;
-  size_t len;
-  *out = NULL;
-  int st = ws_read_file(&text, &len, path, d);
-  if (st) return st;
-  char *dir = xstrdup(path);
-  if (!dir) {
-    free(text);
-    return WS_ENOMEM;
-  }
+/* A spec file's text: the files it names are relative to its directory. */
+static int parse_spec_file(void *out, const char *text, size_t len, const char *path, ws_diag *d) {
+  (void)len;
+  char *dir = ws_strdup(path);
+  if (!dir) return WS_ENOMEM;
   char *slash = strrchr(dir, '/');
   if (slash)
     *(slash == dir ? slash + 1 : slash) = '\0';
   else
-    strcpy(dir, ".");
-  st = ws_launch_spec_parse(out, text, path, dir, d);
+    strcpy(dir, "."); /* fits: ws_read_file opened a non-empty path */
+  int st = ws_launch_spec_parse(out, text, path, dir, d);
   free(dir);
-  free(text);
   return st;
+}
+
+int ws_launch_spec_load(ws_launch_spec **out, const char *path, ws_diag *d) {
+  *out = NULL;
+  return ws_parse_file(out, path, d, parse_spec_file);
 }

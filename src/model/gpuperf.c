@@ -61,6 +61,64 @@ static double max2(double a, double b) { return a > b ? a : b; }
 
 int ws_gpuperf_memory_bound(double t_comp, double t_mem) { return t_mem > t_comp; }
 
+/* The memory figures of (12)-(13): transactions per request (*trans) and
+ * the DRAM miss ratio, from the profile or derived from the hit ratios;
+ * what is missing and needed is recorded (*miss). */
+static void memory_ratios(double *trans_out, double *miss_out, ws_model_result *out, const ws_profile_fields *f,
+                          int no_cache, int has_mem, ws_diag *d, int *miss) {
+  double trans = f->avg_trans_warp, miss_ratio = f->miss_ratio;
+  double h1 = f->l1_hit_ratio, h2 = f->l2_hit_ratio;
+  if (no_cache) {
+    /* A GPU without a data cache for global loads (CC 1.x): hit ratios
+     * measured elsewhere do not apply, every transaction reaches DRAM. */
+    h1 = 0.0;
+    h2 = 0.0;
+    miss_ratio = 1.0;
+  }
+  if (!ws_pf_has(trans)) {
+    if (has_mem) need(out, trans, "memory.avg_trans_warp", d, miss);
+    trans = 1.0; /* no memory requests: the value is never used */
+  }
+  if (!ws_pf_has(h1)) h1 = 0.0;
+  if (!ws_pf_has(miss_ratio)) {
+    if (ws_pf_has(h2)) {
+      miss_ratio = (1.0 - h1) * (1.0 - h2);
+    } else if (no_cache || !has_mem) {
+      miss_ratio = 1.0 - h1; /* no L2: every L1 miss goes to DRAM */
+    } else {
+      need(out, miss_ratio, "memory.miss_ratio", d, miss);
+    }
+  }
+  *trans_out = trans;
+  *miss_out = miss_ratio;
+}
+
+/* The profile's parallelism.<name> (ILP or MLP), or 1 with a warning. */
+static double parallelism_or_one(double v, const char *name, ws_diag *d) {
+  if (ws_pf_has(v)) return v;
+  ws_diag_add(d, WS_SEV_WARNING, NULL, 0, 0,
+              "gpuperf: profile has no parallelism.%s; assuming 1 (the MWP-CWP model's assumption)", name);
+  return 1.0;
+}
+
+/* size_of_data of (19), in bytes, and (*src) where it came from: the DRAM
+ * bytes if the profile has them, else the bytes the loads ask for, else
+ * every request's transactions. */
+static double data_size(const ws_profile_fields *f, double mem, double trans, double trans_size,
+                        double total_warps, const char **src) {
+  double dr = f->dram_read_bytes, dw = f->dram_write_bytes;
+  if (ws_pf_has(dr) || ws_pf_has(dw)) {
+    *src = "memory.dram_read_bytes + dram_write_bytes";
+    return (ws_pf_has(dr) ? dr : 0.0) + (ws_pf_has(dw) ? dw : 0.0);
+  }
+  if (ws_pf_has(f->load_bytes_per_warp)) {
+    *src = "load_bytes_per_warp x mem insts x total warps";
+    return f->load_bytes_per_warp * mem * total_warps;
+  }
+  *src = "mem insts x avg_trans_warp x transaction_size x total warps";
+  return mem * trans * trans_size * total_warps;
+}
+
 int ws_model_gpuperf(ws_model_result *out, const ws_profile *p,
                      const ws_gpu *g, ws_diag *d) {
   int miss = 0;
@@ -75,30 +133,9 @@ int ws_model_gpuperf(ws_model_result *out, const ws_profile *p,
   int has_mem = ws_pf_has(mem) && mem > 0;
 
   /* Memory behaviour: needed only when the kernel touches global memory. */
-  double trans = f->avg_trans_warp, miss_ratio = f->miss_ratio;
-  double h1 = f->l1_hit_ratio, h2 = f->l2_hit_ratio;
   int no_cache = !g->cache.l1_caches_global && g->cache.l2_bytes == 0;
-  if (no_cache) {
-    /* A GPU without a data cache for global loads (CC 1.x): hit ratios
-     * measured elsewhere do not apply, every transaction reaches DRAM. */
-    h1 = 0.0;
-    h2 = 0.0;
-    miss_ratio = 1.0;
-  }
-  if (!ws_pf_has(trans)) {
-    if (has_mem) need(out, trans, "memory.avg_trans_warp", d, &miss);
-    trans = 1.0; /* no memory requests: the value is never used */
-  }
-  if (!ws_pf_has(h1)) h1 = 0.0;
-  if (!ws_pf_has(miss_ratio)) {
-    if (ws_pf_has(h2)) {
-      miss_ratio = (1.0 - h1) * (1.0 - h2);
-    } else if (no_cache || !has_mem) {
-      miss_ratio = 1.0 - h1; /* no L2: every L1 miss goes to DRAM */
-    } else {
-      need(out, miss_ratio, "memory.miss_ratio", d, &miss);
-    }
-  }
+  double trans, miss_ratio;
+  memory_ratios(&trans, &miss_ratio, out, f, no_cache, has_mem, d, &miss);
 
   /* GPU parameters (Table 3). */
   double dram_lat = gpu_need(out, g, "dram_lat", NAN, d, &miss);
@@ -131,17 +168,7 @@ int ws_model_gpuperf(ws_model_result *out, const ws_profile *p,
     hit_lat = gpu_need(out, g, "l2_lat", g->lat.l2, d, &miss);
   if (miss) return WS_EMISSING;
 
-  double ilp = f->ilp, mlp = f->mlp;
-  if (!ws_pf_has(ilp)) {
-    ws_diag_add(d, WS_SEV_WARNING, NULL, 0, 0,
-                "gpuperf: profile has no parallelism.ilp; assuming 1 (the MWP-CWP model's assumption)");
-    ilp = 1.0;
-  }
-  if (!ws_pf_has(mlp)) {
-    ws_diag_add(d, WS_SEV_WARNING, NULL, 0, 0,
-                "gpuperf: profile has no parallelism.mlp; assuming 1 (the MWP-CWP model's assumption)");
-    mlp = 1.0;
-  }
+  double ilp = parallelism_or_one(f->ilp, "ilp", d), mlp = parallelism_or_one(f->mlp, "mlp", d);
 
   /* #insts excludes SFU instructions (Table 2) and the extra instructions
    * divergence adds (they are charged once, as O_CFdiv). */
@@ -206,18 +233,8 @@ int ws_model_gpuperf(ws_model_result *out, const ws_profile *p,
 
   /* Advisor --------------------------------------------------------------- */
   double t_fp = fp * per_sm * fp_lat / itilp;                           /* (18) */
-  double size_of_data, dr = f->dram_read_bytes, dw = f->dram_write_bytes;
   const char *size_src;
-  if (ws_pf_has(dr) || ws_pf_has(dw)) {
-    size_of_data = (ws_pf_has(dr) ? dr : 0.0) + (ws_pf_has(dw) ? dw : 0.0);
-    size_src = "memory.dram_read_bytes + dram_write_bytes";
-  } else if (ws_pf_has(f->load_bytes_per_warp)) {
-    size_of_data = f->load_bytes_per_warp * mem * ctx.total_warps;
-    size_src = "load_bytes_per_warp x mem insts x total warps";
-  } else {
-    size_of_data = mem * trans * trans_size * ctx.total_warps;
-    size_src = "mem insts x avg_trans_warp x transaction_size x total warps";
-  }
+  double size_of_data = data_size(f, mem, trans, trans_size, ctx.total_warps, &size_src);
   /* (19) counts DRAM requests: bytes -> transactions of one SM. */
   double data_trans = size_of_data / trans_size / ctx.active_sms;
   double t_mem_min = data_trans * avg_dram_lat / mwp_peak_bw;           /* (19) */

@@ -15,6 +15,7 @@
  */
 #include "ptx/ptx_int.h"
 #include "util/checked.h"
+#include "util/file.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -1010,171 +1011,116 @@ static int parse_elements(parser *p, ws_ptx_operand *o, tok_kind close, int opco
   return 1;
 }
 
-/* operand -> ['!' | '-'] reg ['|' reg] | ['-'] number | sreg ['.' comp]
- *          | '{' elems '}' | '[' address ']' | '(' elems ')' | '_' | symbol ['+' INT]
- *          | label
- * address -> (reg | symbol | INT) [('+' | '-') ['-'] INT] | symbol ',' (reg | vec) */
-static int parse_operand(parser *p, ws_ptx_operand *o, int opcode, int depth) {
+/* prefixed -> '!' predicate | '-' (reg | number) */
+static int parse_prefixed(parser *p, ws_ptx_operand *o, int opcode, int depth) {
   const token t = p->tok;
+  const int bang = t.kind == T_BANG;
   char b[64];
-  if (depth > 3) {
-    ERR_TOK(p, &t, "operand nested too deeply");
+  next(p);
+  const token n = p->tok;
+  if (bang && n.kind != T_IDENT) {
+    ERR_TOK(p, &n, "expected a predicate after '!', found %s", tok_desc(&n, b, sizeof b));
     return 0;
   }
-  if (t.kind == T_BANG) {
-    next(p);
-    if (p->tok.kind != T_IDENT) {
-      ERR_TOK(p, &p->tok, "expected a predicate after '!', found %s", tok_desc(&p->tok, b, sizeof b));
-      return 0;
-    }
+  if (bang || (n.kind == T_IDENT && n.s[0] == '%')) {
     int ok = parse_operand(p, o, opcode, depth);
     if (ok && o->kind != WS_PTX_O_REG) {
-      ERR_TOK(p, &t, "'!' applies to a predicate register");
+      ERR_TOK(p, &t, "%s", bang ? "'!' applies to a predicate register" : "'-' applies to a register or a number");
       return 0;
     }
-    o->flags |= WS_PTX_OF_NOT;
+    o->flags |= bang ? WS_PTX_OF_NOT : WS_PTX_OF_NEG;
     return ok;
   }
-  if (t.kind == T_MINUS) {
-    next(p);
-    const token n = p->tok;
-    if (n.kind == T_IDENT && n.s[0] == '%') {
-      int ok = parse_operand(p, o, opcode, depth);
-      if (ok && o->kind != WS_PTX_O_REG) {
-        ERR_TOK(p, &t, "'-' applies to a register or a number");
-        return 0;
-      }
-      o->flags |= WS_PTX_OF_NEG;
-      return ok;
-    }
-    if (n.kind == T_INT && !n.overflow) {
-      o->kind = WS_PTX_O_IMM_INT;
-      o->imm = neg64(n.ival);
-      next(p);
-      return 1;
-    }
-    if ((n.kind == T_F32 || n.kind == T_F64 || n.kind == T_FLOAT) && !n.overflow) {
-      o->kind = n.kind == T_F32 ? WS_PTX_O_IMM_F32 : WS_PTX_O_IMM_F64;
-      o->imm = (int64_t)(n.ival ^ (n.kind == T_F32 ? 0x80000000ull : 0x8000000000000000ull));
-      next(p);
-      return 1;
-    }
-    ERR_TOK(p, &n, "expected a number after '-', found %s", tok_desc(&n, b, sizeof b));
-    return 0;
-  }
-  switch (t.kind) {
-  case T_INT:
-    if (t.overflow) {
-      ERR_TOK(p, &t, "bad integer constant '%.*s'", (int)t.len, t.s);
-      return 0;
-    }
+  if (n.kind == T_INT && !n.overflow) {
     o->kind = WS_PTX_O_IMM_INT;
-    o->imm = (int64_t)t.ival;
-    if (t.int_hex) o->flags |= WS_PTX_OF_HEX;
-    next(p);
-    return 1;
-  case T_F32:
-  case T_F64:
-  case T_FLOAT:
-    if (t.overflow) {
-      ERR_TOK(p, &t, "bad floating-point constant '%.*s'", (int)t.len, t.s);
-      return 0;
-    }
-    o->kind = t.kind == T_F32 ? WS_PTX_O_IMM_F32 : WS_PTX_O_IMM_F64;
-    o->imm = (int64_t)t.ival;
-    next(p);
-    return 1;
-  case T_LBRACE:
-    next(p);
-    o->kind = WS_PTX_O_VEC;
-    if (!parse_elements(p, o, T_RBRACE, opcode, depth)) return 0;
-    if (o->comp == 0) {
-      ERR_TOK(p, &t, "empty vector operand");
-      return 0;
-    }
-    for (uint32_t i = 0; i < o->comp; i++) {
-      uint8_t k = p->fb.extra.v[o->reg + i].kind;
-      if (k == WS_PTX_O_SYM || k == WS_PTX_O_LABEL || k == WS_PTX_O_SREG) {
-        ERR_TOK(p, &t, "vector elements must be registers, '_' or numbers");
-        return 0;
-      }
-    }
-    return 1;
-  case T_LPAREN:
-    next(p);
-    o->kind = WS_PTX_O_LIST;
-    return parse_elements(p, o, T_RPAREN, opcode, depth);
-  case T_LBRACK: {
-    next(p);
-    const token base = p->tok;
-    o->kind = WS_PTX_O_ADDR;
-    if (base.kind == T_INT && !base.overflow) {
-      o->symkind = WS_PTX_S_ABS;
-      o->imm = (int64_t)base.ival;
-      next(p);
-    } else if (base.kind == T_IDENT) {
-      int64_t r = find_reg(p, base.s, base.len);
-      if (r >= 0) {
-        o->symkind = WS_PTX_S_NONE;
-        o->reg = (uint32_t)r;
-      } else if (base.s[0] == '%') {
-        ERR_TOK(p, &base, "undefined register '%.*s'", (int)base.len, base.s);
-        return 0;
-      } else if (!resolve_symbol(p, &base, o)) {
-        ERR_TOK(p, &base, "undefined symbol '%.*s'", (int)base.len, base.s);
-        return 0;
-      }
-      next(p);
-      if (p->tok.kind == T_COMMA) {
-        /* [tex, coords] or [tex, sampler, coords] */
-        ws_ptx_operand el[4];
-        el[0] = *o;
-        el[0].kind = el[0].symkind == WS_PTX_S_NONE ? WS_PTX_O_REG : WS_PTX_O_SYM;
-        uint32_t nel = 1;
-        while (accept(p, T_COMMA)) {
-          if (nel == 4) {
-            ERR_TOK(p, &p->tok, "too many elements in texture operand");
-            return 0;
-          }
-          memset(&el[nel], 0, sizeof el[nel]);
-          if (!parse_operand(p, &el[nel], opcode, depth + 1)) return 0;
-          nel++;
-        }
-        if (!expect(p, T_RBRACK, "']' after texture coordinates")) return 0;
-        memset(o, 0, sizeof *o);
-        o->kind = WS_PTX_O_TEXADDR;
-        o->reg = p->fb.extra.n;
-        o->comp = (uint8_t)nel;
-        for (uint32_t i = 0; i < nel; i++) VPUSH(p, p->fb.extra, el[i]);
-        return 1;
-      }
-    } else {
-      ERR_TOK(p, &base, "bad address: expected a register, symbol or number, found %s",
-              tok_desc(&base, b, sizeof b));
-      return 0;
-    }
-    if (p->tok.kind == T_PLUS || p->tok.kind == T_MINUS) {
-      int neg = p->tok.kind == T_MINUS;
-      next(p);
-      int64_t off;
-      if (!parse_int(p, &off, "an address offset")) return 0;
-      o->imm = (int64_t)((uint64_t)o->imm + (neg ? 0 - (uint64_t)off : (uint64_t)off));
-    }
-    if (p->tok.kind != T_RBRACK) {
-      ERR_TOK(p, &p->tok, "bad address: expected '+offset' or ']', found %s",
-              tok_desc(&p->tok, b, sizeof b));
-      return 0;
-    }
+    o->imm = neg64(n.ival);
     next(p);
     return 1;
   }
-  case T_IDENT:
-    break;
-  default:
-    ERR_TOK(p, &t, "expected an operand, found %s", tok_desc(&t, b, sizeof b));
+  if ((n.kind == T_F32 || n.kind == T_F64 || n.kind == T_FLOAT) && !n.overflow) {
+    o->kind = n.kind == T_F32 ? WS_PTX_O_IMM_F32 : WS_PTX_O_IMM_F64;
+    o->imm = (int64_t)(n.ival ^ (n.kind == T_F32 ? 0x80000000ull : 0x8000000000000000ull));
+    next(p);
+    return 1;
+  }
+  ERR_TOK(p, &n, "expected a number after '-', found %s", tok_desc(&n, b, sizeof b));
+  return 0;
+}
+
+/* texaddr -> (reg | symbol) (',' operand){1,3} ']'  (o holds the first
+ * element; the ',' is next) */
+static int parse_texaddr(parser *p, ws_ptx_operand *o, int opcode, int depth) {
+  ws_ptx_operand el[4];
+  el[0] = *o;
+  el[0].kind = el[0].symkind == WS_PTX_S_NONE ? WS_PTX_O_REG : WS_PTX_O_SYM;
+  uint32_t nel = 1;
+  while (accept(p, T_COMMA)) {
+    if (nel == 4) {
+      ERR_TOK(p, &p->tok, "too many elements in texture operand");
+      return 0;
+    }
+    memset(&el[nel], 0, sizeof el[nel]);
+    if (!parse_operand(p, &el[nel], opcode, depth + 1)) return 0;
+    nel++;
+  }
+  if (!expect(p, T_RBRACK, "']' after texture coordinates")) return 0;
+  memset(o, 0, sizeof *o);
+  o->kind = WS_PTX_O_TEXADDR;
+  o->reg = p->fb.extra.n;
+  o->comp = (uint8_t)nel;
+  for (uint32_t i = 0; i < nel; i++) VPUSH(p, p->fb.extra, el[i]);
+  return 1;
+}
+
+/* address -> (reg | symbol | INT) [('+' | '-') ['-'] INT] ']' | texaddr
+ * (the '[' is read) */
+static int parse_address(parser *p, ws_ptx_operand *o, int opcode, int depth) {
+  char b[64];
+  const token base = p->tok;
+  o->kind = WS_PTX_O_ADDR;
+  if (base.kind == T_INT && !base.overflow) {
+    o->symkind = WS_PTX_S_ABS;
+    o->imm = (int64_t)base.ival;
+    next(p);
+  } else if (base.kind == T_IDENT) {
+    int64_t r = find_reg(p, base.s, base.len);
+    if (r >= 0) {
+      o->symkind = WS_PTX_S_NONE;
+      o->reg = (uint32_t)r;
+    } else if (base.s[0] == '%') {
+      ERR_TOK(p, &base, "undefined register '%.*s'", (int)base.len, base.s);
+      return 0;
+    } else if (!resolve_symbol(p, &base, o)) {
+      ERR_TOK(p, &base, "undefined symbol '%.*s'", (int)base.len, base.s);
+      return 0;
+    }
+    next(p);
+    if (p->tok.kind == T_COMMA) return parse_texaddr(p, o, opcode, depth); /* [tex, coords], [tex, sampler, coords] */
+  } else {
+    ERR_TOK(p, &base, "bad address: expected a register, symbol or number, found %s",
+            tok_desc(&base, b, sizeof b));
     return 0;
   }
-  /* identifiers */
+  if (p->tok.kind == T_PLUS || p->tok.kind == T_MINUS) {
+    int neg = p->tok.kind == T_MINUS;
+    next(p);
+    int64_t off;
+    if (!parse_int(p, &off, "an address offset")) return 0;
+    o->imm = (int64_t)((uint64_t)o->imm + (neg ? 0 - (uint64_t)off : (uint64_t)off));
+  }
+  if (p->tok.kind != T_RBRACK) {
+    ERR_TOK(p, &p->tok, "bad address: expected '+offset' or ']', found %s",
+            tok_desc(&p->tok, b, sizeof b));
+    return 0;
+  }
+  next(p);
+  return 1;
+}
+
+/* named -> '_' | reg | sreg ['.' comp] | btable (brx.idx) | label (branches)
+ *        | symbol ['+' INT] */
+static int parse_named(parser *p, ws_ptx_operand *o, int opcode, int depth) {
+  const token t = p->tok;
   if (t.len == 1 && t.s[0] == '_') {
     o->kind = WS_PTX_O_SINK;
     next(p);
@@ -1252,6 +1198,70 @@ static int parse_operand(parser *p, ws_ptx_operand *o, int opcode, int depth) {
     o->imm = off;
   }
   return 1;
+}
+
+/* operand -> ['!' | '-'] reg ['|' reg] | ['-'] number | sreg ['.' comp]
+ *          | '{' elems '}' | '[' address ']' | '(' elems ')' | '_' | symbol ['+' INT]
+ *          | label */
+static int parse_operand(parser *p, ws_ptx_operand *o, int opcode, int depth) {
+  const token t = p->tok;
+  char b[64];
+  if (depth > 3) {
+    ERR_TOK(p, &t, "operand nested too deeply");
+    return 0;
+  }
+  if (t.kind == T_BANG || t.kind == T_MINUS) return parse_prefixed(p, o, opcode, depth);
+  switch (t.kind) {
+  case T_INT:
+    if (t.overflow) {
+      ERR_TOK(p, &t, "bad integer constant '%.*s'", (int)t.len, t.s);
+      return 0;
+    }
+    o->kind = WS_PTX_O_IMM_INT;
+    o->imm = (int64_t)t.ival;
+    if (t.int_hex) o->flags |= WS_PTX_OF_HEX;
+    next(p);
+    return 1;
+  case T_F32:
+  case T_F64:
+  case T_FLOAT:
+    if (t.overflow) {
+      ERR_TOK(p, &t, "bad floating-point constant '%.*s'", (int)t.len, t.s);
+      return 0;
+    }
+    o->kind = t.kind == T_F32 ? WS_PTX_O_IMM_F32 : WS_PTX_O_IMM_F64;
+    o->imm = (int64_t)t.ival;
+    next(p);
+    return 1;
+  case T_LBRACE:
+    next(p);
+    o->kind = WS_PTX_O_VEC;
+    if (!parse_elements(p, o, T_RBRACE, opcode, depth)) return 0;
+    if (o->comp == 0) {
+      ERR_TOK(p, &t, "empty vector operand");
+      return 0;
+    }
+    for (uint32_t i = 0; i < o->comp; i++) {
+      uint8_t k = p->fb.extra.v[o->reg + i].kind;
+      if (k == WS_PTX_O_SYM || k == WS_PTX_O_LABEL || k == WS_PTX_O_SREG) {
+        ERR_TOK(p, &t, "vector elements must be registers, '_' or numbers");
+        return 0;
+      }
+    }
+    return 1;
+  case T_LPAREN:
+    next(p);
+    o->kind = WS_PTX_O_LIST;
+    return parse_elements(p, o, T_RPAREN, opcode, depth);
+  case T_LBRACK:
+    next(p);
+    return parse_address(p, o, opcode, depth);
+  case T_IDENT:
+    return parse_named(p, o, opcode, depth);
+  default:
+    ERR_TOK(p, &t, "expected an operand, found %s", tok_desc(&t, b, sizeof b));
+    return 0;
+  }
 }
 
 static ws_ptx_space mod_space(int m) {
@@ -1848,6 +1858,19 @@ static void skip_module_item(parser *p) {
 
 /* function -> linkage* ('.entry' | '.func') [paramlist] IDENT [paramlist]
  *             { perf } ( ';' | '{' { statement } '}' ) */
+/* Enters n parameters (or return values: kind K_RET) into the function's
+ * symbols; a name already there is an error at `at`. */
+static void declare_params(parser *p, const token *at, const ws_ptx_var *v, uint32_t n, int kind) {
+  for (uint32_t i = 0; i < n; i++) {
+    const char *name = v[i].name;
+    if (ws_ptx_symtab_find(&p->fsyms, name, strlen(name))) {
+      ERR_TOK(p, at, "duplicate parameter '%s'", name);
+      continue;
+    }
+    if (ws_ptx_symtab_add(&p->fsyms, name, strlen(name), 0, kind, i) < 0) p->oom = 1;
+  }
+}
+
 static void parse_function(parser *p, uint8_t linkage) {
   fbuild *fb = &p->fb;
   fb_reset(fb);
@@ -1890,22 +1913,8 @@ static void parse_function(parser *p, uint8_t linkage) {
     }
   }
   /* names of params and rets */
-  for (uint32_t i = 0; i < fb->params.n; i++) {
-    const char *n = fb->params.v[i].name;
-    if (ws_ptx_symtab_find(&p->fsyms, n, strlen(n))) {
-      ERR_TOK(p, &nt, "duplicate parameter '%s'", n);
-      continue;
-    }
-    if (ws_ptx_symtab_add(&p->fsyms, n, strlen(n), 0, K_PARAM, i) < 0) p->oom = 1;
-  }
-  for (uint32_t i = 0; i < fb->rets.n; i++) {
-    const char *n = fb->rets.v[i].name;
-    if (ws_ptx_symtab_find(&p->fsyms, n, strlen(n))) {
-      ERR_TOK(p, &nt, "duplicate parameter '%s'", n);
-      continue;
-    }
-    if (ws_ptx_symtab_add(&p->fsyms, n, strlen(n), 0, K_RET, i) < 0) p->oom = 1;
-  }
+  declare_params(p, &nt, fb->params.v, fb->params.n, K_PARAM);
+  declare_params(p, &nt, fb->rets.v, fb->rets.n, K_RET);
   f.param_bytes = layout_params(fb->params.v, fb->params.n);
   layout_params(fb->rets.v, fb->rets.n);
   f.nparams = fb->params.n;
@@ -2089,15 +2098,13 @@ int ws_ptx_parse(ws_ptx_module **out, const char *src, size_t len, const char *p
   return WS_OK;
 }
 
+static int parse_text(void *out, const char *text, size_t len, const char *path, ws_diag *d) {
+  return ws_ptx_parse(out, text, len, path, d);
+}
+
 int ws_ptx_parse_file(ws_ptx_module **out, const char *path, ws_diag *d) {
   *out = NULL;
-  char *buf;
-  size_t len;
-  int r = ws_read_file(&buf, &len, path, d);
-  if (r) return r;
-  r = ws_ptx_parse(out, buf, len, path, d);
-  free(buf);
-  return r;
+  return ws_parse_file(out, path, d, parse_text);
 }
 
 void ws_ptx_module_free(ws_ptx_module *m) {

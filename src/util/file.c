@@ -2,7 +2,7 @@
  * file.c — every input file is opened here: regular files only (a FIFO
  * would block, a device like /dev/zero never ends, a directory is not
  * data), with a size limit checked before and while reading, and the OS's
- * reason in every error.
+ * reason in every error.  ws_parse_file hands a file's text to a parser.
  */
 #include "warpsight/util.h"
 
@@ -13,6 +13,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "util/file.h"
 
 static const char *kind_of(mode_t m) {
   if (S_ISDIR(m)) return "a directory";
@@ -122,4 +124,14 @@ int ws_read_file(char **out, size_t *out_len, const char *path, ws_diag *d) {
   *out = p;
   if (out_len) *out_len = len;
   return WS_OK;
+}
+
+int ws_parse_file(void *out, const char *path, ws_diag *d, ws_text_parser *parse) {
+  char *text;
+  size_t len;
+  int st = ws_read_file(&text, &len, path, d);
+  if (st) return st;
+  st = parse(out, text, len, path, d);
+  free(text);
+  return st;
 }

@@ -388,6 +388,69 @@ static void test_indirect_branch(void **state) {
   ws_diag_free(&d);
 }
 
+/* Reaching definitions are never cut short.  Twenty guarded writes of %r1
+ * (instructions 0..19; a guarded write kills nothing) and ten reads of it
+ * (20..29): every read is reached by all twenty writes, 200 entries in
+ * all -- more than the fixed 4 x uses + defs + 16 = 4 x 30 + 30 + 16 = 166
+ * the chains once had room for (30 uses: 20 guards, 10 reads of %r1). */
+static void test_defuse_not_cut(void **state) {
+  (void)state;
+  char src[4096];
+  int n = snprintf(src, sizeof src, "%s.entry g()\n{\n.reg .pred %%p<2>;\n.reg .b32 %%r<3>;\n", HDR);
+  for (int k = 0; k < 20; k++) n += snprintf(src + n, sizeof src - (size_t)n, "@%%p1 mov.u32 %%r1, %d;\n", k);
+  for (int k = 0; k < 10; k++) n += snprintf(src + n, sizeof src - (size_t)n, "add.u32 %%r2, %%r1, 1;\n");
+  snprintf(src + n, sizeof src - (size_t)n, "ret;\n}\n");
+  fixture fx;
+  build(&fx, src, "g");
+  const ws_cfg *c = fx.c;
+  assert_int_equal(c->regs_cut, 0);
+  for (uint32_t i = 20; i < 30; i++) {
+    const ws_use *u = NULL;
+    for (uint32_t k = c->use_start[i]; k < c->use_start[i + 1]; k++)
+      if (c->uses[k].reg == c->uses[c->use_start[20]].reg) u = &c->uses[k];
+    assert_non_null(u);
+    assert_int_equal(u->ndefs, 20);
+    for (uint32_t e = 0; e < 20; e++) assert_int_equal(u->defs[e], e);
+  }
+  /* and each write's chain holds all ten reads */
+  for (uint32_t i = 0; i < 20; i++) assert_int_equal(c->du_start[i + 1] - c->du_start[i], 10);
+  done(&fx);
+}
+
+/* An instruction naming more registers than WS_ANALYSIS_MAX_REGS (a call
+ * passing 42; tests/analysis/many_regs.ptx, line 67) cannot be recorded
+ * whole: the cfg counts it and ws_analysis_build warns, naming the
+ * function and the limit. */
+static void test_regs_cut_warned(void **state) {
+  (void)state;
+  ws_ptx_module *m = NULL;
+  ws_diag d = WS_DIAG_INIT;
+  assert_int_equal(ws_ptx_parse_file(&m, WS_SOURCE_DIR "/tests/analysis/many_regs.ptx", &d), WS_OK);
+  const ws_ptx_function *f = ws_ptx_find_function(m, "many_regs");
+  assert_non_null(f);
+  uint32_t defs[WS_ANALYSIS_MAX_REGS], uses[WS_ANALYSIS_MAX_REGS];
+  int nd, nu, call = -1;
+  for (uint32_t i = 0; i < f->ninsts; i++)
+    if (f->insts[i].op == WS_PTX_OP_CALL) call = (int)i;
+  assert_true(call >= 0);
+  /* 42 argument registers read, none written: 2 past the 40 kept */
+  assert_int_equal(ws_analysis_inst_regs(f, &f->insts[call], defs, &nd, uses, &nu), 2);
+  assert_int_equal(nu, WS_ANALYSIS_MAX_REGS);
+  ws_cfg *c = NULL;
+  assert_int_equal(ws_analysis_build(&c, m, f, &d), WS_OK);
+  assert_int_equal(c->regs_cut, 1);
+  assert_int_equal(c->first_cut, (uint32_t)call);
+  assert_int_equal(d.errors, 0);
+  char *s = ws_diag_format(&d);
+  assert_non_null(s);
+  assert_non_null(strstr(s, "many_regs.ptx:67:3: warning: def-use chains of 'many_regs' are incomplete"));
+  assert_non_null(strstr(s, "more than 40 registers"));
+  free(s);
+  ws_analysis_free(c);
+  ws_diag_free(&d);
+  ws_ptx_module_free(m);
+}
+
 /* docs/instruction-classes.md lists every opcode with its kind. */
 static void test_doc_lists_every_opcode(void **state) {
   (void)state;
@@ -418,7 +481,8 @@ int main(void) {
       cmocka_unit_test(test_nested_loops),     cmocka_unit_test(test_classes),
       cmocka_unit_test(test_matmul_tiled),     cmocka_unit_test(test_endless_and_unreachable),
       cmocka_unit_test(test_doc_lists_every_opcode),
-      cmocka_unit_test(test_indirect_branch),
+      cmocka_unit_test(test_indirect_branch),  cmocka_unit_test(test_defuse_not_cut),
+      cmocka_unit_test(test_regs_cut_warned),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
