@@ -5,9 +5,12 @@
  * (cli/model_print.c).
  */
 #include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/kernel_name.h"
@@ -27,7 +30,11 @@ static const char help_text[] =
     "and which case or bound applied.\n\n"
     "options:\n"
     "  --profile P   kernel profile (JSON)\n"
-    "  --gpu G       GPU name or path to a GPU JSON file\n"
+    "  --gpu G       GPU name or path to a GPU JSON file, or a comma-separated\n"
+    "                list (a100,h100-sxm,t4): the results for each GPU in turn,\n"
+    "                then a table of predicted ms, a row per model and a column\n"
+    "                per GPU; with --json {\"kernel\", \"gpus\": [one document as\n"
+    "                below per GPU]}; --charts DIR then writes DIR/GPU/...\n"
     "  --model M     a model name or 'all' (default hong-kim); models:\n"
     "%s"
     "  --json        machine-readable output:\n"
@@ -50,6 +57,44 @@ static void print_help(void) {
   printf(help_text, list);
 }
 
+#define MAX_GPUS 32
+
+/* One GPU of the --gpu list: runs the models, prints (text) or adds a result
+ * set to `set` (JSON), then the advice and charts; times[m] gets model m's
+ * predicted ms (NAN when it did not run).  Returns the exit status. */
+static int model_one(const ws_profile *p, const char *gpu, const char *model, cJSON *set,
+                     int advise, const char *charts, double *times) {
+  ws_diag d = WS_DIAG_INIT;
+  ws_gpu *g = NULL;
+  int st = ws_gpu_load(&g, gpu, &d);
+  if (st) {
+    cli_print_diag(&d);
+    ws_diag_free(&d);
+    return cli_exit_for(st);
+  }
+  if (set) {
+    cJSON_AddStringToObject(set, "gpu", g->name);
+    cJSON_AddStringToObject(set, "kernel", p->kernel);
+  } else {
+    char label[1024];
+    cli_kernel_label(label, sizeof label, p->kernel);
+    printf("kernel %s: grid %u x %u x %u, block %u x %u x %u on %s (%s)\n\n", label, p->grid[0],
+           p->grid[1], p->grid[2], p->block[0], p->block[1], p->block[2], g->name, g->full_name);
+  }
+  /* The results that ran are kept for --advise, --charts and the table. */
+  ws_model_result *res = NULL;
+  size_t nres = 0;
+  int rc = cli_run_models(p, g, model, set, &res, &nres);
+  if (cli_finish_sections("model", advise, charts, p->kernel, res, nres, set) != EXIT_OK)
+    rc = EXIT_USAGE;
+  if (times) cli_gpu_times(times, res, nres);
+  for (size_t i = 0; i < nres; i++) ws_model_result_free(&res[i]);
+  free(res);
+  ws_gpu_free(g);
+  ws_diag_free(&d);
+  return rc;
+}
+
 int cmd_model(int argc, char **argv) {
   const char *profile = NULL, *gpu = NULL, *model = "hong-kim", *json = NULL;
   const char *advise = NULL, *charts = NULL;
@@ -67,39 +112,60 @@ int cmd_model(int argc, char **argv) {
   if (!profile) return cli_usage_error("model", "--profile is required");
   if (!gpu) return cli_usage_error("model", "--gpu is required");
   if (!cli_model_valid(model)) return EXIT_USAGE;
+  char gbuf[4096];
+  const char *gpus[MAX_GPUS];
+  size_t ngpu = cli_split_gpus("model", gpu, gbuf, sizeof gbuf, gpus, MAX_GPUS);
+  if (!ngpu) return EXIT_USAGE;
+  if (ngpu > 1 && charts && mkdir(charts, 0777) != 0 && errno != EEXIST) {
+    fprintf(stderr, "warpsight model: error: %s: cannot create: %s\n", charts, strerror(errno));
+    return EXIT_USAGE;
+  }
 
   ws_diag d = WS_DIAG_INIT;
   ws_profile *p = NULL;
-  ws_gpu *g = NULL;
   int st = ws_profile_load_file(&p, profile, &d);
-  if (st == WS_OK) st = ws_gpu_load(&g, gpu, &d);
+  for (size_t k = 0; st == WS_OK && k < ngpu; k++) { /* every GPU loads before any output */
+    ws_gpu *g = NULL;
+    st = ws_gpu_load(&g, gpus[k], &d);
+    ws_gpu_free(g);
+  }
   if (st) {
+    ws_profile_free(p);
     cli_print_diag(&d);
     ws_diag_free(&d);
-    ws_profile_free(p);
     return cli_exit_for(st);
   }
-
-  cJSON *root = json ? cJSON_CreateObject() : NULL;
-  if (root) {
-    cJSON_AddStringToObject(root, "gpu", g->name);
-    cJSON_AddStringToObject(root, "kernel", p->kernel);
-  } else {
-    char label[1024];
-    cli_kernel_label(label, sizeof label, p->kernel);
-    printf("kernel %s: grid %u x %u x %u, block %u x %u x %u on %s (%s)\n\n", label, p->grid[0],
-           p->grid[1], p->grid[2], p->block[0], p->block[1], p->block[2], g->name, g->full_name);
-  }
-  /* The results that ran are kept for --advise and --charts. */
-  ws_model_result *res = NULL;
-  size_t nres = 0;
-  int rc = cli_run_models(p, g, model, root, &res, &nres);
-  if (cli_finish_report("model", advise != NULL, charts, p->kernel, res, nres, root) != EXIT_OK)
-    rc = EXIT_USAGE;
-  for (size_t i = 0; i < nres; i++) ws_model_result_free(&res[i]);
-  free(res);
-  ws_profile_free(p);
-  ws_gpu_free(g);
   ws_diag_free(&d);
+  cJSON *root = json ? cJSON_CreateObject() : NULL, *sets = NULL;
+  if (root && ngpu > 1) {
+    cJSON_AddStringToObject(root, "kernel", p->kernel);
+    sets = cJSON_AddArrayToObject(root, "gpus");
+  }
+  double *times = calloc(ngpu * ws_model_count() + 1, sizeof *times);
+  int rc = times ? EXIT_OK : EXIT_USAGE;
+  for (size_t k = 0; times && k < ngpu; k++) {
+    cJSON *set = root;
+    if (sets) cJSON_AddItemToArray(sets, set = cJSON_CreateObject());
+    char dir[4096];
+    const char *cdir = charts;
+    if (charts && ngpu > 1) { /* DIR/GPU/KERNEL-MODEL.png: one folder per GPU */
+      snprintf(dir, sizeof dir, "%s/%s", charts, gpus[k]);
+      for (char *c = dir + strlen(charts) + 1; *c; c++)
+        if (*c == '/') *c = '_';
+      cdir = dir;
+    }
+    if (!root && k) printf("\n");
+    int r = model_one(p, gpus[k], model, set, advise != NULL, cdir, times + k * ws_model_count());
+    if (r != EXIT_OK) rc = r;
+  }
+  if (times && !root && ngpu > 1) cli_print_gpu_table(gpus, ngpu, times);
+  if (root) {
+    char *s = cJSON_Print(root);
+    if (s) puts(s);
+    cJSON_free(s);
+    cJSON_Delete(root);
+  }
+  free(times);
+  ws_profile_free(p);
   return rc;
 }

@@ -4,10 +4,12 @@
  * the predictions and the bottleneck (docs/cli-profile-predict.md).
  */
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/kernel_name.h"
@@ -37,6 +39,11 @@ static const char help_text[] =
     "  --advise              the advisor's ranked list of what to try (docs/advisor.md)\n"
     "  --charts DIR          write DIR/KERNEL-MODEL.png and .svg for the models with a\n"
     "                        chart (gpuperf, transit, roofline); DIR is created\n"
+    "  --gpu G1,G2,...       a comma-separated list: profile and predict for each GPU\n"
+    "                        in turn, then a table of predicted ms, a row per model\n"
+    "                        and a column per GPU; --json gives {\"schema\", \"kernel\",\n"
+    "                        \"gpus\": [one document as above per GPU]}; --charts\n"
+    "                        DIR writes DIR/GPU/... (docs/cli-profile-predict.md)\n"
     PROF_RUN_OPTIONS_HELP
     "\nExit status: 0 ok; 1 the kernel faulted in the emulator; 2 bad usage or input,\n"
     "or no model could run.\n";
@@ -101,43 +108,14 @@ static void print_figures(const ws_profile *p, const ws_gpu *g) {
   printf("\n");
 }
 
-int cmd_predict(int argc, char **argv) {
-  const char *kernel = NULL, *launch = NULL, *gpu = NULL, *model = "all", *json = NULL,
-             *charts = NULL, *sample = NULL, *frest = NULL, *jobs = NULL, *arch = NULL,
-             *advise = NULL, *maxw = NULL, *maxl = NULL, *maxm = NULL;
-  cli_opt opts[] = {{"--kernel", 1, &kernel},       {"--launch", 1, &launch},
-                    {"--gpu", 1, &gpu},             {"--model", 1, &model},
-                    {"--json", 0, &json},           {"--charts", 1, &charts},
-                    {"--advise", 0, &advise},
-                    {"--sample-blocks", 1, &sample}, {"--functional-rest", 0, &frest},
-                    {"-j", 1, &jobs},               {"--arch", 1, &arch},
-                    {"--max-warp-insts", 1, &maxw}, {"--max-launch-insts", 1, &maxl},
-                    {"--max-memory", 1, &maxm},
-                    {NULL, 0, NULL}};
-  for (int i = 1; i < argc; i++)
-    if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-      print_help();
-      return EXIT_OK;
-    }
-  const char *pos[1];
-  int npos, help;
-  if (cli_parse("predict", argc, argv, opts, pos, 1, &npos, "", &help)) return EXIT_USAGE;
-  if (npos != 1) return cli_usage_error("predict", "expected one FILE.ptx or FILE.cu (see --help)");
-  if (!launch) return cli_usage_error("predict", "--launch is required");
-  if (!gpu) gpu = PROF_DEFAULT_GPU;
-  long ns = 0, j = 0;
-  if (sample && cli_parse_int("predict", "--sample-blocks", sample, &ns)) return EXIT_USAGE;
-  if (sample && ns < 1) return cli_usage_error("predict", "--sample-blocks must be at least 1");
-  if (jobs && cli_parse_int("predict", "-j", jobs, &j)) return EXIT_USAGE;
-  if (jobs && (j < 1 || j > 256)) return cli_usage_error("predict", "-j must be between 1 and 256");
-  if (frest && !sample) return cli_usage_error("predict", "--functional-rest needs --sample-blocks");
-  if (!cli_model_valid(model)) return EXIT_USAGE;
-
-  prof_request rq = {"predict", pos[0], kernel, launch, gpu, arch, ns, frest != NULL, j, 0, 0, 0};
-  if (cli_prof_limits(&rq, maxw, maxl, maxm)) return EXIT_USAGE;
+/* One GPU of the --gpu list (rq->gpu): profile, predict, print (text) or
+ * build the JSON document (json); with out_doc the document is returned
+ * instead of printed.  times (model order) gets each model's ms. */
+static int predict_one(const prof_request *rq, const char *model, int json, int advise,
+                       const char *charts, double *times, cJSON **out_doc) {
   ws_profile *p = NULL;
   ws_gpu *g = NULL;
-  int rc = cli_profile_run(&rq, &p, &g, NULL);
+  int rc = cli_profile_run(rq, &p, &g, NULL);
   if (rc) return rc;
 
   cJSON *root = NULL;
@@ -175,8 +153,14 @@ int cmd_predict(int argc, char **argv) {
   } else if (!advise && nres && res[0].limiter && *res[0].limiter) {
     printf("\nbottleneck: %s (%s)\n", res[0].limiter, res[0].model);
   }
-  if (cli_finish_report("predict", advise != NULL, charts, p->kernel, res, nres, root) != EXIT_OK)
+  if (times) cli_gpu_times(times, res, nres);
+  if (out_doc) { /* one of a --gpu list's result sets: the caller prints it */
+    if (cli_finish_sections("predict", advise, charts, p->kernel, res, nres, root) != EXIT_OK)
+      rc = EXIT_USAGE;
+    *out_doc = root;
+  } else if (cli_finish_report("predict", advise, charts, p->kernel, res, nres, root) != EXIT_OK) {
     rc = EXIT_USAGE;
+  }
   ws_advice_free(&adv);
   ws_diag_free(&d);
   free(rp);
@@ -184,5 +168,101 @@ int cmd_predict(int argc, char **argv) {
   free(res);
   ws_profile_free(p);
   ws_gpu_free(g);
+  return rc;
+}
+
+int cmd_predict(int argc, char **argv) {
+  const char *kernel = NULL, *launch = NULL, *gpu = NULL, *model = "all", *json = NULL,
+             *charts = NULL, *sample = NULL, *frest = NULL, *jobs = NULL, *arch = NULL,
+             *advise = NULL, *maxw = NULL, *maxl = NULL, *maxm = NULL;
+  cli_opt opts[] = {{"--kernel", 1, &kernel},       {"--launch", 1, &launch},
+                    {"--gpu", 1, &gpu},             {"--model", 1, &model},
+                    {"--json", 0, &json},           {"--charts", 1, &charts},
+                    {"--advise", 0, &advise},
+                    {"--sample-blocks", 1, &sample}, {"--functional-rest", 0, &frest},
+                    {"-j", 1, &jobs},               {"--arch", 1, &arch},
+                    {"--max-warp-insts", 1, &maxw}, {"--max-launch-insts", 1, &maxl},
+                    {"--max-memory", 1, &maxm},
+                    {NULL, 0, NULL}};
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+      print_help();
+      return EXIT_OK;
+    }
+  const char *pos[1];
+  int npos, help;
+  if (cli_parse("predict", argc, argv, opts, pos, 1, &npos, "", &help)) return EXIT_USAGE;
+  if (npos != 1) return cli_usage_error("predict", "expected one FILE.ptx or FILE.cu (see --help)");
+  if (!launch) return cli_usage_error("predict", "--launch is required");
+  if (!gpu) gpu = PROF_DEFAULT_GPU;
+  long ns = 0, j = 0;
+  if (sample && cli_parse_int("predict", "--sample-blocks", sample, &ns)) return EXIT_USAGE;
+  if (sample && ns < 1) return cli_usage_error("predict", "--sample-blocks must be at least 1");
+  if (jobs && cli_parse_int("predict", "-j", jobs, &j)) return EXIT_USAGE;
+  if (jobs && (j < 1 || j > 256)) return cli_usage_error("predict", "-j must be between 1 and 256");
+  if (frest && !sample) return cli_usage_error("predict", "--functional-rest needs --sample-blocks");
+  if (!cli_model_valid(model)) return EXIT_USAGE;
+
+  char gbuf[4096];
+  const char *gpus[32];
+  size_t ngpu = cli_split_gpus("predict", gpu, gbuf, sizeof gbuf, gpus, 32);
+  if (!ngpu) return EXIT_USAGE;
+  for (size_t k = 0; k < ngpu; k++) { /* every GPU loads before profiling */
+    ws_diag d = WS_DIAG_INIT;
+    ws_gpu *g = NULL;
+    int st = ws_gpu_load(&g, gpus[k], &d);
+    ws_gpu_free(g);
+    if (st) {
+      cli_print_diag(&d);
+      ws_diag_free(&d);
+      return cli_exit_for(st);
+    }
+    ws_diag_free(&d);
+  }
+  if (ngpu > 1 && charts && mkdir(charts, 0777) != 0 && errno != EEXIST) {
+    fprintf(stderr, "warpsight predict: error: %s: cannot create: %s\n", charts, strerror(errno));
+    return EXIT_USAGE;
+  }
+  prof_request rq = {"predict", pos[0], kernel, launch, gpu, arch, ns, frest != NULL, j, 0, 0, 0};
+  if (cli_prof_limits(&rq, maxw, maxl, maxm)) return EXIT_USAGE;
+  cJSON *list = NULL, *sets = NULL;
+  if (json && ngpu > 1) {
+    list = cJSON_CreateObject();
+    cJSON_AddStringToObject(list, "schema", "warpsight-predict/1");
+    sets = cJSON_AddArrayToObject(list, "gpus");
+  }
+  double *times = calloc(ngpu * ws_model_count() + 1, sizeof *times);
+  if (!times) return EXIT_USAGE;
+  int rc = EXIT_OK;
+  for (size_t k = 0; k < ngpu && rc != EXIT_KERNEL_FAULT; k++) {
+    rq.gpu = gpus[k];
+    char dir[4096];
+    const char *cdir = charts;
+    if (charts && ngpu > 1) { /* DIR/GPU/KERNEL-MODEL.png: one folder per GPU */
+      snprintf(dir, sizeof dir, "%s/%s", charts, gpus[k]);
+      for (char *c = dir + strlen(charts) + 1; *c; c++)
+        if (*c == '/') *c = '_';
+      cdir = dir;
+    }
+    if (!json && k) printf("\n");
+    for (size_t m = 0; m < ws_model_count(); m++) times[k * ws_model_count() + m] = NAN;
+    cJSON *doc = NULL;
+    int r = predict_one(&rq, model, json != NULL, advise != NULL, cdir, times + k * ws_model_count(),
+                        sets ? &doc : NULL);
+    if (doc) cJSON_AddItemToArray(sets, doc);
+    if (r != EXIT_OK) rc = r;
+  }
+  if (list) {
+    cJSON *first = cJSON_GetArrayItem(sets, 0);
+    const cJSON *kn = first ? cJSON_GetObjectItemCaseSensitive(first, "kernel") : NULL;
+    if (cJSON_IsString(kn)) cJSON_AddStringToObject(list, "kernel", kn->valuestring);
+    char *s = cJSON_Print(list);
+    if (s) puts(s);
+    cJSON_free(s);
+    cJSON_Delete(list);
+  } else if (!json && ngpu > 1) {
+    cli_print_gpu_table(gpus, ngpu, times);
+  }
+  free(times);
   return rc;
 }

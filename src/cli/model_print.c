@@ -254,15 +254,22 @@ int cli_finish_charts(const char *cmd, const char *dir, const char *kernel,
 }
 
 
-int cli_finish_report(const char *cmd, int advise, const char *charts_dir,
-                      const char *kernel, const ws_model_result *res, size_t n,
-                      cJSON *root) {
+int cli_finish_sections(const char *cmd, int advise, const char *charts_dir,
+                        const char *kernel, const ws_model_result *res, size_t n,
+                        cJSON *root) {
   int rc = EXIT_OK;
   if (advise && cli_finish_advice(res, NULL, n, root) != EXIT_OK) rc = EXIT_USAGE;
   if (charts_dir) {
     if (cli_finish_charts(cmd, charts_dir, kernel, res, NULL, n, root) != EXIT_OK) rc = EXIT_USAGE;
     ws_chart_shutdown(); /* cairo's font caches, for leak checkers */
   }
+  return rc;
+}
+
+int cli_finish_report(const char *cmd, int advise, const char *charts_dir,
+                      const char *kernel, const ws_model_result *res, size_t n,
+                      cJSON *root) {
+  int rc = cli_finish_sections(cmd, advise, charts_dir, kernel, res, n, root);
   if (root) {
     char *s = cJSON_Print(root);
     if (s) puts(s);
@@ -271,3 +278,57 @@ int cli_finish_report(const char *cmd, int advise, const char *charts_dir,
   }
   return rc;
 }
+
+size_t cli_split_gpus(const char *cmd, const char *arg, char *buf, size_t bufsize,
+                      const char **names, size_t max) {
+  if (strlen(arg) >= bufsize) {
+    cli_usage_error(cmd, "--gpu: the list is too long");
+    return 0;
+  }
+  strcpy(buf, arg);
+  size_t n = 0;
+  for (char *s = buf;;) {
+    char *comma = strchr(s, ',');
+    if (comma) *comma = '\0';
+    if (!*s) {
+      cli_usage_error(cmd, "--gpu %s: an empty GPU name in the list", arg);
+      return 0;
+    }
+    if (n == max) {
+      cli_usage_error(cmd, "--gpu: more than %zu GPUs in the list", max);
+      return 0;
+    }
+    names[n++] = s;
+    if (!comma) break;
+    s = comma + 1;
+  }
+  return n;
+}
+
+void cli_gpu_times(double *times, const ws_model_result *res, size_t n) {
+  for (size_t m = 0; m < ws_model_count(); m++) {
+    times[m] = NAN;
+    for (size_t i = 0; i < n; i++)
+      if (!strcmp(res[i].model, ws_model_at(m)->name)) times[m] = res[i].time_ms;
+  }
+}
+
+/* The list's comparison: predicted ms, a row per model, a column per GPU. */
+void cli_print_gpu_table(const char *const *gpus, size_t ngpu, const double *times) {
+  printf("\npredicted time (ms) by GPU\n%-16s", "model");
+  for (size_t k = 0; k < ngpu; k++) printf(" %12.12s", gpus[k]);
+  printf("\n");
+  for (size_t m = 0; m < ws_model_count(); m++) {
+    int any = 0;
+    for (size_t k = 0; k < ngpu; k++) any |= !isnan(times[k * ws_model_count() + m]);
+    if (!any) continue;
+    printf("%-16s", ws_model_at(m)->name);
+    for (size_t k = 0; k < ngpu; k++) {
+      double t = times[k * ws_model_count() + m];
+      if (isnan(t)) printf(" %12s", "-");
+      else printf(" %12.6g", t);
+    }
+    printf("\n");
+  }
+}
+

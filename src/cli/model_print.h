@@ -42,6 +42,27 @@ int cli_finish_charts(const char *cmd, const char *dir, const char *kernel,
                       const ws_model_result *res, const int *ok, size_t n,
                       struct cJSON *extra);
 
+/* The advice (with --advise) and the charts (with --charts DIR) of one
+ * result set, added to root when not NULL (which is not printed).  Returns
+ * EXIT_USAGE if either failed, else EXIT_OK. */
+int cli_finish_sections(const char *cmd, int advise, const char *charts_dir,
+                        const char *kernel, const ws_model_result *res, size_t n,
+                        struct cJSON *root);
+
+/* A --gpu value: one GPU or a comma-separated list ("a100,h100-sxm,t4").
+ * Fills names[] (pointers into buf, a copy of `arg`) and returns how many,
+ * or 0 after printing the error (an empty item, more than `max`). */
+size_t cli_split_gpus(const char *cmd, const char *arg, char *buf, size_t bufsize,
+                      const char **names, size_t max);
+
+/* times[m] = the time_ms of model m (ws_model_at order) among res, NAN for
+ * a model that did not run. */
+void cli_gpu_times(double *times, const ws_model_result *res, size_t n);
+/* A --gpu list's comparison table: predicted ms, a row per model (those
+ * that ran on some GPU), a column per GPU; times[k * ws_model_count() + m]
+ * as filled by cli_gpu_times for GPU k. */
+void cli_print_gpu_table(const char *const *gpus, size_t ngpu, const double *times);
+
 /* The common end of `model` and `predict`: the advice (with --advise), the
  * charts (with --charts DIR), then the JSON document when root is not NULL
  * (printed and freed).  Returns EXIT_USAGE if advice or charts failed, else
