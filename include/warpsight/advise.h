@@ -64,6 +64,32 @@ int ws_advise(ws_advice *out, const ws_model_result *const *results, size_t n,
               ws_diag *d);
 void ws_advice_free(ws_advice *a); /* NULL is a no-op; leaves *a reusable */
 
+/* Counterfactuals (issue 13 point 4; docs/advisor.md): the profile with one
+ * inefficiency removed.  Perfect coalescing (uncoalesced -> coalesced
+ * instructions, transactions per request at one per 128 bytes), no bank
+ * conflicts (replays 0), no divergence (extra instructions 0), no barriers
+ * (#Synch_insts 0). */
+typedef enum ws_cf_kind {
+  WS_CF_COALESCING,
+  WS_CF_BANK_CONFLICTS,
+  WS_CF_DIVERGENCE,
+  WS_CF_BARRIERS,
+  WS_CF_COUNT
+} ws_cf_kind;
+
+/* "perfect coalescing", ... */
+const char *ws_cf_name(ws_cf_kind k);
+
+/* Remove inefficiency k from f.  Returns 1 if f changed, 0 when the profile
+ * has none of it (or lacks the field). */
+int ws_cf_apply(ws_profile_fields *f, ws_cf_kind k);
+
+/* Run `model` on p and on p with k removed: *base_cycles and *cf_cycles
+ * (NaN unless WS_OK); the saving is their difference.  WS_EMISSING when the
+ * profile has none of k to remove or the model lacks inputs. */
+int ws_cf_saving(double *base_cycles, double *cf_cycles, const char *model, const ws_profile *p,
+                 const ws_gpu *g, ws_cf_kind k, ws_diag *d);
+
 #ifdef __cplusplus
 }
 #endif
