@@ -40,7 +40,7 @@ static const char help_text[] =
     "  --gpu G               target GPU, a name of 'warpsight gpus' or a JSON file\n"
     "                        (default a100)\n"
     "  --model M             a model, models separated by commas, or 'all' (default);\n"
-    "                        the first one (hong-kim for all) is the primary model: it\n"
+    "                        the first one (warpsight for all) is the primary model: it\n"
     "                        drives cudaEventElapsedTime and the bottleneck; models:\n"
     "%s"
     "  --sample-blocks N     profile N blocks of each grid (all blocks still run)\n"

@@ -80,9 +80,10 @@ static void rt_at_exit(void) {
   pthread_mutex_unlock(&rt->lock);
 }
 
-/* The primary model of "all" (docs/exec.md): a fixed one, the first
- * paper's, so that event timings do not move when a model is added. */
-#define RT_PRIMARY_OF_ALL "hong-kim"
+/* The primary model of "all" (docs/exec.md): warpsight's own model, the one
+ * validated against measured times (docs/validation.md), fixed so that
+ * event timings do not move when a model is added. */
+#define RT_PRIMARY_OF_ALL "warpsight"
 
 /* WARPSIGHT_MODEL: "all" (default) or a comma-separated list of names; the
  * first is the primary model. */
