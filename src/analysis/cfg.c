@@ -416,7 +416,7 @@ static int build_defuse(ws_cfg *c) {
               goto done;
           }
         }
-        qsort(def_all + start, def_used - start, sizeof *def_all, cmp_u32);
+        if (def_used - start > 1) qsort(def_all + start, def_used - start, sizeof *def_all, cmp_u32);
         size_t w = start;
         for (size_t q = start; q < def_used; q++)
           if (w == start || def_all[w - 1] != def_all[q]) def_all[w++] = def_all[q];
