@@ -43,7 +43,10 @@ static const char help_text[] =
     "  --advise      after the results, the advisor: the bottleneck and a ranked\n"
     "                list of what to try (GPUPerf benefits as shares of run time,\n"
     "                Transit and Roofline bounds; docs/advisor.md); with --json an\n"
-    "                \"advice\" object\n"
+    "                \"advice\" object; then the counterfactuals: each model's\n"
+    "                saving with coalescing perfect, no bank conflicts, no\n"
+    "                divergence or no barriers, ranked by warpsight, and where\n"
+    "                models disagree by more than 2x (\"counterfactuals\" in JSON)\n"
     "  --charts DIR  write DIR/KERNEL-MODEL.png and .svg for the models that have\n"
     "                a chart: gpuperf (benefit X-Y chart), transit (transit\n"
     "                figure), roofline (docs/charts.md); DIR is created\n\n"
@@ -87,6 +90,7 @@ static int model_one(const ws_profile *p, const char *gpu, const char *model, cJ
   int rc = cli_run_models(p, g, model, set, &res, &nres);
   if (cli_finish_sections("model", advise, charts, p->kernel, res, nres, set) != EXIT_OK)
     rc = EXIT_USAGE;
+  if (advise) cli_counterfactuals(p, g, res, nres, set);
   if (times) cli_gpu_times(times, res, nres);
   for (size_t i = 0; i < nres; i++) ws_model_result_free(&res[i]);
   free(res);

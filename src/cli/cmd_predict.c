@@ -36,7 +36,10 @@ static const char help_text[] =
     "                        \"gpu\", \"kernel\", \"profile\": {...warpsight-profile/1...},\n"
     "                        \"results\": [...as 'warpsight model --json'...],\n"
     "                        \"bottleneck\"} (docs/cli-profile-predict.md)\n"
-    "  --advise              the advisor's ranked list of what to try (docs/advisor.md)\n"
+    "  --advise              the advisor's ranked list of what to try, then each\n"
+    "                        model's saving with one inefficiency removed (perfect\n"
+    "                        coalescing, no bank conflicts, no divergence, no\n"
+    "                        barriers), ranked by warpsight (docs/advisor.md)\n"
     "  --charts DIR          write DIR/KERNEL-MODEL.png and .svg for the models with a\n"
     "                        chart (gpuperf, transit, roofline); DIR is created\n"
     "  --gpu G1,G2,...       a comma-separated list: profile and predict for each GPU\n"
@@ -154,12 +157,16 @@ static int predict_one(const prof_request *rq, const char *model, int json, int 
     printf("\nbottleneck: %s (%s)\n", res[0].limiter, res[0].model);
   }
   if (times) cli_gpu_times(times, res, nres);
-  if (out_doc) { /* one of a --gpu list's result sets: the caller prints it */
-    if (cli_finish_sections("predict", advise, charts, p->kernel, res, nres, root) != EXIT_OK)
-      rc = EXIT_USAGE;
-    *out_doc = root;
-  } else if (cli_finish_report("predict", advise, charts, p->kernel, res, nres, root) != EXIT_OK) {
+  if (cli_finish_sections("predict", advise, charts, p->kernel, res, nres, root) != EXIT_OK)
     rc = EXIT_USAGE;
+  if (advise) cli_counterfactuals(p, g, res, nres, root);
+  if (out_doc) { /* one of a --gpu list's result sets: the caller prints it */
+    *out_doc = root;
+  } else if (root) {
+    char *s = cJSON_Print(root);
+    if (s) puts(s);
+    cJSON_free(s);
+    cJSON_Delete(root);
   }
   ws_advice_free(&adv);
   ws_diag_free(&d);

@@ -332,3 +332,89 @@ void cli_print_gpu_table(const char *const *gpus, size_t ngpu, const double *tim
   }
 }
 
+
+/* One counterfactual's savings (ms) per result; NAN where it was not run. */
+static void cf_savings(double *sv, const ws_profile *p, const ws_gpu *g, ws_cf_kind k,
+                       const ws_model_result *res, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    double base, cf;
+    ws_diag d = WS_DIAG_INIT;
+    sv[i] = NAN;
+    if (ws_cf_saving(&base, &cf, res[i].model, p, g, k, &d) == WS_OK && base > 0)
+      sv[i] = res[i].time_ms * (base - cf) / base;
+    ws_diag_free(&d);
+  }
+}
+
+/* Do the savings differ by more than 2x (or in sign)? */
+static int cf_disagree(const double *sv, size_t n) {
+  double lo = INFINITY, hi = -INFINITY;
+  for (size_t i = 0; i < n; i++)
+    if (isfinite(sv[i])) lo = fmin(lo, sv[i]), hi = fmax(hi, sv[i]);
+  if (!isfinite(lo)) return 0;
+  return (lo <= 0 && hi > 0) || (lo > 0 && hi > 2 * lo);
+}
+
+void cli_counterfactuals(const ws_profile *p, const ws_gpu *g, const ws_model_result *res,
+                         size_t n, cJSON *root) {
+  if (!n) return;
+  size_t trusted = 0; /* warpsight: the lowest validated error (docs/validation.md) */
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(res[i].model, "warpsight")) trusted = i;
+  double *sv = calloc(WS_CF_COUNT * n, sizeof *sv);
+  if (!sv) return;
+  size_t order[WS_CF_COUNT];
+  for (size_t k = 0; k < WS_CF_COUNT; k++) {
+    cf_savings(sv + k * n, p, g, (ws_cf_kind)k, res, n);
+    order[k] = k;
+  }
+  for (size_t a = 1; a < WS_CF_COUNT; a++) /* by the trusted model's saving, largest first */
+    for (size_t b = a; b > 0; b--) {
+      double x = sv[order[b] * n + trusted], y = sv[order[b - 1] * n + trusted];
+      if (!(isfinite(x) && (!isfinite(y) || x > y))) break;
+      size_t t = order[b]; order[b] = order[b - 1]; order[b - 1] = t;
+    }
+  cJSON *cj = root ? cJSON_AddObjectToObject(root, "counterfactuals") : NULL, *items = NULL;
+  if (cj) {
+    cJSON_AddStringToObject(cj, "ranked_by", res[trusted].model);
+    items = cJSON_AddArrayToObject(cj, "items");
+  } else {
+    printf("\ncounterfactuals: predicted saving (ms) with the inefficiency removed, ranked by %s%s\n%-20s",
+           res[trusted].model, strcmp(res[trusted].model, "warpsight") ? " (warpsight did not run)" : "",
+           "change");
+    for (size_t i = 0; i < n; i++) printf(" %12.12s", res[i].model);
+    printf("\n");
+  }
+  double lo = INFINITY, hi = 0; /* the base predictions' spread */
+  for (size_t i = 0; i < n; i++)
+    if (isfinite(res[i].time_ms) && res[i].time_ms > 0)
+      lo = fmin(lo, res[i].time_ms), hi = fmax(hi, res[i].time_ms);
+  if (cj) cJSON_AddBoolToObject(cj, "base_disagree", hi > 2 * lo);
+  else if (hi > 2 * lo)
+    printf("! the base predictions differ by more than 2x (%.4g to %.4g ms); validation favours %s\n",
+           lo, hi, res[trusted].model);
+  for (size_t o = 0; o < WS_CF_COUNT; o++) {
+    const double *s = sv + order[o] * n;
+    int dis = cf_disagree(s, n);
+    if (cj) {
+      cJSON *it = cJSON_CreateObject(), *m = NULL;
+      cJSON_AddStringToObject(it, "change", ws_cf_name((ws_cf_kind)order[o]));
+      m = cJSON_AddObjectToObject(it, "saving_ms");
+      for (size_t i = 0; i < n; i++)
+        if (isfinite(s[i])) cJSON_AddNumberToObject(m, res[i].model, s[i]);
+        else cJSON_AddNullToObject(m, res[i].model);
+      cJSON_AddBoolToObject(it, "models_disagree", dis);
+      cJSON_AddItemToArray(items, it);
+      continue;
+    }
+    printf("%-20s", ws_cf_name((ws_cf_kind)order[o]));
+    for (size_t i = 0; i < n; i++)
+      if (isfinite(s[i])) printf(" %12.4g", s[i]);
+      else printf(" %12s", "-");
+    printf("\n");
+    if (dis)
+      printf("%-20s ! models disagree by more than 2x; validation favours %s\n", "",
+             res[trusted].model);
+  }
+  free(sv);
+}

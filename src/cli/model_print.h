@@ -63,6 +63,13 @@ void cli_gpu_times(double *times, const ws_model_result *res, size_t n);
  * as filled by cli_gpu_times for GPU k. */
 void cli_print_gpu_table(const char *const *gpus, size_t ngpu, const double *times);
 
+/* --advise's check of the advice (docs/advisor.md): for each counterfactual
+ * (warpsight/advise.h), the saving in ms each result's model predicts,
+ * ranked by warpsight's (else the first result's), flagging savings that
+ * differ by more than 2x.  Text, or a "counterfactuals" object in root. */
+void cli_counterfactuals(const ws_profile *p, const ws_gpu *g, const ws_model_result *res,
+                         size_t n, struct cJSON *root);
+
 /* The common end of `model` and `predict`: the advice (with --advise), the
  * charts (with --charts DIR), then the JSON document when root is not NULL
  * (printed and freed).  Returns EXIT_USAGE if advice or charts failed, else
