@@ -193,6 +193,25 @@ static int write_launch(const char *dir, const ws_valid_row *r, const ws_launch_
   return rc;
 }
 
+/* --report DIR: rows.csv, floors.csv, summary.txt (the printed tables) and
+ * each model's scatter chart (.png and .svg).  Status of the first failure. */
+static int write_report(const ws_valid_report *rep, const char *report, const char *text,
+                        const char *const *mv, size_t nm, ws_diag *d) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/rows.csv", report);
+  int st = ws_valid_report_csv(rep, path, d);
+  snprintf(path, sizeof path, "%s/floors.csv", report);
+  if (!st) st = ws_valid_report_floors_csv(rep, path, d);
+  snprintf(path, sizeof path, "%s/summary.txt", report);
+  if (!st && cli_write_text(path, text, 0)) st = WS_EIO;
+  for (size_t m = 0; m < nm && !st; m++) {
+    snprintf(path, sizeof path, "%s/%s", report, mv[m]); /* .png and .svg */
+    st = ws_valid_report_chart(rep, m, path, d);
+  }
+  if (!st) ws_chart_shutdown(); /* cairo's font caches, for leak checkers */
+  return st;
+}
+
 int cmd_validate(int argc, char **argv) {
   const char *models_s = "all", *gpus_s = NULL, *kernels_s = NULL, *sample_s = NULL,
              *limit_s = NULL, *report = NULL, *ptx_s = NULL, *cache_s = NULL,
@@ -368,18 +387,8 @@ int cmd_validate(int argc, char **argv) {
   if (text) fputs(text, stdout);
   if (report) {
     ws_diag_clear(&d);
-    snprintf(path, sizeof path, "%s/rows.csv", report);
-    st = ws_valid_report_csv(rep, path, &d);
-    snprintf(path, sizeof path, "%s/floors.csv", report);
-    if (!st) st = ws_valid_report_floors_csv(rep, path, &d);
-    snprintf(path, sizeof path, "%s/summary.txt", report);
-    if (!st && cli_write_text(path, text, 0)) st = WS_EIO;
-    for (size_t m = 0; m < nm && !st; m++) {
-      snprintf(path, sizeof path, "%s/%s", report, mv[m]); /* .png and .svg */
-      st = ws_valid_report_chart(rep, m, path, &d);
-    }
+    st = write_report(rep, report, text, mv, nm, &d);
     cli_print_diag(&d);
-    if (!st) ws_chart_shutdown(); /* cairo's font caches, for leak checkers */
     if (st) {
       free(text);
       rc = cli_exit_for(st);

@@ -23,7 +23,7 @@ grep -q " g$" "$TMP/probe.out" && fail "counter: a one-line function is no defin
 grep -qx "3 $TMP/probe.c:203 h" "$TMP/probe.out" || fail "counter: h should be 3 lines from line 203; got: $(cat "$TMP/probe.out")"
 # the tree.  KNOWN: functions over the limit that another change owns right
 # now, to be split there (each entry is FILE:NAME; remove it when done).
-KNOWN="src/cli/cmd_validate.c:cmd_validate"
+KNOWN=""
 find "$WS_SRC/src" -name '*.c' | sort | xargs awk -f "$AWK" >"$TMP/all.out"
 [ -s "$TMP/all.out" ] || fail "no function found under $WS_SRC/src"
 long=$(awk -v lim=$LIMIT '$1 > lim' "$TMP/all.out" | sed "s|$WS_SRC/||" |
