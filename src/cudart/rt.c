@@ -90,7 +90,7 @@ static void rt_at_exit(void) {
 static int parse_models(ws_rt *rt, const char *spec) {
   if (!spec || !*spec || strcmp(spec, "all") == 0) {
     if (ws_model_find(RT_PRIMARY_OF_ALL)) rt->models[rt->nmodels++] = RT_PRIMARY_OF_ALL;
-    for (size_t i = 0; i < ws_model_count() && rt->nmodels < RT_MAX_MODELS; i++)
+    for (size_t i = 0; i < ws_model_count(); i++)
       if (strcmp(ws_model_at(i)->name, RT_PRIMARY_OF_ALL) != 0)
         rt->models[rt->nmodels++] = ws_model_at(i)->name;
     return 0;
@@ -102,9 +102,14 @@ static int parse_models(ws_rt *rt, const char *spec) {
     for (size_t i = 0; i < ws_model_count(); i++)
       if (strlen(ws_model_at(i)->name) == n && strncmp(ws_model_at(i)->name, p, n) == 0)
         found = ws_model_at(i);
-    if (!found || rt->nmodels == RT_MAX_MODELS) {
+    if (!found) {
       fprintf(stderr, "warpsight: error: WARPSIGHT_MODEL: unknown model '%.*s' (warpsight "
               "predict --help lists them)\n", (int)n, p);
+      return -1;
+    }
+    if (rt->nmodels == RT_MAX_MODELS) {
+      fprintf(stderr, "warpsight: error: WARPSIGHT_MODEL: more than %d models (each model once)\n",
+              RT_MAX_MODELS);
       return -1;
     }
     rt->models[rt->nmodels++] = found->name;

@@ -26,7 +26,14 @@
 #include "warpsight/model.h"
 #include "warpsight/ptx.h"
 
-#define RT_MAX_MODELS 16 /* models per prediction (the registry has 8) */
+/* Models per prediction: the registry's size (models.def), so "all" is never
+ * cut short when a model is added. */
+enum {
+  RT_MAX_MODELS = 0
+#define MODEL(fn, name, title) +1
+#include "model/models.def"
+#undef MODEL
+};
 #define RT_MAX_UNSUP 64  /* unsupported calls remembered (each is reported once) */
 #define RT_MEMORY_BUDGET (4ull << 30) /* device memory: the emulator's budget and
                                          cudaDeviceProp.totalGlobalMem */
