@@ -40,10 +40,12 @@ typedef struct kp_thread {
   double n_memory;    /* N_memory = n_global + n_shared */
 } kp_thread;
 
-/* models.kothapalli.KEY of the GPU, or recorded as missing. */
+/* models.kothapalli.KEY of the GPU (gpu_params.def), or recorded as
+ * missing (a key the table does not declare is missing on every GPU). */
 static int gpu_need(double *out, ws_model_result *r, const ws_gpu *g,
                     const char *key, ws_diag *d) {
-  double v = ws_gpu_param_or(g, "kothapalli", key, NAN);
+  int id = ws_gp_find("kothapalli", key);
+  double v = id >= 0 ? ws_gpu_p(g, (ws_gp_id)id) : NAN;
   if (isfinite(v) && v >= 0) {
     *out = v;
     return WS_OK;

@@ -54,15 +54,12 @@ typedef struct ls_sums {
 } ls_sums;
 
 /* The GPU's models.luo-suda.inst_costs entry for `key` ("add.int_reg",
- * "ld_st"): a flat key first, then the same key read as a dotted path. */
+ * "ld_st"; gpu_params.def declares Table 1's cells). */
 static int inst_cost(double *out, const ws_gpu *g, const char *key) {
-  const cJSON *m = g->models ? cJSON_GetObjectItemCaseSensitive(g->models, GPU_MODEL) : NULL;
-  const cJSON *tab = m ? cJSON_GetObjectItemCaseSensitive(m, "inst_costs") : NULL;
-  const cJSON *it = tab ? cJSON_GetObjectItemCaseSensitive(tab, key) : NULL;
-  if (it && ws_json_number(it, out) && isfinite(*out) && *out >= 0) return WS_OK;
-  char dotted[160];
-  snprintf(dotted, sizeof dotted, "inst_costs.%s", key);
-  double v = ws_gpu_param_or(g, GPU_MODEL, dotted, NAN);
+  char full[160];
+  snprintf(full, sizeof full, "inst_costs.%s", key);
+  int id = ws_gp_find(GPU_MODEL, full);
+  double v = id >= 0 ? ws_gpu_p(g, (ws_gp_id)id) : NAN;
   if (isfinite(v) && v >= 0) {
     *out = v;
     return WS_OK;
@@ -172,10 +169,11 @@ int ws_model_luo_suda(ws_model_result *out, const ws_profile *p,
   if (!list) {
     /* Name the GPU's missing keys too, not only the profile's. */
     ws_model_missing(out, SECTION ".tasks", d);
-    static const char *const keys[] = {"a", "b", "c", "d", "t_mem"};
+    static const ws_gp_id keys[] = {WS_GP_LUO_SUDA_A, WS_GP_LUO_SUDA_B, WS_GP_LUO_SUDA_C,
+                                    WS_GP_LUO_SUDA_D, WS_GP_LUO_SUDA_T_MEM};
     for (size_t j = 0; j < sizeof keys / sizeof keys[0]; j++)
-      if (!isfinite(ws_gpu_param_or(g, GPU_MODEL, keys[j], NAN)))
-        ws_model_missing_gpu(out, g, GPU_MODEL, keys[j], d);
+      if (!isfinite(ws_gpu_p(g, keys[j])))
+        ws_model_missing_gpu(out, g, GPU_MODEL, ws_gp_table[keys[j]].key, d);
     return WS_EMISSING;
   }
   if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) == 0)
@@ -195,17 +193,18 @@ int ws_model_luo_suda(ws_model_result *out, const ws_profile *p,
 
   /* GPU parameters (a, b, c from (3); d from (5); m from (4); t_mem from (1)). */
   double pa = 0, pb = 0, pcc = 0, pd = 0, pm = 0, t_mem = 0;
-  struct { const char *key; double *v; } gp[] = {
-    {"a", &pa}, {"b", &pb}, {"c", &pcc}, {"d", &pd}, {"m", &pm},
+  struct { ws_gp_id id; double *v; } gp[] = {
+    {WS_GP_LUO_SUDA_A, &pa}, {WS_GP_LUO_SUDA_B, &pb}, {WS_GP_LUO_SUDA_C, &pcc},
+    {WS_GP_LUO_SUDA_D, &pd}, {WS_GP_LUO_SUDA_M, &pm},
   };
   for (size_t j = 0; j < sizeof gp / sizeof gp[0]; j++) {
-    *gp[j].v = ws_gpu_param_or(g, GPU_MODEL, gp[j].key, NAN);
+    *gp[j].v = ws_gpu_p(g, gp[j].id);
     if (!isfinite(*gp[j].v)) {
       if (gp[j].v == &pm && g->limits.max_warps_per_sm > 0) {
         pm = g->limits.max_warps_per_sm; /* "the maximum warp number" */
         continue;
       }
-      ws_model_missing_gpu(out, g, GPU_MODEL, gp[j].key, d);
+      ws_model_missing_gpu(out, g, GPU_MODEL, ws_gp_table[gp[j].id].key, d);
       miss++;
     }
   }
@@ -219,7 +218,7 @@ int ws_model_luo_suda(ws_model_result *out, const ws_profile *p,
   }
   double d_mem = NAN, n_trans = NAN;
   if (any_mem > 0) {
-    t_mem = ws_gpu_param_or(g, GPU_MODEL, "t_mem", NAN);
+    t_mem = ws_gpu_p(g, WS_GP_LUO_SUDA_T_MEM);
     if (!isfinite(t_mem)) {
       ws_model_missing_gpu(out, g, GPU_MODEL, "t_mem", d);
       miss++;
