@@ -122,6 +122,13 @@ static int is_integer_param(const char *model, const char *key) {
   return id >= 0 && ws_gp_table[id].check == WS_GP_INTEGER;
 }
 
+/* 1 if gpu_params.def declares parameters of `model`. */
+static int declared_model(const char *model) {
+  for (int i = 0; i < WS_GP_COUNT; i++)
+    if (strcmp(ws_gp_table[i].model, model) == 0) return 1;
+  return 0;
+}
+
 static int in_list(const char *s, const char *const *list, size_t n) {
   for (size_t i = 0; i < n; i++)
     if (strcmp(s, list[i]) == 0) return 1;
@@ -154,6 +161,13 @@ static int check_param_table(const cJSON *obj, ws_strbuf *path, const char *mode
     const char *sub = strchr(ws_sb_str(path) + 7, '.'); /* after "models." */
     if (sub) snprintf(full, sizeof full, "%s.%s", sub + 1, key);
     else snprintf(full, sizeof full, "%s", key);
+    if (declared_model(model) && ws_gp_find(model, full) < 0) {
+      /* a typo must not leave the model without its value */
+      bad = ws_json_error(d, origin, ws_sb_str(path), key,
+                          "unknown parameter of model '%s' (include/warpsight/gpu_params.def, "
+                          "docs/gpu-schema.md list them)", model);
+      continue;
+    }
     int integer = is_integer_param(model, full);
     if (!isfinite(v) || v < 0 || (positive && v <= 0) || v > 1e12)
       bad = ws_json_error(d, origin, ws_sb_str(path), key,

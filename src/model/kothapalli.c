@@ -87,6 +87,121 @@ static int sum_accesses(double *out, const cJSON *list, const char *path,
   return WS_OK;
 }
 
+/* Kothapalli's operation kinds, in the order the profiler used to write
+ * them (the order of the sums below), and the key of each in
+ * models.kothapalli.op_cycles. */
+enum { KO_INT_SIMPLE, KO_INT_MUL32, KO_INT_DIV, KO_INT_REM, KO_FP_SIMPLE, KO_FP_DIV, KO_SFU,
+       KO_FP64, KO_NKINDS, KO_NONE = -1 };
+static const ws_gp_id ko_param[KO_NKINDS] = {
+    WS_GP_KOTHAPALLI_OP_INT_SIMPLE, WS_GP_KOTHAPALLI_OP_INT_MUL32, WS_GP_KOTHAPALLI_OP_INT_DIV,
+    WS_GP_KOTHAPALLI_OP_INT_REM,    WS_GP_KOTHAPALLI_OP_FP_SIMPLE, WS_GP_KOTHAPALLI_OP_FP_DIV,
+    WS_GP_KOTHAPALLI_OP_SFU,        WS_GP_KOTHAPALLI_OP_FP64};
+
+/* The kind of a mix key (docs/models/kothapalli.md): integer mul/mad ->
+ * int_mul32, div -> int_div, rem -> int_rem, other integer -> int_simple;
+ * fp32/fp16 div -> fp_div, other -> fp_simple; sfu; fp64.  Moves,
+ * conversions and control (unit "other") are not operations. */
+static int ko_kind(unsigned key) {
+  unsigned op = ws_mix_key_op(key);
+  switch (ws_mix_key_unit(key)) {
+  case WS_MIX_UNIT_INT:
+    if (op == WS_MIX_OP_DIV) return KO_INT_DIV;
+    if (op == WS_MIX_OP_REM) return KO_INT_REM;
+    if (op == WS_MIX_OP_MUL || op == WS_MIX_OP_MAD) return KO_INT_MUL32;
+    return KO_INT_SIMPLE;
+  case WS_MIX_UNIT_FP32:
+  case WS_MIX_UNIT_FP16: return op == WS_MIX_OP_DIV ? KO_FP_DIV : KO_FP_SIMPLE;
+  case WS_MIX_UNIT_SFU: return KO_SFU;
+  case WS_MIX_UNIT_FP64: return KO_FP64;
+  default: return KO_NONE;
+  }
+}
+
+/* One warp of the mix in Kothapalli's terms. */
+typedef struct ko_counts {
+  double ops[KO_NKINDS];
+  const double *tpt;    /* global requests by threads per transaction, [1..32] */
+  const double *degree; /* shared requests by conflict degree, [1..32] */
+} ko_counts;
+
+static void ko_of(ko_counts *c, const ws_warp_mix *w) {
+  memset(c, 0, sizeof *c);
+  for (size_t i = 0; i < w->nops; i++) {
+    int k = ko_kind(w->ops[i].key);
+    if (k != KO_NONE) c->ops[k] += w->ops[i].n;
+  }
+  c->tpt = w->global_by_tpt;
+  c->degree = w->shared_by_degree;
+}
+
+/* A thread's cycles from its counts: operations x op cycles, a global access
+ * served k threads per transaction (G + k) / k (G when k = 1), a shared one
+ * S x k. */
+static double ko_cost(const ko_counts *c, const double ops[KO_NKINDS], double gcyc, double scyc) {
+  double x = 0;
+  for (int k = 0; k < KO_NKINDS; k++) x += c->ops[k] * ops[k];
+  for (int k = 1; k <= 32; k++) {
+    x += c->tpt[k] * (k == 1 ? gcyc : (gcyc + k) / k);
+    x += c->degree[k] * scyc * k;
+  }
+  return x;
+}
+
+/* Eq. (2) takes the costliest thread: of the profile's heaviest warps, the
+ * one with the most cycles under the GPU's costs (under unit costs when the
+ * GPU lacks one of them), the first in (block, warp) order on a tie. */
+static const ws_warp_mix *costliest(const ws_profile *p, const ws_gpu *g) {
+  double ops[KO_NKINDS], gcyc = ws_gpu_p(g, WS_GP_KOTHAPALLI_GLOBAL_CYCLES),
+                         scyc = ws_gpu_p(g, WS_GP_KOTHAPALLI_SHARED_CYCLES);
+  int all = gcyc >= 0 && scyc >= 0;
+  for (int k = 0; k < KO_NKINDS; k++) all &= (ops[k] = ws_gpu_p(g, ko_param[k])) >= 0;
+  if (!all) {
+    for (int k = 0; k < KO_NKINDS; k++) ops[k] = 1;
+    gcyc = scyc = 1;
+  }
+  const ws_warp_mix *best = NULL;
+  double bcost = -1;
+  for (size_t i = 0; i < p->mix.nwarps; i++) { /* in (block, warp) order */
+    ko_counts c;
+    ko_of(&c, &p->mix.warps[i]);
+    double x = ko_cost(&c, ops, gcyc, scyc);
+    if (!best || x > bcost) best = &p->mix.warps[i], bcost = x;
+  }
+  return best;
+}
+
+/* The thread from the profile's instruction mix (the profiler's profiles). */
+static int thread_from_mix(kp_thread *t, ws_model_result *r, const ws_profile *p,
+                           const ws_gpu *g, ws_diag *d) {
+  memset(t, 0, sizeof *t);
+  const ws_warp_mix *w = costliest(p, g);
+  ko_counts c;
+  ko_of(&c, w);
+  int miss = 0;
+  double cyc[KO_NKINDS] = {0};
+  for (int k = 0; k < KO_NKINDS; k++)
+    if (c.ops[k] > 0 && gpu_need(&cyc[k], r, g, ws_gp_table[ko_param[k]].key, d) != WS_OK) miss++;
+  double gcyc = 0, scyc = 0, ng = 0, ns = 0;
+  for (int k = 1; k <= 32; k++) ng += c.tpt[k], ns += c.degree[k];
+  if (ng > 0 && gpu_need(&gcyc, r, g, "global_cycles", d) != WS_OK) miss++;
+  if (ns > 0 && gpu_need(&scyc, r, g, "shared_cycles", d) != WS_OK) miss++;
+  if (miss) return WS_EMISSING;
+  for (int k = 0; k < KO_NKINDS; k++)
+    if (c.ops[k] > 0) t->n_comp += c.ops[k] * cyc[k];
+  for (int k = 1; k <= 32; k++) { /* 3.2.2, as sum_accesses */
+    if (c.tpt[k] > 0) t->n_global += c.tpt[k] * (k == 1 ? gcyc : (gcyc + k) / k);
+    if (c.degree[k] > 0) t->n_shared += c.degree[k] * (scyc * k);
+  }
+  t->n_memory = t->n_global + t->n_shared;
+  if (!(t->n_comp + t->n_memory > 0)) {
+    char origin[160];
+    profile_origin(origin, sizeof origin, p);
+    return ws_json_error(d, origin, "warp_mix", "heaviest_warps",
+                         "the costliest warp has no work (no operations or accesses)");
+  }
+  return WS_OK;
+}
+
 static int read_thread(kp_thread *t, ws_model_result *r, const ws_profile *p,
                        const ws_gpu *g, ws_diag *d) {
   char origin[160];
@@ -95,6 +210,7 @@ static int read_thread(kp_thread *t, ws_model_result *r, const ws_profile *p,
   const cJSON *sec = NULL;
   int rc = ws_json_get_object(p->root, "", SECTION, 0, &sec, origin, d);
   if (rc == WS_EINVAL) return rc;
+  if (!sec && p->mix.nwarps) return thread_from_mix(t, r, p, g, d);
   if (!sec) {
     ws_model_missing(r, SECTION, d);
     return WS_EMISSING;

@@ -158,6 +158,110 @@ static double period(const ls_params *k, double pc, double pm, int first,
   return t * times;
 }
 
+/* Luo & Suda's Table 1 operations, in the order of the keys' sums. */
+enum { LS_ADD, LS_SUB, LS_MUL, LS_DIV, LS_NEG, LS_MIN, LS_MAX, LS_AND, LS_OR, LS_XOR, LS_NOT,
+       LS_NOPS, LS_KEYS = LS_NOPS * 4 };
+static const char *const ls_ops[LS_NOPS] = {"add", "sub", "mul", "div", "neg", "min",
+                                            "max", "and", "or",  "xor", "not"};
+
+/* The Table 1 operations one instruction of the mix stands for
+ * (docs/models/luo-suda.md): listed opcodes as themselves, mad/fma as
+ * mul + add, other logic as and, compares and selects as sub, rem and SFU
+ * operations as div, abs as neg, anything else as add. */
+static int ls_ops_of(unsigned op, int out[2]) {
+  out[1] = -1;
+  switch (op) {
+  case WS_MIX_OP_ADD: out[0] = LS_ADD; break;
+  case WS_MIX_OP_SUB: out[0] = LS_SUB; break;
+  case WS_MIX_OP_MUL: case WS_MIX_OP_MUL24: out[0] = LS_MUL; break;
+  case WS_MIX_OP_MAD: case WS_MIX_OP_MAD24: case WS_MIX_OP_FMA: out[0] = LS_MUL, out[1] = LS_ADD; break;
+  case WS_MIX_OP_DIV: case WS_MIX_OP_REM: case WS_MIX_OP_SFU: out[0] = LS_DIV; break;
+  case WS_MIX_OP_NEG: case WS_MIX_OP_ABS: out[0] = LS_NEG; break;
+  case WS_MIX_OP_MIN: out[0] = LS_MIN; break;
+  case WS_MIX_OP_MAX: out[0] = LS_MAX; break;
+  case WS_MIX_OP_AND: case WS_MIX_OP_LOGIC: out[0] = LS_AND; break;
+  case WS_MIX_OP_OR: out[0] = LS_OR; break;
+  case WS_MIX_OP_XOR: out[0] = LS_XOR; break;
+  case WS_MIX_OP_NOT: case WS_MIX_OP_CNOT: out[0] = LS_NOT; break;
+  case WS_MIX_OP_COMPARE: out[0] = LS_SUB; break;
+  default: out[0] = LS_ADD; break;
+  }
+  return out[1] >= 0 ? 2 : 1;
+}
+
+/* A task from a period of the profile's representative warp: c_i is
+ * sum over Table 1 keys (in key order) of count x inst_costs[key], m_i is
+ * the memory instructions x inst_costs.ld_st. */
+static void task_from_period(ls_task *t, const ws_mix_period *pe, ws_model_result *r,
+                             const ws_gpu *g, ws_diag *d, int *miss) {
+  double n[LS_KEYS] = {0};
+  for (size_t i = 0; i < pe->nops; i++) {
+    int o[2], no = ls_ops_of(ws_mix_key_op(pe->ops[i].key), o);
+    int cell = ws_mix_key_float(pe->ops[i].key) * 2 + (ws_mix_key_imm(pe->ops[i].key) ? 0 : 1);
+    for (int j = 0; j < no; j++) n[o[j] * 4 + cell] += pe->ops[i].n;
+  }
+  t->c = 0.0;
+  for (int k = 0; k < LS_KEYS; k++) {
+    if (!(n[k] > 0)) continue;
+    char key[48];
+    double cost;
+    snprintf(key, sizeof key, "%s.%s_%s", ls_ops[k / 4], (k / 2) % 2 ? "float" : "int",
+             k % 2 ? "reg" : "const");
+    if (inst_cost(&cost, g, key) != WS_OK) {
+      char path[64];
+      snprintf(path, sizeof path, "inst_costs.%s", key);
+      ws_model_missing_gpu(r, g, GPU_MODEL, path, d);
+      (*miss)++;
+      continue;
+    }
+    t->c += n[k] * cost;
+  }
+  t->m = 0.0;
+  if (pe->mem_insts > 0) {
+    double ld_st;
+    if (inst_cost(&ld_st, g, "ld_st") != WS_OK) {
+      ws_model_missing_gpu(r, g, GPU_MODEL, "inst_costs.ld_st", d);
+      (*miss)++;
+    } else {
+      t->m = pe->mem_insts * ld_st;
+    }
+  }
+  t->repeat = pe->repeat;
+}
+
+/* The tasks: the profile's luo_suda section when it has one (written by
+ * hand, docs/profile.md), else its representative warp's periods. */
+static int read_tasks(ls_task **out, int *ntasks, const cJSON *sec, const ws_profile *p,
+                      ws_model_result *r, const ws_gpu *g, const char *origin, ws_diag *d,
+                      int *miss) {
+  *out = NULL;
+  *ntasks = 0;
+  if (!sec) {
+    *out = calloc(p->mix.nperiods, sizeof **out);
+    if (!*out) return WS_ENOMEM;
+    for (size_t i = 0; i < p->mix.nperiods; i++)
+      task_from_period(&(*out)[i], &p->mix.periods[i], r, g, d, miss);
+    *ntasks = (int)p->mix.nperiods;
+    return WS_OK;
+  }
+  const cJSON *list = cJSON_GetObjectItemCaseSensitive(sec, "tasks");
+  if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) == 0)
+    return ws_json_error(d, origin, SECTION, "tasks", "expected a non-empty array of tasks");
+  int n = cJSON_GetArraySize(list);
+  *out = calloc((size_t)n, sizeof **out);
+  if (!*out) return WS_ENOMEM;
+  int i = 0;
+  const cJSON *it;
+  cJSON_ArrayForEach(it, list) {
+    char path[64];
+    snprintf(path, sizeof path, SECTION ".tasks[%d]", i);
+    int rc = read_task(&(*out)[i++], it, path, r, g, origin, d, miss);
+    if (rc != WS_OK) return rc;
+  }
+  *ntasks = n;
+  return WS_OK;
+}
+
 int ws_model_luo_suda(ws_model_result *out, const ws_profile *p,
                       const ws_gpu *g, ws_diag *d) {
   char origin[160];
@@ -166,7 +270,7 @@ int ws_model_luo_suda(ws_model_result *out, const ws_profile *p,
   int rc = ws_json_get_object(p->root, "", SECTION, 0, &sec, origin, d);
   if (rc == WS_EINVAL) return rc;
   const cJSON *list = sec ? cJSON_GetObjectItemCaseSensitive(sec, "tasks") : NULL;
-  if (!list) {
+  if (!list && (sec || !p->mix.nperiods)) {
     /* Name the GPU's missing keys too, not only the profile's. */
     ws_model_missing(out, SECTION ".tasks", d);
     static const ws_gp_id keys[] = {WS_GP_LUO_SUDA_A, WS_GP_LUO_SUDA_B, WS_GP_LUO_SUDA_C,
@@ -176,20 +280,11 @@ int ws_model_luo_suda(ws_model_result *out, const ws_profile *p,
         ws_model_missing_gpu(out, g, GPU_MODEL, ws_gp_table[keys[j]].key, d);
     return WS_EMISSING;
   }
-  if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) == 0)
-    return ws_json_error(d, origin, SECTION, "tasks", "expected a non-empty array of tasks");
 
-  int miss = 0, ntasks = cJSON_GetArraySize(list);
-  ls_task *tasks = calloc((size_t)ntasks, sizeof *tasks);
-  if (!tasks) return WS_ENOMEM;
-  int i = 0;
-  const cJSON *it;
-  cJSON_ArrayForEach(it, list) {
-    char path[64];
-    snprintf(path, sizeof path, SECTION ".tasks[%d]", i);
-    rc = read_task(&tasks[i++], it, path, out, g, origin, d, &miss);
-    if (rc != WS_OK) goto done;
-  }
+  int miss = 0, ntasks = 0, i;
+  ls_task *tasks = NULL;
+  rc = read_tasks(&tasks, &ntasks, sec, p, out, g, origin, d, &miss);
+  if (rc != WS_OK) goto done;
 
   /* GPU parameters (a, b, c from (3); d from (5); m from (4); t_mem from (1)). */
   double pa = 0, pb = 0, pcc = 0, pd = 0, pm = 0, t_mem = 0;
