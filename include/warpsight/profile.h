@@ -109,6 +109,50 @@ typedef struct ws_profile_mix {
   size_t nperiods;
 } ws_profile_mix;
 
+/* The hand-written model sections (docs/profile.md, "Model sections"),
+ * checked and typed at load; NULL when the profile has none.  The profiler
+ * never writes them: a model that finds one reads it instead of the mix. */
+typedef struct ws_pm_count {
+  char *name;    /* an operation kind ("int_mul32") or a Table 1 key ("add.int_reg") */
+  double count;
+} ws_pm_count;
+
+typedef struct ws_pm_group {
+  double count;  /* accesses in the group */
+  double k;      /* threads per transaction (global) or conflict degree (shared), >= 1 */
+} ws_pm_group;
+
+/* "kothapalli": the costliest thread. */
+typedef struct ws_profile_kothapalli {
+  ws_pm_count *ops;      /* ops_per_thread, in document order */
+  size_t nops;
+  double comp_cycles;    /* 0 when absent */
+  ws_pm_group *global;   /* global_accesses */
+  size_t nglobal;
+  ws_pm_group *shared;   /* shared_accesses */
+  size_t nshared;
+} ws_profile_kothapalli;
+
+/* A task of "luo_suda". */
+typedef struct ws_pl_task {
+  int has_ops;           /* 1: ops; 0: comp_cycles */
+  ws_pm_count *ops;      /* by Table 1 key, in document order */
+  size_t nops;
+  double comp_cycles;
+  double mem_cycles;     /* 0 when absent */
+  double mem_insts;      /* NaN when absent */
+  double repeat;         /* >= 1 */
+} ws_pl_task;
+
+/* "luo_suda": the calculate periods of a representative warp. */
+typedef struct ws_profile_luo_suda {
+  ws_pl_task *tasks;     /* NULL when the section has no "tasks" */
+  size_t ntasks;
+  double computation_proportion; /* NaN when absent */
+  double bytes_per_thread;       /* mem.bytes_per_thread, NaN when absent */
+  double transactions;           /* mem.transactions, NaN when absent */
+} ws_profile_luo_suda;
+
 typedef struct ws_profile {
   char *kernel;              /* kernel name (owned) */
   char *origin;              /* where it was read from, for messages (owned; NULL if built in memory) */
@@ -118,6 +162,8 @@ typedef struct ws_profile {
   uint64_t threads_per_block;/* block[0] * block[1] * block[2] */
   ws_profile_fields f;       /* scalar fields; NaN = absent */
   ws_profile_mix mix;        /* the instruction mix (section "warp_mix", owned) */
+  ws_profile_kothapalli *kothapalli; /* hand-written section or NULL (owned) */
+  ws_profile_luo_suda *luo_suda;     /* hand-written section or NULL (owned) */
   struct cJSON *root;        /* the parsed document (owned) */
 } ws_profile;
 

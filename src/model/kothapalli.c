@@ -11,11 +11,12 @@
  * kernel then costs N_B · N_w · N_t · C_T / (N_C · D) cycles (3), and
  * T = C / R (4).
  *
- * The inputs come from the profile's "kothapalli" section, which describes
- * the costliest thread (eq. (2) takes the maximum over threads); the format
- * is in docs/profile.md and the choices in docs/models/kothapalli.md.
+ * The inputs describe the costliest thread (eq. (2) takes the maximum over
+ * threads): the profile's hand-written "kothapalli" section, else the
+ * costliest of the heaviest warps of its model-neutral instruction mix,
+ * mapped here to the paper's operation kinds; the formats are in
+ * docs/profile.md and the choices in docs/models/kothapalli.md.
  */
-#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -54,37 +55,19 @@ static int gpu_need(double *out, ws_model_result *r, const ws_gpu *g,
   return WS_EMISSING;
 }
 
-/* Σ count × cost over one of the access lists.  `degree_key` is the field
- * naming k; `global` selects the cost rule. */
-static int sum_accesses(double *out, const cJSON *list, const char *path,
-                        const char *degree_key, int global, double unit,
-                        const char *origin, ws_diag *d) {
-  *out = 0.0;
-  if (!list) return WS_OK;
-  if (!cJSON_IsArray(list))
-    return ws_json_error(d, origin, path, NULL, "expected an array of objects");
-  int i = 0, rc;
-  const cJSON *it;
-  cJSON_ArrayForEach(it, list) {
-    char ipath[96];
-    snprintf(ipath, sizeof ipath, "%s[%d]", path, i++);
-    if (!cJSON_IsObject(it))
-      return ws_json_error(d, origin, ipath, NULL, "expected an object");
-    double count = 0, k = 1;
-    rc = ws_json_get_number(it, ipath, "count", 1, WS_JSON_NONNEG, &count, origin, d);
-    if (rc != WS_OK) return rc;
-    rc = ws_json_get_number(it, ipath, degree_key, 0, WS_JSON_POSITIVE, &k, origin, d);
-    if (rc == WS_EINVAL) return rc;
-    if (k < 1)
-      return ws_json_error(d, origin, ipath, degree_key, "expected a number >= 1, got %g", k);
-    double cost;
+/* Σ count × cost over one of the access groups; `global` selects the cost
+ * rule. */
+static double sum_groups(const ws_pm_group *g, size_t n, int global, double unit) {
+  double out = 0.0;
+  for (size_t i = 0; i < n; i++) {
+    double k = g[i].k, cost;
     if (global) /* 3.2.2: a lone access costs G; k sharing one costs (G+k)/k each */
       cost = k == 1 ? unit : (unit + k) / k;
     else        /* QRQW with a linear contention function: S·k */
       cost = unit * k;
-    *out += count * cost;
+    out += g[i].count * cost;
   }
-  return WS_OK;
+  return out;
 }
 
 /* Kothapalli's operation kinds, in the order the profiler used to write
@@ -202,62 +185,46 @@ static int thread_from_mix(kp_thread *t, ws_model_result *r, const ws_profile *p
   return WS_OK;
 }
 
+/* The thread: the profile's hand-written kothapalli section (typed at
+ * load, docs/profile.md) when it has one, else the costliest warp of its
+ * instruction mix. */
 static int read_thread(kp_thread *t, ws_model_result *r, const ws_profile *p,
                        const ws_gpu *g, ws_diag *d) {
-  char origin[160];
-  profile_origin(origin, sizeof origin, p);
+  const ws_profile_kothapalli *k = p->kothapalli;
   memset(t, 0, sizeof *t);
-  const cJSON *sec = NULL;
-  int rc = ws_json_get_object(p->root, "", SECTION, 0, &sec, origin, d);
-  if (rc == WS_EINVAL) return rc;
-  if (!sec && p->mix.nwarps) return thread_from_mix(t, r, p, g, d);
-  if (!sec) {
+  if (!k && p->mix.nwarps) return thread_from_mix(t, r, p, g, d);
+  if (!k) {
     ws_model_missing(r, SECTION, d);
     return WS_EMISSING;
   }
-
   /* N_comp: operations per thread times the GPU's cycles per operation. */
-  const cJSON *ops = NULL;
-  rc = ws_json_get_object(sec, SECTION, "ops_per_thread", 0, &ops, origin, d);
-  if (rc == WS_EINVAL) return rc;
   int miss = 0;
-  const cJSON *op;
-  cJSON_ArrayForEach(op, ops) {
-    double count;
-    rc = ws_json_get_number(ops, SECTION ".ops_per_thread", op->string, 1,
-                            WS_JSON_NONNEG, &count, origin, d);
-    if (rc != WS_OK) return rc;
+  for (size_t i = 0; i < k->nops; i++) {
     char key[128];
-    snprintf(key, sizeof key, "op_cycles.%s", op->string);
+    snprintf(key, sizeof key, "op_cycles.%s", k->ops[i].name);
     double cyc;
     if (gpu_need(&cyc, r, g, key, d) != WS_OK) {
       miss++;
       continue;
     }
-    t->n_comp += count * cyc;
+    t->n_comp += k->ops[i].count * cyc;
   }
-  double direct = 0.0;
-  rc = ws_json_get_number(sec, SECTION, "comp_cycles", 0, WS_JSON_NONNEG, &direct, origin, d);
-  if (rc == WS_EINVAL) return rc;
-  t->n_comp += direct;
+  t->n_comp += k->comp_cycles;
 
   /* N_memory: global and shared accesses. */
-  const cJSON *gl = cJSON_GetObjectItemCaseSensitive(sec, "global_accesses");
-  const cJSON *sh = cJSON_GetObjectItemCaseSensitive(sec, "shared_accesses");
   double gcyc = 0, scyc = 0;
-  if (cJSON_GetArraySize(gl) > 0 && gpu_need(&gcyc, r, g, "global_cycles", d) != WS_OK) miss++;
-  if (cJSON_GetArraySize(sh) > 0 && gpu_need(&scyc, r, g, "shared_cycles", d) != WS_OK) miss++;
+  if (k->nglobal > 0 && gpu_need(&gcyc, r, g, "global_cycles", d) != WS_OK) miss++;
+  if (k->nshared > 0 && gpu_need(&scyc, r, g, "shared_cycles", d) != WS_OK) miss++;
   if (miss) return WS_EMISSING;
-  rc = sum_accesses(&t->n_global, gl, SECTION ".global_accesses",
-                    "threads_per_transaction", 1, gcyc, origin, d);
-  if (rc != WS_OK) return rc;
-  rc = sum_accesses(&t->n_shared, sh, SECTION ".shared_accesses",
-                    "conflict_degree", 0, scyc, origin, d);
-  if (rc != WS_OK) return rc;
+  t->n_global = sum_groups(k->global, k->nglobal, 1, gcyc);
+  t->n_shared = sum_groups(k->shared, k->nshared, 0, scyc);
   t->n_memory = t->n_global + t->n_shared;
-  if (!(t->n_comp + t->n_memory > 0))
+  if (!(t->n_comp + t->n_memory > 0)) {
+    char origin[160];
+    profile_origin(origin, sizeof origin, p);
     return ws_json_error(d, origin, SECTION, NULL,
                          "the thread has no work (no operations, cycles or accesses)");
+  }
   return WS_OK;
 }
 

@@ -16,7 +16,6 @@
  * The readings of the paper's unclear spots (n in (8), the second argument
  * of (13), CPD below 1, MPD of 0) are in docs/models/luo-suda.md.
  */
-#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,70 +67,38 @@ static int inst_cost(double *out, const ws_gpu *g, const char *key) {
 }
 
 /* Cycles of a task given as operation counts: Σ count × inst_costs[op]. */
-static int ops_cycles(double *out, const cJSON *ops, const char *path,
-                      ws_model_result *r, const ws_gpu *g, const char *origin,
-                      ws_diag *d, int *miss) {
-  *out = 0.0;
-  const cJSON *op;
-  cJSON_ArrayForEach(op, ops) {
-    double count, cost;
-    int rc = ws_json_get_number(ops, path, op->string, 1, WS_JSON_NONNEG, &count, origin, d);
-    if (rc != WS_OK) return rc;
-    if (inst_cost(&cost, g, op->string) != WS_OK) {
+static double ops_cycles(const ws_pm_count *ops, size_t n, ws_model_result *r, const ws_gpu *g,
+                         ws_diag *d, int *miss) {
+  double out = 0.0;
+  for (size_t i = 0; i < n; i++) {
+    double cost;
+    if (inst_cost(&cost, g, ops[i].name) != WS_OK) {
       char key[160];
-      snprintf(key, sizeof key, "inst_costs.%s", op->string);
+      snprintf(key, sizeof key, "inst_costs.%s", ops[i].name);
       ws_model_missing_gpu(r, g, GPU_MODEL, key, d);
       (*miss)++;
       continue;
     }
-    *out += count * cost;
+    out += ops[i].count * cost;
   }
-  return WS_OK;
+  return out;
 }
 
-/* One entry of luo_suda.tasks. */
-static int read_task(ls_task *t, const cJSON *it, const char *path,
-                     ws_model_result *r, const ws_gpu *g, const char *origin,
-                     ws_diag *d, int *miss) {
-  if (!cJSON_IsObject(it)) return ws_json_error(d, origin, path, NULL, "expected an object");
-  int rc;
-  const cJSON *ops = NULL;
-  rc = ws_json_get_object(it, path, "ops", 0, &ops, origin, d);
-  if (rc == WS_EINVAL) return rc;
-  rc = ws_json_get_number(it, path, "comp_cycles", !ops, WS_JSON_NONNEG, &t->c, origin, d);
-  if (rc == WS_EINVAL) return rc;
-  if (ops) {
-    if (rc == WS_OK)
-      return ws_json_error(d, origin, path, NULL, "give either comp_cycles or ops, not both");
-    char opath[128];
-    snprintf(opath, sizeof opath, "%s.ops", path);
-    rc = ops_cycles(&t->c, ops, opath, r, g, origin, d, miss);
-    if (rc != WS_OK) return rc;
-  }
-  double mem_insts = NAN;
-  rc = ws_json_get_number(it, path, "mem_insts", 0, WS_JSON_NONNEG, &mem_insts, origin, d);
-  if (rc == WS_EINVAL) return rc;
-  int has_mi = rc == WS_OK;
-  t->m = 0.0;
-  rc = ws_json_get_number(it, path, "mem_cycles", 0, WS_JSON_NONNEG, &t->m, origin, d);
-  if (rc == WS_EINVAL) return rc;
-  if (has_mi) {
-    if (rc == WS_OK)
-      return ws_json_error(d, origin, path, NULL, "give either mem_cycles or mem_insts, not both");
+/* A task of the hand-written luo_suda section (typed at load). */
+static void task_from_section(ls_task *t, const ws_pl_task *in, ws_model_result *r,
+                              const ws_gpu *g, ws_diag *d, int *miss) {
+  t->c = in->has_ops ? ops_cycles(in->ops, in->nops, r, g, d, miss) : in->comp_cycles;
+  t->m = in->mem_cycles;
+  if (!isnan(in->mem_insts)) {
     double ld_st;
     if (inst_cost(&ld_st, g, "ld_st") != WS_OK) {
       ws_model_missing_gpu(r, g, GPU_MODEL, "inst_costs.ld_st", d);
       (*miss)++;
     } else {
-      t->m = mem_insts * ld_st;
+      t->m = in->mem_insts * ld_st;
     }
   }
-  t->repeat = 1;
-  rc = ws_json_get_number(it, path, "repeat", 0, WS_JSON_UINT, &t->repeat, origin, d);
-  if (rc == WS_EINVAL) return rc;
-  if (t->repeat < 1)
-    return ws_json_error(d, origin, path, "repeat", "expected an integer >= 1, got %g", t->repeat);
-  return WS_OK;
+  t->repeat = in->repeat;
 }
 
 /* T_i of a period with computation c, memory m, after a period with
@@ -229,36 +196,20 @@ static void task_from_period(ls_task *t, const ws_mix_period *pe, ws_model_resul
   t->repeat = pe->repeat;
 }
 
-/* The tasks: the profile's luo_suda section when it has one (written by
- * hand, docs/profile.md), else its representative warp's periods. */
-static int read_tasks(ls_task **out, int *ntasks, const cJSON *sec, const ws_profile *p,
-                      ws_model_result *r, const ws_gpu *g, const char *origin, ws_diag *d,
-                      int *miss) {
-  *out = NULL;
+/* The tasks: the profile's hand-written luo_suda section when it has one
+ * (docs/profile.md), else its representative warp's periods. */
+static int read_tasks(ls_task **out, int *ntasks, const ws_profile *p, ws_model_result *r,
+                      const ws_gpu *g, ws_diag *d, int *miss) {
+  const ws_profile_luo_suda *l = p->luo_suda;
+  size_t n = l ? l->ntasks : p->mix.nperiods;
   *ntasks = 0;
-  if (!sec) {
-    *out = calloc(p->mix.nperiods, sizeof **out);
-    if (!*out) return WS_ENOMEM;
-    for (size_t i = 0; i < p->mix.nperiods; i++)
-      task_from_period(&(*out)[i], &p->mix.periods[i], r, g, d, miss);
-    *ntasks = (int)p->mix.nperiods;
-    return WS_OK;
-  }
-  const cJSON *list = cJSON_GetObjectItemCaseSensitive(sec, "tasks");
-  if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) == 0)
-    return ws_json_error(d, origin, SECTION, "tasks", "expected a non-empty array of tasks");
-  int n = cJSON_GetArraySize(list);
-  *out = calloc((size_t)n, sizeof **out);
+  *out = calloc(n ? n : 1, sizeof **out);
   if (!*out) return WS_ENOMEM;
-  int i = 0;
-  const cJSON *it;
-  cJSON_ArrayForEach(it, list) {
-    char path[64];
-    snprintf(path, sizeof path, SECTION ".tasks[%d]", i);
-    int rc = read_task(&(*out)[i++], it, path, r, g, origin, d, miss);
-    if (rc != WS_OK) return rc;
+  for (size_t i = 0; i < n; i++) {
+    if (l) task_from_section(&(*out)[i], &l->tasks[i], r, g, d, miss);
+    else task_from_period(&(*out)[i], &p->mix.periods[i], r, g, d, miss);
   }
-  *ntasks = n;
+  *ntasks = (int)n;
   return WS_OK;
 }
 
@@ -266,11 +217,9 @@ int ws_model_luo_suda(ws_model_result *out, const ws_profile *p,
                       const ws_gpu *g, ws_diag *d) {
   char origin[160];
   profile_origin(origin, sizeof origin, p);
-  const cJSON *sec = NULL;
-  int rc = ws_json_get_object(p->root, "", SECTION, 0, &sec, origin, d);
-  if (rc == WS_EINVAL) return rc;
-  const cJSON *list = sec ? cJSON_GetObjectItemCaseSensitive(sec, "tasks") : NULL;
-  if (!list && (sec || !p->mix.nperiods)) {
+  const ws_profile_luo_suda *sec = p->luo_suda;
+  int rc;
+  if (sec ? !sec->tasks : !p->mix.nperiods) {
     /* Name the GPU's missing keys too, not only the profile's. */
     ws_model_missing(out, SECTION ".tasks", d);
     static const ws_gp_id keys[] = {WS_GP_LUO_SUDA_A, WS_GP_LUO_SUDA_B, WS_GP_LUO_SUDA_C,
@@ -283,7 +232,7 @@ int ws_model_luo_suda(ws_model_result *out, const ws_profile *p,
 
   int miss = 0, ntasks = 0, i;
   ls_task *tasks = NULL;
-  rc = read_tasks(&tasks, &ntasks, sec, p, out, g, origin, d, &miss);
+  rc = read_tasks(&tasks, &ntasks, p, out, g, d, &miss);
   if (rc != WS_OK) goto done;
 
   /* GPU parameters (a, b, c from (3); d from (5); m from (4); t_mem from (1)). */
@@ -318,15 +267,7 @@ int ws_model_luo_suda(ws_model_result *out, const ws_profile *p,
       ws_model_missing_gpu(out, g, GPU_MODEL, "t_mem", d);
       miss++;
     }
-    const cJSON *mem = NULL;
-    rc = ws_json_get_object(sec, SECTION, "mem", 0, &mem, origin, d);
-    if (rc == WS_EINVAL) goto done;
-    rc = ws_json_get_number(mem, SECTION ".mem", "bytes_per_thread", 0,
-                            WS_JSON_POSITIVE, &d_mem, origin, d);
-    if (rc == WS_EINVAL) goto done;
-    rc = ws_json_get_number(mem, SECTION ".mem", "transactions", 0,
-                            WS_JSON_POSITIVE, &n_trans, origin, d);
-    if (rc == WS_EINVAL) goto done;
+    if (sec) d_mem = sec->bytes_per_thread, n_trans = sec->transactions;
     if (isnan(d_mem) && ws_pf_has(p->f.load_bytes_per_warp))
       d_mem = p->f.load_bytes_per_warp / g->warp_size;
     if (isnan(n_trans) && ws_pf_has(p->f.avg_trans_warp)) n_trans = p->f.avg_trans_warp;
@@ -354,9 +295,7 @@ int ws_model_luo_suda(ws_model_result *out, const ws_profile *p,
   }
 
   double prop = sum_c / sum_all;  /* computation proportion P */
-  rc = ws_json_get_number(sec, SECTION, "computation_proportion", 0, WS_JSON_RATIO,
-                          &prop, origin, d);
-  if (rc == WS_EINVAL) goto done;
+  if (sec && !isnan(sec->computation_proportion)) prop = sec->computation_proportion;
 
   ws_launch_ctx ctx;
   rc = ws_launch_ctx_compute(&ctx, p, g, d);

@@ -56,6 +56,7 @@ void ws_profile_free(ws_profile *p) {
   free(p->kernel);
   free(p->origin);
   ws_profile_mix_free(&p->mix);
+  ws_profile_sections_free(p);
   cJSON_Delete(p->root);
   free(p);
 }
@@ -200,10 +201,13 @@ int ws_profile_load_json(ws_profile **out, const char *json, const char *origin,
     ws_json_get_number(sec, fi->section, fi->key, 0, to_json_check(fi->check),
                        field_ptr(&p->f, i), origin, d);
   }
-  if (ws_profile_mix_read(&p->mix, root, origin, d) == WS_ENOMEM) {
+  int mr = ws_profile_mix_read(&p->mix, root, origin, d);
+  int sr = ws_profile_sections_read(p, root, origin, d);
+  if (mr == WS_ENOMEM || sr == WS_ENOMEM) {
     ws_profile_free(p);
     return WS_ENOMEM;
   }
+  if (mr || sr) goto fail;
   /* Counts that must be whole numbers where the models use them as such. */
   if (ws_pf_has(p->f.active_blocks_per_sm) && p->f.active_blocks_per_sm != floor(p->f.active_blocks_per_sm))
     ws_json_error(d, origin, "occupancy", "active_blocks_per_sm", "expected a positive integer, got %g",
