@@ -50,7 +50,7 @@ typedef enum ws_init_kind {
   WS_INIT_ZERO,     /* "zero" (also the default) */
   WS_INIT_CONSTANT, /* {"constant": v} */
   WS_INIT_IOTA,     /* {"iota": {"start": s, "step": d}}: s + i*d */
-  WS_INIT_RANDOM,   /* {"random": {"seed", "min", "max"}} (warpsight/rng.h) */
+  WS_INIT_RANDOM,   /* {"random": {"seed", "min", "max"}} (emu/rng.h) */
   WS_INIT_FILE,     /* {"file": "x.bin"}: raw little-endian elements */
   WS_INIT_VALUES    /* {"values": [v0, v1, ...]}: element i is v_i */
 } ws_init_kind;

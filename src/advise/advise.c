@@ -11,7 +11,7 @@
  */
 #include "warpsight/advise.h"
 
-#include "warpsight/transit.h"
+#include "model/transit.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -9,7 +9,7 @@
 #include "cli/cli.h"
 #include "util/strbuf.h"
 #include "warpsight/gpu.h"
-#include "warpsight/json.h"
+#include "util/json.h"
 
 static const char gpus_help[] =
     "usage: warpsight gpus [--arch NAME] [--json]\n\n"

@@ -17,7 +17,7 @@
 #include "emu/emu_int.h"
 #include "emu/num.h"
 #include "util/checked.h"
-#include "warpsight/rng.h"
+#include "emu/rng.h"
 
 static int is_float_elem(ws_elem_type t) {
   return t == WS_ELEM_F16 || t == WS_ELEM_BF16 || t == WS_ELEM_F32 || t == WS_ELEM_F64;

@@ -10,7 +10,7 @@
 
 #include "emu/num.h"
 #include "warpsight/emu.h"
-#include "warpsight/json.h"
+#include "util/json.h"
 #include "util/file.h"
 #include "util/strbuf.h"
 

@@ -13,7 +13,7 @@
 
 #include "gpu/derive.h"
 #include "gpu/gpu_check.h"
-#include "warpsight/json.h"
+#include "util/json.h"
 
 /* Generated from data/gpus by cmake/embed_gpus.cmake. */
 typedef struct ws_gpudb_entry {

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "warpsight/gpu.h"
-#include "warpsight/json.h"
+#include "util/json.h"
 #include "warpsight/model.h"
 #include "warpsight/profile.h"
 #include "model/section.h"

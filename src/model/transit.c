@@ -10,11 +10,11 @@
  * closed form on each of the four pairs of linear pieces; the pair that
  * holds it is the bound (Section 2.4).
  *
- * Units are per SM and spelled out in warpsight/transit.h; the choices the
+ * Units are per SM and spelled out in model/transit.h; the choices the
  * paper leaves open (what pi's ordinate counts, how Z is converted to bytes,
  * SP or DP) are in docs/models/transit.md.
  */
-#include "warpsight/transit.h"
+#include "model/transit.h"
 
 #include <math.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /*
- * transit_eq.c — the equilibrium of the Transit model (warpsight/transit.h):
+ * transit_eq.c — the equilibrium of the Transit model (model/transit.h):
  * the two roofline-shaped curves and their exact intersection.
  *
  * h(k) = f(k) - g(n - k) rises with k from -g(n) <= 0 at k = 0 to f(n) >= 0
@@ -7,7 +7,7 @@
  * corners (delta for f, pi for g), so it is found in closed form on the one
  * pair of pieces that holds it.  docs/models/transit.md has the derivation.
  */
-#include "warpsight/transit.h"
+#include "model/transit.h"
 
 #include <math.h>
 #include <string.h>

@@ -16,7 +16,7 @@
  *  2.x      loads cached in L1: one transaction per distinct 128-byte line.
  *  2.x uncached, stores, 3.x and later: one per distinct 32-byte sector.
  */
-#include "warpsight/memsim.h"
+#include "profile/memsim.h"
 
 #include <stdlib.h>
 #include <string.h>

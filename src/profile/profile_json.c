@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "warpsight/json.h"
+#include "util/json.h"
 
 const ws_profile_field_info ws_profile_field_table[] = {
 #define PF(section, key, check, doc) \

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "warpsight/analysis.h"
-#include "warpsight/memsim.h"
+#include "profile/memsim.h"
 #include "deps.h"
 #include "replay.h"
 

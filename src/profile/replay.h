@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 #include "warpsight/gpu.h"
-#include "warpsight/memsim.h"
+#include "profile/memsim.h"
 
 /* Flags in the low bits of a recorded sector address (sectors are 32-byte
  * aligned). */

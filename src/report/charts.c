@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "util/strbuf.h"
-#include "warpsight/transit.h"
+#include "model/transit.h"
 
 #ifdef WS_HAVE_CAIRO
 #include <cairo-svg.h>

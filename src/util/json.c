@@ -1,8 +1,8 @@
 /*
- * json.c — cJSON access with path-naming errors (warpsight/json.h).
+ * json.c — cJSON access with path-naming errors (util/json.h).
  * Every message has the form "ORIGIN: error: PATH: what was expected".
  */
-#include "warpsight/json.h"
+#include "util/json.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

@@ -12,7 +12,7 @@
 
 #include "testutil.h"
 #include "warpsight/report.h"
-#include "warpsight/transit.h"
+#include "model/transit.h"
 
 /* fontconfig (under cairo) keeps its configuration for the life of the
  * process; only FcFini() would free it.  Not ours to free: tell LeakSanitizer. */

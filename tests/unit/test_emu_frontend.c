@@ -5,7 +5,7 @@
  * fields and by bytes) and a convolution whose __constant__ filter the
  * launch spec sets ("variables").  Each output is checked against a C
  * reference computed here from the kernel's source, on inputs made by the
- * same generator contract the spec uses (warpsight/rng.h).  The spec errors
+ * same generator contract the spec uses (emu/rng.h).  The spec errors
  * for aggregates and variables are checked by their messages.
  */
 #include "testutil.h"
@@ -14,7 +14,7 @@
 
 #include "warpsight/emu.h"
 #include "warpsight/ptx.h"
-#include "warpsight/rng.h"
+#include "emu/rng.h"
 
 #define DIR WS_SOURCE_DIR "/tests/emu-front/"
 

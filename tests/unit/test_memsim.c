@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "warpsight/memsim.h"
+#include "profile/memsim.h"
 
 static ws_warp_access kothapalli(int stride, int offset) {
   ws_warp_access a = {0xffffffffu, 4, {0}};

@@ -1,5 +1,5 @@
 /*
- * test_transit.c — the Transit equilibrium (warpsight/transit.h).
+ * test_transit.c — the Transit equilibrium (model/transit.h).
  *
  * Machine: Tesla C2075, single precision, per SM, from Li et al. HPDC'15
  * Section 3: delta(SP) = (1536 threads, 8.93 GB/s), pi(SP) = (576, 24.8).
@@ -20,7 +20,7 @@
 
 #include "testutil.h"
 #include "warpsight/model.h"
-#include "warpsight/transit.h"
+#include "model/transit.h"
 
 static ws_transit_params c2075_sp(double n, double z) {
   return (ws_transit_params){n, 1536, 8.93, 576, 24.8, z};

@@ -1,12 +1,13 @@
 /*
- * warpsight/memsim.h — what one warp-level memory request costs: global
+ * profile/memsim.h — what one warp-level memory request costs: global
  * memory transactions under each compute capability's coalescing rules,
  * shared-memory bank conflicts, and a set-associative cache simulation.
  * Pure functions of the lanes' addresses; the profiler calls them from the
  * emulator's hooks (docs/profile.md, "Measured by the profiler").
+ * Internal to the library (src/), not public.
  */
-#ifndef WARPSIGHT_MEMSIM_H
-#define WARPSIGHT_MEMSIM_H
+#ifndef WS_PROFILE_MEMSIM_H
+#define WS_PROFILE_MEMSIM_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,11 +1,12 @@
 /*
- * warpsight/transit.h — the equilibrium of the Transit model (Li, Tay,
+ * model/transit.h — the equilibrium of the Transit model (Li, Tay,
  * Kumar & Corporaal, HPDC'15), as a pure function of its five inputs.
  *
  * The "transit" model (src/model/transit.c) fills ws_transit_params from a
  * profile and a GPU; the transit chart (src/report/charts.c) redraws the
  * curves from the same parameters.  docs/models/transit.md has the
- * equations and every unit choice.
+ * equations and every unit choice.  Internal to the library (src/): the
+ * model, the advisor and the chart share it; it is not public.
  *
  * Units, all per SM:
  *   threads               n, k, x, k_delta, m
@@ -22,8 +23,8 @@
  *
  * Nothing here allocates; no ownership questions.
  */
-#ifndef WARPSIGHT_TRANSIT_H
-#define WARPSIGHT_TRANSIT_H
+#ifndef WS_MODEL_TRANSIT_H
+#define WS_MODEL_TRANSIT_H
 
 #include "warpsight/util.h"
 
