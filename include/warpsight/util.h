@@ -88,9 +88,7 @@ typedef struct ws_arena ws_arena;
 
 ws_arena *ws_arena_new(void);
 void *ws_arena_alloc(ws_arena *a, size_t size);   /* 16-byte aligned, zeroed */
-char *ws_arena_strdup(ws_arena *a, const char *s);
 char *ws_arena_strndup(ws_arena *a, const char *s, size_t n);
-size_t ws_arena_used(const ws_arena *a);          /* bytes handed out */
 void ws_arena_free(ws_arena *a);                  /* NULL is a no-op */
 
 /* Largest input file read whole: 1 GiB, far above any PTX, launch spec, GPU

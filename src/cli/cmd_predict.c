@@ -70,9 +70,9 @@ static void print_figures(const ws_profile *p, const ws_gpu *g) {
   printf("kernel %s: grid %u x %u x %u, block %u x %u x %u on %s (%s, CC %d.%d)\n", label,
          p->grid[0], p->grid[1], p->grid[2], p->block[0], p->block[1], p->block[2], g->name,
          g->full_name, g->cc_major, g->cc_minor);
-  ws_launch_ctx lc;
+  ws_model_launch_ctx lc;
   ws_diag d = WS_DIAG_INIT;
-  if (ws_launch_ctx_compute(&lc, p, g, &d) == WS_OK) {
+  if (ws_model_launch_ctx_compute(&lc, p, g, &d) == WS_OK) {
     double occ = g->limits.max_warps_per_sm > 0 ? lc.active_warps_per_sm / g->limits.max_warps_per_sm : NAN;
     printf("  occupancy        %g blocks/SM, %g warps/SM (%.0f %%) on %g SMs; %s\n",
            lc.active_blocks_per_sm, lc.active_warps_per_sm, 100 * occ, lc.active_sms,
@@ -168,7 +168,7 @@ static int predict_one(const prof_request *rq, const char *model, int json, int 
     cJSON_free(s);
     cJSON_Delete(root);
   }
-  ws_advice_free(&adv);
+  ws_advise_free(&adv);
   ws_diag_free(&d);
   free(rp);
   for (size_t i = 0; i < nres; i++) ws_model_result_free(&res[i]);

@@ -39,7 +39,7 @@ int cli_profile_run(const prof_request *rq, ws_profile **out, ws_gpu **gpu_out,
   const char *ptx_path = rq->file;
 
   int st = ws_gpu_load(&g, rq->gpu, &d);
-  if (!st) st = ws_launch_spec_load(&spec, rq->launch, &d);
+  if (!st) st = ws_emu_launch_spec_load(&spec, rq->launch, &d);
   if (st) goto fail;
   if (rq->kernel && !cli_kernel_same(rq->kernel, spec->kernel)) {
     ws_diag_add(&d, WS_SEV_ERROR, rq->launch, 0, 0, "the spec is for kernel '%s', --kernel names '%s'",
@@ -118,7 +118,7 @@ done:
   if (dir[0]) cli_rm_tmp(dir);
   free(pl.v);
   ws_ptx_module_free(m);
-  ws_launch_spec_free(spec);
+  ws_emu_launch_spec_free(spec);
   ws_gpu_free(g);
   if (rc == EXIT_OK) cli_print_diag(&d); /* warnings */
   ws_diag_free(&d);

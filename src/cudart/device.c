@@ -1,7 +1,7 @@
 /*
  * device.c — the device (one: the chosen GPU of the database, WARPSIGHT_GPU),
  * its properties and attributes, function attributes and occupancy (the
- * project's occupancy rules, ws_occupancy_compute), streams and events.
+ * project's occupancy rules, ws_gpu_occupancy_compute), streams and events.
  *
  * Facts the database does not hold are answered with CUDA's limits for the
  * compute capability (grid and block dimensions, constant memory) and the
@@ -237,7 +237,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlock
     ws_occupancy o;
     ws_diag d = WS_DIAG_INIT;
     /* a block that cannot run at all has 0 active blocks, not an error */
-    *numBlocks = ws_occupancy_compute(&o, &rt->gpu->limits, rt->gpu->warp_size, &in, &d)
+    *numBlocks = ws_gpu_occupancy_compute(&o, &rt->gpu->limits, rt->gpu->warp_size, &in, &d)
                      ? 0
                      : o.active_blocks_per_sm;
     ws_diag_free(&d);

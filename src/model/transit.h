@@ -63,22 +63,22 @@ typedef struct ws_transit_eq {
 } ws_transit_eq;
 
 /* The curves (x, k clamped to >= 0). */
-double ws_transit_f(const ws_transit_params *tp, double k);
-double ws_transit_cs(const ws_transit_params *tp, double x);  /* G(x) */
-double ws_transit_g(const ws_transit_params *tp, double x);   /* G(x) / Z */
+double ws_model_transit_f(const ws_transit_params *tp, double k);
+double ws_model_transit_cs(const ws_transit_params *tp, double x);  /* G(x) */
+double ws_model_transit_g(const ws_transit_params *tp, double x);   /* G(x) / Z */
 
 /* Solve f(n - x) = g(x) exactly (closed form on the one pair of linear
  * pieces that holds the intersection) and classify the bound.  WS_EINVAL
  * with a diagnostic for a non-positive or non-finite parameter. */
-int ws_transit_solve(ws_transit_eq *out, const ws_transit_params *tp,
+int ws_model_transit_solve(ws_transit_eq *out, const ws_transit_params *tp,
                      ws_diag *d);
 
 /* "thread", "memory", "computation", "capacity". */
-const char *ws_transit_bound_name(ws_transit_bound b);
+const char *ws_model_transit_bound_name(ws_transit_bound b);
 /* The paper's optimisation direction for the bound: one short line (the
  * model's limiter), and the full advice with examples (the advisor's). */
-const char *ws_transit_direction(ws_transit_bound b);
-const char *ws_transit_explain(ws_transit_bound b);
+const char *ws_model_transit_direction(ws_transit_bound b);
+const char *ws_model_transit_explain(ws_transit_bound b);
 
 #ifdef __cplusplus
 }
