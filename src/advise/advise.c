@@ -12,6 +12,7 @@
 #include "warpsight/advise.h"
 
 #include "model/transit.h"
+#include "util/strbuf.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -40,24 +41,14 @@ static const struct {
      "memory bank conflicts or divergent branches"},
 };
 
-static char *vfmt(const char *fmt, va_list ap) {
-  va_list ap2;
-  va_copy(ap2, ap);
-  int n = vsnprintf(NULL, 0, fmt, ap2);
-  va_end(ap2);
-  if (n < 0) return NULL;
-  char *s = malloc((size_t)n + 1);
-  if (s) vsnprintf(s, (size_t)n + 1, fmt, ap);
-  return s;
-}
-
 static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
 static char *fmt(const char *f, ...) {
   va_list ap;
   va_start(ap, f);
-  char *s = vfmt(f, ap);
+  ws_strbuf b = WS_STRBUF_INIT;
+  ws_sb_vprintf(&b, f, ap);
   va_end(ap);
-  return s;
+  return ws_sb_take(&b);
 }
 
 /* Append an item; takes ownership of topic, finding and action. */

@@ -363,17 +363,24 @@ static uint32_t warp_lanes(uint64_t tpb, uint32_t warp) {
   return n >= 32 ? 0xffffffffu : (1u << n) - 1;
 }
 
+/* The emulator's event as the memory simulator's request; a size memsim
+ * does not model (a vector wider than 16 bytes, an odd width) is taken as
+ * 16 or 4 bytes per lane. */
+static inline void access_of(ws_warp_access *a, const ws_emu_event *ev) {
+  a->mask = ev->exec;
+  a->size = ev->bytes;
+  if (a->size != 1 && a->size != 2 && a->size != 4 && a->size != 8 && a->size != 16)
+    a->size = a->size > 16 ? 16 : 4;
+  memcpy(a->addr, ev->addr, sizeof a->addr);
+}
+
 static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_event *ev,
                            int kind) {
   int is_write = kind == WS_PTX_K_STORE || kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION ||
                  kind == WS_PTX_K_SURF_STORE;
   int is_atomic = kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION;
   ws_warp_access a;
-  a.mask = ev->exec;
-  a.size = ev->bytes;
-  if (a.size != 1 && a.size != 2 && a.size != 4 && a.size != 8 && a.size != 16)
-    a.size = a.size > 16 ? 16 : 4;
-  memcpy(a.addr, ev->addr, sizeof a.addr);
+  access_of(&a, ev);
   ws_coal_result r;
   ws_prof_coalesce(&r, &a, is_write ? p->store_rule : p->load_rule);
   st->requests++;
@@ -422,11 +429,7 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
 /* Returns the request's extra passes (bank-conflict replays). */
 static uint32_t shared_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_event *ev) {
   ws_warp_access a;
-  a.mask = ev->exec;
-  a.size = ev->bytes;
-  if (a.size != 1 && a.size != 2 && a.size != 4 && a.size != 8 && a.size != 16)
-    a.size = a.size > 16 ? 16 : 4;
-  memcpy(a.addr, ev->addr, sizeof a.addr);
+  access_of(&a, ev);
   ws_bank_result r;
   ws_prof_bank_conflicts(&r, &a, &p->banks);
   st->sh_reqs++;

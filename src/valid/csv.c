@@ -14,6 +14,8 @@
 
 #include "warpsight/valid.h"
 
+#include "util/file.h"
+
 typedef struct strvec {
   char **v;     /* owned strings */
   size_t n;     /* in use */
@@ -216,15 +218,13 @@ done:
   return st;
 }
 
+static int parse_csv(void *out, const char *text, size_t len, const char *path, ws_diag *d) {
+  return ws_valid_csv_parse(out, text, len, path, d);
+}
+
 int ws_valid_csv_read(ws_csv **out, const char *path, ws_diag *d) {
-  char *text;
-  size_t len;
   *out = NULL;
-  int st = ws_read_file(&text, &len, path, d);
-  if (st) return st;
-  st = ws_valid_csv_parse(out, text, len, path, d);
-  free(text);
-  return st;
+  return ws_parse_file(out, path, d, parse_csv);
 }
 
 int ws_valid_csv_column(const ws_csv *c, const char *name) {
