@@ -1,6 +1,7 @@
 /* cli.c — option parsing and diagnostics output shared by all subcommands. */
 #include "cli/cli.h"
 
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -128,6 +129,22 @@ int cli_parse_bytes(const char *cmd, const char *opt, const char *s, unsigned lo
   v <<= sh;
   *out = v ? v : ~0ull;
   return 0;
+}
+
+void cli_print_json(const cJSON *j) {
+  char *s = cJSON_Print(j);
+  if (s) puts(s);
+  cJSON_free(s);
+}
+
+const char *cli_charts_dir(char *buf, size_t size, const char *charts, const char *gpu,
+                           size_t ngpu) {
+  if (!charts || ngpu <= 1) return charts;
+  snprintf(buf, size, "%s/%s", charts, gpu);
+  size_t n = strlen(charts) + 1;
+  for (char *c = buf + (n < size ? n : size - 1); *c; c++)
+    if (*c == '/') *c = '_';
+  return buf;
 }
 
 int cli_write_text(const char *path, const char *text, int nl) {

@@ -271,9 +271,7 @@ int cli_finish_report(const char *cmd, int advise, const char *charts_dir,
                       cJSON *root) {
   int rc = cli_finish_sections(cmd, advise, charts_dir, kernel, res, n, root);
   if (root) {
-    char *s = cJSON_Print(root);
-    if (s) puts(s);
-    cJSON_free(s);
+    cli_print_json(root);
     cJSON_Delete(root);
   }
   return rc;
