@@ -54,6 +54,16 @@ typedef struct ws_cache_facts {
   int l2_assoc;           /* L2 associativity */
 } ws_cache_facts;
 
+/* The DRAM's partitions (docs/gpu-parameters.md, "memory"): the bus is
+ * split into 64-bit channels, each with its own controller and L2 slice,
+ * and consecutive `interleave_bytes` chunks of the address space go to
+ * different partitions.  0 = unknown (no partition figure is profiled). */
+typedef struct ws_dram_facts {
+  int bus_bits;          /* memory bus width, bits (data sheet) */
+  int partitions;        /* DRAM partitions (channels): bus_bits / 64 unless given */
+  int interleave_bytes;  /* bytes of one partition's chunk (estimate) */
+} ws_dram_facts;
+
 /* Measured latencies in SM cycles (NaN when no source gives one). */
 typedef struct ws_latencies {
   double dram;   /* global memory, pointer chase */
@@ -77,6 +87,7 @@ typedef struct ws_gpu {
   ws_sm_limits limits;     /* occupancy limits (from the CC table unless overridden) */
   ws_cache_facts cache;    /* cache facts (0 = none) */
   ws_latencies lat;        /* measured latencies */
+  ws_dram_facts dram;      /* "memory": DRAM partitions (0 = unknown) */
   int is_hypothetical;     /* 1 for machines that exist only in a paper */
   struct cJSON *root;      /* the whole JSON document (owned) */
   struct cJSON *models;    /* root["models"], borrowed from root; may be NULL */

@@ -174,6 +174,13 @@ static int load_json(ws_gpu **out, const char *json, const char *origin, ws_diag
     get_pos(lat, "latencies", "smem", 0, 1e7, &g->lat.smem, origin, d);
     get_pos(lat, "latencies", "fp32", 0, 1e7, &g->lat.fp32, origin, d);
   }
+  const cJSON *mem = NULL;
+  if (ws_json_get_object(root, "", "memory", 0, &mem, origin, d) == WS_OK) {
+    ws_dram_facts *M = &g->dram;
+    get_int(mem, "memory", "bus_bits", 0, 1, 1 << 16, &M->bus_bits, origin, d);
+    get_int(mem, "memory", "dram_partitions", 0, 1, 4096, &M->partitions, origin, d);
+    get_int(mem, "memory", "interleave_bytes", 0, 32, 1 << 20, &M->interleave_bytes, origin, d);
+  }
   const cJSON *models = NULL;
   ws_json_get_object(root, "", "models", 0, &models, origin, d);
   g->models = (cJSON *)models;

@@ -802,6 +802,9 @@ static void cache_fields(const ws_prof *p, ws_profile_fields *f, const inst_stat
     f->miss_ratio = cs->load_sectors ? e.miss_ratio : 0;
     if (f->miss_ratio > 1) f->miss_ratio = 1;
     if (f->l2_hit_ratio > 1) f->l2_hit_ratio = 1;
+    /* A ratio of the replayed requests: no scaling to the grid. */
+    if (cs->partitions)
+      f->dram_partition_imbalance = cs->part_sectors ? cs->part_weighted / (double)cs->part_sectors : 1;
     return;
   } else {
     /* No L2 (CC 1.x): every transaction goes to DRAM with its own size. */
