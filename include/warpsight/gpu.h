@@ -50,10 +50,10 @@ typedef struct ws_gp_info {
   const char *doc;
 } ws_gp_info;
 
-extern const ws_gp_info ws_gp_table[WS_GP_COUNT];
+extern const ws_gp_info ws_gpu_param_table[WS_GP_COUNT];
 
 /* The id of models.MODEL.KEY, or -1 when gpu_params.def does not declare it. */
-int ws_gp_find(const char *model, const char *key);
+int ws_gpu_param_find(const char *model, const char *key);
 
 typedef enum ws_gp_origin {
   WS_GP_ABSENT = 0, /* neither given nor derivable: value NaN */
@@ -108,6 +108,19 @@ typedef struct ws_cache_facts {
   int l2_assoc;           /* L2 associativity */
 } ws_cache_facts;
 
+/* The DRAM's partitions (docs/gpu-parameters.md, "memory"): the bus is
+ * split into 64-bit channels, each with its own controller and L2 slice,
+ * and consecutive `interleave_bytes` chunks of the address space go to
+ * different partitions.  0 = unknown (no partition figure is profiled). */
+typedef struct ws_dram_facts {
+  int bus_bits;          /* memory bus width, bits (data sheet) */
+  int partitions;        /* DRAM partitions (channels): bus_bits / 64 unless given */
+  int interleave_bytes;  /* bytes of one partition's chunk (estimate) */
+  int derived;           /* WS_DRAM_*_DERIVED: computed at load, not given */
+} ws_dram_facts;
+#define WS_DRAM_PARTITIONS_DERIVED 1
+#define WS_DRAM_INTERLEAVE_DERIVED 2
+
 /* Measured latencies in SM cycles (NaN when no source gives one). */
 typedef struct ws_latencies {
   double dram;   /* global memory, pointer chase */
@@ -131,6 +144,7 @@ typedef struct ws_gpu {
   ws_sm_limits limits;     /* occupancy limits (from the CC table unless overridden) */
   ws_cache_facts cache;    /* cache facts (0 = none) */
   ws_latencies lat;        /* measured latencies */
+  ws_dram_facts dram;      /* "memory": DRAM partitions (0 = unknown) */
   int is_hypothetical;     /* 1 for machines that exist only in a paper */
   ws_gp_value params[WS_GP_COUNT]; /* model parameters (gpu_params.def) */
   struct ws_gpu_doc *doc;  /* the file as loaded (owned, private) */
@@ -151,7 +165,6 @@ void ws_gpu_free(ws_gpu *g);
 /* The built-in database, in name order. */
 size_t ws_gpu_db_count(void);
 const char *ws_gpu_db_name(size_t i);
-const char *ws_gpu_db_json(size_t i);
 
 /* One change for ws_gpu_with_params. */
 typedef struct ws_gp_change {
@@ -185,7 +198,7 @@ const char *ws_gpu_param_source(const ws_gpu *g, const char *model,
                                 const char *key);
 
 /* Default per-SM limits for a compute capability; WS_EINVAL if unknown. */
-int ws_sm_limits_for_cc(ws_sm_limits *out, int cc_major, int cc_minor);
+int ws_gpu_sm_limits_for_cc(ws_sm_limits *out, int cc_major, int cc_minor);
 
 /* Occupancy ---------------------------------------------------------------*/
 
@@ -217,10 +230,10 @@ typedef struct ws_occupancy {
 
 /* Returns WS_EINVAL with a diagnostic when the block cannot run at all
  * (too many threads, registers or shared bytes for one block). */
-int ws_occupancy_compute(ws_occupancy *out, const ws_sm_limits *lim,
+int ws_gpu_occupancy_compute(ws_occupancy *out, const ws_sm_limits *lim,
                          int warp_size, const ws_occupancy_in *in,
                          ws_diag *d);
-const char *ws_occ_limiter_name(ws_occ_limiter l);
+const char *ws_gpu_occ_limiter_name(ws_occ_limiter l);
 
 #ifdef __cplusplus
 }

@@ -67,8 +67,8 @@ static inline int ws_mix_key_float(unsigned key) { return (int)(key / 2 % 2); }
 static inline int ws_mix_key_imm(unsigned key) { return (int)(key % 2); }
 /* "UNIT.OP.TYPE.OPERAND" ("int.mad.int.reg") into buf; the key of such a
  * name, or -1. */
-const char *ws_mix_key_name(unsigned key, char *buf, size_t n);
-int ws_mix_key_parse(const char *name);
+const char *ws_profile_mix_key_name(unsigned key, char *buf, size_t n);
+int ws_profile_mix_key_parse(const char *name);
 
 /* A count of one key. */
 typedef struct ws_mix_count {

@@ -18,7 +18,7 @@
 
 #include "util/bits.h"
 #include "util/strbuf.h"
-#include "warpsight/json.h"
+#include "util/json.h"
 
 /* Bounds of the occupancy limits.  Large enough for any GPU (the largest
  * today: 2048 threads, 64 K registers, 228 KB shared per SM), small enough
@@ -118,14 +118,14 @@ static const char *const positive_models[] = {"hong-kim", "gpuperf", "kothapalli
 /* Parameters that count whole things (lanes, units, bytes, threads, warps):
  * WS_GP_INTEGER in gpu_params.def. */
 static int is_integer_param(const char *model, const char *key) {
-  int id = ws_gp_find(model, key);
-  return id >= 0 && ws_gp_table[id].check == WS_GP_INTEGER;
+  int id = ws_gpu_param_find(model, key);
+  return id >= 0 && ws_gpu_param_table[id].check == WS_GP_INTEGER;
 }
 
 /* 1 if gpu_params.def declares parameters of `model`. */
 static int declared_model(const char *model) {
   for (int i = 0; i < WS_GP_COUNT; i++)
-    if (strcmp(ws_gp_table[i].model, model) == 0) return 1;
+    if (strcmp(ws_gpu_param_table[i].model, model) == 0) return 1;
   return 0;
 }
 
@@ -161,7 +161,7 @@ static int check_param_table(const cJSON *obj, ws_strbuf *path, const char *mode
     const char *sub = strchr(ws_sb_str(path) + 7, '.'); /* after "models." */
     if (sub) snprintf(full, sizeof full, "%s.%s", sub + 1, key);
     else snprintf(full, sizeof full, "%s", key);
-    if (declared_model(model) && ws_gp_find(model, full) < 0) {
+    if (declared_model(model) && ws_gpu_param_find(model, full) < 0) {
       /* a typo must not leave the model without its value */
       bad = ws_json_error(d, origin, ws_sb_str(path), key,
                           "unknown parameter of model '%s' (include/warpsight/gpu_params.def, "
@@ -205,7 +205,7 @@ int ws_gpu_check_derived(const ws_gpu *g, const char *origin, ws_diag *d) {
   int bad = 0;
   for (int i = 0; i < WS_GP_COUNT; i++) {
     const ws_gp_value *pv = &g->params[i];
-    const ws_gp_info *in = &ws_gp_table[i];
+    const ws_gp_info *in = &ws_gpu_param_table[i];
     if (pv->origin != WS_GP_DERIVED) continue;
     char path[96];
     /* the path of the key's table: "models.luo-suda.inst_costs" for the flat

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "warpsight/gpu.h"
-#include "warpsight/json.h"
+#include "util/json.h"
 #include "warpsight/model.h"
 #include "warpsight/profile.h"
 #include "model/section.h"
@@ -45,7 +45,7 @@ typedef struct kp_thread {
  * missing (a key the table does not declare is missing on every GPU). */
 static int gpu_need(double *out, ws_model_result *r, const ws_gpu *g,
                     const char *key, ws_diag *d) {
-  int id = ws_gp_find("kothapalli", key);
+  int id = ws_gpu_param_find("kothapalli", key);
   double v = id >= 0 ? ws_gpu_p(g, (ws_gp_id)id) : NAN;
   if (isfinite(v) && v >= 0) {
     *out = v;
@@ -163,7 +163,7 @@ static int thread_from_mix(kp_thread *t, ws_model_result *r, const ws_profile *p
   int miss = 0;
   double cyc[KO_NKINDS] = {0};
   for (int k = 0; k < KO_NKINDS; k++)
-    if (c.ops[k] > 0 && gpu_need(&cyc[k], r, g, ws_gp_table[ko_param[k]].key, d) != WS_OK) miss++;
+    if (c.ops[k] > 0 && gpu_need(&cyc[k], r, g, ws_gpu_param_table[ko_param[k]].key, d) != WS_OK) miss++;
   double gcyc = 0, scyc = 0, ng = 0, ns = 0;
   for (int k = 1; k <= 32; k++) ng += c.tpt[k], ns += c.degree[k];
   if (ng > 0 && gpu_need(&gcyc, r, g, "global_cycles", d) != WS_OK) miss++;
@@ -241,8 +241,8 @@ static int predict(ws_model_result *out, const ws_profile *p, const ws_gpu *g,
                        "kothapalli: GPU '%s' needs positive cores_per_sm and models.kothapalli.pipeline_depth",
                        g->name);
 
-  ws_launch_ctx ctx;
-  rc = ws_launch_ctx_compute(&ctx, p, g, d);
+  ws_model_launch_ctx ctx;
+  rc = ws_model_launch_ctx_compute(&ctx, p, g, d);
   if (rc != WS_OK) return rc;
 
   double c_t = use_sum ? t.n_comp + t.n_memory                        /* SUM */

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "warpsight/gpu.h"
-#include "warpsight/json.h"
+#include "util/json.h"
 #include "warpsight/model.h"
 #include "warpsight/profile.h"
 #include "model/section.h"
@@ -57,7 +57,7 @@ typedef struct ls_sums {
 static int inst_cost(double *out, const ws_gpu *g, const char *key) {
   char full[160];
   snprintf(full, sizeof full, "inst_costs.%s", key);
-  int id = ws_gp_find(GPU_MODEL, full);
+  int id = ws_gpu_param_find(GPU_MODEL, full);
   double v = id >= 0 ? ws_gpu_p(g, (ws_gp_id)id) : NAN;
   if (isfinite(v) && v >= 0) {
     *out = v;
@@ -226,7 +226,7 @@ int ws_model_luo_suda(ws_model_result *out, const ws_profile *p,
                                     WS_GP_LUO_SUDA_D, WS_GP_LUO_SUDA_T_MEM};
     for (size_t j = 0; j < sizeof keys / sizeof keys[0]; j++)
       if (!isfinite(ws_gpu_p(g, keys[j])))
-        ws_model_missing_gpu(out, g, GPU_MODEL, ws_gp_table[keys[j]].key, d);
+        ws_model_missing_gpu(out, g, GPU_MODEL, ws_gpu_param_table[keys[j]].key, d);
     return WS_EMISSING;
   }
 
@@ -248,7 +248,7 @@ int ws_model_luo_suda(ws_model_result *out, const ws_profile *p,
         pm = g->limits.max_warps_per_sm; /* "the maximum warp number" */
         continue;
       }
-      ws_model_missing_gpu(out, g, GPU_MODEL, ws_gp_table[gp[j].id].key, d);
+      ws_model_missing_gpu(out, g, GPU_MODEL, ws_gpu_param_table[gp[j].id].key, d);
       miss++;
     }
   }
@@ -297,8 +297,8 @@ int ws_model_luo_suda(ws_model_result *out, const ws_profile *p,
   double prop = sum_c / sum_all;  /* computation proportion P */
   if (sec && !isnan(sec->computation_proportion)) prop = sec->computation_proportion;
 
-  ws_launch_ctx ctx;
-  rc = ws_launch_ctx_compute(&ctx, p, g, d);
+  ws_model_launch_ctx ctx;
+  rc = ws_model_launch_ctx_compute(&ctx, p, g, d);
   if (rc != WS_OK) goto done;
   double n_act = ctx.active_warps_per_sm;
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "util/vec.h"
-#include "warpsight/json.h"
+#include "util/json.h"
 
 static const char *const unit_names[WS_MIX_NUNITS] = {
 #define MIX_UNIT(id, name, doc) name,
@@ -26,7 +26,7 @@ static const char *const op_names[WS_MIX_NOPS] = {
 #undef MIX_OP
 };
 
-const char *ws_mix_key_name(unsigned key, char *buf, size_t n) {
+const char *ws_profile_mix_key_name(unsigned key, char *buf, size_t n) {
   if (key >= WS_MIX_NKEYS) {
     snprintf(buf, n, "?");
     return buf;
@@ -36,10 +36,10 @@ const char *ws_mix_key_name(unsigned key, char *buf, size_t n) {
   return buf;
 }
 
-int ws_mix_key_parse(const char *name) {
+int ws_profile_mix_key_parse(const char *name) {
   char buf[48];
   for (unsigned k = 0; k < WS_MIX_NKEYS; k++)
-    if (strcmp(ws_mix_key_name(k, buf, sizeof buf), name) == 0) return (int)k;
+    if (strcmp(ws_profile_mix_key_name(k, buf, sizeof buf), name) == 0) return (int)k;
   return -1;
 }
 
@@ -68,7 +68,7 @@ static int read_ops(ws_mix_count **out, size_t *n, const cJSON *obj, const char 
   snprintf(opath, sizeof opath, "%s.ops", path);
   size_t cap = 0;
   for (const cJSON *it = ops->child; it; it = it->next) {
-    int key = ws_mix_key_parse(it->string);
+    int key = ws_profile_mix_key_parse(it->string);
     if (key < 0)
       return ws_json_error(d, origin, opath, it->string,
                            "unknown key (expected UNIT.OP.TYPE.OPERAND, e.g. int.add.int.reg; docs/profile.md)");
@@ -173,7 +173,7 @@ static cJSON *ops_json(const ws_mix_count *ops, size_t n) {
   cJSON *o = cJSON_CreateObject();
   char buf[48];
   for (size_t i = 0; o && i < n; i++)
-    cJSON_AddNumberToObject(o, ws_mix_key_name(ops[i].key, buf, sizeof buf), ops[i].n);
+    cJSON_AddNumberToObject(o, ws_profile_mix_key_name(ops[i].key, buf, sizeof buf), ops[i].n);
   return o;
 }
 

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "util/strbuf.h"
-#include "warpsight/json.h"
+#include "util/json.h"
 
 static void counts_free(ws_pm_count *c, size_t n) {
   for (size_t i = 0; i < n; i++) free(c[i].name);

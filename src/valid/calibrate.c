@@ -54,7 +54,7 @@ int ws_valid_calibrated_gpu(ws_gpu **out, const ws_gpu *g, const char *model,
                             const ws_valid_calib *c, const char *source) {
   ws_gp_change ch[WS_VALID_MAX_PARAMS];
   for (size_t j = 0; j < c->np; j++) {
-    int id = ws_gp_find(model, c->params[j]);
+    int id = ws_gpu_param_find(model, c->params[j]);
     if (id < 0) return WS_EINVAL;
     ch[j] = (ws_gp_change){(ws_gp_id)id, c->theta[j], source, source != NULL};
   }
@@ -77,7 +77,7 @@ int ws_valid_calibrate(ws_valid_calib *out, const ws_gpu *g, const char *model,
   out->np = np;
   calib_ctx c = {NULL, model, {0}, np, profiles, rows};
   for (size_t j = 0; j < np; j++) {
-    int id = ws_gp_find(model, params[j]);
+    int id = ws_gpu_param_find(model, params[j]);
     if (id < 0 || !isfinite(out->theta0[j] = ws_gpu_p(g, (ws_gp_id)id)))
       return ws_diag_error(d, "calibrate: GPU '%s' needs a starting value for models.%s.%s",
                            g->name, model, params[j]);

@@ -552,7 +552,7 @@ static void heaviest_warps(void **s) {
     }
     ws_profile *pr = finish(&fx);
     unsigned fma = ws_mix_key(WS_MIX_UNIT_FP32, WS_MIX_OP_FMA, 1, 0);
-    assert_int_equal(ws_mix_key_parse("fp32.fma.float.reg"), (int)fma);
+    assert_int_equal(ws_profile_mix_key_parse("fp32.fma.float.reg"), (int)fma);
     assert_int_equal(pr->mix.nwarps, 2);
     const ws_warp_mix *w0 = &pr->mix.warps[0], *w1 = &pr->mix.warps[1];
     assert_int_equal(w0->block, 0);
