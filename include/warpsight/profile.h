@@ -3,13 +3,14 @@
  * and the models (schema "warpsight-profile/1", docs/profile.md).
  *
  * A profile is either written by the profiler or by hand, as the papers did.
- * Scalar fields come from profile_fields.def; an absent field is NaN.  The
- * whole JSON document is kept in `root` so a model can read structured
- * sections of its own (documented in docs/profile.md) through the same
- * path-naming error reporting.
+ * What the models read is typed and checked at load: scalar fields from
+ * profile_fields.def (an absent field is NaN), the model-neutral
+ * instruction mix from profile_mix.def, and the hand-written model
+ * sections.  The profiler's other report sections stay JSON text
+ * (ws_profile_section_json).
  *
  * Ownership: ws_profile_load*() give the caller a profile to release with
- * ws_profile_free(); `root` and `kernel` are owned by the profile.
+ * ws_profile_free(); everything reachable from it is owned by it.
  */
 #ifndef WARPSIGHT_PROFILE_H
 #define WARPSIGHT_PROFILE_H
@@ -24,7 +25,8 @@
 extern "C" {
 #endif
 
-struct cJSON;
+/* The profile's other sections (private to src/profile). */
+struct ws_profile_doc;
 
 #define WS_PROFILE_SCHEMA "warpsight-profile/1"
 
@@ -164,7 +166,9 @@ typedef struct ws_profile {
   ws_profile_mix mix;        /* the instruction mix (section "warp_mix", owned) */
   ws_profile_kothapalli *kothapalli; /* hand-written section or NULL (owned) */
   ws_profile_luo_suda *luo_suda;     /* hand-written section or NULL (owned) */
-  struct cJSON *root;        /* the parsed document (owned) */
+  struct ws_profile_doc *doc;/* the other sections: the profiler's report
+                                (docs/profile.md), owned; read them with
+                                ws_profile_section_json() */
 } ws_profile;
 
 /* One entry of the field table, for loaders, writers and docs. */
@@ -191,6 +195,11 @@ ws_profile *ws_profile_new(const char *kernel, const uint32_t grid[3],
                            const uint32_t block[3]);
 /* Serialise to warpsight-profile/1 JSON (malloc'd string, caller frees). */
 char *ws_profile_to_json(const ws_profile *p);
+/* One top-level section of the profiler's report that has no typed form
+ * ("instruction_mix", "simd", "sampling", "caches", "profiler", ...;
+ * docs/profile.md, "Measured by the profiler") as unformatted JSON text
+ * (malloc'd, caller frees), or NULL when the profile has no such section. */
+char *ws_profile_section_json(const ws_profile *p, const char *name);
 
 static inline int ws_pf_has(double v) { return !isnan(v); }
 

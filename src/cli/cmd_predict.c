@@ -65,6 +65,8 @@ static double num_at(const cJSON *root, const char *sec, const char *key) {
 
 static void print_figures(const ws_profile *p, const ws_gpu *g) {
   const ws_profile_fields *f = &p->f;
+  static const char *const secs[] = {"profiler", "instruction_mix", "simd", "sampling"};
+  cJSON *root = cli_profile_sections(p, secs, sizeof secs / sizeof secs[0]);
   char label[1024];
   cli_kernel_label(label, sizeof label, p->kernel);
   printf("kernel %s: grid %u x %u x %u, block %u x %u x %u on %s (%s, CC %d.%d)\n", label,
@@ -79,13 +81,13 @@ static void print_figures(const ws_profile *p, const ws_gpu *g) {
            lc.occupancy_source);
   }
   ws_diag_free(&d);
-  const cJSON *pj = cJSON_GetObjectItemCaseSensitive(p->root, "profiler");
+  const cJSON *pj = cJSON_GetObjectItemCaseSensitive(root, "profiler");
   const cJSON *rs = pj ? cJSON_GetObjectItemCaseSensitive(pj, "resources_source") : NULL;
   printf("  resources        %g registers/thread, %g shared bytes/block (%s)\n",
          f->registers_per_thread, f->shared_bytes_per_block,
          cJSON_IsString(rs) ? rs->valuestring : "?");
-  printf("  instructions     %.6g per warp:", num_at(p->root, "instruction_mix", "total_per_warp"));
-  const cJSON *mix = cJSON_GetObjectItemCaseSensitive(p->root, "instruction_mix");
+  printf("  instructions     %.6g per warp:", num_at(root, "instruction_mix", "total_per_warp"));
+  const cJSON *mix = cJSON_GetObjectItemCaseSensitive(root, "instruction_mix");
   const cJSON *pw = mix ? cJSON_GetObjectItemCaseSensitive(mix, "per_warp") : NULL;
   int n = 0;
   for (const cJSON *c = pw ? pw->child : NULL; c; c = c->next)
@@ -103,12 +105,13 @@ static void print_figures(const ws_profile *p, const ws_gpu *g) {
   printf("  divergence       %.6g extra warp instructions/warp, %.1f %% of branches divergent, "
          "SIMD efficiency %.1f %%\n",
          f->divergent_extra_insts, 100 * f->divergent_branch_fraction,
-         100 * num_at(p->root, "simd", "efficiency"));
+         100 * num_at(root, "simd", "efficiency"));
   printf("  parallelism      ILP %.4g, MLP %.4g\n", f->ilp, f->mlp);
-  double prof = num_at(p->root, "sampling", "profiled_blocks"),
-         tot = num_at(p->root, "sampling", "total_blocks");
+  double prof = num_at(root, "sampling", "profiled_blocks"),
+         tot = num_at(root, "sampling", "total_blocks");
   if (prof < tot) printf("  sampling         %g of %g blocks profiled\n", prof, tot);
   printf("\n");
+  cJSON_Delete(root);
 }
 
 /* One GPU of the --gpu list (rq->gpu): profile, predict, print (text) or

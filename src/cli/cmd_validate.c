@@ -80,10 +80,10 @@ static const char help[] =
 
 /* Sum over a profile's memory instructions of requests per warp x
  * transactions (global) or passes (shared) per request, for one class. */
-static double per_warp_sum(const ws_profile *p, const char *section, const char *cls,
+static double per_warp_sum(const cJSON *root, const char *section, const char *cls,
                            const char *per_request) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(
-      cJSON_GetObjectItemCaseSensitive(p->root, section), "insts");
+      cJSON_GetObjectItemCaseSensitive(root, section), "insts");
   const cJSON *it;
   double s = 0;
   cJSON_ArrayForEach(it, v) {
@@ -144,13 +144,16 @@ static void counters_row(const ws_valid_outcome *oc, const ws_profile *p, void *
   size_t ri = (size_t)(r - co->data->rows);
   double tpb = (double)r->block[0] * r->block[1] * r->block[2];
   double warps = (double)r->grid[0] * r->grid[1] * r->grid[2] * ceil(tpb / 32.0);
-  const cJSON *mix = cJSON_GetObjectItemCaseSensitive(p->root, "instruction_mix");
+  static const char *const secs[] = {"instruction_mix", "global_memory_insts",
+                                     "shared_memory_insts"};
+  cJSON *root = cli_profile_sections(p, secs, 3);
+  const cJSON *mix = cJSON_GetObjectItemCaseSensitive(root, "instruction_mix");
   const cJSON *tot = cJSON_GetObjectItemCaseSensitive(mix, "total_per_warp");
   double ws[5] = {cJSON_IsNumber(tot) ? tot->valuedouble : NAN,
-                  per_warp_sum(p, "global_memory_insts", "ld.global", "avg_transactions"),
-                  per_warp_sum(p, "global_memory_insts", "st.global", "avg_transactions"),
-                  per_warp_sum(p, "shared_memory_insts", "ld.shared", "avg_passes"),
-                  per_warp_sum(p, "shared_memory_insts", "st.shared", "avg_passes")};
+                  per_warp_sum(root, "global_memory_insts", "ld.global", "avg_transactions"),
+                  per_warp_sum(root, "global_memory_insts", "st.global", "avg_transactions"),
+                  per_warp_sum(root, "shared_memory_insts", "ld.shared", "avg_passes"),
+                  per_warp_sum(root, "shared_memory_insts", "st.shared", "avg_passes")};
   fprintf(co->f, "%d,%s,%s,%lld,%ux%ux%u,%ux%ux%u,%.0f", r->line, r->kernel, r->gpu,
           (long long)r->input_size, r->grid[0], r->grid[1], r->grid[2], r->block[0],
           r->block[1], r->block[2], warps);
@@ -158,6 +161,7 @@ static void counters_row(const ws_valid_outcome *oc, const ws_profile *p, void *
     fprintf(co->f, ",%s,%.6g", ws_valid_csv_cell(co->data->csv, ri, (size_t)co->col[k]),
             ws[k] * warps);
   fputc('\n', co->f);
+  cJSON_Delete(root);
 }
 
 /* Close: 0, or EXIT_USAGE after a message when the file could not be written. */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profile/profile_doc.h"
 #include "profile/profile_mix.h"
 #include "util/file.h"
 #include "util/json.h"
@@ -59,7 +60,8 @@ void ws_profile_free(ws_profile *p) {
   free(p->origin);
   ws_profile_mix_free(&p->mix);
   ws_profile_sections_free(p);
-  cJSON_Delete(p->root);
+  if (p->doc) cJSON_Delete(p->doc->root);
+  free(p->doc);
   free(p);
 }
 
@@ -173,7 +175,13 @@ int ws_profile_load_json(ws_profile **out, const char *json, const char *origin,
     cJSON_Delete(root);
     return WS_ENOMEM;
   }
-  p->root = root;
+  p->doc = calloc(1, sizeof *p->doc);
+  if (!p->doc) {
+    cJSON_Delete(root);
+    free(p);
+    return WS_ENOMEM;
+  }
+  p->doc->root = root;
   fields_clear(&p->f);
   if (!cJSON_IsObject(root)) {
     ws_json_error(d, origin, "", "", "expected a JSON object");
@@ -262,7 +270,8 @@ char *ws_profile_to_json(const ws_profile *p) {
     return NULL;
   }
   /* The other structured sections are carried over. */
-  for (const cJSON *s = p->root ? p->root->child : NULL; s; s = s->next) {
+  const cJSON *doc = ws_profile_doc_peek(p);
+  for (const cJSON *s = doc ? doc->child : NULL; s; s = s->next) {
     if (!s->string || is_field_section(s->string) || strcmp(s->string, "schema") == 0 ||
         strcmp(s->string, "kernel") == 0 || strcmp(s->string, "launch") == 0 ||
         strcmp(s->string, "warp_mix") == 0)
@@ -280,4 +289,22 @@ double ws_profile_mem_insts(const ws_profile *p) {
 
 double ws_profile_total_insts(const ws_profile *p) {
   return p->f.comp_insts + p->f.coal_mem_insts + p->f.uncoal_mem_insts;
+}
+
+cJSON *ws_profile_doc_root(ws_profile *p) {
+  if (!p->doc && !(p->doc = calloc(1, sizeof *p->doc))) return NULL;
+  if (!p->doc->root) p->doc->root = cJSON_CreateObject();
+  return p->doc->root;
+}
+
+const cJSON *ws_profile_doc_peek(const ws_profile *p) { return p->doc ? p->doc->root : NULL; }
+
+char *ws_profile_section_json(const ws_profile *p, const char *name) {
+  const cJSON *doc = ws_profile_doc_peek(p);
+  const cJSON *s = doc && name ? cJSON_GetObjectItemCaseSensitive(doc, name) : NULL;
+  if (!s) return NULL;
+  char *t = cJSON_PrintUnformatted(s);
+  char *out = t ? ws_strdup(t) : NULL; /* free() for the caller */
+  cJSON_free(t);
+  return out;
 }

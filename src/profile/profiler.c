@@ -26,6 +26,7 @@
 #include "profile/memsim.h"
 #include "deps.h"
 #include "replay.h"
+#include "profile/profile_doc.h"
 #include "util/vec.h"
 
 /* Floating-point operations one lane of `in` performs: FMA/MAD count two,
@@ -556,9 +557,10 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
 /* Sections ----------------------------------------------------------------*/
 
 static cJSON *section(ws_profile *pr, const char *name) {
-  if (!pr->root) pr->root = cJSON_CreateObject();
-  cJSON *s = cJSON_GetObjectItemCaseSensitive(pr->root, name);
-  if (!s) s = cJSON_AddObjectToObject(pr->root, name);
+  cJSON *root = ws_profile_doc_root(pr);
+  if (!root) return NULL;
+  cJSON *s = cJSON_GetObjectItemCaseSensitive(root, name);
+  if (!s) s = cJSON_AddObjectToObject(root, name);
   return s;
 }
 

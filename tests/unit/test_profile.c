@@ -92,10 +92,22 @@ static void round_trip(void **s) {
   assert_close(q->f.miss_ratio, 0.25, 0);
   assert_close(q->f.ilp, 1.75, 0);
   assert_true(isnan(q->f.coal_mem_insts));
-  /* Extra sections survive a second round trip. */
-  cJSON_AddStringToObject(q->root, "notes", "kept");
-  char *json2 = ws_profile_to_json(q);
-  assert_non_null(strstr(json2, "\"notes\":\t\"kept\""));
+  /* Extra sections survive a second round trip, readable by name. */
+  cJSON *tree = cJSON_Parse(json);
+  cJSON_AddItemToObject(tree, "notes", cJSON_CreateObject());
+  cJSON_AddStringToObject(cJSON_GetObjectItem(tree, "notes"), "text", "kept");
+  char *with = cJSON_Print(tree);
+  cJSON_Delete(tree);
+  ws_profile *q2;
+  assert_ok_diag(load(&q2, with, &d), &d);
+  char *json2 = ws_profile_to_json(q2);
+  assert_non_null(strstr(json2, "\"text\":\t\"kept\""));
+  char *notes = ws_profile_section_json(q2, "notes");
+  assert_string_equal(notes, "{\"text\":\"kept\"}");
+  assert_null(ws_profile_section_json(q2, "no_such_section"));
+  free(notes);
+  ws_profile_free(q2);
+  cJSON_free(with);
   free(json);
   free(json2);
   ws_profile_free(p);

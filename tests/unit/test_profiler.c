@@ -114,6 +114,14 @@ static void emit(fixture *fx, int worker, uint32_t block, uint32_t warp, int pc,
   ws_prof_inst(fx->p, &ev);
 }
 
+/* A report section of a profile as a tree the caller deletes. */
+static cJSON *section_of(const ws_profile *p, const char *name) {
+  char *text = ws_profile_section_json(p, name);
+  cJSON *s = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  return s;
+}
+
 static ws_profile *finish(fixture *fx) {
   ws_profile *pr = NULL;
   assert_ok_diag(ws_prof_finish(fx->p, &pr, &fx->d), &fx->d);
@@ -213,9 +221,11 @@ static void bank_conflict_kernel(void **s) {
       ws_profile *pr = finish(&fx);
       unsigned deg = bank ? gcd(bank, banks) : 1;
       double replays = banks == 32 ? deg - 1.0 : 2.0 * deg - 2.0;
-      const cJSON *ins = cJSON_GetObjectItem(cJSON_GetObjectItem(pr->root, "shared_memory_insts"), "insts");
+      cJSON *smi = section_of(pr, "shared_memory_insts");
+      const cJSON *ins = cJSON_GetObjectItem(smi, "insts");
       assert_int_equal(cJSON_GetArraySize(ins), 1);
       double got = cJSON_GetObjectItem(cJSON_GetArrayItem(ins, 0), "avg_conflict_degree")->valuedouble;
+      cJSON_Delete(smi);
       if (got != deg || pr->f.bank_conflict_replays != replays) {
         print_error("%s BANK %u: degree %g replays %g, expected %u and %g\n", gpu, bank, got,
                     pr->f.bank_conflict_replays, deg, replays);
@@ -421,9 +431,10 @@ static void sampled_profile_scales(void **s) {
   ws_profile *pr = finish(&fx);
   assert_close(pr->f.dram_read_bytes, 1280, 0);
   assert_close(pr->f.coal_mem_insts + pr->f.uncoal_mem_insts, 1, 0);
-  const cJSON *sam = cJSON_GetObjectItem(pr->root, "sampling");
+  cJSON *sam = section_of(pr, "sampling");
   assert_close(cJSON_GetObjectItem(sam, "profiled_blocks")->valuedouble, 4, 0);
   assert_close(cJSON_GetObjectItem(sam, "total_blocks")->valuedouble, 10, 0);
+  cJSON_Delete(sam);
   ws_profile_free(pr);
   teardown_fx(&fx);
 }
@@ -515,11 +526,13 @@ static void ilp_weighted_by_executions(void **s) {
   ws_profile *pr = finish(&fx);
   assert_close(pr->f.ilp, (i0 + 10 * i1 + i2) / 12, 1e-12);
   assert_true(fabs(pr->f.ilp - (i0 + 10 * i1 + i2) / 3) > 1e-6);
-  const cJSON *loops = cJSON_GetObjectItem(cJSON_GetObjectItem(pr->root, "loops"), "loops");
+  cJSON *lsec = section_of(pr, "loops");
+  const cJSON *loops = cJSON_GetObjectItem(lsec, "loops");
   assert_int_equal(cJSON_GetArraySize(loops), 1);
   const cJSON *l = cJSON_GetArrayItem(loops, 0);
   assert_close(cJSON_GetObjectItem(l, "trips_per_entry")->valuedouble, 10, 0);
   assert_close(cJSON_GetObjectItem(l, "header_executions_per_warp")->valuedouble, 10, 0);
+  cJSON_Delete(lsec);
   ws_profile_free(pr);
   teardown_fx(&fx);
 }

@@ -117,9 +117,20 @@ static ws_profile *finish(fixture *fx) {
   return pr;
 }
 
+/* A report section of a profile as a tree the caller deletes. */
+static cJSON *section_of(const ws_profile *p, const char *name) {
+  char *text = ws_profile_section_json(p, name);
+  cJSON *s = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  return s;
+}
+
 static double cache_count(const ws_profile *pr, const char *level, const char *what) {
-  const cJSON *c = cJSON_GetObjectItem(cJSON_GetObjectItem(pr->root, "caches"), level);
-  return cJSON_GetObjectItem(c, what)->valuedouble;
+  cJSON *caches = section_of(pr, "caches");
+  const cJSON *c = cJSON_GetObjectItem(caches, level);
+  double v = cJSON_GetObjectItem(c, what)->valuedouble;
+  cJSON_Delete(caches);
+  return v;
 }
 
 #define LINE(i) (0x1000000 + 128 * (uint64_t)(i))
@@ -199,8 +210,9 @@ static void resident_blocks_follow_occupancy(void **s) {
       ws_prof_block_end(fx.p, b % 2, (uint32_t)b);
     }
     ws_profile *pr = finish(&fx);
-    const cJSON *c = cJSON_GetObjectItem(pr->root, "caches");
+    cJSON *c = section_of(pr, "caches");
     assert_close(cJSON_GetObjectItem(c, "blocks_per_sm")->valuedouble, per_sm, 0);
+    cJSON_Delete(c);
     assert_close(cache_count(pr, "l2", "accesses"), 128, 0);
     assert_close(cache_count(pr, "l2", "hits"), per_sm == 2 ? 64 : 0, 0);
     assert_close(pr->f.dram_read_bytes, per_sm == 2 ? 2048 : 4096, 0);
@@ -283,12 +295,13 @@ static void sample_estimate_per_buffer(void **s) {
     assert_close(pr->f.dram_read_bytes, 3712, 1e-9);
     assert_close(pr->f.dram_bytes_rel_error, 0, 0);
     if (sampled) {
-      const cJSON *sam = cJSON_GetObjectItem(pr->root, "sampling");
+      cJSON *sam = section_of(pr, "sampling");
       assert_close(cJSON_GetObjectItem(sam, "profiled_blocks")->valuedouble, 2, 0);
       const cJSON *halves = cJSON_GetObjectItem(sam, "split_half_dram_bytes");
       assert_int_equal(cJSON_GetArraySize(halves), 2);
       assert_close(cJSON_GetArrayItem(halves, 0)->valuedouble, 3712, 1e-9);
       assert_close(cJSON_GetArrayItem(halves, 1)->valuedouble, 3712, 1e-9);
+      cJSON_Delete(sam);
     }
     ws_profile_free(pr);
     teardown_fx(&fx);
