@@ -56,6 +56,10 @@ static int cmp_count(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+void ws_prof_mix_sort(ws_mix_count *c, size_t n) {
+  if (n > 1) qsort(c, n, sizeof *c, cmp_count);
+}
+
 /* obj "ops": {"UNIT.OP.TYPE.OPERAND": count, ...} into a key-ordered list. */
 static int read_ops(ws_mix_count **out, size_t *n, const cJSON *obj, const char *path,
                     const char *origin, ws_diag *d) {
@@ -78,7 +82,7 @@ static int read_ops(ws_mix_count **out, size_t *n, const cJSON *obj, const char 
     if (WS_VEC_RESERVE(*out, cap, *n + 1)) return WS_ENOMEM;
     (*out)[(*n)++] = (ws_mix_count){(unsigned)key, v};
   }
-  if (*n) qsort(*out, *n, sizeof **out, cmp_count);
+  ws_prof_mix_sort(*out, *n);
   return WS_OK;
 }
 

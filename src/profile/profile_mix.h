@@ -15,6 +15,8 @@ int ws_profile_mix_read(ws_profile_mix *m, const cJSON *root, const char *origin
 /* Adds "warp_mix" to root (nothing when the mix is empty). */
 int ws_profile_mix_write(cJSON *root, const ws_profile_mix *m);
 void ws_profile_mix_free(ws_profile_mix *m);
+/* Sorts counts into key order. */
+void ws_prof_mix_sort(ws_mix_count *c, size_t n);
 
 /* The hand-written "kothapalli" and "luo_suda" sections of root into
  * p->kothapalli and p->luo_suda (profile_sections.c).  Errors name the path. */

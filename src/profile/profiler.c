@@ -27,6 +27,7 @@
 #include "deps.h"
 #include "replay.h"
 #include "profile/profile_doc.h"
+#include "profile/profile_mix.h"
 #include "util/vec.h"
 
 /* Floating-point operations one lane of `in` performs: FMA/MAD count two,
@@ -566,11 +567,6 @@ static cJSON *section(ws_profile *pr, const char *name) {
 
 /* The mix ------------------------------------------------------------------*/
 
-static int cmp_count(const void *a, const void *b) {
-  unsigned x = ((const ws_mix_count *)a)->key, y = ((const ws_mix_count *)b)->key;
-  return x < y ? -1 : x > y;
-}
-
 /* The non-zero counts of v's mix slots as a key-ordered list. */
 static int mix_counts(const ws_prof *p, const uint32_t *v, ws_mix_count **out, size_t *n) {
   *out = NULL;
@@ -581,7 +577,7 @@ static int mix_counts(const ws_prof *p, const uint32_t *v, ws_mix_count **out, s
   if (!(*out = malloc(nz * sizeof **out))) return WS_ENOMEM;
   for (uint32_t s = 0; s < p->nmkeys; s++)
     if (v[s]) (*out)[(*n)++] = (ws_mix_count){p->mkeys[s], v[s]};
-  qsort(*out, *n, sizeof **out, cmp_count);
+  ws_prof_mix_sort(*out, *n);
   return WS_OK;
 }
 
