@@ -128,8 +128,6 @@ static double period(const ls_params *k, double pc, double pm, int first,
 /* Luo & Suda's Table 1 operations, in the order of the keys' sums. */
 enum { LS_ADD, LS_SUB, LS_MUL, LS_DIV, LS_NEG, LS_MIN, LS_MAX, LS_AND, LS_OR, LS_XOR, LS_NOT,
        LS_NOPS, LS_KEYS = LS_NOPS * 4 };
-static const char *const ls_ops[LS_NOPS] = {"add", "sub", "mul", "div", "neg", "min",
-                                            "max", "and", "or",  "xor", "not"};
 
 /* The Table 1 operations one instruction of the mix stands for
  * (docs/models/luo-suda.md): listed opcodes as themselves, mad/fma as
@@ -167,17 +165,17 @@ static void task_from_period(ls_task *t, const ws_mix_period *pe, ws_model_resul
     int cell = ws_mix_key_float(pe->ops[i].key) * 2 + (ws_mix_key_imm(pe->ops[i].key) ? 0 : 1);
     for (int j = 0; j < no; j++) n[o[j] * 4 + cell] += pe->ops[i].n;
   }
+  /* gpu_params.def lists Table 1's cells in this key order (op, then
+   * int_const, int_reg, float_const, float_reg). */
+  _Static_assert(WS_GP_LUO_SUDA_NOT_FLOAT_REG - WS_GP_LUO_SUDA_ADD_INT_CONST == LS_KEYS - 1,
+                 "gpu_params.def: Luo & Suda's Table 1 cells in key order");
   t->c = 0.0;
   for (int k = 0; k < LS_KEYS; k++) {
     if (!(n[k] > 0)) continue;
-    char key[48];
-    double cost;
-    snprintf(key, sizeof key, "%s.%s_%s", ls_ops[k / 4], (k / 2) % 2 ? "float" : "int",
-             k % 2 ? "reg" : "const");
-    if (inst_cost(&cost, g, key) != WS_OK) {
-      char path[64];
-      snprintf(path, sizeof path, "inst_costs.%s", key);
-      ws_model_missing_gpu(r, g, GPU_MODEL, path, d);
+    ws_gp_id id = (ws_gp_id)(WS_GP_LUO_SUDA_ADD_INT_CONST + k);
+    double cost = ws_gpu_p(g, id);
+    if (!(isfinite(cost) && cost >= 0)) {
+      ws_model_missing_gpu(r, g, GPU_MODEL, ws_gpu_param_table[id].key, d);
       (*miss)++;
       continue;
     }
@@ -185,8 +183,8 @@ static void task_from_period(ls_task *t, const ws_mix_period *pe, ws_model_resul
   }
   t->m = 0.0;
   if (pe->mem_insts > 0) {
-    double ld_st;
-    if (inst_cost(&ld_st, g, "ld_st") != WS_OK) {
+    double ld_st = ws_gpu_p(g, WS_GP_LUO_SUDA_LD_ST);
+    if (!(isfinite(ld_st) && ld_st >= 0)) {
       ws_model_missing_gpu(r, g, GPU_MODEL, "inst_costs.ld_st", d);
       (*miss)++;
     } else {
