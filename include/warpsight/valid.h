@@ -342,26 +342,6 @@ void ws_valid_report_free(ws_valid_report *r);
  * (NULL: any). */
 int ws_valid_report_stats(ws_valid_stats *out, const ws_valid_report *r,
                           size_t model, const char *gpu, const char *kernel);
-/* The statistics tables as text (malloc'd, caller frees; NULL on ENOMEM):
- * per model, the rows of each GPU and kernel, each GPU, and all rows, with
- * rows, MAPE, median error, fraction within 20 % and Spearman's rho; then,
- * marked "!", how many of the model's predictions fall below a physical
- * floor of their launch (DRAM or issue, docs/models/floors.md) and the
- * worst one with its reason. */
-char *ws_valid_report_text(const ws_valid_report *r);
-/* Per-row CSV: kernel,gpu,input_size,grid,block,measured_s, then
- * predicted_s_<model> and error_pct_<model> for each model. */
-int ws_valid_report_csv(const ws_valid_report *r, const char *path, ws_diag *d);
-/* Per-row floors CSV (docs/models/floors.md): line,kernel,gpu,floor_dram_s,
- * floor_issue_s, then below_floor_<model> (1 when that model's prediction
- * is below a floor, 0 when not, empty when it did not run). */
-int ws_valid_report_floors_csv(const ws_valid_report *r, const char *path, ws_diag *d);
-/* Log-log scatter of predicted against measured time for one model, one
- * colour and marker per kernel, the y = x line: writes PATH.png and PATH.svg
- * (ws_chart_scatter).  WS_EUNSUP when built without cairo. */
-int ws_valid_report_chart(const ws_valid_report *r, size_t model,
-                          const char *path_without_ext, ws_diag *d);
-
 /* Calibration ------------------------------------------------------------*/
 
 /* The parameters of `model` that calibration fits (NULL-terminated list),

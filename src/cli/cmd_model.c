@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
-#include "cli/kernel_name.h"
 #include "cli/model_print.h"
+#include "report/report_json.h"
 #include "warpsight/gpu.h"
 #include "warpsight/model.h"
 #include "warpsight/profile.h"
@@ -75,15 +75,8 @@ static int model_one(const ws_profile *p, const char *gpu, const char *model, cJ
     ws_diag_free(&d);
     return cli_exit_for(st);
   }
-  if (set) {
-    cJSON_AddStringToObject(set, "gpu", g->name);
-    cJSON_AddStringToObject(set, "kernel", p->kernel);
-  } else {
-    char label[1024];
-    cli_kernel_label(label, sizeof label, p->kernel);
-    printf("kernel %s: grid %u x %u x %u, block %u x %u x %u on %s (%s)\n\n", label, p->grid[0],
-           p->grid[1], p->grid[2], p->block[0], p->block[1], p->block[2], g->name, g->full_name);
-  }
+  if (set) ws_report_model_set_json(set, p, g);
+  else ws_report_model_launch(stdout, p, g);
   /* The results that ran are kept for --advise, --charts and the table. */
   ws_model_result *res = NULL;
   size_t nres = 0;
