@@ -29,7 +29,8 @@
 #include "warpsight/analysis.h"
 #include "warpsight/model.h"
 #include "warpsight/util.h"
-#include "warpsight/valid.h"
+#include "warpsight/valid_calib.h"
+#include "warpsight/valid_predict.h"
 
 #ifdef __cplusplus
 extern "C" {

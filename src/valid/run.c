@@ -11,7 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "warpsight/valid.h"
+#include "valid/valid_int.h"
+#include "warpsight/valid_cache.h"
+#include "warpsight/valid_launch.h"
+#include "warpsight/valid_predict.h"
 
 static int in_list(const char *s, const char *const *list, size_t n) {
   if (!list) return 1;
