@@ -34,13 +34,13 @@ typedef struct ws_csv {
 /* Parse CSV text.  Errors ("origin:line:col: error: ...") for an unclosed
  * quote, text after a closing quote, a row with a different number of fields
  * than the header, an empty file. */
-int ws_csv_parse(ws_csv **out, const char *text, size_t len,
+int ws_valid_csv_parse(ws_csv **out, const char *text, size_t len,
                  const char *origin, ws_diag *d);
-int ws_csv_read(ws_csv **out, const char *path, ws_diag *d);
-void ws_csv_free(ws_csv *c);
+int ws_valid_csv_read(ws_csv **out, const char *path, ws_diag *d);
+void ws_valid_csv_free(ws_csv *c);
 /* Index of a column by header name, or -1. */
-int ws_csv_column(const ws_csv *c, const char *name);
-static inline const char *ws_csv_cell(const ws_csv *c, size_t row, size_t col) {
+int ws_valid_csv_column(const ws_csv *c, const char *name);
+static inline const char *ws_valid_csv_cell(const ws_csv *c, size_t row, size_t col) {
   return c->cells[row * c->ncols + col];
 }
 

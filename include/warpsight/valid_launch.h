@@ -22,10 +22,10 @@ extern "C" {
  * row's grid against Input.Size and the shared memory against the block; a
  * mismatch is an error naming origin:line.  The spec's path (for the
  * emulator's messages) is "origin:line".  The caller owns *out
- * (ws_launch_spec_free). */
+ * (ws_emu_launch_spec_free). */
 int ws_valid_launch(ws_launch_spec **out, const ws_valid_row *row,
                     const char *origin, ws_diag *d);
-/* A launch spec as JSON text that ws_launch_spec_parse() reads back to the
+/* A launch spec as JSON text that ws_emu_launch_spec_parse() reads back to the
  * same spec (indented; `validate --launches DIR`).  Relative
  * init files are written as resolved.  malloc'd (caller frees); NULL on
  * ENOMEM or for an f16/bf16 scalar, which the format has no value for. */

@@ -39,7 +39,7 @@ typedef struct ws_valid_result {
   ws_profile *profile;           /* the kernel profile used (owned) */
   double *time_s;                /* per requested model, seconds; NaN if it could not run (owned) */
   size_t nmodels;                /* entries in time_s */
-  double floor_dram_s;           /* the launch's DRAM floor, seconds (ws_floors_compute; NaN: unknown) */
+  double floor_dram_s;           /* the launch's DRAM floor, seconds (ws_model_floors_compute; NaN: unknown) */
   double floor_issue_s;          /* its issue floor, seconds */
 } ws_valid_result;
 

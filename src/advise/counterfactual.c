@@ -12,7 +12,7 @@
 static const char *const cf_names[WS_CF_COUNT] = {
     "perfect coalescing", "no bank conflicts", "no divergence", "no barriers"};
 
-const char *ws_cf_name(ws_cf_kind k) { return k < WS_CF_COUNT ? cf_names[k] : "?"; }
+const char *ws_advise_cf_name(ws_cf_kind k) { return k < WS_CF_COUNT ? cf_names[k] : "?"; }
 
 /* Uncoalesced global memory instructions become coalesced ones (Hong-Kim's
  * #Uncoal_Mem_insts -> #Coal_Mem_insts); transactions per request fall to
@@ -53,7 +53,7 @@ static int cf_barriers(ws_profile_fields *f) {
   return 1;
 }
 
-int ws_cf_apply(ws_profile_fields *f, ws_cf_kind k) {
+int ws_advise_cf_apply(ws_profile_fields *f, ws_cf_kind k) {
   switch (k) {
   case WS_CF_COALESCING: return cf_coalescing(f);
   case WS_CF_BANK_CONFLICTS: return cf_bank_conflicts(f);
@@ -63,11 +63,11 @@ int ws_cf_apply(ws_profile_fields *f, ws_cf_kind k) {
   }
 }
 
-int ws_cf_saving(double *base_cycles, double *cf_cycles, const char *model, const ws_profile *p,
+int ws_advise_cf_saving(double *base_cycles, double *cf_cycles, const char *model, const ws_profile *p,
                  const ws_gpu *g, ws_cf_kind k, ws_diag *d) {
   *base_cycles = *cf_cycles = NAN;
   ws_profile cf = *p; /* shares p's owned pointers, read only; never freed */
-  if (!ws_cf_apply(&cf.f, k)) return WS_EMISSING;
+  if (!ws_advise_cf_apply(&cf.f, k)) return WS_EMISSING;
   ws_model_result a = WS_MODEL_RESULT_INIT, b = WS_MODEL_RESULT_INIT;
   int st = ws_model_predict(&a, model, p, g, d);
   if (st == WS_OK) st = ws_model_predict(&b, model, &cf, g, d);
@@ -86,7 +86,7 @@ static void cf_savings(double *sv, const ws_profile *p, const ws_gpu *g, ws_cf_k
     double base, cf;
     ws_diag d = WS_DIAG_INIT;
     sv[i] = NAN;
-    if (ws_cf_saving(&base, &cf, res[i].model, p, g, k, &d) == WS_OK && base > 0)
+    if (ws_advise_cf_saving(&base, &cf, res[i].model, p, g, k, &d) == WS_OK && base > 0)
       sv[i] = res[i].time_ms * (base - cf) / base;
     ws_diag_free(&d);
   }
@@ -101,7 +101,7 @@ static int cf_disagree(const double *sv, size_t n) {
   return (lo <= 0 && hi > 0) || (lo > 0 && hi > 2 * lo);
 }
 
-int ws_cf_table_compute(ws_cf_table *out, const ws_profile *p, const ws_gpu *g,
+int ws_advise_cf_table_compute(ws_cf_table *out, const ws_profile *p, const ws_gpu *g,
                         const ws_model_result *res, size_t n) {
   memset(out, 0, sizeof *out);
   if (!n) return WS_EINVAL;
@@ -132,7 +132,7 @@ int ws_cf_table_compute(ws_cf_table *out, const ws_profile *p, const ws_gpu *g,
   return WS_OK;
 }
 
-void ws_cf_table_free(ws_cf_table *t) {
+void ws_advise_cf_table_free(ws_cf_table *t) {
   if (!t) return;
   free(t->saving_ms);
   t->saving_ms = NULL;

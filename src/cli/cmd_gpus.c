@@ -83,9 +83,7 @@ int cmd_gpus(int argc, char **argv) {
   }
   ws_sb_free(&archs);
   if (json) {
-    char *s = cJSON_Print(arr);
-    if (s) puts(s);
-    cJSON_free(s);
+    cli_print_json(arr);
     cJSON_Delete(arr);
   }
   return EXIT_OK;
@@ -94,8 +92,10 @@ int cmd_gpus(int argc, char **argv) {
 static const char gpu_help[] =
     "usage: warpsight gpu NAME|FILE.json [--json]\n\n"
     "Shows one GPU: architecture facts, the occupancy limits of its compute\n"
-    "capability, cache facts, latencies and each model's parameters, with the\n"
-    "source of every number.  A model parameter marked [derived] was computed\n"
+    "capability, DRAM partitions (memory), cache facts, latencies and each\n"
+    "model's parameters, with the source of every number.  A value marked\n"
+    "[derived] (a model parameter, or memory.dram_partitions and\n"
+    "memory.interleave_bytes) was computed\n"
     "when the file was loaded from the GPU's base numbers (the rule and its\n"
     "arithmetic follow; docs/gpu-parameters.md); one marked [given] has a rule\n"
     "but the file states the value, which is used instead.  --json prints the\n"
@@ -117,9 +117,7 @@ int cmd_gpu(int argc, char **argv) {
   ws_diag_free(&d);
   if (r) return cli_exit_for(r);
   if (json) {
-    char *s = cJSON_Print(g->root);
-    if (s) puts(s);
-    cJSON_free(s);
+    cli_print_json(g->root);
     ws_gpu_free(g);
     return EXIT_OK;
   }

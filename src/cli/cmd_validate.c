@@ -255,7 +255,7 @@ int cmd_validate(int argc, char **argv) {
       goto out;
     }
     int bad = launches && write_launch(launches, r, l, nsel == 0);
-    ws_launch_spec_free(l);
+    ws_emu_launch_spec_free(l);
     if (bad) goto out;
     nsel++;
   }

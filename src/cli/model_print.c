@@ -53,7 +53,7 @@ int cli_run_models(const ws_profile *p, const ws_gpu *g, const char *model, cJSO
     *nresults = 0;
   }
   ws_floors fl;
-  ws_floors_compute(&fl, p, g);
+  ws_model_floors_compute(&fl, p, g);
   if (json_root) ws_report_floors_json(json_root, &fl);
   cJSON *jres = json_root ? cJSON_AddArrayToObject(json_root, "results") : NULL;
   int ok_count = 0, rc = EXIT_OK;
@@ -102,7 +102,7 @@ int cli_finish_advice(const ws_model_result *res, const int *ok, size_t n,
   }
   if (extra) ws_report_advice_json(extra, &a);
   else ws_report_advice(stdout, &a);
-  ws_advice_free(&a);
+  ws_advise_free(&a);
   ws_diag_free(&d);
   return EXIT_OK;
 }
@@ -178,9 +178,7 @@ int cli_finish_report(const char *cmd, int advise, const char *charts_dir,
                       cJSON *root) {
   int rc = cli_finish_sections(cmd, advise, charts_dir, kernel, res, n, root);
   if (root) {
-    char *s = cJSON_Print(root);
-    if (s) puts(s);
-    cJSON_free(s);
+    cli_print_json(root);
     cJSON_Delete(root);
   }
   return rc;
@@ -227,9 +225,9 @@ void cli_print_gpu_table(const char *const *gpus, size_t ngpu, const double *tim
 void cli_counterfactuals(const ws_profile *p, const ws_gpu *g, const ws_model_result *res,
                          size_t n, cJSON *root) {
   ws_cf_table t;
-  if (ws_cf_table_compute(&t, p, g, res, n) == WS_OK) {
+  if (ws_advise_cf_table_compute(&t, p, g, res, n) == WS_OK) {
     if (root) ws_report_counterfactuals_json(root, &t);
     else ws_report_counterfactuals(stdout, &t);
   }
-  ws_cf_table_free(&t);
+  ws_advise_cf_table_free(&t);
 }

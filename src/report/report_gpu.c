@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "report/report_json.h"
-#include "warpsight/json.h"
+#include "util/json.h"
 
 void ws_report_gpus_header(FILE *out) {
   fprintf(out, "%-16s %-4s %5s %9s %11s  %-22s %s\n", "name", "cc", "SMs", "clock", "bandwidth",
@@ -99,8 +99,8 @@ void ws_report_gpu(FILE *out, const ws_gpu *g) {
          L->regs_per_sm, L->reg_alloc_unit, L->reg_alloc_per_warp ? "warp" : "block",
          L->max_regs_per_thread, L->shared_per_sm, L->shared_alloc_unit, L->max_shared_per_block,
          L->shared_reserved_per_block ? ", 1 KB reserved per block" : "");
-  static const char *const sections[] = {"cache", "latencies", "models"};
-  for (size_t i = 0; i < 3; i++) {
+  static const char *const sections[] = {"memory", "cache", "latencies", "models"};
+  for (size_t i = 0; i < 4; i++) {
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(g->root, sections[i]);
     if (!cJSON_IsObject(s)) continue;
     fprintf(out, "\n%s:\n", sections[i]);

@@ -27,7 +27,7 @@ cJSON *ws_report_model_json(const ws_model_result *r, int status, const ws_floor
   cJSON_AddStringToObject(o, "model", r->model ? r->model : "");
   if (status == WS_OK) {
     char why[256];
-    const char *below = ws_floors_check(why, sizeof why, fl, r->time_ms);
+    const char *below = ws_model_floors_check(why, sizeof why, fl, r->time_ms);
     cJSON_AddStringToObject(o, "status", "ok");
     cJSON_AddNumberToObject(o, "cycles", r->cycles);
     cJSON_AddNumberToObject(o, "time_ms", r->time_ms);
@@ -71,7 +71,7 @@ void ws_report_model_terms(FILE *out, const ws_model_result *r, const ws_model_i
             r->terms[i].unit, r->terms[i].equation);
   fprintf(out, "  predicted: %.6g cycles = %.6g ms\n", r->cycles, r->time_ms);
   char why[256];
-  const char *below = ws_floors_check(why, sizeof why, fl, r->time_ms);
+  const char *below = ws_model_floors_check(why, sizeof why, fl, r->time_ms);
   fprintf(out, "  floors: DRAM %.6g ms, issue %.6g ms%s\n", fl->dram_ms, fl->issue_ms,
           below ? "" : " (the prediction is above both)");
   if (below) fprintf(out, "  ! %s\n", below);
@@ -87,7 +87,7 @@ void ws_report_models_row(FILE *out, const ws_model_info *info, int status,
                           const ws_model_result *r, const ws_floors *fl) {
   if (status == WS_OK) {
     char why[256];
-    const char *below = ws_floors_check(why, sizeof why, fl, r->time_ms);
+    const char *below = ws_model_floors_check(why, sizeof why, fl, r->time_ms);
     fprintf(out, "%-16s %14.6g %12.6g%s %s\n", info->name, r->cycles, r->time_ms,
             below ? " !" : "  ",
             r->limiter && *r->limiter ? r->limiter : (r->case_label ? r->case_label : ""));
@@ -165,7 +165,7 @@ void ws_report_counterfactuals(FILE *out, const ws_cf_table *t) {
             t->base_lo, t->base_hi, trusted);
   for (size_t o = 0; o < WS_CF_COUNT; o++) {
     const double *s = t->saving_ms + t->order[o] * n;
-    fprintf(out, "%-20s", ws_cf_name((ws_cf_kind)t->order[o]));
+    fprintf(out, "%-20s", ws_advise_cf_name((ws_cf_kind)t->order[o]));
     for (size_t i = 0; i < n; i++)
       if (isfinite(s[i])) fprintf(out, " %12.4g", s[i]);
       else fprintf(out, " %12s", "-");
@@ -184,7 +184,7 @@ void ws_report_counterfactuals_json(cJSON *root, const ws_cf_table *t) {
   for (size_t o = 0; o < WS_CF_COUNT; o++) {
     const double *s = t->saving_ms + t->order[o] * t->n;
     cJSON *it = cJSON_CreateObject();
-    cJSON_AddStringToObject(it, "change", ws_cf_name((ws_cf_kind)t->order[o]));
+    cJSON_AddStringToObject(it, "change", ws_advise_cf_name((ws_cf_kind)t->order[o]));
     cJSON *m = cJSON_AddObjectToObject(it, "saving_ms");
     for (size_t i = 0; i < t->n; i++)
       if (isfinite(s[i])) cJSON_AddNumberToObject(m, res[i].model, s[i]);

@@ -51,9 +51,9 @@ static void print_launch(FILE *out, const ws_profile *p, const ws_gpu *g) {
   fprintf(out, "kernel %s: grid %u x %u x %u, block %u x %u x %u on %s (%s, CC %d.%d)\n", label,
           p->grid[0], p->grid[1], p->grid[2], p->block[0], p->block[1], p->block[2], g->name,
           g->full_name, g->cc_major, g->cc_minor);
-  ws_launch_ctx lc;
+  ws_model_launch_ctx lc;
   ws_diag d = WS_DIAG_INIT;
-  if (ws_launch_ctx_compute(&lc, p, g, &d) == WS_OK) {
+  if (ws_model_launch_ctx_compute(&lc, p, g, &d) == WS_OK) {
     double occ = g->limits.max_warps_per_sm > 0 ? lc.active_warps_per_sm / g->limits.max_warps_per_sm : NAN;
     fprintf(out, "  occupancy        %g blocks/SM, %g warps/SM (%.0f %%) on %g SMs; %s\n",
             lc.active_blocks_per_sm, lc.active_warps_per_sm, 100 * occ, lc.active_sms,

@@ -312,7 +312,7 @@ int ws_report_counters_open(ws_report_counters **out, const ws_valid_data *data,
   *out = NULL;
   int col[5];
   for (int i = 0; i < 5; i++)
-    if ((col[i] = ws_csv_column(data->csv, meas[i])) < 0) return WS_OK; /* not in this file */
+    if ((col[i] = ws_valid_csv_column(data->csv, meas[i])) < 0) return WS_OK; /* not in this file */
   ws_report_counters *co = calloc(1, sizeof *co);
   if (!co) return ws_diag_error(d, "out of memory"), WS_ENOMEM;
   co->data = data;
@@ -348,7 +348,7 @@ void ws_report_counters_row(const ws_valid_outcome *oc, const ws_profile *p, voi
           (long long)r->input_size, r->grid[0], r->grid[1], r->grid[2], r->block[0],
           r->block[1], r->block[2], warps);
   for (int k = 0; k < 5; k++)
-    fprintf(f, ",%s,%.6g", ws_csv_cell(co->data->csv, ri, (size_t)co->col[k]), ws[k] * warps);
+    fprintf(f, ",%s,%.6g", ws_valid_csv_cell(co->data->csv, ri, (size_t)co->col[k]), ws[k] * warps);
   fputc('\n', f);
 }
 
