@@ -2,11 +2,13 @@
  * warpsight/advise.h — the performance advisor: from the results of several
  * models, the bottleneck and a short ranked list of what to try.
  *
- * Sources, read by term name through ws_model_term_get():
+ * Sources, read by term id through ws_model_term_value() and from the
+ * result's bound (model_terms.def, model_bounds.def):
  *   gpuperf   (Sim et al. PPoPP'12, Section 3): the potential benefits
  *             b_itilp, b_serial, b_fp, b_memlp, each as a share of t_exec;
- *             the zone from t_comp against t_mem' = t_mem - t_overlap.
- *   transit   (Li et al. HPDC'15, Section 2.4): the bound and its direction.
+ *             the zone (its bound: T_mem against T_comp).
+ *   transit   (Li et al. HPDC'15, Section 2.4): the bound and its direction
+ *             (the bound's advice).
  *   roofline  (Williams et al. CACM'09): memory- or compute-bound.
  *   any other model: its case label and limiter, as a note.
  * Results whose model is unknown or whose time is not finite are skipped.

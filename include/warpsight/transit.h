@@ -25,6 +25,7 @@
 #ifndef WARPSIGHT_TRANSIT_H
 #define WARPSIGHT_TRANSIT_H
 
+#include "warpsight/model.h"
 #include "warpsight/util.h"
 
 #ifdef __cplusplus
@@ -72,6 +73,8 @@ double ws_transit_g(const ws_transit_params *tp, double x);   /* G(x) / Z */
 int ws_transit_solve(ws_transit_eq *out, const ws_transit_params *tp,
                      ws_diag *d);
 
+/* The bound as the models' enum (model_bounds.def holds the texts below). */
+ws_model_bound ws_transit_model_bound(ws_transit_bound b);
 /* "thread", "memory", "computation", "capacity". */
 const char *ws_transit_bound_name(ws_transit_bound b);
 /* The paper's optimisation direction for the bound: one short line (the

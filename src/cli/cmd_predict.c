@@ -153,8 +153,8 @@ static int predict_one(const prof_request *rq, const char *model, int json, int 
     else cJSON_AddNullToObject(root, "bottleneck");
   } else if (bottleneck && !advise) { /* --advise prints it with the list */
     printf("\nbottleneck: %s\n", bottleneck);
-  } else if (!advise && nres && res[0].limiter && *res[0].limiter) {
-    printf("\nbottleneck: %s (%s)\n", res[0].limiter, res[0].model);
+  } else if (!advise && nres && res[0].bound != WS_BOUND_NONE) {
+    printf("\nbottleneck: %s (%s)\n", ws_model_limiter(&res[0]), res[0].model);
   }
   if (times) cli_gpu_times(times, res, nres);
   if (cli_finish_sections("predict", advise, charts, p->kernel, res, nres, root) != EXIT_OK)

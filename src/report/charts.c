@@ -41,15 +41,15 @@ int ws_chart_for_result(const char *path_without_ext, const ws_model_result *r,
 
 /* Fetch terms a chart needs; WS_EMISSING naming the first absent one. */
 static int need_terms(const ws_model_result *r, const char *chart,
-                      const char *const *names, double *vals, size_t n,
+                      const ws_term_id *ids, double *vals, size_t n,
                       ws_diag *d) {
   if (!r)
     return ws_diag_error(d, "%s chart: no result given", chart), WS_EINVAL;
   for (size_t i = 0; i < n; i++) {
-    vals[i] = ws_model_term_get(r, names[i]);
+    vals[i] = ws_model_term_value(r, ids[i]);
     if (!isfinite(vals[i])) {
       ws_diag_error(d, "%s chart: the %s result has no finite term '%s'",
-                    chart, r->model ? r->model : "?", names[i]);
+                    chart, r->model ? r->model : "?", ws_model_term_info(ids[i])->name);
       return WS_EMISSING;
     }
   }
@@ -499,9 +499,10 @@ static int render(const char *base, draw_fn draw, const void *data,
 
 enum { B_TCOMP, B_TMEM, B_TOVL, B_TFP, B_TMMIN, B_ITILP, B_SERIAL, B_FP,
        B_MEMLP, B_N };
-static const char *const benefit_terms[B_N] = {
-    "t_comp", "t_mem", "t_overlap", "t_fp", "t_mem_min",
-    "b_itilp", "b_serial", "b_fp", "b_memlp"};
+static const ws_term_id benefit_terms[B_N] = {
+    WS_TERM_GPUPERF_T_COMP, WS_TERM_GPUPERF_T_MEM, WS_TERM_GPUPERF_T_OVERLAP,
+    WS_TERM_GPUPERF_T_FP, WS_TERM_GPUPERF_T_MEM_MIN, WS_TERM_GPUPERF_B_ITILP,
+    WS_TERM_GPUPERF_B_SERIAL, WS_TERM_GPUPERF_B_FP, WS_TERM_GPUPERF_B_MEMLP};
 
 static void draw_benefit(canvas *c, const void *data) {
   const double *v = data;
@@ -676,8 +677,8 @@ int ws_chart_benefit(const char *path, const ws_model_result *r, ws_diag *d) {
   if (!(m > 0)) m = 1;
   c.x0 = c.y0 = 0;
   c.x1 = c.y1 = m * 1.15;
-  snprintf(c.title, sizeof c.title, "GPUPerf benefit chart: %s", /* the model's rule */
-           ws_gpuperf_memory_bound(v[B_TCOMP], v[B_TMEM]) ? "memory bound" : "compute bound");
+  snprintf(c.title, sizeof c.title, "GPUPerf benefit chart: %s", /* the model's bound */
+           r->bound == WS_BOUND_GPUPERF_MEMORY ? "memory bound" : "compute bound");
   snprintf(c.desc, sizeof c.desc,
            "Sim et al. PPoPP'12 Figure 4: A = (T_mem, T_comp), A' = (T_mem', "
            "T_comp); benefits B_serial, B_itilp, B_fp, B_memlp in cycles.");
@@ -687,9 +688,11 @@ int ws_chart_benefit(const char *path, const ws_model_result *r, ws_diag *d) {
 /* (b) Transit figure -----------------------------------------------------*/
 
 enum { T_N, T_Z, T_KD, T_R, T_M, T_P, T_K, T_MS, T_NN };
-static const char *const transit_terms[T_NN] = {
-    "n", "z_ops_per_byte", "delta_threads", "delta_gbs", "pi_threads",
-    "pi_value", "k_eq", "ms_throughput"};
+static const ws_term_id transit_terms[T_NN] = {
+    WS_TERM_TRANSIT_N, WS_TERM_TRANSIT_Z_OPS_PER_BYTE,
+    WS_TERM_TRANSIT_DELTA_THREADS, WS_TERM_TRANSIT_DELTA_GBS,
+    WS_TERM_TRANSIT_PI_THREADS, WS_TERM_TRANSIT_PI_VALUE, WS_TERM_TRANSIT_K_EQ,
+    WS_TERM_TRANSIT_MS_THROUGHPUT};
 
 typedef struct transit_data {
   double v[T_NN];       /* the terms, in transit_terms order */
@@ -824,10 +827,11 @@ int ws_chart_transit(const char *path, const ws_model_result *r, ws_diag *d) {
   if (!r) return ws_diag_error(d, "transit chart: no result given");
   /* Every term finite, except Z, which is +inf without DRAM traffic. */
   for (int i = 0; i < T_NN; i++) {
-    t.v[i] = ws_model_term_get(r, transit_terms[i]);
+    t.v[i] = ws_model_term_value(r, transit_terms[i]);
     if (!isfinite(t.v[i]) && !(i == T_Z && isinf(t.v[i]) && t.v[i] > 0)) {
       ws_diag_error(d, "transit chart: the %s result has no finite term '%s'",
-                    r->model ? r->model : "?", transit_terms[i]);
+                    r->model ? r->model : "?",
+                    ws_model_term_info(transit_terms[i])->name);
       return WS_EMISSING;
     }
   }
@@ -861,9 +865,10 @@ int ws_chart_transit(const char *path, const ws_model_result *r, ws_diag *d) {
 /* (c) Roofline ------------------------------------------------------------*/
 
 enum { R_AI, R_PEAK, R_BW, R_RIDGE, R_ATT, R_N };
-static const char *const roofline_terms[R_N] = {
-    "arithmetic_intensity", "peak_gflops", "bandwidth_gbs", "ridge_point",
-    "attainable_gflops"};
+static const ws_term_id roofline_terms[R_N] = {
+    WS_TERM_ROOFLINE_ARITHMETIC_INTENSITY, WS_TERM_ROOFLINE_PEAK_GFLOPS,
+    WS_TERM_ROOFLINE_BANDWIDTH_GBS, WS_TERM_ROOFLINE_RIDGE_POINT,
+    WS_TERM_ROOFLINE_ATTAINABLE_GFLOPS};
 
 static void draw_roofline(canvas *c, const void *data) {
   const double *v = data;
@@ -923,7 +928,7 @@ int ws_chart_roofline(const char *path, const ws_model_result *r, ws_diag *d) {
   /* AI may be +inf (no DRAM traffic): fetch it outside need_terms. */
   int st = need_terms(r, "roofline", roofline_terms + 1, v + 1, R_N - 1, d);
   if (st != WS_OK) return st;
-  v[R_AI] = ws_model_term_get(r, "arithmetic_intensity");
+  v[R_AI] = ws_model_term_value(r, WS_TERM_ROOFLINE_ARITHMETIC_INTENSITY);
   if (!(v[R_PEAK] > 0) || !(v[R_BW] > 0) || !(v[R_RIDGE] > 0)) {
     ws_diag_error(d, "roofline chart: peak, bandwidth and ridge must be > 0");
     return WS_EINVAL;
