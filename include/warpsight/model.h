@@ -117,7 +117,8 @@ const char *ws_model_limiter(const ws_model_result *r);
 
 /* Helpers for model implementations ------------------------------------- */
 
-/* Append a term with the table's equation; WS_OK or WS_ENOMEM. */
+/* Append a term with the table's equation; WS_OK, WS_ENOMEM, or WS_EINVAL
+ * for an id out of range. */
 int ws_model_term_add(ws_model_result *r, ws_term_id id, double value);
 /* The same with a case-specific source in place of the table's equation
  * (static; NULL: the table's). */

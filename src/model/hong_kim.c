@@ -69,37 +69,41 @@ int ws_model_hong_kim(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
 
   double comp_cycles = issue_cycles * total_insts; /* (19) */
   double cycles, synch_cost = 0, exec_app;
+  int e = 0; /* WS_ENOMEM from adding a term */
   /* Inputs first, in the order of the paper's Table 2 ("Obtained" column
    * in place of an equation number). */
-  ws_model_term_add(r, WS_TERM_HONG_KIM_MEM_LD, mem_ld);
-  ws_model_term_add(r, WS_TERM_HONG_KIM_DEPARTURE_DEL_UNCOAL, dd_uncoal);
-  ws_model_term_add(r, WS_TERM_HONG_KIM_DEPARTURE_DEL_COAL, dd_coal);
-  ws_model_term_add(r, WS_TERM_HONG_KIM_ISSUE_CYCLES, issue_cycles);
-  ws_model_term_add(r, WS_TERM_HONG_KIM_THREADS_PER_BLOCK, lc.threads_per_block);
-  ws_model_term_add(r, WS_TERM_HONG_KIM_BLOCKS, lc.blocks);
-  ws_model_term_add_eq(r, WS_TERM_HONG_KIM_ACTIVE_BLOCKS_PER_SM, lc.active_blocks_per_sm, ws_pf_has(p->f.active_blocks_per_sm) ? "profile" : "occupancy");
-  ws_model_term_add_eq(r, WS_TERM_HONG_KIM_ACTIVE_SMS, lc.active_sms, ws_pf_has(p->f.active_sms) ? "profile" : "min(SMs, blocks)");
-  ws_model_term_add(r, WS_TERM_HONG_KIM_N, n);
-  ws_model_term_add(r, WS_TERM_HONG_KIM_COMP_INSTS, comp_insts);
-  ws_model_term_add(r, WS_TERM_HONG_KIM_UNCOAL_MEM_INSTS, uncoal);
-  ws_model_term_add(r, WS_TERM_HONG_KIM_COAL_MEM_INSTS, coal);
-  ws_model_term_add(r, WS_TERM_HONG_KIM_SYNCH_INSTS, synch);
+  e |= ws_model_term_add(r, WS_TERM_HONG_KIM_MEM_LD, mem_ld);
+  e |= ws_model_term_add(r, WS_TERM_HONG_KIM_DEPARTURE_DEL_UNCOAL, dd_uncoal);
+  e |= ws_model_term_add(r, WS_TERM_HONG_KIM_DEPARTURE_DEL_COAL, dd_coal);
+  e |= ws_model_term_add(r, WS_TERM_HONG_KIM_ISSUE_CYCLES, issue_cycles);
+  e |= ws_model_term_add(r, WS_TERM_HONG_KIM_THREADS_PER_BLOCK, lc.threads_per_block);
+  e |= ws_model_term_add(r, WS_TERM_HONG_KIM_BLOCKS, lc.blocks);
+  e |= ws_model_term_add_eq(r, WS_TERM_HONG_KIM_ACTIVE_BLOCKS_PER_SM, lc.active_blocks_per_sm,
+                            ws_pf_has(p->f.active_blocks_per_sm) ? "profile" : NULL);
+  e |= ws_model_term_add_eq(r, WS_TERM_HONG_KIM_ACTIVE_SMS, lc.active_sms,
+                            ws_pf_has(p->f.active_sms) ? "profile" : NULL);
+  e |= ws_model_term_add(r, WS_TERM_HONG_KIM_N, n);
+  e |= ws_model_term_add(r, WS_TERM_HONG_KIM_COMP_INSTS, comp_insts);
+  e |= ws_model_term_add(r, WS_TERM_HONG_KIM_UNCOAL_MEM_INSTS, uncoal);
+  e |= ws_model_term_add(r, WS_TERM_HONG_KIM_COAL_MEM_INSTS, coal);
+  e |= ws_model_term_add(r, WS_TERM_HONG_KIM_SYNCH_INSTS, synch);
   if (mem_insts > 0) {
-    ws_model_term_add_eq(r, WS_TERM_HONG_KIM_UNCOAL_PER_MW, uncoal_per_mw, ws_pf_has(p->f.uncoal_per_mw) ? "profile" : "GPU");
-    ws_model_term_add(r, WS_TERM_HONG_KIM_LOAD_BYTES_PER_WARP, load_bytes);
+    e |= ws_model_term_add_eq(r, WS_TERM_HONG_KIM_UNCOAL_PER_MW, uncoal_per_mw,
+                              ws_pf_has(p->f.uncoal_per_mw) ? NULL : "GPU");
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_LOAD_BYTES_PER_WARP, load_bytes);
   }
 
   if (mem_insts == 0) {
     /* No global memory instructions: the warps' computation serialises. */
     exec_app = comp_cycles * n * lc.rep;
-    ws_model_term_add(r, WS_TERM_HONG_KIM_COMP_CYCLES, comp_cycles);
-    ws_model_term_add(r, WS_TERM_HONG_KIM_MEM_CYCLES, 0);
-    ws_model_term_add(r, WS_TERM_HONG_KIM_REP, lc.rep);
-    ws_model_term_add(r, WS_TERM_HONG_KIM_EXEC_CYCLES_APP, exec_app);
-    ws_model_term_add(r, WS_TERM_HONG_KIM_SYNCH_COST, 0);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_COMP_CYCLES, comp_cycles);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_MEM_CYCLES, 0);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_REP, lc.rep);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_EXEC_CYCLES_APP, exec_app);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_SYNCH_COST, 0);
     cycles = exec_app;
-    ws_model_term_add(r, WS_TERM_HONG_KIM_CYCLES, cycles);
-    ws_model_set_case(r, WS_BOUND_HONG_KIM_COMPUTE_ONLY,
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_CYCLES, cycles);
+    e |= ws_model_set_case(r, WS_BOUND_HONG_KIM_COMPUTE_ONLY,
                       "compute only: no global memory instructions (Comp_cycles x N x #Rep)");
   } else {
     double mem_l_uncoal = mem_ld + (uncoal_per_mw - 1) * dd_uncoal; /* (10) */
@@ -143,29 +147,31 @@ int ws_model_hong_kim(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
     synch_cost = departure_delay * (mwp - 1) * synch * lc.active_blocks_per_sm * lc.rep; /* (26) */
     cycles = exec_app + synch_cost; /* (27) */
 
-    ws_model_term_add(r, WS_TERM_HONG_KIM_WEIGHT_UNCOAL, w_uncoal);
-    ws_model_term_add(r, WS_TERM_HONG_KIM_WEIGHT_COAL, w_coal);
-    ws_model_term_add(r, WS_TERM_HONG_KIM_DEPARTURE_DELAY, departure_delay);
-    ws_model_term_add(r, WS_TERM_HONG_KIM_MEM_L_UNCOAL, mem_l_uncoal);
-    ws_model_term_add(r, WS_TERM_HONG_KIM_MEM_L_COAL, mem_l_coal);
-    ws_model_term_add(r, WS_TERM_HONG_KIM_MEM_L, mem_l);
-    ws_model_term_add(r, WS_TERM_HONG_KIM_MWP_WITHOUT_BW_FULL, mwp_wo_bw_full);
-    ws_model_term_add(r, WS_TERM_HONG_KIM_MWP_WITHOUT_BW, mwp_wo_bw);
-    ws_model_term_add(r, WS_TERM_HONG_KIM_BW_PER_WARP, bw_per_warp);
-    ws_model_term_add(r, WS_TERM_HONG_KIM_MWP_PEAK_BW, mwp_peak_bw);
-    ws_model_term_add(r, WS_TERM_HONG_KIM_MWP, mwp);
-    ws_model_term_add(r, WS_TERM_HONG_KIM_COMP_CYCLES, comp_cycles);
-    ws_model_term_add(r, WS_TERM_HONG_KIM_MEM_CYCLES, mem_cycles);
-    ws_model_term_add(r, WS_TERM_HONG_KIM_CWP_FULL, cwp_full);
-    ws_model_term_add(r, WS_TERM_HONG_KIM_CWP, cwp);
-    ws_model_term_add(r, WS_TERM_HONG_KIM_REP, lc.rep);
-    ws_model_term_add_eq(r, WS_TERM_HONG_KIM_EXEC_CYCLES_APP, exec_app, eq);
-    ws_model_term_add(r, WS_TERM_HONG_KIM_SYNCH_COST, synch_cost);
-    ws_model_term_add(r, WS_TERM_HONG_KIM_CYCLES, cycles);
-    ws_model_set_case(r, bound, label);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_WEIGHT_UNCOAL, w_uncoal);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_WEIGHT_COAL, w_coal);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_DEPARTURE_DELAY, departure_delay);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_MEM_L_UNCOAL, mem_l_uncoal);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_MEM_L_COAL, mem_l_coal);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_MEM_L, mem_l);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_MWP_WITHOUT_BW_FULL, mwp_wo_bw_full);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_MWP_WITHOUT_BW, mwp_wo_bw);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_BW_PER_WARP, bw_per_warp);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_MWP_PEAK_BW, mwp_peak_bw);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_MWP, mwp);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_COMP_CYCLES, comp_cycles);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_MEM_CYCLES, mem_cycles);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_CWP_FULL, cwp_full);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_CWP, cwp);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_REP, lc.rep);
+    e |= ws_model_term_add_eq(r, WS_TERM_HONG_KIM_EXEC_CYCLES_APP, exec_app, eq);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_SYNCH_COST, synch_cost);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_CYCLES, cycles);
+    e |= ws_model_set_case(r, bound, label);
   }
   /* CPI (25): cycles per warp instruction over all warps an SM runs. */
-  ws_model_term_add(r, WS_TERM_HONG_KIM_CPI, exec_app / (total_insts * lc.warps_per_block * lc.blocks / lc.active_sms));
+  e |= ws_model_term_add(r, WS_TERM_HONG_KIM_CPI,
+                         exec_app / (total_insts * lc.warps_per_block * lc.blocks / lc.active_sms));
+  if (e) return ws_diag_error(d, "%s: out of memory", M);
   r->cycles = cycles;
   r->time_ms = cycles / (g->clock_ghz * 1e6);
   return WS_OK;
