@@ -11,6 +11,8 @@
  */
 #include "warpsight/advise.h"
 
+#include "util/strbuf.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -38,24 +40,14 @@ static const struct {
      "memory bank conflicts or divergent branches"},
 };
 
-static char *vfmt(const char *fmt, va_list ap) {
-  va_list ap2;
-  va_copy(ap2, ap);
-  int n = vsnprintf(NULL, 0, fmt, ap2);
-  va_end(ap2);
-  if (n < 0) return NULL;
-  char *s = malloc((size_t)n + 1);
-  if (s) vsnprintf(s, (size_t)n + 1, fmt, ap);
-  return s;
-}
-
 static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
 static char *fmt(const char *f, ...) {
   va_list ap;
   va_start(ap, f);
-  char *s = vfmt(f, ap);
+  ws_strbuf b = WS_STRBUF_INIT;
+  ws_sb_vprintf(&b, f, ap);
   va_end(ap);
-  return s;
+  return ws_sb_take(&b);
 }
 
 /* Append an item; takes ownership of topic, finding and action. */
@@ -140,7 +132,7 @@ static int advise_gpuperf(ws_advice *a, const ws_model_result *r,
   double t_mem = ws_model_term_value(r, WS_TERM_GPUPERF_T_MEM);
   double t_overlap = ws_model_term_value(r, WS_TERM_GPUPERF_T_OVERLAP);
   if (want_bottleneck && isfinite(t_comp) && isfinite(t_mem)) {
-    /* The model's own bound (ws_gpuperf_memory_bound), so that the advice
+    /* The model's own bound (ws_model_gpuperf_memory_bound), so that the advice
      * and the model's limiter never disagree. */
     int mem = r->bound == WS_BOUND_GPUPERF_MEMORY;
     a->bottleneck =
@@ -200,7 +192,7 @@ static int advise_note(ws_advice *a, const ws_model_result *r) {
                   fmt("%s", ""));
 }
 
-void ws_advice_free(ws_advice *a) {
+void ws_advise_free(ws_advice *a) {
   if (!a) return;
   for (size_t i = 0; i < a->count; i++) {
     free(a->items[i].topic);
@@ -242,7 +234,7 @@ int ws_advise(ws_advice *out, const ws_model_result *const *results, size_t n,
     st = advise_note(out, r);
   }
   if (st != WS_OK) {
-    ws_advice_free(out);
+    ws_advise_free(out);
     ws_diag_error(d, "advise: out of memory");
     return WS_ENOMEM;
   }

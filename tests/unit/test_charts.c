@@ -12,7 +12,7 @@
 
 #include "testutil.h"
 #include "warpsight/report.h"
-#include "warpsight/transit.h"
+#include "model/transit.h"
 
 /* fontconfig (under cairo) keeps its configuration for the life of the
  * process; only FcFini() would free it.  Not ours to free: tell LeakSanitizer. */
@@ -111,7 +111,7 @@ static void benefit(void **state) {
   } else {
     assert_ok_diag(st, &d);
     /* T_mem 40000 > T_comp 30000: memory bound, the gpuperf model's own
-     * rule (ws_gpuperf_memory_bound; issue 13), not T_mem' against T_comp. */
+     * rule (ws_model_gpuperf_memory_bound; issue 13), not T_mem' against T_comp. */
     static const char *const labels[] = {
         "<title>GPUPerf benefit chart: memory bound</title>",
         ">compute bound</text>", ">memory bound</text>",
@@ -201,7 +201,7 @@ static void transit(void **state) {
   ws_transit_params tp = {1024, 1536, 8.93, 576, 24.8, 8};
   ws_transit_eq eq;
   ws_diag d = WS_DIAG_INIT;
-  assert_ok_diag(ws_transit_solve(&eq, &tp, &d), &d);
+  assert_ok_diag(ws_model_transit_solve(&eq, &tp, &d), &d);
   ws_model_result r = WS_MODEL_RESULT_INIT;
   r.model = "transit";
   add(&r, WS_TERM_TRANSIT_N, tp.n);
@@ -212,7 +212,7 @@ static void transit(void **state) {
   add(&r, WS_TERM_TRANSIT_PI_VALUE, tp.p);
   add(&r, WS_TERM_TRANSIT_K_EQ, eq.k);
   add(&r, WS_TERM_TRANSIT_MS_THROUGHPUT, eq.ms_gbs);
-  ws_model_set_case(&r, ws_transit_model_bound(eq.bound), "thread bound");
+  ws_model_set_case(&r, ws_model_transit_bound(eq.bound), "thread bound");
   r.cycles = 1;
   char base[128];
   snprintf(base, sizeof base, "%s/transit", dir);
@@ -281,7 +281,7 @@ static void errors(void **state) {
   /* Transit without DRAM traffic: Z = +inf is drawn (g is 0 everywhere). */
   ws_transit_params tp = {256, 1536, 8.93, 576, 24.8, INFINITY};
   ws_transit_eq eq;
-  assert_ok_diag(ws_transit_solve(&eq, &tp, &d), &d);
+  assert_ok_diag(ws_model_transit_solve(&eq, &tp, &d), &d);
   ws_model_result t = WS_MODEL_RESULT_INIT;
   t.model = "transit";
   add(&t, WS_TERM_TRANSIT_N, tp.n);

@@ -9,7 +9,7 @@
 
 #include "testutil.h"
 #include "warpsight/model.h"
-#include "warpsight/transit.h"
+#include "model/transit.h"
 
 static int snake_case(const char *s) {
   if (!*s || !islower((unsigned char)s[0])) return 0;
@@ -82,11 +82,11 @@ static void bound_table(void **state) {
   static const ws_transit_bound tb[4] = {WS_TRANSIT_THREAD, WS_TRANSIT_MEMORY,
                                          WS_TRANSIT_COMPUTATION, WS_TRANSIT_CAPACITY};
   for (int i = 0; i < 4; i++) {
-    const ws_bound_info *b = ws_model_bound_info(ws_transit_model_bound(tb[i]));
-    assert_int_equal(ws_transit_model_bound(tb[i]), want[i]);
-    assert_string_equal(ws_transit_bound_name(tb[i]), names[i]);
-    assert_ptr_equal(ws_transit_direction(tb[i]), b->limiter);
-    assert_ptr_equal(ws_transit_explain(tb[i]), b->advice);
+    const ws_bound_info *b = ws_model_bound_info(ws_model_transit_bound(tb[i]));
+    assert_int_equal(ws_model_transit_bound(tb[i]), want[i]);
+    assert_string_equal(ws_model_transit_bound_name(tb[i]), names[i]);
+    assert_ptr_equal(ws_model_transit_direction(tb[i]), b->limiter);
+    assert_ptr_equal(ws_model_transit_explain(tb[i]), b->advice);
     assert_true(strlen(b->advice) > strlen(b->limiter)); /* the full direction */
   }
 }
