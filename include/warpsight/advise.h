@@ -68,12 +68,19 @@ void ws_advice_free(ws_advice *a); /* NULL is a no-op; leaves *a reusable */
  * inefficiency removed.  Perfect coalescing (uncoalesced -> coalesced
  * instructions, transactions per request at one per 128 bytes), no bank
  * conflicts (replays 0), no divergence (extra instructions 0), no barriers
- * (#Synch_insts 0). */
+ * (#Synch_insts 0), maximum ILP (no dependency stalls: ILP = the warp's
+ * instructions, the dependency path at most one issue slot per instruction
+ * and one load latency), maximum occupancy (resident blocks per SM as the
+ * GPU's warp and block limits allow, registers and shared memory not
+ * limiting, block size unchanged; needs the GPU and the launch, so only
+ * ws_cf_apply_launch() and ws_cf_saving() make it). */
 typedef enum ws_cf_kind {
   WS_CF_COALESCING,
   WS_CF_BANK_CONFLICTS,
   WS_CF_DIVERGENCE,
   WS_CF_BARRIERS,
+  WS_CF_ILP,
+  WS_CF_OCCUPANCY,
   WS_CF_COUNT
 } ws_cf_kind;
 
@@ -81,8 +88,14 @@ typedef enum ws_cf_kind {
 const char *ws_cf_name(ws_cf_kind k);
 
 /* Remove inefficiency k from f.  Returns 1 if f changed, 0 when the profile
- * has none of it (or lacks the field). */
+ * has none of it (or lacks the field); always 0 for WS_CF_OCCUPANCY. */
 int ws_cf_apply(ws_profile_fields *f, ws_cf_kind k);
+
+/* Remove inefficiency k from p's fields, any k: WS_CF_OCCUPANCY sets
+ * occupancy.active_blocks_per_sm from g's limits with p's block size,
+ * capped by the blocks the grid gives each SM.  Returns 1 if p changed, 0
+ * if not, negative (with a diagnostic) when the block cannot run on g. */
+int ws_cf_apply_launch(ws_profile *p, const ws_gpu *g, ws_cf_kind k, ws_diag *d);
 
 /* Run `model` on p and on p with k removed: *base_cycles and *cf_cycles
  * (NaN unless WS_OK); the saving is their difference.  WS_EMISSING when the

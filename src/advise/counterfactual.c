@@ -8,7 +8,8 @@
 #include "warpsight/advise.h"
 
 static const char *const cf_names[WS_CF_COUNT] = {
-    "perfect coalescing", "no bank conflicts", "no divergence", "no barriers"};
+    "perfect coalescing", "no bank conflicts", "no divergence", "no barriers", "maximum ILP",
+    "maximum occupancy"};
 
 const char *ws_cf_name(ws_cf_kind k) { return k < WS_CF_COUNT ? cf_names[k] : "?"; }
 
@@ -51,12 +52,55 @@ static int cf_barriers(ws_profile_fields *f) {
   return 1;
 }
 
+/* No dependency stalls (docs/advisor.md): a warp issues its instructions
+ * back to back, one per cycle, and waits on at most one load latency.
+ * Sim et al.'s ILP (5.3, instructions over the critical path of a basic
+ * block) becomes the warp's instruction count, a path of one instruction;
+ * the dependency path (warpsight [L2]) is lowered to one issue slot per
+ * instruction and at most one load.  Never raised. */
+static int cf_ilp(ws_profile_fields *f) {
+  double insts = 0;
+  if (ws_pf_has(f->comp_insts)) insts += f->comp_insts;
+  if (ws_pf_has(f->coal_mem_insts)) insts += f->coal_mem_insts;
+  if (ws_pf_has(f->uncoal_mem_insts)) insts += f->uncoal_mem_insts;
+  if (!(insts >= 1)) return 0;
+  int changed = 0;
+  if (!ws_pf_has(f->ilp) || f->ilp < insts) f->ilp = insts, changed = 1;
+  if (ws_pf_has(f->path_cycles) && f->path_cycles > insts) f->path_cycles = insts, changed = 1;
+  if (ws_pf_has(f->path_mem_loads) && f->path_mem_loads > 1) f->path_mem_loads = 1, changed = 1;
+  return changed;
+}
+
+/* The most blocks of this size an SM holds when registers and shared memory
+ * do not limit (the block and warp limits of g's compute capability), and
+ * no more than the grid gives each SM (as ws_launch_ctx_compute caps). */
+static int cf_occupancy(ws_profile *p, const ws_gpu *g, ws_diag *d) {
+  ws_launch_ctx lc;
+  int st = ws_launch_ctx_compute(&lc, p, g, d);
+  if (st) return st;
+  ws_occupancy_in in = {.threads_per_block = p->threads_per_block > 0x7fffffff
+                                                 ? 0x7fffffff
+                                                 : (int)p->threads_per_block};
+  ws_occupancy occ;
+  if ((st = ws_occupancy_compute(&occ, &g->limits, g->warp_size, &in, d))) return st;
+  double most = fmin(occ.active_blocks_per_sm, ceil(lc.blocks / lc.active_sms));
+  if (!(most > lc.active_blocks_per_sm)) return 0;
+  p->f.active_blocks_per_sm = most;
+  return 1;
+}
+
+int ws_cf_apply_launch(ws_profile *p, const ws_gpu *g, ws_cf_kind k, ws_diag *d) {
+  if (k == WS_CF_OCCUPANCY) return cf_occupancy(p, g, d);
+  return ws_cf_apply(&p->f, k);
+}
+
 int ws_cf_apply(ws_profile_fields *f, ws_cf_kind k) {
   switch (k) {
   case WS_CF_COALESCING: return cf_coalescing(f);
   case WS_CF_BANK_CONFLICTS: return cf_bank_conflicts(f);
   case WS_CF_DIVERGENCE: return cf_divergence(f);
   case WS_CF_BARRIERS: return cf_barriers(f);
+  case WS_CF_ILP: return cf_ilp(f);
   default: return 0;
   }
 }
@@ -65,7 +109,9 @@ int ws_cf_saving(double *base_cycles, double *cf_cycles, const char *model, cons
                  const ws_gpu *g, ws_cf_kind k, ws_diag *d) {
   *base_cycles = *cf_cycles = NAN;
   ws_profile cf = *p; /* shares p's owned pointers, read only; never freed */
-  if (!ws_cf_apply(&cf.f, k)) return WS_EMISSING;
+  int ch = ws_cf_apply_launch(&cf, g, k, d);
+  if (ch < 0) return ch;
+  if (!ch) return WS_EMISSING;
   ws_model_result a = WS_MODEL_RESULT_INIT, b = WS_MODEL_RESULT_INIT;
   int st = ws_model_predict(&a, model, p, g, d);
   if (st == WS_OK) st = ws_model_predict(&b, model, &cf, g, d);
