@@ -231,7 +231,7 @@ int cmd_predict(int argc, char **argv) {
     fprintf(stderr, "warpsight predict: error: %s: cannot create: %s\n", charts, strerror(errno));
     return EXIT_USAGE;
   }
-  prof_request rq = {"predict", pos[0], kernel, launch, gpu, arch, ns, frest != NULL, j, 0, 0, 0};
+  prof_request rq = {"predict", pos[0], kernel, launch, gpu, arch, ns, frest != NULL, j, 0, 0, 0, NULL, NULL};
   if (cli_prof_limits(&rq, maxw, maxl, maxm)) return EXIT_USAGE;
   cJSON *list = NULL, *sets = NULL;
   if (json && ngpu > 1) {

@@ -49,7 +49,7 @@ int cmd_profile(int argc, char **argv) {
   if (jobs && cli_parse_int("profile", "-j", jobs, &j)) return EXIT_USAGE;
   if (jobs && (j < 1 || j > 256)) return cli_usage_error("profile", "-j must be between 1 and 256");
   if (frest && !sample) return cli_usage_error("profile", "--functional-rest needs --sample-blocks");
-  prof_request rq = {"profile", pos[0], kernel, launch, gpu, arch, ns, frest != NULL, j, 0, 0, 0};
+  prof_request rq = {"profile", pos[0], kernel, launch, gpu, arch, ns, frest != NULL, j, 0, 0, 0, NULL, NULL};
   if (cli_prof_limits(&rq, maxw, maxl, maxm)) return EXIT_USAGE;
   ws_profile *p = NULL;
   ws_gpu *g = NULL;

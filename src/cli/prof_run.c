@@ -41,6 +41,8 @@ int cli_profile_run(const prof_request *rq, ws_profile **out, ws_gpu **gpu_out,
   int st = ws_gpu_load(&g, rq->gpu, &d);
   if (!st) st = ws_launch_spec_load(&spec, rq->launch, &d);
   if (st) goto fail;
+  if (rq->grid) memcpy(spec->grid, rq->grid, sizeof spec->grid);
+  if (rq->block) memcpy(spec->block, rq->block, sizeof spec->block);
   if (rq->kernel && !cli_kernel_same(rq->kernel, spec->kernel)) {
     ws_diag_add(&d, WS_SEV_ERROR, rq->launch, 0, 0, "the spec is for kernel '%s', --kernel names '%s'",
                 spec->kernel, rq->kernel);

@@ -85,6 +85,10 @@ int ws_chart_scatter(const char *p, const ws_chart_scatter_spec *spec,
   (void)p, (void)spec, (void)series, (void)n;
   return no_cairo(d);
 }
+int ws_chart_sweep(const char *p, const ws_sweep_table *t, ws_diag *d) {
+  (void)p, (void)t;
+  return no_cairo(d);
+}
 
 #else /* WS_HAVE_CAIRO */
 
@@ -1106,6 +1110,151 @@ int ws_chart_scatter(const char *path, const ws_chart_scatter_spec *spec,
   snprintf(c.desc, sizeof c.desc, "%s", spec->desc ? spec->desc : "");
   scatter_data sd = {spec, series, n};
   return render(path, draw_scatter, &sd, &c, d);
+}
+
+/* (e) Block-size sweep ------------------------------------------------------*/
+
+/* Two panels sharing the x axis (threads per block): predicted time, one
+ * line per (GPU, model) -- colour by GPU, dash and marker by model -- and
+ * occupancy, one line per GPU.  Hong & Kim plot time against threads per
+ * block (ISCA'09 figs. 15-20), Luo & Suda time and occupancy (fig. 8). */
+enum { SW_TOP_PY1 = 360, SW_BOT_PY0 = 408 };
+
+static void sweep_style(canvas *c, size_t k, size_t m) {
+  static const double dashes[][2] = {{1, 0}, {7, 4}, {2, 3}, {10, 3}};
+  const double *rgb = scatter_palette[k % SCATTER_NPALETTE];
+  color(c, rgb[0], rgb[1], rgb[2]);
+  cairo_set_dash(c->cr, dashes[m % 4], m % 4 ? 2 : 0, 0);
+  cairo_set_line_width(c->cr, 2);
+}
+
+/* One polyline through the finite points of y[r * stride], with markers. */
+static void sweep_line(canvas *c, const ws_sweep_table *t, const double *y, size_t stride,
+                       size_t shape) {
+  int pen = 0;
+  for (size_t r = 0; r < t->nrows; r++) {
+    double v = y[r * stride];
+    if (!isfinite(v) || (c->logy && v <= 0)) {
+      pen = 0;
+      continue;
+    }
+    if (pen) cairo_line_to(c->cr, tx(c, (double)t->threads[r]), ty(c, v));
+    else cairo_move_to(c->cr, tx(c, (double)t->threads[r]), ty(c, v));
+    pen = 1;
+  }
+  cairo_stroke(c->cr);
+  cairo_set_dash(c->cr, NULL, 0, 0);
+  for (size_t r = 0; r < t->nrows; r++) {
+    double v = y[r * stride];
+    if (!isfinite(v) || (c->logy && v <= 0)) continue;
+    marker(c->cr, shape, tx(c, (double)t->threads[r]), ty(c, v), 3.5);
+    cairo_fill(c->cr);
+  }
+}
+
+static void sweep_legend(canvas *c, const ws_sweep_table *t) {
+  size_t lines = t->ngpus * t->nmodels;
+  if (lines > 24) lines = 24; /* the rest would leave the panel */
+  double lw = 0;
+  char buf[160];
+  for (size_t i = 0; i < lines; i++) {
+    snprintf(buf, sizeof buf, "%s, %s", t->gpus[i / t->nmodels], t->models[i % t->nmodels]);
+    double w = text_width(c, buf, 12, 0);
+    if (w > lw) lw = w;
+  }
+  double row = 17, lx = c->px1 - lw - 60, ly = c->py0 + 8;
+  cairo_set_source_rgba(c->cr, 1, 1, 1, 0.9);
+  cairo_rectangle(c->cr, lx, ly, lw + 52, (double)lines * row + 8);
+  cairo_fill_preserve(c->cr);
+  color(c, 0.6, 0.6, 0.6);
+  cairo_set_line_width(c->cr, 1);
+  cairo_stroke(c->cr);
+  for (size_t i = 0; i < lines; i++) {
+    size_t k = i / t->nmodels, m = i % t->nmodels;
+    double cy = ly + 4 + row * ((double)i + 0.5);
+    sweep_style(c, k, m);
+    cairo_move_to(c->cr, lx + 6, cy);
+    cairo_line_to(c->cr, lx + 34, cy);
+    cairo_stroke(c->cr);
+    cairo_set_dash(c->cr, NULL, 0, 0);
+    marker(c->cr, m, lx + 20, cy, 3.5);
+    cairo_fill(c->cr);
+    color(c, 0.05, 0.05, 0.05);
+    snprintf(buf, sizeof buf, "%s, %s", t->gpus[k], t->models[m]);
+    text(c, lx + 42, cy, buf, 12, 0, 0.5, 0, 0);
+  }
+}
+
+typedef struct sweep_ranges {
+  const ws_sweep_table *t;
+  double y0, y1; /* the time panel's range */
+  int logy;      /* the time panel is logarithmic */
+} sweep_ranges;
+
+static void draw_sweep(canvas *c, const void *data) {
+  const sweep_ranges *sr = data;
+  const ws_sweep_table *t = sr->t;
+  /* time panel */
+  c->py0 = MT, c->py1 = SW_TOP_PY1, c->y0 = sr->y0, c->y1 = sr->y1, c->logy = sr->logy;
+  axes(c, "", "predicted time (ms)");
+  cairo_save(c->cr);
+  clip_plot(c);
+  for (size_t k = 0; k < t->ngpus; k++)
+    for (size_t m = 0; m < t->nmodels; m++) {
+      sweep_style(c, k, m);
+      sweep_line(c, t, t->time_ms + k * t->nmodels + m, t->ngpus * t->nmodels, m);
+    }
+  cairo_restore(c->cr);
+  sweep_legend(c, t);
+  /* occupancy panel */
+  char title[sizeof c->title];
+  memcpy(title, c->title, sizeof title);
+  c->title[0] = '\0';
+  c->py0 = SW_BOT_PY0, c->py1 = H - MB, c->y0 = 0, c->y1 = 110, c->logy = 0;
+  axes(c, "threads per block", "occupancy (%)");
+  memcpy(c->title, title, sizeof title);
+  cairo_save(c->cr);
+  clip_plot(c);
+  double *pct = malloc((t->nrows ? t->nrows : 1) * sizeof *pct);
+  for (size_t k = 0; pct && k < t->ngpus; k++) {
+    for (size_t r = 0; r < t->nrows; r++) pct[r] = 100 * t->occupancy[r * t->ngpus + k];
+    sweep_style(c, k, 0);
+    sweep_line(c, t, pct, 1, 0);
+    color(c, 0.05, 0.05, 0.05);
+  }
+  free(pct);
+  cairo_restore(c->cr);
+  if (!pct) c->oom = 1;
+}
+
+int ws_chart_sweep(const char *path, const ws_sweep_table *t, ws_diag *d) {
+  if (!t || !t->nrows || !t->ngpus || !t->nmodels) return ws_diag_error(d, "sweep chart: an empty sweep");
+  sweep_ranges sr = {t, INFINITY, -INFINITY, 0};
+  double x0 = INFINITY, x1 = -INFINITY;
+  for (size_t r = 0; r < t->nrows; r++) {
+    x0 = fmin(x0, (double)t->threads[r]), x1 = fmax(x1, (double)t->threads[r]);
+    for (size_t i = 0; i < t->ngpus * t->nmodels; i++) {
+      double v = t->time_ms[r * t->ngpus * t->nmodels + i];
+      if (isfinite(v) && v > 0) sr.y0 = fmin(sr.y0, v), sr.y1 = fmax(sr.y1, v);
+    }
+  }
+  if (!(sr.y0 <= sr.y1)) sr.y0 = 0.1, sr.y1 = 1; /* nothing ran: an empty frame */
+  sr.logy = sr.y1 > 10 * sr.y0;
+  if (sr.logy) {
+    sr.y0 = pow(10, floor(log10(sr.y0))), sr.y1 = pow(10, ceil(log10(sr.y1)));
+  } else {
+    sr.y1 *= 1.1, sr.y0 = 0;
+  }
+  double px = (x1 - x0) * 0.04;
+  canvas c = {0};
+  canvas_reset(&c);
+  c.x0 = x0 - (px > 0 ? px : 16), c.x1 = x1 + (px > 0 ? px : 16);
+  snprintf(c.title, sizeof c.title, "%s: predicted time and occupancy against block size",
+           t->kernel ? t->kernel : "kernel");
+  snprintf(c.desc, sizeof c.desc,
+           "warpsight sweep: %zu block sizes from %llu to %llu threads, %zu GPU(s), %zu model(s)",
+           t->nrows, (unsigned long long)x0, (unsigned long long)x1, t->ngpus, t->nmodels);
+  return render(path, draw_sweep, &sr, &c, d);
 }
 
 #endif /* WS_HAVE_CAIRO */
