@@ -1152,36 +1152,45 @@ static void sweep_line(canvas *c, const ws_sweep_table *t, const double *y, size
   }
 }
 
-static void sweep_legend(canvas *c, const ws_sweep_table *t) {
-  size_t lines = t->ngpus * t->nmodels;
-  if (lines > 24) lines = 24; /* the rest would leave the panel */
+/* The legend's entries: a colour per GPU, then (unless gpus_only, the
+ * occupancy panel, or with one model) a dash and marker per model. */
+static size_t sweep_legend_lines(const ws_sweep_table *t, int gpus_only) {
+  size_t n = t->ngpus + (gpus_only || t->nmodels < 2 ? 0 : t->nmodels);
+  return n > 20 ? 20 : n; /* the rest would leave the panel */
+}
+
+static double sweep_legend_width(canvas *c, const ws_sweep_table *t) {
   double lw = 0;
-  char buf[160];
-  for (size_t i = 0; i < lines; i++) {
-    snprintf(buf, sizeof buf, "%s, %s", t->gpus[i / t->nmodels], t->models[i % t->nmodels]);
-    double w = text_width(c, buf, 12, 0);
-    if (w > lw) lw = w;
-  }
-  double row = 17, lx = c->px1 - lw - 60, ly = c->py0 + 8;
-  cairo_set_source_rgba(c->cr, 1, 1, 1, 0.9);
-  cairo_rectangle(c->cr, lx, ly, lw + 52, (double)lines * row + 8);
-  cairo_fill_preserve(c->cr);
+  for (size_t i = 0; i < sweep_legend_lines(t, 0); i++)
+    lw = fmax(lw, text_width(c, i < t->ngpus ? t->gpus[i] : t->models[i - t->ngpus], 12, 0));
+  return lw + 52;
+}
+
+/* The legend right of the plot, its top left corner at (lx, ly): it never
+ * hides a line. */
+static void sweep_legend(canvas *c, const ws_sweep_table *t, double lx, double ly, int gpus_only) {
+  size_t lines = sweep_legend_lines(t, gpus_only), nm = lines - (lines < t->ngpus ? lines : t->ngpus);
+  double row = 17;
   color(c, 0.6, 0.6, 0.6);
   cairo_set_line_width(c->cr, 1);
+  cairo_rectangle(c->cr, lx, ly, sweep_legend_width(c, t), (double)lines * row + 8);
   cairo_stroke(c->cr);
   for (size_t i = 0; i < lines; i++) {
-    size_t k = i / t->nmodels, m = i % t->nmodels;
+    int is_gpu = i < t->ngpus;
+    size_t m = is_gpu ? 0 : i - t->ngpus;
     double cy = ly + 4 + row * ((double)i + 0.5);
-    sweep_style(c, k, m);
+    sweep_style(c, is_gpu ? i : 0, m);
+    if (!is_gpu) color(c, 0.3, 0.3, 0.3);
     cairo_move_to(c->cr, lx + 6, cy);
     cairo_line_to(c->cr, lx + 34, cy);
     cairo_stroke(c->cr);
     cairo_set_dash(c->cr, NULL, 0, 0);
-    marker(c->cr, m, lx + 20, cy, 3.5);
-    cairo_fill(c->cr);
+    if (!is_gpu || !nm) {
+      marker(c->cr, m, lx + 20, cy, 3.5);
+      cairo_fill(c->cr);
+    }
     color(c, 0.05, 0.05, 0.05);
-    snprintf(buf, sizeof buf, "%s, %s", t->gpus[k], t->models[m]);
-    text(c, lx + 42, cy, buf, 12, 0, 0.5, 0, 0);
+    text(c, lx + 42, cy, is_gpu ? t->gpus[i] : t->models[m], 12, 0, 0.5, 0, 0);
   }
 }
 
@@ -1194,6 +1203,8 @@ typedef struct sweep_ranges {
 static void draw_sweep(canvas *c, const void *data) {
   const sweep_ranges *sr = data;
   const ws_sweep_table *t = sr->t;
+  /* the legends stand right of both panels */
+  c->px1 = W - MR - sweep_legend_width(c, t) - 12;
   /* time panel */
   c->py0 = MT, c->py1 = SW_TOP_PY1, c->y0 = sr->y0, c->y1 = sr->y1, c->logy = sr->logy;
   axes(c, "", "predicted time (ms)");
@@ -1205,7 +1216,7 @@ static void draw_sweep(canvas *c, const void *data) {
       sweep_line(c, t, t->time_ms + k * t->nmodels + m, t->ngpus * t->nmodels, m);
     }
   cairo_restore(c->cr);
-  sweep_legend(c, t);
+  sweep_legend(c, t, c->px1 + 12, c->py0, 0);
   /* occupancy panel */
   char title[sizeof c->title];
   memcpy(title, c->title, sizeof title);
@@ -1215,16 +1226,19 @@ static void draw_sweep(canvas *c, const void *data) {
   memcpy(c->title, title, sizeof title);
   cairo_save(c->cr);
   clip_plot(c);
-  double *pct = malloc((t->nrows ? t->nrows : 1) * sizeof *pct);
+  /* GPUs with the same warp limits have the same occupancy: each line is
+   * drawn narrower than the one before, so the first stays visible */
+  double *pct = malloc((t->nrows ? t->nrows : 1) * t->ngpus * sizeof *pct);
   for (size_t k = 0; pct && k < t->ngpus; k++) {
-    for (size_t r = 0; r < t->nrows; r++) pct[r] = 100 * t->occupancy[r * t->ngpus + k];
+    for (size_t r = 0; r < t->nrows; r++) pct[k * t->nrows + r] = 100 * t->occupancy[r * t->ngpus + k];
     sweep_style(c, k, 0);
-    sweep_line(c, t, pct, 1, 0);
-    color(c, 0.05, 0.05, 0.05);
+    cairo_set_line_width(c->cr, 2 + 2.5 * (double)(t->ngpus - 1 - k) / (double)t->ngpus);
+    sweep_line(c, t, pct + k * t->nrows, 1, 0);
   }
-  free(pct);
   cairo_restore(c->cr);
+  sweep_legend(c, t, c->px1 + 12, c->py0, 1);
   if (!pct) c->oom = 1;
+  free(pct);
 }
 
 int ws_chart_sweep(const char *path, const ws_sweep_table *t, ws_diag *d) {
