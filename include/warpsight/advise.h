@@ -66,8 +66,9 @@ void ws_advice_free(ws_advice *a); /* NULL is a no-op; leaves *a reusable */
 
 /* Counterfactuals (issue 13 point 4; docs/advisor.md): the profile with one
  * inefficiency removed.  Perfect coalescing (uncoalesced -> coalesced
- * instructions, transactions per request at one per 128 bytes), no bank
- * conflicts (replays 0), no divergence (extra instructions 0), no barriers
+ * instructions; with the GPU, transactions per request at what the
+ * request's bytes need in the GPU's transaction unit), no bank conflicts
+ * (replays 0), no divergence (extra instructions 0, and out of comp_insts), no barriers
  * (#Synch_insts 0), maximum ILP (no dependency stalls: ILP = the warp's
  * instructions, the dependency path at most one issue slot per instruction
  * and one load latency), maximum occupancy (resident blocks per SM as the
@@ -88,10 +89,13 @@ typedef enum ws_cf_kind {
 const char *ws_cf_name(ws_cf_kind k);
 
 /* Remove inefficiency k from f.  Returns 1 if f changed, 0 when the profile
- * has none of it (or lacks the field); always 0 for WS_CF_OCCUPANCY. */
+ * has none of it (or lacks the field); always 0 for WS_CF_OCCUPANCY, and
+ * WS_CF_COALESCING leaves avg_trans_warp (its unit is the GPU's). */
 int ws_cf_apply(ws_profile_fields *f, ws_cf_kind k);
 
-/* Remove inefficiency k from p's fields, any k: WS_CF_OCCUPANCY sets
+/* Remove inefficiency k from p's fields, any k: WS_CF_COALESCING lowers
+ * avg_trans_warp in g's transaction unit (gpuperf.transaction_bytes, as
+ * Transit reads it), WS_CF_OCCUPANCY sets
  * occupancy.active_blocks_per_sm from g's limits with p's block size,
  * capped by the blocks the grid gives each SM.  Returns 1 if p changed, 0
  * if not, negative (with a diagnostic) when the block cannot run on g. */

@@ -14,17 +14,21 @@ static const char *const cf_names[WS_CF_COUNT] = {
 const char *ws_cf_name(ws_cf_kind k) { return k < WS_CF_COUNT ? cf_names[k] : "?"; }
 
 /* Uncoalesced global memory instructions become coalesced ones (Hong-Kim's
- * #Uncoal_Mem_insts -> #Coal_Mem_insts); transactions per request fall to
- * one per 128 bytes the request moves, never raised. */
-static int cf_coalescing(ws_profile_fields *f) {
+ * #Uncoal_Mem_insts -> #Coal_Mem_insts).  With the GPU's transaction size
+ * (unit > 0: the profile counts transactions in the GPU's own unit, 128-B
+ * lines on Fermi, 32-B sectors from CC 3.0, docs/profile.md), transactions
+ * per request fall to what the bytes a request moves need,
+ * max(1, ceil(load_bytes_per_warp / unit)); never raised.  Without it
+ * (unit 0) they are left alone: 128 bytes in 32-B sectors are 4, not 1. */
+static int cf_coalescing(ws_profile_fields *f, double unit) {
   int changed = 0;
   if (isfinite(f->uncoal_mem_insts) && f->uncoal_mem_insts > 0) {
     f->coal_mem_insts = (isfinite(f->coal_mem_insts) ? f->coal_mem_insts : 0) + f->uncoal_mem_insts;
     f->uncoal_mem_insts = 0;
     changed = 1;
   }
-  if (isfinite(f->avg_trans_warp) && isfinite(f->load_bytes_per_warp)) {
-    double min = fmax(1.0, ceil(f->load_bytes_per_warp / 128.0));
+  if (unit > 0 && isfinite(f->avg_trans_warp) && isfinite(f->load_bytes_per_warp)) {
+    double min = fmax(1.0, ceil(f->load_bytes_per_warp / unit));
     if (f->avg_trans_warp > min) f->avg_trans_warp = min, changed = 1;
   }
   return changed;
@@ -37,9 +41,16 @@ static int cf_bank_conflicts(ws_profile_fields *f) {
   return 1;
 }
 
-/* Divergence's extra warp instructions 0 (and no divergent branches). */
+/* Divergence's extra warp instructions 0 (and no divergent branches).
+ * divergent_extra_insts counts the issue slots lost to inactive lanes
+ * (docs/profile.md) and they are part of comp_insts (GPUPerf subtracts them
+ * from #insts to charge them once, as O_CFdiv): without divergence the same
+ * lane work takes that many fewer warp instructions, so comp_insts falls by
+ * them too (at most to 0).  Left in comp_insts, the saving would be 0 for
+ * Hong-Kim and warpsight and negative for GPUPerf. */
 static int cf_divergence(ws_profile_fields *f) {
   if (!isfinite(f->divergent_extra_insts) || f->divergent_extra_insts == 0) return 0;
+  if (isfinite(f->comp_insts)) f->comp_insts = fmax(0.0, f->comp_insts - f->divergent_extra_insts);
   f->divergent_extra_insts = 0;
   if (isfinite(f->divergent_branch_fraction)) f->divergent_branch_fraction = 0;
   return 1;
@@ -91,12 +102,16 @@ static int cf_occupancy(ws_profile *p, const ws_gpu *g, ws_diag *d) {
 
 int ws_cf_apply_launch(ws_profile *p, const ws_gpu *g, ws_cf_kind k, ws_diag *d) {
   if (k == WS_CF_OCCUPANCY) return cf_occupancy(p, g, d);
+  if (k == WS_CF_COALESCING) { /* the unit Transit reads too (transit.c) */
+    double sector = g->cache.l2_sector_bytes > 0 ? g->cache.l2_sector_bytes : 32.0;
+    return cf_coalescing(&p->f, ws_gpu_param_or(g, "gpuperf", "transaction_bytes", sector));
+  }
   return ws_cf_apply(&p->f, k);
 }
 
 int ws_cf_apply(ws_profile_fields *f, ws_cf_kind k) {
   switch (k) {
-  case WS_CF_COALESCING: return cf_coalescing(f);
+  case WS_CF_COALESCING: return cf_coalescing(f, 0);
   case WS_CF_BANK_CONFLICTS: return cf_bank_conflicts(f);
   case WS_CF_DIVERGENCE: return cf_divergence(f);
   case WS_CF_BARRIERS: return cf_barriers(f);

@@ -184,12 +184,75 @@ static void hong_kim_max_occupancy(void **state) {
   ws_profile_free(p);
 }
 
+/* Perfect coalescing counts transactions in the GPU's own unit
+ * (gpuperf.transaction_bytes): on the A100, 32-B sectors, so a request
+ * moving 128 bytes in 4 sectors is perfectly coalesced already -- nothing to
+ * save (before the fix, 4 fell to 1 "per 128 bytes" and every model saw a
+ * saving); on the C2075, 128-B lines, 1.5 lines per 128-byte request fall to
+ * ceil(128 / 128) = 1. */
+static void coalescing_in_the_gpus_unit(void **state) {
+  (void)state;
+  ws_profile *p = load_profile();
+  ws_gpu *a100 = load_gpu("a100"), *c2075 = load_gpu("c2075");
+  ws_diag d = WS_DIAG_INIT;
+  ws_profile q = *p;
+  q.f.coal_mem_insts = 56, q.f.uncoal_mem_insts = 0, q.f.avg_trans_warp = 4;
+  double base, cf;
+  assert_int_equal(ws_cf_saving(&base, &cf, "warpsight", &q, a100, WS_CF_COALESCING, &d), WS_EMISSING);
+  assert_int_equal(ws_cf_saving(&base, &cf, "gpuperf", &q, a100, WS_CF_COALESCING, &d), WS_EMISSING);
+  q.f.avg_trans_warp = 9; /* 9 sectors for 128 bytes: 4 would do */
+  assert_int_equal(ws_cf_apply_launch(&q, a100, WS_CF_COALESCING, &d), 1);
+  assert_true(q.f.avg_trans_warp == 4);
+  q = *p; /* every-input: 1.5 transactions per 128-byte request */
+  assert_int_equal(ws_cf_apply_launch(&q, c2075, WS_CF_COALESCING, &d), 1);
+  assert_true(q.f.avg_trans_warp == 1 && q.f.uncoal_mem_insts == 0);
+  ws_profile_fields f = p->f; /* without the GPU, the unit is unknown */
+  assert_int_equal(ws_cf_apply(&f, WS_CF_COALESCING), 1);
+  assert_true(f.avg_trans_warp == 1.5);
+  ws_diag_free(&d);
+  ws_gpu_free(a100);
+  ws_gpu_free(c2075);
+  ws_profile_free(p);
+}
+
+/* No divergence, Hong & Kim on every-input with 10 extra warp instructions
+ * of divergence per warp, on the A100.  They are part of comp_insts (the
+ * issue slots lost to idle lanes, docs/profile.md), so without divergence
+ * #Total_insts falls from 256 to 246: Comp_cycles = 0.5 x 256 = 128 -> 123
+ * (19), Comp_p = Comp_cycles / 56 (2).  MWP = CWP = N = 16 before and after
+ * (CWP_full = (32331.6 + 123) / 123 > 16), so eq. 22 both times and
+ * synch_cost (26) does not move:
+ *   saving = (5 + 5 / 56 x 15) x #Rep, #Rep = 140 / (2 x 108)
+ *          = 6.33929 x 0.648148 = 4.10880 cycles
+ * (before the fix comp_insts kept them: a saving of 0). */
+static void hong_kim_no_divergence(void **state) {
+  (void)state;
+  ws_profile *p = load_profile();
+  ws_gpu *g = load_gpu("a100");
+  ws_profile q = *p;
+  q.f.divergent_extra_insts = 10;
+  ws_diag d = WS_DIAG_INIT;
+  double base, cf;
+  assert_int_equal(ws_cf_saving(&base, &cf, "hong-kim", &q, g, WS_CF_DIVERGENCE, &d), WS_OK);
+  double hand = (5 + 5.0 / 56 * 15) * (140.0 / 216);
+  assert_true(fabs(hand - 4.10880) < 1e-5);
+  assert_true(fabs((base - cf) - hand) < 1e-6 * hand);
+  ws_profile_fields f = q.f;
+  assert_int_equal(ws_cf_apply(&f, WS_CF_DIVERGENCE), 1);
+  assert_true(f.comp_insts == 190 && f.divergent_extra_insts == 0);
+  ws_diag_free(&d);
+  ws_gpu_free(g);
+  ws_profile_free(p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(hong_kim_no_barriers),
       cmocka_unit_test(apply_rules),
       cmocka_unit_test(gpuperf_max_ilp),
       cmocka_unit_test(hong_kim_max_occupancy),
+      cmocka_unit_test(coalescing_in_the_gpus_unit),
+      cmocka_unit_test(hong_kim_no_divergence),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
