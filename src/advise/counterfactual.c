@@ -64,20 +64,25 @@ static int cf_barriers(ws_profile_fields *f) {
 }
 
 /* No dependency stalls (docs/advisor.md): a warp issues its instructions
- * back to back, one per cycle, and waits on at most one load latency.
- * Sim et al.'s ILP (5.3, instructions over the critical path of a basic
- * block) becomes the warp's instruction count, a path of one instruction;
- * the dependency path (warpsight [L2]) is lowered to one issue slot per
- * instruction and at most one load.  Never raised. */
+ * back to back and waits on at most one load latency.  Sim et al.'s ILP
+ * (5.3, instructions over the critical path of a basic block) becomes the
+ * warp's instruction count I, a path of one instruction.  The dependency
+ * path (warpsight [L2]) is lowered to the warp's own issue slots -- I plus
+ * the bank-conflict replays and the serialized shared atomics' extra
+ * passes, which take slots whatever the dependencies (warpsight [C1]) --
+ * and to one load.  Never raised. */
 static int cf_ilp(ws_profile_fields *f) {
   double insts = 0;
   if (ws_pf_has(f->comp_insts)) insts += f->comp_insts;
   if (ws_pf_has(f->coal_mem_insts)) insts += f->coal_mem_insts;
   if (ws_pf_has(f->uncoal_mem_insts)) insts += f->uncoal_mem_insts;
   if (!(insts >= 1)) return 0;
+  double slots = insts + (ws_pf_has(f->bank_conflict_replays) ? f->bank_conflict_replays : 0);
+  if (ws_pf_has(f->shared_atomic_serial) && ws_pf_has(f->shared_atomic_insts))
+    slots += fmax(0.0, f->shared_atomic_serial - f->shared_atomic_insts);
   int changed = 0;
   if (!ws_pf_has(f->ilp) || f->ilp < insts) f->ilp = insts, changed = 1;
-  if (ws_pf_has(f->path_cycles) && f->path_cycles > insts) f->path_cycles = insts, changed = 1;
+  if (ws_pf_has(f->path_cycles) && f->path_cycles > slots) f->path_cycles = slots, changed = 1;
   if (ws_pf_has(f->path_mem_loads) && f->path_mem_loads > 1) f->path_mem_loads = 1, changed = 1;
   return changed;
 }

@@ -123,6 +123,10 @@ static void gpuperf_max_ilp(void **state) {
   f.path_cycles = 900, f.path_mem_loads = 4;
   assert_int_equal(ws_cf_apply(&f, WS_CF_ILP), 1);
   assert_true(f.path_cycles == 256 && f.path_mem_loads == 1);
+  /* replays and serialized shared atomics keep their issue slots */
+  f.path_cycles = 900, f.bank_conflict_replays = 30, f.shared_atomic_insts = 4, f.shared_atomic_serial = 104;
+  assert_int_equal(ws_cf_apply(&f, WS_CF_ILP), 1);
+  assert_true(f.path_cycles == 256 + 30 + 100);
   ws_diag_free(&d);
   ws_gpu_free(g);
   ws_profile_free(p);
