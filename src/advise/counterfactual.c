@@ -29,7 +29,13 @@ static int cf_coalescing(ws_profile_fields *f, double unit) {
   }
   if (unit > 0 && isfinite(f->avg_trans_warp) && isfinite(f->load_bytes_per_warp)) {
     double min = fmax(1.0, ceil(f->load_bytes_per_warp / unit));
-    if (f->avg_trans_warp > min) f->avg_trans_warp = min, changed = 1;
+    if (f->avg_trans_warp > min) {
+      /* L2 sees the requests' sectors (L1 misses, stores, atomics): fewer
+       * in the same proportion.  L1 sectors count loads only and the
+       * profile does not say how much of the excess is theirs: kept. */
+      if (ws_pf_has(f->l2_sectors_per_warp)) f->l2_sectors_per_warp *= min / f->avg_trans_warp;
+      f->avg_trans_warp = min, changed = 1;
+    }
   }
   return changed;
 }

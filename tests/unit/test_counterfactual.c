@@ -205,8 +205,9 @@ static void coalescing_in_the_gpus_unit(void **state) {
   assert_int_equal(ws_cf_saving(&base, &cf, "warpsight", &q, a100, WS_CF_COALESCING, &d), WS_EMISSING);
   assert_int_equal(ws_cf_saving(&base, &cf, "gpuperf", &q, a100, WS_CF_COALESCING, &d), WS_EMISSING);
   q.f.avg_trans_warp = 9; /* 9 sectors for 128 bytes: 4 would do */
+  q.f.l2_sectors_per_warp = 90;
   assert_int_equal(ws_cf_apply_launch(&q, a100, WS_CF_COALESCING, &d), 1);
-  assert_true(q.f.avg_trans_warp == 4);
+  assert_true(q.f.avg_trans_warp == 4 && fabs(q.f.l2_sectors_per_warp - 40) < 1e-12);
   q = *p; /* every-input: 1.5 transactions per 128-byte request */
   assert_int_equal(ws_cf_apply_launch(&q, c2075, WS_CF_COALESCING, &d), 1);
   assert_true(q.f.avg_trans_warp == 1 && q.f.uncoal_mem_insts == 0);
