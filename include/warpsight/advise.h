@@ -15,7 +15,7 @@
  * turns a ws_advice into text.
  *
  * Ownership: ws_advise() fills a caller-owned ws_advice (zero-initialised
- * with WS_ADVICE_INIT); release its strings with ws_advice_free().
+ * with WS_ADVICE_INIT); release its strings with ws_advise_free().
  */
 #ifndef WARPSIGHT_ADVISE_H
 #define WARPSIGHT_ADVISE_H
@@ -62,7 +62,7 @@ typedef struct ws_advice {
  * WS_OK (possibly with no items), WS_ENOMEM or WS_EINVAL. */
 int ws_advise(ws_advice *out, const ws_model_result *const *results, size_t n,
               ws_diag *d);
-void ws_advice_free(ws_advice *a); /* NULL is a no-op; leaves *a reusable */
+void ws_advise_free(ws_advice *a); /* NULL is a no-op; leaves *a reusable */
 
 /* Counterfactuals (issue 13 point 4; docs/advisor.md): the profile with one
  * inefficiency removed.  Perfect coalescing (uncoalesced -> coalesced
@@ -74,7 +74,7 @@ void ws_advice_free(ws_advice *a); /* NULL is a no-op; leaves *a reusable */
  * and one load latency), maximum occupancy (resident blocks per SM as the
  * GPU's warp and block limits allow, registers and shared memory not
  * limiting, block size unchanged; needs the GPU and the launch, so only
- * ws_cf_apply_launch() and ws_cf_saving() make it). */
+ * ws_advise_cf_apply_launch() and ws_advise_cf_saving() make it). */
 typedef enum ws_cf_kind {
   WS_CF_COALESCING,
   WS_CF_BANK_CONFLICTS,
@@ -86,12 +86,12 @@ typedef enum ws_cf_kind {
 } ws_cf_kind;
 
 /* "perfect coalescing", ... */
-const char *ws_cf_name(ws_cf_kind k);
+const char *ws_advise_cf_name(ws_cf_kind k);
 
 /* Remove inefficiency k from f.  Returns 1 if f changed, 0 when the profile
  * has none of it (or lacks the field); always 0 for WS_CF_OCCUPANCY, and
  * WS_CF_COALESCING leaves avg_trans_warp (its unit is the GPU's). */
-int ws_cf_apply(ws_profile_fields *f, ws_cf_kind k);
+int ws_advise_cf_apply(ws_profile_fields *f, ws_cf_kind k);
 
 /* Remove inefficiency k from p's fields, any k: WS_CF_COALESCING lowers
  * avg_trans_warp in g's transaction unit (gpuperf.transaction_bytes, as
@@ -99,12 +99,12 @@ int ws_cf_apply(ws_profile_fields *f, ws_cf_kind k);
  * occupancy.active_blocks_per_sm from g's limits with p's block size,
  * capped by the blocks the grid gives each SM.  Returns 1 if p changed, 0
  * if not, negative (with a diagnostic) when the block cannot run on g. */
-int ws_cf_apply_launch(ws_profile *p, const ws_gpu *g, ws_cf_kind k, ws_diag *d);
+int ws_advise_cf_apply_launch(ws_profile *p, const ws_gpu *g, ws_cf_kind k, ws_diag *d);
 
 /* Run `model` on p and on p with k removed: *base_cycles and *cf_cycles
  * (NaN unless WS_OK); the saving is their difference.  WS_EMISSING when the
  * profile has none of k to remove or the model lacks inputs. */
-int ws_cf_saving(double *base_cycles, double *cf_cycles, const char *model, const ws_profile *p,
+int ws_advise_cf_saving(double *base_cycles, double *cf_cycles, const char *model, const ws_profile *p,
                  const ws_gpu *g, ws_cf_kind k, ws_diag *d);
 
 #ifdef __cplusplus

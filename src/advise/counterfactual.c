@@ -11,7 +11,7 @@ static const char *const cf_names[WS_CF_COUNT] = {
     "perfect coalescing", "no bank conflicts", "no divergence", "no barriers", "maximum ILP",
     "maximum occupancy"};
 
-const char *ws_cf_name(ws_cf_kind k) { return k < WS_CF_COUNT ? cf_names[k] : "?"; }
+const char *ws_advise_cf_name(ws_cf_kind k) { return k < WS_CF_COUNT ? cf_names[k] : "?"; }
 
 /* Uncoalesced global memory instructions become coalesced ones (Hong-Kim's
  * #Uncoal_Mem_insts -> #Coal_Mem_insts).  With the GPU's transaction size
@@ -97,30 +97,30 @@ static int cf_ilp(ws_profile_fields *f) {
  * do not limit (the block and warp limits of g's compute capability), and
  * no more than the grid gives each SM (as ws_launch_ctx_compute caps). */
 static int cf_occupancy(ws_profile *p, const ws_gpu *g, ws_diag *d) {
-  ws_launch_ctx lc;
-  int st = ws_launch_ctx_compute(&lc, p, g, d);
+  ws_model_launch_ctx lc;
+  int st = ws_model_launch_ctx_compute(&lc, p, g, d);
   if (st) return st;
   ws_occupancy_in in = {.threads_per_block = p->threads_per_block > 0x7fffffff
                                                  ? 0x7fffffff
                                                  : (int)p->threads_per_block};
   ws_occupancy occ;
-  if ((st = ws_occupancy_compute(&occ, &g->limits, g->warp_size, &in, d))) return st;
+  if ((st = ws_gpu_occupancy_compute(&occ, &g->limits, g->warp_size, &in, d))) return st;
   double most = fmin(occ.active_blocks_per_sm, ceil(lc.blocks / lc.active_sms));
   if (!(most > lc.active_blocks_per_sm)) return 0;
   p->f.active_blocks_per_sm = most;
   return 1;
 }
 
-int ws_cf_apply_launch(ws_profile *p, const ws_gpu *g, ws_cf_kind k, ws_diag *d) {
+int ws_advise_cf_apply_launch(ws_profile *p, const ws_gpu *g, ws_cf_kind k, ws_diag *d) {
   if (k == WS_CF_OCCUPANCY) return cf_occupancy(p, g, d);
   if (k == WS_CF_COALESCING) { /* the unit Transit reads too (transit.c) */
     double sector = g->cache.l2_sector_bytes > 0 ? g->cache.l2_sector_bytes : 32.0;
     return cf_coalescing(&p->f, ws_gpu_param_or(g, "gpuperf", "transaction_bytes", sector));
   }
-  return ws_cf_apply(&p->f, k);
+  return ws_advise_cf_apply(&p->f, k);
 }
 
-int ws_cf_apply(ws_profile_fields *f, ws_cf_kind k) {
+int ws_advise_cf_apply(ws_profile_fields *f, ws_cf_kind k) {
   switch (k) {
   case WS_CF_COALESCING: return cf_coalescing(f, 0);
   case WS_CF_BANK_CONFLICTS: return cf_bank_conflicts(f);
@@ -131,11 +131,11 @@ int ws_cf_apply(ws_profile_fields *f, ws_cf_kind k) {
   }
 }
 
-int ws_cf_saving(double *base_cycles, double *cf_cycles, const char *model, const ws_profile *p,
+int ws_advise_cf_saving(double *base_cycles, double *cf_cycles, const char *model, const ws_profile *p,
                  const ws_gpu *g, ws_cf_kind k, ws_diag *d) {
   *base_cycles = *cf_cycles = NAN;
   ws_profile cf = *p; /* shares p's owned pointers, read only; never freed */
-  int ch = ws_cf_apply_launch(&cf, g, k, d);
+  int ch = ws_advise_cf_apply_launch(&cf, g, k, d);
   if (ch < 0) return ch;
   if (!ch) return WS_EMISSING;
   ws_model_result a = WS_MODEL_RESULT_INIT, b = WS_MODEL_RESULT_INIT;

@@ -27,7 +27,8 @@
 static const char help_text[] =
     "usage: warpsight sweep FILE.ptx|FILE.cu --launch L.json --block A..B\n"
     "                       [--step N | --pow2] [--gpu G1,G2,...] [--model M1,M2,...|all]\n"
-    "                       [--out DIR] [--json] [--kernel K] [--arch sm_XX] [-j N]\n\n"
+    "                       [--out DIR] [--json] [--kernel K] [--arch sm_XX] [-j N]\n"
+    "                       [--sample-blocks N] [--functional-rest] [--max-* N]\n\n"
     "Profiles the launch once per block size and GPU and predicts each with the\n"
     "models: how time and occupancy change with threads per block (as Hong & Kim\n"
     "ISCA'09 figs. 15-20 and Luo & Suda fig. 8 plot).  The total work is kept:\n"
@@ -56,7 +57,9 @@ static const char help_text[] =
     "                        \"block\", \"grid\", \"gpu\", \"active_blocks_per_sm\",\n"
     "                        \"active_warps_per_sm\", \"occupancy\", \"limited_by\",\n"
     "                        \"time_ms\": {MODEL: ms|null}}], \"charts\"}\n"
-    "  --kernel K, --arch sm_XX, -j N, --max-*: as for 'warpsight predict'\n"
+    "  --kernel K, --arch sm_XX, -j N, --sample-blocks N, --functional-rest,\n"
+    "  --max-warp-insts N, --max-launch-insts N, --max-memory N: as for\n"
+    "                        'warpsight predict', for each profile\n"
     "\nExit status: 0 ok; 1 the kernel faulted in the emulator; 2 bad usage or input.\n";
 
 #define SWEEP_MAX_ROWS 1024
@@ -139,8 +142,8 @@ static int sweep_cell(sweep_run *s, prof_request rq, size_t r, size_t k) {
   g = NULL;
   int rc = cli_profile_run(&rq, &p, &g, NULL);
   if (rc) return rc;
-  ws_launch_ctx lc;
-  if (ws_launch_ctx_compute(&lc, p, g, &d) == WS_OK) {
+  ws_model_launch_ctx lc;
+  if (ws_model_launch_ctx_compute(&lc, p, g, &d) == WS_OK) {
     s->bps[i] = lc.active_blocks_per_sm;
     s->wps[i] = lc.active_warps_per_sm;
     s->occ[i] = lc.active_warps_per_sm / g->limits.max_warps_per_sm;
@@ -303,35 +306,30 @@ static int sweep_go(sweep_run *s, const prof_request *rq, uint64_t total, const 
 }
 
 int cmd_sweep(int argc, char **argv) {
-  const char *kernel = NULL, *launch = NULL, *gpu = PROF_DEFAULT_GPU, *model = "warpsight",
-             *json = NULL, *out = NULL, *range = NULL, *step = NULL, *pow2 = NULL, *arch = NULL,
-             *jobs = NULL, *maxw = NULL, *maxl = NULL, *maxm = NULL;
-  cli_opt opts[] = {{"--kernel", 1, &kernel}, {"--launch", 1, &launch}, {"--gpu", 1, &gpu},
-                    {"--model", 1, &model},   {"--json", 0, &json},     {"--out", 1, &out},
-                    {"--block", 1, &range},   {"--step", 1, &step},     {"--pow2", 0, &pow2},
-                    {"--arch", 1, &arch},     {"-j", 1, &jobs},         {"--max-warp-insts", 1, &maxw},
-                    {"--max-launch-insts", 1, &maxl}, {"--max-memory", 1, &maxm}, {NULL, 0, NULL}};
+  prof_args a = {0};
+  const char *model = "warpsight", *json = NULL, *out = NULL, *range = NULL, *step = NULL,
+             *pow2 = NULL;
+  cli_opt opts[] = {PROF_ARGS_OPTS(a),        {"--model", 1, &model}, {"--json", 0, &json},
+                    {"--out", 1, &out},       {"--block", 1, &range}, {"--step", 1, &step},
+                    {"--pow2", 0, &pow2},     {NULL, 0, NULL}};
   for (int i = 1; i < argc; i++)
     if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) return print_help(), EXIT_OK;
   const char *pos[1];
   int npos, help;
   if (cli_parse("sweep", argc, argv, opts, pos, 1, &npos, "", &help)) return EXIT_USAGE;
-  if (npos != 1) return cli_usage_error("sweep", "expected one FILE.ptx or FILE.cu (see --help)");
-  if (!launch) return cli_usage_error("sweep", "--launch is required");
+  prof_request rq;
+  if (cli_prof_request(&rq, "sweep", &a, npos, npos ? pos[0] : NULL)) return EXIT_USAGE;
   if (!range) return cli_usage_error("sweep", "--block A..B is required");
-  long j = 0;
-  if (jobs && (cli_parse_int("sweep", "-j", jobs, &j) || j < 1 || j > 256))
-    return cli_usage_error("sweep", "-j must be between 1 and 256");
   uint32_t sizes[SWEEP_MAX_ROWS];
   size_t nsizes, ngpu, nmodel;
   char gbuf[4096], mbuf[4096];
   const char *gpus[SWEEP_MAX_GPUS], *models[SWEEP_MAX_MODELS];
   if (block_sizes(range, step, pow2 != NULL, sizes, &nsizes)) return EXIT_USAGE;
   if (model_list(model, mbuf, sizeof mbuf, models, &nmodel)) return EXIT_USAGE;
-  if (!(ngpu = cli_split_gpus("sweep", gpu, gbuf, sizeof gbuf, gpus, SWEEP_MAX_GPUS))) return EXIT_USAGE;
+  if (!(ngpu = cli_split_gpus("sweep", rq.gpu, gbuf, sizeof gbuf, gpus, SWEEP_MAX_GPUS))) return EXIT_USAGE;
   ws_diag d = WS_DIAG_INIT;
   ws_launch_spec *spec = NULL;
-  int st = ws_launch_spec_load(&spec, launch, &d);
+  int st = ws_emu_launch_spec_load(&spec, rq.launch, &d);
   for (size_t k = 0; k < ngpu && !st; k++) { /* every GPU loads before profiling */
     ws_gpu *g = NULL;
     st = ws_gpu_load(&g, gpus[k], &d);
@@ -339,7 +337,7 @@ int cmd_sweep(int argc, char **argv) {
   }
   cli_print_diag(&d);
   ws_diag_free(&d);
-  if (st) return ws_launch_spec_free(spec), cli_exit_for(st);
+  if (st) return ws_emu_launch_spec_free(spec), cli_exit_for(st);
   uint64_t total = spec->sweep_threads ? spec->sweep_threads : (uint64_t)spec->grid[0] * spec->block[0];
   char rule[256];
   snprintf(rule, sizeof rule, "%llu threads in x (%s); grid.x = ceil(%llu / block.x)",
@@ -348,14 +346,12 @@ int cmd_sweep(int argc, char **argv) {
   sweep_run *s = calloc(1, sizeof *s);
   int rc = s ? EXIT_OK : EXIT_USAGE;
   if (s) {
-    s->t = (ws_sweep_table){.kernel = kernel ? kernel : spec->kernel, .nrows = nsizes, .ngpus = ngpu,
+    s->t = (ws_sweep_table){.kernel = a.kernel ? a.kernel : spec->kernel, .nrows = nsizes, .ngpus = ngpu,
                             .gpus = gpus, .nmodels = nmodel, .models = models};
     rc = sweep_alloc(s) ? cli_usage_error("sweep", "out of memory") : sweep_rows(s, spec, sizes, total);
   }
-  prof_request rq = {"sweep", pos[0], kernel, launch, gpu, arch, 0, 0, j, 0, 0, 0, NULL, NULL};
-  if (!rc) rc = cli_prof_limits(&rq, maxw, maxl, maxm);
   if (!rc) rc = sweep_go(s, &rq, total, rule, out, json != NULL);
   if (s) sweep_free(s);
-  ws_launch_spec_free(spec);
+  ws_emu_launch_spec_free(spec);
   return rc;
 }

@@ -42,7 +42,7 @@ static void hong_kim_no_barriers(void **state) {
   ws_gpu *g = load_gpu("a100");
   ws_diag d = WS_DIAG_INIT;
   double base, cf;
-  assert_int_equal(ws_cf_saving(&base, &cf, "hong-kim", p, g, WS_CF_BARRIERS, &d), WS_OK);
+  assert_int_equal(ws_advise_cf_saving(&base, &cf, "hong-kim", p, g, WS_CF_BARRIERS, &d), WS_OK);
   double dd = 6.0 / 56 * 3.13374 * 8 + 50.0 / 56 * 12.5349;
   double hand = dd * 15 * 2 * 2 * (140.0 / (2 * 108));
   assert_true(fabs(dd - 13.878) < 1e-3);
@@ -58,17 +58,17 @@ static void apply_rules(void **state) {
   ws_profile *p = load_profile();
   ws_profile_fields f = p->f;
   /* every-input: 6 uncoalesced + 50 coalesced memory instructions */
-  assert_int_equal(ws_cf_apply(&f, WS_CF_COALESCING), 1);
+  assert_int_equal(ws_advise_cf_apply(&f, WS_CF_COALESCING), 1);
   assert_true(f.uncoal_mem_insts == 0 && f.coal_mem_insts == 56);
-  assert_int_equal(ws_cf_apply(&f, WS_CF_COALESCING), 0); /* nothing left */
+  assert_int_equal(ws_advise_cf_apply(&f, WS_CF_COALESCING), 0); /* nothing left */
   f.bank_conflict_replays = 3;
-  assert_int_equal(ws_cf_apply(&f, WS_CF_BANK_CONFLICTS), 1);
+  assert_int_equal(ws_advise_cf_apply(&f, WS_CF_BANK_CONFLICTS), 1);
   assert_true(f.bank_conflict_replays == 0);
-  assert_int_equal(ws_cf_apply(&f, WS_CF_BANK_CONFLICTS), 0);
+  assert_int_equal(ws_advise_cf_apply(&f, WS_CF_BANK_CONFLICTS), 0);
   f.divergent_extra_insts = 10;
-  assert_int_equal(ws_cf_apply(&f, WS_CF_DIVERGENCE), 1);
+  assert_int_equal(ws_advise_cf_apply(&f, WS_CF_DIVERGENCE), 1);
   assert_true(f.divergent_extra_insts == 0);
-  assert_int_equal(ws_cf_apply(&f, WS_CF_BARRIERS), 1);
+  assert_int_equal(ws_advise_cf_apply(&f, WS_CF_BARRIERS), 1);
   assert_true(f.synch_insts == 0);
   /* nothing left to remove: the saving is not computed */
   ws_gpu *g = load_gpu("a100");
@@ -76,9 +76,9 @@ static void apply_rules(void **state) {
   double base, cf;
   ws_profile q = *p;
   q.f = f;
-  assert_int_equal(ws_cf_saving(&base, &cf, "hong-kim", &q, g, WS_CF_BARRIERS, &d), WS_EMISSING);
+  assert_int_equal(ws_advise_cf_saving(&base, &cf, "hong-kim", &q, g, WS_CF_BARRIERS, &d), WS_EMISSING);
   assert_true(isnan(base) && isnan(cf));
-  assert_string_equal(ws_cf_name(WS_CF_BARRIERS), "no barriers");
+  assert_string_equal(ws_advise_cf_name(WS_CF_BARRIERS), "no barriers");
   ws_diag_free(&d);
   ws_gpu_free(g);
   ws_profile_free(p);
@@ -109,23 +109,23 @@ static void gpuperf_max_ilp(void **state) {
   q.f.active_blocks_per_sm = 1;
   ws_diag d = WS_DIAG_INIT;
   double base, cf;
-  assert_int_equal(ws_cf_saving(&base, &cf, "gpuperf", &q, g, WS_CF_ILP, &d), WS_OK);
+  assert_int_equal(ws_advise_cf_saving(&base, &cf, "gpuperf", &q, g, WS_CF_ILP, &d), WS_OK);
   double hand = 252 * (140.0 / 108) * 4 * (1 / 1.5 - 1 / 8.0);
   assert_true(fabs(hand - 707.78) < 0.01);
   assert_true(fabs((base - cf) - hand) < 1e-6 * hand);
   /* Hong & Kim reads no ILP: nothing to save, and the profile did change */
-  assert_int_equal(ws_cf_saving(&base, &cf, "hong-kim", &q, g, WS_CF_ILP, &d), WS_OK);
+  assert_int_equal(ws_advise_cf_saving(&base, &cf, "hong-kim", &q, g, WS_CF_ILP, &d), WS_OK);
   assert_true(base == cf);
   ws_profile_fields f = p->f;
-  assert_int_equal(ws_cf_apply(&f, WS_CF_ILP), 1);
+  assert_int_equal(ws_advise_cf_apply(&f, WS_CF_ILP), 1);
   assert_true(f.ilp == 256);
-  assert_int_equal(ws_cf_apply(&f, WS_CF_ILP), 0); /* at its maximum already */
+  assert_int_equal(ws_advise_cf_apply(&f, WS_CF_ILP), 0); /* at its maximum already */
   f.path_cycles = 900, f.path_mem_loads = 4;
-  assert_int_equal(ws_cf_apply(&f, WS_CF_ILP), 1);
+  assert_int_equal(ws_advise_cf_apply(&f, WS_CF_ILP), 1);
   assert_true(f.path_cycles == 256 && f.path_mem_loads == 1);
   /* replays and serialized shared atomics keep their issue slots */
   f.path_cycles = 900, f.bank_conflict_replays = 30, f.shared_atomic_insts = 4, f.shared_atomic_serial = 104;
-  assert_int_equal(ws_cf_apply(&f, WS_CF_ILP), 1);
+  assert_int_equal(ws_advise_cf_apply(&f, WS_CF_ILP), 1);
   assert_true(f.path_cycles == 256 + 30 + 100);
   ws_diag_free(&d);
   ws_gpu_free(g);
@@ -172,17 +172,17 @@ static void hong_kim_max_occupancy(void **state) {
   assert_true(fabs((base_h - cf_h) - 74459.3) < 0.1);
   ws_diag d = WS_DIAG_INIT;
   double base, cf;
-  assert_int_equal(ws_cf_saving(&base, &cf, "hong-kim", &q, g, WS_CF_OCCUPANCY, &d), WS_OK);
+  assert_int_equal(ws_advise_cf_saving(&base, &cf, "hong-kim", &q, g, WS_CF_OCCUPANCY, &d), WS_OK);
   assert_true(fabs(base - base_h) < 1e-6 * base_h);
   assert_true(fabs((base - cf) - (base_h - cf_h)) < 1e-6 * base_h);
   /* the 140-block grid gives an SM 2 blocks at most: nothing to gain */
-  assert_int_equal(ws_cf_saving(&base, &cf, "hong-kim", p, g, WS_CF_OCCUPANCY, &d), WS_EMISSING);
+  assert_int_equal(ws_advise_cf_saving(&base, &cf, "hong-kim", p, g, WS_CF_OCCUPANCY, &d), WS_EMISSING);
   /* fields alone cannot say: occupancy needs the GPU and the launch */
   ws_profile_fields f = q.f;
-  assert_int_equal(ws_cf_apply(&f, WS_CF_OCCUPANCY), 0);
-  assert_int_equal(ws_cf_apply_launch(&q, g, WS_CF_OCCUPANCY, &d), 1);
+  assert_int_equal(ws_advise_cf_apply(&f, WS_CF_OCCUPANCY), 0);
+  assert_int_equal(ws_advise_cf_apply_launch(&q, g, WS_CF_OCCUPANCY, &d), 1);
   assert_true(q.f.active_blocks_per_sm == 8);
-  assert_string_equal(ws_cf_name(WS_CF_OCCUPANCY), "maximum occupancy");
+  assert_string_equal(ws_advise_cf_name(WS_CF_OCCUPANCY), "maximum occupancy");
   ws_diag_free(&d);
   ws_gpu_free(g);
   ws_profile_free(p);
@@ -202,17 +202,17 @@ static void coalescing_in_the_gpus_unit(void **state) {
   ws_profile q = *p;
   q.f.coal_mem_insts = 56, q.f.uncoal_mem_insts = 0, q.f.avg_trans_warp = 4;
   double base, cf;
-  assert_int_equal(ws_cf_saving(&base, &cf, "warpsight", &q, a100, WS_CF_COALESCING, &d), WS_EMISSING);
-  assert_int_equal(ws_cf_saving(&base, &cf, "gpuperf", &q, a100, WS_CF_COALESCING, &d), WS_EMISSING);
+  assert_int_equal(ws_advise_cf_saving(&base, &cf, "warpsight", &q, a100, WS_CF_COALESCING, &d), WS_EMISSING);
+  assert_int_equal(ws_advise_cf_saving(&base, &cf, "gpuperf", &q, a100, WS_CF_COALESCING, &d), WS_EMISSING);
   q.f.avg_trans_warp = 9; /* 9 sectors for 128 bytes: 4 would do */
   q.f.l2_sectors_per_warp = 90;
-  assert_int_equal(ws_cf_apply_launch(&q, a100, WS_CF_COALESCING, &d), 1);
+  assert_int_equal(ws_advise_cf_apply_launch(&q, a100, WS_CF_COALESCING, &d), 1);
   assert_true(q.f.avg_trans_warp == 4 && fabs(q.f.l2_sectors_per_warp - 40) < 1e-12);
   q = *p; /* every-input: 1.5 transactions per 128-byte request */
-  assert_int_equal(ws_cf_apply_launch(&q, c2075, WS_CF_COALESCING, &d), 1);
+  assert_int_equal(ws_advise_cf_apply_launch(&q, c2075, WS_CF_COALESCING, &d), 1);
   assert_true(q.f.avg_trans_warp == 1 && q.f.uncoal_mem_insts == 0);
   ws_profile_fields f = p->f; /* without the GPU, the unit is unknown */
-  assert_int_equal(ws_cf_apply(&f, WS_CF_COALESCING), 1);
+  assert_int_equal(ws_advise_cf_apply(&f, WS_CF_COALESCING), 1);
   assert_true(f.avg_trans_warp == 1.5);
   ws_diag_free(&d);
   ws_gpu_free(a100);
@@ -238,12 +238,12 @@ static void hong_kim_no_divergence(void **state) {
   q.f.divergent_extra_insts = 10;
   ws_diag d = WS_DIAG_INIT;
   double base, cf;
-  assert_int_equal(ws_cf_saving(&base, &cf, "hong-kim", &q, g, WS_CF_DIVERGENCE, &d), WS_OK);
+  assert_int_equal(ws_advise_cf_saving(&base, &cf, "hong-kim", &q, g, WS_CF_DIVERGENCE, &d), WS_OK);
   double hand = (5 + 5.0 / 56 * 15) * (140.0 / 216);
   assert_true(fabs(hand - 4.10880) < 1e-5);
   assert_true(fabs((base - cf) - hand) < 1e-6 * hand);
   ws_profile_fields f = q.f;
-  assert_int_equal(ws_cf_apply(&f, WS_CF_DIVERGENCE), 1);
+  assert_int_equal(ws_advise_cf_apply(&f, WS_CF_DIVERGENCE), 1);
   assert_true(f.comp_insts == 190 && f.divergent_extra_insts == 0);
   ws_diag_free(&d);
   ws_gpu_free(g);
