@@ -105,7 +105,6 @@ void ws_gpu_free(ws_gpu *g);
 /* The built-in database, in name order. */
 size_t ws_gpu_db_count(void);
 const char *ws_gpu_db_name(size_t i);
-const char *ws_gpu_db_json(size_t i);
 
 /* A model parameter: root.models[model][key], a number or {"value": n, ...}.
  * Returns WS_OK, or WS_EMISSING (with a diagnostic naming the path) if absent. */
@@ -119,7 +118,7 @@ const char *ws_gpu_param_source(const ws_gpu *g, const char *model,
                                 const char *key);
 
 /* Default per-SM limits for a compute capability; WS_EINVAL if unknown. */
-int ws_sm_limits_for_cc(ws_sm_limits *out, int cc_major, int cc_minor);
+int ws_gpu_sm_limits_for_cc(ws_sm_limits *out, int cc_major, int cc_minor);
 
 /* Occupancy ---------------------------------------------------------------*/
 
@@ -151,10 +150,10 @@ typedef struct ws_occupancy {
 
 /* Returns WS_EINVAL with a diagnostic when the block cannot run at all
  * (too many threads, registers or shared bytes for one block). */
-int ws_occupancy_compute(ws_occupancy *out, const ws_sm_limits *lim,
+int ws_gpu_occupancy_compute(ws_occupancy *out, const ws_sm_limits *lim,
                          int warp_size, const ws_occupancy_in *in,
                          ws_diag *d);
-const char *ws_occ_limiter_name(ws_occ_limiter l);
+const char *ws_gpu_occ_limiter_name(ws_occ_limiter l);
 
 #ifdef __cplusplus
 }

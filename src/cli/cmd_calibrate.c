@@ -139,7 +139,7 @@ int cmd_calibrate(int argc, char **argv) {
       rc = cli_exit_for(st);
       goto out;
     }
-    ws_launch_spec_free(l);
+    ws_emu_launch_spec_free(l);
     nsel++;
   }
   if (nsel < 2) {

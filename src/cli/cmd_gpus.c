@@ -9,7 +9,7 @@
 #include "cli/cli.h"
 #include "util/strbuf.h"
 #include "warpsight/gpu.h"
-#include "warpsight/json.h"
+#include "util/json.h"
 
 static const char gpus_help[] =
     "usage: warpsight gpus [--arch NAME] [--json]\n\n"
@@ -99,9 +99,7 @@ int cmd_gpus(int argc, char **argv) {
   }
   ws_sb_free(&archs);
   if (json) {
-    char *s = cJSON_Print(arr);
-    if (s) puts(s);
-    cJSON_free(s);
+    cli_print_json(arr);
     cJSON_Delete(arr);
   }
   return EXIT_OK;
@@ -174,9 +172,7 @@ int cmd_gpu(int argc, char **argv) {
   ws_diag_free(&d);
   if (r) return cli_exit_for(r);
   if (json) {
-    char *s = cJSON_Print(g->root);
-    if (s) puts(s);
-    cJSON_free(s);
+    cli_print_json(g->root);
     ws_gpu_free(g);
     return EXIT_OK;
   }

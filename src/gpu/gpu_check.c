@@ -18,7 +18,7 @@
 
 #include "util/bits.h"
 #include "util/strbuf.h"
-#include "warpsight/json.h"
+#include "util/json.h"
 
 /* Bounds of the occupancy limits.  Large enough for any GPU (the largest
  * today: 2048 threads, 64 K registers, 228 KB shared per SM), small enough

@@ -20,6 +20,6 @@ int ws_gpu_check_cache(const ws_cache_facts *C, const char *origin, ws_diag *d);
 int ws_gpu_check_models(const struct cJSON *models, const char *origin, ws_diag *d);
 
 /* The newest compute capability in cc_limits.def, e.g. "9.0" (static). */
-const char *ws_sm_limits_newest_cc(void);
+const char *ws_gpu_sm_limits_newest_cc(void);
 
 #endif

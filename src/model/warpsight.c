@@ -70,7 +70,7 @@ static int read_params(ws_params *w, ws_model_result *r, const ws_gpu *g, ws_dia
   }
   if (missing) return WS_EMISSING;
   /* Physical caps: never faster than the peak (the floors hold). */
-  double peak = ws_floor_issue_rate(g->cc_major, g->cc_minor);
+  double peak = ws_model_floor_issue_rate(g->cc_major, g->cc_minor);
   if (!(w->issue_rate > 0) || w->issue_rate > peak) w->issue_rate = peak;
   if (!(w->dram_eff > 0) || w->dram_eff > 1) w->dram_eff = 1;
   if (!(w->p >= 1)) w->p = 1;
@@ -111,8 +111,8 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
   if (st == WS_EMISSING) missing = 1;
   double insts = ws_model_need(r, ws_profile_total_insts(p), "per_warp.comp_insts", &missing, d);
   if (missing) return WS_EMISSING;
-  ws_launch_ctx lc;
-  if ((st = ws_launch_ctx_compute(&lc, p, g, d))) return st;
+  ws_model_launch_ctx lc;
+  if ((st = ws_model_launch_ctx_compute(&lc, p, g, d))) return st;
   const ws_profile_fields *f = &p->f;
 
   /* [W1] waves on the busiest SM; the last may be partial (the tail). */

@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 #include "warpsight/gpu.h"
-#include "warpsight/memsim.h"
+#include "profile/memsim.h"
 
 /* Flags in the low bits of a recorded sector address (sectors are 32-byte
  * aligned). */
@@ -39,8 +39,8 @@ typedef struct ws_rp_trace {
   int short_of_memory; /* a push failed: the trace lost entries */
 } ws_rp_trace;
 
-void ws_rp_trace_push(ws_rp_trace *t, uint64_t v);
-void ws_rp_trace_free(ws_rp_trace *t);
+void ws_prof_rp_trace_push(ws_rp_trace *t, uint64_t v);
+void ws_prof_rp_trace_free(ws_rp_trace *t);
 
 /* What the replay counted. */
 typedef struct ws_rp_stats {
@@ -77,25 +77,25 @@ typedef struct ws_rp_region {
  * sample) it also attributes DRAM traffic to `regions` (ascending,
  * non-overlapping; copied), remembers which sectors it read and wrote back
  * and how far each block's accesses spread in each region, for
- * ws_rp_estimate_grid, and keeps the data of regions the blocks do not
+ * ws_prof_rp_estimate_grid, and keeps the data of regions the blocks do not
  * spread over in the sample's share of the L2 (hashed sets), the others in
  * a whole L2 (docs/profile.md, "Sampling").  NULL when out of memory or
  * when the GPU's cache geometry is unusable. */
-ws_replay *ws_rp_new(const ws_gpu *g, uint64_t nslots, uint64_t grid_blocks,
+ws_replay *ws_prof_rp_new(const ws_gpu *g, uint64_t nslots, uint64_t grid_blocks,
                      uint32_t blocks_per_sm, int track, const ws_rp_region *regions,
                      size_t nregions);
-void ws_rp_free(ws_replay *r);
+void ws_prof_rp_free(ws_replay *r);
 
 /* Hand over slot `slot`'s record: warp w's sectors are warps[w] (nwarps of
  * them; copied).  Replays whatever became possible. */
-void ws_rp_put(ws_replay *r, uint64_t slot, const ws_rp_trace *warps, uint32_t nwarps);
+void ws_prof_rp_put(ws_replay *r, uint64_t slot, const ws_rp_trace *warps, uint32_t nwarps);
 
 /* Replay to the end (a slot never handed over counts as a block without
  * requests: only a faulted run leaves one) and flush the L2's dirty
  * sectors into dram_write_sectors. */
-void ws_rp_finish(ws_replay *r);
+void ws_prof_rp_finish(ws_replay *r);
 
-const ws_rp_stats *ws_rp_stats_of(const ws_replay *r);
+const ws_rp_stats *ws_prof_rp_stats_of(const ws_replay *r);
 
 /* The whole grid's DRAM traffic and cache ratios from a replay of a sample
  * of its blocks, `scale` = grid blocks / replayed blocks (docs/profile.md,
@@ -115,7 +115,7 @@ typedef struct ws_rp_estimate {
                                estimate removes, over its L2 accesses */
   double miss_ratio;        /* estimated DRAM-read sectors / load sectors */
 } ws_rp_estimate;
-void ws_rp_estimate_grid(ws_rp_estimate *out, const ws_replay *r, double scale);
+void ws_prof_rp_estimate_grid(ws_rp_estimate *out, const ws_replay *r, double scale);
 
 /* The DRAM partition of byte address `addr` (partitions P, interleave G
  * bytes): the base-2^b digits of addr / G summed, mod P, with 2^b the
@@ -129,7 +129,7 @@ double ws_rp_request_imbalance(const uint32_t *counts, uint32_t partitions, uint
 
 /* Resident blocks per SM for the replay: the occupancy calculator's
  * figure for the block size and resources (NaN: not limiting), at least 1. */
-uint32_t ws_rp_blocks_per_sm(const ws_gpu *g, uint64_t threads_per_block, double regs,
+uint32_t ws_prof_rp_blocks_per_sm(const ws_gpu *g, uint64_t threads_per_block, double regs,
                              double shared_bytes);
 
 #endif

@@ -58,7 +58,7 @@ int ws_valid_run_models(ws_valid_result *out, const ws_profile *p, const ws_gpu 
   if (!out->time_s) return WS_ENOMEM;
   out->nmodels = nmodels;
   ws_floors fl;
-  ws_floors_compute(&fl, p, g);
+  ws_model_floors_compute(&fl, p, g);
   out->floor_dram_s = fl.dram_ms / 1000.0;
   out->floor_issue_s = fl.issue_ms / 1000.0;
   int any = 0;

@@ -65,7 +65,7 @@ static ws_model_result run_on(const char *prof, const char *issue_rate, ws_floor
   assert_ok_diag(ws_gpu_load_json(&g, gj, "gpu", &d), &d);
   ws_model_result r = WS_MODEL_RESULT_INIT;
   assert_ok_diag(ws_model_predict(&r, "warpsight", p, g, &d), &d);
-  if (fl) assert_int_equal(ws_floors_compute(fl, p, g), WS_OK);
+  if (fl) assert_int_equal(ws_model_floors_compute(fl, p, g), WS_OK);
   ws_diag_free(&d);
   ws_gpu_free(g);
   ws_profile_free(p);
@@ -132,15 +132,15 @@ static void issue_cap_and_floors(void **state) {
   assert_close(fl.issue_ms, 0.0008, 1e-15);
   assert_close(fl.issue_per_cycle, 8, 0);
   char buf[256];
-  assert_null(ws_floors_check(buf, sizeof buf, &fl, r.time_ms));
-  const char *why = ws_floors_check(buf, sizeof buf, &fl, 0.01);
+  assert_null(ws_model_floors_check(buf, sizeof buf, &fl, r.time_ms));
+  const char *why = ws_model_floors_check(buf, sizeof buf, &fl, 0.01);
   assert_non_null(why);
   assert_non_null(strstr(why, "below the DRAM floor"));
   assert_non_null(strstr(why, "0.78x"));
-  why = ws_floors_check(buf, sizeof buf, &fl, 0.0005);
+  why = ws_model_floors_check(buf, sizeof buf, &fl, 0.0005);
   assert_non_null(strstr(why, "DRAM"));
-  assert_close(ws_floor_issue_rate(2, 0), 2, 0);
-  assert_close(ws_floor_issue_rate(7, 0), 4, 0);
+  assert_close(ws_model_floor_issue_rate(2, 0), 2, 0);
+  assert_close(ws_model_floor_issue_rate(7, 0), 4, 0);
   ws_model_result_free(&r);
 }
 
