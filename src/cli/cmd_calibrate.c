@@ -121,12 +121,7 @@ int cmd_calibrate(int argc, char **argv) {
   size_t nsel = 0;
   for (size_t i = 0; i < data->nrows; i++) {
     const ws_valid_row *r = &data->rows[i];
-    int keep = !strcmp(r->gpu, gpu);
-    if (keep && kernels.n) {
-      keep = 0;
-      for (size_t j = 0; j < kernels.n; j++) keep |= !strcmp(kernels.v[j], r->kernel);
-    }
-    if (!keep) continue;
+    if (strcmp(r->gpu, gpu) || !vcli_selects(&kernels, r->kernel)) continue;
     ws_launch_spec *l = NULL;
     if ((st = ws_valid_launch(&l, r, pos[0], &d))) {
       cli_print_diag(&d);

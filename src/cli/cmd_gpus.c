@@ -3,6 +3,7 @@
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -116,12 +117,13 @@ int cmd_gpu(int argc, char **argv) {
   cli_print_diag(&d);
   ws_diag_free(&d);
   if (r) return cli_exit_for(r);
-  if (json) {
-    cli_print_json(g->root);
-    ws_gpu_free(g);
-    return EXIT_OK;
-  }
-  ws_report_gpu(stdout, g);
+  /* --json: the document as the one serialiser writes it: the file, the
+   * derived parameters added, the given ones marked. */
+  char *text = json ? ws_gpu_to_json(g) : NULL;
+  if (json && text) puts(text); /* as cli_print_json prints a document */
+  r = json ? (text ? WS_OK : WS_ENOMEM) : ws_report_gpu(stdout, g);
+  free(text);
   ws_gpu_free(g);
-  return EXIT_OK;
+  if (r) fprintf(stderr, "warpsight gpu: error: out of memory\n");
+  return cli_exit_for(r);
 }

@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/report_json.h"
@@ -80,19 +81,25 @@ static void print_tree(FILE *out, const char *indent, const cJSON *obj) {
   }
 }
 
-void ws_report_gpu(FILE *out, const ws_gpu *g) {
+int ws_report_gpu(FILE *out, const ws_gpu *g) {
+  /* The document as the one serialiser writes it: the file, the derived
+   * parameters added, the given ones marked. */
+  char *text = ws_gpu_to_json(g);
+  cJSON *root = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  if (!root) return WS_ENOMEM;
   fprintf(out, "%s — %s%s\n", g->name, g->full_name, g->is_hypothetical ? " (hypothetical machine)" : "");
   fprintf(out, "architecture %s, compute capability %d.%d\n\n", g->architecture, g->cc_major, g->cc_minor);
   fprintf(out, "facts (value, source):\n");
   static const char *const facts[] = {"compute_capability", "sms", "cores_per_sm", "sfu_per_sm",
                                       "warp_size", "clock_ghz", "mem_bandwidth_gbs"};
   for (size_t i = 0; i < sizeof facts / sizeof facts[0]; i++) {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(g->root, facts[i]);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, facts[i]);
     if (v) print_value_line(out, "  ", facts[i], v);
   }
   const ws_sm_limits *L = &g->limits;
   fprintf(out, "\nper-SM limits (compute capability %d.%d%s):\n", g->cc_major, g->cc_minor,
-         cJSON_GetObjectItemCaseSensitive(g->root, "limits") ? ", with overrides from the file" : "");
+         cJSON_GetObjectItemCaseSensitive(root, "limits") ? ", with overrides from the file" : "");
   fprintf(out, "  threads %d, warps %d, blocks %d, threads/block %d\n", L->max_threads_per_sm,
          L->max_warps_per_sm, L->max_blocks_per_sm, L->max_threads_per_block);
   fprintf(out, "  registers %d (unit %d per %s, max %d per thread), shared %d bytes (unit %d, max %d per block%s)\n",
@@ -101,9 +108,11 @@ void ws_report_gpu(FILE *out, const ws_gpu *g) {
          L->shared_reserved_per_block ? ", 1 KB reserved per block" : "");
   static const char *const sections[] = {"memory", "cache", "latencies", "models"};
   for (size_t i = 0; i < 4; i++) {
-    const cJSON *s = cJSON_GetObjectItemCaseSensitive(g->root, sections[i]);
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(root, sections[i]);
     if (!cJSON_IsObject(s)) continue;
     fprintf(out, "\n%s:\n", sections[i]);
     print_tree(out, "  ", s);
   }
+  cJSON_Delete(root);
+  return WS_OK;
 }

@@ -37,13 +37,14 @@ cJSON *ws_report_model_json(const ws_model_result *r, int status, const ws_floor
     if (below) cJSON_AddStringToObject(o, "below_floor", below);
     else cJSON_AddNullToObject(o, "below_floor");
     cJSON_AddStringToObject(o, "case", r->case_label ? r->case_label : "");
-    cJSON_AddStringToObject(o, "limiter", r->limiter ? r->limiter : "");
+    cJSON_AddStringToObject(o, "limiter", ws_model_limiter(r));
     cJSON *t = cJSON_AddObjectToObject(o, "terms");
     for (size_t i = 0; i < r->nterms; i++) {
+      const char *name = ws_model_term_info(r->terms[i].id)->name;
       if (isfinite(r->terms[i].value))
-        cJSON_AddNumberToObject(t, r->terms[i].name, r->terms[i].value);
+        cJSON_AddNumberToObject(t, name, r->terms[i].value);
       else
-        cJSON_AddNullToObject(t, r->terms[i].name);
+        cJSON_AddNullToObject(t, name);
     }
   } else {
     cJSON_AddStringToObject(o, "status", status == WS_EMISSING ? "missing-inputs" : "error");
@@ -66,9 +67,11 @@ void ws_report_model_terms(FILE *out, const ws_model_result *r, const ws_model_i
                            const ws_floors *fl) {
   fprintf(out, "model %s — %s\n", r->model, info->title);
   fprintf(out, "  %-24s %16s  %-12s %s\n", "term", "value", "unit", "equation or source");
-  for (size_t i = 0; i < r->nterms; i++)
-    fprintf(out, "  %-24s %16.6g  %-12s %s\n", r->terms[i].name, r->terms[i].value,
-            r->terms[i].unit, r->terms[i].equation);
+  for (size_t i = 0; i < r->nterms; i++) {
+    const ws_term_info *t = ws_model_term_info(r->terms[i].id);
+    fprintf(out, "  %-24s %16.6g  %-12s %s\n", t->name, r->terms[i].value, t->unit,
+            r->terms[i].equation);
+  }
   fprintf(out, "  predicted: %.6g cycles = %.6g ms\n", r->cycles, r->time_ms);
   char why[256];
   const char *below = ws_model_floors_check(why, sizeof why, fl, r->time_ms);
@@ -76,7 +79,7 @@ void ws_report_model_terms(FILE *out, const ws_model_result *r, const ws_model_i
           below ? "" : " (the prediction is above both)");
   if (below) fprintf(out, "  ! %s\n", below);
   fprintf(out, "  case: %s\n", r->case_label ? r->case_label : "");
-  if (r->limiter && *r->limiter) fprintf(out, "  limiter: %s\n", r->limiter);
+  if (*ws_model_limiter(r)) fprintf(out, "  limiter: %s\n", ws_model_limiter(r));
 }
 
 void ws_report_models_header(FILE *out) {
@@ -90,7 +93,7 @@ void ws_report_models_row(FILE *out, const ws_model_info *info, int status,
     const char *below = ws_model_floors_check(why, sizeof why, fl, r->time_ms);
     fprintf(out, "%-16s %14.6g %12.6g%s %s\n", info->name, r->cycles, r->time_ms,
             below ? " !" : "  ",
-            r->limiter && *r->limiter ? r->limiter : (r->case_label ? r->case_label : ""));
+            *ws_model_limiter(r) ? ws_model_limiter(r) : (r->case_label ? r->case_label : ""));
     if (below) fprintf(out, "%-16s ! %s\n", "", below);
     return;
   }

@@ -101,8 +101,8 @@ void ws_report_predict_bottleneck(FILE *out, const char *bottleneck, const ws_mo
                                   size_t nres) {
   if (bottleneck)
     fprintf(out, "\nbottleneck: %s\n", bottleneck);
-  else if (nres && res[0].limiter && *res[0].limiter)
-    fprintf(out, "\nbottleneck: %s (%s)\n", res[0].limiter, res[0].model);
+  else if (nres && res[0].bound != WS_BOUND_NONE)
+    fprintf(out, "\nbottleneck: %s (%s)\n", ws_model_limiter(&res[0]), res[0].model);
 }
 
 cJSON *ws_report_predict_json(const ws_profile *p, const ws_gpu *g) {

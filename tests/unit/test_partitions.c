@@ -59,16 +59,16 @@ static void facts_derived(void **state) {
  *   P 1: always 0. */
 static void hash_by_hand(void **state) {
   (void)state;
-  assert_int_equal(ws_rp_partition(0, 4, 256), 0);
-  assert_int_equal(ws_rp_partition(768, 4, 256), 3);
-  assert_int_equal(ws_rp_partition(1024, 4, 256), 1);
-  assert_int_equal(ws_rp_partition(1024 + 255, 4, 256), 1);
-  assert_int_equal(ws_rp_partition(1280, 4, 256), 2);
-  assert_int_equal(ws_rp_partition(4096, 4, 256), 1);
-  assert_int_equal(ws_rp_partition(7936, 4, 256), 3);
-  assert_int_equal(ws_rp_partition(2048, 5, 256), 1);
-  assert_int_equal(ws_rp_partition(3328, 5, 256), 1);
-  assert_int_equal(ws_rp_partition(3328, 1, 256), 0);
+  assert_int_equal(ws_prof_rp_partition(0, 4, 256), 0);
+  assert_int_equal(ws_prof_rp_partition(768, 4, 256), 3);
+  assert_int_equal(ws_prof_rp_partition(1024, 4, 256), 1);
+  assert_int_equal(ws_prof_rp_partition(1024 + 255, 4, 256), 1);
+  assert_int_equal(ws_prof_rp_partition(1280, 4, 256), 2);
+  assert_int_equal(ws_prof_rp_partition(4096, 4, 256), 1);
+  assert_int_equal(ws_prof_rp_partition(7936, 4, 256), 3);
+  assert_int_equal(ws_prof_rp_partition(2048, 5, 256), 1);
+  assert_int_equal(ws_prof_rp_partition(3328, 5, 256), 1);
+  assert_int_equal(ws_prof_rp_partition(3328, 1, 256), 0);
 }
 
 /* A window's imbalance, g = 8 sectors per chunk, P = 4:
@@ -80,11 +80,11 @@ static void imbalance_by_hand(void **state) {
   (void)state;
   uint32_t even[4] = {16, 16, 16, 16}, one[4] = {64, 0, 0, 0}, chunk[4] = {8, 0, 0, 0};
   uint32_t half[4] = {12, 4, 0, 0}, spread[4] = {1, 1, 1, 1};
-  assert_close(ws_rp_request_imbalance(even, 4, 64, 8), 1, 0);
-  assert_close(ws_rp_request_imbalance(one, 4, 64, 8), 4, 0);
-  assert_close(ws_rp_request_imbalance(chunk, 4, 8, 8), 1, 0);
-  assert_close(ws_rp_request_imbalance(half, 4, 16, 8), 1.5, 0);
-  assert_close(ws_rp_request_imbalance(spread, 4, 4, 8), 1, 0);
+  assert_close(ws_prof_rp_request_imbalance(even, 4, 64, 8), 1, 0);
+  assert_close(ws_prof_rp_request_imbalance(one, 4, 64, 8), 4, 0);
+  assert_close(ws_prof_rp_request_imbalance(chunk, 4, 8, 8), 1, 0);
+  assert_close(ws_prof_rp_request_imbalance(half, 4, 16, 8), 1.5, 0);
+  assert_close(ws_prof_rp_request_imbalance(spread, 4, 4, 8), 1, 0);
 }
 
 /* Replays one block of one warp on the gtx680 (P 4, 256 B, a window of
@@ -95,18 +95,18 @@ static double replay_imbalance(const uint64_t *addr, size_t n, size_t per_req) {
   ws_diag d = WS_DIAG_INIT;
   ws_gpu *g;
   assert_ok_diag(ws_gpu_load(&g, "gtx680", &d), &d);
-  ws_replay *r = ws_rp_new(g, 1, 1, 1, 0, NULL, 0);
+  ws_replay *r = ws_prof_rp_new(g, 1, 1, 1, 0, NULL, 0);
   assert_non_null(r);
   ws_rp_trace t = {0};
-  for (size_t i = 0; i < n; i++) ws_rp_trace_push(&t, addr[i] | (i % per_req ? 0 : WS_RP_FIRST));
-  ws_rp_put(r, 0, &t, 1);
-  ws_rp_finish(r);
-  const ws_rp_stats *cs = ws_rp_stats_of(r);
+  for (size_t i = 0; i < n; i++) ws_prof_rp_trace_push(&t, addr[i] | (i % per_req ? 0 : WS_RP_FIRST));
+  ws_prof_rp_put(r, 0, &t, 1);
+  ws_prof_rp_finish(r);
+  const ws_rp_stats *cs = ws_prof_rp_stats_of(r);
   assert_int_equal(cs->partitions, 4);
   assert_int_equal(cs->part_sectors, n);
   double v = cs->part_weighted / (double)cs->part_sectors;
-  ws_rp_trace_free(&t);
-  ws_rp_free(r);
+  ws_prof_rp_trace_free(&t);
+  ws_prof_rp_free(r);
   ws_gpu_free(g);
   return v;
 }
