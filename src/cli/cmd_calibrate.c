@@ -184,13 +184,13 @@ int cmd_calibrate(int argc, char **argv) {
   snprintf(source, sizeof source, "calibrated by warpsight calibrate on %s, %zu rows, %s", base,
            c.ntrain, date);
   ws_report_calibration(stdout, model, gpu, &c);
-  for (size_t j = 0; j < c.np; j++)
-    ws_valid_gpu_set_param(g, model, c.params[j], c.theta[j], source, 1);
   if (!out_s) {
     snprintf(outbuf, sizeof outbuf, "%s-calibrated.json", gpu);
     out_s = outbuf;
   }
-  char *json = cJSON_Print(g->root);
+  ws_gpu *cal = NULL;
+  char *json = ws_valid_calibrated_gpu(&cal, g, model, &c, source) == WS_OK ? ws_gpu_to_json(cal) : NULL;
+  ws_gpu_free(cal);
   if (!json) {
     fprintf(stderr, "warpsight calibrate: error: out of memory\n");
     goto out;
