@@ -86,6 +86,10 @@ void ws_report_model_terms(FILE *out, const ws_model_result *r, const ws_model_i
 void ws_report_models_header(FILE *out);
 void ws_report_models_row(FILE *out, const ws_model_info *info, int status,
                           const ws_model_result *r, const ws_floors *fl);
+/* `model --terms`: each model's declared terms (name, unit, meaning,
+ * equation; model_terms.def) and its cases or bounds with their limiter
+ * (model_bounds.def); `model` is a model name or "all". */
+void ws_report_model_declarations(FILE *out, const char *model);
 /* A --gpu list's comparison: predicted ms, a row per model (those that ran
  * on some GPU), a column per GPU; times[k * ws_model_count() + m] is model
  * m's time on GPU k, NAN where it did not run. */

@@ -30,6 +30,9 @@ struct cJSON *ws_report_gpus_row_json(const ws_gpu *g);
 struct cJSON *ws_report_predict_json(const ws_profile *p, const ws_gpu *g);
 /* A `model` result set's "gpu" and "kernel". */
 void ws_report_model_set_json(struct cJSON *set, const ws_profile *p, const ws_gpu *g);
+/* `model --terms --json`: {"models": [{"model", "terms": [{"name", "unit",
+ * "equation", "meaning"}], "bounds": [{"name", "limiter", "advice"}]}]}. */
+struct cJSON *ws_report_model_declarations_json(const char *model);
 /* One result: {"model", "status", "cycles", "time_ms", "floors",
  * "below_floor", "case", "limiter", "terms"}; for a model that did not run
  * {"model", "status": "missing-inputs" | "error", "missing": [...]}. */

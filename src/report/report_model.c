@@ -196,3 +196,66 @@ void ws_report_counterfactuals_json(cJSON *root, const ws_cf_table *t) {
     cJSON_AddItemToArray(items, it);
   }
 }
+
+/* Declarations (`model --terms`) -----------------------------------------*/
+
+/* Text (out != NULL) or JSON (models != NULL) of the declared terms and
+ * bounds of `model` ("all": every model). */
+static void declarations(FILE *out, cJSON *models, const char *model) {
+  cJSON *root = models;
+  int first = 1;
+  for (size_t m = 0; m < ws_model_count(); m++) {
+    const ws_model_info *mi = ws_model_at(m);
+    if (strcmp(model, "all") && strcmp(model, mi->name)) continue;
+    cJSON *o = NULL, *terms = NULL, *bounds = NULL;
+    if (root) {
+      cJSON_AddItemToArray(models, o = cJSON_CreateObject());
+      cJSON_AddStringToObject(o, "model", mi->name);
+      terms = cJSON_AddArrayToObject(o, "terms");
+      bounds = cJSON_AddArrayToObject(o, "bounds");
+    } else {
+      fprintf(out, "%smodel %s — %s\n", first ? "" : "\n", mi->name, mi->title);
+      fprintf(out, "  %-24s %-14s %s\n", "term", "unit", "meaning — equation or source");
+    }
+    first = 0;
+    for (int i = 0; i < WS_TERM_COUNT; i++) {
+      const ws_term_info *t = ws_model_term_info((ws_term_id)i);
+      if (!ws_model_family_of(t->family, mi->name)) continue;
+      if (!root) {
+        fprintf(out, "  %-24s %-14s %s%s%s\n", t->name, t->unit, t->meaning,
+                *t->equation ? " — " : "", t->equation);
+        continue;
+      }
+      cJSON *tj = cJSON_CreateObject();
+      cJSON_AddStringToObject(tj, "name", t->name);
+      cJSON_AddStringToObject(tj, "unit", t->unit);
+      cJSON_AddStringToObject(tj, "equation", t->equation);
+      cJSON_AddStringToObject(tj, "meaning", t->meaning);
+      cJSON_AddItemToArray(terms, tj);
+    }
+    if (!root) fprintf(out, "  %-24s %s\n", "case or bound", "limiter");
+    for (int i = 1; i < WS_BOUND_COUNT; i++) {
+      const ws_bound_info *b = ws_model_bound_info((ws_model_bound)i);
+      if (!ws_model_family_of(b->family, mi->name)) continue;
+      if (!root) {
+        fprintf(out, "  %-24s %s\n", b->name, b->limiter);
+        continue;
+      }
+      cJSON *bj = cJSON_CreateObject();
+      cJSON_AddStringToObject(bj, "name", b->name);
+      cJSON_AddStringToObject(bj, "limiter", b->limiter);
+      cJSON_AddStringToObject(bj, "advice", b->advice);
+      cJSON_AddItemToArray(bounds, bj);
+    }
+  }
+}
+
+void ws_report_model_declarations(FILE *out, const char *model) {
+  declarations(out, NULL, model);
+}
+
+cJSON *ws_report_model_declarations_json(const char *model) {
+  cJSON *root = cJSON_CreateObject();
+  declarations(NULL, cJSON_AddArrayToObject(root, "models"), model);
+  return root;
+}
