@@ -30,7 +30,8 @@ static const char help[] =
     "of 'warpsight validate' (the Amaris et al. columns or the generic one).\n\n"
     "Fitted parameters: warpsight: issue_rate, lsu_rate, l2_bytes_per_cycle,\n"
     "                     dram_efficiency, alu_latency_scale, mem_latency_scale,\n"
-    "                     overlap_p, launch_us, block_cycles, divergence_penalty\n"
+    "                     overlap_p, launch_us, block_cycles, divergence_penalty,\n"
+    "                     partition_camping\n"
     "                     (docs/models/warpsight.md);\n"
     "                   hong-kim: mem_ld, departure_del_uncoal, departure_del_coal;\n"
     "                   gpuperf: dram_lat, delta.\n\n"
@@ -190,17 +191,17 @@ int cmd_calibrate(int argc, char **argv) {
            c.ntrain, date);
   printf("calibrated %s on %s: %zu training rows, %zu held-out rows, %zu iterations%s\n", model,
          gpu, c.ntrain, c.ntest, c.iterations, c.converged ? "" : " (did not converge)");
-  for (size_t j = 0; j < c.np; j++) {
+  for (size_t j = 0; j < c.np; j++)
     printf("  %-22s %12.6g -> %12.6g\n", c.params[j], c.theta0[j], c.theta[j]);
-    ws_valid_gpu_set_param(g, model, c.params[j], c.theta[j], source, 1);
-  }
   stats_row("training", &c.train_before, &c.train_after);
   stats_row("held out", &c.test_before, &c.test_after);
   if (!out_s) {
     snprintf(outbuf, sizeof outbuf, "%s-calibrated.json", gpu);
     out_s = outbuf;
   }
-  char *json = cJSON_Print(g->root);
+  ws_gpu *cal = NULL;
+  char *json = ws_valid_calibrated_gpu(&cal, g, model, &c, source) == WS_OK ? ws_gpu_to_json(cal) : NULL;
+  ws_gpu_free(cal);
   if (!json) {
     fprintf(stderr, "warpsight calibrate: error: out of memory\n");
     goto out;

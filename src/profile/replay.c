@@ -85,6 +85,8 @@ struct ws_replay {
   ws_cache l2g;         /* a sample: the whole L2, for regions its blocks
                            spread over (empty otherwise) */
   ws_rp_stats cs;       /* what was counted */
+  uint32_t *pcnt;       /* per partition: the current request's DRAM sectors */
+  uint32_t pn;          /* the current request's DRAM sectors */
 };
 
 void ws_prof_rp_trace_push(ws_rp_trace *t, uint64_t v) {
@@ -185,6 +187,12 @@ ws_replay *ws_prof_rp_new(const ws_gpu *g, uint64_t nslots, uint64_t grid_blocks
   uint64_t sms = g->sms > 0 ? (uint64_t)g->sms : 1;
   r->cs.nsm = (uint32_t)(nslots < sms ? (nslots ? nslots : 1) : sms);
   r->cs.blocks_per_sm = blocks_per_sm ? blocks_per_sm : 1;
+  if (g->dram.partitions > 0 && g->dram.interleave_bytes > 0) {
+    r->cs.partitions = (uint32_t)g->dram.partitions;
+    r->cs.interleave = (uint32_t)g->dram.interleave_bytes;
+    r->pcnt = calloc(r->cs.partitions, sizeof *r->pcnt);
+    if (!r->pcnt) goto fail;
+  }
   r->slots = calloc(nslots + 1, sizeof *r->slots);
   r->sm = calloc(r->cs.nsm, sizeof *r->sm);
   if (!r->slots || !r->sm || caches_init(r)) goto fail;
@@ -215,6 +223,7 @@ void ws_prof_rp_free(ws_replay *r) {
   free(r->sm);
   free(r->reg);
   free(r->seen.v);
+  free(r->pcnt);
   free(r);
 }
 
@@ -285,6 +294,53 @@ static void note_writeback(ws_replay *r, uint64_t line, uint32_t dirty) {
 
 const ws_rp_stats *ws_prof_rp_stats_of(const ws_replay *r) { return &r->cs; }
 
+uint32_t ws_prof_rp_partition(uint64_t addr, uint32_t partitions, uint32_t interleave) {
+  if (partitions <= 1 || !interleave) return 0;
+  unsigned b = 0;
+  while ((1u << b) < partitions) b++;
+  uint64_t c = addr / interleave, sum = 0;
+  for (; c; c >>= b) sum += c & ((1u << b) - 1);
+  return (uint32_t)(sum % partitions);
+}
+
+/* Sectors per interleave chunk. */
+static uint32_t rp_chunk_sectors(const ws_replay *r) {
+  uint32_t g = r->cs.interleave / (r->cs.sector ? r->cs.sector : 32);
+  return g ? g : 1;
+}
+
+double ws_prof_rp_request_imbalance(const uint32_t *counts, uint32_t partitions, uint32_t n, uint32_t g) {
+  if (!n || !partitions) return 1;
+  uint32_t mx = 0;
+  for (uint32_t p = 0; p < partitions; p++)
+    if (counts[p] > mx) mx = counts[p];
+  /* a contiguous run of n sectors: min(n, g) in its first chunk's
+   * partition, and never fewer than n / P anywhere */
+  double ideal = n < g ? n : g, even = ceil((double)n / partitions);
+  if (even > ideal) ideal = even;
+  double v = mx / ideal;
+  return v > 1 ? v : 1;
+}
+
+/* A sector sent to DRAM (a read miss, or a store or atomic sector missing
+ * the L2, which is written back later): counted in the current window;
+ * a full window's imbalance goes into the totals. */
+static void end_window(ws_replay *r);
+static void note_partition(ws_replay *r, uint64_t sec) {
+  if (!r->pcnt) return;
+  r->pcnt[ws_prof_rp_partition(sec, r->cs.partitions, r->cs.interleave)]++;
+  if (++r->pn >= WS_RP_WINDOW_CHUNKS * r->cs.partitions * rp_chunk_sectors(r)) end_window(r);
+}
+
+static void end_window(ws_replay *r) {
+  if (!r->pcnt || !r->pn) return;
+  uint32_t g = rp_chunk_sectors(r);
+  r->cs.part_weighted += r->pn * ws_prof_rp_request_imbalance(r->pcnt, r->cs.partitions, r->pn, g);
+  r->cs.part_sectors += r->pn;
+  memset(r->pcnt, 0, r->cs.partitions * sizeof *r->pcnt);
+  r->pn = 0;
+}
+
 /* One sector through the caches of SM `sm`. */
 static void access_sector(ws_replay *r, ws_cache *c1, uint64_t e) {
   ws_rp_stats *cs = &r->cs;
@@ -307,6 +363,7 @@ static void access_sector(ws_replay *r, ws_cache *c1, uint64_t e) {
     } else {
       cs->dram_read_sectors++;
       note_dram(r, sec, 0);
+      note_partition(r, sec);
     }
     if (l2->evicted_dirty) note_writeback(r, l2->evicted_line, l2->evicted_dirty);
     return;
@@ -317,9 +374,12 @@ static void access_sector(ws_replay *r, ws_cache *c1, uint64_t e) {
   cs->l2_access++;
   if (ws_prof_cache_access_rw(l2, sec, 1, 1)) {
     cs->l2_hit++;
-  } else if (atomic) {
-    cs->dram_read_sectors++;
-    note_dram(r, sec, 0);
+  } else {
+    note_partition(r, sec);
+    if (atomic) {
+      cs->dram_read_sectors++;
+      note_dram(r, sec, 0);
+    }
   }
   if (l2->evicted_dirty) note_writeback(r, l2->evicted_line, l2->evicted_dirty);
 }
@@ -453,6 +513,7 @@ void ws_prof_rp_put(ws_replay *r, uint64_t slot, const ws_rp_trace *warps, uint3
 void ws_prof_rp_finish(ws_replay *r) {
   for (uint64_t i = 0; i < r->nslots; i++) r->slots[i].done = 1;
   advance(r);
+  end_window(r);
   if (!r->cs.have_l2) return;
   r->cs.dram_write_sectors = r->l2.writebacks + ws_prof_cache_dirty_sectors(&r->l2) +
                              r->l2g.writebacks + ws_prof_cache_dirty_sectors(&r->l2g);

@@ -26,6 +26,10 @@
 
 /* Flags in the low bits of a recorded sector address (sectors are 32-byte
  * aligned). */
+/* DRAM sectors in one window of the partition count: this many passes
+ * over every partition's chunk (docs/profile.md, "DRAM partitions"). */
+enum { WS_RP_WINDOW_CHUNKS = 2 };
+
 enum { WS_RP_WRITE = 1, WS_RP_ATOMIC = 2, WS_RP_LOCAL = 4, WS_RP_FIRST = 8, WS_RP_FLAGS = 31 };
 
 /* A growable list of recorded sectors (one warp's, during a block). */
@@ -48,6 +52,14 @@ typedef struct ws_rp_stats {
   uint64_t dram_write_sectors;    /* dirty L2 sectors written back or flushed */
   uint64_t requests;              /* requests replayed */
   uint32_t l1_bytes, l1_ways, l1_line, l2_bytes, l2_ways, l2_line, sector;
+  /* DRAM partition load (docs/profile.md, "DRAM partitions"): per request,
+   * its sectors that miss the L2 (each one DRAM transfer, now or at
+   * write-back) counted per partition; the request's imbalance is its
+   * busiest partition's count over the count a contiguous run of as many
+   * sectors would put there (at least 1), weighted by those sectors. */
+  uint32_t partitions, interleave; /* the GPU's facts (0: unknown, not counted) */
+  double part_weighted;           /* sum of sectors x imbalance */
+  uint64_t part_sectors;          /* sum of sectors */
   uint32_t nsm;                   /* SMs the replay uses */
   uint32_t blocks_per_sm;         /* resident blocks per SM */
   int lost_records;               /* some block's record was lost (out of memory) */
@@ -104,6 +116,16 @@ typedef struct ws_rp_estimate {
   double miss_ratio;        /* estimated DRAM-read sectors / load sectors */
 } ws_rp_estimate;
 void ws_prof_rp_estimate_grid(ws_rp_estimate *out, const ws_replay *r, double scale);
+
+/* The DRAM partition of byte address `addr` (partitions P, interleave G
+ * bytes): the base-2^b digits of addr / G summed, mod P, with 2^b the
+ * smallest power of two >= P: an approximation of the GPUs' undocumented
+ * address hash that, unlike plain addr / G mod P, spreads power-of-two
+ * strides (docs/profile.md, "DRAM partitions"). */
+uint32_t ws_prof_rp_partition(uint64_t addr, uint32_t partitions, uint32_t interleave);
+/* The imbalance of one request's DRAM sectors: `counts[p]` sectors in
+ * partition p, n in all, g sectors per interleave chunk (docs/profile.md). */
+double ws_prof_rp_request_imbalance(const uint32_t *counts, uint32_t partitions, uint32_t n, uint32_t g);
 
 /* Resident blocks per SM for the replay: the occupancy calculator's
  * figure for the block size and resources (NaN: not limiting), at least 1. */

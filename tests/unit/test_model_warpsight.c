@@ -8,7 +8,7 @@
  *   l2_bytes_per_cycle 256, dram_efficiency 0.8, alu_latency_scale 1.5,
  *   mem_latency_scale 1, overlap_p 4, launch_us 2, barrier_cycles 20,
  *   atomic_cycles 1, fp64_lanes_per_sm 8, block_cycles 10,
- *   divergence_penalty 1.
+ *   divergence_penalty 1; partition_camping derived (1).
  * Launch: 64 blocks x 256 threads = 8 warps per block, 512 warps.  CC 3.0
  *   holds 8 blocks of 256 threads per SM (2048 threads), the grid gives
  *   ceil(64 / 8) = 8 per SM: blocks_per_sm 8, active 8, waves 1, 64 warps
@@ -42,13 +42,26 @@ static const char profile_json[] =
     "\"dram_read_bytes\":1000000,\"dram_write_bytes\":280000,\"l2_sectors_per_warp\":40},"
     "\"dependencies\":{\"path_mem_loads\":3,\"path_cycles\":500}}";
 
-static ws_model_result run(const char *issue_rate, ws_floors *fl) {
+/* The same launch with scattered requests (32 sectors for 128 bytes) whose
+ * DRAM sectors crowd into few partitions (imbalance 3). */
+static const char profile_camped_json[] =
+    "{\"schema\":\"warpsight-profile/1\",\"kernel\":\"k\","
+    "\"launch\":{\"grid\":[64,1,1],\"block\":[256,1,1]},"
+    "\"per_warp\":{\"comp_insts\":90,\"coal_mem_insts\":10,\"uncoal_mem_insts\":0,"
+    "\"synch_insts\":2,\"sfu_insts\":2,\"fp64_insts\":0,\"shared_mem_insts\":8,"
+    "\"bank_conflict_replays\":4},"
+    "\"memory\":{\"avg_trans_warp\":32,\"load_bytes_per_warp\":128,\"l1_hit_ratio\":0,\"l2_hit_ratio\":0.5,"
+    "\"dram_read_bytes\":1000000,\"dram_write_bytes\":280000,\"l2_sectors_per_warp\":40,"
+    "\"dram_partition_imbalance\":3},"
+    "\"dependencies\":{\"path_mem_loads\":3,\"path_cycles\":500}}";
+
+static ws_model_result run_on(const char *prof, const char *issue_rate, ws_floors *fl) {
   char gj[4096];
   snprintf(gj, sizeof gj, gpu_fmt, issue_rate);
   ws_diag d = WS_DIAG_INIT;
   ws_profile *p;
   ws_gpu *g;
-  assert_ok_diag(ws_profile_load_json(&p, profile_json, "test", &d), &d);
+  assert_ok_diag(ws_profile_load_json(&p, prof, "test", &d), &d);
   assert_ok_diag(ws_gpu_load_json(&g, gj, "gpu", &d), &d);
   ws_model_result r = WS_MODEL_RESULT_INIT;
   assert_ok_diag(ws_model_predict(&r, "warpsight", p, g, &d), &d);
@@ -59,7 +72,11 @@ static ws_model_result run(const char *issue_rate, ws_floors *fl) {
   return r;
 }
 
-#define T(name) ws_model_term_get(&r, name)
+static ws_model_result run(const char *issue_rate, ws_floors *fl) {
+  return run_on(profile_json, issue_rate, fl);
+}
+
+#define T(id) ws_model_term_value(&r, WS_TERM_WARPSIGHT_##id)
 
 /* C1 issue  = (100 insts + 4 replays) / 4 = 26 cycles per warp
  * C2 SFU    = 2 x 32 / 32 = 2;  C3 FP64 = 0
@@ -77,25 +94,26 @@ static ws_model_result run(const char *issue_rate, ws_floors *fl) {
 static void terms_by_hand(void **state) {
   (void)state;
   ws_model_result r = run(P(4), NULL);
-  assert_close(T("blocks_per_sm"), 8, 0);
-  assert_close(T("active_blocks_per_sm"), 8, 0);
-  assert_close(T("waves"), 1, 0);
-  assert_close(T("issue_cycles_per_warp"), 26, 1e-12);
-  assert_close(T("sfu_cycles_per_warp"), 2, 1e-12);
-  assert_close(T("lsu_cycles_per_warp"), 22, 1e-12);
-  assert_close(T("t_sm"), 1664, 1e-9);
-  assert_close(T("t_l2"), 2560, 1e-9);
-  assert_close(T("scatter"), 0, 0);
-  assert_close(T("t_dram"), 16000, 1e-6);
-  assert_close(T("t_atomic"), 0, 0);
-  assert_close(T("load_latency"), 300, 1e-9);
-  assert_close(T("path_cycles_per_wave"), 1650, 1e-9);
-  assert_close(T("block_issue_cycles"), 208, 1e-9);
-  assert_close(T("t_latency"), 1908, 1e-9);
-  assert_close(T("t_overlapped"), 16003.896857, 1e-5);
+  assert_close(T(BLOCKS_PER_SM), 8, 0);
+  assert_close(T(ACTIVE_BLOCKS_PER_SM), 8, 0);
+  assert_close(T(WAVES), 1, 0);
+  assert_close(T(ISSUE_CYCLES_PER_WARP), 26, 1e-12);
+  assert_close(T(SFU_CYCLES_PER_WARP), 2, 1e-12);
+  assert_close(T(LSU_CYCLES_PER_WARP), 22, 1e-12);
+  assert_close(T(T_SM), 1664, 1e-9);
+  assert_close(T(T_L2), 2560, 1e-9);
+  assert_close(T(SCATTER), 0, 0);
+  assert_close(T(T_DRAM), 16000, 1e-6);
+  assert_close(T(T_ATOMIC), 0, 0);
+  assert_close(T(LOAD_LATENCY), 300, 1e-9);
+  assert_close(T(PATH_CYCLES_PER_WAVE), 1650, 1e-9);
+  assert_close(T(BLOCK_ISSUE_CYCLES), 208, 1e-9);
+  assert_close(T(T_LATENCY), 1908, 1e-9);
+  assert_close(T(T_OVERLAPPED), 16003.896857, 1e-5);
   assert_close(r.cycles, 18003.896857, 1e-5);
   assert_close(r.time_ms, 0.018003896857, 1e-11);
-  assert_non_null(strstr(r.limiter, "DRAM"));
+  assert_int_equal(r.bound, WS_BOUND_WARPSIGHT_DRAM);
+  assert_non_null(strstr(ws_model_limiter(&r), "DRAM"));
   ws_model_result_free(&r);
 }
 
@@ -109,8 +127,8 @@ static void issue_cap_and_floors(void **state) {
   (void)state;
   ws_floors fl;
   ws_model_result r = run(P(100), &fl);
-  assert_close(T("issue_rate"), 8, 0);
-  assert_close(T("issue_cycles_per_warp"), 13, 1e-12);
+  assert_close(T(ISSUE_RATE), 8, 0);
+  assert_close(T(ISSUE_CYCLES_PER_WARP), 13, 1e-12);
   assert_close(fl.dram_ms, 0.0128, 1e-15);
   assert_close(fl.issue_ms, 0.0008, 1e-15);
   assert_close(fl.issue_per_cycle, 8, 0);
@@ -127,9 +145,30 @@ static void issue_cap_and_floors(void **state) {
   ws_model_result_free(&r);
 }
 
+/* [M4] partition camping, partition_camping derived as 1 (the file does
+ * not give it): scatter = 1 - (128 / 32) / 32 = 0.875; camping factor =
+ * 1 + 1 x 0.875 x (3 - 1) = 2.75; t_dram = 16000 x (1 + 1 x 0.875) x 2.75
+ * = 82500 cycles.  A profile without the figure (terms_by_hand) keeps the
+ * factor at 1. */
+static void partition_camping_by_hand(void **state) {
+  (void)state;
+  ws_model_result r = run_on(profile_camped_json, P(4), NULL);
+  assert_close(T(SCATTER), 0.875, 1e-12);
+  assert_close(T(PARTITION_IMBALANCE), 3, 0);
+  assert_close(T(PARTITION_CAMPING), 1, 0);
+  assert_close(T(CAMPING_FACTOR), 2.75, 1e-12);
+  assert_close(T(T_DRAM), 82500, 1e-6);
+  ws_model_result_free(&r);
+  r = run(P(4), NULL);
+  assert_close(T(PARTITION_IMBALANCE), 1, 0);
+  assert_close(T(CAMPING_FACTOR), 1, 0);
+  ws_model_result_free(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(terms_by_hand),
+      cmocka_unit_test(partition_camping_by_hand),
       cmocka_unit_test(issue_cap_and_floors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
