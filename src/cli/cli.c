@@ -137,17 +137,6 @@ void cli_print_json(const cJSON *j) {
   cJSON_free(s);
 }
 
-cJSON *cli_profile_sections(const ws_profile *p, const char *const *names, size_t n) {
-  cJSON *root = cJSON_CreateObject();
-  for (size_t i = 0; root && i < n; i++) {
-    char *text = ws_profile_section_json(p, names[i]);
-    cJSON *s = text ? cJSON_Parse(text) : NULL;
-    free(text);
-    if (s) cJSON_AddItemToObject(root, names[i], s);
-  }
-  return root;
-}
-
 const char *cli_charts_dir(char *buf, size_t size, const char *charts, const char *gpu,
                            size_t ngpu) {
   if (!charts || ngpu <= 1) return charts;

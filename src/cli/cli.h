@@ -7,7 +7,6 @@
 
 #include <stdio.h>
 
-#include "warpsight/profile.h"
 #include "warpsight/util.h"
 
 enum { EXIT_OK = 0, EXIT_KERNEL_FAULT = 1, EXIT_USAGE = 2 };
@@ -42,9 +41,6 @@ int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts,
  * cannot be rendered (out of memory). */
 struct cJSON;
 void cli_print_json(const struct cJSON *j);
-/* The named report sections of a profile (ws_profile_section_json) in one
- * object, for printing (caller deletes; absent sections are left out). */
-struct cJSON *cli_profile_sections(const struct ws_profile *p, const char *const *names, size_t n);
 
 /* The folder of GPU `gpu`'s charts under --charts DIR (NULL: none): DIR
  * itself for one GPU, DIR/GPU (a '/' in GPU as '_') in buf for a list. */

@@ -259,27 +259,27 @@ static int predict(ws_model_result *out, const ws_profile *p, const ws_gpu *g,
                        "kothapalli: the prediction is not a finite number (C(K) = %g cycles); "
                        "the kothapalli section's counts are out of range", c_k);
 
-  const ws_model_term_def terms[] = {
-    {"n_comp", t.n_comp, "3.2.1", "cycles"},
-    {"n_memory_global", t.n_global, "3.2.2", "cycles"},
-    {"n_memory_shared", t.n_shared, "3.2.2", "cycles"},
-    {"n_memory", t.n_memory, "3.2.2", "cycles"},
-    {"c_t", c_t, "(2)", "cycles"},
-    {"n_b", n_b, "(3)", "blocks"},
-    {"n_w", n_w, "(3)", "warps"},
-    {"n_t", n_t, "(3)", "threads"},
-    {"n_c", n_c, "(3)", "cores"},
-    {"pipeline_depth", depth, "(3)", "stages"},
-    {"c_k", c_k, "(3)", "cycles"},
-    {"t_k", t_k, "(4)", "ms"},
+  const ws_model_term_val terms[] = {
+    {WS_TERM_KOTHAPALLI_N_COMP, t.n_comp, NULL},
+    {WS_TERM_KOTHAPALLI_N_MEMORY_GLOBAL, t.n_global, NULL},
+    {WS_TERM_KOTHAPALLI_N_MEMORY_SHARED, t.n_shared, NULL},
+    {WS_TERM_KOTHAPALLI_N_MEMORY, t.n_memory, NULL},
+    {WS_TERM_KOTHAPALLI_C_T, c_t, NULL},
+    {WS_TERM_KOTHAPALLI_N_B, n_b, NULL},
+    {WS_TERM_KOTHAPALLI_N_W, n_w, NULL},
+    {WS_TERM_KOTHAPALLI_N_T, n_t, NULL},
+    {WS_TERM_KOTHAPALLI_N_C, n_c, NULL},
+    {WS_TERM_KOTHAPALLI_PIPELINE_DEPTH, depth, NULL},
+    {WS_TERM_KOTHAPALLI_C_K, c_k, NULL},
+    {WS_TERM_KOTHAPALLI_T_K, t_k, NULL},
   };
   rc = ws_model_terms_add(out, terms, sizeof terms / sizeof terms[0]);
   if (rc != WS_OK) return rc;
-  const char *limiter = t.n_comp >= t.n_memory ? "computation" : "memory";
-  rc = ws_model_set_labels(out,
-                           use_sum ? "SUM: C_T = N_comp + N_memory (no latency hiding)"
-                                   : "MAX: C_T = max(N_comp, N_memory) (latency hidden)",
-                           limiter);
+  rc = ws_model_set_case(out,
+                         t.n_comp >= t.n_memory ? WS_BOUND_KOTHAPALLI_COMPUTE
+                                                : WS_BOUND_KOTHAPALLI_MEMORY,
+                         use_sum ? "SUM: C_T = N_comp + N_memory (no latency hiding)"
+                                 : "MAX: C_T = max(N_comp, N_memory) (latency hidden)");
   if (rc != WS_OK) return rc;
   out->cycles = c_k;
   out->time_ms = t_k;

@@ -335,40 +335,41 @@ int ws_model_luo_suda(ws_model_result *out, const ws_profile *p,
     goto done;
   }
 
-  const ws_model_term_def terms[] = {
-    {"p", prop, "3.4", ""},
-    {"n_act", n_act, "(2)", "warps"},
-    {"warp_bwt", warp_bwt, "(1)", "bytes/cycle"},
-    {"gpu_bwt", gpu_bwt, "(2)", "bytes/cycle"},
-    {"mpd_raw", mpd_raw, "(2)", "warps"},
-    {"mpd", mpd, "(2)", "warps"},
-    {"cpd1_raw", cpd1_raw, "(3)", "warps"},
-    {"cpd1", cpd1, "(3)", "warps"},
-    {"n_cpd", n_cpd, "(5)", ""},
-    {"cpd2", cpd2, "(4)", "warps"},
-    {"cpd", cpd, "3.4", "warps"},
-    {"periods_type1", s.count[0], "(6)", "periods"},
-    {"t_type1", s.t[0], "(6)", "cycles"},
-    {"periods_type2", s.count[1], "(7)", "periods"},
-    {"t_type2", s.t[1], "(7)", "cycles"},
-    {"periods_type3", s.count[2], "(9)", "periods"},
-    {"t_type3", s.t[2], "(9)", "cycles"},
-    {"periods_type4", s.count[3], "(11)", "periods"},
-    {"t_type4", s.t[3], "(11)", "cycles"},
-    {"t_comp", s.base, "(6)", "cycles"},
-    {"t_wait", s.wait, "(8), (10)", "cycles"},
-    {"t_round", round, "3.5", "cycles"},
-    {"rep", ctx.rep, "", "rounds"},
-    {"t_total", cycles, "3.5", "cycles"},
+  const ws_model_term_val terms[] = {
+    {WS_TERM_LUO_SUDA_P, prop, NULL},
+    {WS_TERM_LUO_SUDA_N_ACT, n_act, NULL},
+    {WS_TERM_LUO_SUDA_WARP_BWT, warp_bwt, NULL},
+    {WS_TERM_LUO_SUDA_GPU_BWT, gpu_bwt, NULL},
+    {WS_TERM_LUO_SUDA_MPD_RAW, mpd_raw, NULL},
+    {WS_TERM_LUO_SUDA_MPD, mpd, NULL},
+    {WS_TERM_LUO_SUDA_CPD1_RAW, cpd1_raw, NULL},
+    {WS_TERM_LUO_SUDA_CPD1, cpd1, NULL},
+    {WS_TERM_LUO_SUDA_N_CPD, n_cpd, NULL},
+    {WS_TERM_LUO_SUDA_CPD2, cpd2, NULL},
+    {WS_TERM_LUO_SUDA_CPD, cpd, NULL},
+    {WS_TERM_LUO_SUDA_PERIODS_TYPE1, s.count[0], NULL},
+    {WS_TERM_LUO_SUDA_T_TYPE1, s.t[0], NULL},
+    {WS_TERM_LUO_SUDA_PERIODS_TYPE2, s.count[1], NULL},
+    {WS_TERM_LUO_SUDA_T_TYPE2, s.t[1], NULL},
+    {WS_TERM_LUO_SUDA_PERIODS_TYPE3, s.count[2], NULL},
+    {WS_TERM_LUO_SUDA_T_TYPE3, s.t[2], NULL},
+    {WS_TERM_LUO_SUDA_PERIODS_TYPE4, s.count[3], NULL},
+    {WS_TERM_LUO_SUDA_T_TYPE4, s.t[3], NULL},
+    {WS_TERM_LUO_SUDA_T_COMP, s.base, NULL},
+    {WS_TERM_LUO_SUDA_T_WAIT, s.wait, NULL},
+    {WS_TERM_LUO_SUDA_T_ROUND, round, NULL},
+    {WS_TERM_LUO_SUDA_REP, ctx.rep, NULL},
+    {WS_TERM_LUO_SUDA_T_TOTAL, cycles, NULL},
   };
   rc = ws_model_terms_add(out, terms, sizeof terms / sizeof terms[0]);
   if (rc != WS_OK) goto done;
   char label[128];
   snprintf(label, sizeof label, "CPD = %s (%.3g), MPD = %.3g",
            cpd1 <= cpd2 ? "CPD1" : "CPD2", cpd, mpd);
-  rc = ws_model_set_labels(out, label,
-                           s.base >= s.wait ? "computation (CPD)"
-                                            : "memory waiting (MPD)");
+  rc = ws_model_set_case(out,
+                         s.base >= s.wait ? WS_BOUND_LUO_SUDA_COMPUTE
+                                          : WS_BOUND_LUO_SUDA_MEMORY,
+                         label);
   if (rc != WS_OK) goto done;
   out->cycles = cycles;
   out->time_ms = cycles / (g->clock_ghz * 1e6);

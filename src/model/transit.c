@@ -117,41 +117,34 @@ int ws_model_transit(ws_model_result *out, const ws_profile *p,
                             "finite prediction");
 
   int e = 0;
-  e |= ws_model_term_add(out, "precision_dp", dp, "", "0 SP, 1 DP");
-  e |= ws_model_term_add(out, "n", tp.n, "Sec. 3", "threads");
-  e |= ws_model_term_add(out, "z", z_paper, "Sec. 3",
-                         "insts/txn");
-  e |= ws_model_term_add(out, "z_ops_per_byte", tp.z_ops_per_byte, "",
-                         "ops/byte");
-  e |= ws_model_term_add(out, "dram_bytes", dram_bytes, "", "bytes");
-  e |= ws_model_term_add(out, "dram_bytes_measured", measured, "",
-                         "1 measured");
-  e |= ws_model_term_add(out, "sector_bytes", sector, "", "bytes");
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_PRECISION_DP, dp);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_N, tp.n);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_Z, z_paper);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_Z_OPS_PER_BYTE, tp.z_ops_per_byte);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_DRAM_BYTES, dram_bytes);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_DRAM_BYTES_MEASURED, measured);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_SECTOR_BYTES, sector);
   if (!measured)
-    e |= ws_model_term_add(out, "transaction_bytes", trans_bytes, "", "bytes");
-  e |= ws_model_term_add(out, "delta_threads", tp.k_delta, "Fig. 4", "threads");
-  e |= ws_model_term_add(out, "delta_gbs", tp.r, "Fig. 4", "GB/s/SM");
-  e |= ws_model_term_add(out, "pi_threads", tp.m, "(1)", "threads");
-  e |= ws_model_term_add(out, "pi_value", tp.p, "(1)", "Gops/s/SM");
-  e |= ws_model_term_add(out, "g_ceiling_gbs", eq.g_ceiling_gbs, "(2)",
-                         "GB/s/SM");
-  e |= ws_model_term_add(out, "k_eq", eq.k, "(3)", "threads");
-  e |= ws_model_term_add(out, "x_eq", eq.x, "(3)", "threads");
-  e |= ws_model_term_add(out, "ms_throughput", eq.ms_gbs, "(3)", "GB/s/SM");
-  e |= ws_model_term_add(out, "cs_throughput", eq.cs_gops, "(3)",
-                         "Gops/s/SM");
+    e |= ws_model_term_add(out, WS_TERM_TRANSIT_TRANSACTION_BYTES, trans_bytes);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_DELTA_THREADS, tp.k_delta);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_DELTA_GBS, tp.r);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_PI_THREADS, tp.m);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_PI_VALUE, tp.p);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_G_CEILING_GBS, eq.g_ceiling_gbs);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_K_EQ, eq.k);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_X_EQ, eq.x);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_MS_THROUGHPUT, eq.ms_gbs);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_CS_THROUGHPUT, eq.cs_gops);
   if (ws_pf_has(f->flops))
-    e |= ws_model_term_add(out, "cs_gflops",
-                           eq.cs_gops * f->flops / (ws_profile_total_insts(p) * ws),
-                           "", "GFLOP/s/SM");
-  e |= ws_model_term_add(out, "bound", (double)eq.bound, "Sec. 2.4",
-                         "0-3");
-  e |= ws_model_term_add(out, "active_sms", sms, "", "SMs");
-  e |= ws_model_term_add(out, "total_thread_insts", thread_insts, "",
-                         "ops");
+    e |= ws_model_term_add(out, WS_TERM_TRANSIT_CS_GFLOPS, eq.cs_gops * f->flops / (ws_profile_total_insts(p) * ws));
+  /* The bound's number is shown as a term, as it always was; readers take
+   * the bound from out->bound, never from this number. */
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_BOUND, (double)eq.bound);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_ACTIVE_SMS, sms);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_TOTAL_THREAD_INSTS, thread_insts);
   char label[48];
   snprintf(label, sizeof label, "%s bound", ws_model_transit_bound_name(eq.bound));
-  e |= ws_model_set_labels(out, label, ws_model_transit_direction(eq.bound));
+  e |= ws_model_set_case(out, ws_model_transit_bound(eq.bound), label);
   if (e) return ws_diag_error(d, "transit: out of memory");
 
   out->time_ms = time_s * 1e3;

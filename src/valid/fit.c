@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "warpsight/valid.h"
+#include "valid/valid_int.h"
+#include "warpsight/valid_calib.h"
 
 #ifdef WS_HAVE_GSL
 #include <gsl/gsl_blas.h>
@@ -65,7 +66,22 @@ typedef struct fit_ctx {
   const size_t *idx;       /* rows fitted */
   size_t np;               /* parameters */
   double *theta;           /* scratch: exp(phi) */
+  const double *theta0;    /* the start */
 } fit_ctx;
+
+/* The solver's phi_j kept within e^+-PHI_BOX of the start (and a NaN step
+ * back at the start): a parameter without effect on the rows (a term that
+ * is 0 for every training row) has no gradient, and the trust-region
+ * steps could otherwise carry it to an infinite or zero value that no GPU
+ * file can state. */
+#define PHI_BOX 30.0
+static double theta_of(double phi, double theta0) {
+  double p0 = log(theta0);
+  if (!(phi == phi)) phi = p0;
+  if (phi > p0 + PHI_BOX) phi = p0 + PHI_BOX;
+  if (phi < p0 - PHI_BOX) phi = p0 - PHI_BOX;
+  return exp(phi);
+}
 
 /* A residual for a non-positive or non-finite prediction: large, so the
  * solver backs away, but finite, so it can. */
@@ -73,7 +89,7 @@ typedef struct fit_ctx {
 
 static int residuals(const gsl_vector *phi, void *data, gsl_vector *f) {
   fit_ctx *c = data;
-  for (size_t j = 0; j < c->np; j++) c->theta[j] = exp(gsl_vector_get(phi, j));
+  for (size_t j = 0; j < c->np; j++) c->theta[j] = theta_of(gsl_vector_get(phi, j), c->theta0[j]);
   for (size_t k = 0; k < f->size; k++) {
     size_t i = c->idx[k];
     double t = c->time(i, c->theta, c->user);
@@ -104,7 +120,7 @@ int ws_valid_fit_run(ws_valid_fit *out, ws_valid_time_fn time, void *user,
   return WS_EUNSUP;
 #else
   int st = WS_OK;
-  fit_ctx c = {time, user, measured, idx, np, malloc(np * sizeof(double))};
+  fit_ctx c = {time, user, measured, idx, np, malloc(np * sizeof(double)), theta0};
   out->theta = malloc(np * sizeof(double));
   gsl_vector *phi = gsl_vector_alloc(np);
   gsl_vector *f0 = gsl_vector_alloc(nidx);
@@ -145,7 +161,7 @@ int ws_valid_fit_run(ws_valid_fit *out, ws_valid_time_fn time, void *user,
     st = WS_EINVAL;
   } else {
     gsl_vector *x = gsl_multifit_nlinear_position(w);
-    for (size_t j = 0; j < np; j++) out->theta[j] = exp(gsl_vector_get(x, j));
+    for (size_t j = 0; j < np; j++) out->theta[j] = theta_of(gsl_vector_get(x, j), theta0[j]);
     gsl_vector *fr = gsl_multifit_nlinear_residual(w);
     gsl_blas_ddot(fr, fr, &out->cost);
   }
