@@ -104,9 +104,10 @@ int ws_valid_cache_key(char out[17], const char *kernel, const char *ptx_text,
    * stale profiles are not read (2: the interleaved cache replay; 3: the
    * dependencies section, atomics and sectors per warp; 4: sampled DRAM
    * bytes estimated per buffer; 5: a sample's own share of the L2; 6: the
-   * DRAM partition imbalance and the model-neutral warp_mix section
-   * instead of the kothapalli and luo_suda sections, from two branches). */
-  fnv_str(&f, "warpsight-profile-cache/6");
+   * DRAM partition imbalance; 7: the model-neutral warp_mix section instead
+   * of the kothapalli and luo_suda sections, so that a version-6 profile
+   * written before both were merged, without warp_mix, is not read). */
+  fnv_str(&f, "warpsight-profile-cache/7");
   fnv_str(&f, kernel);
   fnv_str(&f, ptx_text ? ptx_text : "");
   /* The launch as the unformatted JSON of what --launches writes
