@@ -46,19 +46,21 @@ static void csv_field(FILE *f, const char *s) {
   fputc('"', f);
 }
 
+/* The header's column per model: ",PREFIX<model>" each. */
+static void model_columns(FILE *f, const char *prefix, const ws_valid_report *r) {
+  for (size_t m = 0; m < r->nmodels; m++) {
+    fputs(prefix, f);
+    csv_field(f, r->models[m]);
+  }
+}
+
 int ws_report_validate_csv(const ws_valid_report *r, const char *path, ws_diag *d) {
   ws_outfile o;
   if (ws_outfile_open(&o, path, d)) return WS_EIO;
   FILE *f = o.f;
   fputs("kernel,gpu,input_size,grid,block,measured_s", f);
-  for (size_t m = 0; m < r->nmodels; m++) {
-    fputs(",predicted_s_", f);
-    csv_field(f, r->models[m]);
-  }
-  for (size_t m = 0; m < r->nmodels; m++) {
-    fputs(",error_pct_", f);
-    csv_field(f, r->models[m]);
-  }
+  model_columns(f, ",predicted_s_", r);
+  model_columns(f, ",error_pct_", r);
   fputc('\n', f);
   for (size_t i = 0; i < r->nrows; i++) {
     const ws_valid_outcome *oc = &r->rows[i];
@@ -87,10 +89,7 @@ int ws_report_validate_floors_csv(const ws_valid_report *r, const char *path, ws
   if (ws_outfile_open(&o, path, d)) return WS_EIO;
   FILE *f = o.f;
   fputs("line,kernel,gpu,floor_dram_s,floor_issue_s", f);
-  for (size_t m = 0; m < r->nmodels; m++) {
-    fputs(",below_floor_", f);
-    csv_field(f, r->models[m]);
-  }
+  model_columns(f, ",below_floor_", r);
   fputc('\n', f);
   for (size_t i = 0; i < r->nrows; i++) {
     const ws_valid_outcome *oc = &r->rows[i];
