@@ -68,14 +68,22 @@ void ws_advise_free(ws_advice *a); /* NULL is a no-op; leaves *a reusable */
 
 /* Counterfactuals (issue 13 point 4; docs/advisor.md): the profile with one
  * inefficiency removed.  Perfect coalescing (uncoalesced -> coalesced
- * instructions, transactions per request at one per 128 bytes), no bank
- * conflicts (replays 0), no divergence (extra instructions 0), no barriers
- * (#Synch_insts 0). */
+ * instructions; with the GPU, transactions per request at what the
+ * request's bytes need in the GPU's transaction unit), no bank conflicts
+ * (replays 0), no divergence (extra instructions 0, and out of comp_insts), no barriers
+ * (#Synch_insts 0), maximum ILP (no dependency stalls: ILP = the warp's
+ * instructions, the dependency path at most one issue slot per instruction
+ * and one load latency), maximum occupancy (resident blocks per SM as the
+ * GPU's warp and block limits allow, registers and shared memory not
+ * limiting, block size unchanged; needs the GPU and the launch, so only
+ * ws_advise_cf_apply_launch() and ws_advise_cf_saving() make it). */
 typedef enum ws_cf_kind {
   WS_CF_COALESCING,
   WS_CF_BANK_CONFLICTS,
   WS_CF_DIVERGENCE,
   WS_CF_BARRIERS,
+  WS_CF_ILP,
+  WS_CF_OCCUPANCY,
   WS_CF_COUNT
 } ws_cf_kind;
 
@@ -83,8 +91,17 @@ typedef enum ws_cf_kind {
 const char *ws_advise_cf_name(ws_cf_kind k);
 
 /* Remove inefficiency k from f.  Returns 1 if f changed, 0 when the profile
- * has none of it (or lacks the field). */
+ * has none of it (or lacks the field); always 0 for WS_CF_OCCUPANCY, and
+ * WS_CF_COALESCING leaves avg_trans_warp (its unit is the GPU's). */
 int ws_advise_cf_apply(ws_profile_fields *f, ws_cf_kind k);
+
+/* Remove inefficiency k from p's fields, any k: WS_CF_COALESCING lowers
+ * avg_trans_warp in g's transaction unit (gpuperf.transaction_bytes, as
+ * Transit reads it), WS_CF_OCCUPANCY sets
+ * occupancy.active_blocks_per_sm from g's limits with p's block size,
+ * capped by the blocks the grid gives each SM.  Returns 1 if p changed, 0
+ * if not, negative (with a diagnostic) when the block cannot run on g. */
+int ws_advise_cf_apply_launch(ws_profile *p, const ws_gpu *g, ws_cf_kind k, ws_diag *d);
 
 /* Run `model` on p and on p with k removed: *base_cycles and *cf_cycles
  * (NaN unless WS_OK); the saving is their difference.  WS_EMISSING when the

@@ -141,10 +141,10 @@ int ws_model_missing(ws_model_result *r, const char *path, ws_diag *d);
 /* Record that the GPU lacks models.<model>.<key> (the path says which GPU). */
 int ws_model_missing_gpu(ws_model_result *r, const ws_gpu *g, const char *model,
                          const char *key, ws_diag *d);
-/* The GPU parameter models.<model>.<key>, or NaN after recording it missing
- * and setting *missing. */
-double ws_model_gpu_param(ws_model_result *r, const ws_gpu *g, const char *model,
-                          const char *key, int *missing, ws_diag *d);
+/* The GPU parameter `id` (gpu_params.def), or NaN after recording
+ * models.<model>.<key> missing and setting *missing. */
+double ws_model_gpu_param(ws_model_result *r, const ws_gpu *g, ws_gp_id id,
+                          int *missing, ws_diag *d);
 /* A profile field's value, or NaN after recording `path` missing and
  * setting *missing. */
 double ws_model_need(ws_model_result *r, double v, const char *path,

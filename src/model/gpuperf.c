@@ -46,12 +46,12 @@ static double count_or_zero(double v, const char *path, ws_diag *d) {
 
 /* models.gpuperf.KEY of the GPU, or `fallback` (when finite and > 0), else
  * reported missing. */
-static double gpu_need(ws_model_result *r, const ws_gpu *g, const char *key,
+static double gpu_need(ws_model_result *r, const ws_gpu *g, ws_gp_id id,
                        double fallback, ws_diag *d, int *miss) {
-  double v = ws_gpu_param_or(g, "gpuperf", key, NAN);
+  double v = ws_gpu_p(g, id);
   if (isfinite(v)) return v;
   if (isfinite(fallback) && fallback > 0) return fallback;
-  ws_model_missing_gpu(r, g, "gpuperf", key, d);
+  ws_model_missing_gpu(r, g, ws_gpu_param_table[id].model, ws_gpu_param_table[id].key, d);
   (*miss)++;
   return NAN;
 }
@@ -138,13 +138,14 @@ int ws_model_gpuperf(ws_model_result *out, const ws_profile *p,
   memory_ratios(&trans, &miss_ratio, out, f, no_cache, has_mem, d, &miss);
 
   /* GPU parameters (Table 3). */
-  double dram_lat = gpu_need(out, g, "dram_lat", NAN, d, &miss);
-  double delta = gpu_need(out, g, "delta", NAN, d, &miss);
-  double fp_lat = gpu_need(out, g, "fp_lat", NAN, d, &miss);
-  double simd_width = gpu_need(out, g, "simd_width", g->cores_per_sm, d, &miss);
-  double trans_size = gpu_need(out, g, "transaction_bytes",
+  double dram_lat = gpu_need(out, g, WS_GP_GPUPERF_DRAM_LAT, NAN, d, &miss);
+  double delta = gpu_need(out, g, WS_GP_GPUPERF_DELTA, NAN, d, &miss);
+  double fp_lat = gpu_need(out, g, WS_GP_GPUPERF_FP_LAT, NAN, d, &miss);
+  double simd_width = gpu_need(out, g, WS_GP_GPUPERF_SIMD_WIDTH, g->cores_per_sm, d, &miss);
+  double trans_size = gpu_need(out, g, WS_GP_GPUPERF_TRANSACTION_BYTES,
                                g->cache.l1_line_bytes, d, &miss);
-  double gamma = ws_gpu_param_or(g, "gpuperf", "gamma", GPUPERF_GAMMA_DEFAULT);
+  double gamma = ws_gpu_p(g, WS_GP_GPUPERF_GAMMA);
+  if (!isfinite(gamma)) gamma = GPUPERF_GAMMA_DEFAULT;
   double warp_size = g->warp_size;
 
   if (miss) return WS_EMISSING;
@@ -157,15 +158,15 @@ int ws_model_gpuperf(ws_model_result *out, const ws_profile *p,
                               "per_warp.bank_conflict_replays", d);
   double sfu_width = NAN, hit_lat = 0.0;
   if (sfu > 0)
-    sfu_width = gpu_need(out, g, "sfu_width", g->sfu_per_sm, d, &miss);
+    sfu_width = gpu_need(out, g, WS_GP_GPUPERF_SFU_WIDTH, g->sfu_per_sm, d, &miss);
   /* (12) as printed: AMAT = avg_DRAM_lat x miss_ratio + hit_lat, with one
    * cache hit latency (Table 3), that of the first cache a global load
    * looks up: L1 where it caches global loads, else L2; none without a
    * cache.  (A hit-ratio-weighted hit latency is the warpsight model's.) */
   if (has_mem && g->cache.l1_caches_global)
-    hit_lat = gpu_need(out, g, "l1_lat", g->lat.l1, d, &miss);
+    hit_lat = gpu_need(out, g, WS_GP_GPUPERF_L1_LAT, g->lat.l1, d, &miss);
   else if (has_mem && !no_cache)
-    hit_lat = gpu_need(out, g, "l2_lat", g->lat.l2, d, &miss);
+    hit_lat = gpu_need(out, g, WS_GP_GPUPERF_L2_LAT, g->lat.l2, d, &miss);
   if (miss) return WS_EMISSING;
 
   double ilp = parallelism_or_one(f->ilp, "ilp", d), mlp = parallelism_or_one(f->mlp, "mlp", d);

@@ -27,10 +27,10 @@ static double min2(double a, double b) { return a < b ? a : b; }
 int ws_model_hong_kim(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
                       ws_diag *d) {
   int missing = 0;
-  double mem_ld = ws_model_gpu_param(r, g, M, "mem_ld", &missing, d);
-  double dd_uncoal = ws_model_gpu_param(r, g, M, "departure_del_uncoal", &missing, d);
-  double dd_coal = ws_model_gpu_param(r, g, M, "departure_del_coal", &missing, d);
-  double issue_cycles = ws_model_gpu_param(r, g, M, "issue_cycles", &missing, d);
+  double mem_ld = ws_model_gpu_param(r, g, WS_GP_HONG_KIM_MEM_LD, &missing, d);
+  double dd_uncoal = ws_model_gpu_param(r, g, WS_GP_HONG_KIM_DEPARTURE_DEL_UNCOAL, &missing, d);
+  double dd_coal = ws_model_gpu_param(r, g, WS_GP_HONG_KIM_DEPARTURE_DEL_COAL, &missing, d);
+  double issue_cycles = ws_model_gpu_param(r, g, WS_GP_HONG_KIM_ISSUE_CYCLES, &missing, d);
   double comp_insts = ws_model_need(r, p->f.comp_insts, "per_warp.comp_insts", &missing, d);
   double coal = ws_model_need(r, p->f.coal_mem_insts, "per_warp.coal_mem_insts", &missing, d);
   double uncoal = ws_model_need(r, p->f.uncoal_mem_insts, "per_warp.uncoal_mem_insts", &missing, d);
@@ -47,7 +47,9 @@ int ws_model_hong_kim(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
     if (uncoal > 0) {
       if (ws_pf_has(p->f.uncoal_per_mw))
         uncoal_per_mw = p->f.uncoal_per_mw;
-      else if (ws_gpu_param(g, M, "uncoal_per_mw", &uncoal_per_mw, NULL) != WS_OK) {
+      else if (isfinite(ws_gpu_p(g, WS_GP_HONG_KIM_UNCOAL_PER_MW)))
+        uncoal_per_mw = ws_gpu_p(g, WS_GP_HONG_KIM_UNCOAL_PER_MW);
+      else {
         char path[160];
         snprintf(path, sizeof path,
                  "memory.uncoal_per_mw (or the GPU's models.%s.uncoal_per_mw; %s has none)", M, g->name);

@@ -158,11 +158,11 @@ int ws_model_missing_gpu(ws_model_result *r, const ws_gpu *g, const char *model,
   return ws_model_missing(r, path, d);
 }
 
-double ws_model_gpu_param(ws_model_result *r, const ws_gpu *g, const char *model,
-                          const char *key, int *missing, ws_diag *d) {
-  double v = ws_gpu_param_or(g, model, key, NAN);
+double ws_model_gpu_param(ws_model_result *r, const ws_gpu *g, ws_gp_id id,
+                          int *missing, ws_diag *d) {
+  double v = ws_gpu_p(g, id);
   if (isfinite(v)) return v;
-  ws_model_missing_gpu(r, g, model, key, d);
+  ws_model_missing_gpu(r, g, ws_gpu_param_table[id].model, ws_gpu_param_table[id].key, d);
   *missing = 1;
   return NAN;
 }

@@ -28,14 +28,6 @@
 int ws_model_transit(ws_model_result *out, const ws_profile *p,
                      const ws_gpu *g, ws_diag *d);
 
-/* A GPU parameter models.transit.<prec>_<key>, recorded as missing if absent. */
-static double gpu_param(ws_model_result *out, const ws_gpu *g,
-                        const char *point, const char *prec, const char *key,
-                        ws_diag *d, int *missing) {
-  char name[64];
-  snprintf(name, sizeof name, "%s_%s_%s", point, prec, key);
-  return ws_model_gpu_param(out, g, "transit", name, missing, d);
-}
 
 int ws_model_transit(ws_model_result *out, const ws_profile *p,
                      const ws_gpu *g, ws_diag *d) {
@@ -67,7 +59,8 @@ int ws_model_transit(ws_model_result *out, const ws_profile *p,
    * the file does not give it); the L2 sector only when that is absent. */
   const double sector = g->cache.l2_sector_bytes > 0 ? g->cache.l2_sector_bytes
                                                      : 32.0;
-  const double trans_bytes = ws_gpu_param_or(g, "gpuperf", "transaction_bytes", sector);
+  const double tb = ws_gpu_p(g, WS_GP_GPUPERF_TRANSACTION_BYTES);
+  const double trans_bytes = isfinite(tb) ? tb : sector;
   double dram_bytes = NAN;
   int measured = 0;
   if (ws_pf_has(f->dram_read_bytes) || ws_pf_has(f->dram_write_bytes)) {
@@ -90,12 +83,17 @@ int ws_model_transit(ws_model_result *out, const ws_profile *p,
   /* SP or DP: the majority of the floating-point instructions decides. */
   int dp = ws_pf_has(f->fp64_insts) && ws_pf_has(f->fp_insts) &&
            f->fp64_insts > 0.5 * f->fp_insts;
-  const char *prec = dp ? "dp" : "sp";
+  /* the measured points of models.transit, SP or DP */
+  static const ws_gp_id pts[2][4] = {
+      {WS_GP_TRANSIT_DELTA_SP_THREADS, WS_GP_TRANSIT_DELTA_SP_GBS, WS_GP_TRANSIT_PI_SP_THREADS,
+       WS_GP_TRANSIT_PI_SP_VALUE},
+      {WS_GP_TRANSIT_DELTA_DP_THREADS, WS_GP_TRANSIT_DELTA_DP_GBS, WS_GP_TRANSIT_PI_DP_THREADS,
+       WS_GP_TRANSIT_PI_DP_VALUE}};
   ws_transit_params tp;
-  tp.k_delta = gpu_param(out, g, "delta", prec, "threads", d, &missing);
-  tp.r = gpu_param(out, g, "delta", prec, "gbs", d, &missing);
-  tp.m = gpu_param(out, g, "pi", prec, "threads", d, &missing);
-  tp.p = gpu_param(out, g, "pi", prec, "value", d, &missing);
+  tp.k_delta = ws_model_gpu_param(out, g, pts[dp][0], &missing, d);
+  tp.r = ws_model_gpu_param(out, g, pts[dp][1], &missing, d);
+  tp.m = ws_model_gpu_param(out, g, pts[dp][2], &missing, d);
+  tp.p = ws_model_gpu_param(out, g, pts[dp][3], &missing, d);
   if (missing) return WS_EMISSING;
 
   const double ws = g->warp_size > 0 ? g->warp_size : 32;

@@ -47,23 +47,25 @@ typedef struct ws_params {
 
 static int read_params(ws_params *w, ws_model_result *r, const ws_gpu *g, ws_diag *d) {
   int missing = 0;
-  w->issue_rate = ws_model_gpu_param(r, g, M, "issue_rate", &missing, d);
-  w->lsu_rate = ws_model_gpu_param(r, g, M, "lsu_rate", &missing, d);
-  w->l2_bpc = ws_model_gpu_param(r, g, M, "l2_bytes_per_cycle", &missing, d);
-  w->dram_eff = ws_model_gpu_param(r, g, M, "dram_efficiency", &missing, d);
-  w->alu_scale = ws_model_gpu_param(r, g, M, "alu_latency_scale", &missing, d);
-  w->mem_scale = ws_model_gpu_param(r, g, M, "mem_latency_scale", &missing, d);
-  w->p = ws_model_gpu_param(r, g, M, "overlap_p", &missing, d);
-  w->launch_us = ws_model_gpu_param(r, g, M, "launch_us", &missing, d);
-  w->barrier_cycles = ws_model_gpu_param(r, g, M, "barrier_cycles", &missing, d);
-  w->atomic_cycles = ws_model_gpu_param(r, g, M, "atomic_cycles", &missing, d);
+  w->issue_rate = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_ISSUE_RATE, &missing, d);
+  w->lsu_rate = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_LSU_RATE, &missing, d);
+  w->l2_bpc = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_L2_BYTES_PER_CYCLE, &missing, d);
+  w->dram_eff = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_DRAM_EFFICIENCY, &missing, d);
+  w->alu_scale = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_ALU_LATENCY_SCALE, &missing, d);
+  w->mem_scale = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_MEM_LATENCY_SCALE, &missing, d);
+  w->p = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_OVERLAP_P, &missing, d);
+  w->launch_us = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_LAUNCH_US, &missing, d);
+  w->barrier_cycles = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_BARRIER_CYCLES, &missing, d);
+  w->atomic_cycles = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_ATOMIC_CYCLES, &missing, d);
   /* Optional: CC 1.0-1.2 have no FP64 units (no value derived); there an
    * FP64 instruction cannot run, and its term is 0. */
-  w->fp64_lanes = ws_gpu_param_or(g, M, "fp64_lanes_per_sm", 0);
-  w->block_cycles = ws_model_gpu_param(r, g, M, "block_cycles", &missing, d);
-  w->div_penalty = ws_model_gpu_param(r, g, M, "divergence_penalty", &missing, d);
+  w->fp64_lanes = ws_gpu_p(g, WS_GP_WARPSIGHT_FP64_LANES_PER_SM);
+  if (!isfinite(w->fp64_lanes)) w->fp64_lanes = 0;
+  w->block_cycles = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_BLOCK_CYCLES, &missing, d);
+  w->div_penalty = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_DIVERGENCE_PENALTY, &missing, d);
   /* Optional (derived as 1): a file without it has no camping term. */
-  w->camping = ws_gpu_param_or(g, M, "partition_camping", 0);
+  w->camping = ws_gpu_p(g, WS_GP_WARPSIGHT_PARTITION_CAMPING);
+  if (!isfinite(w->camping)) w->camping = 0;
   if (!(g->sms > 0) || !(g->clock_ghz > 0) || !(g->mem_bandwidth_gbs > 0)) {
     ws_model_missing(r, "gpu.sms, gpu.clock_ghz, gpu.mem_bandwidth_gbs", d);
     missing = 1;

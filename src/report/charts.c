@@ -85,6 +85,10 @@ int ws_chart_scatter(const char *p, const ws_chart_scatter_spec *spec,
   (void)p, (void)spec, (void)series, (void)n;
   return no_cairo(d);
 }
+int ws_chart_sweep(const char *p, const ws_sweep_table *t, ws_diag *d) {
+  (void)p, (void)t;
+  return no_cairo(d);
+}
 
 #else /* WS_HAVE_CAIRO */
 
@@ -1111,6 +1115,165 @@ int ws_chart_scatter(const char *path, const ws_chart_scatter_spec *spec,
   snprintf(c.desc, sizeof c.desc, "%s", spec->desc ? spec->desc : "");
   scatter_data sd = {spec, series, n};
   return render(path, draw_scatter, &sd, &c, d);
+}
+
+/* (e) Block-size sweep ------------------------------------------------------*/
+
+/* Two panels sharing the x axis (threads per block): predicted time, one
+ * line per (GPU, model) -- colour by GPU, dash and marker by model -- and
+ * occupancy, one line per GPU.  Hong & Kim plot time against threads per
+ * block (ISCA'09 figs. 15-20), Luo & Suda time and occupancy (fig. 8). */
+enum { SW_TOP_PY1 = 360, SW_BOT_PY0 = 408 };
+
+static void sweep_style(canvas *c, size_t k, size_t m) {
+  static const double dashes[][2] = {{1, 0}, {7, 4}, {2, 3}, {10, 3}};
+  const double *rgb = scatter_palette[k % SCATTER_NPALETTE];
+  color(c, rgb[0], rgb[1], rgb[2]);
+  cairo_set_dash(c->cr, dashes[m % 4], m % 4 ? 2 : 0, 0);
+  cairo_set_line_width(c->cr, 2);
+}
+
+/* One polyline through the finite points of y[r * stride], with markers. */
+static void sweep_line(canvas *c, const ws_sweep_table *t, const double *y, size_t stride,
+                       size_t shape) {
+  int pen = 0;
+  for (size_t r = 0; r < t->nrows; r++) {
+    double v = y[r * stride];
+    if (!isfinite(v) || (c->logy && v <= 0)) {
+      pen = 0;
+      continue;
+    }
+    if (pen) cairo_line_to(c->cr, tx(c, (double)t->threads[r]), ty(c, v));
+    else cairo_move_to(c->cr, tx(c, (double)t->threads[r]), ty(c, v));
+    pen = 1;
+  }
+  cairo_stroke(c->cr);
+  cairo_set_dash(c->cr, NULL, 0, 0);
+  for (size_t r = 0; r < t->nrows; r++) {
+    double v = y[r * stride];
+    if (!isfinite(v) || (c->logy && v <= 0)) continue;
+    marker(c->cr, shape, tx(c, (double)t->threads[r]), ty(c, v), 3.5);
+    cairo_fill(c->cr);
+  }
+}
+
+/* The legend's entries: a colour per GPU, then (unless gpus_only, the
+ * occupancy panel, or with one model) a dash and marker per model. */
+static size_t sweep_legend_lines(const ws_sweep_table *t, int gpus_only) {
+  size_t n = t->ngpus + (gpus_only || t->nmodels < 2 ? 0 : t->nmodels);
+  return n > 20 ? 20 : n; /* the rest would leave the panel */
+}
+
+static double sweep_legend_width(canvas *c, const ws_sweep_table *t) {
+  double lw = 0;
+  for (size_t i = 0; i < sweep_legend_lines(t, 0); i++)
+    lw = fmax(lw, text_width(c, i < t->ngpus ? t->gpus[i] : t->models[i - t->ngpus], 12, 0));
+  return lw + 52;
+}
+
+/* The legend right of the plot, its top left corner at (lx, ly): it never
+ * hides a line. */
+static void sweep_legend(canvas *c, const ws_sweep_table *t, double lx, double ly, int gpus_only) {
+  size_t lines = sweep_legend_lines(t, gpus_only), nm = lines - (lines < t->ngpus ? lines : t->ngpus);
+  double row = 17;
+  color(c, 0.6, 0.6, 0.6);
+  cairo_set_line_width(c->cr, 1);
+  cairo_rectangle(c->cr, lx, ly, sweep_legend_width(c, t), (double)lines * row + 8);
+  cairo_stroke(c->cr);
+  for (size_t i = 0; i < lines; i++) {
+    int is_gpu = i < t->ngpus;
+    size_t m = is_gpu ? 0 : i - t->ngpus;
+    double cy = ly + 4 + row * ((double)i + 0.5);
+    sweep_style(c, is_gpu ? i : 0, m);
+    if (!is_gpu) color(c, 0.3, 0.3, 0.3);
+    cairo_move_to(c->cr, lx + 6, cy);
+    cairo_line_to(c->cr, lx + 34, cy);
+    cairo_stroke(c->cr);
+    cairo_set_dash(c->cr, NULL, 0, 0);
+    if (!is_gpu || !nm) {
+      marker(c->cr, m, lx + 20, cy, 3.5);
+      cairo_fill(c->cr);
+    }
+    color(c, 0.05, 0.05, 0.05);
+    text(c, lx + 42, cy, is_gpu ? t->gpus[i] : t->models[m], 12, 0, 0.5, 0, 0);
+  }
+}
+
+typedef struct sweep_ranges {
+  const ws_sweep_table *t;
+  double y0, y1; /* the time panel's range */
+  int logy;      /* the time panel is logarithmic */
+} sweep_ranges;
+
+static void draw_sweep(canvas *c, const void *data) {
+  const sweep_ranges *sr = data;
+  const ws_sweep_table *t = sr->t;
+  /* the legends stand right of both panels */
+  c->px1 = W - MR - sweep_legend_width(c, t) - 12;
+  /* time panel */
+  c->py0 = MT, c->py1 = SW_TOP_PY1, c->y0 = sr->y0, c->y1 = sr->y1, c->logy = sr->logy;
+  axes(c, "", "predicted time (ms)");
+  cairo_save(c->cr);
+  clip_plot(c);
+  for (size_t k = 0; k < t->ngpus; k++)
+    for (size_t m = 0; m < t->nmodels; m++) {
+      sweep_style(c, k, m);
+      sweep_line(c, t, t->time_ms + k * t->nmodels + m, t->ngpus * t->nmodels, m);
+    }
+  cairo_restore(c->cr);
+  sweep_legend(c, t, c->px1 + 12, c->py0, 0);
+  /* occupancy panel */
+  char title[sizeof c->title];
+  memcpy(title, c->title, sizeof title);
+  c->title[0] = '\0';
+  c->py0 = SW_BOT_PY0, c->py1 = H - MB, c->y0 = 0, c->y1 = 110, c->logy = 0;
+  axes(c, "threads per block", "occupancy (%)");
+  memcpy(c->title, title, sizeof title);
+  cairo_save(c->cr);
+  clip_plot(c);
+  /* GPUs with the same warp limits have the same occupancy: each line is
+   * drawn narrower than the one before, so the first stays visible */
+  double *pct = malloc((t->nrows ? t->nrows : 1) * t->ngpus * sizeof *pct);
+  for (size_t k = 0; pct && k < t->ngpus; k++) {
+    for (size_t r = 0; r < t->nrows; r++) pct[k * t->nrows + r] = 100 * t->occupancy[r * t->ngpus + k];
+    sweep_style(c, k, 0);
+    cairo_set_line_width(c->cr, 2 + 2.5 * (double)(t->ngpus - 1 - k) / (double)t->ngpus);
+    sweep_line(c, t, pct + k * t->nrows, 1, 0);
+  }
+  cairo_restore(c->cr);
+  sweep_legend(c, t, c->px1 + 12, c->py0, 1);
+  if (!pct) c->oom = 1;
+  free(pct);
+}
+
+int ws_chart_sweep(const char *path, const ws_sweep_table *t, ws_diag *d) {
+  if (!t || !t->nrows || !t->ngpus || !t->nmodels) return ws_diag_error(d, "sweep chart: an empty sweep");
+  sweep_ranges sr = {t, INFINITY, -INFINITY, 0};
+  double x0 = INFINITY, x1 = -INFINITY;
+  for (size_t r = 0; r < t->nrows; r++) {
+    x0 = fmin(x0, (double)t->threads[r]), x1 = fmax(x1, (double)t->threads[r]);
+    for (size_t i = 0; i < t->ngpus * t->nmodels; i++) {
+      double v = t->time_ms[r * t->ngpus * t->nmodels + i];
+      if (isfinite(v) && v > 0) sr.y0 = fmin(sr.y0, v), sr.y1 = fmax(sr.y1, v);
+    }
+  }
+  if (!(sr.y0 <= sr.y1)) sr.y0 = 0.1, sr.y1 = 1; /* nothing ran: an empty frame */
+  sr.logy = sr.y1 > 10 * sr.y0;
+  if (sr.logy) {
+    sr.y0 = pow(10, floor(log10(sr.y0))), sr.y1 = pow(10, ceil(log10(sr.y1)));
+  } else {
+    sr.y1 *= 1.1, sr.y0 = 0;
+  }
+  double px = (x1 - x0) * 0.04;
+  canvas c = {0};
+  canvas_reset(&c);
+  c.x0 = x0 - (px > 0 ? px : 16), c.x1 = x1 + (px > 0 ? px : 16);
+  snprintf(c.title, sizeof c.title, "%s: predicted time and occupancy against block size",
+           t->kernel ? t->kernel : "kernel");
+  snprintf(c.desc, sizeof c.desc,
+           "warpsight sweep: %zu block sizes from %llu to %llu threads, %zu GPU(s), %zu model(s)",
+           t->nrows, (unsigned long long)x0, (unsigned long long)x1, t->ngpus, t->nmodels);
+  return render(path, draw_sweep, &sr, &c, d);
 }
 
 #endif /* WS_HAVE_CAIRO */

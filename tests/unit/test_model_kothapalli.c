@@ -32,12 +32,21 @@ static ws_profile *load_profile(const char *section) {
   return p;
 }
 
-/* Runs `model` and returns its status; the caller frees r and d. */
+/* Runs `model` and returns its status; the caller frees r and d.  The
+ * section is checked when the profile is loaded: a bad one fails there
+ * (WS_EINVAL, the same message naming its path). */
 static int run(ws_model_result *r, ws_diag *d, const char *model,
                const char *section) {
-  ws_profile *p = load_profile(section);
+  char buf[2048];
+  snprintf(buf, sizeof buf,
+           "{\"schema\":\"warpsight-profile/1\",\"kernel\":\"k\","
+           "\"launch\":{\"grid\":[5,1,1],\"block\":[64,1,1]}%s%s}",
+           section[0] ? "," : "", section);
+  ws_profile *p;
+  int st = ws_profile_load_json(&p, buf, "test", d);
+  if (st != WS_OK) return st;
   ws_gpu *g;
-  int st = ws_gpu_load_json(&g, gpu_json, "gpu", d);
+  st = ws_gpu_load_json(&g, gpu_json, "gpu", d);
   assert_ok_diag(st, d);
   st = ws_model_predict(r, model, p, g, d);
   ws_gpu_free(g);
