@@ -576,8 +576,8 @@ static void heaviest_warps(void **s) {
     assert_ok_diag(ws_model_predict(&r, "kothapalli-max", back, fx.g, &fx.d), &fx.d);
     double fp = ws_gpu_p(fx.g, WS_GP_KOTHAPALLI_OP_FP_SIMPLE),
            gc = ws_gpu_p(fx.g, WS_GP_KOTHAPALLI_GLOBAL_CYCLES);
-    assert_close(ws_model_term_get(&r, "n_comp"), 3 * fp, 0);
-    assert_close(ws_model_term_get(&r, "n_memory_global"), (gc + 8) / 8, 0);
+    assert_close(ws_model_term_value(&r, WS_TERM_KOTHAPALLI_N_COMP), 3 * fp, 0);
+    assert_close(ws_model_term_value(&r, WS_TERM_KOTHAPALLI_N_MEMORY_GLOBAL), (gc + 8) / 8, 0);
     ws_model_result_free(&r);
     ws_profile_free(back);
     free(text);
