@@ -103,8 +103,8 @@ int ws_valid_cache_key(char out[17], const char *kernel, const char *ptx_text,
    * stale profiles are not read (2: the interleaved cache replay; 3: the
    * dependencies section, atomics and sectors per warp; 4: sampled DRAM
    * bytes estimated per buffer; 5: a sample's own share of the L2; 6: the
-   * DRAM partition imbalance). */
-  fnv_str(&f, "warpsight-profile-cache/6");
+   * DRAM partition imbalance; 7: lines per request). */
+  fnv_str(&f, "warpsight-profile-cache/7");
   fnv_str(&f, kernel);
   fnv_str(&f, ptx_text ? ptx_text : "");
   /* The launch as the unformatted JSON of what --launches writes
