@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/valid_cli.h"
 #include "warpsight/model.h"
+#include "warpsight/report.h"
 #include "warpsight/valid.h"
 
 static const char help[] =
@@ -47,13 +48,6 @@ static const char help[] =
     "  --kernels L        use only these kernels' rows\n"
     "  --sample-blocks N, --ptx-dir DIR, --cache DIR, --no-cache: as for validate\n\n"
     "Exit status: 0 ok; 2 bad usage or input, or no row could be predicted.\n";
-
-static void stats_row(const char *what, const ws_valid_stats *b, const ws_valid_stats *a) {
-  printf("  %-10s %5zu rows  MAPE %8.1f%% -> %8.1f%%   median %8.1f%% -> %8.1f%%   "
-         "within 20%% %4.0f%% -> %4.0f%%\n",
-         what, a->n, b->mape, a->mape, b->median_ape, a->median_ape, 100 * b->within20,
-         100 * a->within20);
-}
 
 int cmd_calibrate(int argc, char **argv) {
   const char *gpu_s = NULL, *model = NULL, *out_s = NULL, *kernels_s = NULL, *sample_s = NULL,
@@ -127,12 +121,7 @@ int cmd_calibrate(int argc, char **argv) {
   size_t nsel = 0;
   for (size_t i = 0; i < data->nrows; i++) {
     const ws_valid_row *r = &data->rows[i];
-    int keep = !strcmp(r->gpu, gpu);
-    if (keep && kernels.n) {
-      keep = 0;
-      for (size_t j = 0; j < kernels.n; j++) keep |= !strcmp(kernels.v[j], r->kernel);
-    }
-    if (!keep) continue;
+    if (strcmp(r->gpu, gpu) || !vcli_selects(&kernels, r->kernel)) continue;
     ws_launch_spec *l = NULL;
     if ((st = ws_valid_launch(&l, r, pos[0], &d))) {
       cli_print_diag(&d);
@@ -194,19 +183,14 @@ int cmd_calibrate(int argc, char **argv) {
   const char *base = strrchr(pos[0], '/') ? strrchr(pos[0], '/') + 1 : pos[0];
   snprintf(source, sizeof source, "calibrated by warpsight calibrate on %s, %zu rows, %s", base,
            c.ntrain, date);
-  printf("calibrated %s on %s: %zu training rows, %zu held-out rows, %zu iterations%s\n", model,
-         gpu, c.ntrain, c.ntest, c.iterations, c.converged ? "" : " (did not converge)");
-  for (size_t j = 0; j < c.np; j++) {
-    printf("  %-22s %12.6g -> %12.6g\n", c.params[j], c.theta0[j], c.theta[j]);
-    ws_valid_gpu_set_param(g, model, c.params[j], c.theta[j], source, 1);
-  }
-  stats_row("training", &c.train_before, &c.train_after);
-  stats_row("held out", &c.test_before, &c.test_after);
+  ws_report_calibration(stdout, model, gpu, &c);
   if (!out_s) {
     snprintf(outbuf, sizeof outbuf, "%s-calibrated.json", gpu);
     out_s = outbuf;
   }
-  char *json = cJSON_Print(g->root);
+  ws_gpu *cal = NULL;
+  char *json = ws_valid_calibrated_gpu(&cal, g, model, &c, source) == WS_OK ? ws_gpu_to_json(cal) : NULL;
+  ws_gpu_free(cal);
   if (!json) {
     fprintf(stderr, "warpsight calibrate: error: out of memory\n");
     goto out;

@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
-#include "cli/kernel_name.h"
 #include "cli/model_print.h"
+#include "report/report_json.h"
 #include "warpsight/gpu.h"
 #include "warpsight/model.h"
 #include "warpsight/profile.h"
@@ -22,7 +22,8 @@
 
 static const char help_text[] =
     "usage: warpsight model --profile P.json --gpu G [--model M|all] [--json]\n"
-    "                       [--advise] [--charts DIR]\n\n"
+    "                       [--advise] [--charts DIR]\n"
+    "       warpsight model --terms [--model M|all] [--json]\n\n"
     "Runs a performance model on a kernel profile (warpsight-profile/1, see\n"
     "docs/profile.md) for GPU G (a database name, see 'warpsight gpus', or a\n"
     "JSON file).  Prints every intermediate term the paper names, in the\n"
@@ -45,11 +46,20 @@ static const char help_text[] =
     "                Transit and Roofline bounds; docs/advisor.md); with --json an\n"
     "                \"advice\" object; then the counterfactuals: each model's\n"
     "                saving with coalescing perfect, no bank conflicts, no\n"
-    "                divergence or no barriers, ranked by warpsight, and where\n"
+    "                divergence, no barriers, maximum ILP (no dependency stalls)\n"
+    "                or maximum occupancy (registers and shared memory not\n"
+    "                limiting), ranked by warpsight, and where\n"
     "                models disagree by more than 2x (\"counterfactuals\" in JSON)\n"
     "  --charts DIR  write DIR/KERNEL-MODEL.png and .svg for the models that have\n"
     "                a chart: gpuperf (benefit X-Y chart), transit (transit\n"
-    "                figure), roofline (docs/charts.md); DIR is created\n\n"
+    "                figure), roofline (docs/charts.md); DIR is created\n"
+    "  --terms       no profile or GPU: list the terms each model reports (name,\n"
+    "                unit, meaning, equation or source, from model_terms.def)\n"
+    "                and its cases or bounds with their limiter (model_bounds.def);\n"
+    "                every model unless --model names one; with --json\n"
+    "                {\"models\": [{\"model\", \"terms\": [{\"name\", \"unit\",\n"
+    "                \"equation\", \"meaning\"}], \"bounds\": [{\"name\", \"limiter\",\n"
+    "                \"advice\"}]}]}\n\n"
     "Exit status: 0 ok; 2 bad usage, a malformed profile or GPU, or a model that\n"
     "lacks inputs (with --model all, models lacking inputs are listed with the\n"
     "missing fields and the status stays 0 if any model ran).\n";
@@ -61,6 +71,19 @@ static void print_help(void) {
 }
 
 #define MAX_GPUS 32
+
+/* --terms: the declared terms and bounds of `model` (or every model) from
+ * the tables, as text or JSON; no model runs. */
+static int list_terms(const char *model, int json) {
+  if (!json) {
+    ws_report_model_declarations(stdout, model);
+    return EXIT_OK;
+  }
+  cJSON *root = ws_report_model_declarations_json(model);
+  cli_print_json(root);
+  cJSON_Delete(root);
+  return EXIT_OK;
+}
 
 /* One GPU of the --gpu list: runs the models, prints (text) or adds a result
  * set to `set` (JSON), then the advice and charts; times[m] gets model m's
@@ -75,15 +98,8 @@ static int model_one(const ws_profile *p, const char *gpu, const char *model, cJ
     ws_diag_free(&d);
     return cli_exit_for(st);
   }
-  if (set) {
-    cJSON_AddStringToObject(set, "gpu", g->name);
-    cJSON_AddStringToObject(set, "kernel", p->kernel);
-  } else {
-    char label[1024];
-    cli_kernel_label(label, sizeof label, p->kernel);
-    printf("kernel %s: grid %u x %u x %u, block %u x %u x %u on %s (%s)\n\n", label, p->grid[0],
-           p->grid[1], p->grid[2], p->block[0], p->block[1], p->block[2], g->name, g->full_name);
-  }
+  if (set) ws_report_model_set_json(set, p, g);
+  else ws_report_model_launch(stdout, p, g);
   /* The results that ran are kept for --advise, --charts and the table. */
   ws_model_result *res = NULL;
   size_t nres = 0;
@@ -100,11 +116,11 @@ static int model_one(const ws_profile *p, const char *gpu, const char *model, cJ
 }
 
 int cmd_model(int argc, char **argv) {
-  const char *profile = NULL, *gpu = NULL, *model = "hong-kim", *json = NULL;
-  const char *advise = NULL, *charts = NULL;
+  const char *profile = NULL, *gpu = NULL, *model = NULL, *json = NULL;
+  const char *advise = NULL, *charts = NULL, *terms = NULL;
   cli_opt opts[] = {{"--profile", 1, &profile}, {"--gpu", 1, &gpu}, {"--model", 1, &model},
                     {"--json", 0, &json}, {"--advise", 0, &advise},
-                    {"--charts", 1, &charts}, {NULL, 0, NULL}};
+                    {"--charts", 1, &charts}, {"--terms", 0, &terms}, {NULL, 0, NULL}};
   const char *pos[1];
   int npos, help;
   for (int i = 1; i < argc; i++)
@@ -113,6 +129,13 @@ int cmd_model(int argc, char **argv) {
       return EXIT_OK;
     }
   if (cli_parse("model", argc, argv, opts, pos, 0, &npos, "", &help)) return EXIT_USAGE;
+  if (terms) {
+    if (profile || gpu || advise || charts)
+      return cli_usage_error("model", "--terms takes no --profile, --gpu, --advise or --charts");
+    if (!model) model = "all";
+    return cli_model_valid(model) ? list_terms(model, json != NULL) : EXIT_USAGE;
+  }
+  if (!model) model = "hong-kim";
   if (!profile) return cli_usage_error("model", "--profile is required");
   if (!gpu) return cli_usage_error("model", "--gpu is required");
   if (!cli_model_valid(model)) return EXIT_USAGE;

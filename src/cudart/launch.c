@@ -63,7 +63,7 @@ static void write_charts(ws_rt *rt, const rt_kstat *k, const ws_model_result *r)
   snprintf(path, sizeof path, "%s/%s-%zu-%s", dir, rt->funcs[k->func].name,
            (size_t)(k - rt->kstats), r->model);
   ws_diag d = WS_DIAG_INIT;
-  ws_chart_for_result(path, r, &d); /* models without a chart say so: ignored */
+  ws_report_chart_for_result(path, r, &d); /* models without a chart say so: ignored */
   ws_diag_free(&d);
 }
 
@@ -75,7 +75,7 @@ static void predict(ws_rt *rt, rt_kstat *k, const ws_profile *prof) {
     int st = ws_model_predict(&r, rt->models[i], prof, rt->gpu, &d);
     if (st == WS_OK) {
       k->pred.ms[i] = r.time_ms;
-      if (i == 0 && r.limiter) k->pred.bottleneck = ws_strdup(r.limiter);
+      if (i == 0 && r.bound != WS_BOUND_NONE) k->pred.bottleneck = ws_strdup(ws_model_limiter(&r));
       write_charts(rt, k, &r);
     } else if (i == 0 && !rt->primary_warned) { /* once: the same reason for every kernel */
       fprintf(stderr, "warpsight: warning: the primary model %s cannot predict kernel %s "

@@ -1107,7 +1107,7 @@ EXECUTOR int ex_half(const xctx *X, const dinst *in, uint32_t m) {
 }
 
 /* setp: p (and q, the complement or an x2 form's upper element). */
-static void setp(const xctx *X, const dinst *in, uint32_t m) {
+EXECUTOR void setp(const xctx *X, const dinst *in, uint32_t m) {
   uint64_t *const R = X->R;
   uint32_t *const P = X->P;
   uint32_t hi = 0;
@@ -1890,8 +1890,11 @@ EXECUTOR int ex_ctrl(xctx *X, const dinst *in, uint32_t m) {
 /* ---- the warp loop -------------------------------------------------------------------- */
 
 /* Runs one instruction for the lanes m (at least one, or a branch): the
- * instruction's family executor.  Returns FL_*. */
-static inline int execute(xctx *X, const dinst *in, uint32_t m) {
+ * instruction's family executor.  Returns FL_*.  Inlined into the warp
+ * loop like the executors: GCC left it out of line, and the call per warp
+ * instruction cost about 8 % of reduce6's instructions against the single
+ * run_warp before the split (bench_emu under callgrind). */
+EXECUTOR int execute(xctx *X, const dinst *in, uint32_t m) {
   int st;
   switch (dop_family[in->op]) {
   case DF_CTRL: return ex_ctrl(X, in, m);

@@ -18,6 +18,7 @@ int ws_gpu_check_cache(const ws_cache_facts *C, const char *origin, ws_diag *d);
 /* Model parameters: finite; positive for the five paper models; integers
  * where they count whole things. */
 int ws_gpu_check_models(const struct cJSON *models, const char *origin, ws_diag *d);
+int ws_gpu_check_derived(const ws_gpu *g, const char *origin, ws_diag *d);
 
 /* The newest compute capability in cc_limits.def, e.g. "9.0" (static). */
 const char *ws_gpu_sm_limits_newest_cc(void);

@@ -8,12 +8,12 @@
  * finite-difference Jacobian).  Fitting log theta keeps every parameter
  * positive (latencies and delays are) and makes the step sizes relative.
  */
-#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "warpsight/valid.h"
+#include "valid/valid_int.h"
+#include "warpsight/valid_calib.h"
 
 #ifdef WS_HAVE_GSL
 #include <gsl/gsl_blas.h>
@@ -232,37 +232,4 @@ int ws_valid_assign_halves(ws_valid_data *v) {
   }
   free(all), free(tr), free(te);
   return st;
-}
-
-int ws_valid_gpu_set_param(ws_gpu *g, const char *model, const char *key, double v,
-                           const char *source, int estimate) {
-  if (!g || !g->root) return WS_EINVAL;
-  cJSON *models = cJSON_GetObjectItemCaseSensitive(g->root, "models");
-  if (!models) {
-    models = cJSON_AddObjectToObject(g->root, "models");
-    if (!models) return WS_ENOMEM;
-  }
-  g->models = models;
-  cJSON *m = cJSON_GetObjectItemCaseSensitive(models, model);
-  if (!m && !(m = cJSON_AddObjectToObject(models, model))) return WS_ENOMEM;
-  cJSON *item;
-  if (source) {
-    item = cJSON_CreateObject();
-    if (!item) return WS_ENOMEM;
-    cJSON_AddNumberToObject(item, "value", v);
-    cJSON_AddStringToObject(item, "source", source);
-    if (estimate) cJSON_AddBoolToObject(item, "estimate", 1);
-  } else {
-    cJSON *old = cJSON_GetObjectItemCaseSensitive(m, key);
-    cJSON *val = cJSON_IsObject(old) ? cJSON_GetObjectItemCaseSensitive(old, "value") : NULL;
-    if (cJSON_IsNumber(val)) { /* keep the entry, change its value (fast path for fits) */
-      cJSON_SetNumberValue(val, v);
-      return WS_OK;
-    }
-    item = cJSON_CreateNumber(v);
-    if (!item) return WS_ENOMEM;
-  }
-  if (cJSON_GetObjectItemCaseSensitive(m, key)) cJSON_ReplaceItemInObjectCaseSensitive(m, key, item);
-  else cJSON_AddItemToObject(m, key, item);
-  return WS_OK;
 }

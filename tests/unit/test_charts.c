@@ -46,8 +46,8 @@ static int teardown(void **state) {
   return 0;
 }
 
-static void add(ws_model_result *r, const char *name, double v) {
-  assert_int_equal(ws_model_term_add(r, name, v, "", ""), WS_OK);
+static void add(ws_model_result *r, ws_term_id id, double v) {
+  assert_int_equal(ws_model_term_add(r, id, v), WS_OK);
 }
 
 /* Checks PATH.png (signature, > 8 KB) and PATH.svg (> 8 KB, every label). */
@@ -83,16 +83,18 @@ static void check_files(const char *base, const char *const *labels) {
 static ws_model_result gpuperf(void) {
   ws_model_result r = WS_MODEL_RESULT_INIT;
   r.model = "gpuperf";
-  add(&r, "t_comp", 30000);
-  add(&r, "t_mem", 40000);
-  add(&r, "t_overlap", 20000);
-  add(&r, "t_fp", 8000);
-  add(&r, "t_mem_min", 6000);
-  add(&r, "b_itilp", 9000);
-  add(&r, "b_serial", 3000);
-  add(&r, "b_fp", 10000);
-  add(&r, "b_memlp", 14000);
+  add(&r, WS_TERM_GPUPERF_T_COMP, 30000);
+  add(&r, WS_TERM_GPUPERF_T_MEM, 40000);
+  add(&r, WS_TERM_GPUPERF_T_OVERLAP, 20000);
+  add(&r, WS_TERM_GPUPERF_T_FP, 8000);
+  add(&r, WS_TERM_GPUPERF_T_MEM_MIN, 6000);
+  add(&r, WS_TERM_GPUPERF_B_ITILP, 9000);
+  add(&r, WS_TERM_GPUPERF_B_SERIAL, 3000);
+  add(&r, WS_TERM_GPUPERF_B_FP, 10000);
+  add(&r, WS_TERM_GPUPERF_B_MEMLP, 14000);
   r.cycles = 50000;
+  /* T_mem > T_comp: the model's zone (Figure 4) */
+  assert_int_equal(ws_model_set_case(&r, WS_BOUND_GPUPERF_MEMORY, "memory bound"), WS_OK);
   return r;
 }
 
@@ -102,8 +104,8 @@ static void benefit(void **state) {
   char base[128];
   snprintf(base, sizeof base, "%s/benefit", dir);
   ws_diag d = WS_DIAG_INIT;
-  int st = ws_chart_benefit(base, &r, &d);
-  if (!ws_chart_available()) {
+  int st = ws_report_chart_benefit(base, &r, &d);
+  if (!ws_report_chart_available()) {
     assert_int_equal(st, WS_EUNSUP);
     assert_non_null(strstr(d.items[0].message, "cairo"));
   } else {
@@ -146,23 +148,23 @@ static double label_y(const char *svg, const char *label) {
  * not as a negative percentage. */
 static void clustered_labels(void **state) {
   (void)state;
-  if (!ws_chart_available()) return;
+  if (!ws_report_chart_available()) return;
   ws_model_result r = WS_MODEL_RESULT_INIT;
   r.model = "gpuperf";
-  add(&r, "t_comp", 30000);
-  add(&r, "t_mem", 40000);
-  add(&r, "t_overlap", 20000);
-  add(&r, "t_fp", 8000);
-  add(&r, "t_mem_min", 6000);
-  add(&r, "b_itilp", 40);
-  add(&r, "b_serial", 30);
-  add(&r, "b_fp", 50);
-  add(&r, "b_memlp", 14000);
+  add(&r, WS_TERM_GPUPERF_T_COMP, 30000);
+  add(&r, WS_TERM_GPUPERF_T_MEM, 40000);
+  add(&r, WS_TERM_GPUPERF_T_OVERLAP, 20000);
+  add(&r, WS_TERM_GPUPERF_T_FP, 8000);
+  add(&r, WS_TERM_GPUPERF_T_MEM_MIN, 6000);
+  add(&r, WS_TERM_GPUPERF_B_ITILP, 40);
+  add(&r, WS_TERM_GPUPERF_B_SERIAL, 30);
+  add(&r, WS_TERM_GPUPERF_B_FP, 50);
+  add(&r, WS_TERM_GPUPERF_B_MEMLP, 14000);
   r.cycles = 50000;
   char base[128];
   snprintf(base, sizeof base, "%s/benefit", dir);
   ws_diag d = WS_DIAG_INIT;
-  assert_ok_diag(ws_chart_benefit(base, &r, &d), &d);
+  assert_ok_diag(ws_report_chart_benefit(base, &r, &d), &d);
   char p[256], *svg = NULL;
   snprintf(p, sizeof p, "%s.svg", base);
   assert_ok_diag(ws_read_file(&svg, NULL, p, &d), &d);
@@ -174,17 +176,17 @@ static void clustered_labels(void **state) {
   /* A negative benefit in the legend. */
   r = (ws_model_result)WS_MODEL_RESULT_INIT;
   r.model = "gpuperf";
-  add(&r, "t_comp", 30000);
-  add(&r, "t_mem", 40000);
-  add(&r, "t_overlap", 20000);
-  add(&r, "t_fp", 8000);
-  add(&r, "t_mem_min", 6000);
-  add(&r, "b_itilp", 9000);
-  add(&r, "b_serial", 3000);
-  add(&r, "b_fp", -10000);
-  add(&r, "b_memlp", 14000);
+  add(&r, WS_TERM_GPUPERF_T_COMP, 30000);
+  add(&r, WS_TERM_GPUPERF_T_MEM, 40000);
+  add(&r, WS_TERM_GPUPERF_T_OVERLAP, 20000);
+  add(&r, WS_TERM_GPUPERF_T_FP, 8000);
+  add(&r, WS_TERM_GPUPERF_T_MEM_MIN, 6000);
+  add(&r, WS_TERM_GPUPERF_B_ITILP, 9000);
+  add(&r, WS_TERM_GPUPERF_B_SERIAL, 3000);
+  add(&r, WS_TERM_GPUPERF_B_FP, -10000);
+  add(&r, WS_TERM_GPUPERF_B_MEMLP, 14000);
   r.cycles = 50000;
-  assert_ok_diag(ws_chart_benefit(base, &r, &d), &d);
+  assert_ok_diag(ws_report_chart_benefit(base, &r, &d), &d);
   assert_ok_diag(ws_read_file(&svg, NULL, p, &d), &d);
   assert_non_null(strstr(svg, ">B_fp = -10k (negative: no saving)</text>"));
   assert_null(strstr(svg, "-20 %"));
@@ -202,20 +204,20 @@ static void transit(void **state) {
   assert_ok_diag(ws_model_transit_solve(&eq, &tp, &d), &d);
   ws_model_result r = WS_MODEL_RESULT_INIT;
   r.model = "transit";
-  add(&r, "n", tp.n);
-  add(&r, "z_ops_per_byte", tp.z_ops_per_byte);
-  add(&r, "delta_threads", tp.k_delta);
-  add(&r, "delta_gbs", tp.r);
-  add(&r, "pi_threads", tp.m);
-  add(&r, "pi_value", tp.p);
-  add(&r, "k_eq", eq.k);
-  add(&r, "ms_throughput", eq.ms_gbs);
-  ws_model_set_labels(&r, "thread bound", ws_model_transit_direction(eq.bound));
+  add(&r, WS_TERM_TRANSIT_N, tp.n);
+  add(&r, WS_TERM_TRANSIT_Z_OPS_PER_BYTE, tp.z_ops_per_byte);
+  add(&r, WS_TERM_TRANSIT_DELTA_THREADS, tp.k_delta);
+  add(&r, WS_TERM_TRANSIT_DELTA_GBS, tp.r);
+  add(&r, WS_TERM_TRANSIT_PI_THREADS, tp.m);
+  add(&r, WS_TERM_TRANSIT_PI_VALUE, tp.p);
+  add(&r, WS_TERM_TRANSIT_K_EQ, eq.k);
+  add(&r, WS_TERM_TRANSIT_MS_THROUGHPUT, eq.ms_gbs);
+  ws_model_set_case(&r, ws_model_transit_bound(eq.bound), "thread bound");
   r.cycles = 1;
   char base[128];
   snprintf(base, sizeof base, "%s/transit", dir);
-  int st = ws_chart_for_result(base, &r, &d);
-  if (!ws_chart_available()) {
+  int st = ws_report_chart_for_result(base, &r, &d);
+  if (!ws_report_chart_available()) {
     assert_int_equal(st, WS_EUNSUP);
   } else {
     assert_ok_diag(st, &d);
@@ -236,18 +238,18 @@ static void roofline(void **state) {
   (void)state;
   ws_model_result r = WS_MODEL_RESULT_INIT;
   r.model = "roofline";
-  add(&r, "arithmetic_intensity", 2);
-  add(&r, "peak_gflops", 1030.4);
-  add(&r, "bandwidth_gbs", 144);
-  add(&r, "ridge_point", 1030.4 / 144);
-  add(&r, "attainable_gflops", 288);
-  ws_model_set_labels(&r, "memory-bound", "DRAM bandwidth");
+  add(&r, WS_TERM_ROOFLINE_ARITHMETIC_INTENSITY, 2);
+  add(&r, WS_TERM_ROOFLINE_PEAK_GFLOPS, 1030.4);
+  add(&r, WS_TERM_ROOFLINE_BANDWIDTH_GBS, 144);
+  add(&r, WS_TERM_ROOFLINE_RIDGE_POINT, 1030.4 / 144);
+  add(&r, WS_TERM_ROOFLINE_ATTAINABLE_GFLOPS, 288);
+  ws_model_set_case(&r, WS_BOUND_ROOFLINE_MEMORY, "memory-bound");
   r.cycles = 1;
   char base[128];
   snprintf(base, sizeof base, "%s/roofline", dir);
   ws_diag d = WS_DIAG_INIT;
-  int st = ws_chart_roofline(base, &r, &d);
-  if (!ws_chart_available()) {
+  int st = ws_report_chart_roofline(base, &r, &d);
+  if (!ws_report_chart_available()) {
     assert_int_equal(st, WS_EUNSUP);
   } else {
     assert_ok_diag(st, &d);
@@ -264,17 +266,17 @@ static void roofline(void **state) {
 
 static void errors(void **state) {
   (void)state;
-  if (!ws_chart_available()) skip();
+  if (!ws_report_chart_available()) skip();
   ws_diag d = WS_DIAG_INIT;
   ws_model_result r = gpuperf();
   /* An unwritable place. */
-  assert_int_equal(ws_chart_benefit("/nonexistent-dir/x", &r, &d), WS_EIO);
+  assert_int_equal(ws_report_chart_benefit("/nonexistent-dir/x", &r, &d), WS_EIO);
   assert_true(d.errors >= 1);
   ws_diag_clear(&d);
   /* A result without the terms: the diagnostic names the first one. */
   ws_model_result empty = WS_MODEL_RESULT_INIT;
   empty.model = "roofline";
-  assert_int_equal(ws_chart_roofline("/tmp/unused", &empty, &d), WS_EMISSING);
+  assert_int_equal(ws_report_chart_roofline("/tmp/unused", &empty, &d), WS_EMISSING);
   assert_non_null(strstr(d.items[0].message, "'peak_gflops'"));
   /* Transit without DRAM traffic: Z = +inf is drawn (g is 0 everywhere). */
   ws_transit_params tp = {256, 1536, 8.93, 576, 24.8, INFINITY};
@@ -282,22 +284,22 @@ static void errors(void **state) {
   assert_ok_diag(ws_model_transit_solve(&eq, &tp, &d), &d);
   ws_model_result t = WS_MODEL_RESULT_INIT;
   t.model = "transit";
-  add(&t, "n", tp.n);
-  add(&t, "z_ops_per_byte", INFINITY);
-  add(&t, "delta_threads", tp.k_delta);
-  add(&t, "delta_gbs", tp.r);
-  add(&t, "pi_threads", tp.m);
-  add(&t, "pi_value", tp.p);
-  add(&t, "k_eq", eq.k);
-  add(&t, "ms_throughput", eq.ms_gbs);
+  add(&t, WS_TERM_TRANSIT_N, tp.n);
+  add(&t, WS_TERM_TRANSIT_Z_OPS_PER_BYTE, INFINITY);
+  add(&t, WS_TERM_TRANSIT_DELTA_THREADS, tp.k_delta);
+  add(&t, WS_TERM_TRANSIT_DELTA_GBS, tp.r);
+  add(&t, WS_TERM_TRANSIT_PI_THREADS, tp.m);
+  add(&t, WS_TERM_TRANSIT_PI_VALUE, tp.p);
+  add(&t, WS_TERM_TRANSIT_K_EQ, eq.k);
+  add(&t, WS_TERM_TRANSIT_MS_THROUGHPUT, eq.ms_gbs);
   char base[128];
   snprintf(base, sizeof base, "%s/transit", dir);
-  assert_ok_diag(ws_chart_transit(base, &t, &d), &d);
+  assert_ok_diag(ws_report_chart_transit(base, &t, &d), &d);
   ws_model_result_free(&t);
   /* A model without a chart. */
   ws_model_result hk = WS_MODEL_RESULT_INIT;
   hk.model = "hong-kim";
-  assert_int_equal(ws_chart_for_result("/tmp/unused", &hk, &d), WS_EUNSUP);
+  assert_int_equal(ws_report_chart_for_result("/tmp/unused", &hk, &d), WS_EUNSUP);
   ws_diag_free(&d);
   ws_model_result_free(&r);
 }
@@ -310,6 +312,6 @@ int main(void) {
       cmocka_unit_test(errors),
   };
   int failed = cmocka_run_group_tests(tests, setup, teardown);
-  ws_chart_shutdown();
+  ws_report_chart_shutdown();
   return failed;
 }
