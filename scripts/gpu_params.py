@@ -168,6 +168,7 @@ def derive(doc):
         3 * bw / clk if ma >= 6 else 128 if ma <= 2 else 256 if ma == 3 else 512)
     put("warpsight", "alu_latency_scale", lat32 / 6)
     put("warpsight", "fp64_lanes_per_sm", fp64)
+    put("warpsight", "l2_request_bytes", 128 if ma == 3 else 32)
     for key, v in (("dram_efficiency", 0.8), ("mem_latency_scale", 1), ("overlap_p", 4),
                    ("launch_us", 2), ("barrier_cycles", 20), ("atomic_cycles", 1),
                    ("block_cycles", 100), ("divergence_penalty", 1),

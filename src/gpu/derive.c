@@ -350,6 +350,18 @@ static int ws_fp64(rule_ctx *c, const char *k, double *v) {
   return *v > 0; /* CC 1.0-1.2 have no FP64 units: nothing derived */
 }
 
+/* Kepler's global loads bypass L1 and the L2 serves them per 128-byte line:
+ * nvprof's Global.Load.Transactions count one per line a warp touches on
+ * the GTX 680 and K20 (a coalesced warp load of 32 floats: 1), 32-byte
+ * sectors on the GTX 970 (4) (Amaris et al.'s counters, docs/validation.md,
+ * "The kernels"). */
+static int ws_l2_request(rule_ctx *c, const char *k, double *v) {
+  (void)k;
+  *v = c->g->cc_major == 3 ? 128 : 32;
+  NOTE("compute capability %d.%d", c->g->cc_major, c->g->cc_minor);
+  return 1;
+}
+
 static int ws_fixed(rule_ctx *c, const char *k, double *v) {
   static const struct { const char *key; double v; } def[] = {
       {"dram_efficiency", 0.8}, {"mem_latency_scale", 1}, {"overlap_p", 4},
@@ -425,6 +437,7 @@ static const struct rule {
     {"warpsight", NULL, "block_cycles", ws_fixed, "100"},
     {"warpsight", NULL, "divergence_penalty", ws_fixed, "1"},
     {"warpsight", NULL, "partition_camping", ws_fixed, "1"},
+    {"warpsight", NULL, "l2_request_bytes", ws_l2_request, "128 on CC 3.x (Kepler), else 32"},
     {"warpsight", NULL, "fp64_lanes_per_sm", ws_fp64, "FP64 results per clock per SM of the CC"},
 };
 

@@ -11,7 +11,7 @@
  *
  *   waves     = ceil(ceil(blocks / SMs) / active blocks per SM)         [W1]
  *   T_sm      = warps on the busiest SM x max(issue, SFU, FP64, LSU)    [C1-C5]
- *   T_l2      = L2 sectors x 32 B / L2 bytes per cycle                   [M1]
+ *   T_l2      = L2 sectors x 32 B x request factor / L2 bytes per cycle  [M1, M1b]
  *   T_dram    = DRAM bytes / (bandwidth x efficiency)
  *               x (1 + divergence penalty x scatter)                      [M2, M3]
  *               x (1 + camping x scatter x (partition imbalance - 1))     [M4]
@@ -42,7 +42,7 @@ static double max2(double a, double b) { return a > b ? a : b; }
 
 typedef struct ws_params {
   double issue_rate, lsu_rate, l2_bpc, dram_eff, alu_scale, mem_scale, p, launch_us;
-  double barrier_cycles, atomic_cycles, fp64_lanes, block_cycles, div_penalty, camping;
+  double barrier_cycles, atomic_cycles, fp64_lanes, block_cycles, div_penalty, camping, l2_req;
 } ws_params;
 
 static int read_params(ws_params *w, ws_model_result *r, const ws_gpu *g, ws_diag *d) {
@@ -66,6 +66,9 @@ static int read_params(ws_params *w, ws_model_result *r, const ws_gpu *g, ws_dia
   /* Optional (derived as 1): a file without it has no camping term. */
   w->camping = ws_gpu_p(g, WS_GP_WARPSIGHT_PARTITION_CAMPING);
   if (!isfinite(w->camping)) w->camping = 0;
+  /* Optional (derived): 32 = the L2 works per sector. */
+  w->l2_req = ws_gpu_p(g, WS_GP_WARPSIGHT_L2_REQUEST_BYTES);
+  if (!isfinite(w->l2_req)) w->l2_req = 32;
   if (!(g->sms > 0) || !(g->clock_ghz > 0) || !(g->mem_bandwidth_gbs > 0)) {
     ws_model_missing(r, "gpu.sms, gpu.clock_ghz, gpu.mem_bandwidth_gbs", d);
     missing = 1;
@@ -137,8 +140,16 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
   double t_sm = warps_sm * c_warp;                                                 /* C5 */
 
   /* [M1] L2, [M2] DRAM: the whole GPU's traffic through its bandwidth */
+  /* [M1b] where the L2 serves a request per line (l2_request_bytes 128,
+   * Kepler), a request costs its lines x 128 bytes, not its sectors x 32:
+   * a broadcast (1 sector, 1 line) costs a whole line */
+  double per_req_sec = ws_pf_has(f->avg_trans_warp) ? f->avg_trans_warp : 0;
+  double lines = ws_pf_has(f->lines_per_request) ? f->lines_per_request : 0;
+  double req_factor = w.l2_req > 32 && lines > 0 && per_req_sec > 0
+                          ? lines * w.l2_req / (per_req_sec * 32) : 1;
+  if (req_factor < 1) req_factor = 1;
   double t_l2 = ws_pf_has(f->l2_sectors_per_warp) && w.l2_bpc > 0
-                    ? f->l2_sectors_per_warp * lc.total_warps * 32 / w.l2_bpc : 0;
+                    ? f->l2_sectors_per_warp * lc.total_warps * 32 * req_factor / w.l2_bpc : 0;
   double dram_bytes = nz(f->dram_read_bytes) + nz(f->dram_write_bytes);
   /* [M3] memory divergence (MDM): the share of a request's sectors beyond
    * what its bytes need scatters DRAM accesses over rows and channels */
@@ -191,6 +202,8 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
       {WS_TERM_WARPSIGHT_FP64_CYCLES_PER_WARP, c_fp64, NULL},
       {WS_TERM_WARPSIGHT_LSU_CYCLES_PER_WARP, c_lsu, NULL},
       {WS_TERM_WARPSIGHT_T_SM, t_sm, NULL},
+      {WS_TERM_WARPSIGHT_L2_REQUEST_BYTES, w.l2_req, NULL},
+      {WS_TERM_WARPSIGHT_L2_REQUEST_FACTOR, req_factor, NULL},
       {WS_TERM_WARPSIGHT_T_L2, t_l2, NULL},
       {WS_TERM_WARPSIGHT_SCATTER, scatter, NULL},
       {WS_TERM_WARPSIGHT_DIVERGENCE_PENALTY, w.div_penalty, NULL},

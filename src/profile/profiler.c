@@ -127,6 +127,7 @@ typedef struct inst_stat {
   uint64_t requests;    /* global/local requests (some lane executing) */
   uint64_t coal_reqs;   /* ... needing one transaction */
   uint64_t trans;       /* transactions of all requests */
+  uint64_t lines;       /* distinct 128-byte lines of all requests */
   uint64_t bytes;       /* bytes requested */
   uint64_t bytes_moved; /* bytes of the transactions */
   uint64_t sh_reqs;     /* shared-memory requests */
@@ -436,6 +437,7 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
   ws_prof_coalesce(&r, &a, is_write ? p->store_rule : p->load_rule);
   st->requests++;
   st->trans += r.transactions;
+  st->lines += r.lines;
   st->bytes += (uint64_t)popc(ev->exec) * ev->bytes;
   st->bytes_moved += r.bytes_moved;
   /* Coalesced: no more transactions than a contiguous, aligned access of
@@ -757,6 +759,7 @@ static void merge_workers(const ws_prof *p, inst_stat *st, worker *t) {
       const inst_stat *b = &w->st[i];
       a->execs += b->execs, a->back_entries += b->back_entries, a->requests += b->requests;
       a->coal_reqs += b->coal_reqs, a->trans += b->trans, a->bytes += b->bytes;
+      a->lines += b->lines;
       a->bytes_moved += b->bytes_moved, a->sh_reqs += b->sh_reqs, a->passes += b->passes;
       a->min_passes += b->min_passes, a->degree_sum += b->degree_sum;
       a->branches += b->branches, a->div_branches += b->div_branches;
@@ -781,6 +784,7 @@ static void sum_insts(const ws_prof *p, const inst_stat *st, double cls[WS_IC_CO
     cls[p->iclass[i]] += (double)st[i].execs;
     all->execs += st[i].execs, all->requests += st[i].requests, all->coal_reqs += st[i].coal_reqs;
     all->trans += st[i].trans, all->bytes += st[i].bytes, all->bytes_moved += st[i].bytes_moved;
+    all->lines += st[i].lines;
     all->sh_reqs += st[i].sh_reqs, all->passes += st[i].passes, all->min_passes += st[i].min_passes;
     all->degree_sum += st[i].degree_sum;
     all->branches += st[i].branches, all->div_branches += st[i].div_branches;
@@ -813,6 +817,7 @@ static void count_fields(const ws_prof *p, ws_profile_fields *f, const worker *t
   if (all->requests) {
     f->load_bytes_per_warp = all->bytes ? (double)all->bytes / (double)all->requests : NAN;
     f->avg_trans_warp = all->trans ? (double)all->trans / (double)all->requests : NAN;
+    f->lines_per_request = all->lines ? (double)all->lines / (double)all->requests : NAN;
   }
   f->divergent_branch_fraction =
       all->branches ? (double)all->div_branches / (double)all->branches : 0;

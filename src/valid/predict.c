@@ -105,9 +105,10 @@ int ws_valid_cache_key(char out[17], const char *kernel, const char *ptx_text,
    * dependencies section, atomics and sectors per warp; 4: sampled DRAM
    * bytes estimated per buffer; 5: a sample's own share of the L2; 6: the
    * DRAM partition imbalance; 7: the model-neutral warp_mix section instead
-   * of the kothapalli and luo_suda sections, so that a version-6 profile
-   * written before both were merged, without warp_mix, is not read). */
-  fnv_str(&f, "warpsight-profile-cache/7");
+   * of the kothapalli and luo_suda sections (typed) and, separately, lines
+   * per request (calib); 8: both merged, so that no profile written by
+   * either branch alone is read). */
+  fnv_str(&f, "warpsight-profile-cache/8");
   fnv_str(&f, kernel);
   fnv_str(&f, ptx_text ? ptx_text : "");
   /* The launch as the unformatted JSON of what --launches writes

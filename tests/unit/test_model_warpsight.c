@@ -52,7 +52,7 @@ static const char profile_camped_json[] =
     "\"bank_conflict_replays\":4},"
     "\"memory\":{\"avg_trans_warp\":32,\"load_bytes_per_warp\":128,\"l1_hit_ratio\":0,\"l2_hit_ratio\":0.5,"
     "\"dram_read_bytes\":1000000,\"dram_write_bytes\":280000,\"l2_sectors_per_warp\":40,"
-    "\"dram_partition_imbalance\":3},"
+    "\"dram_partition_imbalance\":3,\"lines_per_request\":32},"
     "\"dependencies\":{\"path_mem_loads\":3,\"path_cycles\":500}}";
 
 static ws_model_result run_on(const char *prof, const char *issue_rate, ws_floors *fl) {
@@ -148,8 +148,10 @@ static void issue_cap_and_floors(void **state) {
 /* [M4] partition camping, partition_camping derived as 1 (the file does
  * not give it): scatter = 1 - (128 / 32) / 32 = 0.875; camping factor =
  * 1 + 1 x 0.875 x (3 - 1) = 2.75; t_dram = 16000 x (1 + 1 x 0.875) x 2.75
- * = 82500 cycles.  A profile without the figure (terms_by_hand) keeps the
- * factor at 1. */
+ * = 82500 cycles.  [M1b] CC 3.0 derives l2_request_bytes 128: 32 lines of
+ * 128 B for 32 sectors of 32 B, request factor 32 x 128 / (32 x 32) = 4,
+ * t_l2 = 2560 x 4 = 10240.  A profile without the figures (terms_by_hand)
+ * keeps both factors at 1. */
 static void partition_camping_by_hand(void **state) {
   (void)state;
   ws_model_result r = run_on(profile_camped_json, P(4), NULL);
@@ -158,10 +160,14 @@ static void partition_camping_by_hand(void **state) {
   assert_close(T(PARTITION_CAMPING), 1, 0);
   assert_close(T(CAMPING_FACTOR), 2.75, 1e-12);
   assert_close(T(T_DRAM), 82500, 1e-6);
+  assert_close(T(L2_REQUEST_BYTES), 128, 0);
+  assert_close(T(L2_REQUEST_FACTOR), 4, 1e-12);
+  assert_close(T(T_L2), 10240, 1e-9);
   ws_model_result_free(&r);
   r = run(P(4), NULL);
   assert_close(T(PARTITION_IMBALANCE), 1, 0);
   assert_close(T(CAMPING_FACTOR), 1, 0);
+  assert_close(T(L2_REQUEST_FACTOR), 1, 0);
   ws_model_result_free(&r);
 }
 
