@@ -123,9 +123,7 @@ static int list_terms(const char *model, int json) {
     }
   }
   if (root) {
-    char *s = cJSON_Print(root);
-    if (s) puts(s);
-    cJSON_free(s);
+    cli_print_json(root);
     cJSON_Delete(root);
   }
   return EXIT_OK;
