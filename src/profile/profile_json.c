@@ -281,3 +281,10 @@ double ws_profile_mem_insts(const ws_profile *p) {
 double ws_profile_total_insts(const ws_profile *p) {
   return p->f.comp_insts + p->f.coal_mem_insts + p->f.uncoal_mem_insts;
 }
+
+double ws_profile_dram_bytes(const ws_profile *p) {
+  const ws_profile_fields *f = &p->f;
+  if (!ws_pf_has(f->dram_read_bytes) && !ws_pf_has(f->dram_write_bytes)) return NAN;
+  return (ws_pf_has(f->dram_read_bytes) ? f->dram_read_bytes : 0) +
+         (ws_pf_has(f->dram_write_bytes) ? f->dram_write_bytes : 0);
+}
