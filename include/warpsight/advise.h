@@ -109,6 +109,26 @@ int ws_advise_cf_apply_launch(ws_profile *p, const ws_gpu *g, ws_cf_kind k, ws_d
 int ws_advise_cf_saving(double *base_cycles, double *cf_cycles, const char *model, const ws_profile *p,
                  const ws_gpu *g, ws_cf_kind k, ws_diag *d);
 
+/* --advise's check of the advice (docs/advisor.md): for each counterfactual,
+ * the saving in ms each result's model predicts, ranked by warpsight's (the
+ * lowest validated error; else the first result's), with the savings that
+ * differ by more than 2x flagged.  Rendered by ws_report_counterfactuals. */
+typedef struct ws_cf_table {
+  const ws_model_result *res; /* the n results (borrowed) */
+  size_t n;                   /* results: the table's columns */
+  size_t trusted;             /* the result the rows are ranked by */
+  double *saving_ms;          /* WS_CF_COUNT x n: row k = counterfactual k, NaN where not run (owned) */
+  size_t order[WS_CF_COUNT];  /* counterfactuals by the trusted saving, largest first */
+  int disagree[WS_CF_COUNT];  /* per counterfactual: savings differ by > 2x (or in sign) */
+  double base_lo, base_hi;    /* smallest and largest positive base prediction, ms */
+} ws_cf_table;
+
+/* Fill *out for results res[0..n) of profile p on g.  WS_OK, WS_EINVAL for
+ * n = 0, WS_ENOMEM.  Free with ws_advise_cf_table_free (a zeroed table is fine). */
+int ws_advise_cf_table_compute(ws_cf_table *out, const ws_profile *p, const ws_gpu *g,
+                        const ws_model_result *res, size_t n);
+void ws_advise_cf_table_free(ws_cf_table *t);
+
 #ifdef __cplusplus
 }
 #endif

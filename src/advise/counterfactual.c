@@ -4,6 +4,8 @@
  * model, and the saving that model then predicts (docs/advisor.md).
  */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "warpsight/advise.h"
 
@@ -145,4 +147,65 @@ int ws_advise_cf_saving(double *base_cycles, double *cf_cycles, const char *mode
   ws_model_result_free(&a);
   ws_model_result_free(&b);
   return st;
+}
+
+/* The table ------------------------------------------------------------- */
+
+/* One counterfactual's savings (ms) per result; NAN where it was not run. */
+static void cf_savings(double *sv, const ws_profile *p, const ws_gpu *g, ws_cf_kind k,
+                       const ws_model_result *res, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    double base, cf;
+    ws_diag d = WS_DIAG_INIT;
+    sv[i] = NAN;
+    if (ws_advise_cf_saving(&base, &cf, res[i].model, p, g, k, &d) == WS_OK && base > 0)
+      sv[i] = res[i].time_ms * (base - cf) / base;
+    ws_diag_free(&d);
+  }
+}
+
+/* Do the savings differ by more than 2x (or in sign)? */
+static int cf_disagree(const double *sv, size_t n) {
+  double lo = INFINITY, hi = -INFINITY;
+  for (size_t i = 0; i < n; i++)
+    if (isfinite(sv[i])) lo = fmin(lo, sv[i]), hi = fmax(hi, sv[i]);
+  if (!isfinite(lo)) return 0;
+  return (lo <= 0 && hi > 0) || (lo > 0 && hi > 2 * lo);
+}
+
+int ws_advise_cf_table_compute(ws_cf_table *out, const ws_profile *p, const ws_gpu *g,
+                        const ws_model_result *res, size_t n) {
+  memset(out, 0, sizeof *out);
+  if (!n) return WS_EINVAL;
+  out->res = res;
+  out->n = n;
+  for (size_t i = 0; i < n; i++) /* warpsight: the lowest validated error (docs/validation.md) */
+    if (!strcmp(res[i].model, "warpsight")) out->trusted = i;
+  double *sv = out->saving_ms = calloc(WS_CF_COUNT * n, sizeof *sv);
+  if (!sv) return WS_ENOMEM;
+  size_t *order = out->order, trusted = out->trusted;
+  for (size_t k = 0; k < WS_CF_COUNT; k++) {
+    cf_savings(sv + k * n, p, g, (ws_cf_kind)k, res, n);
+    order[k] = k;
+  }
+  for (size_t a = 1; a < WS_CF_COUNT; a++) /* by the trusted model's saving, largest first */
+    for (size_t b = a; b > 0; b--) {
+      double x = sv[order[b] * n + trusted], y = sv[order[b - 1] * n + trusted];
+      if (!(isfinite(x) && (!isfinite(y) || x > y))) break;
+      size_t t = order[b]; order[b] = order[b - 1]; order[b - 1] = t;
+    }
+  for (size_t k = 0; k < WS_CF_COUNT; k++) out->disagree[k] = cf_disagree(sv + k * n, n);
+  double lo = INFINITY, hi = 0; /* the base predictions' spread */
+  for (size_t i = 0; i < n; i++)
+    if (isfinite(res[i].time_ms) && res[i].time_ms > 0)
+      lo = fmin(lo, res[i].time_ms), hi = fmax(hi, res[i].time_ms);
+  out->base_lo = lo;
+  out->base_hi = hi;
+  return WS_OK;
+}
+
+void ws_advise_cf_table_free(ws_cf_table *t) {
+  if (!t) return;
+  free(t->saving_ms);
+  t->saving_ms = NULL;
 }

@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/valid_cli.h"
 #include "warpsight/model.h"
+#include "warpsight/report.h"
 #include "warpsight/valid.h"
 
 static const char help[] =
@@ -47,13 +48,6 @@ static const char help[] =
     "  --kernels L        use only these kernels' rows\n"
     "  --sample-blocks N, --ptx-dir DIR, --cache DIR, --no-cache: as for validate\n\n"
     "Exit status: 0 ok; 2 bad usage or input, or no row could be predicted.\n";
-
-static void stats_row(const char *what, const ws_valid_stats *b, const ws_valid_stats *a) {
-  printf("  %-10s %5zu rows  MAPE %8.1f%% -> %8.1f%%   median %8.1f%% -> %8.1f%%   "
-         "within 20%% %4.0f%% -> %4.0f%%\n",
-         what, a->n, b->mape, a->mape, b->median_ape, a->median_ape, 100 * b->within20,
-         100 * a->within20);
-}
 
 int cmd_calibrate(int argc, char **argv) {
   const char *gpu_s = NULL, *model = NULL, *out_s = NULL, *kernels_s = NULL, *sample_s = NULL,
@@ -189,12 +183,7 @@ int cmd_calibrate(int argc, char **argv) {
   const char *base = strrchr(pos[0], '/') ? strrchr(pos[0], '/') + 1 : pos[0];
   snprintf(source, sizeof source, "calibrated by warpsight calibrate on %s, %zu rows, %s", base,
            c.ntrain, date);
-  printf("calibrated %s on %s: %zu training rows, %zu held-out rows, %zu iterations%s\n", model,
-         gpu, c.ntrain, c.ntest, c.iterations, c.converged ? "" : " (did not converge)");
-  for (size_t j = 0; j < c.np; j++)
-    printf("  %-22s %12.6g -> %12.6g\n", c.params[j], c.theta0[j], c.theta[j]);
-  stats_row("training", &c.train_before, &c.train_after);
-  stats_row("held out", &c.test_before, &c.test_after);
+  ws_report_calibration(stdout, model, gpu, &c);
   if (!out_s) {
     snprintf(outbuf, sizeof outbuf, "%s-calibrated.json", gpu);
     out_s = outbuf;

@@ -1,7 +1,7 @@
-/* cmd_gpus.c — `warpsight gpus` and `warpsight gpu NAME [--json]`. */
+/* cmd_gpus.c — `warpsight gpus` and `warpsight gpu NAME [--json]`; the
+ * tables are rendered by src/report/report_gpu.c. */
 #include <cjson/cJSON.h>
 #include <ctype.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +10,8 @@
 #include "cli/cli.h"
 #include "util/strbuf.h"
 #include "warpsight/gpu.h"
-#include "util/json.h"
+#include "report/report_json.h"
+#include "warpsight/report.h"
 
 static const char gpus_help[] =
     "usage: warpsight gpus [--arch NAME] [--json]\n\n"
@@ -67,27 +68,10 @@ int cmd_gpus(int argc, char **argv) {
       ws_diag_free(&d);
       continue;
     }
-    if (!json && shown == 0)
-      printf("%-16s %-4s %5s %9s %11s  %-22s %s\n", "name", "cc", "SMs", "clock", "bandwidth",
-             "architecture", "full name");
+    if (!json && shown == 0) ws_report_gpus_header(stdout);
     shown++;
-    char cc[16];
-    snprintf(cc, sizeof cc, "%d.%d", g->cc_major, g->cc_minor);
-    if (json) {
-      cJSON *o = cJSON_CreateObject();
-      cJSON_AddStringToObject(o, "name", g->name);
-      cJSON_AddStringToObject(o, "full_name", g->full_name);
-      cJSON_AddStringToObject(o, "architecture", g->architecture);
-      cJSON_AddStringToObject(o, "compute_capability", cc);
-      cJSON_AddNumberToObject(o, "sms", g->sms);
-      cJSON_AddNumberToObject(o, "clock_ghz", g->clock_ghz);
-      cJSON_AddNumberToObject(o, "mem_bandwidth_gbs", g->mem_bandwidth_gbs);
-      cJSON_AddItemToArray(arr, o);
-    } else {
-      printf("%-16s %-4s %5d %5.3f GHz %6.1f GB/s  %-22s %s%s\n", g->name, cc, g->sms,
-             g->clock_ghz, g->mem_bandwidth_gbs, g->architecture, g->full_name,
-             g->is_hypothetical ? " (hypothetical)" : "");
-    }
+    if (json) cJSON_AddItemToArray(arr, ws_report_gpus_row_json(g));
+    else ws_report_gpus_row(stdout, g);
     ws_gpu_free(g);
     ws_diag_free(&d);
   }
@@ -119,45 +103,6 @@ static const char gpu_help[] =
     "document with the derived parameters added (\"derived\": true) and the\n"
     "given ones marked (\"given\": true).\n";
 
-static void print_value_line(const char *indent, const char *key, const cJSON *v) {
-  double num;
-  const cJSON *src = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "source") : NULL;
-  const cJSON *est = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "estimate") : NULL;
-  const cJSON *val = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "value") : v;
-  if (cJSON_IsString(val))
-    printf("%s%-24s %-12s", indent, key, val->valuestring);
-  else if (ws_json_number(v, &num))
-    printf("%s%-24s %-12.10g", indent, key, num);
-  else
-    return;
-  const cJSON *der = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "derived") : NULL;
-  const cJSON *giv = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "given") : NULL;
-  const cJSON *note = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "note") : NULL;
-  if (cJSON_IsTrue(der)) {
-    /* Derived at load: say so, with the arithmetic on this GPU's numbers. */
-    printf(" [derived] %s", cJSON_IsString(src) ? src->valuestring : "");
-    if (cJSON_IsString(note)) printf(": %s", note->valuestring);
-  } else {
-    if (cJSON_IsTrue(giv)) printf(" [given]");
-    if (cJSON_IsString(src)) printf(" %s%s", cJSON_IsTrue(est) ? "[estimate] " : "", src->valuestring);
-  }
-  printf("\n");
-}
-
-static void print_tree(const char *indent, const cJSON *obj) {
-  char deeper[64];
-  snprintf(deeper, sizeof deeper, "%s  ", indent);
-  for (const cJSON *k = obj->child; k; k = k->next) {
-    int is_leaf = !cJSON_IsObject(k) || cJSON_GetObjectItemCaseSensitive(k, "value");
-    if (is_leaf) {
-      print_value_line(indent, k->string, k);
-    } else {
-      printf("%s%s:\n", indent, k->string);
-      print_tree(deeper, k);
-    }
-  }
-}
-
 int cmd_gpu(int argc, char **argv) {
   const char *json = NULL;
   cli_opt opts[] = {{"--json", 0, &json}, {NULL, 0, NULL}};
@@ -172,49 +117,13 @@ int cmd_gpu(int argc, char **argv) {
   cli_print_diag(&d);
   ws_diag_free(&d);
   if (r) return cli_exit_for(r);
-  /* The document as the one serialiser writes it: the file, the derived
-   * parameters added, the given ones marked. */
-  char *text = ws_gpu_to_json(g);
-  cJSON *root = text && !json ? cJSON_Parse(text) : NULL;
-  if (!text || (!json && !root)) {
-    fprintf(stderr, "warpsight gpu: error: out of memory\n");
-    free(text);
-    ws_gpu_free(g);
-    return cli_exit_for(WS_ENOMEM);
-  }
-  if (json) {
-    puts(text); /* as cli_print_json prints a document */
-    free(text);
-    ws_gpu_free(g);
-    return EXIT_OK;
-  }
+  /* --json: the document as the one serialiser writes it: the file, the
+   * derived parameters added, the given ones marked. */
+  char *text = json ? ws_gpu_to_json(g) : NULL;
+  if (json && text) puts(text); /* as cli_print_json prints a document */
+  r = json ? (text ? WS_OK : WS_ENOMEM) : ws_report_gpu(stdout, g);
   free(text);
-  printf("%s — %s%s\n", g->name, g->full_name, g->is_hypothetical ? " (hypothetical machine)" : "");
-  printf("architecture %s, compute capability %d.%d\n\n", g->architecture, g->cc_major, g->cc_minor);
-  printf("facts (value, source):\n");
-  static const char *const facts[] = {"compute_capability", "sms", "cores_per_sm", "sfu_per_sm",
-                                      "warp_size", "clock_ghz", "mem_bandwidth_gbs"};
-  for (size_t i = 0; i < sizeof facts / sizeof facts[0]; i++) {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, facts[i]);
-    if (v) print_value_line("  ", facts[i], v);
-  }
-  const ws_sm_limits *L = &g->limits;
-  printf("\nper-SM limits (compute capability %d.%d%s):\n", g->cc_major, g->cc_minor,
-         cJSON_GetObjectItemCaseSensitive(root, "limits") ? ", with overrides from the file" : "");
-  printf("  threads %d, warps %d, blocks %d, threads/block %d\n", L->max_threads_per_sm,
-         L->max_warps_per_sm, L->max_blocks_per_sm, L->max_threads_per_block);
-  printf("  registers %d (unit %d per %s, max %d per thread), shared %d bytes (unit %d, max %d per block%s)\n",
-         L->regs_per_sm, L->reg_alloc_unit, L->reg_alloc_per_warp ? "warp" : "block",
-         L->max_regs_per_thread, L->shared_per_sm, L->shared_alloc_unit, L->max_shared_per_block,
-         L->shared_reserved_per_block ? ", 1 KB reserved per block" : "");
-  static const char *const sections[] = {"memory", "cache", "latencies", "models"};
-  for (size_t i = 0; i < 4; i++) {
-    const cJSON *s = cJSON_GetObjectItemCaseSensitive(root, sections[i]);
-    if (!cJSON_IsObject(s)) continue;
-    printf("\n%s:\n", sections[i]);
-    print_tree("  ", s);
-  }
-  cJSON_Delete(root);
   ws_gpu_free(g);
-  return EXIT_OK;
+  if (r) fprintf(stderr, "warpsight gpu: error: out of memory\n");
+  return cli_exit_for(r);
 }

@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
-#include "cli/kernel_name.h"
 #include "cli/model_print.h"
+#include "report/report_json.h"
 #include "warpsight/gpu.h"
 #include "warpsight/model.h"
 #include "warpsight/profile.h"
@@ -75,57 +75,13 @@ static void print_help(void) {
 /* --terms: the declared terms and bounds of `model` (or every model) from
  * the tables, as text or JSON; no model runs. */
 static int list_terms(const char *model, int json) {
-  cJSON *root = json ? cJSON_CreateObject() : NULL;
-  cJSON *models = root ? cJSON_AddArrayToObject(root, "models") : NULL;
-  int first = 1;
-  for (size_t m = 0; m < ws_model_count(); m++) {
-    const ws_model_info *mi = ws_model_at(m);
-    if (strcmp(model, "all") && strcmp(model, mi->name)) continue;
-    cJSON *o = NULL, *terms = NULL, *bounds = NULL;
-    if (root) {
-      cJSON_AddItemToArray(models, o = cJSON_CreateObject());
-      cJSON_AddStringToObject(o, "model", mi->name);
-      terms = cJSON_AddArrayToObject(o, "terms");
-      bounds = cJSON_AddArrayToObject(o, "bounds");
-    } else {
-      printf("%smodel %s — %s\n", first ? "" : "\n", mi->name, mi->title);
-      printf("  %-24s %-14s %s\n", "term", "unit", "meaning — equation or source");
-    }
-    first = 0;
-    for (int i = 0; i < WS_TERM_COUNT; i++) {
-      const ws_term_info *t = ws_model_term_info((ws_term_id)i);
-      if (!ws_model_family_of(t->family, mi->name)) continue;
-      if (!root) {
-        printf("  %-24s %-14s %s%s%s\n", t->name, t->unit, t->meaning, *t->equation ? " — " : "",
-               t->equation);
-        continue;
-      }
-      cJSON *tj = cJSON_CreateObject();
-      cJSON_AddStringToObject(tj, "name", t->name);
-      cJSON_AddStringToObject(tj, "unit", t->unit);
-      cJSON_AddStringToObject(tj, "equation", t->equation);
-      cJSON_AddStringToObject(tj, "meaning", t->meaning);
-      cJSON_AddItemToArray(terms, tj);
-    }
-    if (!root) printf("  %-24s %s\n", "case or bound", "limiter");
-    for (int i = 1; i < WS_BOUND_COUNT; i++) {
-      const ws_bound_info *b = ws_model_bound_info((ws_model_bound)i);
-      if (!ws_model_family_of(b->family, mi->name)) continue;
-      if (!root) {
-        printf("  %-24s %s\n", b->name, b->limiter);
-        continue;
-      }
-      cJSON *bj = cJSON_CreateObject();
-      cJSON_AddStringToObject(bj, "name", b->name);
-      cJSON_AddStringToObject(bj, "limiter", b->limiter);
-      cJSON_AddStringToObject(bj, "advice", b->advice);
-      cJSON_AddItemToArray(bounds, bj);
-    }
+  if (!json) {
+    ws_report_model_declarations(stdout, model);
+    return EXIT_OK;
   }
-  if (root) {
-    cli_print_json(root);
-    cJSON_Delete(root);
-  }
+  cJSON *root = ws_report_model_declarations_json(model);
+  cli_print_json(root);
+  cJSON_Delete(root);
   return EXIT_OK;
 }
 
@@ -142,15 +98,8 @@ static int model_one(const ws_profile *p, const char *gpu, const char *model, cJ
     ws_diag_free(&d);
     return cli_exit_for(st);
   }
-  if (set) {
-    cJSON_AddStringToObject(set, "gpu", g->name);
-    cJSON_AddStringToObject(set, "kernel", p->kernel);
-  } else {
-    char label[1024];
-    cli_kernel_label(label, sizeof label, p->kernel);
-    printf("kernel %s: grid %u x %u x %u, block %u x %u x %u on %s (%s)\n\n", label, p->grid[0],
-           p->grid[1], p->grid[2], p->block[0], p->block[1], p->block[2], g->name, g->full_name);
-  }
+  if (set) ws_report_model_set_json(set, p, g);
+  else ws_report_model_launch(stdout, p, g);
   /* The results that ran are kept for --advise, --charts and the table. */
   ws_model_result *res = NULL;
   size_t nres = 0;

@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
-#include "cli/kernel_name.h"
 #include "cli/model_print.h"
 #include "cli/prof_run.h"
+#include "report/report_json.h"
 #include "warpsight/advise.h"
 #include "warpsight/model.h"
 #include "warpsight/report.h"
@@ -58,60 +58,6 @@ static void print_help(void) {
   printf(help_text, list);
 }
 
-static double num_at(const cJSON *root, const char *sec, const char *key) {
-  const cJSON *s = cJSON_GetObjectItemCaseSensitive(root, sec);
-  const cJSON *v = s ? cJSON_GetObjectItemCaseSensitive(s, key) : NULL;
-  return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
-static void print_figures(const ws_profile *p, const ws_gpu *g) {
-  const ws_profile_fields *f = &p->f;
-  char label[1024];
-  cli_kernel_label(label, sizeof label, p->kernel);
-  printf("kernel %s: grid %u x %u x %u, block %u x %u x %u on %s (%s, CC %d.%d)\n", label,
-         p->grid[0], p->grid[1], p->grid[2], p->block[0], p->block[1], p->block[2], g->name,
-         g->full_name, g->cc_major, g->cc_minor);
-  ws_model_launch_ctx lc;
-  ws_diag d = WS_DIAG_INIT;
-  if (ws_model_launch_ctx_compute(&lc, p, g, &d) == WS_OK) {
-    double occ = g->limits.max_warps_per_sm > 0 ? lc.active_warps_per_sm / g->limits.max_warps_per_sm : NAN;
-    printf("  occupancy        %g blocks/SM, %g warps/SM (%.0f %%) on %g SMs; %s\n",
-           lc.active_blocks_per_sm, lc.active_warps_per_sm, 100 * occ, lc.active_sms,
-           lc.occupancy_source);
-  }
-  ws_diag_free(&d);
-  const cJSON *pj = cJSON_GetObjectItemCaseSensitive(p->root, "profiler");
-  const cJSON *rs = pj ? cJSON_GetObjectItemCaseSensitive(pj, "resources_source") : NULL;
-  printf("  resources        %g registers/thread, %g shared bytes/block (%s)\n",
-         f->registers_per_thread, f->shared_bytes_per_block,
-         cJSON_IsString(rs) ? rs->valuestring : "?");
-  printf("  instructions     %.6g per warp:", num_at(p->root, "instruction_mix", "total_per_warp"));
-  const cJSON *mix = cJSON_GetObjectItemCaseSensitive(p->root, "instruction_mix");
-  const cJSON *pw = mix ? cJSON_GetObjectItemCaseSensitive(mix, "per_warp") : NULL;
-  int n = 0;
-  for (const cJSON *c = pw ? pw->child : NULL; c; c = c->next)
-    printf("%s %s %.6g", n++ % 6 == 5 ? "\n                  " : (n == 1 ? "" : ","), c->string,
-           c->valuedouble);
-  printf("\n");
-  printf("  Hong-Kim split   comp %.6g, coalesced mem %.6g, uncoalesced mem %.6g, sync %.6g per warp\n",
-         f->comp_insts, f->coal_mem_insts, f->uncoal_mem_insts, f->synch_insts);
-  printf("  global memory    %.6g transactions/request, %.6g bytes/request; L1 hit %.1f %%, "
-         "L2 hit %.1f %%, DRAM %.6g MB read, %.6g MB written\n",
-         f->avg_trans_warp, f->load_bytes_per_warp, 100 * f->l1_hit_ratio, 100 * f->l2_hit_ratio,
-         f->dram_read_bytes / 1e6, f->dram_write_bytes / 1e6);
-  printf("  shared memory    %.6g requests/warp, %.6g bank-conflict replays/warp\n",
-         f->shared_mem_insts, f->bank_conflict_replays);
-  printf("  divergence       %.6g extra warp instructions/warp, %.1f %% of branches divergent, "
-         "SIMD efficiency %.1f %%\n",
-         f->divergent_extra_insts, 100 * f->divergent_branch_fraction,
-         100 * num_at(p->root, "simd", "efficiency"));
-  printf("  parallelism      ILP %.4g, MLP %.4g\n", f->ilp, f->mlp);
-  double prof = num_at(p->root, "sampling", "profiled_blocks"),
-         tot = num_at(p->root, "sampling", "total_blocks");
-  if (prof < tot) printf("  sampling         %g of %g blocks profiled\n", prof, tot);
-  printf("\n");
-}
-
 /* One GPU of the --gpu list (rq->gpu): profile, predict, print (text) or
  * build the JSON document (json); with out_doc the document is returned
  * instead of printed.  times (model order) gets each model's ms. */
@@ -124,16 +70,9 @@ static int predict_one(const prof_request *rq, const char *model, int json, int 
 
   cJSON *root = NULL;
   if (json) {
-    root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "schema", "warpsight-predict/1");
-    cJSON_AddStringToObject(root, "gpu", g->name);
-    cJSON_AddStringToObject(root, "kernel", p->kernel);
-    char *pt = ws_profile_to_json(p);
-    cJSON *pj = pt ? cJSON_Parse(pt) : NULL;
-    free(pt);
-    cJSON_AddItemToObject(root, "profile", pj ? pj : cJSON_CreateNull());
+    root = ws_report_predict_json(p, g);
   } else {
-    print_figures(p, g);
+    ws_report_predict_figures(stdout, p, g);
     printf("prediction:\n");
   }
   ws_model_result *res = NULL;
@@ -152,10 +91,8 @@ static int predict_one(const prof_request *rq, const char *model, int json, int 
   if (json) {
     if (bottleneck) cJSON_AddStringToObject(root, "bottleneck", bottleneck);
     else cJSON_AddNullToObject(root, "bottleneck");
-  } else if (bottleneck && !advise) { /* --advise prints it with the list */
-    printf("\nbottleneck: %s\n", bottleneck);
-  } else if (!advise && nres && res[0].bound != WS_BOUND_NONE) {
-    printf("\nbottleneck: %s (%s)\n", ws_model_limiter(&res[0]), res[0].model);
+  } else if (!advise) { /* --advise prints it with the list */
+    ws_report_predict_bottleneck(stdout, bottleneck, res, nres);
   }
   if (times) cli_gpu_times(times, res, nres);
   if (cli_finish_sections("predict", advise, charts, p->kernel, res, nres, root) != EXIT_OK)

@@ -259,7 +259,7 @@ static void print_help(void) {
 /* Write the chart into dir; its two file names go to `charts` (JSON) or
  * stdout.  0 or EXIT_USAGE. */
 static int sweep_chart(const ws_sweep_table *t, const char *dir, cJSON *charts) {
-  if (!ws_chart_available())
+  if (!ws_report_chart_available())
     return cli_usage_error("sweep", "--out needs cairo: this warpsight was built without it");
   if (mkdir(dir, 0777) != 0 && errno != EEXIST)
     return cli_usage_error("sweep", "%s: cannot create: %s", dir, strerror(errno));
@@ -269,7 +269,7 @@ static int sweep_chart(const ws_sweep_table *t, const char *dir, cJSON *charts) 
     base[k++] = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-", *c) ? *c : '_';
   snprintf(base + k, sizeof base - (size_t)k, "-sweep");
   ws_diag d = WS_DIAG_INIT;
-  int st = ws_chart_sweep(base, t, &d);
+  int st = ws_report_chart_sweep(base, t, &d);
   cli_print_diag(&d);
   ws_diag_free(&d);
   if (st) return EXIT_USAGE;

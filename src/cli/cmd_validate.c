@@ -11,8 +11,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <cjson/cJSON.h>
-
 #include "cli/cli.h"
 #include "cli/valid_cli.h"
 #include "warpsight/model.h"
@@ -78,94 +76,19 @@ static const char help[] =
     "Progress goes to stderr.\n\n"
     "Exit status: 0 ok; 2 bad usage or input, or no row could be predicted.\n";
 
-/* Sum over a profile's memory instructions of requests per warp x
- * transactions (global) or passes (shared) per request, for one class. */
-static double per_warp_sum(const ws_profile *p, const char *section, const char *cls,
-                           const char *per_request) {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(
-      cJSON_GetObjectItemCaseSensitive(p->root, section), "insts");
-  const cJSON *it;
-  double s = 0;
-  cJSON_ArrayForEach(it, v) {
-    const cJSON *c = cJSON_GetObjectItemCaseSensitive(it, "class");
-    const cJSON *n = cJSON_GetObjectItemCaseSensitive(it, "per_warp");
-    const cJSON *t = cJSON_GetObjectItemCaseSensitive(it, per_request);
-    if (cJSON_IsString(c) && !strcmp(c->valuestring, cls) && cJSON_IsNumber(n) &&
-        cJSON_IsNumber(t))
-      s += n->valuedouble * t->valuedouble;
-  }
-  return s;
-}
-
-/* DIR/counters.csv: per row, nvprof's counters from the data file beside the
- * same counts from warpsight's profile, for the whole launch (per-warp
- * figures x warps of the launch; docs/validation.md, "Counters").  Written
- * row by row while the run goes (ws_valid_options.on_row), so no profile
- * is kept. */
-typedef struct counters_out {
-  FILE *f;                     /* the open file, NULL when the data has no counters */
-  ws_outfile o;                /* f's temporary file, renamed into place at the end */
-  const char *path;            /* for messages */
-  const ws_valid_data *data;   /* the rows' CSV */
-  int col[5];                  /* nvprof columns */
-} counters_out;
-
-/* Open the file and write its header: 0, or EXIT_USAGE after a message.
- * co->f stays NULL when the data file has no nvprof counters. */
-static int counters_open(counters_out *co, const ws_valid_data *data, const char *path) {
-  static const char *const meas[] = {"inst_executed", "Global.Load.Transactions",
-                                     "Global.Store.Transactions", "Shared.Load.Transactions",
-                                     "Shared.Store.Transactions"};
-  static const char *const names[] = {"warp_insts", "global_load_trans", "global_store_trans",
-                                      "shared_load_trans", "shared_store_trans"};
-  memset(co, 0, sizeof *co);
-  co->data = data;
-  co->path = path;
-  for (int i = 0; i < 5; i++)
-    if ((co->col[i] = ws_valid_csv_column(data->csv, meas[i])) < 0) return 0; /* not in this file */
+/* DIR/counters.csv (ws_report_counters): open, or close and rename into
+ * place; 0, or EXIT_USAGE after a message. */
+static int counters_open(ws_report_counters **co, const ws_valid_data *data, const char *path) {
   ws_diag d = WS_DIAG_INIT;
-  if (ws_outfile_open(&co->o, path, &d)) {
-    cli_print_diag(&d);
-    ws_diag_free(&d);
-    return EXIT_USAGE;
-  }
-  co->f = co->o.f;
-  fprintf(co->f, "line,kernel,gpu,input_size,grid,block,warps");
-  for (int i = 0; i < 5; i++) fprintf(co->f, ",%s_nvprof,%s_warpsight", names[i], names[i]);
-  fputc('\n', co->f);
-  return 0;
+  int st = ws_report_counters_open(co, data, path, &d);
+  cli_print_diag(&d);
+  ws_diag_free(&d);
+  return st ? EXIT_USAGE : 0;
 }
 
-/* ws_valid_options.on_row: one line per predicted row. */
-static void counters_row(const ws_valid_outcome *oc, const ws_profile *p, void *user) {
-  counters_out *co = user;
-  const ws_valid_row *r = oc->row;
-  if (!co->f || !p) return;
-  size_t ri = (size_t)(r - co->data->rows);
-  double tpb = (double)r->block[0] * r->block[1] * r->block[2];
-  double warps = (double)r->grid[0] * r->grid[1] * r->grid[2] * ceil(tpb / 32.0);
-  const cJSON *mix = cJSON_GetObjectItemCaseSensitive(p->root, "instruction_mix");
-  const cJSON *tot = cJSON_GetObjectItemCaseSensitive(mix, "total_per_warp");
-  double ws[5] = {cJSON_IsNumber(tot) ? tot->valuedouble : NAN,
-                  per_warp_sum(p, "global_memory_insts", "ld.global", "avg_transactions"),
-                  per_warp_sum(p, "global_memory_insts", "st.global", "avg_transactions"),
-                  per_warp_sum(p, "shared_memory_insts", "ld.shared", "avg_passes"),
-                  per_warp_sum(p, "shared_memory_insts", "st.shared", "avg_passes")};
-  fprintf(co->f, "%d,%s,%s,%lld,%ux%ux%u,%ux%ux%u,%.0f", r->line, r->kernel, r->gpu,
-          (long long)r->input_size, r->grid[0], r->grid[1], r->grid[2], r->block[0],
-          r->block[1], r->block[2], warps);
-  for (int k = 0; k < 5; k++)
-    fprintf(co->f, ",%s,%.6g", ws_valid_csv_cell(co->data->csv, ri, (size_t)co->col[k]),
-            ws[k] * warps);
-  fputc('\n', co->f);
-}
-
-/* Close: 0, or EXIT_USAGE after a message when the file could not be written. */
-static int counters_close(counters_out *co) {
-  if (!co->f) return 0;
+static int counters_close(ws_report_counters *co) {
   ws_diag d = WS_DIAG_INIT;
-  int st = ws_outfile_commit(&co->o, &d);
-  co->f = NULL;
+  int st = ws_report_counters_close(co, &d);
   cli_print_diag(&d);
   ws_diag_free(&d);
   return st ? EXIT_USAGE : 0;
@@ -199,16 +122,16 @@ static int write_report(const ws_valid_report *rep, const char *report, const ch
                         const char *const *mv, size_t nm, ws_diag *d) {
   char path[4200];
   snprintf(path, sizeof path, "%s/rows.csv", report);
-  int st = ws_valid_report_csv(rep, path, d);
+  int st = ws_report_validate_csv(rep, path, d);
   snprintf(path, sizeof path, "%s/floors.csv", report);
-  if (!st) st = ws_valid_report_floors_csv(rep, path, d);
+  if (!st) st = ws_report_validate_floors_csv(rep, path, d);
   snprintf(path, sizeof path, "%s/summary.txt", report);
   if (!st && cli_write_text(path, text, 0)) st = WS_EIO;
   for (size_t m = 0; m < nm && !st; m++) {
     snprintf(path, sizeof path, "%s/%s", report, mv[m]); /* .png and .svg */
-    st = ws_valid_report_chart(rep, m, path, d);
+    st = ws_report_validate_chart(rep, m, path, d);
   }
-  if (!st) ws_chart_shutdown(); /* cairo's font caches, for leak checkers */
+  if (!st) ws_report_chart_shutdown(); /* cairo's font caches, for leak checkers */
   return st;
 }
 
@@ -228,7 +151,7 @@ int cmd_validate(int argc, char **argv) {
   int npos, want_help;
   vcli_gpu_files gf;
   vcli_cu cu = {"validate", {NULL}, 0};
-  counters_out co = {0};
+  ws_report_counters *co = NULL;
   if (vcli_take_gpu_files(&gf, "validate", &argc, argv) ||
       cli_parse("validate", argc, argv, opts, pos, 1, &npos, help, &want_help)) {
     vcli_gpu_files_free(&gf);
@@ -365,17 +288,19 @@ int cmd_validate(int argc, char **argv) {
   if (report) { /* DIR/counters.csv is written as the rows are predicted */
     snprintf(path, sizeof path, "%s/counters.csv", report);
     if (make_dir(report) || counters_open(&co, data, path)) goto out;
-    o.on_row = counters_row;
-    o.on_row_user = &co;
+    o.on_row = ws_report_counters_row;
+    o.on_row_user = co;
   }
   st = ws_valid_run(&rep, data, &o, &d);
   cli_print_diag(&d);
-  if (counters_close(&co)) goto out;
+  int cst = counters_close(co);
+  co = NULL;
+  if (cst) goto out;
   if (st) {
     rc = cli_exit_for(st);
     goto out;
   }
-  char *text = ws_valid_report_text(rep);
+  char *text = ws_report_validate_text(rep);
   if (text) fputs(text, stdout);
   if (report) {
     ws_diag_clear(&d);
@@ -390,7 +315,7 @@ int cmd_validate(int argc, char **argv) {
   free(text);
   rc = rep->failed == rep->nrows ? EXIT_USAGE : EXIT_OK;
 out:
-  if (co.f) ws_outfile_discard(&co.o);
+  ws_report_counters_discard(co);
   ws_valid_predictor_free(pctx);
   ws_valid_report_free(rep);
   ws_valid_data_free(data);

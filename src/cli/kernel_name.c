@@ -21,12 +21,3 @@ const ws_ptx_function *cli_kernel_find(const ws_ptx_module *m, const char *query
     }
   return hit;
 }
-
-void cli_kernel_label(char *buf, size_t size, const char *name) {
-  char *d = ws_demangle(name);
-  if (d && strcmp(d, name) != 0)
-    snprintf(buf, size, "%s [%s]", d, name);
-  else
-    snprintf(buf, size, "%s", name);
-  free(d);
-}

@@ -1,6 +1,6 @@
 /*
  * kernel_name.h — kernel names in the CLI, in one place: C++ kernels are
- * shown demangled (`reduce<float, 256u>`), and --kernel or a launch spec's
+ * shown demangled (`reduce<float, 256u>`: ws_report_kernel_label), and --kernel or a launch spec's
  * "kernel" may give the mangled or the demangled name (util/demangle.h).
  */
 #ifndef WS_CLI_KERNEL_NAME_H
@@ -15,7 +15,5 @@ int cli_kernel_same(const char *a, const char *b);
 /* The function of m that `query` names: the exact name first, else the one
  * whose demangled name matches; NULL when none (or, demangled, several). */
 const ws_ptx_function *cli_kernel_find(const ws_ptx_module *m, const char *query);
-/* `name` for a report: "demangled [mangled]" for a C++ name, else the name. */
-void cli_kernel_label(char *buf, size_t size, const char *name);
 
 #endif

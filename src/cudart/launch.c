@@ -63,7 +63,7 @@ static void write_charts(ws_rt *rt, const rt_kstat *k, const ws_model_result *r)
   snprintf(path, sizeof path, "%s/%s-%zu-%s", dir, rt->funcs[k->func].name,
            (size_t)(k - rt->kstats), r->model);
   ws_diag d = WS_DIAG_INIT;
-  ws_chart_for_result(path, r, &d); /* models without a chart say so: ignored */
+  ws_report_chart_for_result(path, r, &d); /* models without a chart say so: ignored */
   ws_diag_free(&d);
 }
 

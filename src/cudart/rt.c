@@ -62,7 +62,7 @@ static void rt_at_exit(void) {
   pthread_mutex_lock(&rt->lock);
   if (rt->ready) rt_report(rt);
   rt_free_all(rt);
-  ws_chart_shutdown(); /* cairo's font caches, for leak checkers */
+  ws_report_chart_shutdown(); /* cairo's font caches, for leak checkers */
   rt->ready = 0;
   pthread_mutex_unlock(&rt->lock);
 }

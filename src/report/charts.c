@@ -27,15 +27,15 @@
 #include <cairo.h>
 #endif
 
-int ws_chart_for_result(const char *path_without_ext, const ws_model_result *r,
+int ws_report_chart_for_result(const char *path_without_ext, const ws_model_result *r,
                         ws_diag *d) {
   if (!r || !r->model) return WS_EUNSUP;
   if (strcmp(r->model, "gpuperf") == 0)
-    return ws_chart_benefit(path_without_ext, r, d);
+    return ws_report_chart_benefit(path_without_ext, r, d);
   if (strcmp(r->model, "transit") == 0)
-    return ws_chart_transit(path_without_ext, r, d);
+    return ws_report_chart_transit(path_without_ext, r, d);
   if (strcmp(r->model, "roofline") == 0)
-    return ws_chart_roofline(path_without_ext, r, d);
+    return ws_report_chart_roofline(path_without_ext, r, d);
   return WS_EUNSUP;
 }
 
@@ -58,9 +58,9 @@ static int need_terms(const ws_model_result *r, const char *chart,
 
 #ifndef WS_HAVE_CAIRO
 
-int ws_chart_available(void) { return 0; }
+int ws_report_chart_available(void) { return 0; }
 
-void ws_chart_shutdown(void) {}
+void ws_report_chart_shutdown(void) {}
 
 static int no_cairo(ws_diag *d) {
   ws_diag_error(d, "charts need cairo: this warpsight was built without it "
@@ -68,33 +68,33 @@ static int no_cairo(ws_diag *d) {
   return WS_EUNSUP;
 }
 
-int ws_chart_benefit(const char *p, const ws_model_result *r, ws_diag *d) {
+int ws_report_chart_benefit(const char *p, const ws_model_result *r, ws_diag *d) {
   (void)p, (void)r, (void)need_terms;
   return no_cairo(d);
 }
-int ws_chart_transit(const char *p, const ws_model_result *r, ws_diag *d) {
+int ws_report_chart_transit(const char *p, const ws_model_result *r, ws_diag *d) {
   (void)p, (void)r;
   return no_cairo(d);
 }
-int ws_chart_roofline(const char *p, const ws_model_result *r, ws_diag *d) {
+int ws_report_chart_roofline(const char *p, const ws_model_result *r, ws_diag *d) {
   (void)p, (void)r;
   return no_cairo(d);
 }
-int ws_chart_scatter(const char *p, const ws_chart_scatter_spec *spec,
-                     const ws_chart_series *series, size_t n, ws_diag *d) {
+int ws_report_chart_scatter(const char *p, const ws_report_chart_scatter_spec *spec,
+                     const ws_report_chart_series *series, size_t n, ws_diag *d) {
   (void)p, (void)spec, (void)series, (void)n;
   return no_cairo(d);
 }
-int ws_chart_sweep(const char *p, const ws_sweep_table *t, ws_diag *d) {
+int ws_report_chart_sweep(const char *p, const ws_sweep_table *t, ws_diag *d) {
   (void)p, (void)t;
   return no_cairo(d);
 }
 
 #else /* WS_HAVE_CAIRO */
 
-int ws_chart_available(void) { return 1; }
+int ws_report_chart_available(void) { return 1; }
 
-void ws_chart_shutdown(void) { cairo_debug_reset_static_data(); }
+void ws_report_chart_shutdown(void) { cairo_debug_reset_static_data(); }
 
 enum { W = 900, H = 640 };
 enum { ML = 96, MR = 40, MT = 64, MB = 78 }; /* margins: left right top bottom */
@@ -665,7 +665,7 @@ static void draw_benefit(canvas *c, const void *data) {
   }
 }
 
-int ws_chart_benefit(const char *path, const ws_model_result *r, ws_diag *d) {
+int ws_report_chart_benefit(const char *path, const ws_model_result *r, ws_diag *d) {
   double v[B_N];
   int st = need_terms(r, "benefit", benefit_terms, v, B_N, d);
   if (st != WS_OK) return st;
@@ -826,7 +826,7 @@ static void draw_transit(canvas *c, const void *data) {
   text(c, c->px0 + 10, c->py0 + 28, b, 12, 0, 0, 0, 0);
 }
 
-int ws_chart_transit(const char *path, const ws_model_result *r, ws_diag *d) {
+int ws_report_chart_transit(const char *path, const ws_model_result *r, ws_diag *d) {
   transit_data t;
   if (!r) return ws_diag_error(d, "transit chart: no result given");
   /* Every term finite, except Z, which is +inf without DRAM traffic. */
@@ -927,7 +927,7 @@ static void draw_roofline(canvas *c, const void *data) {
   }
 }
 
-int ws_chart_roofline(const char *path, const ws_model_result *r, ws_diag *d) {
+int ws_report_chart_roofline(const char *path, const ws_model_result *r, ws_diag *d) {
   double v[R_N];
   /* AI may be +inf (no DRAM traffic): fetch it outside need_terms. */
   int st = need_terms(r, "roofline", roofline_terms + 1, v + 1, R_N - 1, d);
@@ -971,8 +971,8 @@ static const double scatter_palette[][3] = {
 #define SCATTER_NPALETTE (sizeof scatter_palette / sizeof scatter_palette[0])
 
 typedef struct scatter_data {
-  const ws_chart_scatter_spec *spec;  /* labels, axes */
-  const ws_chart_series *series;      /* the points */
+  const ws_report_chart_scatter_spec *spec;  /* labels, axes */
+  const ws_report_chart_series *series;      /* the points */
   size_t n;                           /* series */
 } scatter_data;
 
@@ -1021,7 +1021,7 @@ static void draw_scatter(canvas *c, const void *data) {
   }
   for (size_t k = 0; k < sd->n; k++) {
     const double *rgb = scatter_palette[k % SCATTER_NPALETTE];
-    const ws_chart_series *s = &sd->series[k];
+    const ws_report_chart_series *s = &sd->series[k];
     for (size_t i = 0; i < s->n; i++) {
       if (!scatter_usable(c, s->x[i], s->y[i])) continue;
       marker(cr, marker_shape(k), tx(c, s->x[i]), ty(c, s->y[i]), 4);
@@ -1078,8 +1078,8 @@ static void draw_scatter(canvas *c, const void *data) {
   }
 }
 
-int ws_chart_scatter(const char *path, const ws_chart_scatter_spec *spec,
-                     const ws_chart_series *series, size_t n, ws_diag *d) {
+int ws_report_chart_scatter(const char *path, const ws_report_chart_scatter_spec *spec,
+                     const ws_report_chart_series *series, size_t n, ws_diag *d) {
   if (!spec) return ws_diag_error(d, "scatter chart: no spec given");
   canvas c = {0};
   canvas_reset(&c);
@@ -1246,7 +1246,7 @@ static void draw_sweep(canvas *c, const void *data) {
   free(pct);
 }
 
-int ws_chart_sweep(const char *path, const ws_sweep_table *t, ws_diag *d) {
+int ws_report_chart_sweep(const char *path, const ws_sweep_table *t, ws_diag *d) {
   if (!t || !t->nrows || !t->ngpus || !t->nmodels) return ws_diag_error(d, "sweep chart: an empty sweep");
   sweep_ranges sr = {t, INFINITY, -INFINITY, 0};
   double x0 = INFINITY, x1 = -INFINITY;

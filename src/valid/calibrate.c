@@ -9,7 +9,8 @@
 #include <string.h>
 
 #include "warpsight/model.h"
-#include "warpsight/valid.h"
+#include "valid/valid_int.h"
+#include "warpsight/valid_calib.h"
 
 typedef struct calib_ctx {
   ws_gpu *gpu;                  /* a working copy: its typed parameters are

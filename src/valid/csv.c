@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "warpsight/valid.h"
+#include "warpsight/valid_data.h"
 
 #include "util/file.h"
 

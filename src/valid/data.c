@@ -12,7 +12,9 @@
 #include "util/strbuf.h"
 #include "util/vec.h"
 #include "valid/valid_int.h"
-#include "warpsight/valid.h"
+#include "warpsight/emu.h"
+#include "warpsight/gpu.h"
+#include "warpsight/valid_data.h"
 
 /* CSV GPU names to database names: data/validation/gpu-names.csv, embedded
  * in the library (cmake/embed_file.cmake), parsed once on first use. */

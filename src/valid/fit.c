@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "warpsight/valid.h"
+#include "valid/valid_int.h"
+#include "warpsight/valid_calib.h"
 
 #ifdef WS_HAVE_GSL
 #include <gsl/gsl_blas.h>

@@ -25,7 +25,9 @@
 
 #include "util/strbuf.h"
 #include "valid/valid_int.h"
-#include "warpsight/valid.h"
+#include "warpsight/emu.h"
+#include "warpsight/gpu.h"
+#include "warpsight/valid_data.h"
 
 enum { G_FILE, G_LAUNCH, G_GPU, G_SECONDS, G_KERNEL, G_SIZE, G_REGS, G_SMEM, G_COUNT };
 static const char *const gcol_names[G_COUNT] = {"kernel_file", "launch", "gpu", "seconds",

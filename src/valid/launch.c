@@ -19,7 +19,7 @@
 #include <cjson/cJSON.h>
 
 #include "valid/valid_int.h"
-#include "warpsight/valid.h"
+#include "warpsight/valid_launch.h"
 
 typedef enum shape {
   VECTOR,  /* 1-D, one element per thread */

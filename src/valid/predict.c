@@ -22,7 +22,8 @@
 
 #include "valid/valid_int.h"
 #include "warpsight/model.h"
-#include "warpsight/valid.h"
+#include "warpsight/valid_cache.h"
+#include "warpsight/valid_predict.h"
 
 void ws_valid_result_free(ws_valid_result *r) {
   if (!r) return;

@@ -23,7 +23,7 @@
 #include "warpsight/emu.h"
 #include "warpsight/profiler.h"
 #include "warpsight/ptx.h"
-#include "warpsight/valid.h"
+#include "warpsight/valid_predict.h"
 
 typedef struct module_slot {
   char *path;             /* PTX file (owned) */

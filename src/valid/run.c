@@ -1,7 +1,8 @@
 /*
  * run.c — a validation run: select the measured rows, build each launch,
  * predict it through the one prediction function (with the profile cache in
- * front), collect the times; statistics per group and the per-row CSV.
+ * front), collect the times; statistics per group (rendered by
+ * src/report/report_validate.c).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -10,7 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "warpsight/valid.h"
+#include "valid/valid_int.h"
+#include "warpsight/valid_cache.h"
+#include "warpsight/valid_launch.h"
+#include "warpsight/valid_predict.h"
 
 static int in_list(const char *s, const char *const *list, size_t n) {
   if (!list) return 1;
@@ -182,14 +186,6 @@ done:
 
 /* 0 when t (seconds) is at or above both floors of the row, 1 below the
  * DRAM floor, 2 below the issue floor (the larger shortfall). */
-static int below_floor(const ws_valid_outcome *oc, double t) {
-  double rd = oc->floor_dram_s > 0 ? t / oc->floor_dram_s : INFINITY;
-  double ri = oc->floor_issue_s > 0 ? t / oc->floor_issue_s : INFINITY;
-  const double slack = 1 - 1e-9;
-  if (rd >= slack && ri >= slack) return 0;
-  return rd <= ri ? 1 : 2;
-}
-
 int ws_valid_report_stats(ws_valid_stats *out, const ws_valid_report *r, size_t model,
                           const char *gpu, const char *kernel) {
   size_t n = r->nrows ? r->nrows : 1;
@@ -211,222 +207,4 @@ int ws_valid_report_stats(ws_valid_stats *out, const ws_valid_report *r, size_t 
   int st = ws_valid_stats_compute(out, m, p, k);
   free(m), free(p);
   return st;
-}
-
-/* A CSV field: quoted when it holds a comma, quote or newline. */
-static void csv_field(FILE *f, const char *s) {
-  if (!strpbrk(s, ",\"\n\r")) {
-    fputs(s, f);
-    return;
-  }
-  fputc('"', f);
-  for (; *s; s++) {
-    if (*s == '"') fputc('"', f);
-    fputc(*s, f);
-  }
-  fputc('"', f);
-}
-
-int ws_valid_report_csv(const ws_valid_report *r, const char *path, ws_diag *d) {
-  ws_outfile o;
-  if (ws_outfile_open(&o, path, d)) return WS_EIO;
-  FILE *f = o.f;
-  fputs("kernel,gpu,input_size,grid,block,measured_s", f);
-  for (size_t m = 0; m < r->nmodels; m++) {
-    fputs(",predicted_s_", f);
-    csv_field(f, r->models[m]);
-  }
-  for (size_t m = 0; m < r->nmodels; m++) {
-    fputs(",error_pct_", f);
-    csv_field(f, r->models[m]);
-  }
-  fputc('\n', f);
-  for (size_t i = 0; i < r->nrows; i++) {
-    const ws_valid_outcome *oc = &r->rows[i];
-    const ws_valid_row *w = oc->row;
-    csv_field(f, w->kernel);
-    fprintf(f, ",%s,%lld,%ux%ux%u,%ux%ux%u,%.9g", w->gpu, (long long)w->input_size,
-            w->grid[0], w->grid[1], w->grid[2], w->block[0], w->block[1], w->block[2],
-            w->measured_s);
-    for (size_t m = 0; m < r->nmodels; m++) {
-      double t = oc->status ? NAN : oc->time_s[m];
-      if (isfinite(t)) fprintf(f, ",%.9g", t);
-      else fputs(",", f);
-    }
-    for (size_t m = 0; m < r->nmodels; m++) {
-      double t = oc->status ? NAN : oc->time_s[m];
-      if (isfinite(t)) fprintf(f, ",%.4f", ws_valid_error_pct(w->measured_s, t));
-      else fputs(",", f);
-    }
-    fputc('\n', f);
-  }
-  return ws_outfile_commit(&o, d);
-}
-
-int ws_valid_report_floors_csv(const ws_valid_report *r, const char *path, ws_diag *d) {
-  ws_outfile o;
-  if (ws_outfile_open(&o, path, d)) return WS_EIO;
-  FILE *f = o.f;
-  fputs("line,kernel,gpu,floor_dram_s,floor_issue_s", f);
-  for (size_t m = 0; m < r->nmodels; m++) {
-    fputs(",below_floor_", f);
-    csv_field(f, r->models[m]);
-  }
-  fputc('\n', f);
-  for (size_t i = 0; i < r->nrows; i++) {
-    const ws_valid_outcome *oc = &r->rows[i];
-    fprintf(f, "%d,", oc->row->line);
-    csv_field(f, oc->row->kernel);
-    fprintf(f, ",%s", oc->row->gpu);
-    for (int k = 0; k < 2; k++) {
-      double fl = oc->status ? NAN : k ? oc->floor_issue_s : oc->floor_dram_s;
-      if (isfinite(fl)) fprintf(f, ",%.9g", fl);
-      else fputs(",", f);
-    }
-    for (size_t m = 0; m < r->nmodels; m++) {
-      double t = oc->status ? NAN : oc->time_s[m];
-      if (isfinite(t)) fprintf(f, ",%d", below_floor(oc, t) != 0);
-      else fputs(",", f);
-    }
-    fputc('\n', f);
-  }
-  return ws_outfile_commit(&o, d);
-}
-
-/* Text tables ------------------------------------------------------------*/
-
-typedef struct sbuf {
-  char *s;     /* text (owned) */
-  size_t n;    /* length */
-  size_t cap;  /* allocated */
-  int oom;     /* an allocation failed */
-} sbuf;
-
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sbuf *b, const char *fmt, ...) {
-  if (b->oom) return;
-  for (;;) {
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? b->cap - b->n : 0, fmt, ap);
-    va_end(ap);
-    if (k < 0) return;
-    if (b->s && b->n + (size_t)k < b->cap) {
-      b->n += (size_t)k;
-      return;
-    }
-    size_t nc = (b->cap ? b->cap * 2 : 4096) + (size_t)k;
-    char *q = realloc(b->s, nc);
-    if (!q) {
-      b->oom = 1;
-      return;
-    }
-    b->s = q;
-    b->cap = nc;
-  }
-}
-
-/* Column widths of the tables: at least 8 and 34, wider for longer names
- * (database GPUs such as titan-x-maxwell, the generic format's kernels). */
-typedef struct widths {
-  int gpu, kernel;
-} widths;
-
-static void stats_line(sbuf *b, const widths *w, const char *gpu, const char *kernel,
-                       const ws_valid_stats *s) {
-  sb_printf(b, "  %-*s %-*s %6zu", w->gpu, gpu, w->kernel, kernel, s->n);
-  if (s->n == 0) {
-    sb_printf(b, " %10s %10s %8s %9s\n", "-", "-", "-", "-");
-    return;
-  }
-  sb_printf(b, " %9.1f%% %9.1f%% %7.0f%%", s->mape, s->median_ape, 100 * s->within20);
-  if (isnan(s->spearman)) sb_printf(b, " %9s\n", "-");
-  else sb_printf(b, " %9.3f\n", s->spearman);
-}
-
-static void floor_lines(sbuf *b, const ws_valid_report *r, size_t m) {
-  size_t n = 0, nd = 0, ni = 0, worst = SIZE_MAX;
-  double worst_ratio = INFINITY;
-  for (size_t i = 0; i < r->nrows; i++) {
-    const ws_valid_outcome *oc = &r->rows[i];
-    if (oc->status || m >= r->nmodels || !isfinite(oc->time_s[m])) continue;
-    int k = below_floor(oc, oc->time_s[m]);
-    if (!k) continue;
-    n++;
-    if (k == 1) nd++;
-    else ni++;
-    double ratio = oc->time_s[m] / (k == 1 ? oc->floor_dram_s : oc->floor_issue_s);
-    if (ratio < worst_ratio) worst_ratio = ratio, worst = i;
-  }
-  if (!n) return;
-  const ws_valid_outcome *w = &r->rows[worst];
-  int k = below_floor(w, w->time_s[m]);
-  sb_printf(b, "  ! %zu predictions below a physical floor (%zu DRAM, %zu issue); worst: line %d "
-               "(%s, %s) %.4g s = %.2fx the %s floor %.4g s\n",
-            n, nd, ni, w->row->line, w->row->kernel, w->row->gpu, w->time_s[m], worst_ratio,
-            k == 1 ? "DRAM" : "issue", k == 1 ? w->floor_dram_s : w->floor_issue_s);
-}
-
-char *ws_valid_report_text(const ws_valid_report *r) {
-  sbuf b = {0};
-  /* the GPUs and kernels present, in first-appearance order */
-  const char **gpus = calloc(r->nrows + 1, sizeof *gpus);
-  size_t ng = 0;
-  if (!gpus) return NULL;
-  for (size_t i = 0; i < r->nrows; i++) {
-    size_t j = 0;
-    while (j < ng && strcmp(gpus[j], r->rows[i].row->gpu)) j++;
-    if (j == ng) gpus[ng++] = r->rows[i].row->gpu;
-  }
-  /* the kernels: the validation kernels in docs order, then others (the
-   * generic format's) in first-appearance order */
-  const char **kernels = calloc(r->nrows + ws_valid_kernel_count() + 1, sizeof *kernels);
-  size_t nk = 0;
-  if (!kernels) {
-    free(gpus);
-    return NULL;
-  }
-  for (size_t k = 0; k < ws_valid_kernel_count(); k++) kernels[nk++] = ws_valid_kernel_name(k);
-  for (size_t i = 0; i < r->nrows; i++) {
-    size_t j = 0;
-    while (j < nk && strcmp(kernels[j], r->rows[i].row->kernel)) j++;
-    if (j == nk) kernels[nk++] = r->rows[i].row->kernel;
-  }
-  widths w = {8, 34};
-  for (size_t i = 0; i < ng; i++)
-    if ((int)strlen(gpus[i]) > w.gpu) w.gpu = (int)strlen(gpus[i]);
-  for (size_t i = 0; i < nk; i++)
-    if ((int)strlen(kernels[i]) > w.kernel) w.kernel = (int)strlen(kernels[i]);
-  for (size_t m = 0; m < r->nmodels; m++) {
-    ws_valid_stats s;
-    sb_printf(&b, "model %s\n", r->models[m]);
-    sb_printf(&b, "  %-*s %-*s %6s %10s %10s %8s %9s\n", w.gpu, "gpu", w.kernel, "kernel",
-              "rows", "MAPE", "median", "<=20%", "spearman");
-    for (size_t g = 0; g < ng; g++) {
-      for (size_t k = 0; k < nk; k++) {
-        const char *kn = kernels[k];
-        size_t present = 0;
-        for (size_t i = 0; i < r->nrows && !present; i++)
-          present = !strcmp(r->rows[i].row->gpu, gpus[g]) && !strcmp(r->rows[i].row->kernel, kn);
-        if (!present) continue;
-        if (ws_valid_report_stats(&s, r, m, gpus[g], kn)) b.oom = 1;
-        stats_line(&b, &w, gpus[g], kn, &s);
-      }
-      if (ws_valid_report_stats(&s, r, m, gpus[g], NULL)) b.oom = 1;
-      stats_line(&b, &w, gpus[g], "(all kernels)", &s);
-    }
-    if (ws_valid_report_stats(&s, r, m, NULL, NULL)) b.oom = 1;
-    stats_line(&b, &w, "all", "(all kernels)", &s);
-    floor_lines(&b, r, m);
-    sb_printf(&b, "\n");
-  }
-  sb_printf(&b, "%zu rows, %zu failed, %zu profiles from the cache\n", r->nrows, r->failed,
-            r->cached);
-  free(gpus);
-  free(kernels);
-  if (b.oom) {
-    free(b.s);
-    return NULL;
-  }
-  return b.s;
 }

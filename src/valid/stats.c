@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "warpsight/valid.h"
+#include "valid/valid_int.h"
+#include "warpsight/valid_predict.h"
 
 double ws_valid_error_pct(double measured, double predicted) {
   return 100.0 * (predicted - measured) / measured;

@@ -3,13 +3,18 @@
  * user does not need: the cJSON form of a launch spec, from which both the
  * --launches writer (ws_valid_launch_json) and the profile cache key
  * (ws_valid_cache_key) are made, so a key is the hash of exactly what
- * --launches writes.
+ * --launches writes; the data set's loading helpers; the GPU-name table's
+ * rows; the measured-resources profile; ranks; the least-squares fit and
+ * the train/test split behind ws_valid_calibrate (the unit tests include
+ * this header to check them).
  */
 #ifndef WS_VALID_VALID_INT_H
 #define WS_VALID_VALID_INT_H
 
 #include "warpsight/emu.h"
+#include "warpsight/profile.h"
 #include "warpsight/util.h"
+#include "warpsight/valid_data.h"
 
 struct cJSON;
 
@@ -35,5 +40,54 @@ char *ws_valid_resolve_path(const char *origin, const char *path);
 /* generic.c: fill v's rows from a CSV in the generic format. */
 int ws_valid_load_generic(struct ws_valid_data *v, const char *const *extra, size_t nextra,
                           ws_diag *d);
+
+/* Moved from the public header: used by src/valid (and its tests) only. */
+
+/* The table's rows: CSV spelling and database name (static strings). */
+size_t ws_valid_gpu_table_count(void);
+const char *ws_valid_gpu_table_csv(size_t i);
+const char *ws_valid_gpu_table_db(size_t i);
+
+/* The shallow copy ws_valid_run_models uses: *out = *p with the row's
+ * registers and shared bytes and no occupancy fields.  `out` borrows p's
+ * kernel name and JSON: never ws_profile_free() it. */
+void ws_valid_measured_profile(ws_profile *out, const ws_profile *p,
+                               const ws_valid_row *row);
+
+/* Average ranks (1-based; ties share the mean of their positions). */
+int ws_valid_ranks(double *out, const double *x, size_t n);
+
+/* Predicted time in seconds for row i with parameter vector theta. */
+typedef double (*ws_valid_time_fn)(size_t i, const double *theta, void *user);
+
+typedef struct ws_valid_fit {
+  double *theta;       /* fitted parameters (owned), np entries */
+  size_t np;           /* parameters */
+  double cost0, cost;  /* sum of squared log residuals before and after */
+  size_t iterations;   /* solver iterations */
+  int converged;       /* 1 if the solver met its tolerance */
+} ws_valid_fit;
+
+/* Minimise sum_i (log time(i, theta) - log measured[i])^2 over the rows
+ * idx[0..nidx) with GSL's trust-region nonlinear least squares (Levenberg-
+ * Marquardt), parameters kept positive by fitting log theta.  WS_EUNSUP when
+ * built without GSL. */
+int ws_valid_fit_run(ws_valid_fit *out, ws_valid_time_fn time, void *user,
+                     const double *measured, const size_t *idx, size_t nidx,
+                     const double *theta0, size_t np, ws_diag *d);
+void ws_valid_fit_free(ws_valid_fit *f);
+
+/* The train/test split, fixed before any result was looked at
+ * (docs/validation.md, "Train and test"): for each (GPU, kernel) pair, its
+ * rows sorted by input size (ties in file order) alternate train (even
+ * positions, the smallest size first) / test (odd).  Fills train/test index
+ * arrays (caller-allocated, nsubset entries each) and their counts. */
+void ws_valid_split(size_t *train, size_t *ntrain, size_t *test,
+                    size_t *ntest, const ws_valid_row *rows,
+                    const size_t *subset, size_t nsubset);
+
+/* Set every row's `half` by ws_valid_split over all rows of the file, so a
+ * row's half never depends on the filters.  WS_OK or WS_ENOMEM. */
+int ws_valid_assign_halves(ws_valid_data *v);
 
 #endif

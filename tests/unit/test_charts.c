@@ -104,8 +104,8 @@ static void benefit(void **state) {
   char base[128];
   snprintf(base, sizeof base, "%s/benefit", dir);
   ws_diag d = WS_DIAG_INIT;
-  int st = ws_chart_benefit(base, &r, &d);
-  if (!ws_chart_available()) {
+  int st = ws_report_chart_benefit(base, &r, &d);
+  if (!ws_report_chart_available()) {
     assert_int_equal(st, WS_EUNSUP);
     assert_non_null(strstr(d.items[0].message, "cairo"));
   } else {
@@ -148,7 +148,7 @@ static double label_y(const char *svg, const char *label) {
  * not as a negative percentage. */
 static void clustered_labels(void **state) {
   (void)state;
-  if (!ws_chart_available()) return;
+  if (!ws_report_chart_available()) return;
   ws_model_result r = WS_MODEL_RESULT_INIT;
   r.model = "gpuperf";
   add(&r, WS_TERM_GPUPERF_T_COMP, 30000);
@@ -164,7 +164,7 @@ static void clustered_labels(void **state) {
   char base[128];
   snprintf(base, sizeof base, "%s/benefit", dir);
   ws_diag d = WS_DIAG_INIT;
-  assert_ok_diag(ws_chart_benefit(base, &r, &d), &d);
+  assert_ok_diag(ws_report_chart_benefit(base, &r, &d), &d);
   char p[256], *svg = NULL;
   snprintf(p, sizeof p, "%s.svg", base);
   assert_ok_diag(ws_read_file(&svg, NULL, p, &d), &d);
@@ -186,7 +186,7 @@ static void clustered_labels(void **state) {
   add(&r, WS_TERM_GPUPERF_B_FP, -10000);
   add(&r, WS_TERM_GPUPERF_B_MEMLP, 14000);
   r.cycles = 50000;
-  assert_ok_diag(ws_chart_benefit(base, &r, &d), &d);
+  assert_ok_diag(ws_report_chart_benefit(base, &r, &d), &d);
   assert_ok_diag(ws_read_file(&svg, NULL, p, &d), &d);
   assert_non_null(strstr(svg, ">B_fp = -10k (negative: no saving)</text>"));
   assert_null(strstr(svg, "-20 %"));
@@ -216,8 +216,8 @@ static void transit(void **state) {
   r.cycles = 1;
   char base[128];
   snprintf(base, sizeof base, "%s/transit", dir);
-  int st = ws_chart_for_result(base, &r, &d);
-  if (!ws_chart_available()) {
+  int st = ws_report_chart_for_result(base, &r, &d);
+  if (!ws_report_chart_available()) {
     assert_int_equal(st, WS_EUNSUP);
   } else {
     assert_ok_diag(st, &d);
@@ -248,8 +248,8 @@ static void roofline(void **state) {
   char base[128];
   snprintf(base, sizeof base, "%s/roofline", dir);
   ws_diag d = WS_DIAG_INIT;
-  int st = ws_chart_roofline(base, &r, &d);
-  if (!ws_chart_available()) {
+  int st = ws_report_chart_roofline(base, &r, &d);
+  if (!ws_report_chart_available()) {
     assert_int_equal(st, WS_EUNSUP);
   } else {
     assert_ok_diag(st, &d);
@@ -266,17 +266,17 @@ static void roofline(void **state) {
 
 static void errors(void **state) {
   (void)state;
-  if (!ws_chart_available()) skip();
+  if (!ws_report_chart_available()) skip();
   ws_diag d = WS_DIAG_INIT;
   ws_model_result r = gpuperf();
   /* An unwritable place. */
-  assert_int_equal(ws_chart_benefit("/nonexistent-dir/x", &r, &d), WS_EIO);
+  assert_int_equal(ws_report_chart_benefit("/nonexistent-dir/x", &r, &d), WS_EIO);
   assert_true(d.errors >= 1);
   ws_diag_clear(&d);
   /* A result without the terms: the diagnostic names the first one. */
   ws_model_result empty = WS_MODEL_RESULT_INIT;
   empty.model = "roofline";
-  assert_int_equal(ws_chart_roofline("/tmp/unused", &empty, &d), WS_EMISSING);
+  assert_int_equal(ws_report_chart_roofline("/tmp/unused", &empty, &d), WS_EMISSING);
   assert_non_null(strstr(d.items[0].message, "'peak_gflops'"));
   /* Transit without DRAM traffic: Z = +inf is drawn (g is 0 everywhere). */
   ws_transit_params tp = {256, 1536, 8.93, 576, 24.8, INFINITY};
@@ -294,12 +294,12 @@ static void errors(void **state) {
   add(&t, WS_TERM_TRANSIT_MS_THROUGHPUT, eq.ms_gbs);
   char base[128];
   snprintf(base, sizeof base, "%s/transit", dir);
-  assert_ok_diag(ws_chart_transit(base, &t, &d), &d);
+  assert_ok_diag(ws_report_chart_transit(base, &t, &d), &d);
   ws_model_result_free(&t);
   /* A model without a chart. */
   ws_model_result hk = WS_MODEL_RESULT_INIT;
   hk.model = "hong-kim";
-  assert_int_equal(ws_chart_for_result("/tmp/unused", &hk, &d), WS_EUNSUP);
+  assert_int_equal(ws_report_chart_for_result("/tmp/unused", &hk, &d), WS_EUNSUP);
   ws_diag_free(&d);
   ws_model_result_free(&r);
 }
@@ -312,6 +312,6 @@ int main(void) {
       cmocka_unit_test(errors),
   };
   int failed = cmocka_run_group_tests(tests, setup, teardown);
-  ws_chart_shutdown();
+  ws_report_chart_shutdown();
   return failed;
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "valid/valid_int.h"
 #include "warpsight/valid.h"
 
 static ws_csv *parse_ok(const char *text) {

@@ -6,6 +6,7 @@
 #include "testutil.h"
 #include "warpsight/gpu.h"
 #include "warpsight/model.h"
+#include "valid/valid_int.h"
 #include "warpsight/valid.h"
 
 /* t_i = a x_i + b with a = 3e-6, b = 2e-5 (both positive) */

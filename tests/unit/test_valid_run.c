@@ -83,7 +83,7 @@ static void test_run_filters_and_failures(void **state) {
   ws_valid_stats s;
   ws_valid_report_stats(&s, r, 0, NULL, NULL);
   assert_int_equal(s.n, 1); /* the failed row is not counted */
-  char *text = ws_valid_report_text(r);
+  char *text = ws_report_validate_text(r);
   assert_non_null(strstr(text, "model hong-kim\n"));
   /* gtx680 vectorAdd: 1 usable row of 2 -> "1" in the rows column; one
    * point -> no Spearman ("-") */
@@ -169,7 +169,7 @@ static void test_cache_reuse(void **state) {
   /* the per-row CSV: header + 3 rows, read back with the CSV reader */
   char path[700];
   snprintf(path, sizeof path, "%s/rows.csv", dir);
-  assert_ok_diag(ws_valid_report_csv(r2, path, &d), &d);
+  assert_ok_diag(ws_report_validate_csv(r2, path, &d), &d);
   ws_csv *c = NULL;
   assert_ok_diag(ws_valid_csv_read(&c, path, &d), &d);
   assert_int_equal(c->nrows, 3);
@@ -184,7 +184,7 @@ static void test_cache_reuse(void **state) {
 
 #ifdef WS_HAVE_CAIRO
   snprintf(path, sizeof path, "%s/chart", dir); /* -> chart.png, chart.svg */
-  assert_ok_diag(ws_valid_report_chart(r2, 0, path, &d), &d);
+  assert_ok_diag(ws_report_validate_chart(r2, 0, path, &d), &d);
   struct stat sb;
   snprintf(path, sizeof path, "%s/chart.png", dir);
   assert_int_equal(stat(path, &sb), 0);
@@ -284,32 +284,32 @@ static void test_cache_miss(void **state) {
   ws_diag_free(&d);
 }
 
-/* ws_chart_scatter edge cases: no usable point (zero and negative values
+/* ws_report_chart_scatter edge cases: no usable point (zero and negative values
  * on log axes, NaN) still gives a framed, empty chart; linear axes work. */
 static void test_scatter_edges(void **state) {
   (void)state;
-  if (!ws_chart_available()) skip();
+  if (!ws_report_chart_available()) skip();
   char dir[] = "/tmp/ws-valid-chart-XXXXXX", base[200], path[220];
   assert_non_null(mkdtemp(dir));
   double x[] = {0, -1, NAN}, y[] = {1, 2, 3};
-  ws_chart_series s[2] = {{"bad", x, y, 3}, {"none", x, y, 0}};
-  ws_chart_scatter_spec spec = {"empty", NULL, "x (s)", "y (s)", 1, 1};
+  ws_report_chart_series s[2] = {{"bad", x, y, 3}, {"none", x, y, 0}};
+  ws_report_chart_scatter_spec spec = {"empty", NULL, "x (s)", "y (s)", 1, 1};
   ws_diag d = WS_DIAG_INIT;
   snprintf(base, sizeof base, "%s/log", dir);
-  assert_ok_diag(ws_chart_scatter(base, &spec, s, 2, &d), &d);
+  assert_ok_diag(ws_report_chart_scatter(base, &spec, s, 2, &d), &d);
   spec.loglog = 0, spec.diagonal = 0;
   snprintf(base, sizeof base, "%s/lin", dir);
-  assert_ok_diag(ws_chart_scatter(base, &spec, s, 2, &d), &d);
+  assert_ok_diag(ws_report_chart_scatter(base, &spec, s, 2, &d), &d);
   struct stat sb;
   snprintf(path, sizeof path, "%s/lin.png", dir);
   assert_int_equal(stat(path, &sb), 0);
   snprintf(path, sizeof path, "%s/log.svg", dir);
   assert_int_equal(stat(path, &sb), 0);
   /* an unwritable place is an I/O error, not a crash */
-  assert_int_equal(ws_chart_scatter("/nonexistent-ws/dir/c", &spec, s, 2, &d), WS_EIO);
+  assert_int_equal(ws_report_chart_scatter("/nonexistent-ws/dir/c", &spec, s, 2, &d), WS_EIO);
   ws_diag_free(&d);
   rm_rf(dir);
-  ws_chart_shutdown(); /* once, in the last test that draws (report.h) */
+  ws_report_chart_shutdown(); /* once, in the last test that draws (report.h) */
 }
 
 /* Fontconfig (under cairo's text drawing) keeps process-wide caches it never

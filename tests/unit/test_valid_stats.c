@@ -1,5 +1,6 @@
 /* test_valid_stats.c — error statistics on small hand-computed data. */
 #include "testutil.h"
+#include "valid/valid_int.h"
 #include "warpsight/valid.h"
 
 /* measured m = 1 2 3 4 5, predicted p = 2 1 4 4 3

@@ -1,0 +1,62 @@
+/*
+ * warpsight/valid_calib.h — calibration (docs/validation.md, `warpsight calibrate`):
+ * fitting a model's machine parameters for one GPU to measured times.
+ *
+ * Ownership: every ws_*_load/_read/_new gives the caller an object to release
+ * with the matching _free (NULL is a no-op).
+ */
+#ifndef WARPSIGHT_VALID_CALIB_H
+#define WARPSIGHT_VALID_CALIB_H
+
+#include <stddef.h>
+
+#include "warpsight/gpu.h"
+#include "warpsight/profile.h"
+#include "warpsight/util.h"
+#include "warpsight/valid_data.h"
+#include "warpsight/valid_predict.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Calibration ------------------------------------------------------------*/
+
+/* The parameters of `model` that calibration fits (NULL-terminated list),
+ * or NULL when the model has none. */
+const char *const *ws_valid_fittable(const char *model);
+
+/* Calibration of one model on one GPU's rows. */
+#define WS_VALID_MAX_PARAMS 12
+typedef struct ws_valid_calib {
+  const char *const *params;          /* fitted parameter names (static) */
+  size_t np;                          /* entries in params */
+  double theta0[WS_VALID_MAX_PARAMS]; /* values before (the GPU's) */
+  double theta[WS_VALID_MAX_PARAMS];  /* values after */
+  size_t ntrain, ntest;               /* rows in each half */
+  ws_valid_stats train_before, train_after; /* errors on the training half */
+  ws_valid_stats test_before, test_after;   /* errors on the held-out half */
+  size_t iterations;                  /* solver iterations */
+  int converged;                      /* the solver met its tolerance */
+} ws_valid_calib;
+
+/* Fit the fittable parameters of `model` on GPU g to rows[0..n) whose
+ * profiles are profiles[0..n) (all rows of that GPU), training on the
+ * ws_valid_split half and reporting both halves.  The fit starts from
+ * every combination of {1/2, 1, 2} x the GPU's values and keeps the best.
+ * g is not changed (the fit runs on a copy); ws_valid_calibrated_gpu makes
+ * the calibrated GPU. */
+int ws_valid_calibrate(ws_valid_calib *out, const ws_gpu *g, const char *model,
+                       const ws_valid_row *rows, ws_profile *const *profiles,
+                       size_t n, ws_diag *d);
+
+/* A new GPU: g with c's fitted values (ws_gpu_with_params); with a
+ * `source`, each becomes {"value", "source", "estimate": true} when written
+ * out (ws_gpu_to_json); without, the old entries keep their sources. */
+int ws_valid_calibrated_gpu(ws_gpu **out, const ws_gpu *g, const char *model,
+                            const ws_valid_calib *c, const char *source);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,261 @@
+/*
+ * report_model.c — the reports of `model` and `predict` (warpsight/report.h,
+ * report/report_json.h): a model's terms table, the one-line-per-model table
+ * of --model all, the floors, the advice, the counterfactuals and the
+ * comparison table of a --gpu list, as text on a FILE* or as JSON objects.
+ * Nothing here runs a model: the results come in, the text goes out.
+ */
+#include "warpsight/report.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report_json.h"
+
+static void add_num_or_null(cJSON *o, const char *key, double v) {
+  if (isfinite(v)) cJSON_AddNumberToObject(o, key, v);
+  else cJSON_AddNullToObject(o, key);
+}
+
+/* Results ----------------------------------------------------------------*/
+
+cJSON *ws_report_model_json(const ws_model_result *r, int status, const ws_floors *fl) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "model", r->model ? r->model : "");
+  if (status == WS_OK) {
+    char why[256];
+    const char *below = ws_model_floors_check(why, sizeof why, fl, r->time_ms);
+    cJSON_AddStringToObject(o, "status", "ok");
+    cJSON_AddNumberToObject(o, "cycles", r->cycles);
+    cJSON_AddNumberToObject(o, "time_ms", r->time_ms);
+    cJSON *fj = cJSON_AddObjectToObject(o, "floors");
+    add_num_or_null(fj, "dram_ms", fl->dram_ms);
+    add_num_or_null(fj, "issue_ms", fl->issue_ms);
+    if (below) cJSON_AddStringToObject(o, "below_floor", below);
+    else cJSON_AddNullToObject(o, "below_floor");
+    cJSON_AddStringToObject(o, "case", r->case_label ? r->case_label : "");
+    cJSON_AddStringToObject(o, "limiter", ws_model_limiter(r));
+    cJSON *t = cJSON_AddObjectToObject(o, "terms");
+    for (size_t i = 0; i < r->nterms; i++) {
+      const char *name = ws_model_term_info(r->terms[i].id)->name;
+      if (isfinite(r->terms[i].value))
+        cJSON_AddNumberToObject(t, name, r->terms[i].value);
+      else
+        cJSON_AddNullToObject(t, name);
+    }
+  } else {
+    cJSON_AddStringToObject(o, "status", status == WS_EMISSING ? "missing-inputs" : "error");
+    cJSON *m = cJSON_AddArrayToObject(o, "missing");
+    for (size_t i = 0; i < r->nmissing; i++) cJSON_AddItemToArray(m, cJSON_CreateString(r->missing[i]));
+  }
+  return o;
+}
+
+void ws_report_floors_json(cJSON *root, const ws_floors *fl) {
+  cJSON *fj = cJSON_AddObjectToObject(root, "floors");
+  add_num_or_null(fj, "dram_ms", fl->dram_ms);
+  add_num_or_null(fj, "dram_bytes", fl->dram_bytes);
+  add_num_or_null(fj, "issue_ms", fl->issue_ms);
+  add_num_or_null(fj, "warp_insts", fl->warp_insts);
+  add_num_or_null(fj, "issue_per_cycle", fl->issue_per_cycle);
+}
+
+void ws_report_model_terms(FILE *out, const ws_model_result *r, const ws_model_info *info,
+                           const ws_floors *fl) {
+  fprintf(out, "model %s — %s\n", r->model, info->title);
+  fprintf(out, "  %-24s %16s  %-12s %s\n", "term", "value", "unit", "equation or source");
+  for (size_t i = 0; i < r->nterms; i++) {
+    const ws_term_info *t = ws_model_term_info(r->terms[i].id);
+    fprintf(out, "  %-24s %16.6g  %-12s %s\n", t->name, r->terms[i].value, t->unit,
+            r->terms[i].equation);
+  }
+  fprintf(out, "  predicted: %.6g cycles = %.6g ms\n", r->cycles, r->time_ms);
+  char why[256];
+  const char *below = ws_model_floors_check(why, sizeof why, fl, r->time_ms);
+  fprintf(out, "  floors: DRAM %.6g ms, issue %.6g ms%s\n", fl->dram_ms, fl->issue_ms,
+          below ? "" : " (the prediction is above both)");
+  if (below) fprintf(out, "  ! %s\n", below);
+  fprintf(out, "  case: %s\n", r->case_label ? r->case_label : "");
+  if (*ws_model_limiter(r)) fprintf(out, "  limiter: %s\n", ws_model_limiter(r));
+}
+
+void ws_report_models_header(FILE *out) {
+  fprintf(out, "%-16s %14s %12s  %s\n", "model", "cycles", "time (ms)", "limiting factor / case");
+}
+
+void ws_report_models_row(FILE *out, const ws_model_info *info, int status,
+                          const ws_model_result *r, const ws_floors *fl) {
+  if (status == WS_OK) {
+    char why[256];
+    const char *below = ws_model_floors_check(why, sizeof why, fl, r->time_ms);
+    fprintf(out, "%-16s %14.6g %12.6g%s %s\n", info->name, r->cycles, r->time_ms,
+            below ? " !" : "  ",
+            *ws_model_limiter(r) ? ws_model_limiter(r) : (r->case_label ? r->case_label : ""));
+    if (below) fprintf(out, "%-16s ! %s\n", "", below);
+    return;
+  }
+  fprintf(out, "%-16s %14s %12s  cannot run: missing ", info->name, "-", "-");
+  /* The first few; `--model NAME` lists them all. */
+  size_t show = r->nmissing > 4 ? 3 : r->nmissing;
+  for (size_t k = 0; k < show; k++) fprintf(out, "%s%s", k ? ", " : "", r->missing[k]);
+  if (show < r->nmissing) fprintf(out, " and %zu more", r->nmissing - show);
+  if (!r->nmissing) fprintf(out, "(error, see below)");
+  fprintf(out, "\n");
+}
+
+/* The comparison of a --gpu list: predicted ms, a row per model, a column per GPU. */
+void ws_report_gpu_table(FILE *out, const char *const *gpus, size_t ngpu, const double *times) {
+  fprintf(out, "\npredicted time (ms) by GPU\n%-16s", "model");
+  for (size_t k = 0; k < ngpu; k++) fprintf(out, " %12.12s", gpus[k]);
+  fprintf(out, "\n");
+  for (size_t m = 0; m < ws_model_count(); m++) {
+    int any = 0;
+    for (size_t k = 0; k < ngpu; k++) any |= !isnan(times[k * ws_model_count() + m]);
+    if (!any) continue;
+    fprintf(out, "%-16s", ws_model_at(m)->name);
+    for (size_t k = 0; k < ngpu; k++) {
+      double t = times[k * ws_model_count() + m];
+      if (isnan(t)) fprintf(out, " %12s", "-");
+      else fprintf(out, " %12.6g", t);
+    }
+    fprintf(out, "\n");
+  }
+}
+
+/* Advice -----------------------------------------------------------------*/
+
+void ws_report_advice(FILE *out, const ws_advice *a) {
+  char *text = ws_report_advice_text(a);
+  fprintf(out, "\nadvice\n%s", text ? text : "(out of memory)\n");
+  free(text);
+}
+
+void ws_report_advice_json(cJSON *root, const ws_advice *a) {
+  cJSON *o = cJSON_AddObjectToObject(root, "advice");
+  if (a->bottleneck) cJSON_AddStringToObject(o, "bottleneck", a->bottleneck);
+  else cJSON_AddNullToObject(o, "bottleneck");
+  cJSON *items = cJSON_AddArrayToObject(o, "items");
+  for (size_t i = 0; i < a->count; i++) {
+    const ws_advice_item *it = &a->items[i];
+    cJSON *j = cJSON_CreateObject();
+    static const char *const kinds[] = {"benefit", "bound", "note"};
+    cJSON_AddStringToObject(j, "kind", kinds[it->kind]);
+    cJSON_AddStringToObject(j, "model", it->model ? it->model : "");
+    cJSON_AddStringToObject(j, "topic", it->topic);
+    if (isfinite(it->value)) cJSON_AddNumberToObject(j, "value", it->value);
+    if (isfinite(it->share)) cJSON_AddNumberToObject(j, "share", it->share);
+    cJSON_AddStringToObject(j, "finding", it->finding);
+    cJSON_AddStringToObject(j, "action", it->action);
+    cJSON_AddItemToArray(items, j);
+  }
+}
+
+/* Counterfactuals --------------------------------------------------------*/
+
+void ws_report_counterfactuals(FILE *out, const ws_cf_table *t) {
+  const ws_model_result *res = t->res;
+  size_t n = t->n;
+  const char *trusted = res[t->trusted].model;
+  fprintf(out, "\ncounterfactuals: predicted saving (ms) with the inefficiency removed, ranked by %s%s\n%-20s",
+          trusted, strcmp(trusted, "warpsight") ? " (warpsight did not run)" : "", "change");
+  for (size_t i = 0; i < n; i++) fprintf(out, " %12.12s", res[i].model);
+  fprintf(out, "\n");
+  if (t->base_hi > 2 * t->base_lo)
+    fprintf(out, "! the base predictions differ by more than 2x (%.4g to %.4g ms); validation favours %s\n",
+            t->base_lo, t->base_hi, trusted);
+  for (size_t o = 0; o < WS_CF_COUNT; o++) {
+    const double *s = t->saving_ms + t->order[o] * n;
+    fprintf(out, "%-20s", ws_advise_cf_name((ws_cf_kind)t->order[o]));
+    for (size_t i = 0; i < n; i++)
+      if (isfinite(s[i])) fprintf(out, " %12.4g", s[i]);
+      else fprintf(out, " %12s", "-");
+    fprintf(out, "\n");
+    if (t->disagree[t->order[o]])
+      fprintf(out, "%-20s ! models disagree by more than 2x; validation favours %s\n", "", trusted);
+  }
+}
+
+void ws_report_counterfactuals_json(cJSON *root, const ws_cf_table *t) {
+  const ws_model_result *res = t->res;
+  cJSON *cj = cJSON_AddObjectToObject(root, "counterfactuals");
+  cJSON_AddStringToObject(cj, "ranked_by", res[t->trusted].model);
+  cJSON *items = cJSON_AddArrayToObject(cj, "items");
+  cJSON_AddBoolToObject(cj, "base_disagree", t->base_hi > 2 * t->base_lo);
+  for (size_t o = 0; o < WS_CF_COUNT; o++) {
+    const double *s = t->saving_ms + t->order[o] * t->n;
+    cJSON *it = cJSON_CreateObject();
+    cJSON_AddStringToObject(it, "change", ws_advise_cf_name((ws_cf_kind)t->order[o]));
+    cJSON *m = cJSON_AddObjectToObject(it, "saving_ms");
+    for (size_t i = 0; i < t->n; i++)
+      if (isfinite(s[i])) cJSON_AddNumberToObject(m, res[i].model, s[i]);
+      else cJSON_AddNullToObject(m, res[i].model);
+    cJSON_AddBoolToObject(it, "models_disagree", t->disagree[t->order[o]]);
+    cJSON_AddItemToArray(items, it);
+  }
+}
+
+/* Declarations (`model --terms`) -----------------------------------------*/
+
+/* Text (out != NULL) or JSON (models != NULL) of the declared terms and
+ * bounds of `model` ("all": every model). */
+static void declarations(FILE *out, cJSON *models, const char *model) {
+  cJSON *root = models;
+  int first = 1;
+  for (size_t m = 0; m < ws_model_count(); m++) {
+    const ws_model_info *mi = ws_model_at(m);
+    if (strcmp(model, "all") && strcmp(model, mi->name)) continue;
+    cJSON *o = NULL, *terms = NULL, *bounds = NULL;
+    if (root) {
+      cJSON_AddItemToArray(models, o = cJSON_CreateObject());
+      cJSON_AddStringToObject(o, "model", mi->name);
+      terms = cJSON_AddArrayToObject(o, "terms");
+      bounds = cJSON_AddArrayToObject(o, "bounds");
+    } else {
+      fprintf(out, "%smodel %s — %s\n", first ? "" : "\n", mi->name, mi->title);
+      fprintf(out, "  %-24s %-14s %s\n", "term", "unit", "meaning — equation or source");
+    }
+    first = 0;
+    for (int i = 0; i < WS_TERM_COUNT; i++) {
+      const ws_term_info *t = ws_model_term_info((ws_term_id)i);
+      if (!ws_model_family_of(t->family, mi->name)) continue;
+      if (!root) {
+        fprintf(out, "  %-24s %-14s %s%s%s\n", t->name, t->unit, t->meaning,
+                *t->equation ? " — " : "", t->equation);
+        continue;
+      }
+      cJSON *tj = cJSON_CreateObject();
+      cJSON_AddStringToObject(tj, "name", t->name);
+      cJSON_AddStringToObject(tj, "unit", t->unit);
+      cJSON_AddStringToObject(tj, "equation", t->equation);
+      cJSON_AddStringToObject(tj, "meaning", t->meaning);
+      cJSON_AddItemToArray(terms, tj);
+    }
+    if (!root) fprintf(out, "  %-24s %s\n", "case or bound", "limiter");
+    for (int i = 1; i < WS_BOUND_COUNT; i++) {
+      const ws_bound_info *b = ws_model_bound_info((ws_model_bound)i);
+      if (!ws_model_family_of(b->family, mi->name)) continue;
+      if (!root) {
+        fprintf(out, "  %-24s %s\n", b->name, b->limiter);
+        continue;
+      }
+      cJSON *bj = cJSON_CreateObject();
+      cJSON_AddStringToObject(bj, "name", b->name);
+      cJSON_AddStringToObject(bj, "limiter", b->limiter);
+      cJSON_AddStringToObject(bj, "advice", b->advice);
+      cJSON_AddItemToArray(bounds, bj);
+    }
+  }
+}
+
+void ws_report_model_declarations(FILE *out, const char *model) {
+  declarations(out, NULL, model);
+}
+
+cJSON *ws_report_model_declarations_json(const char *model) {
+  cJSON *root = cJSON_CreateObject();
+  declarations(NULL, cJSON_AddArrayToObject(root, "models"), model);
+  return root;
+}
