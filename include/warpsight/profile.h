@@ -206,6 +206,9 @@ static inline int ws_pf_has(double v) { return !isnan(v); }
 /* Derived counts used by several models. */
 double ws_profile_mem_insts(const ws_profile *p);   /* coal + uncoal */
 double ws_profile_total_insts(const ws_profile *p); /* comp + coal + uncoal */
+/* Measured DRAM bytes of the launch, read + write (an absent one as 0), or
+ * NaN when the profile has neither. */
+double ws_profile_dram_bytes(const ws_profile *p);
 
 #ifdef __cplusplus
 }

@@ -297,9 +297,7 @@ static int sweep_go(sweep_run *s, const prof_request *rq, uint64_t total, const 
   }
   if (out) rc = sweep_chart(&s->t, out, root ? cJSON_AddArrayToObject(root, "charts") : NULL);
   if (root) {
-    char *txt = cJSON_Print(root);
-    if (txt) puts(txt);
-    cJSON_free(txt);
+    cli_print_json(root);
     cJSON_Delete(root);
   }
   return rc;

@@ -47,12 +47,14 @@ static void free_module(dmodule *dm) {
   free(dm->const_bank);
 }
 
+static void free_alloc(dalloc *a) {
+  free(a->mem);
+  free(a->name);
+}
+
 void ws_emu_device_free(ws_emu_device *dev) {
   if (!dev) return;
-  for (size_t i = 0; i < dev->nallocs; i++) {
-    free(dev->allocs[i].mem);
-    free(dev->allocs[i].name);
-  }
+  for (size_t i = 0; i < dev->nallocs; i++) free_alloc(&dev->allocs[i]);
   free(dev->allocs);
   for (size_t i = 0; i < dev->nmods; i++) free_module(&dev->mods[i]);
   free(dev->mods);
@@ -75,7 +77,7 @@ int ws_emu_dev_alloc(ws_emu_device *dev, uint64_t bytes, const char *name, uint6
   a.mem = calloc((size_t)bytes + 1, 1);
   if (!a.mem) return WS_ENOMEM;
   if (name && !(a.name = ws_strdup(name))) {
-    free(a.mem);
+    free_alloc(&a);
     return WS_ENOMEM;
   }
   dev->allocs[dev->nallocs++] = a; /* addresses grow: stays sorted */

@@ -26,15 +26,11 @@ double ws_model_floor_issue_rate(int cc_major, int cc_minor) {
 int ws_model_floors_compute(ws_floors *out, const ws_profile *p, const ws_gpu *g) {
   *out = (ws_floors){NAN, NAN, NAN, NAN, NAN};
   if (!p || !g) return WS_EINVAL;
-  const ws_profile_fields *f = &p->f;
   double warps = (double)p->blocks * ceil((double)p->threads_per_block /
                                           (g->warp_size > 0 ? g->warp_size : 32));
-  if (ws_pf_has(f->dram_read_bytes) || ws_pf_has(f->dram_write_bytes)) {
-    out->dram_bytes = (ws_pf_has(f->dram_read_bytes) ? f->dram_read_bytes : 0) +
-                      (ws_pf_has(f->dram_write_bytes) ? f->dram_write_bytes : 0);
-    if (g->mem_bandwidth_gbs > 0)
-      out->dram_ms = out->dram_bytes / (g->mem_bandwidth_gbs * 1e9) * 1e3;
-  }
+  out->dram_bytes = ws_profile_dram_bytes(p);
+  if (ws_pf_has(out->dram_bytes) && g->mem_bandwidth_gbs > 0)
+    out->dram_ms = out->dram_bytes / (g->mem_bandwidth_gbs * 1e9) * 1e3;
   double insts = ws_profile_total_insts(p);
   if (ws_pf_has(insts)) {
     out->warp_insts = insts * warps;

@@ -34,13 +34,9 @@ int ws_model_roofline(ws_model_result *out, const ws_profile *p,
     ws_model_missing(out, "per_warp.flops", d);
     missing = 1;
   }
-  double bytes = NAN;
-  int measured = 0;
-  if (ws_pf_has(f->dram_read_bytes) || ws_pf_has(f->dram_write_bytes)) {
-    bytes = (ws_pf_has(f->dram_read_bytes) ? f->dram_read_bytes : 0) +
-            (ws_pf_has(f->dram_write_bytes) ? f->dram_write_bytes : 0);
-    measured = 1;
-  } else {
+  double bytes = ws_profile_dram_bytes(p);
+  int measured = ws_pf_has(bytes);
+  if (!measured) {
     double mem = ws_profile_mem_insts(p);
     if (!ws_pf_has(f->load_bytes_per_warp)) {
       ws_model_missing(out, "memory.dram_read_bytes", d);

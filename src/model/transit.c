@@ -61,13 +61,9 @@ int ws_model_transit(ws_model_result *out, const ws_profile *p,
                                                      : 32.0;
   const double tb = ws_gpu_p(g, WS_GP_GPUPERF_TRANSACTION_BYTES);
   const double trans_bytes = isfinite(tb) ? tb : sector;
-  double dram_bytes = NAN;
-  int measured = 0;
-  if (ws_pf_has(f->dram_read_bytes) || ws_pf_has(f->dram_write_bytes)) {
-    dram_bytes = (ws_pf_has(f->dram_read_bytes) ? f->dram_read_bytes : 0) +
-                 (ws_pf_has(f->dram_write_bytes) ? f->dram_write_bytes : 0);
-    measured = 1;
-  } else {
+  double dram_bytes = ws_profile_dram_bytes(p);
+  int measured = ws_pf_has(dram_bytes);
+  if (!measured) {
     if (!ws_pf_has(f->avg_trans_warp)) {
       ws_model_missing(out, "memory.dram_read_bytes", d);
       missing = 1;

@@ -308,3 +308,10 @@ char *ws_profile_section_json(const ws_profile *p, const char *name) {
   cJSON_free(t);
   return out;
 }
+
+double ws_profile_dram_bytes(const ws_profile *p) {
+  const ws_profile_fields *f = &p->f;
+  if (!ws_pf_has(f->dram_read_bytes) && !ws_pf_has(f->dram_write_bytes)) return NAN;
+  return (ws_pf_has(f->dram_read_bytes) ? f->dram_read_bytes : 0) +
+         (ws_pf_has(f->dram_write_bytes) ? f->dram_write_bytes : 0);
+}
