@@ -78,6 +78,8 @@ void ws_diag_set_source(ws_diag *d, const char *line_start, size_t len);
 /* Render every entry as "file:line:col: error: msg" (+ source and caret)
  * into a malloc'd string the caller frees.  Returns NULL on ENOMEM. */
 char *ws_diag_format(const ws_diag *d);
+/* One entry rendered the same way (malloc'd; NULL on ENOMEM). */
+char *ws_diag_format_entry(const ws_diag_entry *e);
 void ws_diag_clear(ws_diag *d);
 void ws_diag_free(ws_diag *d);
 

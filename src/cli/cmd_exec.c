@@ -200,10 +200,7 @@ static int prepare_env(const char *gpu, const char *model, const char *sample,
   if (st) return EXIT_USAGE;
   *tmp = 0;
   if (report) {
-    if (mkdir(report, 0777) && errno != EEXIST) {
-      fprintf(stderr, "warpsight exec: error: cannot create %s: %s\n", report, strerror(errno));
-      return EXIT_USAGE;
-    }
+    if (cli_make_dir("exec", report)) return EXIT_USAGE;
     ws_sb_printf(&b, "%s/exec.json", report);
     *json_path = ws_sb_take(&b);
     if (set_env("WARPSIGHT_REPORT_DIR", report)) return EXIT_USAGE;

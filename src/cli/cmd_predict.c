@@ -226,10 +226,7 @@ int cmd_predict(int argc, char **argv) {
     }
     ws_diag_free(&d);
   }
-  if (ngpu > 1 && charts && mkdir(charts, 0777) != 0 && errno != EEXIST) {
-    fprintf(stderr, "warpsight predict: error: %s: cannot create: %s\n", charts, strerror(errno));
-    return EXIT_USAGE;
-  }
+  if (ngpu > 1 && charts && cli_make_dir("predict", charts)) return EXIT_USAGE;
   prof_request rq = {"predict", pos[0], kernel, launch, gpu, arch, ns, frest != NULL, j, 0, 0, 0};
   if (cli_prof_limits(&rq, maxw, maxl, maxm)) return EXIT_USAGE;
   cJSON *list = NULL, *sets = NULL;

@@ -123,30 +123,42 @@ static int buf_printf(buf *b, const char *fmt, ...) {
   return 0;
 }
 
+/* Appends entry e as "file:line:col: error: msg\n" (+ source and caret). */
+static int format_entry(buf *b, const ws_diag_entry *e) {
+  int r = 0;
+  if (e->file && e->line > 0 && e->col > 0)
+    r = buf_printf(b, "%s:%d:%d: ", e->file, e->line, e->col);
+  else if (e->file && e->line > 0)
+    r = buf_printf(b, "%s:%d: ", e->file, e->line);
+  else if (e->file)
+    r = buf_printf(b, "%s: ", e->file);
+  if (r == 0) r = buf_printf(b, "%s: %s\n", sev_name(e->severity), e->message);
+  if (r == 0 && e->source_line) {
+    r = buf_printf(b, "  %s\n  ", e->source_line);
+    size_t n = strlen(e->source_line);
+    for (int c = 1; r == 0 && c < e->col; c++) {
+      char ch = (size_t)(c - 1) < n ? e->source_line[c - 1] : ' ';
+      r = buf_printf(b, "%c", ch == '\t' ? '\t' : ' ');
+    }
+    if (r == 0) r = buf_printf(b, "^\n");
+  }
+  return r;
+}
+
+char *ws_diag_format_entry(const ws_diag_entry *e) {
+  buf b = {NULL, 0, 0};
+  if (buf_printf(&b, "%s", "") < 0 || format_entry(&b, e) < 0) {
+    free(b.p);
+    return NULL;
+  }
+  return b.p;
+}
+
 char *ws_diag_format(const ws_diag *d) {
   buf b = {NULL, 0, 0};
   if (buf_printf(&b, "%s", "") < 0) return NULL;
   for (size_t i = 0; d && i < d->count; i++) {
-    const ws_diag_entry *e = &d->items[i];
-    int r = 0;
-    if (e->file && e->line > 0 && e->col > 0)
-      r = buf_printf(&b, "%s:%d:%d: ", e->file, e->line, e->col);
-    else if (e->file && e->line > 0)
-      r = buf_printf(&b, "%s:%d: ", e->file, e->line);
-    else if (e->file)
-      r = buf_printf(&b, "%s: ", e->file);
-    if (r == 0)
-      r = buf_printf(&b, "%s: %s\n", sev_name(e->severity), e->message);
-    if (r == 0 && e->source_line) {
-      r = buf_printf(&b, "  %s\n  ", e->source_line);
-      for (int c = 1; r == 0 && c < e->col; c++) {
-        char ch = (size_t)(c - 1) < strlen(e->source_line)
-                      ? e->source_line[c - 1] : ' ';
-        r = buf_printf(&b, "%c", ch == '\t' ? '\t' : ' ');
-      }
-      if (r == 0) r = buf_printf(&b, "^\n");
-    }
-    if (r < 0) {
+    if (format_entry(&b, &d->items[i]) < 0) {
       free(b.p);
       return NULL;
     }
