@@ -218,15 +218,18 @@ int ws_gpu_load(ws_gpu **out, const char *name_or_path, ws_diag *d) {
     char *text;
     int r = ws_read_file(&text, NULL, name_or_path, d);
     if (r) return r;
+    size_t before = d ? d->errors : 0;
     r = ws_gpu_load_json(out, text, name_or_path, d);
     free(text);
-    return r;
+    return ws_diag_oom(d, r, before, name_or_path, "loading the GPU file");
   }
   for (size_t i = 0; i < ws_gpudb_count; i++)
     if (strcmp(ws_gpudb_entries[i].name, name_or_path) == 0) {
       char origin[96];
       snprintf(origin, sizeof origin, "data/gpus/%s.json", ws_gpudb_entries[i].name);
-      return ws_gpu_load_json(out, ws_gpudb_entries[i].json, origin, d);
+      size_t before = d ? d->errors : 0;
+      int r = ws_gpu_load_json(out, ws_gpudb_entries[i].json, origin, d);
+      return ws_diag_oom(d, r, before, origin, "loading the GPU");
     }
   /* List the known names so the user can pick one. */
   size_t len = 1;

@@ -202,14 +202,22 @@ int ws_prof_launch(ws_profile **out, ws_emu_stats *stats, const ws_prof_target *
   make_config(&c, note, sizeof note, t, k, g, o);
   /* The launch's buffers, for the sampled DRAM estimate. */
   size_t nreg = ws_emu_regions(t->launch, NULL, 0);
+  size_t before = d ? d->errors : 0;
   ws_emu_region *reg = calloc(nreg + 1, sizeof *reg);
-  if (!reg) return WS_ENOMEM;
-  c.nregions = ws_emu_regions(t->launch, reg, nreg);
-  c.regions = reg;
+  if (!reg) st = WS_ENOMEM;
   ws_prof *prof = NULL;
-  st = ws_prof_new(&prof, &c, d);
+  if (reg) {
+    c.nregions = ws_emu_regions(t->launch, reg, nreg);
+    c.regions = reg;
+    st = ws_prof_new(&prof, &c, d);
+  }
   free(reg);
-  if (st) return st;
+  if (st)
+    return ws_diag_oom(d, st, before, o->input,
+                       "profiling kernel '%s': setting up the profiler (%llu blocks to profile, %d "
+                       "worker thread%s, the cache simulators of %s)",
+                       k->name, (unsigned long long)nrun, c.workers, c.workers == 1 ? "" : "s",
+                       g->name ? g->name : "the GPU");
   hook_state h = {prof, (uint64_t)t->grid[0] * t->grid[1] * t->grid[2], o->sample_blocks,
                   o->functional_rest};
   ws_emu_hooks hooks = {.user = &h, .inst = on_inst, .block_begin = on_begin,
@@ -224,7 +232,11 @@ int ws_prof_launch(ws_profile **out, ws_emu_stats *stats, const ws_prof_target *
   memset(&sx, 0, sizeof sx);
   st = ws_emu_run(t->launch, &eo, &sx, d);
   if (stats) *stats = sx;
-  if (!st) st = ws_prof_finish(prof, out, d);
+  if (!st) {
+    before = d ? d->errors : 0;
+    st = ws_prof_finish(prof, out, d);
+    ws_diag_oom(d, st, before, o->input, "profiling kernel '%s': building the profile", k->name);
+  }
   ws_prof_free(prof);
   return st;
 }

@@ -234,9 +234,10 @@ int ws_profile_load_file(ws_profile **out, const char *path, ws_diag *d) {
   *out = NULL;
   int r = ws_read_file(&text, NULL, path, d);
   if (r) return r;
+  size_t before = d ? d->errors : 0;
   r = ws_profile_load_json(out, text, path, d);
   free(text);
-  return r;
+  return ws_diag_oom(d, r, before, path, "loading the profile");
 }
 
 char *ws_profile_to_json(const ws_profile *p) {

@@ -74,6 +74,17 @@ int ws_diag_error(ws_diag *d, const char *fmt, ...) {
   return r;
 }
 
+int ws_diag_oom(ws_diag *d, int st, size_t errors_before, const char *file, const char *fmt, ...) {
+  if (st != WS_ENOMEM || !d || d->errors != errors_before) return st;
+  char what[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  ws_diag_add(d, WS_SEV_ERROR, file, 0, 0, "out of memory while %s", what);
+  return st;
+}
+
 void ws_diag_set_source(ws_diag *d, const char *line_start, size_t len) {
   if (!d || d->count == 0 || !line_start) return;
   ws_diag_entry *e = &d->items[d->count - 1];

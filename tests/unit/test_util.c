@@ -89,6 +89,24 @@ static void test_bits(void **state) {
   assert_int_equal(ws_log2_u64(1024), 10);
 }
 
+/* ws_diag_oom names the operation once: only for WS_ENOMEM, and only when
+ * nothing more precise was recorded since the count it is given. */
+static void test_diag_oom(void **state) {
+  (void)state;
+  ws_diag d = WS_DIAG_INIT;
+  assert_int_equal(ws_diag_oom(&d, WS_EINVAL, 0, "f.ptx", "parsing"), WS_EINVAL);
+  assert_int_equal(d.count, 0);
+  assert_int_equal(ws_diag_oom(&d, WS_ENOMEM, 0, "f.ptx", "running kernel '%s'", "k"), WS_ENOMEM);
+  assert_int_equal(d.count, 1);
+  char *s = ws_diag_format(&d);
+  assert_string_equal(s, "f.ptx: error: out of memory while running kernel 'k'\n");
+  free(s);
+  /* an error already recorded since (d.errors is 1, the caller counted 0) */
+  assert_int_equal(ws_diag_oom(&d, WS_ENOMEM, 0, NULL, "outer"), WS_ENOMEM);
+  assert_int_equal(d.count, 1);
+  ws_diag_free(&d);
+}
+
 static void test_checked(void **state) {
   (void)state;
   uint64_t r = 99;
@@ -114,6 +132,7 @@ int main(void) {
       cmocka_unit_test(test_strbuf),
       cmocka_unit_test(test_bits),
       cmocka_unit_test(test_checked),
+      cmocka_unit_test(test_diag_oom),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
