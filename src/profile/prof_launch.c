@@ -177,6 +177,22 @@ static void make_config(ws_prof_config *c, char *note, size_t nnote, const ws_pr
   c->resources_source = note;
 }
 
+/* A block's shared memory (static + dynamic) against what the GPU lets one
+ * block use (its compute capability's max_shared_per_block, with opt-in):
+ * the emulator alone only caps it at WS_EMU_MAX_SHARED_BYTES (issue 14). */
+static int check_shared(const ws_prof_config *c, const ws_prof_target *t, const ws_gpu *g,
+                        const ws_prof_options *o, ws_diag *d) {
+  double max = g->limits.max_shared_per_block, used = c->resources.shared_bytes_per_block;
+  if (max <= 0 || used <= max) return WS_OK;
+  return ws_diag_add(d, WS_SEV_ERROR, o->input, 0, 0,
+                     "kernel '%s' uses %.0f bytes of shared memory per block (%.0f static + %llu "
+                     "dynamic), more than the %.0f bytes a block may use on %s (compute capability "
+                     "%d.%d, max_shared_per_block)",
+                     c->kernel->name, used, used - (double)t->dynamic_shared,
+                     (unsigned long long)t->dynamic_shared, max, g->name ? g->name : "the GPU",
+                     g->cc_major, g->cc_minor);
+}
+
 int ws_prof_launch(ws_profile **out, ws_emu_stats *stats, const ws_prof_target *t,
                    const ws_gpu *g, const ws_prof_options *o, ws_diag *d) {
   *out = NULL;
@@ -200,6 +216,8 @@ int ws_prof_launch(ws_profile **out, ws_emu_stats *stats, const ws_prof_target *
   char note[512];
   ws_prof_config c;
   make_config(&c, note, sizeof note, t, k, g, o);
+  st = check_shared(&c, t, g, o, d);
+  if (st) return st;
   /* The launch's buffers, for the sampled DRAM estimate. */
   size_t nreg = ws_emu_regions(t->launch, NULL, 0);
   size_t before = d ? d->errors : 0;

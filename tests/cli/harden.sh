@@ -28,6 +28,27 @@ run "$WS" run "$H" --launch "$TMP/bigshared.json" --out "$TMP"
 sane "3 GiB .shared"
 expect_rc 2 "3 GiB .shared"
 expect_err "static shared memory (at least 3221225472 bytes) exceeds the limit of 1048576 bytes per block" "3 GiB .shared"
+# ... and where a GPU is known (profile, predict), the launch's static +
+# dynamic shared bytes against the GPU's max_shared_per_block (the CUDA C++
+# Programming Guide's technical specifications, src/gpu/cc_limits.def):
+# 65536 static is over CC 3.0's 49152 (48 KB); with 40000 dynamic, 105536 is
+# still under CC 8.0's 166912 (163 KB)
+spec sh64k shared64k 1 32
+run "$WS" run "$H" --launch "$TMP/sh64k.json"
+expect_rc 0 "64 KiB .shared (run, no GPU)"
+for cmd in profile predict; do
+  run "$WS" $cmd "$H" --launch "$TMP/sh64k.json" --gpu gtx680
+  sane "64 KiB .shared on gtx680 ($cmd)"
+  expect_rc 2 "64 KiB .shared on gtx680 ($cmd)"
+  expect_err "hostile.ptx: error: kernel 'shared64k' uses 65536 bytes of shared memory per block (65536 static + 0 dynamic), more than the 49152 bytes a block may use on gtx680 (compute capability 3.0, max_shared_per_block)" "64 KiB .shared on gtx680 ($cmd)"
+done
+printf '{"kernel": "shared64k", "grid": [1,1,1], "block": [32,1,1], "dynamic_shared_bytes": %s, "args": []}\n' 40000 >"$TMP/sh64kd.json"
+run "$WS" profile "$H" --launch "$TMP/sh64kd.json" --gpu a100
+expect_rc 0 "64 KiB + 40000 dynamic on a100"
+printf '{"kernel": "shared64k", "grid": [1,1,1], "block": [32,1,1], "dynamic_shared_bytes": %s, "args": []}\n' 110000 >"$TMP/sh64kd.json"
+run "$WS" predict "$H" --launch "$TMP/sh64kd.json" --gpu a100
+expect_rc 2 "64 KiB + 110000 dynamic on a100"
+expect_err "uses 175536 bytes of shared memory per block (65536 static + 110000 dynamic), more than the 166912 bytes a block may use on a100 (compute capability 8.0" "64 KiB + 110000 dynamic on a100"
 
 # --- point 2: a default limit on emulated work --------------------------------
 # acceptance: a spinning kernel (2 blocks of 32 spinning warps) stops under run,
