@@ -120,6 +120,8 @@ static int load_json(ws_gpu **out, const char *json, const char *origin, ws_diag
   if (ws_json_get_string(root, "", "schema", 1, &schema, origin, d) == WS_OK &&
       strcmp(schema, "warpsight-gpu/1") != 0)
     ws_json_error(d, origin, "", "schema", "expected \"warpsight-gpu/1\", got \"%s\"", schema);
+  else
+    ws_gpu_check_keys(root, origin, d); /* a typo is an error, not a default in silence */
   ws_json_get_string(root, "", "name", 1, &name, origin, d);
   ws_json_get_string(root, "", "full_name", 0, &full, origin, d);
   ws_json_get_string(root, "", "architecture", 0, &arch, origin, d);

@@ -18,6 +18,7 @@
 
 #include "util/bits.h"
 #include "util/strbuf.h"
+#include "util/suggest.h"
 #include "warpsight/json.h"
 
 /* Bounds of the occupancy limits.  Large enough for any GPU (the largest
@@ -180,5 +181,58 @@ int ws_gpu_check_models(const cJSON *models, const char *origin, ws_diag *d) {
     if (r) bad = r;
     ws_sb_free(&path);
   }
+  return bad;
+}
+
+/* The keys of a GPU file (docs/gpu-schema.md), NULL-terminated. */
+static const char *const top_keys[] = {
+    "schema", "name", "full_name", "architecture", "compute_capability", "sms", "cores_per_sm",
+    "sfu_per_sm", "warp_size", "clock_ghz", "mem_bandwidth_gbs", "hypothetical", "limits", "cache",
+    "latencies", "models", "derive", NULL};
+static const char *const cache_keys[] = {"l1_bytes", "l1_line_bytes", "l1_assoc", "l1_caches_global",
+                                         "l2_bytes", "l2_line_bytes", "l2_sector_bytes", "l2_assoc",
+                                         NULL};
+static const char *const latency_keys[] = {"dram", "l2", "l1", "smem", "fp32", NULL};
+/* The parameter tables the models read (kothapalli: both of its variants). */
+static const char *const model_tables[] = {"warpsight", "hong-kim", "gpuperf", "kothapalli",
+                                           "luo-suda",  "transit",  "roofline", NULL};
+
+/* One error per key of obj not in known; `open` lets a key that is no typo
+ * of a known one pass. */
+static int unknown_keys(const cJSON *obj, const char *path, const char *const *known, int open,
+                        const char *origin, ws_diag *d) {
+  int bad = 0;
+  if (!cJSON_IsObject(obj)) return WS_OK; /* the loader says what it expected */
+  for (const cJSON *it = obj->child; it; it = it->next) {
+    const char *key = it->string ? it->string : "";
+    int ok = 0;
+    for (int i = 0; known[i] && !ok; i++) ok = strcmp(key, known[i]) == 0;
+    if (ok) continue;
+    const char *hint = ws_suggest(key, known);
+    if (hint)
+      bad = ws_json_error(d, origin, path, key, "unknown key (did you mean \"%s\"?)", hint);
+    else if (!open)
+      bad = ws_json_error(d, origin, path, key, "unknown key (docs/gpu-schema.md lists the keys)");
+  }
+  return bad;
+}
+
+int ws_gpu_check_keys(const cJSON *root, const char *origin, ws_diag *d) {
+  if (!cJSON_IsObject(root)) return WS_OK;
+  const char *lim_keys[sizeof lim_range / sizeof lim_range[0] + 1];
+  for (size_t i = 0; i < sizeof lim_range / sizeof lim_range[0]; i++) lim_keys[i] = lim_range[i].key;
+  lim_keys[sizeof lim_range / sizeof lim_range[0]] = NULL;
+  int bad = 0, r;
+  if ((r = unknown_keys(root, "", top_keys, 0, origin, d))) bad = r;
+  if ((r = unknown_keys(cJSON_GetObjectItemCaseSensitive(root, "limits"), "limits", lim_keys, 0, origin, d)))
+    bad = r;
+  if ((r = unknown_keys(cJSON_GetObjectItemCaseSensitive(root, "cache"), "cache", cache_keys, 0, origin, d)))
+    bad = r;
+  if ((r = unknown_keys(cJSON_GetObjectItemCaseSensitive(root, "latencies"), "latencies", latency_keys, 0,
+                        origin, d)))
+    bad = r;
+  if ((r = unknown_keys(cJSON_GetObjectItemCaseSensitive(root, "models"), "models", model_tables, 1, origin,
+                        d)))
+    bad = r;
   return bad;
 }

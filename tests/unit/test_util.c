@@ -11,6 +11,7 @@
 #include "util/bits.h"
 #include "util/checked.h"
 #include "util/strbuf.h"
+#include "util/suggest.h"
 #include "util/vec.h"
 
 static void test_vec_push_and_reserve(void **state) {
@@ -107,6 +108,23 @@ static void test_diag_oom(void **state) {
   ws_diag_free(&d);
 }
 
+/* Distances by hand: one substitution, one transposition, one deletion. */
+static void test_suggest(void **state) {
+  (void)state;
+  assert_int_equal(ws_edit_distance("sms", "sms"), 0);
+  assert_int_equal(ws_edit_distance("smss", "sms"), 1);     /* one deletion */
+  assert_int_equal(ws_edit_distance("ouput", "output"), 1); /* one insertion */
+  assert_int_equal(ws_edit_distance("inti", "init"), 1);    /* one transposition */
+  assert_int_equal(ws_edit_distance("hong_kim", "hong-kim"), 1);
+  assert_int_equal(ws_edit_distance("abc", "xyzw"), 3);     /* capped */
+  static const char *const keys[] = {"sms", "cores_per_sm", "clock_ghz", "limits", NULL};
+  assert_string_equal(ws_suggest("smss", keys), "sms");
+  assert_string_equal(ws_suggest("limts", keys), "limits");   /* 2 would do too: 6 letters */
+  assert_string_equal(ws_suggest("clck_gz", keys), "clock_ghz"); /* 2 away, 9 letters */
+  assert_null(ws_suggest("s", keys));                         /* "sms" is 2 away: too short */
+  assert_null(ws_suggest("colour", keys));
+}
+
 static void test_checked(void **state) {
   (void)state;
   uint64_t r = 99;
@@ -133,6 +151,7 @@ int main(void) {
       cmocka_unit_test(test_bits),
       cmocka_unit_test(test_checked),
       cmocka_unit_test(test_diag_oom),
+      cmocka_unit_test(test_suggest),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
