@@ -97,7 +97,7 @@ static int bench(result *r, const char *file, const char *spec, void (*native)(w
   ws_launch_spec *s = NULL;
   ws_emu_program *p = NULL;
   int st = ws_ptx_parse_file(&m, path, &d);
-  if (!st) st = ws_launch_spec_parse(&s, spec, r->name, ".", &d);
+  if (!st) st = ws_emu_launch_spec_parse(&s, spec, r->name, ".", &d);
   if (!st) st = ws_emu_load(&p, m, s->kernel, &d);
   for (int j = 0; j < 2 && !st; j++) {
     ws_emu_launch *l = NULL;
@@ -122,7 +122,7 @@ static int bench(result *r, const char *file, const char *spec, void (*native)(w
     free(t);
   }
   ws_emu_program_free(p);
-  ws_launch_spec_free(s);
+  ws_emu_launch_spec_free(s);
   ws_ptx_module_free(m);
   ws_diag_free(&d);
   return st;

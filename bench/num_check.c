@@ -15,7 +15,7 @@
 
 #include "num_ref.h"
 
-static const ws_num_rnd MODES[] = {WS_NUM_RN, WS_NUM_RZ, WS_NUM_RM, WS_NUM_RP};
+static const ws_emu_num_rnd MODES[] = {WS_NUM_RN, WS_NUM_RZ, WS_NUM_RM, WS_NUM_RP};
 static const char *MODE_NAME[] = {"rn", "rz", "rm", "rp"};
 
 static long mismatches;
@@ -48,12 +48,12 @@ int main(int argc, char **argv) {
     uint32_t a = ref_rand_f32(&s, prev), b = ref_rand_f32(&s, a), c = ref_rand_f32(&s, b);
     prev = c;
     for (int k = 0; k < 4; k++) {
-      ws_num_rnd m = MODES[k];
-      check("add.f32", k, a, b, c, ws_num_f32_add(a, b, m, 0, 0), ref_f32_add(a, b, m));
-      check("mul.f32", k, a, b, c, ws_num_f32_mul(a, b, m, 0, 0), ref_f32_mul(a, b, m));
-      check("fma.f32", k, a, b, c, ws_num_f32_fma(a, b, c, m, 0, 0), ref_f32_fma(a, b, c, m));
-      check("div.f32", k, a, b, c, ws_num_f32_div(a, b, m, 0), ref_f32_div(a, b, m));
-      check("sqrt.f32", k, a, b, c, ws_num_f32_sqrt(a, m, 0), ref_f32_sqrt(a, m));
+      ws_emu_num_rnd m = MODES[k];
+      check("add.f32", k, a, b, c, ws_emu_num_f32_add(a, b, m, 0, 0), ref_f32_add(a, b, m));
+      check("mul.f32", k, a, b, c, ws_emu_num_f32_mul(a, b, m, 0, 0), ref_f32_mul(a, b, m));
+      check("fma.f32", k, a, b, c, ws_emu_num_f32_fma(a, b, c, m, 0, 0), ref_f32_fma(a, b, c, m));
+      check("div.f32", k, a, b, c, ws_emu_num_f32_div(a, b, m, 0), ref_f32_div(a, b, m));
+      check("sqrt.f32", k, a, b, c, ws_emu_num_f32_sqrt(a, m, 0), ref_f32_sqrt(a, m));
     }
   }
   double t1 = now();
@@ -64,12 +64,12 @@ int main(int argc, char **argv) {
     uint64_t a = ref_rand_f64(&s, prev64), b = ref_rand_f64(&s, a), c = ref_rand_f64(&s, b);
     prev64 = c;
     for (int k = 0; k < 4; k++) {
-      ws_num_rnd m = MODES[k];
-      check("add.f64", k, a, b, c, ws_num_f64_add(a, b, m), ref_f64_add(a, b, m));
-      check("mul.f64", k, a, b, c, ws_num_f64_mul(a, b, m), ref_f64_mul(a, b, m));
-      check("fma.f64", k, a, b, c, ws_num_f64_fma(a, b, c, m), ref_f64_fma(a, b, c, m));
-      check("div.f64", k, a, b, c, ws_num_f64_div(a, b, m), ref_f64_div(a, b, m));
-      check("sqrt.f64", k, a, b, c, ws_num_f64_sqrt(a, m), ref_f64_sqrt(a, m));
+      ws_emu_num_rnd m = MODES[k];
+      check("add.f64", k, a, b, c, ws_emu_num_f64_add(a, b, m), ref_f64_add(a, b, m));
+      check("mul.f64", k, a, b, c, ws_emu_num_f64_mul(a, b, m), ref_f64_mul(a, b, m));
+      check("fma.f64", k, a, b, c, ws_emu_num_f64_fma(a, b, c, m), ref_f64_fma(a, b, c, m));
+      check("div.f64", k, a, b, c, ws_emu_num_f64_div(a, b, m), ref_f64_div(a, b, m));
+      check("sqrt.f64", k, a, b, c, ws_emu_num_f64_sqrt(a, m), ref_f64_sqrt(a, m));
     }
   }
   double t2 = now();
@@ -84,9 +84,9 @@ int main(int argc, char **argv) {
     float f = bitsf((uint32_t)u);
     if (isnan(f) || isinf(f)) continue;
     for (int k = 0; k < 4; k++) {
-      check("cvt.f16.f32", k, u, 0, 0, ws_num_cvt(u, WS_NUM_F32, WS_NUM_F16, MODES[k], 0, 0),
+      check("cvt.f16.f32", k, u, 0, 0, ws_emu_num_cvt(u, WS_NUM_F32, WS_NUM_F16, MODES[k], 0, 0),
             ref_h_round(&th, (ref_q)f, MODES[k]));
-      check("cvt.bf16.f32", k, u, 0, 0, ws_num_cvt(u, WS_NUM_F32, WS_NUM_BF16, MODES[k], 0, 0),
+      check("cvt.bf16.f32", k, u, 0, 0, ws_emu_num_cvt(u, WS_NUM_F32, WS_NUM_BF16, MODES[k], 0, 0),
             ref_h_round(&tb, (ref_q)f, MODES[k]));
     }
     conv++;
@@ -97,9 +97,9 @@ int main(int argc, char **argv) {
   volatile uint32_t sink = 0;
   uint32_t x = 0x3F8CCCCD, y = 0x40490FDB;
   double t3 = now();
-  for (long i = 0; i < 10000000; i++) sink += ws_num_f32_fma(x + (uint32_t)i, y, x, WS_NUM_RN, 0, 0);
+  for (long i = 0; i < 10000000; i++) sink += ws_emu_num_f32_fma(x + (uint32_t)i, y, x, WS_NUM_RN, 0, 0);
   double t4 = now();
-  for (long i = 0; i < 10000000; i++) sink += ws_num_f32_add(x + (uint32_t)i, y, WS_NUM_RN, 0, 0);
+  for (long i = 0; i < 10000000; i++) sink += ws_emu_num_f32_add(x + (uint32_t)i, y, WS_NUM_RN, 0, 0);
   double t5 = now();
   if (sink == 1) printf("(sink)\n"); /* keeps the loops alive */
   printf("speed: fma.rn.f32 %.1f ns/call, add.rn.f32 %.1f ns/call\n", (t4 - t3) * 100, (t5 - t4) * 100);

@@ -166,13 +166,13 @@ int main(int argc, char **argv) {
     char sp[1024];
     snprintf(sp, sizeof sp, "%s/%s", WS_SOURCE_DIR, cases[i][1]);
     ws_launch_spec *s = NULL;
-    if (ws_launch_spec_load(&s, sp, &d)) return 2;
+    if (ws_emu_launch_spec_load(&s, sp, &d)) return 2;
     double tp = best_of(3, m, s, g, threads, 0, 0, NULL);
     double te = best_of(3, m, s, g, threads, 2, 0, NULL);
     double tq = best_of(3, m, s, g, threads, 1, 0, NULL);
     double tc = best_of(3, m, s, g, threads, 3, 0, NULL);
     printf("%-22s %10.4f %10.4f %10.4f %8.2f %10.4f\n", s->kernel, tp, te, tq, tq / tp, tc);
-    ws_launch_spec_free(s);
+    ws_emu_launch_spec_free(s);
     ws_ptx_module_free(m);
   }
 
@@ -192,7 +192,7 @@ int main(int argc, char **argv) {
              (unsigned long long)blocks, (unsigned long long)n, (unsigned long long)n,
              (unsigned long long)n, (unsigned long long)n);
     ws_launch_spec *s = NULL;
-    if (ws_launch_spec_parse(&s, text, "bench", ".", &d)) return 2;
+    if (ws_emu_launch_spec_parse(&s, text, "bench", ".", &d)) return 2;
     ws_profile *full = NULL, *samp = NULL;
     double tf = run(m, s, g, threads, 1, 0, &full);
     double ts = best_of(3, m, s, g, threads, 1, 64, &samp);
@@ -215,7 +215,7 @@ int main(int argc, char **argv) {
            100 * worst, *which ? which : "-");
     ws_profile_free(full);
     ws_profile_free(samp);
-    ws_launch_spec_free(s);
+    ws_emu_launch_spec_free(s);
   }
   ws_ptx_module_free(m);
   ws_gpu_free(g);

@@ -170,8 +170,19 @@ def derive(doc):
     put("warpsight", "fp64_lanes_per_sm", fp64)
     for key, v in (("dram_efficiency", 0.8), ("mem_latency_scale", 1), ("overlap_p", 4),
                    ("launch_us", 2), ("barrier_cycles", 20), ("atomic_cycles", 1),
-                   ("block_cycles", 100), ("divergence_penalty", 1)):
+                   ("block_cycles", 100), ("divergence_penalty", 1),
+                   ("partition_camping", 1)):
         put("warpsight", key, v)
+    # GPU facts derived like the parameters (src/gpu/derive.c, derive_memory):
+    # reported as model "memory", i.e. the file's memory.KEY.
+    mem = doc.get("memory", {})
+    parts = val(mem["dram_partitions"]) if "dram_partitions" in mem else None
+    bus = val(mem.get("bus_bits", 0)) or 0
+    if parts is None and bus >= 64:
+        parts = bus // 64
+        out[("memory", "dram_partitions")] = parts
+    if "interleave_bytes" not in mem and parts:
+        out[("memory", "interleave_bytes")] = 256
     return out
 
 
@@ -189,6 +200,7 @@ def tool_derived(warpsight, path):
     for model, table in doc.get("models", {}).items():
         if isinstance(table, dict):
             walk(model, "", table)
+    walk("memory", "", doc.get("memory", {}))
     return out
 
 

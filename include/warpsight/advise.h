@@ -15,7 +15,7 @@
  * turns a ws_advice into text.
  *
  * Ownership: ws_advise() fills a caller-owned ws_advice (zero-initialised
- * with WS_ADVICE_INIT); release its strings with ws_advice_free().
+ * with WS_ADVICE_INIT); release its strings with ws_advise_free().
  */
 #ifndef WARPSIGHT_ADVISE_H
 #define WARPSIGHT_ADVISE_H
@@ -62,7 +62,7 @@ typedef struct ws_advice {
  * WS_OK (possibly with no items), WS_ENOMEM or WS_EINVAL. */
 int ws_advise(ws_advice *out, const ws_model_result *const *results, size_t n,
               ws_diag *d);
-void ws_advice_free(ws_advice *a); /* NULL is a no-op; leaves *a reusable */
+void ws_advise_free(ws_advice *a); /* NULL is a no-op; leaves *a reusable */
 
 /* Counterfactuals (issue 13 point 4; docs/advisor.md): the profile with one
  * inefficiency removed.  Perfect coalescing (uncoalesced -> coalesced
@@ -78,16 +78,16 @@ typedef enum ws_cf_kind {
 } ws_cf_kind;
 
 /* "perfect coalescing", ... */
-const char *ws_cf_name(ws_cf_kind k);
+const char *ws_advise_cf_name(ws_cf_kind k);
 
 /* Remove inefficiency k from f.  Returns 1 if f changed, 0 when the profile
  * has none of it (or lacks the field). */
-int ws_cf_apply(ws_profile_fields *f, ws_cf_kind k);
+int ws_advise_cf_apply(ws_profile_fields *f, ws_cf_kind k);
 
 /* Run `model` on p and on p with k removed: *base_cycles and *cf_cycles
  * (NaN unless WS_OK); the saving is their difference.  WS_EMISSING when the
  * profile has none of k to remove or the model lacks inputs. */
-int ws_cf_saving(double *base_cycles, double *cf_cycles, const char *model, const ws_profile *p,
+int ws_advise_cf_saving(double *base_cycles, double *cf_cycles, const char *model, const ws_profile *p,
                  const ws_gpu *g, ws_cf_kind k, ws_diag *d);
 
 #ifdef __cplusplus

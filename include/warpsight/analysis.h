@@ -8,7 +8,7 @@
  * WS_CFG_EXIT (== nblocks in every field that names a block) stands for the
  * virtual exit that every ret/exit and the end of the function lead to.
  * The emulator reconverges a divergent branch at the immediate
- * post-dominator of its block: ws_cfg_reconverge_inst() gives that
+ * post-dominator of its block: ws_analysis_cfg_reconverge_inst() gives that
  * instruction index directly (ninsts = the function's end).
  *
  * Ownership: ws_analysis_build() returns a ws_cfg the caller frees with
@@ -38,7 +38,6 @@ typedef enum ws_iclass {
 /* Class of one instruction (opcode kind + type + state space). */
 ws_iclass ws_analysis_class(const ws_ptx_inst *in);
 const char *ws_analysis_class_name(ws_iclass c);   /* "ld.global" */
-const char *ws_analysis_class_desc(ws_iclass c);   /* one line */
 /* The class an opcode has when written with `type` (WS_PTX_T_NONE for none)
  * and state space `space` — what docs/instruction-classes.md tabulates. */
 ws_iclass ws_analysis_opcode_class(ws_ptx_opcode op, ws_ptx_type type,
@@ -137,12 +136,12 @@ int ws_analysis_build(ws_cfg **out, const ws_ptx_module *m, const ws_ptx_functio
 void ws_analysis_free(ws_cfg *c);
 
 /* Does block a dominate block b?  (post: post-dominate) */
-int ws_cfg_dominates(const ws_cfg *c, uint32_t a, uint32_t b);
-int ws_cfg_postdominates(const ws_cfg *c, uint32_t a, uint32_t b);
+int ws_analysis_cfg_dominates(const ws_cfg *c, uint32_t a, uint32_t b);
+int ws_analysis_cfg_postdominates(const ws_cfg *c, uint32_t a, uint32_t b);
 /* Where threads that diverge at the branch instruction `inst` meet again:
  * the first instruction of the immediate post-dominator of its block, or
  * func->ninsts when that is the exit. */
-uint32_t ws_cfg_reconverge_inst(const ws_cfg *c, uint32_t inst);
+uint32_t ws_analysis_cfg_reconverge_inst(const ws_cfg *c, uint32_t inst);
 
 #ifdef __cplusplus
 }

@@ -2,7 +2,7 @@
  * warpsight/emu.h — the functional PTX emulator: launch specs, loading a
  * kernel into an executable form, running a grid, and the profiler hooks.
  *
- * Pipeline:  ws_launch_spec_load()   the JSON launch spec (DESIGN.md)
+ * Pipeline:  ws_emu_launch_spec_load()   the JSON launch spec (DESIGN.md)
  *            ws_emu_load()           decode a kernel of a parsed module once;
  *                                    refuses unimplemented instructions here
  *            ws_emu_launch_new()     check the arguments against the kernel's
@@ -43,14 +43,14 @@ typedef enum ws_elem_type {
   WS_ELEM_F64, WS_ELEM_COUNT
 } ws_elem_type;
 
-const char *ws_elem_type_name(ws_elem_type t); /* "f32" */
-int ws_elem_type_size(ws_elem_type t);         /* bytes */
+const char *ws_emu_elem_type_name(ws_elem_type t); /* "f32" */
+int ws_emu_elem_type_size(ws_elem_type t);         /* bytes */
 
 typedef enum ws_init_kind {
   WS_INIT_ZERO,     /* "zero" (also the default) */
   WS_INIT_CONSTANT, /* {"constant": v} */
   WS_INIT_IOTA,     /* {"iota": {"start": s, "step": d}}: s + i*d */
-  WS_INIT_RANDOM,   /* {"random": {"seed", "min", "max"}} (warpsight/rng.h) */
+  WS_INIT_RANDOM,   /* {"random": {"seed", "min", "max"}} (emu/rng.h) */
   WS_INIT_FILE,     /* {"file": "x.bin"}: raw little-endian elements */
   WS_INIT_VALUES    /* {"values": [v0, v1, ...]}: element i is v_i */
 } ws_init_kind;
@@ -101,11 +101,11 @@ typedef struct ws_launch_spec {
 
 /* Read a launch spec.  Relative "file" paths are resolved against the
  * spec's folder.  Errors name the JSON path ("args[2].type: ..."). */
-int ws_launch_spec_load(ws_launch_spec **out, const char *path, ws_diag *d);
+int ws_emu_launch_spec_load(ws_launch_spec **out, const char *path, ws_diag *d);
 /* Parse spec text; `dir` is the folder for relative files ("." if NULL). */
-int ws_launch_spec_parse(ws_launch_spec **out, const char *text,
+int ws_emu_launch_spec_parse(ws_launch_spec **out, const char *text,
                          const char *origin, const char *dir, ws_diag *d);
-void ws_launch_spec_free(ws_launch_spec *s);
+void ws_emu_launch_spec_free(ws_launch_spec *s);
 
 /* --- loading ---------------------------------------------------------------- */
 

@@ -54,6 +54,16 @@ typedef struct ws_cache_facts {
   int l2_assoc;           /* L2 associativity */
 } ws_cache_facts;
 
+/* The DRAM's partitions (docs/gpu-parameters.md, "memory"): the bus is
+ * split into 64-bit channels, each with its own controller and L2 slice,
+ * and consecutive `interleave_bytes` chunks of the address space go to
+ * different partitions.  0 = unknown (no partition figure is profiled). */
+typedef struct ws_dram_facts {
+  int bus_bits;          /* memory bus width, bits (data sheet) */
+  int partitions;        /* DRAM partitions (channels): bus_bits / 64 unless given */
+  int interleave_bytes;  /* bytes of one partition's chunk (estimate) */
+} ws_dram_facts;
+
 /* Measured latencies in SM cycles (NaN when no source gives one). */
 typedef struct ws_latencies {
   double dram;   /* global memory, pointer chase */
@@ -77,6 +87,7 @@ typedef struct ws_gpu {
   ws_sm_limits limits;     /* occupancy limits (from the CC table unless overridden) */
   ws_cache_facts cache;    /* cache facts (0 = none) */
   ws_latencies lat;        /* measured latencies */
+  ws_dram_facts dram;      /* "memory": DRAM partitions (0 = unknown) */
   int is_hypothetical;     /* 1 for machines that exist only in a paper */
   struct cJSON *root;      /* the whole JSON document (owned) */
   struct cJSON *models;    /* root["models"], borrowed from root; may be NULL */
@@ -94,7 +105,6 @@ void ws_gpu_free(ws_gpu *g);
 /* The built-in database, in name order. */
 size_t ws_gpu_db_count(void);
 const char *ws_gpu_db_name(size_t i);
-const char *ws_gpu_db_json(size_t i);
 
 /* A model parameter: root.models[model][key], a number or {"value": n, ...}.
  * Returns WS_OK, or WS_EMISSING (with a diagnostic naming the path) if absent. */
@@ -108,7 +118,7 @@ const char *ws_gpu_param_source(const ws_gpu *g, const char *model,
                                 const char *key);
 
 /* Default per-SM limits for a compute capability; WS_EINVAL if unknown. */
-int ws_sm_limits_for_cc(ws_sm_limits *out, int cc_major, int cc_minor);
+int ws_gpu_sm_limits_for_cc(ws_sm_limits *out, int cc_major, int cc_minor);
 
 /* Occupancy ---------------------------------------------------------------*/
 
@@ -140,10 +150,10 @@ typedef struct ws_occupancy {
 
 /* Returns WS_EINVAL with a diagnostic when the block cannot run at all
  * (too many threads, registers or shared bytes for one block). */
-int ws_occupancy_compute(ws_occupancy *out, const ws_sm_limits *lim,
+int ws_gpu_occupancy_compute(ws_occupancy *out, const ws_sm_limits *lim,
                          int warp_size, const ws_occupancy_in *in,
                          ws_diag *d);
-const char *ws_occ_limiter_name(ws_occ_limiter l);
+const char *ws_gpu_occ_limiter_name(ws_occ_limiter l);
 
 #ifdef __cplusplus
 }

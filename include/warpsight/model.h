@@ -97,7 +97,7 @@ double ws_model_need(ws_model_result *r, double v, const char *path,
                      int *missing, ws_diag *d);
 
 /* What every model needs to know about the launch on this GPU. */
-typedef struct ws_launch_ctx {
+typedef struct ws_model_launch_ctx {
   double blocks;               /* #Blocks */
   double threads_per_block;    /* #Threads_per_block */
   double warps_per_block;      /* ceil(threads / warp size) */
@@ -107,9 +107,9 @@ typedef struct ws_launch_ctx {
   double active_warps_per_sm;  /* N = active blocks x warps per block */
   double rep;                  /* #Rep = blocks / (active blocks x active SMs) */
   const char *occupancy_source;/* "profile" or "computed (limited by ...)" */
-} ws_launch_ctx;
+} ws_model_launch_ctx;
 
-int ws_launch_ctx_compute(ws_launch_ctx *out, const ws_profile *p,
+int ws_model_launch_ctx_compute(ws_model_launch_ctx *out, const ws_profile *p,
                           const ws_gpu *g, ws_diag *d);
 
 /* Physical floors of a launch (docs/models/floors.md) ------------------- */
@@ -124,19 +124,19 @@ typedef struct ws_floors {
 
 /* Peak warp instructions dispatched per SM per cycle for a compute
  * capability (schedulers x dispatch units). */
-double ws_floor_issue_rate(int cc_major, int cc_minor);
+double ws_model_floor_issue_rate(int cc_major, int cc_minor);
 /* The floors of profile p on GPU g; a floor whose inputs are absent is
  * NaN.  WS_OK, or WS_EINVAL for a NULL argument. */
-int ws_floors_compute(ws_floors *out, const ws_profile *p, const ws_gpu *g);
+int ws_model_floors_compute(ws_floors *out, const ws_profile *p, const ws_gpu *g);
 /* NULL when time_ms is at or above both floors, else a one-line reason
  * written into buf (size n) naming the floor, its value and the ratio. */
-const char *ws_floors_check(char *buf, size_t n, const ws_floors *fl, double time_ms);
+const char *ws_model_floors_check(char *buf, size_t n, const ws_floors *fl, double time_ms);
 
 /* GPUPerf's zone (Sim et al. PPoPP'12, Figure 4): the application point
  * A = (T_mem, T_comp) against the diagonal y = x.  1 (memory-bound) when
  * T_mem > T_comp, else 0 (compute-bound).  The one rule that the gpuperf
  * model's limiter and the advisor's bottleneck line both use. */
-int ws_gpuperf_memory_bound(double t_comp, double t_mem);
+int ws_model_gpuperf_memory_bound(double t_comp, double t_mem);
 
 #ifdef __cplusplus
 }

@@ -149,7 +149,6 @@ const char *ws_ptx_space_name(ws_ptx_space s);     /* "global" */
 const char *ws_ptx_mod_name(ws_ptx_mod m);         /* "rn", "shared::cta" */
 ws_ptx_modgroup ws_ptx_mod_group(ws_ptx_mod m);
 const char *ws_ptx_sreg_name(ws_ptx_sreg s);       /* "tid" (no %) */
-int ws_ptx_sreg_bits(ws_ptx_sreg s);
 /* Size in bytes of a value of type t (pred counts as 1, b128 as 16). */
 int ws_ptx_type_size(ws_ptx_type t);
 

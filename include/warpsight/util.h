@@ -87,6 +87,10 @@ void ws_diag_set_source(ws_diag *d, const char *line_start, size_t len);
 char *ws_diag_format(const ws_diag *d);
 /* One entry rendered the same way (malloc'd; NULL on ENOMEM). */
 char *ws_diag_format_entry(const ws_diag_entry *e);
+/* Write ws_diag_format's text to f, one entry a line; entries without a file
+ * begin with "who: " (the program name) so every line says who speaks.
+ * Returns WS_OK or WS_ENOMEM (nothing written). */
+int ws_diag_print(FILE *f, const ws_diag *d, const char *who);
 void ws_diag_clear(ws_diag *d);
 void ws_diag_free(ws_diag *d);
 
@@ -97,9 +101,7 @@ typedef struct ws_arena ws_arena;
 
 ws_arena *ws_arena_new(void);
 void *ws_arena_alloc(ws_arena *a, size_t size);   /* 16-byte aligned, zeroed */
-char *ws_arena_strdup(ws_arena *a, const char *s);
 char *ws_arena_strndup(ws_arena *a, const char *s, size_t n);
-size_t ws_arena_used(const ws_arena *a);          /* bytes handed out */
 void ws_arena_free(ws_arena *a);                  /* NULL is a no-op */
 
 /* Largest input file read whole: 1 GiB, far above any PTX, launch spec, GPU

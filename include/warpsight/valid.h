@@ -38,13 +38,13 @@ typedef struct ws_csv {
 /* Parse CSV text.  Errors ("origin:line:col: error: ...") for an unclosed
  * quote, text after a closing quote, a row with a different number of fields
  * than the header, an empty file. */
-int ws_csv_parse(ws_csv **out, const char *text, size_t len,
+int ws_valid_csv_parse(ws_csv **out, const char *text, size_t len,
                  const char *origin, ws_diag *d);
-int ws_csv_read(ws_csv **out, const char *path, ws_diag *d);
-void ws_csv_free(ws_csv *c);
+int ws_valid_csv_read(ws_csv **out, const char *path, ws_diag *d);
+void ws_valid_csv_free(ws_csv *c);
 /* Index of a column by header name, or -1. */
-int ws_csv_column(const ws_csv *c, const char *name);
-static inline const char *ws_csv_cell(const ws_csv *c, size_t row, size_t col) {
+int ws_valid_csv_column(const ws_csv *c, const char *name);
+static inline const char *ws_valid_csv_cell(const ws_csv *c, size_t row, size_t col) {
   return c->cells[row * c->ncols + col];
 }
 
@@ -135,10 +135,10 @@ int ws_valid_kernel_known(const char *name);
  * row's grid against Input.Size and the shared memory against the block; a
  * mismatch is an error naming origin:line.  The spec's path (for the
  * emulator's messages) is "origin:line".  The caller owns *out
- * (ws_launch_spec_free). */
+ * (ws_emu_launch_spec_free). */
 int ws_valid_launch(ws_launch_spec **out, const ws_valid_row *row,
                     const char *origin, ws_diag *d);
-/* A launch spec as JSON text that ws_launch_spec_parse() reads back to the
+/* A launch spec as JSON text that ws_emu_launch_spec_parse() reads back to the
  * same spec (indented; `validate --launches DIR`).  Relative
  * init files are written as resolved.  malloc'd (caller frees); NULL on
  * ENOMEM or for an f16/bf16 scalar, which the format has no value for. */
@@ -161,7 +161,7 @@ typedef struct ws_valid_result {
   ws_profile *profile;           /* the kernel profile used (owned) */
   double *time_s;                /* per requested model, seconds; NaN if it could not run (owned) */
   size_t nmodels;                /* entries in time_s */
-  double floor_dram_s;           /* the launch's DRAM floor, seconds (ws_floors_compute; NaN: unknown) */
+  double floor_dram_s;           /* the launch's DRAM floor, seconds (ws_model_floors_compute; NaN: unknown) */
   double floor_issue_s;          /* its issue floor, seconds */
 } ws_valid_result;
 

@@ -11,7 +11,8 @@
  */
 #include "warpsight/advise.h"
 
-#include "warpsight/transit.h"
+#include "model/transit.h"
+#include "util/strbuf.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -40,24 +41,14 @@ static const struct {
      "memory bank conflicts or divergent branches"},
 };
 
-static char *vfmt(const char *fmt, va_list ap) {
-  va_list ap2;
-  va_copy(ap2, ap);
-  int n = vsnprintf(NULL, 0, fmt, ap2);
-  va_end(ap2);
-  if (n < 0) return NULL;
-  char *s = malloc((size_t)n + 1);
-  if (s) vsnprintf(s, (size_t)n + 1, fmt, ap);
-  return s;
-}
-
 static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
 static char *fmt(const char *f, ...) {
   va_list ap;
   va_start(ap, f);
-  char *s = vfmt(f, ap);
+  ws_strbuf b = WS_STRBUF_INIT;
+  ws_sb_vprintf(&b, f, ap);
   va_end(ap);
-  return s;
+  return ws_sb_take(&b);
 }
 
 /* Append an item; takes ownership of topic, finding and action. */
@@ -142,9 +133,9 @@ static int advise_gpuperf(ws_advice *a, const ws_model_result *r,
   double t_mem = ws_model_term_get(r, "t_mem");
   double t_overlap = ws_model_term_get(r, "t_overlap");
   if (want_bottleneck && isfinite(t_comp) && isfinite(t_mem)) {
-    /* The model's own rule (ws_gpuperf_memory_bound), so that the advice
+    /* The model's own rule (ws_model_gpuperf_memory_bound), so that the advice
      * and the model's limiter never disagree. */
-    int mem = ws_gpuperf_memory_bound(t_comp, t_mem);
+    int mem = ws_model_gpuperf_memory_bound(t_comp, t_mem);
     a->bottleneck =
         fmt("%s (gpuperf: T_mem = %.0f cycles %s T_comp = %.0f cycles; %.0f of them "
             "overlapped)",
@@ -183,7 +174,7 @@ static int advise_bound(ws_advice *a, const ws_model_result *r,
   double bound = ws_model_term_get(r, "bound");
   if (is_model(r, "transit") && bound >= 0 && bound <= WS_TRANSIT_CAPACITY &&
       bound == floor(bound))
-    action = ws_transit_explain((ws_transit_bound)bound);
+    action = ws_model_transit_explain((ws_transit_bound)bound);
   int st = add_item(a, WS_ADVICE_BOUND, r->model, fmt("%s", r->case_label),
                     NAN, NAN, finding, fmt("%s", action));
   if (st) return st;
@@ -204,7 +195,7 @@ static int advise_note(ws_advice *a, const ws_model_result *r) {
                   fmt("%s", ""));
 }
 
-void ws_advice_free(ws_advice *a) {
+void ws_advise_free(ws_advice *a) {
   if (!a) return;
   for (size_t i = 0; i < a->count; i++) {
     free(a->items[i].topic);
@@ -246,7 +237,7 @@ int ws_advise(ws_advice *out, const ws_model_result *const *results, size_t n,
     st = advise_note(out, r);
   }
   if (st != WS_OK) {
-    ws_advice_free(out);
+    ws_advise_free(out);
     ws_diag_error(d, "advise: out of memory");
     return WS_ENOMEM;
   }

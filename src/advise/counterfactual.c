@@ -10,7 +10,7 @@
 static const char *const cf_names[WS_CF_COUNT] = {
     "perfect coalescing", "no bank conflicts", "no divergence", "no barriers"};
 
-const char *ws_cf_name(ws_cf_kind k) { return k < WS_CF_COUNT ? cf_names[k] : "?"; }
+const char *ws_advise_cf_name(ws_cf_kind k) { return k < WS_CF_COUNT ? cf_names[k] : "?"; }
 
 /* Uncoalesced global memory instructions become coalesced ones (Hong-Kim's
  * #Uncoal_Mem_insts -> #Coal_Mem_insts); transactions per request fall to
@@ -51,7 +51,7 @@ static int cf_barriers(ws_profile_fields *f) {
   return 1;
 }
 
-int ws_cf_apply(ws_profile_fields *f, ws_cf_kind k) {
+int ws_advise_cf_apply(ws_profile_fields *f, ws_cf_kind k) {
   switch (k) {
   case WS_CF_COALESCING: return cf_coalescing(f);
   case WS_CF_BANK_CONFLICTS: return cf_bank_conflicts(f);
@@ -61,11 +61,11 @@ int ws_cf_apply(ws_profile_fields *f, ws_cf_kind k) {
   }
 }
 
-int ws_cf_saving(double *base_cycles, double *cf_cycles, const char *model, const ws_profile *p,
+int ws_advise_cf_saving(double *base_cycles, double *cf_cycles, const char *model, const ws_profile *p,
                  const ws_gpu *g, ws_cf_kind k, ws_diag *d) {
   *base_cycles = *cf_cycles = NAN;
   ws_profile cf = *p; /* shares p's owned pointers, read only; never freed */
-  if (!ws_cf_apply(&cf.f, k)) return WS_EMISSING;
+  if (!ws_advise_cf_apply(&cf.f, k)) return WS_EMISSING;
   ws_model_result a = WS_MODEL_RESULT_INIT, b = WS_MODEL_RESULT_INIT;
   int st = ws_model_predict(&a, model, p, g, d);
   if (st == WS_OK) st = ws_model_predict(&b, model, &cf, g, d);

@@ -131,7 +131,7 @@ static int compute_idom(uint32_t n, uint32_t root, const uint32_t *ss, const uin
   return 0;
 }
 
-int ws_cfg_dominates(const ws_cfg *c, uint32_t a, uint32_t b) {
+int ws_analysis_cfg_dominates(const ws_cfg *c, uint32_t a, uint32_t b) {
   if (a >= c->nblocks || b >= c->nblocks || !c->blocks[b].reachable) return 0;
   for (uint32_t x = b;; x = c->blocks[x].idom) {
     if (x == a) return 1;
@@ -139,7 +139,7 @@ int ws_cfg_dominates(const ws_cfg *c, uint32_t a, uint32_t b) {
   }
 }
 
-int ws_cfg_postdominates(const ws_cfg *c, uint32_t a, uint32_t b) {
+int ws_analysis_cfg_postdominates(const ws_cfg *c, uint32_t a, uint32_t b) {
   if (b > c->nblocks || a > c->nblocks) return 0;
   for (uint32_t x = b, steps = 0; steps <= c->nblocks + 1; steps++) {
     if (x == a) return 1;
@@ -149,7 +149,7 @@ int ws_cfg_postdominates(const ws_cfg *c, uint32_t a, uint32_t b) {
   return 0;
 }
 
-uint32_t ws_cfg_reconverge_inst(const ws_cfg *c, uint32_t inst) {
+uint32_t ws_analysis_cfg_reconverge_inst(const ws_cfg *c, uint32_t inst) {
   if (inst >= c->func->ninsts) return c->func->ninsts;
   uint32_t pd = c->blocks[c->block_of[inst]].ipdom;
   return pd >= c->nblocks ? c->func->ninsts : c->blocks[pd].first;
@@ -177,7 +177,7 @@ static int build_loops(ws_cfg *c) {
   for (uint32_t n = 0; n < nb; n++)
     for (uint32_t k = 0; k < c->blocks[n].nsucc; k++) {
       uint32_t h = c->blocks[n].succ[k];
-      if (h < nb && ws_cfg_dominates(c, h, n) && latch_cnt[h]++ == 0) slot[h] = nh++;
+      if (h < nb && ws_analysis_cfg_dominates(c, h, n) && latch_cnt[h]++ == 0) slot[h] = nh++;
     }
   body = calloc((size_t)nh * nb + 1, 1);
   if (!body) {
@@ -188,7 +188,7 @@ static int build_loops(ws_cfg *c) {
     const ws_bb *bn = &c->blocks[n];
     for (uint32_t k = 0; k < bn->nsucc; k++) {
       uint32_t h = bn->succ[k];
-      if (h >= nb || !ws_cfg_dominates(c, h, n)) continue;
+      if (h >= nb || !ws_analysis_cfg_dominates(c, h, n)) continue;
       uint8_t *bd = body + (size_t)slot[h] * nb;
       bd[h] = 1;
       uint32_t sp = 0;
@@ -235,7 +235,7 @@ static int build_loops(ws_cfg *c) {
       if (bd[x]) L->blocks[k++] = x;
     for (uint32_t x = 0; x < nb; x++)
       for (uint32_t e = 0; e < c->blocks[x].nsucc; e++)
-        if (c->blocks[x].succ[e] == h && bd[x] && ws_cfg_dominates(c, h, x) &&
+        if (c->blocks[x].succ[e] == h && bd[x] && ws_analysis_cfg_dominates(c, h, x) &&
             L->nlatches < latch_cnt[h])
           L->latches[L->nlatches++] = x;
   }

@@ -9,17 +9,9 @@ static const char *const class_names[] = {
 #include "warpsight/analysis/classes.def"
 #undef CLASS
 };
-static const char *const class_descs[] = {
-#define CLASS(id, name, desc) desc,
-#include "warpsight/analysis/classes.def"
-#undef CLASS
-};
 
 const char *ws_analysis_class_name(ws_iclass c) {
   return (unsigned)c < WS_IC_COUNT ? class_names[c] : "?";
-}
-const char *ws_analysis_class_desc(ws_iclass c) {
-  return (unsigned)c < WS_IC_COUNT ? class_descs[c] : "?";
 }
 
 static ws_iclass by_type(ws_ptx_type t) {

@@ -1,6 +1,7 @@
 /* cli.c — option parsing and diagnostics output shared by all subcommands. */
 #include "cli/cli.h"
 
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -64,21 +65,11 @@ void cli_print_diag(const ws_diag *d) {
       fputs("warpsight: error: out of memory while printing a diagnostic\n", stderr);
       return;
     }
-    if (printed_before(s)) {
-      free(s);
-      continue;
-    }
-    /* Entries without a file get the program name so every line says who speaks. */
-    const char *p = s;
-    while (*p) {
-      const char *nl = strchr(p, '\n');
-      size_t n = nl ? (size_t)(nl - p) : strlen(p);
-      int bare = strncmp(p, "error:", 6) == 0 || strncmp(p, "warning:", 8) == 0 ||
-                 strncmp(p, "note:", 5) == 0;
-      fprintf(stderr, "%s%.*s\n", bare ? "warpsight: " : "", (int)n, p);
-      p += n + (nl ? 1 : 0);
-    }
+    int seen_before = printed_before(s);
     free(s);
+    if (seen_before) continue;
+    ws_diag one = {(ws_diag_entry *)&d->items[i], 1, 1, 0}; /* a view of entry i */
+    ws_diag_print(stderr, &one, "warpsight");
   }
 }
 
@@ -163,12 +154,19 @@ int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts,
   return 0;
 }
 
+/* strtoull in base 10 that refuses a minus sign (strtoull would negate),
+ * an empty number and an overflow; *end points after the digits.  0 or -1. */
+static int parse_u64(const char *s, unsigned long long *v, char **end) {
+  errno = 0;
+  *v = strtoull(s, end, 10);
+  return errno || *end == s || s[strspn(s, " \t")] == '-' ? -1 : 0;
+}
+
 int cli_parse_limit(const char *cmd, const char *opt, const char *s, unsigned long long *out) {
   char *end;
+  unsigned long long v;
   if (!s) return 0;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno || end == s || *end || s[strspn(s, " \t")] == '-')
+  if (parse_u64(s, &v, &end) || *end)
     return cli_usage_error(cmd, "%s expects a number of warp instructions (0: no limit), got '%.200s'", opt, s);
   *out = v;
   return 0;
@@ -176,21 +174,36 @@ int cli_parse_limit(const char *cmd, const char *opt, const char *s, unsigned lo
 
 int cli_parse_bytes(const char *cmd, const char *opt, const char *s, unsigned long long *out) {
   char *end;
+  unsigned long long v;
   if (!s) return 0;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  int sh = 0;
+  int bad = parse_u64(s, &v, &end), sh = 0;
   if (*end == 'K' || *end == 'k') sh = 10;
   else if (*end == 'M') sh = 20;
   else if (*end == 'G') sh = 30;
   else if (*end == 'T') sh = 40;
   if (sh) end++;
-  if (errno || end == s || *end || s[strspn(s, " \t")] == '-' || (sh && v > (~0ull >> sh)))
+  if (bad || *end || (sh && v > (~0ull >> sh)))
     return cli_usage_error(cmd, "%s expects a number of bytes with an optional K, M, G or T, got '%.200s'", opt,
                            s);
   v <<= sh;
   *out = v ? v : ~0ull;
   return 0;
+}
+
+void cli_print_json(const cJSON *j) {
+  char *s = cJSON_Print(j);
+  if (s) puts(s);
+  cJSON_free(s);
+}
+
+const char *cli_charts_dir(char *buf, size_t size, const char *charts, const char *gpu,
+                           size_t ngpu) {
+  if (!charts || ngpu <= 1) return charts;
+  snprintf(buf, size, "%s/%s", charts, gpu);
+  size_t n = strlen(charts) + 1;
+  for (char *c = buf + (n < size ? n : size - 1); *c; c++)
+    if (*c == '/') *c = '_';
+  return buf;
 }
 
 int cli_write_text(const char *path, const char *text, int nl) {

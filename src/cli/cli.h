@@ -47,6 +47,16 @@ typedef struct cli_opt {
 int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts,
               const char **positional, int max_positional, int *npositional,
               const char *help, int *want_help);
+/* Print a JSON document (indented) and a newline on stdout; nothing when it
+ * cannot be rendered (out of memory). */
+struct cJSON;
+void cli_print_json(const struct cJSON *j);
+
+/* The folder of GPU `gpu`'s charts under --charts DIR (NULL: none): DIR
+ * itself for one GPU, DIR/GPU (a '/' in GPU as '_') in buf for a list. */
+const char *cli_charts_dir(char *buf, size_t size, const char *charts, const char *gpu,
+                           size_t ngpu);
+
 /* Parse a non-negative integer option value; EXIT_USAGE with a message. */
 int cli_parse_int(const char *cmd, const char *opt, const char *s, long *out);
 

@@ -308,9 +308,7 @@ int cmd_analyze(int argc, char **argv) {
   }
   if (status == EXIT_OK && d.count) cli_print_diag(&d); /* warnings (e.g. cut def-use chains) */
   if (json && status == EXIT_OK) {
-    char *s = cJSON_Print(root);
-    if (s) puts(s);
-    free(s);
+    cli_print_json(root);
   }
   cJSON_Delete(root);
   ws_ptx_module_free(m);

@@ -30,7 +30,8 @@ static const char help[] =
     "of 'warpsight validate' (the Amaris et al. columns or the generic one).\n\n"
     "Fitted parameters: warpsight: issue_rate, lsu_rate, l2_bytes_per_cycle,\n"
     "                     dram_efficiency, alu_latency_scale, mem_latency_scale,\n"
-    "                     overlap_p, launch_us, block_cycles, divergence_penalty\n"
+    "                     overlap_p, launch_us, block_cycles, divergence_penalty,\n"
+    "                     partition_camping\n"
     "                     (docs/models/warpsight.md);\n"
     "                   hong-kim: mem_ld, departure_del_uncoal, departure_del_coal;\n"
     "                   gpuperf: dram_lat, delta.\n\n"
@@ -179,7 +180,7 @@ int cmd_calibrate(int argc, char **argv) {
       rc = cli_exit_for(st);
       goto out;
     }
-    ws_launch_spec_free(l);
+    ws_emu_launch_spec_free(l);
     nsel++;
   }
   if (nsel < 2) {

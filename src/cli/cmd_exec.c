@@ -289,9 +289,7 @@ int cmd_exec(int argc, char **argv) {
             "build it with `nvcc -cudart shared` (docs/exec.md)\n", argv[dd + 1]);
     if (rc == 0 || rc < 0) rc = EXIT_USAGE;
   } else if (json) {
-    char *s = cJSON_Print(r);
-    if (s) printf("%s\n", s);
-    free(s);
+    cli_print_json(r);
   } else {
     print_report(r);
   }

@@ -9,7 +9,7 @@
 #include "cli/cli.h"
 #include "util/strbuf.h"
 #include "warpsight/gpu.h"
-#include "warpsight/json.h"
+#include "util/json.h"
 
 static const char gpus_help[] =
     "usage: warpsight gpus [--arch NAME] [--json]\n\n"
@@ -99,9 +99,7 @@ int cmd_gpus(int argc, char **argv) {
   }
   ws_sb_free(&archs);
   if (json) {
-    char *s = cJSON_Print(arr);
-    if (s) puts(s);
-    cJSON_free(s);
+    cli_print_json(arr);
     cJSON_Delete(arr);
   }
   return EXIT_OK;
@@ -110,8 +108,10 @@ int cmd_gpus(int argc, char **argv) {
 static const char gpu_help[] =
     "usage: warpsight gpu NAME|FILE.json [--json]\n\n"
     "Shows one GPU: architecture facts, the occupancy limits of its compute\n"
-    "capability, cache facts, latencies and each model's parameters, with the\n"
-    "source of every number.  A model parameter marked [derived] was computed\n"
+    "capability, DRAM partitions (memory), cache facts, latencies and each\n"
+    "model's parameters, with the source of every number.  A value marked\n"
+    "[derived] (a model parameter, or memory.dram_partitions and\n"
+    "memory.interleave_bytes) was computed\n"
     "when the file was loaded from the GPU's base numbers (the rule and its\n"
     "arithmetic follow; docs/gpu-parameters.md); one marked [given] has a rule\n"
     "but the file states the value, which is used instead.  --json prints the\n"
@@ -172,9 +172,7 @@ int cmd_gpu(int argc, char **argv) {
   ws_diag_free(&d);
   if (r) return cli_exit_for(r);
   if (json) {
-    char *s = cJSON_Print(g->root);
-    if (s) puts(s);
-    cJSON_free(s);
+    cli_print_json(g->root);
     ws_gpu_free(g);
     return EXIT_OK;
   }
@@ -196,8 +194,8 @@ int cmd_gpu(int argc, char **argv) {
          L->regs_per_sm, L->reg_alloc_unit, L->reg_alloc_per_warp ? "warp" : "block",
          L->max_regs_per_thread, L->shared_per_sm, L->shared_alloc_unit, L->max_shared_per_block,
          L->shared_reserved_per_block ? ", 1 KB reserved per block" : "");
-  static const char *const sections[] = {"cache", "latencies", "models"};
-  for (size_t i = 0; i < 3; i++) {
+  static const char *const sections[] = {"memory", "cache", "latencies", "models"};
+  for (size_t i = 0; i < 4; i++) {
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(g->root, sections[i]);
     if (!cJSON_IsObject(s)) continue;
     printf("\n%s:\n", sections[i]);

@@ -148,22 +148,14 @@ int cmd_model(int argc, char **argv) {
     cJSON *set = root;
     if (sets) cJSON_AddItemToArray(sets, set = cJSON_CreateObject());
     char dir[4096];
-    const char *cdir = charts;
-    if (charts && ngpu > 1) { /* DIR/GPU/KERNEL-MODEL.png: one folder per GPU */
-      snprintf(dir, sizeof dir, "%s/%s", charts, gpus[k]);
-      for (char *c = dir + strlen(charts) + 1; *c; c++)
-        if (*c == '/') *c = '_';
-      cdir = dir;
-    }
+    const char *cdir = cli_charts_dir(dir, sizeof dir, charts, gpus[k], ngpu);
     if (!root && k) printf("\n");
     int r = model_one(p, gpus[k], model, set, advise != NULL, cdir, times + k * ws_model_count());
     if (r != EXIT_OK) rc = r;
   }
   if (times && !root && ngpu > 1) cli_print_gpu_table(gpus, ngpu, times);
   if (root) {
-    char *s = cJSON_Print(root);
-    if (s) puts(s);
-    cJSON_free(s);
+    cli_print_json(root);
     cJSON_Delete(root);
   }
   free(times);

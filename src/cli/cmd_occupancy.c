@@ -39,7 +39,7 @@ int cmd_occupancy(int argc, char **argv) {
   }
   ws_occupancy_in in = {(int)t, (int)r, (int)s};
   ws_occupancy o;
-  st = ws_occupancy_compute(&o, &g->limits, g->warp_size, &in, &d);
+  st = ws_gpu_occupancy_compute(&o, &g->limits, g->warp_size, &in, &d);
   cli_print_diag(&d);
   ws_diag_free(&d);
   if (st == WS_OK) {
@@ -47,7 +47,7 @@ int cmd_occupancy(int argc, char **argv) {
            g->name, g->cc_major, g->cc_minor, (int)t, (int)r, (int)s);
     printf("active blocks per SM: %d (%d warps, occupancy %.1f %%), limited by %s\n",
            o.active_blocks_per_sm, o.active_warps_per_sm, 100 * o.occupancy,
-           ws_occ_limiter_name(o.limiter));
+           ws_gpu_occ_limiter_name(o.limiter));
     char rb[32] = "not limiting", sb[32] = "not limiting";
     if (o.limit_regs < 1 << 30) snprintf(rb, sizeof rb, "%d", o.limit_regs);
     if (o.limit_shared < 1 << 30) snprintf(sb, sizeof sb, "%d", o.limit_shared);

@@ -70,9 +70,9 @@ static void print_figures(const ws_profile *p, const ws_gpu *g) {
   printf("kernel %s: grid %u x %u x %u, block %u x %u x %u on %s (%s, CC %d.%d)\n", label,
          p->grid[0], p->grid[1], p->grid[2], p->block[0], p->block[1], p->block[2], g->name,
          g->full_name, g->cc_major, g->cc_minor);
-  ws_launch_ctx lc;
+  ws_model_launch_ctx lc;
   ws_diag d = WS_DIAG_INIT;
-  if (ws_launch_ctx_compute(&lc, p, g, &d) == WS_OK) {
+  if (ws_model_launch_ctx_compute(&lc, p, g, &d) == WS_OK) {
     double occ = g->limits.max_warps_per_sm > 0 ? lc.active_warps_per_sm / g->limits.max_warps_per_sm : NAN;
     printf("  occupancy        %g blocks/SM, %g warps/SM (%.0f %%) on %g SMs; %s\n",
            lc.active_blocks_per_sm, lc.active_warps_per_sm, 100 * occ, lc.active_sms,
@@ -163,12 +163,10 @@ static int predict_one(const prof_request *rq, const char *model, int json, int 
   if (out_doc) { /* one of a --gpu list's result sets: the caller prints it */
     *out_doc = root;
   } else if (root) {
-    char *s = cJSON_Print(root);
-    if (s) puts(s);
-    cJSON_free(s);
+    cli_print_json(root);
     cJSON_Delete(root);
   }
-  ws_advice_free(&adv);
+  ws_advise_free(&adv);
   ws_diag_free(&d);
   free(rp);
   for (size_t i = 0; i < nres; i++) ws_model_result_free(&res[i]);
@@ -179,40 +177,26 @@ static int predict_one(const prof_request *rq, const char *model, int json, int 
 }
 
 int cmd_predict(int argc, char **argv) {
-  const char *kernel = NULL, *launch = NULL, *gpu = NULL, *model = "all", *json = NULL,
-             *charts = NULL, *sample = NULL, *frest = NULL, *jobs = NULL, *arch = NULL,
-             *advise = NULL, *maxw = NULL, *maxl = NULL, *maxm = NULL;
-  cli_opt opts[] = {{"--kernel", 1, &kernel},       {"--launch", 1, &launch},
-                    {"--gpu", 1, &gpu},             {"--model", 1, &model},
-                    {"--json", 0, &json},           {"--charts", 1, &charts},
-                    {"--advise", 0, &advise},
-                    {"--sample-blocks", 1, &sample}, {"--functional-rest", 0, &frest},
-                    {"-j", 1, &jobs},               {"--arch", 1, &arch},
-                    {"--max-warp-insts", 1, &maxw}, {"--max-launch-insts", 1, &maxl},
-                    {"--max-memory", 1, &maxm},
-                    {NULL, 0, NULL}};
+  const char *model = "all", *json = NULL, *charts = NULL, *advise = NULL;
+  prof_args a = {0};
+  cli_opt opts[] = {PROF_ARGS_OPTS(a),           {"--model", 1, &model},
+                    {"--json", 0, &json},        {"--charts", 1, &charts},
+                    {"--advise", 0, &advise},    {NULL, 0, NULL}};
   for (int i = 1; i < argc; i++)
     if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
       print_help();
       return EXIT_OK;
     }
-  const char *pos[1];
+  const char *pos[1] = {NULL};
   int npos, help;
   if (cli_parse("predict", argc, argv, opts, pos, 1, &npos, "", &help)) return EXIT_USAGE;
-  if (npos != 1) return cli_usage_error("predict", "expected one FILE.ptx or FILE.cu (see --help)");
-  if (!launch) return cli_usage_error("predict", "--launch is required");
-  if (!gpu) gpu = PROF_DEFAULT_GPU;
-  long ns = 0, j = 0;
-  if (sample && cli_parse_int("predict", "--sample-blocks", sample, &ns)) return EXIT_USAGE;
-  if (sample && ns < 1) return cli_usage_error("predict", "--sample-blocks must be at least 1");
-  if (jobs && cli_parse_int("predict", "-j", jobs, &j)) return EXIT_USAGE;
-  if (jobs && (j < 1 || j > 256)) return cli_usage_error("predict", "-j must be between 1 and 256");
-  if (frest && !sample) return cli_usage_error("predict", "--functional-rest needs --sample-blocks");
+  prof_request rq;
+  if (cli_prof_request(&rq, "predict", &a, npos, pos[0])) return EXIT_USAGE;
   if (!cli_model_valid(model)) return EXIT_USAGE;
 
   char gbuf[4096];
   const char *gpus[32];
-  size_t ngpu = cli_split_gpus("predict", gpu, gbuf, sizeof gbuf, gpus, 32);
+  size_t ngpu = cli_split_gpus("predict", rq.gpu, gbuf, sizeof gbuf, gpus, 32);
   if (!ngpu) return EXIT_USAGE;
   for (size_t k = 0; k < ngpu; k++) { /* every GPU loads before profiling */
     ws_diag d = WS_DIAG_INIT;
@@ -227,8 +211,6 @@ int cmd_predict(int argc, char **argv) {
     ws_diag_free(&d);
   }
   if (ngpu > 1 && charts && cli_make_dir("predict", charts)) return EXIT_USAGE;
-  prof_request rq = {"predict", pos[0], kernel, launch, gpu, arch, ns, frest != NULL, j, 0, 0, 0};
-  if (cli_prof_limits(&rq, maxw, maxl, maxm)) return EXIT_USAGE;
   cJSON *list = NULL, *sets = NULL;
   if (json && ngpu > 1) {
     list = cJSON_CreateObject();
@@ -241,13 +223,7 @@ int cmd_predict(int argc, char **argv) {
   for (size_t k = 0; k < ngpu && rc != EXIT_KERNEL_FAULT; k++) {
     rq.gpu = gpus[k];
     char dir[4096];
-    const char *cdir = charts;
-    if (charts && ngpu > 1) { /* DIR/GPU/KERNEL-MODEL.png: one folder per GPU */
-      snprintf(dir, sizeof dir, "%s/%s", charts, gpus[k]);
-      for (char *c = dir + strlen(charts) + 1; *c; c++)
-        if (*c == '/') *c = '_';
-      cdir = dir;
-    }
+    const char *cdir = cli_charts_dir(dir, sizeof dir, charts, gpus[k], ngpu);
     if (!json && k) printf("\n");
     for (size_t m = 0; m < ws_model_count(); m++) times[k * ws_model_count() + m] = NAN;
     cJSON *doc = NULL;
@@ -260,9 +236,7 @@ int cmd_predict(int argc, char **argv) {
     cJSON *first = cJSON_GetArrayItem(sets, 0);
     const cJSON *kn = first ? cJSON_GetObjectItemCaseSensitive(first, "kernel") : NULL;
     if (cJSON_IsString(kn)) cJSON_AddStringToObject(list, "kernel", kn->valuestring);
-    char *s = cJSON_Print(list);
-    if (s) puts(s);
-    cJSON_free(s);
+    cli_print_json(list);
     cJSON_Delete(list);
   } else if (!json && ngpu > 1) {
     cli_print_gpu_table(gpus, ngpu, times);

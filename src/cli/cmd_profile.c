@@ -27,30 +27,15 @@ static const char help_text[] =
     "\nExit status: 0 ok; 1 the kernel faulted in the emulator; 2 bad usage or input.\n";
 
 int cmd_profile(int argc, char **argv) {
-  const char *kernel = NULL, *launch = NULL, *gpu = NULL, *outp = NULL, *sample = NULL,
-             *frest = NULL, *jobs = NULL, *arch = NULL, *maxw = NULL, *maxl = NULL, *maxm = NULL;
-  cli_opt opts[] = {{"--kernel", 1, &kernel},       {"--launch", 1, &launch},
-                    {"--gpu", 1, &gpu},             {"-o", 1, &outp},
-                    {"--sample-blocks", 1, &sample}, {"--functional-rest", 0, &frest},
-                    {"-j", 1, &jobs},               {"--arch", 1, &arch},
-                    {"--max-warp-insts", 1, &maxw}, {"--max-launch-insts", 1, &maxl},
-                    {"--max-memory", 1, &maxm},
-                    {NULL, 0, NULL}};
-  const char *pos[1];
+  const char *outp = NULL;
+  prof_args a = {0};
+  cli_opt opts[] = {PROF_ARGS_OPTS(a), {"-o", 1, &outp}, {NULL, 0, NULL}};
+  const char *pos[1] = {NULL};
   int npos, help;
   if (cli_parse("profile", argc, argv, opts, pos, 1, &npos, help_text, &help)) return EXIT_USAGE;
   if (help) return EXIT_OK;
-  if (npos != 1) return cli_usage_error("profile", "expected one FILE.ptx or FILE.cu (see --help)");
-  if (!launch) return cli_usage_error("profile", "--launch is required");
-  if (!gpu) gpu = PROF_DEFAULT_GPU;
-  long ns = 0, j = 0;
-  if (sample && cli_parse_int("profile", "--sample-blocks", sample, &ns)) return EXIT_USAGE;
-  if (sample && ns < 1) return cli_usage_error("profile", "--sample-blocks must be at least 1");
-  if (jobs && cli_parse_int("profile", "-j", jobs, &j)) return EXIT_USAGE;
-  if (jobs && (j < 1 || j > 256)) return cli_usage_error("profile", "-j must be between 1 and 256");
-  if (frest && !sample) return cli_usage_error("profile", "--functional-rest needs --sample-blocks");
-  prof_request rq = {"profile", pos[0], kernel, launch, gpu, arch, ns, frest != NULL, j, 0, 0, 0};
-  if (cli_prof_limits(&rq, maxw, maxl, maxm)) return EXIT_USAGE;
+  prof_request rq;
+  if (cli_prof_request(&rq, "profile", &a, npos, pos[0])) return EXIT_USAGE;
   ws_profile *p = NULL;
   ws_gpu *g = NULL;
   int rc = cli_profile_run(&rq, &p, &g, NULL);

@@ -92,12 +92,12 @@ int cmd_run(int argc, char **argv) {
   ws_emu_program *p = NULL;
   ws_emu_launch *l = NULL;
   char dir[4096] = "";
-  int st = ws_launch_spec_load(&spec, launch, &d);
+  int st = ws_emu_launch_spec_load(&spec, launch, &d);
   if (!st) {
     int rc = load_module(&m, pos[0], arch, dir, sizeof dir, &d);
     if (rc) {
       cli_print_diag(&d);
-      ws_launch_spec_free(spec);
+      ws_emu_launch_spec_free(spec);
       ws_diag_free(&d);
       if (dir[0]) cli_rm_tmp(dir);
       return rc;
@@ -135,7 +135,7 @@ int cmd_run(int argc, char **argv) {
   ws_emu_launch_free(l);
   ws_emu_program_free(p);
   ws_ptx_module_free(m);
-  ws_launch_spec_free(spec);
+  ws_emu_launch_spec_free(spec);
   ws_diag_free(&d);
   if (dir[0]) cli_rm_tmp(dir);
   return cli_exit_for(st);

@@ -122,7 +122,7 @@ static int counters_open(counters_out *co, const ws_valid_data *data, const char
   co->data = data;
   co->path = path;
   for (int i = 0; i < 5; i++)
-    if ((co->col[i] = ws_csv_column(data->csv, meas[i])) < 0) return 0; /* not in this file */
+    if ((co->col[i] = ws_valid_csv_column(data->csv, meas[i])) < 0) return 0; /* not in this file */
   ws_diag d = WS_DIAG_INIT;
   if (ws_outfile_open(&co->o, path, &d)) {
     cli_print_diag(&d);
@@ -155,7 +155,7 @@ static void counters_row(const ws_valid_outcome *oc, const ws_profile *p, void *
           (long long)r->input_size, r->grid[0], r->grid[1], r->grid[2], r->block[0],
           r->block[1], r->block[2], warps);
   for (int k = 0; k < 5; k++)
-    fprintf(co->f, ",%s,%.6g", ws_csv_cell(co->data->csv, ri, (size_t)co->col[k]),
+    fprintf(co->f, ",%s,%.6g", ws_valid_csv_cell(co->data->csv, ri, (size_t)co->col[k]),
             ws[k] * warps);
   fputc('\n', co->f);
 }
@@ -328,7 +328,7 @@ int cmd_validate(int argc, char **argv) {
       goto out;
     }
     int bad = launches && write_launch(launches, r, l, nsel == 0);
-    ws_launch_spec_free(l);
+    ws_emu_launch_spec_free(l);
     if (bad) goto out;
     nsel++;
   }

@@ -48,7 +48,7 @@ static cJSON *result_json(const ws_model_result *r, int status, const ws_floors 
   cJSON_AddStringToObject(o, "model", r->model ? r->model : "");
   if (status == WS_OK) {
     char why[256];
-    const char *below = ws_floors_check(why, sizeof why, fl, r->time_ms);
+    const char *below = ws_model_floors_check(why, sizeof why, fl, r->time_ms);
     cJSON_AddStringToObject(o, "status", "ok");
     cJSON_AddNumberToObject(o, "cycles", r->cycles);
     cJSON_AddNumberToObject(o, "time_ms", r->time_ms);
@@ -82,7 +82,7 @@ static void print_terms(const ws_model_result *r, const ws_model_info *info, con
            r->terms[i].equation);
   printf("  predicted: %.6g cycles = %.6g ms\n", r->cycles, r->time_ms);
   char why[256];
-  const char *below = ws_floors_check(why, sizeof why, fl, r->time_ms);
+  const char *below = ws_model_floors_check(why, sizeof why, fl, r->time_ms);
   printf("  floors: DRAM %.6g ms, issue %.6g ms%s\n", fl->dram_ms, fl->issue_ms,
          below ? "" : " (the prediction is above both)");
   if (below) printf("  ! %s\n", below);
@@ -103,7 +103,7 @@ int cli_run_models(const ws_profile *p, const ws_gpu *g, const char *model, cJSO
     *nresults = 0;
   }
   ws_floors fl;
-  ws_floors_compute(&fl, p, g);
+  ws_model_floors_compute(&fl, p, g);
   if (json_root) {
     cJSON *fj = cJSON_AddObjectToObject(json_root, "floors");
     add_num_or_null(fj, "dram_ms", fl.dram_ms);
@@ -128,7 +128,7 @@ int cli_run_models(const ws_profile *p, const ws_gpu *g, const char *model, cJSO
     } else if (all) {
       if (s == WS_OK) {
         char why[256];
-        const char *below = ws_floors_check(why, sizeof why, &fl, r.time_ms);
+        const char *below = ws_model_floors_check(why, sizeof why, &fl, r.time_ms);
         printf("%-16s %14.6g %12.6g%s %s\n", info->name, r.cycles, r.time_ms, below ? " !" : "  ",
                r.limiter && *r.limiter ? r.limiter : (r.case_label ? r.case_label : ""));
         if (below) printf("%-16s ! %s\n", "", below);
@@ -195,7 +195,7 @@ int cli_finish_advice(const ws_model_result *res, const int *ok, size_t n,
     printf("\nadvice\n%s", text ? text : "(out of memory)\n");
     free(text);
   }
-  ws_advice_free(&a);
+  ws_advise_free(&a);
   ws_diag_free(&d);
   return EXIT_OK;
 }
@@ -267,9 +267,7 @@ int cli_finish_report(const char *cmd, int advise, const char *charts_dir,
                       cJSON *root) {
   int rc = cli_finish_sections(cmd, advise, charts_dir, kernel, res, n, root);
   if (root) {
-    char *s = cJSON_Print(root);
-    if (s) puts(s);
-    cJSON_free(s);
+    cli_print_json(root);
     cJSON_Delete(root);
   }
   return rc;
@@ -336,7 +334,7 @@ static void cf_savings(double *sv, const ws_profile *p, const ws_gpu *g, ws_cf_k
     double base, cf;
     ws_diag d = WS_DIAG_INIT;
     sv[i] = NAN;
-    if (ws_cf_saving(&base, &cf, res[i].model, p, g, k, &d) == WS_OK && base > 0)
+    if (ws_advise_cf_saving(&base, &cf, res[i].model, p, g, k, &d) == WS_OK && base > 0)
       sv[i] = res[i].time_ms * (base - cf) / base;
     ws_diag_free(&d);
   }
@@ -394,7 +392,7 @@ void cli_counterfactuals(const ws_profile *p, const ws_gpu *g, const ws_model_re
     int dis = cf_disagree(s, n);
     if (cj) {
       cJSON *it = cJSON_CreateObject(), *m = NULL;
-      cJSON_AddStringToObject(it, "change", ws_cf_name((ws_cf_kind)order[o]));
+      cJSON_AddStringToObject(it, "change", ws_advise_cf_name((ws_cf_kind)order[o]));
       m = cJSON_AddObjectToObject(it, "saving_ms");
       for (size_t i = 0; i < n; i++)
         if (isfinite(s[i])) cJSON_AddNumberToObject(m, res[i].model, s[i]);
@@ -403,7 +401,7 @@ void cli_counterfactuals(const ws_profile *p, const ws_gpu *g, const ws_model_re
       cJSON_AddItemToArray(items, it);
       continue;
     }
-    printf("%-20s", ws_cf_name((ws_cf_kind)order[o]));
+    printf("%-20s", ws_advise_cf_name((ws_cf_kind)order[o]));
     for (size_t i = 0; i < n; i++)
       if (isfinite(s[i])) printf(" %12.4g", s[i]);
       else printf(" %12s", "-");

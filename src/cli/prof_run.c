@@ -39,7 +39,7 @@ int cli_profile_run(const prof_request *rq, ws_profile **out, ws_gpu **gpu_out,
   const char *ptx_path = rq->file;
 
   int st = ws_gpu_load(&g, rq->gpu, &d);
-  if (!st) st = ws_launch_spec_load(&spec, rq->launch, &d);
+  if (!st) st = ws_emu_launch_spec_load(&spec, rq->launch, &d);
   if (st) goto fail;
   if (rq->kernel && !cli_kernel_same(rq->kernel, spec->kernel)) {
     ws_diag_add(&d, WS_SEV_ERROR, rq->launch, 0, 0, "the spec is for kernel '%s', --kernel names '%s'",
@@ -118,20 +118,29 @@ done:
   if (dir[0]) cli_rm_tmp(dir);
   free(pl.v);
   ws_ptx_module_free(m);
-  ws_launch_spec_free(spec);
+  ws_emu_launch_spec_free(spec);
   ws_gpu_free(g);
   if (rc == EXIT_OK) cli_print_diag(&d); /* warnings */
   ws_diag_free(&d);
   return rc;
 }
 
-int cli_prof_limits(prof_request *rq, const char *warp_s, const char *launch_s, const char *mem_s) {
-  rq->max_memory = 0;
-  rq->max_warp_insts = WS_EMU_DEFAULT_MAX_WARP_INSTS;
-  rq->max_launch_insts = WS_EMU_DEFAULT_MAX_LAUNCH_INSTS;
-  if (cli_parse_limit(rq->cmd, "--max-warp-insts", warp_s, &rq->max_warp_insts) ||
-      cli_parse_limit(rq->cmd, "--max-launch-insts", launch_s, &rq->max_launch_insts) ||
-      cli_parse_bytes(rq->cmd, "--max-memory", mem_s, &rq->max_memory))
+int cli_prof_request(prof_request *rq, const char *cmd, const prof_args *a, int npos,
+                     const char *file) {
+  if (npos != 1) return cli_usage_error(cmd, "expected one FILE.ptx or FILE.cu (see --help)");
+  if (!a->launch) return cli_usage_error(cmd, "--launch is required");
+  long ns = 0, j = 0;
+  if (a->sample && cli_parse_int(cmd, "--sample-blocks", a->sample, &ns)) return EXIT_USAGE;
+  if (a->sample && ns < 1) return cli_usage_error(cmd, "--sample-blocks must be at least 1");
+  if (a->jobs && cli_parse_int(cmd, "-j", a->jobs, &j)) return EXIT_USAGE;
+  if (a->jobs && (j < 1 || j > 256)) return cli_usage_error(cmd, "-j must be between 1 and 256");
+  if (a->frest && !a->sample) return cli_usage_error(cmd, "--functional-rest needs --sample-blocks");
+  *rq = (prof_request){cmd, file, a->kernel, a->launch, a->gpu ? a->gpu : PROF_DEFAULT_GPU, a->arch,
+                       ns, a->frest != NULL, j, WS_EMU_DEFAULT_MAX_WARP_INSTS,
+                       WS_EMU_DEFAULT_MAX_LAUNCH_INSTS, 0};
+  if (cli_parse_limit(cmd, "--max-warp-insts", a->maxw, &rq->max_warp_insts) ||
+      cli_parse_limit(cmd, "--max-launch-insts", a->maxl, &rq->max_launch_insts) ||
+      cli_parse_bytes(cmd, "--max-memory", a->maxm, &rq->max_memory))
     return EXIT_USAGE;
   return 0;
 }

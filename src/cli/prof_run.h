@@ -26,9 +26,22 @@ typedef struct prof_request {
   unsigned long long max_memory;       /* --max-memory (0: default, ~0: none) */
 } prof_request;
 
-/* Parse --max-warp-insts / --max-launch-insts (NULL: not given) into rq,
- * starting from the defaults.  0 or EXIT_USAGE. */
-int cli_prof_limits(prof_request *rq, const char *warp_s, const char *launch_s, const char *mem_s);
+/* The options both commands take, as given (NULL: absent). */
+typedef struct prof_args {
+  const char *kernel, *launch, *gpu, *arch, *sample, *frest, *jobs, *maxw, *maxl, *maxm;
+} prof_args;
+
+/* Their rows of a cli_opt table (PROF_RUN_OPTIONS_HELP describes them). */
+#define PROF_ARGS_OPTS(a)                                                              \
+  {"--kernel", 1, &(a).kernel}, {"--launch", 1, &(a).launch}, {"--gpu", 1, &(a).gpu},   \
+      {"--sample-blocks", 1, &(a).sample}, {"--functional-rest", 0, &(a).frest},      \
+      {"-j", 1, &(a).jobs}, {"--arch", 1, &(a).arch}, {"--max-warp-insts", 1, &(a).maxw}, \
+      {"--max-launch-insts", 1, &(a).maxl}, {"--max-memory", 1, &(a).maxm}
+
+/* Check a's values and the positional FILE (npos of them were given) and
+ * fill rq for command cmd: 0, or EXIT_USAGE after the message. */
+int cli_prof_request(prof_request *rq, const char *cmd, const prof_args *a, int npos,
+                     const char *file);
 
 /* The GPU when --gpu is not given. */
 #define PROF_DEFAULT_GPU "a100"

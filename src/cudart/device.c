@@ -1,7 +1,7 @@
 /*
  * device.c — the device (one: the chosen GPU of the database, WARPSIGHT_GPU),
  * its properties and attributes, function attributes and occupancy (the
- * project's occupancy rules, ws_occupancy_compute), streams and events.
+ * project's occupancy rules, ws_gpu_occupancy_compute), streams and events.
  *
  * Facts the database does not hold are answered with CUDA's limits for the
  * compute capability (grid and block dimensions, constant memory) and the
@@ -166,12 +166,13 @@ cudaError_t cudaDeviceReset(void) {
 /* --- functions ------------------------------------------------------------- */
 
 /* A kernel's resources from its PTX (ws_prof_kernel_resources), as the
- * profiler records them. */
+ * profiler records them; the sticky error first, if there is one. */
 static cudaError_t func_resources(ws_rt *rt, const void *func, rt_func **fo,
                                   ws_prof_resources *r) {
+  cudaError_t e = rt_sticky(rt);
+  if (e) return e;
   rt_func *f = rt_find_func(rt, func);
   if (!f) return cudaErrorInvalidDeviceFunction;
-  cudaError_t e = cudaSuccess;
   ws_emu_program *p = rt_func_prog(rt, f, &e);
   if (!p) return e;
   ws_prof_kernel_resources(r, rt_module_ptx(rt, f->module), ws_emu_program_kernel(p), rt->gpu);
@@ -186,8 +187,7 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *attr, const void *func) {
   ws_rt *rt = rt_enter();
   rt_func *f = NULL;
   ws_prof_resources r;
-  cudaError_t e = rt_sticky(rt);
-  if (!e) e = func_resources(rt, func, &f, &r);
+  cudaError_t e = func_resources(rt, func, &f, &r);
   if (!e) {
     memset(attr, 0, sizeof *attr);
     attr->sharedSizeBytes = (size_t)finite_int(r.shared_bytes_per_block);
@@ -230,15 +230,14 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlock
   ws_rt *rt = rt_enter();
   rt_func *f = NULL;
   ws_prof_resources r;
-  cudaError_t e = rt_sticky(rt);
-  if (!e) e = func_resources(rt, func, &f, &r);
+  cudaError_t e = func_resources(rt, func, &f, &r);
   if (!e) {
     ws_occupancy_in in = {blockSize, finite_int(r.registers_per_thread),
                           finite_int(r.shared_bytes_per_block) + (int)dynamicSMemSize};
     ws_occupancy o;
     ws_diag d = WS_DIAG_INIT;
     /* a block that cannot run at all has 0 active blocks, not an error */
-    *numBlocks = ws_occupancy_compute(&o, &rt->gpu->limits, rt->gpu->warp_size, &in, &d)
+    *numBlocks = ws_gpu_occupancy_compute(&o, &rt->gpu->limits, rt->gpu->warp_size, &in, &d)
                      ? 0
                      : o.active_blocks_per_sm;
     ws_diag_free(&d);
@@ -259,15 +258,35 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const 
  * no queue: a stream is a handle, synchronising is checking the sticky
  * error, and an event records the predicted-time clock (rt.h). */
 
+/* A new handle at the head of *list, or NULL; the caller holds rt_enter. */
+static rt_handle *handle_new(rt_handle **list) {
+  rt_handle *h = calloc(1, sizeof *h);
+  if (h) {
+    h->t_ms = NAN;
+    h->next = *list;
+    *list = h;
+  }
+  return h;
+}
+
+/* Unlink and free handle h of *list; cudaErrorInvalidResourceHandle when it
+ * is not there.  The caller holds rt_enter. */
+static cudaError_t handle_destroy(rt_handle **list, const void *h) {
+  for (rt_handle **p = list; *p; p = &(*p)->next)
+    if (*p == h) {
+      rt_handle *dead = *p;
+      *p = dead->next;
+      free(dead);
+      return cudaSuccess;
+    }
+  return cudaErrorInvalidResourceHandle;
+}
+
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned flags, int priority) {
   (void)flags, (void)priority;
   if (!s) return rt_error(cudaErrorInvalidValue);
   ws_rt *rt = rt_enter();
-  rt_stream *st = calloc(1, sizeof *st);
-  if (st) {
-    st->next = rt->streams;
-    rt->streams = st;
-  }
+  rt_stream *st = handle_new(&rt->streams);
   *s = (cudaStream_t)st;
   rt_leave();
   return st ? cudaSuccess : rt_error(cudaErrorMemoryAllocation);
@@ -280,15 +299,7 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags) {
 
 cudaError_t cudaStreamDestroy(cudaStream_t s) {
   ws_rt *rt = rt_enter();
-  cudaError_t e = cudaErrorInvalidResourceHandle;
-  for (rt_stream **p = &rt->streams; *p; p = &(*p)->next)
-    if (*p == (rt_stream *)s) {
-      rt_stream *dead = *p;
-      *p = dead->next;
-      free(dead);
-      e = cudaSuccess;
-      break;
-    }
+  cudaError_t e = handle_destroy(&rt->streams, s);
   rt_leave();
   return rt_error(e);
 }
@@ -312,12 +323,7 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags) {
   (void)flags;
   if (!e) return rt_error(cudaErrorInvalidValue);
   ws_rt *rt = rt_enter();
-  rt_event *ev = calloc(1, sizeof *ev);
-  if (ev) {
-    ev->t_ms = NAN;
-    ev->next = rt->events;
-    rt->events = ev;
-  }
+  rt_event *ev = handle_new(&rt->events);
   *e = (cudaEvent_t)ev;
   rt_leave();
   return ev ? cudaSuccess : rt_error(cudaErrorMemoryAllocation);
@@ -333,15 +339,7 @@ static rt_event *find_event(ws_rt *rt, cudaEvent_t e) {
 
 cudaError_t cudaEventDestroy(cudaEvent_t e) {
   ws_rt *rt = rt_enter();
-  cudaError_t err = cudaErrorInvalidResourceHandle;
-  for (rt_event **p = &rt->events; *p; p = &(*p)->next)
-    if (*p == (rt_event *)e) {
-      rt_event *dead = *p;
-      *p = dead->next;
-      free(dead);
-      err = cudaSuccess;
-      break;
-    }
+  cudaError_t err = handle_destroy(&rt->events, e);
   rt_leave();
   return rt_error(err);
 }

@@ -30,19 +30,24 @@ static uint32_t rd32(const unsigned char *p) {
 static uint64_t rd64(const unsigned char *p) { return rd32(p) | (uint64_t)rd32(p + 4) << 32; }
 static uint16_t rd16(const unsigned char *p) { return (uint16_t)(p[0] | p[1] << 8); }
 
+/* An LZ4 length continued past its 4-bit field: bytes of 255 and one below,
+ * added to *len.  0, or -1 when the input ends inside it. */
+static int lz4_more(size_t *len, const unsigned char *src, size_t n, size_t *i) {
+  unsigned b;
+  do {
+    if (*i >= n) return -1;
+    b = src[(*i)++];
+    *len += b;
+  } while (b == 255);
+  return 0;
+}
+
 long ws_lz4_block_decode(unsigned char *dst, size_t cap, const unsigned char *src, size_t n) {
   size_t i = 0, o = 0;
   while (i < n) {
     unsigned tok = src[i++];
     size_t lit = tok >> 4;
-    if (lit == 15) {
-      unsigned b;
-      do {
-        if (i >= n) return -1;
-        b = src[i++];
-        lit += b;
-      } while (b == 255);
-    }
+    if (lit == 15 && lz4_more(&lit, src, n, &i)) return -1;
     if (lit > n - i || lit > cap - o) return -1;
     memcpy(dst + o, src + i, lit);
     i += lit;
@@ -52,14 +57,7 @@ long ws_lz4_block_decode(unsigned char *dst, size_t cap, const unsigned char *sr
     size_t off = (size_t)src[i] | (size_t)src[i + 1] << 8;
     i += 2;
     size_t len = (tok & 15u) + 4;
-    if ((tok & 15u) == 15) {
-      unsigned b;
-      do {
-        if (i >= n) return -1;
-        b = src[i++];
-        len += b;
-      } while (b == 255);
-    }
+    if ((tok & 15u) == 15 && lz4_more(&len, src, n, &i)) return -1;
     if (off == 0 || off > o || len > cap - o) return -1;
     for (size_t k = 0; k < len; k++, o++) dst[o] = dst[o - off]; /* may overlap */
   }

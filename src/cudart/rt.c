@@ -19,20 +19,7 @@ ws_rt ws_rt_state;
 static pthread_once_t rt_once = PTHREAD_ONCE_INIT;
 static _Thread_local cudaError_t rt_last_error; /* per host thread, as CUDA's */
 
-void rt_print_diag(const ws_diag *d) {
-  char *s = ws_diag_format(d);
-  if (!s) return;
-  const char *p = s;
-  while (*p) {
-    const char *nl = strchr(p, '\n');
-    size_t n = nl ? (size_t)(nl - p) : strlen(p);
-    int bare = strncmp(p, "error:", 6) == 0 || strncmp(p, "warning:", 8) == 0 ||
-               strncmp(p, "note:", 5) == 0;
-    fprintf(stderr, "%s%.*s\n", bare ? "warpsight: " : "", (int)n, p);
-    p += n + (nl ? 1 : 0);
-  }
-  free(s);
-}
+void rt_print_diag(const ws_diag *d) { ws_diag_print(stderr, d, "warpsight"); }
 
 static void rt_free_all(ws_rt *rt) {
   /* the device (its module variables), then the programs, then the modules

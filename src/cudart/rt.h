@@ -101,14 +101,15 @@ typedef struct rt_kstat {
   int ok;                   /* 1: pred is valid */
 } rt_kstat;
 
-typedef struct rt_event {
-  double t_ms;              /* the predicted clock when recorded, NaN: never */
-  struct rt_event *next;    /* live events */
-} rt_event;
-
-typedef struct rt_stream {
-  struct rt_stream *next;   /* live streams */
-} rt_stream;
+/* A stream or an event: a node of the runtime's list of live streams or
+ * live events.  A stream needs no state (every call has finished when it
+ * returns); an event keeps the predicted clock. */
+typedef struct rt_handle {
+  double t_ms;              /* events: the predicted clock when recorded, NaN: never */
+  struct rt_handle *next;   /* the rest of its list */
+} rt_handle;
+typedef rt_handle rt_event;
+typedef rt_handle rt_stream;
 
 typedef struct ws_rt {
   pthread_mutex_t lock;     /* every entry point holds it (recursive) */

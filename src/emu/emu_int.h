@@ -49,17 +49,17 @@ typedef struct dinst {
   uint16_t op;      /* D_* */
   uint8_t bits;     /* operand width (8/16/32/64); cvt: source width */
   uint8_t sgn;      /* signed operand type */
-  uint8_t rnd;      /* ws_num_rnd */
+  uint8_t rnd;      /* ws_emu_num_rnd */
   uint8_t ftz;      /* .ftz */
   uint8_t sat;      /* .sat */
   union {           /* the sub-operation; op says which member holds it */
-    uint8_t cmp;      /* setp, set: ws_num_cmp */
-    uint8_t testp;    /* testp: ws_num_testp */
+    uint8_t cmp;      /* setp, set: ws_emu_num_cmp */
+    uint8_t testp;    /* testp: ws_emu_num_testp */
     uint8_t carry;    /* addc, subc, madc: 1 = add the carry in, 2 = write the carry out */
     uint8_t nan;      /* min, max (f32, f64, half kinds): .NaN */
     uint8_t relu;     /* fma (half kinds), cvt packing to f16x2/bf16x2: .relu */
     uint8_t sgn_b;    /* dp4a, dp2a: b is signed (sgn: a is) */
-    uint8_t prmt;     /* prmt: ws_num_prmt_mode */
+    uint8_t prmt;     /* prmt: ws_emu_num_prmt_mode */
     uint8_t left;     /* shf: .l (else .r) */
     uint8_t shiftamt; /* bfind: .shiftamt */
     uint8_t wrap;     /* bmsk, szext: .wrap (else .clamp) */
@@ -74,8 +74,8 @@ typedef struct dinst {
   uint8_t vec;      /* vector elements (1, 2, 4) */
   uint8_t size;     /* bytes per element for memory ops; cvt: dest width */
   uint8_t frel;     /* address is relative to the frame's local base */
-  uint8_t ty;       /* ws_num_type (cvt source) or float kind */
-  uint8_t ty2;      /* ws_num_type (cvt destination) */
+  uint8_t ty;       /* ws_emu_num_type (cvt source) or float kind */
+  uint8_t ty2;      /* ws_emu_num_type (cvt destination) */
   uint8_t flags;    /* operand negation flags: 1 = !a, 2 = !b, 4 = !c */
   int32_t guard;    /* predicate index, or -1 */
   uint8_t gnot;     /* guard negated */

@@ -219,21 +219,21 @@ static inline uint64_t atom_new(const dinst *in, uint64_t old, uint64_t v, uint6
   uint64_t wm = bits >= 64 ? ~0ull : (1ull << bits) - 1;
   switch (in->aop) {
   case WS_PTX_MOD_ADD:
-    if (in->ty == 1) return ws_num_f32_add((uint32_t)old, (uint32_t)v, WS_NUM_RN, 1, 0);
-    if (in->ty == 2) return ws_num_f64_add(old, v, WS_NUM_RN);
-    if (in->ty == 3) return ws_num_f16_add((uint16_t)old, (uint16_t)v, WS_NUM_RN, 0, 0);
-    if (in->ty == 4) return ws_num_bf16_add((uint16_t)old, (uint16_t)v, WS_NUM_RN);
-    if (in->ty == 5) return ws_num_f16x2_add((uint32_t)old, (uint32_t)v, WS_NUM_RN, 0, 0);
-    if (in->ty == 6) return ws_num_bf16x2_add((uint32_t)old, (uint32_t)v, WS_NUM_RN);
+    if (in->ty == 1) return ws_emu_num_f32_add((uint32_t)old, (uint32_t)v, WS_NUM_RN, 1, 0);
+    if (in->ty == 2) return ws_emu_num_f64_add(old, v, WS_NUM_RN);
+    if (in->ty == 3) return ws_emu_num_f16_add((uint16_t)old, (uint16_t)v, WS_NUM_RN, 0, 0);
+    if (in->ty == 4) return ws_emu_num_bf16_add((uint16_t)old, (uint16_t)v, WS_NUM_RN);
+    if (in->ty == 5) return ws_emu_num_f16x2_add((uint32_t)old, (uint32_t)v, WS_NUM_RN, 0, 0);
+    if (in->ty == 6) return ws_emu_num_bf16x2_add((uint32_t)old, (uint32_t)v, WS_NUM_RN);
     return (old + v) & wm;
   case WS_PTX_MOD_MIN:
-    if (in->ty == 1) return ws_num_f32_min((uint32_t)old, (uint32_t)v, 0, 0);
-    if (in->ty == 2) return ws_num_f64_min(old, v, 0);
-    return ws_num_min(old, v, bits, in->sgn);
+    if (in->ty == 1) return ws_emu_num_f32_min((uint32_t)old, (uint32_t)v, 0, 0);
+    if (in->ty == 2) return ws_emu_num_f64_min(old, v, 0);
+    return ws_emu_num_min(old, v, bits, in->sgn);
   case WS_PTX_MOD_MAX:
-    if (in->ty == 1) return ws_num_f32_max((uint32_t)old, (uint32_t)v, 0, 0);
-    if (in->ty == 2) return ws_num_f64_max(old, v, 0);
-    return ws_num_max(old, v, bits, in->sgn);
+    if (in->ty == 1) return ws_emu_num_f32_max((uint32_t)old, (uint32_t)v, 0, 0);
+    if (in->ty == 2) return ws_emu_num_f64_max(old, v, 0);
+    return ws_emu_num_max(old, v, bits, in->sgn);
   case WS_PTX_MOD_INC: return ((uint32_t)old >= (uint32_t)v) ? 0 : (old + 1) & wm;
   case WS_PTX_MOD_DEC: return ((uint32_t)old == 0 || (uint32_t)old > (uint32_t)v) ? v & wm : (old - 1) & wm;
   case WS_PTX_MOD_AND: return old & v;
@@ -333,7 +333,7 @@ static uint32_t compare(const dinst *in, const uint64_t *A, const uint64_t *Bv, 
     break;
   case 1:
     if (in->ftz) {
-      LANES(m, r |= (uint32_t)ws_num_f32_cmp((uint32_t)A[l], (uint32_t)Bv[l], (ws_num_cmp)in->cmp, 1) << l);
+      LANES(m, r |= (uint32_t)ws_emu_num_f32_cmp((uint32_t)A[l], (uint32_t)Bv[l], (ws_emu_num_cmp)in->cmp, 1) << l);
       break;
     }
 #define FC(OP) LANES(m, r |= (uint32_t)(f32(A[l]) OP f32(Bv[l])) << l)
@@ -351,21 +351,21 @@ static uint32_t compare(const dinst *in, const uint64_t *A, const uint64_t *Bv, 
     LANES(m, r |= (uint32_t)fcmp64(f64(A[l]), f64(Bv[l]), in->cmp) << l);
     break;
   case 3:
-    LANES(m, r |= (uint32_t)ws_num_f16_cmp((uint16_t)A[l], (uint16_t)Bv[l], (ws_num_cmp)in->cmp, in->ftz) << l);
+    LANES(m, r |= (uint32_t)ws_emu_num_f16_cmp((uint16_t)A[l], (uint16_t)Bv[l], (ws_emu_num_cmp)in->cmp, in->ftz) << l);
     break;
   case 4:
-    LANES(m, r |= (uint32_t)ws_num_bf16_cmp((uint16_t)A[l], (uint16_t)Bv[l], (ws_num_cmp)in->cmp) << l);
+    LANES(m, r |= (uint32_t)ws_emu_num_bf16_cmp((uint16_t)A[l], (uint16_t)Bv[l], (ws_emu_num_cmp)in->cmp) << l);
     break;
   case 5:
     LANES(m, {
-      unsigned x = ws_num_f16x2_cmp((uint32_t)A[l], (uint32_t)Bv[l], (ws_num_cmp)in->cmp, in->ftz);
+      unsigned x = ws_emu_num_f16x2_cmp((uint32_t)A[l], (uint32_t)Bv[l], (ws_emu_num_cmp)in->cmp, in->ftz);
       r |= (x & 1u) << l;
       h |= ((x >> 1) & 1u) << l;
     });
     break;
   default:
     LANES(m, {
-      unsigned x = ws_num_bf16x2_cmp((uint32_t)A[l], (uint32_t)Bv[l], (ws_num_cmp)in->cmp);
+      unsigned x = ws_emu_num_bf16x2_cmp((uint32_t)A[l], (uint32_t)Bv[l], (ws_emu_num_cmp)in->cmp);
       r |= (x & 1u) << l;
       h |= ((x >> 1) & 1u) << l;
     });
@@ -826,8 +826,8 @@ static void carry_ops(const xctx *X, const dinst *in, uint32_t m) {
     const uint64_t *C = S(in->c);
     LANES(m, {
       unsigned cout = 0, cin = (in->carry & 1) ? cc[l] : 0;
-      uint64_t p = in->e ? ws_num_mul_hi(A[l], Bv[l], in->bits, in->sgn) : ws_num_mul_lo(A[l], Bv[l], in->bits);
-      Dd[l] = ws_num_addc(p, C[l], cin, in->bits, &cout);
+      uint64_t p = in->e ? ws_emu_num_mul_hi(A[l], Bv[l], in->bits, in->sgn) : ws_emu_num_mul_lo(A[l], Bv[l], in->bits);
+      Dd[l] = ws_emu_num_addc(p, C[l], cin, in->bits, &cout);
       if (in->carry & 2) cc[l] = cout;
     });
     return;
@@ -835,7 +835,7 @@ static void carry_ops(const xctx *X, const dinst *in, uint32_t m) {
   int sub = in->op == D_SUBC;
   LANES(m, {
     unsigned cout = 0, cin = (in->carry & 1) ? cc[l] : 0;
-    Dd[l] = sub ? ws_num_subc(A[l], Bv[l], cin, in->bits, &cout) : ws_num_addc(A[l], Bv[l], cin, in->bits, &cout);
+    Dd[l] = sub ? ws_emu_num_subc(A[l], Bv[l], cin, in->bits, &cout) : ws_emu_num_addc(A[l], Bv[l], cin, in->bits, &cout);
     if (in->carry & 2) cc[l] = cout;
   });
 }
@@ -853,25 +853,25 @@ EXECUTOR int ex_int(const xctx *X, const dinst *in, uint32_t m) {
       if (in->sgn) IBIN((uint64_t)(uint32_t)(((int64_t)(int32_t)a * (int32_t)b) >> 32))
       IBIN(((uint64_t)(uint32_t)a * (uint32_t)b) >> 32)
     }
-    IBIN(ws_num_mul_hi(a, b, in->bits, in->sgn))
+    IBIN(ws_emu_num_mul_hi(a, b, in->bits, in->sgn))
   case D_MUL_WIDE:
     if (in->bits == 32) {
       if (in->sgn) IBIN((uint64_t)((int64_t)(int32_t)a * (int32_t)b))
       IBIN((uint64_t)(uint32_t)a * (uint32_t)b)
     }
-    IBIN(ws_num_mul_wide(a, b, in->bits, in->sgn))
-  case D_MAD_HI: ITER(ws_num_mad_hi(a, b, c, in->bits, in->sgn, in->sat))
+    IBIN(ws_emu_num_mul_wide(a, b, in->bits, in->sgn))
+  case D_MAD_HI: ITER(ws_emu_num_mad_hi(a, b, c, in->bits, in->sgn, in->sat))
   case D_MAD_WIDE:
     if (in->bits == 32) {
       if (in->sgn) ITER((uint64_t)((int64_t)(int32_t)a * (int32_t)b) + c)
       ITER((uint64_t)(uint32_t)a * (uint32_t)b + c)
     }
-    ITER(ws_num_mad_wide(a, b, c, in->bits, in->sgn))
-  case D_MUL24: IBIN(ws_num_mul24((uint32_t)a, (uint32_t)b, (int)in->e, in->sgn))
-  case D_MAD24: ITER(ws_num_mad24((uint32_t)a, (uint32_t)b, (uint32_t)c, (int)in->e, in->sgn, in->sat))
-  case D_SAD: ITER(ws_num_sad(a, b, c, in->bits, in->sgn))
-  case D_DIV: IBIN(ws_num_div(a, b, in->bits, in->sgn))
-  case D_REM: IBIN(ws_num_rem(a, b, in->bits, in->sgn))
+    ITER(ws_emu_num_mad_wide(a, b, c, in->bits, in->sgn))
+  case D_MUL24: IBIN(ws_emu_num_mul24((uint32_t)a, (uint32_t)b, (int)in->e, in->sgn))
+  case D_MAD24: ITER(ws_emu_num_mad24((uint32_t)a, (uint32_t)b, (uint32_t)c, (int)in->e, in->sgn, in->sat))
+  case D_SAD: ITER(ws_emu_num_sad(a, b, c, in->bits, in->sgn))
+  case D_DIV: IBIN(ws_emu_num_div(a, b, in->bits, in->sgn))
+  case D_REM: IBIN(ws_emu_num_rem(a, b, in->bits, in->sgn))
   case D_MIN:
     if (in->sgn) {
       int sh = 64 - in->bits;
@@ -884,17 +884,17 @@ EXECUTOR int ex_int(const xctx *X, const dinst *in, uint32_t m) {
       IBIN(((int64_t)(a << sh) >> sh) > ((int64_t)(b << sh) >> sh) ? a & wm : b & wm)
     }
     IBIN((a & wm) > (b & wm) ? a & wm : b & wm)
-  case D_ABS: IUN(ws_num_abs(a, in->bits))
+  case D_ABS: IUN(ws_emu_num_abs(a, in->bits))
   case D_NEG: IUN((0 - a) & wm)
-  case D_ADD_SAT: IBIN(ws_num_s32_add_sat((uint32_t)a, (uint32_t)b))
-  case D_SUB_SAT: IBIN(ws_num_s32_sub_sat((uint32_t)a, (uint32_t)b))
+  case D_ADD_SAT: IBIN(ws_emu_num_s32_add_sat((uint32_t)a, (uint32_t)b))
+  case D_SUB_SAT: IBIN(ws_emu_num_s32_sub_sat((uint32_t)a, (uint32_t)b))
   case D_ADDC:
   case D_SUBC:
   case D_MADC:
     carry_ops(X, in, m);
     break;
-  case D_DP4A: ITER(ws_num_dp4a((uint32_t)a, (uint32_t)b, (uint32_t)c, in->sgn, in->sgn_b))
-  case D_DP2A: ITER(ws_num_dp2a((uint32_t)a, (uint32_t)b, (uint32_t)c, in->sgn, in->sgn_b, (int)in->e))
+  case D_DP4A: ITER(ws_emu_num_dp4a((uint32_t)a, (uint32_t)b, (uint32_t)c, in->sgn, in->sgn_b))
+  case D_DP2A: ITER(ws_emu_num_dp2a((uint32_t)a, (uint32_t)b, (uint32_t)c, in->sgn, in->sgn_b, (int)in->e))
   default:
     return no_executor(X, in);
   }
@@ -942,20 +942,20 @@ EXECUTOR int ex_bits(const xctx *X, const dinst *in, uint32_t m) {
     }
     IBIN((uint32_t)b >= in->bits ? 0 : (a & wm) >> (uint32_t)b)
   case D_POPC: IUN((uint64_t)__builtin_popcountll(a & (in->bits >= 64 ? ~0ull : (1ull << in->bits) - 1)))
-  case D_CLZ: IUN(ws_num_clz(a, in->bits))
-  case D_BREV: IUN(ws_num_brev(a, in->bits))
-  case D_BFIND: IUN(ws_num_bfind(a, in->bits, in->sgn, in->shiftamt))
-  case D_BFE: ITER(ws_num_bfe(a, (uint32_t)b, (uint32_t)c, in->bits, in->sgn))
+  case D_CLZ: IUN(ws_emu_num_clz(a, in->bits))
+  case D_BREV: IUN(ws_emu_num_brev(a, in->bits))
+  case D_BFIND: IUN(ws_emu_num_bfind(a, in->bits, in->sgn, in->shiftamt))
+  case D_BFE: ITER(ws_emu_num_bfe(a, (uint32_t)b, (uint32_t)c, in->bits, in->sgn))
   case D_BFI: {
     const uint64_t *A = S(in->a), *Bv = S(in->b), *C = S(in->c), *E = S(in->e);
     uint64_t *Dd = S(in->d);
-    LANES(m, Dd[l] = ws_num_bfi(A[l], Bv[l], (uint32_t)C[l], (uint32_t)E[l], in->bits));
+    LANES(m, Dd[l] = ws_emu_num_bfi(A[l], Bv[l], (uint32_t)C[l], (uint32_t)E[l], in->bits));
     break;
   }
-  case D_PRMT: ITER(ws_num_prmt((uint32_t)a, (uint32_t)b, (uint32_t)c, (ws_num_prmt_mode)in->prmt))
-  case D_SHF: ITER(ws_num_shf((uint32_t)a, (uint32_t)b, (uint32_t)c, in->left, (int)in->e))
-  case D_LOP3: ITER(ws_num_lop3((uint32_t)a, (uint32_t)b, (uint32_t)c, (uint8_t)in->imm))
-  case D_FNS: ITER(ws_num_fns((uint32_t)a, (uint32_t)b, (int32_t)(uint32_t)c))
+  case D_PRMT: ITER(ws_emu_num_prmt((uint32_t)a, (uint32_t)b, (uint32_t)c, (ws_emu_num_prmt_mode)in->prmt))
+  case D_SHF: ITER(ws_emu_num_shf((uint32_t)a, (uint32_t)b, (uint32_t)c, in->left, (int)in->e))
+  case D_LOP3: ITER(ws_emu_num_lop3((uint32_t)a, (uint32_t)b, (uint32_t)c, (uint8_t)in->imm))
+  case D_FNS: ITER(ws_emu_num_fns((uint32_t)a, (uint32_t)b, (int32_t)(uint32_t)c))
   case D_BMSK:
   case D_SZEXT:
     mask_ops(X, in, m);
@@ -978,28 +978,28 @@ EXECUTOR int ex_f32(const xctx *X, const dinst *in, uint32_t m) {
   case D_F32_DIV_RN: IBIN(bf32(f32(a) / f32(b)))
   case D_F32_SQRT_RN: IUN(bf32(sqrtf(f32(a))))
   case D_F32_RCP_RN: IUN(bf32(1.0f / f32(a)))
-  case D_F32_ADD_X: IBIN(ws_num_f32_add((uint32_t)a, (uint32_t)b, (ws_num_rnd)in->rnd, in->ftz, in->sat))
-  case D_F32_SUB_X: IBIN(ws_num_f32_sub((uint32_t)a, (uint32_t)b, (ws_num_rnd)in->rnd, in->ftz, in->sat))
-  case D_F32_MUL_X: IBIN(ws_num_f32_mul((uint32_t)a, (uint32_t)b, (ws_num_rnd)in->rnd, in->ftz, in->sat))
-  case D_F32_FMA_X: ITER(ws_num_f32_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, (ws_num_rnd)in->rnd, in->ftz, in->sat))
-  case D_F32_DIV: IBIN(ws_num_f32_div((uint32_t)a, (uint32_t)b, (ws_num_rnd)in->rnd, in->ftz))
-  case D_F32_DIV_APPROX: IBIN(ws_num_f32_div_approx((uint32_t)a, (uint32_t)b, in->ftz))
-  case D_F32_DIV_FULL: IBIN(ws_num_f32_div_full((uint32_t)a, (uint32_t)b, in->ftz))
-  case D_F32_RCP: IUN(ws_num_f32_rcp((uint32_t)a, (ws_num_rnd)in->rnd, in->ftz))
-  case D_F32_RCP_APPROX: IUN(ws_num_f32_rcp_approx((uint32_t)a, in->ftz))
-  case D_F32_SQRT: IUN(ws_num_f32_sqrt((uint32_t)a, (ws_num_rnd)in->rnd, in->ftz))
-  case D_F32_SQRT_APPROX: IUN(ws_num_f32_sqrt_approx((uint32_t)a, in->ftz))
-  case D_F32_RSQRT: IUN(ws_num_f32_rsqrt_approx((uint32_t)a, in->ftz))
-  case D_F32_SIN: IUN(ws_num_f32_sin_approx((uint32_t)a, in->ftz))
-  case D_F32_COS: IUN(ws_num_f32_cos_approx((uint32_t)a, in->ftz))
-  case D_F32_EX2: IUN(ws_num_f32_ex2_approx((uint32_t)a, in->ftz))
-  case D_F32_LG2: IUN(ws_num_f32_lg2_approx((uint32_t)a, in->ftz))
-  case D_F32_TANH: IUN(ws_num_f32_tanh_approx((uint32_t)a))
-  case D_F32_MIN: IBIN(ws_num_f32_min((uint32_t)a, (uint32_t)b, in->ftz, in->nan))
-  case D_F32_MAX: IBIN(ws_num_f32_max((uint32_t)a, (uint32_t)b, in->ftz, in->nan))
-  case D_F32_ABS: IUN(ws_num_f32_abs((uint32_t)a, in->ftz))
-  case D_F32_NEG: IUN(ws_num_f32_neg((uint32_t)a, in->ftz))
-  case D_F32_COPYSIGN: IBIN(ws_num_f32_copysign((uint32_t)a, (uint32_t)b))
+  case D_F32_ADD_X: IBIN(ws_emu_num_f32_add((uint32_t)a, (uint32_t)b, (ws_emu_num_rnd)in->rnd, in->ftz, in->sat))
+  case D_F32_SUB_X: IBIN(ws_emu_num_f32_sub((uint32_t)a, (uint32_t)b, (ws_emu_num_rnd)in->rnd, in->ftz, in->sat))
+  case D_F32_MUL_X: IBIN(ws_emu_num_f32_mul((uint32_t)a, (uint32_t)b, (ws_emu_num_rnd)in->rnd, in->ftz, in->sat))
+  case D_F32_FMA_X: ITER(ws_emu_num_f32_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, (ws_emu_num_rnd)in->rnd, in->ftz, in->sat))
+  case D_F32_DIV: IBIN(ws_emu_num_f32_div((uint32_t)a, (uint32_t)b, (ws_emu_num_rnd)in->rnd, in->ftz))
+  case D_F32_DIV_APPROX: IBIN(ws_emu_num_f32_div_approx((uint32_t)a, (uint32_t)b, in->ftz))
+  case D_F32_DIV_FULL: IBIN(ws_emu_num_f32_div_full((uint32_t)a, (uint32_t)b, in->ftz))
+  case D_F32_RCP: IUN(ws_emu_num_f32_rcp((uint32_t)a, (ws_emu_num_rnd)in->rnd, in->ftz))
+  case D_F32_RCP_APPROX: IUN(ws_emu_num_f32_rcp_approx((uint32_t)a, in->ftz))
+  case D_F32_SQRT: IUN(ws_emu_num_f32_sqrt((uint32_t)a, (ws_emu_num_rnd)in->rnd, in->ftz))
+  case D_F32_SQRT_APPROX: IUN(ws_emu_num_f32_sqrt_approx((uint32_t)a, in->ftz))
+  case D_F32_RSQRT: IUN(ws_emu_num_f32_rsqrt_approx((uint32_t)a, in->ftz))
+  case D_F32_SIN: IUN(ws_emu_num_f32_sin_approx((uint32_t)a, in->ftz))
+  case D_F32_COS: IUN(ws_emu_num_f32_cos_approx((uint32_t)a, in->ftz))
+  case D_F32_EX2: IUN(ws_emu_num_f32_ex2_approx((uint32_t)a, in->ftz))
+  case D_F32_LG2: IUN(ws_emu_num_f32_lg2_approx((uint32_t)a, in->ftz))
+  case D_F32_TANH: IUN(ws_emu_num_f32_tanh_approx((uint32_t)a))
+  case D_F32_MIN: IBIN(ws_emu_num_f32_min((uint32_t)a, (uint32_t)b, in->ftz, in->nan))
+  case D_F32_MAX: IBIN(ws_emu_num_f32_max((uint32_t)a, (uint32_t)b, in->ftz, in->nan))
+  case D_F32_ABS: IUN(ws_emu_num_f32_abs((uint32_t)a, in->ftz))
+  case D_F32_NEG: IUN(ws_emu_num_f32_neg((uint32_t)a, in->ftz))
+  case D_F32_COPYSIGN: IBIN(ws_emu_num_f32_copysign((uint32_t)a, (uint32_t)b))
   default:
     return no_executor(X, in);
   }
@@ -1018,20 +1018,20 @@ EXECUTOR int ex_f64(const xctx *X, const dinst *in, uint32_t m) {
   case D_F64_DIV_RN: IBIN(bf64(f64(a) / f64(b)))
   case D_F64_SQRT_RN: IUN(bf64(sqrt(f64(a))))
   case D_F64_RCP_RN: IUN(bf64(1.0 / f64(a)))
-  case D_F64_ADD_X: IBIN(ws_num_f64_add(a, b, (ws_num_rnd)in->rnd))
-  case D_F64_SUB_X: IBIN(ws_num_f64_sub(a, b, (ws_num_rnd)in->rnd))
-  case D_F64_MUL_X: IBIN(ws_num_f64_mul(a, b, (ws_num_rnd)in->rnd))
-  case D_F64_FMA_X: ITER(ws_num_f64_fma(a, b, c, (ws_num_rnd)in->rnd))
-  case D_F64_DIV: IBIN(ws_num_f64_div(a, b, (ws_num_rnd)in->rnd))
-  case D_F64_RCP: IUN(ws_num_f64_rcp(a, (ws_num_rnd)in->rnd))
-  case D_F64_RCP_APPROX: IUN(ws_num_f64_rcp_approx_ftz(a))
-  case D_F64_SQRT: IUN(ws_num_f64_sqrt(a, (ws_num_rnd)in->rnd))
-  case D_F64_RSQRT: IUN(ws_num_f64_rsqrt_approx(a, in->ftz))
-  case D_F64_MIN: IBIN(ws_num_f64_min(a, b, in->nan))
-  case D_F64_MAX: IBIN(ws_num_f64_max(a, b, in->nan))
-  case D_F64_ABS: IUN(ws_num_f64_abs(a))
-  case D_F64_NEG: IUN(ws_num_f64_neg(a))
-  case D_F64_COPYSIGN: IBIN(ws_num_f64_copysign(a, b))
+  case D_F64_ADD_X: IBIN(ws_emu_num_f64_add(a, b, (ws_emu_num_rnd)in->rnd))
+  case D_F64_SUB_X: IBIN(ws_emu_num_f64_sub(a, b, (ws_emu_num_rnd)in->rnd))
+  case D_F64_MUL_X: IBIN(ws_emu_num_f64_mul(a, b, (ws_emu_num_rnd)in->rnd))
+  case D_F64_FMA_X: ITER(ws_emu_num_f64_fma(a, b, c, (ws_emu_num_rnd)in->rnd))
+  case D_F64_DIV: IBIN(ws_emu_num_f64_div(a, b, (ws_emu_num_rnd)in->rnd))
+  case D_F64_RCP: IUN(ws_emu_num_f64_rcp(a, (ws_emu_num_rnd)in->rnd))
+  case D_F64_RCP_APPROX: IUN(ws_emu_num_f64_rcp_approx_ftz(a))
+  case D_F64_SQRT: IUN(ws_emu_num_f64_sqrt(a, (ws_emu_num_rnd)in->rnd))
+  case D_F64_RSQRT: IUN(ws_emu_num_f64_rsqrt_approx(a, in->ftz))
+  case D_F64_MIN: IBIN(ws_emu_num_f64_min(a, b, in->nan))
+  case D_F64_MAX: IBIN(ws_emu_num_f64_max(a, b, in->nan))
+  case D_F64_ABS: IUN(ws_emu_num_f64_abs(a))
+  case D_F64_NEG: IUN(ws_emu_num_f64_neg(a))
+  case D_F64_COPYSIGN: IBIN(ws_emu_num_f64_copysign(a, b))
   default:
     return no_executor(X, in);
   }
@@ -1040,40 +1040,40 @@ EXECUTOR int ex_f64(const xctx *X, const dinst *in, uint32_t m) {
 
 /* add, sub, mul of one half kind (in->ty) and operation (o: 0 add, 1 sub, 2 mul). */
 static uint64_t half_arith(const dinst *in, int o, uint64_t a, uint64_t b) {
-  ws_num_rnd rn = (ws_num_rnd)in->rnd;
+  ws_emu_num_rnd rn = (ws_emu_num_rnd)in->rnd;
   switch (in->ty * 3 + o) {
-  case 0: return ws_num_f16_add((uint16_t)a, (uint16_t)b, rn, in->ftz, in->sat);
-  case 1: return ws_num_f16_sub((uint16_t)a, (uint16_t)b, rn, in->ftz, in->sat);
-  case 2: return ws_num_f16_mul((uint16_t)a, (uint16_t)b, rn, in->ftz, in->sat);
-  case 3: return ws_num_bf16_add((uint16_t)a, (uint16_t)b, rn);
-  case 4: return ws_num_bf16_sub((uint16_t)a, (uint16_t)b, rn);
-  case 5: return ws_num_bf16_mul((uint16_t)a, (uint16_t)b, rn);
-  case 6: return ws_num_f16x2_add((uint32_t)a, (uint32_t)b, rn, in->ftz, in->sat);
-  case 7: return ws_num_f16x2_sub((uint32_t)a, (uint32_t)b, rn, in->ftz, in->sat);
-  case 8: return ws_num_f16x2_mul((uint32_t)a, (uint32_t)b, rn, in->ftz, in->sat);
-  case 9: return ws_num_bf16x2_add((uint32_t)a, (uint32_t)b, rn);
-  case 10: return ws_num_bf16x2_sub((uint32_t)a, (uint32_t)b, rn);
-  default: return ws_num_bf16x2_mul((uint32_t)a, (uint32_t)b, rn);
+  case 0: return ws_emu_num_f16_add((uint16_t)a, (uint16_t)b, rn, in->ftz, in->sat);
+  case 1: return ws_emu_num_f16_sub((uint16_t)a, (uint16_t)b, rn, in->ftz, in->sat);
+  case 2: return ws_emu_num_f16_mul((uint16_t)a, (uint16_t)b, rn, in->ftz, in->sat);
+  case 3: return ws_emu_num_bf16_add((uint16_t)a, (uint16_t)b, rn);
+  case 4: return ws_emu_num_bf16_sub((uint16_t)a, (uint16_t)b, rn);
+  case 5: return ws_emu_num_bf16_mul((uint16_t)a, (uint16_t)b, rn);
+  case 6: return ws_emu_num_f16x2_add((uint32_t)a, (uint32_t)b, rn, in->ftz, in->sat);
+  case 7: return ws_emu_num_f16x2_sub((uint32_t)a, (uint32_t)b, rn, in->ftz, in->sat);
+  case 8: return ws_emu_num_f16x2_mul((uint32_t)a, (uint32_t)b, rn, in->ftz, in->sat);
+  case 9: return ws_emu_num_bf16x2_add((uint32_t)a, (uint32_t)b, rn);
+  case 10: return ws_emu_num_bf16x2_sub((uint32_t)a, (uint32_t)b, rn);
+  default: return ws_emu_num_bf16x2_mul((uint32_t)a, (uint32_t)b, rn);
   }
 }
 
 static uint64_t half_fma(const dinst *in, uint64_t a, uint64_t b, uint64_t c) {
-  ws_num_rnd rn = (ws_num_rnd)in->rnd;
+  ws_emu_num_rnd rn = (ws_emu_num_rnd)in->rnd;
   switch (in->ty) {
-  case 0: return ws_num_f16_fma((uint16_t)a, (uint16_t)b, (uint16_t)c, rn, in->ftz, in->sat, in->relu);
-  case 1: return ws_num_bf16_fma((uint16_t)a, (uint16_t)b, (uint16_t)c, rn, in->relu);
-  case 2: return ws_num_f16x2_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, rn, in->ftz, in->sat, in->relu);
-  default: return ws_num_bf16x2_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, rn, in->relu);
+  case 0: return ws_emu_num_f16_fma((uint16_t)a, (uint16_t)b, (uint16_t)c, rn, in->ftz, in->sat, in->relu);
+  case 1: return ws_emu_num_bf16_fma((uint16_t)a, (uint16_t)b, (uint16_t)c, rn, in->relu);
+  case 2: return ws_emu_num_f16x2_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, rn, in->ftz, in->sat, in->relu);
+  default: return ws_emu_num_bf16x2_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, rn, in->relu);
   }
 }
 
 /* neg or abs (ab) of one half kind. */
 static uint64_t half_sign(const dinst *in, int ab, uint64_t a) {
   switch (in->ty) {
-  case 0: return ab ? ws_num_f16_abs((uint16_t)a, in->ftz) : ws_num_f16_neg((uint16_t)a, in->ftz);
-  case 1: return ab ? ws_num_bf16_abs((uint16_t)a) : ws_num_bf16_neg((uint16_t)a);
-  case 2: return ab ? ws_num_f16x2_abs((uint32_t)a, in->ftz) : ws_num_f16x2_neg((uint32_t)a, in->ftz);
-  default: return ab ? ws_num_bf16x2_abs((uint32_t)a) : ws_num_bf16x2_neg((uint32_t)a);
+  case 0: return ab ? ws_emu_num_f16_abs((uint16_t)a, in->ftz) : ws_emu_num_f16_neg((uint16_t)a, in->ftz);
+  case 1: return ab ? ws_emu_num_bf16_abs((uint16_t)a) : ws_emu_num_bf16_neg((uint16_t)a);
+  case 2: return ab ? ws_emu_num_f16x2_abs((uint32_t)a, in->ftz) : ws_emu_num_f16x2_neg((uint32_t)a, in->ftz);
+  default: return ab ? ws_emu_num_bf16x2_abs((uint32_t)a) : ws_emu_num_bf16x2_neg((uint32_t)a);
   }
 }
 
@@ -1081,10 +1081,10 @@ static uint64_t half_sign(const dinst *in, int ab, uint64_t a) {
 static uint64_t half_minmax(const dinst *in, int mx, uint64_t a, uint64_t b) {
   int relu = (int)in->e;
   switch (in->ty) {
-  case 0: return mx ? ws_num_f16_max((uint16_t)a, (uint16_t)b, in->ftz, in->nan, relu) : ws_num_f16_min((uint16_t)a, (uint16_t)b, in->ftz, in->nan, relu);
-  case 1: return mx ? ws_num_bf16_max((uint16_t)a, (uint16_t)b, in->nan, relu) : ws_num_bf16_min((uint16_t)a, (uint16_t)b, in->nan, relu);
-  case 2: return mx ? ws_num_f16x2_max((uint32_t)a, (uint32_t)b, in->ftz, in->nan, relu) : ws_num_f16x2_min((uint32_t)a, (uint32_t)b, in->ftz, in->nan, relu);
-  default: return mx ? ws_num_bf16x2_max((uint32_t)a, (uint32_t)b, in->nan, relu) : ws_num_bf16x2_min((uint32_t)a, (uint32_t)b, in->nan, relu);
+  case 0: return mx ? ws_emu_num_f16_max((uint16_t)a, (uint16_t)b, in->ftz, in->nan, relu) : ws_emu_num_f16_min((uint16_t)a, (uint16_t)b, in->ftz, in->nan, relu);
+  case 1: return mx ? ws_emu_num_bf16_max((uint16_t)a, (uint16_t)b, in->nan, relu) : ws_emu_num_bf16_min((uint16_t)a, (uint16_t)b, in->nan, relu);
+  case 2: return mx ? ws_emu_num_f16x2_max((uint32_t)a, (uint32_t)b, in->ftz, in->nan, relu) : ws_emu_num_f16x2_min((uint32_t)a, (uint32_t)b, in->ftz, in->nan, relu);
+  default: return mx ? ws_emu_num_bf16x2_max((uint32_t)a, (uint32_t)b, in->nan, relu) : ws_emu_num_bf16x2_min((uint32_t)a, (uint32_t)b, in->nan, relu);
   }
 }
 
@@ -1176,8 +1176,8 @@ EXECUTOR int ex_cmp(const xctx *X, const dinst *in, uint32_t m) {
   case D_F64_TESTP: {
     const uint64_t *A = S(in->a);
     uint32_t r = 0;
-    if (in->op == D_F32_TESTP) LANES(m, r |= (uint32_t)ws_num_f32_testp((uint32_t)A[l], (ws_num_testp)in->testp) << l);
-    else LANES(m, r |= (uint32_t)ws_num_f64_testp(A[l], (ws_num_testp)in->testp) << l);
+    if (in->op == D_F32_TESTP) LANES(m, r |= (uint32_t)ws_emu_num_f32_testp((uint32_t)A[l], (ws_emu_num_testp)in->testp) << l);
+    else LANES(m, r |= (uint32_t)ws_emu_num_f64_testp(A[l], (ws_emu_num_testp)in->testp) << l);
     P[in->d] = (P[in->d] & ~m) | r;
     break;
   }
@@ -1209,15 +1209,15 @@ EXECUTOR int ex_cvt(const xctx *X, const dinst *in, uint32_t m) {
     uint64_t *Dd = S(in->d);
     int dsh = 64 - in->size;
     LANES(m, {
-      uint64_t r = ws_num_cvt(A[l], (ws_num_type)in->ty, (ws_num_type)in->ty2, (ws_num_rnd)in->rnd, in->ftz, in->sat);
+      uint64_t r = ws_emu_num_cvt(A[l], (ws_emu_num_type)in->ty, (ws_emu_num_type)in->ty2, (ws_emu_num_rnd)in->rnd, in->ftz, in->sat);
       if (in->sext) r = (uint64_t)((int64_t)(r << dsh) >> dsh) & (in->imm >= 64 ? ~0ull : (1ull << in->imm) - 1);
       Dd[l] = r;
     });
     break;
   }
   case D_CVT_PACK:
-    if (in->ty) IBIN(ws_num_cvt_bf16x2_f32((uint32_t)a, (uint32_t)b, (ws_num_rnd)in->rnd, in->relu, (int)in->e))
-    IBIN(ws_num_cvt_f16x2_f32((uint32_t)a, (uint32_t)b, (ws_num_rnd)in->rnd, in->relu, (int)in->e))
+    if (in->ty) IBIN(ws_emu_num_cvt_bf16x2_f32((uint32_t)a, (uint32_t)b, (ws_emu_num_rnd)in->rnd, in->relu, (int)in->e))
+    IBIN(ws_emu_num_cvt_f16x2_f32((uint32_t)a, (uint32_t)b, (ws_emu_num_rnd)in->rnd, in->relu, (int)in->e))
   case D_CVTA_TO:
   case D_CVTA_FROM: {
     static const uint64_t win[] = {0, SHARED_WIN, LOCAL_WIN, CONST_WIN};

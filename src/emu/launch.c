@@ -17,7 +17,7 @@
 #include "emu/emu_int.h"
 #include "emu/num.h"
 #include "util/checked.h"
-#include "warpsight/rng.h"
+#include "emu/rng.h"
 
 static int is_float_elem(ws_elem_type t) {
   return t == WS_ELEM_F16 || t == WS_ELEM_BF16 || t == WS_ELEM_F32 || t == WS_ELEM_F64;
@@ -29,8 +29,8 @@ static uint64_t elem_bits(ws_elem_type t, double v) {
   switch (t) {
   case WS_ELEM_F64: memcpy(&b, &v, 8); return b;
   case WS_ELEM_F32: { float f = (float)v; uint32_t u; memcpy(&u, &f, 4); return u; }
-  case WS_ELEM_F16: memcpy(&b, &v, 8); return ws_num_cvt(b, WS_NUM_F64, WS_NUM_F16, WS_NUM_RN, 0, 0);
-  case WS_ELEM_BF16: memcpy(&b, &v, 8); return ws_num_cvt(b, WS_NUM_F64, WS_NUM_BF16, WS_NUM_RN, 0, 0);
+  case WS_ELEM_F16: memcpy(&b, &v, 8); return ws_emu_num_cvt(b, WS_NUM_F64, WS_NUM_F16, WS_NUM_RN, 0, 0);
+  case WS_ELEM_BF16: memcpy(&b, &v, 8); return ws_emu_num_cvt(b, WS_NUM_F64, WS_NUM_BF16, WS_NUM_RN, 0, 0);
   default:
     if (v >= 9223372036854775808.0) return (uint64_t)(v - 9223372036854775808.0) + 0x8000000000000000ull;
     return (uint64_t)(int64_t)v;
@@ -40,7 +40,7 @@ static uint64_t elem_bits(ws_elem_type t, double v) {
 /* Initialise buffer (or variable) a's count elements at mem; `path` names
  * it in messages ("args[2]"). */
 static int init_buffer(uint8_t *mem, const ws_launch_arg *a, const char *origin, const char *path, ws_diag *d) {
-  int es = ws_elem_type_size(a->type);
+  int es = ws_emu_elem_type_size(a->type);
   uint64_t n = a->count;
   switch (a->init) {
   case WS_INIT_ZERO:
@@ -94,7 +94,7 @@ static int init_buffer(uint8_t *mem, const ws_launch_arg *a, const char *origin,
     if (got != want || extra) {
       ws_diag_add(d, WS_SEV_ERROR, origin, 0, 0,
                   "%s.init.file: '%s' must hold exactly %llu bytes (%llu %s elements), it holds %s%llu",
-                  path, a->file, (unsigned long long)want, (unsigned long long)n, ws_elem_type_name(a->type),
+                  path, a->file, (unsigned long long)want, (unsigned long long)n, ws_emu_elem_type_name(a->type),
                   extra ? "more than " : "", (unsigned long long)got);
       return WS_EINVAL;
     }
@@ -158,12 +158,12 @@ static int check_args(const ws_emu_program *p, const ws_launch_spec *s, ws_diag 
       }
       continue;
     }
-    int es = ws_elem_type_size(a->type);
+    int es = ws_emu_elem_type_size(a->type);
     int sf = is_float_elem(a->type), pf = tk == WS_PTX_TK_F || tk == WS_PTX_TK_H;
     if (es != ps || (sf && tk != WS_PTX_TK_B && !pf) || (!sf && pf)) {
       ws_diag_add(d, WS_SEV_ERROR, o, 0, 0,
                   "argument %u '%s': the kernel's parameter %u '%s' is .%s (%d bytes), the spec gives %s",
-                  i, a->name, i, pv->name, ptype_name(pv), ps, ws_elem_type_name(a->type));
+                  i, a->name, i, pv->name, ptype_name(pv), ps, ws_emu_elem_type_name(a->type));
       return WS_EINVAL;
     }
   }
@@ -186,7 +186,7 @@ static int place_args(ws_emu_device *dev, const ws_emu_program *p, const ws_laun
       memcpy(image + pv->offset, &a->value, pv->size < 8 ? pv->size : 8);
       continue;
     }
-    uint64_t bytes = a->count * (uint64_t)ws_elem_type_size(a->type), g;
+    uint64_t bytes = a->count * (uint64_t)ws_emu_elem_type_size(a->type), g;
     if (ws_emu_dev_alloc(dev, bytes, a->name, &g)) {
       ws_diag_add(d, WS_SEV_ERROR, s->path, 0, 0, "args[%u]: cannot allocate %llu bytes for buffer '%s'", i,
                   (unsigned long long)bytes, a->name);
@@ -207,7 +207,7 @@ static int place_args(ws_emu_device *dev, const ws_emu_program *p, const ws_laun
 static int set_variables(ws_emu_device *dev, const ws_emu_program *p, const ws_launch_spec *s, ws_diag *d) {
   for (uint32_t i = 0; i < s->nvars; i++) {
     const ws_launch_arg *v = &s->vars[i];
-    uint64_t addr, size, es = (uint64_t)ws_elem_type_size(v->type), n = v->count;
+    uint64_t addr, size, es = (uint64_t)ws_emu_elem_type_size(v->type), n = v->count;
     char path[300];
     snprintf(path, sizeof path, "variables.%s", v->name);
     ws_diag tmp = {0};
@@ -220,12 +220,12 @@ static int set_variables(ws_emu_device *dev, const ws_emu_program *p, const ws_l
       if (size % es)
         return ws_diag_add(d, WS_SEV_ERROR, s->path, 0, 0,
                            "%s: the variable has %llu bytes, not a whole number of %s elements; give \"count\"", path,
-                           (unsigned long long)size, ws_elem_type_name(v->type));
+                           (unsigned long long)size, ws_emu_elem_type_name(v->type));
       n = size / es;
     }
     if (n > size / es)
       return ws_diag_add(d, WS_SEV_ERROR, s->path, 0, 0, "%s: %llu %s elements (%llu bytes) do not fit the variable's %llu bytes",
-                         path, (unsigned long long)n, ws_elem_type_name(v->type), (unsigned long long)(n * es),
+                         path, (unsigned long long)n, ws_emu_elem_type_name(v->type), (unsigned long long)(n * es),
                          (unsigned long long)size);
     ws_launch_arg whole = *v;
     whole.count = n;
@@ -243,7 +243,7 @@ static int check_budget(const ws_emu_program *p, const ws_launch_spec *s, ws_dia
     if (p->m->vars[i].space == WS_PTX_SP_GLOBAL) over |= ws_add_u64(&total, total, p->m->vars[i].size);
   for (uint32_t i = 0; i < s->nargs; i++)
     if (s->args[i].is_buffer)
-      over |= ws_mul_u64(&b, s->args[i].count, (uint64_t)ws_elem_type_size(s->args[i].type)) ||
+      over |= ws_mul_u64(&b, s->args[i].count, (uint64_t)ws_emu_elem_type_size(s->args[i].type)) ||
               ws_add_u64(&total, total, b);
   if (!p->mem_budget || (!over && total <= p->mem_budget)) return WS_OK;
   ws_diag_add(d, WS_SEV_ERROR, s->path, 0, 0,

@@ -83,10 +83,10 @@ static uint64_t imm_bits(const ws_ptx_operand *o, int t) {
   if (o->kind == WS_PTX_O_IMM_F64 && t == WS_PTX_T_F32) {
     double v;
     memcpy(&v, &o->imm, 8);
-    return ws_num_cvt((uint64_t)o->imm, WS_NUM_F64, WS_NUM_F32, WS_NUM_RN, 0, 0);
+    return ws_emu_num_cvt((uint64_t)o->imm, WS_NUM_F64, WS_NUM_F32, WS_NUM_RN, 0, 0);
   }
   if (o->kind == WS_PTX_O_IMM_F32 && t == WS_PTX_T_F64)
-    return ws_num_cvt((uint64_t)o->imm, WS_NUM_F32, WS_NUM_F64, WS_NUM_RN, 0, 0);
+    return ws_emu_num_cvt((uint64_t)o->imm, WS_NUM_F32, WS_NUM_F64, WS_NUM_RN, 0, 0);
   (void)k;
   return (uint64_t)o->imm & wmask_of(bits < 8 ? 64 : bits);
 }
@@ -175,7 +175,7 @@ static int vec_operand(dec *D, const ws_ptx_inst *in, const ws_ptx_operand *o, i
   return WS_OK;
 }
 
-static ws_num_rnd rnd_of(int mod) {
+static ws_emu_num_rnd rnd_of(int mod) {
   switch (mod) {
   case WS_PTX_MOD_RN: return WS_NUM_RN;
   case WS_PTX_MOD_RZ: return WS_NUM_RZ;
@@ -211,7 +211,7 @@ static int cmp_of(int mod, int *ok) {
   }
 }
 
-/* ws_num_type of a PTX type (b types are unsigned). -1 if none. */
+/* ws_emu_num_type of a PTX type (b types are unsigned). -1 if none. */
 static int numtype(int t) {
   switch (t) {
   case WS_PTX_T_U8: case WS_PTX_T_B8: return WS_NUM_U8;
@@ -1502,7 +1502,7 @@ static int compute_rpcs(dec *D, dfunc *df) {
   for (uint32_t b = 0; b < c->nblocks; b++)
     if (c->blocks[b].first < df->f->ninsts) df->code[c->blocks[b].first].bb_entry = 1;
   for (uint32_t i = 0; i < df->f->ninsts; i++)
-    if (df->code[i].op == D_BRA || df->code[i].op == D_BRX) df->code[i].rpc = ws_cfg_reconverge_inst(c, i);
+    if (df->code[i].op == D_BRA || df->code[i].op == D_BRX) df->code[i].rpc = ws_analysis_cfg_reconverge_inst(c, i);
   ws_analysis_free(c);
   return WS_OK;
 }
@@ -1732,9 +1732,9 @@ static void put_init(const ws_emu_program *P, uint8_t *img, uint64_t size, uint6
     if (e->generic && P->m->vars[e->sym].space == WS_PTX_SP_CONST) bits += CONST_WIN;
     es = 8;
   } else if (e->kind == WS_PTX_O_IMM_F64 && v->type == WS_PTX_T_F32) {
-    bits = ws_num_cvt(bits, WS_NUM_F64, WS_NUM_F32, WS_NUM_RN, 0, 0);
+    bits = ws_emu_num_cvt(bits, WS_NUM_F64, WS_NUM_F32, WS_NUM_RN, 0, 0);
   } else if (e->kind == WS_PTX_O_IMM_F32 && v->type == WS_PTX_T_F64) {
-    bits = ws_num_cvt(bits, WS_NUM_F32, WS_NUM_F64, WS_NUM_RN, 0, 0);
+    bits = ws_emu_num_cvt(bits, WS_NUM_F32, WS_NUM_F64, WS_NUM_RN, 0, 0);
   }
   if (es < 1 || es > 8) es = 8;
   if (off + (uint64_t)es <= size) memcpy(img + off, &bits, (size_t)es);

@@ -105,7 +105,7 @@ HOT int bitlen128(u128 m) {
 }
 
 /* Integer rounding modes mean their float counterparts here. */
-HOT ws_num_rnd frnd(ws_num_rnd r) {
+HOT ws_emu_num_rnd frnd(ws_emu_num_rnd r) {
   switch (r) {
   case WS_NUM_RZ: case WS_NUM_RZI: return WS_NUM_RZ;
   case WS_NUM_RM: case WS_NUM_RMI: return WS_NUM_RM;
@@ -117,7 +117,7 @@ HOT ws_num_rnd frnd(ws_num_rnd r) {
 
 /* Whether to add one unit after truncation: kept's low bit, the first
  * discarded bit, and whether anything below it is nonzero. */
-HOT int round_up(ws_num_rnd r, int sign, int odd, int rbit, int sticky) {
+HOT int round_up(ws_emu_num_rnd r, int sign, int odd, int rbit, int sticky) {
   switch (r) {
   case WS_NUM_RZ: return 0;
   case WS_NUM_RM: return sign && (rbit || sticky);
@@ -130,7 +130,7 @@ HOT int round_up(ws_num_rnd r, int sign, int odd, int rbit, int sticky) {
 /* Round (-1)^sign * (m + sticky*eps) * 2^e to format f in mode r. When
  * sticky is set, m has at least p + 3 significant bits. ftz flushes a
  * subnormal result (after rounding) to zero of the same sign. */
-HOT uint64_t round_pack(int f, int sign, u128 m, int e, int sticky, ws_num_rnd r, int ftz) {
+HOT uint64_t round_pack(int f, int sign, u128 m, int e, int sticky, ws_emu_num_rnd r, int ftz) {
   int mb = FMT[f].mbits, eb = FMT[f].ebits;
   int emin = 1 - bias(f);
   r = frnd(r);
@@ -260,12 +260,12 @@ static u128 isqrt128(u128 n, int *inexact) {
 
 /* ---- generic operations on format f ---------------------------------------- */
 
-HOT uint64_t zero_sum_sign(int f, int sa, int sb, ws_num_rnd r) {
+HOT uint64_t zero_sum_sign(int f, int sa, int sb, ws_emu_num_rnd r) {
   if (sa == sb) return fzero(f, sa);
   return fzero(f, frnd(r) == WS_NUM_RM);
 }
 
-HOT uint64_t g_add(int f, uint64_t a, uint64_t b, int negb, ws_num_rnd r, int ftz) {
+HOT uint64_t g_add(int f, uint64_t a, uint64_t b, int negb, ws_emu_num_rnd r, int ftz) {
   unp x = decode(f, a, ftz), y = decode(f, b, ftz);
   y.sign ^= negb;
   if (x.cls == C_NAN || y.cls == C_NAN) return CANON_NAN[f];
@@ -279,7 +279,7 @@ HOT uint64_t g_add(int f, uint64_t a, uint64_t b, int negb, ws_num_rnd r, int ft
   return round_pack(f, s.sign, s.m, s.e, s.sticky, r, ftz);
 }
 
-HOT uint64_t g_mul(int f, uint64_t a, uint64_t b, ws_num_rnd r, int ftz) {
+HOT uint64_t g_mul(int f, uint64_t a, uint64_t b, ws_emu_num_rnd r, int ftz) {
   unp x = decode(f, a, ftz), y = decode(f, b, ftz);
   int sign = x.sign ^ y.sign;
   if (x.cls == C_NAN || y.cls == C_NAN) return CANON_NAN[f];
@@ -291,7 +291,7 @@ HOT uint64_t g_mul(int f, uint64_t a, uint64_t b, ws_num_rnd r, int ftz) {
   return round_pack(f, sign, (u128)x.m * y.m, x.e + y.e, 0, r, ftz);
 }
 
-HOT uint64_t g_fma(int f, uint64_t a, uint64_t b, uint64_t c, ws_num_rnd r, int ftz) {
+HOT uint64_t g_fma(int f, uint64_t a, uint64_t b, uint64_t c, ws_emu_num_rnd r, int ftz) {
   unp x = decode(f, a, ftz), y = decode(f, b, ftz), z = decode(f, c, ftz);
   int ps = x.sign ^ y.sign;
   if (x.cls == C_NAN || y.cls == C_NAN || z.cls == C_NAN) return CANON_NAN[f];
@@ -310,7 +310,7 @@ HOT uint64_t g_fma(int f, uint64_t a, uint64_t b, uint64_t c, ws_num_rnd r, int 
   return round_pack(f, s.sign, s.m, s.e, s.sticky, r, ftz);
 }
 
-static uint64_t g_div(int f, uint64_t a, uint64_t b, ws_num_rnd r, int ftz) {
+static uint64_t g_div(int f, uint64_t a, uint64_t b, ws_emu_num_rnd r, int ftz) {
   unp x = decode(f, a, ftz), y = decode(f, b, ftz);
   int sign = x.sign ^ y.sign;
   if (x.cls == C_NAN || y.cls == C_NAN) return CANON_NAN[f];
@@ -326,7 +326,7 @@ static uint64_t g_div(int f, uint64_t a, uint64_t b, ws_num_rnd r, int ftz) {
   return round_pack(f, sign, q, x.e - k - y.e, rem != 0, r, ftz);
 }
 
-static uint64_t g_sqrt(int f, uint64_t a, ws_num_rnd r, int ftz) {
+static uint64_t g_sqrt(int f, uint64_t a, ws_emu_num_rnd r, int ftz) {
   unp x = decode(f, a, ftz);
   if (x.cls == C_NAN) return CANON_NAN[f];
   if (x.cls == C_ZERO) return fzero(f, x.sign);
@@ -407,7 +407,7 @@ static double to_double(int f, uint64_t v, int ftz) {
   }
 }
 
-static int g_cmp(int f, uint64_t a, uint64_t b, ws_num_cmp op, int ftz) {
+static int g_cmp(int f, uint64_t a, uint64_t b, ws_emu_num_cmp op, int ftz) {
   double x = to_double(f, a, ftz), y = to_double(f, b, ftz);
   int un = isnan(x) || isnan(y);
   switch (op) {
@@ -429,7 +429,7 @@ static int g_cmp(int f, uint64_t a, uint64_t b, ws_num_cmp op, int ftz) {
   return 0;
 }
 
-static int g_testp(int f, uint64_t v, ws_num_testp op) {
+static int g_testp(int f, uint64_t v, ws_emu_num_testp op) {
   unp x = decode(f, v, 0);
   int sub = x.cls == C_FIN && ((v >> FMT[f].shift >> FMT[f].mbits) & ((1u << FMT[f].ebits) - 1)) == 0;
   switch (op) {
@@ -469,7 +469,7 @@ static inline int f32_normal(uint32_t x) {
   return e != 0 && e != 0xFF;
 }
 static inline int f32_exp(uint32_t x) { return (int)((x >> 23) & 0xFF); }
-static inline int exact_to_f32(double d, ws_num_rnd r, uint32_t *out) {
+static inline int exact_to_f32(double d, ws_emu_num_rnd r, uint32_t *out) {
   uint64_t b;
   memcpy(&b, &d, sizeof b);
   uint32_t sign = (uint32_t)(b >> 63) << 31;
@@ -494,7 +494,7 @@ static inline double f32_as_double(uint32_t x) {
   return (double)f;
 }
 
-uint32_t ws_num_f32_add(uint32_t a, uint32_t b, ws_num_rnd rnd, int ftz, int sat) {
+uint32_t ws_emu_num_f32_add(uint32_t a, uint32_t b, ws_emu_num_rnd rnd, int ftz, int sat) {
   uint32_t fast;
   int d = f32_exp(a) - f32_exp(b);
   if (f32_normal(a) && f32_normal(b) && d <= 28 && d >= -28 &&
@@ -503,17 +503,17 @@ uint32_t ws_num_f32_add(uint32_t a, uint32_t b, ws_num_rnd rnd, int ftz, int sat
   uint64_t r = g_add(FM_F32, a, b, 0, rnd, ftz);
   return (uint32_t)(sat ? g_sat(FM_F32, r) : r);
 }
-uint32_t ws_num_f32_sub(uint32_t a, uint32_t b, ws_num_rnd rnd, int ftz, int sat) {
-  return ws_num_f32_add(a, b ^ 0x80000000u, rnd, ftz, sat);
+uint32_t ws_emu_num_f32_sub(uint32_t a, uint32_t b, ws_emu_num_rnd rnd, int ftz, int sat) {
+  return ws_emu_num_f32_add(a, b ^ 0x80000000u, rnd, ftz, sat);
 }
-uint32_t ws_num_f32_mul(uint32_t a, uint32_t b, ws_num_rnd rnd, int ftz, int sat) {
+uint32_t ws_emu_num_f32_mul(uint32_t a, uint32_t b, ws_emu_num_rnd rnd, int ftz, int sat) {
   uint32_t fast;
   if (f32_normal(a) && f32_normal(b) && exact_to_f32(f32_as_double(a) * f32_as_double(b), rnd, &fast))
     return sat ? (uint32_t)g_sat(FM_F32, fast) : fast;
   uint64_t r = g_mul(FM_F32, a, b, rnd, ftz);
   return (uint32_t)(sat ? g_sat(FM_F32, r) : r);
 }
-uint32_t ws_num_f32_fma(uint32_t a, uint32_t b, uint32_t c, ws_num_rnd rnd, int ftz, int sat) {
+uint32_t ws_emu_num_f32_fma(uint32_t a, uint32_t b, uint32_t c, ws_emu_num_rnd rnd, int ftz, int sat) {
   uint32_t fast;
   if (f32_normal(a) && f32_normal(b) && f32_normal(c)) {
     /* Exponents of the least significant bits; the product spans 48 bits,
@@ -527,13 +527,13 @@ uint32_t ws_num_f32_fma(uint32_t a, uint32_t b, uint32_t c, ws_num_rnd rnd, int 
   uint64_t r = g_fma(FM_F32, a, b, c, rnd, ftz);
   return (uint32_t)(sat ? g_sat(FM_F32, r) : r);
 }
-uint32_t ws_num_f32_div(uint32_t a, uint32_t b, ws_num_rnd rnd, int ftz) {
+uint32_t ws_emu_num_f32_div(uint32_t a, uint32_t b, ws_emu_num_rnd rnd, int ftz) {
   return (uint32_t)g_div(FM_F32, a, b, rnd, ftz);
 }
-uint32_t ws_num_f32_div_full(uint32_t a, uint32_t b, int ftz) {
+uint32_t ws_emu_num_f32_div_full(uint32_t a, uint32_t b, int ftz) {
   return (uint32_t)g_div(FM_F32, a, b, WS_NUM_RN, ftz);
 }
-uint32_t ws_num_f32_div_approx(uint32_t a, uint32_t b, int ftz) {
+uint32_t ws_emu_num_f32_div_approx(uint32_t a, uint32_t b, int ftz) {
   /* a * (1/b) with 1/b rounded to nearest; for 2^126 < |b| < 2^128 the
    * reciprocal underflows to zero as the ISA states (result 0, or NaN for an
    * infinite a). */
@@ -546,19 +546,19 @@ uint32_t ws_num_f32_div_approx(uint32_t a, uint32_t b, int ftz) {
   uint32_t rcp = (uint32_t)g_div(FM_F32, 0x3F800000u, b, WS_NUM_RN, ftz);
   return (uint32_t)g_mul(FM_F32, a, rcp, WS_NUM_RN, ftz);
 }
-uint32_t ws_num_f32_rcp(uint32_t a, ws_num_rnd rnd, int ftz) {
+uint32_t ws_emu_num_f32_rcp(uint32_t a, ws_emu_num_rnd rnd, int ftz) {
   return (uint32_t)g_div(FM_F32, 0x3F800000u, a, rnd, ftz);
 }
-uint32_t ws_num_f32_rcp_approx(uint32_t a, int ftz) {
+uint32_t ws_emu_num_f32_rcp_approx(uint32_t a, int ftz) {
   return (uint32_t)g_div(FM_F32, 0x3F800000u, a, WS_NUM_RN, ftz);
 }
-uint32_t ws_num_f32_sqrt(uint32_t a, ws_num_rnd rnd, int ftz) {
+uint32_t ws_emu_num_f32_sqrt(uint32_t a, ws_emu_num_rnd rnd, int ftz) {
   return (uint32_t)g_sqrt(FM_F32, a, rnd, ftz);
 }
-uint32_t ws_num_f32_sqrt_approx(uint32_t a, int ftz) {
+uint32_t ws_emu_num_f32_sqrt_approx(uint32_t a, int ftz) {
   return (uint32_t)g_sqrt(FM_F32, a, WS_NUM_RN, ftz);
 }
-uint32_t ws_num_f32_rsqrt_approx(uint32_t a, int ftz) {
+uint32_t ws_emu_num_f32_rsqrt_approx(uint32_t a, int ftz) {
   double x = to_double(FM_F32, a, ftz);
   if (isnan(x) || (x < 0)) return (uint32_t)CANON_NAN[FM_F32];
   if (x == 0) return (uint32_t)finf(FM_F32, signbit(x) != 0); /* rsqrt(-0) = -inf */
@@ -571,60 +571,60 @@ static uint32_t approx1(uint32_t a, int ftz, d2d fn) {
   if (isnan(x)) return (uint32_t)CANON_NAN[FM_F32];
   return (uint32_t)from_double(FM_F32, fn(x), ftz);
 }
-uint32_t ws_num_f32_sin_approx(uint32_t a, int ftz) {
+uint32_t ws_emu_num_f32_sin_approx(uint32_t a, int ftz) {
   if (decode(FM_F32, a, 0).cls == C_INF) return (uint32_t)CANON_NAN[FM_F32];
   return approx1(a, ftz, sin);
 }
-uint32_t ws_num_f32_cos_approx(uint32_t a, int ftz) {
+uint32_t ws_emu_num_f32_cos_approx(uint32_t a, int ftz) {
   if (decode(FM_F32, a, 0).cls == C_INF) return (uint32_t)CANON_NAN[FM_F32];
   return approx1(a, ftz, cos);
 }
-uint32_t ws_num_f32_ex2_approx(uint32_t a, int ftz) { return approx1(a, ftz, exp2); }
-uint32_t ws_num_f32_lg2_approx(uint32_t a, int ftz) {
+uint32_t ws_emu_num_f32_ex2_approx(uint32_t a, int ftz) { return approx1(a, ftz, exp2); }
+uint32_t ws_emu_num_f32_lg2_approx(uint32_t a, int ftz) {
   double x = to_double(FM_F32, a, ftz);
   if (isnan(x) || x < 0) return (uint32_t)CANON_NAN[FM_F32];
   if (x == 0) return (uint32_t)finf(FM_F32, 1);
   return (uint32_t)from_double(FM_F32, log2(x), ftz);
 }
-uint32_t ws_num_f32_tanh_approx(uint32_t a) { return approx1(a, 0, tanh); }
+uint32_t ws_emu_num_f32_tanh_approx(uint32_t a) { return approx1(a, 0, tanh); }
 
-uint32_t ws_num_f32_min(uint32_t a, uint32_t b, int ftz, int nanmode) {
+uint32_t ws_emu_num_f32_min(uint32_t a, uint32_t b, int ftz, int nanmode) {
   return (uint32_t)g_minmax(FM_F32, a, b, ftz, nanmode, 0, 0);
 }
-uint32_t ws_num_f32_max(uint32_t a, uint32_t b, int ftz, int nanmode) {
+uint32_t ws_emu_num_f32_max(uint32_t a, uint32_t b, int ftz, int nanmode) {
   return (uint32_t)g_minmax(FM_F32, a, b, ftz, nanmode, 0, 1);
 }
-uint32_t ws_num_f32_abs(uint32_t a, int ftz) {
+uint32_t ws_emu_num_f32_abs(uint32_t a, int ftz) {
   return (uint32_t)g_flush(FM_F32, a, ftz) & 0x7FFFFFFFu;
 }
-uint32_t ws_num_f32_neg(uint32_t a, int ftz) {
+uint32_t ws_emu_num_f32_neg(uint32_t a, int ftz) {
   return (uint32_t)g_flush(FM_F32, a, ftz) ^ 0x80000000u;
 }
-uint32_t ws_num_f32_copysign(uint32_t a, uint32_t b) {
+uint32_t ws_emu_num_f32_copysign(uint32_t a, uint32_t b) {
   return (b & 0x7FFFFFFFu) | (a & 0x80000000u);
 }
-int ws_num_f32_testp(uint32_t a, ws_num_testp op) { return g_testp(FM_F32, a, op); }
-int ws_num_f32_cmp(uint32_t a, uint32_t b, ws_num_cmp op, int ftz) {
+int ws_emu_num_f32_testp(uint32_t a, ws_emu_num_testp op) { return g_testp(FM_F32, a, op); }
+int ws_emu_num_f32_cmp(uint32_t a, uint32_t b, ws_emu_num_cmp op, int ftz) {
   return g_cmp(FM_F32, a, b, op, ftz);
 }
 
 /* ---- f64 --------------------------------------------------------------- */
 
-uint64_t ws_num_f64_add(uint64_t a, uint64_t b, ws_num_rnd rnd) { return g_add(FM_F64, a, b, 0, rnd, 0); }
-uint64_t ws_num_f64_sub(uint64_t a, uint64_t b, ws_num_rnd rnd) { return g_add(FM_F64, a, b, 1, rnd, 0); }
-uint64_t ws_num_f64_mul(uint64_t a, uint64_t b, ws_num_rnd rnd) { return g_mul(FM_F64, a, b, rnd, 0); }
-uint64_t ws_num_f64_fma(uint64_t a, uint64_t b, uint64_t c, ws_num_rnd rnd) {
+uint64_t ws_emu_num_f64_add(uint64_t a, uint64_t b, ws_emu_num_rnd rnd) { return g_add(FM_F64, a, b, 0, rnd, 0); }
+uint64_t ws_emu_num_f64_sub(uint64_t a, uint64_t b, ws_emu_num_rnd rnd) { return g_add(FM_F64, a, b, 1, rnd, 0); }
+uint64_t ws_emu_num_f64_mul(uint64_t a, uint64_t b, ws_emu_num_rnd rnd) { return g_mul(FM_F64, a, b, rnd, 0); }
+uint64_t ws_emu_num_f64_fma(uint64_t a, uint64_t b, uint64_t c, ws_emu_num_rnd rnd) {
   return g_fma(FM_F64, a, b, c, rnd, 0);
 }
-uint64_t ws_num_f64_div(uint64_t a, uint64_t b, ws_num_rnd rnd) { return g_div(FM_F64, a, b, rnd, 0); }
-uint64_t ws_num_f64_rcp(uint64_t a, ws_num_rnd rnd) {
+uint64_t ws_emu_num_f64_div(uint64_t a, uint64_t b, ws_emu_num_rnd rnd) { return g_div(FM_F64, a, b, rnd, 0); }
+uint64_t ws_emu_num_f64_rcp(uint64_t a, ws_emu_num_rnd rnd) {
   return g_div(FM_F64, 0x3FF0000000000000ull, a, rnd, 0);
 }
-uint64_t ws_num_f64_rcp_approx_ftz(uint64_t a) {
+uint64_t ws_emu_num_f64_rcp_approx_ftz(uint64_t a) {
   return g_div(FM_F64, 0x3FF0000000000000ull, a, WS_NUM_RN, 1);
 }
-uint64_t ws_num_f64_sqrt(uint64_t a, ws_num_rnd rnd) { return g_sqrt(FM_F64, a, rnd, 0); }
-uint64_t ws_num_f64_rsqrt_approx(uint64_t a, int ftz) {
+uint64_t ws_emu_num_f64_sqrt(uint64_t a, ws_emu_num_rnd rnd) { return g_sqrt(FM_F64, a, rnd, 0); }
+uint64_t ws_emu_num_f64_rsqrt_approx(uint64_t a, int ftz) {
   unp x = decode(FM_F64, a, ftz);
   if (x.cls == C_NAN || (x.sign && x.cls != C_ZERO)) return CANON_NAN[FM_F64];
   if (x.cls == C_ZERO) return finf(FM_F64, x.sign);
@@ -633,15 +633,15 @@ uint64_t ws_num_f64_rsqrt_approx(uint64_t a, int ftz) {
   uint64_t s = g_sqrt(FM_F64, a, WS_NUM_RN, ftz);
   return g_div(FM_F64, 0x3FF0000000000000ull, s, WS_NUM_RN, ftz);
 }
-uint64_t ws_num_f64_min(uint64_t a, uint64_t b, int nanmode) { return g_minmax(FM_F64, a, b, 0, nanmode, 0, 0); }
-uint64_t ws_num_f64_max(uint64_t a, uint64_t b, int nanmode) { return g_minmax(FM_F64, a, b, 0, nanmode, 0, 1); }
-uint64_t ws_num_f64_abs(uint64_t a) { return a & 0x7FFFFFFFFFFFFFFFull; }
-uint64_t ws_num_f64_neg(uint64_t a) { return a ^ 0x8000000000000000ull; }
-uint64_t ws_num_f64_copysign(uint64_t a, uint64_t b) {
+uint64_t ws_emu_num_f64_min(uint64_t a, uint64_t b, int nanmode) { return g_minmax(FM_F64, a, b, 0, nanmode, 0, 0); }
+uint64_t ws_emu_num_f64_max(uint64_t a, uint64_t b, int nanmode) { return g_minmax(FM_F64, a, b, 0, nanmode, 0, 1); }
+uint64_t ws_emu_num_f64_abs(uint64_t a) { return a & 0x7FFFFFFFFFFFFFFFull; }
+uint64_t ws_emu_num_f64_neg(uint64_t a) { return a ^ 0x8000000000000000ull; }
+uint64_t ws_emu_num_f64_copysign(uint64_t a, uint64_t b) {
   return (b & 0x7FFFFFFFFFFFFFFFull) | (a & 0x8000000000000000ull);
 }
-int ws_num_f64_testp(uint64_t a, ws_num_testp op) { return g_testp(FM_F64, a, op); }
-int ws_num_f64_cmp(uint64_t a, uint64_t b, ws_num_cmp op) { return g_cmp(FM_F64, a, b, op, 0); }
+int ws_emu_num_f64_testp(uint64_t a, ws_emu_num_testp op) { return g_testp(FM_F64, a, op); }
+int ws_emu_num_f64_cmp(uint64_t a, uint64_t b, ws_emu_num_cmp op) { return g_cmp(FM_F64, a, b, op, 0); }
 
 /* ---- f16 / bf16 ------------------------------------------------------------ */
 
@@ -651,111 +651,111 @@ static uint64_t h_post(int f, uint64_t r, int sat, int relu) {
   return r;
 }
 
-uint16_t ws_num_f16_add(uint16_t a, uint16_t b, ws_num_rnd rnd, int ftz, int sat) {
+uint16_t ws_emu_num_f16_add(uint16_t a, uint16_t b, ws_emu_num_rnd rnd, int ftz, int sat) {
   return (uint16_t)h_post(FM_F16, g_add(FM_F16, a, b, 0, rnd, ftz), sat, 0);
 }
-uint16_t ws_num_f16_sub(uint16_t a, uint16_t b, ws_num_rnd rnd, int ftz, int sat) {
+uint16_t ws_emu_num_f16_sub(uint16_t a, uint16_t b, ws_emu_num_rnd rnd, int ftz, int sat) {
   return (uint16_t)h_post(FM_F16, g_add(FM_F16, a, b, 1, rnd, ftz), sat, 0);
 }
-uint16_t ws_num_f16_mul(uint16_t a, uint16_t b, ws_num_rnd rnd, int ftz, int sat) {
+uint16_t ws_emu_num_f16_mul(uint16_t a, uint16_t b, ws_emu_num_rnd rnd, int ftz, int sat) {
   return (uint16_t)h_post(FM_F16, g_mul(FM_F16, a, b, rnd, ftz), sat, 0);
 }
-uint16_t ws_num_f16_fma(uint16_t a, uint16_t b, uint16_t c, ws_num_rnd rnd, int ftz, int sat, int relu) {
+uint16_t ws_emu_num_f16_fma(uint16_t a, uint16_t b, uint16_t c, ws_emu_num_rnd rnd, int ftz, int sat, int relu) {
   return (uint16_t)h_post(FM_F16, g_fma(FM_F16, a, b, c, rnd, ftz), sat, relu);
 }
-uint16_t ws_num_f16_neg(uint16_t a, int ftz) { return (uint16_t)(g_flush(FM_F16, a, ftz) ^ 0x8000u); }
-uint16_t ws_num_f16_abs(uint16_t a, int ftz) { return (uint16_t)(g_flush(FM_F16, a, ftz) & 0x7FFFu); }
-uint16_t ws_num_f16_min(uint16_t a, uint16_t b, int ftz, int nanmode, int relu) {
+uint16_t ws_emu_num_f16_neg(uint16_t a, int ftz) { return (uint16_t)(g_flush(FM_F16, a, ftz) ^ 0x8000u); }
+uint16_t ws_emu_num_f16_abs(uint16_t a, int ftz) { return (uint16_t)(g_flush(FM_F16, a, ftz) & 0x7FFFu); }
+uint16_t ws_emu_num_f16_min(uint16_t a, uint16_t b, int ftz, int nanmode, int relu) {
   return (uint16_t)g_minmax(FM_F16, a, b, ftz, nanmode, relu, 0);
 }
-uint16_t ws_num_f16_max(uint16_t a, uint16_t b, int ftz, int nanmode, int relu) {
+uint16_t ws_emu_num_f16_max(uint16_t a, uint16_t b, int ftz, int nanmode, int relu) {
   return (uint16_t)g_minmax(FM_F16, a, b, ftz, nanmode, relu, 1);
 }
-int ws_num_f16_cmp(uint16_t a, uint16_t b, ws_num_cmp op, int ftz) { return g_cmp(FM_F16, a, b, op, ftz); }
+int ws_emu_num_f16_cmp(uint16_t a, uint16_t b, ws_emu_num_cmp op, int ftz) { return g_cmp(FM_F16, a, b, op, ftz); }
 
 static uint16_t h_approx(int f, uint16_t a, int ftz, d2d fn) {
   double x = to_double(f, a, ftz);
   if (isnan(x)) return (uint16_t)CANON_NAN[f];
   return (uint16_t)from_double(f, fn(x), ftz);
 }
-uint16_t ws_num_f16_ex2_approx(uint16_t a, int ftz) { return h_approx(FM_F16, a, ftz, exp2); }
-uint16_t ws_num_bf16_ex2_approx(uint16_t a, int ftz) { return h_approx(FM_BF16, a, ftz, exp2); }
-uint16_t ws_num_f16_tanh_approx(uint16_t a) { return h_approx(FM_F16, a, 0, tanh); }
-uint16_t ws_num_bf16_tanh_approx(uint16_t a) { return h_approx(FM_BF16, a, 0, tanh); }
+uint16_t ws_emu_num_f16_ex2_approx(uint16_t a, int ftz) { return h_approx(FM_F16, a, ftz, exp2); }
+uint16_t ws_emu_num_bf16_ex2_approx(uint16_t a, int ftz) { return h_approx(FM_BF16, a, ftz, exp2); }
+uint16_t ws_emu_num_f16_tanh_approx(uint16_t a) { return h_approx(FM_F16, a, 0, tanh); }
+uint16_t ws_emu_num_bf16_tanh_approx(uint16_t a) { return h_approx(FM_BF16, a, 0, tanh); }
 
-uint16_t ws_num_bf16_add(uint16_t a, uint16_t b, ws_num_rnd rnd) { return (uint16_t)g_add(FM_BF16, a, b, 0, rnd, 0); }
-uint16_t ws_num_bf16_sub(uint16_t a, uint16_t b, ws_num_rnd rnd) { return (uint16_t)g_add(FM_BF16, a, b, 1, rnd, 0); }
-uint16_t ws_num_bf16_mul(uint16_t a, uint16_t b, ws_num_rnd rnd) { return (uint16_t)g_mul(FM_BF16, a, b, rnd, 0); }
-uint16_t ws_num_bf16_fma(uint16_t a, uint16_t b, uint16_t c, ws_num_rnd rnd, int relu) {
+uint16_t ws_emu_num_bf16_add(uint16_t a, uint16_t b, ws_emu_num_rnd rnd) { return (uint16_t)g_add(FM_BF16, a, b, 0, rnd, 0); }
+uint16_t ws_emu_num_bf16_sub(uint16_t a, uint16_t b, ws_emu_num_rnd rnd) { return (uint16_t)g_add(FM_BF16, a, b, 1, rnd, 0); }
+uint16_t ws_emu_num_bf16_mul(uint16_t a, uint16_t b, ws_emu_num_rnd rnd) { return (uint16_t)g_mul(FM_BF16, a, b, rnd, 0); }
+uint16_t ws_emu_num_bf16_fma(uint16_t a, uint16_t b, uint16_t c, ws_emu_num_rnd rnd, int relu) {
   return (uint16_t)h_post(FM_BF16, g_fma(FM_BF16, a, b, c, rnd, 0), 0, relu);
 }
-uint16_t ws_num_bf16_neg(uint16_t a) { return (uint16_t)(a ^ 0x8000u); }
-uint16_t ws_num_bf16_abs(uint16_t a) { return (uint16_t)(a & 0x7FFFu); }
-uint16_t ws_num_bf16_min(uint16_t a, uint16_t b, int nanmode, int relu) {
+uint16_t ws_emu_num_bf16_neg(uint16_t a) { return (uint16_t)(a ^ 0x8000u); }
+uint16_t ws_emu_num_bf16_abs(uint16_t a) { return (uint16_t)(a & 0x7FFFu); }
+uint16_t ws_emu_num_bf16_min(uint16_t a, uint16_t b, int nanmode, int relu) {
   return (uint16_t)g_minmax(FM_BF16, a, b, 0, nanmode, relu, 0);
 }
-uint16_t ws_num_bf16_max(uint16_t a, uint16_t b, int nanmode, int relu) {
+uint16_t ws_emu_num_bf16_max(uint16_t a, uint16_t b, int nanmode, int relu) {
   return (uint16_t)g_minmax(FM_BF16, a, b, 0, nanmode, relu, 1);
 }
-int ws_num_bf16_cmp(uint16_t a, uint16_t b, ws_num_cmp op) { return g_cmp(FM_BF16, a, b, op, 0); }
+int ws_emu_num_bf16_cmp(uint16_t a, uint16_t b, ws_emu_num_cmp op) { return g_cmp(FM_BF16, a, b, op, 0); }
 
 /* Packed forms: element i is bits 16i..16i+15. */
 #define LO(x) ((uint16_t)((x) & 0xFFFFu))
 #define HI(x) ((uint16_t)((x) >> 16))
 #define PK(lo, hi) ((uint32_t)(lo) | ((uint32_t)(hi) << 16))
 
-uint32_t ws_num_f16x2_add(uint32_t a, uint32_t b, ws_num_rnd rnd, int ftz, int sat) {
-  return PK(ws_num_f16_add(LO(a), LO(b), rnd, ftz, sat), ws_num_f16_add(HI(a), HI(b), rnd, ftz, sat));
+uint32_t ws_emu_num_f16x2_add(uint32_t a, uint32_t b, ws_emu_num_rnd rnd, int ftz, int sat) {
+  return PK(ws_emu_num_f16_add(LO(a), LO(b), rnd, ftz, sat), ws_emu_num_f16_add(HI(a), HI(b), rnd, ftz, sat));
 }
-uint32_t ws_num_f16x2_sub(uint32_t a, uint32_t b, ws_num_rnd rnd, int ftz, int sat) {
-  return PK(ws_num_f16_sub(LO(a), LO(b), rnd, ftz, sat), ws_num_f16_sub(HI(a), HI(b), rnd, ftz, sat));
+uint32_t ws_emu_num_f16x2_sub(uint32_t a, uint32_t b, ws_emu_num_rnd rnd, int ftz, int sat) {
+  return PK(ws_emu_num_f16_sub(LO(a), LO(b), rnd, ftz, sat), ws_emu_num_f16_sub(HI(a), HI(b), rnd, ftz, sat));
 }
-uint32_t ws_num_f16x2_mul(uint32_t a, uint32_t b, ws_num_rnd rnd, int ftz, int sat) {
-  return PK(ws_num_f16_mul(LO(a), LO(b), rnd, ftz, sat), ws_num_f16_mul(HI(a), HI(b), rnd, ftz, sat));
+uint32_t ws_emu_num_f16x2_mul(uint32_t a, uint32_t b, ws_emu_num_rnd rnd, int ftz, int sat) {
+  return PK(ws_emu_num_f16_mul(LO(a), LO(b), rnd, ftz, sat), ws_emu_num_f16_mul(HI(a), HI(b), rnd, ftz, sat));
 }
-uint32_t ws_num_f16x2_fma(uint32_t a, uint32_t b, uint32_t c, ws_num_rnd rnd, int ftz, int sat, int relu) {
-  return PK(ws_num_f16_fma(LO(a), LO(b), LO(c), rnd, ftz, sat, relu),
-            ws_num_f16_fma(HI(a), HI(b), HI(c), rnd, ftz, sat, relu));
+uint32_t ws_emu_num_f16x2_fma(uint32_t a, uint32_t b, uint32_t c, ws_emu_num_rnd rnd, int ftz, int sat, int relu) {
+  return PK(ws_emu_num_f16_fma(LO(a), LO(b), LO(c), rnd, ftz, sat, relu),
+            ws_emu_num_f16_fma(HI(a), HI(b), HI(c), rnd, ftz, sat, relu));
 }
-uint32_t ws_num_f16x2_neg(uint32_t a, int ftz) { return PK(ws_num_f16_neg(LO(a), ftz), ws_num_f16_neg(HI(a), ftz)); }
-uint32_t ws_num_f16x2_abs(uint32_t a, int ftz) { return PK(ws_num_f16_abs(LO(a), ftz), ws_num_f16_abs(HI(a), ftz)); }
-uint32_t ws_num_f16x2_min(uint32_t a, uint32_t b, int ftz, int nanmode, int relu) {
-  return PK(ws_num_f16_min(LO(a), LO(b), ftz, nanmode, relu), ws_num_f16_min(HI(a), HI(b), ftz, nanmode, relu));
+uint32_t ws_emu_num_f16x2_neg(uint32_t a, int ftz) { return PK(ws_emu_num_f16_neg(LO(a), ftz), ws_emu_num_f16_neg(HI(a), ftz)); }
+uint32_t ws_emu_num_f16x2_abs(uint32_t a, int ftz) { return PK(ws_emu_num_f16_abs(LO(a), ftz), ws_emu_num_f16_abs(HI(a), ftz)); }
+uint32_t ws_emu_num_f16x2_min(uint32_t a, uint32_t b, int ftz, int nanmode, int relu) {
+  return PK(ws_emu_num_f16_min(LO(a), LO(b), ftz, nanmode, relu), ws_emu_num_f16_min(HI(a), HI(b), ftz, nanmode, relu));
 }
-uint32_t ws_num_f16x2_max(uint32_t a, uint32_t b, int ftz, int nanmode, int relu) {
-  return PK(ws_num_f16_max(LO(a), LO(b), ftz, nanmode, relu), ws_num_f16_max(HI(a), HI(b), ftz, nanmode, relu));
+uint32_t ws_emu_num_f16x2_max(uint32_t a, uint32_t b, int ftz, int nanmode, int relu) {
+  return PK(ws_emu_num_f16_max(LO(a), LO(b), ftz, nanmode, relu), ws_emu_num_f16_max(HI(a), HI(b), ftz, nanmode, relu));
 }
-unsigned ws_num_f16x2_cmp(uint32_t a, uint32_t b, ws_num_cmp op, int ftz) {
-  return (unsigned)ws_num_f16_cmp(LO(a), LO(b), op, ftz) | ((unsigned)ws_num_f16_cmp(HI(a), HI(b), op, ftz) << 1);
+unsigned ws_emu_num_f16x2_cmp(uint32_t a, uint32_t b, ws_emu_num_cmp op, int ftz) {
+  return (unsigned)ws_emu_num_f16_cmp(LO(a), LO(b), op, ftz) | ((unsigned)ws_emu_num_f16_cmp(HI(a), HI(b), op, ftz) << 1);
 }
 
-uint32_t ws_num_bf16x2_add(uint32_t a, uint32_t b, ws_num_rnd rnd) {
-  return PK(ws_num_bf16_add(LO(a), LO(b), rnd), ws_num_bf16_add(HI(a), HI(b), rnd));
+uint32_t ws_emu_num_bf16x2_add(uint32_t a, uint32_t b, ws_emu_num_rnd rnd) {
+  return PK(ws_emu_num_bf16_add(LO(a), LO(b), rnd), ws_emu_num_bf16_add(HI(a), HI(b), rnd));
 }
-uint32_t ws_num_bf16x2_sub(uint32_t a, uint32_t b, ws_num_rnd rnd) {
-  return PK(ws_num_bf16_sub(LO(a), LO(b), rnd), ws_num_bf16_sub(HI(a), HI(b), rnd));
+uint32_t ws_emu_num_bf16x2_sub(uint32_t a, uint32_t b, ws_emu_num_rnd rnd) {
+  return PK(ws_emu_num_bf16_sub(LO(a), LO(b), rnd), ws_emu_num_bf16_sub(HI(a), HI(b), rnd));
 }
-uint32_t ws_num_bf16x2_mul(uint32_t a, uint32_t b, ws_num_rnd rnd) {
-  return PK(ws_num_bf16_mul(LO(a), LO(b), rnd), ws_num_bf16_mul(HI(a), HI(b), rnd));
+uint32_t ws_emu_num_bf16x2_mul(uint32_t a, uint32_t b, ws_emu_num_rnd rnd) {
+  return PK(ws_emu_num_bf16_mul(LO(a), LO(b), rnd), ws_emu_num_bf16_mul(HI(a), HI(b), rnd));
 }
-uint32_t ws_num_bf16x2_fma(uint32_t a, uint32_t b, uint32_t c, ws_num_rnd rnd, int relu) {
-  return PK(ws_num_bf16_fma(LO(a), LO(b), LO(c), rnd, relu), ws_num_bf16_fma(HI(a), HI(b), HI(c), rnd, relu));
+uint32_t ws_emu_num_bf16x2_fma(uint32_t a, uint32_t b, uint32_t c, ws_emu_num_rnd rnd, int relu) {
+  return PK(ws_emu_num_bf16_fma(LO(a), LO(b), LO(c), rnd, relu), ws_emu_num_bf16_fma(HI(a), HI(b), HI(c), rnd, relu));
 }
-uint32_t ws_num_bf16x2_neg(uint32_t a) { return PK(ws_num_bf16_neg(LO(a)), ws_num_bf16_neg(HI(a))); }
-uint32_t ws_num_bf16x2_abs(uint32_t a) { return PK(ws_num_bf16_abs(LO(a)), ws_num_bf16_abs(HI(a))); }
-uint32_t ws_num_bf16x2_min(uint32_t a, uint32_t b, int nanmode, int relu) {
-  return PK(ws_num_bf16_min(LO(a), LO(b), nanmode, relu), ws_num_bf16_min(HI(a), HI(b), nanmode, relu));
+uint32_t ws_emu_num_bf16x2_neg(uint32_t a) { return PK(ws_emu_num_bf16_neg(LO(a)), ws_emu_num_bf16_neg(HI(a))); }
+uint32_t ws_emu_num_bf16x2_abs(uint32_t a) { return PK(ws_emu_num_bf16_abs(LO(a)), ws_emu_num_bf16_abs(HI(a))); }
+uint32_t ws_emu_num_bf16x2_min(uint32_t a, uint32_t b, int nanmode, int relu) {
+  return PK(ws_emu_num_bf16_min(LO(a), LO(b), nanmode, relu), ws_emu_num_bf16_min(HI(a), HI(b), nanmode, relu));
 }
-uint32_t ws_num_bf16x2_max(uint32_t a, uint32_t b, int nanmode, int relu) {
-  return PK(ws_num_bf16_max(LO(a), LO(b), nanmode, relu), ws_num_bf16_max(HI(a), HI(b), nanmode, relu));
+uint32_t ws_emu_num_bf16x2_max(uint32_t a, uint32_t b, int nanmode, int relu) {
+  return PK(ws_emu_num_bf16_max(LO(a), LO(b), nanmode, relu), ws_emu_num_bf16_max(HI(a), HI(b), nanmode, relu));
 }
-unsigned ws_num_bf16x2_cmp(uint32_t a, uint32_t b, ws_num_cmp op) {
-  return (unsigned)ws_num_bf16_cmp(LO(a), LO(b), op) | ((unsigned)ws_num_bf16_cmp(HI(a), HI(b), op) << 1);
+unsigned ws_emu_num_bf16x2_cmp(uint32_t a, uint32_t b, ws_emu_num_cmp op) {
+  return (unsigned)ws_emu_num_bf16_cmp(LO(a), LO(b), op) | ((unsigned)ws_emu_num_bf16_cmp(HI(a), HI(b), op) << 1);
 }
 
 /* ---- cvt ------------------------------------------------------------------ */
 
-static int type_bits(ws_num_type t) {
+static int type_bits(ws_emu_num_type t) {
   switch (t) {
   case WS_NUM_U8: case WS_NUM_S8: return 8;
   case WS_NUM_U16: case WS_NUM_S16: case WS_NUM_F16: case WS_NUM_BF16: return 16;
@@ -763,10 +763,10 @@ static int type_bits(ws_num_type t) {
   default: return 64;
   }
 }
-static int type_signed(ws_num_type t) {
+static int type_signed(ws_emu_num_type t) {
   return t == WS_NUM_S8 || t == WS_NUM_S16 || t == WS_NUM_S32 || t == WS_NUM_S64;
 }
-static int type_fmt(ws_num_type t) {
+static int type_fmt(ws_emu_num_type t) {
   switch (t) {
   case WS_NUM_F16: return FM_F16;
   case WS_NUM_BF16: return FM_BF16;
@@ -778,20 +778,20 @@ static int type_fmt(ws_num_type t) {
 }
 static uint64_t mask_bits(int bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
-uint64_t ws_num_sext(uint64_t v, int bits) {
+uint64_t ws_emu_num_sext(uint64_t v, int bits) {
   if (bits >= 64) return v;
   uint64_t m = 1ull << (bits - 1);
   v &= mask_bits(bits);
   return (v ^ m) - m;
 }
 
-static int is_irnd(ws_num_rnd r) {
+static int is_irnd(ws_emu_num_rnd r) {
   return r == WS_NUM_RNI || r == WS_NUM_RZI || r == WS_NUM_RMI || r == WS_NUM_RPI;
 }
 
 /* Round |value| = m * 2^e to an integer in mode r (sign needed for RM/RP).
  * *big is set when the magnitude is >= 2^64. */
-static uint64_t round_int(int sign, uint64_t m, int e, ws_num_rnd r, int *big) {
+static uint64_t round_int(int sign, uint64_t m, int e, ws_emu_num_rnd r, int *big) {
   *big = 0;
   if (m == 0) return 0;
   if (e >= 0) {
@@ -820,7 +820,7 @@ static uint64_t round_int(int sign, uint64_t m, int e, ws_num_rnd r, int *big) {
   return (uint64_t)kept;
 }
 
-static uint64_t cvt_float_to_int(int f, uint64_t src, ws_num_type to, ws_num_rnd r, int ftz) {
+static uint64_t cvt_float_to_int(int f, uint64_t src, ws_emu_num_type to, ws_emu_num_rnd r, int ftz) {
   int bits = type_bits(to), sgn = type_signed(to);
   s128 lo = sgn ? -((s128)1 << (bits - 1)) : 0;
   s128 hi = sgn ? ((s128)1 << (bits - 1)) - 1 : (s128)mask_bits(bits);
@@ -841,12 +841,12 @@ static uint64_t cvt_float_to_int(int f, uint64_t src, ws_num_type to, ws_num_rnd
   return (uint64_t)v & mask_bits(bits);
 }
 
-static uint64_t cvt_int_to_float(uint64_t src, ws_num_type from, int f, ws_num_rnd r, int ftz) {
+static uint64_t cvt_int_to_float(uint64_t src, ws_emu_num_type from, int f, ws_emu_num_rnd r, int ftz) {
   int bits = type_bits(from);
   uint64_t mag;
   int sign = 0;
   if (type_signed(from)) {
-    int64_t v = (int64_t)ws_num_sext(src, bits);
+    int64_t v = (int64_t)ws_emu_num_sext(src, bits);
     sign = v < 0;
     mag = sign ? 0 - (uint64_t)v : (uint64_t)v;
   } else {
@@ -856,7 +856,7 @@ static uint64_t cvt_int_to_float(uint64_t src, ws_num_type from, int f, ws_num_r
 }
 
 /* Round to an integral value in the same format (cvt.rni.f32.f32 etc.). */
-static uint64_t round_integral(int f, uint64_t src, ws_num_rnd r, int ftz) {
+static uint64_t round_integral(int f, uint64_t src, ws_emu_num_rnd r, int ftz) {
   unp x = decode(f, src, ftz);
   if (x.cls == C_NAN) return CANON_NAN[f];
   if (x.cls == C_INF) return src;
@@ -867,13 +867,13 @@ static uint64_t round_integral(int f, uint64_t src, ws_num_rnd r, int ftz) {
   return k == 0 ? fzero(f, x.sign) : round_pack(f, x.sign, k, 0, 0, WS_NUM_RN, ftz);
 }
 
-uint64_t ws_num_cvt(uint64_t src, ws_num_type from, ws_num_type to, ws_num_rnd rnd, int ftz, int sat) {
+uint64_t ws_emu_num_cvt(uint64_t src, ws_emu_num_type from, ws_emu_num_type to, ws_emu_num_rnd rnd, int ftz, int sat) {
   int ff = type_fmt(from), tf = type_fmt(to);
   int ftz_in = ftz && from == WS_NUM_F32, ftz_out = ftz && to == WS_NUM_F32;
   uint64_t r;
   if (ff < 0 && tf < 0) { /* int -> int */
     int fb = type_bits(from), tb = type_bits(to);
-    s128 v = type_signed(from) ? (s128)(int64_t)ws_num_sext(src, fb) : (s128)(src & mask_bits(fb));
+    s128 v = type_signed(from) ? (s128)(int64_t)ws_emu_num_sext(src, fb) : (s128)(src & mask_bits(fb));
     if (sat) {
       s128 lo = type_signed(to) ? -((s128)1 << (tb - 1)) : 0;
       s128 hi = type_signed(to) ? ((s128)1 << (tb - 1)) - 1 : (s128)mask_bits(tb);
@@ -913,7 +913,7 @@ static uint64_t satfinite(int f, uint64_t v) {
   return x.cls == C_INF ? fmaxfin(f, x.sign) : v;
 }
 
-static uint16_t cvt_half(int f, uint32_t a, ws_num_rnd rnd, int relu, int sf) {
+static uint16_t cvt_half(int f, uint32_t a, ws_emu_num_rnd rnd, int relu, int sf) {
   unp x = decode(FM_F32, a, 0);
   uint64_t r = x.cls == C_NAN ? CANON_NAN[f]
                : x.cls == C_INF ? finf(f, x.sign)
@@ -924,16 +924,16 @@ static uint16_t cvt_half(int f, uint32_t a, ws_num_rnd rnd, int relu, int sf) {
   return (uint16_t)r;
 }
 
-uint16_t ws_num_cvt_half(uint32_t a, ws_num_type to, ws_num_rnd rnd, int relu, int satf) {
+uint16_t ws_emu_num_cvt_half(uint32_t a, ws_emu_num_type to, ws_emu_num_rnd rnd, int relu, int satf) {
   return cvt_half(to == WS_NUM_BF16 ? FM_BF16 : FM_F16, a, rnd, relu, satf);
 }
-uint32_t ws_num_cvt_f16x2_f32(uint32_t a, uint32_t b, ws_num_rnd rnd, int relu, int satf) {
+uint32_t ws_emu_num_cvt_f16x2_f32(uint32_t a, uint32_t b, ws_emu_num_rnd rnd, int relu, int satf) {
   return PK(cvt_half(FM_F16, b, rnd, relu, satf), cvt_half(FM_F16, a, rnd, relu, satf));
 }
-uint32_t ws_num_cvt_bf16x2_f32(uint32_t a, uint32_t b, ws_num_rnd rnd, int relu, int satf) {
+uint32_t ws_emu_num_cvt_bf16x2_f32(uint32_t a, uint32_t b, ws_emu_num_rnd rnd, int relu, int satf) {
   return PK(cvt_half(FM_BF16, b, rnd, relu, satf), cvt_half(FM_BF16, a, rnd, relu, satf));
 }
-uint32_t ws_num_cvt_tf32_f32(uint32_t a, ws_num_rnd rnd, int satf) {
+uint32_t ws_emu_num_cvt_tf32_f32(uint32_t a, ws_emu_num_rnd rnd, int satf) {
   if (rnd == WS_NUM_RND_NONE) rnd = WS_NUM_RNA;
   unp x = decode(FM_F32, a, 0);
   uint64_t r = x.cls == C_NAN ? CANON_NAN[FM_TF32]
@@ -946,26 +946,26 @@ uint32_t ws_num_cvt_tf32_f32(uint32_t a, ws_num_rnd rnd, int satf) {
 
 /* ---- integers -------------------------------------------------------------- */
 
-static int64_t sval(uint64_t v, int bits) { return (int64_t)ws_num_sext(v, bits); }
+static int64_t sval(uint64_t v, int bits) { return (int64_t)ws_emu_num_sext(v, bits); }
 
-uint32_t ws_num_s32_add_sat(uint32_t a, uint32_t b) {
+uint32_t ws_emu_num_s32_add_sat(uint32_t a, uint32_t b) {
   int64_t s = (int64_t)(int32_t)a + (int32_t)b;
   if (s > INT32_MAX) s = INT32_MAX;
   if (s < INT32_MIN) s = INT32_MIN;
   return (uint32_t)s;
 }
-uint32_t ws_num_s32_sub_sat(uint32_t a, uint32_t b) {
+uint32_t ws_emu_num_s32_sub_sat(uint32_t a, uint32_t b) {
   int64_t s = (int64_t)(int32_t)a - (int32_t)b;
   if (s > INT32_MAX) s = INT32_MAX;
   if (s < INT32_MIN) s = INT32_MIN;
   return (uint32_t)s;
 }
-uint64_t ws_num_addc(uint64_t a, uint64_t b, unsigned cin, int bits, unsigned *cout) {
+uint64_t ws_emu_num_addc(uint64_t a, uint64_t b, unsigned cin, int bits, unsigned *cout) {
   u128 s = (u128)(a & mask_bits(bits)) + (b & mask_bits(bits)) + (cin & 1);
   if (cout) *cout = (unsigned)((s >> bits) & 1);
   return (uint64_t)s & mask_bits(bits);
 }
-uint64_t ws_num_subc(uint64_t a, uint64_t b, unsigned cin, int bits, unsigned *cout) {
+uint64_t ws_emu_num_subc(uint64_t a, uint64_t b, unsigned cin, int bits, unsigned *cout) {
   u128 x = a & mask_bits(bits), y = (u128)(b & mask_bits(bits)) + (cin & 1);
   if (cout) *cout = x < y;
   return (uint64_t)(x - y) & mask_bits(bits);
@@ -976,43 +976,43 @@ static u128 full_product(uint64_t a, uint64_t b, int bits, int sgn) {
   if (sgn) return (u128)((s128)sval(a, bits) * (s128)sval(b, bits));
   return (u128)(a & mask_bits(bits)) * (b & mask_bits(bits));
 }
-uint64_t ws_num_mul_lo(uint64_t a, uint64_t b, int bits) {
+uint64_t ws_emu_num_mul_lo(uint64_t a, uint64_t b, int bits) {
   return (uint64_t)full_product(a, b, bits, 0) & mask_bits(bits);
 }
-uint64_t ws_num_mul_hi(uint64_t a, uint64_t b, int bits, int sgn) {
+uint64_t ws_emu_num_mul_hi(uint64_t a, uint64_t b, int bits, int sgn) {
   return (uint64_t)(full_product(a, b, bits, sgn) >> bits) & mask_bits(bits);
 }
-uint64_t ws_num_mul_wide(uint64_t a, uint64_t b, int bits, int sgn) {
+uint64_t ws_emu_num_mul_wide(uint64_t a, uint64_t b, int bits, int sgn) {
   return (uint64_t)full_product(a, b, bits, sgn) & mask_bits(2 * bits);
 }
-uint64_t ws_num_mad_lo(uint64_t a, uint64_t b, uint64_t c, int bits) {
-  return (ws_num_mul_lo(a, b, bits) + c) & mask_bits(bits);
+uint64_t ws_emu_num_mad_lo(uint64_t a, uint64_t b, uint64_t c, int bits) {
+  return (ws_emu_num_mul_lo(a, b, bits) + c) & mask_bits(bits);
 }
-uint64_t ws_num_mad_hi(uint64_t a, uint64_t b, uint64_t c, int bits, int sgn, int sat) {
+uint64_t ws_emu_num_mad_hi(uint64_t a, uint64_t b, uint64_t c, int bits, int sgn, int sat) {
   if (sat && sgn && bits == 32) {
-    int64_t t = sval(ws_num_mul_hi(a, b, 32, 1), 32) + sval(c, 32);
+    int64_t t = sval(ws_emu_num_mul_hi(a, b, 32, 1), 32) + sval(c, 32);
     if (t > INT32_MAX) t = INT32_MAX;
     if (t < INT32_MIN) t = INT32_MIN;
     return (uint64_t)t & 0xFFFFFFFFu;
   }
-  return (ws_num_mul_hi(a, b, bits, sgn) + c) & mask_bits(bits);
+  return (ws_emu_num_mul_hi(a, b, bits, sgn) + c) & mask_bits(bits);
 }
-uint64_t ws_num_mad_wide(uint64_t a, uint64_t b, uint64_t c, int bits, int sgn) {
-  return (ws_num_mul_wide(a, b, bits, sgn) + c) & mask_bits(2 * bits);
+uint64_t ws_emu_num_mad_wide(uint64_t a, uint64_t b, uint64_t c, int bits, int sgn) {
+  return (ws_emu_num_mul_wide(a, b, bits, sgn) + c) & mask_bits(2 * bits);
 }
-uint64_t ws_num_madc(uint64_t a, uint64_t b, uint64_t c, unsigned cin, int hi, int sgn, int bits,
+uint64_t ws_emu_num_madc(uint64_t a, uint64_t b, uint64_t c, unsigned cin, int hi, int sgn, int bits,
                      unsigned *cout) {
-  uint64_t p = hi ? ws_num_mul_hi(a, b, bits, sgn) : ws_num_mul_lo(a, b, bits);
-  return ws_num_addc(p, c, cin, bits, cout);
+  uint64_t p = hi ? ws_emu_num_mul_hi(a, b, bits, sgn) : ws_emu_num_mul_lo(a, b, bits);
+  return ws_emu_num_addc(p, c, cin, bits, cout);
 }
-uint32_t ws_num_mul24(uint32_t a, uint32_t b, int hi, int sgn) {
+uint32_t ws_emu_num_mul24(uint32_t a, uint32_t b, int hi, int sgn) {
   int64_t x = sgn ? sval(a, 24) : (int64_t)(a & 0xFFFFFFu);
   int64_t y = sgn ? sval(b, 24) : (int64_t)(b & 0xFFFFFFu);
   uint64_t p = (uint64_t)(x * y); /* 48 bits, fits */
   return (uint32_t)(hi ? p >> 16 : p);
 }
-uint32_t ws_num_mad24(uint32_t a, uint32_t b, uint32_t c, int hi, int sgn, int sat) {
-  uint32_t t = ws_num_mul24(a, b, hi, sgn);
+uint32_t ws_emu_num_mad24(uint32_t a, uint32_t b, uint32_t c, int hi, int sgn, int sat) {
+  uint32_t t = ws_emu_num_mul24(a, b, hi, sgn);
   if (sat && sgn && hi) {
     int64_t s = (int64_t)(int32_t)t + (int32_t)c;
     if (s > INT32_MAX) s = INT32_MAX;
@@ -1022,7 +1022,7 @@ uint32_t ws_num_mad24(uint32_t a, uint32_t b, uint32_t c, int hi, int sgn, int s
   return t + c;
 }
 
-uint64_t ws_num_div(uint64_t a, uint64_t b, int bits, int sgn) {
+uint64_t ws_emu_num_div(uint64_t a, uint64_t b, int bits, int sgn) {
   uint64_t m = mask_bits(bits);
   if (!sgn) {
     a &= m;
@@ -1034,7 +1034,7 @@ uint64_t ws_num_div(uint64_t a, uint64_t b, int bits, int sgn) {
   if (y == -1) return (0 - (uint64_t)x) & m; /* MIN / -1 wraps to MIN */
   return (uint64_t)(x / y) & m;
 }
-uint64_t ws_num_rem(uint64_t a, uint64_t b, int bits, int sgn) {
+uint64_t ws_emu_num_rem(uint64_t a, uint64_t b, int bits, int sgn) {
   uint64_t m = mask_bits(bits);
   if (!sgn) {
     a &= m;
@@ -1046,20 +1046,20 @@ uint64_t ws_num_rem(uint64_t a, uint64_t b, int bits, int sgn) {
   if (y == -1) return 0;
   return (uint64_t)(x % y) & m;
 }
-uint64_t ws_num_min(uint64_t a, uint64_t b, int bits, int sgn) {
+uint64_t ws_emu_num_min(uint64_t a, uint64_t b, int bits, int sgn) {
   if (sgn) return (uint64_t)(sval(a, bits) < sval(b, bits) ? a : b) & mask_bits(bits);
   return ((a & mask_bits(bits)) < (b & mask_bits(bits)) ? a : b) & mask_bits(bits);
 }
-uint64_t ws_num_max(uint64_t a, uint64_t b, int bits, int sgn) {
+uint64_t ws_emu_num_max(uint64_t a, uint64_t b, int bits, int sgn) {
   if (sgn) return (uint64_t)(sval(a, bits) > sval(b, bits) ? a : b) & mask_bits(bits);
   return ((a & mask_bits(bits)) > (b & mask_bits(bits)) ? a : b) & mask_bits(bits);
 }
-uint64_t ws_num_abs(uint64_t a, int bits) {
+uint64_t ws_emu_num_abs(uint64_t a, int bits) {
   int64_t x = sval(a, bits);
   return (x < 0 ? 0 - (uint64_t)x : (uint64_t)x) & mask_bits(bits);
 }
-uint64_t ws_num_neg(uint64_t a, int bits) { return (0 - a) & mask_bits(bits); }
-int ws_num_int_cmp(uint64_t a, uint64_t b, ws_num_cmp op, int bits, int sgn) {
+uint64_t ws_emu_num_neg(uint64_t a, int bits) { return (0 - a) & mask_bits(bits); }
+int ws_emu_num_int_cmp(uint64_t a, uint64_t b, ws_emu_num_cmp op, int bits, int sgn) {
   int lt, eq;
   if (sgn) {
     int64_t x = sval(a, bits), y = sval(b, bits);
@@ -1080,26 +1080,26 @@ int ws_num_int_cmp(uint64_t a, uint64_t b, ws_num_cmp op, int bits, int sgn) {
   default: return 0; /* unordered forms do not exist for integers */
   }
 }
-uint32_t ws_num_popc(uint64_t a, int bits) { return (uint32_t)__builtin_popcountll(a & mask_bits(bits)); }
-uint32_t ws_num_clz(uint64_t a, int bits) {
+uint32_t ws_emu_num_popc(uint64_t a, int bits) { return (uint32_t)__builtin_popcountll(a & mask_bits(bits)); }
+uint32_t ws_emu_num_clz(uint64_t a, int bits) {
   a &= mask_bits(bits);
   if (a == 0) return (uint32_t)bits;
   return (uint32_t)(__builtin_clzll(a) - (64 - bits));
 }
-uint64_t ws_num_brev(uint64_t a, int bits) {
+uint64_t ws_emu_num_brev(uint64_t a, int bits) {
   uint64_t r = 0;
   for (int i = 0; i < bits; i++)
     if ((a >> i) & 1) r |= 1ull << (bits - 1 - i);
   return r;
 }
-uint32_t ws_num_bfind(uint64_t a, int bits, int sgn, int shiftamt) {
+uint32_t ws_emu_num_bfind(uint64_t a, int bits, int sgn, int shiftamt) {
   a &= mask_bits(bits);
   if (sgn && ((a >> (bits - 1)) & 1)) a = ~a & mask_bits(bits);
   if (a == 0) return 0xFFFFFFFFu;
   uint32_t d = (uint32_t)(63 - __builtin_clzll(a));
   return shiftamt ? (uint32_t)(bits - 1) - d : d;
 }
-uint64_t ws_num_bfe(uint64_t a, uint32_t pos, uint32_t len, int bits, int sgn) {
+uint64_t ws_emu_num_bfe(uint64_t a, uint32_t pos, uint32_t len, int bits, int sgn) {
   int msb = bits - 1;
   uint32_t p = pos & 0xFF, l = len & 0xFF;
   int sbit = 0;
@@ -1114,7 +1114,7 @@ uint64_t ws_num_bfe(uint64_t a, uint32_t pos, uint32_t len, int bits, int sgn) {
   }
   return d;
 }
-uint64_t ws_num_bfi(uint64_t a, uint64_t b, uint32_t pos, uint32_t len, int bits) {
+uint64_t ws_emu_num_bfi(uint64_t a, uint64_t b, uint32_t pos, uint32_t len, int bits) {
   int msb = bits - 1;
   uint32_t p = pos & 0xFF, l = len & 0xFF;
   uint64_t f = b & mask_bits(bits);
@@ -1136,7 +1136,7 @@ static const uint8_t PRMT_TABLE[6][4][4] = {
     /* rc16 */ {{0, 1, 0, 1}, {2, 3, 2, 3}, {0, 1, 0, 1}, {2, 3, 2, 3}},
 };
 
-uint32_t ws_num_prmt(uint32_t a, uint32_t b, uint32_t c, ws_num_prmt_mode mode) {
+uint32_t ws_emu_num_prmt(uint32_t a, uint32_t b, uint32_t c, ws_emu_num_prmt_mode mode) {
   uint64_t src = ((uint64_t)b << 32) | a;
   uint32_t d = 0;
   for (int i = 0; i < 4; i++) {
@@ -1154,17 +1154,17 @@ uint32_t ws_num_prmt(uint32_t a, uint32_t b, uint32_t c, ws_num_prmt_mode mode) 
   return d;
 }
 
-uint32_t ws_num_shf(uint32_t a, uint32_t b, uint32_t c, int left, int wrap) {
+uint32_t ws_emu_num_shf(uint32_t a, uint32_t b, uint32_t c, int left, int wrap) {
   uint32_t n = wrap ? (c & 31) : (c < 32 ? c : 32);
   uint64_t v = ((uint64_t)b << 32) | a;
   if (left) return (uint32_t)((v << n) >> 32);
   return (uint32_t)(v >> n);
 }
-uint64_t ws_num_shl(uint64_t a, uint32_t n, int bits) {
+uint64_t ws_emu_num_shl(uint64_t a, uint32_t n, int bits) {
   if (n >= (uint32_t)bits) return 0;
   return (a << n) & mask_bits(bits);
 }
-uint64_t ws_num_shr(uint64_t a, uint32_t n, int bits, int sgn) {
+uint64_t ws_emu_num_shr(uint64_t a, uint32_t n, int bits, int sgn) {
   if (sgn) {
     int64_t x = sval(a, bits);
     return (uint64_t)(x >> (n >= (uint32_t)bits ? bits - 1 : (int)n)) & mask_bits(bits);
@@ -1172,7 +1172,7 @@ uint64_t ws_num_shr(uint64_t a, uint32_t n, int bits, int sgn) {
   if (n >= (uint32_t)bits) return 0;
   return (a & mask_bits(bits)) >> n;
 }
-uint32_t ws_num_lop3(uint32_t a, uint32_t b, uint32_t c, uint8_t lut) {
+uint32_t ws_emu_num_lop3(uint32_t a, uint32_t b, uint32_t c, uint8_t lut) {
   /* Bit i of the result is lut[(a_i << 2) | (b_i << 1) | c_i], the encoding
    * in which the ISA's ta = 0xF0, tb = 0xCC, tc = 0xAA. */
   uint32_t d = 0;
@@ -1187,25 +1187,25 @@ static int32_t ext_part(uint32_t v, int i, int width, int sgn) {
   uint32_t x = (v >> (i * width)) & ((1u << width) - 1);
   return sgn ? (int32_t)sval(x, width) : (int32_t)x;
 }
-uint32_t ws_num_dp4a(uint32_t a, uint32_t b, uint32_t c, int a_sgn, int b_sgn) {
+uint32_t ws_emu_num_dp4a(uint32_t a, uint32_t b, uint32_t c, int a_sgn, int b_sgn) {
   uint32_t d = c;
   for (int i = 0; i < 4; i++)
     d += (uint32_t)(ext_part(a, i, 8, a_sgn) * ext_part(b, i, 8, b_sgn));
   return d;
 }
-uint32_t ws_num_dp2a(uint32_t a, uint32_t b, uint32_t c, int a_sgn, int b_sgn, int hi) {
+uint32_t ws_emu_num_dp2a(uint32_t a, uint32_t b, uint32_t c, int a_sgn, int b_sgn, int hi) {
   uint32_t d = c;
   for (int i = 0; i < 2; i++)
     d += (uint32_t)(ext_part(a, i, 16, a_sgn) * ext_part(b, (hi ? 2 : 0) + i, 8, b_sgn));
   return d;
 }
-uint64_t ws_num_sad(uint64_t a, uint64_t b, uint64_t c, int bits, int sgn) {
+uint64_t ws_emu_num_sad(uint64_t a, uint64_t b, uint64_t c, int bits, int sgn) {
   uint64_t m = mask_bits(bits);
   int lt = sgn ? sval(a, bits) < sval(b, bits) : (a & m) < (b & m);
   uint64_t diff = lt ? (b - a) : (a - b);
   return (c + diff) & m;
 }
-uint32_t ws_num_fns(uint32_t mask, uint32_t base, int32_t offset) {
+uint32_t ws_emu_num_fns(uint32_t mask, uint32_t base, int32_t offset) {
   if (base > 31) return 0xFFFFFFFFu; /* undefined in the ISA; we say "not found" */
   if (offset == 0) return ((mask >> base) & 1) ? base : 0xFFFFFFFFu;
   int pos = (int)base, inc = offset > 0 ? 1 : -1;
@@ -1220,7 +1220,7 @@ uint32_t ws_num_fns(uint32_t mask, uint32_t base, int32_t offset) {
   return 0xFFFFFFFFu;
 }
 
-uint32_t ws_num_szext(uint32_t a, uint32_t b, int wrap, int sgn) {
+uint32_t ws_emu_num_szext(uint32_t a, uint32_t b, int wrap, int sgn) {
   uint32_t b1 = b & 0x1F;
   int too_large = b >= 32 && !wrap;
   uint32_t mask = too_large ? 0 : ~0u << b1;
@@ -1228,7 +1228,7 @@ uint32_t ws_num_szext(uint32_t a, uint32_t b, int wrap, int sgn) {
   int sign_bit = (b1 == 0 || too_large || !sgn) ? 0 : (int)((a >> sign_pos) & 1);
   return (a & ~mask) | (sign_bit ? mask : 0);
 }
-uint32_t ws_num_bmsk(uint32_t a, uint32_t b, int wrap) {
+uint32_t ws_emu_num_bmsk(uint32_t a, uint32_t b, int wrap) {
   uint32_t a1 = a & 0x1F, b1 = b & 0x1F, sum = a1 + b1;
   uint32_t mask0 = ~0u << a1;
   uint32_t mask1 = sum < 32 ? ~0u << sum : 0;
@@ -1244,19 +1244,19 @@ uint32_t ws_num_bmsk(uint32_t a, uint32_t b, int wrap) {
   else if (b1 == 0) mask1 = ~0u;
   return mask0 & ~mask1;
 }
-uint32_t ws_num_add16x2(uint32_t a, uint32_t b, int sub) {
+uint32_t ws_emu_num_add16x2(uint32_t a, uint32_t b, int sub) {
   uint32_t lo = sub ? LO(a) - LO(b) : LO(a) + LO(b);
   uint32_t hi = sub ? HI(a) - HI(b) : HI(a) + HI(b);
   return PK(lo & 0xFFFFu, hi & 0xFFFFu);
 }
 static uint32_t minmax16(uint16_t x, uint16_t y, int sgn, int relu, int want_max) {
-  uint64_t r = want_max ? ws_num_max(x, y, 16, sgn) : ws_num_min(x, y, 16, sgn);
+  uint64_t r = want_max ? ws_emu_num_max(x, y, 16, sgn) : ws_emu_num_min(x, y, 16, sgn);
   if (relu && sgn && (r & 0x8000u)) r = 0;
   return (uint32_t)r;
 }
-uint32_t ws_num_min16x2(uint32_t a, uint32_t b, int sgn, int relu) {
+uint32_t ws_emu_num_min16x2(uint32_t a, uint32_t b, int sgn, int relu) {
   return PK(minmax16(LO(a), LO(b), sgn, relu, 0), minmax16(HI(a), HI(b), sgn, relu, 0));
 }
-uint32_t ws_num_max16x2(uint32_t a, uint32_t b, int sgn, int relu) {
+uint32_t ws_emu_num_max16x2(uint32_t a, uint32_t b, int sgn, int relu) {
   return PK(minmax16(LO(a), LO(b), sgn, relu, 1), minmax16(HI(a), HI(b), sgn, relu, 1));
 }

@@ -10,7 +10,7 @@
 
 #include "emu/num.h"
 #include "warpsight/emu.h"
-#include "warpsight/json.h"
+#include "util/json.h"
 #include "util/file.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
@@ -22,11 +22,11 @@ static const struct {
     {"u8", 1},  {"s8", 1},  {"u16", 2},  {"s16", 2}, {"u32", 4},  {"s32", 4},
     {"u64", 8}, {"s64", 8}, {"f16", 2}, {"bf16", 2}, {"f32", 4}, {"f64", 8}};
 
-const char *ws_elem_type_name(ws_elem_type t) {
+const char *ws_emu_elem_type_name(ws_elem_type t) {
   return (unsigned)t < WS_ELEM_COUNT ? elem_info[t].name : "?";
 }
 
-int ws_elem_type_size(ws_elem_type t) {
+int ws_emu_elem_type_size(ws_elem_type t) {
   return (unsigned)t < WS_ELEM_COUNT ? elem_info[t].size : 0;
 }
 
@@ -38,7 +38,7 @@ static void free_arg(ws_launch_arg *a) {
   free(a->bytes);
 }
 
-void ws_launch_spec_free(ws_launch_spec *s) {
+void ws_emu_launch_spec_free(ws_launch_spec *s) {
   if (!s) return;
   for (uint32_t i = 0; i < s->nargs; i++) free_arg(&s->args[i]);
   free(s->args);
@@ -230,12 +230,12 @@ static int num_bits(uint64_t *out, uint64_t *wide, ws_elem_type t, const cJSON *
   memcpy(&b, &v, 8);
   switch (t) {
   case WS_ELEM_F64: *out = b; return WS_OK;
-  case WS_ELEM_F32: *out = ws_num_cvt(b, WS_NUM_F64, WS_NUM_F32, WS_NUM_RN, 0, 0); return WS_OK;
-  case WS_ELEM_F16: *out = ws_num_cvt(b, WS_NUM_F64, WS_NUM_F16, WS_NUM_RN, 0, 0); return WS_OK;
-  case WS_ELEM_BF16: *out = ws_num_cvt(b, WS_NUM_F64, WS_NUM_BF16, WS_NUM_RN, 0, 0); return WS_OK;
+  case WS_ELEM_F32: *out = ws_emu_num_cvt(b, WS_NUM_F64, WS_NUM_F32, WS_NUM_RN, 0, 0); return WS_OK;
+  case WS_ELEM_F16: *out = ws_emu_num_cvt(b, WS_NUM_F64, WS_NUM_F16, WS_NUM_RN, 0, 0); return WS_OK;
+  case WS_ELEM_BF16: *out = ws_emu_num_cvt(b, WS_NUM_F64, WS_NUM_BF16, WS_NUM_RN, 0, 0); return WS_OK;
   default: break;
   }
-  int neg = 0, bits = 8 * ws_elem_type_size(t);
+  int neg = 0, bits = 8 * ws_emu_elem_type_size(t);
   uint64_t mag = 0, top = bits == 64 ? UINT64_MAX : (1ull << bits) - 1; /* unsigned maximum */
   int r = int_value(e, &neg, &mag);
   if (!r) {
@@ -245,7 +245,7 @@ static int num_bits(uint64_t *out, uint64_t *wide, ws_elem_type t, const cJSON *
   if (r) {
     char buf[32];
     return ws_json_error(d, origin, path, key, "%s is not a %s value", num_text(e, buf, sizeof buf),
-                         ws_elem_type_name(t));
+                         ws_emu_elem_type_name(t));
   }
   uint64_t w = neg ? 0 - mag : mag;
   if (wide) *wide = w;
@@ -413,7 +413,7 @@ static int parse_variable(ws_launch_arg *a, const cJSON *obj, const char *dir, c
   if (parse_type(&a->type, obj, path, origin, d)) return WS_EINVAL;
   double count = 0;
   if (ws_json_get_number(obj, path, "count", 0, WS_JSON_UINT, &count, origin, d) == WS_EINVAL) return WS_EINVAL;
-  if (count * ws_elem_type_size(a->type) > 64.0 * 1024 * 1024 * 1024)
+  if (count * ws_emu_elem_type_size(a->type) > 64.0 * 1024 * 1024 * 1024)
     return ws_json_error(d, origin, path, "count", "%.0f elements are larger than 64 GiB", count);
   a->count = (uint64_t)count;
   if (cJSON_GetObjectItemCaseSensitive(obj, "values")) {
@@ -478,7 +478,7 @@ static int parse_field(uint8_t *buf, uint64_t *end, uint32_t *align, const cJSON
   if (!cJSON_IsObject(f)) return ws_json_error(d, origin, "", q, "expected an object {type, value}");
   if (check_keys(f, q, field_keys, origin, d)) return WS_EINVAL;
   if (parse_type(&t, f, q, origin, d)) return WS_EINVAL;
-  uint64_t es = (uint64_t)ws_elem_type_size(t), off = (*end + es - 1) / es * es, n = 1, one, *v = &one;
+  uint64_t es = (uint64_t)ws_emu_elem_type_size(t), off = (*end + es - 1) / es * es, n = 1, one, *v = &one;
   double o;
   int st = ws_json_get_number(f, q, "offset", 0, WS_JSON_UINT, &o, origin, d);
   if (st == WS_EINVAL) return st;
@@ -486,7 +486,7 @@ static int parse_field(uint8_t *buf, uint64_t *end, uint32_t *align, const cJSON
     if (o > MAX_AGGREGATE) return ws_json_error(d, origin, q, "offset", "past %d bytes", MAX_AGGREGATE);
     off = (uint64_t)o;
     if (off % es) return ws_json_error(d, origin, q, "offset", "%llu is not a multiple of %s's size %llu",
-                                       (unsigned long long)off, ws_elem_type_name(t), (unsigned long long)es);
+                                       (unsigned long long)off, ws_emu_elem_type_name(t), (unsigned long long)es);
     if (off < *end)
       return ws_json_error(d, origin, q, "offset", "%llu overlaps the previous field, which ends at byte %llu",
                            (unsigned long long)off, (unsigned long long)*end);
@@ -564,13 +564,13 @@ static int parse_arg(ws_launch_arg *a, const cJSON *obj, int i, const char *dir,
     if (check_keys(obj, path, scalar_keys, origin, d)) return WS_EINVAL;
     if (a->type == WS_ELEM_F16 || a->type == WS_ELEM_BF16)
       return ws_json_error(d, origin, path, "type", "scalar arguments of type %s are not supported (give an aggregate)",
-                           ws_elem_type_name(a->type));
+                           ws_emu_elem_type_name(a->type));
     return key_bits(&a->value, NULL, a->type, obj, path, "value", origin, d);
   }
   if (check_keys(obj, path, buffer_keys, origin, d)) return WS_EINVAL;
   double count;
   if (ws_json_get_number(obj, path, "count", 1, WS_JSON_UINT, &count, origin, d)) return WS_EINVAL;
-  if (count * ws_elem_type_size(a->type) > 64.0 * 1024 * 1024 * 1024)
+  if (count * ws_emu_elem_type_size(a->type) > 64.0 * 1024 * 1024 * 1024)
     return ws_json_error(d, origin, path, "count", "buffer of %.0f elements is larger than 64 GiB", count);
   a->count = (uint64_t)count;
   if (parse_init(a, obj, path, dir, origin, d)) return WS_EINVAL;
@@ -586,7 +586,7 @@ static int parse_arg(ws_launch_arg *a, const cJSON *obj, int i, const char *dir,
   return WS_OK;
 }
 
-int ws_launch_spec_parse(ws_launch_spec **out, const char *text, const char *origin,
+int ws_emu_launch_spec_parse(ws_launch_spec **out, const char *text, const char *origin,
                          const char *dir, ws_diag *d) {
   *out = NULL;
   cJSON *root;
@@ -676,7 +676,7 @@ int ws_launch_spec_parse(ws_launch_spec **out, const char *text, const char *ori
 done:
   cJSON_Delete(root);
   if (st) {
-    ws_launch_spec_free(s);
+    ws_emu_launch_spec_free(s);
     return st;
   }
   *out = s;
@@ -693,12 +693,12 @@ static int parse_spec_file(void *out, const char *text, size_t len, const char *
     *(slash == dir ? slash + 1 : slash) = '\0';
   else
     strcpy(dir, "."); /* fits: ws_read_file opened a non-empty path */
-  int st = ws_launch_spec_parse(out, text, path, dir, d);
+  int st = ws_emu_launch_spec_parse(out, text, path, dir, d);
   free(dir);
   return st;
 }
 
-int ws_launch_spec_load(ws_launch_spec **out, const char *path, ws_diag *d) {
+int ws_emu_launch_spec_load(ws_launch_spec **out, const char *path, ws_diag *d) {
   *out = NULL;
   return ws_parse_file(out, path, d, parse_spec_file);
 }

@@ -349,7 +349,7 @@ static int ws_fixed(rule_ctx *c, const char *k, double *v) {
   static const struct { const char *key; double v; } def[] = {
       {"dram_efficiency", 0.8}, {"mem_latency_scale", 1}, {"overlap_p", 4},
       {"launch_us", 2},         {"barrier_cycles", 20},   {"atomic_cycles", 1},
-      {"block_cycles", 100},    {"divergence_penalty", 1},
+      {"block_cycles", 100},    {"divergence_penalty", 1}, {"partition_camping", 1},
   };
   for (size_t i = 0; i < sizeof def / sizeof def[0]; i++)
     if (strcmp(k, def[i].key) == 0) {
@@ -419,6 +419,7 @@ static const struct rule {
     {"warpsight", NULL, "atomic_cycles", ws_fixed, "1"},
     {"warpsight", NULL, "block_cycles", ws_fixed, "100"},
     {"warpsight", NULL, "divergence_penalty", ws_fixed, "1"},
+    {"warpsight", NULL, "partition_camping", ws_fixed, "1"},
     {"warpsight", NULL, "fp64_lanes_per_sm", ws_fp64, "FP64 results per clock per SM of the CC"},
 };
 
@@ -488,7 +489,49 @@ static int apply(ws_gpu *g, const arch_row *a, const struct rule *r, const char 
   return add_derived(g, r->model, r->table, key, v, r->formula, note);
 }
 
+/* A derived GPU fact root.memory.KEY (not a model parameter). */
+static int add_memory_fact(ws_gpu *g, const char *key, double v, const char *formula,
+                           const char *note) {
+  cJSON *mem = cJSON_GetObjectItemCaseSensitive(g->root, "memory");
+  if (!mem) mem = cJSON_AddObjectToObject(g->root, "memory");
+  if (!cJSON_IsObject(mem)) return WS_ENOMEM;
+  char src[192];
+  snprintf(src, sizeof src, "derived: %s", formula);
+  cJSON *o = cJSON_AddObjectToObject(mem, key);
+  if (!o || !cJSON_AddNumberToObject(o, "value", v) || !cJSON_AddStringToObject(o, "source", src) ||
+      !cJSON_AddTrueToObject(o, "estimate") || !cJSON_AddTrueToObject(o, "derived") ||
+      !cJSON_AddStringToObject(o, "note", note))
+    return WS_ENOMEM;
+  return WS_OK;
+}
+
+/* memory.dram_partitions = bus_bits / 64 (one 64-bit controller per
+ * partition on every NVIDIA GPU since GT200: Ruetsch & Micikevicius 2009
+ * for GT200's 8 x 64-bit, the GK104/GK110/GM204 whitepapers' 64-bit
+ * controllers); memory.interleave_bytes = 256 (Ruetsch & Micikevicius:
+ * "partitions of 256 bytes"; later GPUs hash and do not document it, so it
+ * stays an estimate). */
+static int derive_memory(ws_gpu *g) {
+  ws_dram_facts *m = &g->dram;
+  char note[128];
+  if (m->partitions == 0 && m->bus_bits >= 64) {
+    m->partitions = m->bus_bits / 64;
+    snprintf(note, sizeof note, "%d / 64 = %d", m->bus_bits, m->partitions);
+    if (add_memory_fact(g, "dram_partitions", m->partitions, "memory.bus_bits / 64", note))
+      return WS_ENOMEM;
+  }
+  if (m->interleave_bytes == 0 && m->partitions > 0) {
+    m->interleave_bytes = 256;
+    if (add_memory_fact(g, "interleave_bytes", 256,
+                        "256 (Ruetsch & Micikevicius 2009, GT200's partition width)",
+                        "not documented for later GPUs; an estimate"))
+      return WS_ENOMEM;
+  }
+  return WS_OK;
+}
+
 int ws_gpu_derive(ws_gpu *g) {
+  if (derive_memory(g)) return WS_ENOMEM;
   const arch_row *a = arch_for(g->cc_major, g->cc_minor);
   if (!a) return WS_OK; /* the loader has already refused an unknown CC */
   for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {

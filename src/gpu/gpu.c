@@ -13,19 +13,18 @@
 
 #include "gpu/derive.h"
 #include "gpu/gpu_check.h"
-#include "warpsight/json.h"
+#include "util/json.h"
 
 /* Generated from data/gpus by cmake/embed_gpus.cmake. */
-typedef struct ws_gpudb_entry {
+typedef struct ws_gpu_embedded_entry {
   const char *name;
   const char *json;
-} ws_gpudb_entry;
-extern const ws_gpudb_entry ws_gpudb_entries[];
-extern const size_t ws_gpudb_count;
+} ws_gpu_embedded_entry;
+extern const ws_gpu_embedded_entry ws_gpu_embedded_entries[];
+extern const size_t ws_gpu_embedded_count;
 
-size_t ws_gpu_db_count(void) { return ws_gpudb_count; }
-const char *ws_gpu_db_name(size_t i) { return i < ws_gpudb_count ? ws_gpudb_entries[i].name : NULL; }
-const char *ws_gpu_db_json(size_t i) { return i < ws_gpudb_count ? ws_gpudb_entries[i].json : NULL; }
+size_t ws_gpu_db_count(void) { return ws_gpu_embedded_count; }
+const char *ws_gpu_db_name(size_t i) { return i < ws_gpu_embedded_count ? ws_gpu_embedded_entries[i].name : NULL; }
 
 void ws_gpu_free(ws_gpu *g) {
   if (!g) return;
@@ -143,10 +142,10 @@ static int load_json(ws_gpu **out, const char *json, const char *origin, ws_diag
   /* The occupancy table must know the CC even when "limits" overrides some
    * of its rows: the overrides start from the CC's row. */
   if (d->errors == errors &&
-      ws_sm_limits_for_cc(&g->limits, g->cc_major, g->cc_minor) != WS_OK)
+      ws_gpu_sm_limits_for_cc(&g->limits, g->cc_major, g->cc_minor) != WS_OK)
     ws_json_error(d, origin, "", "compute_capability",
                   "no built-in limits for compute capability %d.%d (src/gpu/cc_limits.def knows 1.0 to %s)",
-                  g->cc_major, g->cc_minor, ws_sm_limits_newest_cc());
+                  g->cc_major, g->cc_minor, ws_gpu_sm_limits_newest_cc());
   const cJSON *lim = NULL;
   if (ws_json_get_object(root, "", "limits", 0, &lim, origin, d) == WS_OK) {
     ws_sm_limits *L = &g->limits;
@@ -176,6 +175,13 @@ static int load_json(ws_gpu **out, const char *json, const char *origin, ws_diag
     get_pos(lat, "latencies", "l1", 0, 1e7, &g->lat.l1, origin, d);
     get_pos(lat, "latencies", "smem", 0, 1e7, &g->lat.smem, origin, d);
     get_pos(lat, "latencies", "fp32", 0, 1e7, &g->lat.fp32, origin, d);
+  }
+  const cJSON *mem = NULL;
+  if (ws_json_get_object(root, "", "memory", 0, &mem, origin, d) == WS_OK) {
+    ws_dram_facts *M = &g->dram;
+    get_int(mem, "memory", "bus_bits", 0, 1, 1 << 16, &M->bus_bits, origin, d);
+    get_int(mem, "memory", "dram_partitions", 0, 1, 4096, &M->partitions, origin, d);
+    get_int(mem, "memory", "interleave_bytes", 0, 32, 1 << 20, &M->interleave_bytes, origin, d);
   }
   const cJSON *models = NULL;
   ws_json_get_object(root, "", "models", 0, &models, origin, d);
@@ -225,26 +231,26 @@ int ws_gpu_load(ws_gpu **out, const char *name_or_path, ws_diag *d) {
     free(text);
     return ws_diag_oom(d, r, before, name_or_path, "loading the GPU file");
   }
-  for (size_t i = 0; i < ws_gpudb_count; i++)
-    if (strcmp(ws_gpudb_entries[i].name, name_or_path) == 0) {
+  for (size_t i = 0; i < ws_gpu_embedded_count; i++)
+    if (strcmp(ws_gpu_embedded_entries[i].name, name_or_path) == 0) {
       char origin[96];
-      snprintf(origin, sizeof origin, "data/gpus/%s.json", ws_gpudb_entries[i].name);
+      snprintf(origin, sizeof origin, "data/gpus/%s.json", ws_gpu_embedded_entries[i].name);
       size_t before = d ? d->errors : 0;
-      int r = ws_gpu_load_json(out, ws_gpudb_entries[i].json, origin, d);
+      int r = ws_gpu_load_json(out, ws_gpu_embedded_entries[i].json, origin, d);
       return ws_diag_oom(d, r, before, origin, "loading the GPU");
     }
   /* List the known names so the user can pick one. */
   size_t len = 1;
-  for (size_t i = 0; i < ws_gpudb_count; i++) len += strlen(ws_gpudb_entries[i].name) + 2;
+  for (size_t i = 0; i < ws_gpu_embedded_count; i++) len += strlen(ws_gpu_embedded_entries[i].name) + 2;
   char *list = malloc(len);
   if (!list) return WS_ENOMEM;
   list[0] = '\0';
-  for (size_t i = 0; i < ws_gpudb_count; i++) {
+  for (size_t i = 0; i < ws_gpu_embedded_count; i++) {
     if (i) strcat(list, ", ");
-    strcat(list, ws_gpudb_entries[i].name);
+    strcat(list, ws_gpu_embedded_entries[i].name);
   }
   ws_diag_error(d, "unknown GPU '%s' (known GPUs: %s; or give a path to a JSON file)",
-                name_or_path, ws_gpudb_count ? list : "none");
+                name_or_path, ws_gpu_embedded_count ? list : "none");
   free(list);
   return WS_EINVAL;
 }

@@ -18,8 +18,8 @@
 
 #include "util/bits.h"
 #include "util/strbuf.h"
+#include "util/json.h"
 #include "util/suggest.h"
-#include "warpsight/json.h"
 
 /* Bounds of the occupancy limits.  Large enough for any GPU (the largest
  * today: 2048 threads, 64 K registers, 228 KB shared per SM), small enough
@@ -184,15 +184,18 @@ int ws_gpu_check_models(const cJSON *models, const char *origin, ws_diag *d) {
   return bad;
 }
 
-/* The keys of a GPU file (docs/gpu-schema.md), NULL-terminated. */
+/* The keys of a GPU file (docs/gpu-schema.md), NULL-terminated: a key the
+ * loader (gpu.c) learns to read must be added here too, or files using it
+ * are refused (tests/cli/model_all_gpus.sh loads every bundled file). */
 static const char *const top_keys[] = {
     "schema", "name", "full_name", "architecture", "compute_capability", "sms", "cores_per_sm",
     "sfu_per_sm", "warp_size", "clock_ghz", "mem_bandwidth_gbs", "hypothetical", "limits", "cache",
-    "latencies", "models", "derive", NULL};
+    "latencies", "memory", "models", "derive", NULL};
 static const char *const cache_keys[] = {"l1_bytes", "l1_line_bytes", "l1_assoc", "l1_caches_global",
                                          "l2_bytes", "l2_line_bytes", "l2_sector_bytes", "l2_assoc",
                                          NULL};
 static const char *const latency_keys[] = {"dram", "l2", "l1", "smem", "fp32", NULL};
+static const char *const memory_keys[] = {"bus_bits", "dram_partitions", "interleave_bytes", NULL};
 /* The parameter tables the models read (kothapalli: both of its variants). */
 static const char *const model_tables[] = {"warpsight", "hong-kim", "gpuperf", "kothapalli",
                                            "luo-suda",  "transit",  "roofline", NULL};
@@ -230,6 +233,9 @@ int ws_gpu_check_keys(const cJSON *root, const char *origin, ws_diag *d) {
     bad = r;
   if ((r = unknown_keys(cJSON_GetObjectItemCaseSensitive(root, "latencies"), "latencies", latency_keys, 0,
                         origin, d)))
+    bad = r;
+  if ((r = unknown_keys(cJSON_GetObjectItemCaseSensitive(root, "memory"), "memory", memory_keys, 0, origin,
+                        d)))
     bad = r;
   if ((r = unknown_keys(cJSON_GetObjectItemCaseSensitive(root, "models"), "models", model_tables, 1, origin,
                         d)))

@@ -30,7 +30,7 @@ static const struct {
 #undef CCL
 };
 
-int ws_sm_limits_for_cc(ws_sm_limits *out, int major, int minor) {
+int ws_gpu_sm_limits_for_cc(ws_sm_limits *out, int major, int minor) {
   for (size_t i = 0; i < sizeof cc_table / sizeof cc_table[0]; i++)
     if (cc_table[i].major == major && cc_table[i].minor == minor) {
       *out = cc_table[i].lim;
@@ -39,7 +39,7 @@ int ws_sm_limits_for_cc(ws_sm_limits *out, int major, int minor) {
   return WS_EINVAL;
 }
 
-const char *ws_sm_limits_newest_cc(void) {
+const char *ws_gpu_sm_limits_newest_cc(void) {
   static const char *const names[] = {
 #define CCL(ma, mi, ...) #ma "." #mi,
 #include "cc_limits.def"
@@ -57,7 +57,7 @@ static long long round_up(long long x, long long unit) {
 /* Clamp a count of registers or bytes to an int for the result fields. */
 static int clamp_int(long long x) { return x > INT_MAX ? INT_MAX : (int)x; }
 
-const char *ws_occ_limiter_name(ws_occ_limiter l) {
+const char *ws_gpu_occ_limiter_name(ws_occ_limiter l) {
   switch (l) {
   case WS_OCC_BLOCKS: return "blocks per SM";
   case WS_OCC_WARPS: return "warps per SM";
@@ -67,7 +67,7 @@ const char *ws_occ_limiter_name(ws_occ_limiter l) {
   return "?";
 }
 
-int ws_occupancy_compute(ws_occupancy *out, const ws_sm_limits *lim,
+int ws_gpu_occupancy_compute(ws_occupancy *out, const ws_sm_limits *lim,
                          int warp_size, const ws_occupancy_in *in,
                          ws_diag *d) {
   *out = (ws_occupancy){0};
@@ -133,6 +133,6 @@ int ws_occupancy_compute(ws_occupancy *out, const ws_sm_limits *lim,
   out->occupancy = (double)out->active_warps_per_sm / lim->max_warps_per_sm;
   if (best == 0)
     return ws_diag_error(d, "occupancy: not one block fits on an SM (limited by %s)",
-                         ws_occ_limiter_name(out->limiter));
+                         ws_gpu_occ_limiter_name(out->limiter));
   return WS_OK;
 }

@@ -16,14 +16,14 @@
  * SFUs' dual issue; Fermi GF100 2 schedulers with one dispatch unit each,
  * GF104 (CC 2.1) two each; Kepler SMX and Maxwell SMM 4 schedulers with two
  * dispatch units each; Volta and later 4 schedulers, one dispatch each). */
-double ws_floor_issue_rate(int cc_major, int cc_minor) {
+double ws_model_floor_issue_rate(int cc_major, int cc_minor) {
   if (cc_major <= 1) return 0.5;
   if (cc_major == 2) return cc_minor >= 1 ? 4 : 2;
   if (cc_major <= 6) return 8;
   return 4;
 }
 
-int ws_floors_compute(ws_floors *out, const ws_profile *p, const ws_gpu *g) {
+int ws_model_floors_compute(ws_floors *out, const ws_profile *p, const ws_gpu *g) {
   *out = (ws_floors){NAN, NAN, NAN, NAN, NAN};
   if (!p || !g) return WS_EINVAL;
   const ws_profile_fields *f = &p->f;
@@ -38,14 +38,14 @@ int ws_floors_compute(ws_floors *out, const ws_profile *p, const ws_gpu *g) {
   double insts = ws_profile_total_insts(p);
   if (ws_pf_has(insts)) {
     out->warp_insts = insts * warps;
-    out->issue_per_cycle = ws_floor_issue_rate(g->cc_major, g->cc_minor);
+    out->issue_per_cycle = ws_model_floor_issue_rate(g->cc_major, g->cc_minor);
     if (g->sms > 0 && g->clock_ghz > 0)
       out->issue_ms = out->warp_insts / (g->sms * out->issue_per_cycle * g->clock_ghz * 1e9) * 1e3;
   }
   return WS_OK;
 }
 
-const char *ws_floors_check(char *buf, size_t n, const ws_floors *fl, double time_ms) {
+const char *ws_model_floors_check(char *buf, size_t n, const ws_floors *fl, double time_ms) {
   if (!(time_ms >= 0) || !fl) return NULL;
   /* 1e-9 relative slack: a model that sits exactly on a floor is not below it */
   int dram = fl->dram_ms > 0 && time_ms < fl->dram_ms * (1 - 1e-9);

@@ -59,7 +59,7 @@ static double gpu_need(ws_model_result *r, const ws_gpu *g, const char *key,
 static double min2(double a, double b) { return a < b ? a : b; }
 static double max2(double a, double b) { return a > b ? a : b; }
 
-int ws_gpuperf_memory_bound(double t_comp, double t_mem) { return t_mem > t_comp; }
+int ws_model_gpuperf_memory_bound(double t_comp, double t_mem) { return t_mem > t_comp; }
 
 /* The memory figures of (12)-(13): transactions per request (*trans) and
  * the DRAM miss ratio, from the profile or derived from the hit ratios;
@@ -185,8 +185,8 @@ int ws_model_gpuperf(ws_model_result *out, const ws_profile *p,
                        "gpuperf: GPU '%s' has a non-positive width, latency, delta or transaction size",
                        g->name);
 
-  ws_launch_ctx ctx;
-  int rc = ws_launch_ctx_compute(&ctx, p, g, d);
+  ws_model_launch_ctx ctx;
+  int rc = ws_model_launch_ctx_compute(&ctx, p, g, d);
   if (rc != WS_OK) return rc;
   double n = ctx.active_warps_per_sm;                  /* N */
   double per_sm = ctx.total_warps / ctx.active_sms;    /* warps one SM runs */
@@ -298,7 +298,7 @@ int ws_model_gpuperf(ws_model_result *out, const ws_profile *p,
   if (rc != WS_OK) return rc;
 
   char label[192];
-  int mem_bound = ws_gpuperf_memory_bound(t_comp, t_mem);
+  int mem_bound = ws_model_gpuperf_memory_bound(t_comp, t_mem);
   snprintf(label, sizeof label, "%s, %s (zeta = %g); size_of_data from %s",
            mem_bound ? "memory bound (T_mem > T_comp)" : "compute bound (T_comp >= T_mem)",
            cwp <= mwp ? "CWP <= MWP" : "CWP > MWP", zeta, size_src);

@@ -59,8 +59,8 @@ int ws_model_hong_kim(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
   }
   if (missing) return WS_EMISSING;
 
-  ws_launch_ctx lc;
-  int st = ws_launch_ctx_compute(&lc, p, g, d);
+  ws_model_launch_ctx lc;
+  int st = ws_model_launch_ctx_compute(&lc, p, g, d);
   if (st) return st;
   double n = lc.active_warps_per_sm; /* (20) */
   double total_insts = comp_insts + mem_insts; /* #Total_insts */

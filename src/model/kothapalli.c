@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "warpsight/gpu.h"
-#include "warpsight/json.h"
+#include "util/json.h"
 #include "warpsight/model.h"
 #include "warpsight/profile.h"
 #include "model/section.h"
@@ -156,8 +156,8 @@ static int predict(ws_model_result *out, const ws_profile *p, const ws_gpu *g,
                        "kothapalli: GPU '%s' needs positive cores_per_sm and models.kothapalli.pipeline_depth",
                        g->name);
 
-  ws_launch_ctx ctx;
-  rc = ws_launch_ctx_compute(&ctx, p, g, d);
+  ws_model_launch_ctx ctx;
+  rc = ws_model_launch_ctx_compute(&ctx, p, g, d);
   if (rc != WS_OK) return rc;
 
   double c_t = use_sum ? t.n_comp + t.n_memory                        /* SUM */

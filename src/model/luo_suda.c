@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "warpsight/gpu.h"
-#include "warpsight/json.h"
+#include "util/json.h"
 #include "warpsight/model.h"
 #include "warpsight/profile.h"
 #include "model/section.h"
@@ -264,8 +264,8 @@ int ws_model_luo_suda(ws_model_result *out, const ws_profile *p,
                           &prop, origin, d);
   if (rc == WS_EINVAL) goto done;
 
-  ws_launch_ctx ctx;
-  rc = ws_launch_ctx_compute(&ctx, p, g, d);
+  ws_model_launch_ctx ctx;
+  rc = ws_model_launch_ctx_compute(&ctx, p, g, d);
   if (rc != WS_OK) goto done;
   double n_act = ctx.active_warps_per_sm;
 

@@ -155,9 +155,9 @@ double ws_model_need(ws_model_result *r, double v, const char *path,
   return NAN;
 }
 
-int ws_launch_ctx_compute(ws_launch_ctx *out, const ws_profile *p,
+int ws_model_launch_ctx_compute(ws_model_launch_ctx *out, const ws_profile *p,
                           const ws_gpu *g, ws_diag *d) {
-  *out = (ws_launch_ctx){0};
+  *out = (ws_model_launch_ctx){0};
   out->blocks = (double)p->blocks;
   out->threads_per_block = (double)p->threads_per_block;
   out->warps_per_block = ceil(out->threads_per_block / g->warp_size);
@@ -177,7 +177,7 @@ int ws_launch_ctx_compute(ws_launch_ctx *out, const ws_profile *p,
         .regs_per_thread = ws_pf_has(p->f.registers_per_thread) ? (int)p->f.registers_per_thread : 0,
         .shared_bytes_per_block = ws_pf_has(p->f.shared_bytes_per_block) ? (int)p->f.shared_bytes_per_block : 0};
     ws_occupancy occ;
-    int r = ws_occupancy_compute(&occ, &g->limits, g->warp_size, &in, d);
+    int r = ws_gpu_occupancy_compute(&occ, &g->limits, g->warp_size, &in, d);
     if (r) return r;
     /* A grid smaller than the machine leaves fewer blocks on each SM. */
     double per_sm = ceil(out->blocks / out->active_sms);

@@ -24,8 +24,8 @@ int ws_model_roofline(ws_model_result *out, const ws_profile *p,
 
 int ws_model_roofline(ws_model_result *out, const ws_profile *p,
                       const ws_gpu *g, ws_diag *d) {
-  ws_launch_ctx ctx;
-  int st = ws_launch_ctx_compute(&ctx, p, g, d);
+  ws_model_launch_ctx ctx;
+  int st = ws_model_launch_ctx_compute(&ctx, p, g, d);
   if (st != WS_OK) return st;
   const ws_profile_fields *f = &p->f;
   int missing = 0;

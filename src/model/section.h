@@ -1,6 +1,6 @@
 /*
  * section.h — private helper for models that read a structured section of
- * the profile (kothapalli, luo_suda) through warpsight/json.h, so their
+ * the profile (kothapalli, luo_suda) through util/json.h, so their
  * errors read like the loader's: "ORIGIN: error: PATH: what was expected".
  *
  * A ws_profile does not keep the name of the document it came from, so the

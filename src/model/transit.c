@@ -10,11 +10,11 @@
  * closed form on each of the four pairs of linear pieces; the pair that
  * holds it is the bound (Section 2.4).
  *
- * Units are per SM and spelled out in warpsight/transit.h; the choices the
+ * Units are per SM and spelled out in model/transit.h; the choices the
  * paper leaves open (what pi's ordinate counts, how Z is converted to bytes,
  * SP or DP) are in docs/models/transit.md.
  */
-#include "warpsight/transit.h"
+#include "model/transit.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -39,8 +39,8 @@ static double gpu_param(ws_model_result *out, const ws_gpu *g,
 
 int ws_model_transit(ws_model_result *out, const ws_profile *p,
                      const ws_gpu *g, ws_diag *d) {
-  ws_launch_ctx ctx;
-  int st = ws_launch_ctx_compute(&ctx, p, g, d);
+  ws_model_launch_ctx ctx;
+  int st = ws_model_launch_ctx_compute(&ctx, p, g, d);
   if (st != WS_OK) return st;
   const ws_profile_fields *f = &p->f;
   int missing = 0;
@@ -109,7 +109,7 @@ int ws_model_transit(ws_model_result *out, const ws_profile *p,
   double z_paper = dram_bytes > 0 ? warp_insts / (dram_bytes / sector) : INFINITY;
 
   ws_transit_eq eq;
-  st = ws_transit_solve(&eq, &tp, d);
+  st = ws_model_transit_solve(&eq, &tp, d);
   if (st != WS_OK) return st;
 
   const double sms = ctx.active_sms;
@@ -152,8 +152,8 @@ int ws_model_transit(ws_model_result *out, const ws_profile *p,
   e |= ws_model_term_add(out, "total_thread_insts", thread_insts, "",
                          "ops");
   char label[48];
-  snprintf(label, sizeof label, "%s bound", ws_transit_bound_name(eq.bound));
-  e |= ws_model_set_labels(out, label, ws_transit_direction(eq.bound));
+  snprintf(label, sizeof label, "%s bound", ws_model_transit_bound_name(eq.bound));
+  e |= ws_model_set_labels(out, label, ws_model_transit_direction(eq.bound));
   if (e) return ws_diag_error(d, "transit: out of memory");
 
   out->time_ms = time_s * 1e3;

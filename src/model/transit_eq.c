@@ -1,5 +1,5 @@
 /*
- * transit_eq.c — the equilibrium of the Transit model (warpsight/transit.h):
+ * transit_eq.c — the equilibrium of the Transit model (model/transit.h):
  * the two roofline-shaped curves and their exact intersection.
  *
  * h(k) = f(k) - g(n - k) rises with k from -g(n) <= 0 at k = 0 to f(n) >= 0
@@ -7,7 +7,7 @@
  * corners (delta for f, pi for g), so it is found in closed form on the one
  * pair of pieces that holds it.  docs/models/transit.md has the derivation.
  */
-#include "warpsight/transit.h"
+#include "model/transit.h"
 
 #include <math.h>
 #include <string.h>
@@ -16,22 +16,22 @@
  * a corner (delta or pi) is found whatever the rounding. */
 #define SLACK 1e-12
 
-double ws_transit_f(const ws_transit_params *tp, double k) {
+double ws_model_transit_f(const ws_transit_params *tp, double k) {
   if (k <= 0) return 0;
   return tp->r * (k < tp->k_delta ? k : tp->k_delta) / tp->k_delta;
 }
 
-double ws_transit_cs(const ws_transit_params *tp, double x) {
+double ws_model_transit_cs(const ws_transit_params *tp, double x) {
   if (x <= 0) return 0;
   return tp->p * (x < tp->m ? x : tp->m) / tp->m; /* (1), scaled to p */
 }
 
-double ws_transit_g(const ws_transit_params *tp, double x) {
+double ws_model_transit_g(const ws_transit_params *tp, double x) {
   if (isinf(tp->z_ops_per_byte)) return 0;
-  return ws_transit_cs(tp, x) / tp->z_ops_per_byte; /* (2) */
+  return ws_model_transit_cs(tp, x) / tp->z_ops_per_byte; /* (2) */
 }
 
-const char *ws_transit_bound_name(ws_transit_bound b) {
+const char *ws_model_transit_bound_name(ws_transit_bound b) {
   switch (b) {
   case WS_TRANSIT_THREAD: return "thread";
   case WS_TRANSIT_MEMORY: return "memory";
@@ -41,7 +41,7 @@ const char *ws_transit_bound_name(ws_transit_bound b) {
   return "?";
 }
 
-const char *ws_transit_direction(ws_transit_bound b) {
+const char *ws_model_transit_direction(ws_transit_bound b) {
   switch (b) {
   case WS_TRANSIT_THREAD:
     return "too few threads: raise n (resident threads) or Z (instructions per "
@@ -56,7 +56,7 @@ const char *ws_transit_direction(ws_transit_bound b) {
   return "?";
 }
 
-const char *ws_transit_explain(ws_transit_bound b) {
+const char *ws_model_transit_explain(ws_transit_bound b) {
   switch (b) {
   case WS_TRANSIT_THREAD: /* Section 2.4.1, Figures 11 and 12 */
     return "too few threads to fill either system: raise the resident threads "
@@ -85,7 +85,7 @@ static int bad_param(ws_diag *d, const char *name, double v) {
                        v);
 }
 
-int ws_transit_solve(ws_transit_eq *out, const ws_transit_params *tp,
+int ws_model_transit_solve(ws_transit_eq *out, const ws_transit_params *tp,
                      ws_diag *d) {
   memset(out, 0, sizeof *out);
   const struct { const char *name; double v; } req[] = {
@@ -103,7 +103,7 @@ int ws_transit_solve(ws_transit_eq *out, const ws_transit_params *tp,
     out->k = 0;
     out->x = n;
     out->ms_gbs = 0;
-    out->cs_gops = ws_transit_cs(tp, n);
+    out->cs_gops = ws_model_transit_cs(tp, n);
     out->g_ceiling_gbs = 0;
     out->bound = n >= m ? WS_TRANSIT_COMPUTATION : WS_TRANSIT_THREAD;
     return WS_OK;
@@ -130,8 +130,8 @@ int ws_transit_solve(ws_transit_eq *out, const ws_transit_params *tp,
   if (k > n) k = n;
   out->k = k;
   out->x = n - k;
-  out->cs_gops = ws_transit_cs(tp, out->x);
-  out->ms_gbs = ws_transit_f(tp, k);
+  out->cs_gops = ws_model_transit_cs(tp, out->x);
+  out->ms_gbs = ws_model_transit_f(tp, k);
   out->g_ceiling_gbs = h;
 
   /* Classify.  At delta itself the paper calls the machine thread bound

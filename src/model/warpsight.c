@@ -14,6 +14,7 @@
  *   T_l2      = L2 sectors x 32 B / L2 bytes per cycle                   [M1]
  *   T_dram    = DRAM bytes / (bandwidth x efficiency)
  *               x (1 + divergence penalty x scatter)                      [M2, M3]
+ *               x (1 + camping x scatter x (partition imbalance - 1))     [M4]
  *   T_atomic  = same-address atomic operations x atomic cycles           [A1]
  *   T_lat     = waves x (path loads x L_mem + path cycles x ALU scale
  *                        + block issue (with barriers)
@@ -41,7 +42,7 @@ static double max2(double a, double b) { return a > b ? a : b; }
 
 typedef struct ws_params {
   double issue_rate, lsu_rate, l2_bpc, dram_eff, alu_scale, mem_scale, p, launch_us;
-  double barrier_cycles, atomic_cycles, fp64_lanes, block_cycles, div_penalty;
+  double barrier_cycles, atomic_cycles, fp64_lanes, block_cycles, div_penalty, camping;
 } ws_params;
 
 static int read_params(ws_params *w, ws_model_result *r, const ws_gpu *g, ws_diag *d) {
@@ -61,17 +62,20 @@ static int read_params(ws_params *w, ws_model_result *r, const ws_gpu *g, ws_dia
   w->fp64_lanes = ws_gpu_param_or(g, M, "fp64_lanes_per_sm", 0);
   w->block_cycles = ws_model_gpu_param(r, g, M, "block_cycles", &missing, d);
   w->div_penalty = ws_model_gpu_param(r, g, M, "divergence_penalty", &missing, d);
+  /* Optional (derived as 1): a file without it has no camping term. */
+  w->camping = ws_gpu_param_or(g, M, "partition_camping", 0);
   if (!(g->sms > 0) || !(g->clock_ghz > 0) || !(g->mem_bandwidth_gbs > 0)) {
     ws_model_missing(r, "gpu.sms, gpu.clock_ghz, gpu.mem_bandwidth_gbs", d);
     missing = 1;
   }
   if (missing) return WS_EMISSING;
   /* Physical caps: never faster than the peak (the floors hold). */
-  double peak = ws_floor_issue_rate(g->cc_major, g->cc_minor);
+  double peak = ws_model_floor_issue_rate(g->cc_major, g->cc_minor);
   if (!(w->issue_rate > 0) || w->issue_rate > peak) w->issue_rate = peak;
   if (!(w->dram_eff > 0) || w->dram_eff > 1) w->dram_eff = 1;
   if (!(w->p >= 1)) w->p = 1;
   if (!(w->div_penalty >= 0)) w->div_penalty = 0; /* never faster than the floor */
+  if (!(w->camping >= 0)) w->camping = 0;
   return WS_OK;
 }
 
@@ -107,8 +111,8 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
   if (st == WS_EMISSING) missing = 1;
   double insts = ws_model_need(r, ws_profile_total_insts(p), "per_warp.comp_insts", &missing, d);
   if (missing) return WS_EMISSING;
-  ws_launch_ctx lc;
-  if ((st = ws_launch_ctx_compute(&lc, p, g, d))) return st;
+  ws_model_launch_ctx lc;
+  if ((st = ws_model_launch_ctx_compute(&lc, p, g, d))) return st;
   const ws_profile_fields *f = &p->f;
 
   /* [W1] waves on the busiest SM; the last may be partial (the tail). */
@@ -139,8 +143,15 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
   double need = ws_pf_has(f->load_bytes_per_warp) ? f->load_bytes_per_warp / 32 : 0;
   double per_req = ws_pf_has(f->avg_trans_warp) ? f->avg_trans_warp : 0;
   double scatter = per_req > 0 && need > 0 && per_req > need ? 1 - need / per_req : 0;
+  /* [M4] partition camping (Ruetsch & Micikevicius 2009; Aji et al. 2011):
+   * the profile's DRAM partition imbalance I of scattered traffic; the
+   * busiest partition sets the pace, so its excess I - 1 slows the
+   * scattered share of the traffic */
+  double imb = ws_pf_has(f->dram_partition_imbalance) && f->dram_partition_imbalance > 1
+                   ? f->dram_partition_imbalance : 1;
+  double camp = 1 + w.camping * scatter * (imb - 1);
   double t_dram = dram_bytes / (g->mem_bandwidth_gbs * w.dram_eff) * g->clock_ghz *
-                  (1 + w.div_penalty * scatter);
+                  (1 + w.div_penalty * scatter) * camp;
   /* [A1] same-address global atomics are performed one after another */
   double t_atom = nz(f->global_atomic_serial) * lc.total_warps * w.atomic_cycles;
 
@@ -181,7 +192,10 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
       {"t_l2", t_l2, "[M1] L2 sectors x 32 / l2_bytes_per_cycle (GPUMech queuing)", "cycles"},
       {"scatter", scatter, "[M3] 1 - (bytes per request / 32) / sectors per request", ""},
       {"divergence_penalty", w.div_penalty, "GPU", ""},
-      {"t_dram", t_dram, "[M2] DRAM bytes / (bandwidth x efficiency) x (1 + penalty x scatter)", "cycles"},
+      {"partition_imbalance", imb, "[M4] profile: DRAM sectors in the busiest partition / even share (1 when absent)", ""},
+      {"partition_camping", w.camping, "GPU", ""},
+      {"camping_factor", camp, "[M4] 1 + partition_camping x scatter x (imbalance - 1)", ""},
+      {"t_dram", t_dram, "[M2] DRAM bytes / (bandwidth x efficiency) x (1 + penalty x scatter) x camping factor", "cycles"},
       {"t_atomic", t_atom, "[A1] same-address atomics x atomic_cycles", "cycles"},
       {"load_latency", l_mem, "[L1] L1/L2/DRAM latencies by hit ratio x mem_latency_scale", "cycles"},
       {"path_cycles_per_wave", path, have_path ? "[L2] dependency path (profile)" : "[L2] no dependencies section: instructions x alu scale", "cycles"},

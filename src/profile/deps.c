@@ -72,7 +72,7 @@ static int from_memory(int c, const ws_emu_event *ev) {
   }
 }
 
-ws_deps *ws_deps_new(const ws_ptx_function *k) {
+ws_deps *ws_prof_deps_new(const ws_ptx_function *k) {
   ws_deps *d = calloc(1, sizeof *d);
   if (!d) return NULL;
   d->kernel = k;
@@ -85,20 +85,20 @@ ws_deps *ws_deps_new(const ws_ptx_function *k) {
   return d;
 }
 
-void ws_deps_free(ws_deps *d) {
+void ws_prof_deps_free(ws_deps *d) {
   if (!d) return;
   free(d->ready);
   free(d);
 }
 
-void ws_deps_block_begin(ws_deps *d) {
+void ws_prof_deps_block_begin(ws_deps *d) {
   memset(d->ready, 0, (size_t)32 * (d->nregs ? d->nregs : 1) * sizeof *d->ready);
   memset(d->w, 0, sizeof d->w);
   memset(d->bar, 0, sizeof d->bar);
   d->seen = 0;
 }
 
-uint32_t ws_deps_same_address(uint32_t exec, const uint64_t *addr) {
+uint32_t ws_prof_deps_same_address(uint32_t exec, const uint64_t *addr) {
   uint32_t best = 0, done = 0;
   for (int i = 0; i < 32; i++) {
     if (!(exec >> i & 1) || (done >> i & 1)) continue;
@@ -112,12 +112,12 @@ uint32_t ws_deps_same_address(uint32_t exec, const uint64_t *addr) {
 
 static void atomics(ws_deps *d, const ws_emu_event *ev, int c) {
   if ((c != WS_IC_ATOMIC && c != WS_IC_REDUCTION) || !ev->addr || !ev->exec) return;
-  double deg = ws_deps_same_address(ev->exec, ev->addr);
+  double deg = ws_prof_deps_same_address(ev->exec, ev->addr);
   if (ev->space == WS_PTX_SP_SHARED) d->sum.satom_reqs++, d->sum.satom_serial += deg;
   else d->sum.gatom_reqs++, d->sum.gatom_serial += deg;
 }
 
-void ws_deps_inst(ws_deps *d, const ws_emu_event *ev, int c, uint32_t replays) {
+void ws_prof_deps_inst(ws_deps *d, const ws_emu_event *ev, int c, uint32_t replays) {
   uint32_t wi = ev->warp & 31;
   dwarp *w = &d->w[wi];
   d->seen |= 1u << wi;
@@ -155,7 +155,7 @@ void ws_deps_inst(ws_deps *d, const ws_emu_event *ev, int c, uint32_t replays) {
   w->end = later(w->end, r);
 }
 
-void ws_deps_block_end(ws_deps *d) {
+void ws_prof_deps_block_end(ws_deps *d) {
   if (!d->seen) return;
   dtime best = {0, 0};
   for (int i = 0; i < 32; i++)
@@ -165,7 +165,7 @@ void ws_deps_block_end(ws_deps *d) {
   d->sum.path_cyc += best.cyc;
 }
 
-void ws_deps_add(ws_deps_sum *out, const ws_deps *d) {
+void ws_prof_deps_add(ws_deps_sum *out, const ws_deps *d) {
   const ws_deps_sum *s = &d->sum;
   out->blocks += s->blocks, out->path_mem += s->path_mem, out->path_cyc += s->path_cyc;
   out->gatom_reqs += s->gatom_reqs, out->gatom_serial += s->gatom_serial;

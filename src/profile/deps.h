@@ -38,18 +38,18 @@ typedef struct ws_deps_sum {
 } ws_deps_sum;
 
 /* A worker's state for kernel k; NULL when out of memory. */
-ws_deps *ws_deps_new(const ws_ptx_function *k);
-void ws_deps_free(ws_deps *d);
-void ws_deps_block_begin(ws_deps *d);
+ws_deps *ws_prof_deps_new(const ws_ptx_function *k);
+void ws_prof_deps_free(ws_deps *d);
+void ws_prof_deps_block_begin(ws_deps *d);
 /* One executed warp instruction of class iclass (ws_iclass); replays: the
  * extra shared-memory passes it needed (bank conflicts). */
-void ws_deps_inst(ws_deps *d, const ws_emu_event *ev, int iclass, uint32_t replays);
-void ws_deps_block_end(ws_deps *d);
+void ws_prof_deps_inst(ws_deps *d, const ws_emu_event *ev, int iclass, uint32_t replays);
+void ws_prof_deps_block_end(ws_deps *d);
 /* Add d's totals into *out. */
-void ws_deps_add(ws_deps_sum *out, const ws_deps *d);
+void ws_prof_deps_add(ws_deps_sum *out, const ws_deps *d);
 
 /* The most lanes of `exec` whose addr[] are equal (1 for distinct
  * addresses, 32 for one address for the whole warp, 0 for no lane). */
-uint32_t ws_deps_same_address(uint32_t exec, const uint64_t *addr);
+uint32_t ws_prof_deps_same_address(uint32_t exec, const uint64_t *addr);
 
 #endif

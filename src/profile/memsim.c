@@ -16,19 +16,19 @@
  *  2.x      loads cached in L1: one transaction per distinct 128-byte line.
  *  2.x uncached, stores, 3.x and later: one per distinct 32-byte sector.
  */
-#include "warpsight/memsim.h"
+#include "profile/memsim.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-ws_coal_rule ws_coal_rule_for(int cc_major, int cc_minor, int cached_in_l1,
+ws_coal_rule ws_prof_coal_rule_for(int cc_major, int cc_minor, int cached_in_l1,
                               int is_store) {
   if (cc_major == 1) return cc_minor <= 1 ? WS_COAL_CC1X_STRICT : WS_COAL_CC1X_RELAXED;
   if (cc_major == 2 && cached_in_l1 && !is_store) return WS_COAL_CC2X_L1;
   return WS_COAL_SECTORS;
 }
 
-const char *ws_coal_rule_name(ws_coal_rule r) {
+const char *ws_prof_coal_rule_name(ws_coal_rule r) {
   switch (r) {
   case WS_COAL_CC1X_STRICT: return "CC 1.0/1.1 half-warp, strict";
   case WS_COAL_CC1X_RELAXED: return "CC 1.2/1.3 half-warp segments";
@@ -114,7 +114,7 @@ static void relaxed_half(ws_coal_result *r, const ws_warp_access *a, int h) {
   }
 }
 
-void ws_coalesce(ws_coal_result *out, const ws_warp_access *a, ws_coal_rule rule) {
+void ws_prof_coalesce(ws_coal_result *out, const ws_warp_access *a, ws_coal_rule rule) {
   memset(out, 0, sizeof *out);
   if (!a->mask) return;
   out->bytes_requested = (uint32_t)__builtin_popcount(a->mask) * a->size;
@@ -140,7 +140,7 @@ void ws_coalesce(ws_coal_result *out, const ws_warp_access *a, ws_coal_rule rule
   }
 }
 
-ws_bank_config ws_bank_config_for(int cc_major, int cc_minor) {
+ws_bank_config ws_prof_bank_config_for(int cc_major, int cc_minor) {
   (void)cc_minor;
   if (cc_major == 1) return (ws_bank_config){16, 4, 1};
   return (ws_bank_config){32, 4, 0};
@@ -170,7 +170,7 @@ static uint32_t phase_degree(const ws_warp_access *a, uint32_t lanes,
   return best;
 }
 
-void ws_bank_conflicts(ws_bank_result *out, const ws_warp_access *a,
+void ws_prof_bank_conflicts(ws_bank_result *out, const ws_warp_access *a,
                        const ws_bank_config *cfg) {
   memset(out, 0, sizeof *out);
   if (!a->mask) return;
@@ -192,7 +192,7 @@ void ws_bank_conflicts(ws_bank_result *out, const ws_warp_access *a,
 
 static int is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
 
-int ws_cache_init(ws_cache *c, uint64_t size_bytes, uint32_t ways,
+int ws_prof_cache_init(ws_cache *c, uint64_t size_bytes, uint32_t ways,
                   uint32_t line_bytes, uint32_t sector_bytes) {
   memset(c, 0, sizeof *c);
   if (size_bytes == 0) return 0;
@@ -209,13 +209,13 @@ int ws_cache_init(ws_cache *c, uint64_t size_bytes, uint32_t ways,
   c->valid = calloc(n, sizeof *c->valid);
   c->dirty = calloc(n, sizeof *c->dirty);
   if (!c->tags || !c->stamp || !c->valid || !c->dirty) {
-    ws_cache_free(c);
+    ws_prof_cache_free(c);
     return -1;
   }
   return 0;
 }
 
-void ws_cache_free(ws_cache *c) {
+void ws_prof_cache_free(ws_cache *c) {
   free(c->tags);
   free(c->stamp);
   free(c->valid);
@@ -229,17 +229,17 @@ static uint32_t popcount32(uint32_t x) {
   return n;
 }
 
-int ws_cache_access(ws_cache *c, uint64_t addr, int allocate) {
-  return ws_cache_access_rw(c, addr, allocate, 0);
+int ws_prof_cache_access(ws_cache *c, uint64_t addr, int allocate) {
+  return ws_prof_cache_access_rw(c, addr, allocate, 0);
 }
 
-uint64_t ws_cache_dirty_sectors(const ws_cache *c) {
+uint64_t ws_prof_cache_dirty_sectors(const ws_cache *c) {
   uint64_t n = 0;
   for (size_t i = 0; i < (size_t)c->sets * c->ways; i++) n += popcount32(c->dirty[i]);
   return n;
 }
 
-int ws_cache_access_rw(ws_cache *c, uint64_t addr, int allocate, int write) {
+int ws_prof_cache_access_rw(ws_cache *c, uint64_t addr, int allocate, int write) {
   c->evicted_dirty = 0;
   if (!c->sets) {
     c->misses++;

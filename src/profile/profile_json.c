@@ -12,8 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/file.h"
+#include "util/json.h"
+#include "util/strbuf.h"
 #include "util/suggest.h"
-#include "warpsight/json.h"
 
 const ws_profile_field_info ws_profile_field_table[] = {
 #define PF(section, key, check, doc) \
@@ -63,13 +65,11 @@ ws_profile *ws_profile_new(const char *kernel, const uint32_t grid[3],
                            const uint32_t block[3]) {
   ws_profile *p = calloc(1, sizeof *p);
   if (!p) return NULL;
-  size_t n = strlen(kernel);
-  p->kernel = malloc(n + 1);
+  p->kernel = ws_strdup(kernel);
   if (!p->kernel) {
     free(p);
     return NULL;
   }
-  memcpy(p->kernel, kernel, n + 1);
   for (int i = 0; i < 3; i++) {
     p->grid[i] = grid[i];
     p->block[i] = block[i];
@@ -243,21 +243,11 @@ int ws_profile_load_json(ws_profile **out, const char *json, const char *origin,
     ws_json_error(d, origin, "occupancy", "active_sms", "expected a positive integer, got %g", p->f.active_sms);
 
   if (d && d->errors != errors0) goto fail;
-  size_t n = strlen(kernel);
-  p->kernel = malloc(n + 1);
-  if (!p->kernel) {
+  p->kernel = ws_strdup(kernel);
+  p->origin = ws_strdup(origin); /* NULL when origin is */
+  if (!p->kernel || (origin && !p->origin)) {
     ws_profile_free(p);
     return WS_ENOMEM;
-  }
-  memcpy(p->kernel, kernel, n + 1);
-  if (origin) {
-    size_t on = strlen(origin);
-    p->origin = malloc(on + 1);
-    if (!p->origin) {
-      ws_profile_free(p);
-      return WS_ENOMEM;
-    }
-    memcpy(p->origin, origin, on + 1);
   }
   *out = p;
   return WS_OK;
@@ -266,15 +256,14 @@ fail:
   return WS_EINVAL;
 }
 
+static int parse_profile(void *out, const char *text, size_t len, const char *path, ws_diag *d) {
+  (void)len;
+  return ws_profile_load_json(out, text, path, d);
+}
+
 int ws_profile_load_file(ws_profile **out, const char *path, ws_diag *d) {
-  char *text;
   *out = NULL;
-  int r = ws_read_file(&text, NULL, path, d);
-  if (r) return r;
-  size_t before = d ? d->errors : 0;
-  r = ws_profile_load_json(out, text, path, d);
-  free(text);
-  return ws_diag_oom(d, r, before, path, "loading the profile");
+  return ws_parse_file(out, path, d, parse_profile);
 }
 
 char *ws_profile_to_json(const ws_profile *p) {

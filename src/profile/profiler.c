@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "warpsight/analysis.h"
-#include "warpsight/memsim.h"
+#include "profile/memsim.h"
 #include "deps.h"
 #include "replay.h"
 
@@ -180,18 +180,18 @@ static uint32_t inst_id(const ws_prof *p, const ws_ptx_function *f, uint32_t pc)
  * error.  0, or -1 out of memory. */
 static int replays_new(ws_prof *p) {
   const ws_gpu *g = p->cfg.gpu;
-  uint32_t per_sm = ws_rp_blocks_per_sm(g, p->tpb, p->cfg.resources.registers_per_thread,
+  uint32_t per_sm = ws_prof_rp_blocks_per_sm(g, p->tpb, p->cfg.resources.registers_per_thread,
                                         p->cfg.resources.shared_bytes_per_block);
   int sampled = p->nslots < p->total_blocks;
   size_t nreg = sampled ? p->cfg.nregions : 0;
   ws_rp_region *reg = calloc(nreg + 1, sizeof *reg);
   if (!reg) return -1;
   for (size_t i = 0; i < nreg; i++) reg[i] = (ws_rp_region){p->cfg.regions[i].base, p->cfg.regions[i].bytes};
-  p->rp = ws_rp_new(g, p->nslots, p->total_blocks, per_sm, sampled, reg, nreg);
+  p->rp = ws_prof_rp_new(g, p->nslots, p->total_blocks, per_sm, sampled, reg, nreg);
   int bad = !p->rp;
   if (sampled && p->nslots >= 2 && !bad)
     for (int h = 0; h < 2; h++) {
-      p->half[h] = ws_rp_new(g, (p->nslots + 1 - (uint64_t)h) / 2, p->total_blocks, per_sm, 1,
+      p->half[h] = ws_prof_rp_new(g, (p->nslots + 1 - (uint64_t)h) / 2, p->total_blocks, per_sm, 1,
                              reg, nreg);
       bad |= !p->half[h];
     }
@@ -242,13 +242,13 @@ int ws_prof_new(ws_prof **out, const ws_prof_config *cfg, ws_diag *d) {
     }
   for (int k = 0; k < cfg->workers; k++) {
     p->w[k].st = calloc(p->ninst + 1, sizeof *p->w[k].st);
-    p->w[k].deps = ws_deps_new(cfg->kernel);
+    p->w[k].deps = ws_prof_deps_new(cfg->kernel);
     if (!p->w[k].st || !p->w[k].deps) goto nomem;
   }
   const ws_gpu *g = cfg->gpu;
-  p->load_rule = ws_coal_rule_for(g->cc_major, g->cc_minor, g->cache.l1_caches_global, 0);
-  p->store_rule = ws_coal_rule_for(g->cc_major, g->cc_minor, g->cache.l1_caches_global, 1);
-  p->banks = ws_bank_config_for(g->cc_major, g->cc_minor);
+  p->load_rule = ws_prof_coal_rule_for(g->cc_major, g->cc_minor, g->cache.l1_caches_global, 0);
+  p->store_rule = ws_prof_coal_rule_for(g->cc_major, g->cc_minor, g->cache.l1_caches_global, 1);
+  p->banks = ws_prof_bank_config_for(g->cc_major, g->cc_minor);
   /* Weights for the costliest warp: the GPU's Kothapalli cycles when it has
    * them all, else one per operation and per access. */
   p->kw_from_gpu = 1;
@@ -281,8 +281,8 @@ void ws_prof_free(ws_prof *p) {
   if (!p) return;
   for (int k = 0; p->w && k < p->nworkers; k++) {
     free(p->w[k].st);
-    ws_deps_free(p->w[k].deps);
-    for (int i = 0; i < 32; i++) ws_rp_trace_free(&p->w[k].tr[i]);
+    ws_prof_deps_free(p->w[k].deps);
+    for (int i = 0; i < 32; i++) ws_prof_rp_trace_free(&p->w[k].tr[i]);
   }
   free(p->w);
   free(p->func_base);
@@ -292,9 +292,9 @@ void ws_prof_free(ws_prof *p) {
   free(p->ikind);
   free(p->kkind);
   free(p->rep);
-  ws_rp_free(p->rp);
-  ws_rp_free(p->half[0]);
-  ws_rp_free(p->half[1]);
+  ws_prof_rp_free(p->rp);
+  ws_prof_rp_free(p->half[0]);
+  ws_prof_rp_free(p->half[1]);
   if (p->mu_init) pthread_mutex_destroy(&p->mu);
   free(p);
 }
@@ -305,7 +305,7 @@ void ws_prof_block_begin(ws_prof *p, int worker_id, uint32_t block_linear) {
   w->seen = 0;
   for (int i = 0; i < 32; i++) w->tr[i].n = 0, w->tr[i].short_of_memory = 0;
   w->in_block = 1;
-  ws_deps_block_begin(w->deps);
+  ws_prof_deps_block_begin(w->deps);
 }
 
 /* Kothapalli's per-thread cycles of a warp's counts, with p's weights:
@@ -344,14 +344,14 @@ void ws_prof_block_end(ws_prof *p, int worker_id, uint32_t block_linear) {
   }
   w->warps += popc(w->seen);
   w->blocks++;
-  ws_deps_block_end(w->deps);
+  ws_prof_deps_block_end(w->deps);
   w->in_block = 0;
   uint64_t s = sample_slot(p, block_linear);
   if (s == UINT64_MAX) return;
   uint32_t nwarps = w->seen ? 32 - (uint32_t)__builtin_clz(w->seen) : 0;
   pthread_mutex_lock(&p->mu);
-  ws_rp_put(p->rp, s, w->tr, nwarps);
-  if (p->half[0]) ws_rp_put(p->half[s % 2], s / 2, w->tr, nwarps);
+  ws_prof_rp_put(p->rp, s, w->tr, nwarps);
+  if (p->half[0]) ws_prof_rp_put(p->half[s % 2], s / 2, w->tr, nwarps);
   pthread_mutex_unlock(&p->mu);
 }
 
@@ -363,19 +363,26 @@ static uint32_t warp_lanes(uint64_t tpb, uint32_t warp) {
   return n >= 32 ? 0xffffffffu : (1u << n) - 1;
 }
 
+/* The emulator's event as the memory simulator's request; a size memsim
+ * does not model (a vector wider than 16 bytes, an odd width) is taken as
+ * 16 or 4 bytes per lane. */
+static inline void access_of(ws_warp_access *a, const ws_emu_event *ev) {
+  a->mask = ev->exec;
+  a->size = ev->bytes;
+  if (a->size != 1 && a->size != 2 && a->size != 4 && a->size != 8 && a->size != 16)
+    a->size = a->size > 16 ? 16 : 4;
+  memcpy(a->addr, ev->addr, sizeof a->addr);
+}
+
 static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_event *ev,
                            int kind) {
   int is_write = kind == WS_PTX_K_STORE || kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION ||
                  kind == WS_PTX_K_SURF_STORE;
   int is_atomic = kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION;
   ws_warp_access a;
-  a.mask = ev->exec;
-  a.size = ev->bytes;
-  if (a.size != 1 && a.size != 2 && a.size != 4 && a.size != 8 && a.size != 16)
-    a.size = a.size > 16 ? 16 : 4;
-  memcpy(a.addr, ev->addr, sizeof a.addr);
+  access_of(&a, ev);
   ws_coal_result r;
-  ws_coalesce(&r, &a, is_write ? p->store_rule : p->load_rule);
+  ws_prof_coalesce(&r, &a, is_write ? p->store_rule : p->load_rule);
   st->requests++;
   st->trans += r.transactions;
   st->bytes += (uint64_t)popc(ev->exec) * ev->bytes;
@@ -416,19 +423,15 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
     }
   }
   ws_rp_trace *t = &w->tr[ev->warp & 31];
-  for (uint32_t j = 0; j < ns; j++) ws_rp_trace_push(t, sec[j] | flags | (j ? 0 : WS_RP_FIRST));
+  for (uint32_t j = 0; j < ns; j++) ws_prof_rp_trace_push(t, sec[j] | flags | (j ? 0 : WS_RP_FIRST));
 }
 
 /* Returns the request's extra passes (bank-conflict replays). */
 static uint32_t shared_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_event *ev) {
   ws_warp_access a;
-  a.mask = ev->exec;
-  a.size = ev->bytes;
-  if (a.size != 1 && a.size != 2 && a.size != 4 && a.size != 8 && a.size != 16)
-    a.size = a.size > 16 ? 16 : 4;
-  memcpy(a.addr, ev->addr, sizeof a.addr);
+  access_of(&a, ev);
   ws_bank_result r;
-  ws_bank_conflicts(&r, &a, &p->banks);
+  ws_prof_bank_conflicts(&r, &a, &p->banks);
   st->sh_reqs++;
   st->passes += r.passes;
   st->min_passes += r.min_passes;
@@ -497,7 +500,7 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
     break;
   default: break;
   }
-  ws_deps_inst(w->deps, ev, p->iclass[id], replays);
+  ws_prof_deps_inst(w->deps, ev, p->iclass[id], replays);
 }
 
 /* Sections ----------------------------------------------------------------*/
@@ -785,13 +788,13 @@ static void count_fields(const ws_prof *p, ws_profile_fields *f, const worker *t
 /* Cache ratios and DRAM bytes, scaled from the profiled blocks to the grid. */
 static void cache_fields(const ws_prof *p, ws_profile_fields *f, const inst_stat *st,
                          double scale) {
-  const ws_rp_stats *cs = ws_rp_stats_of(p->rp);
+  const ws_rp_stats *cs = ws_prof_rp_stats_of(p->rp);
   uint64_t dram_read_bytes, dram_write_bytes;
   if (cs->have_l2) {
     /* The grid's traffic from the replayed blocks (docs/profile.md,
      * "Sampling"); a full profile's own figures. */
     ws_rp_estimate e;
-    ws_rp_estimate_grid(&e, p->rp, scale);
+    ws_prof_rp_estimate_grid(&e, p->rp, scale);
     f->dram_read_bytes = round(e.dram_read_bytes);
     f->dram_write_bytes = round(e.dram_write_bytes);
     f->l1_hit_ratio = cs->have_l1 && cs->l1_access ? ratio((double)cs->l1_hit, (double)cs->l1_access) : 0;
@@ -799,6 +802,9 @@ static void cache_fields(const ws_prof *p, ws_profile_fields *f, const inst_stat
     f->miss_ratio = cs->load_sectors ? e.miss_ratio : 0;
     if (f->miss_ratio > 1) f->miss_ratio = 1;
     if (f->l2_hit_ratio > 1) f->l2_hit_ratio = 1;
+    /* A ratio of the replayed requests: no scaling to the grid. */
+    if (cs->partitions)
+      f->dram_partition_imbalance = cs->part_sectors ? cs->part_weighted / (double)cs->part_sectors : 1;
     return;
   } else {
     /* No L2 (CC 1.x): every transaction goes to DRAM with its own size. */
@@ -880,10 +886,10 @@ static void inst_tables(const ws_prof *p, const inst_stat *st, ws_profile *pr, d
 
 /* caches: the rules, the geometry and the replay's counts. */
 static void caches_section(const ws_prof *p, ws_profile *pr) {
-  const ws_rp_stats *cs = ws_rp_stats_of(p->rp);
+  const ws_rp_stats *cs = ws_prof_rp_stats_of(p->rp);
   cJSON *cj = section(pr, "caches");
-  cJSON_AddStringToObject(cj, "load_rule", ws_coal_rule_name(p->load_rule));
-  cJSON_AddStringToObject(cj, "store_rule", ws_coal_rule_name(p->store_rule));
+  cJSON_AddStringToObject(cj, "load_rule", ws_prof_coal_rule_name(p->load_rule));
+  cJSON_AddStringToObject(cj, "store_rule", ws_prof_coal_rule_name(p->store_rule));
   cJSON_AddStringToObject(cj, "replay_order",
                           "profiled block i (linear order) on SM i mod min(SMs, profiled blocks), "
                           "up to blocks_per_sm resident per SM; each SM's resident warps "
@@ -919,7 +925,7 @@ static void sampling_estimate(const ws_prof *p, ws_profile *pr, cJSON *sam, cons
     pr->f.dram_bytes_rel_error = 0;
     return;
   }
-  if (!ws_rp_stats_of(p->rp)->have_l2) {
+  if (!ws_prof_rp_stats_of(p->rp)->have_l2) {
     cJSON_AddStringToObject(sam, "dram_estimator", "no L2: the profiled blocks' transactions, scaled");
     return;
   }
@@ -939,7 +945,7 @@ static void sampling_estimate(const ws_prof *p, ws_profile *pr, cJSON *sam, cons
   for (int h = 0; h < 2; h++) {
     ws_rp_estimate e;
     double blocks = (double)((p->nslots + 1 - (uint64_t)h) / 2);
-    ws_rp_estimate_grid(&e, p->half[h], (double)p->total_blocks / blocks);
+    ws_prof_rp_estimate_grid(&e, p->half[h], (double)p->total_blocks / blocks);
     est[h] = e.dram_read_bytes + e.dram_write_bytes;
     cJSON_AddItemToArray(arr, cJSON_CreateNumber(round(est[h])));
   }
@@ -1019,7 +1025,7 @@ static void kothapalli_section(const ws_prof *p, ws_profile *pr) {
  * (deps.c; docs/profile.md, "dependencies"). */
 static void deps_fields(const ws_prof *p, ws_profile_fields *f, double W) {
   ws_deps_sum s = {0};
-  for (int k = 0; k < p->nworkers; k++) ws_deps_add(&s, p->w[k].deps);
+  for (int k = 0; k < p->nworkers; k++) ws_prof_deps_add(&s, p->w[k].deps);
   if (s.blocks > 0) {
     f->path_mem_loads = s.path_mem / s.blocks;
     f->path_cycles = s.path_cyc / s.blocks;
@@ -1030,7 +1036,7 @@ static void deps_fields(const ws_prof *p, ws_profile_fields *f, double W) {
   f->shared_atomic_serial = s.satom_serial / W;
   /* the replay sees the sampled blocks' sectors: per profiled warp (the
    * replayed blocks are the profiled ones) */
-  const ws_rp_stats *cs = ws_rp_stats_of(p->rp);
+  const ws_rp_stats *cs = ws_prof_rp_stats_of(p->rp);
   f->l1_sectors_per_warp = (double)cs->l1_access / W;
   f->l2_sectors_per_warp = (double)cs->l2_access / W;
 }
@@ -1050,9 +1056,9 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
   double cls[WS_IC_COUNT] = {0};
   inst_stat all;
   sum_insts(p, st, cls, &all);
-  ws_rp_finish(p->rp);
+  ws_prof_rp_finish(p->rp);
   for (int h = 0; h < 2; h++)
-    if (p->half[h]) ws_rp_finish(p->half[h]);
+    if (p->half[h]) ws_prof_rp_finish(p->half[h]);
 
   ws_profile *pr = ws_profile_new(p->cfg.kernel->name, p->cfg.grid, p->cfg.block);
   if (!pr) {

@@ -85,13 +85,15 @@ struct ws_replay {
   ws_cache l2g;         /* a sample: the whole L2, for regions its blocks
                            spread over (empty otherwise) */
   ws_rp_stats cs;       /* what was counted */
+  uint32_t *pcnt;       /* per partition: the current request's DRAM sectors */
+  uint32_t pn;          /* the current request's DRAM sectors */
 };
 
-void ws_rp_trace_push(ws_rp_trace *t, uint64_t v) {
+void ws_prof_rp_trace_push(ws_rp_trace *t, uint64_t v) {
   if (WS_VEC_PUSH(t->v, t->n, t->cap, v)) t->short_of_memory = 1;
 }
 
-void ws_rp_trace_free(ws_rp_trace *t) {
+void ws_prof_rp_trace_free(ws_rp_trace *t) {
   free(t->v);
   memset(t, 0, sizeof *t);
 }
@@ -102,7 +104,7 @@ static uint64_t cache_fit(uint64_t size, uint32_t ways, uint32_t line) {
   return set ? size / set * set : 0;
 }
 
-uint32_t ws_rp_blocks_per_sm(const ws_gpu *g, uint64_t threads_per_block, double regs,
+uint32_t ws_prof_rp_blocks_per_sm(const ws_gpu *g, uint64_t threads_per_block, double regs,
                              double shared_bytes) {
   ws_occupancy_in in = {
       .threads_per_block = threads_per_block > 0x7fffffff ? 0x7fffffff : (int)threads_per_block,
@@ -110,7 +112,7 @@ uint32_t ws_rp_blocks_per_sm(const ws_gpu *g, uint64_t threads_per_block, double
       .shared_bytes_per_block = shared_bytes >= 0 && shared_bytes < 1e9 ? (int)shared_bytes : 0};
   ws_occupancy occ;
   ws_diag d = WS_DIAG_INIT;
-  int r = ws_occupancy_compute(&occ, &g->limits, g->warp_size > 0 ? g->warp_size : 32, &in, &d);
+  int r = ws_gpu_occupancy_compute(&occ, &g->limits, g->warp_size > 0 ? g->warp_size : 32, &in, &d);
   ws_diag_free(&d);
   /* A block the calculator says cannot run has run in the emulator: one. */
   return r || occ.active_blocks_per_sm < 1 ? 1 : (uint32_t)occ.active_blocks_per_sm;
@@ -140,7 +142,7 @@ static int caches_init(ws_replay *r) {
    * (every SM holding blocks_per_sm), so that their working sets meet the
    * pressure they meet in the full run.  Regions the blocks spread over
    * (shared globally) go through a whole L2 of their own: the estimate
-   * models their reuse (ws_rp_estimate_grid). */
+   * models their reuse (ws_prof_rp_estimate_grid). */
   uint64_t l2_mine = cs->l2_bytes;
   if (r->track && cs->have_l2) {
     double sms = r->g->sms > 0 ? r->g->sms : 1;
@@ -152,20 +154,20 @@ static int caches_init(ws_replay *r) {
       l2_mine = cache_fit((uint64_t)((double)cs->l2_bytes * mine / full), cs->l2_ways, cs->l2_line);
       if (l2_mine < set) l2_mine = set;
     }
-    if (ws_cache_init(&r->l2g, cs->l2_bytes, cs->l2_ways, cs->l2_line, cs->sector)) return -1;
+    if (ws_prof_cache_init(&r->l2g, cs->l2_bytes, cs->l2_ways, cs->l2_line, cs->sector)) return -1;
   }
-  if (ws_cache_init(&r->l2, l2_mine, cs->l2_ways, cs->l2_line, cs->sector)) return -1;
+  if (ws_prof_cache_init(&r->l2, l2_mine, cs->l2_ways, cs->l2_line, cs->sector)) return -1;
   /* With few sets left, line mod sets would put a kernel's rows (4 KB
    * apart, say) all in one set; GPUs hash addresses over their L2's sets. */
   r->l2.hashed = l2_mine < cs->l2_bytes;
   for (uint32_t s = 0; s < cs->nsm; s++)
-    if (ws_cache_init(&r->l1[s], cs->l1_bytes, cs->l1_ways, cs->l1_line,
+    if (ws_prof_cache_init(&r->l1[s], cs->l1_bytes, cs->l1_ways, cs->l1_line,
                       cs->sector < cs->l1_line ? cs->sector : cs->l1_line))
       return -1;
   return 0;
 }
 
-ws_replay *ws_rp_new(const ws_gpu *g, uint64_t nslots, uint64_t grid_blocks,
+ws_replay *ws_prof_rp_new(const ws_gpu *g, uint64_t nslots, uint64_t grid_blocks,
                      uint32_t blocks_per_sm, int track, const ws_rp_region *regions,
                      size_t nregions) {
   ws_replay *r = calloc(1, sizeof *r);
@@ -185,6 +187,12 @@ ws_replay *ws_rp_new(const ws_gpu *g, uint64_t nslots, uint64_t grid_blocks,
   uint64_t sms = g->sms > 0 ? (uint64_t)g->sms : 1;
   r->cs.nsm = (uint32_t)(nslots < sms ? (nslots ? nslots : 1) : sms);
   r->cs.blocks_per_sm = blocks_per_sm ? blocks_per_sm : 1;
+  if (g->dram.partitions > 0 && g->dram.interleave_bytes > 0) {
+    r->cs.partitions = (uint32_t)g->dram.partitions;
+    r->cs.interleave = (uint32_t)g->dram.interleave_bytes;
+    r->pcnt = calloc(r->cs.partitions, sizeof *r->pcnt);
+    if (!r->pcnt) goto fail;
+  }
   r->slots = calloc(nslots + 1, sizeof *r->slots);
   r->sm = calloc(r->cs.nsm, sizeof *r->sm);
   if (!r->slots || !r->sm || caches_init(r)) goto fail;
@@ -196,25 +204,26 @@ ws_replay *ws_rp_new(const ws_gpu *g, uint64_t nslots, uint64_t grid_blocks,
   }
   return r;
 fail:
-  ws_rp_free(r);
+  ws_prof_rp_free(r);
   return NULL;
 }
 
-void ws_rp_free(ws_replay *r) {
+void ws_prof_rp_free(ws_replay *r) {
   if (!r) return;
   for (uint64_t i = 0; r->slots && i < r->nslots; i++) free(r->slots[i].rec);
   for (uint32_t s = 0; r->sm && s < r->cs.nsm; s++) {
     free(r->sm[s].res);
     free(r->sm[s].w);
   }
-  for (uint32_t s = 0; r->l1 && s < r->cs.nsm; s++) ws_cache_free(&r->l1[s]);
+  for (uint32_t s = 0; r->l1 && s < r->cs.nsm; s++) ws_prof_cache_free(&r->l1[s]);
   free(r->l1);
-  ws_cache_free(&r->l2);
-  ws_cache_free(&r->l2g);
+  ws_prof_cache_free(&r->l2);
+  ws_prof_cache_free(&r->l2g);
   free(r->slots);
   free(r->sm);
   free(r->reg);
   free(r->seen.v);
+  free(r->pcnt);
   free(r);
 }
 
@@ -262,7 +271,7 @@ static rp_region *region_of(ws_replay *r, uint64_t a) {
 }
 
 /* Whether the blocks admitted so far spread over region g (each spans half
- * of it or more, on average): the rule of ws_rp_estimate_grid. */
+ * of it or more, on average): the rule of ws_prof_rp_estimate_grid. */
 static int spread(const ws_replay *r, const rp_region *g) {
   if (g == &r->reg[r->nreg] || !g->span_blocks) return 0;
   return g->span_sum / (double)g->span_blocks >= 0.5 * (double)(g->end - g->base);
@@ -283,7 +292,54 @@ static void note_writeback(ws_replay *r, uint64_t line, uint32_t dirty) {
     if (dirty & 1) note_dram(r, line + (uint64_t)i * r->cs.sector, 1);
 }
 
-const ws_rp_stats *ws_rp_stats_of(const ws_replay *r) { return &r->cs; }
+const ws_rp_stats *ws_prof_rp_stats_of(const ws_replay *r) { return &r->cs; }
+
+uint32_t ws_rp_partition(uint64_t addr, uint32_t partitions, uint32_t interleave) {
+  if (partitions <= 1 || !interleave) return 0;
+  unsigned b = 0;
+  while ((1u << b) < partitions) b++;
+  uint64_t c = addr / interleave, sum = 0;
+  for (; c; c >>= b) sum += c & ((1u << b) - 1);
+  return (uint32_t)(sum % partitions);
+}
+
+/* Sectors per interleave chunk. */
+static uint32_t rp_chunk_sectors(const ws_replay *r) {
+  uint32_t g = r->cs.interleave / (r->cs.sector ? r->cs.sector : 32);
+  return g ? g : 1;
+}
+
+double ws_rp_request_imbalance(const uint32_t *counts, uint32_t partitions, uint32_t n, uint32_t g) {
+  if (!n || !partitions) return 1;
+  uint32_t mx = 0;
+  for (uint32_t p = 0; p < partitions; p++)
+    if (counts[p] > mx) mx = counts[p];
+  /* a contiguous run of n sectors: min(n, g) in its first chunk's
+   * partition, and never fewer than n / P anywhere */
+  double ideal = n < g ? n : g, even = ceil((double)n / partitions);
+  if (even > ideal) ideal = even;
+  double v = mx / ideal;
+  return v > 1 ? v : 1;
+}
+
+/* A sector sent to DRAM (a read miss, or a store or atomic sector missing
+ * the L2, which is written back later): counted in the current window;
+ * a full window's imbalance goes into the totals. */
+static void end_window(ws_replay *r);
+static void note_partition(ws_replay *r, uint64_t sec) {
+  if (!r->pcnt) return;
+  r->pcnt[ws_rp_partition(sec, r->cs.partitions, r->cs.interleave)]++;
+  if (++r->pn >= WS_RP_WINDOW_CHUNKS * r->cs.partitions * rp_chunk_sectors(r)) end_window(r);
+}
+
+static void end_window(ws_replay *r) {
+  if (!r->pcnt || !r->pn) return;
+  uint32_t g = rp_chunk_sectors(r);
+  r->cs.part_weighted += r->pn * ws_rp_request_imbalance(r->pcnt, r->cs.partitions, r->pn, g);
+  r->cs.part_sectors += r->pn;
+  memset(r->pcnt, 0, r->cs.partitions * sizeof *r->pcnt);
+  r->pn = 0;
+}
 
 /* One sector through the caches of SM `sm`. */
 static void access_sector(ws_replay *r, ws_cache *c1, uint64_t e) {
@@ -296,30 +352,34 @@ static void access_sector(ws_replay *r, ws_cache *c1, uint64_t e) {
   if (!write) {
     if (cs->have_l1 && (r->l1_global || local)) {
       cs->l1_access++;
-      if (ws_cache_access_rw(c1, sec, 1, 0)) {
+      if (ws_prof_cache_access_rw(c1, sec, 1, 0)) {
         cs->l1_hit++;
         return;
       }
     }
     cs->l2_access++;
-    if (ws_cache_access_rw(l2, sec, 1, 0)) {
+    if (ws_prof_cache_access_rw(l2, sec, 1, 0)) {
       cs->l2_hit++;
     } else {
       cs->dram_read_sectors++;
       note_dram(r, sec, 0);
+      note_partition(r, sec);
     }
     if (l2->evicted_dirty) note_writeback(r, l2->evicted_line, l2->evicted_dirty);
     return;
   }
   /* L1: write-through, no allocate (a present sector is updated). */
-  if (cs->have_l1 && !atomic) ws_cache_access_rw(c1, sec, 0, 0);
+  if (cs->have_l1 && !atomic) ws_prof_cache_access_rw(c1, sec, 0, 0);
   /* L2: write-back, write-allocate; an atomic reads the sector first. */
   cs->l2_access++;
-  if (ws_cache_access_rw(l2, sec, 1, 1)) {
+  if (ws_prof_cache_access_rw(l2, sec, 1, 1)) {
     cs->l2_hit++;
-  } else if (atomic) {
-    cs->dram_read_sectors++;
-    note_dram(r, sec, 0);
+  } else {
+    note_partition(r, sec);
+    if (atomic) {
+      cs->dram_read_sectors++;
+      note_dram(r, sec, 0);
+    }
   }
   if (l2->evicted_dirty) note_writeback(r, l2->evicted_line, l2->evicted_dirty);
 }
@@ -425,7 +485,7 @@ static void advance(ws_replay *r) {
   }
 }
 
-void ws_rp_put(ws_replay *r, uint64_t slot, const ws_rp_trace *warps, uint32_t nwarps) {
+void ws_prof_rp_put(ws_replay *r, uint64_t slot, const ws_rp_trace *warps, uint32_t nwarps) {
   if (slot >= r->nslots || r->slots[slot].done) return;
   rp_slot *s = &r->slots[slot];
   size_t total = nwarps + 1;
@@ -450,12 +510,13 @@ void ws_rp_put(ws_replay *r, uint64_t slot, const ws_rp_trace *warps, uint32_t n
   advance(r);
 }
 
-void ws_rp_finish(ws_replay *r) {
+void ws_prof_rp_finish(ws_replay *r) {
   for (uint64_t i = 0; i < r->nslots; i++) r->slots[i].done = 1;
   advance(r);
+  end_window(r);
   if (!r->cs.have_l2) return;
-  r->cs.dram_write_sectors = r->l2.writebacks + ws_cache_dirty_sectors(&r->l2) +
-                             r->l2g.writebacks + ws_cache_dirty_sectors(&r->l2g);
+  r->cs.dram_write_sectors = r->l2.writebacks + ws_prof_cache_dirty_sectors(&r->l2) +
+                             r->l2g.writebacks + ws_prof_cache_dirty_sectors(&r->l2g);
   /* The flush at the end of the launch. */
   for (int k = 0; r->track && k < 2; k++) {
     const ws_cache *c = k ? &r->l2g : &r->l2;
@@ -563,7 +624,7 @@ static double grid_reads(const ws_replay *r, double scale) {
   return rd;
 }
 
-void ws_rp_estimate_grid(ws_rp_estimate *out, const ws_replay *r, double scale) {
+void ws_prof_rp_estimate_grid(ws_rp_estimate *out, const ws_replay *r, double scale) {
   const ws_rp_stats *cs = &r->cs;
   double sb = cs->sector;
   double rd = (double)cs->dram_read_sectors * scale, wr = (double)cs->dram_write_sectors * scale;

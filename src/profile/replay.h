@@ -22,10 +22,14 @@
 #include <stdint.h>
 
 #include "warpsight/gpu.h"
-#include "warpsight/memsim.h"
+#include "profile/memsim.h"
 
 /* Flags in the low bits of a recorded sector address (sectors are 32-byte
  * aligned). */
+/* DRAM sectors in one window of the partition count: this many passes
+ * over every partition's chunk (docs/profile.md, "DRAM partitions"). */
+enum { WS_RP_WINDOW_CHUNKS = 2 };
+
 enum { WS_RP_WRITE = 1, WS_RP_ATOMIC = 2, WS_RP_LOCAL = 4, WS_RP_FIRST = 8, WS_RP_FLAGS = 31 };
 
 /* A growable list of recorded sectors (one warp's, during a block). */
@@ -35,8 +39,8 @@ typedef struct ws_rp_trace {
   int short_of_memory; /* a push failed: the trace lost entries */
 } ws_rp_trace;
 
-void ws_rp_trace_push(ws_rp_trace *t, uint64_t v);
-void ws_rp_trace_free(ws_rp_trace *t);
+void ws_prof_rp_trace_push(ws_rp_trace *t, uint64_t v);
+void ws_prof_rp_trace_free(ws_rp_trace *t);
 
 /* What the replay counted. */
 typedef struct ws_rp_stats {
@@ -48,6 +52,14 @@ typedef struct ws_rp_stats {
   uint64_t dram_write_sectors;    /* dirty L2 sectors written back or flushed */
   uint64_t requests;              /* requests replayed */
   uint32_t l1_bytes, l1_ways, l1_line, l2_bytes, l2_ways, l2_line, sector;
+  /* DRAM partition load (docs/profile.md, "DRAM partitions"): per request,
+   * its sectors that miss the L2 (each one DRAM transfer, now or at
+   * write-back) counted per partition; the request's imbalance is its
+   * busiest partition's count over the count a contiguous run of as many
+   * sectors would put there (at least 1), weighted by those sectors. */
+  uint32_t partitions, interleave; /* the GPU's facts (0: unknown, not counted) */
+  double part_weighted;           /* sum of sectors x imbalance */
+  uint64_t part_sectors;          /* sum of sectors */
   uint32_t nsm;                   /* SMs the replay uses */
   uint32_t blocks_per_sm;         /* resident blocks per SM */
   int lost_records;               /* some block's record was lost (out of memory) */
@@ -65,25 +77,25 @@ typedef struct ws_rp_region {
  * sample) it also attributes DRAM traffic to `regions` (ascending,
  * non-overlapping; copied), remembers which sectors it read and wrote back
  * and how far each block's accesses spread in each region, for
- * ws_rp_estimate_grid, and keeps the data of regions the blocks do not
+ * ws_prof_rp_estimate_grid, and keeps the data of regions the blocks do not
  * spread over in the sample's share of the L2 (hashed sets), the others in
  * a whole L2 (docs/profile.md, "Sampling").  NULL when out of memory or
  * when the GPU's cache geometry is unusable. */
-ws_replay *ws_rp_new(const ws_gpu *g, uint64_t nslots, uint64_t grid_blocks,
+ws_replay *ws_prof_rp_new(const ws_gpu *g, uint64_t nslots, uint64_t grid_blocks,
                      uint32_t blocks_per_sm, int track, const ws_rp_region *regions,
                      size_t nregions);
-void ws_rp_free(ws_replay *r);
+void ws_prof_rp_free(ws_replay *r);
 
 /* Hand over slot `slot`'s record: warp w's sectors are warps[w] (nwarps of
  * them; copied).  Replays whatever became possible. */
-void ws_rp_put(ws_replay *r, uint64_t slot, const ws_rp_trace *warps, uint32_t nwarps);
+void ws_prof_rp_put(ws_replay *r, uint64_t slot, const ws_rp_trace *warps, uint32_t nwarps);
 
 /* Replay to the end (a slot never handed over counts as a block without
  * requests: only a faulted run leaves one) and flush the L2's dirty
  * sectors into dram_write_sectors. */
-void ws_rp_finish(ws_replay *r);
+void ws_prof_rp_finish(ws_replay *r);
 
-const ws_rp_stats *ws_rp_stats_of(const ws_replay *r);
+const ws_rp_stats *ws_prof_rp_stats_of(const ws_replay *r);
 
 /* The whole grid's DRAM traffic and cache ratios from a replay of a sample
  * of its blocks, `scale` = grid blocks / replayed blocks (docs/profile.md,
@@ -103,11 +115,21 @@ typedef struct ws_rp_estimate {
                                estimate removes, over its L2 accesses */
   double miss_ratio;        /* estimated DRAM-read sectors / load sectors */
 } ws_rp_estimate;
-void ws_rp_estimate_grid(ws_rp_estimate *out, const ws_replay *r, double scale);
+void ws_prof_rp_estimate_grid(ws_rp_estimate *out, const ws_replay *r, double scale);
+
+/* The DRAM partition of byte address `addr` (partitions P, interleave G
+ * bytes): the base-2^b digits of addr / G summed, mod P, with 2^b the
+ * smallest power of two >= P: an approximation of the GPUs' undocumented
+ * address hash that, unlike plain addr / G mod P, spreads power-of-two
+ * strides (docs/profile.md, "DRAM partitions"). */
+uint32_t ws_rp_partition(uint64_t addr, uint32_t partitions, uint32_t interleave);
+/* The imbalance of one request's DRAM sectors: `counts[p]` sectors in
+ * partition p, n in all, g sectors per interleave chunk (docs/profile.md). */
+double ws_rp_request_imbalance(const uint32_t *counts, uint32_t partitions, uint32_t n, uint32_t g);
 
 /* Resident blocks per SM for the replay: the occupancy calculator's
  * figure for the block size and resources (NaN: not limiting), at least 1. */
-uint32_t ws_rp_blocks_per_sm(const ws_gpu *g, uint64_t threads_per_block, double regs,
+uint32_t ws_prof_rp_blocks_per_sm(const ws_gpu *g, uint64_t threads_per_block, double regs,
                              double shared_bytes);
 
 #endif

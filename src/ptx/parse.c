@@ -185,14 +185,25 @@ static int tok_is(const token *t, const char *s) {
   return t->len == n && memcmp(t->s, s, n) == 0;
 }
 
-static int expect(parser *p, tok_kind k, const char *what) {
-  if (p->tok.kind == k) {
-    next(p);
-    return 1;
-  }
+/* "expected WHAT, found <the current token>". */
+static void expected(parser *p, const char *what) {
   char b[64];
   ERR_TOK(p, &p->tok, "expected %s, found %s", what, tok_desc(&p->tok, b, sizeof b));
+}
+
+/* 1 when the current token is a k; else "expected WHAT, found ..." and 0.
+ * Consumes nothing. */
+static int want(parser *p, tok_kind k, const char *what) {
+  if (p->tok.kind == k) return 1;
+  expected(p, what);
   return 0;
+}
+
+/* want(), then past the token. */
+static int expect(parser *p, tok_kind k, const char *what) {
+  if (!want(p, k, what)) return 0;
+  next(p);
+  return 1;
 }
 
 /* Skip to the end of the current statement: past `;`, or before `}`/EOF. */
@@ -273,8 +284,7 @@ static int64_t neg64(uint64_t v) { return (int64_t)(0 - v); }
 static int parse_int(parser *p, int64_t *out, const char *what) {
   int neg = accept(p, T_MINUS);
   if (p->tok.kind != T_INT || p->tok.overflow) {
-    char b[64];
-    ERR_TOK(p, &p->tok, "expected %s, found %s", what, tok_desc(&p->tok, b, sizeof b));
+    expected(p, what);
     return 0;
   }
   *out = neg ? neg64(p->tok.ival) : (int64_t)p->tok.ival;
@@ -324,9 +334,7 @@ static void parse_version(parser *p) {
 /* target -> '.target' IDENT { ',' IDENT } */
 static void parse_target(parser *p) {
   next(p);
-  if (p->tok.kind != T_IDENT) {
-    char b[64];
-    ERR_TOK(p, &p->tok, "expected a target like sm_80, found %s", tok_desc(&p->tok, b, sizeof b));
+  if (!want(p, T_IDENT, "a target like sm_80")) {
     skip_statement(p);
     return;
   }
@@ -340,9 +348,7 @@ static void parse_target(parser *p) {
   next(p);
   const char *extra_start = NULL, *extra_end = NULL;
   while (accept(p, T_COMMA)) {
-    if (p->tok.kind != T_IDENT) {
-      char b[64];
-      ERR_TOK(p, &p->tok, "expected a target option, found %s", tok_desc(&p->tok, b, sizeof b));
+    if (!want(p, T_IDENT, "a target option")) {
       return;
     }
     if (!extra_start) extra_start = p->tok.s;
@@ -386,9 +392,7 @@ static void parse_file(parser *p) {
     skip_statement(p);
     return;
   }
-  if (p->tok.kind != T_STRING) {
-    char b[64];
-    ERR_TOK(p, &p->tok, "expected a file name string, found %s", tok_desc(&p->tok, b, sizeof b));
+  if (!want(p, T_STRING, "a file name string")) {
     skip_statement(p);
     return;
   }
@@ -397,9 +401,7 @@ static void parse_file(parser *p) {
   const char *rs = NULL, *re = NULL;
   while (accept(p, T_COMMA)) {
     if (!rs) rs = p->tok.s;
-    if (p->tok.kind != T_INT) {
-      char b[64];
-      ERR_TOK(p, &p->tok, "expected a number in .file, found %s", tok_desc(&p->tok, b, sizeof b));
+    if (!want(p, T_INT, "a number in .file")) {
       skip_statement(p);
       return;
     }
@@ -511,9 +513,7 @@ static int parse_init_elems(parser *p, init_vec *out, int depth) {
  * The caller consumed linkage; `p->tok` is the space directive. */
 static int parse_var_tail(parser *p, ws_ptx_var *v, int allow_init) {
   const token nt = p->tok;
-  if (nt.kind != T_IDENT) {
-    char b[64];
-    ERR_TOK(p, &nt, "expected a variable name, found %s", tok_desc(&nt, b, sizeof b));
+  if (!want(p, T_IDENT, "a variable name")) {
     return 0;
   }
   v->name = intern(p, nt.s, nt.len);
@@ -631,8 +631,7 @@ static int parse_var_attrs(parser *p, ws_ptx_var *v) {
     return 0;
   }
   if (!v->type) {
-    char b[64];
-    ERR_TOK(p, &p->tok, "expected a type, found %s", tok_desc(&p->tok, b, sizeof b));
+    expected(p, "a type");
     return 0;
   }
   return 1;
@@ -717,8 +716,7 @@ static uint64_t layout_params(ws_ptx_var *v, uint32_t n) {
 static int parse_param(parser *p, ws_ptx_var *v, int allow_anon) {
   int sp = decl_space(&p->tok);
   if (sp != WS_PTX_SP_PARAM && sp != WS_PTX_SP_REG) {
-    char b[64];
-    ERR_TOK(p, &p->tok, "expected .param, found %s", tok_desc(&p->tok, b, sizeof b));
+    expected(p, ".param");
     return 0;
   }
   next(p);
@@ -804,9 +802,7 @@ static int parse_perf(parser *p, ws_ptx_perf *perf) {
   }
   if (tok_is(&t, ".pragma")) {
     next(p);
-    if (p->tok.kind != T_STRING) {
-      char b[64];
-      ERR_TOK(p, &p->tok, "expected a string after .pragma, found %s", tok_desc(&p->tok, b, sizeof b));
+    if (!want(p, T_STRING, "a string after .pragma")) {
       return 0;
     }
     const char *s = intern(p, p->tok.s + 1, p->tok.len - 2);
@@ -850,9 +846,7 @@ static void parse_reg_decl(parser *p) {
   fbuild *fb = &p->fb;
   do {
     const token nt = p->tok;
-    if (nt.kind != T_IDENT) {
-      char b[64];
-      ERR_TOK(p, &nt, "expected a register name, found %s", tok_desc(&nt, b, sizeof b));
+    if (!want(p, T_IDENT, "a register name")) {
       skip_statement(p);
       return;
     }
@@ -981,9 +975,7 @@ static int parse_elements(parser *p, ws_ptx_operand *o, tok_kind close, int opco
       memset(&tmp[n], 0, sizeof tmp[n]);
       if (close == T_RBRACE &&
           (p->tok.kind == T_LBRACK || p->tok.kind == T_LBRACE || p->tok.kind == T_LPAREN)) {
-        char b[64];
-        ERR_TOK(p, &p->tok, "expected a register, '_' or number in vector, found %s",
-                tok_desc(&p->tok, b, sizeof b));
+        expected(p, "a register, '_' or number in vector");
         return 0;
       }
       if (!parse_operand(p, &tmp[n], opcode, depth + 1)) return 0;
@@ -1520,10 +1512,7 @@ static void parse_instruction(parser *p, int32_t guard, int guard_not) {
       if (!accept(p, T_COMMA)) break;
     }
   }
-  if (p->tok.kind != T_SEMI) {
-    char b[64];
-    ERR_TOK(p, &p->tok, "expected ',' or ';' after operand, found %s",
-            tok_desc(&p->tok, b, sizeof b));
+  if (!want(p, T_SEMI, "',' or ';' after operand")) {
     skip_statement(p);
     return;
   }
@@ -1584,8 +1573,7 @@ static void parse_callprototype(parser *p, const token *name) {
   int ok = 1;
   if (p->tok.kind == T_LPAREN) ok = parse_param_list(p, &rets, 1);
   if (ok && !(p->tok.kind == T_IDENT && tok_is(&p->tok, "_"))) {
-    char b[64];
-    ERR_TOK(p, &p->tok, "expected '_' in .callprototype, found %s", tok_desc(&p->tok, b, sizeof b));
+    expected(p, "'_' in .callprototype");
     ok = 0;
   }
   if (ok) {
@@ -1622,9 +1610,7 @@ static void parse_branchtargets(parser *p, const token *name) {
   uint32_t n = 0;
   do {
     if (p->tok.kind != T_IDENT || p->tok.s[0] == '%') {
-      char b[64];
-      ERR_TOK(p, &p->tok, "expected a label in .branchtargets, found %s",
-              tok_desc(&p->tok, b, sizeof b));
+      expected(p, "a label in .branchtargets");
       skip_statement(p);
       return;
     }
@@ -1700,10 +1686,7 @@ static void parse_body(parser *p) {
         continue;
       }
       next(p);
-      if (p->tok.kind != T_IDENT) {
-        char b[64];
-        ERR_TOK(p, &p->tok, "expected an instruction after the guard, found %s",
-                tok_desc(&p->tok, b, sizeof b));
+      if (!want(p, T_IDENT, "an instruction after the guard")) {
         skip_statement(p);
         continue;
       }
@@ -1748,9 +1731,7 @@ static void parse_body(parser *p) {
         parse_loc(p);
       } else if (tok_is(&t, ".pragma")) {
         next(p);
-        if (p->tok.kind != T_STRING) {
-          char b[64];
-          ERR_TOK(p, &p->tok, "expected a string after .pragma, found %s", tok_desc(&p->tok, b, sizeof b));
+        if (!want(p, T_STRING, "a string after .pragma")) {
           skip_statement(p);
           continue;
         }
@@ -1816,18 +1797,16 @@ static void finish_function(parser *p, ws_ptx_function *f) {
     v->offset = (*frame[k] + a - 1) / a * a;
     *frame[k] = v->offset + v->size;
   }
-  f->nvars = fb->vars.n;
-  f->vars = arena_copy(p, fb->vars.v, fb->vars.n, sizeof *fb->vars.v);
-  f->nprotos = fb->protos.n;
-  f->protos = arena_copy(p, fb->protos.v, fb->protos.n, sizeof *fb->protos.v);
-  f->nbtables = fb->btables.n;
-  f->btables = arena_copy(p, fb->btables.v, fb->btables.n, sizeof *fb->btables.v);
-  f->ninsts = fb->insts.n;
-  f->insts = arena_copy(p, fb->insts.v, fb->insts.n, sizeof *fb->insts.v);
-  f->nextra = fb->extra.n;
-  f->extra = arena_copy(p, fb->extra.v, fb->extra.n, sizeof *fb->extra.v);
-  f->nitems = fb->items.n;
-  f->items = arena_copy(p, fb->items.v, fb->items.n, sizeof *fb->items.v);
+  /* each builder array into the arena: f->NAME (count f->nNAME) from fb->NAME */
+#define FREEZE(count, name) \
+  (f->count = fb->name.n, f->name = arena_copy(p, fb->name.v, fb->name.n, sizeof *fb->name.v))
+  FREEZE(nvars, vars);
+  FREEZE(nprotos, protos);
+  FREEZE(nbtables, btables);
+  FREEZE(ninsts, insts);
+  FREEZE(nextra, extra);
+  FREEZE(nitems, items);
+#undef FREEZE
   f->nscopes = fb->nscopes;
 }
 
@@ -1894,9 +1873,7 @@ static void parse_function(parser *p, uint8_t linkage) {
     }
   }
   const token nt = p->tok;
-  if (nt.kind != T_IDENT) {
-    char b[64];
-    ERR_TOK(p, &nt, "expected a function name, found %s", tok_desc(&nt, b, sizeof b));
+  if (!want(p, T_IDENT, "a function name")) {
     skip_module_item(p);
     return;
   }

@@ -73,13 +73,6 @@ static const char *const sreg_names[] = {
 #undef SREG
 };
 
-static const unsigned char sreg_bits[] = {
-    0,
-#define SREG(id, name, vec, bits) bits,
-#include "warpsight/ptx/sregs.def"
-#undef SREG
-};
-
 _Static_assert(WS_PTX_MOD_COUNT <= 256, "modset holds 256 modifiers");
 
 const char *ws_ptx_opcode_name(ws_ptx_opcode op) {
@@ -115,9 +108,6 @@ ws_ptx_modgroup ws_ptx_mod_group(ws_ptx_mod m) {
 }
 const char *ws_ptx_sreg_name(ws_ptx_sreg s) {
   return (unsigned)s < WS_PTX_SR_COUNT ? sreg_names[s] : "?";
-}
-int ws_ptx_sreg_bits(ws_ptx_sreg s) {
-  return (unsigned)s < WS_PTX_SR_COUNT ? sreg_bits[s] : 0;
 }
 
 #include "ptx/ptx_int.h"

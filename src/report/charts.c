@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "util/strbuf.h"
-#include "warpsight/transit.h"
+#include "model/transit.h"
 
 #ifdef WS_HAVE_CAIRO
 #include <cairo-svg.h>
@@ -677,7 +677,7 @@ int ws_chart_benefit(const char *path, const ws_model_result *r, ws_diag *d) {
   c.x0 = c.y0 = 0;
   c.x1 = c.y1 = m * 1.15;
   snprintf(c.title, sizeof c.title, "GPUPerf benefit chart: %s", /* the model's rule */
-           ws_gpuperf_memory_bound(v[B_TCOMP], v[B_TMEM]) ? "memory bound" : "compute bound");
+           ws_model_gpuperf_memory_bound(v[B_TCOMP], v[B_TMEM]) ? "memory bound" : "compute bound");
   snprintf(c.desc, sizeof c.desc,
            "Sim et al. PPoPP'12 Figure 4: A = (T_mem, T_comp), A' = (T_mem', "
            "T_comp); benefits B_serial, B_itilp, B_fp, B_memlp in cycles.");
@@ -717,14 +717,14 @@ static void draw_transit(canvas *c, const void *data) {
   cairo_move_to(cr, tx(c, 0), ty(c, 0));
   double kd = tp->k_delta;
   cairo_line_to(cr, tx(c, kd < c->x1 ? kd : c->x1),
-                ty(c, ws_transit_f(tp, kd < c->x1 ? kd : c->x1)));
-  cairo_line_to(cr, tx(c, c->x1), ty(c, ws_transit_f(tp, c->x1)));
+                ty(c, ws_model_transit_f(tp, kd < c->x1 ? kd : c->x1)));
+  cairo_line_to(cr, tx(c, c->x1), ty(c, ws_model_transit_f(tp, c->x1)));
   cairo_stroke(cr);
   /* g(n - k), reversed; 0 for k > n. */
   color(c, 0.85, 0.35, 0.0);
   double n = tp->n, bk = n - tp->m; /* the corner of g in k */
-  cairo_move_to(cr, tx(c, 0), ty(c, ws_transit_g(tp, n)));
-  if (bk > 0) cairo_line_to(cr, tx(c, bk), ty(c, ws_transit_g(tp, tp->m)));
+  cairo_move_to(cr, tx(c, 0), ty(c, ws_model_transit_g(tp, n)));
+  if (bk > 0) cairo_line_to(cr, tx(c, bk), ty(c, ws_model_transit_g(tp, tp->m)));
   cairo_line_to(cr, tx(c, n), ty(c, 0));
   cairo_stroke(cr);
   cairo_restore(cr);
@@ -753,10 +753,10 @@ static void draw_transit(canvas *c, const void *data) {
   /* Curve names: f above its slope, g beside its slope. */
   double kf = 0.5 * (kd < c->x1 ? kd : c->x1);
   color(c, 0.1, 0.3, 0.85);
-  text(c, tx(c, kf) - 10, ty(c, ws_transit_f(tp, kf)) - 10,
+  text(c, tx(c, kf) - 10, ty(c, ws_model_transit_f(tp, kf)) - 10,
        "f(k): memory supply", 13, 1, 1, 0, 1);
   double kg = bk > 0 ? (bk + n) / 2 : n / 2;
-  double gy = ws_transit_g(tp, n - kg);
+  double gy = ws_model_transit_g(tp, n - kg);
   color(c, 0.85, 0.35, 0.0);
   const char *gname = "g(x): computation demand";
   if (gy <= c->y1 && tx(c, kg) + 12 + text_width(c, gname, 13, 1) < c->px1)
@@ -776,11 +776,11 @@ static void draw_transit(canvas *c, const void *data) {
     text(c, tx(c, kd), ty(c, tp->r) + 10, b, 12, 0.5, 0, 0, 0);
   }
   color(c, 0.85, 0.35, 0.0);
-  if (bk >= 0 && ws_transit_g(tp, tp->m) <= c->y1) {
-    dot(c, bk, ws_transit_g(tp, tp->m), 5);
+  if (bk >= 0 && ws_model_transit_g(tp, tp->m) <= c->y1) {
+    dot(c, bk, ws_model_transit_g(tp, tp->m), 5);
     num(n1, sizeof n1, tp->m);
     snprintf(b, sizeof b, "pi (x = M = %s)", n1);
-    text(c, tx(c, bk), ty(c, ws_transit_g(tp, tp->m)) - 10, b, 12, 0.5, 1, 0, 0);
+    text(c, tx(c, bk), ty(c, ws_model_transit_g(tp, tp->m)) - 10, b, 12, 0.5, 1, 0, 0);
   }
 
   /* Equilibrium: the point, a short name placed clear of the curves, and
@@ -815,7 +815,7 @@ static void draw_transit(canvas *c, const void *data) {
   snprintf(b, sizeof b, "equilibrium: k = %s, x = %s threads", n1, n2);
   text(c, c->px0 + 10, c->py0 + 10, b, 12, 0, 0, 0, 0);
   snprintf(b, sizeof b, "memory %.3g GB/s, computation %.3g Gops/s per SM", r,
-           ws_transit_cs(tp, n - k));
+           ws_model_transit_cs(tp, n - k));
   text(c, c->px0 + 10, c->py0 + 28, b, 12, 0, 0, 0, 0);
 }
 
@@ -841,7 +841,7 @@ int ws_chart_transit(const char *path, const ws_model_result *r, ws_diag *d) {
   c.x1 = t.tp.n > t.tp.k_delta ? t.tp.n : t.tp.k_delta;
   c.x1 *= 1.08;
   double ymax = t.tp.r;
-  double gc = ws_transit_g(&t.tp, t.tp.m);
+  double gc = ws_model_transit_g(&t.tp, t.tp.m);
   if (gc > ymax) ymax = gc < 3 * t.tp.r ? gc : 3 * t.tp.r;
   if (t.v[T_MS] > ymax) ymax = t.v[T_MS];
   c.y0 = 0;

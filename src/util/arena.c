@@ -18,8 +18,7 @@ typedef struct block {
 } block;
 
 struct ws_arena {
-  block *head;  /* current block (allocations come from here) */
-  size_t total; /* bytes handed out */
+  block *head; /* current block (allocations come from here) */
 };
 
 enum { BLOCK_SIZE = 64 * 1024 };
@@ -36,7 +35,6 @@ void *ws_arena_alloc(ws_arena *a, size_t size) {
   b->next = a->head;
   b->used = b->cap = need;
   a->head = b;
-  a->total += size;
   memset(b->data, 0, need ? need : 1);
   return b->data;
 #else
@@ -51,7 +49,6 @@ void *ws_arena_alloc(ws_arena *a, size_t size) {
   }
   void *p = a->head->data + a->head->used;
   a->head->used += need;
-  a->total += size;
   memset(p, 0, need);
   return p;
 #endif
@@ -65,11 +62,6 @@ char *ws_arena_strndup(ws_arena *a, const char *s, size_t n) {
   return p;
 }
 
-char *ws_arena_strdup(ws_arena *a, const char *s) {
-  return ws_arena_strndup(a, s, strlen(s));
-}
-
-size_t ws_arena_used(const ws_arena *a) { return a ? a->total : 0; }
 
 void ws_arena_free(ws_arena *a) {
   if (!a) return;

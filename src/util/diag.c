@@ -9,13 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *dup_str(const char *s) {
-  if (!s) return NULL;
-  size_t n = strlen(s);
-  char *p = malloc(n + 1);
-  if (p) memcpy(p, s, n + 1);
-  return p;
-}
+#include "util/strbuf.h"
+#include "util/vec.h"
 
 /* Cut s (n bytes) to at most max bytes at a UTF-8 character boundary and
  * end it with an ellipsis: a 100 MB kernel name or source line in a
@@ -31,25 +26,16 @@ int ws_diag_addv(ws_diag *d, ws_severity sev, const char *file, int line,
                  int col, const char *fmt, va_list ap) {
   if (!d) return WS_EINVAL;
   if (sev == WS_SEV_ERROR) d->errors++;
-  if (d->count == d->cap) {
-    size_t cap = d->cap ? d->cap * 2 : 8;
-    ws_diag_entry *items = realloc(d->items, cap * sizeof *items);
-    if (!items) return WS_EINVAL;
-    d->items = items;
-    d->cap = cap;
-  }
-  va_list ap2;
-  va_copy(ap2, ap);
-  int n = vsnprintf(NULL, 0, fmt, ap2);
-  va_end(ap2);
-  if (n < 0) return WS_EINVAL;
-  char *msg = malloc((size_t)n + 1);
+  if (WS_VEC_RESERVE(d->items, d->cap, d->count + 1)) return WS_EINVAL;
+  ws_strbuf b = WS_STRBUF_INIT;
+  ws_sb_vprintf(&b, fmt, ap);
+  size_t n = b.n;
+  char *msg = ws_sb_take(&b);
   if (!msg) return WS_EINVAL;
-  vsnprintf(msg, (size_t)n + 1, fmt, ap);
-  clip(msg, (size_t)n, WS_DIAG_MAX_MESSAGE);
+  clip(msg, n, WS_DIAG_MAX_MESSAGE);
   ws_diag_entry *e = &d->items[d->count++];
   e->severity = sev;
-  e->file = dup_str(file);
+  e->file = ws_strdup(file);
   e->line = line;
   e->col = col;
   e->message = msg;
@@ -105,76 +91,51 @@ static const char *sev_name(ws_severity s) {
   return "error";
 }
 
-/* Appends to a growable buffer; returns 0 or -1 on ENOMEM. */
-typedef struct buf {
-  char *p;
-  size_t len, cap;
-} buf;
-
-static int buf_printf(buf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static int buf_printf(buf *b, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  if (n < 0) return -1;
-  if (b->len + (size_t)n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->len + (size_t)n + 1) cap *= 2;
-    char *p = realloc(b->p, cap);
-    if (!p) return -1;
-    b->p = p;
-    b->cap = cap;
-  }
-  va_start(ap, fmt);
-  vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
-  va_end(ap);
-  b->len += (size_t)n;
-  return 0;
-}
-
 /* Appends entry e as "file:line:col: error: msg\n" (+ source and caret). */
-static int format_entry(buf *b, const ws_diag_entry *e) {
-  int r = 0;
+static void format_entry(ws_strbuf *b, const ws_diag_entry *e) {
   if (e->file && e->line > 0 && e->col > 0)
-    r = buf_printf(b, "%s:%d:%d: ", e->file, e->line, e->col);
+    ws_sb_printf(b, "%s:%d:%d: ", e->file, e->line, e->col);
   else if (e->file && e->line > 0)
-    r = buf_printf(b, "%s:%d: ", e->file, e->line);
+    ws_sb_printf(b, "%s:%d: ", e->file, e->line);
   else if (e->file)
-    r = buf_printf(b, "%s: ", e->file);
-  if (r == 0) r = buf_printf(b, "%s: %s\n", sev_name(e->severity), e->message);
-  if (r == 0 && e->source_line) {
-    r = buf_printf(b, "  %s\n  ", e->source_line);
-    size_t n = strlen(e->source_line);
-    for (int c = 1; r == 0 && c < e->col; c++) {
-      char ch = (size_t)(c - 1) < n ? e->source_line[c - 1] : ' ';
-      r = buf_printf(b, "%c", ch == '\t' ? '\t' : ' ');
+    ws_sb_printf(b, "%s: ", e->file);
+  ws_sb_printf(b, "%s: %s\n", sev_name(e->severity), e->message);
+  if (e->source_line) {
+    ws_sb_printf(b, "  %s\n  ", e->source_line);
+    size_t len = strlen(e->source_line);
+    for (int c = 1; c < e->col; c++) {
+      char ch = (size_t)(c - 1) < len ? e->source_line[c - 1] : ' ';
+      ws_sb_putc(b, ch == '\t' ? '\t' : ' ');
     }
-    if (r == 0) r = buf_printf(b, "^\n");
+    ws_sb_puts(b, "^\n");
   }
-  return r;
 }
 
 char *ws_diag_format_entry(const ws_diag_entry *e) {
-  buf b = {NULL, 0, 0};
-  if (buf_printf(&b, "%s", "") < 0 || format_entry(&b, e) < 0) {
-    free(b.p);
-    return NULL;
-  }
-  return b.p;
+  ws_strbuf b = WS_STRBUF_INIT;
+  format_entry(&b, e);
+  return ws_sb_take(&b);
 }
 
 char *ws_diag_format(const ws_diag *d) {
-  buf b = {NULL, 0, 0};
-  if (buf_printf(&b, "%s", "") < 0) return NULL;
-  for (size_t i = 0; d && i < d->count; i++) {
-    if (format_entry(&b, &d->items[i]) < 0) {
-      free(b.p);
-      return NULL;
-    }
+  ws_strbuf b = WS_STRBUF_INIT;
+  for (size_t i = 0; d && i < d->count; i++) format_entry(&b, &d->items[i]);
+  return ws_sb_take(&b);
+}
+
+int ws_diag_print(FILE *f, const ws_diag *d, const char *who) {
+  char *s = ws_diag_format(d);
+  if (!s) return WS_ENOMEM;
+  for (const char *p = s; *p;) {
+    const char *nl = strchr(p, '\n');
+    size_t n = nl ? (size_t)(nl - p) : strlen(p);
+    int bare = strncmp(p, "error:", 6) == 0 || strncmp(p, "warning:", 8) == 0 ||
+               strncmp(p, "note:", 5) == 0;
+    fprintf(f, "%s%s%.*s\n", bare && who ? who : "", bare && who ? ": " : "", (int)n, p);
+    p += n + (nl ? 1 : 0);
   }
-  return b.p;
+  free(s);
+  return WS_OK;
 }
 
 void ws_diag_clear(ws_diag *d) {

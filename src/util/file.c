@@ -134,5 +134,5 @@ int ws_parse_file(void *out, const char *path, ws_diag *d, ws_text_parser *parse
   size_t before = d ? d->errors : 0;
   st = parse(out, text, len, path, d);
   free(text);
-  return ws_diag_oom(d, st, before, path, "reading its %zu bytes", len);
+  return ws_diag_oom(d, st, before, path, "loading its %zu bytes", len);
 }

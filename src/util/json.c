@@ -1,8 +1,8 @@
 /*
- * json.c — cJSON access with path-naming errors (warpsight/json.h).
+ * json.c — cJSON access with path-naming errors (util/json.h).
  * Every message has the form "ORIGIN: error: PATH: what was expected".
  */
-#include "warpsight/json.h"
+#include "util/json.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -77,14 +77,22 @@ static const char *check_text(ws_json_check c) {
   return "a number";
 }
 
+/* obj's member `key` in *it: WS_OK, WS_EMISSING when absent and optional,
+ * or an error naming the path and what was expected. */
+static int member(const cJSON **it, const cJSON *obj, const char *path, const char *key,
+                  int required, const char *what, const char *origin, ws_diag *d) {
+  *it = obj ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+  if (*it) return WS_OK;
+  if (required) return ws_json_error(d, origin, path, key, "missing (expected %s)", what);
+  return WS_EMISSING;
+}
+
 int ws_json_get_number(const cJSON *obj, const char *path, const char *key,
                        int required, ws_json_check check, double *out,
                        const char *origin, ws_diag *d) {
-  const cJSON *it = obj ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
-  if (!it) {
-    if (required) return ws_json_error(d, origin, path, key, "missing (expected %s)", check_text(check));
-    return WS_EMISSING;
-  }
+  const cJSON *it;
+  int st = member(&it, obj, path, key, required, check_text(check), origin, d);
+  if (st != WS_OK) return st;
   double v;
   if (!ws_json_number(it, &v) || !isfinite(v))
     return ws_json_error(d, origin, path, key, "expected %s", check_text(check));
@@ -105,11 +113,9 @@ int ws_json_get_number(const cJSON *obj, const char *path, const char *key,
 int ws_json_get_string(const cJSON *obj, const char *path, const char *key,
                        int required, const char **out, const char *origin,
                        ws_diag *d) {
-  const cJSON *it = obj ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
-  if (!it) {
-    if (required) return ws_json_error(d, origin, path, key, "missing (expected a string)");
-    return WS_EMISSING;
-  }
+  const cJSON *it;
+  int st = member(&it, obj, path, key, required, "a string", origin, d);
+  if (st != WS_OK) return st;
   if (cJSON_IsObject(it)) it = cJSON_GetObjectItemCaseSensitive(it, "value");
   if (!cJSON_IsString(it) || !it->valuestring)
     return ws_json_error(d, origin, path, key, "expected a string");
@@ -121,11 +127,9 @@ int ws_json_get_object(const cJSON *obj, const char *path, const char *key,
                        int required, const cJSON **out, const char *origin,
                        ws_diag *d) {
   *out = NULL;
-  const cJSON *it = obj ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
-  if (!it) {
-    if (required) return ws_json_error(d, origin, path, key, "missing (expected an object)");
-    return WS_EMISSING;
-  }
+  const cJSON *it;
+  int st = member(&it, obj, path, key, required, "an object", origin, d);
+  if (st != WS_OK) return st;
   if (!cJSON_IsObject(it)) return ws_json_error(d, origin, path, key, "expected an object");
   *out = it;
   return WS_OK;

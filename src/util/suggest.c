@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-int ws_edit_distance(const char *a, const char *b) {
+int ws_suggest_distance(const char *a, const char *b) {
   size_t m = strlen(a), n = strlen(b);
   if (m > 31 || n > 31) return 3;
   int t[32][32];
@@ -28,7 +28,7 @@ const char *ws_suggest(const char *name, const char *const *known) {
   const char *best = NULL;
   int bd = 3;
   for (int i = 0; known[i]; i++) {
-    int dd = ws_edit_distance(name, known[i]);
+    int dd = ws_suggest_distance(name, known[i]);
     if (dd < bd && (dd == 1 || (dd == 2 && strlen(known[i]) >= 5))) {
       bd = dd;
       best = known[i];

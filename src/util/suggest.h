@@ -9,7 +9,7 @@
 /* Edit distance of a and b (insertions, deletions, substitutions and
  * transpositions of neighbours: "ouput", "inti", "grdi" are all 1 away),
  * capped at 3 (only small distances matter); 3 for names over 31 bytes. */
-int ws_edit_distance(const char *a, const char *b);
+int ws_suggest_distance(const char *a, const char *b);
 
 /* The name of `known` (a NULL-terminated list) closest to `name`: at
  * distance 1, or 2 for names of 5 or more letters; NULL when none is that

@@ -14,6 +14,8 @@
 
 #include "warpsight/valid.h"
 
+#include "util/file.h"
+
 typedef struct strvec {
   char **v;     /* owned strings */
   size_t n;     /* in use */
@@ -44,7 +46,7 @@ static void set_src(ws_diag *d, const char *text, size_t len, size_t line_start)
   ws_diag_set_source(d, text + line_start, e - line_start);
 }
 
-void ws_csv_free(ws_csv *c) {
+void ws_valid_csv_free(ws_csv *c) {
   if (!c) return;
   free(c->origin);
   for (size_t i = 0; i < c->ncols; i++) free(c->header[i]);
@@ -55,7 +57,7 @@ void ws_csv_free(ws_csv *c) {
   free(c);
 }
 
-int ws_csv_parse(ws_csv **out, const char *text, size_t len, const char *origin,
+int ws_valid_csv_parse(ws_csv **out, const char *text, size_t len, const char *origin,
                  ws_diag *d) {
   *out = NULL;
   if (!origin) origin = "<csv>";
@@ -216,18 +218,16 @@ done:
   return st;
 }
 
-int ws_csv_read(ws_csv **out, const char *path, ws_diag *d) {
-  char *text;
-  size_t len;
-  *out = NULL;
-  int st = ws_read_file(&text, &len, path, d);
-  if (st) return st;
-  st = ws_csv_parse(out, text, len, path, d);
-  free(text);
-  return st;
+static int parse_csv(void *out, const char *text, size_t len, const char *path, ws_diag *d) {
+  return ws_valid_csv_parse(out, text, len, path, d);
 }
 
-int ws_csv_column(const ws_csv *c, const char *name) {
+int ws_valid_csv_read(ws_csv **out, const char *path, ws_diag *d) {
+  *out = NULL;
+  return ws_parse_file(out, path, d, parse_csv);
+}
+
+int ws_valid_csv_column(const ws_csv *c, const char *name) {
   for (size_t i = 0; i < c->ncols; i++)
     if (strcmp(c->header[i], name) == 0) return (int)i;
   return -1;

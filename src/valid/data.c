@@ -27,13 +27,13 @@ static pthread_once_t names_once = PTHREAD_ONCE_INIT;
 
 static void names_init(void) {
   ws_csv *c = NULL;
-  if (ws_csv_parse(&c, ws_valid_gpu_names_csv, strlen(ws_valid_gpu_names_csv),
+  if (ws_valid_csv_parse(&c, ws_valid_gpu_names_csv, strlen(ws_valid_gpu_names_csv),
                    "data/validation/gpu-names.csv", NULL) != WS_OK)
     return;
-  names.col_csv = ws_csv_column(c, "csv_name");
-  names.col_db = ws_csv_column(c, "gpu");
+  names.col_csv = ws_valid_csv_column(c, "csv_name");
+  names.col_db = ws_valid_csv_column(c, "gpu");
   if (names.col_csv < 0 || names.col_db < 0) {
-    ws_csv_free(c);
+    ws_valid_csv_free(c);
     return;
   }
   names.csv = c;
@@ -46,12 +46,12 @@ size_t ws_valid_gpu_table_count(void) {
 
 const char *ws_valid_gpu_table_csv(size_t i) {
   if (i >= ws_valid_gpu_table_count()) return NULL;
-  return ws_csv_cell(names.csv, i, (size_t)names.col_csv);
+  return ws_valid_csv_cell(names.csv, i, (size_t)names.col_csv);
 }
 
 const char *ws_valid_gpu_table_db(size_t i) {
   if (i >= ws_valid_gpu_table_count()) return NULL;
-  return ws_csv_cell(names.csv, i, (size_t)names.col_db);
+  return ws_valid_csv_cell(names.csv, i, (size_t)names.col_db);
 }
 
 const char *ws_valid_gpu_name(const char *name) {
@@ -85,14 +85,14 @@ static const char *const col_names[C_COUNT] = {
 
 static int bad_cell(ws_diag *d, const ws_csv *c, size_t r, int col, const char *what) {
   ws_diag_add(d, WS_SEV_ERROR, c->origin, c->lines[r], 0, "column %s: %s, got '%s'",
-              c->header[col], what, ws_csv_cell(c, r, (size_t)col));
+              c->header[col], what, ws_valid_csv_cell(c, r, (size_t)col));
   return WS_EINVAL;
 }
 
 /* A whole number in [lo, hi]. */
 static int get_int(int64_t *out, ws_diag *d, const ws_csv *c, size_t r, int col,
                    int64_t lo, int64_t hi) {
-  const char *s = ws_csv_cell(c, r, (size_t)col);
+  const char *s = ws_valid_csv_cell(c, r, (size_t)col);
   char *end;
   errno = 0;
   long long v = strtoll(s, &end, 10);
@@ -173,7 +173,7 @@ int ws_valid_resolve_gpus(ws_valid_data *v, int col, const char *const *extra, s
   size_t nbad = 0;
   int first_line = 0;
   for (size_t r = 0; r < v->nrows; r++) {
-    const char *name = ws_csv_cell(c, r, (size_t)col);
+    const char *name = ws_valid_csv_cell(c, r, (size_t)col);
     if (allow_files && is_path(name)) {
       int st = file_gpu(v, r, col, name, d);
       if (st) {
@@ -187,9 +187,9 @@ int ws_valid_resolve_gpus(ws_valid_data *v, int col, const char *const *extra, s
     if (!v->rows[r].gpu) v->rows[r].gpu = ws_valid_gpu_name(name);
     if (v->rows[r].gpu) continue;
     size_t count = 0, seen = 0;
-    for (size_t q = 0; q < r && !seen; q++) seen = !strcmp(ws_csv_cell(c, q, (size_t)col), name);
+    for (size_t q = 0; q < r && !seen; q++) seen = !strcmp(ws_valid_csv_cell(c, q, (size_t)col), name);
     if (seen) continue; /* counted at its first row */
-    for (size_t q = r; q < v->nrows; q++) count += !strcmp(ws_csv_cell(c, q, (size_t)col), name);
+    for (size_t q = r; q < v->nrows; q++) count += !strcmp(ws_valid_csv_cell(c, q, (size_t)col), name);
     ws_sb_printf(&b, "%s'%s' (%zu row%s, first on line %d)", nbad ? ", " : "", name, count,
                  count == 1 ? "" : "s", c->lines[r]);
     if (!nbad) first_line = c->lines[r];
@@ -219,12 +219,12 @@ int ws_valid_load_text_ex(ws_valid_data **out, const char *text, size_t len,
                           ws_diag *d) {
   *out = NULL;
   ws_csv *c;
-  int st = ws_csv_parse(&c, text, len, origin, d);
+  int st = ws_valid_csv_parse(&c, text, len, origin, d);
   if (st) return st;
-  if (ws_csv_column(c, "kernel_file") >= 0) { /* the generic format */
+  if (ws_valid_csv_column(c, "kernel_file") >= 0) { /* the generic format */
     ws_valid_data *v = calloc(1, sizeof *v);
     if (!v) {
-      ws_csv_free(c);
+      ws_valid_csv_free(c);
       return WS_ENOMEM;
     }
     v->csv = c;
@@ -238,7 +238,7 @@ int ws_valid_load_text_ex(ws_valid_data **out, const char *text, size_t len,
   }
   int col[C_COUNT];
   for (int k = 0; k < C_COUNT; k++) {
-    col[k] = ws_csv_column(c, col_names[k]);
+    col[k] = ws_valid_csv_column(c, col_names[k]);
     if (col[k] < 0) {
       ws_diag_add(d, WS_SEV_ERROR, c->origin, 1, 0, "missing column '%s'", col_names[k]);
       st = WS_EINVAL;
@@ -249,13 +249,13 @@ int ws_valid_load_text_ex(ws_valid_data **out, const char *text, size_t len,
                 "a measured-times file has the columns of data/validation/README.md "
                 "(Amaris et al.) or those of the generic format: kernel_file, launch, gpu, "
                 "seconds (docs/validation.md)");
-    ws_csv_free(c);
+    ws_valid_csv_free(c);
     return st;
   }
   ws_valid_data *v = calloc(1, sizeof *v);
   if (!v || !(v->rows = calloc(c->nrows ? c->nrows : 1, sizeof *v->rows))) {
     free(v);
-    ws_csv_free(c);
+    ws_valid_csv_free(c);
     return WS_ENOMEM;
   }
   v->csv = c;
@@ -265,14 +265,14 @@ int ws_valid_load_text_ex(ws_valid_data **out, const char *text, size_t len,
     ws_valid_row *w = &v->rows[r];
     int64_t x;
     w->line = c->lines[r];
-    w->gpu_csv = ws_csv_cell(c, r, (size_t)col[C_GPU]);
+    w->gpu_csv = ws_valid_csv_cell(c, r, (size_t)col[C_GPU]);
     if (!w->gpu) continue; /* unknown: reported once by resolve_gpus */
-    w->kernel = ws_csv_cell(c, r, (size_t)col[C_APP]);
+    w->kernel = ws_valid_csv_cell(c, r, (size_t)col[C_APP]);
     if (!ws_valid_kernel_known(w->kernel)) {
       st = bad_cell(d, c, r, col[C_APP], "unknown kernel (see docs/validation.md)");
       continue;
     }
-    w->signature = ws_csv_cell(c, r, (size_t)col[C_KERNEL]);
+    w->signature = ws_valid_csv_cell(c, r, (size_t)col[C_KERNEL]);
     int s = get_int(&x, d, c, r, col[C_SIZE], 1, INT32_MAX);
     w->input_size = x;
     static const int dims[6] = {C_GX, C_GY, C_GZ, C_BX, C_BY, C_BZ};
@@ -284,7 +284,7 @@ int ws_valid_load_text_ex(ws_valid_data **out, const char *text, size_t len,
     if (!s && !(s = get_int(&x, d, c, r, col[C_SSMEM], 0, 1 << 20))) w->static_smem = (int)x;
     if (!s && !(s = get_int(&x, d, c, r, col[C_DSMEM], 0, 1 << 20))) w->dynamic_smem = (int)x;
     if (!s) {
-      const char *t = ws_csv_cell(c, r, (size_t)col[C_DUR]);
+      const char *t = ws_valid_csv_cell(c, r, (size_t)col[C_DUR]);
       char *end;
       double dur = strtod(t, &end);
       if (!*t || *end || !isfinite(dur) || dur <= 0)
@@ -322,7 +322,7 @@ int ws_valid_load_ex(ws_valid_data **out, const char *path, const char *const *e
 
 void ws_valid_data_free(ws_valid_data *v) {
   if (!v) return;
-  ws_csv_free(v->csv);
+  ws_valid_csv_free(v->csv);
   free(v->rows);
   for (size_t i = 0; i < v->nstrings; i++) free(v->strings[i]);
   free(v->strings);

@@ -34,7 +34,8 @@ static const char *const fit_gpuperf[] = {"dram_lat", "delta", NULL};
 static const char *const fit_warpsight[] = {"issue_rate", "lsu_rate", "l2_bytes_per_cycle",
                                             "dram_efficiency", "alu_latency_scale",
                                             "mem_latency_scale", "overlap_p", "launch_us",
-                                            "block_cycles", "divergence_penalty", NULL};
+                                            "block_cycles", "divergence_penalty",
+                                            "partition_camping", NULL};
 static const struct {
   const char *model;          /* model name */
   const char *const *params;  /* NULL-terminated */

@@ -34,7 +34,7 @@ enum { G_REQUIRED = 4 }; /* the first four columns must be present */
 
 static int gbad(ws_diag *d, const ws_csv *c, size_t r, int col, const char *what) {
   ws_diag_add(d, WS_SEV_ERROR, c->origin, c->lines[r], 0, "column %s: %s, got '%s'",
-              c->header[col], what, ws_csv_cell(c, r, (size_t)col));
+              c->header[col], what, ws_valid_csv_cell(c, r, (size_t)col));
   return WS_EINVAL;
 }
 
@@ -43,23 +43,23 @@ static int gbad(ws_diag *d, const ws_csv *c, size_t r, int col, const char *what
 static int row_launch(ws_valid_data *v, size_t r, const int *col, ws_diag *d) {
   const ws_csv *c = v->csv;
   ws_valid_row *w = &v->rows[r];
-  const char *cell = ws_csv_cell(c, r, (size_t)col[G_LAUNCH]);
+  const char *cell = ws_valid_csv_cell(c, r, (size_t)col[G_LAUNCH]);
   if (!*cell) return gbad(d, c, r, col[G_LAUNCH], "expected a launch spec file");
   if (!(w->launch_file = ws_valid_keep(v, ws_valid_resolve_path(c->origin, cell))))
     return WS_ENOMEM;
   ws_launch_spec *s = NULL;
-  int st = ws_launch_spec_load(&s, w->launch_file, d);
+  int st = ws_emu_launch_spec_load(&s, w->launch_file, d);
   if (st) {
     ws_diag_add(d, WS_SEV_ERROR, c->origin, c->lines[r], 0,
                 "column launch: the launch spec '%s' does not load (above)", cell);
     return st;
   }
-  const char *k = col[G_KERNEL] >= 0 ? ws_csv_cell(c, r, (size_t)col[G_KERNEL]) : "";
+  const char *k = col[G_KERNEL] >= 0 ? ws_valid_csv_cell(c, r, (size_t)col[G_KERNEL]) : "";
   if (*k && strcmp(k, s->kernel)) {
     ws_diag_add(d, WS_SEV_ERROR, c->origin, c->lines[r], 0,
                 "column kernel: '%s', but the launch spec '%s' is for kernel '%s'", k, cell,
                 s->kernel);
-    ws_launch_spec_free(s);
+    ws_emu_launch_spec_free(s);
     return WS_EINVAL;
   }
   w->kernel = *k ? k : ws_valid_keep(v, ws_strdup(s->kernel));
@@ -69,7 +69,7 @@ static int row_launch(ws_valid_data *v, size_t r, const int *col, ws_diag *d) {
   w->dynamic_smem = (int)(s->dynamic_shared > INT32_MAX ? INT32_MAX : s->dynamic_shared);
   w->input_size = (int64_t)s->grid[0] * s->grid[1] * s->grid[2] * s->block[0] * s->block[1] *
                   s->block[2];
-  ws_launch_spec_free(s);
+  ws_emu_launch_spec_free(s);
   return w->kernel ? WS_OK : WS_ENOMEM;
 }
 
@@ -78,8 +78,8 @@ static int row_launch(ws_valid_data *v, size_t r, const int *col, ws_diag *d) {
 static int opt_int(long long *out, const ws_csv *c, size_t r, int col, long long hi,
                    ws_diag *d) {
   *out = -1;
-  if (col < 0 || !*ws_csv_cell(c, r, (size_t)col)) return WS_OK;
-  const char *z = ws_csv_cell(c, r, (size_t)col);
+  if (col < 0 || !*ws_valid_csv_cell(c, r, (size_t)col)) return WS_OK;
+  const char *z = ws_valid_csv_cell(c, r, (size_t)col);
   char *end;
   errno = 0;
   long long n = strtoll(z, &end, 10);
@@ -98,15 +98,15 @@ static int generic_row(ws_valid_data *v, size_t r, const int *col, ws_diag *d) {
   const ws_csv *c = v->csv;
   ws_valid_row *w = &v->rows[r];
   w->line = c->lines[r];
-  w->gpu_csv = ws_csv_cell(c, r, (size_t)col[G_GPU]);
+  w->gpu_csv = ws_valid_csv_cell(c, r, (size_t)col[G_GPU]);
   w->regs = w->static_smem = -1; /* unknown: the models see the profile's own */
-  const char *kf = ws_csv_cell(c, r, (size_t)col[G_FILE]);
+  const char *kf = ws_valid_csv_cell(c, r, (size_t)col[G_FILE]);
   if (!*kf) return gbad(d, c, r, col[G_FILE], "expected a PTX or .cu file");
   if (!(w->kernel_file = ws_valid_keep(v, ws_valid_resolve_path(c->origin, kf))))
     return WS_ENOMEM;
   int st = row_launch(v, r, col, d);
   if (st) return st;
-  const char *t = ws_csv_cell(c, r, (size_t)col[G_SECONDS]);
+  const char *t = ws_valid_csv_cell(c, r, (size_t)col[G_SECONDS]);
   char *end;
   double sec = strtod(t, &end);
   if (!*t || *end || !isfinite(sec) || sec <= 0)
@@ -127,7 +127,7 @@ int ws_valid_load_generic(ws_valid_data *v, const char *const *extra, size_t nex
   const ws_csv *c = v->csv;
   int col[G_COUNT], st = WS_OK;
   for (int k = 0; k < G_COUNT; k++) {
-    col[k] = ws_csv_column(c, gcol_names[k]);
+    col[k] = ws_valid_csv_column(c, gcol_names[k]);
     if (col[k] < 0 && k < G_REQUIRED) {
       ws_diag_add(d, WS_SEV_ERROR, c->origin, 1, 0,
                   "missing column '%s' (the generic format needs kernel_file, launch, gpu, "

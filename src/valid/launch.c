@@ -78,7 +78,7 @@ int ws_valid_kernel_known(const char *name) { return find(name) != NULL; }
 
 /* Arguments are built in place in the spec's args array (calloc'd, so a
  * failure part-way leaves only NULL or owned strings for
- * ws_launch_spec_free). */
+ * ws_emu_launch_spec_free). */
 static char *dup(const char *s) {
   size_t n = strlen(s) + 1;
   char *p = malloc(n);
@@ -220,7 +220,7 @@ static int make_args(ws_launch_arg *a, const struct vkernel *k, const ws_valid_r
 /* A generic-format row: its launch spec file, for the row's kernel. */
 static int file_launch(ws_launch_spec **out, const ws_valid_row *r, const char *origin,
                        ws_diag *d) {
-  int st = ws_launch_spec_load(out, r->launch_file, d);
+  int st = ws_emu_launch_spec_load(out, r->launch_file, d);
   if (st) {
     ws_diag_add(d, WS_SEV_ERROR, origin, r->line, 0, "the launch spec '%s' does not load",
                 r->launch_file);
@@ -230,7 +230,7 @@ static int file_launch(ws_launch_spec **out, const ws_valid_row *r, const char *
     ws_diag_add(d, WS_SEV_ERROR, origin, r->line, 0,
                 "the launch spec '%s' is for kernel '%s', the row names '%s'", r->launch_file,
                 (*out)->kernel, r->kernel);
-    ws_launch_spec_free(*out);
+    ws_emu_launch_spec_free(*out);
     *out = NULL;
     return WS_EINVAL;
   }
@@ -261,7 +261,7 @@ int ws_valid_launch(ws_launch_spec **out, const ws_valid_row *r, const char *ori
   *out = s;
   return WS_OK;
 nomem:
-  ws_launch_spec_free(s);
+  ws_emu_launch_spec_free(s);
   return WS_ENOMEM;
 }
 
@@ -335,7 +335,7 @@ cJSON *ws_valid_launch_cjson(const ws_launch_spec *s) {
     double v;
     cJSON_AddItemToArray(args, j);
     cJSON_AddStringToObject(j, a->is_buffer ? "buffer" : "scalar", a->name);
-    cJSON_AddStringToObject(j, "type", ws_elem_type_name(a->type));
+    cJSON_AddStringToObject(j, "type", ws_emu_elem_type_name(a->type));
     if (!a->is_buffer) {
       if (!scalar_value(&v, a)) {
         cJSON_Delete(o);

@@ -58,7 +58,7 @@ int ws_valid_run_models(ws_valid_result *out, const ws_profile *p, const ws_gpu 
   if (!out->time_s) return WS_ENOMEM;
   out->nmodels = nmodels;
   ws_floors fl;
-  ws_floors_compute(&fl, p, g);
+  ws_model_floors_compute(&fl, p, g);
   out->floor_dram_s = fl.dram_ms / 1000.0;
   out->floor_issue_s = fl.issue_ms / 1000.0;
   int any = 0;
@@ -102,8 +102,9 @@ int ws_valid_cache_key(char out[17], const char *kernel, const char *ptx_text,
   /* Bumped whenever the profiler's figures change for the same inputs, so
    * stale profiles are not read (2: the interleaved cache replay; 3: the
    * dependencies section, atomics and sectors per warp; 4: sampled DRAM
-   * bytes estimated per buffer; 5: a sample's own share of the L2). */
-  fnv_str(&f, "warpsight-profile-cache/5");
+   * bytes estimated per buffer; 5: a sample's own share of the L2; 6: the
+   * DRAM partition imbalance). */
+  fnv_str(&f, "warpsight-profile-cache/6");
   fnv_str(&f, kernel);
   fnv_str(&f, ptx_text ? ptx_text : "");
   /* The launch as the unformatted JSON of what --launches writes
@@ -140,9 +141,10 @@ int ws_valid_cache_key_gpu(char out[17], const char *kernel, const char *ptx_tex
   fnv f = {0xcbf29ce484222325ull};
   fnv_str(&f, base);
   const ws_cache_facts *c = &g->cache;
-  snprintf(tmp, sizeof tmp, "l1 %d %d %d %d l2 %d %d %d %d sms %d regs %d", c->l1_bytes,
+  snprintf(tmp, sizeof tmp, "l1 %d %d %d %d l2 %d %d %d %d sms %d regs %d dram %d %d", c->l1_bytes,
            c->l1_line_bytes, c->l1_assoc, c->l1_caches_global, c->l2_bytes, c->l2_line_bytes,
-           c->l2_sector_bytes, c->l2_assoc, g->sms, g->limits.max_regs_per_thread);
+           c->l2_sector_bytes, c->l2_assoc, g->sms, g->limits.max_regs_per_thread,
+           g->dram.partitions, g->dram.interleave_bytes);
   fnv_str(&f, tmp);
   /* The occupancy limits: the cache replay keeps that many blocks resident
    * per SM (src/profile/replay.c). */

@@ -98,7 +98,7 @@ out:
     }
   }
   ws_valid_result_free(&res);
-  ws_launch_spec_free(launch);
+  ws_emu_launch_spec_free(launch);
   return st;
 }
 

@@ -36,7 +36,7 @@ done
 
 # listrank's input: one linked list through nodes 0..999 in a random order
 # (Fisher-Yates shuffle driven by splitmix64, seed 39, as in
-# include/warpsight/rng.h), written as 1000 little-endian s32 successors
+# src/emu/rng.h), written as 1000 little-endian s32 successors
 # with -1 at the tail. ref_listrank checks that the file is one list.
 python3 - <<'PY'
 import struct

@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         strcat(spec, "]}");
         ws_launch_spec *s = NULL;
         ws_emu_launch *l = NULL;
-        if (ws_launch_spec_parse(&s, spec, "fuzz.json", ".", &d) == WS_OK &&
+        if (ws_emu_launch_spec_parse(&s, spec, "fuzz.json", ".", &d) == WS_OK &&
             ws_emu_launch_new(&l, p, s, &d) == WS_OK) {
           ws_emu_options o = WS_EMU_OPTIONS_INIT;
           o.threads = 1;
@@ -54,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
           ws_emu_run(l, &o, NULL, &d);
         }
         ws_emu_launch_free(l);
-        ws_launch_spec_free(s);
+        ws_emu_launch_spec_free(s);
       }
       ws_emu_program_free(p);
     }

@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
       ws_occupancy o;
       ws_diag od = WS_DIAG_INIT;
-      if (ws_occupancy_compute(&o, &g->limits, g->warp_size, &shapes[i], &od) == WS_OK &&
+      if (ws_gpu_occupancy_compute(&o, &g->limits, g->warp_size, &shapes[i], &od) == WS_OK &&
           (o.occupancy <= 0 || o.occupancy > 1 || !isfinite(o.occupancy)))
         abort();
       ws_diag_free(&od);

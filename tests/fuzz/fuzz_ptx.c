@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       ws_cfg *c = NULL;
       if (ws_analysis_build(&c, m, &m->funcs[i], &d) == WS_OK) {
         for (uint32_t k = 0; k < m->funcs[i].ninsts; k++)
-          if (ws_cfg_reconverge_inst(c, k) > m->funcs[i].ninsts) abort();
+          if (ws_analysis_cfg_reconverge_inst(c, k) > m->funcs[i].ninsts) abort();
       }
       ws_analysis_free(c);
     }

@@ -4,7 +4,7 @@
  *
  * A reference program rebuilds its kernel's inputs exactly as the launch
  * spec tests/corpus/launch/<name>[.<variant>].json describes them (same
- * sizes, same seeds, the generator of warpsight/rng.h), computes the
+ * sizes, same seeds, the generator of emu/rng.h), computes the
  * expected outputs in plain single-threaded C, and compares them with the
  * files the emulator wrote:
  *
@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "warpsight/rng.h"
+#include "emu/rng.h"
 
 typedef struct {
   const char *prog;      /* argv[0], for messages */
@@ -120,7 +120,7 @@ static inline void *ref_alloc(size_t n, size_t size) {
   return p;
 }
 
-/* ---- launch-spec initialisers ("random", see warpsight/rng.h) ---------- */
+/* ---- launch-spec initialisers ("random", see emu/rng.h) ---------- */
 
 static inline void ref_random_f32(float *d, size_t n, uint64_t seed, double lo, double hi) {
   uint64_t s = seed;

@@ -81,13 +81,13 @@ static inline uint64_t ref_rand_f64(uint64_t *s, uint64_t near) {
 }
 
 /* The directed result from the RN result r and sgn = sign(x - r). */
-static inline float ref_dir_f(float r, int sgn, ws_num_rnd m) {
+static inline float ref_dir_f(float r, int sgn, ws_emu_num_rnd m) {
   if (m == WS_NUM_RZ) m = (r > 0 || (r == 0 && !signbit(r))) ? WS_NUM_RM : WS_NUM_RP;
   if (m == WS_NUM_RM && sgn < 0) return nextafterf(r, -INFINITY);
   if (m == WS_NUM_RP && sgn > 0) return nextafterf(r, INFINITY);
   return r;
 }
-static inline double ref_dir_d(double r, int sgn, ws_num_rnd m) {
+static inline double ref_dir_d(double r, int sgn, ws_emu_num_rnd m) {
   if (m == WS_NUM_RZ) m = (r > 0 || (r == 0 && !signbit(r))) ? WS_NUM_RM : WS_NUM_RP;
   if (m == WS_NUM_RM && sgn < 0) return nextafter(r, -INFINITY);
   if (m == WS_NUM_RP && sgn > 0) return nextafter(r, INFINITY);
@@ -110,14 +110,14 @@ static inline void ref_two_sum(double a, double b, double *s, double *e) {
 
 /* Exact-zero results take their sign from the rounding mode (IEEE 754 6.3):
  * +0 except in RM, unless both addends are zeros of the same sign. */
-static inline float ref_zero_sum(float r, int sa, int sb, int both_zero, ws_num_rnd m) {
+static inline float ref_zero_sum(float r, int sa, int sb, int both_zero, ws_emu_num_rnd m) {
   if (r != 0) return r;
   if (both_zero && sa == sb) return sa ? -0.0f : 0.0f;
   return m == WS_NUM_RM ? -0.0f : 0.0f;
 }
 
 /* ---- f32 references, all modes ---- */
-static inline uint32_t ref_f32_add(uint32_t ua, uint32_t ub, ws_num_rnd m) {
+static inline uint32_t ref_f32_add(uint32_t ua, uint32_t ub, ws_emu_num_rnd m) {
   float a = bitsf(ua), b = bitsf(ub);
   float r = a + b;
   if (isnan(r)) return 0x7FFFFFFFu;
@@ -128,7 +128,7 @@ static inline uint32_t ref_f32_add(uint32_t ua, uint32_t ub, ws_num_rnd m) {
     return fbits(ref_zero_sum(r, signbit(a) != 0, signbit(b) != 0, a == 0 && b == 0, m));
   return fbits(ref_dir_f(r, ref_sgn_sum(s, e, r), m));
 }
-static inline uint32_t ref_f32_mul(uint32_t ua, uint32_t ub, ws_num_rnd m) {
+static inline uint32_t ref_f32_mul(uint32_t ua, uint32_t ub, ws_emu_num_rnd m) {
   float a = bitsf(ua), b = bitsf(ub);
   float r = a * b;
   if (isnan(r)) return 0x7FFFFFFFu;
@@ -136,7 +136,7 @@ static inline uint32_t ref_f32_mul(uint32_t ua, uint32_t ub, ws_num_rnd m) {
   double p = (double)a * b; /* exact: 24 x 24 bits */
   return fbits(ref_dir_f(r, ref_sgn_sum(p, 0, r), m));
 }
-static inline uint32_t ref_f32_fma(uint32_t ua, uint32_t ub, uint32_t uc, ws_num_rnd m) {
+static inline uint32_t ref_f32_fma(uint32_t ua, uint32_t ub, uint32_t uc, ws_emu_num_rnd m) {
   float a = bitsf(ua), b = bitsf(ub), c = bitsf(uc);
   float r = fmaf(a, b, c);
   if (isnan(r)) return 0x7FFFFFFFu;
@@ -147,7 +147,7 @@ static inline uint32_t ref_f32_fma(uint32_t ua, uint32_t ub, uint32_t uc, ws_num
     return fbits(ref_zero_sum(r, signbit(p) != 0, signbit(c) != 0, p == 0 && c == 0, m));
   return fbits(ref_dir_f(r, ref_sgn_sum(s, e, r), m));
 }
-static inline uint32_t ref_f32_div(uint32_t ua, uint32_t ub, ws_num_rnd m) {
+static inline uint32_t ref_f32_div(uint32_t ua, uint32_t ub, ws_emu_num_rnd m) {
   float a = bitsf(ua), b = bitsf(ub);
   float r = a / b;
   if (isnan(r)) return 0x7FFFFFFFu;
@@ -157,7 +157,7 @@ static inline uint32_t ref_f32_div(uint32_t ua, uint32_t ub, ws_num_rnd m) {
   else sgn = ref_sign((double)a - (double)r * b) * (b > 0 ? 1 : -1);
   return fbits(ref_dir_f(r, sgn, m));
 }
-static inline uint32_t ref_f32_sqrt(uint32_t ua, ws_num_rnd m) {
+static inline uint32_t ref_f32_sqrt(uint32_t ua, ws_emu_num_rnd m) {
   float a = bitsf(ua);
   float r = sqrtf(a);
   if (isnan(r)) return 0x7FFFFFFFu;
@@ -177,12 +177,12 @@ static inline int ref_sgn_sum_q(ref_q s, ref_q e, double r) {
   ref_q d = s - (ref_q)r;
   return d != 0 ? ref_qsign(d) : ref_qsign(e);
 }
-static inline double ref_zero_sum_d(double r, int sa, int sb, int both_zero, ws_num_rnd m) {
+static inline double ref_zero_sum_d(double r, int sa, int sb, int both_zero, ws_emu_num_rnd m) {
   if (r != 0) return r;
   if (both_zero && sa == sb) return sa ? -0.0 : 0.0;
   return m == WS_NUM_RM ? -0.0 : 0.0;
 }
-static inline uint64_t ref_f64_add(uint64_t ua, uint64_t ub, ws_num_rnd m) {
+static inline uint64_t ref_f64_add(uint64_t ua, uint64_t ub, ws_emu_num_rnd m) {
   double a = bitsd(ua), b = bitsd(ub), r = a + b;
   if (isnan(r)) return 0x7FFFFFFFFFFFFFFFull;
   if (isinf(a) || isinf(b)) return dbits(r);
@@ -192,13 +192,13 @@ static inline uint64_t ref_f64_add(uint64_t ua, uint64_t ub, ws_num_rnd m) {
     return dbits(ref_zero_sum_d(r, signbit(a) != 0, signbit(b) != 0, a == 0 && b == 0, m));
   return dbits(ref_dir_d(r, ref_sgn_sum_q(s, e, r), m));
 }
-static inline uint64_t ref_f64_mul(uint64_t ua, uint64_t ub, ws_num_rnd m) {
+static inline uint64_t ref_f64_mul(uint64_t ua, uint64_t ub, ws_emu_num_rnd m) {
   double a = bitsd(ua), b = bitsd(ub), r = a * b;
   if (isnan(r)) return 0x7FFFFFFFFFFFFFFFull;
   if (isinf(a) || isinf(b) || a == 0 || b == 0) return dbits(r);
   return dbits(ref_dir_d(r, ref_sgn_sum_q((ref_q)a * b, 0, r), m));
 }
-static inline uint64_t ref_f64_fma(uint64_t ua, uint64_t ub, uint64_t uc, ws_num_rnd m) {
+static inline uint64_t ref_f64_fma(uint64_t ua, uint64_t ub, uint64_t uc, ws_emu_num_rnd m) {
   double a = bitsd(ua), b = bitsd(ub), c = bitsd(uc), r = fma(a, b, c);
   if (isnan(r)) return 0x7FFFFFFFFFFFFFFFull;
   if (isinf(a) || isinf(b) || isinf(c)) return dbits(r);
@@ -209,7 +209,7 @@ static inline uint64_t ref_f64_fma(uint64_t ua, uint64_t ub, uint64_t uc, ws_num
                                 signbit(c) != 0, (a == 0 || b == 0) && c == 0, m));
   return dbits(ref_dir_d(r, ref_sgn_sum_q(s, e, r), m));
 }
-static inline uint64_t ref_f64_div(uint64_t ua, uint64_t ub, ws_num_rnd m) {
+static inline uint64_t ref_f64_div(uint64_t ua, uint64_t ub, ws_emu_num_rnd m) {
   double a = bitsd(ua), b = bitsd(ub), r = a / b;
   if (isnan(r)) return 0x7FFFFFFFFFFFFFFFull;
   if (isinf(a) || isinf(b) || a == 0 || b == 0) return dbits(r);
@@ -218,7 +218,7 @@ static inline uint64_t ref_f64_div(uint64_t ua, uint64_t ub, ws_num_rnd m) {
   else sgn = ref_qsign((ref_q)a - (ref_q)r * b) * (b > 0 ? 1 : -1);
   return dbits(ref_dir_d(r, sgn, m));
 }
-static inline uint64_t ref_f64_sqrt(uint64_t ua, ws_num_rnd m) {
+static inline uint64_t ref_f64_sqrt(uint64_t ua, ws_emu_num_rnd m) {
   double a = bitsd(ua), r = sqrt(a);
   if (isnan(r)) return 0x7FFFFFFFFFFFFFFFull;
   if (isinf(a) || a == 0) return dbits(r);
@@ -246,7 +246,7 @@ static inline void ref_h_init(ref_h *t, int mbits, int ebits) {
                   : ldexp((double)f, 1 - bias - mbits);
   }
 }
-static inline uint16_t ref_h_round(const ref_h *t, ref_q x, ws_num_rnd m) {
+static inline uint16_t ref_h_round(const ref_h *t, ref_q x, ws_emu_num_rnd m) {
   int neg = x < 0 || (x == 0 && signbit((double)x));
   ref_q ax = neg ? -x : x;
   uint16_t sbit = (uint16_t)(neg << 15);

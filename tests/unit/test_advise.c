@@ -94,8 +94,8 @@ static void ranked(void **state) {
   assert_non_null(strstr(text, "    try: raise memory-level parallelism"));
   assert_null(strstr(text, "B_serial")); /* 0.6 %: below the cut */
   free(text);
-  ws_advice_free(&a);
-  ws_advice_free(&a); /* reusable, idempotent */
+  ws_advise_free(&a);
+  ws_advise_free(&a); /* reusable, idempotent */
   ws_diag_free(&d);
   ws_model_result_free(&g);
   ws_model_result_free(&t);
@@ -113,7 +113,7 @@ static void memory_zone(void **state) {
   assert_ok_diag(ws_advise(&a, in, 1, &d), &d);
   assert_non_null(strstr(a.bottleneck, "memory-bound"));
   assert_non_null(strstr(a.bottleneck, "T_mem = 50000"));
-  ws_advice_free(&a);
+  ws_advise_free(&a);
   ws_diag_free(&d);
   ws_model_result_free(&g);
 }
@@ -121,18 +121,18 @@ static void memory_zone(void **state) {
 /* Issue 13: one rule for the model and the advisor.  T_comp = 30 000,
  * T_mem = 40 000, T_overlap = 20 000: the gpuperf model calls this memory
  * bound (T_mem > T_comp); the advisor used T_mem' = 20 000 and said
- * compute-bound.  Both now use ws_gpuperf_memory_bound. */
+ * compute-bound.  Both now use ws_model_gpuperf_memory_bound. */
 static void one_bottleneck_rule(void **state) {
   (void)state;
-  assert_int_equal(ws_gpuperf_memory_bound(30000, 40000), 1);
-  assert_int_equal(ws_gpuperf_memory_bound(40000, 40000), 0);
+  assert_int_equal(ws_model_gpuperf_memory_bound(30000, 40000), 1);
+  assert_int_equal(ws_model_gpuperf_memory_bound(40000, 40000), 0);
   ws_model_result g = gpuperf(30000, 40000, 20000);
   const ws_model_result *in[] = {&g};
   ws_advice a = WS_ADVICE_INIT;
   ws_diag d = WS_DIAG_INIT;
   assert_ok_diag(ws_advise(&a, in, 1, &d), &d);
   assert_non_null(strstr(a.bottleneck, "memory-bound"));
-  ws_advice_free(&a);
+  ws_advise_free(&a);
   ws_diag_free(&d);
   ws_model_result_free(&g);
 }
@@ -150,7 +150,7 @@ static void without_gpuperf(void **state) {
   assert_ok_diag(ws_advise(&a, in, 2, &d), &d);
   assert_string_equal(a.bottleneck, "thread bound (transit)");
   assert_int_equal(a.count, 1);
-  ws_advice_free(&a);
+  ws_advise_free(&a);
   ws_model_result_free(&t);
   ws_model_result_free(&failed);
 
@@ -160,7 +160,7 @@ static void without_gpuperf(void **state) {
   char *text = ws_report_advice_text(&a);
   assert_string_equal(text, "bottleneck: unknown (no model gave one)\n");
   free(text);
-  ws_advice_free(&a);
+  ws_advise_free(&a);
   ws_diag_free(&d);
 }
 
@@ -178,12 +178,12 @@ static void warpsight_first(void **state) {
   assert_string_equal(a.bottleneck, "latency-bound (97% of the overlapped time) (warpsight)");
   assert_true(a.count >= 2);
   assert_string_equal(a.items[0].model, "warpsight");
-  ws_advice_free(&a);
+  ws_advise_free(&a);
   /* Without a result (it could not run), GPUPerf's zone again. */
   w.cycles = NAN;
   assert_ok_diag(ws_advise(&a, in, 2, &d), &d);
   assert_non_null(strstr(a.bottleneck, "gpuperf"));
-  ws_advice_free(&a);
+  ws_advise_free(&a);
   ws_model_result_free(&g);
   ws_model_result_free(&w);
   ws_diag_free(&d);
@@ -216,7 +216,7 @@ static void negative_benefit(void **state) {
   char *text = ws_report_advice_text(&a);
   assert_non_null(strstr(text, " 3. [gpuperf] B_fp = -1200 cycles, negative"));
   free(text);
-  ws_advice_free(&a);
+  ws_advise_free(&a);
   ws_diag_free(&d);
   ws_model_result_free(&g);
 }

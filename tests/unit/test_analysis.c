@@ -135,11 +135,11 @@ static void test_diamond(void **state) {
   for (int b = 1; b < 4; b++) assert_int_equal(c->blocks[b].idom, 0);
   for (int b = 0; b < 3; b++) assert_int_equal(c->blocks[b].ipdom, 3);
   assert_int_equal(c->blocks[3].ipdom, 4);
-  assert_true(ws_cfg_postdominates(c, 3, 0));
-  assert_false(ws_cfg_postdominates(c, 1, 0));
-  assert_true(ws_cfg_dominates(c, 0, 3));
-  assert_false(ws_cfg_dominates(c, 1, 3));
-  assert_int_equal(ws_cfg_reconverge_inst(c, 1), 6);
+  assert_true(ws_analysis_cfg_postdominates(c, 3, 0));
+  assert_false(ws_analysis_cfg_postdominates(c, 1, 0));
+  assert_true(ws_analysis_cfg_dominates(c, 0, 3));
+  assert_false(ws_analysis_cfg_dominates(c, 1, 3));
+  assert_int_equal(ws_analysis_cfg_reconverge_inst(c, 1), 6);
   assert_int_equal(c->blocks[3].npred, 2);
   assert_int_equal(c->nloops, 0);
   /* the two reads of %r2 at instruction 6 both see {2, 4, 5} */
@@ -209,8 +209,8 @@ static void test_nested_loops(void **state) {
   assert_int_equal(c->blocks[2].ngroups, 3);
   assert_true(fabs(c->blocks[2].ilp - 1.0) < 1e-12);
   /* the inner branch reconverges at B3's first instruction (5); the outer at B4 (8) */
-  assert_int_equal(ws_cfg_reconverge_inst(c, 4), 5);
-  assert_int_equal(ws_cfg_reconverge_inst(c, 7), 8);
+  assert_int_equal(ws_analysis_cfg_reconverge_inst(c, 4), 5);
+  assert_int_equal(ws_analysis_cfg_reconverge_inst(c, 7), 8);
   /* %r2 read at 2 comes from 1 (entry) or 2 itself (the back edge) */
   uint32_t u = c->use_start[2];
   assert_int_equal(c->uses[u].ndefs, 2);
@@ -381,7 +381,7 @@ static void test_indirect_branch(void **state) {
   assert_int_equal(c->blocks[0].succ[1], 2);
   assert_int_equal(c->blocks[0].succ[2], 3);
   assert_int_equal(c->blocks[0].ipdom, 4);
-  assert_int_equal(ws_cfg_reconverge_inst(c, 3), 9);
+  assert_int_equal(ws_analysis_cfg_reconverge_inst(c, 3), 9);
   assert_int_equal(c->blocks[4].npred, 3);
   ws_analysis_free(c);
   ws_ptx_module_free(m);

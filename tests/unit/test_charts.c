@@ -12,7 +12,7 @@
 
 #include "testutil.h"
 #include "warpsight/report.h"
-#include "warpsight/transit.h"
+#include "model/transit.h"
 
 /* fontconfig (under cairo) keeps its configuration for the life of the
  * process; only FcFini() would free it.  Not ours to free: tell LeakSanitizer. */
@@ -109,7 +109,7 @@ static void benefit(void **state) {
   } else {
     assert_ok_diag(st, &d);
     /* T_mem 40000 > T_comp 30000: memory bound, the gpuperf model's own
-     * rule (ws_gpuperf_memory_bound; issue 13), not T_mem' against T_comp. */
+     * rule (ws_model_gpuperf_memory_bound; issue 13), not T_mem' against T_comp. */
     static const char *const labels[] = {
         "<title>GPUPerf benefit chart: memory bound</title>",
         ">compute bound</text>", ">memory bound</text>",
@@ -199,7 +199,7 @@ static void transit(void **state) {
   ws_transit_params tp = {1024, 1536, 8.93, 576, 24.8, 8};
   ws_transit_eq eq;
   ws_diag d = WS_DIAG_INIT;
-  assert_ok_diag(ws_transit_solve(&eq, &tp, &d), &d);
+  assert_ok_diag(ws_model_transit_solve(&eq, &tp, &d), &d);
   ws_model_result r = WS_MODEL_RESULT_INIT;
   r.model = "transit";
   add(&r, "n", tp.n);
@@ -210,7 +210,7 @@ static void transit(void **state) {
   add(&r, "pi_value", tp.p);
   add(&r, "k_eq", eq.k);
   add(&r, "ms_throughput", eq.ms_gbs);
-  ws_model_set_labels(&r, "thread bound", ws_transit_direction(eq.bound));
+  ws_model_set_labels(&r, "thread bound", ws_model_transit_direction(eq.bound));
   r.cycles = 1;
   char base[128];
   snprintf(base, sizeof base, "%s/transit", dir);
@@ -279,7 +279,7 @@ static void errors(void **state) {
   /* Transit without DRAM traffic: Z = +inf is drawn (g is 0 everywhere). */
   ws_transit_params tp = {256, 1536, 8.93, 576, 24.8, INFINITY};
   ws_transit_eq eq;
-  assert_ok_diag(ws_transit_solve(&eq, &tp, &d), &d);
+  assert_ok_diag(ws_model_transit_solve(&eq, &tp, &d), &d);
   ws_model_result t = WS_MODEL_RESULT_INIT;
   t.model = "transit";
   add(&t, "n", tp.n);

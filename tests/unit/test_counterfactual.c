@@ -42,7 +42,7 @@ static void hong_kim_no_barriers(void **state) {
   ws_gpu *g = load_gpu("a100");
   ws_diag d = WS_DIAG_INIT;
   double base, cf;
-  assert_int_equal(ws_cf_saving(&base, &cf, "hong-kim", p, g, WS_CF_BARRIERS, &d), WS_OK);
+  assert_int_equal(ws_advise_cf_saving(&base, &cf, "hong-kim", p, g, WS_CF_BARRIERS, &d), WS_OK);
   double dd = 6.0 / 56 * 3.13374 * 8 + 50.0 / 56 * 12.5349;
   double hand = dd * 15 * 2 * 2 * (140.0 / (2 * 108));
   assert_true(fabs(dd - 13.878) < 1e-3);
@@ -58,17 +58,17 @@ static void apply_rules(void **state) {
   ws_profile *p = load_profile();
   ws_profile_fields f = p->f;
   /* every-input: 6 uncoalesced + 50 coalesced memory instructions */
-  assert_int_equal(ws_cf_apply(&f, WS_CF_COALESCING), 1);
+  assert_int_equal(ws_advise_cf_apply(&f, WS_CF_COALESCING), 1);
   assert_true(f.uncoal_mem_insts == 0 && f.coal_mem_insts == 56);
-  assert_int_equal(ws_cf_apply(&f, WS_CF_COALESCING), 0); /* nothing left */
+  assert_int_equal(ws_advise_cf_apply(&f, WS_CF_COALESCING), 0); /* nothing left */
   f.bank_conflict_replays = 3;
-  assert_int_equal(ws_cf_apply(&f, WS_CF_BANK_CONFLICTS), 1);
+  assert_int_equal(ws_advise_cf_apply(&f, WS_CF_BANK_CONFLICTS), 1);
   assert_true(f.bank_conflict_replays == 0);
-  assert_int_equal(ws_cf_apply(&f, WS_CF_BANK_CONFLICTS), 0);
+  assert_int_equal(ws_advise_cf_apply(&f, WS_CF_BANK_CONFLICTS), 0);
   f.divergent_extra_insts = 10;
-  assert_int_equal(ws_cf_apply(&f, WS_CF_DIVERGENCE), 1);
+  assert_int_equal(ws_advise_cf_apply(&f, WS_CF_DIVERGENCE), 1);
   assert_true(f.divergent_extra_insts == 0);
-  assert_int_equal(ws_cf_apply(&f, WS_CF_BARRIERS), 1);
+  assert_int_equal(ws_advise_cf_apply(&f, WS_CF_BARRIERS), 1);
   assert_true(f.synch_insts == 0);
   /* nothing left to remove: the saving is not computed */
   ws_gpu *g = load_gpu("a100");
@@ -76,9 +76,9 @@ static void apply_rules(void **state) {
   double base, cf;
   ws_profile q = *p;
   q.f = f;
-  assert_int_equal(ws_cf_saving(&base, &cf, "hong-kim", &q, g, WS_CF_BARRIERS, &d), WS_EMISSING);
+  assert_int_equal(ws_advise_cf_saving(&base, &cf, "hong-kim", &q, g, WS_CF_BARRIERS, &d), WS_EMISSING);
   assert_true(isnan(base) && isnan(cf));
-  assert_string_equal(ws_cf_name(WS_CF_BARRIERS), "no barriers");
+  assert_string_equal(ws_advise_cf_name(WS_CF_BARRIERS), "no barriers");
   ws_diag_free(&d);
   ws_gpu_free(g);
   ws_profile_free(p);

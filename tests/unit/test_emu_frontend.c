@@ -5,7 +5,7 @@
  * fields and by bytes) and a convolution whose __constant__ filter the
  * launch spec sets ("variables").  Each output is checked against a C
  * reference computed here from the kernel's source, on inputs made by the
- * same generator contract the spec uses (warpsight/rng.h).  The spec errors
+ * same generator contract the spec uses (emu/rng.h).  The spec errors
  * for aggregates and variables are checked by their messages.
  */
 #include "testutil.h"
@@ -14,7 +14,7 @@
 
 #include "warpsight/emu.h"
 #include "warpsight/ptx.h"
-#include "warpsight/rng.h"
+#include "emu/rng.h"
 
 #define DIR WS_SOURCE_DIR "/tests/emu-front/"
 
@@ -49,8 +49,8 @@ static void run_spec(run *r, const char *spec_file, const char *spec_text) {
   int st = ws_ptx_parse(&r->m, ptx, strlen(ptx), "frontend.sm_80.ptx", &r->d);
   free(ptx);
   assert_ok_diag(st, &r->d);
-  if (spec_file) st = ws_launch_spec_load(&r->s, spec_file, &r->d);
-  else st = ws_launch_spec_parse(&r->s, spec_text, "spec.json", DIR, &r->d);
+  if (spec_file) st = ws_emu_launch_spec_load(&r->s, spec_file, &r->d);
+  else st = ws_emu_launch_spec_parse(&r->s, spec_text, "spec.json", DIR, &r->d);
   if (!st) st = ws_emu_load(&r->p, r->m, r->s->kernel, &r->d);
   if (!st) st = ws_emu_launch_new(&r->l, r->p, r->s, &r->d);
   if (!st) {
@@ -65,7 +65,7 @@ static void run_spec(run *r, const char *spec_file, const char *spec_text) {
 static void run_free(run *r) {
   ws_emu_launch_free(r->l);
   ws_emu_program_free(r->p);
-  ws_launch_spec_free(r->s);
+  ws_emu_launch_spec_free(r->s);
   ws_ptx_module_free(r->m);
   ws_diag_free(&r->d);
 }

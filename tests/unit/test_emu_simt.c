@@ -33,7 +33,7 @@ static void run_ptx(run *r, const char *ptx, const char *kernel, const char *spe
   memset(r, 0, sizeof *r);
   int st = ws_ptx_parse(&r->m, ptx, strlen(ptx), "test.ptx", &r->d);
   assert_ok_diag(st, &r->d);
-  st = ws_launch_spec_parse(&r->s, spec, "spec.json", ".", &r->d);
+  st = ws_emu_launch_spec_parse(&r->s, spec, "spec.json", ".", &r->d);
   assert_ok_diag(st, &r->d);
   st = ws_emu_load(&r->p, r->m, kernel, &r->d);
   if (!st) st = ws_emu_launch_new(&r->l, r->p, r->s, &r->d);
@@ -49,7 +49,7 @@ static void run_ptx(run *r, const char *ptx, const char *kernel, const char *spe
 static void run_free(run *r) {
   ws_emu_launch_free(r->l);
   ws_emu_program_free(r->p);
-  ws_launch_spec_free(r->s);
+  ws_emu_launch_spec_free(r->s);
   ws_ptx_module_free(r->m);
   ws_diag_free(&r->d);
 }
@@ -179,7 +179,7 @@ static void test_hooks(void **state) {
                      "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 48},"
                      "{\"buffer\": \"mask\", \"type\": \"u32\", \"count\": 48}]}";
   assert_ok_diag(ws_ptx_parse(&r.m, loop_ptx, strlen(loop_ptx), "loop.ptx", &r.d), &r.d);
-  assert_ok_diag(ws_launch_spec_parse(&r.s, spec, "spec.json", ".", &r.d), &r.d);
+  assert_ok_diag(ws_emu_launch_spec_parse(&r.s, spec, "spec.json", ".", &r.d), &r.d);
   assert_ok_diag(ws_emu_load(&r.p, r.m, "loop", &r.d), &r.d);
   ws_emu_stats plain, hooked;
   assert_ok_diag(ws_emu_launch_new(&r.l, r.p, r.s, &r.d), &r.d);
@@ -564,7 +564,7 @@ static void test_fma_exact(void **state) {
       "{\"buffer\": \"c\", \"type\": \"f32\", \"count\": 4096, \"init\": {\"random\": {\"seed\": 9, \"min\": -1000, \"max\": 1000}}},"
       "{\"buffer\": \"d\", \"type\": \"f32\", \"count\": 4096}]}";
   assert_ok_diag(ws_ptx_parse(&r.m, fma_ptx, strlen(fma_ptx), "fma.ptx", &r.d), &r.d);
-  assert_ok_diag(ws_launch_spec_parse(&r.s, spec, "spec.json", ".", &r.d), &r.d);
+  assert_ok_diag(ws_emu_launch_spec_parse(&r.s, spec, "spec.json", ".", &r.d), &r.d);
   assert_ok_diag(ws_emu_load(&r.p, r.m, "fmak", &r.d), &r.d);
   assert_ok_diag(ws_emu_launch_new(&r.l, r.p, r.s, &r.d), &r.d);
   float *a = ws_emu_buffer(r.l, "a", NULL), *b = ws_emu_buffer(r.l, "b", NULL), *c = ws_emu_buffer(r.l, "c", NULL);
@@ -697,7 +697,7 @@ static void test_printf(void **state) {
     assert_ok_diag(ws_read_file(&text, &len, WS_SOURCE_DIR "/tests/unit/emu_printf.ptx", &r.d), &r.d);
     assert_ok_diag(ws_ptx_parse(&r.m, text, len, "emu_printf.ptx", &r.d), &r.d);
     free(text);
-    assert_ok_diag(ws_launch_spec_parse(&r.s,
+    assert_ok_diag(ws_emu_launch_spec_parse(&r.s,
                                         "{\"kernel\": \"pk\", \"grid\": [3,1,1], \"block\": [2,1,1], \"args\": ["
                                         "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 2}]}",
                                         "spec.json", ".", &r.d),

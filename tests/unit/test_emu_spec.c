@@ -40,7 +40,7 @@ typedef struct run {
 static void run_spec(run *r, const char *spec) {
   memset(r, 0, sizeof *r);
   assert_ok_diag(ws_ptx_parse(&r->m, params_ptx, strlen(params_ptx), "spec.ptx", &r->d), &r->d);
-  int st = ws_launch_spec_parse(&r->s, spec, "spec.json", ".", &r->d);
+  int st = ws_emu_launch_spec_parse(&r->s, spec, "spec.json", ".", &r->d);
   if (!st) st = ws_emu_load(&r->p, r->m, r->s->kernel, &r->d);
   if (!st) st = ws_emu_launch_new(&r->l, r->p, r->s, &r->d);
   if (!st) {
@@ -55,7 +55,7 @@ static void run_spec(run *r, const char *spec) {
 static void run_free(run *r) {
   ws_emu_launch_free(r->l);
   ws_emu_program_free(r->p);
-  ws_launch_spec_free(r->s);
+  ws_emu_launch_spec_free(r->s);
   ws_ptx_module_free(r->m);
   ws_diag_free(&r->d);
 }

@@ -145,14 +145,14 @@ static void refused_without_diag(void **s) {
 static void occupancy_wide_products(void **s) {
   (void)s;
   ws_sm_limits lim;
-  assert_int_equal(ws_sm_limits_for_cc(&lim, 8, 0), WS_OK);
+  assert_int_equal(ws_gpu_sm_limits_for_cc(&lim, 8, 0), WS_OK);
   ws_occupancy o;
   ws_occupancy_in in = {32, 0, 0};
   ws_diag d = WS_DIAG_INIT;
   /* 1 warp of INT_MAX threads: not one block fits (2048 threads per SM). */
-  assert_int_equal(ws_occupancy_compute(&o, &lim, INT_MAX, &in, &d), WS_EINVAL);
+  assert_int_equal(ws_gpu_occupancy_compute(&o, &lim, INT_MAX, &in, &d), WS_EINVAL);
   assert_int_equal(o.limit_warps, 0);
-  assert_int_equal(ws_occupancy_compute(&o, &lim, 0, &in, &d), WS_EINVAL);
+  assert_int_equal(ws_gpu_occupancy_compute(&o, &lim, 0, &in, &d), WS_EINVAL);
   ws_diag_free(&d);
 }
 

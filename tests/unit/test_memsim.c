@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "warpsight/memsim.h"
+#include "profile/memsim.h"
 
 static ws_warp_access kothapalli(int stride, int offset) {
   ws_warp_access a = {0xffffffffu, 4, {0}};
@@ -32,10 +32,10 @@ static void check_row(ws_coal_rule rule, int offset, const uint32_t expect[6]) {
   for (int i = 0; i < 6; i++) {
     ws_warp_access a = kothapalli(strides[i], offset);
     ws_coal_result r;
-    ws_coalesce(&r, &a, rule);
+    ws_prof_coalesce(&r, &a, rule);
     if (r.transactions != expect[i]) {
       print_error("%s, STRIDE %d, OFFSET %d: %u transactions, expected %u\n",
-                  ws_coal_rule_name(rule), strides[i], offset, r.transactions, expect[i]);
+                  ws_prof_coal_rule_name(rule), strides[i], offset, r.transactions, expect[i]);
       fail();
     }
     assert_int_equal(r.bytes_requested, 128);
@@ -50,7 +50,7 @@ static void check_row(ws_coal_rule rule, int offset, const uint32_t expect[6]) {
 static void coalescing_cc11(void **s) {
   (void)s;
   const uint32_t o0[6] = {32, 32, 32, 32, 2, 2}, o1[6] = {32, 32, 32, 32, 32, 32};
-  ws_coal_rule r = ws_coal_rule_for(1, 1, 0, 0);
+  ws_coal_rule r = ws_prof_coal_rule_for(1, 1, 0, 0);
   assert_int_equal(r, WS_COAL_CC1X_STRICT);
   check_row(r, 0, o0);
   check_row(r, 1, o1);
@@ -64,17 +64,17 @@ static void coalescing_cc11(void **s) {
 static void coalescing_cc13(void **s) {
   (void)s;
   const uint32_t e[6] = {32, 16, 8, 4, 2, 2};
-  ws_coal_rule r = ws_coal_rule_for(1, 3, 0, 0);
+  ws_coal_rule r = ws_prof_coal_rule_for(1, 3, 0, 0);
   check_row(r, 0, e);
   check_row(r, 1, e);
   /* The transactions shrink to the bytes used: STRIDE 8 uses 32 bytes per
    * segment -> 4 transactions of 32 B; STRIDE 32 uses 64 B per half-warp. */
   ws_warp_access a = kothapalli(8, 0);
   ws_coal_result res;
-  ws_coalesce(&res, &a, r);
+  ws_prof_coalesce(&res, &a, r);
   assert_int_equal(res.bytes_moved, 4 * 32);
   a = kothapalli(32, 0);
-  ws_coalesce(&res, &a, r);
+  ws_prof_coalesce(&res, &a, r);
   assert_int_equal(res.bytes_moved, 2 * 64);
 }
 
@@ -83,12 +83,12 @@ static void coalescing_cc13(void **s) {
 static void coalescing_cc20(void **s) {
   (void)s;
   const uint32_t e[6] = {32, 16, 8, 4, 2, 1};
-  ws_coal_rule r = ws_coal_rule_for(2, 0, 1, 0);
+  ws_coal_rule r = ws_prof_coal_rule_for(2, 0, 1, 0);
   assert_int_equal(r, WS_COAL_CC2X_L1);
   check_row(r, 0, e);
   check_row(r, 1, e);
   /* Stores bypass L1: 32-byte sectors (STRIDE 32: 128 B = 4 sectors). */
-  assert_int_equal(ws_coal_rule_for(2, 0, 1, 1), WS_COAL_SECTORS);
+  assert_int_equal(ws_prof_coal_rule_for(2, 0, 1, 1), WS_COAL_SECTORS);
 }
 
 /* CC 8.0: 32-byte sectors.  A group of STRIDE words is 4*STRIDE bytes:
@@ -97,7 +97,7 @@ static void coalescing_cc20(void **s) {
 static void coalescing_cc80(void **s) {
   (void)s;
   const uint32_t e[6] = {32, 16, 8, 4, 4, 4};
-  ws_coal_rule r = ws_coal_rule_for(8, 0, 1, 0);
+  ws_coal_rule r = ws_prof_coal_rule_for(8, 0, 1, 0);
   assert_int_equal(r, WS_COAL_SECTORS);
   check_row(r, 0, e);
   check_row(r, 1, e);
@@ -108,12 +108,12 @@ static void coalescing_partial_and_empty(void **s) {
   ws_warp_access a = kothapalli(32, 0);
   ws_coal_result r;
   a.mask = 0;
-  ws_coalesce(&r, &a, WS_COAL_SECTORS);
+  ws_prof_coalesce(&r, &a, WS_COAL_SECTORS);
   assert_int_equal(r.transactions, 0);
   /* CC 1.1 allows inactive lanes in a coalesced half-warp: lanes 0-7 of
    * half-warp 0 only -> 1 transaction. */
   a.mask = 0xffu;
-  ws_coalesce(&r, &a, WS_COAL_CC1X_STRICT);
+  ws_prof_coalesce(&r, &a, WS_COAL_CC1X_STRICT);
   assert_int_equal(r.transactions, 1);
 }
 
@@ -127,20 +127,20 @@ static unsigned gcd(unsigned a, unsigned b) { return b ? gcd(b, a % b) : a; }
 
 static void bank_conflicts(void **s) {
   (void)s;
-  ws_bank_config c32 = ws_bank_config_for(8, 0), c16 = ws_bank_config_for(1, 3);
+  ws_bank_config c32 = ws_prof_bank_config_for(8, 0), c16 = ws_prof_bank_config_for(1, 3);
   assert_int_equal(c32.banks, 32);
   assert_int_equal(c16.banks, 16);
   for (unsigned bank = 0; bank <= 16; bank++) {
     ws_warp_access a = {0xffffffffu, 4, {0}};
     for (unsigned t = 0; t < 32; t++) a.addr[t] = 0x400 + 4 * ((t * bank) % 512);
     ws_bank_result r;
-    ws_bank_conflicts(&r, &a, &c32);
+    ws_prof_bank_conflicts(&r, &a, &c32);
     unsigned want32 = bank ? gcd(bank, 32) : 1;
     if (r.degree != want32 || r.passes != want32) {
       print_error("32 banks, BANK %u: degree %u passes %u, expected %u\n", bank, r.degree, r.passes, want32);
       fail();
     }
-    ws_bank_conflicts(&r, &a, &c16);
+    ws_prof_bank_conflicts(&r, &a, &c16);
     unsigned want16 = bank ? gcd(bank, 16) : 1;
     if (r.degree != want16 || r.passes != 2 * want16 || r.min_passes != 2) {
       print_error("16 banks, BANK %u: degree %u passes %u, expected %u\n", bank, r.degree, r.passes, want16);
@@ -157,13 +157,13 @@ static void bank_doubles(void **s) {
   (void)s;
   ws_warp_access a = {0xffffffffu, 8, {0}};
   for (int t = 0; t < 32; t++) a.addr[t] = 8u * (unsigned)t;
-  ws_bank_config c32 = ws_bank_config_for(7, 0), c16 = ws_bank_config_for(1, 0);
+  ws_bank_config c32 = ws_prof_bank_config_for(7, 0), c16 = ws_prof_bank_config_for(1, 0);
   ws_bank_result r;
-  ws_bank_conflicts(&r, &a, &c32);
+  ws_prof_bank_conflicts(&r, &a, &c32);
   assert_int_equal(r.passes, 2);
   assert_int_equal(r.min_passes, 2);
   assert_int_equal(r.degree, 1);
-  ws_bank_conflicts(&r, &a, &c16);
+  ws_prof_bank_conflicts(&r, &a, &c16);
   assert_int_equal(r.degree, 2);
 }
 
@@ -171,14 +171,14 @@ static void bank_doubles(void **s) {
 static void cache_each_line_twice(void **s) {
   (void)s;
   ws_cache c;
-  assert_int_equal(ws_cache_init(&c, 16 * 1024, 4, 128, 128), 0);
+  assert_int_equal(ws_prof_cache_init(&c, 16 * 1024, 4, 128, 128), 0);
   for (uint64_t line = 0; line < 1000; line++) {
-    ws_cache_access(&c, line * 128, 1);
-    ws_cache_access(&c, line * 128 + 4, 1);
+    ws_prof_cache_access(&c, line * 128, 1);
+    ws_prof_cache_access(&c, line * 128 + 4, 1);
   }
   assert_int_equal(c.hits, 1000);
   assert_int_equal(c.misses, 1000);
-  ws_cache_free(&c);
+  ws_prof_cache_free(&c);
 }
 
 /* LRU in one 2-way set: A B A C B -> only the second A hits (C evicts B,
@@ -186,13 +186,13 @@ static void cache_each_line_twice(void **s) {
 static void cache_lru(void **s) {
   (void)s;
   ws_cache c;
-  assert_int_equal(ws_cache_init(&c, 256, 2, 128, 128), 0); /* 1 set */
+  assert_int_equal(ws_prof_cache_init(&c, 256, 2, 128, 128), 0); /* 1 set */
   int h[5];
   uint64_t seq[5] = {0, 128, 0, 256, 128};
-  for (int i = 0; i < 5; i++) h[i] = ws_cache_access(&c, seq[i], 1);
+  for (int i = 0; i < 5; i++) h[i] = ws_prof_cache_access(&c, seq[i], 1);
   assert_int_equal(h[0] + h[1] + h[3] + h[4], 0);
   assert_int_equal(h[2], 1);
-  ws_cache_free(&c);
+  ws_prof_cache_free(&c);
 }
 
 /* Sectors: a present line hits only for sectors already filled; a strided
@@ -200,19 +200,19 @@ static void cache_lru(void **s) {
 static void cache_sectors(void **s) {
   (void)s;
   ws_cache c;
-  assert_int_equal(ws_cache_init(&c, 4096, 4, 128, 32), 0);
-  assert_int_equal(ws_cache_access(&c, 0, 1), 0);
-  assert_int_equal(ws_cache_access(&c, 32, 1), 0); /* same line, new sector */
-  assert_int_equal(ws_cache_access(&c, 8, 1), 1);
-  assert_int_equal(ws_cache_access(&c, 40, 1), 1);
-  ws_cache_free(&c);
+  assert_int_equal(ws_prof_cache_init(&c, 4096, 4, 128, 32), 0);
+  assert_int_equal(ws_prof_cache_access(&c, 0, 1), 0);
+  assert_int_equal(ws_prof_cache_access(&c, 32, 1), 0); /* same line, new sector */
+  assert_int_equal(ws_prof_cache_access(&c, 8, 1), 1);
+  assert_int_equal(ws_prof_cache_access(&c, 40, 1), 1);
+  ws_prof_cache_free(&c);
   /* No allocation (write-around): repeated misses. */
-  assert_int_equal(ws_cache_init(&c, 4096, 4, 128, 32), 0);
-  ws_cache_access(&c, 0, 0);
-  assert_int_equal(ws_cache_access(&c, 0, 0), 0);
-  ws_cache_free(&c);
+  assert_int_equal(ws_prof_cache_init(&c, 4096, 4, 128, 32), 0);
+  ws_prof_cache_access(&c, 0, 0);
+  assert_int_equal(ws_prof_cache_access(&c, 0, 0), 0);
+  ws_prof_cache_free(&c);
   /* Bad geometry is refused. */
-  assert_int_equal(ws_cache_init(&c, 1000, 3, 100, 32), -1);
+  assert_int_equal(ws_prof_cache_init(&c, 1000, 3, 100, 32), -1);
 }
 
 /* Which line an eviction wrote back: one 2-way set of 128-byte lines with
@@ -223,18 +223,18 @@ static void cache_sectors(void **s) {
 static void cache_eviction_names_line(void **s) {
   (void)s;
   ws_cache c;
-  assert_int_equal(ws_cache_init(&c, 256, 2, 128, 32), 0);
-  ws_cache_access_rw(&c, 32, 1, 1);
-  ws_cache_access_rw(&c, 96, 1, 1);
-  ws_cache_access_rw(&c, 128, 1, 0);
+  assert_int_equal(ws_prof_cache_init(&c, 256, 2, 128, 32), 0);
+  ws_prof_cache_access_rw(&c, 32, 1, 1);
+  ws_prof_cache_access_rw(&c, 96, 1, 1);
+  ws_prof_cache_access_rw(&c, 128, 1, 0);
   assert_int_equal(c.evicted_dirty, 0);
-  ws_cache_access_rw(&c, 256, 1, 0);
+  ws_prof_cache_access_rw(&c, 256, 1, 0);
   assert_int_equal(c.evicted_dirty, 0xa);
   assert_int_equal(c.evicted_line, 0);
   assert_int_equal(c.writebacks, 2);
-  ws_cache_access_rw(&c, 384, 1, 0); /* evicts line 1, clean */
+  ws_prof_cache_access_rw(&c, 384, 1, 0); /* evicts line 1, clean */
   assert_int_equal(c.evicted_dirty, 0);
-  ws_cache_free(&c);
+  ws_prof_cache_free(&c);
 }
 
 int main(void) {

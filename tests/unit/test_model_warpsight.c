@@ -8,7 +8,7 @@
  *   l2_bytes_per_cycle 256, dram_efficiency 0.8, alu_latency_scale 1.5,
  *   mem_latency_scale 1, overlap_p 4, launch_us 2, barrier_cycles 20,
  *   atomic_cycles 1, fp64_lanes_per_sm 8, block_cycles 10,
- *   divergence_penalty 1.
+ *   divergence_penalty 1; partition_camping derived (1).
  * Launch: 64 blocks x 256 threads = 8 warps per block, 512 warps.  CC 3.0
  *   holds 8 blocks of 256 threads per SM (2048 threads), the grid gives
  *   ceil(64 / 8) = 8 per SM: blocks_per_sm 8, active 8, waves 1, 64 warps
@@ -42,21 +42,38 @@ static const char profile_json[] =
     "\"dram_read_bytes\":1000000,\"dram_write_bytes\":280000,\"l2_sectors_per_warp\":40},"
     "\"dependencies\":{\"path_mem_loads\":3,\"path_cycles\":500}}";
 
-static ws_model_result run(const char *issue_rate, ws_floors *fl) {
+/* The same launch with scattered requests (32 sectors for 128 bytes) whose
+ * DRAM sectors crowd into few partitions (imbalance 3). */
+static const char profile_camped_json[] =
+    "{\"schema\":\"warpsight-profile/1\",\"kernel\":\"k\","
+    "\"launch\":{\"grid\":[64,1,1],\"block\":[256,1,1]},"
+    "\"per_warp\":{\"comp_insts\":90,\"coal_mem_insts\":10,\"uncoal_mem_insts\":0,"
+    "\"synch_insts\":2,\"sfu_insts\":2,\"fp64_insts\":0,\"shared_mem_insts\":8,"
+    "\"bank_conflict_replays\":4},"
+    "\"memory\":{\"avg_trans_warp\":32,\"load_bytes_per_warp\":128,\"l1_hit_ratio\":0,\"l2_hit_ratio\":0.5,"
+    "\"dram_read_bytes\":1000000,\"dram_write_bytes\":280000,\"l2_sectors_per_warp\":40,"
+    "\"dram_partition_imbalance\":3},"
+    "\"dependencies\":{\"path_mem_loads\":3,\"path_cycles\":500}}";
+
+static ws_model_result run_on(const char *prof, const char *issue_rate, ws_floors *fl) {
   char gj[4096];
   snprintf(gj, sizeof gj, gpu_fmt, issue_rate);
   ws_diag d = WS_DIAG_INIT;
   ws_profile *p;
   ws_gpu *g;
-  assert_ok_diag(ws_profile_load_json(&p, profile_json, "test", &d), &d);
+  assert_ok_diag(ws_profile_load_json(&p, prof, "test", &d), &d);
   assert_ok_diag(ws_gpu_load_json(&g, gj, "gpu", &d), &d);
   ws_model_result r = WS_MODEL_RESULT_INIT;
   assert_ok_diag(ws_model_predict(&r, "warpsight", p, g, &d), &d);
-  if (fl) assert_int_equal(ws_floors_compute(fl, p, g), WS_OK);
+  if (fl) assert_int_equal(ws_model_floors_compute(fl, p, g), WS_OK);
   ws_diag_free(&d);
   ws_gpu_free(g);
   ws_profile_free(p);
   return r;
+}
+
+static ws_model_result run(const char *issue_rate, ws_floors *fl) {
+  return run_on(profile_json, issue_rate, fl);
 }
 
 #define T(name) ws_model_term_get(&r, name)
@@ -115,21 +132,42 @@ static void issue_cap_and_floors(void **state) {
   assert_close(fl.issue_ms, 0.0008, 1e-15);
   assert_close(fl.issue_per_cycle, 8, 0);
   char buf[256];
-  assert_null(ws_floors_check(buf, sizeof buf, &fl, r.time_ms));
-  const char *why = ws_floors_check(buf, sizeof buf, &fl, 0.01);
+  assert_null(ws_model_floors_check(buf, sizeof buf, &fl, r.time_ms));
+  const char *why = ws_model_floors_check(buf, sizeof buf, &fl, 0.01);
   assert_non_null(why);
   assert_non_null(strstr(why, "below the DRAM floor"));
   assert_non_null(strstr(why, "0.78x"));
-  why = ws_floors_check(buf, sizeof buf, &fl, 0.0005);
+  why = ws_model_floors_check(buf, sizeof buf, &fl, 0.0005);
   assert_non_null(strstr(why, "DRAM"));
-  assert_close(ws_floor_issue_rate(2, 0), 2, 0);
-  assert_close(ws_floor_issue_rate(7, 0), 4, 0);
+  assert_close(ws_model_floor_issue_rate(2, 0), 2, 0);
+  assert_close(ws_model_floor_issue_rate(7, 0), 4, 0);
+  ws_model_result_free(&r);
+}
+
+/* [M4] partition camping, partition_camping derived as 1 (the file does
+ * not give it): scatter = 1 - (128 / 32) / 32 = 0.875; camping factor =
+ * 1 + 1 x 0.875 x (3 - 1) = 2.75; t_dram = 16000 x (1 + 1 x 0.875) x 2.75
+ * = 82500 cycles.  A profile without the figure (terms_by_hand) keeps the
+ * factor at 1. */
+static void partition_camping_by_hand(void **state) {
+  (void)state;
+  ws_model_result r = run_on(profile_camped_json, P(4), NULL);
+  assert_close(T("scatter"), 0.875, 1e-12);
+  assert_close(T("partition_imbalance"), 3, 0);
+  assert_close(T("partition_camping"), 1, 0);
+  assert_close(T("camping_factor"), 2.75, 1e-12);
+  assert_close(T("t_dram"), 82500, 1e-6);
+  ws_model_result_free(&r);
+  r = run(P(4), NULL);
+  assert_close(T("partition_imbalance"), 1, 0);
+  assert_close(T("camping_factor"), 1, 0);
   ws_model_result_free(&r);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(terms_by_hand),
+      cmocka_unit_test(partition_camping_by_hand),
       cmocka_unit_test(issue_cap_and_floors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,11 +7,11 @@
 
 static ws_occupancy occ(int major, int minor, int threads, int regs, int shared) {
   ws_sm_limits L;
-  assert_int_equal(ws_sm_limits_for_cc(&L, major, minor), WS_OK);
+  assert_int_equal(ws_gpu_sm_limits_for_cc(&L, major, minor), WS_OK);
   ws_diag d = WS_DIAG_INIT;
   ws_occupancy_in in = {threads, regs, shared};
   ws_occupancy o;
-  int r = ws_occupancy_compute(&o, &L, 32, &in, &d);
+  int r = ws_gpu_occupancy_compute(&o, &L, 32, &in, &d);
   assert_ok_diag(r, &d);
   ws_diag_free(&d);
   return o;
@@ -117,18 +117,18 @@ static void cc90(void **s) {
 static void impossible(void **s) {
   (void)s;
   ws_sm_limits L;
-  ws_sm_limits_for_cc(&L, 2, 0);
+  ws_gpu_sm_limits_for_cc(&L, 2, 0);
   ws_diag d = WS_DIAG_INIT;
   ws_occupancy o;
   ws_occupancy_in too_many_threads = {2048, 10, 0};
-  assert_int_equal(ws_occupancy_compute(&o, &L, 32, &too_many_threads, &d), WS_EINVAL);
+  assert_int_equal(ws_gpu_occupancy_compute(&o, &L, 32, &too_many_threads, &d), WS_EINVAL);
   ws_occupancy_in too_much_shared = {128, 10, 60000};
-  assert_int_equal(ws_occupancy_compute(&o, &L, 32, &too_much_shared, &d), WS_EINVAL);
+  assert_int_equal(ws_gpu_occupancy_compute(&o, &L, 32, &too_much_shared, &d), WS_EINVAL);
   ws_occupancy_in too_many_regs = {128, 64, 0}; /* 63 is the CC 2.0 limit */
-  assert_int_equal(ws_occupancy_compute(&o, &L, 32, &too_many_regs, &d), WS_EINVAL);
+  assert_int_equal(ws_gpu_occupancy_compute(&o, &L, 32, &too_many_regs, &d), WS_EINVAL);
   assert_int_equal(d.errors, 3);
   ws_diag_free(&d);
-  assert_int_equal(ws_sm_limits_for_cc(&L, 4, 0), WS_EINVAL); /* no CC 4.x */
+  assert_int_equal(ws_gpu_sm_limits_for_cc(&L, 4, 0), WS_EINVAL); /* no CC 4.x */
 }
 
 /* The rows nvcc 13 added (nvcc --list-gpu-arch: 8.8, 10.0, 10.3, 11.0,
@@ -143,18 +143,18 @@ static void newest_ccs(void **s) {
       {11, 0, 24, 228 * 1024}, {12, 0, 24, 100 * 1024}, {12, 1, 24, 100 * 1024}};
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
     ws_sm_limits L;
-    assert_int_equal(ws_sm_limits_for_cc(&L, rows[i].ma, rows[i].mi), WS_OK);
+    assert_int_equal(ws_gpu_sm_limits_for_cc(&L, rows[i].ma, rows[i].mi), WS_OK);
     assert_int_equal(L.max_blocks_per_sm, rows[i].blocks);
     assert_int_equal(L.shared_per_sm, rows[i].shared);
     assert_int_equal(L.shared_reserved_per_block, 1024);
   }
   /* 12.0 (RTX 5090): 1536 threads per SM, so 256-thread blocks fit 6. */
   ws_sm_limits L;
-  assert_int_equal(ws_sm_limits_for_cc(&L, 12, 0), WS_OK);
+  assert_int_equal(ws_gpu_sm_limits_for_cc(&L, 12, 0), WS_OK);
   ws_occupancy o;
   ws_occupancy_in in = {256, 32, 0};
   ws_diag d = WS_DIAG_INIT;
-  assert_int_equal(ws_occupancy_compute(&o, &L, 32, &in, &d), WS_OK);
+  assert_int_equal(ws_gpu_occupancy_compute(&o, &L, 32, &in, &d), WS_OK);
   assert_int_equal(o.active_blocks_per_sm, 6);
   ws_diag_free(&d);
 }

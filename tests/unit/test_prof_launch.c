@@ -124,7 +124,7 @@ static ws_launch_spec *spec_for(uint64_t count, ws_diag *d) {
            " \"args\": [{\"buffer\": \"out\", \"type\": \"u32\", \"count\": %llu}]}",
            (unsigned long long)count);
   ws_launch_spec *s = NULL;
-  assert_ok_diag(ws_launch_spec_parse(&s, text, "k.json", ".", d), d);
+  assert_ok_diag(ws_emu_launch_spec_parse(&s, text, "k.json", ".", d), d);
   return s;
 }
 
@@ -153,7 +153,7 @@ static void fx_open(fixture *fx, uint64_t count) {
 }
 
 static void fx_close(fixture *fx) {
-  ws_launch_spec_free(fx->spec);
+  ws_emu_launch_spec_free(fx->spec);
   ws_gpu_free(fx->g);
   ws_ptx_module_free(fx->m);
   ws_diag_free(&fx->d);

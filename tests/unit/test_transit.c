@@ -1,5 +1,5 @@
 /*
- * test_transit.c — the Transit equilibrium (warpsight/transit.h).
+ * test_transit.c — the Transit equilibrium (model/transit.h).
  *
  * Machine: Tesla C2075, single precision, per SM, from Li et al. HPDC'15
  * Section 3: delta(SP) = (1536 threads, 8.93 GB/s), pi(SP) = (576, 24.8).
@@ -20,7 +20,7 @@
 
 #include "testutil.h"
 #include "warpsight/model.h"
-#include "warpsight/transit.h"
+#include "model/transit.h"
 
 static ws_transit_params c2075_sp(double n, double z) {
   return (ws_transit_params){n, 1536, 8.93, 576, 24.8, z};
@@ -36,7 +36,7 @@ static void near(double got, double want, double rel) {
 static ws_transit_eq solve(ws_transit_params tp) {
   ws_diag d = WS_DIAG_INIT;
   ws_transit_eq eq;
-  assert_int_equal(ws_transit_solve(&eq, &tp, &d), WS_OK);
+  assert_int_equal(ws_model_transit_solve(&eq, &tp, &d), WS_OK);
   assert_int_equal(d.count, 0);
   ws_diag_free(&d);
   return eq;
@@ -55,7 +55,7 @@ static void thread_bound(void **state) {
   near(eq.x, 531.7495639, 1e-9);
   near(eq.ms_gbs, 2.861846611, 1e-9);
   near(eq.cs_gops, 22.89477289, 1e-9);
-  assert_string_equal(ws_transit_bound_name(eq.bound), "thread");
+  assert_string_equal(ws_model_transit_bound_name(eq.bound), "thread");
 }
 
 /* n = 1536, Z = 8: the slopes would meet at k = 738.4, x = 797.6 > 576:
@@ -151,7 +151,7 @@ static void balance_sweep(void **state) {
       ws_transit_params tp = c2075_sp(n, z);
       ws_transit_eq eq = solve(tp);
       near(eq.k + eq.x, n, 1e-12);
-      near(ws_transit_f(&tp, eq.k), ws_transit_g(&tp, eq.x), 1e-9);
+      near(ws_model_transit_f(&tp, eq.k), ws_model_transit_g(&tp, eq.x), 1e-9);
       near(eq.cs_gops, z * eq.ms_gbs, 1e-9);
     }
 }
@@ -161,26 +161,26 @@ static void bad_input(void **state) {
   ws_diag d = WS_DIAG_INIT;
   ws_transit_eq eq;
   ws_transit_params tp = c2075_sp(0, 1);
-  assert_int_equal(ws_transit_solve(&eq, &tp, &d), WS_EINVAL);
+  assert_int_equal(ws_model_transit_solve(&eq, &tp, &d), WS_EINVAL);
   assert_int_equal(d.errors, 1);
   assert_non_null(strstr(d.items[0].message, "n = 0"));
   tp = c2075_sp(512, NAN);
-  assert_int_equal(ws_transit_solve(&eq, &tp, &d), WS_EINVAL);
+  assert_int_equal(ws_model_transit_solve(&eq, &tp, &d), WS_EINVAL);
   tp = c2075_sp(512, 1);
   tp.r = -1;
-  assert_int_equal(ws_transit_solve(&eq, &tp, &d), WS_EINVAL);
+  assert_int_equal(ws_model_transit_solve(&eq, &tp, &d), WS_EINVAL);
   ws_diag_free(&d);
 }
 
 static void directions(void **state) {
   (void)state;
   /* The paper's remedies, by keyword (Section 2.4). */
-  assert_non_null(strstr(ws_transit_explain(WS_TRANSIT_THREAD), "threads"));
-  assert_non_null(strstr(ws_transit_explain(WS_TRANSIT_MEMORY),
+  assert_non_null(strstr(ws_model_transit_explain(WS_TRANSIT_THREAD), "threads"));
+  assert_non_null(strstr(ws_model_transit_explain(WS_TRANSIT_MEMORY),
                          "arithmetic intensity Z"));
-  assert_non_null(strstr(ws_transit_explain(WS_TRANSIT_COMPUTATION),
+  assert_non_null(strstr(ws_model_transit_explain(WS_TRANSIT_COMPUTATION),
                          "raise M"));
-  assert_non_null(strstr(ws_transit_explain(WS_TRANSIT_CAPACITY),
+  assert_non_null(strstr(ws_model_transit_explain(WS_TRANSIT_CAPACITY),
                          "together"));
 }
 

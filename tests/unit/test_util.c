@@ -1,11 +1,13 @@
 /*
  * test_util.c — the small toolkit under src/util: growable arrays (vec.h),
- * string buffers (strbuf.h), bit helpers (bits.h) and checked arithmetic
- * (checked.h).  Expected values are worked out by hand in the comments.
+ * string buffers (strbuf.h), bit helpers (bits.h), checked arithmetic
+ * (checked.h) and the diagnostics' text (ws_diag_format, ws_diag_print).  Expected values are worked out by hand in the comments.
  */
 #include "testutil.h"
 
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/bits.h"
@@ -111,12 +113,12 @@ static void test_diag_oom(void **state) {
 /* Distances by hand: one substitution, one transposition, one deletion. */
 static void test_suggest(void **state) {
   (void)state;
-  assert_int_equal(ws_edit_distance("sms", "sms"), 0);
-  assert_int_equal(ws_edit_distance("smss", "sms"), 1);     /* one deletion */
-  assert_int_equal(ws_edit_distance("ouput", "output"), 1); /* one insertion */
-  assert_int_equal(ws_edit_distance("inti", "init"), 1);    /* one transposition */
-  assert_int_equal(ws_edit_distance("hong_kim", "hong-kim"), 1);
-  assert_int_equal(ws_edit_distance("abc", "xyzw"), 3);     /* capped */
+  assert_int_equal(ws_suggest_distance("sms", "sms"), 0);
+  assert_int_equal(ws_suggest_distance("smss", "sms"), 1);     /* one deletion */
+  assert_int_equal(ws_suggest_distance("ouput", "output"), 1); /* one insertion */
+  assert_int_equal(ws_suggest_distance("inti", "init"), 1);    /* one transposition */
+  assert_int_equal(ws_suggest_distance("hong_kim", "hong-kim"), 1);
+  assert_int_equal(ws_suggest_distance("abc", "xyzw"), 3);     /* capped */
   static const char *const keys[] = {"sms", "cores_per_sm", "clock_ghz", "limits", NULL};
   assert_string_equal(ws_suggest("smss", keys), "sms");
   assert_string_equal(ws_suggest("limts", keys), "limits");   /* 2 would do too: 6 letters */
@@ -143,6 +145,38 @@ static void test_checked(void **state) {
   assert_true(r == UINT64_MAX);
 }
 
+/* The diagnostics' text, written out by hand: location, severity, message,
+ * the source line and a caret under column 3; a bare entry (no file) gets
+ * the speaker's name from ws_diag_print only. */
+static void test_diag_text(void **state) {
+  (void)state;
+  ws_diag d = WS_DIAG_INIT;
+  ws_diag_add(&d, WS_SEV_ERROR, "k.ptx", 2, 3, "bad %s", "token");
+  ws_diag_set_source(&d, "\tab cd", 6);
+  ws_diag_add(&d, WS_SEV_WARNING, NULL, 0, 0, "odd");
+  ws_diag_add(&d, WS_SEV_NOTE, "k.ptx", 7, 0, "here");
+  assert_int_equal(d.errors, 1);
+  char *s = ws_diag_format(&d);
+  assert_non_null(s);
+  assert_string_equal(s, "k.ptx:2:3: error: bad token\n  \tab cd\n  \t ^\n"
+                         "warning: odd\nk.ptx:7: note: here\n");
+  free(s);
+  FILE *f = tmpfile();
+  assert_non_null(f);
+  assert_int_equal(ws_diag_print(f, &d, "warpsight"), WS_OK);
+  char buf[256] = {0};
+  rewind(f);
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  assert_string_equal(buf, "k.ptx:2:3: error: bad token\n  \tab cd\n  \t ^\n"
+                           "warpsight: warning: odd\nk.ptx:7: note: here\n");
+  assert_true(n > 0);
+  ws_diag_free(&d);
+  s = ws_diag_format(&d); /* an empty list is "" */
+  assert_string_equal(s, "");
+  free(s);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_vec_push_and_reserve),
@@ -152,6 +186,7 @@ int main(void) {
       cmocka_unit_test(test_checked),
       cmocka_unit_test(test_diag_oom),
       cmocka_unit_test(test_suggest),
+      cmocka_unit_test(test_diag_text),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,7 +8,7 @@
 static ws_csv *parse_ok(const char *text) {
   ws_diag d = WS_DIAG_INIT;
   ws_csv *c = NULL;
-  assert_ok_diag(ws_csv_parse(&c, text, strlen(text), "t.csv", &d), &d);
+  assert_ok_diag(ws_valid_csv_parse(&c, text, strlen(text), "t.csv", &d), &d);
   ws_diag_free(&d);
   return c;
 }
@@ -17,7 +17,7 @@ static ws_csv *parse_ok(const char *text) {
 static void parse_err(const char *text, const char *want) {
   ws_diag d = WS_DIAG_INIT;
   ws_csv *c = NULL;
-  assert_int_equal(ws_csv_parse(&c, text, strlen(text), "t.csv", &d), WS_EINVAL);
+  assert_int_equal(ws_valid_csv_parse(&c, text, strlen(text), "t.csv", &d), WS_EINVAL);
   assert_null(c);
   char *s = ws_diag_format(&d);
   if (!strstr(s, want)) {
@@ -35,15 +35,15 @@ static void test_quoted_commas(void **state) {
                        "q,\"say \"\"hi\"\"\",\n");
   assert_int_equal(c->ncols, 3);
   assert_int_equal(c->nrows, 2);
-  assert_string_equal(ws_csv_cell(c, 0, 1), "dotProd(float*, float*, float*, int)");
-  assert_string_equal(ws_csv_cell(c, 0, 2), "7");
-  assert_string_equal(ws_csv_cell(c, 1, 1), "say \"hi\"");
-  assert_string_equal(ws_csv_cell(c, 1, 2), ""); /* empty last field */
+  assert_string_equal(ws_valid_csv_cell(c, 0, 1), "dotProd(float*, float*, float*, int)");
+  assert_string_equal(ws_valid_csv_cell(c, 0, 2), "7");
+  assert_string_equal(ws_valid_csv_cell(c, 1, 1), "say \"hi\"");
+  assert_string_equal(ws_valid_csv_cell(c, 1, 2), ""); /* empty last field */
   assert_int_equal(c->lines[0], 2);
   assert_int_equal(c->lines[1], 3);
-  assert_int_equal(ws_csv_column(c, "sig"), 1);
-  assert_int_equal(ws_csv_column(c, "nope"), -1);
-  ws_csv_free(c);
+  assert_int_equal(ws_valid_csv_column(c, "sig"), 1);
+  assert_int_equal(ws_valid_csv_column(c, "nope"), -1);
+  ws_valid_csv_free(c);
 }
 
 static void test_newline_in_quotes_and_line_numbers(void **state) {
@@ -51,17 +51,17 @@ static void test_newline_in_quotes_and_line_numbers(void **state) {
   /* row 1 spans lines 2-3, so row 2 starts on line 4 */
   ws_csv *c = parse_ok("a,b\n\"x\ny\",1\nz,2");
   assert_int_equal(c->nrows, 2);
-  assert_string_equal(ws_csv_cell(c, 0, 0), "x\ny");
+  assert_string_equal(ws_valid_csv_cell(c, 0, 0), "x\ny");
   assert_int_equal(c->lines[1], 4);
-  assert_string_equal(ws_csv_cell(c, 1, 1), "2"); /* no final newline */
-  ws_csv_free(c);
+  assert_string_equal(ws_valid_csv_cell(c, 1, 1), "2"); /* no final newline */
+  ws_valid_csv_free(c);
 }
 
 static void test_trailing_blank_lines(void **state) {
   (void)state;
   ws_csv *c = parse_ok("a,b\n1,2\n\n\n");
   assert_int_equal(c->nrows, 1);
-  ws_csv_free(c);
+  ws_valid_csv_free(c);
 }
 
 static void test_errors(void **state) {
@@ -192,23 +192,23 @@ static void test_gpu_table_file(void **state) {
   (void)state;
   ws_diag d = WS_DIAG_INIT;
   ws_csv *c = NULL;
-  assert_ok_diag(ws_csv_read(&c, WS_SOURCE_DIR "/data/validation/gpu-names.csv", &d), &d);
-  int cn = ws_csv_column(c, "csv_name"), cg = ws_csv_column(c, "gpu"),
-      cv = ws_csv_column(c, "compute_version"), cs = ws_csv_column(c, "source");
+  assert_ok_diag(ws_valid_csv_read(&c, WS_SOURCE_DIR "/data/validation/gpu-names.csv", &d), &d);
+  int cn = ws_valid_csv_column(c, "csv_name"), cg = ws_valid_csv_column(c, "gpu"),
+      cv = ws_valid_csv_column(c, "compute_version"), cs = ws_valid_csv_column(c, "source");
   assert_true(cn >= 0 && cg >= 0 && cv >= 0 && cs >= 0);
   assert_int_equal(c->nrows, ws_valid_gpu_table_count());
   for (size_t r = 0; r < c->nrows; r++) {
-    assert_string_equal(ws_csv_cell(c, r, (size_t)cn), ws_valid_gpu_table_csv(r));
-    assert_string_equal(ws_csv_cell(c, r, (size_t)cg), ws_valid_gpu_table_db(r));
-    assert_true(strlen(ws_csv_cell(c, r, (size_t)cs)) > 0);
+    assert_string_equal(ws_valid_csv_cell(c, r, (size_t)cn), ws_valid_gpu_table_csv(r));
+    assert_string_equal(ws_valid_csv_cell(c, r, (size_t)cg), ws_valid_gpu_table_db(r));
+    assert_true(strlen(ws_valid_csv_cell(c, r, (size_t)cs)) > 0);
     ws_gpu *g = NULL;
-    assert_ok_diag(ws_gpu_load(&g, ws_csv_cell(c, r, (size_t)cg), &d), &d);
+    assert_ok_diag(ws_gpu_load(&g, ws_valid_csv_cell(c, r, (size_t)cg), &d), &d);
     char cc[16];
     snprintf(cc, sizeof cc, "%d.%d", g->cc_major, g->cc_minor);
-    assert_string_equal(cc, ws_csv_cell(c, r, (size_t)cv));
+    assert_string_equal(cc, ws_valid_csv_cell(c, r, (size_t)cv));
     ws_gpu_free(g);
   }
-  ws_csv_free(c);
+  ws_valid_csv_free(c);
   ws_diag_free(&d);
 }
 

@@ -63,7 +63,7 @@ static void test_vectoradd_first_row(void **state) {
   assert_int_equal(l->args[2].init, WS_INIT_ZERO);
   assert_string_equal(l->args[3].name, "n");
   assert_int_equal(sval(&l->args[3]), 131072);
-  ws_launch_spec_free(l);
+  ws_emu_launch_spec_free(l);
 }
 
 /* Line 2: dotProd, N 131072, block 64, grid 2048; 256 B static shared in the
@@ -74,7 +74,7 @@ static void test_dotprod(void **state) {
   ws_launch_spec *l = build(2);
   assert_int_equal(l->dynamic_shared, 256);
   assert_int_equal(l->args[2].count, 2048);
-  ws_launch_spec_free(l);
+  ws_emu_launch_spec_free(l);
 }
 
 /* Line 904: matMul_gpu_sharedmem, N = 256, block 8 x 8, grid 32 x 32 = 256/8;
@@ -87,7 +87,7 @@ static void test_matmul_shared(void **state) {
   assert_int_equal(l->args[0].count, 65536);
   assert_int_equal(l->args[2].count, 65536);
   assert_int_equal(sval(&l->args[3]), 256);
-  ws_launch_spec_free(l);
+  ws_emu_launch_spec_free(l);
 }
 
 /* Line 744: matMul_gpu with the five-argument signature (GTX 970, 16 x 16):
@@ -97,7 +97,7 @@ static void test_matmul_five_args(void **state) {
   ws_launch_spec *l = build(744);
   assert_string_equal(l->kernel, "matMul_gpu");
   assert_int_equal(l->grid[1], 16);
-  ws_launch_spec_free(l);
+  ws_emu_launch_spec_free(l);
 }
 
 /* Line 2344: subSeqMax, N = 131072 over 32 blocks of 128 threads: 4096 ints
@@ -111,7 +111,7 @@ static void test_subseqmax(void **state) {
   assert_int_equal(l->args[0].init, WS_INIT_RANDOM);
   assert_true(l->args[0].v0 == -100);
   assert_true(l->args[0].v1 == 100);
-  ws_launch_spec_free(l);
+  ws_emu_launch_spec_free(l);
 }
 
 /* Every measured row agrees with the Input.Size mapping (grid and shared
@@ -122,7 +122,7 @@ static void test_every_row_builds(void **state) {
   for (size_t i = 0; i < data->nrows; i++) {
     ws_launch_spec *l = NULL;
     assert_ok_diag(ws_valid_launch(&l, &data->rows[i], "m.csv", &d), &d);
-    ws_launch_spec_free(l);
+    ws_emu_launch_spec_free(l);
   }
   ws_diag_free(&d);
 }
@@ -158,7 +158,7 @@ static void test_json_round_trip(void **state) {
     ws_launch_spec *l = build(lines[i]), *back = NULL;
     char *json = ws_valid_launch_json(l);
     assert_non_null(json);
-    assert_ok_diag(ws_launch_spec_parse(&back, json, "written", ".", &d), &d);
+    assert_ok_diag(ws_emu_launch_spec_parse(&back, json, "written", ".", &d), &d);
     assert_same_spec(l, back);
     cJSON *j = cJSON_Parse(json);
     assert_non_null(j);
@@ -166,8 +166,8 @@ static void test_json_round_trip(void **state) {
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "grid")), 3);
     cJSON_Delete(j);
     free(json);
-    ws_launch_spec_free(back);
-    ws_launch_spec_free(l);
+    ws_emu_launch_spec_free(back);
+    ws_emu_launch_spec_free(l);
   }
   ws_diag_free(&d);
 }

@@ -70,7 +70,7 @@ static void vectoradd_sampled(void **state) {
   ws_valid_result_free(&res);
   ws_profile_free(p);
   ws_valid_predictor_free(ctx);
-  ws_launch_spec_free(l);
+  ws_emu_launch_spec_free(l);
   ws_gpu_free(g);
   ws_diag_free(&d);
 }
@@ -110,7 +110,7 @@ static void zero_inputs_same_profile(void **state) {
     ws_profile_free(pr);
     ws_valid_predictor_free(zero);
     ws_valid_predictor_free(rnd);
-    ws_launch_spec_free(l);
+    ws_emu_launch_spec_free(l);
   }
   ws_gpu_free(g);
   ws_diag_free(&d);
@@ -134,7 +134,7 @@ static void missing_ptx(void **state) {
   assert_ok_diag(ws_valid_profile_launch(&p, ctx, PTX_DIR "vectorAdd.sm_75.ptx", l, g, 1, &d), &d);
   ws_profile_free(p);
   ws_valid_predictor_free(ctx);
-  ws_launch_spec_free(l);
+  ws_emu_launch_spec_free(l);
   ws_gpu_free(g);
   ws_diag_free(&d);
 }
@@ -162,7 +162,7 @@ static void key_has_gpu_facts(void **state) {
   g->sms += 1;
   assert_int_equal(ws_valid_cache_key_gpu(k1, "vectorAdd", "ptx", l, g, 2), WS_OK);
   assert_string_not_equal(k0, k1);
-  ws_launch_spec_free(l);
+  ws_emu_launch_spec_free(l);
   ws_gpu_free(g);
   ws_diag_free(&d);
 }

@@ -171,16 +171,16 @@ static void test_cache_reuse(void **state) {
   snprintf(path, sizeof path, "%s/rows.csv", dir);
   assert_ok_diag(ws_valid_report_csv(r2, path, &d), &d);
   ws_csv *c = NULL;
-  assert_ok_diag(ws_csv_read(&c, path, &d), &d);
+  assert_ok_diag(ws_valid_csv_read(&c, path, &d), &d);
   assert_int_equal(c->nrows, 3);
-  assert_int_equal(ws_csv_column(c, "predicted_s_hong-kim"), 6);
-  assert_int_equal(ws_csv_column(c, "error_pct_hong-kim"), 7);
-  assert_string_equal(ws_csv_cell(c, 2, 1), "k20");
-  assert_string_equal(ws_csv_cell(c, 2, 3), "2048x1x1");
+  assert_int_equal(ws_valid_csv_column(c, "predicted_s_hong-kim"), 6);
+  assert_int_equal(ws_valid_csv_column(c, "error_pct_hong-kim"), 7);
+  assert_string_equal(ws_valid_csv_cell(c, 2, 1), "k20");
+  assert_string_equal(ws_valid_csv_cell(c, 2, 3), "2048x1x1");
   /* error column = 100 (pred - meas) / meas of the columns beside it */
-  double meas = atof(ws_csv_cell(c, 0, 5)), pred = atof(ws_csv_cell(c, 0, 6));
-  assert_close(atof(ws_csv_cell(c, 0, 7)), 100 * (pred - meas) / meas, 1e-3);
-  ws_csv_free(c);
+  double meas = atof(ws_valid_csv_cell(c, 0, 5)), pred = atof(ws_valid_csv_cell(c, 0, 6));
+  assert_close(atof(ws_valid_csv_cell(c, 0, 7)), 100 * (pred - meas) / meas, 1e-3);
+  ws_valid_csv_free(c);
 
 #ifdef WS_HAVE_CAIRO
   snprintf(path, sizeof path, "%s/chart", dir); /* -> chart.png, chart.svg */
@@ -241,7 +241,7 @@ static void test_cache_key(void **state) {
   char k2[17];
   ws_valid_cache_key(k2, "vectorAdd", "ptx A", l, 3, 0, 0);
   assert_string_not_equal(k2, k);
-  ws_launch_spec_free(l);
+  ws_emu_launch_spec_free(l);
   ws_diag_free(&d);
   ws_valid_data_free(v);
 }

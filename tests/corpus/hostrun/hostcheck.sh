@@ -29,7 +29,7 @@ check_src() {   # check_src FILE.cu: compile it, run its specs; prints one line 
             while read -r k; do echo "  {\"$k\", [](const std::vector<hostrun_arg> &a) { launch($k, a); }},"; done
         echo '  {nullptr, nullptr}};'
     } >"$tu"
-    if ! "$CXX" -std=c++17 -O1 -pthread -w -I"$here" -I"$src_root/include" "$tu" -lcjson -lm -o "$work/$src" 2>"$work/$src.err"; then
+    if ! "$CXX" -std=c++17 -O1 -pthread -w -I"$here" -I"$src_root/include" -I"$src_root/src" "$tu" -lcjson -lm -o "$work/$src" 2>"$work/$src.err"; then
         echo "FAIL $src: does not compile on the host"; sed -n 1,20p "$work/$src.err"; return 1
     fi
     for spec in "$corpus"/launch/"$src".json "$corpus"/launch/"$src".*.json; do

@@ -1,11 +1,12 @@
 /*
- * warpsight/transit.h — the equilibrium of the Transit model (Li, Tay,
+ * model/transit.h — the equilibrium of the Transit model (Li, Tay,
  * Kumar & Corporaal, HPDC'15), as a pure function of its five inputs.
  *
  * The "transit" model (src/model/transit.c) fills ws_transit_params from a
  * profile and a GPU; the transit chart (src/report/charts.c) redraws the
  * curves from the same parameters.  docs/models/transit.md has the
- * equations and every unit choice.
+ * equations and every unit choice.  Internal to the library (src/): the
+ * model, the advisor and the chart share it; it is not public.
  *
  * Units, all per SM:
  *   threads               n, k, x, k_delta, m
@@ -22,8 +23,8 @@
  *
  * Nothing here allocates; no ownership questions.
  */
-#ifndef WARPSIGHT_TRANSIT_H
-#define WARPSIGHT_TRANSIT_H
+#ifndef WS_MODEL_TRANSIT_H
+#define WS_MODEL_TRANSIT_H
 
 #include "warpsight/util.h"
 
@@ -62,22 +63,22 @@ typedef struct ws_transit_eq {
 } ws_transit_eq;
 
 /* The curves (x, k clamped to >= 0). */
-double ws_transit_f(const ws_transit_params *tp, double k);
-double ws_transit_cs(const ws_transit_params *tp, double x);  /* G(x) */
-double ws_transit_g(const ws_transit_params *tp, double x);   /* G(x) / Z */
+double ws_model_transit_f(const ws_transit_params *tp, double k);
+double ws_model_transit_cs(const ws_transit_params *tp, double x);  /* G(x) */
+double ws_model_transit_g(const ws_transit_params *tp, double x);   /* G(x) / Z */
 
 /* Solve f(n - x) = g(x) exactly (closed form on the one pair of linear
  * pieces that holds the intersection) and classify the bound.  WS_EINVAL
  * with a diagnostic for a non-positive or non-finite parameter. */
-int ws_transit_solve(ws_transit_eq *out, const ws_transit_params *tp,
+int ws_model_transit_solve(ws_transit_eq *out, const ws_transit_params *tp,
                      ws_diag *d);
 
 /* "thread", "memory", "computation", "capacity". */
-const char *ws_transit_bound_name(ws_transit_bound b);
+const char *ws_model_transit_bound_name(ws_transit_bound b);
 /* The paper's optimisation direction for the bound: one short line (the
  * model's limiter), and the full advice with examples (the advisor's). */
-const char *ws_transit_direction(ws_transit_bound b);
-const char *ws_transit_explain(ws_transit_bound b);
+const char *ws_model_transit_direction(ws_transit_bound b);
+const char *ws_model_transit_explain(ws_transit_bound b);
 
 #ifdef __cplusplus
 }

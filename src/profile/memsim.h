@@ -1,12 +1,13 @@
 /*
- * warpsight/memsim.h — what one warp-level memory request costs: global
+ * profile/memsim.h — what one warp-level memory request costs: global
  * memory transactions under each compute capability's coalescing rules,
  * shared-memory bank conflicts, and a set-associative cache simulation.
  * Pure functions of the lanes' addresses; the profiler calls them from the
  * emulator's hooks (docs/profile.md, "Measured by the profiler").
+ * Internal to the library (src/), not public.
  */
-#ifndef WARPSIGHT_MEMSIM_H
-#define WARPSIGHT_MEMSIM_H
+#ifndef WS_PROFILE_MEMSIM_H
+#define WS_PROFILE_MEMSIM_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -33,9 +34,9 @@ typedef enum ws_coal_rule {
 
 /* The rule of a compute capability for loads (cached_in_l1: the GPU caches
  * global loads in L1) and for stores (which never allocate in L1). */
-ws_coal_rule ws_coal_rule_for(int cc_major, int cc_minor, int cached_in_l1,
+ws_coal_rule ws_prof_coal_rule_for(int cc_major, int cc_minor, int cached_in_l1,
                               int is_store);
-const char *ws_coal_rule_name(ws_coal_rule r);
+const char *ws_prof_coal_rule_name(ws_coal_rule r);
 
 typedef struct ws_coal_result {
   uint32_t transactions;    /* memory transactions the request needs */
@@ -46,7 +47,7 @@ typedef struct ws_coal_result {
 } ws_coal_result;
 
 /* Transactions for one request; a request with no active lane needs none. */
-void ws_coalesce(ws_coal_result *out, const ws_warp_access *a, ws_coal_rule rule);
+void ws_prof_coalesce(ws_coal_result *out, const ws_warp_access *a, ws_coal_rule rule);
 
 /* Shared memory ----------------------------------------------------------*/
 
@@ -56,7 +57,7 @@ typedef struct ws_bank_config {
   int half_warp;      /* 1: requests are served per half-warp (CC 1.x) */
 } ws_bank_config;
 
-ws_bank_config ws_bank_config_for(int cc_major, int cc_minor);
+ws_bank_config ws_prof_bank_config_for(int cc_major, int cc_minor);
 
 typedef struct ws_bank_result {
   uint32_t passes;    /* shared-memory passes the request takes */
@@ -66,14 +67,14 @@ typedef struct ws_bank_result {
 
 /* Bank conflicts of one shared-memory request.  Lanes that touch the same
  * word do not conflict (broadcast for loads; one write wins for stores). */
-void ws_bank_conflicts(ws_bank_result *out, const ws_warp_access *a,
+void ws_prof_bank_conflicts(ws_bank_result *out, const ws_warp_access *a,
                        const ws_bank_config *cfg);
 
 /* Caches -----------------------------------------------------------------*/
 
 /* A set-associative cache with LRU replacement and sectored lines.  Each
  * access names one sector; a hit needs the line present and that sector
- * filled.  Owned by the caller: ws_cache_init / ws_cache_free. */
+ * filled.  Owned by the caller: ws_prof_cache_init / ws_prof_cache_free. */
 typedef struct ws_cache {
   uint32_t sets;        /* number of sets */
   uint32_t ways;        /* associativity */
@@ -92,24 +93,24 @@ typedef struct ws_cache {
   uint32_t evicted_dirty;/* its dirty sectors (bit i: sector i), 0 when the
                            last access evicted no dirty line */
   int hashed;           /* 1: sets indexed by a hash of the line address
-                           (set after ws_cache_init); 0: line mod sets */
+                           (set after ws_prof_cache_init); 0: line mod sets */
 } ws_cache;
 
 /* size_bytes = sets x ways x line_bytes; returns 0, or -1 on bad geometry
  * or ENOMEM.  A cache of size 0 is valid and misses always. */
-int ws_cache_init(ws_cache *c, uint64_t size_bytes, uint32_t ways,
+int ws_prof_cache_init(ws_cache *c, uint64_t size_bytes, uint32_t ways,
                   uint32_t line_bytes, uint32_t sector_bytes);
-void ws_cache_free(ws_cache *c);
+void ws_prof_cache_free(ws_cache *c);
 /* Access the sector holding byte address `addr`; returns 1 on a hit.  On a
  * miss the sector is filled (allocate = 1) or not (allocate = 0). */
-int ws_cache_access(ws_cache *c, uint64_t addr, int allocate);
+int ws_prof_cache_access(ws_cache *c, uint64_t addr, int allocate);
 /* Same, for a write-back cache: write = 1 marks the sector dirty when it is
  * (or becomes) present; evicting a line adds its dirty sectors to
  * c->writebacks.  A write that neither hits nor allocates leaves no trace
  * (write-through no-allocate). */
-int ws_cache_access_rw(ws_cache *c, uint64_t addr, int allocate, int write);
+int ws_prof_cache_access_rw(ws_cache *c, uint64_t addr, int allocate, int write);
 /* Dirty sectors still in the cache (what a flush at the end would write). */
-uint64_t ws_cache_dirty_sectors(const ws_cache *c);
+uint64_t ws_prof_cache_dirty_sectors(const ws_cache *c);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
 /*
- * warpsight/rng.h — the random generator behind launch-spec initialisers
+ * emu/rng.h — the random generator behind launch-spec initialisers
  * ({"random": {"seed": S, "min": A, "max": B}}).  It is part of the launch
  * spec contract: C reference implementations in tests/ref/ use the same
  * functions to rebuild a kernel's inputs, so its output must never change.
@@ -10,8 +10,8 @@
  *                   the element type (round to nearest even);
  *   integer types:  v = A + floor(u * (B - A + 1)), capped at B.
  */
-#ifndef WARPSIGHT_RNG_H
-#define WARPSIGHT_RNG_H
+#ifndef WS_EMU_RNG_H
+#define WS_EMU_RNG_H
 
 #include <stdint.h>
 

@@ -1,13 +1,14 @@
 /*
- * warpsight/json.h — reading JSON documents (cJSON) with errors that name
+ * util/json.h — reading JSON documents (cJSON) with errors that name
  * the offending field by its path ("per_warp.uncoal_mem_insts: expected a
  * non-negative number").  Used by the GPU database, profiles and launch specs.
  *
  * Numbers may be written bare or as {"value": N, "source": "..."}; both read
  * the same.  Nothing here prints; every error goes to the ws_diag.
+ * Internal to the library (src/), not public: no public header names cJSON.
  */
-#ifndef WARPSIGHT_JSON_H
-#define WARPSIGHT_JSON_H
+#ifndef WS_UTIL_JSON_H
+#define WS_UTIL_JSON_H
 
 #include "warpsight/util.h"
 
