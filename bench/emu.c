@@ -8,7 +8,12 @@
  * same run (build with the default RelWithDebInfo, -O2, for the figures).
  * Native and -j 1 times are process CPU seconds; -j 2 times are wall-clock.
  *
- * usage: bench_emu [--quick]      (--quick: 1/16 of the sizes, for a smoke run)
+ * usage: bench_emu [--quick] [--only NAME] [--repeat N]
+ *   --quick      1/16 of the sizes, for a smoke run
+ *   --only NAME  only the kernel NAME (vecadd, matmul_tiled, reduce6, blackscholes)
+ *   --repeat N   time -j 1 N times on fresh launches and report the median
+ *                (and the spread); -j 2 is then skipped.  For comparing two
+ *                builds on a shared machine: run them interleaved.
  */
 #include <math.h>
 #include <stdio.h>
@@ -80,11 +85,34 @@ typedef struct result {
   double emu_s[2];
   double wips[2];
   unsigned long long warp_insts;
+  double spread;  /* --repeat: (slowest - fastest) / median of the -j 1 runs */
 } result;
 
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
+}
+
+static int g_repeat = 1; /* --repeat: -j 1 runs; > 1 skips -j 2 */
+
+/* One timed run of a fresh launch: CPU seconds at -j 1, wall at -j 2. */
+static int run_once(const ws_emu_program *p, const ws_launch_spec *s, int threads, double *secs,
+                    unsigned long long *insts, ws_emu_launch **keep, ws_diag *d) {
+  ws_emu_launch *l = NULL;
+  int st = ws_emu_launch_new(&l, p, s, d);
+  if (st) return st;
+  ws_emu_options o = WS_EMU_OPTIONS_INIT;
+  o.max_warp_insts = o.max_launch_insts = 0; /* trusted kernels, measured whole */
+  o.threads = threads;
+  ws_emu_stats stats;
+  double c0 = now();
+  st = ws_emu_run(l, &o, &stats, d);
+  /* -j 1: CPU seconds; -j 2: wall-clock seconds (CPU time would add both threads) */
+  *secs = threads == 1 ? now() - c0 : stats.seconds;
+  *insts = stats.warp_insts;
+  if (keep && !st) *keep = l;
+  else ws_emu_launch_free(l);
+  return st;
 }
 
 /* Runs `kernel` from the corpus with spec text at -j 1 and -j 2; calls
@@ -99,22 +127,26 @@ static int bench(result *r, const char *file, const char *spec, void (*native)(w
   int st = ws_ptx_parse_file(&m, path, &d);
   if (!st) st = ws_emu_launch_spec_parse(&s, spec, r->name, ".", &d);
   if (!st) st = ws_emu_load(&p, m, s->kernel, &d);
-  for (int j = 0; j < 2 && !st; j++) {
+  double ts[64];
+  int n = g_repeat < 64 ? g_repeat : 64;
+  for (int i = 0; i < n && !st; i++) { /* -j 1, the first run's inputs for the native loop */
     ws_emu_launch *l = NULL;
-    st = ws_emu_launch_new(&l, p, s, &d);
-    if (st) break;
-    if (j == 0) native(l, &r->native_s);
-    ws_emu_options o = WS_EMU_OPTIONS_INIT;
-    o.max_warp_insts = o.max_launch_insts = 0; /* trusted kernels, measured whole */
-    ws_emu_stats stats;
-    o.threads = j + 1;
-    double c0 = now();
-    st = ws_emu_run(l, &o, &stats, &d);
-    /* -j 1: CPU seconds; -j 2: wall-clock seconds (CPU time would add both threads) */
-    r->emu_s[j] = j == 0 ? now() - c0 : stats.seconds;
-    r->wips[j] = (double)stats.warp_insts / r->emu_s[j];
-    r->warp_insts = stats.warp_insts;
-    ws_emu_launch_free(l);
+    st = run_once(p, s, 1, &ts[i], &r->warp_insts, i == 0 ? &l : NULL, &d);
+    if (l) {
+      native(l, &r->native_s);
+      ws_emu_launch_free(l);
+    }
+  }
+  if (!st) {
+    qsort(ts, (size_t)n, sizeof *ts, cmp_double);
+    r->emu_s[0] = n % 2 ? ts[n / 2] : (ts[n / 2 - 1] + ts[n / 2]) / 2;
+    r->spread = n > 1 ? (ts[n - 1] - ts[0]) / r->emu_s[0] : 0;
+    r->wips[0] = (double)r->warp_insts / r->emu_s[0];
+    r->emu_s[1] = r->wips[1] = NAN;
+  }
+  if (!st && n == 1) {
+    st = run_once(p, s, 2, &r->emu_s[1], &r->warp_insts, NULL, &d);
+    r->wips[1] = (double)r->warp_insts / r->emu_s[1];
   }
   if (st) {
     char *t = ws_diag_format(&d);
@@ -177,7 +209,17 @@ static void nat_bs(ws_emu_launch *l, double *secs) {
 }
 
 int main(int argc, char **argv) {
-  if (argc > 1 && strcmp(argv[1], "--quick") == 0) g_scale = 16;
+  const char *only = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--quick") == 0) g_scale = 16;
+    else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
+    else if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) g_repeat = atoi(argv[++i]);
+    else {
+      fprintf(stderr, "usage: bench_emu [--quick] [--only NAME] [--repeat N]\n");
+      return 2;
+    }
+  }
+  if (g_repeat < 1) g_repeat = 1;
   char sv[1024], sm[1024], sr[1024], sb[2048];
   int nv = (1 << 24) / g_scale, N = 1024 / g_scale, nr = (1 << 24) / g_scale, nb = (1 << 22) / g_scale;
   snprintf(sv, sizeof sv,
@@ -210,32 +252,44 @@ int main(int argc, char **argv) {
            "{\"scalar\": \"r\", \"type\": \"f32\", \"value\": 0.02}, {\"scalar\": \"v\", \"type\": \"f32\", \"value\": 0.3},"
            "{\"scalar\": \"n\", \"type\": \"s32\", \"value\": %d}]}",
            nb / 128, nb, nb, nb, nb, nb, nb);
-  result r[4] = {{"vecadd 2^24", 0, {0, 0}, {0, 0}, 0},
-                 {"matmul_tiled 1024^2", 0, {0, 0}, {0, 0}, 0},
-                 {"reduce6 2^24", 0, {0, 0}, {0, 0}, 0},
-                 {"blackscholes 2^22", 0, {0, 0}, {0, 0}, 0}};
+  result r[4] = {{"vecadd 2^24", 0, {0, 0}, {0, 0}, 0, 0},
+                 {"matmul_tiled 1024^2", 0, {0, 0}, {0, 0}, 0, 0},
+                 {"reduce6 2^24", 0, {0, 0}, {0, 0}, 0, 0},
+                 {"blackscholes 2^22", 0, {0, 0}, {0, 0}, 0, 0}};
   if (g_scale > 1) {
     r[0].name = "vecadd 2^20";
     r[1].name = "matmul_tiled 64^2";
     r[2].name = "reduce6 2^20";
     r[3].name = "blackscholes 2^18";
   }
-  int bad = 0;
-  bad |= bench(&r[0], "vecadd", sv, nat_vecadd);
-  bad |= bench(&r[1], "matmul_tiled", sm, nat_matmul);
-  bad |= bench(&r[2], "reduce", sr, nat_reduce);
-  bad |= bench(&r[3], "blackscholes", sb, nat_bs);
-  if (bad) return 1;
-  printf("%-22s %14s %12s %12s %12s %14s %14s %10s %10s\n", "kernel", "warp insts", "native cpu s", "emu -j1 cpu",
-         "emu -j2 wall", "winst/s -j1", "winst/s -j2", "slow -j1", "slow -j2");
-  double sl[4];
+  const char *files[4] = {"vecadd", "matmul_tiled", "reduce", "blackscholes"};
+  const char *specs[4] = {sv, sm, sr, sb};
+  void (*natives[4])(ws_emu_launch *, double *) = {nat_vecadd, nat_matmul, nat_reduce, nat_bs};
+  int ran[4] = {0}, bad = 0, nran = 0;
   for (int i = 0; i < 4; i++) {
-    sl[i] = r[i].emu_s[0] / r[i].native_s;
-    printf("%-22s %14llu %12.4f %12.3f %12.3f %14.3e %14.3e %9.1fx %9.1fx\n", r[i].name, r[i].warp_insts,
-           r[i].native_s, r[i].emu_s[0], r[i].emu_s[1], r[i].wips[0], r[i].wips[1], sl[i],
-           r[i].emu_s[1] / r[i].native_s);
+    if (only && strncmp(r[i].name, only, strlen(only)) != 0) continue;
+    bad |= bench(&r[i], files[i], specs[i], natives[i]);
+    ran[i] = 1;
+    nran++;
   }
-  qsort(sl, 4, sizeof *sl, cmp_double);
-  printf("median slowdown at -j 1: %.1fx (aim: <= 30x)\n", (sl[1] + sl[2]) / 2);
+  if (bad) return 1;
+  printf("%-22s %14s %12s %12s %12s %14s %14s %10s %10s", "kernel", "warp insts", "native cpu s", "emu -j1 cpu",
+         "emu -j2 wall", "winst/s -j1", "winst/s -j2", "slow -j1", "slow -j2");
+  printf(g_repeat > 1 ? " %8s\n" : "\n", "spread");
+  double sl[4];
+  int k = 0;
+  for (int i = 0; i < 4; i++) {
+    if (!ran[i]) continue;
+    sl[k++] = r[i].emu_s[0] / r[i].native_s;
+    printf("%-22s %14llu %12.4f %12.3f %12.3f %14.3e %14.3e %9.1fx %9.1fx", r[i].name, r[i].warp_insts,
+           r[i].native_s, r[i].emu_s[0], r[i].emu_s[1], r[i].wips[0], r[i].wips[1], sl[k - 1],
+           r[i].emu_s[1] / r[i].native_s);
+    if (g_repeat > 1) printf(" %7.1f%%", 100 * r[i].spread);
+    printf("\n");
+  }
+  if (nran == 4) {
+    qsort(sl, 4, sizeof *sl, cmp_double);
+    printf("median slowdown at -j 1: %.1fx (aim: <= 30x)\n", (sl[1] + sl[2]) / 2);
+  }
   return 0;
 }

@@ -2,11 +2,13 @@
  * warpsight/advise.h — the performance advisor: from the results of several
  * models, the bottleneck and a short ranked list of what to try.
  *
- * Sources, read by term name through ws_model_term_get():
+ * Sources, read by term id through ws_model_term_value() and from the
+ * result's bound (model_terms.def, model_bounds.def):
  *   gpuperf   (Sim et al. PPoPP'12, Section 3): the potential benefits
  *             b_itilp, b_serial, b_fp, b_memlp, each as a share of t_exec;
- *             the zone from t_comp against t_mem' = t_mem - t_overlap.
- *   transit   (Li et al. HPDC'15, Section 2.4): the bound and its direction.
+ *             the zone (its bound: T_mem against T_comp).
+ *   transit   (Li et al. HPDC'15, Section 2.4): the bound and its direction
+ *             (the bound's advice).
  *   roofline  (Williams et al. CACM'09): memory- or compute-bound.
  *   any other model: its case label and limiter, as a note.
  * Results whose model is unknown or whose time is not finite are skipped.
@@ -66,14 +68,22 @@ void ws_advise_free(ws_advice *a); /* NULL is a no-op; leaves *a reusable */
 
 /* Counterfactuals (issue 13 point 4; docs/advisor.md): the profile with one
  * inefficiency removed.  Perfect coalescing (uncoalesced -> coalesced
- * instructions, transactions per request at one per 128 bytes), no bank
- * conflicts (replays 0), no divergence (extra instructions 0), no barriers
- * (#Synch_insts 0). */
+ * instructions; with the GPU, transactions per request at what the
+ * request's bytes need in the GPU's transaction unit), no bank conflicts
+ * (replays 0), no divergence (extra instructions 0, and out of comp_insts), no barriers
+ * (#Synch_insts 0), maximum ILP (no dependency stalls: ILP = the warp's
+ * instructions, the dependency path at most one issue slot per instruction
+ * and one load latency), maximum occupancy (resident blocks per SM as the
+ * GPU's warp and block limits allow, registers and shared memory not
+ * limiting, block size unchanged; needs the GPU and the launch, so only
+ * ws_advise_cf_apply_launch() and ws_advise_cf_saving() make it). */
 typedef enum ws_cf_kind {
   WS_CF_COALESCING,
   WS_CF_BANK_CONFLICTS,
   WS_CF_DIVERGENCE,
   WS_CF_BARRIERS,
+  WS_CF_ILP,
+  WS_CF_OCCUPANCY,
   WS_CF_COUNT
 } ws_cf_kind;
 
@@ -81,8 +91,17 @@ typedef enum ws_cf_kind {
 const char *ws_advise_cf_name(ws_cf_kind k);
 
 /* Remove inefficiency k from f.  Returns 1 if f changed, 0 when the profile
- * has none of it (or lacks the field). */
+ * has none of it (or lacks the field); always 0 for WS_CF_OCCUPANCY, and
+ * WS_CF_COALESCING leaves avg_trans_warp (its unit is the GPU's). */
 int ws_advise_cf_apply(ws_profile_fields *f, ws_cf_kind k);
+
+/* Remove inefficiency k from p's fields, any k: WS_CF_COALESCING lowers
+ * avg_trans_warp in g's transaction unit (gpuperf.transaction_bytes, as
+ * Transit reads it), WS_CF_OCCUPANCY sets
+ * occupancy.active_blocks_per_sm from g's limits with p's block size,
+ * capped by the blocks the grid gives each SM.  Returns 1 if p changed, 0
+ * if not, negative (with a diagnostic) when the block cannot run on g. */
+int ws_advise_cf_apply_launch(ws_profile *p, const ws_gpu *g, ws_cf_kind k, ws_diag *d);
 
 /* Run `model` on p and on p with k removed: *base_cycles and *cf_cycles
  * (NaN unless WS_OK); the saving is their difference.  WS_EMISSING when the

@@ -91,6 +91,8 @@ typedef struct ws_launch_spec {
   uint32_t grid[3];           /* blocks per dimension */
   uint32_t block[3];          /* threads per dimension */
   uint64_t dynamic_shared;    /* dynamic_shared_bytes */
+  uint64_t sweep_threads;     /* sweep.total_threads, 0 when absent: the
+                                 threads in x `warpsight sweep` keeps */
   uint32_t nargs;             /* arguments */
   ws_launch_arg *args;        /* nargs, in order (owned) */
   uint32_t nvars;             /* module variables set by "variables" */

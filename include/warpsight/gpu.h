@@ -6,9 +6,15 @@
  * The database is compiled into the library from the JSON files in data/gpus; a GPU can
  * also be loaded from any JSON file of the same schema (docs/gpu-schema.md).
  *
- * Ownership: ws_gpu_load*() give the caller a ws_gpu to release with
- * ws_gpu_free().  Strings and cJSON nodes reachable from it are borrowed
- * until then.
+ * Model parameters are declared once in gpu_params.def and read into
+ * ws_gpu.params when the GPU is loaded (given by the file, or derived from
+ * its base numbers by src/gpu/derive.c); models read them by id with
+ * ws_gpu_p().  A GPU is a value: calibration makes a new one with
+ * ws_gpu_with_params(), and ws_gpu_to_json() is the one serialiser.
+ *
+ * Ownership: ws_gpu_load*() and ws_gpu_with_params() give the caller a
+ * ws_gpu to release with ws_gpu_free().  Strings reachable from it are
+ * borrowed until then.
  */
 #ifndef WARPSIGHT_GPU_H
 #define WARPSIGHT_GPU_H
@@ -21,7 +27,55 @@
 extern "C" {
 #endif
 
-struct cJSON;
+/* The model parameters, by id (WS_GP_HONG_KIM_MEM_LD, ...). */
+typedef enum ws_gp_id {
+#define GP(id, model, key, check, unit, doc) WS_GP_##id,
+#include "warpsight/gpu_params.def"
+#undef GP
+  WS_GP_COUNT
+} ws_gp_id;
+
+typedef enum ws_gp_check {
+  WS_GP_POSITIVE, /* finite, > 0, at most 1e12 */
+  WS_GP_INTEGER,  /* a positive integer */
+  WS_GP_NONNEG    /* finite, >= 0, at most 1e12 */
+} ws_gp_check;
+
+/* One entry of gpu_params.def. */
+typedef struct ws_gp_info {
+  const char *model;  /* table under "models" */
+  const char *key;    /* key within it (dotted for a nested table) */
+  ws_gp_check check;
+  const char *unit;
+  const char *doc;
+} ws_gp_info;
+
+extern const ws_gp_info ws_gpu_param_table[WS_GP_COUNT];
+
+/* The id of models.MODEL.KEY, or -1 when gpu_params.def does not declare it. */
+int ws_gpu_param_find(const char *model, const char *key);
+
+typedef enum ws_gp_origin {
+  WS_GP_ABSENT = 0, /* neither given nor derivable: value NaN */
+  WS_GP_GIVEN,      /* stated by the file */
+  WS_GP_DERIVED     /* computed at load by derive.c */
+} ws_gp_origin;
+
+/* A model parameter's value and where it came from. */
+typedef struct ws_gp_value {
+  double value;        /* NaN when absent */
+  ws_gp_origin origin;
+  int has_rule;        /* derive.c has a rule for it (a given one is shown [given]) */
+  int changed;         /* 0; 1: value changed by ws_gpu_with_params without a
+                          source; 2: replaced with a new source */
+  int estimate;        /* the replacement is an estimate */
+  char *source;        /* the file's source, "derived: FORMULA", or the
+                          replacement's; NULL if none */
+  char *note;          /* derived: the arithmetic on this GPU's numbers */
+} ws_gp_value;
+
+/* The GPU file as loaded (private to src/gpu; the serialiser's input). */
+struct ws_gpu_doc;
 
 /* Per-SM resource limits of a compute capability (CUDA occupancy rules). */
 typedef struct ws_sm_limits {
@@ -62,7 +116,10 @@ typedef struct ws_dram_facts {
   int bus_bits;          /* memory bus width, bits (data sheet) */
   int partitions;        /* DRAM partitions (channels): bus_bits / 64 unless given */
   int interleave_bytes;  /* bytes of one partition's chunk (estimate) */
+  int derived;           /* WS_DRAM_*_DERIVED: computed at load, not given */
 } ws_dram_facts;
+#define WS_DRAM_PARTITIONS_DERIVED 1
+#define WS_DRAM_INTERLEAVE_DERIVED 2
 
 /* Measured latencies in SM cycles (NaN when no source gives one). */
 typedef struct ws_latencies {
@@ -89,9 +146,12 @@ typedef struct ws_gpu {
   ws_latencies lat;        /* measured latencies */
   ws_dram_facts dram;      /* "memory": DRAM partitions (0 = unknown) */
   int is_hypothetical;     /* 1 for machines that exist only in a paper */
-  struct cJSON *root;      /* the whole JSON document (owned) */
-  struct cJSON *models;    /* root["models"], borrowed from root; may be NULL */
+  ws_gp_value params[WS_GP_COUNT]; /* model parameters (gpu_params.def) */
+  struct ws_gpu_doc *doc;  /* the file as loaded (owned, private) */
 } ws_gpu;
+
+/* The value of a model parameter; NaN when the GPU has none. */
+static inline double ws_gpu_p(const ws_gpu *g, ws_gp_id id) { return g->params[id].value; }
 
 /* Load from the built-in database by name, or from a file when `name_or_path`
  * contains '/' or ends in ".json".  An unknown name lists the known ones in
@@ -106,7 +166,27 @@ void ws_gpu_free(ws_gpu *g);
 size_t ws_gpu_db_count(void);
 const char *ws_gpu_db_name(size_t i);
 
-/* A model parameter: root.models[model][key], a number or {"value": n, ...}.
+/* One change for ws_gpu_with_params. */
+typedef struct ws_gp_change {
+  ws_gp_id id;
+  double value;
+  const char *source; /* NULL: keep the parameter's source and entry */
+  int estimate;       /* with a source: mark the value an estimate */
+} ws_gp_change;
+
+/* A new GPU: `g` with the parameters of `changes` replaced.  Derived
+ * parameters are not derived again (they keep the values `g` has). */
+int ws_gpu_with_params(ws_gpu **out, const ws_gpu *g, const ws_gp_change *changes,
+                       size_t n);
+
+/* The GPU as a warpsight-gpu/1 document (malloc'd text, caller frees): the
+ * file as loaded, derived parameters added ({"value", "source": "derived:
+ * FORMULA", "estimate", "derived", "note"}), given ones that have a rule
+ * marked "given", and replaced ones as ws_gpu_with_params left them. */
+char *ws_gpu_to_json(const ws_gpu *g);
+
+/* A model parameter by name: models[model][key], a number or {"value": n,
+ * ...} (the typed value for a declared parameter, the file's for another).
  * Returns WS_OK, or WS_EMISSING (with a diagnostic naming the path) if absent. */
 int ws_gpu_param(const ws_gpu *g, const char *model, const char *key,
                  double *out, ws_diag *d);

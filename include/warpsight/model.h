@@ -2,11 +2,15 @@
  * warpsight/model.h — the one interface every performance model implements.
  *
  * A model takes a kernel profile and a GPU and returns predicted cycles and
- * time with the paper's named intermediates ("terms", snake_case, in the
- * paper's order) and a case/bound label.  Models see only ws_profile and
+ * time with the paper's named intermediates ("terms", declared once with
+ * their name, unit, equation and meaning in model_terms.def, reported in the
+ * paper's order) and its case or bound (an enum from model_bounds.def, with
+ * a label in words).  Readers get a term by id: ws_model_term_value(r,
+ * WS_TERM_GPUPERF_T_MEM).  Models see only ws_profile and
  * ws_gpu, never the IR or the emulator (DESIGN.md).
  *
- * Ownership: a ws_model_result owns its terms and strings; release it with
+ * Ownership: a ws_model_result owns its term array and strings (the term
+ * and bound tables are static); release it with
  * ws_model_result_free().  Zero-initialise (WS_MODEL_RESULT_INIT) before use.
  */
 #ifndef WARPSIGHT_MODEL_H
@@ -22,19 +26,52 @@
 extern "C" {
 #endif
 
+/* Every term of every model, declared once in model_terms.def. */
+typedef enum ws_term_id {
+#define TERM(model, id, name, unit, eq, meaning) WS_TERM_##model##_##id,
+#include "warpsight/model_terms.def"
+#undef TERM
+  WS_TERM_COUNT
+} ws_term_id;
+
+/* The static facts of a term (model_terms.def). */
+typedef struct ws_term_info {
+  const char *family;   /* model family, e.g. "HONG_KIM", "KOTHAPALLI" */
+  const char *name;     /* snake_case, e.g. "mwp_peak_bw" */
+  const char *unit;     /* "cycles", "warps", "GB/s", "" ... */
+  const char *equation; /* the paper's equation number or the value's source */
+  const char *meaning;  /* one line: what the term is */
+} ws_term_info;
+
+/* Every case or bound of every model, declared once in model_bounds.def;
+ * WS_BOUND_NONE (0) until a model sets one. */
+typedef enum ws_model_bound {
+  WS_BOUND_NONE,
+#define BOUND(model, id, name, limiter, advice) WS_BOUND_##model##_##id,
+#include "warpsight/model_bounds.def"
+#undef BOUND
+  WS_BOUND_COUNT
+} ws_model_bound;
+
+typedef struct ws_bound_info {
+  const char *family;  /* model family, as in ws_term_info */
+  const char *name;    /* a short word, e.g. "memory" ("" for WS_BOUND_NONE) */
+  const char *limiter; /* the limiting factor in a few words ("" for NONE) */
+  const char *advice;  /* the paper's full direction, or "" */
+} ws_bound_info;
+
 typedef struct ws_model_term {
-  char *name;      /* snake_case, e.g. "mwp_peak_bw" (owned) */
-  double value;    /* in the unit below */
-  char *equation;  /* the paper's equation number, e.g. "(6)", or "" (owned) */
-  char *unit;      /* "cycles", "warps", "GB/s", "" ... (owned) */
+  ws_term_id id;        /* which term: ws_model_term_info() has its name, unit, meaning */
+  double value;         /* in the term's unit */
+  const char *equation; /* the table's equation, or a case-specific source (static) */
 } ws_model_term;
 
 typedef struct ws_model_result {
-  const char *model;  /* the model's name (static) */
-  double cycles;      /* predicted SM cycles for the whole launch */
-  double time_ms;     /* cycles / clock */
-  char *case_label;   /* which case or bound applied, in words (owned) */
-  char *limiter;      /* the limiting factor in a few words (owned) */
+  const char *model;    /* the model's name (static) */
+  double cycles;        /* predicted SM cycles for the whole launch */
+  double time_ms;       /* cycles / clock */
+  ws_model_bound bound; /* which case or bound applied (limiter: ws_model_bound_info) */
+  char *case_label;     /* the case in words, with the figures behind it (owned) */
   ws_model_term *terms; /* owned array, in the paper's order */
   size_t nterms;        /* terms in use */
   size_t cap;           /* terms allocated */
@@ -64,33 +101,50 @@ int ws_model_predict(ws_model_result *out, const char *name,
                      const ws_profile *p, const ws_gpu *g, ws_diag *d);
 void ws_model_result_free(ws_model_result *r);
 
+/* Terms and bounds ------------------------------------------------------- */
+
+/* The static facts of a term or a bound; NULL for an id out of range. */
+const ws_term_info *ws_model_term_info(ws_term_id id);
+const ws_bound_info *ws_model_bound_info(ws_model_bound b);
+/* Whether a term or bound family (e.g. "KOTHAPALLI") serves the model named
+ * `model` (e.g. "kothapalli-max"): the family lower-cased with '_' as '-'
+ * is the name, or the name up to a variant's '-'. */
+int ws_model_family_of(const char *family, const char *model);
+/* The value of a term the result carries, or NaN (not reported). */
+double ws_model_term_value(const ws_model_result *r, ws_term_id id);
+/* The result's limiter in words: its bound's limiter, "" when none. */
+const char *ws_model_limiter(const ws_model_result *r);
+
 /* Helpers for model implementations ------------------------------------- */
 
-int ws_model_term_add(ws_model_result *r, const char *name, double value,
-                      const char *equation, const char *unit);
+/* Append a term with the table's equation; WS_OK, WS_ENOMEM, or WS_EINVAL
+ * for an id out of range. */
+int ws_model_term_add(ws_model_result *r, ws_term_id id, double value);
+/* The same with a case-specific source in place of the table's equation
+ * (static; NULL: the table's). */
+int ws_model_term_add_eq(ws_model_result *r, ws_term_id id, double value,
+                         const char *equation);
 /* A term to add, for models that list theirs in a table. */
-typedef struct ws_model_term_def {
-  const char *name;     /* snake_case name */
-  double value;         /* value */
-  const char *equation; /* equation number or source */
-  const char *unit;     /* unit */
-} ws_model_term_def;
+typedef struct ws_model_term_val {
+  ws_term_id id;        /* which term */
+  double value;         /* its value */
+  const char *equation; /* NULL: the table's; else a case-specific source (static) */
+} ws_model_term_val;
 
 /* Add n terms in order; WS_OK or WS_ENOMEM. */
-int ws_model_terms_add(ws_model_result *r, const ws_model_term_def *t, size_t n);
-/* The value of a term by name, or NaN. */
-double ws_model_term_get(const ws_model_result *r, const char *name);
-int ws_model_set_labels(ws_model_result *r, const char *case_label,
-                        const char *limiter);
+int ws_model_terms_add(ws_model_result *r, const ws_model_term_val *t, size_t n);
+/* Set the bound and the case label (copied); WS_OK or WS_ENOMEM. */
+int ws_model_set_case(ws_model_result *r, ws_model_bound bound,
+                      const char *case_label);
 /* Record that `path` (e.g. "per_warp.fp_insts") is missing. */
 int ws_model_missing(ws_model_result *r, const char *path, ws_diag *d);
 /* Record that the GPU lacks models.<model>.<key> (the path says which GPU). */
 int ws_model_missing_gpu(ws_model_result *r, const ws_gpu *g, const char *model,
                          const char *key, ws_diag *d);
-/* The GPU parameter models.<model>.<key>, or NaN after recording it missing
- * and setting *missing. */
-double ws_model_gpu_param(ws_model_result *r, const ws_gpu *g, const char *model,
-                          const char *key, int *missing, ws_diag *d);
+/* The GPU parameter `id` (gpu_params.def), or NaN after recording
+ * models.<model>.<key> missing and setting *missing. */
+double ws_model_gpu_param(ws_model_result *r, const ws_gpu *g, ws_gp_id id,
+                          int *missing, ws_diag *d);
 /* A profile field's value, or NaN after recording `path` missing and
  * setting *missing. */
 double ws_model_need(ws_model_result *r, double v, const char *path,

@@ -15,6 +15,7 @@
 #define WARPSIGHT_PROFILE_H
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "warpsight/util.h"
@@ -40,6 +41,118 @@ typedef struct ws_profile_fields {
 #undef PF
 } ws_profile_fields;
 
+/* The model-neutral instruction mix (profile_mix.def, docs/profile.md). */
+typedef enum ws_mix_unit {
+#define MIX_UNIT(id, name, doc) WS_MIX_UNIT_##id,
+#include "warpsight/profile_mix.def"
+#undef MIX_UNIT
+  WS_MIX_NUNITS
+} ws_mix_unit;
+
+typedef enum ws_mix_opf {
+#define MIX_OP(id, name, doc) WS_MIX_OP_##id,
+#include "warpsight/profile_mix.def"
+#undef MIX_OP
+  WS_MIX_NOPS
+} ws_mix_opf;
+
+/* A key of the mix: unit, operation, float type (0/1), immediate operand (0/1). */
+#define WS_MIX_NKEYS (WS_MIX_NUNITS * WS_MIX_NOPS * 4)
+static inline unsigned ws_mix_key(unsigned unit, unsigned op, int is_float, int is_imm) {
+  return ((unit * WS_MIX_NOPS + op) * 2 + (is_float ? 1u : 0u)) * 2 + (is_imm ? 1u : 0u);
+}
+static inline unsigned ws_mix_key_unit(unsigned key) { return key / (WS_MIX_NOPS * 4); }
+static inline unsigned ws_mix_key_op(unsigned key) { return key / 4 % WS_MIX_NOPS; }
+static inline int ws_mix_key_float(unsigned key) { return (int)(key / 2 % 2); }
+static inline int ws_mix_key_imm(unsigned key) { return (int)(key % 2); }
+/* "UNIT.OP.TYPE.OPERAND" ("int.mad.int.reg") into buf; the key of such a
+ * name, or -1. */
+const char *ws_profile_mix_key_name(unsigned key, char *buf, size_t n);
+int ws_profile_mix_key_parse(const char *name);
+
+/* A count of one key. */
+typedef struct ws_mix_count {
+  unsigned key;
+  double n;
+} ws_mix_count;
+
+/* What one warp issued: computation instructions by key (in key order),
+ * global requests by threads served per transaction and shared requests by
+ * bank-conflict degree (index 1 to 32; 0 unused). */
+typedef struct ws_warp_mix {
+  uint64_t block;              /* linear block index */
+  uint32_t warp;               /* warp within the block */
+  ws_mix_count *ops;
+  size_t nops;
+  double global_by_tpt[33];
+  double shared_by_degree[33];
+} ws_warp_mix;
+
+/* A period of the representative warp: a run of computation instructions
+ * followed by a run of memory instructions, `repeat` times in a row. */
+typedef struct ws_mix_period {
+  ws_mix_count *ops;
+  size_t nops;
+  double mem_insts;
+  double repeat;
+} ws_mix_period;
+
+typedef struct ws_profile_mix {
+  /* The heaviest warps: those no warp earlier in (block, warp) order
+   * matches or exceeds in every count (so the costliest warp under any
+   * non-negative weighting of the counts is among them). */
+  ws_warp_mix *warps;
+  size_t nwarps;
+  /* The representative warp's periods (warp 0 of block 0), in program order;
+   * nperiods 0 when it was not profiled. */
+  ws_mix_period *periods;
+  size_t nperiods;
+} ws_profile_mix;
+
+/* The hand-written model sections (docs/profile.md, "Model sections"),
+ * checked and typed at load; NULL when the profile has none.  The profiler
+ * never writes them: a model that finds one reads it instead of the mix. */
+typedef struct ws_pm_count {
+  char *name;    /* an operation kind ("int_mul32") or a Table 1 key ("add.int_reg") */
+  double count;
+} ws_pm_count;
+
+typedef struct ws_pm_group {
+  double count;  /* accesses in the group */
+  double k;      /* threads per transaction (global) or conflict degree (shared), >= 1 */
+} ws_pm_group;
+
+/* "kothapalli": the costliest thread. */
+typedef struct ws_profile_kothapalli {
+  ws_pm_count *ops;      /* ops_per_thread, in document order */
+  size_t nops;
+  double comp_cycles;    /* 0 when absent */
+  ws_pm_group *global;   /* global_accesses */
+  size_t nglobal;
+  ws_pm_group *shared;   /* shared_accesses */
+  size_t nshared;
+} ws_profile_kothapalli;
+
+/* A task of "luo_suda". */
+typedef struct ws_pl_task {
+  int has_ops;           /* 1: ops; 0: comp_cycles */
+  ws_pm_count *ops;      /* by Table 1 key, in document order */
+  size_t nops;
+  double comp_cycles;
+  double mem_cycles;     /* 0 when absent */
+  double mem_insts;      /* NaN when absent */
+  double repeat;         /* >= 1 */
+} ws_pl_task;
+
+/* "luo_suda": the calculate periods of a representative warp. */
+typedef struct ws_profile_luo_suda {
+  ws_pl_task *tasks;     /* NULL when the section has no "tasks" */
+  size_t ntasks;
+  double computation_proportion; /* NaN when absent */
+  double bytes_per_thread;       /* mem.bytes_per_thread, NaN when absent */
+  double transactions;           /* mem.transactions, NaN when absent */
+} ws_profile_luo_suda;
+
 typedef struct ws_profile {
   char *kernel;              /* kernel name (owned) */
   char *origin;              /* where it was read from, for messages (owned; NULL if built in memory) */
@@ -48,6 +161,9 @@ typedef struct ws_profile {
   uint64_t blocks;           /* grid[0] * grid[1] * grid[2] */
   uint64_t threads_per_block;/* block[0] * block[1] * block[2] */
   ws_profile_fields f;       /* scalar fields; NaN = absent */
+  ws_profile_mix mix;        /* the instruction mix (section "warp_mix", owned) */
+  ws_profile_kothapalli *kothapalli; /* hand-written section or NULL (owned) */
+  ws_profile_luo_suda *luo_suda;     /* hand-written section or NULL (owned) */
   struct cJSON *root;        /* the parsed document (owned) */
 } ws_profile;
 

@@ -20,6 +20,8 @@
 #ifndef WARPSIGHT_REPORT_H
 #define WARPSIGHT_REPORT_H
 
+#include <stdint.h>
+
 #include "warpsight/advise.h"
 #include "warpsight/model.h"
 #include "warpsight/util.h"
@@ -73,6 +75,35 @@ int ws_chart_scatter(const char *path_without_ext,
                      const ws_chart_scatter_spec *spec,
                      const ws_chart_series *series, size_t nseries,
                      ws_diag *d);
+
+/* A block-size sweep (`warpsight sweep`, docs/sweep.md): rows are block
+ * sizes, each run on every GPU with every model.  Index [r * ngpus + k] for
+ * a (row, GPU) figure, [(r * ngpus + k) * nmodels + m] for a time.  NaN
+ * where the block cannot run on that GPU or the model could not run. */
+typedef struct ws_sweep_table {
+  const char *kernel;            /* kernel name (borrowed) */
+  size_t nrows;                  /* block sizes */
+  const uint64_t *threads;       /* threads per block of each row */
+  const uint64_t *blocks;        /* blocks in the grid of each row */
+  size_t ngpus;                  /* GPUs */
+  const char *const *gpus;       /* their names */
+  size_t nmodels;                /* models */
+  const char *const *models;     /* their names */
+  const double *blocks_per_sm;   /* [r * ngpus + k] resident blocks per SM */
+  const double *warps_per_sm;    /* [r * ngpus + k] resident warps per SM */
+  const double *occupancy;       /* [r * ngpus + k] warps / the GPU's max, in [0, 1] */
+  const char *const *limiter;    /* [r * ngpus + k] what limits it (borrowed), or NULL */
+  const double *time_ms;         /* [(r * ngpus + k) * nmodels + m] predicted ms */
+} ws_sweep_table;
+
+/* The sweep as a table: one line per (block size, GPU) with the grid,
+ * blocks and warps per SM, occupancy and each model's ms.  NULL on ENOMEM. */
+char *ws_report_sweep_text(const ws_sweep_table *t);
+
+/* The sweep chart (Hong & Kim ISCA'09 figs. 15-20, Luo & Suda fig. 8):
+ * predicted time against threads per block, a line per (GPU, model), and
+ * below it occupancy against threads per block, a line per GPU. */
+int ws_chart_sweep(const char *path_without_ext, const ws_sweep_table *t, ws_diag *d);
 
 /* The chart for a result by its model's name ("gpuperf", "transit",
  * "roofline"); WS_EUNSUP (without a diagnostic) for models with none. */

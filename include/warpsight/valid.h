@@ -418,15 +418,18 @@ typedef struct ws_valid_calib {
 /* Fit the fittable parameters of `model` on GPU g to rows[0..n) whose
  * profiles are profiles[0..n) (all rows of that GPU), training on the
  * ws_valid_split half and reporting both halves.  The fit starts from
- * every combination of {1/2, 1, 2} x the GPU's values and keeps the best.  On success g holds the
- * fitted values (bare numbers: the caller sets their source). */
-int ws_valid_calibrate(ws_valid_calib *out, ws_gpu *g, const char *model,
+ * every combination of {1/2, 1, 2} x the GPU's values and keeps the best.
+ * g is not changed (the fit runs on a copy); ws_valid_calibrated_gpu makes
+ * the calibrated GPU. */
+int ws_valid_calibrate(ws_valid_calib *out, const ws_gpu *g, const char *model,
                        const ws_valid_row *rows, ws_profile *const *profiles,
                        size_t n, ws_diag *d);
 
-/* Set models[model][key] of a GPU to v (keeping "source" text if given). */
-int ws_valid_gpu_set_param(ws_gpu *g, const char *model, const char *key,
-                           double v, const char *source, int estimate);
+/* A new GPU: g with c's fitted values (ws_gpu_with_params); with a
+ * `source`, each becomes {"value", "source", "estimate": true} when written
+ * out (ws_gpu_to_json); without, the old entries keep their sources. */
+int ws_valid_calibrated_gpu(ws_gpu **out, const ws_gpu *g, const char *model,
+                            const ws_valid_calib *c, const char *source);
 
 #ifdef __cplusplus
 }

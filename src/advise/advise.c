@@ -11,7 +11,6 @@
  */
 #include "warpsight/advise.h"
 
-#include "model/transit.h"
 #include "util/strbuf.h"
 
 #include <math.h>
@@ -22,21 +21,21 @@
 
 /* The four benefits, in the paper's order (Table 1). */
 static const struct {
-  const char *term;   /* term name in the gpuperf result */
+  ws_term_id term;    /* the term in the gpuperf result */
   const char *topic;  /* how the paper writes it */
   const char *what;   /* what the benefit measures */
   const char *action; /* what to try (Sim et al. Sections 3 and 6) */
 } benefits[] = {
-    {"b_itilp", "B_itilp", "inter-thread instruction-level parallelism",
+    {WS_TERM_GPUPERF_B_ITILP, "B_itilp", "inter-thread instruction-level parallelism",
      "raise inter-thread ILP: more independent instructions per thread "
      "(unrolling, reordering) or more resident warps"},
-    {"b_memlp", "B_memlp", "memory-level parallelism",
+    {WS_TERM_GPUPERF_B_MEMLP, "B_memlp", "memory-level parallelism",
      "raise memory-level parallelism: prefetching, more independent loads per "
      "thread, more warps in flight, or fewer DRAM transactions"},
-    {"b_fp", "B_fp", "computing efficiency",
+    {WS_TERM_GPUPERF_B_FP, "B_fp", "computing efficiency",
      "cut non-floating-point overhead: address and loop arithmetic "
      "(unrolling, vector loads), cheaper math (SFU intrinsics such as rsqrt)"},
-    {"b_serial", "B_serial", "serialization",
+    {WS_TERM_GPUPERF_B_SERIAL, "B_serial", "serialization",
      "remove serialization: fewer barriers, less SFU contention, no shared "
      "memory bank conflicts or divergent branches"},
 };
@@ -91,12 +90,12 @@ static int is_model(const ws_model_result *r, const char *name) {
 
 static int advise_gpuperf(ws_advice *a, const ws_model_result *r,
                           int want_bottleneck) {
-  double t_exec = ws_model_term_get(r, "t_exec");
+  double t_exec = ws_model_term_value(r, WS_TERM_GPUPERF_T_EXEC);
   if (!(t_exec > 0)) t_exec = r->cycles;
   if (!(t_exec > 0) || !isfinite(t_exec)) return WS_OK;
   size_t first = a->count;
   for (size_t i = 0; i < sizeof benefits / sizeof benefits[0]; i++) {
-    double b = ws_model_term_get(r, benefits[i].term);
+    double b = ws_model_term_value(r, benefits[i].term);
     if (!isfinite(b) || b <= 0) continue;
     double share = b / t_exec;
     if (share > 1) share = 1;
@@ -114,10 +113,10 @@ static int advise_gpuperf(ws_advice *a, const ws_model_result *r,
   /* A negative benefit is shown, not dropped: the model predicts no saving
    * there, and the reader should know why (issue 13). */
   for (size_t i = 0; i < sizeof benefits / sizeof benefits[0]; i++) {
-    double b = ws_model_term_get(r, benefits[i].term);
+    double b = ws_model_term_value(r, benefits[i].term);
     if (!isfinite(b) || b >= 0) continue;
     const char *why =
-        strcmp(benefits[i].term, "b_fp") == 0
+        benefits[i].term == WS_TERM_GPUPERF_B_FP
             ? "(22) subtracts B_itilp, taken at the maximum ITILP, from T_comp, while T_fp (18) "
               "uses the current ITILP, so T_comp - B_itilp - B_serial can fall below T_fp"
             : "the model's ideal cost is above its current cost";
@@ -129,13 +128,13 @@ static int advise_gpuperf(ws_advice *a, const ws_model_result *r,
     if (st) return st;
   }
 
-  double t_comp = ws_model_term_get(r, "t_comp");
-  double t_mem = ws_model_term_get(r, "t_mem");
-  double t_overlap = ws_model_term_get(r, "t_overlap");
+  double t_comp = ws_model_term_value(r, WS_TERM_GPUPERF_T_COMP);
+  double t_mem = ws_model_term_value(r, WS_TERM_GPUPERF_T_MEM);
+  double t_overlap = ws_model_term_value(r, WS_TERM_GPUPERF_T_OVERLAP);
   if (want_bottleneck && isfinite(t_comp) && isfinite(t_mem)) {
-    /* The model's own rule (ws_model_gpuperf_memory_bound), so that the advice
+    /* The model's own bound (ws_model_gpuperf_memory_bound), so that the advice
      * and the model's limiter never disagree. */
-    int mem = ws_model_gpuperf_memory_bound(t_comp, t_mem);
+    int mem = r->bound == WS_BOUND_GPUPERF_MEMORY;
     a->bottleneck =
         fmt("%s (gpuperf: T_mem = %.0f cycles %s T_comp = %.0f cycles; %.0f of them "
             "overlapped)",
@@ -152,29 +151,27 @@ static int advise_bound(ws_advice *a, const ws_model_result *r,
   if (!r->case_label) return WS_OK;
   char *finding;
   if (is_model(r, "roofline")) {
-    double ai = ws_model_term_get(r, "arithmetic_intensity");
-    double ridge = ws_model_term_get(r, "ridge_point");
-    double att = ws_model_term_get(r, "attainable_gflops");
+    double ai = ws_model_term_value(r, WS_TERM_ROOFLINE_ARITHMETIC_INTENSITY);
+    double ridge = ws_model_term_value(r, WS_TERM_ROOFLINE_RIDGE_POINT);
+    double att = ws_model_term_value(r, WS_TERM_ROOFLINE_ATTAINABLE_GFLOPS);
     finding = fmt("%s: intensity %.3g FLOP/byte against ridge point %.3g; "
                   "attainable %.4g GFLOP/s",
                   r->case_label, ai, ridge, att);
   } else if (is_model(r, "transit")) {
-    double ms = ws_model_term_get(r, "ms_throughput");
-    double cs = ws_model_term_get(r, "cs_throughput");
-    double n = ws_model_term_get(r, "n");
-    double k = ws_model_term_get(r, "k_eq");
+    double ms = ws_model_term_value(r, WS_TERM_TRANSIT_MS_THROUGHPUT);
+    double cs = ws_model_term_value(r, WS_TERM_TRANSIT_CS_THROUGHPUT);
+    double n = ws_model_term_value(r, WS_TERM_TRANSIT_N);
+    double k = ws_model_term_value(r, WS_TERM_TRANSIT_K_EQ);
     finding = fmt("%s: of n = %.0f threads per SM, %.0f wait on memory; "
                   "memory %.3g GB/s, computation %.3g Gops/s per SM",
                   r->case_label, n, k, ms, cs);
   } else {
     finding = fmt("%s", r->case_label);
   }
-  /* Transit's full direction (Section 2.4) rather than its short limiter. */
-  const char *action = r->limiter ? r->limiter : "";
-  double bound = ws_model_term_get(r, "bound");
-  if (is_model(r, "transit") && bound >= 0 && bound <= WS_TRANSIT_CAPACITY &&
-      bound == floor(bound))
-    action = ws_model_transit_explain((ws_transit_bound)bound);
+  /* A bound's full direction (Transit's, Section 2.4) rather than its
+   * short limiter, where the table has one. */
+  const ws_bound_info *bi = ws_model_bound_info(r->bound);
+  const char *action = bi && *bi->advice ? bi->advice : ws_model_limiter(r);
   int st = add_item(a, WS_ADVICE_BOUND, r->model, fmt("%s", r->case_label),
                     NAN, NAN, finding, fmt("%s", action));
   if (st) return st;
@@ -187,9 +184,9 @@ static int advise_bound(ws_advice *a, const ws_model_result *r,
 }
 
 static int advise_note(ws_advice *a, const ws_model_result *r) {
-  if (!r->case_label && !r->limiter) return WS_OK;
+  if (!r->case_label && r->bound == WS_BOUND_NONE) return WS_OK;
   const char *c = r->case_label ? r->case_label : "";
-  const char *l = r->limiter ? r->limiter : "";
+  const char *l = ws_model_limiter(r);
   return add_item(a, WS_ADVICE_NOTE, r->model, fmt("%s", c), NAN, NAN,
                   fmt("%s%s%s", c, *l ? "; limited by " : "", l),
                   fmt("%s", ""));

@@ -168,12 +168,7 @@ int cmd_calibrate(int argc, char **argv) {
   size_t nsel = 0;
   for (size_t i = 0; i < data->nrows; i++) {
     const ws_valid_row *r = &data->rows[i];
-    int keep = !strcmp(r->gpu, gpu);
-    if (keep && kernels.n) {
-      keep = 0;
-      for (size_t j = 0; j < kernels.n; j++) keep |= !strcmp(kernels.v[j], r->kernel);
-    }
-    if (!keep) continue;
+    if (strcmp(r->gpu, gpu) || !vcli_selects(&kernels, r->kernel)) continue;
     ws_launch_spec *l = NULL;
     if ((st = ws_valid_launch(&l, r, pos[0], &d))) {
       cli_print_diag(&d);
@@ -240,17 +235,17 @@ int cmd_calibrate(int argc, char **argv) {
            c.ntrain, date);
   printf("calibrated %s on %s: %zu training rows, %zu held-out rows, %zu iterations%s\n", model,
          gpu, c.ntrain, c.ntest, c.iterations, c.converged ? "" : " (did not converge)");
-  for (size_t j = 0; j < c.np; j++) {
+  for (size_t j = 0; j < c.np; j++)
     printf("  %-22s %12.6g -> %12.6g\n", c.params[j], c.theta0[j], c.theta[j]);
-    ws_valid_gpu_set_param(g, model, c.params[j], c.theta[j], source, 1);
-  }
   stats_row("training", &c.train_before, &c.train_after);
   stats_row("held out", &c.test_before, &c.test_after);
   if (!out_s) {
     snprintf(outbuf, sizeof outbuf, "%s-calibrated.json", gpu);
     out_s = outbuf;
   }
-  char *json = cJSON_Print(g->root);
+  ws_gpu *cal = NULL;
+  char *json = ws_valid_calibrated_gpu(&cal, g, model, &c, source) == WS_OK ? ws_gpu_to_json(cal) : NULL;
+  ws_gpu_free(cal);
   if (!json) {
     fprintf(stderr, "warpsight calibrate: error: out of memory\n");
     goto out;

@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -171,23 +172,35 @@ int cmd_gpu(int argc, char **argv) {
   cli_print_diag(&d);
   ws_diag_free(&d);
   if (r) return cli_exit_for(r);
+  /* The document as the one serialiser writes it: the file, the derived
+   * parameters added, the given ones marked. */
+  char *text = ws_gpu_to_json(g);
+  cJSON *root = text && !json ? cJSON_Parse(text) : NULL;
+  if (!text || (!json && !root)) {
+    fprintf(stderr, "warpsight gpu: error: out of memory\n");
+    free(text);
+    ws_gpu_free(g);
+    return cli_exit_for(WS_ENOMEM);
+  }
   if (json) {
-    cli_print_json(g->root);
+    puts(text); /* as cli_print_json prints a document */
+    free(text);
     ws_gpu_free(g);
     return EXIT_OK;
   }
+  free(text);
   printf("%s — %s%s\n", g->name, g->full_name, g->is_hypothetical ? " (hypothetical machine)" : "");
   printf("architecture %s, compute capability %d.%d\n\n", g->architecture, g->cc_major, g->cc_minor);
   printf("facts (value, source):\n");
   static const char *const facts[] = {"compute_capability", "sms", "cores_per_sm", "sfu_per_sm",
                                       "warp_size", "clock_ghz", "mem_bandwidth_gbs"};
   for (size_t i = 0; i < sizeof facts / sizeof facts[0]; i++) {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(g->root, facts[i]);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, facts[i]);
     if (v) print_value_line("  ", facts[i], v);
   }
   const ws_sm_limits *L = &g->limits;
   printf("\nper-SM limits (compute capability %d.%d%s):\n", g->cc_major, g->cc_minor,
-         cJSON_GetObjectItemCaseSensitive(g->root, "limits") ? ", with overrides from the file" : "");
+         cJSON_GetObjectItemCaseSensitive(root, "limits") ? ", with overrides from the file" : "");
   printf("  threads %d, warps %d, blocks %d, threads/block %d\n", L->max_threads_per_sm,
          L->max_warps_per_sm, L->max_blocks_per_sm, L->max_threads_per_block);
   printf("  registers %d (unit %d per %s, max %d per thread), shared %d bytes (unit %d, max %d per block%s)\n",
@@ -196,11 +209,12 @@ int cmd_gpu(int argc, char **argv) {
          L->shared_reserved_per_block ? ", 1 KB reserved per block" : "");
   static const char *const sections[] = {"memory", "cache", "latencies", "models"};
   for (size_t i = 0; i < 4; i++) {
-    const cJSON *s = cJSON_GetObjectItemCaseSensitive(g->root, sections[i]);
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(root, sections[i]);
     if (!cJSON_IsObject(s)) continue;
     printf("\n%s:\n", sections[i]);
     print_tree("  ", s);
   }
+  cJSON_Delete(root);
   ws_gpu_free(g);
   return EXIT_OK;
 }

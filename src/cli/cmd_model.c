@@ -22,7 +22,8 @@
 
 static const char help_text[] =
     "usage: warpsight model --profile P.json --gpu G [--model M|all] [--json]\n"
-    "                       [--advise] [--charts DIR]\n\n"
+    "                       [--advise] [--charts DIR]\n"
+    "       warpsight model --terms [--model M|all] [--json]\n\n"
     "Runs a performance model on a kernel profile (warpsight-profile/1, see\n"
     "docs/profile.md) for GPU G (a database name, see 'warpsight gpus', or a\n"
     "JSON file).  Prints every intermediate term the paper names, in the\n"
@@ -45,11 +46,20 @@ static const char help_text[] =
     "                Transit and Roofline bounds; docs/advisor.md); with --json an\n"
     "                \"advice\" object; then the counterfactuals: each model's\n"
     "                saving with coalescing perfect, no bank conflicts, no\n"
-    "                divergence or no barriers, ranked by warpsight, and where\n"
+    "                divergence, no barriers, maximum ILP (no dependency stalls)\n"
+    "                or maximum occupancy (registers and shared memory not\n"
+    "                limiting), ranked by warpsight, and where\n"
     "                models disagree by more than 2x (\"counterfactuals\" in JSON)\n"
     "  --charts DIR  write DIR/KERNEL-MODEL.png and .svg for the models that have\n"
     "                a chart: gpuperf (benefit X-Y chart), transit (transit\n"
-    "                figure), roofline (docs/charts.md); DIR is created\n\n"
+    "                figure), roofline (docs/charts.md); DIR is created\n"
+    "  --terms       no profile or GPU: list the terms each model reports (name,\n"
+    "                unit, meaning, equation or source, from model_terms.def)\n"
+    "                and its cases or bounds with their limiter (model_bounds.def);\n"
+    "                every model unless --model names one; with --json\n"
+    "                {\"models\": [{\"model\", \"terms\": [{\"name\", \"unit\",\n"
+    "                \"equation\", \"meaning\"}], \"bounds\": [{\"name\", \"limiter\",\n"
+    "                \"advice\"}]}]}\n\n"
     "Exit status: 0 ok; 2 bad usage, a malformed profile or GPU, or a model that\n"
     "lacks inputs (with --model all, models lacking inputs are listed with the\n"
     "missing fields and the status stays 0 if any model ran).\n";
@@ -61,6 +71,65 @@ static void print_help(void) {
 }
 
 #define MAX_GPUS 32
+
+/* --terms: the declared terms and bounds of `model` (or every model) from
+ * the tables, as text or JSON; no model runs. */
+static int list_terms(const char *model, int json) {
+  cJSON *root = json ? cJSON_CreateObject() : NULL;
+  cJSON *models = root ? cJSON_AddArrayToObject(root, "models") : NULL;
+  int first = 1;
+  for (size_t m = 0; m < ws_model_count(); m++) {
+    const ws_model_info *mi = ws_model_at(m);
+    if (strcmp(model, "all") && strcmp(model, mi->name)) continue;
+    cJSON *o = NULL, *terms = NULL, *bounds = NULL;
+    if (root) {
+      cJSON_AddItemToArray(models, o = cJSON_CreateObject());
+      cJSON_AddStringToObject(o, "model", mi->name);
+      terms = cJSON_AddArrayToObject(o, "terms");
+      bounds = cJSON_AddArrayToObject(o, "bounds");
+    } else {
+      printf("%smodel %s — %s\n", first ? "" : "\n", mi->name, mi->title);
+      printf("  %-24s %-14s %s\n", "term", "unit", "meaning — equation or source");
+    }
+    first = 0;
+    for (int i = 0; i < WS_TERM_COUNT; i++) {
+      const ws_term_info *t = ws_model_term_info((ws_term_id)i);
+      if (!ws_model_family_of(t->family, mi->name)) continue;
+      if (!root) {
+        printf("  %-24s %-14s %s%s%s\n", t->name, t->unit, t->meaning, *t->equation ? " — " : "",
+               t->equation);
+        continue;
+      }
+      cJSON *tj = cJSON_CreateObject();
+      cJSON_AddStringToObject(tj, "name", t->name);
+      cJSON_AddStringToObject(tj, "unit", t->unit);
+      cJSON_AddStringToObject(tj, "equation", t->equation);
+      cJSON_AddStringToObject(tj, "meaning", t->meaning);
+      cJSON_AddItemToArray(terms, tj);
+    }
+    if (!root) printf("  %-24s %s\n", "case or bound", "limiter");
+    for (int i = 1; i < WS_BOUND_COUNT; i++) {
+      const ws_bound_info *b = ws_model_bound_info((ws_model_bound)i);
+      if (!ws_model_family_of(b->family, mi->name)) continue;
+      if (!root) {
+        printf("  %-24s %s\n", b->name, b->limiter);
+        continue;
+      }
+      cJSON *bj = cJSON_CreateObject();
+      cJSON_AddStringToObject(bj, "name", b->name);
+      cJSON_AddStringToObject(bj, "limiter", b->limiter);
+      cJSON_AddStringToObject(bj, "advice", b->advice);
+      cJSON_AddItemToArray(bounds, bj);
+    }
+  }
+  if (root) {
+    char *s = cJSON_Print(root);
+    if (s) puts(s);
+    cJSON_free(s);
+    cJSON_Delete(root);
+  }
+  return EXIT_OK;
+}
 
 /* One GPU of the --gpu list: runs the models, prints (text) or adds a result
  * set to `set` (JSON), then the advice and charts; times[m] gets model m's
@@ -100,11 +169,11 @@ static int model_one(const ws_profile *p, const char *gpu, const char *model, cJ
 }
 
 int cmd_model(int argc, char **argv) {
-  const char *profile = NULL, *gpu = NULL, *model = "hong-kim", *json = NULL;
-  const char *advise = NULL, *charts = NULL;
+  const char *profile = NULL, *gpu = NULL, *model = NULL, *json = NULL;
+  const char *advise = NULL, *charts = NULL, *terms = NULL;
   cli_opt opts[] = {{"--profile", 1, &profile}, {"--gpu", 1, &gpu}, {"--model", 1, &model},
                     {"--json", 0, &json}, {"--advise", 0, &advise},
-                    {"--charts", 1, &charts}, {NULL, 0, NULL}};
+                    {"--charts", 1, &charts}, {"--terms", 0, &terms}, {NULL, 0, NULL}};
   const char *pos[1];
   int npos, help;
   for (int i = 1; i < argc; i++)
@@ -113,6 +182,13 @@ int cmd_model(int argc, char **argv) {
       return EXIT_OK;
     }
   if (cli_parse("model", argc, argv, opts, pos, 0, &npos, "", &help)) return EXIT_USAGE;
+  if (terms) {
+    if (profile || gpu || advise || charts)
+      return cli_usage_error("model", "--terms takes no --profile, --gpu, --advise or --charts");
+    if (!model) model = "all";
+    return cli_model_valid(model) ? list_terms(model, json != NULL) : EXIT_USAGE;
+  }
+  if (!model) model = "hong-kim";
   if (!profile) return cli_usage_error("model", "--profile is required");
   if (!gpu) return cli_usage_error("model", "--gpu is required");
   if (!cli_model_valid(model)) return EXIT_USAGE;

@@ -39,7 +39,8 @@ static const char help_text[] =
     "  --advise              the advisor's ranked list of what to try, then each\n"
     "                        model's saving with one inefficiency removed (perfect\n"
     "                        coalescing, no bank conflicts, no divergence, no\n"
-    "                        barriers), ranked by warpsight (docs/advisor.md)\n"
+    "                        barriers, maximum ILP, maximum occupancy), ranked by\n"
+    "                        warpsight (docs/advisor.md)\n"
     "  --charts DIR          write DIR/KERNEL-MODEL.png and .svg for the models with a\n"
     "                        chart (gpuperf, transit, roofline); DIR is created\n"
     "  --gpu G1,G2,...       a comma-separated list: profile and predict for each GPU\n"
@@ -153,8 +154,8 @@ static int predict_one(const prof_request *rq, const char *model, int json, int 
     else cJSON_AddNullToObject(root, "bottleneck");
   } else if (bottleneck && !advise) { /* --advise prints it with the list */
     printf("\nbottleneck: %s\n", bottleneck);
-  } else if (!advise && nres && res[0].limiter && *res[0].limiter) {
-    printf("\nbottleneck: %s (%s)\n", res[0].limiter, res[0].model);
+  } else if (!advise && nres && res[0].bound != WS_BOUND_NONE) {
+    printf("\nbottleneck: %s (%s)\n", ws_model_limiter(&res[0]), res[0].model);
   }
   if (times) cli_gpu_times(times, res, nres);
   if (cli_finish_sections("predict", advise, charts, p->kernel, res, nres, root) != EXIT_OK)

@@ -310,15 +310,7 @@ int cmd_validate(int argc, char **argv) {
   size_t nsel = 0;
   for (size_t i = 0; i < data->nrows; i++) {
     const ws_valid_row *r = &data->rows[i];
-    int keep = 1;
-    if (gpus.n) {
-      keep = 0;
-      for (size_t j = 0; j < gpus.n; j++) keep |= !strcmp(gpus.v[j], r->gpu);
-    }
-    if (keep && kernels.n) {
-      keep = 0;
-      for (size_t j = 0; j < kernels.n; j++) keep |= !strcmp(kernels.v[j], r->kernel);
-    }
+    int keep = vcli_selects(&gpus, r->gpu) && vcli_selects(&kernels, r->kernel);
     if (half && r->half != half) keep = 0;
     if (!keep || (limit && nsel >= (size_t)limit)) continue;
     ws_launch_spec *l = NULL;

@@ -58,13 +58,14 @@ static cJSON *result_json(const ws_model_result *r, int status, const ws_floors 
     if (below) cJSON_AddStringToObject(o, "below_floor", below);
     else cJSON_AddNullToObject(o, "below_floor");
     cJSON_AddStringToObject(o, "case", r->case_label ? r->case_label : "");
-    cJSON_AddStringToObject(o, "limiter", r->limiter ? r->limiter : "");
+    cJSON_AddStringToObject(o, "limiter", ws_model_limiter(r));
     cJSON *t = cJSON_AddObjectToObject(o, "terms");
     for (size_t i = 0; i < r->nterms; i++) {
+      const char *name = ws_model_term_info(r->terms[i].id)->name;
       if (isfinite(r->terms[i].value))
-        cJSON_AddNumberToObject(t, r->terms[i].name, r->terms[i].value);
+        cJSON_AddNumberToObject(t, name, r->terms[i].value);
       else
-        cJSON_AddNullToObject(t, r->terms[i].name);
+        cJSON_AddNullToObject(t, name);
     }
   } else {
     cJSON_AddStringToObject(o, "status", status == WS_EMISSING ? "missing-inputs" : "error");
@@ -77,9 +78,11 @@ static cJSON *result_json(const ws_model_result *r, int status, const ws_floors 
 static void print_terms(const ws_model_result *r, const ws_model_info *info, const ws_floors *fl) {
   printf("model %s — %s\n", r->model, info->title);
   printf("  %-24s %16s  %-12s %s\n", "term", "value", "unit", "equation or source");
-  for (size_t i = 0; i < r->nterms; i++)
-    printf("  %-24s %16.6g  %-12s %s\n", r->terms[i].name, r->terms[i].value, r->terms[i].unit,
+  for (size_t i = 0; i < r->nterms; i++) {
+    const ws_term_info *t = ws_model_term_info(r->terms[i].id);
+    printf("  %-24s %16.6g  %-12s %s\n", t->name, r->terms[i].value, t->unit,
            r->terms[i].equation);
+  }
   printf("  predicted: %.6g cycles = %.6g ms\n", r->cycles, r->time_ms);
   char why[256];
   const char *below = ws_model_floors_check(why, sizeof why, fl, r->time_ms);
@@ -87,7 +90,7 @@ static void print_terms(const ws_model_result *r, const ws_model_info *info, con
          below ? "" : " (the prediction is above both)");
   if (below) printf("  ! %s\n", below);
   printf("  case: %s\n", r->case_label ? r->case_label : "");
-  if (r->limiter && *r->limiter) printf("  limiter: %s\n", r->limiter);
+  if (*ws_model_limiter(r)) printf("  limiter: %s\n", ws_model_limiter(r));
 }
 
 int cli_run_models(const ws_profile *p, const ws_gpu *g, const char *model, cJSON *json_root,
@@ -130,7 +133,7 @@ int cli_run_models(const ws_profile *p, const ws_gpu *g, const char *model, cJSO
         char why[256];
         const char *below = ws_model_floors_check(why, sizeof why, &fl, r.time_ms);
         printf("%-16s %14.6g %12.6g%s %s\n", info->name, r.cycles, r.time_ms, below ? " !" : "  ",
-               r.limiter && *r.limiter ? r.limiter : (r.case_label ? r.case_label : ""));
+               *ws_model_limiter(&r) ? ws_model_limiter(&r) : (r.case_label ? r.case_label : ""));
         if (below) printf("%-16s ! %s\n", "", below);
       } else {
         printf("%-16s %14s %12s  cannot run: missing ", info->name, "-", "-");

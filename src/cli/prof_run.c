@@ -41,6 +41,8 @@ int cli_profile_run(const prof_request *rq, ws_profile **out, ws_gpu **gpu_out,
   int st = ws_gpu_load(&g, rq->gpu, &d);
   if (!st) st = ws_emu_launch_spec_load(&spec, rq->launch, &d);
   if (st) goto fail;
+  if (rq->grid) memcpy(spec->grid, rq->grid, sizeof spec->grid);
+  if (rq->block) memcpy(spec->block, rq->block, sizeof spec->block);
   if (rq->kernel && !cli_kernel_same(rq->kernel, spec->kernel)) {
     ws_diag_add(&d, WS_SEV_ERROR, rq->launch, 0, 0, "the spec is for kernel '%s', --kernel names '%s'",
                 spec->kernel, rq->kernel);
@@ -137,7 +139,7 @@ int cli_prof_request(prof_request *rq, const char *cmd, const prof_args *a, int 
   if (a->frest && !a->sample) return cli_usage_error(cmd, "--functional-rest needs --sample-blocks");
   *rq = (prof_request){cmd, file, a->kernel, a->launch, a->gpu ? a->gpu : PROF_DEFAULT_GPU, a->arch,
                        ns, a->frest != NULL, j, WS_EMU_DEFAULT_MAX_WARP_INSTS,
-                       WS_EMU_DEFAULT_MAX_LAUNCH_INSTS, 0};
+                       WS_EMU_DEFAULT_MAX_LAUNCH_INSTS, 0, NULL, NULL};
   if (cli_parse_limit(cmd, "--max-warp-insts", a->maxw, &rq->max_warp_insts) ||
       cli_parse_limit(cmd, "--max-launch-insts", a->maxl, &rq->max_launch_insts) ||
       cli_parse_bytes(cmd, "--max-memory", a->maxm, &rq->max_memory))

@@ -24,6 +24,8 @@ typedef struct prof_request {
   unsigned long long max_warp_insts;   /* --max-warp-insts (0: none) */
   unsigned long long max_launch_insts; /* --max-launch-insts (0: none) */
   unsigned long long max_memory;       /* --max-memory (0: default, ~0: none) */
+  const uint32_t *grid;     /* replaces the spec's grid (sweep), or NULL */
+  const uint32_t *block;    /* replaces the spec's block (sweep), or NULL */
 } prof_request;
 
 /* The options both commands take, as given (NULL: absent). */

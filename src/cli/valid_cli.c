@@ -40,6 +40,12 @@ void vcli_list_free(vcli_list *l) {
   memset(l, 0, sizeof *l);
 }
 
+int vcli_selects(const vcli_list *l, const char *s) {
+  for (size_t j = 0; j < l->n; j++)
+    if (!strcmp(l->v[j], s)) return 1;
+  return l->n == 0;
+}
+
 static int is_dir(const char *p) {
   struct stat sb;
   return stat(p, &sb) == 0 && S_ISDIR(sb.st_mode);

@@ -20,6 +20,8 @@ typedef struct vcli_list {
 /* Returns 0, or EXIT_USAGE after a message (empty item, too many). */
 int vcli_split(vcli_list *out, const char *cmd, const char *opt, const char *text);
 void vcli_list_free(vcli_list *l);
+/* 1 when s is one of l's items or l is empty (no list given: every value). */
+int vcli_selects(const vcli_list *l, const char *s);
 
 /* The folder with <kernel>.sm_75.ptx: `given` if set, else
  * examples/validation/ptx under the current folder, else next to the data

@@ -75,7 +75,7 @@ static void predict(ws_rt *rt, rt_kstat *k, const ws_profile *prof) {
     int st = ws_model_predict(&r, rt->models[i], prof, rt->gpu, &d);
     if (st == WS_OK) {
       k->pred.ms[i] = r.time_ms;
-      if (i == 0 && r.limiter) k->pred.bottleneck = ws_strdup(r.limiter);
+      if (i == 0 && r.bound != WS_BOUND_NONE) k->pred.bottleneck = ws_strdup(ws_model_limiter(&r));
       write_charts(rt, k, &r);
     } else if (i == 0 && !rt->primary_warned) { /* once: the same reason for every kernel */
       fprintf(stderr, "warpsight: warning: the primary model %s cannot predict kernel %s "

@@ -127,6 +127,20 @@ HOT int round_up(ws_emu_num_rnd r, int sign, int odd, int rbit, int sticky) {
   }
 }
 
+/* m with its low s >= 1 bits cut off; *rbit = the highest bit cut (the
+ * round bit), *st = whether any lower bit cut was set (past 128 bits: 0
+ * kept, and *st = 1, as m is not zero there). */
+HOT u128 cut_bits(u128 m, int s, int *rbit, int *st) {
+  if (s > 128) {
+    *rbit = 0;
+    *st = 1;
+    return 0;
+  }
+  *rbit = (int)((m >> (s - 1)) & 1);
+  *st = s > 1 && (m & (((u128)1 << (s - 1)) - 1)) != 0;
+  return s == 128 ? 0 : m >> s;
+}
+
 /* Round (-1)^sign * (m + sticky*eps) * 2^e to format f in mode r. When
  * sticky is set, m has at least p + 3 significant bits. ftz flushes a
  * subnormal result (after rounding) to zero of the same sign. */
@@ -149,16 +163,9 @@ HOT uint64_t round_pack(int f, int sign, u128 m, int e, int sticky, ws_emu_num_r
   if (s <= 0) {
     kept = m << (-s); /* exact: fits in p bits */
   } else {
-    int rbit, st = sticky;
-    if (s > 128) {
-      rbit = 0;
-      st = 1;
-      kept = 0;
-    } else {
-      rbit = (int)((m >> (s - 1)) & 1);
-      if (s - 1 > 0 && (m & (((u128)1 << (s - 1)) - 1)) != 0) st = 1;
-      kept = s == 128 ? 0 : m >> s;
-    }
+    int rbit, st;
+    kept = cut_bits(m, s, &rbit, &st);
+    st |= sticky;
     if (round_up(r, sign, (int)(kept & 1), rbit, st)) kept++;
   }
   if (kept >> (mb + 1)) { /* carried to p + 1 bits */
@@ -265,6 +272,13 @@ HOT uint64_t zero_sum_sign(int f, int sa, int sb, ws_emu_num_rnd r) {
   return fzero(f, frnd(r) == WS_NUM_RM);
 }
 
+/* An exact sum rounded to format f: an exact zero is +0, or -0 when
+ * rounding toward minus infinity (IEEE 754-2008 6.3). */
+HOT uint64_t round_sum(int f, xv s, ws_emu_num_rnd r, int ftz) {
+  if (s.m == 0 && !s.sticky) return fzero(f, frnd(r) == WS_NUM_RM);
+  return round_pack(f, s.sign, s.m, s.e, s.sticky, r, ftz);
+}
+
 HOT uint64_t g_add(int f, uint64_t a, uint64_t b, int negb, ws_emu_num_rnd r, int ftz) {
   unp x = decode(f, a, ftz), y = decode(f, b, ftz);
   y.sign ^= negb;
@@ -275,8 +289,7 @@ HOT uint64_t g_add(int f, uint64_t a, uint64_t b, int negb, ws_emu_num_rnd r, in
   }
   if (x.cls == C_ZERO && y.cls == C_ZERO) return zero_sum_sign(f, x.sign, y.sign, r);
   xv s = exact_add(x.sign, x.m, x.e, y.sign, y.m, y.e);
-  if (s.m == 0 && !s.sticky) return fzero(f, frnd(r) == WS_NUM_RM);
-  return round_pack(f, s.sign, s.m, s.e, s.sticky, r, ftz);
+  return round_sum(f, s, r, ftz);
 }
 
 HOT uint64_t g_mul(int f, uint64_t a, uint64_t b, ws_emu_num_rnd r, int ftz) {
@@ -306,8 +319,7 @@ HOT uint64_t g_fma(int f, uint64_t a, uint64_t b, uint64_t c, ws_emu_num_rnd r, 
     return round_pack(f, z.sign, z.m, z.e, 0, r, ftz);
   }
   xv s = exact_add(ps, (u128)x.m * y.m, x.e + y.e, z.sign, z.m, z.e);
-  if (s.m == 0 && !s.sticky) return fzero(f, frnd(r) == WS_NUM_RM);
-  return round_pack(f, s.sign, s.m, s.e, s.sticky, r, ftz);
+  return round_sum(f, s, r, ftz);
 }
 
 static uint64_t g_div(int f, uint64_t a, uint64_t b, ws_emu_num_rnd r, int ftz) {
@@ -801,17 +813,8 @@ static uint64_t round_int(int sign, uint64_t m, int e, ws_emu_num_rnd r, int *bi
     }
     return m << e;
   }
-  int s = -e, rbit, st;
-  u128 mm = m, kept;
-  if (s > 128) {
-    kept = 0;
-    rbit = 0;
-    st = 1;
-  } else {
-    rbit = (int)((mm >> (s - 1)) & 1);
-    st = s > 1 && (mm & (((u128)1 << (s - 1)) - 1)) != 0;
-    kept = s == 128 ? 0 : mm >> s;
-  }
+  int rbit, st;
+  u128 kept = cut_bits(m, -e, &rbit, &st);
   if (round_up(frnd(r), sign, (int)(kept & 1), rbit, st)) kept++;
   if (kept >> 64) {
     *big = 1;
@@ -913,13 +916,19 @@ static uint64_t satfinite(int f, uint64_t v) {
   return x.cls == C_INF ? fmaxfin(f, x.sign) : v;
 }
 
-static uint16_t cvt_half(int f, uint32_t a, ws_emu_num_rnd rnd, int relu, int sf) {
+/* f32 a rounded to the narrower format f (a NaN as f's canonical NaN);
+ * sf (.satfinite): an infinite result as the largest finite of its sign. */
+static uint64_t narrow_f32(int f, uint32_t a, ws_emu_num_rnd rnd, int sf) {
   unp x = decode(FM_F32, a, 0);
   uint64_t r = x.cls == C_NAN ? CANON_NAN[f]
                : x.cls == C_INF ? finf(f, x.sign)
                : x.cls == C_ZERO ? fzero(f, x.sign)
                : round_pack(f, x.sign, x.m, x.e, 0, rnd, 0);
-  if (sf) r = satfinite(f, r);
+  return sf ? satfinite(f, r) : r;
+}
+
+static uint16_t cvt_half(int f, uint32_t a, ws_emu_num_rnd rnd, int relu, int sf) {
+  uint64_t r = narrow_f32(f, a, rnd, sf);
   if (relu) r = g_relu(f, r);
   return (uint16_t)r;
 }
@@ -935,13 +944,7 @@ uint32_t ws_emu_num_cvt_bf16x2_f32(uint32_t a, uint32_t b, ws_emu_num_rnd rnd, i
 }
 uint32_t ws_emu_num_cvt_tf32_f32(uint32_t a, ws_emu_num_rnd rnd, int satf) {
   if (rnd == WS_NUM_RND_NONE) rnd = WS_NUM_RNA;
-  unp x = decode(FM_F32, a, 0);
-  uint64_t r = x.cls == C_NAN ? CANON_NAN[FM_TF32]
-               : x.cls == C_INF ? finf(FM_TF32, x.sign)
-               : x.cls == C_ZERO ? fzero(FM_TF32, x.sign)
-               : round_pack(FM_TF32, x.sign, x.m, x.e, 0, rnd, 0);
-  if (satf) r = satfinite(FM_TF32, r);
-  return (uint32_t)r;
+  return (uint32_t)narrow_f32(FM_TF32, a, rnd, satf);
 }
 
 /* ---- integers -------------------------------------------------------------- */

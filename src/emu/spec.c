@@ -89,7 +89,8 @@ static int parse_type(ws_elem_type *out, const cJSON *obj, const char *path,
  * Every object of a spec has a fixed set of keys; anything else is a typo
  * ("ouput", "inti") that would otherwise be ignored in silence. */
 
-static const char *const root_keys[] = {"kernel", "grid", "block", "dynamic_shared_bytes", "args", "variables", NULL};
+static const char *const root_keys[] = {"kernel", "grid", "block", "dynamic_shared_bytes", "args", "variables", "sweep", NULL};
+static const char *const sweep_keys[] = {"total_threads", NULL};
 static const char *const buffer_keys[] = {"buffer", "type", "count", "init", "output", NULL};
 static const char *const scalar_keys[] = {"scalar", "type", "value", NULL};
 static const char *const aggregate_keys[] = {"aggregate", "fields", "bytes", NULL};
@@ -586,6 +587,21 @@ static int parse_arg(ws_launch_arg *a, const cJSON *obj, int i, const char *dir,
   return WS_OK;
 }
 
+/* "sweep": {"total_threads": N} -- the problem size `warpsight sweep` keeps
+ * (docs/launch-spec.md, docs/sweep.md); the emulator ignores it. */
+static int parse_sweep(ws_launch_spec *s, const cJSON *root, const char *origin, ws_diag *d) {
+  const cJSON *sw = cJSON_GetObjectItemCaseSensitive(root, "sweep");
+  if (!sw) return 0;
+  if (!cJSON_IsObject(sw)) return ws_json_error(d, origin, "", "sweep", "expected an object");
+  if (check_keys(sw, "sweep", sweep_keys, origin, d)) return WS_EINVAL;
+  double n = 0;
+  if (ws_json_get_number(sw, "sweep", "total_threads", 1, WS_JSON_UINT, &n, origin, d)) return WS_EINVAL;
+  if (n < 1 || n > 2147483647.0 * 1024) /* grid.x at most 2^31 - 1 blocks of 1024 */
+    return ws_json_error(d, origin, "sweep", "total_threads", "expected 1 to (2^31 - 1) x 1024, got %.0f", n);
+  s->sweep_threads = (uint64_t)n;
+  return 0;
+}
+
 int ws_emu_launch_spec_parse(ws_launch_spec **out, const char *text, const char *origin,
                          const char *dir, ws_diag *d) {
   *out = NULL;
@@ -635,6 +651,7 @@ int ws_emu_launch_spec_parse(ws_launch_spec **out, const char *text, const char 
     goto done;
   }
   s->dynamic_shared = (uint64_t)dyn;
+  if (parse_sweep(s, root, origin, d)) goto done;
   const cJSON *args = cJSON_GetObjectItemCaseSensitive(root, "args");
   if (!args) args = NULL;
   if (args && !cJSON_IsArray(args)) {

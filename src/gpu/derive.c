@@ -5,12 +5,15 @@
  * Each rule below computes one models.MODEL.KEY from the file's facts (SMs,
  * clock, bandwidth, cores, limits, latencies), the compute capability's row
  * of cc_arch.def, or a parameter derived before it.  A rule runs only when
- * the file does not give the parameter; then the loader adds it to the
- * document as {"value", "source": "derived: FORMULA", "estimate": true,
- * "derived": true, "note": the arithmetic}, so models, `warpsight gpu` and
- * --json see it like any other parameter.  A parameter the file gives where
- * a rule exists is marked {"given": true}.  Derived values therefore follow
- * an edited clock or bandwidth and never go stale.
+ * the file does not give the parameter; then it fills the typed value in
+ * ws_gpu.params (origin WS_GP_DERIVED, source "derived: FORMULA", the
+ * arithmetic as its note), which models read like any other parameter.  A
+ * parameter the file gives where a rule exists is flagged has_rule.  The
+ * serialiser (ws_gpu_to_json, for `warpsight gpu` and --json) writes the
+ * derived ones as {"value", "source", "estimate": true, "derived": true,
+ * "note"} and marks the given ones {"given": true}, through
+ * ws_gpu_derive_decorate below.  Derived values therefore follow an edited
+ * clock or bandwidth and never go stale.
  *
  * Rules run in table order; a rule that reads another parameter comes after
  * the rule that may derive it.  A rule whose inputs are missing derives
@@ -19,6 +22,10 @@
 #include "gpu/derive.h"
 
 #include <cjson/cJSON.h>
+#include <stdlib.h>
+
+#include "gpu/gpu_doc.h"
+#include "util/strbuf.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -55,9 +62,7 @@ typedef struct rule_ctx {
 typedef int (*rule_fn)(rule_ctx *c, const char *key, double *v);
 
 /* A parameter, given or derived so far; NaN when absent. */
-static double par(const rule_ctx *c, const char *model, const char *key) {
-  return ws_gpu_param_or(c->g, model, key, NAN);
-}
+static double par(const rule_ctx *c, ws_gp_id id) { return ws_gpu_p(c->g, id); }
 
 #define NOTE(...) snprintf(c->note, c->note_len, __VA_ARGS__)
 
@@ -94,7 +99,7 @@ static int dram_latency(rule_ctx *c, const char *k, double *v) {
     NOTE("latencies.dram = %g cycles", *v);
     return 1;
   }
-  *v = par(c, "hong-kim", "mem_ld");
+  *v = par(c, WS_GP_HONG_KIM_MEM_LD);
   NOTE("hong-kim.mem_ld = %g cycles (no measured latencies.dram)", *v);
   return !isnan(*v);
 }
@@ -108,7 +113,7 @@ static int hk_mem_ld(rule_ctx *c, const char *k, double *v) {
 
 static int issue_cycles(rule_ctx *c, const char *k, double *v) {
   (void)k;
-  double simd = par(c, "gpuperf", "simd_width");
+  double simd = par(c, WS_GP_GPUPERF_SIMD_WIDTH);
   if (isnan(simd)) simd = c->a->simd_width;
   *v = c->g->warp_size / simd;
   NOTE("warp_size / simd_width = %d / %g", c->g->warp_size, simd);
@@ -131,7 +136,7 @@ static int trans_bytes(rule_ctx *c, const char *k, double *v) {
 
 static int gp_delta(rule_ctx *c, const char *k, double *v) {
   (void)k;
-  *v = par(c, "hong-kim", "departure_del_uncoal");
+  *v = par(c, WS_GP_HONG_KIM_DEPARTURE_DEL_UNCOAL);
   NOTE("hong-kim.departure_del_uncoal = %g (Sim et al.'s one departure delay per transaction)", *v);
   return !isnan(*v);
 }
@@ -197,7 +202,7 @@ static int koth_op(rule_ctx *c, const char *k, double *v) {
 
 static int koth_shared(rule_ctx *c, const char *k, double *v) {
   (void)k;
-  *v = par(c, "kothapalli", "op_cycles.int_simple");
+  *v = par(c, WS_GP_KOTHAPALLI_OP_INT_SIMPLE);
   NOTE("op_cycles.int_simple = %g (a conflict-free shared access issues like a simple op; 4 = 4 on CC 1.x)", *v);
   return !isnan(*v);
 }
@@ -243,7 +248,7 @@ static int luo_cost(rule_ctx *c, const char *k, double *v) {
 
 static int luo_mem(rule_ctx *c, const char *k, double *v) {
   (void)k;
-  double d = par(c, "hong-kim", "mem_ld");
+  double d = par(c, WS_GP_HONG_KIM_MEM_LD);
   if (isnan(d)) d = c->g->lat.dram;
   *v = 200 * d / GT200_MEM_LD;
   NOTE("Table 1 ld/st 200 x DRAM latency %g / GT200's Mem_LD %g", d, GT200_MEM_LD);
@@ -423,14 +428,94 @@ static const struct rule {
     {"warpsight", NULL, "fp64_lanes_per_sm", ws_fp64, "FP64 results per clock per SM of the CC"},
 };
 
-/* The object models.MODEL[.TABLE], created as needed. */
-static cJSON *parent_of(ws_gpu *g, const char *model, const char *table) {
-  if (!g->models) {
-    g->models = cJSON_AddObjectToObject(g->root, "models");
-    if (!g->models) return NULL;
+/* The id of rule r's parameter `key` (a key of its table, if any). */
+static int rule_id(const struct rule *r, const char *key) {
+  char full[128];
+  if (r->table) snprintf(full, sizeof full, "%s.%s", r->table, key);
+  return ws_gpu_param_find(r->model, r->table ? full : key);
+}
+
+/* One rule for one key: flag a given parameter, or derive it. */
+static int apply(ws_gpu *g, const arch_row *a, const struct rule *r, const char *key) {
+  int id = rule_id(r, key);
+  if (id < 0) return WS_OK; /* every rule's key is in gpu_params.def */
+  ws_gp_value *pv = &g->params[id];
+  pv->has_rule = 1;
+  if (pv->origin == WS_GP_GIVEN) return WS_OK;
+  char note[256], src[192];
+  rule_ctx c = {g, a, note, sizeof note};
+  double v;
+  if (!r->fn(&c, key, &v) || !isfinite(v) || !(v > 0)) return WS_OK;
+  snprintf(src, sizeof src, "derived: %s", r->formula);
+  free(pv->source), free(pv->note);
+  pv->source = ws_strdup(src);
+  pv->note = ws_strdup(note);
+  if (!pv->source || !pv->note) return WS_ENOMEM;
+  pv->value = v;
+  pv->origin = WS_GP_DERIVED;
+  return WS_OK;
+}
+
+typedef int (*rule_visit)(void *user, const arch_row *a, const struct rule *r, const char *key);
+
+/* Every rule and key in table order ("*" is every cell of Luo & Suda's
+ * Table 1). */
+static int each_rule(void *user, const arch_row *a, rule_visit fn) {
+  for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+    const struct rule *r = &rules[i];
+    int st = WS_OK;
+    if (strcmp(r->key, "*") == 0) {
+      for (size_t o = 0; o < sizeof luo_table1 / sizeof luo_table1[0] && !st; o++)
+        for (int j = 0; j < 4 && !st; j++) {
+          char key[64];
+          snprintf(key, sizeof key, "%s.%s", luo_table1[o].op, luo_cells[j]);
+          st = fn(user, a, r, key);
+        }
+    } else {
+      st = fn(user, a, r, r->key);
+    }
+    if (st) return st;
   }
-  cJSON *m = cJSON_GetObjectItemCaseSensitive(g->models, model);
-  if (!m) m = cJSON_AddObjectToObject(g->models, model);
+  return WS_OK;
+}
+
+static int derive_one(void *user, const arch_row *a, const struct rule *r, const char *key) {
+  return apply(user, a, r, key);
+}
+
+/* memory.dram_partitions = bus_bits / 64 (one 64-bit controller per
+ * partition on every NVIDIA GPU since GT200: Ruetsch & Micikevicius 2009
+ * for GT200's 8 x 64-bit, the GK104/GK110/GM204 whitepapers' 64-bit
+ * controllers); memory.interleave_bytes = 256 (Ruetsch & Micikevicius:
+ * "partitions of 256 bytes"; later GPUs hash and do not document it, so it
+ * stays an estimate).  Typed facts, flagged derived for the serialiser. */
+static void derive_memory(ws_gpu *g) {
+  ws_dram_facts *m = &g->dram;
+  if (m->partitions == 0 && m->bus_bits >= 64) {
+    m->partitions = m->bus_bits / 64;
+    m->derived |= WS_DRAM_PARTITIONS_DERIVED;
+  }
+  if (m->interleave_bytes == 0 && m->partitions > 0) {
+    m->interleave_bytes = 256;
+    m->derived |= WS_DRAM_INTERLEAVE_DERIVED;
+  }
+}
+
+int ws_gpu_derive(ws_gpu *g) {
+  derive_memory(g);
+  const arch_row *a = arch_for(g->cc_major, g->cc_minor);
+  if (!a) return WS_OK; /* the loader has already refused an unknown CC */
+  return each_rule(g, a, derive_one);
+}
+
+/* The serialiser's side ----------------------------------------------------*/
+
+cJSON *ws_gpu_doc_parent(cJSON *root, const char *model, const char *table) {
+  cJSON *models = cJSON_GetObjectItemCaseSensitive(root, "models");
+  if (!models) models = cJSON_AddObjectToObject(root, "models");
+  if (!cJSON_IsObject(models)) return NULL;
+  cJSON *m = cJSON_GetObjectItemCaseSensitive(models, model);
+  if (!m) m = cJSON_AddObjectToObject(models, model);
   if (m && table) {
     cJSON *t = cJSON_GetObjectItemCaseSensitive(m, table);
     m = t ? t : cJSON_AddObjectToObject(m, table);
@@ -438,18 +523,10 @@ static cJSON *parent_of(ws_gpu *g, const char *model, const char *table) {
   return cJSON_IsObject(m) ? m : NULL;
 }
 
-/* The item models.MODEL[.TABLE].KEY as the file gives it, or NULL. */
-static const cJSON *given_item(const ws_gpu *g, const char *model, const char *table,
-                               const char *key) {
-  const cJSON *m = g->models ? cJSON_GetObjectItemCaseSensitive(g->models, model) : NULL;
-  if (m && table) m = cJSON_GetObjectItemCaseSensitive(m, table);
-  return m ? cJSON_GetObjectItemCaseSensitive(m, key) : NULL;
-}
-
 /* Marks a parameter the file gives as "given" (bare numbers become value
  * objects so they can carry the mark). */
-static int mark_given(ws_gpu *g, const char *model, const char *table, const char *key) {
-  cJSON *parent = parent_of(g, model, table);
+static int mark_given(cJSON *root, const struct rule *r, const char *key) {
+  cJSON *parent = ws_gpu_doc_parent(root, r->model, r->table);
   cJSON *it = parent ? cJSON_GetObjectItemCaseSensitive(parent, key) : NULL;
   if (!it) return WS_ENOMEM;
   if (cJSON_IsNumber(it)) {
@@ -466,34 +543,43 @@ static int mark_given(ws_gpu *g, const char *model, const char *table, const cha
   return WS_OK;
 }
 
-static int add_derived(ws_gpu *g, const char *model, const char *table, const char *key,
-                       double v, const char *formula, const char *note) {
-  char src[192];
-  cJSON *parent = parent_of(g, model, table);
+static int add_derived(cJSON *root, const struct rule *r, const char *key, const ws_gp_value *pv) {
+  cJSON *parent = ws_gpu_doc_parent(root, r->model, r->table);
   cJSON *o = parent ? cJSON_AddObjectToObject(parent, key) : NULL;
-  snprintf(src, sizeof src, "derived: %s", formula);
-  if (!o || !cJSON_AddNumberToObject(o, "value", v) || !cJSON_AddStringToObject(o, "source", src) ||
+  if (!o || !cJSON_AddNumberToObject(o, "value", pv->value) ||
+      !cJSON_AddStringToObject(o, "source", pv->source ? pv->source : "derived") ||
       !cJSON_AddTrueToObject(o, "estimate") || !cJSON_AddTrueToObject(o, "derived") ||
-      !cJSON_AddStringToObject(o, "note", note))
+      !cJSON_AddStringToObject(o, "note", pv->note ? pv->note : ""))
     return WS_ENOMEM;
   return WS_OK;
 }
 
-/* One rule for one key: mark it given, or derive it. */
-static int apply(ws_gpu *g, const arch_row *a, const struct rule *r, const char *key) {
-  if (given_item(g, r->model, r->table, key)) return mark_given(g, r->model, r->table, key);
-  char note[256];
-  rule_ctx c = {g, a, note, sizeof note};
-  double v;
-  if (!r->fn(&c, key, &v) || !isfinite(v) || !(v > 0)) return WS_OK;
-  return add_derived(g, r->model, r->table, key, v, r->formula, note);
+typedef struct decorate_ctx {
+  cJSON *root;
+  const ws_gpu *g;
+} decorate_ctx;
+
+static int decorate_one(void *user, const arch_row *a, const struct rule *r, const char *key) {
+  (void)a;
+  const decorate_ctx *c = user;
+  int id = rule_id(r, key);
+  if (id < 0) return WS_OK;
+  const ws_gp_value *pv = &c->g->params[id];
+  if (pv->origin == WS_GP_GIVEN && pv->has_rule) {
+    cJSON *parent = ws_gpu_doc_parent(c->root, r->model, r->table);
+    /* the file gives it under another shape (a nested path): leave it */
+    if (!parent || !cJSON_GetObjectItemCaseSensitive(parent, key)) return WS_OK;
+    return mark_given(c->root, r, key);
+  }
+  if (pv->origin == WS_GP_DERIVED) return add_derived(c->root, r, key, pv);
+  return WS_OK;
 }
 
 /* A derived GPU fact root.memory.KEY (not a model parameter). */
-static int add_memory_fact(ws_gpu *g, const char *key, double v, const char *formula,
+static int add_memory_fact(cJSON *root, const char *key, double v, const char *formula,
                            const char *note) {
-  cJSON *mem = cJSON_GetObjectItemCaseSensitive(g->root, "memory");
-  if (!mem) mem = cJSON_AddObjectToObject(g->root, "memory");
+  cJSON *mem = cJSON_GetObjectItemCaseSensitive(root, "memory");
+  if (!mem) mem = cJSON_AddObjectToObject(root, "memory");
   if (!cJSON_IsObject(mem)) return WS_ENOMEM;
   char src[192];
   snprintf(src, sizeof src, "derived: %s", formula);
@@ -505,49 +591,19 @@ static int add_memory_fact(ws_gpu *g, const char *key, double v, const char *for
   return WS_OK;
 }
 
-/* memory.dram_partitions = bus_bits / 64 (one 64-bit controller per
- * partition on every NVIDIA GPU since GT200: Ruetsch & Micikevicius 2009
- * for GT200's 8 x 64-bit, the GK104/GK110/GM204 whitepapers' 64-bit
- * controllers); memory.interleave_bytes = 256 (Ruetsch & Micikevicius:
- * "partitions of 256 bytes"; later GPUs hash and do not document it, so it
- * stays an estimate). */
-static int derive_memory(ws_gpu *g) {
-  ws_dram_facts *m = &g->dram;
-  char note[128];
-  if (m->partitions == 0 && m->bus_bits >= 64) {
-    m->partitions = m->bus_bits / 64;
+int ws_gpu_derive_decorate(cJSON *root, const ws_gpu *g) {
+  const ws_dram_facts *m = &g->dram;
+  if (m->derived & WS_DRAM_PARTITIONS_DERIVED) {
+    char note[128];
     snprintf(note, sizeof note, "%d / 64 = %d", m->bus_bits, m->partitions);
-    if (add_memory_fact(g, "dram_partitions", m->partitions, "memory.bus_bits / 64", note))
+    if (add_memory_fact(root, "dram_partitions", m->partitions, "memory.bus_bits / 64", note))
       return WS_ENOMEM;
   }
-  if (m->interleave_bytes == 0 && m->partitions > 0) {
-    m->interleave_bytes = 256;
-    if (add_memory_fact(g, "interleave_bytes", 256,
-                        "256 (Ruetsch & Micikevicius 2009, GT200's partition width)",
-                        "not documented for later GPUs; an estimate"))
-      return WS_ENOMEM;
-  }
-  return WS_OK;
-}
-
-int ws_gpu_derive(ws_gpu *g) {
-  if (derive_memory(g)) return WS_ENOMEM;
-  const arch_row *a = arch_for(g->cc_major, g->cc_minor);
-  if (!a) return WS_OK; /* the loader has already refused an unknown CC */
-  for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
-    const struct rule *r = &rules[i];
-    int st = WS_OK;
-    if (strcmp(r->key, "*") == 0) {
-      for (size_t o = 0; o < sizeof luo_table1 / sizeof luo_table1[0] && !st; o++)
-        for (int j = 0; j < 4 && !st; j++) {
-          char key[64];
-          snprintf(key, sizeof key, "%s.%s", luo_table1[o].op, luo_cells[j]);
-          st = apply(g, a, r, key);
-        }
-    } else {
-      st = apply(g, a, r, r->key);
-    }
-    if (st) return st;
-  }
-  return WS_OK;
+  if ((m->derived & WS_DRAM_INTERLEAVE_DERIVED) &&
+      add_memory_fact(root, "interleave_bytes", 256,
+                      "256 (Ruetsch & Micikevicius 2009, GT200's partition width)",
+                      "not documented for later GPUs; an estimate"))
+    return WS_ENOMEM;
+  decorate_ctx c = {root, g};
+  return each_rule(&c, NULL, decorate_one);
 }

@@ -13,7 +13,22 @@
 
 #include "gpu/derive.h"
 #include "gpu/gpu_check.h"
+#include "gpu/gpu_doc.h"
 #include "util/json.h"
+#include "util/strbuf.h"
+
+const ws_gp_info ws_gpu_param_table[WS_GP_COUNT] = {
+#define GP(id, model, key, check, unit, doc) {model, key, check, unit, doc},
+#include "warpsight/gpu_params.def"
+#undef GP
+};
+
+int ws_gpu_param_find(const char *model, const char *key) {
+  if (!model || !key) return -1;
+  for (int i = 0; i < WS_GP_COUNT; i++)
+    if (strcmp(ws_gpu_param_table[i].model, model) == 0 && strcmp(ws_gpu_param_table[i].key, key) == 0) return i;
+  return -1;
+}
 
 /* Generated from data/gpus by cmake/embed_gpus.cmake. */
 typedef struct ws_gpu_embedded_entry {
@@ -26,12 +41,19 @@ extern const size_t ws_gpu_embedded_count;
 size_t ws_gpu_db_count(void) { return ws_gpu_embedded_count; }
 const char *ws_gpu_db_name(size_t i) { return i < ws_gpu_embedded_count ? ws_gpu_embedded_entries[i].name : NULL; }
 
+static void doc_free(struct ws_gpu_doc *doc) {
+  if (!doc) return;
+  cJSON_Delete(doc->root);
+  free(doc);
+}
+
 void ws_gpu_free(ws_gpu *g) {
   if (!g) return;
   free(g->name);
   free(g->full_name);
   free(g->architecture);
-  cJSON_Delete(g->root);
+  for (int i = 0; i < WS_GP_COUNT; i++) free(g->params[i].source), free(g->params[i].note);
+  doc_free(g->doc);
   free(g);
 }
 
@@ -105,11 +127,14 @@ static int load_json(ws_gpu **out, const char *json, const char *origin, ws_diag
   int r = ws_json_parse(&root, json, origin, d);
   if (r) return r;
   ws_gpu *g = calloc(1, sizeof *g);
-  if (!g) {
+  if (g) g->doc = calloc(1, sizeof *g->doc);
+  if (!g || !g->doc) {
+    free(g);
     cJSON_Delete(root);
     return WS_ENOMEM;
   }
-  g->root = root;
+  g->doc->root = root;
+  for (int i = 0; i < WS_GP_COUNT; i++) g->params[i].value = NAN;
   size_t errors = d->errors;
   const char *schema = NULL, *name = NULL, *full = NULL, *arch = NULL;
   if (!cJSON_IsObject(root)) {
@@ -185,19 +210,21 @@ static int load_json(ws_gpu **out, const char *json, const char *origin, ws_diag
   }
   const cJSON *models = NULL;
   ws_json_get_object(root, "", "models", 0, &models, origin, d);
-  g->models = (cJSON *)models;
+  g->doc->models = models;
   if (d->errors == errors) {
-    /* Derived parameters first, so that they are checked like given ones.
-     * "derive": false keeps the file's parameters alone (a strict file, or
-     * a test of a model's missing-parameter path). */
+    /* The file's parameters into the typed table, then the derived ones,
+     * checked like given ones.  "derive": false keeps the file's parameters
+     * alone (a strict file, or a test of a model's missing-parameter path). */
+    ws_gpu_check_models(models, origin, d);
     const cJSON *der = cJSON_GetObjectItemCaseSensitive(root, "derive");
     if (der && !cJSON_IsBool(der))
       ws_json_error(d, origin, "", "derive", "expected true or false");
-    else if (!cJSON_IsFalse(der) && ws_gpu_derive(g) != WS_OK) {
+    else if (ws_gpu_params_read(g) != WS_OK ||
+             (!cJSON_IsFalse(der) && ws_gpu_derive(g) != WS_OK)) {
       ws_gpu_free(g);
       return WS_ENOMEM;
     }
-    ws_gpu_check_models(g->models, origin, d);
+    ws_gpu_check_derived(g, origin, d);
   }
 
   if (d->errors != errors) goto fail;
@@ -255,27 +282,154 @@ int ws_gpu_load(ws_gpu **out, const char *name_or_path, ws_diag *d) {
   return WS_EINVAL;
 }
 
-static const cJSON *param_item(const ws_gpu *g, const char *model, const char *key) {
-  if (!g || !g->models) return NULL;
-  const cJSON *m = cJSON_GetObjectItemCaseSensitive(g->models, model);
-  /* Keys may be dotted to reach nested tables: "op_cycles.int_mul32". */
+/* The item models.MODEL.KEY of the file: at each level the rest of the key
+ * as one flat key first ("add.int_reg" in inst_costs), else its first
+ * dotted part ("op_cycles" of "op_cycles.int_mul32"). */
+static const cJSON *doc_item(const cJSON *models, const char *model, const char *key) {
+  const cJSON *m = models ? cJSON_GetObjectItemCaseSensitive(models, model) : NULL;
   const char *k = key;
-  while (m && k) {
+  while (cJSON_IsObject(m) && k) {
+    const cJSON *flat = cJSON_GetObjectItemCaseSensitive(m, k);
+    if (flat) return flat;
     const char *dot = strchr(k, '.');
+    if (!dot) return NULL;
     char part[128];
-    size_t n = dot ? (size_t)(dot - k) : strlen(k);
+    size_t n = (size_t)(dot - k);
     if (n >= sizeof part) return NULL;
     memcpy(part, k, n);
     part[n] = '\0';
     m = cJSON_GetObjectItemCaseSensitive(m, part);
-    k = dot ? dot + 1 : NULL;
+    k = dot + 1;
   }
-  return m;
+  return NULL;
+}
+
+int ws_gpu_params_read(ws_gpu *g) {
+  const cJSON *models = g->doc->models;
+  for (int i = 0; i < WS_GP_COUNT; i++) {
+    const cJSON *it = doc_item(models, ws_gpu_param_table[i].model, ws_gpu_param_table[i].key);
+    if (!it) continue;
+    ws_gp_value *pv = &g->params[i];
+    pv->origin = WS_GP_GIVEN;
+    double v;
+    if (ws_json_number(it, &v) && isfinite(v)) pv->value = v;
+    const cJSON *src = cJSON_IsObject(it) ? cJSON_GetObjectItemCaseSensitive(it, "source") : NULL;
+    if (cJSON_IsString(src) && !(pv->source = ws_strdup(src->valuestring))) return WS_ENOMEM;
+  }
+  return WS_OK;
+}
+
+/* Copies src's strings into dst (a struct copy of src). */
+static int copy_strings(ws_gpu *dst, const ws_gpu *src) {
+  dst->name = dst->full_name = dst->architecture = NULL;
+  dst->doc = NULL;
+  for (int i = 0; i < WS_GP_COUNT; i++) dst->params[i].source = dst->params[i].note = NULL;
+  int bad = !(dst->name = ws_strdup(src->name)) || !(dst->full_name = ws_strdup(src->full_name)) ||
+            !(dst->architecture = ws_strdup(src->architecture));
+  for (int i = 0; i < WS_GP_COUNT && !bad; i++) {
+    const ws_gp_value *s = &src->params[i];
+    ws_gp_value *t = &dst->params[i];
+    if ((s->source && !(t->source = ws_strdup(s->source))) || (s->note && !(t->note = ws_strdup(s->note))))
+      bad = 1;
+  }
+  if (!bad && src->doc) {
+    dst->doc = calloc(1, sizeof *dst->doc);
+    if (!dst->doc || !(dst->doc->root = cJSON_Duplicate(src->doc->root, 1))) bad = 1;
+    else dst->doc->models = cJSON_GetObjectItemCaseSensitive(dst->doc->root, "models");
+  }
+  return bad ? WS_ENOMEM : WS_OK;
+}
+
+int ws_gpu_with_params(ws_gpu **out, const ws_gpu *g, const ws_gp_change *changes, size_t n) {
+  *out = NULL;
+  ws_gpu *c = malloc(sizeof *c);
+  if (!c) return WS_ENOMEM;
+  *c = *g;
+  if (copy_strings(c, g) != WS_OK) {
+    ws_gpu_free(c);
+    return WS_ENOMEM;
+  }
+  for (size_t k = 0; k < n; k++) {
+    if ((unsigned)changes[k].id >= WS_GP_COUNT) {
+      ws_gpu_free(c);
+      return WS_EINVAL;
+    }
+    ws_gp_value *pv = &c->params[changes[k].id];
+    pv->value = changes[k].value;
+    if (changes[k].source) {
+      free(pv->source);
+      if (!(pv->source = ws_strdup(changes[k].source))) {
+        ws_gpu_free(c);
+        return WS_ENOMEM;
+      }
+      pv->changed = 2;
+      pv->estimate = changes[k].estimate != 0;
+    } else if (pv->changed == 0) {
+      pv->changed = 1;
+    }
+  }
+  *out = c;
+  return WS_OK;
+}
+
+/* A replaced parameter in the serialised document: with a new source, a
+ * new {"value", "source"[, "estimate"]} entry in place of the old; without,
+ * the old entry's value changed (a bare number when it had none). */
+static int write_change(cJSON *root, ws_gp_id id, const ws_gp_value *pv) {
+  const ws_gp_info *in = &ws_gpu_param_table[id];
+  const char *dot = strchr(in->key, '.');
+  char table[64];
+  if (dot) snprintf(table, sizeof table, "%.*s", (int)(dot - in->key), in->key);
+  const char *key = dot ? dot + 1 : in->key;
+  cJSON *m = ws_gpu_doc_parent(root, in->model, dot ? table : NULL);
+  if (!m) return WS_ENOMEM;
+  cJSON *item, *old = cJSON_GetObjectItemCaseSensitive(m, key);
+  if (pv->changed == 2) {
+    item = cJSON_CreateObject();
+    if (!item || !cJSON_AddNumberToObject(item, "value", pv->value) ||
+        !cJSON_AddStringToObject(item, "source", pv->source) ||
+        (pv->estimate && !cJSON_AddBoolToObject(item, "estimate", 1))) {
+      cJSON_Delete(item);
+      return WS_ENOMEM;
+    }
+  } else {
+    cJSON *val = cJSON_IsObject(old) ? cJSON_GetObjectItemCaseSensitive(old, "value") : NULL;
+    if (cJSON_IsNumber(val)) {
+      cJSON_SetNumberValue(val, pv->value);
+      return WS_OK;
+    }
+    if (!(item = cJSON_CreateNumber(pv->value))) return WS_ENOMEM;
+  }
+  if (old) cJSON_ReplaceItemInObjectCaseSensitive(m, key, item);
+  else cJSON_AddItemToObject(m, key, item);
+  return WS_OK;
+}
+
+char *ws_gpu_to_json(const ws_gpu *g) {
+  if (!g || !g->doc) return NULL;
+  cJSON *root = cJSON_Duplicate(g->doc->root, 1);
+  int st = root ? ws_gpu_derive_decorate(root, g) : WS_ENOMEM;
+  for (int i = 0; i < WS_GP_COUNT && st == WS_OK; i++)
+    if (g->params[i].changed) st = write_change(root, (ws_gp_id)i, &g->params[i]);
+  char *s = st == WS_OK ? cJSON_Print(root) : NULL;
+  cJSON_Delete(root);
+  if (!s) return NULL;
+  char *out = ws_strdup(s); /* free() for the caller, whatever cJSON's allocator */
+  cJSON_free(s);
+  return out;
 }
 
 int ws_gpu_param(const ws_gpu *g, const char *model, const char *key,
                  double *out, ws_diag *d) {
-  const cJSON *it = param_item(g, model, key);
+  int id = ws_gpu_param_find(model, key);
+  if (g && id >= 0 && g->params[id].origin != WS_GP_ABSENT) {
+    *out = g->params[id].value;
+    if (isfinite(*out)) return WS_OK;
+    ws_diag_add(d, WS_SEV_ERROR, NULL, 0, 0,
+                "GPU '%s': models.%s.%s: expected a number", g->name, model, key);
+    return WS_EINVAL;
+  }
+  const cJSON *it = g && id < 0 ? doc_item(g->doc->models, model, key) : NULL;
   if (!it) {
     ws_diag_add(d, WS_SEV_ERROR, NULL, 0, 0,
                 "GPU '%s' has no parameter models.%s.%s", g ? g->name : "?", model, key);
@@ -292,13 +446,15 @@ int ws_gpu_param(const ws_gpu *g, const char *model, const char *key,
 double ws_gpu_param_or(const ws_gpu *g, const char *model, const char *key,
                        double dflt) {
   double v;
-  const cJSON *it = param_item(g, model, key);
-  return it && ws_json_number(it, &v) && isfinite(v) ? v : dflt;
+  return ws_gpu_param(g, model, key, &v, NULL) == WS_OK ? v : dflt;
 }
 
 const char *ws_gpu_param_source(const ws_gpu *g, const char *model,
                                 const char *key) {
-  const cJSON *it = param_item(g, model, key);
+  int id = ws_gpu_param_find(model, key);
+  if (!g) return NULL;
+  if (id >= 0) return g->params[id].source;
+  const cJSON *it = doc_item(g->doc->models, model, key);
   const cJSON *s = it ? cJSON_GetObjectItemCaseSensitive(it, "source") : NULL;
   return cJSON_IsString(s) ? s->valuestring : NULL;
 }

@@ -116,12 +116,29 @@ int ws_gpu_check_cache(const ws_cache_facts *C, const char *origin, ws_diag *d) 
 static const char *const positive_models[] = {"hong-kim", "gpuperf", "kothapalli",
                                               "luo-suda", "transit"};
 
-/* Parameters that count whole things (lanes, units, bytes, threads, warps). */
-static const char *const integer_params[] = {
-    "gpuperf.simd_width",          "gpuperf.sfu_width",          "gpuperf.transaction_bytes",
-    "transit.delta_sp_threads",    "transit.pi_sp_threads",      "transit.delta_dp_threads",
-    "transit.pi_dp_threads",       "luo-suda.m",                 "kothapalli.pipeline_depth",
-};
+/* Parameters that count whole things (lanes, units, bytes, threads, warps):
+ * WS_GP_INTEGER in gpu_params.def. */
+static int is_integer_param(const char *model, const char *key) {
+  int id = ws_gpu_param_find(model, key);
+  return id >= 0 && ws_gpu_param_table[id].check == WS_GP_INTEGER;
+}
+
+/* 1 if gpu_params.def declares parameters of `model`. */
+static int declared_model(const char *model) {
+  for (int i = 0; i < WS_GP_COUNT; i++)
+    if (strcmp(ws_gpu_param_table[i].model, model) == 0) return 1;
+  return 0;
+}
+
+/* The declared parameter of `model` closest to `key` (ws_suggest), or NULL. */
+static const char *param_suggest(const char *model, const char *key) {
+  const char *known[WS_GP_COUNT + 1];
+  size_t n = 0;
+  for (int i = 0; i < WS_GP_COUNT; i++)
+    if (strcmp(ws_gpu_param_table[i].model, model) == 0) known[n++] = ws_gpu_param_table[i].key;
+  known[n] = NULL;
+  return ws_suggest(key, known);
+}
 
 static int in_list(const char *s, const char *const *list, size_t n) {
   for (size_t i = 0; i < n; i++)
@@ -151,9 +168,23 @@ static int check_param_table(const cJSON *obj, ws_strbuf *path, const char *mode
       continue; /* strings and booleans are notes and flags */
     }
     double v = num->valuedouble;
-    char full[160];
-    snprintf(full, sizeof full, "%s.%s", model, key);
-    int integer = in_list(full, integer_params, sizeof integer_params / sizeof integer_params[0]);
+    char full[160]; /* the key within the model's table */
+    const char *sub = strchr(ws_sb_str(path) + 7, '.'); /* after "models." */
+    if (sub) snprintf(full, sizeof full, "%s.%s", sub + 1, key);
+    else snprintf(full, sizeof full, "%s", key);
+    if (declared_model(model) && ws_gpu_param_find(model, full) < 0) {
+      /* a typo must not leave the model without its value */
+      const char *hint = param_suggest(model, full);
+      if (hint)
+        bad = ws_json_error(d, origin, ws_sb_str(path), key,
+                            "unknown parameter of model '%s' (did you mean \"%s\"?)", model, hint);
+      else
+        bad = ws_json_error(d, origin, ws_sb_str(path), key,
+                            "unknown parameter of model '%s' (include/warpsight/gpu_params.def, "
+                            "docs/gpu-schema.md list them)", model);
+      continue;
+    }
+    int integer = is_integer_param(model, full);
     if (!isfinite(v) || v < 0 || (positive && v <= 0) || v > 1e12)
       bad = ws_json_error(d, origin, ws_sb_str(path), key,
                           "expected a %s number up to 1e12, got %g",
@@ -240,5 +271,31 @@ int ws_gpu_check_keys(const cJSON *root, const char *origin, ws_diag *d) {
   if ((r = unknown_keys(cJSON_GetObjectItemCaseSensitive(root, "models"), "models", model_tables, 1, origin,
                         d)))
     bad = r;
+  return bad;
+}
+
+/* The derived parameters against their gpu_params.def check (the rules
+ * give finite positive numbers; a count must also be whole). */
+int ws_gpu_check_derived(const ws_gpu *g, const char *origin, ws_diag *d) {
+  int bad = 0;
+  for (int i = 0; i < WS_GP_COUNT; i++) {
+    const ws_gp_value *pv = &g->params[i];
+    const ws_gp_info *in = &ws_gpu_param_table[i];
+    if (pv->origin != WS_GP_DERIVED) continue;
+    char path[96];
+    /* the path of the key's table: "models.luo-suda.inst_costs" for the flat
+     * "add.int_reg"; "models.kothapalli.op_cycles" for int_mul32 */
+    const char *first = strchr(in->key, '.');
+    if (first) snprintf(path, sizeof path, "models.%s.%.*s", in->model, (int)(first - in->key), in->key);
+    else snprintf(path, sizeof path, "models.%s", in->model);
+    const char *key = first ? first + 1 : in->key;
+    double v = pv->value;
+    int positive = in->check != WS_GP_NONNEG;
+    if (!isfinite(v) || v < 0 || (positive && v <= 0) || v > 1e12)
+      bad = ws_json_error(d, origin, path, key, "expected a %s number up to 1e12, got %g",
+                          positive ? "positive" : "non-negative", v);
+    else if (in->check == WS_GP_INTEGER && (v != floor(v) || v > 1e9))
+      bad = ws_json_error(d, origin, path, key, "expected a positive integer, got %g", v);
+  }
   return bad;
 }

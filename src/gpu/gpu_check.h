@@ -18,6 +18,7 @@ int ws_gpu_check_cache(const ws_cache_facts *C, const char *origin, ws_diag *d);
 /* Model parameters: finite; positive for the five paper models; integers
  * where they count whole things. */
 int ws_gpu_check_models(const struct cJSON *models, const char *origin, ws_diag *d);
+int ws_gpu_check_derived(const ws_gpu *g, const char *origin, ws_diag *d);
 
 /* Unknown keys: at the top level and in "limits", "cache", "latencies", "memory"
  * an error naming the path, with a did-you-mean where a known key is close

@@ -46,12 +46,12 @@ static double count_or_zero(double v, const char *path, ws_diag *d) {
 
 /* models.gpuperf.KEY of the GPU, or `fallback` (when finite and > 0), else
  * reported missing. */
-static double gpu_need(ws_model_result *r, const ws_gpu *g, const char *key,
+static double gpu_need(ws_model_result *r, const ws_gpu *g, ws_gp_id id,
                        double fallback, ws_diag *d, int *miss) {
-  double v = ws_gpu_param_or(g, "gpuperf", key, NAN);
+  double v = ws_gpu_p(g, id);
   if (isfinite(v)) return v;
   if (isfinite(fallback) && fallback > 0) return fallback;
-  ws_model_missing_gpu(r, g, "gpuperf", key, d);
+  ws_model_missing_gpu(r, g, ws_gpu_param_table[id].model, ws_gpu_param_table[id].key, d);
   (*miss)++;
   return NAN;
 }
@@ -138,13 +138,14 @@ int ws_model_gpuperf(ws_model_result *out, const ws_profile *p,
   memory_ratios(&trans, &miss_ratio, out, f, no_cache, has_mem, d, &miss);
 
   /* GPU parameters (Table 3). */
-  double dram_lat = gpu_need(out, g, "dram_lat", NAN, d, &miss);
-  double delta = gpu_need(out, g, "delta", NAN, d, &miss);
-  double fp_lat = gpu_need(out, g, "fp_lat", NAN, d, &miss);
-  double simd_width = gpu_need(out, g, "simd_width", g->cores_per_sm, d, &miss);
-  double trans_size = gpu_need(out, g, "transaction_bytes",
+  double dram_lat = gpu_need(out, g, WS_GP_GPUPERF_DRAM_LAT, NAN, d, &miss);
+  double delta = gpu_need(out, g, WS_GP_GPUPERF_DELTA, NAN, d, &miss);
+  double fp_lat = gpu_need(out, g, WS_GP_GPUPERF_FP_LAT, NAN, d, &miss);
+  double simd_width = gpu_need(out, g, WS_GP_GPUPERF_SIMD_WIDTH, g->cores_per_sm, d, &miss);
+  double trans_size = gpu_need(out, g, WS_GP_GPUPERF_TRANSACTION_BYTES,
                                g->cache.l1_line_bytes, d, &miss);
-  double gamma = ws_gpu_param_or(g, "gpuperf", "gamma", GPUPERF_GAMMA_DEFAULT);
+  double gamma = ws_gpu_p(g, WS_GP_GPUPERF_GAMMA);
+  if (!isfinite(gamma)) gamma = GPUPERF_GAMMA_DEFAULT;
   double warp_size = g->warp_size;
 
   if (miss) return WS_EMISSING;
@@ -157,15 +158,15 @@ int ws_model_gpuperf(ws_model_result *out, const ws_profile *p,
                               "per_warp.bank_conflict_replays", d);
   double sfu_width = NAN, hit_lat = 0.0;
   if (sfu > 0)
-    sfu_width = gpu_need(out, g, "sfu_width", g->sfu_per_sm, d, &miss);
+    sfu_width = gpu_need(out, g, WS_GP_GPUPERF_SFU_WIDTH, g->sfu_per_sm, d, &miss);
   /* (12) as printed: AMAT = avg_DRAM_lat x miss_ratio + hit_lat, with one
    * cache hit latency (Table 3), that of the first cache a global load
    * looks up: L1 where it caches global loads, else L2; none without a
    * cache.  (A hit-ratio-weighted hit latency is the warpsight model's.) */
   if (has_mem && g->cache.l1_caches_global)
-    hit_lat = gpu_need(out, g, "l1_lat", g->lat.l1, d, &miss);
+    hit_lat = gpu_need(out, g, WS_GP_GPUPERF_L1_LAT, g->lat.l1, d, &miss);
   else if (has_mem && !no_cache)
-    hit_lat = gpu_need(out, g, "l2_lat", g->lat.l2, d, &miss);
+    hit_lat = gpu_need(out, g, WS_GP_GPUPERF_L2_LAT, g->lat.l2, d, &miss);
   if (miss) return WS_EMISSING;
 
   double ilp = parallelism_or_one(f->ilp, "ilp", d), mlp = parallelism_or_one(f->mlp, "mlp", d);
@@ -249,50 +250,50 @@ int ws_model_gpuperf(ws_model_result *out, const ws_profile *p,
                        "gpuperf: the prediction is not a finite number (T_exec = %g cycles); "
                        "the profile's counts are out of range", t_exec);
 
-  const ws_model_term_def t[] = {
-    {"insts", insts, "Table 2", "insts/warp"},
-    {"mem_insts", mem, "Table 2", "insts/warp"},
-    {"n", n, "(4)", "warps"},
-    {"ilp", ilp, "(4)", ""},
-    {"mlp", mlp, "(14)", ""},
-    {"avg_inst_lat", avg_inst_lat, "(3)", "cycles"},
-    {"itilp_max", itilp_max, "(5)", ""},
-    {"itilp", itilp, "(4)", ""},
-    {"w_parallel", w_parallel, "(3)", "cycles"},
-    {"avg_dram_lat", avg_dram_lat, "(13)", "cycles"},
-    {"f_sync", f_sync, "(8)", "cycles"},
-    {"o_sync", o_sync, "(7)", "cycles"},
-    {"f_sfu", f_sfu, "(10)", ""},
-    {"o_sfu", o_sfu, "(9)", "cycles"},
-    {"o_cfdiv", o_cfdiv, "(6)", "cycles"},
-    {"o_bank", o_bank, "(6)", "cycles"},
-    {"w_serial", w_serial, "(6)", "cycles"},
-    {"t_comp", t_comp, "(2)", "cycles"},
-    {"hit_lat", hit_lat, "(12)", "cycles"},
-    {"miss_ratio", miss_ratio, "(12)", ""},
-    {"amat", amat, "(12)", "cycles"},
-    {"bw_per_warp", bw_per_warp, "(A.7)", "GB/s"},
-    {"mwp_peak_bw", mwp_peak_bw, "(A.6)", "warps"},
-    {"mwp", mwp, "(A.5)", "warps"},
-    {"comp_cycles", comp_cycles, "(A.3)", "cycles"},
-    {"mem_cycles", mem_cycles, "(A.4)", "cycles"},
-    {"cwp_full", cwp_full, "(A.2)", "warps"},
-    {"cwp", cwp, "(A.1)", "warps"},
-    {"mwp_cp", mwp_cp, "(15)", "warps"},
-    {"itmlp", itmlp, "(14)", ""},
-    {"t_mem", t_mem, "(11)", "cycles"},
-    {"zeta", zeta, "(17)", ""},
-    {"f_overlap", f_overlap, "(17)", ""},
-    {"t_overlap", t_overlap, "(16)", "cycles"},
-    {"t_exec", t_exec, "(1)", "cycles"},
-    {"t_fp", t_fp, "(18)", "cycles"},
-    {"size_of_data", size_of_data, "(19)", "bytes"},
-    {"t_mem_min", t_mem_min, "(19)", "cycles"},
-    {"t_mem_prime", t_mem_prime, "Table 1", "cycles"},
-    {"b_itilp", b_itilp, "(20)", "cycles"},
-    {"b_serial", b_serial, "(21)", "cycles"},
-    {"b_fp", b_fp, "(22)", "cycles"},
-    {"b_memlp", b_memlp, "(23)", "cycles"},
+  const ws_model_term_val t[] = {
+    {WS_TERM_GPUPERF_INSTS, insts, NULL},
+    {WS_TERM_GPUPERF_MEM_INSTS, mem, NULL},
+    {WS_TERM_GPUPERF_N, n, NULL},
+    {WS_TERM_GPUPERF_ILP, ilp, NULL},
+    {WS_TERM_GPUPERF_MLP, mlp, NULL},
+    {WS_TERM_GPUPERF_AVG_INST_LAT, avg_inst_lat, NULL},
+    {WS_TERM_GPUPERF_ITILP_MAX, itilp_max, NULL},
+    {WS_TERM_GPUPERF_ITILP, itilp, NULL},
+    {WS_TERM_GPUPERF_W_PARALLEL, w_parallel, NULL},
+    {WS_TERM_GPUPERF_AVG_DRAM_LAT, avg_dram_lat, NULL},
+    {WS_TERM_GPUPERF_F_SYNC, f_sync, NULL},
+    {WS_TERM_GPUPERF_O_SYNC, o_sync, NULL},
+    {WS_TERM_GPUPERF_F_SFU, f_sfu, NULL},
+    {WS_TERM_GPUPERF_O_SFU, o_sfu, NULL},
+    {WS_TERM_GPUPERF_O_CFDIV, o_cfdiv, NULL},
+    {WS_TERM_GPUPERF_O_BANK, o_bank, NULL},
+    {WS_TERM_GPUPERF_W_SERIAL, w_serial, NULL},
+    {WS_TERM_GPUPERF_T_COMP, t_comp, NULL},
+    {WS_TERM_GPUPERF_HIT_LAT, hit_lat, NULL},
+    {WS_TERM_GPUPERF_MISS_RATIO, miss_ratio, NULL},
+    {WS_TERM_GPUPERF_AMAT, amat, NULL},
+    {WS_TERM_GPUPERF_BW_PER_WARP, bw_per_warp, NULL},
+    {WS_TERM_GPUPERF_MWP_PEAK_BW, mwp_peak_bw, NULL},
+    {WS_TERM_GPUPERF_MWP, mwp, NULL},
+    {WS_TERM_GPUPERF_COMP_CYCLES, comp_cycles, NULL},
+    {WS_TERM_GPUPERF_MEM_CYCLES, mem_cycles, NULL},
+    {WS_TERM_GPUPERF_CWP_FULL, cwp_full, NULL},
+    {WS_TERM_GPUPERF_CWP, cwp, NULL},
+    {WS_TERM_GPUPERF_MWP_CP, mwp_cp, NULL},
+    {WS_TERM_GPUPERF_ITMLP, itmlp, NULL},
+    {WS_TERM_GPUPERF_T_MEM, t_mem, NULL},
+    {WS_TERM_GPUPERF_ZETA, zeta, NULL},
+    {WS_TERM_GPUPERF_F_OVERLAP, f_overlap, NULL},
+    {WS_TERM_GPUPERF_T_OVERLAP, t_overlap, NULL},
+    {WS_TERM_GPUPERF_T_EXEC, t_exec, NULL},
+    {WS_TERM_GPUPERF_T_FP, t_fp, NULL},
+    {WS_TERM_GPUPERF_SIZE_OF_DATA, size_of_data, NULL},
+    {WS_TERM_GPUPERF_T_MEM_MIN, t_mem_min, NULL},
+    {WS_TERM_GPUPERF_T_MEM_PRIME, t_mem_prime, NULL},
+    {WS_TERM_GPUPERF_B_ITILP, b_itilp, NULL},
+    {WS_TERM_GPUPERF_B_SERIAL, b_serial, NULL},
+    {WS_TERM_GPUPERF_B_FP, b_fp, NULL},
+    {WS_TERM_GPUPERF_B_MEMLP, b_memlp, NULL},
   };
   rc = ws_model_terms_add(out, t, sizeof t / sizeof t[0]);
   if (rc != WS_OK) return rc;
@@ -302,8 +303,8 @@ int ws_model_gpuperf(ws_model_result *out, const ws_profile *p,
   snprintf(label, sizeof label, "%s, %s (zeta = %g); size_of_data from %s",
            mem_bound ? "memory bound (T_mem > T_comp)" : "compute bound (T_comp >= T_mem)",
            cwp <= mwp ? "CWP <= MWP" : "CWP > MWP", zeta, size_src);
-  const char *limiter = mem_bound ? "memory" : "computation";
-  rc = ws_model_set_labels(out, label, limiter);
+  rc = ws_model_set_case(out, mem_bound ? WS_BOUND_GPUPERF_MEMORY : WS_BOUND_GPUPERF_COMPUTE,
+                         label);
   if (rc != WS_OK) return rc;
 
   out->cycles = t_exec;

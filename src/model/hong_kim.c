@@ -27,10 +27,10 @@ static double min2(double a, double b) { return a < b ? a : b; }
 int ws_model_hong_kim(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
                       ws_diag *d) {
   int missing = 0;
-  double mem_ld = ws_model_gpu_param(r, g, M, "mem_ld", &missing, d);
-  double dd_uncoal = ws_model_gpu_param(r, g, M, "departure_del_uncoal", &missing, d);
-  double dd_coal = ws_model_gpu_param(r, g, M, "departure_del_coal", &missing, d);
-  double issue_cycles = ws_model_gpu_param(r, g, M, "issue_cycles", &missing, d);
+  double mem_ld = ws_model_gpu_param(r, g, WS_GP_HONG_KIM_MEM_LD, &missing, d);
+  double dd_uncoal = ws_model_gpu_param(r, g, WS_GP_HONG_KIM_DEPARTURE_DEL_UNCOAL, &missing, d);
+  double dd_coal = ws_model_gpu_param(r, g, WS_GP_HONG_KIM_DEPARTURE_DEL_COAL, &missing, d);
+  double issue_cycles = ws_model_gpu_param(r, g, WS_GP_HONG_KIM_ISSUE_CYCLES, &missing, d);
   double comp_insts = ws_model_need(r, p->f.comp_insts, "per_warp.comp_insts", &missing, d);
   double coal = ws_model_need(r, p->f.coal_mem_insts, "per_warp.coal_mem_insts", &missing, d);
   double uncoal = ws_model_need(r, p->f.uncoal_mem_insts, "per_warp.uncoal_mem_insts", &missing, d);
@@ -47,7 +47,9 @@ int ws_model_hong_kim(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
     if (uncoal > 0) {
       if (ws_pf_has(p->f.uncoal_per_mw))
         uncoal_per_mw = p->f.uncoal_per_mw;
-      else if (ws_gpu_param(g, M, "uncoal_per_mw", &uncoal_per_mw, NULL) != WS_OK) {
+      else if (isfinite(ws_gpu_p(g, WS_GP_HONG_KIM_UNCOAL_PER_MW)))
+        uncoal_per_mw = ws_gpu_p(g, WS_GP_HONG_KIM_UNCOAL_PER_MW);
+      else {
         char path[160];
         snprintf(path, sizeof path,
                  "memory.uncoal_per_mw (or the GPU's models.%s.uncoal_per_mw; %s has none)", M, g->name);
@@ -69,39 +71,42 @@ int ws_model_hong_kim(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
 
   double comp_cycles = issue_cycles * total_insts; /* (19) */
   double cycles, synch_cost = 0, exec_app;
+  int e = 0; /* WS_ENOMEM from adding a term */
   /* Inputs first, in the order of the paper's Table 2 ("Obtained" column
    * in place of an equation number). */
-  ws_model_term_add(r, "mem_ld", mem_ld, "GPU", "cycles");
-  ws_model_term_add(r, "departure_del_uncoal", dd_uncoal, "GPU", "cycles");
-  ws_model_term_add(r, "departure_del_coal", dd_coal, "GPU", "cycles");
-  ws_model_term_add(r, "issue_cycles", issue_cycles, "GPU", "cycles");
-  ws_model_term_add(r, "threads_per_block", lc.threads_per_block, "launch", "threads");
-  ws_model_term_add(r, "blocks", lc.blocks, "launch", "blocks");
-  ws_model_term_add(r, "active_blocks_per_sm", lc.active_blocks_per_sm,
-                    ws_pf_has(p->f.active_blocks_per_sm) ? "profile" : "occupancy", "blocks");
-  ws_model_term_add(r, "active_sms", lc.active_sms, ws_pf_has(p->f.active_sms) ? "profile" : "min(SMs, blocks)", "SMs");
-  ws_model_term_add(r, "n", n, "(20)", "warps");
-  ws_model_term_add(r, "comp_insts", comp_insts, "profile", "insts");
-  ws_model_term_add(r, "uncoal_mem_insts", uncoal, "profile", "insts");
-  ws_model_term_add(r, "coal_mem_insts", coal, "profile", "insts");
-  ws_model_term_add(r, "synch_insts", synch, "profile", "insts");
+  e |= ws_model_term_add(r, WS_TERM_HONG_KIM_MEM_LD, mem_ld);
+  e |= ws_model_term_add(r, WS_TERM_HONG_KIM_DEPARTURE_DEL_UNCOAL, dd_uncoal);
+  e |= ws_model_term_add(r, WS_TERM_HONG_KIM_DEPARTURE_DEL_COAL, dd_coal);
+  e |= ws_model_term_add(r, WS_TERM_HONG_KIM_ISSUE_CYCLES, issue_cycles);
+  e |= ws_model_term_add(r, WS_TERM_HONG_KIM_THREADS_PER_BLOCK, lc.threads_per_block);
+  e |= ws_model_term_add(r, WS_TERM_HONG_KIM_BLOCKS, lc.blocks);
+  e |= ws_model_term_add_eq(r, WS_TERM_HONG_KIM_ACTIVE_BLOCKS_PER_SM, lc.active_blocks_per_sm,
+                            ws_pf_has(p->f.active_blocks_per_sm) ? "profile" : NULL);
+  e |= ws_model_term_add_eq(r, WS_TERM_HONG_KIM_ACTIVE_SMS, lc.active_sms,
+                            ws_pf_has(p->f.active_sms) ? "profile" : NULL);
+  e |= ws_model_term_add(r, WS_TERM_HONG_KIM_N, n);
+  e |= ws_model_term_add(r, WS_TERM_HONG_KIM_COMP_INSTS, comp_insts);
+  e |= ws_model_term_add(r, WS_TERM_HONG_KIM_UNCOAL_MEM_INSTS, uncoal);
+  e |= ws_model_term_add(r, WS_TERM_HONG_KIM_COAL_MEM_INSTS, coal);
+  e |= ws_model_term_add(r, WS_TERM_HONG_KIM_SYNCH_INSTS, synch);
   if (mem_insts > 0) {
-    ws_model_term_add(r, "uncoal_per_mw", uncoal_per_mw, ws_pf_has(p->f.uncoal_per_mw) ? "profile" : "GPU", "transactions");
-    ws_model_term_add(r, "load_bytes_per_warp", load_bytes, "profile", "bytes");
+    e |= ws_model_term_add_eq(r, WS_TERM_HONG_KIM_UNCOAL_PER_MW, uncoal_per_mw,
+                              ws_pf_has(p->f.uncoal_per_mw) ? NULL : "GPU");
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_LOAD_BYTES_PER_WARP, load_bytes);
   }
 
   if (mem_insts == 0) {
     /* No global memory instructions: the warps' computation serialises. */
     exec_app = comp_cycles * n * lc.rep;
-    ws_model_term_add(r, "comp_cycles", comp_cycles, "(19)", "cycles");
-    ws_model_term_add(r, "mem_cycles", 0, "(18)", "cycles");
-    ws_model_term_add(r, "rep", lc.rep, "(21)", "");
-    ws_model_term_add(r, "exec_cycles_app", exec_app, "(22)-(24)", "cycles");
-    ws_model_term_add(r, "synch_cost", 0, "(26)", "cycles");
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_COMP_CYCLES, comp_cycles);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_MEM_CYCLES, 0);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_REP, lc.rep);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_EXEC_CYCLES_APP, exec_app);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_SYNCH_COST, 0);
     cycles = exec_app;
-    ws_model_term_add(r, "cycles", cycles, "(27)", "cycles");
-    ws_model_set_labels(r, "compute only: no global memory instructions (Comp_cycles x N x #Rep)",
-                        "computation: instruction issue");
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_CYCLES, cycles);
+    e |= ws_model_set_case(r, WS_BOUND_HONG_KIM_COMPUTE_ONLY,
+                      "compute only: no global memory instructions (Comp_cycles x N x #Rep)");
   } else {
     double mem_l_uncoal = mem_ld + (uncoal_per_mw - 1) * dd_uncoal; /* (10) */
     double mem_l_coal = mem_ld;                                     /* (11) */
@@ -118,55 +123,57 @@ int ws_model_hong_kim(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
     double cwp_full = (mem_cycles + comp_cycles) / comp_cycles;     /* (8) */
     double cwp = min2(cwp_full, n);                                 /* (9) */
     double comp_p = comp_cycles / mem_insts;                        /* (2) */
-    const char *eq, *label, *limiter;
+    const char *eq, *label;
+    ws_model_bound bound;
     if (mwp == n && cwp == n) {
       exec_app = (mem_cycles + comp_cycles + comp_p * (mwp - 1)) * lc.rep; /* (22) */
       eq = "(22)";
       label = "not enough warps: MWP = CWP = N (eq. 22)";
-      limiter = "parallelism: too few active warps to hide latency";
+      bound = WS_BOUND_HONG_KIM_PARALLELISM;
     } else if (mwp > cwp) {
       exec_app = (mem_l + comp_cycles * n) * lc.rep; /* (24) */
       eq = "(24)";
       label = "compute-bound: MWP > CWP (eq. 24)";
-      limiter = "computation: instruction issue";
+      bound = WS_BOUND_HONG_KIM_COMPUTE;
     } else {
       exec_app = (mem_cycles * n / mwp + comp_p * (mwp - 1)) * lc.rep; /* (23) */
       eq = "(23)";
       label = "memory-bound: CWP >= MWP (eq. 23)";
       if (mwp == mwp_peak_bw)
-        limiter = "memory: MWP limited by peak bandwidth";
+        bound = WS_BOUND_HONG_KIM_MEMORY_PEAK_BW;
       else if (mwp == n)
-        limiter = "memory: MWP limited by active warps";
+        bound = WS_BOUND_HONG_KIM_MEMORY_WARPS;
       else
-        limiter = "memory: MWP limited by departure delay (latency-bound)";
+        bound = WS_BOUND_HONG_KIM_MEMORY_DEPARTURE;
     }
     synch_cost = departure_delay * (mwp - 1) * synch * lc.active_blocks_per_sm * lc.rep; /* (26) */
     cycles = exec_app + synch_cost; /* (27) */
 
-    ws_model_term_add(r, "weight_uncoal", w_uncoal, "(13)", "");
-    ws_model_term_add(r, "weight_coal", w_coal, "(14)", "");
-    ws_model_term_add(r, "departure_delay", departure_delay, "(15)", "cycles");
-    ws_model_term_add(r, "mem_l_uncoal", mem_l_uncoal, "(10)", "cycles");
-    ws_model_term_add(r, "mem_l_coal", mem_l_coal, "(11)", "cycles");
-    ws_model_term_add(r, "mem_l", mem_l, "(12)", "cycles");
-    ws_model_term_add(r, "mwp_without_bw_full", mwp_wo_bw_full, "(16)", "warps");
-    ws_model_term_add(r, "mwp_without_bw", mwp_wo_bw, "(17)", "warps");
-    ws_model_term_add(r, "bw_per_warp", bw_per_warp, "(7)", "GB/s");
-    ws_model_term_add(r, "mwp_peak_bw", mwp_peak_bw, "(6)", "warps");
-    ws_model_term_add(r, "mwp", mwp, "(5)", "warps");
-    ws_model_term_add(r, "comp_cycles", comp_cycles, "(19)", "cycles");
-    ws_model_term_add(r, "mem_cycles", mem_cycles, "(18)", "cycles");
-    ws_model_term_add(r, "cwp_full", cwp_full, "(8)", "warps");
-    ws_model_term_add(r, "cwp", cwp, "(9)", "warps");
-    ws_model_term_add(r, "rep", lc.rep, "(21)", "");
-    ws_model_term_add(r, "exec_cycles_app", exec_app, eq, "cycles");
-    ws_model_term_add(r, "synch_cost", synch_cost, "(26)", "cycles");
-    ws_model_term_add(r, "cycles", cycles, "(27)", "cycles");
-    ws_model_set_labels(r, label, limiter);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_WEIGHT_UNCOAL, w_uncoal);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_WEIGHT_COAL, w_coal);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_DEPARTURE_DELAY, departure_delay);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_MEM_L_UNCOAL, mem_l_uncoal);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_MEM_L_COAL, mem_l_coal);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_MEM_L, mem_l);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_MWP_WITHOUT_BW_FULL, mwp_wo_bw_full);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_MWP_WITHOUT_BW, mwp_wo_bw);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_BW_PER_WARP, bw_per_warp);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_MWP_PEAK_BW, mwp_peak_bw);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_MWP, mwp);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_COMP_CYCLES, comp_cycles);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_MEM_CYCLES, mem_cycles);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_CWP_FULL, cwp_full);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_CWP, cwp);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_REP, lc.rep);
+    e |= ws_model_term_add_eq(r, WS_TERM_HONG_KIM_EXEC_CYCLES_APP, exec_app, eq);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_SYNCH_COST, synch_cost);
+    e |= ws_model_term_add(r, WS_TERM_HONG_KIM_CYCLES, cycles);
+    e |= ws_model_set_case(r, bound, label);
   }
   /* CPI (25): cycles per warp instruction over all warps an SM runs. */
-  ws_model_term_add(r, "cpi", exec_app / (total_insts * lc.warps_per_block * lc.blocks / lc.active_sms),
-                    "(25)", "cycles/inst");
+  e |= ws_model_term_add(r, WS_TERM_HONG_KIM_CPI,
+                         exec_app / (total_insts * lc.warps_per_block * lc.blocks / lc.active_sms));
+  if (e) return ws_diag_error(d, "%s: out of memory", M);
   r->cycles = cycles;
   r->time_ms = cycles / (g->clock_ghz * 1e6);
   return WS_OK;

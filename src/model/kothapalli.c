@@ -11,11 +11,12 @@
  * kernel then costs N_B · N_w · N_t · C_T / (N_C · D) cycles (3), and
  * T = C / R (4).
  *
- * The inputs come from the profile's "kothapalli" section, which describes
- * the costliest thread (eq. (2) takes the maximum over threads); the format
- * is in docs/profile.md and the choices in docs/models/kothapalli.md.
+ * The inputs describe the costliest thread (eq. (2) takes the maximum over
+ * threads): the profile's hand-written "kothapalli" section, else the
+ * costliest of the heaviest warps of its model-neutral instruction mix,
+ * mapped here to the paper's operation kinds; the formats are in
+ * docs/profile.md and the choices in docs/models/kothapalli.md.
  */
-#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -40,10 +41,12 @@ typedef struct kp_thread {
   double n_memory;    /* N_memory = n_global + n_shared */
 } kp_thread;
 
-/* models.kothapalli.KEY of the GPU, or recorded as missing. */
+/* models.kothapalli.KEY of the GPU (gpu_params.def), or recorded as
+ * missing (a key the table does not declare is missing on every GPU). */
 static int gpu_need(double *out, ws_model_result *r, const ws_gpu *g,
                     const char *key, ws_diag *d) {
-  double v = ws_gpu_param_or(g, "kothapalli", key, NAN);
+  int id = ws_gpu_param_find("kothapalli", key);
+  double v = id >= 0 ? ws_gpu_p(g, (ws_gp_id)id) : NAN;
   if (isfinite(v) && v >= 0) {
     *out = v;
     return WS_OK;
@@ -52,94 +55,176 @@ static int gpu_need(double *out, ws_model_result *r, const ws_gpu *g,
   return WS_EMISSING;
 }
 
-/* Σ count × cost over one of the access lists.  `degree_key` is the field
- * naming k; `global` selects the cost rule. */
-static int sum_accesses(double *out, const cJSON *list, const char *path,
-                        const char *degree_key, int global, double unit,
-                        const char *origin, ws_diag *d) {
-  *out = 0.0;
-  if (!list) return WS_OK;
-  if (!cJSON_IsArray(list))
-    return ws_json_error(d, origin, path, NULL, "expected an array of objects");
-  int i = 0, rc;
-  const cJSON *it;
-  cJSON_ArrayForEach(it, list) {
-    char ipath[96];
-    snprintf(ipath, sizeof ipath, "%s[%d]", path, i++);
-    if (!cJSON_IsObject(it))
-      return ws_json_error(d, origin, ipath, NULL, "expected an object");
-    double count = 0, k = 1;
-    rc = ws_json_get_number(it, ipath, "count", 1, WS_JSON_NONNEG, &count, origin, d);
-    if (rc != WS_OK) return rc;
-    rc = ws_json_get_number(it, ipath, degree_key, 0, WS_JSON_POSITIVE, &k, origin, d);
-    if (rc == WS_EINVAL) return rc;
-    if (k < 1)
-      return ws_json_error(d, origin, ipath, degree_key, "expected a number >= 1, got %g", k);
-    double cost;
+/* Σ count × cost over one of the access groups; `global` selects the cost
+ * rule. */
+static double sum_groups(const ws_pm_group *g, size_t n, int global, double unit) {
+  double out = 0.0;
+  for (size_t i = 0; i < n; i++) {
+    double k = g[i].k, cost;
     if (global) /* 3.2.2: a lone access costs G; k sharing one costs (G+k)/k each */
       cost = k == 1 ? unit : (unit + k) / k;
     else        /* QRQW with a linear contention function: S·k */
       cost = unit * k;
-    *out += count * cost;
+    out += g[i].count * cost;
+  }
+  return out;
+}
+
+/* Kothapalli's operation kinds, in the order the profiler used to write
+ * them (the order of the sums below), and the key of each in
+ * models.kothapalli.op_cycles. */
+enum { KO_INT_SIMPLE, KO_INT_MUL32, KO_INT_DIV, KO_INT_REM, KO_FP_SIMPLE, KO_FP_DIV, KO_SFU,
+       KO_FP64, KO_NKINDS, KO_NONE = -1 };
+static const ws_gp_id ko_param[KO_NKINDS] = {
+    WS_GP_KOTHAPALLI_OP_INT_SIMPLE, WS_GP_KOTHAPALLI_OP_INT_MUL32, WS_GP_KOTHAPALLI_OP_INT_DIV,
+    WS_GP_KOTHAPALLI_OP_INT_REM,    WS_GP_KOTHAPALLI_OP_FP_SIMPLE, WS_GP_KOTHAPALLI_OP_FP_DIV,
+    WS_GP_KOTHAPALLI_OP_SFU,        WS_GP_KOTHAPALLI_OP_FP64};
+
+/* The kind of a mix key (docs/models/kothapalli.md): integer mul/mad ->
+ * int_mul32, div -> int_div, rem -> int_rem, other integer -> int_simple;
+ * fp32/fp16 div -> fp_div, other -> fp_simple; sfu; fp64.  Moves,
+ * conversions and control (unit "other") are not operations. */
+static int ko_kind(unsigned key) {
+  unsigned op = ws_mix_key_op(key);
+  switch (ws_mix_key_unit(key)) {
+  case WS_MIX_UNIT_INT:
+    if (op == WS_MIX_OP_DIV) return KO_INT_DIV;
+    if (op == WS_MIX_OP_REM) return KO_INT_REM;
+    if (op == WS_MIX_OP_MUL || op == WS_MIX_OP_MAD) return KO_INT_MUL32;
+    return KO_INT_SIMPLE;
+  case WS_MIX_UNIT_FP32:
+  case WS_MIX_UNIT_FP16: return op == WS_MIX_OP_DIV ? KO_FP_DIV : KO_FP_SIMPLE;
+  case WS_MIX_UNIT_SFU: return KO_SFU;
+  case WS_MIX_UNIT_FP64: return KO_FP64;
+  default: return KO_NONE;
+  }
+}
+
+/* One warp of the mix in Kothapalli's terms. */
+typedef struct ko_counts {
+  double ops[KO_NKINDS];
+  const double *tpt;    /* global requests by threads per transaction, [1..32] */
+  const double *degree; /* shared requests by conflict degree, [1..32] */
+} ko_counts;
+
+static void ko_of(ko_counts *c, const ws_warp_mix *w) {
+  memset(c, 0, sizeof *c);
+  for (size_t i = 0; i < w->nops; i++) {
+    int k = ko_kind(w->ops[i].key);
+    if (k != KO_NONE) c->ops[k] += w->ops[i].n;
+  }
+  c->tpt = w->global_by_tpt;
+  c->degree = w->shared_by_degree;
+}
+
+/* A thread's cycles from its counts: operations x op cycles, a global access
+ * served k threads per transaction (G + k) / k (G when k = 1), a shared one
+ * S x k. */
+static double ko_cost(const ko_counts *c, const double ops[KO_NKINDS], double gcyc, double scyc) {
+  double x = 0;
+  for (int k = 0; k < KO_NKINDS; k++) x += c->ops[k] * ops[k];
+  for (int k = 1; k <= 32; k++) {
+    x += c->tpt[k] * (k == 1 ? gcyc : (gcyc + k) / k);
+    x += c->degree[k] * scyc * k;
+  }
+  return x;
+}
+
+/* Eq. (2) takes the costliest thread: of the profile's heaviest warps, the
+ * one with the most cycles under the GPU's costs (under unit costs when the
+ * GPU lacks one of them), the first in (block, warp) order on a tie. */
+static const ws_warp_mix *costliest(const ws_profile *p, const ws_gpu *g) {
+  double ops[KO_NKINDS], gcyc = ws_gpu_p(g, WS_GP_KOTHAPALLI_GLOBAL_CYCLES),
+                         scyc = ws_gpu_p(g, WS_GP_KOTHAPALLI_SHARED_CYCLES);
+  int all = gcyc >= 0 && scyc >= 0;
+  for (int k = 0; k < KO_NKINDS; k++) all &= (ops[k] = ws_gpu_p(g, ko_param[k])) >= 0;
+  if (!all) {
+    for (int k = 0; k < KO_NKINDS; k++) ops[k] = 1;
+    gcyc = scyc = 1;
+  }
+  const ws_warp_mix *best = NULL;
+  double bcost = -1;
+  for (size_t i = 0; i < p->mix.nwarps; i++) { /* in (block, warp) order */
+    ko_counts c;
+    ko_of(&c, &p->mix.warps[i]);
+    double x = ko_cost(&c, ops, gcyc, scyc);
+    if (!best || x > bcost) best = &p->mix.warps[i], bcost = x;
+  }
+  return best;
+}
+
+/* The thread from the profile's instruction mix (the profiler's profiles). */
+static int thread_from_mix(kp_thread *t, ws_model_result *r, const ws_profile *p,
+                           const ws_gpu *g, ws_diag *d) {
+  memset(t, 0, sizeof *t);
+  const ws_warp_mix *w = costliest(p, g);
+  ko_counts c;
+  ko_of(&c, w);
+  int miss = 0;
+  double cyc[KO_NKINDS] = {0};
+  for (int k = 0; k < KO_NKINDS; k++)
+    if (c.ops[k] > 0 && gpu_need(&cyc[k], r, g, ws_gpu_param_table[ko_param[k]].key, d) != WS_OK) miss++;
+  double gcyc = 0, scyc = 0, ng = 0, ns = 0;
+  for (int k = 1; k <= 32; k++) ng += c.tpt[k], ns += c.degree[k];
+  if (ng > 0 && gpu_need(&gcyc, r, g, "global_cycles", d) != WS_OK) miss++;
+  if (ns > 0 && gpu_need(&scyc, r, g, "shared_cycles", d) != WS_OK) miss++;
+  if (miss) return WS_EMISSING;
+  for (int k = 0; k < KO_NKINDS; k++)
+    if (c.ops[k] > 0) t->n_comp += c.ops[k] * cyc[k];
+  for (int k = 1; k <= 32; k++) { /* 3.2.2, as sum_accesses */
+    if (c.tpt[k] > 0) t->n_global += c.tpt[k] * (k == 1 ? gcyc : (gcyc + k) / k);
+    if (c.degree[k] > 0) t->n_shared += c.degree[k] * (scyc * k);
+  }
+  t->n_memory = t->n_global + t->n_shared;
+  if (!(t->n_comp + t->n_memory > 0)) {
+    char origin[160];
+    profile_origin(origin, sizeof origin, p);
+    return ws_json_error(d, origin, "warp_mix", "heaviest_warps",
+                         "the costliest warp has no work (no operations or accesses)");
   }
   return WS_OK;
 }
 
+/* The thread: the profile's hand-written kothapalli section (typed at
+ * load, docs/profile.md) when it has one, else the costliest warp of its
+ * instruction mix. */
 static int read_thread(kp_thread *t, ws_model_result *r, const ws_profile *p,
                        const ws_gpu *g, ws_diag *d) {
-  char origin[160];
-  profile_origin(origin, sizeof origin, p);
+  const ws_profile_kothapalli *k = p->kothapalli;
   memset(t, 0, sizeof *t);
-  const cJSON *sec = NULL;
-  int rc = ws_json_get_object(p->root, "", SECTION, 0, &sec, origin, d);
-  if (rc == WS_EINVAL) return rc;
-  if (!sec) {
+  if (!k && p->mix.nwarps) return thread_from_mix(t, r, p, g, d);
+  if (!k) {
     ws_model_missing(r, SECTION, d);
     return WS_EMISSING;
   }
-
   /* N_comp: operations per thread times the GPU's cycles per operation. */
-  const cJSON *ops = NULL;
-  rc = ws_json_get_object(sec, SECTION, "ops_per_thread", 0, &ops, origin, d);
-  if (rc == WS_EINVAL) return rc;
   int miss = 0;
-  const cJSON *op;
-  cJSON_ArrayForEach(op, ops) {
-    double count;
-    rc = ws_json_get_number(ops, SECTION ".ops_per_thread", op->string, 1,
-                            WS_JSON_NONNEG, &count, origin, d);
-    if (rc != WS_OK) return rc;
+  for (size_t i = 0; i < k->nops; i++) {
     char key[128];
-    snprintf(key, sizeof key, "op_cycles.%s", op->string);
+    snprintf(key, sizeof key, "op_cycles.%s", k->ops[i].name);
     double cyc;
     if (gpu_need(&cyc, r, g, key, d) != WS_OK) {
       miss++;
       continue;
     }
-    t->n_comp += count * cyc;
+    t->n_comp += k->ops[i].count * cyc;
   }
-  double direct = 0.0;
-  rc = ws_json_get_number(sec, SECTION, "comp_cycles", 0, WS_JSON_NONNEG, &direct, origin, d);
-  if (rc == WS_EINVAL) return rc;
-  t->n_comp += direct;
+  t->n_comp += k->comp_cycles;
 
   /* N_memory: global and shared accesses. */
-  const cJSON *gl = cJSON_GetObjectItemCaseSensitive(sec, "global_accesses");
-  const cJSON *sh = cJSON_GetObjectItemCaseSensitive(sec, "shared_accesses");
   double gcyc = 0, scyc = 0;
-  if (cJSON_GetArraySize(gl) > 0 && gpu_need(&gcyc, r, g, "global_cycles", d) != WS_OK) miss++;
-  if (cJSON_GetArraySize(sh) > 0 && gpu_need(&scyc, r, g, "shared_cycles", d) != WS_OK) miss++;
+  if (k->nglobal > 0 && gpu_need(&gcyc, r, g, "global_cycles", d) != WS_OK) miss++;
+  if (k->nshared > 0 && gpu_need(&scyc, r, g, "shared_cycles", d) != WS_OK) miss++;
   if (miss) return WS_EMISSING;
-  rc = sum_accesses(&t->n_global, gl, SECTION ".global_accesses",
-                    "threads_per_transaction", 1, gcyc, origin, d);
-  if (rc != WS_OK) return rc;
-  rc = sum_accesses(&t->n_shared, sh, SECTION ".shared_accesses",
-                    "conflict_degree", 0, scyc, origin, d);
-  if (rc != WS_OK) return rc;
+  t->n_global = sum_groups(k->global, k->nglobal, 1, gcyc);
+  t->n_shared = sum_groups(k->shared, k->nshared, 0, scyc);
   t->n_memory = t->n_global + t->n_shared;
-  if (!(t->n_comp + t->n_memory > 0))
+  if (!(t->n_comp + t->n_memory > 0)) {
+    char origin[160];
+    profile_origin(origin, sizeof origin, p);
     return ws_json_error(d, origin, SECTION, NULL,
                          "the thread has no work (no operations, cycles or accesses)");
+  }
   return WS_OK;
 }
 
@@ -174,27 +259,27 @@ static int predict(ws_model_result *out, const ws_profile *p, const ws_gpu *g,
                        "kothapalli: the prediction is not a finite number (C(K) = %g cycles); "
                        "the kothapalli section's counts are out of range", c_k);
 
-  const ws_model_term_def terms[] = {
-    {"n_comp", t.n_comp, "3.2.1", "cycles"},
-    {"n_memory_global", t.n_global, "3.2.2", "cycles"},
-    {"n_memory_shared", t.n_shared, "3.2.2", "cycles"},
-    {"n_memory", t.n_memory, "3.2.2", "cycles"},
-    {"c_t", c_t, "(2)", "cycles"},
-    {"n_b", n_b, "(3)", "blocks"},
-    {"n_w", n_w, "(3)", "warps"},
-    {"n_t", n_t, "(3)", "threads"},
-    {"n_c", n_c, "(3)", "cores"},
-    {"pipeline_depth", depth, "(3)", "stages"},
-    {"c_k", c_k, "(3)", "cycles"},
-    {"t_k", t_k, "(4)", "ms"},
+  const ws_model_term_val terms[] = {
+    {WS_TERM_KOTHAPALLI_N_COMP, t.n_comp, NULL},
+    {WS_TERM_KOTHAPALLI_N_MEMORY_GLOBAL, t.n_global, NULL},
+    {WS_TERM_KOTHAPALLI_N_MEMORY_SHARED, t.n_shared, NULL},
+    {WS_TERM_KOTHAPALLI_N_MEMORY, t.n_memory, NULL},
+    {WS_TERM_KOTHAPALLI_C_T, c_t, NULL},
+    {WS_TERM_KOTHAPALLI_N_B, n_b, NULL},
+    {WS_TERM_KOTHAPALLI_N_W, n_w, NULL},
+    {WS_TERM_KOTHAPALLI_N_T, n_t, NULL},
+    {WS_TERM_KOTHAPALLI_N_C, n_c, NULL},
+    {WS_TERM_KOTHAPALLI_PIPELINE_DEPTH, depth, NULL},
+    {WS_TERM_KOTHAPALLI_C_K, c_k, NULL},
+    {WS_TERM_KOTHAPALLI_T_K, t_k, NULL},
   };
   rc = ws_model_terms_add(out, terms, sizeof terms / sizeof terms[0]);
   if (rc != WS_OK) return rc;
-  const char *limiter = t.n_comp >= t.n_memory ? "computation" : "memory";
-  rc = ws_model_set_labels(out,
-                           use_sum ? "SUM: C_T = N_comp + N_memory (no latency hiding)"
-                                   : "MAX: C_T = max(N_comp, N_memory) (latency hidden)",
-                           limiter);
+  rc = ws_model_set_case(out,
+                         t.n_comp >= t.n_memory ? WS_BOUND_KOTHAPALLI_COMPUTE
+                                                : WS_BOUND_KOTHAPALLI_MEMORY,
+                         use_sum ? "SUM: C_T = N_comp + N_memory (no latency hiding)"
+                                 : "MAX: C_T = max(N_comp, N_memory) (latency hidden)");
   if (rc != WS_OK) return rc;
   out->cycles = c_k;
   out->time_ms = t_k;

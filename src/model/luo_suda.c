@@ -16,7 +16,6 @@
  * The readings of the paper's unclear spots (n in (8), the second argument
  * of (13), CPD below 1, MPD of 0) are in docs/models/luo-suda.md.
  */
-#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,15 +53,12 @@ typedef struct ls_sums {
 } ls_sums;
 
 /* The GPU's models.luo-suda.inst_costs entry for `key` ("add.int_reg",
- * "ld_st"): a flat key first, then the same key read as a dotted path. */
+ * "ld_st"; gpu_params.def declares Table 1's cells). */
 static int inst_cost(double *out, const ws_gpu *g, const char *key) {
-  const cJSON *m = g->models ? cJSON_GetObjectItemCaseSensitive(g->models, GPU_MODEL) : NULL;
-  const cJSON *tab = m ? cJSON_GetObjectItemCaseSensitive(m, "inst_costs") : NULL;
-  const cJSON *it = tab ? cJSON_GetObjectItemCaseSensitive(tab, key) : NULL;
-  if (it && ws_json_number(it, out) && isfinite(*out) && *out >= 0) return WS_OK;
-  char dotted[160];
-  snprintf(dotted, sizeof dotted, "inst_costs.%s", key);
-  double v = ws_gpu_param_or(g, GPU_MODEL, dotted, NAN);
+  char full[160];
+  snprintf(full, sizeof full, "inst_costs.%s", key);
+  int id = ws_gpu_param_find(GPU_MODEL, full);
+  double v = id >= 0 ? ws_gpu_p(g, (ws_gp_id)id) : NAN;
   if (isfinite(v) && v >= 0) {
     *out = v;
     return WS_OK;
@@ -71,70 +67,38 @@ static int inst_cost(double *out, const ws_gpu *g, const char *key) {
 }
 
 /* Cycles of a task given as operation counts: Σ count × inst_costs[op]. */
-static int ops_cycles(double *out, const cJSON *ops, const char *path,
-                      ws_model_result *r, const ws_gpu *g, const char *origin,
-                      ws_diag *d, int *miss) {
-  *out = 0.0;
-  const cJSON *op;
-  cJSON_ArrayForEach(op, ops) {
-    double count, cost;
-    int rc = ws_json_get_number(ops, path, op->string, 1, WS_JSON_NONNEG, &count, origin, d);
-    if (rc != WS_OK) return rc;
-    if (inst_cost(&cost, g, op->string) != WS_OK) {
+static double ops_cycles(const ws_pm_count *ops, size_t n, ws_model_result *r, const ws_gpu *g,
+                         ws_diag *d, int *miss) {
+  double out = 0.0;
+  for (size_t i = 0; i < n; i++) {
+    double cost;
+    if (inst_cost(&cost, g, ops[i].name) != WS_OK) {
       char key[160];
-      snprintf(key, sizeof key, "inst_costs.%s", op->string);
+      snprintf(key, sizeof key, "inst_costs.%s", ops[i].name);
       ws_model_missing_gpu(r, g, GPU_MODEL, key, d);
       (*miss)++;
       continue;
     }
-    *out += count * cost;
+    out += ops[i].count * cost;
   }
-  return WS_OK;
+  return out;
 }
 
-/* One entry of luo_suda.tasks. */
-static int read_task(ls_task *t, const cJSON *it, const char *path,
-                     ws_model_result *r, const ws_gpu *g, const char *origin,
-                     ws_diag *d, int *miss) {
-  if (!cJSON_IsObject(it)) return ws_json_error(d, origin, path, NULL, "expected an object");
-  int rc;
-  const cJSON *ops = NULL;
-  rc = ws_json_get_object(it, path, "ops", 0, &ops, origin, d);
-  if (rc == WS_EINVAL) return rc;
-  rc = ws_json_get_number(it, path, "comp_cycles", !ops, WS_JSON_NONNEG, &t->c, origin, d);
-  if (rc == WS_EINVAL) return rc;
-  if (ops) {
-    if (rc == WS_OK)
-      return ws_json_error(d, origin, path, NULL, "give either comp_cycles or ops, not both");
-    char opath[128];
-    snprintf(opath, sizeof opath, "%s.ops", path);
-    rc = ops_cycles(&t->c, ops, opath, r, g, origin, d, miss);
-    if (rc != WS_OK) return rc;
-  }
-  double mem_insts = NAN;
-  rc = ws_json_get_number(it, path, "mem_insts", 0, WS_JSON_NONNEG, &mem_insts, origin, d);
-  if (rc == WS_EINVAL) return rc;
-  int has_mi = rc == WS_OK;
-  t->m = 0.0;
-  rc = ws_json_get_number(it, path, "mem_cycles", 0, WS_JSON_NONNEG, &t->m, origin, d);
-  if (rc == WS_EINVAL) return rc;
-  if (has_mi) {
-    if (rc == WS_OK)
-      return ws_json_error(d, origin, path, NULL, "give either mem_cycles or mem_insts, not both");
+/* A task of the hand-written luo_suda section (typed at load). */
+static void task_from_section(ls_task *t, const ws_pl_task *in, ws_model_result *r,
+                              const ws_gpu *g, ws_diag *d, int *miss) {
+  t->c = in->has_ops ? ops_cycles(in->ops, in->nops, r, g, d, miss) : in->comp_cycles;
+  t->m = in->mem_cycles;
+  if (!isnan(in->mem_insts)) {
     double ld_st;
     if (inst_cost(&ld_st, g, "ld_st") != WS_OK) {
       ws_model_missing_gpu(r, g, GPU_MODEL, "inst_costs.ld_st", d);
       (*miss)++;
     } else {
-      t->m = mem_insts * ld_st;
+      t->m = in->mem_insts * ld_st;
     }
   }
-  t->repeat = 1;
-  rc = ws_json_get_number(it, path, "repeat", 0, WS_JSON_UINT, &t->repeat, origin, d);
-  if (rc == WS_EINVAL) return rc;
-  if (t->repeat < 1)
-    return ws_json_error(d, origin, path, "repeat", "expected an integer >= 1, got %g", t->repeat);
-  return WS_OK;
+  t->repeat = in->repeat;
 }
 
 /* T_i of a period with computation c, memory m, after a period with
@@ -161,51 +125,130 @@ static double period(const ls_params *k, double pc, double pm, int first,
   return t * times;
 }
 
+/* Luo & Suda's Table 1 operations, in the order of the keys' sums. */
+enum { LS_ADD, LS_SUB, LS_MUL, LS_DIV, LS_NEG, LS_MIN, LS_MAX, LS_AND, LS_OR, LS_XOR, LS_NOT,
+       LS_NOPS, LS_KEYS = LS_NOPS * 4 };
+static const char *const ls_ops[LS_NOPS] = {"add", "sub", "mul", "div", "neg", "min",
+                                            "max", "and", "or",  "xor", "not"};
+
+/* The Table 1 operations one instruction of the mix stands for
+ * (docs/models/luo-suda.md): listed opcodes as themselves, mad/fma as
+ * mul + add, other logic as and, compares and selects as sub, rem and SFU
+ * operations as div, abs as neg, anything else as add. */
+static int ls_ops_of(unsigned op, int out[2]) {
+  out[1] = -1;
+  switch (op) {
+  case WS_MIX_OP_ADD: out[0] = LS_ADD; break;
+  case WS_MIX_OP_SUB: out[0] = LS_SUB; break;
+  case WS_MIX_OP_MUL: case WS_MIX_OP_MUL24: out[0] = LS_MUL; break;
+  case WS_MIX_OP_MAD: case WS_MIX_OP_MAD24: case WS_MIX_OP_FMA: out[0] = LS_MUL, out[1] = LS_ADD; break;
+  case WS_MIX_OP_DIV: case WS_MIX_OP_REM: case WS_MIX_OP_SFU: out[0] = LS_DIV; break;
+  case WS_MIX_OP_NEG: case WS_MIX_OP_ABS: out[0] = LS_NEG; break;
+  case WS_MIX_OP_MIN: out[0] = LS_MIN; break;
+  case WS_MIX_OP_MAX: out[0] = LS_MAX; break;
+  case WS_MIX_OP_AND: case WS_MIX_OP_LOGIC: out[0] = LS_AND; break;
+  case WS_MIX_OP_OR: out[0] = LS_OR; break;
+  case WS_MIX_OP_XOR: out[0] = LS_XOR; break;
+  case WS_MIX_OP_NOT: case WS_MIX_OP_CNOT: out[0] = LS_NOT; break;
+  case WS_MIX_OP_COMPARE: out[0] = LS_SUB; break;
+  default: out[0] = LS_ADD; break;
+  }
+  return out[1] >= 0 ? 2 : 1;
+}
+
+/* A task from a period of the profile's representative warp: c_i is
+ * sum over Table 1 keys (in key order) of count x inst_costs[key], m_i is
+ * the memory instructions x inst_costs.ld_st. */
+static void task_from_period(ls_task *t, const ws_mix_period *pe, ws_model_result *r,
+                             const ws_gpu *g, ws_diag *d, int *miss) {
+  double n[LS_KEYS] = {0};
+  for (size_t i = 0; i < pe->nops; i++) {
+    int o[2], no = ls_ops_of(ws_mix_key_op(pe->ops[i].key), o);
+    int cell = ws_mix_key_float(pe->ops[i].key) * 2 + (ws_mix_key_imm(pe->ops[i].key) ? 0 : 1);
+    for (int j = 0; j < no; j++) n[o[j] * 4 + cell] += pe->ops[i].n;
+  }
+  t->c = 0.0;
+  for (int k = 0; k < LS_KEYS; k++) {
+    if (!(n[k] > 0)) continue;
+    char key[48];
+    double cost;
+    snprintf(key, sizeof key, "%s.%s_%s", ls_ops[k / 4], (k / 2) % 2 ? "float" : "int",
+             k % 2 ? "reg" : "const");
+    if (inst_cost(&cost, g, key) != WS_OK) {
+      char path[64];
+      snprintf(path, sizeof path, "inst_costs.%s", key);
+      ws_model_missing_gpu(r, g, GPU_MODEL, path, d);
+      (*miss)++;
+      continue;
+    }
+    t->c += n[k] * cost;
+  }
+  t->m = 0.0;
+  if (pe->mem_insts > 0) {
+    double ld_st;
+    if (inst_cost(&ld_st, g, "ld_st") != WS_OK) {
+      ws_model_missing_gpu(r, g, GPU_MODEL, "inst_costs.ld_st", d);
+      (*miss)++;
+    } else {
+      t->m = pe->mem_insts * ld_st;
+    }
+  }
+  t->repeat = pe->repeat;
+}
+
+/* The tasks: the profile's hand-written luo_suda section when it has one
+ * (docs/profile.md), else its representative warp's periods. */
+static int read_tasks(ls_task **out, int *ntasks, const ws_profile *p, ws_model_result *r,
+                      const ws_gpu *g, ws_diag *d, int *miss) {
+  const ws_profile_luo_suda *l = p->luo_suda;
+  size_t n = l ? l->ntasks : p->mix.nperiods;
+  *ntasks = 0;
+  *out = calloc(n ? n : 1, sizeof **out);
+  if (!*out) return WS_ENOMEM;
+  for (size_t i = 0; i < n; i++) {
+    if (l) task_from_section(&(*out)[i], &l->tasks[i], r, g, d, miss);
+    else task_from_period(&(*out)[i], &p->mix.periods[i], r, g, d, miss);
+  }
+  *ntasks = (int)n;
+  return WS_OK;
+}
+
 int ws_model_luo_suda(ws_model_result *out, const ws_profile *p,
                       const ws_gpu *g, ws_diag *d) {
   char origin[160];
   profile_origin(origin, sizeof origin, p);
-  const cJSON *sec = NULL;
-  int rc = ws_json_get_object(p->root, "", SECTION, 0, &sec, origin, d);
-  if (rc == WS_EINVAL) return rc;
-  const cJSON *list = sec ? cJSON_GetObjectItemCaseSensitive(sec, "tasks") : NULL;
-  if (!list) {
+  const ws_profile_luo_suda *sec = p->luo_suda;
+  int rc;
+  if (sec ? !sec->tasks : !p->mix.nperiods) {
     /* Name the GPU's missing keys too, not only the profile's. */
     ws_model_missing(out, SECTION ".tasks", d);
-    static const char *const keys[] = {"a", "b", "c", "d", "t_mem"};
+    static const ws_gp_id keys[] = {WS_GP_LUO_SUDA_A, WS_GP_LUO_SUDA_B, WS_GP_LUO_SUDA_C,
+                                    WS_GP_LUO_SUDA_D, WS_GP_LUO_SUDA_T_MEM};
     for (size_t j = 0; j < sizeof keys / sizeof keys[0]; j++)
-      if (!isfinite(ws_gpu_param_or(g, GPU_MODEL, keys[j], NAN)))
-        ws_model_missing_gpu(out, g, GPU_MODEL, keys[j], d);
+      if (!isfinite(ws_gpu_p(g, keys[j])))
+        ws_model_missing_gpu(out, g, GPU_MODEL, ws_gpu_param_table[keys[j]].key, d);
     return WS_EMISSING;
   }
-  if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) == 0)
-    return ws_json_error(d, origin, SECTION, "tasks", "expected a non-empty array of tasks");
 
-  int miss = 0, ntasks = cJSON_GetArraySize(list);
-  ls_task *tasks = calloc((size_t)ntasks, sizeof *tasks);
-  if (!tasks) return WS_ENOMEM;
-  int i = 0;
-  const cJSON *it;
-  cJSON_ArrayForEach(it, list) {
-    char path[64];
-    snprintf(path, sizeof path, SECTION ".tasks[%d]", i);
-    rc = read_task(&tasks[i++], it, path, out, g, origin, d, &miss);
-    if (rc != WS_OK) goto done;
-  }
+  int miss = 0, ntasks = 0, i;
+  ls_task *tasks = NULL;
+  rc = read_tasks(&tasks, &ntasks, p, out, g, d, &miss);
+  if (rc != WS_OK) goto done;
 
   /* GPU parameters (a, b, c from (3); d from (5); m from (4); t_mem from (1)). */
   double pa = 0, pb = 0, pcc = 0, pd = 0, pm = 0, t_mem = 0;
-  struct { const char *key; double *v; } gp[] = {
-    {"a", &pa}, {"b", &pb}, {"c", &pcc}, {"d", &pd}, {"m", &pm},
+  struct { ws_gp_id id; double *v; } gp[] = {
+    {WS_GP_LUO_SUDA_A, &pa}, {WS_GP_LUO_SUDA_B, &pb}, {WS_GP_LUO_SUDA_C, &pcc},
+    {WS_GP_LUO_SUDA_D, &pd}, {WS_GP_LUO_SUDA_M, &pm},
   };
   for (size_t j = 0; j < sizeof gp / sizeof gp[0]; j++) {
-    *gp[j].v = ws_gpu_param_or(g, GPU_MODEL, gp[j].key, NAN);
+    *gp[j].v = ws_gpu_p(g, gp[j].id);
     if (!isfinite(*gp[j].v)) {
       if (gp[j].v == &pm && g->limits.max_warps_per_sm > 0) {
         pm = g->limits.max_warps_per_sm; /* "the maximum warp number" */
         continue;
       }
-      ws_model_missing_gpu(out, g, GPU_MODEL, gp[j].key, d);
+      ws_model_missing_gpu(out, g, GPU_MODEL, ws_gpu_param_table[gp[j].id].key, d);
       miss++;
     }
   }
@@ -219,20 +262,12 @@ int ws_model_luo_suda(ws_model_result *out, const ws_profile *p,
   }
   double d_mem = NAN, n_trans = NAN;
   if (any_mem > 0) {
-    t_mem = ws_gpu_param_or(g, GPU_MODEL, "t_mem", NAN);
+    t_mem = ws_gpu_p(g, WS_GP_LUO_SUDA_T_MEM);
     if (!isfinite(t_mem)) {
       ws_model_missing_gpu(out, g, GPU_MODEL, "t_mem", d);
       miss++;
     }
-    const cJSON *mem = NULL;
-    rc = ws_json_get_object(sec, SECTION, "mem", 0, &mem, origin, d);
-    if (rc == WS_EINVAL) goto done;
-    rc = ws_json_get_number(mem, SECTION ".mem", "bytes_per_thread", 0,
-                            WS_JSON_POSITIVE, &d_mem, origin, d);
-    if (rc == WS_EINVAL) goto done;
-    rc = ws_json_get_number(mem, SECTION ".mem", "transactions", 0,
-                            WS_JSON_POSITIVE, &n_trans, origin, d);
-    if (rc == WS_EINVAL) goto done;
+    if (sec) d_mem = sec->bytes_per_thread, n_trans = sec->transactions;
     if (isnan(d_mem) && ws_pf_has(p->f.load_bytes_per_warp))
       d_mem = p->f.load_bytes_per_warp / g->warp_size;
     if (isnan(n_trans) && ws_pf_has(p->f.avg_trans_warp)) n_trans = p->f.avg_trans_warp;
@@ -260,9 +295,7 @@ int ws_model_luo_suda(ws_model_result *out, const ws_profile *p,
   }
 
   double prop = sum_c / sum_all;  /* computation proportion P */
-  rc = ws_json_get_number(sec, SECTION, "computation_proportion", 0, WS_JSON_RATIO,
-                          &prop, origin, d);
-  if (rc == WS_EINVAL) goto done;
+  if (sec && !isnan(sec->computation_proportion)) prop = sec->computation_proportion;
 
   ws_model_launch_ctx ctx;
   rc = ws_model_launch_ctx_compute(&ctx, p, g, d);
@@ -304,40 +337,41 @@ int ws_model_luo_suda(ws_model_result *out, const ws_profile *p,
     goto done;
   }
 
-  const ws_model_term_def terms[] = {
-    {"p", prop, "3.4", ""},
-    {"n_act", n_act, "(2)", "warps"},
-    {"warp_bwt", warp_bwt, "(1)", "bytes/cycle"},
-    {"gpu_bwt", gpu_bwt, "(2)", "bytes/cycle"},
-    {"mpd_raw", mpd_raw, "(2)", "warps"},
-    {"mpd", mpd, "(2)", "warps"},
-    {"cpd1_raw", cpd1_raw, "(3)", "warps"},
-    {"cpd1", cpd1, "(3)", "warps"},
-    {"n_cpd", n_cpd, "(5)", ""},
-    {"cpd2", cpd2, "(4)", "warps"},
-    {"cpd", cpd, "3.4", "warps"},
-    {"periods_type1", s.count[0], "(6)", "periods"},
-    {"t_type1", s.t[0], "(6)", "cycles"},
-    {"periods_type2", s.count[1], "(7)", "periods"},
-    {"t_type2", s.t[1], "(7)", "cycles"},
-    {"periods_type3", s.count[2], "(9)", "periods"},
-    {"t_type3", s.t[2], "(9)", "cycles"},
-    {"periods_type4", s.count[3], "(11)", "periods"},
-    {"t_type4", s.t[3], "(11)", "cycles"},
-    {"t_comp", s.base, "(6)", "cycles"},
-    {"t_wait", s.wait, "(8), (10)", "cycles"},
-    {"t_round", round, "3.5", "cycles"},
-    {"rep", ctx.rep, "", "rounds"},
-    {"t_total", cycles, "3.5", "cycles"},
+  const ws_model_term_val terms[] = {
+    {WS_TERM_LUO_SUDA_P, prop, NULL},
+    {WS_TERM_LUO_SUDA_N_ACT, n_act, NULL},
+    {WS_TERM_LUO_SUDA_WARP_BWT, warp_bwt, NULL},
+    {WS_TERM_LUO_SUDA_GPU_BWT, gpu_bwt, NULL},
+    {WS_TERM_LUO_SUDA_MPD_RAW, mpd_raw, NULL},
+    {WS_TERM_LUO_SUDA_MPD, mpd, NULL},
+    {WS_TERM_LUO_SUDA_CPD1_RAW, cpd1_raw, NULL},
+    {WS_TERM_LUO_SUDA_CPD1, cpd1, NULL},
+    {WS_TERM_LUO_SUDA_N_CPD, n_cpd, NULL},
+    {WS_TERM_LUO_SUDA_CPD2, cpd2, NULL},
+    {WS_TERM_LUO_SUDA_CPD, cpd, NULL},
+    {WS_TERM_LUO_SUDA_PERIODS_TYPE1, s.count[0], NULL},
+    {WS_TERM_LUO_SUDA_T_TYPE1, s.t[0], NULL},
+    {WS_TERM_LUO_SUDA_PERIODS_TYPE2, s.count[1], NULL},
+    {WS_TERM_LUO_SUDA_T_TYPE2, s.t[1], NULL},
+    {WS_TERM_LUO_SUDA_PERIODS_TYPE3, s.count[2], NULL},
+    {WS_TERM_LUO_SUDA_T_TYPE3, s.t[2], NULL},
+    {WS_TERM_LUO_SUDA_PERIODS_TYPE4, s.count[3], NULL},
+    {WS_TERM_LUO_SUDA_T_TYPE4, s.t[3], NULL},
+    {WS_TERM_LUO_SUDA_T_COMP, s.base, NULL},
+    {WS_TERM_LUO_SUDA_T_WAIT, s.wait, NULL},
+    {WS_TERM_LUO_SUDA_T_ROUND, round, NULL},
+    {WS_TERM_LUO_SUDA_REP, ctx.rep, NULL},
+    {WS_TERM_LUO_SUDA_T_TOTAL, cycles, NULL},
   };
   rc = ws_model_terms_add(out, terms, sizeof terms / sizeof terms[0]);
   if (rc != WS_OK) goto done;
   char label[128];
   snprintf(label, sizeof label, "CPD = %s (%.3g), MPD = %.3g",
            cpd1 <= cpd2 ? "CPD1" : "CPD2", cpd, mpd);
-  rc = ws_model_set_labels(out, label,
-                           s.base >= s.wait ? "computation (CPD)"
-                                            : "memory waiting (MPD)");
+  rc = ws_model_set_case(out,
+                         s.base >= s.wait ? WS_BOUND_LUO_SUDA_COMPUTE
+                                          : WS_BOUND_LUO_SUDA_MEMORY,
+                         label);
   if (rc != WS_OK) goto done;
   out->cycles = cycles;
   out->time_ms = cycles / (g->clock_ghz * 1e6);

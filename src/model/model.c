@@ -4,6 +4,9 @@
  */
 #include "warpsight/model.h"
 
+#include "util/vec.h"
+
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,64 +59,81 @@ static char *dup_str(const char *s) {
 
 void ws_model_result_free(ws_model_result *r) {
   if (!r) return;
-  for (size_t i = 0; i < r->nterms; i++) {
-    free(r->terms[i].name);
-    free(r->terms[i].equation);
-    free(r->terms[i].unit);
-  }
   free(r->terms);
   for (size_t i = 0; i < r->nmissing; i++) free(r->missing[i]);
   free(r->missing);
   free(r->case_label);
-  free(r->limiter);
   *r = (ws_model_result)WS_MODEL_RESULT_INIT;
 }
 
-int ws_model_term_add(ws_model_result *r, const char *name, double value,
-                      const char *equation, const char *unit) {
-  if (r->nterms == r->cap) {
-    size_t cap = r->cap ? r->cap * 2 : 16;
-    ws_model_term *t = realloc(r->terms, cap * sizeof *t);
-    if (!t) return WS_ENOMEM;
-    r->terms = t;
-    r->cap = cap;
-  }
-  ws_model_term *t = &r->terms[r->nterms];
-  t->name = dup_str(name);
-  t->equation = dup_str(equation);
-  t->unit = dup_str(unit);
-  t->value = value;
-  if (!t->name || !t->equation || !t->unit) {
-    free(t->name);
-    free(t->equation);
-    free(t->unit);
-    return WS_ENOMEM;
-  }
-  r->nterms++;
-  return WS_OK;
+static const ws_term_info term_table[WS_TERM_COUNT] = {
+#define TERM(model, id, name, unit, eq, meaning) {#model, name, unit, eq, meaning},
+#include "warpsight/model_terms.def"
+#undef TERM
+};
+
+static const ws_bound_info bound_table[WS_BOUND_COUNT] = {
+    {"", "", "", ""},
+#define BOUND(model, id, name, limiter, advice) {#model, name, limiter, advice},
+#include "warpsight/model_bounds.def"
+#undef BOUND
+};
+
+const ws_term_info *ws_model_term_info(ws_term_id id) {
+  return (unsigned)id < WS_TERM_COUNT ? &term_table[id] : NULL;
 }
 
-int ws_model_terms_add(ws_model_result *r, const ws_model_term_def *t, size_t n) {
+const ws_bound_info *ws_model_bound_info(ws_model_bound b) {
+  return (unsigned)b < WS_BOUND_COUNT ? &bound_table[b] : NULL;
+}
+
+int ws_model_family_of(const char *family, const char *model) {
+  if (!family || !model) return 0;
+  size_t i = 0;
+  for (; family[i] && model[i]; i++) {
+    char f = family[i] == '_' ? '-' : (char)tolower((unsigned char)family[i]);
+    if (f != model[i]) return 0;
+  }
+  return !family[i] && (!model[i] || model[i] == '-');
+}
+
+const char *ws_model_limiter(const ws_model_result *r) {
+  const ws_bound_info *b = r ? ws_model_bound_info(r->bound) : NULL;
+  return b ? b->limiter : "";
+}
+
+int ws_model_term_add_eq(ws_model_result *r, ws_term_id id, double value,
+                         const char *equation) {
+  const ws_term_info *info = ws_model_term_info(id);
+  if (!info) return WS_EINVAL;
+  ws_model_term t = {id, value, equation ? equation : info->equation};
+  return WS_VEC_PUSH(r->terms, r->nterms, r->cap, t);
+}
+
+int ws_model_term_add(ws_model_result *r, ws_term_id id, double value) {
+  return ws_model_term_add_eq(r, id, value, NULL);
+}
+
+int ws_model_terms_add(ws_model_result *r, const ws_model_term_val *t, size_t n) {
   for (size_t i = 0; i < n; i++) {
-    int rc = ws_model_term_add(r, t[i].name, t[i].value, t[i].equation, t[i].unit);
+    int rc = ws_model_term_add_eq(r, t[i].id, t[i].value, t[i].equation);
     if (rc != WS_OK) return rc;
   }
   return WS_OK;
 }
 
-double ws_model_term_get(const ws_model_result *r, const char *name) {
+double ws_model_term_value(const ws_model_result *r, ws_term_id id) {
   for (size_t i = 0; r && i < r->nterms; i++)
-    if (strcmp(r->terms[i].name, name) == 0) return r->terms[i].value;
+    if (r->terms[i].id == id) return r->terms[i].value;
   return NAN;
 }
 
-int ws_model_set_labels(ws_model_result *r, const char *case_label,
-                        const char *limiter) {
+int ws_model_set_case(ws_model_result *r, ws_model_bound bound,
+                      const char *case_label) {
   free(r->case_label);
-  free(r->limiter);
+  r->bound = bound;
   r->case_label = dup_str(case_label);
-  r->limiter = dup_str(limiter);
-  return r->case_label && r->limiter ? WS_OK : WS_ENOMEM;
+  return r->case_label ? WS_OK : WS_ENOMEM;
 }
 
 int ws_model_missing(ws_model_result *r, const char *path, ws_diag *d) {
@@ -138,11 +158,11 @@ int ws_model_missing_gpu(ws_model_result *r, const ws_gpu *g, const char *model,
   return ws_model_missing(r, path, d);
 }
 
-double ws_model_gpu_param(ws_model_result *r, const ws_gpu *g, const char *model,
-                          const char *key, int *missing, ws_diag *d) {
-  double v = ws_gpu_param_or(g, model, key, NAN);
+double ws_model_gpu_param(ws_model_result *r, const ws_gpu *g, ws_gp_id id,
+                          int *missing, ws_diag *d) {
+  double v = ws_gpu_p(g, id);
   if (isfinite(v)) return v;
-  ws_model_missing_gpu(r, g, model, key, d);
+  ws_model_missing_gpu(r, g, ws_gpu_param_table[id].model, ws_gpu_param_table[id].key, d);
   *missing = 1;
   return NAN;
 }

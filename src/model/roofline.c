@@ -86,22 +86,18 @@ int ws_model_roofline(ws_model_result *out, const ws_profile *p,
                             "finite prediction");
 
   int e = 0;
-  e |= ws_model_term_add(out, "flops", flops, "", "FLOP");
-  e |= ws_model_term_add(out, "dram_bytes", bytes, "", "bytes");
-  e |= ws_model_term_add(out, "dram_bytes_measured", measured, "",
-                         "1 measured");
-  e |= ws_model_term_add(out, "arithmetic_intensity", ai, "", "FLOP/B");
-  e |= ws_model_term_add(out, "peak_gflops", peak, "", "GFLOP/s");
-  e |= ws_model_term_add(out, "bandwidth_gbs", bw, "", "GB/s");
-  e |= ws_model_term_add(out, "ridge_point", ridge, "", "FLOP/B");
-  e |= ws_model_term_add(out, "attainable_gflops", attainable, "", "GFLOP/s");
+  e |= ws_model_term_add(out, WS_TERM_ROOFLINE_FLOPS, flops);
+  e |= ws_model_term_add(out, WS_TERM_ROOFLINE_DRAM_BYTES, bytes);
+  e |= ws_model_term_add(out, WS_TERM_ROOFLINE_DRAM_BYTES_MEASURED, measured);
+  e |= ws_model_term_add(out, WS_TERM_ROOFLINE_ARITHMETIC_INTENSITY, ai);
+  e |= ws_model_term_add(out, WS_TERM_ROOFLINE_PEAK_GFLOPS, peak);
+  e |= ws_model_term_add(out, WS_TERM_ROOFLINE_BANDWIDTH_GBS, bw);
+  e |= ws_model_term_add(out, WS_TERM_ROOFLINE_RIDGE_POINT, ridge);
+  e |= ws_model_term_add(out, WS_TERM_ROOFLINE_ATTAINABLE_GFLOPS, attainable);
   if (memory_bound)
-    e |= ws_model_set_labels(out, "memory-bound",
-                             "DRAM bandwidth: intensity below the ridge point");
+    e |= ws_model_set_case(out, WS_BOUND_ROOFLINE_MEMORY, "memory-bound");
   else
-    e |= ws_model_set_labels(out, "compute-bound",
-                             "peak FP32 throughput: intensity at or above the "
-                             "ridge point");
+    e |= ws_model_set_case(out, WS_BOUND_ROOFLINE_COMPUTE, "compute-bound");
   if (e) return ws_diag_error(d, "roofline: out of memory");
   out->time_ms = time_s * 1e3;
   out->cycles = time_s * g->clock_ghz * 1e9;

@@ -28,14 +28,6 @@
 int ws_model_transit(ws_model_result *out, const ws_profile *p,
                      const ws_gpu *g, ws_diag *d);
 
-/* A GPU parameter models.transit.<prec>_<key>, recorded as missing if absent. */
-static double gpu_param(ws_model_result *out, const ws_gpu *g,
-                        const char *point, const char *prec, const char *key,
-                        ws_diag *d, int *missing) {
-  char name[64];
-  snprintf(name, sizeof name, "%s_%s_%s", point, prec, key);
-  return ws_model_gpu_param(out, g, "transit", name, missing, d);
-}
 
 int ws_model_transit(ws_model_result *out, const ws_profile *p,
                      const ws_gpu *g, ws_diag *d) {
@@ -67,7 +59,8 @@ int ws_model_transit(ws_model_result *out, const ws_profile *p,
    * the file does not give it); the L2 sector only when that is absent. */
   const double sector = g->cache.l2_sector_bytes > 0 ? g->cache.l2_sector_bytes
                                                      : 32.0;
-  const double trans_bytes = ws_gpu_param_or(g, "gpuperf", "transaction_bytes", sector);
+  const double tb = ws_gpu_p(g, WS_GP_GPUPERF_TRANSACTION_BYTES);
+  const double trans_bytes = isfinite(tb) ? tb : sector;
   double dram_bytes = NAN;
   int measured = 0;
   if (ws_pf_has(f->dram_read_bytes) || ws_pf_has(f->dram_write_bytes)) {
@@ -90,12 +83,17 @@ int ws_model_transit(ws_model_result *out, const ws_profile *p,
   /* SP or DP: the majority of the floating-point instructions decides. */
   int dp = ws_pf_has(f->fp64_insts) && ws_pf_has(f->fp_insts) &&
            f->fp64_insts > 0.5 * f->fp_insts;
-  const char *prec = dp ? "dp" : "sp";
+  /* the measured points of models.transit, SP or DP */
+  static const ws_gp_id pts[2][4] = {
+      {WS_GP_TRANSIT_DELTA_SP_THREADS, WS_GP_TRANSIT_DELTA_SP_GBS, WS_GP_TRANSIT_PI_SP_THREADS,
+       WS_GP_TRANSIT_PI_SP_VALUE},
+      {WS_GP_TRANSIT_DELTA_DP_THREADS, WS_GP_TRANSIT_DELTA_DP_GBS, WS_GP_TRANSIT_PI_DP_THREADS,
+       WS_GP_TRANSIT_PI_DP_VALUE}};
   ws_transit_params tp;
-  tp.k_delta = gpu_param(out, g, "delta", prec, "threads", d, &missing);
-  tp.r = gpu_param(out, g, "delta", prec, "gbs", d, &missing);
-  tp.m = gpu_param(out, g, "pi", prec, "threads", d, &missing);
-  tp.p = gpu_param(out, g, "pi", prec, "value", d, &missing);
+  tp.k_delta = ws_model_gpu_param(out, g, pts[dp][0], &missing, d);
+  tp.r = ws_model_gpu_param(out, g, pts[dp][1], &missing, d);
+  tp.m = ws_model_gpu_param(out, g, pts[dp][2], &missing, d);
+  tp.p = ws_model_gpu_param(out, g, pts[dp][3], &missing, d);
   if (missing) return WS_EMISSING;
 
   const double ws = g->warp_size > 0 ? g->warp_size : 32;
@@ -119,41 +117,34 @@ int ws_model_transit(ws_model_result *out, const ws_profile *p,
                             "finite prediction");
 
   int e = 0;
-  e |= ws_model_term_add(out, "precision_dp", dp, "", "0 SP, 1 DP");
-  e |= ws_model_term_add(out, "n", tp.n, "Sec. 3", "threads");
-  e |= ws_model_term_add(out, "z", z_paper, "Sec. 3",
-                         "insts/txn");
-  e |= ws_model_term_add(out, "z_ops_per_byte", tp.z_ops_per_byte, "",
-                         "ops/byte");
-  e |= ws_model_term_add(out, "dram_bytes", dram_bytes, "", "bytes");
-  e |= ws_model_term_add(out, "dram_bytes_measured", measured, "",
-                         "1 measured");
-  e |= ws_model_term_add(out, "sector_bytes", sector, "", "bytes");
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_PRECISION_DP, dp);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_N, tp.n);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_Z, z_paper);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_Z_OPS_PER_BYTE, tp.z_ops_per_byte);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_DRAM_BYTES, dram_bytes);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_DRAM_BYTES_MEASURED, measured);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_SECTOR_BYTES, sector);
   if (!measured)
-    e |= ws_model_term_add(out, "transaction_bytes", trans_bytes, "", "bytes");
-  e |= ws_model_term_add(out, "delta_threads", tp.k_delta, "Fig. 4", "threads");
-  e |= ws_model_term_add(out, "delta_gbs", tp.r, "Fig. 4", "GB/s/SM");
-  e |= ws_model_term_add(out, "pi_threads", tp.m, "(1)", "threads");
-  e |= ws_model_term_add(out, "pi_value", tp.p, "(1)", "Gops/s/SM");
-  e |= ws_model_term_add(out, "g_ceiling_gbs", eq.g_ceiling_gbs, "(2)",
-                         "GB/s/SM");
-  e |= ws_model_term_add(out, "k_eq", eq.k, "(3)", "threads");
-  e |= ws_model_term_add(out, "x_eq", eq.x, "(3)", "threads");
-  e |= ws_model_term_add(out, "ms_throughput", eq.ms_gbs, "(3)", "GB/s/SM");
-  e |= ws_model_term_add(out, "cs_throughput", eq.cs_gops, "(3)",
-                         "Gops/s/SM");
+    e |= ws_model_term_add(out, WS_TERM_TRANSIT_TRANSACTION_BYTES, trans_bytes);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_DELTA_THREADS, tp.k_delta);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_DELTA_GBS, tp.r);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_PI_THREADS, tp.m);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_PI_VALUE, tp.p);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_G_CEILING_GBS, eq.g_ceiling_gbs);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_K_EQ, eq.k);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_X_EQ, eq.x);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_MS_THROUGHPUT, eq.ms_gbs);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_CS_THROUGHPUT, eq.cs_gops);
   if (ws_pf_has(f->flops))
-    e |= ws_model_term_add(out, "cs_gflops",
-                           eq.cs_gops * f->flops / (ws_profile_total_insts(p) * ws),
-                           "", "GFLOP/s/SM");
-  e |= ws_model_term_add(out, "bound", (double)eq.bound, "Sec. 2.4",
-                         "0-3");
-  e |= ws_model_term_add(out, "active_sms", sms, "", "SMs");
-  e |= ws_model_term_add(out, "total_thread_insts", thread_insts, "",
-                         "ops");
+    e |= ws_model_term_add(out, WS_TERM_TRANSIT_CS_GFLOPS, eq.cs_gops * f->flops / (ws_profile_total_insts(p) * ws));
+  /* The bound's number is shown as a term, as it always was; readers take
+   * the bound from out->bound, never from this number. */
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_BOUND, (double)eq.bound);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_ACTIVE_SMS, sms);
+  e |= ws_model_term_add(out, WS_TERM_TRANSIT_TOTAL_THREAD_INSTS, thread_insts);
   char label[48];
   snprintf(label, sizeof label, "%s bound", ws_model_transit_bound_name(eq.bound));
-  e |= ws_model_set_labels(out, label, ws_model_transit_direction(eq.bound));
+  e |= ws_model_set_case(out, ws_model_transit_bound(eq.bound), label);
   if (e) return ws_diag_error(d, "transit: out of memory");
 
   out->time_ms = time_s * 1e3;

@@ -26,6 +26,7 @@
 #ifndef WS_MODEL_TRANSIT_H
 #define WS_MODEL_TRANSIT_H
 
+#include "warpsight/model.h"
 #include "warpsight/util.h"
 
 #ifdef __cplusplus
@@ -73,6 +74,8 @@ double ws_model_transit_g(const ws_transit_params *tp, double x);   /* G(x) / Z 
 int ws_model_transit_solve(ws_transit_eq *out, const ws_transit_params *tp,
                      ws_diag *d);
 
+/* The bound as the models' enum (model_bounds.def holds the texts below). */
+ws_model_bound ws_model_transit_bound(ws_transit_bound b);
 /* "thread", "memory", "computation", "capacity". */
 const char *ws_model_transit_bound_name(ws_transit_bound b);
 /* The paper's optimisation direction for the bound: one short line (the

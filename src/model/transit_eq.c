@@ -31,53 +31,30 @@ double ws_model_transit_g(const ws_transit_params *tp, double x) {
   return ws_model_transit_cs(tp, x) / tp->z_ops_per_byte; /* (2) */
 }
 
-const char *ws_model_transit_bound_name(ws_transit_bound b) {
+ws_model_bound ws_model_transit_bound(ws_transit_bound b) {
   switch (b) {
-  case WS_TRANSIT_THREAD: return "thread";
-  case WS_TRANSIT_MEMORY: return "memory";
-  case WS_TRANSIT_COMPUTATION: return "computation";
-  case WS_TRANSIT_CAPACITY: return "capacity";
+  case WS_TRANSIT_THREAD: return WS_BOUND_TRANSIT_THREAD;
+  case WS_TRANSIT_MEMORY: return WS_BOUND_TRANSIT_MEMORY;
+  case WS_TRANSIT_COMPUTATION: return WS_BOUND_TRANSIT_COMPUTATION;
+  case WS_TRANSIT_CAPACITY: return WS_BOUND_TRANSIT_CAPACITY;
   }
-  return "?";
+  return WS_BOUND_NONE;
+}
+
+/* The texts live in model_bounds.def; WS_BOUND_NONE's are "". */
+const char *ws_model_transit_bound_name(ws_transit_bound b) {
+  const char *s = ws_model_bound_info(ws_model_transit_bound(b))->name;
+  return *s ? s : "?";
 }
 
 const char *ws_model_transit_direction(ws_transit_bound b) {
-  switch (b) {
-  case WS_TRANSIT_THREAD:
-    return "too few threads: raise n (resident threads) or Z (instructions per "
-           "DRAM byte)";
-  case WS_TRANSIT_MEMORY:
-    return "DRAM supply at its peak R: raise Z or R; more threads do not help";
-  case WS_TRANSIT_COMPUTATION:
-    return "all lanes busy: only a wider computation system (M) helps";
-  case WS_TRANSIT_CAPACITY:
-    return "both systems at peak: M, n and R must grow together";
-  }
-  return "?";
+  const char *s = ws_model_bound_info(ws_model_transit_bound(b))->limiter;
+  return *s ? s : "?";
 }
 
 const char *ws_model_transit_explain(ws_transit_bound b) {
-  switch (b) {
-  case WS_TRANSIT_THREAD: /* Section 2.4.1, Figures 11 and 12 */
-    return "too few threads to fill either system: raise the resident threads "
-           "per SM n (fewer registers or less shared memory per thread, more or "
-           "larger blocks) or raise the arithmetic intensity Z (more "
-           "instructions per DRAM byte: reuse data in registers, shared memory "
-           "or cache)";
-  case WS_TRANSIT_MEMORY: /* Section 2.4.2, Figures 13 and 14 */
-    return "DRAM supply saturated at R: raise the arithmetic intensity Z "
-           "(fewer DRAM bytes per instruction: on-chip reuse, tiling, "
-           "compression) or raise the effective bandwidth R (coalesced accesses "
-           "so every byte moved is used); more threads do not help";
-  case WS_TRANSIT_COMPUTATION: /* Section 2.4.3, Figures 15 and 16 */
-    return "all execution lanes busy: only a wider computation system helps "
-           "(raise M: more lanes or higher instruction throughput, fewer or "
-           "cheaper instructions); raising Z does not";
-  case WS_TRANSIT_CAPACITY: /* Section 2.4.4, Figure 17 */
-    return "workload balance equals machine balance, both systems at peak: no "
-           "single change helps; M, n and R would have to grow together";
-  }
-  return "?";
+  const char *s = ws_model_bound_info(ws_model_transit_bound(b))->advice;
+  return *s ? s : "?";
 }
 
 static int bad_param(ws_diag *d, const char *name, double v) {

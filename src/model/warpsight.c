@@ -47,23 +47,25 @@ typedef struct ws_params {
 
 static int read_params(ws_params *w, ws_model_result *r, const ws_gpu *g, ws_diag *d) {
   int missing = 0;
-  w->issue_rate = ws_model_gpu_param(r, g, M, "issue_rate", &missing, d);
-  w->lsu_rate = ws_model_gpu_param(r, g, M, "lsu_rate", &missing, d);
-  w->l2_bpc = ws_model_gpu_param(r, g, M, "l2_bytes_per_cycle", &missing, d);
-  w->dram_eff = ws_model_gpu_param(r, g, M, "dram_efficiency", &missing, d);
-  w->alu_scale = ws_model_gpu_param(r, g, M, "alu_latency_scale", &missing, d);
-  w->mem_scale = ws_model_gpu_param(r, g, M, "mem_latency_scale", &missing, d);
-  w->p = ws_model_gpu_param(r, g, M, "overlap_p", &missing, d);
-  w->launch_us = ws_model_gpu_param(r, g, M, "launch_us", &missing, d);
-  w->barrier_cycles = ws_model_gpu_param(r, g, M, "barrier_cycles", &missing, d);
-  w->atomic_cycles = ws_model_gpu_param(r, g, M, "atomic_cycles", &missing, d);
+  w->issue_rate = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_ISSUE_RATE, &missing, d);
+  w->lsu_rate = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_LSU_RATE, &missing, d);
+  w->l2_bpc = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_L2_BYTES_PER_CYCLE, &missing, d);
+  w->dram_eff = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_DRAM_EFFICIENCY, &missing, d);
+  w->alu_scale = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_ALU_LATENCY_SCALE, &missing, d);
+  w->mem_scale = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_MEM_LATENCY_SCALE, &missing, d);
+  w->p = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_OVERLAP_P, &missing, d);
+  w->launch_us = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_LAUNCH_US, &missing, d);
+  w->barrier_cycles = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_BARRIER_CYCLES, &missing, d);
+  w->atomic_cycles = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_ATOMIC_CYCLES, &missing, d);
   /* Optional: CC 1.0-1.2 have no FP64 units (no value derived); there an
    * FP64 instruction cannot run, and its term is 0. */
-  w->fp64_lanes = ws_gpu_param_or(g, M, "fp64_lanes_per_sm", 0);
-  w->block_cycles = ws_model_gpu_param(r, g, M, "block_cycles", &missing, d);
-  w->div_penalty = ws_model_gpu_param(r, g, M, "divergence_penalty", &missing, d);
+  w->fp64_lanes = ws_gpu_p(g, WS_GP_WARPSIGHT_FP64_LANES_PER_SM);
+  if (!isfinite(w->fp64_lanes)) w->fp64_lanes = 0;
+  w->block_cycles = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_BLOCK_CYCLES, &missing, d);
+  w->div_penalty = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_DIVERGENCE_PENALTY, &missing, d);
   /* Optional (derived as 1): a file without it has no camping term. */
-  w->camping = ws_gpu_param_or(g, M, "partition_camping", 0);
+  w->camping = ws_gpu_p(g, WS_GP_WARPSIGHT_PARTITION_CAMPING);
+  if (!isfinite(w->camping)) w->camping = 0;
   if (!(g->sms > 0) || !(g->clock_ghz > 0) || !(g->mem_bandwidth_gbs > 0)) {
     ws_model_missing(r, "gpu.sms, gpu.clock_ghz, gpu.mem_bandwidth_gbs", d);
     missing = 1;
@@ -99,10 +101,10 @@ static double pnorm(const double *t, int n, double p, int *arg) {
   return mx * pow(s, 1 / p);
 }
 
-static const char *const limiter_names[5] = {
-    "SM throughput (instruction issue, SFU, FP64 or load/store units)",
-    "L2 bandwidth", "DRAM bandwidth", "same-address atomics",
-    "latency: the warps' dependency paths are not hidden"};
+/* The bound of each of the five overlapped times, in their order. */
+static const ws_model_bound time_bounds[5] = {
+    WS_BOUND_WARPSIGHT_SM, WS_BOUND_WARPSIGHT_L2, WS_BOUND_WARPSIGHT_DRAM,
+    WS_BOUND_WARPSIGHT_ATOMIC, WS_BOUND_WARPSIGHT_LATENCY};
 
 int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g, ws_diag *d) {
   ws_params w;
@@ -172,40 +174,40 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
   double launch = w.launch_us * 1e3 * g->clock_ghz;
   double cycles = launch + core;                                                  /* T1 */
 
-  const ws_model_term_def t[] = {
-      {"issue_rate", w.issue_rate, "GPU (capped at the peak dispatch)", "warp insts/cycle/SM"},
-      {"lsu_rate", w.lsu_rate, "GPU", "lines or passes/cycle/SM"},
-      {"l2_bytes_per_cycle", w.l2_bpc, "GPU", "B/cycle"},
-      {"dram_efficiency", w.dram_eff, "GPU (at most 1)", ""},
-      {"alu_latency_scale", w.alu_scale, "GPU", "x nominal"},
-      {"mem_latency_scale", w.mem_scale, "GPU", "x latencies"},
-      {"overlap_p", w.p, "GPU", ""},
-      {"blocks_per_sm", blocks_sm, "ceil(blocks / SMs)", "blocks"},
-      {"active_blocks_per_sm", lc.active_blocks_per_sm, "occupancy", "blocks"},
-      {"waves", waves, "[W1] incl. the tail wave", ""},
-      {"insts_per_warp", insts, "profile", "insts"},
-      {"issue_cycles_per_warp", c_issue, "[C1] (insts + replays + shared atomics) / issue_rate", "cycles"},
-      {"sfu_cycles_per_warp", c_sfu, "[C2] SFU insts x 32 / SFUs", "cycles"},
-      {"fp64_cycles_per_warp", c_fp64, "[C3] FP64 insts x 32 / FP64 lanes", "cycles"},
-      {"lsu_cycles_per_warp", c_lsu, "[C4] (sectors / 4 + shared passes) / lsu_rate", "cycles"},
-      {"t_sm", t_sm, "[C5] warps on the busiest SM x slowest pipe", "cycles"},
-      {"t_l2", t_l2, "[M1] L2 sectors x 32 / l2_bytes_per_cycle (GPUMech queuing)", "cycles"},
-      {"scatter", scatter, "[M3] 1 - (bytes per request / 32) / sectors per request", ""},
-      {"divergence_penalty", w.div_penalty, "GPU", ""},
-      {"partition_imbalance", imb, "[M4] profile: DRAM sectors in the busiest partition / even share (1 when absent)", ""},
-      {"partition_camping", w.camping, "GPU", ""},
-      {"camping_factor", camp, "[M4] 1 + partition_camping x scatter x (imbalance - 1)", ""},
-      {"t_dram", t_dram, "[M2] DRAM bytes / (bandwidth x efficiency) x (1 + penalty x scatter) x camping factor", "cycles"},
-      {"t_atomic", t_atom, "[A1] same-address atomics x atomic_cycles", "cycles"},
-      {"load_latency", l_mem, "[L1] L1/L2/DRAM latencies by hit ratio x mem_latency_scale", "cycles"},
-      {"path_cycles_per_wave", path, have_path ? "[L2] dependency path (profile)" : "[L2] no dependencies section: instructions x alu scale", "cycles"},
-      {"block_issue_cycles", block_issue, "[L2b] with barriers: warps per block x issue_cycles_per_warp", "cycles"},
-      {"barrier_cycles", w.barrier_cycles, "GPU", "cycles"},
-      {"block_cycles", w.block_cycles, "GPU", "cycles"},
-      {"t_latency", t_lat, "[L3] waves x (path + block issue + barriers x barrier_cycles + block_cycles) (Volkov)", "cycles"},
-      {"t_overlapped", core, "[T1] p-norm of t_sm, t_l2, t_dram, t_atomic, t_latency", "cycles"},
-      {"launch_cycles", launch, "launch_us x clock", "cycles"},
-      {"cycles", cycles, "[T1]", "cycles"},
+  const ws_model_term_val t[] = {
+      {WS_TERM_WARPSIGHT_ISSUE_RATE, w.issue_rate, NULL},
+      {WS_TERM_WARPSIGHT_LSU_RATE, w.lsu_rate, NULL},
+      {WS_TERM_WARPSIGHT_L2_BYTES_PER_CYCLE, w.l2_bpc, NULL},
+      {WS_TERM_WARPSIGHT_DRAM_EFFICIENCY, w.dram_eff, NULL},
+      {WS_TERM_WARPSIGHT_ALU_LATENCY_SCALE, w.alu_scale, NULL},
+      {WS_TERM_WARPSIGHT_MEM_LATENCY_SCALE, w.mem_scale, NULL},
+      {WS_TERM_WARPSIGHT_OVERLAP_P, w.p, NULL},
+      {WS_TERM_WARPSIGHT_BLOCKS_PER_SM, blocks_sm, NULL},
+      {WS_TERM_WARPSIGHT_ACTIVE_BLOCKS_PER_SM, lc.active_blocks_per_sm, NULL},
+      {WS_TERM_WARPSIGHT_WAVES, waves, NULL},
+      {WS_TERM_WARPSIGHT_INSTS_PER_WARP, insts, NULL},
+      {WS_TERM_WARPSIGHT_ISSUE_CYCLES_PER_WARP, c_issue, NULL},
+      {WS_TERM_WARPSIGHT_SFU_CYCLES_PER_WARP, c_sfu, NULL},
+      {WS_TERM_WARPSIGHT_FP64_CYCLES_PER_WARP, c_fp64, NULL},
+      {WS_TERM_WARPSIGHT_LSU_CYCLES_PER_WARP, c_lsu, NULL},
+      {WS_TERM_WARPSIGHT_T_SM, t_sm, NULL},
+      {WS_TERM_WARPSIGHT_T_L2, t_l2, NULL},
+      {WS_TERM_WARPSIGHT_SCATTER, scatter, NULL},
+      {WS_TERM_WARPSIGHT_DIVERGENCE_PENALTY, w.div_penalty, NULL},
+      {WS_TERM_WARPSIGHT_PARTITION_IMBALANCE, imb, NULL},
+      {WS_TERM_WARPSIGHT_PARTITION_CAMPING, w.camping, NULL},
+      {WS_TERM_WARPSIGHT_CAMPING_FACTOR, camp, NULL},
+      {WS_TERM_WARPSIGHT_T_DRAM, t_dram, NULL},
+      {WS_TERM_WARPSIGHT_T_ATOMIC, t_atom, NULL},
+      {WS_TERM_WARPSIGHT_LOAD_LATENCY, l_mem, NULL},
+      {WS_TERM_WARPSIGHT_PATH_CYCLES_PER_WAVE, path, have_path ? NULL : "[L2] no dependencies section: instructions x alu scale"},
+      {WS_TERM_WARPSIGHT_BLOCK_ISSUE_CYCLES, block_issue, NULL},
+      {WS_TERM_WARPSIGHT_BARRIER_CYCLES, w.barrier_cycles, NULL},
+      {WS_TERM_WARPSIGHT_BLOCK_CYCLES, w.block_cycles, NULL},
+      {WS_TERM_WARPSIGHT_T_LATENCY, t_lat, NULL},
+      {WS_TERM_WARPSIGHT_T_OVERLAPPED, core, NULL},
+      {WS_TERM_WARPSIGHT_LAUNCH_CYCLES, launch, NULL},
+      {WS_TERM_WARPSIGHT_CYCLES, cycles, NULL},
   };
   if (ws_model_terms_add(r, t, sizeof t / sizeof t[0]))
     return ws_diag_error(d, "%s: out of memory", M);
@@ -213,7 +215,7 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
   snprintf(label, sizeof label, "%s-bound (%.0f%% of the overlapped time)",
            arg == 4 ? "latency" : arg == 0 ? "SM-throughput" : arg == 3 ? "atomic" : "memory",
            core > 0 ? 100 * terms[arg] / core : 0);
-  if (ws_model_set_labels(r, label, limiter_names[arg])) return ws_diag_error(d, "%s: out of memory", M);
+  if (ws_model_set_case(r, time_bounds[arg], label)) return ws_diag_error(d, "%s: out of memory", M);
   r->cycles = cycles;
   r->time_ms = cycles / (g->clock_ghz * 1e6);
   return WS_OK;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profile/profile_mix.h"
 #include "util/file.h"
 #include "util/json.h"
 #include "util/strbuf.h"
@@ -57,6 +58,8 @@ void ws_profile_free(ws_profile *p) {
   if (!p) return;
   free(p->kernel);
   free(p->origin);
+  ws_profile_mix_free(&p->mix);
+  ws_profile_sections_free(p);
   cJSON_Delete(p->root);
   free(p);
 }
@@ -235,6 +238,13 @@ int ws_profile_load_json(ws_profile **out, const char *json, const char *origin,
     ws_json_get_number(sec, fi->section, fi->key, 0, to_json_check(fi->check),
                        field_ptr(&p->f, i), origin, d);
   }
+  int mr = ws_profile_mix_read(&p->mix, root, origin, d);
+  int sr = ws_profile_sections_read(p, root, origin, d);
+  if (mr == WS_ENOMEM || sr == WS_ENOMEM) {
+    ws_profile_free(p);
+    return WS_ENOMEM;
+  }
+  if (mr || sr) goto fail;
   /* Counts that must be whole numbers where the models use them as such. */
   if (ws_pf_has(p->f.active_blocks_per_sm) && p->f.active_blocks_per_sm != floor(p->f.active_blocks_per_sm))
     ws_json_error(d, origin, "occupancy", "active_blocks_per_sm", "expected a positive integer, got %g",
@@ -284,10 +294,15 @@ char *ws_profile_to_json(const ws_profile *p) {
     if (!s) s = cJSON_AddObjectToObject(root, sec);
     cJSON_AddNumberToObject(s, ws_profile_field_table[i].key, v);
   }
-  /* Structured sections a model reads on its own are carried over. */
+  if (ws_profile_mix_write(root, &p->mix) != WS_OK) {
+    cJSON_Delete(root);
+    return NULL;
+  }
+  /* The other structured sections are carried over. */
   for (const cJSON *s = p->root ? p->root->child : NULL; s; s = s->next) {
     if (!s->string || is_field_section(s->string) || strcmp(s->string, "schema") == 0 ||
-        strcmp(s->string, "kernel") == 0 || strcmp(s->string, "launch") == 0)
+        strcmp(s->string, "kernel") == 0 || strcmp(s->string, "launch") == 0 ||
+        strcmp(s->string, "warp_mix") == 0)
       continue;
     cJSON_AddItemToObject(root, s->string, cJSON_Duplicate(s, 1));
   }

@@ -26,6 +26,7 @@
 #include "profile/memsim.h"
 #include "deps.h"
 #include "replay.h"
+#include "util/vec.h"
 
 /* Floating-point operations one lane of `in` performs: FMA/MAD count two,
  * a packed f16x2/bf16x2 operation counts its two halves; compares, moves and
@@ -40,37 +41,77 @@ static int inst_flops(const ws_ptx_inst *in) {
   return n;
 }
 
-/* Kothapalli's operation kinds (the GPU's models.kothapalli.op_cycles keys). */
-enum { KO_INT_SIMPLE, KO_INT_MUL32, KO_INT_DIV, KO_INT_REM, KO_FP_SIMPLE, KO_FP_DIV, KO_SFU,
-       KO_FP64, KO_NKINDS, KO_NONE = 255 };
-static const char *const ko_names[KO_NKINDS] = {"int_simple", "int_mul32", "int_div", "int_rem",
-                                                "fp_simple",  "fp_div",    "sfu",     "fp64"};
+/* The mix key of one instruction of class c (profile_mix.def), or MIX_NONE
+ * for memory instructions (global, local, generic, texture and surface
+ * accesses, atomics and reductions), which the mix counts as requests. */
+enum { MIX_NONE = 0xffff };
 
-/* The kind of one instruction of class c: integer mul/mad -> int_mul32,
- * div -> int_div, rem -> int_rem, other integer/logic/compare ->
- * int_simple; fp32/fp16 div -> fp_div, other fp32/fp16 -> fp_simple; sfu;
- * fp64.  Moves, conversions, memory and control are not operations. */
-static int ko_kind(int c, const ws_ptx_inst *in) {
-  switch (c) {
-  case WS_IC_INT:
-    if (in->op == WS_PTX_OP_DIV) return KO_INT_DIV;
-    if (in->op == WS_PTX_OP_REM) return KO_INT_REM;
-    if (in->op == WS_PTX_OP_MUL || in->op == WS_PTX_OP_MAD) return KO_INT_MUL32;
-    return KO_INT_SIMPLE;
-  case WS_IC_FP32:
-  case WS_IC_FP16: return in->op == WS_PTX_OP_DIV ? KO_FP_DIV : KO_FP_SIMPLE;
-  case WS_IC_SFU: return KO_SFU;
-  case WS_IC_FP64: return KO_FP64;
-  default: return KO_NONE;
+static int is_mem_class(int c) {
+  return c == WS_IC_LD_GLOBAL || c == WS_IC_ST_GLOBAL || c == WS_IC_LD_LOCAL ||
+         c == WS_IC_ST_LOCAL || c == WS_IC_LD_GENERIC || c == WS_IC_ST_GENERIC ||
+         c == WS_IC_ATOMIC || c == WS_IC_REDUCTION || c == WS_IC_LD_TEX || c == WS_IC_ST_SURF;
+}
+
+static unsigned mix_op_of(const ws_ptx_inst *in) {
+  switch (in->op) {
+  case WS_PTX_OP_ADD: return WS_MIX_OP_ADD;
+  case WS_PTX_OP_SUB: return WS_MIX_OP_SUB;
+  case WS_PTX_OP_MUL: return WS_MIX_OP_MUL;
+  case WS_PTX_OP_MUL24: return WS_MIX_OP_MUL24;
+  case WS_PTX_OP_MAD: return WS_MIX_OP_MAD;
+  case WS_PTX_OP_MAD24: return WS_MIX_OP_MAD24;
+  case WS_PTX_OP_FMA: return WS_MIX_OP_FMA;
+  case WS_PTX_OP_DIV: return WS_MIX_OP_DIV;
+  case WS_PTX_OP_REM: return WS_MIX_OP_REM;
+  case WS_PTX_OP_NEG: return WS_MIX_OP_NEG;
+  case WS_PTX_OP_ABS: return WS_MIX_OP_ABS;
+  case WS_PTX_OP_MIN: return WS_MIX_OP_MIN;
+  case WS_PTX_OP_MAX: return WS_MIX_OP_MAX;
+  case WS_PTX_OP_AND: return WS_MIX_OP_AND;
+  case WS_PTX_OP_OR: return WS_MIX_OP_OR;
+  case WS_PTX_OP_XOR: return WS_MIX_OP_XOR;
+  case WS_PTX_OP_NOT: return WS_MIX_OP_NOT;
+  case WS_PTX_OP_CNOT: return WS_MIX_OP_CNOT;
+  default:
+    switch (ws_ptx_opcode_kind((ws_ptx_opcode)in->op)) {
+    case WS_PTX_K_LOGIC: return WS_MIX_OP_LOGIC;
+    case WS_PTX_K_COMPARE: return WS_MIX_OP_COMPARE;
+    case WS_PTX_K_SFU: return WS_MIX_OP_SFU;
+    default: return WS_MIX_OP_OTHER;
+    }
   }
 }
 
-/* What one warp did, in Kothapalli's terms. */
-typedef struct ko_warp {
-  uint32_t ops[KO_NKINDS];  /* operations issued */
-  uint32_t k[33];           /* global requests by threads per transaction */
-  uint32_t deg[33];         /* shared requests by conflict degree */
-} ko_warp;
+static unsigned mix_key_of(int c, const ws_ptx_inst *in) {
+  if (is_mem_class(c)) return MIX_NONE;
+  unsigned unit = c == WS_IC_INT    ? WS_MIX_UNIT_INT
+                  : c == WS_IC_FP32 ? WS_MIX_UNIT_FP32
+                  : c == WS_IC_FP16 ? WS_MIX_UNIT_FP16
+                  : c == WS_IC_FP64 ? WS_MIX_UNIT_FP64
+                  : c == WS_IC_SFU  ? WS_MIX_UNIT_SFU
+                                    : WS_MIX_UNIT_OTHER;
+  int k = in->ntypes ? ws_ptx_type_kind((ws_ptx_type)in->type[0]) : 0;
+  int fl = k == WS_PTX_TK_F || k == WS_PTX_TK_H;
+  int imm = 0;
+  for (int i = 1; i < in->nops; i++)
+    if (in->ops[i].kind == WS_PTX_O_IMM_INT || in->ops[i].kind == WS_PTX_O_IMM_F32 ||
+        in->ops[i].kind == WS_PTX_O_IMM_F64)
+      imm = 1;
+  return ws_mix_key(unit, mix_op_of(in), fl, imm);
+}
+
+/* One of the heaviest warps (the mix's candidates): its position and its
+ * counts (p->vlen entries: the module's mix keys, then global requests by
+ * threads per transaction 1..32, then shared requests by degree 1..32). */
+typedef struct heavy {
+  uint64_t block;
+  uint32_t warp;
+  uint32_t *v;
+} heavy;
+
+/* At most this many heaviest warps are kept; beyond, a warp that matches
+ * none is dropped (docs/profile.md). */
+#define WS_PROF_MAX_HEAVY 1024
 
 static uint32_t popc(uint32_t x) {
   uint32_t n = 0;
@@ -110,11 +151,11 @@ typedef struct worker {
   uint32_t live[32];      /* lanes not exited, per warp of the block */
   uint32_t seen;          /* warps of the block seen */
   uint32_t last[32];      /* per warp: id of its previous instruction */
-  ko_warp kw[32];         /* per warp of the current block */
-  ko_warp kbest;          /* the costliest warp this worker has seen */
-  double kbest_cost;      /* its cost (-1: none yet) */
-  uint64_t kbest_block;   /* where it ran */
-  uint32_t kbest_warp;
+  uint32_t *wv;           /* per warp of the current block: its mix counts
+                             (32 x p->vlen) */
+  heavy *heavy;           /* the heaviest warps this worker has seen */
+  size_t nheavy, capheavy;
+  int heavy_dropped;      /* 1 if WS_PROF_MAX_HEAVY was reached */
   ws_rp_trace tr[32];     /* current block's sectors, per warp (replay.h) */
   int in_block;
   ws_deps *deps;          /* dependency paths and atomics (deps.c) */
@@ -130,10 +171,10 @@ struct ws_prof {
   uint8_t *iclass;        /* per id */
   uint8_t *iflops;        /* per id */
   uint8_t *ikind;         /* per id: ws_ptx_kind of the opcode */
-  uint8_t *kkind;         /* per id: Kothapalli operation kind or KO_NONE */
-  double kw_ops[KO_NKINDS];/* cost weights for choosing the costliest warp */
-  double kw_global, kw_shared;
-  int kw_from_gpu;        /* 1: the GPU's Kothapalli cycles; 0: unit weights */
+  uint16_t *mslot;        /* per id: its mix key's slot in a warp's counts, or MIX_NONE */
+  uint16_t *mkeys;        /* per slot: the mix key */
+  uint32_t nmkeys;        /* slots of mix keys */
+  uint32_t vlen;          /* counts per warp: nmkeys + 64 */
   int nworkers;
   worker *w;
   ws_coal_rule load_rule, store_rule;
@@ -227,46 +268,35 @@ int ws_prof_new(ws_prof **out, const ws_prof_config *cfg, ws_diag *d) {
   p->iclass = calloc(p->ninst + 1, 1);
   p->iflops = calloc(p->ninst + 1, 1);
   p->ikind = calloc(p->ninst + 1, 1);
-  p->kkind = calloc(p->ninst + 1, 1);
+  p->mslot = calloc(p->ninst + 1, sizeof *p->mslot);
+  p->mkeys = calloc(p->ninst + 1, sizeof *p->mkeys);
   p->nworkers = cfg->workers;
   p->w = calloc((size_t)cfg->workers, sizeof *p->w);
-  if (!p->iclass || !p->iflops || !p->ikind || !p->kkind || !p->w) goto nomem;
+  if (!p->iclass || !p->iflops || !p->ikind || !p->mslot || !p->mkeys || !p->w) goto nomem;
   for (uint32_t f = 0; f < m->nfuncs; f++)
     for (uint32_t i = 0; i < m->funcs[f].ninsts; i++) {
       p->iclass[p->func_base[f] + i] = (uint8_t)ws_analysis_class(&m->funcs[f].insts[i]);
       p->iflops[p->func_base[f] + i] = (uint8_t)inst_flops(&m->funcs[f].insts[i]);
       p->ikind[p->func_base[f] + i] =
           (uint8_t)ws_ptx_opcode_kind((ws_ptx_opcode)m->funcs[f].insts[i].op);
-      p->kkind[p->func_base[f] + i] =
-          (uint8_t)ko_kind(p->iclass[p->func_base[f] + i], &m->funcs[f].insts[i]);
+      uint32_t id = p->func_base[f] + i;
+      unsigned key = mix_key_of(p->iclass[id], &m->funcs[f].insts[i]);
+      uint32_t s = 0;
+      while (key != MIX_NONE && s < p->nmkeys && p->mkeys[s] != key) s++;
+      if (key != MIX_NONE && s == p->nmkeys) p->mkeys[p->nmkeys++] = (uint16_t)key;
+      p->mslot[id] = key == MIX_NONE ? MIX_NONE : (uint16_t)s;
     }
+  p->vlen = p->nmkeys + 64;
   for (int k = 0; k < cfg->workers; k++) {
     p->w[k].st = calloc(p->ninst + 1, sizeof *p->w[k].st);
     p->w[k].deps = ws_prof_deps_new(cfg->kernel);
-    if (!p->w[k].st || !p->w[k].deps) goto nomem;
+    p->w[k].wv = calloc((size_t)32 * p->vlen, sizeof *p->w[k].wv);
+    if (!p->w[k].st || !p->w[k].deps || !p->w[k].wv) goto nomem;
   }
   const ws_gpu *g = cfg->gpu;
   p->load_rule = ws_prof_coal_rule_for(g->cc_major, g->cc_minor, g->cache.l1_caches_global, 0);
   p->store_rule = ws_prof_coal_rule_for(g->cc_major, g->cc_minor, g->cache.l1_caches_global, 1);
   p->banks = ws_prof_bank_config_for(g->cc_major, g->cc_minor);
-  /* Weights for the costliest warp: the GPU's Kothapalli cycles when it has
-   * them all, else one per operation and per access. */
-  p->kw_from_gpu = 1;
-  for (int k = 0; k < KO_NKINDS; k++) {
-    char key[64];
-    snprintf(key, sizeof key, "op_cycles.%s", ko_names[k]);
-    p->kw_ops[k] = ws_gpu_param_or(g, "kothapalli", key, NAN);
-  }
-  p->kw_global = ws_gpu_param_or(g, "kothapalli", "global_cycles", NAN);
-  p->kw_shared = ws_gpu_param_or(g, "kothapalli", "shared_cycles", NAN);
-  for (int k = 0; k < KO_NKINDS; k++)
-    if (!(p->kw_ops[k] >= 0)) p->kw_from_gpu = 0;
-  if (!(p->kw_global >= 0) || !(p->kw_shared >= 0)) p->kw_from_gpu = 0;
-  if (!p->kw_from_gpu) {
-    for (int k = 0; k < KO_NKINDS; k++) p->kw_ops[k] = 1;
-    p->kw_global = p->kw_shared = 1;
-  }
-  for (int k = 0; k < cfg->workers; k++) p->w[k].kbest_cost = -1;
   pthread_mutex_init(&p->mu, NULL);
   p->mu_init = 1;
   if (replays_new(p)) goto nomem;
@@ -283,6 +313,9 @@ void ws_prof_free(ws_prof *p) {
     free(p->w[k].st);
     ws_prof_deps_free(p->w[k].deps);
     for (int i = 0; i < 32; i++) ws_prof_rp_trace_free(&p->w[k].tr[i]);
+    free(p->w[k].wv);
+    for (size_t h = 0; h < p->w[k].nheavy; h++) free(p->w[k].heavy[h].v);
+    free(p->w[k].heavy);
   }
   free(p->w);
   free(p->func_base);
@@ -290,7 +323,8 @@ void ws_prof_free(ws_prof *p) {
   free(p->iclass);
   free(p->iflops);
   free(p->ikind);
-  free(p->kkind);
+  free(p->mslot);
+  free(p->mkeys);
   free(p->rep);
   ws_prof_rp_free(p->rp);
   ws_prof_rp_free(p->half[0]);
@@ -308,39 +342,54 @@ void ws_prof_block_begin(ws_prof *p, int worker_id, uint32_t block_linear) {
   ws_prof_deps_block_begin(w->deps);
 }
 
-/* Kothapalli's per-thread cycles of a warp's counts, with p's weights:
- * operations x op cycles, a global access served k threads per transaction
- * (global_cycles + k) / k, a shared access shared_cycles x degree. */
-static double ko_cost(const ws_prof *p, const ko_warp *kw) {
-  double c = 0;
-  for (int k = 0; k < KO_NKINDS; k++) c += kw->ops[k] * p->kw_ops[k];
-  for (int k = 1; k <= 32; k++) {
-    c += kw->k[k] * (k == 1 ? p->kw_global : (p->kw_global + k) / k);
-    c += kw->deg[k] * p->kw_shared * k;
-  }
-  return c;
+/* Is (block, warp) a before b in linear order? */
+static int heavy_before(uint64_t ab, uint32_t aw, uint64_t bb, uint32_t bw) {
+  return ab < bb || (ab == bb && aw < bw);
 }
 
-/* Is (cost, block, warp) costlier than the current best?  Ties go to the
- * first warp in linear order, so the choice does not depend on -j. */
-static int ko_better(double cost, uint64_t block, uint32_t warp, double bcost, uint64_t bblock,
-                     uint32_t bwarp) {
-  if (cost != bcost) return cost > bcost;
-  return block < bblock || (block == bblock && warp < bwarp);
+static int covers(const uint32_t *a, const uint32_t *b, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    if (a[i] < b[i]) return 0;
+  return 1;
+}
+
+/* Adds a warp to a list of heaviest warps: dropped when an earlier warp of
+ * the list has at least its every count; else it drops the later warps it
+ * covers.  The list that results does not depend on the order of the
+ * calls, so not on -j (docs/profile.md).  v is copied. */
+static int heavy_add(heavy **list, size_t *n, size_t *cap, int *dropped, uint64_t block,
+                     uint32_t warp, const uint32_t *v, uint32_t len) {
+  for (size_t i = 0; i < *n; i++)
+    if (heavy_before((*list)[i].block, (*list)[i].warp, block, warp) && covers((*list)[i].v, v, len))
+      return WS_OK;
+  size_t k = 0;
+  for (size_t i = 0; i < *n; i++) {
+    heavy *h = &(*list)[i];
+    if (heavy_before(block, warp, h->block, h->warp) && covers(v, h->v, len)) free(h->v);
+    else (*list)[k++] = *h;
+  }
+  *n = k;
+  if (*n >= WS_PROF_MAX_HEAVY) {
+    *dropped = 1;
+    return WS_OK;
+  }
+  uint32_t *copy = malloc((size_t)len * sizeof *copy);
+  if (!copy || WS_VEC_RESERVE(*list, *cap, *n + 1)) {
+    free(copy);
+    return WS_ENOMEM;
+  }
+  memcpy(copy, v, (size_t)len * sizeof *copy);
+  (*list)[(*n)++] = (heavy){block, warp, copy};
+  return WS_OK;
 }
 
 void ws_prof_block_end(ws_prof *p, int worker_id, uint32_t block_linear) {
   worker *w = &p->w[worker_id];
   for (uint32_t wi = 0; wi < 32; wi++) {
     if (!(w->seen >> wi & 1)) continue;
-    double c = ko_cost(p, &w->kw[wi]);
-    if (w->kbest_cost < 0 ||
-        ko_better(c, block_linear, wi, w->kbest_cost, w->kbest_block, w->kbest_warp)) {
-      w->kbest = w->kw[wi];
-      w->kbest_cost = c;
-      w->kbest_block = block_linear;
-      w->kbest_warp = wi;
-    }
+    if (heavy_add(&w->heavy, &w->nheavy, &w->capheavy, &w->heavy_dropped, block_linear, wi,
+                  &w->wv[(size_t)wi * p->vlen], p->vlen) != WS_OK)
+      w->heavy_dropped = 1; /* out of memory: the list is incomplete */
   }
   w->warps += popc(w->seen);
   w->blocks++;
@@ -406,7 +455,7 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
   else w->uncoal_trans += r.transactions;
   uint32_t k = r.transactions ? popc(ev->exec) / r.transactions : 1;
   w->k_hist[k < 1 ? 1 : (k > 32 ? 32 : k)]++;
-  w->kw[ev->warp & 31].k[k < 1 ? 1 : (k > 32 ? 32 : k)]++;
+  w->wv[(size_t)(ev->warp & 31) * p->vlen + p->nmkeys + (k < 1 ? 1 : (k > 32 ? 32 : k)) - 1]++;
   /* The distinct 32-byte sectors, in lane order, for the cache replay. */
   uint64_t sec[128];
   uint32_t ns = 0;
@@ -437,7 +486,8 @@ static uint32_t shared_request(ws_prof *p, worker *w, inst_stat *st, const ws_em
   st->min_passes += r.min_passes;
   st->degree_sum += r.degree;
   w->deg_hist[r.degree < 1 ? 1 : (r.degree > 32 ? 32 : r.degree)]++;
-  w->kw[ev->warp & 31].deg[r.degree < 1 ? 1 : (r.degree > 32 ? 32 : r.degree)]++;
+  w->wv[(size_t)(ev->warp & 31) * p->vlen + p->nmkeys + 32 +
+        (r.degree < 1 ? 1 : (r.degree > 32 ? 32 : r.degree)) - 1]++;
   return r.passes > r.min_passes ? r.passes - r.min_passes : 0;
 }
 
@@ -451,18 +501,18 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
     w->seen |= 1u << wi;
     w->live[wi] = warp_lanes(p->tpb, ev->warp);
     w->last[wi] = UINT32_MAX;
-    memset(&w->kw[wi], 0, sizeof w->kw[wi]);
+    memset(&w->wv[(size_t)wi * p->vlen], 0, p->vlen * sizeof *w->wv);
   }
   st->execs++;
-  if (p->kkind[id] != KO_NONE) w->kw[wi].ops[p->kkind[id]]++;
+  if (p->mslot[id] != MIX_NONE) w->wv[(size_t)wi * p->vlen + p->mslot[id]]++;
   /* A block entered from an instruction at or after it in the same
    * function came along a back edge (loop trip counts). */
   if (ev->bb_entry && w->last[wi] != UINT32_MAX && w->last[wi] >= id &&
       w->last[wi] < id - ev->pc + ev->func->ninsts)
     st->back_entries++;
   w->last[wi] = id;
-  /* The representative warp for Luo & Suda's task sequence: warp 0 of
-   * block 0 (one worker runs a block, so no other thread writes rep). */
+  /* The representative warp of the mix's periods: warp 0 of block 0 (one
+   * worker runs a block, so no other thread writes rep). */
   if (ev->block_linear == 0 && ev->warp == 0 && p->nrep < (1u << 22)) {
     if (p->nrep == p->caprep) {
       size_t cap = p->caprep ? 2 * p->caprep : 1024;
@@ -512,122 +562,107 @@ static cJSON *section(ws_profile *pr, const char *name) {
   return s;
 }
 
-/* Luo & Suda's tasks ------------------------------------------------------*/
+/* The mix ------------------------------------------------------------------*/
 
-/* The operations of Luo & Suda's Table 1, the keys of the GPU's
- * models.luo-suda.inst_costs (OP.int_reg, OP.float_const, ...). */
-static const char *const ls_ops[] = {"add", "sub", "mul", "div", "neg", "min",
-                                     "max", "and", "or",  "xor", "not"};
-enum { LS_ADD, LS_SUB, LS_MUL, LS_DIV, LS_NEG, LS_MIN, LS_MAX, LS_AND, LS_OR, LS_XOR, LS_NOT,
-       LS_NOPS, LS_KEYS = LS_NOPS * 4 };
-
-static int ls_is_mem(int c) {
-  return c == WS_IC_LD_GLOBAL || c == WS_IC_ST_GLOBAL || c == WS_IC_LD_LOCAL ||
-         c == WS_IC_ST_LOCAL || c == WS_IC_LD_GENERIC || c == WS_IC_ST_GENERIC ||
-         c == WS_IC_ATOMIC || c == WS_IC_REDUCTION || c == WS_IC_LD_TEX || c == WS_IC_ST_SURF;
+static int cmp_count(const void *a, const void *b) {
+  unsigned x = ((const ws_mix_count *)a)->key, y = ((const ws_mix_count *)b)->key;
+  return x < y ? -1 : x > y;
 }
 
-/* Add the Table 1 operations one computation instruction stands for
- * (docs/profile.md, "luo_suda"): listed opcodes as themselves, mad/fma as
- * mul + add, other logic as and, compares and selects as sub, rem and SFU
- * operations as div, abs as neg, anything else as add.  Type: float for
- * .f/.f16 types, else int; kind: const when a source is an immediate. */
-static void ls_add_inst(uint32_t *keys, const ws_ptx_inst *in) {
-  int op2 = -1, op;
-  switch (in->op) {
-  case WS_PTX_OP_ADD: op = LS_ADD; break;
-  case WS_PTX_OP_SUB: op = LS_SUB; break;
-  case WS_PTX_OP_MUL: case WS_PTX_OP_MUL24: op = LS_MUL; break;
-  case WS_PTX_OP_MAD: case WS_PTX_OP_MAD24: case WS_PTX_OP_FMA: op = LS_MUL, op2 = LS_ADD; break;
-  case WS_PTX_OP_DIV: case WS_PTX_OP_REM: op = LS_DIV; break;
-  case WS_PTX_OP_NEG: case WS_PTX_OP_ABS: op = LS_NEG; break;
-  case WS_PTX_OP_MIN: op = LS_MIN; break;
-  case WS_PTX_OP_MAX: op = LS_MAX; break;
-  case WS_PTX_OP_AND: op = LS_AND; break;
-  case WS_PTX_OP_OR: op = LS_OR; break;
-  case WS_PTX_OP_XOR: op = LS_XOR; break;
-  case WS_PTX_OP_NOT: case WS_PTX_OP_CNOT: op = LS_NOT; break;
-  default:
-    switch (ws_ptx_opcode_kind((ws_ptx_opcode)in->op)) {
-    case WS_PTX_K_LOGIC: op = LS_AND; break;
-    case WS_PTX_K_COMPARE: op = LS_SUB; break;
-    case WS_PTX_K_SFU: op = LS_DIV; break;
-    default: op = LS_ADD; break;
+/* The non-zero counts of v's mix slots as a key-ordered list. */
+static int mix_counts(const ws_prof *p, const uint32_t *v, ws_mix_count **out, size_t *n) {
+  *out = NULL;
+  *n = 0;
+  size_t nz = 0;
+  for (uint32_t s = 0; s < p->nmkeys; s++) nz += v[s] != 0;
+  if (!nz) return WS_OK;
+  if (!(*out = malloc(nz * sizeof **out))) return WS_ENOMEM;
+  for (uint32_t s = 0; s < p->nmkeys; s++)
+    if (v[s]) (*out)[(*n)++] = (ws_mix_count){p->mkeys[s], v[s]};
+  qsort(*out, *n, sizeof **out, cmp_count);
+  return WS_OK;
+}
+
+static int cmp_heavy(const void *a, const void *b) {
+  const heavy *x = a, *y = b;
+  return heavy_before(x->block, x->warp, y->block, y->warp) ? -1
+         : heavy_before(y->block, y->warp, x->block, x->warp) ? 1 : 0;
+}
+
+/* The heaviest warps of all workers, in (block, warp) order. */
+static int heaviest_warps(const ws_prof *p, ws_profile_mix *m, int *dropped) {
+  heavy *all = NULL;
+  size_t n = 0, cap = 0;
+  int st = WS_OK;
+  *dropped = 0;
+  for (int k = 0; k < p->nworkers && st == WS_OK; k++) {
+    const worker *w = &p->w[k];
+    *dropped |= w->heavy_dropped;
+    for (size_t i = 0; i < w->nheavy && st == WS_OK; i++)
+      st = heavy_add(&all, &n, &cap, dropped, w->heavy[i].block, w->heavy[i].warp, w->heavy[i].v,
+                     p->vlen);
+  }
+  if (st == WS_OK && n) {
+    qsort(all, n, sizeof *all, cmp_heavy);
+    m->warps = calloc(n, sizeof *m->warps);
+    if (!m->warps) st = WS_ENOMEM;
+  }
+  for (size_t i = 0; i < n && st == WS_OK; i++) {
+    ws_warp_mix *wm = &m->warps[m->nwarps++];
+    wm->block = all[i].block;
+    wm->warp = all[i].warp;
+    st = mix_counts(p, all[i].v, &wm->ops, &wm->nops);
+    for (int k = 1; k <= 32; k++) {
+      wm->global_by_tpt[k] = all[i].v[p->nmkeys + (uint32_t)k - 1];
+      wm->shared_by_degree[k] = all[i].v[p->nmkeys + 32 + (uint32_t)k - 1];
     }
   }
-  int k = in->ntypes ? ws_ptx_type_kind((ws_ptx_type)in->type[0]) : 0;
-  int fl = k == WS_PTX_TK_F || k == WS_PTX_TK_H;
-  int cst = 0;
-  for (int i = 1; i < in->nops; i++)
-    if (in->ops[i].kind == WS_PTX_O_IMM_INT || in->ops[i].kind == WS_PTX_O_IMM_F32 ||
-        in->ops[i].kind == WS_PTX_O_IMM_F64)
-      cst = 1;
-  keys[op * 4 + fl * 2 + (cst ? 0 : 1)]++;
-  if (op2 >= 0) keys[op2 * 4 + fl * 2 + (cst ? 0 : 1)]++;
+  for (size_t i = 0; i < n; i++) free(all[i].v);
+  free(all);
+  return st;
 }
 
-typedef struct ls_task {
-  uint32_t keys[LS_KEYS];
-  uint32_t mem;
-  uint32_t repeat;
-} ls_task;
-
-static void luo_suda_section(ws_prof *p, ws_profile *pr) {
-  if (!p->nrep) return;
-  ls_task *t = calloc(p->nrep + 1, sizeof *t);
-  if (!t) return;
-  size_t n = 0;
-  ls_task cur;
-  memset(&cur, 0, sizeof cur);
-  int open = 0;
-  for (size_t i = 0; i < p->nrep; i++) {
-    uint32_t id = p->rep[i];
-    int c = p->iclass[id];
-    if (ls_is_mem(c)) {
-      cur.mem++;
+/* The representative warp's periods: its instruction stream as runs of
+ * computation instructions (counted by mix key) each followed by a run of
+ * memory instructions, equal neighbours merged into one with a repeat. */
+static int rep_periods(const ws_prof *p, ws_profile_mix *m) {
+  if (!p->nrep) return WS_OK;
+  uint32_t *cur = calloc(p->nmkeys + 1, sizeof *cur), *prev = calloc(p->nmkeys + 1, sizeof *prev);
+  size_t cap = 0;
+  uint32_t mem = 0, prev_mem = 0;
+  int open = 0, st = WS_OK;
+  if (!cur || !prev) st = WS_ENOMEM;
+  for (size_t i = 0; i <= p->nrep && st == WS_OK; i++) {
+    uint32_t id = i < p->nrep ? p->rep[i] : 0;
+    if (i < p->nrep && p->mslot[id] == MIX_NONE) { /* a memory instruction */
+      mem++;
       open = 1;
       continue;
     }
-    if (cur.mem) { /* a computation after memory starts the next task */
-      cur.repeat = 1;
-      if (n && !memcmp(t[n - 1].keys, cur.keys, sizeof cur.keys) && t[n - 1].mem == cur.mem) t[n - 1].repeat++;
-      else t[n++] = cur;
-      memset(&cur, 0, sizeof cur);
+    /* A computation after memory (or the end) closes the period. */
+    if ((i < p->nrep && mem) || (i == p->nrep && open)) {
+      if (m->nperiods && prev_mem == mem && !memcmp(prev, cur, p->nmkeys * sizeof *cur)) {
+        m->periods[m->nperiods - 1].repeat++;
+      } else if ((st = WS_VEC_RESERVE(m->periods, cap, m->nperiods + 1)) == WS_OK) {
+        ws_mix_period *pe = &m->periods[m->nperiods++];
+        memset(pe, 0, sizeof *pe);
+        pe->mem_insts = mem;
+        pe->repeat = 1;
+        st = mix_counts(p, cur, &pe->ops, &pe->nops);
+        memcpy(prev, cur, p->nmkeys * sizeof *cur);
+        prev_mem = mem;
+      }
+      memset(cur, 0, p->nmkeys * sizeof *cur);
+      mem = 0;
     }
-    /* Find the instruction from its id. */
-    uint32_t fi = 0;
-    while (fi + 1 < p->nfunc && p->func_base[fi + 1] <= id) fi++;
-    ls_add_inst(cur.keys, &p->cfg.module->funcs[fi].insts[id - p->func_base[fi]]);
-    open = 1;
-  }
-  if (open) {
-    cur.repeat = 1;
-    if (n && !memcmp(t[n - 1].keys, cur.keys, sizeof cur.keys) && t[n - 1].mem == cur.mem) t[n - 1].repeat++;
-    else t[n++] = cur;
-  }
-  cJSON *ls = section(pr, "luo_suda");
-  cJSON *arr = cJSON_AddArrayToObject(ls, "tasks");
-  int any_mem = 0;
-  for (size_t i = 0; i < n; i++) {
-    cJSON *o = cJSON_CreateObject();
-    cJSON *ops = cJSON_AddObjectToObject(o, "ops");
-    for (int k = 0; k < LS_KEYS; k++) {
-      if (!t[i].keys[k]) continue;
-      char key[48];
-      snprintf(key, sizeof key, "%s.%s_%s", ls_ops[k / 4], (k / 2) % 2 ? "float" : "int",
-               k % 2 ? "reg" : "const");
-      cJSON_AddNumberToObject(ops, key, t[i].keys[k]);
+    if (i < p->nrep) {
+      cur[p->mslot[id]]++;
+      open = 1;
     }
-    if (t[i].mem) cJSON_AddNumberToObject(o, "mem_insts", t[i].mem), any_mem = 1;
-    if (t[i].repeat > 1) cJSON_AddNumberToObject(o, "repeat", t[i].repeat);
-    cJSON_AddItemToArray(arr, o);
   }
-  if (any_mem && ws_pf_has(pr->f.load_bytes_per_warp) && ws_pf_has(pr->f.avg_trans_warp)) {
-    cJSON *m = cJSON_AddObjectToObject(ls, "mem");
-    cJSON_AddNumberToObject(m, "bytes_per_thread", pr->f.load_bytes_per_warp / 32.0);
-    cJSON_AddNumberToObject(m, "transactions", pr->f.avg_trans_warp);
-  }
-  free(t);
+  free(cur);
+  free(prev);
+  return st;
 }
 
 /* Finish ------------------------------------------------------------------*/
@@ -979,48 +1014,6 @@ static void provenance_sections(const ws_prof *p, ws_profile *pr, const worker *
                           p->cfg.resources_source ? p->cfg.resources_source : "none");
 }
 
-/* Kothapalli's section: the costliest warp's issued operations and
- * accesses, which its slowest thread waits for (docs/profile.md). */
-static void kothapalli_section(const ws_prof *p, ws_profile *pr) {
-  const worker *kb = NULL;
-  for (int k = 0; k < p->nworkers; k++) {
-    const worker *w = &p->w[k];
-    if (w->kbest_cost < 0) continue;
-    if (!kb || ko_better(w->kbest_cost, w->kbest_block, w->kbest_warp, kb->kbest_cost,
-                         kb->kbest_block, kb->kbest_warp))
-      kb = w;
-  }
-  if (!kb) return;
-  cJSON *ko = section(pr, "kothapalli");
-  /* Only the kinds the kernel uses: the model prices every key it is
-   * given with the GPU's op_cycles, which older GPUs lack for fp64. */
-  cJSON *ops = cJSON_AddObjectToObject(ko, "ops_per_thread");
-  for (int k = 0; k < KO_NKINDS; k++)
-    if (kb->kbest.ops[k]) cJSON_AddNumberToObject(ops, ko_names[k], kb->kbest.ops[k]);
-  cJSON *ga = cJSON_AddArrayToObject(ko, "global_accesses");
-  cJSON *sa = cJSON_AddArrayToObject(ko, "shared_accesses");
-  for (int k = 1; k <= 32; k++) {
-    if (kb->kbest.k[k]) {
-      cJSON *o = cJSON_CreateObject();
-      cJSON_AddNumberToObject(o, "count", kb->kbest.k[k]);
-      cJSON_AddNumberToObject(o, "threads_per_transaction", k);
-      cJSON_AddItemToArray(ga, o);
-    }
-    if (kb->kbest.deg[k]) {
-      cJSON *o = cJSON_CreateObject();
-      cJSON_AddNumberToObject(o, "count", kb->kbest.deg[k]);
-      cJSON_AddNumberToObject(o, "conflict_degree", k);
-      cJSON_AddItemToArray(sa, o);
-    }
-  }
-  cJSON *kj = cJSON_AddObjectToObject(section(pr, "profiler"), "kothapalli_warp");
-  cJSON_AddNumberToObject(kj, "block", (double)kb->kbest_block);
-  cJSON_AddNumberToObject(kj, "warp", kb->kbest_warp);
-  cJSON_AddStringToObject(kj, "chosen_by", p->kw_from_gpu
-                                               ? "the GPU's Kothapalli cycles"
-                                               : "unit weights (the GPU has no Kothapalli cycles)");
-}
-
 /* The dependency path, atomics and the caches' sector counts per warp
  * (deps.c; docs/profile.md, "dependencies"). */
 static void deps_fields(const ws_prof *p, ws_profile_fields *f, double W) {
@@ -1078,9 +1071,16 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
   inst_tables(p, st, pr, W);
   caches_section(p, pr);
   provenance_sections(p, pr, &t, scale);
-  kothapalli_section(p, pr);
+  int dropped = 0;
+  r = heaviest_warps(p, &pr->mix, &dropped);
+  if (r == WS_OK) r = rep_periods(p, &pr->mix);
+  if (r) {
+    free(st);
+    ws_profile_free(pr);
+    return r;
+  }
+  if (dropped) cJSON_AddTrueToObject(section(pr, "profiler"), "heaviest_warps_truncated");
   if (p->cfg.input) cJSON_AddStringToObject(section(pr, "profiler"), "input", p->cfg.input);
-  luo_suda_section(p, pr);
   deps_fields(p, &pr->f, W);
   free(st);
   *out = pr;

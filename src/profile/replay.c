@@ -294,7 +294,7 @@ static void note_writeback(ws_replay *r, uint64_t line, uint32_t dirty) {
 
 const ws_rp_stats *ws_prof_rp_stats_of(const ws_replay *r) { return &r->cs; }
 
-uint32_t ws_rp_partition(uint64_t addr, uint32_t partitions, uint32_t interleave) {
+uint32_t ws_prof_rp_partition(uint64_t addr, uint32_t partitions, uint32_t interleave) {
   if (partitions <= 1 || !interleave) return 0;
   unsigned b = 0;
   while ((1u << b) < partitions) b++;
@@ -309,7 +309,7 @@ static uint32_t rp_chunk_sectors(const ws_replay *r) {
   return g ? g : 1;
 }
 
-double ws_rp_request_imbalance(const uint32_t *counts, uint32_t partitions, uint32_t n, uint32_t g) {
+double ws_prof_rp_request_imbalance(const uint32_t *counts, uint32_t partitions, uint32_t n, uint32_t g) {
   if (!n || !partitions) return 1;
   uint32_t mx = 0;
   for (uint32_t p = 0; p < partitions; p++)
@@ -328,14 +328,14 @@ double ws_rp_request_imbalance(const uint32_t *counts, uint32_t partitions, uint
 static void end_window(ws_replay *r);
 static void note_partition(ws_replay *r, uint64_t sec) {
   if (!r->pcnt) return;
-  r->pcnt[ws_rp_partition(sec, r->cs.partitions, r->cs.interleave)]++;
+  r->pcnt[ws_prof_rp_partition(sec, r->cs.partitions, r->cs.interleave)]++;
   if (++r->pn >= WS_RP_WINDOW_CHUNKS * r->cs.partitions * rp_chunk_sectors(r)) end_window(r);
 }
 
 static void end_window(ws_replay *r) {
   if (!r->pcnt || !r->pn) return;
   uint32_t g = rp_chunk_sectors(r);
-  r->cs.part_weighted += r->pn * ws_rp_request_imbalance(r->pcnt, r->cs.partitions, r->pn, g);
+  r->cs.part_weighted += r->pn * ws_prof_rp_request_imbalance(r->pcnt, r->cs.partitions, r->pn, g);
   r->cs.part_sectors += r->pn;
   memset(r->pcnt, 0, r->cs.partitions * sizeof *r->pcnt);
   r->pn = 0;

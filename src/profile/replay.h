@@ -122,10 +122,10 @@ void ws_prof_rp_estimate_grid(ws_rp_estimate *out, const ws_replay *r, double sc
  * smallest power of two >= P: an approximation of the GPUs' undocumented
  * address hash that, unlike plain addr / G mod P, spreads power-of-two
  * strides (docs/profile.md, "DRAM partitions"). */
-uint32_t ws_rp_partition(uint64_t addr, uint32_t partitions, uint32_t interleave);
+uint32_t ws_prof_rp_partition(uint64_t addr, uint32_t partitions, uint32_t interleave);
 /* The imbalance of one request's DRAM sectors: `counts[p]` sectors in
  * partition p, n in all, g sectors per interleave chunk (docs/profile.md). */
-double ws_rp_request_imbalance(const uint32_t *counts, uint32_t partitions, uint32_t n, uint32_t g);
+double ws_prof_rp_request_imbalance(const uint32_t *counts, uint32_t partitions, uint32_t n, uint32_t g);
 
 /* Resident blocks per SM for the replay: the occupancy calculator's
  * figure for the block size and resources (NaN: not limiting), at least 1. */

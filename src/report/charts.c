@@ -41,15 +41,15 @@ int ws_chart_for_result(const char *path_without_ext, const ws_model_result *r,
 
 /* Fetch terms a chart needs; WS_EMISSING naming the first absent one. */
 static int need_terms(const ws_model_result *r, const char *chart,
-                      const char *const *names, double *vals, size_t n,
+                      const ws_term_id *ids, double *vals, size_t n,
                       ws_diag *d) {
   if (!r)
     return ws_diag_error(d, "%s chart: no result given", chart), WS_EINVAL;
   for (size_t i = 0; i < n; i++) {
-    vals[i] = ws_model_term_get(r, names[i]);
+    vals[i] = ws_model_term_value(r, ids[i]);
     if (!isfinite(vals[i])) {
       ws_diag_error(d, "%s chart: the %s result has no finite term '%s'",
-                    chart, r->model ? r->model : "?", names[i]);
+                    chart, r->model ? r->model : "?", ws_model_term_info(ids[i])->name);
       return WS_EMISSING;
     }
   }
@@ -83,6 +83,10 @@ int ws_chart_roofline(const char *p, const ws_model_result *r, ws_diag *d) {
 int ws_chart_scatter(const char *p, const ws_chart_scatter_spec *spec,
                      const ws_chart_series *series, size_t n, ws_diag *d) {
   (void)p, (void)spec, (void)series, (void)n;
+  return no_cairo(d);
+}
+int ws_chart_sweep(const char *p, const ws_sweep_table *t, ws_diag *d) {
+  (void)p, (void)t;
   return no_cairo(d);
 }
 
@@ -499,9 +503,10 @@ static int render(const char *base, draw_fn draw, const void *data,
 
 enum { B_TCOMP, B_TMEM, B_TOVL, B_TFP, B_TMMIN, B_ITILP, B_SERIAL, B_FP,
        B_MEMLP, B_N };
-static const char *const benefit_terms[B_N] = {
-    "t_comp", "t_mem", "t_overlap", "t_fp", "t_mem_min",
-    "b_itilp", "b_serial", "b_fp", "b_memlp"};
+static const ws_term_id benefit_terms[B_N] = {
+    WS_TERM_GPUPERF_T_COMP, WS_TERM_GPUPERF_T_MEM, WS_TERM_GPUPERF_T_OVERLAP,
+    WS_TERM_GPUPERF_T_FP, WS_TERM_GPUPERF_T_MEM_MIN, WS_TERM_GPUPERF_B_ITILP,
+    WS_TERM_GPUPERF_B_SERIAL, WS_TERM_GPUPERF_B_FP, WS_TERM_GPUPERF_B_MEMLP};
 
 static void draw_benefit(canvas *c, const void *data) {
   const double *v = data;
@@ -676,8 +681,8 @@ int ws_chart_benefit(const char *path, const ws_model_result *r, ws_diag *d) {
   if (!(m > 0)) m = 1;
   c.x0 = c.y0 = 0;
   c.x1 = c.y1 = m * 1.15;
-  snprintf(c.title, sizeof c.title, "GPUPerf benefit chart: %s", /* the model's rule */
-           ws_model_gpuperf_memory_bound(v[B_TCOMP], v[B_TMEM]) ? "memory bound" : "compute bound");
+  snprintf(c.title, sizeof c.title, "GPUPerf benefit chart: %s", /* the model's bound */
+           r->bound == WS_BOUND_GPUPERF_MEMORY ? "memory bound" : "compute bound");
   snprintf(c.desc, sizeof c.desc,
            "Sim et al. PPoPP'12 Figure 4: A = (T_mem, T_comp), A' = (T_mem', "
            "T_comp); benefits B_serial, B_itilp, B_fp, B_memlp in cycles.");
@@ -687,9 +692,11 @@ int ws_chart_benefit(const char *path, const ws_model_result *r, ws_diag *d) {
 /* (b) Transit figure -----------------------------------------------------*/
 
 enum { T_N, T_Z, T_KD, T_R, T_M, T_P, T_K, T_MS, T_NN };
-static const char *const transit_terms[T_NN] = {
-    "n", "z_ops_per_byte", "delta_threads", "delta_gbs", "pi_threads",
-    "pi_value", "k_eq", "ms_throughput"};
+static const ws_term_id transit_terms[T_NN] = {
+    WS_TERM_TRANSIT_N, WS_TERM_TRANSIT_Z_OPS_PER_BYTE,
+    WS_TERM_TRANSIT_DELTA_THREADS, WS_TERM_TRANSIT_DELTA_GBS,
+    WS_TERM_TRANSIT_PI_THREADS, WS_TERM_TRANSIT_PI_VALUE, WS_TERM_TRANSIT_K_EQ,
+    WS_TERM_TRANSIT_MS_THROUGHPUT};
 
 typedef struct transit_data {
   double v[T_NN];       /* the terms, in transit_terms order */
@@ -824,10 +831,11 @@ int ws_chart_transit(const char *path, const ws_model_result *r, ws_diag *d) {
   if (!r) return ws_diag_error(d, "transit chart: no result given");
   /* Every term finite, except Z, which is +inf without DRAM traffic. */
   for (int i = 0; i < T_NN; i++) {
-    t.v[i] = ws_model_term_get(r, transit_terms[i]);
+    t.v[i] = ws_model_term_value(r, transit_terms[i]);
     if (!isfinite(t.v[i]) && !(i == T_Z && isinf(t.v[i]) && t.v[i] > 0)) {
       ws_diag_error(d, "transit chart: the %s result has no finite term '%s'",
-                    r->model ? r->model : "?", transit_terms[i]);
+                    r->model ? r->model : "?",
+                    ws_model_term_info(transit_terms[i])->name);
       return WS_EMISSING;
     }
   }
@@ -861,9 +869,10 @@ int ws_chart_transit(const char *path, const ws_model_result *r, ws_diag *d) {
 /* (c) Roofline ------------------------------------------------------------*/
 
 enum { R_AI, R_PEAK, R_BW, R_RIDGE, R_ATT, R_N };
-static const char *const roofline_terms[R_N] = {
-    "arithmetic_intensity", "peak_gflops", "bandwidth_gbs", "ridge_point",
-    "attainable_gflops"};
+static const ws_term_id roofline_terms[R_N] = {
+    WS_TERM_ROOFLINE_ARITHMETIC_INTENSITY, WS_TERM_ROOFLINE_PEAK_GFLOPS,
+    WS_TERM_ROOFLINE_BANDWIDTH_GBS, WS_TERM_ROOFLINE_RIDGE_POINT,
+    WS_TERM_ROOFLINE_ATTAINABLE_GFLOPS};
 
 static void draw_roofline(canvas *c, const void *data) {
   const double *v = data;
@@ -923,7 +932,7 @@ int ws_chart_roofline(const char *path, const ws_model_result *r, ws_diag *d) {
   /* AI may be +inf (no DRAM traffic): fetch it outside need_terms. */
   int st = need_terms(r, "roofline", roofline_terms + 1, v + 1, R_N - 1, d);
   if (st != WS_OK) return st;
-  v[R_AI] = ws_model_term_get(r, "arithmetic_intensity");
+  v[R_AI] = ws_model_term_value(r, WS_TERM_ROOFLINE_ARITHMETIC_INTENSITY);
   if (!(v[R_PEAK] > 0) || !(v[R_BW] > 0) || !(v[R_RIDGE] > 0)) {
     ws_diag_error(d, "roofline chart: peak, bandwidth and ridge must be > 0");
     return WS_EINVAL;
@@ -1106,6 +1115,165 @@ int ws_chart_scatter(const char *path, const ws_chart_scatter_spec *spec,
   snprintf(c.desc, sizeof c.desc, "%s", spec->desc ? spec->desc : "");
   scatter_data sd = {spec, series, n};
   return render(path, draw_scatter, &sd, &c, d);
+}
+
+/* (e) Block-size sweep ------------------------------------------------------*/
+
+/* Two panels sharing the x axis (threads per block): predicted time, one
+ * line per (GPU, model) -- colour by GPU, dash and marker by model -- and
+ * occupancy, one line per GPU.  Hong & Kim plot time against threads per
+ * block (ISCA'09 figs. 15-20), Luo & Suda time and occupancy (fig. 8). */
+enum { SW_TOP_PY1 = 360, SW_BOT_PY0 = 408 };
+
+static void sweep_style(canvas *c, size_t k, size_t m) {
+  static const double dashes[][2] = {{1, 0}, {7, 4}, {2, 3}, {10, 3}};
+  const double *rgb = scatter_palette[k % SCATTER_NPALETTE];
+  color(c, rgb[0], rgb[1], rgb[2]);
+  cairo_set_dash(c->cr, dashes[m % 4], m % 4 ? 2 : 0, 0);
+  cairo_set_line_width(c->cr, 2);
+}
+
+/* One polyline through the finite points of y[r * stride], with markers. */
+static void sweep_line(canvas *c, const ws_sweep_table *t, const double *y, size_t stride,
+                       size_t shape) {
+  int pen = 0;
+  for (size_t r = 0; r < t->nrows; r++) {
+    double v = y[r * stride];
+    if (!isfinite(v) || (c->logy && v <= 0)) {
+      pen = 0;
+      continue;
+    }
+    if (pen) cairo_line_to(c->cr, tx(c, (double)t->threads[r]), ty(c, v));
+    else cairo_move_to(c->cr, tx(c, (double)t->threads[r]), ty(c, v));
+    pen = 1;
+  }
+  cairo_stroke(c->cr);
+  cairo_set_dash(c->cr, NULL, 0, 0);
+  for (size_t r = 0; r < t->nrows; r++) {
+    double v = y[r * stride];
+    if (!isfinite(v) || (c->logy && v <= 0)) continue;
+    marker(c->cr, shape, tx(c, (double)t->threads[r]), ty(c, v), 3.5);
+    cairo_fill(c->cr);
+  }
+}
+
+/* The legend's entries: a colour per GPU, then (unless gpus_only, the
+ * occupancy panel, or with one model) a dash and marker per model. */
+static size_t sweep_legend_lines(const ws_sweep_table *t, int gpus_only) {
+  size_t n = t->ngpus + (gpus_only || t->nmodels < 2 ? 0 : t->nmodels);
+  return n > 20 ? 20 : n; /* the rest would leave the panel */
+}
+
+static double sweep_legend_width(canvas *c, const ws_sweep_table *t) {
+  double lw = 0;
+  for (size_t i = 0; i < sweep_legend_lines(t, 0); i++)
+    lw = fmax(lw, text_width(c, i < t->ngpus ? t->gpus[i] : t->models[i - t->ngpus], 12, 0));
+  return lw + 52;
+}
+
+/* The legend right of the plot, its top left corner at (lx, ly): it never
+ * hides a line. */
+static void sweep_legend(canvas *c, const ws_sweep_table *t, double lx, double ly, int gpus_only) {
+  size_t lines = sweep_legend_lines(t, gpus_only), nm = lines - (lines < t->ngpus ? lines : t->ngpus);
+  double row = 17;
+  color(c, 0.6, 0.6, 0.6);
+  cairo_set_line_width(c->cr, 1);
+  cairo_rectangle(c->cr, lx, ly, sweep_legend_width(c, t), (double)lines * row + 8);
+  cairo_stroke(c->cr);
+  for (size_t i = 0; i < lines; i++) {
+    int is_gpu = i < t->ngpus;
+    size_t m = is_gpu ? 0 : i - t->ngpus;
+    double cy = ly + 4 + row * ((double)i + 0.5);
+    sweep_style(c, is_gpu ? i : 0, m);
+    if (!is_gpu) color(c, 0.3, 0.3, 0.3);
+    cairo_move_to(c->cr, lx + 6, cy);
+    cairo_line_to(c->cr, lx + 34, cy);
+    cairo_stroke(c->cr);
+    cairo_set_dash(c->cr, NULL, 0, 0);
+    if (!is_gpu || !nm) {
+      marker(c->cr, m, lx + 20, cy, 3.5);
+      cairo_fill(c->cr);
+    }
+    color(c, 0.05, 0.05, 0.05);
+    text(c, lx + 42, cy, is_gpu ? t->gpus[i] : t->models[m], 12, 0, 0.5, 0, 0);
+  }
+}
+
+typedef struct sweep_ranges {
+  const ws_sweep_table *t;
+  double y0, y1; /* the time panel's range */
+  int logy;      /* the time panel is logarithmic */
+} sweep_ranges;
+
+static void draw_sweep(canvas *c, const void *data) {
+  const sweep_ranges *sr = data;
+  const ws_sweep_table *t = sr->t;
+  /* the legends stand right of both panels */
+  c->px1 = W - MR - sweep_legend_width(c, t) - 12;
+  /* time panel */
+  c->py0 = MT, c->py1 = SW_TOP_PY1, c->y0 = sr->y0, c->y1 = sr->y1, c->logy = sr->logy;
+  axes(c, "", "predicted time (ms)");
+  cairo_save(c->cr);
+  clip_plot(c);
+  for (size_t k = 0; k < t->ngpus; k++)
+    for (size_t m = 0; m < t->nmodels; m++) {
+      sweep_style(c, k, m);
+      sweep_line(c, t, t->time_ms + k * t->nmodels + m, t->ngpus * t->nmodels, m);
+    }
+  cairo_restore(c->cr);
+  sweep_legend(c, t, c->px1 + 12, c->py0, 0);
+  /* occupancy panel */
+  char title[sizeof c->title];
+  memcpy(title, c->title, sizeof title);
+  c->title[0] = '\0';
+  c->py0 = SW_BOT_PY0, c->py1 = H - MB, c->y0 = 0, c->y1 = 110, c->logy = 0;
+  axes(c, "threads per block", "occupancy (%)");
+  memcpy(c->title, title, sizeof title);
+  cairo_save(c->cr);
+  clip_plot(c);
+  /* GPUs with the same warp limits have the same occupancy: each line is
+   * drawn narrower than the one before, so the first stays visible */
+  double *pct = malloc((t->nrows ? t->nrows : 1) * t->ngpus * sizeof *pct);
+  for (size_t k = 0; pct && k < t->ngpus; k++) {
+    for (size_t r = 0; r < t->nrows; r++) pct[k * t->nrows + r] = 100 * t->occupancy[r * t->ngpus + k];
+    sweep_style(c, k, 0);
+    cairo_set_line_width(c->cr, 2 + 2.5 * (double)(t->ngpus - 1 - k) / (double)t->ngpus);
+    sweep_line(c, t, pct + k * t->nrows, 1, 0);
+  }
+  cairo_restore(c->cr);
+  sweep_legend(c, t, c->px1 + 12, c->py0, 1);
+  if (!pct) c->oom = 1;
+  free(pct);
+}
+
+int ws_chart_sweep(const char *path, const ws_sweep_table *t, ws_diag *d) {
+  if (!t || !t->nrows || !t->ngpus || !t->nmodels) return ws_diag_error(d, "sweep chart: an empty sweep");
+  sweep_ranges sr = {t, INFINITY, -INFINITY, 0};
+  double x0 = INFINITY, x1 = -INFINITY;
+  for (size_t r = 0; r < t->nrows; r++) {
+    x0 = fmin(x0, (double)t->threads[r]), x1 = fmax(x1, (double)t->threads[r]);
+    for (size_t i = 0; i < t->ngpus * t->nmodels; i++) {
+      double v = t->time_ms[r * t->ngpus * t->nmodels + i];
+      if (isfinite(v) && v > 0) sr.y0 = fmin(sr.y0, v), sr.y1 = fmax(sr.y1, v);
+    }
+  }
+  if (!(sr.y0 <= sr.y1)) sr.y0 = 0.1, sr.y1 = 1; /* nothing ran: an empty frame */
+  sr.logy = sr.y1 > 10 * sr.y0;
+  if (sr.logy) {
+    sr.y0 = pow(10, floor(log10(sr.y0))), sr.y1 = pow(10, ceil(log10(sr.y1)));
+  } else {
+    sr.y1 *= 1.1, sr.y0 = 0;
+  }
+  double px = (x1 - x0) * 0.04;
+  canvas c = {0};
+  canvas_reset(&c);
+  c.x0 = x0 - (px > 0 ? px : 16), c.x1 = x1 + (px > 0 ? px : 16);
+  snprintf(c.title, sizeof c.title, "%s: predicted time and occupancy against block size",
+           t->kernel ? t->kernel : "kernel");
+  snprintf(c.desc, sizeof c.desc,
+           "warpsight sweep: %zu block sizes from %llu to %llu threads, %zu GPU(s), %zu model(s)",
+           t->nrows, (unsigned long long)x0, (unsigned long long)x1, t->ngpus, t->nmodels);
+  return render(path, draw_sweep, &sr, &c, d);
 }
 
 #endif /* WS_HAVE_CAIRO */

@@ -12,18 +12,18 @@
 #include "warpsight/valid.h"
 
 typedef struct calib_ctx {
-  ws_gpu *gpu;                  /* parameters overwritten per evaluation */
+  ws_gpu *gpu;                  /* a working copy: its typed parameters are
+                                   overwritten per evaluation */
   const char *model;            /* model name */
-  const char *const *params;    /* parameter names */
-  size_t np;                    /* entries in params */
+  ws_gp_id ids[WS_VALID_MAX_PARAMS]; /* the fitted parameters */
+  size_t np;                    /* entries in ids */
   ws_profile *const *profiles;  /* by row */
   const ws_valid_row *rows;     /* the measured rows (their builds' resources) */
 } calib_ctx;
 
 static double model_time(size_t i, const double *theta, void *user) {
   calib_ctx *c = user;
-  for (size_t j = 0; j < c->np; j++)
-    if (ws_valid_gpu_set_param(c->gpu, c->model, c->params[j], theta[j], NULL, 0)) return NAN;
+  for (size_t j = 0; j < c->np; j++) c->gpu->params[c->ids[j]].value = theta[j];
   ws_model_result r = WS_MODEL_RESULT_INIT;
   ws_profile p; /* as ws_valid_run_models sees it */
   ws_valid_measured_profile(&p, c->profiles[i], &c->rows[i]);
@@ -50,7 +50,18 @@ static int half_stats(ws_valid_stats *out, calib_ctx *c, const double *theta,
   return st;
 }
 
-int ws_valid_calibrate(ws_valid_calib *out, ws_gpu *g, const char *model,
+int ws_valid_calibrated_gpu(ws_gpu **out, const ws_gpu *g, const char *model,
+                            const ws_valid_calib *c, const char *source) {
+  ws_gp_change ch[WS_VALID_MAX_PARAMS];
+  for (size_t j = 0; j < c->np; j++) {
+    int id = ws_gpu_param_find(model, c->params[j]);
+    if (id < 0) return WS_EINVAL;
+    ch[j] = (ws_gp_change){(ws_gp_id)id, c->theta[j], source, source != NULL};
+  }
+  return ws_gpu_with_params(out, g, ch, c->np);
+}
+
+int ws_valid_calibrate(ws_valid_calib *out, const ws_gpu *g, const char *model,
                        const ws_valid_row *rows, ws_profile *const *profiles, size_t n,
                        ws_diag *d) {
   memset(out, 0, sizeof *out);
@@ -61,18 +72,23 @@ int ws_valid_calibrate(ws_valid_calib *out, ws_gpu *g, const char *model,
                             "dram_lat, delta)", model);
   size_t np = 0;
   while (params[np]) np++;
+  if (np > WS_VALID_MAX_PARAMS) return WS_EINVAL;
   out->params = params;
   out->np = np;
-  for (size_t j = 0; j < np; j++)
-    if (ws_gpu_param(g, model, params[j], &out->theta0[j], d) != WS_OK)
+  calib_ctx c = {NULL, model, {0}, np, profiles, rows};
+  for (size_t j = 0; j < np; j++) {
+    int id = ws_gpu_param_find(model, params[j]);
+    if (id < 0 || !isfinite(out->theta0[j] = ws_gpu_p(g, (ws_gp_id)id)))
       return ws_diag_error(d, "calibrate: GPU '%s' needs a starting value for models.%s.%s",
                            g->name, model, params[j]);
+    c.ids[j] = (ws_gp_id)id;
+  }
   size_t *all = malloc((n ? n : 1) * sizeof *all);
   size_t *train = malloc((n ? n : 1) * sizeof *train);
   size_t *test = malloc((n ? n : 1) * sizeof *test);
   double *meas = malloc((n ? n : 1) * sizeof *meas);
   int st = WS_OK;
-  if (!all || !train || !test || !meas) {
+  if (!all || !train || !test || !meas || ws_gpu_with_params(&c.gpu, g, NULL, 0) != WS_OK) {
     st = WS_ENOMEM;
     goto done;
   }
@@ -90,7 +106,6 @@ int ws_valid_calibrate(ws_valid_calib *out, ws_gpu *g, const char *model,
   } else {
     ws_valid_split(train, &out->ntrain, test, &out->ntest, rows, all, n);
   }
-  calib_ctx c = {g, model, params, np, profiles, rows};
   if ((st = half_stats(&out->train_before, &c, out->theta0, rows, train, out->ntrain)) ||
       (st = half_stats(&out->test_before, &c, out->theta0, rows, test, out->ntest)))
     goto done;
@@ -146,9 +161,8 @@ int ws_valid_calibrate(ws_valid_calib *out, ws_gpu *g, const char *model,
   if ((st = half_stats(&out->train_after, &c, out->theta, rows, train, out->ntrain)) ||
       (st = half_stats(&out->test_after, &c, out->theta, rows, test, out->ntest)))
     goto done;
-  /* leave the fitted values in g (model_time's last call may have left others) */
-  for (size_t j = 0; j < np; j++) ws_valid_gpu_set_param(g, model, params[j], out->theta[j], NULL, 0);
 done:
+  ws_gpu_free(c.gpu);
   free(all), free(train), free(test), free(meas);
   return st;
 }

@@ -8,7 +8,6 @@
  * finite-difference Jacobian).  Fitting log theta keeps every parameter
  * positive (latencies and delays are) and makes the step sizes relative.
  */
-#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,7 +65,22 @@ typedef struct fit_ctx {
   const size_t *idx;       /* rows fitted */
   size_t np;               /* parameters */
   double *theta;           /* scratch: exp(phi) */
+  const double *theta0;    /* the start */
 } fit_ctx;
+
+/* The solver's phi_j kept within e^+-PHI_BOX of the start (and a NaN step
+ * back at the start): a parameter without effect on the rows (a term that
+ * is 0 for every training row) has no gradient, and the trust-region
+ * steps could otherwise carry it to an infinite or zero value that no GPU
+ * file can state. */
+#define PHI_BOX 30.0
+static double theta_of(double phi, double theta0) {
+  double p0 = log(theta0);
+  if (!(phi == phi)) phi = p0;
+  if (phi > p0 + PHI_BOX) phi = p0 + PHI_BOX;
+  if (phi < p0 - PHI_BOX) phi = p0 - PHI_BOX;
+  return exp(phi);
+}
 
 /* A residual for a non-positive or non-finite prediction: large, so the
  * solver backs away, but finite, so it can. */
@@ -74,7 +88,7 @@ typedef struct fit_ctx {
 
 static int residuals(const gsl_vector *phi, void *data, gsl_vector *f) {
   fit_ctx *c = data;
-  for (size_t j = 0; j < c->np; j++) c->theta[j] = exp(gsl_vector_get(phi, j));
+  for (size_t j = 0; j < c->np; j++) c->theta[j] = theta_of(gsl_vector_get(phi, j), c->theta0[j]);
   for (size_t k = 0; k < f->size; k++) {
     size_t i = c->idx[k];
     double t = c->time(i, c->theta, c->user);
@@ -105,7 +119,7 @@ int ws_valid_fit_run(ws_valid_fit *out, ws_valid_time_fn time, void *user,
   return WS_EUNSUP;
 #else
   int st = WS_OK;
-  fit_ctx c = {time, user, measured, idx, np, malloc(np * sizeof(double))};
+  fit_ctx c = {time, user, measured, idx, np, malloc(np * sizeof(double)), theta0};
   out->theta = malloc(np * sizeof(double));
   gsl_vector *phi = gsl_vector_alloc(np);
   gsl_vector *f0 = gsl_vector_alloc(nidx);
@@ -146,7 +160,7 @@ int ws_valid_fit_run(ws_valid_fit *out, ws_valid_time_fn time, void *user,
     st = WS_EINVAL;
   } else {
     gsl_vector *x = gsl_multifit_nlinear_position(w);
-    for (size_t j = 0; j < np; j++) out->theta[j] = exp(gsl_vector_get(x, j));
+    for (size_t j = 0; j < np; j++) out->theta[j] = theta_of(gsl_vector_get(x, j), theta0[j]);
     gsl_vector *fr = gsl_multifit_nlinear_residual(w);
     gsl_blas_ddot(fr, fr, &out->cost);
   }
@@ -217,37 +231,4 @@ int ws_valid_assign_halves(ws_valid_data *v) {
   }
   free(all), free(tr), free(te);
   return st;
-}
-
-int ws_valid_gpu_set_param(ws_gpu *g, const char *model, const char *key, double v,
-                           const char *source, int estimate) {
-  if (!g || !g->root) return WS_EINVAL;
-  cJSON *models = cJSON_GetObjectItemCaseSensitive(g->root, "models");
-  if (!models) {
-    models = cJSON_AddObjectToObject(g->root, "models");
-    if (!models) return WS_ENOMEM;
-  }
-  g->models = models;
-  cJSON *m = cJSON_GetObjectItemCaseSensitive(models, model);
-  if (!m && !(m = cJSON_AddObjectToObject(models, model))) return WS_ENOMEM;
-  cJSON *item;
-  if (source) {
-    item = cJSON_CreateObject();
-    if (!item) return WS_ENOMEM;
-    cJSON_AddNumberToObject(item, "value", v);
-    cJSON_AddStringToObject(item, "source", source);
-    if (estimate) cJSON_AddBoolToObject(item, "estimate", 1);
-  } else {
-    cJSON *old = cJSON_GetObjectItemCaseSensitive(m, key);
-    cJSON *val = cJSON_IsObject(old) ? cJSON_GetObjectItemCaseSensitive(old, "value") : NULL;
-    if (cJSON_IsNumber(val)) { /* keep the entry, change its value (fast path for fits) */
-      cJSON_SetNumberValue(val, v);
-      return WS_OK;
-    }
-    item = cJSON_CreateNumber(v);
-    if (!item) return WS_ENOMEM;
-  }
-  if (cJSON_GetObjectItemCaseSensitive(m, key)) cJSON_ReplaceItemInObjectCaseSensitive(m, key, item);
-  else cJSON_AddItemToObject(m, key, item);
-  return WS_OK;
 }

@@ -103,7 +103,8 @@ int ws_valid_cache_key(char out[17], const char *kernel, const char *ptx_text,
    * stale profiles are not read (2: the interleaved cache replay; 3: the
    * dependencies section, atomics and sectors per warp; 4: sampled DRAM
    * bytes estimated per buffer; 5: a sample's own share of the L2; 6: the
-   * DRAM partition imbalance). */
+   * DRAM partition imbalance and the model-neutral warp_mix section
+   * instead of the kothapalli and luo_suda sections, from two branches). */
   fnv_str(&f, "warpsight-profile-cache/6");
   fnv_str(&f, kernel);
   fnv_str(&f, ptx_text ? ptx_text : "");
@@ -156,16 +157,8 @@ int ws_valid_cache_key_gpu(char out[17], const char *kernel, const char *ptx_tex
            lm->warp_alloc_granularity, lm->reg_sub_partitions, lm->shared_per_sm,
            lm->max_shared_per_block, lm->shared_alloc_unit, lm->shared_reserved_per_block);
   fnv_str(&f, tmp);
-  /* The profiler's Kothapalli weights (src/profile/profiler.c). */
-  static const char *const ko[] = {"op_cycles.int_simple", "op_cycles.int_mul32",
-                                   "op_cycles.int_div",    "op_cycles.int_rem",
-                                   "op_cycles.fp_simple",  "op_cycles.fp_div",
-                                   "op_cycles.sfu",        "op_cycles.fp64",
-                                   "global_cycles",        "shared_cycles"};
-  for (size_t i = 0; i < sizeof ko / sizeof ko[0]; i++) {
-    snprintf(tmp, sizeof tmp, "%s %.17g", ko[i], ws_gpu_param_or(g, "kothapalli", ko[i], NAN));
-    fnv_str(&f, tmp);
-  }
+  /* No model parameter: the profiler reads none (the instruction mix is
+   * model-neutral, docs/profile.md). */
   snprintf(out, 17, "%016llx", (unsigned long long)f.h);
   return WS_OK;
 }

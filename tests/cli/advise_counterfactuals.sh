@@ -29,6 +29,8 @@ run "$WS" model --profile "$PROFILE" --gpu a100 --model all --advise
 expect_rc 0 "text"
 expect_out "counterfactuals: predicted saving (ms) with the inefficiency removed, ranked by warpsight"
 expect_out "no barriers"
+expect_out "maximum ILP"
+expect_out "maximum occupancy"
 run "$WS" model --profile "$PROFILE" --gpu a100 --model hong-kim --advise
 expect_out "ranked by hong-kim (warpsight did not run)"
 finish

@@ -57,6 +57,8 @@ refused typo3 '"sms": 14, "cache": {"l2_byte": 786432}' 'cache.l2_byte: unknown 
 refused typo4 '"sms": 14, "latencies": {"dramm": 400}' 'latencies.dramm: unknown key (did you mean "dram"?)'
 refused typo5 '"sms": 14, "models": {"hong_kim": {"mem_ld": 420}}' 'models.hong_kim: unknown key (did you mean "hong-kim"?)'
 refused colour '"sms": 14, "colour": "green"' 'colour: unknown key (docs/gpu-schema.md lists the keys)'
+refused typo6 '"sms": 14, "models": {"hong-kim": {"issue_cycle": 4}}' \
+  'models.hong-kim.issue_cycle: unknown parameter of model '"'"'hong-kim'"'"' (did you mean "issue_cycles"?)'
 # a table for a model of one's own (a name far from every model's) still loads
 gpu own '"sms": 14, "models": {"my-model": {"x": 1}}'
 run "$WS" occupancy --gpu "$TMP/own.json" --threads 256

@@ -39,12 +39,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         abort();
       ws_diag_free(&od);
     }
-    for (const cJSON *m = g->models ? g->models->child : NULL; m; m = m->next)
-      for (const cJSON *p = m->child; p && m->string; p = p->next) {
-        double v;
-        if (p->string && ws_gpu_param(g, m->string, p->string, &v, NULL) == WS_OK && !isfinite(v))
-          abort();
-      }
+    /* every typed parameter a number (NaN = absent), and the GPU writes out */
+    for (int i = 0; i < WS_GP_COUNT; i++)
+      if (isinf(g->params[i].value) || (g->params[i].origin == WS_GP_DERIVED && !(g->params[i].value > 0)))
+        abort();
+    char *out = ws_gpu_to_json(g);
+    cJSON *back = out ? cJSON_Parse(out) : NULL;
+    if (!back) abort();
+    cJSON_Delete(back);
+    free(out);
   }
   ws_gpu_free(g);
   ws_diag_free(&d);

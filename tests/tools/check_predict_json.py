@@ -84,9 +84,16 @@ def check(doc, name):
             sec, key = path.split(".")
             if key not in p.get(sec, {}):
                 err(f"profile.{path}: missing")
-        for sec in ("instruction_mix", "sampling", "caches", "profiler", "kothapalli"):
+        for sec in ("instruction_mix", "sampling", "caches", "profiler", "warp_mix"):
             if not isinstance(p.get(sec), dict):
                 err(f"profile.{sec}: expected an object")
+        # The profiler writes no model's section (docs/profile.md).
+        for sec in ("kothapalli", "luo_suda"):
+            if sec in p:
+                err(f"profile.{sec}: a model's section written by the profiler")
+        wm = p.get("warp_mix", {})
+        if not isinstance(wm.get("heaviest_warps"), list) or not wm.get("heaviest_warps"):
+            err("profile.warp_mix.heaviest_warps: expected a non-empty array")
     if not isinstance(doc.get("floors"), dict):
         err("floors: expected an object (docs/models/floors.md)")
     res = doc.get("results")

@@ -13,42 +13,48 @@
 #include "warpsight/advise.h"
 #include "warpsight/report.h"
 
-static void add(ws_model_result *r, const char *name, double v) {
-  assert_int_equal(ws_model_term_add(r, name, v, "", ""), WS_OK);
+static void add(ws_model_result *r, ws_term_id id, double v) {
+  assert_int_equal(ws_model_term_add(r, id, v), WS_OK);
 }
 
 static ws_model_result gpuperf(double tcomp, double tmem, double tovl) {
   ws_model_result r = WS_MODEL_RESULT_INIT;
   r.model = "gpuperf";
-  add(&r, "t_comp", tcomp);
-  add(&r, "t_mem", tmem);
-  add(&r, "t_overlap", tovl);
-  add(&r, "t_exec", tcomp + tmem - tovl);
-  add(&r, "b_itilp", 9000);
-  add(&r, "b_serial", 300);
-  add(&r, "b_fp", 10000);
-  add(&r, "b_memlp", 14000);
+  add(&r, WS_TERM_GPUPERF_T_COMP, tcomp);
+  add(&r, WS_TERM_GPUPERF_T_MEM, tmem);
+  add(&r, WS_TERM_GPUPERF_T_OVERLAP, tovl);
+  add(&r, WS_TERM_GPUPERF_T_EXEC, tcomp + tmem - tovl);
+  add(&r, WS_TERM_GPUPERF_B_ITILP, 9000);
+  add(&r, WS_TERM_GPUPERF_B_SERIAL, 300);
+  add(&r, WS_TERM_GPUPERF_B_FP, 10000);
+  add(&r, WS_TERM_GPUPERF_B_MEMLP, 14000);
   r.cycles = tcomp + tmem - tovl;
+  /* the zone as the model sets it (Figure 4) */
+  assert_int_equal(ws_model_set_case(&r, ws_model_gpuperf_memory_bound(tcomp, tmem)
+                                             ? WS_BOUND_GPUPERF_MEMORY
+                                             : WS_BOUND_GPUPERF_COMPUTE,
+                                     "zone"),
+                   WS_OK);
   return r;
 }
 
 static ws_model_result transit(void) {
   ws_model_result r = WS_MODEL_RESULT_INIT;
   r.model = "transit";
-  add(&r, "n", 1024);
-  add(&r, "k_eq", 492.25);
-  add(&r, "ms_throughput", 2.86);
-  add(&r, "cs_throughput", 22.9);
-  add(&r, "bound", 0);
-  ws_model_set_labels(&r, "thread bound", "too few threads");
+  add(&r, WS_TERM_TRANSIT_N, 1024);
+  add(&r, WS_TERM_TRANSIT_K_EQ, 492.25);
+  add(&r, WS_TERM_TRANSIT_MS_THROUGHPUT, 2.86);
+  add(&r, WS_TERM_TRANSIT_CS_THROUGHPUT, 22.9);
+  add(&r, WS_TERM_TRANSIT_BOUND, 0);
+  assert_int_equal(ws_model_set_case(&r, WS_BOUND_TRANSIT_THREAD, "thread bound"), WS_OK);
   r.cycles = 1000;
   return r;
 }
 
-static ws_model_result labelled(const char *model, const char *c, const char *l) {
+static ws_model_result labelled(const char *model, const char *c, ws_model_bound b) {
   ws_model_result r = WS_MODEL_RESULT_INIT;
   r.model = model;
-  ws_model_set_labels(&r, c, l);
+  assert_int_equal(ws_model_set_case(&r, b, c), WS_OK);
   r.cycles = 1000;
   return r;
 }
@@ -57,11 +63,12 @@ static void ranked(void **state) {
   (void)state;
   ws_model_result g = gpuperf(40000, 30000, 20000);
   ws_model_result t = transit();
-  ws_model_result h = labelled("hong-kim", "memory-bound: CWP >= MWP (eq. 23)", "memory");
-  ws_model_result rl = labelled("roofline", "memory-bound", "DRAM bandwidth");
-  add(&rl, "arithmetic_intensity", 2);
-  add(&rl, "ridge_point", 7.16);
-  add(&rl, "attainable_gflops", 288);
+  ws_model_result h = labelled("hong-kim", "memory-bound: CWP >= MWP (eq. 23)",
+                                 WS_BOUND_HONG_KIM_MEMORY_DEPARTURE);
+  ws_model_result rl = labelled("roofline", "memory-bound", WS_BOUND_ROOFLINE_MEMORY);
+  add(&rl, WS_TERM_ROOFLINE_ARITHMETIC_INTENSITY, 2);
+  add(&rl, WS_TERM_ROOFLINE_RIDGE_POINT, 7.16);
+  add(&rl, WS_TERM_ROOFLINE_ATTAINABLE_GFLOPS, 288);
   /* Given in an order unlike the ranking. */
   const ws_model_result *in[] = {&h, &rl, &t, &g, NULL};
   ws_advice a = WS_ADVICE_INIT;
@@ -142,7 +149,7 @@ static void one_bottleneck_rule(void **state) {
 static void without_gpuperf(void **state) {
   (void)state;
   ws_model_result t = transit();
-  ws_model_result failed = labelled("gpuperf", "x", "y");
+  ws_model_result failed = labelled("gpuperf", "x", WS_BOUND_GPUPERF_COMPUTE);
   failed.cycles = NAN;
   const ws_model_result *in[] = {&failed, &t};
   ws_advice a = WS_ADVICE_INIT;
@@ -170,7 +177,7 @@ static void warpsight_first(void **state) {
   (void)state;
   ws_model_result g = gpuperf(30000, 50000, 5000);
   ws_model_result w = labelled("warpsight", "latency-bound (97% of the overlapped time)",
-                               "latency: the warps' dependency paths are not hidden");
+                               WS_BOUND_WARPSIGHT_LATENCY);
   const ws_model_result *in[] = {&g, &w};
   ws_advice a = WS_ADVICE_INIT;
   ws_diag d = WS_DIAG_INIT;
@@ -194,15 +201,16 @@ static void negative_benefit(void **state) {
   (void)state;
   ws_model_result g = WS_MODEL_RESULT_INIT;
   g.model = "gpuperf";
-  add(&g, "t_comp", 40000);
-  add(&g, "t_mem", 30000);
-  add(&g, "t_overlap", 20000);
-  add(&g, "t_exec", 50000);
-  add(&g, "b_itilp", 9000);
-  add(&g, "b_serial", 300);
-  add(&g, "b_fp", -1200);
-  add(&g, "b_memlp", 14000);
+  add(&g, WS_TERM_GPUPERF_T_COMP, 40000);
+  add(&g, WS_TERM_GPUPERF_T_MEM, 30000);
+  add(&g, WS_TERM_GPUPERF_T_OVERLAP, 20000);
+  add(&g, WS_TERM_GPUPERF_T_EXEC, 50000);
+  add(&g, WS_TERM_GPUPERF_B_ITILP, 9000);
+  add(&g, WS_TERM_GPUPERF_B_SERIAL, 300);
+  add(&g, WS_TERM_GPUPERF_B_FP, -1200);
+  add(&g, WS_TERM_GPUPERF_B_MEMLP, 14000);
   g.cycles = 50000;
+  assert_int_equal(ws_model_set_case(&g, WS_BOUND_GPUPERF_COMPUTE, "compute bound"), WS_OK);
   const ws_model_result *in[] = {&g};
   ws_advice a = WS_ADVICE_INIT;
   ws_diag d = WS_DIAG_INIT;

@@ -46,8 +46,8 @@ static int teardown(void **state) {
   return 0;
 }
 
-static void add(ws_model_result *r, const char *name, double v) {
-  assert_int_equal(ws_model_term_add(r, name, v, "", ""), WS_OK);
+static void add(ws_model_result *r, ws_term_id id, double v) {
+  assert_int_equal(ws_model_term_add(r, id, v), WS_OK);
 }
 
 /* Checks PATH.png (signature, > 8 KB) and PATH.svg (> 8 KB, every label). */
@@ -83,16 +83,18 @@ static void check_files(const char *base, const char *const *labels) {
 static ws_model_result gpuperf(void) {
   ws_model_result r = WS_MODEL_RESULT_INIT;
   r.model = "gpuperf";
-  add(&r, "t_comp", 30000);
-  add(&r, "t_mem", 40000);
-  add(&r, "t_overlap", 20000);
-  add(&r, "t_fp", 8000);
-  add(&r, "t_mem_min", 6000);
-  add(&r, "b_itilp", 9000);
-  add(&r, "b_serial", 3000);
-  add(&r, "b_fp", 10000);
-  add(&r, "b_memlp", 14000);
+  add(&r, WS_TERM_GPUPERF_T_COMP, 30000);
+  add(&r, WS_TERM_GPUPERF_T_MEM, 40000);
+  add(&r, WS_TERM_GPUPERF_T_OVERLAP, 20000);
+  add(&r, WS_TERM_GPUPERF_T_FP, 8000);
+  add(&r, WS_TERM_GPUPERF_T_MEM_MIN, 6000);
+  add(&r, WS_TERM_GPUPERF_B_ITILP, 9000);
+  add(&r, WS_TERM_GPUPERF_B_SERIAL, 3000);
+  add(&r, WS_TERM_GPUPERF_B_FP, 10000);
+  add(&r, WS_TERM_GPUPERF_B_MEMLP, 14000);
   r.cycles = 50000;
+  /* T_mem > T_comp: the model's zone (Figure 4) */
+  assert_int_equal(ws_model_set_case(&r, WS_BOUND_GPUPERF_MEMORY, "memory bound"), WS_OK);
   return r;
 }
 
@@ -149,15 +151,15 @@ static void clustered_labels(void **state) {
   if (!ws_chart_available()) return;
   ws_model_result r = WS_MODEL_RESULT_INIT;
   r.model = "gpuperf";
-  add(&r, "t_comp", 30000);
-  add(&r, "t_mem", 40000);
-  add(&r, "t_overlap", 20000);
-  add(&r, "t_fp", 8000);
-  add(&r, "t_mem_min", 6000);
-  add(&r, "b_itilp", 40);
-  add(&r, "b_serial", 30);
-  add(&r, "b_fp", 50);
-  add(&r, "b_memlp", 14000);
+  add(&r, WS_TERM_GPUPERF_T_COMP, 30000);
+  add(&r, WS_TERM_GPUPERF_T_MEM, 40000);
+  add(&r, WS_TERM_GPUPERF_T_OVERLAP, 20000);
+  add(&r, WS_TERM_GPUPERF_T_FP, 8000);
+  add(&r, WS_TERM_GPUPERF_T_MEM_MIN, 6000);
+  add(&r, WS_TERM_GPUPERF_B_ITILP, 40);
+  add(&r, WS_TERM_GPUPERF_B_SERIAL, 30);
+  add(&r, WS_TERM_GPUPERF_B_FP, 50);
+  add(&r, WS_TERM_GPUPERF_B_MEMLP, 14000);
   r.cycles = 50000;
   char base[128];
   snprintf(base, sizeof base, "%s/benefit", dir);
@@ -174,15 +176,15 @@ static void clustered_labels(void **state) {
   /* A negative benefit in the legend. */
   r = (ws_model_result)WS_MODEL_RESULT_INIT;
   r.model = "gpuperf";
-  add(&r, "t_comp", 30000);
-  add(&r, "t_mem", 40000);
-  add(&r, "t_overlap", 20000);
-  add(&r, "t_fp", 8000);
-  add(&r, "t_mem_min", 6000);
-  add(&r, "b_itilp", 9000);
-  add(&r, "b_serial", 3000);
-  add(&r, "b_fp", -10000);
-  add(&r, "b_memlp", 14000);
+  add(&r, WS_TERM_GPUPERF_T_COMP, 30000);
+  add(&r, WS_TERM_GPUPERF_T_MEM, 40000);
+  add(&r, WS_TERM_GPUPERF_T_OVERLAP, 20000);
+  add(&r, WS_TERM_GPUPERF_T_FP, 8000);
+  add(&r, WS_TERM_GPUPERF_T_MEM_MIN, 6000);
+  add(&r, WS_TERM_GPUPERF_B_ITILP, 9000);
+  add(&r, WS_TERM_GPUPERF_B_SERIAL, 3000);
+  add(&r, WS_TERM_GPUPERF_B_FP, -10000);
+  add(&r, WS_TERM_GPUPERF_B_MEMLP, 14000);
   r.cycles = 50000;
   assert_ok_diag(ws_chart_benefit(base, &r, &d), &d);
   assert_ok_diag(ws_read_file(&svg, NULL, p, &d), &d);
@@ -202,15 +204,15 @@ static void transit(void **state) {
   assert_ok_diag(ws_model_transit_solve(&eq, &tp, &d), &d);
   ws_model_result r = WS_MODEL_RESULT_INIT;
   r.model = "transit";
-  add(&r, "n", tp.n);
-  add(&r, "z_ops_per_byte", tp.z_ops_per_byte);
-  add(&r, "delta_threads", tp.k_delta);
-  add(&r, "delta_gbs", tp.r);
-  add(&r, "pi_threads", tp.m);
-  add(&r, "pi_value", tp.p);
-  add(&r, "k_eq", eq.k);
-  add(&r, "ms_throughput", eq.ms_gbs);
-  ws_model_set_labels(&r, "thread bound", ws_model_transit_direction(eq.bound));
+  add(&r, WS_TERM_TRANSIT_N, tp.n);
+  add(&r, WS_TERM_TRANSIT_Z_OPS_PER_BYTE, tp.z_ops_per_byte);
+  add(&r, WS_TERM_TRANSIT_DELTA_THREADS, tp.k_delta);
+  add(&r, WS_TERM_TRANSIT_DELTA_GBS, tp.r);
+  add(&r, WS_TERM_TRANSIT_PI_THREADS, tp.m);
+  add(&r, WS_TERM_TRANSIT_PI_VALUE, tp.p);
+  add(&r, WS_TERM_TRANSIT_K_EQ, eq.k);
+  add(&r, WS_TERM_TRANSIT_MS_THROUGHPUT, eq.ms_gbs);
+  ws_model_set_case(&r, ws_model_transit_bound(eq.bound), "thread bound");
   r.cycles = 1;
   char base[128];
   snprintf(base, sizeof base, "%s/transit", dir);
@@ -236,12 +238,12 @@ static void roofline(void **state) {
   (void)state;
   ws_model_result r = WS_MODEL_RESULT_INIT;
   r.model = "roofline";
-  add(&r, "arithmetic_intensity", 2);
-  add(&r, "peak_gflops", 1030.4);
-  add(&r, "bandwidth_gbs", 144);
-  add(&r, "ridge_point", 1030.4 / 144);
-  add(&r, "attainable_gflops", 288);
-  ws_model_set_labels(&r, "memory-bound", "DRAM bandwidth");
+  add(&r, WS_TERM_ROOFLINE_ARITHMETIC_INTENSITY, 2);
+  add(&r, WS_TERM_ROOFLINE_PEAK_GFLOPS, 1030.4);
+  add(&r, WS_TERM_ROOFLINE_BANDWIDTH_GBS, 144);
+  add(&r, WS_TERM_ROOFLINE_RIDGE_POINT, 1030.4 / 144);
+  add(&r, WS_TERM_ROOFLINE_ATTAINABLE_GFLOPS, 288);
+  ws_model_set_case(&r, WS_BOUND_ROOFLINE_MEMORY, "memory-bound");
   r.cycles = 1;
   char base[128];
   snprintf(base, sizeof base, "%s/roofline", dir);
@@ -282,14 +284,14 @@ static void errors(void **state) {
   assert_ok_diag(ws_model_transit_solve(&eq, &tp, &d), &d);
   ws_model_result t = WS_MODEL_RESULT_INIT;
   t.model = "transit";
-  add(&t, "n", tp.n);
-  add(&t, "z_ops_per_byte", INFINITY);
-  add(&t, "delta_threads", tp.k_delta);
-  add(&t, "delta_gbs", tp.r);
-  add(&t, "pi_threads", tp.m);
-  add(&t, "pi_value", tp.p);
-  add(&t, "k_eq", eq.k);
-  add(&t, "ms_throughput", eq.ms_gbs);
+  add(&t, WS_TERM_TRANSIT_N, tp.n);
+  add(&t, WS_TERM_TRANSIT_Z_OPS_PER_BYTE, INFINITY);
+  add(&t, WS_TERM_TRANSIT_DELTA_THREADS, tp.k_delta);
+  add(&t, WS_TERM_TRANSIT_DELTA_GBS, tp.r);
+  add(&t, WS_TERM_TRANSIT_PI_THREADS, tp.m);
+  add(&t, WS_TERM_TRANSIT_PI_VALUE, tp.p);
+  add(&t, WS_TERM_TRANSIT_K_EQ, eq.k);
+  add(&t, WS_TERM_TRANSIT_MS_THROUGHPUT, eq.ms_gbs);
   char base[128];
   snprintf(base, sizeof base, "%s/transit", dir);
   assert_ok_diag(ws_chart_transit(base, &t, &d), &d);

@@ -84,10 +84,180 @@ static void apply_rules(void **state) {
   ws_profile_free(p);
 }
 
+/* Maximum ILP, GPUPerf (Sim et al. PPoPP'12) on every-input with blocks of
+ * one warp and one block per SM, so N = 1 warp on the A100 (fp_lat 4,
+ * simd_width 64: 'warpsight gpu a100').  With N = 1, CWP = min(CWP_full, 1)
+ * = 1 and MWP = min(avg_DRAM_lat / delta, MWP_peak_bw, 1) = 1 (the first
+ * two are ~184 and far above 1), so zeta = 1, f_overlap = (N - zeta) / N = 0
+ * and T_overlap = 0 (16, 17); MWP_cp = min(max(1, CWP - 1), MWP) = 1 and
+ * ITMLP = MLP (14), so T_mem (11) does not move.  O_sync (7, 8) and O_SFU
+ * (9, 10) do not read ILP; O_CFdiv and O_bank are 0 here.  What moves is
+ * W_parallel (3): ITILP = min(ILP x N, ITILP_max) (4) goes from 1.5 x 1 to
+ * ITILP_max = fp_lat / (warp_size / simd_width) = 4 / (32 / 64) = 8 (5), the
+ * counterfactual's ILP being the warp's 256 instructions.  The saving is
+ *   #insts x per_sm x avg_inst_lat x (1 / 1.5 - 1 / 8)           (= B_itilp, 20)
+ *   = 252 x (140 / 108) x 4 x 0.5416667 = 707.78 cycles
+ * (#insts = comp 200 + mem 56 - SFU 4 = 252, Table 2; per_sm = 140 warps
+ * over 108 SMs). */
+static void gpuperf_max_ilp(void **state) {
+  (void)state;
+  ws_profile *p = load_profile();
+  ws_gpu *g = load_gpu("a100");
+  ws_profile q = *p;
+  q.block[0] = 32;
+  q.threads_per_block = 32;
+  q.f.active_blocks_per_sm = 1;
+  ws_diag d = WS_DIAG_INIT;
+  double base, cf;
+  assert_int_equal(ws_advise_cf_saving(&base, &cf, "gpuperf", &q, g, WS_CF_ILP, &d), WS_OK);
+  double hand = 252 * (140.0 / 108) * 4 * (1 / 1.5 - 1 / 8.0);
+  assert_true(fabs(hand - 707.78) < 0.01);
+  assert_true(fabs((base - cf) - hand) < 1e-6 * hand);
+  /* Hong & Kim reads no ILP: nothing to save, and the profile did change */
+  assert_int_equal(ws_advise_cf_saving(&base, &cf, "hong-kim", &q, g, WS_CF_ILP, &d), WS_OK);
+  assert_true(base == cf);
+  ws_profile_fields f = p->f;
+  assert_int_equal(ws_advise_cf_apply(&f, WS_CF_ILP), 1);
+  assert_true(f.ilp == 256);
+  assert_int_equal(ws_advise_cf_apply(&f, WS_CF_ILP), 0); /* at its maximum already */
+  f.path_cycles = 900, f.path_mem_loads = 4;
+  assert_int_equal(ws_advise_cf_apply(&f, WS_CF_ILP), 1);
+  assert_true(f.path_cycles == 256 && f.path_mem_loads == 1);
+  /* replays and serialized shared atomics keep their issue slots */
+  f.path_cycles = 900, f.bank_conflict_replays = 30, f.shared_atomic_insts = 4, f.shared_atomic_serial = 104;
+  assert_int_equal(ws_advise_cf_apply(&f, WS_CF_ILP), 1);
+  assert_true(f.path_cycles == 256 + 30 + 100);
+  ws_diag_free(&d);
+  ws_gpu_free(g);
+  ws_profile_free(p);
+}
+
+/* Maximum occupancy, Hong & Kim (ISCA'09) on every-input with a grid of
+ * 864 blocks (8 per SM of the A100's 108) on the A100: mem_ld 575,
+ * departure delays 3.133736 (uncoal.) and 12.534945 (coal.), issue_cycles
+ * 0.5 ('warpsight gpu a100').  The profile gives 2 blocks of 8 warps per
+ * SM; registers and shared memory not limiting, CC 8.0 allows 64 warps and
+ * 32 blocks: 8 blocks of 8 warps, N = 64, and the grid gives 8 per SM.
+ *   Comp_cycles = 0.5 x 256 = 128 (19); Comp_p = 128 / 56 (2)
+ *   Mem_L_uncoal = 575 + 7 x 3.133736 = 596.936 (10); Mem_L_coal = 575 (11)
+ *   Mem_L = 596.936 x 6/56 + 575 x 50/56 = 577.350 (12)
+ *   departure_delay = 3.133736 x 8 x 6/56 + 12.534945 x 50/56 = 13.878 (15)
+ *   MWP_without_BW_full = 577.350 / 13.878 = 41.60 (16)
+ *   MWP_peak_BW = 1555 / (1.41 x 128 / 577.350 x 108) = 46.06 (6, 7)
+ *   Mem_cycles = 596.936 x 6 + 575 x 50 = 32331.6 (18)
+ *   CWP_full = (32331.6 + 128) / 128 = 253.6 (8)
+ * Base, N = 16, #Rep = 864 / (2 x 108) = 4: MWP = min(41.60, 46.06, 16) = 16
+ * and CWP = 16 = N, so eq. 22:
+ *   (32331.6 + 128 + Comp_p x 15) x 4 = 129975.5; synch (26) 13.878 x 15 x 2
+ *   x 2 x 4 = 3330.7
+ * Maximum occupancy, N = 64, #Rep = 1: MWP = 41.60 < CWP = 64, eq. 23:
+ *   32331.6 x 64 / 41.602 + Comp_p x 40.602 = 49831.5; synch 13.878 x 40.602 x
+ *   2 x 8 x 1 = 9015.6
+ * Saving = 133306.3 - 58847.0 = 74459.3 cycles. */
+static void hong_kim_max_occupancy(void **state) {
+  (void)state;
+  ws_profile *p = load_profile();
+  ws_gpu *g = load_gpu("a100");
+  ws_profile q = *p;
+  q.grid[0] = 864;
+  q.blocks = 864;
+  const double dd_u = 3.133736334, dd_c = 12.53494534, comp = 0.5 * 256, comp_p = comp / 56;
+  const double ml_u = 575 + 7 * dd_u, ml = ml_u * 6 / 56 + 575 * 50.0 / 56;
+  const double dd = dd_u * 8 * 6 / 56 + dd_c * 50 / 56, mwp_full = ml / dd;
+  const double peak = 1555 / (1.41 * 128 / ml * 108), mem = ml_u * 6 + 575 * 50;
+  assert_true(fabs(mwp_full - 41.60) < 0.01 && peak > mwp_full && (mem + comp) / comp > 64);
+  double base_h = (mem + comp + comp_p * 15) * 4 + dd * 15 * 2 * 2 * 4;
+  double cf_h = mem * 64 / mwp_full + comp_p * (mwp_full - 1) + dd * (mwp_full - 1) * 2 * 8 * 1;
+  assert_true(fabs(base_h - 133306.3) < 0.1 && fabs(cf_h - 58847.0) < 0.1);
+  assert_true(fabs((base_h - cf_h) - 74459.3) < 0.1);
+  ws_diag d = WS_DIAG_INIT;
+  double base, cf;
+  assert_int_equal(ws_advise_cf_saving(&base, &cf, "hong-kim", &q, g, WS_CF_OCCUPANCY, &d), WS_OK);
+  assert_true(fabs(base - base_h) < 1e-6 * base_h);
+  assert_true(fabs((base - cf) - (base_h - cf_h)) < 1e-6 * base_h);
+  /* the 140-block grid gives an SM 2 blocks at most: nothing to gain */
+  assert_int_equal(ws_advise_cf_saving(&base, &cf, "hong-kim", p, g, WS_CF_OCCUPANCY, &d), WS_EMISSING);
+  /* fields alone cannot say: occupancy needs the GPU and the launch */
+  ws_profile_fields f = q.f;
+  assert_int_equal(ws_advise_cf_apply(&f, WS_CF_OCCUPANCY), 0);
+  assert_int_equal(ws_advise_cf_apply_launch(&q, g, WS_CF_OCCUPANCY, &d), 1);
+  assert_true(q.f.active_blocks_per_sm == 8);
+  assert_string_equal(ws_advise_cf_name(WS_CF_OCCUPANCY), "maximum occupancy");
+  ws_diag_free(&d);
+  ws_gpu_free(g);
+  ws_profile_free(p);
+}
+
+/* Perfect coalescing counts transactions in the GPU's own unit
+ * (gpuperf.transaction_bytes): on the A100, 32-B sectors, so a request
+ * moving 128 bytes in 4 sectors is perfectly coalesced already -- nothing to
+ * save (before the fix, 4 fell to 1 "per 128 bytes" and every model saw a
+ * saving); on the C2075, 128-B lines, 1.5 lines per 128-byte request fall to
+ * ceil(128 / 128) = 1. */
+static void coalescing_in_the_gpus_unit(void **state) {
+  (void)state;
+  ws_profile *p = load_profile();
+  ws_gpu *a100 = load_gpu("a100"), *c2075 = load_gpu("c2075");
+  ws_diag d = WS_DIAG_INIT;
+  ws_profile q = *p;
+  q.f.coal_mem_insts = 56, q.f.uncoal_mem_insts = 0, q.f.avg_trans_warp = 4;
+  double base, cf;
+  assert_int_equal(ws_advise_cf_saving(&base, &cf, "warpsight", &q, a100, WS_CF_COALESCING, &d), WS_EMISSING);
+  assert_int_equal(ws_advise_cf_saving(&base, &cf, "gpuperf", &q, a100, WS_CF_COALESCING, &d), WS_EMISSING);
+  q.f.avg_trans_warp = 9; /* 9 sectors for 128 bytes: 4 would do */
+  q.f.l2_sectors_per_warp = 90;
+  assert_int_equal(ws_advise_cf_apply_launch(&q, a100, WS_CF_COALESCING, &d), 1);
+  assert_true(q.f.avg_trans_warp == 4 && fabs(q.f.l2_sectors_per_warp - 40) < 1e-12);
+  q = *p; /* every-input: 1.5 transactions per 128-byte request */
+  assert_int_equal(ws_advise_cf_apply_launch(&q, c2075, WS_CF_COALESCING, &d), 1);
+  assert_true(q.f.avg_trans_warp == 1 && q.f.uncoal_mem_insts == 0);
+  ws_profile_fields f = p->f; /* without the GPU, the unit is unknown */
+  assert_int_equal(ws_advise_cf_apply(&f, WS_CF_COALESCING), 1);
+  assert_true(f.avg_trans_warp == 1.5);
+  ws_diag_free(&d);
+  ws_gpu_free(a100);
+  ws_gpu_free(c2075);
+  ws_profile_free(p);
+}
+
+/* No divergence, Hong & Kim on every-input with 10 extra warp instructions
+ * of divergence per warp, on the A100.  They are part of comp_insts (the
+ * issue slots lost to idle lanes, docs/profile.md), so without divergence
+ * #Total_insts falls from 256 to 246: Comp_cycles = 0.5 x 256 = 128 -> 123
+ * (19), Comp_p = Comp_cycles / 56 (2).  MWP = CWP = N = 16 before and after
+ * (CWP_full = (32331.6 + 123) / 123 > 16), so eq. 22 both times and
+ * synch_cost (26) does not move:
+ *   saving = (5 + 5 / 56 x 15) x #Rep, #Rep = 140 / (2 x 108)
+ *          = 6.33929 x 0.648148 = 4.10880 cycles
+ * (before the fix comp_insts kept them: a saving of 0). */
+static void hong_kim_no_divergence(void **state) {
+  (void)state;
+  ws_profile *p = load_profile();
+  ws_gpu *g = load_gpu("a100");
+  ws_profile q = *p;
+  q.f.divergent_extra_insts = 10;
+  ws_diag d = WS_DIAG_INIT;
+  double base, cf;
+  assert_int_equal(ws_advise_cf_saving(&base, &cf, "hong-kim", &q, g, WS_CF_DIVERGENCE, &d), WS_OK);
+  double hand = (5 + 5.0 / 56 * 15) * (140.0 / 216);
+  assert_true(fabs(hand - 4.10880) < 1e-5);
+  assert_true(fabs((base - cf) - hand) < 1e-6 * hand);
+  ws_profile_fields f = q.f;
+  assert_int_equal(ws_advise_cf_apply(&f, WS_CF_DIVERGENCE), 1);
+  assert_true(f.comp_insts == 190 && f.divergent_extra_insts == 0);
+  ws_diag_free(&d);
+  ws_gpu_free(g);
+  ws_profile_free(p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(hong_kim_no_barriers),
       cmocka_unit_test(apply_rules),
+      cmocka_unit_test(gpuperf_max_ilp),
+      cmocka_unit_test(hong_kim_max_occupancy),
+      cmocka_unit_test(coalescing_in_the_gpus_unit),
+      cmocka_unit_test(hong_kim_no_divergence),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

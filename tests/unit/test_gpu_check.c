@@ -90,6 +90,11 @@ static void model_params_positive(void **s) {
           "models.transit.pi_sp_threads: expected a positive integer, got 576.5");
   refused("\"models\":{\"luo-suda\":{\"a\":{\"value\":\"three\",\"source\":\"x\"}}}",
           "models.luo-suda.a: expected a number");
+  /* A key gpu_params.def does not declare, of a model it knows: a typo. */
+  refused("\"models\":{\"hong-kim\":{\"mem_LD\":{\"value\":400,\"source\":\"x\"}}}",
+          "bad.json: error: models.hong-kim.mem_LD: unknown parameter of model 'hong-kim'");
+  refused("\"models\":{\"luo-suda\":{\"inst_costs\":{\"mad.int_reg\":{\"value\":4,\"source\":\"x\"}}}}",
+          "models.luo-suda.inst_costs.mad.int_reg: unknown parameter");
   /* Another model's table: only finite and non-negative. */
   refused("\"models\":{\"mine\":{\"k\":-2}}", "models.mine.k: expected a non-negative number");
 }

@@ -64,10 +64,17 @@ static const board boards[] = {
     {"rtx5090", 12, 0, 170, 128, 2.407, 1792.0, "pocketmags.com"},
 };
 
+/* The source of a top-level fact, as the serialiser writes the GPU. */
 static const char *source_of(const ws_gpu *g, const char *key) {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(g->root, key);
+  static char buf[1024];
+  char *text = ws_gpu_to_json(g);
+  cJSON *root = text ? cJSON_Parse(text) : NULL;
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
   const cJSON *s = v ? cJSON_GetObjectItemCaseSensitive(v, "source") : NULL;
-  return cJSON_IsString(s) ? s->valuestring : "";
+  snprintf(buf, sizeof buf, "%s", cJSON_IsString(s) ? s->valuestring : "");
+  cJSON_Delete(root);
+  free(text);
+  return buf;
 }
 
 /* 1 if `src` contains one of the '|'-separated pieces of `any`. */

@@ -64,7 +64,7 @@ static ws_model_result run(const char *body, const char *gjson, size_t *warnings
   return res;
 }
 
-#define T(name) ws_model_term_get(&r, name)
+#define T(id) ws_model_term_value(&r, WS_TERM_GPUPERF_##id)
 
 /*
  * ζ = 1 (CWP <= MWP), ITILP at ITILP_max, F_SFU clamped at 0, two-level hit
@@ -112,41 +112,41 @@ static void zeta1_itilp_max_fsfu0(void **state) {
   size_t warnings = 99;
   ws_model_result r = run(case_a, gpu_json, &warnings);
   assert_int_equal(warnings, 0);
-  assert_close(T("insts"), 200, 0);
-  assert_close(T("n"), 24, 0);
-  assert_close(T("itilp_max"), 18, 1e-12);
-  assert_close(T("itilp"), 18, 1e-12);
-  assert_close(T("w_parallel"), 9600, 1e-9);
-  assert_close(T("f_sfu"), 0, 0);
-  assert_close(T("o_sfu"), 0, 0);
-  assert_close(T("avg_dram_lat"), 460, 1e-12);
-  assert_close(T("f_sync"), 588.8, 1e-9);
-  assert_close(T("o_sync"), 0, 0);
-  assert_close(T("t_comp"), 9600, 1e-9);
-  assert_close(T("hit_lat"), 18, 1e-12); /* 41.5 with the weighted form */
-  assert_close(T("miss_ratio"), 0.25, 1e-12);
-  assert_close(T("amat"), 133, 1e-12);
-  assert_close(T("bw_per_warp"), 0.32, 1e-12);
-  assert_close(T("mwp_peak_bw"), 144 / 4.48, 1e-9);
-  assert_close(T("mwp"), 23, 1e-12);
-  assert_close(T("cwp"), 2.33, 1e-12);
-  assert_close(T("mwp_cp"), 1.33, 1e-12);
-  assert_close(T("itmlp"), 2.66, 1e-12);
-  assert_close(T("t_mem"), 9600, 1e-9);
-  assert_close(T("zeta"), 1, 0);
-  assert_close(T("t_overlap"), 9200, 1e-9);
-  assert_close(T("t_exec"), 10000, 1e-9);
+  assert_close(T(INSTS), 200, 0);
+  assert_close(T(N), 24, 0);
+  assert_close(T(ITILP_MAX), 18, 1e-12);
+  assert_close(T(ITILP), 18, 1e-12);
+  assert_close(T(W_PARALLEL), 9600, 1e-9);
+  assert_close(T(F_SFU), 0, 0);
+  assert_close(T(O_SFU), 0, 0);
+  assert_close(T(AVG_DRAM_LAT), 460, 1e-12);
+  assert_close(T(F_SYNC), 588.8, 1e-9);
+  assert_close(T(O_SYNC), 0, 0);
+  assert_close(T(T_COMP), 9600, 1e-9);
+  assert_close(T(HIT_LAT), 18, 1e-12); /* 41.5 with the weighted form */
+  assert_close(T(MISS_RATIO), 0.25, 1e-12);
+  assert_close(T(AMAT), 133, 1e-12);
+  assert_close(T(BW_PER_WARP), 0.32, 1e-12);
+  assert_close(T(MWP_PEAK_BW), 144 / 4.48, 1e-9);
+  assert_close(T(MWP), 23, 1e-12);
+  assert_close(T(CWP), 2.33, 1e-12);
+  assert_close(T(MWP_CP), 1.33, 1e-12);
+  assert_close(T(ITMLP), 2.66, 1e-12);
+  assert_close(T(T_MEM), 9600, 1e-9);
+  assert_close(T(ZETA), 1, 0);
+  assert_close(T(T_OVERLAP), 9200, 1e-9);
+  assert_close(T(T_EXEC), 10000, 1e-9);
   assert_close(r.cycles, 10000, 1e-9);
   assert_close(r.time_ms, 10000 / 1.15e6, 1e-15);
-  assert_close(T("t_fp"), 4800, 1e-9);
-  assert_close(T("t_mem_min"), 4600 / (144 / 4.48), 1e-9);
-  assert_close(T("t_mem_min"), 143.111111, 1e-5);
-  assert_close(T("b_itilp"), 0, 1e-9);
-  assert_close(T("b_serial"), 0, 0);
-  assert_close(T("b_fp"), 4800, 1e-9);
-  assert_close(T("b_memlp"), 256.888889, 1e-5);
+  assert_close(T(T_FP), 4800, 1e-9);
+  assert_close(T(T_MEM_MIN), 4600 / (144 / 4.48), 1e-9);
+  assert_close(T(T_MEM_MIN), 143.111111, 1e-5);
+  assert_close(T(B_ITILP), 0, 1e-9);
+  assert_close(T(B_SERIAL), 0, 0);
+  assert_close(T(B_FP), 4800, 1e-9);
+  assert_close(T(B_MEMLP), 256.888889, 1e-5);
   assert_non_null(strstr(r.case_label, "CWP <= MWP"));
-  assert_string_equal(r.limiter, "computation");
+  assert_int_equal(r.bound, WS_BOUND_GPUPERF_COMPUTE);
   ws_model_result_free(&r);
 }
 
@@ -193,37 +193,37 @@ static void zeta0_itilp_below_fsfu1(void **state) {
   size_t warnings = 0;
   ws_model_result r = run(case_b, gpu_json, &warnings);
   assert_int_equal(warnings, 1); /* parallelism.mlp absent */
-  assert_close(T("insts"), 24, 0);
-  assert_close(T("mlp"), 1, 0);
-  assert_close(T("itilp"), 16, 1e-12);
-  assert_close(T("w_parallel"), 864, 1e-9);
-  assert_close(T("f_sfu"), 1, 0);
-  assert_close(T("o_sfu"), 7680, 1e-9);
-  assert_close(T("o_cfdiv"), 144, 1e-9);
-  assert_close(T("o_bank"), 288, 1e-9);
-  assert_close(T("w_serial"), 8112, 1e-9);
-  assert_close(T("t_comp"), 8976, 1e-9);
-  assert_close(T("amat"), 498, 1e-12);
-  assert_close(T("hit_lat"), 18, 0);
-  assert_close(T("mwp_peak_bw"), 69120 / 2060.8, 1e-9);
-  assert_close(T("mwp"), 24, 1e-12);
-  assert_close(T("cwp"), 32, 1e-12);
-  assert_close(T("zeta"), 0, 0);
-  assert_close(T("f_overlap"), 1, 0);
-  assert_close(T("itmlp"), 24, 1e-12);
-  assert_close(T("t_mem"), 13280, 1e-9);
-  assert_close(T("t_overlap"), 8976, 1e-9);
+  assert_close(T(INSTS), 24, 0);
+  assert_close(T(MLP), 1, 0);
+  assert_close(T(ITILP), 16, 1e-12);
+  assert_close(T(W_PARALLEL), 864, 1e-9);
+  assert_close(T(F_SFU), 1, 0);
+  assert_close(T(O_SFU), 7680, 1e-9);
+  assert_close(T(O_CFDIV), 144, 1e-9);
+  assert_close(T(O_BANK), 288, 1e-9);
+  assert_close(T(W_SERIAL), 8112, 1e-9);
+  assert_close(T(T_COMP), 8976, 1e-9);
+  assert_close(T(AMAT), 498, 1e-12);
+  assert_close(T(HIT_LAT), 18, 0);
+  assert_close(T(MWP_PEAK_BW), 69120 / 2060.8, 1e-9);
+  assert_close(T(MWP), 24, 1e-12);
+  assert_close(T(CWP), 32, 1e-12);
+  assert_close(T(ZETA), 0, 0);
+  assert_close(T(F_OVERLAP), 1, 0);
+  assert_close(T(ITMLP), 24, 1e-12);
+  assert_close(T(T_MEM), 13280, 1e-9);
+  assert_close(T(T_OVERLAP), 8976, 1e-9);
   assert_close(r.cycles, 13280, 1e-9);
-  assert_close(T("t_fp"), 360, 1e-9);
-  assert_close(T("size_of_data"), 1146880, 0);
-  assert_close(T("t_mem_min"), 9159.111111, 1e-5);
-  assert_close(T("b_itilp"), 96, 1e-9);
-  assert_close(T("b_serial"), 8112, 1e-9);
-  assert_close(T("b_fp"), 408, 1e-9);
-  assert_close(T("b_memlp"), 0, 0);
+  assert_close(T(T_FP), 360, 1e-9);
+  assert_close(T(SIZE_OF_DATA), 1146880, 0);
+  assert_close(T(T_MEM_MIN), 9159.111111, 1e-5);
+  assert_close(T(B_ITILP), 96, 1e-9);
+  assert_close(T(B_SERIAL), 8112, 1e-9);
+  assert_close(T(B_FP), 408, 1e-9);
+  assert_close(T(B_MEMLP), 0, 0);
   assert_non_null(strstr(r.case_label, "CWP > MWP"));
   assert_non_null(strstr(r.case_label, "load_bytes_per_warp"));
-  assert_string_equal(r.limiter, "memory");
+  assert_int_equal(r.bound, WS_BOUND_GPUPERF_MEMORY);
   ws_model_result_free(&r);
 }
 
@@ -242,8 +242,8 @@ static void hit_latency_l2_first(void **state) {
       "\"transaction_bytes\":128}}}";
   size_t warnings = 99;
   ws_model_result r = run(case_a, kepler_like, &warnings);
-  assert_close(T("hit_lat"), 130, 0);
-  assert_close(T("amat"), 245, 1e-12);
+  assert_close(T(HIT_LAT), 130, 0);
+  assert_close(T(AMAT), 245, 1e-12);
   ws_model_result_free(&r);
 }
 
@@ -271,16 +271,16 @@ static void sync_one_warp(void **state) {
       "\"memory\":{\"avg_trans_warp\":1,\"miss_ratio\":1}",
       gpu_json, &warnings);
   assert_int_equal(warnings, 5);
-  assert_close(T("f_sync"), 2816, 1e-9);
-  assert_close(T("o_sync"), 2816, 1e-9);
-  assert_close(T("t_comp"), 2996, 1e-9);
-  assert_close(T("f_overlap"), 0, 0);
-  assert_close(T("t_overlap"), 0, 0);
-  assert_close(T("t_mem"), 458, 1e-9);
+  assert_close(T(F_SYNC), 2816, 1e-9);
+  assert_close(T(O_SYNC), 2816, 1e-9);
+  assert_close(T(T_COMP), 2996, 1e-9);
+  assert_close(T(F_OVERLAP), 0, 0);
+  assert_close(T(T_OVERLAP), 0, 0);
+  assert_close(T(T_MEM), 458, 1e-9);
   assert_close(r.cycles, 3454, 1e-9);
-  assert_close(T("b_itilp"), 170, 1e-9);
-  assert_close(T("b_serial"), 2816, 1e-9);
-  assert_close(T("b_fp"), 10, 1e-9);
+  assert_close(T(B_ITILP), 170, 1e-9);
+  assert_close(T(B_SERIAL), 2816, 1e-9);
+  assert_close(T(B_FP), 10, 1e-9);
   ws_model_result_free(&r);
 }
 
@@ -297,7 +297,7 @@ static void no_memory(void **state) {
       "\"bank_conflict_replays\":0},"
       "\"parallelism\":{\"ilp\":1,\"mlp\":1}",
       gpu_json, NULL);
-  assert_close(T("t_mem"), 0, 0);
+  assert_close(T(T_MEM), 0, 0);
   assert_close(r.cycles, 4800, 1e-9);
   ws_model_result_free(&r);
 }
@@ -453,10 +453,10 @@ static void itilp_saturation(void **state) {
       double expect = 100.0 * 48 * 18 / fmin(ilp * n, 18.0);
       assert_close(r.cycles, expect, 1e-9);
       if (ilp * n >= 18) {
-        assert_close(T("b_itilp"), 0, 1e-9);
+        assert_close(T(B_ITILP), 0, 1e-9);
         assert_close(r.cycles, 4800, 1e-9);
       } else {
-        assert_true(T("b_itilp") > 0);
+        assert_true(T(B_ITILP) > 0);
       }
       ws_model_result_free(&r);
     }
@@ -479,10 +479,10 @@ static void sfu_hidden_at_one_per_eight(void **state) {
   const double sfu[] = {1, 2, 4}, f[] = {0, 0.125, 0.375}, o[] = {0, 96, 576};
   for (int i = 0; i < 3; i++) {
     ws_model_result r = compute_kernel(24, 1, 8, sfu[i]);
-    assert_close(T("w_parallel"), 384, 1e-9);
-    assert_close(T("f_sfu"), f[i], 1e-12);
-    assert_close(T("o_sfu"), o[i], 1e-9);
-    assert_close(T("b_serial"), o[i], 1e-9);
+    assert_close(T(W_PARALLEL), 384, 1e-9);
+    assert_close(T(F_SFU), f[i], 1e-12);
+    assert_close(T(O_SFU), o[i], 1e-9);
+    assert_close(T(B_SERIAL), o[i], 1e-9);
     assert_close(r.cycles, 384 + o[i], 1e-9);
     ws_model_result_free(&r);
   }

@@ -52,7 +52,7 @@ static ws_model_result run(ws_profile *p, const char *gjson) {
   return res;
 }
 
-#define T(name) ws_model_term_get(&r, name)
+#define T(id) ws_model_term_value(&r, WS_TERM_HONG_KIM_##id)
 
 /* Table 2: the paper prints 50738 because it rounds MWP to 2.28 (and
  * BW_per_warp to 0.175) before the later steps.  Exactly:
@@ -64,15 +64,15 @@ static ws_model_result run(ws_profile *p, const char *gjson) {
 static void table2(void **state) {
   (void)state;
   ws_model_result r = run(mk(80, 128, 5, 27, 0, 6, 6), gpu_json);
-  assert_close(T("mem_l"), 730, 1e-9);
-  assert_close(T("departure_delay"), 320, 1e-9);
-  assert_close(T("mwp"), 2.28125, 1e-12);
-  assert_close(T("cwp"), 20, 1e-12);
-  assert_close(T("comp_cycles"), 132, 1e-9);
-  assert_close(T("mem_cycles"), 4380, 1e-9);
-  assert_close(T("rep"), 1, 1e-12);
-  assert_close(T("synch_cost"), 12300, 1e-6);
-  assert_close(T("exec_cycles_app"), 38428.1875, 1e-6);
+  assert_close(T(MEM_L), 730, 1e-9);
+  assert_close(T(DEPARTURE_DELAY), 320, 1e-9);
+  assert_close(T(MWP), 2.28125, 1e-12);
+  assert_close(T(CWP), 20, 1e-12);
+  assert_close(T(COMP_CYCLES), 132, 1e-9);
+  assert_close(T(MEM_CYCLES), 4380, 1e-9);
+  assert_close(T(REP), 1, 1e-12);
+  assert_close(T(SYNCH_COST), 12300, 1e-6);
+  assert_close(T(EXEC_CYCLES_APP), 38428.1875, 1e-6);
   assert_close(r.cycles, 50728.1875, 1e-6);
   assert_close(fabs(r.cycles - 50738) / 50738, 0, 1e-3); /* the paper's figure, within 0.1 % */
   assert_non_null(strstr(r.case_label, "(eq. 23)"));
@@ -89,9 +89,9 @@ static void table2(void **state) {
 static void case24_bandwidth(void **state) {
   (void)state;
   ws_model_result r = run(mk(80, 128, 5, 199, 1, 0, 0), gpu_json);
-  assert_close(T("mwp_peak_bw"), 16.40625, 1e-9);
-  assert_close(T("mwp"), 16.40625, 1e-9);
-  assert_close(T("cwp"), 1.525, 1e-12);
+  assert_close(T(MWP_PEAK_BW), 16.40625, 1e-9);
+  assert_close(T(MWP), 16.40625, 1e-9);
+  assert_close(T(CWP), 1.525, 1e-12);
   assert_close(r.cycles, 16420, 1e-6);
   assert_non_null(strstr(r.case_label, "(eq. 24)"));
   ws_model_result_free(&r);
@@ -104,10 +104,11 @@ static void case24_bandwidth(void **state) {
 static void case23_bandwidth(void **state) {
   (void)state;
   ws_model_result r = run(mk(80, 128, 5, 27, 6, 0, 0), gpu_json);
-  assert_close(T("mwp"), 16.40625, 1e-9);
-  assert_close(T("cwp"), 20, 1e-12);
+  assert_close(T(MWP), 16.40625, 1e-9);
+  assert_close(T(CWP), 20, 1e-12);
   assert_close(r.cycles, 3410.9375, 1e-6);
-  assert_non_null(strstr(r.limiter, "peak bandwidth"));
+  assert_int_equal(r.bound, WS_BOUND_HONG_KIM_MEMORY_PEAK_BW);
+  assert_non_null(strstr(ws_model_limiter(&r), "peak bandwidth"));
   ws_model_result_free(&r);
 }
 
@@ -118,8 +119,8 @@ static void case23_bandwidth(void **state) {
 static void case22(void **state) {
   (void)state;
   ws_model_result r = run(mk(16, 32, 1, 10, 0, 2, 2), gpu_json);
-  assert_close(T("mwp"), 1, 0);
-  assert_close(T("cwp"), 1, 0);
+  assert_close(T(MWP), 1, 0);
+  assert_close(T(CWP), 1, 0);
   assert_close(r.cycles, 1508, 1e-9);
   assert_non_null(strstr(r.case_label, "(eq. 22)"));
   ws_model_result_free(&r);
@@ -134,10 +135,10 @@ static void case22(void **state) {
 static void fewer_warps_than_mwp(void **state) {
   (void)state;
   ws_model_result r = run(mk(32, 64, 1, 10, 2, 0, 1), gpu_json);
-  assert_close(T("mwp_without_bw_full"), 105, 1e-9);
-  assert_close(T("mwp"), 2, 0);
-  assert_close(T("rep"), 2, 0);
-  assert_close(T("synch_cost"), 8, 1e-9);
+  assert_close(T(MWP_WITHOUT_BW_FULL), 105, 1e-9);
+  assert_close(T(MWP), 2, 0);
+  assert_close(T(REP), 2, 0);
+  assert_close(T(SYNCH_COST), 8, 1e-9);
   assert_close(r.cycles, 1832, 1e-9);
   ws_model_result_free(&r);
 }

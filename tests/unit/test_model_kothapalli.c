@@ -32,12 +32,21 @@ static ws_profile *load_profile(const char *section) {
   return p;
 }
 
-/* Runs `model` and returns its status; the caller frees r and d. */
+/* Runs `model` and returns its status; the caller frees r and d.  The
+ * section is checked when the profile is loaded: a bad one fails there
+ * (WS_EINVAL, the same message naming its path). */
 static int run(ws_model_result *r, ws_diag *d, const char *model,
                const char *section) {
-  ws_profile *p = load_profile(section);
+  char buf[2048];
+  snprintf(buf, sizeof buf,
+           "{\"schema\":\"warpsight-profile/1\",\"kernel\":\"k\","
+           "\"launch\":{\"grid\":[5,1,1],\"block\":[64,1,1]}%s%s}",
+           section[0] ? "," : "", section);
+  ws_profile *p;
+  int st = ws_profile_load_json(&p, buf, "test", d);
+  if (st != WS_OK) return st;
   ws_gpu *g;
-  int st = ws_gpu_load_json(&g, gpu_json, "gpu", d);
+  st = ws_gpu_load_json(&g, gpu_json, "gpu", d);
   assert_ok_diag(st, d);
   st = ws_model_predict(r, model, p, g, d);
   ws_gpu_free(g);
@@ -45,7 +54,7 @@ static int run(ws_model_result *r, ws_diag *d, const char *model,
   return st;
 }
 
-#define T(name) ws_model_term_get(&r, name)
+#define T(id) ws_model_term_value(&r, WS_TERM_KOTHAPALLI_##id)
 
 /*
  * The paper's list ranking (§5.2) with the block count of papers/README.md:
@@ -68,14 +77,14 @@ static void list_ranking_example(void **state) {
   for (int i = 0; i < 2; i++) {
     ws_model_result r = WS_MODEL_RESULT_INIT;
     assert_ok_diag(ws_model_predict(&r, models[i], p, g, &d), &d);
-    assert_close(T("n_b"), 13, 0);
-    assert_close(T("n_w"), 16, 0);
-    assert_close(T("n_memory"), 132000, 1e-9);
-    assert_close(T("c_t"), 132000, 1e-9);
+    assert_close(T(N_B), 13, 0);
+    assert_close(T(N_W), 16, 0);
+    assert_close(T(N_MEMORY), 132000, 1e-9);
+    assert_close(T(C_T), 132000, 1e-9);
     assert_close(r.cycles, 27456000, 1e-6);
     assert_close(r.time_ms, 21.12, 1e-9);
     assert_close(fabs(r.time_ms - 21.1) / 21.1, 0, 0.005);
-    assert_string_equal(r.limiter, "memory");
+    assert_int_equal(r.bound, WS_BOUND_KOTHAPALLI_MEMORY);
     ws_model_result_free(&r);
   }
   ws_diag_free(&d);
@@ -104,16 +113,16 @@ static void max_model(void **state) {
   ws_model_result r = WS_MODEL_RESULT_INIT;
   ws_diag d = WS_DIAG_INIT;
   assert_ok_diag(run(&r, &d, "kothapalli-max", mixed), &d);
-  assert_close(T("n_comp"), 150, 1e-12);
-  assert_close(T("n_memory_global"), 1129, 1e-12);
-  assert_close(T("n_memory_shared"), 72, 1e-12);
-  assert_close(T("n_memory"), 1201, 1e-12);
-  assert_close(T("c_t"), 1201, 1e-12);
-  assert_close(T("n_b"), 3, 0);
-  assert_close(T("n_w"), 2, 0);
-  assert_close(T("n_t"), 32, 0);
-  assert_close(T("n_c"), 8, 0);
-  assert_close(T("pipeline_depth"), 4, 0);
+  assert_close(T(N_COMP), 150, 1e-12);
+  assert_close(T(N_MEMORY_GLOBAL), 1129, 1e-12);
+  assert_close(T(N_MEMORY_SHARED), 72, 1e-12);
+  assert_close(T(N_MEMORY), 1201, 1e-12);
+  assert_close(T(C_T), 1201, 1e-12);
+  assert_close(T(N_B), 3, 0);
+  assert_close(T(N_W), 2, 0);
+  assert_close(T(N_T), 32, 0);
+  assert_close(T(N_C), 8, 0);
+  assert_close(T(PIPELINE_DEPTH), 4, 0);
   assert_close(r.cycles, 7206, 1e-9);
   assert_close(r.time_ms, 0.007206, 1e-15);
   assert_non_null(strstr(r.case_label, "MAX"));
@@ -126,7 +135,7 @@ static void sum_model(void **state) {
   ws_model_result r = WS_MODEL_RESULT_INIT;
   ws_diag d = WS_DIAG_INIT;
   assert_ok_diag(run(&r, &d, "kothapalli-sum", mixed), &d);
-  assert_close(T("c_t"), 1351, 1e-12);
+  assert_close(T(C_T), 1351, 1e-12);
   assert_close(r.cycles, 8106, 1e-9);
   assert_non_null(strstr(r.case_label, "SUM"));
   ws_model_result_free(&r);
@@ -142,7 +151,7 @@ static void compute_bound(void **state) {
                      "\"kothapalli\":{\"ops_per_thread\":{\"int_simple\":10,"
                      "\"int_mul32\":2,\"int_rem\":1},\"comp_cycles\":30}"), &d);
   assert_close(r.cycles, 900, 1e-9);
-  assert_string_equal(r.limiter, "computation");
+  assert_int_equal(r.bound, WS_BOUND_KOTHAPALLI_COMPUTE);
   ws_model_result_free(&r);
   ws_diag_free(&d);
 }

@@ -38,7 +38,7 @@ static ws_model_result run(const char *per_warp, const char *memory, int want) {
   return r;
 }
 
-#define T(name) ws_model_term_get(&r, name)
+#define T(id) ws_model_term_value(&r, WS_TERM_ROOFLINE_##id)
 
 /* DRAM 1 146 880 bytes: AI = 2 293 760 / 1 146 880 = 2 < 7.16: memory
  * bound, attainable = 2 x 144 = 288 GFLOP/s,
@@ -47,10 +47,10 @@ static void memory_bound(void **state) {
   (void)state;
   ws_model_result r = run("\"flops\":2048", "\"dram_read_bytes\":1146880", WS_OK);
   assert_string_equal(r.case_label, "memory-bound");
-  assert_close(T("peak_gflops"), 1030.4, 1e-9);
-  assert_close(T("ridge_point"), 1030.4 / 144, 1e-12);
-  assert_close(T("arithmetic_intensity"), 2, 1e-12);
-  assert_close(T("attainable_gflops"), 288, 1e-9);
+  assert_close(T(PEAK_GFLOPS), 1030.4, 1e-9);
+  assert_close(T(RIDGE_POINT), 1030.4 / 144, 1e-12);
+  assert_close(T(ARITHMETIC_INTENSITY), 2, 1e-12);
+  assert_close(T(ATTAINABLE_GFLOPS), 288, 1e-9);
   assert_close(r.time_ms, 7.964444444e-3, 1e-12);
   assert_close(r.cycles, 9159.111111, 1e-5);
   ws_model_result_free(&r);
@@ -63,8 +63,8 @@ static void compute_bound(void **state) {
   ws_model_result r = run("\"flops\":2048",
                           "\"dram_read_bytes\":100000,\"dram_write_bytes\":14688", WS_OK);
   assert_string_equal(r.case_label, "compute-bound");
-  assert_close(T("arithmetic_intensity"), 20, 1e-12);
-  assert_close(T("attainable_gflops"), 1030.4, 1e-9);
+  assert_close(T(ARITHMETIC_INTENSITY), 20, 1e-12);
+  assert_close(T(ATTAINABLE_GFLOPS), 1030.4, 1e-9);
   assert_close(r.time_ms, 2.226086957e-3, 1e-12);
   ws_model_result_free(&r);
 }
@@ -75,9 +75,9 @@ static void traffic_fallback(void **state) {
   (void)state;
   ws_model_result r = run("\"flops\":2048,\"coal_mem_insts\":50,\"uncoal_mem_insts\":6",
                           "\"load_bytes_per_warp\":128", WS_OK);
-  assert_close(T("dram_bytes"), 8028160, 0);
-  assert_close(T("dram_bytes_measured"), 0, 0);
-  assert_close(T("arithmetic_intensity"), 0.2857142857, 1e-9);
+  assert_close(T(DRAM_BYTES), 8028160, 0);
+  assert_close(T(DRAM_BYTES_MEASURED), 0, 0);
+  assert_close(T(ARITHMETIC_INTENSITY), 0.2857142857, 1e-9);
   ws_model_result_free(&r);
 }
 

@@ -76,7 +76,7 @@ static ws_model_result run(const char *issue_rate, ws_floors *fl) {
   return run_on(profile_json, issue_rate, fl);
 }
 
-#define T(name) ws_model_term_get(&r, name)
+#define T(id) ws_model_term_value(&r, WS_TERM_WARPSIGHT_##id)
 
 /* C1 issue  = (100 insts + 4 replays) / 4 = 26 cycles per warp
  * C2 SFU    = 2 x 32 / 32 = 2;  C3 FP64 = 0
@@ -94,25 +94,26 @@ static ws_model_result run(const char *issue_rate, ws_floors *fl) {
 static void terms_by_hand(void **state) {
   (void)state;
   ws_model_result r = run(P(4), NULL);
-  assert_close(T("blocks_per_sm"), 8, 0);
-  assert_close(T("active_blocks_per_sm"), 8, 0);
-  assert_close(T("waves"), 1, 0);
-  assert_close(T("issue_cycles_per_warp"), 26, 1e-12);
-  assert_close(T("sfu_cycles_per_warp"), 2, 1e-12);
-  assert_close(T("lsu_cycles_per_warp"), 22, 1e-12);
-  assert_close(T("t_sm"), 1664, 1e-9);
-  assert_close(T("t_l2"), 2560, 1e-9);
-  assert_close(T("scatter"), 0, 0);
-  assert_close(T("t_dram"), 16000, 1e-6);
-  assert_close(T("t_atomic"), 0, 0);
-  assert_close(T("load_latency"), 300, 1e-9);
-  assert_close(T("path_cycles_per_wave"), 1650, 1e-9);
-  assert_close(T("block_issue_cycles"), 208, 1e-9);
-  assert_close(T("t_latency"), 1908, 1e-9);
-  assert_close(T("t_overlapped"), 16003.896857, 1e-5);
+  assert_close(T(BLOCKS_PER_SM), 8, 0);
+  assert_close(T(ACTIVE_BLOCKS_PER_SM), 8, 0);
+  assert_close(T(WAVES), 1, 0);
+  assert_close(T(ISSUE_CYCLES_PER_WARP), 26, 1e-12);
+  assert_close(T(SFU_CYCLES_PER_WARP), 2, 1e-12);
+  assert_close(T(LSU_CYCLES_PER_WARP), 22, 1e-12);
+  assert_close(T(T_SM), 1664, 1e-9);
+  assert_close(T(T_L2), 2560, 1e-9);
+  assert_close(T(SCATTER), 0, 0);
+  assert_close(T(T_DRAM), 16000, 1e-6);
+  assert_close(T(T_ATOMIC), 0, 0);
+  assert_close(T(LOAD_LATENCY), 300, 1e-9);
+  assert_close(T(PATH_CYCLES_PER_WAVE), 1650, 1e-9);
+  assert_close(T(BLOCK_ISSUE_CYCLES), 208, 1e-9);
+  assert_close(T(T_LATENCY), 1908, 1e-9);
+  assert_close(T(T_OVERLAPPED), 16003.896857, 1e-5);
   assert_close(r.cycles, 18003.896857, 1e-5);
   assert_close(r.time_ms, 0.018003896857, 1e-11);
-  assert_non_null(strstr(r.limiter, "DRAM"));
+  assert_int_equal(r.bound, WS_BOUND_WARPSIGHT_DRAM);
+  assert_non_null(strstr(ws_model_limiter(&r), "DRAM"));
   ws_model_result_free(&r);
 }
 
@@ -126,8 +127,8 @@ static void issue_cap_and_floors(void **state) {
   (void)state;
   ws_floors fl;
   ws_model_result r = run(P(100), &fl);
-  assert_close(T("issue_rate"), 8, 0);
-  assert_close(T("issue_cycles_per_warp"), 13, 1e-12);
+  assert_close(T(ISSUE_RATE), 8, 0);
+  assert_close(T(ISSUE_CYCLES_PER_WARP), 13, 1e-12);
   assert_close(fl.dram_ms, 0.0128, 1e-15);
   assert_close(fl.issue_ms, 0.0008, 1e-15);
   assert_close(fl.issue_per_cycle, 8, 0);
@@ -152,15 +153,15 @@ static void issue_cap_and_floors(void **state) {
 static void partition_camping_by_hand(void **state) {
   (void)state;
   ws_model_result r = run_on(profile_camped_json, P(4), NULL);
-  assert_close(T("scatter"), 0.875, 1e-12);
-  assert_close(T("partition_imbalance"), 3, 0);
-  assert_close(T("partition_camping"), 1, 0);
-  assert_close(T("camping_factor"), 2.75, 1e-12);
-  assert_close(T("t_dram"), 82500, 1e-6);
+  assert_close(T(SCATTER), 0.875, 1e-12);
+  assert_close(T(PARTITION_IMBALANCE), 3, 0);
+  assert_close(T(PARTITION_CAMPING), 1, 0);
+  assert_close(T(CAMPING_FACTOR), 2.75, 1e-12);
+  assert_close(T(T_DRAM), 82500, 1e-6);
   ws_model_result_free(&r);
   r = run(P(4), NULL);
-  assert_close(T("partition_imbalance"), 1, 0);
-  assert_close(T("camping_factor"), 1, 0);
+  assert_close(T(PARTITION_IMBALANCE), 1, 0);
+  assert_close(T(CAMPING_FACTOR), 1, 0);
   ws_model_result_free(&r);
 }
 

@@ -59,16 +59,16 @@ static void facts_derived(void **state) {
  *   P 1: always 0. */
 static void hash_by_hand(void **state) {
   (void)state;
-  assert_int_equal(ws_rp_partition(0, 4, 256), 0);
-  assert_int_equal(ws_rp_partition(768, 4, 256), 3);
-  assert_int_equal(ws_rp_partition(1024, 4, 256), 1);
-  assert_int_equal(ws_rp_partition(1024 + 255, 4, 256), 1);
-  assert_int_equal(ws_rp_partition(1280, 4, 256), 2);
-  assert_int_equal(ws_rp_partition(4096, 4, 256), 1);
-  assert_int_equal(ws_rp_partition(7936, 4, 256), 3);
-  assert_int_equal(ws_rp_partition(2048, 5, 256), 1);
-  assert_int_equal(ws_rp_partition(3328, 5, 256), 1);
-  assert_int_equal(ws_rp_partition(3328, 1, 256), 0);
+  assert_int_equal(ws_prof_rp_partition(0, 4, 256), 0);
+  assert_int_equal(ws_prof_rp_partition(768, 4, 256), 3);
+  assert_int_equal(ws_prof_rp_partition(1024, 4, 256), 1);
+  assert_int_equal(ws_prof_rp_partition(1024 + 255, 4, 256), 1);
+  assert_int_equal(ws_prof_rp_partition(1280, 4, 256), 2);
+  assert_int_equal(ws_prof_rp_partition(4096, 4, 256), 1);
+  assert_int_equal(ws_prof_rp_partition(7936, 4, 256), 3);
+  assert_int_equal(ws_prof_rp_partition(2048, 5, 256), 1);
+  assert_int_equal(ws_prof_rp_partition(3328, 5, 256), 1);
+  assert_int_equal(ws_prof_rp_partition(3328, 1, 256), 0);
 }
 
 /* A window's imbalance, g = 8 sectors per chunk, P = 4:
@@ -80,11 +80,11 @@ static void imbalance_by_hand(void **state) {
   (void)state;
   uint32_t even[4] = {16, 16, 16, 16}, one[4] = {64, 0, 0, 0}, chunk[4] = {8, 0, 0, 0};
   uint32_t half[4] = {12, 4, 0, 0}, spread[4] = {1, 1, 1, 1};
-  assert_close(ws_rp_request_imbalance(even, 4, 64, 8), 1, 0);
-  assert_close(ws_rp_request_imbalance(one, 4, 64, 8), 4, 0);
-  assert_close(ws_rp_request_imbalance(chunk, 4, 8, 8), 1, 0);
-  assert_close(ws_rp_request_imbalance(half, 4, 16, 8), 1.5, 0);
-  assert_close(ws_rp_request_imbalance(spread, 4, 4, 8), 1, 0);
+  assert_close(ws_prof_rp_request_imbalance(even, 4, 64, 8), 1, 0);
+  assert_close(ws_prof_rp_request_imbalance(one, 4, 64, 8), 4, 0);
+  assert_close(ws_prof_rp_request_imbalance(chunk, 4, 8, 8), 1, 0);
+  assert_close(ws_prof_rp_request_imbalance(half, 4, 16, 8), 1.5, 0);
+  assert_close(ws_prof_rp_request_imbalance(spread, 4, 4, 8), 1, 0);
 }
 
 /* Replays one block of one warp on the gtx680 (P 4, 256 B, a window of

@@ -245,7 +245,7 @@ static ws_model_result run(ws_profile *p, const char *gjson, int want) {
   return r;
 }
 
-#define T(name) ws_model_term_get(&r, name)
+#define T(id) ws_model_term_value(&r, WS_TERM_TRANSIT_##id)
 
 /* n = 4 x 256 = 1024, DRAM 917 504 + 229 376 = 1 146 880 bytes:
  * Z = 9 175 040 / 1 146 880 = 8 ops/byte, the thread-bound case above:
@@ -259,14 +259,15 @@ static void model_thread_bound(void **state) {
                                         "\"dram_write_bytes\":229376"),
                           gpu_json, WS_OK);
   assert_string_equal(r.case_label, "thread bound");
-  assert_non_null(strstr(r.limiter, "raise n"));
-  assert_close(T("n"), 1024, 0);
-  assert_close(T("z"), 8, 1e-12);
-  assert_close(T("z_ops_per_byte"), 8, 1e-12);
-  assert_close(T("precision_dp"), 0, 0);
-  assert_close(T("k_eq"), 492.2504361, 1e-6);
-  assert_close(T("cs_throughput"), 22.89477289, 1e-7);
-  assert_close(T("bound"), WS_TRANSIT_THREAD, 0);
+  assert_int_equal(r.bound, WS_BOUND_TRANSIT_THREAD);
+  assert_non_null(strstr(ws_model_limiter(&r), "raise n"));
+  assert_close(T(N), 1024, 0);
+  assert_close(T(Z), 8, 1e-12);
+  assert_close(T(Z_OPS_PER_BYTE), 8, 1e-12);
+  assert_close(T(PRECISION_DP), 0, 0);
+  assert_close(T(K_EQ), 492.2504361, 1e-6);
+  assert_close(T(CS_THROUGHPUT), 22.89477289, 1e-7);
+  assert_close(T(BOUND), WS_TRANSIT_THREAD, 0);
   assert_close(r.time_ms, 0.02862487447, 1e-10);
   assert_close(r.cycles, 32918.60564, 1e-4);
   ws_model_result_free(&r);
@@ -279,9 +280,10 @@ static void model_computation_bound(void **state) {
   ws_model_result r = run(profile(6, "", "\"dram_read_bytes\":1146880"),
                           gpu_json, WS_OK);
   assert_string_equal(r.case_label, "computation bound");
-  assert_non_null(strstr(r.limiter, "wider computation system"));
-  assert_close(T("k_eq"), 533.2138858, 1e-6);
-  assert_close(T("cs_throughput"), 24.8, 1e-12);
+  assert_int_equal(r.bound, WS_BOUND_TRANSIT_COMPUTATION);
+  assert_non_null(strstr(ws_model_limiter(&r), "wider computation system"));
+  assert_close(T(K_EQ), 533.2138858, 1e-6);
+  assert_close(T(CS_THROUGHPUT), 24.8, 1e-12);
   assert_close(r.time_ms, 0.02642580645, 1e-10);
   ws_model_result_free(&r);
 }
@@ -295,8 +297,9 @@ static void model_memory_bound(void **state) {
   ws_model_result r = run(profile(12, "", "\"dram_read_bytes\":9175040"),
                           gpu_json, WS_OK);
   assert_string_equal(r.case_label, "memory bound");
-  assert_non_null(strstr(r.limiter, "raise Z or R"));
-  assert_close(T("ms_throughput"), 8.93, 1e-12);
+  assert_int_equal(r.bound, WS_BOUND_TRANSIT_MEMORY);
+  assert_non_null(strstr(ws_model_limiter(&r), "raise Z or R"));
+  assert_close(T(MS_THROUGHPUT), 8.93, 1e-12);
   assert_close(r.time_ms, 0.07338857783, 1e-10);
   ws_model_result_free(&r);
 }
@@ -310,8 +313,9 @@ static void model_capacity_bound(void **state) {
   ws_model_result r = run(profile(10, "", "\"dram_read_bytes\":3303744"),
                           gpu_json, WS_OK);
   assert_string_equal(r.case_label, "capacity bound");
-  assert_non_null(strstr(r.limiter, "grow together"));
-  assert_close(T("cs_throughput"), 24.8, 1e-9);
+  assert_int_equal(r.bound, WS_BOUND_TRANSIT_CAPACITY);
+  assert_non_null(strstr(ws_model_limiter(&r), "grow together"));
+  assert_close(T(CS_THROUGHPUT), 24.8, 1e-9);
   assert_close(r.time_ms, 0.02642580645, 1e-9);
   ws_model_result_free(&r);
 }
@@ -327,18 +331,18 @@ static void model_double_precision(void **state) {
       run(profile(4, ",\"fp_insts\":100,\"fp64_insts\":60",
                   "\"dram_read_bytes\":1146880"),
           gpu_json, WS_OK);
-  assert_close(T("precision_dp"), 1, 0);
-  assert_close(T("pi_value"), 14, 0);
-  assert_close(T("delta_threads"), 768, 0);
+  assert_close(T(PRECISION_DP), 1, 0);
+  assert_close(T(PI_VALUE), 14, 0);
+  assert_close(T(DELTA_THREADS), 768, 0);
   assert_string_equal(r.case_label, "computation bound");
-  assert_close(T("k_eq"), 1.75 / (9.29 / 768), 1e-9);
+  assert_close(T(K_EQ), 1.75 / (9.29 / 768), 1e-9);
   assert_close(r.time_ms, 0.04681142857, 1e-10);
   ws_model_result_free(&r);
   /* 40 of 100 is a minority: SP. */
   r = run(profile(4, ",\"fp_insts\":100,\"fp64_insts\":40",
                   "\"dram_read_bytes\":1146880"),
           gpu_json, WS_OK);
-  assert_close(T("precision_dp"), 0, 0);
+  assert_close(T(PRECISION_DP), 0, 0);
   ws_model_result_free(&r);
 }
 
@@ -354,17 +358,17 @@ static void model_traffic_from_transactions(void **state) {
    * Z = 9 175 040 / 8 028 160 = 1.142857 ops/byte. */
   ws_model_result r = run(profile(4, "", "\"avg_trans_warp\":2,\"miss_ratio\":0.5"),
                           gpu_json, WS_OK);
-  assert_close(T("dram_bytes"), 8028160, 0);
-  assert_close(T("transaction_bytes"), 128, 0);
-  assert_close(T("dram_bytes_measured"), 0, 0);
-  assert_close(T("z_ops_per_byte"), 9175040.0 / 8028160.0, 1e-12);
+  assert_close(T(DRAM_BYTES), 8028160, 0);
+  assert_close(T(TRANSACTION_BYTES), 128, 0);
+  assert_close(T(DRAM_BYTES_MEASURED), 0, 0);
+  assert_close(T(Z_OPS_PER_BYTE), 9175040.0 / 8028160.0, 1e-12);
   ws_model_result_free(&r);
   /* A Kepler-style GPU file stating 32-byte transactions keeps 32 B. */
   char kepler[1024];
   snprintf(kepler, sizeof kepler, "%.*s,\"gpuperf\":{\"transaction_bytes\":32}}}",
            (int)(sizeof gpu_json - 1 - 2), gpu_json);
   r = run(profile(4, "", "\"avg_trans_warp\":2,\"miss_ratio\":0.5"), kepler, WS_OK);
-  assert_close(T("dram_bytes"), 2007040, 0);
+  assert_close(T(DRAM_BYTES), 2007040, 0);
   ws_model_result_free(&r);
 }
 

@@ -45,13 +45,13 @@ static void test_fit_linear(void **state) {
  * mem_ld = 450 (its database value, Hong & Kim Table 6) for the paper's
  * profiles; the fit starts from 200 and must come back to 450. */
 typedef struct hk_ctx {
-  ws_gpu *gpu;             /* parameters overwritten per evaluation */
+  ws_gpu *gpu;             /* its typed mem_ld overwritten per evaluation */
   ws_profile *prof[6];     /* the rows */
 } hk_ctx;
 
 static double hk_time(size_t i, const double *th, void *user) {
   hk_ctx *c = user;
-  ws_valid_gpu_set_param(c->gpu, "hong-kim", "mem_ld", th[0], NULL, 0);
+  c->gpu->params[WS_GP_HONG_KIM_MEM_LD].value = th[0];
   ws_model_result r = WS_MODEL_RESULT_INIT;
   double t = ws_model_predict(&r, "hong-kim", c->prof[i], c->gpu, NULL) == WS_OK
                  ? r.time_ms / 1000
@@ -153,15 +153,27 @@ static void test_set_param_and_fittable(void **state) {
   ws_gpu *g;
   ws_diag d = WS_DIAG_INIT;
   assert_ok_diag(ws_gpu_load(&g, "gtx680", &d), &d);
-  assert_int_equal(ws_valid_gpu_set_param(g, "hong-kim", "mem_ld", 512, "calibrated", 1), WS_OK);
+  double v0 = ws_gpu_p(g, WS_GP_HONG_KIM_MEM_LD);
+  ws_gp_change ch = {WS_GP_HONG_KIM_MEM_LD, 512, "calibrated", 1};
+  ws_gpu *g2, *g3;
+  assert_int_equal(ws_gpu_with_params(&g2, g, &ch, 1), WS_OK);
   double v;
-  assert_ok_diag(ws_gpu_param(g, "hong-kim", "mem_ld", &v, &d), &d);
+  assert_ok_diag(ws_gpu_param(g2, "hong-kim", "mem_ld", &v, &d), &d);
   assert_close(v, 512, 0);
-  assert_string_equal(ws_gpu_param_source(g, "hong-kim", "mem_ld"), "calibrated");
-  ws_valid_gpu_set_param(g, "hong-kim", "mem_ld", 600, NULL, 0); /* keeps the source */
-  assert_ok_diag(ws_gpu_param(g, "hong-kim", "mem_ld", &v, &d), &d);
+  assert_string_equal(ws_gpu_param_source(g2, "hong-kim", "mem_ld"), "calibrated");
+  assert_close(ws_gpu_p(g, WS_GP_HONG_KIM_MEM_LD), v0, 0); /* a new value; g is unchanged */
+  ch = (ws_gp_change){WS_GP_HONG_KIM_MEM_LD, 600, NULL, 0};
+  assert_int_equal(ws_gpu_with_params(&g3, g2, &ch, 1), WS_OK); /* keeps the source */
+  assert_ok_diag(ws_gpu_param(g3, "hong-kim", "mem_ld", &v, &d), &d);
   assert_close(v, 600, 0);
-  assert_string_equal(ws_gpu_param_source(g, "hong-kim", "mem_ld"), "calibrated");
+  assert_string_equal(ws_gpu_param_source(g3, "hong-kim", "mem_ld"), "calibrated");
+  /* the serialiser writes the replaced entry */
+  char *text = ws_gpu_to_json(g2);
+  assert_non_null(text);
+  assert_non_null(strstr(text, "\"mem_ld\":\t{\n\t\t\t\t\"value\":\t512,\n\t\t\t\t\"source\":\t\"calibrated\",\n\t\t\t\t\"estimate\":\ttrue"));
+  free(text);
+  ws_gpu_free(g3);
+  ws_gpu_free(g2);
   ws_gpu_free(g);
   ws_diag_free(&d);
   const char *const *p = ws_valid_fittable("hong-kim");
@@ -208,7 +220,11 @@ static void test_calibrate_synthetic(void **state) {
     rows[i].measured_s = r.time_ms / 1000;
     ws_model_result_free(&r);
   }
-  ws_valid_gpu_set_param(g, "hong-kim", "mem_ld", 300, NULL, 0);
+  ws_gpu *g300;
+  ws_gp_change ch = {WS_GP_HONG_KIM_MEM_LD, 300, NULL, 0};
+  assert_int_equal(ws_gpu_with_params(&g300, g, &ch, 1), WS_OK);
+  ws_gpu_free(g);
+  g = g300;
   ws_valid_calib c;
   assert_ok_diag(ws_valid_calibrate(&c, g, "hong-kim", rows, prof, 12, &d), &d);
   assert_int_equal(c.np, 3);
@@ -218,9 +234,12 @@ static void test_calibrate_synthetic(void **state) {
   assert_true(c.test_before.mape > 1);       /* mem_ld 300 instead of 450 is visible */
   assert_true(c.test_after.mape < 0.01);     /* percent */
   assert_true(c.train_after.mape < 0.01);
-  double v;
-  assert_ok_diag(ws_gpu_param(g, "hong-kim", "mem_ld", &v, &d), &d);
-  assert_close(v, c.theta[0], 0);            /* left in the GPU */
+  assert_close(ws_gpu_p(g, WS_GP_HONG_KIM_MEM_LD), 300, 0); /* g is unchanged */
+  ws_gpu *cal;
+  assert_int_equal(ws_valid_calibrated_gpu(&cal, g, "hong-kim", &c, "fit"), WS_OK);
+  assert_close(ws_gpu_p(cal, WS_GP_HONG_KIM_MEM_LD), c.theta[0], 0); /* the new GPU's */
+  assert_string_equal(ws_gpu_param_source(cal, "hong-kim", "mem_ld"), "fit");
+  ws_gpu_free(cal);
   assert_int_equal(ws_valid_calibrate(&c, g, "roofline", rows, prof, 12, &d), WS_EINVAL);
   /* 2 rows -> 1 training row for 3 parameters: the fit's own message survives */
   ws_diag_clear(&d);
@@ -273,8 +292,12 @@ static void test_calibrate_gpuperf(void **state) {
     rows[i].measured_s = r.time_ms / 1000;
     ws_model_result_free(&r);
   }
-  ws_valid_gpu_set_param(g, "gpuperf", "dram_lat", lat0 / 2, NULL, 0);
-  ws_valid_gpu_set_param(g, "gpuperf", "delta", delta0 * 3, NULL, 0);
+  ws_gp_change ch[2] = {{WS_GP_GPUPERF_DRAM_LAT, lat0 / 2, NULL, 0},
+                        {WS_GP_GPUPERF_DELTA, delta0 * 3, NULL, 0}};
+  ws_gpu *moved;
+  assert_int_equal(ws_gpu_with_params(&moved, g, ch, 2), WS_OK);
+  ws_gpu_free(g);
+  g = moved;
   ws_valid_calib c;
   assert_ok_diag(ws_valid_calibrate(&c, g, "gpuperf", rows, prof, 8, &d), &d);
   assert_int_equal(c.np, 2);

@@ -152,9 +152,12 @@ static void key_has_gpu_facts(void **state) {
   assert_ok_diag(ws_valid_launch(&l, &r, "t.csv", &d), &d);
   char k0[17], k1[17];
   assert_int_equal(ws_valid_cache_key_gpu(k0, "vectorAdd", "ptx", l, g, 2), WS_OK);
-  assert_int_equal(ws_valid_gpu_set_param(g, "hong-kim", "mem_ld", 123.0, NULL, 1), WS_OK);
-  assert_int_equal(ws_valid_cache_key_gpu(k1, "vectorAdd", "ptx", l, g, 2), WS_OK);
+  ws_gp_change ch = {WS_GP_HONG_KIM_MEM_LD, 123.0, NULL, 1};
+  ws_gpu *cal;
+  assert_int_equal(ws_gpu_with_params(&cal, g, &ch, 1), WS_OK);
+  assert_int_equal(ws_valid_cache_key_gpu(k1, "vectorAdd", "ptx", l, cal, 2), WS_OK);
   assert_string_equal(k0, k1);
+  ws_gpu_free(cal);
   g->cache.l2_bytes /= 2;
   assert_int_equal(ws_valid_cache_key_gpu(k1, "vectorAdd", "ptx", l, g, 2), WS_OK);
   assert_string_not_equal(k0, k1);

@@ -1,0 +1,47 @@
+/*
+ * sweep_text.c — a block-size sweep as a plain-text table (warpsight/report.h,
+ * docs/sweep.md):
+ *
+ *   threads   blocks  gpu          blocks/SM  warps/SM  occupancy  warpsight ms  ...
+ *        32     3125  a100                32        32     50.0 %     0.0123
+ *
+ * One line per (block size, GPU); "-" where the block cannot run on the GPU
+ * or a model could not run.  The occupancy's limiter follows the times.
+ */
+#include "warpsight/report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/strbuf.h"
+
+static void cell(ws_strbuf *b, double v, const char *fmt, int width) {
+  if (isfinite(v)) ws_sb_printf(b, fmt, width, v);
+  else ws_sb_printf(b, "%*s", width, "-");
+}
+
+char *ws_report_sweep_text(const ws_sweep_table *t) {
+  ws_strbuf b = WS_STRBUF_INIT;
+  ws_sb_printf(&b, "%7s %9s  %-12s %9s %9s %10s", "threads", "blocks", "gpu", "blocks/SM",
+               "warps/SM", "occupancy");
+  for (size_t m = 0; m < t->nmodels; m++) {
+    char h[64];
+    snprintf(h, sizeof h, "%.20s ms", t->models[m]);
+    ws_sb_printf(&b, " %14s", h);
+  }
+  ws_sb_puts(&b, "  occupancy limited by\n");
+  for (size_t r = 0; r < t->nrows; r++)
+    for (size_t k = 0; k < t->ngpus; k++) {
+      size_t i = r * t->ngpus + k;
+      ws_sb_printf(&b, "%7llu %9llu  %-12.12s", (unsigned long long)t->threads[r],
+                   (unsigned long long)t->blocks[r], t->gpus[k]);
+      cell(&b, t->blocks_per_sm[i], " %*.0f", 9);
+      cell(&b, t->warps_per_sm[i], " %*.0f", 9);
+      if (isfinite(t->occupancy[i])) ws_sb_printf(&b, " %8.1f %%", 100 * t->occupancy[i]);
+      else ws_sb_printf(&b, " %10s", "-");
+      for (size_t m = 0; m < t->nmodels; m++) cell(&b, t->time_ms[i * t->nmodels + m], " %*.5g", 14);
+      ws_sb_printf(&b, "  %s\n", t->limiter && t->limiter[i] ? t->limiter[i] : "-");
+    }
+  return ws_sb_take(&b);
+}
