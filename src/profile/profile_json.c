@@ -172,7 +172,7 @@ static void check_unknown_keys(const cJSON *sec, const char *section,
 static const char *const other_sections[] = {
     "schema", "kernel", "launch", "notes", "instruction_mix", "simd", "divergence_detail",
     "basic_blocks", "loops", "global_memory_insts", "shared_memory_insts", "caches", "sampling",
-    "profiler", "kothapalli", "luo_suda", NULL};
+    "profiler", "warp_mix", "kothapalli", "luo_suda", NULL};
 
 /* An unknown top-level key is an error with a did-you-mean ("per_wrap"
  * once left every per-warp count missing in silence). */
