@@ -73,11 +73,20 @@ int ws_diag_addv(ws_diag *d, ws_severity sev, const char *file, int line,
 /* Shorthand for an error without location. */
 int ws_diag_error(ws_diag *d, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* Name what ran out of memory: when st is WS_ENOMEM and no error was
+ * recorded in d since it counted errors_before errors (d->errors then),
+ * records "FILE: error: out of memory while <fmt...>" (file may be NULL).
+ * Returns st unchanged, so a part's entry point can end with
+ * `return ws_diag_oom(d, st, before, file, "profiling kernel '%s'", k);`. */
+int ws_diag_oom(ws_diag *d, int st, size_t errors_before, const char *file, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 /* Attach the offending source line to the last entry (for the caret). */
 void ws_diag_set_source(ws_diag *d, const char *line_start, size_t len);
 /* Render every entry as "file:line:col: error: msg" (+ source and caret)
  * into a malloc'd string the caller frees.  Returns NULL on ENOMEM. */
 char *ws_diag_format(const ws_diag *d);
+/* One entry rendered the same way (malloc'd; NULL on ENOMEM). */
+char *ws_diag_format_entry(const ws_diag_entry *e);
 /* Write ws_diag_format's text to f, one entry a line; entries without a file
  * begin with "who: " (the program name) so every line says who speaks.
  * Returns WS_OK or WS_ENOMEM (nothing written). */

@@ -6,11 +6,44 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include "util/vec.h"
 
 /* Whether an error has been printed (cli_print_diag, cli_usage_error), so
  * that cli_exit_for never ends a failing command with an empty stderr.  The
- * CLI's only mutable state: it is the process, not the library. */
+ * CLI's mutable state: it is the process, not the library. */
 static int error_printed;
+
+/* Every diagnostic printed so far (its rendered text, owned; with a hash to
+ * compare quickly), so that one printed at several levels of a call chain,
+ * or once per row, model or GPU (validate's rows faulting at the same
+ * instruction, a profile warning for each GPU of a list) appears once
+ * (issue 14, point 10).  Held until exit. */
+typedef struct seen_diag {
+  unsigned long hash; /* FNV-1a of text */
+  char *text;         /* the entry as printed (owned) */
+} seen_diag;
+static seen_diag *seen;
+static size_t nseen, seen_cap;
+
+static unsigned long fnv1a(const char *s) {
+  unsigned long h = 2166136261ul;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619ul;
+  return h;
+}
+
+/* 1 when text was printed before; otherwise records it and returns 0 (also
+ * when it cannot be recorded: printing twice beats printing nothing). */
+static int printed_before(char *text) {
+  unsigned long h = fnv1a(text);
+  for (size_t i = 0; i < nseen; i++)
+    if (seen[i].hash == h && !strcmp(seen[i].text, text)) return 1;
+  char *own = malloc(strlen(text) + 1);
+  if (own && WS_VEC_PUSH(seen, nseen, seen_cap, ((seen_diag){h, strcpy(own, text)})) != WS_OK)
+    free(own);
+  return 0;
+}
 
 /* What a status means, for a failure the library gave no message for. */
 static const char *status_text(int status) {
@@ -26,7 +59,23 @@ static const char *status_text(int status) {
 
 void cli_print_diag(const ws_diag *d) {
   if (d->errors) error_printed = 1;
-  ws_diag_print(stderr, d, "warpsight");
+  for (size_t i = 0; i < d->count; i++) {
+    char *s = ws_diag_format_entry(&d->items[i]);
+    if (!s) {
+      fputs("warpsight: error: out of memory while printing a diagnostic\n", stderr);
+      return;
+    }
+    int seen_before = printed_before(s);
+    free(s);
+    if (seen_before) continue;
+    ws_diag one = {(ws_diag_entry *)&d->items[i], 1, 1, 0}; /* a view of entry i */
+    ws_diag_print(stderr, &one, "warpsight");
+  }
+}
+
+int cli_exit_code(int status) {
+  if (status == WS_OK) return EXIT_OK;
+  return status == WS_EFAULT ? EXIT_KERNEL_FAULT : EXIT_USAGE;
 }
 
 int cli_exit_for(int status) {
@@ -35,7 +84,17 @@ int cli_exit_for(int status) {
     fprintf(stderr, "warpsight: error: %s (status %d; no further detail)\n", status_text(status), status);
     error_printed = 1;
   }
-  if (status == WS_EFAULT) return EXIT_KERNEL_FAULT;
+  return cli_exit_code(status);
+}
+
+int cli_make_dir(const char *cmd, const char *dir) {
+  struct stat sb;
+  if (mkdir(dir, 0777) == 0) return 0;
+  int e = errno;
+  if (e == EEXIST && stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode)) return 0;
+  error_printed = 1;
+  fprintf(stderr, "warpsight %s: error: %s: cannot create: %s\n", cmd, dir,
+          e == EEXIST ? "it exists and is not a folder" : strerror(e));
   return EXIT_USAGE;
 }
 

@@ -18,8 +18,18 @@ enum { EXIT_OK = 0, EXIT_KERNEL_FAULT = 1, EXIT_USAGE = 2 };
 /* Print every diagnostic to stderr, prefixed by "warpsight: " where an entry
  * has no file. */
 void cli_print_diag(const ws_diag *d);
-/* Exit status for a library status (WS_EFAULT -> 1, other errors -> 2). */
+/* Exit status for a library status (WS_EFAULT -> 1, other errors -> 2);
+ * when no error has been printed yet, prints the status's generic text so
+ * that a failure never ends with an empty stderr.  Call it after
+ * cli_print_diag, never before (the generic line would precede the real one). */
 int cli_exit_for(int status);
+/* The same exit status, printing nothing: for a helper whose caller prints
+ * the diagnostics afterwards. */
+int cli_exit_code(int status);
+/* Make folder dir for command cmd's outputs (one that exists is fine when it
+ * is a folder): 0, or EXIT_USAGE after printing "DIR: cannot create: why"
+ * once (not once per file that would have gone into it). */
+int cli_make_dir(const char *cmd, const char *dir);
 /* Print "warpsight CMD: error: ..." to stderr and return EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

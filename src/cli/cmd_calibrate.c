@@ -49,6 +49,46 @@ static const char help[] =
     "  --sample-blocks N, --ptx-dir DIR, --cache DIR, --no-cache: as for validate\n\n"
     "Exit status: 0 ok; 2 bad usage or input, or no row could be predicted.\n";
 
+/* What calibrate keeps of each row's profile: the scalar fields and the
+ * launch, which the fittable models (warpsight, hong-kim, gpuperf) read,
+ * not the whole JSON document (basic blocks, loops, per-instruction
+ * tables).  Kept whole, the 1,059 K20 rows peaked at 368 MB. */
+typedef struct slim_store {
+  const ws_valid_data *data; /* the rows (borrowed) */
+  ws_profile **p;            /* by row of data, or NULL (owned) */
+  int oom;                   /* a copy could not be made */
+} slim_store;
+
+static void keep_slim(const ws_valid_outcome *oc, const ws_profile *p, void *user) {
+  slim_store *s = user;
+  if (!p) return;
+  ws_profile *q = ws_profile_new(p->kernel, p->grid, p->block);
+  if (!q) {
+    s->oom = 1;
+    return;
+  }
+  q->f = p->f;
+  size_t i = (size_t)(oc->row - s->data->rows);
+  ws_profile_free(s->p[i]);
+  s->p[i] = q;
+}
+
+static void slim_free(slim_store *s) {
+  for (size_t i = 0; s->p && i < s->data->nrows; i++) ws_profile_free(s->p[i]);
+  free(s->p);
+}
+
+/* The rows predicted without error, with their kept profiles; n of them. */
+static size_t rows_with_profiles(ws_valid_row *rows, ws_profile **profs, const ws_valid_report *rep,
+                                 const slim_store *s) {
+  size_t n = 0;
+  for (size_t i = 0; i < rep->nrows; i++) {
+    ws_profile *p = s->p[rep->rows[i].row - s->data->rows];
+    if (!rep->rows[i].status && p) rows[n] = *rep->rows[i].row, profs[n++] = p;
+  }
+  return n;
+}
+
 int cmd_calibrate(int argc, char **argv) {
   const char *gpu_s = NULL, *model = NULL, *out_s = NULL, *kernels_s = NULL, *sample_s = NULL,
              *ptx_s = NULL, *cache_s = NULL, *no_cache = NULL;
@@ -97,6 +137,7 @@ int cmd_calibrate(int argc, char **argv) {
   ws_gpu *g = NULL;
   ws_valid_row *rows = NULL;
   ws_profile **profs = NULL;
+  slim_store slim = {NULL, NULL, 0};
   char ptx_dir[4096], cache_buf[4096], outbuf[512];
   if (kernels_s && vcli_split(&kernels, "calibrate", "--kernels", kernels_s)) goto out;
   if ((st = ws_valid_load_ex(&data, pos[0], gf.name, gf.n, &d))) {
@@ -152,7 +193,10 @@ int cmd_calibrate(int argc, char **argv) {
   o.user = pctx;
   o.progress = vcli_progress;
   o.progress_user = "calibrate";
-  o.keep_profiles = 1;
+  slim.data = data;
+  if (!(slim.p = calloc(data->nrows + 1, sizeof *slim.p))) goto out;
+  o.on_row = keep_slim;
+  o.on_row_user = &slim;
   o.gpu_file_names = gf.name;
   o.gpu_file_paths = gf.path;
   o.ngpu_files = gf.n;
@@ -166,11 +210,11 @@ int cmd_calibrate(int argc, char **argv) {
   /* the rows that have a profile and a prediction */
   rows = calloc(rep->nrows + 1, sizeof *rows);
   profs = calloc(rep->nrows + 1, sizeof *profs);
-  if (!rows || !profs) goto out;
-  size_t n = 0;
-  for (size_t i = 0; i < rep->nrows; i++)
-    if (!rep->rows[i].status && rep->rows[i].profile)
-      rows[n] = *rep->rows[i].row, profs[n++] = rep->rows[i].profile;
+  if (!rows || !profs || slim.oom) {
+    fprintf(stderr, "warpsight calibrate: error: out of memory while keeping the rows' profiles\n");
+    goto out;
+  }
+  size_t n = rows_with_profiles(rows, profs, rep, &slim);
   ws_valid_calib c;
   if ((st = ws_valid_calibrate(&c, g, model, rows, profs, n, &d))) {
     cli_print_diag(&d);
@@ -204,6 +248,7 @@ out:
   ws_valid_predictor_free(pctx);
   free(rows);
   free(profs);
+  slim_free(&slim);
   ws_valid_report_free(rep);
   ws_valid_data_free(data);
   ws_gpu_free(g);

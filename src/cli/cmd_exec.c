@@ -28,7 +28,8 @@
 
 static const char help_text[] =
     "usage: warpsight exec [--gpu G] [--model M|all] [--sample-blocks N] [--report DIR]\n"
-    "                      [--json] -- PROGRAM [ARGS...]\n\n"
+    "                      [--json] [--max-warp-insts N] [--max-launch-insts N]\n"
+    "                      [--max-memory N] -- PROGRAM [ARGS...]\n\n"
     "Runs PROGRAM, an unmodified CUDA program built with `nvcc -cudart shared`, on\n"
     "warpsight's CUDA runtime: every kernel runs in the functional emulator, is\n"
     "profiled and its run time predicted on GPU G.  The program prints what it\n"
@@ -45,12 +46,22 @@ static const char help_text[] =
     "%s"
     "  --sample-blocks N     profile N blocks of each grid (all blocks still run)\n"
     "  --report DIR          write DIR/exec.json (the report) and the models' charts\n"
-    "  --json                print the warpsight-exec/1 report as JSON instead\n\n"
+    "  --json                print the warpsight-exec/1 report as JSON instead\n"
+    "  --max-warp-insts N    stop a warp after N warp instructions (default 2^26 =\n"
+    "                        67108864; 0: no limit): a runaway kernel faults, as in\n"
+    "                        'warpsight run', and the program sees cudaErrorLaunchFailure\n"
+    "  --max-launch-insts N  stop a launch after N warp instructions in all its blocks\n"
+    "                        (default 2^27 = 134217728; 0: no limit)\n"
+    "  --max-memory N[K|M|G|T]  device memory: the emulator's budget for cudaMalloc and\n"
+    "                        the like, and cudaDeviceProp.totalGlobalMem (default 4G;\n"
+    "                        0: no budget); past it cudaMalloc returns\n"
+    "                        cudaErrorMemoryAllocation\n\n"
     "The same options as environment variables, for running the program directly\n"
     "with LD_LIBRARY_PATH=%s:\n"
     "  WARPSIGHT_GPU, WARPSIGHT_MODEL (a name, a comma-separated list, or all),\n"
     "  WARPSIGHT_SAMPLE_BLOCKS, WARPSIGHT_EXEC_JSON (where to write the report),\n"
-    "  WARPSIGHT_REPORT_DIR (charts), WARPSIGHT_QUIET=1 (no summary line at exit).\n"
+    "  WARPSIGHT_REPORT_DIR (charts), WARPSIGHT_QUIET=1 (no summary line at exit),\n"
+    "  WARPSIGHT_MAX_WARP_INSTS, WARPSIGHT_MAX_LAUNCH_INSTS, WARPSIGHT_MAX_MEMORY.\n"
     "WARPSIGHT_CUDART_DIR overrides the runtime's folder.\n\n"
     "Exit status: the program's (128+N when signal N ended it); 2 bad usage, or the\n"
     "program did not load warpsight's runtime (built without -cudart shared).\n";
@@ -159,10 +170,20 @@ static void print_report(const cJSON *r) {
   }
 }
 
+/* The emulated-work limits as given (the runtime reads the same syntax). */
+typedef struct exec_limits {
+  const char *warp, *launch, *memory; /* --max-warp-insts, --max-launch-insts, --max-memory */
+} exec_limits;
+
 /* Check the options before running anything. */
-static int check_options(const char *gpu, const char *model, const char *sample) {
+static int check_options(const char *gpu, const char *model, const char *sample, const exec_limits *lim) {
   long n;
+  unsigned long long v;
   if (sample && cli_parse_int("exec", "--sample-blocks", sample, &n)) return EXIT_USAGE;
+  if (cli_parse_limit("exec", "--max-warp-insts", lim->warp, &v) ||
+      cli_parse_limit("exec", "--max-launch-insts", lim->launch, &v) ||
+      cli_parse_bytes("exec", "--max-memory", lim->memory, &v))
+    return EXIT_USAGE;
   if (model) { /* "all", a name, or names separated by commas */
     char one[128];
     for (const char *p = model; *p;) {
@@ -187,7 +208,7 @@ static int check_options(const char *gpu, const char *model, const char *sample)
 
 /* Point the environment at the runtime and the options; *json_path gets
  * the report's file (the caller frees it; a temporary one is removed). */
-static int prepare_env(const char *gpu, const char *model, const char *sample,
+static int prepare_env(const char *gpu, const char *model, const char *sample, const exec_limits *lim,
                        const char *report, char **json_path, int *tmp) {
   ws_strbuf b = {0};
   const char *old = getenv("LD_LIBRARY_PATH");
@@ -196,14 +217,12 @@ static int prepare_env(const char *gpu, const char *model, const char *sample,
   int st = set_env("LD_LIBRARY_PATH", lib);
   free(lib);
   st = st || set_env("WARPSIGHT_GPU", gpu) || set_env("WARPSIGHT_MODEL", model) ||
-       set_env("WARPSIGHT_SAMPLE_BLOCKS", sample);
+       set_env("WARPSIGHT_SAMPLE_BLOCKS", sample) || set_env("WARPSIGHT_MAX_WARP_INSTS", lim->warp) ||
+       set_env("WARPSIGHT_MAX_LAUNCH_INSTS", lim->launch) || set_env("WARPSIGHT_MAX_MEMORY", lim->memory);
   if (st) return EXIT_USAGE;
   *tmp = 0;
   if (report) {
-    if (mkdir(report, 0777) && errno != EEXIST) {
-      fprintf(stderr, "warpsight exec: error: cannot create %s: %s\n", report, strerror(errno));
-      return EXIT_USAGE;
-    }
+    if (cli_make_dir("exec", report)) return EXIT_USAGE;
     ws_sb_printf(&b, "%s/exec.json", report);
     *json_path = ws_sb_take(&b);
     if (set_env("WARPSIGHT_REPORT_DIR", report)) return EXIT_USAGE;
@@ -228,8 +247,16 @@ int cmd_exec(int argc, char **argv) {
   int dd = 1;
   while (dd < argc && strcmp(argv[dd], "--") != 0) dd++;
   const char *gpu = NULL, *model = NULL, *sample = NULL, *report = NULL, *json = NULL;
-  cli_opt opts[] = {{"--gpu", 1, &gpu},        {"--model", 1, &model}, {"--sample-blocks", 1, &sample},
-                    {"--report", 1, &report},  {"--json", 0, &json},   {NULL, 0, NULL}};
+  exec_limits lim = {NULL, NULL, NULL};
+  cli_opt opts[] = {{"--gpu", 1, &gpu},
+                    {"--model", 1, &model},
+                    {"--sample-blocks", 1, &sample},
+                    {"--report", 1, &report},
+                    {"--json", 0, &json},
+                    {"--max-warp-insts", 1, &lim.warp},
+                    {"--max-launch-insts", 1, &lim.launch},
+                    {"--max-memory", 1, &lim.memory},
+                    {NULL, 0, NULL}};
   const char *pos[1];
   int npos, help;
   if (cli_parse("exec", dd, argv, opts, pos, 0, &npos, "", &help)) return EXIT_USAGE;
@@ -238,14 +265,14 @@ int cmd_exec(int argc, char **argv) {
     return EXIT_OK;
   }
   if (dd + 1 >= argc) return cli_usage_error("exec", "expected -- PROGRAM [ARGS...]");
-  int st = check_options(gpu, model, sample);
+  int st = check_options(gpu, model, sample, &lim);
   if (st) return st;
   if (!*runtime_dir())
     return cli_usage_error("exec", "this warpsight was built without its CUDA runtime; "
                            "set WARPSIGHT_CUDART_DIR to the folder of libcudart.so.13");
   char *json_path = NULL;
   int tmp = 0;
-  st = prepare_env(gpu, model, sample, report, &json_path, &tmp);
+  st = prepare_env(gpu, model, sample, &lim, report, &json_path, &tmp);
   if (st) {
     free(json_path);
     return st;

@@ -143,10 +143,7 @@ int cmd_model(int argc, char **argv) {
   const char *gpus[MAX_GPUS];
   size_t ngpu = cli_split_gpus("model", gpu, gbuf, sizeof gbuf, gpus, MAX_GPUS);
   if (!ngpu) return EXIT_USAGE;
-  if (ngpu > 1 && charts && mkdir(charts, 0777) != 0 && errno != EEXIST) {
-    fprintf(stderr, "warpsight model: error: %s: cannot create: %s\n", charts, strerror(errno));
-    return EXIT_USAGE;
-  }
+  if (ngpu > 1 && charts && cli_make_dir("model", charts)) return EXIT_USAGE;
 
   ws_diag d = WS_DIAG_INIT;
   ws_profile *p = NULL;

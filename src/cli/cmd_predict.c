@@ -148,10 +148,7 @@ int cmd_predict(int argc, char **argv) {
     }
     ws_diag_free(&d);
   }
-  if (ngpu > 1 && charts && mkdir(charts, 0777) != 0 && errno != EEXIST) {
-    fprintf(stderr, "warpsight predict: error: %s: cannot create: %s\n", charts, strerror(errno));
-    return EXIT_USAGE;
-  }
+  if (ngpu > 1 && charts && cli_make_dir("predict", charts)) return EXIT_USAGE;
   cJSON *list = NULL, *sets = NULL;
   if (json && ngpu > 1) {
     list = cJSON_CreateObject();

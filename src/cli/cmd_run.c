@@ -39,11 +39,11 @@ static int load_module(ws_ptx_module **m, const char *file, const char *arch, ch
                        ws_diag *d) {
   if (!cli_has_suffix(file, ".cu")) {
     int st = ws_ptx_parse_file(m, file, d);
-    return st ? cli_exit_for(st) : 0;
+    return cli_exit_code(st);
   }
   if (access(file, R_OK) != 0) {
     ws_diag_error(d, "cannot read %s", file);
-    return cli_exit_for(WS_EIO);
+    return cli_exit_code(WS_EIO);
   }
   ptxas_list pl = {NULL, 0};
   int have_ptxas = 0, rc = cli_compile_cu("run", file, arch ? arch : "sm_80", dir, dirn, &pl, &have_ptxas);
@@ -57,7 +57,7 @@ static int load_module(ws_ptx_module **m, const char *file, const char *arch, ch
   int st = ws_read_file(&text, &len, path, d);
   if (!st) st = ws_ptx_parse(m, text, len, label, d);
   free(text);
-  return st ? cli_exit_for(st) : 0;
+  return cli_exit_code(st);
 }
 
 int cmd_run(int argc, char **argv) {

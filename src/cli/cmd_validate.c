@@ -94,11 +94,7 @@ static int counters_close(ws_report_counters *co) {
   return st ? EXIT_USAGE : 0;
 }
 
-static int make_dir(const char *dir) {
-  if (mkdir(dir, 0777) == 0 || errno == EEXIST) return 0;
-  fprintf(stderr, "warpsight validate: error: cannot create '%s': %s\n", dir, strerror(errno));
-  return EXIT_USAGE;
-}
+static int make_dir(const char *dir) { return cli_make_dir("validate", dir); }
 
 /* --launches: DIR/L<line>-<kernel>.json (DIR created for the first). */
 static int write_launch(const char *dir, const ws_valid_row *r, const ws_launch_spec *l,

@@ -116,11 +116,7 @@ int cli_finish_charts(const char *cmd, const char *dir, const char *kernel,
                     "warpsight was built without it\n", cmd);
     return EXIT_USAGE;
   }
-  if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-    fprintf(stderr, "warpsight %s: error: %s: cannot create: %s\n", cmd, dir,
-            strerror(errno));
-    return EXIT_USAGE;
-  }
+  if (cli_make_dir(cmd, dir)) return EXIT_USAGE;
   char safe[128];
   size_t k = 0;
   for (const char *c = kernel ? kernel : "kernel"; *c && k + 1 < sizeof safe; c++)

@@ -5,7 +5,8 @@
  *
  * Facts the database does not hold are answered with CUDA's limits for the
  * compute capability (grid and block dimensions, constant memory) and the
- * emulator's memory budget (RT_MEMORY_BUDGET) for the global memory size;
+ * emulator's memory budget (RT_MEMORY_BUDGET, or WARPSIGHT_MAX_MEMORY) for the
+ * global memory size;
  * docs/exec.md lists them.
  */
 #include <math.h>
@@ -49,11 +50,11 @@ static int max_grid_x(const ws_gpu *g) { return g->cc_major >= 3 ? 2147483647 : 
 #define MAX_GRID_YZ 65535
 #define CONST_BYTES 65536
 
-static void fill_props(cudaDeviceProp *p, const ws_gpu *g) {
+static void fill_props(cudaDeviceProp *p, const ws_gpu *g, uint64_t memory) {
   const ws_sm_limits *l = &g->limits;
   memset(p, 0, sizeof *p);
   snprintf(p->name, sizeof p->name, "%s (warpsight)", g->full_name ? g->full_name : g->name);
-  p->totalGlobalMem = RT_MEMORY_BUDGET;
+  p->totalGlobalMem = (size_t)(memory == UINT64_MAX ? ws_emu_default_memory_budget() : memory);
   p->sharedMemPerBlock = (size_t)(l->max_shared_per_block < 49152 ? l->max_shared_per_block : 49152);
   p->regsPerBlock = l->max_regs_per_block;
   p->warpSize = g->warp_size;
@@ -86,14 +87,14 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
   if (device != 0) return rt_error(cudaErrorInvalidDevice);
   ws_rt *rt = rt_enter();
   cudaError_t e = rt->gpu ? cudaSuccess : cudaErrorInitializationError;
-  if (!e) fill_props(prop, rt->gpu);
+  if (!e) fill_props(prop, rt->gpu, rt->memory_budget);
   rt_leave();
   return rt_error(e);
 }
 
 static int attr_value(int *v, int attr, const ws_gpu *g) {
   cudaDeviceProp p;
-  fill_props(&p, g);
+  fill_props(&p, g, RT_MEMORY_BUDGET); /* no attribute answers the memory size */
   switch (attr) {
   case cudaDevAttrMaxThreadsPerBlock: *v = p.maxThreadsPerBlock; break;
   case cudaDevAttrMaxBlockDimX: *v = p.maxThreadsDim[0]; break;

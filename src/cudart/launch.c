@@ -96,7 +96,8 @@ static cudaError_t fault_error(const ws_emu_stats *s) {
   case WS_EMU_FAULT_MISALIGNED: return cudaErrorMisalignedAddress;
   case WS_EMU_FAULT_TRAP: return cudaErrorLaunchFailure;
   case WS_EMU_FAULT_ASSERT: return cudaErrorAssert;
-  case WS_EMU_FAULT_LIMIT: return cudaErrorLaunchTimeout;
+  case WS_EMU_FAULT_LIMIT: /* either instruction limit: what a GPU's watchdog reports */
+  case WS_EMU_FAULT_LAUNCH_LIMIT: return cudaErrorLaunchTimeout;
   case WS_EMU_FAULT_OOB: return cudaErrorIllegalAddress;
   default: return cudaErrorLaunchFailure;
   }
@@ -127,6 +128,8 @@ static int run(ws_rt *rt, rt_func *f, ws_emu_launch *l, const ws_emu_launch_conf
     po.sample_blocks = rt->sample_blocks;
     po.functional_rest = 1; /* every block runs: the program needs its results */
     po.printf_out = stdout;
+    po.max_warp_insts = rt->max_warp_insts;
+    po.max_launch_insts = rt->max_launch_insts;
     ws_profile *prof = NULL;
     st = ws_prof_launch(&prof, stats, &t, rt->gpu, &po, d);
     if (st == WS_OK) predict(rt, k, prof);
@@ -134,6 +137,8 @@ static int run(ws_rt *rt, rt_func *f, ws_emu_launch *l, const ws_emu_launch_conf
   } else {
     ws_emu_options eo = WS_EMU_OPTIONS_INIT;
     eo.printf_out = stdout;
+    eo.max_warp_insts = rt->max_warp_insts;
+    eo.max_launch_insts = rt->max_launch_insts;
     uint64_t blocks = (uint64_t)c->grid[0] * c->grid[1] * c->grid[2];
     eo.threads = ws_prof_workers(0, blocks, 0, 1); /* the profiler's rule: no idle workers */
     st = ws_emu_run(l, &eo, stats, d);

@@ -21,7 +21,7 @@
 ws_emu_device *rt_device(ws_rt *rt) {
   if (rt->dev) return rt->dev;
   ws_diag d = WS_DIAG_INIT;
-  ws_emu_device_options o = {RT_MEMORY_BUDGET};
+  ws_emu_device_options o = {rt->memory_budget};
   if (ws_emu_device_new(&rt->dev, &o, &d)) {
     rt_print_diag(&d);
     rt->dev = NULL;
@@ -118,7 +118,7 @@ void rt_managed_unmap(ws_rt *rt) {
 /* --- allocation ------------------------------------------------------------ */
 
 /* The GPU's memory size is not in the database: the device has
- * RT_MEMORY_BUDGET bytes. */
+ * rt->memory_budget bytes (RT_MEMORY_BUDGET unless WARPSIGHT_MAX_MEMORY). */
 static cudaError_t dev_alloc(ws_rt *rt, uint64_t *addr, size_t size, const char *name) {
   ws_emu_device *dev = rt_device(rt);
   if (!dev) return cudaErrorInitializationError;

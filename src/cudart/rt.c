@@ -5,6 +5,7 @@
  */
 #include "cudart/rt.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -105,6 +106,29 @@ static int parse_models(ws_rt *rt, const char *spec) {
   return 0;
 }
 
+/* Environment variable `name` as a count (bytes: with an optional K, M, G or
+ * T) into *out, left alone when unset or empty; -1 after a message. */
+static int env_count(const char *name, int bytes, uint64_t *out) {
+  const char *s = getenv(name);
+  if (!s || !*s) return 0;
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  int sh = 0;
+  if (bytes && (*end == 'K' || *end == 'k')) sh = 10;
+  else if (bytes && *end == 'M') sh = 20;
+  else if (bytes && *end == 'G') sh = 30;
+  else if (bytes && *end == 'T') sh = 40;
+  if (sh) end++;
+  if (errno || end == s || *end || s[strspn(s, " \t")] == '-' || (sh && v > (~0ull >> sh))) {
+    fprintf(stderr, "warpsight: error: %s: expected a number of %s, got '%.200s'\n", name,
+            bytes ? "bytes with an optional K, M, G or T" : "warp instructions", s);
+    return -1;
+  }
+  *out = v << sh;
+  return 0;
+}
+
 static void rt_init(void) {
   ws_rt *rt = &ws_rt_state;
   pthread_mutexattr_t a;
@@ -131,6 +155,15 @@ static void rt_init(void) {
     }
     rt->sample_blocks = v;
   }
+  /* the emulated-work limits of run, profile and predict (docs/emulator.md) */
+  rt->max_warp_insts = WS_EMU_DEFAULT_MAX_WARP_INSTS;
+  rt->max_launch_insts = WS_EMU_DEFAULT_MAX_LAUNCH_INSTS;
+  rt->memory_budget = RT_MEMORY_BUDGET;
+  if (env_count("WARPSIGHT_MAX_WARP_INSTS", 0, &rt->max_warp_insts) ||
+      env_count("WARPSIGHT_MAX_LAUNCH_INSTS", 0, &rt->max_launch_insts) ||
+      env_count("WARPSIGHT_MAX_MEMORY", 1, &rt->memory_budget))
+    rt->init_failed = 1;
+  if (!rt->memory_budget) rt->memory_budget = UINT64_MAX; /* 0: no budget */
   rt->json_out = js && *js ? ws_strdup(js) : NULL;
   rt->quiet = q && *q && strcmp(q, "0") != 0;
   rt->ready = 1;

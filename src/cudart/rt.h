@@ -35,8 +35,9 @@ enum {
 #undef MODEL
 };
 #define RT_MAX_UNSUP 64  /* unsupported calls remembered (each is reported once) */
-#define RT_MEMORY_BUDGET (4ull << 30) /* device memory: the emulator's budget and
-                                         cudaDeviceProp.totalGlobalMem */
+#define RT_MEMORY_BUDGET (4ull << 30) /* device memory by default: the emulator's
+                                         budget and cudaDeviceProp.totalGlobalMem
+                                         (WARPSIGHT_MAX_MEMORY sets another) */
 
 /* One registered fat binary (one per .cu file of the program). */
 typedef struct rt_module {
@@ -117,6 +118,12 @@ typedef struct ws_rt {
   const char *models[RT_MAX_MODELS]; /* models to run (WARPSIGHT_MODEL) */
   size_t nmodels;
   uint64_t sample_blocks;   /* WARPSIGHT_SAMPLE_BLOCKS (0: every block) */
+  uint64_t max_warp_insts;  /* WARPSIGHT_MAX_WARP_INSTS (0: none; default
+                               WS_EMU_DEFAULT_MAX_WARP_INSTS) */
+  uint64_t max_launch_insts; /* WARPSIGHT_MAX_LAUNCH_INSTS (0: none; default
+                                WS_EMU_DEFAULT_MAX_LAUNCH_INSTS) */
+  uint64_t memory_budget;   /* WARPSIGHT_MAX_MEMORY: device memory in bytes
+                               (default RT_MEMORY_BUDGET; UINT64_MAX: none) */
   char *json_out;           /* WARPSIGHT_EXEC_JSON: the run's report, or NULL */
   int quiet;                /* WARPSIGHT_QUIET: no summary on stderr */
   int primary_warned;       /* the primary model's failure was reported */

@@ -254,7 +254,7 @@ static int check_budget(const ws_emu_program *p, const ws_launch_spec *s, ws_dia
   return WS_EINVAL;
 }
 
-int ws_emu_launch_new(ws_emu_launch **out, const ws_emu_program *p, const ws_launch_spec *s, ws_diag *d) {
+static int launch_new(ws_emu_launch **out, const ws_emu_program *p, const ws_launch_spec *s, ws_diag *d) {
   *out = NULL;
   const ws_ptx_function *k = p->funcs[0].f;
   if (strcmp(s->kernel, k->name) != 0) {
@@ -623,7 +623,7 @@ int ws_emu_check_work(const ws_emu_launch *L, uint64_t blocks, const ws_emu_opti
   return WS_OK;
 }
 
-int ws_emu_run(ws_emu_launch *L, const ws_emu_options *o, ws_emu_stats *stats, ws_diag *d) {
+static int run_launch(ws_emu_launch *L, const ws_emu_options *o, ws_emu_stats *stats, ws_diag *d) {
   ws_emu_options defo = WS_EMU_OPTIONS_INIT;
   if (!o) o = &defo;
   if (stats) stats->fault_kind = WS_EMU_FAULT_NONE;
@@ -639,7 +639,7 @@ int ws_emu_run(ws_emu_launch *L, const ws_emu_options *o, ws_emu_stats *stats, w
   /* allocations made or freed since the launch was prepared */
   int mst = ws_emu_launch_map(L);
   if (mst == WS_EINVAL) return ws_diag_error(d, "module variables and allocations overlap on the device");
-  if (mst) return ws_diag_error(d, "out of memory while running the kernel");
+  if (mst) return WS_ENOMEM; /* named by ws_emu_run */
   L->dev->cur_mod = L->mod;
   int nt = o->threads;
   if (nt <= 0) {
@@ -690,14 +690,31 @@ int ws_emu_run(ws_emu_launch *L, const ws_emu_options *o, ws_emu_stats *stats, w
     stats->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     stats->threads = nt;
   }
-  if (pl.oom) {
-    ws_diag_error(d, "out of memory while running the kernel");
-    return WS_ENOMEM;
-  }
+  if (pl.oom) return WS_ENOMEM; /* named by ws_emu_run */
   if (pl.fault_block != UINT32_MAX) {
     if (stats) stats->fault_kind = pl.flt.kind;
     report_fault(L, &pl.flt, o, d);
     return WS_EFAULT;
   }
   return WS_OK;
+}
+
+/* The entry points name what ran out of memory (issue 14, point 10): the
+ * kernel and the stage, with the sizes that made it large. */
+int ws_emu_launch_new(ws_emu_launch **out, const ws_emu_program *p, const ws_launch_spec *s, ws_diag *d) {
+  size_t before = d ? d->errors : 0;
+  int st = launch_new(out, p, s, d);
+  return ws_diag_oom(d, st, before, s->path,
+                     "preparing the launch of kernel '%s' (its buffers, their initial values and the "
+                     "module's variables)", p->funcs[0].f->name);
+}
+
+int ws_emu_run(ws_emu_launch *L, const ws_emu_options *o, ws_emu_stats *stats, ws_diag *d) {
+  size_t before = d ? d->errors : 0;
+  int st = run_launch(L, o, stats, d);
+  return ws_diag_oom(d, st, before, L->s ? L->s->path : L->p->m->path,
+                     "running kernel '%s' (%u x %u x %u blocks of %u x %u x %u threads: each worker "
+                     "thread holds a block's registers, shared and local memory)",
+                     L->p->funcs[0].f->name, L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1],
+                     L->block[2]);
 }

@@ -1800,7 +1800,7 @@ const ws_ptx_function *ws_emu_program_kernel(const ws_emu_program *p) {
   return p->funcs[0].f;
 }
 
-int ws_emu_load(ws_emu_program **out, const ws_ptx_module *m, const char *kernel, ws_diag *d) {
+static int load_program(ws_emu_program **out, const ws_ptx_module *m, const char *kernel, ws_diag *d) {
   *out = NULL;
   int ki = -1;
   for (uint32_t i = 0; i < m->nfuncs; i++)
@@ -1868,4 +1868,11 @@ fail:
   free(D.init_q);
   ws_emu_program_free(P);
   return st;
+}
+
+int ws_emu_load(ws_emu_program **out, const ws_ptx_module *m, const char *kernel, ws_diag *d) {
+  size_t before = d ? d->errors : 0;
+  int st = load_program(out, m, kernel, d);
+  return ws_diag_oom(d, st, before, m->path, "loading kernel '%s' into the emulator (decoding %u functions)",
+                     kernel, m->nfuncs);
 }

@@ -13,6 +13,7 @@
 #include "util/json.h"
 #include "util/file.h"
 #include "util/strbuf.h"
+#include "util/suggest.h"
 
 static const struct {
   const char *name;
@@ -99,42 +100,6 @@ static const char *const init_keys[] = {"constant", "iota", "random", "file", "v
 static const char *const iota_keys[] = {"start", "step", NULL};
 static const char *const random_keys[] = {"seed", "min", "max", NULL};
 
-/* Edit distance of a and b (insertions, deletions, substitutions and
- * transpositions of neighbours: "ouput", "inti", "grdi" are all 1 away),
- * capped at 3 (only small distances matter here). */
-static int edit_distance(const char *a, const char *b) {
-  size_t m = strlen(a), n = strlen(b);
-  if (m > 31 || n > 31) return 3;
-  int t[32][32];
-  for (size_t i = 0; i <= m; i++) t[i][0] = (int)i;
-  for (size_t j = 0; j <= n; j++) t[0][j] = (int)j;
-  for (size_t i = 1; i <= m; i++)
-    for (size_t j = 1; j <= n; j++) {
-      int v = t[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-      if (t[i - 1][j] + 1 < v) v = t[i - 1][j] + 1;
-      if (t[i][j - 1] + 1 < v) v = t[i][j - 1] + 1;
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && t[i - 2][j - 2] + 1 < v)
-        v = t[i - 2][j - 2] + 1;
-      t[i][j] = v;
-    }
-  return t[m][n] < 3 ? t[m][n] : 3;
-}
-
-/* The known key closest to `key` (distance 1, or 2 for keys of 5 or more
- * letters), or NULL. */
-static const char *did_you_mean(const char *key, const char *const *known) {
-  const char *best = NULL;
-  int bd = 3;
-  for (int i = 0; known[i]; i++) {
-    int dd = edit_distance(key, known[i]);
-    if (dd < bd && (dd == 1 || (dd == 2 && strlen(known[i]) >= 5))) {
-      bd = dd;
-      best = known[i];
-    }
-  }
-  return best;
-}
-
 /* An error naming the first key of obj not in known. */
 static int check_keys(const cJSON *obj, const char *path, const char *const *known, const char *origin,
                       ws_diag *d) {
@@ -143,7 +108,7 @@ static int check_keys(const cJSON *obj, const char *path, const char *const *kno
     int ok = 0;
     for (int i = 0; known[i] && !ok; i++) ok = strcmp(e->string, known[i]) == 0;
     if (ok) continue;
-    const char *hint = did_you_mean(e->string, known);
+    const char *hint = ws_suggest(e->string, known);
     char list[160] = "";
     for (int i = 0; known[i]; i++)
       snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", known[i]);
@@ -431,7 +396,7 @@ static int parse_init(ws_launch_arg *a, const cJSON *obj, const char *path, cons
       snprintf(a->file, n, "%s/%s", dir, f);
     return WS_OK;
   }
-  const char *hint = did_you_mean(c->string, init_keys);
+  const char *hint = ws_suggest(c->string, init_keys);
   if (hint) return ws_json_error(d, origin, p, c->string, "unknown initialiser (did you mean \"%s\"?)", hint);
   return ws_json_error(d, origin, p, c->string, "unknown initialiser (expected constant, iota, random, file or values)");
 }

@@ -144,6 +144,8 @@ static int load_json(ws_gpu **out, const char *json, const char *origin, ws_diag
   if (ws_json_get_string(root, "", "schema", 1, &schema, origin, d) == WS_OK &&
       strcmp(schema, "warpsight-gpu/1") != 0)
     ws_json_error(d, origin, "", "schema", "expected \"warpsight-gpu/1\", got \"%s\"", schema);
+  else
+    ws_gpu_check_keys(root, origin, d); /* a typo is an error, not a default in silence */
   ws_json_get_string(root, "", "name", 1, &name, origin, d);
   ws_json_get_string(root, "", "full_name", 0, &full, origin, d);
   ws_json_get_string(root, "", "architecture", 0, &arch, origin, d);
@@ -251,15 +253,18 @@ int ws_gpu_load(ws_gpu **out, const char *name_or_path, ws_diag *d) {
     char *text;
     int r = ws_read_file(&text, NULL, name_or_path, d);
     if (r) return r;
+    size_t before = d ? d->errors : 0;
     r = ws_gpu_load_json(out, text, name_or_path, d);
     free(text);
-    return r;
+    return ws_diag_oom(d, r, before, name_or_path, "loading the GPU file");
   }
   for (size_t i = 0; i < ws_gpu_embedded_count; i++)
     if (strcmp(ws_gpu_embedded_entries[i].name, name_or_path) == 0) {
       char origin[96];
       snprintf(origin, sizeof origin, "data/gpus/%s.json", ws_gpu_embedded_entries[i].name);
-      return ws_gpu_load_json(out, ws_gpu_embedded_entries[i].json, origin, d);
+      size_t before = d ? d->errors : 0;
+      int r = ws_gpu_load_json(out, ws_gpu_embedded_entries[i].json, origin, d);
+      return ws_diag_oom(d, r, before, origin, "loading the GPU");
     }
   /* List the known names so the user can pick one. */
   size_t len = 1;

@@ -19,6 +19,7 @@
 #include "util/bits.h"
 #include "util/strbuf.h"
 #include "util/json.h"
+#include "util/suggest.h"
 
 /* Bounds of the occupancy limits.  Large enough for any GPU (the largest
  * today: 2048 threads, 64 K registers, 228 KB shared per SM), small enough
@@ -129,6 +130,16 @@ static int declared_model(const char *model) {
   return 0;
 }
 
+/* The declared parameter of `model` closest to `key` (ws_suggest), or NULL. */
+static const char *param_suggest(const char *model, const char *key) {
+  const char *known[WS_GP_COUNT + 1];
+  size_t n = 0;
+  for (int i = 0; i < WS_GP_COUNT; i++)
+    if (strcmp(ws_gpu_param_table[i].model, model) == 0) known[n++] = ws_gpu_param_table[i].key;
+  known[n] = NULL;
+  return ws_suggest(key, known);
+}
+
 static int in_list(const char *s, const char *const *list, size_t n) {
   for (size_t i = 0; i < n; i++)
     if (strcmp(s, list[i]) == 0) return 1;
@@ -163,9 +174,14 @@ static int check_param_table(const cJSON *obj, ws_strbuf *path, const char *mode
     else snprintf(full, sizeof full, "%s", key);
     if (declared_model(model) && ws_gpu_param_find(model, full) < 0) {
       /* a typo must not leave the model without its value */
-      bad = ws_json_error(d, origin, ws_sb_str(path), key,
-                          "unknown parameter of model '%s' (include/warpsight/gpu_params.def, "
-                          "docs/gpu-schema.md list them)", model);
+      const char *hint = param_suggest(model, full);
+      if (hint)
+        bad = ws_json_error(d, origin, ws_sb_str(path), key,
+                            "unknown parameter of model '%s' (did you mean \"%s\"?)", model, hint);
+      else
+        bad = ws_json_error(d, origin, ws_sb_str(path), key,
+                            "unknown parameter of model '%s' (include/warpsight/gpu_params.def, "
+                            "docs/gpu-schema.md list them)", model);
       continue;
     }
     int integer = is_integer_param(model, full);
@@ -196,6 +212,65 @@ int ws_gpu_check_models(const cJSON *models, const char *origin, ws_diag *d) {
     if (r) bad = r;
     ws_sb_free(&path);
   }
+  return bad;
+}
+
+/* The keys of a GPU file (docs/gpu-schema.md), NULL-terminated: a key the
+ * loader (gpu.c) learns to read must be added here too, or files using it
+ * are refused (tests/cli/model_all_gpus.sh loads every bundled file). */
+static const char *const top_keys[] = {
+    "schema", "name", "full_name", "architecture", "compute_capability", "sms", "cores_per_sm",
+    "sfu_per_sm", "warp_size", "clock_ghz", "mem_bandwidth_gbs", "hypothetical", "limits", "cache",
+    "latencies", "memory", "models", "derive", NULL};
+static const char *const cache_keys[] = {"l1_bytes", "l1_line_bytes", "l1_assoc", "l1_caches_global",
+                                         "l2_bytes", "l2_line_bytes", "l2_sector_bytes", "l2_assoc",
+                                         NULL};
+static const char *const latency_keys[] = {"dram", "l2", "l1", "smem", "fp32", NULL};
+static const char *const memory_keys[] = {"bus_bits", "dram_partitions", "interleave_bytes", NULL};
+/* The parameter tables the models read (kothapalli: both of its variants). */
+static const char *const model_tables[] = {"warpsight", "hong-kim", "gpuperf", "kothapalli",
+                                           "luo-suda",  "transit",  "roofline", NULL};
+
+/* One error per key of obj not in known; `open` lets a key that is no typo
+ * of a known one pass. */
+static int unknown_keys(const cJSON *obj, const char *path, const char *const *known, int open,
+                        const char *origin, ws_diag *d) {
+  int bad = 0;
+  if (!cJSON_IsObject(obj)) return WS_OK; /* the loader says what it expected */
+  for (const cJSON *it = obj->child; it; it = it->next) {
+    const char *key = it->string ? it->string : "";
+    int ok = 0;
+    for (int i = 0; known[i] && !ok; i++) ok = strcmp(key, known[i]) == 0;
+    if (ok) continue;
+    const char *hint = ws_suggest(key, known);
+    if (hint)
+      bad = ws_json_error(d, origin, path, key, "unknown key (did you mean \"%s\"?)", hint);
+    else if (!open)
+      bad = ws_json_error(d, origin, path, key, "unknown key (docs/gpu-schema.md lists the keys)");
+  }
+  return bad;
+}
+
+int ws_gpu_check_keys(const cJSON *root, const char *origin, ws_diag *d) {
+  if (!cJSON_IsObject(root)) return WS_OK;
+  const char *lim_keys[sizeof lim_range / sizeof lim_range[0] + 1];
+  for (size_t i = 0; i < sizeof lim_range / sizeof lim_range[0]; i++) lim_keys[i] = lim_range[i].key;
+  lim_keys[sizeof lim_range / sizeof lim_range[0]] = NULL;
+  int bad = 0, r;
+  if ((r = unknown_keys(root, "", top_keys, 0, origin, d))) bad = r;
+  if ((r = unknown_keys(cJSON_GetObjectItemCaseSensitive(root, "limits"), "limits", lim_keys, 0, origin, d)))
+    bad = r;
+  if ((r = unknown_keys(cJSON_GetObjectItemCaseSensitive(root, "cache"), "cache", cache_keys, 0, origin, d)))
+    bad = r;
+  if ((r = unknown_keys(cJSON_GetObjectItemCaseSensitive(root, "latencies"), "latencies", latency_keys, 0,
+                        origin, d)))
+    bad = r;
+  if ((r = unknown_keys(cJSON_GetObjectItemCaseSensitive(root, "memory"), "memory", memory_keys, 0, origin,
+                        d)))
+    bad = r;
+  if ((r = unknown_keys(cJSON_GetObjectItemCaseSensitive(root, "models"), "models", model_tables, 1, origin,
+                        d)))
+    bad = r;
   return bad;
 }
 

@@ -20,6 +20,13 @@ int ws_gpu_check_cache(const ws_cache_facts *C, const char *origin, ws_diag *d);
 int ws_gpu_check_models(const struct cJSON *models, const char *origin, ws_diag *d);
 int ws_gpu_check_derived(const ws_gpu *g, const char *origin, ws_diag *d);
 
+/* Unknown keys: at the top level and in "limits", "cache", "latencies", "memory"
+ * an error naming the path, with a did-you-mean where a known key is close
+ * (a typo once left a value at its default in silence); a "models" table
+ * whose name is close to a model's ("hong_kim") is an error too, other
+ * names stay allowed (a user's own model). */
+int ws_gpu_check_keys(const struct cJSON *root, const char *origin, ws_diag *d);
+
 /* The newest compute capability in cc_limits.def, e.g. "9.0" (static). */
 const char *ws_gpu_sm_limits_newest_cc(void);
 

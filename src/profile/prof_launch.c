@@ -177,6 +177,22 @@ static void make_config(ws_prof_config *c, char *note, size_t nnote, const ws_pr
   c->resources_source = note;
 }
 
+/* A block's shared memory (static + dynamic) against what the GPU lets one
+ * block use (its compute capability's max_shared_per_block, with opt-in):
+ * the emulator alone only caps it at WS_EMU_MAX_SHARED_BYTES (issue 14). */
+static int check_shared(const ws_prof_config *c, const ws_prof_target *t, const ws_gpu *g,
+                        const ws_prof_options *o, ws_diag *d) {
+  double max = g->limits.max_shared_per_block, used = c->resources.shared_bytes_per_block;
+  if (max <= 0 || used <= max) return WS_OK;
+  return ws_diag_add(d, WS_SEV_ERROR, o->input, 0, 0,
+                     "kernel '%s' uses %.0f bytes of shared memory per block (%.0f static + %llu "
+                     "dynamic), more than the %.0f bytes a block may use on %s (compute capability "
+                     "%d.%d, max_shared_per_block)",
+                     c->kernel->name, used, used - (double)t->dynamic_shared,
+                     (unsigned long long)t->dynamic_shared, max, g->name ? g->name : "the GPU",
+                     g->cc_major, g->cc_minor);
+}
+
 int ws_prof_launch(ws_profile **out, ws_emu_stats *stats, const ws_prof_target *t,
                    const ws_gpu *g, const ws_prof_options *o, ws_diag *d) {
   *out = NULL;
@@ -200,16 +216,26 @@ int ws_prof_launch(ws_profile **out, ws_emu_stats *stats, const ws_prof_target *
   char note[512];
   ws_prof_config c;
   make_config(&c, note, sizeof note, t, k, g, o);
+  st = check_shared(&c, t, g, o, d);
+  if (st) return st;
   /* The launch's buffers, for the sampled DRAM estimate. */
   size_t nreg = ws_emu_regions(t->launch, NULL, 0);
+  size_t before = d ? d->errors : 0;
   ws_emu_region *reg = calloc(nreg + 1, sizeof *reg);
-  if (!reg) return WS_ENOMEM;
-  c.nregions = ws_emu_regions(t->launch, reg, nreg);
-  c.regions = reg;
+  if (!reg) st = WS_ENOMEM;
   ws_prof *prof = NULL;
-  st = ws_prof_new(&prof, &c, d);
+  if (reg) {
+    c.nregions = ws_emu_regions(t->launch, reg, nreg);
+    c.regions = reg;
+    st = ws_prof_new(&prof, &c, d);
+  }
   free(reg);
-  if (st) return st;
+  if (st)
+    return ws_diag_oom(d, st, before, o->input,
+                       "profiling kernel '%s': setting up the profiler (%llu blocks to profile, %d "
+                       "worker thread%s, the cache simulators of %s)",
+                       k->name, (unsigned long long)nrun, c.workers, c.workers == 1 ? "" : "s",
+                       g->name ? g->name : "the GPU");
   hook_state h = {prof, (uint64_t)t->grid[0] * t->grid[1] * t->grid[2], o->sample_blocks,
                   o->functional_rest};
   ws_emu_hooks hooks = {.user = &h, .inst = on_inst, .block_begin = on_begin,
@@ -224,7 +250,11 @@ int ws_prof_launch(ws_profile **out, ws_emu_stats *stats, const ws_prof_target *
   memset(&sx, 0, sizeof sx);
   st = ws_emu_run(t->launch, &eo, &sx, d);
   if (stats) *stats = sx;
-  if (!st) st = ws_prof_finish(prof, out, d);
+  if (!st) {
+    before = d ? d->errors : 0;
+    st = ws_prof_finish(prof, out, d);
+    ws_diag_oom(d, st, before, o->input, "profiling kernel '%s': building the profile", k->name);
+  }
   ws_prof_free(prof);
   return st;
 }

@@ -17,6 +17,7 @@
 #include "util/file.h"
 #include "util/json.h"
 #include "util/strbuf.h"
+#include "util/suggest.h"
 
 const ws_profile_field_info ws_profile_field_table[] = {
 #define PF(section, key, check, doc) \
@@ -145,21 +146,56 @@ static int read_launch(ws_profile *p, const cJSON *root, const char *origin, ws_
  * not a silently missing input. */
 static void check_unknown_keys(const cJSON *sec, const char *section,
                                const char *origin, ws_diag *d) {
+  const char *known[sizeof ws_profile_field_table / sizeof ws_profile_field_table[0] + 1];
+  size_t n = 0;
+  for (size_t i = 0; i < ws_profile_field_count; i++)
+    if (strcmp(ws_profile_field_table[i].section, section) == 0) known[n++] = ws_profile_field_table[i].key;
+  known[n] = NULL;
   for (const cJSON *k = sec->child; k; k = k->next) {
-    int known = 0;
-    for (size_t i = 0; i < ws_profile_field_count; i++)
-      if (strcmp(ws_profile_field_table[i].section, section) == 0 &&
-          strcmp(ws_profile_field_table[i].key, k->string) == 0)
-        known = 1;
-    if (!known) {
-      char list[1024] = "";
-      for (size_t i = 0; i < ws_profile_field_count; i++)
-        if (strcmp(ws_profile_field_table[i].section, section) == 0) {
-          if (list[0]) strncat(list, ", ", sizeof list - strlen(list) - 1);
-          strncat(list, ws_profile_field_table[i].key, sizeof list - strlen(list) - 1);
-        }
-      ws_json_error(d, origin, section, k->string, "unknown field (known: %s)", list);
+    int ok = 0;
+    for (size_t i = 0; i < n && !ok; i++) ok = strcmp(known[i], k->string) == 0;
+    if (ok) continue;
+    const char *hint = ws_suggest(k->string, known);
+    if (hint) {
+      ws_json_error(d, origin, section, k->string, "unknown field (did you mean \"%s\"?)", hint);
+      continue;
     }
+    char list[1024] = "";
+    for (size_t i = 0; i < n; i++) {
+      if (list[0]) strncat(list, ", ", sizeof list - strlen(list) - 1);
+      strncat(list, known[i], sizeof list - strlen(list) - 1);
+    }
+    ws_json_error(d, origin, section, k->string, "unknown field (known: %s)", list);
+  }
+}
+
+/* The top-level keys a profile may have besides its field sections: what
+ * identifies it and the sections the profiler adds (docs/profile.md). */
+static const char *const other_sections[] = {
+    "schema", "kernel", "launch", "notes", "instruction_mix", "simd", "divergence_detail",
+    "basic_blocks", "loops", "global_memory_insts", "shared_memory_insts", "caches", "sampling",
+    "profiler", "warp_mix", "kothapalli", "luo_suda", NULL};
+
+/* An unknown top-level key is an error with a did-you-mean ("per_wrap"
+ * once left every per-warp count missing in silence). */
+static void check_sections(const cJSON *root, const char *origin, ws_diag *d) {
+  const char *known[sizeof ws_profile_field_table / sizeof ws_profile_field_table[0] +
+                    sizeof other_sections / sizeof other_sections[0]];
+  size_t n = 0;
+  for (size_t i = 0; other_sections[i]; i++) known[n++] = other_sections[i];
+  for (size_t i = 0; i < ws_profile_field_count; i++)
+    if (!i || strcmp(ws_profile_field_table[i].section, ws_profile_field_table[i - 1].section))
+      known[n++] = ws_profile_field_table[i].section;
+  known[n] = NULL;
+  for (const cJSON *s = root->child; s; s = s->next) {
+    int ok = 0;
+    for (size_t i = 0; i < n && !ok; i++) ok = strcmp(known[i], s->string) == 0;
+    if (ok) continue;
+    const char *hint = ws_suggest(s->string, known);
+    if (hint)
+      ws_json_error(d, origin, "", s->string, "unknown section (did you mean \"%s\"?)", hint);
+    else
+      ws_json_error(d, origin, "", s->string, "unknown section (docs/profile.md lists them)");
   }
 }
 
@@ -193,6 +229,7 @@ int ws_profile_load_json(ws_profile **out, const char *json, const char *origin,
     ws_json_error(d, origin, "", "schema", "expected \"%s\", got \"%s\"", WS_PROFILE_SCHEMA, schema);
   ws_json_get_string(root, "", "kernel", 1, &kernel, origin, d);
   read_launch(p, root, origin, d);
+  check_sections(root, origin, d);
 
   for (const cJSON *s = root->child; s; s = s->next) {
     if (!is_field_section(s->string)) continue;

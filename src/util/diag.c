@@ -60,6 +60,17 @@ int ws_diag_error(ws_diag *d, const char *fmt, ...) {
   return r;
 }
 
+int ws_diag_oom(ws_diag *d, int st, size_t errors_before, const char *file, const char *fmt, ...) {
+  if (st != WS_ENOMEM || !d || d->errors != errors_before) return st;
+  char what[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  ws_diag_add(d, WS_SEV_ERROR, file, 0, 0, "out of memory while %s", what);
+  return st;
+}
+
 void ws_diag_set_source(ws_diag *d, const char *line_start, size_t len) {
   if (!d || d->count == 0 || !line_start) return;
   ws_diag_entry *e = &d->items[d->count - 1];
@@ -80,27 +91,35 @@ static const char *sev_name(ws_severity s) {
   return "error";
 }
 
+/* Appends entry e as "file:line:col: error: msg\n" (+ source and caret). */
+static void format_entry(ws_strbuf *b, const ws_diag_entry *e) {
+  if (e->file && e->line > 0 && e->col > 0)
+    ws_sb_printf(b, "%s:%d:%d: ", e->file, e->line, e->col);
+  else if (e->file && e->line > 0)
+    ws_sb_printf(b, "%s:%d: ", e->file, e->line);
+  else if (e->file)
+    ws_sb_printf(b, "%s: ", e->file);
+  ws_sb_printf(b, "%s: %s\n", sev_name(e->severity), e->message);
+  if (e->source_line) {
+    ws_sb_printf(b, "  %s\n  ", e->source_line);
+    size_t len = strlen(e->source_line);
+    for (int c = 1; c < e->col; c++) {
+      char ch = (size_t)(c - 1) < len ? e->source_line[c - 1] : ' ';
+      ws_sb_putc(b, ch == '\t' ? '\t' : ' ');
+    }
+    ws_sb_puts(b, "^\n");
+  }
+}
+
+char *ws_diag_format_entry(const ws_diag_entry *e) {
+  ws_strbuf b = WS_STRBUF_INIT;
+  format_entry(&b, e);
+  return ws_sb_take(&b);
+}
+
 char *ws_diag_format(const ws_diag *d) {
   ws_strbuf b = WS_STRBUF_INIT;
-  for (size_t i = 0; d && i < d->count; i++) {
-    const ws_diag_entry *e = &d->items[i];
-    if (e->file && e->line > 0 && e->col > 0)
-      ws_sb_printf(&b, "%s:%d:%d: ", e->file, e->line, e->col);
-    else if (e->file && e->line > 0)
-      ws_sb_printf(&b, "%s:%d: ", e->file, e->line);
-    else if (e->file)
-      ws_sb_printf(&b, "%s: ", e->file);
-    ws_sb_printf(&b, "%s: %s\n", sev_name(e->severity), e->message);
-    if (e->source_line) {
-      ws_sb_printf(&b, "  %s\n  ", e->source_line);
-      size_t len = strlen(e->source_line);
-      for (int c = 1; c < e->col; c++) {
-        char ch = (size_t)(c - 1) < len ? e->source_line[c - 1] : ' ';
-        ws_sb_putc(&b, ch == '\t' ? '\t' : ' ');
-      }
-      ws_sb_puts(&b, "^\n");
-    }
-  }
+  for (size_t i = 0; d && i < d->count; i++) format_entry(&b, &d->items[i]);
   return ws_sb_take(&b);
 }
 

@@ -131,7 +131,8 @@ int ws_parse_file(void *out, const char *path, ws_diag *d, ws_text_parser *parse
   size_t len;
   int st = ws_read_file(&text, &len, path, d);
   if (st) return st;
+  size_t before = d ? d->errors : 0;
   st = parse(out, text, len, path, d);
   free(text);
-  return st;
+  return ws_diag_oom(d, st, before, path, "loading its %zu bytes", len);
 }

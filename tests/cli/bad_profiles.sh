@@ -21,7 +21,8 @@ zero-threads.json|launch.block[0]: expected a positive integer
 truncated.json|truncated.json:2:1: error: invalid JSON: unexpected end of input
 wrong-schema.json|schema: expected "warpsight-profile/1", got "warpsight-profile/2"
 ratio-out-of-range.json|memory.miss_ratio: expected a number between 0 and 1, got 1.5
-unknown-field.json|per_warp.uncoal_mem_inst: unknown field (known: comp_insts,
+unknown-field.json|per_warp.uncoal_mem_inst: unknown field (did you mean "uncoal_mem_insts"?)
+unknown-section.json|unknown-section.json: error: per_wrap: unknown section (did you mean "per_warp"?)
 missing-launch.json|launch: missing (expected an object)
 fractional-blocks.json|occupancy.active_blocks_per_sm: expected a positive integer, got 2.5
 not-an-object.json|expected a JSON object

@@ -47,4 +47,21 @@ run "$WS" occupancy --gpu "$TMP/cc99.json" --threads 256
 expect_rc 2 "cc 99.99"
 expect_err "compute_capability: no built-in limits for compute capability 99.99" "cc 99.99"
 
+# unknown keys (issue 14, point 8): errors naming the path, with a
+# did-you-mean where a known key is close; a typo once left the value at its
+# default in silence
+refused typo '"smss": 14, "sms": 14' 'smss: unknown key (did you mean "sms"?)'
+refused typo2 '"sms": 14, "limits": {"max_blocks_per_smm": 8}' \
+  'limits.max_blocks_per_smm: unknown key (did you mean "max_blocks_per_sm"?)'
+refused typo3 '"sms": 14, "cache": {"l2_byte": 786432}' 'cache.l2_byte: unknown key (did you mean "l2_bytes"?)'
+refused typo4 '"sms": 14, "latencies": {"dramm": 400}' 'latencies.dramm: unknown key (did you mean "dram"?)'
+refused typo5 '"sms": 14, "models": {"hong_kim": {"mem_ld": 420}}' 'models.hong_kim: unknown key (did you mean "hong-kim"?)'
+refused colour '"sms": 14, "colour": "green"' 'colour: unknown key (docs/gpu-schema.md lists the keys)'
+refused typo6 '"sms": 14, "models": {"hong-kim": {"issue_cycle": 4}}' \
+  'models.hong-kim.issue_cycle: unknown parameter of model '"'"'hong-kim'"'"' (did you mean "issue_cycles"?)'
+# a table for a model of one's own (a name far from every model's) still loads
+gpu own '"sms": 14, "models": {"my-model": {"x": 1}}'
+run "$WS" occupancy --gpu "$TMP/own.json" --threads 256
+expect_rc 0 "own model table"
+
 finish

@@ -28,6 +28,27 @@ run "$WS" run "$H" --launch "$TMP/bigshared.json" --out "$TMP"
 sane "3 GiB .shared"
 expect_rc 2 "3 GiB .shared"
 expect_err "static shared memory (at least 3221225472 bytes) exceeds the limit of 1048576 bytes per block" "3 GiB .shared"
+# ... and where a GPU is known (profile, predict), the launch's static +
+# dynamic shared bytes against the GPU's max_shared_per_block (the CUDA C++
+# Programming Guide's technical specifications, src/gpu/cc_limits.def):
+# 65536 static is over CC 3.0's 49152 (48 KB); with 40000 dynamic, 105536 is
+# still under CC 8.0's 166912 (163 KB)
+spec sh64k shared64k 1 32
+run "$WS" run "$H" --launch "$TMP/sh64k.json"
+expect_rc 0 "64 KiB .shared (run, no GPU)"
+for cmd in profile predict; do
+  run "$WS" $cmd "$H" --launch "$TMP/sh64k.json" --gpu gtx680
+  sane "64 KiB .shared on gtx680 ($cmd)"
+  expect_rc 2 "64 KiB .shared on gtx680 ($cmd)"
+  expect_err "hostile.ptx: error: kernel 'shared64k' uses 65536 bytes of shared memory per block (65536 static + 0 dynamic), more than the 49152 bytes a block may use on gtx680 (compute capability 3.0, max_shared_per_block)" "64 KiB .shared on gtx680 ($cmd)"
+done
+printf '{"kernel": "shared64k", "grid": [1,1,1], "block": [32,1,1], "dynamic_shared_bytes": %s, "args": []}\n' 40000 >"$TMP/sh64kd.json"
+run "$WS" profile "$H" --launch "$TMP/sh64kd.json" --gpu a100
+expect_rc 0 "64 KiB + 40000 dynamic on a100"
+printf '{"kernel": "shared64k", "grid": [1,1,1], "block": [32,1,1], "dynamic_shared_bytes": %s, "args": []}\n' 110000 >"$TMP/sh64kd.json"
+run "$WS" predict "$H" --launch "$TMP/sh64kd.json" --gpu a100
+expect_rc 2 "64 KiB + 110000 dynamic on a100"
+expect_err "uses 175536 bytes of shared memory per block (65536 static + 110000 dynamic), more than the 166912 bytes a block may use on a100 (compute capability 8.0" "64 KiB + 110000 dynamic on a100"
 
 # --- point 2: a default limit on emulated work --------------------------------
 # acceptance: a spinning kernel (2 blocks of 32 spinning warps) stops under run,
@@ -153,6 +174,40 @@ run "$WS" profile "$WS_SRC/examples/kernels/vecadd.sm_80.ptx" --launch "$WS_SRC/
 expect_rc 0 "profile -o over a symlink"
 [ "$(cat "$TMP/outside.txt")" = precious ] || fail "profile -o over a symlink: the file outside was overwritten"
 grep -q '"warpsight-profile/1"' "$TMP/p.json" || fail "profile -o over a symlink: no profile written"
+# a full disk: writes fail with EFBIG under ulimit -f (in 1024-byte blocks in
+# bash) with SIGXFSZ ignored (inherited through exec), as write() fails with
+# ENOSPC on a full disk; exit 2 with the OS's reason, the previous file
+# unchanged, no temporary file left (it once lost the old file and left half)
+full() { # full KB DESC CMD...: runs CMD with files limited to KB kilobytes
+  local kb=$1 desc=$2
+  shift 2
+  run bash -c "trap '' XFSZ; ulimit -f $kb; exec \"\$@\"" full "$@"
+  expect_no_crash "$desc"
+  expect_rc 2 "$desc"
+  expect_err "error: cannot write: File too large (the previous file, if any, is unchanged)" "$desc"
+}
+rm -rf "$TMP/o" && mkdir "$TMP/o"
+echo "old" >"$TMP/o/out.bin"
+echo "old" >"$TMP/o/p.json"
+echo "old" >"$TMP/o/cal.json"
+# 1,000,000 f32 (4 MB) into a 1000 KB limit
+printf '{"kernel": "copy", "grid": [1,1,1], "block": [32,1,1], "args": [{"buffer": "in", "type": "f32", "count": 1000000, "init": {"iota": {"start": 1, "step": 1}}}, {"buffer": "out", "type": "f32", "count": 1000000, "output": "out.bin"}, {"scalar": "off", "type": "s32", "value": 0}]}\n' >"$TMP/big.json"
+full 1000 "full disk (run)" "$WS" run "$D/faults.ptx" --launch "$TMP/big.json" --out "$TMP/o"
+expect_err "o/out.bin: error: cannot write" "full disk (run)"
+# vecadd's profile (about 5 KB) into 2 KB
+full 2 "full disk (profile -o)" "$WS" profile "$WS_SRC/examples/kernels/vecadd.sm_80.ptx" \
+  --launch "$WS_SRC/examples/kernels/vecadd.launch.json" -o "$TMP/o/p.json"
+expect_err "o/p.json: error: cannot write" "full disk (profile -o)"
+# a calibrated GPU file (about 10 KB) into 1 KB
+head -8 "$WS_SRC/data/validation/amaris-measured-dev.csv" >"$TMP/rows.csv"
+full 1 "full disk (calibrate -o)" "$WS" calibrate "$TMP/rows.csv" --gpu gtx680 --model hong-kim \
+  --ptx-dir "$WS_SRC/examples/validation/ptx" --no-cache -o "$TMP/o/cal.json"
+expect_err "o/cal.json: error: cannot write" "full disk (calibrate -o)"
+for f in out.bin p.json cal.json; do
+  [ "$(cat "$TMP/o/$f")" = old ] || fail "full disk: $f was changed"
+done
+[ "$(ls -A "$TMP/o" | sort | tr '\n' ' ')" = "cal.json out.bin p.json " ] ||
+  fail "full disk: a temporary file was left: $(ls -A "$TMP/o")"
 
 # --- point 10: messages --------------------------------------------------------
 # a launch spec with a UTF-8 byte-order mark is read (it was "invalid JSON")

@@ -61,6 +61,33 @@ fault)
   expect_out "cudaErrorIllegalAddress" "the program sees the fault" ;;
 unsupported)
   expect_err "cudaMallocPitch is not supported by warpsight's CUDA runtime" "the message names the call" ;;
+spin)
+  # the emulated-work limits reach the runtime (issue 14): with the defaults
+  # (above) the spin stopped at 2^26 = 67108864 warp instructions per warp
+  expect_err "runaway kernel: warp 0 exceeded the limit of 67108864 warp instructions per warp (--max-warp-insts) in kernel" "default limit"
+  expect_out "totalGlobalMem 4294967296" "default device memory (4 GiB)"
+  expect_out "cudaMalloc of 64 MiB: cudaSuccess" "64 MiB in 4 GiB"
+  run wsexec --max-warp-insts 1000 -- "$bin"
+  expect_rc 0 "--max-warp-insts 1000"
+  expect_err "runaway kernel: warp 0 exceeded the limit of 1000 warp instructions per warp (--max-warp-insts) in kernel" "--max-warp-insts 1000"
+  expect_out "spin: cudaErrorLaunchTimeout" "--max-warp-insts 1000: the program sees the fault"
+  run wsexec --max-warp-insts 0 --max-launch-insts 5000 -- "$bin"
+  expect_rc 0 "--max-launch-insts 5000"
+  expect_out "spin: cudaErrorLaunchTimeout" "--max-launch-insts 5000: the program sees the fault"
+  expect_err "the launch exceeded the limit of 5000 warp instructions in all (--max-launch-insts)" "--max-launch-insts 5000"
+  run wsexec --max-memory 16M --max-warp-insts 1000 -- "$bin"
+  expect_rc 0 "--max-memory 16M"
+  expect_out "totalGlobalMem 16777216" "--max-memory 16M: the device's size"
+  expect_out "cudaMalloc of 64 MiB: cudaErrorMemoryAllocation" "--max-memory 16M: 64 MiB refused"
+  run wsexec --max-warp-insts -5 -- "$bin"
+  expect_rc 2 "negative --max-warp-insts"
+  expect_err "--max-warp-insts expects a number of warp instructions" "negative --max-warp-insts"
+  run wsexec --max-memory 12Q -- "$bin"
+  expect_rc 2 "bad --max-memory"
+  expect_err "--max-memory expects a number of bytes" "bad --max-memory"
+  # the runtime's own check, for a program run without exec
+  WARPSIGHT_MAX_WARP_INSTS=lots run wsexec -- "$bin"
+  expect_err "WARPSIGHT_MAX_WARP_INSTS: expected a number of warp instructions, got 'lots'" "bad WARPSIGHT_MAX_WARP_INSTS" ;;
 printf)
   expect_out "hello from thread 3 of block 0" "device printf"
   expect_out "hello from thread 1 of block 1" "device printf, second block" ;;

@@ -13,6 +13,7 @@
 #include "util/bits.h"
 #include "util/checked.h"
 #include "util/strbuf.h"
+#include "util/suggest.h"
 #include "util/vec.h"
 
 static void test_vec_push_and_reserve(void **state) {
@@ -91,6 +92,41 @@ static void test_bits(void **state) {
   assert_int_equal(ws_log2_u64(1024), 10);
 }
 
+/* ws_diag_oom names the operation once: only for WS_ENOMEM, and only when
+ * nothing more precise was recorded since the count it is given. */
+static void test_diag_oom(void **state) {
+  (void)state;
+  ws_diag d = WS_DIAG_INIT;
+  assert_int_equal(ws_diag_oom(&d, WS_EINVAL, 0, "f.ptx", "parsing"), WS_EINVAL);
+  assert_int_equal(d.count, 0);
+  assert_int_equal(ws_diag_oom(&d, WS_ENOMEM, 0, "f.ptx", "running kernel '%s'", "k"), WS_ENOMEM);
+  assert_int_equal(d.count, 1);
+  char *s = ws_diag_format(&d);
+  assert_string_equal(s, "f.ptx: error: out of memory while running kernel 'k'\n");
+  free(s);
+  /* an error already recorded since (d.errors is 1, the caller counted 0) */
+  assert_int_equal(ws_diag_oom(&d, WS_ENOMEM, 0, NULL, "outer"), WS_ENOMEM);
+  assert_int_equal(d.count, 1);
+  ws_diag_free(&d);
+}
+
+/* Distances by hand: one substitution, one transposition, one deletion. */
+static void test_suggest(void **state) {
+  (void)state;
+  assert_int_equal(ws_suggest_distance("sms", "sms"), 0);
+  assert_int_equal(ws_suggest_distance("smss", "sms"), 1);     /* one deletion */
+  assert_int_equal(ws_suggest_distance("ouput", "output"), 1); /* one insertion */
+  assert_int_equal(ws_suggest_distance("inti", "init"), 1);    /* one transposition */
+  assert_int_equal(ws_suggest_distance("hong_kim", "hong-kim"), 1);
+  assert_int_equal(ws_suggest_distance("abc", "xyzw"), 3);     /* capped */
+  static const char *const keys[] = {"sms", "cores_per_sm", "clock_ghz", "limits", NULL};
+  assert_string_equal(ws_suggest("smss", keys), "sms");
+  assert_string_equal(ws_suggest("limts", keys), "limits");   /* 2 would do too: 6 letters */
+  assert_string_equal(ws_suggest("clck_gz", keys), "clock_ghz"); /* 2 away, 9 letters */
+  assert_null(ws_suggest("s", keys));                         /* "sms" is 2 away: too short */
+  assert_null(ws_suggest("colour", keys));
+}
+
 static void test_checked(void **state) {
   (void)state;
   uint64_t r = 99;
@@ -148,6 +184,8 @@ int main(void) {
       cmocka_unit_test(test_strbuf),
       cmocka_unit_test(test_bits),
       cmocka_unit_test(test_checked),
+      cmocka_unit_test(test_diag_oom),
+      cmocka_unit_test(test_suggest),
       cmocka_unit_test(test_diag_text),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
