@@ -142,6 +142,33 @@ static int read_launch(ws_profile *p, const cJSON *root, const char *origin, ws_
   return WS_OK;
 }
 
+/* The keys of `obj` that `known` (NULL-terminated) does not list are errors
+ * at `path`, with a did-you-mean when a known key is close, else with the
+ * list of known keys (`list_known`) or a pointer to docs/profile.md. */
+static void refuse_unknown(const cJSON *obj, const char *const *known, const char *path,
+                           const char *what, int list_known, const char *origin, ws_diag *d) {
+  for (const cJSON *k = obj->child; k; k = k->next) {
+    int ok = 0;
+    for (size_t i = 0; known[i] && !ok; i++) ok = strcmp(known[i], k->string) == 0;
+    if (ok) continue;
+    const char *hint = ws_suggest(k->string, known);
+    if (hint) {
+      ws_json_error(d, origin, path, k->string, "unknown %s (did you mean \"%s\"?)", what, hint);
+      continue;
+    }
+    if (!list_known) {
+      ws_json_error(d, origin, path, k->string, "unknown %s (docs/profile.md lists them)", what);
+      continue;
+    }
+    char list[1024] = "";
+    for (size_t i = 0; known[i]; i++) {
+      if (list[0]) strncat(list, ", ", sizeof list - strlen(list) - 1);
+      strncat(list, known[i], sizeof list - strlen(list) - 1);
+    }
+    ws_json_error(d, origin, path, k->string, "unknown %s (known: %s)", what, list);
+  }
+}
+
 /* Every key in a field section must be a known field: a typo is an error,
  * not a silently missing input. */
 static void check_unknown_keys(const cJSON *sec, const char *section,
@@ -151,22 +178,7 @@ static void check_unknown_keys(const cJSON *sec, const char *section,
   for (size_t i = 0; i < ws_profile_field_count; i++)
     if (strcmp(ws_profile_field_table[i].section, section) == 0) known[n++] = ws_profile_field_table[i].key;
   known[n] = NULL;
-  for (const cJSON *k = sec->child; k; k = k->next) {
-    int ok = 0;
-    for (size_t i = 0; i < n && !ok; i++) ok = strcmp(known[i], k->string) == 0;
-    if (ok) continue;
-    const char *hint = ws_suggest(k->string, known);
-    if (hint) {
-      ws_json_error(d, origin, section, k->string, "unknown field (did you mean \"%s\"?)", hint);
-      continue;
-    }
-    char list[1024] = "";
-    for (size_t i = 0; i < n; i++) {
-      if (list[0]) strncat(list, ", ", sizeof list - strlen(list) - 1);
-      strncat(list, known[i], sizeof list - strlen(list) - 1);
-    }
-    ws_json_error(d, origin, section, k->string, "unknown field (known: %s)", list);
-  }
+  refuse_unknown(sec, known, section, "field", 1, origin, d);
 }
 
 /* The top-level keys a profile may have besides its field sections: what
@@ -187,16 +199,7 @@ static void check_sections(const cJSON *root, const char *origin, ws_diag *d) {
     if (!i || strcmp(ws_profile_field_table[i].section, ws_profile_field_table[i - 1].section))
       known[n++] = ws_profile_field_table[i].section;
   known[n] = NULL;
-  for (const cJSON *s = root->child; s; s = s->next) {
-    int ok = 0;
-    for (size_t i = 0; i < n && !ok; i++) ok = strcmp(known[i], s->string) == 0;
-    if (ok) continue;
-    const char *hint = ws_suggest(s->string, known);
-    if (hint)
-      ws_json_error(d, origin, "", s->string, "unknown section (did you mean \"%s\"?)", hint);
-    else
-      ws_json_error(d, origin, "", s->string, "unknown section (docs/profile.md lists them)");
-  }
+  refuse_unknown(root, known, "", "section", 0, origin, d);
 }
 
 int ws_profile_load_json(ws_profile **out, const char *json, const char *origin,

@@ -54,14 +54,33 @@ static void model_columns(FILE *f, const char *prefix, const ws_valid_report *r)
   }
 }
 
+/* One row's per-model columns: the predicted seconds, or (`as_error`) the
+ * error in percent of the measured time; empty where there is no prediction. */
+static void model_values(FILE *f, const ws_valid_outcome *oc, size_t nmodels, int as_error) {
+  for (size_t m = 0; m < nmodels; m++) {
+    double t = oc->status ? NAN : oc->time_s[m];
+    if (!isfinite(t)) fputs(",", f);
+    else if (as_error) fprintf(f, ",%.4f", ws_valid_error_pct(oc->row->measured_s, t));
+    else fprintf(f, ",%.9g", t);
+  }
+}
+
+/* Opens `path` for writing and prints the header: `head`, then a column per
+ * model for each prefix of `per_model` (NULL-terminated).  NULL on error. */
+static FILE *csv_begin(ws_outfile *o, const char *path, const char *head,
+                       const char *const *per_model, const ws_valid_report *r, ws_diag *d) {
+  if (ws_outfile_open(o, path, d)) return NULL;
+  fputs(head, o->f);
+  for (size_t i = 0; per_model[i]; i++) model_columns(o->f, per_model[i], r);
+  fputc('\n', o->f);
+  return o->f;
+}
+
 int ws_report_validate_csv(const ws_valid_report *r, const char *path, ws_diag *d) {
   ws_outfile o;
-  if (ws_outfile_open(&o, path, d)) return WS_EIO;
-  FILE *f = o.f;
-  fputs("kernel,gpu,input_size,grid,block,measured_s", f);
-  model_columns(f, ",predicted_s_", r);
-  model_columns(f, ",error_pct_", r);
-  fputc('\n', f);
+  static const char *const per_model[] = {",predicted_s_", ",error_pct_", NULL};
+  FILE *f = csv_begin(&o, path, "kernel,gpu,input_size,grid,block,measured_s", per_model, r, d);
+  if (!f) return WS_EIO;
   for (size_t i = 0; i < r->nrows; i++) {
     const ws_valid_outcome *oc = &r->rows[i];
     const ws_valid_row *w = oc->row;
@@ -69,16 +88,8 @@ int ws_report_validate_csv(const ws_valid_report *r, const char *path, ws_diag *
     fprintf(f, ",%s,%lld,%ux%ux%u,%ux%ux%u,%.9g", w->gpu, (long long)w->input_size,
             w->grid[0], w->grid[1], w->grid[2], w->block[0], w->block[1], w->block[2],
             w->measured_s);
-    for (size_t m = 0; m < r->nmodels; m++) {
-      double t = oc->status ? NAN : oc->time_s[m];
-      if (isfinite(t)) fprintf(f, ",%.9g", t);
-      else fputs(",", f);
-    }
-    for (size_t m = 0; m < r->nmodels; m++) {
-      double t = oc->status ? NAN : oc->time_s[m];
-      if (isfinite(t)) fprintf(f, ",%.4f", ws_valid_error_pct(w->measured_s, t));
-      else fputs(",", f);
-    }
+    model_values(f, oc, r->nmodels, 0);
+    model_values(f, oc, r->nmodels, 1);
     fputc('\n', f);
   }
   return ws_outfile_commit(&o, d);
@@ -86,11 +97,9 @@ int ws_report_validate_csv(const ws_valid_report *r, const char *path, ws_diag *
 
 int ws_report_validate_floors_csv(const ws_valid_report *r, const char *path, ws_diag *d) {
   ws_outfile o;
-  if (ws_outfile_open(&o, path, d)) return WS_EIO;
-  FILE *f = o.f;
-  fputs("line,kernel,gpu,floor_dram_s,floor_issue_s", f);
-  model_columns(f, ",below_floor_", r);
-  fputc('\n', f);
+  static const char *const per_model[] = {",below_floor_", NULL};
+  FILE *f = csv_begin(&o, path, "line,kernel,gpu,floor_dram_s,floor_issue_s", per_model, r, d);
+  if (!f) return WS_EIO;
   for (size_t i = 0; i < r->nrows; i++) {
     const ws_valid_outcome *oc = &r->rows[i];
     fprintf(f, "%d,", oc->row->line);
