@@ -11,24 +11,10 @@
 # launches, about 6 minutes on one core; the second copy of each row then
 # comes from the cache).  Pass a filled cache to measure only the
 # prediction/report path.  Not run by ctest (no timed checks in tests).
-set -euo pipefail
-SRC=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${1:-$SRC/build}
-WS=$BUILD/warpsight
-[ -x "$WS" ] || { echo "no warpsight binary at $WS (build first)" >&2; exit 2; }
-[ -x /usr/bin/time ] || { echo "needs /usr/bin/time (Debian package 'time')" >&2; exit 2; }
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+. "$(dirname "$0")/peak_rss.sh"
 CACHE=${2:-$TMP/cache}
 DATA=$SRC/data/validation/amaris-measured-dev.csv
 { cat "$DATA"; tail -n +2 "$DATA"; } > "$TMP/double.csv"
 ROWS=$(( $(wc -l < "$TMP/double.csv") - 1 ))
-/usr/bin/time -v "$WS" validate "$TMP/double.csv" --models all --cache "$CACHE" \
-    --report "$TMP/report" > "$TMP/out" 2> "$TMP/time" || {
-  tail -20 "$TMP/time" >&2
-  exit 1
-}
-RSS=$(awk -F: '/Maximum resident set size/ { gsub(/ /, "", $2); print $2 }' "$TMP/time")
-WALL=$(awk -F': ' '/Elapsed \(wall clock\)/ { print $2 }' "$TMP/time")
-echo "validate --models all --report: $ROWS rows, $(tail -1 "$TMP/out")"
-echo "wall time $WALL, peak RSS $(( RSS / 1024 )) MB ($RSS kB)"
+run_peak 'echo "validate --models all --report: $ROWS rows, $(tail -1 "$TMP/out")"' \
+    "$WS" validate "$TMP/double.csv" --models all --cache "$CACHE" --report "$TMP/report"
