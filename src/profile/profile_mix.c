@@ -106,18 +106,16 @@ static int read_hist(double h[33], const cJSON *obj, const char *path, const cha
 }
 
 static int read_warps(ws_profile_mix *m, const cJSON *sec, const char *origin, ws_diag *d) {
-  const cJSON *arr = cJSON_GetObjectItemCaseSensitive(sec, "heaviest_warps");
-  if (!arr) return WS_OK;
-  if (!cJSON_IsArray(arr))
-    return ws_json_error(d, origin, "warp_mix", "heaviest_warps", "expected an array of objects");
-  size_t n = (size_t)cJSON_GetArraySize(arr);
+  const cJSON *arr;
+  size_t n;
+  int st = ws_json_get_objects(sec, "warp_mix", "heaviest_warps", 0, &arr, &n, origin, d);
+  if (st != WS_OK) return st == WS_EMISSING ? WS_OK : st;
   m->warps = calloc(n ? n : 1, sizeof *m->warps);
   if (!m->warps) return WS_ENOMEM;
   const cJSON *it;
   cJSON_ArrayForEach(it, arr) {
     char path[64];
     snprintf(path, sizeof path, "warp_mix.heaviest_warps[%zu]", m->nwarps);
-    if (!cJSON_IsObject(it)) return ws_json_error(d, origin, path, NULL, "expected an object");
     ws_warp_mix *w = &m->warps[m->nwarps++];
     double b = 0, wp = 0;
     int rc = ws_json_get_number(it, path, "block", 1, WS_JSON_UINT, &b, origin, d);
@@ -136,18 +134,16 @@ static int read_periods(ws_profile_mix *m, const cJSON *sec, const char *origin,
   const cJSON *rep = NULL;
   int rc = ws_json_get_object(sec, "warp_mix", "representative_warp", 0, &rep, origin, d);
   if (rc != WS_OK) return rc == WS_EMISSING ? WS_OK : rc;
-  const cJSON *arr = cJSON_GetObjectItemCaseSensitive(rep, "periods");
-  if (!cJSON_IsArray(arr))
-    return ws_json_error(d, origin, "warp_mix.representative_warp", "periods",
-                         "expected an array of objects");
-  size_t n = (size_t)cJSON_GetArraySize(arr);
+  const cJSON *arr;
+  size_t n;
+  rc = ws_json_get_objects(rep, "warp_mix.representative_warp", "periods", 1, &arr, &n, origin, d);
+  if (rc != WS_OK) return rc;
   m->periods = calloc(n ? n : 1, sizeof *m->periods);
   if (!m->periods) return WS_ENOMEM;
   const cJSON *it;
   cJSON_ArrayForEach(it, arr) {
     char path[80];
     snprintf(path, sizeof path, "warp_mix.representative_warp.periods[%zu]", m->nperiods);
-    if (!cJSON_IsObject(it)) return ws_json_error(d, origin, path, NULL, "expected an object");
     ws_mix_period *pe = &m->periods[m->nperiods++];
     pe->mem_insts = 0;
     pe->repeat = 1;

@@ -60,18 +60,15 @@ static int read_groups(ws_pm_group **out, size_t *n, const cJSON *sec, const cha
                        const char *degree_key, const char *origin, ws_diag *d) {
   *out = NULL;
   *n = 0;
-  const cJSON *list = cJSON_GetObjectItemCaseSensitive(sec, key);
-  if (!list) return WS_OK;
-  char path[96];
-  snprintf(path, sizeof path, "kothapalli.%s", key);
-  if (!cJSON_IsArray(list)) return ws_json_error(d, origin, path, NULL, "expected an array of objects");
-  size_t m = (size_t)cJSON_GetArraySize(list);
+  const cJSON *list;
+  size_t m;
+  int st = ws_json_get_objects(sec, "kothapalli", key, 0, &list, &m, origin, d);
+  if (st != WS_OK) return st == WS_EMISSING ? WS_OK : st;
   if (!(*out = calloc(m ? m : 1, sizeof **out))) return WS_ENOMEM;
   const cJSON *it;
   cJSON_ArrayForEach(it, list) {
     char ipath[112];
-    snprintf(ipath, sizeof ipath, "%s[%zu]", path, *n);
-    if (!cJSON_IsObject(it)) return ws_json_error(d, origin, ipath, NULL, "expected an object");
+    snprintf(ipath, sizeof ipath, "kothapalli.%s[%zu]", key, *n);
     double count = 0, k = 1;
     int rc = ws_json_get_number(it, ipath, "count", 1, WS_JSON_NONNEG, &count, origin, d);
     if (rc != WS_OK) return rc;

@@ -123,6 +123,27 @@ int ws_json_get_string(const cJSON *obj, const char *path, const char *key,
   return WS_OK;
 }
 
+int ws_json_get_objects(const cJSON *obj, const char *path, const char *key,
+                        int required, const cJSON **out, size_t *n, const char *origin,
+                        ws_diag *d) {
+  *out = NULL;
+  *n = 0;
+  const cJSON *arr;
+  int st = member(&arr, obj, path, key, required, "an array of objects", origin, d);
+  if (st != WS_OK) return st;
+  if (!cJSON_IsArray(arr)) return ws_json_error(d, origin, path, key, "expected an array of objects");
+  size_t i = 0;
+  for (const cJSON *it = arr->child; it; it = it->next, i++) {
+    if (cJSON_IsObject(it)) continue;
+    char ipath[256];
+    snprintf(ipath, sizeof ipath, "%s%s%s[%zu]", path ? path : "", path && *path ? "." : "", key, i);
+    return ws_json_error(d, origin, ipath, NULL, "expected an object");
+  }
+  *out = arr;
+  *n = i;
+  return WS_OK;
+}
+
 int ws_json_get_object(const cJSON *obj, const char *path, const char *key,
                        int required, const cJSON **out, const char *origin,
                        ws_diag *d) {

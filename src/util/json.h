@@ -49,6 +49,13 @@ int ws_json_get_object(const struct cJSON *obj, const char *path,
                        const char *key, int required,
                        const struct cJSON **out, const char *origin,
                        ws_diag *d);
+/* Check that obj[key], if present, is an array whose elements are all
+ * objects ("PATH.KEY: expected an array of objects", "PATH.KEY[i]: expected
+ * an object"); *out = the array and *n its length, NULL and 0 when absent. */
+int ws_json_get_objects(const struct cJSON *obj, const char *path,
+                        const char *key, int required,
+                        const struct cJSON **out, size_t *n,
+                        const char *origin, ws_diag *d);
 /* Report an error at a JSON path: "origin: error: path: message". */
 int ws_json_error(ws_diag *d, const char *origin, const char *path,
                   const char *key, const char *fmt, ...)

@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "util/bits.h"
+#include "util/json.h"
 #include "util/checked.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
@@ -110,6 +113,35 @@ static void test_diag_oom(void **state) {
   ws_diag_free(&d);
 }
 
+/* ws_json_get_objects: an array of objects, its length, and the path of
+ * what is wrong (written here by hand from the documents below). */
+static void objects_case(const char *doc, int required, int want_st, size_t want_n,
+                         const char *want_msg) {
+  cJSON *root = cJSON_Parse(doc);
+  assert_non_null(root);
+  ws_diag d = WS_DIAG_INIT;
+  const cJSON *arr;
+  size_t n = 99;
+  assert_int_equal(ws_json_get_objects(root, "sec", "list", required, &arr, &n, "t.json", &d), want_st);
+  assert_int_equal(n, want_n);
+  assert_int_equal(arr != NULL, want_st == WS_OK);
+  char *s = ws_diag_format(&d);
+  assert_string_equal(s, want_msg);
+  free(s);
+  ws_diag_free(&d);
+  cJSON_Delete(root);
+}
+
+static void test_json_objects(void **state) {
+  (void)state;
+  objects_case("{\"list\":[{},{\"a\":1}]}", 0, WS_OK, 2, "");
+  objects_case("{\"list\":[]}", 1, WS_OK, 0, "");
+  objects_case("{}", 0, WS_EMISSING, 0, "");
+  objects_case("{}", 1, WS_EINVAL, 0, "t.json: error: sec.list: missing (expected an array of objects)\n");
+  objects_case("{\"list\":{}}", 0, WS_EINVAL, 0, "t.json: error: sec.list: expected an array of objects\n");
+  objects_case("{\"list\":[{},3]}", 0, WS_EINVAL, 0, "t.json: error: sec.list[1]: expected an object\n");
+}
+
 /* Distances by hand: one substitution, one transposition, one deletion. */
 static void test_suggest(void **state) {
   (void)state;
@@ -186,6 +218,7 @@ int main(void) {
       cmocka_unit_test(test_checked),
       cmocka_unit_test(test_diag_oom),
       cmocka_unit_test(test_suggest),
+      cmocka_unit_test(test_json_objects),
       cmocka_unit_test(test_diag_text),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
