@@ -651,13 +651,21 @@ enum {
 /* The family executors are inlined into the warp loop: one function each
  * for the reader, one block of machine code for the CPU (called out of
  * line, the calls and the spilled context cost about 5% on bench_emu's
- * reduce6; docs/emulator.md, "Speed"). */
+ * reduce6; docs/emulator.md, "Speed").
+ *
+ * Library forms: the families whose names end in _LIB call num.c once per
+ * lane.  Inlined, the warp loop's state lives in registers that every such
+ * call clobbers, so GCC spills and reloads it around each lane's call;
+ * out of line it costs one call per warp instruction instead (about 1 % of
+ * blackscholes' instructions, under callgrind). */
 #define EXECUTOR static inline __attribute__((always_inline))
+#define LIB_EXECUTOR static __attribute__((noinline))
 
 /* Families (DF_*) of the decoded opcodes, from dops.def. */
 enum {
 #define F(x) DF_##x,
-  F(CTRL) F(STACK) F(MOVE) F(INT) F(BITS) F(F32) F(F64) F(HALF) F(CMP) F(CVT) F(MEM) F(ATOM) F(WARP)
+  F(CTRL) F(STACK) F(MOVE) F(INT) F(BITS) F(F32) F(F32_LIB) F(F64) F(F64_LIB) F(HALF_LIB) F(CMP) F(CVT) F(CVT_LIB)
+  F(MEM) F(ATOM) F(WARP)
 #undef F
 };
 
@@ -978,6 +986,17 @@ EXECUTOR int ex_f32(const xctx *X, const dinst *in, uint32_t m) {
   case D_F32_DIV_RN: IBIN(bf32(f32(a) / f32(b)))
   case D_F32_SQRT_RN: IUN(bf32(sqrtf(f32(a))))
   case D_F32_RCP_RN: IUN(bf32(1.0f / f32(a)))
+  default:
+    return no_executor(X, in);
+  }
+  return 0;
+}
+
+/* Single precision, the forms num.c computes (rounding modes, ftz, sat,
+ * approximations). */
+LIB_EXECUTOR int ex_f32_lib(const xctx *X, const dinst *in, uint32_t m) {
+  uint64_t *const R = X->R;
+  switch (in->op) {
   case D_F32_ADD_X: IBIN(ws_emu_num_f32_add((uint32_t)a, (uint32_t)b, (ws_emu_num_rnd)in->rnd, in->ftz, in->sat))
   case D_F32_SUB_X: IBIN(ws_emu_num_f32_sub((uint32_t)a, (uint32_t)b, (ws_emu_num_rnd)in->rnd, in->ftz, in->sat))
   case D_F32_MUL_X: IBIN(ws_emu_num_f32_mul((uint32_t)a, (uint32_t)b, (ws_emu_num_rnd)in->rnd, in->ftz, in->sat))
@@ -1018,6 +1037,16 @@ EXECUTOR int ex_f64(const xctx *X, const dinst *in, uint32_t m) {
   case D_F64_DIV_RN: IBIN(bf64(f64(a) / f64(b)))
   case D_F64_SQRT_RN: IUN(bf64(sqrt(f64(a))))
   case D_F64_RCP_RN: IUN(bf64(1.0 / f64(a)))
+  default:
+    return no_executor(X, in);
+  }
+  return 0;
+}
+
+/* Double precision, the forms num.c computes. */
+LIB_EXECUTOR int ex_f64_lib(const xctx *X, const dinst *in, uint32_t m) {
+  uint64_t *const R = X->R;
+  switch (in->op) {
   case D_F64_ADD_X: IBIN(ws_emu_num_f64_add(a, b, (ws_emu_num_rnd)in->rnd))
   case D_F64_SUB_X: IBIN(ws_emu_num_f64_sub(a, b, (ws_emu_num_rnd)in->rnd))
   case D_F64_MUL_X: IBIN(ws_emu_num_f64_mul(a, b, (ws_emu_num_rnd)in->rnd))
@@ -1088,8 +1117,8 @@ static uint64_t half_minmax(const dinst *in, int mx, uint64_t a, uint64_t b) {
   }
 }
 
-/* f16, bf16, f16x2, bf16x2 (in->ty selects the kind). */
-EXECUTOR int ex_half(const xctx *X, const dinst *in, uint32_t m) {
+/* f16, bf16, f16x2, bf16x2 (in->ty selects the kind), all in num.c. */
+LIB_EXECUTOR int ex_half(const xctx *X, const dinst *in, uint32_t m) {
   uint64_t *const R = X->R;
   switch (in->op) {
   case D_H_ADD: IBIN(half_arith(in, 0, a, b))
@@ -1204,20 +1233,6 @@ EXECUTOR int ex_cvt(const xctx *X, const dinst *in, uint32_t m) {
     });
     break;
   }
-  case D_CVT: {
-    const uint64_t *A = S(in->a);
-    uint64_t *Dd = S(in->d);
-    int dsh = 64 - in->size;
-    LANES(m, {
-      uint64_t r = ws_emu_num_cvt(A[l], (ws_emu_num_type)in->ty, (ws_emu_num_type)in->ty2, (ws_emu_num_rnd)in->rnd, in->ftz, in->sat);
-      if (in->sext) r = (uint64_t)((int64_t)(r << dsh) >> dsh) & (in->imm >= 64 ? ~0ull : (1ull << in->imm) - 1);
-      Dd[l] = r;
-    });
-    break;
-  }
-  case D_CVT_PACK:
-    if (in->ty) IBIN(ws_emu_num_cvt_bf16x2_f32((uint32_t)a, (uint32_t)b, (ws_emu_num_rnd)in->rnd, in->relu, (int)in->e))
-    IBIN(ws_emu_num_cvt_f16x2_f32((uint32_t)a, (uint32_t)b, (ws_emu_num_rnd)in->rnd, in->relu, (int)in->e))
   case D_CVTA_TO:
   case D_CVTA_FROM: {
     static const uint64_t win[] = {0, SHARED_WIN, LOCAL_WIN, CONST_WIN};
@@ -1239,6 +1254,30 @@ EXECUTOR int ex_cvt(const xctx *X, const dinst *in, uint32_t m) {
     P[in->d] = (P[in->d] & ~m) | r;
     break;
   }
+  default:
+    return no_executor(X, in);
+  }
+  return 0;
+}
+
+/* cvt between kinds that num.c converts, and the packing conversions. */
+LIB_EXECUTOR int ex_cvt_lib(const xctx *X, const dinst *in, uint32_t m) {
+  uint64_t *const R = X->R;
+  switch (in->op) {
+  case D_CVT: {
+    const uint64_t *A = S(in->a);
+    uint64_t *Dd = S(in->d);
+    int dsh = 64 - in->size;
+    LANES(m, {
+      uint64_t r = ws_emu_num_cvt(A[l], (ws_emu_num_type)in->ty, (ws_emu_num_type)in->ty2, (ws_emu_num_rnd)in->rnd, in->ftz, in->sat);
+      if (in->sext) r = (uint64_t)((int64_t)(r << dsh) >> dsh) & (in->imm >= 64 ? ~0ull : (1ull << in->imm) - 1);
+      Dd[l] = r;
+    });
+    break;
+  }
+  case D_CVT_PACK:
+    if (in->ty) IBIN(ws_emu_num_cvt_bf16x2_f32((uint32_t)a, (uint32_t)b, (ws_emu_num_rnd)in->rnd, in->relu, (int)in->e))
+    IBIN(ws_emu_num_cvt_f16x2_f32((uint32_t)a, (uint32_t)b, (ws_emu_num_rnd)in->rnd, in->relu, (int)in->e))
   default:
     return no_executor(X, in);
   }
@@ -1889,29 +1928,52 @@ EXECUTOR int ex_ctrl(xctx *X, const dinst *in, uint32_t m) {
 
 /* ---- the warp loop -------------------------------------------------------------------- */
 
-/* Runs one instruction for the lanes m (at least one, or a branch): the
- * instruction's family executor.  Returns FL_*.  Inlined into the warp
- * loop like the executors: GCC left it out of line, and the call per warp
- * instruction cost about 8 % of reduce6's instructions against the single
- * run_warp before the split (bench_emu under callgrind). */
-EXECUTOR int execute(xctx *X, const dinst *in, uint32_t m) {
-  int st;
-  switch (dop_family[in->op]) {
-  case DF_CTRL: return ex_ctrl(X, in, m);
-  case DF_STACK: st = ex_stack(X, in, m); break;
-  case DF_MOVE: st = ex_move(X, in, m); break;
-  case DF_INT: st = ex_int(X, in, m); break;
-  case DF_BITS: st = ex_bits(X, in, m); break;
-  case DF_F32: st = ex_f32(X, in, m); break;
-  case DF_F64: st = ex_f64(X, in, m); break;
-  case DF_HALF: st = ex_half(X, in, m); break;
-  case DF_CMP: st = ex_cmp(X, in, m); break;
-  case DF_CVT: st = ex_cvt(X, in, m); break;
-  case DF_MEM: st = ex_mem(X, in, m); break;
-  case DF_ATOM: st = ex_atom(X, in, m); break;
-  default: st = ex_warp(X, in, m); break;
+/* run_FAMILY: a family's executor as the warp loop sees it (FL_*). */
+#define FAMILY_RUN(f, call)                                               \
+  EXECUTOR int run_##f(xctx *X, const dinst *in, uint32_t m) {            \
+    return call(X, in, m) ? FL_FAULT : FL_NEXT;                           \
   }
-  return st ? FL_FAULT : FL_NEXT;
+EXECUTOR int run_CTRL(xctx *X, const dinst *in, uint32_t m) { return ex_ctrl(X, in, m); }
+FAMILY_RUN(STACK, ex_stack)
+FAMILY_RUN(MOVE, ex_move)
+FAMILY_RUN(INT, ex_int)
+FAMILY_RUN(BITS, ex_bits)
+FAMILY_RUN(F32, ex_f32)
+FAMILY_RUN(F32_LIB, ex_f32_lib)
+FAMILY_RUN(F64, ex_f64)
+FAMILY_RUN(F64_LIB, ex_f64_lib)
+FAMILY_RUN(HALF_LIB, ex_half)
+FAMILY_RUN(CMP, ex_cmp)
+FAMILY_RUN(CVT, ex_cvt)
+FAMILY_RUN(CVT_LIB, ex_cvt_lib)
+FAMILY_RUN(MEM, ex_mem)
+FAMILY_RUN(ATOM, ex_atom)
+FAMILY_RUN(WARP, ex_warp)
+#undef FAMILY_RUN
+
+/* Runs one instruction for the lanes m (at least one, or a branch): the
+ * executor of the opcode's family.  Returns FL_*.
+ *
+ * One switch on the opcode, generated from dops.def, not a switch on the
+ * family followed by the executor's switch on the opcode: in each case the
+ * opcode is known, so GCC folds the inlined executor's own switch away and
+ * the case jumps straight to the instruction's code, as the single warp
+ * loop before the split into executors did.  The two-level dispatch cost
+ * reduce6 about 6 % of its instructions (bench_emu under callgrind,
+ * docs/emulator.md, "Speed").  execute() and the executors are inlined
+ * into the warp loop; out of line, the call per warp instruction cost
+ * about 8 %. */
+EXECUTOR int execute(xctx *X, const dinst *in, uint32_t m) {
+  switch ((int)in->op) {
+#define D(x, f)                                                           \
+  case D_##x:                                                             \
+    return run_##f(X, in, m);
+#include "emu/dops.def"
+#undef D
+  default:
+    no_executor(X, in);
+    return FL_FAULT;
+  }
 }
 
 /* Pops finished entries (and the frames of finished calls) off w's
