@@ -13,6 +13,11 @@
  * every warp has left barrier k (times only grow, so a slot is reused
  * without a reset).  Instructions of called functions only take their issue
  * slot (their registers are another function's).
+ *
+ * Speed: the registers each kernel instruction writes and reads are listed
+ * once, when the worker's state is made (they are static), and a warp's
+ * ready times are cleared when the warp first shows up in a block, so a
+ * block of 8 warps clears 8 rows, not 32.
  */
 #include "deps.h"
 
@@ -33,9 +38,18 @@ typedef struct dwarp {
   uint32_t nbar;   /* barriers it arrived at in this block */
 } dwarp;
 
+/* The registers one kernel instruction writes (defs) and reads (uses):
+ * regs[off .. off + ndefs) and regs[off + ndefs .. off + ndefs + nuses). */
+typedef struct dinst_regs {
+  uint32_t off;
+  uint8_t ndefs, nuses;
+} dinst_regs;
+
 struct ws_deps {
   const ws_ptx_function *kernel; /* registers are this function's */
   uint32_t nregs;                /* kernel->nregs */
+  dinst_regs *iregs;             /* per instruction of the kernel */
+  uint32_t *regs;                /* their register lists */
   dtime *ready;                  /* 32 warps x nregs */
   dwarp w[32];                   /* per warp of the block */
   uint32_t seen;                 /* warps of the block seen */
@@ -72,14 +86,40 @@ static int from_memory(int c, const ws_emu_event *ev) {
   }
 }
 
+/* Lists the registers of every kernel instruction; -1 when out of memory. */
+static int list_regs(ws_deps *d) {
+  const ws_ptx_function *k = d->kernel;
+  d->iregs = calloc(k->ninsts ? k->ninsts : 1, sizeof *d->iregs);
+  size_t cap = 0, n = 0;
+  if (!d->iregs) return -1;
+  for (uint32_t i = 0; i < k->ninsts; i++) {
+    uint32_t defs[WS_ANALYSIS_MAX_REGS], uses[WS_ANALYSIS_MAX_REGS];
+    int nd = 0, nu = 0;
+    ws_analysis_inst_regs(k, &k->insts[i], defs, &nd, uses, &nu);
+    if (n + (size_t)nd + (size_t)nu > cap) {
+      size_t c = cap ? 2 * cap : 256;
+      while (c < n + (size_t)nd + (size_t)nu) c *= 2;
+      uint32_t *r = realloc(d->regs, c * sizeof *r);
+      if (!r) return -1;
+      d->regs = r;
+      cap = c;
+    }
+    d->iregs[i] = (dinst_regs){(uint32_t)n, (uint8_t)nd, (uint8_t)nu};
+    memcpy(d->regs + n, defs, (size_t)nd * sizeof *defs);
+    memcpy(d->regs + n + nd, uses, (size_t)nu * sizeof *uses);
+    n += (size_t)nd + (size_t)nu;
+  }
+  return 0;
+}
+
 ws_deps *ws_prof_deps_new(const ws_ptx_function *k) {
   ws_deps *d = calloc(1, sizeof *d);
   if (!d) return NULL;
   d->kernel = k;
   d->nregs = k->nregs;
   d->ready = calloc((size_t)32 * (d->nregs ? d->nregs : 1), sizeof *d->ready);
-  if (!d->ready) {
-    free(d);
+  if (!d->ready || list_regs(d)) {
+    ws_prof_deps_free(d);
     return NULL;
   }
   return d;
@@ -88,14 +128,14 @@ ws_deps *ws_prof_deps_new(const ws_ptx_function *k) {
 void ws_prof_deps_free(ws_deps *d) {
   if (!d) return;
   free(d->ready);
+  free(d->iregs);
+  free(d->regs);
   free(d);
 }
 
 void ws_prof_deps_block_begin(ws_deps *d) {
-  memset(d->ready, 0, (size_t)32 * (d->nregs ? d->nregs : 1) * sizeof *d->ready);
-  memset(d->w, 0, sizeof d->w);
   memset(d->bar, 0, sizeof d->bar);
-  d->seen = 0;
+  d->seen = 0; /* each warp's state is cleared when it first shows up */
 }
 
 uint32_t ws_prof_deps_same_address(uint32_t exec, const uint64_t *addr) {
@@ -120,7 +160,12 @@ static void atomics(ws_deps *d, const ws_emu_event *ev, int c) {
 void ws_prof_deps_inst(ws_deps *d, const ws_emu_event *ev, int c, uint32_t replays) {
   uint32_t wi = ev->warp & 31;
   dwarp *w = &d->w[wi];
-  d->seen |= 1u << wi;
+  dtime *rr = d->ready + (size_t)wi * d->nregs;
+  if (!(d->seen >> wi & 1)) { /* the warp's first instruction in this block */
+    memset(w, 0, sizeof *w);
+    memset(rr, 0, (size_t)d->nregs * sizeof *rr);
+    d->seen |= 1u << wi;
+  }
   atomics(d, ev, c);
   if (w->pending) {
     w->issue = later(w->issue, d->bar[w->pending - 1]);
@@ -128,13 +173,14 @@ void ws_prof_deps_inst(ws_deps *d, const ws_emu_event *ev, int c, uint32_t repla
   }
   dtime t = w->issue;
   t.cyc += 1;
-  uint32_t defs[WS_ANALYSIS_MAX_REGS], uses[WS_ANALYSIS_MAX_REGS];
-  int nd = 0, nu = 0;
-  dtime *rr = d->ready + (size_t)wi * d->nregs;
-  int own = ev->func == d->kernel;
-  if (own) {
-    ws_analysis_inst_regs(ev->func, ev->inst, defs, &nd, uses, &nu);
-    for (int k = 0; k < nu; k++)
+  int own = ev->func == d->kernel, nd = 0;
+  const uint32_t *defs = NULL;
+  if (own && ev->pc < d->kernel->ninsts) {
+    const dinst_regs *ir = &d->iregs[ev->pc];
+    defs = d->regs + ir->off;
+    nd = ir->ndefs;
+    const uint32_t *uses = defs + nd;
+    for (int k = 0; k < ir->nuses; k++)
       if (uses[k] < d->nregs) t = later(t, rr[uses[k]]);
   }
   w->issue = t;
