@@ -181,20 +181,20 @@ static void check_unknown_keys(const cJSON *sec, const char *section,
   refuse_unknown(sec, known, section, "field", 1, origin, d);
 }
 
-/* The top-level keys a profile may have besides its field sections: what
- * identifies it and the sections the profiler adds (docs/profile.md). */
-static const char *const other_sections[] = {
-    "schema", "kernel", "launch", "notes", "instruction_mix", "simd", "divergence_detail",
-    "basic_blocks", "loops", "global_memory_insts", "shared_memory_insts", "caches", "sampling",
-    "profiler", "warp_mix", "kothapalli", "luo_suda", NULL};
+static const char *const sec_keys[WS_PSEC_COUNT + 1] = {
+#define S(id, key) [WS_PSEC_##id] = key,
+#include "profile/profile_top.def"
+#undef S
+    NULL};
+
+const char *ws_profile_sec_key(ws_profile_sec id) { return id < WS_PSEC_COUNT ? sec_keys[id] : NULL; }
 
 /* An unknown top-level key is an error with a did-you-mean ("per_wrap"
  * once left every per-warp count missing in silence). */
 static void check_sections(const cJSON *root, const char *origin, ws_diag *d) {
-  const char *known[sizeof ws_profile_field_table / sizeof ws_profile_field_table[0] +
-                    sizeof other_sections / sizeof other_sections[0]];
+  const char *known[sizeof ws_profile_field_table / sizeof ws_profile_field_table[0] + WS_PSEC_COUNT + 1];
   size_t n = 0;
-  for (size_t i = 0; other_sections[i]; i++) known[n++] = other_sections[i];
+  for (size_t i = 0; i < WS_PSEC_COUNT; i++) known[n++] = sec_keys[i];
   for (size_t i = 0; i < ws_profile_field_count; i++)
     if (!i || strcmp(ws_profile_field_table[i].section, ws_profile_field_table[i - 1].section))
       known[n++] = ws_profile_field_table[i].section;
@@ -312,9 +312,9 @@ char *ws_profile_to_json(const ws_profile *p) {
   /* The other structured sections are carried over. */
   const cJSON *doc = ws_profile_doc_peek(p);
   for (const cJSON *s = doc ? doc->child : NULL; s; s = s->next) {
-    if (!s->string || is_field_section(s->string) || strcmp(s->string, "schema") == 0 ||
-        strcmp(s->string, "kernel") == 0 || strcmp(s->string, "launch") == 0 ||
-        strcmp(s->string, "warp_mix") == 0)
+    if (!s->string || is_field_section(s->string) || strcmp(s->string, sec_keys[WS_PSEC_SCHEMA]) == 0 ||
+        strcmp(s->string, sec_keys[WS_PSEC_KERNEL]) == 0 || strcmp(s->string, sec_keys[WS_PSEC_LAUNCH]) == 0 ||
+        strcmp(s->string, sec_keys[WS_PSEC_WARP_MIX]) == 0)
       continue;
     cJSON_AddItemToObject(root, s->string, cJSON_Duplicate(s, 1));
   }

@@ -14,6 +14,7 @@
 
 #include "util/vec.h"
 #include "util/json.h"
+#include "profile/profile_doc.h"
 
 static const char *const unit_names[WS_MIX_NUNITS] = {
 #define MIX_UNIT(id, name, doc) name,
@@ -162,7 +163,7 @@ static int read_periods(ws_profile_mix *m, const cJSON *sec, const char *origin,
 int ws_profile_mix_read(ws_profile_mix *m, const cJSON *root, const char *origin, ws_diag *d) {
   memset(m, 0, sizeof *m);
   const cJSON *sec = NULL;
-  int rc = ws_json_get_object(root, "", "warp_mix", 0, &sec, origin, d);
+  int rc = ws_json_get_object(root, "", ws_profile_sec_key(WS_PSEC_WARP_MIX), 0, &sec, origin, d);
   if (rc != WS_OK) return rc == WS_EMISSING ? WS_OK : rc;
   rc = read_warps(m, sec, origin, d);
   if (!rc) rc = read_periods(m, sec, origin, d);
@@ -190,7 +191,7 @@ static cJSON *hist_json(const double h[33]) {
 
 int ws_profile_mix_write(cJSON *root, const ws_profile_mix *m) {
   if (!m->nwarps && !m->nperiods) return WS_OK;
-  cJSON *sec = cJSON_AddObjectToObject(root, "warp_mix");
+  cJSON *sec = cJSON_AddObjectToObject(root, ws_profile_sec_key(WS_PSEC_WARP_MIX));
   if (!sec) return WS_ENOMEM;
   if (m->nwarps) {
     cJSON *arr = cJSON_AddArrayToObject(sec, "heaviest_warps");

@@ -559,9 +559,10 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
 
 /* Sections ----------------------------------------------------------------*/
 
-static cJSON *section(ws_profile *pr, const char *name) {
+static cJSON *section(ws_profile *pr, ws_profile_sec id) {
   cJSON *root = ws_profile_doc_root(pr);
   if (!root) return NULL;
+  const char *name = ws_profile_sec_key(id);
   cJSON *s = cJSON_GetObjectItemCaseSensitive(root, name);
   if (!s) s = cJSON_AddObjectToObject(root, name);
   return s;
@@ -675,8 +676,8 @@ static int rep_periods(const ws_prof *p, ws_profile_mix *m) {
  * explains why not Sim et al.'s printed sum / #basic_blocks). */
 static int static_parallelism(ws_prof *p, const inst_stat *st, ws_profile *pr, double W) {
   const ws_ptx_module *m = p->cfg.module;
-  cJSON *bbs = cJSON_AddArrayToObject(section(pr, "basic_blocks"), "blocks");
-  cJSON *lps = cJSON_AddArrayToObject(section(pr, "loops"), "loops");
+  cJSON *bbs = cJSON_AddArrayToObject(section(pr, WS_PSEC_BASIC_BLOCKS), "blocks");
+  cJSON *lps = cJSON_AddArrayToObject(section(pr, WS_PSEC_LOOPS), "loops");
   double ilp_num = 0, ilp_den = 0, mlp_num = 0, mlp_den = 0;
   for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
     const ws_ptx_function *fn = &m->funcs[fi];
@@ -869,14 +870,14 @@ static void cache_fields(const ws_prof *p, ws_profile_fields *f, const inst_stat
 static void mix_sections(ws_profile *pr, const double cls[WS_IC_COUNT], const worker *t,
                          const inst_stat *all) {
   double W = (double)t->warps;
-  cJSON *mix = section(pr, "instruction_mix");
+  cJSON *mix = section(pr, WS_PSEC_INSTRUCTION_MIX);
   cJSON_AddStringToObject(mix, "unit", "dynamic warp instructions per warp");
   cJSON *bycls = cJSON_AddObjectToObject(mix, "per_warp");
   for (int c = 0; c < WS_IC_COUNT; c++)
     if (cls[c] > 0) cJSON_AddNumberToObject(bycls, ws_analysis_class_name((ws_iclass)c), cls[c] / W);
   cJSON_AddNumberToObject(mix, "total_per_warp", (double)all->execs / W);
 
-  cJSON *simd = section(pr, "simd");
+  cJSON *simd = section(pr, WS_PSEC_SIMD);
   double lanes = 0;
   for (int i = 0; i <= 32; i++) lanes += (double)i * (double)t->hist[i];
   cJSON_AddNumberToObject(simd, "efficiency", all->execs ? lanes / (32.0 * (double)all->execs) : 0);
@@ -885,7 +886,7 @@ static void mix_sections(ws_profile *pr, const double cls[WS_IC_COUNT], const wo
   cJSON_AddStringToObject(simd, "histogram_unit",
                           "warp instructions with i active lanes, i = 0..32 (profiled blocks)");
 
-  cJSON *div = section(pr, "divergence_detail");
+  cJSON *div = section(pr, WS_PSEC_DIVERGENCE_DETAIL);
   cJSON_AddNumberToObject(div, "branches_per_warp", (double)all->branches / W);
   cJSON_AddNumberToObject(div, "divergent_branches_per_warp", (double)all->div_branches / W);
   cJSON_AddStringToObject(div, "extra_insts_definition",
@@ -897,8 +898,8 @@ static void mix_sections(ws_profile *pr, const double cls[WS_IC_COUNT], const wo
  * that made requests. */
 static void inst_tables(const ws_prof *p, const inst_stat *st, ws_profile *pr, double W) {
   const ws_ptx_module *m = p->cfg.module;
-  cJSON *gmi = cJSON_AddArrayToObject(section(pr, "global_memory_insts"), "insts");
-  cJSON *smi = cJSON_AddArrayToObject(section(pr, "shared_memory_insts"), "insts");
+  cJSON *gmi = cJSON_AddArrayToObject(section(pr, WS_PSEC_GLOBAL_MEMORY_INSTS), "insts");
+  cJSON *smi = cJSON_AddArrayToObject(section(pr, WS_PSEC_SHARED_MEMORY_INSTS), "insts");
   for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
     const ws_ptx_function *fn = &m->funcs[fi];
     for (uint32_t pc = 0; pc < fn->ninsts; pc++) {
@@ -925,7 +926,7 @@ static void inst_tables(const ws_prof *p, const inst_stat *st, ws_profile *pr, d
 /* caches: the rules, the geometry and the replay's counts. */
 static void caches_section(const ws_prof *p, ws_profile *pr) {
   const ws_rp_stats *cs = ws_prof_rp_stats_of(p->rp);
-  cJSON *cj = section(pr, "caches");
+  cJSON *cj = section(pr, WS_PSEC_CACHES);
   cJSON_AddStringToObject(cj, "load_rule", ws_prof_coal_rule_name(p->load_rule));
   cJSON_AddStringToObject(cj, "store_rule", ws_prof_coal_rule_name(p->store_rule));
   cJSON_AddStringToObject(cj, "replay_order",
@@ -993,7 +994,7 @@ static void sampling_estimate(const ws_prof *p, ws_profile *pr, cJSON *sam, cons
 /* sampling (how many blocks stood for the grid) and profiler (where the
  * profile comes from). */
 static void provenance_sections(const ws_prof *p, ws_profile *pr, const worker *t, double scale) {
-  cJSON *sam = section(pr, "sampling");
+  cJSON *sam = section(pr, WS_PSEC_SAMPLING);
   cJSON_AddNumberToObject(sam, "total_blocks", (double)p->total_blocks);
   cJSON_AddNumberToObject(sam, "profiled_blocks", (double)t->blocks);
   cJSON_AddNumberToObject(sam, "profiled_warps", (double)t->warps);
@@ -1011,7 +1012,7 @@ static void provenance_sections(const ws_prof *p, ws_profile *pr, const worker *
   cJSON_AddStringToObject(sam, "scaled_fields", "memory.dram_read_bytes, memory.dram_write_bytes");
   sampling_estimate(p, pr, sam, t);
 
-  cJSON *pj = section(pr, "profiler");
+  cJSON *pj = section(pr, WS_PSEC_PROFILER);
   cJSON_AddStringToObject(pj, "gpu", p->cfg.gpu->name ? p->cfg.gpu->name : "");
   cJSON_AddStringToObject(pj, "resources_source",
                           p->cfg.resources_source ? p->cfg.resources_source : "none");
@@ -1082,8 +1083,8 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
     ws_profile_free(pr);
     return r;
   }
-  if (dropped) cJSON_AddTrueToObject(section(pr, "profiler"), "heaviest_warps_truncated");
-  if (p->cfg.input) cJSON_AddStringToObject(section(pr, "profiler"), "input", p->cfg.input);
+  if (dropped) cJSON_AddTrueToObject(section(pr, WS_PSEC_PROFILER), "heaviest_warps_truncated");
+  if (p->cfg.input) cJSON_AddStringToObject(section(pr, WS_PSEC_PROFILER), "input", p->cfg.input);
   deps_fields(p, &pr->f, W);
   free(st);
   *out = pr;

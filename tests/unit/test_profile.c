@@ -4,6 +4,7 @@
 
 #include "testutil.h"
 #include "warpsight/profile.h"
+#include "profile/profile_doc.h"
 
 static int load(ws_profile **p, const char *json, ws_diag *d) {
   return ws_profile_load_json(p, json, "p.json", d);
@@ -115,6 +116,46 @@ static void round_trip(void **s) {
   ws_diag_free(&d);
 }
 
+/* Every report section of profile_top.def loads (as an empty object), and
+ * a key that is neither a field section nor in the table is an error that
+ * names it, with the near key: the table is the loader's only list. */
+static void top_keys(void **s) {
+  (void)s;
+  static const char head[] = "{\"schema\":\"warpsight-profile/1\",\"kernel\":\"k\","
+                             "\"launch\":{\"blocks\":1,\"threads_per_block\":32}";
+  size_t reports = 0;
+  for (int i = 0; i < WS_PSEC_COUNT; i++) {
+    const char *key = ws_profile_sec_key((ws_profile_sec)i);
+    assert_non_null(key);
+    /* identity and typed sections have their own tests */
+    if (i == WS_PSEC_SCHEMA || i == WS_PSEC_KERNEL || i == WS_PSEC_LAUNCH || i == WS_PSEC_WARP_MIX ||
+        i == WS_PSEC_KOTHAPALLI || i == WS_PSEC_LUO_SUDA)
+      continue;
+    char json[512];
+    snprintf(json, sizeof json, "%s,\"%s\":{}}", head, key);
+    ws_diag d = WS_DIAG_INIT;
+    ws_profile *p;
+    assert_ok_diag(load(&p, json, &d), &d);
+    char *back = ws_profile_section_json(p, key);
+    assert_string_equal(back, "{}");
+    free(back);
+    ws_profile_free(p);
+    ws_diag_free(&d);
+    reports++;
+  }
+  assert_int_equal(reports, 11); /* notes and the 10 sections docs/profile.md lists as the profiler's */
+  assert_null(ws_profile_sec_key(WS_PSEC_COUNT));
+  ws_diag d = WS_DIAG_INIT;
+  ws_profile *p;
+  char json[512];
+  snprintf(json, sizeof json, "%s,\"cache\":{}}", head);
+  assert_int_equal(load(&p, json, &d), WS_EINVAL);
+  char *msg = ws_diag_format(&d);
+  assert_non_null(strstr(msg, "p.json: error: cache: unknown section (did you mean \"caches\"?)"));
+  free(msg);
+  ws_diag_free(&d);
+}
+
 static void field_table(void **s) {
   (void)s;
   /* Every field has a section, a key, and a description with some words. */
@@ -129,7 +170,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(shorthand_launch), cmocka_unit_test(grid_3d),
       cmocka_unit_test(several_errors), cmocka_unit_test(syntax_error_position),
-      cmocka_unit_test(round_trip), cmocka_unit_test(field_table),
+      cmocka_unit_test(round_trip), cmocka_unit_test(field_table), cmocka_unit_test(top_keys),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
