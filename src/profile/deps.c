@@ -49,7 +49,7 @@ struct ws_deps {
   const ws_ptx_function *kernel; /* registers are this function's */
   uint32_t nregs;                /* kernel->nregs */
   dinst_regs *iregs;             /* per instruction of the kernel */
-  uint32_t *regs;                /* their register lists */
+  uint32_t *regs;                /* their register lists (in iregs' block) */
   dtime *ready;                  /* 32 warps x nregs */
   dwarp w[32];                   /* per warp of the block */
   uint32_t seen;                 /* warps of the block seen */
@@ -86,24 +86,24 @@ static int from_memory(int c, const ws_emu_event *ev) {
   }
 }
 
-/* Lists the registers of every kernel instruction; -1 when out of memory. */
+/* Lists the registers of every kernel instruction in one block (the
+ * per-instruction entries, then the lists); -1 when out of memory. */
 static int list_regs(ws_deps *d) {
   const ws_ptx_function *k = d->kernel;
-  d->iregs = calloc(k->ninsts ? k->ninsts : 1, sizeof *d->iregs);
-  size_t cap = 0, n = 0;
-  if (!d->iregs) return -1;
+  uint32_t defs[WS_ANALYSIS_MAX_REGS], uses[WS_ANALYSIS_MAX_REGS];
+  int nd, nu;
+  size_t total = 0;
   for (uint32_t i = 0; i < k->ninsts; i++) {
-    uint32_t defs[WS_ANALYSIS_MAX_REGS], uses[WS_ANALYSIS_MAX_REGS];
-    int nd = 0, nu = 0;
     ws_analysis_inst_regs(k, &k->insts[i], defs, &nd, uses, &nu);
-    if (n + (size_t)nd + (size_t)nu > cap) {
-      size_t c = cap ? 2 * cap : 256;
-      while (c < n + (size_t)nd + (size_t)nu) c *= 2;
-      uint32_t *r = realloc(d->regs, c * sizeof *r);
-      if (!r) return -1;
-      d->regs = r;
-      cap = c;
-    }
+    total += (size_t)nd + (size_t)nu;
+  }
+  size_t head = (k->ninsts ? k->ninsts : 1) * sizeof *d->iregs;
+  d->iregs = malloc(head + total * sizeof *d->regs);
+  if (!d->iregs) return -1;
+  d->regs = (uint32_t *)((char *)d->iregs + head);
+  size_t n = 0;
+  for (uint32_t i = 0; i < k->ninsts; i++) {
+    ws_analysis_inst_regs(k, &k->insts[i], defs, &nd, uses, &nu);
     d->iregs[i] = (dinst_regs){(uint32_t)n, (uint8_t)nd, (uint8_t)nu};
     memcpy(d->regs + n, defs, (size_t)nd * sizeof *defs);
     memcpy(d->regs + n + nd, uses, (size_t)nu * sizeof *uses);
@@ -128,8 +128,7 @@ ws_deps *ws_prof_deps_new(const ws_ptx_function *k) {
 void ws_prof_deps_free(ws_deps *d) {
   if (!d) return;
   free(d->ready);
-  free(d->iregs);
-  free(d->regs);
+  free(d->iregs); /* and d->regs, in the same block */
   free(d);
 }
 
