@@ -19,6 +19,7 @@
 #include "emu/emu_int.h"
 #include "emu/num.h"
 #include "util/checked.h"
+#include "util/bits.h"
 
 #define QUANTUM 100000u
 
@@ -38,13 +39,6 @@
 
 #define S(s) (R + (size_t)(s) * 32)
 
-/* Population count without relying on the host having POPCNT. */
-static inline uint32_t popc32(uint32_t x) {
-  x = x - ((x >> 1) & 0x55555555u);
-  x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-  x = (x + (x >> 4)) & 0x0f0f0f0fu;
-  return (x * 0x01010101u) >> 24;
-}
 
 static inline float f32(uint64_t v) {
   uint32_t u = (uint32_t)v;
@@ -949,7 +943,7 @@ EXECUTOR int ex_bits(const xctx *X, const dinst *in, uint32_t m) {
       IBIN((uint64_t)(((int64_t)(a << sh) >> sh) >> ((uint32_t)b >= in->bits ? (uint32_t)in->bits - 1u : (uint32_t)b)) & wm)
     }
     IBIN((uint32_t)b >= in->bits ? 0 : (a & wm) >> (uint32_t)b)
-  case D_POPC: IUN((uint64_t)__builtin_popcountll(a & (in->bits >= 64 ? ~0ull : (1ull << in->bits) - 1)))
+  case D_POPC: IUN((uint64_t)ws_popc64(a & (in->bits >= 64 ? ~0ull : (1ull << in->bits) - 1)))
   case D_CLZ: IUN(ws_emu_num_clz(a, in->bits))
   case D_BREV: IUN(ws_emu_num_brev(a, in->bits))
   case D_BFIND: IUN(ws_emu_num_bfind(a, in->bits, in->sgn, in->shiftamt))
@@ -1881,7 +1875,7 @@ EXECUTOR int ex_bar(xctx *X, const dinst *in, uint32_t m) {
   if (in->bop) {
     uint32_t pv = ((in->flags & 4) ? ~P[in->c] : P[in->c]) & m;
     if (B->bar_count[id] == 0) B->bar_red[id] = in->bop == 2 ? 1 : 0;
-    if (in->bop == 1) B->bar_red[id] += (uint32_t)__builtin_popcount(pv);
+    if (in->bop == 1) B->bar_red[id] += ws_popc32(pv);
     else if (in->bop == 2) B->bar_red[id] &= pv == m;
     else B->bar_red[id] |= pv != 0;
   }
@@ -2020,7 +2014,7 @@ reload:
     uint32_t m = active;
     if (in->guard >= 0) m &= in->gnot ? ~X.P[in->guard] : X.P[in->guard];
     w->insts++;
-    w->thread_insts += popc32(m);
+    w->thread_insts += ws_popc32(m);
     if (m || in->op == D_BRA || in->op == D_BRX) { /* no lane left: only branches still act */
       X.pc = pc;
       X.active = active;

@@ -20,6 +20,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "util/bits.h"
+
 /* The core routines are forced inline so that each public entry point gets a
  * copy specialised for its constant format (halves the time per call). */
 #if defined(__GNUC__)
@@ -1083,7 +1085,7 @@ int ws_emu_num_int_cmp(uint64_t a, uint64_t b, ws_emu_num_cmp op, int bits, int 
   default: return 0; /* unordered forms do not exist for integers */
   }
 }
-uint32_t ws_emu_num_popc(uint64_t a, int bits) { return (uint32_t)__builtin_popcountll(a & mask_bits(bits)); }
+uint32_t ws_emu_num_popc(uint64_t a, int bits) { return ws_popc64(a & mask_bits(bits)); }
 uint32_t ws_emu_num_clz(uint64_t a, int bits) {
   a &= mask_bits(bits);
   if (a == 0) return (uint32_t)bits;

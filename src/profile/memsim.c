@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/bits.h"
+
 ws_coal_rule ws_prof_coal_rule_for(int cc_major, int cc_minor, int cached_in_l1,
                               int is_store) {
   if (cc_major == 1) return cc_minor <= 1 ? WS_COAL_CC1X_STRICT : WS_COAL_CC1X_RELAXED;
@@ -117,7 +119,7 @@ static void relaxed_half(ws_coal_result *r, const ws_warp_access *a, int h) {
 void ws_prof_coalesce(ws_coal_result *out, const ws_warp_access *a, ws_coal_rule rule) {
   memset(out, 0, sizeof *out);
   if (!a->mask) return;
-  out->bytes_requested = (uint32_t)__builtin_popcount(a->mask) * a->size;
+  out->bytes_requested = ws_popc32(a->mask) * a->size;
   out->sectors = distinct_blocks(a, 5);
   out->lines = distinct_blocks(a, 7);
   switch (rule) {
@@ -190,13 +192,12 @@ void ws_prof_bank_conflicts(ws_bank_result *out, const ws_warp_access *a,
   }
 }
 
-static int is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
 
 int ws_prof_cache_init(ws_cache *c, uint64_t size_bytes, uint32_t ways,
                   uint32_t line_bytes, uint32_t sector_bytes) {
   memset(c, 0, sizeof *c);
   if (size_bytes == 0) return 0;
-  if (!is_pow2(line_bytes) || !is_pow2(sector_bytes) || sector_bytes > line_bytes ||
+  if (!ws_is_pow2_u64(line_bytes) || !ws_is_pow2_u64(sector_bytes) || sector_bytes > line_bytes ||
       line_bytes / sector_bytes > 32 || ways == 0 || size_bytes % ((uint64_t)ways * line_bytes))
     return -1;
   c->sets = (uint32_t)(size_bytes / ((uint64_t)ways * line_bytes));
@@ -223,11 +224,6 @@ void ws_prof_cache_free(ws_cache *c) {
   memset(c, 0, sizeof *c);
 }
 
-static uint32_t popcount32(uint32_t x) {
-  uint32_t n = 0;
-  for (; x; x &= x - 1) n++;
-  return n;
-}
 
 int ws_prof_cache_access(ws_cache *c, uint64_t addr, int allocate) {
   return ws_prof_cache_access_rw(c, addr, allocate, 0);
@@ -235,7 +231,7 @@ int ws_prof_cache_access(ws_cache *c, uint64_t addr, int allocate) {
 
 uint64_t ws_prof_cache_dirty_sectors(const ws_cache *c) {
   uint64_t n = 0;
-  for (size_t i = 0; i < (size_t)c->sets * c->ways; i++) n += popcount32(c->dirty[i]);
+  for (size_t i = 0; i < (size_t)c->sets * c->ways; i++) n += ws_popc32(c->dirty[i]);
   return n;
 }
 
@@ -280,7 +276,7 @@ int ws_prof_cache_access_rw(ws_cache *c, uint64_t addr, int allocate, int write)
   c->misses++;
   if (allocate) {
     if (c->tags[victim] && c->dirty[victim]) {
-      c->writebacks += popcount32(c->dirty[victim]);
+      c->writebacks += ws_popc32(c->dirty[victim]);
       c->evicted_line = (c->tags[victim] - 1) * c->line_bytes;
       c->evicted_dirty = c->dirty[victim];
     }

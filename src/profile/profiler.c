@@ -29,6 +29,7 @@
 #include "profile/profile_doc.h"
 #include "profile/profile_mix.h"
 #include "util/vec.h"
+#include "util/bits.h"
 
 /* Floating-point operations one lane of `in` performs: FMA/MAD count two,
  * a packed f16x2/bf16x2 operation counts its two halves; compares, moves and
@@ -115,11 +116,6 @@ typedef struct heavy {
  * none is dropped (docs/profile.md). */
 #define WS_PROF_MAX_HEAVY 1024
 
-static uint32_t popc(uint32_t x) {
-  uint32_t n = 0;
-  for (; x; x &= x - 1) n++;
-  return n;
-}
 
 typedef struct inst_stat {
   uint64_t execs;       /* warp executions (some lane active) */
@@ -394,7 +390,7 @@ void ws_prof_block_end(ws_prof *p, int worker_id, uint32_t block_linear) {
                   &w->wv[(size_t)wi * p->vlen], p->vlen) != WS_OK)
       w->heavy_dropped = 1; /* out of memory: the list is incomplete */
   }
-  w->warps += popc(w->seen);
+  w->warps += ws_popc32(w->seen);
   w->blocks++;
   ws_prof_deps_block_end(w->deps);
   w->in_block = 0;
@@ -438,7 +434,7 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
   st->requests++;
   st->trans += r.transactions;
   st->lines += r.lines;
-  st->bytes += (uint64_t)popc(ev->exec) * ev->bytes;
+  st->bytes += (uint64_t)ws_popc32(ev->exec) * ev->bytes;
   st->bytes_moved += r.bytes_moved;
   /* Coalesced: no more transactions than a contiguous, aligned access of
    * the same bytes would need (docs/profile.md): one per warp for 4-byte
@@ -448,16 +444,16 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
   uint32_t best = 0;
   if (rule == WS_COAL_CC1X_STRICT || rule == WS_COAL_CC1X_RELAXED) {
     for (int h = 0; h < 2; h++) {
-      uint32_t n = popc(h ? ev->exec >> 16 : ev->exec & 0xffffu);
+      uint32_t n = ws_popc32(h ? ev->exec >> 16 : ev->exec & 0xffffu);
       best += (n * a.size + 127) / 128;
     }
   } else {
     uint32_t unit = rule == WS_COAL_CC2X_L1 ? 128 : 32;
-    best = (popc(ev->exec) * a.size + unit - 1) / unit;
+    best = (ws_popc32(ev->exec) * a.size + unit - 1) / unit;
   }
   if (r.transactions <= best) st->coal_reqs++;
   else w->uncoal_trans += r.transactions;
-  uint32_t k = r.transactions ? popc(ev->exec) / r.transactions : 1;
+  uint32_t k = r.transactions ? ws_popc32(ev->exec) / r.transactions : 1;
   w->k_hist[k < 1 ? 1 : (k > 32 ? 32 : k)]++;
   w->wv[(size_t)(ev->warp & 31) * p->vlen + p->nmkeys + (k < 1 ? 1 : (k > 32 ? 32 : k)) - 1]++;
   /* The distinct 32-byte sectors, in lane order, for the cache replay. */
@@ -525,11 +521,11 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
     }
     if (p->nrep < p->caprep) p->rep[p->nrep++] = id;
   }
-  w->hist[popc(ev->active)]++;
+  w->hist[ws_popc32(ev->active)]++;
   uint32_t live = w->live[wi];
   if (live && (ev->active & live) != live)
-    w->div_idle[popc(live)] += popc(live) - popc(ev->active & live);
-  if (p->iflops[id]) w->flops += (uint64_t)p->iflops[id] * popc(ev->exec);
+    w->div_idle[ws_popc32(live)] += ws_popc32(live) - ws_popc32(ev->active & live);
+  if (p->iflops[id]) w->flops += (uint64_t)p->iflops[id] * ws_popc32(ev->exec);
   int kind = p->ikind[id];
   uint32_t replays = 0;
   switch (kind) {

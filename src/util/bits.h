@@ -7,8 +7,17 @@
 
 #include <stdint.h>
 
-static inline uint32_t ws_popc32(uint32_t x) { return (uint32_t)__builtin_popcount(x); }
-static inline uint32_t ws_popc64(uint64_t x) { return (uint32_t)__builtin_popcountll(x); }
+/* Population counts, branch-free and without relying on the host having
+ * POPCNT: the build targets baseline x86-64, where __builtin_popcount is a
+ * call into libgcc, and a loop over the set bits takes 32 rounds for a
+ * full warp's mask. */
+static inline uint32_t ws_popc32(uint32_t x) {
+  x = x - ((x >> 1) & 0x55555555u);
+  x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+  x = (x + (x >> 4)) & 0x0f0f0f0fu;
+  return (x * 0x01010101u) >> 24;
+}
+static inline uint32_t ws_popc64(uint64_t x) { return ws_popc32((uint32_t)x) + ws_popc32((uint32_t)(x >> 32)); }
 /* Index of the lowest set bit; x must not be 0. */
 static inline uint32_t ws_ctz32(uint32_t x) { return (uint32_t)__builtin_ctz(x); }
 /* 1 when x is a power of two (0 is not). */
