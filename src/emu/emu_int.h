@@ -174,9 +174,11 @@ typedef struct warp {
   const dfunc *bar_f;   /* function of that instruction */
   int bar_all;          /* the barrier has no thread count: all non-exited warps take part */
   sentry *stk;          /* reconvergence stack */
-  uint32_t sp, stk_cap; /* entries used, allocated */
+  uint32_t sp;          /* entries used */
+  size_t stk_cap;       /* entries allocated (WS_VEC_PUSH) */
   frame *frames;        /* activations */
-  uint32_t nframes, frames_cap;
+  uint32_t nframes;     /* activations in use */
+  size_t frames_cap;    /* allocated (WS_VEC_RESERVE) */
   uint64_t *regs;       /* all frames' slots */
   size_t regs_used, regs_cap;
   uint32_t *preds;      /* all frames' predicate masks */

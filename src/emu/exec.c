@@ -20,6 +20,7 @@
 #include "emu/num.h"
 #include "util/checked.h"
 #include "util/bits.h"
+#include "util/vec.h"
 
 #define QUANTUM 100000u
 
@@ -418,18 +419,9 @@ static uint64_t sreg(blockctx *B, warp *w, const dinst *in, uint32_t l) {
 
 /* ---- frames ------------------------------------------------------------------- */
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem) {
-  if (need <= *cap) return 0;
-  size_t c = *cap ? *cap : 64;
-  while (c < need) c *= 2;
-  void *n = realloc(*p, c * elem);
-  if (!n) return -1;
-  *p = n;
-  *cap = c;
-  return 0;
-}
-
-/* Make room for `bytes` more local memory per lane (lane-major layout). */
+/* Make room for `bytes` more local memory per lane.  Lane-major layout:
+ * every lane's block moves to its new stride, so this is a copy per lane,
+ * not the plain realloc of WS_VEC_RESERVE. */
 static int grow_local(warp *w, uint64_t need) {
   if (need <= w->local_cap) return 0;
   uint64_t c = w->local_cap ? w->local_cap : 256;
@@ -447,12 +439,11 @@ static int grow_local(warp *w, uint64_t need) {
 
 /* Push an activation of f; returns -1 when memory runs out. */
 static int push_frame(warp *w, const dfunc *f, uint32_t call_pc) {
-  size_t nfc = w->frames_cap;
-  if (grow((void **)&w->frames, &nfc, w->nframes + 1, sizeof *w->frames)) return -1;
-  w->frames_cap = (uint32_t)nfc;
   size_t roff = w->regs_used, poff = w->preds_used;
-  if (grow((void **)&w->regs, &w->regs_cap, roff + (size_t)f->nslots * 32, sizeof *w->regs)) return -1;
-  if (grow((void **)&w->preds, &w->preds_cap, poff + f->npreds + 1, sizeof *w->preds)) return -1;
+  if (WS_VEC_RESERVE(w->frames, w->frames_cap, w->nframes + 1) ||
+      WS_VEC_RESERVE(w->regs, w->regs_cap, roff + (size_t)f->nslots * 32) ||
+      WS_VEC_RESERVE(w->preds, w->preds_cap, poff + f->npreds + 1))
+    return -1;
   if (w->nframes > 4096 || grow_local(w, w->local_top + f->frame_bytes)) return -1;
   uint64_t *R = w->regs + roff;
   memset(R, 0, (size_t)f->nconst_first * 32 * sizeof *R);
@@ -476,10 +467,7 @@ static int push_frame(warp *w, const dfunc *f, uint32_t call_pc) {
 }
 
 static int push_entry(warp *w, uint32_t pc, uint32_t rpc, uint32_t mask, uint32_t fr) {
-  size_t cap = w->stk_cap;
-  if (grow((void **)&w->stk, &cap, w->sp + 1, sizeof *w->stk)) return -1;
-  w->stk_cap = (uint32_t)cap;
-  w->stk[w->sp++] = (sentry){pc, rpc, mask, fr};
+  if (WS_VEC_PUSH(w->stk, w->sp, w->stk_cap, ((sentry){pc, rpc, mask, fr}))) return -1;
   return 0;
 }
 
