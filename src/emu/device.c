@@ -285,11 +285,11 @@ int ws_emu_launch_map(ws_emu_launch *L) {
   size_t n = dev->nallocs;
   for (uint32_t i = 0; i < m->nvars; i++) n += dm->mem[i] != NULL;
   if (n > 0x7fffffff) return WS_ENOMEM;
-  gobj *go = realloc(L->gobjs, (n + 1) * sizeof *go);
-  if (go) L->gobjs = go;
-  uint8_t **gm = realloc(L->gmem, (n + 1) * sizeof *gm);
-  if (gm) L->gmem = gm;
-  if (!go || !gm) return WS_ENOMEM;
+  /* n + 1: the emulator forms &gobjs[its cache] even when the map is empty */
+  if (WS_VEC_RESERVE(L->gobjs, L->gobjs_cap, n + 1) || WS_VEC_RESERVE(L->gmem, L->gmem_cap, n + 1))
+    return WS_ENOMEM;
+  gobj *go = L->gobjs;
+  uint8_t **gm = L->gmem;
   uint32_t k = 0;
   for (uint32_t i = 0; i < m->nvars; i++)
     if (dm->mem[i]) {

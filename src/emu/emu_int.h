@@ -275,6 +275,7 @@ struct ws_emu_launch {
   gobj *gobjs;              /* global objects sorted by base (rebuilt by ws_emu_run) */
   uint32_t ngobjs;
   uint8_t **gmem;           /* host storage of each global object */
+  size_t gobjs_cap, gmem_cap; /* allocated entries of gobjs and gmem (WS_VEC_RESERVE) */
   uint8_t *param_image;     /* kernel parameter space (owned copy) */
   uint64_t param_bytes;
   uint8_t *const_bank;      /* the module's constant bank on dev (borrowed) */

@@ -14,6 +14,7 @@
 #include "util/file.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
+#include "util/vec.h"
 
 static const struct {
   const char *name;
@@ -129,7 +130,7 @@ static int check_keys(const cJSON *obj, const char *path, const char *const *kno
 /* The text of every number token, in order (spans into text). */
 static int number_tokens(const char *text, const char ***start, size_t **len, size_t *n) {
   const char **st = NULL;
-  size_t *ln = NULL, cap = 0;
+  size_t *ln = NULL, cap_st = 0, cap_ln = 0;
   *n = 0;
   for (const char *c = text; *c;) {
     if (*c == '"') { /* skip a string */
@@ -139,17 +140,10 @@ static int number_tokens(const char *text, const char ***start, size_t **len, si
     } else if (*c == '-' || (*c >= '0' && *c <= '9')) {
       const char *b = c;
       while (*c && strchr("+-.eE0123456789", *c)) c++;
-      if (*n == cap) {
-        cap = cap ? 2 * cap : 64;
-        const char **ns = realloc(st, cap * sizeof *ns);
-        if (ns) st = ns;
-        size_t *nl = realloc(ln, cap * sizeof *nl);
-        if (nl) ln = nl;
-        if (!ns || !nl) {
-          free(st);
-          free(ln);
-          return WS_ENOMEM;
-        }
+      if (WS_VEC_RESERVE(st, cap_st, *n + 1) || WS_VEC_RESERVE(ln, cap_ln, *n + 1)) {
+        free(st);
+        free(ln);
+        return WS_ENOMEM;
       }
       st[*n] = b;
       ln[(*n)++] = (size_t)(c - b);
@@ -535,7 +529,7 @@ static int parse_aggregate(ws_launch_arg *a, const cJSON *obj, const char *path,
   if (!st) {
     a->align = align;
     a->nbytes = (uint32_t)((end + align - 1) / align * align);
-    a->bytes = realloc(buf, a->nbytes);
+    a->bytes = realloc(buf, a->nbytes); /* a final shrink to the bytes used (>= 1), not growth */
     if (a->bytes) return WS_OK;
     st = WS_ENOMEM;
   }
