@@ -19,6 +19,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
+#include "util/strbuf.h"
 #include "warpsight/emu.h"
 
 /* Generic address windows (docs/emulator.md "Memory map").  Global objects
@@ -302,8 +303,7 @@ typedef struct blockctx {
   uint32_t bar_red[16];     /* bar.red accumulators */
   uint32_t bar_red_n[16];   /* bar.red: threads counted */
   fault flt;                /* the first fault of this block */
-  char *pbuf;               /* printf output of this block */
-  size_t plen, pcap;
+  ws_strbuf pout;           /* printf output of this block */
   uint64_t warp_insts, thread_insts;
   uint64_t *launch_insts;   /* warp instructions of the whole launch so far,
                                shared by the workers (atomic; updated
@@ -315,9 +315,9 @@ typedef struct blockctx {
 /* exec.c */
 int ws_emu_run_block(blockctx *B);
 /* printf.c: format one vprintf call; fetch reads generic memory (returns 0
- * on success).  Appends to B->pbuf; returns the characters written or -1. */
+ * on success).  Appends to out; returns the characters written, or -1
+ * when a fetch failed or out ran out of memory (out->oom, sticky). */
 typedef int (*vp_fetch)(void *ctx, uint64_t addr, void *dst, size_t n);
-int ws_emu_vprintf(char **buf, size_t *len, size_t *cap, vp_fetch fetch, void *ctx,
-                   uint64_t fmt, uint64_t args);
+int ws_emu_vprintf(ws_strbuf *out, vp_fetch fetch, void *ctx, uint64_t fmt, uint64_t args);
 
 #endif

@@ -18,6 +18,7 @@
 #include "emu/num.h"
 #include "util/checked.h"
 #include "emu/rng.h"
+#include "util/vec.h"
 
 static int is_float_elem(ws_elem_type t) {
   return t == WS_ELEM_F16 || t == WS_ELEM_BF16 || t == WS_ELEM_F32 || t == WS_ELEM_F64;
@@ -388,7 +389,7 @@ static void free_warps(blockctx *B) {
   }
   free(B->warps);
   free(B->shared);
-  free(B->pbuf);
+  ws_sb_free(&B->pout);
 }
 
 static void *work(void *arg) {
@@ -425,7 +426,6 @@ static void *work(void *arg) {
     const ws_emu_hooks *H = act == WS_EMU_BLOCK_PLAIN ? NULL : H0;
     B.o = act == WS_EMU_BLOCK_PLAIN ? &plain : pl->o;
     B.block = b;
-    B.plen = 0;
     memset(&B.flt, 0, sizeof B.flt);
     if (H && H->block_begin) H->block_begin(H->user, wk->index, b);
     int r = ws_emu_run_block(&B);
@@ -433,22 +433,14 @@ static void *work(void *arg) {
     pthread_mutex_lock(&pl->mu);
     pl->blocks++;
     pl->warps += B.nwarps;
-    if (B.plen) {
-      if (pl->nchunks == pl->cchunks) {
-        size_t c = pl->cchunks ? pl->cchunks * 2 : 64;
-        pchunk *nc = realloc(pl->chunks, c * sizeof *nc);
-        if (nc) {
-          pl->chunks = nc;
-          pl->cchunks = c;
-        }
-      }
-      if (pl->nchunks < pl->cchunks) {
-        char *t = malloc(B.plen);
-        __atomic_add_fetch(&pl->printf_bytes, B.plen, __ATOMIC_RELAXED);
-        if (t) {
-          memcpy(t, B.pbuf, B.plen);
-          pl->chunks[pl->nchunks++] = (pchunk){b, t, B.plen};
-        }
+    if (B.pout.n || B.pout.oom) { /* the block's output becomes a chunk; B.pout is empty again */
+      size_t len = B.pout.n;
+      char *t = ws_sb_take(&B.pout); /* NULL after an allocation failure */
+      if (!t || WS_VEC_PUSH(pl->chunks, pl->nchunks, pl->cchunks, ((pchunk){b, t, len}))) {
+        free(t);
+        pl->oom = 1; /* lost output is reported (WS_ENOMEM), never dropped in silence */
+      } else {
+        __atomic_add_fetch(&pl->printf_bytes, len, __ATOMIC_RELAXED);
       }
     }
     if (r && b < pl->fault_block) {

@@ -11,20 +11,12 @@
 #include <string.h>
 
 #include "emu/emu_int.h"
+#include "util/strbuf.h"
 
-static int append(char **buf, size_t *len, size_t *cap, const char *s, size_t n) {
-  if (*len + n + 1 > *cap) {
-    size_t c = *cap ? *cap : 256;
-    while (c < *len + n + 1) c *= 2;
-    char *nb = realloc(*buf, c);
-    if (!nb) return -1;
-    *buf = nb;
-    *cap = c;
-  }
-  memcpy(*buf + *len, s, n);
-  *len += n;
-  (*buf)[*len] = '\0';
-  return 0;
+/* Appends n bytes of s: 0, or -1 once out has run out of memory. */
+static int append(ws_strbuf *out, const char *s, size_t n) {
+  ws_sb_putn(out, s, n);
+  return out->oom ? -1 : 0;
 }
 
 /* Reads a NUL-terminated string of at most max bytes. */
@@ -37,22 +29,21 @@ static int fetch_str(char *out, size_t max, vp_fetch fetch, void *ctx, uint64_t 
   return 0;
 }
 
-int ws_emu_vprintf(char **buf, size_t *len, size_t *cap, vp_fetch fetch, void *ctx, uint64_t fmt,
-                   uint64_t args) {
+int ws_emu_vprintf(ws_strbuf *out, vp_fetch fetch, void *ctx, uint64_t fmt, uint64_t args) {
   char f[4096], tmp[4096 + 64];
   if (fetch_str(f, sizeof f, fetch, ctx, fmt)) return -1;
-  size_t start = *len;
+  size_t start = out->n;
   uint64_t off = 0;
   for (const char *p = f; *p;) {
     if (*p != '%') {
       const char *q = strchr(p, '%');
       size_t n = q ? (size_t)(q - p) : strlen(p);
-      if (append(buf, len, cap, p, n)) return -1;
+      if (append(out, p, n)) return -1;
       p += n;
       continue;
     }
     if (p[1] == '%') {
-      if (append(buf, len, cap, "%", 1)) return -1;
+      if (append(out, "%", 1)) return -1;
       p += 2;
       continue;
     }
@@ -136,8 +127,8 @@ int ws_emu_vprintf(char **buf, size_t *len, size_t *cap, vp_fetch fetch, void *c
     }
     if (n < 0) n = 0;
     if ((size_t)n >= sizeof tmp) n = (int)sizeof tmp - 1;
-    if (append(buf, len, cap, tmp, (size_t)n)) return -1;
+    if (append(out, tmp, (size_t)n)) return -1;
     p = q;
   }
-  return (int)(*len - start);
+  return (int)(out->n - start);
 }
