@@ -178,8 +178,10 @@ struct ws_prof {
   worker *w;
   ws_coal_rule load_rule, store_rule;
   ws_bank_config banks;
-  uint32_t *rep;          /* instruction ids of warp 0 of block 0, in order */
+  uint32_t *rep;          /* instruction ids of warp 0 of block 0, in order
+                             (its first 2^22: the rest is not kept) */
   size_t nrep, caprep;
+  int rep_oom;            /* a push to rep failed: its periods would be wrong */
   pthread_mutex_t mu;     /* guards rp and half */
   int mu_init;
   ws_replay *rp;          /* the cache replay of the profiled blocks */
@@ -513,14 +515,9 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
   w->last[wi] = id;
   /* The representative warp of the mix's periods: warp 0 of block 0 (one
    * worker runs a block, so no other thread writes rep). */
-  if (ev->block_linear == 0 && ev->warp == 0 && p->nrep < (1u << 22)) {
-    if (p->nrep == p->caprep) {
-      size_t cap = p->caprep ? 2 * p->caprep : 1024;
-      uint32_t *nr = realloc(p->rep, cap * sizeof *nr);
-      if (nr) p->rep = nr, p->caprep = cap;
-    }
-    if (p->nrep < p->caprep) p->rep[p->nrep++] = id;
-  }
+  if (ev->block_linear == 0 && ev->warp == 0 && p->nrep < (1u << 22) &&
+      WS_VEC_PUSH(p->rep, p->nrep, p->caprep, id))
+    p->rep_oom = 1; /* ws_prof_finish fails with WS_ENOMEM */
   w->hist[ws_popc32(ev->active)]++;
   uint32_t live = w->live[wi];
   if (live && (ev->active & live) != live)
@@ -1036,6 +1033,7 @@ static void deps_fields(const ws_prof *p, ws_profile_fields *f, double W) {
 
 int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
   *out = NULL;
+  if (p->rep_oom) return WS_ENOMEM; /* the representative warp lost instructions */
   inst_stat *st = calloc(p->ninst + 1, sizeof *st);
   if (!st) return WS_ENOMEM;
   worker t;
