@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "util/strbuf.h"
+#include "util/vec.h"
 #include "model/transit.h"
 
 #ifdef WS_HAVE_CAIRO
@@ -146,24 +147,11 @@ static double ty(const canvas *c, double y) {
 static void record(canvas *c, double x, double y, double size, double angle,
                    const char *anchor, const char *s) {
   if (!c->record || c->oom) return;
-  if (c->nlabels == c->caplabels) {
-    size_t cap = c->caplabels ? c->caplabels * 2 : 32;
-    chart_label *l = realloc(c->labels, cap * sizeof *l);
-    if (!l) {
-      c->oom = 1;
-      return;
-    }
-    c->labels = l;
-    c->caplabels = cap;
-  }
-  size_t n = strlen(s);
-  char *t = malloc(n + 1);
-  if (!t) {
+  char *t = ws_strdup(s);
+  if (!t || WS_VEC_PUSH(c->labels, c->nlabels, c->caplabels, ((chart_label){x, y, size, angle, anchor, t}))) {
+    free(t);
     c->oom = 1;
-    return;
   }
-  memcpy(t, s, n + 1);
-  c->labels[c->nlabels++] = (chart_label){x, y, size, angle, anchor, t};
 }
 
 /* Text at device (x, y); ha: 0 left, 0.5 centre, 1 right; va likewise
