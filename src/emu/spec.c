@@ -110,11 +110,12 @@ static int check_keys(const cJSON *obj, const char *path, const char *const *kno
     for (int i = 0; known[i] && !ok; i++) ok = strcmp(e->string, known[i]) == 0;
     if (ok) continue;
     const char *hint = ws_suggest(e->string, known);
-    char list[160] = "";
-    for (int i = 0; known[i]; i++)
-      snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", known[i]);
     if (hint) return ws_json_error(d, origin, path, e->string, "unknown key (did you mean \"%s\"?)", hint);
-    return ws_json_error(d, origin, path, e->string, "unknown key (expected one of %s)", list);
+    ws_strbuf list = WS_STRBUF_INIT;
+    for (int i = 0; known[i]; i++) ws_sb_printf(&list, "%s%s", i ? ", " : "", known[i]);
+    int st = ws_json_error(d, origin, path, e->string, "unknown key (expected one of %s)", ws_sb_str(&list));
+    ws_sb_free(&list);
+    return st;
   }
   return WS_OK;
 }
