@@ -116,6 +116,11 @@ typedef struct heavy {
  * none is dropped (docs/profile.md). */
 #define WS_PROF_MAX_HEAVY 1024
 
+/* At most this many instructions of the representative warp are kept (16
+ * MiB of ids); beyond, profiler.representative_warp_truncated says so
+ * (docs/profile.md). */
+#define MAX_REP ((size_t)1 << 22)
+
 
 typedef struct inst_stat {
   uint64_t execs;       /* warp executions (some lane active) */
@@ -179,8 +184,9 @@ struct ws_prof {
   ws_coal_rule load_rule, store_rule;
   ws_bank_config banks;
   uint32_t *rep;          /* instruction ids of warp 0 of block 0, in order
-                             (its first 2^22: the rest is not kept) */
+                             (its first MAX_REP) */
   size_t nrep, caprep;
+  int rep_truncated;      /* warp 0 of block 0 ran more than MAX_REP */
   int rep_oom;            /* a push to rep failed: its periods would be wrong */
   pthread_mutex_t mu;     /* guards rp and half */
   int mu_init;
@@ -515,9 +521,10 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
   w->last[wi] = id;
   /* The representative warp of the mix's periods: warp 0 of block 0 (one
    * worker runs a block, so no other thread writes rep). */
-  if (ev->block_linear == 0 && ev->warp == 0 && p->nrep < (1u << 22) &&
-      WS_VEC_PUSH(p->rep, p->nrep, p->caprep, id))
-    p->rep_oom = 1; /* ws_prof_finish fails with WS_ENOMEM */
+  if (ev->block_linear == 0 && ev->warp == 0) {
+    if (p->nrep == MAX_REP) p->rep_truncated = 1; /* said in the profile */
+    else if (WS_VEC_PUSH(p->rep, p->nrep, p->caprep, id)) p->rep_oom = 1; /* ws_prof_finish: WS_ENOMEM */
+  }
   w->hist[ws_popc32(ev->active)]++;
   uint32_t live = w->live[wi];
   if (live && (ev->active & live) != live)
@@ -1078,6 +1085,8 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
     return r;
   }
   if (dropped) cJSON_AddTrueToObject(section(pr, WS_PSEC_PROFILER), "heaviest_warps_truncated");
+  if (p->rep_truncated)
+    cJSON_AddTrueToObject(section(pr, WS_PSEC_PROFILER), "representative_warp_truncated");
   if (p->cfg.input) cJSON_AddStringToObject(section(pr, WS_PSEC_PROFILER), "input", p->cfg.input);
   deps_fields(p, &pr->f, W);
   free(st);

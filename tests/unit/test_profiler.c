@@ -599,6 +599,34 @@ static void heaviest_warps(void **s) {
   }
 }
 
+/* The representative warp keeps its first 2^22 instructions (docs/profile.md):
+ * warp 0 of block 0 runs 2^22 FMAs, then one more; the periods count 2^22
+ * FMAs both times, and only the second profile says it was cut. */
+static void representative_warp_cap(void **s) {
+  (void)s;
+  const uint32_t cap = 1u << 22;
+  for (uint32_t extra = 0; extra < 2; extra++) {
+    fixture fx;
+    setup(&fx, "a100", 1, 32, 0, 1);
+    ws_prof_block_begin(fx.p, 0, 0);
+    for (uint32_t i = 0; i < cap + extra; i++) emit(&fx, 0, 0, 0, I_FMA, ~0u, ~0u, 0, 0, NULL);
+    ws_prof_block_end(fx.p, 0, 0);
+    ws_profile *pr = finish(&fx);
+    assert_int_equal(pr->mix.nperiods, 1);
+    assert_int_equal(pr->mix.periods[0].nops, 1);
+    assert_close(pr->mix.periods[0].ops[0].n, cap, 0);
+    assert_close(pr->mix.periods[0].repeat, 1, 0);
+    cJSON *prof = section_of(pr, "profiler");
+    assert_non_null(prof);
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(prof, "representative_warp_truncated");
+    if (extra) assert_true(cJSON_IsTrue(t));
+    else assert_null(t);
+    cJSON_Delete(prof);
+    ws_profile_free(pr);
+    teardown_fx(&fx);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(coalescing_kernel_levels), cmocka_unit_test(bank_conflict_kernel),
@@ -607,6 +635,7 @@ int main(void) {
       cmocka_unit_test(sampling_plan),            cmocka_unit_test(sampled_profile_scales),
       cmocka_unit_test(replay_order_independent), cmocka_unit_test(no_cache_gpu),
       cmocka_unit_test(ilp_weighted_by_executions), cmocka_unit_test(heaviest_warps),
+      cmocka_unit_test(representative_warp_cap),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
