@@ -77,6 +77,7 @@ typedef struct ws_model_result {
   size_t cap;           /* terms allocated */
   char **missing;       /* profile/GPU fields the model needed but lacked (owned) */
   size_t nmissing;      /* entries in missing */
+  size_t missing_cap;   /* entries allocated */
 } ws_model_result;
 
 #define WS_MODEL_RESULT_INIT {0}

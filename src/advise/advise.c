@@ -12,6 +12,7 @@
 #include "warpsight/advise.h"
 
 #include "util/strbuf.h"
+#include "util/vec.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -55,15 +56,8 @@ static int add_item(ws_advice *a, ws_advice_kind kind, const char *model,
                     char *topic, double value, double share, char *finding,
                     char *action) {
   if (!topic || !finding || !action) goto oom;
-  if (a->count == a->cap) {
-    size_t cap = a->cap ? a->cap * 2 : 8;
-    ws_advice_item *items = realloc(a->items, cap * sizeof *items);
-    if (!items) goto oom;
-    a->items = items;
-    a->cap = cap;
-  }
-  a->items[a->count++] = (ws_advice_item){kind, model, topic, value, share,
-                                          finding, action};
+  ws_advice_item it = {kind, model, topic, value, share, finding, action};
+  if (WS_VEC_PUSH(a->items, a->count, a->cap, it)) goto oom;
   return WS_OK;
 oom:
   free(topic);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/strbuf.h"
 #include "util/vec.h"
 
 /* Whether an error has been printed (cli_print_diag, cli_usage_error), so
@@ -39,9 +40,8 @@ static int printed_before(char *text) {
   unsigned long h = fnv1a(text);
   for (size_t i = 0; i < nseen; i++)
     if (seen[i].hash == h && !strcmp(seen[i].text, text)) return 1;
-  char *own = malloc(strlen(text) + 1);
-  if (own && WS_VEC_PUSH(seen, nseen, seen_cap, ((seen_diag){h, strcpy(own, text)})) != WS_OK)
-    free(own);
+  seen_diag s = {h, ws_strdup(text)};
+  if (s.text && WS_VEC_PUSH(seen, nseen, seen_cap, s) != WS_OK) free(s.text);
   return 0;
 }
 

@@ -60,7 +60,7 @@ int cmd_analyze(int argc, char **argv) {
   if (!arch) arch = "sm_80";
 
   char dir[4096] = "";
-  ptxas_list pl = {NULL, 0};
+  ptxas_list pl = {NULL, 0, 0};
   int have_ptxas = 0;
   const char *ptx_path = file;
   char ptx_buf[4200];

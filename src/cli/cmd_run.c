@@ -45,7 +45,7 @@ static int load_module(ws_ptx_module **m, const char *file, const char *arch, ch
     ws_diag_error(d, "cannot read %s", file);
     return cli_exit_code(WS_EIO);
   }
-  ptxas_list pl = {NULL, 0};
+  ptxas_list pl = {NULL, 0, 0};
   int have_ptxas = 0, rc = cli_compile_cu("run", file, arch ? arch : "sm_80", dir, dirn, &pl, &have_ptxas);
   free(pl.v);
   if (rc) return rc;

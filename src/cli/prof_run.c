@@ -33,7 +33,7 @@ int cli_profile_run(const prof_request *rq, ws_profile **out, ws_gpu **gpu_out,
   ws_launch_spec *spec = NULL;
   ws_ptx_module *m = NULL;
   ws_profile *pr = NULL;
-  ptxas_list pl = {NULL, 0};
+  ptxas_list pl = {NULL, 0, 0};
   int have_ptxas = 0, rc = EXIT_OK;
   char dir[4096] = "", ptx_buf[4200], label[4300], src_note[512];
   const char *ptx_path = rq->file;

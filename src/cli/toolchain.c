@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "util/vec.h"
 
 const char *cli_find_tool(const char *name, char *buf, size_t n) {
   const char *path = getenv("PATH");
@@ -61,9 +62,7 @@ void cli_print_file(FILE *to, const char *path) {
 ptxas_info *cli_ptxas_get(ptxas_list *l, const char *name) {
   for (size_t i = 0; i < l->n; i++)
     if (strcmp(l->v[i].name, name) == 0) return &l->v[i];
-  ptxas_info *nv = realloc(l->v, (l->n + 1) * sizeof *nv);
-  if (!nv) return NULL;
-  l->v = nv;
+  if (WS_VEC_RESERVE(l->v, l->cap, l->n + 1)) return NULL;
   ptxas_info *p = &l->v[l->n++];
   memset(p, 0, sizeof *p);
   snprintf(p->name, sizeof p->name, "%s", name);

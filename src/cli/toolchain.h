@@ -20,8 +20,9 @@ typedef struct ptxas_info {
 } ptxas_info;
 
 typedef struct ptxas_list {
-  ptxas_info *v;
-  size_t n;
+  ptxas_info *v; /* owned */
+  size_t n;      /* in use */
+  size_t cap;    /* allocated (util/vec.h) */
 } ptxas_list;
 
 /* The path of tool `name` from PATH, then $CUDA_HOME/bin (or

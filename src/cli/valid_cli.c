@@ -12,9 +12,11 @@
 #include "warpsight/gpu.h"
 #include "warpsight/valid.h"
 
+#include "util/strbuf.h"
+
 int vcli_split(vcli_list *out, const char *cmd, const char *opt, const char *text) {
   memset(out, 0, sizeof *out);
-  out->buf = strdup(text);
+  out->buf = ws_strdup(text);
   if (!out->buf) return cli_usage_error(cmd, "out of memory");
   char *p = out->buf;
   for (;;) {
@@ -162,7 +164,7 @@ int vcli_take_gpu_files(vcli_gpu_files *gf, const char *cmd, int *argc, char **a
 int vcli_add_gpu_file(vcli_gpu_files *gf, const char *cmd, const char *path, const char **name) {
   ws_gpu *g = NULL;
   if (check_gpu_file(&g, cmd, path)) return EXIT_USAGE;
-  char *n = strdup(g->name ? g->name : path);
+  char *n = ws_strdup(g->name ? g->name : path);
   ws_gpu_free(g);
   if (!n) return cli_usage_error(cmd, "out of memory");
   /* a file named after a table spelling or a database GPU serves that
@@ -247,7 +249,7 @@ int vcli_data_ptx_dir(char *buf, size_t n, const char *cmd, const char *given,
 int vcli_compile_cu(char **ptx_path, const char *cu_path, void *user, ws_diag *d) {
   vcli_cu *c = user;
   char dir[4096] = "";
-  ptxas_list pl = {NULL, 0};
+  ptxas_list pl = {NULL, 0, 0};
   int have = 0;
   *ptx_path = NULL;
   if (c->n == sizeof c->dirs / sizeof c->dirs[0])
@@ -256,15 +258,14 @@ int vcli_compile_cu(char **ptx_path, const char *cu_path, void *user, ws_diag *d
   int rc = cli_compile_cu(c->cmd, cu_path, "sm_80", dir, sizeof dir, &pl, &have);
   free(pl.v);
   if (rc) return ws_diag_error(d, "%s: could not compile to PTX (above)", cu_path);
-  if (!(c->dirs[c->n] = strdup(dir))) {
+  if (!(c->dirs[c->n] = ws_strdup(dir))) {
     cli_rm_tmp(dir);
     return WS_ENOMEM;
   }
   c->n++;
-  size_t len = strlen(dir) + sizeof "/in.ptx";
-  if (!(*ptx_path = malloc(len))) return WS_ENOMEM;
-  snprintf(*ptx_path, len, "%s/in.ptx", dir);
-  return WS_OK;
+  ws_strbuf b = WS_STRBUF_INIT;
+  ws_sb_printf(&b, "%s/in.ptx", dir);
+  return (*ptx_path = ws_sb_take(&b)) ? WS_OK : WS_ENOMEM;
 }
 
 void vcli_cu_free(vcli_cu *c) {

@@ -18,6 +18,8 @@
 #include <string.h>
 #include <zstd.h>
 
+#include "util/strbuf.h"
+
 #define CONTAINER_MAGIC 0xBA55ED50u
 #define KIND_PTX 1
 #define FLAG_ZSTD 0x8000u
@@ -75,12 +77,9 @@ static int entry_text(char **out, const unsigned char *e, uint32_t hsize, uint64
     if (flags & 0xff00u)
       return ws_diag_error(d, "fat binary: PTX entry compressed by an unknown method (flags 0x%llx)",
                            (unsigned long long)flags), WS_EUNSUP;
-    char *t = malloc(psize + 1);
-    if (!t) return WS_ENOMEM;
-    memcpy(t, pay, psize);
-    t[psize] = 0;
-    *out = t;
-    return WS_OK;
+    ws_strbuf t = WS_STRBUF_INIT;
+    ws_sb_putn(&t, (const char *)pay, psize);
+    return (*out = ws_sb_take(&t)) ? WS_OK : WS_ENOMEM;
   }
   if (csize > psize || usize == 0 || usize > MAX_PTX_BYTES)
     return ws_diag_error(d, "fat binary: bad compressed PTX entry (compressed %u of %llu bytes, "

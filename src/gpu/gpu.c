@@ -57,14 +57,6 @@ void ws_gpu_free(ws_gpu *g) {
   free(g);
 }
 
-static char *dup_or(const char *s, const char *dflt) {
-  const char *src = s ? s : dflt;
-  size_t n = strlen(src);
-  char *p = malloc(n + 1);
-  if (p) memcpy(p, src, n + 1);
-  return p;
-}
-
 /* Reads obj[key] as an integer in [lo, hi] into *dst (untouched when absent
  * and not required). */
 static int get_int(const cJSON *obj, const char *path, const char *key, int required,
@@ -228,9 +220,9 @@ static int load_json(ws_gpu **out, const char *json, const char *origin, ws_diag
   }
 
   if (d->errors != errors) goto fail;
-  g->name = dup_or(name, "unnamed");
-  g->full_name = dup_or(full, name);
-  g->architecture = dup_or(arch, "unknown");
+  g->name = ws_strdup(name ? name : "unnamed");
+  g->full_name = ws_strdup(full ? full : name);
+  g->architecture = ws_strdup(arch ? arch : "unknown");
   if (!g->name || !g->full_name || !g->architecture) {
     ws_gpu_free(g);
     return WS_ENOMEM;
@@ -267,18 +259,15 @@ int ws_gpu_load(ws_gpu **out, const char *name_or_path, ws_diag *d) {
       return ws_diag_oom(d, r, before, origin, "loading the GPU");
     }
   /* List the known names so the user can pick one. */
-  size_t len = 1;
-  for (size_t i = 0; i < ws_gpu_embedded_count; i++) len += strlen(ws_gpu_embedded_entries[i].name) + 2;
-  char *list = malloc(len);
-  if (!list) return WS_ENOMEM;
-  list[0] = '\0';
+  ws_strbuf list = WS_STRBUF_INIT;
   for (size_t i = 0; i < ws_gpu_embedded_count; i++) {
-    if (i) strcat(list, ", ");
-    strcat(list, ws_gpu_embedded_entries[i].name);
+    if (i) ws_sb_puts(&list, ", ");
+    ws_sb_puts(&list, ws_gpu_embedded_entries[i].name);
   }
+  if (list.oom) return WS_ENOMEM;
   ws_diag_error(d, "unknown GPU '%s' (known GPUs: %s; or give a path to a JSON file)",
-                name_or_path, ws_gpu_embedded_count ? list : "none");
-  free(list);
+                name_or_path, ws_gpu_embedded_count ? ws_sb_str(&list) : "none");
+  ws_sb_free(&list);
   return WS_EINVAL;
 }
 

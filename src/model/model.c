@@ -4,6 +4,7 @@
  */
 #include "warpsight/model.h"
 
+#include "util/strbuf.h"
 #include "util/vec.h"
 
 #include <ctype.h>
@@ -48,13 +49,6 @@ int ws_model_predict(ws_model_result *out, const char *name, const ws_profile *p
   out->model = m->name;
   out->cycles = out->time_ms = NAN;
   return m->predict(out, p, g, d);
-}
-
-static char *dup_str(const char *s) {
-  size_t n = strlen(s ? s : "");
-  char *p = malloc(n + 1);
-  if (p) memcpy(p, s ? s : "", n + 1);
-  return p;
 }
 
 void ws_model_result_free(ws_model_result *r) {
@@ -132,7 +126,7 @@ int ws_model_set_case(ws_model_result *r, ws_model_bound bound,
                       const char *case_label) {
   free(r->case_label);
   r->bound = bound;
-  r->case_label = dup_str(case_label);
+  r->case_label = ws_strdup(case_label ? case_label : "");
   return r->case_label ? WS_OK : WS_ENOMEM;
 }
 
@@ -140,12 +134,11 @@ int ws_model_missing(ws_model_result *r, const char *path, ws_diag *d) {
   /* Each input once: a cost missing for every task is one missing key. */
   for (size_t i = 0; i < r->nmissing; i++)
     if (strcmp(r->missing[i], path) == 0) return WS_EMISSING;
-  char **m = realloc(r->missing, (r->nmissing + 1) * sizeof *m);
-  if (!m) return WS_ENOMEM;
-  r->missing = m;
-  r->missing[r->nmissing] = dup_str(path);
-  if (!r->missing[r->nmissing]) return WS_ENOMEM;
-  r->nmissing++;
+  char *copy = ws_strdup(path);
+  if (!copy || WS_VEC_PUSH(r->missing, r->nmissing, r->missing_cap, copy)) {
+    free(copy);
+    return WS_ENOMEM;
+  }
   ws_diag_add(d, WS_SEV_ERROR, NULL, 0, 0, "%s: needs %s, which is missing",
               r->model ? r->model : "model", path);
   return WS_EMISSING;

@@ -16,6 +16,7 @@
 #include "ptx/ptx_int.h"
 #include "util/checked.h"
 #include "util/file.h"
+#include "util/vec.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,14 +29,14 @@ enum { MAX_ERRORS = 50 };
 enum { K_REG, K_RANGE, K_PARAM, K_RET, K_LOCAL, K_PROTO, K_BTABLE, K_GVAR, K_FUNC };
 enum { K_OPC, K_TYPE, K_MOD, K_SREG, K_SPACE };
 
-/* A growable array: data, count, capacity. */
-#define VEC(T) struct { T *v; uint32_t n, cap; }
-#define VPUSH(p, vec, item)                                                  \
-  do {                                                                       \
-    if ((vec).n == (vec).cap && vgrow((p), (void **)&(vec).v, &(vec).cap,    \
-                                      sizeof *(vec).v) < 0)                  \
-      break;                                                                 \
-    (vec).v[(vec).n++] = (item);                                             \
+/* A growable array: data, count, capacity (util/vec.h).  A failed push sets
+ * p->oom and drops the item; the count stays below UINT32_MAX. */
+#define VEC(T) struct { T *v; uint32_t n; size_t cap; }
+#define VPUSH(p, vec, item)                                               \
+  do {                                                                    \
+    if ((vec).n == UINT32_MAX ||                                          \
+        WS_VEC_PUSH((vec).v, (vec).n, (vec).cap, (item)))                 \
+      (p)->oom = 1;                                                       \
   } while (0)
 
 typedef struct range_decl {
@@ -95,18 +96,6 @@ typedef struct parser {
   VEC(uint32_t) func_def; /* per function: index of its definition */
   fbuild fb;           /* current function */
 } parser;
-
-static int vgrow(parser *p, void **v, uint32_t *cap, size_t elem) {
-  uint32_t nc = *cap ? *cap * 2 : 16;
-  void *nv = realloc(*v, (size_t)nc * elem);
-  if (!nv) {
-    p->oom = 1;
-    return -1;
-  }
-  *v = nv;
-  *cap = nc;
-  return 0;
-}
 
 /* Copy a builder array into the arena. */
 static void *arena_copy(parser *p, const void *src, size_t n, size_t elem) {

@@ -64,7 +64,8 @@ typedef struct symtab {
   uint32_t *buckets;        /* heads, UINT32_MAX = empty */
   uint32_t nbuckets;        /* power of two */
   symtab_entry *entries;    /* in insertion order */
-  uint32_t count, cap;      /* entries used / allocated */
+  uint32_t count;           /* entries used */
+  size_t cap;               /* entries allocated (util/vec.h) */
 } symtab;
 
 int ws_ptx_symtab_init(symtab *t, uint32_t nbuckets);

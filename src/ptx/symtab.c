@@ -4,6 +4,7 @@
  * drops the newest entries (which head their chains).
  */
 #include "ptx/ptx_int.h"
+#include "util/vec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -67,13 +68,8 @@ static int grow(symtab *t) {
 
 int ws_ptx_symtab_add(symtab *t, const char *key, size_t len, uint32_t depth,
                uint32_t kind, uint32_t value) {
-  if (t->count == t->cap) {
-    uint32_t cap = t->cap ? t->cap * 2 : 64;
-    symtab_entry *e = realloc(t->entries, cap * sizeof *e);
-    if (!e) return -1;
-    t->entries = e;
-    t->cap = cap;
-  }
+  if (t->count == UINT32_MAX || WS_VEC_RESERVE(t->entries, t->cap, (size_t)t->count + 1))
+    return -1;
   if (t->count >= t->nbuckets && grow(t) < 0) return -1;
   uint32_t h = hash(key, len) & (t->nbuckets - 1);
   symtab_entry *e = &t->entries[t->count];

@@ -15,24 +15,14 @@
 #include "warpsight/valid_data.h"
 
 #include "util/file.h"
+#include "util/strbuf.h"
+#include "util/vec.h"
 
 typedef struct strvec {
   char **v;     /* owned strings */
   size_t n;     /* in use */
   size_t cap;   /* allocated */
 } strvec;
-
-static int sv_push(strvec *s, char *str) {
-  if (s->n == s->cap) {
-    size_t nc = s->cap ? s->cap * 2 : 64;
-    char **q = realloc(s->v, nc * sizeof *q);
-    if (!q) return WS_ENOMEM;
-    s->v = q;
-    s->cap = nc;
-  }
-  s->v[s->n++] = str;
-  return WS_OK;
-}
 
 static void sv_free(strvec *s) {
   for (size_t i = 0; i < s->n; i++) free(s->v[i]);
@@ -66,8 +56,7 @@ int ws_valid_csv_parse(ws_csv **out, const char *text, size_t len, const char *o
   size_t nlines_cap = 0, nrec = 0, ncols = 0;
   size_t i = 0, line = 1, line_start = 0;
   int st = WS_OK;
-  char *buf = malloc(len + 1); /* a field is never longer than the text */
-  if (!buf) return WS_ENOMEM;
+  ws_strbuf field = WS_STRBUF_INIT; /* the field being read */
   /* A UTF-8 byte-order mark (spreadsheets write one) is not part of the
    * first column's name; columns count from after it. */
   if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) i = line_start = 3;
@@ -80,7 +69,6 @@ int ws_valid_csv_parse(ws_csv **out, const char *text, size_t len, const char *o
     /* one record */
     size_t rec_line = line, nfields = 0;
     for (;;) {
-      size_t blen = 0;
       size_t col = i - line_start + 1;
       if (i < len && text[i] == '"') {
         size_t qline = line, qls = line_start;
@@ -95,7 +83,7 @@ int ws_valid_csv_parse(ws_csv **out, const char *text, size_t len, const char *o
           }
           if (text[i] == '"') {
             if (i + 1 < len && text[i + 1] == '"') {
-              buf[blen++] = '"';
+              ws_sb_putc(&field, '"');
               i += 2;
               continue;
             }
@@ -106,7 +94,7 @@ int ws_valid_csv_parse(ws_csv **out, const char *text, size_t len, const char *o
             line++;
             line_start = i + 1;
           }
-          buf[blen++] = text[i++];
+          ws_sb_putc(&field, text[i++]);
         }
         if (i < len && text[i] != ',' && text[i] != '\n' &&
             !(text[i] == '\r' && i + 1 < len && text[i + 1] == '\n') &&
@@ -128,18 +116,13 @@ int ws_valid_csv_parse(ws_csv **out, const char *text, size_t len, const char *o
             st = WS_EINVAL;
             goto done;
           }
-          buf[blen++] = text[i++];
+          ws_sb_putc(&field, text[i++]);
         }
       }
-      char *f = malloc(blen + 1);
-      if (!f) {
-        st = WS_ENOMEM;
-        goto done;
-      }
-      memcpy(f, buf, blen);
-      f[blen] = '\0';
-      if ((st = sv_push(&cells, f)) != WS_OK) {
+      char *f = ws_sb_take(&field);
+      if (!f || WS_VEC_PUSH(cells.v, cells.n, cells.cap, f)) {
         free(f);
+        st = WS_ENOMEM;
         goto done;
       }
       nfields++;
@@ -165,17 +148,10 @@ int ws_valid_csv_parse(ws_csv **out, const char *text, size_t len, const char *o
       st = WS_EINVAL;
       goto done;
     }
-    if (nrec >= nlines_cap) {
-      size_t nc = nlines_cap ? nlines_cap * 2 : 64;
-      int *q = realloc(lines, nc * sizeof *q);
-      if (!q) {
-        st = WS_ENOMEM;
-        goto done;
-      }
-      lines = q;
-      nlines_cap = nc;
+    if (WS_VEC_PUSH(lines, nrec, nlines_cap, (int)rec_line)) {
+      st = WS_ENOMEM;
+      goto done;
     }
-    lines[nrec++] = (int)rec_line;
   }
   if (nrec == 0) {
     ws_diag_add(d, WS_SEV_ERROR, origin, 0, 0, "empty file: expected a header line");
@@ -188,7 +164,7 @@ int ws_valid_csv_parse(ws_csv **out, const char *text, size_t len, const char *o
     st = WS_ENOMEM;
     goto done;
   }
-  c->origin = strdup(origin);
+  c->origin = ws_strdup(origin);
   c->ncols = ncols;
   c->nrows = nrec - 1;
   c->header = malloc(ncols * sizeof *c->header);
@@ -214,7 +190,7 @@ int ws_valid_csv_parse(ws_csv **out, const char *text, size_t len, const char *o
 done:
   sv_free(&cells);
   free(lines);
-  free(buf);
+  ws_sb_free(&field);
   return st;
 }
 

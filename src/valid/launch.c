@@ -21,6 +21,8 @@
 #include "valid/valid_int.h"
 #include "warpsight/valid_launch.h"
 
+#include "util/strbuf.h"
+
 typedef enum shape {
   VECTOR,  /* 1-D, one element per thread */
   MATRIX,  /* 2-D, one matrix element per thread */
@@ -79,12 +81,6 @@ int ws_valid_kernel_known(const char *name) { return find(name) != NULL; }
 /* Arguments are built in place in the spec's args array (calloc'd, so a
  * failure part-way leaves only NULL or owned strings for
  * ws_emu_launch_spec_free). */
-static char *dup(const char *s) {
-  size_t n = strlen(s) + 1;
-  char *p = malloc(n);
-  if (p) memcpy(p, s, n);
-  return p;
-}
 
 /* A buffer of `count` elements, uniform random in [lo, hi] from `seed`. */
 static int buf_random(ws_launch_arg *a, const char *name, ws_elem_type type, uint64_t count,
@@ -96,7 +92,7 @@ static int buf_random(ws_launch_arg *a, const char *name, ws_elem_type type, uin
   a->seed = seed;
   a->v0 = lo;
   a->v1 = hi;
-  return (a->name = dup(name)) ? WS_OK : WS_ENOMEM;
+  return (a->name = ws_strdup(name)) ? WS_OK : WS_ENOMEM;
 }
 
 static int buf_zero(ws_launch_arg *a, const char *name, ws_elem_type type, uint64_t count) {
@@ -104,7 +100,7 @@ static int buf_zero(ws_launch_arg *a, const char *name, ws_elem_type type, uint6
   a->type = type;
   a->count = count;
   a->init = WS_INIT_ZERO;
-  return (a->name = dup(name)) ? WS_OK : WS_ENOMEM;
+  return (a->name = ws_strdup(name)) ? WS_OK : WS_ENOMEM;
 }
 
 /* An s32 scalar (the kernels' int parameters); v is checked to fit. */
@@ -112,7 +108,7 @@ static int scalar_s32(ws_launch_arg *a, const char *name, int64_t v) {
   a->is_buffer = 0;
   a->type = WS_ELEM_S32;
   a->value = (uint64_t)(uint32_t)(int32_t)v;
-  return (a->name = dup(name)) ? WS_OK : WS_ENOMEM;
+  return (a->name = ws_strdup(name)) ? WS_OK : WS_ENOMEM;
 }
 
 static int mismatch(ws_diag *d, const char *origin, const ws_valid_row *r,
@@ -250,7 +246,7 @@ int ws_valid_launch(ws_launch_spec **out, const ws_valid_row *r, const char *ori
   ws_launch_spec *s = calloc(1, sizeof *s);
   char where[512];
   snprintf(where, sizeof where, "%s:%d", origin ? origin : "<data>", r->line);
-  if (!s || !(s->path = dup(where)) || !(s->kernel = dup(r->kernel)) ||
+  if (!s || !(s->path = ws_strdup(where)) || !(s->kernel = ws_strdup(r->kernel)) ||
       !(s->args = calloc(NARGS, sizeof *s->args)))
     goto nomem;
   memcpy(s->grid, r->grid, sizeof s->grid);

@@ -25,6 +25,9 @@
 #include "warpsight/ptx.h"
 #include "warpsight/valid_predict.h"
 
+#include "util/strbuf.h"
+#include "util/vec.h"
+
 typedef struct module_slot {
   char *path;             /* PTX file (owned) */
   ws_ptx_module *module;  /* parsed once (owned) */
@@ -90,22 +93,12 @@ static int get_module(const ws_ptx_module **out, ws_ptx_module **tmp,
     *out = *tmp = m;
     return WS_OK;
   }
-  if (ctx->nmods == ctx->cap) {
-    size_t cap = ctx->cap ? 2 * ctx->cap : 16;
-    module_slot *v = realloc(ctx->mods, cap * sizeof *v);
-    if (!v) {
-      ws_ptx_module_free(m);
-      return WS_ENOMEM;
-    }
-    ctx->mods = v;
-    ctx->cap = cap;
-  }
-  char *pc = strdup(path);
-  if (!pc) {
+  module_slot slot = {ws_strdup(path), m};
+  if (!slot.path || WS_VEC_PUSH(ctx->mods, ctx->nmods, ctx->cap, slot)) {
+    free(slot.path);
     ws_ptx_module_free(m);
     return WS_ENOMEM;
   }
-  ctx->mods[ctx->nmods++] = (module_slot){pc, m};
   *out = m;
   return WS_OK;
 }

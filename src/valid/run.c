@@ -16,6 +16,8 @@
 #include "warpsight/valid_launch.h"
 #include "warpsight/valid_predict.h"
 
+#include "util/strbuf.h"
+
 static int in_list(const char *s, const char *const *list, size_t n) {
   if (!list) return 1;
   for (size_t i = 0; i < n; i++)
@@ -51,7 +53,7 @@ static int kernel_ptx(char **out, const ws_valid_options *o, const ws_valid_data
                       const ws_valid_row *row, const char *path, ws_diag *d) {
   size_t n = strlen(path);
   *out = NULL;
-  if (n < 3 || strcmp(path + n - 3, ".cu")) return (*out = strdup(path)) ? WS_OK : WS_ENOMEM;
+  if (n < 3 || strcmp(path + n - 3, ".cu")) return (*out = ws_strdup(path)) ? WS_OK : WS_ENOMEM;
   if (!o->compile_cu)
     return ws_diag_add(d, WS_SEV_ERROR, data->csv->origin, row->line, 0,
                        "kernel file '%s': a .cu file needs a compiler (give its PTX, from "
@@ -153,7 +155,7 @@ int ws_valid_run(ws_valid_report **out, const ws_valid_data *data, const ws_vali
     while (pi < nps && strcmp(ps[pi].key, path)) pi++;
     if (pi == nps) {
       ps[nps].kernel = row->kernel;
-      if (!(ps[nps].key = strdup(path))) {
+      if (!(ps[nps].key = ws_strdup(path))) {
         st = WS_ENOMEM;
         goto done;
       }
