@@ -1055,8 +1055,16 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
   inst_stat all;
   sum_insts(p, st, cls, &all);
   ws_prof_rp_finish(p->rp);
+  int lost = ws_prof_rp_stats_of(p->rp)->lost_records;
   for (int h = 0; h < 2; h++)
-    if (p->half[h]) ws_prof_rp_finish(p->half[h]);
+    if (p->half[h]) {
+      ws_prof_rp_finish(p->half[h]);
+      lost |= ws_prof_rp_stats_of(p->half[h])->lost_records;
+    }
+  if (lost) { /* a block's accesses never reached the cache replay: its figures would be short */
+    free(st);
+    return WS_ENOMEM;
+  }
 
   ws_profile *pr = ws_profile_new(p->cfg.kernel->name, p->cfg.grid, p->cfg.block);
   if (!pr) {
