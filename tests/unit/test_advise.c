@@ -17,7 +17,8 @@ static void add(ws_model_result *r, ws_term_id id, double v) {
   assert_int_equal(ws_model_term_add(r, id, v), WS_OK);
 }
 
-static ws_model_result gpuperf(double tcomp, double tmem, double tovl) {
+/* A gpuperf result with B_fp = b_fp, in the zone the model would set. */
+static ws_model_result gpuperf_bfp(double tcomp, double tmem, double tovl, double b_fp) {
   ws_model_result r = WS_MODEL_RESULT_INIT;
   r.model = "gpuperf";
   add(&r, WS_TERM_GPUPERF_T_COMP, tcomp);
@@ -26,7 +27,7 @@ static ws_model_result gpuperf(double tcomp, double tmem, double tovl) {
   add(&r, WS_TERM_GPUPERF_T_EXEC, tcomp + tmem - tovl);
   add(&r, WS_TERM_GPUPERF_B_ITILP, 9000);
   add(&r, WS_TERM_GPUPERF_B_SERIAL, 300);
-  add(&r, WS_TERM_GPUPERF_B_FP, 10000);
+  add(&r, WS_TERM_GPUPERF_B_FP, b_fp);
   add(&r, WS_TERM_GPUPERF_B_MEMLP, 14000);
   r.cycles = tcomp + tmem - tovl;
   /* the zone as the model sets it (Figure 4) */
@@ -36,6 +37,10 @@ static ws_model_result gpuperf(double tcomp, double tmem, double tovl) {
                                      "zone"),
                    WS_OK);
   return r;
+}
+
+static ws_model_result gpuperf(double tcomp, double tmem, double tovl) {
+  return gpuperf_bfp(tcomp, tmem, tovl, 10000);
 }
 
 static ws_model_result transit(void) {
@@ -199,18 +204,7 @@ static void warpsight_first(void **state) {
 /* Issue 13: a negative B_fp is shown and explained, not dropped. */
 static void negative_benefit(void **state) {
   (void)state;
-  ws_model_result g = WS_MODEL_RESULT_INIT;
-  g.model = "gpuperf";
-  add(&g, WS_TERM_GPUPERF_T_COMP, 40000);
-  add(&g, WS_TERM_GPUPERF_T_MEM, 30000);
-  add(&g, WS_TERM_GPUPERF_T_OVERLAP, 20000);
-  add(&g, WS_TERM_GPUPERF_T_EXEC, 50000);
-  add(&g, WS_TERM_GPUPERF_B_ITILP, 9000);
-  add(&g, WS_TERM_GPUPERF_B_SERIAL, 300);
-  add(&g, WS_TERM_GPUPERF_B_FP, -1200);
-  add(&g, WS_TERM_GPUPERF_B_MEMLP, 14000);
-  g.cycles = 50000;
-  assert_int_equal(ws_model_set_case(&g, WS_BOUND_GPUPERF_COMPUTE, "compute bound"), WS_OK);
+  ws_model_result g = gpuperf_bfp(40000, 30000, 20000, -1200); /* compute bound */
   const ws_model_result *in[] = {&g};
   ws_advice a = WS_ADVICE_INIT;
   ws_diag d = WS_DIAG_INIT;

@@ -80,7 +80,9 @@ static void check_files(const char *base, const char *const *labels) {
   ws_diag_free(&d);
 }
 
-static ws_model_result gpuperf(void) {
+/* A gpuperf result at A = (T_mem 40000, T_comp 30000), T_overlap 20000,
+ * T_fp 8000, T_mem_min 6000, B_memlp 14000, with the other benefits given. */
+static ws_model_result with_benefits(double b_itilp, double b_serial, double b_fp) {
   ws_model_result r = WS_MODEL_RESULT_INIT;
   r.model = "gpuperf";
   add(&r, WS_TERM_GPUPERF_T_COMP, 30000);
@@ -88,11 +90,16 @@ static ws_model_result gpuperf(void) {
   add(&r, WS_TERM_GPUPERF_T_OVERLAP, 20000);
   add(&r, WS_TERM_GPUPERF_T_FP, 8000);
   add(&r, WS_TERM_GPUPERF_T_MEM_MIN, 6000);
-  add(&r, WS_TERM_GPUPERF_B_ITILP, 9000);
-  add(&r, WS_TERM_GPUPERF_B_SERIAL, 3000);
-  add(&r, WS_TERM_GPUPERF_B_FP, 10000);
+  add(&r, WS_TERM_GPUPERF_B_ITILP, b_itilp);
+  add(&r, WS_TERM_GPUPERF_B_SERIAL, b_serial);
+  add(&r, WS_TERM_GPUPERF_B_FP, b_fp);
   add(&r, WS_TERM_GPUPERF_B_MEMLP, 14000);
   r.cycles = 50000;
+  return r;
+}
+
+static ws_model_result gpuperf(void) {
+  ws_model_result r = with_benefits(9000, 3000, 10000);
   /* T_mem > T_comp: the model's zone (Figure 4) */
   assert_int_equal(ws_model_set_case(&r, WS_BOUND_GPUPERF_MEMORY, "memory bound"), WS_OK);
   return r;
@@ -174,18 +181,7 @@ static void clustered_labels(void **state) {
   free(svg);
   ws_model_result_free(&r);
   /* A negative benefit in the legend. */
-  r = (ws_model_result)WS_MODEL_RESULT_INIT;
-  r.model = "gpuperf";
-  add(&r, WS_TERM_GPUPERF_T_COMP, 30000);
-  add(&r, WS_TERM_GPUPERF_T_MEM, 40000);
-  add(&r, WS_TERM_GPUPERF_T_OVERLAP, 20000);
-  add(&r, WS_TERM_GPUPERF_T_FP, 8000);
-  add(&r, WS_TERM_GPUPERF_T_MEM_MIN, 6000);
-  add(&r, WS_TERM_GPUPERF_B_ITILP, 9000);
-  add(&r, WS_TERM_GPUPERF_B_SERIAL, 3000);
-  add(&r, WS_TERM_GPUPERF_B_FP, -10000);
-  add(&r, WS_TERM_GPUPERF_B_MEMLP, 14000);
-  r.cycles = 50000;
+  r = with_benefits(9000, 3000, -10000);
   assert_ok_diag(ws_report_chart_benefit(base, &r, &d), &d);
   assert_ok_diag(ws_read_file(&svg, NULL, p, &d), &d);
   assert_non_null(strstr(svg, ">B_fp = -10k (negative: no saving)</text>"));
