@@ -156,18 +156,7 @@ static double label_y(const char *svg, const char *label) {
 static void clustered_labels(void **state) {
   (void)state;
   if (!ws_report_chart_available()) return;
-  ws_model_result r = WS_MODEL_RESULT_INIT;
-  r.model = "gpuperf";
-  add(&r, WS_TERM_GPUPERF_T_COMP, 30000);
-  add(&r, WS_TERM_GPUPERF_T_MEM, 40000);
-  add(&r, WS_TERM_GPUPERF_T_OVERLAP, 20000);
-  add(&r, WS_TERM_GPUPERF_T_FP, 8000);
-  add(&r, WS_TERM_GPUPERF_T_MEM_MIN, 6000);
-  add(&r, WS_TERM_GPUPERF_B_ITILP, 40);
-  add(&r, WS_TERM_GPUPERF_B_SERIAL, 30);
-  add(&r, WS_TERM_GPUPERF_B_FP, 50);
-  add(&r, WS_TERM_GPUPERF_B_MEMLP, 14000);
-  r.cycles = 50000;
+  ws_model_result r = with_benefits(40, 30, 50);
   char base[128];
   snprintf(base, sizeof base, "%s/benefit", dir);
   ws_diag d = WS_DIAG_INIT;
