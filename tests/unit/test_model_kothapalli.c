@@ -18,18 +18,13 @@ static const char gpu_json[] =
     "\"pipeline_depth\":4,\"op_cycles\":{\"int_simple\":4,\"int_mul32\":16,"
     "\"int_rem\":48}}}}";
 
-static ws_profile *load_profile(const char *section) {
-  char buf[2048];
-  snprintf(buf, sizeof buf,
+/* The profile's text: 5 blocks of 64 threads and the members `section`. */
+static const char *profile_text(char buf[2048], const char *section) {
+  snprintf(buf, 2048,
            "{\"schema\":\"warpsight-profile/1\",\"kernel\":\"k\","
            "\"launch\":{\"grid\":[5,1,1],\"block\":[64,1,1]}%s%s}",
            section[0] ? "," : "", section);
-  ws_diag d = WS_DIAG_INIT;
-  ws_profile *p;
-  int r = ws_profile_load_json(&p, buf, "test", &d);
-  assert_ok_diag(r, &d);
-  ws_diag_free(&d);
-  return p;
+  return buf;
 }
 
 /* Runs `model` and returns its status; the caller frees r and d.  The
@@ -38,20 +33,7 @@ static ws_profile *load_profile(const char *section) {
 static int run(ws_model_result *r, ws_diag *d, const char *model,
                const char *section) {
   char buf[2048];
-  snprintf(buf, sizeof buf,
-           "{\"schema\":\"warpsight-profile/1\",\"kernel\":\"k\","
-           "\"launch\":{\"grid\":[5,1,1],\"block\":[64,1,1]}%s%s}",
-           section[0] ? "," : "", section);
-  ws_profile *p;
-  int st = ws_profile_load_json(&p, buf, "test", d);
-  if (st != WS_OK) return st;
-  ws_gpu *g;
-  st = ws_gpu_load_json(&g, gpu_json, "gpu", d);
-  assert_ok_diag(st, d);
-  st = ws_model_predict(r, model, p, g, d);
-  ws_gpu_free(g);
-  ws_profile_free(p);
-  return st;
+  return ws_test_predict(r, d, model, profile_text(buf, section), gpu_json);
 }
 
 #define T(id) ws_model_term_value(&r, WS_TERM_KOTHAPALLI_##id)
@@ -206,7 +188,9 @@ static void database_gpus(void **state) {
   char sp[512], dp[512];
   snprintf(sp, sizeof sp, "\"kothapalli\":{%s}}", common);
   snprintf(dp, sizeof dp, "\"kothapalli\":{%s,\"fp64\":1}}", common);
-  ws_profile *psp = load_profile(sp), *pdp = load_profile(dp);
+  char buf[2048];
+  ws_profile *psp = ws_test_profile(profile_text(buf, sp));
+  ws_profile *pdp = ws_test_profile(profile_text(buf, dp));
   int seen = 0;
   for (size_t i = 0; i < ws_gpu_db_count(); i++) {
     ws_diag d = WS_DIAG_INIT;

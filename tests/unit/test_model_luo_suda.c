@@ -36,16 +36,7 @@ static int run(ws_model_result *r, ws_diag *d, int blocks, int threads, int abps
            "\"launch\":{\"grid\":[%d,1,1],\"block\":[%d,1,1]},"
            "\"occupancy\":{\"active_blocks_per_sm\":%d,\"active_sms\":1}%s%s}",
            blocks, threads, abps, rest[0] ? "," : "", rest);
-  ws_profile *p;
-  int st = ws_profile_load_json(&p, buf, "test", d);
-  if (st != WS_OK) return st; /* the section is checked at load */
-  ws_gpu *g;
-  st = ws_gpu_load_json(&g, gpu_json(bw), "gpu", d);
-  assert_ok_diag(st, d);
-  st = ws_model_predict(r, "luo-suda", p, g, d);
-  ws_gpu_free(g);
-  ws_profile_free(p);
-  return st;
+  return ws_test_predict(r, d, "luo-suda", buf, gpu_json(bw)); /* the section is checked at load */
 }
 
 #define T(id) ws_model_term_value(&r, WS_TERM_LUO_SUDA_##id)
@@ -265,9 +256,8 @@ static void database_gpus(void **state) {
     for (size_t j = 0; j < 4; j++)
       n += snprintf(buf + n, sizeof buf - (size_t)n, "%s\"%s.%s\":1", i || j ? "," : "", ops[i], kinds[j]);
   snprintf(buf + n, sizeof buf - (size_t)n, "}}]}}");
+  ws_profile *p = ws_test_profile(buf);
   ws_diag d = WS_DIAG_INIT;
-  ws_profile *p;
-  assert_ok_diag(ws_profile_load_json(&p, buf, "test", &d), &d);
   int seen = 0;
   for (size_t i = 0; i < ws_gpu_db_count(); i++) {
     ws_gpu *g;
@@ -306,26 +296,19 @@ static void missing_lists(void **state) {
   ws_diag_free(&d);
   /* No luo_suda section, on a GPU without Luo & Suda parameters: both the
    * profile's and the GPU's missing inputs are named. */
-  ws_profile *p;
-  assert_ok_diag(ws_profile_load_json(&p,
-                                      "{\"schema\":\"warpsight-profile/1\",\"kernel\":\"k\","
-                                      "\"launch\":{\"grid\":[1,1,1],\"block\":[32,1,1]}}",
-                                      "test", &d), &d);
-  ws_gpu *g;
-  assert_ok_diag(ws_gpu_load_json(&g,
-                                  "{\"schema\":\"warpsight-gpu/1\",\"name\":\"none\",\"derive\":false,"
-                                  "\"compute_capability\":\"1.3\",\"sms\":1,\"cores_per_sm\":8,"
-                                  "\"clock_ghz\":1,\"mem_bandwidth_gbs\":10}",
-                                  "gpu", &d), &d);
   r = (ws_model_result)WS_MODEL_RESULT_INIT;
-  assert_int_equal(ws_model_predict(&r, "luo-suda", p, g, &d), WS_EMISSING);
+  assert_int_equal(ws_test_predict(&r, &d, "luo-suda",
+                                   "{\"schema\":\"warpsight-profile/1\",\"kernel\":\"k\","
+                                   "\"launch\":{\"grid\":[1,1,1],\"block\":[32,1,1]}}",
+                                   "{\"schema\":\"warpsight-gpu/1\",\"name\":\"none\",\"derive\":false,"
+                                   "\"compute_capability\":\"1.3\",\"sms\":1,\"cores_per_sm\":8,"
+                                   "\"clock_ghz\":1,\"mem_bandwidth_gbs\":10}"),
+                   WS_EMISSING);
   assert_int_equal(r.nmissing, 6);
   assert_string_equal(r.missing[0], "luo_suda.tasks");
   assert_string_equal(r.missing[1], "gpu none: models.luo-suda.a");
   assert_string_equal(r.missing[5], "gpu none: models.luo-suda.t_mem");
   ws_model_result_free(&r);
-  ws_gpu_free(g);
-  ws_profile_free(p);
   ws_diag_free(&d);
 }
 

@@ -171,12 +171,8 @@ static void value_by_id(void **state) {
       "\"uncoal_mem_insts\":6,\"synch_insts\":6},"
       "\"memory\":{\"uncoal_per_mw\":32,\"coal_per_mw\":1,\"load_bytes_per_warp\":128}}";
   ws_diag d = WS_DIAG_INIT;
-  ws_gpu *g;
-  ws_profile *p;
-  assert_ok_diag(ws_gpu_load_json(&g, gpu_json, "gpu", &d), &d);
-  assert_ok_diag(ws_profile_load_json(&p, prof_json, "test", &d), &d);
   ws_model_result r = WS_MODEL_RESULT_INIT;
-  assert_ok_diag(ws_model_predict(&r, "hong-kim", p, g, &d), &d);
+  assert_ok_diag(ws_test_predict(&r, &d, "hong-kim", prof_json, gpu_json), &d);
   assert_close(ws_model_term_value(&r, WS_TERM_HONG_KIM_MEM_L), 730, 1e-9);
   assert_close(ws_model_term_value(&r, WS_TERM_HONG_KIM_DEPARTURE_DELAY), 320, 1e-9);
   assert_close(ws_model_term_value(&r, WS_TERM_HONG_KIM_MWP), 2.28125, 1e-12);
@@ -188,8 +184,6 @@ static void value_by_id(void **state) {
     if (r.terms[i].id == WS_TERM_HONG_KIM_EXEC_CYCLES_APP)
       assert_string_equal(r.terms[i].equation, "(23)");
   ws_model_result_free(&r);
-  ws_profile_free(p);
-  ws_gpu_free(g);
   ws_diag_free(&d);
 }
 

@@ -58,11 +58,9 @@ static const char profile_camped_json[] =
 static ws_model_result run_on(const char *prof, const char *issue_rate, ws_floors *fl) {
   char gj[4096];
   snprintf(gj, sizeof gj, gpu_fmt, issue_rate);
+  ws_profile *p = ws_test_profile(prof);
+  ws_gpu *g = ws_test_gpu(gj);
   ws_diag d = WS_DIAG_INIT;
-  ws_profile *p;
-  ws_gpu *g;
-  assert_ok_diag(ws_profile_load_json(&p, prof, "test", &d), &d);
-  assert_ok_diag(ws_gpu_load_json(&g, gj, "gpu", &d), &d);
   ws_model_result r = WS_MODEL_RESULT_INIT;
   assert_ok_diag(ws_model_predict(&r, "warpsight", p, g, &d), &d);
   if (fl) assert_int_equal(ws_model_floors_compute(fl, p, g), WS_OK);
