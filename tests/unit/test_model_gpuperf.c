@@ -29,38 +29,26 @@ static const char gpu_bare_json[] =
     "{\"schema\":\"warpsight-gpu/1\",\"name\":\"bare\",\"derive\":false,\"compute_capability\":\"2.0\","
     "\"sms\":14,\"cores_per_sm\":32,\"clock_ghz\":1.15,\"mem_bandwidth_gbs\":144}";
 
-static ws_profile *load_profile(const char *body) {
+/* The profile's text: schema, kernel name and the members `body`. */
+static const char *profile_text(char buf[2048], const char *body) {
+  snprintf(buf, 2048, "{\"schema\":\"warpsight-profile/1\",\"kernel\":\"k\",%s}", body);
+  return buf;
+}
+
+/* Runs gpuperf and returns its status; the caller frees r and d. */
+static int predict(ws_model_result *r, ws_diag *d, const char *body, const char *gjson) {
   char buf[2048];
-  snprintf(buf, sizeof buf, "{\"schema\":\"warpsight-profile/1\",\"kernel\":\"k\",%s}", body);
-  ws_diag d = WS_DIAG_INIT;
-  ws_profile *p;
-  int r = ws_profile_load_json(&p, buf, "test", &d);
-  assert_ok_diag(r, &d);
-  ws_diag_free(&d);
-  return p;
+  return ws_test_predict(r, d, "gpuperf", profile_text(buf, body), gjson);
 }
 
-static ws_gpu *load_gpu(const char *json) {
-  ws_diag d = WS_DIAG_INIT;
-  ws_gpu *g;
-  int r = ws_gpu_load_json(&g, json, "gpu", &d);
-  assert_ok_diag(r, &d);
-  ws_diag_free(&d);
-  return g;
-}
-
-/* Runs gpuperf and expects success; `warnings` receives the warning count. */
+/* Runs gpuperf and expects success; `warnings` receives the warning count of
+ * the prediction (the loads give none). */
 static ws_model_result run(const char *body, const char *gjson, size_t *warnings) {
-  ws_profile *p = load_profile(body);
-  ws_gpu *g = load_gpu(gjson);
   ws_diag d = WS_DIAG_INIT;
   ws_model_result res = WS_MODEL_RESULT_INIT;
-  int r = ws_model_predict(&res, "gpuperf", p, g, &d);
-  assert_ok_diag(r, &d);
+  assert_ok_diag(predict(&res, &d, body, gjson), &d);
   if (warnings) *warnings = d.count - d.errors;
   ws_diag_free(&d);
-  ws_gpu_free(g);
-  ws_profile_free(p);
   return res;
 }
 
@@ -311,13 +299,13 @@ static int has_missing(const ws_model_result *r, const char *path) {
 /* Absent inputs are listed by name, from the profile and from the GPU. */
 static void missing_inputs(void **state) {
   (void)state;
-  ws_profile *p = load_profile(
-      "\"launch\":{\"grid\":[14,1,1],\"block\":[32,1,1]},"
-      "\"per_warp\":{\"comp_insts\":9,\"coal_mem_insts\":1,\"uncoal_mem_insts\":0}");
-  ws_gpu *g = load_gpu(gpu_bare_json);
   ws_diag d = WS_DIAG_INIT;
   ws_model_result r = WS_MODEL_RESULT_INIT;
-  assert_int_equal(ws_model_predict(&r, "gpuperf", p, g, &d), WS_EMISSING);
+  assert_int_equal(predict(&r, &d,
+                           "\"launch\":{\"grid\":[14,1,1],\"block\":[32,1,1]},"
+                           "\"per_warp\":{\"comp_insts\":9,\"coal_mem_insts\":1,\"uncoal_mem_insts\":0}",
+                           gpu_bare_json),
+                   WS_EMISSING);
   assert_true(has_missing(&r, "per_warp.fp_insts"));
   assert_true(has_missing(&r, "memory.avg_trans_warp"));
   /* The bare GPU has no cache for global data: every transaction reaches
@@ -334,74 +322,67 @@ static void missing_inputs(void **state) {
   free(s);
   ws_model_result_free(&r);
   ws_diag_free(&d);
-  ws_gpu_free(g);
-  ws_profile_free(p);
 }
 
 /* On a GPU that caches global data the miss ratio cannot be assumed. */
 static void missing_miss_ratio_with_caches(void **state) {
   (void)state;
-  ws_profile *p = load_profile(
-      "\"launch\":{\"grid\":[14,1,1],\"block\":[32,1,1]},"
-      "\"per_warp\":{\"comp_insts\":9,\"coal_mem_insts\":1,\"uncoal_mem_insts\":0,"
-      "\"fp_insts\":0},\"memory\":{\"avg_trans_warp\":1}");
-  ws_gpu *g = load_gpu(gpu_json);
   ws_diag d = WS_DIAG_INIT;
   ws_model_result r = WS_MODEL_RESULT_INIT;
-  assert_int_equal(ws_model_predict(&r, "gpuperf", p, g, &d), WS_EMISSING);
+  assert_int_equal(predict(&r, &d,
+                           "\"launch\":{\"grid\":[14,1,1],\"block\":[32,1,1]},"
+                           "\"per_warp\":{\"comp_insts\":9,\"coal_mem_insts\":1,\"uncoal_mem_insts\":0,"
+                           "\"fp_insts\":0},\"memory\":{\"avg_trans_warp\":1}",
+                           gpu_json),
+                   WS_EMISSING);
   assert_int_equal(r.nmissing, 1);
   assert_true(has_missing(&r, "memory.miss_ratio"));
   ws_model_result_free(&r);
   ws_diag_free(&d);
-  ws_gpu_free(g);
-  ws_profile_free(p);
 }
 
 /* Counts too large for a double: an error, never an infinite prediction. */
 static void overflow_rejected(void **state) {
   (void)state;
-  ws_profile *p = load_profile(
-      "\"launch\":{\"grid\":[14,1,1],\"block\":[32,1,1]},"
-      "\"per_warp\":{\"comp_insts\":1e308,\"coal_mem_insts\":1e308,\"uncoal_mem_insts\":0,"
-      "\"fp_insts\":1},\"memory\":{\"avg_trans_warp\":1,\"miss_ratio\":1}");
-  ws_gpu *g = load_gpu(gpu_json);
   ws_diag d = WS_DIAG_INIT;
   ws_model_result r = WS_MODEL_RESULT_INIT;
-  assert_int_equal(ws_model_predict(&r, "gpuperf", p, g, &d), WS_EINVAL);
+  assert_int_equal(predict(&r, &d,
+                           "\"launch\":{\"grid\":[14,1,1],\"block\":[32,1,1]},"
+                           "\"per_warp\":{\"comp_insts\":1e308,\"coal_mem_insts\":1e308,\"uncoal_mem_insts\":0,"
+                           "\"fp_insts\":1},\"memory\":{\"avg_trans_warp\":1,\"miss_ratio\":1}",
+                           gpu_json),
+                   WS_EINVAL);
   char *s = ws_diag_format(&d);
   assert_non_null(strstr(s, "gpuperf: the prediction is not a finite number"));
   free(s);
   ws_model_result_free(&r);
   ws_diag_free(&d);
-  ws_gpu_free(g);
-  ws_profile_free(p);
 }
 
 /* More SFU and divergent instructions than instructions: rejected. */
 static void no_instructions_left(void **state) {
   (void)state;
-  ws_profile *p = load_profile(
-      "\"launch\":{\"grid\":[14,1,1],\"block\":[32,1,1]},"
-      "\"per_warp\":{\"comp_insts\":5,\"coal_mem_insts\":0,\"uncoal_mem_insts\":0,"
-      "\"fp_insts\":0,\"sfu_insts\":5}");
-  ws_gpu *g = load_gpu(gpu_json);
   ws_diag d = WS_DIAG_INIT;
   ws_model_result r = WS_MODEL_RESULT_INIT;
-  assert_int_equal(ws_model_predict(&r, "gpuperf", p, g, &d), WS_EINVAL);
+  assert_int_equal(predict(&r, &d,
+                           "\"launch\":{\"grid\":[14,1,1],\"block\":[32,1,1]},"
+                           "\"per_warp\":{\"comp_insts\":5,\"coal_mem_insts\":0,\"uncoal_mem_insts\":0,"
+                           "\"fp_insts\":0,\"sfu_insts\":5}",
+                           gpu_json),
+                   WS_EINVAL);
   char *s = ws_diag_format(&d);
   assert_non_null(strstr(s, "no instructions per warp"));
   free(s);
   ws_model_result_free(&r);
   ws_diag_free(&d);
-  ws_gpu_free(g);
-  ws_profile_free(p);
 }
 
 /* Every database GPU with a models.gpuperf section has all the keys the
  * model reads (a guard against the two drifting apart): case A runs. */
 static void database_gpus(void **state) {
   (void)state;
-  ws_profile *p = load_profile(case_a);
+  char buf[2048];
+  ws_profile *p = ws_test_profile(profile_text(buf, case_a));
   int seen = 0;
   for (size_t i = 0; i < ws_gpu_db_count(); i++) {
     ws_diag d = WS_DIAG_INIT;

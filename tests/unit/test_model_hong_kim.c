@@ -30,22 +30,14 @@ static ws_profile *mk(int grid, int block, int abps, double comp, double coal,
            "\"uncoal_mem_insts\":%g,\"synch_insts\":%g},"
            "\"memory\":{\"uncoal_per_mw\":32,\"coal_per_mw\":1,\"load_bytes_per_warp\":128}}",
            grid, block, abps, comp, coal, uncoal, synch);
-  ws_diag d = WS_DIAG_INIT;
-  ws_profile *p;
-  int r = ws_profile_load_json(&p, buf, "test", &d);
-  assert_ok_diag(r, &d);
-  ws_diag_free(&d);
-  return p;
+  return ws_test_profile(buf);
 }
 
 static ws_model_result run(ws_profile *p, const char *gjson) {
   ws_diag d = WS_DIAG_INIT;
-  ws_gpu *g;
-  int r = ws_gpu_load_json(&g, gjson, "gpu", &d);
-  assert_ok_diag(r, &d);
+  ws_gpu *g = ws_test_gpu(gjson);
   ws_model_result res = WS_MODEL_RESULT_INIT;
-  r = ws_model_predict(&res, "hong-kim", p, g, &d);
-  assert_ok_diag(r, &d);
+  assert_ok_diag(ws_model_predict(&res, "hong-kim", p, g, &d), &d);
   ws_diag_free(&d);
   ws_gpu_free(g);
   ws_profile_free(p);
@@ -160,17 +152,11 @@ static void missing_input_named(void **state) {
       "{\"schema\":\"warpsight-profile/1\",\"kernel\":\"k\",\"launch\":{\"blocks\":8,"
       "\"threads_per_block\":64},\"per_warp\":{\"comp_insts\":5,\"coal_mem_insts\":1}}";
   ws_diag d = WS_DIAG_INIT;
-  ws_profile *p;
-  ws_gpu *g;
-  assert_int_equal(ws_profile_load_json(&p, pj, "t", &d), WS_OK);
-  assert_int_equal(ws_gpu_load_json(&g, gpu_json, "g", &d), WS_OK);
   ws_model_result r = WS_MODEL_RESULT_INIT;
-  assert_int_equal(ws_model_predict(&r, "hong-kim", p, g, &d), WS_EMISSING);
+  assert_int_equal(ws_test_predict(&r, &d, "hong-kim", pj, gpu_json), WS_EMISSING);
   assert_int_equal(r.nmissing, 1);
   assert_string_equal(r.missing[0], "per_warp.uncoal_mem_insts");
   ws_model_result_free(&r);
-  ws_profile_free(p);
-  ws_gpu_free(g);
   ws_diag_free(&d);
 }
 

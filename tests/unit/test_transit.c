@@ -217,23 +217,11 @@ static ws_profile *profile(int blocks_per_sm, const char *per_warp_extra,
            "\"per_warp\":{\"comp_insts\":200,\"coal_mem_insts\":50,"
            "\"uncoal_mem_insts\":6%s},\"memory\":{%s}}",
            blocks_per_sm, per_warp_extra, memory);
-  ws_diag d = WS_DIAG_INIT;
-  ws_profile *p;
-  assert_ok_diag(ws_profile_load_json(&p, buf, "test", &d), &d);
-  ws_diag_free(&d);
-  return p;
-}
-
-static ws_gpu *gpu(const char *json) {
-  ws_diag d = WS_DIAG_INIT;
-  ws_gpu *g;
-  assert_ok_diag(ws_gpu_load_json(&g, json, "gpu", &d), &d);
-  ws_diag_free(&d);
-  return g;
+  return ws_test_profile(buf);
 }
 
 static ws_model_result run(ws_profile *p, const char *gjson, int want) {
-  ws_gpu *g = gpu(gjson);
+  ws_gpu *g = ws_test_gpu(gjson);
   ws_diag d = WS_DIAG_INIT;
   ws_model_result r = WS_MODEL_RESULT_INIT;
   int st = ws_model_predict(&r, "transit", p, g, &d);
