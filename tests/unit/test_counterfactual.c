@@ -23,7 +23,7 @@
 static ws_profile *load_profile(void) {
   ws_profile *p = NULL;
   ws_diag d = WS_DIAG_INIT;
-  assert_int_equal(ws_profile_load_file(&p, WS_SOURCE_DIR "/examples/hand/every-input.json", &d), WS_OK);
+  assert_ok_diag(ws_profile_load_file(&p, WS_SOURCE_DIR "/examples/hand/every-input.json", &d), &d);
   ws_diag_free(&d);
   return p;
 }
@@ -31,7 +31,7 @@ static ws_profile *load_profile(void) {
 static ws_gpu *load_gpu(const char *name) {
   ws_gpu *g = NULL;
   ws_diag d = WS_DIAG_INIT;
-  assert_int_equal(ws_gpu_load(&g, name, &d), WS_OK);
+  assert_ok_diag(ws_gpu_load(&g, name, &d), &d);
   ws_diag_free(&d);
   return g;
 }

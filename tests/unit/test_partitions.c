@@ -11,6 +11,11 @@
 #include "testutil.h"
 #include "warpsight/gpu.h"
 
+/* A CC 3.0 test machine of 8 SMs, open for more members (a memory section). */
+#define GPU_T                                                                              \
+  "{\"schema\":\"warpsight-gpu/1\",\"name\":\"t\",\"compute_capability\":\"3.0\",\"sms\":8," \
+  "\"cores_per_sm\":192,\"clock_ghz\":1,\"mem_bandwidth_gbs\":100"
+
 /* gtx680: bus_bits 256 (data sheet) -> 256 / 64 = 4 partitions, interleave
  * 256 B (estimate); k20: 320 / 64 = 5.  A file that gives the partitions
  * keeps them; one without a bus width has none (0: not profiled). */
@@ -26,25 +31,15 @@ static void facts_derived(void **state) {
   assert_ok_diag(ws_gpu_load(&g, "k20", &d), &d);
   assert_int_equal(g->dram.partitions, 5);
   ws_gpu_free(g);
-  static const char given[] =
-      "{\"schema\":\"warpsight-gpu/1\",\"name\":\"t\",\"compute_capability\":\"3.0\",\"sms\":8,"
-      "\"cores_per_sm\":192,\"clock_ghz\":1,\"mem_bandwidth_gbs\":100,"
-      "\"memory\":{\"bus_bits\":{\"value\":256,\"source\":\"t\"},"
-      "\"dram_partitions\":{\"value\":8,\"source\":\"t\"},\"interleave_bytes\":512}}";
-  assert_ok_diag(ws_gpu_load_json(&g, given, "t", &d), &d);
+  g = ws_test_gpu(GPU_T ",\"memory\":{\"bus_bits\":{\"value\":256,\"source\":\"t\"},"
+                  "\"dram_partitions\":{\"value\":8,\"source\":\"t\"},\"interleave_bytes\":512}}");
   assert_int_equal(g->dram.partitions, 8);
   assert_int_equal(g->dram.interleave_bytes, 512);
   ws_gpu_free(g);
-  static const char none[] =
-      "{\"schema\":\"warpsight-gpu/1\",\"name\":\"t\",\"compute_capability\":\"3.0\",\"sms\":8,"
-      "\"cores_per_sm\":192,\"clock_ghz\":1,\"mem_bandwidth_gbs\":100}";
-  assert_ok_diag(ws_gpu_load_json(&g, none, "t", &d), &d);
+  g = ws_test_gpu(GPU_T "}");
   assert_int_equal(g->dram.partitions, 0);
   ws_gpu_free(g);
-  static const char bad[] =
-      "{\"schema\":\"warpsight-gpu/1\",\"name\":\"t\",\"compute_capability\":\"3.0\",\"sms\":8,"
-      "\"cores_per_sm\":192,\"clock_ghz\":1,\"mem_bandwidth_gbs\":100,"
-      "\"memory\":{\"dram_partitions\":0}}";
+  static const char bad[] = GPU_T ",\"memory\":{\"dram_partitions\":0}}";
   assert_int_equal(ws_gpu_load_json(&g, bad, "t.json", &d), WS_EINVAL);
   assert_non_null(strstr(d.items[d.count - 1].message, "dram_partitions"));
   ws_diag_free(&d);
