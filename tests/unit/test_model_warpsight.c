@@ -32,28 +32,24 @@ static const char gpu_fmt[] =
     ",\"fp64_lanes_per_sm\":" P(8) ",\"block_cycles\":" P(10)
     ",\"divergence_penalty\":" P(1) "}}}";
 
-static const char profile_json[] =
-    "{\"schema\":\"warpsight-profile/1\",\"kernel\":\"k\","
-    "\"launch\":{\"grid\":[64,1,1],\"block\":[256,1,1]},"
-    "\"per_warp\":{\"comp_insts\":90,\"coal_mem_insts\":10,\"uncoal_mem_insts\":0,"
-    "\"synch_insts\":2,\"sfu_insts\":2,\"fp64_insts\":0,\"shared_mem_insts\":8,"
-    "\"bank_conflict_replays\":4},"
-    "\"memory\":{\"avg_trans_warp\":4,\"load_bytes_per_warp\":128,\"l1_hit_ratio\":0,\"l2_hit_ratio\":0.5,"
-    "\"dram_read_bytes\":1000000,\"dram_write_bytes\":280000,\"l2_sectors_per_warp\":40},"
-    "\"dependencies\":{\"path_mem_loads\":3,\"path_cycles\":500}}";
+/* The launch of the header; `trans` sectors per request, `more` memory members. */
+#define PROFILE(trans, more)                                                                  \
+  "{\"schema\":\"warpsight-profile/1\",\"kernel\":\"k\","                                     \
+  "\"launch\":{\"grid\":[64,1,1],\"block\":[256,1,1]},"                                       \
+  "\"per_warp\":{\"comp_insts\":90,\"coal_mem_insts\":10,\"uncoal_mem_insts\":0,"             \
+  "\"synch_insts\":2,\"sfu_insts\":2,\"fp64_insts\":0,\"shared_mem_insts\":8,"                \
+  "\"bank_conflict_replays\":4},"                                                             \
+  "\"memory\":{\"avg_trans_warp\":" #trans ",\"load_bytes_per_warp\":128,\"l1_hit_ratio\":0," \
+  "\"l2_hit_ratio\":0.5,\"dram_read_bytes\":1000000,\"dram_write_bytes\":280000,"             \
+  "\"l2_sectors_per_warp\":40" more "},"                                                      \
+  "\"dependencies\":{\"path_mem_loads\":3,\"path_cycles\":500}}"
+
+static const char profile_json[] = PROFILE(4, "");
 
 /* The same launch with scattered requests (32 sectors for 128 bytes) whose
  * DRAM sectors crowd into few partitions (imbalance 3). */
 static const char profile_camped_json[] =
-    "{\"schema\":\"warpsight-profile/1\",\"kernel\":\"k\","
-    "\"launch\":{\"grid\":[64,1,1],\"block\":[256,1,1]},"
-    "\"per_warp\":{\"comp_insts\":90,\"coal_mem_insts\":10,\"uncoal_mem_insts\":0,"
-    "\"synch_insts\":2,\"sfu_insts\":2,\"fp64_insts\":0,\"shared_mem_insts\":8,"
-    "\"bank_conflict_replays\":4},"
-    "\"memory\":{\"avg_trans_warp\":32,\"load_bytes_per_warp\":128,\"l1_hit_ratio\":0,\"l2_hit_ratio\":0.5,"
-    "\"dram_read_bytes\":1000000,\"dram_write_bytes\":280000,\"l2_sectors_per_warp\":40,"
-    "\"dram_partition_imbalance\":3,\"lines_per_request\":32},"
-    "\"dependencies\":{\"path_mem_loads\":3,\"path_cycles\":500}}";
+    PROFILE(32, ",\"dram_partition_imbalance\":3,\"lines_per_request\":32");
 
 static ws_model_result run_on(const char *prof, const char *issue_rate, ws_floors *fl) {
   char gj[4096];

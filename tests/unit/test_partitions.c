@@ -12,7 +12,7 @@
 #include "warpsight/gpu.h"
 
 /* A CC 3.0 test machine of 8 SMs, open for more members (a memory section). */
-#define GPU_T                                                                              \
+#define GPU_T                                                                                \
   "{\"schema\":\"warpsight-gpu/1\",\"name\":\"t\",\"compute_capability\":\"3.0\",\"sms\":8," \
   "\"cores_per_sm\":192,\"clock_ghz\":1,\"mem_bandwidth_gbs\":100"
 
