@@ -15,14 +15,17 @@
 #include "testutil.h"
 #include "warpsight/model.h"
 
-static const char gpu_json[] =
-    "{\"schema\":\"warpsight-gpu/1\",\"name\":\"t-c2050\",\"compute_capability\":\"2.0\","
-    "\"sms\":14,\"cores_per_sm\":32,\"sfu_per_sm\":4,\"clock_ghz\":1.15,"
-    "\"mem_bandwidth_gbs\":144,"
-    "\"cache\":{\"l1_caches_global\":1,\"l1_line_bytes\":128,\"l2_bytes\":786432},"
-    "\"models\":{\"gpuperf\":{\"dram_lat\":440,\"delta\":20,\"fp_lat\":18,"
-    "\"l1_lat\":18,\"l2_lat\":130,\"gamma\":64,\"simd_width\":32,\"sfu_width\":4,"
-    "\"transaction_bytes\":128}}}";
+/* Tesla C2050 as above, named `name`, its L1 caching global loads or not. */
+#define C2050(name, l1_caches_global)                                                                 \
+  "{\"schema\":\"warpsight-gpu/1\",\"name\":\"" name "\",\"compute_capability\":\"2.0\","             \
+  "\"sms\":14,\"cores_per_sm\":32,\"sfu_per_sm\":4,\"clock_ghz\":1.15,"                               \
+  "\"mem_bandwidth_gbs\":144,"                                                                        \
+  "\"cache\":{\"l1_caches_global\":" #l1_caches_global ",\"l1_line_bytes\":128,\"l2_bytes\":786432}," \
+  "\"models\":{\"gpuperf\":{\"dram_lat\":440,\"delta\":20,\"fp_lat\":18,"                             \
+  "\"l1_lat\":18,\"l2_lat\":130,\"gamma\":64,\"simd_width\":32,\"sfu_width\":4,"                      \
+  "\"transaction_bytes\":128}}}"
+
+static const char gpu_json[] = C2050("t-c2050", 1);
 
 /* The same machine without any models.gpuperf parameters. */
 static const char gpu_bare_json[] =
@@ -220,14 +223,7 @@ static void zeta0_itilp_below_fsfu1(void **state) {
  * machine has hit_lat = L2's 130 and AMAT = 460 × 0.25 + 130 = 245. */
 static void hit_latency_l2_first(void **state) {
   (void)state;
-  static const char kepler_like[] =
-      "{\"schema\":\"warpsight-gpu/1\",\"name\":\"t-l2\",\"compute_capability\":\"2.0\","
-      "\"sms\":14,\"cores_per_sm\":32,\"sfu_per_sm\":4,\"clock_ghz\":1.15,"
-      "\"mem_bandwidth_gbs\":144,"
-      "\"cache\":{\"l1_caches_global\":0,\"l1_line_bytes\":128,\"l2_bytes\":786432},"
-      "\"models\":{\"gpuperf\":{\"dram_lat\":440,\"delta\":20,\"fp_lat\":18,"
-      "\"l1_lat\":18,\"l2_lat\":130,\"gamma\":64,\"simd_width\":32,\"sfu_width\":4,"
-      "\"transaction_bytes\":128}}}";
+  static const char kepler_like[] = C2050("t-l2", 0);
   size_t warnings = 99;
   ws_model_result r = run(case_a, kepler_like, &warnings);
   assert_close(T(HIT_LAT), 130, 0);
