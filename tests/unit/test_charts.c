@@ -180,6 +180,21 @@ static void clustered_labels(void **state) {
   ws_diag_free(&d);
 }
 
+/* A transit result of the parameters and their equilibrium. */
+static ws_model_result transit_result(const ws_transit_params *tp, const ws_transit_eq *eq) {
+  ws_model_result r = WS_MODEL_RESULT_INIT;
+  r.model = "transit";
+  add(&r, WS_TERM_TRANSIT_N, tp->n);
+  add(&r, WS_TERM_TRANSIT_Z_OPS_PER_BYTE, tp->z_ops_per_byte);
+  add(&r, WS_TERM_TRANSIT_DELTA_THREADS, tp->k_delta);
+  add(&r, WS_TERM_TRANSIT_DELTA_GBS, tp->r);
+  add(&r, WS_TERM_TRANSIT_PI_THREADS, tp->m);
+  add(&r, WS_TERM_TRANSIT_PI_VALUE, tp->p);
+  add(&r, WS_TERM_TRANSIT_K_EQ, eq->k);
+  add(&r, WS_TERM_TRANSIT_MS_THROUGHPUT, eq->ms_gbs);
+  return r;
+}
+
 static void transit(void **state) {
   (void)state;
   /* The thread-bound equilibrium of test_transit.c: n = 1024, Z = 8. */
@@ -187,16 +202,7 @@ static void transit(void **state) {
   ws_transit_eq eq;
   ws_diag d = WS_DIAG_INIT;
   assert_ok_diag(ws_model_transit_solve(&eq, &tp, &d), &d);
-  ws_model_result r = WS_MODEL_RESULT_INIT;
-  r.model = "transit";
-  add(&r, WS_TERM_TRANSIT_N, tp.n);
-  add(&r, WS_TERM_TRANSIT_Z_OPS_PER_BYTE, tp.z_ops_per_byte);
-  add(&r, WS_TERM_TRANSIT_DELTA_THREADS, tp.k_delta);
-  add(&r, WS_TERM_TRANSIT_DELTA_GBS, tp.r);
-  add(&r, WS_TERM_TRANSIT_PI_THREADS, tp.m);
-  add(&r, WS_TERM_TRANSIT_PI_VALUE, tp.p);
-  add(&r, WS_TERM_TRANSIT_K_EQ, eq.k);
-  add(&r, WS_TERM_TRANSIT_MS_THROUGHPUT, eq.ms_gbs);
+  ws_model_result r = transit_result(&tp, &eq);
   ws_model_set_case(&r, ws_model_transit_bound(eq.bound), "thread bound");
   r.cycles = 1;
   char base[128];
@@ -267,16 +273,7 @@ static void errors(void **state) {
   ws_transit_params tp = {256, 1536, 8.93, 576, 24.8, INFINITY};
   ws_transit_eq eq;
   assert_ok_diag(ws_model_transit_solve(&eq, &tp, &d), &d);
-  ws_model_result t = WS_MODEL_RESULT_INIT;
-  t.model = "transit";
-  add(&t, WS_TERM_TRANSIT_N, tp.n);
-  add(&t, WS_TERM_TRANSIT_Z_OPS_PER_BYTE, INFINITY);
-  add(&t, WS_TERM_TRANSIT_DELTA_THREADS, tp.k_delta);
-  add(&t, WS_TERM_TRANSIT_DELTA_GBS, tp.r);
-  add(&t, WS_TERM_TRANSIT_PI_THREADS, tp.m);
-  add(&t, WS_TERM_TRANSIT_PI_VALUE, tp.p);
-  add(&t, WS_TERM_TRANSIT_K_EQ, eq.k);
-  add(&t, WS_TERM_TRANSIT_MS_THROUGHPUT, eq.ms_gbs);
+  ws_model_result t = transit_result(&tp, &eq); /* Z = tp.z_ops_per_byte = +inf */
   char base[128];
   snprintf(base, sizeof base, "%s/transit", dir);
   assert_ok_diag(ws_report_chart_transit(base, &t, &d), &d);
