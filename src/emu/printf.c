@@ -28,6 +28,15 @@ static int fetch_str(ws_strbuf *s, vp_fetch fetch, void *ctx, uint64_t addr) {
   return s->oom ? -1 : 0;
 }
 
+/* The next argument of sz bytes (4 or 8) of the buffer at args, at its
+ * natural alignment from *off, which moves past it: 0 or -1 (fetch). */
+static int next_arg(vp_fetch fetch, void *ctx, uint64_t args, uint64_t *off, void *dst, uint64_t sz) {
+  *off = (*off + sz - 1) & ~(sz - 1);
+  if (fetch(ctx, args + *off, dst, (size_t)sz)) return -1;
+  *off += sz;
+  return 0;
+}
+
 int ws_emu_vprintf(ws_strbuf *out, vp_fetch fetch, void *ctx, uint64_t fmt, uint64_t args) {
   ws_strbuf fs = WS_STRBUF_INIT;
   int st = fetch_str(&fs, fetch, ctx, fmt);
@@ -72,9 +81,7 @@ int ws_emu_vprintf(ws_strbuf *out, vp_fetch fetch, void *ctx, uint64_t fmt, uint
     case 'd': case 'i': case 'u': case 'x': case 'X': case 'o': case 'c': {
       uint64_t v = 0;
       int sz = wide ? 8 : 4;
-      off = (off + (uint64_t)sz - 1) & ~(uint64_t)(sz - 1);
-      if ((st = fetch(ctx, args + off, &v, (size_t)sz)) != 0) break;
-      off += (uint64_t)sz;
+      if ((st = next_arg(fetch, ctx, args, &off, &v, (uint64_t)sz)) != 0) break;
       spec[k++] = 'l';
       spec[k++] = 'l';
       spec[k++] = conv;
@@ -92,9 +99,7 @@ int ws_emu_vprintf(ws_strbuf *out, vp_fetch fetch, void *ctx, uint64_t fmt, uint
     }
     case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A': {
       double v;
-      off = (off + 7) & ~(uint64_t)7;
-      if ((st = fetch(ctx, args + off, &v, 8)) != 0) break;
-      off += 8;
+      if ((st = next_arg(fetch, ctx, args, &off, &v, 8)) != 0) break;
       spec[k++] = conv;
       spec[k] = '\0';
       ws_sb_printf(out, spec, v);
@@ -102,9 +107,7 @@ int ws_emu_vprintf(ws_strbuf *out, vp_fetch fetch, void *ctx, uint64_t fmt, uint
     }
     case 's': {
       uint64_t a;
-      off = (off + 7) & ~(uint64_t)7;
-      if ((st = fetch(ctx, args + off, &a, 8)) != 0) break;
-      off += 8;
+      if ((st = next_arg(fetch, ctx, args, &off, &a, 8)) != 0) break;
       ws_strbuf sv = WS_STRBUF_INIT;
       spec[k++] = 's';
       spec[k] = '\0';
@@ -114,9 +117,7 @@ int ws_emu_vprintf(ws_strbuf *out, vp_fetch fetch, void *ctx, uint64_t fmt, uint
     }
     case 'p': {
       uint64_t a;
-      off = (off + 7) & ~(uint64_t)7;
-      if ((st = fetch(ctx, args + off, &a, 8)) != 0) break;
-      off += 8;
+      if ((st = next_arg(fetch, ctx, args, &off, &a, 8)) != 0) break;
       ws_sb_printf(out, "0x%llx", (unsigned long long)a);
       break;
     }
