@@ -1,0 +1,118 @@
+/* test_profile_mix.c — the typed sections of a profile as the loader reads
+ * them: the model-neutral mix ("warp_mix") and the hand-written
+ * "kothapalli" section, their values and the paths their errors name.
+ * Expected values are the hand-written inputs below. */
+#include <string.h>
+
+#include "testutil.h"
+#include "warpsight/profile.h"
+
+#define HEAD                                                                            \
+  "{\"schema\":\"warpsight-profile/1\",\"kernel\":\"k\","                                \
+  "\"launch\":{\"blocks\":1,\"threads_per_block\":64}"
+
+/* Loads json, expects WS_EINVAL and a message containing `want`. */
+static void expect_error(const char *json, const char *want) {
+  ws_diag d = WS_DIAG_INIT;
+  ws_profile *p = NULL;
+  assert_int_equal(ws_profile_load_json(&p, json, "p.json", &d), WS_EINVAL);
+  assert_null(p);
+  char *msg = ws_diag_format(&d);
+  if (!strstr(msg, want)) print_error("got: %s\nwanted: %s\n", msg, want);
+  assert_non_null(strstr(msg, want));
+  free(msg);
+  ws_diag_free(&d);
+}
+
+/* Two heaviest warps and three periods, read into ws_profile_mix. */
+static void mix_read(void **s) {
+  (void)s;
+  const char *json =
+      HEAD ",\"warp_mix\":{\"heaviest_warps\":["
+           "{\"block\":0,\"warp\":1,\"ops\":{\"int.add.int.reg\":4,\"fp32.fma.float.reg\":2},"
+           "\"global_requests\":{\"1\":3,\"32\":1},\"shared_requests\":{\"2\":5}},"
+           "{\"block\":7,\"warp\":0}],"
+           "\"representative_warp\":{\"block\":0,\"warp\":0,\"periods\":["
+           "{\"ops\":{\"int.add.int.imm\":1},\"mem_insts\":2,\"repeat\":3},"
+           "{\"ops\":{}},{\"mem_insts\":1}]}}}";
+  ws_diag d = WS_DIAG_INIT;
+  ws_profile *p = NULL;
+  assert_ok_diag(ws_profile_load_json(&p, json, "p.json", &d), &d);
+  const ws_profile_mix *m = &p->mix;
+  assert_int_equal(m->nwarps, 2);
+  assert_int_equal(m->warps[0].block, 0);
+  assert_int_equal(m->warps[0].warp, 1);
+  assert_int_equal(m->warps[0].nops, 2);
+  /* key order: unit int before fp32 (profile_mix.def) */
+  assert_int_equal(m->warps[0].ops[0].key, ws_profile_mix_key_parse("int.add.int.reg"));
+  assert_close(m->warps[0].ops[0].n, 4, 0);
+  assert_int_equal(m->warps[0].ops[1].key, ws_profile_mix_key_parse("fp32.fma.float.reg"));
+  assert_close(m->warps[0].ops[1].n, 2, 0);
+  assert_close(m->warps[0].global_by_tpt[1], 3, 0);
+  assert_close(m->warps[0].global_by_tpt[32], 1, 0);
+  assert_close(m->warps[0].shared_by_degree[2], 5, 0);
+  assert_int_equal(m->warps[1].block, 7);
+  assert_int_equal(m->warps[1].nops, 0);
+  assert_int_equal(m->nperiods, 3);
+  assert_int_equal(m->periods[0].nops, 1);
+  assert_close(m->periods[0].mem_insts, 2, 0);
+  assert_close(m->periods[0].repeat, 3, 0);
+  assert_close(m->periods[1].mem_insts, 0, 0); /* absent: 0 */
+  assert_close(m->periods[1].repeat, 1, 0);    /* absent: 1 */
+  assert_close(m->periods[2].mem_insts, 1, 0);
+  ws_profile_free(p);
+  ws_diag_free(&d);
+}
+
+/* Each entry's errors name its index. */
+static void mix_errors(void **s) {
+  (void)s;
+  expect_error(HEAD ",\"warp_mix\":{\"heaviest_warps\":[{\"block\":0,\"warp\":0},{\"block\":1}]}}",
+               "p.json: error: warp_mix.heaviest_warps[1].warp: missing");
+  expect_error(HEAD ",\"warp_mix\":{\"heaviest_warps\":[{\"block\":0,\"warp\":0,"
+                    "\"ops\":{\"int.add.int.rag\":1}}]}}",
+               "warp_mix.heaviest_warps[0].ops.int.add.int.rag: unknown key");
+  expect_error(HEAD ",\"warp_mix\":{\"heaviest_warps\":[{\"block\":0,\"warp\":0,"
+                    "\"global_requests\":{\"33\":1}}]}}",
+               "warp_mix.heaviest_warps[0].global_requests.33: expected a key from 1 to 32");
+  expect_error(HEAD ",\"warp_mix\":{\"representative_warp\":{\"periods\":[{},{\"repeat\":0}]}}}",
+               "warp_mix.representative_warp.periods[1].repeat: expected an integer >= 1, got 0");
+  expect_error(HEAD ",\"warp_mix\":{\"representative_warp\":{\"periods\":[{\"mem_insts\":-1}]}}}",
+               "warp_mix.representative_warp.periods[0].mem_insts: expected a non-negative number");
+}
+
+/* kothapalli's access groups: read in order, a degree below 1 refused at
+ * its index. */
+static void kothapalli_groups(void **s) {
+  (void)s;
+  const char *json = HEAD ",\"kothapalli\":{\"global_accesses\":[{\"count\":3,"
+                          "\"threads_per_transaction\":4},{\"count\":1}],"
+                          "\"shared_accesses\":[{\"count\":2,\"conflict_degree\":8}]}}";
+  ws_diag d = WS_DIAG_INIT;
+  ws_profile *p = NULL;
+  assert_ok_diag(ws_profile_load_json(&p, json, "p.json", &d), &d);
+  const ws_profile_kothapalli *k = p->kothapalli;
+  assert_non_null(k);
+  assert_int_equal(k->nglobal, 2);
+  assert_close(k->global[0].count, 3, 0);
+  assert_close(k->global[0].k, 4, 0);
+  assert_close(k->global[1].count, 1, 0);
+  assert_close(k->global[1].k, 1, 0); /* absent: 1 */
+  assert_int_equal(k->nshared, 1);
+  assert_close(k->shared[0].count, 2, 0);
+  assert_close(k->shared[0].k, 8, 0);
+  ws_profile_free(p);
+  ws_diag_free(&d);
+  expect_error(HEAD ",\"kothapalli\":{\"shared_accesses\":[{\"count\":1},{\"count\":1,"
+                    "\"conflict_degree\":0.5}]}}",
+               "kothapalli.shared_accesses[1].conflict_degree: expected a number >= 1, got 0.5");
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(mix_read),
+      cmocka_unit_test(mix_errors),
+      cmocka_unit_test(kothapalli_groups),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
