@@ -1,7 +1,8 @@
 /* test_profile_mix.c — the typed sections of a profile as the loader reads
  * them: the model-neutral mix ("warp_mix") and the hand-written
- * "kothapalli" section, their values and the paths their errors name.
- * Expected values are the hand-written inputs below. */
+ * "kothapalli" section, their values and the paths their errors name; and
+ * the list of known fields an unknown one is answered with.  Expected
+ * values are the hand-written inputs below and profile_fields.def. */
 #include <string.h>
 
 #include "testutil.h"
@@ -108,11 +109,20 @@ static void kothapalli_groups(void **s) {
                "kothapalli.shared_accesses[1].conflict_degree: expected a number >= 1, got 0.5");
 }
 
+/* A key of a field section that is no typo of a field is answered with the
+ * section's fields, in profile_fields.def's order (parallelism: ilp, mlp). */
+static void unknown_field_lists_known(void **s) {
+  (void)s;
+  expect_error(HEAD ",\"parallelism\":{\"zzzzzzzz\":1}}",
+               "p.json: error: parallelism.zzzzzzzz: unknown field (known: ilp, mlp)");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(mix_read),
       cmocka_unit_test(mix_errors),
       cmocka_unit_test(kothapalli_groups),
+      cmocka_unit_test(unknown_field_lists_known),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
