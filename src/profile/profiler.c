@@ -46,14 +46,9 @@ static int inst_flops(const ws_ptx_inst *in) {
 
 /* The mix key of one instruction of class c (profile_mix.def), or MIX_NONE
  * for memory instructions (global, local, generic, texture and surface
- * accesses, atomics and reductions), which the mix counts as requests. */
+ * accesses, atomics and reductions: ws_analysis_is_mem_request), which the
+ * mix counts as requests. */
 enum { MIX_NONE = 0xffff };
-
-static int is_mem_class(int c) {
-  return c == WS_IC_LD_GLOBAL || c == WS_IC_ST_GLOBAL || c == WS_IC_LD_LOCAL ||
-         c == WS_IC_ST_LOCAL || c == WS_IC_LD_GENERIC || c == WS_IC_ST_GENERIC ||
-         c == WS_IC_ATOMIC || c == WS_IC_REDUCTION || c == WS_IC_LD_TEX || c == WS_IC_ST_SURF;
-}
 
 static unsigned mix_op_of(const ws_ptx_inst *in) {
   switch (in->op) {
@@ -86,7 +81,7 @@ static unsigned mix_op_of(const ws_ptx_inst *in) {
 }
 
 static unsigned mix_key_of(int c, const ws_ptx_inst *in) {
-  if (is_mem_class(c)) return MIX_NONE;
+  if (ws_analysis_is_mem_request((ws_iclass)c)) return MIX_NONE;
   unsigned unit = c == WS_IC_INT    ? WS_MIX_UNIT_INT
                   : c == WS_IC_FP32 ? WS_MIX_UNIT_FP32
                   : c == WS_IC_FP16 ? WS_MIX_UNIT_FP16
