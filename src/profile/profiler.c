@@ -155,6 +155,7 @@ typedef struct worker {
   heavy *heavy;           /* the heaviest warps this worker has seen */
   size_t nheavy, capheavy;
   int heavy_dropped;      /* 1 if WS_PROF_MAX_HEAVY was reached */
+  int heavy_oom;          /* 1 if a warp was lost to an allocation failure */
   ws_rp_trace tr[32];     /* current block's sectors, per warp (replay.h) */
   int in_block;
   ws_deps *deps;          /* dependency paths and atomics (deps.c) */
@@ -391,7 +392,7 @@ void ws_prof_block_end(ws_prof *p, int worker_id, uint32_t block_linear) {
     if (!(w->seen >> wi & 1)) continue;
     if (heavy_add(&w->heavy, &w->nheavy, &w->capheavy, &w->heavy_dropped, block_linear, wi,
                   &w->wv[(size_t)wi * p->vlen], p->vlen) != WS_OK)
-      w->heavy_dropped = 1; /* out of memory: the list is incomplete */
+      w->heavy_oom = 1; /* the list is incomplete: ws_prof_finish fails */
   }
   w->warps += ws_popc32(w->seen);
   w->blocks++;
@@ -1036,6 +1037,8 @@ static void deps_fields(const ws_prof *p, ws_profile_fields *f, double W) {
 int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
   *out = NULL;
   if (p->rep_oom) return WS_ENOMEM; /* the representative warp lost instructions */
+  for (int k = 0; k < p->nworkers; k++)
+    if (p->w[k].heavy_oom) return WS_ENOMEM; /* a heaviest warp may be missing */
   inst_stat *st = calloc(p->ninst + 1, sizeof *st);
   if (!st) return WS_ENOMEM;
   worker t;
