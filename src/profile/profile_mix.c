@@ -37,11 +37,27 @@ const char *ws_profile_mix_key_name(unsigned key, char *buf, size_t n) {
   return buf;
 }
 
-int ws_profile_mix_key_parse(const char *name) {
-  char buf[48];
-  for (unsigned k = 0; k < WS_MIX_NKEYS; k++)
-    if (strcmp(ws_profile_mix_key_name(k, buf, sizeof buf), name) == 0) return (int)k;
+/* The index of the n characters at s in names, or -1. */
+static int name_index(const char *s, size_t n, const char *const *names, int count) {
+  for (int i = 0; i < count; i++)
+    if (strlen(names[i]) == n && strncmp(names[i], s, n) == 0) return i;
   return -1;
+}
+
+/* Part by part, not by writing out every key's name to compare. */
+int ws_profile_mix_key_parse(const char *name) {
+  static const char *const types[] = {"int", "float"}, *const operands[] = {"reg", "imm"};
+  const char *const *lists[4] = {unit_names, op_names, types, operands};
+  const int counts[4] = {WS_MIX_NUNITS, WS_MIX_NOPS, 2, 2};
+  int part[4];
+  const char *s = name;
+  for (int i = 0; i < 4; i++) {
+    /* no name has a dot, so a fifth part makes the last one unknown */
+    const char *end = i < 3 ? strchr(s, '.') : s + strlen(s);
+    if (!end || (part[i] = name_index(s, (size_t)(end - s), lists[i], counts[i])) < 0) return -1;
+    s = end + 1;
+  }
+  return (int)ws_mix_key((unsigned)part[0], (unsigned)part[1], part[2], part[3]);
 }
 
 void ws_profile_mix_free(ws_profile_mix *m) {

@@ -117,8 +117,28 @@ static void unknown_field_lists_known(void **s) {
                "p.json: error: parallelism.zzzzzzzz: unknown field (known: ilp, mlp)");
 }
 
+/* Every key's name parses back to it; a name with a part missing, a part
+ * too many or an unknown part is no key. */
+static void key_names(void **s) {
+  (void)s;
+  char buf[64];
+  for (unsigned k = 0; k < WS_MIX_NKEYS; k++)
+    assert_int_equal(ws_profile_mix_key_parse(ws_profile_mix_key_name(k, buf, sizeof buf)), (int)k);
+  /* unit fp32, op fma, float, imm: the order of profile_mix.def */
+  assert_int_equal(ws_profile_mix_key_parse("fp32.fma.float.imm"),
+                   (int)ws_mix_key(WS_MIX_UNIT_FP32, WS_MIX_OP_FMA, 1, 1));
+  const char *bad[] = {"", "int", "int.add.int", "int.add.int.reg.x", "int.add.int.reg.",
+                       "int..int.reg", "int.add.int.regs", "int.ad.int.reg", "Int.add.int.reg",
+                       "int.add.double.reg", ".int.add.int.reg"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    if (ws_profile_mix_key_parse(bad[i]) != -1) print_error("accepted \"%s\"\n", bad[i]);
+    assert_int_equal(ws_profile_mix_key_parse(bad[i]), -1);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(key_names),
       cmocka_unit_test(mix_read),
       cmocka_unit_test(mix_errors),
       cmocka_unit_test(kothapalli_groups),
