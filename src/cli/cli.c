@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/number.h"
 #include "util/strbuf.h"
 #include "util/vec.h"
 
@@ -154,38 +155,21 @@ int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts,
   return 0;
 }
 
-/* strtoull in base 10 that refuses a minus sign (strtoull would negate),
- * an empty number and an overflow; *end points after the digits.  0 or -1. */
-static int parse_u64(const char *s, unsigned long long *v, char **end) {
-  errno = 0;
-  *v = strtoull(s, end, 10);
-  return errno || *end == s || s[strspn(s, " \t")] == '-' ? -1 : 0;
-}
-
 int cli_parse_limit(const char *cmd, const char *opt, const char *s, unsigned long long *out) {
-  char *end;
-  unsigned long long v;
+  uint64_t v;
   if (!s) return 0;
-  if (parse_u64(s, &v, &end) || *end)
+  if (ws_parse_count(s, 0, &v))
     return cli_usage_error(cmd, "%s expects a number of warp instructions (0: no limit), got '%.200s'", opt, s);
   *out = v;
   return 0;
 }
 
 int cli_parse_bytes(const char *cmd, const char *opt, const char *s, unsigned long long *out) {
-  char *end;
-  unsigned long long v;
+  uint64_t v;
   if (!s) return 0;
-  int bad = parse_u64(s, &v, &end), sh = 0;
-  if (*end == 'K' || *end == 'k') sh = 10;
-  else if (*end == 'M') sh = 20;
-  else if (*end == 'G') sh = 30;
-  else if (*end == 'T') sh = 40;
-  if (sh) end++;
-  if (bad || *end || (sh && v > (~0ull >> sh)))
+  if (ws_parse_count(s, 1, &v))
     return cli_usage_error(cmd, "%s expects a number of bytes with an optional K, M, G or T, got '%.200s'", opt,
                            s);
-  v <<= sh;
   *out = v ? v : ~0ull;
   return 0;
 }

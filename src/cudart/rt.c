@@ -5,7 +5,6 @@
  */
 #include "cudart/rt.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 
 #include "cudart/exports.h"
 #include "warpsight/report.h"
+#include "util/number.h"
 #include "util/strbuf.h"
 
 ws_rt ws_rt_state;
@@ -111,22 +111,10 @@ static int parse_models(ws_rt *rt, const char *spec) {
 static int env_count(const char *name, int bytes, uint64_t *out) {
   const char *s = getenv(name);
   if (!s || !*s) return 0;
-  char *end;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  int sh = 0;
-  if (bytes && (*end == 'K' || *end == 'k')) sh = 10;
-  else if (bytes && *end == 'M') sh = 20;
-  else if (bytes && *end == 'G') sh = 30;
-  else if (bytes && *end == 'T') sh = 40;
-  if (sh) end++;
-  if (errno || end == s || *end || s[strspn(s, " \t")] == '-' || (sh && v > (~0ull >> sh))) {
-    fprintf(stderr, "warpsight: error: %s: expected a number of %s, got '%.200s'\n", name,
-            bytes ? "bytes with an optional K, M, G or T" : "warp instructions", s);
-    return -1;
-  }
-  *out = v << sh;
-  return 0;
+  if (ws_parse_count(s, bytes, out) == 0) return 0;
+  fprintf(stderr, "warpsight: error: %s: expected a number of %s, got '%.200s'\n", name,
+          bytes ? "bytes with an optional K, M, G or T" : "warp instructions", s);
+  return -1;
 }
 
 static void rt_init(void) {

@@ -40,7 +40,6 @@
 
 #define S(s) (R + (size_t)(s) * 32)
 
-
 static inline float f32(uint64_t v) {
   uint32_t u = (uint32_t)v;
   float f;

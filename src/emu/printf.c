@@ -4,7 +4,8 @@
  * at its natural alignment (int/unsigned/char: 4 bytes, long/size_t/
  * pointers/doubles: 8; floats are promoted to double).  This reads the
  * format string and the buffer through the emulator's memory and formats
- * with the host's snprintf, one conversion at a time.
+ * with the host's printf, one conversion at a time, into the block's
+ * ws_strbuf (no fixed-size buffer: nothing is cut).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,37 +14,44 @@
 #include "emu/emu_int.h"
 #include "util/strbuf.h"
 
-/* Appends n bytes of s: 0, or -1 once out has run out of memory. */
-static int append(ws_strbuf *out, const char *s, size_t n) {
-  ws_sb_putn(out, s, n);
-  return out->oom ? -1 : 0;
+/* Appends the NUL-terminated string at addr to *s: 0, or -1 when a fetch
+ * failed (the fetch says why) or s ran out of memory.  No cut at a fixed
+ * length: a string longer than the launch's printf limit stops there, and
+ * the output then passes the limit, which the caller reports. */
+static int fetch_str(ws_strbuf *s, vp_fetch fetch, void *ctx, uint64_t addr) {
+  for (uint64_t i = 0; i <= WS_EMU_MAX_PRINTF_BYTES; i++) {
+    char c;
+    if (fetch(ctx, addr + i, &c, 1)) return -1;
+    if (!c) break;
+    ws_sb_putc(s, c);
+  }
+  return s->oom ? -1 : 0;
 }
 
-/* Reads a NUL-terminated string of at most max bytes. */
-static int fetch_str(char *out, size_t max, vp_fetch fetch, void *ctx, uint64_t addr) {
-  for (size_t i = 0; i + 1 < max; i++) {
-    if (fetch(ctx, addr + i, &out[i], 1)) return -1;
-    if (!out[i]) return 0;
-  }
-  out[max - 1] = '\0';
+/* The next argument of sz bytes (4 or 8) of the buffer at args, at its
+ * natural alignment from *off, which moves past it: 0 or -1 (fetch). */
+static int next_arg(vp_fetch fetch, void *ctx, uint64_t args, uint64_t *off, void *dst, uint64_t sz) {
+  *off = (*off + sz - 1) & ~(sz - 1);
+  if (fetch(ctx, args + *off, dst, (size_t)sz)) return -1;
+  *off += sz;
   return 0;
 }
 
 int ws_emu_vprintf(ws_strbuf *out, vp_fetch fetch, void *ctx, uint64_t fmt, uint64_t args) {
-  char f[4096], tmp[4096 + 64];
-  if (fetch_str(f, sizeof f, fetch, ctx, fmt)) return -1;
+  ws_strbuf fs = WS_STRBUF_INIT;
+  int st = fetch_str(&fs, fetch, ctx, fmt);
   size_t start = out->n;
   uint64_t off = 0;
-  for (const char *p = f; *p;) {
+  for (const char *p = ws_sb_str(&fs); !st && *p && !out->oom;) {
     if (*p != '%') {
       const char *q = strchr(p, '%');
       size_t n = q ? (size_t)(q - p) : strlen(p);
-      if (append(out, p, n)) return -1;
+      ws_sb_putn(out, p, n);
       p += n;
       continue;
     }
     if (p[1] == '%') {
-      if (append(out, "%", 1)) return -1;
+      ws_sb_putc(out, '%');
       p += 2;
       continue;
     }
@@ -66,69 +74,61 @@ int ws_emu_vprintf(ws_strbuf *out, vp_fetch fetch, void *ctx, uint64_t fmt, uint
     char conv = *q;
     if (!conv) break;
     q++;
-    int n = 0;
+    /* spec is the program's own format, checked above to one conversion */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
     switch (conv) {
     case 'd': case 'i': case 'u': case 'x': case 'X': case 'o': case 'c': {
       uint64_t v = 0;
-      int sz = (wide || conv == 'p') ? 8 : 4;
-      off = (off + (uint64_t)sz - 1) & ~(uint64_t)(sz - 1);
-      if (fetch(ctx, args + off, &v, (size_t)sz)) return -1;
-      off += (uint64_t)sz;
+      int sz = wide ? 8 : 4;
+      if ((st = next_arg(fetch, ctx, args, &off, &v, (uint64_t)sz)) != 0) break;
       spec[k++] = 'l';
       spec[k++] = 'l';
       spec[k++] = conv;
       spec[k] = '\0';
       if (conv == 'd' || conv == 'i') {
-        long long sv = sz == 4 ? (long long)(int32_t)(uint32_t)v : (long long)v;
-        n = snprintf(tmp, sizeof tmp, spec, sv);
+        ws_sb_printf(out, spec, sz == 4 ? (long long)(int32_t)(uint32_t)v : (long long)v);
       } else if (conv == 'c') {
         spec[k - 3] = 'c';
         spec[k - 2] = '\0';
-        n = snprintf(tmp, sizeof tmp, spec, (int)(v & 0xff));
+        ws_sb_printf(out, spec, (int)(v & 0xff));
       } else {
-        unsigned long long uv = sz == 4 ? (unsigned long long)(uint32_t)v : (unsigned long long)v;
-        n = snprintf(tmp, sizeof tmp, spec, uv);
+        ws_sb_printf(out, spec, sz == 4 ? (unsigned long long)(uint32_t)v : (unsigned long long)v);
       }
       break;
     }
     case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A': {
       double v;
-      off = (off + 7) & ~(uint64_t)7;
-      if (fetch(ctx, args + off, &v, 8)) return -1;
-      off += 8;
+      if ((st = next_arg(fetch, ctx, args, &off, &v, 8)) != 0) break;
       spec[k++] = conv;
       spec[k] = '\0';
-      n = snprintf(tmp, sizeof tmp, spec, v);
+      ws_sb_printf(out, spec, v);
       break;
     }
     case 's': {
       uint64_t a;
-      char s[4096];
-      off = (off + 7) & ~(uint64_t)7;
-      if (fetch(ctx, args + off, &a, 8)) return -1;
-      off += 8;
-      if (fetch_str(s, sizeof s, fetch, ctx, a)) return -1;
+      if ((st = next_arg(fetch, ctx, args, &off, &a, 8)) != 0) break;
+      ws_strbuf sv = WS_STRBUF_INIT;
       spec[k++] = 's';
       spec[k] = '\0';
-      n = snprintf(tmp, sizeof tmp, spec, s);
+      if ((st = fetch_str(&sv, fetch, ctx, a)) == 0) ws_sb_printf(out, spec, ws_sb_str(&sv));
+      ws_sb_free(&sv);
       break;
     }
     case 'p': {
       uint64_t a;
-      off = (off + 7) & ~(uint64_t)7;
-      if (fetch(ctx, args + off, &a, 8)) return -1;
-      off += 8;
-      n = snprintf(tmp, sizeof tmp, "0x%llx", (unsigned long long)a);
+      if ((st = next_arg(fetch, ctx, args, &off, &a, 8)) != 0) break;
+      ws_sb_printf(out, "0x%llx", (unsigned long long)a);
       break;
     }
     default:
-      n = snprintf(tmp, sizeof tmp, "%%%c", conv);
+      ws_sb_printf(out, "%%%c", conv);
       break;
     }
-    if (n < 0) n = 0;
-    if ((size_t)n >= sizeof tmp) n = (int)sizeof tmp - 1;
-    if (append(out, tmp, (size_t)n)) return -1;
+#pragma GCC diagnostic pop
     p = q;
   }
+  ws_sb_free(&fs);
+  if (st || out->oom) return -1;
   return (int)(out->n - start);
 }

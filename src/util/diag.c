@@ -62,12 +62,13 @@ int ws_diag_error(ws_diag *d, const char *fmt, ...) {
 
 int ws_diag_oom(ws_diag *d, int st, size_t errors_before, const char *file, const char *fmt, ...) {
   if (st != WS_ENOMEM || !d || d->errors != errors_before) return st;
-  char what[512];
+  ws_strbuf what = WS_STRBUF_INIT; /* a kernel's name can be long: no fixed buffer */
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(what, sizeof what, fmt, ap);
+  ws_sb_vprintf(&what, fmt, ap);
   va_end(ap);
-  ws_diag_add(d, WS_SEV_ERROR, file, 0, 0, "out of memory while %s", what);
+  ws_diag_add(d, WS_SEV_ERROR, file, 0, 0, "out of memory while %s", what.oom ? "(no memory to say what)" : ws_sb_str(&what));
+  ws_sb_free(&what);
   return st;
 }
 

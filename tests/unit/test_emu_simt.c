@@ -11,6 +11,7 @@
  * function (fmaf, snprintf), never taken from the emulator's own output.
  */
 #include "testutil.h"
+#include "util/strbuf.h"
 
 #include <string.h>
 
@@ -730,6 +731,61 @@ static void test_printf(void **state) {
   }
 }
 
+/* Nothing is cut at a fixed length: a 6000-character field and a
+ * 5000-character %s string come out whole (the reference is the host's
+ * snprintf; the emulator used to stop each conversion at 4159 characters
+ * and each string at 4095). */
+static void test_printf_long(void **state) {
+  (void)state;
+  enum { SLEN = 5000 };
+  static const char fmt[] = "%6000d|%s\n";
+  ws_strbuf ptx = WS_STRBUF_INIT;
+  ws_sb_printf(&ptx, "%s.extern .func (.param .b32 func_retval0) vprintf (.param .b64 a, .param .b64 b);\n"
+                     ".global .align 1 .b8 fmt[%zu] = {", HDR, sizeof fmt);
+  for (size_t i = 0; i < sizeof fmt; i++) ws_sb_printf(&ptx, "%s%d", i ? ", " : "", fmt[i]);
+  ws_sb_printf(&ptx, "};\n.global .align 1 .b8 str[%d] = {", SLEN + 1);
+  for (int i = 0; i <= SLEN; i++) ws_sb_printf(&ptx, "%s%d", i ? ", " : "", i < SLEN ? 'a' + i % 26 : 0);
+  ws_sb_puts(&ptx, "};\n"
+                   ".visible .entry pl(.param .u64 out)\n{\n"
+                   "  .local .align 8 .b8 d[16];\n  .reg .b32 %r<3>;\n  .reg .b64 %rd<8>;\n"
+                   "  mov.u64 %rd1, d;\n  cvta.local.u64 %rd2, %rd1;\n"
+                   "  mov.u32 %r1, 42;\n  st.local.u32 [%rd1], %r1;\n"
+                   "  mov.u64 %rd3, str;\n  cvta.global.u64 %rd4, %rd3;\n  st.local.u64 [%rd1+8], %rd4;\n"
+                   "  mov.u64 %rd5, fmt;\n  cvta.global.u64 %rd6, %rd5;\n"
+                   "  { .param .b64 p0; st.param.b64 [p0], %rd6; .param .b64 p1; st.param.b64 [p1], %rd2;\n"
+                   "    .param .b32 rv; call.uni (rv), vprintf, (p0, p1); ld.param.b32 %r2, [rv]; }\n"
+                   "  ld.param.u64 %rd7, [out];\n  st.global.u32 [%rd7], %r2;\n  ret;\n}\n");
+  assert_false(ptx.oom);
+  run r;
+  memset(&r, 0, sizeof r);
+  assert_ok_diag(ws_ptx_parse(&r.m, ptx.s, ptx.n, "printf_long.ptx", &r.d), &r.d);
+  ws_sb_free(&ptx);
+  assert_ok_diag(ws_emu_launch_spec_parse(&r.s,
+                                          "{\"kernel\": \"pl\", \"grid\": [1,1,1], \"block\": [1,1,1], \"args\": ["
+                                          "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 1}]}",
+                                          "spec.json", ".", &r.d),
+                 &r.d);
+  assert_ok_diag(ws_emu_load(&r.p, r.m, "pl", &r.d), &r.d);
+  assert_ok_diag(ws_emu_launch_new(&r.l, r.p, r.s, &r.d), &r.d);
+  FILE *f = tmpfile();
+  assert_non_null(f);
+  ws_emu_options o = WS_EMU_OPTIONS_INIT;
+  o.printf_out = f;
+  assert_ok_diag(ws_emu_run(r.l, &o, NULL, &r.d), &r.d);
+  static char s[SLEN + 1], expect[6000 + SLEN + 8], got[sizeof expect + 16];
+  for (int i = 0; i < SLEN; i++) s[i] = (char)('a' + i % 26);
+  int n = snprintf(expect, sizeof expect, "%6000d|%s\n", 42, s);
+  assert_int_equal(n, 6000 + 1 + SLEN + 1);
+  rewind(f);
+  size_t g = fread(got, 1, sizeof got - 1, f);
+  got[g] = '\0';
+  fclose(f);
+  assert_int_equal(g, (size_t)n);
+  assert_string_equal(got, expect);
+  assert_int_equal(buf32(&r, "out")[0], (uint32_t)n); /* vprintf returns the characters written */
+  run_free(&r);
+}
+
 /* --- faults ------------------------------------------------------------------------------ */
 
 static const char oob_ptx[] = HDR
@@ -766,7 +822,7 @@ int main(void) {
       cmocka_unit_test(test_nested_divergence), cmocka_unit_test(test_loop_trip_counts),
       cmocka_unit_test(test_early_exit_barrier), cmocka_unit_test(test_warp_ops_partial),
       cmocka_unit_test(test_atomic_histogram),   cmocka_unit_test(test_recursion),
-      cmocka_unit_test(test_brx),                cmocka_unit_test(test_alloca),                cmocka_unit_test(test_half_atomics),                cmocka_unit_test(test_indirect_call),                cmocka_unit_test(test_alu),                cmocka_unit_test(test_printf),                cmocka_unit_test(test_fma_exact),          cmocka_unit_test(test_hooks),          cmocka_unit_test(test_fault_report),
+      cmocka_unit_test(test_brx),                cmocka_unit_test(test_alloca),                cmocka_unit_test(test_half_atomics),                cmocka_unit_test(test_indirect_call),                cmocka_unit_test(test_alu),                cmocka_unit_test(test_printf), cmocka_unit_test(test_printf_long),                cmocka_unit_test(test_fma_exact),          cmocka_unit_test(test_hooks),          cmocka_unit_test(test_fault_report),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,7 @@
 #include <cjson/cJSON.h>
 
 #include "util/bits.h"
+#include "util/number.h"
 #include "util/json.h"
 #include "util/checked.h"
 #include "util/strbuf.h"
@@ -77,6 +78,32 @@ static void test_strbuf(void **state) {
   assert_string_equal(d, "abc");
   free(d);
   assert_null(ws_strdup(NULL));
+}
+
+/* Counts as the CLI and the WARPSIGHT_* variables take them; the values are
+ * written by hand (2^10 = 1024, 3 x 2^30 = 3221225472, 2^64 - 1). */
+static void test_parse_count(void **state) {
+  (void)state;
+  uint64_t v = 7;
+  assert_int_equal(ws_parse_count("0", 0, &v), 0);
+  assert_int_equal(v, 0);
+  assert_int_equal(ws_parse_count("18446744073709551615", 0, &v), 0);
+  assert_true(v == 18446744073709551615ull);
+  assert_int_equal(ws_parse_count("1K", 1, &v), 0);
+  assert_int_equal(v, 1024);
+  assert_int_equal(ws_parse_count("3G", 1, &v), 0);
+  assert_true(v == 3221225472ull);
+  assert_int_equal(ws_parse_count("16777215T", 1, &v), 0);
+  assert_true(v == 16777215ull << 40);
+  v = 7;
+  assert_int_equal(ws_parse_count("16777216T", 1, &v), -1); /* 2^64: too large */
+  assert_int_equal(ws_parse_count("1K", 0, &v), -1);         /* no suffix for counts */
+  assert_int_equal(ws_parse_count("-1", 0, &v), -1);
+  assert_int_equal(ws_parse_count(" -1", 0, &v), -1);
+  assert_int_equal(ws_parse_count("", 0, &v), -1);
+  assert_int_equal(ws_parse_count("12x", 0, &v), -1);
+  assert_int_equal(ws_parse_count("18446744073709551616", 0, &v), -1);
+  assert_int_equal(v, 7); /* left alone on every failure */
 }
 
 static void test_bits(void **state) {
@@ -215,6 +242,7 @@ int main(void) {
       cmocka_unit_test(test_vec_overflow_leaves_array),
       cmocka_unit_test(test_strbuf),
       cmocka_unit_test(test_bits),
+      cmocka_unit_test(test_parse_count),
       cmocka_unit_test(test_checked),
       cmocka_unit_test(test_diag_oom),
       cmocka_unit_test(test_suggest),

@@ -1,0 +1,16 @@
+/*
+ * util/number.h — counts given as text by the user (command-line options,
+ * WARPSIGHT_* environment variables).  Internal to the library.
+ */
+#ifndef WS_UTIL_NUMBER_H
+#define WS_UTIL_NUMBER_H
+
+#include <stdint.h>
+
+/* s as a non-negative decimal integer into *out: 0, or -1 (and *out left
+ * alone) when s is empty, negative, not all digits, or past 2^64 - 1.
+ * With bytes, one optional suffix K (or k), M, G or T multiplies it by
+ * 2^10, 2^20, 2^30 or 2^40. */
+int ws_parse_count(const char *s, int bytes, uint64_t *out);
+
+#endif
