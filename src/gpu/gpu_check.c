@@ -146,7 +146,8 @@ static int in_list(const char *s, const char *const *list, size_t n) {
   return 0;
 }
 
-/* path: "models.M[.sub...]"; model_key: "M.key" for the integer list. */
+/* The parameters of table obj of model M; path is its JSON path,
+ * "models.M[.SUB...]", extended for a nested table and restored after. */
 static int check_param_table(const cJSON *obj, ws_strbuf *path, const char *model,
                              int positive, const char *origin, ws_diag *d) {
   int bad = 0;
@@ -168,9 +169,10 @@ static int check_param_table(const cJSON *obj, ws_strbuf *path, const char *mode
       continue; /* strings and booleans are notes and flags */
     }
     double v = num->valuedouble;
-    char full[160]; /* the key within the model's table */
-    const char *sub = strchr(ws_sb_str(path) + 7, '.'); /* after "models." */
-    if (sub) snprintf(full, sizeof full, "%s.%s", sub + 1, key);
+    char full[160]; /* the key within the model's table: "SUB.key" under models.M.SUB */
+    const char *p = ws_sb_str(path); /* "models.M[.SUB]"; "" after an allocation failure */
+    size_t table = strlen("models.") + strlen(model);
+    if (strlen(p) > table) snprintf(full, sizeof full, "%s.%s", p + table + 1, key);
     else snprintf(full, sizeof full, "%s", key);
     if (declared_model(model) && ws_gpu_param_find(model, full) < 0) {
       /* a typo must not leave the model without its value */

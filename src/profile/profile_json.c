@@ -160,12 +160,10 @@ static void refuse_unknown(const cJSON *obj, const char *const *known, const cha
       ws_json_error(d, origin, path, k->string, "unknown %s (docs/profile.md lists them)", what);
       continue;
     }
-    char list[1024] = "";
-    for (size_t i = 0; known[i]; i++) {
-      if (list[0]) strncat(list, ", ", sizeof list - strlen(list) - 1);
-      strncat(list, known[i], sizeof list - strlen(list) - 1);
-    }
-    ws_json_error(d, origin, path, k->string, "unknown %s (known: %s)", what, list);
+    ws_strbuf list = WS_STRBUF_INIT;
+    for (size_t i = 0; known[i]; i++) ws_sb_printf(&list, "%s%s", i ? ", " : "", known[i]);
+    ws_json_error(d, origin, path, k->string, "unknown %s (known: %s)", what, ws_sb_str(&list));
+    ws_sb_free(&list);
   }
 }
 

@@ -37,11 +37,27 @@ const char *ws_profile_mix_key_name(unsigned key, char *buf, size_t n) {
   return buf;
 }
 
-int ws_profile_mix_key_parse(const char *name) {
-  char buf[48];
-  for (unsigned k = 0; k < WS_MIX_NKEYS; k++)
-    if (strcmp(ws_profile_mix_key_name(k, buf, sizeof buf), name) == 0) return (int)k;
+/* The index of the n characters at s in names, or -1. */
+static int name_index(const char *s, size_t n, const char *const *names, int count) {
+  for (int i = 0; i < count; i++)
+    if (strlen(names[i]) == n && strncmp(names[i], s, n) == 0) return i;
   return -1;
+}
+
+/* Part by part, not by writing out every key's name to compare. */
+int ws_profile_mix_key_parse(const char *name) {
+  static const char *const types[] = {"int", "float"}, *const operands[] = {"reg", "imm"};
+  const char *const *lists[4] = {unit_names, op_names, types, operands};
+  const int counts[4] = {WS_MIX_NUNITS, WS_MIX_NOPS, 2, 2};
+  int part[4];
+  const char *s = name;
+  for (int i = 0; i < 4; i++) {
+    /* no name has a dot, so a fifth part makes the last one unknown */
+    const char *end = i < 3 ? strchr(s, '.') : s + strlen(s);
+    if (!end || (part[i] = name_index(s, (size_t)(end - s), lists[i], counts[i])) < 0) return -1;
+    s = end + 1;
+  }
+  return (int)ws_mix_key((unsigned)part[0], (unsigned)part[1], part[2], part[3]);
 }
 
 void ws_profile_mix_free(ws_profile_mix *m) {
@@ -106,29 +122,71 @@ static int read_hist(double h[33], const cJSON *obj, const char *path, const cha
   return WS_OK;
 }
 
+int ws_prof_read_items(void **out, size_t *count, size_t size, const cJSON *arr, size_t n,
+                       const char *prefix, ws_prof_item_fn read_one, const void *ctx,
+                       const char *origin, ws_diag *d) {
+  *count = 0;
+  if (!(*out = calloc(n ? n : 1, size))) return WS_ENOMEM;
+  const cJSON *it;
+  cJSON_ArrayForEach(it, arr) {
+    char path[160];
+    snprintf(path, sizeof path, "%s[%zu]", prefix, *count);
+    int rc = read_one((char *)*out + *count * size, it, path, ctx, origin, d);
+    ++*count; /* read or partly read: the caller's free sees it */
+    if (rc) return rc;
+  }
+  return WS_OK;
+}
+
+int ws_prof_read_repeat(double *out, const cJSON *obj, const char *path, const char *origin,
+                        ws_diag *d) {
+  *out = 1;
+  int rc = ws_json_get_number(obj, path, "repeat", 0, WS_JSON_UINT, out, origin, d);
+  if (rc == WS_EINVAL) return rc;
+  if (*out < 1) return ws_json_error(d, origin, path, "repeat", "expected an integer >= 1, got %g", *out);
+  return WS_OK;
+}
+
+/* One entry of warp_mix.heaviest_warps. */
+static int read_warp(void *elem, const cJSON *it, const char *path, const void *ctx,
+                     const char *origin, ws_diag *d) {
+  (void)ctx;
+  ws_warp_mix *w = elem;
+  double b = 0, wp = 0;
+  int rc = ws_json_get_number(it, path, "block", 1, WS_JSON_UINT, &b, origin, d);
+  if (!rc) rc = ws_json_get_number(it, path, "warp", 1, WS_JSON_UINT, &wp, origin, d);
+  if (!rc) rc = read_ops(&w->ops, &w->nops, it, path, origin, d);
+  if (!rc) rc = read_hist(w->global_by_tpt, it, path, "global_requests", origin, d);
+  if (!rc) rc = read_hist(w->shared_by_degree, it, path, "shared_requests", origin, d);
+  if (rc) return rc;
+  w->block = (uint64_t)b;
+  w->warp = (uint32_t)wp;
+  return WS_OK;
+}
+
 static int read_warps(ws_profile_mix *m, const cJSON *sec, const char *origin, ws_diag *d) {
   const cJSON *arr;
   size_t n;
   int st = ws_json_get_objects(sec, "warp_mix", "heaviest_warps", 0, &arr, &n, origin, d);
   if (st != WS_OK) return st == WS_EMISSING ? WS_OK : st;
-  m->warps = calloc(n ? n : 1, sizeof *m->warps);
-  if (!m->warps) return WS_ENOMEM;
-  const cJSON *it;
-  cJSON_ArrayForEach(it, arr) {
-    char path[64];
-    snprintf(path, sizeof path, "warp_mix.heaviest_warps[%zu]", m->nwarps);
-    ws_warp_mix *w = &m->warps[m->nwarps++];
-    double b = 0, wp = 0;
-    int rc = ws_json_get_number(it, path, "block", 1, WS_JSON_UINT, &b, origin, d);
-    if (!rc) rc = ws_json_get_number(it, path, "warp", 1, WS_JSON_UINT, &wp, origin, d);
-    if (!rc) rc = read_ops(&w->ops, &w->nops, it, path, origin, d);
-    if (!rc) rc = read_hist(w->global_by_tpt, it, path, "global_requests", origin, d);
-    if (!rc) rc = read_hist(w->shared_by_degree, it, path, "shared_requests", origin, d);
-    if (rc) return rc;
-    w->block = (uint64_t)b;
-    w->warp = (uint32_t)wp;
-  }
-  return WS_OK;
+  void *items;
+  st = ws_prof_read_items(&items, &m->nwarps, sizeof *m->warps, arr, n, "warp_mix.heaviest_warps",
+                          read_warp, NULL, origin, d);
+  m->warps = items;
+  return st;
+}
+
+/* One entry of warp_mix.representative_warp.periods. */
+static int read_period(void *elem, const cJSON *it, const char *path, const void *ctx,
+                       const char *origin, ws_diag *d) {
+  (void)ctx;
+  ws_mix_period *pe = elem;
+  pe->mem_insts = 0;
+  pe->repeat = 1;
+  int rc = read_ops(&pe->ops, &pe->nops, it, path, origin, d);
+  if (!rc) rc = ws_json_get_number(it, path, "mem_insts", 0, WS_JSON_NONNEG, &pe->mem_insts, origin, d);
+  if (rc == WS_EMISSING) rc = WS_OK;
+  return rc ? rc : ws_prof_read_repeat(&pe->repeat, it, path, origin, d);
 }
 
 static int read_periods(ws_profile_mix *m, const cJSON *sec, const char *origin, ws_diag *d) {
@@ -139,25 +197,11 @@ static int read_periods(ws_profile_mix *m, const cJSON *sec, const char *origin,
   size_t n;
   rc = ws_json_get_objects(rep, "warp_mix.representative_warp", "periods", 1, &arr, &n, origin, d);
   if (rc != WS_OK) return rc;
-  m->periods = calloc(n ? n : 1, sizeof *m->periods);
-  if (!m->periods) return WS_ENOMEM;
-  const cJSON *it;
-  cJSON_ArrayForEach(it, arr) {
-    char path[80];
-    snprintf(path, sizeof path, "warp_mix.representative_warp.periods[%zu]", m->nperiods);
-    ws_mix_period *pe = &m->periods[m->nperiods++];
-    pe->mem_insts = 0;
-    pe->repeat = 1;
-    rc = read_ops(&pe->ops, &pe->nops, it, path, origin, d);
-    if (!rc) rc = ws_json_get_number(it, path, "mem_insts", 0, WS_JSON_NONNEG, &pe->mem_insts, origin, d);
-    if (rc == WS_EMISSING) rc = WS_OK;
-    if (!rc) rc = ws_json_get_number(it, path, "repeat", 0, WS_JSON_UINT, &pe->repeat, origin, d);
-    if (rc == WS_EMISSING) rc = WS_OK;
-    if (rc) return rc;
-    if (pe->repeat < 1)
-      return ws_json_error(d, origin, path, "repeat", "expected an integer >= 1, got %g", pe->repeat);
-  }
-  return WS_OK;
+  void *items;
+  rc = ws_prof_read_items(&items, &m->nperiods, sizeof *m->periods, arr, n,
+                          "warp_mix.representative_warp.periods", read_period, NULL, origin, d);
+  m->periods = items;
+  return rc;
 }
 
 int ws_profile_mix_read(ws_profile_mix *m, const cJSON *root, const char *origin, ws_diag *d) {

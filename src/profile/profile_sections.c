@@ -55,6 +55,21 @@ static int read_counts(ws_pm_count **out, size_t *n, const cJSON *obj, const cha
   return WS_OK;
 }
 
+/* One entry of kothapalli.global_accesses / shared_accesses: {"count",
+ * DEGREE_KEY} with ctx the degree key. */
+static int read_group(void *elem, const cJSON *it, const char *ipath, const void *ctx,
+                      const char *origin, ws_diag *d) {
+  const char *degree_key = ctx;
+  double count = 0, k = 1;
+  int rc = ws_json_get_number(it, ipath, "count", 1, WS_JSON_NONNEG, &count, origin, d);
+  if (rc != WS_OK) return rc;
+  rc = ws_json_get_number(it, ipath, degree_key, 0, WS_JSON_POSITIVE, &k, origin, d);
+  if (rc == WS_EINVAL) return rc;
+  if (k < 1) return ws_json_error(d, origin, ipath, degree_key, "expected a number >= 1, got %g", k);
+  *(ws_pm_group *)elem = (ws_pm_group){count, k};
+  return WS_OK;
+}
+
 /* kothapalli.global_accesses / shared_accesses: [{"count", DEGREE_KEY}]. */
 static int read_groups(ws_pm_group **out, size_t *n, const cJSON *sec, const char *key,
                        const char *degree_key, const char *origin, ws_diag *d) {
@@ -64,20 +79,12 @@ static int read_groups(ws_pm_group **out, size_t *n, const cJSON *sec, const cha
   size_t m;
   int st = ws_json_get_objects(sec, "kothapalli", key, 0, &list, &m, origin, d);
   if (st != WS_OK) return st == WS_EMISSING ? WS_OK : st;
-  if (!(*out = calloc(m ? m : 1, sizeof **out))) return WS_ENOMEM;
-  const cJSON *it;
-  cJSON_ArrayForEach(it, list) {
-    char ipath[112];
-    snprintf(ipath, sizeof ipath, "kothapalli.%s[%zu]", key, *n);
-    double count = 0, k = 1;
-    int rc = ws_json_get_number(it, ipath, "count", 1, WS_JSON_NONNEG, &count, origin, d);
-    if (rc != WS_OK) return rc;
-    rc = ws_json_get_number(it, ipath, degree_key, 0, WS_JSON_POSITIVE, &k, origin, d);
-    if (rc == WS_EINVAL) return rc;
-    if (k < 1) return ws_json_error(d, origin, ipath, degree_key, "expected a number >= 1, got %g", k);
-    (*out)[(*n)++] = (ws_pm_group){count, k};
-  }
-  return WS_OK;
+  char prefix[96];
+  snprintf(prefix, sizeof prefix, "kothapalli.%s", key);
+  void *items;
+  st = ws_prof_read_items(&items, n, sizeof **out, list, m, prefix, read_group, degree_key, origin, d);
+  *out = items;
+  return st;
 }
 
 static int read_kothapalli(ws_profile *p, const cJSON *root, const char *origin, ws_diag *d) {
@@ -102,8 +109,10 @@ static int read_kothapalli(ws_profile *p, const cJSON *root, const char *origin,
 }
 
 /* One entry of luo_suda.tasks. */
-static int read_task(ws_pl_task *t, const cJSON *it, const char *path, const char *origin,
-                     ws_diag *d) {
+static int read_task(void *elem, const cJSON *it, const char *path, const void *ctx,
+                     const char *origin, ws_diag *d) {
+  (void)ctx;
+  ws_pl_task *t = elem;
   if (!cJSON_IsObject(it)) return ws_json_error(d, origin, path, NULL, "expected an object");
   const cJSON *ops = NULL;
   int rc = ws_json_get_object(it, path, "ops", 0, &ops, origin, d);
@@ -125,12 +134,7 @@ static int read_task(ws_pl_task *t, const cJSON *it, const char *path, const cha
   if (rc == WS_EINVAL) return rc;
   if (has_mi && rc == WS_OK)
     return ws_json_error(d, origin, path, NULL, "give either mem_cycles or mem_insts, not both");
-  t->repeat = 1;
-  rc = ws_json_get_number(it, path, "repeat", 0, WS_JSON_UINT, &t->repeat, origin, d);
-  if (rc == WS_EINVAL) return rc;
-  if (t->repeat < 1)
-    return ws_json_error(d, origin, path, "repeat", "expected an integer >= 1, got %g", t->repeat);
-  return WS_OK;
+  return ws_prof_read_repeat(&t->repeat, it, path, origin, d);
 }
 
 static int read_luo_suda(ws_profile *p, const cJSON *root, const char *origin, ws_diag *d) {
@@ -144,14 +148,12 @@ static int read_luo_suda(ws_profile *p, const cJSON *root, const char *origin, w
   if (list) {
     if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) == 0)
       return ws_json_error(d, origin, "luo_suda", "tasks", "expected a non-empty array of tasks");
-    size_t n = (size_t)cJSON_GetArraySize(list);
-    if (!(l->tasks = calloc(n, sizeof *l->tasks))) return WS_ENOMEM;
-    const cJSON *it;
-    cJSON_ArrayForEach(it, list) {
-      char path[64];
-      snprintf(path, sizeof path, "luo_suda.tasks[%zu]", l->ntasks);
-      if ((rc = read_task(&l->tasks[l->ntasks++], it, path, origin, d))) return rc;
-    }
+    void *items;
+    rc = ws_prof_read_items(&items, &l->ntasks, sizeof *l->tasks, list,
+                            (size_t)cJSON_GetArraySize(list), "luo_suda.tasks", read_task, NULL,
+                            origin, d);
+    l->tasks = items;
+    if (rc) return rc;
   }
   const cJSON *mem = NULL;
   if ((rc = ws_json_get_object(sec, "luo_suda", "mem", 0, &mem, origin, d)) == WS_EINVAL) return rc;

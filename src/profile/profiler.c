@@ -46,14 +46,9 @@ static int inst_flops(const ws_ptx_inst *in) {
 
 /* The mix key of one instruction of class c (profile_mix.def), or MIX_NONE
  * for memory instructions (global, local, generic, texture and surface
- * accesses, atomics and reductions), which the mix counts as requests. */
+ * accesses, atomics and reductions: ws_analysis_is_mem_request), which the
+ * mix counts as requests. */
 enum { MIX_NONE = 0xffff };
-
-static int is_mem_class(int c) {
-  return c == WS_IC_LD_GLOBAL || c == WS_IC_ST_GLOBAL || c == WS_IC_LD_LOCAL ||
-         c == WS_IC_ST_LOCAL || c == WS_IC_LD_GENERIC || c == WS_IC_ST_GENERIC ||
-         c == WS_IC_ATOMIC || c == WS_IC_REDUCTION || c == WS_IC_LD_TEX || c == WS_IC_ST_SURF;
-}
 
 static unsigned mix_op_of(const ws_ptx_inst *in) {
   switch (in->op) {
@@ -86,7 +81,7 @@ static unsigned mix_op_of(const ws_ptx_inst *in) {
 }
 
 static unsigned mix_key_of(int c, const ws_ptx_inst *in) {
-  if (is_mem_class(c)) return MIX_NONE;
+  if (ws_analysis_is_mem_request((ws_iclass)c)) return MIX_NONE;
   unsigned unit = c == WS_IC_INT    ? WS_MIX_UNIT_INT
                   : c == WS_IC_FP32 ? WS_MIX_UNIT_FP32
                   : c == WS_IC_FP16 ? WS_MIX_UNIT_FP16
@@ -160,6 +155,7 @@ typedef struct worker {
   heavy *heavy;           /* the heaviest warps this worker has seen */
   size_t nheavy, capheavy;
   int heavy_dropped;      /* 1 if WS_PROF_MAX_HEAVY was reached */
+  int heavy_oom;          /* 1 if a warp was lost to an allocation failure */
   ws_rp_trace tr[32];     /* current block's sectors, per warp (replay.h) */
   int in_block;
   ws_deps *deps;          /* dependency paths and atomics (deps.c) */
@@ -396,7 +392,7 @@ void ws_prof_block_end(ws_prof *p, int worker_id, uint32_t block_linear) {
     if (!(w->seen >> wi & 1)) continue;
     if (heavy_add(&w->heavy, &w->nheavy, &w->capheavy, &w->heavy_dropped, block_linear, wi,
                   &w->wv[(size_t)wi * p->vlen], p->vlen) != WS_OK)
-      w->heavy_dropped = 1; /* out of memory: the list is incomplete */
+      w->heavy_oom = 1; /* the list is incomplete: ws_prof_finish fails */
   }
   w->warps += ws_popc32(w->seen);
   w->blocks++;
@@ -1041,6 +1037,8 @@ static void deps_fields(const ws_prof *p, ws_profile_fields *f, double W) {
 int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
   *out = NULL;
   if (p->rep_oom) return WS_ENOMEM; /* the representative warp lost instructions */
+  for (int k = 0; k < p->nworkers; k++)
+    if (p->w[k].heavy_oom) return WS_ENOMEM; /* a heaviest warp may be missing */
   inst_stat *st = calloc(p->ninst + 1, sizeof *st);
   if (!st) return WS_ENOMEM;
   worker t;

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/bits.h"
 #include "util/vec.h"
 
 typedef struct rp_slot {
@@ -85,8 +86,10 @@ struct ws_replay {
   ws_cache l2g;         /* a sample: the whole L2, for regions its blocks
                            spread over (empty otherwise) */
   ws_rp_stats cs;       /* what was counted */
-  uint32_t *pcnt;       /* per partition: the current request's DRAM sectors */
-  uint32_t pn;          /* the current request's DRAM sectors */
+  uint32_t *pcnt;       /* per partition: the current window's DRAM sectors */
+  uint32_t pn;          /* the current window's DRAM sectors */
+  uint32_t pchunk;      /* sectors per interleave chunk (set once) */
+  uint32_t pwindow;     /* DRAM sectors per window (set once) */
 };
 
 void ws_prof_rp_trace_push(ws_rp_trace *t, uint64_t v) {
@@ -196,6 +199,10 @@ ws_replay *ws_prof_rp_new(const ws_gpu *g, uint64_t nslots, uint64_t grid_blocks
   r->slots = calloc(nslots + 1, sizeof *r->slots);
   r->sm = calloc(r->cs.nsm, sizeof *r->sm);
   if (!r->slots || !r->sm || caches_init(r)) goto fail;
+  if (r->pcnt) { /* cs.sector is known now */
+    r->pchunk = r->cs.interleave / r->cs.sector ? r->cs.interleave / r->cs.sector : 1;
+    r->pwindow = WS_RP_WINDOW_CHUNKS * r->cs.partitions * r->pchunk;
+  }
   for (uint32_t s = 0; s < r->cs.nsm; s++) {
     r->sm[s].next = s;
     r->sm[s].res = malloc(r->cs.blocks_per_sm * sizeof *r->sm[s].res);
@@ -296,17 +303,10 @@ const ws_rp_stats *ws_prof_rp_stats_of(const ws_replay *r) { return &r->cs; }
 
 uint32_t ws_prof_rp_partition(uint64_t addr, uint32_t partitions, uint32_t interleave) {
   if (partitions <= 1 || !interleave) return 0;
-  unsigned b = 0;
-  while ((1u << b) < partitions) b++;
+  unsigned b = ws_log2_u64(partitions - 1) + 1; /* the smallest 2^b >= partitions */
   uint64_t c = addr / interleave, sum = 0;
   for (; c; c >>= b) sum += c & ((1u << b) - 1);
   return (uint32_t)(sum % partitions);
-}
-
-/* Sectors per interleave chunk. */
-static uint32_t rp_chunk_sectors(const ws_replay *r) {
-  uint32_t g = r->cs.interleave / (r->cs.sector ? r->cs.sector : 32);
-  return g ? g : 1;
 }
 
 double ws_prof_rp_request_imbalance(const uint32_t *counts, uint32_t partitions, uint32_t n, uint32_t g) {
@@ -322,23 +322,22 @@ double ws_prof_rp_request_imbalance(const uint32_t *counts, uint32_t partitions,
   return v > 1 ? v : 1;
 }
 
-/* A sector sent to DRAM (a read miss, or a store or atomic sector missing
- * the L2, which is written back later): counted in the current window;
- * a full window's imbalance goes into the totals. */
-static void end_window(ws_replay *r);
-static void note_partition(ws_replay *r, uint64_t sec) {
-  if (!r->pcnt) return;
-  r->pcnt[ws_prof_rp_partition(sec, r->cs.partitions, r->cs.interleave)]++;
-  if (++r->pn >= WS_RP_WINDOW_CHUNKS * r->cs.partitions * rp_chunk_sectors(r)) end_window(r);
-}
-
+/* The current window's imbalance into the totals. */
 static void end_window(ws_replay *r) {
   if (!r->pcnt || !r->pn) return;
-  uint32_t g = rp_chunk_sectors(r);
-  r->cs.part_weighted += r->pn * ws_prof_rp_request_imbalance(r->pcnt, r->cs.partitions, r->pn, g);
+  r->cs.part_weighted += r->pn * ws_prof_rp_request_imbalance(r->pcnt, r->cs.partitions, r->pn, r->pchunk);
   r->cs.part_sectors += r->pn;
   memset(r->pcnt, 0, r->cs.partitions * sizeof *r->pcnt);
   r->pn = 0;
+}
+
+/* A sector sent to DRAM (a read miss, or a store or atomic sector missing
+ * the L2, which is written back later): counted in the current window;
+ * a full window's imbalance goes into the totals. */
+static void note_partition(ws_replay *r, uint64_t sec) {
+  if (!r->pcnt) return;
+  r->pcnt[ws_prof_rp_partition(sec, r->cs.partitions, r->cs.interleave)]++;
+  if (++r->pn >= r->pwindow) end_window(r);
 }
 
 /* One sector through the caches of SM `sm`. */

@@ -24,12 +24,12 @@
 #include "warpsight/gpu.h"
 #include "profile/memsim.h"
 
-/* Flags in the low bits of a recorded sector address (sectors are 32-byte
- * aligned). */
 /* DRAM sectors in one window of the partition count: this many passes
  * over every partition's chunk (docs/profile.md, "DRAM partitions"). */
 enum { WS_RP_WINDOW_CHUNKS = 2 };
 
+/* Flags in the low bits of a recorded sector address (sectors are 32-byte
+ * aligned). */
 enum { WS_RP_WRITE = 1, WS_RP_ATOMIC = 2, WS_RP_LOCAL = 4, WS_RP_FIRST = 8, WS_RP_FLAGS = 31 };
 
 /* A growable list of recorded sectors (one warp's, during a block). */
@@ -52,11 +52,12 @@ typedef struct ws_rp_stats {
   uint64_t dram_write_sectors;    /* dirty L2 sectors written back or flushed */
   uint64_t requests;              /* requests replayed */
   uint32_t l1_bytes, l1_ways, l1_line, l2_bytes, l2_ways, l2_line, sector;
-  /* DRAM partition load (docs/profile.md, "DRAM partitions"): per request,
-   * its sectors that miss the L2 (each one DRAM transfer, now or at
-   * write-back) counted per partition; the request's imbalance is its
-   * busiest partition's count over the count a contiguous run of as many
-   * sectors would put there (at least 1), weighted by those sectors. */
+  /* DRAM partition load (docs/profile.md, "DRAM partitions"): the sectors
+   * that miss the L2 (each one DRAM transfer, now or at write-back)
+   * counted per partition in windows of WS_RP_WINDOW_CHUNKS passes over
+   * every partition's chunk; a window's imbalance is its busiest
+   * partition's count over the count a contiguous run of as many sectors
+   * would put there (at least 1), weighted by those sectors. */
   uint32_t partitions, interleave; /* the GPU's facts (0: unknown, not counted) */
   double part_weighted;           /* sum of sectors x imbalance */
   uint64_t part_sectors;          /* sum of sectors */
