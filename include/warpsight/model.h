@@ -142,6 +142,9 @@ int ws_model_missing(ws_model_result *r, const char *path, ws_diag *d);
 /* Record that the GPU lacks models.<model>.<key> (the path says which GPU). */
 int ws_model_missing_gpu(ws_model_result *r, const ws_gpu *g, const char *model,
                          const char *key, ws_diag *d);
+/* Record that the GPU lacks parameter `id` (gpu_params.def's
+ * models.<model>.<key>). */
+int ws_model_missing_gp(ws_model_result *r, const ws_gpu *g, ws_gp_id id, ws_diag *d);
 /* The GPU parameter `id` (gpu_params.def), or NaN after recording
  * models.<model>.<key> missing and setting *missing. */
 double ws_model_gpu_param(ws_model_result *r, const ws_gpu *g, ws_gp_id id,

@@ -41,16 +41,24 @@ typedef struct kp_thread {
   double n_memory;    /* N_memory = n_global + n_shared */
 } kp_thread;
 
-/* models.kothapalli.KEY of the GPU (gpu_params.def), or recorded as
- * missing (a key the table does not declare is missing on every GPU). */
-static int gpu_need(double *out, ws_model_result *r, const ws_gpu *g,
-                    const char *key, ws_diag *d) {
-  int id = ws_gpu_param_find("kothapalli", key);
-  double v = id >= 0 ? ws_gpu_p(g, (ws_gp_id)id) : NAN;
+/* models.kothapalli.<key> of the GPU (gpu_params.def), or recorded as
+ * missing. */
+static int gpu_need(double *out, ws_model_result *r, const ws_gpu *g, ws_gp_id id, ws_diag *d) {
+  double v = ws_gpu_p(g, id);
   if (isfinite(v) && v >= 0) {
     *out = v;
     return WS_OK;
   }
+  ws_model_missing_gp(r, g, id, d);
+  return WS_EMISSING;
+}
+
+/* The same by key (a section's "op_cycles.<op>"): a key the table does not
+ * declare is missing on every GPU. */
+static int gpu_need_key(double *out, ws_model_result *r, const ws_gpu *g, const char *key,
+                        ws_diag *d) {
+  int id = ws_gpu_param_find("kothapalli", key);
+  if (id >= 0) return gpu_need(out, r, g, (ws_gp_id)id, d);
   ws_model_missing_gpu(r, g, "kothapalli", key, d);
   return WS_EMISSING;
 }
@@ -163,11 +171,11 @@ static int thread_from_mix(kp_thread *t, ws_model_result *r, const ws_profile *p
   int miss = 0;
   double cyc[KO_NKINDS] = {0};
   for (int k = 0; k < KO_NKINDS; k++)
-    if (c.ops[k] > 0 && gpu_need(&cyc[k], r, g, ws_gpu_param_table[ko_param[k]].key, d) != WS_OK) miss++;
+    if (c.ops[k] > 0 && gpu_need(&cyc[k], r, g, ko_param[k], d) != WS_OK) miss++;
   double gcyc = 0, scyc = 0, ng = 0, ns = 0;
   for (int k = 1; k <= 32; k++) ng += c.tpt[k], ns += c.degree[k];
-  if (ng > 0 && gpu_need(&gcyc, r, g, "global_cycles", d) != WS_OK) miss++;
-  if (ns > 0 && gpu_need(&scyc, r, g, "shared_cycles", d) != WS_OK) miss++;
+  if (ng > 0 && gpu_need(&gcyc, r, g, WS_GP_KOTHAPALLI_GLOBAL_CYCLES, d) != WS_OK) miss++;
+  if (ns > 0 && gpu_need(&scyc, r, g, WS_GP_KOTHAPALLI_SHARED_CYCLES, d) != WS_OK) miss++;
   if (miss) return WS_EMISSING;
   for (int k = 0; k < KO_NKINDS; k++)
     if (c.ops[k] > 0) t->n_comp += c.ops[k] * cyc[k];
@@ -203,7 +211,7 @@ static int read_thread(kp_thread *t, ws_model_result *r, const ws_profile *p,
     char key[128];
     snprintf(key, sizeof key, "op_cycles.%s", k->ops[i].name);
     double cyc;
-    if (gpu_need(&cyc, r, g, key, d) != WS_OK) {
+    if (gpu_need_key(&cyc, r, g, key, d) != WS_OK) {
       miss++;
       continue;
     }
@@ -213,8 +221,8 @@ static int read_thread(kp_thread *t, ws_model_result *r, const ws_profile *p,
 
   /* N_memory: global and shared accesses. */
   double gcyc = 0, scyc = 0;
-  if (k->nglobal > 0 && gpu_need(&gcyc, r, g, "global_cycles", d) != WS_OK) miss++;
-  if (k->nshared > 0 && gpu_need(&scyc, r, g, "shared_cycles", d) != WS_OK) miss++;
+  if (k->nglobal > 0 && gpu_need(&gcyc, r, g, WS_GP_KOTHAPALLI_GLOBAL_CYCLES, d) != WS_OK) miss++;
+  if (k->nshared > 0 && gpu_need(&scyc, r, g, WS_GP_KOTHAPALLI_SHARED_CYCLES, d) != WS_OK) miss++;
   if (miss) return WS_EMISSING;
   t->n_global = sum_groups(k->global, k->nglobal, 1, gcyc);
   t->n_shared = sum_groups(k->shared, k->nshared, 0, scyc);
@@ -233,7 +241,7 @@ static int predict(ws_model_result *out, const ws_profile *p, const ws_gpu *g,
   kp_thread t;
   int rc = read_thread(&t, out, p, g, d);
   double depth = 0;
-  int rc2 = gpu_need(&depth, out, g, "pipeline_depth", d);
+  int rc2 = gpu_need(&depth, out, g, WS_GP_KOTHAPALLI_PIPELINE_DEPTH, d);
   if (rc != WS_OK) return rc;
   if (rc2 != WS_OK) return rc2;
   if (!(depth > 0) || g->cores_per_sm <= 0)
