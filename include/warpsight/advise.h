@@ -96,7 +96,7 @@ const char *ws_advise_cf_name(ws_cf_kind k);
 int ws_advise_cf_apply(ws_profile_fields *f, ws_cf_kind k);
 
 /* Remove inefficiency k from p's fields, any k: WS_CF_COALESCING lowers
- * avg_trans_warp in g's transaction unit (gpuperf.transaction_bytes, as
+ * avg_trans_warp in g's transaction unit (ws_model_transaction_bytes, as
  * Transit reads it), WS_CF_OCCUPANCY sets
  * occupancy.active_blocks_per_sm from g's limits with p's block size,
  * capped by the blocks the grid gives each SM.  Returns 1 if p changed, 0

@@ -115,10 +115,7 @@ static int cf_occupancy(ws_profile *p, const ws_gpu *g, ws_diag *d) {
 
 int ws_advise_cf_apply_launch(ws_profile *p, const ws_gpu *g, ws_cf_kind k, ws_diag *d) {
   if (k == WS_CF_OCCUPANCY) return cf_occupancy(p, g, d);
-  if (k == WS_CF_COALESCING) { /* the unit Transit reads too (transit.c) */
-    double sector = g->cache.l2_sector_bytes > 0 ? g->cache.l2_sector_bytes : 32.0;
-    return cf_coalescing(&p->f, ws_gpu_param_or(g, "gpuperf", "transaction_bytes", sector));
-  }
+  if (k == WS_CF_COALESCING) return cf_coalescing(&p->f, ws_model_transaction_bytes(g));
   return ws_advise_cf_apply(&p->f, k);
 }
 

@@ -56,11 +56,11 @@ int ws_model_transit(ws_model_result *out, const ws_profile *p,
    * one of those transactions.  avg_trans_warp counts transactions in the
    * GPU's own unit (docs/profile.md): 128-B lines on Fermi, 32-B sectors
    * from CC 3.0, the GPU's gpuperf.transaction_bytes (derived per CC when
-   * the file does not give it); the L2 sector only when that is absent. */
+   * the file does not give it); the L2 sector only when that is absent
+   * (ws_model_transaction_bytes). */
   const double sector = g->cache.l2_sector_bytes > 0 ? g->cache.l2_sector_bytes
                                                      : 32.0;
-  const double tb = ws_gpu_p(g, WS_GP_GPUPERF_TRANSACTION_BYTES);
-  const double trans_bytes = isfinite(tb) ? tb : sector;
+  const double trans_bytes = ws_model_transaction_bytes(g);
   double dram_bytes = ws_profile_dram_bytes(p);
   int measured = ws_pf_has(dram_bytes);
   if (!measured) {
