@@ -63,18 +63,18 @@ static int gpu_need_key(double *out, ws_model_result *r, const ws_gpu *g, const 
   return WS_EMISSING;
 }
 
+/* Section 3.2.2's access costs, cycles per thread: a global access served
+ * k threads per transaction costs (G + k) / k (G when k = 1); a shared one
+ * under a k-way conflict S k (QRQW with a linear contention function). */
+static double global_cost(double k, double g) { return k == 1 ? g : (g + k) / k; }
+static double shared_cost(double k, double s) { return s * k; }
+
 /* Σ count × cost over one of the access groups; `global` selects the cost
  * rule. */
 static double sum_groups(const ws_pm_group *g, size_t n, int global, double unit) {
   double out = 0.0;
-  for (size_t i = 0; i < n; i++) {
-    double k = g[i].k, cost;
-    if (global) /* 3.2.2: a lone access costs G; k sharing one costs (G+k)/k each */
-      cost = k == 1 ? unit : (unit + k) / k;
-    else        /* QRQW with a linear contention function: S·k */
-      cost = unit * k;
-    out += g[i].count * cost;
-  }
+  for (size_t i = 0; i < n; i++)
+    out += g[i].count * (global ? global_cost(g[i].k, unit) : shared_cost(g[i].k, unit));
   return out;
 }
 
@@ -125,17 +125,18 @@ static void ko_of(ko_counts *c, const ws_warp_mix *w) {
   c->degree = w->shared_by_degree;
 }
 
-/* A thread's cycles from its counts: operations x op cycles, a global access
- * served k threads per transaction (G + k) / k (G when k = 1), a shared one
- * S x k. */
-static double ko_cost(const ko_counts *c, const double ops[KO_NKINDS], double gcyc, double scyc) {
-  double x = 0;
-  for (int k = 0; k < KO_NKINDS; k++) x += c->ops[k] * ops[k];
+/* The thread of a warp's counts: operations x op cycles, accesses at
+ * global_cost and shared_cost. */
+static void ko_thread(kp_thread *t, const ko_counts *c, const double ops[KO_NKINDS], double gcyc,
+                      double scyc) {
+  memset(t, 0, sizeof *t);
+  for (int k = 0; k < KO_NKINDS; k++)
+    if (c->ops[k] > 0) t->n_comp += c->ops[k] * ops[k];
   for (int k = 1; k <= 32; k++) {
-    x += c->tpt[k] * (k == 1 ? gcyc : (gcyc + k) / k);
-    x += c->degree[k] * scyc * k;
+    if (c->tpt[k] > 0) t->n_global += c->tpt[k] * global_cost(k, gcyc);
+    if (c->degree[k] > 0) t->n_shared += c->degree[k] * shared_cost(k, scyc);
   }
-  return x;
+  t->n_memory = t->n_global + t->n_shared;
 }
 
 /* Eq. (2) takes the costliest thread: of the profile's heaviest warps, the
@@ -154,8 +155,10 @@ static const ws_warp_mix *costliest(const ws_profile *p, const ws_gpu *g) {
   double bcost = -1;
   for (size_t i = 0; i < p->mix.nwarps; i++) { /* in (block, warp) order */
     ko_counts c;
+    kp_thread t;
     ko_of(&c, &p->mix.warps[i]);
-    double x = ko_cost(&c, ops, gcyc, scyc);
+    ko_thread(&t, &c, ops, gcyc, scyc);
+    double x = t.n_comp + t.n_memory;
     if (!best || x > bcost) best = &p->mix.warps[i], bcost = x;
   }
   return best;
@@ -164,7 +167,6 @@ static const ws_warp_mix *costliest(const ws_profile *p, const ws_gpu *g) {
 /* The thread from the profile's instruction mix (the profiler's profiles). */
 static int thread_from_mix(kp_thread *t, ws_model_result *r, const ws_profile *p,
                            const ws_gpu *g, ws_diag *d) {
-  memset(t, 0, sizeof *t);
   const ws_warp_mix *w = costliest(p, g);
   ko_counts c;
   ko_of(&c, w);
@@ -177,13 +179,7 @@ static int thread_from_mix(kp_thread *t, ws_model_result *r, const ws_profile *p
   if (ng > 0 && gpu_need(&gcyc, r, g, WS_GP_KOTHAPALLI_GLOBAL_CYCLES, d) != WS_OK) miss++;
   if (ns > 0 && gpu_need(&scyc, r, g, WS_GP_KOTHAPALLI_SHARED_CYCLES, d) != WS_OK) miss++;
   if (miss) return WS_EMISSING;
-  for (int k = 0; k < KO_NKINDS; k++)
-    if (c.ops[k] > 0) t->n_comp += c.ops[k] * cyc[k];
-  for (int k = 1; k <= 32; k++) { /* 3.2.2, as sum_accesses */
-    if (c.tpt[k] > 0) t->n_global += c.tpt[k] * (k == 1 ? gcyc : (gcyc + k) / k);
-    if (c.degree[k] > 0) t->n_shared += c.degree[k] * (scyc * k);
-  }
-  t->n_memory = t->n_global + t->n_shared;
+  ko_thread(t, &c, cyc, gcyc, scyc);
   if (!(t->n_comp + t->n_memory > 0)) {
     char origin[160];
     profile_origin(origin, sizeof origin, p);
