@@ -28,7 +28,6 @@
 int ws_model_transit(ws_model_result *out, const ws_profile *p,
                      const ws_gpu *g, ws_diag *d);
 
-
 int ws_model_transit(ws_model_result *out, const ws_profile *p,
                      const ws_gpu *g, ws_diag *d) {
   ws_model_launch_ctx ctx;
@@ -38,18 +37,9 @@ int ws_model_transit(ws_model_result *out, const ws_profile *p,
   int missing = 0;
 
   /* Work: thread instructions of the whole launch. */
-  static const struct { const char *path; size_t off; } insts[] = {
-      {"per_warp.comp_insts", offsetof(ws_profile_fields, comp_insts)},
-      {"per_warp.coal_mem_insts", offsetof(ws_profile_fields, coal_mem_insts)},
-      {"per_warp.uncoal_mem_insts",
-       offsetof(ws_profile_fields, uncoal_mem_insts)}};
-  for (size_t i = 0; i < sizeof insts / sizeof insts[0]; i++) {
-    const double *v = (const double *)((const char *)f + insts[i].off);
-    if (!ws_pf_has(*v)) {
-      ws_model_missing(out, insts[i].path, d);
-      missing = 1;
-    }
-  }
+  ws_model_need(out, f->comp_insts, "per_warp.comp_insts", &missing, d);
+  ws_model_need(out, f->coal_mem_insts, "per_warp.coal_mem_insts", &missing, d);
+  ws_model_need(out, f->uncoal_mem_insts, "per_warp.uncoal_mem_insts", &missing, d);
 
   /* DRAM traffic: measured bytes if the profile has them, else Sim et al.'s
    * transactions (mem insts x avg_trans_warp x miss_ratio) x the size of
