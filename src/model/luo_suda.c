@@ -221,22 +221,15 @@ int ws_model_luo_suda(ws_model_result *out, const ws_profile *p,
   if (rc != WS_OK) goto done;
 
   /* GPU parameters (a, b, c from (3); d from (5); m from (4); t_mem from (1)). */
-  double pa = 0, pb = 0, pcc = 0, pd = 0, pm = 0, t_mem = 0;
-  struct { ws_gp_id id; double *v; } gp[] = {
-    {WS_GP_LUO_SUDA_A, &pa}, {WS_GP_LUO_SUDA_B, &pb}, {WS_GP_LUO_SUDA_C, &pcc},
-    {WS_GP_LUO_SUDA_D, &pd}, {WS_GP_LUO_SUDA_M, &pm},
-  };
-  for (size_t j = 0; j < sizeof gp / sizeof gp[0]; j++) {
-    *gp[j].v = ws_gpu_p(g, gp[j].id);
-    if (!isfinite(*gp[j].v)) {
-      if (gp[j].v == &pm && g->limits.max_warps_per_sm > 0) {
-        pm = g->limits.max_warps_per_sm; /* "the maximum warp number" */
-        continue;
-      }
-      ws_model_missing_gp(out, g, gp[j].id, d);
-      miss++;
-    }
-  }
+  double pa = ws_model_gpu_param(out, g, WS_GP_LUO_SUDA_A, &miss, d);
+  double pb = ws_model_gpu_param(out, g, WS_GP_LUO_SUDA_B, &miss, d);
+  double pcc = ws_model_gpu_param(out, g, WS_GP_LUO_SUDA_C, &miss, d);
+  double pd = ws_model_gpu_param(out, g, WS_GP_LUO_SUDA_D, &miss, d);
+  double pm = ws_gpu_p(g, WS_GP_LUO_SUDA_M), t_mem = 0;
+  if (!isfinite(pm) && g->limits.max_warps_per_sm > 0)
+    pm = g->limits.max_warps_per_sm; /* "the maximum warp number" */
+  else if (!isfinite(pm))
+    ws_model_gpu_param(out, g, WS_GP_LUO_SUDA_M, &miss, d);
 
   /* Memory-access inputs of (1): needed only when some task touches memory. */
   double any_mem = 0, sum_c = 0, sum_all = 0;
@@ -247,11 +240,7 @@ int ws_model_luo_suda(ws_model_result *out, const ws_profile *p,
   }
   double d_mem = NAN, n_trans = NAN;
   if (any_mem > 0) {
-    t_mem = ws_gpu_p(g, WS_GP_LUO_SUDA_T_MEM);
-    if (!isfinite(t_mem)) {
-      ws_model_missing_gp(out, g, WS_GP_LUO_SUDA_T_MEM, d);
-      miss++;
-    }
+    t_mem = ws_model_gpu_param(out, g, WS_GP_LUO_SUDA_T_MEM, &miss, d);
     if (sec) d_mem = sec->bytes_per_thread, n_trans = sec->transactions;
     if (isnan(d_mem) && ws_pf_has(p->f.load_bytes_per_warp))
       d_mem = p->f.load_bytes_per_warp / g->warp_size;
