@@ -96,7 +96,7 @@ const char *ws_advise_cf_name(ws_cf_kind k);
 int ws_advise_cf_apply(ws_profile_fields *f, ws_cf_kind k);
 
 /* Remove inefficiency k from p's fields, any k: WS_CF_COALESCING lowers
- * avg_trans_warp in g's transaction unit (gpuperf.transaction_bytes, as
+ * avg_trans_warp in g's transaction unit (ws_model_transaction_bytes, as
  * Transit reads it), WS_CF_OCCUPANCY sets
  * occupancy.active_blocks_per_sm from g's limits with p's block size,
  * capped by the blocks the grid gives each SM.  Returns 1 if p changed, 0
@@ -104,8 +104,10 @@ int ws_advise_cf_apply(ws_profile_fields *f, ws_cf_kind k);
 int ws_advise_cf_apply_launch(ws_profile *p, const ws_gpu *g, ws_cf_kind k, ws_diag *d);
 
 /* Run `model` on p and on p with k removed: *base_cycles and *cf_cycles
- * (NaN unless WS_OK); the saving is their difference.  WS_EMISSING when the
- * profile has none of k to remove or the model lacks inputs. */
+ * (NaN unless WS_OK); the saving is their difference.  base_cycles NULL:
+ * only the changed profile runs (the caller has p's prediction).
+ * WS_EMISSING when the profile has none of k to remove or the model lacks
+ * inputs. */
 int ws_advise_cf_saving(double *base_cycles, double *cf_cycles, const char *model, const ws_profile *p,
                  const ws_gpu *g, ws_cf_kind k, ws_diag *d);
 
@@ -123,7 +125,8 @@ typedef struct ws_cf_table {
   double base_lo, base_hi;    /* smallest and largest positive base prediction, ms */
 } ws_cf_table;
 
-/* Fill *out for results res[0..n) of profile p on g.  WS_OK, WS_EINVAL for
+/* Fill *out for results res[0..n) of profile p on g (their cycles are the
+ * bases: each model runs once more per counterfactual).  WS_OK, WS_EINVAL for
  * n = 0, WS_ENOMEM.  Free with ws_advise_cf_table_free (a zeroed table is fine). */
 int ws_advise_cf_table_compute(ws_cf_table *out, const ws_profile *p, const ws_gpu *g,
                         const ws_model_result *res, size_t n);

@@ -142,6 +142,13 @@ int ws_model_missing(ws_model_result *r, const char *path, ws_diag *d);
 /* Record that the GPU lacks models.<model>.<key> (the path says which GPU). */
 int ws_model_missing_gpu(ws_model_result *r, const ws_gpu *g, const char *model,
                          const char *key, ws_diag *d);
+/* The GPU's memory transaction in bytes, the unit of a profile's
+ * avg_trans_warp (docs/profile.md): gpuperf.transaction_bytes (derived per
+ * CC when the file does not give it), else the L2 sector, else 32. */
+double ws_model_transaction_bytes(const ws_gpu *g);
+/* Record that the GPU lacks parameter `id` (gpu_params.def's
+ * models.<model>.<key>). */
+int ws_model_missing_gp(ws_model_result *r, const ws_gpu *g, ws_gp_id id, ws_diag *d);
 /* The GPU parameter `id` (gpu_params.def), or NaN after recording
  * models.<model>.<key> missing and setting *missing. */
 double ws_model_gpu_param(ws_model_result *r, const ws_gpu *g, ws_gp_id id,

@@ -115,10 +115,7 @@ static int cf_occupancy(ws_profile *p, const ws_gpu *g, ws_diag *d) {
 
 int ws_advise_cf_apply_launch(ws_profile *p, const ws_gpu *g, ws_cf_kind k, ws_diag *d) {
   if (k == WS_CF_OCCUPANCY) return cf_occupancy(p, g, d);
-  if (k == WS_CF_COALESCING) { /* the unit Transit reads too (transit.c) */
-    double sector = g->cache.l2_sector_bytes > 0 ? g->cache.l2_sector_bytes : 32.0;
-    return cf_coalescing(&p->f, ws_gpu_param_or(g, "gpuperf", "transaction_bytes", sector));
-  }
+  if (k == WS_CF_COALESCING) return cf_coalescing(&p->f, ws_model_transaction_bytes(g));
   return ws_advise_cf_apply(&p->f, k);
 }
 
@@ -135,15 +132,19 @@ int ws_advise_cf_apply(ws_profile_fields *f, ws_cf_kind k) {
 
 int ws_advise_cf_saving(double *base_cycles, double *cf_cycles, const char *model, const ws_profile *p,
                  const ws_gpu *g, ws_cf_kind k, ws_diag *d) {
-  *base_cycles = *cf_cycles = NAN;
+  if (base_cycles) *base_cycles = NAN;
+  *cf_cycles = NAN;
   ws_profile cf = *p; /* shares p's owned pointers, read only; never freed */
   int ch = ws_advise_cf_apply_launch(&cf, g, k, d);
   if (ch < 0) return ch;
   if (!ch) return WS_EMISSING;
   ws_model_result a = WS_MODEL_RESULT_INIT, b = WS_MODEL_RESULT_INIT;
-  int st = ws_model_predict(&a, model, p, g, d);
+  int st = base_cycles ? ws_model_predict(&a, model, p, g, d) : WS_OK;
   if (st == WS_OK) st = ws_model_predict(&b, model, &cf, g, d);
-  if (st == WS_OK) *base_cycles = a.cycles, *cf_cycles = b.cycles;
+  if (st == WS_OK) {
+    if (base_cycles) *base_cycles = a.cycles;
+    *cf_cycles = b.cycles;
+  }
   ws_model_result_free(&a);
   ws_model_result_free(&b);
   return st;
@@ -151,14 +152,16 @@ int ws_advise_cf_saving(double *base_cycles, double *cf_cycles, const char *mode
 
 /* The table ------------------------------------------------------------- */
 
-/* One counterfactual's savings (ms) per result; NAN where it was not run. */
+/* One counterfactual's savings (ms) per result; NAN where it was not run.
+ * The base is the result itself (res are p's predictions on g), so each
+ * model runs once per counterfactual, on the changed profile only. */
 static void cf_savings(double *sv, const ws_profile *p, const ws_gpu *g, ws_cf_kind k,
                        const ws_model_result *res, size_t n) {
   for (size_t i = 0; i < n; i++) {
-    double base, cf;
+    double base = res[i].cycles, cf;
     ws_diag d = WS_DIAG_INIT;
     sv[i] = NAN;
-    if (ws_advise_cf_saving(&base, &cf, res[i].model, p, g, k, &d) == WS_OK && base > 0)
+    if (base > 0 && ws_advise_cf_saving(NULL, &cf, res[i].model, p, g, k, &d) == WS_OK)
       sv[i] = res[i].time_ms * (base - cf) / base;
     ws_diag_free(&d);
   }

@@ -51,7 +51,7 @@ static double gpu_need(ws_model_result *r, const ws_gpu *g, ws_gp_id id,
   double v = ws_gpu_p(g, id);
   if (isfinite(v)) return v;
   if (isfinite(fallback) && fallback > 0) return fallback;
-  ws_model_missing_gpu(r, g, ws_gpu_param_table[id].model, ws_gpu_param_table[id].key, d);
+  ws_model_missing_gp(r, g, id, d);
   (*miss)++;
   return NAN;
 }

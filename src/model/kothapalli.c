@@ -41,32 +41,40 @@ typedef struct kp_thread {
   double n_memory;    /* N_memory = n_global + n_shared */
 } kp_thread;
 
-/* models.kothapalli.KEY of the GPU (gpu_params.def), or recorded as
- * missing (a key the table does not declare is missing on every GPU). */
-static int gpu_need(double *out, ws_model_result *r, const ws_gpu *g,
-                    const char *key, ws_diag *d) {
-  int id = ws_gpu_param_find("kothapalli", key);
-  double v = id >= 0 ? ws_gpu_p(g, (ws_gp_id)id) : NAN;
+/* models.kothapalli.<key> of the GPU (gpu_params.def), or recorded as
+ * missing. */
+static int gpu_need(double *out, ws_model_result *r, const ws_gpu *g, ws_gp_id id, ws_diag *d) {
+  double v = ws_gpu_p(g, id);
   if (isfinite(v) && v >= 0) {
     *out = v;
     return WS_OK;
   }
+  ws_model_missing_gp(r, g, id, d);
+  return WS_EMISSING;
+}
+
+/* The same by key (a section's "op_cycles.<op>"): a key the table does not
+ * declare is missing on every GPU. */
+static int gpu_need_key(double *out, ws_model_result *r, const ws_gpu *g, const char *key,
+                        ws_diag *d) {
+  int id = ws_gpu_param_find("kothapalli", key);
+  if (id >= 0) return gpu_need(out, r, g, (ws_gp_id)id, d);
   ws_model_missing_gpu(r, g, "kothapalli", key, d);
   return WS_EMISSING;
 }
+
+/* Section 3.2.2's access costs, cycles per thread: a global access served
+ * k threads per transaction costs (G + k) / k (G when k = 1); a shared one
+ * under a k-way conflict S k (QRQW with a linear contention function). */
+static double global_cost(double k, double g) { return k == 1 ? g : (g + k) / k; }
+static double shared_cost(double k, double s) { return s * k; }
 
 /* Σ count × cost over one of the access groups; `global` selects the cost
  * rule. */
 static double sum_groups(const ws_pm_group *g, size_t n, int global, double unit) {
   double out = 0.0;
-  for (size_t i = 0; i < n; i++) {
-    double k = g[i].k, cost;
-    if (global) /* 3.2.2: a lone access costs G; k sharing one costs (G+k)/k each */
-      cost = k == 1 ? unit : (unit + k) / k;
-    else        /* QRQW with a linear contention function: S·k */
-      cost = unit * k;
-    out += g[i].count * cost;
-  }
+  for (size_t i = 0; i < n; i++)
+    out += g[i].count * (global ? global_cost(g[i].k, unit) : shared_cost(g[i].k, unit));
   return out;
 }
 
@@ -117,17 +125,18 @@ static void ko_of(ko_counts *c, const ws_warp_mix *w) {
   c->degree = w->shared_by_degree;
 }
 
-/* A thread's cycles from its counts: operations x op cycles, a global access
- * served k threads per transaction (G + k) / k (G when k = 1), a shared one
- * S x k. */
-static double ko_cost(const ko_counts *c, const double ops[KO_NKINDS], double gcyc, double scyc) {
-  double x = 0;
-  for (int k = 0; k < KO_NKINDS; k++) x += c->ops[k] * ops[k];
+/* The thread of a warp's counts: operations x op cycles, accesses at
+ * global_cost and shared_cost. */
+static void ko_thread(kp_thread *t, const ko_counts *c, const double ops[KO_NKINDS], double gcyc,
+                      double scyc) {
+  memset(t, 0, sizeof *t);
+  for (int k = 0; k < KO_NKINDS; k++)
+    if (c->ops[k] > 0) t->n_comp += c->ops[k] * ops[k];
   for (int k = 1; k <= 32; k++) {
-    x += c->tpt[k] * (k == 1 ? gcyc : (gcyc + k) / k);
-    x += c->degree[k] * scyc * k;
+    if (c->tpt[k] > 0) t->n_global += c->tpt[k] * global_cost(k, gcyc);
+    if (c->degree[k] > 0) t->n_shared += c->degree[k] * shared_cost(k, scyc);
   }
-  return x;
+  t->n_memory = t->n_global + t->n_shared;
 }
 
 /* Eq. (2) takes the costliest thread: of the profile's heaviest warps, the
@@ -146,8 +155,10 @@ static const ws_warp_mix *costliest(const ws_profile *p, const ws_gpu *g) {
   double bcost = -1;
   for (size_t i = 0; i < p->mix.nwarps; i++) { /* in (block, warp) order */
     ko_counts c;
+    kp_thread t;
     ko_of(&c, &p->mix.warps[i]);
-    double x = ko_cost(&c, ops, gcyc, scyc);
+    ko_thread(&t, &c, ops, gcyc, scyc);
+    double x = t.n_comp + t.n_memory;
     if (!best || x > bcost) best = &p->mix.warps[i], bcost = x;
   }
   return best;
@@ -156,26 +167,19 @@ static const ws_warp_mix *costliest(const ws_profile *p, const ws_gpu *g) {
 /* The thread from the profile's instruction mix (the profiler's profiles). */
 static int thread_from_mix(kp_thread *t, ws_model_result *r, const ws_profile *p,
                            const ws_gpu *g, ws_diag *d) {
-  memset(t, 0, sizeof *t);
   const ws_warp_mix *w = costliest(p, g);
   ko_counts c;
   ko_of(&c, w);
   int miss = 0;
   double cyc[KO_NKINDS] = {0};
   for (int k = 0; k < KO_NKINDS; k++)
-    if (c.ops[k] > 0 && gpu_need(&cyc[k], r, g, ws_gpu_param_table[ko_param[k]].key, d) != WS_OK) miss++;
+    if (c.ops[k] > 0 && gpu_need(&cyc[k], r, g, ko_param[k], d) != WS_OK) miss++;
   double gcyc = 0, scyc = 0, ng = 0, ns = 0;
   for (int k = 1; k <= 32; k++) ng += c.tpt[k], ns += c.degree[k];
-  if (ng > 0 && gpu_need(&gcyc, r, g, "global_cycles", d) != WS_OK) miss++;
-  if (ns > 0 && gpu_need(&scyc, r, g, "shared_cycles", d) != WS_OK) miss++;
+  if (ng > 0 && gpu_need(&gcyc, r, g, WS_GP_KOTHAPALLI_GLOBAL_CYCLES, d) != WS_OK) miss++;
+  if (ns > 0 && gpu_need(&scyc, r, g, WS_GP_KOTHAPALLI_SHARED_CYCLES, d) != WS_OK) miss++;
   if (miss) return WS_EMISSING;
-  for (int k = 0; k < KO_NKINDS; k++)
-    if (c.ops[k] > 0) t->n_comp += c.ops[k] * cyc[k];
-  for (int k = 1; k <= 32; k++) { /* 3.2.2, as sum_accesses */
-    if (c.tpt[k] > 0) t->n_global += c.tpt[k] * (k == 1 ? gcyc : (gcyc + k) / k);
-    if (c.degree[k] > 0) t->n_shared += c.degree[k] * (scyc * k);
-  }
-  t->n_memory = t->n_global + t->n_shared;
+  ko_thread(t, &c, cyc, gcyc, scyc);
   if (!(t->n_comp + t->n_memory > 0)) {
     char origin[160];
     profile_origin(origin, sizeof origin, p);
@@ -203,7 +207,7 @@ static int read_thread(kp_thread *t, ws_model_result *r, const ws_profile *p,
     char key[128];
     snprintf(key, sizeof key, "op_cycles.%s", k->ops[i].name);
     double cyc;
-    if (gpu_need(&cyc, r, g, key, d) != WS_OK) {
+    if (gpu_need_key(&cyc, r, g, key, d) != WS_OK) {
       miss++;
       continue;
     }
@@ -213,8 +217,8 @@ static int read_thread(kp_thread *t, ws_model_result *r, const ws_profile *p,
 
   /* N_memory: global and shared accesses. */
   double gcyc = 0, scyc = 0;
-  if (k->nglobal > 0 && gpu_need(&gcyc, r, g, "global_cycles", d) != WS_OK) miss++;
-  if (k->nshared > 0 && gpu_need(&scyc, r, g, "shared_cycles", d) != WS_OK) miss++;
+  if (k->nglobal > 0 && gpu_need(&gcyc, r, g, WS_GP_KOTHAPALLI_GLOBAL_CYCLES, d) != WS_OK) miss++;
+  if (k->nshared > 0 && gpu_need(&scyc, r, g, WS_GP_KOTHAPALLI_SHARED_CYCLES, d) != WS_OK) miss++;
   if (miss) return WS_EMISSING;
   t->n_global = sum_groups(k->global, k->nglobal, 1, gcyc);
   t->n_shared = sum_groups(k->shared, k->nshared, 0, scyc);
@@ -233,7 +237,7 @@ static int predict(ws_model_result *out, const ws_profile *p, const ws_gpu *g,
   kp_thread t;
   int rc = read_thread(&t, out, p, g, d);
   double depth = 0;
-  int rc2 = gpu_need(&depth, out, g, "pipeline_depth", d);
+  int rc2 = gpu_need(&depth, out, g, WS_GP_KOTHAPALLI_PIPELINE_DEPTH, d);
   if (rc != WS_OK) return rc;
   if (rc2 != WS_OK) return rc2;
   if (!(depth > 0) || g->cores_per_sm <= 0)

@@ -52,18 +52,28 @@ typedef struct ls_sums {
   double wait;      /* cycles of memory waiting, T_p + T_c */
 } ls_sums;
 
-/* The GPU's models.luo-suda.inst_costs entry for `key` ("add.int_reg",
- * "ld_st"; gpu_params.def declares Table 1's cells). */
-static int inst_cost(double *out, const ws_gpu *g, const char *key) {
-  char full[160];
-  snprintf(full, sizeof full, "inst_costs.%s", key);
-  int id = ws_gpu_param_find(GPU_MODEL, full);
-  double v = id >= 0 ? ws_gpu_p(g, (ws_gp_id)id) : NAN;
-  if (isfinite(v) && v >= 0) {
-    *out = v;
-    return WS_OK;
-  }
-  return WS_EMISSING;
+/* The GPU's models.luo-suda parameter `id` (Table 1's cells), or NaN after
+ * recording it missing and counting it in *miss. */
+static double gp_cost(ws_model_result *r, const ws_gpu *g, ws_gp_id id, ws_diag *d, int *miss) {
+  double v = ws_gpu_p(g, id);
+  if (isfinite(v) && v >= 0) return v;
+  ws_model_missing_gp(r, g, id, d);
+  (*miss)++;
+  return NAN;
+}
+
+/* The GPU's models.luo-suda.inst_costs entry for `name` ("add.int_reg",
+ * "ld_st"; gpu_params.def declares Table 1's cells), or NaN after recording
+ * it missing (a name the table does not declare is missing on every GPU). */
+static double inst_cost(ws_model_result *r, const ws_gpu *g, const char *name, ws_diag *d,
+                        int *miss) {
+  char key[160];
+  snprintf(key, sizeof key, "inst_costs.%s", name);
+  int id = ws_gpu_param_find(GPU_MODEL, key);
+  if (id >= 0) return gp_cost(r, g, (ws_gp_id)id, d, miss);
+  ws_model_missing_gpu(r, g, GPU_MODEL, key, d);
+  (*miss)++;
+  return NAN;
 }
 
 /* Cycles of a task given as operation counts: Σ count × inst_costs[op]. */
@@ -71,15 +81,8 @@ static double ops_cycles(const ws_pm_count *ops, size_t n, ws_model_result *r, c
                          ws_diag *d, int *miss) {
   double out = 0.0;
   for (size_t i = 0; i < n; i++) {
-    double cost;
-    if (inst_cost(&cost, g, ops[i].name) != WS_OK) {
-      char key[160];
-      snprintf(key, sizeof key, "inst_costs.%s", ops[i].name);
-      ws_model_missing_gpu(r, g, GPU_MODEL, key, d);
-      (*miss)++;
-      continue;
-    }
-    out += ops[i].count * cost;
+    double cost = inst_cost(r, g, ops[i].name, d, miss);
+    if (!isnan(cost)) out += ops[i].count * cost;
   }
   return out;
 }
@@ -90,13 +93,8 @@ static void task_from_section(ls_task *t, const ws_pl_task *in, ws_model_result 
   t->c = in->has_ops ? ops_cycles(in->ops, in->nops, r, g, d, miss) : in->comp_cycles;
   t->m = in->mem_cycles;
   if (!isnan(in->mem_insts)) {
-    double ld_st;
-    if (inst_cost(&ld_st, g, "ld_st") != WS_OK) {
-      ws_model_missing_gpu(r, g, GPU_MODEL, "inst_costs.ld_st", d);
-      (*miss)++;
-    } else {
-      t->m = in->mem_insts * ld_st;
-    }
+    double ld_st = gp_cost(r, g, WS_GP_LUO_SUDA_LD_ST, d, miss);
+    if (!isnan(ld_st)) t->m = in->mem_insts * ld_st;
   }
   t->repeat = in->repeat;
 }
@@ -172,24 +170,13 @@ static void task_from_period(ls_task *t, const ws_mix_period *pe, ws_model_resul
   t->c = 0.0;
   for (int k = 0; k < LS_KEYS; k++) {
     if (!(n[k] > 0)) continue;
-    ws_gp_id id = (ws_gp_id)(WS_GP_LUO_SUDA_ADD_INT_CONST + k);
-    double cost = ws_gpu_p(g, id);
-    if (!(isfinite(cost) && cost >= 0)) {
-      ws_model_missing_gpu(r, g, GPU_MODEL, ws_gpu_param_table[id].key, d);
-      (*miss)++;
-      continue;
-    }
-    t->c += n[k] * cost;
+    double cost = gp_cost(r, g, (ws_gp_id)(WS_GP_LUO_SUDA_ADD_INT_CONST + k), d, miss);
+    if (!isnan(cost)) t->c += n[k] * cost;
   }
   t->m = 0.0;
   if (pe->mem_insts > 0) {
-    double ld_st = ws_gpu_p(g, WS_GP_LUO_SUDA_LD_ST);
-    if (!(isfinite(ld_st) && ld_st >= 0)) {
-      ws_model_missing_gpu(r, g, GPU_MODEL, "inst_costs.ld_st", d);
-      (*miss)++;
-    } else {
-      t->m = pe->mem_insts * ld_st;
-    }
+    double ld_st = gp_cost(r, g, WS_GP_LUO_SUDA_LD_ST, d, miss);
+    if (!isnan(ld_st)) t->m = pe->mem_insts * ld_st;
   }
   t->repeat = pe->repeat;
 }
@@ -224,7 +211,7 @@ int ws_model_luo_suda(ws_model_result *out, const ws_profile *p,
                                     WS_GP_LUO_SUDA_D, WS_GP_LUO_SUDA_T_MEM};
     for (size_t j = 0; j < sizeof keys / sizeof keys[0]; j++)
       if (!isfinite(ws_gpu_p(g, keys[j])))
-        ws_model_missing_gpu(out, g, GPU_MODEL, ws_gpu_param_table[keys[j]].key, d);
+        ws_model_missing_gp(out, g, keys[j], d);
     return WS_EMISSING;
   }
 
@@ -234,22 +221,15 @@ int ws_model_luo_suda(ws_model_result *out, const ws_profile *p,
   if (rc != WS_OK) goto done;
 
   /* GPU parameters (a, b, c from (3); d from (5); m from (4); t_mem from (1)). */
-  double pa = 0, pb = 0, pcc = 0, pd = 0, pm = 0, t_mem = 0;
-  struct { ws_gp_id id; double *v; } gp[] = {
-    {WS_GP_LUO_SUDA_A, &pa}, {WS_GP_LUO_SUDA_B, &pb}, {WS_GP_LUO_SUDA_C, &pcc},
-    {WS_GP_LUO_SUDA_D, &pd}, {WS_GP_LUO_SUDA_M, &pm},
-  };
-  for (size_t j = 0; j < sizeof gp / sizeof gp[0]; j++) {
-    *gp[j].v = ws_gpu_p(g, gp[j].id);
-    if (!isfinite(*gp[j].v)) {
-      if (gp[j].v == &pm && g->limits.max_warps_per_sm > 0) {
-        pm = g->limits.max_warps_per_sm; /* "the maximum warp number" */
-        continue;
-      }
-      ws_model_missing_gpu(out, g, GPU_MODEL, ws_gpu_param_table[gp[j].id].key, d);
-      miss++;
-    }
-  }
+  double pa = ws_model_gpu_param(out, g, WS_GP_LUO_SUDA_A, &miss, d);
+  double pb = ws_model_gpu_param(out, g, WS_GP_LUO_SUDA_B, &miss, d);
+  double pcc = ws_model_gpu_param(out, g, WS_GP_LUO_SUDA_C, &miss, d);
+  double pd = ws_model_gpu_param(out, g, WS_GP_LUO_SUDA_D, &miss, d);
+  double pm = ws_gpu_p(g, WS_GP_LUO_SUDA_M), t_mem = 0;
+  if (!isfinite(pm) && g->limits.max_warps_per_sm > 0)
+    pm = g->limits.max_warps_per_sm; /* "the maximum warp number" */
+  else if (!isfinite(pm))
+    ws_model_gpu_param(out, g, WS_GP_LUO_SUDA_M, &miss, d);
 
   /* Memory-access inputs of (1): needed only when some task touches memory. */
   double any_mem = 0, sum_c = 0, sum_all = 0;
@@ -260,11 +240,7 @@ int ws_model_luo_suda(ws_model_result *out, const ws_profile *p,
   }
   double d_mem = NAN, n_trans = NAN;
   if (any_mem > 0) {
-    t_mem = ws_gpu_p(g, WS_GP_LUO_SUDA_T_MEM);
-    if (!isfinite(t_mem)) {
-      ws_model_missing_gpu(out, g, GPU_MODEL, "t_mem", d);
-      miss++;
-    }
+    t_mem = ws_model_gpu_param(out, g, WS_GP_LUO_SUDA_T_MEM, &miss, d);
     if (sec) d_mem = sec->bytes_per_thread, n_trans = sec->transactions;
     if (isnan(d_mem) && ws_pf_has(p->f.load_bytes_per_warp))
       d_mem = p->f.load_bytes_per_warp / g->warp_size;

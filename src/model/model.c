@@ -151,11 +151,21 @@ int ws_model_missing_gpu(ws_model_result *r, const ws_gpu *g, const char *model,
   return ws_model_missing(r, path, d);
 }
 
+double ws_model_transaction_bytes(const ws_gpu *g) {
+  double tb = ws_gpu_p(g, WS_GP_GPUPERF_TRANSACTION_BYTES);
+  if (isfinite(tb)) return tb;
+  return g->cache.l2_sector_bytes > 0 ? g->cache.l2_sector_bytes : 32.0;
+}
+
+int ws_model_missing_gp(ws_model_result *r, const ws_gpu *g, ws_gp_id id, ws_diag *d) {
+  return ws_model_missing_gpu(r, g, ws_gpu_param_table[id].model, ws_gpu_param_table[id].key, d);
+}
+
 double ws_model_gpu_param(ws_model_result *r, const ws_gpu *g, ws_gp_id id,
                           int *missing, ws_diag *d) {
   double v = ws_gpu_p(g, id);
   if (isfinite(v)) return v;
-  ws_model_missing_gpu(r, g, ws_gpu_param_table[id].model, ws_gpu_param_table[id].key, d);
+  ws_model_missing_gp(r, g, id, d);
   *missing = 1;
   return NAN;
 }

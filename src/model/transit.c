@@ -28,7 +28,6 @@
 int ws_model_transit(ws_model_result *out, const ws_profile *p,
                      const ws_gpu *g, ws_diag *d);
 
-
 int ws_model_transit(ws_model_result *out, const ws_profile *p,
                      const ws_gpu *g, ws_diag *d) {
   ws_model_launch_ctx ctx;
@@ -38,29 +37,20 @@ int ws_model_transit(ws_model_result *out, const ws_profile *p,
   int missing = 0;
 
   /* Work: thread instructions of the whole launch. */
-  static const struct { const char *path; size_t off; } insts[] = {
-      {"per_warp.comp_insts", offsetof(ws_profile_fields, comp_insts)},
-      {"per_warp.coal_mem_insts", offsetof(ws_profile_fields, coal_mem_insts)},
-      {"per_warp.uncoal_mem_insts",
-       offsetof(ws_profile_fields, uncoal_mem_insts)}};
-  for (size_t i = 0; i < sizeof insts / sizeof insts[0]; i++) {
-    const double *v = (const double *)((const char *)f + insts[i].off);
-    if (!ws_pf_has(*v)) {
-      ws_model_missing(out, insts[i].path, d);
-      missing = 1;
-    }
-  }
+  ws_model_need(out, f->comp_insts, "per_warp.comp_insts", &missing, d);
+  ws_model_need(out, f->coal_mem_insts, "per_warp.coal_mem_insts", &missing, d);
+  ws_model_need(out, f->uncoal_mem_insts, "per_warp.uncoal_mem_insts", &missing, d);
 
   /* DRAM traffic: measured bytes if the profile has them, else Sim et al.'s
    * transactions (mem insts x avg_trans_warp x miss_ratio) x the size of
    * one of those transactions.  avg_trans_warp counts transactions in the
    * GPU's own unit (docs/profile.md): 128-B lines on Fermi, 32-B sectors
    * from CC 3.0, the GPU's gpuperf.transaction_bytes (derived per CC when
-   * the file does not give it); the L2 sector only when that is absent. */
+   * the file does not give it); the L2 sector only when that is absent
+   * (ws_model_transaction_bytes). */
   const double sector = g->cache.l2_sector_bytes > 0 ? g->cache.l2_sector_bytes
                                                      : 32.0;
-  const double tb = ws_gpu_p(g, WS_GP_GPUPERF_TRANSACTION_BYTES);
-  const double trans_bytes = isfinite(tb) ? tb : sector;
+  const double trans_bytes = ws_model_transaction_bytes(g);
   double dram_bytes = ws_profile_dram_bytes(p);
   int measured = ws_pf_has(dram_bytes);
   if (!measured) {
