@@ -20,6 +20,7 @@
 #include "cli/cli.h"
 #include "cli/model_print.h"
 #include "cli/prof_run.h"
+#include "report/report_json.h"
 #include "warpsight/emu.h"
 #include "warpsight/model.h"
 #include "warpsight/report.h"
@@ -162,47 +163,6 @@ static int sweep_cell(sweep_run *s, prof_request rq, size_t r, size_t k) {
   return EXIT_OK;
 }
 
-static cJSON *dim3_json(const uint32_t v[3]) {
-  cJSON *a = cJSON_CreateArray();
-  for (int j = 0; j < 3; j++) cJSON_AddItemToArray(a, cJSON_CreateNumber(v[j]));
-  return a;
-}
-
-static void num_or_null(cJSON *o, const char *key, double v) {
-  if (isfinite(v)) cJSON_AddNumberToObject(o, key, v);
-  else cJSON_AddNullToObject(o, key);
-}
-
-static cJSON *sweep_json(const sweep_run *s, uint64_t total, const char *rule) {
-  const ws_sweep_table *t = &s->t;
-  cJSON *root = cJSON_CreateObject(), *rows;
-  cJSON_AddStringToObject(root, "schema", "warpsight-sweep/1");
-  cJSON_AddStringToObject(root, "kernel", t->kernel);
-  cJSON_AddNumberToObject(root, "total_threads", (double)total);
-  cJSON_AddStringToObject(root, "rule", rule);
-  cJSON_AddItemToObject(root, "gpus", cJSON_CreateStringArray(t->gpus, (int)t->ngpus));
-  cJSON_AddItemToObject(root, "models", cJSON_CreateStringArray(t->models, (int)t->nmodels));
-  rows = cJSON_AddArrayToObject(root, "rows");
-  for (size_t r = 0; r < t->nrows; r++)
-    for (size_t k = 0; k < t->ngpus; k++) {
-      size_t i = r * t->ngpus + k;
-      cJSON *o = cJSON_CreateObject(), *ms;
-      cJSON_AddNumberToObject(o, "threads_per_block", (double)t->threads[r]);
-      cJSON_AddItemToObject(o, "block", dim3_json(s->block[r]));
-      cJSON_AddItemToObject(o, "grid", dim3_json(s->grid[r]));
-      cJSON_AddStringToObject(o, "gpu", t->gpus[k]);
-      num_or_null(o, "active_blocks_per_sm", t->blocks_per_sm[i]);
-      num_or_null(o, "active_warps_per_sm", t->warps_per_sm[i]);
-      num_or_null(o, "occupancy", t->occupancy[i]);
-      if (t->limiter[i]) cJSON_AddStringToObject(o, "limited_by", t->limiter[i]);
-      else cJSON_AddNullToObject(o, "limited_by");
-      ms = cJSON_AddObjectToObject(o, "time_ms");
-      for (size_t m = 0; m < t->nmodels; m++) num_or_null(ms, t->models[m], t->time_ms[i * t->nmodels + m]);
-      cJSON_AddItemToArray(rows, o);
-    }
-  return root;
-}
-
 /* Allocate the table's arrays for nrows x ngpus; NaN-filled. */
 static int sweep_alloc(sweep_run *s) {
   size_t cells = s->t.nrows * s->t.ngpus;
@@ -218,7 +178,7 @@ static int sweep_alloc(sweep_run *s) {
   for (size_t i = 0; i < cells * s->t.nmodels; i++) s->ms[i] = NAN;
   s->t.threads = s->threads, s->t.blocks = s->blocks, s->t.blocks_per_sm = s->bps;
   s->t.warps_per_sm = s->wps, s->t.occupancy = s->occ, s->t.time_ms = s->ms;
-  s->t.limiter = s->limiter;
+  s->t.limiter = s->limiter, s->t.block = s->block, s->t.grid = s->grid;
   return 0;
 }
 
@@ -289,7 +249,7 @@ static int sweep_go(sweep_run *s, const prof_request *rq, uint64_t total, const 
   for (size_t r = 0; r < s->t.nrows && !rc; r++)
     for (size_t k = 0; k < s->t.ngpus && !rc; k++) rc = sweep_cell(s, *rq, r, k);
   if (rc) return rc;
-  cJSON *root = json ? sweep_json(s, total, rule) : NULL;
+  cJSON *root = json ? ws_report_sweep_json(&s->t, total, rule) : NULL;
   if (!json) {
     char *text = ws_report_sweep_text(&s->t);
     printf("sweep of %s: %s\n\n%s", s->t.kernel, rule, text ? text : "");
