@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/model_print.h"
@@ -221,13 +220,12 @@ static void print_help(void) {
 static int sweep_chart(const ws_sweep_table *t, const char *dir, cJSON *charts) {
   if (!ws_report_chart_available())
     return cli_usage_error("sweep", "--out needs cairo: this warpsight was built without it");
-  if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-    return cli_usage_error("sweep", "%s: cannot create: %s", dir, strerror(errno));
+  if (cli_make_dir("sweep", dir)) return EXIT_USAGE;
   char base[4096];
-  int k = snprintf(base, sizeof base, "%s/", dir);
-  for (const char *c = t->kernel; *c && k + 16 < (int)sizeof base; c++)
-    base[k++] = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-", *c) ? *c : '_';
-  snprintf(base + k, sizeof base - (size_t)k, "-sweep");
+  size_t k = (size_t)snprintf(base, sizeof base, "%s/", dir);
+  if (k + 16 >= sizeof base) return cli_usage_error("sweep", "--out %s: the path is too long", dir);
+  k += cli_file_safe(base + k, sizeof base - k - 15, t->kernel);
+  snprintf(base + k, sizeof base - k, "-sweep");
   ws_diag d = WS_DIAG_INIT;
   int st = ws_report_chart_sweep(base, t, &d);
   cli_print_diag(&d);

@@ -122,13 +122,7 @@ int cli_finish_charts(const char *cmd, const char *dir, const char *kernel,
   }
   if (cli_make_dir(cmd, dir)) return EXIT_USAGE;
   char safe[128];
-  size_t k = 0;
-  for (const char *c = kernel ? kernel : "kernel"; *c && k + 1 < sizeof safe; c++)
-    safe[k++] = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-                        (*c >= '0' && *c <= '9') || *c == '_' || *c == '-'
-                    ? *c
-                    : '_';
-  safe[k] = '\0';
+  cli_file_safe(safe, sizeof safe, kernel ? kernel : "kernel");
   cJSON *list = extra ? cJSON_AddArrayToObject(extra, "charts") : NULL;
   int rc = EXIT_OK, wrote = 0;
   for (size_t i = 0; i < n; i++) {
