@@ -120,6 +120,7 @@ typedef struct sweep_run {
   const char **limiter;
   uint32_t grid[SWEEP_MAX_ROWS][3];  /* each row's grid */
   uint32_t block[SWEEP_MAX_ROWS][3]; /* each row's block */
+  int max_threads[SWEEP_MAX_GPUS];    /* each GPU's limit per block */
 } sweep_run;
 
 /* Profile row r on GPU k and run the models; fills the table's cells. */
@@ -130,16 +131,11 @@ static int sweep_cell(sweep_run *s, prof_request rq, size_t r, size_t k) {
   rq.gpu = s->t.gpus[k];
   rq.grid = s->grid[r];
   rq.block = s->block[r];
-  ws_diag d = WS_DIAG_INIT;
-  int st = ws_gpu_load(&g, rq.gpu, &d);
-  ws_diag_free(&d);
-  if (st == WS_OK && s->t.threads[r] > (uint64_t)g->limits.max_threads_per_block) {
+  if (s->t.threads[r] > (uint64_t)s->max_threads[k]) {
     s->limiter[i] = "the block is larger than the GPU allows";
-    ws_gpu_free(g);
     return EXIT_OK;
   }
-  ws_gpu_free(g);
-  g = NULL;
+  ws_diag d = WS_DIAG_INIT;
   int rc = cli_profile_run(&rq, &p, &g, NULL);
   if (rc) return rc;
   ws_model_launch_ctx lc;
@@ -285,10 +281,12 @@ int cmd_sweep(int argc, char **argv) {
   if (!(ngpu = cli_split_gpus("sweep", rq.gpu, gbuf, sizeof gbuf, gpus, SWEEP_MAX_GPUS))) return EXIT_USAGE;
   ws_diag d = WS_DIAG_INIT;
   ws_launch_spec *spec = NULL;
+  int max_threads[SWEEP_MAX_GPUS];
   int st = ws_emu_launch_spec_load(&spec, rq.launch, &d);
   for (size_t k = 0; k < ngpu && !st; k++) { /* every GPU loads before profiling */
     ws_gpu *g = NULL;
     st = ws_gpu_load(&g, gpus[k], &d);
+    if (!st) max_threads[k] = g->limits.max_threads_per_block;
     ws_gpu_free(g);
   }
   cli_print_diag(&d);
@@ -304,6 +302,7 @@ int cmd_sweep(int argc, char **argv) {
   if (s) {
     s->t = (ws_sweep_table){.kernel = a.kernel ? a.kernel : spec->kernel, .nrows = nsizes, .ngpus = ngpu,
                             .gpus = gpus, .nmodels = nmodel, .models = models};
+    memcpy(s->max_threads, max_threads, ngpu * sizeof *max_threads);
     rc = sweep_alloc(s) ? cli_usage_error("sweep", "out of memory") : sweep_rows(s, spec, sizes, total);
   }
   if (!rc) rc = sweep_go(s, &rq, total, rule, out, json != NULL);
