@@ -99,18 +99,13 @@ static int model_list(const char *arg, char *buf, size_t size, const char **name
       names[(*n)++] = ws_model_at(m)->name;
     return 0;
   }
-  if (strlen(arg) >= size) return cli_usage_error("sweep", "--model: the list is too long");
-  strcpy(buf, arg);
-  for (char *s = buf, *comma;; s = comma + 1) {
-    comma = strchr(s, ',');
-    if (comma) *comma = '\0';
-    if (!*s) return cli_usage_error("sweep", "--model %s: an empty model name in the list", arg);
-    if (!strcmp(s, "all")) return cli_usage_error("sweep", "--model: 'all' cannot be in a list");
-    if (!cli_model_valid(s)) return EXIT_USAGE;
-    if (*n == SWEEP_MAX_MODELS) return cli_usage_error("sweep", "--model: too many models");
-    names[(*n)++] = s;
-    if (!comma) return 0;
+  if (!(*n = cli_split_list("sweep", "--model", "model", arg, buf, size, names, SWEEP_MAX_MODELS)))
+    return EXIT_USAGE;
+  for (size_t m = 0; m < *n; m++) {
+    if (!strcmp(names[m], "all")) return cli_usage_error("sweep", "--model: 'all' cannot be in a list");
+    if (!cli_model_valid(names[m])) return EXIT_USAGE;
   }
+  return 0;
 }
 
 typedef struct sweep_run {

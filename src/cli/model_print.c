@@ -166,10 +166,10 @@ int cli_finish_sections(const char *cmd, int advise, const char *charts_dir,
   return rc;
 }
 
-size_t cli_split_gpus(const char *cmd, const char *arg, char *buf, size_t bufsize,
-                      const char **names, size_t max) {
+size_t cli_split_list(const char *cmd, const char *opt, const char *noun, const char *arg,
+                      char *buf, size_t bufsize, const char **names, size_t max) {
   if (strlen(arg) >= bufsize) {
-    cli_usage_error(cmd, "--gpu: the list is too long");
+    cli_usage_error(cmd, "%s: the list is too long", opt);
     return 0;
   }
   strcpy(buf, arg);
@@ -178,11 +178,11 @@ size_t cli_split_gpus(const char *cmd, const char *arg, char *buf, size_t bufsiz
     char *comma = strchr(s, ',');
     if (comma) *comma = '\0';
     if (!*s) {
-      cli_usage_error(cmd, "--gpu %s: an empty GPU name in the list", arg);
+      cli_usage_error(cmd, "%s %s: an empty %s name in the list", opt, arg, noun);
       return 0;
     }
     if (n == max) {
-      cli_usage_error(cmd, "--gpu: more than %zu GPUs in the list", max);
+      cli_usage_error(cmd, "%s: more than %zu %ss in the list", opt, max, noun);
       return 0;
     }
     names[n++] = s;
@@ -190,6 +190,11 @@ size_t cli_split_gpus(const char *cmd, const char *arg, char *buf, size_t bufsiz
     s = comma + 1;
   }
   return n;
+}
+
+size_t cli_split_gpus(const char *cmd, const char *arg, char *buf, size_t bufsize,
+                      const char **names, size_t max) {
+  return cli_split_list(cmd, "--gpu", "GPU", arg, buf, bufsize, names, max);
 }
 
 void cli_gpu_times(double *times, const ws_model_result *res, size_t n) {

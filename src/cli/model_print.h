@@ -51,6 +51,11 @@ int cli_finish_sections(const char *cmd, int advise, const char *charts_dir,
                         const char *kernel, const ws_model_result *res, size_t n,
                         struct cJSON *root);
 
+/* An option's comma-separated list ("a,b,c") of `noun`s: fills names[]
+ * (pointers into buf, a copy of `arg`) and returns how many, or 0 after
+ * printing the error (an empty item, more than `max`, longer than buf). */
+size_t cli_split_list(const char *cmd, const char *opt, const char *noun, const char *arg,
+                      char *buf, size_t bufsize, const char **names, size_t max);
 /* A --gpu value: one GPU or a comma-separated list ("a100,h100-sxm,t4").
  * Fills names[] (pointers into buf, a copy of `arg`) and returns how many,
  * or 0 after printing the error (an empty item, more than `max`). */
