@@ -207,6 +207,8 @@ typedef struct ws_sweep_table {
   size_t nrows;                  /* block sizes */
   const uint64_t *threads;       /* threads per block of each row */
   const uint64_t *blocks;        /* blocks in the grid of each row */
+  const uint32_t (*block)[3];    /* each row's block (x, y, z), or NULL */
+  const uint32_t (*grid)[3];     /* each row's grid (x, y, z), or NULL */
   size_t ngpus;                  /* GPUs */
   const char *const *gpus;       /* their names */
   size_t nmodels;                /* models */

@@ -99,6 +99,17 @@ int cli_make_dir(const char *cmd, const char *dir) {
   return EXIT_USAGE;
 }
 
+size_t cli_file_safe(char *buf, size_t size, const char *name) {
+  size_t k = 0;
+  for (const char *c = name; *c && k + 1 < size; c++)
+    buf[k++] = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+                       *c == '_' || *c == '-'
+                   ? *c
+                   : '_';
+  if (size) buf[k] = '\0';
+  return k;
+}
+
 int cli_usage_error(const char *cmd, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

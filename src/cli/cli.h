@@ -30,6 +30,10 @@ int cli_exit_code(int status);
  * is a folder): 0, or EXIT_USAGE after printing "DIR: cannot create: why"
  * once (not once per file that would have gone into it). */
 int cli_make_dir(const char *cmd, const char *dir);
+/* name for a file name: letters, digits, '_' and '-' kept, every other
+ * byte '_', into buf (size bytes, NUL-terminated, cut to fit).  Returns the
+ * length written. */
+size_t cli_file_safe(char *buf, size_t size, const char *name);
 /* Print "warpsight CMD: error: ..." to stderr and return EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -130,14 +130,8 @@ int cmd_analyze(int argc, char **argv) {
       status = cli_exit_for(r);
       break;
     }
-    ws_report_ptxas fig, *pi = NULL;
-    if (have_ptxas)
-      for (size_t k = 0; k < pl.n; k++)
-        if (strcmp(pl.v[k].name, f->name) == 0) {
-          fig = (ws_report_ptxas){pl.v[k].regs, pl.v[k].smem, pl.v[k].stack, pl.v[k].spill_st,
-                                  pl.v[k].spill_ld};
-          pi = &fig;
-        }
+    const ptxas_info *pk = have_ptxas ? cli_ptxas_find(&pl, f->name) : NULL;
+    const ws_report_ptxas *pi = pk ? &pk->fig : NULL;
     if (json) cJSON_AddItemToArray(arr, ws_report_analyze_kernel_json(m, f, c, pi));
     else {
       printf("\n");

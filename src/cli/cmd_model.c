@@ -176,7 +176,7 @@ int cmd_model(int argc, char **argv) {
     int r = model_one(p, gpus[k], model, set, advise != NULL, cdir, times + k * ws_model_count());
     if (r != EXIT_OK) rc = r;
   }
-  if (times && !root && ngpu > 1) cli_print_gpu_table(gpus, ngpu, times);
+  if (times && !root && ngpu > 1) ws_report_gpu_table(stdout, gpus, ngpu, times);
   if (root) {
     cli_print_json(root);
     cJSON_Delete(root);

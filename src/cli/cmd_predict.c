@@ -79,15 +79,11 @@ static int predict_one(const prof_request *rq, const char *model, int json, int 
   size_t nres = 0;
   rc = cli_run_models(p, g, model, root, &res, &nres);
 
-  /* The bottleneck, from the advisor over the models that ran. */
+  /* The advisor over the models that ran: the bottleneck, and --advise's list. */
   ws_advice adv = WS_ADVICE_INIT;
   ws_diag d = WS_DIAG_INIT;
-  const ws_model_result **rp = calloc(nres ? nres : 1, sizeof *rp);
-  for (size_t i = 0; rp && i < nres; i++) rp[i] = &res[i];
-  char *bottleneck = NULL;
-  if (rp && nres && ws_advise(&adv, rp, nres, &d) == WS_OK && adv.bottleneck) {
-    bottleneck = adv.bottleneck;
-  }
+  int ast = cli_advise(&adv, res, nres, &d);
+  const char *bottleneck = ast == WS_OK ? adv.bottleneck : NULL;
   if (json) {
     if (bottleneck) cJSON_AddStringToObject(root, "bottleneck", bottleneck);
     else cJSON_AddNullToObject(root, "bottleneck");
@@ -95,7 +91,8 @@ static int predict_one(const prof_request *rq, const char *model, int json, int 
     ws_report_predict_bottleneck(stdout, bottleneck, res, nres);
   }
   if (times) cli_gpu_times(times, res, nres);
-  if (cli_finish_sections("predict", advise, charts, p->kernel, res, nres, root) != EXIT_OK)
+  if (advise && cli_print_advice(ast, &adv, &d, root) != EXIT_OK) rc = EXIT_USAGE;
+  if (cli_finish_sections("predict", 0, charts, p->kernel, res, nres, root) != EXIT_OK)
     rc = EXIT_USAGE;
   if (advise) cli_counterfactuals(p, g, res, nres, root);
   if (out_doc) { /* one of a --gpu list's result sets: the caller prints it */
@@ -106,7 +103,6 @@ static int predict_one(const prof_request *rq, const char *model, int json, int 
   }
   ws_advise_free(&adv);
   ws_diag_free(&d);
-  free(rp);
   for (size_t i = 0; i < nres; i++) ws_model_result_free(&res[i]);
   free(res);
   ws_profile_free(p);
@@ -177,7 +173,7 @@ int cmd_predict(int argc, char **argv) {
     cli_print_json(list);
     cJSON_Delete(list);
   } else if (!json && ngpu > 1) {
-    cli_print_gpu_table(gpus, ngpu, times);
+    ws_report_gpu_table(stdout, gpus, ngpu, times);
   }
   free(times);
   return rc;

@@ -15,11 +15,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/model_print.h"
 #include "cli/prof_run.h"
+#include "report/report_json.h"
 #include "warpsight/emu.h"
 #include "warpsight/model.h"
 #include "warpsight/report.h"
@@ -99,18 +99,13 @@ static int model_list(const char *arg, char *buf, size_t size, const char **name
       names[(*n)++] = ws_model_at(m)->name;
     return 0;
   }
-  if (strlen(arg) >= size) return cli_usage_error("sweep", "--model: the list is too long");
-  strcpy(buf, arg);
-  for (char *s = buf, *comma;; s = comma + 1) {
-    comma = strchr(s, ',');
-    if (comma) *comma = '\0';
-    if (!*s) return cli_usage_error("sweep", "--model %s: an empty model name in the list", arg);
-    if (!strcmp(s, "all")) return cli_usage_error("sweep", "--model: 'all' cannot be in a list");
-    if (!cli_model_valid(s)) return EXIT_USAGE;
-    if (*n == SWEEP_MAX_MODELS) return cli_usage_error("sweep", "--model: too many models");
-    names[(*n)++] = s;
-    if (!comma) return 0;
+  if (!(*n = cli_split_list("sweep", "--model", "model", arg, buf, size, names, SWEEP_MAX_MODELS)))
+    return EXIT_USAGE;
+  for (size_t m = 0; m < *n; m++) {
+    if (!strcmp(names[m], "all")) return cli_usage_error("sweep", "--model: 'all' cannot be in a list");
+    if (!cli_model_valid(names[m])) return EXIT_USAGE;
   }
+  return 0;
 }
 
 typedef struct sweep_run {
@@ -120,6 +115,7 @@ typedef struct sweep_run {
   const char **limiter;
   uint32_t grid[SWEEP_MAX_ROWS][3];  /* each row's grid */
   uint32_t block[SWEEP_MAX_ROWS][3]; /* each row's block */
+  int max_threads[SWEEP_MAX_GPUS];    /* each GPU's limit per block */
 } sweep_run;
 
 /* Profile row r on GPU k and run the models; fills the table's cells. */
@@ -130,16 +126,11 @@ static int sweep_cell(sweep_run *s, prof_request rq, size_t r, size_t k) {
   rq.gpu = s->t.gpus[k];
   rq.grid = s->grid[r];
   rq.block = s->block[r];
-  ws_diag d = WS_DIAG_INIT;
-  int st = ws_gpu_load(&g, rq.gpu, &d);
-  ws_diag_free(&d);
-  if (st == WS_OK && s->t.threads[r] > (uint64_t)g->limits.max_threads_per_block) {
+  if (s->t.threads[r] > (uint64_t)s->max_threads[k]) {
     s->limiter[i] = "the block is larger than the GPU allows";
-    ws_gpu_free(g);
     return EXIT_OK;
   }
-  ws_gpu_free(g);
-  g = NULL;
+  ws_diag d = WS_DIAG_INIT;
   int rc = cli_profile_run(&rq, &p, &g, NULL);
   if (rc) return rc;
   ws_model_launch_ctx lc;
@@ -162,47 +153,6 @@ static int sweep_cell(sweep_run *s, prof_request rq, size_t r, size_t k) {
   return EXIT_OK;
 }
 
-static cJSON *dim3_json(const uint32_t v[3]) {
-  cJSON *a = cJSON_CreateArray();
-  for (int j = 0; j < 3; j++) cJSON_AddItemToArray(a, cJSON_CreateNumber(v[j]));
-  return a;
-}
-
-static void num_or_null(cJSON *o, const char *key, double v) {
-  if (isfinite(v)) cJSON_AddNumberToObject(o, key, v);
-  else cJSON_AddNullToObject(o, key);
-}
-
-static cJSON *sweep_json(const sweep_run *s, uint64_t total, const char *rule) {
-  const ws_sweep_table *t = &s->t;
-  cJSON *root = cJSON_CreateObject(), *rows;
-  cJSON_AddStringToObject(root, "schema", "warpsight-sweep/1");
-  cJSON_AddStringToObject(root, "kernel", t->kernel);
-  cJSON_AddNumberToObject(root, "total_threads", (double)total);
-  cJSON_AddStringToObject(root, "rule", rule);
-  cJSON_AddItemToObject(root, "gpus", cJSON_CreateStringArray(t->gpus, (int)t->ngpus));
-  cJSON_AddItemToObject(root, "models", cJSON_CreateStringArray(t->models, (int)t->nmodels));
-  rows = cJSON_AddArrayToObject(root, "rows");
-  for (size_t r = 0; r < t->nrows; r++)
-    for (size_t k = 0; k < t->ngpus; k++) {
-      size_t i = r * t->ngpus + k;
-      cJSON *o = cJSON_CreateObject(), *ms;
-      cJSON_AddNumberToObject(o, "threads_per_block", (double)t->threads[r]);
-      cJSON_AddItemToObject(o, "block", dim3_json(s->block[r]));
-      cJSON_AddItemToObject(o, "grid", dim3_json(s->grid[r]));
-      cJSON_AddStringToObject(o, "gpu", t->gpus[k]);
-      num_or_null(o, "active_blocks_per_sm", t->blocks_per_sm[i]);
-      num_or_null(o, "active_warps_per_sm", t->warps_per_sm[i]);
-      num_or_null(o, "occupancy", t->occupancy[i]);
-      if (t->limiter[i]) cJSON_AddStringToObject(o, "limited_by", t->limiter[i]);
-      else cJSON_AddNullToObject(o, "limited_by");
-      ms = cJSON_AddObjectToObject(o, "time_ms");
-      for (size_t m = 0; m < t->nmodels; m++) num_or_null(ms, t->models[m], t->time_ms[i * t->nmodels + m]);
-      cJSON_AddItemToArray(rows, o);
-    }
-  return root;
-}
-
 /* Allocate the table's arrays for nrows x ngpus; NaN-filled. */
 static int sweep_alloc(sweep_run *s) {
   size_t cells = s->t.nrows * s->t.ngpus;
@@ -218,7 +168,7 @@ static int sweep_alloc(sweep_run *s) {
   for (size_t i = 0; i < cells * s->t.nmodels; i++) s->ms[i] = NAN;
   s->t.threads = s->threads, s->t.blocks = s->blocks, s->t.blocks_per_sm = s->bps;
   s->t.warps_per_sm = s->wps, s->t.occupancy = s->occ, s->t.time_ms = s->ms;
-  s->t.limiter = s->limiter;
+  s->t.limiter = s->limiter, s->t.block = s->block, s->t.grid = s->grid;
   return 0;
 }
 
@@ -261,13 +211,12 @@ static void print_help(void) {
 static int sweep_chart(const ws_sweep_table *t, const char *dir, cJSON *charts) {
   if (!ws_report_chart_available())
     return cli_usage_error("sweep", "--out needs cairo: this warpsight was built without it");
-  if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-    return cli_usage_error("sweep", "%s: cannot create: %s", dir, strerror(errno));
+  if (cli_make_dir("sweep", dir)) return EXIT_USAGE;
   char base[4096];
-  int k = snprintf(base, sizeof base, "%s/", dir);
-  for (const char *c = t->kernel; *c && k + 16 < (int)sizeof base; c++)
-    base[k++] = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-", *c) ? *c : '_';
-  snprintf(base + k, sizeof base - (size_t)k, "-sweep");
+  size_t k = (size_t)snprintf(base, sizeof base, "%s/", dir);
+  if (k + 16 >= sizeof base) return cli_usage_error("sweep", "--out %s: the path is too long", dir);
+  k += cli_file_safe(base + k, sizeof base - k - 15, t->kernel);
+  snprintf(base + k, sizeof base - k, "-sweep");
   ws_diag d = WS_DIAG_INIT;
   int st = ws_report_chart_sweep(base, t, &d);
   cli_print_diag(&d);
@@ -289,7 +238,7 @@ static int sweep_go(sweep_run *s, const prof_request *rq, uint64_t total, const 
   for (size_t r = 0; r < s->t.nrows && !rc; r++)
     for (size_t k = 0; k < s->t.ngpus && !rc; k++) rc = sweep_cell(s, *rq, r, k);
   if (rc) return rc;
-  cJSON *root = json ? sweep_json(s, total, rule) : NULL;
+  cJSON *root = json ? ws_report_sweep_json(&s->t, total, rule) : NULL;
   if (!json) {
     char *text = ws_report_sweep_text(&s->t);
     printf("sweep of %s: %s\n\n%s", s->t.kernel, rule, text ? text : "");
@@ -327,10 +276,12 @@ int cmd_sweep(int argc, char **argv) {
   if (!(ngpu = cli_split_gpus("sweep", rq.gpu, gbuf, sizeof gbuf, gpus, SWEEP_MAX_GPUS))) return EXIT_USAGE;
   ws_diag d = WS_DIAG_INIT;
   ws_launch_spec *spec = NULL;
+  int max_threads[SWEEP_MAX_GPUS];
   int st = ws_emu_launch_spec_load(&spec, rq.launch, &d);
   for (size_t k = 0; k < ngpu && !st; k++) { /* every GPU loads before profiling */
     ws_gpu *g = NULL;
     st = ws_gpu_load(&g, gpus[k], &d);
+    if (!st) max_threads[k] = g->limits.max_threads_per_block;
     ws_gpu_free(g);
   }
   cli_print_diag(&d);
@@ -346,6 +297,7 @@ int cmd_sweep(int argc, char **argv) {
   if (s) {
     s->t = (ws_sweep_table){.kernel = a.kernel ? a.kernel : spec->kernel, .nrows = nsizes, .ngpus = ngpu,
                             .gpus = gpus, .nmodels = nmodel, .models = models};
+    memcpy(s->max_threads, max_threads, ngpu * sizeof *max_threads);
     rc = sweep_alloc(s) ? cli_usage_error("sweep", "out of memory") : sweep_rows(s, spec, sizes, total);
   }
   if (!rc) rc = sweep_go(s, &rq, total, rule, out, json != NULL);

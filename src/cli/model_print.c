@@ -83,34 +83,38 @@ int cli_run_models(const ws_profile *p, const ws_gpu *g, const char *model, cJSO
   return rc;
 }
 
-/* --advise: the advisor over the results that ran (text, or into `extra`). */
-int cli_finish_advice(const ws_model_result *res, const int *ok, size_t n,
-                      cJSON *extra) {
+int cli_advise(ws_advice *a, const ws_model_result *res, size_t n, ws_diag *d) {
   const ws_model_result **list = calloc(n ? n : 1, sizeof *list);
-  if (!list) return EXIT_USAGE;
-  size_t m = 0;
-  for (size_t i = 0; i < n; i++)
-    if (!ok || ok[i]) list[m++] = &res[i];
-  ws_diag d = WS_DIAG_INIT;
-  ws_advice a = WS_ADVICE_INIT;
-  int st = ws_advise(&a, list, m, &d);
+  if (!list) return WS_ENOMEM;
+  for (size_t i = 0; i < n; i++) list[i] = &res[i];
+  int st = ws_advise(a, list, n, d);
   free(list);
+  return st;
+}
+
+int cli_print_advice(int st, const ws_advice *a, const ws_diag *d, cJSON *extra) {
   if (st != WS_OK) {
-    cli_print_diag(&d);
-    ws_diag_free(&d);
+    cli_print_diag(d);
     return EXIT_USAGE;
   }
-  if (extra) ws_report_advice_json(extra, &a);
-  else ws_report_advice(stdout, &a);
+  if (extra) ws_report_advice_json(extra, a);
+  else ws_report_advice(stdout, a);
+  return EXIT_OK;
+}
+
+/* --advise: the advisor over the results that ran (text, or into `extra`). */
+static int finish_advice(const ws_model_result *res, size_t n, cJSON *extra) {
+  ws_diag d = WS_DIAG_INIT;
+  ws_advice a = WS_ADVICE_INIT;
+  int rc = cli_print_advice(cli_advise(&a, res, n, &d), &a, &d, extra);
   ws_advise_free(&a);
   ws_diag_free(&d);
-  return EXIT_OK;
+  return rc;
 }
 
 /* --charts DIR: one chart per result that has one. */
 int cli_finish_charts(const char *cmd, const char *dir, const char *kernel,
-                      const ws_model_result *res, const int *ok, size_t n,
-                      cJSON *extra) {
+                      const ws_model_result *res, size_t n, cJSON *extra) {
   if (!ws_report_chart_available()) {
     fprintf(stderr, "warpsight %s: error: --charts needs cairo: this "
                     "warpsight was built without it\n", cmd);
@@ -118,17 +122,10 @@ int cli_finish_charts(const char *cmd, const char *dir, const char *kernel,
   }
   if (cli_make_dir(cmd, dir)) return EXIT_USAGE;
   char safe[128];
-  size_t k = 0;
-  for (const char *c = kernel ? kernel : "kernel"; *c && k + 1 < sizeof safe; c++)
-    safe[k++] = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-                        (*c >= '0' && *c <= '9') || *c == '_' || *c == '-'
-                    ? *c
-                    : '_';
-  safe[k] = '\0';
+  cli_file_safe(safe, sizeof safe, kernel ? kernel : "kernel");
   cJSON *list = extra ? cJSON_AddArrayToObject(extra, "charts") : NULL;
   int rc = EXIT_OK, wrote = 0;
   for (size_t i = 0; i < n; i++) {
-    if (ok && !ok[i]) continue;
     char base[4096];
     snprintf(base, sizeof base, "%s/%s-%s", dir, safe, res[i].model);
     ws_diag d = WS_DIAG_INIT;
@@ -161,29 +158,18 @@ int cli_finish_sections(const char *cmd, int advise, const char *charts_dir,
                         const char *kernel, const ws_model_result *res, size_t n,
                         cJSON *root) {
   int rc = EXIT_OK;
-  if (advise && cli_finish_advice(res, NULL, n, root) != EXIT_OK) rc = EXIT_USAGE;
+  if (advise && finish_advice(res, n, root) != EXIT_OK) rc = EXIT_USAGE;
   if (charts_dir) {
-    if (cli_finish_charts(cmd, charts_dir, kernel, res, NULL, n, root) != EXIT_OK) rc = EXIT_USAGE;
+    if (cli_finish_charts(cmd, charts_dir, kernel, res, n, root) != EXIT_OK) rc = EXIT_USAGE;
     ws_report_chart_shutdown(); /* cairo's font caches, for leak checkers */
   }
   return rc;
 }
 
-int cli_finish_report(const char *cmd, int advise, const char *charts_dir,
-                      const char *kernel, const ws_model_result *res, size_t n,
-                      cJSON *root) {
-  int rc = cli_finish_sections(cmd, advise, charts_dir, kernel, res, n, root);
-  if (root) {
-    cli_print_json(root);
-    cJSON_Delete(root);
-  }
-  return rc;
-}
-
-size_t cli_split_gpus(const char *cmd, const char *arg, char *buf, size_t bufsize,
-                      const char **names, size_t max) {
+size_t cli_split_list(const char *cmd, const char *opt, const char *noun, const char *arg,
+                      char *buf, size_t bufsize, const char **names, size_t max) {
   if (strlen(arg) >= bufsize) {
-    cli_usage_error(cmd, "--gpu: the list is too long");
+    cli_usage_error(cmd, "%s: the list is too long", opt);
     return 0;
   }
   strcpy(buf, arg);
@@ -192,11 +178,11 @@ size_t cli_split_gpus(const char *cmd, const char *arg, char *buf, size_t bufsiz
     char *comma = strchr(s, ',');
     if (comma) *comma = '\0';
     if (!*s) {
-      cli_usage_error(cmd, "--gpu %s: an empty GPU name in the list", arg);
+      cli_usage_error(cmd, "%s %s: an empty %s name in the list", opt, arg, noun);
       return 0;
     }
     if (n == max) {
-      cli_usage_error(cmd, "--gpu: more than %zu GPUs in the list", max);
+      cli_usage_error(cmd, "%s: more than %zu %ss in the list", opt, max, noun);
       return 0;
     }
     names[n++] = s;
@@ -206,16 +192,17 @@ size_t cli_split_gpus(const char *cmd, const char *arg, char *buf, size_t bufsiz
   return n;
 }
 
+size_t cli_split_gpus(const char *cmd, const char *arg, char *buf, size_t bufsize,
+                      const char **names, size_t max) {
+  return cli_split_list(cmd, "--gpu", "GPU", arg, buf, bufsize, names, max);
+}
+
 void cli_gpu_times(double *times, const ws_model_result *res, size_t n) {
   for (size_t m = 0; m < ws_model_count(); m++) {
     times[m] = NAN;
     for (size_t i = 0; i < n; i++)
       if (!strcmp(res[i].model, ws_model_at(m)->name)) times[m] = res[i].time_ms;
   }
-}
-
-void cli_print_gpu_table(const char *const *gpus, size_t ngpu, const double *times) {
-  ws_report_gpu_table(stdout, gpus, ngpu, times);
 }
 
 void cli_counterfactuals(const ws_profile *p, const ws_gpu *g, const ws_model_result *res,

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "warpsight/advise.h"
 #include "warpsight/gpu.h"
 #include "warpsight/model.h"
 #include "warpsight/profile.h"
@@ -30,17 +31,18 @@ int cli_model_valid(const char *model);
 int cli_run_models(const ws_profile *p, const ws_gpu *g, const char *model,
                    struct cJSON *json_root, ws_model_result **results, size_t *nresults);
 
-/* --advise: the advisor over results[i] with ok[i] set (ok may be NULL:
- * all).  Text to stdout, or an "advice" object added to `extra`.  Returns
+/* The advisor over the n results into *a (ws_advise_free it, whatever the
+ * status); WS_OK, WS_ENOMEM or the advisor's status, with d. */
+int cli_advise(ws_advice *a, const ws_model_result *res, size_t n, ws_diag *d);
+/* --advise: a (from cli_advise with status st) as text to stdout, or an
+ * "advice" object added to `extra`; when st failed, d's errors.  Returns
  * the exit status. */
-int cli_finish_advice(const ws_model_result *res, const int *ok, size_t n,
-                      struct cJSON *extra);
+int cli_print_advice(int st, const ws_advice *a, const ws_diag *d, struct cJSON *extra);
 /* --charts DIR: DIR/KERNEL-MODEL.png and .svg for each result that has a
  * chart (DIR is created); with `extra`, a "charts" array of the files.
  * `cmd` names the subcommand in messages.  Returns the exit status. */
 int cli_finish_charts(const char *cmd, const char *dir, const char *kernel,
-                      const ws_model_result *res, const int *ok, size_t n,
-                      struct cJSON *extra);
+                      const ws_model_result *res, size_t n, struct cJSON *extra);
 
 /* The advice (with --advise) and the charts (with --charts DIR) of one
  * result set, added to root when not NULL (which is not printed).  Returns
@@ -49,6 +51,11 @@ int cli_finish_sections(const char *cmd, int advise, const char *charts_dir,
                         const char *kernel, const ws_model_result *res, size_t n,
                         struct cJSON *root);
 
+/* An option's comma-separated list ("a,b,c") of `noun`s: fills names[]
+ * (pointers into buf, a copy of `arg`) and returns how many, or 0 after
+ * printing the error (an empty item, more than `max`, longer than buf). */
+size_t cli_split_list(const char *cmd, const char *opt, const char *noun, const char *arg,
+                      char *buf, size_t bufsize, const char **names, size_t max);
 /* A --gpu value: one GPU or a comma-separated list ("a100,h100-sxm,t4").
  * Fills names[] (pointers into buf, a copy of `arg`) and returns how many,
  * or 0 after printing the error (an empty item, more than `max`). */
@@ -58,24 +65,11 @@ size_t cli_split_gpus(const char *cmd, const char *arg, char *buf, size_t bufsiz
 /* times[m] = the time_ms of model m (ws_model_at order) among res, NAN for
  * a model that did not run. */
 void cli_gpu_times(double *times, const ws_model_result *res, size_t n);
-/* A --gpu list's comparison table: predicted ms, a row per model (those
- * that ran on some GPU), a column per GPU; times[k * ws_model_count() + m]
- * as filled by cli_gpu_times for GPU k. */
-void cli_print_gpu_table(const char *const *gpus, size_t ngpu, const double *times);
-
 /* --advise's check of the advice (docs/advisor.md): for each counterfactual
  * (warpsight/advise.h), the saving in ms each result's model predicts,
  * ranked by warpsight's (else the first result's), flagging savings that
  * differ by more than 2x.  Text, or a "counterfactuals" object in root. */
 void cli_counterfactuals(const ws_profile *p, const ws_gpu *g, const ws_model_result *res,
                          size_t n, struct cJSON *root);
-
-/* The common end of `model` and `predict`: the advice (with --advise), the
- * charts (with --charts DIR), then the JSON document when root is not NULL
- * (printed and freed).  Returns EXIT_USAGE if advice or charts failed, else
- * EXIT_OK. */
-int cli_finish_report(const char *cmd, int advise, const char *charts_dir,
-                      const char *kernel, const ws_model_result *res, size_t n,
-                      struct cJSON *root);
 
 #endif

@@ -93,10 +93,10 @@ int cli_profile_run(const prof_request *rq, ws_profile **out, ws_gpu **gpu_out,
   o.max_launch_insts = rq->max_launch_insts;
   o.max_memory = rq->max_memory;
   o.input = rq->file;
-  if (pi && pi->regs >= 0) {
-    res.registers_per_thread = (double)pi->regs;
-    res.shared_bytes_per_block = (double)pi->smem;
-    res.local_bytes_per_thread = (double)pi->stack;
+  if (pi && pi->fig.regs >= 0) {
+    res.registers_per_thread = (double)pi->fig.regs;
+    res.shared_bytes_per_block = (double)pi->fig.smem;
+    res.local_bytes_per_thread = (double)pi->fig.stack;
     snprintf(src_note, sizeof src_note, "ptxas -v -arch=%.40s", arch);
     o.resources = &res;
   } else {

@@ -66,7 +66,7 @@ ptxas_info *cli_ptxas_get(ptxas_list *l, const char *name) {
   ptxas_info *p = &l->v[l->n++];
   memset(p, 0, sizeof *p);
   snprintf(p->name, sizeof p->name, "%s", name);
-  p->regs = -1;
+  p->fig.regs = -1;
   return p;
 }
 
@@ -93,18 +93,18 @@ void cli_ptxas_parse_log(const char *path, ptxas_list *l) {
       long a = 0, b = 0, c = 0;
       if (sscanf(line, " %ld bytes stack frame, %ld bytes spill stores, %ld bytes spill loads",
                  &a, &b, &c) == 3) {
-        cur->stack = a;
-        cur->spill_st = b;
-        cur->spill_ld = c;
+        cur->fig.stack = a;
+        cur->fig.spill_st = b;
+        cur->fig.spill_ld = c;
       }
     } else if (cur && (p = strstr(line, "Used "))) {
       long r;
-      if (sscanf(p, "Used %ld registers", &r) == 1) cur->regs = r;
+      if (sscanf(p, "Used %ld registers", &r) == 1) cur->fig.regs = r;
       char *s = strstr(p, " bytes smem");
       if (s) {
         char *b = s;
         while (b > p && b[-1] >= '0' && b[-1] <= '9') b--;
-        cur->smem = strtol(b, NULL, 10);
+        cur->fig.smem = strtol(b, NULL, 10);
       }
     }
   }

@@ -9,14 +9,12 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "warpsight/report.h"
+
 /* ptxas -v figures for one function. */
 typedef struct ptxas_info {
-  char name[512];     /* function name */
-  long regs;          /* registers per thread, -1 if not reported */
-  long smem;          /* static shared bytes */
-  long stack;         /* stack frame (local) bytes */
-  long spill_st;      /* spill store bytes */
-  long spill_ld;      /* spill load bytes */
+  char name[512];      /* function name */
+  ws_report_ptxas fig; /* its figures, as the analyze report prints them */
 } ptxas_info;
 
 typedef struct ptxas_list {

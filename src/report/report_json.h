@@ -44,6 +44,13 @@ struct cJSON *ws_report_model_json(const ws_model_result *r, int status, const w
 void ws_report_floors_json(struct cJSON *root, const ws_floors *fl);
 /* root.advice = {"bottleneck", "items": [{"kind", "model", "topic", ...}]}. */
 void ws_report_advice_json(struct cJSON *root, const ws_advice *a);
+/* `sweep --json` (docs/sweep.md): {"schema": "warpsight-sweep/1", "kernel",
+ * "total_threads", "rule", "gpus", "models", "rows": [...]}; t's block and
+ * grid must be set. */
+struct cJSON *ws_report_sweep_json(const ws_sweep_table *t, uint64_t total_threads,
+                                   const char *rule);
+/* o[key] = v, or null when v is not finite. */
+void ws_report_json_num_or_null(struct cJSON *o, const char *key, double v);
 /* root.counterfactuals = {"ranked_by", "items": [...], "base_disagree"}. */
 void ws_report_counterfactuals_json(struct cJSON *root, const ws_cf_table *t);
 

@@ -15,7 +15,7 @@
 
 #include "report/report_json.h"
 
-static void add_num_or_null(cJSON *o, const char *key, double v) {
+void ws_report_json_num_or_null(cJSON *o, const char *key, double v) {
   if (isfinite(v)) cJSON_AddNumberToObject(o, key, v);
   else cJSON_AddNullToObject(o, key);
 }
@@ -32,8 +32,8 @@ cJSON *ws_report_model_json(const ws_model_result *r, int status, const ws_floor
     cJSON_AddNumberToObject(o, "cycles", r->cycles);
     cJSON_AddNumberToObject(o, "time_ms", r->time_ms);
     cJSON *fj = cJSON_AddObjectToObject(o, "floors");
-    add_num_or_null(fj, "dram_ms", fl->dram_ms);
-    add_num_or_null(fj, "issue_ms", fl->issue_ms);
+    ws_report_json_num_or_null(fj, "dram_ms", fl->dram_ms);
+    ws_report_json_num_or_null(fj, "issue_ms", fl->issue_ms);
     if (below) cJSON_AddStringToObject(o, "below_floor", below);
     else cJSON_AddNullToObject(o, "below_floor");
     cJSON_AddStringToObject(o, "case", r->case_label ? r->case_label : "");
@@ -56,11 +56,11 @@ cJSON *ws_report_model_json(const ws_model_result *r, int status, const ws_floor
 
 void ws_report_floors_json(cJSON *root, const ws_floors *fl) {
   cJSON *fj = cJSON_AddObjectToObject(root, "floors");
-  add_num_or_null(fj, "dram_ms", fl->dram_ms);
-  add_num_or_null(fj, "dram_bytes", fl->dram_bytes);
-  add_num_or_null(fj, "issue_ms", fl->issue_ms);
-  add_num_or_null(fj, "warp_insts", fl->warp_insts);
-  add_num_or_null(fj, "issue_per_cycle", fl->issue_per_cycle);
+  ws_report_json_num_or_null(fj, "dram_ms", fl->dram_ms);
+  ws_report_json_num_or_null(fj, "dram_bytes", fl->dram_bytes);
+  ws_report_json_num_or_null(fj, "issue_ms", fl->issue_ms);
+  ws_report_json_num_or_null(fj, "warp_insts", fl->warp_insts);
+  ws_report_json_num_or_null(fj, "issue_per_cycle", fl->issue_per_cycle);
 }
 
 void ws_report_model_terms(FILE *out, const ws_model_result *r, const ws_model_info *info,

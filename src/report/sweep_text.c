@@ -7,13 +7,16 @@
  *
  * One line per (block size, GPU); "-" where the block cannot run on the GPU
  * or a model could not run.  The occupancy's limiter follows the times.
+ * Also the same table as `sweep --json` (report/report_json.h).
  */
 #include "warpsight/report.h"
 
+#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "report/report_json.h"
 #include "util/strbuf.h"
 
 static void cell(ws_strbuf *b, double v, const char *fmt, int width) {
@@ -44,4 +47,40 @@ char *ws_report_sweep_text(const ws_sweep_table *t) {
       ws_sb_printf(&b, "  %s\n", t->limiter && t->limiter[i] ? t->limiter[i] : "-");
     }
   return ws_sb_take(&b);
+}
+
+static cJSON *dim3_json(const uint32_t v[3]) {
+  cJSON *a = cJSON_CreateArray();
+  for (int j = 0; j < 3; j++) cJSON_AddItemToArray(a, cJSON_CreateNumber(v[j]));
+  return a;
+}
+
+cJSON *ws_report_sweep_json(const ws_sweep_table *t, uint64_t total_threads, const char *rule) {
+  cJSON *root = cJSON_CreateObject(), *rows;
+  cJSON_AddStringToObject(root, "schema", "warpsight-sweep/1");
+  cJSON_AddStringToObject(root, "kernel", t->kernel);
+  cJSON_AddNumberToObject(root, "total_threads", (double)total_threads);
+  cJSON_AddStringToObject(root, "rule", rule);
+  cJSON_AddItemToObject(root, "gpus", cJSON_CreateStringArray(t->gpus, (int)t->ngpus));
+  cJSON_AddItemToObject(root, "models", cJSON_CreateStringArray(t->models, (int)t->nmodels));
+  rows = cJSON_AddArrayToObject(root, "rows");
+  for (size_t r = 0; r < t->nrows; r++)
+    for (size_t k = 0; k < t->ngpus; k++) {
+      size_t i = r * t->ngpus + k;
+      cJSON *o = cJSON_CreateObject(), *ms;
+      cJSON_AddNumberToObject(o, "threads_per_block", (double)t->threads[r]);
+      cJSON_AddItemToObject(o, "block", dim3_json(t->block[r]));
+      cJSON_AddItemToObject(o, "grid", dim3_json(t->grid[r]));
+      cJSON_AddStringToObject(o, "gpu", t->gpus[k]);
+      ws_report_json_num_or_null(o, "active_blocks_per_sm", t->blocks_per_sm[i]);
+      ws_report_json_num_or_null(o, "active_warps_per_sm", t->warps_per_sm[i]);
+      ws_report_json_num_or_null(o, "occupancy", t->occupancy[i]);
+      if (t->limiter[i]) cJSON_AddStringToObject(o, "limited_by", t->limiter[i]);
+      else cJSON_AddNullToObject(o, "limited_by");
+      ms = cJSON_AddObjectToObject(o, "time_ms");
+      for (size_t m = 0; m < t->nmodels; m++)
+        ws_report_json_num_or_null(ms, t->models[m], t->time_ms[i * t->nmodels + m]);
+      cJSON_AddItemToArray(rows, o);
+    }
+  return root;
 }

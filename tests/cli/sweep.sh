@@ -95,6 +95,11 @@ sed 's/"total_threads"/"total_thread"/' "$TMP/spec.json" >"$TMP/typo.json"
 run "$WS" sweep "$K/vecadd.sm_80.ptx" --launch "$TMP/typo.json" --block 32..64
 expect_rc 2 "sweep key typo"
 expect_err "sweep.total_thread"
+# --out naming a file: said once, as for model --charts (not a cairo error per chart)
+touch "$TMP/afile"
+run "$WS" sweep "$K/vecadd.sm_80.ptx" --launch "$TMP/spec.json" --block 64..64 --gpu t4 --out "$TMP/afile"
+expect_rc 2 "--out FILE"
+expect_err "afile: cannot create: it exists and is not a folder" "--out FILE"
 run "$WS" sweep --help
 expect_rc 0 "help"
 expect_out "total_threads"
