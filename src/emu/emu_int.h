@@ -33,6 +33,9 @@
 #define FUNC_ADDR_BASE (0x7cull << WIN_SHIFT) /* values of function symbols (never mapped) */
 
 #define NO_PC 0xFFFFFFFFu    /* no reconvergence point inside the function */
+/* A warp runs at most this many instructions since it was scheduled (checked
+ * at taken branches) before the next warp of its block runs (both engines). */
+#define WS_EMU_QUANTUM 100000u
 #define NO_SLOT 0xFFFFFFFFu  /* sink `_` or absent operand */
 
 /* Decoded opcodes. */
@@ -144,6 +147,7 @@ struct ws_emu_program {
   uint32_t nsobjs;          /* entries */
   uint64_t mem_budget;      /* bytes of global memory a launch may allocate
                                (0: no limit; ws_emu_program_set_memory_budget) */
+  struct ws_jit_code *jit;  /* translated code (ws_emu_jit_prepare), or NULL (owned) */
 };
 
 /* One entry of a warp's reconvergence stack. */
@@ -310,6 +314,7 @@ typedef struct blockctx {
                                between quanta) */
   uint64_t *printf_bytes;   /* printf output of the launch's finished blocks
                                (atomic), for WS_EMU_MAX_PRINTF_BYTES */
+  void *jit;                /* the translated engine's warps (jit/jit_run.c), or NULL */
 } blockctx;
 
 /* exec.c */

@@ -22,7 +22,7 @@
 #include "util/bits.h"
 #include "util/vec.h"
 
-#define QUANTUM 100000u
+#define QUANTUM WS_EMU_QUANTUM
 
 #define LANES(M, ...)                                        \
   do {                                                        \

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "emu/emu_int.h"
+#include "emu/jit/jit.h"
 #include "emu/num.h"
 #include "util/checked.h"
 #include "emu/rng.h"
@@ -390,6 +391,7 @@ static void free_warps(blockctx *B) {
   free(B->warps);
   free(B->shared);
   ws_sb_free(&B->pout);
+  ws_emu_jit_block_free(B->jit);
 }
 
 static void *work(void *arg) {
@@ -415,6 +417,7 @@ static void *work(void *arg) {
     return NULL;
   }
   const ws_emu_hooks *H0 = pl->o->hooks;
+  int jit = L->p->jit && pl->o->engine != WS_EMU_ENGINE_INTERP;
   ws_emu_options plain = *pl->o; /* for blocks the filter runs without hooks */
   plain.hooks = NULL;
   for (;;) {
@@ -428,7 +431,14 @@ static void *work(void *arg) {
     B.block = b;
     memset(&B.flt, 0, sizeof B.flt);
     if (H && H->block_begin) H->block_begin(H->user, wk->index, b);
-    int r = ws_emu_run_block(&B);
+    /* blocks without hooks run in the translated engine when there is one */
+    int r = !H && jit ? ws_emu_jit_run_block(&B) : ws_emu_run_block(&B);
+    if (r && !B.flt.kind) { /* the translated engine ran out of memory */
+      pthread_mutex_lock(&pl->mu);
+      pl->oom = 1;
+      pthread_mutex_unlock(&pl->mu);
+      break;
+    }
     if (H && H->block_end) H->block_end(H->user, wk->index, b);
     pthread_mutex_lock(&pl->mu);
     pl->blocks++;
