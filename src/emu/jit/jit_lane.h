@@ -17,6 +17,8 @@
 #ifndef WS_JIT_LANE_H
 #define WS_JIT_LANE_H
 
+#include <math.h>
+
 #ifndef WS_JIT_GENERATED
 #include "emu/jit/jit_abi.h"
 #endif
@@ -31,14 +33,16 @@
 #define JFOR for (uint32_t l = 0; l < 32; l++)
 /* A loop over the lanes of m, lowest first, `l` the lane. */
 #define JEACH(m) for (uint32_t mm_ = (m), l = 0; mm_ && ((l = (uint32_t)__builtin_ctz(mm_)), 1); mm_ &= mm_ - 1)
-/* c ? a : b without a branch: lane loops stay free of control flow, which
- * the vectoriser needs (it does not if-convert every ternary). */
+/* c ? a : b for c 0 or 1, without a branch: lane loops stay free of
+ * control flow, which the vectoriser needs (it does not if-convert every
+ * ternary; and a `c != 0` here, a boolean, keeps loops that mix 32- and
+ * 64-bit lanes scalar). */
 JINL uint32_t jsel32(uint32_t c, uint32_t a, uint32_t b) {
-  uint32_t k = 0u - (uint32_t)(c != 0);
+  uint32_t k = 0u - c;
   return (a & k) | (b & ~k);
 }
 JINL uint64_t jsel64(uint32_t c, uint64_t a, uint64_t b) {
-  uint64_t k = 0ull - (uint64_t)(c != 0);
+  uint64_t k = 0ull - (uint64_t)c;
   return (a & k) | (b & ~k);
 }
 /* Lane l's new value v under mask m, else its old value. */
@@ -97,6 +101,170 @@ JINL int jfcmp(double a, double b, int c) {
 typedef uint16_t ju16 __attribute__((may_alias, aligned(1)));
 typedef uint32_t ju32 __attribute__((may_alias, aligned(1)));
 typedef uint64_t ju64 __attribute__((may_alias, aligned(1)));
+
+/* ---- exact fast forms of num.c's numerics ---------------------------------
+ *
+ * Each mirrors a num.c function on the inputs where it is simple (num.c's
+ * own fast paths, or where the host's IEEE operation is the exact answer)
+ * and says so in *ok; elsewhere the generated code calls num.c.  Where *ok
+ * is 1 the result is num.c's, bit for bit: tests/unit/test_jit_lane.c
+ * compares every one with num.c on special values and millions of random
+ * inputs.  Rounding modes are ws_emu_num_rnd values. */
+
+JINL uint32_t jl_f32_ex(uint32_t x) { return (x >> 23) & 0xffu; }
+JINL uint32_t jl_f32_normal(uint32_t x) { return (jl_f32_ex(x) != 0) & (jl_f32_ex(x) != 0xffu); }
+JINL uint32_t jl_f32_sub(uint32_t x) { return (jl_f32_ex(x) == 0) & ((x & 0x7fffffu) != 0); }
+
+/* .sat on an f32 result (num.c's g_sat): NaN and negative -> +0, above 1 -> 1. */
+JINL uint32_t jl_sat32(uint32_t v) {
+  uint32_t nan = (v & 0x7fffffffu) > 0x7f800000u;
+  return jsel32(nan | (v >> 31), 0, jsel32(v > 0x3f800000u, 0x3f800000u, v));
+}
+
+/* An exact double rounded to f32 in mode r (num.c's exact_to_f32); *ok 0
+ * when the result is not a normal float. */
+JINL uint32_t jl_f32_round(double d, int r, uint32_t *ok) {
+  union { double d; uint64_t u; } x = {d};
+  uint64_t b = x.u;
+  uint32_t sign = (uint32_t)(b >> 63) << 31;
+  int32_t e = (int32_t)((b >> 52) & 0x7ff) - 1023 + 127;
+  *ok = (e >= 1) & (e <= 254);
+  uint64_t frac = b & 0xfffffffffffffull, rem = frac & 0x1fffffffu, half = 0x10000000u;
+  uint32_t res = sign | ((uint32_t)e << 23) | (uint32_t)(frac >> 29), up;
+  switch (r) {
+  case 2: case 7: up = 0; break;                          /* RZ, RZI */
+  case 3: case 8: up = (rem != 0) & (sign != 0); break;   /* RM, RMI */
+  case 4: case 9: up = (rem != 0) & (sign == 0); break;   /* RP, RPI */
+  case 5: up = rem >= half; break;                        /* RNA */
+  default: up = (rem > half) | ((rem == half) & (res & 1u)); break; /* RN */
+  }
+  return res + up;
+}
+
+/* add/sub/mul/fma{.rnd}{.ftz}{.sat}.f32 (num.c's ws_emu_num_f32_add, _mul,
+ * _fma fast paths: normal inputs whose exact result a double holds). */
+JINL uint32_t jl_f32_add(uint32_t a, uint32_t b, int r, int sat, uint32_t *ok) {
+  int32_t dd = (int32_t)jl_f32_ex(a) - (int32_t)jl_f32_ex(b);
+  uint32_t o, v = jl_f32_round((double)jf32(a) + (double)jf32(b), r, &o);
+  *ok = o & jl_f32_normal(a) & jl_f32_normal(b) & (dd <= 28) & (dd >= -28);
+  return sat ? jl_sat32(v) : v;
+}
+JINL uint32_t jl_f32_mul(uint32_t a, uint32_t b, int r, int sat, uint32_t *ok) {
+  uint32_t o, v = jl_f32_round((double)jf32(a) * (double)jf32(b), r, &o);
+  *ok = o & jl_f32_normal(a) & jl_f32_normal(b);
+  return sat ? jl_sat32(v) : v;
+}
+JINL uint32_t jl_f32_fma(uint32_t a, uint32_t b, uint32_t c, int r, int sat, uint32_t *ok) {
+  int32_t lp = (int32_t)jl_f32_ex(a) + (int32_t)jl_f32_ex(b) - 300, lc = (int32_t)jl_f32_ex(c) - 150;
+  int32_t top = lp + 47 > lc + 23 ? lp + 47 : lc + 23, low = lp < lc ? lp : lc;
+  uint32_t o, v = jl_f32_round((double)jf32(a) * (double)jf32(b) + (double)jf32(c), r, &o);
+  *ok = o & jl_f32_normal(a) & jl_f32_normal(b) & jl_f32_normal(c) & (top - low + 1 <= 52);
+  return sat ? jl_sat32(v) : v;
+}
+
+/* cvt{.rn}{.ftz}{.sat}.f32.f32 (num.c's ws_emu_num_cvt, f32 to f32 without
+ * an integer rounding): a NaN canonical, a subnormal flushed with .ftz. */
+JINL uint32_t jl_cvt_f32_f32(uint32_t u, int ftz, int sat) {
+  uint32_t nan = (u & 0x7fffffffu) > 0x7f800000u;
+  uint32_t r = jsel32(nan, 0x7fffffffu, jsel32(ftz && jl_f32_sub(u), u & 0x80000000u, u));
+  return sat ? jl_sat32(r) : r;
+}
+
+/* f32 (flushed with ftz) as a double, exactly. */
+JINL double jl_f32_in(uint32_t a, int ftz) {
+  return (double)jf32(ftz ? jsel32(jl_f32_sub(a), a & 0x80000000u, a) : a);
+}
+/* A double rounded to nearest f32 (num.c's from_double for f32): NaN
+ * canonical, a subnormal result flushed with ftz. */
+JINL uint32_t jl_f32_out(double d, int ftz) {
+  uint32_t r = jb32((float)d);
+  return ftz ? jsel32(jl_f32_sub(r), r & 0x80000000u, r) : r;
+}
+
+/* cvt{.rn}{.ftz}{.sat}.f32.f64 and cvt{.ftz}.f64.f32. */
+JINL uint32_t jl_cvt_f32_f64(uint64_t a, int ftz, int sat) {
+  uint32_t r = jl_f32_out(jf64(a), ftz);
+  return sat ? jl_sat32(r) : r;
+}
+JINL uint64_t jl_cvt_f64_f32(uint32_t a, int ftz) { return jb64(jl_f32_in(a, ftz)); }
+
+/* cvt{.rn}.f32/f64 from an integer of `bits` (sgn: signed): the host's
+ * conversion rounds to nearest, as num.c's round_pack. */
+JINL double jl_int_as_double(uint64_t v, int bits, int sgn) {
+  uint64_t m = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+  int sh = 64 - bits;
+  return sgn ? (double)((int64_t)(v << sh) >> sh) : (double)(v & m);
+}
+JINL uint32_t jl_cvt_f32_int(uint64_t v, int bits, int sgn) {
+  uint64_t m = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+  int sh = 64 - bits;
+  return jb32(sgn ? (float)((int64_t)(v << sh) >> sh) : (float)(v & m));
+}
+
+/* cvt.{rni,rzi,rmi,rpi}.int.f32/f64 (num.c's cvt_float_to_int): rounded
+ * to an integer, NaN 0, out of range clamped to the destination's range
+ * (bits, sgn). */
+JINL double jl_round_int(double x, int r) {
+  switch (r) {
+  case 6: return rint(x);   /* RNI: nearest even (the host's default mode) */
+  case 8: return floor(x);  /* RMI */
+  case 9: return ceil(x);   /* RPI */
+  default: return trunc(x); /* RZI (and none) */
+  }
+}
+JINL uint64_t jl_cvt_int_f(double x, int r, int bits, int sgn) {
+  double y = jl_round_int(x, r);
+  double lo = sgn ? -ldexp(1.0, bits - 1) : 0.0, hi = sgn ? ldexp(1.0, bits - 1) : ldexp(1.0, bits);
+  uint64_t m = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+  uint64_t vhi = sgn ? m >> 1 : m, vlo = sgn ? 1ull << (bits - 1) : 0;
+  double yin = (y >= lo) & (y < hi) ? y : 0.0; /* converted only in range (else C leaves it undefined) */
+  uint64_t in = sgn ? (uint64_t)(int64_t)yin : (uint64_t)yin;
+  return jsel64(x != x, 0, jsel64(y >= hi, vhi, jsel64(y < lo, vlo, in & m)));
+}
+
+/* rcp/sqrt/div .approx, .full and .rn with .ftz (num.c: correctly
+ * rounded to nearest, .ftz flushing subnormal inputs and results; the
+ * host's IEEE float operations round the same). */
+JINL float jl_f32_flush(uint32_t a, int ftz) { return jf32(ftz ? jsel32(jl_f32_sub(a), a & 0x80000000u, a) : a); }
+JINL uint32_t jl_f32_flushed(float f, int ftz) {
+  uint32_t r = jb32(f);
+  return ftz ? jsel32(jl_f32_sub(r), r & 0x80000000u, r) : r;
+}
+JINL uint32_t jl_f32_rcp_rn(uint32_t a, int ftz) { return jl_f32_flushed(1.0f / jl_f32_flush(a, ftz), ftz); }
+JINL uint32_t jl_f32_sqrt_rn(uint32_t a, int ftz) { return jl_f32_flushed(sqrtf(jl_f32_flush(a, ftz)), ftz); }
+JINL uint32_t jl_f32_div_rn(uint32_t a, uint32_t b, int ftz) {
+  return jl_f32_flushed(jl_f32_flush(a, ftz) / jl_f32_flush(b, ftz), ftz);
+}
+/* rsqrt.approx{.ftz}.f32: 1 / sqrt in double, rounded once more to f32. */
+JINL uint32_t jl_f32_rsqrt(uint32_t a, int ftz) {
+  double x = jl_f32_in(a, ftz);
+  uint32_t r = jl_f32_out(1.0 / sqrt(x), ftz);
+  /* NaN or negative: NaN; +-0: +-inf (1 / sqrt(-0) is -inf already) */
+  return jsel32((x != x) | (x < 0), 0x7fffffffu, r);
+}
+
+/* ex2/lg2/sin/cos/tanh.approx{.ftz}.f32 (num.c's approx1 and lg2): libm in
+ * double, then rounded to nearest once.  Scalar (libm), but without
+ * num.c's software rounding. */
+JINL uint32_t jl_f32_ex2(uint32_t a, int ftz) {
+  double x = jl_f32_in(a, ftz);
+  return x != x ? 0x7fffffffu : jl_f32_out(exp2(x), ftz);
+}
+JINL uint32_t jl_f32_lg2(uint32_t a, int ftz) {
+  double x = jl_f32_in(a, ftz);
+  if ((x != x) | (x < 0)) return 0x7fffffffu;
+  if (x == 0) return 0xff800000u;
+  return jl_f32_out(log2(x), ftz);
+}
+JINL uint32_t jl_f32_sincos(uint32_t a, int ftz, int cosine) {
+  if ((a & 0x7fffffffu) == 0x7f800000u) return 0x7fffffffu; /* sin/cos(inf): NaN */
+  double x = jl_f32_in(a, ftz);
+  return x != x ? 0x7fffffffu : jl_f32_out(cosine ? cos(x) : sin(x), ftz);
+}
+JINL uint32_t jl_f32_tanh(uint32_t a) {
+  double x = jl_f32_in(a, 0);
+  return x != x ? 0x7fffffffu : jl_f32_out(tanh(x), 0);
+}
 
 /* The low n bytes at p, and a store of v's low n bytes. */
 JINL uint64_t jl_rd(const uint8_t *p, uint32_t n) {

@@ -37,6 +37,7 @@
 #include "emu/jit/jit.h"
 #include "emu/jit/jit_lane.h"
 #include "emu/num.h"
+#include "util/vec.h"
 #include "warpsight/analysis.h"
 
 /* Where a register lives: its group in the registers struct and its row. */
@@ -67,6 +68,27 @@ typedef struct tr {
   uint32_t pc;                  /* its index */
   uint32_t seg_last;            /* last pc of its segment */
   int guarded;                  /* it has a guard */
+  /* fused lane loops: consecutive lane operations (arithmetic, compares,
+   * moves, conversions: per-lane, pure) of a segment share one loop over
+   * the lanes, their registers in locals (v<reg>, predicates q<pred>) */
+  ws_strbuf *cur;               /* where E() writes: &b, or &ib for a lane operation */
+  int fused;                    /* translating a lane operation */
+  int novec;                    /* it calls num.c: runs alone, lane by lane */
+  ws_strbuf ib;                 /* the lane operation's code for lane l */
+  ws_strbuf ipre;               /* its code before the loop (uniform values) */
+  ws_strbuf ipost;              /* its code after the loop (num.c for the lanes its fast form left) */
+  int close_after;              /* it ends its group (it has an after-the-loop part) */
+  uint32_t *ilist;              /* registers it touches (IR index | 1 << 31 when written) */
+  uint32_t nilist;              /* entries */
+  size_t cilist;                /* allocated */
+  uint32_t *iplist;             /* predicates it touches (index | 1 << 31 when written) */
+  uint32_t niplist;             /* entries */
+  size_t ciplist;               /* allocated */
+  int gopen;                    /* a group is open */
+  int gguards;                  /* guarded operations in it (thread_insts per lane) */
+  ws_strbuf gpre, gbody, gpost; /* the open group's preamble, lane code and after-the-loop part */
+  uint8_t *gr;                  /* per IR register: 1 touched, 2 written, in the group */
+  uint8_t *gp;                  /* per predicate: the same */
 } tr;
 
 /* An operand for lane l: a C expression of width w (32 or 64). */
@@ -75,14 +97,16 @@ typedef struct val {
   int w;       /* its C width: 32 (uint32_t) or 64 (uint64_t) */
 } val;
 
-/* A destination register: its lanes' row and storage width, or a sink. */
+/* A destination register: its lanes' row (or, in a lane operation, its
+ * local) and storage width, or a sink. */
 typedef struct dreg {
-  char s[48];  /* "R->r32[3]" */
+  char s[48];  /* "R->r32[3]", or "v12" */
   int w;       /* 32 or 64 */
   int sink;    /* `_`: nothing is written */
+  uint32_t reg;/* IR register */
 } dreg;
 
-#define E(...) ws_sb_printf(&T->b, __VA_ARGS__)
+#define E(...) ws_sb_printf(T->cur, __VA_ARGS__)
 
 /* Room for one C expression the translator builds. */
 #define XBUF 4096
@@ -135,14 +159,27 @@ static void const_val(val *v, uint64_t c, int w) {
   v->w = w;
 }
 
+/* A lane operation touches register r (written: it writes it). */
+static void touch(tr *T, uint32_t r, int written) {
+  WS_VEC_PUSH(T->ilist, T->nilist, T->cilist, r | (written ? 1u << 31 : 0));
+}
+static void ptouch(tr *T, uint32_t p, int written) {
+  WS_VEC_PUSH(T->iplist, T->niplist, T->ciplist, p | (written ? 1u << 31 : 0));
+}
+
 /* Register r as a value of width w for lane l; a 64-bit register read at
  * 32 bits only where `trunc` says the instruction uses its low bits. */
 static int reg_val(tr *T, uint32_t r, int w, int trunc, val *v) {
   int sw = reg_storage(T, r);
   const reginfo *ri = &T->ri[r];
   if (sw == 64 && w == 32 && !trunc) return refuse(T, "a 64-bit register in a 32-bit operation");
-  snprintf(v->s, sizeof v->s, "%sR->%s[%u][l]", sw == w ? "" : w == 32 ? "(uint32_t)" : "(uint64_t)",
-           group_name[ri->group], ri->row);
+  const char *cast = sw == w ? "" : w == 32 ? "(uint32_t)" : "(uint64_t)";
+  if (T->fused) {
+    touch(T, r, 0);
+    snprintf(v->s, sizeof v->s, "%sv%u", cast, r);
+  } else {
+    snprintf(v->s, sizeof v->s, "%sR->%s[%u][l]", cast, group_name[ri->group], ri->row);
+  }
   v->w = w;
   return WS_OK;
 }
@@ -188,8 +225,10 @@ static int dst_of(tr *T, const ws_ptx_operand *o, dreg *dr) {
   }
   if (o->kind != WS_PTX_O_REG || is_pred(T, o->reg)) return refuse(T, "destination operand");
   const reginfo *ri = &T->ri[o->reg];
-  snprintf(dr->s, sizeof dr->s, "R->%s[%u]", group_name[ri->group], ri->row);
+  if (T->fused) snprintf(dr->s, sizeof dr->s, "v%u", o->reg);
+  else snprintf(dr->s, sizeof dr->s, "R->%s[%u]", group_name[ri->group], ri->row);
   dr->w = reg_storage(T, o->reg);
+  dr->reg = o->reg;
   return WS_OK;
 }
 
@@ -213,9 +252,16 @@ static int pred_of(tr *T, const ws_ptx_operand *o, int *out) {
  * blended (the compiler vectorises it); otherwise it runs for the lanes of
  * m only (num.c calls). */
 static int assign(tr *T, const dreg *dr, int rw, int vec, const char *expr) {
+  if (!vec) T->novec = 1;
   if (dr->sink) return WS_OK;
   if (rw == 64 && dr->w == 32) return refuse(T, "a 64-bit result in a 32-bit register");
   const char *ct = ctype(dr->w);
+  if (T->fused) { /* the lane's local, under its condition c_ */
+    touch(T, dr->reg, 1);
+    if (vec) E("    %s = jsel%d(c_, (%s)(%s), %s);\n", dr->s, dr->w, ct, expr, dr->s);
+    else E("    if (c_) %s = (%s)(%s);\n", dr->s, ct, expr);
+    return WS_OK;
+  }
   if (vec)
     E("  JFOR { %s v_ = (%s)(%s); %s[l] = JSEL(m, v_, %s[l]); }\n", ct, ct, expr, dr->s, dr->s);
   else
@@ -227,6 +273,47 @@ static int assign(tr *T, const dreg *dr, int rw, int vec, const char *expr) {
 static void pred_set(tr *T, int p, const char *x) {
   if (p < 0) return;
   E("  R->p[%d] = (R->p[%d] & ~m) | ((%s) & m);\n", p, p, x);
+}
+
+/* In a lane operation: predicate p of lane l as 0/1 (negated: 1 - it). */
+static const char *pread(tr *T, int p, int neg, char *buf, size_t n) {
+  ptouch(T, (uint32_t)p, 0);
+  snprintf(buf, n, neg ? "(q%d ^ 1u)" : "q%d", p);
+  return buf;
+}
+
+/* In a lane operation: predicate p of lane l = x (0 or not) under c_;
+ * `lib`: x calls num.c (evaluated only for the lanes that run it). */
+static void pwrite(tr *T, int p, const char *x, int lib) {
+  if (p < 0) return;
+  ptouch(T, (uint32_t)p, 1);
+  if (lib) {
+    T->novec = 1;
+    E("    if (c_) q%d = (uint32_t)((%s) != 0);\n", p, x);
+  } else {
+    E("    q%d = jsel32(c_, (uint32_t)((%s) != 0), q%d);\n", p, x, p);
+  }
+}
+
+/* In a lane operation: d = `fast` (an expression that clears ok_ where it
+ * is not num.c's answer) under c_; after the group's loop, the lanes it
+ * left get num.c's `fn`(saved operands, `args`).  The operation ends its
+ * group, so later ones read the fixed registers. */
+static int assign_fix(tr *T, const dreg *dr, const char *fast, int n, const val *ops, const char *fn, const char *args) {
+  if (dr->sink) return WS_OK;
+  if (dr->w != 32) return refuse(T, "a 32-bit result in a 64-bit register");
+  uint32_t pc = T->pc;
+  touch(T, dr->reg, 1);
+  ws_sb_printf(&T->ipre, "  uint32_t xo%u_[3][32], xm%u_ = 0;\n", pc, pc);
+  E("    { uint32_t ok_ = 1; const uint32_t f_ = %s;\n", fast);
+  for (int k = 0; k < n; k++) E("      xo%u_[%d][l] = %s;\n", pc, k, ops[k].s);
+  E("      %s = jsel32(c_, f_, %s); xm%u_ |= (c_ & (ok_ ^ 1u)) << l; }\n", dr->s, dr->s, pc);
+  const reginfo *ri = &T->ri[dr->reg];
+  ws_sb_printf(&T->ipost, "  JEACH(xm%u_) R->%s[%u][l] = X->num->%s(", pc, group_name[ri->group], ri->row, fn);
+  for (int k = 0; k < n; k++) ws_sb_printf(&T->ipost, "%sxo%u_[%d][l]", k ? ", " : "", pc, k);
+  ws_sb_printf(&T->ipost, "%s%s);\n", args[0] ? ", " : "", args);
+  T->close_after = 1;
+  return WS_OK;
 }
 
 /* ---- the instruction's type ----------------------------------------------------------- */
@@ -490,9 +577,8 @@ static int tr_float(tr *T, const ty *y) {
     for (int i = 0; i < 6; i++)
       if (in->mode == modes[i]) mode = nm[i];
     if ((st = pred_of(T, &in->ops[0], &p)) || (st = src(T, 1, y->t, w, &a))) return st;
-    E("  { uint32_t r_ = 0; JEACH(m) r_ |= (uint32_t)X->num->%s_testp(%s, %d) << l;\n  ", k, a.s, mode);
-    pred_set(T, p, "r_");
-    E("  }\n");
+    snprintf(x, sizeof x, "X->num->%s_testp(%s, %d)", k, a.s, mode);
+    pwrite(T, p, x, 1);
     return WS_OK;
   }
   if ((st = dst(T, 0, &dr))) return st;
@@ -509,8 +595,15 @@ static int tr_float(tr *T, const ty *y) {
       return assign(T, &dr, w, 1, x);
     }
     snprintf(fn, sizeof fn, "%s_%s", k, nmf);
-    if (f32) snprintf(args, sizeof args, "%d, %d, %d", y->rnd, y->ftz, y->sat);
-    else snprintf(args, sizeof args, "%d", y->rnd);
+    if (f32) { /* num.c's fast path inline, num.c for the lanes it leaves */
+      val ab[2] = {a, b};
+      snprintf(args, sizeof args, "%d, %d, %d", y->rnd, y->ftz, y->sat);
+      if (in->op == WS_PTX_OP_MUL) snprintf(x, sizeof x, "jl_f32_mul(%s, %s, %d, %d, &ok_)", a.s, b.s, y->rnd, y->sat);
+      else snprintf(x, sizeof x, "jl_f32_add(%s, %s%s, %d, %d, &ok_)", a.s, b.s,
+                    in->op == WS_PTX_OP_SUB ? " ^ 0x80000000u" : "", y->rnd, y->sat);
+      return assign_fix(T, &dr, x, 2, ab, fn, args);
+    }
+    snprintf(args, sizeof args, "%d", y->rnd);
     return num_call(T, &dr, w, fn, 2, &a, &b, &c, args);
   }
   case WS_PTX_OP_MAD:
@@ -521,14 +614,21 @@ static int tr_float(tr *T, const ty *y) {
       return assign(T, &dr, w, 1, x);
     }
     snprintf(fn, sizeof fn, "%s_fma", k);
-    if (f32) snprintf(args, sizeof args, "%d, %d, %d", y->rnd, y->ftz, y->sat);
-    else snprintf(args, sizeof args, "%d", y->rnd);
+    if (f32) {
+      val abc[3] = {a, b, c};
+      snprintf(args, sizeof args, "%d, %d, %d", y->rnd, y->ftz, y->sat);
+      snprintf(x, sizeof x, "jl_f32_fma(%s, %s, %s, %d, %d, &ok_)", a.s, b.s, c.s, y->rnd, y->sat);
+      return assign_fix(T, &dr, x, 3, abc, fn, args);
+    }
+    snprintf(args, sizeof args, "%d", y->rnd);
     return num_call(T, &dr, w, fn, 3, &a, &b, &c, args);
   case WS_PTX_OP_DIV:
     if ((st = ops3(T, y, 2, &a, &b, &c))) return st;
     if (f32 && approx) return snprintf(args, sizeof args, "%d", y->ftz), num_call(T, &dr, w, "f32_div_approx", 2, &a, &b, &c, args);
-    if (f32 && ws_ptx_inst_has(in, WS_PTX_MOD_FULL))
-      return snprintf(args, sizeof args, "%d", y->ftz), num_call(T, &dr, w, "f32_div_full", 2, &a, &b, &c, args);
+    if (f32 && (ws_ptx_inst_has(in, WS_PTX_MOD_FULL) || y->rnd == WS_NUM_RN)) { /* correctly rounded */
+      snprintf(x, sizeof x, "jl_f32_div_rn(%s, %s, %d)", a.s, b.s, y->ftz);
+      return assign(T, &dr, w, 1, x);
+    }
     if (y->rnd == WS_NUM_RN && !(f32 && y->ftz)) {
       snprintf(x, sizeof x, "%s(%s(%s) / %s(%s))", B, F, a.s, F, b.s);
       return assign(T, &dr, w, 1, x);
@@ -559,9 +659,9 @@ static int tr_float(tr *T, const ty *y) {
   case WS_PTX_OP_SQRT: {
     int rcp = in->op == WS_PTX_OP_RCP;
     if ((st = ops3(T, y, 1, &a, &b, &c))) return st;
-    if (f32 && approx) {
-      snprintf(args, sizeof args, "%d", y->ftz);
-      return num_call(T, &dr, w, rcp ? "f32_rcp_approx" : "f32_sqrt_approx", 1, &a, &b, &c, args);
+    if (f32 && (approx || y->rnd == WS_NUM_RN)) { /* correctly rounded, with .ftz */
+      snprintf(x, sizeof x, "jl_f32_%s_rn(%s, %d)", rcp ? "rcp" : "sqrt", a.s, y->ftz);
+      return assign(T, &dr, w, 1, x);
     }
     if (!f32 && approx) {
       if (!rcp || !y->ftz) return refuse(T, NULL);
@@ -579,8 +679,12 @@ static int tr_float(tr *T, const ty *y) {
   }
   case WS_PTX_OP_RSQRT:
     if ((st = ops3(T, y, 1, &a, &b, &c))) return st;
+    if (f32) {
+      snprintf(x, sizeof x, "jl_f32_rsqrt(%s, %d)", a.s, y->ftz);
+      return assign(T, &dr, w, 1, x);
+    }
     snprintf(args, sizeof args, "%d", y->ftz);
-    return num_call(T, &dr, w, f32 ? "f32_rsqrt_approx" : "f64_rsqrt_approx", 1, &a, &b, &c, args);
+    return num_call(T, &dr, w, "f64_rsqrt_approx", 1, &a, &b, &c, args);
   case WS_PTX_OP_SIN:
   case WS_PTX_OP_COS:
   case WS_PTX_OP_LG2:
@@ -588,9 +692,12 @@ static int tr_float(tr *T, const ty *y) {
   case WS_PTX_OP_TANH:
     if (!f32) return refuse(T, NULL);
     if ((st = ops3(T, y, 1, &a, &b, &c))) return st;
-    snprintf(fn, sizeof fn, "f32_%s_approx", ws_ptx_opcode_name((ws_ptx_opcode)in->op));
-    snprintf(args, sizeof args, in->op == WS_PTX_OP_TANH ? "" : "%d", y->ftz);
-    return num_call(T, &dr, w, fn, 1, &a, &b, &c, args);
+    /* libm in double, rounded once (lane by lane: libm is scalar) */
+    if (in->op == WS_PTX_OP_TANH) snprintf(x, sizeof x, "jl_f32_tanh(%s)", a.s);
+    else if (in->op == WS_PTX_OP_SIN || in->op == WS_PTX_OP_COS)
+      snprintf(x, sizeof x, "jl_f32_sincos(%s, %d, %d)", a.s, y->ftz, in->op == WS_PTX_OP_COS);
+    else snprintf(x, sizeof x, "jl_f32_%s(%s, %d)", in->op == WS_PTX_OP_EX2 ? "ex2" : "lg2", a.s, y->ftz);
+    return assign(T, &dr, w, 0, x);
   default:
     return refuse(T, NULL);
   }
@@ -657,21 +764,19 @@ static int tr_bits(tr *T, const ty *y) {
     int pd, pa, pb = -1;
     const ws_ptx_operand *o = in->ops;
     if ((st = pred_of(T, &o[0], &pd)) || (st = pred_of(T, &o[1], &pa))) return st;
+    char qa[32], qb[32];
     if (in->op == WS_PTX_OP_NOT) {
       if (pd < 0 || pa < 0) return refuse(T, "`_` in predicate logic");
-      snprintf(x, sizeof x, "~R->p[%d]", pa);
-      pred_set(T, pd, x);
+      pwrite(T, pd, pread(T, pa, 1, qa, sizeof qa), 0);
       return WS_OK;
     }
     if (in->op == WS_PTX_OP_CNOT) return refuse(T, NULL);
     if ((st = pred_of(T, &o[2], &pb))) return st;
     if (pd < 0 || pa < 0 || pb < 0) return refuse(T, "`_` in predicate logic");
-    snprintf(x, sizeof x, "(%sR->p[%d]) %c (%sR->p[%d])", (o[1].flags & WS_PTX_OF_NOT) ? "~" : "", pa,
+    snprintf(x, sizeof x, "%s %c %s", pread(T, pa, (o[1].flags & WS_PTX_OF_NOT) != 0, qa, sizeof qa),
              in->op == WS_PTX_OP_AND ? '&' : in->op == WS_PTX_OP_OR ? '|' : '^',
-             (o[2].flags & WS_PTX_OF_NOT) ? "~" : "", pb);
-    E("  { uint32_t r_ = %s;\n  ", x);
-    pred_set(T, pd, "r_");
-    E("  }\n");
+             pread(T, pb, (o[2].flags & WS_PTX_OF_NOT) != 0, qb, sizeof qb));
+    pwrite(T, pd, x, 0);
     return WS_OK;
   }
   if ((st = dst(T, 0, &dr))) return st;
@@ -801,7 +906,7 @@ static int cmp_of(int mod, int *ok) {
 /* x combined with c_ by the boolean op of setp/set (load.c's bop). */
 static void combined(char *buf, size_t n, int bop, const char *x) {
   static const char ops[] = {0, '&', '|', '^'};
-  if (bop) snprintf(buf, n, "((%s) %c c_)", x, ops[bop]);
+  if (bop) snprintf(buf, n, "((%s) %c bq_)", x, ops[bop]);
   else snprintf(buf, n, "(%s)", x);
 }
 
@@ -878,42 +983,35 @@ static int tr_setp(tr *T, const ty *y) {
     lib = 1;
     x2 = e >= 5;
   }
-  E("  { uint32_t r_ = 0, h_ = 0, c_ = 0; (void)h_; (void)c_;\n");
-  if (x2)
-    E("    JEACH(m) { unsigned x_ = %s; r_ |= (x_ & 1u) << l; h_ |= ((x_ >> 1) & 1u) << l; }\n", cond);
-  else if (lib)
-    E("    JEACH(m) r_ |= (uint32_t)(%s) << l;\n", cond);
-  else
-    E("    JFOR r_ |= (uint32_t)(%s) << l;\n", cond);
-  if (bop) E("    c_ = %sR->p[%d];\n", cneg ? "~" : "", pc);
-  char x[XBUF];
+  /* per lane: r_ the comparison (h_ the upper element's), bq_ the combined predicate */
+  E("    { uint32_t r_ = 0, h_ = 0, bq_ = 0; (void)h_; (void)bq_;\n");
+  if (x2) {
+    T->novec = 1;
+    E("    if (c_) { unsigned x_ = %s; r_ = x_ & 1u; h_ = (x_ >> 1) & 1u; }\n", cond);
+  } else if (lib) {
+    T->novec = 1;
+    E("    if (c_) r_ = (uint32_t)((%s) != 0);\n", cond);
+  } else {
+    E("    r_ = (uint32_t)((%s) != 0);\n", cond);
+  }
+  char qc[32];
+  if (bop) E("    bq_ = %s;\n", pread(T, pc, cneg, qc, sizeof qc));
+  char x[128];
   if (is_set) {
     int size = tbits(y->t);
     uint64_t tv = y->t == WS_PTX_T_F32 ? 0x3f800000u : wmask_of(size);
     combined(x, sizeof x, bop, "r_");
-    E("    r_ = %s;\n", x);
-    E("  ");
     char ex[XBUF];
-    snprintf(ex, sizeof ex, "jsel64((r_ >> l) & 1u, 0x%" PRIx64 "ull, 0)", tv);
-    if ((st = assign(T, &dr, size > 32 ? 64 : 32, 1, ex))) return st;
-    E("  }\n");
+    snprintf(ex, sizeof ex, "jsel64(%s, 0x%" PRIx64 "ull, 0)", x, tv);
+    if ((st = assign(T, &dr, size > 32 ? 64 : 32, !lib, ex))) return st;
+    E("    }\n");
     return WS_OK;
   }
-  E("  ");
-  if (x2) {
-    combined(x, sizeof x, bop, "r_");
-    pred_set(T, pd, x);
-    E("  ");
-    combined(x, sizeof x, bop, "h_");
-    pred_set(T, pd2, x);
-  } else {
-    combined(x, sizeof x, bop, "r_");
-    pred_set(T, pd, x);
-    E("  ");
-    combined(x, sizeof x, bop, "~r_");
-    pred_set(T, pd2, x);
-  }
-  E("  }\n");
+  combined(x, sizeof x, bop, "r_");
+  pwrite(T, pd, x, lib);
+  combined(x, sizeof x, bop, x2 ? "h_" : "(r_ ^ 1u)");
+  pwrite(T, pd2, x, lib);
+  E("    }\n");
   return WS_OK;
 }
 
@@ -929,11 +1027,10 @@ static int tr_sel(tr *T, const ty *y) {
     int p;
     if ((st = pred_of(T, &in->ops[3], &p))) return st;
     if (p < 0) return refuse(T, "`_` as a predicate source");
-    E("  { uint32_t c_ = %sR->p[%d];\n  ", (in->ops[3].flags & WS_PTX_OF_NOT) ? "~" : "", p);
-    snprintf(x, sizeof x, "jsel%d((c_ >> l) & 1u, %s, %s)", y->w, a.s, b.s);
-    if ((st = assign(T, &dr, y->w, 1, x))) return st;
-    E("  }\n");
-    return WS_OK;
+    char q[32];
+    snprintf(x, sizeof x, "jsel%d(%s, %s, %s)", y->w, pread(T, p, (in->ops[3].flags & WS_PTX_OF_NOT) != 0, q, sizeof q),
+             a.s, b.s);
+    return assign(T, &dr, y->w, 1, x);
   }
   int ct = in->type[1];
   if ((st = src(T, 3, ct, tbits(ct) > 32 ? 64 : 32, &c))) return st;
@@ -971,6 +1068,35 @@ static int numtype(int t) {
   }
 }
 
+/* The exact inline forms of ws_emu_num_cvt (jit_lane.h) for the common
+ * conversions between f32, f64 and integers; 0 where num.c is called. */
+static int cvt_fast(char *v, size_t n, const char *a, int ft, int tt, const ty *y) {
+  int rn = y->rnd == WS_NUM_RND_NONE || y->rnd == WS_NUM_RN, fk = tkind(ft), tk = tkind(tt);
+  int fint = fk == WS_PTX_TK_U || fk == WS_PTX_TK_S || fk == WS_PTX_TK_B;
+  int tint = tk == WS_PTX_TK_U || tk == WS_PTX_TK_S || tk == WS_PTX_TK_B;
+  int irnd = y->rnd == WS_NUM_RND_NONE || y->rnd == WS_NUM_RNI || y->rnd == WS_NUM_RZI || y->rnd == WS_NUM_RMI ||
+             y->rnd == WS_NUM_RPI;
+  if (ft == WS_PTX_T_F32 && tt == WS_PTX_T_F32 && rn)
+    snprintf(v, n, "jl_cvt_f32_f32((uint32_t)%s, %d, %d)", a, y->ftz, y->sat);
+  else if (ft == WS_PTX_T_F32 && tt == WS_PTX_T_F64 && rn && !y->sat)
+    snprintf(v, n, "jl_cvt_f64_f32((uint32_t)%s, %d)", a, y->ftz);
+  else if (ft == WS_PTX_T_F64 && tt == WS_PTX_T_F32 && rn)
+    snprintf(v, n, "jl_cvt_f32_f64(%s, %d, %d)", a, y->ftz, y->sat);
+  else if (fint && tt == WS_PTX_T_F32 && rn)
+    snprintf(v, n, y->sat ? "jl_sat32(jl_cvt_f32_int(%s, %d, %d))" : "jl_cvt_f32_int(%s, %d, %d)", a, tbits(ft),
+             fk == WS_PTX_TK_S);
+  else if (fint && tt == WS_PTX_T_F64 && rn && !y->sat)
+    snprintf(v, n, "jb64(jl_int_as_double(%s, %d, %d))", a, tbits(ft), fk == WS_PTX_TK_S);
+  else if (ft == WS_PTX_T_F32 && tint && irnd)
+    snprintf(v, n, "jl_cvt_int_f(jl_f32_in((uint32_t)%s, %d), %d, %d, %d)", a, y->ftz, y->rnd, tbits(tt),
+             tk == WS_PTX_TK_S);
+  else if (ft == WS_PTX_T_F64 && tint && irnd)
+    snprintf(v, n, "jl_cvt_int_f(jf64(%s), %d, %d, %d)", a, y->rnd, tbits(tt), tk == WS_PTX_TK_S);
+  else
+    return 0;
+  return 1;
+}
+
 /* cvt (load.c's dec_cvt and the interpreter's D_CVT_INT / D_CVT / D_CVT_PACK). */
 static int tr_cvt(tr *T, const ty *y) {
   const ws_ptx_inst *in = T->in;
@@ -998,24 +1124,23 @@ static int tr_cvt(tr *T, const ty *y) {
               tkind(ft) != WS_PTX_TK_H && !y->sat;
   int rw = (sext ? rb : size) > 32 ? 64 : 32;
   if ((st = src_w(T, &o[1], ft, 64, 1, &a))) return st;
-  char sx[XBUF] = "";
   int dsh = 64 - size;
-  if (sext)
-    snprintf(sx, sizeof sx, "(uint64_t)((int64_t)(v_ << %d) >> %d) & 0x%" PRIx64 "ull", dsh, dsh, wmask_of(rb));
   if (dr.sink) return refuse(T, "cvt into `_`");
+  char v[XBUF], ex[XBUF * 2];
   if (isint) {
     int sh = 64 - bits;
-    char v[XBUF];
-    if (sg) snprintf(v, sizeof v, "(uint64_t)((int64_t)(%s << %d) >> %d)", a.s, sh, sh);
-    else snprintf(v, sizeof v, "(%s & 0x%" PRIx64 "ull)", a.s, (uint64_t)(~0ull >> sh));
-    E("  JFOR { uint64_t v_ = %s & 0x%" PRIx64 "ull; %s%s%s %s[l] = JSEL(m, (%s)v_, %s[l]); }\n", v, wmask_of(size),
-      sext ? "v_ = " : "", sext ? sx : "", sext ? ";" : "", dr.s, ctype(dr.w), dr.s);
+    if (sg) snprintf(v, sizeof v, "((uint64_t)((int64_t)(%s << %d) >> %d) & 0x%" PRIx64 "ull)", a.s, sh, sh, wmask_of(size));
+    else snprintf(v, sizeof v, "(%s & 0x%" PRIx64 "ull)", a.s, (uint64_t)(~0ull >> sh) & wmask_of(size));
+  } else if (!cvt_fast(v, sizeof v, a.s, ft, tt, y)) {
+    snprintf(v, sizeof v, "X->num->cvt(%s, %d, %d, %d, %d, %d)", a.s, nf, nt, y->rnd, y->ftz, y->sat);
   } else {
-    E("  JEACH(m) { uint64_t v_ = X->num->cvt(%s, %d, %d, %d, %d, %d); %s%s%s %s[l] = (%s)v_; }\n", a.s, nf, nt,
-      y->rnd, y->ftz, y->sat, sext ? "v_ = " : "", sext ? sx : "", sext ? ";" : "", dr.s, ctype(dr.w));
+    isint = 1; /* vectorised */
   }
-  if (rw == 64 && dr.w == 32) return refuse(T, "a 64-bit result in a 32-bit register");
-  return WS_OK;
+  if (sext)
+    snprintf(ex, sizeof ex, "(uint64_t)((int64_t)(%s << %d) >> %d) & 0x%" PRIx64 "ull", v, dsh, dsh, wmask_of(rb));
+  else
+    snprintf(ex, sizeof ex, "%s", v);
+  return assign(T, &dr, rw, isint, ex);
 }
 
 /* The interpreter's memory-space number for a state space (mspace()). */
@@ -1269,13 +1394,13 @@ static int tr_mov(tr *T, const ty *y) {
     int pd, pa;
     if ((st = pred_of(T, &o[0], &pd))) return st;
     if (o[1].kind == WS_PTX_O_IMM_INT) {
-      pred_set(T, pd, o[1].imm ? "0xffffffffu" : "0u");
+      pwrite(T, pd, o[1].imm ? "1u" : "0u", 0);
       return WS_OK;
     }
     if ((st = pred_of(T, &o[1], &pa))) return st;
     if (pa < 0) return refuse(T, "`_` as a predicate source");
-    snprintf(x, sizeof x, "R->p[%d]", pa);
-    pred_set(T, pd, x);
+    char q[32];
+    pwrite(T, pd, pread(T, pa, 0, q, sizeof q), 0);
     return WS_OK;
   }
   int tb = tbits(y->t);
@@ -1284,14 +1409,13 @@ static int tr_mov(tr *T, const ty *y) {
     if (eb < 8 || eb > 32 || tb > 64) return refuse(T, NULL);
     if ((st = src_w(T, &o[1], y->t, tb > 32 ? 64 : 32, 0, &a))) return st;
     uint64_t em = wmask_of(eb);
-    E("  { JEACH(m) { uint64_t v_ = %s;", a.s);
+    /* element e: the value's bits e * eb .. (the interpreter shifts eb at a time) */
     for (uint32_t e = 0; e < o[0].comp; e++) {
       dreg de;
       if ((st = dst_of(T, &T->f->extra[o[0].reg + e], &de))) return st;
-      if (!de.sink) E(" %s[l] = (%s)(v_ & 0x%" PRIx64 "ull);", de.s, ctype(de.w), em);
-      E(" v_ >>= %d;", eb);
+      snprintf(x, sizeof x, "((uint64_t)%s >> %u) & 0x%" PRIx64 "ull", a.s, e * (uint32_t)eb, em);
+      if ((st = assign(T, &de, eb > 32 ? 64 : 32, 1, x))) return st;
     }
-    E(" } }\n");
     return WS_OK;
   }
   if ((st = dst(T, 0, &dr))) return st;
@@ -1333,18 +1457,15 @@ static int tr_mov(tr *T, const ty *y) {
      * scalar) */
     char ex[XBUF + 32];
     if (sr == WS_PTX_SR_TID && c < 3) {
-      E("  { uint32_t s_[32]; memcpy(s_, w->tid[%u], sizeof s_);\n", c);
-      snprintf(ex, sizeof ex, "(%s)s_[l]", ctype(dr.w));
-    } else if (strchr(x, 'l') && (sr == WS_PTX_SR_LANEID || (sr >= WS_PTX_SR_LANEMASK_EQ && sr <= WS_PTX_SR_LANEMASK_GT))) {
-      E("  {\n");
+      ws_sb_printf(&T->ipre, "  uint32_t t%u_[32]; memcpy(t%u_, w->tid[%u], sizeof t%u_);\n", T->pc, T->pc, c, T->pc);
+      snprintf(ex, sizeof ex, "(%s)t%u_[l]", ctype(dr.w), T->pc);
+    } else if (sr == WS_PTX_SR_LANEID || (sr >= WS_PTX_SR_LANEMASK_EQ && sr <= WS_PTX_SR_LANEMASK_GT)) {
       snprintf(ex, sizeof ex, "(%s)(%s)", ctype(dr.w), x);
     } else {
-      E("  { const uint64_t s_ = (uint64_t)(%s);\n", x);
-      snprintf(ex, sizeof ex, "(%s)s_", ctype(dr.w));
+      ws_sb_printf(&T->ipre, "  const uint64_t u%u_ = (uint64_t)(%s);\n", T->pc, x);
+      snprintf(ex, sizeof ex, "(%s)u%u_", ctype(dr.w), T->pc);
     }
-    int st2 = assign(T, &dr, dr.w, 1, ex);
-    E("  }\n");
-    return st2;
+    return assign(T, &dr, dr.w, 1, ex);
   }
   if (o[1].kind == WS_PTX_O_SYM && o[1].symkind == WS_PTX_S_LOCAL &&
       T->f->vars[o[1].reg].space != WS_PTX_SP_SHARED) { /* a .local variable's address */
@@ -1385,10 +1506,13 @@ static int tr_space(tr *T, const ty *y) {
   if (in->op == WS_PTX_OP_ISSPACEP) {
     int p;
     if ((st = pred_of(T, &in->ops[0], &p)) || (st = src(T, 1, WS_PTX_T_U64, 64, &a))) return st;
-    E("  { uint32_t r_ = 0; JFOR { uint64_t w_ = %s >> %d; int s_ = w_ == 0x7full ? %d : w_ == 0x7eull ? %d : w_ == 0x7dull ? %d : %d; r_ |= (uint32_t)(s_ == %d) << l; }\n  ",
-      a.s, JL_WIN_SHIFT, JS_SHARED, JS_LOCAL, JS_CONST, JS_GLOBAL, ms);
-    pred_set(T, p, "r_");
-    E("  }\n");
+    if (ms == JS_GLOBAL) /* not in the shared, local or const window */
+      snprintf(x, sizeof x, "((%s >> %d) != 0x7full) & ((%s >> %d) != 0x7eull) & ((%s >> %d) != 0x7dull)", a.s,
+               JL_WIN_SHIFT, a.s, JL_WIN_SHIFT, a.s, JL_WIN_SHIFT);
+    else
+      snprintf(x, sizeof x, "(%s >> %d) == 0x%xull", a.s, JL_WIN_SHIFT,
+               ms == JS_SHARED ? 0x7fu : ms == JS_LOCAL ? 0x7eu : 0x7du);
+    pwrite(T, p, x, 0);
     return WS_OK;
   }
   dreg dr;
@@ -1549,7 +1673,8 @@ static int tr_stack(tr *T, const ty *y) {
   }
   case WS_PTX_OP_STACKSAVE:
     if ((st = dst(T, 0, &dr))) return st;
-    snprintf(x, sizeof x, "w->local_top & 0x%" PRIx64 "ull", y->wm);
+    ws_sb_printf(&T->ipre, "  const uint64_t u%u_ = w->local_top;\n", T->pc);
+    snprintf(x, sizeof x, "u%u_ & 0x%" PRIx64 "ull", T->pc, y->wm);
     return assign(T, &dr, y->w, 1, x);
   default: /* stackrestore */
     if ((st = src(T, 0, y->t, 64, &a))) return st;
@@ -1746,6 +1871,96 @@ static void tr_exit(tr *T, int is_exit) {
 }
 
 /* One instruction: its lanes (active & guard), then its code. */
+/* Operations that act on each lane alone and have no effect but their
+ * destinations (no memory, no control, no other lane): they go into fused
+ * lane loops. */
+static int lane_op(const ws_ptx_inst *in) {
+  switch (in->op) {
+  case WS_PTX_OP_ADD: case WS_PTX_OP_SUB: case WS_PTX_OP_MAD:
+    return !ws_ptx_inst_has(in, WS_PTX_MOD_CC); /* the carry chain lives in the warp */
+  case WS_PTX_OP_MUL: case WS_PTX_OP_FMA: case WS_PTX_OP_DIV: case WS_PTX_OP_ABS: case WS_PTX_OP_NEG:
+  case WS_PTX_OP_MIN: case WS_PTX_OP_MAX: case WS_PTX_OP_MUL24: case WS_PTX_OP_MAD24: case WS_PTX_OP_SAD:
+  case WS_PTX_OP_REM: case WS_PTX_OP_COPYSIGN: case WS_PTX_OP_TESTP: case WS_PTX_OP_RCP: case WS_PTX_OP_SQRT:
+  case WS_PTX_OP_RSQRT: case WS_PTX_OP_SIN: case WS_PTX_OP_COS: case WS_PTX_OP_LG2: case WS_PTX_OP_EX2:
+  case WS_PTX_OP_TANH: case WS_PTX_OP_DP4A: case WS_PTX_OP_DP2A: case WS_PTX_OP_AND: case WS_PTX_OP_OR:
+  case WS_PTX_OP_XOR: case WS_PTX_OP_NOT: case WS_PTX_OP_CNOT: case WS_PTX_OP_LOP3: case WS_PTX_OP_SHL:
+  case WS_PTX_OP_SHR: case WS_PTX_OP_SHF: case WS_PTX_OP_POPC: case WS_PTX_OP_CLZ: case WS_PTX_OP_BREV:
+  case WS_PTX_OP_BFIND: case WS_PTX_OP_BFE: case WS_PTX_OP_BFI: case WS_PTX_OP_PRMT: case WS_PTX_OP_FNS:
+  case WS_PTX_OP_BMSK: case WS_PTX_OP_SZEXT: case WS_PTX_OP_SETP: case WS_PTX_OP_SET: case WS_PTX_OP_SELP:
+  case WS_PTX_OP_SLCT: case WS_PTX_OP_MOV: case WS_PTX_OP_CREATEPOLICY: case WS_PTX_OP_CVT: case WS_PTX_OP_CVTA:
+  case WS_PTX_OP_ISSPACEP: case WS_PTX_OP_STACKSAVE: case WS_PTX_OP_PREFETCH: case WS_PTX_OP_PREFETCHU:
+  case WS_PTX_OP_MEMBAR: case WS_PTX_OP_FENCE: case WS_PTX_OP_BAR_WARP_SYNC: case WS_PTX_OP_NANOSLEEP:
+  case WS_PTX_OP_PMEVENT: case WS_PTX_OP_GRIDDEP_WAIT: case WS_PTX_OP_GRIDDEP_LAUNCH:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+/* Emit the open group of lane operations: its uniform values, one loop
+ * over the lanes (all 32, each operation blended under its lane's
+ * condition c_, so the compiler vectorises it; or the active lanes one by
+ * one for an operation that calls num.c) with the registers it touches in
+ * locals, then the registers and predicates it wrote. */
+static void flush_group(tr *T) {
+  if (!T->gopen) return;
+  ws_strbuf *b = &T->b;
+  const ws_ptx_function *f = T->f;
+  int scalar = T->gopen == 2;
+  ws_sb_puts(b, "  { uint32_t ti_ = 0; (void)ti_;\n");
+  ws_sb_puts(b, ws_sb_str(&T->gpre));
+  for (uint32_t k = 0; k < T->ng[RG_PRED]; k++) {
+    if (!T->gp[k]) continue;
+    ws_sb_printf(b, "  const uint32_t P%u_ = R->p[%u];\n", k, k);
+    if (T->gp[k] & 2) ws_sb_printf(b, scalar ? "  uint32_t B%u_ = P%u_;\n" : "  uint32_t B%u_ = 0u;\n", k, k);
+  }
+  if (scalar) ws_sb_puts(b, "  JEACH(active) {\n    const uint32_t a_ = 1u;\n");
+  else ws_sb_puts(b, "  JFOR {\n    const uint32_t a_ = (active >> l) & 1u;\n");
+  for (uint32_t r = 0; r < f->nregs; r++)
+    if (T->gr[r])
+      ws_sb_printf(b, "    %s v%u = R->%s[%u][l];\n", ctype(reg_storage(T, r)), r, group_name[T->ri[r].group],
+                   T->ri[r].row);
+  for (uint32_t k = 0; k < T->ng[RG_PRED]; k++)
+    if (T->gp[k]) ws_sb_printf(b, "    uint32_t q%u = (P%u_ >> l) & 1u;\n", k, k);
+  ws_sb_puts(b, ws_sb_str(&T->gbody));
+  for (uint32_t r = 0; r < f->nregs; r++)
+    if (T->gr[r] & 2) ws_sb_printf(b, "    R->%s[%u][l] = v%u;\n", group_name[T->ri[r].group], T->ri[r].row, r);
+  for (uint32_t k = 0; k < T->ng[RG_PRED]; k++)
+    if (T->gp[k] & 2) {
+      if (scalar) ws_sb_printf(b, "    B%u_ = (B%u_ & ~(1u << l)) | (q%u << l);\n", k, k, k);
+      else ws_sb_printf(b, "    B%u_ |= q%u << l;\n", k, k);
+    }
+  ws_sb_puts(b, "  }\n");
+  for (uint32_t k = 0; k < T->ng[RG_PRED]; k++)
+    if (T->gp[k] & 2) ws_sb_printf(b, "  R->p[%u] = B%u_;\n", k, k);
+  ws_sb_puts(b, ws_sb_str(&T->gpost));
+  if (T->gguards) ws_sb_puts(b, "  w->thread_insts += ti_;\n");
+  ws_sb_puts(b, "  }\n");
+  T->gopen = 0;
+}
+
+/* Add the lane operation just translated (T->ib, T->ipre, its touched
+ * lists) to the open group, opening one (kind 1 vector, 2 scalar). */
+static void group_add(tr *T, int kind) {
+  if (!T->gopen) {
+    T->gopen = kind;
+    T->gguards = 0;
+    ws_sb_free(&T->gpre);
+    ws_sb_free(&T->gbody);
+    ws_sb_free(&T->gpost);
+    memset(T->gr, 0, T->f->nregs + 1);
+    memset(T->gp, 0, T->ng[RG_PRED] + 1);
+  }
+  ws_sb_puts(&T->gpre, ws_sb_str(&T->ipre));
+  ws_sb_puts(&T->gbody, ws_sb_str(&T->ib));
+  ws_sb_puts(&T->gpost, ws_sb_str(&T->ipost));
+  for (uint32_t i = 0; i < T->nilist; i++) T->gr[T->ilist[i] & 0x7fffffffu] |= (uint8_t)(1 | ((T->ilist[i] >> 31) << 1));
+  for (uint32_t i = 0; i < T->niplist; i++) T->gp[T->iplist[i] & 0x7fffffffu] |= (uint8_t)(1 | ((T->iplist[i] >> 31) << 1));
+  T->gguards += T->guarded;
+}
+
+static int tr_lane(tr *T, const ty *y);
+
 static int tr_inst(tr *T, uint32_t pc, uint32_t rpc) {
   const ws_ptx_inst *in = &T->f->insts[pc];
   T->in = in;
@@ -1753,9 +1968,41 @@ static int tr_inst(tr *T, uint32_t pc, uint32_t rpc) {
   T->guarded = in->guard >= 0;
   ty y;
   type_of(&y, in);
+  if (T->guarded && ((uint32_t)in->guard >= T->f->nregs || !is_pred(T, (uint32_t)in->guard)))
+    return refuse(T, "guard is not a predicate");
+  if (lane_op(in)) {
+    T->fused = 1;
+    T->novec = 0;
+    T->cur = &T->ib;
+    ws_sb_free(&T->ib);
+    ws_sb_free(&T->ipre);
+    ws_sb_free(&T->ipost);
+    T->close_after = 0;
+    T->nilist = T->niplist = 0;
+    E("    /* %u: line %u */\n", pc, in->line);
+    char q[32];
+    if (T->guarded)
+      E("    { const uint32_t c_ = a_ & %s; ti_ += c_;\n", pread(T, (int)T->ri[in->guard].row, in->guard_not, q, sizeof q));
+    else
+      E("    { const uint32_t c_ = a_;\n");
+    int st = tr_lane(T, &y);
+    E("    }\n");
+    T->fused = 0;
+    T->cur = &T->b;
+    if (st) return st;
+    if (T->novec) { /* alone, lane by lane */
+      flush_group(T);
+      group_add(T, 2);
+      flush_group(T);
+    } else {
+      group_add(T, 1);
+      if (T->close_after) flush_group(T);
+    }
+    return T->ib.oom || T->ipre.oom || T->ipost.oom ? WS_ENOMEM : WS_OK;
+  }
+  flush_group(T);
   E("  /* %u: line %u */\n", pc, in->line);
   if (T->guarded) {
-    if ((uint32_t)in->guard >= T->f->nregs || !is_pred(T, (uint32_t)in->guard)) return refuse(T, "guard is not a predicate");
     E("  m = active & %sR->p[%u];\n  w->thread_insts += (uint64_t)__builtin_popcount(m);\n", in->guard_not ? "~" : "",
       T->ri[in->guard].row);
   } else {
@@ -1766,43 +2013,13 @@ static int tr_inst(tr *T, uint32_t pc, uint32_t rpc) {
   if (op == WS_PTX_OP_BRX_IDX) return tr_brx(T, rpc);
   E(T->guarded ? "  if (m) {\n" : "  {\n");
   switch (op) {
-  case WS_PTX_OP_ADD: case WS_PTX_OP_SUB: case WS_PTX_OP_MUL:
-  case WS_PTX_OP_MAD: case WS_PTX_OP_FMA: case WS_PTX_OP_DIV: case WS_PTX_OP_ABS: case WS_PTX_OP_NEG:
-  case WS_PTX_OP_MIN: case WS_PTX_OP_MAX:
-    if ((op == WS_PTX_OP_MIN || op == WS_PTX_OP_MAX) && in->nops != 3) st = refuse(T, NULL);
-    else if (y.isf32 || y.isf64) st = tr_float(T, &y);
-    else if (y.hk >= 0 && op != WS_PTX_OP_DIV) st = tr_half(T, &y);
-    else if (!y.isint || op == WS_PTX_OP_FMA) st = refuse(T, NULL);
-    else st = tr_int(T, &y);
-    break;
-  case WS_PTX_OP_ADDC: case WS_PTX_OP_SUBC: case WS_PTX_OP_MADC: case WS_PTX_OP_MUL24: case WS_PTX_OP_MAD24:
-  case WS_PTX_OP_SAD: case WS_PTX_OP_REM:
+  case WS_PTX_OP_ADD: case WS_PTX_OP_SUB: case WS_PTX_OP_MAD: case WS_PTX_OP_ADDC: case WS_PTX_OP_SUBC:
+  case WS_PTX_OP_MADC: /* the carry forms */
     st = y.isint ? tr_int(T, &y) : refuse(T, NULL);
     break;
-  case WS_PTX_OP_COPYSIGN: case WS_PTX_OP_TESTP: case WS_PTX_OP_RCP: case WS_PTX_OP_SQRT: case WS_PTX_OP_RSQRT:
-  case WS_PTX_OP_SIN: case WS_PTX_OP_COS: case WS_PTX_OP_LG2: case WS_PTX_OP_EX2: case WS_PTX_OP_TANH:
-    st = y.isf32 || y.isf64 ? tr_float(T, &y) : refuse(T, NULL);
-    break;
-  case WS_PTX_OP_DP4A: case WS_PTX_OP_DP2A: st = tr_dp(T, &y); break;
-  case WS_PTX_OP_AND: case WS_PTX_OP_OR: case WS_PTX_OP_XOR: case WS_PTX_OP_NOT: case WS_PTX_OP_CNOT:
-  case WS_PTX_OP_LOP3: case WS_PTX_OP_SHL: case WS_PTX_OP_SHR: case WS_PTX_OP_SHF: case WS_PTX_OP_POPC:
-  case WS_PTX_OP_CLZ: case WS_PTX_OP_BREV: case WS_PTX_OP_BFIND: case WS_PTX_OP_BFE: case WS_PTX_OP_BFI:
-  case WS_PTX_OP_PRMT: case WS_PTX_OP_FNS: case WS_PTX_OP_BMSK: case WS_PTX_OP_SZEXT:
-    st = tr_bits(T, &y);
-    break;
-  case WS_PTX_OP_SETP: case WS_PTX_OP_SET: st = tr_setp(T, &y); break;
-  case WS_PTX_OP_SELP: case WS_PTX_OP_SLCT: st = tr_sel(T, &y); break;
-  case WS_PTX_OP_MOV: case WS_PTX_OP_CREATEPOLICY: st = tr_mov(T, &y); break;
-  case WS_PTX_OP_CVT: st = tr_cvt(T, &y); break;
-  case WS_PTX_OP_CVTA: case WS_PTX_OP_ISSPACEP: st = tr_space(T, &y); break;
   case WS_PTX_OP_LD: case WS_PTX_OP_LDU: case WS_PTX_OP_ST: st = tr_ldst(T, &y); break;
   case WS_PTX_OP_ATOM: case WS_PTX_OP_RED: st = tr_atom(T, &y); break;
-  case WS_PTX_OP_ALLOCA: case WS_PTX_OP_STACKSAVE: case WS_PTX_OP_STACKRESTORE: st = tr_stack(T, &y); break;
-  case WS_PTX_OP_PREFETCH: case WS_PTX_OP_PREFETCHU: case WS_PTX_OP_MEMBAR: case WS_PTX_OP_FENCE:
-  case WS_PTX_OP_BAR_WARP_SYNC: case WS_PTX_OP_NANOSLEEP: case WS_PTX_OP_PMEVENT: case WS_PTX_OP_GRIDDEP_WAIT:
-  case WS_PTX_OP_GRIDDEP_LAUNCH:
-    st = WS_OK; /* no effect in the emulator (it is sequentially consistent) */
-    break;
+  case WS_PTX_OP_ALLOCA: case WS_PTX_OP_STACKRESTORE: st = tr_stack(T, &y); break;
   case WS_PTX_OP_BAR: case WS_PTX_OP_BARRIER: st = tr_bar(T); break;
   case WS_PTX_OP_EXIT: tr_exit(T, 1); st = WS_OK; break;
   case WS_PTX_OP_RET: tr_exit(T, T->f->is_entry); st = WS_OK; break;
@@ -1821,6 +2038,48 @@ static int tr_inst(tr *T, uint32_t pc, uint32_t rpc) {
     break;
   }
   E("  }\n");
+  return st;
+}
+
+/* A lane operation's code for lane l (T->fused). */
+static int tr_lane(tr *T, const ty *yp) {
+  const ws_ptx_inst *in = T->in;
+  const ty *y = yp;
+  int op = in->op, st;
+  switch (op) {
+  case WS_PTX_OP_ADD: case WS_PTX_OP_SUB: case WS_PTX_OP_MUL:
+  case WS_PTX_OP_MAD: case WS_PTX_OP_FMA: case WS_PTX_OP_DIV: case WS_PTX_OP_ABS: case WS_PTX_OP_NEG:
+  case WS_PTX_OP_MIN: case WS_PTX_OP_MAX:
+    if ((op == WS_PTX_OP_MIN || op == WS_PTX_OP_MAX) && in->nops != 3) st = refuse(T, NULL);
+    else if (y->isf32 || y->isf64) st = tr_float(T, y);
+    else if (y->hk >= 0 && op != WS_PTX_OP_DIV) st = tr_half(T, y);
+    else if (!y->isint || op == WS_PTX_OP_FMA) st = refuse(T, NULL);
+    else st = tr_int(T, y);
+    break;
+  case WS_PTX_OP_MUL24: case WS_PTX_OP_MAD24: case WS_PTX_OP_SAD: case WS_PTX_OP_REM:
+    st = y->isint ? tr_int(T, y) : refuse(T, NULL);
+    break;
+  case WS_PTX_OP_COPYSIGN: case WS_PTX_OP_TESTP: case WS_PTX_OP_RCP: case WS_PTX_OP_SQRT: case WS_PTX_OP_RSQRT:
+  case WS_PTX_OP_SIN: case WS_PTX_OP_COS: case WS_PTX_OP_LG2: case WS_PTX_OP_EX2: case WS_PTX_OP_TANH:
+    st = y->isf32 || y->isf64 ? tr_float(T, y) : refuse(T, NULL);
+    break;
+  case WS_PTX_OP_DP4A: case WS_PTX_OP_DP2A: st = tr_dp(T, y); break;
+  case WS_PTX_OP_AND: case WS_PTX_OP_OR: case WS_PTX_OP_XOR: case WS_PTX_OP_NOT: case WS_PTX_OP_CNOT:
+  case WS_PTX_OP_LOP3: case WS_PTX_OP_SHL: case WS_PTX_OP_SHR: case WS_PTX_OP_SHF: case WS_PTX_OP_POPC:
+  case WS_PTX_OP_CLZ: case WS_PTX_OP_BREV: case WS_PTX_OP_BFIND: case WS_PTX_OP_BFE: case WS_PTX_OP_BFI:
+  case WS_PTX_OP_PRMT: case WS_PTX_OP_FNS: case WS_PTX_OP_BMSK: case WS_PTX_OP_SZEXT:
+    st = tr_bits(T, y);
+    break;
+  case WS_PTX_OP_SETP: case WS_PTX_OP_SET: st = tr_setp(T, y); break;
+  case WS_PTX_OP_SELP: case WS_PTX_OP_SLCT: st = tr_sel(T, y); break;
+  case WS_PTX_OP_MOV: case WS_PTX_OP_CREATEPOLICY: st = tr_mov(T, y); break;
+  case WS_PTX_OP_CVT: st = tr_cvt(T, y); break;
+  case WS_PTX_OP_CVTA: case WS_PTX_OP_ISSPACEP: st = tr_space(T, y); break;
+  case WS_PTX_OP_STACKSAVE: st = tr_stack(T, y); break;
+  default:
+    st = WS_OK; /* prefetch, membar, fence, bar.warp.sync, ...: no effect in the emulator */
+    break;
+  }
   return st;
 }
 
@@ -1932,6 +2191,14 @@ static int tr_func(tr *T, uint32_t fi) {
     }
   }
   if ((st = zero_regs(T, zero))) goto done;
+  T->gr = calloc(f->nregs + 1, 1);
+  T->gp = calloc(T->ng[RG_PRED] + 1, 1);
+  T->gopen = 0;
+  T->cur = &T->b;
+  if (!T->gr || !T->gp) {
+    st = WS_ENOMEM;
+    goto done;
+  }
   for (uint32_t r = 0; r < f->nregs; r++) {
     if (f->regs[r].type == WS_PTX_T_PRED) continue;
     int wide = tbits(f->regs[r].type) > 32;
@@ -1973,6 +2240,7 @@ static int tr_func(tr *T, uint32_t fi) {
   /* the body */
   for (uint32_t pc = 0; pc <= f->ninsts; pc++) {
     if (T->label[pc]) {
+      flush_group(T);
       uint32_t n = T->seg_end[pc] - pc + 1, un = 0;
       for (uint32_t i = pc; i <= T->seg_end[pc]; i++) un += i == f->ninsts || f->insts[i].guard < 0;
       E("L%u:\n  if (JL_UNLIKELY(rpc == %uu)) { top->pc = %uu; goto reload_; }\n  w->insts += %uu;", pc, pc, pc, n);
@@ -1981,6 +2249,7 @@ static int tr_func(tr *T, uint32_t fi) {
       T->seg_last = T->seg_end[pc];
     }
     if (pc == f->ninsts) { /* the implicit exit or ret after the last instruction */
+      flush_group(T);
       E("  m = active;\n");
       tr_exit(T, f->is_entry);
       E("  goto reload_;\n");
@@ -2019,6 +2288,9 @@ static int tr_func(tr *T, uint32_t fi) {
 done:
   ws_analysis_free(T->cfg);
   T->cfg = NULL;
+  free(T->gr);
+  free(T->gp);
+  T->gr = T->gp = NULL;
   free(T->ri);
   free(zero);
   free(T->label);
@@ -2056,6 +2328,14 @@ int ws_emu_jit_translate(ws_strbuf *out, const ws_emu_program *p, ws_diag *d) {
   }
   ws_sb_free(&T.data);
   ws_sb_free(&T.b);
+  ws_sb_free(&T.ib);
+  ws_sb_free(&T.ipre);
+  ws_sb_free(&T.gpre);
+  ws_sb_free(&T.gbody);
+  ws_sb_free(&T.gpost);
+  ws_sb_free(&T.ipost);
+  free(T.ilist);
+  free(T.iplist);
   if (!st && out->oom) st = WS_ENOMEM;
   return st;
 }
