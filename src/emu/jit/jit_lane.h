@@ -320,14 +320,17 @@ JINL uint8_t *jl_fast(jit_ctx *X, jit_warp *w, int sp, uint64_t a, uint32_t n, u
  * each lane of m's host address.  JR_FAULT after the host recorded the
  * fault of the first faulting lane. */
 JINL int jl_map(jit_ctx *X, jit_warp *w, int sp, uint32_t m, const uint64_t *ad, uint32_t n, int write,
-                uint8_t **base, uint8_t **hp, uint32_t func, uint32_t pc) {
+                uint8_t **base, uint8_t **hp, uint32_t func, uint32_t pc, int contig) {
   *base = NULL;
   /* the warp's cached global object; else the object of its first lane
-   * becomes the cached one (a warp alternating between buffers) */
+   * becomes the cached one (a warp alternating between buffers).  A
+   * contiguous warp is in bounds and aligned when its first and last
+   * lanes are. */
   for (int k = 0; m == JL_FULL && (sp == JS_GLOBAL || sp == JS_GENERIC) && k < 2; k++) {
     if (w->gsize >= n) {
       uint64_t bad = 0, lim = w->gsize - n, gb = w->gbase;
-      JFOR bad |= (uint64_t)((ad[l] - gb) > lim) | (ad[l] & (n - 1));
+      if (contig) bad = (uint64_t)((ad[0] - gb) > lim) | ((ad[31] - gb) > lim) | (ad[0] & (n - 1));
+      else JFOR bad |= (uint64_t)((ad[l] - gb) > lim) | (ad[l] & (n - 1));
       if (JL_LIKELY(!bad)) {
         *base = (uint8_t *)((uintptr_t)w->ghost - (uintptr_t)gb);
         return 0;
@@ -337,7 +340,8 @@ JINL int jl_map(jit_ctx *X, jit_warp *w, int sp, uint32_t m, const uint64_t *ad,
   }
   if (m == JL_FULL && (sp == JS_SHARED || sp == JS_GENERIC) && X->shared_bytes >= n) {
     uint64_t bad = 0, lim = X->shared_bytes - n, off = sp == JS_GENERIC ? JL_SHARED_WIN : 0;
-    JFOR bad |= (uint64_t)((ad[l] - off) > lim) | (ad[l] & (n - 1));
+    if (contig) bad = (uint64_t)((ad[0] - off) > lim) | ((ad[31] - off) > lim) | (ad[0] & (n - 1));
+    else JFOR bad |= (uint64_t)((ad[l] - off) > lim) | (ad[l] & (n - 1));
     if (JL_LIKELY(!bad)) {
       *base = (uint8_t *)((uintptr_t)X->shared - (uintptr_t)off);
       return 0;
@@ -352,6 +356,36 @@ JINL int jl_map(jit_ctx *X, jit_warp *w, int sp, uint32_t m, const uint64_t *ad,
   return 0;
 }
 
+/* t[l] = the n bytes at b + ad[l] + off for a warp whose addresses are not
+ * contiguous: each half-warp contiguous or all one address (the rows and
+ * columns of a 16 x 16 block's tiles) is two short loads; anything else a
+ * gather.  Out of line: one copy serves every load. */
+static __attribute__((noinline)) void jl_gather_any(uint64_t *restrict t, const uint8_t *restrict b,
+                                                    const uint64_t *restrict ad, uint32_t off, uint32_t n,
+                                                    uint32_t stride) {
+  uint64_t c0 = 0, c1 = 0, b0 = 0, b1 = 0;
+  for (uint32_t l = 0; l < 16; l++) {
+    c0 |= ad[l] ^ (ad[0] + (uint64_t)stride * l);
+    c1 |= ad[l + 16] ^ (ad[16] + (uint64_t)stride * l);
+    b0 |= ad[l] ^ ad[0];
+    b1 |= ad[l + 16] ^ ad[16];
+  }
+  if ((!c0 || !b0) && (!c1 || !b1)) {
+    for (int h = 0; h < 2; h++) {
+      const uint8_t *q = b + ad[16 * h] + off;
+      uint64_t *th = t + 16 * h;
+      if (!(h ? b1 : b0)) {
+        uint64_t v = jl_rd(q, n);
+        for (uint32_t l = 0; l < 16; l++) th[l] = v;
+      } else {
+        for (uint32_t l = 0; l < 16; l++) th[l] = jl_rd(q + (size_t)stride * l, n);
+      }
+    }
+    return;
+  }
+  JFOR t[l] = jl_rd(b + ad[l] + off, n);
+}
+
 /* t[l] = the n bytes at b + ad[l] + off, or, for a contiguous warp, at
  * b + ad[0] + stride * l + off (restrict: emulated memory, the addresses and
  * t never overlap, which lets the compiler vectorise). */
@@ -361,7 +395,7 @@ JINL void jl_gather(uint64_t *restrict t, const uint8_t *restrict b, const uint6
     const uint8_t *q = b + ad[0] + off;
     JFOR t[l] = jl_rd(q + (size_t)stride * l, n);
   } else {
-    JFOR t[l] = jl_rd(b + ad[l] + off, n);
+    jl_gather_any(t, b, ad, off, n, stride);
   }
 }
 
@@ -375,6 +409,17 @@ JINL void jl_scatter(uint8_t *restrict b, const uint64_t *restrict ad, uint32_t 
   } else {
     JFOR jl_wr(b + ad[l], n, t[l]);
   }
+}
+
+/* Prefetch the bytes a contiguous warp access of `bytes` at b + a would
+ * touch d, 2d, ... further on (any address: a prefetch never faults). */
+#ifndef JL_PREFETCH_STEPS
+#define JL_PREFETCH_STEPS 8
+#endif
+JINL void jl_prefetch(const uint8_t *b, uint64_t a, uint64_t d, uint32_t bytes) {
+  uintptr_t p = (uintptr_t)b + (uintptr_t)a;
+  for (uint32_t s = 1; s <= JL_PREFETCH_STEPS; s++)
+    for (uint32_t k = 0; k < bytes; k += 64) __builtin_prefetch((const void *)(p + s * d + k));
 }
 
 /* Every lane's address follows the previous one by n bytes. */

@@ -86,6 +86,7 @@ typedef struct tr {
   size_t ciplist;               /* allocated */
   int gopen;                    /* a group is open */
   int gguards;                  /* guarded operations in it (thread_insts per lane) */
+  uint32_t npf;                 /* global loads so far (their prefetch slots) */
   ws_strbuf gpre, gbody, gpost; /* the open group's preamble, lane code and after-the-loop part */
   uint8_t *gr;                  /* per IR register: 1 touched, 2 written, in the group */
   uint8_t *gp;                  /* per predicate: the same */
@@ -1258,11 +1259,20 @@ static int tr_ldst(tr *T, const ty *y) {
   }
   E("  { uint64_t ad_[32], t_[32]; uint8_t *hp_[32], *b_;\n");
   E("    JFOR ad_[l] = %s + %s;\n", base.s, offs);
-  E("    if (JL_UNLIKELY(jl_map(X, w, %d, m, ad_, %uu, %d, &b_, hp_, %uu, %uu))) return JR_FAULT;\n", ms, tot, !isld, T->fi, T->pc);
+  E("    const int c_ = jl_contig(ad_, %uu);\n", tot);
+  E("    if (JL_UNLIKELY(jl_map(X, w, %d, m, ad_, %uu, %d, &b_, hp_, %uu, %uu, c_))) return JR_FAULT;\n", ms, tot, !isld,
+    T->fi, T->pc);
   if (isld) {
+    if (ms == JS_GLOBAL || ms == JS_GENERIC) {
+      /* a warp that walks through memory (a grid-stride loop) is served
+       * from DRAM at each step: fetch the next two steps ahead, guessed
+       * from this load's last address (no effect on the results) */
+      uint32_t k = T->npf++;
+      E("    if (JL_LIKELY(b_ && c_)) { uint64_t d_ = ad_[0] - R->pf[%u]; R->pf[%u] = ad_[0];\n", k, k);
+      E("      if (d_ - 1 < (1ull << 28)) jl_prefetch(b_, ad_[0], d_, %uu); }\n", tot * 32);
+    }
     /* each element into t_ (a gather, a contiguous block, or lane by lane),
      * then converted into its register */
-    E("    int c_ = b_ && jl_contig(ad_, %uu);\n", tot);
     for (uint32_t e = 0; e < vec; e++) {
       if (dd[e].sink) continue;
       E("    if (JL_LIKELY(b_)) jl_gather(t_, b_, ad_, %uu, %uu, %uu, c_); else JEACH(m) t_[l] = jl_rd(hp_[l] + %uu, %uu);\n", e * n,
@@ -1278,8 +1288,7 @@ static int tr_ldst(tr *T, const ty *y) {
   }
   if (vec == 1) {
     E("    JFOR t_[l] = %s;\n", sv[0].s);
-    E("    if (JL_LIKELY(b_)) jl_scatter(b_, ad_, %uu, jl_contig(ad_, %uu), t_); else JEACH(m) jl_wr(hp_[l], %uu, t_[l]);\n  }\n", n, n,
-      n);
+    E("    if (JL_LIKELY(b_)) jl_scatter(b_, ad_, %uu, c_, t_); else JEACH(m) jl_wr(hp_[l], %uu, t_[l]);\n  }\n", n, n);
     return WS_OK;
   }
   /* a vector store: lane by lane, element by element, as the interpreter */
@@ -2194,6 +2203,7 @@ static int tr_func(tr *T, uint32_t fi) {
   T->gr = calloc(f->nregs + 1, 1);
   T->gp = calloc(T->ng[RG_PRED] + 1, 1);
   T->gopen = 0;
+  T->npf = 0;
   T->cur = &T->b;
   if (!T->gr || !T->gp) {
     st = WS_ENOMEM;
@@ -2263,7 +2273,8 @@ static int tr_func(tr *T, uint32_t fi) {
   ws_sb_printf(o, "  uint32_t z32[%u][32] __attribute__((aligned(64)));\n", T->ng[RG_Z32] + 1);
   ws_sb_printf(o, "  uint64_t z64[%u][32] __attribute__((aligned(64)));\n", T->ng[RG_Z64] + 1);
   ws_sb_printf(o, "  uint32_t r32[%u][32] __attribute__((aligned(64)));\n", T->ng[RG_R32] + 1);
-  ws_sb_printf(o, "  uint64_t r64[%u][32] __attribute__((aligned(64)));\n};\n", T->ng[RG_R64] + 1);
+  ws_sb_printf(o, "  uint64_t r64[%u][32] __attribute__((aligned(64)));\n", T->ng[RG_R64] + 1);
+  ws_sb_printf(o, "  uint64_t pf[%u]; /* each global load's last address (prefetching) */\n};\n", T->npf + 1);
   ws_sb_puts(o, ws_sb_str(&T->data));
   ws_sb_printf(o,
                "static int jf_%u(jit_ctx *X, jit_warp *w) {\n"
