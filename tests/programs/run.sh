@@ -32,21 +32,7 @@ if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ "$WS_SRC/tests/programs/check.h
   "$NVCC" -cudart shared -arch=sm_80 -O2 "${flags[@]}" -o "$bin.tmp" "$src" || { echo "FAIL: nvcc $src"; exit 1; }
   mv "$bin.tmp" "$bin"
 fi
-if [ "${WS_SANITIZE:-0}" = 1 ]; then
-  # The runtime carries ASan/UBSan; the program does not: preload them
-  # (into exec and the program only, not the checks below).
-  preload="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
-  asan="${ASAN_OPTIONS:-}:verify_asan_link_order=0"
-  # fontconfig's process-lifetime caches (the charts of --report)
-  lsan="${LSAN_OPTIONS:-}:suppressions=$WS_SRC/tests/lsan.supp"
-fi
-wsexec() {
-  if [ "${WS_SANITIZE:-0}" = 1 ]; then
-    LD_PRELOAD="$preload" ASAN_OPTIONS="$asan" LSAN_OPTIONS="$lsan" "$WS" exec "$@"
-  else
-    "$WS" exec "$@"
-  fi
-}
+wsexec() { bash "$WS_SRC/tests/programs/wsexec.sh" "$@"; }
 
 run wsexec --report "$TMP/report" -- "$bin"
 expect_no_crash "$name"
