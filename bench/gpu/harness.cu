@@ -146,7 +146,7 @@ struct Options {
   std::string arch;      // sm_XX: the PTX files' suffix
   int reps = 0;          // timed launches per condition (0: the level's)
   size_t flush = 0;      // bytes written before each cold launch (0: 2 x L2)
-  double check_ops = 5e7; // largest reference work checked
+  double check_ops = 1 << 23; // largest reference work checked (vectors up to 2^22, products up to 128^3)
   std::vector<std::string> only; // kernels to run (empty: all)
   std::string driver;    // the CSV's driver column: the driver release
   std::string date;      // the CSV's date column: when measured
@@ -312,6 +312,7 @@ struct Bench {
   FILE *csv = 0;
   std::string device;    // the CSV's device column: the board's name, as a CSV cell
   int rows = 0, failed = 0, skipped = 0, checked = 0;
+  bool first = false;    // the launch is its kernel's first (always checked)
 };
 
 // A CUDA error that leaves the context unusable ends the suite.
@@ -438,13 +439,13 @@ static cudaError_t setup(Bench *B, const Launch &L, std::vector<Slot> *slot,
 }
 
 // After L's first launch: compares its buffers with the C reference (when
-// its cost is within --check-ops) and, with --save-outputs, writes its
+// its cost is within --check-ops, or L is its kernel's first launch) and, with --save-outputs, writes its
 // output buffers (the zero-initialised ones) where `warpsight run` of the
 // launch spec would: outputs/SRC/KERNEL.LABEL/NAME.bin.  *verdict says what
 // was done; *ok is false when the reference differs.
 static cudaError_t check_outputs(Bench *B, const Launch &L, const std::vector<Slot> &slot,
                                  bool *ok, std::string *verdict) {
-  bool checking = L.check && L.ref_ops <= B->opt.check_ops;
+  bool checking = L.check && (L.ref_ops <= B->opt.check_ops || B->first);
   *ok = true;
   *verdict = "not checked (reference too costly)";
   if (!checking && !B->opt.save) return cudaSuccess;
@@ -601,7 +602,8 @@ int bench_main(int argc, char **argv, const char *suite, std::vector<Launch> (*m
       fprintf(stderr, "%s: cannot write %s\n", suite, spec.c_str());
       return 2;
     }
-    if (L.kernel != last) printf("%s (%s.cu)\n", L.kernel.c_str(), L.src.c_str());
+    B.first = L.kernel != last;
+    if (B.first) printf("%s (%s.cu)\n", L.kernel.c_str(), L.src.c_str());
     last = L.kernel;
     fflush(stdout);
     if ((e = run_launch(&B, L)) != cudaSuccess) {
