@@ -88,11 +88,11 @@ static bool close_t(const char *what, const T *got, const double *want, size_t n
   return true;
 }
 bool close_to(const char *what, const float *got, const double *want, size_t n, double tol,
-           std::string *why) {
+              std::string *why) {
   return close_t(what, got, want, n, tol, why);
 }
 bool close_to(const char *what, const double *got, const double *want, size_t n, double tol,
-           std::string *why) {
+              std::string *why) {
   return close_t(what, got, want, n, tol, why);
 }
 
@@ -101,7 +101,8 @@ std::vector<double> matmul_ref(const float *a, const float *b, long long n) {
   for (long long i = 0; i < n; i++)
     for (long long k = 0; k < n; k++) {
       double x = a[i * n + k];
-      for (long long j = 0; j < n; j++) c[i * n + j] += x * b[k * n + j];
+      for (long long j = 0; j < n; j++)
+        c[i * n + j] += x * b[k * n + j];
     }
   return c;
 }
@@ -115,8 +116,11 @@ static void generate(void *out, Type t, const Init &in, size_t n) {
     double v = 0;
     int64_t iv = 0;
     switch (in.kind) {
-    case Init::ZERO: break;
-    case Init::CONSTANT: v = in.a, iv = (int64_t)in.a; break;
+    case Init::ZERO:
+      break;
+    case Init::CONSTANT:
+      v = in.a, iv = (int64_t)in.a;
+      break;
     case Init::IOTA:
       v = in.a + (double)i * in.b;
       iv = (int64_t)((uint64_t)(int64_t)in.a + (uint64_t)i * (uint64_t)(int64_t)in.b);
@@ -129,10 +133,18 @@ static void generate(void *out, Type t, const Init &in, size_t n) {
       break;
     }
     switch (t) {
-    case F32: ((float *)out)[i] = (float)v; break; // round to nearest even
-    case F64: ((double *)out)[i] = v; break;
-    case S32: ((int32_t *)out)[i] = (int32_t)(uint32_t)iv; break;
-    case U32: ((uint32_t *)out)[i] = (uint32_t)iv; break;
+    case F32:
+      ((float *)out)[i] = (float)v;
+      break; // round to nearest even
+    case F64:
+      ((double *)out)[i] = v;
+      break;
+    case S32:
+      ((int32_t *)out)[i] = (int32_t)(uint32_t)iv;
+      break;
+    case U32:
+      ((uint32_t *)out)[i] = (uint32_t)iv;
+      break;
     }
   }
 }
@@ -140,19 +152,20 @@ static void generate(void *out, Type t, const Init &in, size_t n) {
 // ---- options ----
 
 struct Options {
-  std::string out;       // the output folder
+  std::string out; // the output folder
   Level level = FULL;
-  std::string gpu;       // the CSV's gpu column
-  std::string arch;      // sm_XX: the PTX files' suffix
-  int reps = 0;          // timed launches per condition (0: the level's)
-  size_t flush = 0;      // bytes written before each cold launch (0: 2 x L2)
-  double check_ops = 1 << 23; // largest reference work checked (vectors up to 2^22, products up to 128^3)
+  std::string gpu;  // the CSV's gpu column
+  std::string arch; // sm_XX: the PTX files' suffix
+  int reps = 0;     // timed launches per condition (0: the level's)
+  size_t flush = 0; // bytes written before each cold launch (0: 2 x L2)
+  double check_ops =
+      1 << 23; // largest reference work checked (vectors up to 2^22, products up to 128^3)
   std::vector<std::string> only; // kernels to run (empty: all)
-  std::string driver;    // the CSV's driver column: the driver release
-  std::string date;      // the CSV's date column: when measured
-  bool list = false;     // --list: print the launches, touch no device
-  bool save = false;     // --save-outputs: write each launch's output buffers
-  double stop_after = 0; // --stop-after S: start no launch after S seconds (0: no limit)
+  std::string driver;            // the CSV's driver column: the driver release
+  std::string date;              // the CSV's date column: when measured
+  bool list = false;             // --list: print the launches, touch no device
+  bool save = false;             // --save-outputs: write each launch's output buffers
+  double stop_after = 0;         // --stop-after S: start no launch after S seconds (0: no limit)
 };
 
 static void usage(const char *suite) {
@@ -193,24 +206,36 @@ static int parse_options(Options *o, int argc, char **argv, const char *suite) {
       return 2;
     }
     i++;
-    if (a == "--out") o->out = v;
-    else if (a == "--gpu") o->gpu = v;
-    else if (a == "--driver") o->driver = v;
-    else if (a == "--date") o->date = v;
-    else if (a == "--arch") o->arch = v;
+    if (a == "--out")
+      o->out = v;
+    else if (a == "--gpu")
+      o->gpu = v;
+    else if (a == "--driver")
+      o->driver = v;
+    else if (a == "--date")
+      o->date = v;
+    else if (a == "--arch")
+      o->arch = v;
     else if (a == "--level") {
       std::string l = v;
-      if (l == "tiny") o->level = TINY;
-      else if (l == "quick") o->level = QUICK;
-      else if (l == "full") o->level = FULL;
+      if (l == "tiny")
+        o->level = TINY;
+      else if (l == "quick")
+        o->level = QUICK;
+      else if (l == "full")
+        o->level = FULL;
       else {
         fprintf(stderr, "%s: --level expects tiny, quick or full, got '%s'\n", suite, v);
         return 2;
       }
-    } else if (a == "--reps" && parse_count(v, &x) && x >= 1 && x <= 1000) o->reps = (int)x;
-    else if (a == "--flush-bytes" && parse_count(v, &x) && x >= 1) o->flush = (size_t)x;
-    else if (a == "--check-ops" && parse_count(v, &x)) o->check_ops = x;
-    else if (a == "--stop-after" && parse_count(v, &x) && x > 0) o->stop_after = x;
+    } else if (a == "--reps" && parse_count(v, &x) && x >= 1 && x <= 1000)
+      o->reps = (int)x;
+    else if (a == "--flush-bytes" && parse_count(v, &x) && x >= 1)
+      o->flush = (size_t)x;
+    else if (a == "--check-ops" && parse_count(v, &x))
+      o->check_ops = x;
+    else if (a == "--stop-after" && parse_count(v, &x) && x > 0)
+      o->stop_after = x;
     else if (a == "--only") {
       std::string s = v;
       for (size_t p = 0, q; p <= s.size(); p = q + 1) {
@@ -244,8 +269,10 @@ bool mkdir_p(const std::string &path) {
 
 static std::string num(double v, bool integer) {
   char b[64];
-  if (integer) snprintf(b, sizeof b, "%lld", (long long)v);
-  else snprintf(b, sizeof b, "%.17g", v);
+  if (integer)
+    snprintf(b, sizeof b, "%lld", (long long)v);
+  else
+    snprintf(b, sizeof b, "%.17g", v);
   return b;
 }
 
@@ -253,8 +280,8 @@ static std::string num(double v, bool integer) {
 static std::string spec_json(const Launch &L) {
   std::string s = "{\"kernel\": \"" + L.kernel + "\", \"grid\": [" + std::to_string(L.grid.x) +
                   ", " + std::to_string(L.grid.y) + ", " + std::to_string(L.grid.z) +
-                  "], \"block\": [" + std::to_string(L.block.x) + ", " +
-                  std::to_string(L.block.y) + ", " + std::to_string(L.block.z) +
+                  "], \"block\": [" + std::to_string(L.block.x) + ", " + std::to_string(L.block.y) +
+                  ", " + std::to_string(L.block.z) +
                   "], \"dynamic_shared_bytes\": " + std::to_string(L.dyn_shared) +
                   ",\n \"args\": [";
   for (size_t i = 0; i < L.args.size(); i++) {
@@ -272,8 +299,12 @@ static std::string spec_json(const Launch &L) {
     s += "\"init\": ";
     const Init &n = a.init;
     switch (n.kind) {
-    case Init::ZERO: s += "\"zero\""; break;
-    case Init::CONSTANT: s += "{\"constant\": " + num(n.a, in) + "}"; break;
+    case Init::ZERO:
+      s += "\"zero\"";
+      break;
+    case Init::CONSTANT:
+      s += "{\"constant\": " + num(n.a, in) + "}";
+      break;
     case Init::IOTA:
       s += "{\"iota\": {\"start\": " + num(n.a, in) + ", \"step\": " + num(n.b, in) + "}}";
       break;
@@ -310,17 +341,17 @@ struct Bench {
   size_t flush_bytes = 0;
   int reps = 0;
   FILE *csv = 0;
-  std::string device;    // the CSV's device column: the board's name, as a CSV cell
+  std::string device; // the CSV's device column: the board's name, as a CSV cell
   int rows = 0, failed = 0, skipped = 0, checked = 0;
-  bool first = false;    // the launch is its kernel's first (always checked)
+  bool first = false; // the launch is its kernel's first (always checked)
 };
 
 // A CUDA error that leaves the context unusable ends the suite.
 static bool fatal(cudaError_t e) {
   return e == cudaErrorIllegalAddress || e == cudaErrorLaunchFailure ||
-         e == cudaErrorMisalignedAddress || e == cudaErrorAssert ||
-         e == cudaErrorLaunchTimeout || e == cudaErrorIllegalInstruction ||
-         e == cudaErrorHardwareStackError || e == cudaErrorInvalidPc;
+         e == cudaErrorMisalignedAddress || e == cudaErrorAssert || e == cudaErrorLaunchTimeout ||
+         e == cudaErrorIllegalInstruction || e == cudaErrorHardwareStackError ||
+         e == cudaErrorInvalidPc;
 }
 
 // A device buffer holding at least n elements of the initialiser.
@@ -333,8 +364,7 @@ static void *pool_get(Bench *B, Type t, const Init &in, size_t n, cudaError_t *e
   std::vector<unsigned char> host(n * type_size(t));
   generate(host.data(), t, in, n);
   if ((*err = cudaMalloc(&p.dev, host.size())) != cudaSuccess) return p.dev = 0;
-  if ((*err = cudaMemcpy(p.dev, host.data(), host.size(), cudaMemcpyHostToDevice)) !=
-      cudaSuccess)
+  if ((*err = cudaMemcpy(p.dev, host.data(), host.size(), cudaMemcpyHostToDevice)) != cudaSuccess)
     return 0;
   p.count = n;
   return p.dev;
@@ -393,12 +423,13 @@ static void csv_row(Bench *B, const Launch &L, const cudaFuncAttributes &fa, boo
   // Registers above 255 only come from a runtime that counts PTX virtual
   // registers (warpsight exec): the column is then left empty, as unknown.
   std::string regs = fa.numRegs > 0 && fa.numRegs <= 255 ? std::to_string(fa.numRegs) : "";
-  fprintf(B->csv,
-          "kernels/%s.%s.ptx,%s,launches/%s/%s.%s.json,%s,%.6e,%lld,%s,%zu,%s,%.6e,%.6e,%d,%s,%s,%s\n",
-          L.src.c_str(), B->opt.arch.c_str(), L.kernel.c_str(), L.src.c_str(), L.kernel.c_str(),
-          L.label.c_str(), B->opt.gpu.c_str(), s.median, L.size, regs.c_str(),
-          fa.sharedSizeBytes + L.dyn_shared, cold ? "cold" : "warm", s.min, s.max, B->reps,
-          B->device.c_str(), B->opt.driver.c_str(), B->opt.date.c_str());
+  fprintf(
+      B->csv,
+      "kernels/%s.%s.ptx,%s,launches/%s/%s.%s.json,%s,%.6e,%lld,%s,%zu,%s,%.6e,%.6e,%d,%s,%s,%s\n",
+      L.src.c_str(), B->opt.arch.c_str(), L.kernel.c_str(), L.src.c_str(), L.kernel.c_str(),
+      L.label.c_str(), B->opt.gpu.c_str(), s.median, L.size, regs.c_str(),
+      fa.sharedSizeBytes + L.dyn_shared, cold ? "cold" : "warm", s.min, s.max, B->reps,
+      B->device.c_str(), B->opt.driver.c_str(), B->opt.date.c_str());
   B->rows++;
 }
 
@@ -416,10 +447,18 @@ static cudaError_t setup(Bench *B, const Launch &L, std::vector<Slot> *slot,
     (*argp)[i] = &s;
     if (!a.buffer) {
       switch (a.type) {
-      case F32: s.f = (float)a.value; break;
-      case F64: s.d = a.value; break;
-      case S32: s.i = (int32_t)(int64_t)a.value; break;
-      case U32: s.u = (uint32_t)(int64_t)a.value; break;
+      case F32:
+        s.f = (float)a.value;
+        break;
+      case F64:
+        s.d = a.value;
+        break;
+      case S32:
+        s.i = (int32_t)(int64_t)a.value;
+        break;
+      case U32:
+        s.u = (uint32_t)(int64_t)a.value;
+        break;
       }
       continue;
     }
@@ -439,12 +478,12 @@ static cudaError_t setup(Bench *B, const Launch &L, std::vector<Slot> *slot,
 }
 
 // After L's first launch: compares its buffers with the C reference (when
-// its cost is within --check-ops, or L is its kernel's first launch) and, with --save-outputs, writes its
-// output buffers (the zero-initialised ones) where `warpsight run` of the
-// launch spec would: outputs/SRC/KERNEL.LABEL/NAME.bin.  *verdict says what
-// was done; *ok is false when the reference differs.
-static cudaError_t check_outputs(Bench *B, const Launch &L, const std::vector<Slot> &slot,
-                                 bool *ok, std::string *verdict) {
+// its cost is within --check-ops, or L is its kernel's first launch) and, with --save-outputs,
+// writes its output buffers (the zero-initialised ones) where `warpsight run` of the launch spec
+// would: outputs/SRC/KERNEL.LABEL/NAME.bin.  *verdict says what was done; *ok is false when the
+// reference differs.
+static cudaError_t check_outputs(Bench *B, const Launch &L, const std::vector<Slot> &slot, bool *ok,
+                                 std::string *verdict) {
   bool checking = L.check && (L.ref_ops <= B->opt.check_ops || B->first);
   *ok = true;
   *verdict = "not checked (reference too costly)";
@@ -493,7 +532,8 @@ static cudaError_t run_launch(Bench *B, const Launch &L) {
            cudaGetErrorName(e));
     cudaGetLastError();
     B->skipped++;
-    for (void *p : owned) cudaFree(p);
+    for (void *p : owned)
+      cudaFree(p);
     return cudaSuccess;
   }
   // The first launch: the reference check, and lazy module loading out of
@@ -509,7 +549,8 @@ static cudaError_t run_launch(Bench *B, const Launch &L) {
   if (!e) e = cudaFuncGetAttributes(&fa, L.func);
   if (!e && ok) e = time_launches(L, argp.data(), B->reps, B->flush, B->flush_bytes, true, &cold);
   if (!e && ok) e = time_launches(L, argp.data(), B->reps, B->flush, B->flush_bytes, false, &warm);
-  for (void *p : owned) cudaFree(p);
+  for (void *p : owned)
+    cudaFree(p);
   if (e) {
     printf("  %-44s ERROR: %s: %s\n", name.c_str(), cudaGetErrorName(e), cudaGetErrorString(e));
     B->failed++;
@@ -560,13 +601,13 @@ int bench_main(int argc, char **argv, const char *suite, std::vector<Launch> (*m
       return 2;
     }
   B.device = B.prop.name;
-  std::replace_if(B.device.begin(), B.device.end(), [](char ch) { return ch == ',' || ch == '"'; },
-                  ' ');
+  std::replace_if(
+      B.device.begin(), B.device.end(), [](char ch) { return ch == ',' || ch == '"'; }, ' ');
   B.reps = B.opt.reps ? B.opt.reps : B.opt.level == TINY ? 2 : B.opt.level == QUICK ? 5 : 10;
   B.flush_bytes = B.opt.flush ? B.opt.flush : 2 * (size_t)std::max(B.prop.l2CacheSize, 1 << 20);
   if ((e = cudaMalloc(&B.flush, B.flush_bytes)) != cudaSuccess) {
-    fprintf(stderr, "%s: cannot allocate the %zu-byte L2 flush buffer: %s\n", suite,
-            B.flush_bytes, cudaGetErrorString(e));
+    fprintf(stderr, "%s: cannot allocate the %zu-byte L2 flush buffer: %s\n", suite, B.flush_bytes,
+            cudaGetErrorString(e));
     return 2;
   }
   std::vector<Launch> all = make(B.opt.level), launches;
@@ -613,10 +654,10 @@ int bench_main(int argc, char **argv, const char *suite, std::vector<Launch> (*m
     }
   }
   fclose(B.csv);
-  for (auto &p : B.pools) cudaFree(p.second.dev);
+  for (auto &p : B.pools)
+    cudaFree(p.second.dev);
   cudaFree(B.flush);
-  double secs =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   printf("== %s: %d rows, %d launches checked against the C reference, %d failed, %d skipped, "
          "%.1f s\n",
          suite, B.rows, B.checked, B.failed, B.skipped, secs);

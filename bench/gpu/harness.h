@@ -61,23 +61,24 @@ typedef bool (*CheckFn)(const Result &r, std::string *why);
 
 // One launch of a suite.
 struct Launch {
-  std::string kernel;      // the kernel's name in its PTX (extern "C")
-  const void *func = 0;    // its host stub
-  std::string src;         // the kernel source's base name: its PTX is kernels/<src>.<arch>.ptx
-  dim3 grid, block;        // as launched
-  size_t dyn_shared = 0;   // dynamic shared bytes per block
-  std::vector<Arg> args;   // in the kernel's parameter order
-  long long size = 0;      // the problem size: the CSV's size column
-  std::string label;       // names the launch spec: launches/<src>/<kernel>.<label>.json
-  CheckFn check = 0;       // the C reference
-  double ref_ops = 0;      // the reference's work, in inner-loop steps (see --check-ops)
+  std::string kernel;    // the kernel's name in its PTX (extern "C")
+  const void *func = 0;  // its host stub
+  std::string src;       // the kernel source's base name: its PTX is kernels/<src>.<arch>.ptx
+  dim3 grid, block;      // as launched
+  size_t dyn_shared = 0; // dynamic shared bytes per block
+  std::vector<Arg> args; // in the kernel's parameter order
+  long long size = 0;    // the problem size: the CSV's size column
+  std::string label;     // names the launch spec: launches/<src>/<kernel>.<label>.json
+  CheckFn check = 0;     // the C reference
+  double ref_ops = 0;    // the reference's work, in inner-loop steps (see --check-ops)
 };
 
 // A launch's buffers before and after it ran, on the host, for its check.
 struct Result {
-  const Launch *launch;                            // the launch checked
-  std::vector<std::vector<unsigned char>> before;  // per argument: initial contents (empty for scalars)
-  std::vector<std::vector<unsigned char>> after;   // per argument: contents after the launch
+  const Launch *launch; // the launch checked
+  std::vector<std::vector<unsigned char>>
+      before; // per argument: initial contents (empty for scalars)
+  std::vector<std::vector<unsigned char>> after; // per argument: contents after the launch
   template <class T> const T *in(size_t i) const { return (const T *)before[i].data(); }
   template <class T> const T *out(size_t i) const { return (const T *)after[i].data(); }
   long long ival(size_t i) const { return (long long)launch->args[i].value; } // a scalar argument
@@ -88,9 +89,9 @@ struct Result {
 // (so tol is relative for large values and absolute near zero); on a
 // difference, *why names the buffer, index and both values.
 bool close_to(const char *what, const float *got, const double *want, size_t n, double tol,
-           std::string *why);
+              std::string *why);
 bool close_to(const char *what, const double *got, const double *want, size_t n, double tol,
-           std::string *why);
+              std::string *why);
 template <class T>
 bool equal(const char *what, const T *got, const T *want, size_t n, std::string *why) {
   for (size_t i = 0; i < n; i++)

@@ -16,7 +16,6 @@ int main() {
   cudaDriverGetVersion(&drv);
   cudaRuntimeGetVersion(&rt);
   printf("name=%s\ncc=%d.%d\nsms=%d\nmemory_bytes=%zu\nl2_bytes=%d\ndriver_api=%d\nruntime=%d\n",
-         p.name, p.major, p.minor, p.multiProcessorCount, p.totalGlobalMem, p.l2CacheSize, drv,
-         rt);
+         p.name, p.major, p.minor, p.multiProcessorCount, p.totalGlobalMem, p.l2CacheSize, drv, rt);
   return 0;
 }

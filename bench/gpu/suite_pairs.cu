@@ -51,11 +51,11 @@ static unsigned cdiv(long long a, long long b) { return (unsigned)((a + b - 1) /
 // ---- references (one element per output; float kernels in double) ----
 
 // out = f(i) for every element of argument `o`, compared with tolerance tol.
-template <class F>
-static bool each(const Result &r, size_t o, double tol, std::string *why, F f) {
+template <class F> static bool each(const Result &r, size_t o, double tol, std::string *why, F f) {
   size_t n = r.count(o);
   std::vector<double> want(n);
-  for (size_t i = 0; i < n; i++) want[i] = f(i);
+  for (size_t i = 0; i < n; i++)
+    want[i] = f(i);
   return close_to(r.launch->args[o].name.c_str(), r.out<float>(o), want.data(), n, tol, why);
 }
 
@@ -105,7 +105,8 @@ static bool check_spmv(const Result &r, std::string *why) {
   const float *val = r.in<float>(2), *x = r.in<float>(3);
   return each(r, 4, 1e-5, why, [&](size_t row) {
     double s = 0;
-    for (int j = rowptr[row]; j < rowptr[row + 1]; j++) s += (double)val[j] * x[col[j]];
+    for (int j = rowptr[row]; j < rowptr[row + 1]; j++)
+      s += (double)val[j] * x[col[j]];
     return s;
   });
 }
@@ -117,7 +118,8 @@ static bool check_transpose(const Result &r, std::string *why) {
 static bool check_histogram(const Result &r, std::string *why) {
   const unsigned *in = r.in<unsigned>(0);
   std::vector<unsigned> want(256, 0);
-  for (size_t i = 0; i < (size_t)r.ival(2); i++) want[in[i] & 255u]++;
+  for (size_t i = 0; i < (size_t)r.ival(2); i++)
+    want[in[i] & 255u]++;
   return equal("bins", r.out<unsigned>(1), want.data(), 256, why);
 }
 // out[b] = the sum of block b's elements (reduce_tree, reduce_shuffle).
@@ -126,7 +128,8 @@ static bool check_block_sums(const Result &r, std::string *why) {
   size_t n = (size_t)r.ival(2), bs = r.launch->block.x;
   return each(r, 1, 1e-5, why, [&](size_t b) {
     double s = 0;
-    for (size_t i = b * bs; i < (b + 1) * bs && i < n; i++) s += in[i];
+    for (size_t i = b * bs; i < (b + 1) * bs && i < n; i++)
+      s += in[i];
     return s;
   });
 }
@@ -135,7 +138,8 @@ static bool check_block_sums(const Result &r, std::string *why) {
 static bool check_total(const Result &r, std::string *why) {
   const float *in = r.in<float>(0);
   double s = 0;
-  for (size_t i = 0; i < (size_t)r.ival(2); i++) s += in[i];
+  for (size_t i = 0; i < (size_t)r.ival(2); i++)
+    s += in[i];
   return close_to("sum", r.out<float>(1), &s, 1, 1e-3, why);
 }
 static bool check_matmul(const Result &r, std::string *why) {
@@ -146,7 +150,8 @@ static bool check_sfu(const Result &r, std::string *why) {
   const float *in = r.in<float>(0);
   return each(r, 1, 1e-4, why, [&](size_t i) {
     double v = in[i];
-    for (int k = 0; k < 16; k++) v = std::sin(v) + std::exp(-v);
+    for (int k = 0; k < 16; k++)
+      v = std::sin(v) + std::exp(-v);
     return v;
   });
 }
@@ -156,7 +161,8 @@ static bool check_fp64(const Result &r, std::string *why) {
   std::vector<double> want(n);
   for (size_t i = 0; i < n; i++) {
     double s = 0;
-    for (int k = 0; k < 16; k++) s = s * in[i] + 1.0 / (k + 1);
+    for (int k = 0; k < 16; k++)
+      s = s * in[i] + 1.0 / (k + 1);
     want[i] = s;
   }
   return close_to("out", r.out<double>(1), want.data(), n, 1e-12, why);
@@ -167,7 +173,8 @@ static bool check_divergent(const Result &r, std::string *why) {
   return each(r, 1, 1e-5, why, [&](size_t i) {
     double v = in[i];
     if ((i % bs) % 2)
-      for (int k = 0; k < 32; k++) v = v * (double)1.0001f + 0.5;
+      for (int k = 0; k < 32; k++)
+        v = v * (double)1.0001f + 0.5;
     return v;
   });
 }
@@ -226,16 +233,19 @@ static void spmv(Ctx c, const char *kernel, const void *func, bool vector) {
       long long threads = vector ? m * 32 : m;
       Launch L = base(kernel, func, dim3(cdiv(threads, b.x)), b, m, "rows");
       L.args = {buf("rowptr", S32, m + 1, iota(0, (double)rlen)),
-                buf("col", S32, m * rlen, rnd(3, 0, (double)(m - 1))), f32("val", m * rlen, 4),
-                f32("x", m, 5), outf("y", m), scalar("rows", S32, (double)m)};
+                buf("col", S32, m * rlen, rnd(3, 0, (double)(m - 1))),
+                f32("val", m * rlen, 4),
+                f32("x", m, 5),
+                outf("y", m),
+                scalar("rows", S32, (double)m)};
       L.check = check_spmv, L.ref_ops = (double)(m * rlen);
       c.v->push_back(L);
     }
 }
 
 // n x n matrices with 2-D blocks.
-static void square(Ctx c, const char *kernel, const void *func, CheckFn check, Sizes ns,
-                   Blocks bs, bool product, bool tiles32) {
+static void square(Ctx c, const char *kernel, const void *func, CheckFn check, Sizes ns, Blocks bs,
+                   bool product, bool tiles32) {
   for (long long n : ns)
     for (dim3 b : bs) {
       dim3 g = tiles32 ? dim3(n / 32, n / 32) : dim3(cdiv(n, b.x), cdiv(n, b.y));
@@ -251,15 +261,15 @@ static void square(Ctx c, const char *kernel, const void *func, CheckFn check, S
 }
 
 static void histograms(Ctx c) {
-  Sizes ns = pick<Sizes>(c.l, {5000}, {1 << 20, 1 << 24}, {1 << 16, 1 << 18, 1 << 20, 1 << 22,
-                                                          1 << 24, 1 << 26});
+  Sizes ns = pick<Sizes>(c.l, {5000}, {1 << 20, 1 << 24},
+                         {1 << 16, 1 << 18, 1 << 20, 1 << 22, 1 << 24, 1 << 26});
   std::vector<unsigned> grids = pick<std::vector<unsigned>>(c.l, {3}, {64, 1024}, {64, 256, 1024});
   for (long long n : ns)
     for (unsigned g : grids)
       for (int skewed = 0; skewed < 2; skewed++) {
         Launch L = base("histogram", (const void *)histogram, dim3(g), dim3(256), n, "n");
-        L.label = "n" + std::to_string(n) + "-g" + std::to_string(g) +
-                  (skewed ? "-skewed" : "-uniform");
+        L.label =
+            "n" + std::to_string(n) + "-g" + std::to_string(g) + (skewed ? "-skewed" : "-uniform");
         L.args = {buf("in", U32, n, skewed ? constant(7) : rnd(8, 0, 255)),
                   buf("bins", U32, 256, zero()), scalar("n", S32, (double)n)};
         L.check = check_histogram, L.ref_ops = (double)n;
@@ -288,12 +298,13 @@ static std::vector<Launch> make(Level l) {
                             outf("out", n), scalar("n", S32, (double)n)};
   });
   linear(c, "stencil_1d", (const void *)stencil_1d, check_stencil_1d, in_out);
-  Blocks b2 = pick<Blocks>(l, {dim3(32, 8), dim3(16, 16)}, {dim3(32, 8), dim3(16, 16), dim3(32, 32)},
-                           {dim3(32, 8), dim3(16, 16), dim3(64, 4), dim3(32, 32)});
+  Blocks b2 =
+      pick<Blocks>(l, {dim3(32, 8), dim3(16, 16)}, {dim3(32, 8), dim3(16, 16), dim3(32, 32)},
+                   {dim3(32, 8), dim3(16, 16), dim3(64, 4), dim3(32, 32)});
   for (long long n : pick<Sizes>(l, {40}, {512, 2048, 8192}, {256, 512, 1024, 2048, 4096, 8192}))
     for (dim3 b : b2) {
-      Launch L = base("stencil_2d", (const void *)stencil_2d, dim3(cdiv(n, b.x), cdiv(n, b.y)), b,
-                      n, "n");
+      Launch L =
+          base("stencil_2d", (const void *)stencil_2d, dim3(cdiv(n, b.x), cdiv(n, b.y)), b, n, "n");
       L.args = {f32("in", n * n, 1), outf("out", n * n), scalar("w", S32, (double)n),
                 scalar("h", S32, (double)n)};
       L.check = check_stencil_2d, L.ref_ops = (double)n * n;
@@ -306,8 +317,8 @@ static std::vector<Launch> make(Level l) {
          false, true);
   square(c, "transpose_tiled", (const void *)transpose_tiled, check_transpose, tn, {dim3(32, 8)},
          false, true);
-  square(c, "transpose_padded", (const void *)transpose_padded, check_transpose, tn,
-         {dim3(32, 8)}, false, true);
+  square(c, "transpose_padded", (const void *)transpose_padded, check_transpose, tn, {dim3(32, 8)},
+         false, true);
   histograms(c);
   auto sums = [](long long n, dim3 g) {
     return std::vector<Arg>{f32("in", n, 1), outf("out", g.x), scalar("n", S32, (double)n)};
@@ -325,10 +336,13 @@ static std::vector<Launch> make(Level l) {
                       {dim3(8, 8), dim3(16, 16), dim3(32, 8), dim3(32, 32)}),
          true, false);
   linear(c, "sfu_heavy", (const void *)sfu_heavy, check_sfu, in_out, 1024, 16);
-  linear(c, "fp64_poly", (const void *)fp64_poly, check_fp64, [](long long n, dim3) {
-    return std::vector<Arg>{buf("in", F64, n, rnd(9, 0, 1)), buf("out", F64, n, zero()),
-                            scalar("n", S32, (double)n)};
-  }, 1024, 16);
+  linear(
+      c, "fp64_poly", (const void *)fp64_poly, check_fp64,
+      [](long long n, dim3) {
+        return std::vector<Arg>{buf("in", F64, n, rnd(9, 0, 1)), buf("out", F64, n, zero()),
+                                scalar("n", S32, (double)n)};
+      },
+      1024, 16);
   linear(c, "divergent", (const void *)divergent, check_divergent, in_out, 1024, 32);
   return v;
 }

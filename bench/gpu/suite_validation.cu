@@ -36,7 +36,8 @@ static unsigned cdiv(long long a, long long b) { return (unsigned)((a + b - 1) /
 static bool check_add(const Result &r, std::string *why) { // c = a + b
   size_t n = r.count(2);
   std::vector<double> want(n);
-  for (size_t i = 0; i < n; i++) want[i] = (double)r.in<float>(0)[i] + r.in<float>(1)[i];
+  for (size_t i = 0; i < n; i++)
+    want[i] = (double)r.in<float>(0)[i] + r.in<float>(1)[i];
   return close_to("c", r.out<float>(2), want.data(), n, 1e-6, why);
 }
 
@@ -100,8 +101,8 @@ static Launch base(const char *kernel, const void *func, const char *src, dim3 g
 
 // c[i] = a[i] + b[i], n elements: vectorAdd (a, b random, as the data set)
 // and vecadd (b an iota, as examples/kernels/vecadd.launch.json).
-static void vector_launches(std::vector<Launch> *v, Level l, const char *kernel,
-                            const void *func, const char *src, Init binit) {
+static void vector_launches(std::vector<Launch> *v, Level l, const char *kernel, const void *func,
+                            const char *src, Init binit) {
   Sizes ns = pick<Sizes>(l, {3000}, {1 << 16, 1 << 20, 1 << 24},
                          {1 << 12, 1 << 14, 1 << 16, 1 << 18, 1 << 20, 1 << 22, 1 << 24, 1 << 26});
   Blocks bs = pick<Blocks>(l, {dim3(64), dim3(256)}, {dim3(128), dim3(256), dim3(1024)},
@@ -134,10 +135,9 @@ static void dot_launches(std::vector<Launch> *v, Level l) {
 }
 
 // n x n matrices, grid ceil(n / block) in x and y.
-static void matrix_launches(std::vector<Launch> *v, Level l, const char *kernel,
-                            const void *func, Sizes ns, bool product) {
-  Blocks bs = pick<Blocks>(l, {dim3(8, 8), dim3(16, 16)},
-                           {dim3(8, 8), dim3(16, 16), dim3(32, 32)},
+static void matrix_launches(std::vector<Launch> *v, Level l, const char *kernel, const void *func,
+                            Sizes ns, bool product) {
+  Blocks bs = pick<Blocks>(l, {dim3(8, 8), dim3(16, 16)}, {dim3(8, 8), dim3(16, 16), dim3(32, 32)},
                            {dim3(8, 8), dim3(16, 16), dim3(32, 8), dim3(32, 32)});
   for (long long n : ns)
     for (dim3 b : bs) {
@@ -152,8 +152,7 @@ static void matrix_launches(std::vector<Launch> *v, Level l, const char *kernel,
 
 // Tiled products: square tiles T = block.x = block.y, n a multiple of T,
 // 2 T^2 floats of dynamic shared memory.
-static void tiled_launches(std::vector<Launch> *v, const char *kernel, const void *func,
-                           Sizes ns) {
+static void tiled_launches(std::vector<Launch> *v, const char *kernel, const void *func, Sizes ns) {
   for (long long n : ns)
     for (unsigned t : {8u, 16u, 32u}) {
       Launch L = base(kernel, func, kernel, dim3(n / t, n / t), dim3(t, t), n, "n");
@@ -168,14 +167,14 @@ static void tiled_launches(std::vector<Launch> *v, const char *kernel, const voi
 // subSeqMax: 128 threads per block; each block owns per_block = n / grid
 // ints, a multiple of its 4,096-int tile.  The data set's grid is 32.
 static void subseq_launches(std::vector<Launch> *v, Level l) {
-  Sizes ns = pick<Sizes>(l, {1 << 14}, {1 << 20, 1 << 24},
-                         {1 << 17, 1 << 19, 1 << 21, 1 << 23, 1 << 25});
+  Sizes ns =
+      pick<Sizes>(l, {1 << 14}, {1 << 20, 1 << 24}, {1 << 17, 1 << 19, 1 << 21, 1 << 23, 1 << 25});
   std::vector<unsigned> grids = pick<std::vector<unsigned>>(l, {2, 4}, {32, 128}, {32, 128, 512});
   for (long long n : ns)
     for (unsigned g : grids) {
       if (n % ((long long)g * 4096)) continue;
-      Launch L = base("subSeqMax", (const void *)subSeqMax, "subSeqMax", dim3(g), dim3(128), n,
-                      "n");
+      Launch L =
+          base("subSeqMax", (const void *)subSeqMax, "subSeqMax", dim3(g), dim3(128), n, "n");
       L.label = "n" + std::to_string(n) + "-g" + std::to_string(g);
       L.args = {buf("in", S32, n, rnd(1, -100, 100)), buf("out", S32, 4 * g, zero()),
                 scalar("n", S32, (double)n), scalar("per_block", S32, (double)(n / g))};
@@ -190,8 +189,8 @@ static void subseq_launches(std::vector<Launch> *v, Level l) {
 static void matmul_tiled_launches(std::vector<Launch> *v, Level l) {
   Sizes ns = pick<Sizes>(l, {48}, {256, 1024, 2048}, {128, 256, 512, 1024, 2048, 4096});
   for (long long n : ns) {
-    Launch L = base("matmul_tiled", (const void *)matmul_tiled, "matmul_tiled",
-                    dim3(n / 16, n / 8), dim3(16, 8), n, "n");
+    Launch L = base("matmul_tiled", (const void *)matmul_tiled, "matmul_tiled", dim3(n / 16, n / 8),
+                    dim3(16, 8), n, "n");
     L.args = {buf("M", F32, n * n, rnd(1, -1, 1)), buf("N", F32, n * n, rnd(2, -1, 1)),
               buf("P", F32, n * n, zero()), scalar("wM", S32, (double)n),
               scalar("wN", S32, (double)n)};
@@ -210,8 +209,7 @@ static std::vector<Launch> make(Level l) {
   Sizes mm = pick<Sizes>(l, {40}, {256, 1024, 2048}, {128, 256, 512, 1024, 2048, 4096});
   Sizes mmu = pick<Sizes>(l, {40}, {256, 1024}, {128, 256, 512, 1024, 2048});
   matrix_launches(&v, l, "matMul_gpu", (const void *)matMul_gpu, mm, true);
-  matrix_launches(&v, l, "matMul_gpu_uncoalesced", (const void *)matMul_gpu_uncoalesced, mmu,
-                  true);
+  matrix_launches(&v, l, "matMul_gpu_uncoalesced", (const void *)matMul_gpu_uncoalesced, mmu, true);
   // The uncoalesced tiled product has 32-way bank conflicts at T = 32
   // (about N^3 shared wavefronts: 0.3 s at N = 4096 on an H100), so it stops
   // at 2048, like the naive uncoalesced one.

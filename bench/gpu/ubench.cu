@@ -37,12 +37,14 @@ using namespace gb;
 // The block's sum of v, by thread 0 (blockDim.x a multiple of 32, <= 1024).
 __device__ static float block_sum(float v) {
   __shared__ float w[32];
-  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);
+  for (int o = 16; o > 0; o /= 2)
+    v += __shfl_down_sync(0xffffffffu, v, o);
   if (threadIdx.x % 32 == 0) w[threadIdx.x / 32] = v;
   __syncthreads();
   v = threadIdx.x < blockDim.x / 32 ? w[threadIdx.x] : 0.0f;
   if (threadIdx.x < 32)
-    for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);
+    for (int o = 16; o > 0; o /= 2)
+      v += __shfl_down_sync(0xffffffffu, v, o);
   return v;
 }
 
@@ -103,7 +105,8 @@ __global__ void k_read_l1(const float4 *p, int iters, float *sink) {
 // (a warp reads 32 consecutive float4: no bank conflicts).
 __global__ void k_shared(int iters, float *sink) {
   __shared__ float4 s[512];
-  for (int i = threadIdx.x; i < 512; i += blockDim.x) s[i] = make_float4(1, 1, 1, 1);
+  for (int i = threadIdx.x; i < 512; i += blockDim.x)
+    s[i] = make_float4(1, 1, 1, 1);
   __syncthreads();
   float acc = 0;
 #pragma unroll 4
@@ -129,9 +132,11 @@ __global__ void k_chase(const unsigned *next, unsigned start, int hops, int cg,
   long long c0 = clock64();
   unsigned long long t0 = globaltimer();
   if (cg)
-    for (int h = 0; h < hops; h++) j = __ldcg(next + j);
+    for (int h = 0; h < hops; h++)
+      j = __ldcg(next + j);
   else
-    for (int h = 0; h < hops; h++) j = next[j];
+    for (int h = 0; h < hops; h++)
+      j = next[j];
   long long c1 = clock64();
   unsigned long long t1 = globaltimer();
   out[0] = j, out[1] = (unsigned long long)(c1 - c0), out[2] = t1 - t0;
@@ -172,15 +177,31 @@ class Json {
   }
 
 public:
-  Json &open(char c) { sep(); s_ += c; first_.push_back(true); return *this; }
-  Json &close(char c) { s_ += c; first_.pop_back(); return *this; }
-  Json &key(const char *k) { sep(); s_ += "\"" + std::string(k) + "\":"; return *this; }
+  Json &open(char c) {
+    sep();
+    s_ += c;
+    first_.push_back(true);
+    return *this;
+  }
+  Json &close(char c) {
+    s_ += c;
+    first_.pop_back();
+    return *this;
+  }
+  Json &key(const char *k) {
+    sep();
+    s_ += "\"" + std::string(k) + "\":";
+    return *this;
+  }
   Json &num(double v) {
     sep();
     char b[40];
-    if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9e15) snprintf(b, sizeof b, "%.0f", v);
-    else if (std::isfinite(v)) snprintf(b, sizeof b, "%.6g", v);
-    else snprintf(b, sizeof b, "null");
+    if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9e15)
+      snprintf(b, sizeof b, "%.0f", v);
+    else if (std::isfinite(v))
+      snprintf(b, sizeof b, "%.6g", v);
+    else
+      snprintf(b, sizeof b, "null");
     s_ += b;
     return *this;
   }
@@ -188,26 +209,37 @@ public:
     sep();
     s_ += '"';
     for (char ch : v)
-      if (ch == '"' || ch == '\\') s_ += '\\', s_ += ch;
-      else if ((unsigned char)ch < 0x20) s_ += ' ';
-      else s_ += ch;
+      if (ch == '"' || ch == '\\')
+        s_ += '\\', s_ += ch;
+      else if ((unsigned char)ch < 0x20)
+        s_ += ' ';
+      else
+        s_ += ch;
     s_ += '"';
     return *this;
   }
-  Json &null() { sep(); s_ += "null"; return *this; }
+  Json &null() {
+    sep();
+    s_ += "null";
+    return *this;
+  }
   // A value object of the GPU schema: {"value": v, "source": s}.
   Json &fact(const char *k, double v, const std::string &source, const char *note = 0) {
     key(k).open('{').key("value").num(v).key("source").str(source);
     if (note) key("estimate").raw("true").key("note").str(note);
     return close('}');
   }
-  Json &raw(const char *v) { sep(); s_ += v; return *this; }
+  Json &raw(const char *v) {
+    sep();
+    s_ += v;
+    return *this;
+  }
   const std::string &text() const { return s_; }
 };
 
 struct Opts {
-  std::string out, date, driver_release = "", nvcc = "", commit = "", db_name = "",
-              gpu_file = "", arch_name = "";
+  std::string out, date, driver_release = "", nvcc = "", commit = "", db_name = "", gpu_file = "",
+                         arch_name = "";
   Level level = FULL;
   int cores_per_sm = 0;
   size_t flush = 0;
@@ -216,13 +248,13 @@ struct Opts {
 struct Ctx {
   Opts o;
   cudaDeviceProp p;
-  int blocks_per_sm = 0;      // resident 256-thread blocks per SM
-  int blocks = 0;             // a grid that fills every SM with 256-thread blocks
-  double clock_ghz = NAN;     // measured, under load
-  double dram_read_gbs = NAN; // measured, best of the repetitions
+  int blocks_per_sm = 0;           // resident 256-thread blocks per SM
+  int blocks = 0;                  // a grid that fills every SM with 256-thread blocks
+  double clock_ghz = NAN;          // measured, under load
+  double dram_read_gbs = NAN;      // measured, best of the repetitions
   double lat[3] = {NAN, NAN, NAN}; // measured L1, L2, DRAM latency, cycles
-  std::string txt;            // device.txt
-  int failed = 0;             // checks that failed
+  std::string txt;                 // device.txt
+  int failed = 0;                  // checks that failed
   void line(const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 };
 
@@ -238,14 +270,14 @@ void Ctx::line(const char *fmt, ...) {
   fflush(stdout);
 }
 
-#define CK(call)                                                                           \
-  do {                                                                                     \
-    cudaError_t e_ = (call);                                                               \
-    if (e_ != cudaSuccess) {                                                               \
-      fprintf(stderr, "ubench: %s:%d: %s: %s\n", __FILE__, __LINE__, #call,               \
-              cudaGetErrorString(e_));                                                     \
-      exit(3);                                                                             \
-    }                                                                                      \
+#define CK(call)                                                                                   \
+  do {                                                                                             \
+    cudaError_t e_ = (call);                                                                       \
+    if (e_ != cudaSuccess) {                                                                       \
+      fprintf(stderr, "ubench: %s:%d: %s: %s\n", __FILE__, __LINE__, #call,                        \
+              cudaGetErrorString(e_));                                                             \
+      exit(3);                                                                                     \
+    }                                                                                              \
   } while (0)
 
 static void check(Ctx *c, bool ok, const char *what, const std::string &detail) {
@@ -274,7 +306,9 @@ static Stats timed(Ctx *c, const void *func, dim3 grid, dim3 block, void **argp,
   return stats(t);
 }
 
-static int level_reps(const Ctx *c) { return c->o.level == TINY ? 2 : c->o.level == QUICK ? 5 : 10; }
+static int level_reps(const Ctx *c) {
+  return c->o.level == TINY ? 2 : c->o.level == QUICK ? 5 : 10;
+}
 // Target seconds of one timed launch of a bandwidth test.
 static double target_s(const Ctx *c) { return c->o.level == FULL ? 0.02 : 0.01; }
 
@@ -290,15 +324,17 @@ static double sum_sink(const float *d, int n) {
   std::vector<float> h(n);
   CK(cudaMemcpy(h.data(), d, n * sizeof(float), cudaMemcpyDeviceToHost));
   double s = 0;
-  for (float x : h) s += x;
+  for (float x : h)
+    s += x;
   return s;
 }
 
 // DRAM: read, write and copy of `bytes` (several times the L2).
 static void dram(Ctx *c, Json *j) {
-  size_t bytes = c->o.level == TINY ? (size_t)1 << 18
-                                    : std::max((size_t)(c->o.level == FULL ? 8 : 4) * c->p.l2CacheSize,
-                                               (size_t)(c->o.level == FULL ? 1 << 30 : 1 << 29));
+  size_t bytes = c->o.level == TINY
+                     ? (size_t)1 << 18
+                     : std::max((size_t)(c->o.level == FULL ? 8 : 4) * c->p.l2CacheSize,
+                                (size_t)(c->o.level == FULL ? 1 << 30 : 1 << 29));
   bytes = std::min(bytes, c->p.totalGlobalMem / 4) & ~(size_t)15;
   size_t n = bytes / 16;
   float4 *a, *b;
@@ -320,7 +356,10 @@ static void dram(Ctx *c, Json *j) {
   j->key("dram").open('{').key("bytes").num((double)bytes);
   j->key("read_gbs").num(gbs(bytes, r.min)).key("read_gbs_median").num(gbs(bytes, r.median));
   j->key("write_gbs").num(gbs(bytes, w.min)).key("write_gbs_median").num(gbs(bytes, w.median));
-  j->key("copy_gbs").num(gbs(2.0 * bytes, cpy.min)).key("copy_gbs_median").num(gbs(2.0 * bytes, cpy.median));
+  j->key("copy_gbs")
+      .num(gbs(2.0 * bytes, cpy.min))
+      .key("copy_gbs_median")
+      .num(gbs(2.0 * bytes, cpy.median));
   j->close('}');
   c->dram_read_gbs = gbs(bytes, r.min);
   c->line("DRAM bandwidth (%zu MiB, best of %d; median): read %.1f (%.1f) GB/s, write %.1f (%.1f) "
@@ -337,9 +376,11 @@ static void dram(Ctx *c, Json *j) {
 static void l2_curve(Ctx *c, Json *j) {
   size_t l2 = (size_t)c->p.l2CacheSize;
   std::vector<size_t> fp;
-  if (c->o.level == TINY) fp = {1 << 14, 1 << 16};
+  if (c->o.level == TINY)
+    fp = {1 << 14, 1 << 16};
   else
-    for (size_t f = l2 / 16; f <= 8 * l2; f *= c->o.level == FULL ? 2 : 4) fp.push_back(f);
+    for (size_t f = l2 / 16; f <= 8 * l2; f *= c->o.level == FULL ? 2 : 4)
+      fp.push_back(f);
   size_t maxb = std::min(fp.back(), c->p.totalGlobalMem / 4);
   float4 *a;
   float *sink;
@@ -365,8 +406,16 @@ static void l2_curve(Ctx *c, Json *j) {
     double gbs = (double)f * passes / t.min / 1e9;
     double dist = std::fabs((double)f - l2 / 4.0);
     if (dist < l2_dist) l2_gbs = gbs, l2_dist = dist;
-    j->open('{').key("bytes").num((double)f).key("passes").num(passes).key("gbs").num(gbs)
-        .key("gbs_median").num((double)f * passes / t.median / 1e9).close('}');
+    j->open('{')
+        .key("bytes")
+        .num((double)f)
+        .key("passes")
+        .num(passes)
+        .key("gbs")
+        .num(gbs)
+        .key("gbs_median")
+        .num((double)f * passes / t.median / 1e9)
+        .close('}');
     c->line("  %10.3f MiB  %9.1f GB/s", f / 1048576.0, gbs);
   }
   j->close(']');
@@ -402,7 +451,10 @@ static void l1_shared(Ctx *c, Json *j) {
   double sh_gbs = per_launch * iters / s.min / 1e9;
   double per_clk = 1e9 / (c->p.multiProcessorCount * c->clock_ghz * 1e9);
   j->key("l1_read_gbs").num(l1_gbs).key("l1_read_bytes_per_clk_per_sm").num(l1_gbs * per_clk);
-  j->key("shared_read_gbs").num(sh_gbs).key("shared_read_bytes_per_clk_per_sm").num(sh_gbs * per_clk);
+  j->key("shared_read_gbs")
+      .num(sh_gbs)
+      .key("shared_read_bytes_per_clk_per_sm")
+      .num(sh_gbs * per_clk);
   c->line("L1 read bandwidth (4 KiB per block, %d blocks of 256): %.1f GB/s = %.1f B/clk/SM at "
           "the measured clock",
           c->blocks, l1_gbs, l1_gbs * per_clk);
@@ -418,7 +470,8 @@ static void l1_shared(Ctx *c, Json *j) {
 static std::vector<unsigned> chain(size_t bytes, size_t stride, uint64_t seed) {
   size_t nodes = bytes / stride, step = stride / 4;
   std::vector<unsigned> order(nodes), next(bytes / 4, 0);
-  for (size_t i = 0; i < nodes; i++) order[i] = (unsigned)i;
+  for (size_t i = 0; i < nodes; i++)
+    order[i] = (unsigned)i;
   uint64_t st = seed;
   for (size_t i = nodes - 1; i > 0; i--) { // Sattolo: one cycle through every node
     st = st * 6364136223846793005ull + 1442695040888963407ull;
@@ -459,7 +512,8 @@ static Latency chase(Ctx *c, size_t bytes, size_t stride, int cg, int hops, bool
     unsigned long long h[3];
     CK(cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost));
     unsigned want = start;
-    for (int k = 0; k < hops; k++) want = next[want];
+    for (int k = 0; k < hops; k++)
+      want = next[want];
     check(c, h[0] == want, "pointer chase",
           "ended at " + std::to_string(h[0]) + ", expected " + std::to_string(want));
     start = want;
@@ -494,21 +548,33 @@ static void latencies(Ctx *c, Json *j) {
     const Point &p = pts[i];
     Latency l = chase(c, p.bytes, 128, p.cg, i == 2 ? hops / 2 : hops, p.warm);
     c->lat[i] = l.cycles;
-    j->key(p.name).open('{').key("cycles").num(l.cycles).key("ns").num(l.ns)
-        .key("footprint_bytes").num((double)p.bytes).key("how").str(p.how).close('}');
+    j->key(p.name)
+        .open('{')
+        .key("cycles")
+        .num(l.cycles)
+        .key("ns")
+        .num(l.ns)
+        .key("footprint_bytes")
+        .num((double)p.bytes)
+        .key("how")
+        .str(p.how)
+        .close('}');
     c->line("  %-5s %8.1f cycles %8.1f ns  (%s)", p.name, l.cycles, l.ns, p.how);
   }
   j->close('}');
   std::vector<size_t> fp;
-  if (tiny) fp = {4096, 1 << 15};
+  if (tiny)
+    fp = {4096, 1 << 15};
   else
-    for (size_t f = 4096; f <= 4 * l2 && f <= c->p.totalGlobalMem / 4; f *= c->o.level == FULL ? 2 : 4)
+    for (size_t f = 4096; f <= 4 * l2 && f <= c->p.totalGlobalMem / 4;
+         f *= c->o.level == FULL ? 2 : 4)
       fp.push_back(f);
   j->key("latency_curve").open('[');
   c->line("latency against footprint (ld.global, cached in L1 where the GPU does):");
   for (size_t f : fp) {
     Latency l = chase(c, f, 128, 0, tiny ? 64 : 4096, true);
-    j->open('{').key("bytes").num((double)f).key("cycles").num(l.cycles).key("ns").num(l.ns).close('}');
+    j->open('{').key("bytes").num((double)f).key("cycles").num(l.cycles).key("ns").num(l.ns).close(
+        '}');
     c->line("  %10.3f MiB %8.1f cycles %8.1f ns", f / 1048576.0, l.cycles, l.ns);
   }
   j->close(']');
@@ -538,7 +604,8 @@ static void launches(Ctx *c, Json *j, void *flush) {
   CK(cudaEventCreate(&e0));
   CK(cudaEventCreate(&e1));
   CK(cudaEventRecord(e0, 0));
-  for (int i = 0; i < k; i++) CK(cudaLaunchKernel((const void *)k_empty, one, w, NULL, 0, 0));
+  for (int i = 0; i < k; i++)
+    CK(cudaLaunchKernel((const void *)k_empty, one, w, NULL, 0, 0));
   CK(cudaEventRecord(e1, 0));
   CK(cudaEventSynchronize(e1));
   float ms = 0;
@@ -548,13 +615,17 @@ static void launches(Ctx *c, Json *j, void *flush) {
   double b2b = ms * 1e-3 / k;
   j->key("launch").open('{');
   j->key("empty_1x32_cold_s").num(cold1.median).key("empty_1x32_warm_s").num(warm1.median);
-  j->key("empty_full_grid_cold_s").num(coldf.median).key("empty_full_grid_warm_s").num(warmf.median);
+  j->key("empty_full_grid_cold_s")
+      .num(coldf.median)
+      .key("empty_full_grid_warm_s")
+      .num(warmf.median);
   j->key("full_grid").open('[').num(c->blocks).num(256).close(']');
   j->key("host_launch_sync_s").num(h.median).key("back_to_back_s").num(b2b).close('}');
   c->line("launch overhead, empty kernel (median of %d, event-timed as the suites time "
           "launches):",
           reps);
-  c->line("  <<<1, 32>>>         cold %.2f us, warm %.2f us", cold1.median * 1e6, warm1.median * 1e6);
+  c->line("  <<<1, 32>>>         cold %.2f us, warm %.2f us", cold1.median * 1e6,
+          warm1.median * 1e6);
   c->line("  <<<%d, 256>>>  cold %.2f us, warm %.2f us", c->blocks, coldf.median * 1e6,
           warmf.median * 1e6);
   c->line("  launch + synchronise, host clock: %.2f us; back to back (%d launches): %.2f us each",
@@ -586,22 +657,26 @@ static void clock_under_load(Ctx *c, Json *j) {
   }
   c->clock_ghz = runs.empty() ? NAN : stats(runs).median;
   int khz = 0;
-  if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0) != cudaSuccess) khz = 0, cudaGetLastError();
+  if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0) != cudaSuccess)
+    khz = 0, cudaGetLastError();
   j->key("sm_clock").open('{').key("ghz").num(c->clock_ghz).key("runs_ghz").open('[');
-  for (double r : runs) j->num(r);
+  for (double r : runs)
+    j->num(r);
   j->close(']').key("iterations").num(iters).key("blocks").num(blocks);
   j->key("max_ghz_attribute").num(khz ? khz * 1e-6 : NAN).close('}');
-  c->line("SM clock under FMA load (%d blocks of 256, %d iterations, 3 runs): %.3f GHz (runs:%s); "
-          "the runtime's maximum %.3f GHz",
-          blocks, iters, c->clock_ghz,
-          [&] {
-            std::string s_;
-            char b[32];
-            for (double r : runs) snprintf(b, sizeof b, " %.3f", r), s_ += b;
-            return s_;
-          }()
-              .c_str(),
-          khz * 1e-6);
+  c->line(
+      "SM clock under FMA load (%d blocks of 256, %d iterations, 3 runs): %.3f GHz (runs:%s); "
+      "the runtime's maximum %.3f GHz",
+      blocks, iters, c->clock_ghz,
+      [&] {
+        std::string s_;
+        char b[32];
+        for (double r : runs)
+          snprintf(b, sizeof b, " %.3f", r), s_ += b;
+        return s_;
+      }()
+          .c_str(),
+      khz * 1e-6);
   CK(cudaFree(out));
   CK(cudaFree(t));
 }
@@ -623,20 +698,25 @@ static void device(Ctx *c, Json *j, double *dram_gbs) {
   cudaDriverGetVersion(&drv);
   cudaRuntimeGetVersion(&rt);
   int mem_khz = attr(cudaDevAttrMemoryClockRate), clk_khz = attr(cudaDevAttrClockRate);
-  *dram_gbs = mem_khz > 0 && p.memoryBusWidth > 0 ? 2.0 * mem_khz * 1e3 * p.memoryBusWidth / 8 / 1e9
-                                                  : NAN;
+  *dram_gbs =
+      mem_khz > 0 && p.memoryBusWidth > 0 ? 2.0 * mem_khz * 1e3 * p.memoryBusWidth / 8 / 1e9 : NAN;
   char uuid[40] = "";
   for (int i = 0; i < 16; i++)
     snprintf(uuid + 2 * i, 3, "%02x", (unsigned char)p.uuid.bytes[i]);
   j->key("device").open('{');
-  j->key("name").str(p.name).key("compute_capability").str(std::to_string(p.major) + "." +
-                                                           std::to_string(p.minor));
+  j->key("name")
+      .str(p.name)
+      .key("compute_capability")
+      .str(std::to_string(p.major) + "." + std::to_string(p.minor));
   j->key("sms").num(p.multiProcessorCount).key("warp_size").num(p.warpSize);
   j->key("clock_max_khz").num(clk_khz > 0 ? clk_khz : NAN);
   j->key("memory_clock_khz").num(mem_khz > 0 ? mem_khz : NAN);
   j->key("memory_bus_bits").num(p.memoryBusWidth).key("memory_bytes").num((double)p.totalGlobalMem);
   j->key("dram_peak_gbs").num(*dram_gbs);
-  j->key("l2_bytes").num(p.l2CacheSize).key("persisting_l2_max_bytes").num(p.persistingL2CacheMaxSize);
+  j->key("l2_bytes")
+      .num(p.l2CacheSize)
+      .key("persisting_l2_max_bytes")
+      .num(p.persistingL2CacheMaxSize);
   j->key("shared_per_sm").num((double)p.sharedMemPerMultiprocessor);
   j->key("shared_per_block_optin").num((double)p.sharedMemPerBlockOptin);
   j->key("shared_reserved_per_block").num((double)p.reservedSharedMemPerBlock);
@@ -655,10 +735,10 @@ static void device(Ctx *c, Json *j, double *dram_gbs) {
   c->line("%s: compute capability %d.%d, %d SMs, max clock %.0f MHz, %.1f GiB, %s, L2 %d KiB, "
           "shared %zu B per SM (%zu per block opt-in)",
           p.name, p.major, p.minor, p.multiProcessorCount, clk_khz / 1e3,
-          p.totalGlobalMem / 1073741824.0, mem, p.l2CacheSize / 1024,
-          p.sharedMemPerMultiprocessor, p.sharedMemPerBlockOptin);
-  c->line("driver %s (CUDA driver API %d), runtime %d, nvcc %s; measured %s", c->o.driver_release.c_str(),
-          drv, rt, c->o.nvcc.c_str(), c->o.date.c_str());
+          p.totalGlobalMem / 1073741824.0, mem, p.l2CacheSize / 1024, p.sharedMemPerMultiprocessor,
+          p.sharedMemPerBlockOptin);
+  c->line("driver %s (CUDA driver API %d), runtime %d, nvcc %s; measured %s",
+          c->o.driver_release.c_str(), drv, rt, c->o.nvcc.c_str(), c->o.date.c_str());
 }
 
 // The GPU file: the device's facts and the measurements, each with its source.
@@ -670,8 +750,10 @@ static std::string gpu_file(const Ctx *c, double dram_gbs) {
   g.open('{').key("schema").str("warpsight-gpu/1").key("name").str(c->o.gpu_file);
   g.key("full_name").str(std::string(p.name) + " (measured " + c->o.date.substr(0, 10) + ")");
   g.key("architecture").str(c->o.arch_name).key("hypothetical").raw("false");
-  g.key("compute_capability").open('{').key("value").str(std::to_string(p.major) + "." +
-                                                        std::to_string(p.minor));
+  g.key("compute_capability")
+      .open('{')
+      .key("value")
+      .str(std::to_string(p.major) + "." + std::to_string(p.minor));
   g.key("source").str(rt + "cudaDeviceProp major.minor").close('}');
   g.fact("sms", p.multiProcessorCount, rt + "multiProcessorCount");
   g.fact("cores_per_sm", c->o.cores_per_sm,
@@ -687,8 +769,7 @@ static std::string gpu_file(const Ctx *c, double dram_gbs) {
     g.fact("mem_bandwidth_gbs", std::round(dram_gbs * 10) / 10,
            rt + "2 x cudaDevAttrMemoryClockRate x memoryBusWidth / 8 (theoretical peak)");
   else
-    g.fact("mem_bandwidth_gbs", std::round(c->dram_read_gbs * 10) / 10,
-           here + ": dram.read_gbs)",
+    g.fact("mem_bandwidth_gbs", std::round(c->dram_read_gbs * 10) / 10, here + ": dram.read_gbs)",
            "the runtime gave no memory clock, so not the theoretical peak but the measured read "
            "bandwidth, which is lower");
   g.key("limits").open('{');
@@ -712,11 +793,10 @@ static std::string gpu_file(const Ctx *c, double dram_gbs) {
 }
 
 static void usage() {
-  fprintf(stderr,
-          "usage: ubench --out DIR --gpu-file NAME --arch-name ARCH --cores-per-sm N\n"
-          "              [--level tiny|quick|full] [--flush-bytes N] [--date D]\n"
-          "              [--driver-release R] [--nvcc V] [--commit C]\n"
-          "Micro-benchmarks and the device report (bench/gpu, docs/measuring.md).\n");
+  fprintf(stderr, "usage: ubench --out DIR --gpu-file NAME --arch-name ARCH --cores-per-sm N\n"
+                  "              [--level tiny|quick|full] [--flush-bytes N] [--date D]\n"
+                  "              [--driver-release R] [--nvcc V] [--commit C]\n"
+                  "Micro-benchmarks and the device report (bench/gpu, docs/measuring.md).\n");
 }
 
 int main(int argc, char **argv) {
@@ -725,18 +805,28 @@ int main(int argc, char **argv) {
     std::string a = argv[i];
     if (i + 1 >= argc) return usage(), 2;
     std::string v = argv[++i];
-    if (a == "--out") c.o.out = v;
-    else if (a == "--gpu-file") c.o.gpu_file = v;
-    else if (a == "--arch-name") c.o.arch_name = v;
-    else if (a == "--cores-per-sm") c.o.cores_per_sm = atoi(v.c_str());
-    else if (a == "--date") c.o.date = v;
-    else if (a == "--driver-release") c.o.driver_release = v;
-    else if (a == "--nvcc") c.o.nvcc = v;
-    else if (a == "--commit") c.o.commit = v;
-    else if (a == "--flush-bytes") c.o.flush = strtoull(v.c_str(), NULL, 10);
+    if (a == "--out")
+      c.o.out = v;
+    else if (a == "--gpu-file")
+      c.o.gpu_file = v;
+    else if (a == "--arch-name")
+      c.o.arch_name = v;
+    else if (a == "--cores-per-sm")
+      c.o.cores_per_sm = atoi(v.c_str());
+    else if (a == "--date")
+      c.o.date = v;
+    else if (a == "--driver-release")
+      c.o.driver_release = v;
+    else if (a == "--nvcc")
+      c.o.nvcc = v;
+    else if (a == "--commit")
+      c.o.commit = v;
+    else if (a == "--flush-bytes")
+      c.o.flush = strtoull(v.c_str(), NULL, 10);
     else if (a == "--level")
       c.o.level = v == "tiny" ? TINY : v == "quick" ? QUICK : FULL;
-    else return usage(), 2;
+    else
+      return usage(), 2;
   }
   if (c.o.out.empty() || c.o.gpu_file.empty() || c.o.cores_per_sm <= 0) return usage(), 2;
   if (c.o.date.empty()) {
@@ -746,7 +836,8 @@ int main(int argc, char **argv) {
     c.o.date = b;
   }
   CK(cudaGetDeviceProperties(&c.p, 0));
-  c.blocks_per_sm = std::max(1, std::min(c.p.maxThreadsPerMultiProcessor / 256, c.p.maxBlocksPerMultiProcessor));
+  c.blocks_per_sm =
+      std::max(1, std::min(c.p.maxThreadsPerMultiProcessor / 256, c.p.maxBlocksPerMultiProcessor));
   c.blocks = c.p.multiProcessorCount * c.blocks_per_sm;
   if (!c.o.flush) c.o.flush = 2 * (size_t)std::max(c.p.l2CacheSize, 1 << 20);
   void *flush;
