@@ -87,34 +87,33 @@ __global__ void k_copy(const float4 *src, float4 *dst, size_t n) {
     dst[i] = src[i];
 }
 
-// L1: each block reads its own 4 KiB (256 float4) over and over, the index
-// moving every iteration so that no load can be hoisted out of the loop.
-__global__ void k_read_l1(const float4 *p, int iters, float *sink) {
-  const float4 *q = p + (size_t)blockIdx.x * 256;
+// The sum of p[(threadIdx.x + it * 32) & mask] over `iters` iterations: the
+// index moves every iteration, so that no load can be hoisted out of the
+// loop, and a warp reads 32 consecutive float4 (no shared-memory bank
+// conflicts).  Inlined, so a shared array's loads stay ld.shared.
+__device__ __forceinline__ static float reread(const float4 *p, unsigned mask, int iters) {
   float acc = 0;
 #pragma unroll 4
   for (int it = 0; it < iters; it++) {
-    float4 v = q[(threadIdx.x + it * 32) & 255];
+    float4 v = p[(threadIdx.x + it * 32) & mask];
     acc += (v.x + v.y) + (v.z + v.w);
   }
-  acc = block_sum(acc);
+  return acc;
+}
+
+// L1: each block reads its own 4 KiB (256 float4) over and over.
+__global__ void k_read_l1(const float4 *p, int iters, float *sink) {
+  float acc = block_sum(reread(p + (size_t)blockIdx.x * 256, 255, iters));
   if (threadIdx.x == 0) sink[blockIdx.x] = acc;
 }
 
-// Shared memory: the same pattern on an 8 KiB shared array of ones
-// (a warp reads 32 consecutive float4: no bank conflicts).
+// Shared memory: the same on an 8 KiB shared array of ones.
 __global__ void k_shared(int iters, float *sink) {
   __shared__ float4 s[512];
   for (int i = threadIdx.x; i < 512; i += blockDim.x)
     s[i] = make_float4(1, 1, 1, 1);
   __syncthreads();
-  float acc = 0;
-#pragma unroll 4
-  for (int it = 0; it < iters; it++) {
-    float4 v = s[(threadIdx.x + it * 32) & 511];
-    acc += (v.x + v.y) + (v.z + v.w);
-  }
-  acc = block_sum(acc);
+  float acc = block_sum(reread(s, 511, iters));
   if (threadIdx.x == 0) sink[blockIdx.x] = acc;
 }
 
@@ -839,6 +838,7 @@ int main(int argc, char **argv) {
   c.blocks_per_sm =
       std::max(1, std::min(c.p.maxThreadsPerMultiProcessor / 256, c.p.maxBlocksPerMultiProcessor));
   c.blocks = c.p.multiProcessorCount * c.blocks_per_sm;
+  if (c.o.level == TINY) c.blocks = std::min(c.blocks, 8); // under an emulator: keep it small
   if (!c.o.flush) c.o.flush = 2 * (size_t)std::max(c.p.l2CacheSize, 1 << 20);
   void *flush;
   CK(cudaMalloc(&flush, c.o.flush));

@@ -14,12 +14,7 @@
 # The build is kept in $WS_BUILD/bench-gpu (about a minute of nvcc on 2 cores
 # the first time).  Skipped (77) without nvcc.
 . "$WS_SRC/tests/cli/lib.sh"
-NVCC=$(command -v nvcc || true)
-[ -z "$NVCC" ] && [ -x /usr/local/cuda/bin/nvcc ] && NVCC=/usr/local/cuda/bin/nvcc
-if [ -z "$NVCC" ]; then
-  echo "SKIP: nvcc not found (install the CUDA toolkit to build bench/gpu)"
-  exit 77
-fi
+need_nvcc bench/gpu
 out=$TMP/set
 run bash "$WS_SRC/bench/gpu/run.sh" "$out" --tiny --arch sm_80 --nvcc "$NVCC" --cudart shared \
   --werror --build "$WS_BUILD/bench-gpu" --flush-bytes 65536 --save-outputs -j 2 \

@@ -11,12 +11,7 @@ variant=${2:-}
 flags=()
 [ "$variant" = ptsz ] && flags=(-default-stream per-thread)
 . "$WS_SRC/tests/cli/lib.sh"
-NVCC=$(command -v nvcc || true)
-[ -z "$NVCC" ] && [ -x /usr/local/cuda/bin/nvcc ] && NVCC=/usr/local/cuda/bin/nvcc
-if [ -z "$NVCC" ]; then
-  echo "SKIP: nvcc not found (install the CUDA toolkit to build tests/programs)"
-  exit 77
-fi
+need_nvcc tests/programs
 if [ "${WS_SANITIZE:-0}" = 1 ]; then
   case $name in scan|printf)
     # Managed memory is mapped on the host at its device address, which
