@@ -121,6 +121,13 @@ int ws_emu_load(ws_emu_program **out, const ws_ptx_module *m,
 void ws_emu_program_free(ws_emu_program *p);
 const ws_ptx_function *ws_emu_program_kernel(const ws_emu_program *p);
 
+/* Whether the emulator implements PTX opcode op: 1 when it decodes it (a
+ * form it does not implement is still refused by ws_emu_load, naming it),
+ * 0 when it refuses every form (*why, if why is not NULL: the reason, a
+ * static string), -1 for a value that is no opcode.  docs/emulator.md lists
+ * the refused opcodes ("Instructions the emulator refuses"). */
+int ws_emu_opcode_supported(ws_ptx_opcode op, const char **why);
+
 /* --- hooks for the profiler -------------------------------------------------- */
 
 /* One executed warp instruction.  Borrowed for the duration of the call. */

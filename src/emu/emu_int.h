@@ -2,9 +2,9 @@
  * emu_int.h — the emulator's private structures: the decoded executable form
  * of a function, the memory map and the per-warp state.
  *
- * Decoded form (built once by load.c): every instruction becomes a dinst
- * with a dense opcode (D_*; exec.c dispatches on its family, then on it) and
- * pre-resolved operand slots.  Registers of a frame are a struct of arrays
+ * Decoded form (built once by load.c, with the decoders of ops/): every
+ * instruction becomes a dinst with a dense opcode (D_*, from dops.def; the
+ * warp loop in exec.c switches on it once) and pre-resolved operand slots.  Registers of a frame are a struct of arrays
  * regs[slot * 32 + lane] of 64-bit slots; immediates and symbol addresses
  * are "constant slots" (slots after the IR registers, broadcast to all
  * lanes when a frame is created), so every source operand is a slot index.
@@ -37,9 +37,8 @@
 
 /* Decoded opcodes. */
 enum {
-#define D(x, family) D_##x,
+#define D(x, family, ptx, form) D_##x,
 #include "emu/dops.def"
-#undef D
   D_COUNT
 };
 
