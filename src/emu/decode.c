@@ -139,10 +139,14 @@ int ws_emu_dec_address(dec *D, const ws_ptx_inst *in, const ws_ptx_operand *o, d
   if (o->kind != WS_PTX_O_ADDR) return ws_emu_dec_unsup(D, in, "expected an address");
   di->imm = o->imm;
   di->frel = 0;
+  di->a32 = 0;
   switch (o->symkind) {
   case WS_PTX_S_NONE:
     if (is_pred_reg(D, o->reg)) return ws_emu_dec_unsup(D, in, "predicate as an address");
     di->a = o->reg;
+    /* nvcc computes .shared and .local addresses in 32 bits: [%r+4] with
+     * %r = 0xfffffffc is address 0 on the hardware */
+    di->a32 = (di->space == MS_SHARED || di->space == MS_LOCAL) && tbits(D->f->regs[o->reg].type) == 32;
     return WS_OK;
   case WS_PTX_S_ABS:
     break;

@@ -75,7 +75,8 @@ int ws_emu_dec_push_vs(dec *D, uint32_t s);
 int ws_emu_dec_vec(dec *D, const ws_ptx_inst *in, const ws_ptx_operand *o, int t, int is_dst, dinst *di);
 /* The MS_* space of a memory instruction (addr: its address operand). */
 int ws_emu_dec_space(dec *D, const ws_ptx_inst *in, const ws_ptx_operand *addr, int *ms);
-/* [base+imm] into di->a (slot), di->imm and di->frel. */
+/* [base+imm] into di->a (slot), di->imm, di->frel and di->a32 (di->space
+ * must be set). */
 int ws_emu_dec_address(dec *D, const ws_ptx_inst *in, const ws_ptx_operand *o, dinst *di);
 /* Queues module function mf for decoding; *out its decoded index. */
 int ws_emu_dec_queue_func(dec *D, uint32_t mf, uint32_t *out);

@@ -80,7 +80,10 @@ typedef struct dinst {
   int32_t guard;    /* predicate index, or -1 */
   uint8_t gnot;     /* guard negated */
   uint8_t bb_entry; /* this pc starts a basic block */
-  uint16_t pad;
+  uint8_t a32;      /* memory ops: the address register is 32 bits wide and
+                       the space .shared or .local: the address wraps modulo
+                       2^32, as on the hardware */
+  uint8_t pad;
   uint32_t d, a, b, c, e; /* slots (or predicate indices for pred operands) */
   uint32_t d2;      /* second destination (setp |q, shfl |p), NO_SLOT if none */
   uint32_t vbase;   /* first of `vec` slots in dfunc.vslots (ld/st/mov vectors) */

@@ -267,6 +267,13 @@ static inline uint8_t *resolve(blockctx *B, warp *w, int sp, uint64_t addr, uint
   return NULL;
 }
 
+/* The address of lane value a + off as the instruction's space sees it: a
+ * 32-bit .shared or .local address register wraps modulo 2^32 (dinst.a32). */
+static inline uint64_t eff_addr(const dinst *in, uint64_t a, uint64_t off) {
+  uint64_t v = a + off;
+  return in->a32 ? (uint32_t)v : v;
+}
+
 /* Reads or writes n (1, 2, 4 or 8) little-endian bytes. */
 static inline uint64_t rd(const uint8_t *p, int n) {
   switch (n) {

@@ -5,10 +5,11 @@
  * partial masks, atomics under contention (integer and half precision),
  * recursion through call with per-frame local memory, brx.idx switches,
  * indirect calls, alloca, profiler hooks, 56 instruction results on fixed
- * operands, fma.rn.f32 against the host's fmaf, device printf, and a fault
- * report.  Every expected value is computed in the test from the kernel's
- * definition (comments show the arithmetic) or by an independent host
- * function (fmaf, snprintf), never taken from the emulator's own output.
+ * operands, fma.rn.f32 against the host's fmaf, device printf, a fault
+ * report, and 32-bit .shared/.local addresses that wrap.  Every expected
+ * value is computed in the test from the kernel's definition (comments show
+ * the arithmetic) or by an independent host function (fmaf, snprintf),
+ * never taken from the emulator's own output.
  */
 #include "testutil.h"
 #include "util/strbuf.h"
@@ -441,6 +442,49 @@ static void test_warp_ops_partial(void **state) {
   run_free(&r);
 }
 
+/* --- 32-bit shared and local addresses wrap ------------------------------------------ */
+
+/* %r5 = &sh[t] - 4 and %r13 = &loc - 8 are past 2^32 for thread 0 (sh and
+ * loc at offset 0): [%r5+4] is sh[t], [%r13+8] loc, as on the hardware's
+ * 32-bit .shared/.local addressing.  Each form of access: the scalar shared
+ * store and load (ST_S, LD_S), a byte load (LD), an atomic, and .local. */
+static const char wrap_ptx[] = HDR
+    ".shared .align 4 .b8 sh[64];\n"
+    ".visible .entry wrap(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<16>;\n  .reg .b64 %rd<4>;\n  .local .align 4 .b8 loc[16];\n"
+    "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n"
+    "  mov.u32 %r2, sh;\n  shl.b32 %r3, %r1, 2;\n  add.u32 %r4, %r2, %r3;\n  add.u32 %r5, %r4, -4;\n"
+    "  mul.lo.u32 %r6, %r1, 91;\n"
+    "  st.shared.u32 [%r5+4], %r6;\n  bar.sync 0;\n"
+    "  ld.shared.u32 %r7, [%r5+4];\n  ld.shared.u8 %r8, [%r5+4];\n"
+    "  atom.shared.add.u32 %r9, [%r5+4], 1;\n  ld.shared.u32 %r10, [%r5+4];\n"
+    "  mov.u32 %r12, loc;\n  add.u32 %r13, %r12, -8;\n"
+    "  st.local.u32 [%r13+8], %r6;\n  ld.local.u32 %r11, [%r13+8];\n"
+    "  mul.wide.u32 %rd2, %r1, 32;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.v4.u32 [%rd3], {%r7, %r8, %r9, %r10};\n  st.global.u32 [%rd3+16], %r11;\n"
+    "  ret;\n}\n";
+
+static void test_address_wrap32(void **state) {
+  (void)state;
+  run r;
+  run_ptx(&r, wrap_ptx, "wrap",
+          "{\"kernel\": \"wrap\", \"grid\": [1,1,1], \"block\": [16,1,1], \"args\": ["
+          "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 128}]}",
+          1);
+  assert_ok_diag(r.status, &r.d);
+  const uint32_t *o = buf32(&r, "out");
+  for (uint32_t t = 0; t < 16; t++) {
+    const uint32_t *e = o + 8 * t;
+    assert_int_equal(e[0], 91 * t);          /* sh[t] */
+    assert_int_equal(e[1], (91 * t) & 0xff); /* its low byte (little-endian) */
+    assert_int_equal(e[2], 91 * t);          /* the atomic's old value */
+    assert_int_equal(e[3], 91 * t + 1);
+    assert_int_equal(e[4], 91 * t);          /* loc[0] */
+  }
+  run_free(&r);
+}
+
 /* --- atomics under contention -------------------------------------------------------- */
 
 static const char histo_ptx[] = HDR
@@ -823,6 +867,7 @@ int main(void) {
       cmocka_unit_test(test_early_exit_barrier), cmocka_unit_test(test_warp_ops_partial),
       cmocka_unit_test(test_atomic_histogram),   cmocka_unit_test(test_recursion),
       cmocka_unit_test(test_brx),                cmocka_unit_test(test_alloca),                cmocka_unit_test(test_half_atomics),                cmocka_unit_test(test_indirect_call),                cmocka_unit_test(test_alu),                cmocka_unit_test(test_printf), cmocka_unit_test(test_printf_long),                cmocka_unit_test(test_fma_exact),          cmocka_unit_test(test_hooks),          cmocka_unit_test(test_fault_report),
+      cmocka_unit_test(test_address_wrap32),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -111,7 +111,7 @@ EXECUTOR int atom_exec(const xctx *X, const dinst *in, uint32_t m) {
   uint64_t *Dd = in->d != NO_SLOT ? lanes(X, in->d) : NULL;
   uint64_t off = (uint64_t)in->imm;
   LANES(m, {
-    uint64_t a = A[l] + off;
+    uint64_t a = eff_addr(in, A[l], off);
     if (hooked) w->addr[l] = a;
     uint8_t *p = resolve(B, w, in->space, a, in->size, l, 1, X->F, PC(in));
     if (!p) return FL_FAULT;

@@ -152,7 +152,9 @@ EXEC(LD_G) { return ld_st_global(X, in, m, 0); }
 EXEC(ST_G) { return ld_st_global(X, in, m, 1); }
 
 /* Scalar 4- or 8-byte shared load or store: straight loops when the whole
- * warp is in bounds and aligned. */
+ * warp is in bounds and aligned; a 32-bit address that passed 2^32 wraps
+ * (checked on the slow path only: a wrapped address is never in bounds
+ * before it wraps). */
 EXECUTOR int ld_st_shared(const xctx *X, const dinst *in, uint32_t m, int st) {
   blockctx *B = X->B;
   struct ws_emu_launch *L = B->L;
@@ -180,6 +182,7 @@ EXECUTOR int ld_st_shared(const xctx *X, const dinst *in, uint32_t m, int st) {
     if (a <= lim && L->shared_bytes >= n && !(a & (n - 1))) {
       p = sh + a;
     } else {
+      a = eff_addr(in, A[l], off);
       p = resolve(B, X->w, MS_SHARED, a, n, l, st, X->F, PC(in));
       if (!p) return FL_FAULT;
     }
@@ -201,7 +204,7 @@ EXEC(LD) {
   int sh = 64 - 8 * (int)n;
   uint64_t off = (uint64_t)in->imm + (in->frel ? X->lbase : 0);
   LANES(m, {
-    uint64_t a = A[l] + off;
+    uint64_t a = eff_addr(in, A[l], off);
     if (hooked) w->addr[l] = a;
     uint8_t *p = resolve(X->B, w, in->space, a, tot, l, 0, X->F, PC(in));
     if (!p) return FL_FAULT;
@@ -223,7 +226,7 @@ EXEC(ST) {
   uint32_t n = in->size, tot = n * in->vec;
   uint64_t off = (uint64_t)in->imm + (in->frel ? X->lbase : 0);
   LANES(m, {
-    uint64_t a = A[l] + off;
+    uint64_t a = eff_addr(in, A[l], off);
     if (hooked) w->addr[l] = a;
     uint8_t *p = resolve(X->B, w, in->space, a, tot, l, 1, X->F, PC(in));
     if (!p) return FL_FAULT;
