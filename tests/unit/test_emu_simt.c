@@ -6,10 +6,11 @@
  * recursion through call with per-frame local memory, brx.idx switches,
  * indirect calls, alloca, profiler hooks, 56 instruction results on fixed
  * operands, fma.rn.f32 against the host's fmaf, device printf, a fault
- * report, and 32-bit .shared/.local addresses that wrap.  Every expected
- * value is computed in the test from the kernel's definition (comments show
- * the arithmetic) or by an independent host function (fmaf, snprintf),
- * never taken from the emulator's own output.
+ * report, 32-bit .shared/.local addresses that wrap, and redux.sync with
+ * member masks.  Every expected value is computed in the test from the
+ * kernel's definition (comments show the arithmetic) or by an independent
+ * host function (fmaf, snprintf), never taken from the emulator's own
+ * output.
  */
 #include "testutil.h"
 #include "util/strbuf.h"
@@ -442,6 +443,47 @@ static void test_warp_ops_partial(void **state) {
   run_free(&r);
 }
 
+/* --- redux.sync with member masks ----------------------------------------------------- */
+
+/* Lanes 0..15 name mask 0x0000ffdf (their half without lane 5), lanes 16..31
+ * 0xffff0000; d starts at a sentinel.  Issue 21: redux ignored the mask. */
+static const char redux_ptx[] = HDR
+    ".visible .entry rdx(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %laneid;\n"
+    "  setp.lt.u32 %p1, %r1, 16;\n  selp.b32 %r2, 65503, -65536, %p1;\n"
+    "  add.u32 %r3, %r1, 1;\n  mov.u32 %r4, 1000000;\n  mov.u32 %r5, 2000000;\n"
+    "  redux.sync.add.u32 %r4, %r3, %r2;\n"
+    "  redux.sync.min.u32 %r5, %r3, %r2;\n"
+    "  mul.wide.u32 %rd2, %r1, 8;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.v2.u32 [%rd3], {%r4, %r5};\n"
+    "  ret;\n}\n";
+
+static void test_redux_member_mask(void **state) {
+  (void)state;
+  run r;
+  run_ptx(&r, redux_ptx, "rdx",
+          "{\"kernel\": \"rdx\", \"grid\": [1,1,1], \"block\": [32,1,1], \"args\": ["
+          "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 64}]}",
+          1);
+  assert_ok_diag(r.status, &r.d);
+  const uint32_t *o = buf32(&r, "out");
+  for (uint32_t l = 0; l < 32; l++) {
+    if (l == 5) { /* outside its own mask: neither contributes nor receives */
+      assert_int_equal(o[2 * l], 1000000);
+      assert_int_equal(o[2 * l + 1], 2000000);
+    } else if (l < 16) { /* lanes 0..15 but 5, values l + 1: 1+..+16 - 6 = 130, min 1 */
+      assert_int_equal(o[2 * l], 130);
+      assert_int_equal(o[2 * l + 1], 1);
+    } else { /* 17+..+32 = 392, min 17 */
+      assert_int_equal(o[2 * l], 392);
+      assert_int_equal(o[2 * l + 1], 17);
+    }
+  }
+  run_free(&r);
+}
+
 /* --- 32-bit shared and local addresses wrap ------------------------------------------ */
 
 /* %r5 = &sh[t] - 4 and %r13 = &loc - 8 are past 2^32 for thread 0 (sh and
@@ -867,7 +909,7 @@ int main(void) {
       cmocka_unit_test(test_early_exit_barrier), cmocka_unit_test(test_warp_ops_partial),
       cmocka_unit_test(test_atomic_histogram),   cmocka_unit_test(test_recursion),
       cmocka_unit_test(test_brx),                cmocka_unit_test(test_alloca),                cmocka_unit_test(test_half_atomics),                cmocka_unit_test(test_indirect_call),                cmocka_unit_test(test_alu),                cmocka_unit_test(test_printf), cmocka_unit_test(test_printf_long),                cmocka_unit_test(test_fma_exact),          cmocka_unit_test(test_hooks),          cmocka_unit_test(test_fault_report),
-      cmocka_unit_test(test_address_wrap32),
+      cmocka_unit_test(test_address_wrap32), cmocka_unit_test(test_redux_member_mask),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

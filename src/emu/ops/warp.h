@@ -1,7 +1,7 @@
 /*
  * ops/warp.h — warp-level instructions: shuffles, votes, match, redux,
  * activemask and elect.  They operate on the lanes that execute them (m:
- * active and guard true).
+ * active and guard true); redux.sync also honours its member mask.
  * Decoders and executors of the WARP family (dops.def); compiled in exec.c.
  */
 
@@ -155,8 +155,26 @@ static uint32_t redux_over(const dinst *in, const uint64_t *A, uint32_t g) {
   return acc;
 }
 
-/* every executing lane gets the reduction over the executing lanes */
-EXEC(REDUX) { ISET(redux_over(in, lanes(X, in->a), m)); }
+/* Each executing lane gets the reduction over the executing lanes of its
+ * member mask (lanes that name the same mask form one group, as in
+ * cooperative groups' labeled partitions); a lane outside its own mask
+ * neither contributes (its mask's group does not hold it) nor receives (the
+ * ISA leaves it undefined; its d is left unchanged). */
+EXEC(REDUX) {
+  const uint64_t *A = lanes(X, in->a), *Mk = lanes(X, in->b);
+  uint64_t *Dd = lanes(X, in->d);
+  uint32_t todo = m;
+  while (todo) {
+    uint32_t mask = (uint32_t)Mk[__builtin_ctz(todo)], group = 0;
+    LANES(todo, group |= (uint32_t)((uint32_t)Mk[l] == mask) << l);
+    todo &= ~group;
+    uint32_t g = group & mask; /* the lanes that name this mask and are in it */
+    if (!g) continue;
+    uint32_t acc = redux_over(in, A, mask & m);
+    LANES(g, Dd[l] = acc);
+  }
+  return FL_NEXT;
+}
 
 EXEC(ACTIVEMASK) { ISET(m); }
 
