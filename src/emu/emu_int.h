@@ -146,6 +146,9 @@ struct ws_emu_program {
   uint32_t nsobjs;          /* entries */
   uint64_t mem_budget;      /* bytes of global memory a launch may allocate
                                (0: no limit; ws_emu_program_set_memory_budget) */
+  uint64_t reserved_smem;   /* bytes of the system-reserved shared region a
+                               block gets: WS_EMU_RESERVED_SMEM_BYTES when the
+                               kernel reads %reserved_smem_offset_*, else 0 */
 };
 
 /* One entry of a warp's reconvergence stack. */
@@ -282,7 +285,10 @@ struct ws_emu_launch {
   uint8_t *param_image;     /* kernel parameter space (owned copy) */
   uint64_t param_bytes;
   uint8_t *const_bank;      /* the module's constant bank on dev (borrowed) */
-  uint64_t shared_bytes;    /* static + dynamic shared per block */
+  uint64_t shared_bytes;    /* shared bytes per block: static + dynamic, then
+                               the reserved region (p->reserved_smem bytes) */
+  uint64_t reserved_base;   /* offset of the reserved region (the end of the
+                               dynamic one, 128-byte aligned) */
   uint64_t *arg_addr;       /* spec argument -> its buffer's address, or 0 */
 };
 

@@ -61,6 +61,8 @@ DECODER(mov) {
     DST(0);
     di->imm = o[1].reg;
     di->comp = o[1].comp;
+    if (o[1].reg >= WS_PTX_SR_RESERVED_SMEM_OFFSET_BEGIN && o[1].reg <= WS_PTX_SR_RESERVED_SMEM_OFFSET_1)
+      D->P->reserved_smem = WS_EMU_RESERVED_SMEM_BYTES; /* the block gets the region */
     return WS_OK;
   }
   if (o[1].kind == WS_PTX_O_SYM && o[1].symkind == WS_PTX_S_LOCAL &&
@@ -151,8 +153,16 @@ static uint64_t sreg(blockctx *B, warp *w, const dinst *in, uint32_t l) {
   case WS_PTX_SR_GLOBALTIMER_LO: return (uint32_t)w->insts;
   case WS_PTX_SR_GLOBALTIMER_HI: return (uint32_t)(w->insts >> 32);
   case WS_PTX_SR_DYNAMIC_SMEM_SIZE: return s->dynamic_shared;
-  case WS_PTX_SR_TOTAL_SMEM_SIZE:
+  /* the user's static + dynamic bytes; aggr adds the reserved region */
+  case WS_PTX_SR_TOTAL_SMEM_SIZE: return s->p->shared_dyn_base + s->dynamic_shared;
   case WS_PTX_SR_AGGR_SMEM_SIZE: return s->shared_bytes;
+  /* the reserved region after the user's (docs/emulator.md, "Memory map"):
+   * offset_0 its first half, offset_1 its second */
+  case WS_PTX_SR_RESERVED_SMEM_OFFSET_BEGIN:
+  case WS_PTX_SR_RESERVED_SMEM_OFFSET_0: return s->reserved_base;
+  case WS_PTX_SR_RESERVED_SMEM_OFFSET_END: return s->reserved_base + s->p->reserved_smem;
+  case WS_PTX_SR_RESERVED_SMEM_OFFSET_CAP: return s->p->reserved_smem;
+  case WS_PTX_SR_RESERVED_SMEM_OFFSET_1: return s->reserved_base + s->p->reserved_smem / 2;
   case WS_PTX_SR_CLUSTERID: return c < 3 ? B->ctaid[c] : 0;
   case WS_PTX_SR_NCLUSTERID: return c < 3 ? s->grid[c] : 1;
   case WS_PTX_SR_CLUSTER_NCTAID: return 1;
