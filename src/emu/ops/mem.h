@@ -95,6 +95,17 @@ static inline void warp_copy(uint8_t *mem, uint64_t delta, const uint64_t *A, ui
   }
 }
 
+/* Whether every lane's access of n bytes at A[l] + off lies at most lim
+ * bytes past base (its object's start) and is aligned. */
+static inline int warp_fits(const uint64_t *A, uint64_t off, uint64_t base, uint64_t lim, uint32_t n) {
+  uint64_t bad = 0;
+  for (uint32_t l = 0; l < 32; l++) {
+    uint64_t a = A[l] + off;
+    bad |= (uint64_t)((a - base) > lim) | (a & (n - 1));
+  }
+  return !bad;
+}
+
 /* Scalar 4- or 8-byte global load or store.  Fast path: the whole warp in
  * one object, the warp's last one or else lane 0's (found by resolve(),
  * which reports lane 0's fault, the first the lane loop would meet);
@@ -120,12 +131,7 @@ EXECUTOR int ld_st_global(const xctx *X, const dinst *in, uint32_t m, int st) {
       lim = o->size >= n ? o->size - n : 0;
       hp = L->gmem[w->gcache];
     }
-    uint64_t bad = 0;
-    for (uint32_t l = 0; l < 32; l++) {
-      uint64_t a = A[l] + off;
-      bad |= (uint64_t)((a - base) > lim) | (a & (n - 1));
-    }
-    if (!bad) {
+    if (warp_fits(A, off, base, lim, n)) {
       warp_copy(hp, off - base, A, V, n, st, wm);
       return FL_NEXT;
     }
@@ -166,12 +172,7 @@ EXECUTOR int ld_st_shared(const xctx *X, const dinst *in, uint32_t m, int st) {
   const uint64_t lim = L->shared_bytes >= n ? L->shared_bytes - n : 0;
   uint8_t *const sh = B->shared;
   if (m == 0xffffffffu && !hooked && L->shared_bytes >= n) {
-    uint64_t bad = 0;
-    for (uint32_t l = 0; l < 32; l++) {
-      uint64_t a = A[l] + off;
-      bad |= (uint64_t)(a > lim) | (a & (n - 1));
-    }
-    if (!bad) {
+    if (warp_fits(A, off, 0, lim, n)) {
       warp_copy(sh, off, A, V, n, st, wm);
       return FL_NEXT;
     }
