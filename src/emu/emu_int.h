@@ -4,10 +4,12 @@
  *
  * Decoded form (built once by load.c, with the decoders of ops/): every
  * instruction becomes a dinst with a dense opcode (D_*, from dops.def; the
- * warp loop in exec.c switches on it once) and pre-resolved operand slots.  Registers of a frame are a struct of arrays
- * regs[slot * 32 + lane] of 64-bit slots; immediates and symbol addresses
- * are "constant slots" (slots after the IR registers, broadcast to all
- * lanes when a frame is created), so every source operand is a slot index.
+ * warp loop in exec.c switches on it once) and pre-resolved operand slots.
+ * Registers of a frame are a struct of arrays regs[slot * 32 + lane] of
+ * 64-bit slots (the executors reach them through exec.h's lanes());
+ * immediates and symbol addresses are "constant slots" (slots after the IR
+ * registers, broadcast to all lanes when a frame is created), so every
+ * source operand is a slot index.
  * Predicates are bit masks, one uint32 per predicate register per frame.
  *
  * Invariant: a value register slot holds its value zero-extended from the
