@@ -42,25 +42,15 @@ static void test_opcode_coverage(void **state) {
   assert_int_equal(ws_emu_opcode_supported(WS_PTX_OP_COUNT, NULL), -1);
 }
 
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  assert_non_null(f);
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *t = malloc((size_t)n + 1);
-  assert_non_null(t);
-  assert_int_equal(fread(t, 1, (size_t)n, f), (size_t)n);
-  t[n] = 0;
-  fclose(f);
-  return t;
-}
-
 /* The refused opcodes' table in docs/emulator.md: rows "| `name` | reason |"
  * under SECTION, exactly one per refused opcode, with dops.def's reason. */
 static void test_refusals_documented(void **state) {
   (void)state;
-  char *doc = slurp(DOC);
+  char *doc = NULL;
+  size_t len = 0;
+  ws_diag d = WS_DIAG_INIT;
+  assert_ok_diag(ws_read_file(&doc, &len, DOC, &d), &d);
+  ws_diag_free(&d);
   char *sec = strstr(doc, SECTION);
   assert_non_null(sec);
   char *end = strstr(sec + 1, "\n## ");
