@@ -164,6 +164,15 @@ typedef int (*fact_rule)(const ws_gpu *g, const cc_facts *c, rule_out *o);
 
 static int is_cc1(const ws_gpu *g) { return g->cc_major == 1; }
 
+/* 1 (after recording "none" and why) when the GPU is CC 1.x, which has no
+ * cache for global loads. */
+static int none_on_cc1(const ws_gpu *g, rule_out *o, const char *why) {
+  if (!is_cc1(g)) return 0;
+  o->none = 1;
+  NOTE("%s", why);
+  return 1;
+}
+
 static int r_warp(const ws_gpu *g, const cc_facts *c, rule_out *o) {
   (void)g, (void)c;
   o->v = 32;
@@ -229,11 +238,7 @@ static int r_l1(const ws_gpu *g, const cc_facts *c, rule_out *o) {
 
 static int r_l1_line(const ws_gpu *g, const cc_facts *c, rule_out *o) {
   (void)c;
-  if (is_cc1(g)) {
-    o->none = 1;
-    NOTE("no L1 data cache on CC 1.x");
-    return 1;
-  }
+  if (none_on_cc1(g, o, "no L1 data cache on CC 1.x")) return 1;
   o->v = 128;
   NOTE("128-byte L1 lines from Fermi on (NVIDIA Nsight VSE, Memory Statistics - Global)");
   return 1;
@@ -251,21 +256,22 @@ static int r_l1_sector(const ws_gpu *g, const cc_facts *c, rule_out *o) {
   return 1;
 }
 
-static int r_assoc(const ws_gpu *g, const cc_facts *c, rule_out *o, int ways, const char *what) {
-  (void)c;
-  if (is_cc1(g)) {
-    o->none = 1;
-    NOTE("no %s data cache on CC 1.x", what);
-    return 1;
-  }
+static int r_assoc(const ws_gpu *g, rule_out *o, int ways, const char *none_why) {
+  if (none_on_cc1(g, o, none_why)) return 1;
   o->v = ways;
   o->estimate = 1;
-  NOTE("%d ways: no published associativity; the assumption of docs/gpu-parameters.md (the "
-       "profiler hashes addresses over the sets)", ways);
+  NOTE("%d ways: no associativity is published; the profiler's assumption (docs/gpu-parameters.md)",
+       ways);
   return 1;
 }
-static int r_l1_assoc(const ws_gpu *g, const cc_facts *c, rule_out *o) { return r_assoc(g, c, o, 4, "L1"); }
-static int r_l2_assoc(const ws_gpu *g, const cc_facts *c, rule_out *o) { return r_assoc(g, c, o, 16, "L2"); }
+static int r_l1_assoc(const ws_gpu *g, const cc_facts *c, rule_out *o) {
+  (void)c;
+  return r_assoc(g, o, 4, "no L1 data cache on CC 1.x");
+}
+static int r_l2_assoc(const ws_gpu *g, const cc_facts *c, rule_out *o) {
+  (void)c;
+  return r_assoc(g, o, 16, "no L2 on CC 1.x");
+}
 
 static int r_readonly(const ws_gpu *g, const cc_facts *c, rule_out *o) {
   if (c->readonly_kb < 0) {
@@ -295,11 +301,7 @@ static int r_l2(const ws_gpu *g, const cc_facts *c, rule_out *o) {
 
 static int r_l2_line(const ws_gpu *g, const cc_facts *c, rule_out *o) {
   (void)c;
-  if (is_cc1(g)) {
-    o->none = 1;
-    NOTE("no L2 on CC 1.x");
-    return 1;
-  }
+  if (none_on_cc1(g, o, "no L2 on CC 1.x")) return 1;
   o->v = 128;
   o->estimate = 1;
   NOTE("128-byte lines of four 32-byte sectors; no source used here states it");
@@ -318,11 +320,7 @@ static int is_hbm(const ws_gpu *g) { return strncmp(g->dram.type, "HBM", 3) == 0
 
 static int r_l2_slices(const ws_gpu *g, const cc_facts *c, rule_out *o) {
   (void)c;
-  if (is_cc1(g)) {
-    o->none = 1;
-    NOTE("no L2 on CC 1.x");
-    return 1;
-  }
+  if (none_on_cc1(g, o, "no L2 on CC 1.x")) return 1;
   if (g->dram.bus_bits <= 0) return 0;
   int per = is_hbm(g) ? 64 : 32;
   o->v = g->dram.bus_bits / per;
@@ -368,8 +366,7 @@ static int r_interleave(const ws_gpu *g, const cc_facts *c, rule_out *o) {
   if (g->dram.partitions <= 0) return 0;
   o->v = 256;
   o->estimate = 1;
-  NOTE("256 (Ruetsch & Micikevicius 2009, GT200's partition width); not documented for later "
-       "GPUs");
+  NOTE("GT200's partition width; not documented for later GPUs");
   return 1;
 }
 
@@ -468,21 +465,24 @@ int ws_gpu_facts_derive(ws_gpu *g) {
 }
 
 void ws_gpu_facts_warn(const ws_gpu *g, const char *origin, ws_diag *d) {
-  ws_strbuf b = WS_STRBUF_INIT;
+  /* The facts no rule has (named with their readers), then those whose
+   * rules lacked an input (or were turned off), by path. */
+  ws_strbuf b = WS_STRBUF_INIT, r = WS_STRBUF_INIT;
   for (int i = 0; i < WS_GF_COUNT; i++) {
     const ws_gf_info *in = &ws_gpu_fact_table[i];
     if (g->facts[i].origin != WS_GFO_ABSENT) continue;
-    if (in->level != WS_GFL_RULE && in->level != WS_GFL_WARN) continue;
-    ws_sb_printf(&b, "%s%s (read by %s)", b.n ? "; " : "", in->path, in->consumers);
+    if (in->level == WS_GFL_WARN) ws_sb_printf(&b, "%s%s (read by %s)", b.n ? "; " : "", in->path, in->consumers);
+    else if (in->level == WS_GFL_RULE) ws_sb_printf(&r, "%s%s", r.n ? ", " : "", in->path);
   }
-  if (b.n && !b.oom)
+  if ((b.n || r.n) && !b.oom && !r.oom)
     ws_diag_add(d, WS_SEV_WARNING, origin, 0, 0,
-                "missing GPU facts that no rule can derive from this file: %s; the profiler "
+                "missing GPU facts that no rule can derive from this file: %s%s%s; the profiler "
                 "and models go without them (no L2 is simulated without cache.l2_bytes, no "
                 "DRAM partitions without memory.bus_bits); give them in the file "
                 "(docs/gpu-schema.md)",
-                ws_sb_str(&b));
+                ws_sb_str(&b), b.n && r.n ? "; and for want of an input: " : "", ws_sb_str(&r));
   ws_sb_free(&b);
+  ws_sb_free(&r);
 }
 
 /* The serialiser's side ---------------------------------------------------*/
