@@ -164,7 +164,7 @@ static int bench(result *r, const char *file, const char *spec, void (*native)(w
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     ws_diag jd = WS_DIAG_INIT;
-    jit = ws_emu_jit_prepare(g_j, p, &jd) == WS_OK;
+    jit = ws_emu_jit_prepare(g_j, p, 0, &jd) == WS_OK;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     r->compile_s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     if (!jit) {

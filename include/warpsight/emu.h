@@ -84,6 +84,14 @@ typedef struct ws_launch_arg {
  * "Technical Specifications per Compute Capability").  A kernel declaring
  * more is refused by ws_emu_load. */
 #define WS_EMU_MAX_SHARED_BYTES (1ull << 20)
+/* Shared memory reserved for the system (PTX ISA: %reserved_smem_offset_*)
+ * that a block gets when its kernel reads one of those registers: 1 KiB,
+ * what CUDA reserves per block on compute capability 8.0 and later
+ * (CUDA C++ Programming Guide, "Technical Specifications per Compute
+ * Capability": 1 KB of shared memory reserved for system use per block;
+ * cudaDevAttrReservedSharedMemoryPerBlock).  Cooperative groups keeps up to
+ * 288 bytes of scratch at %reserved_smem_offset_1. */
+#define WS_EMU_RESERVED_SMEM_BYTES 1024u
 
 typedef struct ws_launch_spec {
   char *path;                 /* file it was read from (owned), for messages */
@@ -161,13 +169,31 @@ const char *ws_emu_jit_cache_dir(const ws_emu_jit *j);
 /* Translate p's kernel (and every function it reaches), compile it or take
  * it from the cache, and attach the code to p; from then on ws_emu_run runs
  * p's unhooked blocks with it (unless ws_emu_options.engine says
- * otherwise).  WS_OK (also when p already has code); WS_EUNSUP with a
- * diagnostic naming the instruction and its line when the kernel uses
- * something the translator does not handle, or when compiling fails (p then
- * runs in the interpreter); WS_ENOMEM. */
-int ws_emu_jit_prepare(ws_emu_jit *j, ws_emu_program *p, ws_diag *d);
+ * otherwise).  flags: 0 or WS_EMU_JIT_CACHED_ONLY (attach code only when
+ * the cache already has it; WS_EMISSING, without a diagnostic, when not).
+ * WS_OK (also when p already has code); WS_EUNSUP with a diagnostic naming
+ * the instruction and its line when the kernel uses something the
+ * translator does not handle, or when compiling fails (p then runs in the
+ * interpreter); WS_ENOMEM. */
+#define WS_EMU_JIT_CACHED_ONLY 1
+int ws_emu_jit_prepare(ws_emu_jit *j, ws_emu_program *p, int flags, ws_diag *d);
+/* Whether compiling p pays for itself: 1 when the work of running it with
+ * `threads` threads, estimated from its code (instructions inside loops
+ * count 16 times per loop level), plus `done`, the thread instructions
+ * already run in the interpreter (a runtime adds up its launches), reaches
+ * WS_EMU_JIT_MIN_WORK.  That is about 10^9 thread instructions, about a
+ * second of interpreting: a compile takes 0.5 to 7 seconds, paid once per
+ * kernel per cache. */
+#define WS_EMU_JIT_MIN_WORK (1ull << 30)
+int ws_emu_jit_worth(const ws_emu_program *p, uint64_t threads, uint64_t done);
 /* Whether p has translated code. */
 int ws_emu_program_translated(const ws_emu_program *p);
+/* Whether the emulator implements PTX opcode op: 1 when it decodes it (a
+ * form it does not implement is still refused by ws_emu_load, naming it),
+ * 0 when it refuses every form (*why, if why is not NULL: the reason, a
+ * static string), -1 for a value that is no opcode.  docs/emulator.md lists
+ * the refused opcodes ("Instructions the emulator refuses"). */
+int ws_emu_opcode_supported(ws_ptx_opcode op, const char **why);
 
 /* --- hooks for the profiler -------------------------------------------------- */
 

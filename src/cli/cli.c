@@ -237,7 +237,7 @@ int cli_parse_engine(const char *cmd, const char *s, ws_emu_engine *out) {
   return 0;
 }
 
-int cli_prepare_engine(ws_emu_jit **jit, ws_emu_program *p, ws_emu_engine e, ws_diag *d) {
+int cli_prepare_engine(ws_emu_jit **jit, ws_emu_program *p, ws_emu_engine e, uint64_t threads, ws_diag *d) {
   if (e == WS_EMU_ENGINE_INTERP) return WS_OK;
   ws_diag jd = WS_DIAG_INIT;
   int st = WS_OK;
@@ -249,7 +249,16 @@ int cli_prepare_engine(ws_emu_jit **jit, ws_emu_program *p, ws_emu_engine e, ws_
     o.keep_source = keep && *keep && strcmp(keep, "0") != 0;
     st = ws_emu_jit_new(jit, &o, &jd);
   }
-  if (!st) st = ws_emu_jit_prepare(*jit, p, &jd);
+  int small = 0; /* auto, not cached, too little work to pay a compile */
+  if (!st && e == WS_EMU_ENGINE_AUTO) {
+    st = ws_emu_jit_prepare(*jit, p, WS_EMU_JIT_CACHED_ONLY, &jd);
+    if (st == WS_EMISSING) {
+      small = !ws_emu_jit_worth(p, threads, 0);
+      st = small ? WS_EMISSING : ws_emu_jit_prepare(*jit, p, 0, &jd);
+    }
+  } else if (!st) {
+    st = ws_emu_jit_prepare(*jit, p, 0, &jd);
+  }
   const char *v = getenv("WARPSIGHT_VERBOSE");
   int verbose = v && *v && strcmp(v, "0") != 0;
   const char *k = ws_emu_program_kernel(p)->name;
@@ -259,7 +268,12 @@ int cli_prepare_engine(ws_emu_jit **jit, ws_emu_program *p, ws_emu_engine e, ws_
       ws_diag_add(d, x->severity, x->file, x->line, x->col, "%s", x->message);
     }
   } else if (verbose) {
-    if (st) {
+    if (small) {
+      fprintf(stderr,
+              "warpsight: kernel %s runs in the interpreter: too little work to pay for compiling it "
+              "(--engine jit compiles it anyway)\n",
+              k);
+    } else if (st) {
       fprintf(stderr, "warpsight: kernel %s runs in the interpreter:\n", k);
       cli_print_diag(&jd);
     } else {

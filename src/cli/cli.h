@@ -93,16 +93,21 @@ int cli_parse_bytes(const char *cmd, const char *opt, const char *s, unsigned lo
 int cli_parse_engine(const char *cmd, const char *s, ws_emu_engine *out);
 #define CLI_ENGINE_OPTION_HELP                                                          \
   "  --engine E            which engine runs the blocks: auto (default: the\n"          \
-  "                        translated engine where a C compiler and the kernel allow,\n" \
-  "                        else the interpreter), interp, or jit (translated, or an\n"   \
-  "                        error); also WARPSIGHT_ENGINE.  The compiled code is cached\n" \
-  "                        in WARPSIGHT_JIT_CACHE (default ~/.cache/warpsight/jit);\n"    \
+  "                        translated engine when the kernel is in the cache, or its\n"  \
+  "                        work pays for a compile, and a C compiler and the kernel\n"   \
+  "                        allow; else the interpreter), interp, or jit (translated\n"   \
+  "                        whatever the work, or an error); also WARPSIGHT_ENGINE.\n"   \
+  "                        The compiled code is cached in WARPSIGHT_JIT_CACHE\n"         \
+  "                        (default ~/.cache/warpsight/jit);\n"                          \
   "                        WARPSIGHT_JIT_CC names the compiler; WARPSIGHT_VERBOSE=1\n"  \
   "                        says which engine runs the kernel and why\n"
 /* Attach translated code to p as engine e asks (making *jit on first use;
- * the caller frees it): interp does nothing; auto leaves p to the
- * interpreter when it cannot (saying why on stderr with WARPSIGHT_VERBOSE);
- * jit returns the failure with its diagnostics in d. */
-int cli_prepare_engine(ws_emu_jit **jit, ws_emu_program *p, ws_emu_engine e, ws_diag *d);
+ * the caller frees it), for a launch of `threads` threads: interp does
+ * nothing; auto takes the code from the cache, else compiles it when the
+ * work pays for it (ws_emu_jit_worth), else leaves p to the interpreter, as
+ * it does when it cannot translate or compile (saying why on stderr with
+ * WARPSIGHT_VERBOSE); jit compiles whatever the work and returns a failure
+ * with its diagnostics in d. */
+int cli_prepare_engine(ws_emu_jit **jit, ws_emu_program *p, ws_emu_engine e, uint64_t threads, ws_diag *d);
 
 #endif

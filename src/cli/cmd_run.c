@@ -119,7 +119,11 @@ int cmd_run(int argc, char **argv) {
   if (!st) st = ws_emu_load(&p, m, spec->kernel, &d);
   if (!st && mm) ws_emu_program_set_memory_budget(p, mm == ~0ull ? 0 : mm);
   ws_emu_jit *jit = NULL;
-  if (!st) st = cli_prepare_engine(&jit, p, eng, &d);
+  if (!st) {
+    uint64_t threads = (uint64_t)spec->grid[0] * spec->grid[1] * spec->grid[2] * spec->block[0] * spec->block[1] *
+                       spec->block[2];
+    st = cli_prepare_engine(&jit, p, eng, threads, &d);
+  }
   if (!st) st = ws_emu_launch_new(&l, p, spec, &d);
   ws_emu_stats stats = {0};
   if (!st) {

@@ -289,7 +289,7 @@ static int compile(const ws_emu_jit *j, const char *dir, const char *key, const 
   return 0;
 }
 
-static int prepare(ws_emu_jit *j, ws_emu_program *p, ws_diag *d) {
+static int prepare(ws_emu_jit *j, ws_emu_program *p, int flags, ws_diag *d) {
   if (p->jit) return WS_OK;
   ws_strbuf src = WS_STRBUF_INIT;
   int st = ws_emu_jit_translate(&src, p, d);
@@ -320,8 +320,16 @@ static int prepare(ws_emu_jit *j, ws_emu_program *p, ws_diag *d) {
   if (dir) {
     snprintf(path, sizeof path, "%s/%s.so", dir, key);
     if ((p->jit = load(path, key, p->nfuncs))) goto done;
+    if (flags & WS_EMU_JIT_CACHED_ONLY) {
+      ws_sb_free(&src);
+      return WS_EMISSING;
+    }
     unlink(path); /* absent, or not this translation: (re)compile it */
   } else {
+    if (flags & WS_EMU_JIT_CACHED_ONLY) {
+      ws_sb_free(&src);
+      return WS_EMISSING;
+    }
     const char *t = getenv("TMPDIR");
     snprintf(tmpdir, sizeof tmpdir, "%s/warpsight-jit-XXXXXX", t && t[0] == '/' ? t : "/tmp");
     if (!mkdtemp(tmpdir)) {
@@ -348,10 +356,43 @@ done:
   return WS_EUNSUP;
 }
 
-int ws_emu_jit_prepare(ws_emu_jit *j, ws_emu_program *p, ws_diag *d) {
+int ws_emu_jit_prepare(ws_emu_jit *j, ws_emu_program *p, int flags, ws_diag *d) {
   size_t before = d ? d->errors : 0;
-  int st = prepare(j, p, d);
+  int st = prepare(j, p, flags, d);
   return ws_diag_oom(d, st, before, p->m->path, "translating kernel '%s' to C", p->funcs[0].f->name);
+}
+
+/* Thread instructions of one thread, estimated from the code: each
+ * instruction counts once, times 16 for every backward branch around it
+ * (a loop level, at most four), and every function the kernel reaches
+ * counts once (a call site is not weighted by its callee).  UINT64_MAX when
+ * out of memory (then the translation is tried). */
+static uint64_t code_work(const ws_emu_program *p) {
+  uint64_t total = 0;
+  for (uint32_t fi = 0; fi < p->nfuncs; fi++) {
+    const dfunc *f = &p->funcs[fi];
+    int32_t *depth = calloc((size_t)f->ncode + 1, sizeof *depth);
+    if (!depth) return UINT64_MAX;
+    for (uint32_t b = 0; b < f->ncode; b++) /* loop levels as differences */
+      if (f->code[b].op == D_BRA && f->code[b].target <= b) {
+        depth[f->code[b].target]++;
+        depth[b + 1]--;
+      }
+    int32_t level = 0;
+    for (uint32_t pc = 0; pc < f->ncode; pc++) {
+      level += depth[pc];
+      total += 1ull << (4 * (level < 4 ? level : 4));
+    }
+    free(depth);
+  }
+  return total;
+}
+
+int ws_emu_jit_worth(const ws_emu_program *p, uint64_t threads, uint64_t done) {
+  uint64_t w = code_work(p);
+  if (done >= WS_EMU_JIT_MIN_WORK) return 1;
+  if (threads && w >= (WS_EMU_JIT_MIN_WORK - done + threads - 1) / threads) return 1;
+  return 0;
 }
 
 int ws_emu_program_translated(const ws_emu_program *p) { return p->jit != NULL; }

@@ -194,6 +194,7 @@ typedef struct jit_ctx {
   const uint8_t *params;      /* the kernel's parameter image */
   uint64_t param_bytes;       /* its size */
   uint64_t dynamic_shared;    /* %dynamic_smem_size */
+  uint64_t reserved_base;     /* offset of the reserved shared region (%reserved_smem_offset_begin) */
   uint32_t ctaid[3];          /* %ctaid */
   uint32_t ntid[3];           /* %ntid */
   uint32_t nctaid[3];         /* %nctaid */

@@ -765,6 +765,7 @@ static jblock *block_state(blockctx *B) {
   X->params = L->param_image;
   X->param_bytes = L->param_bytes;
   X->dynamic_shared = L->dynamic_shared;
+  X->reserved_base = L->reserved_base;
   memcpy(X->ntid, L->block, sizeof X->ntid);
   memcpy(X->nctaid, L->grid, sizeof X->nctaid);
   X->nwarps = B->nwarps;

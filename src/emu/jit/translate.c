@@ -37,6 +37,7 @@
 #include "emu/jit/jit.h"
 #include "emu/jit/jit_lane.h"
 #include "emu/num.h"
+#include "util/bits.h"
 #include "util/vec.h"
 #include "warpsight/analysis.h"
 
@@ -812,8 +813,8 @@ static int tr_bits(tr *T, const ty *y) {
     return assign(T, &dr, y->w, 1, x);
   case WS_PTX_OP_POPC:
     if ((st = ops3(T, y, 1, &a, &b, &c))) return st;
-    if (y->w == 64) snprintf(x, sizeof x, "(uint32_t)__builtin_popcountll(%s)", a.s);
-    else snprintf(x, sizeof x, "(uint32_t)__builtin_popcount((%s)%s)", a.s, M);
+    if (y->w == 64) snprintf(x, sizeof x, "jl_popc64(%s)", a.s);
+    else snprintf(x, sizeof x, "jl_popc32((uint32_t)((%s)%s))", a.s, M);
     return assign(T, &dr, 32, 1, x);
   case WS_PTX_OP_CLZ:
   case WS_PTX_OP_BREV:
@@ -1164,16 +1165,20 @@ static int mspace(tr *T, const ws_ptx_operand *addr, int *ms) {
 }
 
 /* [base+imm]: the base register as a 64-bit value for lane l (or "0"),
- * the offset, and whether it is relative to the frame (load.c's address()). */
-static int address(tr *T, const ws_ptx_operand *o, val *base, int64_t *off, int *frel) {
+ * the offset, whether it is relative to the frame, and whether the address
+ * wraps modulo 2^32 (a 32-bit register addressing .shared or .local, as
+ * nvcc computes them and the hardware wraps them; decode.c's a32). */
+static int address(tr *T, const ws_ptx_operand *o, int ms, val *base, int64_t *off, int *frel, int *a32) {
   *off = o->imm;
   *frel = 0;
+  *a32 = 0;
   strcpy(base->s, "(uint64_t)0");
   base->w = 64;
   if (o->kind != WS_PTX_O_ADDR) return refuse(T, "expected an address");
   switch (o->symkind) {
   case WS_PTX_S_NONE:
     if (is_pred(T, o->reg)) return refuse(T, "predicate as an address");
+    *a32 = (ms == JS_SHARED || ms == JS_LOCAL) && tbits(T->f->regs[o->reg].type) == 32;
     return reg_val(T, o->reg, 64, 0, base);
   case WS_PTX_S_ABS:
     return WS_OK;
@@ -1213,7 +1218,8 @@ static int tr_ldst(tr *T, const ty *y) {
   if (n == 0) return refuse(T, NULL);
   val base;
   int64_t off;
-  if ((st = address(T, ao, &base, &off, &frel))) return st;
+  int a32;
+  if ((st = address(T, ao, ms, &base, &off, &frel, &a32))) return st;
   if (ms == JS_KPARAM && !isld) return refuse(T, "store to the kernel's parameters");
   /* the data operand: a register, or a vector of registers / sinks / immediates */
   uint32_t vec = vo->kind == WS_PTX_O_VEC ? vo->comp : 1;
@@ -1232,8 +1238,8 @@ static int tr_ldst(tr *T, const ty *y) {
     if (isld) {
       if (el[e]->kind != WS_PTX_O_SINK && el[e]->kind != WS_PTX_O_REG) return refuse(T, "destination operand");
       if ((st = dst_of(T, el[e], &dd[e]))) return st;
-      int vw = sg ? (wm == ~0ull ? 64 : __builtin_popcountll(wm)) : (int)(8 * n);
-      if (!sg && wm != ~0ull && __builtin_popcountll(wm) < vw) vw = __builtin_popcountll(wm);
+      int vw = sg ? (wm == ~0ull ? 64 : (int)ws_popc64(wm)) : (int)(8 * n);
+      if (!sg && wm != ~0ull && (int)ws_popc64(wm) < vw) vw = (int)ws_popc64(wm);
       if (!dd[e].sink && vw > dd[e].w) return refuse(T, "a 64-bit value in a 32-bit register");
     } else {
       if (el[e]->kind == WS_PTX_O_SINK) return refuse(T, "sink as a source");
@@ -1258,7 +1264,8 @@ static int tr_ldst(tr *T, const ty *y) {
     return WS_OK;
   }
   E("  { uint64_t ad_[32], t_[32]; uint8_t *hp_[32], *b_;\n");
-  E("    JFOR ad_[l] = %s + %s;\n", base.s, offs);
+  if (a32) E("    JFOR ad_[l] = (uint32_t)(%s + %s);\n", base.s, offs);
+  else E("    JFOR ad_[l] = %s + %s;\n", base.s, offs);
   E("    const int c_ = jl_contig(ad_, %uu);\n", tot);
   E("    if (JL_UNLIKELY(jl_map(X, w, %d, m, ad_, %uu, %d, &b_, hp_, %uu, %uu, c_))) return JR_FAULT;\n", ms, tot, !isld,
     T->fi, T->pc);
@@ -1332,8 +1339,8 @@ static int tr_atom(tr *T, const ty *y) {
   }
   val base, v, cv;
   int64_t off;
-  int w = bits > 32 ? 64 : 32;
-  if ((st = address(T, &o[i], &base, &off, &frel)) || (st = src_w(T, &o[i + 1], y->t, w, 0, &v))) return st;
+  int w = bits > 32 ? 64 : 32, a32;
+  if ((st = address(T, &o[i], ms, &base, &off, &frel, &a32)) || (st = src_w(T, &o[i + 1], y->t, w, 0, &v))) return st;
   int cas = in->bop == WS_PTX_MOD_CAS;
   if (cas) {
     if (!isatom || in->nops < 4) return refuse(T, NULL);
@@ -1341,8 +1348,8 @@ static int tr_atom(tr *T, const ty *y) {
   }
   if (!dr.sink && bits > dr.w) return refuse(T, "a 64-bit value in a 32-bit register");
   E("  { uint64_t ad_[32], v_[32], c_[32], o_[32];\n");
-  E("    JFOR { ad_[l] = %s + 0x%" PRIx64 "ull; v_[l] = %s; c_[l] = %s; }\n", base.s, (uint64_t)off, v.s,
-    cas ? cv.s : "0");
+  E("    JFOR { ad_[l] = %s(%s + 0x%" PRIx64 "ull); v_[l] = %s; c_[l] = %s; }\n", a32 ? "(uint32_t)" : "", base.s,
+    (uint64_t)off, v.s, cas ? cv.s : "0");
   E("    if (X->rt->atom(X, w, %uu, %uu, %d, %d, %d, %d, %d, m, ad_, v_, c_, o_)) return JR_FAULT;\n", T->fi, T->pc,
     ms, bits / 8, in->bop, tyk, y->sgn);
   if (!dr.sink) E("    { %s *D_ = %s; JEACH(m) D_[l] = (%s)o_[l]; }\n", ctype(dr.w), dr.s, ctype(dr.w));
@@ -1381,7 +1388,26 @@ static int sreg_expr(tr *T, int sr, int comp, char *x, size_t n, int *w) {
     *w = 64;
     break;
   case WS_PTX_SR_DYNAMIC_SMEM_SIZE: snprintf(x, n, "X->dynamic_shared"); *w = 64; break;
-  case WS_PTX_SR_TOTAL_SMEM_SIZE: case WS_PTX_SR_AGGR_SMEM_SIZE: snprintf(x, n, "X->shared_bytes"); *w = 64; break;
+  /* the user's static + dynamic bytes; aggr adds the reserved region */
+  case WS_PTX_SR_TOTAL_SMEM_SIZE:
+    snprintf(x, n, "(0x%" PRIx64 "ull + X->dynamic_shared)", T->P->shared_dyn_base);
+    *w = 64;
+    break;
+  case WS_PTX_SR_AGGR_SMEM_SIZE: snprintf(x, n, "X->shared_bytes"); *w = 64; break;
+  /* the reserved region after the user's: _0 its first half, _1 its second */
+  case WS_PTX_SR_RESERVED_SMEM_OFFSET_BEGIN: case WS_PTX_SR_RESERVED_SMEM_OFFSET_0:
+    snprintf(x, n, "X->reserved_base");
+    *w = 64;
+    break;
+  case WS_PTX_SR_RESERVED_SMEM_OFFSET_END:
+    snprintf(x, n, "(X->reserved_base + 0x%" PRIx64 "ull)", T->P->reserved_smem);
+    *w = 64;
+    break;
+  case WS_PTX_SR_RESERVED_SMEM_OFFSET_CAP: snprintf(x, n, "0x%" PRIx64 "ull", T->P->reserved_smem); *w = 64; break;
+  case WS_PTX_SR_RESERVED_SMEM_OFFSET_1:
+    snprintf(x, n, "(X->reserved_base + 0x%" PRIx64 "ull)", T->P->reserved_smem / 2);
+    *w = 64;
+    break;
   default: snprintf(x, n, "0u"); break;
   }
   return WS_OK;
@@ -1614,8 +1640,11 @@ static int tr_warp(tr *T, const ty *y) {
     return WS_OK;
   }
   case WS_PTX_OP_REDUX: {
+    /* over the lanes of m that name the same member mask and are in it
+     * (a lane outside its mask neither contributes nor receives) */
     if (!(y->isint && tbits(y->t) == 32)) return refuse(T, NULL);
-    if ((st = dst(T, 0, &dr)) || (st = src(T, 1, y->t, 32, &a))) return st;
+    if ((st = dst(T, 0, &dr)) || (st = src(T, 1, y->t, 32, &a)) || (st = src(T, 2, WS_PTX_T_U32, 32, &b))) return st;
+    if (dr.sink) return refuse(T, "redux into `_`");
     const char *op;
     switch (in->bop) {
     case WS_PTX_MOD_ADD: op = "acc_ += v_;"; break;
@@ -1625,10 +1654,12 @@ static int tr_warp(tr *T, const ty *y) {
     case WS_PTX_MOD_MIN: op = y->sgn ? "acc_ = (int32_t)v_ < (int32_t)acc_ ? v_ : acc_;" : "acc_ = v_ < acc_ ? v_ : acc_;"; break;
     default: op = y->sgn ? "acc_ = (int32_t)v_ > (int32_t)acc_ ? v_ : acc_;" : "acc_ = v_ > acc_ ? v_ : acc_;"; break;
     }
-    E("  { uint32_t t_[32]; JFOR t_[l] = %s; uint32_t acc_ = t_[__builtin_ctz(m)];\n", a.s);
-    E("    JEACH(m & (m - 1)) { uint32_t v_ = t_[l]; %s }\n  ", op);
-    if ((st = assign(T, &dr, 32, 1, "acc_"))) return st;
-    E("  }\n");
+    E("  { uint32_t t_[32], k_[32], todo_ = m; JFOR { t_[l] = %s; k_[l] = %s; }\n", a.s, b.s);
+    E("    while (todo_) { uint32_t mk_ = k_[__builtin_ctz(todo_)], grp_ = 0;\n");
+    E("      JEACH(todo_) grp_ |= (uint32_t)(k_[l] == mk_) << l;\n      todo_ &= ~grp_;\n");
+    E("      uint32_t g_ = grp_ & mk_, in_ = mk_ & m; if (!g_) continue;\n");
+    E("      uint32_t acc_ = t_[__builtin_ctz(in_)]; JEACH(in_ & (in_ - 1)) { uint32_t v_ = t_[l]; %s }\n", op);
+    E("      JEACH(g_) %s[l] = (%s)acc_; } }\n", dr.s, ctype(dr.w));
     return WS_OK;
   }
   case WS_PTX_OP_ACTIVEMASK:
@@ -2012,7 +2043,7 @@ static int tr_inst(tr *T, uint32_t pc, uint32_t rpc) {
   flush_group(T);
   E("  /* %u: line %u */\n", pc, in->line);
   if (T->guarded) {
-    E("  m = active & %sR->p[%u];\n  w->thread_insts += (uint64_t)__builtin_popcount(m);\n", in->guard_not ? "~" : "",
+    E("  m = active & %sR->p[%u];\n  w->thread_insts += (uint64_t)jl_popc32(m);\n", in->guard_not ? "~" : "",
       T->ri[in->guard].row);
   } else {
     E("  m = active;\n");
@@ -2254,7 +2285,7 @@ static int tr_func(tr *T, uint32_t fi) {
       uint32_t n = T->seg_end[pc] - pc + 1, un = 0;
       for (uint32_t i = pc; i <= T->seg_end[pc]; i++) un += i == f->ninsts || f->insts[i].guard < 0;
       E("L%u:\n  if (JL_UNLIKELY(rpc == %uu)) { top->pc = %uu; goto reload_; }\n  w->insts += %uu;", pc, pc, pc, n);
-      if (un) E(" w->thread_insts += %uu * (uint64_t)__builtin_popcount(active);", un);
+      if (un) E(" w->thread_insts += %uu * (uint64_t)jl_popc32(active);", un);
       E("\n");
       T->seg_last = T->seg_end[pc];
     }
@@ -2313,7 +2344,7 @@ done:
   return st;
 }
 
-extern const char ws_jit_text_num_h[], ws_jit_text_abi_h[], ws_jit_text_lane_h[];
+extern const char ws_emu_jit_text_num_h[], ws_emu_jit_text_abi_h[], ws_emu_jit_text_lane_h[];
 
 int ws_emu_jit_translate(ws_strbuf *out, const ws_emu_program *p, ws_diag *d) {
   tr T;
@@ -2325,9 +2356,9 @@ int ws_emu_jit_translate(ws_strbuf *out, const ws_emu_program *p, ws_diag *d) {
   ws_sb_printf(out, "/* generated by warpsight's translated engine (translator %d, ABI %d): kernel %s */\n",
                WS_JIT_TRANSLATOR_VERSION, WS_JIT_ABI_VERSION, p->funcs[0].f->name);
   ws_sb_puts(out, "#define WS_JIT_GENERATED 1\n#include <math.h>\n#include <stddef.h>\n");
-  ws_sb_puts(out, ws_jit_text_num_h);
-  ws_sb_puts(out, ws_jit_text_abi_h);
-  ws_sb_puts(out, ws_jit_text_lane_h);
+  ws_sb_puts(out, ws_emu_jit_text_num_h);
+  ws_sb_puts(out, ws_emu_jit_text_abi_h);
+  ws_sb_puts(out, ws_emu_jit_text_lane_h);
   int st = WS_OK;
   for (uint32_t fi = 0; fi < p->nfuncs && !st; fi++) st = tr_func(&T, fi);
   if (!st) {
