@@ -18,7 +18,8 @@
  *                  and report the medians (and spreads); -j 2 is then
  *                  skipped.  For a shared machine.
  *   --interp-only  the interpreter alone (no C compiler needed)
- * WARPSIGHT_JIT_CACHE: the compiled kernels' folder (default ~/.cache/warpsight/jit).
+ * WARPSIGHT_JIT_CACHE: the compiled kernels' folder (default ~/.cache/warpsight/jit);
+ * WARPSIGHT_JIT_CC: the C compiler.
  */
 #include <math.h>
 #include <stdio.h>
@@ -270,7 +271,7 @@ int main(int argc, char **argv) {
   if (g_jit) {
     ws_diag jd = WS_DIAG_INIT;
     ws_emu_jit_options jo = WS_EMU_JIT_OPTIONS_INIT;
-    jo.cache_dir = getenv("WARPSIGHT_JIT_CACHE");
+    ws_emu_jit_options_env(&jo);
     if (ws_emu_jit_new(&g_j, &jo, &jd)) {
       char *t = ws_diag_format(&jd);
       fprintf(stderr, "bench_emu: the translated engine is not measured: %s\n", t ? t : "?");

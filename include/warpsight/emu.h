@@ -157,6 +157,11 @@ typedef struct ws_emu_jit_options {
 
 #define WS_EMU_JIT_OPTIONS_VERSION 1
 #define WS_EMU_JIT_OPTIONS_INIT {WS_EMU_JIT_OPTIONS_VERSION, NULL, NULL, 0}
+/* Options from the environment the command-line tool and the CUDA
+ * runtime document: WARPSIGHT_JIT_CC (cc), WARPSIGHT_JIT_CACHE (cache_dir)
+ * and WARPSIGHT_JIT_KEEP (keep_source, set unless empty or 0); unset
+ * variables leave *o's fields alone.  The strings are the environment's. */
+void ws_emu_jit_options_env(ws_emu_jit_options *o);
 
 /* A translator with its compiler and cache.  WS_EUNSUP, with a diagnostic
  * saying why, when no C compiler is found or it does not run. */

@@ -243,10 +243,7 @@ int cli_prepare_engine(ws_emu_jit **jit, ws_emu_program *p, ws_emu_engine e, uin
   int st = WS_OK;
   if (!*jit) {
     ws_emu_jit_options o = WS_EMU_JIT_OPTIONS_INIT;
-    o.cc = getenv("WARPSIGHT_JIT_CC");
-    o.cache_dir = getenv("WARPSIGHT_JIT_CACHE");
-    const char *keep = getenv("WARPSIGHT_JIT_KEEP");
-    o.keep_source = keep && *keep && strcmp(keep, "0") != 0;
+    ws_emu_jit_options_env(&o);
     st = ws_emu_jit_new(jit, &o, &jd);
   }
   int small = 0; /* auto, not cached, too little work to pay a compile */

@@ -115,6 +115,52 @@ static cudaError_t check_config(const ws_gpu *g, const ws_emu_launch_config *c) 
   return cudaSuccess;
 }
 
+/* The translated engine for f's program p before a launch of which
+ * `plain` threads run without the profiler's hooks (docs/exec.md, "Engines"):
+ * WARPSIGHT_ENGINE=jit compiles on the first launch, and a failure fails it
+ * (WS_EUNSUP, said once); auto takes the code from the cache, else
+ * compiles it once the launches so far and this one's plain threads make
+ * enough work (ws_emu_jit_worth), and otherwise stays in the interpreter. */
+static int prepare_engine(ws_rt *rt, rt_func *f, ws_emu_program *p, uint64_t plain) {
+  if (rt->engine == WS_EMU_ENGINE_INTERP || f->jit_state == 1) return WS_OK;
+  if (f->jit_state == 2) return rt->engine == WS_EMU_ENGINE_JIT ? WS_EUNSUP : WS_OK;
+  int force = rt->engine == WS_EMU_ENGINE_JIT;
+  if (!force && !plain) return WS_OK; /* nothing would run in it */
+  ws_diag d = WS_DIAG_INIT;
+  int st = WS_OK;
+  if (!rt->jit && !rt->jit_none) {
+    ws_emu_jit_options o = WS_EMU_JIT_OPTIONS_INIT;
+    ws_emu_jit_options_env(&o);
+    if ((st = ws_emu_jit_new(&rt->jit, &o, &d))) rt->jit_none = 1;
+  }
+  if (!rt->jit) {
+    f->jit_state = 2;
+  } else {
+    st = ws_emu_jit_prepare(rt->jit, p, force ? 0 : WS_EMU_JIT_CACHED_ONLY, &d);
+    if (st == WS_EMISSING) {
+      if (!ws_emu_jit_worth(p, plain, f->interp_insts)) {
+        ws_diag_free(&d);
+        return WS_OK; /* asked again at the next launch */
+      }
+      st = ws_emu_jit_prepare(rt->jit, p, 0, &d);
+    }
+    f->jit_state = st == WS_OK ? 1 : st == WS_ENOMEM ? 0 : 2;
+  }
+  const char *k = rt->funcs[f - rt->funcs].name;
+  if (st && (force || st == WS_ENOMEM)) {
+    rt_print_diag(&d);
+  } else if (rt->verbose) {
+    if (st) {
+      fprintf(stderr, "warpsight: kernel %s runs in the interpreter:\n", k);
+      rt_print_diag(&d);
+    } else {
+      fprintf(stderr, "warpsight: kernel %s runs in the translated engine (%s)\n", k, ws_emu_jit_compiler(rt->jit));
+    }
+  }
+  ws_diag_free(&d);
+  return force || st == WS_ENOMEM ? st : WS_OK;
+}
+
 /* Run (profiling when fresh) one prepared launch; the emulator's status. */
 static int run(ws_rt *rt, rt_func *f, ws_emu_launch *l, const ws_emu_launch_config *c,
                rt_kstat *k, int fresh, ws_emu_stats *stats, ws_diag *d) {
@@ -170,8 +216,14 @@ cudaError_t rt_launch(ws_rt *rt, rt_func *f, dim3 grid, dim3 block, void **args,
     rt_managed_sync(rt, 1);
     st = ws_emu_launch_raw(&l, dev, p, &c, &d);
   }
+  if (!st) { /* the threads of the blocks the profiler does not hook */
+    uint64_t blocks = (uint64_t)c.grid[0] * c.grid[1] * c.grid[2];
+    uint64_t hooked = !fresh ? 0 : !rt->sample_blocks || rt->sample_blocks > blocks ? blocks : rt->sample_blocks;
+    st = prepare_engine(rt, f, p, (blocks - hooked) * c.block[0] * c.block[1] * c.block[2]);
+  }
   ws_emu_stats stats = {0};
   if (!st) st = run(rt, f, l, &c, k, fresh, &stats, &d);
+  if (!ws_emu_program_translated(p)) f->interp_insts += stats.thread_insts;
   if (l) rt_managed_sync(rt, 0);
   ws_emu_launch_free(l);
   rt_print_diag(&d);

@@ -57,6 +57,10 @@ typedef struct rt_func {
   size_t module;            /* index in ws_rt.modules */
   ws_emu_program *prog;     /* loaded on first launch (owned), or NULL */
   int max_dyn_shared;       /* cudaFuncAttributeMaxDynamicSharedMemorySize */
+  int jit_state;            /* the translated engine: 0 not tried yet, 1 the
+                               program has code, 2 not for this kernel */
+  uint64_t interp_insts;    /* thread instructions its launches ran in the
+                               interpreter (what decides a compile, auto) */
 } rt_func;
 
 /* One registered __device__, __constant__ or __managed__ variable. */
@@ -126,6 +130,10 @@ typedef struct ws_rt {
                                (default RT_MEMORY_BUDGET; UINT64_MAX: none) */
   char *json_out;           /* WARPSIGHT_EXEC_JSON: the run's report, or NULL */
   int quiet;                /* WARPSIGHT_QUIET: no summary on stderr */
+  int engine;               /* WARPSIGHT_ENGINE: ws_emu_engine (default auto) */
+  int verbose;              /* WARPSIGHT_VERBOSE: say which engine runs a kernel */
+  ws_emu_jit *jit;          /* the translator, made on first use, or NULL */
+  int jit_none;             /* no C compiler: the translator is not tried again */
   int primary_warned;       /* the primary model's failure was reported */
   int init_failed;          /* the environment was bad: every call fails */
   const char *unsup_seen[RT_MAX_UNSUP]; /* unsupported calls reported (static names) */

@@ -151,6 +151,14 @@ static char *default_cache(void) {
   return ws_sb_take(&b);
 }
 
+void ws_emu_jit_options_env(ws_emu_jit_options *o) {
+  const char *cc = getenv("WARPSIGHT_JIT_CC"), *cache = getenv("WARPSIGHT_JIT_CACHE"),
+             *keep = getenv("WARPSIGHT_JIT_KEEP");
+  if (cc && *cc) o->cc = cc;
+  if (cache && *cache) o->cache_dir = cache;
+  if (keep) o->keep_source = *keep && strcmp(keep, "0") != 0;
+}
+
 int ws_emu_jit_new(ws_emu_jit **out, const ws_emu_jit_options *o, ws_diag *d) {
   *out = NULL;
   ws_emu_jit_options def = WS_EMU_JIT_OPTIONS_INIT;

@@ -265,7 +265,7 @@ static int assign(tr *T, const dreg *dr, int rw, int vec, const char *expr) {
     return WS_OK;
   }
   if (vec)
-    E("  JFOR { %s v_ = (%s)(%s); %s[l] = JSEL(m, v_, %s[l]); }\n", ct, ct, expr, dr->s, dr->s);
+    E("  JFOR { %s jv_ = (%s)(%s); %s[l] = JSEL(m, jv_, %s[l]); }\n", ct, ct, expr, dr->s, dr->s);
   else
     E("  JEACH(m) %s[l] = (%s)(%s);\n", dr->s, ct, expr);
   return WS_OK;

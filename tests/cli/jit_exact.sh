@@ -1,0 +1,110 @@
+#!/bin/bash
+# jit_exact.sh — the translated engine gives the interpreter's results, bit
+# for bit (docs/emulator.md, "The translated engine"): each case runs with
+# --engine interp and with --engine jit (translated whatever the work) and
+# the two runs must agree on the exit status, every output file byte for
+# byte, stdout (the warp and thread instruction counts included; only the
+# wall time is masked) and stderr (fault reports: kernel, block, thread,
+# PTX line, address and nearest object).  The interpreter is the reference;
+# its own results are checked against C elsewhere (corpus_run.sh, the unit
+# tests).  Cases:
+#   * every launch spec of the kernel corpus (tests/corpus, sm_80 PTX)
+#   * the front-end kernels of tests/emu-front and examples/kernels
+#   * the faulty kernels of tests/emu-bad (faults, deadlocks, traps, runaway
+#     loops, assert, recursion overflow, bad indirect calls)
+#   * tests/jit/numerics.ptx: rounding modes, .ftz/.sat, NaN payloads,
+#     subnormals, .approx functions, conversions, f16/bf16 and integer edge
+#     cases on fixed bit patterns
+#   * the CUDA programs of tests/programs under `warpsight exec
+#     --sample-blocks 1` (one block profiled, the rest run in the engine
+#     asked for): the program's output and report (only with nvcc)
+# Without a C compiler the test is skipped (77).  The compiled kernels are
+# cached in $WS_BUILD/jit-cache, so only the first run compiles.
+. "$(dirname "$0")/lib.sh"
+CC_FOUND=${WARPSIGHT_JIT_CC:-$(command -v cc || command -v gcc || command -v clang || true)}
+if [ -z "$CC_FOUND" ]; then
+  echo "SKIP: no C compiler (cc, gcc or clang) for the translated engine"
+  exit 77
+fi
+export WARPSIGHT_JIT_CACHE="${WS_BUILD:-$TMP}/jit-cache"
+unset WARPSIGHT_ENGINE WARPSIGHT_VERBOSE
+n=0
+# same NAME DIR PTX SPEC [run options...]: both engines from DIR, compared
+same() {
+  local name=$1 dir=$2 ptx=$3 spec=$4
+  shift 4
+  local e
+  for e in interp jit; do
+    rm -rf "$TMP/$e"
+    mkdir -p "$TMP/$e/out"
+    (cd "$dir" && "$WS" run "$ptx" --launch "$spec" --out "$TMP/$e/out" -j 2 --engine "$e" "$@" \
+      >"$TMP/$e/stdout" 2>"$TMP/$e/stderr")
+    echo $? >"$TMP/$e/rc"
+    sed -i 's/, [0-9.]* s (/, T s (/' "$TMP/$e/stdout"
+  done
+  [ "$(cat "$TMP/jit/rc")" -lt 128 ] || fail "$name: the translated engine crashed: $(cat "$TMP/jit/stderr")"
+  if ! diff -r "$TMP/interp" "$TMP/jit" >"$TMP/diff"; then
+    fail "$name: the engines differ:
+$(head -c 3000 "$TMP/diff")"
+  fi
+  n=$((n + 1))
+}
+
+# the corpus
+C="$WS_SRC/tests/corpus"
+for spec in "$C"/launch/*.json; do
+  b=$(basename "$spec" .json)
+  same "corpus $b" "$C/launch" "$C/ptx/sm_80/${b%%.*}.ptx" "$spec"
+done
+# the front-end kernels and the examples
+F="$WS_SRC/tests/emu-front"
+for k in affine affine_bytes conv1d warp_sums; do same "emu-front $k" "$F" frontend.sm_80.ptx "$k.json"; done
+same "emu-front wavefront" "$F" wavefront.sm_80.ptx wavefront.json
+for k in vecadd matmul_tiled; do
+  same "example $k" "$WS_SRC/examples/kernels" "$k.sm_80.ptx" "$k.launch.json"
+done
+# faults: the same report, place and exit status
+B="$WS_SRC/tests/emu-bad"
+for k in oob_read oob_before oob_write misaligned_v4 misaligned_u64 shared_overflow dynshared_overflow \
+  null_pointer write_const local_oob deadlock_exit exit_then_barrier deadlock_two bad_barrier_count trap \
+  recursion_overflow brx_out_of_table null_function_pointer; do
+  same "emu-bad $k" "$B" faults.ptx "$k.json"
+done
+same "emu-bad infinite_loop" "$B" faults.ptx infinite_loop.json --max-warp-insts 1000
+same "emu-bad assert_fails" "$B" assert.ptx assert_fails.json
+# numerics edge cases
+same "numerics" "$WS_SRC/tests/jit" numerics.ptx numerics.json
+[ "$(stat -c %s "$TMP/jit/out/numerics32.bin")" -gt 0 ] || fail "numerics: no output"
+
+# CUDA programs under exec
+NVCC=$(command -v nvcc || true)
+[ -z "$NVCC" ] && [ -x /usr/local/cuda/bin/nvcc ] && NVCC=/usr/local/cuda/bin/nvcc
+if [ -n "$NVCC" ] && [ -n "${WS_BUILD:-}" ]; then
+  P="$WS_SRC/tests/programs"
+  mkdir -p "$WS_BUILD/tests/jit"
+  for name in stencil reduce histogram conv spmv streams scan printf fault functor spin; do
+    # managed memory cannot be mapped under ASan (run.sh, docs/exec.md "Memory")
+    [ "${WS_SANITIZE:-0}" = 1 ] && case $name in scan | printf) continue ;; esac
+    bin="$WS_BUILD/tests/jit/$name"
+    if [ ! -x "$bin" ] || [ "$P/$name.cu" -nt "$bin" ] || [ "$P/check.h" -nt "$bin" ]; then
+      "$NVCC" -cudart shared -arch=sm_80 -O2 -o "$bin.tmp" "$P/$name.cu" || { fail "nvcc $name.cu"; continue; }
+      mv "$bin.tmp" "$bin"
+    fi
+    extra=()
+    [ "$name" = spin ] && extra=(--max-warp-insts 20000) # its runaway kernel stops sooner
+    for e in interp jit; do
+      rm -rf "$TMP/$e"
+      mkdir -p "$TMP/$e"
+      bash "$P/wsexec.sh" --sample-blocks 1 --engine "$e" "${extra[@]}" -- "$bin" >"$TMP/$e/stdout" 2>"$TMP/$e/stderr"
+      echo $? >"$TMP/$e/rc"
+    done
+    grep -q "^PASS" "$TMP/jit/stdout" || fail "program $name: no PASS under the translated engine: $(cat "$TMP/jit/stdout")"
+    diff -r "$TMP/interp" "$TMP/jit" >"$TMP/diff" || fail "program $name: the engines differ:
+$(head -c 3000 "$TMP/diff")"
+    n=$((n + 1))
+  done
+else
+  echo "note: nvcc not found: the CUDA programs are not compared"
+fi
+echo "$n cases identical in both engines"
+finish
