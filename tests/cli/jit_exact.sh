@@ -12,7 +12,7 @@
 #   * the front-end kernels of tests/emu-front and examples/kernels
 #   * the faulty kernels of tests/emu-bad (faults, deadlocks, traps, runaway
 #     loops, assert, recursion overflow, bad indirect calls)
-#   * tests/jit/numerics.ptx: rounding modes, .ftz/.sat, NaN payloads,
+#   * tests/jit/numerics.ptx (numerics_gen.py): rounding modes, .ftz/.sat, NaN payloads,
 #     subnormals, .approx functions, conversions, f16/bf16 and integer edge
 #     cases on fixed bit patterns
 #   * the CUDA programs of tests/programs under `warpsight exec
@@ -73,8 +73,10 @@ done
 same "emu-bad infinite_loop" "$B" faults.ptx infinite_loop.json --max-warp-insts 1000
 same "emu-bad assert_fails" "$B" assert.ptx assert_fails.json
 # numerics edge cases
-same "numerics" "$WS_SRC/tests/jit" numerics.ptx numerics.json
-[ "$(stat -c %s "$TMP/jit/out/numerics32.bin")" -gt 0 ] || fail "numerics: no output"
+for k in 0 1 2 3; do
+  same "numerics$k" "$WS_SRC/tests/jit" numerics.ptx "numerics$k.json"
+  [ -s "$TMP/jit/out/numerics${k}_32.bin" ] || fail "numerics$k: no output"
+done
 
 # CUDA programs under exec
 NVCC=$(command -v nvcc || true)

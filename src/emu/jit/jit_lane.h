@@ -27,12 +27,12 @@
 /* The fault and reconvergence paths are rare: said so, the compiler keeps
  * the straight-line lane loops hot (and vectorised) in big functions. */
 #define JL_LIKELY(x) __builtin_expect(!!(x), 1)
+#define JL_UNLIKELY(x) __builtin_expect(!!(x), 0)
 /* Population counts for the generated code, which is compiled with
  * -march=native where the host allows (one POPCNT instruction), unlike the
  * library's baseline build that util/bits.h serves. */
 static inline uint32_t jl_popc32(uint32_t x) { return (uint32_t)__builtin_popcount(x); }
 static inline uint32_t jl_popc64(uint64_t x) { return (uint32_t)__builtin_popcountll(x); }
-#define JL_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define JL_FULL 0xffffffffu
 /* A loop over the 32 lanes, `l` the lane. */
 #define JFOR for (uint32_t l = 0; l < 32; l++)
@@ -323,34 +323,24 @@ JINL uint8_t *jl_fast(jit_ctx *X, jit_warp *w, int sp, uint64_t a, uint32_t n, u
  * either *base is set and every lane's host address is *base + ad[l] (the
  * whole warp in one global object or in shared memory), or hp[l] holds
  * each lane of m's host address.  JR_FAULT after the host recorded the
- * fault of the first faulting lane. */
-JINL int jl_map(jit_ctx *X, jit_warp *w, int sp, uint32_t m, const uint64_t *ad, uint32_t n, int write,
-                uint8_t **base, uint8_t **hp, uint32_t func, uint32_t pc, int contig) {
-  *base = NULL;
-  /* the warp's cached global object; else the object of its first lane
-   * becomes the cached one (a warp alternating between buffers).  A
-   * contiguous warp is in bounds and aligned when its first and last
-   * lanes are. */
-  for (int k = 0; m == JL_FULL && (sp == JS_GLOBAL || sp == JS_GENERIC) && k < 2; k++) {
-    if (w->gsize >= n) {
-      uint64_t bad = 0, lim = w->gsize - n, gb = w->gbase;
-      if (contig) bad = (uint64_t)((ad[0] - gb) > lim) | ((ad[31] - gb) > lim) | (ad[0] & (n - 1));
-      else JFOR bad |= (uint64_t)((ad[l] - gb) > lim) | (ad[l] & (n - 1));
-      if (JL_LIKELY(!bad)) {
-        *base = (uint8_t *)((uintptr_t)w->ghost - (uintptr_t)gb);
-        return 0;
-      }
-    }
-    if (k || (ad[0] >> JL_WIN_SHIFT) >= 0x7d || !X->rt->gfind(X, w, ad[0])) break;
-  }
-  if (m == JL_FULL && (sp == JS_SHARED || sp == JS_GENERIC) && X->shared_bytes >= n) {
-    uint64_t bad = 0, lim = X->shared_bytes - n, off = sp == JS_GENERIC ? JL_SHARED_WIN : 0;
-    if (contig) bad = (uint64_t)((ad[0] - off) > lim) | ((ad[31] - off) > lim) | (ad[0] & (n - 1));
-    else JFOR bad |= (uint64_t)((ad[l] - off) > lim) | (ad[l] & (n - 1));
-    if (JL_LIKELY(!bad)) {
-      *base = (uint8_t *)((uintptr_t)X->shared - (uintptr_t)off);
-      return 0;
-    }
+ * fault of the first faulting lane.  A contiguous warp is in bounds and
+ * aligned when its first and last lanes are. */
+JINL uint64_t jl_bad(const uint64_t *ad, uint64_t off, uint64_t lim, uint32_t n, int contig) {
+  uint64_t bad = 0;
+  if (contig) bad = (uint64_t)((ad[0] - off) > lim) | ((ad[31] - off) > lim) | (ad[0] & (n - 1));
+  else JFOR bad |= (uint64_t)((ad[l] - off) > lim) | (ad[l] & (n - 1));
+  return bad;
+}
+/* Out of line, one copy for every access: a partial warp, another global
+ * object than the warp's cached one (the object of the first lane becomes
+ * the cached one: a warp alternating between buffers), lane by lane. */
+static __attribute__((noinline)) int jl_map_slow(jit_ctx *X, jit_warp *w, int sp, uint32_t m, const uint64_t *ad,
+                                                 uint32_t n, int write, uint8_t **base, uint8_t **hp, uint32_t func,
+                                                 uint32_t pc, int contig) {
+  if (m == JL_FULL && (sp == JS_GLOBAL || sp == JS_GENERIC) && (ad[0] >> JL_WIN_SHIFT) < 0x7d &&
+      X->rt->gfind(X, w, ad[0]) && w->gsize >= n && !jl_bad(ad, w->gbase, w->gsize - n, n, contig)) {
+    *base = (uint8_t *)((uintptr_t)w->ghost - (uintptr_t)w->gbase);
+    return 0;
   }
   for (uint32_t mm = m; mm; mm &= mm - 1) {
     uint32_t l = (uint32_t)__builtin_ctz(mm);
@@ -359,6 +349,23 @@ JINL int jl_map(jit_ctx *X, jit_warp *w, int sp, uint32_t m, const uint64_t *ad,
     hp[l] = p;
   }
   return 0;
+}
+JINL int jl_map(jit_ctx *X, jit_warp *w, int sp, uint32_t m, const uint64_t *ad, uint32_t n, int write,
+                uint8_t **base, uint8_t **hp, uint32_t func, uint32_t pc, int contig) {
+  *base = NULL;
+  if (m == JL_FULL && (sp == JS_GLOBAL || sp == JS_GENERIC) && w->gsize >= n &&
+      JL_LIKELY(!jl_bad(ad, w->gbase, w->gsize - n, n, contig))) {
+    *base = (uint8_t *)((uintptr_t)w->ghost - (uintptr_t)w->gbase);
+    return 0;
+  }
+  if (m == JL_FULL && (sp == JS_SHARED || sp == JS_GENERIC) && X->shared_bytes >= n) {
+    uint64_t off = sp == JS_GENERIC ? JL_SHARED_WIN : 0;
+    if (JL_LIKELY(!jl_bad(ad, off, X->shared_bytes - n, n, contig))) {
+      *base = (uint8_t *)((uintptr_t)X->shared - (uintptr_t)off);
+      return 0;
+    }
+  }
+  return jl_map_slow(X, w, sp, m, ad, n, write, base, hp, func, pc, contig);
 }
 
 /* t[l] = the n bytes at b + ad[l] + off for a warp whose addresses are not
