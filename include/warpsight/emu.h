@@ -153,14 +153,19 @@ typedef struct ws_emu_jit_options {
                             unusable folder means no cache */
   int keep_source;       /* keep each generated C file beside its object, as
                             <key>.c (for reading what was compiled) */
+  int opt_level;         /* the compiler's -O level, 0 to 3 (INIT: 2, what
+                            the speed figures use; the tests compile most
+                            kernels with 0, which compiles 5 times faster) */
 } ws_emu_jit_options;
 
-#define WS_EMU_JIT_OPTIONS_VERSION 1
-#define WS_EMU_JIT_OPTIONS_INIT {WS_EMU_JIT_OPTIONS_VERSION, NULL, NULL, 0}
+#define WS_EMU_JIT_OPTIONS_VERSION 2
+#define WS_EMU_JIT_OPTIONS_INIT {WS_EMU_JIT_OPTIONS_VERSION, NULL, NULL, 0, 2}
 /* Options from the environment the command-line tool and the CUDA
- * runtime document: WARPSIGHT_JIT_CC (cc), WARPSIGHT_JIT_CACHE (cache_dir)
- * and WARPSIGHT_JIT_KEEP (keep_source, set unless empty or 0); unset
- * variables leave *o's fields alone.  The strings are the environment's. */
+ * runtime document: WARPSIGHT_JIT_CC (cc), WARPSIGHT_JIT_CACHE (cache_dir),
+ * WARPSIGHT_JIT_KEEP (keep_source, set unless empty or 0) and
+ * WARPSIGHT_JIT_OPT (opt_level: 0, 1, 2 or 3; another value is ignored);
+ * unset variables leave *o's fields alone.  The strings are the
+ * environment's. */
 void ws_emu_jit_options_env(ws_emu_jit_options *o);
 
 /* A translator with its compiler and cache.  WS_EUNSUP, with a diagnostic

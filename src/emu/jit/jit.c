@@ -157,6 +157,8 @@ void ws_emu_jit_options_env(ws_emu_jit_options *o) {
   if (cc && *cc) o->cc = cc;
   if (cache && *cache) o->cache_dir = cache;
   if (keep) o->keep_source = *keep && strcmp(keep, "0") != 0;
+  const char *opt = getenv("WARPSIGHT_JIT_OPT");
+  if (opt && opt[0] >= '0' && opt[0] <= '3' && !opt[1]) o->opt_level = opt[0] - '0';
 }
 
 int ws_emu_jit_new(ws_emu_jit **out, const ws_emu_jit_options *o, ws_diag *d) {
@@ -187,10 +189,11 @@ int ws_emu_jit_new(ws_emu_jit **out, const ws_emu_jit_options *o, ws_diag *d) {
   j->ident = ws_sb_take(&b);
   j->cc = ws_strdup(cc);
   j->cpu = cpu_identity();
+  int opt = o->version >= 2 && o->opt_level >= 0 && o->opt_level <= 3 ? o->opt_level : 2;
   ws_sb_printf(&b,
-               "-O2 -fPIC -shared -std=gnu11 -w -fvisibility=hidden -ffp-contract=off -fno-math-errno "
+               "-O%d -fPIC -shared -std=gnu11 -w -fvisibility=hidden -ffp-contract=off -fno-math-errno "
                "-fno-trapping-math%s",
-               j->cpu ? " -march=native" : "");
+               opt, j->cpu ? " -march=native" : "");
   j->flags = ws_sb_take(&b);
   if (!j->cpu) j->cpu = ws_strdup("");
   j->cache = o->cache_dir && o->cache_dir[0] ? ws_strdup(o->cache_dir) : default_cache();
