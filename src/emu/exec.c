@@ -27,22 +27,56 @@
 
 /* ---- frames ------------------------------------------------------------------- */
 
-/* Make room for `need` bytes of local memory per lane.  Lane-major layout:
- * every lane's block moves to its new stride, so this is a copy per lane,
- * not the plain realloc of WS_VEC_RESERVE. */
-static int grow_local(warp *w, uint64_t need) {
-  if (need <= w->local_cap) return 0;
-  uint64_t c = w->local_cap ? w->local_cap : 256;
+int ws_emu_grow_local(uint8_t **local, uint64_t *cap, uint64_t top, uint64_t need) {
+  if (need <= *cap) return 0;
+  uint64_t c = *cap ? *cap : 256;
   while (c < need) c *= 2;
   if (c > WS_EMU_MAX_LOCAL_BYTES && need <= WS_EMU_MAX_LOCAL_BYTES) c = WS_EMU_MAX_LOCAL_BYTES;
   if (c > WS_EMU_MAX_LOCAL_BYTES) return -1;
   uint8_t *n = calloc(32, c);
   if (!n) return -1;
-  for (uint32_t l = 0; l < 32 && w->local; l++) memcpy(n + l * c, w->local + l * w->local_cap, w->local_top);
-  free(w->local);
-  w->local = n;
-  w->local_cap = c;
+  for (uint32_t l = 0; l < 32 && *local; l++) memcpy(n + l * c, *local + l * *cap, top);
+  free(*local);
+  *local = n;
+  *cap = c;
   return 0;
+}
+
+uint64_t ws_emu_atom_value(int size, int aop, int ty, int sgn, uint64_t old, uint64_t v, uint64_t cmpv) {
+  int bits = size * 8;
+  uint64_t wm = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+  switch (aop) {
+  case WS_PTX_MOD_ADD:
+    switch (ty) {
+    case 1: return ws_emu_num_f32_add((uint32_t)old, (uint32_t)v, WS_NUM_RN, 1, 0);
+    case 2: return ws_emu_num_f64_add(old, v, WS_NUM_RN);
+    case 3 + HK_F16: return ws_emu_num_f16_add((uint16_t)old, (uint16_t)v, WS_NUM_RN, 0, 0);
+    case 3 + HK_BF16: return ws_emu_num_bf16_add((uint16_t)old, (uint16_t)v, WS_NUM_RN);
+    case 3 + HK_F16X2: return ws_emu_num_f16x2_add((uint32_t)old, (uint32_t)v, WS_NUM_RN, 0, 0);
+    case 3 + HK_BF16X2: return ws_emu_num_bf16x2_add((uint32_t)old, (uint32_t)v, WS_NUM_RN);
+    default: return (old + v) & wm;
+    }
+  case WS_PTX_MOD_MIN:
+    if (ty == 1) return ws_emu_num_f32_min((uint32_t)old, (uint32_t)v, 0, 0);
+    if (ty == 2) return ws_emu_num_f64_min(old, v, 0);
+    return ws_emu_num_min(old, v, bits, sgn);
+  case WS_PTX_MOD_MAX:
+    if (ty == 1) return ws_emu_num_f32_max((uint32_t)old, (uint32_t)v, 0, 0);
+    if (ty == 2) return ws_emu_num_f64_max(old, v, 0);
+    return ws_emu_num_max(old, v, bits, sgn);
+  case WS_PTX_MOD_INC: return ((uint32_t)old >= (uint32_t)v) ? 0 : (old + 1) & wm;
+  case WS_PTX_MOD_DEC: return ((uint32_t)old == 0 || (uint32_t)old > (uint32_t)v) ? v & wm : (old - 1) & wm;
+  case WS_PTX_MOD_AND: return old & v;
+  case WS_PTX_MOD_OR: return old | v;
+  case WS_PTX_MOD_XOR: return old ^ v;
+  case WS_PTX_MOD_EXCH: return v & wm;
+  case WS_PTX_MOD_CAS: return ((old & wm) == (v & wm)) ? cmpv & wm : old;
+  default: return old;
+  }
+}
+
+static int grow_local(warp *w, uint64_t need) {
+  return ws_emu_grow_local(&w->local, &w->local_cap, w->local_top, need);
 }
 
 static int push_frame(warp *w, const dfunc *f, uint32_t call_pc) {

@@ -100,63 +100,11 @@ static int rt_gfind(jit_ctx *X, jit_warp *w, uint64_t addr) {
 static uint8_t *rt_resolve(jit_ctx *X, jit_warp *w, int sp, uint64_t addr, uint32_t n, uint32_t lane, int write,
                            uint32_t func, uint32_t pc) {
   blockctx *B = JB(X)->B;
-  struct ws_emu_launch *L = B->L;
-  int osp = sp;
-  uint64_t a = addr;
-  if (addr & (n - 1)) {
-    set_fault(X, w, FAULT_MISALIGNED, lane, func, pc, addr, osp, (int)n);
-    return NULL;
-  }
-  if (sp == MS_GENERIC) {
-    uint64_t win = addr >> WIN_SHIFT;
-    if (win == (SHARED_WIN >> WIN_SHIFT)) sp = MS_SHARED, a = addr - SHARED_WIN;
-    else if (win == (LOCAL_WIN >> WIN_SHIFT)) sp = MS_LOCAL, a = addr - LOCAL_WIN;
-    else if (win == (CONST_WIN >> WIN_SHIFT)) sp = MS_CONST, a = addr - CONST_WIN;
-    else sp = MS_GLOBAL;
-  }
-  switch (sp) {
-  case MS_GLOBAL: {
-    const gobj *o = &L->gobjs[w->gcache];
-    if (L->ngobjs && a - o->base < o->size && o->size - (a - o->base) >= n) return L->gmem[w->gcache] + (a - o->base);
-    uint32_t lo = 0, hi = L->ngobjs;
-    while (lo < hi) {
-      uint32_t mid = (lo + hi) / 2;
-      if (L->gobjs[mid].base <= a) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo > 0) {
-      o = &L->gobjs[lo - 1];
-      if (a - o->base < o->size && o->size - (a - o->base) >= n) {
-        set_gcache(w, L, (int)(lo - 1));
-        if (write && o->var >= 0 && L->p->m->vars[o->var].space == WS_PTX_SP_CONST) break;
-        return L->gmem[lo - 1] + (a - o->base);
-      }
-    }
-    break;
-  }
-  case MS_SHARED:
-    if (a < L->shared_bytes && L->shared_bytes - a >= n) return B->shared + a;
-    break;
-  case MS_LOCAL:
-    if (a < w->local_top && w->local_top - a >= n) return w->local + lane * w->local_cap + a;
-    break;
-  case MS_CONST:
-    if (write) {
-      set_fault(X, w, FAULT_READONLY, lane, func, pc, addr, osp, (int)n);
-      return NULL;
-    }
-    if (a < L->p->const_bytes && L->p->const_bytes - a >= n) return L->const_bank + a;
-    break;
-  case MS_KPARAM:
-    if (write) {
-      set_fault(X, w, FAULT_READONLY, lane, func, pc, addr, osp, (int)n);
-      return NULL;
-    }
-    if (a < L->param_bytes && L->param_bytes - a >= n) return L->param_image + a;
-    break;
-  }
-  set_fault(X, w, FAULT_OOB, lane, func, pc, addr, osp, (int)n);
-  return NULL;
+  int kind, gc = w->gcache;
+  uint8_t *p = ws_emu_locate(B, &gc, w->local, w->local_cap, w->local_top, sp, addr, n, lane, write, &kind);
+  if (gc != w->gcache) set_gcache(w, B->L, gc);
+  if (!p) set_fault(X, w, kind, lane, func, pc, addr, sp, (int)n);
+  return p;
 }
 
 /* ---- frames and the reconvergence stack ------------------------------------------------- */
@@ -165,21 +113,8 @@ static int push_entry(jit_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask, uin
   return WS_VEC_PUSH(w->stk, w->sp, w->stk_cap, ((jit_entry){pc, rpc, mask, fr})) ? -1 : 0;
 }
 
-/* Room for `need` bytes of local memory per lane (lane-major: every lane's
- * bytes move to the new stride), as the interpreter's grow_local. */
 static int grow_local(jit_warp *w, uint64_t need) {
-  if (need <= w->local_cap) return 0;
-  uint64_t c = w->local_cap ? w->local_cap : 256;
-  while (c < need) c *= 2;
-  if (c > WS_EMU_MAX_LOCAL_BYTES && need <= WS_EMU_MAX_LOCAL_BYTES) c = WS_EMU_MAX_LOCAL_BYTES;
-  if (c > WS_EMU_MAX_LOCAL_BYTES) return -1;
-  uint8_t *nl = calloc(32, c);
-  if (!nl) return -1;
-  for (uint32_t l = 0; l < 32 && w->local; l++) memcpy(nl + l * c, w->local + l * w->local_cap, w->local_top);
-  free(w->local);
-  w->local = nl;
-  w->local_cap = c;
-  return 0;
+  return ws_emu_grow_local(&w->local, &w->local_cap, w->local_top, need);
 }
 
 /* Room for `need` bytes of registers, 64-byte aligned (the lane loops'
@@ -524,66 +459,33 @@ static int rt_brx(jit_ctx *X, jit_warp *w, const jit_brx *b, uint32_t m, uint32_
 
 /* ---- atomics ---------------------------------------------------------------------------------- */
 
-/* The new value of an atomic (the interpreter's atom_new): ty 0 int,
- * 1 f32, 2 f64, 3.. half kinds. */
-static uint64_t atom_new(int size, int aop, int ty, int sgn, uint64_t old, uint64_t v, uint64_t cmpv) {
-  int bits = size * 8;
-  uint64_t wm = bits >= 64 ? ~0ull : (1ull << bits) - 1;
-  switch (aop) {
-  case WS_PTX_MOD_ADD:
-    if (ty == 1) return ws_emu_num_f32_add((uint32_t)old, (uint32_t)v, WS_NUM_RN, 1, 0);
-    if (ty == 2) return ws_emu_num_f64_add(old, v, WS_NUM_RN);
-    if (ty == 3) return ws_emu_num_f16_add((uint16_t)old, (uint16_t)v, WS_NUM_RN, 0, 0);
-    if (ty == 4) return ws_emu_num_bf16_add((uint16_t)old, (uint16_t)v, WS_NUM_RN);
-    if (ty == 5) return ws_emu_num_f16x2_add((uint32_t)old, (uint32_t)v, WS_NUM_RN, 0, 0);
-    if (ty == 6) return ws_emu_num_bf16x2_add((uint32_t)old, (uint32_t)v, WS_NUM_RN);
-    return (old + v) & wm;
-  case WS_PTX_MOD_MIN:
-    if (ty == 1) return ws_emu_num_f32_min((uint32_t)old, (uint32_t)v, 0, 0);
-    if (ty == 2) return ws_emu_num_f64_min(old, v, 0);
-    return ws_emu_num_min(old, v, bits, sgn);
-  case WS_PTX_MOD_MAX:
-    if (ty == 1) return ws_emu_num_f32_max((uint32_t)old, (uint32_t)v, 0, 0);
-    if (ty == 2) return ws_emu_num_f64_max(old, v, 0);
-    return ws_emu_num_max(old, v, bits, sgn);
-  case WS_PTX_MOD_INC: return ((uint32_t)old >= (uint32_t)v) ? 0 : (old + 1) & wm;
-  case WS_PTX_MOD_DEC: return ((uint32_t)old == 0 || (uint32_t)old > (uint32_t)v) ? v & wm : (old - 1) & wm;
-  case WS_PTX_MOD_AND: return old & v;
-  case WS_PTX_MOD_OR: return old | v;
-  case WS_PTX_MOD_XOR: return old ^ v;
-  case WS_PTX_MOD_EXCH: return v & wm;
-  case WS_PTX_MOD_CAS: return ((old & wm) == (v & wm)) ? cmpv & wm : old;
-  default: return old;
-  }
-}
-
 /* Apply one lane's atomic at p: shared memory belongs to the worker, global
  * memory is shared by the workers (compare-and-swap), as atom_apply. */
 static uint64_t atom_apply(int size, int aop, int ty, int sgn, uint8_t *p, int global, uint64_t v, uint64_t c) {
   if (!global) {
     uint64_t old = 0;
     memcpy(&old, p, (size_t)size);
-    uint64_t nv = atom_new(size, aop, ty, sgn, old, v, c);
+    uint64_t nv = ws_emu_atom_value(size, aop, ty, sgn, old, v, c);
     memcpy(p, &nv, (size_t)size);
     return old;
   }
   if (size == 4) {
     uint32_t *q = (uint32_t *)(void *)p, old = __atomic_load_n(q, __ATOMIC_SEQ_CST);
     for (;;) {
-      uint32_t nv = (uint32_t)atom_new(size, aop, ty, sgn, old, v, c);
+      uint32_t nv = (uint32_t)ws_emu_atom_value(size, aop, ty, sgn, old, v, c);
       if (__atomic_compare_exchange_n(q, &old, nv, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) return old;
     }
   }
   if (size == 8) {
     uint64_t *q = (uint64_t *)(void *)p, old = __atomic_load_n(q, __ATOMIC_SEQ_CST);
     for (;;) {
-      uint64_t nv = atom_new(size, aop, ty, sgn, old, v, c);
+      uint64_t nv = ws_emu_atom_value(size, aop, ty, sgn, old, v, c);
       if (__atomic_compare_exchange_n(q, &old, nv, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) return old;
     }
   }
   uint16_t *q = (uint16_t *)(void *)p, old = __atomic_load_n(q, __ATOMIC_SEQ_CST);
   for (;;) {
-    uint16_t nv = (uint16_t)atom_new(size, aop, ty, sgn, old, v, c);
+    uint16_t nv = (uint16_t)ws_emu_atom_value(size, aop, ty, sgn, old, v, c);
     if (__atomic_compare_exchange_n(q, &old, nv, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) return old;
   }
 }

@@ -332,33 +332,6 @@ typedef struct ty {
   int plain;   /* RN or none, no .ftz, no .sat */
 } ty;
 
-enum { HK_F16, HK_BF16, HK_F16X2, HK_BF16X2 };
-
-static int hkind(int t) {
-  switch (t) {
-  case WS_PTX_T_F16: return HK_F16;
-  case WS_PTX_T_BF16: return HK_BF16;
-  case WS_PTX_T_F16X2: return HK_F16X2;
-  case WS_PTX_T_BF16X2: return HK_BF16X2;
-  default: return -1;
-  }
-}
-
-static int rnd_of(int mod) {
-  switch (mod) {
-  case WS_PTX_MOD_RN: return WS_NUM_RN;
-  case WS_PTX_MOD_RZ: return WS_NUM_RZ;
-  case WS_PTX_MOD_RM: return WS_NUM_RM;
-  case WS_PTX_MOD_RP: return WS_NUM_RP;
-  case WS_PTX_MOD_RNA: return WS_NUM_RNA;
-  case WS_PTX_MOD_RNI: return WS_NUM_RNI;
-  case WS_PTX_MOD_RZI: return WS_NUM_RZI;
-  case WS_PTX_MOD_RMI: return WS_NUM_RMI;
-  case WS_PTX_MOD_RPI: return WS_NUM_RPI;
-  default: return WS_NUM_RND_NONE;
-  }
-}
-
 static void type_of(ty *y, const ws_ptx_inst *in) {
   memset(y, 0, sizeof *y);
   y->t = in->ntypes ? in->type[0] : WS_PTX_T_NONE;
@@ -369,9 +342,9 @@ static void type_of(ty *y, const ws_ptx_inst *in) {
   y->sgn = k == WS_PTX_TK_S;
   y->isf32 = y->t == WS_PTX_T_F32;
   y->isf64 = y->t == WS_PTX_T_F64;
-  y->hk = hkind(y->t);
+  y->hk = ws_emu_dec_hkind(y->t);
   y->isint = k == WS_PTX_TK_U || k == WS_PTX_TK_S || k == WS_PTX_TK_B;
-  y->rnd = rnd_of(in->round);
+  y->rnd = ws_emu_dec_rnd(in->round);
   y->ftz = ws_ptx_inst_has(in, WS_PTX_MOD_FTZ);
   y->sat = ws_ptx_inst_has(in, WS_PTX_MOD_SAT);
   y->plain = (y->rnd == WS_NUM_RND_NONE || y->rnd == WS_NUM_RN) && !y->ftz && !y->sat;
@@ -884,27 +857,6 @@ static int tr_dp(tr *T, const ty *y) {
   return assign(T, &dr, 32, 0, x);
 }
 
-static int cmp_of(int mod, int *ok) {
-  *ok = 1;
-  switch (mod) {
-  case WS_PTX_MOD_EQ: return WS_NUM_EQ;
-  case WS_PTX_MOD_NE: return WS_NUM_NE;
-  case WS_PTX_MOD_LT: case WS_PTX_MOD_LO: return WS_NUM_LT;
-  case WS_PTX_MOD_LE: case WS_PTX_MOD_LS: return WS_NUM_LE;
-  case WS_PTX_MOD_GT: case WS_PTX_MOD_HI: return WS_NUM_GT;
-  case WS_PTX_MOD_GE: case WS_PTX_MOD_HS: return WS_NUM_GE;
-  case WS_PTX_MOD_EQU: return WS_NUM_EQU;
-  case WS_PTX_MOD_NEU: return WS_NUM_NEU;
-  case WS_PTX_MOD_LTU: return WS_NUM_LTU;
-  case WS_PTX_MOD_LEU: return WS_NUM_LEU;
-  case WS_PTX_MOD_GTU: return WS_NUM_GTU;
-  case WS_PTX_MOD_GEU: return WS_NUM_GEU;
-  case WS_PTX_MOD_NUM: return WS_NUM_NUM;
-  case WS_PTX_MOD_NAN: return WS_NUM_NAN;
-  default: *ok = 0; return 0;
-  }
-}
-
 /* x combined with c_ by the boolean op of setp/set (load.c's bop). */
 static void combined(char *buf, size_t n, int bop, const char *x) {
   static const char ops[] = {0, '&', '|', '^'};
@@ -918,7 +870,7 @@ static int tr_setp(tr *T, const ty *y) {
   const ws_ptx_operand *o = in->ops;
   int is_set = in->op == WS_PTX_OP_SET, ok, st, pd = -1, pd2 = -1, pc = -1, i = 1;
   int ct = is_set ? in->type[1] : y->t;
-  int cmp = cmp_of(in->cmp, &ok);
+  int cmp = ws_emu_dec_cmp(in->cmp, &ok);
   if (!ok) return refuse(T, NULL);
   int bop = in->bop == WS_PTX_MOD_AND ? 1 : in->bop == WS_PTX_MOD_OR ? 2 : in->bop == WS_PTX_MOD_XOR ? 3 : 0;
   dreg dr;
@@ -933,7 +885,7 @@ static int tr_setp(tr *T, const ty *y) {
     }
   }
   int cbits = tbits(ct), ck = tkind(ct);
-  int bits = cbits < 8 ? 8 : cbits, sg = ck == WS_PTX_TK_S, hk = hkind(ct);
+  int bits = cbits < 8 ? 8 : cbits, sg = ck == WS_PTX_TK_S, hk = ws_emu_dec_hkind(ct);
   int e = ct == WS_PTX_T_F32 ? 1 : ct == WS_PTX_T_F64 ? 2 : hk >= 0 ? 3 + hk : 0;
   if (e == 0 && !(ck & (WS_PTX_TK_U | WS_PTX_TK_S | WS_PTX_TK_B))) return refuse(T, NULL);
   if (e == 0 && cmp > WS_NUM_GE) return refuse(T, NULL);
@@ -1050,26 +1002,6 @@ static int tr_sel(tr *T, const ty *y) {
   return assign(T, &dr, y->w, 1, x);
 }
 
-/* ws_emu_num_type of a PTX type (load.c's numtype). */
-static int numtype(int t) {
-  switch (t) {
-  case WS_PTX_T_U8: case WS_PTX_T_B8: return WS_NUM_U8;
-  case WS_PTX_T_S8: return WS_NUM_S8;
-  case WS_PTX_T_U16: case WS_PTX_T_B16: return WS_NUM_U16;
-  case WS_PTX_T_S16: return WS_NUM_S16;
-  case WS_PTX_T_U32: case WS_PTX_T_B32: return WS_NUM_U32;
-  case WS_PTX_T_S32: return WS_NUM_S32;
-  case WS_PTX_T_U64: case WS_PTX_T_B64: return WS_NUM_U64;
-  case WS_PTX_T_S64: return WS_NUM_S64;
-  case WS_PTX_T_F16: return WS_NUM_F16;
-  case WS_PTX_T_BF16: return WS_NUM_BF16;
-  case WS_PTX_T_F32: return WS_NUM_F32;
-  case WS_PTX_T_F64: return WS_NUM_F64;
-  case WS_PTX_T_TF32: return WS_NUM_TF32;
-  default: return -1;
-  }
-}
-
 /* The exact inline forms of ws_emu_num_cvt (jit_lane.h) for the common
  * conversions between f32, f64 and integers; 0 where num.c is called. */
 static int cvt_fast(char *v, size_t n, const char *a, int ft, int tt, const ty *y) {
@@ -1115,7 +1047,7 @@ static int tr_cvt(tr *T, const ty *y) {
              a.s, b.s, y->rnd, ws_ptx_inst_has(in, WS_PTX_MOD_RELU), ws_ptx_inst_has(in, WS_PTX_MOD_SATFINITE));
     return assign(T, &dr, 32, 0, x);
   }
-  int nt = numtype(tt), nf = numtype(ft);
+  int nt = ws_emu_dec_numtype(tt), nf = ws_emu_dec_numtype(ft);
   if (nt < 0 || nf < 0) return refuse(T, NULL);
   int bits = tbits(ft), size = tbits(tt), sg = tkind(ft) == WS_PTX_TK_S, sext = 0, rb = 0;
   if (o[0].kind == WS_PTX_O_REG) {
