@@ -337,7 +337,8 @@ int main(int argc, char **argv) {
   if (bad) return 1;
   printf("%-20s %12s %10s %10s %10s %8s %8s %10s %9s", "kernel", "warp insts", "native s", "interp s", "jit s",
          "interp/C", "jit/C", "jit -j2 s", "compile s");
-  printf(g_repeat > 1 ? " %8s %8s %s\n" : " %s\n", "spread i", "spread j", "same");
+  if (g_repeat > 1) printf(" %8s %8s", "spread i", "spread j");
+  printf(" same\n");
   double si[4], sj[4];
   int k = 0, kj = 0;
   for (int i = 0; i < 4; i++) {

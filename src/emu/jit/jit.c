@@ -40,10 +40,22 @@ struct ws_emu_jit {
 };
 
 /* Run argv, its stdout and stderr into out (up to n - 1 bytes, the rest
- * read and dropped); the exit status, or -1 when it could not run. */
+ * read and dropped); the exit status, or -1 when it could not run.  The
+ * environment is this process's without LD_PRELOAD: what a sanitizer or a
+ * tracer injects into a program under `warpsight exec` must not reach the
+ * compiler (an ASan runtime preloaded into gcc makes it fail). */
 static int run(char *const argv[], char *out, size_t n) {
+  size_t ne = 0;
+  while (environ[ne]) ne++;
+  char **env = calloc(ne + 1, sizeof *env);
+  if (!env) return -1;
+  for (size_t i = 0, k = 0; i < ne; i++)
+    if (strncmp(environ[i], "LD_PRELOAD=", 11) != 0) env[k++] = environ[i];
   int fd[2];
-  if (pipe(fd)) return -1;
+  if (pipe(fd)) {
+    free(env);
+    return -1;
+  }
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
@@ -51,8 +63,9 @@ static int run(char *const argv[], char *out, size_t n) {
   posix_spawn_file_actions_addclose(&fa, fd[0]);
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
   pid_t pid;
-  int st = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+  int st = posix_spawnp(&pid, argv[0], &fa, NULL, argv, env);
   posix_spawn_file_actions_destroy(&fa);
+  free(env);
   close(fd[1]);
   size_t got = 0;
   char buf[4096];
@@ -328,8 +341,9 @@ static int prepare(ws_emu_jit *j, ws_emu_program *p, int flags, ws_diag *d) {
   }
   char path[4200], err[9000] = "", tmpdir[4200] = "";
   const char *dir = j->cache;
+  if (dir && sizeof path <= (size_t)snprintf(path, sizeof path, "%s/%s.so", dir, key))
+    dir = NULL; /* a folder name too long for a path: no cache */
   if (dir) {
-    snprintf(path, sizeof path, "%s/%s.so", dir, key);
     if ((p->jit = load(path, key, p->nfuncs))) goto done;
     if (flags & WS_EMU_JIT_CACHED_ONLY) {
       ws_sb_free(&src);
@@ -342,7 +356,8 @@ static int prepare(ws_emu_jit *j, ws_emu_program *p, int flags, ws_diag *d) {
       return WS_EMISSING;
     }
     const char *t = getenv("TMPDIR");
-    snprintf(tmpdir, sizeof tmpdir, "%s/warpsight-jit-XXXXXX", t && t[0] == '/' ? t : "/tmp");
+    if (!t || t[0] != '/' || strlen(t) > 4000) t = "/tmp";
+    snprintf(tmpdir, sizeof tmpdir, "%s/warpsight-jit-XXXXXX", t);
     if (!mkdtemp(tmpdir)) {
       ws_sb_free(&src);
       return ws_diag_add(d, WS_SEV_ERROR, NULL, 0, 0, "the translated engine cannot make a temporary folder: %s",
@@ -350,7 +365,7 @@ static int prepare(ws_emu_jit *j, ws_emu_program *p, int flags, ws_diag *d) {
              WS_EUNSUP;
     }
     dir = tmpdir;
-    snprintf(path, sizeof path, "%s/%s.so", dir, key);
+    if (sizeof path <= (size_t)snprintf(path, sizeof path, "%s/%s.so", dir, key)) path[0] = 0; /* not reached */
   }
   if (compile(j, dir, key, &src, err, sizeof err) == 0) p->jit = load(path, key, p->nfuncs);
   if (!p->jit && !err[0]) snprintf(err, sizeof err, "cannot load %s: %s", path, dlerror());
