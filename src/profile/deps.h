@@ -23,6 +23,10 @@
 #include "warpsight/ptx.h"
 
 #define WS_DEPS_NOMINAL_MEM 400.0 /* cycles; only to compare two paths */
+/* At most this many path nodes per block (two per executed warp
+ * instruction at most, 16 bytes each); a longer block's critical path is
+ * not attributed to instructions (docs/profile.md, "lines"). */
+#define WS_DEPS_MAX_NODES ((size_t)1 << 22)
 
 typedef struct ws_deps ws_deps;
 
@@ -40,6 +44,17 @@ typedef struct ws_deps_sum {
 /* A worker's state for kernel k; NULL when out of memory. */
 ws_deps *ws_prof_deps_new(const ws_ptx_function *k);
 void ws_prof_deps_free(ws_deps *d);
+/* Attribute each block's longest path to the instructions on it, by the
+ * profiler's instruction ids (func_base[function index in m] + pc, ninst
+ * in all; borrowed until d is freed).  0, or -1 out of memory. */
+int ws_prof_deps_track(ws_deps *d, const ws_ptx_module *m, const uint32_t *func_base,
+                       uint32_t ninst);
+/* Add d's attribution into mem[id] and cyc[id] (ninst entries: the loads
+ * and other cycles each instruction put on its blocks' longest paths,
+ * summed over blocks), the blocks attributed into *blocks and the blocks
+ * too long to attribute into *skipped.  Nothing without tracking. */
+void ws_prof_deps_crit_add(const ws_deps *d, double *mem, double *cyc, double *blocks,
+                           double *skipped);
 void ws_prof_deps_block_begin(ws_deps *d);
 /* One executed warp instruction of class iclass (ws_iclass); replays: the
  * extra shared-memory passes it needed (bank conflicts). */

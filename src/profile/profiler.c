@@ -25,6 +25,7 @@
 #include "warpsight/analysis.h"
 #include "profile/memsim.h"
 #include "deps.h"
+#include "lines.h"
 #include "replay.h"
 #include "profile/profile_doc.h"
 #include "profile/profile_mix.h"
@@ -132,6 +133,9 @@ typedef struct inst_stat {
   uint64_t degree_sum;  /* sum of conflict degrees */
   uint64_t branches;    /* branch executions */
   uint64_t div_branches;/* ... that diverged */
+  uint64_t needed;      /* transactions the requests' bytes need (coalesced) */
+  uint64_t atom_reqs;   /* atomic/reduction requests (any space) */
+  uint64_t atom_serial; /* per request, the most lanes on one address, summed */
 } inst_stat;
 
 typedef struct worker {
@@ -295,6 +299,7 @@ int ws_prof_new(ws_prof **out, const ws_prof_config *cfg, ws_diag *d) {
     p->w[k].deps = ws_prof_deps_new(cfg->kernel);
     p->w[k].wv = calloc((size_t)32 * p->vlen, sizeof *p->w[k].wv);
     if (!p->w[k].st || !p->w[k].deps || !p->w[k].wv) goto nomem;
+    if (ws_prof_deps_track(p->w[k].deps, m, p->func_base, p->ninst)) goto nomem;
   }
   const ws_gpu *g = cfg->gpu;
   p->load_rule = ws_prof_coal_rule_for(g->cc_major, g->cc_minor, g->cache.l1_caches_global, 0);
@@ -455,6 +460,7 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
     uint32_t unit = rule == WS_COAL_CC2X_L1 ? 128 : 32;
     best = (ws_popc32(ev->exec) * a.size + unit - 1) / unit;
   }
+  st->needed += best < r.transactions ? best : r.transactions; /* never above its own */
   if (r.transactions <= best) st->coal_reqs++;
   else w->uncoal_trans += r.transactions;
   uint32_t k = r.transactions ? ws_popc32(ev->exec) / r.transactions : 1;
@@ -543,6 +549,8 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
   case WS_PTX_K_REDUCTION:
   case WS_PTX_K_ASYNC_COPY:
     if (!ev->exec || !ev->addr) break;
+    if (kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION) /* per-line conflicts (lines.h) */
+      st->atom_reqs++, st->atom_serial += ws_prof_deps_same_address(ev->exec, ev->addr);
     if (ev->space == WS_PTX_SP_GLOBAL || ev->space == WS_PTX_SP_LOCAL)
       global_request(p, w, st, ev, kind);
     else if (ev->space == WS_PTX_SP_SHARED)
@@ -760,6 +768,7 @@ static void merge_workers(const ws_prof *p, inst_stat *st, worker *t) {
       a->bytes_moved += b->bytes_moved, a->sh_reqs += b->sh_reqs, a->passes += b->passes;
       a->min_passes += b->min_passes, a->degree_sum += b->degree_sum;
       a->branches += b->branches, a->div_branches += b->div_branches;
+      a->needed += b->needed, a->atom_reqs += b->atom_reqs, a->atom_serial += b->atom_serial;
     }
     for (int i = 0; i < 33; i++) {
       t->hist[i] += w->hist[i];
@@ -1014,6 +1023,45 @@ static void provenance_sections(const ws_prof *p, ws_profile *pr, const worker *
                           p->cfg.resources_source ? p->cfg.resources_source : "none");
 }
 
+/* The per-line table (lines.h, docs/profile.md "lines"): each
+ * instruction's counts and its share of the blocks' longest paths. */
+static int lines_section(const ws_prof *p, const inst_stat *st, ws_profile *pr, double W) {
+  ws_line_in *in = calloc(p->ninst + 1, sizeof *in);
+  double *mem = calloc(p->ninst + 1, sizeof *mem), *cyc = calloc(p->ninst + 1, sizeof *cyc);
+  double blocks = 0, skipped = 0;
+  int rc = WS_ENOMEM;
+  if (!in || !mem || !cyc) goto done;
+  for (int k = 0; k < p->nworkers; k++) ws_prof_deps_crit_add(p->w[k].deps, mem, cyc, &blocks, &skipped);
+  for (uint32_t i = 0; i < p->ninst; i++) {
+    const inst_stat *s = &st[i];
+    int c = p->iclass[i], kind = p->ikind[i];
+    int atom = kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION;
+    int store = kind == WS_PTX_K_STORE || kind == WS_PTX_K_SURF_STORE;
+    uint32_t kinds = 0;
+    if (s->requests) kinds |= atom ? WS_LINE_ATOMIC : store ? WS_LINE_STORE : WS_LINE_LOAD;
+    if (s->sh_reqs) kinds |= atom ? WS_LINE_SATOMIC : WS_LINE_SHARED;
+    if (c == WS_IC_BARRIER) kinds |= WS_LINE_BARRIER;
+    if (s->branches) kinds |= WS_LINE_BRANCH;
+    if (c == WS_IC_SFU) kinds |= WS_LINE_SFU;
+    if (c == WS_IC_FP64) kinds |= WS_LINE_FP64;
+    in[i] = (ws_line_in){(double)s->execs, (double)s->requests, (double)s->trans, (double)s->needed,
+                         s->requests && !store ? (double)s->trans : 0,
+                         s->requests && (store || atom) ? (double)s->trans : 0, (double)s->sh_reqs,
+                         (double)(s->passes - s->min_passes), (double)s->branches,
+                         (double)s->div_branches, (double)s->atom_reqs, (double)s->atom_serial,
+                         mem[i], cyc[i], kinds};
+  }
+  rc = ws_prof_lines_build(&pr->lines, p->cfg.module, p->func_base, in, W, blocks, skipped,
+                           p->cfg.input ? p->cfg.input : p->cfg.module->path,
+                           ws_pf_has(pr->f.dram_read_bytes) ? pr->f.dram_read_bytes : 0,
+                           ws_pf_has(pr->f.dram_write_bytes) ? pr->f.dram_write_bytes : 0);
+done:
+  free(in);
+  free(mem);
+  free(cyc);
+  return rc;
+}
+
 /* The dependency path, atomics and the caches' sector counts per warp
  * (deps.c; docs/profile.md, "dependencies"). */
 static void deps_fields(const ws_prof *p, ws_profile_fields *f, double W) {
@@ -1080,6 +1128,11 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
     return r;
   }
   inst_tables(p, st, pr, W);
+  if ((r = lines_section(p, st, pr, W))) {
+    free(st);
+    ws_profile_free(pr);
+    return r;
+  }
   caches_section(p, pr);
   provenance_sections(p, pr, &t, scale);
   int dropped = 0;
