@@ -104,9 +104,15 @@ static int model_one(const ws_profile *p, const char *gpu, const char *model, cJ
   ws_model_result *res = NULL;
   size_t nres = 0;
   int rc = cli_run_models(p, g, model, set, &res, &nres);
-  if (cli_finish_sections("model", advise, charts, p->kernel, res, nres, set) != EXIT_OK)
-    rc = EXIT_USAGE;
-  if (advise) cli_counterfactuals(p, g, res, nres, set);
+  if (advise) {
+    ws_advice a = WS_ADVICE_INIT;
+    ws_diag ad = WS_DIAG_INIT;
+    if (cli_print_advice(cli_advise(&a, p, g, res, nres, NULL, &ad), &a, &ad, set) != EXIT_OK)
+      rc = EXIT_USAGE;
+    ws_advise_free(&a);
+    ws_diag_free(&ad);
+  }
+  if (cli_finish_sections("model", charts, p->kernel, res, nres, set) != EXIT_OK) rc = EXIT_USAGE;
   if (times) cli_gpu_times(times, res, nres);
   for (size_t i = 0; i < nres; i++) ws_model_result_free(&res[i]);
   free(res);

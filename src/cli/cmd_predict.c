@@ -82,7 +82,7 @@ static int predict_one(const prof_request *rq, const char *model, int json, int 
   /* The advisor over the models that ran: the bottleneck, and --advise's list. */
   ws_advice adv = WS_ADVICE_INIT;
   ws_diag d = WS_DIAG_INIT;
-  int ast = cli_advise(&adv, res, nres, &d);
+  int ast = cli_advise(&adv, advise ? p : NULL, g, res, nres, NULL, &d); /* the bottleneck alone needs no changes */
   const char *bottleneck = ast == WS_OK ? adv.bottleneck : NULL;
   if (json) {
     if (bottleneck) cJSON_AddStringToObject(root, "bottleneck", bottleneck);
@@ -92,9 +92,8 @@ static int predict_one(const prof_request *rq, const char *model, int json, int 
   }
   if (times) cli_gpu_times(times, res, nres);
   if (advise && cli_print_advice(ast, &adv, &d, root) != EXIT_OK) rc = EXIT_USAGE;
-  if (cli_finish_sections("predict", 0, charts, p->kernel, res, nres, root) != EXIT_OK)
+  if (cli_finish_sections("predict", charts, p->kernel, res, nres, root) != EXIT_OK)
     rc = EXIT_USAGE;
-  if (advise) cli_counterfactuals(p, g, res, nres, root);
   if (out_doc) { /* one of a --gpu list's result sets: the caller prints it */
     *out_doc = root;
   } else if (root) {

@@ -83,13 +83,10 @@ int cli_run_models(const ws_profile *p, const ws_gpu *g, const char *model, cJSO
   return rc;
 }
 
-int cli_advise(ws_advice *a, const ws_model_result *res, size_t n, ws_diag *d) {
-  const ws_model_result **list = calloc(n ? n : 1, sizeof *list);
-  if (!list) return WS_ENOMEM;
-  for (size_t i = 0; i < n; i++) list[i] = &res[i];
-  int st = ws_advise(a, list, n, d);
-  free(list);
-  return st;
+int cli_advise(ws_advice *a, const ws_profile *p, const ws_gpu *g, const ws_model_result *res,
+               size_t n, const ws_profile *alt, ws_diag *d) {
+  ws_advise_in in = {res, n, p, g, alt};
+  return ws_advise(a, &in, d);
 }
 
 int cli_print_advice(int st, const ws_advice *a, const ws_diag *d, cJSON *extra) {
@@ -97,19 +94,14 @@ int cli_print_advice(int st, const ws_advice *a, const ws_diag *d, cJSON *extra)
     cli_print_diag(d);
     return EXIT_USAGE;
   }
-  if (extra) ws_report_advice_json(extra, a);
-  else ws_report_advice(stdout, a);
+  if (extra) {
+    ws_report_advice_json(extra, a);
+    ws_report_counterfactuals_json(extra, &a->cf);
+  } else {
+    ws_report_advice(stdout, a);
+    ws_report_counterfactuals(stdout, &a->cf);
+  }
   return EXIT_OK;
-}
-
-/* --advise: the advisor over the results that ran (text, or into `extra`). */
-static int finish_advice(const ws_model_result *res, size_t n, cJSON *extra) {
-  ws_diag d = WS_DIAG_INIT;
-  ws_advice a = WS_ADVICE_INIT;
-  int rc = cli_print_advice(cli_advise(&a, res, n, &d), &a, &d, extra);
-  ws_advise_free(&a);
-  ws_diag_free(&d);
-  return rc;
 }
 
 /* --charts DIR: one chart per result that has one. */
@@ -154,11 +146,9 @@ int cli_finish_charts(const char *cmd, const char *dir, const char *kernel,
 }
 
 
-int cli_finish_sections(const char *cmd, int advise, const char *charts_dir,
-                        const char *kernel, const ws_model_result *res, size_t n,
-                        cJSON *root) {
+int cli_finish_sections(const char *cmd, const char *charts_dir, const char *kernel,
+                        const ws_model_result *res, size_t n, cJSON *root) {
   int rc = EXIT_OK;
-  if (advise && finish_advice(res, n, root) != EXIT_OK) rc = EXIT_USAGE;
   if (charts_dir) {
     if (cli_finish_charts(cmd, charts_dir, kernel, res, n, root) != EXIT_OK) rc = EXIT_USAGE;
     ws_report_chart_shutdown(); /* cairo's font caches, for leak checkers */
@@ -203,14 +193,4 @@ void cli_gpu_times(double *times, const ws_model_result *res, size_t n) {
     for (size_t i = 0; i < n; i++)
       if (!strcmp(res[i].model, ws_model_at(m)->name)) times[m] = res[i].time_ms;
   }
-}
-
-void cli_counterfactuals(const ws_profile *p, const ws_gpu *g, const ws_model_result *res,
-                         size_t n, cJSON *root) {
-  ws_cf_table t;
-  if (ws_advise_cf_table_compute(&t, p, g, res, n) == WS_OK) {
-    if (root) ws_report_counterfactuals_json(root, &t);
-    else ws_report_counterfactuals(stdout, &t);
-  }
-  ws_advise_cf_table_free(&t);
 }

@@ -22,15 +22,21 @@ assert abs(got - want) < 1e-4 * want, (got, want)
 # a profile without bank conflicts has nothing to save there
 bc = [i for i in cf["items"] if i["change"] == "no bank conflicts"][0]
 assert all(v is None for v in bc["saving_ms"].values()), bc
-assert isinstance(cf["base_disagree"], bool)
+# every other model's stance on the change, and the flag, a boolean
+assert item["stance"]["hong-kim"] == "agrees", item["stance"]
+assert "warpsight" not in item["stance"]
+assert all(isinstance(i["models_disagree"], bool) for i in cf["items"])
 PY
 
 run "$WS" model --profile "$PROFILE" --gpu a100 --model all --advise
 expect_rc 0 "text"
-expect_out "counterfactuals: predicted saving (ms) with the inefficiency removed, ranked by warpsight"
+expect_out "counterfactuals: predicted saving (ms) of each change, ranked by warpsight"
 expect_out "no barriers"
 expect_out "maximum ILP"
 expect_out "maximum occupancy"
+expect_out "distinct atomic addresses"
+expect_out "best block size"
+! grep -qF "base predictions differ" <<<"$OUT" || fail "the old flag that fired on every launch is back"
 run "$WS" model --profile "$PROFILE" --gpu a100 --model hong-kim --advise
 expect_out "ranked by hong-kim (warpsight did not run)"
 finish
