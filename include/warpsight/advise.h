@@ -163,7 +163,9 @@ typedef enum ws_line_metric {
   WS_LM_BARRIER,   /* path cycles of lines with a barrier */
   WS_LM_PATH_CYC,  /* path cycles that are not loads */
   WS_LM_PATH_MEM,  /* path loads of lines whose loads repeat on the path */
-  WS_LM_SATOMIC,   /* atomic lane operations that serialize (global and shared) */
+  WS_LM_SATOMIC,   /* atomic lane operations that serialize beyond one per request (global
+                      and shared) */
+  WS_LM_GATOMIC,   /* global atomic requests */
   WS_LM_COUNT
 } ws_line_metric;
 

@@ -259,7 +259,7 @@ static char *change_action(long *line, ws_cf_kind k, const ws_profile *p, const 
     return fmt("aggregate the atomic%s within the warp first (__reduce_add_sync or __shfl_down_sync "
                "steps), then let one lane update", in_line(il, sizeof il, name));
   case WS_CF_ATOMIC_PRIVATE:
-    *line = top_line(name, sizeof name, p, WS_LM_SATOMIC, 0);
+    *line = top_line(name, sizeof name, p, WS_LM_GATOMIC, 0);
     return fmt("privatise the target of the atomic%s per block in shared memory and merge it into "
                "global memory once per block", in_line(il, sizeof il, name));
   case WS_CF_LAUNCH: {

@@ -149,16 +149,20 @@ static int cf_atomic_warp(ws_profile_fields *f) {
 }
 
 /* Atomics privatised per block: each block updates its own copy of the
- * target in shared memory and merges it once (docs/advisor.md): the global
- * atomic requests and their conflicts become shared ones; the merge is one
- * global request per warp on distinct addresses (each warp merges its share
- * of the block's copy); two barriers per block (the copy cleared, then
- * complete before the merge).  Only when a warp issues more than one
- * global atomic request, or one with conflicts. */
-static int cf_atomic_private(ws_profile_fields *f) {
+ * targets in shared memory and merges it once (docs/advisor.md): the global
+ * atomic requests and their conflicts become shared ones; the merge writes
+ * the D distinct addresses a block's atomics update
+ * (memory.atomic_addresses_per_block) in ceil(D / 32) global requests on
+ * distinct addresses per block, shared by its warps (without D: one per
+ * warp); two barriers per block (the copy cleared, then complete before the
+ * merge).  Only when the merge is less than what the warps issue now. */
+static int cf_atomic_private(ws_profile_fields *f, double warps_per_block) {
   if (!ws_pf_has(f->global_atomic_insts) || !ws_pf_has(f->global_atomic_serial)) return 0;
   double g = f->global_atomic_insts, gs = f->global_atomic_serial;
-  double merge = fmin(g, 1.0);
+  double merge = ws_pf_has(f->atomic_addresses_per_block) && warps_per_block > 0
+                     ? ceil(f->atomic_addresses_per_block / 32) / warps_per_block
+                     : 1.0;
+  merge = fmin(g, merge);
   if (!(g > merge || gs > merge)) return 0;
   f->shared_atomic_insts = (ws_pf_has(f->shared_atomic_insts) ? f->shared_atomic_insts : 0) + g;
   f->shared_atomic_serial = (ws_pf_has(f->shared_atomic_serial) ? f->shared_atomic_serial : 0) + gs;
@@ -190,6 +194,7 @@ int ws_advise_cf_apply_launch(ws_profile *p, const ws_gpu *g, ws_cf_kind k, ws_d
   if (k == WS_CF_OCCUPANCY) return cf_occupancy(p, g, d);
   if (k == WS_CF_COALESCING) return cf_coalescing(&p->f, ws_model_transaction_bytes(g));
   if (k == WS_CF_MLP) return cf_mlp(p);
+  if (k == WS_CF_ATOMIC_PRIVATE) return cf_atomic_private(&p->f, ceil((double)p->threads_per_block / 32));
   return ws_advise_cf_apply(&p->f, k);
 }
 
@@ -202,7 +207,7 @@ int ws_advise_cf_apply(ws_profile_fields *f, ws_cf_kind k) {
   case WS_CF_ILP: return cf_ilp(f);
   case WS_CF_ATOMIC_DISTINCT: return cf_atomic_distinct(f);
   case WS_CF_ATOMIC_WARP: return cf_atomic_warp(f);
-  case WS_CF_ATOMIC_PRIVATE: return cf_atomic_private(f);
+  case WS_CF_ATOMIC_PRIVATE: return cf_atomic_private(f, 0);
   default: return 0;
   }
 }

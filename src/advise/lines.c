@@ -31,6 +31,7 @@ double ws_advise_line_weight(const ws_profile_line *r, ws_line_metric m, double 
   case WS_LM_PATH_CYC: return r->path_cycles;
   case WS_LM_PATH_MEM: return r->path_mem_loads > 1 ? r->path_mem_loads : 0;
   case WS_LM_SATOMIC: return r->atomic_serial > r->atomic_requests ? r->atomic_serial - r->atomic_requests : 0;
+  case WS_LM_GATOMIC: return r->kinds & WS_LINE_ATOMIC ? r->atomic_requests : 0;
   default: return 0;
   }
 }

@@ -86,6 +86,11 @@ struct ws_deps {
   double *crit_mem, *crit_cyc;   /* per id, summed over attributed blocks */
   double crit_blocks;            /* blocks attributed */
   double crit_skipped;           /* blocks not attributed (too long, out of memory) */
+  /* the distinct global addresses this block's atomics update: an
+   * open-addressing set of addr + 1 (0: empty), acap a power of two */
+  uint64_t *aset;
+  size_t an, acap;
+  int aset_oom;                  /* an insertion failed: the count is short */
 };
 
 static double nominal(dtime t) { return t.mem * WS_DEPS_NOMINAL_MEM + t.cyc; }
@@ -185,6 +190,7 @@ int ws_prof_deps_track(ws_deps *d, const ws_ptx_module *m, const uint32_t *func_
 
 void ws_prof_deps_free(ws_deps *d) {
   if (!d) return;
+  free(d->aset);
   free(d->nodes);
   free(d->crit_mem);
   free(d->crit_cyc);
@@ -196,6 +202,8 @@ void ws_prof_deps_free(ws_deps *d) {
 void ws_prof_deps_block_begin(ws_deps *d) {
   memset(d->bar, 0, sizeof d->bar);
   d->seen = 0; /* each warp's state is cleared when it first shows up */
+  if (d->an) memset(d->aset, 0, d->acap * sizeof *d->aset);
+  d->an = 0;
   d->nnodes = 1; /* node 0: the block's start */
   d->overflow = 0;
   if (d->crit_mem && WS_VEC_RESERVE(d->nodes, d->capnodes, 1)) d->overflow = 1;
@@ -221,11 +229,40 @@ uint32_t ws_prof_deps_same_address(uint32_t exec, const uint64_t *addr) {
   return best;
 }
 
+/* Add address a to the block's set of atomic targets. */
+static void aset_add(ws_deps *d, uint64_t a) {
+  if (2 * (d->an + 1) > d->acap) { /* keep it at most half full */
+    size_t ncap = d->acap ? 2 * d->acap : 64;
+    uint64_t *n = calloc(ncap, sizeof *n);
+    if (!n) {
+      d->aset_oom = 1;
+      return;
+    }
+    for (size_t i = 0; i < d->acap; i++)
+      if (d->aset[i]) {
+        size_t j = (size_t)(d->aset[i] * 0x9E3779B97F4A7C15ull >> 20) & (ncap - 1);
+        while (n[j]) j = (j + 1) & (ncap - 1);
+        n[j] = d->aset[i];
+      }
+    free(d->aset);
+    d->aset = n, d->acap = ncap;
+  }
+  uint64_t k = a + 1;
+  size_t j = (size_t)(k * 0x9E3779B97F4A7C15ull >> 20) & (d->acap - 1);
+  while (d->aset[j] && d->aset[j] != k) j = (j + 1) & (d->acap - 1);
+  if (!d->aset[j]) d->aset[j] = k, d->an++;
+}
+
 static void atomics(ws_deps *d, const ws_emu_event *ev, int c) {
   if ((c != WS_IC_ATOMIC && c != WS_IC_REDUCTION) || !ev->addr || !ev->exec) return;
   double deg = ws_prof_deps_same_address(ev->exec, ev->addr);
-  if (ev->space == WS_PTX_SP_SHARED) d->sum.satom_reqs++, d->sum.satom_serial += deg;
-  else d->sum.gatom_reqs++, d->sum.gatom_serial += deg;
+  if (ev->space == WS_PTX_SP_SHARED) {
+    d->sum.satom_reqs++, d->sum.satom_serial += deg;
+    return;
+  }
+  d->sum.gatom_reqs++, d->sum.gatom_serial += deg;
+  for (int l = 0; l < 32; l++)
+    if (ev->exec >> l & 1) aset_add(d, ev->addr[l]);
 }
 
 void ws_prof_deps_inst(ws_deps *d, const ws_emu_event *ev, int c, uint32_t replays) {
@@ -285,6 +322,7 @@ void ws_prof_deps_block_end(ws_deps *d) {
   for (int i = 0; i < 32; i++)
     if (d->seen >> i & 1) best = later(best, d->w[i].end);
   d->sum.blocks++;
+  d->sum.gatom_addresses += (double)d->an;
   d->sum.path_mem += best.mem;
   d->sum.path_cyc += best.cyc;
   if (!d->crit_mem) return;
@@ -312,4 +350,6 @@ void ws_prof_deps_add(ws_deps_sum *out, const ws_deps *d) {
   out->blocks += s->blocks, out->path_mem += s->path_mem, out->path_cyc += s->path_cyc;
   out->gatom_reqs += s->gatom_reqs, out->gatom_serial += s->gatom_serial;
   out->satom_reqs += s->satom_reqs, out->satom_serial += s->satom_serial;
+  out->gatom_addresses += s->gatom_addresses;
+  out->gatom_addresses_short |= d->aset_oom;
 }

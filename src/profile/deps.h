@@ -39,6 +39,9 @@ typedef struct ws_deps_sum {
   double gatom_serial;    /* sum over them of the most lanes on one address */
   double satom_reqs;      /* shared atomic/reduction requests */
   double satom_serial;    /* sum over them of the most lanes on one address */
+  double gatom_addresses; /* sum over blocks of the distinct global addresses their
+                             atomics update */
+  int gatom_addresses_short; /* a block's set could not grow: the sum is short */
 } ws_deps_sum;
 
 /* A worker's state for kernel k; NULL when out of memory. */

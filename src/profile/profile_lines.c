@@ -61,6 +61,18 @@ static const char *loc_file_name(const ws_ptx_module *m, uint32_t n) {
   return NULL;
 }
 
+/* Is .file number f one that the module's own (not inlined) .loc lines
+ * name?  Code inlined from a file that is not (a CUDA header's atomicAdd or
+ * __shfl_down_sync) counts for its call site instead (docs/profile.md). */
+static int own_file(const ws_ptx_module *m, uint32_t f) {
+  for (uint32_t i = 0; i < m->nfuncs; i++)
+    for (uint32_t pc = 0; pc < m->funcs[i].ninsts; pc++) {
+      const ws_ptx_inst *in = &m->funcs[i].insts[pc];
+      if (in->loc_line && !in->loc_at_line && in->loc_file == f) return 1;
+    }
+  return 0;
+}
+
 int ws_prof_lines_build(ws_profile_lines **out, const ws_ptx_module *m, const uint32_t *func_base,
                         const ws_line_in *in, double W, double path_blocks, double skipped,
                         const char *ptx_name, double dram_read, double dram_write) {
@@ -70,6 +82,7 @@ int ws_prof_lines_build(ws_profile_lines **out, const ws_ptx_module *m, const ui
   /* per instruction: its row, or UINT32_MAX for one that never ran */
   uint32_t *row_of = calloc(ninst ? ninst : 1, sizeof *row_of);
   size_t fcap = 0, rcap = 0, last = 0;
+  int *own = NULL; /* per .file: does the module's own code name it (own_file)? */
   double rd = 0, wr = 0;
   int any_loc = 0;
   if (!l || !row_of) goto oom;
@@ -77,16 +90,24 @@ int ws_prof_lines_build(ws_profile_lines **out, const ws_ptx_module *m, const ui
     for (uint32_t pc = 0; pc < m->funcs[f].ninsts; pc++)
       any_loc |= m->funcs[f].insts[pc].loc_line > 0 && loc_file_name(m, m->funcs[f].insts[pc].loc_file);
   l->ptx_lines = !any_loc;
+  if (!(own = calloc(m->nfiles + 1, sizeof *own))) goto oom;
+  for (uint32_t i = 0; i < m->nfiles; i++) own[i] = own_file(m, m->files[i].number);
   for (uint32_t f = 0; f < m->nfuncs; f++)
     for (uint32_t pc = 0; pc < m->funcs[f].ninsts; pc++) {
       uint32_t id = func_base[f] + pc;
       row_of[id] = UINT32_MAX;
       if (!(in[id].execs > 0)) continue;
       const ws_ptx_inst *ins = &m->funcs[f].insts[pc];
-      const char *fname = ins->loc_line ? loc_file_name(m, ins->loc_file) : NULL;
+      uint32_t lf = ins->loc_file, ll = ins->loc_line;
+      if (ins->loc_at_line) { /* inlined: its call site unless its own file is the module's */
+        uint32_t k = 0;
+        while (k < m->nfiles && m->files[k].number != lf) k++;
+        if (k == m->nfiles || !own[k]) lf = ins->loc_at_file, ll = ins->loc_at_line;
+      }
+      const char *fname = ll ? loc_file_name(m, lf) : NULL;
       long fi = file_index(l, &fcap, fname ? fname : (ptx_name ? ptx_name : "(ptx)"));
       if (fi < 0) goto oom;
-      uint32_t line = fname ? ins->loc_line : ins->line;
+      uint32_t line = fname ? ll : ins->line;
       /* neighbouring instructions mostly share a line: try the last one first */
       size_t r = last < l->nrows && l->rows[last].file == (uint32_t)fi && l->rows[last].line == line
                      ? last : 0;
@@ -121,6 +142,7 @@ int ws_prof_lines_build(ws_profile_lines **out, const ws_ptx_module *m, const ui
     if (rd > 0 && dram_read > 0) o->dram_bytes += dram_read * s->read_sectors / rd;
     if (wr > 0 && dram_write > 0) o->dram_bytes += dram_write * s->write_sectors / wr;
   }
+  free(own);
   qsort(l->rows, l->nrows, sizeof *l->rows, cmp_row);
   l->path_blocks = path_blocks;
   l->path_blocks_skipped = skipped;
@@ -128,6 +150,7 @@ int ws_prof_lines_build(ws_profile_lines **out, const ws_ptx_module *m, const ui
   *out = l;
   return WS_OK;
 oom:
+  free(own);
   free(row_of);
   ws_profile_lines_free(l);
   return WS_ENOMEM;

@@ -1073,6 +1073,7 @@ static void deps_fields(const ws_prof *p, ws_profile_fields *f, double W) {
   }
   f->global_atomic_insts = s.gatom_reqs / W;
   f->global_atomic_serial = s.gatom_serial / W;
+  if (s.blocks > 0 && !s.gatom_addresses_short) f->atomic_addresses_per_block = s.gatom_addresses / s.blocks;
   f->shared_atomic_insts = s.satom_reqs / W;
   f->shared_atomic_serial = s.satom_serial / W;
   /* the replay sees the sampled blocks' sectors: per profiled warp (the

@@ -282,6 +282,19 @@ static void atomics(void **state) {
   f = p->f;
   f.global_atomic_insts = f.global_atomic_serial = 0.125;
   assert_int_equal(ws_advise_cf_apply(&f, WS_CF_ATOMIC_PRIVATE), 0);
+  /* with the block's distinct targets known (every-input: blocks of 256
+   * threads, 8 warps): one address merges in ceil(1 / 32) = 1 request per
+   * block, 1/8 per warp; 256 addresses in 8 requests, 1 per warp */
+  ws_profile q8 = *p;
+  q8.f.global_atomic_insts = 1, q8.f.global_atomic_serial = 1, q8.f.atomic_addresses_per_block = 1;
+  ws_diag d8 = WS_DIAG_INIT;
+  assert_int_equal(ws_advise_cf_apply_launch(&q8, g, WS_CF_ATOMIC_PRIVATE, &d8), 1);
+  assert_close(q8.f.global_atomic_insts, 0.125, 0);
+  assert_close(q8.f.global_atomic_serial, 0.125, 0);
+  q8 = *p;
+  q8.f.global_atomic_insts = 1, q8.f.global_atomic_serial = 1, q8.f.atomic_addresses_per_block = 256;
+  assert_int_equal(ws_advise_cf_apply_launch(&q8, g, WS_CF_ATOMIC_PRIVATE, &d8), 0);
+  ws_diag_free(&d8);
   /* warpsight's t_atomic after "distinct addresses" */
   double ac = ws_gpu_p(g, WS_GP_WARPSIGHT_ATOMIC_CYCLES);
   assert_true(ac > 0);

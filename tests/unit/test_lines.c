@@ -20,13 +20,16 @@
  *   14  and, setp, @p bra                             odd lanes fall through: divergent
  *   15  add.f32 (odd lanes only)                      1 instruction
  *   16  atom.global.add on one address               32 lanes on one address: serial 32,
- *                                                     1 sector
+ *                                                     1 sector; inlined from line 99 of
+ *                                                     hdr.hpp, a file no own .loc names:
+ *                                                     it counts for its call site
  *   17  ret                                           1 instruction */
 static const char kernel_lt[] =
     ".version 7.0\n"
     ".target sm_80\n"
     ".address_size 64\n"
     ".file 1 \"lt.cu\"\n"
+    ".file 2 \"hdr.hpp\"\n"
     ".visible .entry k(.param .u64 in, .param .u64 out, .param .u64 cnt)\n"
     "{\n"
     "  .reg .b32 %r<8>;\n"
@@ -59,7 +62,7 @@ static const char kernel_lt[] =
     "  .loc 1 15 0\n"
     "  add.f32 %f2, %f1, %f1;\n"
     "SKIP:\n"
-    "  .loc 1 16 0\n"
+    "  .loc 2 99 3, function_name $L__info_string0, inlined_at 1 16 3\n"
     "  atom.global.add.u32 %r6, [%rd3], 1;\n"
     "  .loc 1 17 0\n"
     "  ret;\n"
@@ -107,8 +110,9 @@ static void line_counts(void **s) {
   const ws_profile_lines *l = p->lines;
   assert_non_null(l);
   assert_false(l->ptx_lines);
-  assert_int_equal(l->nfiles, 1);
+  assert_int_equal(l->nfiles, 1); /* hdr.hpp's inlined line counts for lt.cu:16 */
   assert_string_equal(l->files[0], "lt.cu");
+  assert_close(p->f.atomic_addresses_per_block, 1, 0); /* every lane on cnt[0] */
   assert_int_equal(l->nrows, 8); /* lines 10 to 17 */
   static const struct {
     uint32_t line;
@@ -197,10 +201,10 @@ static void ptx_lines(void **s) {
   ws_profile *p = profile_of(noloc, "k.ptx");
   assert_true(p->lines->ptx_lines);
   assert_string_equal(p->lines->files[0], "k.ptx");
-  /* the st.global is the 24th line of the text above (6 lines of head and
+  /* the st.global is the 25th line of the text above (7 lines of head and
    * braces, 5 declarations, then .loc 10 and its 4, .loc 11 and its 3,
    * .loc 12, mul.wide, add) */
-  const ws_profile_line *st = row(p, 24);
+  const ws_profile_line *st = row(p, 25);
   assert_close(st->sectors, 32, 0);
   assert_int_equal(st->kinds, WS_LINE_STORE);
   assert_int_equal(p->lines->nrows, 20); /* one instruction per PTX line */
