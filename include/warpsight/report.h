@@ -73,6 +73,14 @@ void ws_report_predict_figures(FILE *out, const ws_profile *p, const ws_gpu *g);
 void ws_report_predict_bottleneck(FILE *out, const char *bottleneck, const ws_model_result *res,
                                   size_t nres);
 
+/* `predict --lines` (docs/cli-profile-predict.md): the `top` heaviest rows
+ * of p's line table (every one with top 0) under the primary result's
+ * bottleneck (ws_advise_line_metric; NULL: issue slots), with each one's
+ * share, counts, path latency and source[i], row i's text (source or an
+ * entry NULL: none).  A profile without a line table says so. */
+void ws_report_lines(FILE *out, const ws_profile *p, const ws_model_result *primary, size_t top,
+                     const char *const *source);
+
 /* Model results (`model`, `predict`) -------------------------------------*/
 
 /* One model's terms in the paper's order with unit and equation, the

@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "cli/model_print.h"
 #include "cli/prof_run.h"
+#include "cli/source_text.h"
 #include "report/report_json.h"
 #include "warpsight/advise.h"
 #include "warpsight/model.h"
@@ -21,7 +22,8 @@
 
 static const char help_text[] =
     "usage: warpsight predict FILE.ptx|FILE.cu --launch L.json [--gpu G] [--kernel K]\n"
-    "                         [--model M|all] [--json] [--advise] [--charts DIR]\n"
+    "                         [--model M|all] [--json] [--advise] [--lines [N]]\n"
+    "                         [--charts DIR]\n"
     "                         [--sample-blocks N] [--functional-rest] [-j N]\n"
     "                         [--max-warp-insts N] [--max-launch-insts N] [--max-memory N]\n\n"
     "Profiles the kernel launch (as 'warpsight profile' does) and predicts its\n"
@@ -41,6 +43,18 @@ static const char help_text[] =
     "                        coalescing, no bank conflicts, no divergence, no\n"
     "                        barriers, maximum ILP, maximum occupancy), ranked by\n"
     "                        warpsight (docs/advisor.md)\n"
+    "  --lines [N]           the N source lines (default 10; 0: all) that weigh most\n"
+    "                        in the bottleneck, with their instructions, transactions\n"
+    "                        per request, DRAM bytes, bank-conflict replays, divergent\n"
+    "                        branches, atomic conflicts and dependency-path latency,\n"
+    "                        and the source text (a .cu is compiled with -lineinfo;\n"
+    "                        PTX without it gives PTX lines); --json: \"hot_lines\"\n"
+    "  --lines [N]           the N source lines (default 10; 0: all) that weigh most\n"
+    "                        in the bottleneck, with their instructions, transactions\n"
+    "                        per request, DRAM bytes, bank-conflict replays, divergent\n"
+    "                        branches, atomic conflicts and dependency-path latency,\n"
+    "                        and the source text (a .cu is compiled with -lineinfo;\n"
+    "                        PTX without it gives PTX lines); --json: \"hot_lines\"\n"
     "  --charts DIR          write DIR/KERNEL-MODEL.png and .svg for the models with a\n"
     "                        chart (gpuperf, transit, roofline); DIR is created\n"
     "  --gpu G1,G2,...       a comma-separated list: profile and predict for each GPU\n"
@@ -61,8 +75,24 @@ static void print_help(void) {
 /* One GPU of the --gpu list (rq->gpu): profile, predict, print (text) or
  * build the JSON document (json); with out_doc the document is returned
  * instead of printed.  times (model order) gets each model's ms. */
+/* The primary result (warpsight, else the first), or NULL. */
+static const ws_model_result *primary_of(const ws_model_result *res, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(res[i].model, "warpsight")) return &res[i];
+  return n ? &res[0] : NULL;
+}
+
+/* --lines: the hot lines of p with their source text, as text or JSON. */
+static void print_lines(const ws_profile *p, const char *input, const ws_model_result *res, size_t n,
+                        long top, cJSON *root) {
+  char **src = cli_source_text(p, input);
+  if (root) ws_report_lines_json(root, p, primary_of(res, n), (size_t)top, (const char *const *)src);
+  else ws_report_lines(stdout, p, primary_of(res, n), (size_t)top, (const char *const *)src);
+  cli_source_text_free(src, p->lines ? p->lines->nrows : 0);
+}
+
 static int predict_one(const prof_request *rq, const char *model, int json, int advise,
-                       const char *charts, double *times, cJSON **out_doc) {
+                       long lines, const char *charts, double *times, cJSON **out_doc) {
   ws_profile *p = NULL;
   ws_gpu *g = NULL;
   int rc = cli_profile_run(rq, &p, &g, NULL);
@@ -91,6 +121,7 @@ static int predict_one(const prof_request *rq, const char *model, int json, int 
     ws_report_predict_bottleneck(stdout, bottleneck, res, nres);
   }
   if (times) cli_gpu_times(times, res, nres);
+  if (lines >= 0) print_lines(p, rq->file, res, nres, lines, root);
   if (advise && cli_print_advice(ast, &adv, &d, root) != EXIT_OK) rc = EXIT_USAGE;
   if (cli_finish_sections("predict", charts, p->kernel, res, nres, root) != EXIT_OK)
     rc = EXIT_USAGE;
@@ -110,11 +141,12 @@ static int predict_one(const prof_request *rq, const char *model, int json, int 
 }
 
 int cmd_predict(int argc, char **argv) {
-  const char *model = "all", *json = NULL, *charts = NULL, *advise = NULL;
+  const char *model = "all", *json = NULL, *charts = NULL, *advise = NULL, *lines_s = NULL;
   prof_args a = {0};
   cli_opt opts[] = {PROF_ARGS_OPTS(a),           {"--model", 1, &model},
                     {"--json", 0, &json},        {"--charts", 1, &charts},
-                    {"--advise", 0, &advise},    {NULL, 0, NULL}};
+                    {"--advise", 0, &advise},    {"--lines", 2, &lines_s},
+                    {NULL, 0, NULL}};
   for (int i = 1; i < argc; i++)
     if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
       print_help();
@@ -126,6 +158,9 @@ int cmd_predict(int argc, char **argv) {
   prof_request rq;
   if (cli_prof_request(&rq, "predict", &a, npos, pos[0])) return EXIT_USAGE;
   if (!cli_model_valid(model)) return EXIT_USAGE;
+  long lines = -1;
+  if (lines_s && !*lines_s) lines = 10;
+  else if (lines_s && cli_parse_int("predict", "--lines", lines_s, &lines)) return EXIT_USAGE;
 
   char gbuf[4096];
   const char *gpus[32];
@@ -160,7 +195,7 @@ int cmd_predict(int argc, char **argv) {
     if (!json && k) printf("\n");
     for (size_t m = 0; m < ws_model_count(); m++) times[k * ws_model_count() + m] = NAN;
     cJSON *doc = NULL;
-    int r = predict_one(&rq, model, json != NULL, advise != NULL, cdir, times + k * ws_model_count(),
+    int r = predict_one(&rq, model, json != NULL, advise != NULL, lines, cdir, times + k * ws_model_count(),
                         sets ? &doc : NULL);
     if (doc) cJSON_AddItemToArray(sets, doc);
     if (r != EXIT_OK) rc = r;

@@ -147,7 +147,9 @@ int cli_compile_cu(const char *cmd, const char *file, const char *arch, char *di
   snprintf(out, sizeof out, "%s/in.ptx", dir);
   snprintf(log, sizeof log, "%s/nvcc.log", dir);
   snprintf(archopt, sizeof archopt, "-arch=%s", arch);
-  char *argv1[] = {nvcc, "-ptx", archopt, (char *)file, "-o", out, NULL};
+  /* -lineinfo: .loc lines, so that the profile's line table names the .cu's
+   * lines (docs/profile.md, "lines"); the code is the same without it */
+  char *argv1[] = {nvcc, "-ptx", "-lineinfo", archopt, (char *)file, "-o", out, NULL};
   int st = cli_run_tool(argv1, log);
   if (st != 0) {
     fprintf(stderr, "warpsight %s: error: nvcc failed on %s (status %d):\n", cmd, file, st);
