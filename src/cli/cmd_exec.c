@@ -27,7 +27,8 @@
 #endif
 
 static const char help_text[] =
-    "usage: warpsight exec [--gpu G] [--model M|all] [--sample-blocks N] [--report DIR]\n"
+    "usage: warpsight exec [--gpu G|G1,G2,...|all] [--model M|M1,M2,...|all]\n"
+    "                      [--sample-blocks N] [--report DIR]\n"
     "                      [--json] [--max-warp-insts N] [--max-launch-insts N]\n"
     "                      [--max-memory N] -- PROGRAM [ARGS...]\n\n"
     "Runs PROGRAM, an unmodified CUDA program built with `nvcc -cudart shared`, on\n"
@@ -39,7 +40,10 @@ static const char help_text[] =
     "time.  Identical launches (same kernel, geometry and arguments) are profiled\n"
     "once.  docs/exec.md says what the runtime supports.\n\n"
     "  --gpu G               target GPU, a name of 'warpsight gpus' or a JSON file\n"
-    "                        (default a100)\n"
+    "                        (default a100); a comma-separated list or 'all' (the\n"
+    "                        database) runs the program once per GPU, each run's\n"
+    "                        report, then the program's time per GPU (--report DIR\n"
+    "                        writes DIR/GPU/; --json {\"schema\", \"gpus\": [...]})\n"
     "  --model M             a model, models separated by commas, or 'all' (default);\n"
     "                        the first one (warpsight for all) is the primary model: it\n"
     "                        drives cudaEventElapsedTime and the bottleneck; models:\n"
@@ -175,29 +179,29 @@ typedef struct exec_limits {
   const char *warp, *launch, *memory; /* --max-warp-insts, --max-launch-insts, --max-memory */
 } exec_limits;
 
-/* Check the options before running anything. */
-static int check_options(const char *gpu, const char *model, const char *sample, const exec_limits *lim) {
+/* Check the options before running anything: the one grammar of --gpu and
+ * --model (cli_model_names, cli_gpu_names), every GPU loaded. */
+static int check_options(const char **gpus, size_t *ngpu, char *gbuf, size_t gsize, const char *gpu,
+                         const char *model, const char *sample, const exec_limits *lim) {
   long n;
   unsigned long long v;
+  char mbuf[4096];
+  const char *models[CLI_MAX_TARGETS];
   if (sample && cli_parse_int("exec", "--sample-blocks", sample, &n)) return EXIT_USAGE;
   if (cli_parse_limit("exec", "--max-warp-insts", lim->warp, &v) ||
       cli_parse_limit("exec", "--max-launch-insts", lim->launch, &v) ||
       cli_parse_bytes("exec", "--max-memory", lim->memory, &v))
     return EXIT_USAGE;
-  if (model) { /* "all", a name, or names separated by commas */
-    char one[128];
-    for (const char *p = model; *p;) {
-      size_t len = strcspn(p, ",");
-      snprintf(one, sizeof one, "%.*s", (int)len, p);
-      if (!cli_model_valid(one) || (strcmp(one, "all") == 0 && len != strlen(model)))
-        return EXIT_USAGE;
-      p += len + (p[len] == ',');
-    }
-  }
-  if (gpu) {
+  if (model && !cli_model_names("exec", "--model", model, mbuf, sizeof mbuf, models, CLI_MAX_TARGETS))
+    return EXIT_USAGE;
+  *ngpu = 1;
+  gpus[0] = NULL; /* the runtime's default */
+  if (gpu && !(*ngpu = cli_gpu_names("exec", "--gpu", gpu, gbuf, gsize, gpus, CLI_MAX_TARGETS)))
+    return EXIT_USAGE;
+  for (size_t k = 0; gpu && k < *ngpu; k++) {
     ws_diag d = WS_DIAG_INIT;
     ws_gpu *g = NULL;
-    int st = ws_gpu_load(&g, gpu, &d);
+    int st = ws_gpu_load(&g, gpus[k], &d);
     cli_print_diag(&d);
     ws_diag_free(&d);
     ws_gpu_free(g);
@@ -211,11 +215,15 @@ static int check_options(const char *gpu, const char *model, const char *sample,
 static int prepare_env(const char *gpu, const char *model, const char *sample, const exec_limits *lim,
                        const char *report, char **json_path, int *tmp) {
   ws_strbuf b = {0};
-  const char *old = getenv("LD_LIBRARY_PATH");
-  ws_sb_printf(&b, "%s%s%s", runtime_dir(), old && *old ? ":" : "", old && *old ? old : "");
-  char *lib = ws_sb_take(&b);
-  int st = set_env("LD_LIBRARY_PATH", lib);
-  free(lib);
+  const char *old = getenv("LD_LIBRARY_PATH"), *rt = runtime_dir();
+  size_t n = strlen(rt);
+  int st = 0;
+  if (!old || strncmp(old, rt, n) || (old[n] && old[n] != ':')) { /* once, for a --gpu list too */
+    ws_sb_printf(&b, "%s%s%s", rt, old && *old ? ":" : "", old && *old ? old : "");
+    char *lib = ws_sb_take(&b);
+    st = set_env("LD_LIBRARY_PATH", lib);
+    free(lib);
+  }
   st = st || set_env("WARPSIGHT_GPU", gpu) || set_env("WARPSIGHT_MODEL", model) ||
        set_env("WARPSIGHT_SAMPLE_BLOCKS", sample) || set_env("WARPSIGHT_MAX_WARP_INSTS", lim->warp) ||
        set_env("WARPSIGHT_MAX_LAUNCH_INSTS", lim->launch) || set_env("WARPSIGHT_MAX_MEMORY", lim->memory);
@@ -243,6 +251,54 @@ static int prepare_env(const char *gpu, const char *model, const char *sample, c
   return set_env("WARPSIGHT_EXEC_JSON", *json_path) ? EXIT_USAGE : EXIT_OK;
 }
 
+/* Run the program once on GPU `gpu` (NULL: the runtime's default) and read
+ * its report into *out (NULL when the runtime wrote none).  Returns the
+ * program's status, -1 when it could not be started, or EXIT_USAGE before
+ * running it. */
+static int exec_gpu(cJSON **out, char **argv, const char *gpu, const char *model, const char *sample,
+                    const exec_limits *lim, const char *report) {
+  *out = NULL;
+  char *json_path = NULL;
+  int tmp = 0;
+  int st = prepare_env(gpu, model, sample, lim, report, &json_path, &tmp);
+  if (st) {
+    free(json_path);
+    return st;
+  }
+  int rc = run_program(argv);
+  char *text = NULL;
+  size_t len;
+  ws_diag d = WS_DIAG_INIT;
+  if (ws_read_file(&text, &len, json_path, &d) == WS_OK) *out = cJSON_Parse(text);
+  ws_diag_free(&d);
+  free(text);
+  if (tmp) unlink(json_path);
+  free(json_path);
+  return rc;
+}
+
+/* A --gpu list: the program's predicted GPU time per model (a row) and
+ * GPU (a column). */
+static void print_gpu_table(cJSON *const *reps, const char *const *gpus, size_t ngpu) {
+  const cJSON *models = NULL;
+  for (size_t k = 0; k < ngpu && !models; k++)
+    if (reps[k]) models = cJSON_GetObjectItemCaseSensitive(reps[k], "models");
+  printf("\npredicted GPU time of the program (ms), by GPU:\n  %-16s", "model");
+  for (size_t k = 0; k < ngpu; k++) printf(" %12.12s", gpus[k]);
+  printf("\n");
+  const cJSON *m;
+  cJSON_ArrayForEach(m, models) {
+    printf("  %-16s", m->valuestring);
+    for (size_t k = 0; k < ngpu; k++) {
+      const cJSON *t = reps[k] ? cJSON_GetObjectItemCaseSensitive(reps[k], "total_ms") : NULL;
+      double v = num(t, m->valuestring);
+      if (isnan(v)) printf(" %12s", "-");
+      else printf(" %12.6g", v);
+    }
+    printf("\n");
+  }
+}
+
 int cmd_exec(int argc, char **argv) {
   int dd = 1;
   while (dd < argc && strcmp(argv[dd], "--") != 0) dd++;
@@ -265,37 +321,45 @@ int cmd_exec(int argc, char **argv) {
     return EXIT_OK;
   }
   if (dd + 1 >= argc) return cli_usage_error("exec", "expected -- PROGRAM [ARGS...]");
-  int st = check_options(gpu, model, sample, &lim);
+  char gbuf[4096];
+  const char *gpus[CLI_MAX_TARGETS];
+  size_t ngpu = 0;
+  int st = check_options(gpus, &ngpu, gbuf, sizeof gbuf, gpu, model, sample, &lim);
   if (st) return st;
   if (!*runtime_dir())
     return cli_usage_error("exec", "this warpsight was built without its CUDA runtime; "
                            "set WARPSIGHT_CUDART_DIR to the folder of libcudart.so.13");
-  char *json_path = NULL;
-  int tmp = 0;
-  st = prepare_env(gpu, model, sample, &lim, report, &json_path, &tmp);
-  if (st) {
-    free(json_path);
-    return st;
+  if (ngpu > 1 && report && cli_make_dir("exec", report)) return EXIT_USAGE;
+  /* A GPU list runs the program once per GPU (docs/exec.md): each run's
+   * report, then the comparison. */
+  cJSON *reps[CLI_MAX_TARGETS] = {NULL};
+  int rc = EXIT_OK;
+  for (size_t k = 0; k < ngpu; k++) {
+    char dir[4096];
+    const char *rdir = cli_charts_dir(dir, sizeof dir, report, gpus[k], ngpu);
+    int r = exec_gpu(&reps[k], argv + dd + 1, gpus[k], model, sample, &lim, rdir);
+    if (!reps[k]) {
+      fprintf(stderr, "warpsight exec: error: %s did not load warpsight's CUDA runtime (no report); "
+              "build it with `nvcc -cudart shared` (docs/exec.md)\n", argv[dd + 1]);
+      if (r == 0 || r < 0) r = EXIT_USAGE;
+    } else if (!json) {
+      print_report(reps[k]);
+    }
+    if (r != 0 && rc == 0) rc = r < 0 ? EXIT_USAGE : r;
+    if (!reps[k]) break; /* the program does not load the runtime: once is enough */
   }
-  int rc = run_program(argv + dd + 1);
-  char *text = NULL;
-  size_t len;
-  ws_diag d = WS_DIAG_INIT;
-  cJSON *r = NULL;
-  if (ws_read_file(&text, &len, json_path, &d) == WS_OK) r = cJSON_Parse(text);
-  ws_diag_free(&d);
-  if (!r) {
-    fprintf(stderr, "warpsight exec: error: %s did not load warpsight's CUDA runtime (no report); "
-            "build it with `nvcc -cudart shared` (docs/exec.md)\n", argv[dd + 1]);
-    if (rc == 0 || rc < 0) rc = EXIT_USAGE;
+  if (json && ngpu == 1 && reps[0]) {
+    cli_print_json(reps[0]);
   } else if (json) {
-    cli_print_json(r);
-  } else {
-    print_report(r);
+    cJSON *all = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(all, "gpus");
+    cJSON_AddStringToObject(all, "schema", "warpsight-exec/1");
+    for (size_t k = 0; k < ngpu; k++)
+      if (reps[k]) cJSON_AddItemReferenceToArray(arr, reps[k]);
+    cli_print_json(all);
+    cJSON_Delete(all);
+  } else if (ngpu > 1) {
+    print_gpu_table(reps, gpus, ngpu);
   }
-  cJSON_Delete(r);
-  free(text);
-  if (tmp) unlink(json_path);
-  free(json_path);
-  return rc < 0 ? EXIT_USAGE : rc;
+  for (size_t k = 0; k < ngpu; k++) cJSON_Delete(reps[k]);
+  return rc;
 }

@@ -21,8 +21,9 @@
 #include "warpsight/report.h"
 
 static const char help_text[] =
-    "usage: warpsight predict FILE.ptx|FILE.cu --launch L.json [--gpu G] [--kernel K]\n"
-    "                         [--model M|all] [--json] [--advise] [--lines [N]]\n"
+    "usage: warpsight predict FILE.ptx|FILE.cu --launch L.json [--gpu G|G1,G2,...|all]\n"
+    "                         [--kernel K] [--model M|M1,M2,...|all] [--json] [--advise]\n"
+    "                         [--lines [N]] [--report DIR]\n"
     "                         [--charts DIR]\n"
     "                         [--sample-blocks N] [--functional-rest] [-j N]\n"
     "                         [--max-warp-insts N] [--max-launch-insts N] [--max-memory N]\n\n"
@@ -32,7 +33,8 @@ static const char help_text[] =
     "request, hit ratios, bank conflicts, divergence), each model's prediction\n"
     "and the bottleneck.\n\n"
     "options:\n"
-    "  --model M             a model name or 'all' (default all); models:\n"
+    "  --model M             a model name, names separated by commas, or 'all'\n"
+    "                        (default all); one model prints its terms; models:\n"
     "%s"
     "  --json                machine-readable output: {\"schema\": \"warpsight-predict/1\",\n"
     "                        \"gpu\", \"kernel\", \"profile\": {...warpsight-profile/1...},\n"
@@ -57,7 +59,8 @@ static const char help_text[] =
     "                        PTX without it gives PTX lines); --json: \"hot_lines\"\n"
     "  --charts DIR          write DIR/KERNEL-MODEL.png and .svg for the models with a\n"
     "                        chart (gpuperf, transit, roofline); DIR is created\n"
-    "  --gpu G1,G2,...       a comma-separated list: profile and predict for each GPU\n"
+    "  --gpu G1,G2,...|all   a comma-separated list, or every GPU of the database:\n"
+    "                        profile and predict for each GPU\n"
     "                        in turn, then a table of predicted ms, a row per model\n"
     "                        and a column per GPU; --json gives {\"schema\", \"kernel\",\n"
     "                        \"gpus\": [one document as above per GPU]}; --charts\n"
@@ -91,8 +94,8 @@ static void print_lines(const ws_profile *p, const char *input, const ws_model_r
   cli_source_text_free(src, p->lines ? p->lines->nrows : 0);
 }
 
-static int predict_one(const prof_request *rq, const char *model, int json, int advise,
-                       long lines, const char *charts, double *times, cJSON **out_doc) {
+static int predict_one(const prof_request *rq, const char *const *models, size_t nmodels, int json,
+                       int advise, long lines, const char *charts, double *times, cJSON **out_doc) {
   ws_profile *p = NULL;
   ws_gpu *g = NULL;
   int rc = cli_profile_run(rq, &p, &g, NULL);
@@ -107,7 +110,7 @@ static int predict_one(const prof_request *rq, const char *model, int json, int 
   }
   ws_model_result *res = NULL;
   size_t nres = 0;
-  rc = cli_run_models(p, g, model, root, &res, &nres);
+  rc = cli_run_models(p, g, models, nmodels, root, &res, &nres);
 
   /* The advisor over the models that ran: the bottleneck, and --advise's list. */
   ws_advice adv = WS_ADVICE_INIT;
@@ -157,14 +160,17 @@ int cmd_predict(int argc, char **argv) {
   if (cli_parse("predict", argc, argv, opts, pos, 1, &npos, "", &help)) return EXIT_USAGE;
   prof_request rq;
   if (cli_prof_request(&rq, "predict", &a, npos, pos[0])) return EXIT_USAGE;
-  if (!cli_model_valid(model)) return EXIT_USAGE;
+  char mbuf[4096];
+  const char *models[CLI_MAX_TARGETS];
+  size_t nmodels = cli_model_names("predict", "--model", model, mbuf, sizeof mbuf, models, CLI_MAX_TARGETS);
+  if (!nmodels) return EXIT_USAGE;
   long lines = -1;
   if (lines_s && !*lines_s) lines = 10;
   else if (lines_s && cli_parse_int("predict", "--lines", lines_s, &lines)) return EXIT_USAGE;
 
   char gbuf[4096];
-  const char *gpus[32];
-  size_t ngpu = cli_split_gpus("predict", rq.gpu, gbuf, sizeof gbuf, gpus, 32);
+  const char *gpus[CLI_MAX_TARGETS];
+  size_t ngpu = cli_gpu_names("predict", "--gpu", rq.gpu, gbuf, sizeof gbuf, gpus, CLI_MAX_TARGETS);
   if (!ngpu) return EXIT_USAGE;
   for (size_t k = 0; k < ngpu; k++) { /* every GPU loads before profiling */
     ws_diag d = WS_DIAG_INIT;
@@ -187,6 +193,8 @@ int cmd_predict(int argc, char **argv) {
   }
   double *times = calloc(ngpu * ws_model_count() + 1, sizeof *times);
   if (!times) return EXIT_USAGE;
+  cli_cu_cache cu = {0}; /* a .cu compiled once per distinct arch of the GPUs */
+  rq.cu = &cu;
   int rc = EXIT_OK;
   for (size_t k = 0; k < ngpu && rc != EXIT_KERNEL_FAULT; k++) {
     rq.gpu = gpus[k];
@@ -195,7 +203,7 @@ int cmd_predict(int argc, char **argv) {
     if (!json && k) printf("\n");
     for (size_t m = 0; m < ws_model_count(); m++) times[k * ws_model_count() + m] = NAN;
     cJSON *doc = NULL;
-    int r = predict_one(&rq, model, json != NULL, advise != NULL, lines, cdir, times + k * ws_model_count(),
+    int r = predict_one(&rq, models, nmodels, json != NULL, advise != NULL, lines, cdir, times + k * ws_model_count(),
                         sets ? &doc : NULL);
     if (doc) cJSON_AddItemToArray(sets, doc);
     if (r != EXIT_OK) rc = r;
@@ -210,5 +218,6 @@ int cmd_predict(int argc, char **argv) {
     ws_report_gpu_table(stdout, gpus, ngpu, times);
   }
   free(times);
+  cli_cu_cache_free(&cu);
   return rc;
 }

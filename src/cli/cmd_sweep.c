@@ -26,7 +26,7 @@
 
 static const char help_text[] =
     "usage: warpsight sweep FILE.ptx|FILE.cu --launch L.json --block A..B\n"
-    "                       [--step N | --pow2] [--gpu G1,G2,...] [--model M1,M2,...|all]\n"
+    "                       [--step N | --pow2] [--gpu G1,G2,...|all] [--model M1,M2,...|all]\n"
     "                       [--out DIR] [--json] [--kernel K] [--arch sm_XX] [-j N]\n"
     "                       [--sample-blocks N] [--functional-rest] [--max-* N]\n\n"
     "Profiles the launch once per block size and GPU and predicts each with the\n"
@@ -46,7 +46,8 @@ static const char help_text[] =
     "                        with the spec's block.y x block.z at most 1024 per block)\n"
     "  --step N              every N threads from A (default 32)\n"
     "  --pow2                the powers of two between A and B instead\n"
-    "  --gpu G1,G2,...       GPUs (default " PROF_DEFAULT_GPU "), each profiled on its own\n"
+    "  --gpu G1,G2,...|all   GPUs (default " PROF_DEFAULT_GPU "; all: the database), each\n"
+    "                        profiled on its own\n"
     "  --model M1,M2,...     models to run, or 'all' (default warpsight); models:\n"
     "%s"
     "  --out DIR             write DIR/KERNEL-sweep.png and .svg: predicted time\n"
@@ -63,8 +64,8 @@ static const char help_text[] =
     "\nExit status: 0 ok; 1 the kernel faulted in the emulator; 2 bad usage or input.\n";
 
 #define SWEEP_MAX_ROWS 1024
-#define SWEEP_MAX_GPUS 16
-#define SWEEP_MAX_MODELS 32
+#define SWEEP_MAX_GPUS CLI_MAX_TARGETS
+#define SWEEP_MAX_MODELS CLI_MAX_TARGETS
 
 /* --block A..B with --step N or --pow2 into sizes[]; 0 or EXIT_USAGE. */
 static int block_sizes(const char *range, const char *step_s, int pow2, uint32_t *sizes,
@@ -88,23 +89,6 @@ static int block_sizes(const char *range, const char *step_s, int pow2, uint32_t
   for (long b = pow2 ? 1 : lo; b <= hi; b = pow2 ? b * 2 : b + step)
     if (b >= lo) sizes[(*n)++] = (uint32_t)b;
   if (!*n) return cli_usage_error("sweep", "--block %s --pow2: no power of two in the range", range);
-  return 0;
-}
-
-/* A comma-separated --model list (or 'all') into names[]; 0 or EXIT_USAGE. */
-static int model_list(const char *arg, char *buf, size_t size, const char **names, size_t *n) {
-  *n = 0;
-  if (!strcmp(arg, "all")) {
-    for (size_t m = 0; m < ws_model_count() && *n < SWEEP_MAX_MODELS; m++)
-      names[(*n)++] = ws_model_at(m)->name;
-    return 0;
-  }
-  if (!(*n = cli_split_list("sweep", "--model", "model", arg, buf, size, names, SWEEP_MAX_MODELS)))
-    return EXIT_USAGE;
-  for (size_t m = 0; m < *n; m++) {
-    if (!strcmp(names[m], "all")) return cli_usage_error("sweep", "--model: 'all' cannot be in a list");
-    if (!cli_model_valid(names[m])) return EXIT_USAGE;
-  }
   return 0;
 }
 
@@ -272,8 +256,9 @@ int cmd_sweep(int argc, char **argv) {
   char gbuf[4096], mbuf[4096];
   const char *gpus[SWEEP_MAX_GPUS], *models[SWEEP_MAX_MODELS];
   if (block_sizes(range, step, pow2 != NULL, sizes, &nsizes)) return EXIT_USAGE;
-  if (model_list(model, mbuf, sizeof mbuf, models, &nmodel)) return EXIT_USAGE;
-  if (!(ngpu = cli_split_gpus("sweep", rq.gpu, gbuf, sizeof gbuf, gpus, SWEEP_MAX_GPUS))) return EXIT_USAGE;
+  if (!(nmodel = cli_model_names("sweep", "--model", model, mbuf, sizeof mbuf, models, SWEEP_MAX_MODELS)))
+    return EXIT_USAGE;
+  if (!(ngpu = cli_gpu_names("sweep", "--gpu", rq.gpu, gbuf, sizeof gbuf, gpus, SWEEP_MAX_GPUS))) return EXIT_USAGE;
   ws_diag d = WS_DIAG_INIT;
   ws_launch_spec *spec = NULL;
   int max_threads[SWEEP_MAX_GPUS];
@@ -300,7 +285,10 @@ int cmd_sweep(int argc, char **argv) {
     memcpy(s->max_threads, max_threads, ngpu * sizeof *max_threads);
     rc = sweep_alloc(s) ? cli_usage_error("sweep", "out of memory") : sweep_rows(s, spec, sizes, total);
   }
+  cli_cu_cache cu = {0}; /* a .cu compiled once per distinct arch, not per cell */
+  rq.cu = &cu;
   if (!rc) rc = sweep_go(s, &rq, total, rule, out, json != NULL);
+  cli_cu_cache_free(&cu);
   if (s) sweep_free(s);
   ws_emu_launch_spec_free(spec);
   return rc;

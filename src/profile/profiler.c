@@ -420,12 +420,21 @@ static uint32_t warp_lanes(uint64_t tpb, uint32_t warp) {
   return n >= 32 ? 0xffffffffu : (1u << n) - 1;
 }
 
+/* Bytes one lane accesses: the event's, else (an atomic or reduction, whose
+ * event carries none) its instruction's type's size, else 4 -- so that an
+ * atomics-only kernel still has memory bytes (issue 23). */
+static inline unsigned ev_bytes(const ws_emu_event *ev) {
+  if (ev->bytes) return ev->bytes;
+  int n = ev->inst && ev->inst->ntypes ? ws_ptx_type_size((ws_ptx_type)ev->inst->type[0]) : 0;
+  return n > 0 ? (unsigned)n : 4;
+}
+
 /* The emulator's event as the memory simulator's request; a size memsim
  * does not model (a vector wider than 16 bytes, an odd width) is taken as
  * 16 or 4 bytes per lane. */
 static inline void access_of(ws_warp_access *a, const ws_emu_event *ev) {
   a->mask = ev->exec;
-  a->size = ev->bytes;
+  a->size = ev_bytes(ev);
   if (a->size != 1 && a->size != 2 && a->size != 4 && a->size != 8 && a->size != 16)
     a->size = a->size > 16 ? 16 : 4;
   memcpy(a->addr, ev->addr, sizeof a->addr);
@@ -443,7 +452,7 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
   st->requests++;
   st->trans += r.transactions;
   st->lines += r.lines;
-  st->bytes += (uint64_t)ws_popc32(ev->exec) * ev->bytes;
+  st->bytes += (uint64_t)ws_popc32(ev->exec) * ev_bytes(ev);
   st->bytes_moved += r.bytes_moved;
   /* Coalesced: no more transactions than a contiguous, aligned access of
    * the same bytes would need (docs/profile.md): one per warp for 4-byte
@@ -473,7 +482,7 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
                    (ev->space == WS_PTX_SP_LOCAL ? WS_RP_LOCAL : 0);
   for (int l = 0; l < 32; l++) {
     if (!(ev->exec >> l & 1)) continue;
-    uint64_t lo = ev->addr[l] & ~(uint64_t)31, hi = (ev->addr[l] + ev->bytes - 1) & ~(uint64_t)31;
+    uint64_t lo = ev->addr[l] & ~(uint64_t)31, hi = (ev->addr[l] + ev_bytes(ev) - 1) & ~(uint64_t)31;
     for (uint64_t s = lo; s <= hi; s += 32) {
       if (ns && sec[ns - 1] == s) continue; /* neighbouring lanes usually share one */
       uint32_t j = 0;
