@@ -133,6 +133,38 @@ grep -q "c_set'\|c_init'\|d_out'" <<<"$ERR" && fail "warned about a variable set
 run "$WS" predict "$TMP/vars.ptx" --launch "$TMP/vars.json" --model roofline -j 1
 expect_err "reads __constant__ variable 'c_filter'"
 
+# an atomics-only kernel still has memory requests: Hong & Kim and Luo &
+# Suda run (their memory warp moves 32 lanes x 4 bytes = 128 bytes)
+cat >"$TMP/atom.ptx" <<'X'
+.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry count(.param .u64 c)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [c];
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 63;
+  mul.wide.u32 %rd2, %r2, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  red.global.add.u32 [%rd3], 1;
+  ret;
+}
+X
+cat >"$TMP/atom.json" <<'J'
+{"kernel": "count", "grid": [8, 1, 1], "block": [128, 1, 1], "args": [{"buffer": "c", "type": "u32", "count": 64}]}
+J
+run "$WS" predict "$TMP/atom.ptx" --launch "$TMP/atom.json" --json -j 1
+expect_rc 0 "atomics-only predict"
+python3 - "$TMP/out" <<'PY' || fail "atomics-only kernel: $OUT"
+import json, sys
+d = json.load(open(sys.argv[1]))
+st = {r["model"]: r["status"] for r in d["results"]}
+assert st["hong-kim"] == "ok" and st["luo-suda"] == "ok", st
+assert d["profile"]["memory"]["load_bytes_per_warp"] == 128, d["profile"]["memory"]
+PY
+
 run "$WS" --help
 expect_out "warpsight's own model (\`--model warpsight\`"
 finish
