@@ -14,12 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <dirent.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/html_report.h"
+#include "cli/toolchain.h"
 #include "cli/model_print.h"
 #include "util/strbuf.h"
+#include "util/vec.h"
 #include "warpsight/gpu.h"
 
 #ifndef WS_CUDART_DIR
@@ -49,7 +53,11 @@ static const char help_text[] =
     "                        drives cudaEventElapsedTime and the bottleneck; models:\n"
     "%s"
     "  --sample-blocks N     profile N blocks of each grid (all blocks still run)\n"
-    "  --report DIR          write DIR/exec.json (the report) and the models' charts\n"
+    "  --report DIR          write DIR/exec.json (the report), each profiled launch's\n"
+    "                        profile, the models' charts and DIR/index.html: one\n"
+    "                        self-contained page with the kernels, and per launch the\n"
+    "                        models with their terms, the advice, the source lines\n"
+    "                        (build with nvcc -lineinfo for .cu lines) and the charts\n"
     "  --json                print the warpsight-exec/1 report as JSON instead\n"
     "  --max-warp-insts N    stop a warp after N warp instructions (default 2^26 =\n"
     "                        67108864; 0: no limit): a runaway kernel faults, as in\n"
@@ -119,58 +127,58 @@ static double num(const cJSON *o, const char *k) {
 }
 
 /* A time in a column of `width` (0: the last column, no padding). */
-static void print_ms(double v, int width) {
+static void print_ms(FILE *out, double v, int width) {
   char t[32];
   if (isnan(v))
     snprintf(t, sizeof t, "-");
   else
     snprintf(t, sizeof t, "%.6g", v);
-  printf("%-*s", width, t);
+  fprintf(out, "%-*s", width, t);
 }
 
-static void print_dims(const cJSON *a) {
+static void print_dims(FILE *out, const cJSON *a) {
   int n = 0;
   const cJSON *x;
-  cJSON_ArrayForEach(x, a) printf("%s%d", n++ ? " x " : "", x->valueint);
+  cJSON_ArrayForEach(x, a) fprintf(out, "%s%d", n++ ? " x " : "", x->valueint);
 }
 
 /* The report as a table (docs/exec.md, "Output"). */
-static void print_report(const cJSON *r) {
+static void print_report(FILE *out, const cJSON *r) {
   const cJSON *models = cJSON_GetObjectItemCaseSensitive(r, "models"), *m, *k;
   const cJSON *kernels = cJSON_GetObjectItemCaseSensitive(r, "kernels");
   int nk = cJSON_GetArraySize(kernels);
   double nl = num(r, "launches");
-  printf("\n== warpsight exec: %d kernel configuration%s, %.0f launch%s, predicted on %s\n", nk,
+  fprintf(out, "\n== warpsight exec: %d kernel configuration%s, %.0f launch%s, predicted on %s\n", nk,
          nk == 1 ? "" : "s", nl, nl == 1 ? "" : "es",
          cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "gpu")));
   cJSON_ArrayForEach(k, kernels) {
     const char *dm = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(k, "demangled"));
-    printf("\nkernel %s: %.0f launch%s, grid ", dm ? dm : "?", num(k, "launches"),
+    fprintf(out, "\nkernel %s: %.0f launch%s, grid ", dm ? dm : "?", num(k, "launches"),
            num(k, "launches") == 1 ? "" : "es");
-    print_dims(cJSON_GetObjectItemCaseSensitive(k, "grid"));
-    printf(", block ");
-    print_dims(cJSON_GetObjectItemCaseSensitive(k, "block"));
-    if (num(k, "dynamic_shared") > 0) printf(", %.0f dynamic shared bytes", num(k, "dynamic_shared"));
-    printf("\n  %-16s%-22s%s\n", "model", "per launch (ms)", "total (ms)");
+    print_dims(out, cJSON_GetObjectItemCaseSensitive(k, "grid"));
+    fprintf(out, ", block ");
+    print_dims(out, cJSON_GetObjectItemCaseSensitive(k, "block"));
+    if (num(k, "dynamic_shared") > 0) fprintf(out, ", %.0f dynamic shared bytes", num(k, "dynamic_shared"));
+    fprintf(out, "\n  %-16s%-22s%s\n", "model", "per launch (ms)", "total (ms)");
     const cJSON *per = cJSON_GetObjectItemCaseSensitive(k, "per_launch_ms");
     const cJSON *tot = cJSON_GetObjectItemCaseSensitive(k, "total_ms");
     cJSON_ArrayForEach(m, models) {
-      printf("  %-16s", m->valuestring);
-      print_ms(num(per, m->valuestring), 22);
-      print_ms(num(tot, m->valuestring), 0);
-      printf("\n");
+      fprintf(out, "  %-16s", m->valuestring);
+      print_ms(out, num(per, m->valuestring), 22);
+      print_ms(out, num(tot, m->valuestring), 0);
+      fprintf(out, "\n");
     }
     const char *b = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(k, "bottleneck"));
-    printf("  bottleneck (%s): %s\n",
+    fprintf(out, "  bottleneck (%s): %s\n",
            cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "primary_model")),
            b ? b : "unknown (the model could not run)");
   }
-  printf("\npredicted GPU time of the program (ms):\n");
+  fprintf(out, "\npredicted GPU time of the program (ms):\n");
   const cJSON *tot = cJSON_GetObjectItemCaseSensitive(r, "total_ms");
   cJSON_ArrayForEach(m, models) {
-    printf("  %-16s", m->valuestring);
-    print_ms(num(tot, m->valuestring), 0);
-    printf("\n");
+    fprintf(out, "  %-16s", m->valuestring);
+    print_ms(out, num(tot, m->valuestring), 0);
+    fprintf(out, "\n");
   }
 }
 
@@ -251,6 +259,10 @@ static int prepare_env(const char *gpu, const char *model, const char *sample, c
   return set_env("WARPSIGHT_EXEC_JSON", *json_path) ? EXIT_USAGE : EXIT_OK;
 }
 
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 /* Run the program once on GPU `gpu` (NULL: the runtime's default) and read
  * its report into *out (NULL when the runtime wrote none).  Returns the
  * program's status, -1 when it could not be started, or EXIT_USAGE before
@@ -299,6 +311,76 @@ static void print_gpu_table(cJSON *const *reps, const char *const *gpus, size_t 
   }
 }
 
+/* --report DIR's page, for one GPU's run (its report r, its folder dir):
+ * the kernels' table, then each profiled launch the runtime wrote
+ * (DIR/KERNEL-N.profile.json) with the models, the advice, the source lines
+ * (found as the program's PTX names them) and the charts. */
+static int exec_html_run(ws_html *h, const cJSON *r, const char *dir, const char *program) {
+  const char *gpu = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "gpu"));
+  char head[512];
+  snprintf(head, sizeof head, "%s on %s", program, gpu ? gpu : "?");
+  ws_report_html_open(h, "exec", head);
+  char *text = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&text, &len); /* the table as the terminal shows it */
+  if (mem) {
+    print_report(mem, r);
+    fclose(mem);
+    ws_report_html_pre(h, text ? text : "");
+  }
+  free(text);
+  ws_report_html_close(h);
+  const cJSON *mj = cJSON_GetObjectItemCaseSensitive(r, "models"), *m;
+  const char *models[CLI_MAX_TARGETS];
+  size_t nm = 0;
+  cJSON_ArrayForEach(m, mj) if (cJSON_IsString(m) && nm < CLI_MAX_TARGETS) models[nm++] = m->valuestring;
+  DIR *dp = opendir(dir);
+  if (!dp) return EXIT_OK;
+  struct dirent *e;
+  int rc = EXIT_OK;
+  char **names = NULL;
+  size_t n = 0, cap = 0;
+  while ((e = readdir(dp)))
+    if (cli_has_suffix(e->d_name, ".profile.json")) {
+      char *c = ws_strdup(e->d_name);
+      if (c && WS_VEC_PUSH(names, n, cap, c)) free(c);
+    }
+  closedir(dp);
+  qsort(names, n, sizeof *names, cmp_str);
+  for (size_t i = 0; i < n; i++) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    ws_diag d = WS_DIAG_INIT;
+    ws_profile *p = NULL;
+    ws_gpu *g = NULL;
+    if (ws_profile_load_file(&p, path, &d) || ws_gpu_load(&g, gpu ? gpu : "a100", &d)) {
+      cli_print_diag(&d);
+      rc = EXIT_USAGE;
+    } else {
+      char label[1024];
+      ws_report_kernel_label(label, sizeof label, p->kernel);
+      ws_report_html_heading(h, label);
+      ws_model_result *res = NULL;
+      size_t nres = 0;
+      cJSON *quiet = cJSON_CreateObject(); /* the results go to the page only */
+      cli_run_models(p, g, models, nm, quiet, &res, &nres);
+      cJSON_Delete(quiet);
+      ws_advice a = WS_ADVICE_INIT;
+      int ast = cli_advise(&a, p, g, res, nres, NULL, &d);
+      if (cli_html_result_set(h, p, g, res, nres, ast == WS_OK ? &a : NULL, program, dir)) rc = EXIT_USAGE;
+      ws_advise_free(&a);
+      for (size_t j = 0; j < nres; j++) ws_model_result_free(&res[j]);
+      free(res);
+    }
+    ws_profile_free(p);
+    ws_gpu_free(g);
+    ws_diag_free(&d);
+    free(names[i]);
+  }
+  free(names);
+  return rc;
+}
+
 int cmd_exec(int argc, char **argv) {
   int dd = 1;
   while (dd < argc && strcmp(argv[dd], "--") != 0) dd++;
@@ -343,7 +425,7 @@ int cmd_exec(int argc, char **argv) {
               "build it with `nvcc -cudart shared` (docs/exec.md)\n", argv[dd + 1]);
       if (r == 0 || r < 0) r = EXIT_USAGE;
     } else if (!json) {
-      print_report(reps[k]);
+      print_report(stdout, reps[k]);
     }
     if (r != 0 && rc == 0) rc = r < 0 ? EXIT_USAGE : r;
     if (!reps[k]) break; /* the program does not load the runtime: once is enough */
@@ -359,6 +441,21 @@ int cmd_exec(int argc, char **argv) {
     cJSON_Delete(all);
   } else if (ngpu > 1) {
     print_gpu_table(reps, gpus, ngpu);
+  }
+  if (report) { /* DIR/index.html (docs/charts.md, "The HTML report") */
+    char title[1024];
+    snprintf(title, sizeof title, "warpsight exec: %s", argv[dd + 1]);
+    ws_html *h = ws_report_html_new(title);
+    int hr = h ? EXIT_OK : EXIT_USAGE;
+    for (size_t k = 0; h && k < ngpu; k++) {
+      char dir[4096];
+      if (reps[k] && exec_html_run(h, reps[k], cli_charts_dir(dir, sizeof dir, report, gpus[k], ngpu),
+                                   argv[dd + 1]))
+        hr = EXIT_USAGE;
+    }
+    if (h && cli_html_write(h, "exec", report, json != NULL)) hr = EXIT_USAGE;
+    ws_report_html_free(h);
+    if (hr && rc == EXIT_OK) rc = hr;
   }
   for (size_t k = 0; k < ngpu; k++) cJSON_Delete(reps[k]);
   return rc;

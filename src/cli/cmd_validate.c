@@ -63,7 +63,8 @@ static const char help[] =
     "                     DIR/summary.txt, DIR/<model>.png/.svg (log-log scatter)\n"
     "                     DIR/counters.csv (nvprof's counters beside the profile's)\n"
     "                     and DIR/floors.csv (per row: the DRAM and issue floors and\n"
-    "                     whether each model's prediction is below one)\n"
+    "                     whether each model's prediction is below one), and\n"
+    "                     DIR/index.html, the tables and charts on one self-contained page\n"
     "  --ptx-dir DIR      the kernels' PTX (default examples/validation/ptx)\n"
     "  --cache DIR        profile cache (default $XDG_CACHE_HOME/warpsight, else\n"
     "                     ~/.cache/warpsight, else .warpsight-cache)\n"
@@ -115,9 +116,33 @@ static int write_launch(const char *dir, const ws_valid_row *r, const ws_launch_
   return rc;
 }
 
-/* --report DIR: rows.csv, floors.csv, summary.txt (the printed tables) and
- * each model's scatter chart (.png and .svg).  Status of the first failure. */
-static int write_report(const ws_valid_report *rep, const char *report, const char *text,
+/* --report DIR's index.html: the tables and each model's scatter chart
+ * inline (docs/charts.md, "The HTML report"). */
+static int write_html(const char *report, const char *data, const char *text, const char *const *mv,
+                      size_t nm, ws_diag *d) {
+  char title[4200], path[4200];
+  snprintf(title, sizeof title, "warpsight validate: %s", data);
+  ws_html *h = ws_report_html_new(title);
+  if (!h) return WS_ENOMEM;
+  ws_report_html_open(h, "validation", "Predicted against measured");
+  ws_report_html_pre(h, text);
+  int st = WS_OK;
+  for (size_t m = 0; m < nm && !st && ws_report_chart_available(); m++) {
+    snprintf(path, sizeof path, "%s/%s.svg", report, mv[m]);
+    snprintf(title, sizeof title, "%s: predicted against measured time", mv[m]);
+    st = ws_report_html_svg(h, NULL, title, path, d);
+  }
+  ws_report_html_close(h);
+  snprintf(path, sizeof path, "%s/index.html", report);
+  if (!st) st = ws_report_html_write(h, path, d);
+  ws_report_html_free(h);
+  return st;
+}
+
+/* --report DIR: rows.csv, floors.csv, summary.txt (the printed tables),
+ * each model's scatter chart (.png and .svg) and index.html.  Status of the
+ * first failure. */
+static int write_report(const ws_valid_report *rep, const char *report, const char *data, const char *text,
                         const char *const *mv, size_t nm, ws_diag *d) {
   char path[4200];
   snprintf(path, sizeof path, "%s/rows.csv", report);
@@ -130,6 +155,7 @@ static int write_report(const ws_valid_report *rep, const char *report, const ch
     snprintf(path, sizeof path, "%s/%s", report, mv[m]); /* .png and .svg */
     st = ws_report_validate_chart(rep, m, path, d);
   }
+  if (!st) st = write_html(report, data, text, mv, nm, d);
   if (!st) ws_report_chart_shutdown(); /* cairo's font caches, for leak checkers */
   return st;
 }
@@ -291,7 +317,7 @@ int cmd_validate(int argc, char **argv) {
   if (text) fputs(text, stdout);
   if (report) {
     ws_diag_clear(&d);
-    st = write_report(rep, report, text, mv, nm, &d);
+    st = write_report(rep, report, pos[0], text, mv, nm, &d);
     cli_print_diag(&d);
     if (st) {
       free(text);
