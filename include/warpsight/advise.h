@@ -134,6 +134,8 @@ typedef struct ws_cf_table {
   int addresses[WS_CF_COUNT];  /* change k lowers the primary's limiting term by >= 1 % */
   int disagree[WS_CF_COUNT];   /* the flag: the primary recommends k (saving >= 1 %), two or
                                   more other models see it and most of those predict no gain */
+  const ws_profile *alt;       /* WS_CF_LAUNCH's profile: the best block size's (borrowed), or
+                                  NULL */
 } ws_cf_table;
 
 /* Fill *out for results res[0..n) of profile p on g (their times are the

@@ -301,6 +301,7 @@ int ws_advise_cf_table_compute(ws_cf_table *out, const ws_profile *p, const ws_g
   if (!n) return WS_EINVAL;
   out->res = res;
   out->n = n;
+  out->alt = alt;
   for (size_t i = 0; i < n; i++) /* warpsight: the lowest validated error (docs/validation.md) */
     if (!strcmp(res[i].model, "warpsight")) out->trusted = i;
   double *sv = out->saving_ms = calloc(WS_CF_COUNT * n, sizeof *sv);

@@ -233,6 +233,12 @@ void ws_report_counterfactuals_json(cJSON *root, const ws_cf_table *t) {
     }
     cJSON_AddBoolToObject(it, "addresses_bottleneck", t->addresses[k]);
     cJSON_AddBoolToObject(it, "models_disagree", t->disagree[k]);
+    if (k == WS_CF_LAUNCH && t->alt) { /* the launch it predicts */
+      int b[3] = {(int)t->alt->block[0], (int)t->alt->block[1], (int)t->alt->block[2]};
+      int g[3] = {(int)t->alt->grid[0], (int)t->alt->grid[1], (int)t->alt->grid[2]};
+      cJSON_AddItemToObject(it, "block", cJSON_CreateIntArray(b, 3));
+      cJSON_AddItemToObject(it, "grid", cJSON_CreateIntArray(g, 3));
+    }
     cJSON_AddItemToArray(items, it);
   }
 }
