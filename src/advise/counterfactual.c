@@ -302,8 +302,12 @@ int ws_advise_cf_table_compute(ws_cf_table *out, const ws_profile *p, const ws_g
   out->res = res;
   out->n = n;
   out->alt = alt;
-  for (size_t i = 0; i < n; i++) /* warpsight: the lowest validated error (docs/validation.md) */
-    if (!strcmp(res[i].model, "warpsight")) out->trusted = i;
+  /* warpsight, the lowest validated error (docs/validation.md), else the
+   * first model that ran */
+  out->trusted = n;
+  for (size_t i = 0; i < n; i++)
+    if (res[i].cycles > 0 && (out->trusted == n || !strcmp(res[i].model, "warpsight"))) out->trusted = i;
+  if (out->trusted == n) out->trusted = 0;
   double *sv = out->saving_ms = calloc(WS_CF_COUNT * n, sizeof *sv);
   out->stance = calloc(WS_CF_COUNT * n, sizeof *out->stance);
   if (!sv || !out->stance) {
