@@ -346,7 +346,7 @@ static int exec_html_run(ws_html *h, const cJSON *r, const char *dir, const char
       if (c && WS_VEC_PUSH(names, n, cap, c)) free(c);
     }
   closedir(dp);
-  qsort(names, n, sizeof *names, cmp_str);
+  if (n) qsort(names, n, sizeof *names, cmp_str);
   for (size_t i = 0; i < n; i++) {
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", dir, names[i]);

@@ -328,13 +328,18 @@ void ws_prof_deps_block_end(ws_deps *d) {
   if (!d->crit_mem) return;
   if (d->overflow) {
     d->crit_skipped++;
-    return;
+  } else {
+    for (uint32_t n = best.node; n; n = d->nodes[n].parent) {
+      d->crit_mem[d->nodes[n].id] += d->nodes[n].dmem;
+      d->crit_cyc[d->nodes[n].id] += d->nodes[n].dcyc;
+    }
+    d->crit_blocks++;
   }
-  for (uint32_t n = best.node; n; n = d->nodes[n].parent) {
-    d->crit_mem[d->nodes[n].id] += d->nodes[n].dmem;
-    d->crit_cyc[d->nodes[n].id] += d->nodes[n].dcyc;
+  if (d->capnodes > ((size_t)1 << 16)) { /* a long block: its memory back */
+    free(d->nodes);
+    d->nodes = NULL;
+    d->capnodes = 0;
   }
-  d->crit_blocks++;
 }
 
 void ws_prof_deps_crit_add(const ws_deps *d, double *mem, double *cyc, double *blocks,

@@ -24,9 +24,10 @@
 
 #define WS_DEPS_NOMINAL_MEM 400.0 /* cycles; only to compare two paths */
 /* At most this many path nodes per block (two per executed warp
- * instruction at most, 16 bytes each); a longer block's critical path is
- * not attributed to instructions (docs/profile.md, "lines"). */
-#define WS_DEPS_MAX_NODES ((size_t)1 << 22)
+ * instruction at most, 16 bytes each: 16 MiB per worker); a longer block's
+ * critical path is not attributed to instructions (docs/profile.md,
+ * "lines"), and a block that needed more than 2^16 gives its memory back. */
+#define WS_DEPS_MAX_NODES ((size_t)1 << 20)
 
 typedef struct ws_deps ws_deps;
 

@@ -212,6 +212,29 @@ static void ptx_lines(void **s) {
   free(noloc);
 }
 
+/* A block whose longest path needs more than WS_DEPS_MAX_NODES (2^20)
+ * steps is not attributed, and says so: one warp loops 300 000 times over
+ * add, setp, bra (an issue step for each, a result step for add and setp:
+ * 5 steps a trip, 1.5 million), so path_blocks 0 and path_blocks_skipped
+ * 1, the rows' path figures 0; the counts and the path itself stay. */
+static void path_too_long(void **s) {
+  (void)s;
+  static const char loop[] =
+      ".version 7.0\n.target sm_80\n.address_size 64\n.file 1 \"loop.cu\"\n"
+      ".visible .entry k(.param .u64 in, .param .u64 out, .param .u64 cnt)\n{\n"
+      "  .reg .b32 %r<4>;\n  .reg .pred %p<2>;\n"
+      "  .loc 1 3 0\n  mov.u32 %r1, 0;\n"
+      "L:\n  .loc 1 4 0\n  add.u32 %r1, %r1, 1;\n  setp.lt.u32 %p1, %r1, 300000;\n  @%p1 bra L;\n"
+      "  .loc 1 5 0\n  ret;\n}\n";
+  ws_profile *p = profile_of(loop, "loop.ptx");
+  assert_close(p->lines->path_blocks, 0, 0);
+  assert_close(p->lines->path_blocks_skipped, 1, 0);
+  assert_close(row(p, 4)->warp_insts, 900000, 0);
+  assert_close(row(p, 4)->path_cycles, 0, 0);
+  assert_true(p->f.path_cycles > 900000);
+  ws_profile_free(p);
+}
+
 /* JSON: written and read back equal; a bad row names its path. */
 static void json_round_trip(void **s) {
   (void)s;
@@ -276,6 +299,7 @@ int main(void) {
       cmocka_unit_test(line_counts),
       cmocka_unit_test(line_path),
       cmocka_unit_test(ptx_lines),
+      cmocka_unit_test(path_too_long),
       cmocka_unit_test(json_round_trip),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
