@@ -40,7 +40,10 @@ static "$TMP/v/index.html" validation
 
 conv="${WS_BUILD:-}/tests/programs/conv"
 if [ -x "$conv" ]; then
-  run "$WS" exec --report "$TMP/x" --model warpsight,roofline -- "$conv"
+  # a sanitized warpsight preloads the sanitizers into the program (wsexec.sh)
+  san=0
+  ldd "$WS" 2>/dev/null | grep -q libasan && san=1
+  WS_SANITIZE=$san run bash "$WS_SRC/tests/programs/wsexec.sh" --report "$TMP/x" --model warpsight,roofline -- "$conv"
   expect_rc 0 "exec --report"
   static "$TMP/x/index.html" exec launch models advice lines charts
 else
