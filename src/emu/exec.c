@@ -380,6 +380,16 @@ static inline uint32_t combine(int bop, uint32_t x, uint32_t c) {
 
 /* ---- special registers ------------------------------------------------------ */
 
+/* %clock (timer 0) and %globaltimer (1): the warp's instruction count at
+ * the caller's rate (ws_emu_options.clock_per_inst, timer_ns_per_inst), so
+ * a kernel that waits on the clock runs as many iterations as the
+ * predicted time allows (docs/emulator.md). */
+static uint64_t clock_of(const blockctx *B, const warp *w, int timer) {
+  double r = timer ? B->o->timer_ns_per_inst : B->o->clock_per_inst;
+  uint64_t base = timer ? B->o->timer_base_ns : 0;
+  return base + (r > 0 ? (uint64_t)((double)w->insts * r) : w->insts);
+}
+
 static uint64_t sreg(blockctx *B, warp *w, const dinst *in, uint32_t l) {
   const struct ws_emu_launch *s = B->L;
   uint32_t c = in->comp ? in->comp - 1u : 0;
@@ -399,12 +409,12 @@ static uint64_t sreg(blockctx *B, warp *w, const dinst *in, uint32_t l) {
   case WS_PTX_SR_LANEMASK_LT: return (1u << l) - 1;
   case WS_PTX_SR_LANEMASK_GE: return 0xffffffffu << l;
   case WS_PTX_SR_LANEMASK_GT: return l == 31 ? 0 : 0xffffffffu << (l + 1);
-  case WS_PTX_SR_CLOCK: return (uint32_t)w->insts;
-  case WS_PTX_SR_CLOCK_HI: return (uint32_t)(w->insts >> 32);
-  case WS_PTX_SR_CLOCK64: return w->insts;
-  case WS_PTX_SR_GLOBALTIMER: return w->insts;
-  case WS_PTX_SR_GLOBALTIMER_LO: return (uint32_t)w->insts;
-  case WS_PTX_SR_GLOBALTIMER_HI: return (uint32_t)(w->insts >> 32);
+  case WS_PTX_SR_CLOCK: return (uint32_t)clock_of(B, w, 0);
+  case WS_PTX_SR_CLOCK_HI: return (uint32_t)(clock_of(B, w, 0) >> 32);
+  case WS_PTX_SR_CLOCK64: return clock_of(B, w, 0);
+  case WS_PTX_SR_GLOBALTIMER: return clock_of(B, w, 1);
+  case WS_PTX_SR_GLOBALTIMER_LO: return (uint32_t)clock_of(B, w, 1);
+  case WS_PTX_SR_GLOBALTIMER_HI: return (uint32_t)(clock_of(B, w, 1) >> 32);
   case WS_PTX_SR_DYNAMIC_SMEM_SIZE: return s->dynamic_shared;
   case WS_PTX_SR_TOTAL_SMEM_SIZE:
   case WS_PTX_SR_AGGR_SMEM_SIZE: return B->L->shared_bytes;
@@ -2034,11 +2044,9 @@ static void spin_deadlock(blockctx *B, const warp *spinner) {
   if (!x) return;
   const ws_ptx_inst *bi = &x->bar_f->f->insts[x->bar_pc];
   snprintf(B->flt.msg, sizeof B->flt.msg,
-           "warp %u spins past the limit of %llu warp instructions (%s) while warp %u waits at barrier %d "
-           "(PTX line %u)",
-           spinner->id,
-           (unsigned long long)(B->flt.kind == FAULT_LIMIT ? B->o->max_warp_insts : B->o->max_launch_insts),
-           B->flt.kind == FAULT_LIMIT ? "--max-warp-insts" : "--max-launch-insts", x->id, x->bar_id, bi->line);
+           "warp %u spins past the limit of %llu warp instructions (--max-warp-insts) while warp %u waits at "
+           "barrier %d (PTX line %u)",
+           spinner->id, (unsigned long long)B->o->max_warp_insts, x->id, x->bar_id, bi->line);
   B->flt.kind = FAULT_DEADLOCK;
 }
 
@@ -2096,7 +2104,10 @@ int ws_emu_run_block(blockctx *B) {
       int r = run_warp(B, w);
       __atomic_add_fetch(B->launch_insts, w->insts - before, __ATOMIC_RELAXED);
       if (r) {
-        if (B->flt.kind == FAULT_LIMIT || B->flt.kind == FAULT_LAUNCH_LIMIT) spin_deadlock(B, w);
+        /* a warp over its own limit while another waits at a barrier; the
+         * launch limit says nothing of one warp (a long kernel reaches it
+         * with warps waiting at barriers as they should) */
+        if (B->flt.kind == FAULT_LIMIT) spin_deadlock(B, w);
         goto out_fault;
       }
       if (w->state == WS_DONE) done++;
