@@ -12,6 +12,7 @@ flags=()
 [ "$variant" = ptsz ] && flags=(-default-stream per-thread)
 # die links a helper library, lazily bound: run.sh builds it (and one
 # without the function, for the dynamic linker's death)
+[ "$name" = compat ] && flags=(-I"$WS_SRC/include")
 helper="$WS_BUILD/tests/programs/diehelper"
 if [ "$name" = die ]; then
   mkdir -p "$helper/good" "$helper/bad"
