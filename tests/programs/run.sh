@@ -122,6 +122,19 @@ print(f"{len(got)} attributes; checked against the database: {bad or 'all agree'
 sys.exit(1 if bad else 0)
 PY
   ;;
+reuse)
+  expect_out "kernel saxpy: 13 launches" "every launch is counted"
+  # the launch log of a direct run: 1 profile for the ten launches that only
+  # change a and swap buffers, 1 each for the three values of n
+  if [ "${WS_SANITIZE:-0}" != 1 ]; then
+    run env LD_LIBRARY_PATH="$WS_BUILD/src/cudart/lib" WARPSIGHT_QUIET=1 WARPSIGHT_MODEL=roofline \
+      WARPSIGHT_EXEC_LOG="$TMP/reuse.log" "$bin"
+    expect_rc 0 "run directly with a launch log"
+    profiles=$(grep -c '"kstat"' "$TMP/reuse.log")
+    launches=$(grep -c '"launch"' "$TMP/reuse.log")
+    [ "$profiles" = 4 ] || fail "reuse: $profiles profiles for 13 launches, expected 4 (1 + 3)"
+    [ "$launches" = 13 ] || fail "reuse: $launches launches logged, expected 13"
+  fi ;;
 graph)
   expect_out "kernel saxpy: 5 launches" "every launch of a kernel node is predicted"
   expect_out "kernel square: 3 launches" "every replay of the captured graph" ;;
