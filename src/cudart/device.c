@@ -303,38 +303,28 @@ cudaError_t cudaDeviceGetLimit(size_t *pValue, int limit) {
   return rt_done(e);
 }
 
-cudaError_t cudaDeviceSetCacheConfig(int cacheConfig) {
-  if (cacheConfig < cudaFuncCachePreferNone || cacheConfig > cudaFuncCachePreferEqual)
+/* A device-wide configuration kept in the state (the cache configuration,
+ * 0..3, or the deprecated shared-memory bank size, 0..2): written from
+ * `in` when out is NULL, else read. */
+static cudaError_t device_config(int bank, int in, int *out) {
+  if (!out && (in < 0 || in > (bank ? 2 : cudaFuncCachePreferEqual)))
     return rt_error(cudaErrorInvalidValue);
   ws_rt *rt = rt_enter();
+  int *field = bank ? &rt->shmem_config : &rt->cache_config;
   cudaError_t e = rt_sticky(rt);
-  if (!e) rt->cache_config = cacheConfig;
+  if (!e && out) *out = *field;
+  if (!e && !out) *field = in;
   return rt_done(e);
 }
 
+cudaError_t cudaDeviceSetCacheConfig(int cacheConfig) { return device_config(0, cacheConfig, NULL); }
 cudaError_t cudaDeviceGetCacheConfig(int *pCacheConfig) {
-  if (!pCacheConfig) return rt_error(cudaErrorInvalidValue);
-  ws_rt *rt = rt_enter();
-  cudaError_t e = rt_sticky(rt);
-  if (!e) *pCacheConfig = rt->cache_config;
-  return rt_done(e);
+  return pCacheConfig ? device_config(0, 0, pCacheConfig) : rt_error(cudaErrorInvalidValue);
 }
-
 /* Shared-memory bank configuration (deprecated in CUDA 13, 4-byte banks). */
-cudaError_t cudaDeviceSetSharedMemConfig(int config) {
-  if (config < 0 || config > 2) return rt_error(cudaErrorInvalidValue);
-  ws_rt *rt = rt_enter();
-  cudaError_t e = rt_sticky(rt);
-  if (!e) rt->shmem_config = config;
-  return rt_done(e);
-}
-
+cudaError_t cudaDeviceSetSharedMemConfig(int bankConfig) { return device_config(1, bankConfig, NULL); }
 cudaError_t cudaDeviceGetSharedMemConfig(int *pConfig) {
-  if (!pConfig) return rt_error(cudaErrorInvalidValue);
-  ws_rt *rt = rt_enter();
-  cudaError_t e = rt_sticky(rt);
-  if (!e) *pConfig = rt->shmem_config;
-  return rt_done(e);
+  return pConfig ? device_config(1, 0, pConfig) : rt_error(cudaErrorInvalidValue);
 }
 
 /* --- a single-GPU machine ------------------------------------------------------ */

@@ -195,7 +195,7 @@ WS_EXPORT cudaError_t cudaDeviceSetLimit(int limit, size_t value);
 WS_EXPORT cudaError_t cudaDeviceGetLimit(size_t *pValue, int limit);
 WS_EXPORT cudaError_t cudaDeviceSetCacheConfig(int cacheConfig);
 WS_EXPORT cudaError_t cudaDeviceGetCacheConfig(int *pCacheConfig);
-WS_EXPORT cudaError_t cudaDeviceSetSharedMemConfig(int config);
+WS_EXPORT cudaError_t cudaDeviceSetSharedMemConfig(int bankConfig);
 WS_EXPORT cudaError_t cudaDeviceGetSharedMemConfig(int *pConfig);
 WS_EXPORT cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice);
 WS_EXPORT cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);

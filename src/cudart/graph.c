@@ -82,6 +82,17 @@ static rt_graph *find_graph(ws_rt *rt, const void *h, int exec) {
   return NULL;
 }
 
+/* A live graph (exec 0) or instantiated graph (exec 1) of a handle,
+ * locked (rt_done ends); cudaErrorInvalidValue for a foreign or destroyed
+ * one. */
+static cudaError_t graph_of(const void *h, int exec, rt_graph **out) {
+  ws_rt *rt = rt_enter();
+  cudaError_t e = rt_sticky(rt);
+  *out = e ? NULL : find_graph(rt, h, exec);
+  if (!e && !*out) e = cudaErrorInvalidValue;
+  return e;
+}
+
 /* A node handle of a live graph (of any graph when g is NULL). */
 static rt_gnode *find_node(ws_rt *rt, rt_graph *g, const void *h) {
   for (rt_graph *x = g ? g : rt->graphs; x; x = g ? NULL : x->next)
@@ -188,14 +199,15 @@ cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags) {
   return rt_done(e);
 }
 
-cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
-  ws_rt *rt = rt_enter();
-  cudaError_t e = rt_sticky(rt);
-  rt_graph *g = e ? NULL : find_graph(rt, graph, 0);
-  if (!e && !g) e = cudaErrorInvalidValue;
-  if (!e) rt_graph_free(rt, g);
+/* Destroy a graph (exec 0) or an instantiated one (1). */
+static cudaError_t graph_destroy(const void *h, int exec) {
+  rt_graph *g;
+  cudaError_t e = graph_of(h, exec, &g);
+  if (!e) rt_graph_free(&ws_rt_state, g);
   return rt_done(e);
 }
+
+cudaError_t cudaGraphDestroy(cudaGraph_t graph) { return graph_destroy(graph, 0); }
 
 /* Add op to graph after deps (each a node of that graph).  Returns with the
  * lock held: the caller ends with rt_done. */
@@ -272,7 +284,8 @@ cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *out, cudaGraph_t graph,
   return cudaGraphAddMemcpyNode(out, graph, deps, ndeps, &p);
 }
 
-static cudaError_t check_memset(const cudaMemsetParams *p) {
+static cudaError_t check_memset(const void *pv) {
+  const cudaMemsetParams *p = pv;
   if (!p || (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4))
     return cudaErrorInvalidValue;
   return cudaSuccess;
@@ -338,10 +351,9 @@ cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *out, cudaGraph_t graph,
 static cudaError_t edges(cudaGraph_t graph, const cudaGraphNode_t *from,
                          const cudaGraphNode_t *to, size_t n, int add) {
   if (n && (!from || !to)) return rt_error(cudaErrorInvalidValue);
-  ws_rt *rt = rt_enter();
-  cudaError_t e = rt_sticky(rt);
-  rt_graph *g = e ? NULL : find_graph(rt, graph, 0);
-  if (!e && !g) e = cudaErrorInvalidValue;
+  ws_rt *rt = &ws_rt_state;
+  rt_graph *g;
+  cudaError_t e = graph_of(graph, 0, &g);
   for (size_t i = 0; !e && i < n; i++)
     if (!find_node(rt, g, from[i]) || !find_node(rt, g, to[i]) || from[i] == to[i])
       e = cudaErrorInvalidValue;
@@ -413,10 +425,8 @@ static void list_out(cudaGraphNode_t *out, size_t *count, rt_gnode *const *v, si
 
 cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *num) {
   if (!num) return rt_error(cudaErrorInvalidValue);
-  ws_rt *rt = rt_enter();
-  cudaError_t e = rt_sticky(rt);
-  rt_graph *g = e ? NULL : find_graph(rt, graph, 0);
-  if (!e && !g) e = cudaErrorInvalidValue;
+  rt_graph *g;
+  cudaError_t e = graph_of(graph, 0, &g);
   if (!e) list_out(nodes, num, g->nodes, g->n);
   return rt_done(e);
 }
@@ -440,10 +450,8 @@ cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, siz
 cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to,
                               cudaGraphEdgeData *edgeData, size_t *num) {
   if (!num || (!from) != (!to)) return rt_error(cudaErrorInvalidValue);
-  ws_rt *rt = rt_enter();
-  cudaError_t e = rt_sticky(rt);
-  rt_graph *g = e ? NULL : find_graph(rt, graph, 0);
-  if (!e && !g) e = cudaErrorInvalidValue;
+  rt_graph *g;
+  cudaError_t e = graph_of(graph, 0, &g);
   size_t k = 0;
   for (size_t i = 0; !e && i < g->n; i++)
     for (size_t d = 0; d < g->nodes[i]->ndeps; d++, k++)
@@ -456,6 +464,19 @@ cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGrap
   return rt_done(e);
 }
 
+/* A live node of kind `kind` (RT_OP_ANY: any), locked (rt_done ends);
+ * cudaErrorInvalidValue for a foreign or destroyed node, another kind, or
+ * p NULL (the caller's output or input). */
+#define RT_OP_ANY ((rt_op_kind)-1)
+static cudaError_t node_of(cudaGraphNode_t node, rt_op_kind kind, const void *p, rt_gnode **out) {
+  ws_rt *rt = rt_enter();
+  rt_gnode *n = find_node(rt, NULL, node);
+  cudaError_t e = rt_sticky(rt);
+  if (!e && (!p || !n || (kind != RT_OP_ANY && n->op.kind != kind))) e = cudaErrorInvalidValue;
+  *out = n;
+  return e;
+}
+
 cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, int *type) {
   static const int types[] = {
       [RT_OP_KERNEL] = cudaGraphNodeTypeKernel,       [RT_OP_COPY] = cudaGraphNodeTypeMemcpy,
@@ -463,22 +484,16 @@ cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, int *type) {
       [RT_OP_EMPTY] = cudaGraphNodeTypeEmpty,         [RT_OP_GRAPH] = cudaGraphNodeTypeGraph,
       [RT_OP_EVENT_RECORD] = cudaGraphNodeTypeEventRecord,
       [RT_OP_EVENT_WAIT] = cudaGraphNodeTypeWaitEvent};
-  if (!type) return rt_error(cudaErrorInvalidValue);
-  ws_rt *rt = rt_enter();
-  rt_gnode *n = find_node(rt, NULL, node);
-  cudaError_t e = rt_sticky(rt);
-  if (!e && !n) e = cudaErrorInvalidValue;
+  rt_gnode *n;
+  cudaError_t e = node_of(node, RT_OP_ANY, type, &n);
   if (!e) *type = types[n->op.kind];
   return rt_done(e);
 }
 
 cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *deps,
                                          cudaGraphEdgeData *edgeData, size_t *num) {
-  if (!num) return rt_error(cudaErrorInvalidValue);
-  ws_rt *rt = rt_enter();
-  rt_gnode *n = find_node(rt, NULL, node);
-  cudaError_t e = rt_sticky(rt);
-  if (!e && !n) e = cudaErrorInvalidValue;
+  rt_gnode *n;
+  cudaError_t e = node_of(node, RT_OP_ANY, num, &n);
   if (!e) {
     list_out(deps, num, n->deps, n->ndeps);
     if (deps && edgeData) memset(edgeData, 0, *num * sizeof *edgeData);
@@ -488,12 +503,9 @@ cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *
 
 cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t *out,
                                            cudaGraphEdgeData *edgeData, size_t *num) {
-  if (!num) return rt_error(cudaErrorInvalidValue);
-  ws_rt *rt = rt_enter();
-  rt_gnode *n = find_node(rt, NULL, node);
-  cudaError_t e = rt_sticky(rt);
-  if (!e && !n) e = cudaErrorInvalidValue;
-  rt_gnode **v = n ? calloc(n->graph->n ? n->graph->n : 1, sizeof *v) : NULL;
+  rt_gnode *n;
+  cudaError_t e = node_of(node, RT_OP_ANY, num, &n);
+  rt_gnode **v = !e ? calloc(n->graph->n ? n->graph->n : 1, sizeof *v) : NULL;
   size_t k = 0;
   if (!e && !v) e = cudaErrorMemoryAllocation;
   for (size_t i = 0; !e && i < n->graph->n; i++)
@@ -505,16 +517,6 @@ cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t
   }
   free(v);
   return rt_done(e);
-}
-
-/* A node's parameters of kind `kind`: the node, locked (rt_done ends). */
-static cudaError_t node_of(cudaGraphNode_t node, rt_op_kind kind, const void *p, rt_gnode **out) {
-  ws_rt *rt = rt_enter();
-  rt_gnode *n = find_node(rt, NULL, node);
-  cudaError_t e = rt_sticky(rt);
-  if (!e && (!p || !n || n->op.kind != kind)) e = cudaErrorInvalidValue;
-  *out = n;
-  return e;
 }
 
 cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, cudaKernelNodeParams *p) {
@@ -559,48 +561,45 @@ cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const cudaKernelN
   return rt_done(e);
 }
 
+static cudaError_t exec_node(cudaGraphExec_t exec, cudaGraphNode_t node, rt_op_kind kind,
+                             const void *p, rt_gnode **out);
+
+/* Read or write the parameters of a node of kind `kind` (the member of its
+ * op's union, at the union's start, of `size` bytes): of a graph's node, or
+ * with exec of its instantiated copy.  `check` vets what is written. */
+static cudaError_t node_params(cudaGraphExec_t exec, cudaGraphNode_t node, rt_op_kind kind,
+                               void *out, const void *in, size_t size,
+                               cudaError_t (*check)(const void *)) {
+  rt_gnode *n;
+  const void *p = out ? (const void *)out : in;
+  cudaError_t e = exec ? exec_node(exec, node, kind, p, &n) : node_of(node, kind, p, &n);
+  if (!e && in && check) e = check(in);
+  if (!e && out) memcpy(out, &n->op.u, size);
+  if (!e && in) memcpy(&n->op.u, in, size);
+  return rt_done(e);
+}
+
+static cudaError_t check_host(const void *p) {
+  return ((const cudaHostNodeParams *)p)->fn ? cudaSuccess : cudaErrorInvalidValue;
+}
+
 cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, cudaMemcpy3DParms *p) {
-  rt_gnode *n;
-  cudaError_t e = node_of(node, RT_OP_COPY, p, &n);
-  if (!e) *p = n->op.u.copy;
-  return rt_done(e);
+  return node_params(NULL, node, RT_OP_COPY, p, NULL, sizeof *p, NULL);
 }
-
 cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node, const cudaMemcpy3DParms *p) {
-  rt_gnode *n;
-  cudaError_t e = node_of(node, RT_OP_COPY, p, &n);
-  if (!e) n->op.u.copy = *p;
-  return rt_done(e);
+  return node_params(NULL, node, RT_OP_COPY, NULL, p, sizeof *p, NULL);
 }
-
 cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, cudaMemsetParams *p) {
-  rt_gnode *n;
-  cudaError_t e = node_of(node, RT_OP_SET, p, &n);
-  if (!e) *p = n->op.u.set;
-  return rt_done(e);
+  return node_params(NULL, node, RT_OP_SET, p, NULL, sizeof *p, NULL);
 }
-
 cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node, const cudaMemsetParams *p) {
-  rt_gnode *n;
-  cudaError_t e = node_of(node, RT_OP_SET, p, &n);
-  if (!e) e = check_memset(p);
-  if (!e) n->op.u.set = *p;
-  return rt_done(e);
+  return node_params(NULL, node, RT_OP_SET, NULL, p, sizeof *p, check_memset);
 }
-
 cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, cudaHostNodeParams *p) {
-  rt_gnode *n;
-  cudaError_t e = node_of(node, RT_OP_HOST, p, &n);
-  if (!e) *p = n->op.u.host;
-  return rt_done(e);
+  return node_params(NULL, node, RT_OP_HOST, p, NULL, sizeof *p, NULL);
 }
-
 cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node, const cudaHostNodeParams *p) {
-  rt_gnode *n;
-  cudaError_t e = node_of(node, RT_OP_HOST, p, &n);
-  if (!e && !p->fn) e = cudaErrorInvalidValue;
-  if (!e) n->op.u.host = *p;
-  return rt_done(e);
+  return node_params(NULL, node, RT_OP_HOST, NULL, p, sizeof *p, check_host);
 }
 
 cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t *pGraph) {
@@ -674,31 +673,21 @@ cudaError_t cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *out, cudaGraph_
   return cudaGraphInstantiateWithParams(out, graph, p);
 }
 
-cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
-  ws_rt *rt = rt_enter();
-  cudaError_t e = rt_sticky(rt);
-  rt_graph *x = e ? NULL : find_graph(rt, exec, 1);
-  if (!e && !x) e = cudaErrorInvalidValue;
-  if (!e) rt_graph_free(rt, x);
-  return rt_done(e);
-}
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) { return graph_destroy(exec, 1); }
 
 cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t exec, unsigned long long *flags) {
   if (!flags) return rt_error(cudaErrorInvalidValue);
-  ws_rt *rt = rt_enter();
-  cudaError_t e = rt_sticky(rt);
-  rt_graph *x = e ? NULL : find_graph(rt, exec, 1);
-  if (!e && !x) e = cudaErrorInvalidValue;
+  rt_graph *x;
+  cudaError_t e = graph_of(exec, 1, &x);
   if (!e) *flags = x->flags;
   return rt_done(e);
 }
 
 /* Launched into a capturing stream, the graph becomes a child-graph node. */
 cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
-  ws_rt *rt = rt_enter();
-  cudaError_t e = rt_sticky(rt);
-  rt_graph *x = e ? NULL : find_graph(rt, exec, 1);
-  if (!e && !x) e = cudaErrorInvalidValue;
+  ws_rt *rt = &ws_rt_state;
+  rt_graph *x;
+  cudaError_t e = graph_of(exec, 1, &x);
   rt_op op = {.kind = RT_OP_GRAPH, .u.child = x};
   if (!e) e = rt_submit(rt, stream, &op);
   return rt_done(e);
@@ -751,10 +740,8 @@ cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec, cudaGraphNode
 
 cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
                                              const cudaMemcpy3DParms *p) {
-  rt_gnode *n;
-  cudaError_t e = exec_node(exec, node, RT_OP_COPY, p, &n);
-  if (!e) n->op.u.copy = *p;
-  return rt_done(e);
+  if (!exec) return rt_error(cudaErrorInvalidValue);
+  return node_params(exec, node, RT_OP_COPY, NULL, p, sizeof *p, NULL);
 }
 
 cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t exec, cudaGraphNode_t node,
@@ -770,20 +757,14 @@ cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t exec, cudaGraphNo
 
 cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
                                              const cudaMemsetParams *p) {
-  rt_gnode *n;
-  cudaError_t e = exec_node(exec, node, RT_OP_SET, p, &n);
-  if (!e) e = check_memset(p);
-  if (!e) n->op.u.set = *p;
-  return rt_done(e);
+  if (!exec) return rt_error(cudaErrorInvalidValue);
+  return node_params(exec, node, RT_OP_SET, NULL, p, sizeof *p, check_memset);
 }
 
 cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
                                            const cudaHostNodeParams *p) {
-  rt_gnode *n;
-  cudaError_t e = exec_node(exec, node, RT_OP_HOST, p, &n);
-  if (!e && !p->fn) e = cudaErrorInvalidValue;
-  if (!e) n->op.u.host = *p;
-  return rt_done(e);
+  if (!exec) return rt_error(cudaErrorInvalidValue);
+  return node_params(exec, node, RT_OP_HOST, NULL, p, sizeof *p, check_host);
 }
 
 /* Update exec from graph when both have the same nodes (same count, the

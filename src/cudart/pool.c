@@ -145,47 +145,43 @@ cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep) {
   return rt_done(e);
 }
 
-/* The reuse flags are ints, the threshold and the statistics uint64_t;
- * "reserved" is what is in use (no memory is held back); only the high
- * marks can be set, to 0. */
-cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, int attr, void *value) {
-  if (!value) return rt_error(cudaErrorInvalidValue);
+/* A pool attribute read (out) or written (in): the reuse flags are ints,
+ * the threshold and the statistics uint64_t; "reserved" is what is in use
+ * (no memory is held back); of the statistics only the high marks can be
+ * written, and only 0 (a reset). */
+static cudaError_t pool_attr(cudaMemPool_t memPool, int attr, void *out, const void *in) {
   ws_rt *rt = rt_enter();
-  cudaError_t e = rt_sticky(rt);
+  cudaError_t e = out || in ? rt_sticky(rt) : cudaErrorInvalidValue;
   rt_pool *p = e ? NULL : find_pool(rt, memPool);
   if (!e && !p) e = cudaErrorInvalidValue;
-  if (!e && attr >= cudaMemPoolReuseFollowEventDependencies &&
-      attr <= cudaMemPoolReuseAllowInternalDependencies) {
-    p->reuse[attr - 1] = *(int *)value != 0;
+  int reuse = attr >= cudaMemPoolReuseFollowEventDependencies &&
+              attr <= cudaMemPoolReuseAllowInternalDependencies;
+  int high = attr == cudaMemPoolAttrReservedMemHigh || attr == cudaMemPoolAttrUsedMemHigh;
+  int current = attr == cudaMemPoolAttrReservedMemCurrent || attr == cudaMemPoolAttrUsedMemCurrent;
+  uint64_t v = 0;
+  if (!e && reuse) {
+    if (in) p->reuse[attr - 1] = *(const int *)in != 0;
+    else *(int *)out = p->reuse[attr - 1];
   } else if (!e && attr == cudaMemPoolAttrReleaseThreshold) {
-    p->threshold = *(uint64_t *)value;
-  } else if (!e && (attr == cudaMemPoolAttrReservedMemHigh || attr == cudaMemPoolAttrUsedMemHigh)) {
-    if (*(uint64_t *)value != 0) e = cudaErrorInvalidValue;
+    if (in) p->threshold = *(const uint64_t *)in;
+    else v = p->threshold;
+  } else if (!e && (high || current) && in) {
+    if (!high || *(const uint64_t *)in != 0) e = cudaErrorInvalidValue;
     else p->used_high = p->used;
+  } else if (!e && (high || current)) {
+    v = high ? p->used_high : p->used;
   } else if (!e) {
     e = cudaErrorInvalidValue;
   }
+  if (!e && out && !reuse) *(uint64_t *)out = v;
   return rt_done(e);
 }
 
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, int attr, void *value) {
+  return pool_attr(memPool, attr, NULL, value);
+}
 cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, int attr, void *value) {
-  if (!value) return rt_error(cudaErrorInvalidValue);
-  ws_rt *rt = rt_enter();
-  cudaError_t e = rt_sticky(rt);
-  rt_pool *p = e ? NULL : find_pool(rt, memPool);
-  if (!e && !p) e = cudaErrorInvalidValue;
-  if (!e && attr >= cudaMemPoolReuseFollowEventDependencies &&
-      attr <= cudaMemPoolReuseAllowInternalDependencies)
-    *(int *)value = p->reuse[attr - 1];
-  else if (!e && attr == cudaMemPoolAttrReleaseThreshold)
-    *(uint64_t *)value = p->threshold;
-  else if (!e && (attr == cudaMemPoolAttrReservedMemCurrent || attr == cudaMemPoolAttrUsedMemCurrent))
-    *(uint64_t *)value = p->used;
-  else if (!e && (attr == cudaMemPoolAttrReservedMemHigh || attr == cudaMemPoolAttrUsedMemHigh))
-    *(uint64_t *)value = p->used_high;
-  else if (!e)
-    e = cudaErrorInvalidValue;
-  return rt_done(e);
+  return pool_attr(memPool, attr, value, NULL);
 }
 
 cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const void *descList, size_t count) {

@@ -201,51 +201,45 @@ cudaError_t cudaDeviceSynchronize(void) {
   return rt_done(rt_sticky(rt)); /* every operation has already finished */
 }
 
-/* A property of a stream: *st its record (NULL for a default stream).
- * Returns with the lock held: the caller ends with rt_done. */
-static cudaError_t stream_get(cudaStream_t s, rt_stream **st, const void *out) {
+/* A stream's property: its priority, flags, id or device. */
+enum { PROP_PRIORITY, PROP_FLAGS, PROP_ID, PROP_DEVICE };
+static cudaError_t stream_prop(cudaStream_t s, int what, void *out) {
   ws_rt *rt = rt_enter();
+  rt_stream *st = NULL;
   cudaError_t e = out ? rt_sticky(rt) : cudaErrorInvalidValue;
-  if (!e) e = rt_find_stream(rt, s, st);
-  return e;
+  if (!e) e = rt_find_stream(rt, s, &st);
+  if (!e && what == PROP_PRIORITY) *(int *)out = st ? st->priority : 0;
+  if (!e && what == PROP_FLAGS) *(unsigned *)out = st ? st->flags : 0;
+  /* ids: the legacy stream 0, the per-thread one 1, created streams 2, 3, ... */
+  if (!e && what == PROP_ID)
+    *(unsigned long long *)out = st ? st->id + 1 : s == STREAM_PER_THREAD ? 1 : 0;
+  if (!e && what == PROP_DEVICE) *(int *)out = 0;
+  return rt_done(e);
 }
 
 cudaError_t cudaStreamGetPriority(cudaStream_t s, int *priority) {
-  rt_stream *st;
-  cudaError_t e = stream_get(s, &st, priority);
-  if (!e) *priority = st ? st->priority : 0;
-  return rt_done(e);
+  return stream_prop(s, PROP_PRIORITY, priority);
 }
 cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t s, int *priority) {
-  return cudaStreamGetPriority(s, priority);
+  return stream_prop(s, PROP_PRIORITY, priority);
 }
 cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned *flags) {
-  rt_stream *st;
-  cudaError_t e = stream_get(s, &st, flags);
-  if (!e) *flags = st ? st->flags : 0;
-  return rt_done(e);
+  return stream_prop(s, PROP_FLAGS, flags);
 }
 cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t s, unsigned *flags) {
-  return cudaStreamGetFlags(s, flags);
+  return stream_prop(s, PROP_FLAGS, flags);
 }
-/* Ids: the legacy stream 0, the per-thread one 1, created streams 2, 3, ... */
 cudaError_t cudaStreamGetId(cudaStream_t s, unsigned long long *id) {
-  rt_stream *st;
-  cudaError_t e = stream_get(s, &st, id);
-  if (!e) *id = st ? st->id + 1 : s == STREAM_PER_THREAD ? 1 : 0;
-  return rt_done(e);
+  return stream_prop(s, PROP_ID, id);
 }
 cudaError_t cudaStreamGetId_ptsz(cudaStream_t s, unsigned long long *id) {
-  return cudaStreamGetId(s, id);
+  return stream_prop(s, PROP_ID, id);
 }
 cudaError_t cudaStreamGetDevice(cudaStream_t s, int *device) {
-  rt_stream *st;
-  cudaError_t e = stream_get(s, &st, device);
-  if (!e) *device = 0;
-  return rt_done(e);
+  return stream_prop(s, PROP_DEVICE, device);
 }
 cudaError_t cudaStreamGetDevice_ptsz(cudaStream_t s, int *device) {
-  return cudaStreamGetDevice(s, device);
+  return stream_prop(s, PROP_DEVICE, device);
 }
 
 /* Stream attributes: the access-policy window is kept (an L2 hint the
@@ -275,8 +269,10 @@ cudaError_t cudaStreamSetAttribute_ptsz(cudaStream_t s, int attr,
 }
 
 cudaError_t cudaStreamGetAttribute(cudaStream_t s, int attr, cudaLaunchAttributeValue *out) {
-  rt_stream *st;
-  cudaError_t e = stream_get(s, &st, out);
+  ws_rt *rt = rt_enter();
+  rt_stream *st = NULL;
+  cudaError_t e = out ? rt_sticky(rt) : cudaErrorInvalidValue;
+  if (!e) e = rt_find_stream(rt, s, &st);
   if (!e) {
     memset(out, 0, sizeof *out);
     if (attr == cudaLaunchAttributeAccessPolicyWindow) {
