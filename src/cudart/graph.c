@@ -942,7 +942,7 @@ cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t node, int attr,
 }
 cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t dst, cudaGraphNode_t src) {
   rt_gnode *n;
-  cudaError_t e = node_of(src, RT_OP_KERNEL, &n, &n);
+  cudaError_t e = node_of(src, RT_OP_KERNEL, src, &n);
   if (!e && (!find_node(&ws_rt_state, NULL, dst) || ((rt_gnode *)dst)->op.kind != RT_OP_KERNEL))
     e = cudaErrorInvalidValue;
   return rt_done(e);
