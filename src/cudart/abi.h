@@ -5,7 +5,7 @@
  * layout of CUDA 13.0's driver_types.h / vector_types.h (the facts of the
  * ABI), not included from it: the project builds without the CUDA toolkit.
  * Values are the ABI's: never renumber.  tests/programs/abi_check.cu checks
- * sizes and offsets against the real headers when nvcc is present.
+ * values, sizes and offsets against the real headers when nvcc is present.
  */
 #ifndef WS_CUDART_ABI_H
 #define WS_CUDART_ABI_H

@@ -13,6 +13,7 @@ flags=()
 # die links a helper library, lazily bound: run.sh builds it (and one
 # without the function, for the dynamic linker's death)
 [ "$name" = compat ] && flags=(-I"$WS_SRC/include")
+[ "$name" = abi_check ] && flags=(-I"$WS_SRC/src")
 helper="$WS_BUILD/tests/programs/diehelper"
 if [ "$name" = die ]; then
   mkdir -p "$helper/good" "$helper/bad"
@@ -41,7 +42,8 @@ fi
 bin="$WS_BUILD/tests/programs/$name${variant:+_$variant}"
 mkdir -p "$(dirname "$bin")"
 src="$WS_SRC/tests/programs/$name.cu"
-if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ "$WS_SRC/tests/programs/check.h" -nt "$bin" ]; then
+if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ "$WS_SRC/tests/programs/check.h" -nt "$bin" ] ||
+   { [ "$name" = abi_check ] && [ -n "$(find "$WS_SRC/src/cudart" -newer "$bin" -name '*.[hd]*')" ]; }; then
   "$NVCC" -cudart shared -arch=sm_80 -O2 "${flags[@]}" -o "$bin.tmp" "$src" || { echo "FAIL: nvcc $src"; exit 1; }
   mv "$bin.tmp" "$bin"
 fi
