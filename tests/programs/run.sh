@@ -10,10 +10,10 @@ name=$1
 variant=${2:-}
 flags=()
 [ "$variant" = ptsz ] && flags=(-default-stream per-thread)
-# die links a helper library, lazily bound: run.sh builds it (and one
-# without the function, for the dynamic linker's death)
 [ "$name" = compat ] && flags=(-I"$WS_SRC/include")
 [ "$name" = abi_check ] && flags=(-I"$WS_SRC/src")
+# die links a helper library, lazily bound: run.sh builds it (and one
+# without the function, for the dynamic linker's death)
 helper="$WS_BUILD/tests/programs/diehelper"
 if [ "$name" = die ]; then
   mkdir -p "$helper/good" "$helper/bad"
@@ -24,12 +24,7 @@ if [ "$name" = die ]; then
   flags=(-L"$helper/good" -ldiehelper -Xlinker -rpath,"$helper/good" -Xlinker -z,lazy)
 fi
 . "$WS_SRC/tests/cli/lib.sh"
-NVCC=$(command -v nvcc || true)
-[ -z "$NVCC" ] && [ -x /usr/local/cuda/bin/nvcc ] && NVCC=/usr/local/cuda/bin/nvcc
-if [ -z "$NVCC" ]; then
-  echo "SKIP: nvcc not found (install the CUDA toolkit to build tests/programs)"
-  exit 77
-fi
+need_nvcc tests/programs
 if [ "${WS_SANITIZE:-0}" = 1 ]; then
   case $name in scan|printf|die)
     # Managed memory is mapped on the host at its device address, which
@@ -47,21 +42,7 @@ if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ "$WS_SRC/tests/programs/check.h
   "$NVCC" -cudart shared -arch=sm_80 -O2 "${flags[@]}" -o "$bin.tmp" "$src" || { echo "FAIL: nvcc $src"; exit 1; }
   mv "$bin.tmp" "$bin"
 fi
-if [ "${WS_SANITIZE:-0}" = 1 ]; then
-  # The runtime carries ASan/UBSan; the program does not: preload them
-  # (into exec and the program only, not the checks below).
-  preload="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
-  asan="${ASAN_OPTIONS:-}:verify_asan_link_order=0"
-  # fontconfig's process-lifetime caches (the charts of --report)
-  lsan="${LSAN_OPTIONS:-}:suppressions=$WS_SRC/tests/lsan.supp"
-fi
-wsexec() {
-  if [ "${WS_SANITIZE:-0}" = 1 ]; then
-    LD_PRELOAD="$preload" ASAN_OPTIONS="$asan" LSAN_OPTIONS="$lsan" "$WS" exec "$@"
-  else
-    "$WS" exec "$@"
-  fi
-}
+wsexec() { bash "$WS_SRC/tests/programs/wsexec.sh" "$@"; }
 
 # A program that dies after its kernels ran: exec says how, and still
 # reports every kernel (from the runtime's launch log).
