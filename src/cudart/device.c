@@ -98,9 +98,10 @@ cudaError_t cudaRuntimeGetVersion(int *version) { return cudaDriverGetVersion(ve
 /* Facts CUDA 13 answers only as attributes (no cudaDeviceProp field). */
 typedef struct dev_extra {
   int clock_khz;            /* the database's SM clock */
-  int mem_clock_khz;        /* derived: bandwidth / (2 x bus bytes), so that
-                               2 x clock x bus width = the database's bandwidth,
-                               the formula deviceQuery and bandwidth samples use */
+  int mem_clock_khz;        /* the database's memory clock, else bandwidth /
+                               (2 x bus bytes), so that 2 x clock x bus width is
+                               the database's bandwidth, the formula deviceQuery
+                               and bandwidth samples use */
   int kernel_exec_timeout;  /* 0: no display watchdog */
   int compute_mode;         /* cudaComputeModeDefault */
   int tex1d_linear;         /* cudaDevAttrMaxTexture1DLinearWidth */
@@ -210,7 +211,11 @@ static void fill_props(cudaDeviceProp *p, dev_extra *x, const ws_gpu *g, uint64_
   p->deviceNumaId = -1;
   p->hostNumaId = -1;
   x->clock_khz = (int)lround(g->clock_ghz * 1e6);
-  x->mem_clock_khz = (int)lround(g->mem_bandwidth_gbs * 1e6 / (2.0 * bus / 8.0));
+  /* the database's memory clock where it has one (as deviceQuery reports
+   * it), else from the bandwidth, so that 2 x clock x bus bytes is it */
+  x->mem_clock_khz = isfinite(g->dram.clock_mhz) && g->dram.clock_mhz > 0
+                         ? (int)lround(g->dram.clock_mhz * 1e3)
+                         : (int)lround(g->mem_bandwidth_gbs * 1e6 / (2.0 * bus / 8.0));
   x->kernel_exec_timeout = 0;
   x->compute_mode = 0;
   x->tex1d_linear = g->cc_major >= 6 ? 1 << 28 : 1 << 27;

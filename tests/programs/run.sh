@@ -97,6 +97,9 @@ want = {"cudaDevAttrMultiProcessorCount": v(g["sms"]), "cudaDevAttrWarpSize": v(
         "cudaDevAttrComputeCapabilityMajor": int(cc[0]), "cudaDevAttrComputeCapabilityMinor": int(cc[1]),
         "cudaDevAttrClockRate": round(v(g["clock_ghz"]) * 1e6), "cudaDevAttrL2CacheSize": v(g["cache"]["l2_bytes"]),
         "cudaDevAttrComputeMode": 0, "cudaDevAttrIntegrated": 0}
+mem = g.get("memory", {})
+if "bus_bits" in mem: want["cudaDevAttrGlobalMemoryBusWidth"] = v(mem["bus_bits"])
+if "clock_mhz" in mem: want["cudaDevAttrMemoryClockRate"] = round(v(mem["clock_mhz"]) * 1000)
 bad = [(k, got.get(k), w) for k, w in want.items() if int(got.get(k, -1)) != int(w)]
 bus, mem = int(got["cudaDevAttrGlobalMemoryBusWidth"]), int(got["cudaDevAttrMemoryClockRate"])
 bw = 2.0 * mem * 1e3 * bus / 8 / 1e9  # deviceQuery's peak bandwidth, GB/s
