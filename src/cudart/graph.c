@@ -609,14 +609,21 @@ cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t *p
   return rt_done(e);
 }
 
+/* A copy of a graph handle's graph (exec: instantiated, in a topological
+ * order), locked (rt_done ends): cudaErrorInvalidValue for a foreign
+ * handle, or a cycle when instantiating; cudaErrorMemoryAllocation. */
+static cudaError_t copy_of(cudaGraph_t graph, int exec, rt_graph **out) {
+  rt_graph *g;
+  cudaError_t e = graph_of(graph, 0, &g);
+  *out = e ? NULL : graph_copy(&ws_rt_state, g, exec);
+  if (!e && !*out) e = exec ? cudaErrorInvalidValue : cudaErrorMemoryAllocation;
+  return e;
+}
+
 cudaError_t cudaGraphClone(cudaGraph_t *pClone, cudaGraph_t original) {
   if (!pClone) return rt_error(cudaErrorInvalidValue);
-  ws_rt *rt = rt_enter();
-  cudaError_t e = rt_sticky(rt);
-  rt_graph *g = e ? NULL : find_graph(rt, original, 0);
-  rt_graph *c = g ? graph_copy(rt, g, 0) : NULL;
-  if (!e && !g) e = cudaErrorInvalidValue;
-  if (!e && !c) e = cudaErrorMemoryAllocation;
+  rt_graph *c;
+  cudaError_t e = copy_of(original, 0, &c);
   if (!e) *pClone = (cudaGraph_t)c;
   return rt_done(e);
 }
@@ -641,12 +648,8 @@ static cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t graph, unsigned
                                int *result) {
   if (result) *result = cudaGraphInstantiateError;
   if (!out) return rt_error(cudaErrorInvalidValue);
-  ws_rt *rt = rt_enter();
-  cudaError_t e = rt_sticky(rt);
-  rt_graph *g = e ? NULL : find_graph(rt, graph, 0);
-  rt_graph *x = g ? graph_copy(rt, g, 1) : NULL;
-  if (!e && !g) e = cudaErrorInvalidValue;
-  if (!e && !x) e = cudaErrorInvalidValue; /* a cycle (or out of memory) */
+  rt_graph *x;
+  cudaError_t e = copy_of(graph, 1, &x);
   if (!e) {
     x->flags = flags;
     *out = (cudaGraphExec_t)x;
