@@ -384,19 +384,29 @@ reload:
 /* A warp stopped by an instruction limit while another waits at a barrier
  * is a barrier-spin deadlock (the spinning warp waits for something the
  * waiting one would do after the barrier): say so instead of "limit". */
+void ws_emu_spin_fault(blockctx *B, uint32_t spinner, uint32_t waiter, int bar, uint32_t line) {
+  snprintf(B->flt.msg, sizeof B->flt.msg,
+           "warp %u spins past the limit of %llu warp instructions (--max-warp-insts) while warp %u waits at "
+           "barrier %d (PTX line %u)",
+           spinner, (unsigned long long)B->o->max_warp_insts, waiter, bar, line);
+  B->flt.kind = FAULT_DEADLOCK;
+}
+
+int ws_emu_deadlock_part(blockctx *B, char **p, size_t *left, uint32_t warp_id, int waits, int bar, uint32_t line) {
+  int n = waits ? snprintf(*p, *left, "%swarp %u waits at barrier %d (PTX line %u)", *p == B->flt.msg ? "" : "; ",
+                           warp_id, bar, line)
+                : snprintf(*p, *left, "%swarp %u has exited", *p == B->flt.msg ? "" : "; ", warp_id);
+  if (n < 0 || (size_t)n >= *left) return -1;
+  *p += n;
+  *left -= (size_t)n;
+  return 0;
+}
+
 static void spin_deadlock(blockctx *B, const warp *spinner) {
   const warp *x = NULL;
   for (uint32_t i = 0; i < B->nwarps && !x; i++)
     if (B->warps[i].state == WS_WAIT) x = &B->warps[i];
-  if (!x) return;
-  const ws_ptx_inst *bi = &x->bar_f->f->insts[x->bar_pc];
-  snprintf(B->flt.msg, sizeof B->flt.msg,
-           "warp %u spins past the limit of %llu warp instructions (%s) while warp %u waits at barrier %d "
-           "(PTX line %u)",
-           spinner->id,
-           (unsigned long long)(B->flt.kind == FAULT_LIMIT ? B->o->max_warp_insts : B->o->max_launch_insts),
-           B->flt.kind == FAULT_LIMIT ? "--max-warp-insts" : "--max-launch-insts", x->id, x->bar_id, bi->line);
-  B->flt.kind = FAULT_DEADLOCK;
+  if (x) ws_emu_spin_fault(B, spinner->id, x->id, x->bar_id, x->bar_f->f->insts[x->bar_pc].line);
 }
 
 /* Runs every warp of block B->block to completion.  Returns 0, or -1 with
@@ -453,7 +463,10 @@ int ws_emu_run_block(blockctx *B) {
       int r = run_warp(B, w);
       __atomic_add_fetch(B->launch_insts, w->insts - before, __ATOMIC_RELAXED);
       if (r) {
-        if (B->flt.kind == FAULT_LIMIT || B->flt.kind == FAULT_LAUNCH_LIMIT) spin_deadlock(B, w);
+        /* a warp over its own limit while another waits at a barrier; the
+         * launch limit says nothing of one warp (a long kernel reaches it
+         * with warps waiting at barriers as they should) */
+        if (B->flt.kind == FAULT_LIMIT) spin_deadlock(B, w);
         goto out_fault;
       }
       if (w->state == WS_DONE) done++;
@@ -467,18 +480,10 @@ int ws_emu_run_block(blockctx *B) {
       warp *first = NULL;
       for (uint32_t i = 0; i < B->nwarps && left > 64; i++) {
         warp *w = &B->warps[i];
-        int n;
-        if (w->state == WS_WAIT) {
-          const ws_ptx_inst *bi = &w->bar_f->f->insts[w->bar_pc];
-          if (!first) first = w;
-          n = snprintf(p, left, "%swarp %u waits at barrier %d (PTX line %u)", p == B->flt.msg ? "" : "; ",
-                       w->id, w->bar_id, bi->line);
-        } else {
-          n = snprintf(p, left, "%swarp %u has exited", p == B->flt.msg ? "" : "; ", w->id);
-        }
-        if (n < 0 || (size_t)n >= left) break;
-        p += n;
-        left -= (size_t)n;
+        int waits = w->state == WS_WAIT;
+        if (waits && !first) first = w;
+        if (ws_emu_deadlock_part(B, &p, &left, w->id, waits, w->bar_id, waits ? w->bar_f->f->insts[w->bar_pc].line : 0))
+          break;
       }
       if (first) {
         char keep[sizeof B->flt.msg];

@@ -89,7 +89,8 @@ NVCC=$(command -v nvcc || true)
 if [ -n "$NVCC" ] && [ -n "${WS_BUILD:-}" ]; then
   P="$WS_SRC/tests/programs"
   mkdir -p "$WS_BUILD/tests/jit"
-  for name in stencil reduce histogram conv spmv streams scan printf fault functor spin; do
+  for name in stencil reduce histogram conv spmv streams scan printf fault functor spin pitch2d graph mallocasync \
+    mapped reuse; do
     # managed memory cannot be mapped under ASan (run.sh, docs/exec.md "Memory")
     [ "${WS_SANITIZE:-0}" = 1 ] && case $name in scan | printf) continue ;; esac
     bin="$WS_BUILD/tests/jit/$name"

@@ -176,6 +176,12 @@ r64("cvt.sat.u64.s64 %rd9, %rd1;")
 r32("add.cc.u32 %r8, %r1, %r2;", "addc.cc.u32 %r9, %r3, %r4;", "addc.u32 %r7, 0, 0;", "xor.b32 %r9, %r9, %r7;")
 r32("sub.cc.u32 %r8, %r1, %r2;", "subc.cc.u32 %r9, %r3, %r4;", "subc.u32 %r7, 0, 0;", "xor.b32 %r9, %r9, %r7;")
 r32("mad.lo.cc.u32 %r8, %r1, %r2, %r3;", "madc.hi.u32 %r9, %r1, %r2, %r4;")
+# the clocks: the warp's instruction count so far (both engines count alike)
+r32("mov.u32 %r9, %clock;")
+r32("mov.u32 %r9, %clock_hi;")
+r64("mov.u64 %rd9, %clock64;")
+r64("mov.u64 %rd9, %globaltimer;")
+r32("mov.u32 %r9, %globaltimer_lo;")
 r32("slct.s32.s32 %r9, %r2, %r3, %r1;")
 r32("slct.f32.f32 %r9, %r2, %r3, %f1;")
 
@@ -196,8 +202,9 @@ w(f"""// tests/jit/numerics.ptx — numerics edge cases for the translated engin
 // per thread.  Together: every rounding mode of add/sub/mul/div/fma/rcp/sqrt,
 // .ftz and .sat, min/max with .NaN, the .approx functions, testp/setp/set,
 // float <-> integer conversions with saturation, f16/bf16 scalar and packed
-// arithmetic, and integer edge cases (division by zero, shifts past the
-// width, prmt modes, bfe/bfi, carries): {len(o32)} 32-bit and {len(o64)} 64-bit results.
+// arithmetic, integer edge cases (division by zero, shifts past the width,
+// prmt modes, bfe/bfi, carries) and the clock registers (the warp's
+// instruction count): {len(o32)} 32-bit and {len(o64)} 64-bit results.
 // The operands are the bit patterns themselves, so every instruction sees
 // the same inputs in both engines; the test compares the engines' outputs
 // byte for byte (the interpreter is the reference).

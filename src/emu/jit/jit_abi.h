@@ -30,7 +30,7 @@
 #endif
 
 /* Bumped when a structure below changes meaning (the text changes anyway). */
-#define WS_JIT_ABI_VERSION 1
+#define WS_JIT_ABI_VERSION 2
 
 /* What a generated function returns to the host's warp loop. */
 enum {
@@ -199,6 +199,9 @@ typedef struct jit_ctx {
   uint32_t ntid[3];           /* %ntid */
   uint32_t nctaid[3];         /* %nctaid */
   uint32_t nwarps;            /* %nwarpid */
+  double clock_per_inst;      /* ws_emu_options.clock_per_inst: %clock's cycles per warp instruction (0: 1) */
+  double timer_ns_per_inst;   /* ws_emu_options.timer_ns_per_inst: %globaltimer's ns per instruction (0: 1) */
+  uint64_t timer_base_ns;     /* ws_emu_options.timer_base_ns: %globaltimer at the launch's start */
 } jit_ctx;
 
 /* An argument of a call, vprintf or __assertfail: a register (byte offset

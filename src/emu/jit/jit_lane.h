@@ -434,6 +434,14 @@ JINL void jl_prefetch(const uint8_t *b, uint64_t a, uint64_t d, uint32_t bytes) 
     for (uint32_t k = 0; k < bytes; k += 64) __builtin_prefetch((const void *)(p + s * d + k));
 }
 
+/* %clock (timer 0) or %globaltimer (1) after n warp instructions: the
+ * interpreter's clock_of (ops/move.h), at the caller's rates. */
+JINL uint64_t jl_clock(const jit_ctx *X, uint64_t n, int timer) {
+  double r = timer ? X->timer_ns_per_inst : X->clock_per_inst;
+  uint64_t base = timer ? X->timer_base_ns : 0;
+  return base + (r > 0 ? (uint64_t)((double)n * r) : n);
+}
+
 /* Every lane's address follows the previous one by n bytes. */
 JINL int jl_contig(const uint64_t *ad, uint32_t n) {
   uint64_t bad = 0;

@@ -576,19 +576,10 @@ static int run_warp(jblock *J, jit_warp *w) {
 /* A warp stopped by an instruction limit while another waits at a barrier
  * is a barrier-spin deadlock (the interpreter's spin_deadlock). */
 static void spin_deadlock(jblock *J, const jit_warp *spinner) {
-  blockctx *B = J->B;
   const jit_warp *x = NULL;
   for (uint32_t i = 0; i < J->nwarps && !x; i++)
     if (J->warps[i].state == JW_WAIT) x = &J->warps[i];
-  if (!x) return;
-  const ws_ptx_inst *bi = &B->L->p->funcs[x->bar_func].f->insts[x->bar_pc];
-  snprintf(B->flt.msg, sizeof B->flt.msg,
-           "warp %u spins past the limit of %llu warp instructions (%s) while warp %u waits at barrier %d "
-           "(PTX line %u)",
-           spinner->id,
-           (unsigned long long)(B->flt.kind == FAULT_LIMIT ? B->o->max_warp_insts : B->o->max_launch_insts),
-           B->flt.kind == FAULT_LIMIT ? "--max-warp-insts" : "--max-launch-insts", x->id, x->bar_id, bi->line);
-  B->flt.kind = FAULT_DEADLOCK;
+  if (x) ws_emu_spin_fault(J->B, spinner->id, x->id, x->bar_id, J->B->L->p->funcs[x->bar_func].f->insts[x->bar_pc].line);
 }
 
 /* Every live warp waits at a barrier that cannot complete: the deadlock
@@ -600,18 +591,11 @@ static void deadlock(jblock *J) {
   jit_warp *first = NULL;
   for (uint32_t i = 0; i < J->nwarps && left > 64; i++) {
     jit_warp *w = &J->warps[i];
-    int n;
-    if (w->state == JW_WAIT) {
-      const ws_ptx_inst *bi = &B->L->p->funcs[w->bar_func].f->insts[w->bar_pc];
-      if (!first) first = w;
-      n = snprintf(p, left, "%swarp %u waits at barrier %d (PTX line %u)", p == B->flt.msg ? "" : "; ", w->id,
-                   w->bar_id, bi->line);
-    } else {
-      n = snprintf(p, left, "%swarp %u has exited", p == B->flt.msg ? "" : "; ", w->id);
-    }
-    if (n < 0 || (size_t)n >= left) break;
-    p += n;
-    left -= (size_t)n;
+    int waits = w->state == JW_WAIT;
+    if (waits && !first) first = w;
+    if (ws_emu_deadlock_part(B, &p, &left, w->id, waits, w->bar_id,
+                             waits ? B->L->p->funcs[w->bar_func].f->insts[w->bar_pc].line : 0))
+      break;
   }
   if (first) {
     char keep[sizeof B->flt.msg];
@@ -668,6 +652,9 @@ static jblock *block_state(blockctx *B) {
   X->param_bytes = L->param_bytes;
   X->dynamic_shared = L->dynamic_shared;
   X->reserved_base = L->reserved_base;
+  X->clock_per_inst = B->o->clock_per_inst;
+  X->timer_ns_per_inst = B->o->timer_ns_per_inst;
+  X->timer_base_ns = B->o->timer_base_ns;
   memcpy(X->ntid, L->block, sizeof X->ntid);
   memcpy(X->nctaid, L->grid, sizeof X->nctaid);
   X->nwarps = B->nwarps;
@@ -729,7 +716,7 @@ int ws_emu_jit_run_block(blockctx *B) {
       int rr = run_warp(J, w);
       __atomic_add_fetch(B->launch_insts, w->insts - before, __ATOMIC_RELAXED);
       if (rr) {
-        if (B->flt.kind == FAULT_LIMIT || B->flt.kind == FAULT_LAUNCH_LIMIT) spin_deadlock(J, w);
+        if (B->flt.kind == FAULT_LIMIT) spin_deadlock(J, w); /* as the interpreter: not the launch limit */
         r = -1;
         goto out;
       }

@@ -1311,12 +1311,14 @@ static int sreg_expr(tr *T, int sr, int comp, char *x, size_t n, int *w) {
   case WS_PTX_SR_LANEMASK_LT: snprintf(x, n, "((1u << l) - 1u)"); break;
   case WS_PTX_SR_LANEMASK_GE: snprintf(x, n, "(0xffffffffu << l)"); break;
   case WS_PTX_SR_LANEMASK_GT: snprintf(x, n, "(0xfffffffeu << l)"); break; /* l = 31: none */
-  case WS_PTX_SR_CLOCK: case WS_PTX_SR_GLOBALTIMER_LO: snprintf(x, n, "(uint32_t)(w->insts - %uu)", K); break;
+  case WS_PTX_SR_CLOCK: case WS_PTX_SR_GLOBALTIMER_LO:
+    snprintf(x, n, "(uint32_t)jl_clock(X, w->insts - %uu, %d)", K, sr == WS_PTX_SR_GLOBALTIMER_LO);
+    break;
   case WS_PTX_SR_CLOCK_HI: case WS_PTX_SR_GLOBALTIMER_HI:
-    snprintf(x, n, "(uint32_t)((w->insts - %uu) >> 32)", K);
+    snprintf(x, n, "(uint32_t)(jl_clock(X, w->insts - %uu, %d) >> 32)", K, sr == WS_PTX_SR_GLOBALTIMER_HI);
     break;
   case WS_PTX_SR_CLOCK64: case WS_PTX_SR_GLOBALTIMER:
-    snprintf(x, n, "(w->insts - %uu)", K);
+    snprintf(x, n, "jl_clock(X, w->insts - %uu, %d)", K, sr == WS_PTX_SR_GLOBALTIMER);
     *w = 64;
     break;
   case WS_PTX_SR_DYNAMIC_SMEM_SIZE: snprintf(x, n, "X->dynamic_shared"); *w = 64; break;
