@@ -269,6 +269,10 @@ int cli_prepare_engine(ws_emu_jit **jit, ws_emu_program *p, ws_emu_engine e, uin
       const ws_diag_entry *x = &jd.items[i];
       ws_diag_add(d, x->severity, x->file, x->line, x->col, "%s", x->message);
     }
+  } else if (!*jit && !verbose && ws_emu_jit_worth(p, threads, 0)) {
+    /* the work would pay for a compile: one line saying why it is not done */
+    fprintf(stderr, "warpsight: note: kernel %s runs in the interpreter: %s\n", k,
+            jd.count ? jd.items[0].message : "no C compiler");
   } else if (verbose) {
     if (small) {
       fprintf(stderr,

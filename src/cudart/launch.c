@@ -246,6 +246,12 @@ static int prepare_engine(ws_rt *rt, rt_func *f, ws_emu_program *p, uint64_t pla
   }
   if (!rt->jit) {
     f->jit_state = 2;
+    if (!force && !rt->verbose && !rt->jit_noted && ws_emu_jit_worth(p, plain, f->interp_insts)) {
+      /* once per process, when the work would pay for a compile */
+      fprintf(stderr, "warpsight: note: the kernels run in the interpreter: %s\n",
+              d.count ? d.items[0].message : "no C compiler");
+      rt->jit_noted = 1;
+    }
   } else {
     st = ws_emu_jit_prepare(rt->jit, p, force ? 0 : WS_EMU_JIT_CACHED_ONLY, &d);
     if (st == WS_EMISSING) {

@@ -238,6 +238,7 @@ typedef struct ws_rt {
   int verbose;              /* WARPSIGHT_VERBOSE: say which engine runs a kernel */
   ws_emu_jit *jit;          /* the translator, made on first use, or NULL */
   int jit_none;             /* no C compiler: the translator is not tried again */
+  int jit_noted;            /* that was said (once, when a kernel's work would pay) */
   int primary_warned;       /* the primary model's failure was reported */
   int init_failed;          /* the environment was bad: every call fails */
   const char *unsup_seen[RT_MAX_UNSUP]; /* unsupported calls reported (static names) */
