@@ -1079,6 +1079,7 @@ static int tr_cvt(tr *T, const ty *y) {
 
 /* The interpreter's memory-space number for a state space (mspace()). */
 static int mspace(tr *T, const ws_ptx_operand *addr, int *ms) {
+  *ms = JS_GENERIC;
   switch (T->in->space) {
   case WS_PTX_SP_NONE: *ms = JS_GENERIC; return WS_OK;
   case WS_PTX_SP_GLOBAL: *ms = JS_GLOBAL; return WS_OK;
