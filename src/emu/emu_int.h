@@ -308,16 +308,22 @@ typedef struct blockctx {
   uint64_t *launch_insts;   /* warp instructions of the whole launch so far,
                                shared by the workers (atomic; updated
                                between quanta) */
-  uint64_t *printf_bytes;   /* printf output of the launch's finished blocks
-                               (atomic), for WS_EMU_MAX_PRINTF_BYTES */
+  uint64_t *printf_bytes;   /* printf output of the whole launch so far, every
+                               worker's (atomic), for WS_EMU_MAX_PRINTF_BYTES */
 } blockctx;
 
 /* exec.c */
 int ws_emu_run_block(blockctx *B);
 /* printf.c: format one vprintf call; fetch reads generic memory (returns 0
- * on success).  Appends to out; returns the characters written, or -1
- * when a fetch failed or out ran out of memory (out->oom, sticky). */
+ * on success).  Appends to out; returns the characters written, -1 when a
+ * fetch failed or out ran out of memory (out->oom, sticky), or -2 when the
+ * launch's output passed its budget (formatting stops there). */
 typedef int (*vp_fetch)(void *ctx, uint64_t addr, void *dst, size_t n);
-int ws_emu_vprintf(ws_strbuf *out, vp_fetch fetch, void *ctx, uint64_t fmt, uint64_t args);
+typedef struct vp_budget {
+  uint64_t *used;  /* bytes the launch printed so far (atomic, shared) */
+  uint64_t limit;  /* at most this many */
+} vp_budget;
+int ws_emu_vprintf(ws_strbuf *out, vp_fetch fetch, void *ctx, uint64_t fmt, uint64_t args,
+                   const vp_budget *b);
 
 #endif

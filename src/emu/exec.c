@@ -1807,9 +1807,10 @@ static int ex_vprintf(xctx *X, const dinst *in, uint32_t m) {
   LANES(m, {
     uint64_t fa = call_arg(X, vs[nr], l, 8), aa = call_arg(X, vs[nr + 1], l, 8);
     vpctx vc = {B, w, l, X->F, X->pc};
-    int r = ws_emu_vprintf(&B->pout, vp_fetch_fn, &vc, fa, aa);
-    if (r < 0 && B->flt.kind) return FL_FAULT;
-    if (B->pout.n + __atomic_load_n(B->printf_bytes, __ATOMIC_RELAXED) > WS_EMU_MAX_PRINTF_BYTES) {
+    vp_budget budget = {B->printf_bytes, WS_EMU_MAX_PRINTF_BYTES};
+    int r = ws_emu_vprintf(&B->pout, vp_fetch_fn, &vc, fa, aa, &budget);
+    if (r == -1 && B->flt.kind) return FL_FAULT;
+    if (r == -2) {
       set_fault(B, w, l, X->F, X->pc, FAULT_OTHER, 0, 0, 0);
       snprintf(B->flt.msg, sizeof B->flt.msg, "device printf output passed the limit of %llu bytes per launch",
                (unsigned long long)WS_EMU_MAX_PRINTF_BYTES);

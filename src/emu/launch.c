@@ -369,7 +369,8 @@ typedef struct pool {
   fault flt;                /* fault of the lowest faulting block */
   int oom;                  /* allocation failure in a worker */
   uint64_t launch_insts;    /* warp instructions so far (atomic) */
-  uint64_t printf_bytes;    /* printf output of finished blocks (atomic) */
+  uint64_t printf_bytes;    /* printf output of the launch so far, counted by
+                               the workers as they format it (atomic) */
   uint64_t warp_insts, thread_insts, warps, blocks;
 } pool;
 
@@ -439,8 +440,6 @@ static void *work(void *arg) {
       if (!t || WS_VEC_PUSH(pl->chunks, pl->nchunks, pl->cchunks, ((pchunk){b, t, len}))) {
         free(t);
         pl->oom = 1; /* lost output is reported (WS_ENOMEM), never dropped in silence */
-      } else {
-        __atomic_add_fetch(&pl->printf_bytes, len, __ATOMIC_RELAXED);
       }
     }
     if (r && b < pl->fault_block) {
