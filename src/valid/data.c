@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/number.h"
 #include "util/strbuf.h"
 #include "util/vec.h"
 #include "valid/valid_int.h"
@@ -85,20 +86,30 @@ static const char *const col_names[C_COUNT] = {
     "Block.X", "Block.Y", "Block.Z", "Registers.Per.Thread", "Static.SMem",
     "Dynamic.SMem", "Duration"};
 
-static int bad_cell(ws_diag *d, const ws_csv *c, size_t r, int col, const char *what) {
+int ws_valid_bad_cell(ws_diag *d, const ws_csv *c, size_t r, int col, const char *what) {
   ws_diag_add(d, WS_SEV_ERROR, c->origin, c->lines[r], 0, "column %s: %s, got '%s'",
               c->header[col], what, ws_valid_csv_cell(c, r, (size_t)col));
   return WS_EINVAL;
 }
 
-/* A whole number in [lo, hi]. */
+int ws_valid_cell_seconds(double *out, ws_diag *d, const ws_csv *c, size_t r, int col) {
+  double v;
+  if (ws_parse_decimal(ws_valid_csv_cell(c, r, (size_t)col), &v) || !(v >= WS_VALID_MIN_SECONDS) ||
+      !(v <= WS_VALID_MAX_SECONDS))
+    return ws_valid_bad_cell(d, c, r, col,
+                    "expected a positive time in seconds, a decimal number from 1e-9 to 1e6");
+  *out = v;
+  return WS_OK;
+}
+
+/* A whole number in [lo, hi]: decimal digits only (no sign, space, hex or
+ * fraction). */
 static int get_int(int64_t *out, ws_diag *d, const ws_csv *c, size_t r, int col,
                    int64_t lo, int64_t hi) {
   const char *s = ws_valid_csv_cell(c, r, (size_t)col);
-  char *end;
   errno = 0;
-  long long v = strtoll(s, &end, 10);
-  if (!*s || *end || errno) return bad_cell(d, c, r, col, "expected a whole number");
+  long long v = strtoll(s, NULL, 10);
+  if (!*s || s[strspn(s, "0123456789")] || errno) return ws_valid_bad_cell(d, c, r, col, "expected a whole number");
   if (v < lo || v > hi) {
     ws_diag_add(d, WS_SEV_ERROR, c->origin, c->lines[r], 0,
                 "column %s: %lld is out of range [%lld, %lld]", c->header[col], v,
@@ -216,13 +227,22 @@ int ws_valid_load_text(ws_valid_data **out, const char *text, size_t len,
   return ws_valid_load_text_ex(out, text, len, origin, NULL, 0, d);
 }
 
+static int load_csv(ws_valid_data **out, ws_csv *c, const char *const *extra, size_t nextra,
+                    ws_diag *d);
+
 int ws_valid_load_text_ex(ws_valid_data **out, const char *text, size_t len,
                           const char *origin, const char *const *extra, size_t nextra,
                           ws_diag *d) {
   *out = NULL;
   ws_csv *c;
   int st = ws_valid_csv_parse(&c, text, len, origin, d);
-  if (st) return st;
+  return st ? st : load_csv(out, c, extra, nextra, d);
+}
+
+/* The rows of the parsed file c (taken over: freed on error). */
+static int load_csv(ws_valid_data **out, ws_csv *c, const char *const *extra, size_t nextra,
+                    ws_diag *d) {
+  int st = WS_OK;
   if (ws_valid_csv_column(c, "kernel_file") >= 0) { /* the generic format */
     ws_valid_data *v = calloc(1, sizeof *v);
     if (!v) {
@@ -271,7 +291,7 @@ int ws_valid_load_text_ex(ws_valid_data **out, const char *text, size_t len,
     if (!w->gpu) continue; /* unknown: reported once by resolve_gpus */
     w->kernel = ws_valid_csv_cell(c, r, (size_t)col[C_APP]);
     if (!ws_valid_kernel_known(w->kernel)) {
-      st = bad_cell(d, c, r, col[C_APP], "unknown kernel (see docs/validation.md)");
+      st = ws_valid_bad_cell(d, c, r, col[C_APP], "unknown kernel (see docs/validation.md)");
       continue;
     }
     w->signature = ws_valid_csv_cell(c, r, (size_t)col[C_KERNEL]);
@@ -285,15 +305,7 @@ int ws_valid_load_text_ex(ws_valid_data **out, const char *text, size_t len,
     if (!s && !(s = get_int(&x, d, c, r, col[C_REGS], 0, 255))) w->regs = (int)x;
     if (!s && !(s = get_int(&x, d, c, r, col[C_SSMEM], 0, 1 << 20))) w->static_smem = (int)x;
     if (!s && !(s = get_int(&x, d, c, r, col[C_DSMEM], 0, 1 << 20))) w->dynamic_smem = (int)x;
-    if (!s) {
-      const char *t = ws_valid_csv_cell(c, r, (size_t)col[C_DUR]);
-      char *end;
-      double dur = strtod(t, &end);
-      if (!*t || *end || !isfinite(dur) || dur <= 0)
-        s = bad_cell(d, c, r, col[C_DUR], "expected a positive time in seconds");
-      else
-        w->measured_s = dur;
-    }
+    if (!s) s = ws_valid_cell_seconds(&w->measured_s, d, c, r, col[C_DUR]);
     if (s) st = s;
     if (d && d->errors >= 20) break; /* enough to go on */
   }
@@ -317,9 +329,10 @@ int ws_valid_load_ex(ws_valid_data **out, const char *path, const char *const *e
   *out = NULL;
   int st = ws_read_file(&text, &len, path, d);
   if (st) return st;
-  st = ws_valid_load_text_ex(out, text, len, path, extra, nextra, d);
-  free(text);
-  return st;
+  ws_csv *c;
+  /* parsed in place: the file's text becomes the cells */
+  if ((st = ws_valid_csv_parse_owned(&c, text, len, path, d))) return st;
+  return load_csv(out, c, extra, nextra, d);
 }
 
 void ws_valid_data_free(ws_valid_data *v) {

@@ -34,11 +34,6 @@ static const char *const gcol_names[G_COUNT] = {"kernel_file", "launch", "gpu", 
                                                 "kernel", "size", "registers", "shared_bytes"};
 enum { G_REQUIRED = 4 }; /* the first four columns must be present */
 
-static int gbad(ws_diag *d, const ws_csv *c, size_t r, int col, const char *what) {
-  ws_diag_add(d, WS_SEV_ERROR, c->origin, c->lines[r], 0, "column %s: %s, got '%s'",
-              c->header[col], what, ws_valid_csv_cell(c, r, (size_t)col));
-  return WS_EINVAL;
-}
 
 /* The launch spec of row r: grid, block, shared bytes and kernel name into
  * the row. */
@@ -46,7 +41,7 @@ static int row_launch(ws_valid_data *v, size_t r, const int *col, ws_diag *d) {
   const ws_csv *c = v->csv;
   ws_valid_row *w = &v->rows[r];
   const char *cell = ws_valid_csv_cell(c, r, (size_t)col[G_LAUNCH]);
-  if (!*cell) return gbad(d, c, r, col[G_LAUNCH], "expected a launch spec file");
+  if (!*cell) return ws_valid_bad_cell(d, c, r, col[G_LAUNCH], "expected a launch spec file");
   if (!(w->launch_file = ws_valid_keep(v, ws_valid_resolve_path(c->origin, cell))))
     return WS_ENOMEM;
   ws_launch_spec *s = NULL;
@@ -82,10 +77,9 @@ static int opt_int(long long *out, const ws_csv *c, size_t r, int col, long long
   *out = -1;
   if (col < 0 || !*ws_valid_csv_cell(c, r, (size_t)col)) return WS_OK;
   const char *z = ws_valid_csv_cell(c, r, (size_t)col);
-  char *end;
   errno = 0;
-  long long n = strtoll(z, &end, 10);
-  if (*end || errno || n < 0 || n > hi) {
+  long long n = strtoll(z, NULL, 10);
+  if (z[strspn(z, "0123456789")] || errno || n < 0 || n > hi) {
     ws_diag_add(d, WS_SEV_ERROR, c->origin, c->lines[r], 0,
                 "column %s: expected a whole number in [0, %lld], got '%s'", c->header[col], hi,
                 z);
@@ -103,17 +97,12 @@ static int generic_row(ws_valid_data *v, size_t r, const int *col, ws_diag *d) {
   w->gpu_csv = ws_valid_csv_cell(c, r, (size_t)col[G_GPU]);
   w->regs = w->static_smem = -1; /* unknown: the models see the profile's own */
   const char *kf = ws_valid_csv_cell(c, r, (size_t)col[G_FILE]);
-  if (!*kf) return gbad(d, c, r, col[G_FILE], "expected a PTX or .cu file");
+  if (!*kf) return ws_valid_bad_cell(d, c, r, col[G_FILE], "expected a PTX or .cu file");
   if (!(w->kernel_file = ws_valid_keep(v, ws_valid_resolve_path(c->origin, kf))))
     return WS_ENOMEM;
   int st = row_launch(v, r, col, d);
   if (st) return st;
-  const char *t = ws_valid_csv_cell(c, r, (size_t)col[G_SECONDS]);
-  char *end;
-  double sec = strtod(t, &end);
-  if (!*t || *end || !isfinite(sec) || sec <= 0)
-    return gbad(d, c, r, col[G_SECONDS], "expected a positive time in seconds");
-  w->measured_s = sec;
+  if ((st = ws_valid_cell_seconds(&w->measured_s, d, c, r, col[G_SECONDS]))) return st;
   long long n;
   if ((st = opt_int(&n, c, r, col[G_SIZE], INT64_MAX, d)) != WS_OK) return st;
   if (n >= 0) w->input_size = n;

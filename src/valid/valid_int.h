@@ -37,6 +37,12 @@ int ws_valid_resolve_gpus(struct ws_valid_data *v, int col, const char *const *e
 char *ws_valid_keep(struct ws_valid_data *v, char *s);
 /* data.c: `path` resolved against the folder of `origin` (malloc'd). */
 char *ws_valid_resolve_path(const char *origin, const char *path);
+/* data.c: "FILE:LINE: error: column NAME: what, got 'CELL'"; WS_EINVAL. */
+int ws_valid_bad_cell(ws_diag *d, const ws_csv *c, size_t r, int col, const char *what);
+/* data.c: a measured time: a plain decimal number (no hex float, inf or
+ * nan) from WS_VALID_MIN_SECONDS to WS_VALID_MAX_SECONDS, else an error
+ * naming the file, line and column. */
+int ws_valid_cell_seconds(double *out, ws_diag *d, const ws_csv *c, size_t r, int col);
 /* generic.c: fill v's rows from a CSV in the generic format. */
 int ws_valid_load_generic(struct ws_valid_data *v, const char *const *extra, size_t nextra,
                           ws_diag *d);
