@@ -128,6 +128,20 @@ typedef struct widths {
   int gpu, kernel;
 } widths;
 
+/* A percentage with sane precision: one decimal up to a million percent,
+ * three significant digits beyond ("1.23e+302%", never 300 digits). */
+typedef struct pct_text {
+  char s[32]; /* the text, '%' included */
+} pct_text;
+
+static pct_text pct(double v) {
+  pct_text t;
+  if (!isfinite(v)) snprintf(t.s, sizeof t.s, "-");
+  else if (fabs(v) < 1e6) snprintf(t.s, sizeof t.s, "%.1f%%", v);
+  else snprintf(t.s, sizeof t.s, "%.3g%%", v);
+  return t;
+}
+
 static void stats_line(ws_strbuf *b, const widths *w, const char *gpu, const char *kernel,
                        const ws_valid_stats *s) {
   ws_sb_printf(b, "  %-*s %-*s %6zu", w->gpu, gpu, w->kernel, kernel, s->n);
@@ -135,7 +149,7 @@ static void stats_line(ws_strbuf *b, const widths *w, const char *gpu, const cha
     ws_sb_printf(b, " %10s %10s %8s %9s\n", "-", "-", "-", "-");
     return;
   }
-  ws_sb_printf(b, " %9.1f%% %9.1f%% %7.0f%%", s->mape, s->median_ape, 100 * s->within20);
+  ws_sb_printf(b, " %10s %10s %7.0f%%", pct(s->mape).s, pct(s->median_ape).s, 100 * s->within20);
   if (isnan(s->spearman)) ws_sb_printf(b, " %9s\n", "-");
   else ws_sb_printf(b, " %9.3f\n", s->spearman);
 }
@@ -269,10 +283,10 @@ int ws_report_validate_chart(const ws_valid_report *r, size_t model, const char 
 
 static void stats_row(FILE *out, const char *what, const ws_valid_stats *b,
                       const ws_valid_stats *a) {
-  fprintf(out, "  %-10s %5zu rows  MAPE %8.1f%% -> %8.1f%%   median %8.1f%% -> %8.1f%%   "
+  fprintf(out, "  %-10s %5zu rows  MAPE %9s -> %9s   median %9s -> %9s   "
                "within 20%% %4.0f%% -> %4.0f%%\n",
-          what, a->n, b->mape, a->mape, b->median_ape, a->median_ape, 100 * b->within20,
-          100 * a->within20);
+          what, a->n, pct(b->mape).s, pct(a->mape).s, pct(b->median_ape).s, pct(a->median_ape).s,
+          100 * b->within20, 100 * a->within20);
 }
 
 void ws_report_calibration(FILE *out, const char *model, const char *gpu, const ws_valid_calib *c) {
