@@ -1934,6 +1934,14 @@ static void parse_function(parser *p, uint8_t linkage) {
 static void parse_module(parser *p) {
   next(p);
   int seen_version = 0;
+  /* A text whose first token is no directive is not PTX at all (a password
+   * file named where a kernel was expected): say so without quoting it. */
+  if (p->tok.kind != T_EOF && p->tok.kind != T_DIR) {
+    error_at(p, p->tok.line, p->tok.col, NULL,
+             "not a PTX module: it does not begin with a directive such as .version (its text "
+             "is not shown)");
+    return;
+  }
   while (p->tok.kind != T_EOF && p->nerrors <= MAX_ERRORS && !p->oom) {
     const token t = p->tok;
     if (t.kind != T_DIR) {
