@@ -108,6 +108,9 @@ typedef struct ws_valid_data {
   const char **gpu_file_names, **gpu_file_paths;
   size_t ngpu_files;                /* entries in both */
   size_t gpu_names_cap, gpu_paths_cap; /* allocated */
+  unsigned flags;                   /* WS_VALID_ALLOW_OUTSIDE or 0, as loaded */
+  const char *folder;               /* the data file's folder, its real path
+                                       (borrowed from `strings`; NULL until needed) */
 } ws_valid_data;
 
 /* Read a measured-times CSV: the Amarís et al. columns of
@@ -120,13 +123,23 @@ int ws_valid_load_text(ws_valid_data **out, const char *text, size_t len,
                        const char *origin, ws_diag *d);
 void ws_valid_data_free(ws_valid_data *v);
 
+/* Files the generic rows name (kernel, launch spec and the files it reads,
+ * GPU file) are data, not options: a name beginning with '-' is refused (a
+ * tool such as nvcc would read it as an option), and so is a file whose
+ * real path (symlinks followed) lies outside the data file's folder,
+ * unread and unquoted, unless flags has WS_VALID_ALLOW_OUTSIDE
+ * (`validate --allow-outside-data`; docs/validation.md, "Your own
+ * kernels"). */
+enum { WS_VALID_ALLOW_OUTSIDE = 1 };
+
 /* The same with extra accepted GPU names (`validate --gpu-file NAME=FILE`):
- * a row naming one of extra[0..nextra) keeps that name as its GPU. */
+ * a row naming one of extra[0..nextra) keeps that name as its GPU; flags:
+ * 0 or WS_VALID_ALLOW_OUTSIDE. */
 int ws_valid_load_ex(ws_valid_data **out, const char *path, const char *const *extra,
-                     size_t nextra, ws_diag *d);
+                     size_t nextra, unsigned flags, ws_diag *d);
 int ws_valid_load_text_ex(ws_valid_data **out, const char *text, size_t len,
                           const char *origin, const char *const *extra, size_t nextra,
-                          ws_diag *d);
+                          unsigned flags, ws_diag *d);
 
 /* GPU names: the table data/validation/gpu-names.csv (embedded in the
  * library) maps the data set's spellings to database names ("GTX-680" ->

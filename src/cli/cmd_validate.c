@@ -22,7 +22,8 @@ static const char help[] =
     "                          [--sample-blocks N] [--limit N] [--report DIR]\n"
     "                          [--ptx-dir DIR] [--cache DIR | --no-cache] [--launches DIR]\n"
     "                          [--gpu-file NAME=FILE.json]... [--half train|test]\n"
-    "                          [--max-warp-insts N] [--max-launch-insts N] [--max-memory N]\n\n"
+    "                          [--max-warp-insts N] [--max-launch-insts N] [--max-memory N]\n"
+    "                          [--allow-outside-data]\n\n"
     "Predicts each measured kernel launch of DATA.csv (the columns of\n"
     "data/validation/amaris-measured-dev.csv: GPU, kernel, input size, grid, block,\n"
     "Duration in seconds) with the performance models and compares the\n"
@@ -34,7 +35,9 @@ static const char help[] =
     "nvcc -ptx -arch=sm_80), launch (a launch spec), gpu (a name or a GPU file)\n"
     "and seconds, optionally kernel, size, registers and shared_bytes; files are\n"
     "relative to DATA.csv's folder (docs/validation.md, \"Your own kernels\").\n"
-    "--ptx-dir is not needed then.\n"
+    "--ptx-dir is not needed then.  A file named there must lie inside that\n"
+    "folder (symlinks followed) unless --allow-outside-data is given, and a\n"
+    "name beginning with '-' is refused.\n"
     "A UTF-8 byte-order mark before the header is skipped.\n\n"
     "options:\n"
     "  --models L         'all' (default) or model names separated by commas\n"
@@ -62,6 +65,9 @@ static const char help[] =
     "                     and DIR/floors.csv (per row: the DRAM and issue floors and\n"
     "                     whether each model's prediction is below one)\n"
     "  --ptx-dir DIR      the kernels' PTX (default examples/validation/ptx)\n"
+    "  --allow-outside-data\n"
+    "                     read the files a generic DATA.csv names wherever they are\n"
+    "                     (by default only those inside DATA.csv's folder)\n"
     "  --cache DIR        profile cache (default $XDG_CACHE_HOME/warpsight, else\n"
     "                     ~/.cache/warpsight, else .warpsight-cache)\n"
     "  --no-cache         neither read nor write the profile cache\n"
@@ -135,14 +141,15 @@ int cmd_validate(int argc, char **argv) {
   const char *models_s = "all", *gpus_s = NULL, *kernels_s = NULL, *sample_s = NULL,
              *limit_s = NULL, *report = NULL, *ptx_s = NULL, *cache_s = NULL,
              *no_cache = NULL, *launches = NULL, *half_s = NULL, *maxw = NULL, *maxl = NULL,
-             *maxm = NULL;
+             *maxm = NULL, *outside = NULL;
   cli_opt opts[] = {{"--launches", 1, &launches},{"--models", 1, &models_s},   {"--gpus", 1, &gpus_s},
                     {"--kernels", 1, &kernels_s}, {"--sample-blocks", 1, &sample_s},
                     {"--limit", 1, &limit_s},     {"--report", 1, &report},
                     {"--ptx-dir", 1, &ptx_s},     {"--cache", 1, &cache_s},
                     {"--no-cache", 0, &no_cache}, {"--half", 1, &half_s},
                     {"--max-warp-insts", 1, &maxw}, {"--max-launch-insts", 1, &maxl},
-                    {"--max-memory", 1, &maxm},   {NULL, 0, NULL}};
+                    {"--max-memory", 1, &maxm},   {"--allow-outside-data", 0, &outside},
+                    {NULL, 0, NULL}};
   const char *pos[1];
   int npos, want_help;
   vcli_gpu_files gf;
@@ -217,7 +224,7 @@ int cmd_validate(int argc, char **argv) {
   }
   if (kernels_s && vcli_split(&kernels, "validate", "--kernels", kernels_s)) goto out;
   char ptx_dir[4096], cache_buf[4096];
-  int st = ws_valid_load_ex(&data, pos[0], gf.name, gf.n, &d);
+  int st = ws_valid_load_ex(&data, pos[0], gf.name, gf.n, outside ? WS_VALID_ALLOW_OUTSIDE : 0, &d);
   if (st) {
     cli_print_diag(&d);
     rc = cli_exit_for(st);

@@ -42,13 +42,26 @@ static int row_launch(ws_valid_data *v, size_t r, const int *col, ws_diag *d) {
   ws_valid_row *w = &v->rows[r];
   const char *cell = ws_valid_csv_cell(c, r, (size_t)col[G_LAUNCH]);
   if (!*cell) return ws_valid_bad_cell(d, c, r, col[G_LAUNCH], "expected a launch spec file");
-  if (!(w->launch_file = ws_valid_keep(v, ws_valid_resolve_path(c->origin, cell))))
-    return WS_ENOMEM;
+  int st = ws_valid_data_file(&w->launch_file, v, r, col[G_LAUNCH], cell, d);
+  if (st) return st;
   ws_launch_spec *s = NULL;
-  int st = ws_emu_launch_spec_load(&s, w->launch_file, d);
+  st = ws_emu_launch_spec_load(&s, w->launch_file, d);
   if (st) {
     ws_diag_add(d, WS_SEV_ERROR, c->origin, c->lines[r], 0,
                 "column launch: the launch spec '%s' does not load (above)", cell);
+    return st;
+  }
+  /* the files the spec reads are data too */
+  for (uint32_t i = 0; i < s->nargs + s->nvars && !st; i++) {
+    const ws_launch_arg *a = i < s->nargs ? &s->args[i] : &s->vars[i - s->nargs];
+    if (a->init != WS_INIT_FILE) continue;
+    char what[300];
+    snprintf(what, sizeof what, "column launch: the launch spec '%s' initialises %s%s from a file",
+             cell, i < s->nargs ? "argument " : "variable ", a->name);
+    st = ws_valid_confined(v, r, what, a->file, a->file, d);
+  }
+  if (st) {
+    ws_emu_launch_spec_free(s);
     return st;
   }
   const char *k = col[G_KERNEL] >= 0 ? ws_valid_csv_cell(c, r, (size_t)col[G_KERNEL]) : "";
@@ -98,9 +111,9 @@ static int generic_row(ws_valid_data *v, size_t r, const int *col, ws_diag *d) {
   w->regs = w->static_smem = -1; /* unknown: the models see the profile's own */
   const char *kf = ws_valid_csv_cell(c, r, (size_t)col[G_FILE]);
   if (!*kf) return ws_valid_bad_cell(d, c, r, col[G_FILE], "expected a PTX or .cu file");
-  if (!(w->kernel_file = ws_valid_keep(v, ws_valid_resolve_path(c->origin, kf))))
-    return WS_ENOMEM;
-  int st = row_launch(v, r, col, d);
+  int st = ws_valid_data_file(&w->kernel_file, v, r, col[G_FILE], kf, d);
+  if (st) return st;
+  st = row_launch(v, r, col, d);
   if (st) return st;
   if ((st = ws_valid_cell_seconds(&w->measured_s, d, c, r, col[G_SECONDS]))) return st;
   long long n;

@@ -17,6 +17,84 @@ copy_spec() { # copy_spec FILE INIT: the faults.ptx copy kernel, `in` initialise
   printf '{"kernel": "copy", "grid": [1,1,1], "block": [32,1,1], "args": [{"buffer": "in", "type": "f32", "count": 32, "init": %s}, {"buffer": "out", "type": "f32", "count": 32}, {"scalar": "off", "type": "s32", "value": 0}]}\n' "$2" >"$1"
 }
 
+# --- row 1: a file name from data is never an option ------------------------------
+# A fake nvcc first on PATH records its arguments (and fails): the tools the
+# project starts must get file names as files.
+mkdir -p "$TMP/bin" "$TMP/d1"
+cat >"$TMP/bin/nvcc" <<SH
+#!/bin/sh
+printf '%s\n' "\$@" >>"$TMP/nvcc.args"
+exit 1
+SH
+chmod +x "$TMP/bin/nvcc"
+FAKEPATH="$TMP/bin:$PATH"
+cp "$VECL" "$TMP/d1/v.json"
+printf -- '-ccbin ./fakecc\n' >"$TMP/d1/-optf=o.cu"
+printf 'kernel_file,launch,gpu,seconds\n-optf=o.cu,v.json,gtx680,1e-5\n' >"$TMP/d1/data.csv"
+rm -f "$TMP/nvcc.args"
+(cd "$TMP/d1" && PATH=$FAKEPATH "$WS" validate data.csv --no-cache --models roofline) >"$TMP/out" 2>"$TMP/err"
+RC=$? ERR=$(cat "$TMP/err")
+expect_rc 2 "kernel_file -optf=o.cu"
+expect_err "data.csv:2: error: column kernel_file: the file name '-optf=o.cu' begins with '-', which a tool would read as an option (write ./-optf=o.cu)" "kernel_file -optf=o.cu"
+! grep -q '^-optf' "$TMP/nvcc.args" 2>/dev/null || fail "kernel_file -optf=o.cu: nvcc got it as an option: $(cat "$TMP/nvcc.args")"
+# a file named on the command line after -- reaches nvcc as ./NAME
+rm -f "$TMP/nvcc.args"
+(cd "$TMP/d1" && PATH=$FAKEPATH "$WS" analyze -- -optf=o.cu) >"$TMP/out" 2>"$TMP/err"
+RC=$? ERR=$(cat "$TMP/err")
+expect_rc 2 "analyze -- -optf=o.cu"
+expect_err "nvcc failed on -optf=o.cu" "analyze -- -optf=o.cu"
+grep -qx -- './-optf=o.cu' "$TMP/nvcc.args" 2>/dev/null || fail "analyze -- -optf=o.cu: nvcc did not get ./-optf=o.cu: $(cat "$TMP/nvcc.args" 2>&1)"
+! grep -q -- '^-optf' "$TMP/nvcc.args" 2>/dev/null || fail "analyze -- -optf=o.cu: nvcc got it as an option"
+
+# --- row 12: data files stay in the data folder; no message quotes a file -------
+# that is not of the expected kind
+mkdir -p "$TMP/d12/l" "$TMP/d12/k"
+printf 'SECRET-LINE root:x:0:0\nSECRET-TWO\n' >"$TMP/secret.txt"
+cp "$VEC" "$TMP/d12/k/v.ptx"
+cp "$VECL" "$TMP/d12/l/v.json"
+ln -s "$TMP/secret.txt" "$TMP/d12/k/link.ptx"
+gen() { # gen NAME KERNEL_FILE LAUNCH [GPU]: a one-row generic CSV in d12
+  printf 'kernel_file,launch,gpu,seconds\n%s,%s,%s,1e-5\n' "$2" "$3" "${4:-gtx680}" >"$TMP/d12/$1.csv"
+}
+nosecret() { ! grep -q SECRET <<<"$ERR$OUT" || fail "$1: a message quotes the file: $ERR"; }
+gen up ../secret.txt l/v.json
+gen link k/link.ptx l/v.json
+gen proc k/v.ptx /proc/self/environ
+gen gpu k/v.ptx l/v.json ../secret.json
+cp "$TMP/secret.txt" "$TMP/secret.json"
+for c in up:kernel_file:../secret.txt link:kernel_file:k/link.ptx proc:launch:/proc/self/environ gpu:gpu:../secret.json; do
+  IFS=: read -r name col file <<<"$c"
+  run "$WS" validate "$TMP/d12/$name.csv" --no-cache --models roofline
+  sane "outside ($name)"
+  expect_rc 2 "outside ($name)"
+  expect_err "$name.csv:2: error: column $col: '$file' is outside the data file's folder $(cd "$TMP/d12" && pwd -P), so it is not read (give --allow-outside-data to read files anywhere)" "outside ($name)"
+  nosecret "outside ($name)"
+done
+# a launch spec in the folder that reads a file outside it
+printf '{"kernel": "vecadd", "grid": [1,1,1], "block": [32,1,1], "args": [{"buffer": "a", "type": "u8", "count": 8, "init": {"file": "../../secret.txt"}}, {"buffer": "b", "type": "f32", "count": 32}, {"buffer": "c", "type": "f32", "count": 32}, {"scalar": "n", "type": "s32", "value": 32}]}\n' >"$TMP/d12/l/init.json"
+gen init k/v.ptx l/init.json
+run "$WS" validate "$TMP/d12/init.csv" --no-cache --models roofline
+expect_rc 2 "init file outside"
+expect_err "init.csv:2: error: column launch: the launch spec 'l/init.json' initialises argument a from a file: '" "init file outside"
+expect_err "secret.txt' is outside the data file's folder" "init file outside"
+# allowed, the files are read, but what is not PTX or JSON is not quoted
+run "$WS" validate "$TMP/d12/up.csv" --no-cache --models roofline --allow-outside-data
+expect_rc 2 "outside allowed, not PTX"
+expect_err "secret.txt:1:1: error: not a PTX module: it does not begin with a directive such as .version (its text is not shown)" "outside allowed, not PTX"
+nosecret "outside allowed, not PTX"
+gen json k/v.ptx ../secret.txt
+run "$WS" validate "$TMP/d12/json.csv" --no-cache --models roofline --allow-outside-data
+expect_rc 2 "outside allowed, not JSON"
+expect_err "secret.txt:1:1: error: not a JSON document: it does not begin with '{' (its text is not shown)" "outside allowed, not JSON"
+nosecret "outside allowed, not JSON"
+run "$WS" validate "$TMP/d12/gpu.csv" --no-cache --models roofline --allow-outside-data
+expect_rc 2 "outside allowed, GPU not JSON"
+nosecret "outside allowed, GPU not JSON"
+# the files inside are read as before
+gen ok k/v.ptx l/v.json
+run "$WS" validate "$TMP/d12/ok.csv" --no-cache --models roofline --sample-blocks 1
+expect_rc 0 "inside"
+
 # --- row 6: memory bounded by what the input needs ----------------------------
 # A launch spec of 1,100,000 values (2.2 MB) is over the 2^20 values a JSON
 # input may hold: refused before it is parsed (a 50 MB one took 3.18 GB).

@@ -317,7 +317,7 @@ static void test_unknown_gpu_once(void **state) {
   free(s);
   ws_diag_free(&d);
   const char *const extra[] = {"GTX-999", "GTX-750"};
-  assert_ok_diag(ws_valid_load_text_ex(&v, text, strlen(text), "m.csv", extra, 2, &d), &d);
+  assert_ok_diag(ws_valid_load_text_ex(&v, text, strlen(text), "m.csv", extra, 2, 0, &d), &d);
   assert_int_equal(v->nrows, 4);
   assert_string_equal(v->rows[0].gpu, "GTX-999");
   assert_string_equal(v->rows[1].gpu, "gtx680");
