@@ -99,6 +99,28 @@ int cli_make_dir(const char *cmd, const char *dir) {
   return EXIT_USAGE;
 }
 
+int cli_outdir_begin(const char *cmd, ws_outdir *o, const char *dir) {
+  memset(o, 0, sizeof *o);
+  if (cli_make_dir(cmd, dir)) return EXIT_USAGE;
+  ws_diag d = WS_DIAG_INIT;
+  int st = ws_outdir_begin(o, dir, &d);
+  cli_print_diag(&d);
+  ws_diag_free(&d);
+  return st ? EXIT_USAGE : 0;
+}
+
+int cli_outdir_end(ws_outdir *o, int ok) {
+  if (!ok) {
+    ws_outdir_discard(o);
+    return 0;
+  }
+  ws_diag d = WS_DIAG_INIT;
+  int st = ws_outdir_commit(o, &d);
+  cli_print_diag(&d);
+  ws_diag_free(&d);
+  return st ? EXIT_USAGE : 0;
+}
+
 size_t cli_file_safe(char *buf, size_t size, const char *name) {
   size_t k = 0;
   for (const char *c = name; *c && k + 1 < size; c++)

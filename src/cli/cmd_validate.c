@@ -84,17 +84,20 @@ static const char help[] =
 
 /* DIR/counters.csv (ws_report_counters): open, or close and rename into
  * place; 0, or EXIT_USAGE after a message. */
-static int counters_open(ws_report_counters **co, const ws_valid_data *data, const char *path) {
+static int counters_open(ws_report_counters **co, const ws_valid_data *data, const char *path,
+                         const ws_outdir *od) {
   ws_diag d = WS_DIAG_INIT;
   int st = ws_report_counters_open(co, data, path, &d);
+  ws_outdir_names(od, &d, 0);
   cli_print_diag(&d);
   ws_diag_free(&d);
   return st ? EXIT_USAGE : 0;
 }
 
-static int counters_close(ws_report_counters *co) {
+static int counters_close(ws_report_counters *co, const ws_outdir *od) {
   ws_diag d = WS_DIAG_INIT;
   int st = ws_report_counters_close(co, &d);
+  ws_outdir_names(od, &d, 0);
   cli_print_diag(&d);
   ws_diag_free(&d);
   return st ? EXIT_USAGE : 0;
@@ -119,7 +122,8 @@ static int write_launch(const char *dir, const ws_valid_row *r, const ws_launch_
 }
 
 /* --report DIR: rows.csv, floors.csv, summary.txt (the printed tables) and
- * each model's scatter chart (.png and .svg).  Status of the first failure. */
+ * each model's scatter chart (.png and .svg), into `report` (the staging
+ * folder of DIR: committed all or none).  Status of the first failure. */
 static int write_report(const ws_valid_report *rep, const char *report, const char *text,
                         const char *const *mv, size_t nm, ws_diag *d) {
   char path[4200];
@@ -155,6 +159,7 @@ int cmd_validate(int argc, char **argv) {
   vcli_gpu_files gf;
   vcli_cu cu = {"validate", {NULL}, 0};
   ws_report_counters *co = NULL;
+  ws_outdir od = {NULL, NULL}; /* --report DIR: its outputs, all or none */
   if (vcli_take_gpu_files(&gf, "validate", &argc, argv) ||
       cli_parse("validate", argc, argv, opts, pos, 1, &npos, help, &want_help)) {
     vcli_gpu_files_free(&gf);
@@ -289,14 +294,15 @@ int cmd_validate(int argc, char **argv) {
   o.compile_user = &cu;
   char path[4200];
   if (report) { /* DIR/counters.csv is written as the rows are predicted */
-    snprintf(path, sizeof path, "%s/counters.csv", report);
-    if (make_dir(report) || counters_open(&co, data, path)) goto out;
+    if (cli_outdir_begin("validate", &od, report)) goto out;
+    snprintf(path, sizeof path, "%s/counters.csv", ws_outdir_path(&od));
+    if (counters_open(&co, data, path, &od)) goto out;
     o.on_row = ws_report_counters_row;
     o.on_row_user = co;
   }
   st = ws_valid_run(&rep, data, &o, &d);
   cli_print_diag(&d);
-  int cst = counters_close(co);
+  int cst = counters_close(co, &od);
   co = NULL;
   if (cst) goto out;
   if (st) {
@@ -307,11 +313,12 @@ int cmd_validate(int argc, char **argv) {
   if (text) fputs(text, stdout);
   if (report) {
     ws_diag_clear(&d);
-    st = write_report(rep, report, text, mv, nm, &d);
+    st = write_report(rep, ws_outdir_path(&od), text, mv, nm, &d);
+    ws_outdir_names(&od, &d, 0);
     cli_print_diag(&d);
-    if (st) {
+    if (st || cli_outdir_end(&od, 1)) {
       free(text);
-      rc = cli_exit_for(st);
+      rc = st ? cli_exit_for(st) : EXIT_USAGE;
       goto out;
     }
   }
@@ -319,6 +326,7 @@ int cmd_validate(int argc, char **argv) {
   rc = rep->failed == rep->nrows ? EXIT_USAGE : EXIT_OK;
 out:
   ws_report_counters_discard(co);
+  ws_outdir_discard(&od);
   ws_valid_predictor_free(pctx);
   ws_valid_report_free(rep);
   ws_valid_data_free(data);

@@ -328,25 +328,38 @@ size_t ws_emu_regions(const ws_emu_launch *l, ws_emu_region *out, size_t max) {
 
 int ws_emu_write_outputs(const ws_emu_launch *l, const char *dir, ws_diag *d) {
   if (!dir) dir = ".";
-  for (uint32_t i = 0; l->s && i < l->s->nargs; i++) {
+  uint32_t n_out = 0;
+  for (uint32_t i = 0; l->s && i < l->s->nargs; i++) n_out += l->s->args[i].is_buffer && l->s->args[i].output;
+  if (!n_out) return WS_OK;
+  /* every output staged, then all moved into place or none (a failure on
+   * the second output once left the first one replaced) */
+  ws_outdir od;
+  int st = ws_outdir_begin(&od, dir, d);
+  size_t before = d ? d->count : 0;
+  if (st) return st;
+  for (uint32_t i = 0; l->s && i < l->s->nargs && !st; i++) {
     const ws_launch_arg *a = &l->s->args[i];
     const dalloc *b = arg_alloc(l, i);
     if (!a->is_buffer || !a->output || !b) continue;
-    size_t n = strlen(dir) + strlen(a->output) + 2;
+    size_t n = strlen(ws_outdir_path(&od)) + strlen(a->output) + 2;
     char *path = malloc(n);
-    if (!path) return WS_ENOMEM;
-    snprintf(path, n, "%s/%s", dir, a->output);
+    if (!path) {
+      st = WS_ENOMEM;
+      break;
+    }
+    snprintf(path, n, "%s/%s", ws_outdir_path(&od), a->output);
     /* a temporary file renamed into place: never through a symlink already
      * there, never half-written */
-    int st = ws_write_file(path, b->mem, (size_t)b->size, d);
-    if (st) {
-      ws_diag_add(d, WS_SEV_NOTE, path, 0, 0, "the output of buffer '%s'", a->name);
-      free(path);
-      return st;
-    }
+    if ((st = ws_write_file(path, b->mem, (size_t)b->size, d)))
+      ws_diag_add(d, WS_SEV_NOTE, NULL, 0, 0, "the output %s of buffer '%s'", a->output, a->name);
     free(path);
   }
-  return WS_OK;
+  ws_outdir_names(&od, d, before);
+  if (st) {
+    ws_outdir_discard(&od);
+    return st;
+  }
+  return ws_outdir_commit(&od, d);
 }
 
 /* ---- running ------------------------------------------------------------------ */

@@ -95,6 +95,65 @@ gen ok k/v.ptx l/v.json
 run "$WS" validate "$TMP/d12/ok.csv" --no-cache --models roofline --sample-blocks 1
 expect_rc 0 "inside"
 
+# --- rows 5 and 17: outputs are regular files, committed all or none -----------
+# run --out with two outputs: copy's `in` and `out` buffers
+printf '{"kernel": "copy", "grid": [1,1,1], "block": [32,1,1], "args": [{"buffer": "in", "type": "f32", "count": 32, "init": {"iota": {"start": 1, "step": 1}}, "output": "in.bin"}, {"buffer": "out", "type": "f32", "count": 32, "output": "out.bin"}, {"scalar": "off", "type": "s32", "value": 0}]}\n' >"$TMP/two.json"
+mkdir -p "$TMP/o5"
+# a FIFO, a symlink to a device, a folder: errors, each left as it was (a
+# device node was replaced by a regular file, as root even /dev/null)
+mkfifo "$TMP/o5/out.bin"
+run "$WS" run "$D/faults.ptx" --launch "$TMP/two.json" --out "$TMP/o5"
+sane "output FIFO"
+expect_rc 2 "output FIFO"
+expect_err "o5/out.bin: error: cannot write: it is a FIFO (named pipe); an output must be a regular file (left as it is)" "output FIFO"
+[ -p "$TMP/o5/out.bin" ] || fail "output FIFO: the FIFO was replaced"
+[ ! -e "$TMP/o5/in.bin" ] || fail "output FIFO: in.bin was written although out.bin was not (all or none)"
+ln -s /dev/null "$TMP/p-null.json"
+run "$WS" profile "$VEC" --launch "$VECL" -o "$TMP/p-null.json"
+expect_rc 2 "output symlink to /dev/null"
+expect_err "p-null.json: error: cannot write: it is a symbolic link to a character device; an output must be a regular file (left as it is)" "output symlink to /dev/null"
+[ -L "$TMP/p-null.json" ] || fail "output symlink to /dev/null: the link was replaced"
+if mknod "$TMP/null" c 1 3 2>/dev/null; then # as root: a device node of our own
+  run "$WS" profile "$VEC" --launch "$VECL" -o "$TMP/null"
+  expect_rc 2 "output device node"
+  expect_err "null: error: cannot write: it is a character device; an output must be a regular file" "output device node"
+  [ -c "$TMP/null" ] || fail "output device node: replaced by a regular file"
+fi
+# row 17: the second output cannot be written, so the first is not replaced
+rm -f "$TMP/o5/out.bin"
+echo old >"$TMP/o5/in.bin"
+mkdir "$TMP/o5/out.bin"
+run "$WS" run "$D/faults.ptx" --launch "$TMP/two.json" --out "$TMP/o5"
+expect_rc 2 "second output fails"
+expect_err "o5/out.bin: error: cannot write: it is a directory; an output must be a regular file (left as it is)" "second output fails"
+expect_err "none of the 2 outputs was written: they are committed all or none" "second output fails"
+[ "$(cat "$TMP/o5/in.bin")" = old ] || fail "second output fails: the first output was replaced"
+[ "$(ls -A "$TMP/o5" | tr '\n' ' ')" = "in.bin out.bin " ] || fail "second output fails: left behind: $(ls -A "$TMP/o5")"
+rmdir "$TMP/o5/out.bin"
+run "$WS" run "$D/faults.ptx" --launch "$TMP/two.json" --out "$TMP/o5"
+expect_rc 0 "both outputs"
+[ "$(stat -c %s "$TMP/o5/in.bin"):$(stat -c %s "$TMP/o5/out.bin")" = 128:128 ] || fail "both outputs: not 128 bytes each"
+# validate --report: floors.csv cannot be written, so rows.csv (written
+# before it) and the rest stay as they were
+mkdir -p "$TMP/rep"
+echo old >"$TMP/rep/rows.csv"
+mkdir "$TMP/rep/floors.csv"
+head -3 "$WS_SRC/data/validation/amaris-measured-dev.csv" >"$TMP/two.csv"
+run "$WS" validate "$TMP/two.csv" --models roofline --ptx-dir "$WS_SRC/examples/validation/ptx" --no-cache --report "$TMP/rep"
+expect_rc 2 "validate --report, one output fails"
+expect_err "rep/floors.csv: error: cannot write: it is a directory" "validate --report, one output fails"
+[ "$(cat "$TMP/rep/rows.csv")" = old ] || fail "validate --report, one output fails: rows.csv was replaced"
+[ "$(ls -A "$TMP/rep" | tr '\n' ' ')" = "floors.csv rows.csv " ] || fail "validate --report, one output fails: left: $(ls -A "$TMP/rep")"
+# a chart is its .png and .svg together
+if "$WS" sweep --help >/dev/null 2>&1 && grep -q "^CAIRO_FOUND:INTERNAL=1" "${WS_BUILD:-.}/CMakeCache.txt" 2>/dev/null; then
+  mkdir -p "$TMP/sw"
+  echo old >"$TMP/sw/vecadd-sweep.png"
+  mkdir "$TMP/sw/vecadd-sweep.svg"
+  run "$WS" sweep "$VEC" --launch "$VECL" --block 128..256 --model roofline --out "$TMP/sw"
+  expect_rc 2 "chart pair"
+  [ "$(cat "$TMP/sw/vecadd-sweep.png")" = old ] || fail "chart pair: the PNG was replaced without its SVG"
+fi
+
 # --- row 6: memory bounded by what the input needs ----------------------------
 # A launch spec of 1,100,000 values (2.2 MB) is over the 2^20 values a JSON
 # input may hold: refused before it is parsed (a 50 MB one took 3.18 GB).
