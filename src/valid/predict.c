@@ -107,8 +107,9 @@ int ws_valid_cache_key(char out[17], const char *kernel, const char *ptx_text,
    * DRAM partition imbalance; 7: the model-neutral warp_mix section instead
    * of the kothapalli and luo_suda sections (typed) and, separately, lines
    * per request (calib); 8: both merged, so that no profile written by
-   * either branch alone is read). */
-  fnv_str(&f, "warpsight-profile-cache/8");
+   * either branch alone is read; 9: entries carry their key and a checksum
+   * in a header line, so that no entry without one is looked up). */
+  fnv_str(&f, "warpsight-profile-cache/9");
   fnv_str(&f, kernel);
   fnv_str(&f, ptx_text ? ptx_text : "");
   /* The launch as the unformatted JSON of what --launches writes
@@ -189,20 +190,60 @@ static void entry_path(char *buf, size_t n, const char *dir, const char *kernel,
   snprintf(buf, n, "%s/%s-%s.json", dir, safe, key);
 }
 
+/* An entry is a header line, then the profile's JSON:
+ *   warpsight-profile-cache/1 key=<16 hex> fnv=<16 hex> bytes=<N>\n{...}
+ * key: the entry's cache key (a file copied or renamed to another key is
+ * another launch's profile); fnv: FNV-1a 64 of the N bytes of JSON (an
+ * entry edited by hand, or cut short, no longer matches). */
+#define ENTRY_MAGIC "warpsight-profile-cache/1"
+
+static uint64_t fnv_of(const char *s, size_t n) {
+  fnv f = {0xcbf29ce484222325ull};
+  fnv_add(&f, s, n);
+  return f.h;
+}
+
+/* Why the entry text[0..len) is not the profile of `key`, or NULL. */
+static const char *entry_check(const char *text, size_t len, const char *key, const char **json) {
+  char k[17], sum[17];
+  unsigned long long bytes;
+  int used = 0;
+  if (sscanf(text, ENTRY_MAGIC " key=%16[0-9a-f] fnv=%16[0-9a-f] bytes=%llu\n%n", k, sum, &bytes,
+             &used) != 3 || !used || text[used - 1] != '\n')
+    return "it has no warpsight-profile-cache/1 header";
+  if (strcmp(k, key)) return "its key is another launch's (a file copied or renamed)";
+  *json = text + used;
+  char want[17];
+  snprintf(want, sizeof want, "%016llx", (unsigned long long)fnv_of(*json, len - (size_t)used));
+  if (bytes != len - (size_t)used || strcmp(want, sum))
+    return "its checksum does not match its content (edited, or cut short)";
+  return NULL;
+}
+
 int ws_valid_cache_get(ws_profile **out, const char *dir, const char *kernel,
                        const char *key, ws_diag *d) {
   char path[4096];
   *out = NULL;
   entry_path(path, sizeof path, dir, kernel, key);
   if (access(path, R_OK) != 0) return WS_EMISSING;
-  /* A damaged entry (a crash mid-write of an older version, a hand edit)
-   * is a miss, not an error: the profile is recomputed and rewritten. */
+  /* A damaged entry (a crash mid-write of an older version, a hand edit,
+   * another kernel's file) is a miss, not an error: the profile is
+   * recomputed and rewritten. */
   ws_diag ld = WS_DIAG_INIT;
-  int st = ws_profile_load_file(out, path, &ld);
+  char *text = NULL;
+  size_t len = 0;
+  int st = ws_read_file(&text, &len, path, &ld);
+  const char *json = NULL, *why = st ? "it cannot be read" : entry_check(text, len, key, &json);
+  if (!why) {
+    st = ws_profile_load_json(out, json, path, &ld);
+    if (st != WS_OK && st != WS_ENOMEM) why = "its profile does not load";
+  }
+  free(text);
   ws_diag_free(&ld);
   if (st == WS_ENOMEM) return st;
-  if (st != WS_OK) {
-    ws_diag_add(d, WS_SEV_WARNING, path, 0, 0, "unreadable profile cache entry ignored");
+  if (why) {
+    ws_diag_add(d, WS_SEV_WARNING, path, 0, 0, "profile cache entry ignored: %s; the profile is "
+                                                "recomputed", why);
     return WS_EMISSING;
   }
   return WS_OK;
@@ -237,8 +278,15 @@ int ws_valid_cache_put(const char *dir, const char *kernel, const char *key,
   entry_path(path, sizeof path, dir, kernel, key);
   char *json = ws_profile_to_json(p);
   if (!json) return WS_ENOMEM;
+  size_t n = strlen(json);
+  ws_outfile o;
   /* a temporary file renamed into place: concurrent runs never see half */
-  st = ws_write_file(path, json, strlen(json), d);
+  if ((st = ws_outfile_open(&o, path, d)) == WS_OK) {
+    fprintf(o.f, ENTRY_MAGIC " key=%s fnv=%016llx bytes=%zu\n", key,
+            (unsigned long long)fnv_of(json, n), n);
+    fwrite(json, 1, n, o.f);
+    st = ws_outfile_commit(&o, d);
+  }
   free(json);
   return st;
 }

@@ -154,6 +154,36 @@ if "$WS" sweep --help >/dev/null 2>&1 && grep -q "^CAIRO_FOUND:INTERNAL=1" "${WS
   [ "$(cat "$TMP/sw/vecadd-sweep.png")" = old ] || fail "chart pair: the PNG was replaced without its SVG"
 fi
 
+# --- row 15: the profile cache ---------------------------------------------------
+head -4 "$WS_SRC/data/validation/amaris-measured-dev.csv" >"$TMP/c3.csv"
+val3() { run "$WS" validate "$TMP/c3.csv" --models roofline --ptx-dir "$WS_SRC/examples/validation/ptx" "$@"; }
+# a cache folder that cannot be written (a file where its parent should be):
+# a warning, and every row predicted (every row once failed)
+touch "$TMP/afile"
+val3 --cache "$TMP/afile/cache"
+sane "unwritable cache"
+expect_rc 0 "unwritable cache"
+expect_out "3 rows, 0 failed" "unwritable cache"
+expect_err "afile/cache: warning: the profile cache cannot be written (cannot create the cache folder: Not a directory); going on without it" "unwritable cache"
+[ "$(grep -c "cache cannot be written" <<<"$ERR")" -eq 1 ] || fail "unwritable cache: the warning is not given once: $ERR"
+# entries carry their key and a checksum: one edited by hand, one that is a
+# copy of another launch's entry are ignored with a warning and recomputed
+val3 --cache "$TMP/c15"
+expect_out "3 rows, 0 failed, 0 profiles from the cache" "cache filled"
+FIRST=$(grep -v "profiles from the cache" <<<"$OUT")
+mapfile -t E < <(ls "$TMP/c15"/*.json)
+[ "${#E[@]}" -eq 3 ] || fail "cache filled: ${#E[@]} entries, expected 3"
+sed -i 's/"warp_insts_total":[[:space:]]*[0-9.e+]*/"warp_insts_total": 1/; s/"comp_insts":[[:space:]]*[0-9.e+]*/"comp_insts": 1e9/' "${E[0]}"
+cp "${E[2]}" "${E[1]}"
+val3 --cache "$TMP/c15"
+expect_rc 0 "poisoned cache"
+expect_out "3 rows, 0 failed, 1 profiles from the cache" "poisoned cache"
+expect_err "${E[0]##*/}: warning: profile cache entry ignored: its checksum does not match its content (edited, or cut short); the profile is recomputed" "poisoned cache"
+expect_err "${E[1]##*/}: warning: profile cache entry ignored: its key is another launch's (a file copied or renamed); the profile is recomputed" "poisoned cache"
+[ "$(grep -v "profiles from the cache" <<<"$OUT")" = "$FIRST" ] || fail "poisoned cache: the tables changed"
+val3 --cache "$TMP/c15"
+expect_out "3 rows, 0 failed, 3 profiles from the cache" "cache rewritten"
+
 # --- row 6: memory bounded by what the input needs ----------------------------
 # A launch spec of 1,100,000 values (2.2 MB) is over the 2^20 values a JSON
 # input may hold: refused before it is parsed (a 50 MB one took 3.18 GB).
