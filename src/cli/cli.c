@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/file.h"
 #include "util/number.h"
 #include "util/strbuf.h"
 #include "util/vec.h"
@@ -122,13 +123,12 @@ int cli_outdir_end(ws_outdir *o, int ok) {
 }
 
 size_t cli_file_safe(char *buf, size_t size, const char *name) {
-  size_t k = 0;
-  for (const char *c = name; *c && k + 1 < size; c++)
-    buf[k++] = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-                       *c == '_' || *c == '-'
-                   ? *c
-                   : '_';
-  if (size) buf[k] = '\0';
+  char part[WS_NAME_PART_MAX + 1];
+  size_t k = ws_name_part(part, name, 0);
+  if (!size) return 0;
+  if (k >= size) k = size - 1;
+  memcpy(buf, part, k);
+  buf[k] = '\0';
   return k;
 }
 

@@ -19,6 +19,7 @@
 #include "cudart/exports.h"
 #include "cudart/rt.h"
 #include "util/demangle.h"
+#include "util/file.h"
 #include "util/strbuf.h"
 #include "util/vec.h"
 #include "warpsight/profiler.h"
@@ -59,11 +60,14 @@ static void write_charts(ws_rt *rt, const rt_kstat *k, const ws_model_result *r)
   const char *dir = getenv("WARPSIGHT_REPORT_DIR");
   if (!dir || !*dir) return;
   mkdir(dir, 0777);
-  char path[4096];
-  snprintf(path, sizeof path, "%s/%s-%zu-%s", dir, rt->funcs[k->func].name,
-           (size_t)(k - rt->kstats), r->model);
+  char path[4096], name[WS_NAME_PART_MAX + 1];
+  /* a templated kernel's name can pass the 255 bytes of a file name (its
+   * charts were missing without a word): shortened, unique and safe */
+  ws_name_part(name, rt->funcs[k->func].name, 0);
+  snprintf(path, sizeof path, "%s/%s-%zu-%s", dir, name, (size_t)(k - rt->kstats), r->model);
   ws_diag d = WS_DIAG_INIT;
-  ws_report_chart_for_result(path, r, &d); /* models without a chart say so: ignored */
+  int st = ws_report_chart_for_result(path, r, &d);
+  if (st && st != WS_EUNSUP) rt_print_diag(&d); /* models without a chart: not an error */
   ws_diag_free(&d);
 }
 

@@ -136,3 +136,21 @@ int ws_parse_file(void *out, const char *path, ws_diag *d, ws_text_parser *parse
   free(text);
   return ws_diag_oom(d, st, before, path, "loading its %zu bytes", len);
 }
+
+size_t ws_name_part(char buf[WS_NAME_PART_MAX + 1], const char *name, int dot) {
+  size_t k = 0, n = strlen(name);
+  for (size_t i = 0; i < n && k < WS_NAME_PART_MAX; i++) {
+    char c = name[i];
+    int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+             c == '-' || (dot && c == '.' && i > 0);
+    buf[k++] = ok ? c : '_';
+  }
+  if (n > WS_NAME_PART_MAX) {
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a 64 */
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)name[i]) * 0x100000001b3ull;
+    if (k > WS_NAME_PART_MAX - 17) k = WS_NAME_PART_MAX - 17;
+    k += (size_t)snprintf(buf + k, WS_NAME_PART_MAX + 1 - k, "-%016llx", (unsigned long long)h);
+  }
+  buf[k] = '\0';
+  return k;
+}

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/file.h"
 #include "valid/valid_int.h"
 #include "warpsight/model.h"
 #include "warpsight/valid_cache.h"
@@ -175,18 +176,11 @@ void ws_valid_cache_default_dir(char *buf, size_t n) {
   else snprintf(buf, n, ".warpsight-cache");
 }
 
-/* A file name part: the kernel name with anything but [A-Za-z0-9_.-] as '_'. */
+/* DIR/<kernel as a file-name part>-<key>.json */
 static void entry_path(char *buf, size_t n, const char *dir, const char *kernel,
                        const char *key) {
-  char safe[128];
-  size_t i = 0;
-  for (; kernel[i] && i < sizeof safe - 1; i++) {
-    char c = kernel[i];
-    int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-             c == '_' || c == '-' || (c == '.' && i > 0);
-    safe[i] = ok ? c : '_';
-  }
-  safe[i] = '\0';
+  char safe[WS_NAME_PART_MAX + 1];
+  ws_name_part(safe, kernel, 1);
   snprintf(buf, n, "%s/%s-%s.json", dir, safe, key);
 }
 

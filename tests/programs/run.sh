@@ -107,6 +107,17 @@ histogram)
   expect_rc 0 "--json"
   expect_out '"schema":	"warpsight-exec/1"' "--json prints the report"
   expect_out '"demangled":	"histogram"' "--json names the kernel" ;;
+longname)
+  # kernels whose mangled names pass 255 bytes (issue 24, row 16): a chart
+  # each, under a shortened name with a hash suffix (they were missing)
+  if grep -q "^CAIRO_FOUND:INTERNAL=1" "$WS_BUILD/CMakeCache.txt" 2>/dev/null; then
+    n=$(ls "$TMP/report/" | grep -c '^_Z18apply_two_policies.*-[0-9a-f]\{16\}-[01]-roofline\.svg$')
+    [ "$n" -eq 2 ] || fail "longname: $n roofline charts of the two instantiations: $(ls "$TMP/report/")"
+    for f in "$TMP/report/"*; do
+      b=${f##*/}
+      [ "${#b}" -le 255 ] || fail "longname: a file name of ${#b} bytes"
+    done
+  fi ;;
 conv)
   # the charts of --report, where the library draws them (cairo)
   if ls "$TMP/report/" | grep -q '\.png$'; then
