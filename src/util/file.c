@@ -16,7 +16,7 @@
 
 #include "util/file.h"
 
-static const char *kind_of(mode_t m) {
+const char *ws_file_kind(unsigned m) {
   if (S_ISDIR(m)) return "a directory";
   if (S_ISFIFO(m)) return "a FIFO (named pipe)";
   if (S_ISCHR(m)) return "a character device";
@@ -42,7 +42,7 @@ int ws_open_input(FILE **out, uint64_t *out_size, const char *path, uint64_t max
   }
   if (!S_ISREG(sb.st_mode)) {
     ws_diag_add(d, WS_SEV_ERROR, path, 0, 0, "cannot read: it is %s; an input must be a regular file",
-                kind_of(sb.st_mode));
+                ws_file_kind(sb.st_mode));
     return WS_EINVAL;
   }
   /* O_NONBLOCK: if the name was swapped for a FIFO since stat, open must
@@ -54,7 +54,7 @@ int ws_open_input(FILE **out, uint64_t *out_size, const char *path, uint64_t max
   }
   if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
     ws_diag_add(d, WS_SEV_ERROR, path, 0, 0, "cannot read: it is %s; an input must be a regular file",
-                kind_of(sb.st_mode));
+                ws_file_kind(sb.st_mode));
     close(fd);
     return WS_EINVAL;
   }

@@ -17,6 +17,11 @@ typedef int ws_text_parser(void *out, const char *text, size_t len, const char *
  * the read's error or parse's status.  The text is freed before return. */
 int ws_parse_file(void *out, const char *path, ws_diag *d, ws_text_parser *parse);
 
+/* What a file of mode m is, in words ("a directory", "a FIFO (named pipe)",
+ * "a character device", ...), for the errors of inputs and outputs that
+ * must be regular files. */
+const char *ws_file_kind(unsigned m);
+
 /* The longest file-name part ws_name_part makes: 100 bytes, so that with a
  * prefix and a suffix ("-12-roofline.png") a name stays well within the
  * 255 bytes a file name may have (NAME_MAX). */

@@ -26,17 +26,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/file.h"
 #include "util/strbuf.h"
 #include "util/vec.h"
-
-static const char *kind_of(mode_t m) {
-  if (S_ISDIR(m)) return "a directory";
-  if (S_ISFIFO(m)) return "a FIFO (named pipe)";
-  if (S_ISCHR(m)) return "a character device";
-  if (S_ISBLK(m)) return "a block device";
-  if (S_ISSOCK(m)) return "a socket";
-  return "not a regular file";
-}
 
 /* May `path` be replaced by an output?  Yes when nothing is there, a
  * regular file, or a symlink that does not lead to something else (the
@@ -48,12 +40,12 @@ static int replaceable(const char *path, ws_diag *d) {
     if (stat(path, &tb) != 0 || S_ISREG(tb.st_mode)) return WS_OK;
     ws_diag_add(d, WS_SEV_ERROR, path, 0, 0,
                 "cannot write: it is a symbolic link to %s; an output must be a regular file "
-                "(left as it is)", kind_of(tb.st_mode));
+                "(left as it is)", ws_file_kind(tb.st_mode));
     return WS_EIO;
   }
   ws_diag_add(d, WS_SEV_ERROR, path, 0, 0,
               "cannot write: it is %s; an output must be a regular file (left as it is)",
-              kind_of(sb.st_mode));
+              ws_file_kind(sb.st_mode));
   return WS_EIO;
 }
 
@@ -331,7 +323,7 @@ int ws_outdir_commit(ws_outdir *o, ws_diag *d) {
     else if (!t.v[i].is_dir) st = replaceable(dst, d);
     else if (lstat(dst, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
       ws_diag_add(d, WS_SEV_ERROR, dst, 0, 0, "cannot write into it: it is %s, not a folder",
-                  kind_of(sb.st_mode));
+                  ws_file_kind(sb.st_mode));
       st = WS_EIO;
     }
     free(dst);
