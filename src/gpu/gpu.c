@@ -15,6 +15,7 @@
 #include "gpu/facts.h"
 #include "gpu/gpu_check.h"
 #include "gpu/gpu_doc.h"
+#include "util/file.h"
 #include "util/json.h"
 #include "util/strbuf.h"
 
@@ -290,18 +291,14 @@ static int looks_like_path(const char *s) {
   return strchr(s, '/') != NULL || (n > 5 && strcmp(s + n - 5, ".json") == 0);
 }
 
+/* A GPU file's whole text (ws_parse_file). */
+static int parse_gpu(void *out, const char *text, size_t len, const char *path, ws_diag *d) {
+  return load_text(out, text, len, path, d);
+}
+
 int ws_gpu_load(ws_gpu **out, const char *name_or_path, ws_diag *d) {
   *out = NULL;
-  if (looks_like_path(name_or_path)) {
-    char *text;
-    size_t len;
-    int r = ws_read_file(&text, &len, name_or_path, d);
-    if (r) return r;
-    size_t before = d ? d->errors : 0;
-    r = load_text(out, text, len, name_or_path, d);
-    free(text);
-    return ws_diag_oom(d, r, before, name_or_path, "loading the GPU file");
-  }
+  if (looks_like_path(name_or_path)) return ws_parse_file(out, name_or_path, d, parse_gpu);
   for (size_t i = 0; i < ws_gpu_embedded_count; i++)
     if (strcmp(ws_gpu_embedded_entries[i].name, name_or_path) == 0) {
       char origin[96];

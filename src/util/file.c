@@ -126,15 +126,30 @@ int ws_read_file(char **out, size_t *out_len, const char *path, ws_diag *d) {
   return WS_OK;
 }
 
-int ws_parse_file(void *out, const char *path, ws_diag *d, ws_text_parser *parse) {
+/* Reads path and hands its text to parse (which borrows it) or take (which
+ * takes it over): one of the two is NULL. */
+static int read_and(void *out, const char *path, ws_diag *d, ws_text_parser *parse,
+                    ws_text_taker *take) {
   char *text;
   size_t len;
   int st = ws_read_file(&text, &len, path, d);
   if (st) return st;
   size_t before = d ? d->errors : 0;
-  st = parse(out, text, len, path, d);
-  free(text);
+  if (take) {
+    st = take(out, text, len, path, d);
+  } else {
+    st = parse(out, text, len, path, d);
+    free(text);
+  }
   return ws_diag_oom(d, st, before, path, "loading its %zu bytes", len);
+}
+
+int ws_parse_file(void *out, const char *path, ws_diag *d, ws_text_parser *parse) {
+  return read_and(out, path, d, parse, NULL);
+}
+
+int ws_take_file(void *out, const char *path, ws_diag *d, ws_text_taker *take) {
+  return read_and(out, path, d, NULL, take);
 }
 
 size_t ws_name_part(char buf[WS_NAME_PART_MAX + 1], const char *name, int dot) {

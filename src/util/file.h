@@ -17,6 +17,13 @@ typedef int ws_text_parser(void *out, const char *text, size_t len, const char *
  * the read's error or parse's status.  The text is freed before return. */
 int ws_parse_file(void *out, const char *path, ws_diag *d, ws_text_parser *parse);
 
+/* A parser that takes the text over (malloc'd, len + 1 bytes with a NUL
+ * at len): it keeps it in its result or frees it. */
+typedef int ws_text_taker(void *out, char *text, size_t len, const char *path, ws_diag *d);
+/* ws_parse_file for a parser that takes the text over (a CSV parsed in
+ * place keeps the file's text as its cells). */
+int ws_take_file(void *out, const char *path, ws_diag *d, ws_text_taker *take);
+
 /* What a file of mode m is, in words ("a directory", "a FIFO (named pipe)",
  * "a character device", ...), for the errors of inputs and outputs that
  * must be regular files. */

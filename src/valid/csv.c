@@ -21,6 +21,7 @@
 
 #include "warpsight/valid_data.h"
 
+#include "util/file.h"
 #include "util/number.h"
 #include "util/strbuf.h"
 #include "util/vec.h"
@@ -272,15 +273,13 @@ int ws_valid_csv_parse_owned(ws_csv **out, char *text, size_t len, const char *o
   return st;
 }
 
+static int take_csv(void *out, char *text, size_t len, const char *path, ws_diag *d) {
+  return ws_valid_csv_parse_owned(out, text, len, path, d);
+}
+
 int ws_valid_csv_read(ws_csv **out, const char *path, ws_diag *d) {
   *out = NULL;
-  char *text;
-  size_t len;
-  int st = ws_read_file(&text, &len, path, d);
-  if (st) return st;
-  size_t before = d ? d->errors : 0;
-  st = ws_valid_csv_parse_owned(out, text, len, path, d);
-  return ws_diag_oom(d, st, before, path, "loading its %zu bytes", len);
+  return ws_take_file(out, path, d, take_csv);
 }
 
 int ws_valid_csv_column(const ws_csv *c, const char *name) {

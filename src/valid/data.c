@@ -369,15 +369,11 @@ int ws_valid_load(ws_valid_data **out, const char *path, ws_diag *d) {
 
 int ws_valid_load_ex(ws_valid_data **out, const char *path, const char *const *extra,
                      size_t nextra, unsigned flags, ws_diag *d) {
-  char *text;
-  size_t len;
   *out = NULL;
-  int st = ws_read_file(&text, &len, path, d);
-  if (st) return st;
   ws_csv *c;
   /* parsed in place: the file's text becomes the cells */
-  if ((st = ws_valid_csv_parse_owned(&c, text, len, path, d))) return st;
-  return load_csv(out, c, extra, nextra, flags, d);
+  int st = ws_valid_csv_read(&c, path, d);
+  return st ? st : load_csv(out, c, extra, nextra, flags, d);
 }
 
 void ws_valid_data_free(ws_valid_data *v) {
