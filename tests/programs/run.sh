@@ -171,8 +171,11 @@ histogram)
   expect_out '"schema":	"warpsight-exec/1"' "--json prints the report"
   expect_out '"demangled":	"histogram"' "--json names the kernel" ;;
 longname)
-  # kernels whose mangled names pass 255 bytes (issue 24, row 16): a chart
-  # each, under a shortened name with a hash suffix (they were missing)
+  # kernels whose mangled names pass 255 bytes (issue 24, row 16): a profile
+  # and a chart each, under a shortened name with a hash suffix (they were
+  # missing)
+  n=$(ls "$TMP/report/" | grep -c '^_Z18apply_two_policies.*-[0-9a-f]\{16\}-[01]\.profile\.json$')
+  [ "$n" -eq 2 ] || fail "longname: $n profiles of the two instantiations: $(ls "$TMP/report/")"
   if grep -q "^CAIRO_FOUND:INTERNAL=1" "$WS_BUILD/CMakeCache.txt" 2>/dev/null; then
     n=$(ls "$TMP/report/" | grep -c '^_Z18apply_two_policies.*-[0-9a-f]\{16\}-[01]-roofline\.svg$')
     [ "$n" -eq 2 ] || fail "longname: $n roofline charts of the two instantiations: $(ls "$TMP/report/")"
