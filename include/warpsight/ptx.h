@@ -97,7 +97,8 @@ typedef enum ws_ptx_kind {
   WS_PTX_K_EXIT,       /* exit trap */
   WS_PTX_K_WARP,       /* shfl vote match redux activemask elect */
   WS_PTX_K_MMA,        /* mma */
-  WS_PTX_K_MISC        /* brkpt nanosleep pmevent */
+  WS_PTX_K_MISC,       /* brkpt nanosleep pmevent, unknown instructions */
+  WS_PTX_K_MBARRIER    /* mbarrier.* (shared-memory transaction barriers) */
 } ws_ptx_kind;
 
 typedef enum ws_ptx_type {
@@ -127,7 +128,8 @@ typedef enum ws_ptx_mod {
 typedef enum ws_ptx_modgroup {
   WS_PTX_MG_SPACE, WS_PTX_MG_ROUND, WS_PTX_MG_CMP, WS_PTX_MG_OP,
   WS_PTX_MG_CACHE, WS_PTX_MG_VEC, WS_PTX_MG_SEM, WS_PTX_MG_SCOPE,
-  WS_PTX_MG_MODE, WS_PTX_MG_SHAPE, WS_PTX_MG_GEOM, WS_PTX_MG_FLAG
+  WS_PTX_MG_MODE, WS_PTX_MG_SHAPE, WS_PTX_MG_GEOM, WS_PTX_MG_FLAG,
+  WS_PTX_MG_LAYOUT
 } ws_ptx_modgroup;
 
 typedef enum ws_ptx_sreg {
@@ -349,6 +351,14 @@ typedef struct ws_ptx_btable {
                           target instruction */
 } ws_ptx_btable;
 
+/* An instruction a lenient parse (WS_PTX_PARSE_KEEP_UNKNOWN) kept without
+ * understanding it: opcode WS_PTX_OP_UNKNOWN, no operands, ops[0].imm =
+ * its index in ws_ptx_function.unknown. */
+typedef struct ws_ptx_unknown {
+  const char *text;  /* the statement as written, up to and with its ';' */
+  const char *why;   /* the parser's error for it ("unknown opcode 'foo'") */
+} ws_ptx_unknown;
+
 /* Performance directives; 0 means not given. */
 typedef struct ws_ptx_perf {
   uint32_t maxntid[3];      /* .maxntid x, y, z (missing dims = 1) */
@@ -401,6 +411,8 @@ typedef struct ws_ptx_function {
   uint32_t nitems;         /* body elements for the printer */
   ws_ptx_item *items;      /* nitems in source order */
   uint32_t end_line;       /* PTX line of the closing `}` */
+  uint32_t nunknown;       /* instructions kept without being understood */
+  ws_ptx_unknown *unknown; /* nunknown (WS_PTX_PARSE_KEEP_UNKNOWN only) */
 } ws_ptx_function;
 
 /* Module-level element in source order (for the printer). */
@@ -443,6 +455,19 @@ typedef struct ws_ptx_module {
  * where it can) and *out = NULL. */
 int ws_ptx_parse(ws_ptx_module **out, const char *src, size_t len,
                  const char *path, ws_diag *d);
+/* Flags of ws_ptx_parse_opts. */
+enum {
+  /* An instruction the parser rejects (an opcode, modifier or operand it
+   * does not know) is kept as a WS_PTX_OP_UNKNOWN instruction with its
+   * text and the reason, instead of failing the module: for PTX that
+   * nvcc generated (a CUDA program's fat binary), where such an
+   * instruction is valid PTX the front end lacks.  The emulator refuses a
+   * kernel that reaches one, naming it (docs/ptx-frontend.md). */
+  WS_PTX_PARSE_KEEP_UNKNOWN = 1
+};
+/* ws_ptx_parse with flags (WS_PTX_PARSE_*). */
+int ws_ptx_parse_opts(ws_ptx_module **out, const char *src, size_t len,
+                      const char *path, unsigned flags, ws_diag *d);
 /* Read and parse a file (WS_EIO when it cannot be read). */
 int ws_ptx_parse_file(ws_ptx_module **out, const char *path, ws_diag *d);
 void ws_ptx_module_free(ws_ptx_module *m);

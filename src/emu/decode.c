@@ -5,6 +5,7 @@
  * decoder that dops.def names for the opcode (the decoders live beside
  * their executors in ops/, compiled in exec.c).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -230,6 +231,13 @@ int ws_emu_dec_inst(dec *D, const ws_ptx_inst *in, dinst *di) {
   dec_fn *f = ws_emu_decoder((ws_ptx_opcode)in->op);
   if (f) return f(D, in, di, &T);
   const char *why = NULL;
+  if (in->op == WS_PTX_OP_UNKNOWN) { /* kept by a lenient parse: say what the parser found */
+    uint64_t u = (uint64_t)in->ops[0].imm;
+    char buf[400];
+    snprintf(buf, sizeof buf, "warpsight's PTX front end does not understand it: %s",
+             u < D->f->nunknown ? D->f->unknown[u].why : "?");
+    return ws_emu_dec_unsup(D, in, buf);
+  }
   ws_emu_opcode_supported((ws_ptx_opcode)in->op, &why);
   return ws_emu_dec_unsup(D, in, why);
 }

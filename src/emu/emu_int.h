@@ -85,7 +85,9 @@ typedef struct dinst {
   uint8_t a32;      /* memory ops: the address register is 32 bits wide and
                        the space .shared or .local: the address wraps modulo
                        2^32, as on the hardware */
-  uint8_t pad;
+  uint8_t hookmem;  /* an instruction of another family than MEM and ATOM
+                       that reports addresses to the hooks (w->addr, space,
+                       size x vec bytes) */
   uint32_t d, a, b, c, e; /* slots (or predicate indices for pred operands) */
   uint32_t d2;      /* second destination (setp |q, shfl |p), NO_SLOT if none */
   uint32_t vbase;   /* first of `vec` slots in dfunc.vslots (ld/st/mov vectors) */
@@ -195,6 +197,8 @@ typedef struct warp {
   uint64_t local_cap;   /* bytes per lane allocated */
   uint64_t local_top;   /* bytes per lane in use (all frames) */
   uint64_t insts;       /* warp instructions executed (%clock) */
+  int spin;             /* it yielded at a wait that had not completed
+                           (mbarrier test_wait/try_wait) */
   uint64_t thread_insts;/* lanes x instructions */
   uint32_t cc[32];      /* carry flag per lane (add.cc chains) */
   uint64_t addr[32];    /* scratch: per-lane addresses for hooks */
@@ -247,6 +251,14 @@ typedef struct dmodule {
   uint64_t const_bytes;    /* its size */
 } dmodule;
 
+/* A texture or surface object (ws_emu_tex_create). */
+typedef struct texobj {
+  ws_emu_tex_desc d;       /* as created (pitch filled in) */
+  uint64_t slice;          /* bytes of one 2D slice (pitch x height) */
+  uint32_t texel;          /* bytes per texel */
+  int live;                /* 0 once destroyed (handles are never reused) */
+} texobj;
+
 struct ws_emu_device {
   uint64_t budget;         /* bytes of allocations allowed */
   uint64_t used;           /* bytes of live allocations */
@@ -256,6 +268,8 @@ struct ws_emu_device {
   dmodule *mods;           /* modules used on the device, in first-use order */
   size_t nmods, cmods;
   size_t cur_mod;          /* module whose variables ws_emu_mem_host resolves */
+  texobj *texs;            /* texture and surface objects; handle = index + 1 */
+  size_t ntexs, ctexs;
 };
 
 /* A device whose allocations start at `first` (a spec launch's private
@@ -292,6 +306,8 @@ struct ws_emu_launch {
   uint64_t reserved_base;   /* offset of the reserved region (the end of the
                                dynamic one, 128-byte aligned) */
   uint64_t *arg_addr;       /* spec argument -> its buffer's address, or 0 */
+  uint64_t grid_ws;         /* cooperative launch: the grid-sync workspace
+                               (%envreg1:%envreg2), else 0 */
 };
 
 /* Build L's global map from its device: the module's .global variables,
@@ -313,6 +329,8 @@ typedef struct blockctx {
   uint32_t bar_red[16];     /* bar.red accumulators */
   uint32_t bar_red_n[16];   /* bar.red: threads counted */
   fault flt;                /* the first fault of this block */
+  uint64_t progress;        /* changes to the block's mbarriers (a round of
+                               spinning warps that changes none cannot end) */
   ws_strbuf pout;           /* printf output of this block */
   uint64_t warp_insts, thread_insts;
   uint64_t *launch_insts;   /* warp instructions of the whole launch so far,

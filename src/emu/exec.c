@@ -108,6 +108,7 @@ static uint32_t live_done(const blockctx *B) {
  * it, if any), delivering bar.red results when `red` is set. */
 static void release_barrier(blockctx *B, uint32_t id, warp *w, int red) {
   uint32_t res = B->bar_red[id];
+  B->progress++;
   B->bar_count[id] = 0;
   for (uint32_t i = 0; i < B->nwarps; i++) {
     warp *x = &B->warps[i];
@@ -203,6 +204,10 @@ static int limit_kind(const blockctx *B, const warp *w) {
 #include "emu/ops/mem.h"
 #include "emu/ops/atom.h"
 #include "emu/ops/warp.h"
+#include "emu/ops/mbar.h"
+#include "emu/ops/async.h"
+#include "emu/ops/mma.h"
+#include "emu/ops/tex.h"
 
 /* The trivial decoders (dops.def forms ZERO, DST, UN, BIN, TER). */
 #define GEN_SEL(n)
@@ -250,7 +255,8 @@ int ws_emu_opcode_supported(ws_ptx_opcode op, const char **why) {
 
 /* Families (DF_*) of the decoded opcodes, from dops.def: the hooks report
  * the addresses of the memory and atomic families. */
-enum { DF_CTRL, DF_STACK, DF_MOVE, DF_INT, DF_BITS, DF_F32, DF_F64, DF_HALF, DF_CMP, DF_CVT, DF_MEM, DF_ATOM, DF_WARP };
+enum { DF_CTRL, DF_STACK, DF_MOVE, DF_INT, DF_BITS, DF_F32, DF_F64, DF_HALF, DF_CMP, DF_CVT, DF_MEM, DF_ATOM, DF_WARP,
+       DF_ASYNC, DF_MBAR, DF_MMA, DF_TEX };
 static const uint8_t dop_family[D_COUNT] = {
 #define D(x, family, ptx, form) [D_##x] = DF_##family,
 #include "emu/dops.def"
@@ -303,6 +309,7 @@ static int settle(warp *w) {
  * uses up its quantum. */
 static int run_warp(blockctx *B, warp *w) {
   xctx X = {.B = B, .w = w, .limit = warp_cap(B, w), .qend = w->insts + QUANTUM};
+  w->spin = 0; /* set again if this run ends at a wait that has not completed */
   X.H = B->o->hooks && B->o->hooks->inst ? B->o->hooks : NULL;
 reload:
   if (!settle(w)) return 0;
@@ -341,7 +348,7 @@ reload:
     }
     if (X.H) {
       int fam = dop_family[in->op];
-      emit(B, w, X.F, in, active, m, 0, m && (fam == DF_MEM || fam == DF_ATOM));
+      emit(B, w, X.F, in, active, m, 0, m && (fam == DF_MEM || fam == DF_ATOM || in->hookmem));
     }
     pc++;
   }
@@ -365,6 +372,45 @@ static void spin_deadlock(blockctx *B, const warp *spinner) {
   B->flt.kind = FAULT_DEADLOCK;
 }
 
+/* Every warp still running spins at an mbarrier wait or waits at a
+ * barrier, and a round of them changed no mbarrier: nothing can complete
+ * the waits.  Records the deadlock, naming every warp. */
+static void spin_stuck(blockctx *B) {
+  char *p = B->flt.msg;
+  size_t left = sizeof B->flt.msg;
+  warp *first = NULL;
+  int n = snprintf(p, left, "mbarrier wait that cannot complete: ");
+  p += n;
+  left -= (size_t)n;
+  for (uint32_t i = 0; i < B->nwarps && left > 64; i++) {
+    warp *w = &B->warps[i];
+    const char *sep = p == B->flt.msg + n ? "" : "; ";
+    if (w->state == WS_DONE) {
+      n = snprintf(p, left, "%swarp %u has exited", sep, w->id);
+    } else if (w->state == WS_WAIT) {
+      n = snprintf(p, left, "%swarp %u waits at barrier %d (PTX line %u)", sep, w->id, w->bar_id,
+                   w->bar_f->f->insts[w->bar_pc].line);
+    } else {
+      const dfunc *f = w->frames[w->nframes - 1].f;
+      uint32_t pc = w->stk[w->sp - 1].pc - 1;
+      if (!first) first = w;
+      n = snprintf(p, left, "%swarp %u waits on an mbarrier phase that never completes (PTX line %u)", sep, w->id,
+                   pc < f->f->ninsts ? f->f->insts[pc].line : 0);
+    }
+    if (n < 0 || (size_t)n >= left) break;
+    p += n;
+    left -= (size_t)n;
+  }
+  char keep[sizeof B->flt.msg];
+  memcpy(keep, B->flt.msg, sizeof keep);
+  if (first) {
+    const dfunc *f = first->frames[first->nframes - 1].f;
+    set_fault(B, first, (uint32_t)__builtin_ctz(first->stk[first->sp - 1].mask | 1), f,
+              first->stk[first->sp - 1].pc - 1, FAULT_DEADLOCK, 0, 0, 0);
+  }
+  memcpy(B->flt.msg, keep, sizeof keep);
+}
+
 /* Runs every warp of block B->block to completion.  Returns 0, or -1 with
  * B->flt set. */
 int ws_emu_run_block(blockctx *B) {
@@ -376,6 +422,7 @@ int ws_emu_run_block(blockctx *B) {
   memset(B->shared, 0, L->shared_bytes);
   memset(B->bar_count, 0, sizeof B->bar_count);
   memset(B->bar_red, 0, sizeof B->bar_red);
+  B->progress = 0;
   const dfunc *K = &L->p->funcs[0];
   for (uint32_t i = 0; i < B->nwarps; i++) {
     warp *w = &B->warps[i];
@@ -391,6 +438,7 @@ int ws_emu_run_block(blockctx *B) {
     w->insts = 0;
     w->thread_insts = 0;
     w->gcache = 0;
+    w->spin = 0;
     memset(w->cc, 0, sizeof w->cc);
     for (uint32_t l = 0; l < 32; l++) {
       uint32_t t = i * 32 + l;
@@ -405,8 +453,10 @@ int ws_emu_run_block(blockctx *B) {
       return -1;
     }
   }
+  int stuck = 0; /* rounds in a row of only spinning or waiting warps, no mbarrier changed */
   for (;;) {
-    int ran = 0, done = 0;
+    int ran = 0, done = 0, spinning = 1, spun = 0;
+    uint64_t progress = B->progress;
     for (uint32_t i = 0; i < B->nwarps; i++) {
       warp *w = &B->warps[i];
       if (w->state == WS_DONE) {
@@ -422,9 +472,20 @@ int ws_emu_run_block(blockctx *B) {
         if (B->flt.kind == FAULT_LIMIT || B->flt.kind == FAULT_LAUNCH_LIMIT) spin_deadlock(B, w);
         goto out_fault;
       }
-      if (w->state == WS_DONE) done++;
+      if (w->state == WS_DONE) {
+        done++;
+        B->progress++;
+      } else if (w->state == WS_RUN) {
+        spinning &= w->spin;
+        spun |= w->spin;
+      }
     }
     if ((uint32_t)done == B->nwarps) break;
+    stuck = spun && spinning && B->progress == progress ? stuck + 1 : 0;
+    if (stuck >= 2) { /* a second such round: no warp can make another's wait complete */
+      spin_stuck(B);
+      goto out_fault;
+    }
     if (!ran && release_after_exits(B)) continue;
     if (!ran) {
       /* every live warp waits at a barrier that cannot complete */

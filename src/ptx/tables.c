@@ -22,7 +22,7 @@ static const char *const kind_names[] = {
     "ARITH", "SFU", "LOGIC", "COMPARE", "MOVE", "CONVERT", "LOAD", "STORE",
     "PREFETCH", "ASYNC_COPY", "ATOMIC", "REDUCTION", "TEXTURE", "SURF_LOAD",
     "SURF_STORE", "BARRIER", "WARP_SYNC", "FENCE", "BRANCH", "CALL", "RETURN",
-    "EXIT", "WARP", "MMA", "MISC"};
+    "EXIT", "WARP", "MMA", "MISC", "MBARRIER"};
 
 static const char *const type_names[] = {
     "",
