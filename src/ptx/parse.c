@@ -936,8 +936,27 @@ static uint32_t label_ref(parser *p, const token *t) {
   if (e) return e->value;
   label_b l = {intern(p, t->s, t->len), UINT32_MAX, 0, t->line, t->col, t->s};
   VPUSH(p, p->fb.labels, l);
-  if (ws_ptx_symtab_add(&p->labels, t->s, t->len, 0, 0, p->fb.labels.n - 1) < 0) p->oom = 1;
+  if (ws_ptx_symtab_add(&p->labels, t->s, t->len, p->fb.depth, 0, p->fb.labels.n - 1) < 0) p->oom = 1;
   return p->fb.labels.n - 1;
+}
+
+/* Labels are scoped by `{ }` blocks, as ptxas scopes them (inline asm such
+ * as `{ .reg .pred p; W: mbarrier.try_wait... @!p bra W; }` repeats W in
+ * one function): at the end of a block its labels go out of scope; a name
+ * referenced in the block and not defined there yet stays pending in the
+ * enclosing block. */
+static void close_label_scope(parser *p, uint32_t depth) {
+  symtab *t = &p->labels;
+  uint32_t pending[64], npend = 0;
+  for (uint32_t i = t->count; i-- > 0 && t->entries[i].depth >= depth;) {
+    uint32_t li = t->entries[i].value;
+    if (li < p->fb.labels.n && p->fb.labels.v[li].inst == UINT32_MAX && npend < 64) pending[npend++] = i;
+  }
+  symtab_entry keep[64];
+  for (uint32_t k = 0; k < npend; k++) keep[k] = t->entries[pending[k]];
+  ws_ptx_symtab_pop(t, depth);
+  for (uint32_t k = npend; k-- > 0;)
+    if (ws_ptx_symtab_add(t, keep[k].key, keep[k].len, depth - 1, 0, keep[k].value) < 0) p->oom = 1;
 }
 
 /* Resolve a name used as an operand: function scope, then module. */
@@ -1698,6 +1717,7 @@ static void parse_body(parser *p) {
     case T_RBRACE:
       if (fb->depth == 1) return;
       ws_ptx_symtab_pop(&p->fsyms, fb->depth);
+      close_label_scope(p, fb->depth);
       push_item(p, WS_PTX_I_CLOSE, fb->scope_id[fb->depth], 0, 0, NULL);
       fb->depth--;
       next(p);
@@ -1752,7 +1772,16 @@ static void parse_body(parser *p) {
           continue;
         }
         symtab_entry *e = ws_ptx_symtab_find(&p->labels, t.s, t.len);
-        uint32_t li = e ? e->value : label_ref(p, &t);
+        uint32_t li;
+        if (e && e->depth < fb->depth && e->value < fb->labels.n && fb->labels.v[e->value].inst != UINT32_MAX) {
+          /* an enclosing block's label of that name: this one shadows it */
+          label_b nl = {intern(p, t.s, t.len), UINT32_MAX, 0, t.line, t.col, t.s};
+          VPUSH(p, fb->labels, nl);
+          li = fb->labels.n - 1;
+          if (ws_ptx_symtab_add(&p->labels, t.s, t.len, fb->depth, 0, li) < 0) p->oom = 1;
+        } else {
+          li = e ? e->value : label_ref(p, &t);
+        }
         if (li < fb->labels.n) {
           label_b *l = &fb->labels.v[li];
           if (l->inst != UINT32_MAX) {
