@@ -237,7 +237,7 @@ static uint32_t cube_face(double x, double y, double z, double *s, double *t) {
 /* tex{.level,.grad}.geom.v4.dtype.ctype d, [t, c]{, lod | dPdx, dPdy};
  * tld4.comp.2d.v4.dtype.f32 d, [t, c].  dinst: a the handle; vslots: the 4
  * destinations, then the coordinates; mode the geometry; ty 0 f32, 1 s32,
- * 2 u32 results; bop 1 for float coordinates; left: tld4's channel + 1. */
+ * 2 u32 results; bop 1 for float coordinates; sat: tld4's channel + 1. */
 DECODER(tex) {
   int g = tex_geom(in->geom);
   (void)T;
@@ -369,8 +369,8 @@ EXEC(TXQ) {
 
 /* suld.b.geom{.vN}.dtype.mode d, [s, c]; sust.b.geom{.vN}.ctype.mode [s, c], a
  * (mode .trap, .clamp or .zero; x in bytes).  dinst: a the handle; vslots:
- * the coordinates, then the values; size the element bytes; vec; left
- * (mode: 0 trap, 1 clamp, 2 zero). */
+ * the coordinates, then the values (from e); size the element bytes; vec;
+ * bop the boundary mode: 0 trap, 1 clamp, 2 zero. */
 DECODER(suld_sust) {
   int st = in->op == WS_PTX_OP_SUST, g = tex_geom(in->geom);
   (void)T;
@@ -381,7 +381,7 @@ DECODER(suld_sust) {
   di->op = st ? D_SUST : D_SULD;
   di->mode = (uint8_t)g;
   di->size = (uint8_t)(bits / 8);
-  di->left = (uint8_t)(ws_ptx_inst_has(in, WS_PTX_MOD_CLAMP) ? 1 : ws_ptx_inst_has(in, WS_PTX_MOD_ZERO) ? 2 : 0);
+  di->bop = (uint8_t)(ws_ptx_inst_has(in, WS_PTX_MOD_CLAMP) ? 1 : ws_ptx_inst_has(in, WS_PTX_MOD_ZERO) ? 2 : 0);
   di->vbase = D->nvs;
   TRY(tex_operand(D, in, di, &in->ops[st ? 0 : 1], g, WS_PTX_T_S32));
   uint32_t vb = di->vbase;
@@ -411,9 +411,9 @@ static uint64_t surf_addr(const xctx *X, const dinst *in, uint32_t l, const texo
           z = g == TG_3D ? c[2] : 0;
   int64_t xmax = (int64_t)d->width * t->texel - esz, nl = d->layers ? d->layers : 1;
   int out = x < 0 || x > xmax || y < 0 || y >= d->height || z < 0 || z >= d->depth || layer < 0 || layer >= nl;
-  if (out && in->left == 2) return 0;
-  if (out && in->left == 0) {
-    fault_msg(X, in, l, FAULT_OOB, (uint64_t)x,
+  if (out && in->bop == 2) return 0;
+  if (out && in->bop == 0) {
+    fault_msg(X, in, l, FAULT_OTHER, (uint64_t)x,
               "surface access at (x %lld bytes, y %lld, z %lld, layer %lld) outside the surface (%u x %u x %u texels of "
               "%u bytes, %u layers)",
               (long long)x, (long long)y, (long long)z, (long long)layer, d->width, d->height, d->depth, t->texel,
