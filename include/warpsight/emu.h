@@ -328,6 +328,20 @@ typedef struct ws_emu_launch_config {
   size_t params_bytes;        /* its bytes: the kernel's parameter bytes */
 } ws_emu_launch_config;
 
+/* Make a prepared launch cooperative (cudaLaunchCooperativeKernel): every
+ * block is resident at once, so that grid-wide synchronisation
+ * (cooperative groups' grid.sync()) completes; the launch gets the
+ * workspace grid.sync() uses (%envreg1:%envreg2, 256 bytes of the
+ * device's memory until the launch is freed).  docs/emulator.md,
+ * "Cooperative launches".  WS_EINVAL (diagnostic) when the device has no
+ * memory left for it. */
+int ws_emu_launch_set_cooperative(ws_emu_launch *l, ws_diag *d);
+/* Whether a prepared launch is cooperative.  Its blocks then take turns
+ * on one thread, every block is run (a block filter's SKIP runs it without
+ * hooks), and the hooks' worker index is the block's rank among the
+ * hooked blocks: a profiler needs one worker per hooked block. */
+int ws_emu_launch_cooperative(const ws_emu_launch *l);
+
 /* Prepare a launch of program p on device dev (grid and block checked
  * against CUDA's limits and the kernel's .reqntid/.maxntid, the parameter
  * image against the kernel's size; the image is copied).  Then ws_emu_run()

@@ -103,6 +103,17 @@ int ws_emu_tex_destroy(ws_emu_device *dev, uint64_t handle, ws_diag *diag) {
   return WS_OK;
 }
 
+int ws_emu_launch_cooperative(const ws_emu_launch *l) { return l->grid_ws != 0; }
+
+/* The workspace grid.sync() counts arrivals in (%envreg1:%envreg2), on the
+ * device; ws_emu_run maps it with the other allocations. */
+int ws_emu_launch_set_cooperative(ws_emu_launch *l, ws_diag *d) {
+  if (l->grid_ws) return WS_OK;
+  int st = ws_emu_dev_alloc(l->dev, 256, "grid-sync workspace", &l->grid_ws);
+  if (st == WS_EINVAL) return ws_diag_error(d, "no device memory left for a cooperative launch's grid-sync workspace");
+  return st;
+}
+
 const ws_emu_tex_desc *ws_emu_tex_find(const ws_emu_device *dev, uint64_t handle) {
   texobj *t = tex_live(dev, handle);
   return t ? &t->d : NULL;
@@ -358,6 +369,11 @@ int ws_emu_launch_map(ws_emu_launch *L) {
 
 void ws_emu_launch_free(ws_emu_launch *l) {
   if (!l) return;
+  if (l->grid_ws) {
+    ws_diag d = WS_DIAG_INIT;
+    ws_emu_mem_free(l->dev, l->grid_ws, &d);
+    ws_diag_free(&d);
+  }
   free(l->gmem);
   free(l->gobjs);
   free(l->param_image);

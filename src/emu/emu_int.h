@@ -197,8 +197,13 @@ typedef struct warp {
   uint64_t local_cap;   /* bytes per lane allocated */
   uint64_t local_top;   /* bytes per lane in use (all frames) */
   uint64_t insts;       /* warp instructions executed (%clock) */
-  int spin;             /* it yielded at a wait that had not completed
-                           (mbarrier test_wait/try_wait) */
+  int spin;             /* why its last run ended: 0 not at a spin point;
+                           1 at a wait that had not completed (mbarrier
+                           test_wait/try_wait), or at a spin point of a
+                           cooperative launch that saw what it saw there
+                           last time; 2 at one that saw something new */
+  uint32_t spin_pc;     /* the spin point and the signature of the values */
+  uint64_t spin_sig;    /*   it loaded there last time */
   uint64_t thread_insts;/* lanes x instructions */
   uint32_t cc[32];      /* carry flag per lane (add.cc chains) */
   uint64_t addr[32];    /* scratch: per-lane addresses for hooks */
@@ -329,8 +334,12 @@ typedef struct blockctx {
   uint32_t bar_red[16];     /* bar.red accumulators */
   uint32_t bar_red_n[16];   /* bar.red: threads counted */
   fault flt;                /* the first fault of this block */
-  uint64_t progress;        /* changes to the block's mbarriers (a round of
-                               spinning warps that changes none cannot end) */
+  uint64_t progress;        /* changes to the block's mbarriers, barriers
+                               released, warps finished (a round of spinning
+                               warps that changes none cannot end) */
+  int stuck;                /* rounds in a row that were only spinning */
+  int spinning;             /* the last round was only spinning (see
+                               ws_emu_block_step) */
   ws_strbuf pout;           /* printf output of this block */
   uint64_t warp_insts, thread_insts;
   uint64_t *launch_insts;   /* warp instructions of the whole launch so far,
@@ -340,8 +349,23 @@ typedef struct blockctx {
                                (atomic), for WS_EMU_MAX_PRINTF_BYTES */
 } blockctx;
 
-/* exec.c */
+/* coop.c: a cooperative launch's grid, every block resident, taking turns
+ * on the calling thread.  Returns 0, or -1 with res->flt the fault (or
+ * res->oom). */
+typedef struct coop_result {
+  fault flt;                /* the fault, when -1 */
+  int oom;                  /* an allocation failed */
+  uint64_t launch_insts;    /* warp instructions so far (the blocks' shared counter) */
+  uint64_t printf_bytes;    /* printf output of finished blocks */
+  uint64_t warp_insts, thread_insts, warps, blocks;
+} coop_result;
+int ws_emu_coop_run(ws_emu_launch *L, const ws_emu_options *o, uint32_t nblocks, coop_result *res);
+
+/* exec.c: run a block to completion; or set it up and run it round by
+ * round (a cooperative grid's blocks take turns: coop.c). */
 int ws_emu_run_block(blockctx *B);
+int ws_emu_block_start(blockctx *B);
+int ws_emu_block_step(blockctx *B);
 /* printf.c: format one vprintf call; fetch reads generic memory (returns 0
  * on success).  Appends to out; returns the characters written, or -1
  * when a fetch failed or out ran out of memory (out->oom, sticky). */

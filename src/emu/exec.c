@@ -189,6 +189,30 @@ static int limit_kind(const blockctx *B, const warp *w) {
   return B->o->max_warp_insts && w->insts > B->o->max_warp_insts ? FAULT_LIMIT : FAULT_LAUNCH_LIMIT;
 }
 
+/* ---- spin points of cooperative launches ----------------------------------------------- */
+
+/* After a load that may be a spin on another block's write (ld.acquire,
+ * ld.volatile, ld.relaxed with a scope; an atom) in a cooperative launch
+ * (docs/emulator.md, "Cooperative launches"): the warp yields so that the
+ * grid's other blocks run, remembering what it loaded (n values from the
+ * slots at vs, or the one slot d) to tell a spin that sees something new
+ * from one that cannot end.  Emits the instruction to the hooks itself. */
+static int spin_point(const xctx *X, const dinst *in, uint32_t m, const uint32_t *vs, uint32_t n, int mem) {
+  warp *w = X->w;
+  uint64_t sig = 1469598103934665603ull;
+  for (uint32_t e = 0; e < n; e++) {
+    const uint64_t *V = lanes(X, vs[e]);
+    LANES(m, sig = (sig ^ V[l] ^ ((uint64_t)l << 56)) * 1099511628211ull);
+  }
+  uint32_t pc = (uint32_t)(in - X->F->code);
+  w->spin = w->spin_pc == pc && w->spin_sig == sig ? 1 : 2;
+  w->spin_pc = pc;
+  w->spin_sig = sig;
+  if (X->H) emit(X->B, w, X->F, in, X->active, m, 0, mem);
+  X->top->pc = pc + 1;
+  return FL_YIELD;
+}
+
 /* ---- the instruction set ------------------------------------------------------------ */
 
 #include "emu/ops/ctrl.h"
@@ -411,9 +435,9 @@ static void spin_stuck(blockctx *B) {
   memcpy(B->flt.msg, keep, sizeof keep);
 }
 
-/* Runs every warp of block B->block to completion.  Returns 0, or -1 with
- * B->flt set. */
-int ws_emu_run_block(blockctx *B) {
+/* Sets block B->block up: its coordinates, shared memory, warps and their
+ * first frames.  Returns 0, or -1 with B->flt set. */
+int ws_emu_block_start(blockctx *B) {
   struct ws_emu_launch *L = B->L, *s = L;
   uint32_t b = B->block;
   B->ctaid[0] = b % s->grid[0];
@@ -423,6 +447,8 @@ int ws_emu_run_block(blockctx *B) {
   memset(B->bar_count, 0, sizeof B->bar_count);
   memset(B->bar_red, 0, sizeof B->bar_red);
   B->progress = 0;
+  B->stuck = 0;
+  B->spinning = 0;
   const dfunc *K = &L->p->funcs[0];
   for (uint32_t i = 0; i < B->nwarps; i++) {
     warp *w = &B->warps[i];
@@ -453,79 +479,108 @@ int ws_emu_run_block(blockctx *B) {
       return -1;
     }
   }
-  int stuck = 0; /* rounds in a row of only spinning or waiting warps, no mbarrier changed */
-  for (;;) {
-    int ran = 0, done = 0, spinning = 1, spun = 0;
-    uint64_t progress = B->progress;
-    for (uint32_t i = 0; i < B->nwarps; i++) {
-      warp *w = &B->warps[i];
-      if (w->state == WS_DONE) {
-        done++;
-        continue;
-      }
-      if (w->state != WS_RUN) continue;
-      ran = 1;
-      uint64_t before = w->insts;
-      int r = run_warp(B, w);
-      __atomic_add_fetch(B->launch_insts, w->insts - before, __ATOMIC_RELAXED);
-      if (r) {
-        if (B->flt.kind == FAULT_LIMIT || B->flt.kind == FAULT_LAUNCH_LIMIT) spin_deadlock(B, w);
-        goto out_fault;
-      }
-      if (w->state == WS_DONE) {
-        done++;
-        B->progress++;
-      } else if (w->state == WS_RUN) {
-        spinning &= w->spin;
-        spun |= w->spin;
-      }
-    }
-    if ((uint32_t)done == B->nwarps) break;
-    stuck = spun && spinning && B->progress == progress ? stuck + 1 : 0;
-    if (stuck >= 2) { /* a second such round: no warp can make another's wait complete */
-      spin_stuck(B);
-      goto out_fault;
-    }
-    if (!ran && release_after_exits(B)) continue;
-    if (!ran) {
-      /* every live warp waits at a barrier that cannot complete */
-      char *p = B->flt.msg;
-      size_t left = sizeof B->flt.msg;
-      warp *first = NULL;
-      for (uint32_t i = 0; i < B->nwarps && left > 64; i++) {
-        warp *w = &B->warps[i];
-        int n;
-        if (w->state == WS_WAIT) {
-          const ws_ptx_inst *bi = &w->bar_f->f->insts[w->bar_pc];
-          if (!first) first = w;
-          n = snprintf(p, left, "%swarp %u waits at barrier %d (PTX line %u)", p == B->flt.msg ? "" : "; ",
-                       w->id, w->bar_id, bi->line);
-        } else {
-          n = snprintf(p, left, "%swarp %u has exited", p == B->flt.msg ? "" : "; ", w->id);
-        }
-        if (n < 0 || (size_t)n >= left) break;
-        p += n;
-        left -= (size_t)n;
-      }
-      if (first) {
-        char keep[sizeof B->flt.msg];
-        memcpy(keep, B->flt.msg, sizeof keep);
-        set_fault(B, first, (uint32_t)__builtin_ctz(first->stk[first->sp - 1].mask | 1), first->bar_f,
-                  first->bar_pc, FAULT_DEADLOCK, 0, 0, 0);
-        memcpy(B->flt.msg, keep, sizeof keep);
-      }
-      goto out_fault;
-    }
-  }
+  return 0;
+}
+
+/* Accounts the block's instructions once it is finished (or faulted). */
+static void block_totals(blockctx *B) {
   for (uint32_t i = 0; i < B->nwarps; i++) {
     B->warp_insts += B->warps[i].insts;
     B->thread_insts += B->warps[i].thread_insts;
+  }
+}
+
+/* One round of the block's scheduler: every warp that can run, runs until
+ * it finishes, waits at a barrier, yields (a wait that has not completed,
+ * a spin point of a cooperative launch) or uses its quantum.  Returns 1
+ * when the block is done, 0 when it has more to do, -1 after a fault
+ * (B->flt).  B->spinning: every warp that ran this round stopped at a spin
+ * point that saw nothing new and no mbarrier, barrier or warp changed. */
+int ws_emu_block_step(blockctx *B) {
+  int ran = 0, done = 0, spinning = 1, spun = 0;
+  uint64_t progress = B->progress;
+  B->spinning = 0;
+  for (uint32_t i = 0; i < B->nwarps; i++) {
+    warp *w = &B->warps[i];
+    if (w->state == WS_DONE) {
+      done++;
+      continue;
+    }
+    if (w->state != WS_RUN) continue;
+    ran = 1;
+    uint64_t before = w->insts;
+    int r = run_warp(B, w);
+    __atomic_add_fetch(B->launch_insts, w->insts - before, __ATOMIC_RELAXED);
+    if (r) {
+      if (B->flt.kind == FAULT_LIMIT || B->flt.kind == FAULT_LAUNCH_LIMIT) spin_deadlock(B, w);
+      goto out_fault;
+    }
+    if (w->state == WS_DONE) {
+      done++;
+      B->progress++;
+    } else if (w->state == WS_RUN) {
+      spinning &= w->spin == 1;
+      spun |= w->spin != 0;
+    }
+  }
+  if ((uint32_t)done == B->nwarps) {
+    block_totals(B);
+    return 1;
+  }
+  B->spinning = spun && spinning && B->progress == progress;
+  /* Within a block alone (not a cooperative grid, whose other blocks may
+   * still change what the warps wait for), a second such round means no
+   * warp can make another's wait complete. */
+  B->stuck = B->spinning ? B->stuck + 1 : 0;
+  if (B->stuck >= 2 && !B->L->grid_ws) {
+    spin_stuck(B);
+    goto out_fault;
+  }
+  if (!ran && release_after_exits(B)) return 0;
+  if (!ran) {
+    /* every live warp waits at a barrier that cannot complete */
+    char *p = B->flt.msg;
+    size_t left = sizeof B->flt.msg;
+    warp *first = NULL;
+    for (uint32_t i = 0; i < B->nwarps && left > 64; i++) {
+      warp *w = &B->warps[i];
+      int n;
+      if (w->state == WS_WAIT) {
+        const ws_ptx_inst *bi = &w->bar_f->f->insts[w->bar_pc];
+        if (!first) first = w;
+        n = snprintf(p, left, "%swarp %u waits at barrier %d (PTX line %u)", p == B->flt.msg ? "" : "; ",
+                     w->id, w->bar_id, bi->line);
+      } else {
+        n = snprintf(p, left, "%swarp %u has exited", p == B->flt.msg ? "" : "; ", w->id);
+      }
+      if (n < 0 || (size_t)n >= left) break;
+      p += n;
+      left -= (size_t)n;
+    }
+    if (first) {
+      char keep[sizeof B->flt.msg];
+      memcpy(keep, B->flt.msg, sizeof keep);
+      set_fault(B, first, (uint32_t)__builtin_ctz(first->stk[first->sp - 1].mask | 1), first->bar_f,
+                first->bar_pc, FAULT_DEADLOCK, 0, 0, 0);
+      memcpy(B->flt.msg, keep, sizeof keep);
+    }
+    goto out_fault;
   }
   return 0;
 out_fault:
-  for (uint32_t i = 0; i < B->nwarps; i++) {
-    B->warp_insts += B->warps[i].insts;
-    B->thread_insts += B->warps[i].thread_insts;
-  }
+  block_totals(B);
   return -1;
+}
+
+/* Runs every warp of block B->block to completion.  Returns 0, or -1 with
+ * B->flt set. */
+int ws_emu_run_block(blockctx *B) {
+  if (ws_emu_block_start(B)) {
+    block_totals(B);
+    return -1;
+  }
+  for (;;) {
+    int r = ws_emu_block_step(B);
+    if (r) return r < 0 ? -1 : 0;
+  }
 }

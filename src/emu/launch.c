@@ -637,6 +637,27 @@ static int run_launch(ws_emu_launch *L, const ws_emu_options *o, ws_emu_stats *s
   if (mst == WS_EINVAL) return ws_diag_error(d, "module variables and allocations overlap on the device");
   if (mst) return WS_ENOMEM; /* named by ws_emu_run */
   L->dev->cur_mod = L->mod;
+  if (L->grid_ws) { /* cooperative: every block resident, on this thread (coop.c) */
+    memset(ws_emu_mem_host(L->dev, L->grid_ws, 256), 0, 256);
+    coop_result cr;
+    int r = ws_emu_coop_run(L, o, (uint32_t)nb, &cr);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (stats) {
+      stats->blocks = cr.blocks;
+      stats->warps = cr.warps;
+      stats->warp_insts = cr.warp_insts;
+      stats->thread_insts = cr.thread_insts;
+      stats->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+      stats->threads = 1;
+    }
+    if (cr.oom) return WS_ENOMEM;
+    if (r) {
+      if (stats) stats->fault_kind = cr.flt.kind;
+      report_fault(L, &cr.flt, o, d);
+      return WS_EFAULT;
+    }
+    return WS_OK;
+  }
   int nt = o->threads;
   if (nt <= 0) {
     long c = sysconf(_SC_NPROCESSORS_ONLN);
