@@ -413,6 +413,9 @@ typedef struct ws_ptx_function {
   uint32_t end_line;       /* PTX line of the closing `}` */
   uint32_t nunknown;       /* instructions kept without being understood */
   ws_ptx_unknown *unknown; /* nunknown (WS_PTX_PARSE_KEEP_UNKNOWN only) */
+  const char *src;         /* a linked module's function (ws_ptx_link): the
+                              path of the module it came from, whose lines
+                              its instructions carry; NULL: the module's own */
 } ws_ptx_function;
 
 /* Module-level element in source order (for the printer). */
@@ -471,6 +474,23 @@ int ws_ptx_parse_opts(ws_ptx_module **out, const char *src, size_t len,
 /* Read and parse a file (WS_EIO when it cannot be read). */
 int ws_ptx_parse_file(ws_ptx_module **out, const char *path, ws_diag *d);
 void ws_ptx_module_free(ws_ptx_module *m);
+
+/* The file a function's line numbers refer to (its own module's, for a
+ * function of a linked module). */
+static inline const char *ws_ptx_func_path(const ws_ptx_module *m, const ws_ptx_function *f) {
+  return f && f->src ? f->src : m->path;
+}
+
+/* Link modules by symbol, as nvlink links the translation units of a
+ * program built with -rdc=true (docs/ptx-frontend.md, "Linking"): one
+ * module with every module's variables and functions; a declaration
+ * (.extern variable, function without a body) that some module defines
+ * becomes that definition; internal symbols stay their module's.  Two
+ * definitions of one visible name (neither .weak nor .common) are an error
+ * naming both modules.  `path` names the result.  The result borrows the
+ * inputs (keep them alive as long as it) and is freed with
+ * ws_ptx_module_free. */
+int ws_ptx_link(ws_ptx_module **out, ws_ptx_module *const *mods, size_t n, const char *path, ws_diag *d);
 
 /* Find a function by name; NULL if absent. */
 const ws_ptx_function *ws_ptx_find_function(const ws_ptx_module *m,

@@ -45,6 +45,13 @@ static void rt_free_all(ws_rt *rt) {
     free(rt->modules[i].error);
     free(rt->modules[i].handle);
     ws_ptx_module_free(rt->modules[i].m);
+    for (size_t k = 0; k < rt->modules[i].nparts; k++) {
+      ws_ptx_module_free(rt->modules[i].parts[k]);
+      free(rt->modules[i].part_ptx[k]);
+    }
+    free(rt->modules[i].parts);
+    free(rt->modules[i].part_ptx);
+    rt_module_res_free(&rt->modules[i]);
   }
   for (size_t i = 0; i < rt->nvars; i++) free(rt->vars[i].name);
   for (size_t i = 0; i < rt->nkstats; i++) {

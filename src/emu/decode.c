@@ -16,7 +16,7 @@
 int ws_emu_dec_unsup(dec *D, const ws_ptx_inst *in, const char *why) {
   char *txt = NULL;
   ws_ptx_print_inst(&txt, D->m, D->f, in);
-  ws_diag_add(D->d, WS_SEV_ERROR, D->m->path, (int)in->line, (int)in->col,
+  ws_diag_add(D->d, WS_SEV_ERROR, ws_ptx_func_path(D->m, D->f), (int)in->line, (int)in->col,
               "instruction not implemented by the emulator%s%s%s: %s (in %s)", why ? " (" : "", why ? why : "",
               why ? ")" : "", txt ? txt : ws_ptx_opcode_name((ws_ptx_opcode)in->op), D->f->name);
   free(txt);

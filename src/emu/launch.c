@@ -562,14 +562,15 @@ static void report_fault(const ws_emu_launch *L, const fault *f, const ws_emu_op
     snprintf(what, sizeof what, "%s", f->msg);
     break;
   }
-  ws_diag_add(d, WS_SEV_ERROR, m->path, in ? (int)in->line : (int)fn->line, in ? (int)in->col : 0,
+  const char *fpath = ws_ptx_func_path(m, fn); /* a linked module's function: its own file */
+  ws_diag_add(d, WS_SEV_ERROR, fpath, in ? (int)in->line : (int)fn->line, in ? (int)in->col : 0,
               "%s in kernel '%s', block (%u,%u,%u), thread (%u,%u,%u)%s%s", what, L->p->funcs[0].f->name, bx, by,
               bz, tx, ty, tz, fn != L->p->funcs[0].f ? ", in function " : "",
               fn != L->p->funcs[0].f ? fn->name : "");
   if (in) {
     char *txt = NULL;
     if (ws_ptx_print_inst(&txt, m, fn, in) == WS_OK && txt) {
-      ws_diag_add(d, WS_SEV_NOTE, m->path, (int)in->line, (int)in->col, "instruction: %s", txt);
+      ws_diag_add(d, WS_SEV_NOTE, fpath, (int)in->line, (int)in->col, "instruction: %s", txt);
       free(txt);
     }
   }
@@ -606,7 +607,7 @@ static void report_fault(const ws_emu_launch *L, const fault *f, const ws_emu_op
     } else {
       snprintf(near, sizeof near, "the kernel parameter space holds %llu bytes", (unsigned long long)L->param_bytes);
     }
-    ws_diag_add(d, WS_SEV_NOTE, m->path, in ? (int)in->line : 0, 0, "%s", near);
+    ws_diag_add(d, WS_SEV_NOTE, fpath, in ? (int)in->line : 0, 0, "%s", near);
   }
 }
 
