@@ -4,6 +4,7 @@
  * the report at exit.
  */
 #include "cudart/rt.h"
+#include "cudart/tex.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -33,6 +34,8 @@ static void rt_free_all(ws_rt *rt) {
   /* the graphs (their kernel parameters), the device (its module
    * variables), then the programs, then the modules they borrow */
   rt_graph_free_all(rt);
+  rt_array_free_all(rt);
+  rt_tex_free_all(rt);
   rt_mirror_unmap(rt);
   ws_emu_device_free(rt->dev);
   for (size_t i = 0; i < rt->nfuncs; i++) {

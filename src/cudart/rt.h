@@ -269,6 +269,8 @@ typedef struct ws_rt {
   int shmem_config;         /* cudaDeviceSetSharedMemConfig */
   size_t limits[7];         /* cudaDeviceSetLimit, by enum cudaLimit */
   int log_fd;               /* WARPSIGHT_EXEC_LOG: the launch log, or -1 */
+  struct cudaArray *arrays; /* live CUDA arrays (array.c) */
+  struct rt_texobj *texobjs; size_t ntexobjs, cap_texobjs; /* texture and surface objects (texture.c) */
   int unloading;            /* the exit handler ran: cudaErrorCudartUnloading */
 } ws_rt;
 

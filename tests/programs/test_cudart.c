@@ -808,7 +808,7 @@ static void test_errors_and_events(void **state) {
                       "an illegal memory access was encountered");
   assert_string_equal(cudaGetErrorName(801), "cudaErrorNotSupported");
   assert_string_equal(cudaGetErrorName(904), "cudaErrorStreamCaptureUnjoined");
-  assert_int_equal(cudaMallocArray(), cudaErrorNotSupported);
+  assert_int_equal(cudaMallocMipmappedArray(), cudaErrorNotSupported);
   assert_int_equal(cudaPeekAtLastError(), cudaErrorNotSupported);
   assert_int_equal(cudaGetLastError(), cudaErrorNotSupported);
   cudaEvent_t a, b, never, notime;
