@@ -542,6 +542,9 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
   case WS_PTX_K_ATOMIC:
   case WS_PTX_K_REDUCTION:
   case WS_PTX_K_ASYNC_COPY:
+  case WS_PTX_K_TEXTURE:    /* tex, tld4: one texel address per lane */
+  case WS_PTX_K_SURF_LOAD:  /* suld */
+  case WS_PTX_K_SURF_STORE: /* sust */
     if (!ev->exec || !ev->addr) break;
     if (ev->space == WS_PTX_SP_GLOBAL || ev->space == WS_PTX_SP_LOCAL)
       global_request(p, w, st, ev, kind);
