@@ -150,6 +150,9 @@ int ws_ptx_type_kind(ws_ptx_type t);               /* one WS_PTX_TK_* bit */
 const char *ws_ptx_space_name(ws_ptx_space s);     /* "global" */
 const char *ws_ptx_mod_name(ws_ptx_mod m);         /* "rn", "shared::cta" */
 ws_ptx_modgroup ws_ptx_mod_group(ws_ptx_mod m);
+/* A matrix shape modifier's M, N and K (.m16n8k16: 16, 8, 16); 0 when m
+ * is not a shape with all three (.m8n8). */
+int ws_ptx_shape_mnk(ws_ptx_mod m, unsigned *M, unsigned *N, unsigned *K);
 const char *ws_ptx_sreg_name(ws_ptx_sreg s);       /* "tid" (no %) */
 /* Size in bytes of a value of type t (pred counts as 1, b128 as 16). */
 int ws_ptx_type_size(ws_ptx_type t);

@@ -23,6 +23,7 @@ typedef struct fix {
   ws_ptx_module *m;
   ws_emu_device *dev;
   ws_diag d;
+  const ws_emu_hooks *hooks; /* run's profiler hooks (NULL: none) */
 } fix;
 
 static int setup(void **state) {
@@ -68,6 +69,7 @@ static int run(fix *f, const char *k, uint32_t grid, uint32_t bx, uint32_t by, c
   assert_ok_diag(ws_emu_launch_raw(&l, f->dev, p, &c, &f->d), &f->d);
   ws_emu_options o = WS_EMU_OPTIONS_INIT;
   o.threads = 1;
+  o.hooks = f->hooks;
   ws_emu_stats st;
   memset(&st, 0, sizeof st);
   int r = ws_emu_run(l, &o, &st, &f->d);
@@ -510,12 +512,68 @@ static void test_surfaces(void **state) {
   for (int i = 0; i < (int)sizeof c3; i++) assert_int_equal(o3[i], i % 4 == 0 ? 255 - c3[i] : c3[i]);
 }
 
+/* What the profiler sees of a texture fetch: one event per warp with each
+ * lane's address, the texel it reads first (for a bilinear fetch the corner
+ * (floor(x - 0.5), floor(y - 0.5)) after the address mode), so that the
+ * profiler counts the fetch's sectors like a load's. */
+typedef struct texev {
+  int n;
+  uint8_t space;
+  uint32_t exec;
+  uint64_t addr[32];
+} texev;
+static void tex_hook(void *user, const ws_emu_event *ev) {
+  texev *t = user;
+  if (ev->inst->op != WS_PTX_OP_TEX) return;
+  t->n++;
+  t->space = ev->space;
+  t->exec = ev->exec;
+  assert_non_null(ev->addr);
+  memcpy(t->addr, ev->addr, sizeof t->addr);
+}
+
+static void test_tex_event_addresses(void **state) {
+  fix *f = *state;
+  enum { W = 9, H = 6 };
+  float data[W * H];
+  for (int i = 0; i < W * H; i++) data[i] = (float)i;
+  static const int clamp[2] = {WS_EMU_ADDR_CLAMP, WS_EMU_ADDR_CLAMP};
+  for (int linear = 0; linear < 2; linear++) {
+    double rv[W * H * 4];
+    uint64_t hnd = tex2d_float(f, data, W, H, 1, clamp, linear, 0, NULL, rv);
+    const uint64_t base = ws_emu_tex_find(f->dev, hnd)->addr;
+    float cc[64];
+    for (int l = 0; l < 32; l++) { /* lanes over the texture, a few outside */
+      cc[2 * l] = (float)(l % 11) - 0.75f + 0.25f * (float)(l % 3);
+      cc[2 * l + 1] = (float)(l / 5) - 0.5f + 0.125f * (float)(l % 4);
+    }
+    uint64_t a[3] = {hnd, buf(f, cc, sizeof cc), buf(f, NULL, 32 * 16)};
+    texev ev;
+    memset(&ev, 0, sizeof ev);
+    ws_emu_hooks hk = {&ev, tex_hook, NULL, NULL, NULL};
+    f->hooks = &hk;
+    assert_ok_diag(run(f, "t2", 1, 32, 1, a, 3, NULL, NULL), &f->d);
+    f->hooks = NULL;
+    assert_int_equal(ev.n, 1);
+    assert_int_equal(ev.space, WS_PTX_SP_GLOBAL);
+    assert_int_equal(ev.exec, 0xffffffffu);
+    for (int l = 0; l < 32; l++) {
+      double x = cc[2 * l] - (linear ? 0.5 : 0), y = cc[2 * l + 1] - (linear ? 0.5 : 0);
+      long i = (long)floor(x), j = (long)floor(y);
+      i = i < 0 ? 0 : i >= W ? W - 1 : i;
+      j = j < 0 ? 0 : j >= H ? H - 1 : j;
+      assert_int_equal(ev.addr[l], base + (uint64_t)(j * W + i) * 4);
+    }
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_tex2d_modes, setup, teardown),
       cmocka_unit_test_setup_teardown(test_tex2d_uchar4, setup, teardown),
       cmocka_unit_test_setup_teardown(test_tex_geometries, setup, teardown),
       cmocka_unit_test_setup_teardown(test_surfaces, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_tex_event_addresses, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -60,21 +60,13 @@ static inline uint32_t mt_bits(int mt) {
 }
 static inline uint32_t mt_per_reg(int mt) { return mt == MT_F64 ? 1 : 32 / mt_bits(mt); }
 
-/* The shape modifier's M, N, K; 0 when it is none of the matrix shapes. */
+/* The shape modifier's M, N, K; 0 when it is none of the matrix shapes
+ * (the decoders check which shapes go with which types). */
 static int mma_shape(int mod, uint32_t *M, uint32_t *N, uint32_t *K) {
-  static const struct { int mod; uint8_t m, n, k; } s[] = {
-      {WS_PTX_MOD_M16N16K16, 16, 16, 16}, {WS_PTX_MOD_M32N8K16, 32, 8, 16}, {WS_PTX_MOD_M8N32K16, 8, 32, 16},
-      {WS_PTX_MOD_M16N16K8, 16, 16, 8},   {WS_PTX_MOD_M8N8K4, 8, 8, 4},     {WS_PTX_MOD_M16N8K4, 16, 8, 4},
-      {WS_PTX_MOD_M16N8K8, 16, 8, 8},     {WS_PTX_MOD_M16N8K16, 16, 8, 16}, {WS_PTX_MOD_M16N8K32, 16, 8, 32},
-      {WS_PTX_MOD_M8N8K16, 8, 8, 16}};
-  for (size_t i = 0; i < sizeof s / sizeof *s; i++)
-    if (s[i].mod == mod) {
-      *M = s[i].m;
-      *N = s[i].n;
-      *K = s[i].k;
-      return 1;
-    }
-  return 0;
+  unsigned m, n, k;
+  if (!ws_ptx_shape_mnk((ws_ptx_mod)mod, &m, &n, &k)) return 0;
+  *M = m, *N = n, *K = k;
+  return 1;
 }
 
 /* A matrix operand of an instruction: its element type, its rows and

@@ -89,6 +89,7 @@ static const texobj *tex_obj(const xctx *X, const dinst *in, uint32_t l, uint64_
 static const uint8_t *texel_at(const xctx *X, const dinst *in, uint32_t l, const texobj *t, uint32_t x, uint32_t y,
                                uint32_t z, uint32_t f) {
   uint64_t a = t->d.addr + ((uint64_t)f * t->d.depth + z) * t->slice + (uint64_t)y * t->d.pitch + (uint64_t)x * t->texel;
+  if (X->w->addr[l] == UINT64_MAX) X->w->addr[l] = a; /* the lane's address for the profiler: its first texel */
   return resolve(X->B, X->w, MS_GLOBAL, a, t->texel, l, 0, X->F, PC(in));
 }
 
@@ -294,7 +295,7 @@ LIB_EXEC(TEX) {
       layer = li < 0 ? 0 : li >= nl ? nl - 1 : (uint32_t)li; /* a layer outside is clamped */
       u = c + 1;
     }
-    X->w->addr[l] = d->addr;
+    X->w->addr[l] = UINT64_MAX; /* set by the first texel read (texel_at) */
     if (!in->bop) { /* integer coordinates (tex1Dfetch): no filtering, zero outside a linear resource */
       int64_t i = (int64_t)u[0], j = dims > 1 ? (int64_t)u[1] : 0, k = dims > 2 ? (int64_t)u[2] : 0;
       if (d->linear_memory && (i < 0 || i >= d->width)) {
@@ -313,6 +314,7 @@ LIB_EXEC(TEX) {
     } else if (tex_sample(X, in, l, t, u, dims, layer, d->width, d->height, fl, gather, v)) {
       return FL_FAULT;
     }
+    if (X->w->addr[l] == UINT64_MAX) X->w->addr[l] = d->addr; /* only border texels */
     for (uint32_t q = 0; q < 4; q++) {
       uint64_t bits = fl ? bf32((float)v[q]) : (uint32_t)(int64_t)v[q];
       lanes(X, vs[q])[l] = bits;
