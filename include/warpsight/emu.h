@@ -358,6 +358,24 @@ int ws_emu_launch_set_cooperative(ws_emu_launch *l, ws_diag *d);
  * hooked blocks: a profiler needs one worker per hooked block. */
 int ws_emu_launch_cooperative(const ws_emu_launch *l);
 
+/* A grid a launch's threads launched with the device runtime (dynamic
+ * parallelism: a kernel's `k<<<grid, block, shared, stream>>>`, which CUDA
+ * 12+ compiles to the device runtime's cudaGetParameterBuffer and
+ * cudaLaunchDevice system calls).  The emulator records it and runs
+ * nothing: its caller runs each child grid after the parent's
+ * (docs/emulator.md, "Device-side launches"). */
+typedef struct ws_emu_child {
+  const ws_ptx_function *kernel; /* a kernel of the launch's module */
+  uint32_t grid[3], block[3];
+  uint32_t shared_bytes;         /* its dynamic shared memory */
+  const uint8_t *params;         /* its parameter image: kernel->param_bytes bytes */
+  uint32_t block_linear;         /* the block that launched it */
+} ws_emu_child;
+/* The grids the last ws_emu_run of l launched, ordered by launching block
+ * and, within a block, by launch; *out is valid until l is run again or
+ * freed.  0 when there are none (or out of memory: WS_ENOMEM in *err). */
+size_t ws_emu_launch_children(ws_emu_launch *l, const ws_emu_child **out, int *err);
+
 /* Prepare a launch of program p on device dev (grid and block checked
  * against CUDA's limits and the kernel's .reqntid/.maxntid, the parameter
  * image against the kernel's size; the image is copied).  Then ws_emu_run()

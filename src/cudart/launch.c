@@ -309,6 +309,9 @@ cudaError_t rt_launch(ws_rt *rt, rt_func *f, dim3 grid, dim3 block, const unsign
   ws_emu_stats stats = {0};
   if (!st) st = run(rt, f, l, grid, block, shared, k, fresh, &stats, &d);
   if (l) rt_mirror_sync(rt, 0);
+  rt_child *kids = NULL; /* its device-side launches (cdp.c) */
+  size_t nkids = 0;
+  cudaError_t ke = st ? cudaSuccess : rt_children_take(rt, f, l, &kids, &nkids);
   ws_emu_launch_free(l);
   rt_print_diag(&d);
   ws_diag_free(&d);
@@ -324,7 +327,8 @@ cudaError_t rt_launch(ws_rt *rt, rt_func *f, dim3 grid, dim3 block, const unsign
   rt->launches++;
   rt_log_launch(rt, (size_t)(k - rt->kstats));
   if (k->ok && !isnan(k->pred.ms[0])) rt->clock_ms += k->pred.ms[0];
-  return cudaSuccess;
+  if (ke) return ke;
+  return rt_children_run(rt, kids, nkids); /* the parent completes when they have */
 }
 
 cudaError_t rt_launch_call(ws_rt *rt, const void *func, dim3 grid, dim3 block, void **args,

@@ -272,6 +272,7 @@ typedef struct ws_rt {
   struct cudaArray *arrays; /* live CUDA arrays (array.c) */
   struct rt_texobj *texobjs; size_t ntexobjs, cap_texobjs; /* texture and surface objects (texture.c) */
   int unloading;            /* the exit handler ran: cudaErrorCudartUnloading */
+  int cdp_depth;            /* device-side launches: the nesting of the one running (cdp.c) */
 } ws_rt;
 
 extern ws_rt ws_rt_state;
@@ -381,6 +382,23 @@ cudaError_t rt_launch_call(ws_rt *rt, const void *func, dim3 grid, dim3 block, v
  * configuration error CUDA gives, else cudaSuccess. */
 cudaError_t rt_check_config(ws_rt *rt, rt_func *f, dim3 grid, dim3 block, uint64_t dyn_shared);
 #define RT_PARAM_BYTES 32768 /* CUDA 12.1+: up to 32764 bytes of kernel parameters */
+
+/* --- device-side launches (cdp.c) --- */
+/* A grid a launch's threads launched, copied out of the launch. */
+typedef struct rt_child {
+  size_t func;              /* index in rt->funcs */
+  dim3 grid, block;
+  uint32_t shared;          /* dynamic shared bytes */
+  unsigned char *params;    /* its parameter image (owned) */
+  size_t bytes;
+} rt_child;
+/* The children of a finished launch l of parent (*out owned; none: NULL,
+ * 0); cudaSuccess, or the error (a child the program did not register). */
+cudaError_t rt_children_take(ws_rt *rt, const rt_func *parent, ws_emu_launch *l, rt_child **out, size_t *n);
+/* Launch each child (rt_launch: their own children follow them), then
+ * free them: the first error, else cudaSuccess. */
+cudaError_t rt_children_run(ws_rt *rt, rt_child *c, size_t n);
+void rt_children_free(rt_child *c, size_t n);
 
 /* --- cooperative launches (coop.c) --- */
 /* cudaLaunchCooperativeKernel's checks and launch (for cudaLaunchKernelExC's

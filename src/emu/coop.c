@@ -36,6 +36,7 @@ static void block_free(blockctx *B) {
   free(B->warps);
   free(B->shared);
   ws_sb_free(&B->pout);
+  ws_emu_cdp_block_free(B);
 }
 
 /* The grid-wide deadlock: every live block only spins.  Names the first
@@ -153,6 +154,7 @@ out:
     if (done && done[b]) {
       res->blocks++;
       res->warps += B[b].nwarps;
+      if (ws_emu_cdp_block_end(&B[b])) res->oom = 1; /* its device-side launches */
     }
     /* device printf in block order, as the pool writes it */
     if (B[b].pout.oom) res->oom = 1;

@@ -374,6 +374,7 @@ void ws_emu_launch_free(ws_emu_launch *l) {
     ws_emu_mem_free(l->dev, l->grid_ws, &d);
     ws_diag_free(&d);
   }
+  ws_emu_cdp_reset(l);
   free(l->gmem);
   free(l->gobjs);
   free(l->param_image);

@@ -33,6 +33,8 @@
 #define GLOBAL_BASE 0x100000000ull /* first global object */
 #define GLOBAL_GAP 0x10000ull      /* unmapped bytes between global objects */
 #define FUNC_ADDR_BASE (0x7cull << WIN_SHIFT) /* values of function symbols (never mapped) */
+#define CDP_WIN (0x80ull << WIN_SHIFT)        /* device-launch parameter buffers (cdp.c) */
+#define CDP_STRIDE 0x10000ull                 /* bytes of the window per buffer */
 
 #define NO_PC 0xFFFFFFFFu    /* no reconvergence point inside the function */
 #define NO_SLOT 0xFFFFFFFFu  /* sink `_` or absent operand */
@@ -290,6 +292,18 @@ int ws_emu_dev_module(ws_emu_device *dev, const ws_emu_program *p, size_t *idx, 
 
 /* ---- launch ----------------------------------------------------------------- */
 
+/* A parameter buffer of a device-side launch (cdp.c). */
+typedef struct cdpbuf {
+  uint64_t addr;            /* in the CDP window */
+  uint8_t *mem;             /* its bytes (owned) */
+  uint32_t bytes;           /* the kernel's parameter bytes */
+  uint32_t func;            /* IR index of the kernel */
+  uint32_t grid[3], block[3], shared;
+  uint32_t block_linear;    /* the launching block */
+  uint32_t seq;             /* launched: the order among the block's launches */
+  int launched;
+} cdpbuf;
+
 struct ws_emu_launch {
   const ws_emu_program *p;  /* borrowed */
   const ws_launch_spec *s;  /* borrowed; NULL for a raw launch */
@@ -313,6 +327,10 @@ struct ws_emu_launch {
   uint64_t *arg_addr;       /* spec argument -> its buffer's address, or 0 */
   uint64_t grid_ws;         /* cooperative launch: the grid-sync workspace
                                (%envreg1:%envreg2), else 0 */
+  uint64_t cdp_next;        /* device launches: parameter buffers handed out (atomic) */
+  cdpbuf *children;         /* the launched ones of finished blocks */
+  size_t nchildren, cap_children;
+  ws_emu_child *child_view; /* ws_emu_launch_children's array (owned) */
 };
 
 /* Build L's global map from its device: the module's .global variables,
@@ -347,6 +365,9 @@ typedef struct blockctx {
                                between quanta) */
   uint64_t *printf_bytes;   /* printf output of the launch's finished blocks
                                (atomic), for WS_EMU_MAX_PRINTF_BYTES */
+  cdpbuf *cdp;              /* parameter buffers the block got (cdp.c) */
+  size_t ncdp, cap_cdp;
+  uint32_t cdp_seq;         /* launches the block made */
 } blockctx;
 
 /* coop.c: a cooperative launch's grid, every block resident, taking turns
@@ -366,6 +387,20 @@ int ws_emu_coop_run(ws_emu_launch *L, const ws_emu_options *o, uint32_t nblocks,
 int ws_emu_run_block(blockctx *B);
 int ws_emu_block_start(blockctx *B);
 int ws_emu_block_step(blockctx *B);
+/* cdp.c: device-side launches.  A parameter buffer for kernel func (IR
+ * index) with its configuration: its address, or 0 when out of memory or
+ * of buffers.  Launch buffer buf: 0, or -1 when it is no unlaunched buffer
+ * of the block.  The bytes at a (n of them) of one of the block's buffers,
+ * or NULL.  At a block's end (the caller serialises it with the other
+ * blocks' ends): its launched buffers become the launch's children, the
+ * others are freed; -1 out of memory. */
+uint64_t ws_emu_cdp_buffer(blockctx *B, uint32_t func, const uint32_t grid[3], const uint32_t block[3],
+                           uint32_t shared);
+int ws_emu_cdp_launch(blockctx *B, uint64_t buf);
+uint8_t *ws_emu_cdp_at(blockctx *B, uint64_t a, uint32_t n);
+int ws_emu_cdp_block_end(blockctx *B);
+void ws_emu_cdp_block_free(blockctx *B);
+void ws_emu_cdp_reset(struct ws_emu_launch *L);
 /* printf.c: format one vprintf call; fetch reads generic memory (returns 0
  * on success).  Appends to out; returns the characters written, or -1
  * when a fetch failed or out ran out of memory (out->oom, sticky). */

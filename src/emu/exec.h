@@ -240,6 +240,10 @@ static inline uint8_t *resolve(blockctx *B, warp *w, int sp, uint64_t addr, uint
         return L->gmem[lo - 1] + (a - o->base);
       }
     }
+    if ((a >> WIN_SHIFT) == (CDP_WIN >> WIN_SHIFT)) { /* a device launch's parameter buffer */
+      uint8_t *p = ws_emu_cdp_at(B, a, n);
+      if (p) return p;
+    }
     break;
   }
   case MS_SHARED:

@@ -390,6 +390,7 @@ static void free_warps(blockctx *B) {
   free(B->warps);
   free(B->shared);
   ws_sb_free(&B->pout);
+  ws_emu_cdp_block_free(B);
 }
 
 static void *work(void *arg) {
@@ -433,6 +434,7 @@ static void *work(void *arg) {
     pthread_mutex_lock(&pl->mu);
     pl->blocks++;
     pl->warps += B.nwarps;
+    if (ws_emu_cdp_block_end(&B)) pl->oom = 1; /* its device-side launches become the launch's */
     if (B.pout.n || B.pout.oom) { /* the block's output becomes a chunk; B.pout is empty again */
       size_t len = B.pout.n;
       char *t = ws_sb_take(&B.pout); /* NULL after an allocation failure */
@@ -669,6 +671,7 @@ static int run_launch(ws_emu_launch *L, const ws_emu_options *oin, ws_emu_stats 
   if (mst == WS_EINVAL) return ws_diag_error(d, "module variables and allocations overlap on the device");
   if (mst) return WS_ENOMEM; /* named by ws_emu_run */
   L->dev->cur_mod = L->mod;
+  ws_emu_cdp_reset(L); /* the children of an earlier run */
   if (L->grid_ws) { /* cooperative: every block resident, on this thread (coop.c) */
     memset(ws_emu_mem_host(L->dev, L->grid_ws, 256), 0, 256);
     coop_result cr;

@@ -3,7 +3,8 @@
 # relocatable device code (CUDA_SEPARABLE_COMPILATION, -rdc=true) and the
 # shared runtime (CUDA_RUNTIME_LIBRARY Shared): tests/programs/rdc.  Its
 # kernel calls a __device__ function of the other file; under warpsight exec
-# its check must pass and both files' kernels be reported.  Skipped (77)
+# its check must pass and both files' kernels be reported, and each grid a
+# kernel launched from the device (launch.cu) be a launch of its own.  Skipped (77)
 # without nvcc, or when CMake cannot configure CUDA.  Env: WS, WS_SRC,
 # WS_BUILD, WS_SANITIZE.
 . "$WS_SRC/tests/cli/lib.sh"
@@ -25,4 +26,10 @@ expect_rc 0 rdc
 expect_out "PASS -rdc=true program" "the program's own check"
 expect_out "kernel apply: 1 launch" "main.cu's kernel is reported"
 expect_out "kernel add_bias: 2 launches" "scale.cu's kernel is reported"
+# device-side launches: each child grid is a launch of its own
+expect_out "PASS device-side launches" "the program's check of its device-side launches"
+expect_out "kernel fill_row: 5 launches" "one child grid per row"
+expect_out "kernel tree: 1 launch, grid 1 x 1 x 1" "the tree's root, launched by the host"
+expect_out "kernel tree: 7 launches, grid 2 x 1 x 1" "the tree's device-launched grids (1 + 2 + 4)"
+expect_out "kernel add_bias: 1 launch, grid 3 x 1 x 1" "another file's kernel launched from the device"
 finish

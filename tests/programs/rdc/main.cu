@@ -10,6 +10,48 @@ __global__ void apply(const int *x, int *y, int n, int k) {
   if (i < n) y[i] = scaled(x[i], k);
 }
 
+// launch.cu's kernels launch kernels: each result against its reference.
+static bool device_launches() {
+  const int rows = 5, cols = 40, last = 3, n = 300;
+  int *m, *count, *v;
+  if (cudaMalloc(&m, rows * cols * sizeof(int)) || cudaMalloc(&count, 4 * sizeof(int)) ||
+      cudaMalloc(&v, n * sizeof(int)))
+    return false;
+  cudaMemset(m, 0xff, rows * cols * sizeof(int));
+  cudaMemset(count, 0, 4 * sizeof(int));
+  cudaMemset(v, 0, n * sizeof(int));
+  fill_rows<<<2, 4>>>(m, rows, cols);  // 8 threads, 5 of them launch a row
+  tree<<<1, 32>>>(count, 0, last);
+  int b = -3;
+  cudaMemcpyToSymbol(bias, &b, sizeof b);
+  bias_later<<<2, 32>>>(v, n);
+  cudaError_t e = cudaDeviceSynchronize();
+  std::vector<int> hm(rows * cols), hv(n);
+  int hc[4];
+  cudaMemcpy(hm.data(), m, hm.size() * sizeof(int), cudaMemcpyDeviceToHost);
+  cudaMemcpy(hc, count, sizeof hc, cudaMemcpyDeviceToHost);
+  cudaMemcpy(hv.data(), v, n * sizeof(int), cudaMemcpyDeviceToHost);
+  bool ok = e == cudaSuccess;
+  for (int i = 0; i < rows * cols && ok; i++)
+    if (hm[i] != (i / cols) * 1000 + i % cols) {
+      std::printf("FAIL m[%d] = %d, reference %d\n", i, hm[i], (i / cols) * 1000 + i % cols);
+      ok = false;
+    }
+  for (int l = 0; l <= last && ok; l++)
+    if (hc[l] != 1 << l) {
+      std::printf("FAIL level %d of the tree ran %d blocks, reference %d\n", l, hc[l], 1 << l);
+      ok = false;
+    }
+  for (int i = 0; i < n && ok; i++)
+    if (hv[i] != b) {
+      std::printf("FAIL v[%d] = %d, reference %d\n", i, hv[i], b);
+      ok = false;
+    }
+  std::printf("%s device-side launches: a child grid per row, a tree of grids, another file's kernel (%s)\n",
+              ok ? "PASS" : "FAIL", cudaGetErrorName(e));
+  return ok;
+}
+
 int main() {
   const int n = 1000, k = 3;
   std::vector<int> h(n), got(n);
@@ -32,5 +74,5 @@ int main() {
     }
   std::printf("%s -rdc=true program: a __device__ function and variable of another file (%s)\n",
               ok ? "PASS" : "FAIL", cudaGetErrorName(e));
-  return ok ? 0 : 1;
+  return ok && device_launches() ? 0 : 1;
 }
