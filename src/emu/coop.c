@@ -23,22 +23,6 @@
 #include "emu/emu_int.h"
 #include "util/strbuf.h"
 
-/* Frees what coop_run allocated for block i. */
-static void block_free(blockctx *B) {
-  for (uint32_t i = 0; B->warps && i < B->nwarps; i++) {
-    warp *w = &B->warps[i];
-    free(w->stk);
-    free(w->frames);
-    free(w->regs);
-    free(w->preds);
-    free(w->local);
-  }
-  free(B->warps);
-  free(B->shared);
-  ws_sb_free(&B->pout);
-  ws_emu_cdp_block_free(B);
-}
-
 /* The grid-wide deadlock: every live block only spins.  Names the first
  * spinning warp of each block (at most a few) in the first one's fault. */
 static void grid_stuck(blockctx *B, uint32_t nb, const uint8_t *done, fault *flt) {
@@ -159,7 +143,7 @@ out:
     /* device printf in block order, as the pool writes it */
     if (B[b].pout.oom) res->oom = 1;
     if (B[b].pout.n && o->printf_out) fwrite(B[b].pout.s, 1, B[b].pout.n, o->printf_out);
-    block_free(&B[b]);
+    ws_emu_block_free(&B[b]);
   }
   free(B);
   free(done);

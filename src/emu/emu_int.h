@@ -385,6 +385,9 @@ int ws_emu_coop_run(ws_emu_launch *L, const ws_emu_options *o, uint32_t nblocks,
 /* exec.c: run a block to completion; or set it up and run it round by
  * round (a cooperative grid's blocks take turns: coop.c). */
 int ws_emu_run_block(blockctx *B);
+/* launch.c: free what a block context holds (its warps, shared memory,
+ * printf output, parameter buffers). */
+void ws_emu_block_free(blockctx *B);
 int ws_emu_block_start(blockctx *B);
 int ws_emu_block_step(blockctx *B);
 /* cdp.c: device-side launches.  A parameter buffer for kernel func (IR

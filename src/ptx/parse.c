@@ -1389,22 +1389,29 @@ static void check_vector(parser *p, const ws_ptx_inst *in, const token *at) {
     ERR_TOK(p, at, "'%s' needs an address operand [...]", ws_ptx_opcode_name(in->op));
 }
 
+/* An instruction at token t with its guard and the .loc in effect, nothing
+ * else set yet. */
+static void inst_begin(parser *p, ws_ptx_inst *in, const token *t, int32_t guard, int guard_not) {
+  const fbuild *fb = &p->fb;
+  memset(in, 0, sizeof *in);
+  in->guard = guard;
+  in->guard_not = (uint8_t)guard_not;
+  in->vec = 1;
+  in->line = t->line;
+  in->col = t->col;
+  in->loc_file = fb->loc_file;
+  in->loc_line = fb->loc_line;
+  in->loc_at_file = fb->loc_at_file;
+  in->loc_at_line = fb->loc_at_line;
+}
+
 /* instruction -> ['@' ['!'] reg] mnemonic { '.' word } [operand { ',' operand }] ';'
  * mnemonic -> IDENT (an opcode, possibly dotted: "bar.warp.sync") */
 static void parse_instruction_1(parser *p, int32_t guard, int guard_not) {
   fbuild *fb = &p->fb;
   const token op_tok = p->tok;
   ws_ptx_inst in;
-  memset(&in, 0, sizeof in);
-  in.guard = guard;
-  in.guard_not = (uint8_t)guard_not;
-  in.vec = 1;
-  in.line = op_tok.line;
-  in.col = op_tok.col;
-  in.loc_file = fb->loc_file;
-  in.loc_line = fb->loc_line;
-  in.loc_at_file = fb->loc_at_file;
-  in.loc_at_line = fb->loc_at_line;
+  inst_begin(p, &in, &op_tok, guard, guard_not);
   /* Collect the dotted words glued to the mnemonic. */
   token parts[24];
   int nparts = 0;
@@ -1587,15 +1594,8 @@ static void parse_instruction(parser *p, int32_t guard, int guard_not) {
   while (e < end && *e != ';' && *e != '\n') e++;
   if (e < end && *e == ';') e++;
   ws_ptx_inst in;
-  memset(&in, 0, sizeof in);
+  inst_begin(p, &in, &op_tok, guard, guard_not);
   in.op = WS_PTX_OP_UNKNOWN;
-  in.guard = guard;
-  in.guard_not = (uint8_t)guard_not;
-  in.vec = 1;
-  in.line = op_tok.line;
-  in.col = op_tok.col;
-  in.loc_file = fb->loc_file;
-  in.loc_line = fb->loc_line;
   in.ops[0].imm = fb->unknown.n;
   ws_ptx_unknown u = {intern(p, s, (size_t)(e - s)), intern(p, p->inst_err, strlen(p->inst_err))};
   VPUSH(p, fb->unknown, u);

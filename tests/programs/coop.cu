@@ -41,11 +41,7 @@ int main() {
   if (grid > 64) grid = 64;  // enough blocks to interleave, quick under the emulator
   std::vector<unsigned> h(n);
   for (int i = 0; i < n; i++) h[i] = (unsigned)(i * 2654435761u) >> 7;
-  unsigned *x, *y, *tot;
-  CK(cudaMalloc(&x, n * sizeof(unsigned)));
-  CK(cudaMalloc(&y, n * sizeof(unsigned)));
-  CK(cudaMalloc(&tot, sizeof(unsigned)));
-  CK(cudaMemcpy(x, h.data(), n * sizeof(unsigned), cudaMemcpyHostToDevice));
+  unsigned *x = dev_buf(n, h.data()), *y = dev_buf<unsigned>(n), *tot = dev_buf<unsigned>(1);
   int nn = n, rr = rounds;
   void *args[] = {&x, &y, &nn, &rr, &tot};
   CK(cudaLaunchCooperativeKernel((void *)phases, dim3(grid), dim3(B), args, 0, 0));

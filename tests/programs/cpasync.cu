@@ -54,10 +54,7 @@ int main() {
   std::vector<float> h(n), ref(n), got(n);
   for (int i = 0; i < n; i++) h[i] = (float)((i * 29) % 101) * 0.125f - 3.0f;
   for (int i = 0; i < n; i++) ref[i] = h[i] * 2 + h[i ^ 1];
-  float *din, *dout;
-  CK(cudaMalloc(&din, n * sizeof(float)));
-  CK(cudaMalloc(&dout, n * sizeof(float)));
-  CK(cudaMemcpy(din, h.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  float *din = dev_buf(n, h.data()), *dout = dev_buf<float>(n);
   bool ok = true;
   pipelined<<<blocks, T>>>(din, dout, tpb);
   CK(cudaGetLastError());

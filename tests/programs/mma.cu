@@ -61,13 +61,8 @@ int main() {
       for (int k = 0; k < K; k++) s += a[m * K + k] * b[k * N + n];
       ref[m * N + n] = s;
     }
-  half *da, *db;
-  float *dc;
-  CK(cudaMalloc(&da, M * K * sizeof(half)));
-  CK(cudaMalloc(&db, K * N * sizeof(half)));
-  CK(cudaMalloc(&dc, M * N * sizeof(float)));
-  CK(cudaMemcpy(da, ha.data(), M * K * sizeof(half), cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(db, hb.data(), K * N * sizeof(half), cudaMemcpyHostToDevice));
+  half *da = dev_buf(M * K, ha.data()), *db = dev_buf(K * N, hb.data());
+  float *dc = dev_buf<float>(M * N);
   gemm<<<dim3(N / 16, M / 16), 32>>>(da, db, dc, M, N, K);
   CK(cudaGetLastError());
   CK(cudaMemcpy(c.data(), dc, M * N * sizeof(float), cudaMemcpyDeviceToHost));

@@ -21,10 +21,7 @@ int main() {
   std::vector<float> h(n), ref(n), got(n);
   for (int i = 0; i < n; i++) h[i] = (float)(i % 37) * 0.5f;
   for (int i = 0; i < n; i++) ref[i] = h[i] * h[i] + 1.0f;
-  float *a, *b;
-  CK(cudaMalloc(&a, n * sizeof(float)));
-  CK(cudaMalloc(&b, n * sizeof(float)));
-  CK(cudaMemcpy(a, h.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  float *a = dev_buf(n, h.data()), *b = dev_buf<float>(n);
   plain<<<(n + 127) / 128, 128>>>(a, b, n);
   CK(cudaGetLastError());
   CK(cudaMemcpy(got.data(), b, n * sizeof(float), cudaMemcpyDeviceToHost));

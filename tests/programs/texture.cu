@@ -105,11 +105,8 @@ int main() {
   std::vector<float2> coords(N);
   for (int i = 0; i < N; i++)  // normalised, some outside [0, 1)
     coords[i] = make_float2((float)((i * 7) % 97) / 64.0f - 0.2f, (float)((i * 13) % 89) / 64.0f - 0.2f);
-  float2 *dc;
-  float4 *dout;
-  CK(cudaMalloc(&dc, N * sizeof(float2)));
-  CK(cudaMalloc(&dout, N * sizeof(float4)));
-  CK(cudaMemcpy(dc, coords.data(), N * sizeof(float2), cudaMemcpyHostToDevice));
+  float2 *dc = dev_buf(N, coords.data());
+  float4 *dout = dev_buf<float4>(N);
   for (int pass = 0; pass < 2; pass++) {  // 0: linear, clamp; 1: point, wrap
     cudaResourceDesc rd;
     std::memset(&rd, 0, sizeof rd);
@@ -206,11 +203,8 @@ int main() {
     std::vector<float4> c3(n);
     for (int i = 0; i < n; i++)
       c3[i] = make_float4((float)((i * 5) % 27) / 4 - 0.5f, (float)((i * 3) % 19) / 4, (float)(i % 15) / 4, 0);
-    float4 *dc3;
-    float *o3;
-    CK(cudaMalloc(&dc3, n * sizeof(float4)));
-    CK(cudaMalloc(&o3, n * sizeof(float)));
-    CK(cudaMemcpy(dc3, c3.data(), n * sizeof(float4), cudaMemcpyHostToDevice));
+    float4 *dc3 = dev_buf(n, c3.data());
+    float *o3 = dev_buf<float>(n);
     sample3d<<<1, n>>>(t, dc3, o3);
     std::vector<float> got(n);
     std::vector<double> want(n);
@@ -257,11 +251,8 @@ int main() {
     CK(cudaCreateTextureObject(&t, &rd, &td, nullptr));
     std::vector<float4> cl(32);
     for (int i = 0; i < 32; i++) cl[i] = make_float4((float)(i % 6) - 0.5f, (float)(i % 4), 0, (float)(i % L));
-    float4 *dcl;
-    float *ol;
-    CK(cudaMalloc(&dcl, 32 * sizeof(float4)));
-    CK(cudaMalloc(&ol, 32 * sizeof(float)));
-    CK(cudaMemcpy(dcl, cl.data(), 32 * sizeof(float4), cudaMemcpyHostToDevice));
+    float4 *dcl = dev_buf(32, cl.data());
+    float *ol = dev_buf<float>(32);
     layered<<<1, 32>>>(t, dcl, ol);
     std::vector<float> got(32);
     std::vector<double> want(32);
@@ -277,11 +268,8 @@ int main() {
     const int n = 20;
     std::vector<float> lin(n * 2);
     for (int i = 0; i < n * 2; i++) lin[i] = (float)(i * 3) * 0.25f;
-    float *dl;
-    float2 *of;
-    CK(cudaMalloc(&dl, n * sizeof(float2)));
-    CK(cudaMalloc(&of, 32 * sizeof(float2)));
-    CK(cudaMemcpy(dl, lin.data(), n * sizeof(float2), cudaMemcpyHostToDevice));
+    float *dl = dev_buf(n * 2, lin.data());
+    float2 *of = dev_buf<float2>(32);
     cudaResourceDesc rl = {};
     rl.resType = cudaResourceTypeLinear;
     rl.res.linear.devPtr = dl;

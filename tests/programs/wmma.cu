@@ -61,14 +61,8 @@ int main() {
         for (int k = 0; k < K; k++) s += a[m * K + k] * b[n * K + k];
         ref[m * N + n] = s;
       }
-    half *da, *db;
-    float *dc;
-    CK(cudaMalloc(&da, M * K * sizeof(half)));
-    CK(cudaMalloc(&db, K * N * sizeof(half)));
-    CK(cudaMalloc(&dc, M * N * sizeof(float)));
-    CK(cudaMemcpy(da, ha.data(), M * K * sizeof(half), cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(db, hb.data(), K * N * sizeof(half), cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(dc, c.data(), M * N * sizeof(float), cudaMemcpyHostToDevice));
+    half *da = dev_buf(M * K, ha.data()), *db = dev_buf(K * N, hb.data());
+    float *dc = dev_buf(M * N, c.data());
     int tiles = (M / 16) * (N / 16);
     gemm_f16<<<(tiles + 3) / 4, 128>>>(da, db, dc, M, N, K);
     CK(cudaGetLastError());
@@ -86,12 +80,7 @@ int main() {
         for (int k = 0; k < K; k++) s += a[m * K + k] * b[k * N + n];
         ref[m * N + n] = s;
       }
-    float *da, *db, *dc;
-    CK(cudaMalloc(&da, M * K * sizeof(float)));
-    CK(cudaMalloc(&db, K * N * sizeof(float)));
-    CK(cudaMalloc(&dc, M * N * sizeof(float)));
-    CK(cudaMemcpy(da, a.data(), M * K * sizeof(float), cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(db, b.data(), K * N * sizeof(float), cudaMemcpyHostToDevice));
+    float *da = dev_buf(M * K, a.data()), *db = dev_buf(K * N, b.data()), *dc = dev_buf<float>(M * N);
     gemm_tf32<<<1, 128>>>(da, db, dc, M, N, K);
     CK(cudaGetLastError());
     CK(cudaMemcpy(c.data(), dc, M * N * sizeof(float), cudaMemcpyDeviceToHost));

@@ -13,69 +13,23 @@
  */
 #include "testutil.h"
 
-#include <string.h>
+#include "emu_fixture.h"
 
-#include "warpsight/emu.h"
-#include "warpsight/ptx.h"
+typedef emu_fix fix;
 
-typedef struct fix {
-  ws_ptx_module *m[2]; /* sm_80, sm_90 */
-  ws_emu_device *dev;
-  ws_diag d;
-} fix;
-
-static int setup(void **state) {
-  fix *f = calloc(1, sizeof *f);
-  assert_non_null(f);
-  assert_ok_diag(ws_ptx_parse_file(&f->m[0], WS_SOURCE_DIR "/tests/unit/kernels/emu_async.sm_80.ptx", &f->d), &f->d);
-  assert_ok_diag(ws_ptx_parse_file(&f->m[1], WS_SOURCE_DIR "/tests/unit/kernels/emu_async.sm_90.ptx", &f->d), &f->d);
-  assert_ok_diag(ws_emu_device_new(&f->dev, NULL, &f->d), &f->d);
-  *state = f;
-  return 0;
-}
-
-static int teardown(void **state) {
-  fix *f = *state;
-  ws_emu_device_free(f->dev);
-  ws_ptx_module_free(f->m[0]);
-  ws_ptx_module_free(f->m[1]);
-  ws_diag_free(&f->d);
-  free(f);
-  return 0;
-}
-
-static uint64_t buf(fix *f, const void *src, size_t n) {
-  uint64_t a = 0;
-  assert_ok_diag(ws_emu_mem_alloc(f->dev, n, "buf", &a, &f->d), &f->d);
-  if (src) memcpy(ws_emu_mem_host(f->dev, a, n), src, n);
-  return a;
-}
-static void *host(fix *f, uint64_t a, size_t n) { return ws_emu_mem_host(f->dev, a, n); }
+EMU_FIXTURE("emu_async.sm_80.ptx", "emu_async.sm_90.ptx", 2)
 
 /* Run kernel k of module mi on grid x block threads; args: device
  * addresses then one optional int.  Returns ws_emu_run's status; the
  * fault kind in *fk. */
 static int run(fix *f, int mi, const char *k, uint32_t grid, uint32_t block, const uint64_t *addr, int naddr,
                const int *n, int *fk) {
-  ws_emu_program *p = NULL;
-  ws_emu_launch *l = NULL;
-  uint8_t img[256];
-  size_t used = 0;
   void *args[8];
   for (int i = 0; i < naddr; i++) args[i] = (void *)&addr[i];
   if (n) args[naddr] = (void *)n;
-  assert_ok_diag(ws_emu_load(&p, f->m[mi], k, &f->d), &f->d);
-  assert_ok_diag(ws_emu_params_pack(ws_emu_program_kernel(p), args, img, sizeof img, &used, &f->d), &f->d);
-  ws_emu_launch_config c = {{grid, 1, 1}, {block, 1, 1}, 0, img, used};
-  assert_ok_diag(ws_emu_launch_raw(&l, f->dev, p, &c, &f->d), &f->d);
-  ws_emu_options o = WS_EMU_OPTIONS_INIT;
-  o.threads = 2;
   ws_emu_stats st;
-  memset(&st, 0, sizeof st);
-  int r = ws_emu_run(l, &o, &st, &f->d);
+  int r = emu_run(f, mi, k, grid, block, 1, args, 0, &st);
   if (fk) *fk = st.fault_kind;
-  ws_emu_launch_free(l);
-  ws_emu_program_free(p);
   return r;
 }
 
@@ -88,10 +42,10 @@ static void test_cp_async_zfill(void **state) {
   for (int i = 0; i < 512; i++) g[i] = (uint8_t)(i * 37 + 11);
   for (int i = 0; i < 32; i++) h[i] = 0x01020304u * (uint32_t)(i + 1);
   for (int mi = 0; mi < 2; mi++) {
-    uint64_t a[4] = {buf(f, g, sizeof g), buf(f, h, sizeof h), buf(f, NULL, 512), buf(f, NULL, 128)};
+    uint64_t a[4] = {emu_buf(f, g, sizeof g), emu_buf(f, h, sizeof h), emu_buf(f, NULL, 512), emu_buf(f, NULL, 128)};
     assert_ok_diag(run(f, mi, "cp_zfill", 1, 32, a, 4, NULL, NULL), &f->d);
-    const uint8_t *o = host(f, a[2], 512);
-    const uint32_t *o2 = host(f, a[3], 128);
+    const uint8_t *o = emu_host(f, a[2], 512);
+    const uint32_t *o2 = emu_host(f, a[3], 128);
     for (int t = 0; t < 32; t++) {
       for (int i = 0; i < 16; i++) assert_int_equal(o[t * 16 + i], i < t % 17 ? g[t * 16 + i] : 0);
       assert_int_equal(o2[t], t & 1 ? 0 : h[t]);
@@ -104,10 +58,10 @@ static void test_cp_async_pipeline(void **state) {
   fix *f = *state;
   float g[5 * 256];
   for (int i = 0; i < 5 * 256; i++) g[i] = (float)(i % 97) * 0.25f - 3.0f;
-  uint64_t a[2] = {buf(f, g, sizeof g), buf(f, NULL, sizeof g)};
+  uint64_t a[2] = {emu_buf(f, g, sizeof g), emu_buf(f, NULL, sizeof g)};
   int n = 5;
   assert_ok_diag(run(f, 0, "cp_pipeline", 1, 256, a, 2, &n, NULL), &f->d);
-  const float *o = host(f, a[1], sizeof g);
+  const float *o = emu_host(f, a[1], sizeof g);
   for (int i = 0; i < 5; i++)
     for (int t = 0; t < 256; t++) assert_true(o[i * 256 + t] == 2 * g[i * 256 + 255 - t]);
 }
@@ -118,14 +72,14 @@ static void test_barrier_and_pipeline(void **state) {
   int g[3 * 256];
   for (int i = 0; i < 3 * 256; i++) g[i] = i * 5 - 700;
   for (int mi = 0; mi < 2; mi++) {
-    uint64_t a[2] = {buf(f, g, sizeof g), buf(f, NULL, sizeof g)};
+    uint64_t a[2] = {emu_buf(f, g, sizeof g), emu_buf(f, NULL, sizeof g)};
     assert_ok_diag(run(f, mi, "bar_copy", 3, 256, a, 2, NULL, NULL), &f->d);
-    const int *o = host(f, a[1], sizeof g);
+    const int *o = emu_host(f, a[1], sizeof g);
     for (int b = 0; b < 3; b++)
       for (int t = 0; t < 256; t++) assert_int_equal(o[b * 256 + t], g[b * 256 + 255 - t]);
-    uint64_t p[2] = {buf(f, g, 256 * 4), buf(f, NULL, 256 * 4)};
+    uint64_t p[2] = {emu_buf(f, g, 256 * 4), emu_buf(f, NULL, 256 * 4)};
     assert_ok_diag(run(f, mi, "pipe_stages", 1, 128, p, 2, NULL, NULL), &f->d);
-    const int *q = host(f, p[1], 256 * 4);
+    const int *q = emu_host(f, p[1], 256 * 4);
     for (int i = 0; i < 2; i++)
       for (int t = 0; t < 128; t++) assert_int_equal(q[i * 128 + t], g[i * 128 + 127 - t] + i);
   }
@@ -144,9 +98,9 @@ static void test_mbarrier_phases(void **state) {
   uint32_t v = 0;
   for (int i = 0; i < n; i++) v = v * 3 + (uint32_t)i;
   for (int mi = 0; mi < 2; mi++) {
-    uint64_t a[1] = {buf(f, NULL, 97 * 4)};
+    uint64_t a[1] = {emu_buf(f, NULL, 97 * 4)};
     assert_ok_diag(run(f, mi, "mb_phases", 1, 64, a, 1, &n, NULL), &f->d);
-    const int *o = host(f, a[0], 97 * 4);
+    const int *o = emu_host(f, a[0], 97 * 4);
     for (int t = 0; t < 64; t++) assert_int_equal((uint32_t)o[t], v);
     for (int l = 0; l < 32; l++) assert_int_equal(o[64 + l], 63 - l);
     assert_int_equal(o[96], 1);
@@ -157,7 +111,7 @@ static void test_mbarrier_phases(void **state) {
 static void test_mbarrier_deadlock(void **state) {
   fix *f = *state;
   for (int mi = 0; mi < 2; mi++) {
-    uint64_t a[1] = {buf(f, NULL, 128)};
+    uint64_t a[1] = {emu_buf(f, NULL, 128)};
     int fk = -1;
     ws_diag_free(&f->d);
     assert_int_equal(run(f, mi, "mb_deadlock", 1, 32, a, 1, NULL, &fk), WS_EFAULT);
@@ -176,9 +130,9 @@ static void test_bulk_copy(void **state) {
   fix *f = *state;
   int32_t g[256];
   for (int i = 0; i < 256; i++) g[i] = i * i - 3 * i;
-  uint64_t a[3] = {buf(f, g, sizeof g), buf(f, NULL, 128), buf(f, NULL, sizeof g)};
+  uint64_t a[3] = {emu_buf(f, g, sizeof g), emu_buf(f, NULL, 128), emu_buf(f, NULL, sizeof g)};
   assert_ok_diag(run(f, 1, "bulk_copy", 1, 32, a, 3, NULL, NULL), &f->d);
-  const int32_t *o = host(f, a[1], 128), *o2 = host(f, a[2], sizeof g);
+  const int32_t *o = emu_host(f, a[1], 128), *o2 = emu_host(f, a[2], sizeof g);
   for (int t = 0; t < 32; t++) assert_int_equal(o[t], g[4 * t] + g[4 * t + 3]);
   for (int t = 0; t < 32; t++)
     for (int c = 0; c < 4; c++) {

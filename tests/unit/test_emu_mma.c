@@ -14,64 +14,21 @@
  */
 #include "testutil.h"
 
-#include <string.h>
-
+#include "emu_fixture.h"
 #include "num_ref.h"
-#include "warpsight/emu.h"
-#include "warpsight/ptx.h"
 
-typedef struct fix {
-  ws_ptx_module *m;
-  ws_emu_device *dev;
-  ws_diag d;
-} fix;
+typedef emu_fix fix;
 
-static int setup(void **state) {
-  fix *f = calloc(1, sizeof *f);
-  assert_non_null(f);
-  assert_ok_diag(ws_ptx_parse_file(&f->m, WS_SOURCE_DIR "/tests/unit/kernels/emu_mma.ptx", &f->d), &f->d);
-  assert_ok_diag(ws_emu_device_new(&f->dev, NULL, &f->d), &f->d);
-  *state = f;
-  return 0;
-}
-
-static int teardown(void **state) {
-  fix *f = *state;
-  ws_emu_device_free(f->dev);
-  ws_ptx_module_free(f->m);
-  ws_diag_free(&f->d);
-  free(f);
-  return 0;
-}
-
-/* A device buffer of n bytes holding src (NULL: zeros). */
-static uint64_t buf(fix *f, const void *src, size_t n) {
-  uint64_t a = 0;
-  assert_ok_diag(ws_emu_mem_alloc(f->dev, n, "buf", &a, &f->d), &f->d);
-  if (src) memcpy(ws_emu_mem_host(f->dev, a, n), src, n);
-  return a;
-}
-static void get(fix *f, void *dst, uint64_t a, size_t n) { memcpy(dst, ws_emu_mem_host(f->dev, a, n), n); }
+EMU_FIXTURE("emu_mma.ptx", NULL, 1)
+static void get(fix *f, void *dst, uint64_t a, size_t n) { memcpy(dst, emu_host(f, a, n), n); }
 
 /* Run kernel k on one warp with the given device addresses (and int
  * scalars after them: nint of them). */
 static void run(fix *f, const char *k, const uint64_t *addr, int naddr, const int *ints, int nint) {
-  ws_emu_program *p = NULL;
-  ws_emu_launch *l = NULL;
-  uint8_t img[256];
-  size_t used = 0;
   void *args[8];
   for (int i = 0; i < naddr; i++) args[i] = (void *)&addr[i];
   for (int i = 0; i < nint; i++) args[naddr + i] = (void *)&ints[i];
-  assert_ok_diag(ws_emu_load(&p, f->m, k, &f->d), &f->d);
-  assert_ok_diag(ws_emu_params_pack(ws_emu_program_kernel(p), args, img, sizeof img, &used, &f->d), &f->d);
-  ws_emu_launch_config c = {{1, 1, 1}, {32, 1, 1}, 0, img, used};
-  assert_ok_diag(ws_emu_launch_raw(&l, f->dev, p, &c, &f->d), &f->d);
-  ws_emu_options o = WS_EMU_OPTIONS_INIT;
-  o.threads = 1;
-  assert_ok_diag(ws_emu_run(l, &o, NULL, &f->d), &f->d);
-  ws_emu_launch_free(l);
-  ws_emu_program_free(p);
+  assert_ok_diag(emu_run(f, 0, k, 1, 32, 1, args, 0, NULL), &f->d);
 }
 
 /* ---- values ---------------------------------------------------------------- */
@@ -213,8 +170,8 @@ static void check_mma_float(fix *f, const char *kname, int K, int nareg, int nbr
       }
     }
   }
-  uint64_t a[4] = {buf(f, areg, sizeof areg), buf(f, breg, sizeof breg), buf(f, creg, sizeof creg),
-                   buf(f, NULL, sizeof creg)};
+  uint64_t a[4] = {emu_buf(f, areg, sizeof areg), emu_buf(f, breg, sizeof breg), emu_buf(f, creg, sizeof creg),
+                   emu_buf(f, NULL, sizeof creg)};
   run(f, kname, a, 4, NULL, 0);
   uint32_t dreg[32 * 4];
   get(f, dreg, a[3], sizeof dreg);
@@ -268,8 +225,8 @@ static void test_mma_f64(void **state) {
     breg[l] = B[t][g] = ldexp((double)(int64_t)(ref_rand(&s) % 100001) - 50000.0, -9) / 3.0;
     for (int i = 0; i < 2; i++) creg[l * 2 + i] = C[g][t * 2 + i] = (double)(int64_t)(ref_rand(&s) % 1000) / 7.0;
   }
-  uint64_t a[4] = {buf(f, areg, sizeof areg), buf(f, breg, sizeof breg), buf(f, creg, sizeof creg),
-                   buf(f, NULL, sizeof creg)};
+  uint64_t a[4] = {emu_buf(f, areg, sizeof areg), emu_buf(f, breg, sizeof breg), emu_buf(f, creg, sizeof creg),
+                   emu_buf(f, NULL, sizeof creg)};
   run(f, "mma_f64", a, 4, NULL, 0);
   double dreg[64];
   get(f, dreg, a[3], sizeof dreg);
@@ -316,8 +273,8 @@ static void test_mma_s8(void **state) {
       C[r][c] = v;
     }
   }
-  uint64_t a[5] = {buf(f, areg, sizeof areg), buf(f, breg, sizeof breg), buf(f, creg, sizeof creg),
-                   buf(f, NULL, sizeof creg), buf(f, NULL, sizeof creg)};
+  uint64_t a[5] = {emu_buf(f, areg, sizeof areg), emu_buf(f, breg, sizeof breg), emu_buf(f, creg, sizeof creg),
+                   emu_buf(f, NULL, sizeof creg), emu_buf(f, NULL, sizeof creg)};
   run(f, "mma_s8_k32", a, 5, NULL, 0);
   int32_t d[128], ds[128];
   get(f, d, a[3], sizeof d);
@@ -362,8 +319,8 @@ static void test_mma_u8_m8(void **state) {
       creg[l * 4 + i] = C[r][c] = (int32_t)(ref_rand(&s) % 20001) - 10000;
     }
   }
-  uint64_t a[4] = {buf(f, areg, sizeof areg), buf(f, breg, sizeof breg), buf(f, creg, sizeof creg),
-                   buf(f, NULL, sizeof creg)};
+  uint64_t a[4] = {emu_buf(f, areg, sizeof areg), emu_buf(f, breg, sizeof breg), emu_buf(f, creg, sizeof creg),
+                   emu_buf(f, NULL, sizeof creg)};
   run(f, "mma_u8s8_k16", a, 4, NULL, 0);
   int32_t d[128];
   get(f, d, a[3], sizeof d);
@@ -390,7 +347,7 @@ static void test_mma_u8_m8(void **state) {
     }
     for (int i = 0; i < 2; i++) c8[l * 2 + i] = C8[g][t * 2 + i] = (int32_t)(ref_rand(&s) % 1001) - 500;
   }
-  uint64_t b[4] = {buf(f, a8, sizeof a8), buf(f, b8, sizeof b8), buf(f, c8, sizeof c8), buf(f, NULL, sizeof c8)};
+  uint64_t b[4] = {emu_buf(f, a8, sizeof a8), emu_buf(f, b8, sizeof b8), emu_buf(f, c8, sizeof c8), emu_buf(f, NULL, sizeof c8)};
   run(f, "mma_s8_m8n8k16", b, 4, NULL, 0);
   int32_t d8[64];
   get(f, d8, b[3], sizeof d8);
@@ -414,7 +371,7 @@ static void test_ldmatrix(void **state) {
   uint16_t tile[256];
   for (int i = 0; i < 256; i++) tile[i] = (uint16_t)(0x1000 + i * 7);
   for (int x1 = 0; x1 < 2; x1++) {
-    uint64_t a[3] = {buf(f, tile, sizeof tile), buf(f, NULL, 512), buf(f, NULL, 512)};
+    uint64_t a[3] = {emu_buf(f, tile, sizeof tile), emu_buf(f, NULL, 512), emu_buf(f, NULL, 512)};
     int ix[1] = {x1};
     run(f, "ldmatrix_x4", a, 3, ix, 1);
     uint32_t r[128], t[128];
@@ -436,7 +393,7 @@ static void test_stmatrix_movmatrix(void **state) {
   fix *f = *state;
   uint32_t regs[128];
   for (int i = 0; i < 128; i++) regs[i] = 0x00010002u * (uint32_t)i + 0x30004000u;
-  uint64_t a[3] = {buf(f, regs, sizeof regs), buf(f, NULL, 512), buf(f, NULL, 512)};
+  uint64_t a[3] = {emu_buf(f, regs, sizeof regs), emu_buf(f, NULL, 512), emu_buf(f, NULL, 512)};
   run(f, "stmatrix_x4", a, 3, NULL, 0);
   uint16_t out[256], outt[256];
   get(f, out, a[1], sizeof out);
@@ -456,7 +413,7 @@ static void test_stmatrix_movmatrix(void **state) {
     mat[th / 4][2 * (th % 4)] = in[th] & 0xffff;
     mat[th / 4][2 * (th % 4) + 1] = in[th] >> 16;
   }
-  uint64_t b[2] = {buf(f, in, sizeof in), buf(f, NULL, sizeof in)};
+  uint64_t b[2] = {emu_buf(f, in, sizeof in), emu_buf(f, NULL, sizeof in)};
   run(f, "movmatrix_t", b, 2, NULL, 0);
   uint32_t o[32];
   get(f, o, b[1], sizeof o);
@@ -479,7 +436,7 @@ static void test_wmma_f16(void **state) {
     b[i] = rnd_half(&s, 0);
     c[i] = rnd_float(&s);
   }
-  uint64_t ad[4] = {buf(f, a, sizeof a), buf(f, b, sizeof b), buf(f, c, sizeof c), buf(f, NULL, sizeof d)};
+  uint64_t ad[4] = {emu_buf(f, a, sizeof a), emu_buf(f, b, sizeof b), emu_buf(f, c, sizeof c), emu_buf(f, NULL, sizeof d)};
   run(f, "wmma_f16_rc", ad, 4, NULL, 0);
   get(f, d, ad[3], sizeof d);
   for (int r = 0; r < 16; r++)
@@ -500,7 +457,7 @@ static void test_wmma_f16_acc(void **state) {
   for (int i = 0; i < 512; i++) a[i] = rnd_half(&s, 0);
   for (int i = 0; i < 128; i++) b[i] = rnd_half(&s, 0);
   for (int i = 0; i < 256; i++) c[i] = rnd_half(&s, 0);
-  uint64_t ad[4] = {buf(f, a, sizeof a), buf(f, b, sizeof b), buf(f, c, sizeof c), buf(f, NULL, sizeof d)};
+  uint64_t ad[4] = {emu_buf(f, a, sizeof a), emu_buf(f, b, sizeof b), emu_buf(f, c, sizeof c), emu_buf(f, NULL, sizeof d)};
   run(f, "wmma_f16h_32x8", ad, 4, NULL, 0);
   get(f, d, ad[3], sizeof d);
   for (int r = 0; r < 32; r++)
@@ -526,7 +483,7 @@ static void test_wmma_tf32(void **state) {
     b[i] = rnd_tf32_bits(&s);
   }
   for (int conv = 0; conv < 2; conv++) {
-    uint64_t ad[3] = {buf(f, a, sizeof a), buf(f, b, sizeof b), buf(f, NULL, sizeof d)};
+    uint64_t ad[3] = {emu_buf(f, a, sizeof a), emu_buf(f, b, sizeof b), emu_buf(f, NULL, sizeof d)};
     int ci[1] = {conv};
     run(f, "wmma_tf32", ad, 3, ci, 1);
     get(f, d, ad[2], sizeof d);
@@ -554,7 +511,7 @@ static void test_wmma_bf16(void **state) {
   uint64_t s = 14;
   for (int i = 0; i < 128; i++) a[i] = rnd_half(&s, 1);
   for (int i = 0; i < 512; i++) b[i] = rnd_half(&s, 1);
-  uint64_t ad[3] = {buf(f, a, sizeof a), buf(f, b, sizeof b), buf(f, NULL, sizeof d)};
+  uint64_t ad[3] = {emu_buf(f, a, sizeof a), emu_buf(f, b, sizeof b), emu_buf(f, NULL, sizeof d)};
   run(f, "wmma_bf16_8x32", ad, 3, NULL, 0);
   get(f, d, ad[2], sizeof d);
   for (int r = 0; r < 8; r++)
@@ -576,7 +533,7 @@ static void test_wmma_s8_f64(void **state) {
     b[i] = (int8_t)ref_rand(&s);
     c[i] = i % 3 ? (int32_t)(ref_rand(&s) % 1000) : INT32_MAX - 1000;
   }
-  uint64_t ad[4] = {buf(f, a, sizeof a), buf(f, b, sizeof b), buf(f, c, sizeof c), buf(f, NULL, sizeof d)};
+  uint64_t ad[4] = {emu_buf(f, a, sizeof a), emu_buf(f, b, sizeof b), emu_buf(f, c, sizeof c), emu_buf(f, NULL, sizeof d)};
   run(f, "wmma_s8", ad, 4, NULL, 0);
   get(f, d, ad[3], sizeof d);
   for (int r = 0; r < 16; r++)
@@ -592,7 +549,7 @@ static void test_wmma_s8_f64(void **state) {
     fa[i] = (double)(int64_t)(ref_rand(&s) % 2001 - 1000) / 7.0;
     fb[i] = (double)(int64_t)(ref_rand(&s) % 2001 - 1000) / 3.0;
   }
-  uint64_t bd[3] = {buf(f, fa, sizeof fa), buf(f, fb, sizeof fb), buf(f, NULL, sizeof fd)};
+  uint64_t bd[3] = {emu_buf(f, fa, sizeof fa), emu_buf(f, fb, sizeof fb), emu_buf(f, NULL, sizeof fd)};
   run(f, "wmma_f64", bd, 3, NULL, 0);
   get(f, fd, bd[2], sizeof fd);
   for (int r = 0; r < 8; r++)

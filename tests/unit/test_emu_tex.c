@@ -13,69 +13,23 @@
  */
 #include "testutil.h"
 
-#include <string.h>
-
+#include "emu_fixture.h"
 #include "num_ref.h"
-#include "warpsight/emu.h"
-#include "warpsight/ptx.h"
 
-typedef struct fix {
-  ws_ptx_module *m;
-  ws_emu_device *dev;
-  ws_diag d;
-  const ws_emu_hooks *hooks; /* run's profiler hooks (NULL: none) */
-} fix;
+typedef emu_fix fix;
 
-static int setup(void **state) {
-  fix *f = calloc(1, sizeof *f);
-  assert_non_null(f);
-  assert_ok_diag(ws_ptx_parse_file(&f->m, WS_SOURCE_DIR "/tests/unit/kernels/emu_tex.ptx", &f->d), &f->d);
-  assert_ok_diag(ws_emu_device_new(&f->dev, NULL, &f->d), &f->d);
-  *state = f;
-  return 0;
-}
-
-static int teardown(void **state) {
-  fix *f = *state;
-  ws_emu_device_free(f->dev);
-  ws_ptx_module_free(f->m);
-  ws_diag_free(&f->d);
-  free(f);
-  return 0;
-}
-
-static uint64_t buf(fix *f, const void *src, size_t n) {
-  uint64_t a = 0;
-  assert_ok_diag(ws_emu_mem_alloc(f->dev, n, "buf", &a, &f->d), &f->d);
-  if (src) memcpy(ws_emu_mem_host(f->dev, a, n), src, n);
-  return a;
-}
-static void *host(fix *f, uint64_t a, size_t n) { return ws_emu_mem_host(f->dev, a, n); }
+EMU_FIXTURE("emu_tex.ptx", NULL, 1)
 
 /* Kernel k on `threads` threads (block x, y) x grid with a handle and
  * device addresses (then an int if n). */
 static int run(fix *f, const char *k, uint32_t grid, uint32_t bx, uint32_t by, const uint64_t *args64, int nargs,
                const int *n, int *fk) {
-  ws_emu_program *p = NULL;
-  ws_emu_launch *l = NULL;
-  uint8_t img[256];
-  size_t used = 0;
   void *args[8];
   for (int i = 0; i < nargs; i++) args[i] = (void *)&args64[i];
   if (n) args[nargs] = (void *)n;
-  assert_ok_diag(ws_emu_load(&p, f->m, k, &f->d), &f->d);
-  assert_ok_diag(ws_emu_params_pack(ws_emu_program_kernel(p), args, img, sizeof img, &used, &f->d), &f->d);
-  ws_emu_launch_config c = {{grid, 1, 1}, {bx, by, 1}, 0, img, used};
-  assert_ok_diag(ws_emu_launch_raw(&l, f->dev, p, &c, &f->d), &f->d);
-  ws_emu_options o = WS_EMU_OPTIONS_INIT;
-  o.threads = 1;
-  o.hooks = f->hooks;
   ws_emu_stats st;
-  memset(&st, 0, sizeof st);
-  int r = ws_emu_run(l, &o, &st, &f->d);
+  int r = emu_run(f, 0, k, grid, bx, by, args, 0, &st);
   if (fk) *fk = st.fault_kind;
-  ws_emu_launch_free(l);
-  ws_emu_program_free(p);
   return r;
 }
 
@@ -161,7 +115,7 @@ static uint64_t tex2d_float(fix *f, const float *data, int w, int h, int nch, co
                             const float border[4], double *ref_vals) {
   ws_emu_tex_desc d;
   memset(&d, 0, sizeof d);
-  d.addr = buf(f, data, (size_t)w * h * nch * 4);
+  d.addr = emu_buf(f, data, (size_t)w * h * nch * 4);
   d.dims = 2;
   d.width = (uint32_t)w;
   d.height = (uint32_t)h;
@@ -205,9 +159,9 @@ static void test_tex2d_modes(void **state) {
         uint64_t hnd = tex2d_float(f, data, W, H, 2, md, linear, norm, bc, vals);
         float cc[N * 2];
         for (int i = 0; i < 2 * N; i++) cc[i] = norm ? coords[i] : coords[i] * (i % 2 ? H : W);
-        uint64_t a[3] = {hnd, buf(f, cc, sizeof cc), buf(f, NULL, N * 16)};
+        uint64_t a[3] = {hnd, emu_buf(f, cc, sizeof cc), emu_buf(f, NULL, N * 16)};
         assert_ok_diag(run(f, "t2", 1, N, 1, a, 3, NULL, NULL), &f->d);
-        const float *o = host(f, a[2], N * 16);
+        const float *o = emu_host(f, a[2], N * 16);
         rtex rt = {vals, W, H, 1, {md[0], md[1], WS_EMU_ADDR_CLAMP}, linear, norm, {bc[0], bc[1], bc[2], bc[3]}};
         for (int t = 0; t < N; t++) {
           double c[2] = {cc[2 * t], cc[2 * t + 1]};
@@ -235,7 +189,7 @@ static void test_tex2d_uchar4(void **state) {
   for (int i = 0; i < W * H * 4; i++) data[i] = (uint8_t)ref_rand(&s);
   ws_emu_tex_desc d;
   memset(&d, 0, sizeof d);
-  d.addr = buf(f, data, sizeof data);
+  d.addr = emu_buf(f, data, sizeof data);
   d.dims = 2;
   d.width = W;
   d.height = H;
@@ -256,9 +210,9 @@ static void test_tex2d_uchar4(void **state) {
   for (int i = 0; i < 2 * N; i++) cc[i] = (float)((double)(int)(ref_rand(&s) % 1301) / 1000.0 - 0.15);
   double vals[W * H * 4];
   for (int i = 0; i < W * H * 4; i++) vals[i] = data[i] / 255.0;
-  uint64_t a[3] = {hnd, buf(f, cc, sizeof cc), buf(f, NULL, N * 16)};
+  uint64_t a[3] = {hnd, emu_buf(f, cc, sizeof cc), emu_buf(f, NULL, N * 16)};
   assert_ok_diag(run(f, "t2", 1, N, 1, a, 3, NULL, NULL), &f->d);
-  const float *o = host(f, a[2], N * 16);
+  const float *o = emu_host(f, a[2], N * 16);
   rtex rt = {vals, W, H, 1, {WS_EMU_ADDR_CLAMP, WS_EMU_ADDR_CLAMP, WS_EMU_ADDR_CLAMP}, 1, 1, {0, 0, 0, 0}};
   for (int t = 0; t < N; t++) {
     double c[2] = {cc[2 * t], cc[2 * t + 1]};
@@ -267,9 +221,9 @@ static void test_tex2d_uchar4(void **state) {
     for (int ch = 0; ch < 4; ch++) assert_int_equal(fbits(o[t * 4 + ch]), fbits(want[ch]));
   }
   /* integers: the nearest texel's bytes */
-  uint64_t b[3] = {hi, a[1], buf(f, NULL, N * 16)};
+  uint64_t b[3] = {hi, a[1], emu_buf(f, NULL, N * 16)};
   assert_ok_diag(run(f, "t2u", 1, N, 1, b, 3, NULL, NULL), &f->d);
-  const uint32_t *u = host(f, b[2], N * 16);
+  const uint32_t *u = emu_host(f, b[2], N * 16);
   for (int t = 0; t < N; t++) {
     int x = (int)floor(cc[2 * t] * W), y = (int)floor(cc[2 * t + 1] * H);
     x = x < 0 ? 0 : x >= W ? W - 1 : x;
@@ -289,7 +243,7 @@ static void test_tex_geometries(void **state) {
   for (int i = 0; i < 24; i++) d3[i] = (float)(i * i % 17) - 4.5f;
   ws_emu_tex_desc d;
   memset(&d, 0, sizeof d);
-  d.addr = buf(f, d3, sizeof d3);
+  d.addr = emu_buf(f, d3, sizeof d3);
   d.dims = 3;
   d.width = 4;
   d.height = 3;
@@ -302,9 +256,9 @@ static void test_tex_geometries(void **state) {
   assert_ok_diag(ws_emu_tex_create(f->dev, &d, &h3, &f->d), &f->d);
   float c4[N * 4];
   for (int i = 0; i < N * 4; i++) c4[i] = (float)((double)(int)(ref_rand(&s) % 601) / 100.0 - 1.0);
-  uint64_t a[3] = {h3, buf(f, c4, sizeof c4), buf(f, NULL, N * 16)};
+  uint64_t a[3] = {h3, emu_buf(f, c4, sizeof c4), emu_buf(f, NULL, N * 16)};
   assert_ok_diag(run(f, "t3", 1, N, 1, a, 3, NULL, NULL), &f->d);
-  const float *o = host(f, a[2], N * 16);
+  const float *o = emu_host(f, a[2], N * 16);
   double v3[24 * 4];
   for (int i = 0; i < 24; i++) v3[i * 4] = d3[i], v3[i * 4 + 1] = v3[i * 4 + 2] = 0, v3[i * 4 + 3] = 1;
   rtex r3 = {v3, 4, 3, 2, {WS_EMU_ADDR_CLAMP, WS_EMU_ADDR_CLAMP, WS_EMU_ADDR_CLAMP}, 1, 0, {0, 0, 0, 0}};
@@ -317,7 +271,7 @@ static void test_tex_geometries(void **state) {
   /* 2D layered: 3 layers of 4 x 2 floats (layer = w of the coordinate), nearest */
   float dl[24];
   for (int i = 0; i < 24; i++) dl[i] = (float)i + 0.5f;
-  d.addr = buf(f, dl, sizeof dl);
+  d.addr = emu_buf(f, dl, sizeof dl);
   d.dims = 2;
   d.depth = 1;
   d.height = 2;
@@ -326,9 +280,9 @@ static void test_tex_geometries(void **state) {
   uint64_t hl = 0;
   assert_ok_diag(ws_emu_tex_create(f->dev, &d, &hl, &f->d), &f->d);
   for (int t = 0; t < N; t++) c4[4 * t + 3] = (float)((int)(ref_rand(&s) % 5) - 1); /* layers -1 .. 3: clamped */
-  uint64_t b[3] = {hl, buf(f, c4, sizeof c4), buf(f, NULL, N * 16)};
+  uint64_t b[3] = {hl, emu_buf(f, c4, sizeof c4), emu_buf(f, NULL, N * 16)};
   assert_ok_diag(run(f, "t2l", 1, N, 1, b, 3, NULL, NULL), &f->d);
-  o = host(f, b[2], N * 16);
+  o = emu_host(f, b[2], N * 16);
   for (int t = 0; t < N; t++) {
     int layer = (int)c4[4 * t + 3];
     layer = layer < 0 ? 0 : layer > 2 ? 2 : layer;
@@ -342,7 +296,7 @@ static void test_tex_geometries(void **state) {
    * toward each face's texels (the guide's face table) */
   float dc[24];
   for (int i = 0; i < 24; i++) dc[i] = (float)(10 * (i / 4) + i % 4);
-  d.addr = buf(f, dc, sizeof dc);
+  d.addr = emu_buf(f, dc, sizeof dc);
   d.width = d.height = 2;
   d.layers = 0;
   d.cubemap = 1;
@@ -355,9 +309,9 @@ static void test_tex_geometries(void **state) {
   static const int want_face[] = {0, 0, 1, 2, 3, 4, 5, 1};
   float cd[8 * 4];
   for (int i = 0; i < 8; i++) cd[4 * i] = dirs[i][0], cd[4 * i + 1] = dirs[i][1], cd[4 * i + 2] = dirs[i][2], cd[4 * i + 3] = 0;
-  uint64_t c[3] = {hc, buf(f, cd, sizeof cd), buf(f, NULL, 8 * 16)};
+  uint64_t c[3] = {hc, emu_buf(f, cd, sizeof cd), emu_buf(f, NULL, 8 * 16)};
   assert_ok_diag(run(f, "tcube", 1, 8, 1, c, 3, NULL, NULL), &f->d);
-  o = host(f, c[2], 8 * 16);
+  o = emu_host(f, c[2], 8 * 16);
   for (int i = 0; i < 8; i++) {
     double x = dirs[i][0], y = dirs[i][1], z = dirs[i][2], sc, tc, ma;
     switch (want_face[i]) {
@@ -377,7 +331,7 @@ static void test_tex_geometries(void **state) {
   float lin[16 * 4];
   for (int i = 0; i < 64; i++) lin[i] = (float)i * 1.5f;
   memset(&d, 0, sizeof d);
-  d.addr = buf(f, lin, sizeof lin);
+  d.addr = emu_buf(f, lin, sizeof lin);
   d.dims = 1;
   d.width = 16;
   d.height = d.depth = 1;
@@ -389,9 +343,9 @@ static void test_tex_geometries(void **state) {
   assert_ok_diag(ws_emu_tex_create(f->dev, &d, &hf, &f->d), &f->d);
   int idx[N];
   for (int t = 0; t < N; t++) idx[t] = t - 8;
-  uint64_t e[3] = {hf, buf(f, idx, sizeof idx), buf(f, NULL, N * 16)};
+  uint64_t e[3] = {hf, emu_buf(f, idx, sizeof idx), emu_buf(f, NULL, N * 16)};
   assert_ok_diag(run(f, "tfetch", 1, N, 1, e, 3, NULL, NULL), &f->d);
-  o = host(f, e[2], N * 16);
+  o = emu_host(f, e[2], N * 16);
   for (int t = 0; t < N; t++)
     for (int ch = 0; ch < 4; ch++) assert_true(o[t * 4 + ch] == (idx[t] >= 0 && idx[t] < 16 ? lin[idx[t] * 4 + ch] : 0.0f));
   /* gather of channel 1 (g) of a 2-channel 3 x 3 texture, wrap, normalised:
@@ -403,9 +357,9 @@ static void test_tex_geometries(void **state) {
   uint64_t hg = tex2d_float(f, g2, 3, 3, 2, md, 0, 1, NULL, vals);
   float cg[N * 2];
   for (int i = 0; i < 2 * N; i++) cg[i] = (float)((double)(int)(ref_rand(&s) % 3001) / 1000.0 - 1.0);
-  uint64_t g[3] = {hg, buf(f, cg, sizeof cg), buf(f, NULL, N * 16)};
+  uint64_t g[3] = {hg, emu_buf(f, cg, sizeof cg), emu_buf(f, NULL, N * 16)};
   assert_ok_diag(run(f, "tgather", 1, N, 1, g, 3, NULL, NULL), &f->d);
-  o = host(f, g[2], N * 16);
+  o = emu_host(f, g[2], N * 16);
   for (int t = 0; t < N; t++) {
     double xb = (cg[2 * t] - floor(cg[2 * t])) * 3 - 0.5, yb = (cg[2 * t + 1] - floor(cg[2 * t + 1])) * 3 - 0.5;
     long i = (long)floor(xb), j = (long)floor(yb);
@@ -416,9 +370,9 @@ static void test_tex_geometries(void **state) {
     }
   }
   /* txq: width and height of the gather texture */
-  uint64_t q[2] = {hg, buf(f, NULL, 8)};
+  uint64_t q[2] = {hg, emu_buf(f, NULL, 8)};
   assert_ok_diag(run(f, "tq", 1, 1, 1, q, 2, NULL, NULL), &f->d);
-  const int *qq = host(f, q[1], 8);
+  const int *qq = emu_host(f, q[1], 8);
   assert_int_equal(qq[0], 3);
   assert_int_equal(qq[1], 3);
   /* a destroyed object faults when fetched */
@@ -456,12 +410,12 @@ static void test_surfaces(void **state) {
     xy[2 * t + 1] = t < 24 ? t % H : (int)(ref_rand(&s) % 9) - 2;
   }
   for (int mode = 1; mode <= 2; mode++) {
-    d.addr = buf(f, data, sizeof data);
+    d.addr = emu_buf(f, data, sizeof data);
     uint64_t hs = 0;
     assert_ok_diag(ws_emu_tex_create(f->dev, &d, &hs, &f->d), &f->d);
-    uint64_t a[3] = {hs, buf(f, xy, sizeof xy), buf(f, NULL, N * 4)};
+    uint64_t a[3] = {hs, emu_buf(f, xy, sizeof xy), emu_buf(f, NULL, N * 4)};
     assert_ok_diag(run(f, "s2", 1, N, 1, a, 3, &mode, NULL), &f->d);
-    const float *o = host(f, a[2], N * 4), *sd = host(f, d.addr, sizeof data);
+    const float *o = emu_host(f, a[2], N * 4), *sd = emu_host(f, d.addr, sizeof data);
     float expect_mem[W * H];
     memcpy(expect_mem, data, sizeof data);
     for (int t = 0; t < N; t++) {
@@ -479,10 +433,10 @@ static void test_surfaces(void **state) {
   }
   /* trap: an access outside faults, naming the surface */
   int mode = 0;
-  d.addr = buf(f, data, sizeof data);
+  d.addr = emu_buf(f, data, sizeof data);
   uint64_t hs = 0;
   assert_ok_diag(ws_emu_tex_create(f->dev, &d, &hs, &f->d), &f->d);
-  uint64_t a[3] = {hs, buf(f, xy, sizeof xy), buf(f, NULL, N * 4)};
+  uint64_t a[3] = {hs, emu_buf(f, xy, sizeof xy), emu_buf(f, NULL, N * 4)};
   int fk = -1;
   assert_int_equal(run(f, "s2", 1, N, 1, a, 3, &mode, &fk), WS_EFAULT);
   assert_int_equal(fk, WS_EMU_FAULT_OTHER);
@@ -501,14 +455,14 @@ static void test_surfaces(void **state) {
   e.nchan = 4;
   e.chan_bits = 8;
   e.kind = WS_EMU_CHAN_UNSIGNED;
-  e.addr = buf(f, c3, sizeof c3);
+  e.addr = emu_buf(f, c3, sizeof c3);
   uint64_t hin = 0, hout = 0;
   assert_ok_diag(ws_emu_tex_create(f->dev, &e, &hin, &f->d), &f->d);
-  e.addr = buf(f, NULL, sizeof c3);
+  e.addr = emu_buf(f, NULL, sizeof c3);
   assert_ok_diag(ws_emu_tex_create(f->dev, &e, &hout, &f->d), &f->d);
   uint64_t b[2] = {hin, hout};
   assert_ok_diag(run(f, "s3", 3, 4, 2, b, 2, NULL, NULL), &f->d);
-  const uint8_t *o3 = host(f, e.addr, sizeof c3);
+  const uint8_t *o3 = emu_host(f, e.addr, sizeof c3);
   for (int i = 0; i < (int)sizeof c3; i++) assert_int_equal(o3[i], i % 4 == 0 ? 255 - c3[i] : c3[i]);
 }
 
@@ -547,7 +501,7 @@ static void test_tex_event_addresses(void **state) {
       cc[2 * l] = (float)(l % 11) - 0.75f + 0.25f * (float)(l % 3);
       cc[2 * l + 1] = (float)(l / 5) - 0.5f + 0.125f * (float)(l % 4);
     }
-    uint64_t a[3] = {hnd, buf(f, cc, sizeof cc), buf(f, NULL, 32 * 16)};
+    uint64_t a[3] = {hnd, emu_buf(f, cc, sizeof cc), emu_buf(f, NULL, 32 * 16)};
     texev ev;
     memset(&ev, 0, sizeof ev);
     ws_emu_hooks hk = {&ev, tex_hook, NULL, NULL, NULL};

@@ -188,7 +188,7 @@ DECODER(wmma_ldst) {
   di->space = (uint8_t)ms;
   di->hookmem = 1;
   TRY(ws_emu_dec_address(D, in, ao, di));
-  mfrag f;
+  mfrag f = {0};
   TRY(frag_operand(D, in, di, st ? 1 : 0, !st, mt, rows, cols, &f));
   if (!frag_fits(&f)) UNSUP("wmma fragment size");
   di->vbase = f.base;
@@ -316,6 +316,31 @@ static void mma_compute(const xctx *X, int lay, uint32_t M, uint32_t N, uint32_t
     }
 }
 
+/* The d, a, b, c operands of wmma.mma or mma.sync (element types t[4] in
+ * that order) for layout lay: their fragments, checked against the
+ * layout's sizes (wmma: a whole number of copies of each matrix; mma: the
+ * registers the ISA's layout needs: A M*K, B K*N, C M*N elements over 32
+ * lanes), and the D_MMA instruction. */
+static int mma_operands(dec *D, const ws_ptx_inst *in, dinst *di, int lay, uint32_t M, uint32_t N, uint32_t K,
+                        const int t[4]) {
+  const uint32_t rows[4] = {M, M, K, M}, cols[4] = {N, K, N, N};
+  mfrag f[4] = {{0}}; /* d, a, b, c */
+  for (int i = 0; i < 4; i++) {
+    TRY(frag_operand(D, in, di, i, i == 0, t[i], rows[i], cols[i], &f[i]));
+    if (lay == LAY_WMMA && !frag_fits(&f[i])) UNSUP("wmma fragment size");
+    if (lay == LAY_MMA && 32u * f[i].nregs * mt_per_reg(t[i]) != rows[i] * cols[i]) UNSUP("mma operand sizes");
+  }
+  di->op = D_MMA;
+  di->mode = (uint8_t)lay;
+  di->vbase = f[0].base;
+  di->sat = (uint8_t)ws_ptx_inst_has(in, WS_PTX_MOD_SATFINITE);
+  di->imm = (int64_t)(frag_pack(f[1]) | frag_pack(f[2]) << 32);
+  di->target = (uint32_t)frag_pack(f[3]);
+  di->rpc = (uint32_t)frag_pack(f[0]);
+  di->e = K;
+  return WS_OK;
+}
+
 /* wmma.mma.sync.aligned.alayout.blayout.shape.dtype.ctype d, a, b, c (f16);
  * ... .shape.dtype.atype.btype.ctype{.satfinite} (bf16, tf32, s8, u8);
  * ... .shape{.rn}.f64.f64.f64.f64 */
@@ -339,21 +364,7 @@ DECODER(wmma_mma) {
   if (dt == MT_NONE || at == MT_NONE || bt == MT_NONE || ct == MT_NONE || (at == MT_S8 || at == MT_U8) != (dt == MT_S32))
     UNSUP("wmma types");
   if (in->round && in->round != WS_PTX_MOD_RN) UNSUP("wmma rounding other than .rn");
-  mfrag fd, fa, fb, fc;
-  TRY(frag_operand(D, in, di, 0, 1, dt, M, N, &fd));
-  TRY(frag_operand(D, in, di, 1, 0, at, M, K, &fa));
-  TRY(frag_operand(D, in, di, 2, 0, bt, K, N, &fb));
-  TRY(frag_operand(D, in, di, 3, 0, ct, M, N, &fc));
-  if (!frag_fits(&fd) || !frag_fits(&fa) || !frag_fits(&fb) || !frag_fits(&fc)) UNSUP("wmma fragment size");
-  di->op = D_MMA;
-  di->mode = LAY_WMMA;
-  di->vbase = fd.base;
-  di->sat = (uint8_t)ws_ptx_inst_has(in, WS_PTX_MOD_SATFINITE);
-  di->imm = (int64_t)(frag_pack(fa) | frag_pack(fb) << 32);
-  di->target = (uint32_t)frag_pack(fc);
-  di->rpc = (uint32_t)frag_pack(fd);
-  di->e = K;
-  return WS_OK;
+  return mma_operands(D, in, di, LAY_WMMA, M, N, K, (const int[4]){dt, at, bt, ct});
 }
 
 /* mma.sync.aligned.shape.row.col{.satfinite}.dtype.atype.btype.ctype d, a, b, c */
@@ -375,24 +386,7 @@ DECODER(mma_sync) {
   if ((at == MT_S8 || at == MT_U8) && (bt == MT_S8 || bt == MT_U8) && dt == MT_S32 && ct == MT_S32)
     ok = (M == 8 && K == 16) || (M == 16 && (K == 16 || K == 32));
   if (!ok) UNSUP("mma shape and types");
-  mfrag fd, fa, fb, fc;
-  TRY(frag_operand(D, in, di, 0, 1, dt, M, N, &fd));
-  TRY(frag_operand(D, in, di, 1, 0, at, M, K, &fa));
-  TRY(frag_operand(D, in, di, 2, 0, bt, K, N, &fb));
-  TRY(frag_operand(D, in, di, 3, 0, ct, M, N, &fc));
-  /* the register counts the layout needs: A M*K, B K*N, C M*N elements over 32 lanes */
-  if (32u * fa.nregs * mt_per_reg(at) != M * K || 32u * fb.nregs * mt_per_reg(bt) != K * N ||
-      32u * fc.nregs * mt_per_reg(ct) != M * N || 32u * fd.nregs * mt_per_reg(dt) != M * N)
-    UNSUP("mma operand sizes");
-  di->op = D_MMA;
-  di->mode = LAY_MMA;
-  di->vbase = fd.base;
-  di->sat = (uint8_t)ws_ptx_inst_has(in, WS_PTX_MOD_SATFINITE);
-  di->imm = (int64_t)(frag_pack(fa) | frag_pack(fb) << 32);
-  di->target = (uint32_t)frag_pack(fc);
-  di->rpc = (uint32_t)frag_pack(fd);
-  di->e = K;
-  return WS_OK;
+  return mma_operands(D, in, di, LAY_MMA, M, N, K, (const int[4]){dt, at, bt, ct});
 }
 
 /* The whole warp's product (the ISA makes every lane of the warp take part:
