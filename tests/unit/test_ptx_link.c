@@ -75,6 +75,8 @@ static const char c_ptx[] = HEAD ".visible .global .align 4 .u32 g = 7;\n";
 
 typedef struct fix {
   ws_ptx_module *a, *b, *w, *c;
+  ws_ptx_module *keep[4]; /* modules run on dev: freed after it (emu.h) */
+  int nkeep;
   ws_emu_device *dev;
   ws_diag d;
 } fix;
@@ -100,6 +102,7 @@ static int setup(void **state) {
 static int teardown(void **state) {
   fix *f = *state;
   ws_emu_device_free(f->dev);
+  for (int i = 0; i < f->nkeep; i++) ws_ptx_module_free(f->keep[i]); /* before the inputs they borrow */
   ws_ptx_module_free(f->a);
   ws_ptx_module_free(f->b);
   ws_ptx_module_free(f->w);
@@ -143,6 +146,15 @@ static int run(fix *f, const ws_ptx_module *m, const char *k, uint32_t out[2]) {
   return st;
 }
 
+/* The modules linked, kept until the device is freed. */
+static ws_ptx_module *link_kept(fix *f, ws_ptx_module *const *mods, size_t n) {
+  ws_ptx_module *m = NULL;
+  assert_true(f->nkeep < 4);
+  assert_ok_diag(ws_ptx_link(&m, mods, n, "linked", &f->d), &f->d);
+  f->keep[f->nkeep++] = m;
+  return m;
+}
+
 static int count_funcs(const ws_ptx_module *m, const char *name, int with_body) {
   int n = 0;
   for (uint32_t i = 0; i < m->nfuncs; i++)
@@ -155,10 +167,9 @@ static int count_funcs(const ws_ptx_module *m, const char *name, int with_body) 
  * file their lines are in. */
 static void test_resolve(void **state) {
   fix *f = *state;
-  ws_ptx_module *linked[2] = {NULL, NULL};
   for (int order = 0; order < 2; order++) {
-    ws_ptx_module *mods[2] = {order ? f->b : f->a, order ? f->a : f->b}, *m = NULL;
-    assert_ok_diag(ws_ptx_link(&m, mods, 2, "linked", &f->d), &f->d);
+    ws_ptx_module *mods[2] = {order ? f->b : f->a, order ? f->a : f->b};
+    ws_ptx_module *m = link_kept(f, mods, 2);
     assert_int_equal(count_funcs(m, "add1", 1), 1);
     assert_int_equal(count_funcs(m, "add1", 0), 0); /* the declaration is not copied */
     const ws_ptx_function *ka = ws_ptx_find_function(m, "ka"), *kb = ws_ptx_find_function(m, "kb");
@@ -172,32 +183,22 @@ static void test_resolve(void **state) {
     assert_int_equal(out[1], 10); /* a's $tag */
     assert_ok_diag(run(f, m, "kb", out), &f->d);
     assert_int_equal(out[0], 20); /* b's $tag */
-    linked[order] = m;
   }
-  /* freed at the end: the device holds a module's variables while the
-   * module lives, and a new module must not take a freed one's address */
-  ws_ptx_module_free(linked[0]);
-  ws_ptx_module_free(linked[1]);
 }
 
 /* A strong definition wins over a .weak one, whichever comes first; alone,
  * the weak one serves. */
 static void test_weak(void **state) {
   fix *f = *state;
-  ws_ptx_module *m = NULL;
   ws_ptx_module *wab[3] = {f->w, f->a, f->b};
-  assert_ok_diag(ws_ptx_link(&m, wab, 3, "linked", &f->d), &f->d);
+  ws_ptx_module *m = link_kept(f, wab, 3);
   assert_int_equal(count_funcs(m, "add1", 1), 1);
   uint32_t out[2];
   assert_ok_diag(run(f, m, "ka", out), &f->d);
   assert_int_equal(out[0], 6);
-  ws_ptx_module *m2 = NULL;
   ws_ptx_module *wa[2] = {f->a, f->w};
-  assert_ok_diag(ws_ptx_link(&m2, wa, 2, "linked", &f->d), &f->d);
-  assert_ok_diag(run(f, m2, "ka", out), &f->d);
+  assert_ok_diag(run(f, link_kept(f, wa, 2), "ka", out), &f->d);
   assert_int_equal(out[0], 199); /* 99 + 100 */
-  ws_ptx_module_free(m2);
-  ws_ptx_module_free(m);
 }
 
 /* Two strong definitions of g: an error naming the symbol and both files. */
@@ -216,9 +217,8 @@ static void test_duplicate(void **state) {
  * emulator refuses the kernel that calls it, naming the callee. */
 static void test_undefined(void **state) {
   fix *f = *state;
-  ws_ptx_module *m = NULL;
   ws_ptx_module *a[1] = {f->a};
-  assert_ok_diag(ws_ptx_link(&m, a, 1, "linked", &f->d), &f->d);
+  ws_ptx_module *m = link_kept(f, a, 1);
   assert_int_equal(count_funcs(m, "add1", 0), 1);
   ws_diag d = WS_DIAG_INIT;
   uint32_t out[2];
@@ -228,7 +228,6 @@ static void test_undefined(void **state) {
   assert_true(diag_has(&f->d, "add1", "without a body"));
   ws_diag_free(&f->d);
   f->d = saved;
-  ws_ptx_module_free(m);
 }
 
 /* The lenient parse: a module with an instruction the front end does not
@@ -259,6 +258,7 @@ static void test_lenient_parse(void **state) {
   ws_diag_free(&d);
   assert_ok_diag(ws_ptx_parse_opts(&m, partial_ptx, strlen(partial_ptx), "p.ptx", WS_PTX_PARSE_KEEP_UNKNOWN, &f->d),
                  &f->d);
+  f->keep[f->nkeep++] = m; /* run on the device: freed after it */
   const ws_ptx_function *bad = ws_ptx_find_function(m, "bad");
   assert_non_null(bad);
   assert_int_equal(bad->nunknown, 1);
@@ -275,7 +275,6 @@ static void test_lenient_parse(void **state) {
     if (strstr(f->d.items[i].message, "frobnicate.sync.b32") && strstr(f->d.items[i].message, "does not understand"))
       found = f->d.items[i].line == 7;
   assert_true(found);
-  ws_ptx_module_free(m);
 }
 
 int main(void) {
