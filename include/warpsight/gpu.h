@@ -106,6 +106,10 @@ typedef struct ws_cache_facts {
   int l2_line_bytes;      /* L2 line size */
   int l2_sector_bytes;    /* L2/DRAM sector size (32 on CC >= 3.0) */
   int l2_assoc;           /* L2 associativity */
+  int readonly_bytes;     /* read-only data (texture) cache per SM that
+                             ld.global.nc loads go through where L1 does not
+                             cache global loads (Kepler GK110, Maxwell);
+                             0: none or not used */
 } ws_cache_facts;
 
 /* The DRAM's partitions (docs/gpu-parameters.md, "memory"): the bus is

@@ -180,7 +180,7 @@ static int load_json(ws_gpu **out, const char *json, const char *origin, ws_diag
     ws_cache_facts *C = &g->cache;
 #define CF(k) get_int(cache, "cache", #k, 0, 0, 2147483647.0, &C->k, origin, d);
     CF(l1_bytes) CF(l1_line_bytes) CF(l1_assoc) CF(l1_caches_global)
-    CF(l2_bytes) CF(l2_line_bytes) CF(l2_sector_bytes) CF(l2_assoc)
+    CF(l2_bytes) CF(l2_line_bytes) CF(l2_sector_bytes) CF(l2_assoc) CF(readonly_bytes)
 #undef CF
     ws_gpu_check_cache(&g->cache, origin, d);
   }

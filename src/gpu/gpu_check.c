@@ -226,7 +226,7 @@ static const char *const top_keys[] = {
     "latencies", "memory", "models", "derive", NULL};
 static const char *const cache_keys[] = {"l1_bytes", "l1_line_bytes", "l1_assoc", "l1_caches_global",
                                          "l2_bytes", "l2_line_bytes", "l2_sector_bytes", "l2_assoc",
-                                         NULL};
+                                         "readonly_bytes", NULL};
 static const char *const latency_keys[] = {"dram", "l2", "l1", "smem", "fp32", NULL};
 static const char *const memory_keys[] = {"bus_bits", "dram_partitions", "interleave_bytes", NULL};
 /* The parameter tables the models read (kothapalli: both of its variants). */
