@@ -25,6 +25,8 @@ static void rt_free_all(ws_rt *rt) {
   /* the device (its module variables), then the programs, then the modules
    * they borrow */
   rt_managed_unmap(rt);
+  ws_prof_l2_free(rt->l2);
+  rt->l2 = NULL;
   ws_emu_device_free(rt->dev);
   rt->dev = NULL;
   for (size_t i = 0; i < rt->nfuncs; i++) {

@@ -24,6 +24,7 @@
 #include "warpsight/emu.h"
 #include "warpsight/gpu.h"
 #include "warpsight/model.h"
+#include "warpsight/profiler.h"
 #include "warpsight/ptx.h"
 
 /* Models per prediction: the registry's size (models.def), so "all" is never
@@ -142,6 +143,9 @@ typedef struct ws_rt {
   cudaError_t sticky;       /* a kernel fault: returned by every later call */
   double clock_ms;          /* predicted GPU time so far (events read it) */
   uint64_t launches;        /* launches so far */
+  ws_prof_l2 *l2;           /* the L2 the previous launch left, when it was
+                               profiled in full (the next profiled launch
+                               starts from it); NULL: unknown, cold */
   int device;               /* cudaSetDevice (always 0) */
 } ws_rt;
 

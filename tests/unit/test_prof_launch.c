@@ -265,7 +265,7 @@ static void prepared_launch(void **s) {
   ws_emu_launch *L = NULL;
   assert_ok_diag(ws_emu_load(&prog, fx.m, "k", &fx.d), &fx.d);
   assert_ok_diag(ws_emu_launch_new(&L, prog, fx.spec, &fx.d), &fx.d);
-  ws_prof_target t = {fx.m, prog, L, {8, 1, 1}, {64, 1, 1}, 128};
+  ws_prof_target t = {fx.m, prog, L, {8, 1, 1}, {64, 1, 1}, 128, NULL};
   ws_profile *p = NULL, *q = NULL;
   assert_ok_diag(ws_prof_launch(&p, NULL, &t, fx.g, NULL, &fx.d), &fx.d);
   assert_close(num_at(p, "sampling", "profiled_warps"), 16, 0); /* 8 blocks x 2 warps */
