@@ -106,10 +106,20 @@ void ws_report_predict_figures(FILE *out, const ws_profile *p, const ws_gpu *g) 
                "SIMD efficiency %.1f %%\n",
           f->divergent_extra_insts, 100 * f->divergent_branch_fraction,
           100 * num_at(root, "simd", "efficiency"));
-  fprintf(out, "  parallelism      ILP %.4g, MLP %.4g\n", f->ilp, f->mlp);
+  /* a figure the profile lacks (no load: no MLP) is said, never "nan" */
+  fprintf(out, "  parallelism      ILP ");
+  if (isnan(f->ilp)) fprintf(out, "-");
+  else fprintf(out, "%.4g", f->ilp);
+  if (isnan(f->mlp)) fprintf(out, ", MLP - (no global loads)\n");
+  else fprintf(out, ", MLP %.4g\n", f->mlp);
   double prof = num_at(root, "sampling", "profiled_blocks"),
          tot = num_at(root, "sampling", "total_blocks");
   if (prof < tot) fprintf(out, "  sampling         %g of %g blocks profiled\n", prof, tot);
+  if (!isnan(f->idle_block_fraction) && f->idle_block_fraction > 0)
+    fprintf(out, "  idle blocks      %.1f %% of the grid make no global memory access (%s)\n",
+            100 * f->idle_block_fraction,
+            prof < tot ? "found by the scan; the per-warp figures are the grid's mean"
+                       : "counted");
   fprintf(out, "\n");
   cJSON_Delete(root);
 }
