@@ -296,7 +296,8 @@ static void tile_twice(ws_cache *c, uint64_t rows, uint64_t row_bytes, uint64_t 
 }
 
 /* Reuse for every pitch (issue 20): a tile of a quarter of the cache's
- * size (a 128 KB L1 of 16 ways: 128 rows of 256 bytes) read twice hits on
+ * size (a 128 KB L1 of 16 ways: 128 rows of 256 bytes; a 3 MB L2: 768 rows
+ * of 1 KB) read twice hits on
  * every access of its second pass, whatever the rows' pitch: powers of two
  * (where line mod sets put all the rows 8 KB apart in 4 of 256 sets and a
  * 4-way L1 thrashed: conv2d's 0.19 % L1 hits at 2048 floats wide), near
@@ -308,20 +309,27 @@ static void cache_reuse_every_pitch(void **s) {
   static const uint64_t pitch[] = {256,  512,   1024,  2048,  4096,      8192,     8192 - 128,
                                    8192 + 128, 2080 * 4, 3328 * 4, 6656 * 4, 65536, 65536 + 128,
                                    1 << 20, 3 << 12, 12288 + 32};
-  for (size_t k = 0; k < sizeof pitch / sizeof pitch[0]; k++) {
-    ws_cache c;
-    uint64_t h, a;
-    assert_int_equal(ws_prof_cache_init(&c, 128 << 10, 16, 128, 32), 0);
-    tile_twice(&c, 128, 256, pitch[k], &h, &a);
-    if (h != a) print_message("pitch %llu: %llu of %llu hit\n", (unsigned long long)pitch[k],
-                              (unsigned long long)h, (unsigned long long)a);
-    assert_int_equal(h, a);
-    ws_prof_cache_free(&c);
-    assert_int_equal(ws_prof_cache_init(&c, 128 << 10, 16, 128, 32), 0);
-    tile_twice(&c, 1024, 256, pitch[k] < 256 ? 256 : pitch[k], &h, &a);
-    assert_true(h <= a / 20);
-    ws_prof_cache_free(&c);
-  }
+  /* an L1 (128 KB, a power-of-two number of sets) and an L2 (3 MB: 1536
+   * sets, an RTX 3060's); rows of 256 B and 1 KB, a quarter of the cache,
+   * then eight times as many rows (twice the cache) */
+  static const struct { uint64_t bytes, row; } geo[] = {{128 << 10, 256}, {3 << 20, 1024}};
+  for (size_t gi = 0; gi < 2; gi++)
+    for (size_t k = 0; k < sizeof pitch / sizeof pitch[0]; k++) {
+      ws_cache c;
+      uint64_t h, a, row = geo[gi].row, rows = geo[gi].bytes / 4 / row;
+      uint64_t p = pitch[k] < row ? row : pitch[k];
+      assert_int_equal(ws_prof_cache_init(&c, geo[gi].bytes, 16, 128, 32), 0);
+      tile_twice(&c, rows, row, p, &h, &a);
+      if (h != a) print_message("cache %llu, pitch %llu: %llu of %llu hit\n",
+                                (unsigned long long)geo[gi].bytes, (unsigned long long)p,
+                                (unsigned long long)h, (unsigned long long)a);
+      assert_int_equal(h, a);
+      ws_prof_cache_free(&c);
+      assert_int_equal(ws_prof_cache_init(&c, geo[gi].bytes, 16, 128, 32), 0);
+      tile_twice(&c, 8 * rows, row, p, &h, &a);
+      assert_true(h <= a / 20);
+      ws_prof_cache_free(&c);
+    }
 }
 
 int main(void) {
