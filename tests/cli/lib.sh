@@ -24,6 +24,16 @@ finish() {
   echo "ok"
   exit 0
 }
+# need_nvcc WHAT: NVCC set to CUDA's compiler (nvcc on the PATH, else
+# /usr/local/cuda/bin/nvcc), or the test skipped (77), saying WHAT needs it.
+need_nvcc() {
+  NVCC=$(command -v nvcc || true)
+  [ -z "$NVCC" ] && [ -x /usr/local/cuda/bin/nvcc ] && NVCC=/usr/local/cuda/bin/nvcc
+  if [ -z "$NVCC" ]; then
+    echo "SKIP: nvcc not found (install the CUDA toolkit to build $1)"
+    exit 77
+  fi
+}
 # csv_col FILE NAME: the column NAME of a CSV without quoted commas (such as
 # validate's rows.csv), one value per data row; columns found by header, so a
 # test does not depend on where a column stands.

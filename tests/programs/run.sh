@@ -11,12 +11,7 @@ variant=${2:-}
 flags=()
 [ "$variant" = ptsz ] && flags=(-default-stream per-thread)
 . "$WS_SRC/tests/cli/lib.sh"
-NVCC=$(command -v nvcc || true)
-[ -z "$NVCC" ] && [ -x /usr/local/cuda/bin/nvcc ] && NVCC=/usr/local/cuda/bin/nvcc
-if [ -z "$NVCC" ]; then
-  echo "SKIP: nvcc not found (install the CUDA toolkit to build tests/programs)"
-  exit 77
-fi
+need_nvcc tests/programs
 if [ "${WS_SANITIZE:-0}" = 1 ]; then
   case $name in scan|printf)
     # Managed memory is mapped on the host at its device address, which
@@ -32,21 +27,7 @@ if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ "$WS_SRC/tests/programs/check.h
   "$NVCC" -cudart shared -arch=sm_80 -O2 "${flags[@]}" -o "$bin.tmp" "$src" || { echo "FAIL: nvcc $src"; exit 1; }
   mv "$bin.tmp" "$bin"
 fi
-if [ "${WS_SANITIZE:-0}" = 1 ]; then
-  # The runtime carries ASan/UBSan; the program does not: preload them
-  # (into exec and the program only, not the checks below).
-  preload="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
-  asan="${ASAN_OPTIONS:-}:verify_asan_link_order=0"
-  # fontconfig's process-lifetime caches (the charts of --report)
-  lsan="${LSAN_OPTIONS:-}:suppressions=$WS_SRC/tests/lsan.supp"
-fi
-wsexec() {
-  if [ "${WS_SANITIZE:-0}" = 1 ]; then
-    LD_PRELOAD="$preload" ASAN_OPTIONS="$asan" LSAN_OPTIONS="$lsan" "$WS" exec "$@"
-  else
-    "$WS" exec "$@"
-  fi
-}
+wsexec() { bash "$WS_SRC/tests/programs/wsexec.sh" "$@"; }
 
 run wsexec --report "$TMP/report" -- "$bin"
 expect_no_crash "$name"
