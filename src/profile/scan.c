@@ -24,14 +24,15 @@ typedef struct probe {
   int stopped;            /* a warp reached the leash */
 } probe;
 
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Block b's index among the candidates, or UINT64_MAX. */
 static uint64_t cand_index(const probe *pr, uint64_t b) {
-  uint64_t lo = 0, hi = pr->n;
-  while (lo < hi) {
-    uint64_t mid = lo + (hi - lo) / 2;
-    if (pr->cand[mid] < b) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < pr->n && pr->cand[lo] == b ? lo : UINT64_MAX;
+  const uint64_t *hit = bsearch(&b, pr->cand, pr->n, sizeof *pr->cand, cmp_u64);
+  return hit ? (uint64_t)(hit - pr->cand) : UINT64_MAX;
 }
 
 static int probe_filter(void *user, uint32_t b) {
