@@ -96,10 +96,14 @@ void ws_report_predict_figures(FILE *out, const ws_profile *p, const ws_gpu *g) 
   fprintf(out, "\n");
   fprintf(out, "  Hong-Kim split   comp %.6g, coalesced mem %.6g, uncoalesced mem %.6g, sync %.6g per warp\n",
           f->comp_insts, f->coal_mem_insts, f->uncoal_mem_insts, f->synch_insts);
-  fprintf(out, "  global memory    %.6g transactions/request, %.6g bytes/request; L1 hit %.1f %%, "
-               "L2 hit %.1f %%, DRAM %.6g MB read, %.6g MB written\n",
-          f->avg_trans_warp, f->load_bytes_per_warp, 100 * f->l1_hit_ratio, 100 * f->l2_hit_ratio,
-          f->dram_read_bytes / 1e6, f->dram_write_bytes / 1e6);
+  if (isnan(f->avg_trans_warp)) /* no global request: no per-request figure */
+    fprintf(out, "  global memory    no requests; DRAM %.6g MB read, %.6g MB written\n",
+            f->dram_read_bytes / 1e6, f->dram_write_bytes / 1e6);
+  else
+    fprintf(out, "  global memory    %.6g transactions/request, %.6g bytes/request; L1 hit %.1f %%, "
+                 "L2 hit %.1f %%, DRAM %.6g MB read, %.6g MB written\n",
+            f->avg_trans_warp, f->load_bytes_per_warp, 100 * f->l1_hit_ratio,
+            100 * f->l2_hit_ratio, f->dram_read_bytes / 1e6, f->dram_write_bytes / 1e6);
   fprintf(out, "  shared memory    %.6g requests/warp, %.6g bank-conflict replays/warp\n",
           f->shared_mem_insts, f->bank_conflict_replays);
   fprintf(out, "  divergence       %.6g extra warp instructions/warp, %.1f %% of branches divergent, "
