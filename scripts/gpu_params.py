@@ -174,11 +174,17 @@ def derive(doc):
                    ("block_cycles", 100), ("divergence_penalty", 1),
                    ("partition_camping", 1)):
         put("warpsight", key, v)
-    # GPU facts derived like the parameters (src/gpu/derive.c, derive_memory):
-    # reported as model "memory", i.e. the file's memory.KEY.
+    # The memory facts derived at load (src/gpu/facts.c, docs/gpu-parameters.md
+    # "GPU facts"): reported as model "memory", i.e. the file's memory.KEY.
     mem = doc.get("memory", {})
     parts = val(mem["dram_partitions"]) if "dram_partitions" in mem else None
     bus = val(mem.get("bus_bits", 0)) or 0
+    clock = val(mem["clock_mhz"]) if "clock_mhz" in mem else None
+    if not bus and clock:
+        bus = round(bw * 8000 / (2 * clock))
+        out[("memory", "bus_bits")] = bus
+    if clock is None and bus:
+        out[("memory", "clock_mhz")] = bw * 1000 / (2 * bus / 8)
     if parts is None and bus >= 64:
         parts = bus // 64
         out[("memory", "dram_partitions")] = parts

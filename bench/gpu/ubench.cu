@@ -781,6 +781,15 @@ static std::string gpu_file(const Ctx *c, double dram_gbs) {
   g.fact("max_blocks_per_sm", p.maxBlocksPerMultiProcessor, rt + "maxBlocksPerMultiProcessor");
   g.close('}');
   g.key("cache").open('{').fact("l2_bytes", p.l2CacheSize, rt + "l2CacheSize").close('}');
+  // The bus (and the memory clock) the loader needs for the DRAM partitions
+  // and L2 slices; without them it warns (docs/gpu-schema.md, "memory").
+  int mem_khz = attr(cudaDevAttrMemoryClockRate);
+  if (p.memoryBusWidth > 0) {
+    g.key("memory").open('{').fact("bus_bits", p.memoryBusWidth, rt + "memoryBusWidth");
+    if (mem_khz > 0 && std::isfinite(dram_gbs))
+      g.fact("clock_mhz", mem_khz * 1e-3, rt + "cudaDevAttrMemoryClockRate");
+    g.close('}');
+  }
   g.key("latencies").open('{');
   static const char *const names[] = {"l1", "l2", "dram"};
   for (int i = 0; i < 3; i++)

@@ -84,6 +84,14 @@ typedef struct ws_launch_arg {
  * "Technical Specifications per Compute Capability").  A kernel declaring
  * more is refused by ws_emu_load. */
 #define WS_EMU_MAX_SHARED_BYTES (1ull << 20)
+/* Shared memory reserved for the system (PTX ISA: %reserved_smem_offset_*)
+ * that a block gets when its kernel reads one of those registers: 1 KiB,
+ * what CUDA reserves per block on compute capability 8.0 and later
+ * (CUDA C++ Programming Guide, "Technical Specifications per Compute
+ * Capability": 1 KB of shared memory reserved for system use per block;
+ * cudaDevAttrReservedSharedMemoryPerBlock).  Cooperative groups keeps up to
+ * 288 bytes of scratch at %reserved_smem_offset_1. */
+#define WS_EMU_RESERVED_SMEM_BYTES 1024u
 
 typedef struct ws_launch_spec {
   char *path;                 /* file it was read from (owned), for messages */
@@ -125,6 +133,13 @@ int ws_emu_load(ws_emu_program **out, const ws_ptx_module *m,
                 const char *kernel, ws_diag *d);
 void ws_emu_program_free(ws_emu_program *p);
 const ws_ptx_function *ws_emu_program_kernel(const ws_emu_program *p);
+
+/* Whether the emulator implements PTX opcode op: 1 when it decodes it (a
+ * form it does not implement is still refused by ws_emu_load, naming it),
+ * 0 when it refuses every form (*why, if why is not NULL: the reason, a
+ * static string), -1 for a value that is no opcode.  docs/emulator.md lists
+ * the refused opcodes ("Instructions the emulator refuses"). */
+int ws_emu_opcode_supported(ws_ptx_opcode op, const char **why);
 
 /* --- hooks for the profiler -------------------------------------------------- */
 

@@ -96,34 +96,89 @@ typedef struct ws_sm_limits {
   int shared_reserved_per_block; /* bytes the driver reserves per block (CC >= 8.0) */
 } ws_sm_limits;
 
-/* Cache hierarchy facts used by the profiler's cache simulation. 0 = none/unknown. */
+/* Cache hierarchy facts used by the profiler's cache simulation.  Every one
+ * is given by the file or derived at load (ws_gpu.facts says which); 0 means
+ * "none" (no L1 caching of global loads, no read-only cache). */
 typedef struct ws_cache_facts {
   int l1_bytes;           /* L1 data cache per SM for global loads (0: not cached) */
+  int l1_shared_bytes;    /* unified L1/shared array per SM (0: separate arrays) */
   int l1_line_bytes;      /* L1 line size */
+  int l1_sector_bytes;    /* L1 sector: what an L1 miss fetches */
   int l1_assoc;           /* L1 associativity (ways) */
   int l1_caches_global;   /* 1 if global loads are cached in L1 by default */
+  int readonly_bytes;     /* cache per SM serving ld.global.nc (0: none) */
   int l2_bytes;           /* L2 size for the whole GPU */
   int l2_line_bytes;      /* L2 line size */
   int l2_sector_bytes;    /* L2/DRAM sector size (32 on CC >= 3.0) */
   int l2_assoc;           /* L2 associativity */
-  int readonly_bytes;     /* read-only data (texture) cache per SM that
-                             ld.global.nc loads go through where L1 does not
-                             cache global loads (Kepler GK110, Maxwell);
-                             0: none or not used */
+  int l2_slices;          /* L2 slices (banks) */
 } ws_cache_facts;
 
-/* The DRAM's partitions (docs/gpu-parameters.md, "memory"): the bus is
- * split into 64-bit channels, each with its own controller and L2 slice,
- * and consecutive `interleave_bytes` chunks of the address space go to
- * different partitions.  0 = unknown (no partition figure is profiled). */
+/* The DRAM (docs/gpu-parameters.md, "memory"): the bus is split into 64-bit
+ * channels, each with its own controller and L2 slice, and consecutive
+ * `interleave_bytes` chunks of the address space go to different
+ * partitions.  0 = unknown (no partition figure is profiled). */
 typedef struct ws_dram_facts {
   int bus_bits;          /* memory bus width, bits (data sheet) */
   int partitions;        /* DRAM partitions (channels): bus_bits / 64 unless given */
   int interleave_bytes;  /* bytes of one partition's chunk (estimate) */
-  int derived;           /* WS_DRAM_*_DERIVED: computed at load, not given */
+  double clock_mhz;      /* memory clock as CUDA reports it (NaN: unknown) */
+  char type[16];         /* "GDDR6", "HBM2e", ... ("": unknown) */
 } ws_dram_facts;
-#define WS_DRAM_PARTITIONS_DERIVED 1
-#define WS_DRAM_INTERLEAVE_DERIVED 2
+
+/* Dense tensor-core throughput, operations per clock per SM (an FMA counts
+ * 2), where published; NaN when not (docs/gpu-schema.md, "tensor"). */
+typedef struct ws_tensor_facts {
+  double fp16_f32acc, fp16_f16acc, bf16, tf32, fp8, int8, fp64;
+} ws_tensor_facts;
+
+/* The GPU facts, by id (WS_GF_SMS, WS_GF_L2_BYTES, ...): gpu_facts.def. */
+typedef enum ws_gf_id {
+#define GF(id, path, field, kind, level, consumers, unit, doc) WS_GF_##id,
+#include "warpsight/gpu_facts.def"
+#undef GF
+  WS_GF_COUNT
+} ws_gf_id;
+
+typedef enum ws_gf_kind { WS_GFK_INT, WS_GFK_REAL, WS_GFK_TEXT } ws_gf_kind;
+
+/* How a fact must be present (gpu_facts.def explains each). */
+typedef enum ws_gf_level {
+  WS_GFL_FILE,     /* the loader refuses a file without it */
+  WS_GFL_RULE,     /* derived at load when absent */
+  WS_GFL_WARN,     /* no rule: absent loads with a warning */
+  WS_GFL_BOARD,    /* every database board gives it */
+  WS_GFL_OPTIONAL  /* where published */
+} ws_gf_level;
+
+typedef struct ws_gf_info {
+  const char *path;       /* JSON path in a GPU file, "cache.l2_bytes" */
+  ws_gf_kind kind;
+  ws_gf_level level;
+  const char *consumers;  /* who reads it */
+  const char *unit;
+  const char *doc;
+} ws_gf_info;
+
+extern const ws_gf_info ws_gpu_fact_table[WS_GF_COUNT];
+
+typedef enum ws_gf_origin {
+  WS_GFO_ABSENT = 0, /* neither given nor derivable */
+  WS_GFO_GIVEN,      /* stated by the file */
+  WS_GFO_DERIVED,    /* computed at load by src/gpu/facts.c (an estimate unless exact) */
+  WS_GFO_NONE        /* the GPU has no such unit (no L2 on CC 1.x): the note says why */
+} ws_gf_origin;
+
+/* Where one fact came from. */
+typedef struct ws_gf_state {
+  ws_gf_origin origin;
+  int estimate;        /* derived: the rule is an assumption, not arithmetic on sourced facts */
+  char *source;        /* derived/none: "derived: RULE" */
+  char *note;          /* derived/none: the arithmetic, or why there is none */
+} ws_gf_state;
+
+/* The id of the fact at JSON path `path`, or -1. */
+int ws_gpu_fact_find(const char *path);
 
 /* Measured latencies in SM cycles (NaN when no source gives one). */
 typedef struct ws_latencies {
@@ -148,7 +203,11 @@ typedef struct ws_gpu {
   ws_sm_limits limits;     /* occupancy limits (from the CC table unless overridden) */
   ws_cache_facts cache;    /* cache facts (0 = none) */
   ws_latencies lat;        /* measured latencies */
-  ws_dram_facts dram;      /* "memory": DRAM partitions (0 = unknown) */
+  ws_dram_facts dram;      /* "memory": bus, type, clock, partitions */
+  double sustained_clock_ghz; /* SM clock held under load (clock_ghz unless a source gives one) */
+  double launch_overhead_us;  /* launch floor of an empty kernel, measured cold */
+  ws_tensor_facts tensor;  /* tensor-core throughput where published (NaN: not) */
+  ws_gf_state facts[WS_GF_COUNT]; /* where each fact came from (gpu_facts.def) */
   int is_hypothetical;     /* 1 for machines that exist only in a paper */
   ws_gp_value params[WS_GP_COUNT]; /* model parameters (gpu_params.def) */
   struct ws_gpu_doc *doc;  /* the file as loaded (owned, private) */
@@ -200,6 +259,14 @@ double ws_gpu_param_or(const ws_gpu *g, const char *model, const char *key,
 /* The source string recorded for a model parameter, or NULL. */
 const char *ws_gpu_param_source(const ws_gpu *g, const char *model,
                                 const char *key);
+
+/* The L1 capacity per SM left to global loads when the blocks resident on
+ * an SM use `shared_bytes_per_sm` of shared memory (their shared bytes plus
+ * the per-block reservation): on CC >= 7.0 the smallest carve-out of the
+ * compute capability that holds them is taken from l1_shared_bytes
+ * (docs/gpu-schema.md, "The L1/shared carve-out"); before Volta the L1 does
+ * not depend on it (cache.l1_bytes).  0 when global loads bypass L1. */
+int ws_gpu_l1_bytes_for_shared(const ws_gpu *g, long long shared_bytes_per_sm);
 
 /* Default per-SM limits for a compute capability; WS_EINVAL if unknown. */
 int ws_gpu_sm_limits_for_cc(ws_sm_limits *out, int cc_major, int cc_minor);

@@ -92,16 +92,19 @@ int cmd_gpus(int argc, char **argv) {
 
 static const char gpu_help[] =
     "usage: warpsight gpu NAME|FILE.json [--json]\n\n"
-    "Shows one GPU: architecture facts, the occupancy limits of its compute\n"
-    "capability, DRAM partitions (memory), cache facts, latencies and each\n"
-    "model's parameters, with the source of every number.  A value marked\n"
-    "[derived] (a model parameter, or memory.dram_partitions and\n"
-    "memory.interleave_bytes) was computed\n"
+    "Shows one GPU: architecture facts (with the clock the board holds under\n"
+    "load and its launch floor), the occupancy limits of its compute\n"
+    "capability, memory (bus, type, clock, partitions), cache facts,\n"
+    "latencies, tensor-core throughput where published and each model's\n"
+    "parameters, with the source of every number.  A value marked [derived]\n"
+    "(a GPU fact or a model parameter the file does not give) was computed\n"
     "when the file was loaded from the GPU's base numbers (the rule and its\n"
-    "arithmetic follow; docs/gpu-parameters.md); one marked [given] has a rule\n"
-    "but the file states the value, which is used instead.  --json prints the\n"
-    "document with the derived parameters added (\"derived\": true) and the\n"
-    "given ones marked (\"given\": true).\n";
+    "arithmetic follow; docs/gpu-parameters.md); \"none\" means the GPU has\n"
+    "no such unit; one marked [given] has a rule but the file states the\n"
+    "value, which is used instead.  A fact no rule can derive (cache.l2_bytes,\n"
+    "memory.bus_bits) is a warning when the file lacks it.  --json prints the\n"
+    "document with the derived values added (\"derived\": true) and the\n"
+    "given ones marked (\"given\": true); it loads back to the same GPU.\n";
 
 int cmd_gpu(int argc, char **argv) {
   const char *json = NULL;

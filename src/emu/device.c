@@ -341,7 +341,9 @@ int ws_emu_launch_raw(ws_emu_launch **out, ws_emu_device *dev, const ws_emu_prog
   L->param_bytes = k->param_bytes;
   L->param_image = malloc(k->param_bytes + 1);
   L->const_bank = dev->mods[mi].const_bank;
-  L->shared_bytes = p->shared_dyn_base + c->dynamic_shared;
+  L->reserved_base = p->shared_dyn_base + c->dynamic_shared;
+  if (p->reserved_smem) L->reserved_base = (L->reserved_base + 127) / 128 * 128;
+  L->shared_bytes = L->reserved_base + p->reserved_smem;
   if (!L->param_image || (st = ws_emu_launch_map(L))) {
     ws_emu_launch_free(L);
     if (st == WS_EINVAL) return ws_diag_error(d, "module variables and allocations overlap on the device");

@@ -2,12 +2,14 @@
  * emu_int.h — the emulator's private structures: the decoded executable form
  * of a function, the memory map and the per-warp state.
  *
- * Decoded form (built once by load.c): every instruction becomes a dinst
- * with a dense opcode (D_*; exec.c dispatches on its family, then on it) and
- * pre-resolved operand slots.  Registers of a frame are a struct of arrays
- * regs[slot * 32 + lane] of 64-bit slots; immediates and symbol addresses
- * are "constant slots" (slots after the IR registers, broadcast to all
- * lanes when a frame is created), so every source operand is a slot index.
+ * Decoded form (built once by load.c, with the decoders of ops/): every
+ * instruction becomes a dinst with a dense opcode (D_*, from dops.def; the
+ * warp loop in exec.c switches on it once) and pre-resolved operand slots.
+ * Registers of a frame are a struct of arrays regs[slot * 32 + lane] of
+ * 64-bit slots (the executors reach them through exec.h's lanes());
+ * immediates and symbol addresses are "constant slots" (slots after the IR
+ * registers, broadcast to all lanes when a frame is created), so every
+ * source operand is a slot index.
  * Predicates are bit masks, one uint32 per predicate register per frame.
  *
  * Invariant: a value register slot holds its value zero-extended from the
@@ -37,9 +39,8 @@
 
 /* Decoded opcodes. */
 enum {
-#define D(x, family) D_##x,
+#define D(x, family, ptx, form) D_##x,
 #include "emu/dops.def"
-#undef D
   D_COUNT
 };
 
@@ -81,7 +82,10 @@ typedef struct dinst {
   int32_t guard;    /* predicate index, or -1 */
   uint8_t gnot;     /* guard negated */
   uint8_t bb_entry; /* this pc starts a basic block */
-  uint16_t pad;
+  uint8_t a32;      /* memory ops: the address register is 32 bits wide and
+                       the space .shared or .local: the address wraps modulo
+                       2^32, as on the hardware */
+  uint8_t pad;
   uint32_t d, a, b, c, e; /* slots (or predicate indices for pred operands) */
   uint32_t d2;      /* second destination (setp |q, shfl |p), NO_SLOT if none */
   uint32_t vbase;   /* first of `vec` slots in dfunc.vslots (ld/st/mov vectors) */
@@ -144,6 +148,9 @@ struct ws_emu_program {
   uint32_t nsobjs;          /* entries */
   uint64_t mem_budget;      /* bytes of global memory a launch may allocate
                                (0: no limit; ws_emu_program_set_memory_budget) */
+  uint64_t reserved_smem;   /* bytes of the system-reserved shared region a
+                               block gets: WS_EMU_RESERVED_SMEM_BYTES when the
+                               kernel reads %reserved_smem_offset_*, else 0 */
 };
 
 /* One entry of a warp's reconvergence stack. */
@@ -280,7 +287,10 @@ struct ws_emu_launch {
   uint8_t *param_image;     /* kernel parameter space (owned copy) */
   uint64_t param_bytes;
   uint8_t *const_bank;      /* the module's constant bank on dev (borrowed) */
-  uint64_t shared_bytes;    /* static + dynamic shared per block */
+  uint64_t shared_bytes;    /* shared bytes per block: static + dynamic, then
+                               the reserved region (p->reserved_smem bytes) */
+  uint64_t reserved_base;   /* offset of the reserved region (the end of the
+                               dynamic one, 128-byte aligned) */
   uint64_t *arg_addr;       /* spec argument -> its buffer's address, or 0 */
 };
 

@@ -585,10 +585,14 @@ static void report_fault(const ws_emu_launch *L, const fault *f, const ws_emu_op
       const sobj *best = NULL;
       for (uint32_t i = 0; i < L->p->nsobjs; i++)
         if (L->p->sobjs[i].space == MS_SHARED && L->p->sobjs[i].base <= ra) best = &L->p->sobjs[i];
+      char rsv[64] = "";
+      if (L->p->reserved_smem)
+        snprintf(rsv, sizeof rsv, " + %llu reserved from %llu", (unsigned long long)L->p->reserved_smem,
+                 (unsigned long long)L->reserved_base);
       snprintf(near, sizeof near,
-               "the block has %llu bytes of shared memory (%llu static + %llu dynamic); the address is %llu bytes %s%s%s%s",
+               "the block has %llu bytes of shared memory (%llu static + %llu dynamic%s); the address is %llu bytes %s%s%s%s",
                (unsigned long long)L->shared_bytes, (unsigned long long)L->p->shared_dyn_base,
-               (unsigned long long)L->dynamic_shared,
+               (unsigned long long)L->dynamic_shared, rsv,
                (unsigned long long)(ra >= L->shared_bytes ? ra - L->shared_bytes : 0),
                ra >= L->shared_bytes ? "past its end" : "inside it", best ? " (nearest object '" : "",
                best ? best->name : "", best ? "')" : "");

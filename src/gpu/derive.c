@@ -50,6 +50,16 @@ static const arch_row *arch_for(int major, int minor) {
   return NULL;
 }
 
+double ws_gpu_arch_sfu(int major, int minor) {
+  const arch_row *a = arch_for(major, minor);
+  return a ? a->sfu : NAN;
+}
+
+double ws_gpu_arch_fp32_lat(int major, int minor) {
+  const arch_row *a = arch_for(major, minor);
+  return a ? a->fp32_lat : NAN;
+}
+
 /* What a rule sees: the GPU and its CC row; it writes the value and the
  * arithmetic into the note. */
 typedef struct rule_ctx {
@@ -496,26 +506,7 @@ static int derive_one(void *user, const arch_row *a, const struct rule *r, const
   return apply(user, a, r, key);
 }
 
-/* memory.dram_partitions = bus_bits / 64 (one 64-bit controller per
- * partition on every NVIDIA GPU since GT200: Ruetsch & Micikevicius 2009
- * for GT200's 8 x 64-bit, the GK104/GK110/GM204 whitepapers' 64-bit
- * controllers); memory.interleave_bytes = 256 (Ruetsch & Micikevicius:
- * "partitions of 256 bytes"; later GPUs hash and do not document it, so it
- * stays an estimate).  Typed facts, flagged derived for the serialiser. */
-static void derive_memory(ws_gpu *g) {
-  ws_dram_facts *m = &g->dram;
-  if (m->partitions == 0 && m->bus_bits >= 64) {
-    m->partitions = m->bus_bits / 64;
-    m->derived |= WS_DRAM_PARTITIONS_DERIVED;
-  }
-  if (m->interleave_bytes == 0 && m->partitions > 0) {
-    m->interleave_bytes = 256;
-    m->derived |= WS_DRAM_INTERLEAVE_DERIVED;
-  }
-}
-
 int ws_gpu_derive(ws_gpu *g) {
-  derive_memory(g);
   const arch_row *a = arch_for(g->cc_major, g->cc_minor);
   if (!a) return WS_OK; /* the loader has already refused an unknown CC */
   return each_rule(g, a, derive_one);
@@ -588,35 +579,7 @@ static int decorate_one(void *user, const arch_row *a, const struct rule *r, con
   return WS_OK;
 }
 
-/* A derived GPU fact root.memory.KEY (not a model parameter). */
-static int add_memory_fact(cJSON *root, const char *key, double v, const char *formula,
-                           const char *note) {
-  cJSON *mem = cJSON_GetObjectItemCaseSensitive(root, "memory");
-  if (!mem) mem = cJSON_AddObjectToObject(root, "memory");
-  if (!cJSON_IsObject(mem)) return WS_ENOMEM;
-  char src[192];
-  snprintf(src, sizeof src, "derived: %s", formula);
-  cJSON *o = cJSON_AddObjectToObject(mem, key);
-  if (!o || !cJSON_AddNumberToObject(o, "value", v) || !cJSON_AddStringToObject(o, "source", src) ||
-      !cJSON_AddTrueToObject(o, "estimate") || !cJSON_AddTrueToObject(o, "derived") ||
-      !cJSON_AddStringToObject(o, "note", note))
-    return WS_ENOMEM;
-  return WS_OK;
-}
-
 int ws_gpu_derive_decorate(cJSON *root, const ws_gpu *g) {
-  const ws_dram_facts *m = &g->dram;
-  if (m->derived & WS_DRAM_PARTITIONS_DERIVED) {
-    char note[128];
-    snprintf(note, sizeof note, "%d / 64 = %d", m->bus_bits, m->partitions);
-    if (add_memory_fact(root, "dram_partitions", m->partitions, "memory.bus_bits / 64", note))
-      return WS_ENOMEM;
-  }
-  if ((m->derived & WS_DRAM_INTERLEAVE_DERIVED) &&
-      add_memory_fact(root, "interleave_bytes", 256,
-                      "256 (Ruetsch & Micikevicius 2009, GT200's partition width)",
-                      "not documented for later GPUs; an estimate"))
-    return WS_ENOMEM;
   decorate_ctx c = {root, g};
   return each_rule(&c, NULL, decorate_one);
 }

@@ -13,4 +13,10 @@
  * Returns WS_OK or WS_ENOMEM. */
 int ws_gpu_derive(ws_gpu *g);
 
+/* The SFU throughput and FP32 latency of a compute capability's row of
+ * cc_arch.def (results per clock per SM, cycles); NaN when unknown.  The
+ * GPU-fact rules (facts.c) derive sfu_per_sm and latencies.fp32 from them. */
+double ws_gpu_arch_sfu(int major, int minor);
+double ws_gpu_arch_fp32_lat(int major, int minor);
+
 #endif

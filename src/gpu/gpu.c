@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gpu/derive.h"
+#include "gpu/facts.h"
 #include "gpu/gpu_check.h"
 #include "gpu/gpu_doc.h"
 #include "util/json.h"
@@ -53,6 +54,7 @@ void ws_gpu_free(ws_gpu *g) {
   free(g->full_name);
   free(g->architecture);
   for (int i = 0; i < WS_GP_COUNT; i++) free(g->params[i].source), free(g->params[i].note);
+  ws_gpu_facts_free(g);
   doc_free(g->doc);
   free(g);
 }
@@ -78,6 +80,18 @@ static int get_pos(const cJSON *obj, const char *path, const char *key, int requ
   int r = ws_json_get_number(obj, path, key, required, WS_JSON_POSITIVE, &v, origin, d);
   if (r != WS_OK) return r == WS_EMISSING ? WS_OK : r;
   if (v > hi) return ws_json_error(d, origin, path, key, "expected at most %g, got %g", hi, v);
+  *dst = v;
+  return WS_OK;
+}
+
+/* Reads obj[key] as a number in [0, hi]. */
+static int get_nonneg(const cJSON *obj, const char *path, const char *key, double hi, double *dst,
+                      const char *origin, ws_diag *d) {
+  double v;
+  int r = ws_json_get_number(obj, path, key, 0, WS_JSON_ANY, &v, origin, d);
+  if (r != WS_OK) return r == WS_EMISSING ? WS_OK : r;
+  if (!(v >= 0) || v > hi)
+    return ws_json_error(d, origin, path, key, "expected a number from 0 to %g, got %g", hi, v);
   *dst = v;
   return WS_OK;
 }
@@ -127,6 +141,10 @@ static int load_json(ws_gpu **out, const char *json, const char *origin, ws_diag
   }
   g->doc->root = root;
   for (int i = 0; i < WS_GP_COUNT; i++) g->params[i].value = NAN;
+  ws_gpu_facts_init(g);
+  /* A serialised GPU carries its derived facts marked: drop them, so they
+   * are derived again from this file's own facts (never stale). */
+  if (cJSON_IsObject(root)) ws_gpu_facts_strip(root);
   size_t errors = d->errors;
   const char *schema = NULL, *name = NULL, *full = NULL, *arch = NULL;
   if (!cJSON_IsObject(root)) {
@@ -153,6 +171,8 @@ static int load_json(ws_gpu **out, const char *json, const char *origin, ws_diag
                   g->warp_size);
   get_pos(root, "", "clock_ghz", 1, 100, &g->clock_ghz, origin, d);
   get_pos(root, "", "mem_bandwidth_gbs", 1, 1e7, &g->mem_bandwidth_gbs, origin, d);
+  get_pos(root, "", "sustained_clock_ghz", 0, 100, &g->sustained_clock_ghz, origin, d);
+  get_pos(root, "", "launch_overhead_us", 0, 1e6, &g->launch_overhead_us, origin, d);
   const cJSON *hyp = cJSON_GetObjectItemCaseSensitive(root, "hypothetical");
   g->is_hypothetical = cJSON_IsTrue(hyp);
 
@@ -179,8 +199,9 @@ static int load_json(ws_gpu **out, const char *json, const char *origin, ws_diag
   if (ws_json_get_object(root, "", "cache", 0, &cache, origin, d) == WS_OK) {
     ws_cache_facts *C = &g->cache;
 #define CF(k) get_int(cache, "cache", #k, 0, 0, 2147483647.0, &C->k, origin, d);
-    CF(l1_bytes) CF(l1_line_bytes) CF(l1_assoc) CF(l1_caches_global)
-    CF(l2_bytes) CF(l2_line_bytes) CF(l2_sector_bytes) CF(l2_assoc) CF(readonly_bytes)
+    CF(l1_bytes) CF(l1_shared_bytes) CF(l1_line_bytes) CF(l1_sector_bytes) CF(l1_assoc)
+    CF(l1_caches_global) CF(readonly_bytes) CF(l2_bytes) CF(l2_line_bytes) CF(l2_sector_bytes)
+    CF(l2_assoc) CF(l2_slices)
 #undef CF
     ws_gpu_check_cache(&g->cache, origin, d);
   }
@@ -199,6 +220,15 @@ static int load_json(ws_gpu **out, const char *json, const char *origin, ws_diag
     get_int(mem, "memory", "bus_bits", 0, 1, 1 << 16, &M->bus_bits, origin, d);
     get_int(mem, "memory", "dram_partitions", 0, 1, 4096, &M->partitions, origin, d);
     get_int(mem, "memory", "interleave_bytes", 0, 32, 1 << 20, &M->interleave_bytes, origin, d);
+    get_pos(mem, "memory", "clock_mhz", 0, 1e6, &M->clock_mhz, origin, d);
+    ws_gpu_check_memory_type(mem, M->type, sizeof M->type, origin, d);
+  }
+  const cJSON *tensor = NULL;
+  if (ws_json_get_object(root, "", "tensor", 0, &tensor, origin, d) == WS_OK && tensor) {
+    ws_tensor_facts *T = &g->tensor;
+#define TF(k) get_nonneg(tensor, "tensor", #k, 1e9, &T->k, origin, d);
+    TF(fp16_f32acc) TF(fp16_f16acc) TF(bf16) TF(tf32) TF(fp8) TF(int8) TF(fp64)
+#undef TF
   }
   const cJSON *models = NULL;
   ws_json_get_object(root, "", "models", 0, &models, origin, d);
@@ -209,13 +239,18 @@ static int load_json(ws_gpu **out, const char *json, const char *origin, ws_diag
      * alone (a strict file, or a test of a model's missing-parameter path). */
     ws_gpu_check_models(models, origin, d);
     const cJSON *der = cJSON_GetObjectItemCaseSensitive(root, "derive");
+    /* The facts first (the parameters' rules read them): given, derived,
+     * or absent with a warning naming what reads them. */
+    ws_gpu_facts_mark(g, root);
     if (der && !cJSON_IsBool(der))
       ws_json_error(d, origin, "", "derive", "expected true or false");
     else if (ws_gpu_params_read(g) != WS_OK ||
+             (!cJSON_IsFalse(der) && ws_gpu_facts_derive(g) != WS_OK) ||
              (!cJSON_IsFalse(der) && ws_gpu_derive(g) != WS_OK)) {
       ws_gpu_free(g);
       return WS_ENOMEM;
     }
+    if (d->errors == errors) ws_gpu_facts_warn(g, origin, d);
     ws_gpu_check_derived(g, origin, d);
   }
 
@@ -313,8 +348,9 @@ static int copy_strings(ws_gpu *dst, const ws_gpu *src) {
   dst->name = dst->full_name = dst->architecture = NULL;
   dst->doc = NULL;
   for (int i = 0; i < WS_GP_COUNT; i++) dst->params[i].source = dst->params[i].note = NULL;
-  int bad = !(dst->name = ws_strdup(src->name)) || !(dst->full_name = ws_strdup(src->full_name)) ||
-            !(dst->architecture = ws_strdup(src->architecture));
+  int bad = ws_gpu_facts_copy(dst, src) != WS_OK;
+  bad = bad || !(dst->name = ws_strdup(src->name)) || !(dst->full_name = ws_strdup(src->full_name)) ||
+        !(dst->architecture = ws_strdup(src->architecture));
   for (int i = 0; i < WS_GP_COUNT && !bad; i++) {
     const ws_gp_value *s = &src->params[i];
     ws_gp_value *t = &dst->params[i];
@@ -397,7 +433,8 @@ static int write_change(cJSON *root, ws_gp_id id, const ws_gp_value *pv) {
 char *ws_gpu_to_json(const ws_gpu *g) {
   if (!g || !g->doc) return NULL;
   cJSON *root = cJSON_Duplicate(g->doc->root, 1);
-  int st = root ? ws_gpu_derive_decorate(root, g) : WS_ENOMEM;
+  int st = root ? ws_gpu_facts_decorate(root, g) : WS_ENOMEM;
+  if (st == WS_OK) st = ws_gpu_derive_decorate(root, g);
   for (int i = 0; i < WS_GP_COUNT && st == WS_OK; i++)
     if (g->params[i].changed) st = write_change(root, (ws_gp_id)i, &g->params[i]);
   char *s = st == WS_OK ? cJSON_Print(root) : NULL;

@@ -78,9 +78,9 @@ int ws_gpu_check_cache(const ws_cache_facts *C, const char *origin, ws_diag *d) 
   const struct {
     const char *key;
     int v;
-  } lines[] = {{"l1_line_bytes", C->l1_line_bytes}, {"l2_line_bytes", C->l2_line_bytes},
-               {"l2_sector_bytes", C->l2_sector_bytes}};
-  for (size_t i = 0; i < 3; i++)
+  } lines[] = {{"l1_line_bytes", C->l1_line_bytes}, {"l1_sector_bytes", C->l1_sector_bytes},
+               {"l2_line_bytes", C->l2_line_bytes}, {"l2_sector_bytes", C->l2_sector_bytes}};
+  for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
     if (lines[i].v != 0 && (!ws_is_pow2_u64((uint64_t)lines[i].v) || lines[i].v < 4 ||
                             lines[i].v > 4096))
       bad = ws_json_error(d, origin, "cache", lines[i].key,
@@ -97,6 +97,17 @@ int ws_gpu_check_cache(const ws_cache_facts *C, const char *origin, ws_diag *d) 
     bad = ws_json_error(d, origin, "cache", "l2_sector_bytes",
                         "a sector of %d bytes does not divide an L2 line of %d bytes into 1 to 32 sectors",
                         sector, C->l2_line_bytes);
+  if (C->l1_sector_bytes && C->l1_line_bytes && C->l1_sector_bytes > C->l1_line_bytes)
+    bad = ws_json_error(d, origin, "cache", "l1_sector_bytes",
+                        "a sector of %d bytes is larger than an L1 line of %d bytes",
+                        C->l1_sector_bytes, C->l1_line_bytes);
+  if (C->l1_shared_bytes && C->l1_bytes > C->l1_shared_bytes)
+    bad = ws_json_error(d, origin, "cache", "l1_bytes",
+                        "%d is more than the unified L1/shared array l1_shared_bytes (%d)",
+                        C->l1_bytes, C->l1_shared_bytes);
+  if (C->l2_slices > 4096)
+    bad = ws_json_error(d, origin, "cache", "l2_slices", "expected at most 4096 slices, got %d",
+                        C->l2_slices);
   if (C->l1_assoc && C->l1_line_bytes && C->l1_bytes % ((long long)C->l1_assoc * C->l1_line_bytes))
     bad = ws_json_error(d, origin, "cache", "l1_bytes",
                         "%d is not a whole number of sets of l1_assoc x l1_line_bytes (%d x %d)",
@@ -222,13 +233,18 @@ int ws_gpu_check_models(const cJSON *models, const char *origin, ws_diag *d) {
  * are refused (tests/cli/model_all_gpus.sh loads every bundled file). */
 static const char *const top_keys[] = {
     "schema", "name", "full_name", "architecture", "compute_capability", "sms", "cores_per_sm",
-    "sfu_per_sm", "warp_size", "clock_ghz", "mem_bandwidth_gbs", "hypothetical", "limits", "cache",
-    "latencies", "memory", "models", "derive", NULL};
-static const char *const cache_keys[] = {"l1_bytes", "l1_line_bytes", "l1_assoc", "l1_caches_global",
-                                         "l2_bytes", "l2_line_bytes", "l2_sector_bytes", "l2_assoc",
-                                         "readonly_bytes", NULL};
+    "sfu_per_sm", "warp_size", "clock_ghz", "mem_bandwidth_gbs", "sustained_clock_ghz",
+    "launch_overhead_us", "hypothetical", "limits", "cache", "latencies", "memory", "tensor",
+    "models", "derive", NULL};
+static const char *const cache_keys[] = {"l1_bytes", "l1_shared_bytes", "l1_line_bytes",
+                                         "l1_sector_bytes", "l1_assoc", "l1_caches_global",
+                                         "readonly_bytes", "l2_bytes", "l2_line_bytes",
+                                         "l2_sector_bytes", "l2_assoc", "l2_slices", NULL};
 static const char *const latency_keys[] = {"dram", "l2", "l1", "smem", "fp32", NULL};
-static const char *const memory_keys[] = {"bus_bits", "dram_partitions", "interleave_bytes", NULL};
+static const char *const memory_keys[] = {"bus_bits", "type", "clock_mhz", "dram_partitions",
+                                          "interleave_bytes", NULL};
+static const char *const tensor_keys[] = {"fp16_f32acc", "fp16_f16acc", "bf16", "tf32", "fp8",
+                                          "int8", "fp64", NULL};
 /* The parameter tables the models read (kothapalli: both of its variants). */
 static const char *const model_tables[] = {"warpsight", "hong-kim", "gpuperf", "kothapalli",
                                            "luo-suda",  "transit",  "roofline", NULL};
@@ -270,6 +286,9 @@ int ws_gpu_check_keys(const cJSON *root, const char *origin, ws_diag *d) {
   if ((r = unknown_keys(cJSON_GetObjectItemCaseSensitive(root, "memory"), "memory", memory_keys, 0, origin,
                         d)))
     bad = r;
+  if ((r = unknown_keys(cJSON_GetObjectItemCaseSensitive(root, "tensor"), "tensor", tensor_keys, 0, origin,
+                        d)))
+    bad = r;
   if ((r = unknown_keys(cJSON_GetObjectItemCaseSensitive(root, "models"), "models", model_tables, 1, origin,
                         d)))
     bad = r;
@@ -300,4 +319,25 @@ int ws_gpu_check_derived(const ws_gpu *g, const char *origin, ws_diag *d) {
       bad = ws_json_error(d, origin, path, key, "expected a positive integer, got %g", v);
   }
   return bad;
+}
+
+/* The DRAM technologies a file may name (docs/gpu-schema.md, "memory"). */
+static const char *const memory_types[] = {"GDDR3", "GDDR5", "GDDR5X", "GDDR6", "GDDR6X", "GDDR7",
+                                           "HBM2", "HBM2e", "HBM3", "HBM3e", NULL};
+
+int ws_gpu_check_memory_type(const cJSON *mem, char *out, size_t n, const char *origin, ws_diag *d) {
+  const cJSON *it = cJSON_GetObjectItemCaseSensitive(mem, "type");
+  if (!it) return WS_OK;
+  const cJSON *v = cJSON_IsObject(it) ? cJSON_GetObjectItemCaseSensitive(it, "value") : it;
+  if (cJSON_IsString(v))
+    for (int i = 0; memory_types[i]; i++)
+      if (strcmp(v->valuestring, memory_types[i]) == 0) {
+        snprintf(out, n, "%s", memory_types[i]);
+        return WS_OK;
+      }
+  const char *hint = cJSON_IsString(v) ? ws_suggest(v->valuestring, memory_types) : NULL;
+  return ws_json_error(d, origin, "memory", "type",
+                       "expected one of GDDR3, GDDR5, GDDR5X, GDDR6, GDDR6X, GDDR7, HBM2, HBM2e, "
+                       "HBM3, HBM3e%s%s%s",
+                       hint ? " (did you mean \"" : "", hint ? hint : "", hint ? "\"?)" : "");
 }

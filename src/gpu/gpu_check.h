@@ -27,6 +27,11 @@ int ws_gpu_check_derived(const ws_gpu *g, const char *origin, ws_diag *d);
  * names stay allowed (a user's own model). */
 int ws_gpu_check_keys(const struct cJSON *root, const char *origin, ws_diag *d);
 
+/* memory.type, if present: one of the technologies docs/gpu-schema.md
+ * lists, copied into out[n]; else an error with a did-you-mean. */
+int ws_gpu_check_memory_type(const struct cJSON *mem, char *out, size_t n, const char *origin,
+                             ws_diag *d);
+
 /* The newest compute capability in cc_limits.def, e.g. "9.0" (static). */
 const char *ws_gpu_sm_limits_newest_cc(void);
 

@@ -171,7 +171,8 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
    * chain, contention across warps included); distinct addresses proceed
    * in parallel across the slices, a request costing its most lanes on one
    * address (1 when every lane has its own). */
-  double units = g->dram.partitions > 0 ? g->dram.partitions : 1;
+  double units = g->cache.l2_slices > 0 ? g->cache.l2_slices
+                 : g->dram.partitions > 0 ? g->dram.partitions : 1;
   double chain = nz(f->global_atomic_max_address_ops) * w.atomic_cycles;
   double spread = nz(f->global_atomic_serial) * lc.total_warps * w.atomic_cycles / units;
   double t_atom = max2(chain, spread);

@@ -242,12 +242,13 @@ static int replays_new(ws_prof *p) {
   ws_rp_region *reg = calloc(nreg + 1, sizeof *reg);
   if (!reg) return -1;
   for (size_t i = 0; i < nreg; i++) reg[i] = (ws_rp_region){p->cfg.regions[i].base, p->cfg.regions[i].bytes};
-  /* The shared memory the resident blocks of a kernel that uses some take
-   * from a unified L1/shared array: their own bytes and, on CC >= 8.0, the
-   * 1 KB per block the driver reserves (limits.shared_reserved_per_block). */
+  /* The shared memory the resident blocks take from a unified L1/shared
+   * array: their own bytes and, on CC >= 8.0, the 1 KB per block the driver
+   * reserves (limits.shared_reserved_per_block; docs/gpu-schema.md, "The
+   * L1/shared carve-out"). */
   double sh = p->cfg.resources.shared_bytes_per_block;
   sh = sh > 0 ? sh : 0;
-  if (sh > 0 && g->limits.shared_reserved_per_block > 0) sh += g->limits.shared_reserved_per_block;
+  if (g->limits.shared_reserved_per_block > 0) sh += g->limits.shared_reserved_per_block;
   ws_rp_config rc = {.nslots = p->nslots, .grid_blocks = p->represented, .blocks_per_sm = per_sm,
                      .track = sampled, .regions = reg, .nregions = nreg,
                      .shared_per_sm = (uint64_t)(sh * per_sm), .l2_start = p->cfg.l2_start,

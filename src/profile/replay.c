@@ -128,26 +128,15 @@ uint32_t ws_prof_rp_blocks_per_sm(const ws_gpu *g, uint64_t threads_per_block, d
   return r || occ.active_blocks_per_sm < 1 ? 1 : (uint32_t)occ.active_blocks_per_sm;
 }
 
-/* Ways where the GPU file gives none: no source used for the database
- * publishes them (docs/gpu-schema.md), so they are an assumption, stated in
- * the profile's caches.defaults.  16: with hashed sets a cache of 16 ways
- * holds a working set up to half its size with under 1 % conflict misses
- * whatever its layout (per set a Poisson load of mean 8 passes 16 ways with
- * probability 0.4 %), close to the fully associative caches the
- * microbenchmark papers describe; 4 ways (the earlier default) lose 14 % of
- * such a set to conflicts. */
+/* Ways where the GPU gives none (a user's file the loader derived nothing
+ * for): 16, the database's assumption (docs/gpu-parameters.md, "GPU
+ * facts"), the profile's caches.defaults says so. */
 enum { DEFAULT_WAYS = 16 };
 
-/* The unified L1 left by the shared-memory carve-out (docs/profile.md,
- * "Caches"): the resident blocks' shared bytes rounded up to 8 KB (the
- * smallest carve-out step of CC 7.x-9.0), at most the SM's shared memory.
- * A GPU whose L1 array is not larger than its shared memory (the facts do
- * not describe a unified array) keeps its L1. */
-static uint64_t l1_after_carveout(const ws_gpu *g, uint64_t l1, uint64_t shared) {
-  uint64_t most = g->limits.shared_per_sm > 0 ? (uint64_t)g->limits.shared_per_sm : 0;
-  if (!shared || g->cc_major < 7 || !g->cache.l1_caches_global || l1 <= most) return l1;
-  uint64_t step = 8192, carve = (shared + step - 1) / step * step;
-  return l1 - (carve < most ? carve : most);
+/* Whether the GPU's fact `id` is an assumption (derived, an estimate) or
+ * absent: the profile states it. */
+static int assumed(const ws_gpu *g, int id, int value) {
+  return !(value > 0) || (g->facts[id].origin == WS_GFO_DERIVED && g->facts[id].estimate);
 }
 
 /* The caches and their facts (defaults: DEFAULT_WAYS, 128-byte lines,
@@ -157,15 +146,21 @@ static int caches_init(ws_replay *r, const ws_rp_config *rc) {
   const ws_cache_facts *cf = &r->g->cache;
   cs->sector = cf->l2_sector_bytes > 0 ? (uint32_t)cf->l2_sector_bytes : 32;
   cs->l1_line = cf->l1_line_bytes > 0 ? (uint32_t)cf->l1_line_bytes : 128;
-  cs->l1_assumed = !(cf->l1_assoc > 0);
-  cs->l1_ways = cs->l1_assumed ? DEFAULT_WAYS : (uint32_t)cf->l1_assoc;
+  cs->l1_assumed = assumed(r->g, WS_GF_L1_ASSOC, cf->l1_assoc);
+  cs->l1_ways = cf->l1_assoc > 0 ? (uint32_t)cf->l1_assoc : DEFAULT_WAYS;
   cs->l2_line = cf->l2_line_bytes > 0 ? (uint32_t)cf->l2_line_bytes : 128;
-  cs->l2_assumed = !(cf->l2_assoc > 0);
-  cs->l2_ways = cs->l2_assumed ? DEFAULT_WAYS : (uint32_t)cf->l2_assoc;
+  cs->l2_assumed = assumed(r->g, WS_GF_L2_ASSOC, cf->l2_assoc);
+  cs->l2_ways = cf->l2_assoc > 0 ? (uint32_t)cf->l2_assoc : DEFAULT_WAYS;
   cs->l1_full = (uint32_t)cache_fit((uint64_t)(cf->l1_bytes > 0 ? cf->l1_bytes : 0), cs->l1_ways,
                                     cs->l1_line);
-  cs->l1_bytes = (uint32_t)cache_fit(l1_after_carveout(r->g, cs->l1_full, rc->shared_per_sm),
-                                     cs->l1_ways, cs->l1_line);
+  /* A unified L1 less the shared-memory carve-out of the resident blocks
+   * (ws_gpu_l1_bytes_for_shared: the compute capability's carve-outs) */
+  uint64_t l1 = cs->l1_full;
+  if (cf->l1_caches_global && rc->shared_per_sm) {
+    int left = ws_gpu_l1_bytes_for_shared(r->g, (long long)rc->shared_per_sm);
+    if (left >= 0 && (uint64_t)left < l1) l1 = (uint64_t)left;
+  }
+  cs->l1_bytes = (uint32_t)cache_fit(l1, cs->l1_ways, cs->l1_line);
   cs->l2_bytes = (uint32_t)cache_fit((uint64_t)(cf->l2_bytes > 0 ? cf->l2_bytes : 0), cs->l2_ways,
                                      cs->l2_line);
   cs->have_l1 = cs->l1_bytes > 0;
@@ -202,10 +197,13 @@ static int caches_init(ws_replay *r, const ws_rp_config *rc) {
     if (ws_prof_cache_init(&r->l2g, cs->l2_bytes, cs->l2_ways, cs->l2_line, cs->sector)) return -1;
   }
   if (ws_prof_cache_init(&r->l2, l2_mine, cs->l2_ways, cs->l2_line, cs->sector)) return -1;
+  /* what an L1 miss fetches: a 32-byte sector (Maxwell on), the whole
+   * 128-byte line (Fermi, Kepler): cache.l1_sector_bytes */
+  uint32_t sec1 = cf->l1_sector_bytes > 0 ? (uint32_t)cf->l1_sector_bytes : cs->sector;
+  if (sec1 > cs->l1_line || cs->l1_line / sec1 > 32) sec1 = cs->l1_line;
   for (uint32_t s = 0; s < cs->nsm; s++) {
-    uint32_t sec1 = cs->sector < cs->l1_line ? cs->sector : cs->l1_line;
     if (ws_prof_cache_init(&r->l1[s], cs->l1_bytes, cs->l1_ways, cs->l1_line, sec1)) return -1;
-    if (r->ro && ws_prof_cache_init(&r->ro[s], cs->ro_bytes, cs->ro_ways, cs->l1_line, sec1))
+    if (r->ro && ws_prof_cache_init(&r->ro[s], cs->ro_bytes, cs->ro_ways, cs->l1_line, cs->sector))
       return -1;
   }
   return 0;

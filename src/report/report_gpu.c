@@ -47,7 +47,10 @@ static void print_value_line(FILE *out, const char *indent, const char *key, con
   const cJSON *src = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "source") : NULL;
   const cJSON *est = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "estimate") : NULL;
   const cJSON *val = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "value") : v;
-  if (cJSON_IsString(val))
+  const cJSON *none = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "none") : NULL;
+  if (cJSON_IsTrue(none))
+    fprintf(out, "%s%-24s %-12s", indent, key, "none");
+  else if (cJSON_IsString(val))
     fprintf(out, "%s%-24s %-12s", indent, key, val->valuestring);
   else if (ws_json_number(v, &num))
     fprintf(out, "%s%-24s %-12.10g", indent, key, num);
@@ -65,6 +68,27 @@ static void print_value_line(FILE *out, const char *indent, const char *key, con
     if (cJSON_IsString(src)) fprintf(out, " %s%s", cJSON_IsTrue(est) ? "[estimate] " : "", src->valuestring);
   }
   fprintf(out, "\n");
+}
+
+/* 1 if gpu_facts.def declares SECTION.KEY (printed in the table's order). */
+static int declared_fact(const char *section, const char *key) {
+  char path[96];
+  snprintf(path, sizeof path, "%s.%s", section, key);
+  return ws_gpu_fact_find(path) >= 0;
+}
+
+/* A fact section (memory, cache, latencies, tensor): the declared facts in
+ * gpu_facts.def's order, then any other key the file has. */
+static void print_fact_section(FILE *out, const char *section, const cJSON *obj) {
+  for (int i = 0; i < WS_GF_COUNT; i++) {
+    const char *path = ws_gpu_fact_table[i].path, *dot = strchr(path, '.');
+    if (!dot || strncmp(path, section, (size_t)(dot - path)) != 0 || section[dot - path] != '\0')
+      continue;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, dot + 1);
+    if (v) print_value_line(out, "  ", dot + 1, v);
+  }
+  for (const cJSON *k = obj->child; k; k = k->next)
+    if (!declared_fact(section, k->string)) print_value_line(out, "  ", k->string, k);
 }
 
 static void print_tree(FILE *out, const char *indent, const cJSON *obj) {
@@ -91,8 +115,10 @@ int ws_report_gpu(FILE *out, const ws_gpu *g) {
   fprintf(out, "%s — %s%s\n", g->name, g->full_name, g->is_hypothetical ? " (hypothetical machine)" : "");
   fprintf(out, "architecture %s, compute capability %d.%d\n\n", g->architecture, g->cc_major, g->cc_minor);
   fprintf(out, "facts (value, source):\n");
-  static const char *const facts[] = {"compute_capability", "sms", "cores_per_sm", "sfu_per_sm",
-                                      "warp_size", "clock_ghz", "mem_bandwidth_gbs"};
+  static const char *const facts[] = {"compute_capability", "sms",        "cores_per_sm",
+                                      "sfu_per_sm",         "warp_size",  "clock_ghz",
+                                      "sustained_clock_ghz", "mem_bandwidth_gbs",
+                                      "launch_overhead_us"};
   for (size_t i = 0; i < sizeof facts / sizeof facts[0]; i++) {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, facts[i]);
     if (v) print_value_line(out, "  ", facts[i], v);
@@ -106,12 +132,13 @@ int ws_report_gpu(FILE *out, const ws_gpu *g) {
          L->regs_per_sm, L->reg_alloc_unit, L->reg_alloc_per_warp ? "warp" : "block",
          L->max_regs_per_thread, L->shared_per_sm, L->shared_alloc_unit, L->max_shared_per_block,
          L->shared_reserved_per_block ? ", 1 KB reserved per block" : "");
-  static const char *const sections[] = {"memory", "cache", "latencies", "models"};
-  for (size_t i = 0; i < 4; i++) {
+  static const char *const sections[] = {"memory", "cache", "latencies", "tensor", "models"};
+  for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(root, sections[i]);
     if (!cJSON_IsObject(s)) continue;
     fprintf(out, "\n%s:\n", sections[i]);
-    print_tree(out, "  ", s);
+    if (strcmp(sections[i], "models") == 0) print_tree(out, "  ", s);
+    else print_fact_section(out, sections[i], s);
   }
   cJSON_Delete(root);
   return WS_OK;

@@ -175,11 +175,12 @@ int ws_valid_cache_key_gpu(char out[17], const char *kernel, const char *ptx_tex
   fnv f = {0xcbf29ce484222325ull};
   fnv_str(&f, base);
   const ws_cache_facts *c = &g->cache;
-  snprintf(tmp, sizeof tmp, "l1 %d %d %d %d l2 %d %d %d %d ro %d sms %d regs %d dram %d %d cc %d.%d",
-           c->l1_bytes, c->l1_line_bytes, c->l1_assoc, c->l1_caches_global, c->l2_bytes,
-           c->l2_line_bytes, c->l2_sector_bytes, c->l2_assoc, c->readonly_bytes, g->sms,
-           g->limits.max_regs_per_thread, g->dram.partitions, g->dram.interleave_bytes,
-           g->cc_major, g->cc_minor);
+  snprintf(tmp, sizeof tmp,
+           "l1 %d %d %d %d %d %d l2 %d %d %d %d ro %d sms %d regs %d dram %d %d cc %d.%d",
+           c->l1_bytes, c->l1_shared_bytes, c->l1_line_bytes, c->l1_sector_bytes, c->l1_assoc,
+           c->l1_caches_global, c->l2_bytes, c->l2_line_bytes, c->l2_sector_bytes, c->l2_assoc,
+           c->readonly_bytes, g->sms, g->limits.max_regs_per_thread, g->dram.partitions,
+           g->dram.interleave_bytes, g->cc_major, g->cc_minor);
   fnv_str(&f, tmp);
   /* The occupancy limits: the cache replay keeps that many blocks resident
    * per SM (src/profile/replay.c). */

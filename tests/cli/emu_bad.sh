@@ -47,7 +47,7 @@ check brx_out_of_table 1 "faults.ptx:205:3: error: brx.idx index 5 is outside it
 PTX=assert.ptx check assert_fails 1 "assert.ptx:49:3: error: device assertion 'n < 8' failed at k.cu:42 in ker in kernel 'asrt', block (0,0,0), thread (8,0,0)"
 check null_function_pointer 1 "faults.ptx:221:3: error: indirect call to 0x0, which is not the address of a function"
 # refused at load time
-check unimplemented 2 "faults.ptx:130:3: error: instruction not implemented by the emulator: brkpt;"
+check unimplemented 2 "faults.ptx:130:3: error: instruction not implemented by the emulator (a breakpoint needs a debugger): brkpt;"
 # bad launch specs
 check wrong_arg_count 2 "the spec gives 2 arguments, kernel 'copy' takes 3 parameters"
 check wrong_arg_type 2 "argument 2 'off': the kernel's parameter 2 'off' is .s32 (4 bytes), the spec gives s64"

@@ -112,6 +112,9 @@ def check_file(path):
             err(fname, key, "must be an object")
     walk(fname, "", doc)
     check_derived(fname, doc)
+    check_memory(fname, doc)
+    check_tensor(fname, doc)
+    check_sustained(fname, doc)
 
 def val(doc, *path):
     for k in path:
@@ -150,6 +153,80 @@ def check_derived(fname, doc):
         if sms * gpus * int(m.group(3)) != int(m.group(1)):
             err(fname, "sms", "%g != %s / %d / %s" % (sms, m.group(1), gpus, m.group(3)))
 
+def check_memory(fname, doc):
+    """2 x memory.clock_mhz x memory.bus_bits / 8 is the bandwidth, as CUDA
+    reports the clock (docs/gpu-schema.md, "memory")."""
+    clk, bus, bw = val(doc, "memory", "clock_mhz"), val(doc, "memory", "bus_bits"), val(doc, "mem_bandwidth_gbs")
+    if all(is_num(x) for x in (clk, bus, bw)):
+        calc = 2 * clk * bus / 8 / 1000
+        if abs(calc / bw - 1) > 0.005:
+            err(fname, "memory.clock_mhz", "2 x %g MHz x %g bits / 8 = %.1f GB/s, not mem_bandwidth_gbs %g"
+                % (clk, bus, calc, bw))
+
+def check_tensor(fname, doc):
+    """A tensor throughput derived from a data sheet's TFLOPS: the SMs and
+    clock of the formula are the file's, and the value is its quotient."""
+    t = doc.get("tensor") if isinstance(doc.get("tensor"), dict) else {}
+    for key, obj in t.items():
+        if not isinstance(obj, dict):
+            continue
+        m = re.match(r"derived: ([0-9.]+) T(?:FLOPS|OPS) / \((\d+) SMs x ([0-9.]+) GHz\)", str(obj.get("source", "")))
+        if not m:
+            continue
+        tf, sms, ghz = float(m.group(1)), int(m.group(2)), float(m.group(3))
+        if sms != val(doc, "sms") or ghz != val(doc, "clock_ghz"):
+            err(fname, "tensor." + key, "%d SMs x %g GHz are not the file's sms and clock_ghz" % (sms, ghz))
+        elif obj.get("value") != round(tf * 1e3 / (sms * ghz)):
+            err(fname, "tensor." + key, "%r != round(%g TFLOPS / (%d x %g GHz)) = %d"
+                % (obj.get("value"), tf, sms, ghz, round(tf * 1e3 / (sms * ghz))))
+
+DEV_CSV = sys.argv[2] if len(sys.argv) > 2 else None
+
+def dev_clocks():
+    """Median elapsed_cycles_sm / Duration / SMs (MHz) and count, per database
+    GPU, over the launches of data/validation/amaris-measured-dev.csv longer
+    than 1 ms (the Amaris et al. counters)."""
+    import csv, statistics
+    names = {}
+    with open(os.path.join(os.path.dirname(DEV_CSV), "gpu-names.csv"), newline="") as f:
+        for r in csv.DictReader(f):
+            names[r["csv_name"]] = r["gpu"]
+    by = {}
+    with open(DEV_CSV, newline="") as f:
+        for r in csv.DictReader(f):
+            try:
+                dur, cyc = float(r["Duration"]), float(r["elapsed_cycles_sm"])
+            except (ValueError, KeyError):
+                continue
+            if dur > 1e-3:
+                by.setdefault(names.get(r["gpu_name"], r["gpu_name"]), []).append(cyc / dur / 1e6)
+    return {g: (statistics.median(v), len(v)) for g, v in by.items()}
+
+_dev = None
+
+def check_sustained(fname, doc):
+    global _dev
+    obj = doc.get("sustained_clock_ghz")
+    if not isinstance(obj, dict) or not DEV_CSV:
+        return
+    m = re.match(r"data/validation/amaris-measured-dev.csv: median of elapsed_cycles_sm / Duration / (\d+) SMs "
+                 r"over the (\d+) launches longer than 1 ms \(([0-9.]+) MHz\)", str(obj.get("source", "")))
+    if not m:
+        return
+    if _dev is None:
+        _dev = dev_clocks()
+    name = fname[:-len(".json")]
+    if name not in _dev:
+        err(fname, "sustained_clock_ghz", "no launches of %s in %s" % (name, DEV_CSV))
+        return
+    med, n = _dev[name]
+    sms = int(m.group(1))
+    mhz = med / sms
+    if sms != val(doc, "sms") or int(m.group(2)) != n or abs(float(m.group(3)) - mhz) > 0.05 \
+            or abs(obj.get("value", 0) * 1000 - mhz) > 1:
+        err(fname, "sustained_clock_ghz", "the counters give %.1f MHz over %d launches on %d SMs, not %s"
+            % (mhz, n, val(doc, "sms"), obj.get("value")))
+
 d = sys.argv[1]
 files = sorted(f for f in os.listdir(d) if f.endswith(".json"))
 if not files:
@@ -164,12 +241,14 @@ PY
 DB="$WS_SRC/data/gpus"
 
 # 1. The database itself passes.
-run python3 "$CHECKER" "$DB"
+DEV="$WS_SRC/data/validation/amaris-measured-dev.csv"
+run python3 "$CHECKER" "$DB" "$DEV"
 [ "$RC" -eq 0 ] || fail "data/gpus fails the source check (status $RC):
 $OUT$ERR"
 
-# 2. It holds exactly the GPUs of docs/gpu-schema.md (42 since issue 13).
-expected="8800gt 8800gtx a10 a100 a30 a40 b200 c2050 c2075 fx5600 gtx1650 gtx260 gtx280 gtx680 gtx690 gtx970 gtx980 h100-sxm h200 hk09-example k20 k40 l4 l40s quadro-k5200 rtx-a4000 rtx-a6000 rtx2060 rtx2080ti rtx3060 rtx3060ti rtx3070ti rtx3080 rtx3090 rtx4090 rtx5090 t4 titan titan-black titan-rtx titan-x-maxwell v100"
+# 2. It holds exactly the GPUs of docs/gpu-schema.md (42 since issue 13, 53
+# with issue 20's boards people own).
+expected="8800gt 8800gtx a10 a100 a100-pcie-40gb a100-pcie-80gb a100-sxm-80gb a2 a30 a40 b200 c2050 c2075 fx5600 gtx1650 gtx1650-gddr6 gtx260 gtx280 gtx680 gtx690 gtx970 gtx980 h100-pcie h100-sxm h200 hk09-example k20 k40 l4 l40 l40s quadro-k5200 rtx-a4000 rtx-a6000 rtx2060 rtx2080ti rtx3060 rtx3060-laptop rtx3060ti rtx3070ti rtx3080 rtx3090 rtx4060 rtx4070 rtx4080 rtx4090 rtx5090 t4 titan titan-black titan-rtx titan-x-maxwell v100"
 actual=$(cd "$DB" && ls *.json | sed 's/\.json$//' | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')
 [ "$actual" = "$expected" ] || fail "GPU list: got '$actual', expected '$expected'"
 
@@ -191,37 +270,37 @@ PY
 
 # A number deep in a model table loses its source.
 mutate gtx280 'del d["models"]["kothapalli"]["op_cycles"]["int_mul32"]["source"]'
-run python3 "$CHECKER" "$TMP/db"
+run python3 "$CHECKER" "$TMP/db" "$DEV"
 expect_rc 1 "source removed"
 expect_out 'gtx280.json: models.kothapalli.op_cycles.int_mul32: number without a non-empty "source"' "source removed"
 
 # An empty source.
 mutate c2050 'd["models"]["gpuperf"]["delta"]["source"] = "  "'
-run python3 "$CHECKER" "$TMP/db"
+run python3 "$CHECKER" "$TMP/db" "$DEV"
 expect_rc 1 "empty source"
 expect_out 'c2050.json: models.gpuperf.delta: number without a non-empty "source"' "empty source"
 
 # A bare number instead of a value object.
 mutate gtx260 'd["models"]["luo-suda"]["inst_costs"]["add.int_const"] = 22'
-run python3 "$CHECKER" "$TMP/db"
+run python3 "$CHECKER" "$TMP/db" "$DEV"
 expect_rc 1 "bare number"
 expect_out 'gtx260.json: models.luo-suda.inst_costs.add.int_const: bare number 22' "bare number"
 
 # An estimate without its reasoning.
 mutate k20 'del d["cache"]["l2_bytes"]["note"]'
-run python3 "$CHECKER" "$TMP/db"
+run python3 "$CHECKER" "$TMP/db" "$DEV"
 expect_rc 1 "estimate without note"
 expect_out 'k20.json: cache.l2_bytes: estimate without a "note"' "estimate without note"
 
 # "name" differs from the file name.
 mutate v100 'd["name"] = "v100-sxm2"'
-run python3 "$CHECKER" "$TMP/db"
+run python3 "$CHECKER" "$TMP/db" "$DEV"
 expect_rc 1 "name mismatch"
 expect_out "v100.json: name: 'v100-sxm2' does not match the file name" "name mismatch"
 
 # A required key is missing.
 mutate a100 'del d["sms"]'
-run python3 "$CHECKER" "$TMP/db"
+run python3 "$CHECKER" "$TMP/db" "$DEV"
 expect_rc 1 "missing sms"
 expect_out 'a100.json: sms: missing' "missing sms"
 
@@ -229,20 +308,39 @@ expect_out 'a100.json: sms: missing' "missing sms"
 # the file goes stale when a base number is edited): 32 x 8 x 1.2 / 192.256
 # = 1.598, no longer the stored 1.41.
 mutate gtx680 'd["clock_ghz"]["value"] = 1.2; d["models"]["hong-kim"]["departure_del_uncoal"] = {"value": 1.41, "source": "derived: 32 x sms x clock_ghz / mem_bandwidth_gbs"}'
-run python3 "$CHECKER" "$TMP/db"
+run python3 "$CHECKER" "$TMP/db" "$DEV"
 expect_rc 1 "stale derivation"
 expect_out 'gtx680.json: models.hong-kim.departure_del_uncoal: 1.41 != 32 x 8 x 1.2 / 192.256 = 1.598' "stale derivation"
 
 # An SM count that no longer matches its core count (1536 / 192 = 8).
 mutate gtx680 'd["sms"]["value"] = 9'
-run python3 "$CHECKER" "$TMP/db"
+run python3 "$CHECKER" "$TMP/db" "$DEV"
 expect_rc 1 "sms vs cores"
 expect_out 'gtx680.json: sms: 9 != 1536 / 1 / 192' "sms vs cores"
+
+# A memory clock that no longer gives the bandwidth (2 x 9000 x 320 / 8 = 720 GB/s).
+mutate rtx3080 'd["memory"]["clock_mhz"]["value"] = 9000'
+run python3 "$CHECKER" "$TMP/db" "$DEV"
+expect_rc 1 "memory clock vs bandwidth"
+expect_out 'rtx3080.json: memory.clock_mhz: 2 x 9000 MHz x 320 bits / 8 = 720.0 GB/s, not mem_bandwidth_gbs 760' "memory clock"
+
+# A tensor throughput that is not its data sheet's quotient (155.94 TFLOPS
+# / (108 SMs x 1.41 GHz) = 1024, not 2000).
+mutate a100 'd["tensor"]["tf32"]["value"] = 2000'
+run python3 "$CHECKER" "$TMP/db" "$DEV"
+expect_rc 1 "tensor quotient"
+expect_out 'a100.json: tensor.tf32: 2000 != round(155.94 TFLOPS / (108 x 1.41 GHz)) = 1024' "tensor"
+
+# A sustained clock the Amaris counters do not give (they give 1070.7 MHz).
+mutate gtx680 'd["sustained_clock_ghz"]["value"] = 1.2'
+run python3 "$CHECKER" "$TMP/db" "$DEV"
+expect_rc 1 "sustained clock"
+expect_out 'gtx680.json: sustained_clock_ghz: the counters give 1070.7 MHz over 729 launches on 8 SMs, not 1.2' "sustained"
 
 # Text that is not JSON.
 rm -rf "$TMP/db" && cp -r "$DB" "$TMP/db"
 printf '{"schema": "warpsight-gpu/1", "name": ' >"$TMP/db/fx5600.json"
-run python3 "$CHECKER" "$TMP/db"
+run python3 "$CHECKER" "$TMP/db" "$DEV"
 expect_rc 1 "truncated file"
 expect_out 'fx5600.json: $: does not parse' "truncated file"
 

@@ -13,8 +13,8 @@
 #     lookups, the first 8 sectors missing on each SM: 13 x 8 = 104 misses,
 #     130968 hits.  The GTX 680 (CC 3.0: no .nc path) has no read-only
 #     cache, and its L1 serves no global load.
-#  3. Atomics by address conflicts on the K40 (6 DRAM partitions, one L2
-#     slice each): 2^24 atomicAdd(&c[i], 1) within 5 % of the same
+#  3. Atomics by address conflicts on the K40 (its L2 slices work on
+#     different addresses at once): 2^24 atomicAdd(&c[i], 1) within 5 % of the same
 #     c[i] += 1 (both DRAM-bound: distinct addresses run in parallel; the
 #     old rule charged 2^24 / 32 serial requests, 1.2x); every thread on c[0]
 #     at least 10x slower (2^24 updates of one address, one after another).

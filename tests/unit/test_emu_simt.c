@@ -5,10 +5,13 @@
  * partial masks, atomics under contention (integer and half precision),
  * recursion through call with per-frame local memory, brx.idx switches,
  * indirect calls, alloca, profiler hooks, 56 instruction results on fixed
- * operands, fma.rn.f32 against the host's fmaf, device printf, and a fault
- * report.  Every expected value is computed in the test from the kernel's
- * definition (comments show the arithmetic) or by an independent host
- * function (fmaf, snprintf), never taken from the emulator's own output.
+ * operands, fma.rn.f32 against the host's fmaf, device printf, a fault
+ * report, 32-bit .shared/.local addresses that wrap, redux.sync with
+ * member masks, and the %reserved_smem_offset_* registers and their
+ * region.  Every expected value is computed in the test from the
+ * kernel's definition (comments show the arithmetic) or by an independent
+ * host function (fmaf, snprintf), never taken from the emulator's own
+ * output.
  */
 #include "testutil.h"
 #include "util/strbuf.h"
@@ -441,6 +444,166 @@ static void test_warp_ops_partial(void **state) {
   run_free(&r);
 }
 
+/* --- redux.sync with member masks ----------------------------------------------------- */
+
+/* Lanes 0..15 name mask 0x0000ffdf (their half without lane 5), lanes 16..31
+ * 0xffff0000; d starts at a sentinel.  Issue 21: redux ignored the mask. */
+static const char redux_ptx[] = HDR
+    ".visible .entry rdx(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %laneid;\n"
+    "  setp.lt.u32 %p1, %r1, 16;\n  selp.b32 %r2, 65503, -65536, %p1;\n"
+    "  add.u32 %r3, %r1, 1;\n  mov.u32 %r4, 1000000;\n  mov.u32 %r5, 2000000;\n"
+    "  redux.sync.add.u32 %r4, %r3, %r2;\n"
+    "  redux.sync.min.u32 %r5, %r3, %r2;\n"
+    "  mul.wide.u32 %rd2, %r1, 8;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.v2.u32 [%rd3], {%r4, %r5};\n"
+    "  ret;\n}\n";
+
+static void test_redux_member_mask(void **state) {
+  (void)state;
+  run r;
+  run_ptx(&r, redux_ptx, "rdx",
+          "{\"kernel\": \"rdx\", \"grid\": [1,1,1], \"block\": [32,1,1], \"args\": ["
+          "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 64}]}",
+          1);
+  assert_ok_diag(r.status, &r.d);
+  const uint32_t *o = buf32(&r, "out");
+  for (uint32_t l = 0; l < 32; l++) {
+    if (l == 5) { /* outside its own mask: neither contributes nor receives */
+      assert_int_equal(o[2 * l], 1000000);
+      assert_int_equal(o[2 * l + 1], 2000000);
+    } else if (l < 16) { /* lanes 0..15 but 5, values l + 1: 1+..+16 - 6 = 130, min 1 */
+      assert_int_equal(o[2 * l], 130);
+      assert_int_equal(o[2 * l + 1], 1);
+    } else { /* 17+..+32 = 392, min 17 */
+      assert_int_equal(o[2 * l], 392);
+      assert_int_equal(o[2 * l + 1], 17);
+    }
+  }
+  run_free(&r);
+}
+
+/* --- the system-reserved shared region --------------------------------------------- */
+
+/* rsv reads every %reserved_smem_offset_* register, writes 288 bytes of
+ * cooperative-groups-style scratch at offset_1 through a generic pointer
+ * and checks that the user's dynamic shared data survive; plain reads no
+ * reserved register. */
+static const char reserved_ptx[] = HDR
+    ".extern .shared .align 16 .b8 dyn[];\n"
+    ".visible .entry rsv(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<20>;\n  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n"
+    "  mov.u32 %r2, %reserved_smem_offset_begin;\n  mov.u32 %r3, %reserved_smem_offset_end;\n"
+    "  mov.u32 %r4, %reserved_smem_offset_cap;\n  mov.u32 %r5, %reserved_smem_offset_0;\n"
+    "  mov.u32 %r6, %reserved_smem_offset_1;\n  mov.u32 %r7, %total_smem_size;\n"
+    "  mov.u32 %r8, %aggr_smem_size;\n"
+    "  mov.u32 %r9, dyn;\n  shl.b32 %r10, %r1, 2;\n  add.u32 %r11, %r9, %r10;\n"
+    "  setp.lt.u32 %p1, %r1, 25;\n  add.u32 %r12, %r1, 7;\n  @%p1 st.shared.u32 [%r11], %r12;\n"
+    "  bar.sync 0;\n"
+    "  cvt.u64.u32 %rd2, %r6;\n  cvta.shared.u64 %rd3, %rd2;\n"
+    "  mul.wide.u32 %rd4, %r1, 4;\n  add.s64 %rd5, %rd3, %rd4;\n"
+    "  or.b32 %r13, %r1, -559087616;\n"                           /* 0xdead0000 | t */
+    "  st.u32 [%rd5], %r13;\n  st.u32 [%rd5+128], %r13;\n"
+    "  setp.lt.u32 %p2, %r1, 8;\n  @%p2 st.u32 [%rd5+256], %r13;\n" /* words 64..71: 288 bytes in all */
+    "  bar.sync 0;\n"
+    "  @%p1 ld.shared.u32 %r14, [%r11];\n  ld.u32 %r15, [%rd5+128];\n"
+    "  mul.wide.u32 %rd6, %r1, 48;\n  add.s64 %rd7, %rd1, %rd6;\n"
+    "  st.global.v4.u32 [%rd7], {%r2, %r3, %r4, %r5};\n"
+    "  st.global.v4.u32 [%rd7+16], {%r6, %r7, %r8, %r14};\n"
+    "  st.global.v2.u32 [%rd7+32], {%r15, %r1};\n"
+    "  ret;\n}\n"
+    ".visible .entry plain(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<4>;\n  .reg .b64 %rd<2>;\n"
+    "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %total_smem_size;\n  mov.u32 %r2, %aggr_smem_size;\n"
+    "  st.global.v2.u32 [%rd1], {%r1, %r2};\n"
+    "  ret;\n}\n";
+
+static void test_reserved_shared(void **state) {
+  (void)state;
+  run r;
+  run_ptx(&r, reserved_ptx, "rsv",
+          "{\"kernel\": \"rsv\", \"grid\": [2,1,1], \"block\": [32,1,1], \"dynamic_shared_bytes\": 100, \"args\": ["
+          "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 384}]}",
+          1);
+  assert_ok_diag(r.status, &r.d);
+  const uint32_t *o = buf32(&r, "out");
+  /* no static shared: the user's bytes are the 100 dynamic ones; the
+   * reserved region (WS_EMU_RESERVED_SMEM_BYTES = 1024) starts at 100
+   * rounded up to 128: begin 128, end 1152, cap 1024, offset_0 128 (its
+   * first half), offset_1 128 + 512 = 640 (its second half) */
+  for (uint32_t t = 0; t < 32; t++) {
+    const uint32_t *e = o + 12 * t;
+    assert_int_equal(e[0], 128);
+    assert_int_equal(e[1], 1152);
+    assert_int_equal(e[2], 1024);
+    assert_int_equal(e[3], 128);
+    assert_int_equal(e[4], 640);
+    assert_int_equal(e[5], 100);  /* total: the user's static + dynamic bytes */
+    assert_int_equal(e[6], 1152); /* aggr: with the reserved region */
+    assert_int_equal(e[7], t < 25 ? t + 7 : 0); /* user data intact (out starts zeroed) */
+    assert_int_equal(e[8], 0xdead0000u | t);  /* scratch word t + 32 */
+    assert_int_equal(e[9], t);
+  }
+  run_free(&r);
+  run_ptx(&r, reserved_ptx, "plain",
+          "{\"kernel\": \"plain\", \"grid\": [1,1,1], \"block\": [32,1,1], \"dynamic_shared_bytes\": 100, \"args\": ["
+          "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 2}]}",
+          1);
+  assert_ok_diag(r.status, &r.d);
+  o = buf32(&r, "out");
+  assert_int_equal(o[0], 100); /* no reserved region without the registers */
+  assert_int_equal(o[1], 100);
+  run_free(&r);
+}
+
+/* --- 32-bit shared and local addresses wrap ------------------------------------------ */
+
+/* %r5 = &sh[t] - 4 and %r13 = &loc - 8 are past 2^32 for thread 0 (sh and
+ * loc at offset 0): [%r5+4] is sh[t], [%r13+8] loc, as on the hardware's
+ * 32-bit .shared/.local addressing.  Each form of access: the scalar shared
+ * store and load (ST_S, LD_S), a byte load (LD), an atomic, and .local. */
+static const char wrap_ptx[] = HDR
+    ".shared .align 4 .b8 sh[64];\n"
+    ".visible .entry wrap(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<16>;\n  .reg .b64 %rd<4>;\n  .local .align 4 .b8 loc[16];\n"
+    "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n"
+    "  mov.u32 %r2, sh;\n  shl.b32 %r3, %r1, 2;\n  add.u32 %r4, %r2, %r3;\n  add.u32 %r5, %r4, -4;\n"
+    "  mul.lo.u32 %r6, %r1, 91;\n"
+    "  st.shared.u32 [%r5+4], %r6;\n  bar.sync 0;\n"
+    "  ld.shared.u32 %r7, [%r5+4];\n  ld.shared.u8 %r8, [%r5+4];\n"
+    "  atom.shared.add.u32 %r9, [%r5+4], 1;\n  ld.shared.u32 %r10, [%r5+4];\n"
+    "  mov.u32 %r12, loc;\n  add.u32 %r13, %r12, -8;\n"
+    "  st.local.u32 [%r13+8], %r6;\n  ld.local.u32 %r11, [%r13+8];\n"
+    "  mul.wide.u32 %rd2, %r1, 32;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.v4.u32 [%rd3], {%r7, %r8, %r9, %r10};\n  st.global.u32 [%rd3+16], %r11;\n"
+    "  ret;\n}\n";
+
+static void test_address_wrap32(void **state) {
+  (void)state;
+  run r;
+  run_ptx(&r, wrap_ptx, "wrap",
+          "{\"kernel\": \"wrap\", \"grid\": [1,1,1], \"block\": [16,1,1], \"args\": ["
+          "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 128}]}",
+          1);
+  assert_ok_diag(r.status, &r.d);
+  const uint32_t *o = buf32(&r, "out");
+  for (uint32_t t = 0; t < 16; t++) {
+    const uint32_t *e = o + 8 * t;
+    assert_int_equal(e[0], 91 * t);          /* sh[t] */
+    assert_int_equal(e[1], (91 * t) & 0xff); /* its low byte (little-endian) */
+    assert_int_equal(e[2], 91 * t);          /* the atomic's old value */
+    assert_int_equal(e[3], 91 * t + 1);
+    assert_int_equal(e[4], 91 * t);          /* loc[0] */
+  }
+  run_free(&r);
+}
+
 /* --- atomics under contention -------------------------------------------------------- */
 
 static const char histo_ptx[] = HDR
@@ -823,6 +986,8 @@ int main(void) {
       cmocka_unit_test(test_early_exit_barrier), cmocka_unit_test(test_warp_ops_partial),
       cmocka_unit_test(test_atomic_histogram),   cmocka_unit_test(test_recursion),
       cmocka_unit_test(test_brx),                cmocka_unit_test(test_alloca),                cmocka_unit_test(test_half_atomics),                cmocka_unit_test(test_indirect_call),                cmocka_unit_test(test_alu),                cmocka_unit_test(test_printf), cmocka_unit_test(test_printf_long),                cmocka_unit_test(test_fma_exact),          cmocka_unit_test(test_hooks),          cmocka_unit_test(test_fault_report),
+      cmocka_unit_test(test_address_wrap32), cmocka_unit_test(test_redux_member_mask),
+      cmocka_unit_test(test_reserved_shared),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

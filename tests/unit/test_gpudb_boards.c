@@ -1,8 +1,9 @@
-/* test_gpudb_boards.c — issue 13's acceptance check for today's GPUs: five
- * facts of every board added to the database (compute capability, SMs,
- * FP32 cores per SM, clock, DRAM bandwidth) against the values typed here
- * from the cited pages (not from the GPU files), and each fact's "source"
- * in the file naming that page. */
+/* test_gpudb_boards.c — issue 13's acceptance check for today's GPUs (and
+ * issue 20's boards people own): five facts of every board added to the
+ * database (compute capability, SMs, FP32 cores per SM, clock, DRAM
+ * bandwidth) against the values typed here from the cited pages (not from
+ * the GPU files), and each fact's "source" in the file naming that page;
+ * the memory facts of the boards NVBench reported on. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <string.h>
@@ -62,7 +63,62 @@ static const board boards[] = {
     {"b200", 10, 0, 148, 128, 1.98, 7700.0, "hmc-tech.com"},
     /* Linux Format (pocketmags) RTX 5090: 170 SMs, 21,760 shaders, 2,407 MHz, 1,792 GB/s; CC list 12.0 */
     {"rtx5090", 12, 0, 170, 128, 2.407, 1792.0, "pocketmags.com"},
+    /* The boards people own (issue 20, item 1).
+     * NVBench report of a GTX 1650: SM 750, 14 SMs, 192 GB/s; pcpartdb GDDR6 board: boost 1590 MHz */
+    {"gtx1650-gddr6", 7, 5, 14, 64, 1.59, 192.0, "pcpartdb.com|NVBench"},
+    /* NVBench report of an RTX 3060 Laptop GPU: SM 860, 30 SMs, 1282 MHz, 288 GB/s */
+    {"rtx3060-laptop", 8, 6, 30, 128, 1.282, 288.0, "NVBench"},
+    /* fpsbench RTX 4060: CUDA 8.9, 24 SMs, 3,072 shaders, boost 2460 MHz, 272.0 GB/s */
+    {"rtx4060", 8, 9, 24, 128, 2.46, 272.0, "fpsbench.com"},
+    /* thefpsreview RTX 4070: 46 SMs, 5,888 cores, boost 2475 MHz (FE), 504 GB/s; fpsbench CUDA 8.9 */
+    {"rtx4070", 8, 9, 46, 128, 2.475, 504.0, "thefpsreview.com|fpsbench.com"},
+    /* fpsbench RTX 4080: CUDA 8.9, 76 SMs, 9,728 shaders, boost 2505 MHz, 716.8 GB/s */
+    {"rtx4080", 8, 9, 76, 128, 2.505, 716.8, "fpsbench.com"},
+    /* pcpartdb L40: 18,176 cores (142 x 128), boost 2,490 MHz, 864 GB/s; alldbin L40G CUDA 8.9 */
+    {"l40", 8, 9, 142, 128, 2.49, 864.0, "pcpartdb.com"},
+    /* siliconcat A2: 10 SMs; cputronic 1280 shaders, boost 1770 MHz; 200.1 GB/s estimated */
+    {"a2", 8, 6, 10, 128, 1.77, 200.1, "siliconcat.net|cputronic.com|estimate"},
+    /* chips and cheese H100 PCIe: 114 SMs, 1755 MHz; kayzee blog 2039 GB/s */
+    {"h100-pcie", 9, 0, 114, 128, 1.755, 2039.0, "CHIPSCHEESE-H100|KAYZEE-BLOG"},
+    /* sysrqmts A100 PCIe: CUDA 8.0, 108 SMs, 1410 MHz, 1,555 GB/s (thundercompute table the same) */
+    {"a100-pcie-40gb", 8, 0, 108, 64, 1.41, 1555.0, "sysrqmts.com|thundercompute.com"},
+    /* thundercompute: 6,912 cores, 1,410 MHz, A100 PCIe 80GB 1,935 GB/s, SXM 80GB 2,039 GB/s */
+    {"a100-pcie-80gb", 8, 0, 108, 64, 1.41, 1935.0, "thundercompute.com"},
+    {"a100-sxm-80gb", 8, 0, 108, 64, 1.41, 2039.0, "thundercompute.com"},
 };
+
+/* What the NVBench device reports say of the boards they measured (typed
+ * from the reports, R100001/Programming-Massively-Parallel-Processors,
+ * Performance-Tests-NvBench): L2 Cache Size, bus width and the "DDR @"
+ * memory clock; the database's L2 is what CUDA reports for the board, not
+ * the spec sheet's (RTX 3060: 2304 KiB, not 3 MB; RTX 3060 Ti: 3072 KiB,
+ * not 4 MB). */
+static const struct {
+  const char *name;
+  int l2_kib, bus_bits;
+  double mem_clock_mhz;
+} reports[] = {
+    {"gtx1650-gddr6", 1024, 128, 6001}, {"rtx2060", 3072, 192, 7001},
+    {"rtx3060", 2304, 192, 7501},       {"rtx3060ti", 3072, 256, 7001},
+    {"rtx3070ti", 4096, 256, 9501},     {"rtx3080", 5120, 320, 9501},
+    {"rtx3060-laptop", 3072, 192, 6001},
+};
+
+static void device_reports(void **state) {
+  (void)state;
+  for (size_t i = 0; i < sizeof reports / sizeof reports[0]; i++) {
+    ws_diag d = WS_DIAG_INIT;
+    ws_gpu *g;
+    if (ws_gpu_load(&g, reports[i].name, &d) != WS_OK) fail_msg("%s does not load", reports[i].name);
+    if (g->cache.l2_bytes != reports[i].l2_kib * 1024 || g->dram.bus_bits != reports[i].bus_bits ||
+        g->dram.clock_mhz != reports[i].mem_clock_mhz)
+      fail_msg("%s: L2 %d B, bus %d, memory clock %g; the report says %d KiB, %d, %g", g->name,
+               g->cache.l2_bytes, g->dram.bus_bits, g->dram.clock_mhz, reports[i].l2_kib,
+               reports[i].bus_bits, reports[i].mem_clock_mhz);
+    ws_gpu_free(g);
+    ws_diag_free(&d);
+  }
+}
 
 /* The source of a top-level fact, as the serialiser writes the GPU. */
 static const char *source_of(const ws_gpu *g, const char *key) {
@@ -121,6 +177,7 @@ static void forty_boards(void **state) {
 }
 
 int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(five_facts), cmocka_unit_test(forty_boards)};
+  const struct CMUnitTest tests[] = {cmocka_unit_test(five_facts), cmocka_unit_test(forty_boards),
+                                     cmocka_unit_test(device_reports)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

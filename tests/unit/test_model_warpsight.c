@@ -166,8 +166,8 @@ static void partition_camping_by_hand(void **state) {
 }
 
 /* [A1] atomics by address conflicts, on the header's launch (512 warps)
- * and GPU with a 256-bit bus: 4 DRAM partitions, one L2 slice each
- * (atomic_units 4), atomic_cycles 1.  One atomic request per warp:
+ * and GPU with 4 L2 slices (cache.l2_slices: atomic_units 4),
+ * atomic_cycles 1.  One atomic request per warp:
  *   32 lanes on one counter shared by the launch: serial 32 per request,
  *     the counter takes 512 x 32 = 16384 operations: chain 16384, spread
  *     32 x 512 / 4 = 4096, t_atomic 16384;
@@ -197,7 +197,7 @@ static void atomics_by_conflicts(void **state) {
   };
   char gj[4096], gm[4200];
   snprintf(gj, sizeof gj, gpu_fmt, P(4));
-  snprintf(gm, sizeof gm, "{\"memory\":{\"bus_bits\":" P(256) "},%s", gj + 1);
+  snprintf(gm, sizeof gm, "{\"cache\":{\"l2_slices\":" P(4) "},%s", gj + 1);
   ws_gpu *g = ws_test_gpu(gm);
   for (size_t i = 0; i < 3; i++) {
     ws_profile *p = ws_test_profile(cases[i].prof);

@@ -165,7 +165,13 @@ static void test_gpu_names(void **state) {
       {"GTX-980", "gtx980"},        {"Tesla-K20", "k20"},
       {"Tesla-K40", "k40"},         {"Titan", "titan"},
       {"TitanBlack", "titan-black"}, {"TitanX", "titan-x-maxwell"},
-      {"Quadro", "quadro-k5200"}};
+      {"Quadro", "quadro-k5200"},
+      /* the names CUDA reports for today's boards (issue 20) */
+      {"NVIDIA GeForce RTX 3080", "rtx3080"},
+      {"NVIDIA GeForce RTX 3060 Laptop GPU", "rtx3060-laptop"},
+      {"NVIDIA GeForce GTX 1650", "gtx1650-gddr6"},
+      {"NVIDIA A100-PCIE-40GB", "a100-pcie-40gb"},
+      {"NVIDIA H100 80GB HBM3", "h100-sxm"}};
   for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
     const char *g = ws_valid_gpu_name(want[i][0]);
     if (!g || strcmp(g, want[i][1])) {
@@ -173,7 +179,7 @@ static void test_gpu_names(void **state) {
       fail();
     }
   }
-  assert_int_equal(ws_valid_gpu_table_count(), 9);
+  assert_int_equal(ws_valid_gpu_table_count(), 9 + 34);
   /* a database name maps to itself, whether or not the data set has it */
   assert_string_equal(ws_valid_gpu_name("k40"), "k40");
   assert_string_equal(ws_valid_gpu_name("gtx280"), "gtx280");

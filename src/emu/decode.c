@@ -1,0 +1,235 @@
+/*
+ * decode.c — the decoders' toolkit (decode.h): IR operands into slots,
+ * constants, vector operands, addresses and state spaces, refusals; and
+ * ws_emu_dec_inst, which fills the fields every form shares and calls the
+ * decoder that dops.def names for the opcode (the decoders live beside
+ * their executors in ops/, compiled in exec.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/decode.h"
+#include "emu/num.h"
+#include "util/vec.h"
+
+int ws_emu_dec_unsup(dec *D, const ws_ptx_inst *in, const char *why) {
+  char *txt = NULL;
+  ws_ptx_print_inst(&txt, D->m, D->f, in);
+  ws_diag_add(D->d, WS_SEV_ERROR, D->m->path, (int)in->line, (int)in->col,
+              "instruction not implemented by the emulator%s%s%s: %s (in %s)", why ? " (" : "", why ? why : "",
+              why ? ")" : "", txt ? txt : ws_ptx_opcode_name((ws_ptx_opcode)in->op), D->f->name);
+  free(txt);
+  return WS_EUNSUP;
+}
+
+int ws_emu_dec_const(dec *D, uint64_t v, uint32_t *out) {
+  for (uint32_t i = 0; i < D->nconsts; i++)
+    if (D->consts[i] == v) {
+      *out = D->df->nconst_first + i;
+      return WS_OK;
+    }
+  if (WS_VEC_RESERVE(D->consts, D->cconsts, (size_t)D->nconsts + 1)) return WS_ENOMEM;
+  D->consts[D->nconsts] = v;
+  *out = D->df->nconst_first + D->nconsts++;
+  return WS_OK;
+}
+
+/* An immediate converted to the bits an operand of type t expects. */
+static uint64_t imm_bits(const ws_ptx_operand *o, int t) {
+  if (o->kind == WS_PTX_O_IMM_F64 && t == WS_PTX_T_F32)
+    return ws_emu_num_cvt((uint64_t)o->imm, WS_NUM_F64, WS_NUM_F32, WS_NUM_RN, 0, 0);
+  if (o->kind == WS_PTX_O_IMM_F32 && t == WS_PTX_T_F64)
+    return ws_emu_num_cvt((uint64_t)o->imm, WS_NUM_F32, WS_NUM_F64, WS_NUM_RN, 0, 0);
+  int bits = tbits(t);
+  return (uint64_t)o->imm & wmask_of(bits < 8 ? 64 : bits);
+}
+
+int ws_emu_dec_src(dec *D, const ws_ptx_inst *in, const ws_ptx_operand *o, int t, uint32_t *out) {
+  switch (o->kind) {
+  case WS_PTX_O_REG:
+    if (is_pred_reg(D, o->reg)) return ws_emu_dec_unsup(D, in, "predicate used as a value");
+    if (o->flags & WS_PTX_OF_NEG) return ws_emu_dec_unsup(D, in, "negated register operand");
+    *out = o->reg;
+    return WS_OK;
+  case WS_PTX_O_IMM_INT:
+  case WS_PTX_O_IMM_F32:
+  case WS_PTX_O_IMM_F64:
+    return ws_emu_dec_const(D, imm_bits(o, t), out);
+  case WS_PTX_O_SYM:
+    if (o->symkind == WS_PTX_S_GLOBAL) /* a module variable: its address in its space */
+      return ws_emu_dec_const(D, D->P->mvar_addr[o->reg] + (uint64_t)o->imm, out);
+    if (o->symkind == WS_PTX_S_LOCAL && D->f->vars[o->reg].space == WS_PTX_SP_SHARED)
+      return ws_emu_dec_const(D, D->df->var_off[o->reg] + (uint64_t)o->imm, out);
+    if (o->symkind == WS_PTX_S_PARAM && D->f->is_entry)
+      return ws_emu_dec_const(D, D->f->params[o->reg].offset + (uint64_t)o->imm, out);
+    return ws_emu_dec_unsup(D, in, "symbol used as a value here");
+  default:
+    return ws_emu_dec_unsup(D, in, "operand kind");
+  }
+}
+
+int ws_emu_dec_dst(dec *D, const ws_ptx_inst *in, const ws_ptx_operand *o, uint32_t *out) {
+  if (o->kind == WS_PTX_O_SINK) {
+    *out = D->scratch;
+    return WS_OK;
+  }
+  if (o->kind != WS_PTX_O_REG || is_pred_reg(D, o->reg)) return ws_emu_dec_unsup(D, in, "destination operand");
+  *out = o->reg;
+  return WS_OK;
+}
+
+int ws_emu_dec_pred(dec *D, const ws_ptx_inst *in, const ws_ptx_operand *o, uint32_t *out) {
+  if (o->kind == WS_PTX_O_SINK) {
+    *out = NO_SLOT;
+    return WS_OK;
+  }
+  if (o->kind != WS_PTX_O_REG || !is_pred_reg(D, o->reg)) return ws_emu_dec_unsup(D, in, "expected a predicate");
+  *out = D->df->pred_of_reg[o->reg];
+  return WS_OK;
+}
+
+int ws_emu_dec_push_vs(dec *D, uint32_t s) {
+  if (WS_VEC_RESERVE(D->vs, D->cvs, (size_t)D->nvs + 1)) return WS_ENOMEM;
+  D->vs[D->nvs++] = s;
+  return WS_OK;
+}
+
+int ws_emu_dec_vec(dec *D, const ws_ptx_inst *in, const ws_ptx_operand *o, int t, int is_dst, dinst *di) {
+  di->vbase = D->nvs;
+  if (o->kind != WS_PTX_O_VEC) {
+    uint32_t s;
+    TRY(is_dst ? ws_emu_dec_dst(D, in, o, &s) : ws_emu_dec_src(D, in, o, t, &s));
+    di->vec = 1;
+    return ws_emu_dec_push_vs(D, s);
+  }
+  di->vec = o->comp;
+  for (uint32_t i = 0; i < o->comp; i++) {
+    const ws_ptx_operand *e = &D->f->extra[o->reg + i];
+    uint32_t s;
+    if (e->kind == WS_PTX_O_SINK)
+      s = is_dst ? D->scratch : NO_SLOT;
+    else
+      TRY(is_dst ? ws_emu_dec_dst(D, in, e, &s) : ws_emu_dec_src(D, in, e, t, &s));
+    if (s == NO_SLOT) return ws_emu_dec_unsup(D, in, "sink as a source");
+    TRY(ws_emu_dec_push_vs(D, s));
+  }
+  return WS_OK;
+}
+
+int ws_emu_dec_space(dec *D, const ws_ptx_inst *in, const ws_ptx_operand *addr, int *ms) {
+  switch (in->space) {
+  case WS_PTX_SP_NONE: *ms = MS_GENERIC; return WS_OK;
+  case WS_PTX_SP_GLOBAL: *ms = MS_GLOBAL; return WS_OK;
+  case WS_PTX_SP_SHARED: *ms = MS_SHARED; return WS_OK;
+  case WS_PTX_SP_LOCAL: *ms = MS_LOCAL; return WS_OK;
+  case WS_PTX_SP_CONST: *ms = MS_CONST; return WS_OK;
+  case WS_PTX_SP_PARAM:
+    /* a kernel's own parameters; call-sequence and .func parameters live
+     * in the frame */
+    *ms = D->f->is_entry && addr && (addr->symkind == WS_PTX_S_PARAM || addr->symkind == WS_PTX_S_NONE)
+              ? MS_KPARAM
+              : MS_LOCAL;
+    return WS_OK;
+  default:
+    return ws_emu_dec_unsup(D, in, "state space");
+  }
+}
+
+int ws_emu_dec_address(dec *D, const ws_ptx_inst *in, const ws_ptx_operand *o, dinst *di) {
+  if (o->kind != WS_PTX_O_ADDR) return ws_emu_dec_unsup(D, in, "expected an address");
+  di->imm = o->imm;
+  di->frel = 0;
+  di->a32 = 0;
+  switch (o->symkind) {
+  case WS_PTX_S_NONE:
+    if (is_pred_reg(D, o->reg)) return ws_emu_dec_unsup(D, in, "predicate as an address");
+    di->a = o->reg;
+    /* nvcc computes .shared and .local addresses in 32 bits: [%r+4] with
+     * %r = 0xfffffffc is address 0 on the hardware */
+    di->a32 = (di->space == MS_SHARED || di->space == MS_LOCAL) && tbits(D->f->regs[o->reg].type) == 32;
+    return WS_OK;
+  case WS_PTX_S_ABS:
+    break;
+  case WS_PTX_S_GLOBAL:
+    di->imm += (int64_t)D->P->mvar_addr[o->reg];
+    break;
+  case WS_PTX_S_PARAM:
+    if (D->f->is_entry) {
+      di->imm += (int64_t)D->f->params[o->reg].offset;
+    } else {
+      di->imm += (int64_t)D->df->param_off[o->reg];
+      di->frel = 1;
+    }
+    break;
+  case WS_PTX_S_RET:
+    di->imm += (int64_t)D->df->ret_off[o->reg];
+    di->frel = 1;
+    break;
+  case WS_PTX_S_LOCAL:
+    di->imm += (int64_t)D->df->var_off[o->reg];
+    di->frel = D->f->vars[o->reg].space != WS_PTX_SP_SHARED;
+    break;
+  default:
+    return ws_emu_dec_unsup(D, in, "address base");
+  }
+  return ws_emu_dec_const(D, 0, &di->a); /* a symbol: the address is all offset */
+}
+
+int ws_emu_dec_queue_func(dec *D, uint32_t mf, uint32_t *out) {
+  if (D->P->func_of_ir[mf] < 0) {
+    D->P->func_of_ir[mf] = D->nqueue;
+    D->queue[D->nqueue++] = (int)mf;
+  }
+  *out = (uint32_t)D->P->func_of_ir[mf];
+  return WS_OK;
+}
+
+int ws_emu_dec_hkind(int t) {
+  switch (t) {
+  case WS_PTX_T_F16: return HK_F16;
+  case WS_PTX_T_BF16: return HK_BF16;
+  case WS_PTX_T_F16X2: return HK_F16X2;
+  case WS_PTX_T_BF16X2: return HK_BF16X2;
+  default: return -1;
+  }
+}
+
+static ws_emu_num_rnd rnd_of(int mod) {
+  switch (mod) {
+  case WS_PTX_MOD_RN: return WS_NUM_RN;
+  case WS_PTX_MOD_RZ: return WS_NUM_RZ;
+  case WS_PTX_MOD_RM: return WS_NUM_RM;
+  case WS_PTX_MOD_RP: return WS_NUM_RP;
+  case WS_PTX_MOD_RNA: return WS_NUM_RNA;
+  case WS_PTX_MOD_RNI: return WS_NUM_RNI;
+  case WS_PTX_MOD_RZI: return WS_NUM_RZI;
+  case WS_PTX_MOD_RMI: return WS_NUM_RMI;
+  case WS_PTX_MOD_RPI: return WS_NUM_RPI;
+  default: return WS_NUM_RND_NONE;
+  }
+}
+
+int ws_emu_dec_inst(dec *D, const ws_ptx_inst *in, dinst *di) {
+  optype T;
+  T.t = in->ntypes ? in->type[0] : WS_PTX_T_NONE;
+  T.bits = T.t ? tbits(T.t) : 0;
+  int k = T.t ? tkind(T.t) : 0;
+  di->bits = (uint8_t)(T.bits < 8 ? 8 : T.bits > 64 ? 64 : T.bits);
+  di->sgn = k == WS_PTX_TK_S;
+  di->wmask = wmask_of(di->bits);
+  di->rnd = (uint8_t)rnd_of(in->round);
+  di->ftz = (uint8_t)ws_ptx_inst_has(in, WS_PTX_MOD_FTZ);
+  di->sat = (uint8_t)ws_ptx_inst_has(in, WS_PTX_MOD_SAT);
+  di->d2 = NO_SLOT;
+  di->d = di->a = di->b = di->c = di->e = NO_SLOT;
+  T.isf32 = T.t == WS_PTX_T_F32;
+  T.isf64 = T.t == WS_PTX_T_F64;
+  T.hk = ws_emu_dec_hkind(T.t);
+  T.isint = k == WS_PTX_TK_U || k == WS_PTX_TK_S || k == WS_PTX_TK_B;
+  T.plain = (di->rnd == WS_NUM_RND_NONE || di->rnd == WS_NUM_RN) && !di->ftz && !di->sat;
+  dec_fn *f = ws_emu_decoder((ws_ptx_opcode)in->op);
+  if (f) return f(D, in, di, &T);
+  const char *why = NULL;
+  ws_emu_opcode_supported((ws_ptx_opcode)in->op, &why);
+  return ws_emu_dec_unsup(D, in, why);
+}

@@ -1,0 +1,125 @@
+/*
+ * ops/atom.h — atom (the old value to d) and red on global, shared and
+ * generic addresses.  Within a warp lanes apply in lane order; global
+ * atomics use the host's compare-and-swap (blocks run on several worker
+ * threads), shared memory belongs to one block and one worker.  Decoders
+ * and executors of the ATOM family (dops.def); compiled in exec.c.
+ */
+
+/* atom.space.op.type d, [a], b{, c}; red.space.op.type [a], b */
+DECODER(atom_red) {
+  const ws_ptx_operand *o = in->ops;
+  int t = T->t;
+  int isatom = in->op == WS_PTX_OP_ATOM;
+  int ms, i = isatom ? 1 : 0;
+  TRY(ws_emu_dec_space(D, in, &o[i], &ms));
+  if (ms != MS_GLOBAL && ms != MS_SHARED && ms != MS_GENERIC) UNSUP("atomic state space");
+  if (in->vec > 1) REFUSE();
+  di->space = (uint8_t)ms;
+  di->size = (uint8_t)(T->bits / 8);
+  di->aop = in->bop;
+  int f = T->isf32 || T->isf64;
+  switch (in->bop) {
+  case WS_PTX_MOD_ADD: break; /* f16/bf16/f16x2/bf16x2: .noftz, round to nearest */
+  case WS_PTX_MOD_MIN: case WS_PTX_MOD_MAX: if (T->hk >= 0) UNSUP("half-precision atomic"); break;
+  case WS_PTX_MOD_INC: case WS_PTX_MOD_DEC: if (f || T->bits != 32) UNSUP("atomic type"); break;
+  case WS_PTX_MOD_AND: case WS_PTX_MOD_OR: case WS_PTX_MOD_XOR: case WS_PTX_MOD_EXCH: case WS_PTX_MOD_CAS:
+    if (T->bits < 32 && !(in->bop == WS_PTX_MOD_CAS && T->bits == 16)) UNSUP("atomic type");
+    break;
+  default: UNSUP("atomic operation");
+  }
+  if (T->bits < 32 && in->bop != WS_PTX_MOD_CAS && !(T->hk >= 0 && in->bop == WS_PTX_MOD_ADD))
+    UNSUP("atomic type");
+  di->ty = (uint8_t)(T->isf32 ? 1 : T->isf64 ? 2 : T->hk >= 0 ? 3 + T->hk : 0);
+  if (isatom) DST(0);
+  TRY(ws_emu_dec_address(D, in, &o[i], di));
+  SRC(i + 1, b);
+  if (in->bop == WS_PTX_MOD_CAS) {
+    if (!isatom || in->nops < 4) REFUSE();
+    SRC(i + 2, c);
+  }
+  di->op = isatom ? D_ATOM : D_RED;
+  return WS_OK;
+}
+
+/* New value of an atomic op; in->ty: 0 integer, 1 f32, 2 f64, 3.. the
+ * half kinds (3 + HK_*). */
+static inline uint64_t atom_new(const dinst *in, uint64_t old, uint64_t v, uint64_t cmpv) {
+  int bits = in->size * 8;
+  uint64_t wm = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+  switch (in->aop) {
+  case WS_PTX_MOD_ADD:
+    switch (in->ty) {
+    case 1: return ws_emu_num_f32_add((uint32_t)old, (uint32_t)v, WS_NUM_RN, 1, 0);
+    case 2: return ws_emu_num_f64_add(old, v, WS_NUM_RN);
+    case 3 + HK_F16: return ws_emu_num_f16_add((uint16_t)old, (uint16_t)v, WS_NUM_RN, 0, 0);
+    case 3 + HK_BF16: return ws_emu_num_bf16_add((uint16_t)old, (uint16_t)v, WS_NUM_RN);
+    case 3 + HK_F16X2: return ws_emu_num_f16x2_add((uint32_t)old, (uint32_t)v, WS_NUM_RN, 0, 0);
+    case 3 + HK_BF16X2: return ws_emu_num_bf16x2_add((uint32_t)old, (uint32_t)v, WS_NUM_RN);
+    default: return (old + v) & wm;
+    }
+  case WS_PTX_MOD_MIN:
+    if (in->ty == 1) return ws_emu_num_f32_min((uint32_t)old, (uint32_t)v, 0, 0);
+    if (in->ty == 2) return ws_emu_num_f64_min(old, v, 0);
+    return ws_emu_num_min(old, v, bits, in->sgn);
+  case WS_PTX_MOD_MAX:
+    if (in->ty == 1) return ws_emu_num_f32_max((uint32_t)old, (uint32_t)v, 0, 0);
+    if (in->ty == 2) return ws_emu_num_f64_max(old, v, 0);
+    return ws_emu_num_max(old, v, bits, in->sgn);
+  case WS_PTX_MOD_INC: return ((uint32_t)old >= (uint32_t)v) ? 0 : (old + 1) & wm;
+  case WS_PTX_MOD_DEC: return ((uint32_t)old == 0 || (uint32_t)old > (uint32_t)v) ? v & wm : (old - 1) & wm;
+  case WS_PTX_MOD_AND: return old & v;
+  case WS_PTX_MOD_OR: return old | v;
+  case WS_PTX_MOD_XOR: return old ^ v;
+  case WS_PTX_MOD_EXCH: return v & wm;
+  case WS_PTX_MOD_CAS: return ((old & wm) == (v & wm)) ? cmpv & wm : old;
+  default: return old;
+  }
+}
+
+/* Compare-and-swap loop of one width: *q becomes atom_new(old); the old
+ * value is returned. */
+#define ATOM_CAS(T)                                                                          \
+  do {                                                                                       \
+    T *q = (T *)(void *)p, old = __atomic_load_n(q, __ATOMIC_SEQ_CST);                      \
+    for (;;) {                                                                               \
+      T nv = (T)atom_new(in, old, v, c);                                                     \
+      if (__atomic_compare_exchange_n(q, &old, nv, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))   \
+        return old;                                                                          \
+    }                                                                                        \
+  } while (0)
+
+/* Apply one lane's atomic at p; shared memory is private to the worker. */
+static inline uint64_t atom_apply(const dinst *in, uint8_t *p, int global, uint64_t v, uint64_t c) {
+  int n = in->size;
+  if (!global) {
+    uint64_t old = rd(p, n);
+    wr(p, n, atom_new(in, old, v, c));
+    return old;
+  }
+  if (n == 4) ATOM_CAS(uint32_t);
+  if (n == 8) ATOM_CAS(uint64_t);
+  ATOM_CAS(uint16_t);
+}
+#undef ATOM_CAS
+
+EXECUTOR int atom_exec(const xctx *X, const dinst *in, uint32_t m) {
+  blockctx *B = X->B;
+  warp *w = X->w;
+  const int hooked = X->H != NULL;
+  const uint64_t *A = lanes(X, in->a), *V = lanes(X, in->b), *C = in->c != NO_SLOT ? lanes(X, in->c) : NULL;
+  uint64_t *Dd = in->d != NO_SLOT ? lanes(X, in->d) : NULL;
+  uint64_t off = (uint64_t)in->imm;
+  LANES(m, {
+    uint64_t a = eff_addr(in, A[l], off);
+    if (hooked) w->addr[l] = a;
+    uint8_t *p = resolve(B, w, in->space, a, in->size, l, 1, X->F, PC(in));
+    if (!p) return FL_FAULT;
+    int global = !(p >= B->shared && p < B->shared + B->L->shared_bytes);
+    uint64_t old = atom_apply(in, p, global, V[l], C ? C[l] : 0);
+    if (Dd) Dd[l] = old;
+  });
+  return FL_NEXT;
+}
+EXEC(ATOM) { return atom_exec(X, in, m); }
+EXEC(RED) { return atom_exec(X, in, m); }

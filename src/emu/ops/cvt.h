@@ -1,0 +1,149 @@
+/*
+ * ops/cvt.h — conversions: cvt between integer kinds (CVT_INT, inline),
+ * every cvt that num.c converts (to or from floating point, or .sat) and
+ * the packing conversions to f16x2/bf16x2 (LIB_EXEC); cvta and isspacep
+ * between generic and state-space addresses.  Decoders and executors of
+ * the CVT family (dops.def); compiled in exec.c.
+ */
+
+/* ws_emu_num_type of a PTX type (b types are unsigned), or -1. */
+static int numtype(int t) {
+  switch (t) {
+  case WS_PTX_T_U8: case WS_PTX_T_B8: return WS_NUM_U8;
+  case WS_PTX_T_S8: return WS_NUM_S8;
+  case WS_PTX_T_U16: case WS_PTX_T_B16: return WS_NUM_U16;
+  case WS_PTX_T_S16: return WS_NUM_S16;
+  case WS_PTX_T_U32: case WS_PTX_T_B32: return WS_NUM_U32;
+  case WS_PTX_T_S32: return WS_NUM_S32;
+  case WS_PTX_T_U64: case WS_PTX_T_B64: return WS_NUM_U64;
+  case WS_PTX_T_S64: return WS_NUM_S64;
+  case WS_PTX_T_F16: return WS_NUM_F16;
+  case WS_PTX_T_BF16: return WS_NUM_BF16;
+  case WS_PTX_T_F32: return WS_NUM_F32;
+  case WS_PTX_T_F64: return WS_NUM_F64;
+  case WS_PTX_T_TF32: return WS_NUM_TF32;
+  default: return -1;
+  }
+}
+
+/* cvt.to.from d, a; cvt.rn.f16x2.f32 d, a, b */
+DECODER(cvt) {
+  const ws_ptx_operand *o = in->ops;
+  int t = T->t;
+  int tt = in->type[0], ft = in->type[1];
+  if (in->nops == 3) {
+    if ((tt != WS_PTX_T_F16X2 && tt != WS_PTX_T_BF16X2) || ft != WS_PTX_T_F32) REFUSE();
+    di->ty = tt == WS_PTX_T_BF16X2;
+    di->relu = (uint8_t)HAS(RELU);
+    di->e = HAS(SATFINITE);
+    t = WS_PTX_T_F32;
+    BIN(CVT_PACK);
+  }
+  int nt = numtype(tt), nf = numtype(ft);
+  if (nt < 0 || nf < 0) REFUSE();
+  di->ty = (uint8_t)nf;
+  di->ty2 = (uint8_t)nt;
+  di->bits = (uint8_t)tbits(ft);
+  di->size = (uint8_t)tbits(tt);
+  di->sgn = tkind(ft) == WS_PTX_TK_S;
+  di->wmask = wmask_of(tbits(tt));
+  if (o[0].kind == WS_PTX_O_REG) {
+    int rb = reg_bits(D, o[0].reg);
+    if (rb > tbits(tt) && tkind(tt) == WS_PTX_TK_S) di->sext = 1; /* sign-extend into the register */
+    di->imm = rb;
+  }
+  int fl = tkind(tt) == WS_PTX_TK_F || tkind(tt) == WS_PTX_TK_H || tkind(ft) == WS_PTX_TK_F || tkind(ft) == WS_PTX_TK_H;
+  di->op = !fl && !di->sat ? D_CVT_INT : D_CVT;
+  DST(0);
+  t = ft;
+  SRC(1, a);
+  return WS_OK;
+}
+
+/* v sign-extended from the result's width (size) into the register's (imm) */
+static inline uint64_t cvt_sext(const dinst *in, uint64_t v) {
+  int dsh = 64 - in->size;
+  return (uint64_t)((int64_t)(v << dsh) >> dsh) & (in->imm >= 64 ? ~0ull : (1ull << in->imm) - 1);
+}
+
+/* integer to integer: truncate or extend from the source's width */
+static inline uint64_t cvt_int(const dinst *in, uint64_t a) {
+  int sh = 64 - in->bits;
+  uint64_t v = in->sgn ? (uint64_t)((int64_t)(a << sh) >> sh) : (a & (~0ull >> sh));
+  v &= in->wmask;
+  return in->sext ? cvt_sext(in, v) : v;
+}
+EXEC(CVT_INT) { IUN(cvt_int(in, a)); }
+
+/* every cvt num.c converts (floating point, .sat) */
+static inline uint64_t cvt_num(const dinst *in, uint64_t a) {
+  uint64_t r = ws_emu_num_cvt(a, (ws_emu_num_type)in->ty, (ws_emu_num_type)in->ty2, (ws_emu_num_rnd)in->rnd,
+                              in->ftz, in->sat);
+  return in->sext ? cvt_sext(in, r) : r;
+}
+LIB_EXEC(CVT) { IUN(cvt_num(in, a)); }
+
+/* d = {a, b} packed: b in the low half (.relu, .satfinite: e) */
+LIB_EXEC(CVT_PACK) {
+  ws_emu_num_rnd rn = (ws_emu_num_rnd)in->rnd;
+  if (in->ty) IBIN(ws_emu_num_cvt_bf16x2_f32((uint32_t)a, (uint32_t)b, rn, in->relu, (int)in->e));
+  IBIN(ws_emu_num_cvt_f16x2_f32((uint32_t)a, (uint32_t)b, rn, in->relu, (int)in->e));
+}
+
+/* The MS_* of a cvta or isspacep state space. */
+static int window_space(dec *D, const ws_ptx_inst *in, int sp, int *ms) {
+  switch (sp) {
+  case WS_PTX_SP_GLOBAL: *ms = MS_GLOBAL; return WS_OK;
+  case WS_PTX_SP_SHARED: *ms = MS_SHARED; return WS_OK;
+  case WS_PTX_SP_LOCAL: *ms = MS_LOCAL; return WS_OK;
+  case WS_PTX_SP_CONST: *ms = MS_CONST; return WS_OK;
+  default: return ws_emu_dec_unsup(D, in, in->op == WS_PTX_OP_CVTA ? "cvta state space" : "isspacep state space");
+  }
+}
+
+/* cvta.space d, a (generic from the space's address); cvta.to.space */
+DECODER(cvta) {
+  int t = T->t, ms = 0;
+  TRY(window_space(D, in, in->space ? in->space : in->space2, &ms));
+  di->space = (uint8_t)ms;
+  DST(0);
+  SRC(1, a);
+  di->op = HAS(TO) ? D_CVTA_TO : D_CVTA_FROM;
+  return WS_OK;
+}
+
+/* The generic window's base of an MS_* space (0 for global). */
+static inline uint64_t window_base(int ms) {
+  static const uint64_t win[] = {[MS_GLOBAL] = 0, [MS_SHARED] = SHARED_WIN, [MS_LOCAL] = LOCAL_WIN,
+                                 [MS_CONST] = CONST_WIN};
+  return ms <= MS_CONST ? win[ms] : 0;
+}
+EXEC(CVTA_TO) {
+  uint64_t wv = 0 - window_base(in->space);
+  if (in->bits == 32) IUN((a + wv) & 0xffffffffu);
+  IUN(a + wv);
+}
+EXEC(CVTA_FROM) {
+  uint64_t wv = window_base(in->space);
+  if (in->bits == 32) IUN((a + wv) & 0xffffffffu);
+  IUN(a + wv);
+}
+
+/* isspacep.space p, a */
+DECODER(isspacep) {
+  int t = WS_PTX_T_U64, ms = 0;
+  (void)T;
+  TRY(window_space(D, in, in->space, &ms));
+  di->space = (uint8_t)ms;
+  di->op = D_ISSPACEP;
+  PRED(0, d);
+  SRC(1, a);
+  return WS_OK;
+}
+EXEC(ISSPACEP) {
+  const uint64_t *A = lanes(X, in->a);
+  uint32_t r = 0;
+  LANES(m, r |= (uint32_t)(generic_space(A[l]) == in->space) << l);
+  pset(X, in->d, m, r);
+  return FL_NEXT;
+}
