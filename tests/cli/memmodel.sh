@@ -19,7 +19,9 @@
 #     old rule charged 2^24 / 32 serial requests, 1.2x); every thread on c[0]
 #     at least 10x slower (2^24 updates of one address, one after another).
 #  4. Sampling that finds the work: idle_grid (4096 blocks, only the first
-#     256 work: 93.75 % exit at once) on the RTX 3080, every model with
+#     256 work, each on rows of its own: 93.75 % exit at once; the working
+#     blocks read 256 x 128 x 64 x 4 = 8388608 bytes, the full profile's and
+#     the sample's DRAM reads) on the RTX 3080, every model with
 #     --sample-blocks 2 within 10 % of the full profile (two strata centres
 #     fall on idle blocks, which predicted 0.09x), Luo & Suda running, the
 #     idle share printed.
@@ -85,6 +87,10 @@ expect_rc 0 "idle_grid: sampled within 10 % of full, every model $OUT"
 run "$WS" predict "$PTX" --launch "$M/idle_grid.json" --gpu rtx3080 --model all -j 2 --sample-blocks 2
 expect_out "93.8 % of the grid make no global memory access" "idle share"
 grep -q "cannot run" <<<"$OUT" && fail "a model cannot run on the sample: $OUT"
+for f in full s2; do
+  [ "$(python3 -c 'import json, sys; print(round(json.load(open(sys.argv[1]))["profile"]["memory"]["dram_read_bytes"]))' "$TMP/$f.json" 2>/dev/null)" = 8388608 ] ||
+    fail "idle_grid $f: DRAM reads not 8388608"
+done
 grep -q "nan" <<<"$OUT" && fail "nan printed: $OUT"
 
 # 5. cold and warm

@@ -48,13 +48,14 @@ extern "C" __global__ void inc_one(int *c, int n) {
 }
 
 // idle_grid: only the first `busy` blocks work (each thread sums `iters`
-// strided inputs); every other block exits at once, as a tuned grid that
-// over-covers its problem does.
-extern "C" __global__ void idle_grid(const float *in, float *out, int busy, int iters, int n) {
+// inputs, a block's own rows of `in`: busy x blockDim floats apart);
+// every other block exits at once, as a tuned grid that over-covers its
+// problem does.
+extern "C" __global__ void idle_grid(const float *in, float *out, int busy, int iters) {
   if (blockIdx.x >= busy) return;
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   float s = 0.0f;
-  for (int k = 0; k < iters; k++) s += in[(i + k * 4099) % n];
+  for (int k = 0; k < iters; k++) s += in[(k * busy + blockIdx.x) * blockDim.x + threadIdx.x];
   out[i] = s;
 }
 
