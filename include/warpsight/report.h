@@ -235,6 +235,33 @@ int ws_report_chart_sweep(const char *path_without_ext, const ws_sweep_table *t,
 int ws_report_chart_for_result(const char *path_without_ext,
                         const ws_model_result *r, ws_diag *d);
 
+/* A run of a CUDA program under warpsight's runtime (`exec`, docs/exec.md):
+ * one entry per profiled launch key; the report groups them by kernel,
+ * grid, block and dynamic shared bytes.  Everything is borrowed. */
+typedef struct ws_exec_kernel {
+  const char *name;              /* mangled kernel name */
+  uint32_t grid[3], block[3];    /* geometry */
+  uint64_t dynamic_shared;       /* dynamic shared bytes */
+  uint64_t launches;             /* launches with this key */
+  const double *per_launch_ms;   /* one per model, NaN where it could not predict */
+  const char *bottleneck;        /* the primary model's limiter, or NULL */
+} ws_exec_kernel;
+
+typedef struct ws_exec_run {
+  const char *gpu;               /* database name */
+  const char *const *models;     /* models, the primary first */
+  size_t nmodels;
+  uint64_t launches;             /* launches in all */
+  const char *sticky_error;      /* "cudaSuccess" or the fault's error name */
+  const ws_exec_kernel *kernels; /* nkernels entries */
+  size_t nkernels;
+} ws_exec_run;
+
+/* The warpsight-exec/1 report of a run (JSON text, the caller frees it;
+ * NULL when out of memory); total_ms (nmodels entries, may be NULL)
+ * receives the program's predicted time per model. */
+char *ws_report_exec_json(const ws_exec_run *r, double *total_ms);
+
 #ifdef __cplusplus
 }
 #endif

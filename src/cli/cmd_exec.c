@@ -7,9 +7,13 @@
  * sets the environment (LD_LIBRARY_PATH and the WARPSIGHT_* variables), runs
  * the program, and prints the warpsight-exec/1 report the runtime wrote.
  */
+#define _GNU_SOURCE /* sigabbrev_np */
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +24,9 @@
 #include "cli/cli.h"
 #include "cli/model_print.h"
 #include "util/strbuf.h"
+#include "util/vec.h"
 #include "warpsight/gpu.h"
+#include "warpsight/report.h"
 
 #ifndef WS_CUDART_DIR
 #define WS_CUDART_DIR "" /* set by CMake: the build tree's runtime folder */
@@ -49,9 +55,10 @@ static const char help_text[] =
     "  --json                print the warpsight-exec/1 report as JSON instead\n"
     "  --max-warp-insts N    stop a warp after N warp instructions (default 2^26 =\n"
     "                        67108864; 0: no limit): a runaway kernel faults, as in\n"
-    "                        'warpsight run', and the program sees cudaErrorLaunchFailure\n"
+    "                        'warpsight run', and the program sees cudaErrorLaunchTimeout\n"
     "  --max-launch-insts N  stop a launch after N warp instructions in all its blocks\n"
-    "                        (default 2^27 = 134217728; 0: no limit)\n"
+    "                        (default: the larger of 2^27 and 2^20 per warp of the\n"
+    "                        grid; 0: no limit)\n"
     "  --max-memory N[K|M|G|T]  device memory: the emulator's budget for cudaMalloc and\n"
     "                        the like, and cudaDeviceProp.totalGlobalMem (default 4G;\n"
     "                        0: no budget); past it cudaMalloc returns\n"
@@ -61,10 +68,14 @@ static const char help_text[] =
     "  WARPSIGHT_GPU, WARPSIGHT_MODEL (a name, a comma-separated list, or all),\n"
     "  WARPSIGHT_SAMPLE_BLOCKS, WARPSIGHT_EXEC_JSON (where to write the report),\n"
     "  WARPSIGHT_REPORT_DIR (charts), WARPSIGHT_QUIET=1 (no summary line at exit),\n"
-    "  WARPSIGHT_MAX_WARP_INSTS, WARPSIGHT_MAX_LAUNCH_INSTS, WARPSIGHT_MAX_MEMORY.\n"
+    "  WARPSIGHT_MAX_WARP_INSTS, WARPSIGHT_MAX_LAUNCH_INSTS, WARPSIGHT_MAX_MEMORY,\n"
+    "  WARPSIGHT_EXEC_LOG (a launch log written as the program runs).\n"
     "WARPSIGHT_CUDART_DIR overrides the runtime's folder.\n\n"
-    "Exit status: the program's (128+N when signal N ended it); 2 bad usage, or the\n"
-    "program did not load warpsight's runtime (built without -cudart shared).\n";
+    "Exit status: the program's (128+N when signal N ended it, said on stderr, as\n"
+    "is a status other than 0 and the symbol the dynamic linker could not find);\n"
+    "2 bad usage, or the program did not load warpsight's runtime (built without\n"
+    "-cudart shared).  A program that dies (abort, a signal, the dynamic linker)\n"
+    "still gets its report: the runtime logs every launch as it happens.\n";
 
 static const char *runtime_dir(void) {
   const char *e = getenv("WARPSIGHT_CUDART_DIR");
@@ -86,27 +97,132 @@ static int set_env(const char *k, const char *v) {
   return 0;
 }
 
-/* Run argv with the runtime in the environment; the exit status as the
- * shell gives it, or -1 when it could not be started. */
-static int run_program(char **argv) {
+/* What `exec` saw of the program's output: the last byte it wrote on
+ * stdout (so that --json starts on a line of its own) and the end of its
+ * stderr (to name what the dynamic linker could not find). */
+typedef struct seen {
+  int tee_out, tee_err;   /* the stream went through exec (not a terminal) */
+  int last_out;           /* last byte written on stdout, -1: none */
+  char err_tail[4096];    /* the last bytes of stderr, NUL-terminated */
+  size_t nerr;
+} seen;
+
+static void keep_tail(seen *sn, const char *b, size_t n) {
+  size_t cap = sizeof sn->err_tail - 1;
+  if (n >= cap) {
+    memcpy(sn->err_tail, b + n - cap, cap);
+    sn->nerr = cap;
+  } else {
+    size_t drop = sn->nerr + n > cap ? sn->nerr + n - cap : 0;
+    memmove(sn->err_tail, sn->err_tail + drop, sn->nerr - drop);
+    memcpy(sn->err_tail + sn->nerr - drop, b, n);
+    sn->nerr += n - drop;
+  }
+  sn->err_tail[sn->nerr] = 0;
+}
+
+static void write_all(int fd, const char *b, size_t n) {
+  while (n) {
+    ssize_t w = write(fd, b, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return; /* our own output is gone: keep draining the program */
+    b += w;
+    n -= (size_t)w;
+  }
+}
+
+/* Forward what is ready on the program's pipes; 0 once both are closed. */
+static int pump(int *fds, seen *sn, int timeout_ms) {
+  struct pollfd p[2];
+  int n = 0, idx[2];
+  for (int i = 0; i < 2; i++)
+    if (fds[i] >= 0) p[n] = (struct pollfd){fds[i], POLLIN, 0}, idx[n++] = i;
+  if (!n) return 0;
+  if (poll(p, (nfds_t)n, timeout_ms) <= 0) return 1;
+  for (int k = 0; k < n; k++) {
+    if (!(p[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+    char b[8192];
+    ssize_t r = read(p[k].fd, b, sizeof b);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) {
+      close(fds[idx[k]]);
+      fds[idx[k]] = -1;
+      continue;
+    }
+    write_all(idx[k] ? 2 : 1, b, (size_t)r);
+    if (idx[k] == 0) sn->last_out = (unsigned char)b[r - 1];
+    else keep_tail(sn, b, (size_t)r);
+  }
+  return 1;
+}
+
+/* Run argv with the runtime in the environment; the wait status, or -1
+ * when it could not be started.  Its stdout and stderr pass through exec
+ * when they are not terminals (a terminal stays the program's own, so
+ * that it behaves as when run alone). */
+static int run_program(char **argv, seen *sn) {
+  int po[2] = {-1, -1}, pe[2] = {-1, -1};
+  sn->tee_out = !isatty(1) && pipe(po) == 0;
+  sn->tee_err = !isatty(2) && pipe(pe) == 0;
+  sn->last_out = -1;
   fflush(stdout);
   fflush(stderr);
   pid_t pid = fork();
   if (pid < 0) return -1;
   if (pid == 0) {
+    if (sn->tee_out) dup2(po[1], 1), close(po[0]), close(po[1]);
+    if (sn->tee_err) dup2(pe[1], 2), close(pe[0]), close(pe[1]);
     execvp(argv[0], argv);
     fprintf(stderr, "warpsight exec: error: cannot run '%s': %s\n", argv[0], strerror(errno));
     _exit(127);
   }
-  int ws;
-  while (waitpid(pid, &ws, 0) < 0)
-    if (errno != EINTR) return -1;
-  if (WIFEXITED(ws)) return WEXITSTATUS(ws);
-  if (WIFSIGNALED(ws)) {
-    fprintf(stderr, "warpsight exec: %s was killed by signal %d\n", argv[0], WTERMSIG(ws));
-    return 128 + WTERMSIG(ws);
+  int fds[2] = {sn->tee_out ? po[0] : -1, sn->tee_err ? pe[0] : -1};
+  if (sn->tee_out) close(po[1]);
+  if (sn->tee_err) close(pe[1]);
+  int ws = 0, done = 0;
+  /* until both pipes close; once the program has ended, until nothing is
+   * pending (a process it left behind may hold a pipe open) */
+  while (pump(fds, sn, done ? 0 : 200)) {
+    if (!done && waitpid(pid, &ws, WNOHANG) == pid) done = 1;
+    struct pollfd p[2] = {{fds[0], POLLIN, 0}, {fds[1], POLLIN, 0}};
+    if (done && poll(p, 2, 0) <= 0) break;
   }
-  return -1;
+  for (int i = 0; i < 2; i++)
+    if (fds[i] >= 0) close(fds[i]);
+  while (!done && waitpid(pid, &ws, 0) < 0)
+    if (errno != EINTR) return -1;
+  return ws;
+}
+
+/* Say how the program ended when it did not exit with 0 (issue 21): its
+ * exit status, the signal that killed it, and for the dynamic linker's
+ * status 127 the symbol or library it could not find. */
+static void say_how_it_ended(const char *prog, int ws, const seen *sn) {
+  if (WIFSIGNALED(ws)) {
+    int sig = WTERMSIG(ws);
+    const char *abbr = sigabbrev_np(sig);
+    fprintf(stderr, "warpsight exec: %s was killed by signal %d (%s%s%s)\n", prog, sig,
+            abbr ? "SIG" : "", abbr ? abbr : "", abbr ? "" : strsignal(sig));
+    return;
+  }
+  int st = WEXITSTATUS(ws);
+  if (!st) return;
+  const char *sym = strstr(sn->err_tail, "undefined symbol: ");
+  const char *lib = strstr(sn->err_tail, "error while loading shared libraries: ");
+  if (st == 127 && sym) {
+    sym += strlen("undefined symbol: ");
+    fprintf(stderr, "warpsight exec: %s exited with status 127: the dynamic linker could not find "
+            "symbol %.*s\n", prog, (int)strcspn(sym, "\n"), sym);
+  } else if (st == 127 && lib) {
+    lib += strlen("error while loading shared libraries: ");
+    fprintf(stderr, "warpsight exec: %s exited with status 127: the dynamic linker could not load "
+            "%.*s\n", prog, (int)strcspn(lib, ":\n"), lib);
+  } else {
+    fprintf(stderr, "warpsight exec: %s exited with status %d%s\n", prog, st,
+            st == 127 && !sn->tee_err ? " (127: a symbol or library the dynamic linker could not "
+                                        "find, as its message above says, or a program that "
+                                        "could not be run)" : "");
+  }
 }
 
 static double num(const cJSON *o, const char *k) {
@@ -239,8 +355,92 @@ static int prepare_env(const char *gpu, const char *model, const char *sample, c
     *tmp = 1;
   }
   unlink(*json_path); /* the runtime writes it: its absence says it did not */
+  ws_sb_printf(&b, "%s.log", *json_path);
+  char *log = ws_sb_take(&b);
+  if (log) unlink(log); /* the runtime creates it when it starts */
   unsetenv("WARPSIGHT_QUIET");
-  return set_env("WARPSIGHT_EXEC_JSON", *json_path) ? EXIT_USAGE : EXIT_OK;
+  st = set_env("WARPSIGHT_EXEC_JSON", *json_path) || !log || set_env("WARPSIGHT_EXEC_LOG", log);
+  free(log);
+  return st ? EXIT_USAGE : EXIT_OK;
+}
+
+/* The report from the runtime's launch log (src/cudart/report.c says what
+ * it holds), for a program that ended without the runtime's exit handler:
+ * every kernel that ran, with its launches.  NULL when the log has no
+ * start line (nothing ran) or cannot be read.  A line cut short (the
+ * program killed while writing it) is skipped, and so are the launches of
+ * a profile never described. */
+#define LOG_MAX_MODELS 64
+static char *report_from_log(const char *path) {
+  char *text = NULL, *out = NULL;
+  size_t len;
+  ws_diag d = WS_DIAG_INIT;
+  int st = ws_read_file(&text, &len, path, &d);
+  ws_diag_free(&d);
+  if (st) return NULL;
+  cJSON *start = NULL, *lines = cJSON_CreateArray(); /* the parsed lines, kept: records borrow them */
+  ws_exec_kernel *ks = NULL;
+  double *ms = NULL; /* nmodels per record */
+  size_t nk = 0, cap_ks = 0, cap_ms = 0, nmodels = 0;
+  const char *models[LOG_MAX_MODELS], *sticky = "cudaSuccess";
+  uint64_t launches = 0;
+  for (char *p = text, *e; lines && *p; p = e + (*e != 0)) {
+    e = p + strcspn(p, "\n");
+    size_t i;
+    if (sscanf(p, "{\"launch\":%zu}", &i) == 1) {
+      if (i < nk && ks[i].name) ks[i].launches++, launches++;
+      continue;
+    }
+    char keep = *e;
+    *e = 0;
+    cJSON *o = cJSON_Parse(p);
+    *e = keep;
+    if (!o) continue;
+    cJSON_AddItemToArray(lines, o);
+    const cJSON *k = cJSON_GetObjectItemCaseSensitive(o, "kstat");
+    const cJSON *se = cJSON_GetObjectItemCaseSensitive(o, "sticky_error");
+    if (cJSON_IsString(se)) sticky = se->valuestring;
+    if (!start && (start = cJSON_GetObjectItemCaseSensitive(o, "start"))) {
+      const cJSON *m;
+      cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(start, "models"))
+        if (cJSON_IsString(m) && nmodels < LOG_MAX_MODELS) models[nmodels++] = m->valuestring;
+    }
+    if (!start || !cJSON_IsNumber(k) || k->valuedouble < 0 || k->valuedouble > 1e9) continue;
+    i = (size_t)k->valuedouble;
+    if (i >= nk) { /* keys come in order; a gap is left empty */
+      if (WS_VEC_RESERVE(ks, cap_ks, i + 1) || WS_VEC_RESERVE(ms, cap_ms, (i + 1) * (nmodels + 1)))
+        break;
+      memset(ks + nk, 0, (i + 1 - nk) * sizeof *ks);
+      nk = i + 1;
+    }
+    ws_exec_kernel *r = &ks[i];
+    r->name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "name"));
+    for (int a = 0; a < 3; a++) {
+      const cJSON *gv = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(o, "grid"), a);
+      const cJSON *bv = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(o, "block"), a);
+      r->grid[a] = cJSON_IsNumber(gv) ? (uint32_t)gv->valuedouble : 0;
+      r->block[a] = cJSON_IsNumber(bv) ? (uint32_t)bv->valuedouble : 0;
+    }
+    const cJSON *ds = cJSON_GetObjectItemCaseSensitive(o, "dynamic_shared");
+    r->dynamic_shared = cJSON_IsNumber(ds) ? (uint64_t)ds->valuedouble : 0;
+    for (size_t m = 0; m < nmodels; m++) {
+      const cJSON *v = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(o, "per_launch_ms"), (int)m);
+      ms[i * (nmodels + 1) + m] = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+    }
+    r->bottleneck = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "bottleneck"));
+  }
+  for (size_t i = 0; i < nk; i++) { /* the times move with realloc: pointed to at the end */
+    ks[i].per_launch_ms = ms + i * (nmodels + 1);
+    if (!ks[i].name) ks[i].name = "", ks[i].launches = 0;
+  }
+  if (start) {
+    ws_exec_run run = {cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(start, "gpu")),
+                       models, nmodels, launches, sticky, ks, nk};
+    out = ws_report_exec_json(&run, NULL);
+  }
+  cJSON_Delete(lines);
+  free(ks), free(ms), free(text);
+  return out;
 }
 
 int cmd_exec(int argc, char **argv) {
@@ -277,24 +477,57 @@ int cmd_exec(int argc, char **argv) {
     free(json_path);
     return st;
   }
-  int rc = run_program(argv + dd + 1);
-  char *text = NULL;
+  seen sn;
+  memset(&sn, 0, sizeof sn);
+  int ws = run_program(argv + dd + 1, &sn);
+  int rc = ws < 0 ? -1 : WIFEXITED(ws) ? WEXITSTATUS(ws) : WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : -1;
+  if (ws >= 0) say_how_it_ended(argv[dd + 1], ws, &sn);
+  char *text = NULL, *log = NULL;
   size_t len;
   ws_diag d = WS_DIAG_INIT;
   cJSON *r = NULL;
   if (ws_read_file(&text, &len, json_path, &d) == WS_OK) r = cJSON_Parse(text);
   ws_diag_free(&d);
-  if (!r) {
+  ws_strbuf b = {0};
+  ws_sb_printf(&b, "%s.log", json_path);
+  log = ws_sb_take(&b);
+  struct stat lst;
+  int loaded = log && stat(log, &lst) == 0; /* the runtime creates it when it starts */
+  if (!r && loaded) {
+    /* the program ended without the runtime's exit handler: the kernels
+     * that ran come from the launch log (and go to --report's file too) */
+    free(text);
+    text = report_from_log(log);
+    r = text ? cJSON_Parse(text) : NULL;
+    if (r) {
+      fprintf(stderr, "warpsight exec: %s ended before warpsight's runtime wrote its report; the "
+              "kernels below come from the runtime's launch log\n", argv[dd + 1]);
+      if (!tmp) {
+        ws_diag wd = WS_DIAG_INIT;
+        if (ws_write_file(json_path, text, strlen(text), &wd)) cli_print_diag(&wd);
+        ws_diag_free(&wd);
+      }
+    } else {
+      fprintf(stderr, "warpsight exec: %s loaded warpsight's CUDA runtime but ended before any "
+              "kernel ran\n", argv[dd + 1]);
+    }
+  }
+  if (!r && !loaded) {
     fprintf(stderr, "warpsight exec: error: %s did not load warpsight's CUDA runtime (no report); "
             "build it with `nvcc -cudart shared` (docs/exec.md)\n", argv[dd + 1]);
     if (rc == 0 || rc < 0) rc = EXIT_USAGE;
-  } else if (json) {
+  } else if (r && json) {
+    /* on a line of its own, whatever the program's output ended with (on a
+     * terminal that is not known: a newline first) */
+    if (sn.last_out != '\n' && (sn.last_out >= 0 || !sn.tee_out)) fputc('\n', stdout);
     cli_print_json(r);
-  } else {
+  } else if (r) {
     print_report(r);
   }
   cJSON_Delete(r);
   free(text);
+  if (log) unlink(log);
+  free(log);
   if (tmp) unlink(json_path);
   free(json_path);
   return rc < 0 ? EXIT_USAGE : rc;
