@@ -1039,10 +1039,11 @@ static void caches_section(const ws_prof *p, ws_profile *pr, double scale) {
   cJSON *l1j = cJSON_AddObjectToObject(cj, "l1");
   cJSON_AddNumberToObject(l1j, "bytes_per_sm", cs->l1_bytes);
   if (cs->l1_full != cs->l1_bytes) {
-    cJSON_AddNumberToObject(l1j, "unified_bytes", cs->l1_full);
+    cJSON_AddNumberToObject(l1j, "bytes_without_shared", cs->l1_full);
     cJSON_AddStringToObject(l1j, "carveout",
-                            "the unified L1/shared array less the resident blocks' shared memory "
-                            "rounded up to 8 KB (at most the SM's shared memory)");
+                            "the unified L1/shared array less the smallest carve-out of the "
+                            "compute capability that holds the resident blocks' shared memory "
+                            "(ws_gpu_l1_bytes_for_shared)");
   }
   cJSON_AddNumberToObject(l1j, "ways", cs->l1_ways);
   cJSON_AddNumberToObject(l1j, "line_bytes", cs->l1_line);
