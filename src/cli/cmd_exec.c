@@ -18,10 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <dirent.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/html_report.h"
+#include "cli/toolchain.h"
 #include "cli/model_print.h"
 #include "util/strbuf.h"
 #include "util/vec.h"
@@ -33,7 +36,8 @@
 #endif
 
 static const char help_text[] =
-    "usage: warpsight exec [--gpu G] [--model M|all] [--sample-blocks N] [--report DIR]\n"
+    "usage: warpsight exec [--gpu G|G1,G2,...|all] [--model M|M1,M2,...|all]\n"
+    "                      [--sample-blocks N] [--report DIR]\n"
     "                      [--json] [--max-warp-insts N] [--max-launch-insts N]\n"
     "                      [--max-memory N] -- PROGRAM [ARGS...]\n\n"
     "Runs PROGRAM, an unmodified CUDA program built with `nvcc -cudart shared`, on\n"
@@ -45,13 +49,20 @@ static const char help_text[] =
     "time.  Identical launches (same kernel, geometry and arguments) are profiled\n"
     "once.  docs/exec.md says what the runtime supports.\n\n"
     "  --gpu G               target GPU, a name of 'warpsight gpus' or a JSON file\n"
-    "                        (default a100)\n"
+    "                        (default a100); a comma-separated list or 'all' (the\n"
+    "                        database) runs the program once per GPU, each run's\n"
+    "                        report, then the program's time per GPU (--report DIR\n"
+    "                        writes DIR/GPU/; --json {\"schema\", \"gpus\": [...]})\n"
     "  --model M             a model, models separated by commas, or 'all' (default);\n"
     "                        the first one (warpsight for all) is the primary model: it\n"
     "                        drives cudaEventElapsedTime and the bottleneck; models:\n"
     "%s"
     "  --sample-blocks N     profile N blocks of each grid (all blocks still run)\n"
-    "  --report DIR          write DIR/exec.json (the report) and the models' charts\n"
+    "  --report DIR          write DIR/exec.json (the report), each profiled launch's\n"
+    "                        profile, the models' charts and DIR/index.html: one\n"
+    "                        self-contained page with the kernels, and per launch the\n"
+    "                        models with their terms, the advice, the source lines\n"
+    "                        (build with nvcc -lineinfo for .cu lines) and the charts\n"
     "  --json                print the warpsight-exec/1 report as JSON instead\n"
     "  --max-warp-insts N    stop a warp after N warp instructions (default 2^26 =\n"
     "                        67108864; 0: no limit): a runaway kernel faults, as in\n"
@@ -231,58 +242,58 @@ static double num(const cJSON *o, const char *k) {
 }
 
 /* A time in a column of `width` (0: the last column, no padding). */
-static void print_ms(double v, int width) {
+static void print_ms(FILE *out, double v, int width) {
   char t[32];
   if (isnan(v))
     snprintf(t, sizeof t, "-");
   else
     snprintf(t, sizeof t, "%.6g", v);
-  printf("%-*s", width, t);
+  fprintf(out, "%-*s", width, t);
 }
 
-static void print_dims(const cJSON *a) {
+static void print_dims(FILE *out, const cJSON *a) {
   int n = 0;
   const cJSON *x;
-  cJSON_ArrayForEach(x, a) printf("%s%d", n++ ? " x " : "", x->valueint);
+  cJSON_ArrayForEach(x, a) fprintf(out, "%s%d", n++ ? " x " : "", x->valueint);
 }
 
 /* The report as a table (docs/exec.md, "Output"). */
-static void print_report(const cJSON *r) {
+static void print_report(FILE *out, const cJSON *r) {
   const cJSON *models = cJSON_GetObjectItemCaseSensitive(r, "models"), *m, *k;
   const cJSON *kernels = cJSON_GetObjectItemCaseSensitive(r, "kernels");
   int nk = cJSON_GetArraySize(kernels);
   double nl = num(r, "launches");
-  printf("\n== warpsight exec: %d kernel configuration%s, %.0f launch%s, predicted on %s\n", nk,
+  fprintf(out, "\n== warpsight exec: %d kernel configuration%s, %.0f launch%s, predicted on %s\n", nk,
          nk == 1 ? "" : "s", nl, nl == 1 ? "" : "es",
          cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "gpu")));
   cJSON_ArrayForEach(k, kernels) {
     const char *dm = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(k, "demangled"));
-    printf("\nkernel %s: %.0f launch%s, grid ", dm ? dm : "?", num(k, "launches"),
+    fprintf(out, "\nkernel %s: %.0f launch%s, grid ", dm ? dm : "?", num(k, "launches"),
            num(k, "launches") == 1 ? "" : "es");
-    print_dims(cJSON_GetObjectItemCaseSensitive(k, "grid"));
-    printf(", block ");
-    print_dims(cJSON_GetObjectItemCaseSensitive(k, "block"));
-    if (num(k, "dynamic_shared") > 0) printf(", %.0f dynamic shared bytes", num(k, "dynamic_shared"));
-    printf("\n  %-16s%-22s%s\n", "model", "per launch (ms)", "total (ms)");
+    print_dims(out, cJSON_GetObjectItemCaseSensitive(k, "grid"));
+    fprintf(out, ", block ");
+    print_dims(out, cJSON_GetObjectItemCaseSensitive(k, "block"));
+    if (num(k, "dynamic_shared") > 0) fprintf(out, ", %.0f dynamic shared bytes", num(k, "dynamic_shared"));
+    fprintf(out, "\n  %-16s%-22s%s\n", "model", "per launch (ms)", "total (ms)");
     const cJSON *per = cJSON_GetObjectItemCaseSensitive(k, "per_launch_ms");
     const cJSON *tot = cJSON_GetObjectItemCaseSensitive(k, "total_ms");
     cJSON_ArrayForEach(m, models) {
-      printf("  %-16s", m->valuestring);
-      print_ms(num(per, m->valuestring), 22);
-      print_ms(num(tot, m->valuestring), 0);
-      printf("\n");
+      fprintf(out, "  %-16s", m->valuestring);
+      print_ms(out, num(per, m->valuestring), 22);
+      print_ms(out, num(tot, m->valuestring), 0);
+      fprintf(out, "\n");
     }
     const char *b = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(k, "bottleneck"));
-    printf("  bottleneck (%s): %s\n",
+    fprintf(out, "  bottleneck (%s): %s\n",
            cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "primary_model")),
            b ? b : "unknown (the model could not run)");
   }
-  printf("\npredicted GPU time of the program (ms):\n");
+  fprintf(out, "\npredicted GPU time of the program (ms):\n");
   const cJSON *tot = cJSON_GetObjectItemCaseSensitive(r, "total_ms");
   cJSON_ArrayForEach(m, models) {
-    printf("  %-16s", m->valuestring);
-    print_ms(num(tot, m->valuestring), 0);
-    printf("\n");
+    fprintf(out, "  %-16s", m->valuestring);
+    print_ms(out, num(tot, m->valuestring), 0);
+    fprintf(out, "\n");
   }
 }
 
@@ -291,29 +302,29 @@ typedef struct exec_limits {
   const char *warp, *launch, *memory; /* --max-warp-insts, --max-launch-insts, --max-memory */
 } exec_limits;
 
-/* Check the options before running anything. */
-static int check_options(const char *gpu, const char *model, const char *sample, const exec_limits *lim) {
+/* Check the options before running anything: the one grammar of --gpu and
+ * --model (cli_model_names, cli_gpu_names), every GPU loaded. */
+static int check_options(const char **gpus, size_t *ngpu, char *gbuf, size_t gsize, const char *gpu,
+                         const char *model, const char *sample, const exec_limits *lim) {
   long n;
   unsigned long long v;
+  char mbuf[4096];
+  const char *models[CLI_MAX_TARGETS];
   if (sample && cli_parse_int("exec", "--sample-blocks", sample, &n)) return EXIT_USAGE;
   if (cli_parse_limit("exec", "--max-warp-insts", lim->warp, &v) ||
       cli_parse_limit("exec", "--max-launch-insts", lim->launch, &v) ||
       cli_parse_bytes("exec", "--max-memory", lim->memory, &v))
     return EXIT_USAGE;
-  if (model) { /* "all", a name, or names separated by commas */
-    char one[128];
-    for (const char *p = model; *p;) {
-      size_t len = strcspn(p, ",");
-      snprintf(one, sizeof one, "%.*s", (int)len, p);
-      if (!cli_model_valid(one) || (strcmp(one, "all") == 0 && len != strlen(model)))
-        return EXIT_USAGE;
-      p += len + (p[len] == ',');
-    }
-  }
-  if (gpu) {
+  if (model && !cli_model_names("exec", "--model", model, mbuf, sizeof mbuf, models, CLI_MAX_TARGETS))
+    return EXIT_USAGE;
+  *ngpu = 1;
+  gpus[0] = NULL; /* the runtime's default */
+  if (gpu && !(*ngpu = cli_gpu_names("exec", "--gpu", gpu, gbuf, gsize, gpus, CLI_MAX_TARGETS)))
+    return EXIT_USAGE;
+  for (size_t k = 0; gpu && k < *ngpu; k++) {
     ws_diag d = WS_DIAG_INIT;
     ws_gpu *g = NULL;
-    int st = ws_gpu_load(&g, gpu, &d);
+    int st = ws_gpu_load(&g, gpus[k], &d);
     cli_print_diag(&d);
     ws_diag_free(&d);
     ws_gpu_free(g);
@@ -327,11 +338,15 @@ static int check_options(const char *gpu, const char *model, const char *sample,
 static int prepare_env(const char *gpu, const char *model, const char *sample, const exec_limits *lim,
                        const char *report, char **json_path, int *tmp) {
   ws_strbuf b = {0};
-  const char *old = getenv("LD_LIBRARY_PATH");
-  ws_sb_printf(&b, "%s%s%s", runtime_dir(), old && *old ? ":" : "", old && *old ? old : "");
-  char *lib = ws_sb_take(&b);
-  int st = set_env("LD_LIBRARY_PATH", lib);
-  free(lib);
+  const char *old = getenv("LD_LIBRARY_PATH"), *rt = runtime_dir();
+  size_t n = strlen(rt);
+  int st = 0;
+  if (!old || strncmp(old, rt, n) || (old[n] && old[n] != ':')) { /* once, for a --gpu list too */
+    ws_sb_printf(&b, "%s%s%s", rt, old && *old ? ":" : "", old && *old ? old : "");
+    char *lib = ws_sb_take(&b);
+    st = set_env("LD_LIBRARY_PATH", lib);
+    free(lib);
+  }
   st = st || set_env("WARPSIGHT_GPU", gpu) || set_env("WARPSIGHT_MODEL", model) ||
        set_env("WARPSIGHT_SAMPLE_BLOCKS", sample) || set_env("WARPSIGHT_MAX_WARP_INSTS", lim->warp) ||
        set_env("WARPSIGHT_MAX_LAUNCH_INSTS", lim->launch) || set_env("WARPSIGHT_MAX_MEMORY", lim->memory);
@@ -443,6 +458,163 @@ static char *report_from_log(const char *path) {
   return out;
 }
 
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Run the program once on GPU `gpu` (NULL: the runtime's default), say
+ * how it ended, and read its report into *out: the runtime's, else the one
+ * its launch log gives for a program that ended without the runtime's exit
+ * handler (NULL when there is none; *loaded says whether the runtime
+ * started at all).  *sn: what the program printed last (for --json).
+ * Returns the program's exit status (128+N for signal N), -1 when it could
+ * not be started, or EXIT_USAGE before running it. */
+static int exec_gpu(cJSON **out, int *loaded, seen *sn, char **argv, const char *gpu, const char *model,
+                    const char *sample, const exec_limits *lim, const char *report) {
+  *out = NULL;
+  *loaded = 0;
+  char *json_path = NULL;
+  int tmp = 0;
+  int st = prepare_env(gpu, model, sample, lim, report, &json_path, &tmp);
+  if (st) {
+    free(json_path);
+    return st;
+  }
+  memset(sn, 0, sizeof *sn);
+  int ws = run_program(argv, sn);
+  int rc = ws < 0 ? -1 : WIFEXITED(ws) ? WEXITSTATUS(ws) : WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : -1;
+  if (ws >= 0) say_how_it_ended(argv[0], ws, sn);
+  char *text = NULL, *log = NULL;
+  size_t len;
+  ws_diag d = WS_DIAG_INIT;
+  cJSON *r = NULL;
+  if (ws_read_file(&text, &len, json_path, &d) == WS_OK) r = cJSON_Parse(text);
+  ws_diag_free(&d);
+  ws_strbuf b = {0};
+  ws_sb_printf(&b, "%s.log", json_path);
+  log = ws_sb_take(&b);
+  struct stat lst;
+  *loaded = log && stat(log, &lst) == 0; /* the runtime creates it when it starts */
+  if (!r && *loaded) {
+    /* the program ended without the runtime's exit handler: the kernels
+     * that ran come from the launch log (and go to --report's file too) */
+    free(text);
+    text = report_from_log(log);
+    r = text ? cJSON_Parse(text) : NULL;
+    if (r) {
+      fprintf(stderr, "warpsight exec: %s ended before warpsight's runtime wrote its report; the "
+              "kernels below come from the runtime's launch log\n", argv[0]);
+      if (!tmp) {
+        ws_diag wd = WS_DIAG_INIT;
+        if (ws_write_file(json_path, text, strlen(text), &wd)) cli_print_diag(&wd);
+        ws_diag_free(&wd);
+      }
+    } else {
+      fprintf(stderr, "warpsight exec: %s loaded warpsight's CUDA runtime but ended before any "
+              "kernel ran\n", argv[0]);
+    }
+  }
+  free(text);
+  if (log) unlink(log);
+  free(log);
+  if (tmp) unlink(json_path);
+  free(json_path);
+  *out = r;
+  return rc;
+}
+
+/* A --gpu list: the program's predicted GPU time per model (a row) and
+ * GPU (a column). */
+static void print_gpu_table(cJSON *const *reps, const char *const *gpus, size_t ngpu) {
+  const cJSON *models = NULL;
+  for (size_t k = 0; k < ngpu && !models; k++)
+    if (reps[k]) models = cJSON_GetObjectItemCaseSensitive(reps[k], "models");
+  printf("\npredicted GPU time of the program (ms), by GPU:\n  %-16s", "model");
+  for (size_t k = 0; k < ngpu; k++) printf(" %12.12s", gpus[k]);
+  printf("\n");
+  const cJSON *m;
+  cJSON_ArrayForEach(m, models) {
+    printf("  %-16s", m->valuestring);
+    for (size_t k = 0; k < ngpu; k++) {
+      const cJSON *t = reps[k] ? cJSON_GetObjectItemCaseSensitive(reps[k], "total_ms") : NULL;
+      double v = num(t, m->valuestring);
+      if (isnan(v)) printf(" %12s", "-");
+      else printf(" %12.6g", v);
+    }
+    printf("\n");
+  }
+}
+
+/* --report DIR's page, for one GPU's run (its report r, its folder dir):
+ * the kernels' table, then each profiled launch the runtime wrote
+ * (DIR/KERNEL-N.profile.json) with the models, the advice, the source lines
+ * (found as the program's PTX names them) and the charts. */
+static int exec_html_run(ws_html *h, const cJSON *r, const char *dir, const char *program) {
+  const char *gpu = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "gpu"));
+  char head[512];
+  snprintf(head, sizeof head, "%s on %s", program, gpu ? gpu : "?");
+  ws_report_html_open(h, "exec", head);
+  char *text = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&text, &len); /* the table as the terminal shows it */
+  if (mem) {
+    print_report(mem, r);
+    fclose(mem);
+    ws_report_html_pre(h, text ? text : "");
+  }
+  free(text);
+  ws_report_html_close(h);
+  const cJSON *mj = cJSON_GetObjectItemCaseSensitive(r, "models"), *m;
+  const char *models[CLI_MAX_TARGETS];
+  size_t nm = 0;
+  cJSON_ArrayForEach(m, mj) if (cJSON_IsString(m) && nm < CLI_MAX_TARGETS) models[nm++] = m->valuestring;
+  DIR *dp = opendir(dir);
+  if (!dp) return EXIT_OK;
+  struct dirent *e;
+  int rc = EXIT_OK;
+  char **names = NULL;
+  size_t n = 0, cap = 0;
+  while ((e = readdir(dp)))
+    if (cli_has_suffix(e->d_name, ".profile.json")) {
+      char *c = ws_strdup(e->d_name);
+      if (c && WS_VEC_PUSH(names, n, cap, c)) free(c);
+    }
+  closedir(dp);
+  if (n) qsort(names, n, sizeof *names, cmp_str);
+  for (size_t i = 0; i < n; i++) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    ws_diag d = WS_DIAG_INIT;
+    ws_profile *p = NULL;
+    ws_gpu *g = NULL;
+    if (ws_profile_load_file(&p, path, &d) || ws_gpu_load(&g, gpu ? gpu : "a100", &d)) {
+      cli_print_diag(&d);
+      rc = EXIT_USAGE;
+    } else {
+      char label[1024];
+      ws_report_kernel_label(label, sizeof label, p->kernel);
+      ws_report_html_heading(h, label);
+      ws_model_result *res = NULL;
+      size_t nres = 0;
+      cJSON *quiet = cJSON_CreateObject(); /* the results go to the page only */
+      cli_run_models(p, g, models, nm, quiet, &res, &nres);
+      cJSON_Delete(quiet);
+      ws_advice a = WS_ADVICE_INIT;
+      int ast = cli_advise(&a, p, g, res, nres, NULL, &d);
+      if (cli_html_result_set(h, p, g, res, nres, ast == WS_OK ? &a : NULL, program, dir)) rc = EXIT_USAGE;
+      ws_advise_free(&a);
+      for (size_t j = 0; j < nres; j++) ws_model_result_free(&res[j]);
+      free(res);
+    }
+    ws_profile_free(p);
+    ws_gpu_free(g);
+    ws_diag_free(&d);
+    free(names[i]);
+  }
+  free(names);
+  return rc;
+}
+
 int cmd_exec(int argc, char **argv) {
   int dd = 1;
   while (dd < argc && strcmp(argv[dd], "--") != 0) dd++;
@@ -465,70 +637,66 @@ int cmd_exec(int argc, char **argv) {
     return EXIT_OK;
   }
   if (dd + 1 >= argc) return cli_usage_error("exec", "expected -- PROGRAM [ARGS...]");
-  int st = check_options(gpu, model, sample, &lim);
+  char gbuf[4096];
+  const char *gpus[CLI_MAX_TARGETS];
+  size_t ngpu = 0;
+  int st = check_options(gpus, &ngpu, gbuf, sizeof gbuf, gpu, model, sample, &lim);
   if (st) return st;
   if (!*runtime_dir())
     return cli_usage_error("exec", "this warpsight was built without its CUDA runtime; "
                            "set WARPSIGHT_CUDART_DIR to the folder of libcudart.so.13");
-  char *json_path = NULL;
-  int tmp = 0;
-  st = prepare_env(gpu, model, sample, &lim, report, &json_path, &tmp);
-  if (st) {
-    free(json_path);
-    return st;
-  }
-  seen sn;
-  memset(&sn, 0, sizeof sn);
-  int ws = run_program(argv + dd + 1, &sn);
-  int rc = ws < 0 ? -1 : WIFEXITED(ws) ? WEXITSTATUS(ws) : WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : -1;
-  if (ws >= 0) say_how_it_ended(argv[dd + 1], ws, &sn);
-  char *text = NULL, *log = NULL;
-  size_t len;
-  ws_diag d = WS_DIAG_INIT;
-  cJSON *r = NULL;
-  if (ws_read_file(&text, &len, json_path, &d) == WS_OK) r = cJSON_Parse(text);
-  ws_diag_free(&d);
-  ws_strbuf b = {0};
-  ws_sb_printf(&b, "%s.log", json_path);
-  log = ws_sb_take(&b);
-  struct stat lst;
-  int loaded = log && stat(log, &lst) == 0; /* the runtime creates it when it starts */
-  if (!r && loaded) {
-    /* the program ended without the runtime's exit handler: the kernels
-     * that ran come from the launch log (and go to --report's file too) */
-    free(text);
-    text = report_from_log(log);
-    r = text ? cJSON_Parse(text) : NULL;
-    if (r) {
-      fprintf(stderr, "warpsight exec: %s ended before warpsight's runtime wrote its report; the "
-              "kernels below come from the runtime's launch log\n", argv[dd + 1]);
-      if (!tmp) {
-        ws_diag wd = WS_DIAG_INIT;
-        if (ws_write_file(json_path, text, strlen(text), &wd)) cli_print_diag(&wd);
-        ws_diag_free(&wd);
-      }
-    } else {
-      fprintf(stderr, "warpsight exec: %s loaded warpsight's CUDA runtime but ended before any "
-              "kernel ran\n", argv[dd + 1]);
+  if (ngpu > 1 && report && cli_make_dir("exec", report)) return EXIT_USAGE;
+  /* A GPU list runs the program once per GPU (docs/exec.md): each run's
+   * report, then the comparison. */
+  cJSON *reps[CLI_MAX_TARGETS] = {NULL};
+  int rc = EXIT_OK, newline = 0;
+  for (size_t k = 0; k < ngpu; k++) {
+    char dir[4096];
+    const char *rdir = cli_charts_dir(dir, sizeof dir, report, gpus[k], ngpu);
+    int loaded;
+    seen sn;
+    int r = exec_gpu(&reps[k], &loaded, &sn, argv + dd + 1, gpus[k], model, sample, &lim, rdir);
+    if (!reps[k] && !loaded) {
+      fprintf(stderr, "warpsight exec: error: %s did not load warpsight's CUDA runtime (no report); "
+              "build it with `nvcc -cudart shared` (docs/exec.md)\n", argv[dd + 1]);
+      if (r == 0 || r < 0) r = EXIT_USAGE;
+    } else if (reps[k] && !json) {
+      print_report(stdout, reps[k]);
     }
+    /* --json on a line of its own, whatever the program's output ended
+     * with (on a terminal that is not known: a newline first) */
+    newline = sn.last_out != '\n' && (sn.last_out >= 0 || !sn.tee_out);
+    if (r != 0 && rc == 0) rc = r < 0 ? EXIT_USAGE : r;
+    if (!reps[k] && !loaded) break; /* the program does not load the runtime: once is enough */
   }
-  if (!r && !loaded) {
-    fprintf(stderr, "warpsight exec: error: %s did not load warpsight's CUDA runtime (no report); "
-            "build it with `nvcc -cudart shared` (docs/exec.md)\n", argv[dd + 1]);
-    if (rc == 0 || rc < 0) rc = EXIT_USAGE;
-  } else if (r && json) {
-    /* on a line of its own, whatever the program's output ended with (on a
-     * terminal that is not known: a newline first) */
-    if (sn.last_out != '\n' && (sn.last_out >= 0 || !sn.tee_out)) fputc('\n', stdout);
-    cli_print_json(r);
-  } else if (r) {
-    print_report(r);
+  if (json && newline && (ngpu > 1 || reps[0])) fputc('\n', stdout);
+  if (json && ngpu == 1 && reps[0]) {
+    cli_print_json(reps[0]);
+  } else if (json) {
+    cJSON *all = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(all, "gpus");
+    cJSON_AddStringToObject(all, "schema", "warpsight-exec/1");
+    for (size_t k = 0; k < ngpu; k++)
+      if (reps[k]) cJSON_AddItemReferenceToArray(arr, reps[k]);
+    cli_print_json(all);
+    cJSON_Delete(all);
+  } else if (ngpu > 1) {
+    print_gpu_table(reps, gpus, ngpu);
   }
-  cJSON_Delete(r);
-  free(text);
-  if (log) unlink(log);
-  free(log);
-  if (tmp) unlink(json_path);
-  free(json_path);
-  return rc < 0 ? EXIT_USAGE : rc;
+  if (report) { /* DIR/index.html (docs/charts.md, "The HTML report") */
+    char title[1024];
+    snprintf(title, sizeof title, "warpsight exec: %s", argv[dd + 1]);
+    ws_html *h = ws_report_html_new(title);
+    int hr = h ? EXIT_OK : EXIT_USAGE;
+    for (size_t k = 0; h && k < ngpu; k++) {
+      char dir[4096];
+      if (reps[k] && exec_html_run(h, reps[k], cli_charts_dir(dir, sizeof dir, report, gpus[k], ngpu),
+                                   argv[dd + 1]))
+        hr = EXIT_USAGE;
+    }
+    if (h && cli_html_write(h, "exec", report, json != NULL)) hr = EXIT_USAGE;
+    ws_report_html_free(h);
+    if (hr && rc == EXIT_OK) rc = hr;
+  }
+  for (size_t k = 0; k < ngpu; k++) cJSON_Delete(reps[k]);
+  return rc;
 }

@@ -124,8 +124,24 @@ static void write_charts(ws_rt *rt, const rt_kstat *k, const ws_model_result *r)
   ws_diag_free(&d);
 }
 
+/* WARPSIGHT_REPORT_DIR: the profile of each profiled launch, as
+ * KERNEL-N.profile.json, for `exec --report`'s HTML page. */
+static void write_profile(ws_rt *rt, const rt_kstat *k, const ws_profile *prof) {
+  const char *dir = getenv("WARPSIGHT_REPORT_DIR");
+  if (!dir || !*dir) return;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s-%zu.profile.json", dir, rt->funcs[k->func].name,
+           (size_t)(k - rt->kstats));
+  char *text = ws_profile_to_json(prof);
+  ws_diag d = WS_DIAG_INIT;
+  if (text) ws_write_file(path, text, strlen(text), &d);
+  ws_diag_free(&d);
+  free(text);
+}
+
 /* Run the models on a fresh profile into k->pred. */
 static void predict(ws_rt *rt, rt_kstat *k, const ws_profile *prof) {
+  write_profile(rt, k, prof);
   for (size_t i = 0; i < rt->nmodels; i++) {
     ws_model_result r = WS_MODEL_RESULT_INIT;
     ws_diag d = WS_DIAG_INIT;

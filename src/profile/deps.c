@@ -18,6 +18,16 @@
  * once, when the worker's state is made (they are static), and a warp's
  * ready times are cleared when the warp first shows up in a block, so a
  * block of 8 warps clears 8 rows, not 32.
+ *
+ * Critical-path attribution (ws_prof_deps_track; docs/profile.md,
+ * "lines"): every time also names the node of the path that produced it.
+ * A node records the instruction that added to the path and by how much
+ * (its issue slot and replays when the warp's own issue order decided, a
+ * load or the nominal latency of its result); at block end the chain of
+ * the latest time is walked back and each node's share is added to its
+ * instruction, so the shares of a block sum exactly to its path.  Nodes
+ * live for one block; a block that would need more than
+ * WS_DEPS_MAX_NODES is not attributed (counted apart).
  */
 #include "deps.h"
 
@@ -27,11 +37,22 @@
 #include <string.h>
 
 #include "warpsight/analysis.h"
+#include "util/vec.h"
 
 typedef struct dtime {
-  double mem; /* memory latencies on the path */
-  double cyc; /* other cycles on the path */
+  double mem;    /* memory latencies on the path */
+  double cyc;    /* other cycles on the path */
+  uint32_t node; /* the path's last node (0: the block's start, or not tracked) */
 } dtime;
+
+/* One step of a path: instruction `id` added dmem loads and dcyc cycles to
+ * the path that ends at node `parent`. */
+typedef struct dnode {
+  uint32_t parent; /* the node before it (0: the block's start) */
+  uint32_t id;     /* the profiler's instruction id */
+  uint32_t dcyc;   /* cycles it added */
+  uint32_t dmem;   /* loads it added (0 or 1) */
+} dnode;
 
 typedef struct dwarp {
   dtime issue;     /* when its last instruction issued */
@@ -61,6 +82,21 @@ struct ws_deps {
   struct hot_bucket *hot;        /* WS_DEPS_HOT_ROWS x BUCKETS, at the first
                                     global atomic (NULL before) */
   int hot_oom;                   /* allocating them failed */
+  /* critical-path attribution (ws_prof_deps_track), NULL crit_mem: off */
+  const ws_ptx_module *module;   /* instruction ids: func_base[function] + pc */
+  const uint32_t *func_base;
+  uint32_t ninst;                /* ids in all */
+  dnode *nodes;                  /* this block's nodes; [0] is the start */
+  size_t nnodes, capnodes;
+  int overflow;                  /* this block ran past WS_DEPS_MAX_NODES */
+  double *crit_mem, *crit_cyc;   /* per id, summed over attributed blocks */
+  double crit_blocks;            /* blocks attributed */
+  double crit_skipped;           /* blocks not attributed (too long, out of memory) */
+  /* the distinct global addresses this block's atomics update: an
+   * open-addressing set of addr + 1 (0: empty), acap a power of two */
+  uint64_t *aset;
+  size_t an, acap;
+  int aset_oom;                  /* an insertion failed: the count is short */
 };
 
 /* One bucket of the atomics' contention sketch (deps.h). */
@@ -71,6 +107,18 @@ typedef struct hot_bucket {
 } hot_bucket;
 
 static double nominal(dtime t) { return t.mem * WS_DEPS_NOMINAL_MEM + t.cyc; }
+
+/* A node for instruction id on top of parent's path; 0 (no attribution)
+ * when nothing is tracked or the block ran out of nodes. */
+static uint32_t node_new(ws_deps *d, uint32_t parent, uint32_t id, double dmem, double dcyc) {
+  if (!d->crit_mem || d->overflow) return 0;
+  if (d->nnodes >= WS_DEPS_MAX_NODES || WS_VEC_RESERVE(d->nodes, d->capnodes, d->nnodes + 1)) {
+    d->overflow = 1;
+    return 0;
+  }
+  d->nodes[d->nnodes] = (dnode){parent, id, (uint32_t)dcyc, (uint32_t)dmem};
+  return (uint32_t)d->nnodes++;
+}
 static dtime later(dtime a, dtime b) { return nominal(b) > nominal(a) ? b : a; }
 
 /* Nominal latencies in cycles of what an instruction writes (docs/profile.md,
@@ -138,8 +186,27 @@ ws_deps *ws_prof_deps_new(const ws_ptx_function *k) {
   return d;
 }
 
+int ws_prof_deps_track(ws_deps *d, const ws_ptx_module *m, const uint32_t *func_base,
+                       uint32_t ninst) {
+  d->module = m;
+  d->func_base = func_base;
+  d->ninst = ninst;
+  d->crit_mem = calloc(ninst ? ninst : 1, sizeof *d->crit_mem);
+  d->crit_cyc = calloc(ninst ? ninst : 1, sizeof *d->crit_cyc);
+  if (!d->crit_mem || !d->crit_cyc) {
+    free(d->crit_mem), free(d->crit_cyc);
+    d->crit_mem = d->crit_cyc = NULL;
+    return -1;
+  }
+  return 0;
+}
+
 void ws_prof_deps_free(ws_deps *d) {
   if (!d) return;
+  free(d->aset);
+  free(d->nodes);
+  free(d->crit_mem);
+  free(d->crit_cyc);
   free(d->ready);
   free(d->iregs); /* and d->regs, in the same block */
   free(d->hot);
@@ -150,6 +217,19 @@ void ws_prof_deps_block_begin(ws_deps *d) {
   memset(d->bar, 0, sizeof d->bar);
   d->seen = 0; /* each warp's state is cleared when it first shows up */
   d->block_seq++;
+  if (d->an) memset(d->aset, 0, d->acap * sizeof *d->aset);
+  d->an = 0;
+  d->nnodes = 1; /* node 0: the block's start */
+  d->overflow = 0;
+  if (d->crit_mem && WS_VEC_RESERVE(d->nodes, d->capnodes, 1)) d->overflow = 1;
+}
+
+/* The profiler's id of the executed instruction, or UINT32_MAX. */
+static uint32_t inst_id(const ws_deps *d, const ws_emu_event *ev) {
+  const ws_ptx_module *m = d->module;
+  if (ev->func < m->funcs || ev->func >= m->funcs + m->nfuncs || ev->pc >= ev->func->ninsts)
+    return UINT32_MAX;
+  return d->func_base[ev->func - m->funcs] + ev->pc;
 }
 
 uint32_t ws_prof_deps_addresses(uint32_t exec, const uint64_t *addr, uint32_t *distinct) {
@@ -218,16 +298,42 @@ double ws_prof_deps_hot(ws_deps *const *d, int n, double scale) {
   return best;
 }
 
+/* Add address a to the block's set of atomic targets. */
+static void aset_add(ws_deps *d, uint64_t a) {
+  if (2 * (d->an + 1) > d->acap) { /* keep it at most half full */
+    size_t ncap = d->acap ? 2 * d->acap : 64;
+    uint64_t *n = calloc(ncap, sizeof *n);
+    if (!n) {
+      d->aset_oom = 1;
+      return;
+    }
+    for (size_t i = 0; i < d->acap; i++)
+      if (d->aset[i]) {
+        size_t j = (size_t)(d->aset[i] * 0x9E3779B97F4A7C15ull >> 20) & (ncap - 1);
+        while (n[j]) j = (j + 1) & (ncap - 1);
+        n[j] = d->aset[i];
+      }
+    free(d->aset);
+    d->aset = n, d->acap = ncap;
+  }
+  uint64_t k = a + 1;
+  size_t j = (size_t)(k * 0x9E3779B97F4A7C15ull >> 20) & (d->acap - 1);
+  while (d->aset[j] && d->aset[j] != k) j = (j + 1) & (d->acap - 1);
+  if (!d->aset[j]) d->aset[j] = k, d->an++;
+}
+
 static void atomics(ws_deps *d, const ws_emu_event *ev, int c) {
   if ((c != WS_IC_ATOMIC && c != WS_IC_REDUCTION) || !ev->addr || !ev->exec) return;
   uint32_t nd;
   double deg = ws_prof_deps_addresses(ev->exec, ev->addr, &nd);
   if (ev->space == WS_PTX_SP_SHARED) {
     d->sum.satom_reqs++, d->sum.satom_serial += deg;
-  } else {
-    d->sum.gatom_reqs++, d->sum.gatom_serial += deg, d->sum.gatom_addresses += nd;
-    hot_count(d, ev);
+    return;
   }
+  d->sum.gatom_reqs++, d->sum.gatom_serial += deg, d->sum.gatom_req_addresses += nd;
+  hot_count(d, ev);
+  for (int l = 0; l < 32; l++)
+    if (ev->exec >> l & 1) aset_add(d, ev->addr[l]);
 }
 
 void ws_prof_deps_inst(ws_deps *d, const ws_emu_event *ev, int c, uint32_t replays) {
@@ -246,6 +352,7 @@ void ws_prof_deps_inst(ws_deps *d, const ws_emu_event *ev, int c, uint32_t repla
   }
   dtime t = w->issue;
   t.cyc += 1;
+  double slot = 1; /* what this instruction adds to the path it issues on */
   int own = ev->func == d->kernel, nd = 0;
   const uint32_t *defs = NULL;
   if (own && ev->pc < d->kernel->ninsts) {
@@ -254,10 +361,13 @@ void ws_prof_deps_inst(ws_deps *d, const ws_emu_event *ev, int c, uint32_t repla
     nd = ir->ndefs;
     const uint32_t *uses = defs + nd;
     for (int k = 0; k < ir->nuses; k++)
-      if (uses[k] < d->nregs) t = later(t, rr[uses[k]]);
+      if (uses[k] < d->nregs && nominal(rr[uses[k]]) > nominal(t)) t = rr[uses[k]], slot = 0;
   }
+  uint32_t id = d->crit_mem ? inst_id(d, ev) : UINT32_MAX;
   w->issue = t;
   w->issue.cyc += replays; /* each replay takes an issue slot */
+  if (slot + replays > 0 && id != UINT32_MAX)
+    w->issue.node = node_new(d, t.node, id, 0, slot + replays);
   w->end = later(w->end, w->issue);
   if (c == WS_IC_BARRIER) {
     uint32_t s = w->nbar++ & 1;
@@ -267,8 +377,11 @@ void ws_prof_deps_inst(ws_deps *d, const ws_emu_event *ev, int c, uint32_t repla
   }
   if (!own || !nd) return;
   dtime r = w->issue;
-  if (from_memory(c, ev)) r.mem += 1;
-  else r.cyc += deps_latency(c == WS_IC_LD_GENERIC ? WS_IC_LD_SHARED : c);
+  int mem = from_memory(c, ev);
+  double lat = mem ? 0 : deps_latency(c == WS_IC_LD_GENERIC ? WS_IC_LD_SHARED : c);
+  if (mem) r.mem += 1;
+  else r.cyc += lat;
+  if (id != UINT32_MAX) r.node = node_new(d, w->issue.node, id, mem, lat);
   for (int k = 0; k < nd; k++)
     if (defs[k] < d->nregs) rr[defs[k]] = r;
   w->end = later(w->end, r);
@@ -276,12 +389,36 @@ void ws_prof_deps_inst(ws_deps *d, const ws_emu_event *ev, int c, uint32_t repla
 
 void ws_prof_deps_block_end(ws_deps *d) {
   if (!d->seen) return;
-  dtime best = {0, 0};
+  dtime best = {0, 0, 0};
   for (int i = 0; i < 32; i++)
     if (d->seen >> i & 1) best = later(best, d->w[i].end);
   d->sum.blocks++;
+  d->sum.gatom_addresses += (double)d->an;
   d->sum.path_mem += best.mem;
   d->sum.path_cyc += best.cyc;
+  if (!d->crit_mem) return;
+  if (d->overflow) {
+    d->crit_skipped++;
+  } else {
+    for (uint32_t n = best.node; n; n = d->nodes[n].parent) {
+      d->crit_mem[d->nodes[n].id] += d->nodes[n].dmem;
+      d->crit_cyc[d->nodes[n].id] += d->nodes[n].dcyc;
+    }
+    d->crit_blocks++;
+  }
+  if (d->capnodes > ((size_t)1 << 16)) { /* a long block: its memory back */
+    free(d->nodes);
+    d->nodes = NULL;
+    d->capnodes = 0;
+  }
+}
+
+void ws_prof_deps_crit_add(const ws_deps *d, double *mem, double *cyc, double *blocks,
+                           double *skipped) {
+  if (!d->crit_mem) return;
+  for (uint32_t i = 0; i < d->ninst; i++) mem[i] += d->crit_mem[i], cyc[i] += d->crit_cyc[i];
+  *blocks += d->crit_blocks;
+  *skipped += d->crit_skipped;
 }
 
 void ws_prof_deps_add(ws_deps_sum *out, const ws_deps *d) {
@@ -290,4 +427,6 @@ void ws_prof_deps_add(ws_deps_sum *out, const ws_deps *d) {
   out->gatom_reqs += s->gatom_reqs, out->gatom_serial += s->gatom_serial;
   out->satom_reqs += s->satom_reqs, out->satom_serial += s->satom_serial;
   out->gatom_addresses += s->gatom_addresses;
+  out->gatom_req_addresses += s->gatom_req_addresses;
+  out->gatom_addresses_short |= d->aset_oom;
 }

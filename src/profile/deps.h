@@ -23,6 +23,11 @@
 #include "warpsight/ptx.h"
 
 #define WS_DEPS_NOMINAL_MEM 400.0 /* cycles; only to compare two paths */
+/* At most this many path nodes per block (two per executed warp
+ * instruction at most, 16 bytes each: 16 MiB per worker); a longer block's
+ * critical path is not attributed to instructions (docs/profile.md,
+ * "lines"), and a block that needed more than 2^16 gives its memory back. */
+#define WS_DEPS_MAX_NODES ((size_t)1 << 20)
 
 typedef struct ws_deps ws_deps;
 
@@ -35,8 +40,11 @@ typedef struct ws_deps_sum {
   double gatom_serial;    /* sum over them of the most lanes on one address */
   double satom_reqs;      /* shared atomic/reduction requests */
   double satom_serial;    /* sum over them of the most lanes on one address */
-  double gatom_addresses; /* sum over the global requests of their distinct
-                             addresses */
+  double gatom_req_addresses; /* sum over the global requests of their distinct
+                                 addresses */
+  double gatom_addresses; /* sum over blocks of the distinct global addresses their
+                             atomics update */
+  int gatom_addresses_short; /* a block's set could not grow: the sum is short */
 } ws_deps_sum;
 
 /* The global atomics' contention across warps: each lane operation counted
@@ -51,6 +59,17 @@ enum { WS_DEPS_HOT_ROWS = 2, WS_DEPS_HOT_BUCKETS = 4096 };
 /* A worker's state for kernel k; NULL when out of memory. */
 ws_deps *ws_prof_deps_new(const ws_ptx_function *k);
 void ws_prof_deps_free(ws_deps *d);
+/* Attribute each block's longest path to the instructions on it, by the
+ * profiler's instruction ids (func_base[function index in m] + pc, ninst
+ * in all; borrowed until d is freed).  0, or -1 out of memory. */
+int ws_prof_deps_track(ws_deps *d, const ws_ptx_module *m, const uint32_t *func_base,
+                       uint32_t ninst);
+/* Add d's attribution into mem[id] and cyc[id] (ninst entries: the loads
+ * and other cycles each instruction put on its blocks' longest paths,
+ * summed over blocks), the blocks attributed into *blocks and the blocks
+ * too long to attribute into *skipped.  Nothing without tracking. */
+void ws_prof_deps_crit_add(const ws_deps *d, double *mem, double *cyc, double *blocks,
+                           double *skipped);
 void ws_prof_deps_block_begin(ws_deps *d);
 /* One executed warp instruction of class iclass (ws_iclass); replays: the
  * extra shared-memory passes it needed (bank conflicts). */

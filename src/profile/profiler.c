@@ -25,6 +25,7 @@
 #include "warpsight/analysis.h"
 #include "profile/memsim.h"
 #include "deps.h"
+#include "lines.h"
 #include "replay.h"
 #include "profile/profile_doc.h"
 #include "profile/profile_mix.h"
@@ -133,6 +134,9 @@ typedef struct inst_stat {
   uint64_t degree_sum;  /* sum of conflict degrees */
   uint64_t branches;    /* branch executions */
   uint64_t div_branches;/* ... that diverged */
+  uint64_t needed;      /* transactions the requests' bytes need (coalesced) */
+  uint64_t atom_reqs;   /* atomic/reduction requests (any space) */
+  uint64_t atom_serial; /* per request, the most lanes on one address, summed */
 } inst_stat;
 
 typedef struct worker {
@@ -350,6 +354,7 @@ int ws_prof_new(ws_prof **out, const ws_prof_config *cfg, ws_diag *d) {
     p->w[k].deps = ws_prof_deps_new(cfg->kernel);
     p->w[k].wv = calloc((size_t)32 * p->vlen, sizeof *p->w[k].wv);
     if (!p->w[k].st || !p->w[k].deps || !p->w[k].wv) goto nomem;
+    if (ws_prof_deps_track(p->w[k].deps, m, p->func_base, p->ninst)) goto nomem;
   }
   const ws_gpu *g = cfg->gpu;
   p->load_rule = ws_prof_coal_rule_for(g->cc_major, g->cc_minor, g->cache.l1_caches_global, 0);
@@ -472,12 +477,21 @@ static uint32_t warp_lanes(uint64_t tpb, uint32_t warp) {
   return n >= 32 ? 0xffffffffu : (1u << n) - 1;
 }
 
+/* Bytes one lane accesses: the event's, else (an atomic or reduction, whose
+ * event carries none) its instruction's type's size, else 4 -- so that an
+ * atomics-only kernel still has memory bytes (issue 23). */
+static inline unsigned ev_bytes(const ws_emu_event *ev) {
+  if (ev->bytes) return ev->bytes;
+  int n = ev->inst && ev->inst->ntypes ? ws_ptx_type_size((ws_ptx_type)ev->inst->type[0]) : 0;
+  return n > 0 ? (unsigned)n : 4;
+}
+
 /* The emulator's event as the memory simulator's request; a size memsim
  * does not model (a vector wider than 16 bytes, an odd width) is taken as
  * 16 or 4 bytes per lane. */
 static inline void access_of(ws_warp_access *a, const ws_emu_event *ev) {
   a->mask = ev->exec;
-  a->size = ev->bytes;
+  a->size = ev_bytes(ev);
   if (a->size != 1 && a->size != 2 && a->size != 4 && a->size != 8 && a->size != 16)
     a->size = a->size > 16 ? 16 : 4;
   memcpy(a->addr, ev->addr, sizeof a->addr);
@@ -495,7 +509,7 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
   st->requests++;
   st->trans += r.transactions;
   st->lines += r.lines;
-  st->bytes += (uint64_t)ws_popc32(ev->exec) * ev->bytes;
+  st->bytes += (uint64_t)ws_popc32(ev->exec) * ev_bytes(ev);
   st->bytes_moved += r.bytes_moved;
   /* Coalesced: no more transactions than a contiguous, aligned access of
    * the same bytes would need (docs/profile.md): one per warp for 4-byte
@@ -512,6 +526,7 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
     uint32_t unit = rule == WS_COAL_CC2X_L1 ? 128 : 32;
     best = (ws_popc32(ev->exec) * a.size + unit - 1) / unit;
   }
+  st->needed += best < r.transactions ? best : r.transactions; /* never above its own */
   if (r.transactions <= best) st->coal_reqs++;
   else w->uncoal_trans += r.transactions;
   uint32_t k = r.transactions ? ws_popc32(ev->exec) / r.transactions : 1;
@@ -527,7 +542,7 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
                    (ev->space == WS_PTX_SP_LOCAL ? WS_RP_LOCAL : 0) | (nc ? WS_RP_NC : 0);
   for (int l = 0; l < 32; l++) {
     if (!(ev->exec >> l & 1)) continue;
-    uint64_t lo = ev->addr[l] & ~(uint64_t)31, hi = (ev->addr[l] + ev->bytes - 1) & ~(uint64_t)31;
+    uint64_t lo = ev->addr[l] & ~(uint64_t)31, hi = (ev->addr[l] + ev_bytes(ev) - 1) & ~(uint64_t)31;
     for (uint64_t s = lo; s <= hi; s += 32) {
       if (ns && sec[ns - 1] == s) continue; /* neighbouring lanes usually share one */
       uint32_t j = 0;
@@ -604,6 +619,8 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
   case WS_PTX_K_REDUCTION:
   case WS_PTX_K_ASYNC_COPY:
     if (!ev->exec || !ev->addr) break;
+    if (kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION) /* per-line conflicts (lines.h) */
+      st->atom_reqs++, st->atom_serial += ws_prof_deps_same_address(ev->exec, ev->addr);
     if (ev->space == WS_PTX_SP_GLOBAL || ev->space == WS_PTX_SP_LOCAL)
       global_request(p, w, st, ev, kind);
     else if (ev->space == WS_PTX_SP_SHARED)
@@ -821,6 +838,7 @@ static void merge_workers(const ws_prof *p, inst_stat *st, worker *t) {
       a->bytes_moved += b->bytes_moved, a->sh_reqs += b->sh_reqs, a->passes += b->passes;
       a->min_passes += b->min_passes, a->degree_sum += b->degree_sum;
       a->branches += b->branches, a->div_branches += b->div_branches;
+      a->needed += b->needed, a->atom_reqs += b->atom_reqs, a->atom_serial += b->atom_serial;
     }
     for (int i = 0; i < 33; i++) {
       t->hist[i] += w->hist[i];
@@ -1143,6 +1161,45 @@ static void provenance_sections(const ws_prof *p, ws_profile *pr, const worker *
                           p->cfg.resources_source ? p->cfg.resources_source : "none");
 }
 
+/* The per-line table (lines.h, docs/profile.md "lines"): each
+ * instruction's counts and its share of the blocks' longest paths. */
+static int lines_section(const ws_prof *p, const inst_stat *st, ws_profile *pr, double W) {
+  ws_line_in *in = calloc(p->ninst + 1, sizeof *in);
+  double *mem = calloc(p->ninst + 1, sizeof *mem), *cyc = calloc(p->ninst + 1, sizeof *cyc);
+  double blocks = 0, skipped = 0;
+  int rc = WS_ENOMEM;
+  if (!in || !mem || !cyc) goto done;
+  for (int k = 0; k < p->nworkers; k++) ws_prof_deps_crit_add(p->w[k].deps, mem, cyc, &blocks, &skipped);
+  for (uint32_t i = 0; i < p->ninst; i++) {
+    const inst_stat *s = &st[i];
+    int c = p->iclass[i], kind = p->ikind[i];
+    int atom = kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION;
+    int store = kind == WS_PTX_K_STORE || kind == WS_PTX_K_SURF_STORE;
+    uint32_t kinds = 0;
+    if (s->requests) kinds |= atom ? WS_LINE_ATOMIC : store ? WS_LINE_STORE : WS_LINE_LOAD;
+    if (s->sh_reqs) kinds |= atom ? WS_LINE_SATOMIC : WS_LINE_SHARED;
+    if (c == WS_IC_BARRIER) kinds |= WS_LINE_BARRIER;
+    if (s->branches) kinds |= WS_LINE_BRANCH;
+    if (c == WS_IC_SFU) kinds |= WS_LINE_SFU;
+    if (c == WS_IC_FP64) kinds |= WS_LINE_FP64;
+    in[i] = (ws_line_in){(double)s->execs, (double)s->requests, (double)s->trans, (double)s->needed,
+                         s->requests && !store ? (double)s->trans : 0,
+                         s->requests && (store || atom) ? (double)s->trans : 0, (double)s->sh_reqs,
+                         (double)(s->passes - s->min_passes), (double)s->branches,
+                         (double)s->div_branches, (double)s->atom_reqs, (double)s->atom_serial,
+                         mem[i], cyc[i], kinds};
+  }
+  rc = ws_prof_lines_build(&pr->lines, p->cfg.module, p->func_base, in, W, blocks, skipped,
+                           p->cfg.input ? p->cfg.input : p->cfg.module->path,
+                           ws_pf_has(pr->f.dram_read_bytes) ? pr->f.dram_read_bytes : 0,
+                           ws_pf_has(pr->f.dram_write_bytes) ? pr->f.dram_write_bytes : 0);
+done:
+  free(in);
+  free(mem);
+  free(cyc);
+  return rc;
+}
+
 /* The dependency path, atomics and the caches' sector counts per warp
  * (deps.c; docs/profile.md, "dependencies"). */
 static int deps_fields(const ws_prof *p, ws_profile_fields *f, double W, double scale) {
@@ -1154,10 +1211,11 @@ static int deps_fields(const ws_prof *p, ws_profile_fields *f, double W, double 
   }
   f->global_atomic_insts = s.gatom_reqs / W;
   f->global_atomic_serial = s.gatom_serial / W;
+  if (s.blocks > 0 && !s.gatom_addresses_short) f->atomic_addresses_per_block = s.gatom_addresses / s.blocks;
   f->shared_atomic_insts = s.satom_reqs / W;
   f->shared_atomic_serial = s.satom_serial / W;
   if (s.gatom_reqs > 0) {
-    f->global_atomic_addresses_per_request = s.gatom_addresses / s.gatom_reqs;
+    f->global_atomic_addresses_per_request = s.gatom_req_addresses / s.gatom_reqs;
     ws_deps *ds[WS_PROF_MAX_THREADS];
     for (int k = 0; k < p->nworkers; k++) ds[k] = p->w[k].deps;
     double hot = ws_prof_deps_hot(ds, p->nworkers, scale);
@@ -1221,6 +1279,11 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
     return r;
   }
   inst_tables(p, st, pr, W);
+  if ((r = lines_section(p, st, pr, W))) {
+    free(st);
+    ws_profile_free(pr);
+    return r;
+  }
   caches_section(p, pr, scale);
   provenance_sections(p, pr, &t, scale);
   int dropped = 0;
