@@ -180,13 +180,11 @@ static cudaError_t fault_error(const ws_emu_stats *s) {
  * 2^31-1 from CC 3.0, 65535 before; y and z 65535). */
 static uint32_t max_grid_x(const ws_gpu *g) { return g->cc_major >= 3 ? 2147483647u : 65535u; }
 
-/* The kernel's static shared bytes, from its PTX (as the profiler counts
- * them), once. */
+/* The kernel's static shared bytes (resources.c), once. */
 static int static_shared(ws_rt *rt, rt_func *f) {
   if (f->static_shared < 0) {
     ws_prof_resources r;
-    ws_prof_kernel_resources(&r, rt_module_ptx(rt, f->module), ws_emu_program_kernel(f->prog),
-                             rt->gpu);
+    if (rt_func_resources(rt, f, &r, NULL)) return 0;
     f->static_shared = isfinite(r.shared_bytes_per_block) ? (int)r.shared_bytes_per_block : 0;
   }
   return f->static_shared;
@@ -276,6 +274,12 @@ static int run(ws_rt *rt, rt_func *f, ws_emu_launch *l, dim3 grid, dim3 block, u
     po.max_warp_insts = rt->max_warp_insts;
     po.max_launch_insts = rt->max_launch_insts;
     po.clock_per_inst = cyc, po.timer_ns_per_inst = ns, po.timer_base_ns = base;
+    ws_prof_resources res; /* the cubin's registers and shared bytes where there is one */
+    const char *src = NULL;
+    if (!rt_func_resources(rt, f, &res, &src) && src) {
+      po.resources = &res;
+      po.resources_source = src;
+    }
     /* back-to-back launches: this one starts from the L2 the previous one
      * left (docs/exec.md), and leaves its own for the next */
     ws_prof_l2 *left = NULL;
@@ -305,7 +309,7 @@ static int run(ws_rt *rt, rt_func *f, ws_emu_launch *l, dim3 grid, dim3 block, u
 }
 
 cudaError_t rt_launch(ws_rt *rt, rt_func *f, dim3 grid, dim3 block, const unsigned char *params,
-                      size_t params_bytes, uint64_t shared) {
+                      size_t params_bytes, uint64_t shared, int coop) {
   if (!rt->gpu) return cudaErrorInitializationError;
   cudaError_t e = cudaSuccess;
   ws_emu_program *p = rt_func_prog(rt, f, &e);
@@ -326,10 +330,14 @@ cudaError_t rt_launch(ws_rt *rt, rt_func *f, dim3 grid, dim3 block, const unsign
   if (!st) {
     rt_mirror_sync(rt, 1);
     st = ws_emu_launch_raw(&l, dev, p, &c, &d);
+    if (!st && coop) st = ws_emu_launch_set_cooperative(l, &d);
   }
   ws_emu_stats stats = {0};
   if (!st) st = run(rt, f, l, grid, block, shared, k, fresh, &stats, &d);
   if (l) rt_mirror_sync(rt, 0);
+  rt_child *kids = NULL; /* its device-side launches (cdp.c) */
+  size_t nkids = 0;
+  cudaError_t ke = st ? cudaSuccess : rt_children_take(rt, f, l, &kids, &nkids);
   ws_emu_launch_free(l);
   rt_print_diag(&d);
   ws_diag_free(&d);
@@ -345,11 +353,12 @@ cudaError_t rt_launch(ws_rt *rt, rt_func *f, dim3 grid, dim3 block, const unsign
   rt->launches++;
   rt_log_launch(rt, (size_t)(k - rt->kstats));
   if (k->ok && !isnan(k->pred.ms[0])) rt->clock_ms += k->pred.ms[0];
-  return cudaSuccess;
+  if (ke) return ke;
+  return rt_children_run(rt, kids, nkids); /* the parent completes when they have */
 }
 
 cudaError_t rt_launch_call(ws_rt *rt, const void *func, dim3 grid, dim3 block, void **args,
-                           size_t shared, cudaStream_t stream) {
+                           size_t shared, cudaStream_t stream, int coop) {
   static _Thread_local unsigned char params[RT_PARAM_BYTES];
   cudaError_t e = rt_sticky(rt);
   rt_func *f = e ? NULL : rt_find_func(rt, func);
@@ -363,13 +372,14 @@ cudaError_t rt_launch_call(ws_rt *rt, const void *func, dim3 grid, dim3 block, v
   op.u.k.block = block;
   op.u.k.shared = shared;
   op.u.k.params = params;
+  op.u.k.coop = coop;
   return rt_submit(rt, stream, &op);
 }
 
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                              size_t sharedMem, cudaStream_t stream) {
   ws_rt *rt = rt_enter();
-  return rt_done(rt_launch_call(rt, func, gridDim, blockDim, args, sharedMem, stream));
+  return rt_done(rt_launch_call(rt, func, gridDim, blockDim, args, sharedMem, stream, 0));
 }
 
 cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
@@ -384,14 +394,17 @@ cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
  * supported yet, by name. */
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args) {
   if (!config || (config->numAttrs && !config->attrs)) return rt_error(cudaErrorInvalidValue);
+  int coop = 0;
   for (unsigned i = 0; i < config->numAttrs; i++) {
     const cudaLaunchAttribute *a = &config->attrs[i];
-    if (a->id == cudaLaunchAttributeCooperative && a->val.cooperative)
-      return rt_unsupported("cudaLaunchKernelExC with cudaLaunchAttributeCooperative");
+    if (a->id == cudaLaunchAttributeCooperative && a->val.cooperative) coop = 1;
     if (a->id == cudaLaunchAttributeClusterDimension &&
         (uint64_t)a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z > 1)
       return rt_unsupported("cudaLaunchKernelExC with a cluster dimension");
   }
+  if (coop)
+    return rt_launch_cooperative(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                                 config->stream);
   return cudaLaunchKernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
                           config->stream);
 }

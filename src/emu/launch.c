@@ -378,7 +378,7 @@ typedef struct worker {
   int index;
 } worker;
 
-static void free_warps(blockctx *B) {
+void ws_emu_block_free(blockctx *B) {
   for (uint32_t i = 0; B->warps && i < B->nwarps; i++) {
     warp *w = &B->warps[i];
     free(w->stk);
@@ -390,6 +390,7 @@ static void free_warps(blockctx *B) {
   free(B->warps);
   free(B->shared);
   ws_sb_free(&B->pout);
+  ws_emu_cdp_block_free(B);
 }
 
 static void *work(void *arg) {
@@ -411,7 +412,7 @@ static void *work(void *arg) {
     pthread_mutex_lock(&pl->mu);
     pl->oom = 1;
     pthread_mutex_unlock(&pl->mu);
-    free_warps(&B);
+    ws_emu_block_free(&B);
     return NULL;
   }
   const ws_emu_hooks *H0 = pl->o->hooks;
@@ -437,6 +438,7 @@ static void *work(void *arg) {
     pthread_mutex_lock(&pl->mu);
     pl->blocks++;
     pl->warps += B.nwarps;
+    if (ws_emu_cdp_block_end(&B)) pl->oom = 1; /* its device-side launches become the launch's */
     if (B.pout.n || B.pout.oom) { /* the block's output becomes a chunk; B.pout is empty again */
       size_t len = B.pout.n;
       char *t = ws_sb_take(&B.pout); /* NULL after an allocation failure */
@@ -457,7 +459,7 @@ static void *work(void *arg) {
   pl->warp_insts += B.warp_insts;
   pl->thread_insts += B.thread_insts;
   pthread_mutex_unlock(&pl->mu);
-  free_warps(&B);
+  ws_emu_block_free(&B);
   return NULL;
 }
 
@@ -566,14 +568,15 @@ static void report_fault(const ws_emu_launch *L, const fault *f, const ws_emu_op
     snprintf(what, sizeof what, "%s", f->msg);
     break;
   }
-  ws_diag_add(d, WS_SEV_ERROR, m->path, in ? (int)in->line : (int)fn->line, in ? (int)in->col : 0,
+  const char *fpath = ws_ptx_func_path(m, fn); /* a linked module's function: its own file */
+  ws_diag_add(d, WS_SEV_ERROR, fpath, in ? (int)in->line : (int)fn->line, in ? (int)in->col : 0,
               "%s in kernel '%s', block (%u,%u,%u), thread (%u,%u,%u)%s%s", what, L->p->funcs[0].f->name, bx, by,
               bz, tx, ty, tz, fn != L->p->funcs[0].f ? ", in function " : "",
               fn != L->p->funcs[0].f ? fn->name : "");
   if (in) {
     char *txt = NULL;
     if (ws_ptx_print_inst(&txt, m, fn, in) == WS_OK && txt) {
-      ws_diag_add(d, WS_SEV_NOTE, m->path, (int)in->line, (int)in->col, "instruction: %s", txt);
+      ws_diag_add(d, WS_SEV_NOTE, fpath, (int)in->line, (int)in->col, "instruction: %s", txt);
       free(txt);
     }
   }
@@ -610,7 +613,7 @@ static void report_fault(const ws_emu_launch *L, const fault *f, const ws_emu_op
     } else {
       snprintf(near, sizeof near, "the kernel parameter space holds %llu bytes", (unsigned long long)L->param_bytes);
     }
-    ws_diag_add(d, WS_SEV_NOTE, m->path, in ? (int)in->line : 0, 0, "%s", near);
+    ws_diag_add(d, WS_SEV_NOTE, fpath, in ? (int)in->line : 0, 0, "%s", near);
   }
 }
 
@@ -651,6 +654,20 @@ int ws_emu_check_work(const ws_emu_launch *L, uint64_t blocks, const ws_emu_opti
   return WS_OK;
 }
 
+/* A run's figures, its time since t0. */
+static void set_stats(ws_emu_stats *stats, const struct timespec *t0, uint64_t blocks, uint64_t warps,
+                      uint64_t warp_insts, uint64_t thread_insts, int threads) {
+  if (!stats) return;
+  struct timespec t1;
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  stats->blocks = blocks;
+  stats->warps = warps;
+  stats->warp_insts = warp_insts;
+  stats->thread_insts = thread_insts;
+  stats->seconds = (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
+  stats->threads = threads;
+}
+
 static int run_launch(ws_emu_launch *L, const ws_emu_options *oin, ws_emu_stats *stats, ws_diag *d) {
   ws_emu_options defo = WS_EMU_OPTIONS_INIT;
   if (!oin) oin = &defo;
@@ -658,7 +675,7 @@ static int run_launch(ws_emu_launch *L, const ws_emu_options *oin, ws_emu_stats 
   eff.max_launch_insts = ws_emu_launch_limit(L, oin);
   const ws_emu_options *o = &eff;
   if (stats) stats->fault_kind = WS_EMU_FAULT_NONE;
-  struct timespec t0, t1;
+  struct timespec t0;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   uint64_t nb;
   if (ws_mul3_u64(&nb, L->grid[0], L->grid[1], L->grid[2]) || nb > 0xFFFFFFF0ull) {
@@ -672,6 +689,20 @@ static int run_launch(ws_emu_launch *L, const ws_emu_options *oin, ws_emu_stats 
   if (mst == WS_EINVAL) return ws_diag_error(d, "module variables and allocations overlap on the device");
   if (mst) return WS_ENOMEM; /* named by ws_emu_run */
   L->dev->cur_mod = L->mod;
+  ws_emu_cdp_reset(L); /* the children of an earlier run */
+  if (L->grid_ws) { /* cooperative: every block resident, on this thread (coop.c) */
+    memset(ws_emu_mem_host(L->dev, L->grid_ws, 256), 0, 256);
+    coop_result cr;
+    int r = ws_emu_coop_run(L, o, (uint32_t)nb, &cr);
+    set_stats(stats, &t0, cr.blocks, cr.warps, cr.warp_insts, cr.thread_insts, 1);
+    if (cr.oom) return WS_ENOMEM;
+    if (r) {
+      if (stats) stats->fault_kind = cr.flt.kind;
+      report_fault(L, &cr.flt, o, d);
+      return WS_EFAULT;
+    }
+    return WS_OK;
+  }
   int nt = o->threads;
   if (nt <= 0) {
     long c = sysconf(_SC_NPROCESSORS_ONLN);
@@ -706,21 +737,13 @@ static int run_launch(ws_emu_launch *L, const ws_emu_options *oin, ws_emu_stats 
   free(wk);
   free(th);
   pthread_mutex_destroy(&pl.mu);
-  clock_gettime(CLOCK_MONOTONIC, &t1);
+  set_stats(stats, &t0, pl.blocks, pl.warps, pl.warp_insts, pl.thread_insts, nt);
   if (pl.nchunks) qsort(pl.chunks, pl.nchunks, sizeof *pl.chunks, cmp_chunk);
   for (size_t i = 0; i < pl.nchunks; i++) {
     if (o->printf_out) fwrite(pl.chunks[i].text, 1, pl.chunks[i].len, o->printf_out);
     free(pl.chunks[i].text);
   }
   free(pl.chunks);
-  if (stats) {
-    stats->blocks = pl.blocks;
-    stats->warps = pl.warps;
-    stats->warp_insts = pl.warp_insts;
-    stats->thread_insts = pl.thread_insts;
-    stats->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    stats->threads = nt;
-  }
   if (pl.oom) return WS_ENOMEM; /* named by ws_emu_run */
   if (pl.fault_block != UINT32_MAX) {
     if (stats) stats->fault_kind = pl.flt.kind;

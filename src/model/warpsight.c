@@ -10,7 +10,8 @@
  * GCoM's per-component cycle accounting.
  *
  *   waves     = ceil(ceil(blocks / SMs) / active blocks per SM)         [W1]
- *   T_sm      = warps on the busiest SM x max(issue, SFU, FP64, LSU)    [C1-C5]
+ *   T_sm      = warps on the busiest SM x max(issue, SFU, FP64, LSU,
+ *                                              tensor)                [C1-C6]
  *   T_l2      = L2 sectors x 32 B x request factor / L2 bytes per cycle  [M1, M1b]
  *   T_dram    = DRAM bytes / (bandwidth x efficiency)
  *               x (1 + divergence penalty x scatter)                      [M2, M3]
@@ -94,6 +95,32 @@ static double load_latency(const ws_profile *p, const ws_gpu *g) {
   return h1 * l1 + (1 - h1) * (h2 * l2 + (1 - h2) * dram);
 }
 
+/* [C6] tensor-pipe cycles of one warp: each type's operations over the
+ * GPU's tensor throughput for it (ops/clock/SM, the tensor.* facts).  A
+ * type the GPU file does not rate adds nothing; *unrated is then the term's
+ * source naming the first such fact (NULL when every type the profile uses
+ * is rated). */
+#define UNRATED(fact) "[C6] no " fact " for this GPU (absent or 0): its operations add nothing"
+static double tensor_cycles(const ws_profile_fields *f, const ws_gpu *g, const char **unrated) {
+  const struct { double ops, rate; const char *note; } t[] = {
+      {f->tensor_fp16_f32acc_ops, g->tensor.fp16_f32acc, UNRATED("tensor.fp16_f32acc")},
+      {f->tensor_fp16_f16acc_ops, g->tensor.fp16_f16acc, UNRATED("tensor.fp16_f16acc")},
+      {f->tensor_bf16_ops, g->tensor.bf16, UNRATED("tensor.bf16")},
+      {f->tensor_tf32_ops, g->tensor.tf32, UNRATED("tensor.tf32")},
+      {f->tensor_fp8_ops, g->tensor.fp8, UNRATED("tensor.fp8")},
+      {f->tensor_int8_ops, g->tensor.int8, UNRATED("tensor.int8")},
+      {f->tensor_fp64_ops, g->tensor.fp64, UNRATED("tensor.fp64")},
+  };
+  double c = 0;
+  *unrated = NULL;
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+    if (!(nz(t[i].ops) > 0)) continue;
+    if (t[i].rate > 0) c += t[i].ops / t[i].rate;
+    else if (!*unrated) *unrated = t[i].note;
+  }
+  return c;
+}
+
 static double pnorm(const double *t, int n, double p, int *arg) {
   double mx = 0;
   *arg = 0;
@@ -137,7 +164,9 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
   double sectors = mem_req * (ws_pf_has(f->avg_trans_warp) ? f->avg_trans_warp : 1);
   /* one 128-B line (four 32-B sectors) or one shared pass per LSU cycle */
   double c_lsu = (sectors / 4 + nz(f->shared_mem_insts) + replays + satom) / w.lsu_rate; /* C4 */
-  double c_warp = max2(max2(c_issue, c_sfu), max2(c_fp64, c_lsu));
+  const char *unrated;
+  double c_tensor = tensor_cycles(f, g, &unrated);                                 /* C6 */
+  double c_warp = max2(max2(max2(c_issue, c_sfu), max2(c_fp64, c_lsu)), c_tensor);
   double t_sm = warps_sm * c_warp;                                                 /* C5 */
 
   /* [M1] L2, [M2] DRAM: the whole GPU's traffic through its bandwidth */
@@ -210,6 +239,7 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
       {WS_TERM_WARPSIGHT_SFU_CYCLES_PER_WARP, c_sfu, NULL},
       {WS_TERM_WARPSIGHT_FP64_CYCLES_PER_WARP, c_fp64, NULL},
       {WS_TERM_WARPSIGHT_LSU_CYCLES_PER_WARP, c_lsu, NULL},
+      {WS_TERM_WARPSIGHT_TENSOR_CYCLES_PER_WARP, c_tensor, unrated},
       {WS_TERM_WARPSIGHT_T_SM, t_sm, NULL},
       {WS_TERM_WARPSIGHT_L2_REQUEST_BYTES, w.l2_req, NULL},
       {WS_TERM_WARPSIGHT_L2_REQUEST_FACTOR, req_factor, NULL},

@@ -164,6 +164,12 @@ static void make_config(ws_prof_config *c, char *note, size_t nnote, const ws_pr
   memcpy(c->block, t->block, sizeof c->block);
   uint64_t total = (uint64_t)t->grid[0] * t->grid[1] * t->grid[2];
   c->workers = ws_prof_workers(o->threads, total, o->sample_blocks, o->functional_rest);
+  /* a cooperative grid's blocks run interleaved, each hooked one with a
+   * worker of its own (warpsight/emu.h, ws_emu_launch_cooperative) */
+  if (ws_emu_launch_cooperative(t->launch)) {
+    uint64_t hooked = ws_prof_sample_count(total, o->sample_blocks);
+    c->workers = hooked < 1 ? 1 : hooked > INT32_MAX ? INT32_MAX : (int)hooked;
+  }
   c->sample_blocks = o->sample_blocks;
   c->functional_rest = o->functional_rest;
   c->input = o->input;

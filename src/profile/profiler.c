@@ -46,6 +46,37 @@ static int inst_flops(const ws_ptx_inst *in) {
   return n;
 }
 
+/* Tensor-core operation types, in the order of the per_warp.tensor_*_ops
+ * fields (profile_fields.def) and the GPU's tensor facts. */
+enum { TC_NONE, TC_FP16_F32ACC, TC_FP16_F16ACC, TC_BF16, TC_TF32, TC_FP8, TC_INT8, TC_FP64, TC_COUNT };
+
+/* The tensor-core type of an mma.sync or wmma.mma, by its A operand's type
+ * (and, for FP16, its accumulator's), and the operations one execution
+ * performs for the whole warp: 2 M N K (a multiply and an add per product).
+ * TC_NONE for every other instruction, and for the 4-bit and 1-bit types,
+ * which the GPU facts do not rate (docs/profile.md). */
+static int inst_tensor(const ws_ptx_inst *in, double *ops) {
+  unsigned M, N, K;
+  if ((in->op != WS_PTX_OP_MMA && in->op != WS_PTX_OP_WMMA_MMA) || !in->ntypes ||
+      !ws_ptx_shape_mnk((ws_ptx_mod)in->shape, &M, &N, &K))
+    return TC_NONE;
+  /* .dtype.atype.btype.ctype, or wmma's FP16 .dtype.ctype */
+  int a = in->ntypes >= 4 ? in->type[1] : WS_PTX_T_F16, tc;
+  switch (a) {
+  case WS_PTX_T_F16: case WS_PTX_T_F16X2:
+    tc = in->type[0] == WS_PTX_T_F16 || in->type[0] == WS_PTX_T_F16X2 ? TC_FP16_F16ACC : TC_FP16_F32ACC;
+    break;
+  case WS_PTX_T_BF16: case WS_PTX_T_BF16X2: tc = TC_BF16; break;
+  case WS_PTX_T_TF32: tc = TC_TF32; break;
+  case WS_PTX_T_E4M3: case WS_PTX_T_E5M2: tc = TC_FP8; break;
+  case WS_PTX_T_S8: case WS_PTX_T_U8: tc = TC_INT8; break;
+  case WS_PTX_T_F64: tc = TC_FP64; break;
+  default: return TC_NONE;
+  }
+  *ops = 2.0 * M * N * K;
+  return tc;
+}
+
 /* The mix key of one instruction of class c (profile_mix.def), or MIX_NONE
  * for memory instructions (global, local, generic, texture and surface
  * accesses, atomics and reductions: ws_analysis_is_mem_request), which the
@@ -535,9 +566,10 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
   /* The distinct 32-byte sectors, in lane order, for the cache replay. */
   uint64_t sec[128];
   uint32_t ns = 0;
-  /* ld.global.nc: the read-only path (replay.c) */
-  int nc = kind == WS_PTX_K_LOAD && ev->space == WS_PTX_SP_GLOBAL && ev->inst &&
-           ws_ptx_inst_has(ev->inst, WS_PTX_MOD_NC);
+  /* ld.global.nc and texture fetches: the read-only (texture) path (replay.c) */
+  int nc = (kind == WS_PTX_K_LOAD && ev->space == WS_PTX_SP_GLOBAL && ev->inst &&
+            ws_ptx_inst_has(ev->inst, WS_PTX_MOD_NC)) ||
+           kind == WS_PTX_K_TEXTURE;
   uint64_t flags = (is_write ? WS_RP_WRITE : 0) | (is_atomic ? WS_RP_ATOMIC : 0) |
                    (ev->space == WS_PTX_SP_LOCAL ? WS_RP_LOCAL : 0) | (nc ? WS_RP_NC : 0);
   for (int l = 0; l < 32; l++) {
@@ -618,6 +650,9 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
   case WS_PTX_K_ATOMIC:
   case WS_PTX_K_REDUCTION:
   case WS_PTX_K_ASYNC_COPY:
+  case WS_PTX_K_TEXTURE:    /* tex, tld4: one texel address per lane */
+  case WS_PTX_K_SURF_LOAD:  /* suld */
+  case WS_PTX_K_SURF_STORE: /* sust */
     if (!ev->exec || !ev->addr) break;
     if (kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION) /* per-line conflicts (lines.h) */
       st->atom_reqs++, st->atom_serial += ws_prof_deps_same_address(ev->exec, ev->addr);
@@ -867,9 +902,32 @@ static void sum_insts(const ws_prof *p, const inst_stat *st, double cls[WS_IC_CO
   }
 }
 
+/* per_warp.tensor_*_ops: each executed matrix product's operations under
+ * its type; a type the kernel does not use stays absent. */
+static void tensor_fields(const ws_prof *p, ws_profile_fields *f, const inst_stat *st, double W) {
+  double ops[TC_COUNT] = {0};
+  const ws_ptx_module *m = p->cfg.module;
+  for (uint32_t fi = 0; fi < m->nfuncs; fi++)
+    for (uint32_t i = 0; i < m->funcs[fi].ninsts; i++) {
+      double n = 0;
+      int tc = inst_tensor(&m->funcs[fi].insts[i], &n);
+      if (tc != TC_NONE) ops[tc] += n * (double)st[p->func_base[fi] + i].execs;
+    }
+  double *out[TC_COUNT] = {NULL,
+                           &f->tensor_fp16_f32acc_ops,
+                           &f->tensor_fp16_f16acc_ops,
+                           &f->tensor_bf16_ops,
+                           &f->tensor_tf32_ops,
+                           &f->tensor_fp8_ops,
+                           &f->tensor_int8_ops,
+                           &f->tensor_fp64_ops};
+  for (int t = 1; t < TC_COUNT; t++)
+    if (ops[t] > 0) *out[t] = ops[t] / W;
+}
+
 /* The per-warp counts and the scalar memory figures (profile_fields.def). */
 static void count_fields(const ws_prof *p, ws_profile_fields *f, const worker *t,
-                         const inst_stat *all, const double cls[WS_IC_COUNT]) {
+                         const inst_stat *all, const double cls[WS_IC_COUNT], const inst_stat *st) {
   double W = (double)t->warps;
   f->registers_per_thread = p->cfg.resources.registers_per_thread;
   f->shared_bytes_per_block = p->cfg.resources.shared_bytes_per_block;
@@ -888,6 +946,7 @@ static void count_fields(const ws_prof *p, ws_profile_fields *f, const worker *t
   f->divergent_extra_insts = div_extra / W;
   f->flops = (double)t->flops / W;
   f->fp64_insts = cls[WS_IC_FP64] / W;
+  tensor_fields(p, f, st, W);
   if (uncoal) f->uncoal_per_mw = (double)t->uncoal_trans / (double)uncoal;
   f->coal_per_mw = 1;
   if (all->requests) {
@@ -1266,7 +1325,7 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
     return WS_ENOMEM;
   }
   double scale = (double)p->represented / (double)t.blocks;
-  count_fields(p, &pr->f, &t, &all, cls);
+  count_fields(p, &pr->f, &t, &all, cls, st);
   /* A full profile counts the idle blocks; a sample's share is an
    * estimate that the scan replaces (prof_launch.c) */
   pr->f.idle_block_fraction = (double)t.idle_blocks / (double)t.blocks;

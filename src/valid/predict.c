@@ -135,11 +135,13 @@ int ws_valid_cache_key(char out[17], const char *kernel, const char *ptx_text,
    * of the kothapalli and luo_suda sections (typed) and, separately, lines
    * per request (calib); 8: both merged, so that no profile written by
    * either branch alone is read; 9: the per-line table, section "lines"
-   * (advisor), and, separately, hashed cache sets, 16 ways assumed, the
-   * unified L1's carve-out, the read-only path, atomic conflicts, the L2's
-   * start (cold/warm, also in the key) and sampling among working blocks
-   * (memmodel); 10: both merged). */
-  fnv_str(&f, "warpsight-profile-cache/10");
+   * (advisor); 10: tensor-core operations per type, and texture and
+   * surface accesses counted as global requests (rt-device), merged; and,
+   * separately, hashed cache sets, 16 ways assumed, the unified L1's
+   * carve-out, the read-only path, atomic conflicts, the L2's start
+   * (cold/warm, also in the key) and sampling among working blocks
+   * (memmodel); 11: both merged). */
+  fnv_str(&f, "warpsight-profile-cache/11");
   fnv_str(&f, kernel);
   fnv_str(&f, ptx_text ? ptx_text : "");
   /* The launch as the unformatted JSON of what --launches writes

@@ -78,6 +78,15 @@ grep -q "^FAIL" <<<"$OUT" && fail "$name: $OUT"
 [ -f "$TMP/report/exec.json" ] || fail "$name: no report $TMP/report/exec.json"
 
 case $name in
+partial)
+  # the module loads; only the kernel with the unknown instruction is refused,
+  # naming it and its PTX line
+  expect_err "error: instruction not implemented by the emulator (warpsight's PTX front end does not understand it: unknown opcode 'discard'): discard.global.L2" \
+    "the refusal names the instruction"
+  grep -q 'partial\.fatbin0\.compute_80\.ptx:[0-9]*:[0-9]*: error' <<<"$ERR" || fail "partial: the refusal names the PTX line: $ERR"
+  expect_out "kernel plain: 2 launches" "the other kernel ran" ;;
+coop)
+  expect_out "kernel phases: 1 launch, grid 64 x 1 x 1" "the cooperative kernel is reported" ;;
 fault)
   expect_err "out-of-bounds" "the fault is reported as warpsight run reports it"
   expect_out "cudaErrorIllegalAddress" "the program sees the fault" ;;
