@@ -101,6 +101,11 @@ typedef struct ws_launch_spec {
   uint64_t dynamic_shared;    /* dynamic_shared_bytes */
   uint64_t sweep_threads;     /* sweep.total_threads, 0 when absent: the
                                  threads in x `warpsight sweep` keeps */
+  int l2_warm;                /* "l2": 0 "cold" (the default: the L2 starts
+                                 empty, as after NVBench's flush), 1 "warm"
+                                 (it holds what the previous identical launch
+                                 left); the emulator ignores it, the profiler
+                                 reads it (docs/launch-spec.md) */
   uint32_t nargs;             /* arguments */
   ws_launch_arg *args;        /* nargs, in order (owned) */
   uint32_t nvars;             /* module variables set by "variables" */
@@ -174,8 +179,19 @@ typedef struct ws_emu_hooks {
 typedef enum ws_emu_block_action {
   WS_EMU_BLOCK_HOOKED = 0, /* run it and call the hooks */
   WS_EMU_BLOCK_PLAIN = 1,  /* run it without hooks (no profiling cost) */
-  WS_EMU_BLOCK_SKIP = 2    /* do not run it: its writes never happen */
+  WS_EMU_BLOCK_SKIP = 2,   /* do not run it: its writes never happen */
+  WS_EMU_BLOCK_PROBE = 3   /* run it with the hooks only until a warp has
+                              executed WS_EMU_PROBE_WARP_INSTS instructions
+                              (checked at branches) or it faults: it stops
+                              there, and neither ends the launch.  Its
+                              writes up to then happen (probe a copy of the
+                              launch: the profiler's scan for blocks that do
+                              work, docs/profile.md "Sampling") */
 } ws_emu_block_action;
+
+/* The instructions a probed warp runs at most (WS_EMU_BLOCK_PROBE): more
+ * than a block's exit path (a bounds check and `ret` take a dozen). */
+#define WS_EMU_PROBE_WARP_INSTS 256
 
 /* --- running ---------------------------------------------------------------- */
 

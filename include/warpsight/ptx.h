@@ -501,6 +501,10 @@ int ws_ptx_link(ws_ptx_module **out, ws_ptx_module *const *mods, size_t n, const
 /* Find a function by name; NULL if absent. */
 const ws_ptx_function *ws_ptx_find_function(const ws_ptx_module *m,
                                             const char *name);
+/* The kernel `query` names: the function of that exact name, else the one
+ * entry whose C++ name demangles to it (`array_add<float>`, with or
+ * without its parameter list); NULL when none or, demangled, several. */
+const ws_ptx_function *ws_ptx_find_kernel(const ws_ptx_module *m, const char *query);
 
 /* Print the module as PTX into a malloc'd NUL-terminated string (caller
  * frees).  The output parses back to an equal module and printing that again

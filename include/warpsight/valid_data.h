@@ -83,6 +83,10 @@ typedef struct ws_valid_row {
    * block, kept in static_smem with dynamic_smem 0) set them. */
   const char *kernel_file; /* the kernel's PTX (or .cu), resolved against the data file */
   const char *launch_file; /* the launch spec (DESIGN.md), resolved likewise */
+  int l2;                  /* the L2 at the start of the measured launch: 0 as
+                              the launch spec says (cold unless its "l2" is
+                              "warm"), WS_VALID_L2_COLD or WS_VALID_L2_WARM
+                              (the generic column l2; docs/validation.md) */
 } ws_valid_row;
 
 /* A measured time (the Duration and seconds columns) is from 1 ns, below
@@ -91,6 +95,8 @@ typedef struct ws_valid_row {
  * subnormal 1e-320 s made every error "inf%"). */
 #define WS_VALID_MIN_SECONDS 1e-9
 #define WS_VALID_MAX_SECONDS 1e6
+
+enum { WS_VALID_L2_COLD = 1, WS_VALID_L2_WARM = 2 };
 
 /* The two halves of a data set (docs/validation.md, "Train and test"). */
 enum { WS_VALID_TRAIN = 1, WS_VALID_TEST = 2 };

@@ -64,7 +64,7 @@ int cli_run_models(const ws_profile *p, const ws_gpu *g, const char *const *mode
       cJSON_AddItemToArray(jres, ws_report_model_json(&r, s, &fl));
       if (s != WS_EMISSING) cli_print_diag(&md); /* errors, or warnings of a model that ran */
     } else if (all) {
-      ws_report_models_row(stdout, info, s, &r, &fl);
+      ws_report_models_row(stdout, info, s, &r, &fl, &md);
       if (s != WS_OK && s != WS_EMISSING) cli_print_diag(&md);
     } else {
       cli_print_diag(&md);

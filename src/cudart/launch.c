@@ -269,7 +269,7 @@ static int run(ws_rt *rt, rt_func *f, ws_emu_launch *l, dim3 grid, dim3 block, u
   clock_rates(rt, &cyc, &ns, &base);
   if (fresh) {
     ws_prof_target t = {rt_module_ptx(rt, f->module), f->prog, l, {grid.x, grid.y, grid.z},
-                        {block.x, block.y, block.z}, shared};
+                        {block.x, block.y, block.z}, shared, NULL};
     ws_prof_options po = WS_PROF_OPTIONS_INIT;
     po.sample_blocks = rt->sample_blocks;
     po.functional_rest = 1; /* every block runs: the program needs its results */
@@ -284,8 +284,16 @@ static int run(ws_rt *rt, rt_func *f, ws_emu_launch *l, dim3 grid, dim3 block, u
       po.resources = &res;
       po.resources_source = src;
     }
+    /* back-to-back launches: this one starts from the L2 the previous one
+     * left (docs/exec.md), and leaves its own for the next */
+    ws_prof_l2 *left = NULL;
+    po.l2_start = rt->l2 ? WS_PROF_L2_CARRIED : WS_PROF_L2_COLD;
+    po.l2_carried = rt->l2;
+    po.l2_end = &left;
     ws_profile *prof = NULL;
     st = ws_prof_launch(&prof, stats, &t, rt->gpu, &po, d);
+    ws_prof_l2_free(rt->l2);
+    rt->l2 = left;
     if (st == WS_OK) predict(rt, k, prof);
     ws_profile_free(prof);
   } else {
@@ -297,6 +305,8 @@ static int run(ws_rt *rt, rt_func *f, ws_emu_launch *l, dim3 grid, dim3 block, u
     uint64_t blocks = (uint64_t)grid.x * grid.y * grid.z;
     eo.threads = ws_prof_workers(rt->ncpu, blocks, 0, 1); /* the profiler's rule: no idle workers */
     st = ws_emu_run(l, &eo, stats, d);
+    ws_prof_l2_free(rt->l2); /* not simulated: what it left in the L2 is unknown */
+    rt->l2 = NULL;
   }
   fflush(stdout);
   return st;

@@ -37,6 +37,8 @@ static void rt_free_all(ws_rt *rt) {
   rt_array_free_all(rt);
   rt_tex_free_all(rt);
   rt_mirror_unmap(rt);
+  ws_prof_l2_free(rt->l2);
+  rt->l2 = NULL;
   ws_emu_device_free(rt->dev);
   for (size_t i = 0; i < rt->nfuncs; i++) {
     free(rt->funcs[i].name);

@@ -263,6 +263,9 @@ typedef struct ws_rt {
   cudaError_t sticky;       /* a kernel fault: returned by every later call */
   double clock_ms;          /* predicted GPU time so far (events read it) */
   uint64_t launches;        /* launches so far */
+  ws_prof_l2 *l2;           /* the L2 the previous launch left, when it was
+                               profiled in full (the next profiled launch
+                               starts from it); NULL: unknown, cold */
   int ncpu;                 /* online processors, read once (sysconf) */
   unsigned device_flags;    /* cudaSetDeviceFlags */
   int cache_config;         /* cudaDeviceSetCacheConfig */

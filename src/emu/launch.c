@@ -432,6 +432,9 @@ static void *work(void *arg) {
   const ws_emu_hooks *H0 = pl->o->hooks;
   ws_emu_options plain = *pl->o; /* for blocks the filter runs without hooks */
   plain.hooks = NULL;
+  ws_emu_options probe = *pl->o; /* for probed blocks: a short leash, no launch limit */
+  probe.max_warp_insts = WS_EMU_PROBE_WARP_INSTS;
+  probe.max_launch_insts = 0;
   for (;;) {
     uint32_t b = __atomic_fetch_add(&pl->next, 1, __ATOMIC_SEQ_CST);
     if (b >= pl->nblocks) break;
@@ -439,11 +442,12 @@ static void *work(void *arg) {
     int act = H0 && H0->block_filter ? H0->block_filter(H0->user, b) : WS_EMU_BLOCK_HOOKED;
     if (act == WS_EMU_BLOCK_SKIP) continue;
     const ws_emu_hooks *H = act == WS_EMU_BLOCK_PLAIN ? NULL : H0;
-    B.o = act == WS_EMU_BLOCK_PLAIN ? &plain : pl->o;
+    B.o = act == WS_EMU_BLOCK_PLAIN ? &plain : act == WS_EMU_BLOCK_PROBE ? &probe : pl->o;
     B.block = b;
     memset(&B.flt, 0, sizeof B.flt);
     if (H && H->block_begin) H->block_begin(H->user, wk->index, b);
     int r = ws_emu_run_block(&B);
+    if (r && act == WS_EMU_BLOCK_PROBE) r = 0; /* a probe stops where it stops */
     if (H && H->block_end) H->block_end(H->user, wk->index, b);
     pthread_mutex_lock(&pl->mu);
     pl->blocks++;

@@ -90,7 +90,7 @@ static int parse_type(ws_elem_type *out, const cJSON *obj, const char *path,
  * Every object of a spec has a fixed set of keys; anything else is a typo
  * ("ouput", "inti") that would otherwise be ignored in silence. */
 
-static const char *const root_keys[] = {"kernel", "grid", "block", "dynamic_shared_bytes", "args", "variables", "sweep", NULL};
+static const char *const root_keys[] = {"kernel", "grid", "block", "dynamic_shared_bytes", "args", "variables", "sweep", "l2", NULL};
 static const char *const sweep_keys[] = {"total_threads", NULL};
 static const char *const buffer_keys[] = {"buffer", "type", "count", "init", "output", NULL};
 static const char *const scalar_keys[] = {"scalar", "type", "value", NULL};
@@ -657,6 +657,14 @@ static int spec_parse(ws_launch_spec **out, const char *text, size_t len, const 
   }
   s->dynamic_shared = (uint64_t)dyn;
   if (parse_sweep(s, root, origin, d)) goto done;
+  /* "l2": "cold" | "warm" -- the measurement's condition, for the profiler */
+  const char *l2 = NULL;
+  if (ws_json_get_string(root, "", "l2", 0, &l2, origin, d) == WS_EINVAL) goto done;
+  if (l2 && strcmp(l2, "cold") && strcmp(l2, "warm")) {
+    ws_json_error(d, origin, "", "l2", "expected \"cold\" or \"warm\", got \"%s\"", l2);
+    goto done;
+  }
+  s->l2_warm = l2 && !strcmp(l2, "warm");
   const cJSON *args = cJSON_GetObjectItemCaseSensitive(root, "args");
   if (!args) args = NULL;
   if (args && !cJSON_IsArray(args)) {

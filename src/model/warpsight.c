@@ -16,7 +16,8 @@
  *   T_dram    = DRAM bytes / (bandwidth x efficiency)
  *               x (1 + divergence penalty x scatter)                      [M2, M3]
  *               x (1 + camping x scatter x (partition imbalance - 1))     [M4]
- *   T_atomic  = same-address atomic operations x atomic cycles           [A1]
+ *   T_atomic  = max(hottest address's operations,
+ *                   same-address operations / L2 slices) x atomic cycles  [A1]
  *   T_lat     = waves x (path loads x L_mem + path cycles x ALU scale
  *                        + block issue (with barriers)
  *                        + barriers x barrier cycles + block cycles)     [L1-L3]
@@ -194,8 +195,16 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
   double camp = 1 + w.camping * scatter * (imb - 1);
   double t_dram = dram_bytes / (g->mem_bandwidth_gbs * w.dram_eff) * g->clock_ghz *
                   (1 + w.div_penalty * scatter) * camp;
-  /* [A1] same-address global atomics are performed one after another */
-  double t_atom = nz(f->global_atomic_serial) * lc.total_warps * w.atomic_cycles;
+  /* [A1] atomics by address conflicts: operations on one address are
+   * performed one after another at its L2 slice (the hottest address's
+   * chain, contention across warps included); distinct addresses proceed
+   * in parallel across the slices, a request costing its most lanes on one
+   * address (1 when every lane has its own). */
+  double units = g->cache.l2_slices > 0 ? g->cache.l2_slices
+                 : g->dram.partitions > 0 ? g->dram.partitions : 1;
+  double chain = nz(f->global_atomic_max_address_ops) * w.atomic_cycles;
+  double spread = nz(f->global_atomic_serial) * lc.total_warps * w.atomic_cycles / units;
+  double t_atom = max2(chain, spread);
 
   /* [L1-L3] latency: each wave takes at least its longest warp path */
   int have_path = ws_pf_has(f->path_cycles) && ws_pf_has(f->path_mem_loads);
@@ -241,6 +250,9 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
       {WS_TERM_WARPSIGHT_PARTITION_CAMPING, w.camping, NULL},
       {WS_TERM_WARPSIGHT_CAMPING_FACTOR, camp, NULL},
       {WS_TERM_WARPSIGHT_T_DRAM, t_dram, NULL},
+      {WS_TERM_WARPSIGHT_ATOMIC_UNITS, units, NULL},
+      {WS_TERM_WARPSIGHT_ATOMIC_CHAIN, chain, NULL},
+      {WS_TERM_WARPSIGHT_ATOMIC_SPREAD, spread, NULL},
       {WS_TERM_WARPSIGHT_T_ATOMIC, t_atom, NULL},
       {WS_TERM_WARPSIGHT_LOAD_LATENCY, l_mem, NULL},
       {WS_TERM_WARPSIGHT_PATH_CYCLES_PER_WAVE, path, have_path ? NULL : "[L2] no dependencies section: instructions x alu scale"},

@@ -14,6 +14,7 @@
  * definition when the module ends.
  */
 #include "ptx/ptx_int.h"
+#include "util/demangle.h"
 #include "util/checked.h"
 #include "util/file.h"
 #include "util/vec.h"
@@ -2189,6 +2190,17 @@ int ws_ptx_parse_file(ws_ptx_module **out, const char *path, ws_diag *d) {
 
 void ws_ptx_module_free(ws_ptx_module *m) {
   if (m) ws_arena_free(m->arena);
+}
+
+const ws_ptx_function *ws_ptx_find_kernel(const ws_ptx_module *m, const char *query) {
+  const ws_ptx_function *f = ws_ptx_find_function(m, query), *hit = NULL;
+  if (f || !m || !query) return f;
+  for (uint32_t i = 0; i < m->nfuncs; i++)
+    if (m->funcs[i].is_entry && ws_demangle_match(m->funcs[i].name, query)) {
+      if (hit) return NULL; /* ambiguous */
+      hit = &m->funcs[i];
+    }
+  return hit;
 }
 
 const ws_ptx_function *ws_ptx_find_function(const ws_ptx_module *m, const char *name) {

@@ -87,7 +87,7 @@ void ws_report_models_header(FILE *out) {
 }
 
 void ws_report_models_row(FILE *out, const ws_model_info *info, int status,
-                          const ws_model_result *r, const ws_floors *fl) {
+                          const ws_model_result *r, const ws_floors *fl, const ws_diag *md) {
   if (status == WS_OK) {
     char why[256];
     const char *below = ws_model_floors_check(why, sizeof why, fl, r->time_ms);
@@ -97,12 +97,19 @@ void ws_report_models_row(FILE *out, const ws_model_info *info, int status,
     if (below) fprintf(out, "%-16s ! %s\n", "", below);
     return;
   }
-  fprintf(out, "%-16s %14s %12s  cannot run: missing ", info->name, "-", "-");
+  fprintf(out, "%-16s %14s %12s  cannot run: ", info->name, "-", "-");
+  if (!r->nmissing) {
+    const char *msg = NULL;
+    for (size_t k = 0; md && k < md->count && !msg; k++)
+      if (md->items[k].severity == WS_SEV_ERROR) msg = md->items[k].message;
+    fprintf(out, "%s\n", msg ? msg : "the model failed");
+    return;
+  }
   /* The first few; `--model NAME` lists them all. */
+  fprintf(out, "missing ");
   size_t show = r->nmissing > 4 ? 3 : r->nmissing;
   for (size_t k = 0; k < show; k++) fprintf(out, "%s%s", k ? ", " : "", r->missing[k]);
   if (show < r->nmissing) fprintf(out, " and %zu more", r->nmissing - show);
-  if (!r->nmissing) fprintf(out, "(error, see below)");
   fprintf(out, "\n");
 }
 

@@ -13,7 +13,8 @@
  * used when absent), size (a whole number that orders the rows of a kernel
  * for the calibration split; default: the launch's threads), registers
  * and shared_bytes (the measured build's registers per thread and static +
- * dynamic shared bytes per block; default: the profile's).  Files are
+ * dynamic shared bytes per block; default: the profile's), l2 (cold or warm:
+ * the L2 at the start of the measured launch; default: the spec's).  Files are
  * relative to the data file's folder.  Each spec is read here, so a bad one
  * is an error before anything is predicted; the row keeps its grid, block
  * and dynamic shared bytes, and the launch is read again when predicted.
@@ -23,15 +24,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/demangle.h"
 #include "util/strbuf.h"
 #include "valid/valid_int.h"
 #include "warpsight/emu.h"
 #include "warpsight/gpu.h"
 #include "warpsight/valid_data.h"
 
-enum { G_FILE, G_LAUNCH, G_GPU, G_SECONDS, G_KERNEL, G_SIZE, G_REGS, G_SMEM, G_COUNT };
+enum { G_FILE, G_LAUNCH, G_GPU, G_SECONDS, G_KERNEL, G_SIZE, G_REGS, G_SMEM, G_L2, G_COUNT };
 static const char *const gcol_names[G_COUNT] = {"kernel_file", "launch", "gpu", "seconds",
-                                                "kernel", "size", "registers", "shared_bytes"};
+                                                "kernel", "size", "registers", "shared_bytes",
+                                                "l2"};
 enum { G_REQUIRED = 4 }; /* the first four columns must be present */
 
 
@@ -65,7 +68,7 @@ static int row_launch(ws_valid_data *v, size_t r, const int *col, ws_diag *d) {
     return st;
   }
   const char *k = col[G_KERNEL] >= 0 ? ws_valid_csv_cell(c, r, (size_t)col[G_KERNEL]) : "";
-  if (*k && strcmp(k, s->kernel)) {
+  if (*k && !ws_demangle_match(s->kernel, k) && !ws_demangle_match(k, s->kernel)) {
     ws_diag_add(d, WS_SEV_ERROR, c->origin, c->lines[r], 0,
                 "column kernel: '%s', but the launch spec '%s' is for kernel '%s'", k, cell,
                 s->kernel);
@@ -123,6 +126,12 @@ static int generic_row(ws_valid_data *v, size_t r, const int *col, ws_diag *d) {
   w->regs = (int)n;
   if ((st = opt_int(&n, c, r, col[G_SMEM], 1 << 20, d)) != WS_OK) return st;
   if (n >= 0) w->static_smem = (int)n, w->dynamic_smem = 0;
+  /* l2: the measurement's condition, cold (the L2 flushed: NVBench) or
+   * warm (back-to-back runs: Kernel Tuner); empty: the launch spec's */
+  const char *l2 = col[G_L2] >= 0 ? ws_valid_csv_cell(c, r, (size_t)col[G_L2]) : "";
+  if (!strcmp(l2, "cold")) w->l2 = WS_VALID_L2_COLD;
+  else if (!strcmp(l2, "warm")) w->l2 = WS_VALID_L2_WARM;
+  else if (*l2) return gbad(d, c, r, col[G_L2], "expected cold or warm (or nothing: the launch spec's)");
   return WS_OK;
 }
 

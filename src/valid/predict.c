@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "util/file.h"
+#include "util/strbuf.h"
 #include "valid/valid_int.h"
 #include "warpsight/model.h"
 #include "warpsight/valid_cache.h"
@@ -30,8 +31,10 @@ void ws_valid_result_free(ws_valid_result *r) {
   if (!r) return;
   ws_profile_free(r->profile);
   free(r->time_s);
+  free(r->reason);
   r->profile = NULL;
   r->time_s = NULL;
+  r->reason = NULL;
   r->nmodels = 0;
 }
 
@@ -64,6 +67,9 @@ int ws_valid_run_models(ws_valid_result *out, const ws_profile *p, const ws_gpu 
   out->floor_dram_s = fl.dram_ms / 1000.0;
   out->floor_issue_s = fl.issue_ms / 1000.0;
   int any = 0;
+  ws_strbuf why = WS_STRBUF_INIT;
+  free(out->reason);
+  out->reason = NULL;
   for (size_t i = 0; i < nmodels; i++) {
     ws_model_result r = WS_MODEL_RESULT_INIT;
     ws_diag md = WS_DIAG_INIT;
@@ -73,9 +79,30 @@ int ws_valid_run_models(ws_valid_result *out, const ws_profile *p, const ws_gpu 
     else if (st != WS_EMISSING && d)
       ws_diag_add(d, WS_SEV_WARNING, NULL, 0, 0, "model %s on %s failed", models[i],
                   p->kernel);
+    if (st != WS_OK) { /* the reason, for the report (rows.csv, the text) */
+      ws_sb_printf(&why, "%s%s: ", why.n ? "; " : "", models[i]);
+      if (r.nmissing) {
+        ws_sb_printf(&why, "missing");
+        for (size_t k = 0; k < r.nmissing; k++) ws_sb_printf(&why, "%s %s", k ? "," : "", r.missing[k]);
+      } else {
+        const char *msg = "failed";
+        for (size_t k = 0; k < md.count; k++)
+          if (md.items[k].severity == WS_SEV_ERROR) {
+            msg = md.items[k].message;
+            break;
+          }
+        ws_sb_printf(&why, "%s", msg);
+      }
+    }
     ws_model_result_free(&r);
     ws_diag_free(&md);
   }
+  if (why.oom) {
+    ws_sb_free(&why);
+    return WS_ENOMEM;
+  }
+  out->reason = why.n ? ws_sb_take(&why) : NULL;
+  ws_sb_free(&why);
   return any || nmodels == 0 ? WS_OK : WS_EMISSING;
 }
 
@@ -112,8 +139,11 @@ int ws_valid_cache_key(char out[17], const char *kernel, const char *ptx_text,
    * (advisor); 10: tensor-core operations per type, and texture and
    * surface accesses counted as global requests (rt-device), merged; 11:
    * entries carry their key and a checksum in a header line, so that no
-   * entry without one is looked up). */
-  fnv_str(&f, "warpsight-profile-cache/11");
+   * entry without one is looked up; and, separately, hashed cache sets,
+   * 16 ways assumed, the unified L1's carve-out, the read-only path, atomic
+   * conflicts, the L2's start (cold/warm, also in the key) and sampling
+   * among working blocks (memmodel); 12: both merged). */
+  fnv_str(&f, "warpsight-profile-cache/12");
   fnv_str(&f, kernel);
   fnv_str(&f, ptx_text ? ptx_text : "");
   /* The launch as the unformatted JSON of what --launches writes
@@ -121,7 +151,7 @@ int ws_valid_cache_key(char out[17], const char *kernel, const char *ptx_text,
    * hashed. */
   cJSON *lj = ws_valid_launch_cjson(launch);
   if (!lj) return WS_ENOMEM;
-  static const char *const keys[] = {"grid", "block", "dynamic_shared_bytes", "args"};
+  static const char *const keys[] = {"grid", "block", "dynamic_shared_bytes", "l2", "args"};
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(lj, keys[i]);
     char *s = it ? cJSON_PrintUnformatted(it) : NULL;
@@ -150,10 +180,12 @@ int ws_valid_cache_key_gpu(char out[17], const char *kernel, const char *ptx_tex
   fnv f = {0xcbf29ce484222325ull};
   fnv_str(&f, base);
   const ws_cache_facts *c = &g->cache;
-  snprintf(tmp, sizeof tmp, "l1 %d %d %d %d l2 %d %d %d %d sms %d regs %d dram %d %d", c->l1_bytes,
-           c->l1_line_bytes, c->l1_assoc, c->l1_caches_global, c->l2_bytes, c->l2_line_bytes,
-           c->l2_sector_bytes, c->l2_assoc, g->sms, g->limits.max_regs_per_thread,
-           g->dram.partitions, g->dram.interleave_bytes);
+  snprintf(tmp, sizeof tmp,
+           "l1 %d %d %d %d %d %d l2 %d %d %d %d ro %d sms %d regs %d dram %d %d cc %d.%d",
+           c->l1_bytes, c->l1_shared_bytes, c->l1_line_bytes, c->l1_sector_bytes, c->l1_assoc,
+           c->l1_caches_global, c->l2_bytes, c->l2_line_bytes, c->l2_sector_bytes, c->l2_assoc,
+           c->readonly_bytes, g->sms, g->limits.max_regs_per_thread, g->dram.partitions,
+           g->dram.interleave_bytes, g->cc_major, g->cc_minor);
   fnv_str(&f, tmp);
   /* The occupancy limits: the cache replay keeps that many blocks resident
    * per SM (src/profile/replay.c). */

@@ -29,6 +29,7 @@ void ws_valid_report_free(ws_valid_report *r) {
   if (!r) return;
   for (size_t i = 0; i < r->nrows; i++) {
     free(r->rows[i].time_s);
+    free(r->rows[i].reason);
     ws_profile_free(r->rows[i].profile);
   }
   free(r->rows);
@@ -112,7 +113,9 @@ out:
     oc->time_s = res.time_s;
     oc->floor_dram_s = res.floor_dram_s;
     oc->floor_issue_s = res.floor_issue_s;
+    oc->reason = res.reason;
     res.time_s = NULL;
+    res.reason = NULL;
     oc->status = WS_OK;
     if (o->on_row) o->on_row(oc, res.profile, o->on_row_user);
     if (o->keep_profiles) {
@@ -182,11 +185,18 @@ int ws_valid_run(ws_valid_report **out, const ws_valid_data *data, const ws_vali
           (st = ws_read_file(&ps[pi].text, NULL, ps[pi].path, d)))
         goto done;
     }
+    size_t before = d ? d->count : 0;
     oc->status = predict_row(oc, data, o, &cache, gs[gi].gpu, &ps[pi], d);
     if (oc->status == WS_ENOMEM) {
       st = WS_ENOMEM;
       goto done;
     }
+    /* a failed row keeps its first error for the report (rows.csv, text) */
+    for (size_t k = before; oc->status && d && k < d->count && !oc->reason; k++)
+      if (d->items[k].severity == WS_SEV_ERROR && !(oc->reason = ws_strdup(d->items[k].message))) {
+        st = WS_ENOMEM;
+        goto done;
+      }
     if (oc->status) r->failed++;
     if (oc->cached) r->cached++;
     if (o->progress) o->progress(i + 1, r->nrows, o->progress_user);
