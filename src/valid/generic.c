@@ -131,7 +131,7 @@ static int generic_row(ws_valid_data *v, size_t r, const int *col, ws_diag *d) {
   const char *l2 = col[G_L2] >= 0 ? ws_valid_csv_cell(c, r, (size_t)col[G_L2]) : "";
   if (!strcmp(l2, "cold")) w->l2 = WS_VALID_L2_COLD;
   else if (!strcmp(l2, "warm")) w->l2 = WS_VALID_L2_WARM;
-  else if (*l2) return gbad(d, c, r, col[G_L2], "expected cold or warm (or nothing: the launch spec's)");
+  else if (*l2) return ws_valid_bad_cell(d, c, r, col[G_L2], "expected cold or warm (or nothing: the launch spec's)");
   return WS_OK;
 }
 
