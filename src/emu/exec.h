@@ -244,6 +244,8 @@ static void release_barrier(blockctx *B, uint32_t id, warp *w, int red);
 /* Reports one warp instruction to the hooks (mem: it accessed memory, at w->addr). */
 static void emit(blockctx *B, warp *w, const dfunc *F, const dinst *in, uint32_t active, uint32_t m,
                  uint32_t taken, int mem);
+/* A cooperative launch's spin point: record what was loaded, yield. */
+static int spin_point(const xctx *X, const dinst *in, uint32_t m, const uint32_t *vs, uint32_t n, int mem);
 /* Which limit stopped w (FAULT_LIMIT or FAULT_LAUNCH_LIMIT). */
 static int limit_kind(const blockctx *B, const warp *w);
 

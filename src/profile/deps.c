@@ -31,6 +31,8 @@
  */
 #include "deps.h"
 
+#include <math.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,6 +78,10 @@ struct ws_deps {
   uint32_t seen;                 /* warps of the block seen */
   dtime bar[2];                  /* barrier slots */
   ws_deps_sum sum;               /* totals */
+  uint64_t block_seq;            /* blocks begun by this worker */
+  struct hot_bucket *hot;        /* WS_DEPS_HOT_ROWS x BUCKETS, at the first
+                                    global atomic (NULL before) */
+  int hot_oom;                   /* allocating them failed */
   /* critical-path attribution (ws_prof_deps_track), NULL crit_mem: off */
   const ws_ptx_module *module;   /* instruction ids: func_base[function] + pc */
   const uint32_t *func_base;
@@ -92,6 +98,13 @@ struct ws_deps {
   size_t an, acap;
   int aset_oom;                  /* an insertion failed: the count is short */
 };
+
+/* One bucket of the atomics' contention sketch (deps.h). */
+typedef struct hot_bucket {
+  uint64_t ops;        /* lane operations on its addresses */
+  uint64_t blocks;     /* blocks that touched it */
+  uint64_t last;       /* block_seq of the last of them, + 1 (0: none) */
+} hot_bucket;
 
 static double nominal(dtime t) { return t.mem * WS_DEPS_NOMINAL_MEM + t.cyc; }
 
@@ -196,12 +209,14 @@ void ws_prof_deps_free(ws_deps *d) {
   free(d->crit_cyc);
   free(d->ready);
   free(d->iregs); /* and d->regs, in the same block */
+  free(d->hot);
   free(d);
 }
 
 void ws_prof_deps_block_begin(ws_deps *d) {
   memset(d->bar, 0, sizeof d->bar);
   d->seen = 0; /* each warp's state is cleared when it first shows up */
+  d->block_seq++;
   if (d->an) memset(d->aset, 0, d->acap * sizeof *d->aset);
   d->an = 0;
   d->nnodes = 1; /* node 0: the block's start */
@@ -217,14 +232,68 @@ static uint32_t inst_id(const ws_deps *d, const ws_emu_event *ev) {
   return d->func_base[ev->func - m->funcs] + ev->pc;
 }
 
-uint32_t ws_prof_deps_same_address(uint32_t exec, const uint64_t *addr) {
-  uint32_t best = 0, done = 0;
+uint32_t ws_prof_deps_addresses(uint32_t exec, const uint64_t *addr, uint32_t *distinct) {
+  uint32_t best = 0, done = 0, nd = 0;
   for (int i = 0; i < 32; i++) {
     if (!(exec >> i & 1) || (done >> i & 1)) continue;
     uint32_t n = 0;
+    nd++;
     for (int j = i; j < 32; j++)
       if ((exec >> j & 1) && addr[j] == addr[i]) n++, done |= 1u << j;
     if (n > best) best = n;
+  }
+  if (distinct) *distinct = nd;
+  return best;
+}
+
+uint32_t ws_prof_deps_same_address(uint32_t exec, const uint64_t *addr) {
+  return ws_prof_deps_addresses(exec, addr, NULL);
+}
+
+/* The bucket of address a in row r: independent multiplicative hashes. */
+static uint32_t hot_bucket_of(uint64_t a, int r) {
+  static const uint64_t mul[WS_DEPS_HOT_ROWS] = {0x9e3779b97f4a7c15ull, 0xc2b2ae3d27d4eb4full};
+  return (uint32_t)(((a ^ (a >> 29)) * mul[r]) >> 52) % WS_DEPS_HOT_BUCKETS;
+}
+
+/* Count each executing lane of a global atomic request in the sketch. */
+static void hot_count(ws_deps *d, const ws_emu_event *ev) {
+  if (!d->hot && !d->hot_oom) {
+    d->hot = calloc((size_t)WS_DEPS_HOT_ROWS * WS_DEPS_HOT_BUCKETS, sizeof *d->hot);
+    if (!d->hot) d->hot_oom = 1;
+  }
+  if (!d->hot) return;
+  for (int l = 0; l < 32; l++) {
+    if (!(ev->exec >> l & 1)) continue;
+    for (int r = 0; r < WS_DEPS_HOT_ROWS; r++) {
+      hot_bucket *b = &d->hot[(size_t)r * WS_DEPS_HOT_BUCKETS + hot_bucket_of(ev->addr[l], r)];
+      b->ops++;
+      if (b->last != d->block_seq + 1) b->blocks++, b->last = d->block_seq + 1;
+    }
+  }
+}
+
+double ws_prof_deps_hot(ws_deps *const *d, int n, double scale) {
+  double best = INFINITY;
+  int any = 0;
+  for (int k = 0; k < n; k++) {
+    if (d[k]->hot_oom) return -1;
+    any |= d[k]->hot != NULL;
+  }
+  if (!any) return 0;
+  for (int r = 0; r < WS_DEPS_HOT_ROWS; r++) {
+    double row = 0;
+    for (uint32_t i = 0; i < WS_DEPS_HOT_BUCKETS; i++) {
+      double ops = 0, blocks = 0;
+      for (int k = 0; k < n; k++)
+        if (d[k]->hot) {
+          const hot_bucket *b = &d[k]->hot[(size_t)r * WS_DEPS_HOT_BUCKETS + i];
+          ops += (double)b->ops, blocks += (double)b->blocks;
+        }
+      double v = blocks >= 2 ? ops * scale : ops;
+      if (v > row) row = v;
+    }
+    if (row < best) best = row;
   }
   return best;
 }
@@ -255,12 +324,14 @@ static void aset_add(ws_deps *d, uint64_t a) {
 
 static void atomics(ws_deps *d, const ws_emu_event *ev, int c) {
   if ((c != WS_IC_ATOMIC && c != WS_IC_REDUCTION) || !ev->addr || !ev->exec) return;
-  double deg = ws_prof_deps_same_address(ev->exec, ev->addr);
+  uint32_t nd;
+  double deg = ws_prof_deps_addresses(ev->exec, ev->addr, &nd);
   if (ev->space == WS_PTX_SP_SHARED) {
     d->sum.satom_reqs++, d->sum.satom_serial += deg;
     return;
   }
-  d->sum.gatom_reqs++, d->sum.gatom_serial += deg;
+  d->sum.gatom_reqs++, d->sum.gatom_serial += deg, d->sum.gatom_req_addresses += nd;
+  hot_count(d, ev);
   for (int l = 0; l < 32; l++)
     if (ev->exec >> l & 1) aset_add(d, ev->addr[l]);
 }
@@ -356,5 +427,6 @@ void ws_prof_deps_add(ws_deps_sum *out, const ws_deps *d) {
   out->gatom_reqs += s->gatom_reqs, out->gatom_serial += s->gatom_serial;
   out->satom_reqs += s->satom_reqs, out->satom_serial += s->satom_serial;
   out->gatom_addresses += s->gatom_addresses;
+  out->gatom_req_addresses += s->gatom_req_addresses;
   out->gatom_addresses_short |= d->aset_oom;
 }

@@ -235,6 +235,22 @@ uint64_t ws_prof_cache_dirty_sectors(const ws_cache *c) {
   return n;
 }
 
+/* The splitmix64 finaliser (Steele, Lea and Flood, OOPSLA 2014): a
+ * bijection of 64-bit words whose every output bit depends on every input
+ * bit; mix(0) = 0. */
+static uint64_t mix64(uint64_t x) {
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+uint32_t ws_prof_cache_set(const ws_cache *c, uint64_t addr) {
+  if (!c->sets) return 0;
+  uint64_t line = addr / c->line_bytes;
+  uint64_t q = line / c->sets, r = line % c->sets;
+  return (uint32_t)((r + mix64(q) % c->sets) % c->sets);
+}
+
 int ws_prof_cache_access_rw(ws_cache *c, uint64_t addr, int allocate, int write) {
   c->evicted_dirty = 0;
   if (!c->sets) {
@@ -243,9 +259,7 @@ int ws_prof_cache_access_rw(ws_cache *c, uint64_t addr, int allocate, int write)
   }
   uint64_t line = addr / c->line_bytes;
   uint32_t sector = (uint32_t)((addr % c->line_bytes) / c->sector_bytes);
-  uint64_t key = c->hashed ? (line * 0x9e3779b97f4a7c15ull) >> 24 : line;
-  uint32_t set = (uint32_t)(key % c->sets);
-  size_t base = (size_t)set * c->ways;
+  size_t base = (size_t)ws_prof_cache_set(c, addr) * c->ways;
   c->clock++;
   for (uint32_t w = 0; w < c->ways; w++) {
     size_t i = base + w;

@@ -286,9 +286,10 @@ static int rt_vprintf(jit_ctx *X, jit_warp *w, const jit_call *c, uint32_t m) {
     uint32_t l = (uint32_t)__builtin_ctz(mm);
     uint64_t fa = call_arg(w, fr, &c->args[0], l, 8), aa = call_arg(w, fr, &c->args[1], l, 8);
     jvpctx vc = {X, w, l, c->func, c->pc};
-    int r = ws_emu_vprintf(&B->pout, jvp_fetch, &vc, fa, aa);
-    if (r < 0 && B->flt.kind) return JR_FAULT;
-    if (B->pout.n + __atomic_load_n(B->printf_bytes, __ATOMIC_RELAXED) > WS_EMU_MAX_PRINTF_BYTES) {
+    vp_budget budget = {B->printf_bytes, WS_EMU_MAX_PRINTF_BYTES}; /* the launch's, shared (printf.c) */
+    int r = ws_emu_vprintf(&B->pout, jvp_fetch, &vc, fa, aa, &budget);
+    if (r == -1 && B->flt.kind) return JR_FAULT;
+    if (r == -2) {
       char msg[120];
       snprintf(msg, sizeof msg, "device printf output passed the limit of %llu bytes per launch",
                (unsigned long long)WS_EMU_MAX_PRINTF_BYTES);
