@@ -280,6 +280,27 @@ static int prepare_engine(ws_rt *rt, rt_func *f, ws_emu_program *p, uint64_t pla
   return force || st == WS_ENOMEM ? st : WS_OK;
 }
 
+/* A cooperative launch of f runs in the interpreter whatever the engine:
+ * its blocks take turns at spin points (coop.c), which the translated code
+ * does not have.  WARPSIGHT_ENGINE=jit ("translated, or the launch fails")
+ * refuses it, naming the kernel and why; auto says so once per kernel when
+ * verbose. */
+static int coop_engine(ws_rt *rt, rt_func *f) {
+  const char *k = rt->funcs[f - rt->funcs].name;
+  if (rt->engine == WS_EMU_ENGINE_JIT) {
+    fprintf(stderr,
+            "warpsight: error: kernel %s: a cooperative launch runs in the interpreter only (its blocks take turns "
+            "at grid-wide waits); WARPSIGHT_ENGINE=jit refuses it (auto runs it in the interpreter)\n",
+            k);
+    return WS_EUNSUP;
+  }
+  if (rt->verbose && rt->engine == WS_EMU_ENGINE_AUTO && !f->coop_noted) {
+    fprintf(stderr, "warpsight: kernel %s runs in the interpreter: a cooperative launch\n", k);
+    f->coop_noted = 1;
+  }
+  return WS_OK;
+}
+
 cudaError_t rt_pack(ws_rt *rt, rt_func *f, void **args, unsigned char *buf, size_t cap,
                     size_t *used) {
   cudaError_t e = cudaSuccess;
@@ -388,7 +409,9 @@ cudaError_t rt_launch(ws_rt *rt, rt_func *f, dim3 grid, dim3 block, const unsign
     st = ws_emu_launch_raw(&l, dev, p, &c, &d);
     if (!st && coop) st = ws_emu_launch_set_cooperative(l, &d);
   }
-  if (!st) { /* the threads of the blocks the profiler does not hook */
+  if (!st && coop) {
+    st = coop_engine(rt, f);
+  } else if (!st) { /* the threads of the blocks the profiler does not hook */
     uint64_t blocks = (uint64_t)c.grid[0] * c.grid[1] * c.grid[2];
     uint64_t hooked = !fresh ? 0 : !rt->sample_blocks || rt->sample_blocks > blocks ? blocks : rt->sample_blocks;
     st = prepare_engine(rt, f, p, (blocks - hooked) * c.block[0] * c.block[1] * c.block[2]);

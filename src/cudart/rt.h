@@ -74,6 +74,7 @@ typedef struct rt_func {
                                program has code, 2 not for this kernel */
   uint64_t interp_insts;    /* thread instructions its launches ran in the
                                interpreter (what decides a compile, auto) */
+  int coop_noted;           /* verbose: its cooperative launches' engine was said */
 } rt_func;
 
 /* What a parameter byte contributes to the launch-reuse key (docs/exec.md,

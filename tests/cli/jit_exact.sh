@@ -19,6 +19,13 @@
 #   * the CUDA programs of tests/programs under `warpsight exec
 #     --sample-blocks 1` (one block profiled, the rest run in the engine
 #     asked for): the program's output and report (only with nvcc)
+#   * what falls back (docs/emulator.md, "What falls back"): a kernel with
+#     instructions the translator leaves to the interpreter (tests/jit/
+#     fallback.ptx's mbarriers; the texture, cp.async, wmma and mma
+#     programs) and a cooperative launch (coop.cu): --engine jit refuses
+#     them naming the instruction and its PTX line (or the cooperative
+#     launch), and --engine auto, run after it with the same cache, gives
+#     the interpreter's results
 # Without a C compiler the test is skipped (77).  The compiled kernels are
 # cached in $WS_BUILD/jit-cache, so only the first run compiles.
 . "$(dirname "$0")/lib.sh"
@@ -88,6 +95,27 @@ for k in 0 1 2 3; do
   [ -s "$TMP/jit/out/numerics${k}_32.bin" ] || fail "numerics$k: no output"
 done
 
+# what falls back: refused by --engine jit, the interpreter's results under auto
+FB="$WS_SRC/tests/jit"
+for e in jit interp auto; do
+  rm -rf "$TMP/fb-$e"
+  mkdir -p "$TMP/fb-$e/out"
+  (cd "$FB" && "$WS" run fallback.ptx --launch fallback.json --out "$TMP/fb-$e/out" -j 2 --engine $e \
+    >"$TMP/fb-$e/stdout" 2>"$TMP/fb-$e/stderr")
+  echo $? >"$TMP/fb-$e/rc"
+  sed -i 's/, [0-9.]* s (/, T s (/' "$TMP/fb-$e/stdout"
+done
+[ "$(cat "$TMP/fb-jit/rc")" = 2 ] || fail "fallback: --engine jit ran a kernel with mbarriers (rc $(cat "$TMP/fb-jit/rc"))"
+grep -q "^fallback.ptx:25:2: error: .*mbarrier.init.shared.b64.*decoded as MBAR_INIT, which runs in the interpreter only" \
+  "$TMP/fb-jit/stderr" || fail "fallback: --engine jit does not name the instruction and its line: $(cat "$TMP/fb-jit/stderr")"
+diff -r "$TMP/fb-interp" "$TMP/fb-auto" >"$TMP/diff" || fail "fallback: auto differs from the interpreter:
+$(head -c 3000 "$TMP/diff")"
+# out[b*128 + t] = 3*((t+1) % 128) + 1, the kernel's comment
+od -An -tu4 -v "$TMP/fb-auto/out/mbar_shift.out" | tr -s ' ' '\n' | grep -v '^$' >"$TMP/fb-got"
+awk 'BEGIN { for (i = 0; i < 256; i++) print 3 * ((i % 128 + 1) % 128) + 1 }' >"$TMP/fb-want"
+cmp -s "$TMP/fb-got" "$TMP/fb-want" || fail "fallback: mbar_shift's output is not 3*((t+1) % 128) + 1"
+n=$((n + 1))
+
 # CUDA programs under exec
 NVCC=$(command -v nvcc || true)
 [ -z "$NVCC" ] && [ -x /usr/local/cuda/bin/nvcc ] && NVCC=/usr/local/cuda/bin/nvcc
@@ -113,6 +141,29 @@ if [ -n "$NVCC" ] && [ -n "${WS_BUILD:-}" ]; then
     done
     grep -q "^PASS" "$TMP/jit/stdout" || fail "program $name: no PASS under the translated engine: $(cat "$TMP/jit/stdout")"
     diff -r "$TMP/interp" "$TMP/jit" >"$TMP/diff" || fail "program $name: the engines differ:
+$(head -c 3000 "$TMP/diff")"
+    n=$((n + 1))
+  done
+  # the programs with instructions the translator leaves to the interpreter
+  # (texture, cpasync, wmma, mma) and a cooperative launch (coop)
+  for name in texture cpasync wmma mma coop; do
+    bin="$WS_BUILD/tests/jit/$name"
+    if [ ! -x "$bin" ] || [ "$P/$name.cu" -nt "$bin" ] || [ "$P/check.h" -nt "$bin" ]; then
+      "$NVCC" -cudart shared -arch=sm_80 -O2 -o "$bin.tmp" "$P/$name.cu" || { fail "nvcc $name.cu"; continue; }
+      mv "$bin.tmp" "$bin"
+    fi
+    for e in jit interp auto; do
+      rm -rf "$TMP/$e"
+      mkdir -p "$TMP/$e"
+      bash "$P/wsexec.sh" --sample-blocks 1 --engine "$e" -- "$bin" >"$TMP/$e/stdout" 2>"$TMP/$e/stderr"
+      echo $? >"$TMP/$e/rc"
+    done
+    [ "$(cat "$TMP/jit/rc")" != 0 ] || fail "program $name: --engine jit did not refuse it"
+    grep -Eq "\.ptx:[0-9]+:[0-9]+: error: the translated engine does not handle .*\(decoded as [A-Z_]+, which runs in the interpreter only\)|kernel .*: a cooperative launch runs in the interpreter only" \
+      "$TMP/jit/stderr" || fail "program $name: --engine jit does not say why: $(head -c 2000 "$TMP/jit/stderr")"
+    rm -rf "$TMP/jit"
+    grep -q "^PASS" "$TMP/auto/stdout" || fail "program $name: no PASS under auto: $(cat "$TMP/auto/stdout")"
+    diff -r "$TMP/interp" "$TMP/auto" >"$TMP/diff" || fail "program $name: auto differs from the interpreter:
 $(head -c 3000 "$TMP/diff")"
     n=$((n + 1))
   done

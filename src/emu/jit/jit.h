@@ -22,6 +22,11 @@
  * anything the translator does not handle (the kernel then runs in the
  * interpreter); WS_ENOMEM. */
 int ws_emu_jit_translate(ws_strbuf *out, const ws_emu_program *p, ws_diag *d);
+/* Whether the translator handles decoded opcode op (a D_* of dops.def): its
+ * list, JIT_DOPS in translate.c.  A kernel with any other opcode (a row
+ * added to dops.def later included) is refused before it is translated,
+ * naming the instruction and its line, and runs in the interpreter. */
+int ws_emu_jit_dop_translated(int op);
 
 /* Code loaded for a program (owned by it: ws_emu_program.jit). */
 struct ws_jit_code {

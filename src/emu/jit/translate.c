@@ -3,11 +3,13 @@
  *
  * Input: the IR of the kernel and of every function it reaches (the
  * program's functions, in the program's order), and the program's layout
- * (module variable addresses, frame offsets).  The interpreter's decoded
- * form is not read: each PTX instruction is translated from the IR with
- * the same decisions load.c takes (which form, which num.c function, which
- * masks), and the exactness test (tests/cli/jit_exact.sh) runs every corpus
- * kernel under both engines and compares the outputs byte for byte.
+ * (module variable addresses, frame offsets).  Each PTX instruction is
+ * translated from the IR with the same decisions load.c takes (which form,
+ * which num.c function, which masks), and the exactness test
+ * (tests/cli/jit_exact.sh) runs every corpus kernel under both engines and
+ * compares the outputs byte for byte.  Of the interpreter's decoded form
+ * only each instruction's opcode is read, as a gate: a kernel with a
+ * decoded opcode outside JIT_DOPS (below) is not translated at all.
  *
  * Output shape, per function (docs/emulator.md, "The translated engine"):
  *
@@ -31,6 +33,7 @@
  * yet.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -2058,6 +2061,61 @@ static int tr_lane(tr *T, const ty *yp) {
   return st;
 }
 
+/* The decoded opcodes (dops.def's D rows) the translator handles: every
+ * instruction of a translated kernel must decode to one of them.  The
+ * others run in the interpreter only, by rule rather than by omission: the
+ * device-side launch calls (CDP_*), the ASYNC, MBAR, MMA and TEX families,
+ * and any row dops.def gains later until it is added here with its
+ * translation and a case in tests/cli/jit_exact.sh.  LD_SPIN is here: it is
+ * a spin point only in a cooperative launch (ops/mem.h), which never runs
+ * translated (the CUDA runtime's coop_engine, ws_emu_run's cooperative
+ * path); anywhere else it is a plain load, as translated (the `spin`
+ * program of jit_exact.sh compares it). */
+#define JIT_DOPS(X)                                                                                              \
+  X(NOP) X(BRA) X(BRX) X(EXIT) X(RET) X(CALL) X(CALLI) X(VPRINTF) X(ASSERTFAIL) X(BAR) X(TRAP) X(ALLOCA)         \
+  X(STACKSAVE) X(STACKRESTORE) X(MOV_LOCALSYM) X(MOV) X(MOV_PRED) X(MOV_SREG) X(MOV_PACK) X(MOV_UNPACK) X(ADD)   \
+  X(SUB) X(MUL_LO) X(MUL_HI) X(MUL_WIDE) X(ADD_SAT) X(SUB_SAT) X(ADDC) X(SUBC) X(MAD_LO) X(MAD_HI) X(MAD_WIDE)   \
+  X(MADC) X(MUL24) X(MAD24) X(SAD) X(DIV) X(REM) X(MIN) X(MAX) X(ABS) X(NEG) X(DP4A) X(DP2A) X(AND) X(OR) X(XOR) \
+  X(NOT) X(CNOT) X(SHL) X(SHR) X(POPC) X(CLZ) X(BREV) X(BFIND) X(BFE) X(BFI) X(PRMT) X(SHF) X(LOP3) X(FNS)       \
+  X(BMSK) X(SZEXT) X(F32_ADD) X(F32_SUB) X(F32_MUL) X(F32_FMA) X(F32_DIV_RN) X(F32_SQRT_RN) X(F32_RCP_RN)        \
+  X(F32_ADD_X) X(F32_SUB_X) X(F32_MUL_X) X(F32_FMA_X) X(F32_DIV) X(F32_DIV_APPROX) X(F32_DIV_FULL) X(F32_RCP)    \
+  X(F32_RCP_APPROX) X(F32_SQRT) X(F32_SQRT_APPROX) X(F32_RSQRT) X(F32_SIN) X(F32_COS) X(F32_EX2) X(F32_LG2)      \
+  X(F32_TANH) X(F32_MIN) X(F32_MAX) X(F32_ABS) X(F32_NEG) X(F32_COPYSIGN) X(F64_ADD) X(F64_SUB) X(F64_MUL)       \
+  X(F64_FMA) X(F64_DIV_RN) X(F64_SQRT_RN) X(F64_RCP_RN) X(F64_ADD_X) X(F64_SUB_X) X(F64_MUL_X) X(F64_FMA_X)      \
+  X(F64_DIV) X(F64_RCP) X(F64_RCP_APPROX) X(F64_SQRT) X(F64_RSQRT) X(F64_MIN) X(F64_MAX) X(F64_ABS) X(F64_NEG)   \
+  X(F64_COPYSIGN) X(H_ADD) X(H_SUB) X(H_MUL) X(H_FMA) X(H_NEG) X(H_ABS) X(H_MIN) X(H_MAX) X(SETP) X(SET) X(SELP) \
+  X(SLCT) X(PAND) X(POR) X(PXOR) X(PNOT) X(F32_TESTP) X(F64_TESTP) X(CVT_INT) X(CVT) X(CVT_PACK) X(CVTA_TO)      \
+  X(CVTA_FROM) X(ISSPACEP) X(LD) X(ST) X(LD_KPARAM) X(LD_G) X(ST_G) X(LD_S) X(ST_S) X(LD_SPIN) X(ATOM) X(RED)    \
+  X(SHFL) X(VOTE) X(MATCH) X(REDUX) X(ACTIVEMASK) X(ELECT)
+
+#define JIT_DOP_YES(x) [D_##x] = 1,
+static const uint8_t jit_dop_ok[D_COUNT] = {JIT_DOPS(JIT_DOP_YES)};
+#undef JIT_DOP_YES
+
+static const char *const dop_name[D_COUNT] = {
+#define D(x, family, ptx, form) [D_##x] = #x,
+#include "emu/dops.def"
+};
+
+int ws_emu_jit_dop_translated(int op) { return op >= 0 && op < D_COUNT && jit_dop_ok[op]; }
+
+/* The gate: the first instruction of function fi whose decoded opcode the
+ * translator leaves to the interpreter, refused with its name and line. */
+static int gate_func(tr *T, uint32_t fi) {
+  const dfunc *df = &T->P->funcs[fi];
+  for (uint32_t pc = 0; pc < df->f->ninsts && pc < df->ncode; pc++) {
+    int op = (int)df->code[pc].op;
+    if (ws_emu_jit_dop_translated(op)) continue;
+    char why[96];
+    snprintf(why, sizeof why, "decoded as %s, which runs in the interpreter only",
+             op >= 0 && op < D_COUNT && dop_name[op] ? dop_name[op] : "?");
+    T->f = df->f;
+    T->in = &df->f->insts[pc];
+    return refuse(T, why);
+  }
+  return WS_OK;
+}
+
 static int refuse_func(tr *T, const char *why) {
   ws_diag_add(T->d, WS_SEV_ERROR, T->m->path, (int)T->f->line, 0, "the translated engine does not handle %s (in %s)",
               why, T->f->name);
@@ -2295,6 +2353,7 @@ int ws_emu_jit_translate(ws_strbuf *out, const ws_emu_program *p, ws_diag *d) {
   ws_sb_puts(out, ws_emu_jit_text_abi_h);
   ws_sb_puts(out, ws_emu_jit_text_lane_h);
   int st = WS_OK;
+  for (uint32_t fi = 0; fi < p->nfuncs && !st; fi++) st = gate_func(&T, fi); /* before any work */
   for (uint32_t fi = 0; fi < p->nfuncs && !st; fi++) st = tr_func(&T, fi);
   if (!st) {
     ws_sb_puts(out, "\nstatic const jit_func jit_funcs_[] = {\n");
