@@ -122,15 +122,19 @@ NVCC=$(command -v nvcc || true)
 if [ -n "$NVCC" ] && [ -n "${WS_BUILD:-}" ]; then
   P="$WS_SRC/tests/programs"
   mkdir -p "$WS_BUILD/tests/jit"
+  # build_prog NAME BIN: tests/programs/NAME.cu built into BIN unless BIN is newer
+  build_prog() {
+    if [ ! -x "$2" ] || [ "$P/$1.cu" -nt "$2" ] || [ "$P/check.h" -nt "$2" ]; then
+      "$NVCC" -cudart shared -arch=sm_80 -O2 -o "$2.tmp" "$P/$1.cu" || { fail "nvcc $1.cu"; return 1; }
+      mv "$2.tmp" "$2"
+    fi
+  }
   for name in stencil reduce histogram conv spmv streams scan printf fault functor spin pitch2d graph mallocasync \
     mapped reuse; do
     # managed memory cannot be mapped under ASan (run.sh, docs/exec.md "Memory")
     [ "${WS_SANITIZE:-0}" = 1 ] && case $name in scan | printf) continue ;; esac
     bin="$WS_BUILD/tests/jit/$name"
-    if [ ! -x "$bin" ] || [ "$P/$name.cu" -nt "$bin" ] || [ "$P/check.h" -nt "$bin" ]; then
-      "$NVCC" -cudart shared -arch=sm_80 -O2 -o "$bin.tmp" "$P/$name.cu" || { fail "nvcc $name.cu"; continue; }
-      mv "$bin.tmp" "$bin"
-    fi
+    build_prog "$name" "$bin" || continue
     extra=()
     [ "$name" = spin ] && extra=(--max-warp-insts 20000) # its runaway kernel stops sooner
     for e in interp jit; do
@@ -148,10 +152,7 @@ $(head -c 3000 "$TMP/diff")"
   # (texture, cpasync, wmma, mma) and a cooperative launch (coop)
   for name in texture cpasync wmma mma coop; do
     bin="$WS_BUILD/tests/jit/$name"
-    if [ ! -x "$bin" ] || [ "$P/$name.cu" -nt "$bin" ] || [ "$P/check.h" -nt "$bin" ]; then
-      "$NVCC" -cudart shared -arch=sm_80 -O2 -o "$bin.tmp" "$P/$name.cu" || { fail "nvcc $name.cu"; continue; }
-      mv "$bin.tmp" "$bin"
-    fi
+    build_prog "$name" "$bin" || continue
     for e in jit interp auto; do
       rm -rf "$TMP/$e"
       mkdir -p "$TMP/$e"
