@@ -248,6 +248,8 @@ typedef struct dmodule {
 } dmodule;
 
 struct ws_emu_device {
+  struct wpool *pool;      /* the worker threads of its launches (pool.c; NULL:
+                              none could be made, launches run on the caller) */
   uint64_t budget;         /* bytes of allocations allowed */
   uint64_t used;           /* bytes of live allocations */
   uint64_t next;           /* lowest address of the next allocation */
@@ -268,6 +270,20 @@ int ws_emu_dev_alloc(ws_emu_device *dev, uint64_t bytes, const char *name, uint6
 dalloc *ws_emu_dev_find(ws_emu_device *dev, uint64_t addr);
 /* The module of p on dev (created on first use); *idx its index. */
 int ws_emu_dev_module(ws_emu_device *dev, const ws_emu_program *p, size_t *idx, ws_diag *d);
+
+/* ---- worker threads (pool.c) ------------------------------------------------ */
+
+#define WS_EMU_MAX_THREADS 256  /* worker threads of one launch, at most */
+
+/* A pool with no thread yet; NULL when out of memory. */
+struct wpool *ws_emu_pool_new(void);
+/* Runs fn(arg, i) for i = 0 .. n-1 at once: i = 0 on the calling thread,
+ * the others on idle threads of p (started when too few are idle); returns
+ * when every part has returned.  Returns the parts that ran: fewer than n
+ * when threads could not be started (fn must not depend on n parts). */
+int ws_emu_pool_run(struct wpool *p, int n, void (*fn)(void *arg, int index), void *arg);
+/* Ends p's threads (none may be running a job) and frees it. */
+void ws_emu_pool_free(struct wpool *p);
 
 /* ---- launch ----------------------------------------------------------------- */
 

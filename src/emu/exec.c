@@ -391,13 +391,7 @@ int ws_emu_run_block(blockctx *B) {
     w->insts = 0;
     w->thread_insts = 0;
     w->gcache = 0;
-    memset(w->cc, 0, sizeof w->cc);
-    for (uint32_t l = 0; l < 32; l++) {
-      uint32_t t = i * 32 + l;
-      w->tid[0][l] = t % s->block[0];
-      w->tid[1][l] = (t / s->block[0]) % s->block[1];
-      w->tid[2][l] = t / (s->block[0] * s->block[1]);
-    }
+    memset(w->cc, 0, sizeof w->cc); /* w->tid: set once per worker (launch.c) */
     if (push_frame(w, K, 0) || push_entry(w, 0, NO_PC, w->exists, 0)) {
       set_fault(B, w, 0, K, 0, FAULT_STACK, 0, 0, 0);
       snprintf(B->flt.msg, sizeof B->flt.msg, "the kernel's frame (%llu bytes of local memory per thread) does not fit",
