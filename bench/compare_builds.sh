@@ -19,7 +19,7 @@ if [ $# -lt 2 ]; then
   echo "usage: $0 OLD_WARPSIGHT NEW_WARPSIGHT [ARCH...]" >&2
   exit 2
 fi
-OLD=$1 NEW=$2
+OLD=$(realpath "$1") NEW=$(realpath "$2")
 shift 2
 ARCHS=${*:-sm_75 sm_80 sm_86 sm_90}
 SRC=$(cd "$(dirname "$0")/.." && pwd)

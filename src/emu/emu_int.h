@@ -103,6 +103,11 @@ typedef struct dfunc {
   uint32_t nslots;          /* value slots (IR registers + constants + scratch) */
   uint32_t nconst_first;    /* first constant slot */
   uint64_t *const_vals;     /* value of each constant slot (nslots - nconst_first) */
+  uint32_t *zero_slots;     /* the value slots a new frame clears: registers
+                               a lane may read before writing them (load.c,
+                               zero_slots()); the others keep what an earlier
+                               block left, which no lane reads */
+  uint32_t nzero;           /* entries */
   uint32_t npreds;          /* predicate registers */
   uint32_t *pred_of_reg;    /* IR reg -> predicate index (or NO_SLOT) */
   uint32_t *vslots;         /* vector operand element slots */
@@ -188,6 +193,8 @@ typedef struct warp {
   uint32_t nframes;     /* activations in use */
   size_t frames_cap;    /* allocated (WS_VEC_RESERVE) */
   uint64_t *regs;       /* all frames' slots */
+  const dfunc *consts_of; /* the function whose constant slots the kernel
+                           frame (offset 0 of regs) holds, or NULL */
   size_t regs_used, regs_cap;
   uint32_t *preds;      /* all frames' predicate masks */
   size_t preds_used, preds_cap;

@@ -53,10 +53,16 @@ static int push_frame(warp *w, const dfunc *f, uint32_t call_pc) {
     return -1;
   if (w->nframes > 4096 || grow_local(w, w->local_top + f->frame_bytes)) return -1;
   uint64_t *R = w->regs + roff;
-  memset(R, 0, (size_t)f->nconst_first * 32 * sizeof *R);
-  for (uint32_t s = f->nconst_first; s < f->nslots; s++) {
-    uint64_t v = f->const_vals[s - f->nconst_first];
-    for (int l = 0; l < 32; l++) R[(size_t)s * 32 + l] = v;
+  /* only the registers a lane may read before writing them are cleared
+   * (dfunc.zero_slots); the kernel's frame keeps its constants from the
+   * warp's previous block */
+  for (uint32_t i = 0; i < f->nzero; i++) memset(R + (size_t)f->zero_slots[i] * 32, 0, 32 * sizeof *R);
+  if (roff != 0 || w->consts_of != f) {
+    for (uint32_t s = f->nconst_first; s < f->nslots; s++) {
+      uint64_t v = f->const_vals[s - f->nconst_first];
+      for (int l = 0; l < 32; l++) R[(size_t)s * 32 + l] = v;
+    }
+    w->consts_of = roff == 0 ? f : w->consts_of;
   }
   memset(w->preds + poff, 0, (f->npreds + 1) * sizeof *w->preds);
   if (f->frame_bytes)
