@@ -41,12 +41,27 @@ const char *ws_prof_coal_rule_name(ws_coal_rule r) {
 }
 
 /* Number of distinct values of (addr >> shift) over the bytes the active
- * lanes touch (first and last byte of each access). */
+ * lanes touch (first and last byte of each access), at most 64.  Lanes
+ * whose blocks only grow from lane to lane (every contiguous or strided
+ * access) are counted in one pass; others by a search of the blocks seen. */
 static uint32_t distinct_blocks(const ws_warp_access *a, unsigned shift) {
+  uint32_t n = 0, mask = a->mask;
+  uint64_t prev = 0;
+  int any = 0;
+  for (uint32_t m = mask; m; m &= m - 1) { /* blocks that only grow */
+    int l = __builtin_ctz(m);
+    uint64_t first = a->addr[l] >> shift, last = (a->addr[l] + a->size - 1) >> shift;
+    if (any && first < prev) goto search;
+    n += (uint32_t)(last - first + 1) - (any && first == prev);
+    prev = last;
+    any = 1;
+  }
+  return n < 64 ? n : 64;
+search:;
   uint64_t seen[64];
-  uint32_t n = 0;
+  n = 0;
   for (int l = 0; l < 32; l++) {
-    if (!(a->mask >> l & 1)) continue;
+    if (!(mask >> l & 1)) continue;
     uint64_t first = a->addr[l] >> shift, last = (a->addr[l] + a->size - 1) >> shift;
     for (uint64_t b = first; b <= last; b++) {
       if (n && seen[n - 1] == b) continue; /* neighbouring lanes usually share one */
@@ -149,12 +164,49 @@ ws_bank_config ws_prof_bank_config_for(int cc_major, int cc_minor) {
 }
 
 /* Conflict degree of the lanes in `lanes` (a mask): the most distinct words
- * that map to one bank. */
+ * that map to one bank.  When the lanes' words lie within one window of
+ * `banks` consecutive words (contiguous and most strided accesses) no bank
+ * serves two of them: 1.  Otherwise the distinct words are bucketed by
+ * bank (chained in `next`), so each word is compared only with the others
+ * of its bank.  Bank counts and widths are powers of two on every GPU
+ * (ws_prof_bank_config_for): shifts and masks instead of divisions. */
 static uint32_t phase_degree(const ws_warp_access *a, uint32_t lanes,
                              const ws_bank_config *cfg) {
+  uint32_t bb = (uint32_t)cfg->bank_bytes, nb = (uint32_t)cfg->banks;
+  uint32_t per_lane = a->size > bb ? a->size / bb : 1;
+  if (!lanes) return 0;
+  if (bb && !(bb & (bb - 1)) && nb && !(nb & (nb - 1)) && nb <= 64) {
+    unsigned sh = (unsigned)__builtin_ctz(bb);
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (uint32_t m = lanes; m; m &= m - 1) {
+      uint64_t w = a->addr[__builtin_ctz(m)] >> sh;
+      lo = w < lo ? w : lo;
+      hi = w > hi ? w : hi;
+    }
+    if (hi - lo + per_lane <= nb) return 1; /* one window: every word in its own bank */
+    uint64_t words[128];
+    uint8_t next[128];
+    uint8_t head[64], count[64] = {0};
+    uint32_t n = 0, best = 0;
+    memset(head, 0xff, sizeof head);
+    for (uint32_t m = lanes; m; m &= m - 1) {
+      uint64_t w0 = a->addr[__builtin_ctz(m)] >> sh;
+      for (uint32_t k = 0; k < per_lane && n < 128; k++) {
+        uint64_t w = w0 + k;
+        uint32_t b = (uint32_t)w & (nb - 1);
+        uint32_t i = head[b];
+        while (i != 0xff && words[i] != w) i = next[i];
+        if (i != 0xff) continue; /* the same word: a broadcast */
+        words[n] = w;
+        next[n] = head[b];
+        head[b] = (uint8_t)n++;
+        if (++count[b] > best) best = count[b];
+      }
+    }
+    return best;
+  }
   uint64_t words[128];
   uint32_t n = 0;
-  uint32_t per_lane = a->size > (uint32_t)cfg->bank_bytes ? a->size / (uint32_t)cfg->bank_bytes : 1;
   for (int l = 0; l < 32; l++) {
     if (!(lanes >> l & 1)) continue;
     for (uint32_t k = 0; k < per_lane; k++) {

@@ -426,6 +426,35 @@ static inline void access_of(ws_warp_access *a, const ws_emu_event *ev) {
   memcpy(a->addr, ev->addr, sizeof a->addr);
 }
 
+/* The distinct 32-byte sectors the executing lanes touch, in lane order
+ * (at most 128): sec[0 .. return).  When they only grow from lane to lane
+ * (contiguous and strided accesses) one pass lists them; otherwise each is
+ * searched among those seen. */
+static uint32_t lane_sectors(const ws_emu_event *ev, uint64_t *sec) {
+  uint32_t ns = 0;
+  for (uint32_t m = ev->exec; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    uint64_t lo = ev->addr[l] & ~(uint64_t)31, hi = (ev->addr[l] + ev->bytes - 1) & ~(uint64_t)31;
+    if (ns && lo < sec[ns - 1]) goto search;
+    for (uint64_t s = lo; s <= hi && ns < 128; s += 32)
+      if (!ns || s != sec[ns - 1]) sec[ns++] = s;
+  }
+  return ns;
+search:
+  ns = 0;
+  for (int l = 0; l < 32; l++) {
+    if (!(ev->exec >> l & 1)) continue;
+    uint64_t lo = ev->addr[l] & ~(uint64_t)31, hi = (ev->addr[l] + ev->bytes - 1) & ~(uint64_t)31;
+    for (uint64_t s = lo; s <= hi; s += 32) {
+      if (ns && sec[ns - 1] == s) continue; /* neighbouring lanes usually share one */
+      uint32_t j = 0;
+      while (j < ns && sec[j] != s) j++;
+      if (j == ns && ns < 128) sec[ns++] = s;
+    }
+  }
+  return ns;
+}
+
 static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_event *ev,
                            int kind) {
   int is_write = kind == WS_PTX_K_STORE || kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION ||
@@ -462,19 +491,9 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
   w->wv[(size_t)(ev->warp & 31) * p->vlen + p->nmkeys + (k < 1 ? 1 : (k > 32 ? 32 : k)) - 1]++;
   /* The distinct 32-byte sectors, in lane order, for the cache replay. */
   uint64_t sec[128];
-  uint32_t ns = 0;
   uint64_t flags = (is_write ? WS_RP_WRITE : 0) | (is_atomic ? WS_RP_ATOMIC : 0) |
                    (ev->space == WS_PTX_SP_LOCAL ? WS_RP_LOCAL : 0);
-  for (int l = 0; l < 32; l++) {
-    if (!(ev->exec >> l & 1)) continue;
-    uint64_t lo = ev->addr[l] & ~(uint64_t)31, hi = (ev->addr[l] + ev->bytes - 1) & ~(uint64_t)31;
-    for (uint64_t s = lo; s <= hi; s += 32) {
-      if (ns && sec[ns - 1] == s) continue; /* neighbouring lanes usually share one */
-      uint32_t j = 0;
-      while (j < ns && sec[j] != s) j++;
-      if (j == ns && ns < 128) sec[ns++] = s;
-    }
-  }
+  uint32_t ns = lane_sectors(ev, sec);
   ws_rp_trace *t = &w->tr[ev->warp & 31];
   for (uint32_t j = 0; j < ns; j++) ws_prof_rp_trace_push(t, sec[j] | flags | (j ? 0 : WS_RP_FIRST));
 }
