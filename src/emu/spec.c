@@ -470,7 +470,7 @@ static int parse_hex(ws_launch_arg *a, const cJSON *hex, const char *path, const
  * element size, or "offset"); writes its elements into buf. */
 static int parse_field(uint8_t *buf, uint64_t *end, uint32_t *align, const cJSON *f, const char *q,
                        const char *origin, ws_diag *d) {
-  ws_elem_type t;
+  ws_elem_type t = WS_ELEM_U8; /* set by parse_type; GCC -O3 cannot see it */
   if (!cJSON_IsObject(f)) return ws_json_error(d, origin, "", q, "expected an object {type, value}");
   if (check_keys(f, q, field_keys, origin, d)) return WS_EINVAL;
   if (parse_type(&t, f, q, origin, d)) return WS_EINVAL;

@@ -199,16 +199,16 @@ void ws_report_counterfactuals_json(cJSON *root, const ws_cf_table *t) {
 
 /* Declarations (`model --terms`) -----------------------------------------*/
 
-/* Text (out != NULL) or JSON (models != NULL) of the declared terms and
- * bounds of `model` ("all": every model). */
+/* Text (out != NULL) or JSON (models != NULL, out NULL) of the declared
+ * terms and bounds of `model` ("all": every model).  The branches test
+ * `out`, so GCC -O3 sees that fprintf gets a stream. */
 static void declarations(FILE *out, cJSON *models, const char *model) {
-  cJSON *root = models;
   int first = 1;
   for (size_t m = 0; m < ws_model_count(); m++) {
     const ws_model_info *mi = ws_model_at(m);
     if (strcmp(model, "all") && strcmp(model, mi->name)) continue;
     cJSON *o = NULL, *terms = NULL, *bounds = NULL;
-    if (root) {
+    if (!out) {
       cJSON_AddItemToArray(models, o = cJSON_CreateObject());
       cJSON_AddStringToObject(o, "model", mi->name);
       terms = cJSON_AddArrayToObject(o, "terms");
@@ -221,7 +221,7 @@ static void declarations(FILE *out, cJSON *models, const char *model) {
     for (int i = 0; i < WS_TERM_COUNT; i++) {
       const ws_term_info *t = ws_model_term_info((ws_term_id)i);
       if (!ws_model_family_of(t->family, mi->name)) continue;
-      if (!root) {
+      if (out) {
         fprintf(out, "  %-24s %-14s %s%s%s\n", t->name, t->unit, t->meaning,
                 *t->equation ? " — " : "", t->equation);
         continue;
@@ -233,11 +233,11 @@ static void declarations(FILE *out, cJSON *models, const char *model) {
       cJSON_AddStringToObject(tj, "meaning", t->meaning);
       cJSON_AddItemToArray(terms, tj);
     }
-    if (!root) fprintf(out, "  %-24s %s\n", "case or bound", "limiter");
+    if (out) fprintf(out, "  %-24s %s\n", "case or bound", "limiter");
     for (int i = 1; i < WS_BOUND_COUNT; i++) {
       const ws_bound_info *b = ws_model_bound_info((ws_model_bound)i);
       if (!ws_model_family_of(b->family, mi->name)) continue;
-      if (!root) {
+      if (out) {
         fprintf(out, "  %-24s %s\n", b->name, b->limiter);
         continue;
       }
