@@ -336,6 +336,7 @@ typedef struct blockctx {
   uint32_t bar_red[16];     /* bar.red accumulators */
   uint32_t bar_red_n[16];   /* bar.red: threads counted */
   fault flt;                /* the first fault of this block */
+  ws_emu_event ev;          /* the hooks' event (exec.c, emit()) */
   ws_strbuf pout;           /* printf output of this block */
   uint64_t warp_insts, thread_insts;
   uint64_t *launch_insts;   /* warp instructions of the whole launch so far,

@@ -149,30 +149,31 @@ static int release_after_exits(blockctx *B) {
 
 /* ---- hooks and limits ------------------------------------------------------------- */
 
+/* The block's fields of B->ev are set when the block starts
+ * (ws_emu_run_block); the others here, every one of them each time. */
 static void emit(blockctx *B, warp *w, const dfunc *F, const dinst *in, uint32_t active, uint32_t m,
                  uint32_t taken, int mem) {
-  ws_emu_event ev;
-  memset(&ev, 0, sizeof ev);
-  ev.worker = B->worker;
-  ev.block_linear = B->block;
-  memcpy(ev.block, B->ctaid, sizeof ev.block);
-  ev.warp = w->id;
-  ev.func = F->f;
-  ev.pc = in->pc;
-  ev.inst = in->pc < F->f->ninsts ? &F->f->insts[in->pc] : NULL;
-  ev.active = active;
-  ev.exec = m;
-  ev.taken = taken;
-  ev.bb_entry = in->bb_entry;
+  ws_emu_event *ev = &B->ev;
+  ev->warp = w->id;
+  ev->func = F->f;
+  ev->pc = in->pc;
+  ev->inst = in->pc < F->f->ninsts ? &F->f->insts[in->pc] : NULL;
+  ev->active = active;
+  ev->exec = m;
+  ev->taken = taken;
+  ev->bb_entry = in->bb_entry;
+  ev->space = 0;
+  ev->bytes = 0;
+  ev->addr = NULL;
   if (mem) {
     static const uint8_t tosp[] = {WS_PTX_SP_GLOBAL, WS_PTX_SP_SHARED, WS_PTX_SP_LOCAL, WS_PTX_SP_CONST,
                                    WS_PTX_SP_PARAM, WS_PTX_SP_NONE};
     int sp = in->space == MS_GENERIC && m ? generic_space(w->addr[__builtin_ctz(m)]) : in->space;
-    ev.space = tosp[sp];
-    ev.bytes = (uint8_t)(in->size * in->vec);
-    ev.addr = w->addr;
+    ev->space = tosp[sp];
+    ev->bytes = (uint8_t)(in->size * in->vec);
+    ev->addr = w->addr;
   }
-  B->o->hooks->inst(B->o->hooks->user, &ev);
+  B->o->hooks->inst(B->o->hooks->user, ev);
 }
 
 /* The instruction count at which w must stop at its next branch: its own
@@ -379,6 +380,10 @@ int ws_emu_run_block(blockctx *B) {
   B->ctaid[0] = b % s->grid[0];
   B->ctaid[1] = (b / s->grid[0]) % s->grid[1];
   B->ctaid[2] = b / (s->grid[0] * s->grid[1]);
+  memset(&B->ev, 0, sizeof B->ev); /* the hooks' event: this block's fields (emit() sets the rest) */
+  B->ev.worker = B->worker;
+  B->ev.block_linear = b;
+  memcpy(B->ev.block, B->ctaid, sizeof B->ev.block);
   memset(B->shared, 0, L->shared_bytes);
   memset(B->bar_count, 0, sizeof B->bar_count);
   memset(B->bar_red, 0, sizeof B->bar_red);

@@ -132,11 +132,20 @@ static void relaxed_half(ws_coal_result *r, const ws_warp_access *a, int h) {
 }
 
 void ws_prof_coalesce(ws_coal_result *out, const ws_warp_access *a, ws_coal_rule rule) {
+  if (!a->mask) {
+    memset(out, 0, sizeof *out);
+    return;
+  }
+  ws_prof_coalesce_counted(out, a, rule, distinct_blocks(a, 5), distinct_blocks(a, 7));
+}
+
+void ws_prof_coalesce_counted(ws_coal_result *out, const ws_warp_access *a, ws_coal_rule rule,
+                              uint32_t sectors, uint32_t lines) {
   memset(out, 0, sizeof *out);
   if (!a->mask) return;
   out->bytes_requested = ws_popc32(a->mask) * a->size;
-  out->sectors = distinct_blocks(a, 5);
-  out->lines = distinct_blocks(a, 7);
+  out->sectors = sectors;
+  out->lines = lines;
   switch (rule) {
   case WS_COAL_CC1X_STRICT:
     strict_half(out, a, 0);
@@ -166,9 +175,10 @@ ws_bank_config ws_prof_bank_config_for(int cc_major, int cc_minor) {
 /* Conflict degree of the lanes in `lanes` (a mask): the most distinct words
  * that map to one bank.  When the lanes' words lie within one window of
  * `banks` consecutive words (contiguous and most strided accesses) no bank
- * serves two of them: 1.  Otherwise the distinct words are bucketed by
- * bank (chained in `next`), so each word is compared only with the others
- * of its bank.  Bank counts and widths are powers of two on every GPU
+ * serves two of them: 1.  When they only grow from lane to lane (strided
+ * accesses) they are distinct: the most in one bank.  Otherwise the
+ * distinct words are bucketed by bank (chained in `next`), so each word is
+ * compared only with the others of its bank.  Bank counts and widths are powers of two on every GPU
  * (ws_prof_bank_config_for): shifts and masks instead of divisions. */
 static uint32_t phase_degree(const ws_warp_access *a, uint32_t lanes,
                              const ws_bank_config *cfg) {
@@ -184,6 +194,22 @@ static uint32_t phase_degree(const ws_warp_access *a, uint32_t lanes,
       hi = w > hi ? w : hi;
     }
     if (hi - lo + per_lane <= nb) return 1; /* one window: every word in its own bank */
+    if (per_lane == 1) { /* words that only grow from lane to lane (strides): all distinct */
+      uint8_t count[64] = {0};
+      uint64_t prev = 0;
+      uint32_t best = 0;
+      int any = 0;
+      for (uint32_t m = lanes; m; m &= m - 1) {
+        uint64_t w = a->addr[__builtin_ctz(m)] >> sh;
+        if (any && w <= prev) goto bucket;
+        prev = w;
+        any = 1;
+        uint32_t b = (uint32_t)w & (nb - 1);
+        if (++count[b] > best) best = count[b];
+      }
+      return best;
+    }
+  bucket:;
     uint64_t words[128];
     uint8_t next[128];
     uint8_t head[64], count[64] = {0};
@@ -256,6 +282,10 @@ int ws_prof_cache_init(ws_cache *c, uint64_t size_bytes, uint32_t ways,
   c->ways = ways;
   c->line_bytes = line_bytes;
   c->sector_bytes = sector_bytes;
+  c->line_shift = ws_log2_u64(line_bytes);
+  c->sector_shift = ws_log2_u64(sector_bytes);
+  c->sets_magic = UINT64_MAX / c->sets;
+  c->last_i = SIZE_MAX;
   size_t n = (size_t)c->sets * ways;
   c->tags = calloc(n, sizeof *c->tags);
   c->stamp = calloc(n, sizeof *c->stamp);
@@ -281,10 +311,22 @@ int ws_prof_cache_access(ws_cache *c, uint64_t addr, int allocate) {
   return ws_prof_cache_access_rw(c, addr, allocate, 0);
 }
 
-uint64_t ws_prof_cache_dirty_sectors(const ws_cache *c) {
-  uint64_t n = 0;
-  for (size_t i = 0; i < (size_t)c->sets * c->ways; i++) n += ws_popc32(c->dirty[i]);
-  return n;
+uint64_t ws_prof_cache_dirty_sectors(const ws_cache *c) { return c->ndirty; }
+
+/* key % c->sets by a multiplication: q = the high half of key x
+ * floor((2^64 - 1) / sets) is at most 2 below the quotient, so the
+ * remainder needs at most two corrections. */
+static inline uint32_t set_of(const ws_cache *c, uint64_t key) {
+  uint64_t q = (uint64_t)(((unsigned __int128)key * c->sets_magic) >> 64);
+  uint64_t r = key - q * c->sets;
+  while (r >= c->sets) r -= c->sets;
+  return (uint32_t)r;
+}
+
+/* Marks sector bit `b` of entry i dirty, counting it once. */
+static inline void set_dirty(ws_cache *c, size_t i, uint32_t b) {
+  c->ndirty += !(c->dirty[i] & b);
+  c->dirty[i] |= b;
 }
 
 int ws_prof_cache_access_rw(ws_cache *c, uint64_t addr, int allocate, int write) {
@@ -293,25 +335,43 @@ int ws_prof_cache_access_rw(ws_cache *c, uint64_t addr, int allocate, int write)
     c->misses++;
     return 0;
   }
-  uint64_t line = addr / c->line_bytes;
-  uint32_t sector = (uint32_t)((addr % c->line_bytes) / c->sector_bytes);
-  uint64_t key = c->hashed ? (line * 0x9e3779b97f4a7c15ull) >> 24 : line;
-  uint32_t set = (uint32_t)(key % c->sets);
-  size_t base = (size_t)set * c->ways;
+  /* line and sector sizes are powers of two (ws_prof_cache_init) */
+  uint64_t line = addr >> c->line_shift;
+  uint32_t sector = (uint32_t)((addr & (c->line_bytes - 1)) >> c->sector_shift);
   c->clock++;
-  for (uint32_t w = 0; w < c->ways; w++) {
-    size_t i = base + w;
-    if (c->tags[i] != line + 1) continue;
+  if (c->last_i != SIZE_MAX && c->last_line == line) { /* the last access's line: still at last_i */
+    size_t i = c->last_i;
     c->stamp[i] = c->clock;
     if (c->valid[i] >> sector & 1) {
       c->hits++;
-      if (write) c->dirty[i] |= 1u << sector;
+      if (write) set_dirty(c, i, 1u << sector);
+      return 1;
+    }
+    c->misses++;
+    if (allocate) {
+      c->valid[i] |= 1u << sector;
+      if (write) set_dirty(c, i, 1u << sector);
+    }
+    return 0;
+  }
+  uint64_t key = c->hashed ? (line * 0x9e3779b97f4a7c15ull) >> 24 : line;
+  uint32_t set = set_of(c, key);
+  size_t base = (size_t)set * c->ways;
+  for (uint32_t w = 0; w < c->ways; w++) {
+    size_t i = base + w;
+    if (c->tags[i] != line + 1) continue;
+    c->last_line = line;
+    c->last_i = i;
+    c->stamp[i] = c->clock;
+    if (c->valid[i] >> sector & 1) {
+      c->hits++;
+      if (write) set_dirty(c, i, 1u << sector);
       return 1;
     }
     c->misses++; /* line present, sector not yet filled */
     if (allocate) {
       c->valid[i] |= 1u << sector;
-      if (write) c->dirty[i] |= 1u << sector;
+      if (write) set_dirty(c, i, 1u << sector);
     }
     return 0;
   }
@@ -329,6 +389,7 @@ int ws_prof_cache_access_rw(ws_cache *c, uint64_t addr, int allocate, int write)
   if (allocate) {
     if (c->tags[victim] && c->dirty[victim]) {
       c->writebacks += ws_popc32(c->dirty[victim]);
+      c->ndirty -= ws_popc32(c->dirty[victim]);
       c->evicted_line = (c->tags[victim] - 1) * c->line_bytes;
       c->evicted_dirty = c->dirty[victim];
     }
@@ -336,6 +397,11 @@ int ws_prof_cache_access_rw(ws_cache *c, uint64_t addr, int allocate, int write)
     c->stamp[victim] = c->clock;
     c->valid[victim] = 1u << sector;
     c->dirty[victim] = write ? 1u << sector : 0;
+    c->ndirty += write != 0;
+    c->last_line = line;
+    c->last_i = victim;
+  } else {
+    c->last_i = SIZE_MAX; /* the line is not in the cache */
   }
   return 0;
 }

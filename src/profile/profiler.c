@@ -426,33 +426,76 @@ static inline void access_of(ws_warp_access *a, const ws_emu_event *ev) {
   memcpy(a->addr, ev->addr, sizeof a->addr);
 }
 
+/* Keeps the first of equal values of v[0 .. n) (n <= 128), in order;
+ * returns how many are left.  A small open-addressing set, so each value
+ * costs a probe or two, not a search of the others. */
+static uint32_t keep_distinct(uint64_t *v, uint32_t n) {
+  uint64_t tab[256]; /* value + 1; 0: empty */
+  uint32_t k = 0;
+  memset(tab, 0, sizeof tab);
+  for (uint32_t j = 0; j < n; j++) {
+    uint32_t h = (uint32_t)((v[j] * 0x9e3779b97f4a7c15ull) >> 56);
+    while (tab[h] && tab[h] != v[j] + 1) h = (h + 1) & 255;
+    if (tab[h]) continue;
+    tab[h] = v[j] + 1;
+    v[k++] = v[j];
+  }
+  return k;
+}
+
 /* The distinct 32-byte sectors the executing lanes touch, in lane order
- * (at most 128): sec[0 .. return).  When they only grow from lane to lane
- * (contiguous and strided accesses) one pass lists them; otherwise each is
- * searched among those seen. */
+ * (at most 128): sec[0 .. return).  A whole warp at contiguous addresses
+ * spans the sectors from its first byte to its last; sectors that only
+ * grow from lane to lane (strided accesses) are listed in one pass;
+ * others (gathers) go through keep_distinct. */
 static uint32_t lane_sectors(const ws_emu_event *ev, uint64_t *sec) {
   uint32_t ns = 0;
+  if (ev->exec == 0xffffffffu) {
+    uint64_t d = 0, a0 = ev->addr[0];
+    for (uint32_t l = 0; l < 32; l++) d |= ev->addr[l] - (a0 + (uint64_t)l * ev->bytes);
+    if (!d && ev->bytes) {
+      uint64_t lo = a0 & ~(uint64_t)31, hi = (a0 + 32 * (uint64_t)ev->bytes - 1) & ~(uint64_t)31;
+      for (uint64_t s = lo; s <= hi && ns < 128; s += 32) sec[ns++] = s;
+      return ns;
+    }
+  }
   for (uint32_t m = ev->exec; m; m &= m - 1) {
     int l = __builtin_ctz(m);
     uint64_t lo = ev->addr[l] & ~(uint64_t)31, hi = (ev->addr[l] + ev->bytes - 1) & ~(uint64_t)31;
-    if (ns && lo < sec[ns - 1]) goto search;
+    if (ns && lo < sec[ns - 1]) goto gather;
     for (uint64_t s = lo; s <= hi && ns < 128; s += 32)
       if (!ns || s != sec[ns - 1]) sec[ns++] = s;
   }
   return ns;
-search:
+gather:
   ns = 0;
-  for (int l = 0; l < 32; l++) {
-    if (!(ev->exec >> l & 1)) continue;
+  for (uint32_t m = ev->exec; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
     uint64_t lo = ev->addr[l] & ~(uint64_t)31, hi = (ev->addr[l] + ev->bytes - 1) & ~(uint64_t)31;
     for (uint64_t s = lo; s <= hi; s += 32) {
       if (ns && sec[ns - 1] == s) continue; /* neighbouring lanes usually share one */
-      uint32_t j = 0;
-      while (j < ns && sec[j] != s) j++;
-      if (j == ns && ns < 128) sec[ns++] = s;
+      if (ns == 128) ns = keep_distinct(sec, ns);
+      if (ns < 128) sec[ns++] = s;
     }
   }
-  return ns;
+  return keep_distinct(sec, ns);
+}
+
+/* The distinct 128-byte lines of the sectors sec[0 .. n) (at most 64):
+ * those of ascending sectors change from one to the next; others are
+ * counted by keep_distinct. */
+static uint32_t distinct_lines(const uint64_t *sec, uint32_t n) {
+  uint32_t k = 0;
+  for (uint32_t j = 0; j < n; j++) {
+    if (j && sec[j] < sec[j - 1]) goto gather;
+    k += !j || sec[j] >> 7 != sec[j - 1] >> 7;
+  }
+  return k < 64 ? k : 64;
+gather:;
+  uint64_t v[128];
+  for (uint32_t j = 0; j < n; j++) v[j] = sec[j] >> 7;
+  k = keep_distinct(v, n);
+  return k < 64 ? k : 64;
 }
 
 static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_event *ev,
@@ -462,8 +505,17 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
   int is_atomic = kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION;
   ws_warp_access a;
   access_of(&a, ev);
+  /* The distinct 32-byte sectors, in lane order, for the cache replay; when
+   * the lanes' access size is the one coalescing counts with, they give its
+   * sector and line counts too. */
+  uint64_t sec[128];
+  uint32_t ns = lane_sectors(ev, sec);
   ws_coal_result r;
-  ws_prof_coalesce(&r, &a, is_write ? p->store_rule : p->load_rule);
+  if (a.size == ev->bytes)
+    ws_prof_coalesce_counted(&r, &a, is_write ? p->store_rule : p->load_rule, ns < 64 ? ns : 64,
+                             distinct_lines(sec, ns));
+  else
+    ws_prof_coalesce(&r, &a, is_write ? p->store_rule : p->load_rule);
   st->requests++;
   st->trans += r.transactions;
   st->lines += r.lines;
@@ -489,12 +541,16 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
   uint32_t k = r.transactions ? ws_popc32(ev->exec) / r.transactions : 1;
   w->k_hist[k < 1 ? 1 : (k > 32 ? 32 : k)]++;
   w->wv[(size_t)(ev->warp & 31) * p->vlen + p->nmkeys + (k < 1 ? 1 : (k > 32 ? 32 : k)) - 1]++;
-  /* The distinct 32-byte sectors, in lane order, for the cache replay. */
-  uint64_t sec[128];
   uint64_t flags = (is_write ? WS_RP_WRITE : 0) | (is_atomic ? WS_RP_ATOMIC : 0) |
                    (ev->space == WS_PTX_SP_LOCAL ? WS_RP_LOCAL : 0);
-  uint32_t ns = lane_sectors(ev, sec);
   ws_rp_trace *t = &w->tr[ev->warp & 31];
+  if (ns && WS_VEC_RESERVE(t->v, t->cap, t->n + ns) == WS_OK) {
+    uint64_t *o = t->v + t->n;
+    o[0] = sec[0] | flags | WS_RP_FIRST;
+    for (uint32_t j = 1; j < ns; j++) o[j] = sec[j] | flags;
+    t->n += ns;
+    return;
+  }
   for (uint32_t j = 0; j < ns; j++) ws_prof_rp_trace_push(t, sec[j] | flags | (j ? 0 : WS_RP_FIRST));
 }
 
