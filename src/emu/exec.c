@@ -331,7 +331,7 @@ reload:
     uint32_t m = active;
     if (in->guard >= 0) m &= in->gnot ? ~X.P[in->guard] : X.P[in->guard];
     w->insts++;
-    w->thread_insts += ws_popc32(m);
+    w->thread_insts += ws_lanes32(m);
     if (m || in->op == D_BRA || in->op == D_BRX) { /* no lane left: only branches still act */
       X.pc = pc;
       X.active = active;

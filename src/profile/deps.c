@@ -24,12 +24,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/bits.h"
 #include "warpsight/analysis.h"
 
+/* A time as (mem, cyc), kept as mem and the nominal value nom = mem x
+ * WS_DEPS_NOMINAL_MEM + cyc, in integers: every latency, replay and issue
+ * slot is a whole number of cycles, so these are the exact values the
+ * doubles of the definition hold (up to 2^53), and comparing two times is
+ * one comparison of nom. */
 typedef struct dtime {
-  double mem; /* memory latencies on the path */
-  double cyc; /* other cycles on the path */
+  uint64_t nom; /* mem x WS_DEPS_NOMINAL_MEM + cyc */
+  uint64_t mem; /* memory latencies on the path (cyc = nom - mem x WS_DEPS_NOMINAL_MEM) */
 } dtime;
+
+#define NOMINAL_MEM ((uint64_t)WS_DEPS_NOMINAL_MEM)
 
 typedef struct dwarp {
   dtime issue;     /* when its last instruction issued */
@@ -57,15 +65,15 @@ struct ws_deps {
   ws_deps_sum sum;               /* totals */
 };
 
-static double nominal(dtime t) { return t.mem * WS_DEPS_NOMINAL_MEM + t.cyc; }
-static dtime later(dtime a, dtime b) { return nominal(b) > nominal(a) ? b : a; }
+/* The later of a and b: b only when its nominal value is larger. */
+static inline dtime later(dtime a, dtime b) { return b.nom > a.nom ? b : a; }
 
 /* Nominal latencies in cycles of what an instruction writes (docs/profile.md,
  * "dependencies"): dependent-issue latencies of the Kepler/Maxwell
  * generation (about 6-9 cycles for ALU operations, ~20 for SFU, ~30 for
  * shared memory; Volkov 2016, ch. 4; Jia et al. 2018, table 3.1), one value
  * per class whatever the GPU: the model scales them. */
-static double deps_latency(int c) {
+static uint64_t deps_latency(int c) {
   switch (c) {
   case WS_IC_INT: case WS_IC_FP32: case WS_IC_FP16: case WS_IC_CONV: return 6;
   case WS_IC_FP64: return 10;
@@ -102,12 +110,14 @@ static int list_regs(ws_deps *d) {
   if (!d->iregs) return -1;
   d->regs = (uint32_t *)((char *)d->iregs + head);
   size_t n = 0;
-  for (uint32_t i = 0; i < k->ninsts; i++) {
+  for (uint32_t i = 0; i < k->ninsts; i++) { /* registers past nregs (none in a valid function) left out */
     ws_analysis_inst_regs(k, &k->insts[i], defs, &nd, uses, &nu);
-    d->iregs[i] = (dinst_regs){(uint32_t)n, (uint8_t)nd, (uint8_t)nu};
-    memcpy(d->regs + n, defs, (size_t)nd * sizeof *defs);
-    memcpy(d->regs + n + nd, uses, (size_t)nu * sizeof *uses);
-    n += (size_t)nd + (size_t)nu;
+    uint32_t off = (uint32_t)n, kd = 0, ku = 0;
+    for (int j = 0; j < nd; j++)
+      if (defs[j] < d->nregs) d->regs[n++] = defs[j], kd++;
+    for (int j = 0; j < nu; j++)
+      if (uses[j] < d->nregs) d->regs[n++] = uses[j], ku++;
+    d->iregs[i] = (dinst_regs){off, (uint8_t)kd, (uint8_t)ku};
   }
   return 0;
 }
@@ -138,19 +148,28 @@ void ws_prof_deps_block_begin(ws_deps *d) {
 }
 
 uint32_t ws_prof_deps_same_address(uint32_t exec, const uint64_t *addr) {
-  uint32_t best = 0, done = 0;
-  for (int i = 0; i < 32; i++) {
-    if (!(exec >> i & 1) || (done >> i & 1)) continue;
-    uint32_t n = 0;
-    for (int j = i; j < 32; j++)
-      if ((exec >> j & 1) && addr[j] == addr[i]) n++, done |= 1u << j;
-    if (n > best) best = n;
+  if (!exec) return 0;
+  uint64_t a0 = addr[__builtin_ctz(exec)];
+  uint32_t same = 0;
+  for (uint32_t m = exec; m; m &= m - 1) same += addr[__builtin_ctz(m)] == a0;
+  if (same == ws_popc32(exec)) return same; /* one address (a counter) */
+  /* otherwise each address counted in a small open-addressing table */
+  uint64_t key[64];
+  uint8_t count[64] = {0};
+  uint32_t best = 0;
+  for (uint32_t m = exec; m; m &= m - 1) {
+    uint64_t a = addr[__builtin_ctz(m)];
+    uint32_t h = (uint32_t)((a * 0x9e3779b97f4a7c15ull) >> 58);
+    while (count[h] && key[h] != a) h = (h + 1) & 63;
+    key[h] = a;
+    if (++count[h] > best) best = count[h];
   }
   return best;
 }
 
 static void atomics(ws_deps *d, const ws_emu_event *ev, int c) {
-  if ((c != WS_IC_ATOMIC && c != WS_IC_REDUCTION) || !ev->addr || !ev->exec) return;
+  (void)c;
+  if (!ev->addr || !ev->exec) return;
   double deg = ws_prof_deps_same_address(ev->exec, ev->addr);
   if (ev->space == WS_PTX_SP_SHARED) d->sum.satom_reqs++, d->sum.satom_serial += deg;
   else d->sum.gatom_reqs++, d->sum.gatom_serial += deg;
@@ -165,13 +184,13 @@ void ws_prof_deps_inst(ws_deps *d, const ws_emu_event *ev, int c, uint32_t repla
     memset(rr, 0, (size_t)d->nregs * sizeof *rr);
     d->seen |= 1u << wi;
   }
-  atomics(d, ev, c);
+  if (c == WS_IC_ATOMIC || c == WS_IC_REDUCTION) atomics(d, ev, c);
   if (w->pending) {
     w->issue = later(w->issue, d->bar[w->pending - 1]);
     w->pending = 0;
   }
   dtime t = w->issue;
-  t.cyc += 1;
+  t.nom += 1;
   int own = ev->func == d->kernel, nd = 0;
   const uint32_t *defs = NULL;
   if (own && ev->pc < d->kernel->ninsts) {
@@ -179,11 +198,10 @@ void ws_prof_deps_inst(ws_deps *d, const ws_emu_event *ev, int c, uint32_t repla
     defs = d->regs + ir->off;
     nd = ir->ndefs;
     const uint32_t *uses = defs + nd;
-    for (int k = 0; k < ir->nuses; k++)
-      if (uses[k] < d->nregs) t = later(t, rr[uses[k]]);
+    for (int k = 0; k < ir->nuses; k++) t = later(t, rr[uses[k]]);
   }
   w->issue = t;
-  w->issue.cyc += replays; /* each replay takes an issue slot */
+  w->issue.nom += replays; /* each replay takes an issue slot */
   w->end = later(w->end, w->issue);
   if (c == WS_IC_BARRIER) {
     uint32_t s = w->nbar++ & 1;
@@ -193,10 +211,9 @@ void ws_prof_deps_inst(ws_deps *d, const ws_emu_event *ev, int c, uint32_t repla
   }
   if (!own || !nd) return;
   dtime r = w->issue;
-  if (from_memory(c, ev)) r.mem += 1;
-  else r.cyc += deps_latency(c == WS_IC_LD_GENERIC ? WS_IC_LD_SHARED : c);
-  for (int k = 0; k < nd; k++)
-    if (defs[k] < d->nregs) rr[defs[k]] = r;
+  if (from_memory(c, ev)) r.mem += 1, r.nom += NOMINAL_MEM;
+  else r.nom += deps_latency(c == WS_IC_LD_GENERIC ? WS_IC_LD_SHARED : c);
+  for (int k = 0; k < nd; k++) rr[defs[k]] = r;
   w->end = later(w->end, r);
 }
 
@@ -206,8 +223,8 @@ void ws_prof_deps_block_end(ws_deps *d) {
   for (int i = 0; i < 32; i++)
     if (d->seen >> i & 1) best = later(best, d->w[i].end);
   d->sum.blocks++;
-  d->sum.path_mem += best.mem;
-  d->sum.path_cyc += best.cyc;
+  d->sum.path_mem += (double)best.mem;
+  d->sum.path_cyc += (double)(best.nom - best.mem * NOMINAL_MEM);
 }
 
 void ws_prof_deps_add(ws_deps_sum *out, const ws_deps *d) {

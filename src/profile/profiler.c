@@ -519,7 +519,8 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
   st->requests++;
   st->trans += r.transactions;
   st->lines += r.lines;
-  st->bytes += (uint64_t)ws_popc32(ev->exec) * ev->bytes;
+  uint32_t nexec = ws_lanes32(ev->exec);
+  st->bytes += (uint64_t)nexec * ev->bytes;
   st->bytes_moved += r.bytes_moved;
   /* Coalesced: no more transactions than a contiguous, aligned access of
    * the same bytes would need (docs/profile.md): one per warp for 4-byte
@@ -534,11 +535,11 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
     }
   } else {
     uint32_t unit = rule == WS_COAL_CC2X_L1 ? 128 : 32;
-    best = (ws_popc32(ev->exec) * a.size + unit - 1) / unit;
+    best = (nexec * a.size + unit - 1) / unit;
   }
   if (r.transactions <= best) st->coal_reqs++;
   else w->uncoal_trans += r.transactions;
-  uint32_t k = r.transactions ? ws_popc32(ev->exec) / r.transactions : 1;
+  uint32_t k = r.transactions ? nexec / r.transactions : 1;
   w->k_hist[k < 1 ? 1 : (k > 32 ? 32 : k)]++;
   w->wv[(size_t)(ev->warp & 31) * p->vlen + p->nmkeys + (k < 1 ? 1 : (k > 32 ? 32 : k)) - 1]++;
   uint64_t flags = (is_write ? WS_RP_WRITE : 0) | (is_atomic ? WS_RP_ATOMIC : 0) |
@@ -596,11 +597,11 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
     if (p->nrep == MAX_REP) p->rep_truncated = 1; /* said in the profile */
     else if (WS_VEC_PUSH(p->rep, p->nrep, p->caprep, id)) p->rep_oom = 1; /* ws_prof_finish: WS_ENOMEM */
   }
-  w->hist[ws_popc32(ev->active)]++;
+  w->hist[ws_lanes32(ev->active)]++;
   uint32_t live = w->live[wi];
   if (live && (ev->active & live) != live)
     w->div_idle[ws_popc32(live)] += ws_popc32(live) - ws_popc32(ev->active & live);
-  if (p->iflops[id]) w->flops += (uint64_t)p->iflops[id] * ws_popc32(ev->exec);
+  if (p->iflops[id]) w->flops += (uint64_t)p->iflops[id] * ws_lanes32(ev->exec);
   int kind = p->ikind[id];
   uint32_t replays = 0;
   switch (kind) {
