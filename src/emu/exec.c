@@ -307,7 +307,16 @@ static int settle(warp *w) {
   }
 }
 /* Runs warp w until it is done, waits at a barrier, faults (returns -1) or
- * uses up its quantum. */
+ * uses up its quantum.
+ *
+ * With GCC on x86-64 the warp loop (with every executor it inlines) is
+ * compiled twice, for baseline x86-64 and for x86-64-v3 (AVX2: four 64-bit
+ * lanes per vector instruction, 64-bit compares and multiplies by
+ * constants, POPCNT), and the loader picks the one the CPU runs (an
+ * ifunc): a portable build needs no -march (docs/emulator.md, "Speed"). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(WS_NO_CLONES)
+__attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
 static int run_warp(blockctx *B, warp *w) {
   xctx X = {.B = B, .w = w, .limit = warp_cap(B, w), .qend = w->insts + QUANTUM};
   X.H = B->o->hooks && B->o->hooks->inst ? B->o->hooks : NULL;

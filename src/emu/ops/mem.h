@@ -99,8 +99,8 @@ static inline void warp_copy(uint8_t *mem, uint64_t delta, const uint64_t *A, ui
 /* Whether lane l's address is A[0] + l * n for every lane: a contiguous
  * access (the commonest; one compare per lane, vectorised). */
 static inline int contiguous(const uint64_t *A, uint32_t n) {
-  uint64_t d = 0;
-  for (uint32_t l = 0; l < 32; l++) d |= A[l] - (A[0] + (uint64_t)l * n);
+  uint64_t d = 0, e = A[0]; /* e: lane l's address if contiguous (an addition per lane vectorises, a product does not) */
+  for (uint32_t l = 0; l < 32; l++, e += n) d |= A[l] ^ e;
   return d == 0;
 }
 
