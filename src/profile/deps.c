@@ -27,47 +27,6 @@
 #include "util/bits.h"
 #include "warpsight/analysis.h"
 
-/* A time as (mem, cyc), kept as mem and the nominal value nom = mem x
- * WS_DEPS_NOMINAL_MEM + cyc, in integers: every latency, replay and issue
- * slot is a whole number of cycles, so these are the exact values the
- * doubles of the definition hold (up to 2^53), and comparing two times is
- * one comparison of nom. */
-typedef struct dtime {
-  uint64_t nom; /* mem x WS_DEPS_NOMINAL_MEM + cyc */
-  uint64_t mem; /* memory latencies on the path (cyc = nom - mem x WS_DEPS_NOMINAL_MEM) */
-} dtime;
-
-#define NOMINAL_MEM ((uint64_t)WS_DEPS_NOMINAL_MEM)
-
-typedef struct dwarp {
-  dtime issue;     /* when its last instruction issued */
-  dtime end;       /* the latest ready time it produced */
-  int pending;     /* 1 + barrier slot to leave at the next instruction, or 0 */
-  uint32_t nbar;   /* barriers it arrived at in this block */
-} dwarp;
-
-/* The registers one kernel instruction writes (defs) and reads (uses):
- * regs[off .. off + ndefs) and regs[off + ndefs .. off + ndefs + nuses). */
-typedef struct dinst_regs {
-  uint32_t off;
-  uint8_t ndefs, nuses;
-} dinst_regs;
-
-struct ws_deps {
-  const ws_ptx_function *kernel; /* registers are this function's */
-  uint32_t nregs;                /* kernel->nregs */
-  dinst_regs *iregs;             /* per instruction of the kernel */
-  uint32_t *regs;                /* their register lists (in iregs' block) */
-  dtime *ready;                  /* 32 warps x nregs */
-  dwarp w[32];                   /* per warp of the block */
-  uint32_t seen;                 /* warps of the block seen */
-  dtime bar[2];                  /* barrier slots */
-  ws_deps_sum sum;               /* totals */
-};
-
-/* The later of a and b: b only when its nominal value is larger. */
-static inline dtime later(dtime a, dtime b) { return b.nom > a.nom ? b : a; }
-
 /* Nominal latencies in cycles of what an instruction writes (docs/profile.md,
  * "dependencies"): dependent-issue latencies of the Kepler/Maxwell
  * generation (about 6-9 cycles for ALU operations, ~20 for SFU, ~30 for
@@ -84,12 +43,12 @@ static uint64_t deps_latency(int c) {
   }
 }
 
-/* 1 when the instruction's result comes from global/local/texture memory. */
-static int from_memory(int c, const ws_emu_event *ev) {
+/* Whether an instruction of class c reads its result from global, local or
+ * texture memory: 0 no, 1 yes, 2 unless its (generic) access is shared. */
+static uint8_t memory_kind(int c) {
   switch (c) {
   case WS_IC_LD_GLOBAL: case WS_IC_LD_LOCAL: case WS_IC_LD_TEX: return 1;
-  case WS_IC_LD_GENERIC: case WS_IC_ATOMIC:
-    return ev->space != WS_PTX_SP_SHARED;
+  case WS_IC_LD_GENERIC: case WS_IC_ATOMIC: return 2;
   default: return 0;
   }
 }
@@ -117,7 +76,9 @@ static int list_regs(ws_deps *d) {
       if (defs[j] < d->nregs) d->regs[n++] = defs[j], kd++;
     for (int j = 0; j < nu; j++)
       if (uses[j] < d->nregs) d->regs[n++] = uses[j], ku++;
-    d->iregs[i] = (dinst_regs){off, (uint8_t)kd, (uint8_t)ku};
+    int c = (int)ws_analysis_class(&k->insts[i]); /* the class the profiler passes (profiler.c) */
+    d->iregs[i] = (ws_dinst_regs){off, (uint8_t)kd, (uint8_t)ku, memory_kind(c),
+                               (uint16_t)deps_latency(c == WS_IC_LD_GENERIC ? WS_IC_LD_SHARED : c)};
   }
   return 0;
 }
@@ -167,64 +128,21 @@ uint32_t ws_prof_deps_same_address(uint32_t exec, const uint64_t *addr) {
   return best;
 }
 
-static void atomics(ws_deps *d, const ws_emu_event *ev, int c) {
-  (void)c;
+void ws_prof_deps_atomics(ws_deps *d, const ws_emu_event *ev) {
   if (!ev->addr || !ev->exec) return;
   double deg = ws_prof_deps_same_address(ev->exec, ev->addr);
   if (ev->space == WS_PTX_SP_SHARED) d->sum.satom_reqs++, d->sum.satom_serial += deg;
   else d->sum.gatom_reqs++, d->sum.gatom_serial += deg;
 }
 
-void ws_prof_deps_inst(ws_deps *d, const ws_emu_event *ev, int c, uint32_t replays) {
-  uint32_t wi = ev->warp & 31;
-  dwarp *w = &d->w[wi];
-  dtime *rr = d->ready + (size_t)wi * d->nregs;
-  if (!(d->seen >> wi & 1)) { /* the warp's first instruction in this block */
-    memset(w, 0, sizeof *w);
-    memset(rr, 0, (size_t)d->nregs * sizeof *rr);
-    d->seen |= 1u << wi;
-  }
-  if (c == WS_IC_ATOMIC || c == WS_IC_REDUCTION) atomics(d, ev, c);
-  if (w->pending) {
-    w->issue = later(w->issue, d->bar[w->pending - 1]);
-    w->pending = 0;
-  }
-  dtime t = w->issue;
-  t.nom += 1;
-  int own = ev->func == d->kernel, nd = 0;
-  const uint32_t *defs = NULL;
-  if (own && ev->pc < d->kernel->ninsts) {
-    const dinst_regs *ir = &d->iregs[ev->pc];
-    defs = d->regs + ir->off;
-    nd = ir->ndefs;
-    const uint32_t *uses = defs + nd;
-    for (int k = 0; k < ir->nuses; k++) t = later(t, rr[uses[k]]);
-  }
-  w->issue = t;
-  w->issue.nom += replays; /* each replay takes an issue slot */
-  w->end = later(w->end, w->issue);
-  if (c == WS_IC_BARRIER) {
-    uint32_t s = w->nbar++ & 1;
-    d->bar[s] = later(d->bar[s], w->issue);
-    w->pending = (int)s + 1;
-    return;
-  }
-  if (!own || !nd) return;
-  dtime r = w->issue;
-  if (from_memory(c, ev)) r.mem += 1, r.nom += NOMINAL_MEM;
-  else r.nom += deps_latency(c == WS_IC_LD_GENERIC ? WS_IC_LD_SHARED : c);
-  for (int k = 0; k < nd; k++) rr[defs[k]] = r;
-  w->end = later(w->end, r);
-}
-
 void ws_prof_deps_block_end(ws_deps *d) {
   if (!d->seen) return;
-  dtime best = {0, 0};
+  ws_dtime best = {0, 0};
   for (int i = 0; i < 32; i++)
-    if (d->seen >> i & 1) best = later(best, d->w[i].end);
+    if (d->seen >> i & 1) best = ws_deps_later(best, d->w[i].end);
   d->sum.blocks++;
   d->sum.path_mem += (double)best.mem;
-  d->sum.path_cyc += (double)(best.nom - best.mem * NOMINAL_MEM);
+  d->sum.path_cyc += (double)(best.nom - best.mem * WS_DEPS_NOMINAL_MEM_U);
 }
 
 void ws_prof_deps_add(ws_deps_sum *out, const ws_deps *d) {

@@ -18,11 +18,41 @@
 #define WS_PROFILE_DEPS_H
 
 #include <stdint.h>
+#include <string.h>
 
+#include "warpsight/analysis.h"
 #include "warpsight/emu.h"
 #include "warpsight/ptx.h"
 
 #define WS_DEPS_NOMINAL_MEM 400.0 /* cycles; only to compare two paths */
+
+/* A time as (mem, cyc), kept as mem and the nominal value nom = mem x
+ * WS_DEPS_NOMINAL_MEM + cyc, in integers: every latency, replay and issue
+ * slot is a whole number of cycles, so these are the exact values the
+ * doubles of the definition hold (up to 2^53), and comparing two times is
+ * one comparison of nom. */
+typedef struct ws_dtime {
+  uint64_t nom; /* mem x WS_DEPS_NOMINAL_MEM + cyc */
+  uint64_t mem; /* memory latencies on the path (cyc = nom - mem x WS_DEPS_NOMINAL_MEM) */
+} ws_dtime;
+
+#define WS_DEPS_NOMINAL_MEM_U ((uint64_t)WS_DEPS_NOMINAL_MEM) /* the same, as an integer */
+
+typedef struct ws_dwarp {
+  ws_dtime issue;  /* when its last instruction issued */
+  ws_dtime end;    /* the latest ready time it produced */
+  int pending;     /* 1 + barrier slot to leave at the next instruction, or 0 */
+  uint32_t nbar;   /* barriers it arrived at in this block */
+} ws_dwarp;
+
+/* The registers one kernel instruction writes (defs) and reads (uses):
+ * regs[off .. off + ndefs) and regs[off + ndefs .. off + ndefs + nuses). */
+typedef struct ws_dinst_regs {
+  uint32_t off;  /* its defs' first entry in ws_deps.regs */
+  uint8_t ndefs, nuses; /* how many it writes, then reads */
+  uint8_t memk;  /* its result comes from memory: 0 no, 1 yes, 2 unless the access is shared */
+  uint16_t lat;  /* otherwise it is ready this many cycles after issue (deps_latency) */
+} ws_dinst_regs;
 
 typedef struct ws_deps ws_deps;
 
@@ -37,16 +67,80 @@ typedef struct ws_deps_sum {
   double satom_serial;    /* sum over them of the most lanes on one address */
 } ws_deps_sum;
 
+/* A worker's state (deps.c reads and writes it; the header has it for the
+ * inline ws_prof_deps_inst). */
+struct ws_deps {
+  const ws_ptx_function *kernel; /* registers are this function's */
+  uint32_t nregs;                /* kernel->nregs */
+  ws_dinst_regs *iregs;          /* per instruction of the kernel */
+  uint32_t *regs;                /* their register lists (in iregs' block) */
+  ws_dtime *ready;               /* 32 warps x nregs */
+  ws_dwarp w[32];                /* per warp of the block */
+  uint32_t seen;                 /* warps of the block seen */
+  ws_dtime bar[2];               /* barrier slots */
+  ws_deps_sum sum;               /* totals */
+};
+
+
 /* A worker's state for kernel k; NULL when out of memory. */
 ws_deps *ws_prof_deps_new(const ws_ptx_function *k);
 void ws_prof_deps_free(ws_deps *d);
 void ws_prof_deps_block_begin(ws_deps *d);
-/* One executed warp instruction of class iclass (ws_iclass); replays: the
- * extra shared-memory passes it needed (bank conflicts). */
-void ws_prof_deps_inst(ws_deps *d, const ws_emu_event *ev, int iclass, uint32_t replays);
 void ws_prof_deps_block_end(ws_deps *d);
 /* Add d's totals into *out. */
 void ws_prof_deps_add(ws_deps_sum *out, const ws_deps *d);
+/* The same-address serialization of an atomic or reduction (d's totals). */
+void ws_prof_deps_atomics(ws_deps *d, const ws_emu_event *ev);
+
+/* The later of a and b: b only when its nominal value is larger. */
+static inline ws_dtime ws_deps_later(ws_dtime a, ws_dtime b) { return b.nom > a.nom ? b : a; }
+
+/* One executed warp instruction of class c (ws_iclass); replays: the extra
+ * shared-memory passes it needed (bank conflicts).  Inline: the profiler
+ * calls it for every warp instruction (docs/emulator.md, "Speed"). */
+static inline void ws_prof_deps_inst(ws_deps *d, const ws_emu_event *ev, int c, uint32_t replays) {
+  uint32_t wi = ev->warp & 31;
+  ws_dwarp *w = &d->w[wi];
+  ws_dtime *rr = d->ready + (size_t)wi * d->nregs;
+  if (!(d->seen >> wi & 1)) { /* the warp's first instruction in this block */
+    memset(w, 0, sizeof *w);
+    memset(rr, 0, (size_t)d->nregs * sizeof *rr);
+    d->seen |= 1u << wi;
+  }
+  if (c == WS_IC_ATOMIC || c == WS_IC_REDUCTION) ws_prof_deps_atomics(d, ev);
+  if (w->pending) {
+    w->issue = ws_deps_later(w->issue, d->bar[w->pending - 1]);
+    w->pending = 0;
+  }
+  ws_dtime t = w->issue;
+  t.nom += 1;
+  int own = ev->func == d->kernel, nd = 0;
+  const uint32_t *defs = NULL;
+  const ws_dinst_regs *ir = NULL;
+  if (own && ev->pc < d->kernel->ninsts) {
+    ir = &d->iregs[ev->pc];
+    defs = d->regs + ir->off;
+    nd = ir->ndefs;
+    const uint32_t *uses = defs + nd;
+    for (int k = 0; k < ir->nuses; k++) t = ws_deps_later(t, rr[uses[k]]);
+  }
+  w->issue = t;
+  w->issue.nom += replays; /* each replay takes an issue slot */
+  w->end = ws_deps_later(w->end, w->issue);
+  if (c == WS_IC_BARRIER) {
+    uint32_t s = w->nbar++ & 1;
+    d->bar[s] = ws_deps_later(d->bar[s], w->issue);
+    w->pending = (int)s + 1;
+    return;
+  }
+  if (!nd) return; /* (nd > 0 only for the kernel's own instructions) */
+  ws_dtime r = w->issue;
+  if (ir->memk == 1 || (ir->memk == 2 && ev->space != WS_PTX_SP_SHARED)) r.mem += 1, r.nom += WS_DEPS_NOMINAL_MEM_U;
+  else r.nom += ir->lat;
+  for (int k = 0; k < nd; k++) rr[defs[k]] = r;
+  w->end = ws_deps_later(w->end, r);
+}
+
 
 /* The most lanes of `exec` whose addr[] are equal (1 for distinct
  * addresses, 32 for one address for the whole warp, 0 for no lane). */

@@ -159,6 +159,8 @@ typedef struct worker {
   ws_rp_trace tr[32];     /* current block's sectors, per warp (replay.h) */
   int in_block;
   ws_deps *deps;          /* dependency paths and atomics (deps.c) */
+  const ws_ptx_function *ifunc; /* the function of the last event (NULL: none yet) */
+  uint32_t ibase;         /* its first instruction id (UINT32_MAX: not of the module) */
 } worker;
 
 struct ws_prof {
@@ -573,7 +575,12 @@ static uint32_t shared_request(ws_prof *p, worker *w, inst_stat *st, const ws_em
 
 void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
   worker *w = &p->w[ev->worker];
-  uint32_t id = inst_id(p, ev->func, ev->pc);
+  if (!ev->func) return; /* no function: no instruction id */
+  if (ev->func != w->ifunc) { /* another function than the last event's: its first id */
+    w->ifunc = ev->func;
+    w->ibase = inst_id(p, ev->func, 0);
+  }
+  uint32_t id = w->ibase == UINT32_MAX || ev->pc >= ev->func->ninsts ? UINT32_MAX : w->ibase + ev->pc;
   if (id == UINT32_MAX || !ev->active) return;
   inst_stat *st = &w->st[id];
   uint32_t wi = ev->warp & 31;

@@ -94,7 +94,7 @@ static inline int fcmp32(float a, float b, int c) { return fcmp64(a, b, c); }
 
 /* The lanes' outcomes t[l] (0 or 1) as a mask: one pass the compiler
  * vectorises (a whole warp's compare is two vector passes, not 32 branches). */
-static inline uint32_t pack_lanes(const uint32_t *t) {
+EXECUTOR uint32_t pack_lanes(const uint32_t *t) {
   uint32_t r = 0;
   for (uint32_t l = 0; l < 32; l++) r |= t[l] << l;
   return r;
@@ -114,8 +114,9 @@ static inline uint32_t pack_lanes(const uint32_t *t) {
   } while (0)
 
 /* Compare for lanes m; bit l of the result (and of *hi for x2 forms: the
- * upper element's result) is the outcome of lane l. */
-static uint32_t compare(const dinst *in, const uint64_t *A, const uint64_t *Bv, uint32_t m, uint32_t *hi) {
+ * upper element's result) is the outcome of lane l.  Inlined into SETP and
+ * SET, so that the warp loop's x86-64-v3 clone (exec.c) vectorises it. */
+EXECUTOR uint32_t compare(const dinst *in, const uint64_t *A, const uint64_t *Bv, uint32_t m, uint32_t *hi) {
   uint32_t r = 0, h = 0;
   int sh = 64 - in->bits;
   switch (in->e) {
