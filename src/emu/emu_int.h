@@ -342,6 +342,8 @@ typedef struct blockctx {
   uint64_t *launch_insts;   /* warp instructions of the whole launch so far,
                                shared by the workers (atomic; updated
                                between quanta) */
+  uint64_t insts_unshared;  /* this worker's warp instructions not yet added
+                               to *launch_insts (fewer than a quantum) */
   uint64_t *printf_bytes;   /* printf output of the launch's finished blocks
                                (atomic), for WS_EMU_MAX_PRINTF_BYTES */
 } blockctx;

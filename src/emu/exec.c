@@ -184,7 +184,7 @@ static uint64_t warp_cap(const blockctx *B, const warp *w) {
   uint64_t cap = B->o->max_warp_insts ? B->o->max_warp_insts : UINT64_MAX;
   uint64_t ml = B->o->max_launch_insts;
   if (ml) {
-    uint64_t used = __atomic_load_n(B->launch_insts, __ATOMIC_RELAXED), c2;
+    uint64_t used = __atomic_load_n(B->launch_insts, __ATOMIC_RELAXED) + B->insts_unshared, c2;
     if (ws_add_u64(&c2, w->insts, used >= ml ? 0 : ml - used)) c2 = UINT64_MAX;
     if (c2 < cap) cap = c2;
   }
@@ -431,7 +431,14 @@ int ws_emu_run_block(blockctx *B) {
       ran = 1;
       uint64_t before = w->insts;
       int r = run_warp(B, w);
-      __atomic_add_fetch(B->launch_insts, w->insts - before, __ATOMIC_RELAXED);
+      /* the launch's total is shared by the workers: published once this
+       * worker has QUANTUM of its own (an atomic add per warp bounced its
+       * cache line between the cores), which the limit's check adds */
+      B->insts_unshared += w->insts - before;
+      if (B->insts_unshared >= QUANTUM) {
+        __atomic_add_fetch(B->launch_insts, B->insts_unshared, __ATOMIC_RELAXED);
+        B->insts_unshared = 0;
+      }
       if (r) {
         if (B->flt.kind == FAULT_LIMIT || B->flt.kind == FAULT_LAUNCH_LIMIT) spin_deadlock(B, w);
         goto out_fault;

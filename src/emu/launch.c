@@ -422,6 +422,7 @@ static void work(void *arg, int index) {
     return;
   }
   set_tids(&B);
+  uint64_t blocks = 0; /* blocks this worker ran (added to the pool's count at the end) */
   const ws_emu_hooks *H0 = pl->o->hooks;
   ws_emu_options plain = *pl->o; /* for blocks the filter runs without hooks */
   plain.hooks = NULL;
@@ -438,9 +439,9 @@ static void work(void *arg, int index) {
     if (H && H->block_begin) H->block_begin(H->user, index, b);
     int r = ws_emu_run_block(&B);
     if (H && H->block_end) H->block_end(H->user, index, b);
+    blocks++;
+    if (!B.pout.n && !B.pout.oom && !r) continue; /* nothing to share with the other workers */
     pthread_mutex_lock(&pl->mu);
-    pl->blocks++;
-    pl->warps += B.nwarps;
     if (B.pout.n || B.pout.oom) { /* the block's output becomes a chunk; B.pout is empty again */
       size_t len = B.pout.n;
       char *t = ws_sb_take(&B.pout); /* NULL after an allocation failure */
@@ -458,6 +459,8 @@ static void work(void *arg, int index) {
     pthread_mutex_unlock(&pl->mu);
   }
   pthread_mutex_lock(&pl->mu);
+  pl->blocks += blocks;
+  pl->warps += blocks * B.nwarps;
   pl->warp_insts += B.warp_insts;
   pl->thread_insts += B.thread_insts;
   pthread_mutex_unlock(&pl->mu);
