@@ -143,6 +143,18 @@ int ws_analysis_cfg_postdominates(const ws_cfg *c, uint32_t a, uint32_t b);
  * func->ninsts when that is the exit. */
 uint32_t ws_analysis_cfg_reconverge_inst(const ws_cfg *c, uint32_t inst);
 
+/* What each byte of kernel k's parameter space can do (src/analysis/params.c
+ * says how it is found): WS_PARAM_CONTROL when a value loaded from it can
+ * reach a branch condition or guard, a memory address, a call, a barrier,
+ * or a store to non-global memory — it can change which instructions run
+ * and what memory they touch; 0 when it only flows into computed values or
+ * is never read.  WS_PARAM_WIDE marks the first byte of an 8-byte integer
+ * load (a pointer, or a 64-bit count).  *out (k->param_bytes entries,
+ * caller frees) and *nbytes.  WS_OK or WS_ENOMEM. */
+enum { WS_PARAM_CONTROL = 1, WS_PARAM_WIDE = 2 };
+int ws_analysis_param_use(uint8_t **out, uint64_t *nbytes, const ws_ptx_function *k,
+                          ws_diag *d);
+
 #ifdef __cplusplus
 }
 #endif

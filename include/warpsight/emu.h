@@ -188,7 +188,16 @@ typedef enum ws_emu_block_action {
  * defaults leave 8x and 32x headroom, and stop a spinning kernel in
  * seconds (the emulator runs 2e7 to 7e7 warp instructions a second). */
 #define WS_EMU_DEFAULT_MAX_WARP_INSTS (1ull << 26)   /* 67,108,864 per warp */
-#define WS_EMU_DEFAULT_MAX_LAUNCH_INSTS (1ull << 27) /* 134,217,728 per launch */
+/* The launch limit by default scales with the launch's work, so that a
+ * long kernel is not taken for a runaway one (issue 21): the larger of
+ * 2^27 warp instructions and 2^20 (1,048,576) per warp of the grid — a
+ * budget no kernel of the bundled data or of the CUDA samples comes near
+ * (binomialOptions runs about 330,000 per warp).  A grid with more warps
+ * than 2^27 is refused before it runs, as before. */
+#define WS_EMU_LAUNCH_INSTS_AUTO UINT64_MAX          /* the scaled default */
+#define WS_EMU_DEFAULT_MAX_LAUNCH_INSTS WS_EMU_LAUNCH_INSTS_AUTO
+#define WS_EMU_MIN_LAUNCH_INSTS (1ull << 27)         /* 134,217,728 per launch */
+#define WS_EMU_LAUNCH_INSTS_PER_WARP (1ull << 20)    /* 1,048,576 per warp */
 
 typedef struct ws_emu_options {
   int version;               /* WS_EMU_OPTIONS_VERSION */
@@ -198,9 +207,16 @@ typedef struct ws_emu_options {
   FILE *printf_out;          /* vprintf output (NULL: discarded) */
   const ws_emu_hooks *hooks; /* NULL: no profiling, no cost */
   uint64_t max_launch_insts; /* limit on the warp instructions of the whole
-                                launch (every block); 0 = none.  A grid
+                                launch (every block); 0 = none;
+                                WS_EMU_LAUNCH_INSTS_AUTO (the default):
+                                scaled with the grid (above).  A grid
                                 whose warps alone exceed it is refused
                                 before anything runs. */
+  double clock_per_inst;     /* cycles %clock and %clock64 advance per warp
+                                instruction of the warp (0: 1, the count) */
+  double timer_ns_per_inst;  /* nanoseconds %globaltimer advances per warp
+                                instruction of the warp (0: 1) */
+  uint64_t timer_base_ns;    /* %globaltimer when the launch starts */
 } ws_emu_options;
 
 /* The machine's cores (online processors, read once per process; at most
@@ -210,7 +226,7 @@ int ws_emu_cores(void);
 #define WS_EMU_OPTIONS_VERSION 1
 #define WS_EMU_OPTIONS_INIT                                                     \
   {WS_EMU_OPTIONS_VERSION, 0, WS_EMU_DEFAULT_MAX_WARP_INSTS, NULL, NULL,        \
-   WS_EMU_DEFAULT_MAX_LAUNCH_INSTS}
+   WS_EMU_DEFAULT_MAX_LAUNCH_INSTS, 0, 0, 0}
 
 /* What stopped a launch that faulted (ws_emu_stats.fault_kind), so that a
  * runtime can map it to its own error codes. */
@@ -364,6 +380,10 @@ int ws_emu_run(ws_emu_launch *l, const ws_emu_options *o, ws_emu_stats *stats,
  * (sampling) calls it with the number that will run. */
 int ws_emu_check_work(const ws_emu_launch *l, uint64_t blocks, const ws_emu_options *o,
                       ws_diag *d);
+
+/* The launch limit o gives for launch L: o->max_launch_insts, or the
+ * scaled default for WS_EMU_LAUNCH_INSTS_AUTO. */
+uint64_t ws_emu_launch_limit(const ws_emu_launch *L, const ws_emu_options *o);
 /* Write each "output" buffer into dir (NULL = ".").  Spec launches only. */
 int ws_emu_write_outputs(const ws_emu_launch *l, const char *dir, ws_diag *d);
 /* A buffer's contents by argument name (for tests); NULL if none (or a

@@ -155,6 +155,56 @@ typedef struct ws_profile_luo_suda {
   double transactions;           /* mem.transactions, NaN when absent */
 } ws_profile_luo_suda;
 
+/* What a source line's instructions do (bits of ws_profile_line.kinds). */
+enum {
+  WS_LINE_LOAD = 1,     /* a global or local load */
+  WS_LINE_STORE = 2,    /* a global or local store */
+  WS_LINE_ATOMIC = 4,   /* a global atomic or reduction */
+  WS_LINE_SHARED = 8,   /* a shared-memory load or store */
+  WS_LINE_SATOMIC = 16, /* a shared-memory atomic */
+  WS_LINE_BARRIER = 32, /* a barrier */
+  WS_LINE_BRANCH = 64,  /* a branch */
+  WS_LINE_SFU = 128,    /* a special-function instruction */
+  WS_LINE_FP64 = 256    /* a double-precision instruction */
+};
+
+/* The dynamic counts of one source line (docs/profile.md, "lines"): the
+ * instructions the compiler attributed to it with .loc, or one PTX line.
+ * Counts are per warp, as per_warp's; the path figures are per block. */
+typedef struct ws_profile_line {
+  uint32_t file;               /* index into ws_profile_lines.files */
+  uint32_t line;               /* 1-based line of that file */
+  uint32_t kinds;              /* WS_LINE_* bits of what ran on it */
+  double warp_insts;           /* executed warp instructions */
+  double global_requests;      /* global/local memory requests (loads, stores, atomics) */
+  double sectors;              /* their transactions, in the GPU's unit (docs/profile.md) */
+  double sectors_needed;       /* what their bytes need: a coalesced access's transactions */
+  double dram_bytes;           /* the launch's DRAM bytes attributed to the line (an
+                                  estimate: the launch's read and written bytes shared in
+                                  proportion to the line's load and store sectors) */
+  double shared_requests;      /* shared-memory requests */
+  double bank_conflict_replays;/* their extra passes */
+  double branches;             /* branches executed */
+  double divergent_branches;   /* ... that diverged */
+  double atomic_requests;      /* atomic and reduction requests (global and shared) */
+  double atomic_serial;        /* per request, the most lanes on one address, summed */
+  double path_mem_loads;       /* loads the line put on a block's longest dependency path */
+  double path_cycles;          /* other cycles it put there (issue slots, latencies, replays) */
+} ws_profile_line;
+
+/* The per-line table of a profile (section "lines"). */
+typedef struct ws_profile_lines {
+  char **files;                /* file names (owned): the PTX's .file names, or the
+                                  PTX file itself when ptx_lines */
+  size_t nfiles;
+  int ptx_lines;               /* 1: the PTX had no line information (no -lineinfo):
+                                  rows are PTX lines */
+  ws_profile_line *rows;       /* owned; sorted by (file, line) */
+  size_t nrows;
+  double path_blocks;          /* blocks whose longest path the rows share */
+  double path_blocks_skipped;  /* profiled blocks too long to attribute */
+} ws_profile_lines;
+
 typedef struct ws_profile {
   char *kernel;              /* kernel name (owned) */
   char *origin;              /* where it was read from, for messages (owned; NULL if built in memory) */
@@ -166,6 +216,7 @@ typedef struct ws_profile {
   ws_profile_mix mix;        /* the instruction mix (section "warp_mix", owned) */
   ws_profile_kothapalli *kothapalli; /* hand-written section or NULL (owned) */
   ws_profile_luo_suda *luo_suda;     /* hand-written section or NULL (owned) */
+  ws_profile_lines *lines;   /* per source line (section "lines") or NULL (owned) */
   struct ws_profile_doc *doc;/* the other sections: the profiler's report
                                 (docs/profile.md), owned; read them with
                                 ws_profile_section_json() */

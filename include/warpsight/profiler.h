@@ -146,12 +146,16 @@ typedef struct ws_prof_options {
                                          memory budget in bytes; 0: the default
                                          (ws_emu_default_memory_budget),
                                          UINT64_MAX: none */
+  double clock_per_inst;              /* the emulator's clock rates (ws_emu_options:
+                                         %clock cycles and %globaltimer ns per */
+  double timer_ns_per_inst;           /* warp instruction; 0: 1) and the timer */
+  uint64_t timer_base_ns;             /* at the launch's start */
 } ws_prof_options;
 
 #define WS_PROF_OPTIONS_VERSION 1
 #define WS_PROF_OPTIONS_INIT                                                          \
   {WS_PROF_OPTIONS_VERSION, 0, 0, 0, WS_EMU_DEFAULT_MAX_WARP_INSTS, NULL, NULL, NULL, NULL, \
-   WS_EMU_DEFAULT_MAX_LAUNCH_INSTS, 0}
+   WS_EMU_DEFAULT_MAX_LAUNCH_INSTS, 0, 0, 0, 0}
 
 /* A launch prepared in the emulator (ws_emu_launch_new from a spec, or a
  * raw launch on a device) and what the profiler must know about it: the

@@ -14,7 +14,8 @@
  *  - immediates are decoded to their exact bits (0f3F800000 is F32 bits
  *    0x3F800000, never a host double);
  *  - every instruction keeps its PTX line and column, and the source line of
- *    the last `.loc` before it.
+ *    the last `.loc` before it (with its `inlined_at` call site, for code
+ *    the compiler inlined from another function).
  *
  * Invariants (established by ws_ptx_parse when it returns WS_OK):
  *  - ws_ptx_function.insts[i].ops[k] with kind WS_PTX_O_REG has reg < nregs;
@@ -236,6 +237,8 @@ typedef struct ws_ptx_inst {
   uint32_t col;       /* PTX column of the opcode (1-based) */
   uint32_t loc_file;  /* .loc file number in effect, 0 if none */
   uint32_t loc_line;  /* .loc source line in effect, 0 if none */
+  uint32_t loc_at_file; /* that .loc's `inlined_at` call site: file number, 0 if none */
+  uint32_t loc_at_line; /* ... and line, 0 if none */
   ws_ptx_operand ops[WS_PTX_MAX_OPS]; /* operands in source order */
 } ws_ptx_inst;
 

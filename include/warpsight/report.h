@@ -73,6 +73,14 @@ void ws_report_predict_figures(FILE *out, const ws_profile *p, const ws_gpu *g);
 void ws_report_predict_bottleneck(FILE *out, const char *bottleneck, const ws_model_result *res,
                                   size_t nres);
 
+/* `predict --lines` (docs/cli-profile-predict.md): the `top` heaviest rows
+ * of p's line table (every one with top 0) under the primary result's
+ * bottleneck (ws_advise_line_metric; NULL: issue slots), with each one's
+ * share, counts, path latency and source[i], row i's text (source or an
+ * entry NULL: none).  A profile without a line table says so. */
+void ws_report_lines(FILE *out, const ws_profile *p, const ws_model_result *primary, size_t top,
+                     const char *const *source);
+
 /* Model results (`model`, `predict`) -------------------------------------*/
 
 /* One model's terms in the paper's order with unit and equation, the
@@ -156,6 +164,43 @@ void ws_report_calibration(FILE *out, const char *model, const char *gpu, const 
  * with its action indented below.  NULL on ENOMEM. */
 char *ws_report_advice_text(const ws_advice *a);
 
+/* The HTML report (`--report DIR` of predict, exec, validate and sweep;
+ * docs/charts.md, "The HTML report"): one self-contained page, built
+ * section by section and written at once.  Sections have fixed ids:
+ * "launch", "models", "advice", "lines" (the _launch .. _lines calls),
+ * and those opened with ws_report_html_open ("charts", "sweep",
+ * "validation", "exec").  Charts are inlined from the SVG files the chart
+ * functions write.  The page's script adds #ws-script-ok when it ran, or
+ * #ws-script-error with the error. */
+typedef struct ws_html ws_html;
+ws_html *ws_report_html_new(const char *title); /* NULL: out of memory */
+void ws_report_html_free(ws_html *h);           /* NULL is a no-op */
+/* A heading for one result set (a GPU, a kernel) of a page with several. */
+void ws_report_html_heading(ws_html *h, const char *text);
+/* The launch: kernel, grid and block, GPU, occupancy, resources, the
+ * profile's key figures. */
+void ws_report_html_launch(ws_html *h, const ws_profile *p, const ws_gpu *g);
+/* The models side by side: time (with a bar), cycles, limiter, floors (fl
+ * may be NULL), then each model's terms. */
+void ws_report_html_models(ws_html *h, const ws_model_result *res, size_t n, const ws_floors *fl);
+/* The bottleneck and the advice (a may be NULL). */
+void ws_report_html_advice(ws_html *h, const ws_advice *a);
+/* Every line of p's line table with a bar of its share of the primary's
+ * bottleneck (ws_advise_line_metric), its counts and source[i] (or NULL). */
+void ws_report_html_lines(ws_html *h, const ws_profile *p, const ws_model_result *primary,
+                          const char *const *source);
+/* Open a section with id and heading; close it. */
+void ws_report_html_open(ws_html *h, const char *id, const char *heading);
+void ws_report_html_close(ws_html *h);
+/* The SVG file at svg_path inline, as a figure with a caption (id may be
+ * NULL).  WS_OK, or the error reading it. */
+int ws_report_html_svg(ws_html *h, const char *id, const char *heading, const char *svg_path, ws_diag *d);
+/* Preformatted text (a table the text report prints), a note. */
+void ws_report_html_pre(ws_html *h, const char *text);
+void ws_report_html_note(ws_html *h, const char *text);
+/* Write the page to path (a temporary file renamed into place). */
+int ws_report_html_write(const ws_html *h, const char *path, ws_diag *d);
+
 /* 1 if this library was built with chart support (cairo). */
 int ws_report_chart_available(void);
 /* Release the font caches cairo keeps for the life of the process, so leak
@@ -233,6 +278,33 @@ int ws_report_chart_sweep(const char *path_without_ext, const ws_sweep_table *t,
  * "roofline"); WS_EUNSUP (without a diagnostic) for models with none. */
 int ws_report_chart_for_result(const char *path_without_ext,
                         const ws_model_result *r, ws_diag *d);
+
+/* A run of a CUDA program under warpsight's runtime (`exec`, docs/exec.md):
+ * one entry per profiled launch key; the report groups them by kernel,
+ * grid, block and dynamic shared bytes.  Everything is borrowed. */
+typedef struct ws_exec_kernel {
+  const char *name;              /* mangled kernel name */
+  uint32_t grid[3], block[3];    /* geometry */
+  uint64_t dynamic_shared;       /* dynamic shared bytes */
+  uint64_t launches;             /* launches with this key */
+  const double *per_launch_ms;   /* one per model, NaN where it could not predict */
+  const char *bottleneck;        /* the primary model's limiter, or NULL */
+} ws_exec_kernel;
+
+typedef struct ws_exec_run {
+  const char *gpu;               /* database name */
+  const char *const *models;     /* models, the primary first */
+  size_t nmodels;
+  uint64_t launches;             /* launches in all */
+  const char *sticky_error;      /* "cudaSuccess" or the fault's error name */
+  const ws_exec_kernel *kernels; /* nkernels entries */
+  size_t nkernels;
+} ws_exec_run;
+
+/* The warpsight-exec/1 report of a run (JSON text, the caller frees it;
+ * NULL when out of memory); total_ms (nmodels entries, may be NULL)
+ * receives the program's predicted time per model. */
+char *ws_report_exec_json(const ws_exec_run *r, double *total_ms);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,9 @@
 /*
- * counterfactual.c — the advisor's check of its own advice (issue 13 point
- * 4): a copy of the profile with one inefficiency removed, re-run through a
- * model, and the saving that model then predicts (docs/advisor.md).
+ * counterfactual.c — the advisor's changes (docs/advisor.md): a copy of the
+ * profile with one inefficiency removed (or, for the launch, the profile
+ * of the same work at another block size), re-run through every model;
+ * the saving each model then predicts, and where the models that see the
+ * change disagree.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -10,8 +12,9 @@
 #include "warpsight/advise.h"
 
 static const char *const cf_names[WS_CF_COUNT] = {
-    "perfect coalescing", "no bank conflicts", "no divergence", "no barriers", "maximum ILP",
-    "maximum occupancy"};
+    "perfect coalescing", "no bank conflicts",   "no divergence",      "no barriers",
+    "maximum ILP",        "more loads in flight", "maximum occupancy",  "distinct atomic addresses",
+    "warp-aggregated atomics", "atomics privatised per block", "best block size"};
 
 const char *ws_advise_cf_name(ws_cf_kind k) { return k < WS_CF_COUNT ? cf_names[k] : "?"; }
 
@@ -95,6 +98,80 @@ static int cf_ilp(ws_profile_fields *f) {
   return changed;
 }
 
+/* More loads in flight (docs/advisor.md): a line whose loads lie on a
+ * block's longest path more than once (a load in a loop) issues
+ * WS_ADVICE_MLP_FACTOR of them before the first is used, as unrolling its
+ * loop by that factor does: its loads on the path fall to 1 / factor, at
+ * least one.  Loads on the path once (straight-line code, a dependent
+ * chain) stay.  Sim et al.'s MLP (GPUPerf's ITMLP) grows by the factor.
+ * Needs the per-line table (profile section "lines"). */
+static int cf_mlp(ws_profile *p) {
+  ws_profile_fields *f = &p->f;
+  if (!p->lines || !ws_pf_has(f->path_mem_loads) || !(f->path_mem_loads > 1)) return 0;
+  double before = 0, after = 0;
+  for (size_t i = 0; i < p->lines->nrows; i++) {
+    double pl = p->lines->rows[i].path_mem_loads;
+    before += pl;
+    after += pl > 1 ? fmax(1.0, pl / WS_ADVICE_MLP_FACTOR) : pl;
+  }
+  if (!(before > 0) || !(after < before)) return 0;
+  f->path_mem_loads *= after / before; /* the table's sum is the field (docs/profile.md) */
+  if (ws_pf_has(f->mlp)) f->mlp *= WS_ADVICE_MLP_FACTOR;
+  return 1;
+}
+
+/* Global and shared atomics on distinct addresses: per request one lane
+ * operation serializes (docs/advisor.md). */
+static int cf_atomic_distinct(ws_profile_fields *f) {
+  int changed = 0;
+  if (ws_pf_has(f->global_atomic_serial) && ws_pf_has(f->global_atomic_insts) &&
+      f->global_atomic_serial > f->global_atomic_insts)
+    f->global_atomic_serial = f->global_atomic_insts, changed = 1;
+  if (ws_pf_has(f->shared_atomic_serial) && ws_pf_has(f->shared_atomic_insts) &&
+      f->shared_atomic_serial > f->shared_atomic_insts)
+    f->shared_atomic_serial = f->shared_atomic_insts, changed = 1;
+  return changed;
+}
+
+/* Warp-aggregated atomics: the lanes of a request combine their values
+ * first (a tree of WS_ADVICE_WARP_AGG_INSTS shuffles and operations, e.g.
+ * __reduce_add_sync or five __shfl_down_sync steps), then one lane updates:
+ * the conflicts of distinct addresses, plus those instructions per atomic
+ * request that had conflicts. */
+static int cf_atomic_warp(ws_profile_fields *f) {
+  double g = ws_pf_has(f->global_atomic_insts) ? f->global_atomic_insts : 0;
+  double s = ws_pf_has(f->shared_atomic_insts) ? f->shared_atomic_insts : 0;
+  double gx = ws_pf_has(f->global_atomic_serial) && f->global_atomic_serial > g ? g : 0;
+  double sx = ws_pf_has(f->shared_atomic_serial) && f->shared_atomic_serial > s ? s : 0;
+  if (!cf_atomic_distinct(f)) return 0;
+  if (ws_pf_has(f->comp_insts)) f->comp_insts += WS_ADVICE_WARP_AGG_INSTS * (gx + sx);
+  return 1;
+}
+
+/* Atomics privatised per block: each block updates its own copy of the
+ * targets in shared memory and merges it once (docs/advisor.md): the global
+ * atomic requests and their conflicts become shared ones; the merge writes
+ * the D distinct addresses a block's atomics update
+ * (memory.atomic_addresses_per_block) in ceil(D / 32) global requests on
+ * distinct addresses per block, shared by its warps (without D: one per
+ * warp); two barriers per block (the copy cleared, then complete before the
+ * merge).  Only when the merge is less than what the warps issue now. */
+static int cf_atomic_private(ws_profile_fields *f, double warps_per_block) {
+  if (!ws_pf_has(f->global_atomic_insts) || !ws_pf_has(f->global_atomic_serial)) return 0;
+  double g = f->global_atomic_insts, gs = f->global_atomic_serial;
+  double merge = ws_pf_has(f->atomic_addresses_per_block) && warps_per_block > 0
+                     ? ceil(f->atomic_addresses_per_block / 32) / warps_per_block
+                     : 1.0;
+  merge = fmin(g, merge);
+  if (!(g > merge || gs > merge)) return 0;
+  f->shared_atomic_insts = (ws_pf_has(f->shared_atomic_insts) ? f->shared_atomic_insts : 0) + g;
+  f->shared_atomic_serial = (ws_pf_has(f->shared_atomic_serial) ? f->shared_atomic_serial : 0) + gs;
+  f->global_atomic_insts = merge;
+  f->global_atomic_serial = merge;
+  f->synch_insts = (ws_pf_has(f->synch_insts) ? f->synch_insts : 0) + 2;
+  return 1;
+}
+
 /* The most blocks of this size an SM holds when registers and shared memory
  * do not limit (the block and warp limits of g's compute capability), and
  * no more than the grid gives each SM (as ws_launch_ctx_compute caps). */
@@ -116,6 +193,8 @@ static int cf_occupancy(ws_profile *p, const ws_gpu *g, ws_diag *d) {
 int ws_advise_cf_apply_launch(ws_profile *p, const ws_gpu *g, ws_cf_kind k, ws_diag *d) {
   if (k == WS_CF_OCCUPANCY) return cf_occupancy(p, g, d);
   if (k == WS_CF_COALESCING) return cf_coalescing(&p->f, ws_model_transaction_bytes(g));
+  if (k == WS_CF_MLP) return cf_mlp(p);
+  if (k == WS_CF_ATOMIC_PRIVATE) return cf_atomic_private(&p->f, ceil((double)p->threads_per_block / 32));
   return ws_advise_cf_apply(&p->f, k);
 }
 
@@ -126,14 +205,18 @@ int ws_advise_cf_apply(ws_profile_fields *f, ws_cf_kind k) {
   case WS_CF_DIVERGENCE: return cf_divergence(f);
   case WS_CF_BARRIERS: return cf_barriers(f);
   case WS_CF_ILP: return cf_ilp(f);
+  case WS_CF_ATOMIC_DISTINCT: return cf_atomic_distinct(f);
+  case WS_CF_ATOMIC_WARP: return cf_atomic_warp(f);
+  case WS_CF_ATOMIC_PRIVATE: return cf_atomic_private(f, 0);
   default: return 0;
   }
 }
 
 int ws_advise_cf_saving(double *base_cycles, double *cf_cycles, const char *model, const ws_profile *p,
-                 const ws_gpu *g, ws_cf_kind k, ws_diag *d) {
+                        const ws_gpu *g, ws_cf_kind k, ws_diag *d) {
   if (base_cycles) *base_cycles = NAN;
   *cf_cycles = NAN;
+  if (k == WS_CF_LAUNCH) return WS_EMISSING; /* another profile: ws_advise_cf_table_compute */
   ws_profile cf = *p; /* shares p's owned pointers, read only; never freed */
   int ch = ws_advise_cf_apply_launch(&cf, g, k, d);
   if (ch < 0) return ch;
@@ -152,43 +235,95 @@ int ws_advise_cf_saving(double *base_cycles, double *cf_cycles, const char *mode
 
 /* The table ------------------------------------------------------------- */
 
-/* One counterfactual's savings (ms) per result; NAN where it was not run.
- * The base is the result itself (res are p's predictions on g), so each
- * model runs once per counterfactual, on the changed profile only. */
-static void cf_savings(double *sv, const ws_profile *p, const ws_gpu *g, ws_cf_kind k,
-                       const ws_model_result *res, size_t n) {
+/* One change's predictions: the time (ms) each result's model predicts
+ * with change k (NaN where not run), and the primary's limiting term after
+ * it.  The bases are the results themselves (res are p's predictions on g),
+ * so each model runs once per change, on the changed profile only. */
+static void cf_times(double *ms, double *term, const ws_profile *p, const ws_gpu *g,
+                     const ws_profile *alt, ws_cf_kind k, const ws_model_result *res, size_t n,
+                     size_t primary, ws_term_id limit) {
+  ws_profile cf = *p; /* shares p's owned pointers, read only; never freed */
+  ws_diag d = WS_DIAG_INIT;
+  const ws_profile *q = NULL;
+  if (k == WS_CF_LAUNCH) q = alt;
+  else if (ws_advise_cf_apply_launch(&cf, g, k, &d) == 1) q = &cf;
+  ws_diag_free(&d);
+  *term = NAN;
   for (size_t i = 0; i < n; i++) {
-    double base = res[i].cycles, cf;
-    ws_diag d = WS_DIAG_INIT;
-    sv[i] = NAN;
-    if (base > 0 && ws_advise_cf_saving(NULL, &cf, res[i].model, p, g, k, &d) == WS_OK)
-      sv[i] = res[i].time_ms * (base - cf) / base;
+    ms[i] = NAN;
+    if (!q || !(res[i].cycles > 0)) continue;
+    ws_model_result r = WS_MODEL_RESULT_INIT;
+    if (ws_model_predict(&r, res[i].model, q, g, &d) == WS_OK && r.cycles > 0) {
+      ms[i] = r.time_ms;
+      if (i == primary && limit != WS_TERM_COUNT) *term = ws_model_term_value(&r, limit);
+    }
+    ws_model_result_free(&r);
     ws_diag_free(&d);
   }
 }
 
-/* Do the savings differ by more than 2x (or in sign)? */
-static int cf_disagree(const double *sv, size_t n) {
-  double lo = INFINITY, hi = -INFINITY;
-  for (size_t i = 0; i < n; i++)
-    if (isfinite(sv[i])) lo = fmin(lo, sv[i]), hi = fmax(hi, sv[i]);
-  if (!isfinite(lo)) return 0;
-  return (lo <= 0 && hi > 0) || (lo > 0 && hi > 2 * lo);
+/* The primary's limiting term, by its bound (the largest of warpsight's
+ * five overlapped times); WS_TERM_COUNT for a model without one. */
+static ws_term_id limiting_term(const ws_model_result *r) {
+  switch (r->bound) {
+  case WS_BOUND_WARPSIGHT_SM: return WS_TERM_WARPSIGHT_T_SM;
+  case WS_BOUND_WARPSIGHT_L2: return WS_TERM_WARPSIGHT_T_L2;
+  case WS_BOUND_WARPSIGHT_DRAM: return WS_TERM_WARPSIGHT_T_DRAM;
+  case WS_BOUND_WARPSIGHT_ATOMIC: return WS_TERM_WARPSIGHT_T_ATOMIC;
+  case WS_BOUND_WARPSIGHT_LATENCY: return WS_TERM_WARPSIGHT_T_LATENCY;
+  default: return WS_TERM_COUNT;
+  }
+}
+
+int ws_advise_cf_stances(ws_cf_stance *out, const double *saving_ms, const double *base_ms, size_t n,
+                         size_t primary) {
+  int seen = 0, agree = 0;
+  for (size_t i = 0; i < n; i++) {
+    out[i] = WS_CF_NOT_RUN;
+    double base = base_ms[i];
+    if (i == primary || !(base > 0)) continue;
+    if (!isfinite(saving_ms[i]) || fabs(saving_ms[i]) <= 1e-9 * base) {
+      out[i] = WS_CF_BLIND;
+      continue;
+    }
+    seen++;
+    int a = saving_ms[i] >= WS_ADVICE_MIN_SHARE * base;
+    agree += a;
+    out[i] = a ? WS_CF_AGREES : WS_CF_NO_GAIN;
+  }
+  double own = primary < n ? saving_ms[primary] : NAN, base = primary < n ? base_ms[primary] : NAN;
+  return isfinite(own) && base > 0 && own >= WS_ADVICE_MIN_SHARE * base && seen >= 2 && 2 * agree < seen;
 }
 
 int ws_advise_cf_table_compute(ws_cf_table *out, const ws_profile *p, const ws_gpu *g,
-                        const ws_model_result *res, size_t n) {
+                               const ws_model_result *res, size_t n, const ws_profile *alt) {
   memset(out, 0, sizeof *out);
   if (!n) return WS_EINVAL;
   out->res = res;
   out->n = n;
-  for (size_t i = 0; i < n; i++) /* warpsight: the lowest validated error (docs/validation.md) */
-    if (!strcmp(res[i].model, "warpsight")) out->trusted = i;
+  out->alt = alt;
+  /* warpsight, the lowest validated error (docs/validation.md), else the
+   * first model that ran */
+  out->trusted = n;
+  for (size_t i = 0; i < n; i++)
+    if (res[i].cycles > 0 && (out->trusted == n || !strcmp(res[i].model, "warpsight"))) out->trusted = i;
+  if (out->trusted == n) out->trusted = 0;
   double *sv = out->saving_ms = calloc(WS_CF_COUNT * n, sizeof *sv);
-  if (!sv) return WS_ENOMEM;
+  out->stance = calloc(WS_CF_COUNT * n, sizeof *out->stance);
+  if (!sv || !out->stance) {
+    ws_advise_cf_table_free(out);
+    return WS_ENOMEM;
+  }
   size_t *order = out->order, trusted = out->trusted;
+  ws_term_id limit = limiting_term(&res[trusted]);
+  double term0 = limit == WS_TERM_COUNT ? NAN : ws_model_term_value(&res[trusted], limit);
   for (size_t k = 0; k < WS_CF_COUNT; k++) {
-    cf_savings(sv + k * n, p, g, (ws_cf_kind)k, res, n);
+    double term;
+    cf_times(sv + k * n, &term, p, g, alt, (ws_cf_kind)k, res, n, trusted, limit);
+    for (size_t i = 0; i < n; i++) /* time -> saving */
+      if (isfinite(sv[k * n + i])) sv[k * n + i] = res[i].time_ms - sv[k * n + i];
+    /* it reduces the limiting term by at least 1 % of it */
+    out->addresses[k] = isfinite(term) && term0 > 0 && term <= (1 - WS_ADVICE_MIN_SHARE) * term0;
     order[k] = k;
   }
   for (size_t a = 1; a < WS_CF_COUNT; a++) /* by the trusted model's saving, largest first */
@@ -197,18 +332,22 @@ int ws_advise_cf_table_compute(ws_cf_table *out, const ws_profile *p, const ws_g
       if (!(isfinite(x) && (!isfinite(y) || x > y))) break;
       size_t t = order[b]; order[b] = order[b - 1]; order[b - 1] = t;
     }
-  for (size_t k = 0; k < WS_CF_COUNT; k++) out->disagree[k] = cf_disagree(sv + k * n, n);
-  double lo = INFINITY, hi = 0; /* the base predictions' spread */
-  for (size_t i = 0; i < n; i++)
-    if (isfinite(res[i].time_ms) && res[i].time_ms > 0)
-      lo = fmin(lo, res[i].time_ms), hi = fmax(hi, res[i].time_ms);
-  out->base_lo = lo;
-  out->base_hi = hi;
+  double *base = calloc(n, sizeof *base);
+  if (!base) {
+    ws_advise_cf_table_free(out);
+    return WS_ENOMEM;
+  }
+  for (size_t i = 0; i < n; i++) base[i] = res[i].cycles > 0 ? res[i].time_ms : NAN;
+  for (size_t k = 0; k < WS_CF_COUNT; k++)
+    out->disagree[k] = ws_advise_cf_stances(out->stance + k * n, sv + k * n, base, n, trusted);
+  free(base);
   return WS_OK;
 }
 
 void ws_advise_cf_table_free(ws_cf_table *t) {
   if (!t) return;
   free(t->saving_ms);
+  free(t->stance);
   t->saving_ms = NULL;
+  t->stance = NULL;
 }

@@ -145,7 +145,12 @@ int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts,
       for (const cli_opt *q = opts; q && q->name; q++)
         if (strlen(q->name) == n && strncmp(q->name, a, n) == 0) o = q;
       if (!o) return cli_usage_error(cmd, "unknown option '%.*s'", (int)n, a);
-      if (o->takes_value) {
+      if (o->takes_value == 2) { /* optional: =value, or a number next */
+        if (eq) *o->value = eq + 1;
+        else if (i + 1 < argc && argv[i + 1][0] && strspn(argv[i + 1], "0123456789") == strlen(argv[i + 1]))
+          *o->value = argv[++i];
+        else *o->value = "";
+      } else if (o->takes_value) {
         if (eq) {
           *o->value = eq + 1;
         } else {

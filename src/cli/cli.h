@@ -39,10 +39,12 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /* A tiny long-option parser: options are "--name value", "--name=value" or
- * flags.  Positional arguments are collected in order. */
+ * flags.  Positional arguments are collected in order.  An option whose
+ * value is optional ("--lines [N]") takes "--name=value", or the next
+ * argument when it is a number; alone its value is "". */
 typedef struct cli_opt {
   const char *name;   /* "--gpu" or "-j" */
-  int takes_value;    /* 1 if it takes a value */
+  int takes_value;    /* 1 if it takes a value, 2 if the value is optional */
   const char **value; /* where the value goes (or "1" for a flag) */
 } cli_opt;
 

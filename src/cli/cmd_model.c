@@ -21,9 +21,9 @@
 #include "warpsight/report.h"
 
 static const char help_text[] =
-    "usage: warpsight model --profile P.json --gpu G [--model M|all] [--json]\n"
-    "                       [--advise] [--charts DIR]\n"
-    "       warpsight model --terms [--model M|all] [--json]\n\n"
+    "usage: warpsight model --profile P.json --gpu G|G1,G2,...|all [--model M|M1,M2,...|all]\n"
+    "                       [--json] [--advise] [--charts DIR]\n"
+    "       warpsight model --terms [--model M|M1,M2,...|all] [--json]\n\n"
     "Runs a performance model on a kernel profile (warpsight-profile/1, see\n"
     "docs/profile.md) for GPU G (a database name, see 'warpsight gpus', or a\n"
     "JSON file).  Prints every intermediate term the paper names, in the\n"
@@ -31,25 +31,24 @@ static const char help_text[] =
     "and which case or bound applied.\n\n"
     "options:\n"
     "  --profile P   kernel profile (JSON)\n"
-    "  --gpu G       GPU name or path to a GPU JSON file, or a comma-separated\n"
-    "                list (a100,h100-sxm,t4): the results for each GPU in turn,\n"
+    "  --gpu G       GPU name or path to a GPU JSON file, a comma-separated list\n"
+    "                (a100,h100-sxm,t4) or 'all' (the database): for each in turn,\n"
     "                then a table of predicted ms, a row per model and a column\n"
     "                per GPU; with --json {\"kernel\", \"gpus\": [one document as\n"
     "                below per GPU]}; --charts DIR then writes DIR/GPU/...\n"
-    "  --model M     a model name or 'all' (default hong-kim); models:\n"
+    "  --model M     a model name, names separated by commas, or 'all' (default\n"
+    "                hong-kim); one model prints its terms, several a line each;\n"
+    "                models:\n"
     "%s"
     "  --json        machine-readable output:\n"
     "                {\"gpu\", \"kernel\", \"results\": [{\"model\", \"cycles\", \"time_ms\",\n"
     "                 \"case\", \"limiter\", \"terms\": {...}}]}\n"
-    "  --advise      after the results, the advisor: the bottleneck and a ranked\n"
-    "                list of what to try (GPUPerf benefits as shares of run time,\n"
-    "                Transit and Roofline bounds; docs/advisor.md); with --json an\n"
-    "                \"advice\" object; then the counterfactuals: each model's\n"
-    "                saving with coalescing perfect, no bank conflicts, no\n"
-    "                divergence, no barriers, maximum ILP (no dependency stalls)\n"
-    "                or maximum occupancy (registers and shared memory not\n"
-    "                limiting), ranked by warpsight, and where\n"
-    "                models disagree by more than 2x (\"counterfactuals\" in JSON)\n"
+    "  --advise      after the results, the advisor: the bottleneck, the changes\n"
+    "                ranked by the warpsight model's predicted saving with the\n"
+    "                models that agree, the other models' views (GPUPerf's\n"
+    "                benefits, Transit and Roofline bounds), every model's saving\n"
+    "                for every change (docs/advisor.md); with --json \"advice\"\n"
+    "                and \"counterfactuals\"\n"
     "  --charts DIR  write DIR/KERNEL-MODEL.png and .svg for the models that have\n"
     "                a chart: gpuperf (benefit X-Y chart), transit (transit\n"
     "                figure), roofline (docs/charts.md); DIR is created\n"
@@ -70,7 +69,6 @@ static void print_help(void) {
   printf(help_text, list);
 }
 
-#define MAX_GPUS 32
 
 /* --terms: the declared terms and bounds of `model` (or every model) from
  * the tables, as text or JSON; no model runs. */
@@ -88,8 +86,8 @@ static int list_terms(const char *model, int json) {
 /* One GPU of the --gpu list: runs the models, prints (text) or adds a result
  * set to `set` (JSON), then the advice and charts; times[m] gets model m's
  * predicted ms (NAN when it did not run).  Returns the exit status. */
-static int model_one(const ws_profile *p, const char *gpu, const char *model, cJSON *set,
-                     int advise, const char *charts, double *times) {
+static int model_one(const ws_profile *p, const char *gpu, const char *const *models, size_t nmodels,
+                     cJSON *set, int advise, const char *charts, double *times) {
   ws_diag d = WS_DIAG_INIT;
   ws_gpu *g = NULL;
   int st = ws_gpu_load(&g, gpu, &d);
@@ -103,10 +101,16 @@ static int model_one(const ws_profile *p, const char *gpu, const char *model, cJ
   /* The results that ran are kept for --advise, --charts and the table. */
   ws_model_result *res = NULL;
   size_t nres = 0;
-  int rc = cli_run_models(p, g, model, set, &res, &nres);
-  if (cli_finish_sections("model", advise, charts, p->kernel, res, nres, set) != EXIT_OK)
-    rc = EXIT_USAGE;
-  if (advise) cli_counterfactuals(p, g, res, nres, set);
+  int rc = cli_run_models(p, g, models, nmodels, set, &res, &nres);
+  if (advise) {
+    ws_advice a = WS_ADVICE_INIT;
+    ws_diag ad = WS_DIAG_INIT;
+    if (cli_print_advice(cli_advise(&a, p, g, res, nres, NULL, &ad), &a, &ad, set) != EXIT_OK)
+      rc = EXIT_USAGE;
+    ws_advise_free(&a);
+    ws_diag_free(&ad);
+  }
+  if (cli_finish_sections("model", charts, p->kernel, res, nres, set) != EXIT_OK) rc = EXIT_USAGE;
   if (times) cli_gpu_times(times, res, nres);
   for (size_t i = 0; i < nres; i++) ws_model_result_free(&res[i]);
   free(res);
@@ -129,19 +133,23 @@ int cmd_model(int argc, char **argv) {
       return EXIT_OK;
     }
   if (cli_parse("model", argc, argv, opts, pos, 0, &npos, "", &help)) return EXIT_USAGE;
+  char mbuf[4096], gbuf[4096];
+  const char *models[CLI_MAX_TARGETS], *gpus[CLI_MAX_TARGETS];
   if (terms) {
     if (profile || gpu || advise || charts)
       return cli_usage_error("model", "--terms takes no --profile, --gpu, --advise or --charts");
-    if (!model) model = "all";
-    return cli_model_valid(model) ? list_terms(model, json != NULL) : EXIT_USAGE;
+    if (!model || !strcmp(model, "all")) return list_terms("all", json != NULL);
+    size_t nm = cli_model_names("model", "--model", model, mbuf, sizeof mbuf, models, CLI_MAX_TARGETS);
+    if (!nm) return EXIT_USAGE;
+    if (nm == 1) return list_terms(models[0], json != NULL);
+    return cli_usage_error("model", "--terms takes one model or 'all'");
   }
   if (!model) model = "hong-kim";
   if (!profile) return cli_usage_error("model", "--profile is required");
   if (!gpu) return cli_usage_error("model", "--gpu is required");
-  if (!cli_model_valid(model)) return EXIT_USAGE;
-  char gbuf[4096];
-  const char *gpus[MAX_GPUS];
-  size_t ngpu = cli_split_gpus("model", gpu, gbuf, sizeof gbuf, gpus, MAX_GPUS);
+  size_t nmodels = cli_model_names("model", "--model", model, mbuf, sizeof mbuf, models, CLI_MAX_TARGETS);
+  if (!nmodels) return EXIT_USAGE;
+  size_t ngpu = cli_gpu_names("model", "--gpu", gpu, gbuf, sizeof gbuf, gpus, CLI_MAX_TARGETS);
   if (!ngpu) return EXIT_USAGE;
   if (ngpu > 1 && charts && cli_make_dir("model", charts)) return EXIT_USAGE;
 
@@ -173,7 +181,7 @@ int cmd_model(int argc, char **argv) {
     char dir[4096];
     const char *cdir = cli_charts_dir(dir, sizeof dir, charts, gpus[k], ngpu);
     if (!root && k) printf("\n");
-    int r = model_one(p, gpus[k], model, set, advise != NULL, cdir, times + k * ws_model_count());
+    int r = model_one(p, gpus[k], models, nmodels, set, advise != NULL, cdir, times + k * ws_model_count());
     if (r != EXIT_OK) rc = r;
   }
   if (times && !root && ngpu > 1) ws_report_gpu_table(stdout, gpus, ngpu, times);

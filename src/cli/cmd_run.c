@@ -6,22 +6,24 @@
 
 #include "cli/cli.h"
 #include "cli/kernel_name.h"
+#include "cli/launch_check.h"
 #include "cli/toolchain.h"
 #include "util/strbuf.h"
 #include "warpsight/emu.h"
 #include "warpsight/ptx.h"
 
 static const char help_text[] =
-    "usage: warpsight run FILE.ptx|FILE.cu --kernel K --launch L.json [--out DIR] [-j N]\n"
+    "usage: warpsight run FILE.ptx|FILE.cu --launch L.json [--kernel K] [--out DIR] [-j N]\n"
     "                     [--max-warp-insts N] [--max-launch-insts N] [--max-memory N]\n"
     "                     [--arch sm_XX]\n\n"
-    "Runs kernel K of FILE.ptx in the functional PTX emulator with the grid, block\n"
+    "Runs a kernel of FILE.ptx in the functional PTX emulator with the grid, block\n"
     "and arguments of launch spec L.json (docs/launch-spec.md), writes every buffer\n"
     "marked \"output\" into DIR (default: the current folder) as a raw little-endian\n"
     "array, and prints a summary line: blocks, warps, warp instructions, seconds.\n"
     "Device printf output goes to stdout, in block order.\n\n"
-    "  --kernel K            kernel to run (default: the spec's \"kernel\"); a C++\n"
-    "                        kernel by its mangled or demangled name (ns::k<float, 3>)\n"
+    "  --kernel K            the kernel of the module to run, whatever the spec's\n"
+    "                        \"kernel\" names (default: the spec's; its arguments must\n"
+    "                        fit K); a C++ kernel by its mangled or demangled name\n"
     "  --launch L.json       launch spec (required)\n"
     "  --out DIR             folder for output files (must exist)\n"
     "  -j N                  worker threads (default: the number of cores)\n"
@@ -103,16 +105,9 @@ int cmd_run(int argc, char **argv) {
       return rc;
     }
   }
-  if (!st && kernel && !cli_kernel_same(kernel, spec->kernel)) {
-    ws_diag_add(&d, WS_SEV_ERROR, launch, 0, 0, "the spec is for kernel '%s', --kernel names '%s'", spec->kernel,
-                kernel);
-    st = WS_EINVAL;
-  }
-  const ws_ptx_function *kf = st ? NULL : cli_kernel_find(m, spec->kernel);
-  if (kf && strcmp(kf->name, spec->kernel) != 0) { /* a demangled name: use the PTX's */
-    char *mangled = ws_strdup(kf->name);
-    if (mangled) free(spec->kernel), spec->kernel = mangled;
-  }
+  const ws_ptx_function *kf = st ? NULL : cli_kernel_select(spec, m, kernel, &d);
+  if (!st && !kf) st = WS_EINVAL;
+  if (kf) cli_warn_unset_vars(m, kf, spec, &d);
   if (!st) st = ws_emu_load(&p, m, spec->kernel, &d);
   if (!st && mm) ws_emu_program_set_memory_budget(p, mm == ~0ull ? 0 : mm);
   if (!st) st = ws_emu_launch_new(&l, p, spec, &d);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/html_report.h"
 #include "cli/model_print.h"
 #include "cli/prof_run.h"
 #include "report/report_json.h"
@@ -26,8 +27,9 @@
 
 static const char help_text[] =
     "usage: warpsight sweep FILE.ptx|FILE.cu --launch L.json --block A..B\n"
-    "                       [--step N | --pow2] [--gpu G1,G2,...] [--model M1,M2,...|all]\n"
-    "                       [--out DIR] [--json] [--kernel K] [--arch sm_XX] [-j N]\n"
+    "                       [--step N | --pow2] [--gpu G1,G2,...|all] [--model M1,M2,...|all]\n"
+    "                       [--out DIR] [--report DIR] [--json] [--kernel K] [--arch sm_XX]\n"
+    "                       [-j N]\n"
     "                       [--sample-blocks N] [--functional-rest] [--max-* N]\n\n"
     "Profiles the launch once per block size and GPU and predicts each with the\n"
     "models: how time and occupancy change with threads per block (as Hong & Kim\n"
@@ -46,12 +48,15 @@ static const char help_text[] =
     "                        with the spec's block.y x block.z at most 1024 per block)\n"
     "  --step N              every N threads from A (default 32)\n"
     "  --pow2                the powers of two between A and B instead\n"
-    "  --gpu G1,G2,...       GPUs (default " PROF_DEFAULT_GPU "), each profiled on its own\n"
+    "  --gpu G1,G2,...|all   GPUs (default " PROF_DEFAULT_GPU "; all: the database), each\n"
+    "                        profiled on its own\n"
     "  --model M1,M2,...     models to run, or 'all' (default warpsight); models:\n"
     "%s"
     "  --out DIR             write DIR/KERNEL-sweep.png and .svg: predicted time\n"
     "                        against threads per block, a line per GPU and model,\n"
     "                        and occupancy below it; DIR is created\n"
+    "  --report DIR          write DIR/index.html: the table, the best block size per GPU\n"
+    "                        and model, and the chart inline (self-contained; docs/charts.md)\n"
     "  --json                {\"schema\": \"warpsight-sweep/1\", \"kernel\", \"total_threads\",\n"
     "                        \"rule\", \"gpus\", \"models\", \"rows\": [{\"threads_per_block\",\n"
     "                        \"block\", \"grid\", \"gpu\", \"active_blocks_per_sm\",\n"
@@ -63,8 +68,8 @@ static const char help_text[] =
     "\nExit status: 0 ok; 1 the kernel faulted in the emulator; 2 bad usage or input.\n";
 
 #define SWEEP_MAX_ROWS 1024
-#define SWEEP_MAX_GPUS 16
-#define SWEEP_MAX_MODELS 32
+#define SWEEP_MAX_GPUS CLI_MAX_TARGETS
+#define SWEEP_MAX_MODELS CLI_MAX_TARGETS
 
 /* --block A..B with --step N or --pow2 into sizes[]; 0 or EXIT_USAGE. */
 static int block_sizes(const char *range, const char *step_s, int pow2, uint32_t *sizes,
@@ -88,23 +93,6 @@ static int block_sizes(const char *range, const char *step_s, int pow2, uint32_t
   for (long b = pow2 ? 1 : lo; b <= hi; b = pow2 ? b * 2 : b + step)
     if (b >= lo) sizes[(*n)++] = (uint32_t)b;
   if (!*n) return cli_usage_error("sweep", "--block %s --pow2: no power of two in the range", range);
-  return 0;
-}
-
-/* A comma-separated --model list (or 'all') into names[]; 0 or EXIT_USAGE. */
-static int model_list(const char *arg, char *buf, size_t size, const char **names, size_t *n) {
-  *n = 0;
-  if (!strcmp(arg, "all")) {
-    for (size_t m = 0; m < ws_model_count() && *n < SWEEP_MAX_MODELS; m++)
-      names[(*n)++] = ws_model_at(m)->name;
-    return 0;
-  }
-  if (!(*n = cli_split_list("sweep", "--model", "model", arg, buf, size, names, SWEEP_MAX_MODELS)))
-    return EXIT_USAGE;
-  for (size_t m = 0; m < *n; m++) {
-    if (!strcmp(names[m], "all")) return cli_usage_error("sweep", "--model: 'all' cannot be in a list");
-    if (!cli_model_valid(names[m])) return EXIT_USAGE;
-  }
   return 0;
 }
 
@@ -231,9 +219,51 @@ static int sweep_chart(const ws_sweep_table *t, const char *dir, cJSON *charts) 
   return 0;
 }
 
+/* --report DIR: DIR/index.html with the sweep's table, its best block size
+ * per GPU and model, and its chart (written into DIR and inlined). */
+static int sweep_html(const ws_sweep_table *t, const char *rule, const char *dir, int quiet) {
+  char title[1024], base[4200], line[512];
+  snprintf(title, sizeof title, "warpsight sweep: %s", t->kernel);
+  ws_html *h = ws_report_html_new(title);
+  if (!h) return cli_usage_error("sweep", "out of memory");
+  ws_report_html_open(h, "sweep", "Time and occupancy against threads per block");
+  ws_report_html_note(h, rule);
+  char *text = ws_report_sweep_text(t);
+  ws_report_html_pre(h, text ? text : "");
+  free(text);
+  for (size_t k = 0; k < t->ngpus; k++)
+    for (size_t m = 0; m < t->nmodels; m++) {
+      double best = NAN;
+      size_t at = 0;
+      for (size_t r = 0; r < t->nrows; r++) {
+        double v = t->time_ms[(r * t->ngpus + k) * t->nmodels + m];
+        if (isfinite(v) && !(v >= best)) best = v, at = r;
+      }
+      if (!isfinite(best)) continue;
+      snprintf(line, sizeof line, "best on %s by %s: %llu threads per block, %.6g ms", t->gpus[k], t->models[m],
+               (unsigned long long)t->threads[at], best);
+      ws_report_html_note(h, line);
+    }
+  int rc = ws_report_chart_available() ? sweep_chart(t, dir, NULL) : EXIT_OK;
+  if (!ws_report_chart_available()) ws_report_html_note(h, "This warpsight was built without cairo: no chart.");
+  if (!rc && ws_report_chart_available()) {
+    size_t k = (size_t)snprintf(base, sizeof base, "%s/", dir);
+    k += cli_file_safe(base + k, sizeof base - k - 16, t->kernel);
+    snprintf(base + k, sizeof base - k, "-sweep.svg");
+    ws_diag d = WS_DIAG_INIT;
+    if (ws_report_html_svg(h, NULL, "predicted time and occupancy against threads per block", base, &d))
+      cli_print_diag(&d), rc = EXIT_USAGE;
+    ws_diag_free(&d);
+  }
+  ws_report_html_close(h);
+  if (!rc) rc = cli_html_write(h, "sweep", dir, quiet);
+  ws_report_html_free(h);
+  return rc;
+}
+
 /* Profile and predict every (row, GPU), then print and chart. */
 static int sweep_go(sweep_run *s, const prof_request *rq, uint64_t total, const char *rule,
-                    const char *out, int json) {
+                    const char *out, int json, const char *report) {
   int rc = EXIT_OK;
   for (size_t r = 0; r < s->t.nrows && !rc; r++)
     for (size_t k = 0; k < s->t.ngpus && !rc; k++) rc = sweep_cell(s, *rq, r, k);
@@ -245,6 +275,7 @@ static int sweep_go(sweep_run *s, const prof_request *rq, uint64_t total, const 
     free(text);
   }
   if (out) rc = sweep_chart(&s->t, out, root ? cJSON_AddArrayToObject(root, "charts") : NULL);
+  if (report && !rc) rc = sweep_html(&s->t, rule, report, json);
   if (root) {
     cli_print_json(root);
     cJSON_Delete(root);
@@ -255,10 +286,10 @@ static int sweep_go(sweep_run *s, const prof_request *rq, uint64_t total, const 
 int cmd_sweep(int argc, char **argv) {
   prof_args a = {0};
   const char *model = "warpsight", *json = NULL, *out = NULL, *range = NULL, *step = NULL,
-             *pow2 = NULL;
+             *pow2 = NULL, *report = NULL;
   cli_opt opts[] = {PROF_ARGS_OPTS(a),        {"--model", 1, &model}, {"--json", 0, &json},
                     {"--out", 1, &out},       {"--block", 1, &range}, {"--step", 1, &step},
-                    {"--pow2", 0, &pow2},     {NULL, 0, NULL}};
+                    {"--pow2", 0, &pow2},     {"--report", 1, &report}, {NULL, 0, NULL}};
   for (int i = 1; i < argc; i++)
     if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) return print_help(), EXIT_OK;
   const char *pos[1];
@@ -272,8 +303,9 @@ int cmd_sweep(int argc, char **argv) {
   char gbuf[4096], mbuf[4096];
   const char *gpus[SWEEP_MAX_GPUS], *models[SWEEP_MAX_MODELS];
   if (block_sizes(range, step, pow2 != NULL, sizes, &nsizes)) return EXIT_USAGE;
-  if (model_list(model, mbuf, sizeof mbuf, models, &nmodel)) return EXIT_USAGE;
-  if (!(ngpu = cli_split_gpus("sweep", rq.gpu, gbuf, sizeof gbuf, gpus, SWEEP_MAX_GPUS))) return EXIT_USAGE;
+  if (!(nmodel = cli_model_names("sweep", "--model", model, mbuf, sizeof mbuf, models, SWEEP_MAX_MODELS)))
+    return EXIT_USAGE;
+  if (!(ngpu = cli_gpu_names("sweep", "--gpu", rq.gpu, gbuf, sizeof gbuf, gpus, SWEEP_MAX_GPUS))) return EXIT_USAGE;
   ws_diag d = WS_DIAG_INIT;
   ws_launch_spec *spec = NULL;
   int max_threads[SWEEP_MAX_GPUS];
@@ -300,7 +332,10 @@ int cmd_sweep(int argc, char **argv) {
     memcpy(s->max_threads, max_threads, ngpu * sizeof *max_threads);
     rc = sweep_alloc(s) ? cli_usage_error("sweep", "out of memory") : sweep_rows(s, spec, sizes, total);
   }
-  if (!rc) rc = sweep_go(s, &rq, total, rule, out, json != NULL);
+  cli_cu_cache cu = {0}; /* a .cu compiled once per distinct arch, not per cell */
+  rq.cu = &cu;
+  if (!rc) rc = sweep_go(s, &rq, total, rule, out, json != NULL, report);
+  cli_cu_cache_free(&cu);
   if (s) sweep_free(s);
   ws_emu_launch_spec_free(spec);
   return rc;

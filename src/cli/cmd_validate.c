@@ -12,13 +12,14 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/model_print.h"
 #include "cli/valid_cli.h"
 #include "warpsight/model.h"
 #include "warpsight/report.h"
 #include "warpsight/valid.h"
 
 static const char help[] =
-    "usage: warpsight validate DATA.csv [--models all|M,M] [--gpus G,G] [--kernels K,K]\n"
+    "usage: warpsight validate DATA.csv [--model M,M|all] [--gpu G,G|all] [--kernels K,K]\n"
     "                          [--sample-blocks N] [--limit N] [--report DIR]\n"
     "                          [--ptx-dir DIR] [--cache DIR | --no-cache] [--launches DIR]\n"
     "                          [--gpu-file NAME=FILE.json]... [--half train|test]\n"
@@ -37,8 +38,10 @@ static const char help[] =
     "--ptx-dir is not needed then.\n"
     "A UTF-8 byte-order mark before the header is skipped.\n\n"
     "options:\n"
-    "  --models L         'all' (default) or model names separated by commas\n"
-    "  --gpus L           keep rows of these GPUs: database names (gtx680, k40, ...), the\n"
+    "  --model L          'all' (default) or model names separated by commas, as every\n"
+    "                     command that predicts takes them (--models: the same)\n"
+    "  --gpu L            'all' (default: every row) or keep rows of these GPUs (--gpus:\n"
+    "                     the same): database names (gtx680, k40, ...), the\n"
     "                     data set's names (GTX-680, Tesla-K40, TitanBlack, ...: the table\n"
     "                     data/validation/gpu-names.csv) or GPU files (a path: its rows\n"
     "                     are those of the GPU the file names, predicted with the file)\n"
@@ -60,7 +63,8 @@ static const char help[] =
     "                     DIR/summary.txt, DIR/<model>.png/.svg (log-log scatter)\n"
     "                     DIR/counters.csv (nvprof's counters beside the profile's)\n"
     "                     and DIR/floors.csv (per row: the DRAM and issue floors and\n"
-    "                     whether each model's prediction is below one)\n"
+    "                     whether each model's prediction is below one), and\n"
+    "                     DIR/index.html, the tables and charts on one self-contained page\n"
     "  --ptx-dir DIR      the kernels' PTX (default examples/validation/ptx)\n"
     "  --cache DIR        profile cache (default $XDG_CACHE_HOME/warpsight, else\n"
     "                     ~/.cache/warpsight, else .warpsight-cache)\n"
@@ -112,9 +116,33 @@ static int write_launch(const char *dir, const ws_valid_row *r, const ws_launch_
   return rc;
 }
 
-/* --report DIR: rows.csv, floors.csv, summary.txt (the printed tables) and
- * each model's scatter chart (.png and .svg).  Status of the first failure. */
-static int write_report(const ws_valid_report *rep, const char *report, const char *text,
+/* --report DIR's index.html: the tables and each model's scatter chart
+ * inline (docs/charts.md, "The HTML report"). */
+static int write_html(const char *report, const char *data, const char *text, const char *const *mv,
+                      size_t nm, ws_diag *d) {
+  char title[4200], path[4200];
+  snprintf(title, sizeof title, "warpsight validate: %s", data);
+  ws_html *h = ws_report_html_new(title);
+  if (!h) return WS_ENOMEM;
+  ws_report_html_open(h, "validation", "Predicted against measured");
+  ws_report_html_pre(h, text);
+  int st = WS_OK;
+  for (size_t m = 0; m < nm && !st && ws_report_chart_available(); m++) {
+    snprintf(path, sizeof path, "%s/%s.svg", report, mv[m]);
+    snprintf(title, sizeof title, "%s: predicted against measured time", mv[m]);
+    st = ws_report_html_svg(h, NULL, title, path, d);
+  }
+  ws_report_html_close(h);
+  snprintf(path, sizeof path, "%s/index.html", report);
+  if (!st) st = ws_report_html_write(h, path, d);
+  ws_report_html_free(h);
+  return st;
+}
+
+/* --report DIR: rows.csv, floors.csv, summary.txt (the printed tables),
+ * each model's scatter chart (.png and .svg) and index.html.  Status of the
+ * first failure. */
+static int write_report(const ws_valid_report *rep, const char *report, const char *data, const char *text,
                         const char *const *mv, size_t nm, ws_diag *d) {
   char path[4200];
   snprintf(path, sizeof path, "%s/rows.csv", report);
@@ -127,6 +155,7 @@ static int write_report(const ws_valid_report *rep, const char *report, const ch
     snprintf(path, sizeof path, "%s/%s", report, mv[m]); /* .png and .svg */
     st = ws_report_validate_chart(rep, m, path, d);
   }
+  if (!st) st = write_html(report, data, text, mv, nm, d);
   if (!st) ws_report_chart_shutdown(); /* cairo's font caches, for leak checkers */
   return st;
 }
@@ -137,6 +166,7 @@ int cmd_validate(int argc, char **argv) {
              *no_cache = NULL, *launches = NULL, *half_s = NULL, *maxw = NULL, *maxl = NULL,
              *maxm = NULL;
   cli_opt opts[] = {{"--launches", 1, &launches},{"--models", 1, &models_s},   {"--gpus", 1, &gpus_s},
+                    {"--model", 1, &models_s},    {"--gpu", 1, &gpus_s},
                     {"--kernels", 1, &kernels_s}, {"--sample-blocks", 1, &sample_s},
                     {"--limit", 1, &limit_s},     {"--report", 1, &report},
                     {"--ptx-dir", 1, &ptx_s},     {"--cache", 1, &cache_s},
@@ -187,29 +217,16 @@ int cmd_validate(int argc, char **argv) {
   }
 
   ws_valid_predictor *pctx = NULL;
-  vcli_list models = {0}, gpus = {0}, kernels = {0};
-  const char *all_models[64];
-  const char *const *mv;
-  size_t nm;
+  vcli_list gpus = {0}, kernels = {0};
+  char mbuf[4096];
+  const char *mv[CLI_MAX_TARGETS];
   ws_diag d = WS_DIAG_INIT;
   ws_valid_data *data = NULL;
   ws_valid_report *rep = NULL;
-  if (strcmp(models_s, "all") == 0) {
-    nm = ws_model_count() < 64 ? ws_model_count() : 64;
-    for (size_t i = 0; i < nm; i++) all_models[i] = ws_model_at(i)->name;
-    mv = all_models;
-  } else {
-    if (vcli_split(&models, "validate", "--models", models_s)) goto out;
-    for (size_t i = 0; i < models.n; i++)
-      if (!ws_model_find(models.v[i])) {
-        ws_model_result r = WS_MODEL_RESULT_INIT;
-        ws_model_predict(&r, models.v[i], NULL, NULL, &d); /* lists the known models */
-        cli_print_diag(&d);
-        goto out;
-      }
-    mv = models.v;
-    nm = models.n;
-  }
+  /* the one --model grammar of every command that predicts */
+  size_t nm = cli_model_names("validate", "--model", models_s, mbuf, sizeof mbuf, mv, CLI_MAX_TARGETS);
+  if (!nm) goto out;
+  if (gpus_s && !strcmp(gpus_s, "all")) gpus_s = NULL; /* every row */
   if (gpus_s) {
     if (vcli_split(&gpus, "validate", "--gpus", gpus_s)) goto out;
     for (size_t i = 0; i < gpus.n; i++) /* GPU files first: their names are accepted */
@@ -300,7 +317,7 @@ int cmd_validate(int argc, char **argv) {
   if (text) fputs(text, stdout);
   if (report) {
     ws_diag_clear(&d);
-    st = write_report(rep, report, text, mv, nm, &d);
+    st = write_report(rep, report, pos[0], text, mv, nm, &d);
     cli_print_diag(&d);
     if (st) {
       free(text);
@@ -316,7 +333,6 @@ out:
   ws_valid_report_free(rep);
   ws_valid_data_free(data);
   ws_diag_free(&d);
-  vcli_list_free(&models);
   vcli_list_free(&gpus);
   vcli_list_free(&kernels);
   vcli_gpu_files_free(&gf);

@@ -16,4 +16,13 @@ int cli_kernel_same(const char *a, const char *b);
  * whose demangled name matches; NULL when none (or, demangled, several). */
 const ws_ptx_function *cli_kernel_find(const ws_ptx_module *m, const char *query);
 
+/* The kernel a command runs: --kernel `kernel` when given (it selects from
+ * the module, whatever the spec's "kernel" says; the spec's arguments must
+ * then fit it), else the spec's.  spec->kernel becomes the PTX's own
+ * (mangled) name.  NULL, with an error in d listing the module's kernels,
+ * when the module has no such kernel; WS_ENOMEM is reported as such. */
+struct ws_launch_spec;
+const ws_ptx_function *cli_kernel_select(struct ws_launch_spec *spec, const ws_ptx_module *m,
+                                         const char *kernel, ws_diag *d);
+
 #endif

@@ -19,8 +19,12 @@ static const command commands[] = {
 static void usage(FILE *f) {
   fputs("usage: warpsight COMMAND [ARGS...]\n\n"
         "Predicts how long a CUDA kernel takes on an NVIDIA GPU, and why, with\n"
-        "the analytical models of Hong & Kim, Sim et al. (GPUPerf), Kothapalli\n"
-        "et al., Luo & Suda and Li et al. (Transit).\n\ncommands:\n", f);
+        "warpsight's own model (`--model warpsight`, the default primary model:\n"
+        "dependency-path latency, SM pipes, L2 and DRAM bandwidth, atomics;\n"
+        "docs/models/warpsight.md) and the analytical models of Hong & Kim, Sim\n"
+        "et al. (GPUPerf), Kothapalli et al., Luo & Suda, Li et al. (Transit) and\n"
+        "the Roofline.  Every command that predicts takes --gpu LIST|all and\n"
+        "--model LIST|all.\n\ncommands:\n", f);
   for (size_t i = 0; commands[i].name; i++)
     fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
   fputs("\nRun 'warpsight COMMAND --help' for a command's options.\n"

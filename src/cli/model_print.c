@@ -40,16 +40,11 @@ int cli_model_valid(const char *model) {
   return 0;
 }
 
-int cli_run_models(const ws_profile *p, const ws_gpu *g, const char *model, cJSON *json_root,
-                   ws_model_result **results, size_t *nresults) {
-  int all = strcmp(model, "all") == 0;
-  size_t first = 0, last = ws_model_count();
-  if (!all) {
-    for (size_t i = 0; i < ws_model_count(); i++)
-      if (!strcmp(ws_model_at(i)->name, model)) first = i, last = i + 1;
-  }
+int cli_run_models(const ws_profile *p, const ws_gpu *g, const char *const *models, size_t nmodels,
+                   cJSON *json_root, ws_model_result **results, size_t *nresults) {
+  int all = nmodels != 1; /* several: one line each; one: its terms */
   if (results) {
-    *results = calloc(last - first, sizeof **results);
+    *results = calloc(nmodels ? nmodels : 1, sizeof **results);
     *nresults = 0;
   }
   ws_floors fl;
@@ -58,8 +53,9 @@ int cli_run_models(const ws_profile *p, const ws_gpu *g, const char *model, cJSO
   cJSON *jres = json_root ? cJSON_AddArrayToObject(json_root, "results") : NULL;
   int ok_count = 0, rc = EXIT_OK;
   if (!json_root && all) ws_report_models_header(stdout);
-  for (size_t i = first; i < last; i++) {
-    const ws_model_info *info = ws_model_at(i);
+  for (size_t i = 0; i < nmodels; i++) {
+    const ws_model_info *info = ws_model_find(models[i]);
+    if (!info) continue; /* cli_model_names checked them */
     ws_model_result r = WS_MODEL_RESULT_INIT;
     ws_diag md = WS_DIAG_INIT;
     int s = ws_model_predict(&r, info->name, p, g, &md);
@@ -83,13 +79,10 @@ int cli_run_models(const ws_profile *p, const ws_gpu *g, const char *model, cJSO
   return rc;
 }
 
-int cli_advise(ws_advice *a, const ws_model_result *res, size_t n, ws_diag *d) {
-  const ws_model_result **list = calloc(n ? n : 1, sizeof *list);
-  if (!list) return WS_ENOMEM;
-  for (size_t i = 0; i < n; i++) list[i] = &res[i];
-  int st = ws_advise(a, list, n, d);
-  free(list);
-  return st;
+int cli_advise(ws_advice *a, const ws_profile *p, const ws_gpu *g, const ws_model_result *res,
+               size_t n, const ws_profile *alt, ws_diag *d) {
+  ws_advise_in in = {res, n, p, g, alt};
+  return ws_advise(a, &in, d);
 }
 
 int cli_print_advice(int st, const ws_advice *a, const ws_diag *d, cJSON *extra) {
@@ -97,19 +90,14 @@ int cli_print_advice(int st, const ws_advice *a, const ws_diag *d, cJSON *extra)
     cli_print_diag(d);
     return EXIT_USAGE;
   }
-  if (extra) ws_report_advice_json(extra, a);
-  else ws_report_advice(stdout, a);
+  if (extra) {
+    ws_report_advice_json(extra, a);
+    ws_report_counterfactuals_json(extra, &a->cf);
+  } else {
+    ws_report_advice(stdout, a);
+    ws_report_counterfactuals(stdout, &a->cf);
+  }
   return EXIT_OK;
-}
-
-/* --advise: the advisor over the results that ran (text, or into `extra`). */
-static int finish_advice(const ws_model_result *res, size_t n, cJSON *extra) {
-  ws_diag d = WS_DIAG_INIT;
-  ws_advice a = WS_ADVICE_INIT;
-  int rc = cli_print_advice(cli_advise(&a, res, n, &d), &a, &d, extra);
-  ws_advise_free(&a);
-  ws_diag_free(&d);
-  return rc;
 }
 
 /* --charts DIR: one chart per result that has one. */
@@ -154,11 +142,9 @@ int cli_finish_charts(const char *cmd, const char *dir, const char *kernel,
 }
 
 
-int cli_finish_sections(const char *cmd, int advise, const char *charts_dir,
-                        const char *kernel, const ws_model_result *res, size_t n,
-                        cJSON *root) {
+int cli_finish_sections(const char *cmd, const char *charts_dir, const char *kernel,
+                        const ws_model_result *res, size_t n, cJSON *root) {
   int rc = EXIT_OK;
-  if (advise && finish_advice(res, n, root) != EXIT_OK) rc = EXIT_USAGE;
   if (charts_dir) {
     if (cli_finish_charts(cmd, charts_dir, kernel, res, n, root) != EXIT_OK) rc = EXIT_USAGE;
     ws_report_chart_shutdown(); /* cairo's font caches, for leak checkers */
@@ -192,9 +178,46 @@ size_t cli_split_list(const char *cmd, const char *opt, const char *noun, const 
   return n;
 }
 
-size_t cli_split_gpus(const char *cmd, const char *arg, char *buf, size_t bufsize,
-                      const char **names, size_t max) {
-  return cli_split_list(cmd, "--gpu", "GPU", arg, buf, bufsize, names, max);
+/* "all" alone, or a list without 'all' and without a name twice. */
+static size_t target_list(const char *cmd, const char *opt, const char *noun, const char *arg, char *buf,
+                          size_t bufsize, const char **names, size_t max) {
+  size_t n = cli_split_list(cmd, opt, noun, arg, buf, bufsize, names, max);
+  for (size_t i = 0; i < n; i++) {
+    if (!strcmp(names[i], "all") && n > 1) {
+      cli_usage_error(cmd, "%s: 'all' cannot be in a list", opt);
+      return 0;
+    }
+    for (size_t j = 0; j < i; j++)
+      if (!strcmp(names[i], names[j])) {
+        cli_usage_error(cmd, "%s: %s '%s' given twice", opt, noun, names[i]);
+        return 0;
+      }
+  }
+  return n;
+}
+
+size_t cli_gpu_names(const char *cmd, const char *opt, const char *arg, char *buf, size_t bufsize,
+                     const char **names, size_t max) {
+  size_t n = target_list(cmd, opt, "GPU", arg, buf, bufsize, names, max);
+  if (n != 1 || strcmp(names[0], "all")) return n;
+  if (ws_gpu_db_count() > max) {
+    cli_usage_error(cmd, "%s all: the database has %zu GPUs, more than %zu", opt, ws_gpu_db_count(), max);
+    return 0;
+  }
+  for (n = 0; n < ws_gpu_db_count(); n++) names[n] = ws_gpu_db_name(n);
+  return n;
+}
+
+size_t cli_model_names(const char *cmd, const char *opt, const char *arg, char *buf, size_t bufsize,
+                       const char **names, size_t max) {
+  size_t n = target_list(cmd, opt, "model", arg, buf, bufsize, names, max);
+  if (n == 1 && !strcmp(names[0], "all")) {
+    for (n = 0; n < ws_model_count() && n < max; n++) names[n] = ws_model_at(n)->name;
+    return n;
+  }
+  for (size_t i = 0; i < n; i++)
+    if (!cli_model_valid(names[i])) return 0;
+  return n;
 }
 
 void cli_gpu_times(double *times, const ws_model_result *res, size_t n) {
@@ -203,14 +226,4 @@ void cli_gpu_times(double *times, const ws_model_result *res, size_t n) {
     for (size_t i = 0; i < n; i++)
       if (!strcmp(res[i].model, ws_model_at(m)->name)) times[m] = res[i].time_ms;
   }
-}
-
-void cli_counterfactuals(const ws_profile *p, const ws_gpu *g, const ws_model_result *res,
-                         size_t n, cJSON *root) {
-  ws_cf_table t;
-  if (ws_advise_cf_table_compute(&t, p, g, res, n) == WS_OK) {
-    if (root) ws_report_counterfactuals_json(root, &t);
-    else ws_report_counterfactuals(stdout, &t);
-  }
-  ws_advise_cf_table_free(&t);
 }

@@ -12,7 +12,9 @@
 
 #include "cli/cli.h"
 #include "cli/kernel_name.h"
+#include "cli/launch_check.h"
 #include "util/strbuf.h"
+#include "util/vec.h"
 #include "cli/toolchain.h"
 #include "warpsight/profiler.h"
 #include "warpsight/ptx.h"
@@ -22,20 +24,69 @@ static int arch_ok(const char *a) {
          strspn(a + 3, "0123456789af") == strlen(a + 3);
 }
 
+void cli_cu_cache_free(cli_cu_cache *c) {
+  if (!c) return;
+  for (size_t i = 0; i < c->n; i++) {
+    if (c->v[i].dir[0]) cli_rm_tmp(c->v[i].dir);
+    free(c->v[i].pl.v);
+  }
+  free(c->v);
+  memset(c, 0, sizeof *c);
+}
+
+/* The arch a .cu is compiled for on GPU g: its compute capability's sm,
+ * clamped to what this nvcc compiles for (CUDA 13: sm_75 and later), with
+ * a note in d when clamped. */
+static void arch_for(char *buf, size_t n, cli_cu_cache *c, const ws_gpu *g, ws_diag *d) {
+  int want = g->cc_major * 10 + g->cc_minor, use = want;
+  if (!c->archs_known) {
+    cli_nvcc_archs(&c->lo, &c->hi);
+    c->archs_known = 1;
+  }
+  if (c->lo && use < c->lo) use = c->lo;
+  if (c->hi && use > c->hi) use = c->hi;
+  snprintf(buf, n, "sm_%d", use);
+  if (use != want)
+    ws_diag_add(d, WS_SEV_NOTE, NULL, 0, 0, "nvcc compiles for sm_%d to sm_%d: the kernel is compiled for sm_%d "
+                "for %s (sm_%d); give --arch, or PTX, to choose", c->lo, c->hi, use, g->name, want);
+}
+
+/* The build of rq->file for arch in c, compiled now when it is not there.
+ * 0, or the exit status after nvcc's message. */
+static int cu_build(const cli_cu_build **out, cli_cu_cache *c, const prof_request *rq, const char *arch) {
+  for (size_t i = 0; i < c->n; i++)
+    if (!strcmp(c->v[i].arch, arch)) return *out = &c->v[i], 0;
+  cli_cu_build b;
+  memset(&b, 0, sizeof b);
+  snprintf(b.arch, sizeof b.arch, "%s", arch);
+  int rc = cli_compile_cu(rq->cmd, rq->file, arch, b.dir, sizeof b.dir, &b.pl, &b.have_ptxas);
+  if (!rc && WS_VEC_PUSH(c->v, c->n, c->cap, b)) rc = cli_usage_error(rq->cmd, "out of memory");
+  if (rc) {
+    if (b.dir[0]) cli_rm_tmp(b.dir);
+    free(b.pl.v);
+    return rc;
+  }
+  *out = &c->v[c->n - 1];
+  return 0;
+}
+
 int cli_profile_run(const prof_request *rq, ws_profile **out, ws_gpu **gpu_out,
                     ws_emu_stats *stats) {
   *out = NULL;
   *gpu_out = NULL;
+  if (rq->arch && !arch_ok(rq->arch))
+    return cli_usage_error(rq->cmd, "--arch expects sm_XX (like sm_80), got '%s'", rq->arch);
   const char *arch = rq->arch ? rq->arch : "sm_80";
-  if (!arch_ok(arch)) return cli_usage_error(rq->cmd, "--arch expects sm_XX (like sm_80), got '%s'", arch);
   ws_diag d = WS_DIAG_INIT;
   ws_gpu *g = NULL;
   ws_launch_spec *spec = NULL;
   ws_ptx_module *m = NULL;
   ws_profile *pr = NULL;
   ptxas_list pl = {NULL, 0, 0};
+  const ptxas_list *plist = &pl;
+  cli_cu_cache one = {0}, *cache = rq->cu ? rq->cu : &one;
   int have_ptxas = 0, rc = EXIT_OK;
-  char dir[4096] = "", ptx_buf[4200], label[4300], src_note[512];
+  char ptx_buf[4200], label[4300], src_note[512], gpu_arch[16];
   const char *ptx_path = rq->file;
 
   int st = ws_gpu_load(&g, rq->gpu, &d);
@@ -43,22 +94,20 @@ int cli_profile_run(const prof_request *rq, ws_profile **out, ws_gpu **gpu_out,
   if (st) goto fail;
   if (rq->grid) memcpy(spec->grid, rq->grid, sizeof spec->grid);
   if (rq->block) memcpy(spec->block, rq->block, sizeof spec->block);
-  if (rq->kernel && !cli_kernel_same(rq->kernel, spec->kernel)) {
-    ws_diag_add(&d, WS_SEV_ERROR, rq->launch, 0, 0, "the spec is for kernel '%s', --kernel names '%s'",
-                spec->kernel, rq->kernel);
-    st = WS_EINVAL;
-    goto fail;
-  }
   if (cli_has_suffix(rq->file, ".cu")) {
     if (access(rq->file, R_OK) != 0) {
       ws_diag_error(&d, "cannot read %s", rq->file);
       st = WS_EIO;
       goto fail;
     }
-    rc = cli_compile_cu(rq->cmd, rq->file, arch, dir, sizeof dir, &pl, &have_ptxas);
+    if (!rq->arch) arch_for(gpu_arch, sizeof gpu_arch, cache, g, &d), arch = gpu_arch;
+    const cli_cu_build *b = NULL;
+    rc = cu_build(&b, cache, rq, arch);
     if (rc) goto done;
-    snprintf(ptx_buf, sizeof ptx_buf, "%s/in.ptx", dir);
+    snprintf(ptx_buf, sizeof ptx_buf, "%s/in.ptx", b->dir);
     ptx_path = ptx_buf;
+    plist = &b->pl;
+    have_ptxas = b->have_ptxas;
   }
   {
     char *text = NULL;
@@ -78,12 +127,14 @@ int cli_profile_run(const prof_request *rq, ws_profile **out, ws_gpu **gpu_out,
       arch = m->target;
     }
   }
-  const ws_ptx_function *k = cli_kernel_find(m, spec->kernel);
-  if (k && strcmp(k->name, spec->kernel) != 0) { /* a demangled name: use the PTX's */
-    char *mangled = ws_strdup(k->name);
-    if (mangled) free(spec->kernel), spec->kernel = mangled;
+  /* --kernel selects from the module; the spec's arguments must fit it */
+  const ws_ptx_function *k = cli_kernel_select(spec, m, rq->kernel, &d);
+  if (!k) {
+    st = WS_EINVAL;
+    goto fail;
   }
-  const ptxas_info *pi = have_ptxas && k ? cli_ptxas_find(&pl, k->name) : NULL;
+  cli_warn_unset_vars(m, k, spec, &d);
+  const ptxas_info *pi = have_ptxas && k ? cli_ptxas_find(plist, k->name) : NULL;
   ws_prof_options o = WS_PROF_OPTIONS_INIT;
   ws_prof_resources res;
   o.sample_blocks = (uint64_t)rq->sample_blocks;
@@ -117,7 +168,7 @@ fail:
   cli_print_diag(&d);
   rc = cli_exit_for(st);
 done:
-  if (dir[0]) cli_rm_tmp(dir);
+  cli_cu_cache_free(&one);
   free(pl.v);
   ws_ptx_module_free(m);
   ws_emu_launch_spec_free(spec);
@@ -137,7 +188,7 @@ int cli_prof_request(prof_request *rq, const char *cmd, const prof_args *a, int 
   if (a->jobs && cli_parse_int(cmd, "-j", a->jobs, &j)) return EXIT_USAGE;
   if (a->jobs && (j < 1 || j > 256)) return cli_usage_error(cmd, "-j must be between 1 and 256");
   if (a->frest && !a->sample) return cli_usage_error(cmd, "--functional-rest needs --sample-blocks");
-  *rq = (prof_request){cmd, file, a->kernel, a->launch, a->gpu ? a->gpu : PROF_DEFAULT_GPU, a->arch,
+  *rq = (prof_request){cmd, file, a->kernel, a->launch, a->gpu ? a->gpu : PROF_DEFAULT_GPU, a->arch, NULL,
                        ns, a->frest != NULL, j, WS_EMU_DEFAULT_MAX_WARP_INSTS,
                        WS_EMU_DEFAULT_MAX_LAUNCH_INSTS, 0, NULL, NULL};
   if (cli_parse_limit(cmd, "--max-warp-insts", a->maxw, &rq->max_warp_insts) ||

@@ -10,6 +10,27 @@
 #include "warpsight/gpu.h"
 #include "warpsight/profile.h"
 #include "cli/cli.h"
+#include "cli/toolchain.h"
+
+/* A .cu file's compiles, one per architecture (issue 23: a .cu predicted
+ * for several GPUs is compiled once per distinct arch): each arch's PTX and
+ * ptxas report in a temporary folder, removed by cli_cu_cache_free. */
+typedef struct cli_cu_build {
+  char arch[16];      /* "sm_75" */
+  char dir[4096];     /* the temporary folder: DIR/in.ptx */
+  ptxas_list pl;      /* ptxas -v's figures */
+  int have_ptxas;     /* ptxas ran */
+} cli_cu_build;
+
+typedef struct cli_cu_cache {
+  cli_cu_build *v;    /* owned */
+  size_t n, cap;
+  int archs_known;    /* nvcc --list-gpu-arch was asked */
+  int lo, hi;         /* the oldest and newest sm it compiles for (0: unknown) */
+} cli_cu_cache;
+
+/* Remove every build's folder and free the cache (NULL: no-op). */
+void cli_cu_cache_free(cli_cu_cache *c);
 
 typedef struct prof_request {
   const char *cmd;          /* subcommand, for messages */
@@ -17,7 +38,8 @@ typedef struct prof_request {
   const char *kernel;       /* --kernel, or NULL: the launch spec's */
   const char *launch;       /* --launch L.json */
   const char *gpu;          /* --gpu G */
-  const char *arch;         /* --arch for .cu input, or NULL (sm_80) */
+  const char *arch;         /* --arch for .cu input, or NULL: the GPU's own */
+  cli_cu_cache *cu;         /* compiles to reuse across calls, or NULL (one-off) */
   long sample_blocks;       /* 0: every block */
   int functional_rest;      /* run unsampled blocks without hooks */
   long threads;             /* -j, 0 = cores */
@@ -50,8 +72,9 @@ int cli_prof_request(prof_request *rq, const char *cmd, const prof_args *a, int 
 
 /* The options both commands take, for their --help. */
 #define PROF_RUN_OPTIONS_HELP                                                        \
-  "  --kernel K            the kernel (default: the launch spec's); a C++ kernel by\n" \
-  "                        its mangled or demangled name (ns::k<float, 3>)\n"          \
+  "  --kernel K            the kernel of the module to run (default: the launch\n"   \
+  "                        spec's \"kernel\"; the spec's arguments must fit it); a\n" \
+  "                        C++ kernel by its mangled or demangled name\n"          \
   "  --launch L.json       launch spec: grid, block and arguments (docs/launch-spec.md)\n" \
   "  --gpu G               GPU name (see 'warpsight gpus') or GPU JSON file\n"       \
   "                        (default " PROF_DEFAULT_GPU ")\n"                          \
@@ -61,7 +84,9 @@ int cli_prof_request(prof_request *rq, const char *cmd, const prof_args *a, int 
   "                        (memory.dram_bytes_rel_error)\n"                         \
   "  --functional-rest     run the unsampled blocks too, without profiling (for\n"  \
   "                        kernels whose later blocks read what earlier ones wrote)\n" \
-  "  --arch sm_XX          nvcc/ptxas target for .cu input (default sm_80)\n"        \
+  "  --arch sm_XX          nvcc/ptxas target for .cu input (default: each GPU's own\n" \
+  "                        compute capability, clamped to what nvcc compiles for;\n" \
+  "                        one compile per distinct arch)\n"                        \
   "  -j N                  emulator worker threads (default: the number of cores;\n" \
   "                        never more than the blocks that run); the profile does\n" \
   "                        not depend on N\n"                                        \

@@ -147,7 +147,9 @@ int cli_compile_cu(const char *cmd, const char *file, const char *arch, char *di
   snprintf(out, sizeof out, "%s/in.ptx", dir);
   snprintf(log, sizeof log, "%s/nvcc.log", dir);
   snprintf(archopt, sizeof archopt, "-arch=%s", arch);
-  char *argv1[] = {nvcc, "-ptx", archopt, (char *)file, "-o", out, NULL};
+  /* -lineinfo: .loc lines, so that the profile's line table names the .cu's
+   * lines (docs/profile.md, "lines"); the code is the same without it */
+  char *argv1[] = {nvcc, "-ptx", "-lineinfo", archopt, (char *)file, "-o", out, NULL};
   int st = cli_run_tool(argv1, log);
   if (st != 0) {
     fprintf(stderr, "warpsight %s: error: nvcc failed on %s (status %d):\n", cmd, file, st);
@@ -191,4 +193,28 @@ int cli_ptxas_on_ptx(const char *ptx_path, const char *arch, ptxas_list *pl) {
   if (ok) cli_ptxas_parse_log(plog, pl);
   cli_rm_tmp(dir);
   return ok;
+}
+
+void cli_nvcc_archs(int *lo, int *hi) {
+  *lo = *hi = 0;
+  char nvcc[4096], dir[4096], log[4200];
+  if (!cli_find_tool("nvcc", nvcc, sizeof nvcc)) return;
+  const char *tmp = getenv("TMPDIR");
+  snprintf(dir, sizeof dir, "%s/warpsight-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp(dir)) return;
+  snprintf(log, sizeof log, "%s/nvcc.log", dir);
+  char *argv[] = {nvcc, "--list-gpu-arch", NULL};
+  if (cli_run_tool(argv, log) == 0) {
+    FILE *f = fopen(log, "r");
+    char word[64];
+    while (f && fscanf(f, "%63s", word) == 1) {
+      int v;
+      if (sscanf(word, "compute_%d", &v) == 1 && v > 0) {
+        if (!*lo || v < *lo) *lo = v;
+        if (v > *hi) *hi = v;
+      }
+    }
+    if (f) fclose(f);
+  }
+  cli_rm_tmp(dir);
 }

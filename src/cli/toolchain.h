@@ -45,6 +45,9 @@ void cli_rm_tmp(const char *dir);
  * messages. */
 int cli_compile_cu(const char *cmd, const char *file, const char *arch, char *dir, size_t dirn,
                    ptxas_list *pl, int *have_ptxas);
+/* The oldest and newest sm that `nvcc --list-gpu-arch` names (75 and 121
+ * for CUDA 13), or 0 and 0 when nvcc is not found or says nothing. */
+void cli_nvcc_archs(int *lo, int *hi);
 /* Run `ptxas -v -arch=ARCH` on a PTX file and read its report into pl.
  * Returns 1 when ptxas ran and succeeded, 0 otherwise (not found, failed). */
 int cli_ptxas_on_ptx(const char *ptx_path, const char *arch, ptxas_list *pl);

@@ -5,7 +5,7 @@
  * layout of CUDA 13.0's driver_types.h / vector_types.h (the facts of the
  * ABI), not included from it: the project builds without the CUDA toolkit.
  * Values are the ABI's: never renumber.  tests/programs/abi_check.cu checks
- * sizes and offsets against the real headers when nvcc is present.
+ * values, sizes and offsets against the real headers when nvcc is present.
  */
 #ifndef WS_CUDART_ABI_H
 #define WS_CUDART_ABI_H
@@ -18,56 +18,87 @@ typedef struct uint3 { unsigned x, y, z; } uint3;
 typedef struct CUstream_st *cudaStream_t;           /* opaque handles */
 typedef struct CUevent_st *cudaEvent_t;
 typedef struct CUkern_st *cudaKernel_t;
+typedef struct CUgraph_st *cudaGraph_t;
+typedef struct CUgraphNode_st *cudaGraphNode_t;
+typedef struct CUgraphExec_st *cudaGraphExec_t;
+typedef struct CUmemPoolHandle_st *cudaMemPool_t;
+typedef struct CUfunc_st *cudaFunction_t;
 typedef int cudaError_t;                            /* enum cudaError (int-sized) */
+typedef void (*cudaHostFn_t)(void *userData);
+typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);
 
-/* enum cudaError, the values this runtime returns (driver_types.h). */
+/* enum cudaError: every value of CUDA 13.0 (errors.def). */
 enum {
-  cudaSuccess = 0,
-  cudaErrorInvalidValue = 1,
-  cudaErrorMemoryAllocation = 2,
-  cudaErrorInitializationError = 3,
-  cudaErrorInvalidConfiguration = 9,
-  cudaErrorInvalidSymbol = 13,
-  cudaErrorInvalidDevicePointer = 17,
-  cudaErrorInvalidMemcpyDirection = 21,
-  cudaErrorMissingConfiguration = 52,
-  cudaErrorInvalidDeviceFunction = 98,
-  cudaErrorNoDevice = 100,
-  cudaErrorInvalidDevice = 101,
-  cudaErrorInvalidKernelImage = 200,
-  cudaErrorNoKernelImageForDevice = 209,
-  cudaErrorInvalidPtx = 218,
-  cudaErrorInvalidResourceHandle = 400,
-  cudaErrorNotReady = 600,
-  cudaErrorIllegalAddress = 700,
-  cudaErrorLaunchOutOfResources = 701,
-  cudaErrorLaunchTimeout = 702,
-  cudaErrorAssert = 710,
-  cudaErrorMisalignedAddress = 716,
-  cudaErrorLaunchFailure = 719,
-  cudaErrorNotSupported = 801,
-  cudaErrorUnknown = 999
+#define ERR(name, value, text) name = value,
+#include "cudart/errors.def"
+#undef ERR
 };
 
 /* enum cudaMemcpyKind */
 enum { cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2,
        cudaMemcpyDeviceToDevice = 3, cudaMemcpyDefault = 4 };
 
-/* enum cudaDeviceAttr, the attributes answered (others: cudaErrorNotSupported). */
+/* enum cudaDeviceAttr: every attribute of CUDA 13.0 (device_attrs.def). */
 enum {
-  cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrMaxBlockDimX = 2, cudaDevAttrMaxBlockDimY = 3,
-  cudaDevAttrMaxBlockDimZ = 4, cudaDevAttrMaxGridDimX = 5, cudaDevAttrMaxGridDimY = 6,
-  cudaDevAttrMaxGridDimZ = 7, cudaDevAttrMaxSharedMemoryPerBlock = 8,
-  cudaDevAttrTotalConstantMemory = 9, cudaDevAttrWarpSize = 10, cudaDevAttrMaxRegistersPerBlock = 12,
-  cudaDevAttrClockRate = 13, cudaDevAttrMultiProcessorCount = 16, cudaDevAttrCanMapHostMemory = 19,
-  cudaDevAttrConcurrentKernels = 31, cudaDevAttrL2CacheSize = 38,
-  cudaDevAttrMaxThreadsPerMultiProcessor = 39, cudaDevAttrAsyncEngineCount = 40,
-  cudaDevAttrUnifiedAddressing = 41, cudaDevAttrComputeCapabilityMajor = 75,
-  cudaDevAttrComputeCapabilityMinor = 76, cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
-  cudaDevAttrMaxRegistersPerMultiprocessor = 82, cudaDevAttrManagedMemory = 83,
-  cudaDevAttrConcurrentManagedAccess = 89, cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
-  cudaDevAttrMaxBlocksPerMultiprocessor = 106, cudaDevAttrReservedSharedMemoryPerBlock = 111
+#define ATTR(name, value, expr) name = value,
+#include "cudart/device_attrs.def"
+#undef ATTR
 };
+
+/* enum cudaLimit */
+enum { cudaLimitStackSize = 0, cudaLimitPrintfFifoSize = 1, cudaLimitMallocHeapSize = 2,
+       cudaLimitDevRuntimeSyncDepth = 3, cudaLimitDevRuntimePendingLaunchCount = 4,
+       cudaLimitMaxL2FetchGranularity = 5, cudaLimitPersistingL2CacheSize = 6 };
+
+/* enum cudaFuncCache */
+enum { cudaFuncCachePreferNone = 0, cudaFuncCachePreferShared = 1, cudaFuncCachePreferL1 = 2,
+       cudaFuncCachePreferEqual = 3 };
+
+/* cudaHostAlloc / cudaHostRegister / cudaSetDeviceFlags / stream and event flags */
+enum { cudaHostAllocDefault = 0, cudaHostAllocPortable = 1, cudaHostAllocMapped = 2,
+       cudaHostAllocWriteCombined = 4 };
+enum { cudaHostRegisterDefault = 0, cudaHostRegisterPortable = 1, cudaHostRegisterMapped = 2,
+       cudaHostRegisterIoMemory = 4, cudaHostRegisterReadOnly = 8 };
+enum { cudaDeviceScheduleMask = 7, cudaDeviceMapHost = 8, cudaDeviceLmemResizeToMax = 16,
+       cudaDeviceSyncMemops = 0x80, cudaDeviceMask = 0xff };
+enum { cudaStreamDefault = 0, cudaStreamNonBlocking = 1 };
+enum { cudaMemAttachGlobal = 1, cudaMemAttachHost = 2, cudaMemAttachSingle = 4 };
+
+/* enum cudaMemoryType (cudaPointerAttributes.type) */
+enum { cudaMemoryTypeUnregistered = 0, cudaMemoryTypeHost = 1, cudaMemoryTypeDevice = 2,
+       cudaMemoryTypeManaged = 3 };
+
+/* enum cudaGraphNodeType */
+enum { cudaGraphNodeTypeKernel = 0, cudaGraphNodeTypeMemcpy = 1, cudaGraphNodeTypeMemset = 2,
+       cudaGraphNodeTypeHost = 3, cudaGraphNodeTypeGraph = 4, cudaGraphNodeTypeEmpty = 5,
+       cudaGraphNodeTypeWaitEvent = 6, cudaGraphNodeTypeEventRecord = 7 };
+
+/* enum cudaStreamCaptureStatus, cudaStreamCaptureMode */
+enum { cudaStreamCaptureStatusNone = 0, cudaStreamCaptureStatusActive = 1,
+       cudaStreamCaptureStatusInvalidated = 2 };
+enum { cudaStreamCaptureModeGlobal = 0, cudaStreamCaptureModeThreadLocal = 1,
+       cudaStreamCaptureModeRelaxed = 2 };
+
+/* enum cudaMemPoolAttr */
+enum { cudaMemPoolReuseFollowEventDependencies = 1, cudaMemPoolReuseAllowOpportunistic = 2,
+       cudaMemPoolReuseAllowInternalDependencies = 3, cudaMemPoolAttrReleaseThreshold = 4,
+       cudaMemPoolAttrReservedMemCurrent = 5, cudaMemPoolAttrReservedMemHigh = 6,
+       cudaMemPoolAttrUsedMemCurrent = 7, cudaMemPoolAttrUsedMemHigh = 8 };
+
+/* enum cudaLaunchAttributeID (also cudaStreamAttrID), the ones read here */
+enum { cudaLaunchAttributeIgnore = 0, cudaLaunchAttributeAccessPolicyWindow = 1,
+       cudaLaunchAttributeCooperative = 2, cudaLaunchAttributeSynchronizationPolicy = 3,
+       cudaLaunchAttributeClusterDimension = 4, cudaLaunchAttributePriority = 8 };
+
+/* enum cudaDriverEntryPointQueryResult */
+enum { cudaDriverEntryPointSuccess = 0, cudaDriverEntryPointSymbolNotFound = 1,
+       cudaDriverEntryPointVersionNotSufficent = 2 };
+
+/* enum cudaGraphExecUpdateResult, cudaGraphInstantiateResult */
+enum { cudaGraphExecUpdateSuccess = 0, cudaGraphExecUpdateError = 1,
+       cudaGraphExecUpdateErrorTopologyChanged = 2, cudaGraphExecUpdateErrorNodeTypeChanged = 3,
+       cudaGraphExecUpdateErrorFunctionChanged = 4 };
+enum { cudaGraphInstantiateSuccess = 0, cudaGraphInstantiateError = 1 };
 
 /* enum cudaFuncAttribute */
 enum { cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
@@ -192,6 +223,119 @@ typedef struct cudaFuncAttributes {
   int nonPortableClusterSizeAllowed;
   int reserved[16];
 } cudaFuncAttributes;
+
+/* Pitched and 3D memory (driver_types.h). */
+typedef struct cudaPitchedPtr {
+  void *ptr;                  /* first byte */
+  size_t pitch;               /* bytes of one row, padding included */
+  size_t xsize, ysize;        /* logical width (bytes) and height */
+} cudaPitchedPtr;
+typedef struct cudaExtent { size_t width, height, depth; } cudaExtent;
+typedef struct cudaPos { size_t x, y, z; } cudaPos;
+typedef struct cudaArray *cudaArray_t;
+typedef struct cudaMemcpy3DParms {
+  cudaArray_t srcArray;       /* CUDA arrays: not supported (rt-device) */
+  cudaPos srcPos;             /* bytes in x, rows in y, slices in z */
+  cudaPitchedPtr srcPtr;
+  cudaArray_t dstArray;
+  cudaPos dstPos;
+  cudaPitchedPtr dstPtr;
+  cudaExtent extent;          /* width in bytes (linear memory) */
+  int kind;                   /* enum cudaMemcpyKind */
+} cudaMemcpy3DParms;
+
+typedef struct cudaMemcpy3DPeerParms {
+  cudaArray_t srcArray;
+  cudaPos srcPos;
+  cudaPitchedPtr srcPtr;
+  int srcDevice;
+  cudaArray_t dstArray;
+  cudaPos dstPos;
+  cudaPitchedPtr dstPtr;
+  int dstDevice;
+  cudaExtent extent;
+} cudaMemcpy3DPeerParms;
+
+/* Graph node parameters (driver_types.h). */
+typedef struct cudaKernelNodeParams {
+  void *func;                 /* the kernel's host stub */
+  dim3 gridDim, blockDim;
+  unsigned sharedMemBytes;    /* dynamic shared bytes */
+  void **kernelParams;        /* one pointer per parameter, or NULL with extra */
+  void **extra;               /* not supported (NULL) */
+} cudaKernelNodeParams;
+typedef struct cudaMemsetParams {
+  void *dst;
+  size_t pitch;               /* bytes per row (height > 1) */
+  unsigned value;
+  unsigned elementSize;       /* 1, 2 or 4 */
+  size_t width, height;       /* elements per row, rows */
+} cudaMemsetParams;
+typedef struct cudaHostNodeParams {
+  cudaHostFn_t fn;
+  void *userData;
+} cudaHostNodeParams;
+typedef struct cudaGraphEdgeData {
+  unsigned char from_port, to_port, type, reserved[5];
+} cudaGraphEdgeData;
+typedef struct cudaGraphInstantiateParams {
+  unsigned long long flags;
+  cudaStream_t uploadStream;
+  cudaGraphNode_t errNode_out;
+  int result_out;             /* enum cudaGraphInstantiateResult */
+} cudaGraphInstantiateParams;
+typedef struct cudaGraphExecUpdateResultInfo {
+  int result;                 /* enum cudaGraphExecUpdateResult */
+  cudaGraphNode_t errorNode, errorFromNode;
+} cudaGraphExecUpdateResultInfo;
+
+/* Launch attributes (cudaLaunchKernelExC, cudaStreamSetAttribute): a
+ * 64-byte union; only the members read here are named. */
+typedef union cudaLaunchAttributeValue {
+  char pad[64];
+  int cooperative;            /* cudaLaunchAttributeCooperative */
+  int syncPolicy;             /* cudaLaunchAttributeSynchronizationPolicy */
+  struct { unsigned x, y, z; } clusterDim; /* cudaLaunchAttributeClusterDimension */
+  int priority;               /* cudaLaunchAttributePriority */
+} cudaLaunchAttributeValue;
+typedef struct cudaLaunchAttribute {
+  int id;                     /* enum cudaLaunchAttributeID */
+  char pad[4];
+  cudaLaunchAttributeValue val;
+} cudaLaunchAttribute;
+typedef struct cudaLaunchConfig_t {
+  dim3 gridDim, blockDim;
+  size_t dynamicSmemBytes;
+  cudaStream_t stream;
+  cudaLaunchAttribute *attrs;
+  unsigned numAttrs;
+} cudaLaunchConfig_t;
+
+/* Memory pools and locations. */
+typedef struct cudaMemLocation { int type; int id; } cudaMemLocation;
+typedef struct cudaMemPoolProps {
+  int allocType, handleTypes;
+  cudaMemLocation location;
+  void *win32SecurityAttributes;
+  size_t maxSize;
+  unsigned short usage;
+  unsigned char reserved[54];
+} cudaMemPoolProps;
+
+typedef struct cudaPointerAttributes {
+  int type;                   /* enum cudaMemoryType */
+  int device;
+  void *devicePointer, *hostPointer;
+  long reserved[8];
+} cudaPointerAttributes;
+
+typedef struct cudaIpcMemHandle_st { char reserved[64]; } cudaIpcMemHandle_t;
+typedef struct cudaIpcEventHandle_st { char reserved[64]; } cudaIpcEventHandle_t;
+
+_Static_assert(sizeof(cudaMemcpy3DParms) == 160, "cudaMemcpy3DParms of CUDA 13.0");
+_Static_assert(sizeof(cudaLaunchAttribute) == 72, "cudaLaunchAttribute of CUDA 13.0");
+_Static_assert(sizeof(cudaLaunchConfig_t) == 56, "cudaLaunchConfig_t of CUDA 13.0");
+_Static_assert(sizeof(cudaKernelNodeParams) == 56, "cudaKernelNodeParams of CUDA 13.0");
 
 /* The fat-binary wrapper __cudaRegisterFatBinary receives (fatbinary_section.h). */
 typedef struct ws_fatbin_wrapper {

@@ -109,34 +109,50 @@ static int entry_text(char **out, const unsigned char *e, uint32_t hsize, uint64
   return WS_OK;
 }
 
-int ws_fatbin_ptx(char **out, int *arch, const void *data, int max_arch, ws_diag *d) {
+int ws_fatbin_ptx(char **out, int *arch, const void *data, uint64_t avail, int max_arch,
+                  ws_diag *d) {
   const unsigned char *c = data;
   *out = NULL;
-  if (!c || rd32(c) != CONTAINER_MAGIC)
+  if (!c || avail < 16 || rd32(c) != CONTAINER_MAGIC)
     return ws_diag_error(d, "fat binary: not a fat-binary container (magic 0x%08x, expected 0x%08x)",
-                         c ? rd32(c) : 0u, CONTAINER_MAGIC);
-  uint16_t chdr = rd16(c + 6);
-  uint64_t total = rd64(c + 8);
-  const unsigned char *e = c + chdr, *end = e + total, *best = NULL;
-  int best_arch = 0;
-  while (e + 0x40 <= end) {
-    uint32_t hsize = rd32(e + 4);
-    uint64_t psize = rd64(e + 8);
-    if (hsize < 0x40 || psize > (uint64_t)(end - e) - hsize)
-      return ws_diag_error(d, "fat binary: truncated entry at offset %ld", (long)(e - c));
+                         c && avail >= 4 ? rd32(c) : 0u, CONTAINER_MAGIC);
+  /* every size is checked against what is left before it is added to an
+   * offset, so no sum can wrap (issue 24, row 2) */
+  uint64_t chdr = rd16(c + 6), total = rd64(c + 8);
+  if (chdr < 16 || chdr > avail || total > avail - chdr)
+    return ws_diag_error(d, "fat binary: the container's header (%llu bytes) and entries (%llu "
+                         "bytes) run past its %llu bytes", (unsigned long long)chdr,
+                         (unsigned long long)total, (unsigned long long)avail);
+  uint64_t off = chdr, end = chdr + total, best = 0;
+  int best_arch = 0, found = 0;
+  while (end - off >= 0x40) {
+    const unsigned char *e = c + off;
+    uint64_t hsize = rd32(e + 4), psize = rd64(e + 8), left = end - off;
+    if (hsize < 0x40 || hsize > left || psize > left - hsize)
+      return ws_diag_error(d, "fat binary: truncated entry at offset %llu (header %llu and payload "
+                           "%llu bytes, %llu left in the container)", (unsigned long long)off,
+                           (unsigned long long)hsize, (unsigned long long)psize,
+                           (unsigned long long)left);
     int a = (int)rd32(e + 0x1c);
     if (rd16(e) == KIND_PTX) {
-      int better = !best || (a <= max_arch && (best_arch > max_arch || a > best_arch)) ||
+      int better = !found || (a <= max_arch && (best_arch > max_arch || a > best_arch)) ||
                    (a > max_arch && best_arch > max_arch && a < best_arch);
-      if (better) best = e, best_arch = a;
+      if (better) best = off, best_arch = a, found = 1;
     }
-    e += hsize + psize;
+    off += hsize + psize;
   }
-  if (!best) {
+  if (!found) {
     ws_diag_error(d, "fat binary: no PTX entry (build the program with PTX in it, e.g. "
                   "nvcc -arch=sm_80, which embeds compute_80 PTX)");
     return WS_EUNSUP;
   }
   *arch = best_arch;
-  return entry_text(out, best, rd32(best + 4), rd64(best + 8), d);
+  return entry_text(out, c + best, rd32(c + best + 4), rd64(c + best + 8), d);
+}
+
+uint64_t ws_fatbin_size(const void *data) {
+  const unsigned char *c = data;
+  if (!c || rd32(c) != CONTAINER_MAGIC) return 16; /* enough to read the magic and refuse it */
+  uint64_t total = rd64(c + 8), chdr = rd16(c + 6);
+  return total > UINT64_MAX - chdr ? UINT64_MAX : chdr + total;
 }

@@ -9,16 +9,23 @@
 #define WS_CUDART_FATBIN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "warpsight/util.h"
 
-/* The PTX entry for the best architecture of the container at `data`: the
+/* The PTX entry for the best architecture of the container at `data`, of
+ * which `avail` bytes may be read (every size in it is checked against
+ * them before use): the
  * highest arch <= max_arch (e.g. 80 for CC 8.0), else the lowest one above
  * it.  *out is a malloc'd NUL-terminated text (the caller frees it), *arch
  * its architecture.  WS_EINVAL with a diagnostic for a container that is not
  * one (bad magic, truncated), WS_EUNSUP for one without PTX or compressed by
  * an unknown method (named by its flag bits), WS_ENOMEM. */
-int ws_fatbin_ptx(char **out, int *arch, const void *data, int max_arch, ws_diag *d);
+int ws_fatbin_ptx(char **out, int *arch, const void *data, uint64_t avail, int max_arch,
+                  ws_diag *d);
+/* The bytes the container at `data` declares (header + entries): what a
+ * program's own fat binary can be read up to (avail above). */
+uint64_t ws_fatbin_size(const void *data);
 
 /* Decode one raw LZ4 block (no frame) of `n` bytes into dst (cap bytes).
  * Returns the bytes written, or -1 for a malformed block or overflow. */

@@ -1,53 +1,111 @@
 /*
- * launch.c — a kernel launch: pack the parameters from the kernel's .param
- * list (the generated code passes only pointers to the values), run the
- * grid in the emulator on the device, profile it with ws_prof_launch and
- * predict its time with the chosen models; then the run's report.
+ * launch.c — a kernel launch: check the configuration as CUDA does, pack
+ * the parameters from the kernel's .param list (the generated code passes
+ * only pointers to the values), submit it to its stream (stream.c: run now,
+ * or recorded while the stream captures), run the grid in the emulator on
+ * the device, profile it with ws_prof_launch and predict its time with the
+ * chosen models.
  *
- * Launch cache: launches with the same kernel, grid, block, dynamic shared
- * bytes and parameter image are profiled once; the later ones run in the
- * emulator without the profiler (their writes matter) and reuse the
- * prediction.  The predicted-time clock (events) advances by the primary
- * model's time (the first model of WARPSIGHT_MODEL) at every launch.
+ * Launch reuse (docs/exec.md): launches with the same kernel, grid, block,
+ * dynamic shared bytes and reuse key are profiled once; the later ones run
+ * in the emulator without the profiler (their writes matter) and reuse the
+ * prediction.  The key keeps only the parameter bytes that can change what
+ * the kernel does (ws_analysis_param_use: they reach a branch, a guard, an
+ * address...), and of a device pointer only its address modulo 256 (its
+ * alignment, which decides coalescing): a loop whose launches change a
+ * scale factor or swap ping-pong buffers is profiled once, one whose launch
+ * changes a size or a loop bound is profiled again.  The predicted-time
+ * clock (events) advances by the primary model's time (the first model of
+ * WARPSIGHT_MODEL) at every launch.
  */
-#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cudart/exports.h"
 #include "cudart/rt.h"
-#include "util/demangle.h"
 #include "util/strbuf.h"
 #include "util/vec.h"
+#include "warpsight/analysis.h"
 #include "warpsight/profiler.h"
 #include "warpsight/report.h"
 
-#define PARAM_BYTES 32768 /* CUDA 12.1+: up to 32764 bytes of kernel parameters */
-
-static int same_key(const rt_kstat *k, size_t func, const ws_emu_launch_config *c) {
-  return k->func == func && !memcmp(k->grid, c->grid, sizeof k->grid) &&
-         !memcmp(k->block, c->block, sizeof k->block) && k->dyn_shared == c->dynamic_shared &&
-         k->params_bytes == c->params_bytes && !memcmp(k->params, c->params, c->params_bytes);
+/* The reuse key's bytes per parameter byte (f->key_mask), from the
+ * kernel's PTX; NULL (every byte, as bytes) when it cannot be made. */
+static void make_key_mask(rt_func *f) {
+  uint8_t *use = NULL;
+  uint64_t n = 0;
+  ws_diag d = WS_DIAG_INIT;
+  if (ws_analysis_param_use(&use, &n, ws_emu_program_kernel(f->prog), &d) == WS_OK) {
+    for (uint64_t i = 0; i < n; i++) {
+      int wide = (use[i] & WS_PARAM_WIDE) && i + 8 <= n;
+      if (!(use[i] & WS_PARAM_CONTROL))
+        use[i] = RT_KEY_IGNORE;
+      else
+        use[i] = wide ? RT_KEY_PTR : RT_KEY_EXACT;
+    }
+    f->key_mask = use;
+    f->key_bytes = (size_t)n;
+  }
+  ws_diag_free(&d);
 }
 
-static rt_kstat *find_or_add(ws_rt *rt, size_t func, const ws_emu_launch_config *c, int *fresh) {
+/* The reuse key of a parameter image into key (cap bytes); its length.  A
+ * pointer field whose value is a device (or mirrored) address becomes its
+ * address modulo 256 and a marker byte 1; any other value, its bytes and a
+ * marker 0 (the marker keeps a pointer from equalling a number). */
+static size_t make_key(ws_rt *rt, const rt_func *f, const unsigned char *p, size_t n,
+                       unsigned char *key) {
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    int m = f->key_mask && i < f->key_bytes ? f->key_mask[i] : RT_KEY_EXACT;
+    if (m == RT_KEY_PTR) {
+      uint64_t v;
+      memcpy(&v, p + i, 8);
+      int is_ptr = v && rt_host_ptr(rt, v, 1) != NULL;
+      if (is_ptr) {
+        key[k++] = (unsigned char)(v & 255);
+        key[k++] = 1;
+      } else {
+        memcpy(key + k, p + i, 8);
+        k += 8;
+        key[k++] = 0;
+      }
+      i += 7; /* the field's other bytes */
+    } else if (m == RT_KEY_EXACT) {
+      key[k++] = p[i];
+    }
+  }
+  return k;
+}
+
+static int same_config(const rt_kstat *k, size_t func, dim3 grid, dim3 block, uint64_t shared) {
+  return k->func == func && k->grid[0] == grid.x && k->grid[1] == grid.y && k->grid[2] == grid.z &&
+         k->block[0] == block.x && k->block[1] == block.y && k->block[2] == block.z &&
+         k->dyn_shared == shared;
+}
+
+static rt_kstat *find_or_add(ws_rt *rt, size_t func, dim3 grid, dim3 block, uint64_t shared,
+                             const unsigned char *key, size_t nkey, int *fresh) {
   *fresh = 0;
-  for (size_t i = 0; i < rt->nkstats; i++)
-    if (same_key(&rt->kstats[i], func, c)) return &rt->kstats[i];
+  for (size_t i = 0; i < rt->nkstats; i++) {
+    rt_kstat *k = &rt->kstats[i];
+    if (same_config(k, func, grid, block, shared) && k->key_bytes == nkey &&
+        !memcmp(k->key, key, nkey))
+      return k;
+  }
   rt_kstat k = {0};
   k.func = func;
-  memcpy(k.grid, c->grid, sizeof k.grid);
-  memcpy(k.block, c->block, sizeof k.block);
-  k.dyn_shared = c->dynamic_shared;
-  k.params = malloc(c->params_bytes ? c->params_bytes : 1);
-  k.params_bytes = c->params_bytes;
+  k.grid[0] = grid.x, k.grid[1] = grid.y, k.grid[2] = grid.z;
+  k.block[0] = block.x, k.block[1] = block.y, k.block[2] = block.z;
+  k.dyn_shared = shared;
+  k.key = malloc(nkey ? nkey : 1);
+  k.key_bytes = nkey;
   for (size_t m = 0; m < RT_MAX_MODELS; m++) k.pred.ms[m] = NAN;
-  if (!k.params) return NULL;
-  memcpy(k.params, c->params, c->params_bytes);
+  if (!k.key) return NULL;
+  memcpy(k.key, key, nkey);
   if (WS_VEC_PUSH(rt->kstats, rt->nkstats, rt->cap_kstats, k)) {
-    free(k.params);
+    free(k.key);
     return NULL;
   }
   *fresh = 1;
@@ -58,7 +116,6 @@ static rt_kstat *find_or_add(ws_rt *rt, size_t func, const ws_emu_launch_config 
 static void write_charts(ws_rt *rt, const rt_kstat *k, const ws_model_result *r) {
   const char *dir = getenv("WARPSIGHT_REPORT_DIR");
   if (!dir || !*dir) return;
-  mkdir(dir, 0777);
   char path[4096];
   snprintf(path, sizeof path, "%s/%s-%zu-%s", dir, rt->funcs[k->func].name,
            (size_t)(k - rt->kstats), r->model);
@@ -67,8 +124,24 @@ static void write_charts(ws_rt *rt, const rt_kstat *k, const ws_model_result *r)
   ws_diag_free(&d);
 }
 
+/* WARPSIGHT_REPORT_DIR: the profile of each profiled launch, as
+ * KERNEL-N.profile.json, for `exec --report`'s HTML page. */
+static void write_profile(ws_rt *rt, const rt_kstat *k, const ws_profile *prof) {
+  const char *dir = getenv("WARPSIGHT_REPORT_DIR");
+  if (!dir || !*dir) return;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s-%zu.profile.json", dir, rt->funcs[k->func].name,
+           (size_t)(k - rt->kstats));
+  char *text = ws_profile_to_json(prof);
+  ws_diag d = WS_DIAG_INIT;
+  if (text) ws_write_file(path, text, strlen(text), &d);
+  ws_diag_free(&d);
+  free(text);
+}
+
 /* Run the models on a fresh profile into k->pred. */
 static void predict(ws_rt *rt, rt_kstat *k, const ws_profile *prof) {
+  write_profile(rt, k, prof);
   for (size_t i = 0; i < rt->nmodels; i++) {
     ws_model_result r = WS_MODEL_RESULT_INIT;
     ws_diag d = WS_DIAG_INIT;
@@ -103,33 +176,106 @@ static cudaError_t fault_error(const ws_emu_stats *s) {
   }
 }
 
-static cudaError_t check_config(const ws_gpu *g, const ws_emu_launch_config *c) {
-  uint64_t threads = (uint64_t)c->block[0] * c->block[1] * c->block[2];
+/* CUDA's grid limits (Programming Guide, Technical Specifications: x up to
+ * 2^31-1 from CC 3.0, 65535 before; y and z 65535). */
+static uint32_t max_grid_x(const ws_gpu *g) { return g->cc_major >= 3 ? 2147483647u : 65535u; }
+
+/* The kernel's static shared bytes, from its PTX (as the profiler counts
+ * them), once. */
+static int static_shared(ws_rt *rt, rt_func *f) {
+  if (f->static_shared < 0) {
+    ws_prof_resources r;
+    ws_prof_kernel_resources(&r, rt_module_ptx(rt, f->module), ws_emu_program_kernel(f->prog),
+                             rt->gpu);
+    f->static_shared = isfinite(r.shared_bytes_per_block) ? (int)r.shared_bytes_per_block : 0;
+  }
+  return f->static_shared;
+}
+
+/* As CUDA answers a launch it refuses: a zero or too large grid or block
+ * is cudaErrorInvalidConfiguration (also a block against the kernel's
+ * .reqntid/.maxntid); dynamic shared memory beyond the kernel's maximum
+ * (48 KiB minus its static shared memory unless cudaFuncSetAttribute raised
+ * it) or static + dynamic beyond the opt-in maximum per block is
+ * cudaErrorInvalidValue, the "invalid argument" of cuLaunchKernel. */
+cudaError_t rt_check_config(ws_rt *rt, rt_func *f, dim3 grid, dim3 block, uint64_t dyn_shared) {
+  cudaError_t e = cudaSuccess;
+  ws_emu_program *p = rt_func_prog(rt, f, &e);
+  if (!p) return e;
+  const ws_gpu *g = rt->gpu;
+  const ws_ptx_perf *pf = &ws_emu_program_kernel(p)->perf;
+  uint64_t threads = (uint64_t)block.x * block.y * block.z;
+  uint32_t gd[3] = {grid.x, grid.y, grid.z}, bd[3] = {block.x, block.y, block.z};
   for (int i = 0; i < 3; i++)
-    if (!c->grid[i] || !c->block[i]) return cudaErrorInvalidConfiguration;
-  if (threads > (uint64_t)g->limits.max_threads_per_block || c->block[2] > 64)
+    if (!gd[i] || !bd[i]) return cudaErrorInvalidConfiguration;
+  if (threads > (uint64_t)g->limits.max_threads_per_block || block.x > 1024 || block.y > 1024 ||
+      block.z > 64)
     return cudaErrorInvalidConfiguration;
-  if (c->grid[1] > 65535 || c->grid[2] > 65535) return cudaErrorInvalidConfiguration;
-  if (c->dynamic_shared > (uint64_t)g->limits.max_shared_per_block)
+  if (grid.x > max_grid_x(g) || grid.y > 65535 || grid.z > 65535) return cudaErrorInvalidConfiguration;
+  if (pf->nreqntid && (pf->reqntid[0] != block.x || pf->reqntid[1] != block.y ||
+                       pf->reqntid[2] != block.z))
+    return cudaErrorInvalidConfiguration;
+  if (pf->nmaxntid && threads > (uint64_t)pf->maxntid[0] * pf->maxntid[1] * pf->maxntid[2])
+    return cudaErrorInvalidConfiguration;
+  uint64_t st = (uint64_t)static_shared(rt, f);
+  uint64_t max_dyn = f->max_dyn_shared >= 0 ? (uint64_t)f->max_dyn_shared
+                     : st < 49152        ? 49152 - st
+                                         : 0;
+  if (dyn_shared > max_dyn || st + dyn_shared > (uint64_t)g->limits.max_shared_per_block)
     return cudaErrorInvalidValue;
   return cudaSuccess;
 }
 
+cudaError_t rt_pack(ws_rt *rt, rt_func *f, void **args, unsigned char *buf, size_t cap,
+                    size_t *used) {
+  cudaError_t e = cudaSuccess;
+  ws_emu_program *p = rt_func_prog(rt, f, &e);
+  if (!p) return e;
+  const ws_ptx_function *k = ws_emu_program_kernel(p);
+  if (k->nparams && !args) return cudaErrorInvalidValue;
+  ws_diag d = WS_DIAG_INIT;
+  int st = ws_emu_params_pack(k, (void *const *)args, buf, cap, used, &d);
+  rt_print_diag(&d);
+  ws_diag_free(&d);
+  return st ? cudaErrorInvalidValue : cudaSuccess;
+}
+
+/* The emulator's clock rates for a launch (docs/exec.md, "Timing"):
+ * %clock advances, per warp instruction, by the mean dependent latency of
+ * an instruction of a loop that reads the clock and compares — 33 nominal
+ * cycles for the four instructions mov %clock, sub, setp, bra (20 + 6 + 6
+ * + 1, the profile's nominal latencies, docs/profile.md) — scaled as the
+ * warpsight model scales ALU latencies (alu_latency_scale): a kernel that
+ * spins until the clock has advanced N cycles then runs about as many
+ * iterations as the model predicts N cycles hold.  %globaltimer is that
+ * clock in nanoseconds at the GPU's clock, from the predicted clock. */
+#define CLOCK_LOOP_CYCLES_PER_INST (33.0 / 4.0)
+static void clock_rates(const ws_rt *rt, double *cycles, double *ns, uint64_t *base) {
+  double s = ws_gpu_p(rt->gpu, WS_GP_WARPSIGHT_ALU_LATENCY_SCALE);
+  *cycles = CLOCK_LOOP_CYCLES_PER_INST * (isfinite(s) && s > 0 ? s : 1.0);
+  *ns = rt->gpu->clock_ghz > 0 ? *cycles / rt->gpu->clock_ghz : *cycles;
+  *base = (uint64_t)(rt->clock_ms * 1e6);
+}
+
 /* Run (profiling when fresh) one prepared launch; the emulator's status. */
-static int run(ws_rt *rt, rt_func *f, ws_emu_launch *l, const ws_emu_launch_config *c,
+static int run(ws_rt *rt, rt_func *f, ws_emu_launch *l, dim3 grid, dim3 block, uint64_t shared,
                rt_kstat *k, int fresh, ws_emu_stats *stats, ws_diag *d) {
   fflush(stdout); /* the program's output before the kernel's printf */
   int st;
+  double cyc, ns;
+  uint64_t base;
+  clock_rates(rt, &cyc, &ns, &base);
   if (fresh) {
-    ws_prof_target t = {rt_module_ptx(rt, f->module), f->prog, l,
-                        {c->grid[0], c->grid[1], c->grid[2]},
-                        {c->block[0], c->block[1], c->block[2]}, c->dynamic_shared};
+    ws_prof_target t = {rt_module_ptx(rt, f->module), f->prog, l, {grid.x, grid.y, grid.z},
+                        {block.x, block.y, block.z}, shared};
     ws_prof_options po = WS_PROF_OPTIONS_INIT;
     po.sample_blocks = rt->sample_blocks;
     po.functional_rest = 1; /* every block runs: the program needs its results */
+    po.threads = rt->ncpu;  /* read once per process */
     po.printf_out = stdout;
     po.max_warp_insts = rt->max_warp_insts;
     po.max_launch_insts = rt->max_launch_insts;
+    po.clock_per_inst = cyc, po.timer_ns_per_inst = ns, po.timer_base_ns = base;
     ws_profile *prof = NULL;
     st = ws_prof_launch(&prof, stats, &t, rt->gpu, &po, d);
     if (st == WS_OK) predict(rt, k, prof);
@@ -139,149 +285,130 @@ static int run(ws_rt *rt, rt_func *f, ws_emu_launch *l, const ws_emu_launch_conf
     eo.printf_out = stdout;
     eo.max_warp_insts = rt->max_warp_insts;
     eo.max_launch_insts = rt->max_launch_insts;
-    uint64_t blocks = (uint64_t)c->grid[0] * c->grid[1] * c->grid[2];
-    eo.threads = ws_prof_workers(0, blocks, 0, 1); /* the profiler's rule: no idle workers */
+    eo.clock_per_inst = cyc, eo.timer_ns_per_inst = ns, eo.timer_base_ns = base;
+    uint64_t blocks = (uint64_t)grid.x * grid.y * grid.z;
+    eo.threads = ws_prof_workers(rt->ncpu, blocks, 0, 1); /* the profiler's rule: no idle workers */
     st = ws_emu_run(l, &eo, stats, d);
   }
   fflush(stdout);
   return st;
 }
 
-cudaError_t rt_launch(ws_rt *rt, rt_func *f, dim3 grid, dim3 block, void **args,
-                      size_t dyn_shared) {
+cudaError_t rt_launch(ws_rt *rt, rt_func *f, dim3 grid, dim3 block, const unsigned char *params,
+                      size_t params_bytes, uint64_t shared) {
   if (!rt->gpu) return cudaErrorInitializationError;
   cudaError_t e = cudaSuccess;
   ws_emu_program *p = rt_func_prog(rt, f, &e);
   ws_emu_device *dev = rt_device(rt);
   if (!p) return e;
   if (!dev) return cudaErrorInitializationError;
-  static _Thread_local unsigned char params[PARAM_BYTES];
-  ws_emu_launch_config c = {{grid.x, grid.y, grid.z}, {block.x, block.y, block.z},
-                            dyn_shared, params, 0};
-  if ((e = check_config(rt->gpu, &c))) return e;
+  if ((e = rt_check_config(rt, f, grid, block, shared))) return e;
+  static _Thread_local unsigned char key[RT_PARAM_BYTES * 2];
+  size_t nkey = make_key(rt, f, params, params_bytes, key);
+  ws_emu_launch_config c = {{grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, shared, params,
+                            params_bytes};
   ws_diag d = WS_DIAG_INIT;
   ws_emu_launch *l = NULL;
-  int st = ws_emu_params_pack(ws_emu_program_kernel(p), (void *const *)args, params,
-                              sizeof params, &c.params_bytes, &d);
   int fresh = 0;
-  rt_kstat *k = st ? NULL : find_or_add(rt, (size_t)(f - rt->funcs), &c, &fresh);
-  if (!st && !k) st = WS_ENOMEM;
+  size_t fi = (size_t)(f - rt->funcs);
+  rt_kstat *k = find_or_add(rt, fi, grid, block, shared, key, nkey, &fresh);
+  int st = k ? WS_OK : WS_ENOMEM;
   if (!st) {
-    rt_managed_sync(rt, 1);
+    rt_mirror_sync(rt, 1);
     st = ws_emu_launch_raw(&l, dev, p, &c, &d);
   }
   ws_emu_stats stats = {0};
-  if (!st) st = run(rt, f, l, &c, k, fresh, &stats, &d);
-  if (l) rt_managed_sync(rt, 0);
+  if (!st) st = run(rt, f, l, grid, block, shared, k, fresh, &stats, &d);
+  if (l) rt_mirror_sync(rt, 0);
   ws_emu_launch_free(l);
   rt_print_diag(&d);
   ws_diag_free(&d);
-  if (st == WS_EFAULT) return rt->sticky = fault_error(&stats);
+  if (fresh && k && k->ok) rt_log_kstat(rt, (size_t)(k - rt->kstats));
+  if (st == WS_EFAULT) {
+    rt->sticky = fault_error(&stats);
+    rt_log_fault(rt); /* for a program that dies of it */
+    return rt->sticky;
+  }
   if (st == WS_ENOMEM) return cudaErrorMemoryAllocation;
   if (st) return cudaErrorLaunchFailure;
   k->launches++;
   rt->launches++;
+  rt_log_launch(rt, (size_t)(k - rt->kstats));
   if (k->ok && !isnan(k->pred.ms[0])) rt->clock_ms += k->pred.ms[0];
   return cudaSuccess;
 }
 
-/* --- the report ------------------------------------------------------------ */
-
-/* Launch statistics summed over the cache entries of one (kernel, grid,
- * block, dynamic shared) configuration. */
-typedef struct kgroup {
-  size_t first;                 /* its first kstat */
-  uint64_t launches;            /* launches */
-  double total[RT_MAX_MODELS];  /* total predicted ms per model */
-} kgroup;
-
-static int same_group(const rt_kstat *a, const rt_kstat *b) {
-  return a->func == b->func && !memcmp(a->grid, b->grid, sizeof a->grid) &&
-         !memcmp(a->block, b->block, sizeof a->block) && a->dyn_shared == b->dyn_shared;
+cudaError_t rt_launch_call(ws_rt *rt, const void *func, dim3 grid, dim3 block, void **args,
+                           size_t shared, cudaStream_t stream) {
+  static _Thread_local unsigned char params[RT_PARAM_BYTES];
+  cudaError_t e = rt_sticky(rt);
+  rt_func *f = e ? NULL : rt_find_func(rt, func);
+  if (!e && !f) e = cudaErrorInvalidDeviceFunction;
+  if (!e) e = rt_check_config(rt, f, grid, block, shared);
+  rt_op op = {.kind = RT_OP_KERNEL};
+  if (!e) e = rt_pack(rt, f, args, params, sizeof params, &op.u.k.params_bytes);
+  if (e) return e;
+  op.u.k.func = (size_t)(f - rt->funcs);
+  op.u.k.grid = grid;
+  op.u.k.block = block;
+  op.u.k.shared = shared;
+  op.u.k.params = params;
+  return rt_submit(rt, stream, &op);
 }
 
-static cJSON *ms_object(const ws_rt *rt, const double *v, double div) {
-  cJSON *o = cJSON_CreateObject();
-  for (size_t m = 0; m < rt->nmodels; m++)
-    if (!isnan(v[m])) cJSON_AddNumberToObject(o, rt->models[m], v[m] / div);
-    else cJSON_AddNullToObject(o, rt->models[m]);
-  return o;
+cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                             size_t sharedMem, cudaStream_t stream) {
+  ws_rt *rt = rt_enter();
+  return rt_done(rt_launch_call(rt, func, gridDim, blockDim, args, sharedMem, stream));
 }
 
-static cJSON *dims(const uint32_t v[3]) {
-  int iv[3] = {(int)v[0], (int)v[1], (int)v[2]};
-  return cJSON_CreateIntArray(iv, 3);
+cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                  size_t sharedMem, cudaStream_t stream) {
+  return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
 }
 
-static cJSON *kernel_json(const ws_rt *rt, const kgroup *g) {
-  const rt_kstat *k = &rt->kstats[g->first];
-  cJSON *o = cJSON_CreateObject();
-  char *dm = ws_demangle(rt->funcs[k->func].name);
-  cJSON_AddStringToObject(o, "name", rt->funcs[k->func].name);
-  cJSON_AddStringToObject(o, "demangled", dm ? dm : rt->funcs[k->func].name);
-  free(dm);
-  cJSON_AddItemToObject(o, "grid", dims(k->grid));
-  cJSON_AddItemToObject(o, "block", dims(k->block));
-  cJSON_AddNumberToObject(o, "dynamic_shared", (double)k->dyn_shared);
-  cJSON_AddNumberToObject(o, "launches", (double)g->launches);
-  cJSON_AddItemToObject(o, "per_launch_ms", ms_object(rt, g->total, (double)g->launches));
-  cJSON_AddItemToObject(o, "total_ms", ms_object(rt, g->total, 1));
-  if (k->pred.bottleneck) cJSON_AddStringToObject(o, "bottleneck", k->pred.bottleneck);
-  else cJSON_AddNullToObject(o, "bottleneck");
-  return o;
-}
-
-/* The warpsight-exec/1 document (docs/exec.md, "Report"). */
-static cJSON *report_json(const ws_rt *rt, double *total) {
-  cJSON *root = cJSON_CreateObject();
-  cJSON_AddStringToObject(root, "schema", "warpsight-exec/1");
-  cJSON_AddStringToObject(root, "gpu", rt->gpu ? rt->gpu->name : "");
-  cJSON *ms = cJSON_AddArrayToObject(root, "models");
-  for (size_t m = 0; m < rt->nmodels; m++) cJSON_AddItemToArray(ms, cJSON_CreateString(rt->models[m]));
-  cJSON_AddStringToObject(root, "primary_model", rt->nmodels ? rt->models[0] : "");
-  cJSON_AddNumberToObject(root, "launches", (double)rt->launches);
-  cJSON_AddStringToObject(root, "sticky_error", cudaGetErrorName(rt->sticky));
-  cJSON *ks = cJSON_AddArrayToObject(root, "kernels");
-  for (size_t m = 0; m < RT_MAX_MODELS; m++) total[m] = 0;
-  for (size_t i = 0; i < rt->nkstats; i++) {
-    size_t j = 0;
-    while (j < i && !same_group(&rt->kstats[j], &rt->kstats[i])) j++;
-    if (j < i || !rt->kstats[i].launches) continue; /* counted with its group */
-    kgroup g = {i, 0, {0}};
-    for (size_t t = i; t < rt->nkstats; t++) {
-      const rt_kstat *k = &rt->kstats[t];
-      if (!same_group(k, &rt->kstats[i])) continue;
-      g.launches += k->launches;
-      for (size_t m = 0; m < rt->nmodels; m++) g.total[m] += k->pred.ms[m] * (double)k->launches;
-    }
-    for (size_t m = 0; m < rt->nmodels; m++) total[m] += g.total[m];
-    cJSON_AddItemToArray(ks, kernel_json(rt, &g));
+/* The extensible launch (Thrust uses it): the configuration's stream and
+ * shared memory; attributes that change nothing here (priority, access
+ * policy, synchronisation policy, programmatic serialisation...) are
+ * accepted; a cooperative launch or a cluster of more than one block is not
+ * supported yet, by name. */
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args) {
+  if (!config || (config->numAttrs && !config->attrs)) return rt_error(cudaErrorInvalidValue);
+  for (unsigned i = 0; i < config->numAttrs; i++) {
+    const cudaLaunchAttribute *a = &config->attrs[i];
+    if (a->id == cudaLaunchAttributeCooperative && a->val.cooperative)
+      return rt_unsupported("cudaLaunchKernelExC with cudaLaunchAttributeCooperative");
+    if (a->id == cudaLaunchAttributeClusterDimension &&
+        (uint64_t)a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z > 1)
+      return rt_unsupported("cudaLaunchKernelExC with a cluster dimension");
   }
-  cJSON_AddItemToObject(root, "total_ms", ms_object(rt, total, 1));
-  return root;
+  return cudaLaunchKernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                          config->stream);
 }
 
-void rt_report(ws_rt *rt) {
-  double total[RT_MAX_MODELS];
-  cJSON *root = report_json(rt, total);
-  if (rt->json_out) {
-    char *s = cJSON_Print(root);
-    ws_diag d = WS_DIAG_INIT;
-    ws_outfile o; /* a temporary file renamed into place (util/outfile.c) */
-    if (!s) fprintf(stderr, "warpsight: error: cannot write %s: out of memory\n", rt->json_out);
-    else if (ws_outfile_open(&o, rt->json_out, &d) == WS_OK) {
-      fputs(s, o.f);
-      fputc('\n', o.f);
-      ws_outfile_commit(&o, &d);
-    }
-    for (size_t i = 0; i < d.count; i++)
-      fprintf(stderr, "warpsight: error: %s: %s\n", d.items[i].file ? d.items[i].file : "", d.items[i].message);
-    ws_diag_free(&d);
-    free(s);
-  } else if (!rt->quiet && rt->launches) {
-    fprintf(stderr, "warpsight: %llu kernel launch%s on %s, predicted GPU time %.6g ms (%s); "
-            "`warpsight exec` prints the table\n", (unsigned long long)rt->launches,
-            rt->launches == 1 ? "" : "es", rt->gpu->name, total[0], rt->models[0]);
+cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func,
+                                     void **args) {
+  return cudaLaunchKernelExC(config, func, args);
+}
+
+/* Load a function's program (and its reuse mask) on first use. */
+ws_emu_program *rt_func_prog(ws_rt *rt, rt_func *f, cudaError_t *err) {
+  if (f->prog) return f->prog;
+  const ws_ptx_module *m = rt_module_ptx(rt, f->module);
+  if (!m) {
+    rt_module *md = &rt->modules[f->module];
+    if (!md->error || md->error[0]) fprintf(stderr, "warpsight: error: %s\n", md->error ? md->error : "?");
+    if (md->error) md->error[0] = 0; /* said once */
+    *err = cudaErrorNoKernelImageForDevice;
+    return NULL;
   }
-  cJSON_Delete(root);
+  ws_diag d = WS_DIAG_INIT;
+  if (ws_emu_load(&f->prog, m, f->name, &d)) {
+    rt_print_diag(&d);
+    *err = cudaErrorInvalidPtx;
+  } else {
+    make_key_mask(f);
+  }
+  ws_diag_free(&d);
+  return f->prog;
 }

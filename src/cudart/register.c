@@ -81,7 +81,7 @@ const ws_ptx_module *rt_module_ptx(ws_rt *rt, size_t i) {
                   "compilation) are not supported; build without -rdc", w->version);
   } else {
     int max_arch = rt->gpu ? rt->gpu->cc_major * 10 + rt->gpu->cc_minor : 1000;
-    if (!ws_fatbin_ptx(&m->ptx, &m->arch, w->data, max_arch, &d)) {
+    if (!ws_fatbin_ptx(&m->ptx, &m->arch, w->data, ws_fatbin_size(w->data), max_arch, &d)) {
       /* messages name the program's PTX: "stencil.fatbin0.compute_80.ptx" */
       char origin[300];
       snprintf(origin, sizeof origin, "%.200s.fatbin%zu.compute_%d.ptx", program_invocation_short_name,
@@ -101,6 +101,7 @@ void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun,
   ws_rt *rt = rt_enter();
   rt_module *m = rt_find_module(rt, handle);
   rt_func f = {0};
+  f.max_dyn_shared = f.static_shared = -1;
   f.host_fun = hostFun;
   f.name = ws_strdup(deviceFun);
   f.module = m ? (size_t)(m - rt->modules) : 0;
@@ -144,7 +145,7 @@ void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress, char *dev
 
 /* Called before the first host access to a __managed__ variable: give each
  * of the module's managed variables its address (a host mirror of the
- * device variable, rt_mem.c).  Non-zero: done (else it is called again). */
+ * device variable, mem.c).  Non-zero: done (else it is called again). */
 char __cudaInitModule(void **handle) {
   ws_rt *rt = rt_enter();
   rt_module *m = rt_find_module(rt, handle);
@@ -153,7 +154,7 @@ char __cudaInitModule(void **handle) {
     rt_var *v = &rt->vars[i];
     if (v->module != (size_t)(m - rt->modules) || !v->managed_ptr || *v->managed_ptr) continue;
     uint64_t addr, bytes;
-    if (rt_var_addr(rt, v, &addr, &bytes) || rt_managed_map(rt, addr, bytes, 0)) {
+    if (rt_var_addr(rt, v, &addr, &bytes) || rt_mirror_add(rt, addr, NULL, bytes, RT_MIRROR_VAR)) {
       fprintf(stderr, "warpsight: error: cannot place __managed__ variable '%s'\n", v->name);
       ok = 0;
       continue;
@@ -177,25 +178,6 @@ rt_var *rt_find_var(ws_rt *rt, const void *host_var) {
   return NULL;
 }
 
-ws_emu_program *rt_func_prog(ws_rt *rt, rt_func *f, cudaError_t *err) {
-  if (f->prog) return f->prog;
-  const ws_ptx_module *m = rt_module_ptx(rt, f->module);
-  if (!m) {
-    rt_module *md = &rt->modules[f->module];
-    if (!md->error || md->error[0]) fprintf(stderr, "warpsight: error: %s\n", md->error ? md->error : "?");
-    if (md->error) md->error[0] = 0; /* said once */
-    *err = cudaErrorNoKernelImageForDevice;
-    return NULL;
-  }
-  ws_diag d = WS_DIAG_INIT;
-  if (ws_emu_load(&f->prog, m, f->name, &d)) {
-    rt_print_diag(&d);
-    *err = cudaErrorInvalidPtx;
-  }
-  ws_diag_free(&d);
-  return f->prog;
-}
-
 unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
                                      cudaStream_t stream) {
   if (config_depth == CONFIG_DEPTH) return 1; /* the call is skipped */
@@ -213,30 +195,34 @@ cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sh
 }
 
 cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun) {
+  if (!kernel) return rt_error(cudaErrorInvalidValue);
   ws_rt *rt = rt_enter();
-  rt_func *f = rt_find_func(rt, hostFun);
-  rt_leave();
-  if (!f) return rt_error(cudaErrorInvalidDeviceFunction);
-  *kernel = (cudaKernel_t)(uintptr_t)hostFun; /* the handle is the host stub */
-  return cudaSuccess;
+  cudaError_t e = rt->unloading ? cudaErrorCudartUnloading : cudaSuccess;
+  if (!e && !rt_find_func(rt, hostFun)) e = cudaErrorInvalidDeviceFunction;
+  if (!e) *kernel = (cudaKernel_t)(uintptr_t)hostFun; /* the handle is the host stub */
+  return rt_done(e);
 }
 
-cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
-                             size_t sharedMem, cudaStream_t stream) {
-  (void)stream; /* execution is synchronous: every stream is in order */
+cudaError_t cudaGetKernel(cudaKernel_t *kernel, const void *entryFuncAddr) {
+  return __cudaGetKernel(kernel, entryFuncAddr);
+}
+
+/* cudaFunction_t handles are the host stubs too. */
+cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolPtr) {
+  cudaKernel_t k;
+  cudaError_t e = functionPtr ? __cudaGetKernel(&k, symbolPtr) : rt_error(cudaErrorInvalidValue);
+  if (!e) *functionPtr = (cudaFunction_t)k;
+  return e;
+}
+
+cudaError_t cudaFuncGetName(const char **name, const void *func) {
+  if (!name) return rt_error(cudaErrorInvalidValue);
   ws_rt *rt = rt_enter();
   cudaError_t e = rt_sticky(rt);
-  if (e == cudaSuccess) {
-    rt_func *f = rt_find_func(rt, func);
-    e = f ? rt_launch(rt, f, gridDim, blockDim, args, sharedMem) : cudaErrorInvalidDeviceFunction;
-  }
-  rt_leave();
-  return rt_error(e);
-}
-
-cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
-                                  size_t sharedMem, cudaStream_t stream) {
-  return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+  rt_func *f = e ? NULL : rt_find_func(rt, func);
+  if (!e && !f) e = cudaErrorInvalidDeviceFunction;
+  if (!e) *name = f->name; /* lives until exit, as CUDA's does */
+  return rt_done(e);
 }
 
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,

@@ -5,10 +5,13 @@
  */
 #include "cudart/rt.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cudart/exports.h"
 #include "warpsight/report.h"
@@ -16,19 +19,25 @@
 #include "util/strbuf.h"
 
 ws_rt ws_rt_state;
+/* Outside ws_rt so that the exit handler can clear the whole state and
+ * later calls still find a lock (issue 24, row 4). */
+static pthread_mutex_t rt_lock;
 static pthread_once_t rt_once = PTHREAD_ONCE_INIT;
 static _Thread_local cudaError_t rt_last_error; /* per host thread, as CUDA's */
 
 void rt_print_diag(const ws_diag *d) { ws_diag_print(stderr, d, "warpsight"); }
 
+/* Free everything and leave the state empty (every count 0, every pointer
+ * NULL): a call made after this finds nothing to use after its free. */
 static void rt_free_all(ws_rt *rt) {
-  /* the device (its module variables), then the programs, then the modules
-   * they borrow */
-  rt_managed_unmap(rt);
+  /* the graphs (their kernel parameters), the device (its module
+   * variables), then the programs, then the modules they borrow */
+  rt_graph_free_all(rt);
+  rt_mirror_unmap(rt);
   ws_emu_device_free(rt->dev);
-  rt->dev = NULL;
   for (size_t i = 0; i < rt->nfuncs; i++) {
     free(rt->funcs[i].name);
+    free(rt->funcs[i].key_mask);
     ws_emu_program_free(rt->funcs[i].prog);
   }
   for (size_t i = 0; i < rt->nmodules; i++) {
@@ -39,33 +48,50 @@ static void rt_free_all(ws_rt *rt) {
   }
   for (size_t i = 0; i < rt->nvars; i++) free(rt->vars[i].name);
   for (size_t i = 0; i < rt->nkstats; i++) {
-    free(rt->kstats[i].params);
+    free(rt->kstats[i].key);
     free(rt->kstats[i].pred.bottleneck);
   }
+  for (size_t i = 0; i < rt->nhostmem; i++)
+    if (!rt->hostmem[i].registered && !rt->hostmem[i].mapped_at_dev) free(rt->hostmem[i].ptr);
   while (rt->events) {
     rt_event *e = rt->events;
     rt->events = e->next;
+    free(e->deps.v);
     free(e);
   }
   while (rt->streams) {
     rt_stream *s = rt->streams;
     rt->streams = s->next;
+    free(s->deps.v);
     free(s);
   }
+  while (rt->pools) {
+    rt_pool *p = rt->pools;
+    rt->pools = p->next;
+    free(p);
+  }
+  if (rt->log_fd >= 0) close(rt->log_fd);
   ws_gpu_free(rt->gpu);
-  free(rt->modules), free(rt->funcs), free(rt->vars), free(rt->managed), free(rt->kstats);
-  free(rt->maps);
+  free(rt->modules), free(rt->funcs), free(rt->vars), free(rt->mirrors), free(rt->kstats);
+  free(rt->maps), free(rt->allocs), free(rt->hostmem);
   free(rt->json_out);
+  memset(rt, 0, sizeof *rt);
+  rt->log_fd = -1;
 }
 
+/* At exit: the report, then the state is emptied and marked unloading, so
+ * that a destructor or another thread calling in later gets
+ * cudaErrorCudartUnloading, as from CUDA's runtime. */
 static void rt_at_exit(void) {
   ws_rt *rt = &ws_rt_state;
-  pthread_mutex_lock(&rt->lock);
-  if (rt->ready) rt_report(rt);
-  rt_free_all(rt);
-  ws_report_chart_shutdown(); /* cairo's font caches, for leak checkers */
-  rt->ready = 0;
-  pthread_mutex_unlock(&rt->lock);
+  pthread_mutex_lock(&rt_lock);
+  if (!rt->unloading) {
+    if (rt->ready) rt_report(rt);
+    rt_free_all(rt);
+    ws_report_chart_shutdown(); /* cairo's font caches, for leak checkers */
+    rt->unloading = 1;
+  }
+  pthread_mutex_unlock(&rt_lock);
 }
 
 /* The primary model of "all" (docs/exec.md): warpsight's own model, the one
@@ -122,14 +148,18 @@ static void rt_init(void) {
   pthread_mutexattr_t a;
   pthread_mutexattr_init(&a);
   pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
-  pthread_mutex_init(&rt->lock, &a);
+  pthread_mutex_init(&rt_lock, &a);
   pthread_mutexattr_destroy(&a);
+  rt->log_fd = -1;
   const char *g = getenv("WARPSIGHT_GPU"), *sb = getenv("WARPSIGHT_SAMPLE_BLOCKS");
   const char *js = getenv("WARPSIGHT_EXEC_JSON"), *q = getenv("WARPSIGHT_QUIET");
+  const char *lg = getenv("WARPSIGHT_EXEC_LOG");
   ws_diag d = WS_DIAG_INIT;
   if (ws_gpu_load(&rt->gpu, g && *g ? g : "a100", &d)) {
     rt_print_diag(&d);
-    fprintf(stderr, "warpsight: error: WARPSIGHT_GPU: no GPU '%s' (warpsight gpus lists them)\n", g);
+    fprintf(stderr, "warpsight: error: WARPSIGHT_GPU: no GPU '%s' (warpsight gpus lists them); "
+            "every CUDA call returns cudaErrorInitializationError\n", g);
+    rt->gpu = NULL;
     rt->init_failed = 1;
   }
   ws_diag_free(&d);
@@ -154,24 +184,47 @@ static void rt_init(void) {
   if (!rt->memory_budget) rt->memory_budget = UINT64_MAX; /* 0: no budget */
   rt->json_out = js && *js ? ws_strdup(js) : NULL;
   rt->quiet = q && *q && strcmp(q, "0") != 0;
+  /* read once per process: the emulator's and the profiler's worker count
+   * (sysconf reads /sys/devices/system/cpu/online each time) */
+  long nc = sysconf(_SC_NPROCESSORS_ONLN);
+  rt->ncpu = nc > 0 ? (int)nc : 1;
+  /* CUDA's defaults (cudaDeviceGetLimit): 1 KiB of stack per thread, a
+   * 1 MiB printf FIFO, an 8 MiB device heap, sync depth 2, 2048 pending
+   * launches, 64-byte L2 fetch granularity, no persisting L2 */
+  const size_t limit_defaults[7] = {1024, 1u << 20, 8u << 20, 2, 2048, 64, 0};
+  memcpy(rt->limits, limit_defaults, sizeof limit_defaults);
+  rt->current_pool = &rt->default_pool;
+  rt->next_id = 1;
+  if (lg && *lg) {
+    rt->log_fd = open(lg, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    if (rt->log_fd < 0)
+      fprintf(stderr, "warpsight: warning: WARPSIGHT_EXEC_LOG: cannot open %s: %s\n", lg,
+              strerror(errno));
+  }
   rt->ready = 1;
   atexit(rt_at_exit);
 }
 
 ws_rt *rt_enter(void) {
   pthread_once(&rt_once, rt_init);
-  pthread_mutex_lock(&ws_rt_state.lock);
+  pthread_mutex_lock(&rt_lock);
   return &ws_rt_state;
 }
 
-void rt_leave(void) { pthread_mutex_unlock(&ws_rt_state.lock); }
+void rt_leave(void) { pthread_mutex_unlock(&rt_lock); }
 
 cudaError_t rt_error(cudaError_t err) {
   if (err != cudaSuccess) rt_last_error = err;
   return err;
 }
 
+cudaError_t rt_done(cudaError_t e) {
+  rt_leave();
+  return rt_error(e);
+}
+
 cudaError_t rt_sticky(const ws_rt *rt) {
+  if (rt->unloading) return cudaErrorCudartUnloading;
   if (rt->init_failed) return cudaErrorInitializationError;
   return rt->sticky;
 }
@@ -198,31 +251,9 @@ typedef struct err_text {
 } err_text;
 
 static const err_text err_texts[] = {
-    {cudaSuccess, "cudaSuccess", "no error"},
-    {cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
-    {cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory"},
-    {cudaErrorInitializationError, "cudaErrorInitializationError", "initialization error"},
-    {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration", "invalid configuration argument"},
-    {cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
-    {cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
-    {cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
-    {cudaErrorMissingConfiguration, "cudaErrorMissingConfiguration", "__global__ function call is not configured"},
-    {cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
-    {cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
-    {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
-    {cudaErrorInvalidKernelImage, "cudaErrorInvalidKernelImage", "device kernel image is invalid"},
-    {cudaErrorNoKernelImageForDevice, "cudaErrorNoKernelImageForDevice", "no kernel image is available for execution on the device"},
-    {cudaErrorInvalidPtx, "cudaErrorInvalidPtx", "a PTX JIT compilation failed"},
-    {cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
-    {cudaErrorNotReady, "cudaErrorNotReady", "device not ready"},
-    {cudaErrorIllegalAddress, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
-    {cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
-    {cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
-    {cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
-    {cudaErrorMisalignedAddress, "cudaErrorMisalignedAddress", "misaligned address"},
-    {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
-    {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
-    {cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
+#define ERR(name, value, text) {name, #name, text},
+#include "cudart/errors.def"
+#undef ERR
 };
 
 static const err_text *err_find(cudaError_t e) {

@@ -1,9 +1,12 @@
-/* unsupported.c — the calls of unsupported.def: cudaErrorNotSupported and
- * one stderr line naming the call (rt_unsupported). */
+/* unsupported.c — the calls api.def marks NOT: exported, so that a program
+ * that imports one starts; each returns cudaErrorNotSupported and prints
+ * one line naming itself (rt_unsupported). */
 #include "cudart/exports.h"
 #include "cudart/rt.h"
 
-#define WS_UNSUPPORTED(name) \
+#define API(name, status, note) WS_API_##status(name)
+#define WS_API_SUPPORTED(name)
+#define WS_API_PARTIAL(name)
+#define WS_API_NOT(name) \
   cudaError_t name(void) { return rt_unsupported(#name); }
-#include "cudart/unsupported.def"
-#undef WS_UNSUPPORTED
+#include "cudart/api.def"

@@ -373,11 +373,9 @@ static void spin_deadlock(blockctx *B, const warp *spinner) {
   if (!x) return;
   const ws_ptx_inst *bi = &x->bar_f->f->insts[x->bar_pc];
   snprintf(B->flt.msg, sizeof B->flt.msg,
-           "warp %u spins past the limit of %llu warp instructions (%s) while warp %u waits at barrier %d "
-           "(PTX line %u)",
-           spinner->id,
-           (unsigned long long)(B->flt.kind == FAULT_LIMIT ? B->o->max_warp_insts : B->o->max_launch_insts),
-           B->flt.kind == FAULT_LIMIT ? "--max-warp-insts" : "--max-launch-insts", x->id, x->bar_id, bi->line);
+           "warp %u spins past the limit of %llu warp instructions (--max-warp-insts) while warp %u waits at "
+           "barrier %d (PTX line %u)",
+           spinner->id, (unsigned long long)B->o->max_warp_insts, x->id, x->bar_id, bi->line);
   B->flt.kind = FAULT_DEADLOCK;
 }
 
@@ -440,7 +438,10 @@ int ws_emu_run_block(blockctx *B) {
         B->insts_unshared = 0;
       }
       if (r) {
-        if (B->flt.kind == FAULT_LIMIT || B->flt.kind == FAULT_LAUNCH_LIMIT) spin_deadlock(B, w);
+        /* a warp over its own limit while another waits at a barrier; the
+         * launch limit says nothing of one warp (a long kernel reaches it
+         * with warps waiting at barriers as they should) */
+        if (B->flt.kind == FAULT_LIMIT) spin_deadlock(B, w);
         goto out_fault;
       }
       if (w->state == WS_DONE) done++;

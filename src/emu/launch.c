@@ -583,6 +583,13 @@ static void report_fault(const ws_emu_launch *L, const fault *f, const ws_emu_op
       free(txt);
     }
   }
+  if (f->kind == FAULT_LIMIT || f->kind == FAULT_LAUNCH_LIMIT ||
+      (f->kind == FAULT_DEADLOCK && strstr(f->msg, "spins past")))
+    ws_diag_add(d, WS_SEV_NOTE, m->path, 0, 0,
+                "a kernel that is only long, not a runaway one, needs a higher limit: %s N (0 lifts "
+                "it; WARPSIGHT_MAX_%s_INSTS for a program run on warpsight's CUDA runtime)",
+                f->kind == FAULT_LAUNCH_LIMIT ? "--max-launch-insts" : "--max-warp-insts",
+                f->kind == FAULT_LAUNCH_LIMIT ? "LAUNCH" : "WARP");
   if (f->kind == FAULT_OOB || f->kind == FAULT_MISALIGNED || f->kind == FAULT_READONLY) {
     char near[512];
     if (sp == MS_GLOBAL) {
@@ -613,25 +620,49 @@ static void report_fault(const ws_emu_launch *L, const fault *f, const ws_emu_op
   }
 }
 
+/* Warps of the whole grid, UINT64_MAX when that overflows. */
+static uint64_t grid_warps(const ws_emu_launch *L) {
+  uint64_t blocks, threads, warps;
+  if (ws_mul3_u64(&blocks, L->grid[0], L->grid[1], L->grid[2]) ||
+      ws_mul3_u64(&threads, L->block[0], L->block[1], L->block[2]) ||
+      ws_mul_u64(&warps, blocks, (threads + 31) / 32))
+    return UINT64_MAX;
+  return warps;
+}
+
+uint64_t ws_emu_launch_limit(const ws_emu_launch *L, const ws_emu_options *o) {
+  uint64_t scaled;
+  if (o->max_launch_insts != WS_EMU_LAUNCH_INSTS_AUTO) return o->max_launch_insts;
+  if (ws_mul_u64(&scaled, grid_warps(L), WS_EMU_LAUNCH_INSTS_PER_WARP)) scaled = UINT64_MAX - 1;
+  return scaled > WS_EMU_MIN_LAUNCH_INSTS ? scaled : WS_EMU_MIN_LAUNCH_INSTS;
+}
+
 int ws_emu_check_work(const ws_emu_launch *L, uint64_t blocks, const ws_emu_options *o, ws_diag *d) {
   uint64_t threads, warps;
-  if (!o->max_launch_insts) return WS_OK;
+  /* the scaled default refuses what the unscaled one would: a grid with
+   * more warps than 2^27 */
+  uint64_t lim = o->max_launch_insts == WS_EMU_LAUNCH_INSTS_AUTO ? WS_EMU_MIN_LAUNCH_INSTS
+                                                                 : o->max_launch_insts;
+  if (!lim) return WS_OK;
   /* every warp executes at least one instruction (its exit) */
   if (ws_mul3_u64(&threads, L->block[0], L->block[1], L->block[2]) ||
-      ws_mul_u64(&warps, blocks, (threads + 31) / 32) || warps > o->max_launch_insts) {
+      ws_mul_u64(&warps, blocks, (threads + 31) / 32) || warps > lim) {
     ws_diag_add(d, WS_SEV_ERROR, L->s ? L->s->path : L->p->m->path, 0, 0,
                 "the launch runs %llu blocks of %u x %u x %u threads: at least one warp instruction per warp is "
-                "more than the limit of %llu warp instructions per launch (--max-launch-insts; 0 lifts it)",
-                (unsigned long long)blocks, L->block[0], L->block[1], L->block[2],
-                (unsigned long long)o->max_launch_insts);
+                "more than the limit of %llu warp instructions per launch (--max-launch-insts N sets another; "
+                "0 lifts it)",
+                (unsigned long long)blocks, L->block[0], L->block[1], L->block[2], (unsigned long long)lim);
     return WS_EINVAL;
   }
   return WS_OK;
 }
 
-static int run_launch(ws_emu_launch *L, const ws_emu_options *o, ws_emu_stats *stats, ws_diag *d) {
+static int run_launch(ws_emu_launch *L, const ws_emu_options *oin, ws_emu_stats *stats, ws_diag *d) {
   ws_emu_options defo = WS_EMU_OPTIONS_INIT;
-  if (!o) o = &defo;
+  if (!oin) oin = &defo;
+  ws_emu_options eff = *oin; /* the launch limit resolved for this grid */
+  eff.max_launch_insts = ws_emu_launch_limit(L, oin);
+  const ws_emu_options *o = &eff;
   if (stats) stats->fault_kind = WS_EMU_FAULT_NONE;
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -641,7 +672,7 @@ static int run_launch(ws_emu_launch *L, const ws_emu_options *o, ws_emu_stats *s
                 L->grid[0], L->grid[1], L->grid[2]);
     return WS_EINVAL;
   }
-  if (!(o->hooks && o->hooks->block_filter) && ws_emu_check_work(L, nb, o, d)) return WS_EINVAL;
+  if (!(o->hooks && o->hooks->block_filter) && ws_emu_check_work(L, nb, oin, d)) return WS_EINVAL;
   /* allocations made or freed since the launch was prepared */
   int mst = ws_emu_launch_map(L);
   if (mst == WS_EINVAL) return ws_diag_error(d, "module variables and allocations overlap on the device");

@@ -14,10 +14,22 @@
  * without a reset).  Instructions of called functions only take their issue
  * slot (their registers are another function's).
  *
- * Speed: the registers each kernel instruction writes and reads are listed
- * once, when the worker's state is made (they are static), and a warp's
- * ready times are cleared when the warp first shows up in a block, so a
- * block of 8 warps clears 8 rows, not 32.
+ * Speed: the registers each kernel instruction writes and reads, and what
+ * its result costs, are listed once, when the worker's state is made (they
+ * are static); a warp's ready times are cleared when the warp first shows
+ * up in a block, so a block of 8 warps clears 8 rows, not 32; times are
+ * integers with their nominal value kept (deps.h), and the step per
+ * instruction is inline in the profiler (deps.h).
+ *
+ * Critical-path attribution (ws_prof_deps_track; docs/profile.md,
+ * "lines"): every time also names the node of the path that produced it.
+ * A node records the instruction that added to the path and by how much
+ * (its issue slot and replays when the warp's own issue order decided, a
+ * load or the nominal latency of its result); at block end the chain of
+ * the latest time is walked back and each node's share is added to its
+ * instruction, so the shares of a block sum exactly to its path.  Nodes
+ * live for one block; a block that would need more than
+ * WS_DEPS_MAX_NODES is not attributed (counted apart).
  */
 #include "deps.h"
 
@@ -25,7 +37,20 @@
 #include <string.h>
 
 #include "util/bits.h"
+#include "util/vec.h"
 #include "warpsight/analysis.h"
+
+/* A node for instruction id on top of parent's path; 0 (no attribution)
+ * when nothing is tracked or the block ran out of nodes. */
+uint32_t ws_prof_deps_node(ws_deps *d, uint32_t parent, uint32_t id, uint32_t dmem, uint32_t dcyc) {
+  if (!d->crit_mem || d->overflow) return 0;
+  if (d->nnodes >= WS_DEPS_MAX_NODES || WS_VEC_RESERVE(d->nodes, d->capnodes, d->nnodes + 1)) {
+    d->overflow = 1;
+    return 0;
+  }
+  d->nodes[d->nnodes] = (ws_dnode){parent, id, dcyc, dmem};
+  return (uint32_t)d->nnodes++;
+}
 
 /* Nominal latencies in cycles of what an instruction writes (docs/profile.md,
  * "dependencies"): dependent-issue latencies of the Kepler/Maxwell
@@ -78,7 +103,7 @@ static int list_regs(ws_deps *d) {
       if (uses[j] < d->nregs) d->regs[n++] = uses[j], ku++;
     int c = (int)ws_analysis_class(&k->insts[i]); /* the class the profiler passes (profiler.c) */
     d->iregs[i] = (ws_dinst_regs){off, (uint8_t)kd, (uint8_t)ku, memory_kind(c),
-                               (uint16_t)deps_latency(c == WS_IC_LD_GENERIC ? WS_IC_LD_SHARED : c)};
+                                  (uint16_t)deps_latency(c == WS_IC_LD_GENERIC ? WS_IC_LD_SHARED : c)};
   }
   return 0;
 }
@@ -96,8 +121,27 @@ ws_deps *ws_prof_deps_new(const ws_ptx_function *k) {
   return d;
 }
 
+int ws_prof_deps_track(ws_deps *d, const ws_ptx_module *m, const uint32_t *func_base,
+                       uint32_t ninst) {
+  d->module = m;
+  d->func_base = func_base;
+  d->ninst = ninst;
+  d->crit_mem = calloc(ninst ? ninst : 1, sizeof *d->crit_mem);
+  d->crit_cyc = calloc(ninst ? ninst : 1, sizeof *d->crit_cyc);
+  if (!d->crit_mem || !d->crit_cyc) {
+    free(d->crit_mem), free(d->crit_cyc);
+    d->crit_mem = d->crit_cyc = NULL;
+    return -1;
+  }
+  return 0;
+}
+
 void ws_prof_deps_free(ws_deps *d) {
   if (!d) return;
+  free(d->aset);
+  free(d->nodes);
+  free(d->crit_mem);
+  free(d->crit_cyc);
   free(d->ready);
   free(d->iregs); /* and d->regs, in the same block */
   free(d);
@@ -106,6 +150,11 @@ void ws_prof_deps_free(ws_deps *d) {
 void ws_prof_deps_block_begin(ws_deps *d) {
   memset(d->bar, 0, sizeof d->bar);
   d->seen = 0; /* each warp's state is cleared when it first shows up */
+  if (d->an) memset(d->aset, 0, d->acap * sizeof *d->aset);
+  d->an = 0;
+  d->nnodes = 1; /* node 0: the block's start */
+  d->overflow = 0;
+  if (d->crit_mem && WS_VEC_RESERVE(d->nodes, d->capnodes, 1)) d->overflow = 1;
 }
 
 uint32_t ws_prof_deps_same_address(uint32_t exec, const uint64_t *addr) {
@@ -128,21 +177,74 @@ uint32_t ws_prof_deps_same_address(uint32_t exec, const uint64_t *addr) {
   return best;
 }
 
+/* Add address a to the block's set of atomic targets. */
+static void aset_add(ws_deps *d, uint64_t a) {
+  if (2 * (d->an + 1) > d->acap) { /* keep it at most half full */
+    size_t ncap = d->acap ? 2 * d->acap : 64;
+    uint64_t *n = calloc(ncap, sizeof *n);
+    if (!n) {
+      d->aset_oom = 1;
+      return;
+    }
+    for (size_t i = 0; i < d->acap; i++)
+      if (d->aset[i]) {
+        size_t j = (size_t)(d->aset[i] * 0x9E3779B97F4A7C15ull >> 20) & (ncap - 1);
+        while (n[j]) j = (j + 1) & (ncap - 1);
+        n[j] = d->aset[i];
+      }
+    free(d->aset);
+    d->aset = n, d->acap = ncap;
+  }
+  uint64_t k = a + 1;
+  size_t j = (size_t)(k * 0x9E3779B97F4A7C15ull >> 20) & (d->acap - 1);
+  while (d->aset[j] && d->aset[j] != k) j = (j + 1) & (d->acap - 1);
+  if (!d->aset[j]) d->aset[j] = k, d->an++;
+}
+
 void ws_prof_deps_atomics(ws_deps *d, const ws_emu_event *ev) {
   if (!ev->addr || !ev->exec) return;
   double deg = ws_prof_deps_same_address(ev->exec, ev->addr);
-  if (ev->space == WS_PTX_SP_SHARED) d->sum.satom_reqs++, d->sum.satom_serial += deg;
-  else d->sum.gatom_reqs++, d->sum.gatom_serial += deg;
+  if (ev->space == WS_PTX_SP_SHARED) {
+    d->sum.satom_reqs++, d->sum.satom_serial += deg;
+    return;
+  }
+  d->sum.gatom_reqs++, d->sum.gatom_serial += deg;
+  for (int l = 0; l < 32; l++)
+    if (ev->exec >> l & 1) aset_add(d, ev->addr[l]);
 }
 
 void ws_prof_deps_block_end(ws_deps *d) {
   if (!d->seen) return;
-  ws_dtime best = {0, 0};
+  ws_dtime best = {0, 0, 0};
   for (int i = 0; i < 32; i++)
     if (d->seen >> i & 1) best = ws_deps_later(best, d->w[i].end);
   d->sum.blocks++;
+  d->sum.gatom_addresses += (double)d->an;
   d->sum.path_mem += (double)best.mem;
   d->sum.path_cyc += (double)(best.nom - best.mem * WS_DEPS_NOMINAL_MEM_U);
+  if (!d->crit_mem) return;
+  if (d->overflow) {
+    d->crit_skipped++;
+  } else {
+    for (uint32_t n = best.node; n; n = d->nodes[n].parent) {
+      d->crit_mem[d->nodes[n].id] += d->nodes[n].dmem;
+      d->crit_cyc[d->nodes[n].id] += d->nodes[n].dcyc;
+    }
+    d->crit_blocks++;
+  }
+  if (d->capnodes > ((size_t)1 << 16)) { /* a long block: its memory back */
+    free(d->nodes);
+    d->nodes = NULL;
+    d->capnodes = 0;
+  }
+}
+
+void ws_prof_deps_crit_add(const ws_deps *d, double *mem, double *cyc, double *blocks,
+                           double *skipped) {
+  if (!d->crit_mem) return;
+  for (uint32_t i = 0; i < d->ninst; i++) mem[i] += d->crit_mem[i], cyc[i] += d->crit_cyc[i];
+  *blocks += d->crit_blocks;
+  *skipped += d->crit_skipped;
 }
 
 void ws_prof_deps_add(ws_deps_sum *out, const ws_deps *d) {
@@ -150,4 +252,6 @@ void ws_prof_deps_add(ws_deps_sum *out, const ws_deps *d) {
   out->blocks += s->blocks, out->path_mem += s->path_mem, out->path_cyc += s->path_cyc;
   out->gatom_reqs += s->gatom_reqs, out->gatom_serial += s->gatom_serial;
   out->satom_reqs += s->satom_reqs, out->satom_serial += s->satom_serial;
+  out->gatom_addresses += s->gatom_addresses;
+  out->gatom_addresses_short |= d->aset_oom;
 }

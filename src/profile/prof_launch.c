@@ -241,6 +241,9 @@ int ws_prof_launch(ws_profile **out, ws_emu_stats *stats, const ws_prof_target *
   eo.max_warp_insts = o->max_warp_insts;
   eo.max_launch_insts = o->max_launch_insts;
   eo.printf_out = o->printf_out;
+  eo.clock_per_inst = o->clock_per_inst;
+  eo.timer_ns_per_inst = o->timer_ns_per_inst;
+  eo.timer_base_ns = o->timer_base_ns;
   eo.hooks = &hooks;
   ws_emu_stats sx;
   memset(&sx, 0, sizeof sx);

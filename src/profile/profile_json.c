@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profile/lines.h"
 #include "profile/profile_doc.h"
 #include "profile/profile_mix.h"
 #include "util/file.h"
@@ -61,6 +62,7 @@ void ws_profile_free(ws_profile *p) {
   free(p->origin);
   ws_profile_mix_free(&p->mix);
   ws_profile_sections_free(p);
+  ws_profile_lines_free(p->lines);
   if (p->doc) cJSON_Delete(p->doc->root);
   free(p->doc);
   free(p);
@@ -249,11 +251,12 @@ int ws_profile_load_json(ws_profile **out, const char *json, const char *origin,
   }
   int mr = ws_profile_mix_read(&p->mix, root, origin, d);
   int sr = ws_profile_sections_read(p, root, origin, d);
-  if (mr == WS_ENOMEM || sr == WS_ENOMEM) {
+  int lr = ws_profile_lines_read(p, root, origin, d);
+  if (mr == WS_ENOMEM || sr == WS_ENOMEM || lr == WS_ENOMEM) {
     ws_profile_free(p);
     return WS_ENOMEM;
   }
-  if (mr || sr) goto fail;
+  if (mr || sr || lr) goto fail;
   /* Counts that must be whole numbers where the models use them as such. */
   if (ws_pf_has(p->f.active_blocks_per_sm) && p->f.active_blocks_per_sm != floor(p->f.active_blocks_per_sm))
     ws_json_error(d, origin, "occupancy", "active_blocks_per_sm", "expected a positive integer, got %g",
@@ -303,7 +306,7 @@ char *ws_profile_to_json(const ws_profile *p) {
     if (!s) s = cJSON_AddObjectToObject(root, sec);
     cJSON_AddNumberToObject(s, ws_profile_field_table[i].key, v);
   }
-  if (ws_profile_mix_write(root, &p->mix) != WS_OK) {
+  if (ws_profile_mix_write(root, &p->mix) != WS_OK || ws_profile_lines_write(root, p->lines) != WS_OK) {
     cJSON_Delete(root);
     return NULL;
   }
@@ -312,7 +315,7 @@ char *ws_profile_to_json(const ws_profile *p) {
   for (const cJSON *s = doc ? doc->child : NULL; s; s = s->next) {
     if (!s->string || is_field_section(s->string) || strcmp(s->string, sec_keys[WS_PSEC_SCHEMA]) == 0 ||
         strcmp(s->string, sec_keys[WS_PSEC_KERNEL]) == 0 || strcmp(s->string, sec_keys[WS_PSEC_LAUNCH]) == 0 ||
-        strcmp(s->string, sec_keys[WS_PSEC_WARP_MIX]) == 0)
+        strcmp(s->string, sec_keys[WS_PSEC_WARP_MIX]) == 0 || strcmp(s->string, sec_keys[WS_PSEC_LINES]) == 0)
       continue;
     cJSON_AddItemToObject(root, s->string, cJSON_Duplicate(s, 1));
   }

@@ -25,6 +25,7 @@
 #include "warpsight/analysis.h"
 #include "profile/memsim.h"
 #include "deps.h"
+#include "lines.h"
 #include "replay.h"
 #include "profile/profile_doc.h"
 #include "profile/profile_mix.h"
@@ -132,6 +133,9 @@ typedef struct inst_stat {
   uint64_t degree_sum;  /* sum of conflict degrees */
   uint64_t branches;    /* branch executions */
   uint64_t div_branches;/* ... that diverged */
+  uint64_t needed;      /* transactions the requests' bytes need (coalesced) */
+  uint64_t atom_reqs;   /* atomic/reduction requests (any space) */
+  uint64_t atom_serial; /* per request, the most lanes on one address, summed */
 } inst_stat;
 
 typedef struct worker {
@@ -297,6 +301,7 @@ int ws_prof_new(ws_prof **out, const ws_prof_config *cfg, ws_diag *d) {
     p->w[k].deps = ws_prof_deps_new(cfg->kernel);
     p->w[k].wv = calloc((size_t)32 * p->vlen, sizeof *p->w[k].wv);
     if (!p->w[k].st || !p->w[k].deps || !p->w[k].wv) goto nomem;
+    if (ws_prof_deps_track(p->w[k].deps, m, p->func_base, p->ninst)) goto nomem;
   }
   const ws_gpu *g = cfg->gpu;
   p->load_rule = ws_prof_coal_rule_for(g->cc_major, g->cc_minor, g->cache.l1_caches_global, 0);
@@ -417,12 +422,21 @@ static uint32_t warp_lanes(uint64_t tpb, uint32_t warp) {
   return n >= 32 ? 0xffffffffu : (1u << n) - 1;
 }
 
+/* Bytes one lane accesses: the event's, else (an atomic or reduction, whose
+ * event carries none) its instruction's type's size, else 4 -- so that an
+ * atomics-only kernel still has memory bytes (issue 23). */
+static inline unsigned ev_bytes(const ws_emu_event *ev) {
+  if (ev->bytes) return ev->bytes;
+  int n = ev->inst && ev->inst->ntypes ? ws_ptx_type_size((ws_ptx_type)ev->inst->type[0]) : 0;
+  return n > 0 ? (unsigned)n : 4;
+}
+
 /* The emulator's event as the memory simulator's request; a size memsim
  * does not model (a vector wider than 16 bytes, an odd width) is taken as
  * 16 or 4 bytes per lane. */
 static inline void access_of(ws_warp_access *a, const ws_emu_event *ev) {
   a->mask = ev->exec;
-  a->size = ev->bytes;
+  a->size = ev_bytes(ev);
   if (a->size != 1 && a->size != 2 && a->size != 4 && a->size != 8 && a->size != 16)
     a->size = a->size > 16 ? 16 : 4;
   memcpy(a->addr, ev->addr, sizeof a->addr);
@@ -445,25 +459,25 @@ static uint32_t keep_distinct(uint64_t *v, uint32_t n) {
   return k;
 }
 
-/* The distinct 32-byte sectors the executing lanes touch, in lane order
- * (at most 128): sec[0 .. return).  A whole warp at contiguous addresses
- * spans the sectors from its first byte to its last; sectors that only
- * grow from lane to lane (strided accesses) are listed in one pass;
- * others (gathers) go through keep_distinct. */
-static uint32_t lane_sectors(const ws_emu_event *ev, uint64_t *sec) {
+/* The distinct 32-byte sectors the executing lanes touch when each reads
+ * or writes `bytes`, in lane order (at most 128): sec[0 .. return).  A
+ * whole warp at contiguous addresses spans the sectors from its first byte
+ * to its last; sectors that only grow from lane to lane (strided accesses)
+ * are listed in one pass; others (gathers) go through keep_distinct. */
+static uint32_t lane_sectors(const ws_emu_event *ev, unsigned bytes, uint64_t *sec) {
   uint32_t ns = 0;
   if (ev->exec == 0xffffffffu) {
     uint64_t d = 0, a0 = ev->addr[0];
-    for (uint32_t l = 0; l < 32; l++) d |= ev->addr[l] - (a0 + (uint64_t)l * ev->bytes);
-    if (!d && ev->bytes) {
-      uint64_t lo = a0 & ~(uint64_t)31, hi = (a0 + 32 * (uint64_t)ev->bytes - 1) & ~(uint64_t)31;
+    for (uint32_t l = 0; l < 32; l++) d |= ev->addr[l] - (a0 + (uint64_t)l * bytes);
+    if (!d && bytes) {
+      uint64_t lo = a0 & ~(uint64_t)31, hi = (a0 + 32 * (uint64_t)bytes - 1) & ~(uint64_t)31;
       for (uint64_t s = lo; s <= hi && ns < 128; s += 32) sec[ns++] = s;
       return ns;
     }
   }
   for (uint32_t m = ev->exec; m; m &= m - 1) {
     int l = __builtin_ctz(m);
-    uint64_t lo = ev->addr[l] & ~(uint64_t)31, hi = (ev->addr[l] + ev->bytes - 1) & ~(uint64_t)31;
+    uint64_t lo = ev->addr[l] & ~(uint64_t)31, hi = (ev->addr[l] + bytes - 1) & ~(uint64_t)31;
     if (ns && lo < sec[ns - 1]) goto gather;
     for (uint64_t s = lo; s <= hi && ns < 128; s += 32)
       if (!ns || s != sec[ns - 1]) sec[ns++] = s;
@@ -473,7 +487,7 @@ gather:
   ns = 0;
   for (uint32_t m = ev->exec; m; m &= m - 1) {
     int l = __builtin_ctz(m);
-    uint64_t lo = ev->addr[l] & ~(uint64_t)31, hi = (ev->addr[l] + ev->bytes - 1) & ~(uint64_t)31;
+    uint64_t lo = ev->addr[l] & ~(uint64_t)31, hi = (ev->addr[l] + bytes - 1) & ~(uint64_t)31;
     for (uint64_t s = lo; s <= hi; s += 32) {
       if (ns && sec[ns - 1] == s) continue; /* neighbouring lanes usually share one */
       if (ns == 128) ns = keep_distinct(sec, ns);
@@ -511,9 +525,9 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
    * the lanes' access size is the one coalescing counts with, they give its
    * sector and line counts too. */
   uint64_t sec[128];
-  uint32_t ns = lane_sectors(ev, sec);
+  uint32_t ns = lane_sectors(ev, ev_bytes(ev), sec);
   ws_coal_result r;
-  if (a.size == ev->bytes)
+  if (a.size == ev_bytes(ev))
     ws_prof_coalesce_counted(&r, &a, is_write ? p->store_rule : p->load_rule, ns < 64 ? ns : 64,
                              distinct_lines(sec, ns));
   else
@@ -522,7 +536,7 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
   st->trans += r.transactions;
   st->lines += r.lines;
   uint32_t nexec = ws_lanes32(ev->exec);
-  st->bytes += (uint64_t)nexec * ev->bytes;
+  st->bytes += (uint64_t)nexec * ev_bytes(ev);
   st->bytes_moved += r.bytes_moved;
   /* Coalesced: no more transactions than a contiguous, aligned access of
    * the same bytes would need (docs/profile.md): one per warp for 4-byte
@@ -539,6 +553,7 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
     uint32_t unit = rule == WS_COAL_CC2X_L1 ? 128 : 32;
     best = (nexec * a.size + unit - 1) / unit;
   }
+  st->needed += best < r.transactions ? best : r.transactions; /* never above its own */
   if (r.transactions <= best) st->coal_reqs++;
   else w->uncoal_trans += r.transactions;
   uint32_t k = r.transactions ? nexec / r.transactions : 1;
@@ -626,6 +641,8 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
   case WS_PTX_K_REDUCTION:
   case WS_PTX_K_ASYNC_COPY:
     if (!ev->exec || !ev->addr) break;
+    if (kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION) /* per-line conflicts (lines.h) */
+      st->atom_reqs++, st->atom_serial += ws_prof_deps_same_address(ev->exec, ev->addr);
     if (ev->space == WS_PTX_SP_GLOBAL || ev->space == WS_PTX_SP_LOCAL)
       global_request(p, w, st, ev, kind);
     else if (ev->space == WS_PTX_SP_SHARED)
@@ -843,6 +860,7 @@ static void merge_workers(const ws_prof *p, inst_stat *st, worker *t) {
       a->bytes_moved += b->bytes_moved, a->sh_reqs += b->sh_reqs, a->passes += b->passes;
       a->min_passes += b->min_passes, a->degree_sum += b->degree_sum;
       a->branches += b->branches, a->div_branches += b->div_branches;
+      a->needed += b->needed, a->atom_reqs += b->atom_reqs, a->atom_serial += b->atom_serial;
     }
     for (int i = 0; i < 33; i++) {
       t->hist[i] += w->hist[i];
@@ -1097,6 +1115,45 @@ static void provenance_sections(const ws_prof *p, ws_profile *pr, const worker *
                           p->cfg.resources_source ? p->cfg.resources_source : "none");
 }
 
+/* The per-line table (lines.h, docs/profile.md "lines"): each
+ * instruction's counts and its share of the blocks' longest paths. */
+static int lines_section(const ws_prof *p, const inst_stat *st, ws_profile *pr, double W) {
+  ws_line_in *in = calloc(p->ninst + 1, sizeof *in);
+  double *mem = calloc(p->ninst + 1, sizeof *mem), *cyc = calloc(p->ninst + 1, sizeof *cyc);
+  double blocks = 0, skipped = 0;
+  int rc = WS_ENOMEM;
+  if (!in || !mem || !cyc) goto done;
+  for (int k = 0; k < p->nworkers; k++) ws_prof_deps_crit_add(p->w[k].deps, mem, cyc, &blocks, &skipped);
+  for (uint32_t i = 0; i < p->ninst; i++) {
+    const inst_stat *s = &st[i];
+    int c = p->iclass[i], kind = p->ikind[i];
+    int atom = kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION;
+    int store = kind == WS_PTX_K_STORE || kind == WS_PTX_K_SURF_STORE;
+    uint32_t kinds = 0;
+    if (s->requests) kinds |= atom ? WS_LINE_ATOMIC : store ? WS_LINE_STORE : WS_LINE_LOAD;
+    if (s->sh_reqs) kinds |= atom ? WS_LINE_SATOMIC : WS_LINE_SHARED;
+    if (c == WS_IC_BARRIER) kinds |= WS_LINE_BARRIER;
+    if (s->branches) kinds |= WS_LINE_BRANCH;
+    if (c == WS_IC_SFU) kinds |= WS_LINE_SFU;
+    if (c == WS_IC_FP64) kinds |= WS_LINE_FP64;
+    in[i] = (ws_line_in){(double)s->execs, (double)s->requests, (double)s->trans, (double)s->needed,
+                         s->requests && !store ? (double)s->trans : 0,
+                         s->requests && (store || atom) ? (double)s->trans : 0, (double)s->sh_reqs,
+                         (double)(s->passes - s->min_passes), (double)s->branches,
+                         (double)s->div_branches, (double)s->atom_reqs, (double)s->atom_serial,
+                         mem[i], cyc[i], kinds};
+  }
+  rc = ws_prof_lines_build(&pr->lines, p->cfg.module, p->func_base, in, W, blocks, skipped,
+                           p->cfg.input ? p->cfg.input : p->cfg.module->path,
+                           ws_pf_has(pr->f.dram_read_bytes) ? pr->f.dram_read_bytes : 0,
+                           ws_pf_has(pr->f.dram_write_bytes) ? pr->f.dram_write_bytes : 0);
+done:
+  free(in);
+  free(mem);
+  free(cyc);
+  return rc;
+}
+
 /* The dependency path, atomics and the caches' sector counts per warp
  * (deps.c; docs/profile.md, "dependencies"). */
 static void deps_fields(const ws_prof *p, ws_profile_fields *f, double W) {
@@ -1108,6 +1165,7 @@ static void deps_fields(const ws_prof *p, ws_profile_fields *f, double W) {
   }
   f->global_atomic_insts = s.gatom_reqs / W;
   f->global_atomic_serial = s.gatom_serial / W;
+  if (s.blocks > 0 && !s.gatom_addresses_short) f->atomic_addresses_per_block = s.gatom_addresses / s.blocks;
   f->shared_atomic_insts = s.satom_reqs / W;
   f->shared_atomic_serial = s.satom_serial / W;
   /* the replay sees the sampled blocks' sectors: per profiled warp (the
@@ -1163,6 +1221,11 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
     return r;
   }
   inst_tables(p, st, pr, W);
+  if ((r = lines_section(p, st, pr, W))) {
+    free(st);
+    ws_profile_free(pr);
+    return r;
+  }
   caches_section(p, pr);
   provenance_sections(p, pr, &t, scale);
   int dropped = 0;

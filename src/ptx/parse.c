@@ -72,6 +72,8 @@ typedef struct fbuild {
   uint32_t scope_id[64]; /* scope number per depth */
   uint32_t loc_file;  /* .loc in effect */
   uint32_t loc_line;
+  uint32_t loc_at_file; /* its inlined_at call site, 0 if none */
+  uint32_t loc_at_line;
 } fbuild;
 
 typedef struct parser {
@@ -673,7 +675,7 @@ static void fb_reset(fbuild *fb) {
   fb->depth = 1;
   fb->nscopes = 1;
   fb->scope_id[1] = 0;
-  fb->loc_file = fb->loc_line = 0;
+  fb->loc_file = fb->loc_line = fb->loc_at_file = fb->loc_at_line = 0;
 }
 
 static void fb_free(fbuild *fb) {
@@ -1364,6 +1366,8 @@ static void parse_instruction(parser *p, int32_t guard, int guard_not) {
   in.col = op_tok.col;
   in.loc_file = fb->loc_file;
   in.loc_line = fb->loc_line;
+  in.loc_at_file = fb->loc_at_file;
+  in.loc_at_line = fb->loc_at_line;
   /* Collect the dotted words glued to the mnemonic. */
   token parts[24];
   int nparts = 0;
@@ -1536,11 +1540,17 @@ static void parse_loc(parser *p) {
   if (p->tok.kind == T_INT && p->tok.line == t.line)
     if (!parse_uint(p, &col, "a column", UINT32_MAX)) return;
   const char *text = NULL;
+  uint64_t at[2] = {0, 0}; /* inlined_at FILE LINE: the call site */
+  int at_next = -1;        /* which of at[] the next integer is, -1: none */
   if (p->tok.kind == T_COMMA && p->tok.line == t.line) {
     /* ", function_name $L__info_string0, inlined_at 1 2 3": keep the text */
     const char *s = p->tok.s;
     const char *e = s;
     while (p->tok.kind != T_EOF && p->tok.line == t.line) {
+      if (p->tok.kind == T_IDENT && tok_is(&p->tok, "inlined_at")) at_next = 0;
+      else if (p->tok.kind == T_INT && at_next >= 0 && at_next < 2)
+        at[at_next++] = strtoull(p->tok.s, NULL, 10);
+      else if (at_next != 2) at_next = -1; /* the column after them is ignored */
       e = p->tok.s + p->tok.len;
       next(p);
     }
@@ -1548,6 +1558,9 @@ static void parse_loc(parser *p) {
   }
   p->fb.loc_file = (uint32_t)file;
   p->fb.loc_line = (uint32_t)line;
+  int has_at = at_next == 2 && at[0] <= UINT32_MAX && at[1] <= UINT32_MAX;
+  p->fb.loc_at_file = has_at ? (uint32_t)at[0] : 0;
+  p->fb.loc_at_line = has_at ? (uint32_t)at[1] : 0;
   push_item(p, WS_PTX_I_LOC, (uint32_t)file, (uint32_t)line, (uint32_t)col, text);
 }
 

@@ -42,7 +42,10 @@ struct cJSON *ws_report_model_declarations_json(const char *model);
 struct cJSON *ws_report_model_json(const ws_model_result *r, int status, const ws_floors *fl);
 /* root.floors = {"dram_ms", "dram_bytes", "issue_ms", "warp_insts", "issue_per_cycle"}. */
 void ws_report_floors_json(struct cJSON *root, const ws_floors *fl);
-/* root.advice = {"bottleneck", "items": [{"kind", "model", "topic", ...}]}. */
+/* root.advice = {"bottleneck", "primary", "changes": [{"kind", "topic", "action",
+ * "finding", "line", "saving_ms", "share", "addresses_bottleneck", "agree",
+ * "no_gain", "not_modelled", "flag"}], "views": [{"model", "topic", "finding",
+ * "direction", "value", "share", "contradiction"}]} (docs/advisor.md). */
 void ws_report_advice_json(struct cJSON *root, const ws_advice *a);
 /* `sweep --json` (docs/sweep.md): {"schema": "warpsight-sweep/1", "kernel",
  * "total_threads", "rule", "gpus", "models", "rows": [...]}; t's block and
@@ -51,7 +54,12 @@ struct cJSON *ws_report_sweep_json(const ws_sweep_table *t, uint64_t total_threa
                                    const char *rule);
 /* o[key] = v, or null when v is not finite. */
 void ws_report_json_num_or_null(struct cJSON *o, const char *key, double v);
-/* root.counterfactuals = {"ranked_by", "items": [...], "base_disagree"}. */
+/* root.counterfactuals = {"ranked_by", "items": [{"change", "saving_ms",
+ * "stance", "addresses_bottleneck", "models_disagree"}]}. */
 void ws_report_counterfactuals_json(struct cJSON *root, const ws_cf_table *t);
+/* root.hot_lines = [{"line", "file", "line_number", "share",
+ * "path_latency_cycles", "source"}], as ws_report_lines ranks them. */
+void ws_report_lines_json(struct cJSON *root, const ws_profile *p, const ws_model_result *primary,
+                          size_t top, const char *const *source);
 
 #endif

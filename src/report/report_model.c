@@ -133,23 +133,60 @@ void ws_report_advice(FILE *out, const ws_advice *a) {
   free(text);
 }
 
+/* A comma-separated list as a JSON array of strings. */
+static cJSON *name_list(const char *s) {
+  cJSON *arr = cJSON_CreateArray();
+  while (s && *s) {
+    size_t n = strcspn(s, ",");
+    char buf[128];
+    snprintf(buf, sizeof buf, "%.*s", (int)n, s);
+    cJSON_AddItemToArray(arr, cJSON_CreateString(buf));
+    s += n;
+    while (*s == ',' || *s == ' ') s++;
+  }
+  return arr;
+}
+
+static void str_or_null(cJSON *o, const char *key, const char *v) {
+  if (v) cJSON_AddStringToObject(o, key, v);
+  else cJSON_AddNullToObject(o, key);
+}
+
 void ws_report_advice_json(cJSON *root, const ws_advice *a) {
   cJSON *o = cJSON_AddObjectToObject(root, "advice");
-  if (a->bottleneck) cJSON_AddStringToObject(o, "bottleneck", a->bottleneck);
-  else cJSON_AddNullToObject(o, "bottleneck");
-  cJSON *items = cJSON_AddArrayToObject(o, "items");
+  str_or_null(o, "bottleneck", a->bottleneck);
+  str_or_null(o, "primary", a->primary);
+  cJSON *changes = cJSON_AddArrayToObject(o, "changes");
+  cJSON *views = cJSON_AddArrayToObject(o, "views");
   for (size_t i = 0; i < a->count; i++) {
     const ws_advice_item *it = &a->items[i];
     cJSON *j = cJSON_CreateObject();
-    static const char *const kinds[] = {"benefit", "bound", "note"};
-    cJSON_AddStringToObject(j, "kind", kinds[it->kind]);
-    cJSON_AddStringToObject(j, "model", it->model ? it->model : "");
-    cJSON_AddStringToObject(j, "topic", it->topic);
-    if (isfinite(it->value)) cJSON_AddNumberToObject(j, "value", it->value);
-    if (isfinite(it->share)) cJSON_AddNumberToObject(j, "share", it->share);
-    cJSON_AddStringToObject(j, "finding", it->finding);
-    cJSON_AddStringToObject(j, "action", it->action);
-    cJSON_AddItemToArray(items, j);
+    if (i < a->nchanges) {
+      cJSON_AddStringToObject(j, "kind", it->kind == WS_ADVICE_BOUND ? "bound" : "change");
+      cJSON_AddStringToObject(j, "topic", it->topic);
+      cJSON_AddStringToObject(j, "action", it->action);
+      cJSON_AddStringToObject(j, "finding", it->finding);
+      str_or_null(j, "line", it->where);
+      if (it->kind == WS_ADVICE_CHANGE) {
+        cJSON_AddNumberToObject(j, "saving_ms", it->saving_ms);
+        cJSON_AddNumberToObject(j, "share", it->share);
+        cJSON_AddBoolToObject(j, "addresses_bottleneck", it->addresses);
+        cJSON_AddItemToObject(j, "agree", name_list(it->agree));
+        cJSON_AddItemToObject(j, "no_gain", name_list(it->no_gain));
+        cJSON_AddItemToObject(j, "not_modelled", name_list(it->blind));
+        str_or_null(j, "flag", it->flag);
+      }
+      cJSON_AddItemToArray(changes, j);
+    } else {
+      cJSON_AddStringToObject(j, "model", it->model ? it->model : "");
+      cJSON_AddStringToObject(j, "topic", it->topic);
+      cJSON_AddStringToObject(j, "finding", it->finding);
+      cJSON_AddStringToObject(j, "direction", it->action);
+      ws_report_json_num_or_null(j, "value", it->value);
+      ws_report_json_num_or_null(j, "share", it->share);
+      str_or_null(j, "contradiction", it->flag);
+      cJSON_AddItemToArray(views, j);
+    }
   }
 }
 
@@ -158,41 +195,50 @@ void ws_report_advice_json(cJSON *root, const ws_advice *a) {
 void ws_report_counterfactuals(FILE *out, const ws_cf_table *t) {
   const ws_model_result *res = t->res;
   size_t n = t->n;
+  if (!n) return;
   const char *trusted = res[t->trusted].model;
-  fprintf(out, "\ncounterfactuals: predicted saving (ms) with the inefficiency removed, ranked by %s%s\n%-20s",
+  fprintf(out, "\ncounterfactuals: predicted saving (ms) of each change, ranked by %s%s\n%-29s",
           trusted, strcmp(trusted, "warpsight") ? " (warpsight did not run)" : "", "change");
   for (size_t i = 0; i < n; i++) fprintf(out, " %12.12s", res[i].model);
   fprintf(out, "\n");
-  if (t->base_hi > 2 * t->base_lo)
-    fprintf(out, "! the base predictions differ by more than 2x (%.4g to %.4g ms); validation favours %s\n",
-            t->base_lo, t->base_hi, trusted);
   for (size_t o = 0; o < WS_CF_COUNT; o++) {
     const double *s = t->saving_ms + t->order[o] * n;
-    fprintf(out, "%-20s", ws_advise_cf_name((ws_cf_kind)t->order[o]));
+    fprintf(out, "%-29s", ws_advise_cf_name((ws_cf_kind)t->order[o]));
     for (size_t i = 0; i < n; i++)
       if (isfinite(s[i])) fprintf(out, " %12.4g", s[i]);
       else fprintf(out, " %12s", "-");
-    fprintf(out, "\n");
-    if (t->disagree[t->order[o]])
-      fprintf(out, "%-20s ! models disagree by more than 2x; validation favours %s\n", "", trusted);
+    fprintf(out, "%s\n", t->disagree[t->order[o]] ? "  !" : "");
   }
+  fprintf(out, "(-: nothing to change, or the model could not run; !: %s recommends it and most other "
+               "models that see it predict no saving of 1 %% or more)\n", trusted);
 }
 
 void ws_report_counterfactuals_json(cJSON *root, const ws_cf_table *t) {
   const ws_model_result *res = t->res;
+  if (!t->n) return;
+  static const char *const stances[] = {"not-run", "not-modelled", "agrees", "no-gain"};
   cJSON *cj = cJSON_AddObjectToObject(root, "counterfactuals");
   cJSON_AddStringToObject(cj, "ranked_by", res[t->trusted].model);
   cJSON *items = cJSON_AddArrayToObject(cj, "items");
-  cJSON_AddBoolToObject(cj, "base_disagree", t->base_hi > 2 * t->base_lo);
   for (size_t o = 0; o < WS_CF_COUNT; o++) {
-    const double *s = t->saving_ms + t->order[o] * t->n;
+    size_t k = t->order[o];
+    const double *s = t->saving_ms + k * t->n;
     cJSON *it = cJSON_CreateObject();
-    cJSON_AddStringToObject(it, "change", ws_advise_cf_name((ws_cf_kind)t->order[o]));
+    cJSON_AddStringToObject(it, "change", ws_advise_cf_name((ws_cf_kind)k));
     cJSON *m = cJSON_AddObjectToObject(it, "saving_ms");
-    for (size_t i = 0; i < t->n; i++)
-      if (isfinite(s[i])) cJSON_AddNumberToObject(m, res[i].model, s[i]);
-      else cJSON_AddNullToObject(m, res[i].model);
-    cJSON_AddBoolToObject(it, "models_disagree", t->disagree[t->order[o]]);
+    cJSON *sj = cJSON_AddObjectToObject(it, "stance");
+    for (size_t i = 0; i < t->n; i++) {
+      ws_report_json_num_or_null(m, res[i].model, s[i]);
+      if (i != t->trusted) cJSON_AddStringToObject(sj, res[i].model, stances[t->stance[k * t->n + i]]);
+    }
+    cJSON_AddBoolToObject(it, "addresses_bottleneck", t->addresses[k]);
+    cJSON_AddBoolToObject(it, "models_disagree", t->disagree[k]);
+    if (k == WS_CF_LAUNCH && t->alt) { /* the launch it predicts */
+      int b[3] = {(int)t->alt->block[0], (int)t->alt->block[1], (int)t->alt->block[2]};
+      int g[3] = {(int)t->alt->grid[0], (int)t->alt->grid[1], (int)t->alt->grid[2]};
+      cJSON_AddItemToObject(it, "block", cJSON_CreateIntArray(b, 3));
+      cJSON_AddItemToObject(it, "grid", cJSON_CreateIntArray(g, 3));
+    }
     cJSON_AddItemToArray(items, it);
   }
 }

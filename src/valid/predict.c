@@ -107,8 +107,8 @@ int ws_valid_cache_key(char out[17], const char *kernel, const char *ptx_text,
    * DRAM partition imbalance; 7: the model-neutral warp_mix section instead
    * of the kothapalli and luo_suda sections (typed) and, separately, lines
    * per request (calib); 8: both merged, so that no profile written by
-   * either branch alone is read). */
-  fnv_str(&f, "warpsight-profile-cache/8");
+   * either branch alone is read; 9: the per-line table, section "lines"). */
+  fnv_str(&f, "warpsight-profile-cache/9");
   fnv_str(&f, kernel);
   fnv_str(&f, ptx_text ? ptx_text : "");
   /* The launch as the unformatted JSON of what --launches writes

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# model_pairs.sh — the warpsight model on 22 realistic kernels
-# (tests/model-pairs/pairs.cu, pregenerated PTX) on three GPUs (gtx680,
+# model_pairs.sh — the warpsight model on 30 launches of 27 realistic kernels
+# (tests/model-pairs/pairs.cu, pregenerated PTX; the launches in
+# tests/model-pairs/launches.py) on three GPUs (gtx680,
 # k20, gtx970), profiled and predicted with `warpsight predict --json`:
 #   1. no warpsight prediction is below the launch's DRAM floor (DRAM bytes /
 #      peak bandwidth) or issue floor (warp instructions / (SMs x peak
@@ -10,8 +11,10 @@
 #   3. warpsight orders the known pairs: padded transpose faster than the
 #      unpadded tiled one, coalesced copy faster than uncoalesced, one atomic
 #      per block faster than one per element on the same address, vector
-#      SpMV faster than scalar for long rows (256 nonzeros), a uniform
-#      histogram faster than a skewed one (all to one bin).
+#      SpMV faster than scalar for long rows (256 nonzeros) and slower for
+#      short ones (4), a uniform histogram faster than a skewed one (all to
+#      one bin) in shared and in global memory, a dot product's atomic
+#      aggregated per warp or per block faster than one per element.
 # Uses python3 with its standard library only.
 source "$WS_SRC/tests/cli/lib.sh"
 
@@ -25,63 +28,14 @@ import json, math, os, subprocess, sys
 
 ws, src, tmp = sys.argv[1], sys.argv[2], sys.argv[3]
 ptx = os.path.join(src, "tests/model-pairs/pairs.sm_75.ptx")
-N = 1 << 18
+sys.path.insert(0, os.path.join(src, "tests/model-pairs"))
+from launches import launches
 
-def buf(name, typ, count, init):
-    return {"buffer": name, "type": typ, "count": count, "init": init}
-def rnd(seed, lo, hi):
-    return {"random": {"seed": seed, "min": lo, "max": hi}}
-def sc(name, typ, v):
-    return {"scalar": name, "type": typ, "value": v}
-def f32(name, count=N, seed=1):
-    return buf(name, "f32", count, rnd(seed, 0, 1))
-def out(name, count=N, typ="f32"):
-    return buf(name, typ, count, "zero")
-def lin(kernel, args, n=N, threads=256):
-    return {"kernel": kernel, "grid": [(n + threads - 1) // threads, 1, 1],
-            "block": [threads, 1, 1], "args": args}
-
-ROWS, RLEN, T = 1024, 256, 512
-spmv_args = [buf("rowptr", "s32", ROWS + 1, {"iota": {"start": 0, "step": RLEN}}),
-             buf("col", "s32", ROWS * RLEN, rnd(3, 0, ROWS - 1)),
-             f32("val", ROWS * RLEN, 4), f32("x", ROWS, 5), out("y", ROWS), sc("rows", "s32", ROWS)]
-tr = lambda k: {"kernel": k, "grid": [T // 32, T // 32, 1], "block": [32, 8, 1],
-                "args": [f32("in", T * T), out("out", T * T), sc("n", "s32", T)]}
-MM = 128
-mm = lambda k: {"kernel": k, "grid": [MM // 16, MM // 16, 1], "block": [16, 16, 1],
-                "args": [f32("a", MM * MM), f32("b", MM * MM, 2), out("c", MM * MM), sc("n", "s32", MM)]}
-hist = lambda init: {"kernel": "histogram", "grid": [64, 1, 1], "block": [256, 1, 1],
-                     "args": [buf("in", "u32", N, init), out("bins", 256, "u32"), sc("n", "s32", N)]}
-launches = {
-    "copy_coalesced": lin("copy_coalesced", [f32("in"), out("out"), sc("n", "s32", N)]),
-    "copy_uncoalesced": lin("copy_uncoalesced", [f32("in"), out("out"), sc("n", "s32", N)]),
-    "vector_add": lin("vector_add", [f32("a"), f32("b", seed=2), out("c"), sc("n", "s32", N)]),
-    "saxpy": lin("saxpy", [sc("a", "f32", 2.5), f32("x"), f32("y", seed=2), sc("n", "s32", N)]),
-    "gather": lin("gather", [f32("in"), buf("idx", "s32", N, rnd(7, 0, N - 1)), out("out"), sc("n", "s32", N)]),
-    "stencil_1d": lin("stencil_1d", [f32("in"), out("out"), sc("n", "s32", N)]),
-    "stencil_2d": {"kernel": "stencil_2d", "grid": [16, 64, 1], "block": [32, 8, 1],
-                   "args": [f32("in", T * T), out("out", T * T), sc("w", "s32", T), sc("h", "s32", T)]},
-    "spmv_scalar": lin("spmv_scalar", spmv_args, ROWS),
-    "spmv_vector": lin("spmv_vector", spmv_args, ROWS * 32),
-    "transpose_naive": tr("transpose_naive"),
-    "transpose_tiled": tr("transpose_tiled"),
-    "transpose_padded": tr("transpose_padded"),
-    "histogram_uniform": hist(rnd(8, 0, 255)),
-    "histogram_skewed": hist({"constant": 7}),
-    "reduce_tree": lin("reduce_tree", [f32("in"), out("out", N // 256), sc("n", "s32", N)]),
-    "reduce_shuffle": lin("reduce_shuffle", [f32("in"), out("out", N // 256), sc("n", "s32", N)]),
-    "atomic_per_block": lin("atomic_per_block", [f32("in"), out("sum", 1), sc("n", "s32", N)]),
-    "atomic_per_element": lin("atomic_per_element", [f32("in"), out("sum", 1), sc("n", "s32", N)]),
-    "matmul_naive": mm("matmul_naive"),
-    "matmul_tiled": mm("matmul_tiled"),
-    "sfu_heavy": lin("sfu_heavy", [f32("in"), out("out"), sc("n", "s32", N)]),
-    "fp64_poly": lin("fp64_poly", [buf("in", "f64", N // 4, rnd(9, 0, 1)), out("out", N // 4, "f64"),
-                                   sc("n", "s32", N // 4)], N // 4),
-    "divergent": lin("divergent", [f32("in"), out("out"), sc("n", "s32", N)]),
-}
 PAIRS = [("transpose_padded", "transpose_tiled"), ("copy_coalesced", "copy_uncoalesced"),
          ("atomic_per_block", "atomic_per_element"), ("spmv_vector", "spmv_scalar"),
-         ("histogram_uniform", "histogram_skewed")]
+         ("histogram_uniform", "histogram_skewed"), ("spmv_scalar_short", "spmv_vector_short"),
+         ("histogram_global_uniform", "histogram_global_skewed"), ("dot_atomic_warp", "dot_atomic_naive"),
+         ("dot_atomic_block", "dot_atomic_naive")]
 # issue peaks by compute capability (docs/models/floors.md)
 def peak_issue(cc):
     major, minor = (int(x) for x in cc.split("."))

@@ -156,7 +156,7 @@ expect_rc 2 "bad limit"
 expect_err "--limit expects a non-negative integer" "bad limit"
 run "$WS" validate "$DATA" --ptx-dir "$PTX" --models ,
 expect_rc 2 "empty list item"
-expect_err "empty item" "empty list item"
+expect_err "an empty model name in the list" "empty list item"
 run "$WS" validate "$DATA" --ptx-dir "$PTX" --cache "$TMP/c" --no-cache
 expect_rc 2 "cache conflict"
 run "$WS" validate "$DATA" --ptx-dir "$TMP/none"

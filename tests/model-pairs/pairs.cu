@@ -1,9 +1,12 @@
-// pairs.cu — 22 realistic kernels for the model check of
-// tests/cli/model_pairs.sh (docs/models/warpsight.md): stencils, SpMV
-// scalar and vector, transposes naive/tiled/padded, histograms uniform and
-// skewed, reductions, atomics one per block and per element, coalesced and
-// uncoalesced copies, and a few compute kernels.  Written for warpsight;
-// regen-ptx.sh rebuilds pairs.sm_75.ptx with nvcc -ptx -arch=sm_75 -O3.
+// pairs.cu — 27 realistic kernels for the model check of
+// tests/cli/model_pairs.sh (docs/models/warpsight.md) and the advisor's
+// check of tests/cli/advise_corpus.sh (docs/advisor.md): stencils, SpMV
+// scalar and vector, transposes naive/tiled/padded, histograms in shared and
+// in global memory, reductions, atomics one per block and per element, dot
+// products with a naive, a warp-aggregated and a block-privatised atomic,
+// coalesced and uncoalesced copies, and a few compute kernels.  Written for
+// warpsight; regen-ptx.sh rebuilds pairs.sm_75.ptx with nvcc -ptx
+// -arch=sm_75 -O3 -lineinfo.
 
 #define TILE 32
 
@@ -124,6 +127,12 @@ extern "C" __global__ void histogram(const unsigned *in, unsigned *bins, int n) 
   atomicAdd(&bins[threadIdx.x], h[threadIdx.x]);
 }
 
+// Every element's bin updated in global memory directly (no privatisation).
+extern "C" __global__ void histogram_global(const unsigned *in, unsigned *bins, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    atomicAdd(&bins[in[i] & 255u], 1u);
+}
+
 // --- reductions and atomics ------------------------------------------------------
 
 extern "C" __global__ void reduce_tree(const float *in, float *out, int n) {
@@ -169,6 +178,33 @@ extern "C" __global__ void atomic_per_block(const float *in, float *sum, int n) 
 extern "C" __global__ void atomic_per_element(const float *in, float *sum, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) atomicAdd(sum, in[i]);
+}
+
+// Dot products: every product added to the result with its own atomic ...
+extern "C" __global__ void dot_atomic_naive(const float *a, const float *b, float *sum, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(sum, a[i] * b[i]);
+}
+
+// ... summed within the warp first, one atomic per warp ...
+extern "C" __global__ void dot_atomic_warp(const float *a, const float *b, float *sum, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = i < n ? a[i] * b[i] : 0.0f;
+  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);
+  if (threadIdx.x % 32 == 0) atomicAdd(sum, v);
+}
+
+// ... or summed per block in shared memory, one atomic per block.
+extern "C" __global__ void dot_atomic_block(const float *a, const float *b, float *sum, int n) {
+  __shared__ float s[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  s[threadIdx.x] = i < n ? a[i] * b[i] : 0.0f;
+  __syncthreads();
+  for (int o = blockDim.x / 2; o > 0; o /= 2) {
+    if (threadIdx.x < o) s[threadIdx.x] += s[threadIdx.x + o];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) atomicAdd(sum, s[0]);
 }
 
 // --- matrix products (n x n, blocks 16 x 16) ----------------------------------------

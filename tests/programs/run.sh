@@ -10,12 +10,26 @@ name=$1
 variant=${2:-}
 flags=()
 [ "$variant" = ptsz ] && flags=(-default-stream per-thread)
+[ "$name" = compat ] && flags=(-I"$WS_SRC/include")
+[ "$name" = abi_check ] && flags=(-I"$WS_SRC/src")
+# die links a helper library, lazily bound: run.sh builds it (and one
+# without the function, for the dynamic linker's death)
+helper="$WS_BUILD/tests/programs/diehelper"
+if [ "$name" = die ]; then
+  mkdir -p "$helper/good" "$helper/bad"
+  echo 'int die_helper(int x) { return x == 17 ? 0 : 1; }' >"$helper/good.c"
+  echo 'int die_other(int x) { return x; }' >"$helper/bad.c"
+  gcc -shared -fPIC -o "$helper/good/libdiehelper.so" "$helper/good.c" &&
+    gcc -shared -fPIC -o "$helper/bad/libdiehelper.so" "$helper/bad.c" || { echo "FAIL: gcc"; exit 1; }
+  flags=(-L"$helper/good" -ldiehelper -Xlinker -rpath,"$helper/good" -Xlinker -z,lazy)
+fi
 . "$WS_SRC/tests/cli/lib.sh"
 need_nvcc tests/programs
 if [ "${WS_SANITIZE:-0}" = 1 ]; then
-  case $name in scan|printf)
+  case $name in scan|printf|die)
     # Managed memory is mapped on the host at its device address, which
     # lies in ASan's shadow memory (docs/exec.md, "Memory").
+    # (die: ASan's own handlers take the signals it checks for)
     echo "SKIP: $name uses managed memory, which cannot be mapped under ASan"
     exit 77 ;;
   esac
@@ -23,11 +37,38 @@ fi
 bin="$WS_BUILD/tests/programs/$name${variant:+_$variant}"
 mkdir -p "$(dirname "$bin")"
 src="$WS_SRC/tests/programs/$name.cu"
-if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ "$WS_SRC/tests/programs/check.h" -nt "$bin" ]; then
+if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ "$WS_SRC/tests/programs/check.h" -nt "$bin" ] ||
+   { [ "$name" = abi_check ] && [ -n "$(find "$WS_SRC/src/cudart" -newer "$bin" -name '*.[hd]*')" ]; }; then
   "$NVCC" -cudart shared -arch=sm_80 -O2 "${flags[@]}" -o "$bin.tmp" "$src" || { echo "FAIL: nvcc $src"; exit 1; }
   mv "$bin.tmp" "$bin"
 fi
 wsexec() { bash "$WS_SRC/tests/programs/wsexec.sh" "$@"; }
+
+# A program that dies after its kernels ran: exec says how, and still
+# reports every kernel (from the runtime's launch log).
+if [ "$name" = die ]; then
+  run wsexec --report "$TMP/report" -- "$bin" abort
+  expect_rc 134 "abort"
+  expect_err "was killed by signal 6 (SIGABRT)" "abort: how it ended"
+  expect_err "the kernels below come from the runtime's launch log" "abort"
+  expect_out "kernel twice: 1 launch" "abort: the kernels that ran"
+  expect_out "kernel plus: 2 launches" "abort: the kernels that ran"
+  python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if r["launches"] == 3 else 1)' \
+    "$TMP/report/exec.json" || fail "abort: --report's exec.json rebuilt with 3 launches"
+  run wsexec -- "$bin" segv
+  expect_rc 139 "segv"
+  expect_err "was killed by signal 11 (SIGSEGV)" "segv"
+  expect_out "kernel plus: 2 launches" "segv"
+  run env LD_LIBRARY_PATH="$helper/bad" "$WS" exec -- "$bin" symbol
+  expect_rc 127 "symbol"
+  expect_err "the dynamic linker could not find symbol die_helper" "symbol: the missing symbol"
+  expect_out "kernel plus: 2 launches" "symbol: the kernels that ran"
+  run wsexec --json -- "$bin" nonl
+  expect_rc 0 "nonl"
+  grep -qx 'h\[5\] = 17' <<<"$OUT" || fail "nonl: the program's output is not on a line of its own: $OUT"
+  grep -qx '{' <<<"$OUT" || fail "nonl: --json is glued to the program's output: $OUT"
+  finish
+fi
 
 run wsexec --report "$TMP/report" -- "$bin"
 expect_no_crash "$name"
@@ -41,7 +82,48 @@ fault)
   expect_err "out-of-bounds" "the fault is reported as warpsight run reports it"
   expect_out "cudaErrorIllegalAddress" "the program sees the fault" ;;
 unsupported)
-  expect_err "cudaMallocPitch is not supported by warpsight's CUDA runtime" "the message names the call" ;;
+  expect_err "cudaIpcGetMemHandle is not supported by warpsight's CUDA runtime" "the message names the call" ;;
+attrs)
+  # the values agree with the GPU database (warpsight gpu a100 --json)
+  "$WS" gpu a100 --json >"$TMP/gpu.json" || fail "warpsight gpu a100 --json"
+  printf '%s\n' "$OUT" >"$TMP/attrs.txt"
+  python3 - "$TMP/gpu.json" "$TMP/attrs.txt" <<'PY' || fail "attrs: values differ from the GPU database"
+import json, re, sys
+g = json.load(open(sys.argv[1]))
+v = lambda x: x["value"] if isinstance(x, dict) else x
+got = dict(re.findall(r"^(cudaDevAttr\w+) = (-?\d+)$", open(sys.argv[2]).read(), re.M))
+cc = v(g["compute_capability"]).split(".")
+want = {"cudaDevAttrMultiProcessorCount": v(g["sms"]), "cudaDevAttrWarpSize": v(g["warp_size"]),
+        "cudaDevAttrComputeCapabilityMajor": int(cc[0]), "cudaDevAttrComputeCapabilityMinor": int(cc[1]),
+        "cudaDevAttrClockRate": round(v(g["clock_ghz"]) * 1e6), "cudaDevAttrL2CacheSize": v(g["cache"]["l2_bytes"]),
+        "cudaDevAttrComputeMode": 0, "cudaDevAttrIntegrated": 0}
+mem = g.get("memory", {})
+if "bus_bits" in mem: want["cudaDevAttrGlobalMemoryBusWidth"] = v(mem["bus_bits"])
+if "clock_mhz" in mem: want["cudaDevAttrMemoryClockRate"] = round(v(mem["clock_mhz"]) * 1000)
+bad = [(k, got.get(k), w) for k, w in want.items() if int(got.get(k, -1)) != int(w)]
+bus, mem = int(got["cudaDevAttrGlobalMemoryBusWidth"]), int(got["cudaDevAttrMemoryClockRate"])
+bw = 2.0 * mem * 1e3 * bus / 8 / 1e9  # deviceQuery's peak bandwidth, GB/s
+if abs(bw - v(g["mem_bandwidth_gbs"])) > 0.01 * v(g["mem_bandwidth_gbs"]): bad.append(("bandwidth", bw, v(g["mem_bandwidth_gbs"])))
+print(f"{len(got)} attributes; checked against the database: {bad or 'all agree'}")
+sys.exit(1 if bad else 0)
+PY
+  ;;
+reuse)
+  expect_out "kernel saxpy: 13 launches" "every launch is counted"
+  # the launch log of a direct run: 1 profile for the ten launches that only
+  # change a and swap buffers, 1 each for the three values of n
+  if [ "${WS_SANITIZE:-0}" != 1 ]; then
+    run env LD_LIBRARY_PATH="$WS_BUILD/src/cudart/lib" WARPSIGHT_QUIET=1 WARPSIGHT_MODEL=roofline \
+      WARPSIGHT_EXEC_LOG="$TMP/reuse.log" "$bin"
+    expect_rc 0 "run directly with a launch log"
+    profiles=$(grep -c '"kstat"' "$TMP/reuse.log")
+    launches=$(grep -c '"launch"' "$TMP/reuse.log")
+    [ "$profiles" = 4 ] || fail "reuse: $profiles profiles for 13 launches, expected 4 (1 + 3)"
+    [ "$launches" = 13 ] || fail "reuse: $launches launches logged, expected 13"
+  fi ;;
+graph)
+  expect_out "kernel saxpy: 5 launches" "every launch of a kernel node is predicted"
+  expect_out "kernel square: 3 launches" "every replay of the captured graph" ;;
 spin)
   # the emulated-work limits reach the runtime (issue 14): with the defaults
   # (above) the spin stopped at 2^26 = 67108864 warp instructions per warp

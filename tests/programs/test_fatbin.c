@@ -66,7 +66,7 @@ static void pick(int max_arch, int want_arch, const char *want) {
   char *t = NULL;
   int arch = 0;
   ws_diag d = WS_DIAG_INIT;
-  assert_int_equal(ws_fatbin_ptx(&t, &arch, buf, max_arch, &d), WS_OK);
+  assert_int_equal(ws_fatbin_ptx(&t, &arch, buf, sizeof buf, max_arch, &d), WS_OK);
   assert_int_equal(arch, want_arch);
   assert_string_equal(t, want);
   free(t);
@@ -100,11 +100,13 @@ static void test_lz4(void **state) {
   pick(80, 80, "abcabcabcabc");
 }
 
+static size_t avail = sizeof buf; /* bytes the reader may read */
+
 static void expect_error(int want_status, const char *want_text) {
   char *t = NULL;
   int arch = 0;
   ws_diag d = WS_DIAG_INIT;
-  assert_int_equal(ws_fatbin_ptx(&t, &arch, buf, 80, &d), want_status);
+  assert_int_equal(ws_fatbin_ptx(&t, &arch, buf, avail, 80, &d), want_status);
   assert_null(t);
   char *msg = ws_diag_format(&d);
   assert_non_null(strstr(msg, want_text));
@@ -129,11 +131,41 @@ static void test_errors(void **state) {
   expect_error(WS_EINVAL, "truncated entry");
 }
 
+/* Issue 24, row 2: a PTX entry whose header size runs past the container.
+ * The old check subtracted the header size from what was left before
+ * comparing, which wrapped, and the reader then read the payload 4 GiB
+ * away (SIGSEGV, or an ASan heap-buffer-overflow).  Given exactly the
+ * container's bytes, each size must be refused before it is used. */
+static void test_sizes_past_the_container(void **state) {
+  (void)state;
+  begin();
+  entry(1, 80, 0x11, ".version 9.0\n", 14, 0);
+  put(16 + 4, 0xFFFFFFF0u, 4); /* header size */
+  avail = used;
+  expect_error(WS_EINVAL, "truncated entry at offset 16");
+  begin();
+  entry(1, 80, 0x11, ".version 9.0\n", 14, 0);
+  put(16 + 8, UINT64_MAX - 8, 8); /* payload size */
+  expect_error(WS_EINVAL, "truncated entry at offset 16");
+  begin();
+  entry(1, 80, 0x11, ".version 9.0\n", 14, 0);
+  put(6, 0xFFFF, 2); /* container header size */
+  expect_error(WS_EINVAL, "run past");
+  begin();
+  entry(1, 80, 0x11, ".version 9.0\n", 14, 0);
+  put(8, UINT64_MAX - 4, 8); /* bytes of entries */
+  expect_error(WS_EINVAL, "run past");
+  avail = 8; /* not even a container header */
+  expect_error(WS_EINVAL, "not a fat-binary container");
+  avail = sizeof buf;
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_best_arch),
       cmocka_unit_test(test_lz4),
       cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_sizes_past_the_container),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,12 +1,14 @@
 // A call warpsight's runtime does not implement: cudaErrorNotSupported and
-// a line on stderr naming it (checked by the test).
+// a line on stderr naming it (checked by the test).  IPC cannot be: the
+// emulated memory lives in one process.
 #include <cstdio>
 
 int main() {
   void *p = nullptr;
-  size_t pitch = 0;
-  cudaError_t e = cudaMallocPitch(&p, &pitch, 100, 10);
-  std::printf("cudaMallocPitch: %s\n", cudaGetErrorName(e));
+  if (cudaMalloc(&p, 256) != cudaSuccess) return 3;
+  cudaIpcMemHandle_t h;
+  cudaError_t e = cudaIpcGetMemHandle(&h, p);
+  std::printf("cudaIpcGetMemHandle: %s\n", cudaGetErrorName(e));
   cudaError_t last = cudaGetLastError();
   bool ok = e == cudaErrorNotSupported && last == cudaErrorNotSupported &&
             cudaGetLastError() == cudaSuccess;

@@ -250,6 +250,107 @@ static void hong_kim_no_divergence(void **state) {
   ws_profile_free(p);
 }
 
+/* The atomics' changes on every-input with 2 global atomic requests per
+ * warp whose lanes serialize 40 operations, and 3 shared ones serializing
+ * 30 (fields by hand, docs/advisor.md):
+ *   distinct addresses: global serial 40 -> 2, shared 30 -> 3;
+ *   warp-aggregated: the same, plus 10 instructions for each of the 5
+ *     requests that had conflicts: comp_insts 200 -> 250;
+ *   privatised per block: the 2 global requests and their 40 become shared
+ *     (3 + 2 = 5 requests, 30 + 40 = 70), one merge request per warp on
+ *     distinct addresses (1, 1), two more barriers (2 -> 4).
+ * The warpsight model's [A1] t_atomic = serial x total warps x
+ * atomic_cycles: 140 blocks x 8 warps = 1120 warps, 40 -> 2 per warp. */
+static void atomics(void **state) {
+  (void)state;
+  ws_profile *p = load_profile();
+  ws_gpu *g = load_gpu("a100");
+  p->f.global_atomic_insts = 2, p->f.global_atomic_serial = 40;
+  p->f.shared_atomic_insts = 3, p->f.shared_atomic_serial = 30;
+  ws_profile_fields f = p->f;
+  assert_int_equal(ws_advise_cf_apply(&f, WS_CF_ATOMIC_DISTINCT), 1);
+  assert_true(f.global_atomic_serial == 2 && f.shared_atomic_serial == 3 && f.comp_insts == 200);
+  assert_int_equal(ws_advise_cf_apply(&f, WS_CF_ATOMIC_DISTINCT), 0); /* nothing left */
+  f = p->f;
+  assert_int_equal(ws_advise_cf_apply(&f, WS_CF_ATOMIC_WARP), 1);
+  assert_true(f.global_atomic_serial == 2 && f.shared_atomic_serial == 3 && f.comp_insts == 250);
+  f = p->f;
+  assert_int_equal(ws_advise_cf_apply(&f, WS_CF_ATOMIC_PRIVATE), 1);
+  assert_true(f.shared_atomic_insts == 5 && f.shared_atomic_serial == 70);
+  assert_true(f.global_atomic_insts == 1 && f.global_atomic_serial == 1 && f.synch_insts == 4);
+  /* one atomic per block of 8 warps, one lane: already what a merge costs */
+  f = p->f;
+  f.global_atomic_insts = f.global_atomic_serial = 0.125;
+  assert_int_equal(ws_advise_cf_apply(&f, WS_CF_ATOMIC_PRIVATE), 0);
+  /* with the block's distinct targets known (every-input: blocks of 256
+   * threads, 8 warps): one address merges in ceil(1 / 32) = 1 request per
+   * block, 1/8 per warp; 256 addresses in 8 requests, 1 per warp */
+  ws_profile q8 = *p;
+  q8.f.global_atomic_insts = 1, q8.f.global_atomic_serial = 1, q8.f.atomic_addresses_per_block = 1;
+  ws_diag d8 = WS_DIAG_INIT;
+  assert_int_equal(ws_advise_cf_apply_launch(&q8, g, WS_CF_ATOMIC_PRIVATE, &d8), 1);
+  assert_close(q8.f.global_atomic_insts, 0.125, 0);
+  assert_close(q8.f.global_atomic_serial, 0.125, 0);
+  q8 = *p;
+  q8.f.global_atomic_insts = 1, q8.f.global_atomic_serial = 1, q8.f.atomic_addresses_per_block = 256;
+  assert_int_equal(ws_advise_cf_apply_launch(&q8, g, WS_CF_ATOMIC_PRIVATE, &d8), 0);
+  ws_diag_free(&d8);
+  /* warpsight's t_atomic after "distinct addresses" */
+  double ac = ws_gpu_p(g, WS_GP_WARPSIGHT_ATOMIC_CYCLES);
+  assert_true(ac > 0);
+  ws_profile q = *p;
+  ws_diag d = WS_DIAG_INIT;
+  ws_model_result r0 = WS_MODEL_RESULT_INIT, r1 = WS_MODEL_RESULT_INIT;
+  assert_ok_diag(ws_model_predict(&r0, "warpsight", &q, g, &d), &d);
+  assert_close(ws_model_term_value(&r0, WS_TERM_WARPSIGHT_T_ATOMIC), 40 * 1120 * ac, 1e-9);
+  assert_int_equal(ws_advise_cf_apply_launch(&q, g, WS_CF_ATOMIC_DISTINCT, &d), 1);
+  assert_ok_diag(ws_model_predict(&r1, "warpsight", &q, g, &d), &d);
+  assert_close(ws_model_term_value(&r1, WS_TERM_WARPSIGHT_T_ATOMIC), 2 * 1120 * ac, 1e-9);
+  double base, cf;
+  assert_int_equal(ws_advise_cf_saving(&base, &cf, "warpsight", p, g, WS_CF_ATOMIC_DISTINCT, &d), WS_OK);
+  assert_close(base, r0.cycles, 0);
+  assert_close(cf, r1.cycles, 0);
+  assert_string_equal(ws_advise_cf_name(WS_CF_ATOMIC_PRIVATE), "atomics privatised per block");
+  ws_model_result_free(&r0);
+  ws_model_result_free(&r1);
+  ws_diag_free(&d);
+  ws_gpu_free(g);
+  ws_profile_free(p);
+}
+
+/* More loads in flight needs the line table: a loop's load on the path 8
+ * times per block, a straight-line load once and a half-time one
+ * (path_mem_loads 9.5): the loop's 8 fall to 8 / 4 = 2, the others stay,
+ * 3.5 in all; Sim et al.'s MLP x 4. */
+static void more_loads_in_flight(void **state) {
+  (void)state;
+  ws_profile *p = load_profile();
+  ws_gpu *g = load_gpu("a100");
+  ws_diag d = WS_DIAG_INIT;
+  p->f.path_mem_loads = 9.5, p->f.path_cycles = 500;
+  ws_profile q = *p;
+  assert_int_equal(ws_advise_cf_apply_launch(&q, g, WS_CF_MLP, &d), 0); /* no line table */
+  ws_profile_line rows[3] = {{.file = 0, .line = 3, .path_mem_loads = 8},
+                             {.file = 0, .line = 5, .path_mem_loads = 1},
+                             {.file = 0, .line = 7, .path_mem_loads = 0.5}};
+  char *files[1] = {"k.cu"};
+  ws_profile_lines l = {files, 1, 0, rows, 3, 1, 0};
+  q.lines = &l;
+  assert_int_equal(ws_advise_cf_apply_launch(&q, g, WS_CF_MLP, &d), 1);
+  assert_close(q.f.path_mem_loads, 3.5, 1e-12);
+  assert_close(q.f.mlp, 8, 0);
+  assert_close(q.f.path_cycles, 500, 0);
+  /* every load on the path once: nothing to overlap */
+  ws_profile r = *p;
+  rows[0].path_mem_loads = 1;
+  r.lines = &l;
+  r.f.path_mem_loads = 2.5;
+  assert_int_equal(ws_advise_cf_apply_launch(&r, g, WS_CF_MLP, &d), 0);
+  ws_diag_free(&d);
+  ws_gpu_free(g);
+  ws_profile_free(p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(hong_kim_no_barriers),
@@ -258,6 +359,8 @@ int main(void) {
       cmocka_unit_test(hong_kim_max_occupancy),
       cmocka_unit_test(coalescing_in_the_gpus_unit),
       cmocka_unit_test(hong_kim_no_divergence),
+      cmocka_unit_test(atomics),
+      cmocka_unit_test(more_loads_in_flight),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

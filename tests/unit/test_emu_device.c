@@ -23,6 +23,11 @@
  * {f32 a; s32 b; f64 c} by value, out[0] = a + b + c (f64). */
 static const char ptx[] = HDR
     ".global .align 4 .u32 counter = 5;\n"
+    /* barwait: warp 0 waits at a barrier at once, warp 1 loops 100000 times first */
+    ".visible .entry barwait()\n"
+    "{\n  .reg .pred %p<3>;\n  .reg .b32 %r<3>;\n  mov.u32 %r1, %tid.x;\n  setp.lt.u32 %p1, %r1, 32;\n"
+    "  @%p1 bra WAIT;\n  mov.u32 %r2, 0;\nLOOP:\n  add.u32 %r2, %r2, 1;\n  setp.lt.u32 %p2, %r2, 100000;\n"
+    "  @%p2 bra LOOP;\nWAIT:\n  bar.sync 0;\n  ret;\n}\n"
     ".global .attribute(.managed) .align 4 .u32 m;\n"
     ".const .align 4 .f32 cf[4];\n"
     ".visible .entry fill(.param .u64 out)\n"
@@ -302,6 +307,65 @@ static void test_launch_checks(void **state) {
   ws_emu_program_free(p);
 }
 
+/* The default launch limit scales with the grid (warpsight/emu.h): the
+ * larger of 2^27 and 2^20 per warp; an explicit one is kept; a grid of
+ * more than 2^27 warps is still refused before it runs. */
+static void test_launch_limit(void **state) {
+  fix *f = *state;
+  ws_emu_program *p = NULL;
+  ws_emu_launch *l = NULL;
+  uint64_t out = 0;
+  void *args[] = {&out};
+  uint8_t img[8];
+  size_t used = 0;
+  assert_ok_diag(ws_emu_load(&p, f->m, "fill", &f->d), &f->d);
+  assert_ok_diag(ws_emu_params_pack(ws_emu_program_kernel(p), args, img, sizeof img, &used, &f->d), &f->d);
+  ws_emu_options o = WS_EMU_OPTIONS_INIT;
+  ws_emu_launch_config c = {{1, 1, 1}, {32, 1, 1}, 0, img, used};
+  assert_ok_diag(ws_emu_launch_raw(&l, f->dev, p, &c, &f->d), &f->d);
+  assert_int_equal(ws_emu_launch_limit(l, &o), 1ull << 27); /* one warp: the floor */
+  ws_emu_launch_free(l);
+  c.grid[0] = 4096, c.block[0] = 1024; /* 4096 x 32 = 2^17 warps: 2^17 x 2^20 */
+  assert_ok_diag(ws_emu_launch_raw(&l, f->dev, p, &c, &f->d), &f->d);
+  assert_int_equal(ws_emu_launch_limit(l, &o), 1ull << 37);
+  assert_int_equal(ws_emu_check_work(l, 1u << 22, &o, &f->d), WS_OK); /* 2^27 warps */
+  assert_int_equal(ws_emu_check_work(l, (1u << 22) + 1, &o, &f->d), WS_EINVAL);
+  o.max_launch_insts = 5000;
+  assert_int_equal(ws_emu_launch_limit(l, &o), 5000);
+  o.max_launch_insts = 0;
+  assert_int_equal(ws_emu_launch_limit(l, &o), 0);
+  ws_emu_launch_free(l);
+  ws_emu_program_free(p);
+  ws_diag_free(&f->d);
+}
+
+/* A launch stopped by the LAUNCH limit while a warp waits at a barrier is
+ * a long launch, not a barrier deadlock (issue 21: binomialOptions and dxtc
+ * were reported as deadlocks): the fault names the launch limit. */
+static void test_launch_limit_not_deadlock(void **state) {
+  fix *f = *state;
+  ws_emu_program *p = NULL;
+  ws_emu_launch *l = NULL;
+  assert_ok_diag(ws_emu_load(&p, f->m, "barwait", &f->d), &f->d);
+  ws_emu_launch_config c = {{1, 1, 1}, {64, 1, 1}, 0, NULL, 0};
+  assert_ok_diag(ws_emu_launch_raw(&l, f->dev, p, &c, &f->d), &f->d);
+  ws_emu_options o = WS_EMU_OPTIONS_INIT;
+  o.threads = 1;
+  o.max_warp_insts = 0;
+  o.max_launch_insts = 5000;
+  ws_emu_stats st;
+  assert_int_equal(ws_emu_run(l, &o, &st, &f->d), WS_EFAULT);
+  assert_int_equal(st.fault_kind, WS_EMU_FAULT_LAUNCH_LIMIT);
+  char *msg = ws_diag_format(&f->d);
+  assert_non_null(strstr(msg, "the launch exceeded the limit of 5000 warp instructions"));
+  assert_null(strstr(msg, "deadlock"));
+  assert_non_null(strstr(msg, "--max-launch-insts N (0 lifts it"));
+  free(msg);
+  ws_emu_launch_free(l);
+  ws_emu_program_free(p);
+  ws_diag_free(&f->d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_two_launches_share_memory, setup, teardown),
@@ -312,6 +376,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
       cmocka_unit_test_setup_teardown(test_fault_kind, setup, teardown),
       cmocka_unit_test_setup_teardown(test_launch_checks, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_launch_limit, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_launch_limit_not_deadlock, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -129,7 +129,7 @@ static void top_keys(void **s) {
     assert_non_null(key);
     /* identity and typed sections have their own tests */
     if (i == WS_PSEC_SCHEMA || i == WS_PSEC_KERNEL || i == WS_PSEC_LAUNCH || i == WS_PSEC_WARP_MIX ||
-        i == WS_PSEC_KOTHAPALLI || i == WS_PSEC_LUO_SUDA)
+        i == WS_PSEC_KOTHAPALLI || i == WS_PSEC_LUO_SUDA || i == WS_PSEC_LINES)
       continue;
     char json[512];
     snprintf(json, sizeof json, "%s,\"%s\":{}}", head, key);

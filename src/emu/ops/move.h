@@ -126,6 +126,16 @@ EXEC(MOV_UNPACK) {
 
 /* ---- special registers ------------------------------------------------------ */
 
+/* %clock (timer 0) and %globaltimer (1): the warp's instruction count at
+ * the caller's rate (ws_emu_options.clock_per_inst, timer_ns_per_inst), so
+ * a kernel that waits on the clock runs as many iterations as the
+ * predicted time allows (docs/emulator.md). */
+static uint64_t clock_of(const blockctx *B, const warp *w, int timer) {
+  double r = timer ? B->o->timer_ns_per_inst : B->o->clock_per_inst;
+  uint64_t base = timer ? B->o->timer_base_ns : 0;
+  return base + (r > 0 ? (uint64_t)((double)w->insts * r) : w->insts);
+}
+
 /* Lane l's value of the special register in->imm (component in->comp). */
 static uint64_t sreg(blockctx *B, warp *w, const dinst *in, uint32_t l) {
   const struct ws_emu_launch *s = B->L;
@@ -146,12 +156,12 @@ static uint64_t sreg(blockctx *B, warp *w, const dinst *in, uint32_t l) {
   case WS_PTX_SR_LANEMASK_LT: return (1u << l) - 1;
   case WS_PTX_SR_LANEMASK_GE: return 0xffffffffu << l;
   case WS_PTX_SR_LANEMASK_GT: return l == 31 ? 0 : 0xffffffffu << (l + 1);
-  case WS_PTX_SR_CLOCK: return (uint32_t)w->insts;
-  case WS_PTX_SR_CLOCK_HI: return (uint32_t)(w->insts >> 32);
-  case WS_PTX_SR_CLOCK64: return w->insts;
-  case WS_PTX_SR_GLOBALTIMER: return w->insts;
-  case WS_PTX_SR_GLOBALTIMER_LO: return (uint32_t)w->insts;
-  case WS_PTX_SR_GLOBALTIMER_HI: return (uint32_t)(w->insts >> 32);
+  case WS_PTX_SR_CLOCK: return (uint32_t)clock_of(B, w, 0);
+  case WS_PTX_SR_CLOCK_HI: return (uint32_t)(clock_of(B, w, 0) >> 32);
+  case WS_PTX_SR_CLOCK64: return clock_of(B, w, 0);
+  case WS_PTX_SR_GLOBALTIMER: return clock_of(B, w, 1);
+  case WS_PTX_SR_GLOBALTIMER_LO: return (uint32_t)clock_of(B, w, 1);
+  case WS_PTX_SR_GLOBALTIMER_HI: return (uint32_t)(clock_of(B, w, 1) >> 32);
   case WS_PTX_SR_DYNAMIC_SMEM_SIZE: return s->dynamic_shared;
   /* the user's static + dynamic bytes; aggr adds the reserved region */
   case WS_PTX_SR_TOTAL_SMEM_SIZE: return s->p->shared_dyn_base + s->dynamic_shared;
