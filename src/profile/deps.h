@@ -40,7 +40,9 @@
  * one comparison of nom. */
 typedef struct ws_dtime {
   uint64_t nom;  /* mem x WS_DEPS_NOMINAL_MEM + cyc */
-  uint64_t mem;  /* memory latencies on the path (cyc = nom - mem x WS_DEPS_NOMINAL_MEM) */
+  uint32_t mem;  /* memory latencies on the path (cyc = nom - mem x WS_DEPS_NOMINAL_MEM;
+                    a block's path has fewer than 2^32: its warps stop at 2^26
+                    instructions each, --max-warp-insts) */
   uint32_t node; /* the path's last node (0: the block's start, or not tracked) */
 } ws_dtime;
 
@@ -141,20 +143,24 @@ void ws_prof_deps_atomics(ws_deps *d, const ws_emu_event *ev);
  * attribution) when nothing is tracked or the block ran out of nodes. */
 uint32_t ws_prof_deps_node(ws_deps *d, uint32_t parent, uint32_t id, uint32_t dmem, uint32_t dcyc);
 
+/* The same, without a call while the block's node array has room. */
+static inline uint32_t ws_deps_node(ws_deps *d, uint32_t parent, uint32_t id, uint32_t dmem, uint32_t dcyc) {
+  if (d->nnodes < d->capnodes && d->nnodes < WS_DEPS_MAX_NODES && !d->overflow) {
+    d->nodes[d->nnodes] = (ws_dnode){parent, id, dcyc, dmem};
+    return (uint32_t)d->nnodes++;
+  }
+  return ws_prof_deps_node(d, parent, id, dmem, dcyc);
+}
+
 /* The later of a and b: b only when its nominal value is larger. */
 static inline ws_dtime ws_deps_later(ws_dtime a, ws_dtime b) { return b.nom > a.nom ? b : a; }
 
-/* The profiler's id of the executed instruction, or UINT32_MAX. */
-static inline uint32_t ws_deps_inst_id(const ws_deps *d, const ws_emu_event *ev) {
-  const ws_ptx_module *m = d->module;
-  if (ev->func < m->funcs || ev->func >= m->funcs + m->nfuncs || ev->pc >= ev->func->ninsts)
-    return UINT32_MAX;
-  return d->func_base[ev->func - m->funcs] + ev->pc;
-}
-
 /* One executed warp instruction of class c (ws_iclass); replays: the extra
- * shared-memory passes it needed (bank conflicts). */
-static inline void ws_prof_deps_inst(ws_deps *d, const ws_emu_event *ev, int c, uint32_t replays) {
+ * shared-memory passes it needed (bank conflicts); inst: the profiler's id
+ * of the instruction (func_base[function] + pc, as ws_prof_deps_track), or
+ * UINT32_MAX. */
+static inline void ws_prof_deps_inst(ws_deps *d, const ws_emu_event *ev, int c, uint32_t replays,
+                                     uint32_t inst) {
   uint32_t wi = ev->warp & 31;
   ws_dwarp *w = &d->w[wi];
   ws_dtime *rr = d->ready + (size_t)wi * d->nregs;
@@ -182,10 +188,10 @@ static inline void ws_prof_deps_inst(ws_deps *d, const ws_emu_event *ev, int c, 
     for (int k = 0; k < ir->nuses; k++)
       if (rr[uses[k]].nom > t.nom) t = rr[uses[k]], slot = 0;
   }
-  uint32_t id = d->crit_mem ? ws_deps_inst_id(d, ev) : UINT32_MAX;
+  uint32_t id = d->crit_mem ? inst : UINT32_MAX;
   w->issue = t;
   w->issue.nom += replays; /* each replay takes an issue slot */
-  if (slot + replays > 0 && id != UINT32_MAX) w->issue.node = ws_prof_deps_node(d, t.node, id, 0, slot + replays);
+  if (slot + replays > 0 && id != UINT32_MAX) w->issue.node = ws_deps_node(d, t.node, id, 0, slot + replays);
   w->end = ws_deps_later(w->end, w->issue);
   if (c == WS_IC_BARRIER) {
     uint32_t s = w->nbar++ & 1;
@@ -199,7 +205,7 @@ static inline void ws_prof_deps_inst(ws_deps *d, const ws_emu_event *ev, int c, 
   uint32_t lat = mem ? 0 : ir->lat;
   if (mem) r.mem += 1, r.nom += WS_DEPS_NOMINAL_MEM_U;
   else r.nom += lat;
-  if (id != UINT32_MAX) r.node = ws_prof_deps_node(d, w->issue.node, id, mem, lat);
+  if (id != UINT32_MAX) r.node = ws_deps_node(d, w->issue.node, id, mem, lat);
   for (int k = 0; k < nd; k++) rr[defs[k]] = r;
   w->end = ws_deps_later(w->end, r);
 }

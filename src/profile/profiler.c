@@ -650,7 +650,7 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
     break;
   default: break;
   }
-  ws_prof_deps_inst(w->deps, ev, p->iclass[id], replays);
+  ws_prof_deps_inst(w->deps, ev, p->iclass[id], replays, id);
 }
 
 /* Sections ----------------------------------------------------------------*/
