@@ -23,6 +23,17 @@ static uint64_t align_up(uint64_t v, uint64_t a) {
 
 /* ---- from the control-flow graph: reconvergence, registers to clear ----- */
 
+/* The register an instruction reads in lanes other than those that execute
+ * it, or NO_SLOT.  An executor that reads other lanes' registers (shfl's
+ * source lane may have exited, or not exist) names its source here, so that
+ * frames clear it (zero_slots). */
+static uint32_t cross_lane_source(const dinst *di) {
+  switch (di->op) {
+  case D_SHFL: return di->a;
+  default: return NO_SLOT;
+  }
+}
+
 /* The value slots a new frame of df must clear (df->zero_slots): the
  * registers some lane may read before writing them, i.e. those live at
  * the function's entry (a guarded write does not count: its guard may be
@@ -76,8 +87,10 @@ static int zero_slots(dfunc *df, const ws_cfg *c) {
     }
   }
   if (nb) memcpy(need, live, W * sizeof *need); /* block 0 is the entry */
-  for (uint32_t i = 0; i < f->ninsts; i++)
-    if (df->code[i].op == D_SHFL && df->code[i].a < nr) need[df->code[i].a / 64] |= 1ull << (df->code[i].a % 64);
+  for (uint32_t i = 0; i < f->ninsts; i++) {
+    uint32_t r = cross_lane_source(&df->code[i]);
+    if (r < nr) need[r / 64] |= 1ull << (r % 64);
+  }
   uint32_t n = 0;
   for (uint32_t r = 0; r < nr; r++) n += all || (need[r / 64] >> (r % 64) & 1);
   df->zero_slots = malloc((n + 1) * sizeof *df->zero_slots);
