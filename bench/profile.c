@@ -108,7 +108,7 @@ static double run(const ws_ptx_module *m, const ws_launch_spec *s, const ws_gpu 
   po.threads = threads;
   po.sample_blocks = sample;
   ws_prof_target tg = {m, prog, L, {s->grid[0], s->grid[1], s->grid[2]},
-                       {s->block[0], s->block[1], s->block[2]}, s->dynamic_shared};
+                       {s->block[0], s->block[1], s->block[2]}, s->dynamic_shared, NULL};
   double t0 = now();
   int st = profile == 3 ? ws_prof_launch(out, NULL, &tg, g, &po, &d) : ws_emu_run(L, &o, NULL, &d);
   double t1 = now();

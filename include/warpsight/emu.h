@@ -101,6 +101,11 @@ typedef struct ws_launch_spec {
   uint64_t dynamic_shared;    /* dynamic_shared_bytes */
   uint64_t sweep_threads;     /* sweep.total_threads, 0 when absent: the
                                  threads in x `warpsight sweep` keeps */
+  int l2_warm;                /* "l2": 0 "cold" (the default: the L2 starts
+                                 empty, as after NVBench's flush), 1 "warm"
+                                 (it holds what the previous identical launch
+                                 left); the emulator ignores it, the profiler
+                                 reads it (docs/launch-spec.md) */
   uint32_t nargs;             /* arguments */
   ws_launch_arg *args;        /* nargs, in order (owned) */
   uint32_t nvars;             /* module variables set by "variables" */
@@ -174,8 +179,19 @@ typedef struct ws_emu_hooks {
 typedef enum ws_emu_block_action {
   WS_EMU_BLOCK_HOOKED = 0, /* run it and call the hooks */
   WS_EMU_BLOCK_PLAIN = 1,  /* run it without hooks (no profiling cost) */
-  WS_EMU_BLOCK_SKIP = 2    /* do not run it: its writes never happen */
+  WS_EMU_BLOCK_SKIP = 2,   /* do not run it: its writes never happen */
+  WS_EMU_BLOCK_PROBE = 3   /* run it with the hooks only until a warp has
+                              executed WS_EMU_PROBE_WARP_INSTS instructions
+                              (checked at branches) or it faults: it stops
+                              there, and neither ends the launch.  Its
+                              writes up to then happen (probe a copy of the
+                              launch: the profiler's scan for blocks that do
+                              work, docs/profile.md "Sampling") */
 } ws_emu_block_action;
+
+/* The instructions a probed warp runs at most (WS_EMU_BLOCK_PROBE): more
+ * than a block's exit path (a bounds check and `ret` take a dozen). */
+#define WS_EMU_PROBE_WARP_INSTS 256
 
 /* --- running ---------------------------------------------------------------- */
 
@@ -350,6 +366,38 @@ typedef struct ws_emu_launch_config {
   size_t params_bytes;        /* its bytes: the kernel's parameter bytes */
 } ws_emu_launch_config;
 
+/* Make a prepared launch cooperative (cudaLaunchCooperativeKernel): every
+ * block is resident at once, so that grid-wide synchronisation
+ * (cooperative groups' grid.sync()) completes; the launch gets the
+ * workspace grid.sync() uses (%envreg1:%envreg2, 256 bytes of the
+ * device's memory until the launch is freed).  docs/emulator.md,
+ * "Cooperative launches".  WS_EINVAL (diagnostic) when the device has no
+ * memory left for it. */
+int ws_emu_launch_set_cooperative(ws_emu_launch *l, ws_diag *d);
+/* Whether a prepared launch is cooperative.  Its blocks then take turns
+ * on one thread, every block is run (a block filter's SKIP runs it without
+ * hooks), and the hooks' worker index is the block's rank among the
+ * hooked blocks: a profiler needs one worker per hooked block. */
+int ws_emu_launch_cooperative(const ws_emu_launch *l);
+
+/* A grid a launch's threads launched with the device runtime (dynamic
+ * parallelism: a kernel's `k<<<grid, block, shared, stream>>>`, which CUDA
+ * 12+ compiles to the device runtime's cudaGetParameterBuffer and
+ * cudaLaunchDevice system calls).  The emulator records it and runs
+ * nothing: its caller runs each child grid after the parent's
+ * (docs/emulator.md, "Device-side launches"). */
+typedef struct ws_emu_child {
+  const ws_ptx_function *kernel; /* a kernel of the launch's module */
+  uint32_t grid[3], block[3];
+  uint32_t shared_bytes;         /* its dynamic shared memory */
+  const uint8_t *params;         /* its parameter image: kernel->param_bytes bytes */
+  uint32_t block_linear;         /* the block that launched it */
+} ws_emu_child;
+/* The grids the last ws_emu_run of l launched, ordered by launching block
+ * and, within a block, by launch; *out is valid until l is run again or
+ * freed.  0 when there are none (or out of memory: WS_ENOMEM in *err). */
+size_t ws_emu_launch_children(ws_emu_launch *l, const ws_emu_child **out, int *err);
+
 /* Prepare a launch of program p on device dev (grid and block checked
  * against CUDA's limits and the kernel's .reqntid/.maxntid, the parameter
  * image against the kernel's size; the image is copied).  Then ws_emu_run()
@@ -399,6 +447,52 @@ typedef struct ws_emu_region {
 } ws_emu_region;
 size_t ws_emu_regions(const ws_emu_launch *l, ws_emu_region *out, size_t max);
 void ws_emu_launch_free(ws_emu_launch *l);
+
+/* --- textures and surfaces -------------------------------------------------
+ * Texture and surface objects of a device (cudaCreateTextureObject,
+ * cudaCreateSurfaceObject): a resource (texels in the device's memory) and,
+ * for a texture, how it is sampled.  Kernels name one by its 64-bit handle
+ * (tex, tld4, txq, suld, sust, suq: docs/emulator.md, "Textures and
+ * surfaces").  Texel (x, y, z) of layer or cube face f lies at
+ * addr + f * slice + z * slice_z + y * pitch + x * texel bytes, where
+ * slice_z = pitch * height and slice = slice_z * depth. */
+typedef enum ws_emu_chan_kind {
+  WS_EMU_CHAN_SIGNED, WS_EMU_CHAN_UNSIGNED, WS_EMU_CHAN_FLOAT
+} ws_emu_chan_kind;
+typedef enum ws_emu_addr_mode {
+  WS_EMU_ADDR_WRAP, WS_EMU_ADDR_CLAMP, WS_EMU_ADDR_MIRROR, WS_EMU_ADDR_BORDER
+} ws_emu_addr_mode;
+
+typedef struct ws_emu_tex_desc {
+  uint64_t addr;          /* device address of texel (0, 0, 0) */
+  uint32_t dims;          /* 1, 2 or 3 */
+  uint32_t width, height, depth; /* texels (1 for an unused dimension) */
+  uint32_t layers;        /* layers of a layered texture (0: not layered) */
+  int cubemap;            /* 6 faces of width x width (x layers) */
+  uint64_t pitch;         /* bytes from one row to the next (0: width x texel bytes) */
+  uint32_t nchan;         /* channels per texel: 1, 2 or 4 */
+  uint32_t chan_bits;     /* bits per channel: 8, 16 or 32 (every channel alike) */
+  ws_emu_chan_kind kind;  /* what a channel holds */
+  int linear_memory;      /* a linear-memory resource (tex1Dfetch: integer
+                             coordinates, zero outside) */
+  /* sampling (textures) */
+  ws_emu_addr_mode addr_mode[3];
+  int filter_linear;      /* bilinear/trilinear, else nearest texel */
+  int read_normalized;    /* 8/16-bit integers read as floats in [0,1] or [-1,1] */
+  int normalized_coords;  /* coordinates in [0, 1) */
+  float border[4];        /* the border colour */
+  int surface;            /* a surface object (suld, sust), not a texture */
+} ws_emu_tex_desc;
+
+/* Create a texture (or, with d->surface, surface) object on dev; *handle
+ * its non-zero handle.  WS_EINVAL (diagnostic) for a description that
+ * cannot be sampled (no channel, bad sizes, a texture outside the
+ * device's allocations is found when a kernel reads it). */
+int ws_emu_tex_create(ws_emu_device *dev, const ws_emu_tex_desc *d, uint64_t *handle, ws_diag *diag);
+/* Destroy one; WS_EINVAL for a handle that is not a live object. */
+int ws_emu_tex_destroy(ws_emu_device *dev, uint64_t handle, ws_diag *diag);
+/* The description of a live object, or NULL. */
+const ws_emu_tex_desc *ws_emu_tex_find(const ws_emu_device *dev, uint64_t handle);
 
 #ifdef __cplusplus
 }

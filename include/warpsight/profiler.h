@@ -44,6 +44,19 @@
 extern "C" {
 #endif
 
+/* The L2 at the start of a launch (docs/profile.md, "Cold and warm"):
+ * empty (as after NVBench's flush), holding what the previous identical
+ * launch left (back-to-back runs: Kernel Tuner, a loop), or holding what a
+ * given earlier launch left (ws_prof_l2: `exec`'s launches one after
+ * another). */
+enum { WS_PROF_L2_COLD = 0, WS_PROF_L2_WARM = 1, WS_PROF_L2_CARRIED = 2 };
+
+/* The L2 a launch left (tags and sectors, all clean): opaque; from
+ * ws_prof_l2_end or ws_prof_options.l2_end, freed with ws_prof_l2_free
+ * (NULL is a no-op). */
+typedef struct ws_prof_l2 ws_prof_l2;
+void ws_prof_l2_free(ws_prof_l2 *s);
+
 /* A kernel's resources as the profile records them (NaN = unknown). */
 typedef struct ws_prof_resources {
   double registers_per_thread;   /* registers per thread */
@@ -70,6 +83,17 @@ typedef struct ws_prof_config {
                                    estimated per object (may be NULL; read
                                    by ws_prof_new only) */
   size_t nregions;
+  const uint64_t *plan;         /* the blocks to profile, ascending and
+                                   distinct (copied); NULL: sample_blocks
+                                   decides (ws_prof_sample_plan) */
+  uint64_t nplan;               /* entries in plan */
+  uint64_t represented_blocks;  /* the grid's blocks the profiled ones stand
+                                   for (the DRAM estimate's scale); 0: all */
+  int l2_start;                 /* WS_PROF_L2_COLD (0), _WARM or _CARRIED */
+  const ws_prof_l2 *l2_carried; /* _CARRIED: the L2 to start from (borrowed
+                                   until ws_prof_new returns; a sampled
+                                   profile or another geometry starts cold
+                                   and says so in caches.l2_start) */
 } ws_prof_config;
 
 typedef struct ws_prof ws_prof;
@@ -85,6 +109,11 @@ void ws_prof_block_end(ws_prof *p, int worker, uint32_t block_linear);
 /* Merge, replay the caches and build the profile.  WS_OK, WS_ENOMEM, or
  * WS_EINVAL when no block was profiled. */
 int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d);
+/* After ws_prof_finish: the L2 the launch left, for the next launch to
+ * start from (WS_PROF_L2_CARRIED); *out = NULL for a sampled profile (its
+ * L2 holds only the sampled blocks' data) or a GPU without L2.  WS_OK or
+ * WS_ENOMEM. */
+int ws_prof_l2_end(ws_prof_l2 **out, const ws_prof *p);
 
 /* Sampling: how many blocks of `total` a sample of N profiles (every block
  * when N = 0 or N >= total). */
@@ -150,12 +179,20 @@ typedef struct ws_prof_options {
                                          %clock cycles and %globaltimer ns per */
   double timer_ns_per_inst;           /* warp instruction; 0: 1) and the timer */
   uint64_t timer_base_ns;             /* at the launch's start */
+  int l2_start;                       /* WS_PROF_L2_COLD (INIT), _WARM, or
+                                         _CARRIED from l2_carried;
+                                         ws_prof_launch_spec takes the spec's
+                                         "l2" when this is COLD */
+  const ws_prof_l2 *l2_carried;       /* _CARRIED: the L2 an earlier launch left */
+  ws_prof_l2 **l2_end;                /* non-NULL: receives the L2 this launch
+                                         leaves (ws_prof_l2_end; the caller
+                                         frees it), NULL when it has none */
 } ws_prof_options;
 
 #define WS_PROF_OPTIONS_VERSION 1
 #define WS_PROF_OPTIONS_INIT                                                          \
   {WS_PROF_OPTIONS_VERSION, 0, 0, 0, WS_EMU_DEFAULT_MAX_WARP_INSTS, NULL, NULL, NULL, NULL, \
-   WS_EMU_DEFAULT_MAX_LAUNCH_INSTS, 0, 0, 0, 0}
+   WS_EMU_DEFAULT_MAX_LAUNCH_INSTS, 0, 0, 0, 0, WS_PROF_L2_COLD, NULL, NULL}
 
 /* A launch prepared in the emulator (ws_emu_launch_new from a spec, or a
  * raw launch on a device) and what the profiler must know about it: the
@@ -167,6 +204,11 @@ typedef struct ws_prof_target {
   uint32_t grid[3];               /* its grid, blocks per dimension */
   uint32_t block[3];              /* its block, threads per dimension */
   uint64_t dynamic_shared;        /* its dynamic shared bytes per block */
+  ws_emu_launch *scratch;         /* a second launch of the same spec that
+                                     nobody reads, or NULL: a sample probes
+                                     its blocks there for the ones that do
+                                     work (docs/profile.md, "Sampling");
+                                     without it the sample is the usual one */
 } ws_prof_target;
 
 /* Profile one prepared launch on GPU g: pick the workers (ws_prof_workers),

@@ -98,7 +98,8 @@ typedef enum ws_ptx_kind {
   WS_PTX_K_EXIT,       /* exit trap */
   WS_PTX_K_WARP,       /* shfl vote match redux activemask elect */
   WS_PTX_K_MMA,        /* mma */
-  WS_PTX_K_MISC        /* brkpt nanosleep pmevent */
+  WS_PTX_K_MISC,       /* brkpt nanosleep pmevent, unknown instructions */
+  WS_PTX_K_MBARRIER    /* mbarrier.* (shared-memory transaction barriers) */
 } ws_ptx_kind;
 
 typedef enum ws_ptx_type {
@@ -128,7 +129,8 @@ typedef enum ws_ptx_mod {
 typedef enum ws_ptx_modgroup {
   WS_PTX_MG_SPACE, WS_PTX_MG_ROUND, WS_PTX_MG_CMP, WS_PTX_MG_OP,
   WS_PTX_MG_CACHE, WS_PTX_MG_VEC, WS_PTX_MG_SEM, WS_PTX_MG_SCOPE,
-  WS_PTX_MG_MODE, WS_PTX_MG_SHAPE, WS_PTX_MG_GEOM, WS_PTX_MG_FLAG
+  WS_PTX_MG_MODE, WS_PTX_MG_SHAPE, WS_PTX_MG_GEOM, WS_PTX_MG_FLAG,
+  WS_PTX_MG_LAYOUT
 } ws_ptx_modgroup;
 
 typedef enum ws_ptx_sreg {
@@ -149,6 +151,9 @@ int ws_ptx_type_kind(ws_ptx_type t);               /* one WS_PTX_TK_* bit */
 const char *ws_ptx_space_name(ws_ptx_space s);     /* "global" */
 const char *ws_ptx_mod_name(ws_ptx_mod m);         /* "rn", "shared::cta" */
 ws_ptx_modgroup ws_ptx_mod_group(ws_ptx_mod m);
+/* A matrix shape modifier's M, N and K (.m16n8k16: 16, 8, 16); 0 when m
+ * is not a shape with all three (.m8n8). */
+int ws_ptx_shape_mnk(ws_ptx_mod m, unsigned *M, unsigned *N, unsigned *K);
 const char *ws_ptx_sreg_name(ws_ptx_sreg s);       /* "tid" (no %) */
 /* Size in bytes of a value of type t (pred counts as 1, b128 as 16). */
 int ws_ptx_type_size(ws_ptx_type t);
@@ -352,6 +357,14 @@ typedef struct ws_ptx_btable {
                           target instruction */
 } ws_ptx_btable;
 
+/* An instruction a lenient parse (WS_PTX_PARSE_KEEP_UNKNOWN) kept without
+ * understanding it: opcode WS_PTX_OP_UNKNOWN, no operands, ops[0].imm =
+ * its index in ws_ptx_function.unknown. */
+typedef struct ws_ptx_unknown {
+  const char *text;  /* the statement as written, up to and with its ';' */
+  const char *why;   /* the parser's error for it ("unknown opcode 'foo'") */
+} ws_ptx_unknown;
+
 /* Performance directives; 0 means not given. */
 typedef struct ws_ptx_perf {
   uint32_t maxntid[3];      /* .maxntid x, y, z (missing dims = 1) */
@@ -404,6 +417,11 @@ typedef struct ws_ptx_function {
   uint32_t nitems;         /* body elements for the printer */
   ws_ptx_item *items;      /* nitems in source order */
   uint32_t end_line;       /* PTX line of the closing `}` */
+  uint32_t nunknown;       /* instructions kept without being understood */
+  ws_ptx_unknown *unknown; /* nunknown (WS_PTX_PARSE_KEEP_UNKNOWN only) */
+  const char *src;         /* a linked module's function (ws_ptx_link): the
+                              path of the module it came from, whose lines
+                              its instructions carry; NULL: the module's own */
 } ws_ptx_function;
 
 /* Module-level element in source order (for the printer). */
@@ -446,13 +464,47 @@ typedef struct ws_ptx_module {
  * where it can) and *out = NULL. */
 int ws_ptx_parse(ws_ptx_module **out, const char *src, size_t len,
                  const char *path, ws_diag *d);
+/* Flags of ws_ptx_parse_opts. */
+enum {
+  /* An instruction the parser rejects (an opcode, modifier or operand it
+   * does not know) is kept as a WS_PTX_OP_UNKNOWN instruction with its
+   * text and the reason, instead of failing the module: for PTX that
+   * nvcc generated (a CUDA program's fat binary), where such an
+   * instruction is valid PTX the front end lacks.  The emulator refuses a
+   * kernel that reaches one, naming it (docs/ptx-frontend.md). */
+  WS_PTX_PARSE_KEEP_UNKNOWN = 1
+};
+/* ws_ptx_parse with flags (WS_PTX_PARSE_*). */
+int ws_ptx_parse_opts(ws_ptx_module **out, const char *src, size_t len,
+                      const char *path, unsigned flags, ws_diag *d);
 /* Read and parse a file (WS_EIO when it cannot be read). */
 int ws_ptx_parse_file(ws_ptx_module **out, const char *path, ws_diag *d);
 void ws_ptx_module_free(ws_ptx_module *m);
 
+/* The file a function's line numbers refer to (its own module's, for a
+ * function of a linked module). */
+static inline const char *ws_ptx_func_path(const ws_ptx_module *m, const ws_ptx_function *f) {
+  return f && f->src ? f->src : m->path;
+}
+
+/* Link modules by symbol, as nvlink links the translation units of a
+ * program built with -rdc=true (docs/ptx-frontend.md, "Linking"): one
+ * module with every module's variables and functions; a declaration
+ * (.extern variable, function without a body) that some module defines
+ * becomes that definition; internal symbols stay their module's.  Two
+ * definitions of one visible name (neither .weak nor .common) are an error
+ * naming both modules.  `path` names the result.  The result borrows the
+ * inputs (keep them alive as long as it) and is freed with
+ * ws_ptx_module_free. */
+int ws_ptx_link(ws_ptx_module **out, ws_ptx_module *const *mods, size_t n, const char *path, ws_diag *d);
+
 /* Find a function by name; NULL if absent. */
 const ws_ptx_function *ws_ptx_find_function(const ws_ptx_module *m,
                                             const char *name);
+/* The kernel `query` names: the function of that exact name, else the one
+ * entry whose C++ name demangles to it (`array_add<float>`, with or
+ * without its parameter list); NULL when none or, demangled, several. */
+const ws_ptx_function *ws_ptx_find_kernel(const ws_ptx_module *m, const char *query);
 
 /* Print the module as PTX into a malloc'd NUL-terminated string (caller
  * frees).  The output parses back to an equal module and printing that again

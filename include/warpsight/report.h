@@ -89,11 +89,12 @@ void ws_report_lines(FILE *out, const ws_profile *p, const ws_model_result *prim
 void ws_report_model_terms(FILE *out, const ws_model_result *r, const ws_model_info *info,
                            const ws_floors *fl);
 /* --model all: the header, then one row per model (status WS_OK: cycles, ms,
- * the limiter or case, a '!' line below a floor; else the first missing
- * inputs). */
+ * the limiter or case, a '!' line below a floor; else why it cannot run:
+ * the first missing inputs, or the first error of `md`, the model's
+ * diagnostics (may be NULL)). */
 void ws_report_models_header(FILE *out);
 void ws_report_models_row(FILE *out, const ws_model_info *info, int status,
-                          const ws_model_result *r, const ws_floors *fl);
+                          const ws_model_result *r, const ws_floors *fl, const ws_diag *md);
 /* `model --terms`: each model's declared terms (name, unit, meaning,
  * equation; model_terms.def) and its cases or bounds with their limiter
  * (model_bounds.def); `model` is a model name or "all". */

@@ -126,7 +126,11 @@ int ws_open_input(FILE **out, uint64_t *out_size, const char *path, uint64_t max
  * write to `f`; ws_outfile_commit flushes, syncs and renames it over path
  * (a symlink there is replaced, not followed), or on any error removes it,
  * leaves the old file alone and reports the OS's reason; ws_outfile_discard
- * drops it.  Every output of the library and the CLI goes through these. */
+ * drops it.  Only a regular file, a symlink to one or nothing at path is
+ * replaced: a device node, a FIFO, a socket or a folder there is an error
+ * ("it is a character device; an output must be a regular file") at open
+ * and again at commit, and stays as it is.  Every output of the library
+ * and the CLI goes through these. */
 typedef struct ws_outfile {
   FILE *f;      /* write here */
   char *path;   /* destination (owned) */
@@ -137,6 +141,26 @@ int ws_outfile_commit(ws_outfile *o, ws_diag *d);
 void ws_outfile_discard(ws_outfile *o);
 /* Write len bytes to path through a ws_outfile. */
 int ws_write_file(const char *path, const void *data, size_t len, ws_diag *d);
+
+/* The outputs of one folder, committed all or none: ws_outdir_begin makes
+ * a hidden staging folder DIR/.warpsight-XXXXXX (DIR must exist); write
+ * every output (ws_outfile, subfolders too) under ws_outdir_path(o);
+ * ws_outdir_commit moves them into DIR: when any destination may not be
+ * replaced (a folder, a device) or any move fails, every destination is
+ * left or put back as it was and the error says which; ws_outdir_discard
+ * drops them.  Both remove the staging folder. */
+typedef struct ws_outdir {
+  char *dir;    /* the destination folder (owned) */
+  char *stage;  /* the staging folder inside it (owned) */
+} ws_outdir;
+int ws_outdir_begin(ws_outdir *o, const char *dir, ws_diag *d);
+const char *ws_outdir_path(const ws_outdir *o);
+int ws_outdir_commit(ws_outdir *o, ws_diag *d);
+void ws_outdir_discard(ws_outdir *o);
+/* In d's entries from index `from` on, the staging folder's path is
+ * written as the destination's ("DIR/out.bin: error: cannot write ..."),
+ * so that messages of writers into ws_outdir_path name the real file. */
+void ws_outdir_names(const ws_outdir *o, ws_diag *d, size_t from);
 
 #ifdef __cplusplus
 }

@@ -42,11 +42,17 @@ int ws_valid_cache_key_gpu(char out[17], const char *kernel, const char *ptx_tex
 /* The default folder: $XDG_CACHE_HOME/warpsight, else $HOME/.cache/warpsight,
  * else ".warpsight-cache".  Writes into buf (size n). */
 void ws_valid_cache_default_dir(char *buf, size_t n);
-/* Look up: WS_OK with *out a profile, WS_EMISSING when absent or unreadable
- * (a warning then names the file). */
+/* Look up: WS_OK with *out a profile, WS_EMISSING when absent, or when the
+ * entry is not this launch's (a warning then names the file and why:
+ * unreadable, no header, another key (another kernel's or launch's entry,
+ * copied or renamed), a checksum that does not match the content).  An entry is the line
+ * "warpsight-profile-cache/1 key=KEY fnv=FNV-1a-64 bytes=N" and N bytes of
+ * the profile's JSON. */
 int ws_valid_cache_get(ws_profile **out, const char *dir, const char *kernel,
                        const char *key, ws_diag *d);
-/* Store (creating dir; written to a temporary file then renamed). */
+/* Store (creating dir; written to a temporary file then renamed).
+ * ws_valid_run turns a failure into a warning and goes on without the
+ * cache. */
 int ws_valid_cache_put(const char *dir, const char *kernel, const char *key,
                        const ws_profile *p, ws_diag *d);
 

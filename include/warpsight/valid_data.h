@@ -26,16 +26,30 @@ typedef struct ws_csv {
   char *origin;     /* file name for diagnostics (owned) */
   size_t ncols;     /* columns, from the header */
   size_t nrows;     /* data rows (header excluded) */
-  char **header;    /* ncols names (owned) */
-  char **cells;     /* nrows * ncols values, row-major (owned) */
+  char *text;       /* every name and value, each NUL-terminated (owned) */
+  char **header;    /* ncols names, into text (the array owned) */
+  char **cells;     /* nrows * ncols values, row-major, into text (the array owned) */
   int *lines;       /* 1-based line where each data row starts (owned) */
 } ws_csv;
 
+/* Most cells (header included) one CSV input may hold: 2^22 (4,194,304),
+ * 50 times the Amarís data set's 83,727, and few enough that they take
+ * 32 MB of pointers beside the text.  The environment variable
+ * WARPSIGHT_MAX_CSV_CELLS=N raises it (ws_valid_csv_max_cells: the limit
+ * in effect). */
+#define WS_CSV_MAX_CELLS (1ull << 22)
+uint64_t ws_valid_csv_max_cells(void);
+
 /* Parse CSV text.  Errors ("origin:line:col: error: ...") for an unclosed
  * quote, text after a closing quote, a row with a different number of fields
- * than the header, an empty file. */
+ * than the header, a NUL byte, a column name given twice, more cells than
+ * ws_valid_csv_max_cells(), an empty file. */
 int ws_valid_csv_parse(ws_csv **out, const char *text, size_t len,
                  const char *origin, ws_diag *d);
+/* The same, parsing text[0..len) (malloc'd, len + 1 bytes) in place: it
+ * becomes the ws_csv's, or is freed on error. */
+int ws_valid_csv_parse_owned(ws_csv **out, char *text, size_t len, const char *origin,
+                             ws_diag *d);
 int ws_valid_csv_read(ws_csv **out, const char *path, ws_diag *d);
 void ws_valid_csv_free(ws_csv *c);
 /* Index of a column by header name, or -1. */
@@ -69,7 +83,20 @@ typedef struct ws_valid_row {
    * block, kept in static_smem with dynamic_smem 0) set them. */
   const char *kernel_file; /* the kernel's PTX (or .cu), resolved against the data file */
   const char *launch_file; /* the launch spec (DESIGN.md), resolved likewise */
+  int l2;                  /* the L2 at the start of the measured launch: 0 as
+                              the launch spec says (cold unless its "l2" is
+                              "warm"), WS_VALID_L2_COLD or WS_VALID_L2_WARM
+                              (the generic column l2; docs/validation.md) */
 } ws_valid_row;
+
+/* A measured time (the Duration and seconds columns) is from 1 ns, below
+ * any kernel launch, to 1e6 s (11.6 days): outside it, the number is a
+ * unit mistake or damage, and percentages of it mean nothing (a
+ * subnormal 1e-320 s made every error "inf%"). */
+#define WS_VALID_MIN_SECONDS 1e-9
+#define WS_VALID_MAX_SECONDS 1e6
+
+enum { WS_VALID_L2_COLD = 1, WS_VALID_L2_WARM = 2 };
 
 /* The two halves of a data set (docs/validation.md, "Train and test"). */
 enum { WS_VALID_TRAIN = 1, WS_VALID_TEST = 2 };
@@ -87,6 +114,9 @@ typedef struct ws_valid_data {
   const char **gpu_file_names, **gpu_file_paths;
   size_t ngpu_files;                /* entries in both */
   size_t gpu_names_cap, gpu_paths_cap; /* allocated */
+  unsigned flags;                   /* WS_VALID_ALLOW_OUTSIDE or 0, as loaded */
+  const char *folder;               /* the data file's folder, its real path
+                                       (borrowed from `strings`; NULL until needed) */
 } ws_valid_data;
 
 /* Read a measured-times CSV: the Amarís et al. columns of
@@ -99,13 +129,23 @@ int ws_valid_load_text(ws_valid_data **out, const char *text, size_t len,
                        const char *origin, ws_diag *d);
 void ws_valid_data_free(ws_valid_data *v);
 
+/* Files the generic rows name (kernel, launch spec and the files it reads,
+ * GPU file) are data, not options: a name beginning with '-' is refused (a
+ * tool such as nvcc would read it as an option), and so is a file whose
+ * real path (symlinks followed) lies outside the data file's folder,
+ * unread and unquoted, unless flags has WS_VALID_ALLOW_OUTSIDE
+ * (`validate --allow-outside-data`; docs/validation.md, "Your own
+ * kernels"). */
+enum { WS_VALID_ALLOW_OUTSIDE = 1 };
+
 /* The same with extra accepted GPU names (`validate --gpu-file NAME=FILE`):
- * a row naming one of extra[0..nextra) keeps that name as its GPU. */
+ * a row naming one of extra[0..nextra) keeps that name as its GPU; flags:
+ * 0 or WS_VALID_ALLOW_OUTSIDE. */
 int ws_valid_load_ex(ws_valid_data **out, const char *path, const char *const *extra,
-                     size_t nextra, ws_diag *d);
+                     size_t nextra, unsigned flags, ws_diag *d);
 int ws_valid_load_text_ex(ws_valid_data **out, const char *text, size_t len,
                           const char *origin, const char *const *extra, size_t nextra,
-                          ws_diag *d);
+                          unsigned flags, ws_diag *d);
 
 /* GPU names: the table data/validation/gpu-names.csv (embedded in the
  * library) maps the data set's spellings to database names ("GTX-680" ->

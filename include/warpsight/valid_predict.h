@@ -41,6 +41,9 @@ typedef struct ws_valid_result {
   size_t nmodels;                /* entries in time_s */
   double floor_dram_s;           /* the launch's DRAM floor, seconds (ws_model_floors_compute; NaN: unknown) */
   double floor_issue_s;          /* its issue floor, seconds */
+  char *reason;                  /* why models could not run ("luo-suda:
+                                    missing luo_suda.tasks; ..."), or NULL
+                                    when every model ran (owned) */
 } ws_valid_result;
 
 /* THE prediction step: profile the launch and run the models.  Returns
@@ -157,6 +160,9 @@ typedef struct ws_valid_outcome {
   ws_profile *profile;      /* the profile, with keep_profiles (owned), else NULL */
   double floor_dram_s;      /* the launch's DRAM floor, seconds (NaN: unknown) */
   double floor_issue_s;     /* its issue floor, seconds */
+  char *reason;             /* why the row failed (its first error), or why
+                               some model could not run; NULL when all went
+                               well (owned) */
 } ws_valid_outcome;
 
 typedef struct ws_valid_report {

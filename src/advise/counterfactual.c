@@ -122,11 +122,22 @@ static int cf_mlp(ws_profile *p) {
 
 /* Global and shared atomics on distinct addresses: per request one lane
  * operation serializes (docs/advisor.md). */
+/* The launch's most-updated address takes its operations in the same
+ * proportion as the serialized operations per warp go from `from` to `to`
+ * (docs/advisor.md): one lane per address per request leaves one update
+ * per request, a per-block merge one per block. */
+static void cf_hot_scale(ws_profile_fields *f, double from, double to) {
+  if (ws_pf_has(f->global_atomic_max_address_ops) && from > 0 && to < from)
+    f->global_atomic_max_address_ops = fmax(1, f->global_atomic_max_address_ops * to / from);
+}
+
 static int cf_atomic_distinct(ws_profile_fields *f) {
   int changed = 0;
   if (ws_pf_has(f->global_atomic_serial) && ws_pf_has(f->global_atomic_insts) &&
-      f->global_atomic_serial > f->global_atomic_insts)
+      f->global_atomic_serial > f->global_atomic_insts) {
+    cf_hot_scale(f, f->global_atomic_serial, f->global_atomic_insts);
     f->global_atomic_serial = f->global_atomic_insts, changed = 1;
+  }
   if (ws_pf_has(f->shared_atomic_serial) && ws_pf_has(f->shared_atomic_insts) &&
       f->shared_atomic_serial > f->shared_atomic_insts)
     f->shared_atomic_serial = f->shared_atomic_insts, changed = 1;
@@ -166,6 +177,7 @@ static int cf_atomic_private(ws_profile_fields *f, double warps_per_block) {
   if (!(g > merge || gs > merge)) return 0;
   f->shared_atomic_insts = (ws_pf_has(f->shared_atomic_insts) ? f->shared_atomic_insts : 0) + g;
   f->shared_atomic_serial = (ws_pf_has(f->shared_atomic_serial) ? f->shared_atomic_serial : 0) + gs;
+  cf_hot_scale(f, gs, merge);
   f->global_atomic_insts = merge;
   f->global_atomic_serial = merge;
   f->synch_insts = (ws_pf_has(f->synch_insts) ? f->synch_insts : 0) + 2;

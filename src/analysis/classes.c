@@ -54,7 +54,8 @@ ws_iclass ws_analysis_opcode_class(ws_ptx_opcode op, ws_ptx_type type, ws_ptx_sp
   case WS_PTX_K_LOAD: return load_class(space);
   case WS_PTX_K_STORE: return store_class(space);
   case WS_PTX_K_PREFETCH: return WS_IC_OTHER;
-  case WS_PTX_K_ASYNC_COPY: return op == WS_PTX_OP_CP_ASYNC ? WS_IC_LD_GLOBAL : WS_IC_FENCE;
+  case WS_PTX_K_ASYNC_COPY:
+    return op == WS_PTX_OP_CP_ASYNC || op == WS_PTX_OP_CP_ASYNC_BULK ? WS_IC_LD_GLOBAL : WS_IC_FENCE;
   case WS_PTX_K_ATOMIC: return WS_IC_ATOMIC;
   case WS_PTX_K_REDUCTION: return WS_IC_REDUCTION;
   case WS_PTX_K_TEXTURE:
@@ -69,6 +70,7 @@ ws_iclass ws_analysis_opcode_class(ws_ptx_opcode op, ws_ptx_type type, ws_ptx_sp
   case WS_PTX_K_RETURN: return WS_IC_RET;
   case WS_PTX_K_EXIT: return WS_IC_EXIT;
   case WS_PTX_K_MMA: return WS_IC_TENSOR;
+  case WS_PTX_K_MBARRIER: return WS_IC_BARRIER;
   case WS_PTX_K_MISC: return WS_IC_OTHER;
   }
   return WS_IC_OTHER;
@@ -113,6 +115,8 @@ static int writes_first(const ws_ptx_inst *in) {
     return 0;
   case WS_PTX_K_BARRIER:
     return ws_ptx_inst_has(in, WS_PTX_MOD_RED); /* bar.red.popc.u32 d, ... */
+  case WS_PTX_K_MBARRIER: /* mbarrier.init/inval/expect_tx/complete_tx [a], ... write memory only */
+    return in->nops > 0 && in->ops[0].kind != WS_PTX_O_ADDR;
   case WS_PTX_K_MOVE:
     return in->op != WS_PTX_OP_STACKRESTORE;
   default:

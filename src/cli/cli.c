@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/file.h"
 #include "util/number.h"
 #include "util/strbuf.h"
 #include "util/vec.h"
@@ -99,14 +100,35 @@ int cli_make_dir(const char *cmd, const char *dir) {
   return EXIT_USAGE;
 }
 
+int cli_outdir_begin(const char *cmd, ws_outdir *o, const char *dir) {
+  memset(o, 0, sizeof *o);
+  if (cli_make_dir(cmd, dir)) return EXIT_USAGE;
+  ws_diag d = WS_DIAG_INIT;
+  int st = ws_outdir_begin(o, dir, &d);
+  cli_print_diag(&d);
+  ws_diag_free(&d);
+  return st ? EXIT_USAGE : 0;
+}
+
+int cli_outdir_end(ws_outdir *o, int ok) {
+  if (!ok) {
+    ws_outdir_discard(o);
+    return 0;
+  }
+  ws_diag d = WS_DIAG_INIT;
+  int st = ws_outdir_commit(o, &d);
+  cli_print_diag(&d);
+  ws_diag_free(&d);
+  return st ? EXIT_USAGE : 0;
+}
+
 size_t cli_file_safe(char *buf, size_t size, const char *name) {
-  size_t k = 0;
-  for (const char *c = name; *c && k + 1 < size; c++)
-    buf[k++] = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-                       *c == '_' || *c == '-'
-                   ? *c
-                   : '_';
-  if (size) buf[k] = '\0';
+  char part[WS_NAME_PART_MAX + 1];
+  size_t k = ws_name_part(part, name, 0);
+  if (!size) return 0;
+  if (k >= size) k = size - 1;
+  memcpy(buf, part, k);
+  buf[k] = '\0';
   return k;
 }
 

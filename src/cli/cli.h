@@ -30,9 +30,17 @@ int cli_exit_code(int status);
  * is a folder): 0, or EXIT_USAGE after printing "DIR: cannot create: why"
  * once (not once per file that would have gone into it). */
 int cli_make_dir(const char *cmd, const char *dir);
-/* name for a file name: letters, digits, '_' and '-' kept, every other
- * byte '_', into buf (size bytes, NUL-terminated, cut to fit).  Returns the
- * length written. */
+/* A folder of outputs committed all or none (ws_outdir, issue 24): DIR made
+ * when missing (cli_make_dir), then its staging folder, where the command
+ * writes (ws_outdir_path).  0, or EXIT_USAGE after a message. */
+int cli_outdir_begin(const char *cmd, ws_outdir *o, const char *dir);
+/* Move the staged outputs into place when ok, else drop them; 0, or
+ * EXIT_USAGE after a message (nothing was replaced). */
+int cli_outdir_end(ws_outdir *o, int ok);
+/* name for a file name: ws_name_part (letters, digits, '_' and '-' kept,
+ * every other byte '_'; a name past 100 bytes cut and given a hash
+ * suffix), into buf (size bytes, NUL-terminated).  Returns the length
+ * written. */
 size_t cli_file_safe(char *buf, size_t size, const char *name);
 /* Print "warpsight CMD: error: ..." to stderr and return EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)

@@ -19,7 +19,8 @@
 static const char help[] =
     "usage: warpsight calibrate DATA.csv --gpu G --model M [-o G-calibrated.json]\n"
     "                           [--kernels K,K] [--sample-blocks N] [--ptx-dir DIR]\n"
-    "                           [--cache DIR | --no-cache] [--gpu-file NAME=FILE.json]...\n\n"
+    "                           [--cache DIR | --no-cache] [--gpu-file NAME=FILE.json]...\n"
+    "                           [--allow-outside-data]\n\n"
     "Fits the machine parameters of model M for GPU G (any database GPU or data set\n"
     "name: gtx680, GTX-680, Tesla-K40, TitanBlack, ...; or a GPU file) to the\n"
     "measured times of that GPU's rows in DATA.csv: least squares on\n"
@@ -46,7 +47,8 @@ static const char help[] =
     "  --model M          the model\n"
     "  -o FILE            output (default G-calibrated.json)\n"
     "  --kernels L        use only these kernels' rows\n"
-    "  --sample-blocks N, --ptx-dir DIR, --cache DIR, --no-cache: as for validate\n\n"
+    "  --sample-blocks N, --ptx-dir DIR, --cache DIR, --no-cache, --allow-outside-data:\n"
+    "                     as for validate\n\n"
     "Exit status: 0 ok; 2 bad usage or input, or no row could be predicted.\n";
 
 /* What calibrate keeps of each row's profile: the scalar fields and the
@@ -91,12 +93,12 @@ static size_t rows_with_profiles(ws_valid_row *rows, ws_profile **profs, const w
 
 int cmd_calibrate(int argc, char **argv) {
   const char *gpu_s = NULL, *model = NULL, *out_s = NULL, *kernels_s = NULL, *sample_s = NULL,
-             *ptx_s = NULL, *cache_s = NULL, *no_cache = NULL;
+             *ptx_s = NULL, *cache_s = NULL, *no_cache = NULL, *outside = NULL;
   cli_opt opts[] = {{"--gpu", 1, &gpu_s},         {"--model", 1, &model},
                     {"-o", 1, &out_s},            {"--kernels", 1, &kernels_s},
                     {"--sample-blocks", 1, &sample_s}, {"--ptx-dir", 1, &ptx_s},
                     {"--cache", 1, &cache_s},     {"--no-cache", 0, &no_cache},
-                    {NULL, 0, NULL}};
+                    {"--allow-outside-data", 0, &outside}, {NULL, 0, NULL}};
   const char *pos[1];
   int npos, want_help, rc = EXIT_USAGE, st;
   vcli_gpu_files gf;
@@ -140,7 +142,8 @@ int cmd_calibrate(int argc, char **argv) {
   slim_store slim = {NULL, NULL, 0};
   char ptx_dir[4096], cache_buf[4096], outbuf[512];
   if (kernels_s && vcli_split(&kernels, "calibrate", "--kernels", kernels_s)) goto out;
-  if ((st = ws_valid_load_ex(&data, pos[0], gf.name, gf.n, &d))) {
+  if ((st = ws_valid_load_ex(&data, pos[0], gf.name, gf.n, outside ? WS_VALID_ALLOW_OUTSIDE : 0,
+                             &d))) {
     cli_print_diag(&d);
     rc = cli_exit_for(st);
     goto out;

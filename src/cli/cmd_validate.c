@@ -23,7 +23,8 @@ static const char help[] =
     "                          [--sample-blocks N] [--limit N] [--report DIR]\n"
     "                          [--ptx-dir DIR] [--cache DIR | --no-cache] [--launches DIR]\n"
     "                          [--gpu-file NAME=FILE.json]... [--half train|test]\n"
-    "                          [--max-warp-insts N] [--max-launch-insts N] [--max-memory N]\n\n"
+    "                          [--max-warp-insts N] [--max-launch-insts N] [--max-memory N]\n"
+    "                          [--allow-outside-data]\n\n"
     "Predicts each measured kernel launch of DATA.csv (the columns of\n"
     "data/validation/amaris-measured-dev.csv: GPU, kernel, input size, grid, block,\n"
     "Duration in seconds) with the performance models and compares the\n"
@@ -35,7 +36,9 @@ static const char help[] =
     "nvcc -ptx -arch=sm_80), launch (a launch spec), gpu (a name or a GPU file)\n"
     "and seconds, optionally kernel, size, registers and shared_bytes; files are\n"
     "relative to DATA.csv's folder (docs/validation.md, \"Your own kernels\").\n"
-    "--ptx-dir is not needed then.\n"
+    "--ptx-dir is not needed then.  A file named there must lie inside that\n"
+    "folder (symlinks followed) unless --allow-outside-data is given, and a\n"
+    "name beginning with '-' is refused.\n"
     "A UTF-8 byte-order mark before the header is skipped.\n\n"
     "options:\n"
     "  --model L          'all' (default) or model names separated by commas, as every\n"
@@ -66,6 +69,9 @@ static const char help[] =
     "                     whether each model's prediction is below one), and\n"
     "                     DIR/index.html, the tables and charts on one self-contained page\n"
     "  --ptx-dir DIR      the kernels' PTX (default examples/validation/ptx)\n"
+    "  --allow-outside-data\n"
+    "                     read the files a generic DATA.csv names wherever they are\n"
+    "                     (by default only those inside DATA.csv's folder)\n"
     "  --cache DIR        profile cache (default $XDG_CACHE_HOME/warpsight, else\n"
     "                     ~/.cache/warpsight, else .warpsight-cache)\n"
     "  --no-cache         neither read nor write the profile cache\n"
@@ -82,17 +88,20 @@ static const char help[] =
 
 /* DIR/counters.csv (ws_report_counters): open, or close and rename into
  * place; 0, or EXIT_USAGE after a message. */
-static int counters_open(ws_report_counters **co, const ws_valid_data *data, const char *path) {
+static int counters_open(ws_report_counters **co, const ws_valid_data *data, const char *path,
+                         const ws_outdir *od) {
   ws_diag d = WS_DIAG_INIT;
   int st = ws_report_counters_open(co, data, path, &d);
+  ws_outdir_names(od, &d, 0);
   cli_print_diag(&d);
   ws_diag_free(&d);
   return st ? EXIT_USAGE : 0;
 }
 
-static int counters_close(ws_report_counters *co) {
+static int counters_close(ws_report_counters *co, const ws_outdir *od) {
   ws_diag d = WS_DIAG_INIT;
   int st = ws_report_counters_close(co, &d);
+  ws_outdir_names(od, &d, 0);
   cli_print_diag(&d);
   ws_diag_free(&d);
   return st ? EXIT_USAGE : 0;
@@ -140,8 +149,9 @@ static int write_html(const char *report, const char *data, const char *text, co
 }
 
 /* --report DIR: rows.csv, floors.csv, summary.txt (the printed tables),
- * each model's scatter chart (.png and .svg) and index.html.  Status of the
- * first failure. */
+ * each model's scatter chart (.png and .svg) and index.html, into `report`
+ * (the staging folder of DIR: committed all or none).  Status of the first
+ * failure. */
 static int write_report(const ws_valid_report *rep, const char *report, const char *data, const char *text,
                         const char *const *mv, size_t nm, ws_diag *d) {
   char path[4200];
@@ -164,7 +174,7 @@ int cmd_validate(int argc, char **argv) {
   const char *models_s = "all", *gpus_s = NULL, *kernels_s = NULL, *sample_s = NULL,
              *limit_s = NULL, *report = NULL, *ptx_s = NULL, *cache_s = NULL,
              *no_cache = NULL, *launches = NULL, *half_s = NULL, *maxw = NULL, *maxl = NULL,
-             *maxm = NULL;
+             *maxm = NULL, *outside = NULL;
   cli_opt opts[] = {{"--launches", 1, &launches},{"--models", 1, &models_s},   {"--gpus", 1, &gpus_s},
                     {"--model", 1, &models_s},    {"--gpu", 1, &gpus_s},
                     {"--kernels", 1, &kernels_s}, {"--sample-blocks", 1, &sample_s},
@@ -172,12 +182,14 @@ int cmd_validate(int argc, char **argv) {
                     {"--ptx-dir", 1, &ptx_s},     {"--cache", 1, &cache_s},
                     {"--no-cache", 0, &no_cache}, {"--half", 1, &half_s},
                     {"--max-warp-insts", 1, &maxw}, {"--max-launch-insts", 1, &maxl},
-                    {"--max-memory", 1, &maxm},   {NULL, 0, NULL}};
+                    {"--max-memory", 1, &maxm},   {"--allow-outside-data", 0, &outside},
+                    {NULL, 0, NULL}};
   const char *pos[1];
   int npos, want_help;
   vcli_gpu_files gf;
   vcli_cu cu = {"validate", {NULL}, 0};
   ws_report_counters *co = NULL;
+  ws_outdir od = {NULL, NULL}; /* --report DIR: its outputs, all or none */
   if (vcli_take_gpu_files(&gf, "validate", &argc, argv) ||
       cli_parse("validate", argc, argv, opts, pos, 1, &npos, help, &want_help)) {
     vcli_gpu_files_free(&gf);
@@ -234,7 +246,7 @@ int cmd_validate(int argc, char **argv) {
   }
   if (kernels_s && vcli_split(&kernels, "validate", "--kernels", kernels_s)) goto out;
   char ptx_dir[4096], cache_buf[4096];
-  int st = ws_valid_load_ex(&data, pos[0], gf.name, gf.n, &d);
+  int st = ws_valid_load_ex(&data, pos[0], gf.name, gf.n, outside ? WS_VALID_ALLOW_OUTSIDE : 0, &d);
   if (st) {
     cli_print_diag(&d);
     rc = cli_exit_for(st);
@@ -299,14 +311,15 @@ int cmd_validate(int argc, char **argv) {
   o.compile_user = &cu;
   char path[4200];
   if (report) { /* DIR/counters.csv is written as the rows are predicted */
-    snprintf(path, sizeof path, "%s/counters.csv", report);
-    if (make_dir(report) || counters_open(&co, data, path)) goto out;
+    if (cli_outdir_begin("validate", &od, report)) goto out;
+    snprintf(path, sizeof path, "%s/counters.csv", ws_outdir_path(&od));
+    if (counters_open(&co, data, path, &od)) goto out;
     o.on_row = ws_report_counters_row;
     o.on_row_user = co;
   }
   st = ws_valid_run(&rep, data, &o, &d);
   cli_print_diag(&d);
-  int cst = counters_close(co);
+  int cst = counters_close(co, &od);
   co = NULL;
   if (cst) goto out;
   if (st) {
@@ -317,11 +330,12 @@ int cmd_validate(int argc, char **argv) {
   if (text) fputs(text, stdout);
   if (report) {
     ws_diag_clear(&d);
-    st = write_report(rep, report, pos[0], text, mv, nm, &d);
+    st = write_report(rep, ws_outdir_path(&od), pos[0], text, mv, nm, &d);
+    ws_outdir_names(&od, &d, 0);
     cli_print_diag(&d);
-    if (st) {
+    if (st || cli_outdir_end(&od, 1)) {
       free(text);
-      rc = cli_exit_for(st);
+      rc = st ? cli_exit_for(st) : EXIT_USAGE;
       goto out;
     }
   }
@@ -329,6 +343,7 @@ int cmd_validate(int argc, char **argv) {
   rc = rep->failed == rep->nrows ? EXIT_USAGE : EXIT_OK;
 out:
   ws_report_counters_discard(co);
+  ws_outdir_discard(&od);
   ws_valid_predictor_free(pctx);
   ws_valid_report_free(rep);
   ws_valid_data_free(data);

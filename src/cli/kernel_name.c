@@ -14,14 +14,7 @@ int cli_kernel_same(const char *a, const char *b) {
 }
 
 const ws_ptx_function *cli_kernel_find(const ws_ptx_module *m, const char *query) {
-  const ws_ptx_function *f = ws_ptx_find_function(m, query), *hit = NULL;
-  if (f) return f;
-  for (uint32_t i = 0; i < m->nfuncs; i++)
-    if (m->funcs[i].is_entry && ws_demangle_match(m->funcs[i].name, query)) {
-      if (hit) return NULL; /* ambiguous */
-      hit = &m->funcs[i];
-    }
-  return hit;
+  return ws_ptx_find_kernel(m, query);
 }
 
 const ws_ptx_function *cli_kernel_select(ws_launch_spec *spec, const ws_ptx_module *m,

@@ -64,7 +64,7 @@ int cli_run_models(const ws_profile *p, const ws_gpu *g, const char *const *mode
       cJSON_AddItemToArray(jres, ws_report_model_json(&r, s, &fl));
       if (s != WS_EMISSING) cli_print_diag(&md); /* errors, or warnings of a model that ran */
     } else if (all) {
-      ws_report_models_row(stdout, info, s, &r, &fl);
+      ws_report_models_row(stdout, info, s, &r, &fl, &md);
       if (s != WS_OK && s != WS_EMISSING) cli_print_diag(&md);
     } else {
       cli_print_diag(&md);
@@ -108,16 +108,19 @@ int cli_finish_charts(const char *cmd, const char *dir, const char *kernel,
                     "warpsight was built without it\n", cmd);
     return EXIT_USAGE;
   }
-  if (cli_make_dir(cmd, dir)) return EXIT_USAGE;
+  ws_outdir od; /* every chart, or none */
+  if (cli_outdir_begin(cmd, &od, dir)) return EXIT_USAGE;
   char safe[128];
   cli_file_safe(safe, sizeof safe, kernel ? kernel : "kernel");
   cJSON *list = extra ? cJSON_AddArrayToObject(extra, "charts") : NULL;
   int rc = EXIT_OK, wrote = 0;
   for (size_t i = 0; i < n; i++) {
-    char base[4096];
+    char base[4096], staged[4200];
     snprintf(base, sizeof base, "%s/%s-%s", dir, safe, res[i].model);
+    snprintf(staged, sizeof staged, "%s/%s-%s", ws_outdir_path(&od), safe, res[i].model);
     ws_diag d = WS_DIAG_INIT;
-    int st = ws_report_chart_for_result(base, &res[i], &d);
+    int st = ws_report_chart_for_result(staged, &res[i], &d);
+    ws_outdir_names(&od, &d, 0);
     if (st == WS_OK) {
       wrote++;
       if (list) {
@@ -135,6 +138,7 @@ int cli_finish_charts(const char *cmd, const char *dir, const char *kernel,
     }
     ws_diag_free(&d);
   }
+  if (cli_outdir_end(&od, rc == EXIT_OK)) rc = EXIT_USAGE;
   if (!wrote && rc == EXIT_OK)
     fprintf(stderr, "warpsight %s: warning: no chart written: charts exist "
                     "for gpuperf, transit and roofline\n", cmd);

@@ -32,6 +32,11 @@ const char *cli_find_tool(const char *name, char *buf, size_t n) {
   return NULL;
 }
 
+const char *cli_tool_file(char *buf, size_t n, const char *path) {
+  if (path[0] != '-') return path;
+  return snprintf(buf, n, "./%s", path) < (int)n ? buf : NULL;
+}
+
 /* Run argv with stdout and stderr into `log`; returns the exit status or -1. */
 int cli_run_tool(char *const argv[], const char *log) {
   pid_t pid = fork();
@@ -143,13 +148,20 @@ int cli_compile_cu(const char *cmd, const char *file, const char *arch, char *di
             strerror(errno));
     return EXIT_USAGE;
   }
-  char out[4200], log[4200], archopt[64];
+  char out[4200], log[4200], archopt[64], fbuf[4200], obuf[4300];
   snprintf(out, sizeof out, "%s/in.ptx", dir);
   snprintf(log, sizeof log, "%s/nvcc.log", dir);
   snprintf(archopt, sizeof archopt, "-arch=%s", arch);
   /* -lineinfo: .loc lines, so that the profile's line table names the .cu's
-   * lines (docs/profile.md, "lines"); the code is the same without it */
-  char *argv1[] = {nvcc, "-ptx", "-lineinfo", archopt, (char *)file, "-o", out, NULL};
+   * lines (docs/profile.md, "lines"); the code is the same without it.  File
+   * names as files, never as options (a .cu named "-optf=o.cu" in a data
+   * folder once handed nvcc an options file). */
+  const char *fa = cli_tool_file(fbuf, sizeof fbuf, file), *oa = cli_tool_file(obuf, sizeof obuf, out);
+  if (!fa || !oa) {
+    cli_rm_tmp(dir);
+    return cli_usage_error(cmd, "the file name '%.200s...' is too long", file);
+  }
+  char *argv1[] = {nvcc, "-ptx", "-lineinfo", archopt, (char *)fa, "-o", (char *)oa, NULL};
   int st = cli_run_tool(argv1, log);
   if (st != 0) {
     fprintf(stderr, "warpsight %s: error: nvcc failed on %s (status %d):\n", cmd, file, st);
@@ -158,10 +170,11 @@ int cli_compile_cu(const char *cmd, const char *file, const char *arch, char *di
   }
   *have_ptxas = 0;
   if (cli_find_tool("ptxas", ptxas, sizeof ptxas)) {
-    char cubin[4200], plog[4200];
+    char cubin[4200], plog[4200], cbuf[4300];
     snprintf(cubin, sizeof cubin, "%s/out.cubin", dir);
     snprintf(plog, sizeof plog, "%s/ptxas.log", dir);
-    char *argv2[] = {ptxas, "-v", archopt, out, "-o", cubin, NULL};
+    const char *ca = cli_tool_file(cbuf, sizeof cbuf, cubin);
+    char *argv2[] = {ptxas, "-v", archopt, (char *)oa, "-o", (char *)(ca ? ca : cubin), NULL};
     if (cli_run_tool(argv2, plog) == 0) {
       cli_ptxas_parse_log(plog, pl);
       *have_ptxas = 1;
@@ -184,11 +197,16 @@ int cli_ptxas_on_ptx(const char *ptx_path, const char *arch, ptxas_list *pl) {
   char dir[4096];
   snprintf(dir, sizeof dir, "%s/warpsight-XXXXXX", tmp && *tmp ? tmp : "/tmp");
   if (!mkdtemp(dir)) return 0;
-  char cubin[4200], plog[4200], archopt[64];
+  char cubin[4200], plog[4200], archopt[64], pbuf[4200], cbuf[4300];
   snprintf(cubin, sizeof cubin, "%s/out.cubin", dir);
   snprintf(plog, sizeof plog, "%s/ptxas.log", dir);
   snprintf(archopt, sizeof archopt, "-arch=%s", arch);
-  char *argv[] = {ptxas, "-v", archopt, (char *)ptx_path, "-o", cubin, NULL};
+  const char *pa = cli_tool_file(pbuf, sizeof pbuf, ptx_path), *ca = cli_tool_file(cbuf, sizeof cbuf, cubin);
+  if (!pa || !ca) {
+    cli_rm_tmp(dir);
+    return 0;
+  }
+  char *argv[] = {ptxas, "-v", archopt, (char *)pa, "-o", (char *)ca, NULL};
   int ok = cli_run_tool(argv, plog) == 0;
   if (ok) cli_ptxas_parse_log(plog, pl);
   cli_rm_tmp(dir);

@@ -26,6 +26,11 @@ typedef struct ptxas_list {
 /* The path of tool `name` from PATH, then $CUDA_HOME/bin (or
  * /usr/local/cuda/bin when CUDA_HOME is unset), or NULL. */
 const char *cli_find_tool(const char *name, char *buf, size_t n);
+/* A file name as an argument of a tool the CLI starts: "./PATH" (in buf)
+ * when PATH begins with '-', which the tool would read as an option, else
+ * PATH itself; NULL when buf is too small.  Every file argument of nvcc
+ * and ptxas goes through it. */
+const char *cli_tool_file(char *buf, size_t n, const char *path);
 /* Run argv with stdout and stderr into `log`; returns the exit status or -1. */
 int cli_run_tool(char *const argv[], const char *log);
 void cli_print_file(FILE *to, const char *path);

@@ -200,7 +200,7 @@ static void fill_props(cudaDeviceProp *p, dev_extra *x, const ws_gpu *g, uint64_
   p->computePreemptionSupported = cc >= 60;
   /* registered memory gets a device address of its own (mem.c) */
   p->canUseHostPointerForRegisteredMem = 0;
-  p->cooperativeLaunch = 0;       /* not supported yet: answered 1 once it is */
+  p->cooperativeLaunch = 1;       /* cudaLaunchCooperativeKernel (coop.c) */
   p->sharedMemPerBlockOptin = (size_t)l->max_shared_per_block;
   p->maxBlocksPerMultiProcessor = l->max_blocks_per_sm;
   p->reservedSharedMemPerBlock = (size_t)l->shared_reserved_per_block;
@@ -422,17 +422,15 @@ cudaError_t cudaDeviceReset(void) {
 
 /* --- functions --------------------------------------------------------------------- */
 
-/* A kernel's resources from its PTX (ws_prof_kernel_resources), as the
- * profiler records them; the sticky error first, if there is one. */
+/* A kernel's resources (resources.c: the cubin's, ptxas's or the PTX's),
+ * as the profiler records them; the sticky error first, if there is one. */
 static cudaError_t func_resources(ws_rt *rt, const void *func, rt_func **fo,
                                   ws_prof_resources *r) {
   cudaError_t e = rt_sticky(rt);
   if (e) return e;
   rt_func *f = rt_find_func(rt, func);
   if (!f) return cudaErrorInvalidDeviceFunction;
-  ws_emu_program *p = rt_func_prog(rt, f, &e);
-  if (!p) return e;
-  ws_prof_kernel_resources(r, rt_module_ptx(rt, f->module), ws_emu_program_kernel(p), rt->gpu);
+  if ((e = rt_func_resources(rt, f, r, NULL))) return e;
   *fo = f;
   return cudaSuccess;
 }
@@ -521,8 +519,7 @@ cudaError_t cudaFuncSetSharedMemConfig(const void *func, int config) {
  * shared bytes; 0 when such a block cannot run at all.  Sizes are added in
  * 64 bits: 2^32 dynamic bytes are 0 blocks, not a wrapped int (issue 24,
  * row 9). */
-static int active_blocks(const ws_rt *rt, const ws_prof_resources *r, int blockSize,
-                         uint64_t dynSmem) {
+int rt_active_blocks(const ws_rt *rt, const ws_prof_resources *r, int blockSize, uint64_t dynSmem) {
   uint64_t shared = (uint64_t)finite_int(r->shared_bytes_per_block) + dynSmem;
   if (shared > (uint64_t)rt->gpu->limits.max_shared_per_block || shared > INT_MAX) return 0;
   ws_occupancy_in in = {blockSize, finite_int(r->registers_per_thread), (int)shared};
@@ -543,7 +540,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlock
   rt_func *f = NULL;
   ws_prof_resources r;
   cudaError_t e = func_resources(rt, func, &f, &r);
-  if (!e) *numBlocks = active_blocks(rt, &r, blockSize, dynamicSMemSize);
+  if (!e) *numBlocks = rt_active_blocks(rt, &r, blockSize, dynamicSMemSize);
   return rt_done(e);
 }
 
@@ -565,12 +562,12 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, c
   cudaError_t e = func_resources(rt, func, &f, &r);
   if (!e) {
     uint64_t lo = 0, hi = (uint64_t)rt->gpu->limits.max_shared_per_block;
-    if (active_blocks(rt, &r, blockSize, 0) < numBlocks) {
+    if (rt_active_blocks(rt, &r, blockSize, 0) < numBlocks) {
       *dynamicSmemSize = 0;
     } else { /* the largest size that keeps numBlocks: occupancy falls as it grows */
       while (lo < hi) {
         uint64_t mid = lo + (hi - lo + 1) / 2;
-        if (active_blocks(rt, &r, blockSize, mid) >= numBlocks)
+        if (rt_active_blocks(rt, &r, blockSize, mid) >= numBlocks)
           lo = mid;
         else
           hi = mid - 1;

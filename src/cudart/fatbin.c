@@ -22,6 +22,7 @@
 
 #define CONTAINER_MAGIC 0xBA55ED50u
 #define KIND_PTX 1
+#define KIND_ELF 2
 #define FLAG_ZSTD 0x8000u
 #define FLAG_LZ4 0x2000u
 #define MAX_PTX_BYTES (1ull << 30) /* refuse absurd sizes from a corrupt header */
@@ -66,19 +67,20 @@ long ws_lz4_block_decode(unsigned char *dst, size_t cap, const unsigned char *sr
   return (long)o;
 }
 
-/* The text of one PTX entry, decompressed, NUL-terminated. */
-static int entry_text(char **out, const unsigned char *e, uint32_t hsize, uint64_t psize,
-                      ws_diag *d) {
+/* The payload of one entry, decompressed, NUL-terminated (*len its bytes). */
+static int entry_bytes(char **out, size_t *len, const unsigned char *e, uint32_t hsize, uint64_t psize,
+                       ws_diag *d) {
   uint32_t csize = rd32(e + 0x10);
   uint64_t flags = rd64(e + 0x28), usize = rd64(e + 0x38);
   const unsigned char *pay = e + hsize;
   int z = (flags & FLAG_ZSTD) != 0, l4 = (flags & FLAG_LZ4) != 0;
   if (!z && !l4) {
     if (flags & 0xff00u)
-      return ws_diag_error(d, "fat binary: PTX entry compressed by an unknown method (flags 0x%llx)",
+      return ws_diag_error(d, "fat binary: entry compressed by an unknown method (flags 0x%llx)",
                            (unsigned long long)flags), WS_EUNSUP;
     ws_strbuf t = WS_STRBUF_INIT;
     ws_sb_putn(&t, (const char *)pay, psize);
+    if (len) *len = t.n;
     return (*out = ws_sb_take(&t)) ? WS_OK : WS_ENOMEM;
   }
   if (csize > psize || usize == 0 || usize > MAX_PTX_BYTES)
@@ -105,12 +107,15 @@ static int entry_text(char **out, const unsigned char *e, uint32_t hsize, uint64
     got = (size_t)g;
   }
   t[got] = 0;
+  if (len) *len = got;
   *out = t;
   return WS_OK;
 }
 
-int ws_fatbin_ptx(char **out, int *arch, const void *data, uint64_t avail, int max_arch,
-                  ws_diag *d) {
+/* The best entry of `kind` (see ws_fatbin_ptx; exact: only an
+ * architecture <= max_arch); 1, with no diagnostic, when there is none. */
+static int find_entry(char **out, size_t *len, int *arch, const void *data, uint64_t avail, int max_arch,
+                      int kind, int exact, ws_diag *d) {
   const unsigned char *c = data;
   *out = NULL;
   if (!c || avail < 16 || rd32(c) != CONTAINER_MAGIC)
@@ -134,20 +139,33 @@ int ws_fatbin_ptx(char **out, int *arch, const void *data, uint64_t avail, int m
                            (unsigned long long)hsize, (unsigned long long)psize,
                            (unsigned long long)left);
     int a = (int)rd32(e + 0x1c);
-    if (rd16(e) == KIND_PTX) {
+    if (rd16(e) == kind && (!exact || a <= max_arch)) {
       int better = !found || (a <= max_arch && (best_arch > max_arch || a > best_arch)) ||
                    (a > max_arch && best_arch > max_arch && a < best_arch);
       if (better) best = off, best_arch = a, found = 1;
     }
     off += hsize + psize;
   }
-  if (!found) {
-    ws_diag_error(d, "fat binary: no PTX entry (build the program with PTX in it, e.g. "
-                  "nvcc -arch=sm_80, which embeds compute_80 PTX)");
-    return WS_EUNSUP;
-  }
+  if (!found) return 1;
   *arch = best_arch;
-  return entry_text(out, c + best, rd32(c + best + 4), rd64(c + best + 8), d);
+  return entry_bytes(out, len, c + best, rd32(c + best + 4), rd64(c + best + 8), d);
+}
+
+int ws_fatbin_ptx(char **out, int *arch, const void *data, uint64_t avail, int max_arch,
+                  ws_diag *d) {
+  int st = find_entry(out, NULL, arch, data, avail, max_arch, KIND_PTX, 0, d);
+  if (st != 1) return st;
+  ws_diag_error(d, "fat binary: no PTX entry (build the program with PTX in it, e.g. "
+                "nvcc -arch=sm_80, which embeds compute_80 PTX)");
+  return WS_EUNSUP;
+}
+
+int ws_fatbin_elf(unsigned char **out, size_t *len, int *arch, const void *data, uint64_t avail, int max_arch,
+                  ws_diag *d) {
+  *len = 0;
+  *out = NULL;
+  int st = find_entry((char **)out, len, arch, data, avail, max_arch, KIND_ELF, 0, d);
+  return st == 1 ? WS_EUNSUP : st;
 }
 
 uint64_t ws_fatbin_size(const void *data) {

@@ -23,6 +23,12 @@
  * an unknown method (named by its flag bits), WS_ENOMEM. */
 int ws_fatbin_ptx(char **out, int *arch, const void *data, uint64_t avail, int max_arch,
                   ws_diag *d);
+/* The ELF cubin entry chosen as ws_fatbin_ptx chooses (the highest
+ * architecture <= max_arch, else the lowest above it), decompressed into
+ * *out (malloc'd, *len bytes).  WS_EUNSUP (no diagnostic) when there is
+ * none; else as ws_fatbin_ptx. */
+int ws_fatbin_elf(unsigned char **out, size_t *len, int *arch, const void *data, uint64_t avail, int max_arch,
+                  ws_diag *d);
 /* The bytes the container at `data` declares (header + entries): what a
  * program's own fat binary can be read up to (avail above). */
 uint64_t ws_fatbin_size(const void *data);

@@ -267,7 +267,6 @@ cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *out, cudaGraph_t graph,
                                    const cudaGraphNode_t *deps, size_t ndeps,
                                    const cudaMemcpy3DParms *p) {
   if (!p) return rt_error(cudaErrorInvalidValue);
-  if (p->srcArray || p->dstArray) return rt_unsupported("cudaGraphAddMemcpyNode with a CUDA array");
   rt_op op = {.kind = RT_OP_COPY, .u.copy = *p};
   cudaError_t e = add_node(out, graph, deps, ndeps, &op);
   return rt_done(e);

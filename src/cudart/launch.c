@@ -24,6 +24,7 @@
 
 #include "cudart/exports.h"
 #include "cudart/rt.h"
+#include "util/file.h"
 #include "util/strbuf.h"
 #include "util/vec.h"
 #include "warpsight/analysis.h"
@@ -116,11 +117,14 @@ static rt_kstat *find_or_add(ws_rt *rt, size_t func, dim3 grid, dim3 block, uint
 static void write_charts(ws_rt *rt, const rt_kstat *k, const ws_model_result *r) {
   const char *dir = getenv("WARPSIGHT_REPORT_DIR");
   if (!dir || !*dir) return;
-  char path[4096];
-  snprintf(path, sizeof path, "%s/%s-%zu-%s", dir, rt->funcs[k->func].name,
-           (size_t)(k - rt->kstats), r->model);
+  char path[4096], name[WS_NAME_PART_MAX + 1];
+  /* a templated kernel's name can pass the 255 bytes of a file name (its
+   * charts were missing without a word): shortened, unique and safe */
+  ws_name_part(name, rt->funcs[k->func].name, 0);
+  snprintf(path, sizeof path, "%s/%s-%zu-%s", dir, name, (size_t)(k - rt->kstats), r->model);
   ws_diag d = WS_DIAG_INIT;
-  ws_report_chart_for_result(path, r, &d); /* models without a chart say so: ignored */
+  int st = ws_report_chart_for_result(path, r, &d);
+  if (st && st != WS_EUNSUP) rt_print_diag(&d); /* models without a chart: not an error */
   ws_diag_free(&d);
 }
 
@@ -129,12 +133,12 @@ static void write_charts(ws_rt *rt, const rt_kstat *k, const ws_model_result *r)
 static void write_profile(ws_rt *rt, const rt_kstat *k, const ws_profile *prof) {
   const char *dir = getenv("WARPSIGHT_REPORT_DIR");
   if (!dir || !*dir) return;
-  char path[4096];
-  snprintf(path, sizeof path, "%s/%s-%zu.profile.json", dir, rt->funcs[k->func].name,
-           (size_t)(k - rt->kstats));
+  char path[4096], name[WS_NAME_PART_MAX + 1];
+  ws_name_part(name, rt->funcs[k->func].name, 0); /* as the charts' (write_charts) */
+  snprintf(path, sizeof path, "%s/%s-%zu.profile.json", dir, name, (size_t)(k - rt->kstats));
   char *text = ws_profile_to_json(prof);
   ws_diag d = WS_DIAG_INIT;
-  if (text) ws_write_file(path, text, strlen(text), &d);
+  if (text && ws_write_file(path, text, strlen(text), &d)) rt_print_diag(&d);
   ws_diag_free(&d);
   free(text);
 }
@@ -180,13 +184,11 @@ static cudaError_t fault_error(const ws_emu_stats *s) {
  * 2^31-1 from CC 3.0, 65535 before; y and z 65535). */
 static uint32_t max_grid_x(const ws_gpu *g) { return g->cc_major >= 3 ? 2147483647u : 65535u; }
 
-/* The kernel's static shared bytes, from its PTX (as the profiler counts
- * them), once. */
+/* The kernel's static shared bytes (resources.c), once. */
 static int static_shared(ws_rt *rt, rt_func *f) {
   if (f->static_shared < 0) {
     ws_prof_resources r;
-    ws_prof_kernel_resources(&r, rt_module_ptx(rt, f->module), ws_emu_program_kernel(f->prog),
-                             rt->gpu);
+    if (rt_func_resources(rt, f, &r, NULL)) return 0;
     f->static_shared = isfinite(r.shared_bytes_per_block) ? (int)r.shared_bytes_per_block : 0;
   }
   return f->static_shared;
@@ -267,7 +269,7 @@ static int run(ws_rt *rt, rt_func *f, ws_emu_launch *l, dim3 grid, dim3 block, u
   clock_rates(rt, &cyc, &ns, &base);
   if (fresh) {
     ws_prof_target t = {rt_module_ptx(rt, f->module), f->prog, l, {grid.x, grid.y, grid.z},
-                        {block.x, block.y, block.z}, shared};
+                        {block.x, block.y, block.z}, shared, NULL};
     ws_prof_options po = WS_PROF_OPTIONS_INIT;
     po.sample_blocks = rt->sample_blocks;
     po.functional_rest = 1; /* every block runs: the program needs its results */
@@ -276,8 +278,22 @@ static int run(ws_rt *rt, rt_func *f, ws_emu_launch *l, dim3 grid, dim3 block, u
     po.max_warp_insts = rt->max_warp_insts;
     po.max_launch_insts = rt->max_launch_insts;
     po.clock_per_inst = cyc, po.timer_ns_per_inst = ns, po.timer_base_ns = base;
+    ws_prof_resources res; /* the cubin's registers and shared bytes where there is one */
+    const char *src = NULL;
+    if (!rt_func_resources(rt, f, &res, &src) && src) {
+      po.resources = &res;
+      po.resources_source = src;
+    }
+    /* back-to-back launches: this one starts from the L2 the previous one
+     * left (docs/exec.md), and leaves its own for the next */
+    ws_prof_l2 *left = NULL;
+    po.l2_start = rt->l2 ? WS_PROF_L2_CARRIED : WS_PROF_L2_COLD;
+    po.l2_carried = rt->l2;
+    po.l2_end = &left;
     ws_profile *prof = NULL;
     st = ws_prof_launch(&prof, stats, &t, rt->gpu, &po, d);
+    ws_prof_l2_free(rt->l2);
+    rt->l2 = left;
     if (st == WS_OK) predict(rt, k, prof);
     ws_profile_free(prof);
   } else {
@@ -289,13 +305,15 @@ static int run(ws_rt *rt, rt_func *f, ws_emu_launch *l, dim3 grid, dim3 block, u
     uint64_t blocks = (uint64_t)grid.x * grid.y * grid.z;
     eo.threads = ws_prof_workers(rt->ncpu, blocks, 0, 1); /* the profiler's rule: no idle workers */
     st = ws_emu_run(l, &eo, stats, d);
+    ws_prof_l2_free(rt->l2); /* not simulated: what it left in the L2 is unknown */
+    rt->l2 = NULL;
   }
   fflush(stdout);
   return st;
 }
 
 cudaError_t rt_launch(ws_rt *rt, rt_func *f, dim3 grid, dim3 block, const unsigned char *params,
-                      size_t params_bytes, uint64_t shared) {
+                      size_t params_bytes, uint64_t shared, int coop) {
   if (!rt->gpu) return cudaErrorInitializationError;
   cudaError_t e = cudaSuccess;
   ws_emu_program *p = rt_func_prog(rt, f, &e);
@@ -316,10 +334,14 @@ cudaError_t rt_launch(ws_rt *rt, rt_func *f, dim3 grid, dim3 block, const unsign
   if (!st) {
     rt_mirror_sync(rt, 1);
     st = ws_emu_launch_raw(&l, dev, p, &c, &d);
+    if (!st && coop) st = ws_emu_launch_set_cooperative(l, &d);
   }
   ws_emu_stats stats = {0};
   if (!st) st = run(rt, f, l, grid, block, shared, k, fresh, &stats, &d);
   if (l) rt_mirror_sync(rt, 0);
+  rt_child *kids = NULL; /* its device-side launches (cdp.c) */
+  size_t nkids = 0;
+  cudaError_t ke = st ? cudaSuccess : rt_children_take(rt, f, l, &kids, &nkids);
   ws_emu_launch_free(l);
   rt_print_diag(&d);
   ws_diag_free(&d);
@@ -335,11 +357,12 @@ cudaError_t rt_launch(ws_rt *rt, rt_func *f, dim3 grid, dim3 block, const unsign
   rt->launches++;
   rt_log_launch(rt, (size_t)(k - rt->kstats));
   if (k->ok && !isnan(k->pred.ms[0])) rt->clock_ms += k->pred.ms[0];
-  return cudaSuccess;
+  if (ke) return ke;
+  return rt_children_run(rt, kids, nkids); /* the parent completes when they have */
 }
 
 cudaError_t rt_launch_call(ws_rt *rt, const void *func, dim3 grid, dim3 block, void **args,
-                           size_t shared, cudaStream_t stream) {
+                           size_t shared, cudaStream_t stream, int coop) {
   static _Thread_local unsigned char params[RT_PARAM_BYTES];
   cudaError_t e = rt_sticky(rt);
   rt_func *f = e ? NULL : rt_find_func(rt, func);
@@ -353,13 +376,14 @@ cudaError_t rt_launch_call(ws_rt *rt, const void *func, dim3 grid, dim3 block, v
   op.u.k.block = block;
   op.u.k.shared = shared;
   op.u.k.params = params;
+  op.u.k.coop = coop;
   return rt_submit(rt, stream, &op);
 }
 
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                              size_t sharedMem, cudaStream_t stream) {
   ws_rt *rt = rt_enter();
-  return rt_done(rt_launch_call(rt, func, gridDim, blockDim, args, sharedMem, stream));
+  return rt_done(rt_launch_call(rt, func, gridDim, blockDim, args, sharedMem, stream, 0));
 }
 
 cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
@@ -374,14 +398,17 @@ cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
  * supported yet, by name. */
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args) {
   if (!config || (config->numAttrs && !config->attrs)) return rt_error(cudaErrorInvalidValue);
+  int coop = 0;
   for (unsigned i = 0; i < config->numAttrs; i++) {
     const cudaLaunchAttribute *a = &config->attrs[i];
-    if (a->id == cudaLaunchAttributeCooperative && a->val.cooperative)
-      return rt_unsupported("cudaLaunchKernelExC with cudaLaunchAttributeCooperative");
+    if (a->id == cudaLaunchAttributeCooperative && a->val.cooperative) coop = 1;
     if (a->id == cudaLaunchAttributeClusterDimension &&
         (uint64_t)a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z > 1)
       return rt_unsupported("cudaLaunchKernelExC with a cluster dimension");
   }
+  if (coop)
+    return rt_launch_cooperative(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                                 config->stream);
   return cudaLaunchKernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
                           config->stream);
 }

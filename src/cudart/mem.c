@@ -25,6 +25,7 @@
 
 #include "cudart/exports.h"
 #include "cudart/rt.h"
+#include "cudart/tex.h"
 #include "util/checked.h"
 #include "util/vec.h"
 
@@ -510,7 +511,7 @@ static int span(uint64_t *out, uint64_t pitch, uint64_t slice, uint64_t width, u
 }
 
 cudaError_t rt_copy3d(ws_rt *rt, const cudaMemcpy3DParms *p) {
-  if (p->srcArray || p->dstArray) return rt_unsupported("cudaMemcpy3D with a CUDA array");
+  if (p->srcArray || p->dstArray) return rt_array_copy3d(rt, p); /* array.c */
   if (!valid_kind(p->kind)) return cudaErrorInvalidMemcpyDirection;
   const cudaExtent *x = &p->extent;
   if (!x->width || !x->height || !x->depth) return cudaSuccess;

@@ -66,6 +66,51 @@ static void set_module_error(rt_module *m, ws_diag *d, const char *what) {
   m->error = ws_sb_take(&b);
 }
 
+/* Parse one PTX text of the program (named "PROG.fatbinI[.tuK].compute_A.ptx"
+ * in messages), keeping any instruction the front end does not know: the
+ * emulator refuses only a kernel that reaches one (docs/exec.md). */
+static int parse_part(ws_ptx_module **out, const char *ptx, size_t i, long tu, int arch, ws_diag *d) {
+  char origin[300], part[32] = "";
+  if (tu >= 0) snprintf(part, sizeof part, ".tu%ld", tu);
+  snprintf(origin, sizeof origin, "%.200s.fatbin%zu%s.compute_%d.ptx", program_invocation_short_name, i, part, arch);
+  return ws_ptx_parse_opts(out, ptx, strlen(ptx), origin, WS_PTX_PARSE_KEEP_UNKNOWN, d);
+}
+
+/* A program built with -rdc=true: the wrapper (version 2) carries the
+ * device-linked image and, NULL-terminated, the fat binaries of the
+ * translation units, each with its own PTX: parsed one by one and linked
+ * by symbol (ws_ptx_link), as nvlink linked the cubin. */
+static void load_linked(rt_module *m, size_t i, int max_arch, ws_diag *d) {
+  const void *const *pre = m->wrapper ? ((const ws_fatbin_wrapper *)m->wrapper)->filename_or_fatbins : NULL;
+  size_t n = 0;
+  while (pre && pre[n] && n < RT_MAX_TUS) n++;
+  if (!n) {
+    ws_diag_error(d, "fat-binary wrapper version 2 (-rdc=true) without the translation units' fat binaries");
+    return;
+  }
+  if (pre[n]) {
+    ws_diag_error(d, "a program of more than %d translation units built with -rdc=true", RT_MAX_TUS);
+    return;
+  }
+  m->parts = calloc(n, sizeof *m->parts);
+  m->part_ptx = calloc(n, sizeof *m->part_ptx);
+  if (!m->parts || !m->part_ptx) {
+    ws_diag_error(d, "out of memory reading the program's device code");
+    return;
+  }
+  m->nparts = n;
+  for (size_t k = 0; k < n; k++) {
+    int arch = 0;
+    if (ws_fatbin_ptx(&m->part_ptx[k], &arch, pre[k], ws_fatbin_size(pre[k]), max_arch, d) ||
+        parse_part(&m->parts[k], m->part_ptx[k], i, (long)k, arch, d))
+      return;
+    if (!m->arch || arch < m->arch) m->arch = arch;
+  }
+  char path[300];
+  snprintf(path, sizeof path, "%.200s.fatbin%zu.linked.compute_%d.ptx", program_invocation_short_name, i, m->arch);
+  ws_ptx_link(&m->m, m->parts, n, path, d);
+}
+
 /* Decompress and parse a module's PTX once; NULL (and m->error) on failure. */
 const ws_ptx_module *rt_module_ptx(ws_rt *rt, size_t i) {
   rt_module *m = &rt->modules[i];
@@ -73,21 +118,16 @@ const ws_ptx_module *rt_module_ptx(ws_rt *rt, size_t i) {
   m->tried = 1;
   const ws_fatbin_wrapper *w = m->wrapper;
   ws_diag d = WS_DIAG_INIT;
+  int max_arch = rt->gpu ? rt->gpu->cc_major * 10 + rt->gpu->cc_minor : 1000;
   if (!w || w->magic != WS_FATBINC_MAGIC) {
     ws_diag_error(&d, "fat-binary wrapper with magic 0x%08x (expected 0x%08x)", w ? (unsigned)w->magic : 0u,
                   (unsigned)WS_FATBINC_MAGIC);
+  } else if (w->version == 2) {
+    load_linked(m, i, max_arch, &d);
   } else if (w->version != 1) {
-    ws_diag_error(&d, "fat-binary wrapper version %d: programs built with -rdc=true (separate "
-                  "compilation) are not supported; build without -rdc", w->version);
-  } else {
-    int max_arch = rt->gpu ? rt->gpu->cc_major * 10 + rt->gpu->cc_minor : 1000;
-    if (!ws_fatbin_ptx(&m->ptx, &m->arch, w->data, ws_fatbin_size(w->data), max_arch, &d)) {
-      /* messages name the program's PTX: "stencil.fatbin0.compute_80.ptx" */
-      char origin[300];
-      snprintf(origin, sizeof origin, "%.200s.fatbin%zu.compute_%d.ptx", program_invocation_short_name,
-               i, m->arch);
-      ws_ptx_parse(&m->m, m->ptx, strlen(m->ptx), origin, &d);
-    }
+    ws_diag_error(&d, "fat-binary wrapper version %d (1, or 2 for a program built with -rdc=true)", w->version);
+  } else if (!ws_fatbin_ptx(&m->ptx, &m->arch, w->data, ws_fatbin_size(w->data), max_arch, &d)) {
+    parse_part(&m->m, m->ptx, i, -1, m->arch, &d);
   }
   if (!m->m) set_module_error(m, &d, "cannot use the program's device code");
   ws_diag_free(&d);

@@ -4,6 +4,7 @@
  * the report at exit.
  */
 #include "cudart/rt.h"
+#include "cudart/tex.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -33,7 +34,11 @@ static void rt_free_all(ws_rt *rt) {
   /* the graphs (their kernel parameters), the device (its module
    * variables), then the programs, then the modules they borrow */
   rt_graph_free_all(rt);
+  rt_array_free_all(rt);
+  rt_tex_free_all(rt);
   rt_mirror_unmap(rt);
+  ws_prof_l2_free(rt->l2);
+  rt->l2 = NULL;
   ws_emu_device_free(rt->dev);
   for (size_t i = 0; i < rt->nfuncs; i++) {
     free(rt->funcs[i].name);
@@ -45,6 +50,13 @@ static void rt_free_all(ws_rt *rt) {
     free(rt->modules[i].error);
     free(rt->modules[i].handle);
     ws_ptx_module_free(rt->modules[i].m);
+    for (size_t k = 0; k < rt->modules[i].nparts; k++) {
+      ws_ptx_module_free(rt->modules[i].parts[k]);
+      free(rt->modules[i].part_ptx[k]);
+    }
+    free(rt->modules[i].parts);
+    free(rt->modules[i].part_ptx);
+    rt_module_res_free(&rt->modules[i]);
   }
   for (size_t i = 0; i < rt->nvars; i++) free(rt->vars[i].name);
   for (size_t i = 0; i < rt->nkstats; i++) {

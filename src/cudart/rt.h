@@ -24,6 +24,7 @@
 #include "warpsight/emu.h"
 #include "warpsight/gpu.h"
 #include "warpsight/model.h"
+#include "warpsight/profiler.h"
 #include "warpsight/ptx.h"
 
 /* Models per prediction: the registry's size (models.def), so "all" is never
@@ -48,7 +49,14 @@ typedef struct rt_module {
   ws_ptx_module *m;         /* parsed once (owned), NULL when it failed */
   char *error;              /* why it could not be used, or NULL (owned) */
   int tried;                /* 1 once decompressing and parsing was tried */
+  ws_ptx_module **parts;    /* -rdc=true: each translation unit's module, linked
+                               into m (owned, m borrows them) */
+  char **part_ptx;          /* their PTX texts (owned) */
+  size_t nparts;
+  struct rt_modres *res;    /* its kernels' registers and shared bytes from the
+                               compiler, found once (resources.c; owned) */
 } rt_module;
+#define RT_MAX_TUS 4096     /* translation units of one -rdc=true program */
 
 /* One registered kernel. */
 typedef struct rt_func {
@@ -207,6 +215,7 @@ typedef struct rt_op {
       uint64_t shared;          /* dynamic shared bytes */
       unsigned char *params;    /* packed parameter image */
       size_t params_bytes;
+      int coop;                 /* a cooperative launch (coop.c) */
     } k;                        /* RT_OP_KERNEL */
     cudaMemcpy3DParms copy;     /* RT_OP_COPY (a 1D copy is one row) */
     cudaMemsetParams set;       /* RT_OP_SET */
@@ -254,13 +263,19 @@ typedef struct ws_rt {
   cudaError_t sticky;       /* a kernel fault: returned by every later call */
   double clock_ms;          /* predicted GPU time so far (events read it) */
   uint64_t launches;        /* launches so far */
+  ws_prof_l2 *l2;           /* the L2 the previous launch left, when it was
+                               profiled in full (the next profiled launch
+                               starts from it); NULL: unknown, cold */
   int ncpu;                 /* online processors, read once (sysconf) */
   unsigned device_flags;    /* cudaSetDeviceFlags */
   int cache_config;         /* cudaDeviceSetCacheConfig */
   int shmem_config;         /* cudaDeviceSetSharedMemConfig */
   size_t limits[7];         /* cudaDeviceSetLimit, by enum cudaLimit */
   int log_fd;               /* WARPSIGHT_EXEC_LOG: the launch log, or -1 */
+  struct cudaArray *arrays; /* live CUDA arrays (array.c) */
+  struct rt_texobj *texobjs; size_t ntexobjs, cap_texobjs; /* texture and surface objects (texture.c) */
   int unloading;            /* the exit handler ran: cudaErrorCudartUnloading */
+  int cdp_depth;            /* device-side launches: the nesting of the one running (cdp.c) */
 } ws_rt;
 
 extern ws_rt ws_rt_state;
@@ -361,14 +376,51 @@ cudaError_t rt_pack(ws_rt *rt, rt_func *f, void **args, unsigned char *buf, size
  * profile it (or reuse a profile, "Launch reuse"), advance the clock.  The
  * launch status (cudaSuccess, or the error). */
 cudaError_t rt_launch(ws_rt *rt, rt_func *f, dim3 grid, dim3 block, const unsigned char *params,
-                      size_t params_bytes, uint64_t dyn_shared);
-/* The launch path's entry: check, pack and submit a kernel to a stream. */
+                      size_t params_bytes, uint64_t dyn_shared, int coop);
+/* The launch path's entry: check, pack and submit a kernel to a stream
+ * (coop: a cooperative launch, every block resident: coop.c). */
 cudaError_t rt_launch_call(ws_rt *rt, const void *func, dim3 grid, dim3 block, void **args,
-                           size_t shared, cudaStream_t stream);
+                           size_t shared, cudaStream_t stream, int coop);
 /* A launch configuration CUDA refuses (grid, block, shared memory): the
  * configuration error CUDA gives, else cudaSuccess. */
 cudaError_t rt_check_config(ws_rt *rt, rt_func *f, dim3 grid, dim3 block, uint64_t dyn_shared);
 #define RT_PARAM_BYTES 32768 /* CUDA 12.1+: up to 32764 bytes of kernel parameters */
+
+/* --- device-side launches (cdp.c) --- */
+/* A grid a launch's threads launched, copied out of the launch. */
+typedef struct rt_child {
+  size_t func;              /* index in rt->funcs */
+  dim3 grid, block;
+  uint32_t shared;          /* dynamic shared bytes */
+  unsigned char *params;    /* its parameter image (owned) */
+  size_t bytes;
+} rt_child;
+/* The children of a finished launch l of parent (*out owned; none: NULL,
+ * 0); cudaSuccess, or the error (a child the program did not register). */
+cudaError_t rt_children_take(ws_rt *rt, const rt_func *parent, ws_emu_launch *l, rt_child **out, size_t *n);
+/* Launch each child (rt_launch: their own children follow them), then
+ * free them: the first error, else cudaSuccess. */
+cudaError_t rt_children_run(ws_rt *rt, rt_child *c, size_t n);
+void rt_children_free(rt_child *c, size_t n);
+
+/* --- cooperative launches (coop.c) --- */
+/* cudaLaunchCooperativeKernel's checks and launch (for cudaLaunchKernelExC's
+ * cooperative attribute). */
+cudaError_t rt_launch_cooperative(const void *func, dim3 grid, dim3 block, void **args, size_t shared,
+                                  cudaStream_t stream);
+
+/* --- kernels' resources (resources.c) --- */
+/* The registers per thread, static shared bytes per block and local bytes
+ * per thread of f: from the cubin's .nv.info when the fat binary has a
+ * cubin for the GPU's architecture, else from ptxas (when installed),
+ * else from the PTX; *source says which (docs/exec.md, "Kernel
+ * resources").  cudaSuccess or the error of loading f. */
+cudaError_t rt_func_resources(ws_rt *rt, rt_func *f, ws_prof_resources *r, const char **source);
+/* Active blocks per SM of blocks of blockSize threads with dynSmem dynamic
+ * shared bytes, by the occupancy rules (device.c); 0 when none fits. */
+int rt_active_blocks(const ws_rt *rt, const ws_prof_resources *r, int blockSize, uint64_t dynSmem);
+/* Free what rt_func_resources kept in a module. */
+void rt_module_res_free(rt_module *m);
 
 /* --- the report (report.c) --- */
 /* Write the run's report (WARPSIGHT_EXEC_JSON) and the stderr summary. */

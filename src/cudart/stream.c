@@ -70,7 +70,7 @@ cudaError_t rt_op_run(ws_rt *rt, const rt_op *op) {
   switch (op->kind) {
   case RT_OP_KERNEL:
     return rt_launch(rt, &rt->funcs[op->u.k.func], op->u.k.grid, op->u.k.block, op->u.k.params,
-                     op->u.k.params_bytes, op->u.k.shared);
+                     op->u.k.params_bytes, op->u.k.shared, op->u.k.coop);
   case RT_OP_COPY: return rt_copy3d(rt, &op->u.copy);
   case RT_OP_SET: return rt_set2d(rt, &op->u.set);
   case RT_OP_HOST:

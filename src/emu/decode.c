@@ -5,6 +5,7 @@
  * decoder that dops.def names for the opcode (the decoders live beside
  * their executors in ops/, compiled in exec.c).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +16,7 @@
 int ws_emu_dec_unsup(dec *D, const ws_ptx_inst *in, const char *why) {
   char *txt = NULL;
   ws_ptx_print_inst(&txt, D->m, D->f, in);
-  ws_diag_add(D->d, WS_SEV_ERROR, D->m->path, (int)in->line, (int)in->col,
+  ws_diag_add(D->d, WS_SEV_ERROR, ws_ptx_func_path(D->m, D->f), (int)in->line, (int)in->col,
               "instruction not implemented by the emulator%s%s%s: %s (in %s)", why ? " (" : "", why ? why : "",
               why ? ")" : "", txt ? txt : ws_ptx_opcode_name((ws_ptx_opcode)in->op), D->f->name);
   free(txt);
@@ -230,6 +231,13 @@ int ws_emu_dec_inst(dec *D, const ws_ptx_inst *in, dinst *di) {
   dec_fn *f = ws_emu_decoder((ws_ptx_opcode)in->op);
   if (f) return f(D, in, di, &T);
   const char *why = NULL;
+  if (in->op == WS_PTX_OP_UNKNOWN) { /* kept by a lenient parse: say what the parser found */
+    uint64_t u = (uint64_t)in->ops[0].imm;
+    char buf[400];
+    snprintf(buf, sizeof buf, "warpsight's PTX front end does not understand it: %s",
+             u < D->f->nunknown ? D->f->unknown[u].why : "?");
+    return ws_emu_dec_unsup(D, in, buf);
+  }
   ws_emu_opcode_supported((ws_ptx_opcode)in->op, &why);
   return ws_emu_dec_unsup(D, in, why);
 }

@@ -59,8 +59,66 @@ void ws_emu_device_free(ws_emu_device *dev) {
   free(dev->allocs);
   for (size_t i = 0; i < dev->nmods; i++) free_module(&dev->mods[i]);
   free(dev->mods);
+  free(dev->texs);
   ws_emu_pool_free(dev->pool);
   free(dev);
+}
+
+/* ---- texture and surface objects ------------------------------------------- */
+
+int ws_emu_tex_create(ws_emu_device *dev, const ws_emu_tex_desc *d, uint64_t *handle, ws_diag *diag) {
+  uint64_t row, slice;
+  *handle = 0;
+  if (d->dims < 1 || d->dims > 3 || !d->width || !d->height || !d->depth)
+    return ws_diag_error(diag, "texture of %u dimensions %u x %u x %u: every size must be at least 1", d->dims,
+                         d->width, d->height, d->depth);
+  if ((d->nchan != 1 && d->nchan != 2 && d->nchan != 4) ||
+      (d->chan_bits != 8 && d->chan_bits != 16 && d->chan_bits != 32) ||
+      (d->kind == WS_EMU_CHAN_FLOAT && d->chan_bits == 8))
+    return ws_diag_error(diag, "texture format of %u channels of %u bits is not supported (1, 2 or 4 channels of "
+                         "8, 16 or 32 bits; floats of 16 or 32)", d->nchan, d->chan_bits);
+  texobj t;
+  memset(&t, 0, sizeof t);
+  t.d = *d;
+  t.texel = d->nchan * d->chan_bits / 8;
+  if (ws_mul_u64(&row, d->width, t.texel)) return ws_diag_error(diag, "texture too large");
+  if (!t.d.pitch) t.d.pitch = row;
+  if (t.d.pitch < row) return ws_diag_error(diag, "texture pitch %llu is less than a row's %llu bytes",
+                                            (unsigned long long)t.d.pitch, (unsigned long long)row);
+  if (ws_mul_u64(&slice, t.d.pitch, d->height)) return ws_diag_error(diag, "texture too large");
+  t.slice = slice;
+  t.live = 1;
+  if (WS_VEC_PUSH(dev->texs, dev->ntexs, dev->ctexs, t)) return WS_ENOMEM;
+  *handle = dev->ntexs;
+  return WS_OK;
+}
+
+static texobj *tex_live(const ws_emu_device *dev, uint64_t handle) {
+  if (!handle || handle > dev->ntexs || !dev->texs[handle - 1].live) return NULL;
+  return &dev->texs[handle - 1];
+}
+
+int ws_emu_tex_destroy(ws_emu_device *dev, uint64_t handle, ws_diag *diag) {
+  texobj *t = tex_live(dev, handle);
+  if (!t) return ws_diag_error(diag, "no texture or surface object has handle %llu", (unsigned long long)handle);
+  t->live = 0;
+  return WS_OK;
+}
+
+int ws_emu_launch_cooperative(const ws_emu_launch *l) { return l->grid_ws != 0; }
+
+/* The workspace grid.sync() counts arrivals in (%envreg1:%envreg2), on the
+ * device; ws_emu_run maps it with the other allocations. */
+int ws_emu_launch_set_cooperative(ws_emu_launch *l, ws_diag *d) {
+  if (l->grid_ws) return WS_OK;
+  int st = ws_emu_dev_alloc(l->dev, 256, "grid-sync workspace", &l->grid_ws);
+  if (st == WS_EINVAL) return ws_diag_error(d, "no device memory left for a cooperative launch's grid-sync workspace");
+  return st;
+}
+
+const ws_emu_tex_desc *ws_emu_tex_find(const ws_emu_device *dev, uint64_t handle) {
+  texobj *t = tex_live(dev, handle);
+  return t ? &t->d : NULL;
 }
 
 /* ---- allocations ------------------------------------------------------------ */
@@ -313,6 +371,12 @@ int ws_emu_launch_map(ws_emu_launch *L) {
 
 void ws_emu_launch_free(ws_emu_launch *l) {
   if (!l) return;
+  if (l->grid_ws) {
+    ws_diag d = WS_DIAG_INIT;
+    ws_emu_mem_free(l->dev, l->grid_ws, &d);
+    ws_diag_free(&d);
+  }
+  ws_emu_cdp_reset(l);
   free(l->gmem);
   free(l->gobjs);
   free(l->param_image);

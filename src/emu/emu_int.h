@@ -33,6 +33,8 @@
 #define GLOBAL_BASE 0x100000000ull /* first global object */
 #define GLOBAL_GAP 0x10000ull      /* unmapped bytes between global objects */
 #define FUNC_ADDR_BASE (0x7cull << WIN_SHIFT) /* values of function symbols (never mapped) */
+#define CDP_WIN (0x80ull << WIN_SHIFT)        /* device-launch parameter buffers (cdp.c) */
+#define CDP_STRIDE 0x10000ull                 /* bytes of the window per buffer */
 
 #define NO_PC 0xFFFFFFFFu    /* no reconvergence point inside the function */
 #define NO_SLOT 0xFFFFFFFFu  /* sink `_` or absent operand */
@@ -85,7 +87,9 @@ typedef struct dinst {
   uint8_t a32;      /* memory ops: the address register is 32 bits wide and
                        the space .shared or .local: the address wraps modulo
                        2^32, as on the hardware */
-  uint8_t pad;
+  uint8_t hookmem;  /* an instruction of another family than MEM and ATOM
+                       that reports addresses to the hooks (w->addr, space,
+                       size x vec bytes) */
   uint32_t d, a, b, c, e; /* slots (or predicate indices for pred operands) */
   uint32_t d2;      /* second destination (setp |q, shfl |p), NO_SLOT if none */
   uint32_t vbase;   /* first of `vec` slots in dfunc.vslots (ld/st/mov vectors) */
@@ -202,6 +206,13 @@ typedef struct warp {
   uint64_t local_cap;   /* bytes per lane allocated */
   uint64_t local_top;   /* bytes per lane in use (all frames) */
   uint64_t insts;       /* warp instructions executed (%clock) */
+  int spin;             /* why its last run ended: 0 not at a spin point;
+                           1 at a wait that had not completed (mbarrier
+                           test_wait/try_wait), or at a spin point of a
+                           cooperative launch that saw what it saw there
+                           last time; 2 at one that saw something new */
+  uint32_t spin_pc;     /* the spin point and the signature of the values */
+  uint64_t spin_sig;    /*   it loaded there last time */
   uint64_t thread_insts;/* lanes x instructions */
   uint32_t cc[32];      /* carry flag per lane (add.cc chains) */
   uint64_t addr[32];    /* scratch: per-lane addresses for hooks */
@@ -254,6 +265,14 @@ typedef struct dmodule {
   uint64_t const_bytes;    /* its size */
 } dmodule;
 
+/* A texture or surface object (ws_emu_tex_create). */
+typedef struct texobj {
+  ws_emu_tex_desc d;       /* as created (pitch filled in) */
+  uint64_t slice;          /* bytes of one 2D slice (pitch x height) */
+  uint32_t texel;          /* bytes per texel */
+  int live;                /* 0 once destroyed (handles are never reused) */
+} texobj;
+
 struct ws_emu_device {
   struct wpool *pool;      /* the worker threads of its launches (pool.c; NULL:
                               none could be made, launches run on the caller) */
@@ -265,6 +284,8 @@ struct ws_emu_device {
   dmodule *mods;           /* modules used on the device, in first-use order */
   size_t nmods, cmods;
   size_t cur_mod;          /* module whose variables ws_emu_mem_host resolves */
+  texobj *texs;            /* texture and surface objects; handle = index + 1 */
+  size_t ntexs, ctexs;
 };
 
 /* A device whose allocations start at `first` (a spec launch's private
@@ -294,6 +315,18 @@ void ws_emu_pool_free(struct wpool *p);
 
 /* ---- launch ----------------------------------------------------------------- */
 
+/* A parameter buffer of a device-side launch (cdp.c). */
+typedef struct cdpbuf {
+  uint64_t addr;            /* in the CDP window */
+  uint8_t *mem;             /* its bytes (owned) */
+  uint32_t bytes;           /* the kernel's parameter bytes */
+  uint32_t func;            /* IR index of the kernel */
+  uint32_t grid[3], block[3], shared;
+  uint32_t block_linear;    /* the launching block */
+  uint32_t seq;             /* launched: the order among the block's launches */
+  int launched;
+} cdpbuf;
+
 struct ws_emu_launch {
   const ws_emu_program *p;  /* borrowed */
   const ws_launch_spec *s;  /* borrowed; NULL for a raw launch */
@@ -315,6 +348,12 @@ struct ws_emu_launch {
   uint64_t reserved_base;   /* offset of the reserved region (the end of the
                                dynamic one, 128-byte aligned) */
   uint64_t *arg_addr;       /* spec argument -> its buffer's address, or 0 */
+  uint64_t grid_ws;         /* cooperative launch: the grid-sync workspace
+                               (%envreg1:%envreg2), else 0 */
+  uint64_t cdp_next;        /* device launches: parameter buffers handed out (atomic) */
+  cdpbuf *children;         /* the launched ones of finished blocks */
+  size_t nchildren, cap_children;
+  ws_emu_child *child_view; /* ws_emu_launch_children's array (owned) */
 };
 
 /* Build L's global map from its device: the module's .global variables,
@@ -337,23 +376,75 @@ typedef struct blockctx {
   uint32_t bar_red_n[16];   /* bar.red: threads counted */
   fault flt;                /* the first fault of this block */
   ws_emu_event ev;          /* the hooks' event (exec.c, emit()) */
+  uint64_t progress;        /* changes to the block's mbarriers, barriers
+                               released, warps finished (a round of spinning
+                               warps that changes none cannot end) */
+  int stuck;                /* rounds in a row that were only spinning */
+  int spinning;             /* the last round was only spinning (see
+                               ws_emu_block_step) */
   ws_strbuf pout;           /* printf output of this block */
   uint64_t warp_insts, thread_insts;
   uint64_t *launch_insts;   /* warp instructions of the whole launch so far,
                                shared by the workers (atomic; updated
                                between quanta) */
   uint64_t insts_unshared;  /* this worker's warp instructions not yet added
-                               to *launch_insts (fewer than a quantum) */
-  uint64_t *printf_bytes;   /* printf output of the launch's finished blocks
-                               (atomic), for WS_EMU_MAX_PRINTF_BYTES */
+                               to *launch_insts (fewer than a quantum; 0 in a
+                               cooperative launch, whose blocks share one
+                               thread and add theirs at once) */
+  uint64_t *printf_bytes;   /* printf output of the whole launch so far, every
+                               worker's (atomic), for WS_EMU_MAX_PRINTF_BYTES */
+  cdpbuf *cdp;              /* parameter buffers the block got (cdp.c) */
+  size_t ncdp, cap_cdp;
+  uint32_t cdp_seq;         /* launches the block made */
 } blockctx;
 
-/* exec.c */
+/* coop.c: a cooperative launch's grid, every block resident, taking turns
+ * on the calling thread.  Returns 0, or -1 with res->flt the fault (or
+ * res->oom). */
+typedef struct coop_result {
+  fault flt;                /* the fault, when -1 */
+  int oom;                  /* an allocation failed */
+  uint64_t launch_insts;    /* warp instructions so far (the blocks' shared counter) */
+  uint64_t printf_bytes;    /* printf output of the launch so far (printf.c counts it) */
+  uint64_t warp_insts, thread_insts, warps, blocks;
+} coop_result;
+int ws_emu_coop_run(ws_emu_launch *L, const ws_emu_options *o, uint32_t nblocks, coop_result *res);
+
+/* exec.c: run a block to completion; or set it up and run it round by
+ * round (a cooperative grid's blocks take turns: coop.c). */
 int ws_emu_run_block(blockctx *B);
+/* launch.c: free what a block context holds (its warps, shared memory,
+ * printf output, parameter buffers). */
+void ws_emu_block_free(blockctx *B);
+/* launch.c: the warps' thread ids (%tid), the same in every block of the
+ * launch: set once per block context, not per block. */
+void ws_emu_block_tids(blockctx *B);
+int ws_emu_block_start(blockctx *B);
+int ws_emu_block_step(blockctx *B);
+/* cdp.c: device-side launches.  A parameter buffer for kernel func (IR
+ * index) with its configuration: its address, or 0 when out of memory or
+ * of buffers.  Launch buffer buf: 0, or -1 when it is no unlaunched buffer
+ * of the block.  The bytes at a (n of them) of one of the block's buffers,
+ * or NULL.  At a block's end (the caller serialises it with the other
+ * blocks' ends): its launched buffers become the launch's children, the
+ * others are freed; -1 out of memory. */
+uint64_t ws_emu_cdp_buffer(blockctx *B, uint32_t func, const uint32_t grid[3], const uint32_t block[3],
+                           uint32_t shared);
+int ws_emu_cdp_launch(blockctx *B, uint64_t buf);
+uint8_t *ws_emu_cdp_at(blockctx *B, uint64_t a, uint32_t n);
+int ws_emu_cdp_block_end(blockctx *B);
+void ws_emu_cdp_block_free(blockctx *B);
+void ws_emu_cdp_reset(struct ws_emu_launch *L);
 /* printf.c: format one vprintf call; fetch reads generic memory (returns 0
- * on success).  Appends to out; returns the characters written, or -1
- * when a fetch failed or out ran out of memory (out->oom, sticky). */
+ * on success).  Appends to out; returns the characters written, -1 when a
+ * fetch failed or out ran out of memory (out->oom, sticky), or -2 when the
+ * launch's output passed its budget (formatting stops there). */
 typedef int (*vp_fetch)(void *ctx, uint64_t addr, void *dst, size_t n);
-int ws_emu_vprintf(ws_strbuf *out, vp_fetch fetch, void *ctx, uint64_t fmt, uint64_t args);
+typedef struct vp_budget {
+  uint64_t *used;  /* bytes the launch printed so far (atomic, shared) */
+  uint64_t limit;  /* at most this many */
+} vp_budget;
+int ws_emu_vprintf(ws_strbuf *out, vp_fetch fetch, void *ctx, uint64_t fmt, uint64_t args,
+                   const vp_budget *b);
 
 #endif

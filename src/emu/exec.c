@@ -114,6 +114,7 @@ static uint32_t live_done(const blockctx *B) {
  * it, if any), delivering bar.red results when `red` is set. */
 static void release_barrier(blockctx *B, uint32_t id, warp *w, int red) {
   uint32_t res = B->bar_red[id];
+  B->progress++;
   B->bar_count[id] = 0;
   for (uint32_t i = 0; i < B->nwarps; i++) {
     warp *x = &B->warps[i];
@@ -195,6 +196,30 @@ static int limit_kind(const blockctx *B, const warp *w) {
   return B->o->max_warp_insts && w->insts > B->o->max_warp_insts ? FAULT_LIMIT : FAULT_LAUNCH_LIMIT;
 }
 
+/* ---- spin points of cooperative launches ----------------------------------------------- */
+
+/* After a load that may be a spin on another block's write (ld.acquire,
+ * ld.volatile, ld.relaxed with a scope; an atom) in a cooperative launch
+ * (docs/emulator.md, "Cooperative launches"): the warp yields so that the
+ * grid's other blocks run, remembering what it loaded (n values from the
+ * slots at vs, or the one slot d) to tell a spin that sees something new
+ * from one that cannot end.  Emits the instruction to the hooks itself. */
+static int spin_point(const xctx *X, const dinst *in, uint32_t m, const uint32_t *vs, uint32_t n, int mem) {
+  warp *w = X->w;
+  uint64_t sig = 1469598103934665603ull;
+  for (uint32_t e = 0; e < n; e++) {
+    const uint64_t *V = lanes(X, vs[e]);
+    LANES(m, sig = (sig ^ V[l] ^ ((uint64_t)l << 56)) * 1099511628211ull);
+  }
+  uint32_t pc = (uint32_t)(in - X->F->code);
+  w->spin = w->spin_pc == pc && w->spin_sig == sig ? 1 : 2;
+  w->spin_pc = pc;
+  w->spin_sig = sig;
+  if (X->H) emit(X->B, w, X->F, in, X->active, m, 0, mem);
+  X->top->pc = pc + 1;
+  return FL_YIELD;
+}
+
 /* ---- the instruction set ------------------------------------------------------------ */
 
 #include "emu/ops/ctrl.h"
@@ -210,6 +235,10 @@ static int limit_kind(const blockctx *B, const warp *w) {
 #include "emu/ops/mem.h"
 #include "emu/ops/atom.h"
 #include "emu/ops/warp.h"
+#include "emu/ops/mbar.h"
+#include "emu/ops/async.h"
+#include "emu/ops/mma.h"
+#include "emu/ops/tex.h"
 
 /* The trivial decoders (dops.def forms ZERO, DST, UN, BIN, TER). */
 #define GEN_SEL(n)
@@ -257,7 +286,8 @@ int ws_emu_opcode_supported(ws_ptx_opcode op, const char **why) {
 
 /* Families (DF_*) of the decoded opcodes, from dops.def: the hooks report
  * the addresses of the memory and atomic families. */
-enum { DF_CTRL, DF_STACK, DF_MOVE, DF_INT, DF_BITS, DF_F32, DF_F64, DF_HALF, DF_CMP, DF_CVT, DF_MEM, DF_ATOM, DF_WARP };
+enum { DF_CTRL, DF_STACK, DF_MOVE, DF_INT, DF_BITS, DF_F32, DF_F64, DF_HALF, DF_CMP, DF_CVT, DF_MEM, DF_ATOM, DF_WARP,
+       DF_ASYNC, DF_MBAR, DF_MMA, DF_TEX };
 static const uint8_t dop_family[D_COUNT] = {
 #define D(x, family, ptx, form) [D_##x] = DF_##family,
 #include "emu/dops.def"
@@ -319,6 +349,7 @@ __attribute__((target_clones("arch=x86-64-v3", "default")))
 #endif
 static int run_warp(blockctx *B, warp *w) {
   xctx X = {.B = B, .w = w, .limit = warp_cap(B, w), .qend = w->insts + QUANTUM};
+  w->spin = 0; /* set again if this run ends at a wait that has not completed */
   X.H = B->o->hooks && B->o->hooks->inst ? B->o->hooks : NULL;
 reload:
   if (!settle(w)) return 0;
@@ -357,7 +388,7 @@ reload:
     }
     if (X.H) {
       int fam = dop_family[in->op];
-      emit(B, w, X.F, in, active, m, 0, m && (fam == DF_MEM || fam == DF_ATOM));
+      emit(B, w, X.F, in, active, m, 0, m && (fam == DF_MEM || fam == DF_ATOM || in->hookmem));
     }
     pc++;
   }
@@ -379,9 +410,48 @@ static void spin_deadlock(blockctx *B, const warp *spinner) {
   B->flt.kind = FAULT_DEADLOCK;
 }
 
-/* Runs every warp of block B->block to completion.  Returns 0, or -1 with
- * B->flt set. */
-int ws_emu_run_block(blockctx *B) {
+/* Every warp still running spins at an mbarrier wait or waits at a
+ * barrier, and a round of them changed no mbarrier: nothing can complete
+ * the waits.  Records the deadlock, naming every warp. */
+static void spin_stuck(blockctx *B) {
+  char *p = B->flt.msg;
+  size_t left = sizeof B->flt.msg;
+  warp *first = NULL;
+  int n = snprintf(p, left, "mbarrier wait that cannot complete: ");
+  p += n;
+  left -= (size_t)n;
+  for (uint32_t i = 0; i < B->nwarps && left > 64; i++) {
+    warp *w = &B->warps[i];
+    const char *sep = p == B->flt.msg + n ? "" : "; ";
+    if (w->state == WS_DONE) {
+      n = snprintf(p, left, "%swarp %u has exited", sep, w->id);
+    } else if (w->state == WS_WAIT) {
+      n = snprintf(p, left, "%swarp %u waits at barrier %d (PTX line %u)", sep, w->id, w->bar_id,
+                   w->bar_f->f->insts[w->bar_pc].line);
+    } else {
+      const dfunc *f = w->frames[w->nframes - 1].f;
+      uint32_t pc = w->stk[w->sp - 1].pc - 1;
+      if (!first) first = w;
+      n = snprintf(p, left, "%swarp %u waits on an mbarrier phase that never completes (PTX line %u)", sep, w->id,
+                   pc < f->f->ninsts ? f->f->insts[pc].line : 0);
+    }
+    if (n < 0 || (size_t)n >= left) break;
+    p += n;
+    left -= (size_t)n;
+  }
+  char keep[sizeof B->flt.msg];
+  memcpy(keep, B->flt.msg, sizeof keep);
+  if (first) {
+    const dfunc *f = first->frames[first->nframes - 1].f;
+    set_fault(B, first, (uint32_t)__builtin_ctz(first->stk[first->sp - 1].mask | 1), f,
+              first->stk[first->sp - 1].pc - 1, FAULT_DEADLOCK, 0, 0, 0);
+  }
+  memcpy(B->flt.msg, keep, sizeof keep);
+}
+
+/* Sets block B->block up: its coordinates, shared memory, warps and their
+ * first frames.  Returns 0, or -1 with B->flt set. */
+int ws_emu_block_start(blockctx *B) {
   struct ws_emu_launch *L = B->L, *s = L;
   uint32_t b = B->block;
   B->ctaid[0] = b % s->grid[0];
@@ -394,6 +464,9 @@ int ws_emu_run_block(blockctx *B) {
   memset(B->shared, 0, L->shared_bytes);
   memset(B->bar_count, 0, sizeof B->bar_count);
   memset(B->bar_red, 0, sizeof B->bar_red);
+  B->progress = 0;
+  B->stuck = 0;
+  B->spinning = 0;
   const dfunc *K = &L->p->funcs[0];
   for (uint32_t i = 0; i < B->nwarps; i++) {
     warp *w = &B->warps[i];
@@ -409,7 +482,8 @@ int ws_emu_run_block(blockctx *B) {
     w->insts = 0;
     w->thread_insts = 0;
     w->gcache = 0;
-    memset(w->cc, 0, sizeof w->cc); /* w->tid: set once per worker (launch.c) */
+    w->spin = 0;
+    memset(w->cc, 0, sizeof w->cc); /* w->tid: set once per block context (ws_emu_block_tids) */
     if (push_frame(w, K, 0) || push_entry(w, 0, NO_PC, w->exists, 0)) {
       set_fault(B, w, 0, K, 0, FAULT_STACK, 0, 0, 0);
       snprintf(B->flt.msg, sizeof B->flt.msg, "the kernel's frame (%llu bytes of local memory per thread) does not fit",
@@ -417,76 +491,120 @@ int ws_emu_run_block(blockctx *B) {
       return -1;
     }
   }
-  for (;;) {
-    int ran = 0, done = 0;
-    for (uint32_t i = 0; i < B->nwarps; i++) {
-      warp *w = &B->warps[i];
-      if (w->state == WS_DONE) {
-        done++;
-        continue;
-      }
-      if (w->state != WS_RUN) continue;
-      ran = 1;
-      uint64_t before = w->insts;
-      int r = run_warp(B, w);
-      /* the launch's total is shared by the workers: published once this
-       * worker has QUANTUM of its own (an atomic add per warp bounced its
-       * cache line between the cores), which the limit's check adds */
-      B->insts_unshared += w->insts - before;
-      if (B->insts_unshared >= QUANTUM) {
-        __atomic_add_fetch(B->launch_insts, B->insts_unshared, __ATOMIC_RELAXED);
-        B->insts_unshared = 0;
-      }
-      if (r) {
-        /* a warp over its own limit while another waits at a barrier; the
-         * launch limit says nothing of one warp (a long kernel reaches it
-         * with warps waiting at barriers as they should) */
-        if (B->flt.kind == FAULT_LIMIT) spin_deadlock(B, w);
-        goto out_fault;
-      }
-      if (w->state == WS_DONE) done++;
-    }
-    if ((uint32_t)done == B->nwarps) break;
-    if (!ran && release_after_exits(B)) continue;
-    if (!ran) {
-      /* every live warp waits at a barrier that cannot complete */
-      char *p = B->flt.msg;
-      size_t left = sizeof B->flt.msg;
-      warp *first = NULL;
-      for (uint32_t i = 0; i < B->nwarps && left > 64; i++) {
-        warp *w = &B->warps[i];
-        int n;
-        if (w->state == WS_WAIT) {
-          const ws_ptx_inst *bi = &w->bar_f->f->insts[w->bar_pc];
-          if (!first) first = w;
-          n = snprintf(p, left, "%swarp %u waits at barrier %d (PTX line %u)", p == B->flt.msg ? "" : "; ",
-                       w->id, w->bar_id, bi->line);
-        } else {
-          n = snprintf(p, left, "%swarp %u has exited", p == B->flt.msg ? "" : "; ", w->id);
-        }
-        if (n < 0 || (size_t)n >= left) break;
-        p += n;
-        left -= (size_t)n;
-      }
-      if (first) {
-        char keep[sizeof B->flt.msg];
-        memcpy(keep, B->flt.msg, sizeof keep);
-        set_fault(B, first, (uint32_t)__builtin_ctz(first->stk[first->sp - 1].mask | 1), first->bar_f,
-                  first->bar_pc, FAULT_DEADLOCK, 0, 0, 0);
-        memcpy(B->flt.msg, keep, sizeof keep);
-      }
-      goto out_fault;
-    }
-  }
+  return 0;
+}
+
+/* Accounts the block's instructions once it is finished (or faulted). */
+static void block_totals(blockctx *B) {
   for (uint32_t i = 0; i < B->nwarps; i++) {
     B->warp_insts += B->warps[i].insts;
     B->thread_insts += B->warps[i].thread_insts;
+  }
+}
+
+/* One round of the block's scheduler: every warp that can run, runs until
+ * it finishes, waits at a barrier, yields (a wait that has not completed,
+ * a spin point of a cooperative launch) or uses its quantum.  Returns 1
+ * when the block is done, 0 when it has more to do, -1 after a fault
+ * (B->flt).  B->spinning: every warp that ran this round stopped at a spin
+ * point that saw nothing new and no mbarrier, barrier or warp changed. */
+int ws_emu_block_step(blockctx *B) {
+  int ran = 0, done = 0, spinning = 1, spun = 0;
+  uint64_t progress = B->progress;
+  B->spinning = 0;
+  for (uint32_t i = 0; i < B->nwarps; i++) {
+    warp *w = &B->warps[i];
+    if (w->state == WS_DONE) {
+      done++;
+      continue;
+    }
+    if (w->state != WS_RUN) continue;
+    ran = 1;
+    uint64_t before = w->insts;
+    int r = run_warp(B, w);
+    /* the launch's total is shared by the workers: published once this
+     * worker has QUANTUM of its own (an atomic add per warp bounced its
+     * cache line between the cores), which the limit's check adds; a
+     * cooperative grid's blocks take turns on one thread and publish at
+     * once, so that each one's check sees the others' */
+    B->insts_unshared += w->insts - before;
+    if (B->insts_unshared >= QUANTUM || B->L->grid_ws) {
+      __atomic_add_fetch(B->launch_insts, B->insts_unshared, __ATOMIC_RELAXED);
+      B->insts_unshared = 0;
+    }
+    if (r) {
+      /* a warp over its own limit while another waits at a barrier; the
+       * launch limit says nothing of one warp (a long kernel reaches it
+       * with warps waiting at barriers as they should) */
+      if (B->flt.kind == FAULT_LIMIT) spin_deadlock(B, w);
+      goto out_fault;
+    }
+    if (w->state == WS_DONE) {
+      done++;
+      B->progress++;
+    } else if (w->state == WS_RUN) {
+      spinning &= w->spin == 1;
+      spun |= w->spin != 0;
+    }
+  }
+  if ((uint32_t)done == B->nwarps) {
+    block_totals(B);
+    return 1;
+  }
+  B->spinning = spun && spinning && B->progress == progress;
+  /* Within a block alone (not a cooperative grid, whose other blocks may
+   * still change what the warps wait for), a second such round means no
+   * warp can make another's wait complete. */
+  B->stuck = B->spinning ? B->stuck + 1 : 0;
+  if (B->stuck >= 2 && !B->L->grid_ws) {
+    spin_stuck(B);
+    goto out_fault;
+  }
+  if (!ran && release_after_exits(B)) return 0;
+  if (!ran) {
+    /* every live warp waits at a barrier that cannot complete */
+    char *p = B->flt.msg;
+    size_t left = sizeof B->flt.msg;
+    warp *first = NULL;
+    for (uint32_t i = 0; i < B->nwarps && left > 64; i++) {
+      warp *w = &B->warps[i];
+      int n;
+      if (w->state == WS_WAIT) {
+        const ws_ptx_inst *bi = &w->bar_f->f->insts[w->bar_pc];
+        if (!first) first = w;
+        n = snprintf(p, left, "%swarp %u waits at barrier %d (PTX line %u)", p == B->flt.msg ? "" : "; ",
+                     w->id, w->bar_id, bi->line);
+      } else {
+        n = snprintf(p, left, "%swarp %u has exited", p == B->flt.msg ? "" : "; ", w->id);
+      }
+      if (n < 0 || (size_t)n >= left) break;
+      p += n;
+      left -= (size_t)n;
+    }
+    if (first) {
+      char keep[sizeof B->flt.msg];
+      memcpy(keep, B->flt.msg, sizeof keep);
+      set_fault(B, first, (uint32_t)__builtin_ctz(first->stk[first->sp - 1].mask | 1), first->bar_f,
+                first->bar_pc, FAULT_DEADLOCK, 0, 0, 0);
+      memcpy(B->flt.msg, keep, sizeof keep);
+    }
+    goto out_fault;
   }
   return 0;
 out_fault:
-  for (uint32_t i = 0; i < B->nwarps; i++) {
-    B->warp_insts += B->warps[i].insts;
-    B->thread_insts += B->warps[i].thread_insts;
-  }
+  block_totals(B);
   return -1;
+}
+
+/* Runs every warp of block B->block to completion.  Returns 0, or -1 with
+ * B->flt set. */
+int ws_emu_run_block(blockctx *B) {
+  if (ws_emu_block_start(B)) {
+    block_totals(B);
+    return -1;
+  }
+  for (;;) {
+    int r = ws_emu_block_step(B);
+    if (r) return r < 0 ? -1 : 0;
+  }
 }

@@ -12,8 +12,8 @@
  * per slot: regs[slot * 32 + lane], each value zero-extended from its
  * register's width) can change in one place.  A new frame clears only the
  * registers a lane may read before writing them (load.c, zero_slots): an
- * executor that reads registers of lanes outside m (as shfl does) names
- * that source in load.c's cross_lane_source().
+ * executor that reads registers of lanes outside m (as shfl and the matrix
+ * instructions do) names itself in load.c's cross_lane_reads().
  *
  * Speed.  Helpers an executor calls for every lane are EXECUTOR (always
  * inlined), so that the warp loop's x86-64-v3 copy (exec.c, run_warp)
@@ -248,6 +248,10 @@ static inline uint8_t *resolve(blockctx *B, warp *w, int sp, uint64_t addr, uint
         return L->gmem[lo - 1] + (a - o->base);
       }
     }
+    if ((a >> WIN_SHIFT) == (CDP_WIN >> WIN_SHIFT)) { /* a device launch's parameter buffer */
+      uint8_t *p = ws_emu_cdp_at(B, a, n);
+      if (p) return p;
+    }
     break;
   }
   case MS_SHARED:
@@ -315,6 +319,8 @@ static void release_barrier(blockctx *B, uint32_t id, warp *w, int red);
 /* Reports one warp instruction to the hooks (mem: it accessed memory, at w->addr). */
 static void emit(blockctx *B, warp *w, const dfunc *F, const dinst *in, uint32_t active, uint32_t m,
                  uint32_t taken, int mem);
+/* A cooperative launch's spin point: record what was loaded, yield. */
+static int spin_point(const xctx *X, const dinst *in, uint32_t m, const uint32_t *vs, uint32_t n, int mem);
 /* Which limit stopped w (FAULT_LIMIT or FAULT_LAUNCH_LIMIT). */
 static int limit_kind(const blockctx *B, const warp *w);
 

@@ -327,25 +327,38 @@ size_t ws_emu_regions(const ws_emu_launch *l, ws_emu_region *out, size_t max) {
 
 int ws_emu_write_outputs(const ws_emu_launch *l, const char *dir, ws_diag *d) {
   if (!dir) dir = ".";
-  for (uint32_t i = 0; l->s && i < l->s->nargs; i++) {
+  uint32_t n_out = 0;
+  for (uint32_t i = 0; l->s && i < l->s->nargs; i++) n_out += l->s->args[i].is_buffer && l->s->args[i].output;
+  if (!n_out) return WS_OK;
+  /* every output staged, then all moved into place or none (a failure on
+   * the second output once left the first one replaced) */
+  ws_outdir od;
+  int st = ws_outdir_begin(&od, dir, d);
+  size_t before = d ? d->count : 0;
+  if (st) return st;
+  for (uint32_t i = 0; l->s && i < l->s->nargs && !st; i++) {
     const ws_launch_arg *a = &l->s->args[i];
     const dalloc *b = arg_alloc(l, i);
     if (!a->is_buffer || !a->output || !b) continue;
-    size_t n = strlen(dir) + strlen(a->output) + 2;
+    size_t n = strlen(ws_outdir_path(&od)) + strlen(a->output) + 2;
     char *path = malloc(n);
-    if (!path) return WS_ENOMEM;
-    snprintf(path, n, "%s/%s", dir, a->output);
+    if (!path) {
+      st = WS_ENOMEM;
+      break;
+    }
+    snprintf(path, n, "%s/%s", ws_outdir_path(&od), a->output);
     /* a temporary file renamed into place: never through a symlink already
      * there, never half-written */
-    int st = ws_write_file(path, b->mem, (size_t)b->size, d);
-    if (st) {
-      ws_diag_add(d, WS_SEV_NOTE, path, 0, 0, "the output of buffer '%s'", a->name);
-      free(path);
-      return st;
-    }
+    if ((st = ws_write_file(path, b->mem, (size_t)b->size, d)))
+      ws_diag_add(d, WS_SEV_NOTE, NULL, 0, 0, "the output %s of buffer '%s'", a->output, a->name);
     free(path);
   }
-  return WS_OK;
+  ws_outdir_names(&od, d, before);
+  if (st) {
+    ws_outdir_discard(&od);
+    return st;
+  }
+  return ws_outdir_commit(&od, d);
 }
 
 /* ---- running ------------------------------------------------------------------ */
@@ -368,11 +381,12 @@ typedef struct pool {
   fault flt;                /* fault of the lowest faulting block */
   int oom;                  /* allocation failure in a worker */
   uint64_t launch_insts;    /* warp instructions so far (atomic) */
-  uint64_t printf_bytes;    /* printf output of finished blocks (atomic) */
+  uint64_t printf_bytes;    /* printf output of the launch so far, counted by
+                               the workers as they format it (atomic) */
   uint64_t warp_insts, thread_insts, warps, blocks;
 } pool;
 
-static void free_warps(blockctx *B) {
+void ws_emu_block_free(blockctx *B) {
   for (uint32_t i = 0; B->warps && i < B->nwarps; i++) {
     warp *w = &B->warps[i];
     free(w->stk);
@@ -384,11 +398,12 @@ static void free_warps(blockctx *B) {
   free(B->warps);
   free(B->shared);
   ws_sb_free(&B->pout);
+  ws_emu_cdp_block_free(B);
 }
 
 /* The warps' thread ids, the same in every block: set once per worker, not
  * per block (three divisions per thread per block were 12 % of vecadd). */
-static void set_tids(blockctx *B) {
+void ws_emu_block_tids(blockctx *B) {
   const uint32_t *bd = B->L->block;
   for (uint32_t i = 0; i < B->nwarps; i++)
     for (uint32_t l = 0; l < 32; l++) {
@@ -418,14 +433,17 @@ static void work(void *arg, int index) {
     pthread_mutex_lock(&pl->mu);
     pl->oom = 1;
     pthread_mutex_unlock(&pl->mu);
-    free_warps(&B);
+    ws_emu_block_free(&B);
     return;
   }
-  set_tids(&B);
+  ws_emu_block_tids(&B);
   uint64_t blocks = 0; /* blocks this worker ran (added to the pool's count at the end) */
   const ws_emu_hooks *H0 = pl->o->hooks;
   ws_emu_options plain = *pl->o; /* for blocks the filter runs without hooks */
   plain.hooks = NULL;
+  ws_emu_options probe = *pl->o; /* for probed blocks: a short leash, no launch limit */
+  probe.max_warp_insts = WS_EMU_PROBE_WARP_INSTS;
+  probe.max_launch_insts = 0;
   for (;;) {
     uint32_t b = __atomic_fetch_add(&pl->next, 1, __ATOMIC_SEQ_CST);
     if (b >= pl->nblocks) break;
@@ -433,23 +451,26 @@ static void work(void *arg, int index) {
     int act = H0 && H0->block_filter ? H0->block_filter(H0->user, b) : WS_EMU_BLOCK_HOOKED;
     if (act == WS_EMU_BLOCK_SKIP) continue;
     const ws_emu_hooks *H = act == WS_EMU_BLOCK_PLAIN ? NULL : H0;
-    B.o = act == WS_EMU_BLOCK_PLAIN ? &plain : pl->o;
+    B.o = act == WS_EMU_BLOCK_PLAIN ? &plain : act == WS_EMU_BLOCK_PROBE ? &probe : pl->o;
     B.block = b;
     memset(&B.flt, 0, sizeof B.flt);
     if (H && H->block_begin) H->block_begin(H->user, index, b);
     int r = ws_emu_run_block(&B);
+    if (r && act == WS_EMU_BLOCK_PROBE) r = 0; /* a probe stops where it stops */
     if (H && H->block_end) H->block_end(H->user, index, b);
     blocks++;
-    if (!B.pout.n && !B.pout.oom && !r) continue; /* nothing to share with the other workers */
+    if (!B.pout.n && !B.pout.oom && !r && !B.ncdp) { /* nothing to share with the other workers */
+      B.cdp_seq = 0;
+      continue;
+    }
     pthread_mutex_lock(&pl->mu);
+    if (ws_emu_cdp_block_end(&B)) pl->oom = 1; /* its device-side launches become the launch's */
     if (B.pout.n || B.pout.oom) { /* the block's output becomes a chunk; B.pout is empty again */
       size_t len = B.pout.n;
       char *t = ws_sb_take(&B.pout); /* NULL after an allocation failure */
       if (!t || WS_VEC_PUSH(pl->chunks, pl->nchunks, pl->cchunks, ((pchunk){b, t, len}))) {
         free(t);
         pl->oom = 1; /* lost output is reported (WS_ENOMEM), never dropped in silence */
-      } else {
-        __atomic_add_fetch(&pl->printf_bytes, len, __ATOMIC_RELAXED);
       }
     }
     if (r && b < pl->fault_block) {
@@ -464,7 +485,7 @@ static void work(void *arg, int index) {
   pl->warp_insts += B.warp_insts;
   pl->thread_insts += B.thread_insts;
   pthread_mutex_unlock(&pl->mu);
-  free_warps(&B);
+  ws_emu_block_free(&B);
 }
 
 static int cmp_chunk(const void *a, const void *b) {
@@ -572,14 +593,15 @@ static void report_fault(const ws_emu_launch *L, const fault *f, const ws_emu_op
     snprintf(what, sizeof what, "%s", f->msg);
     break;
   }
-  ws_diag_add(d, WS_SEV_ERROR, m->path, in ? (int)in->line : (int)fn->line, in ? (int)in->col : 0,
+  const char *fpath = ws_ptx_func_path(m, fn); /* a linked module's function: its own file */
+  ws_diag_add(d, WS_SEV_ERROR, fpath, in ? (int)in->line : (int)fn->line, in ? (int)in->col : 0,
               "%s in kernel '%s', block (%u,%u,%u), thread (%u,%u,%u)%s%s", what, L->p->funcs[0].f->name, bx, by,
               bz, tx, ty, tz, fn != L->p->funcs[0].f ? ", in function " : "",
               fn != L->p->funcs[0].f ? fn->name : "");
   if (in) {
     char *txt = NULL;
     if (ws_ptx_print_inst(&txt, m, fn, in) == WS_OK && txt) {
-      ws_diag_add(d, WS_SEV_NOTE, m->path, (int)in->line, (int)in->col, "instruction: %s", txt);
+      ws_diag_add(d, WS_SEV_NOTE, fpath, (int)in->line, (int)in->col, "instruction: %s", txt);
       free(txt);
     }
   }
@@ -616,7 +638,7 @@ static void report_fault(const ws_emu_launch *L, const fault *f, const ws_emu_op
     } else {
       snprintf(near, sizeof near, "the kernel parameter space holds %llu bytes", (unsigned long long)L->param_bytes);
     }
-    ws_diag_add(d, WS_SEV_NOTE, m->path, in ? (int)in->line : 0, 0, "%s", near);
+    ws_diag_add(d, WS_SEV_NOTE, fpath, in ? (int)in->line : 0, 0, "%s", near);
   }
 }
 
@@ -657,6 +679,20 @@ int ws_emu_check_work(const ws_emu_launch *L, uint64_t blocks, const ws_emu_opti
   return WS_OK;
 }
 
+/* A run's figures, its time since t0. */
+static void set_stats(ws_emu_stats *stats, const struct timespec *t0, uint64_t blocks, uint64_t warps,
+                      uint64_t warp_insts, uint64_t thread_insts, int threads) {
+  if (!stats) return;
+  struct timespec t1;
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  stats->blocks = blocks;
+  stats->warps = warps;
+  stats->warp_insts = warp_insts;
+  stats->thread_insts = thread_insts;
+  stats->seconds = (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
+  stats->threads = threads;
+}
+
 static int run_launch(ws_emu_launch *L, const ws_emu_options *oin, ws_emu_stats *stats, ws_diag *d) {
   ws_emu_options defo = WS_EMU_OPTIONS_INIT;
   if (!oin) oin = &defo;
@@ -664,7 +700,7 @@ static int run_launch(ws_emu_launch *L, const ws_emu_options *oin, ws_emu_stats 
   eff.max_launch_insts = ws_emu_launch_limit(L, oin);
   const ws_emu_options *o = &eff;
   if (stats) stats->fault_kind = WS_EMU_FAULT_NONE;
-  struct timespec t0, t1;
+  struct timespec t0;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   uint64_t nb;
   if (ws_mul3_u64(&nb, L->grid[0], L->grid[1], L->grid[2]) || nb > 0xFFFFFFF0ull) {
@@ -678,6 +714,20 @@ static int run_launch(ws_emu_launch *L, const ws_emu_options *oin, ws_emu_stats 
   if (mst == WS_EINVAL) return ws_diag_error(d, "module variables and allocations overlap on the device");
   if (mst) return WS_ENOMEM; /* named by ws_emu_run */
   L->dev->cur_mod = L->mod;
+  ws_emu_cdp_reset(L); /* the children of an earlier run */
+  if (L->grid_ws) { /* cooperative: every block resident, on this thread (coop.c) */
+    memset(ws_emu_mem_host(L->dev, L->grid_ws, 256), 0, 256);
+    coop_result cr;
+    int r = ws_emu_coop_run(L, o, (uint32_t)nb, &cr);
+    set_stats(stats, &t0, cr.blocks, cr.warps, cr.warp_insts, cr.thread_insts, 1);
+    if (cr.oom) return WS_ENOMEM;
+    if (r) {
+      if (stats) stats->fault_kind = cr.flt.kind;
+      report_fault(L, &cr.flt, o, d);
+      return WS_EFAULT;
+    }
+    return WS_OK;
+  }
   int nt = o->threads > 0 ? o->threads : ws_emu_cores();
   if (nt > WS_EMU_MAX_THREADS) nt = WS_EMU_MAX_THREADS;
   if ((uint64_t)nt > nb) nt = (int)(nb ? nb : 1);
@@ -691,21 +741,13 @@ static int run_launch(ws_emu_launch *L, const ws_emu_options *oin, ws_emu_stats 
   /* the device's threads, kept from launch to launch (pool.c) */
   nt = ws_emu_pool_run(L->dev->pool, nt, work, &pl);
   pthread_mutex_destroy(&pl.mu);
-  clock_gettime(CLOCK_MONOTONIC, &t1);
+  set_stats(stats, &t0, pl.blocks, pl.warps, pl.warp_insts, pl.thread_insts, nt);
   if (pl.nchunks) qsort(pl.chunks, pl.nchunks, sizeof *pl.chunks, cmp_chunk);
   for (size_t i = 0; i < pl.nchunks; i++) {
     if (o->printf_out) fwrite(pl.chunks[i].text, 1, pl.chunks[i].len, o->printf_out);
     free(pl.chunks[i].text);
   }
   free(pl.chunks);
-  if (stats) {
-    stats->blocks = pl.blocks;
-    stats->warps = pl.warps;
-    stats->warp_insts = pl.warp_insts;
-    stats->thread_insts = pl.thread_insts;
-    stats->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    stats->threads = nt;
-  }
   if (pl.oom) return WS_ENOMEM; /* named by ws_emu_run */
   if (pl.fault_block != UINT32_MAX) {
     if (stats) stats->fault_kind = pl.flt.kind;

@@ -23,23 +23,33 @@ static uint64_t align_up(uint64_t v, uint64_t a) {
 
 /* ---- from the control-flow graph: reconvergence, registers to clear ----- */
 
-/* The register an instruction reads in lanes other than those that execute
- * it, or NO_SLOT.  An executor that reads other lanes' registers (shfl's
- * source lane may have exited, or not exist) names its source here, so that
- * frames clear it (zero_slots). */
-static uint32_t cross_lane_source(const dinst *di) {
+/* Which registers an instruction reads in lanes other than those that
+ * execute it: CROSS_NONE; CROSS_A its source a (shfl: the source lane may
+ * have exited, or not exist); CROSS_ALL every register it reads (the
+ * warp-wide matrix instructions read all 32 lanes' operands, mma.h).  An
+ * executor that reads other lanes' registers names itself here, so that
+ * frames clear them (zero_slots). */
+enum { CROSS_NONE, CROSS_A, CROSS_ALL };
+static int cross_lane_reads(const dinst *di) {
   switch (di->op) {
-  case D_SHFL: return di->a;
-  default: return NO_SLOT;
+  case D_SHFL: return CROSS_A;
+  case D_MMA:
+  case D_WMMA_LD:
+  case D_WMMA_ST:
+  case D_LDMATRIX:
+  case D_STMATRIX:
+  case D_MOVMATRIX: return CROSS_ALL;
+  default: return CROSS_NONE;
   }
 }
 
 /* The value slots a new frame of df must clear (df->zero_slots): the
  * registers some lane may read before writing them, i.e. those live at
  * the function's entry (a guarded write does not count: its guard may be
- * false), and every register shfl reads, since shfl reads lanes that did
- * not run the code before it (an exited or absent lane supplies its
- * register as it is).  Every other register is written before any lane
+ * false), and every register an instruction reads in other lanes
+ * (cross_lane_reads: shfl's source, the matrix instructions' operands),
+ * since those lanes need not have run the code before it (an exited or
+ * absent lane supplies its register as it is).  Every other register is written before any lane
  * reads it, so a frame that reuses a warp's registers from an earlier
  * block needs no clearing: the results are the same as with cleared
  * registers (docs/emulator.md, "Registers"), and clearing ~30 KB per warp
@@ -87,9 +97,17 @@ static int zero_slots(dfunc *df, const ws_cfg *c) {
     }
   }
   if (nb) memcpy(need, live, W * sizeof *need); /* block 0 is the entry */
-  for (uint32_t i = 0; i < f->ninsts; i++) {
-    uint32_t r = cross_lane_source(&df->code[i]);
-    if (r < nr) need[r / 64] |= 1ull << (r % 64);
+  for (uint32_t i = 0; i < f->ninsts && !all; i++) {
+    int x = cross_lane_reads(&df->code[i]);
+    if (x == CROSS_A && df->code[i].a < nr) {
+      uses[0] = df->code[i].a;
+      nu = 1;
+    } else if (x != CROSS_ALL || ws_analysis_inst_regs(f, &f->insts[i], defs, &nd, uses, &nu)) {
+      all |= x == CROSS_ALL;
+      nu = 0;
+    }
+    for (int j = 0; j < nu; j++)
+      if (uses[j] < nr) need[uses[j] / 64] |= 1ull << (uses[j] % 64);
   }
   uint32_t n = 0;
   for (uint32_t r = 0; r < nr; r++) n += all || (need[r / 64] >> (r % 64) & 1);

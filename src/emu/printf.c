@@ -5,7 +5,10 @@
  * pointers/doubles: 8; floats are promoted to double).  This reads the
  * format string and the buffer through the emulator's memory and formats
  * with the host's printf, one conversion at a time, into the block's
- * ws_strbuf (no fixed-size buffer: nothing is cut).
+ * ws_strbuf (no fixed-size buffer: nothing is cut).  The output limit
+ * (WS_EMU_MAX_PRINTF_BYTES) is the launch's: every byte is counted in one
+ * counter the workers share as it is formatted, so the launch's output
+ * and what its workers hold stay bounded by it whatever -j is.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,12 +17,24 @@
 #include "emu/emu_int.h"
 #include "util/strbuf.h"
 
-/* Appends the NUL-terminated string at addr to *s: 0, or -1 when a fetch
- * failed (the fetch says why) or s ran out of memory.  No cut at a fixed
- * length: a string longer than the launch's printf limit stops there, and
- * the output then passes the limit, which the caller reports. */
-static int fetch_str(ws_strbuf *s, vp_fetch fetch, void *ctx, uint64_t addr) {
-  for (uint64_t i = 0; i <= WS_EMU_MAX_PRINTF_BYTES; i++) {
+/* Bytes the launch may still print under b (0 once it is spent). */
+static uint64_t room(const vp_budget *b) {
+  uint64_t used = __atomic_load_n(b->used, __ATOMIC_RELAXED);
+  return used < b->limit ? b->limit - used : 0;
+}
+
+/* Counts n more bytes of output against the launch's budget: 0, or 1 when
+ * the launch has now passed its limit. */
+static int spend(const vp_budget *b, size_t n) {
+  return __atomic_add_fetch(b->used, (uint64_t)n, __ATOMIC_RELAXED) > b->limit;
+}
+
+/* Appends the NUL-terminated string at addr to *s, at most max bytes of it:
+ * 0, or -1 when a fetch failed (the fetch says why) or s ran out of memory.
+ * No cut at a fixed length: max is one more than the launch may still
+ * print, so a longer string passes the limit, which the caller reports. */
+static int fetch_str(ws_strbuf *s, vp_fetch fetch, void *ctx, uint64_t addr, uint64_t max) {
+  for (uint64_t i = 0; i < max; i++) {
     char c;
     if (fetch(ctx, addr + i, &c, 1)) return -1;
     if (!c) break;
@@ -37,12 +52,17 @@ static int next_arg(vp_fetch fetch, void *ctx, uint64_t args, uint64_t *off, voi
   return 0;
 }
 
-int ws_emu_vprintf(ws_strbuf *out, vp_fetch fetch, void *ctx, uint64_t fmt, uint64_t args) {
+int ws_emu_vprintf(ws_strbuf *out, vp_fetch fetch, void *ctx, uint64_t fmt, uint64_t args,
+                   const vp_budget *b) {
   ws_strbuf fs = WS_STRBUF_INIT;
-  int st = fetch_str(&fs, fetch, ctx, fmt);
-  size_t start = out->n;
+  int st = fetch_str(&fs, fetch, ctx, fmt, room(b) + 1), over = 0;
+  size_t start = out->n, counted = out->n;
   uint64_t off = 0;
-  for (const char *p = ws_sb_str(&fs); !st && *p && !out->oom;) {
+  /* every piece appended is counted against the launch's budget at once,
+   * so that all workers together stop at the limit */
+  for (const char *p = ws_sb_str(&fs); !st && *p && !out->oom;
+       over = spend(b, out->n - counted), counted = out->n) {
+    if (over) break;
     if (*p != '%') {
       const char *q = strchr(p, '%');
       size_t n = q ? (size_t)(q - p) : strlen(p);
@@ -111,7 +131,7 @@ int ws_emu_vprintf(ws_strbuf *out, vp_fetch fetch, void *ctx, uint64_t fmt, uint
       ws_strbuf sv = WS_STRBUF_INIT;
       spec[k++] = 's';
       spec[k] = '\0';
-      if ((st = fetch_str(&sv, fetch, ctx, a)) == 0) ws_sb_printf(out, spec, ws_sb_str(&sv));
+      if ((st = fetch_str(&sv, fetch, ctx, a, room(b) + 1)) == 0) ws_sb_printf(out, spec, ws_sb_str(&sv));
       ws_sb_free(&sv);
       break;
     }
@@ -129,6 +149,7 @@ int ws_emu_vprintf(ws_strbuf *out, vp_fetch fetch, void *ctx, uint64_t fmt, uint
     p = q;
   }
   ws_sb_free(&fs);
+  if (over || spend(b, out->n - counted)) return -2;
   if (st || out->oom) return -1;
   return (int)(out->n - start);
 }

@@ -90,7 +90,7 @@ static int parse_type(ws_elem_type *out, const cJSON *obj, const char *path,
  * Every object of a spec has a fixed set of keys; anything else is a typo
  * ("ouput", "inti") that would otherwise be ignored in silence. */
 
-static const char *const root_keys[] = {"kernel", "grid", "block", "dynamic_shared_bytes", "args", "variables", "sweep", NULL};
+static const char *const root_keys[] = {"kernel", "grid", "block", "dynamic_shared_bytes", "args", "variables", "sweep", "l2", NULL};
 static const char *const sweep_keys[] = {"total_threads", NULL};
 static const char *const buffer_keys[] = {"buffer", "type", "count", "init", "output", NULL};
 static const char *const scalar_keys[] = {"scalar", "type", "value", NULL};
@@ -470,7 +470,7 @@ static int parse_hex(ws_launch_arg *a, const cJSON *hex, const char *path, const
  * element size, or "offset"); writes its elements into buf. */
 static int parse_field(uint8_t *buf, uint64_t *end, uint32_t *align, const cJSON *f, const char *q,
                        const char *origin, ws_diag *d) {
-  ws_elem_type t = WS_ELEM_U8; /* set by parse_type; GCC -O3 cannot see it */
+  ws_elem_type t = WS_ELEM_U8; /* set by parse_type; GCC 12 -O3 cannot see it */
   if (!cJSON_IsObject(f)) return ws_json_error(d, origin, "", q, "expected an object {type, value}");
   if (check_keys(f, q, field_keys, origin, d)) return WS_EINVAL;
   if (parse_type(&t, f, q, origin, d)) return WS_EINVAL;
@@ -597,12 +597,22 @@ static int parse_sweep(ws_launch_spec *s, const cJSON *root, const char *origin,
   return 0;
 }
 
+static int spec_parse(ws_launch_spec **out, const char *text, size_t len, const char *origin,
+                      const char *dir, ws_diag *d);
+
 int ws_emu_launch_spec_parse(ws_launch_spec **out, const char *text, const char *origin,
                          const char *dir, ws_diag *d) {
+  return spec_parse(out, text, strlen(text), origin, dir, d);
+}
+
+/* text[0..len) (a file's whole text: a NUL in it is an error). */
+static int spec_parse(ws_launch_spec **out, const char *text, size_t len, const char *origin,
+                      const char *dir, ws_diag *d) {
   *out = NULL;
   cJSON *root;
   if (!dir) dir = ".";
-  if (ws_json_parse(&root, text, origin, d)) return WS_EINVAL;
+  int jst = ws_json_parse(&root, text, len, origin, d);
+  if (jst) return jst;
   ws_launch_spec *s = calloc(1, sizeof *s);
   int st = WS_ENOMEM;
   if (!s) goto done;
@@ -647,6 +657,14 @@ int ws_emu_launch_spec_parse(ws_launch_spec **out, const char *text, const char 
   }
   s->dynamic_shared = (uint64_t)dyn;
   if (parse_sweep(s, root, origin, d)) goto done;
+  /* "l2": "cold" | "warm" -- the measurement's condition, for the profiler */
+  const char *l2 = NULL;
+  if (ws_json_get_string(root, "", "l2", 0, &l2, origin, d) == WS_EINVAL) goto done;
+  if (l2 && strcmp(l2, "cold") && strcmp(l2, "warm")) {
+    ws_json_error(d, origin, "", "l2", "expected \"cold\" or \"warm\", got \"%s\"", l2);
+    goto done;
+  }
+  s->l2_warm = l2 && !strcmp(l2, "warm");
   const cJSON *args = cJSON_GetObjectItemCaseSensitive(root, "args");
   if (!args) args = NULL;
   if (args && !cJSON_IsArray(args)) {
@@ -697,7 +715,6 @@ done:
 
 /* A spec file's text: the files it names are relative to its directory. */
 static int parse_spec_file(void *out, const char *text, size_t len, const char *path, ws_diag *d) {
-  (void)len;
   char *dir = ws_strdup(path);
   if (!dir) return WS_ENOMEM;
   char *slash = strrchr(dir, '/');
@@ -705,7 +722,7 @@ static int parse_spec_file(void *out, const char *text, size_t len, const char *
     *(slash == dir ? slash + 1 : slash) = '\0';
   else
     strcpy(dir, "."); /* fits: ws_read_file opened a non-empty path */
-  int st = ws_emu_launch_spec_parse(out, text, path, dir, d);
+  int st = spec_parse(out, text, len, path, dir, d);
   free(dir);
   return st;
 }

@@ -266,7 +266,7 @@ static int r_assoc(const ws_gpu *g, rule_out *o, int ways, const char *none_why)
 }
 static int r_l1_assoc(const ws_gpu *g, const cc_facts *c, rule_out *o) {
   (void)c;
-  return r_assoc(g, o, 4, "no L1 data cache on CC 1.x");
+  return r_assoc(g, o, 16, "no L1 data cache on CC 1.x");
 }
 static int r_l2_assoc(const ws_gpu *g, const cc_facts *c, rule_out *o) {
   (void)c;
@@ -418,7 +418,7 @@ static const struct fact_rule_entry {
     {WS_GF_L1_BYTES, r_l1, "l1_shared_bytes - the smallest carve-out, or the CC's default L1"},
     {WS_GF_L1_LINE_BYTES, r_l1_line, "128"},
     {WS_GF_L1_SECTOR_BYTES, r_l1_sector, "the CC's L1 sector"},
-    {WS_GF_L1_ASSOC, r_l1_assoc, "4 (assumption)"},
+    {WS_GF_L1_ASSOC, r_l1_assoc, "16 (assumption)"},
     {WS_GF_READONLY_BYTES, r_readonly, "the CC's read-only path"},
     {WS_GF_L2_BYTES, r_l2, "0 on CC 1.x"},
     {WS_GF_L2_LINE_BYTES, r_l2_line, "128"},

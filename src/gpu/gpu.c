@@ -15,6 +15,7 @@
 #include "gpu/facts.h"
 #include "gpu/gpu_check.h"
 #include "gpu/gpu_doc.h"
+#include "util/file.h"
 #include "util/json.h"
 #include "util/strbuf.h"
 
@@ -111,26 +112,42 @@ static int parse_cc(const cJSON *root, int *major, int *minor, const char *origi
     return ws_json_error(d, origin, "", "compute_capability",
                          it ? "expected a string such as \"8.0\"" : "missing (expected a string such as \"8.0\")");
   }
-  if (sscanf(s, "%d.%d", major, minor) != 2)
-    return ws_json_error(d, origin, "", "compute_capability", "expected MAJOR.MINOR, got \"%s\"", s);
+  /* exactly MAJOR.MINOR, one or two digits each: "8.0.1", "8.0x" or " 8.0"
+   * is refused (sscanf would read 8.0 from each), as is 8.05 written as a
+   * number, which is no compute capability */
+  size_t a = strspn(s, "0123456789"), b = 0;
+  if (a >= 1 && a <= 2 && s[a] == '.') b = strspn(s + a + 1, "0123456789");
+  if (cJSON_IsNumber(it) && it->valuedouble * 10 != floor(it->valuedouble * 10))
+    return ws_json_error(d, origin, "", "compute_capability", "expected MAJOR.MINOR such as \"8.0\", got %.17g",
+                         it->valuedouble);
+  if (b < 1 || b > 2 || s[a + 1 + b])
+    return ws_json_error(d, origin, "", "compute_capability", "expected MAJOR.MINOR such as \"8.0\", got \"%s\"", s);
+  *major = atoi(s);
+  *minor = atoi(s + a + 1);
   return WS_OK;
 }
 
-static int load_json(ws_gpu **out, const char *json, const char *origin, ws_diag *d);
+static int load_json(ws_gpu **out, const char *json, size_t len, const char *origin, ws_diag *d);
 
-int ws_gpu_load_json(ws_gpu **out, const char *json, const char *origin,
+/* json[0..len) (a file's whole text: a NUL in it is an error). */
+static int load_text(ws_gpu **out, const char *json, size_t len, const char *origin,
                      ws_diag *d) {
-  if (d) return load_json(out, json, origin, d);
+  if (d) return load_json(out, json, len, origin, d);
   ws_diag local = WS_DIAG_INIT; /* the checks count errors in a diag */
-  int r = load_json(out, json, origin, &local);
+  int r = load_json(out, json, len, origin, &local);
   ws_diag_free(&local);
   return r;
 }
 
-static int load_json(ws_gpu **out, const char *json, const char *origin, ws_diag *d) {
+int ws_gpu_load_json(ws_gpu **out, const char *json, const char *origin,
+                     ws_diag *d) {
+  return load_text(out, json, strlen(json), origin, d);
+}
+
+static int load_json(ws_gpu **out, const char *json, size_t len, const char *origin, ws_diag *d) {
   *out = NULL;
   cJSON *root;
-  int r = ws_json_parse(&root, json, origin, d);
+  int r = ws_json_parse(&root, json, len, origin, d);
   if (r) return r;
   ws_gpu *g = calloc(1, sizeof *g);
   if (g) g->doc = calloc(1, sizeof *g->doc);
@@ -274,17 +291,14 @@ static int looks_like_path(const char *s) {
   return strchr(s, '/') != NULL || (n > 5 && strcmp(s + n - 5, ".json") == 0);
 }
 
+/* A GPU file's whole text (ws_parse_file). */
+static int parse_gpu(void *out, const char *text, size_t len, const char *path, ws_diag *d) {
+  return load_text(out, text, len, path, d);
+}
+
 int ws_gpu_load(ws_gpu **out, const char *name_or_path, ws_diag *d) {
   *out = NULL;
-  if (looks_like_path(name_or_path)) {
-    char *text;
-    int r = ws_read_file(&text, NULL, name_or_path, d);
-    if (r) return r;
-    size_t before = d ? d->errors : 0;
-    r = ws_gpu_load_json(out, text, name_or_path, d);
-    free(text);
-    return ws_diag_oom(d, r, before, name_or_path, "loading the GPU file");
-  }
+  if (looks_like_path(name_or_path)) return ws_parse_file(out, name_or_path, d, parse_gpu);
   for (size_t i = 0; i < ws_gpu_embedded_count; i++)
     if (strcmp(ws_gpu_embedded_entries[i].name, name_or_path) == 0) {
       char origin[96];

@@ -48,7 +48,19 @@ int ws_model_predict(ws_model_result *out, const char *name, const ws_profile *p
   }
   out->model = m->name;
   out->cycles = out->time_ms = NAN;
-  return m->predict(out, p, g, d);
+  int st = m->predict(out, p, g, d);
+  /* A run time is a finite positive number: anything else (a zero
+   * throughput parameter dividing, an overflow) is this model's failure,
+   * never a NaN or an infinity printed as a prediction. */
+  if (st == WS_OK && !(isfinite(out->cycles) && out->cycles > 0 && isfinite(out->time_ms) &&
+                       out->time_ms > 0))
+    st = ws_diag_error(d, "model %s: the prediction is not a finite positive number (%g cycles, "
+                          "%g ms): an input it divides by is zero, or one is so large that "
+                          "the arithmetic overflows; check the GPU's models.%s parameters and "
+                          "the profile",
+                       m->name, isnan(out->cycles) ? fabs(out->cycles) : out->cycles,
+                       isnan(out->time_ms) ? fabs(out->time_ms) : out->time_ms, m->name);
+  return st;
 }
 
 void ws_model_result_free(ws_model_result *r) {

@@ -10,12 +10,14 @@
  * GCoM's per-component cycle accounting.
  *
  *   waves     = ceil(ceil(blocks / SMs) / active blocks per SM)         [W1]
- *   T_sm      = warps on the busiest SM x max(issue, SFU, FP64, LSU)    [C1-C5]
+ *   T_sm      = warps on the busiest SM x max(issue, SFU, FP64, LSU,
+ *                                              tensor)                [C1-C6]
  *   T_l2      = L2 sectors x 32 B x request factor / L2 bytes per cycle  [M1, M1b]
  *   T_dram    = DRAM bytes / (bandwidth x efficiency)
  *               x (1 + divergence penalty x scatter)                      [M2, M3]
  *               x (1 + camping x scatter x (partition imbalance - 1))     [M4]
- *   T_atomic  = same-address atomic operations x atomic cycles           [A1]
+ *   T_atomic  = max(hottest address's operations,
+ *                   same-address operations / L2 slices) x atomic cycles  [A1]
  *   T_lat     = waves x (path loads x L_mem + path cycles x ALU scale
  *                        + block issue (with barriers)
  *                        + barriers x barrier cycles + block cycles)     [L1-L3]
@@ -93,6 +95,32 @@ static double load_latency(const ws_profile *p, const ws_gpu *g) {
   return h1 * l1 + (1 - h1) * (h2 * l2 + (1 - h2) * dram);
 }
 
+/* [C6] tensor-pipe cycles of one warp: each type's operations over the
+ * GPU's tensor throughput for it (ops/clock/SM, the tensor.* facts).  A
+ * type the GPU file does not rate adds nothing; *unrated is then the term's
+ * source naming the first such fact (NULL when every type the profile uses
+ * is rated). */
+#define UNRATED(fact) "[C6] no " fact " for this GPU (absent or 0): its operations add nothing"
+static double tensor_cycles(const ws_profile_fields *f, const ws_gpu *g, const char **unrated) {
+  const struct { double ops, rate; const char *note; } t[] = {
+      {f->tensor_fp16_f32acc_ops, g->tensor.fp16_f32acc, UNRATED("tensor.fp16_f32acc")},
+      {f->tensor_fp16_f16acc_ops, g->tensor.fp16_f16acc, UNRATED("tensor.fp16_f16acc")},
+      {f->tensor_bf16_ops, g->tensor.bf16, UNRATED("tensor.bf16")},
+      {f->tensor_tf32_ops, g->tensor.tf32, UNRATED("tensor.tf32")},
+      {f->tensor_fp8_ops, g->tensor.fp8, UNRATED("tensor.fp8")},
+      {f->tensor_int8_ops, g->tensor.int8, UNRATED("tensor.int8")},
+      {f->tensor_fp64_ops, g->tensor.fp64, UNRATED("tensor.fp64")},
+  };
+  double c = 0;
+  *unrated = NULL;
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+    if (!(nz(t[i].ops) > 0)) continue;
+    if (t[i].rate > 0) c += t[i].ops / t[i].rate;
+    else if (!*unrated) *unrated = t[i].note;
+  }
+  return c;
+}
+
 static double pnorm(const double *t, int n, double p, int *arg) {
   double mx = 0;
   *arg = 0;
@@ -136,7 +164,9 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
   double sectors = mem_req * (ws_pf_has(f->avg_trans_warp) ? f->avg_trans_warp : 1);
   /* one 128-B line (four 32-B sectors) or one shared pass per LSU cycle */
   double c_lsu = (sectors / 4 + nz(f->shared_mem_insts) + replays + satom) / w.lsu_rate; /* C4 */
-  double c_warp = max2(max2(c_issue, c_sfu), max2(c_fp64, c_lsu));
+  const char *unrated;
+  double c_tensor = tensor_cycles(f, g, &unrated);                                 /* C6 */
+  double c_warp = max2(max2(max2(c_issue, c_sfu), max2(c_fp64, c_lsu)), c_tensor);
   double t_sm = warps_sm * c_warp;                                                 /* C5 */
 
   /* [M1] L2, [M2] DRAM: the whole GPU's traffic through its bandwidth */
@@ -165,8 +195,16 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
   double camp = 1 + w.camping * scatter * (imb - 1);
   double t_dram = dram_bytes / (g->mem_bandwidth_gbs * w.dram_eff) * g->clock_ghz *
                   (1 + w.div_penalty * scatter) * camp;
-  /* [A1] same-address global atomics are performed one after another */
-  double t_atom = nz(f->global_atomic_serial) * lc.total_warps * w.atomic_cycles;
+  /* [A1] atomics by address conflicts: operations on one address are
+   * performed one after another at its L2 slice (the hottest address's
+   * chain, contention across warps included); distinct addresses proceed
+   * in parallel across the slices, a request costing its most lanes on one
+   * address (1 when every lane has its own). */
+  double units = g->cache.l2_slices > 0 ? g->cache.l2_slices
+                 : g->dram.partitions > 0 ? g->dram.partitions : 1;
+  double chain = nz(f->global_atomic_max_address_ops) * w.atomic_cycles;
+  double spread = nz(f->global_atomic_serial) * lc.total_warps * w.atomic_cycles / units;
+  double t_atom = max2(chain, spread);
 
   /* [L1-L3] latency: each wave takes at least its longest warp path */
   int have_path = ws_pf_has(f->path_cycles) && ws_pf_has(f->path_mem_loads);
@@ -201,6 +239,7 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
       {WS_TERM_WARPSIGHT_SFU_CYCLES_PER_WARP, c_sfu, NULL},
       {WS_TERM_WARPSIGHT_FP64_CYCLES_PER_WARP, c_fp64, NULL},
       {WS_TERM_WARPSIGHT_LSU_CYCLES_PER_WARP, c_lsu, NULL},
+      {WS_TERM_WARPSIGHT_TENSOR_CYCLES_PER_WARP, c_tensor, unrated},
       {WS_TERM_WARPSIGHT_T_SM, t_sm, NULL},
       {WS_TERM_WARPSIGHT_L2_REQUEST_BYTES, w.l2_req, NULL},
       {WS_TERM_WARPSIGHT_L2_REQUEST_FACTOR, req_factor, NULL},
@@ -211,6 +250,9 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
       {WS_TERM_WARPSIGHT_PARTITION_CAMPING, w.camping, NULL},
       {WS_TERM_WARPSIGHT_CAMPING_FACTOR, camp, NULL},
       {WS_TERM_WARPSIGHT_T_DRAM, t_dram, NULL},
+      {WS_TERM_WARPSIGHT_ATOMIC_UNITS, units, NULL},
+      {WS_TERM_WARPSIGHT_ATOMIC_CHAIN, chain, NULL},
+      {WS_TERM_WARPSIGHT_ATOMIC_SPREAD, spread, NULL},
       {WS_TERM_WARPSIGHT_T_ATOMIC, t_atom, NULL},
       {WS_TERM_WARPSIGHT_LOAD_LATENCY, l_mem, NULL},
       {WS_TERM_WARPSIGHT_PATH_CYCLES_PER_WAVE, path, have_path ? NULL : "[L2] no dependencies section: instructions x alu scale"},

@@ -33,12 +33,21 @@
  */
 #include "deps.h"
 
+#include <math.h>
+
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/bits.h"
 #include "util/vec.h"
 #include "warpsight/analysis.h"
+
+/* One bucket of the atomics' contention sketch (deps.h). */
+typedef struct hot_bucket {
+  uint64_t ops;        /* lane operations on its addresses */
+  uint64_t blocks;     /* blocks that touched it */
+  uint64_t last;       /* block_seq of the last of them, + 1 (0: none) */
+} hot_bucket;
 
 /* A node for instruction id on top of parent's path; 0 (no attribution)
  * when nothing is tracked or the block ran out of nodes. */
@@ -144,12 +153,14 @@ void ws_prof_deps_free(ws_deps *d) {
   free(d->crit_cyc);
   free(d->ready);
   free(d->iregs); /* and d->regs, in the same block */
+  free(d->hot);
   free(d);
 }
 
 void ws_prof_deps_block_begin(ws_deps *d) {
   memset(d->bar, 0, sizeof d->bar);
   d->seen = 0; /* each warp's state is cleared when it first shows up */
+  d->block_seq++;
   if (d->an) memset(d->aset, 0, d->acap * sizeof *d->aset);
   d->an = 0;
   d->nnodes = 1; /* node 0: the block's start */
@@ -157,22 +168,80 @@ void ws_prof_deps_block_begin(ws_deps *d) {
   if (d->crit_mem && WS_VEC_RESERVE(d->nodes, d->capnodes, 1)) d->overflow = 1;
 }
 
-uint32_t ws_prof_deps_same_address(uint32_t exec, const uint64_t *addr) {
-  if (!exec) return 0;
+uint32_t ws_prof_deps_addresses(uint32_t exec, const uint64_t *addr, uint32_t *distinct) {
+  uint32_t nd = 0, best = 0;
+  if (!exec) goto out;
   uint64_t a0 = addr[__builtin_ctz(exec)];
   uint32_t same = 0;
   for (uint32_t m = exec; m; m &= m - 1) same += addr[__builtin_ctz(m)] == a0;
-  if (same == ws_popc32(exec)) return same; /* one address (a counter) */
+  if (same == ws_popc32(exec)) { /* one address (a counter) */
+    nd = 1, best = same;
+    goto out;
+  }
   /* otherwise each address counted in a small open-addressing table */
   uint64_t key[64];
   uint8_t count[64] = {0};
-  uint32_t best = 0;
   for (uint32_t m = exec; m; m &= m - 1) {
     uint64_t a = addr[__builtin_ctz(m)];
     uint32_t h = (uint32_t)((a * 0x9e3779b97f4a7c15ull) >> 58);
     while (count[h] && key[h] != a) h = (h + 1) & 63;
     key[h] = a;
+    nd += !count[h];
     if (++count[h] > best) best = count[h];
+  }
+out:
+  if (distinct) *distinct = nd;
+  return best;
+}
+
+uint32_t ws_prof_deps_same_address(uint32_t exec, const uint64_t *addr) {
+  return ws_prof_deps_addresses(exec, addr, NULL);
+}
+
+/* The bucket of address a in row r: independent multiplicative hashes. */
+static uint32_t hot_bucket_of(uint64_t a, int r) {
+  static const uint64_t mul[WS_DEPS_HOT_ROWS] = {0x9e3779b97f4a7c15ull, 0xc2b2ae3d27d4eb4full};
+  return (uint32_t)(((a ^ (a >> 29)) * mul[r]) >> 52) % WS_DEPS_HOT_BUCKETS;
+}
+
+/* Count each executing lane of a global atomic request in the sketch. */
+static void hot_count(ws_deps *d, const ws_emu_event *ev) {
+  if (!d->hot && !d->hot_oom) {
+    d->hot = calloc((size_t)WS_DEPS_HOT_ROWS * WS_DEPS_HOT_BUCKETS, sizeof *d->hot);
+    if (!d->hot) d->hot_oom = 1;
+  }
+  if (!d->hot) return;
+  for (int l = 0; l < 32; l++) {
+    if (!(ev->exec >> l & 1)) continue;
+    for (int r = 0; r < WS_DEPS_HOT_ROWS; r++) {
+      hot_bucket *b = &d->hot[(size_t)r * WS_DEPS_HOT_BUCKETS + hot_bucket_of(ev->addr[l], r)];
+      b->ops++;
+      if (b->last != d->block_seq + 1) b->blocks++, b->last = d->block_seq + 1;
+    }
+  }
+}
+
+double ws_prof_deps_hot(ws_deps *const *d, int n, double scale) {
+  double best = INFINITY;
+  int any = 0;
+  for (int k = 0; k < n; k++) {
+    if (d[k]->hot_oom) return -1;
+    any |= d[k]->hot != NULL;
+  }
+  if (!any) return 0;
+  for (int r = 0; r < WS_DEPS_HOT_ROWS; r++) {
+    double row = 0;
+    for (uint32_t i = 0; i < WS_DEPS_HOT_BUCKETS; i++) {
+      double ops = 0, blocks = 0;
+      for (int k = 0; k < n; k++)
+        if (d[k]->hot) {
+          const hot_bucket *b = &d[k]->hot[(size_t)r * WS_DEPS_HOT_BUCKETS + i];
+          ops += (double)b->ops, blocks += (double)b->blocks;
+        }
+      double v = blocks >= 2 ? ops * scale : ops;
+      if (v > row) row = v;
+    }
+    if (row < best) best = row;
   }
   return best;
 }
@@ -203,12 +272,14 @@ static void aset_add(ws_deps *d, uint64_t a) {
 
 void ws_prof_deps_atomics(ws_deps *d, const ws_emu_event *ev) {
   if (!ev->addr || !ev->exec) return;
-  double deg = ws_prof_deps_same_address(ev->exec, ev->addr);
+  uint32_t nd;
+  double deg = ws_prof_deps_addresses(ev->exec, ev->addr, &nd);
   if (ev->space == WS_PTX_SP_SHARED) {
     d->sum.satom_reqs++, d->sum.satom_serial += deg;
     return;
   }
-  d->sum.gatom_reqs++, d->sum.gatom_serial += deg;
+  d->sum.gatom_reqs++, d->sum.gatom_serial += deg, d->sum.gatom_req_addresses += nd;
+  hot_count(d, ev);
   for (int l = 0; l < 32; l++)
     if (ev->exec >> l & 1) aset_add(d, ev->addr[l]);
 }
@@ -253,5 +324,6 @@ void ws_prof_deps_add(ws_deps_sum *out, const ws_deps *d) {
   out->gatom_reqs += s->gatom_reqs, out->gatom_serial += s->gatom_serial;
   out->satom_reqs += s->satom_reqs, out->satom_serial += s->satom_serial;
   out->gatom_addresses += s->gatom_addresses;
+  out->gatom_req_addresses += s->gatom_req_addresses;
   out->gatom_addresses_short |= d->aset_oom;
 }

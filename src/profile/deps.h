@@ -85,10 +85,21 @@ typedef struct ws_deps_sum {
   double gatom_serial;    /* sum over them of the most lanes on one address */
   double satom_reqs;      /* shared atomic/reduction requests */
   double satom_serial;    /* sum over them of the most lanes on one address */
+  double gatom_req_addresses; /* sum over the global requests of their distinct
+                                 addresses */
   double gatom_addresses; /* sum over blocks of the distinct global addresses their
                              atomics update */
   int gatom_addresses_short; /* a block's set could not grow: the sum is short */
 } ws_deps_sum;
+
+/* The global atomics' contention across warps: each lane operation counted
+ * in a bucket of each of WS_DEPS_HOT_ROWS rows (independent hashes of its
+ * address), with the blocks that touched the bucket.  A bucket holds at
+ * least its addresses' operations, so a row's fullest bucket bounds the
+ * most-updated address from above, by at most the operations that share
+ * its bucket (about total / WS_DEPS_HOT_BUCKETS); the least of the rows'
+ * bounds is taken (ws_prof_deps_hot).  Sums, so workers merge exactly. */
+enum { WS_DEPS_HOT_ROWS = 2, WS_DEPS_HOT_BUCKETS = 4096 };
 
 /* A worker's state (deps.c; here for the inline ws_prof_deps_inst). */
 struct ws_deps {
@@ -101,6 +112,10 @@ struct ws_deps {
   uint32_t seen;                 /* warps of the block seen */
   ws_dtime bar[2];               /* barrier slots */
   ws_deps_sum sum;               /* totals */
+  uint64_t block_seq;            /* blocks begun by this worker */
+  struct hot_bucket *hot;        /* WS_DEPS_HOT_ROWS x BUCKETS, at the first
+                                    global atomic (NULL before) */
+  int hot_oom;                   /* allocating them failed */
   /* critical-path attribution (ws_prof_deps_track), NULL crit_mem: off */
   const ws_ptx_module *module;   /* instruction ids: func_base[function] + pc */
   const uint32_t *func_base;
@@ -211,7 +226,16 @@ static inline void ws_prof_deps_inst(ws_deps *d, const ws_emu_event *ev, int c, 
 }
 
 /* The most lanes of `exec` whose addr[] are equal (1 for distinct
- * addresses, 32 for one address for the whole warp, 0 for no lane). */
+ * addresses, 32 for one address for the whole warp, 0 for no lane); with
+ * `distinct` non-NULL, also the number of distinct addresses. */
 uint32_t ws_prof_deps_same_address(uint32_t exec, const uint64_t *addr);
+uint32_t ws_prof_deps_addresses(uint32_t exec, const uint64_t *addr, uint32_t *distinct);
+
+/* The most global atomic lane operations on one address in the launch,
+ * from the workers' buckets: a bucket touched by two or more profiled
+ * blocks is shared by blocks, and its count is scaled to the grid (x
+ * scale); one touched by one block is that block's own.  0 without
+ * atomics; -1 when a worker lost its buckets to an allocation failure. */
+double ws_prof_deps_hot(ws_deps *const *d, int n, double scale);
 
 #endif

@@ -313,20 +313,43 @@ int ws_prof_cache_access(ws_cache *c, uint64_t addr, int allocate) {
 
 uint64_t ws_prof_cache_dirty_sectors(const ws_cache *c) { return c->ndirty; }
 
-/* key % c->sets by a multiplication: q = the high half of key x
- * floor((2^64 - 1) / sets) is at most 2 below the quotient, so the
- * remainder needs at most two corrections. */
-static inline uint32_t set_of(const ws_cache *c, uint64_t key) {
-  uint64_t q = (uint64_t)(((unsigned __int128)key * c->sets_magic) >> 64);
-  uint64_t r = key - q * c->sets;
-  while (r >= c->sets) r -= c->sets;
-  return (uint32_t)r;
-}
-
 /* Marks sector bit `b` of entry i dirty, counting it once. */
 static inline void set_dirty(ws_cache *c, size_t i, uint32_t b) {
   c->ndirty += !(c->dirty[i] & b);
   c->dirty[i] |= b;
+}
+
+/* The splitmix64 finaliser (Steele, Lea and Flood, OOPSLA 2014): a
+ * bijection of 64-bit words whose every output bit depends on every input
+ * bit; mix(0) = 0. */
+static inline uint64_t mix64(uint64_t x) {
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+/* x div sets (*q) and x mod sets (returned) by a multiplication: the high
+ * half of x times floor((2^64 - 1) / sets) is at most 2 below the
+ * quotient, so at most two corrections follow. */
+static inline uint64_t divmod_sets(const ws_cache *c, uint64_t x, uint64_t *q) {
+  uint64_t d = (uint64_t)(((unsigned __int128)x * c->sets_magic) >> 64);
+  uint64_t r = x - d * c->sets;
+  while (r >= c->sets) r -= c->sets, d++;
+  *q = d;
+  return r;
+}
+
+/* The set of line `line` (ws_prof_cache_set's definition, without a
+ * division). */
+static inline uint32_t set_of_line(const ws_cache *c, uint64_t line) {
+  uint64_t q, h, r = divmod_sets(c, line, &q);
+  r += divmod_sets(c, mix64(q), &h); /* < 2 sets */
+  return (uint32_t)(r >= c->sets ? r - c->sets : r);
+}
+
+uint32_t ws_prof_cache_set(const ws_cache *c, uint64_t addr) {
+  if (!c->sets) return 0;
+  return set_of_line(c, addr >> c->line_shift);
 }
 
 int ws_prof_cache_access_rw(ws_cache *c, uint64_t addr, int allocate, int write) {
@@ -354,9 +377,7 @@ int ws_prof_cache_access_rw(ws_cache *c, uint64_t addr, int allocate, int write)
     }
     return 0;
   }
-  uint64_t key = c->hashed ? (line * 0x9e3779b97f4a7c15ull) >> 24 : line;
-  uint32_t set = set_of(c, key);
-  size_t base = (size_t)set * c->ways;
+  size_t base = (size_t)set_of_line(c, line) * c->ways;
   for (uint32_t w = 0; w < c->ways; w++) {
     size_t i = base + w;
     if (c->tags[i] != line + 1) continue;

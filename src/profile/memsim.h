@@ -78,7 +78,9 @@ void ws_prof_bank_conflicts(ws_bank_result *out, const ws_warp_access *a,
 
 /* A set-associative cache with LRU replacement and sectored lines.  Each
  * access names one sector; a hit needs the line present and that sector
- * filled.  Owned by the caller: ws_prof_cache_init / ws_prof_cache_free. */
+ * filled.  Sets are chosen by a hash of the line address
+ * (ws_prof_cache_set), never by line mod sets.  Owned by the caller:
+ * ws_prof_cache_init / ws_prof_cache_free. */
 typedef struct ws_cache {
   uint32_t sets;        /* number of sets */
   uint32_t ways;        /* associativity */
@@ -96,12 +98,11 @@ typedef struct ws_cache {
                            its first byte), valid when evicted_dirty != 0 */
   uint32_t evicted_dirty;/* its dirty sectors (bit i: sector i), 0 when the
                            last access evicted no dirty line */
-  int hashed;           /* 1: sets indexed by a hash of the line address
-                           (set after ws_prof_cache_init); 0: line mod sets */
   uint32_t line_shift;  /* log2(line_bytes) */
   uint32_t sector_shift;/* log2(sector_bytes) */
   uint64_t ndirty;      /* dirty sectors in the cache (the sum of dirty's bits) */
-  uint64_t sets_magic;  /* floor((2^64 - 1) / sets): key % sets without a division */
+  uint64_t sets_magic;  /* floor((2^64 - 1) / sets): x div and mod sets by a
+                           multiplication (ws_prof_cache_set) */
   uint64_t last_line;   /* the line of the last access, present at way entry */
   size_t last_i;        /* last_i (SIZE_MAX: none), so that the next access to
                            it skips the search of its set */
@@ -120,6 +121,15 @@ int ws_prof_cache_access(ws_cache *c, uint64_t addr, int allocate);
  * c->writebacks.  A write that neither hits nor allocates leaves no trace
  * (write-through no-allocate). */
 int ws_prof_cache_access_rw(ws_cache *c, uint64_t addr, int allocate, int write);
+/* The set of byte address `addr`: with L = addr / line_bytes and S sets,
+ * (L mod S + h(L div S)) mod S, h a 64-bit mixing hash (the splitmix64
+ * finaliser) with h(0) = 0.  Each aligned run of S consecutive lines fills
+ * every set once (a rotation), so a contiguous working set spreads evenly
+ * (any run of n lines puts at most ceil(n / S) + 1 in a set); runs S lines
+ * apart are rotated by unrelated amounts, so power-of-two pitches do not
+ * pile into a few sets as they do under L mod S (docs/profile.md, "Caches").
+ * Deterministic; works for any S (slices x sets need not be a power of two). */
+uint32_t ws_prof_cache_set(const ws_cache *c, uint64_t addr);
 /* Dirty sectors still in the cache (what a flush at the end would write). */
 uint64_t ws_prof_cache_dirty_sectors(const ws_cache *c);
 

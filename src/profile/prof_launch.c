@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "util/checked.h"
+#include "scan.h"
 
 /* Threads ----------------------------------------------------------------*/
 
@@ -114,29 +115,34 @@ void ws_prof_kernel_resources(ws_prof_resources *out, const ws_ptx_module *m,
 /* Hooks -------------------------------------------------------------------*/
 
 typedef struct hook_state {
-  ws_prof *prof;          /* the profiler fed by the hooks */
-  uint64_t total_blocks;  /* blocks in the grid */
-  uint64_t sample_blocks; /* blocks to profile (0: all) */
+  ws_prof *prof;          /* the profiler fed by the hooks (the working
+                             blocks when a scan found idle ones) */
+  ws_prof *idle;          /* the idle blocks profiled beside them, or NULL */
+  ws_prof **cur;          /* per worker: the profiler of its current block */
   int functional_rest;    /* run unsampled blocks without hooks instead of skipping them */
 } hook_state;
 
 static void on_inst(void *user, const ws_emu_event *ev) {
-  ws_prof_inst(((hook_state *)user)->prof, ev);
+  ws_prof_inst(((hook_state *)user)->cur[ev->worker], ev);
 }
 
 static void on_begin(void *user, int worker, uint32_t b) {
-  ws_prof_block_begin(((hook_state *)user)->prof, worker, b);
+  hook_state *h = user;
+  h->cur[worker] = h->idle && ws_prof_sampled(h->idle, b) ? h->idle : h->prof;
+  ws_prof_block_begin(h->cur[worker], worker, b);
 }
 
 static void on_end(void *user, int worker, uint32_t b) {
-  ws_prof_block_end(((hook_state *)user)->prof, worker, b);
+  hook_state *h = user;
+  ws_prof_block_end(h->cur[worker], worker, b);
 }
 
 /* Sampled blocks run with the hooks; the others are skipped, or run plain
  * with functional_rest (for kernels whose later blocks read earlier ones). */
 static int on_filter(void *user, uint32_t b) {
   const hook_state *h = user;
-  if (ws_prof_sampled(h->prof, b)) return WS_EMU_BLOCK_HOOKED;
+  if (ws_prof_sampled(h->prof, b) || (h->idle && ws_prof_sampled(h->idle, b)))
+    return WS_EMU_BLOCK_HOOKED;
   return h->functional_rest ? WS_EMU_BLOCK_PLAIN : WS_EMU_BLOCK_SKIP;
 }
 
@@ -154,9 +160,17 @@ static void make_config(ws_prof_config *c, char *note, size_t nnote, const ws_pr
   memcpy(c->block, t->block, sizeof c->block);
   uint64_t total = (uint64_t)t->grid[0] * t->grid[1] * t->grid[2];
   c->workers = ws_prof_workers(o->threads, total, o->sample_blocks, o->functional_rest);
+  /* a cooperative grid's blocks run interleaved, each hooked one with a
+   * worker of its own (warpsight/emu.h, ws_emu_launch_cooperative) */
+  if (ws_emu_launch_cooperative(t->launch)) {
+    uint64_t hooked = ws_prof_sample_count(total, o->sample_blocks);
+    c->workers = hooked < 1 ? 1 : hooked > INT32_MAX ? INT32_MAX : (int)hooked;
+  }
   c->sample_blocks = o->sample_blocks;
   c->functional_rest = o->functional_rest;
   c->input = o->input;
+  c->l2_start = o->l2_start;
+  c->l2_carried = o->l2_carried;
   if (o->resources) {
     c->resources = *o->resources;
     snprintf(note, nnote, "%s", o->resources_source ? o->resources_source : "given by the caller");
@@ -214,26 +228,46 @@ int ws_prof_launch(ws_profile **out, ws_emu_stats *stats, const ws_prof_target *
   make_config(&c, note, sizeof note, t, k, g, o);
   st = check_shared(&c, t, g, o, d);
   if (st) return st;
+  /* A sample is drawn among the blocks that do work (scan.h), when the
+   * launch has a copy to probe. */
+  ws_scan scan = {0};
+  int sampled = o->sample_blocks && o->sample_blocks < nb;
+  if (sampled && t->scratch && (st = ws_prof_scan(&scan, t->scratch, t->grid, o->sample_blocks, d)))
+    return ws_diag_oom(d, st, d ? d->errors : 0, o->input,
+                       "profiling kernel '%s': probing its blocks for work", k->name);
   /* The launch's buffers, for the sampled DRAM estimate. */
   size_t nreg = ws_emu_regions(t->launch, NULL, 0);
   size_t before = d ? d->errors : 0;
   ws_emu_region *reg = calloc(nreg + 1, sizeof *reg);
-  if (!reg) st = WS_ENOMEM;
-  ws_prof *prof = NULL;
-  if (reg) {
+  ws_prof **cur = calloc((size_t)c.workers, sizeof *cur);
+  if (!reg || !cur) st = WS_ENOMEM;
+  ws_prof *prof = NULL, *pidle = NULL;
+  if (!st) {
     c.nregions = ws_emu_regions(t->launch, reg, nreg);
     c.regions = reg;
+    ws_prof_config ci = c;
+    if (scan.work) {
+      double f = scan.idle_fraction;
+      c.plan = scan.work, c.nplan = scan.nwork;
+      c.represented_blocks = (uint64_t)llround((1 - f) * (double)nb);
+      ci.plan = scan.idle_blocks, ci.nplan = scan.nidle;
+      ci.represented_blocks = (uint64_t)llround(f * (double)nb);
+    }
     st = ws_prof_new(&prof, &c, d);
+    if (!st && scan.work && scan.nidle) st = ws_prof_new(&pidle, &ci, d);
   }
   free(reg);
-  if (st)
+  if (st) {
+    free(cur);
+    ws_prof_free(prof);
+    ws_prof_scan_free(&scan);
     return ws_diag_oom(d, st, before, o->input,
                        "profiling kernel '%s': setting up the profiler (%llu blocks to profile, %d "
                        "worker thread%s, the cache simulators of %s)",
                        k->name, (unsigned long long)nrun, c.workers, c.workers == 1 ? "" : "s",
                        g->name ? g->name : "the GPU");
-  hook_state h = {prof, (uint64_t)t->grid[0] * t->grid[1] * t->grid[2], o->sample_blocks,
-                  o->functional_rest};
+  }
+  hook_state h = {prof, pidle, cur, o->functional_rest};
   ws_emu_hooks hooks = {.user = &h, .inst = on_inst, .block_begin = on_begin,
                         .block_end = on_end, .block_filter = on_filter};
   ws_emu_options eo = WS_EMU_OPTIONS_INIT;
@@ -252,9 +286,21 @@ int ws_prof_launch(ws_profile **out, ws_emu_stats *stats, const ws_prof_target *
   if (!st) {
     before = d ? d->errors : 0;
     st = ws_prof_finish(prof, out, d);
+    ws_profile *pi = NULL;
+    if (!st && pidle) st = ws_prof_finish(pidle, &pi, d);
+    if (!st && sampled) st = ws_prof_scan_combine(*out, pi, &scan);
+    ws_profile_free(pi);
+    if (!st && o->l2_end) st = ws_prof_l2_end(o->l2_end, prof);
+    if (st) {
+      ws_profile_free(*out);
+      *out = NULL;
+    }
     ws_diag_oom(d, st, before, o->input, "profiling kernel '%s': building the profile", k->name);
   }
   ws_prof_free(prof);
+  ws_prof_free(pidle);
+  ws_prof_scan_free(&scan);
+  free(cur);
   return st;
 }
 
@@ -269,8 +315,17 @@ int ws_prof_launch_spec(ws_profile **out, ws_emu_stats *stats, const ws_ptx_modu
   if (!st) st = ws_emu_launch_new(&L, prog, spec, d);
   if (!st) {
     ws_prof_target t = {m, prog, L, {spec->grid[0], spec->grid[1], spec->grid[2]},
-                        {spec->block[0], spec->block[1], spec->block[2]}, spec->dynamic_shared};
-    st = ws_prof_launch(out, stats, &t, g, o, d);
+                        {spec->block[0], spec->block[1], spec->block[2]}, spec->dynamic_shared,
+                        NULL};
+    /* a copy of the launch for a sample's scan (scan.h): its probes write */
+    uint64_t nb = (uint64_t)spec->grid[0] * spec->grid[1] * spec->grid[2];
+    if (o && o->sample_blocks && o->sample_blocks < nb) st = ws_emu_launch_new(&t.scratch, prog, spec, d);
+    /* the spec's "l2" unless the caller chose a start */
+    ws_prof_options so = WS_PROF_OPTIONS_INIT;
+    if (o) so = *o;
+    if (so.l2_start == WS_PROF_L2_COLD && spec->l2_warm) so.l2_start = WS_PROF_L2_WARM;
+    if (!st) st = ws_prof_launch(out, stats, &t, g, &so, d);
+    ws_emu_launch_free(t.scratch);
   }
   ws_emu_launch_free(L);
   ws_emu_program_free(prog);

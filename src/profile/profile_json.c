@@ -202,11 +202,20 @@ static void check_sections(const cJSON *root, const char *origin, ws_diag *d) {
   refuse_unknown(root, known, "", "section", 0, origin, d);
 }
 
+static int load_json(ws_profile **out, const char *json, size_t len, const char *origin,
+                     ws_diag *d);
+
 int ws_profile_load_json(ws_profile **out, const char *json, const char *origin,
                          ws_diag *d) {
+  return load_json(out, json, strlen(json), origin, d);
+}
+
+/* json[0..len): a file's whole text, so that a NUL in it is an error. */
+static int load_json(ws_profile **out, const char *json, size_t len, const char *origin,
+                     ws_diag *d) {
   *out = NULL;
   cJSON *root;
-  int r = ws_json_parse(&root, json, origin, d);
+  int r = ws_json_parse(&root, json, len, origin, d);
   if (r) return r;
   size_t errors0 = d ? d->errors : 0;
   ws_profile *p = calloc(1, sizeof *p);
@@ -279,8 +288,7 @@ fail:
 }
 
 static int parse_profile(void *out, const char *text, size_t len, const char *path, ws_diag *d) {
-  (void)len;
-  return ws_profile_load_json(out, text, path, d);
+  return load_json(out, text, len, path, d);
 }
 
 int ws_profile_load_file(ws_profile **out, const char *path, ws_diag *d) {

@@ -29,6 +29,7 @@
 #include "replay.h"
 #include "profile/profile_doc.h"
 #include "profile/profile_mix.h"
+#include "util/strbuf.h"
 #include "util/vec.h"
 #include "util/bits.h"
 
@@ -43,6 +44,37 @@ static int inst_flops(const ws_ptx_inst *in) {
   int n = (in->op == WS_PTX_OP_FMA || in->op == WS_PTX_OP_MAD) ? 2 : 1;
   if (t == WS_PTX_T_F16X2 || t == WS_PTX_T_BF16X2) n *= 2;
   return n;
+}
+
+/* Tensor-core operation types, in the order of the per_warp.tensor_*_ops
+ * fields (profile_fields.def) and the GPU's tensor facts. */
+enum { TC_NONE, TC_FP16_F32ACC, TC_FP16_F16ACC, TC_BF16, TC_TF32, TC_FP8, TC_INT8, TC_FP64, TC_COUNT };
+
+/* The tensor-core type of an mma.sync or wmma.mma, by its A operand's type
+ * (and, for FP16, its accumulator's), and the operations one execution
+ * performs for the whole warp: 2 M N K (a multiply and an add per product).
+ * TC_NONE for every other instruction, and for the 4-bit and 1-bit types,
+ * which the GPU facts do not rate (docs/profile.md). */
+static int inst_tensor(const ws_ptx_inst *in, double *ops) {
+  unsigned M, N, K;
+  if ((in->op != WS_PTX_OP_MMA && in->op != WS_PTX_OP_WMMA_MMA) || !in->ntypes ||
+      !ws_ptx_shape_mnk((ws_ptx_mod)in->shape, &M, &N, &K))
+    return TC_NONE;
+  /* .dtype.atype.btype.ctype, or wmma's FP16 .dtype.ctype */
+  int a = in->ntypes >= 4 ? in->type[1] : WS_PTX_T_F16, tc;
+  switch (a) {
+  case WS_PTX_T_F16: case WS_PTX_T_F16X2:
+    tc = in->type[0] == WS_PTX_T_F16 || in->type[0] == WS_PTX_T_F16X2 ? TC_FP16_F16ACC : TC_FP16_F32ACC;
+    break;
+  case WS_PTX_T_BF16: case WS_PTX_T_BF16X2: tc = TC_BF16; break;
+  case WS_PTX_T_TF32: tc = TC_TF32; break;
+  case WS_PTX_T_E4M3: case WS_PTX_T_E5M2: tc = TC_FP8; break;
+  case WS_PTX_T_S8: case WS_PTX_T_U8: tc = TC_INT8; break;
+  case WS_PTX_T_F64: tc = TC_FP64; break;
+  default: return TC_NONE;
+  }
+  *ops = 2.0 * M * N * K;
+  return tc;
 }
 
 /* The mix key of one instruction of class c (profile_mix.def), or MIX_NONE
@@ -162,6 +194,8 @@ typedef struct worker {
   int heavy_oom;          /* 1 if a warp was lost to an allocation failure */
   ws_rp_trace tr[32];     /* current block's sectors, per warp (replay.h) */
   int in_block;
+  int touched;            /* the current block made a global memory request */
+  uint64_t idle_blocks;   /* profiled blocks that made none */
   ws_deps *deps;          /* dependency paths and atomics (deps.c) */
   const ws_ptx_function *ifunc; /* the function of the last event (NULL: none yet) */
   uint32_t ibase;         /* its first instruction id (UINT32_MAX: not of the module) */
@@ -170,6 +204,9 @@ typedef struct worker {
 struct ws_prof {
   ws_prof_config cfg;
   uint64_t total_blocks, nslots, tpb;
+  uint64_t represented;   /* blocks the profiled ones stand for (cfg) */
+  uint64_t rep_block;     /* the representative warp's block: the first
+                             profiled one */
   uint64_t *plan;         /* the profiled blocks, linear order (NULL: every block) */
   uint32_t nfunc;
   uint32_t *func_base;    /* first instruction id of each module function */
@@ -224,6 +261,10 @@ static uint32_t inst_id(const ws_prof *p, const ws_ptx_function *f, uint32_t pc)
   return p->func_base[fi] + pc;
 }
 
+struct ws_prof_l2 {
+  ws_cache c; /* the L2's tags, sectors and LRU stamps, all clean */
+};
+
 /* The cache replays (replay.h): one of the profiled blocks; when sampling,
  * DRAM traffic is attributed to the launch's regions for the grid estimate,
  * and two more replays of the even and the odd slots give its split-half
@@ -233,22 +274,55 @@ static int replays_new(ws_prof *p) {
   uint32_t per_sm = ws_prof_rp_blocks_per_sm(g, p->tpb, p->cfg.resources.registers_per_thread,
                                         p->cfg.resources.shared_bytes_per_block);
   int sampled = p->nslots < p->total_blocks;
-  size_t nreg = sampled ? p->cfg.nregions : 0;
+  int counted = sampled || p->cfg.l2_start == WS_PROF_L2_WARM;
+  size_t nreg = counted ? p->cfg.nregions : 0;
   ws_rp_region *reg = calloc(nreg + 1, sizeof *reg);
   if (!reg) return -1;
   for (size_t i = 0; i < nreg; i++) reg[i] = (ws_rp_region){p->cfg.regions[i].base, p->cfg.regions[i].bytes};
-  p->rp = ws_prof_rp_new(g, p->nslots, p->total_blocks, per_sm, sampled, reg, nreg);
+  /* The shared memory the resident blocks take from a unified L1/shared
+   * array: their own bytes and, on CC >= 8.0, the 1 KB per block the driver
+   * reserves (limits.shared_reserved_per_block; docs/gpu-schema.md, "The
+   * L1/shared carve-out"). */
+  double sh = p->cfg.resources.shared_bytes_per_block;
+  sh = sh > 0 ? sh : 0;
+  if (g->limits.shared_reserved_per_block > 0) sh += g->limits.shared_reserved_per_block;
+  ws_rp_config rc = {.nslots = p->nslots, .grid_blocks = p->represented, .blocks_per_sm = per_sm,
+                     .track = sampled, .regions = reg, .nregions = nreg,
+                     .shared_per_sm = (uint64_t)(sh * per_sm), .l2_start = p->cfg.l2_start,
+                     .l2_carried = p->cfg.l2_carried ? &p->cfg.l2_carried->c : NULL};
+  p->rp = ws_prof_rp_new(g, &rc);
   int bad = !p->rp;
   if (sampled && p->nslots >= 2 && !bad)
     for (int h = 0; h < 2; h++) {
-      p->half[h] = ws_prof_rp_new(g, (p->nslots + 1 - (uint64_t)h) / 2, p->total_blocks, per_sm, 1,
-                             reg, nreg);
+      ws_rp_config hc = rc;
+      hc.nslots = (p->nslots + 1 - (uint64_t)h) / 2;
+      p->half[h] = ws_prof_rp_new(g, &hc);
       bad |= !p->half[h];
     }
   free(reg);
   p->cfg.regions = NULL; /* read here only (profiler.h) */
   p->cfg.nregions = 0;
+  p->cfg.l2_carried = NULL;
   return bad ? -1 : 0;
+}
+
+void ws_prof_l2_free(ws_prof_l2 *s) {
+  if (!s) return;
+  ws_prof_cache_free(&s->c);
+  free(s);
+}
+
+int ws_prof_l2_end(ws_prof_l2 **out, const ws_prof *p) {
+  *out = NULL;
+  const ws_rp_stats *cs = ws_prof_rp_stats_of(p->rp);
+  if (p->nslots < p->total_blocks || !cs->have_l2) return WS_OK;
+  ws_prof_l2 *s = calloc(1, sizeof *s);
+  if (!s || ws_prof_rp_l2_end(&s->c, p->rp)) {
+    free(s);
+    return WS_ENOMEM;
+  }
+  *out = s;
+  return WS_OK;
 }
 
 int ws_prof_new(ws_prof **out, const ws_prof_config *cfg, ws_diag *d) {
@@ -262,12 +336,24 @@ int ws_prof_new(ws_prof **out, const ws_prof_config *cfg, ws_diag *d) {
   p->cfg = *cfg;
   p->total_blocks = (uint64_t)cfg->grid[0] * cfg->grid[1] * cfg->grid[2];
   p->tpb = (uint64_t)cfg->block[0] * cfg->block[1] * cfg->block[2];
-  p->nslots = ws_prof_sample_count(p->total_blocks, cfg->sample_blocks);
+  p->nslots = cfg->plan ? cfg->nplan : ws_prof_sample_count(p->total_blocks, cfg->sample_blocks);
+  if (cfg->plan && (!cfg->nplan || cfg->nplan > p->total_blocks)) {
+    ws_diag_error(d, "profiler: a plan of %llu blocks for a grid of %llu",
+                  (unsigned long long)cfg->nplan, (unsigned long long)p->total_blocks);
+    free(p);
+    return WS_EINVAL;
+  }
   if (p->nslots < p->total_blocks) {
     p->plan = malloc(p->nslots * sizeof *p->plan);
     if (!p->plan) goto nomem;
-    ws_prof_sample_plan(p->plan, cfg->grid, cfg->sample_blocks);
+    if (cfg->plan) memcpy(p->plan, cfg->plan, p->nslots * sizeof *p->plan);
+    else ws_prof_sample_plan(p->plan, cfg->grid, cfg->sample_blocks);
+    p->rep_block = p->plan[0];
   }
+  p->cfg.plan = NULL; /* copied */
+  p->represented = cfg->represented_blocks && cfg->represented_blocks <= p->total_blocks
+                       ? cfg->represented_blocks : p->total_blocks;
+  if (p->represented < p->nslots) p->represented = p->nslots;
   const ws_ptx_module *m = cfg->module;
   p->nfunc = m->nfuncs;
   p->func_base = calloc(m->nfuncs + 1, sizeof *p->func_base);
@@ -349,6 +435,7 @@ void ws_prof_block_begin(ws_prof *p, int worker_id, uint32_t block_linear) {
   w->seen = 0;
   for (int i = 0; i < 32; i++) w->tr[i].n = 0, w->tr[i].short_of_memory = 0;
   w->in_block = 1;
+  w->touched = 0;
   ws_prof_deps_block_begin(w->deps);
 }
 
@@ -403,6 +490,7 @@ void ws_prof_block_end(ws_prof *p, int worker_id, uint32_t block_linear) {
   }
   w->warps += ws_popc32(w->seen);
   w->blocks++;
+  w->idle_blocks += !w->touched;
   ws_prof_deps_block_end(w->deps);
   w->in_block = 0;
   uint64_t s = sample_slot(p, block_linear);
@@ -559,8 +647,13 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
   uint32_t k = r.transactions ? nexec / r.transactions : 1;
   w->k_hist[k < 1 ? 1 : (k > 32 ? 32 : k)]++;
   w->wv[(size_t)(ev->warp & 31) * p->vlen + p->nmkeys + (k < 1 ? 1 : (k > 32 ? 32 : k)) - 1]++;
+  /* ld.global.nc and texture fetches: the read-only (texture) path (replay.c) */
+  int nc = (kind == WS_PTX_K_LOAD && ev->space == WS_PTX_SP_GLOBAL && ev->inst &&
+            ws_ptx_inst_has(ev->inst, WS_PTX_MOD_NC)) ||
+           kind == WS_PTX_K_TEXTURE;
   uint64_t flags = (is_write ? WS_RP_WRITE : 0) | (is_atomic ? WS_RP_ATOMIC : 0) |
-                   (ev->space == WS_PTX_SP_LOCAL ? WS_RP_LOCAL : 0);
+                   (ev->space == WS_PTX_SP_LOCAL ? WS_RP_LOCAL : 0) | (nc ? WS_RP_NC : 0);
+  if (ev->space == WS_PTX_SP_GLOBAL) w->touched = 1;
   ws_rp_trace *t = &w->tr[ev->warp & 31];
   if (ns && WS_VEC_RESERVE(t->v, t->cap, t->n + ns) == WS_OK) {
     uint64_t *o = t->v + t->n;
@@ -615,7 +708,7 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
   w->last[wi] = id;
   /* The representative warp of the mix's periods: warp 0 of block 0 (one
    * worker runs a block, so no other thread writes rep). */
-  if (ev->block_linear == 0 && ev->warp == 0) {
+  if (ev->block_linear == p->rep_block && ev->warp == 0) {
     if (p->nrep == MAX_REP) p->rep_truncated = 1; /* said in the profile */
     else if (WS_VEC_PUSH(p->rep, p->nrep, p->caprep, id)) p->rep_oom = 1; /* ws_prof_finish: WS_ENOMEM */
   }
@@ -640,6 +733,9 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
   case WS_PTX_K_ATOMIC:
   case WS_PTX_K_REDUCTION:
   case WS_PTX_K_ASYNC_COPY:
+  case WS_PTX_K_TEXTURE:    /* tex, tld4: one texel address per lane */
+  case WS_PTX_K_SURF_LOAD:  /* suld */
+  case WS_PTX_K_SURF_STORE: /* sust */
     if (!ev->exec || !ev->addr) break;
     if (kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION) /* per-line conflicts (lines.h) */
       st->atom_reqs++, st->atom_serial += ws_prof_deps_same_address(ev->exec, ev->addr);
@@ -867,7 +963,7 @@ static void merge_workers(const ws_prof *p, inst_stat *st, worker *t) {
       t->k_hist[i] += w->k_hist[i];
       t->deg_hist[i] += w->deg_hist[i];
     }
-    t->warps += w->warps, t->blocks += w->blocks;
+    t->warps += w->warps, t->blocks += w->blocks, t->idle_blocks += w->idle_blocks;
     for (int i = 0; i < 33; i++) t->div_idle[i] += w->div_idle[i];
     t->flops += w->flops, t->uncoal_trans += w->uncoal_trans;
   }
@@ -889,9 +985,32 @@ static void sum_insts(const ws_prof *p, const inst_stat *st, double cls[WS_IC_CO
   }
 }
 
+/* per_warp.tensor_*_ops: each executed matrix product's operations under
+ * its type; a type the kernel does not use stays absent. */
+static void tensor_fields(const ws_prof *p, ws_profile_fields *f, const inst_stat *st, double W) {
+  double ops[TC_COUNT] = {0};
+  const ws_ptx_module *m = p->cfg.module;
+  for (uint32_t fi = 0; fi < m->nfuncs; fi++)
+    for (uint32_t i = 0; i < m->funcs[fi].ninsts; i++) {
+      double n = 0;
+      int tc = inst_tensor(&m->funcs[fi].insts[i], &n);
+      if (tc != TC_NONE) ops[tc] += n * (double)st[p->func_base[fi] + i].execs;
+    }
+  double *out[TC_COUNT] = {NULL,
+                           &f->tensor_fp16_f32acc_ops,
+                           &f->tensor_fp16_f16acc_ops,
+                           &f->tensor_bf16_ops,
+                           &f->tensor_tf32_ops,
+                           &f->tensor_fp8_ops,
+                           &f->tensor_int8_ops,
+                           &f->tensor_fp64_ops};
+  for (int t = 1; t < TC_COUNT; t++)
+    if (ops[t] > 0) *out[t] = ops[t] / W;
+}
+
 /* The per-warp counts and the scalar memory figures (profile_fields.def). */
 static void count_fields(const ws_prof *p, ws_profile_fields *f, const worker *t,
-                         const inst_stat *all, const double cls[WS_IC_COUNT]) {
+                         const inst_stat *all, const double cls[WS_IC_COUNT], const inst_stat *st) {
   double W = (double)t->warps;
   f->registers_per_thread = p->cfg.resources.registers_per_thread;
   f->shared_bytes_per_block = p->cfg.resources.shared_bytes_per_block;
@@ -910,6 +1029,7 @@ static void count_fields(const ws_prof *p, ws_profile_fields *f, const worker *t
   f->divergent_extra_insts = div_extra / W;
   f->flops = (double)t->flops / W;
   f->fp64_insts = cls[WS_IC_FP64] / W;
+  tensor_fields(p, f, st, W);
   if (uncoal) f->uncoal_per_mw = (double)t->uncoal_trans / (double)uncoal;
   f->coal_per_mw = 1;
   if (all->requests) {
@@ -919,6 +1039,13 @@ static void count_fields(const ws_prof *p, ws_profile_fields *f, const worker *t
   }
   f->divergent_branch_fraction =
       all->branches ? (double)all->div_branches / (double)all->branches : 0;
+}
+
+/* Load sectors served by the SM's first-level caches: L1, and the
+ * read-only cache for ld.global.nc where the GPU has one. */
+static double l1_ratio(const ws_rp_stats *cs) {
+  uint64_t acc = cs->l1_access + cs->ro_access, hit = cs->l1_hit + cs->ro_hit;
+  return acc ? (double)hit / (double)acc : 0;
 }
 
 /* Cache ratios and DRAM bytes, scaled from the profiled blocks to the grid. */
@@ -933,7 +1060,7 @@ static void cache_fields(const ws_prof *p, ws_profile_fields *f, const inst_stat
     ws_prof_rp_estimate_grid(&e, p->rp, scale);
     f->dram_read_bytes = round(e.dram_read_bytes);
     f->dram_write_bytes = round(e.dram_write_bytes);
-    f->l1_hit_ratio = cs->have_l1 && cs->l1_access ? ratio((double)cs->l1_hit, (double)cs->l1_access) : 0;
+    f->l1_hit_ratio = l1_ratio(cs);
     f->l2_hit_ratio = cs->l2_access ? e.l2_hit_ratio : 0;
     f->miss_ratio = cs->load_sectors ? e.miss_ratio : 0;
     if (f->miss_ratio > 1) f->miss_ratio = 1;
@@ -954,7 +1081,7 @@ static void cache_fields(const ws_prof *p, ws_profile_fields *f, const inst_stat
     }
     dram_read_bytes = rd, dram_write_bytes = wr;
   }
-  f->l1_hit_ratio = cs->have_l1 && cs->l1_access ? ratio((double)cs->l1_hit, (double)cs->l1_access) : 0;
+  f->l1_hit_ratio = l1_ratio(cs);
   f->l2_hit_ratio = cs->have_l2 && cs->l2_access ? ratio((double)cs->l2_hit, (double)cs->l2_access) : 0;
   f->miss_ratio = cs->load_sectors ? ratio((double)cs->dram_read_sectors, (double)cs->load_sectors)
                                    : (cs->have_l2 ? 0 : 1);
@@ -1020,8 +1147,44 @@ static void inst_tables(const ws_prof *p, const inst_stat *st, ws_profile *pr, d
   }
 }
 
+/* caches.l2_start: the L2's condition at the start and what it did
+ * (docs/profile.md, "Cold and warm"). */
+static void l2_start_json(const ws_prof *p, cJSON *cj, double scale) {
+  const ws_rp_stats *cs = ws_prof_rp_stats_of(p->rp);
+  cJSON *o = cJSON_AddObjectToObject(cj, "l2_start");
+  ws_rp_estimate e;
+  ws_prof_rp_estimate_grid(&e, p->rp, scale);
+  switch (cs->l2_start) {
+  case WS_PROF_L2_WARM:
+    cJSON_AddStringToObject(o, "condition", "warm");
+    cJSON_AddStringToObject(o, "meaning", "the L2 holds what the previous identical launch left");
+    if (cs->footprint_over)
+      cJSON_AddStringToObject(o, "footprint", "more sectors than the L2 holds");
+    else if (isfinite(e.footprint_bytes))
+      cJSON_AddNumberToObject(o, "footprint_bytes", round(e.footprint_bytes));
+    cJSON_AddStringToObject(o, "effect",
+                            e.warm_hits ? "the footprint fits the L2: its first reads hit"
+                                        : "the footprint does not fit the L2: as cold");
+    break;
+  case WS_PROF_L2_CARRIED:
+    cJSON_AddStringToObject(o, "condition", cs->l2_carry_refused ? "cold" : "carried");
+    cJSON_AddStringToObject(o, "meaning",
+                            cs->l2_carry_refused
+                                ? "an earlier launch's L2 was given, but a sampled profile (or "
+                                  "another cache geometry) starts cold"
+                                : "the L2 holds what the previous launch left (its dirty sectors "
+                                  "counted by that launch)");
+    break;
+  default:
+    cJSON_AddStringToObject(o, "condition", "cold");
+    cJSON_AddStringToObject(o, "meaning", "the L2 starts empty (as after NVBench's flush)");
+    if (isfinite(e.footprint_bytes)) cJSON_AddNumberToObject(o, "footprint_bytes", round(e.footprint_bytes));
+    break;
+  }
+}
+
 /* caches: the rules, the geometry and the replay's counts. */
-static void caches_section(const ws_prof *p, ws_profile *pr) {
+static void caches_section(const ws_prof *p, ws_profile *pr, double scale) {
   const ws_rp_stats *cs = ws_prof_rp_stats_of(p->rp);
   cJSON *cj = section(pr, WS_PSEC_CACHES);
   cJSON_AddStringToObject(cj, "load_rule", ws_prof_coal_rule_name(p->load_rule));
@@ -1035,11 +1198,27 @@ static void caches_section(const ws_prof *p, ws_profile *pr) {
   cJSON_AddNumberToObject(cj, "sms", cs->nsm);
   cJSON *l1j = cJSON_AddObjectToObject(cj, "l1");
   cJSON_AddNumberToObject(l1j, "bytes_per_sm", cs->l1_bytes);
+  if (cs->l1_full != cs->l1_bytes) {
+    cJSON_AddNumberToObject(l1j, "bytes_without_shared", cs->l1_full);
+    cJSON_AddStringToObject(l1j, "carveout",
+                            "the unified L1/shared array less the smallest carve-out of the "
+                            "compute capability that holds the resident blocks' shared memory "
+                            "(ws_gpu_l1_bytes_for_shared)");
+  }
   cJSON_AddNumberToObject(l1j, "ways", cs->l1_ways);
   cJSON_AddNumberToObject(l1j, "line_bytes", cs->l1_line);
   cJSON_AddBoolToObject(l1j, "caches_global_loads", cs->have_l1 && p->cfg.gpu->cache.l1_caches_global);
   cJSON_AddNumberToObject(l1j, "accesses", (double)cs->l1_access);
   cJSON_AddNumberToObject(l1j, "hits", (double)cs->l1_hit);
+  if (cs->have_ro) {
+    cJSON *roj = cJSON_AddObjectToObject(cj, "readonly");
+    cJSON_AddNumberToObject(roj, "bytes_per_sm", cs->ro_bytes);
+    cJSON_AddNumberToObject(roj, "ways", cs->ro_ways);
+    cJSON_AddNumberToObject(roj, "line_bytes", cs->l1_line);
+    cJSON_AddStringToObject(roj, "serves", "ld.global.nc loads (const __restrict__, __ldg)");
+    cJSON_AddNumberToObject(roj, "accesses", (double)cs->ro_access);
+    cJSON_AddNumberToObject(roj, "hits", (double)cs->ro_hit);
+  }
   cJSON *l2j = cJSON_AddObjectToObject(cj, "l2");
   cJSON_AddNumberToObject(l2j, "bytes", cs->l2_bytes);
   cJSON_AddNumberToObject(l2j, "ways", cs->l2_ways);
@@ -1047,9 +1226,18 @@ static void caches_section(const ws_prof *p, ws_profile *pr) {
   cJSON_AddNumberToObject(l2j, "sector_bytes", cs->sector);
   cJSON_AddNumberToObject(l2j, "accesses", (double)cs->l2_access);
   cJSON_AddNumberToObject(l2j, "hits", (double)cs->l2_hit);
-  cJSON_AddStringToObject(cj, "defaults",
-                          "associativity not in the GPU database: L1 4 ways, L2 16 ways; "
-                          "line 128 B, sector 32 B");
+  cJSON_AddStringToObject(cj, "set_index",
+                          "(line mod S + h(line div S)) mod S, S sets, h the splitmix64 finaliser");
+  ws_strbuf b = {0};
+  ws_sb_printf(&b, "line 128 B and sector 32 B where the GPU file gives none");
+  if (cs->l1_assumed || cs->l2_assumed || cs->ro_assumed)
+    ws_sb_printf(&b, "; associativity not in the GPU file, assumed %s%s%s%s%s 16 ways",
+                 cs->l1_assumed ? "L1" : "", cs->l1_assumed && (cs->l2_assumed || cs->ro_assumed) ? ", " : "",
+                 cs->l2_assumed ? "L2" : "", cs->l2_assumed && cs->ro_assumed ? ", " : "",
+                 cs->ro_assumed ? "read-only cache" : "");
+  cJSON_AddStringToObject(cj, "defaults", b.s ? b.s : "");
+  ws_sb_free(&b);
+  l2_start_json(p, cj, scale);
 }
 
 /* How the sample's DRAM traffic stands for the grid's, and its split-half
@@ -1081,7 +1269,7 @@ static void sampling_estimate(const ws_prof *p, ws_profile *pr, cJSON *sam, cons
   for (int h = 0; h < 2; h++) {
     ws_rp_estimate e;
     double blocks = (double)((p->nslots + 1 - (uint64_t)h) / 2);
-    ws_prof_rp_estimate_grid(&e, p->half[h], (double)p->total_blocks / blocks);
+    ws_prof_rp_estimate_grid(&e, p->half[h], (double)p->represented / blocks);
     est[h] = e.dram_read_bytes + e.dram_write_bytes;
     cJSON_AddItemToArray(arr, cJSON_CreateNumber(round(est[h])));
   }
@@ -1156,7 +1344,7 @@ done:
 
 /* The dependency path, atomics and the caches' sector counts per warp
  * (deps.c; docs/profile.md, "dependencies"). */
-static void deps_fields(const ws_prof *p, ws_profile_fields *f, double W) {
+static int deps_fields(const ws_prof *p, ws_profile_fields *f, double W, double scale) {
   ws_deps_sum s = {0};
   for (int k = 0; k < p->nworkers; k++) ws_prof_deps_add(&s, p->w[k].deps);
   if (s.blocks > 0) {
@@ -1168,11 +1356,20 @@ static void deps_fields(const ws_prof *p, ws_profile_fields *f, double W) {
   if (s.blocks > 0 && !s.gatom_addresses_short) f->atomic_addresses_per_block = s.gatom_addresses / s.blocks;
   f->shared_atomic_insts = s.satom_reqs / W;
   f->shared_atomic_serial = s.satom_serial / W;
+  if (s.gatom_reqs > 0) {
+    f->global_atomic_addresses_per_request = s.gatom_req_addresses / s.gatom_reqs;
+    ws_deps *ds[WS_PROF_MAX_THREADS];
+    for (int k = 0; k < p->nworkers; k++) ds[k] = p->w[k].deps;
+    double hot = ws_prof_deps_hot(ds, p->nworkers, scale);
+    if (hot < 0) return WS_ENOMEM; /* a worker lost its buckets: the figure would be short */
+    f->global_atomic_max_address_ops = round(hot);
+  }
   /* the replay sees the sampled blocks' sectors: per profiled warp (the
    * replayed blocks are the profiled ones) */
   const ws_rp_stats *cs = ws_prof_rp_stats_of(p->rp);
-  f->l1_sectors_per_warp = (double)cs->l1_access / W;
+  f->l1_sectors_per_warp = (double)(cs->l1_access + cs->ro_access) / W;
   f->l2_sectors_per_warp = (double)cs->l2_access / W;
+  return WS_OK;
 }
 
 int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
@@ -1210,8 +1407,11 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
     free(st);
     return WS_ENOMEM;
   }
-  double scale = (double)p->total_blocks / (double)t.blocks;
-  count_fields(p, &pr->f, &t, &all, cls);
+  double scale = (double)p->represented / (double)t.blocks;
+  count_fields(p, &pr->f, &t, &all, cls, st);
+  /* A full profile counts the idle blocks; a sample's share is an
+   * estimate that the scan replaces (prof_launch.c) */
+  pr->f.idle_block_fraction = (double)t.idle_blocks / (double)t.blocks;
   cache_fields(p, &pr->f, st, scale);
   mix_sections(pr, cls, &t, &all);
   int r = static_parallelism(p, st, pr, W);
@@ -1226,7 +1426,7 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
     ws_profile_free(pr);
     return r;
   }
-  caches_section(p, pr);
+  caches_section(p, pr, scale);
   provenance_sections(p, pr, &t, scale);
   int dropped = 0;
   r = heaviest_warps(p, &pr->mix, &dropped);
@@ -1240,8 +1440,12 @@ int ws_prof_finish(ws_prof *p, ws_profile **out, ws_diag *d) {
   if (p->rep_truncated)
     cJSON_AddTrueToObject(section(pr, WS_PSEC_PROFILER), "representative_warp_truncated");
   if (p->cfg.input) cJSON_AddStringToObject(section(pr, WS_PSEC_PROFILER), "input", p->cfg.input);
-  deps_fields(p, &pr->f, W);
+  r = deps_fields(p, &pr->f, W, scale);
   free(st);
+  if (r) {
+    ws_profile_free(pr);
+    return r;
+  }
   *out = pr;
   return WS_OK;
 }

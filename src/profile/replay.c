@@ -56,14 +56,15 @@ typedef struct rp_region {
   uint64_t reads_distinct;  /* U: distinct sectors read */
   uint64_t writes;      /* sectors written back */
   uint64_t writes_distinct; /* distinct sectors written back */
+  uint64_t touched_distinct; /* distinct sectors read or written back */
   double span_sum;      /* sum over (block, touching it) of the block's span
                            in it (last - first touched byte + 1) */
   uint64_t span_blocks; /* blocks that touched it */
   uint64_t lo, hi;      /* the current block's first and last byte (lo > hi: none) */
 } rp_region;
 
-/* A set of sector keys (sector address | 1 for a write-back, + 2 so no key
- * is 0), open addressing. */
+/* The sectors seen at DRAM: per sector one entry, its address | 16 (so no
+ * entry is 0) | 1 once read | 2 once written back; open addressing. */
 typedef struct rp_set {
   uint64_t *v;
   size_t n, cap;        /* used, slots (a power of two or 0) */
@@ -71,7 +72,12 @@ typedef struct rp_set {
 
 struct ws_replay {
   const ws_gpu *g;      /* borrowed */
-  int track;            /* attribute DRAM traffic to regions */
+  int track;            /* a sample: estimate the grid per region */
+  int count;            /* attribute DRAM traffic to regions and count the
+                           distinct sectors (a sample, or a warm start) */
+  uint64_t count_cap;   /* a full replay's warm start: distinct sectors
+                           beyond which counting stops (the L2's) */
+  uint64_t shared_per_sm; /* carve-out of a unified L1 (ws_rp_config) */
   uint64_t grid_blocks; /* blocks of the whole launch */
   rp_region *reg;       /* nreg regions + one for traffic outside them */
   size_t nreg;
@@ -82,6 +88,7 @@ struct ws_replay {
   uint32_t cur;         /* SM whose step comes next in the current round */
   int l1_global;        /* L1 caches global loads */
   ws_cache *l1;         /* per SM */
+  ws_cache *ro;         /* per SM: the read-only cache (NULL: none) */
   ws_cache l2;          /* shared (a sample: its share, for data not spread) */
   ws_cache l2g;         /* a sample: the whole L2, for regions its blocks
                            spread over (empty otherwise) */
@@ -121,25 +128,55 @@ uint32_t ws_prof_rp_blocks_per_sm(const ws_gpu *g, uint64_t threads_per_block, d
   return r || occ.active_blocks_per_sm < 1 ? 1 : (uint32_t)occ.active_blocks_per_sm;
 }
 
-/* The caches and their facts (defaults: L1 4 ways, L2 16 ways, 128-byte
- * lines, 32-byte sectors, as docs/profile.md states). */
-static int caches_init(ws_replay *r) {
+/* Ways where the GPU gives none (a user's file the loader derived nothing
+ * for): 16, the database's assumption (docs/gpu-parameters.md, "GPU
+ * facts"), the profile's caches.defaults says so. */
+enum { DEFAULT_WAYS = 16 };
+
+/* Whether the GPU's fact `id` is an assumption (derived, an estimate) or
+ * absent: the profile states it. */
+static int assumed(const ws_gpu *g, int id, int value) {
+  return !(value > 0) || (g->facts[id].origin == WS_GFO_DERIVED && g->facts[id].estimate);
+}
+
+/* The caches and their facts (defaults: DEFAULT_WAYS, 128-byte lines,
+ * 32-byte sectors, as docs/profile.md states). */
+static int caches_init(ws_replay *r, const ws_rp_config *rc) {
   ws_rp_stats *cs = &r->cs;
   const ws_cache_facts *cf = &r->g->cache;
   cs->sector = cf->l2_sector_bytes > 0 ? (uint32_t)cf->l2_sector_bytes : 32;
   cs->l1_line = cf->l1_line_bytes > 0 ? (uint32_t)cf->l1_line_bytes : 128;
-  cs->l1_ways = cf->l1_assoc > 0 ? (uint32_t)cf->l1_assoc : 4;
+  cs->l1_assumed = assumed(r->g, WS_GF_L1_ASSOC, cf->l1_assoc);
+  cs->l1_ways = cf->l1_assoc > 0 ? (uint32_t)cf->l1_assoc : DEFAULT_WAYS;
   cs->l2_line = cf->l2_line_bytes > 0 ? (uint32_t)cf->l2_line_bytes : 128;
-  cs->l2_ways = cf->l2_assoc > 0 ? (uint32_t)cf->l2_assoc : 16;
-  cs->l1_bytes = (uint32_t)cache_fit((uint64_t)(cf->l1_bytes > 0 ? cf->l1_bytes : 0), cs->l1_ways,
-                                     cs->l1_line);
+  cs->l2_assumed = assumed(r->g, WS_GF_L2_ASSOC, cf->l2_assoc);
+  cs->l2_ways = cf->l2_assoc > 0 ? (uint32_t)cf->l2_assoc : DEFAULT_WAYS;
+  cs->l1_full = (uint32_t)cache_fit((uint64_t)(cf->l1_bytes > 0 ? cf->l1_bytes : 0), cs->l1_ways,
+                                    cs->l1_line);
+  /* A unified L1 less the shared-memory carve-out of the resident blocks
+   * (ws_gpu_l1_bytes_for_shared: the compute capability's carve-outs) */
+  uint64_t l1 = cs->l1_full;
+  if (cf->l1_caches_global && rc->shared_per_sm) {
+    int left = ws_gpu_l1_bytes_for_shared(r->g, (long long)rc->shared_per_sm);
+    if (left >= 0 && (uint64_t)left < l1) l1 = (uint64_t)left;
+  }
+  cs->l1_bytes = (uint32_t)cache_fit(l1, cs->l1_ways, cs->l1_line);
   cs->l2_bytes = (uint32_t)cache_fit((uint64_t)(cf->l2_bytes > 0 ? cf->l2_bytes : 0), cs->l2_ways,
                                      cs->l2_line);
   cs->have_l1 = cs->l1_bytes > 0;
   cs->have_l2 = cs->l2_bytes > 0;
   r->l1_global = cs->have_l1 && cf->l1_caches_global;
+  /* The read-only path: where L1 does not cache global loads, ld.global.nc
+   * goes through the read-only (texture) cache when the GPU has one. */
+  if (!cf->l1_caches_global && cf->readonly_bytes > 0) {
+    cs->ro_assumed = 1;
+    cs->ro_ways = DEFAULT_WAYS;
+    cs->ro_bytes = (uint32_t)cache_fit((uint64_t)cf->readonly_bytes, cs->ro_ways, cs->l1_line);
+    cs->have_ro = cs->ro_bytes > 0;
+  }
   r->l1 = calloc(cs->nsm, sizeof *r->l1);
   if (!r->l1) return -1;
+  if (cs->have_ro && !(r->ro = calloc(cs->nsm, sizeof *r->ro))) return -1;
   /* A sample's blocks keep their own data in their share of the L2: the
    * blocks resident at once in the sample over those of the full launch
    * (every SM holding blocks_per_sm), so that their working sets meet the
@@ -160,36 +197,75 @@ static int caches_init(ws_replay *r) {
     if (ws_prof_cache_init(&r->l2g, cs->l2_bytes, cs->l2_ways, cs->l2_line, cs->sector)) return -1;
   }
   if (ws_prof_cache_init(&r->l2, l2_mine, cs->l2_ways, cs->l2_line, cs->sector)) return -1;
-  /* With few sets left, line mod sets would put a kernel's rows (4 KB
-   * apart, say) all in one set; GPUs hash addresses over their L2's sets. */
-  r->l2.hashed = l2_mine < cs->l2_bytes;
-  for (uint32_t s = 0; s < cs->nsm; s++)
-    if (ws_prof_cache_init(&r->l1[s], cs->l1_bytes, cs->l1_ways, cs->l1_line,
-                      cs->sector < cs->l1_line ? cs->sector : cs->l1_line))
+  /* what an L1 miss fetches: a 32-byte sector (Maxwell on), the whole
+   * 128-byte line (Fermi, Kepler): cache.l1_sector_bytes */
+  uint32_t sec1 = cf->l1_sector_bytes > 0 ? (uint32_t)cf->l1_sector_bytes : cs->sector;
+  if (sec1 > cs->l1_line || cs->l1_line / sec1 > 32) sec1 = cs->l1_line;
+  for (uint32_t s = 0; s < cs->nsm; s++) {
+    if (ws_prof_cache_init(&r->l1[s], cs->l1_bytes, cs->l1_ways, cs->l1_line, sec1)) return -1;
+    if (r->ro && ws_prof_cache_init(&r->ro[s], cs->ro_bytes, cs->ro_ways, cs->l1_line, cs->sector))
       return -1;
+  }
   return 0;
 }
 
-ws_replay *ws_prof_rp_new(const ws_gpu *g, uint64_t nslots, uint64_t grid_blocks,
-                     uint32_t blocks_per_sm, int track, const ws_rp_region *regions,
-                     size_t nregions) {
+/* Start from the L2 the previous launch left: a full replay of the same
+ * geometry takes it over; otherwise the start is cold, and the stats say
+ * the carried state was refused. */
+static int l2_carry(ws_replay *r, const ws_cache *prev) {
+  ws_cache *c = &r->l2;
+  if (r->track || !prev || prev->sets != c->sets || prev->ways != c->ways ||
+      prev->line_bytes != c->line_bytes || prev->sector_bytes != c->sector_bytes) {
+    r->cs.l2_carry_refused = 1;
+    return 0;
+  }
+  size_t n = (size_t)c->sets * c->ways;
+  memcpy(c->tags, prev->tags, n * sizeof *c->tags);
+  memcpy(c->stamp, prev->stamp, n * sizeof *c->stamp);
+  memcpy(c->valid, prev->valid, n * sizeof *c->valid);
+  memset(c->dirty, 0, n * sizeof *c->dirty); /* the previous launch counted them */
+  c->clock = prev->clock;
+  return 0;
+}
+
+int ws_prof_rp_l2_end(ws_cache *out, const ws_replay *r) {
+  const ws_cache *c = &r->l2;
+  if (ws_prof_cache_init(out, (uint64_t)c->sets * c->ways * c->line_bytes, c->ways ? c->ways : 1,
+                         c->line_bytes ? c->line_bytes : 128,
+                         c->sector_bytes ? c->sector_bytes : 32))
+    return -1;
+  size_t n = (size_t)c->sets * c->ways;
+  if (n) {
+    memcpy(out->tags, c->tags, n * sizeof *c->tags);
+    memcpy(out->stamp, c->stamp, n * sizeof *c->stamp);
+    memcpy(out->valid, c->valid, n * sizeof *c->valid);
+  }
+  out->clock = c->clock;
+  return 0;
+}
+
+ws_replay *ws_prof_rp_new(const ws_gpu *g, const ws_rp_config *rc) {
   ws_replay *r = calloc(1, sizeof *r);
   if (!r) return NULL;
+  uint64_t nslots = rc->nslots;
   r->g = g;
-  r->grid_blocks = grid_blocks;
-  r->track = track;
-  r->nreg = track ? nregions : 0;
+  r->grid_blocks = rc->grid_blocks;
+  r->track = rc->track;
+  r->count = rc->track || rc->l2_start == WS_PROF_L2_WARM;
+  r->cs.l2_start = rc->l2_start;
+  r->nreg = r->count ? rc->nregions : 0;
   r->reg = calloc(r->nreg + 1, sizeof *r->reg);
   if (!r->reg) goto fail;
   for (size_t i = 0; i < r->nreg; i++) {
-    r->reg[i].base = regions[i].base;
-    r->reg[i].end = regions[i].base + regions[i].bytes;
-    r->reg[i].sectors = regions[i].bytes ? ((r->reg[i].end - 1) / 32 - regions[i].base / 32 + 1) : 0;
+    const ws_rp_region *x = &rc->regions[i];
+    r->reg[i].base = x->base;
+    r->reg[i].end = x->base + x->bytes;
+    r->reg[i].sectors = x->bytes ? ((r->reg[i].end - 1) / 32 - x->base / 32 + 1) : 0;
   }
   r->nslots = nslots;
   uint64_t sms = g->sms > 0 ? (uint64_t)g->sms : 1;
   r->cs.nsm = (uint32_t)(nslots < sms ? (nslots ? nslots : 1) : sms);
-  r->cs.blocks_per_sm = blocks_per_sm ? blocks_per_sm : 1;
+  r->cs.blocks_per_sm = rc->blocks_per_sm ? rc->blocks_per_sm : 1;
   if (g->dram.partitions > 0 && g->dram.interleave_bytes > 0) {
     r->cs.partitions = (uint32_t)g->dram.partitions;
     r->cs.interleave = (uint32_t)g->dram.interleave_bytes;
@@ -198,7 +274,11 @@ ws_replay *ws_prof_rp_new(const ws_gpu *g, uint64_t nslots, uint64_t grid_blocks
   }
   r->slots = calloc(nslots + 1, sizeof *r->slots);
   r->sm = calloc(r->cs.nsm, sizeof *r->sm);
-  if (!r->slots || !r->sm || caches_init(r)) goto fail;
+  if (!r->slots || !r->sm || caches_init(r, rc)) goto fail;
+  if (rc->l2_start == WS_PROF_L2_CARRIED && l2_carry(r, rc->l2_carried)) goto fail;
+  /* A full replay counts a warm start's footprint only up to the L2's
+   * sectors: past them the previous launch's data is gone anyway. */
+  if (r->count && !r->track) r->count_cap = (uint64_t)r->cs.l2_bytes / r->cs.sector + 1;
   if (r->pcnt) { /* cs.sector is known now */
     r->pchunk = r->cs.interleave / r->cs.sector ? r->cs.interleave / r->cs.sector : 1;
     r->pwindow = WS_RP_WINDOW_CHUNKS * r->cs.partitions * r->pchunk;
@@ -223,7 +303,9 @@ void ws_prof_rp_free(ws_replay *r) {
     free(r->sm[s].w);
   }
   for (uint32_t s = 0; r->l1 && s < r->cs.nsm; s++) ws_prof_cache_free(&r->l1[s]);
+  for (uint32_t s = 0; r->ro && s < r->cs.nsm; s++) ws_prof_cache_free(&r->ro[s]);
   free(r->l1);
+  free(r->ro);
   ws_prof_cache_free(&r->l2);
   ws_prof_cache_free(&r->l2g);
   free(r->slots);
@@ -234,21 +316,22 @@ void ws_prof_rp_free(ws_replay *r) {
   free(r);
 }
 
-/* Insert key; 1 when it is new.  Out of memory the key counts as new (the
- * estimate then leans to the replay's own figures) and the loss is noted. */
-static int set_add(ws_replay *r, uint64_t key) {
+/* Mark sector `sec` read (flag 1) or written back (flag 2); returns the
+ * flags it had before (0: a new sector).  Out of memory the sector counts
+ * as new (the estimate then leans to the replay's own figures) and the
+ * loss is noted. */
+static unsigned set_mark(ws_replay *r, uint64_t sec, unsigned flag) {
   rp_set *t = &r->seen;
-  key += 2;
   if (2 * (t->n + 1) > t->cap) {
     size_t cap = t->cap ? 2 * t->cap : 1024;
     uint64_t *nv = calloc(cap, sizeof *nv);
     if (!nv) {
       r->cs.lost_records = 1;
-      return 1;
+      return 0;
     }
     for (size_t i = 0; i < t->cap; i++) {
       if (!t->v[i]) continue;
-      size_t j = (size_t)(t->v[i] * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
+      size_t j = (size_t)((t->v[i] >> 5) * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
       while (nv[j]) j = (j + 1) & (cap - 1);
       nv[j] = t->v[i];
     }
@@ -256,14 +339,18 @@ static int set_add(ws_replay *r, uint64_t key) {
     t->v = nv;
     t->cap = cap;
   }
-  size_t j = (size_t)(key * 0x9e3779b97f4a7c15ull >> 20) & (t->cap - 1);
+  size_t j = (size_t)((sec >> 5) * 0x9e3779b97f4a7c15ull >> 20) & (t->cap - 1);
   while (t->v[j]) {
-    if (t->v[j] == key) return 0;
+    if ((t->v[j] & ~(uint64_t)WS_RP_FLAGS) == sec) {
+      unsigned had = (unsigned)(t->v[j] & 3);
+      t->v[j] |= flag;
+      return had | 4;
+    }
     j = (j + 1) & (t->cap - 1);
   }
-  t->v[j] = key;
+  t->v[j] = sec | 16 | flag;
   t->n++;
-  return 1;
+  return 0;
 }
 
 /* The region holding byte address a (the last entry when none does). */
@@ -286,11 +373,20 @@ static int spread(const ws_replay *r, const rp_region *g) {
 
 /* A sector read from DRAM, or written back to it. */
 static void note_dram(ws_replay *r, uint64_t sec, int write) {
-  if (!r->track) return;
+  if (!r->count) return;
   rp_region *g = region_of(r, sec);
-  int fresh = set_add(r, sec | (write ? 1 : 0));
-  if (write) g->writes++, g->writes_distinct += (uint64_t)fresh;
-  else g->reads++, g->reads_distinct += (uint64_t)fresh;
+  unsigned flag = write ? 2 : 1, had = set_mark(r, sec, flag);
+  if (write) g->writes++, g->writes_distinct += !(had & flag);
+  else g->reads++, g->reads_distinct += !(had & flag);
+  g->touched_distinct += !had;
+  /* A full replay's warm start: once the footprint passes the L2, the
+   * previous launch's data is gone; stop counting (the set is freed). */
+  if (r->count_cap && r->seen.n >= r->count_cap) {
+    r->count = 0;
+    r->cs.footprint_over = 1;
+    free(r->seen.v);
+    memset(&r->seen, 0, sizeof r->seen);
+  }
 }
 
 /* The dirty sectors of an evicted (or flushed) L2 line. */
@@ -348,7 +444,14 @@ static void access_sector(ws_replay *r, ws_cache *c1, uint64_t e) {
   int local = (e & WS_RP_LOCAL) != 0;
   ws_cache *l2 = r->track && spread(r, region_of(r, sec)) ? &r->l2g : &r->l2;
   if (!write || atomic) cs->load_sectors++;
-  if (!write) {
+  if (!write && (e & WS_RP_NC) && r->ro) {
+    ws_cache *ro = &r->ro[c1 - r->l1];
+    cs->ro_access++;
+    if (ws_prof_cache_access_rw(ro, sec, 1, 0)) {
+      cs->ro_hit++;
+      return;
+    }
+  } else if (!write) {
     if (cs->have_l1 && (r->l1_global || local)) {
       cs->l1_access++;
       if (ws_prof_cache_access_rw(c1, sec, 1, 0)) {
@@ -356,6 +459,8 @@ static void access_sector(ws_replay *r, ws_cache *c1, uint64_t e) {
         return;
       }
     }
+  }
+  if (!write) {
     cs->l2_access++;
     if (ws_prof_cache_access_rw(l2, sec, 1, 0)) {
       cs->l2_hit++;
@@ -517,7 +622,7 @@ void ws_prof_rp_finish(ws_replay *r) {
   r->cs.dram_write_sectors = r->l2.writebacks + ws_prof_cache_dirty_sectors(&r->l2) +
                              r->l2g.writebacks + ws_prof_cache_dirty_sectors(&r->l2g);
   /* The flush at the end of the launch. */
-  for (int k = 0; r->track && k < 2; k++) {
+  for (int k = 0; r->count && k < 2; k++) {
     const ws_cache *c = k ? &r->l2g : &r->l2;
     for (size_t i = 0; i < (size_t)c->sets * c->ways; i++)
       if (c->tags[i] && c->dirty[i]) note_writeback(r, (c->tags[i] - 1) * c->line_bytes, c->dirty[i]);
@@ -623,6 +728,19 @@ static double grid_reads(const ws_replay *r, double scale) {
   return rd;
 }
 
+/* The grid's footprint at the L2 and its compulsory reads, in sectors:
+ * per region (and outside them) min(S, distinct x scale). */
+static void grid_footprint(const ws_replay *r, double scale, double *touched, double *reads) {
+  *touched = *reads = 0;
+  for (size_t i = 0; i <= r->nreg; i++) {
+    const rp_region *g = &r->reg[i];
+    double S = i < r->nreg ? (double)g->sectors : INFINITY;
+    double t = (double)g->touched_distinct * scale, rd = (double)g->reads_distinct * scale;
+    *touched += t < S ? t : S;
+    *reads += rd < S ? rd : S;
+  }
+}
+
 void ws_prof_rp_estimate_grid(ws_rp_estimate *out, const ws_replay *r, double scale) {
   const ws_rp_stats *cs = &r->cs;
   double sb = cs->sector;
@@ -634,6 +752,21 @@ void ws_prof_rp_estimate_grid(ws_rp_estimate *out, const ws_replay *r, double sc
       const rp_region *g = &r->reg[i];
       double S = i < r->nreg ? (double)g->sectors : 0;
       wr += grid_writes((double)g->writes, (double)g->writes_distinct, S, scale);
+    }
+  }
+  out->footprint_bytes = NAN;
+  out->warm_hits = 0;
+  if (r->count || cs->footprint_over) {
+    double touched, compulsory;
+    grid_footprint(r, r->track ? scale : 1, &touched, &compulsory);
+    out->footprint_bytes = cs->footprint_over ? NAN : touched * sb;
+    /* Warm: the previous identical launch left its data in the L2; when
+     * the whole footprint fits, every first read of a sector hits
+     * (docs/profile.md, "Cold and warm"). */
+    if (cs->l2_start == WS_PROF_L2_WARM && !cs->footprint_over &&
+        touched <= (double)cs->l2_bytes / sb) {
+      rd = rd > compulsory ? rd - compulsory : 0;
+      out->warm_hits = 1;
     }
   }
   out->dram_read_bytes = rd * sb;

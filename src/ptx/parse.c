@@ -14,6 +14,7 @@
  * definition when the module ends.
  */
 #include "ptx/ptx_int.h"
+#include "util/demangle.h"
 #include "util/checked.h"
 #include "util/file.h"
 #include "util/vec.h"
@@ -67,6 +68,7 @@ typedef struct fbuild {
   VEC(ws_ptx_item) items;
   VEC(range_decl) ranges;
   VEC(const char *) pragmas;
+  VEC(ws_ptx_unknown) unknown;
   uint32_t depth;     /* current scope depth (1 = function body) */
   uint32_t nscopes;   /* scopes opened so far (0 = body) */
   uint32_t scope_id[64]; /* scope number per depth */
@@ -97,6 +99,9 @@ typedef struct parser {
   VEC(ws_ptx_mitem) mitems;
   VEC(uint32_t) func_def; /* per function: index of its definition */
   fbuild fb;           /* current function */
+  unsigned flags;      /* WS_PTX_PARSE_* */
+  int in_inst;         /* parsing an instruction that may be kept unknown */
+  char inst_err[256];  /* its first error, when in_inst */
 } parser;
 
 /* Copy a builder array into the arena. */
@@ -123,6 +128,16 @@ static void error_at(parser *p, uint32_t line, uint32_t col, const char *at,
                      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 static void error_at(parser *p, uint32_t line, uint32_t col, const char *at,
                      const char *fmt, ...) {
+  if (p->in_inst) { /* WS_PTX_PARSE_KEEP_UNKNOWN: the instruction's reason, not an error */
+    if (!p->inst_err[0]) {
+      va_list ap;
+      va_start(ap, fmt);
+      vsnprintf(p->inst_err, sizeof p->inst_err, fmt, ap);
+      va_end(ap);
+      if (!p->inst_err[0]) snprintf(p->inst_err, sizeof p->inst_err, "not understood");
+    }
+    return;
+  }
   p->nerrors++;
   if (p->nerrors > MAX_ERRORS) return;
   va_list ap;
@@ -672,6 +687,7 @@ static void fb_reset(fbuild *fb) {
   fb->labels.n = fb->protos.n = fb->extra.n = fb->items.n = fb->ranges.n = 0;
   fb->btables.n = 0;
   fb->pragmas.n = 0;
+  fb->unknown.n = 0;
   fb->depth = 1;
   fb->nscopes = 1;
   fb->scope_id[1] = 0;
@@ -682,6 +698,7 @@ static void fb_free(fbuild *fb) {
   free(fb->insts.v); free(fb->regs.v); free(fb->vars.v); free(fb->params.v);
   free(fb->rets.v); free(fb->labels.v); free(fb->protos.v); free(fb->extra.v);
   free(fb->items.v); free(fb->ranges.v); free(fb->pragmas.v); free(fb->btables.v);
+  free(fb->unknown.v);
 }
 
 static void push_item(parser *p, uint32_t kind, uint32_t index, uint32_t count,
@@ -922,8 +939,27 @@ static uint32_t label_ref(parser *p, const token *t) {
   if (e) return e->value;
   label_b l = {intern(p, t->s, t->len), UINT32_MAX, 0, t->line, t->col, t->s};
   VPUSH(p, p->fb.labels, l);
-  if (ws_ptx_symtab_add(&p->labels, t->s, t->len, 0, 0, p->fb.labels.n - 1) < 0) p->oom = 1;
+  if (ws_ptx_symtab_add(&p->labels, t->s, t->len, p->fb.depth, 0, p->fb.labels.n - 1) < 0) p->oom = 1;
   return p->fb.labels.n - 1;
+}
+
+/* Labels are scoped by `{ }` blocks, as ptxas scopes them (inline asm such
+ * as `{ .reg .pred p; W: mbarrier.try_wait... @!p bra W; }` repeats W in
+ * one function): at the end of a block its labels go out of scope; a name
+ * referenced in the block and not defined there yet stays pending in the
+ * enclosing block. */
+static void close_label_scope(parser *p, uint32_t depth) {
+  symtab *t = &p->labels;
+  uint32_t pending[64], npend = 0;
+  for (uint32_t i = t->count; i-- > 0 && t->entries[i].depth >= depth;) {
+    uint32_t li = t->entries[i].value;
+    if (li < p->fb.labels.n && p->fb.labels.v[li].inst == UINT32_MAX && npend < 64) pending[npend++] = i;
+  }
+  symtab_entry keep[64];
+  for (uint32_t k = 0; k < npend; k++) keep[k] = t->entries[pending[k]];
+  ws_ptx_symtab_pop(t, depth);
+  for (uint32_t k = npend; k-- > 0;)
+    if (ws_ptx_symtab_add(t, keep[k].key, keep[k].len, depth - 1, 0, keep[k].value) < 0) p->oom = 1;
 }
 
 /* Resolve a name used as an operand: function scope, then module. */
@@ -1291,6 +1327,7 @@ static int decode_mod(ws_ptx_inst *in, int m) {
   case WS_PTX_MG_MODE: slot = &in->mode; break;
   case WS_PTX_MG_SHAPE: slot = &in->shape; break;
   case WS_PTX_MG_GEOM: slot = &in->geom; break;
+  case WS_PTX_MG_LAYOUT: return 1; /* one per matrix operand (.row.row): mods[] keeps the order */
   default: return !ws_ptx_inst_has(in, (ws_ptx_mod)m);
   }
   if (*slot) return 0;
@@ -1312,9 +1349,9 @@ static unsigned allowed_groups(ws_ptx_kind k) {
   case WS_PTX_K_CONVERT: return G(ROUND) | G(SPACE);
   case WS_PTX_K_LOAD:
   case WS_PTX_K_STORE:
-    return G(SPACE) | G(CACHE) | G(VEC) | G(SEM) | G(SCOPE) | G(SHAPE);
+    return G(SPACE) | G(CACHE) | G(VEC) | G(SEM) | G(SCOPE) | G(SHAPE) | G(LAYOUT);
   case WS_PTX_K_PREFETCH: return G(SPACE) | G(CACHE);
-  case WS_PTX_K_ASYNC_COPY: return G(SPACE) | G(CACHE);
+  case WS_PTX_K_ASYNC_COPY: return G(SPACE) | G(CACHE) | G(SEM) | G(SCOPE);
   case WS_PTX_K_ATOMIC:
   case WS_PTX_K_REDUCTION: return G(SPACE) | G(OP) | G(VEC) | G(SEM) | G(SCOPE);
   case WS_PTX_K_TEXTURE:
@@ -1322,8 +1359,9 @@ static unsigned allowed_groups(ws_ptx_kind k) {
   case WS_PTX_K_SURF_STORE: return G(GEOM) | G(VEC) | G(OP) | G(CACHE) | G(MODE);
   case WS_PTX_K_BARRIER: return G(OP) | G(SEM) | G(SCOPE);
   case WS_PTX_K_FENCE: return G(SEM) | G(SCOPE) | G(SPACE);
-  case WS_PTX_K_WARP: return G(MODE) | G(OP);
-  case WS_PTX_K_MMA: return G(SHAPE) | G(ROUND) | G(MODE);
+  case WS_PTX_K_WARP: return G(MODE) | G(OP) | G(SHAPE);
+  case WS_PTX_K_MMA: return G(SHAPE) | G(ROUND) | G(MODE) | G(LAYOUT);
+  case WS_PTX_K_MBARRIER: return G(SPACE) | G(SEM) | G(SCOPE);
   case WS_PTX_K_WARP_SYNC: case WS_PTX_K_BRANCH: case WS_PTX_K_CALL:
   case WS_PTX_K_RETURN: case WS_PTX_K_EXIT: case WS_PTX_K_MISC:
     return 0;
@@ -1352,22 +1390,29 @@ static void check_vector(parser *p, const ws_ptx_inst *in, const token *at) {
     ERR_TOK(p, at, "'%s' needs an address operand [...]", ws_ptx_opcode_name(in->op));
 }
 
+/* An instruction at token t with its guard and the .loc in effect, nothing
+ * else set yet. */
+static void inst_begin(parser *p, ws_ptx_inst *in, const token *t, int32_t guard, int guard_not) {
+  const fbuild *fb = &p->fb;
+  memset(in, 0, sizeof *in);
+  in->guard = guard;
+  in->guard_not = (uint8_t)guard_not;
+  in->vec = 1;
+  in->line = t->line;
+  in->col = t->col;
+  in->loc_file = fb->loc_file;
+  in->loc_line = fb->loc_line;
+  in->loc_at_file = fb->loc_at_file;
+  in->loc_at_line = fb->loc_at_line;
+}
+
 /* instruction -> ['@' ['!'] reg] mnemonic { '.' word } [operand { ',' operand }] ';'
  * mnemonic -> IDENT (an opcode, possibly dotted: "bar.warp.sync") */
-static void parse_instruction(parser *p, int32_t guard, int guard_not) {
+static void parse_instruction_1(parser *p, int32_t guard, int guard_not) {
   fbuild *fb = &p->fb;
   const token op_tok = p->tok;
   ws_ptx_inst in;
-  memset(&in, 0, sizeof in);
-  in.guard = guard;
-  in.guard_not = (uint8_t)guard_not;
-  in.vec = 1;
-  in.line = op_tok.line;
-  in.col = op_tok.col;
-  in.loc_file = fb->loc_file;
-  in.loc_line = fb->loc_line;
-  in.loc_at_file = fb->loc_at_file;
-  in.loc_at_line = fb->loc_at_line;
+  inst_begin(p, &in, &op_tok, guard, guard_not);
   /* Collect the dotted words glued to the mnemonic. */
   token parts[24];
   int nparts = 0;
@@ -1383,9 +1428,9 @@ static void parse_instruction(parser *p, int32_t guard, int guard_not) {
     parts[nparts++] = p->tok;
     next(p);
   }
-  /* Longest dotted opcode name first. */
+  /* Longest dotted opcode name first (cp.async.mbarrier.arrive has four words). */
   int used = 0;
-  for (int k = nparts < 3 ? nparts : 3; k >= 1 && !used; k--) {
+  for (int k = nparts < 4 ? nparts : 4; k >= 1 && !used; k--) {
     size_t len = (size_t)(parts[k - 1].s + parts[k - 1].len - parts[0].s);
     symtab_entry *e = word(p, parts[0].s, len, K_OPC);
     if (e) {
@@ -1527,6 +1572,38 @@ static void parse_instruction(parser *p, int32_t guard, int guard_not) {
   VPUSH(p, fb->insts, in);
 }
 
+/* An instruction; with WS_PTX_PARSE_KEEP_UNKNOWN, one the parser rejects is
+ * kept as WS_PTX_OP_UNKNOWN with its text and the first error as reason. */
+static void parse_instruction(parser *p, int32_t guard, int guard_not) {
+  if (!(p->flags & WS_PTX_PARSE_KEEP_UNKNOWN)) {
+    parse_instruction_1(p, guard, guard_not);
+    return;
+  }
+  fbuild *fb = &p->fb;
+  const token op_tok = p->tok;
+  uint32_t ninsts = fb->insts.n, nitems = fb->items.n, nextra = fb->extra.n;
+  p->in_inst = 1;
+  p->inst_err[0] = 0;
+  parse_instruction_1(p, guard, guard_not);
+  p->in_inst = 0;
+  if (!p->inst_err[0]) return;
+  /* drop what the failed statement left, keep it as text */
+  fb->insts.n = ninsts;
+  fb->items.n = nitems;
+  fb->extra.n = nextra;
+  const char *s = op_tok.s, *e = s, *end = p->lx.end;
+  while (e < end && *e != ';' && *e != '\n') e++;
+  if (e < end && *e == ';') e++;
+  ws_ptx_inst in;
+  inst_begin(p, &in, &op_tok, guard, guard_not);
+  in.op = WS_PTX_OP_UNKNOWN;
+  in.ops[0].imm = fb->unknown.n;
+  ws_ptx_unknown u = {intern(p, s, (size_t)(e - s)), intern(p, p->inst_err, strlen(p->inst_err))};
+  VPUSH(p, fb->unknown, u);
+  push_item(p, WS_PTX_I_INST, fb->insts.n, 0, 0, NULL);
+  VPUSH(p, fb->insts, in);
+}
+
 /* loc -> '.loc' INT INT INT [',' rest-of-line] */
 static void parse_loc(parser *p) {
   const token t = p->tok;
@@ -1654,6 +1731,7 @@ static void parse_body(parser *p) {
     case T_RBRACE:
       if (fb->depth == 1) return;
       ws_ptx_symtab_pop(&p->fsyms, fb->depth);
+      close_label_scope(p, fb->depth);
       push_item(p, WS_PTX_I_CLOSE, fb->scope_id[fb->depth], 0, 0, NULL);
       fb->depth--;
       next(p);
@@ -1708,7 +1786,16 @@ static void parse_body(parser *p) {
           continue;
         }
         symtab_entry *e = ws_ptx_symtab_find(&p->labels, t.s, t.len);
-        uint32_t li = e ? e->value : label_ref(p, &t);
+        uint32_t li;
+        if (e && e->depth < fb->depth && e->value < fb->labels.n && fb->labels.v[e->value].inst != UINT32_MAX) {
+          /* an enclosing block's label of that name: this one shadows it */
+          label_b nl = {intern(p, t.s, t.len), UINT32_MAX, 0, t.line, t.col, t.s};
+          VPUSH(p, fb->labels, nl);
+          li = fb->labels.n - 1;
+          if (ws_ptx_symtab_add(&p->labels, t.s, t.len, fb->depth, 0, li) < 0) p->oom = 1;
+        } else {
+          li = e ? e->value : label_ref(p, &t);
+        }
         if (li < fb->labels.n) {
           label_b *l = &fb->labels.v[li];
           if (l->inst != UINT32_MAX) {
@@ -1808,6 +1895,7 @@ static void finish_function(parser *p, ws_ptx_function *f) {
   FREEZE(ninsts, insts);
   FREEZE(nextra, extra);
   FREEZE(nitems, items);
+  FREEZE(nunknown, unknown);
 #undef FREEZE
   f->nscopes = fb->nscopes;
 }
@@ -1947,6 +2035,14 @@ static void parse_function(parser *p, uint8_t linkage) {
 static void parse_module(parser *p) {
   next(p);
   int seen_version = 0;
+  /* A text whose first token is no directive is not PTX at all (a password
+   * file named where a kernel was expected): say so without quoting it. */
+  if (p->tok.kind != T_EOF && p->tok.kind != T_DIR) {
+    error_at(p, p->tok.line, p->tok.col, NULL,
+             "not a PTX module: it does not begin with a directive such as .version (its text "
+             "is not shown)");
+    return;
+  }
   while (p->tok.kind != T_EOF && p->nerrors <= MAX_ERRORS && !p->oom) {
     const token t = p->tok;
     if (t.kind != T_DIR) {
@@ -2026,9 +2122,15 @@ static void redirect_calls(parser *p) {
 
 int ws_ptx_parse(ws_ptx_module **out, const char *src, size_t len, const char *path,
                  ws_diag *d) {
+  return ws_ptx_parse_opts(out, src, len, path, 0, d);
+}
+
+int ws_ptx_parse_opts(ws_ptx_module **out, const char *src, size_t len, const char *path,
+                      unsigned flags, ws_diag *d) {
   *out = NULL;
   parser p;
   memset(&p, 0, sizeof p);
+  p.flags = flags;
   p.path = path ? path : "<input>";
   p.d = d;
   p.arena = ws_arena_new();
@@ -2088,6 +2190,17 @@ int ws_ptx_parse_file(ws_ptx_module **out, const char *path, ws_diag *d) {
 
 void ws_ptx_module_free(ws_ptx_module *m) {
   if (m) ws_arena_free(m->arena);
+}
+
+const ws_ptx_function *ws_ptx_find_kernel(const ws_ptx_module *m, const char *query) {
+  const ws_ptx_function *f = ws_ptx_find_function(m, query), *hit = NULL;
+  if (f || !m || !query) return f;
+  for (uint32_t i = 0; i < m->nfuncs; i++)
+    if (m->funcs[i].is_entry && ws_demangle_match(m->funcs[i].name, query)) {
+      if (hit) return NULL; /* ambiguous */
+      hit = &m->funcs[i];
+    }
+  return hit;
 }
 
 const ws_ptx_function *ws_ptx_find_function(const ws_ptx_module *m, const char *name) {

@@ -95,6 +95,11 @@ static void print_inst(ws_strbuf *b, const ws_ptx_module *m, const ws_ptx_functi
   char nb[96];
   if (in->guard >= 0)
     ws_sb_printf(b, "@%s%s ", in->guard_not ? "!" : "", ws_ptx_reg_name(nb, sizeof nb, f, (uint32_t)in->guard));
+  if (in->op == WS_PTX_OP_UNKNOWN) { /* kept as written (WS_PTX_PARSE_KEEP_UNKNOWN) */
+    uint64_t u = (uint64_t)in->ops[0].imm;
+    ws_sb_puts(b, u < f->nunknown ? f->unknown[u].text : "?;");
+    return;
+  }
   ws_sb_puts(b, ws_ptx_opcode_name((ws_ptx_opcode)in->op));
   int pre = in->ntypes ? in->mods_pre : in->nmods;
   for (int i = 0; i < pre; i++) ws_sb_printf(b, ".%s", ws_ptx_mod_name((ws_ptx_mod)in->mods[i]));

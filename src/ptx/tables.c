@@ -2,6 +2,8 @@
  * tables.c — static facts about opcodes, types, spaces, modifiers and
  * special registers, generated from the X-macro files in warpsight/ptx/.
  */
+#include <stdio.h>
+
 #include "warpsight/ptx.h"
 
 static const char *const op_names[] = {
@@ -22,7 +24,7 @@ static const char *const kind_names[] = {
     "ARITH", "SFU", "LOGIC", "COMPARE", "MOVE", "CONVERT", "LOAD", "STORE",
     "PREFETCH", "ASYNC_COPY", "ATOMIC", "REDUCTION", "TEXTURE", "SURF_LOAD",
     "SURF_STORE", "BARRIER", "WARP_SYNC", "FENCE", "BRANCH", "CALL", "RETURN",
-    "EXIT", "WARP", "MMA", "MISC"};
+    "EXIT", "WARP", "MMA", "MISC", "MBARRIER"};
 
 static const char *const type_names[] = {
     "",
@@ -102,6 +104,16 @@ const char *ws_ptx_space_name(ws_ptx_space s) {
 }
 const char *ws_ptx_mod_name(ws_ptx_mod m) {
   return (unsigned)m < WS_PTX_MOD_COUNT ? mod_names[m] : "?";
+}
+int ws_ptx_shape_mnk(ws_ptx_mod m, unsigned *M, unsigned *N, unsigned *K) {
+  /* the name spells them: "m16n8k16" */
+  unsigned a, b, c;
+  char tail;
+  if (ws_ptx_mod_group(m) != WS_PTX_MG_SHAPE ||
+      sscanf(mod_names[m], "m%un%uk%u%c", &a, &b, &c, &tail) != 3)
+    return 0;
+  *M = a, *N = b, *K = c;
+  return 1;
 }
 ws_ptx_modgroup ws_ptx_mod_group(ws_ptx_mod m) {
   return (unsigned)m < WS_PTX_MOD_COUNT ? (ws_ptx_modgroup)mod_groups[m] : WS_PTX_MG_FLAG;

@@ -411,9 +411,35 @@ static void free_labels(canvas *c) {
   c->nlabels = c->caplabels = 0;
 }
 
+static int render_files(const char *base, draw_fn draw, const void *data, canvas *proto,
+                        ws_diag *d);
+
+/* BASE.png and BASE.svg, both or neither (staged in BASE's folder). */
 static int render(const char *base, draw_fn draw, const void *data,
                   canvas *proto, ws_diag *d) {
   if (!base || !*base) return ws_diag_error(d, "chart: no output path given");
+  const char *slash = strrchr(base, '/');
+  ws_strbuf dir = WS_STRBUF_INIT, staged = WS_STRBUF_INIT;
+  if (slash) ws_sb_putn(&dir, base, slash == base ? 1 : (size_t)(slash - base));
+  else ws_sb_puts(&dir, ".");
+  ws_outdir od;
+  size_t before = d ? d->count : 0;
+  int st = dir.oom ? WS_ENOMEM : ws_outdir_begin(&od, ws_sb_str(&dir), d);
+  ws_sb_free(&dir);
+  if (st) return st;
+  ws_sb_printf(&staged, "%s/%s", ws_outdir_path(&od), slash ? slash + 1 : base);
+  st = staged.oom ? WS_ENOMEM : render_files(ws_sb_str(&staged), draw, data, proto, d);
+  ws_sb_free(&staged);
+  ws_outdir_names(&od, d, before);
+  if (st) {
+    ws_outdir_discard(&od);
+    return st;
+  }
+  return ws_outdir_commit(&od, d);
+}
+
+static int render_files(const char *base, draw_fn draw, const void *data, canvas *proto,
+                        ws_diag *d) {
   size_t n = strlen(base);
   char *path = malloc(n + 5);
   if (!path) return WS_ENOMEM;

@@ -87,7 +87,7 @@ void ws_report_models_header(FILE *out) {
 }
 
 void ws_report_models_row(FILE *out, const ws_model_info *info, int status,
-                          const ws_model_result *r, const ws_floors *fl) {
+                          const ws_model_result *r, const ws_floors *fl, const ws_diag *md) {
   if (status == WS_OK) {
     char why[256];
     const char *below = ws_model_floors_check(why, sizeof why, fl, r->time_ms);
@@ -97,12 +97,19 @@ void ws_report_models_row(FILE *out, const ws_model_info *info, int status,
     if (below) fprintf(out, "%-16s ! %s\n", "", below);
     return;
   }
-  fprintf(out, "%-16s %14s %12s  cannot run: missing ", info->name, "-", "-");
+  fprintf(out, "%-16s %14s %12s  cannot run: ", info->name, "-", "-");
+  if (!r->nmissing) {
+    const char *msg = NULL;
+    for (size_t k = 0; md && k < md->count && !msg; k++)
+      if (md->items[k].severity == WS_SEV_ERROR) msg = md->items[k].message;
+    fprintf(out, "%s\n", msg ? msg : "the model failed");
+    return;
+  }
   /* The first few; `--model NAME` lists them all. */
+  fprintf(out, "missing ");
   size_t show = r->nmissing > 4 ? 3 : r->nmissing;
   for (size_t k = 0; k < show; k++) fprintf(out, "%s%s", k ? ", " : "", r->missing[k]);
   if (show < r->nmissing) fprintf(out, " and %zu more", r->nmissing - show);
-  if (!r->nmissing) fprintf(out, "(error, see below)");
   fprintf(out, "\n");
 }
 
@@ -245,16 +252,17 @@ void ws_report_counterfactuals_json(cJSON *root, const ws_cf_table *t) {
 
 /* Declarations (`model --terms`) -----------------------------------------*/
 
-/* Text (out != NULL) or JSON (models != NULL, out NULL) of the declared
- * terms and bounds of `model` ("all": every model).  The branches test
- * `out`, so GCC -O3 sees that fprintf gets a stream. */
+/* Text (out != NULL) or else JSON (into models) of the declared terms and
+ * bounds of `model` ("all": every model).  Which one is decided by `out`
+ * alone, so no path reaches fprintf with a NULL stream. */
 static void declarations(FILE *out, cJSON *models, const char *model) {
+  int json = out == NULL;
   int first = 1;
   for (size_t m = 0; m < ws_model_count(); m++) {
     const ws_model_info *mi = ws_model_at(m);
     if (strcmp(model, "all") && strcmp(model, mi->name)) continue;
     cJSON *o = NULL, *terms = NULL, *bounds = NULL;
-    if (!out) {
+    if (json) {
       cJSON_AddItemToArray(models, o = cJSON_CreateObject());
       cJSON_AddStringToObject(o, "model", mi->name);
       terms = cJSON_AddArrayToObject(o, "terms");
@@ -267,7 +275,7 @@ static void declarations(FILE *out, cJSON *models, const char *model) {
     for (int i = 0; i < WS_TERM_COUNT; i++) {
       const ws_term_info *t = ws_model_term_info((ws_term_id)i);
       if (!ws_model_family_of(t->family, mi->name)) continue;
-      if (out) {
+      if (!json) {
         fprintf(out, "  %-24s %-14s %s%s%s\n", t->name, t->unit, t->meaning,
                 *t->equation ? " — " : "", t->equation);
         continue;
@@ -279,11 +287,11 @@ static void declarations(FILE *out, cJSON *models, const char *model) {
       cJSON_AddStringToObject(tj, "meaning", t->meaning);
       cJSON_AddItemToArray(terms, tj);
     }
-    if (out) fprintf(out, "  %-24s %s\n", "case or bound", "limiter");
+    if (!json) fprintf(out, "  %-24s %s\n", "case or bound", "limiter");
     for (int i = 1; i < WS_BOUND_COUNT; i++) {
       const ws_bound_info *b = ws_model_bound_info((ws_model_bound)i);
       if (!ws_model_family_of(b->family, mi->name)) continue;
-      if (out) {
+      if (!json) {
         fprintf(out, "  %-24s %s\n", b->name, b->limiter);
         continue;
       }
@@ -302,6 +310,7 @@ void ws_report_model_declarations(FILE *out, const char *model) {
 
 cJSON *ws_report_model_declarations_json(const char *model) {
   cJSON *root = cJSON_CreateObject();
-  declarations(NULL, cJSON_AddArrayToObject(root, "models"), model);
+  cJSON *models = cJSON_AddArrayToObject(root, "models");
+  if (models) declarations(NULL, models, model);
   return root;
 }

@@ -96,20 +96,34 @@ void ws_report_predict_figures(FILE *out, const ws_profile *p, const ws_gpu *g) 
   fprintf(out, "\n");
   fprintf(out, "  Hong-Kim split   comp %.6g, coalesced mem %.6g, uncoalesced mem %.6g, sync %.6g per warp\n",
           f->comp_insts, f->coal_mem_insts, f->uncoal_mem_insts, f->synch_insts);
-  fprintf(out, "  global memory    %.6g transactions/request, %.6g bytes/request; L1 hit %.1f %%, "
-               "L2 hit %.1f %%, DRAM %.6g MB read, %.6g MB written\n",
-          f->avg_trans_warp, f->load_bytes_per_warp, 100 * f->l1_hit_ratio, 100 * f->l2_hit_ratio,
-          f->dram_read_bytes / 1e6, f->dram_write_bytes / 1e6);
+  if (isnan(f->avg_trans_warp)) /* no global request: no per-request figure */
+    fprintf(out, "  global memory    no requests; DRAM %.6g MB read, %.6g MB written\n",
+            f->dram_read_bytes / 1e6, f->dram_write_bytes / 1e6);
+  else
+    fprintf(out, "  global memory    %.6g transactions/request, %.6g bytes/request; L1 hit %.1f %%, "
+                 "L2 hit %.1f %%, DRAM %.6g MB read, %.6g MB written\n",
+            f->avg_trans_warp, f->load_bytes_per_warp, 100 * f->l1_hit_ratio,
+            100 * f->l2_hit_ratio, f->dram_read_bytes / 1e6, f->dram_write_bytes / 1e6);
   fprintf(out, "  shared memory    %.6g requests/warp, %.6g bank-conflict replays/warp\n",
           f->shared_mem_insts, f->bank_conflict_replays);
   fprintf(out, "  divergence       %.6g extra warp instructions/warp, %.1f %% of branches divergent, "
                "SIMD efficiency %.1f %%\n",
           f->divergent_extra_insts, 100 * f->divergent_branch_fraction,
           100 * num_at(root, "simd", "efficiency"));
-  fprintf(out, "  parallelism      ILP %.4g, MLP %.4g\n", f->ilp, f->mlp);
+  /* a figure the profile lacks (no load: no MLP) is said, never "nan" */
+  fprintf(out, "  parallelism      ILP ");
+  if (isnan(f->ilp)) fprintf(out, "-");
+  else fprintf(out, "%.4g", f->ilp);
+  if (isnan(f->mlp)) fprintf(out, ", MLP - (no global loads)\n");
+  else fprintf(out, ", MLP %.4g\n", f->mlp);
   double prof = num_at(root, "sampling", "profiled_blocks"),
          tot = num_at(root, "sampling", "total_blocks");
   if (prof < tot) fprintf(out, "  sampling         %g of %g blocks profiled\n", prof, tot);
+  if (!isnan(f->idle_block_fraction) && f->idle_block_fraction > 0)
+    fprintf(out, "  idle blocks      %.1f %% of the grid make no global memory access (%s)\n",
+            100 * f->idle_block_fraction,
+            prof < tot ? "found by the scan; the per-warp figures are the grid's mean"
+                       : "counted");
   fprintf(out, "\n");
   cJSON_Delete(root);
 }

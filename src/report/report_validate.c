@@ -66,12 +66,15 @@ static void model_values(FILE *f, const ws_valid_outcome *oc, size_t nmodels, in
 }
 
 /* Opens `path` for writing and prints the header: `head`, then a column per
- * model for each prefix of `per_model` (NULL-terminated).  NULL on error. */
+ * model for each prefix of `per_model` (NULL-terminated), then `tail`.
+ * NULL on error. */
 static FILE *csv_begin(ws_outfile *o, const char *path, const char *head,
-                       const char *const *per_model, const ws_valid_report *r, ws_diag *d) {
+                       const char *const *per_model, const char *tail,
+                       const ws_valid_report *r, ws_diag *d) {
   if (ws_outfile_open(o, path, d)) return NULL;
   fputs(head, o->f);
   for (size_t i = 0; per_model[i]; i++) model_columns(o->f, per_model[i], r);
+  fputs(tail, o->f);
   fputc('\n', o->f);
   return o->f;
 }
@@ -79,7 +82,8 @@ static FILE *csv_begin(ws_outfile *o, const char *path, const char *head,
 int ws_report_validate_csv(const ws_valid_report *r, const char *path, ws_diag *d) {
   ws_outfile o;
   static const char *const per_model[] = {",predicted_s_", ",error_pct_", NULL};
-  FILE *f = csv_begin(&o, path, "kernel,gpu,input_size,grid,block,measured_s", per_model, r, d);
+  FILE *f = csv_begin(&o, path, "kernel,gpu,input_size,grid,block,measured_s", per_model,
+                      ",line,status,reason", r, d);
   if (!f) return WS_EIO;
   for (size_t i = 0; i < r->nrows; i++) {
     const ws_valid_outcome *oc = &r->rows[i];
@@ -90,6 +94,9 @@ int ws_report_validate_csv(const ws_valid_report *r, const char *path, ws_diag *
             w->measured_s);
     model_values(f, oc, r->nmodels, 0);
     model_values(f, oc, r->nmodels, 1);
+    /* the data file's line, and why the row (or a model) gave no time */
+    fprintf(f, ",%d,%s,", w->line, oc->status ? "failed" : oc->reason ? "partial" : "ok");
+    csv_field(f, oc->reason ? oc->reason : "");
     fputc('\n', f);
   }
   return ws_outfile_commit(&o, d);
@@ -98,7 +105,7 @@ int ws_report_validate_csv(const ws_valid_report *r, const char *path, ws_diag *
 int ws_report_validate_floors_csv(const ws_valid_report *r, const char *path, ws_diag *d) {
   ws_outfile o;
   static const char *const per_model[] = {",below_floor_", NULL};
-  FILE *f = csv_begin(&o, path, "line,kernel,gpu,floor_dram_s,floor_issue_s", per_model, r, d);
+  FILE *f = csv_begin(&o, path, "line,kernel,gpu,floor_dram_s,floor_issue_s", per_model, "", r, d);
   if (!f) return WS_EIO;
   for (size_t i = 0; i < r->nrows; i++) {
     const ws_valid_outcome *oc = &r->rows[i];
@@ -128,6 +135,20 @@ typedef struct widths {
   int gpu, kernel;
 } widths;
 
+/* A percentage with sane precision: one decimal up to a million percent,
+ * three significant digits beyond ("1.23e+302%", never 300 digits). */
+typedef struct pct_text {
+  char s[32]; /* the text, '%' included */
+} pct_text;
+
+static pct_text pct(double v) {
+  pct_text t;
+  if (!isfinite(v)) snprintf(t.s, sizeof t.s, "-");
+  else if (fabs(v) < 1e6) snprintf(t.s, sizeof t.s, "%.1f%%", v);
+  else snprintf(t.s, sizeof t.s, "%.3g%%", v);
+  return t;
+}
+
 static void stats_line(ws_strbuf *b, const widths *w, const char *gpu, const char *kernel,
                        const ws_valid_stats *s) {
   ws_sb_printf(b, "  %-*s %-*s %6zu", w->gpu, gpu, w->kernel, kernel, s->n);
@@ -135,7 +156,7 @@ static void stats_line(ws_strbuf *b, const widths *w, const char *gpu, const cha
     ws_sb_printf(b, " %10s %10s %8s %9s\n", "-", "-", "-", "-");
     return;
   }
-  ws_sb_printf(b, " %9.1f%% %9.1f%% %7.0f%%", s->mape, s->median_ape, 100 * s->within20);
+  ws_sb_printf(b, " %10s %10s %7.0f%%", pct(s->mape).s, pct(s->median_ape).s, 100 * s->within20);
   if (isnan(s->spearman)) ws_sb_printf(b, " %9s\n", "-");
   else ws_sb_printf(b, " %9.3f\n", s->spearman);
 }
@@ -163,6 +184,50 @@ static void floor_lines(ws_strbuf *b, const ws_valid_report *r, size_t m) {
             k == 1 ? "DRAM" : "issue", k == 1 ? w->floor_dram_s : w->floor_issue_s);
 }
 
+/* The kernels of a report: the validation kernels in docs order, then
+ * others (the generic format's) in first-appearance order; NULL when out
+ * of memory. */
+static const char **kernel_list(const ws_valid_report *r, size_t *nk) {
+  const char **kernels = calloc(r->nrows + ws_valid_kernel_count() + 1, sizeof *kernels);
+  *nk = 0;
+  if (!kernels) return NULL;
+  for (size_t k = 0; k < ws_valid_kernel_count(); k++) kernels[(*nk)++] = ws_valid_kernel_name(k);
+  for (size_t i = 0; i < r->nrows; i++) {
+    size_t j = 0;
+    while (j < *nk && strcmp(kernels[j], r->rows[i].row->kernel)) j++;
+    if (j == *nk) kernels[(*nk)++] = r->rows[i].row->kernel;
+  }
+  return kernels;
+}
+
+/* Why rows failed and why models could not run, from the outcomes'
+ * reasons: every failed row by its data line, and per distinct reason of
+ * rows that ran, its count and first line. */
+static void reason_lines(ws_strbuf *b, const ws_valid_report *r) {
+  int head = 0;
+  for (size_t i = 0; i < r->nrows; i++) {
+    const ws_valid_outcome *oc = &r->rows[i];
+    if (!oc->status) continue;
+    if (!head++) ws_sb_printf(b, "failed rows:\n");
+    ws_sb_printf(b, "  line %d (%s, %s): %s\n", oc->row->line, oc->row->kernel, oc->row->gpu,
+                 oc->reason ? oc->reason : "failed");
+  }
+  head = 0;
+  for (size_t i = 0; i < r->nrows; i++) {
+    const ws_valid_outcome *oc = &r->rows[i];
+    if (oc->status || !oc->reason) continue;
+    size_t j = 0, n = 0;
+    while (j < i && (r->rows[j].status || !r->rows[j].reason || strcmp(r->rows[j].reason, oc->reason)))
+      j++;
+    if (j < i) continue; /* said with its first row */
+    for (size_t k = i; k < r->nrows; k++)
+      n += !r->rows[k].status && r->rows[k].reason && !strcmp(r->rows[k].reason, oc->reason);
+    if (!head++) ws_sb_printf(b, "models that could not run:\n");
+    ws_sb_printf(b, "  %zu row%s (first: line %d): %s\n", n, n == 1 ? "" : "s", oc->row->line,
+                 oc->reason);
+  }
+}
+
 char *ws_report_validate_text(const ws_valid_report *r) {
   ws_strbuf b = WS_STRBUF_INIT;
   /* the GPUs and kernels present, in first-appearance order */
@@ -174,19 +239,11 @@ char *ws_report_validate_text(const ws_valid_report *r) {
     while (j < ng && strcmp(gpus[j], r->rows[i].row->gpu)) j++;
     if (j == ng) gpus[ng++] = r->rows[i].row->gpu;
   }
-  /* the kernels: the validation kernels in docs order, then others (the
-   * generic format's) in first-appearance order */
-  const char **kernels = calloc(r->nrows + ws_valid_kernel_count() + 1, sizeof *kernels);
-  size_t nk = 0;
+  size_t nk;
+  const char **kernels = kernel_list(r, &nk);
   if (!kernels) {
     free(gpus);
     return NULL;
-  }
-  for (size_t k = 0; k < ws_valid_kernel_count(); k++) kernels[nk++] = ws_valid_kernel_name(k);
-  for (size_t i = 0; i < r->nrows; i++) {
-    size_t j = 0;
-    while (j < nk && strcmp(kernels[j], r->rows[i].row->kernel)) j++;
-    if (j == nk) kernels[nk++] = r->rows[i].row->kernel;
   }
   widths w = {8, 34};
   for (size_t i = 0; i < ng; i++)
@@ -216,6 +273,7 @@ char *ws_report_validate_text(const ws_valid_report *r) {
     floor_lines(&b, r, m);
     ws_sb_printf(&b, "\n");
   }
+  reason_lines(&b, r);
   ws_sb_printf(&b, "%zu rows, %zu failed, %zu profiles from the cache\n", r->nrows, r->failed,
             r->cached);
   free(gpus);
@@ -228,17 +286,18 @@ char *ws_report_validate_text(const ws_valid_report *r) {
 int ws_report_validate_chart(const ws_valid_report *r, size_t model, const char *path,
                               ws_diag *d) {
   if (model >= r->nmodels) return ws_diag_error(d, "chart: no model %zu", model);
-  size_t nk = ws_valid_kernel_count(), n = r->nrows ? r->nrows : 1;
-  ws_report_chart_series *s = calloc(nk, sizeof *s);
+  size_t nk, n = r->nrows ? r->nrows : 1;
+  const char **kernels = kernel_list(r, &nk); /* generic kernels too */
+  ws_report_chart_series *s = kernels ? calloc(nk + 1, sizeof *s) : NULL;
   double *xs = malloc(n * sizeof *xs), *ys = malloc(n * sizeof *ys);
   if (!s || !xs || !ys) {
-    free(s), free(xs), free(ys);
+    free(kernels), free(s), free(xs), free(ys);
     return WS_ENOMEM;
   }
   /* points grouped by kernel, each group contiguous in xs/ys */
   size_t k0 = 0;
   for (size_t k = 0; k < nk; k++) {
-    const char *name = ws_valid_kernel_name(k);
+    const char *name = kernels[k];
     s[k].label = name;
     s[k].x = xs + k0;
     s[k].y = ys + k0;
@@ -260,8 +319,12 @@ int ws_report_validate_chart(const ws_valid_report *r, size_t model, const char 
            "series per kernel; points on the dashed line y = x are exact.",
            r->models[model]);
   ws_report_chart_scatter_spec spec = {title, desc, "measured time (s)", "predicted time (s)", 1, 1};
-  int st = ws_report_chart_scatter(path, &spec, s, nk, d);
-  free(s), free(xs), free(ys);
+  /* the series with points (a kernel list has every validation kernel) */
+  size_t ns = 0;
+  for (size_t k = 0; k < nk; k++)
+    if (s[k].n) s[ns++] = s[k];
+  int st = ws_report_chart_scatter(path, &spec, s, ns, d);
+  free(kernels), free(s), free(xs), free(ys);
   return st;
 }
 
@@ -269,10 +332,10 @@ int ws_report_validate_chart(const ws_valid_report *r, size_t model, const char 
 
 static void stats_row(FILE *out, const char *what, const ws_valid_stats *b,
                       const ws_valid_stats *a) {
-  fprintf(out, "  %-10s %5zu rows  MAPE %8.1f%% -> %8.1f%%   median %8.1f%% -> %8.1f%%   "
+  fprintf(out, "  %-10s %5zu rows  MAPE %9s -> %9s   median %9s -> %9s   "
                "within 20%% %4.0f%% -> %4.0f%%\n",
-          what, a->n, b->mape, a->mape, b->median_ape, a->median_ape, 100 * b->within20,
-          100 * a->within20);
+          what, a->n, pct(b->mape).s, pct(a->mape).s, pct(b->median_ape).s, pct(a->median_ape).s,
+          100 * b->within20, 100 * a->within20);
 }
 
 void ws_report_calibration(FILE *out, const char *model, const char *gpu, const ws_valid_calib *c) {

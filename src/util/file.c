@@ -16,7 +16,7 @@
 
 #include "util/file.h"
 
-static const char *kind_of(mode_t m) {
+const char *ws_file_kind(unsigned m) {
   if (S_ISDIR(m)) return "a directory";
   if (S_ISFIFO(m)) return "a FIFO (named pipe)";
   if (S_ISCHR(m)) return "a character device";
@@ -42,7 +42,7 @@ int ws_open_input(FILE **out, uint64_t *out_size, const char *path, uint64_t max
   }
   if (!S_ISREG(sb.st_mode)) {
     ws_diag_add(d, WS_SEV_ERROR, path, 0, 0, "cannot read: it is %s; an input must be a regular file",
-                kind_of(sb.st_mode));
+                ws_file_kind(sb.st_mode));
     return WS_EINVAL;
   }
   /* O_NONBLOCK: if the name was swapped for a FIFO since stat, open must
@@ -54,7 +54,7 @@ int ws_open_input(FILE **out, uint64_t *out_size, const char *path, uint64_t max
   }
   if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
     ws_diag_add(d, WS_SEV_ERROR, path, 0, 0, "cannot read: it is %s; an input must be a regular file",
-                kind_of(sb.st_mode));
+                ws_file_kind(sb.st_mode));
     close(fd);
     return WS_EINVAL;
   }
@@ -126,13 +126,46 @@ int ws_read_file(char **out, size_t *out_len, const char *path, ws_diag *d) {
   return WS_OK;
 }
 
-int ws_parse_file(void *out, const char *path, ws_diag *d, ws_text_parser *parse) {
+/* Reads path and hands its text to parse (which borrows it) or take (which
+ * takes it over): one of the two is NULL. */
+static int read_and(void *out, const char *path, ws_diag *d, ws_text_parser *parse,
+                    ws_text_taker *take) {
   char *text;
   size_t len;
   int st = ws_read_file(&text, &len, path, d);
   if (st) return st;
   size_t before = d ? d->errors : 0;
-  st = parse(out, text, len, path, d);
-  free(text);
+  if (take) {
+    st = take(out, text, len, path, d);
+  } else {
+    st = parse(out, text, len, path, d);
+    free(text);
+  }
   return ws_diag_oom(d, st, before, path, "loading its %zu bytes", len);
+}
+
+int ws_parse_file(void *out, const char *path, ws_diag *d, ws_text_parser *parse) {
+  return read_and(out, path, d, parse, NULL);
+}
+
+int ws_take_file(void *out, const char *path, ws_diag *d, ws_text_taker *take) {
+  return read_and(out, path, d, NULL, take);
+}
+
+size_t ws_name_part(char buf[WS_NAME_PART_MAX + 1], const char *name, int dot) {
+  size_t k = 0, n = strlen(name);
+  for (size_t i = 0; i < n && k < WS_NAME_PART_MAX; i++) {
+    char c = name[i];
+    int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+             c == '-' || (dot && c == '.' && i > 0);
+    buf[k++] = ok ? c : '_';
+  }
+  if (n > WS_NAME_PART_MAX) {
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a 64 */
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)name[i]) * 0x100000001b3ull;
+    if (k > WS_NAME_PART_MAX - 17) k = WS_NAME_PART_MAX - 17;
+    k += (size_t)snprintf(buf + k, WS_NAME_PART_MAX + 1 - k, "-%016llx", (unsigned long long)h);
+  }
+  buf[k] = '\0';
+  return k;
 }

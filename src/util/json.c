@@ -1,13 +1,20 @@
 /*
  * json.c — cJSON access with path-naming errors (util/json.h).
  * Every message has the form "ORIGIN: error: PATH: what was expected".
+ * ws_json_parse refuses what cJSON would take in silence: a key given
+ * twice (cJSON's lookups see the first), bytes after a NUL, and more
+ * values than a JSON input may hold (WS_JSON_MAX_VALUES).
  */
 #include "util/json.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "util/number.h"
+#include "util/strbuf.h"
 
 int ws_json_error(ws_diag *d, const char *origin, const char *path,
                   const char *key, const char *fmt, ...) {
@@ -22,27 +29,131 @@ int ws_json_error(ws_diag *d, const char *origin, const char *path,
   return WS_EINVAL;
 }
 
-int ws_json_parse(cJSON **out, const char *text, const char *origin,
-                  ws_diag *d) {
-  const char *end = NULL;
-  /* a UTF-8 byte-order mark (editors on Windows write one) is not JSON */
-  if ((unsigned char)text[0] == 0xEF && (unsigned char)text[1] == 0xBB && (unsigned char)text[2] == 0xBF)
-    text += 3;
-  *out = cJSON_ParseWithOpts(text, &end, 1);
-  if (*out) return WS_OK;
-  /* cJSON points at the first byte it could not take; turn it into line:col. */
-  int line = 1, col = 1;
-  const char *ls = text;
-  if (!end) end = text;
-  for (const char *p = text; p < end && *p; p++) {
-    if (*p == '\n') {
-      line++;
-      col = 1;
-      ls = p + 1;
+/* Line and column (1-based) of byte `at` of text. */
+static void line_col(const char *text, size_t at, int *line, int *col, const char **ls) {
+  *line = 1, *col = 1, *ls = text;
+  for (size_t i = 0; i < at; i++) {
+    if (text[i] == '\n') {
+      (*line)++;
+      *col = 1;
+      *ls = text + i + 1;
     } else {
-      col++;
+      (*col)++;
     }
   }
+}
+
+uint64_t ws_json_max_values(void) {
+  return ws_env_limit("WARPSIGHT_MAX_JSON_VALUES", WS_JSON_MAX_VALUES);
+}
+
+/* More values than max in text (an upper bound that needs no parse: every
+ * value but the first follows a ',' or opens an array or object)? */
+static int too_many_values(const char *text, size_t len, uint64_t max) {
+  uint64_t n = 1;
+  for (size_t i = 0; i < len; i++) {
+    char c = text[i];
+    if (c == '"') { /* a string: its commas and brackets are text */
+      for (i++; i < len && text[i] != '"'; i++)
+        if (text[i] == '\\') i++;
+    } else if (c == ',' || c == '[' || c == '{') {
+      if (++n > max) return 1;
+    }
+  }
+  return 0;
+}
+
+static int cmp_key(const void *a, const void *b) {
+  return strcmp((*(const cJSON *const *)a)->string, (*(const cJSON *const *)b)->string);
+}
+
+/* The first key given twice in one object of the tree under `node` (whose
+ * path is `path`): an error naming it, or WS_OK.  Keys are sorted, so an
+ * object of n keys costs n log n. */
+static int check_duplicates(const cJSON *node, ws_strbuf *path, const char *origin, ws_diag *d) {
+  size_t n = 0, i = 0;
+  for (const cJSON *c = node->child; c; c = c->next) n++;
+  if (cJSON_IsObject(node) && n > 1) {
+    const cJSON **keys = malloc(n * sizeof *keys);
+    if (!keys) return WS_ENOMEM;
+    for (const cJSON *c = node->child; c; c = c->next) keys[i++] = c;
+    qsort(keys, n, sizeof *keys, cmp_key);
+    for (i = 1; i < n && strcmp(keys[i - 1]->string, keys[i]->string); i++) {}
+    if (i < n) {
+      int st = ws_json_error(d, origin, ws_sb_str(path), keys[i]->string,
+                             "duplicate key: given twice in the same object");
+      free(keys);
+      return st;
+    }
+    free(keys);
+  }
+  i = 0;
+  for (const cJSON *c = node->child; c; c = c->next, i++) {
+    if (!c->child) continue;
+    size_t keep = path->n;
+    if (cJSON_IsObject(node)) ws_sb_printf(path, "%s%s", keep ? "." : "", c->string);
+    else ws_sb_printf(path, "[%zu]", i);
+    if (path->oom) return WS_ENOMEM;
+    int st = check_duplicates(c, path, origin, d);
+    path->n = keep;
+    path->s[keep] = '\0';
+    if (st) return st;
+  }
+  return WS_OK;
+}
+
+int ws_json_parse(cJSON **out, const char *text, size_t len, const char *origin,
+                  ws_diag *d) {
+  const char *end = NULL;
+  int line, col;
+  const char *ls;
+  *out = NULL;
+  /* a UTF-8 byte-order mark (editors on Windows write one) is not JSON */
+  if (len >= 3 && (unsigned char)text[0] == 0xEF && (unsigned char)text[1] == 0xBB &&
+      (unsigned char)text[2] == 0xBF)
+    text += 3, len -= 3;
+  /* cJSON stops at a NUL: what follows would be dropped in silence */
+  const char *nul = memchr(text, '\0', len);
+  if (nul) {
+    line_col(text, (size_t)(nul - text), &line, &col, &ls);
+    ws_diag_add(d, WS_SEV_ERROR, origin, line, col,
+                "a NUL byte (byte %zu of %zu): JSON is text and holds none", (size_t)(nul - text) + 1,
+                len);
+    return WS_EINVAL;
+  }
+  /* A file that is not JSON at all (a binary, a password file named where
+   * a GPU file was expected) is said to be so without quoting its text. */
+  size_t first = strspn(text, " \t\r\n");
+  if (first < len && text[first] != '{' && text[first] != '[') {
+    line_col(text, first, &line, &col, &ls);
+    ws_diag_add(d, WS_SEV_ERROR, origin, line, col,
+                "not a JSON document: it does not begin with '{' (its text is not shown)");
+    return WS_EINVAL;
+  }
+  /* Each value costs a cJSON node (64 bytes) and more: bounded before the
+   * parse, so a file of "[0,0,0,...]" cannot take gigabytes. */
+  uint64_t max = ws_json_max_values();
+  if (too_many_values(text, len, max))
+    return ws_diag_add(d, WS_SEV_ERROR, origin, 0, 0,
+                       "more than %llu JSON values (arrays, objects, numbers, strings): the "
+                       "limit for a JSON input (raise it with the environment variable "
+                       "WARPSIGHT_MAX_JSON_VALUES=N; give long arrays of buffer values as a "
+                       "binary file, \"init\": {\"file\": ...})",
+                       (unsigned long long)max);
+  *out = cJSON_ParseWithOpts(text, &end, 1);
+  if (*out) {
+    ws_strbuf path = WS_STRBUF_INIT;
+    int st = check_duplicates(*out, &path, origin, d);
+    ws_sb_free(&path);
+    if (st) {
+      cJSON_Delete(*out);
+      *out = NULL;
+    }
+    return st;
+  }
+  /* cJSON points at the first byte it could not take; turn it into line:col. */
+  if (!end) end = text;
+  line_col(text, (size_t)(end - text), &line, &col, &ls);
   ws_diag_add(d, WS_SEV_ERROR, origin, line, col,
               *end ? "invalid JSON near '%.12s'" : "invalid JSON: unexpected end of input",
               end);

@@ -27,8 +27,20 @@ typedef enum ws_json_check {
   WS_JSON_UINT      /* integer >= 0 */
 } ws_json_check;
 
-/* Parse `text`; a syntax error is reported as origin:line:col. */
-int ws_json_parse(struct cJSON **out, const char *text, const char *origin,
+/* Most values (arrays, objects, numbers, strings, literals) one JSON input
+ * may hold: 2^20, far above any GPU file, profile or launch spec (the
+ * largest bundled one has under 10,000), and few enough that its nodes
+ * (about 130 bytes each with a launch spec's exact number texts) stay
+ * near 130 MB.  The environment variable WARPSIGHT_MAX_JSON_VALUES=N
+ * raises it (ws_json_max_values: the limit in effect). */
+#define WS_JSON_MAX_VALUES (1ull << 20)
+uint64_t ws_json_max_values(void);
+
+/* Parse text[0..len); a syntax error is reported as origin:line:col.  A
+ * NUL byte before len, a text that does not begin with '{' or '[' (its
+ * content is then not quoted), more than ws_json_max_values() values and
+ * a key given twice in one object ("PATH.KEY: duplicate key") are errors. */
+int ws_json_parse(struct cJSON **out, const char *text, size_t len, const char *origin,
                   ws_diag *d);
 
 /* The numeric value of a bare number or of {"value": N}; 0 if neither. */

@@ -2,6 +2,7 @@
 #include "util/number.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,5 +20,36 @@ int ws_parse_count(const char *s, int bytes, uint64_t *out) {
   if (sh) end++;
   if (*end || (sh && v > (~0ull >> sh))) return -1;
   *out = (uint64_t)v << sh;
+  return 0;
+}
+
+uint64_t ws_env_limit(const char *name, uint64_t dflt) {
+  const char *e = getenv(name);
+  uint64_t v;
+  return e && *e && ws_parse_count(e, 0, &v) == 0 && v > 0 ? v : dflt;
+}
+
+int ws_parse_decimal(const char *s, double *out) {
+  const char *p = s;
+  if (*p == '+' || *p == '-') p++;
+  size_t whole = strspn(p, "0123456789"), frac = 0;
+  p += whole;
+  if (*p == '.') {
+    frac = strspn(p + 1, "0123456789");
+    p += 1 + frac;
+  }
+  if (!whole && !frac) return -1;
+  if (*p == 'e' || *p == 'E') {
+    p++;
+    if (*p == '+' || *p == '-') p++;
+    size_t e = strspn(p, "0123456789");
+    if (!e) return -1;
+    p += e;
+  }
+  if (*p) return -1;
+  errno = 0;
+  double v = strtod(s, NULL);
+  if (!isfinite(v)) return -1;
+  *out = v;
   return 0;
 }

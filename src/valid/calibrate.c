@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/strbuf.h"
 #include "warpsight/model.h"
 #include "valid/valid_int.h"
 #include "warpsight/valid_calib.h"
@@ -60,6 +61,39 @@ int ws_valid_calibrated_gpu(ws_gpu **out, const ws_gpu *g, const char *model,
     ch[j] = (ws_gp_change){(ws_gp_id)id, c->theta[j], source, source != NULL};
   }
   return ws_gpu_with_params(out, g, ch, c->np);
+}
+
+/* The fitted values must stay in the range a GPU file may hold: the GPU
+ * they make is written out and read back with the loader's checks
+ * (docs/gpu-schema.md, "Value checks").  A fit to absurd measured times
+ * (1e300 s) leaves it; then no file that the loader refuses is written. */
+static int check_fit(const ws_gpu *g, const char *model, const ws_valid_calib *c, ws_diag *d) {
+  ws_gpu *cal = NULL, *back = NULL;
+  int st = ws_valid_calibrated_gpu(&cal, g, model, c, NULL);
+  if (st) return st;
+  char *json = ws_gpu_to_json(cal);
+  ws_gpu_free(cal);
+  if (!json) return WS_ENOMEM;
+  ws_diag ld = WS_DIAG_INIT;
+  st = ws_gpu_load_json(&back, json, "calibrated GPU", &ld);
+  free(json);
+  ws_gpu_free(back);
+  if (st == WS_OK || st == WS_ENOMEM) {
+    ws_diag_free(&ld);
+    return st;
+  }
+  ws_strbuf fit = WS_STRBUF_INIT;
+  for (size_t j = 0; j < c->np; j++)
+    ws_sb_printf(&fit, "%s%s = %.6g", j ? ", " : "", c->params[j], c->theta[j]);
+  ws_diag_error(d, "calibrate: the fit leaves the physical range (%s): the GPU file it makes "
+                   "would not load, so none is written; check the measured times",
+                ws_sb_str(&fit));
+  for (size_t k = 0; k < ld.count; k++)
+    if (ld.items[k].severity == WS_SEV_ERROR)
+      ws_diag_add(d, WS_SEV_NOTE, NULL, 0, 0, "%s", ld.items[k].message);
+  ws_sb_free(&fit);
+  ws_diag_free(&ld);
+  return WS_EINVAL;
 }
 
 int ws_valid_calibrate(ws_valid_calib *out, const ws_gpu *g, const char *model,
@@ -158,8 +192,8 @@ int ws_valid_calibrate(ws_valid_calib *out, const ws_gpu *g, const char *model,
     goto done;
   }
   ws_diag_free(&first);
-  st = WS_OK;
-  if ((st = half_stats(&out->train_after, &c, out->theta, rows, train, out->ntrain)) ||
+  if ((st = check_fit(g, model, out, d)) ||
+      (st = half_stats(&out->train_after, &c, out->theta, rows, train, out->ntrain)) ||
       (st = half_stats(&out->test_after, &c, out->theta, rows, test, out->ntest)))
     goto done;
 done:

@@ -7,7 +7,14 @@
  * EOL is LF or CRLF.  The first record is the header; every later record
  * must have as many fields.  Blank lines at the end are ignored; a blank line
  * elsewhere is a record of one empty field (and so an error unless the header
- * has one column).  A leading UTF-8 byte-order mark is skipped.
+ * has one column).  A leading UTF-8 byte-order mark is skipped.  A NUL
+ * byte, a column name given twice and more cells than
+ * ws_valid_csv_max_cells() are errors.
+ *
+ * Memory: the cells live in one buffer the size of the text (the text
+ * itself when it is handed over, ws_valid_csv_parse_owned) plus a pointer
+ * per cell: a file of N bytes and C cells takes N + 8 C bytes, not a
+ * malloc'd string per cell.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,19 +22,9 @@
 #include "warpsight/valid_data.h"
 
 #include "util/file.h"
+#include "util/number.h"
 #include "util/strbuf.h"
 #include "util/vec.h"
-
-typedef struct strvec {
-  char **v;     /* owned strings */
-  size_t n;     /* in use */
-  size_t cap;   /* allocated */
-} strvec;
-
-static void sv_free(strvec *s) {
-  for (size_t i = 0; i < s->n; i++) free(s->v[i]);
-  free(s->v);
-}
 
 /* The text of line `line_start` up to its end, for the caret. */
 static void set_src(ws_diag *d, const char *text, size_t len, size_t line_start) {
@@ -36,27 +33,62 @@ static void set_src(ws_diag *d, const char *text, size_t len, size_t line_start)
   ws_diag_set_source(d, text + line_start, e - line_start);
 }
 
+uint64_t ws_valid_csv_max_cells(void) {
+  return ws_env_limit("WARPSIGHT_MAX_CSV_CELLS", WS_CSV_MAX_CELLS);
+}
+
 void ws_valid_csv_free(ws_csv *c) {
   if (!c) return;
   free(c->origin);
-  for (size_t i = 0; i < c->ncols; i++) free(c->header[i]);
+  free(c->text);
   free(c->header);
-  for (size_t i = 0; i < c->nrows * c->ncols; i++) free(c->cells[i]);
   free(c->cells);
   free(c->lines);
   free(c);
 }
 
-int ws_valid_csv_parse(ws_csv **out, const char *text, size_t len, const char *origin,
+static int cmp_name(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A column name given twice: an error naming both columns.  The names are
+ * sorted (a copy), so a header of n columns costs n log n. */
+static int duplicate_column(char *const *header, size_t n, const char *origin, ws_diag *d) {
+  char **s = malloc((n ? n : 1) * sizeof *s);
+  if (!s) return WS_ENOMEM;
+  memcpy(s, header, n * sizeof *s);
+  qsort(s, n, sizeof *s, cmp_name);
+  size_t i = 1;
+  while (i < n && strcmp(s[i - 1], s[i])) i++;
+  if (i == n) {
+    free(s);
+    return WS_OK;
+  }
+  size_t a = 0, b;
+  while (strcmp(header[a], s[i])) a++;
+  for (b = a + 1; strcmp(header[b], s[i]); b++) {}
+  ws_diag_add(d, WS_SEV_ERROR, origin, 1, 0,
+              "column %zu ('%s') has the same name as column %zu: each column must be named once",
+              b + 1, header[b], a + 1);
+  free(s);
+  return WS_EINVAL;
+}
+
+/* The parser, in two passes over the text.  The first (out NULL) checks
+ * it and writes nothing, so its errors quote the text as it is.  The
+ * second unquotes the fields into `out`, a buffer as long as the text,
+ * each followed by a NUL: no field's bytes outrun the text that holds them
+ * (a quote pair gives one byte, a separator becomes the NUL), so `out` may
+ * be the text itself (parsed in place) and never moves. */
+#define PUT(ch) (out ? (void)(out[o++] = (ch)) : (void)o++)
+static int parse(ws_csv **res, char *out, const char *text, size_t len, const char *origin,
                  ws_diag *d) {
-  *out = NULL;
-  if (!origin) origin = "<csv>";
-  strvec cells = {0};
+  char **cells = NULL;
   int *lines = NULL;
-  size_t nlines_cap = 0, nrec = 0, ncols = 0;
-  size_t i = 0, line = 1, line_start = 0;
+  size_t ncells = 0, cells_cap = 0, nlines_cap = 0, nrec = 0, ncols = 0;
+  size_t i = 0, o = 0, line = 1, line_start = 0;
+  uint64_t max_cells = ws_valid_csv_max_cells();
   int st = WS_OK;
-  ws_strbuf field = WS_STRBUF_INIT; /* the field being read */
   /* A UTF-8 byte-order mark (spreadsheets write one) is not part of the
    * first column's name; columns count from after it. */
   if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) i = line_start = 3;
@@ -68,8 +100,19 @@ int ws_valid_csv_parse(ws_csv **out, const char *text, size_t len, const char *o
     if (k == len && nrec > 0) break;
     /* one record */
     size_t rec_line = line, nfields = 0;
+    char sep; /* what ended the last field */
+    int crlf; /* ... a CR of a CRLF */
     for (;;) {
       size_t col = i - line_start + 1;
+      char *field = out ? out + o : NULL;
+      if (ncells >= max_cells) {
+        ws_diag_add(d, WS_SEV_ERROR, origin, (int)line, (int)col,
+                    "more than %llu cells: the limit for a CSV input (raise it with the "
+                    "environment variable WARPSIGHT_MAX_CSV_CELLS=N)",
+                    (unsigned long long)max_cells);
+        st = WS_EINVAL;
+        goto done;
+      }
       if (i < len && text[i] == '"') {
         size_t qline = line, qls = line_start;
         i++;
@@ -83,7 +126,7 @@ int ws_valid_csv_parse(ws_csv **out, const char *text, size_t len, const char *o
           }
           if (text[i] == '"') {
             if (i + 1 < len && text[i + 1] == '"') {
-              ws_sb_putc(&field, '"');
+              PUT('"');
               i += 2;
               continue;
             }
@@ -94,11 +137,13 @@ int ws_valid_csv_parse(ws_csv **out, const char *text, size_t len, const char *o
             line++;
             line_start = i + 1;
           }
-          ws_sb_putc(&field, text[i++]);
+          if (text[i] == '\0') break;
+          PUT(text[i]);
+          i++;
         }
         if (i < len && text[i] != ',' && text[i] != '\n' &&
             !(text[i] == '\r' && i + 1 < len && text[i + 1] == '\n') &&
-            !(text[i] == '\r' && i + 1 == len)) {
+            !(text[i] == '\r' && i + 1 == len) && text[i] != '\0') {
           ws_diag_add(d, WS_SEV_ERROR, origin, (int)line, (int)(i - line_start + 1),
                       "unexpected character after a closing quote (field %zu)",
                       nfields + 1);
@@ -107,7 +152,7 @@ int ws_valid_csv_parse(ws_csv **out, const char *text, size_t len, const char *o
           goto done;
         }
       } else {
-        while (i < len && text[i] != ',' && text[i] != '\n' &&
+        while (i < len && text[i] != ',' && text[i] != '\n' && text[i] != '\0' &&
                !(text[i] == '\r' && (i + 1 == len || text[i + 1] == '\n'))) {
           if (text[i] == '"') {
             ws_diag_add(d, WS_SEV_ERROR, origin, (int)line, (int)(i - line_start + 1),
@@ -116,31 +161,43 @@ int ws_valid_csv_parse(ws_csv **out, const char *text, size_t len, const char *o
             st = WS_EINVAL;
             goto done;
           }
-          ws_sb_putc(&field, text[i++]);
+          PUT(text[i]);
+          i++;
         }
       }
-      char *f = ws_sb_take(&field);
-      if (!f || WS_VEC_PUSH(cells.v, cells.n, cells.cap, f)) {
-        free(f);
+      /* a NUL is no text: a cell holding one would be cut there in silence */
+      if (i < len && text[i] == '\0') {
+        ws_diag_add(d, WS_SEV_ERROR, origin, (int)line, (int)(i - line_start + 1),
+                    "a NUL byte in field %zu: a CSV file is text and holds none", nfields + 1);
+        st = WS_EINVAL;
+        goto done;
+      }
+      /* what ends the field, read before its NUL may overwrite it */
+      sep = i < len ? text[i] : '\0';
+      crlf = sep == '\r' && i + 1 < len && text[i + 1] == '\n';
+      PUT('\0');
+      if (!out) ncells++;
+      else if (WS_VEC_PUSH(cells, ncells, cells_cap, field)) {
         st = WS_ENOMEM;
         goto done;
       }
       nfields++;
-      if (i < len && text[i] == ',') {
+      if (sep == ',') {
         i++;
         continue;
       }
       break; /* end of record: EOL or end of text */
     }
     size_t rec_ls = line_start;
-    if (i < len && text[i] == '\r') i++;
-    if (i < len && text[i] == '\n') {
+    if (sep == '\r') i++; /* CRLF, or a CR that ends the text */
+    if (sep == '\n' || crlf) {
       i++;
       line++;
       line_start = i;
     }
     if (nrec == 0) {
       ncols = nfields;
+      if (out && (st = duplicate_column(cells, ncols, origin, d))) goto done;
     } else if (nfields != ncols) {
       ws_diag_add(d, WS_SEV_ERROR, origin, (int)rec_line, 1,
                   "%zu fields, but the header has %zu", nfields, ncols);
@@ -148,7 +205,8 @@ int ws_valid_csv_parse(ws_csv **out, const char *text, size_t len, const char *o
       st = WS_EINVAL;
       goto done;
     }
-    if (WS_VEC_PUSH(lines, nrec, nlines_cap, (int)rec_line)) {
+    if (!out) nrec++;
+    else if (WS_VEC_PUSH(lines, nrec, nlines_cap, (int)rec_line)) {
       st = WS_ENOMEM;
       goto done;
     }
@@ -158,6 +216,7 @@ int ws_valid_csv_parse(ws_csv **out, const char *text, size_t len, const char *o
     st = WS_EINVAL;
     goto done;
   }
+  if (!out) goto done; /* checked */
 
   ws_csv *c = calloc(1, sizeof *c);
   if (!c) {
@@ -167,40 +226,60 @@ int ws_valid_csv_parse(ws_csv **out, const char *text, size_t len, const char *o
   c->origin = ws_strdup(origin);
   c->ncols = ncols;
   c->nrows = nrec - 1;
+  c->text = out;
   c->header = malloc(ncols * sizeof *c->header);
-  c->cells = malloc((cells.n - ncols + 1) * sizeof *c->cells);
+  c->cells = malloc((ncells - ncols + 1) * sizeof *c->cells);
   c->lines = malloc(nrec * sizeof *c->lines);
   if (!c->origin || !c->header || !c->cells || !c->lines) {
-    free(c->origin);
-    free(c->header);
-    free(c->cells);
-    free(c->lines);
-    free(c);
+    c->text = NULL; /* the caller's until success */
+    ws_valid_csv_free(c);
     st = WS_ENOMEM;
     goto done;
   }
-  memcpy(c->header, cells.v, ncols * sizeof *c->header);
-  memcpy(c->cells, cells.v + ncols, (cells.n - ncols) * sizeof *c->cells);
+  memcpy(c->header, cells, ncols * sizeof *c->header);
+  memcpy(c->cells, cells + ncols, (ncells - ncols) * sizeof *c->cells);
   memcpy(c->lines, lines + 1, (nrec - 1) * sizeof *c->lines);
-  free(cells.v); /* the strings now belong to c */
-  cells.v = NULL;
-  cells.n = 0;
-  *out = c;
+  *res = c;
 
 done:
-  sv_free(&cells);
+  free(cells);
   free(lines);
-  ws_sb_free(&field);
+  return st;
+}
+#undef PUT
+
+/* Both passes: check, then fill out. */
+static int parse2(ws_csv **res, char *out, const char *text, size_t len, const char *origin,
+                  ws_diag *d) {
+  int st = parse(res, NULL, text, len, origin, d);
+  return st ? st : parse(res, out, text, len, origin, d);
+}
+
+int ws_valid_csv_parse(ws_csv **out, const char *text, size_t len, const char *origin,
+                       ws_diag *d) {
+  *out = NULL;
+  char *buf = malloc(len + 1);
+  if (!buf) return WS_ENOMEM;
+  int st = parse2(out, buf, text, len, origin ? origin : "<csv>", d);
+  if (st) free(buf);
   return st;
 }
 
-static int parse_csv(void *out, const char *text, size_t len, const char *path, ws_diag *d) {
-  return ws_valid_csv_parse(out, text, len, path, d);
+int ws_valid_csv_parse_owned(ws_csv **out, char *text, size_t len, const char *origin,
+                             ws_diag *d) {
+  *out = NULL;
+  int st = parse2(out, text, text, len, origin ? origin : "<csv>", d);
+  if (st) free(text);
+  return st;
+}
+
+static int take_csv(void *out, char *text, size_t len, const char *path, ws_diag *d) {
+  return ws_valid_csv_parse_owned(out, text, len, path, d);
 }
 
 int ws_valid_csv_read(ws_csv **out, const char *path, ws_diag *d) {
   *out = NULL;
-  return ws_parse_file(out, path, d, parse_csv);
+  return ws_take_file(out, path, d, take_csv);
 }
 
 int ws_valid_csv_column(const ws_csv *c, const char *name) {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/number.h"
 #include "util/strbuf.h"
 #include "util/vec.h"
 #include "valid/valid_int.h"
@@ -85,20 +86,30 @@ static const char *const col_names[C_COUNT] = {
     "Block.X", "Block.Y", "Block.Z", "Registers.Per.Thread", "Static.SMem",
     "Dynamic.SMem", "Duration"};
 
-static int bad_cell(ws_diag *d, const ws_csv *c, size_t r, int col, const char *what) {
+int ws_valid_bad_cell(ws_diag *d, const ws_csv *c, size_t r, int col, const char *what) {
   ws_diag_add(d, WS_SEV_ERROR, c->origin, c->lines[r], 0, "column %s: %s, got '%s'",
               c->header[col], what, ws_valid_csv_cell(c, r, (size_t)col));
   return WS_EINVAL;
 }
 
-/* A whole number in [lo, hi]. */
+int ws_valid_cell_seconds(double *out, ws_diag *d, const ws_csv *c, size_t r, int col) {
+  double v;
+  if (ws_parse_decimal(ws_valid_csv_cell(c, r, (size_t)col), &v) || !(v >= WS_VALID_MIN_SECONDS) ||
+      !(v <= WS_VALID_MAX_SECONDS))
+    return ws_valid_bad_cell(d, c, r, col,
+                    "expected a positive time in seconds, a decimal number from 1e-9 to 1e6");
+  *out = v;
+  return WS_OK;
+}
+
+/* A whole number in [lo, hi]: decimal digits only (no sign, space, hex or
+ * fraction). */
 static int get_int(int64_t *out, ws_diag *d, const ws_csv *c, size_t r, int col,
                    int64_t lo, int64_t hi) {
   const char *s = ws_valid_csv_cell(c, r, (size_t)col);
-  char *end;
   errno = 0;
-  long long v = strtoll(s, &end, 10);
-  if (!*s || *end || errno) return bad_cell(d, c, r, col, "expected a whole number");
+  long long v = strtoll(s, NULL, 10);
+  if (!*s || s[strspn(s, "0123456789")] || errno) return ws_valid_bad_cell(d, c, r, col, "expected a whole number");
   if (v < lo || v > hi) {
     ws_diag_add(d, WS_SEV_ERROR, c->origin, c->lines[r], 0,
                 "column %s: %lld is out of range [%lld, %lld]", c->header[col], v,
@@ -129,6 +140,48 @@ char *ws_valid_resolve_path(const char *origin, const char *path) {
   return ws_sb_take(&b);
 }
 
+/* The real path of the data file's folder, once (kept in v). */
+static const char *data_folder(ws_valid_data *v) {
+  if (v->folder) return v->folder;
+  const char *origin = v->csv->origin, *slash = strrchr(origin, '/');
+  ws_strbuf b = WS_STRBUF_INIT;
+  if (slash) ws_sb_putn(&b, origin, slash == origin ? 1 : (size_t)(slash - origin));
+  else ws_sb_puts(&b, ".");
+  char *real = b.oom ? NULL : realpath(ws_sb_str(&b), NULL);
+  ws_sb_free(&b);
+  return v->folder = ws_valid_keep(v, real);
+}
+
+int ws_valid_confined(ws_valid_data *v, size_t r, const char *what, const char *name,
+                      const char *path, ws_diag *d) {
+  if (v->flags & WS_VALID_ALLOW_OUTSIDE) return WS_OK;
+  const char *dir = data_folder(v);
+  char *real = realpath(path, NULL);
+  if (!real) return WS_OK; /* no such file: its reader says so, with the OS's reason */
+  size_t n = dir ? strlen(dir) : 0;
+  int inside = dir && !strncmp(real, dir, n) && (real[n] == '/' || (n == 1 && dir[0] == '/'));
+  free(real);
+  if (inside) return WS_OK;
+  return ws_diag_add(d, WS_SEV_ERROR, v->csv->origin, v->csv->lines[r], 0,
+                     "%s: '%s' is outside the data file's folder %s, so it is not read "
+                     "(give --allow-outside-data to read files anywhere)",
+                     what, name, dir ? dir : "(unknown)");
+}
+
+int ws_valid_data_file(const char **out, ws_valid_data *v, size_t r, int col, const char *cell,
+                       ws_diag *d) {
+  const ws_csv *c = v->csv;
+  char what[300];
+  snprintf(what, sizeof what, "column %s", c->header[col]);
+  *out = NULL;
+  if (cell[0] == '-')
+    return ws_diag_add(d, WS_SEV_ERROR, c->origin, c->lines[r], 0,
+                       "%s: the file name '%s' begins with '-', which a tool would read as an "
+                       "option (write ./%s)", what, cell, cell);
+  if (!(*out = ws_valid_keep(v, ws_valid_resolve_path(c->origin, cell)))) return WS_ENOMEM;
+  return ws_valid_confined(v, r, what, cell, *out, d);
+}
+
 static int is_path(const char *s) {
   size_t n = strlen(s);
   return strchr(s, '/') || (n > 5 && strcmp(s + n - 5, ".json") == 0);
@@ -138,15 +191,16 @@ static int is_path(const char *s) {
  * v->gpu_files maps that name to the file (one file per name). */
 static int file_gpu(ws_valid_data *v, size_t r, int col, const char *name, ws_diag *d) {
   const ws_csv *c = v->csv;
-  char *path = ws_valid_keep(v, ws_valid_resolve_path(c->origin, name));
-  if (!path) return WS_ENOMEM;
+  const char *path;
+  int st = ws_valid_data_file(&path, v, r, col, name, d);
+  if (st) return st;
   for (size_t i = 0; i < v->ngpu_files; i++)
     if (!strcmp(v->gpu_file_paths[i], path)) {
       v->rows[r].gpu = v->gpu_file_names[i];
       return WS_OK;
     }
   ws_gpu *g = NULL;
-  int st = ws_gpu_load(&g, path, d);
+  st = ws_gpu_load(&g, path, d);
   if (st) {
     ws_diag_add(d, WS_SEV_ERROR, c->origin, c->lines[r], 0,
                 "column %s: the GPU file '%s' does not load", c->header[col], name);
@@ -213,16 +267,25 @@ int ws_valid_resolve_gpus(ws_valid_data *v, int col, const char *const *extra, s
 
 int ws_valid_load_text(ws_valid_data **out, const char *text, size_t len,
                        const char *origin, ws_diag *d) {
-  return ws_valid_load_text_ex(out, text, len, origin, NULL, 0, d);
+  return ws_valid_load_text_ex(out, text, len, origin, NULL, 0, 0, d);
 }
+
+static int load_csv(ws_valid_data **out, ws_csv *c, const char *const *extra, size_t nextra,
+                    unsigned flags, ws_diag *d);
 
 int ws_valid_load_text_ex(ws_valid_data **out, const char *text, size_t len,
                           const char *origin, const char *const *extra, size_t nextra,
-                          ws_diag *d) {
+                          unsigned flags, ws_diag *d) {
   *out = NULL;
   ws_csv *c;
   int st = ws_valid_csv_parse(&c, text, len, origin, d);
-  if (st) return st;
+  return st ? st : load_csv(out, c, extra, nextra, flags, d);
+}
+
+/* The rows of the parsed file c (taken over: freed on error). */
+static int load_csv(ws_valid_data **out, ws_csv *c, const char *const *extra, size_t nextra,
+                    unsigned flags, ws_diag *d) {
+  int st = WS_OK;
   if (ws_valid_csv_column(c, "kernel_file") >= 0) { /* the generic format */
     ws_valid_data *v = calloc(1, sizeof *v);
     if (!v) {
@@ -231,6 +294,7 @@ int ws_valid_load_text_ex(ws_valid_data **out, const char *text, size_t len,
     }
     v->csv = c;
     v->generic = 1;
+    v->flags = flags;
     if ((st = ws_valid_load_generic(v, extra, nextra, d)) || (st = ws_valid_assign_halves(v))) {
       ws_valid_data_free(v);
       return st;
@@ -262,6 +326,7 @@ int ws_valid_load_text_ex(ws_valid_data **out, const char *text, size_t len,
   }
   v->csv = c;
   v->nrows = c->nrows;
+  v->flags = flags;
   st = ws_valid_resolve_gpus(v, col[C_GPU], extra, nextra, 0, d);
   for (size_t r = 0; r < c->nrows; r++) {
     ws_valid_row *w = &v->rows[r];
@@ -271,7 +336,7 @@ int ws_valid_load_text_ex(ws_valid_data **out, const char *text, size_t len,
     if (!w->gpu) continue; /* unknown: reported once by resolve_gpus */
     w->kernel = ws_valid_csv_cell(c, r, (size_t)col[C_APP]);
     if (!ws_valid_kernel_known(w->kernel)) {
-      st = bad_cell(d, c, r, col[C_APP], "unknown kernel (see docs/validation.md)");
+      st = ws_valid_bad_cell(d, c, r, col[C_APP], "unknown kernel (see docs/validation.md)");
       continue;
     }
     w->signature = ws_valid_csv_cell(c, r, (size_t)col[C_KERNEL]);
@@ -285,15 +350,7 @@ int ws_valid_load_text_ex(ws_valid_data **out, const char *text, size_t len,
     if (!s && !(s = get_int(&x, d, c, r, col[C_REGS], 0, 255))) w->regs = (int)x;
     if (!s && !(s = get_int(&x, d, c, r, col[C_SSMEM], 0, 1 << 20))) w->static_smem = (int)x;
     if (!s && !(s = get_int(&x, d, c, r, col[C_DSMEM], 0, 1 << 20))) w->dynamic_smem = (int)x;
-    if (!s) {
-      const char *t = ws_valid_csv_cell(c, r, (size_t)col[C_DUR]);
-      char *end;
-      double dur = strtod(t, &end);
-      if (!*t || *end || !isfinite(dur) || dur <= 0)
-        s = bad_cell(d, c, r, col[C_DUR], "expected a positive time in seconds");
-      else
-        w->measured_s = dur;
-    }
+    if (!s) s = ws_valid_cell_seconds(&w->measured_s, d, c, r, col[C_DUR]);
     if (s) st = s;
     if (d && d->errors >= 20) break; /* enough to go on */
   }
@@ -307,19 +364,16 @@ int ws_valid_load_text_ex(ws_valid_data **out, const char *text, size_t len,
 }
 
 int ws_valid_load(ws_valid_data **out, const char *path, ws_diag *d) {
-  return ws_valid_load_ex(out, path, NULL, 0, d);
+  return ws_valid_load_ex(out, path, NULL, 0, 0, d);
 }
 
 int ws_valid_load_ex(ws_valid_data **out, const char *path, const char *const *extra,
-                     size_t nextra, ws_diag *d) {
-  char *text;
-  size_t len;
+                     size_t nextra, unsigned flags, ws_diag *d) {
   *out = NULL;
-  int st = ws_read_file(&text, &len, path, d);
-  if (st) return st;
-  st = ws_valid_load_text_ex(out, text, len, path, extra, nextra, d);
-  free(text);
-  return st;
+  ws_csv *c;
+  /* parsed in place: the file's text becomes the cells */
+  int st = ws_valid_csv_read(&c, path, d);
+  return st ? st : load_csv(out, c, extra, nextra, flags, d);
 }
 
 void ws_valid_data_free(ws_valid_data *v) {

@@ -18,6 +18,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "util/demangle.h"
 #include "valid/valid_int.h"
 #include "warpsight/valid_launch.h"
 
@@ -222,7 +223,7 @@ static int file_launch(ws_launch_spec **out, const ws_valid_row *r, const char *
                 r->launch_file);
     return st;
   }
-  if (strcmp((*out)->kernel, r->kernel)) {
+  if (!ws_demangle_match((*out)->kernel, r->kernel) && !ws_demangle_match(r->kernel, (*out)->kernel)) {
     ws_diag_add(d, WS_SEV_ERROR, origin, r->line, 0,
                 "the launch spec '%s' is for kernel '%s', the row names '%s'", r->launch_file,
                 (*out)->kernel, r->kernel);
@@ -233,10 +234,21 @@ static int file_launch(ws_launch_spec **out, const ws_valid_row *r, const char *
   return WS_OK;
 }
 
+static int table_launch(ws_launch_spec **out, const ws_valid_row *r, const char *origin,
+                        ws_diag *d);
+
 int ws_valid_launch(ws_launch_spec **out, const ws_valid_row *r, const char *origin,
                     ws_diag *d) {
   *out = NULL;
-  if (r->launch_file) return file_launch(out, r, origin, d);
+  int st = r->launch_file ? file_launch(out, r, origin, d) : table_launch(out, r, origin, d);
+  /* the row's condition, when it states one, over the spec's */
+  if (!st && r->l2) (*out)->l2_warm = r->l2 == WS_VALID_L2_WARM;
+  return st;
+}
+
+/* A row of the Amarís data: its launch from the kernel table. */
+static int table_launch(ws_launch_spec **out, const ws_valid_row *r, const char *origin,
+                        ws_diag *d) {
   const struct vkernel *k = find(r->kernel);
   if (!k)
     return ws_diag_add(d, WS_SEV_ERROR, origin, r->line, 0, "unknown kernel '%s'", r->kernel);
@@ -324,6 +336,7 @@ cJSON *ws_valid_launch_cjson(const ws_launch_spec *s) {
   cJSON_AddItemToObject(o, "grid", dims(s->grid));
   cJSON_AddItemToObject(o, "block", dims(s->block));
   cJSON_AddNumberToObject(o, "dynamic_shared_bytes", (double)s->dynamic_shared);
+  cJSON_AddStringToObject(o, "l2", s->l2_warm ? "warm" : "cold");
   cJSON *args = cJSON_AddArrayToObject(o, "args");
   for (uint32_t i = 0; i < s->nargs; i++) {
     const ws_launch_arg *a = &s->args[i];

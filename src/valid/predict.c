@@ -20,6 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/file.h"
+#include "util/strbuf.h"
 #include "valid/valid_int.h"
 #include "warpsight/model.h"
 #include "warpsight/valid_cache.h"
@@ -29,8 +31,10 @@ void ws_valid_result_free(ws_valid_result *r) {
   if (!r) return;
   ws_profile_free(r->profile);
   free(r->time_s);
+  free(r->reason);
   r->profile = NULL;
   r->time_s = NULL;
+  r->reason = NULL;
   r->nmodels = 0;
 }
 
@@ -63,6 +67,9 @@ int ws_valid_run_models(ws_valid_result *out, const ws_profile *p, const ws_gpu 
   out->floor_dram_s = fl.dram_ms / 1000.0;
   out->floor_issue_s = fl.issue_ms / 1000.0;
   int any = 0;
+  ws_strbuf why = WS_STRBUF_INIT;
+  free(out->reason);
+  out->reason = NULL;
   for (size_t i = 0; i < nmodels; i++) {
     ws_model_result r = WS_MODEL_RESULT_INIT;
     ws_diag md = WS_DIAG_INIT;
@@ -72,9 +79,30 @@ int ws_valid_run_models(ws_valid_result *out, const ws_profile *p, const ws_gpu 
     else if (st != WS_EMISSING && d)
       ws_diag_add(d, WS_SEV_WARNING, NULL, 0, 0, "model %s on %s failed", models[i],
                   p->kernel);
+    if (st != WS_OK) { /* the reason, for the report (rows.csv, the text) */
+      ws_sb_printf(&why, "%s%s: ", why.n ? "; " : "", models[i]);
+      if (r.nmissing) {
+        ws_sb_printf(&why, "missing");
+        for (size_t k = 0; k < r.nmissing; k++) ws_sb_printf(&why, "%s %s", k ? "," : "", r.missing[k]);
+      } else {
+        const char *msg = "failed";
+        for (size_t k = 0; k < md.count; k++)
+          if (md.items[k].severity == WS_SEV_ERROR) {
+            msg = md.items[k].message;
+            break;
+          }
+        ws_sb_printf(&why, "%s", msg);
+      }
+    }
     ws_model_result_free(&r);
     ws_diag_free(&md);
   }
+  if (why.oom) {
+    ws_sb_free(&why);
+    return WS_ENOMEM;
+  }
+  out->reason = why.n ? ws_sb_take(&why) : NULL;
+  ws_sb_free(&why);
   return any || nmodels == 0 ? WS_OK : WS_EMISSING;
 }
 
@@ -107,8 +135,15 @@ int ws_valid_cache_key(char out[17], const char *kernel, const char *ptx_text,
    * DRAM partition imbalance; 7: the model-neutral warp_mix section instead
    * of the kothapalli and luo_suda sections (typed) and, separately, lines
    * per request (calib); 8: both merged, so that no profile written by
-   * either branch alone is read; 9: the per-line table, section "lines"). */
-  fnv_str(&f, "warpsight-profile-cache/9");
+   * either branch alone is read; 9: the per-line table, section "lines"
+   * (advisor); 10: tensor-core operations per type, and texture and
+   * surface accesses counted as global requests (rt-device), merged; 11:
+   * entries carry their key and a checksum in a header line, so that no
+   * entry without one is looked up; and, separately, hashed cache sets,
+   * 16 ways assumed, the unified L1's carve-out, the read-only path, atomic
+   * conflicts, the L2's start (cold/warm, also in the key) and sampling
+   * among working blocks (memmodel); 12: both merged). */
+  fnv_str(&f, "warpsight-profile-cache/12");
   fnv_str(&f, kernel);
   fnv_str(&f, ptx_text ? ptx_text : "");
   /* The launch as the unformatted JSON of what --launches writes
@@ -116,7 +151,7 @@ int ws_valid_cache_key(char out[17], const char *kernel, const char *ptx_text,
    * hashed. */
   cJSON *lj = ws_valid_launch_cjson(launch);
   if (!lj) return WS_ENOMEM;
-  static const char *const keys[] = {"grid", "block", "dynamic_shared_bytes", "args"};
+  static const char *const keys[] = {"grid", "block", "dynamic_shared_bytes", "l2", "args"};
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(lj, keys[i]);
     char *s = it ? cJSON_PrintUnformatted(it) : NULL;
@@ -145,10 +180,12 @@ int ws_valid_cache_key_gpu(char out[17], const char *kernel, const char *ptx_tex
   fnv f = {0xcbf29ce484222325ull};
   fnv_str(&f, base);
   const ws_cache_facts *c = &g->cache;
-  snprintf(tmp, sizeof tmp, "l1 %d %d %d %d l2 %d %d %d %d sms %d regs %d dram %d %d", c->l1_bytes,
-           c->l1_line_bytes, c->l1_assoc, c->l1_caches_global, c->l2_bytes, c->l2_line_bytes,
-           c->l2_sector_bytes, c->l2_assoc, g->sms, g->limits.max_regs_per_thread,
-           g->dram.partitions, g->dram.interleave_bytes);
+  snprintf(tmp, sizeof tmp,
+           "l1 %d %d %d %d %d %d l2 %d %d %d %d ro %d sms %d regs %d dram %d %d cc %d.%d",
+           c->l1_bytes, c->l1_shared_bytes, c->l1_line_bytes, c->l1_sector_bytes, c->l1_assoc,
+           c->l1_caches_global, c->l2_bytes, c->l2_line_bytes, c->l2_sector_bytes, c->l2_assoc,
+           c->readonly_bytes, g->sms, g->limits.max_regs_per_thread, g->dram.partitions,
+           g->dram.interleave_bytes, g->cc_major, g->cc_minor);
   fnv_str(&f, tmp);
   /* The occupancy limits: the cache replay keeps that many blocks resident
    * per SM (src/profile/replay.c). */
@@ -174,19 +211,42 @@ void ws_valid_cache_default_dir(char *buf, size_t n) {
   else snprintf(buf, n, ".warpsight-cache");
 }
 
-/* A file name part: the kernel name with anything but [A-Za-z0-9_.-] as '_'. */
+/* DIR/<kernel as a file-name part>-<key>.json */
 static void entry_path(char *buf, size_t n, const char *dir, const char *kernel,
                        const char *key) {
-  char safe[128];
-  size_t i = 0;
-  for (; kernel[i] && i < sizeof safe - 1; i++) {
-    char c = kernel[i];
-    int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-             c == '_' || c == '-' || (c == '.' && i > 0);
-    safe[i] = ok ? c : '_';
-  }
-  safe[i] = '\0';
+  char safe[WS_NAME_PART_MAX + 1];
+  ws_name_part(safe, kernel, 1);
   snprintf(buf, n, "%s/%s-%s.json", dir, safe, key);
+}
+
+/* An entry is a header line, then the profile's JSON:
+ *   warpsight-profile-cache/1 key=<16 hex> fnv=<16 hex> bytes=<N>\n{...}
+ * key: the entry's cache key (a file copied or renamed to another key is
+ * another launch's profile); fnv: FNV-1a 64 of the N bytes of JSON (an
+ * entry edited by hand, or cut short, no longer matches). */
+#define ENTRY_MAGIC "warpsight-profile-cache/1"
+
+static uint64_t fnv_of(const char *s, size_t n) {
+  fnv f = {0xcbf29ce484222325ull};
+  fnv_add(&f, s, n);
+  return f.h;
+}
+
+/* Why the entry text[0..len) is not the profile of `key`, or NULL. */
+static const char *entry_check(const char *text, size_t len, const char *key, const char **json) {
+  char k[17], sum[17];
+  unsigned long long bytes;
+  int used = 0;
+  if (sscanf(text, ENTRY_MAGIC " key=%16[0-9a-f] fnv=%16[0-9a-f] bytes=%llu\n%n", k, sum, &bytes,
+             &used) != 3 || !used || text[used - 1] != '\n')
+    return "it has no warpsight-profile-cache/1 header";
+  if (strcmp(k, key)) return "its key is another launch's (a file copied or renamed)";
+  *json = text + used;
+  char want[17];
+  snprintf(want, sizeof want, "%016llx", (unsigned long long)fnv_of(*json, len - (size_t)used));
+  if (bytes != len - (size_t)used || strcmp(want, sum))
+    return "its checksum does not match its content (edited, or cut short)";
+  return NULL;
 }
 
 int ws_valid_cache_get(ws_profile **out, const char *dir, const char *kernel,
@@ -195,14 +255,24 @@ int ws_valid_cache_get(ws_profile **out, const char *dir, const char *kernel,
   *out = NULL;
   entry_path(path, sizeof path, dir, kernel, key);
   if (access(path, R_OK) != 0) return WS_EMISSING;
-  /* A damaged entry (a crash mid-write of an older version, a hand edit)
-   * is a miss, not an error: the profile is recomputed and rewritten. */
+  /* A damaged entry (a crash mid-write of an older version, a hand edit,
+   * another kernel's file) is a miss, not an error: the profile is
+   * recomputed and rewritten. */
   ws_diag ld = WS_DIAG_INIT;
-  int st = ws_profile_load_file(out, path, &ld);
+  char *text = NULL;
+  size_t len = 0;
+  int st = ws_read_file(&text, &len, path, &ld);
+  const char *json = NULL, *why = st ? "it cannot be read" : entry_check(text, len, key, &json);
+  if (!why) {
+    st = ws_profile_load_json(out, json, path, &ld);
+    if (st != WS_OK && st != WS_ENOMEM) why = "its profile does not load";
+  }
+  free(text);
   ws_diag_free(&ld);
   if (st == WS_ENOMEM) return st;
-  if (st != WS_OK) {
-    ws_diag_add(d, WS_SEV_WARNING, path, 0, 0, "unreadable profile cache entry ignored");
+  if (why) {
+    ws_diag_add(d, WS_SEV_WARNING, path, 0, 0, "profile cache entry ignored: %s; the profile is "
+                                                "recomputed", why);
     return WS_EMISSING;
   }
   return WS_OK;
@@ -237,8 +307,15 @@ int ws_valid_cache_put(const char *dir, const char *kernel, const char *key,
   entry_path(path, sizeof path, dir, kernel, key);
   char *json = ws_profile_to_json(p);
   if (!json) return WS_ENOMEM;
+  size_t n = strlen(json);
+  ws_outfile o;
   /* a temporary file renamed into place: concurrent runs never see half */
-  st = ws_write_file(path, json, strlen(json), d);
+  if ((st = ws_outfile_open(&o, path, d)) == WS_OK) {
+    fprintf(o.f, ENTRY_MAGIC " key=%s fnv=%016llx bytes=%zu\n", key,
+            (unsigned long long)fnv_of(json, n), n);
+    fwrite(json, 1, n, o.f);
+    st = ws_outfile_commit(&o, d);
+  }
   free(json);
   return st;
 }

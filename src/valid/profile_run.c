@@ -127,6 +127,10 @@ static int profile_launch(ws_profile **out, ws_valid_predictor *ctx, const char 
    * borrows the names and owns only its argument array. */
   ws_launch_spec zspec = *launch;
   ws_launch_arg *zargs = NULL;
+  /* a demangled kernel name (`array_add<float>`), as predict accepts it:
+   * the PTX's own name (borrowed from the module) */
+  const ws_ptx_function *kf = ws_ptx_find_kernel(m, launch->kernel);
+  if (kf && strcmp(kf->name, launch->kernel)) zspec.kernel = (char *)kf->name;
   if (!keep && (!ctx || !ctx->keep_inputs) && ws_valid_kernel_known(launch->kernel)) {
     zargs = malloc((launch->nargs ? launch->nargs : 1) * sizeof *zargs);
     if (!zargs) {

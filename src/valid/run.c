@@ -29,6 +29,7 @@ void ws_valid_report_free(ws_valid_report *r) {
   if (!r) return;
   for (size_t i = 0; i < r->nrows; i++) {
     free(r->rows[i].time_s);
+    free(r->rows[i].reason);
     ws_profile_free(r->rows[i].profile);
   }
   free(r->rows);
@@ -61,10 +62,28 @@ static int kernel_ptx(char **out, const ws_valid_options *o, const ws_valid_data
   return o->compile_cu(out, path, o->compile_user, d);
 }
 
-/* One row: launch, cache lookup, prediction, cache store. */
+/* Stores row's profile in the cache; a folder that cannot be written is a
+ * warning, once, and the run goes on without the cache (*cache = NULL). */
+static int cache_store(const char **cache, const ws_valid_row *row, const char *key,
+                       const ws_profile *p, ws_diag *d) {
+  ws_diag pd = WS_DIAG_INIT;
+  int st = ws_valid_cache_put(*cache, row->kernel, key, p, &pd);
+  if (st && st != WS_ENOMEM) {
+    ws_diag_add(d, WS_SEV_WARNING, *cache, 0, 0,
+                "the profile cache cannot be written (%s); going on without it",
+                pd.count ? pd.items[pd.count - 1].message : "?");
+    *cache = NULL;
+    st = WS_OK;
+  }
+  ws_diag_free(&pd);
+  return st;
+}
+
+/* One row: launch, cache lookup, prediction, cache store.  *cache is the
+ * cache folder, NULL once it proved unwritable. */
 static int predict_row(ws_valid_outcome *oc, const ws_valid_data *data,
-                       const ws_valid_options *o, const ws_gpu *g, const ptx_slot *px,
-                       ws_diag *d) {
+                       const ws_valid_options *o, const char **cache, const ws_gpu *g,
+                       const ptx_slot *px, ws_diag *d) {
   const ws_valid_row *row = oc->row;
   ws_launch_spec *launch;
   int st = ws_valid_launch(&launch, row, data->csv->origin, d);
@@ -72,10 +91,10 @@ static int predict_row(ws_valid_outcome *oc, const ws_valid_data *data,
   ws_valid_result res = {0};
   res.floor_dram_s = res.floor_issue_s = NAN;
   char key[17] = "";
-  if (o->cache_dir) {
+  if (*cache) {
     st = ws_valid_cache_key_gpu(key, row->kernel, px->text, launch, g, o->sample_blocks);
     ws_profile *p = NULL;
-    if (!st && ws_valid_cache_get(&p, o->cache_dir, row->kernel, key, d) == WS_OK) {
+    if (!st && ws_valid_cache_get(&p, *cache, row->kernel, key, d) == WS_OK) {
       res.profile = p;
       st = ws_valid_run_models(&res, p, g, o->models, o->nmodels, row, d);
       oc->cached = 1;
@@ -88,14 +107,15 @@ static int predict_row(ws_valid_outcome *oc, const ws_valid_data *data,
   if (!st && res.nmodels != o->nmodels)
     st = ws_diag_error(d, "the predictor returned %zu times for %zu models", res.nmodels,
                        o->nmodels);
-  if (!st && o->cache_dir && res.profile)
-    st = ws_valid_cache_put(o->cache_dir, row->kernel, key, res.profile, d);
+  if (!st && *cache && res.profile) st = cache_store(cache, row, key, res.profile, d);
 out:
   if (!st) {
     oc->time_s = res.time_s;
     oc->floor_dram_s = res.floor_dram_s;
     oc->floor_issue_s = res.floor_issue_s;
+    oc->reason = res.reason;
     res.time_s = NULL;
+    res.reason = NULL;
     oc->status = WS_OK;
     if (o->on_row) o->on_row(oc, res.profile, o->on_row_user);
     if (o->keep_profiles) {
@@ -118,6 +138,7 @@ int ws_valid_run(ws_valid_report **out, const ws_valid_data *data, const ws_vali
   ptx_slot *ps = calloc(data->nrows + 1, sizeof *ps);
   size_t ngs = 0, nps = 0;
   int st = WS_OK;
+  const char *cache = o->cache_dir; /* NULL once it proved unwritable */
   if (!r || !gs || !ps || !(r->rows = calloc(data->nrows + 1, sizeof *r->rows))) {
     st = WS_ENOMEM;
     goto done;
@@ -164,11 +185,18 @@ int ws_valid_run(ws_valid_report **out, const ws_valid_data *data, const ws_vali
           (st = ws_read_file(&ps[pi].text, NULL, ps[pi].path, d)))
         goto done;
     }
-    oc->status = predict_row(oc, data, o, gs[gi].gpu, &ps[pi], d);
+    size_t before = d ? d->count : 0;
+    oc->status = predict_row(oc, data, o, &cache, gs[gi].gpu, &ps[pi], d);
     if (oc->status == WS_ENOMEM) {
       st = WS_ENOMEM;
       goto done;
     }
+    /* a failed row keeps its first error for the report (rows.csv, text) */
+    for (size_t k = before; oc->status && d && k < d->count && !oc->reason; k++)
+      if (d->items[k].severity == WS_SEV_ERROR && !(oc->reason = ws_strdup(d->items[k].message))) {
+        st = WS_ENOMEM;
+        goto done;
+      }
     if (oc->status) r->failed++;
     if (oc->cached) r->cached++;
     if (o->progress) o->progress(i + 1, r->nrows, o->progress_user);

@@ -35,8 +35,25 @@ int ws_valid_resolve_gpus(struct ws_valid_data *v, int col, const char *const *e
 /* data.c: keep a malloc'd string in v (taken over, freed with v); returns
  * it, or NULL (and frees s) on ENOMEM. */
 char *ws_valid_keep(struct ws_valid_data *v, char *s);
+/* data.c: the file a generic row r names in column col (cell): refused
+ * when it begins with '-' or (unless v->flags has WS_VALID_ALLOW_OUTSIDE)
+ * lies outside the data file's folder; else *out = its path resolved
+ * against that folder (kept in v).  Errors name the file, line and column. */
+int ws_valid_data_file(const char **out, ws_valid_data *v, size_t r, int col, const char *cell,
+                       ws_diag *d);
+/* data.c: the check of ws_valid_data_file for a resolved `path` that row
+ * r reaches through `what` ("column launch: the spec's args[0]"),
+ * written `name` in the data. */
+int ws_valid_confined(ws_valid_data *v, size_t r, const char *what, const char *name,
+                      const char *path, ws_diag *d);
 /* data.c: `path` resolved against the folder of `origin` (malloc'd). */
 char *ws_valid_resolve_path(const char *origin, const char *path);
+/* data.c: "FILE:LINE: error: column NAME: what, got 'CELL'"; WS_EINVAL. */
+int ws_valid_bad_cell(ws_diag *d, const ws_csv *c, size_t r, int col, const char *what);
+/* data.c: a measured time: a plain decimal number (no hex float, inf or
+ * nan) from WS_VALID_MIN_SECONDS to WS_VALID_MAX_SECONDS, else an error
+ * naming the file, line and column. */
+int ws_valid_cell_seconds(double *out, ws_diag *d, const ws_csv *c, size_t r, int col);
 /* generic.c: fill v's rows from a CSV in the generic format. */
 int ws_valid_load_generic(struct ws_valid_data *v, const char *const *extra, size_t nextra,
                           ws_diag *d);

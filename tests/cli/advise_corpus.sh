@@ -103,6 +103,8 @@ def apply(change, prof):
             if s > n:
                 if change == "warp-aggregated atomics":
                     pw["comp_insts"] += AGG * n
+                if k == "global" and "global_atomic_max_address_ops" in mem and s > 0:
+                    mem["global_atomic_max_address_ops"] = max(1.0, mem["global_atomic_max_address_ops"] * n / s)
                 pw[k + "_atomic_serial"] = n
     elif change == "atomics privatised per block":
         gi, gs = pw["global_atomic_insts"], pw["global_atomic_serial"]
@@ -112,6 +114,8 @@ def apply(change, prof):
         merge = min(gi, math.ceil(mem["atomic_addresses_per_block"] / 32) / math.ceil(t / 32))
         pw["shared_atomic_insts"] = pw.get("shared_atomic_insts", 0) + gi
         pw["shared_atomic_serial"] = pw.get("shared_atomic_serial", 0) + gs
+        if "global_atomic_max_address_ops" in mem and gs > 0 and merge < gs:
+            mem["global_atomic_max_address_ops"] = max(1.0, mem["global_atomic_max_address_ops"] * merge / gs)
         pw["global_atomic_insts"] = pw["global_atomic_serial"] = merge
         pw["synch_insts"] = pw.get("synch_insts", 0) + 2
     else:

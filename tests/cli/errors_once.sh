@@ -27,8 +27,10 @@ python3 -c 'import csv, sys
 rows = list(csv.reader(open("good.csv")))
 for r in rows[1:6]: r[7] = "xx"
 csv.writer(sys.stdout, lineterminator="\n").writerows(rows)' >badrows.csv
+# (the files a generic CSV names lie in its folder: issue 24, row 12)
+cp "$V" "$L" .
 printf 'kernel_file,launch,gpu,seconds\n%s,%s,a100,0.001\n%s,nolaunch.json,a100,0.002\n%s,nolaunch.json,a100,0.003\n' \
-  "$V" "$L" "$V" "$V" >gen.csv
+  "${V##*/}" "${L##*/}" "${V##*/}" "${V##*/}" >gen.csv
 
 # once RC DESC CMD...: runs CMD; exit status RC, a message, no line twice
 once() {

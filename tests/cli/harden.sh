@@ -161,7 +161,7 @@ rm -f "$TMP/o/out.bin"
 mkdir "$TMP/o/out.bin"
 run "$WS" run "$D/faults.ptx" --launch "$TMP/copy.json" --out "$TMP/o"
 expect_rc 2 "unwritable output"
-expect_err "out.bin: error: cannot write: Is a directory (the previous file, if any, is unchanged)" "unwritable output"
+expect_err "out.bin: error: cannot write: it is a directory; an output must be a regular file (left as it is)" "unwritable output"
 [ -d "$TMP/o/out.bin" ] || fail "unwritable output: the old entry is gone"
 [ -z "$(ls -A "$TMP/o" | grep -v '^out.bin$')" ] || fail "unwritable output: a temporary file was left: $(ls -A "$TMP/o")"
 # profile -o into a missing folder: the OS's reason

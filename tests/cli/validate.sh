@@ -178,7 +178,7 @@ expect_err "grid.csv:2: error: dotProd, Input.Size 131072: grid should be 2048 x
 { echo "$HDR"; sed -n 2,3p "$DATA"; sed -n 4p "$DATA" | sed 's/,13,256,0,[^,]*,/,13,256,0,fast,/'; } > "$TMP/dur.csv"
 run "$WS" validate "$TMP/dur.csv" --ptx-dir "$PTX"
 expect_rc 2 "bad duration"
-expect_err "dur.csv:4: error: column Duration: expected a positive time in seconds, got 'fast'" "bad duration"
+expect_err "dur.csv:4: error: column Duration: expected a positive time in seconds, a decimal number from 1e-9 to 1e6, got 'fast'" "bad duration"
 { echo "$HDR"; sed -n 2p "$DATA" | sed 's/"dotProd(float\*/"dotProd(float*"x/'; } > "$TMP/quote.csv"
 run "$WS" validate "$TMP/quote.csv" --ptx-dir "$PTX"
 expect_rc 2 "bad quote"

@@ -114,7 +114,7 @@ expect_err "bad2.csv:2: error: column kernel: 'saxpy', but the launch spec 'l/ve
 { head -1 set/data.csv; echo "k/vecadd.sm_80.ptx,vecadd,l/vecadd-100k.json,gtx680,-3"; } > set/bad3.csv
 run "$WS" validate set/bad3.csv --no-cache
 expect_rc 2 "generic bad seconds"
-expect_err "bad3.csv:2: error: column seconds: expected a positive time in seconds, got '-3'" "generic bad seconds"
+expect_err "bad3.csv:2: error: column seconds: expected a positive time in seconds, a decimal number from 1e-9 to 1e6, got '-3'" "generic bad seconds"
 printf 'kernel_file,gpu\nk/vecadd.sm_80.ptx,gtx680\n' > set/bad4.csv
 run "$WS" validate set/bad4.csv --no-cache
 expect_rc 2 "generic missing columns"

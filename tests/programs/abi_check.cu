@@ -46,10 +46,36 @@
 #undef cudaMemAttachHost
 #pragma push_macro("cudaMemAttachSingle")
 #undef cudaMemAttachSingle
+#pragma push_macro("cudaArrayDefault")
+#undef cudaArrayDefault
+#pragma push_macro("cudaArrayLayered")
+#undef cudaArrayLayered
+#pragma push_macro("cudaArraySurfaceLoadStore")
+#undef cudaArraySurfaceLoadStore
+#pragma push_macro("cudaArrayCubemap")
+#undef cudaArrayCubemap
+#pragma push_macro("cudaArrayTextureGather")
+#undef cudaArrayTextureGather
 #define _Static_assert static_assert /* abi.h is C11 */
 namespace ws {
 #include "cudart/abi.h"
+#include "cudart/abi_tex.h"
 }
+constexpr int abi_cudaArrayDefault = (int)ws::cudaArrayDefault;
+constexpr int abi_cudaArrayLayered = (int)ws::cudaArrayLayered;
+constexpr int abi_cudaArraySurfaceLoadStore = (int)ws::cudaArraySurfaceLoadStore;
+constexpr int abi_cudaArrayCubemap = (int)ws::cudaArrayCubemap;
+constexpr int abi_cudaArrayTextureGather = (int)ws::cudaArrayTextureGather;
+#pragma pop_macro("cudaArrayDefault")
+#pragma pop_macro("cudaArrayLayered")
+#pragma pop_macro("cudaArraySurfaceLoadStore")
+#pragma pop_macro("cudaArrayCubemap")
+#pragma pop_macro("cudaArrayTextureGather")
+static_assert(abi_cudaArrayDefault == cudaArrayDefault, "cudaArrayDefault");
+static_assert(abi_cudaArrayLayered == cudaArrayLayered, "cudaArrayLayered");
+static_assert(abi_cudaArraySurfaceLoadStore == cudaArraySurfaceLoadStore, "cudaArraySurfaceLoadStore");
+static_assert(abi_cudaArrayCubemap == cudaArrayCubemap, "cudaArrayCubemap");
+static_assert(abi_cudaArrayTextureGather == cudaArrayTextureGather, "cudaArrayTextureGather");
 constexpr int abi_cudaHostAllocDefault = (int)ws::cudaHostAllocDefault;
 constexpr int abi_cudaHostAllocPortable = (int)ws::cudaHostAllocPortable;
 constexpr int abi_cudaHostAllocMapped = (int)ws::cudaHostAllocMapped;
@@ -160,6 +186,34 @@ SAME_OFFSET(cudaMemPoolProps, maxSize)
 SAME_SIZE(cudaPointerAttributes)
 SAME_OFFSET(cudaPointerAttributes, hostPointer)
 SAME_SIZE(cudaIpcMemHandle_t)
+SAME_SIZE(cudaChannelFormatDesc)
+SAME_OFFSET(cudaChannelFormatDesc, f)
+SAME_SIZE(cudaResourceDesc)
+SAME_OFFSET(cudaResourceDesc, res)
+SAME_OFFSET(cudaResourceDesc, res.linear.desc)
+SAME_OFFSET(cudaResourceDesc, res.linear.sizeInBytes)
+SAME_OFFSET(cudaResourceDesc, res.pitch2D.width)
+SAME_OFFSET(cudaResourceDesc, res.pitch2D.pitchInBytes)
+SAME_OFFSET(cudaResourceDesc, flags)
+SAME_SIZE(cudaResourceViewDesc)
+SAME_OFFSET(cudaResourceViewDesc, depth)
+SAME_OFFSET(cudaResourceViewDesc, lastLayer)
+SAME_SIZE(cudaTextureDesc)
+SAME_OFFSET(cudaTextureDesc, filterMode)
+SAME_OFFSET(cudaTextureDesc, readMode)
+SAME_OFFSET(cudaTextureDesc, borderColor)
+SAME_OFFSET(cudaTextureDesc, normalizedCoords)
+SAME_OFFSET(cudaTextureDesc, maxMipmapLevelClamp)
+SAME_OFFSET(cudaTextureDesc, seamlessCubemap)
+static_assert(sizeof(ws::cudaTextureObject_t) == sizeof(::cudaTextureObject_t), "cudaTextureObject_t");
+static_assert(sizeof(ws::cudaSurfaceObject_t) == sizeof(::cudaSurfaceObject_t), "cudaSurfaceObject_t");
+static_assert((int)ws::cudaChannelFormatKindSignedNormalized16X4 == (int)::cudaChannelFormatKindSignedNormalized16X4,
+              "channel kinds");
+static_assert((int)ws::cudaResourceTypePitch2D == (int)::cudaResourceTypePitch2D, "resource types");
+static_assert((int)ws::cudaAddressModeBorder == (int)::cudaAddressModeBorder &&
+                  (int)ws::cudaAddressModeMirror == (int)::cudaAddressModeMirror, "address modes");
+static_assert((int)ws::cudaFilterModeLinear == (int)::cudaFilterModeLinear, "filter modes");
+static_assert((int)ws::cudaReadModeNormalizedFloat == (int)::cudaReadModeNormalizedFloat, "read modes");
 static_assert(sizeof(ws::dim3) == sizeof(::dim3), "dim3");
 static_assert((int)ws::cudaGraphNodeTypeEventRecord == (int)::cudaGraphNodeTypeEventRecord, "node types");
 static_assert((int)ws::cudaMemPoolAttrUsedMemHigh == (int)::cudaMemPoolAttrUsedMemHigh, "pool attrs");

@@ -1,5 +1,6 @@
-// check.h — what the test programs share: a CUDA call checker and a
-// float comparison against the host's C reference.
+// check.h — what the test programs share: a CUDA call checker, device
+// buffers from host data, and a float comparison against the host's C
+// reference.
 #pragma once
 #include <cmath>
 #include <cstdio>
@@ -14,6 +15,15 @@
       std::exit(3);                                                               \
     }                                                                             \
   } while (0)
+
+// A device buffer of n elements of T, holding host's n when given.
+template <class T>
+static T *dev_buf(size_t n, const T *host = nullptr) {
+  T *d = nullptr;
+  CK(cudaMalloc(&d, n * sizeof(T)));
+  if (host) CK(cudaMemcpy(d, host, n * sizeof(T), cudaMemcpyHostToDevice));
+  return d;
+}
 
 // Relative comparison of n floats; prints the first mismatch.
 static inline bool close_all(const char *what, const float *got, const float *want, int n,

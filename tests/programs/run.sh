@@ -78,6 +78,15 @@ grep -q "^FAIL" <<<"$OUT" && fail "$name: $OUT"
 [ -f "$TMP/report/exec.json" ] || fail "$name: no report $TMP/report/exec.json"
 
 case $name in
+partial)
+  # the module loads; only the kernel with the unknown instruction is refused,
+  # naming it and its PTX line
+  expect_err "error: instruction not implemented by the emulator (warpsight's PTX front end does not understand it: unknown opcode 'discard'): discard.global.L2" \
+    "the refusal names the instruction"
+  grep -q 'partial\.fatbin0\.compute_80\.ptx:[0-9]*:[0-9]*: error' <<<"$ERR" || fail "partial: the refusal names the PTX line: $ERR"
+  expect_out "kernel plain: 2 launches" "the other kernel ran" ;;
+coop)
+  expect_out "kernel phases: 1 launch, grid 64 x 1 x 1" "the cooperative kernel is reported" ;;
 fault)
   expect_err "out-of-bounds" "the fault is reported as warpsight run reports it"
   expect_out "cudaErrorIllegalAddress" "the program sees the fault" ;;
@@ -170,6 +179,20 @@ histogram)
   expect_rc 0 "--json"
   expect_out '"schema":	"warpsight-exec/1"' "--json prints the report"
   expect_out '"demangled":	"histogram"' "--json names the kernel" ;;
+longname)
+  # kernels whose mangled names pass 255 bytes (issue 24, row 16): a profile
+  # and a chart each, under a shortened name with a hash suffix (they were
+  # missing)
+  n=$(ls "$TMP/report/" | grep -c '^_Z18apply_two_policies.*-[0-9a-f]\{16\}-[01]\.profile\.json$')
+  [ "$n" -eq 2 ] || fail "longname: $n profiles of the two instantiations: $(ls "$TMP/report/")"
+  if grep -q "^CAIRO_FOUND:INTERNAL=1" "$WS_BUILD/CMakeCache.txt" 2>/dev/null; then
+    n=$(ls "$TMP/report/" | grep -c '^_Z18apply_two_policies.*-[0-9a-f]\{16\}-[01]-roofline\.svg$')
+    [ "$n" -eq 2 ] || fail "longname: $n roofline charts of the two instantiations: $(ls "$TMP/report/")"
+    for f in "$TMP/report/"*; do
+      b=${f##*/}
+      [ "${#b}" -le 255 ] || fail "longname: a file name of ${#b} bytes"
+    done
+  fi ;;
 conv)
   # the charts of --report, where the library draws them (cairo)
   if ls "$TMP/report/" | grep -q '\.png$'; then

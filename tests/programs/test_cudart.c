@@ -190,7 +190,7 @@ static void test_every_attribute(void **state) {
   assert_int_equal(cudaDeviceGetAttribute(&v, cudaDevAttrGpuOverlap, 0), cudaSuccess);
   assert_int_equal(v, 1);
   assert_int_equal(cudaDeviceGetAttribute(&v, cudaDevAttrCooperativeLaunch, 0), cudaSuccess);
-  assert_int_equal(v, 0); /* not supported yet: not claimed */
+  assert_int_equal(v, 1); /* cudaLaunchCooperativeKernel (coop.c) */
   assert_int_equal(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0), cudaSuccess);
   assert_int_equal(v, 98304); /* CC 7.0: 96 KiB opt-in */
 }
@@ -544,9 +544,17 @@ static void test_launch_ex(void **state) {
   assert_int_equal(cudaLaunchKernelExC(&c, &host_fill, args), cudaSuccess);
   assert_int_equal(cudaMemcpy(out, x, sizeof out, cudaMemcpyDeviceToHost), cudaSuccess);
   for (int i = 0; i < N; i++) assert_int_equal(out[i], 100 + i);
+  /* cooperative: the same fill, every block resident; a grid larger than
+   * the device holds at once is refused as cudaLaunchCooperativeKernel
+   * refuses it */
   at[0].id = cudaLaunchAttributeCooperative;
   at[0].val.cooperative = 1;
-  assert_int_equal(cudaLaunchKernelExC(&c, &host_fill, args), cudaErrorNotSupported);
+  v = 300;
+  assert_int_equal(cudaLaunchKernelExC(&c, &host_fill, args), cudaSuccess);
+  assert_int_equal(cudaMemcpy(out, x, sizeof out, cudaMemcpyDeviceToHost), cudaSuccess);
+  for (int i = 0; i < N; i++) assert_int_equal(out[i], 300 + i);
+  c.gridDim.x = 1u << 20;
+  assert_int_equal(cudaLaunchKernelExC(&c, &host_fill, args), cudaErrorCooperativeLaunchTooLarge);
   cudaGetLastError();
   cudaFree(x);
 }
@@ -800,7 +808,7 @@ static void test_errors_and_events(void **state) {
                       "an illegal memory access was encountered");
   assert_string_equal(cudaGetErrorName(801), "cudaErrorNotSupported");
   assert_string_equal(cudaGetErrorName(904), "cudaErrorStreamCaptureUnjoined");
-  assert_int_equal(cudaMallocArray(), cudaErrorNotSupported);
+  assert_int_equal(cudaMallocMipmappedArray(), cudaErrorNotSupported);
   assert_int_equal(cudaPeekAtLastError(), cudaErrorNotSupported);
   assert_int_equal(cudaGetLastError(), cudaErrorNotSupported);
   cudaEvent_t a, b, never, notime;

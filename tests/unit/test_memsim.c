@@ -321,6 +321,129 @@ static void fast_paths_match_definitions(void **s) {
   }
 }
 
+/* ws_prof_cache_set computes its definition (memsim.h) without a
+ * division: checked here with divisions, L = addr / line_bytes,
+ * (L mod S + h(L div S)) mod S with h the splitmix64 finaliser (written
+ * out below from its paper), for set counts that are powers of two and
+ * others, over random and extreme addresses. */
+static uint64_t ref_mix(uint64_t x) {
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+static void cache_set_matches_definition(void **s) {
+  (void)s;
+  static const uint64_t bytes[] = {1 << 20, 40ull << 20, 3 << 20, 16 * 128, 6 << 20, 48 * 16 * 128};
+  uint64_t st = 987654321;
+  for (size_t k = 0; k < sizeof bytes / sizeof bytes[0]; k++) {
+    ws_cache c;
+    assert_int_equal(ws_prof_cache_init(&c, bytes[k], 16, 128, 32), 0);
+    for (int i = 0; i < 20000; i++) {
+      st = st * 6364136223846793005ull + 1442695040888963407ull;
+      uint64_t a = i < 4 ? (i < 2 ? (uint64_t)i * 127 : UINT64_MAX - (uint64_t)(i - 2) * 4096) : st >> (i % 40);
+      uint64_t L = a / 128, S = c.sets;
+      assert_int_equal(ws_prof_cache_set(&c, a), (L % S + ref_mix(L / S) % S) % S);
+    }
+    ws_prof_cache_free(&c);
+  }
+}
+
+/* A streaming read of N bytes in 4-byte words through a cold cache: every
+ * 32-byte sector misses once (its first word) and hits for its other seven
+ * words: N / 32 misses and 7 N / 32 hits, for a footprint below and above
+ * the cache's size alike (each sector is read in one burst). */
+static void cache_streaming(void **s) {
+  (void)s;
+  static const uint64_t sizes[] = {64 << 10, 3 << 20};
+  for (size_t k = 0; k < 2; k++) {
+    ws_cache c;
+    assert_int_equal(ws_prof_cache_init(&c, 1 << 20, 16, 128, 32), 0); /* 1 MB */
+    uint64_t n = sizes[k];
+    for (uint64_t a = 0; a < n; a += 4) ws_prof_cache_access(&c, 0x10000000 + a, 1);
+    assert_int_equal(c.misses, n / 32);
+    assert_int_equal(c.hits, 7 * n / 32);
+    ws_prof_cache_free(&c);
+  }
+}
+
+/* The set function (memsim.h): an aligned run of S lines fills every set
+ * exactly once, and any run of n lines puts at most ceil(n / S) + 1 lines
+ * in a set, for a power-of-two S and for another (20480 = 40 MB / 16 ways
+ * / 128 B, an A100's L2). */
+static void cache_set_spread(void **s) {
+  (void)s;
+  static const uint64_t bytes[] = {1 << 20, 40ull << 20};
+  for (size_t k = 0; k < 2; k++) {
+    ws_cache c;
+    assert_int_equal(ws_prof_cache_init(&c, bytes[k], 16, 128, 32), 0);
+    uint32_t S = c.sets, *cnt = calloc(S, sizeof *cnt);
+    assert_non_null(cnt);
+    for (uint64_t q = 0; q < 3; q++) {
+      memset(cnt, 0, S * sizeof *cnt);
+      for (uint64_t l = 0; l < S; l++) cnt[ws_prof_cache_set(&c, (q * S + l) * 128)]++;
+      for (uint32_t i = 0; i < S; i++) assert_int_equal(cnt[i], 1);
+    }
+    /* a run of 2.5 S lines starting mid-way through a run of S */
+    uint64_t first = 7 * (uint64_t)S + S / 3, n = 5 * (uint64_t)S / 2;
+    memset(cnt, 0, S * sizeof *cnt);
+    for (uint64_t l = first; l < first + n; l++) cnt[ws_prof_cache_set(&c, l * 128)]++;
+    for (uint32_t i = 0; i < S; i++) assert_true(cnt[i] <= (n + S - 1) / S + 1);
+    free(cnt);
+    ws_prof_cache_free(&c);
+  }
+}
+
+/* A tile of `rows` rows of `row_bytes` bytes, `pitch` bytes apart, read
+ * twice, one access per 32-byte sector; the second pass's hits and
+ * accesses. */
+static void tile_twice(ws_cache *c, uint64_t rows, uint64_t row_bytes, uint64_t pitch,
+                       uint64_t *hits, uint64_t *acc) {
+  for (int pass = 0; pass < 2; pass++) {
+    uint64_t h0 = c->hits, m0 = c->misses;
+    for (uint64_t r = 0; r < rows; r++)
+      for (uint64_t b = 0; b < row_bytes; b += 32) ws_prof_cache_access(c, 0x40000000 + r * pitch + b, 1);
+    *hits = c->hits - h0, *acc = c->hits - h0 + c->misses - m0;
+  }
+}
+
+/* Reuse for every pitch (issue 20): a tile of a quarter of the cache's
+ * size (a 128 KB L1 of 16 ways: 128 rows of 256 bytes; a 3 MB L2: 768 rows
+ * of 1 KB) read twice hits on
+ * every access of its second pass, whatever the rows' pitch: powers of two
+ * (where line mod sets put all the rows 8 KB apart in 4 of 256 sets and a
+ * 4-way L1 thrashed: conv2d's 0.19 % L1 hits at 2048 floats wide), near
+ * powers (2080 floats) and others.  A tile of twice the cache's size
+ * misses on at least 95 % of its second pass (LRU, read in the same
+ * order): the cache holds less than it reads. */
+static void cache_reuse_every_pitch(void **s) {
+  (void)s;
+  static const uint64_t pitch[] = {256,  512,   1024,  2048,  4096,      8192,     8192 - 128,
+                                   8192 + 128, 2080 * 4, 3328 * 4, 6656 * 4, 65536, 65536 + 128,
+                                   1 << 20, 3 << 12, 12288 + 32};
+  /* an L1 (128 KB, a power-of-two number of sets) and an L2 (3 MB: 1536
+   * sets, an RTX 3060's); rows of 256 B and 1 KB, a quarter of the cache,
+   * then eight times as many rows (twice the cache) */
+  static const struct { uint64_t bytes, row; } geo[] = {{128 << 10, 256}, {3 << 20, 1024}};
+  for (size_t gi = 0; gi < 2; gi++)
+    for (size_t k = 0; k < sizeof pitch / sizeof pitch[0]; k++) {
+      ws_cache c;
+      uint64_t h, a, row = geo[gi].row, rows = geo[gi].bytes / 4 / row;
+      uint64_t p = pitch[k] < row ? row : pitch[k];
+      assert_int_equal(ws_prof_cache_init(&c, geo[gi].bytes, 16, 128, 32), 0);
+      tile_twice(&c, rows, row, p, &h, &a);
+      if (h != a) print_message("cache %llu, pitch %llu: %llu of %llu hit\n",
+                                (unsigned long long)geo[gi].bytes, (unsigned long long)p,
+                                (unsigned long long)h, (unsigned long long)a);
+      assert_int_equal(h, a);
+      ws_prof_cache_free(&c);
+      assert_int_equal(ws_prof_cache_init(&c, geo[gi].bytes, 16, 128, 32), 0);
+      tile_twice(&c, 8 * rows, row, p, &h, &a);
+      assert_true(h <= a / 20);
+      ws_prof_cache_free(&c);
+    }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(coalescing_cc11), cmocka_unit_test(coalescing_cc13),
@@ -329,6 +452,8 @@ int main(void) {
       cmocka_unit_test(bank_doubles), cmocka_unit_test(cache_each_line_twice),
       cmocka_unit_test(cache_lru), cmocka_unit_test(cache_sectors),
       cmocka_unit_test(cache_eviction_names_line), cmocka_unit_test(fast_paths_match_definitions),
+      cmocka_unit_test(cache_streaming), cmocka_unit_test(cache_set_spread),
+      cmocka_unit_test(cache_reuse_every_pitch), cmocka_unit_test(cache_set_matches_definition),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

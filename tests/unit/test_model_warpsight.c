@@ -23,7 +23,7 @@
 #define P(v) "{\"value\":" #v ",\"source\":\"test\"}"
 static const char gpu_fmt[] =
     "{\"schema\":\"warpsight-gpu/1\",\"name\":\"t-kepler\",\"compute_capability\":\"3.0\","
-    "\"sms\":8,\"cores_per_sm\":192,\"sfu_per_sm\":32,\"clock_ghz\":1.0,\"mem_bandwidth_gbs\":100,"
+    "\"sms\":8,\"cores_per_sm\":192,\"sfu_per_sm\":32,\"clock_ghz\":1.0,\"mem_bandwidth_gbs\":100,%s"
     "\"latencies\":{\"dram\":400,\"l2\":200,\"l1\":30},"
     "\"models\":{\"warpsight\":{\"issue_rate\":%s,\"lsu_rate\":" P(1)
     ",\"l2_bytes_per_cycle\":" P(256) ",\"dram_efficiency\":" P(0.8)
@@ -32,17 +32,20 @@ static const char gpu_fmt[] =
     ",\"fp64_lanes_per_sm\":" P(8) ",\"block_cycles\":" P(10)
     ",\"divergence_penalty\":" P(1) "}}}";
 
-/* The launch of the header; `trans` sectors per request, `more` memory members. */
-#define PROFILE(trans, more)                                                                  \
+/* The launch of the header; `trans` sectors per request, `more` memory
+ * members, `pw` more per_warp members. */
+#define PROFILE_PW(trans, more, pw)                                                           \
   "{\"schema\":\"warpsight-profile/1\",\"kernel\":\"k\","                                     \
   "\"launch\":{\"grid\":[64,1,1],\"block\":[256,1,1]},"                                       \
-  "\"per_warp\":{\"comp_insts\":90,\"coal_mem_insts\":10,\"uncoal_mem_insts\":0,"             \
+  "\"per_warp\":{\"comp_insts\":90,\"coal_mem_insts\":10,\"uncoal_mem_insts\":0," pw          \
   "\"synch_insts\":2,\"sfu_insts\":2,\"fp64_insts\":0,\"shared_mem_insts\":8,"                \
   "\"bank_conflict_replays\":4},"                                                             \
   "\"memory\":{\"avg_trans_warp\":" #trans ",\"load_bytes_per_warp\":128,\"l1_hit_ratio\":0," \
   "\"l2_hit_ratio\":0.5,\"dram_read_bytes\":1000000,\"dram_write_bytes\":280000,"             \
   "\"l2_sectors_per_warp\":40" more "},"                                                      \
   "\"dependencies\":{\"path_mem_loads\":3,\"path_cycles\":500}}"
+
+#define PROFILE(trans, more) PROFILE_PW(trans, more, "")
 
 static const char profile_json[] = PROFILE(4, "");
 
@@ -51,9 +54,9 @@ static const char profile_json[] = PROFILE(4, "");
 static const char profile_camped_json[] =
     PROFILE(32, ",\"dram_partition_imbalance\":3,\"lines_per_request\":32");
 
-static ws_model_result run_on(const char *prof, const char *issue_rate, ws_floors *fl) {
+static ws_model_result run_gpu(const char *prof, const char *facts, const char *issue_rate, ws_floors *fl) {
   char gj[4096];
-  snprintf(gj, sizeof gj, gpu_fmt, issue_rate);
+  snprintf(gj, sizeof gj, gpu_fmt, facts, issue_rate);
   ws_profile *p = ws_test_profile(prof);
   ws_gpu *g = ws_test_gpu(gj);
   ws_diag d = WS_DIAG_INIT;
@@ -64,6 +67,10 @@ static ws_model_result run_on(const char *prof, const char *issue_rate, ws_floor
   ws_gpu_free(g);
   ws_profile_free(p);
   return r;
+}
+
+static ws_model_result run_on(const char *prof, const char *issue_rate, ws_floors *fl) {
+  return run_gpu(prof, "", issue_rate, fl);
 }
 
 static ws_model_result run(const char *issue_rate, ws_floors *fl) {
@@ -165,11 +172,92 @@ static void partition_camping_by_hand(void **state) {
   ws_model_result_free(&r);
 }
 
+/* [A1] atomics by address conflicts, on the header's launch (512 warps)
+ * and GPU with 4 L2 slices (cache.l2_slices: atomic_units 4),
+ * atomic_cycles 1.  One atomic request per warp:
+ *   32 lanes on one counter shared by the launch: serial 32 per request,
+ *     the counter takes 512 x 32 = 16384 operations: chain 16384, spread
+ *     32 x 512 / 4 = 4096, t_atomic 16384;
+ *   32 lanes on a counter of their warp's: the hottest address takes 32:
+ *     chain 32, spread 4096, t_atomic 4096;
+ *   32 lanes on 32 addresses (atomicAdd(&c[i], 1)): serial 1, chain 1,
+ *     spread 512 / 4 = 128, t_atomic 128 -- where the model charged every
+ *     request serially before (512 x 1 x 1 = 512 on one unit, and 2^24
+ *     such lanes on an A100 374.5 us against the 110.2 us measured). */
+#define ATOMIC_PROFILE(serial, addrs, hot)                                                    \
+  "{\"schema\":\"warpsight-profile/1\",\"kernel\":\"k\","                                     \
+  "\"launch\":{\"grid\":[64,1,1],\"block\":[256,1,1]},"                                       \
+  "\"per_warp\":{\"comp_insts\":10,\"coal_mem_insts\":1,\"uncoal_mem_insts\":0,"              \
+  "\"global_atomic_insts\":1,\"global_atomic_serial\":" #serial "},"                          \
+  "\"memory\":{\"global_atomic_addresses_per_request\":" #addrs                                \
+  ",\"global_atomic_max_address_ops\":" #hot "}}"
+
+static void atomics_by_conflicts(void **state) {
+  (void)state;
+  static const struct {
+    const char *prof;
+    double chain, spread;
+  } cases[] = {
+      {ATOMIC_PROFILE(32, 1, 16384), 16384, 4096},
+      {ATOMIC_PROFILE(32, 1, 32), 32, 4096},
+      {ATOMIC_PROFILE(1, 32, 1), 1, 128},
+  };
+  char gj[4096];
+  snprintf(gj, sizeof gj, gpu_fmt, "\"cache\":{\"l2_slices\":" P(4) "},", P(4));
+  ws_gpu *g = ws_test_gpu(gj);
+  for (size_t i = 0; i < 3; i++) {
+    ws_profile *p = ws_test_profile(cases[i].prof);
+    ws_diag d = WS_DIAG_INIT;
+    ws_model_result r = WS_MODEL_RESULT_INIT;
+    assert_ok_diag(ws_model_predict(&r, "warpsight", p, g, &d), &d);
+    assert_close(T(ATOMIC_UNITS), 4, 0);
+    assert_close(T(ATOMIC_CHAIN), cases[i].chain, 1e-9);
+    assert_close(T(ATOMIC_SPREAD), cases[i].spread, 1e-9);
+    assert_close(T(T_ATOMIC), cases[i].chain > cases[i].spread ? cases[i].chain : cases[i].spread, 1e-9);
+    ws_model_result_free(&r);
+    ws_diag_free(&d);
+    ws_profile_free(p);
+  }
+  ws_gpu_free(g);
+}
+
+/* [C6] the tensor pipe: 524288 FP16 (f32 accumulate) operations per warp
+ * (128 m16n8k16 mma.sync of 4096), 8192 TF32 and 4096 INT8 on a GPU that
+ * rates FP16 at 1024 and TF32 at 512 operations per clock per SM and gives
+ * no INT8: 524288 / 1024 + 8192 / 512 = 528 cycles per warp (the INT8 ones
+ * add nothing and the term's source says so), above C1's 26, so
+ * t_sm = 64 x 528 = 33792 and the launch is SM-bound:
+ * core = 33792 x (1 + (2560/33792)^4 + (16000/33792)^4 + (1908/33792)^4)^(1/4)
+ *      = 34209.173435;  cycles = 2000 + core = 36209.173435.
+ * Without tensor operations (terms_by_hand) the term is 0. */
+static void tensor_pipe_by_hand(void **state) {
+  (void)state;
+  static const char prof[] = PROFILE_PW(4, "", "\"tensor_fp16_f32acc_ops\":524288,\"tensor_tf32_ops\":8192,"
+                                              "\"tensor_int8_ops\":4096,");
+  ws_model_result r = run_gpu(prof, "\"tensor\":{\"fp16_f32acc\":" P(1024) ",\"tf32\":" P(512) "},", P(4), NULL);
+  assert_close(T(TENSOR_CYCLES_PER_WARP), 528, 1e-12);
+  assert_close(T(T_SM), 33792, 1e-9);
+  assert_close(T(T_OVERLAPPED), 34209.173435, 1e-5);
+  assert_close(r.cycles, 36209.173435, 1e-5);
+  assert_int_equal(r.bound, WS_BOUND_WARPSIGHT_SM);
+  const char *src = NULL;
+  for (size_t i = 0; i < r.nterms; i++)
+    if (r.terms[i].id == WS_TERM_WARPSIGHT_TENSOR_CYCLES_PER_WARP) src = r.terms[i].equation;
+  assert_non_null(src);
+  assert_non_null(strstr(src, "tensor.int8"));
+  ws_model_result_free(&r);
+  r = run(P(4), NULL);
+  assert_close(T(TENSOR_CYCLES_PER_WARP), 0, 0);
+  ws_model_result_free(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(terms_by_hand),
       cmocka_unit_test(partition_camping_by_hand),
       cmocka_unit_test(issue_cap_and_floors),
+      cmocka_unit_test(atomics_by_conflicts),
+      cmocka_unit_test(tensor_pipe_by_hand),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

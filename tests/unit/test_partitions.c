@@ -90,7 +90,8 @@ static double replay_imbalance(const uint64_t *addr, size_t n, size_t per_req) {
   ws_diag d = WS_DIAG_INIT;
   ws_gpu *g;
   assert_ok_diag(ws_gpu_load(&g, "gtx680", &d), &d);
-  ws_replay *r = ws_prof_rp_new(g, 1, 1, 1, 0, NULL, 0);
+  ws_rp_config rc = {.nslots = 1, .grid_blocks = 1, .blocks_per_sm = 1};
+  ws_replay *r = ws_prof_rp_new(g, &rc);
   assert_non_null(r);
   ws_rp_trace t = {0};
   for (size_t i = 0; i < n; i++) ws_prof_rp_trace_push(&t, addr[i] | (i % per_req ? 0 : WS_RP_FIRST));

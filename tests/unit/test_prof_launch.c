@@ -265,7 +265,7 @@ static void prepared_launch(void **s) {
   ws_emu_launch *L = NULL;
   assert_ok_diag(ws_emu_load(&prog, fx.m, "k", &fx.d), &fx.d);
   assert_ok_diag(ws_emu_launch_new(&L, prog, fx.spec, &fx.d), &fx.d);
-  ws_prof_target t = {fx.m, prog, L, {8, 1, 1}, {64, 1, 1}, 128};
+  ws_prof_target t = {fx.m, prog, L, {8, 1, 1}, {64, 1, 1}, 128, NULL};
   ws_profile *p = NULL, *q = NULL;
   assert_ok_diag(ws_prof_launch(&p, NULL, &t, fx.g, NULL, &fx.d), &fx.d);
   assert_close(num_at(p, "sampling", "profiled_warps"), 16, 0); /* 8 blocks x 2 warps */
@@ -280,6 +280,106 @@ static void prepared_launch(void **s) {
   ws_emu_launch_free(L);
   ws_emu_program_free(prog);
   fx_close(&fx);
+}
+
+/* out[i] = in[i] for i < 8 x 64: 2 KB read (64 sectors), 2 KB written. */
+static const char copy_ptx[] =
+    ".version 7.0\n"
+    ".target sm_80\n"
+    ".address_size 64\n"
+    ".visible .entry copy(.param .u64 in, .param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<5>;\n"
+    "  .reg .b64 %rd<8>;\n"
+    "  .reg .f32 %f<2>;\n"
+    "  ld.param.u64 %rd1, [in];\n"
+    "  ld.param.u64 %rd2, [out];\n"
+    "  cvta.to.global.u64 %rd3, %rd1;\n"
+    "  cvta.to.global.u64 %rd4, %rd2;\n"
+    "  mov.u32 %r1, %ctaid.x;\n"
+    "  mov.u32 %r2, %ntid.x;\n"
+    "  mov.u32 %r3, %tid.x;\n"
+    "  mad.lo.s32 %r4, %r1, %r2, %r3;\n"
+    "  mul.wide.u32 %rd5, %r4, 4;\n"
+    "  add.s64 %rd6, %rd3, %rd5;\n"
+    "  add.s64 %rd7, %rd4, %rd5;\n"
+    "  ld.global.f32 %f1, [%rd6];\n"
+    "  st.global.f32 [%rd7], %f1;\n"
+    "  ret;\n"
+    "}\n";
+
+/* The L2 at the start (docs/profile.md, "Cold and warm"), on an A100
+ * (40 MB of L2) and the copy above, its footprint 4 KB:
+ *   cold: the 64 sectors of `in` come from DRAM, 2048 bytes;
+ *   warm (the spec's "l2"): the footprint fits, its first reads hit: 0;
+ *   two launches one after another on one device, the second started from
+ *     the L2 the first left (exec): 2048, then 0; the first's dirty `out`
+ *     sectors were counted by it, so both write 2048 bytes;
+ *   a sampled profile given the carried L2 starts cold and says so. */
+static void l2_start_conditions(void **s) {
+  (void)s;
+  ws_diag d = WS_DIAG_INIT;
+  ws_ptx_module *m = NULL;
+  ws_gpu *g = NULL;
+  assert_ok_diag(ws_ptx_parse(&m, copy_ptx, strlen(copy_ptx), "copy.ptx", &d), &d);
+  assert_ok_diag(ws_gpu_load(&g, "a100", &d), &d);
+  for (int warm = 0; warm < 2; warm++) {
+    char text[512];
+    snprintf(text, sizeof text,
+             "{\"kernel\": \"copy\", \"grid\": [8, 1, 1], \"block\": [64, 1, 1], \"l2\": \"%s\","
+             " \"args\": [{\"buffer\": \"in\", \"type\": \"f32\", \"count\": 512},"
+             " {\"buffer\": \"out\", \"type\": \"f32\", \"count\": 512}]}",
+             warm ? "warm" : "cold");
+    ws_launch_spec *sp = NULL;
+    assert_ok_diag(ws_emu_launch_spec_parse(&sp, text, "copy.json", ".", &d), &d);
+    ws_profile *p = NULL;
+    assert_ok_diag(ws_prof_launch_spec(&p, NULL, m, sp, g, NULL, &d), &d);
+    assert_close(p->f.dram_read_bytes, warm ? 0 : 2048, 0);
+    assert_close(p->f.dram_write_bytes, 2048, 0);
+    ws_profile_free(p);
+    ws_emu_launch_spec_free(sp);
+  }
+  /* two raw launches on one device, as the CUDA runtime makes them */
+  ws_emu_device *dev = NULL;
+  ws_emu_program *prog = NULL;
+  assert_ok_diag(ws_emu_device_new(&dev, NULL, &d), &d);
+  assert_ok_diag(ws_emu_load(&prog, m, "copy", &d), &d);
+  uint64_t in, out;
+  assert_ok_diag(ws_emu_mem_alloc(dev, 2048, "in", &in, &d), &d);
+  assert_ok_diag(ws_emu_mem_alloc(dev, 2048, "out", &out, &d), &d);
+  uint64_t params[2] = {in, out};
+  ws_prof_l2 *left = NULL;
+  for (int k = 0; k < 3; k++) {
+    ws_emu_launch_config c = {{8, 1, 1}, {64, 1, 1}, 0, params, sizeof params};
+    ws_emu_launch *L = NULL;
+    assert_ok_diag(ws_emu_launch_raw(&L, dev, prog, &c, &d), &d);
+    ws_prof_target t = {m, prog, L, {8, 1, 1}, {64, 1, 1}, 0, NULL};
+    ws_prof_options o = WS_PROF_OPTIONS_INIT;
+    ws_prof_l2 *next = NULL;
+    o.l2_start = left ? WS_PROF_L2_CARRIED : WS_PROF_L2_COLD;
+    o.l2_carried = left;
+    o.l2_end = &next;
+    if (k == 2) o.sample_blocks = 4; /* a sample cannot take it over */
+    ws_profile *p = NULL;
+    assert_ok_diag(ws_prof_launch(&p, NULL, &t, g, &o, &d), &d);
+    assert_close(p->f.dram_read_bytes, k == 1 ? 0 : 2048, 0);
+    assert_close(p->f.dram_write_bytes, 2048, 0);
+    cJSON *caches = section_of(p, "caches");
+    const cJSON *st = cJSON_GetObjectItem(cJSON_GetObjectItem(caches, "l2_start"), "condition");
+    assert_string_equal(st->valuestring, k == 0 ? "cold" : k == 1 ? "carried" : "cold");
+    cJSON_Delete(caches);
+    if (k == 2) assert_null(next); /* a sample leaves no L2 to carry */
+    ws_prof_l2_free(left);
+    left = next;
+    ws_profile_free(p);
+    ws_emu_launch_free(L);
+  }
+  ws_prof_l2_free(left);
+  ws_emu_program_free(prog);
+  ws_emu_device_free(dev);
+  ws_gpu_free(g);
+  ws_ptx_module_free(m);
+  ws_diag_free(&d);
 }
 
 static void expect_diag(const ws_diag *d, const char *want) {
@@ -324,6 +424,7 @@ int main(void) {
       cmocka_unit_test(workers_rule),    cmocka_unit_test(resources_two_kernels),
       cmocka_unit_test(sampled_profile), cmocka_unit_test(resources_threads_rest),
       cmocka_unit_test(prepared_launch), cmocka_unit_test(errors),
+      cmocka_unit_test(l2_start_conditions),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

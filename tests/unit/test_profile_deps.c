@@ -39,7 +39,10 @@ typedef struct fixture {
   ws_diag d;
 } fixture;
 
-static void setup(fixture *fx, uint32_t threads) {
+static void setup_grid(fixture *fx, uint32_t threads, uint32_t blocks, uint64_t sample);
+static void setup(fixture *fx, uint32_t threads) { setup_grid(fx, threads, 1, 0); }
+
+static void setup_grid(fixture *fx, uint32_t threads, uint32_t blocks, uint64_t sample) {
   memset(fx, 0, sizeof *fx);
   assert_ok_diag(ws_ptx_parse(&fx->m, ptx, strlen(ptx), "deps.ptx", &fx->d), &fx->d);
   fx->k = ws_ptx_find_function(fx->m, "k");
@@ -49,7 +52,8 @@ static void setup(fixture *fx, uint32_t threads) {
   c.module = fx->m;
   c.kernel = fx->k;
   c.gpu = fx->g;
-  c.grid[0] = 1, c.grid[1] = 1, c.grid[2] = 1;
+  c.grid[0] = blocks, c.grid[1] = 1, c.grid[2] = 1;
+  c.sample_blocks = sample;
   c.block[0] = threads, c.block[1] = 1, c.block[2] = 1;
   c.workers = 1;
   c.resources.registers_per_thread = c.resources.shared_bytes_per_block = NAN;
@@ -57,8 +61,10 @@ static void setup(fixture *fx, uint32_t threads) {
   assert_ok_diag(ws_prof_new(&fx->p, &c, &fx->d), &fx->d);
 }
 
-static void emit(fixture *fx, uint32_t warp, int pc, uint8_t space, const uint64_t *addr) {
+static void emit_in(fixture *fx, uint32_t block, uint32_t warp, int pc, uint8_t space,
+                    const uint64_t *addr) {
   ws_emu_event ev = {0};
+  ev.block_linear = block;
   ev.warp = warp;
   ev.func = fx->k;
   ev.inst = &fx->k->insts[pc];
@@ -68,6 +74,10 @@ static void emit(fixture *fx, uint32_t warp, int pc, uint8_t space, const uint64
   ev.bytes = 4;
   ev.addr = addr;
   ws_prof_inst(fx->p, &ev);
+}
+
+static void emit(fixture *fx, uint32_t warp, int pc, uint8_t space, const uint64_t *addr) {
+  emit_in(fx, 0, warp, pc, space, addr);
 }
 
 static ws_profile *finish(fixture *fx) {
@@ -143,9 +153,11 @@ static void atomics_same_address(void **s) {
   ws_profile_free(pr);
 }
 
-/* ws_prof_deps_same_address (one address: a count; else a hash table)
- * against its definition, counted here lane by lane: the most executing
- * lanes that share an address.  Random masks; addresses from a few to
+/* ws_prof_deps_same_address and ws_prof_deps_addresses (one address: a
+ * count; else a hash table) against their definitions, counted here lane
+ * by lane: the most executing lanes that share an address, and the
+ * distinct addresses (an executing lane whose address no earlier executing
+ * lane has).  Random masks; addresses from a few to
  * many distinct values. */
 static void same_address_definition(void **s) {
   (void)s;
@@ -159,13 +171,68 @@ static void same_address_definition(void **s) {
       st = st * 6364136223846793005ull + 1442695040888963407ull;
       addr[l] = 0x1000 + 4 * ((st >> 33) % span);
     }
-    uint32_t want = 0;
+    uint32_t want = 0, distinct = 0, nd = 99;
     for (int i = 0; i < 32; i++) {
-      uint32_t n = 0;
+      uint32_t n = 0, earlier = 0;
       for (int j = 0; j < 32; j++) n += (exec >> i & 1) && (exec >> j & 1) && addr[j] == addr[i];
+      for (int j = 0; j < i; j++) earlier += (exec >> j & 1) && addr[j] == addr[i];
       if (n > want) want = n;
+      distinct += (exec >> i & 1) && !earlier;
     }
     assert_int_equal(ws_prof_deps_same_address(exec, addr), want);
+    assert_int_equal(ws_prof_deps_addresses(exec, addr, &nd), want);
+    assert_int_equal(nd, distinct);
+  }
+}
+
+/* The conflict degree of atomic requests (docs/profile.md): one block of
+ * two warps, one global atomic each.  Warp 0's 32 lanes update one address
+ * (1 distinct, 32 serialized), warp 1's 32 lanes 32 addresses (32
+ * distinct, 1 serialized).  Per warp: 1 request, (32 + 1) / 2 = 16.5
+ * serialized; 16.5 addresses per request; the most-updated address takes
+ * warp 0's 32 operations (a full profile: no scaling). */
+static void atomics_conflict_degree(void **s) {
+  (void)s;
+  fixture fx;
+  setup(&fx, 64);
+  uint64_t one[32], many[32];
+  for (int l = 0; l < 32; l++) one[l] = 8192, many[l] = 16384 + 4 * (uint64_t)l;
+  ws_prof_block_begin(fx.p, 0, 0);
+  emit(&fx, 0, 7, WS_PTX_SP_GLOBAL, one);
+  emit(&fx, 1, 7, WS_PTX_SP_GLOBAL, many);
+  ws_prof_block_end(fx.p, 0, 0);
+  ws_profile *pr = finish(&fx);
+  assert_close(pr->f.global_atomic_insts, 1, 0);
+  assert_close(pr->f.global_atomic_serial, 16.5, 0);
+  assert_close(pr->f.global_atomic_addresses_per_request, 16.5, 0);
+  assert_close(pr->f.global_atomic_max_address_ops, 32, 0);
+  ws_profile_free(pr);
+}
+
+/* Contention across blocks in a sample: 8 blocks of 32 threads, 2 sampled
+ * (the strata centres, blocks 2 and 6: ws_prof_sample_plan), each warp
+ * updating with all 32 lanes.  One counter for the whole grid: both
+ * sampled blocks update it (32 each), so it is shared and scaled by 8 / 2:
+ * 64 x 4 = 256 operations (the grid's 8 x 32).  A counter per block: each
+ * is touched by one block, its own 32, not scaled. */
+static void atomics_contention_sampled(void **s) {
+  (void)s;
+  for (int per_block = 0; per_block < 2; per_block++) {
+    fixture fx;
+    setup_grid(&fx, 32, 8, 2);
+    static const uint32_t blocks[2] = {2, 6};
+    for (int b = 0; b < 2; b++) {
+      uint64_t a[32];
+      for (int l = 0; l < 32; l++) a[l] = 8192 + (per_block ? 4 * (uint64_t)blocks[b] : 0);
+      assert_true(ws_prof_sampled(fx.p, blocks[b]));
+      ws_prof_block_begin(fx.p, 0, blocks[b]);
+      emit_in(&fx, blocks[b], 0, 7, WS_PTX_SP_GLOBAL, a);
+      ws_prof_block_end(fx.p, 0, blocks[b]);
+    }
+    ws_profile *pr = finish(&fx);
+    assert_close(pr->f.global_atomic_max_address_ops, per_block ? 32 : 256, 0);
+    assert_close(pr->f.global_atomic_addresses_per_request, 1, 0);
+    ws_profile_free(pr);
   }
 }
 
@@ -174,6 +241,8 @@ int main(void) {
       cmocka_unit_test(same_address_definition),
       cmocka_unit_test(path_through_barrier),
       cmocka_unit_test(atomics_same_address),
+      cmocka_unit_test(atomics_conflict_degree),
+      cmocka_unit_test(atomics_contention_sampled),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -627,6 +627,65 @@ static void representative_warp_cap(void **s) {
   }
 }
 
+/* Tensor-core operations by type: 2 M N K per warp execution of an
+ * mma.sync or wmma.mma, under the A operand's type (FP16 split by the
+ * accumulator; wmma's FP16 form names only .dtype.ctype).  One warp runs
+ *   m16n8k16 f32.f16 twice   2 x 4096 \
+ *   wmma m16n16k16 f32.f32   8192      > fp16_f32acc 16384
+ *   m16n8k8 f16.f16          2048        fp16_f16acc
+ *   m16n8k8 tf32             2048        tf32
+ *   wmma m16n16k16 bf16      8192        bf16
+ *   m16n8k32 s8              8192        int8
+ *   m8n8k4 f64               512         fp64
+ * and no FP8: that field stays absent, and flops counts none of them. */
+static const char ptx_mma[] =
+    ".version 8.0\n"
+    ".target sm_80\n"
+    ".address_size 64\n"
+    ".visible .entry k(.param .u64 a)\n"
+    "{\n"
+    "  .reg .b32 %r<20>;\n"
+    "  .reg .f32 %f<20>;\n"
+    "  .reg .f64 %fd<10>;\n"
+    "  mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, "
+    "{%f5,%f6,%f7,%f8};\n"                                                                     /* 0 */
+    "  wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8}, "
+    "{%r1,%r2,%r3,%r4,%r5,%r6,%r7,%r8}, {%r1,%r2,%r3,%r4,%r5,%r6,%r7,%r8}, "
+    "{%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8};\n"                                                     /* 1 */
+    "  mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16 {%r1,%r2}, {%r3,%r4}, {%r5}, {%r6,%r7};\n" /* 2 */
+    "  mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, "
+    "{%r5,%r6}, {%f5,%f6,%f7,%f8};\n"                                                          /* 3 */
+    "  wmma.mma.sync.aligned.row.col.m16n16k16.f32.bf16.bf16.f32 {%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8}, "
+    "{%r1,%r2,%r3,%r4}, {%r5,%r6,%r7,%r8}, {%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8};\n"                /* 4 */
+    "  mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%r1,%r2,%r3,%r4}, {%r5,%r6,%r7,%r8}, "
+    "{%r9,%r10}, {%r11,%r12,%r13,%r14};\n"                                                     /* 5 */
+    "  mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%fd1,%fd2}, {%fd3}, {%fd4}, {%fd5,%fd6};\n" /* 6 */
+    "  exit;\n"                                                                                 /* 7 */
+    "}\n";
+
+static void tensor_ops(void **s) {
+  (void)s;
+  fixture fx;
+  cur_ptx = ptx_mma;
+  setup(&fx, "a100", 1, 32, 0, 1);
+  cur_ptx = ptx;
+  static const int pcs[] = {0, 0, 1, 2, 3, 4, 5, 6, 7};
+  ws_prof_block_begin(fx.p, 0, 0);
+  for (size_t i = 0; i < sizeof pcs / sizeof *pcs; i++) emit(&fx, 0, 0, 0, pcs[i], ~0u, ~0u, 0, 0, NULL);
+  ws_prof_block_end(fx.p, 0, 0);
+  ws_profile *pr = finish(&fx);
+  assert_close(pr->f.tensor_fp16_f32acc_ops, 16384, 0);
+  assert_close(pr->f.tensor_fp16_f16acc_ops, 2048, 0);
+  assert_close(pr->f.tensor_tf32_ops, 2048, 0);
+  assert_close(pr->f.tensor_bf16_ops, 8192, 0);
+  assert_close(pr->f.tensor_int8_ops, 8192, 0);
+  assert_close(pr->f.tensor_fp64_ops, 512, 0);
+  assert_false(ws_pf_has(pr->f.tensor_fp8_ops));
+  assert_close(pr->f.flops, 0, 0);
+  ws_profile_free(pr);
+  teardown_fx(&fx);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(coalescing_kernel_levels), cmocka_unit_test(bank_conflict_kernel),
@@ -635,7 +694,7 @@ int main(void) {
       cmocka_unit_test(sampling_plan),            cmocka_unit_test(sampled_profile_scales),
       cmocka_unit_test(replay_order_independent), cmocka_unit_test(no_cache_gpu),
       cmocka_unit_test(ilp_weighted_by_executions), cmocka_unit_test(heaviest_warps),
-      cmocka_unit_test(representative_warp_cap),
+      cmocka_unit_test(representative_warp_cap), cmocka_unit_test(tensor_ops),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,7 @@
 #include <cjson/cJSON.h>
 
 #include "util/bits.h"
+#include "util/file.h"
 #include "util/number.h"
 #include "util/json.h"
 #include "util/checked.h"
@@ -236,6 +237,91 @@ static void test_diag_text(void **state) {
   free(s);
 }
 
+/* Issue 24, row 16: a kernel name past 255 bytes as a file-name part:
+ * cut to 100 bytes with a hash of the whole name, so two names that share
+ * their first 100 bytes stay apart; short names unchanged but for bytes no
+ * file name should hold. */
+static void test_name_part(void **state) {
+  (void)state;
+  char a[WS_NAME_PART_MAX + 1], b[WS_NAME_PART_MAX + 1], name[400];
+  assert_int_equal(ws_name_part(a, "vecadd", 0), 6);
+  assert_string_equal(a, "vecadd");
+  ws_name_part(a, "zip<float, ops::Saxpy>", 0);
+  assert_string_equal(a, "zip_float__ops__Saxpy_");
+  ws_name_part(a, ".hidden.v2", 0);
+  assert_string_equal(a, "_hidden_v2");
+  ws_name_part(a, ".hidden.v2", 1);
+  assert_string_equal(a, "_hidden.v2");
+  memset(name, 'k', 300);
+  name[300] = '\0';
+  size_t n = ws_name_part(a, name, 0);
+  assert_int_equal(n, WS_NAME_PART_MAX);
+  name[299] = 'j';
+  ws_name_part(b, name, 0);
+  assert_int_equal(strlen(b), WS_NAME_PART_MAX);
+  assert_memory_equal(a, b, 83); /* the same 83 bytes of the name ... */
+  assert_int_equal(a[83], '-');
+  assert_string_not_equal(a + 84, b + 84); /* ... and different hashes */
+  assert_int_equal(strspn(a + 84, "0123456789abcdef"), 16);
+}
+
+/* What cJSON takes in silence and ws_json_parse refuses (issue 24, rows 6,
+ * 12 and 18), each with its path or place. */
+static void json_refused(const char *text, size_t len, const char *want) {
+  cJSON *root = NULL;
+  ws_diag d = WS_DIAG_INIT;
+  assert_int_equal(ws_json_parse(&root, text, len, "t.json", &d), WS_EINVAL);
+  assert_null(root);
+  assert_diag_has(&d, want);
+  ws_diag_free(&d);
+}
+
+static void test_json_parse_refusals(void **state) {
+  (void)state;
+  const char *t = "{\"a\": [1, {\"b\": 2, \"c\": {\"b\": 3}, \"b\": 4}]}";
+  json_refused(t, strlen(t), "t.json: error: a[1].b: duplicate key: given twice in the same object");
+  t = "[{}, {\"x\": 1, \"x\": 1}]";
+  json_refused(t, strlen(t), "t.json: error: [1].x: duplicate key");
+  /* 8 + 1 bytes, the NUL (byte 10), 8 more: 18 */
+  static const char nul[] = "{\"a\": 1}\n\0{\"a\": 2}";
+  json_refused(nul, sizeof nul - 1, "t.json:2:1: error: a NUL byte (byte 10 of 18)");
+  t = "root:x:0:0:root:/root:/bin/bash\n";
+  json_refused(t, strlen(t), "t.json:1:1: error: not a JSON document: it does not begin with '{' (its text is not shown)");
+  setenv("WARPSIGHT_MAX_JSON_VALUES", "4", 1);
+  t = "{\"a\": [1, 2, 3, 4]}";
+  json_refused(t, strlen(t), "t.json: error: more than 4 JSON values");
+  t = "{\"a\": [1, \",,,,,\"]}"; /* commas in a string are not values */
+  cJSON *root = NULL;
+  ws_diag d = WS_DIAG_INIT;
+  assert_int_equal(ws_json_parse(&root, t, strlen(t), "t.json", &d), WS_OK);
+  cJSON_Delete(root);
+  unsetenv("WARPSIGHT_MAX_JSON_VALUES");
+  assert_int_equal(ws_json_max_values(), WS_JSON_MAX_VALUES);
+  /* the same key in two objects is no duplicate */
+  t = "{\"a\": {\"k\": 1}, \"b\": {\"k\": 2}, \"k\": 3}";
+  assert_int_equal(ws_json_parse(&root, t, strlen(t), "t.json", &d), WS_OK);
+  cJSON_Delete(root);
+  ws_diag_free(&d);
+}
+
+/* ws_parse_decimal takes plain decimals only (issue 24, row 14). */
+static void test_parse_decimal(void **state) {
+  (void)state;
+  double v = 0;
+  assert_int_equal(ws_parse_decimal("1.5e-6", &v), 0);
+  assert_true(v == 1.5e-6);
+  assert_int_equal(ws_parse_decimal("-.25", &v), 0);
+  assert_true(v == -0.25);
+  assert_int_equal(ws_parse_decimal("7", &v), 0);
+  assert_true(v == 7);
+  static const char *const bad[] = {"0x1p-3", "inf", "nan", " 1", "1 ", "1e", ".", "", "1e+", "+", "1.2.3", "1e999"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    v = 42;
+    assert_int_equal(ws_parse_decimal(bad[i], &v), -1);
+    assert_true(v == 42);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_vec_push_and_reserve),
@@ -248,6 +334,9 @@ int main(void) {
       cmocka_unit_test(test_suggest),
       cmocka_unit_test(test_json_objects),
       cmocka_unit_test(test_diag_text),
+      cmocka_unit_test(test_name_part),
+      cmocka_unit_test(test_json_parse_refusals),
+      cmocka_unit_test(test_parse_decimal),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "warpsight/model.h"
 #include "warpsight/util.h"
@@ -32,6 +33,17 @@ static inline void assert_ok_diag(int status, const ws_diag *d) {
     free(s);
     fail();
   }
+}
+
+/* Fail, printing every diagnostic, unless d's formatted text holds `want`. */
+static inline void assert_diag_has(const ws_diag *d, const char *want) {
+  char *s = ws_diag_format(d);
+  if (!s || !strstr(s, want)) {
+    print_error("expected '%s' in:\n%s\n", want, s ? s : "");
+    free(s);
+    fail();
+  }
+  free(s);
 }
 
 /* A profile loaded from JSON text (origin "test"); the test fails, with the

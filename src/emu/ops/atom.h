@@ -121,5 +121,11 @@ EXECUTOR int atom_exec(const xctx *X, const dinst *in, uint32_t m) {
   });
   return FL_NEXT;
 }
-EXEC(ATOM) { return atom_exec(X, in, m); }
+/* In a cooperative launch an atom is a spin point (a lock, a counter
+ * another block may be waiting for: exec.c, spin_point). */
+EXEC(ATOM) {
+  int r = atom_exec(X, in, m);
+  if (r != FL_NEXT || !X->B->L->grid_ws || in->d == NO_SLOT) return r;
+  return spin_point(X, in, m, &in->d, 1, 1);
+}
 EXEC(RED) { return atom_exec(X, in, m); }

@@ -198,6 +198,19 @@ DECODER(call) {
       di->op = D_ASSERTFAIL;
       return WS_OK;
     }
+    /* the device runtime's system calls (libcudadevrt's PTX calls them): a
+     * kernel's k<<<...>>> (cdp.c) and its error state */
+    if (!strncmp(cf->name, "__cuda_syscall_cnpv2", 20) && nr == 1 &&
+        (D->vs[di->vbase] & 0x80000000u)) {
+      const char *sc = cf->name + 20;
+      if (!strcmp(sc, "GetParameterBufferV2") && na == 4) di->op = D_CDP_PARAMBUF;
+      else if (!strcmp(sc, "LaunchDeviceV2") && na == 2) di->op = D_CDP_LAUNCH;
+      else if ((!strcmp(sc, "GetLastError") && na == 0) || (!strcmp(sc, "PeekAtLastError") && na == 0) ||
+               (!strcmp(sc, "SetLastError") && na == 1))
+        di->op = D_CDP_ERROR;
+      if (di->op == D_CDP_PARAMBUF || di->op == D_CDP_LAUNCH || di->op == D_CDP_ERROR) return WS_OK;
+      UNSUP("a device runtime call other than a kernel launch (<<< >>>) or cudaGetLastError");
+    }
     UNSUP("call to an external function without a body");
   }
   if (na != cf->nparams || nr != cf->nrets) UNSUP("argument count differs from the callee");
@@ -327,6 +340,70 @@ CTRL_EXEC(ASSERTFAIL) {
   return fault_msg(X, in, l, FAULT_ASSERT, 0, "device assertion '%s' failed at %s:%u in %s", msg, file, (uint32_t)a[2], fn);
 }
 
+/* ---- device-side launches (cdp.c) ------------------------------------------------ */
+
+/* Write a lane's 32- or 64-bit return value of a builtin call into its
+ * frame (the decoder made sure the return is a frame slot). */
+static void call_ret(const xctx *X, const dinst *in, uint32_t l, uint64_t v, size_t bytes) {
+  uint32_t s = X->F->vslots[in->vbase];
+  memcpy(local_at(X->w, l, X->lbase + (s & 0x7fffffffu)), &v, bytes);
+}
+
+/* __cuda_syscall_cnpv2GetParameterBufferV2(kernel, gridDim, blockDim,
+ * sharedMem): a parameter buffer for the launch each lane configures */
+CTRL_EXEC(CDP_PARAMBUF) {
+  const ws_ptx_module *M = X->B->L->p->m;
+  const uint32_t *vs = X->F->vslots + in->vbase + in->size;
+  LANES(m, {
+    uint64_t k = call_arg(X, vs[0], l, 8), rel = k - FUNC_ADDR_BASE;
+    uint32_t dims[2][3] = {{0, 0, 0}, {0, 0, 0}};
+    for (int a = 0; a < 2; a++) { /* the dim3 arguments: 12 bytes of the frame */
+      if (!(vs[1 + a] & 0x80000000u))
+        return fault_msg(X, in, l, FAULT_OTHER, 0, "device-side launch: the grid and block sizes must be .param arrays");
+      memcpy(dims[a], local_at(X->w, l, X->lbase + (vs[1 + a] & 0x7fffffffu)), 12);
+    }
+    uint32_t shared = (uint32_t)call_arg(X, vs[3], l, 4);
+    if (rel % 16 || rel / 16 >= M->nfuncs || !M->funcs[rel / 16].is_entry || !M->funcs[rel / 16].has_body)
+      return fault_msg(X, in, l, FAULT_OTHER, k, "device-side launch of 0x%llx, which is not a kernel of the module",
+                       (unsigned long long)k);
+    const uint32_t *g = dims[0], *b = dims[1];
+    if (!g[0] || !g[1] || !g[2] || !b[0] || !b[1] || !b[2] || (uint64_t)b[0] * b[1] * b[2] > 1024 || b[2] > 64 ||
+        g[1] > 65535 || g[2] > 65535)
+      return fault_msg(X, in, l, FAULT_OTHER, 0,
+                       "device-side launch of '%s' with an invalid configuration: grid %u x %u x %u, block %u x %u x %u",
+                       M->funcs[rel / 16].name, g[0], g[1], g[2], b[0], b[1], b[2]);
+    uint64_t buf = ws_emu_cdp_buffer(X->B, (uint32_t)(rel / 16), g, b, shared);
+    if (!buf)
+      return fault_msg(X, in, l, FAULT_OTHER, 0,
+                       "device-side launch of '%s': out of memory for its parameter buffer (or more than 2^24 "
+                       "launches in one grid)", M->funcs[rel / 16].name);
+    call_ret(X, in, l, buf, 8);
+  });
+  return FL_NEXT;
+}
+
+/* __cuda_syscall_cnpv2LaunchDeviceV2(buffer, stream): launch it (every
+ * stream alike: the children run after the parent grid) */
+CTRL_EXEC(CDP_LAUNCH) {
+  const uint32_t *vs = X->F->vslots + in->vbase + in->size;
+  LANES(m, {
+    uint64_t buf = call_arg(X, vs[0], l, 8);
+    if (ws_emu_cdp_launch(X->B, buf))
+      return fault_msg(X, in, l, FAULT_OTHER, buf,
+                       "device-side launch with 0x%llx, which is not a parameter buffer this block got and has "
+                       "not launched yet", (unsigned long long)buf);
+    call_ret(X, in, l, 0, 4); /* success */
+  });
+  return FL_NEXT;
+}
+
+/* __cuda_syscall_cnpv2{Get,Peek,Set}LastError: every device launch that
+ * returns succeeds (a failing one faults), so the error is always none */
+CTRL_EXEC(CDP_ERROR) {
+  LANES(m, call_ret(X, in, l, 0, 4));
+  return FL_NEXT;
+}
+
 /* vprintf(format, args) of each lane; the return value (if asked for) is
  * written to the frame */
 CTRL_EXEC(VPRINTF) {
@@ -337,9 +414,11 @@ CTRL_EXEC(VPRINTF) {
   LANES(m, {
     uint64_t fa = call_arg(X, vs[nr], l, 8), aa = call_arg(X, vs[nr + 1], l, 8);
     vpctx vc = {B, w, l, X->F, X->pc};
-    int r = ws_emu_vprintf(&B->pout, vp_fetch_fn, &vc, fa, aa);
-    if (r < 0 && B->flt.kind) return FL_FAULT;
-    if (B->pout.n + __atomic_load_n(B->printf_bytes, __ATOMIC_RELAXED) > WS_EMU_MAX_PRINTF_BYTES)
+    /* the launch's budget, shared by the workers (printf.c) */
+    vp_budget budget = {B->printf_bytes, WS_EMU_MAX_PRINTF_BYTES};
+    int r = ws_emu_vprintf(&B->pout, vp_fetch_fn, &vc, fa, aa, &budget);
+    if (r == -1 && B->flt.kind) return FL_FAULT;
+    if (r == -2)
       return fault_msg(X, in, l, FAULT_OTHER, 0, "device printf output passed the limit of %llu bytes per launch",
                        (unsigned long long)WS_EMU_MAX_PRINTF_BYTES);
     if (nr && (vs[0] & 0x80000000u)) {

@@ -32,6 +32,12 @@ DECODER(ld_st) {
     if (ms == MS_GLOBAL) di->op = isld ? D_LD_G : D_ST_G;
     if (ms == MS_SHARED) di->op = isld ? D_LD_S : D_ST_S;
   }
+  /* a load that may spin on another block's write: a spin point of a
+   * cooperative launch (exec.c, spin_point) */
+  if (isld && di->op != D_LD_KPARAM && (ms == MS_GLOBAL || ms == MS_GENERIC) &&
+      (in->sem == WS_PTX_MOD_ACQUIRE || HAS(VOLATILE) ||
+       (in->sem == WS_PTX_MOD_RELAXED && (in->scope == WS_PTX_MOD_GPU || in->scope == WS_PTX_MOD_SYS))))
+    di->op = D_LD_SPIN;
   /* loads sign-extend signed types into the destination register's width */
   di->wmask = ~0ull;
   if (isld && vo->kind == WS_PTX_O_REG) di->wmask = wmask_of(reg_bits(D, vo->reg));
@@ -281,6 +287,14 @@ EXEC(LD) {
     }
   });
   return FL_NEXT;
+}
+
+/* A load that may spin on another block (decoder above): in a cooperative
+ * launch, a spin point after it loads. */
+EXEC(LD_SPIN) {
+  int r = x_LD(X, in, m);
+  if (r != FL_NEXT || !X->B->L->grid_ws) return r;
+  return spin_point(X, in, m, X->F->vslots + in->vbase, in->vec, 1);
 }
 
 /* Any other store. */

@@ -177,6 +177,10 @@ static uint64_t sreg(blockctx *B, warp *w, const dinst *in, uint32_t l) {
   case WS_PTX_SR_NCLUSTERID: return c < 3 ? s->grid[c] : 1;
   case WS_PTX_SR_CLUSTER_NCTAID: return 1;
   case WS_PTX_SR_CLUSTER_NCTARANK: return 1;
+  /* the grid-sync workspace of a cooperative launch (0 otherwise: grid.sync()
+   * then traps, as on a GPU) */
+  case WS_PTX_SR_ENVREG1: return s->grid_ws >> 32;
+  case WS_PTX_SR_ENVREG2: return (uint32_t)s->grid_ws;
   default: return 0;
   }
 }

@@ -1,0 +1,190 @@
+/*
+ * resources.c — a kernel's registers, shared and local memory
+ * (rt_func_resources): what occupancy, cudaFuncGetAttributes,
+ * cudaLaunchCooperativeKernel's limit and the profiler's resources are
+ * computed from (docs/exec.md, "Kernel resources").  In order of
+ * preference:
+ *   1. the cubin the fat binary carries for the GPU's architecture (the
+ *      highest one not above it, else the lowest above it): its .nv.info,
+ *      as ptxas allocated them;
+ *   2. ptxas (WARPSIGHT_PTXAS, else `ptxas` on PATH, else
+ *      /usr/local/cuda/bin/ptxas) run once per module on its PTX for the
+ *      GPU's architecture, read from its -v report;
+ *   3. the PTX itself (ws_prof_kernel_resources: the declared virtual
+ *      registers, more than ptxas allocates).
+ * Each module's figures are found once, for all its kernels.
+ */
+#define _GNU_SOURCE /* mkstemps */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cudart/cubin.h"
+#include "cudart/fatbin.h"
+#include "cudart/rt.h"
+#include "util/strbuf.h"
+#include "util/vec.h"
+
+/* One kernel's figures from the compiler. */
+typedef struct rt_kres {
+  char *name;
+  ws_cubin_res r;
+} rt_kres;
+
+/* A module's figures and where they came from. */
+typedef struct rt_modres {
+  rt_kres *k;
+  size_t n, cap;
+  char source[160];  /* "cubin sm_80 (.nv.info)", "ptxas -arch=sm_80 -v", "" (none) */
+} rt_modres;
+
+static int add_kernel(rt_modres *mr, const char *name, const ws_cubin_res *r) {
+  rt_kres k = {ws_strdup(name), *r};
+  if (!k.name || WS_VEC_PUSH(mr->k, mr->n, mr->cap, k)) {
+    free(k.name);
+    return -1;
+  }
+  return 0;
+}
+
+/* 1: the cubin of the module's fat binary (the linked image of an
+ * -rdc=true program) for the GPU's architecture. */
+static void from_cubin(rt_modres *mr, const rt_module *m, const ws_ptx_module *pm, int cc) {
+  const ws_fatbin_wrapper *w = m->wrapper;
+  unsigned char *elf = NULL;
+  size_t len = 0;
+  int arch = 0;
+  ws_diag d = WS_DIAG_INIT;
+  if (w && ws_fatbin_elf(&elf, &len, &arch, w->data, ws_fatbin_size(w->data), cc, &d) == WS_OK) {
+    size_t found = 0;
+    for (uint32_t i = 0; i < pm->nfuncs; i++) {
+      ws_cubin_res r;
+      if (!pm->funcs[i].is_entry || !pm->funcs[i].has_body) continue;
+      if (ws_cubin_kernel(elf, len, pm->funcs[i].name, &r) == 0 && !add_kernel(mr, pm->funcs[i].name, &r)) found++;
+    }
+    if (found)
+      snprintf(mr->source, sizeof mr->source, "the fat binary's cubin for sm_%d (.nv.info)%s", arch,
+               arch > cc ? ", the closest to the GPU's architecture" : "");
+  }
+  free(elf);
+  ws_diag_free(&d);
+}
+
+/* The ptxas to run: WARPSIGHT_PTXAS, else ptxas on PATH, else the
+ * toolkit's default place; NULL when none is executable. */
+static const char *find_ptxas(char *buf, size_t n) {
+  const char *e = getenv("WARPSIGHT_PTXAS");
+  if (e && *e) return access(e, X_OK) == 0 ? e : NULL;
+  const char *path = getenv("PATH");
+  while (path && *path) {
+    const char *c = strchr(path, ':');
+    size_t l = c ? (size_t)(c - path) : strlen(path);
+    if (l && l + 7 < n) {
+      snprintf(buf, n, "%.*s/ptxas", (int)l, path);
+      if (access(buf, X_OK) == 0) return buf;
+    }
+    path = c ? c + 1 : NULL;
+  }
+  return access("/usr/local/cuda/bin/ptxas", X_OK) == 0 ? "/usr/local/cuda/bin/ptxas" : NULL;
+}
+
+/* Reads ptxas -v's report: per "Compiling entry function 'NAME'", its
+ * stack frame ("N bytes stack frame") and "Used N registers ... M bytes
+ * smem". */
+static void read_ptxas(rt_modres *mr, FILE *f) {
+  char line[4096], name[1024] = "";
+  ws_cubin_res r = {0, 0, 0};
+  while (fgets(line, sizeof line, f)) {
+    const char *p;
+    if ((p = strstr(line, "Compiling entry function '"))) {
+      if (name[0]) add_kernel(mr, name, &r);
+      p += strlen("Compiling entry function '");
+      const char *q = strchr(p, '\'');
+      snprintf(name, sizeof name, "%.*s", q ? (int)(q - p) : 0, p);
+      memset(&r, 0, sizeof r);
+    } else if ((p = strstr(line, " bytes stack frame")) && name[0]) {
+      while (p > line && p[-1] >= '0' && p[-1] <= '9') p--;
+      r.local_bytes = strtoull(p, NULL, 10);
+    } else if ((p = strstr(line, "Used ")) && strstr(line, " registers") && name[0]) {
+      r.registers = (uint32_t)strtoul(p + 5, NULL, 10);
+      const char *s = strstr(line, " bytes smem");
+      if (s) {
+        while (s > line && s[-1] >= '0' && s[-1] <= '9') s--;
+        r.shared_bytes = strtoull(s, NULL, 10);
+      }
+    }
+  }
+  if (name[0]) add_kernel(mr, name, &r);
+}
+
+/* 2: ptxas on the module's PTX (one text: not an -rdc=true program), for
+ * the GPU's architecture or, when the PTX targets a later one, for that. */
+static void from_ptxas(rt_modres *mr, const rt_module *m, int cc) {
+  if (m->m && (int)m->m->sm > cc) cc = (int)m->m->sm;
+  char pbuf[4096];
+  const char *ptxas = find_ptxas(pbuf, sizeof pbuf);
+  if (!ptxas || !m->ptx) return;
+  const char *tmpdir = getenv("TMPDIR");
+  char tmp[4200];
+  snprintf(tmp, sizeof tmp, "%s/warpsight-XXXXXX.ptx", tmpdir && *tmpdir ? tmpdir : "/tmp");
+  int fd = mkstemps(tmp, 4);
+  if (fd < 0) return;
+  size_t len = strlen(m->ptx);
+  int ok = write(fd, m->ptx, len) == (ssize_t)len;
+  close(fd);
+  if (ok) {
+    char cmd[9000];
+    snprintf(cmd, sizeof cmd, "'%s' -arch=sm_%d -v -o /dev/null '%s' 2>&1", ptxas, cc, tmp);
+    FILE *f = popen(cmd, "r");
+    if (f) {
+      read_ptxas(mr, f);
+      if (pclose(f) == 0 && mr->n) snprintf(mr->source, sizeof mr->source, "ptxas -arch=sm_%d -v", cc);
+      else mr->n = 0; /* a failed compile says nothing reliable */
+    }
+  }
+  unlink(tmp);
+}
+
+/* The figures of module i, found once (kept in the module). */
+static rt_modres *module_res(ws_rt *rt, size_t i, const ws_ptx_module *pm) {
+  rt_module *m = &rt->modules[i];
+  if (m->res) return m->res;
+  rt_modres *mr = calloc(1, sizeof *mr);
+  if (!mr) return NULL;
+  int cc = rt->gpu->cc_major * 10 + rt->gpu->cc_minor;
+  from_cubin(mr, m, pm, cc);
+  if (!mr->n && !m->nparts) from_ptxas(mr, m, cc);
+  m->res = mr;
+  return mr;
+}
+
+void rt_module_res_free(rt_module *m) {
+  rt_modres *mr = m->res;
+  if (!mr) return;
+  for (size_t k = 0; k < mr->n; k++) free(mr->k[k].name);
+  free(mr->k);
+  free(mr);
+  m->res = NULL;
+}
+
+cudaError_t rt_func_resources(ws_rt *rt, rt_func *f, ws_prof_resources *r, const char **source) {
+  cudaError_t e = cudaSuccess;
+  ws_emu_program *p = rt_func_prog(rt, f, &e);
+  if (!p) return e;
+  const ws_ptx_module *pm = rt_module_ptx(rt, f->module);
+  ws_prof_kernel_resources(r, pm, ws_emu_program_kernel(p), rt->gpu); /* 3: the PTX */
+  if (source) *source = NULL;
+  rt_modres *mr = module_res(rt, f->module, pm);
+  for (size_t k = 0; mr && k < mr->n; k++)
+    if (strcmp(mr->k[k].name, f->name) == 0) {
+      r->registers_per_thread = mr->k[k].r.registers;
+      r->shared_bytes_per_block = (double)mr->k[k].r.shared_bytes;
+      r->local_bytes_per_thread = (double)mr->k[k].r.local_bytes;
+      if (source) *source = mr->source;
+      break;
+    }
+  return cudaSuccess;
+}
