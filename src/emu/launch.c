@@ -401,8 +401,10 @@ void ws_emu_block_free(blockctx *B) {
   ws_emu_cdp_block_free(B);
 }
 
-/* The warps' thread ids, the same in every block: set once per worker, not
- * per block (three divisions per thread per block were 12 % of vecadd). */
+/* The warps' thread ids, the same in every block: set once per block
+ * context (a worker's, or each resident block of a cooperative launch),
+ * not per block (three divisions per thread per block were 12 % of
+ * vecadd). */
 void ws_emu_block_tids(blockctx *B) {
   const uint32_t *bd = B->L->block;
   for (uint32_t i = 0; i < B->nwarps; i++)
