@@ -27,6 +27,9 @@ int ws_emu_jit_translate(ws_strbuf *out, const ws_emu_program *p, ws_diag *d);
  * added to dops.def later included) is refused before it is translated,
  * naming the instruction and its line, and runs in the interpreter. */
 int ws_emu_jit_dop_translated(int op);
+/* Whether program p has an instruction whose decoded opcode is not in that
+ * list (p then runs in the interpreter by rule). */
+int ws_emu_jit_gated(const ws_emu_program *p);
 
 /* Code loaded for a program (owned by it: ws_emu_program.jit). */
 struct ws_jit_code {

@@ -2104,6 +2104,13 @@ static const char *const dop_name[D_COUNT] = {
 
 int ws_emu_jit_dop_translated(int op) { return op >= 0 && op < D_COUNT && jit_dop_ok[op]; }
 
+int ws_emu_jit_gated(const ws_emu_program *p) {
+  for (uint32_t fi = 0; fi < p->nfuncs; fi++)
+    for (uint32_t pc = 0; pc < p->funcs[fi].f->ninsts && pc < p->funcs[fi].ncode; pc++)
+      if (!ws_emu_jit_dop_translated((int)p->funcs[fi].code[pc].op)) return 1;
+  return 0;
+}
+
 /* The gate: the first instruction of function fi whose decoded opcode the
  * translator leaves to the interpreter, refused with its name and line. */
 static int gate_func(tr *T, uint32_t fi) {
