@@ -1225,16 +1225,16 @@ static void sa_fast(tr *T, uint32_t k, uint32_t r, int64_t off, uint32_t n, int 
     k, offs, k, offs, n, k, offs, n - 1);
   E("    const uint32_t *ra_ = %s; uint8_t *q_ = X->shared;\n", row);
   if (isld) {
-    E("    if (sak_[%u] == 1u) { const uint8_t *p_ = q_ + (uint64_t)((int64_t)ra_[0] + %s); JFOR t_[l] = jl_rd(p_ + %uu * l, %uu); }\n",
+    E("    if (sak_[%u] == 1u) { const uint8_t *p_ = q_ + (uint64_t)((int64_t)ra_[0] + %s); JFOR t_[l] = jl_rd(p_ + (size_t)%uu * l, %uu); }\n",
       k, offs, n, n);
     E("    else if (sak_[%u] & 2u) { for (uint32_t h_ = 0; h_ < 2; h_++) {\n"
       "      const uint8_t *p_ = q_ + (uint64_t)((int64_t)ra_[16 * h_] + %s); uint64_t *th_ = t_ + 16 * h_;\n"
       "      if (sak_[%u] & (4u << h_)) { uint64_t v_ = jl_rd(p_, %uu); for (uint32_t l = 0; l < 16; l++) th_[l] = v_; }\n"
-      "      else for (uint32_t l = 0; l < 16; l++) th_[l] = jl_rd(p_ + %uu * l, %uu); } }\n",
+      "      else for (uint32_t l = 0; l < 16; l++) th_[l] = jl_rd(p_ + (size_t)%uu * l, %uu); } }\n",
       k, offs, k, n, n, n);
     E("    else JFOR t_[l] = jl_rd(q_ + (uint64_t)((int64_t)ra_[l] + %s), %uu);\n", offs, n);
   } else {
-    E("    if (sak_[%u] == 1u) { uint8_t *p_ = q_ + (uint64_t)((int64_t)ra_[0] + %s); JFOR jl_wr(p_ + %uu * l, %uu, t_[l]); }\n",
+    E("    if (sak_[%u] == 1u) { uint8_t *p_ = q_ + (uint64_t)((int64_t)ra_[0] + %s); JFOR jl_wr(p_ + (size_t)%uu * l, %uu, t_[l]); }\n",
       k, offs, n, n);
     E("    else JFOR jl_wr(q_ + (uint64_t)((int64_t)ra_[l] + %s), %uu, t_[l]);\n", offs, n);
   }
