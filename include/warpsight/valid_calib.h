@@ -50,6 +50,17 @@ int ws_valid_calibrate(ws_valid_calib *out, const ws_gpu *g, const char *model,
                        const ws_valid_row *rows, ws_profile *const *profiles,
                        size_t n, ws_diag *d);
 
+/* The same fit over several boards of one architecture at once: one set of
+ * values (the architecture's per-unit constants) for every board, row i
+ * predicted on gpus[row_gpu[i]] (its own SMs, L2 slices, bandwidth and
+ * clock scale them in the model).  Every board must start from the same
+ * values (they derive from the same constants).  ws_valid_calibrate is
+ * this with one board. */
+int ws_valid_calibrate_boards(ws_valid_calib *out, const ws_gpu *const *gpus, size_t ngpu,
+                              const size_t *row_gpu, const char *model,
+                              const ws_valid_row *rows, ws_profile *const *profiles, size_t n,
+                              ws_diag *d);
+
 /* A new GPU: g with c's fitted values (ws_gpu_with_params); with a
  * `source`, each becomes {"value", "source", "estimate": true} when written
  * out (ws_gpu_to_json); without, the old entries keep their sources. */

@@ -12,7 +12,8 @@
  *   waves     = ceil(ceil(blocks / SMs) / active blocks per SM)         [W1]
  *   T_sm      = warps on the busiest SM x max(issue, SFU, FP64, LSU,
  *                                              tensor)                [C1-C6]
- *   T_l2      = L2 sectors x 32 B x request factor / L2 bytes per cycle  [M1, M1b]
+ *   T_l2      = L2 sectors x 32 B x request factor
+ *               / (L2 bytes per slice x L2 slices)                       [M1, M1b]
  *   T_dram    = DRAM bytes / (bandwidth x efficiency)
  *               x (1 + divergence penalty x scatter)                      [M2, M3]
  *               x (1 + camping x scatter x (partition imbalance - 1))     [M4]
@@ -22,13 +23,16 @@
  *                        + block issue (with barriers)
  *                        + barriers x barrier cycles + block cycles)     [L1-L3]
  *   cycles    = launch overhead + || (T_sm, T_l2, T_dram, T_atomic, T_lat) ||_p   [T1]
+ *   time      = cycles / the sustained clock (clock_ghz when not given)
  *
  * ||.||_p is the p-norm: at least the largest term (so the prediction never
  * goes below a throughput or latency bound), and more than it when two are
  * close (they do not overlap perfectly; Volkov 2016, ch. 6).  Every
  * throughput is capped at its physical peak so the prediction never goes
  * below the launch's floors (floors.c).  Parameters: the GPU's
- * models.warpsight object, per architecture; none is per kernel.
+ * models.warpsight object, per architecture (src/gpu/derive.c's fitted
+ * constants); whole-chip throughputs scale with the board's own facts (SMs,
+ * L2 slices, DRAM bandwidth, clock); none is per kernel.
  */
 #include <math.h>
 #include <stdio.h>
@@ -43,7 +47,7 @@ static double nz(double v) { return ws_pf_has(v) ? v : 0; }
 static double max2(double a, double b) { return a > b ? a : b; }
 
 typedef struct ws_params {
-  double issue_rate, lsu_rate, l2_bpc, dram_eff, alu_scale, mem_scale, p, launch_us;
+  double issue_rate, lsu_rate, l2_slice, l2_bpc, units, clock, dram_eff, alu_scale, mem_scale, p, launch_us;
   double barrier_cycles, atomic_cycles, fp64_lanes, block_cycles, div_penalty, camping, l2_req;
 } ws_params;
 
@@ -51,7 +55,7 @@ static int read_params(ws_params *w, ws_model_result *r, const ws_gpu *g, ws_dia
   int missing = 0;
   w->issue_rate = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_ISSUE_RATE, &missing, d);
   w->lsu_rate = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_LSU_RATE, &missing, d);
-  w->l2_bpc = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_L2_BYTES_PER_CYCLE, &missing, d);
+  w->l2_slice = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_L2_BYTES_PER_SLICE, &missing, d);
   w->dram_eff = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_DRAM_EFFICIENCY, &missing, d);
   w->alu_scale = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_ALU_LATENCY_SCALE, &missing, d);
   w->mem_scale = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_MEM_LATENCY_SCALE, &missing, d);
@@ -75,6 +79,16 @@ static int read_params(ws_params *w, ws_model_result *r, const ws_gpu *g, ws_dia
     ws_model_missing(r, "gpu.sms, gpu.clock_ghz, gpu.mem_bandwidth_gbs", d);
     missing = 1;
   }
+  /* The L2's slices work in parallel (one per memory controller's share of
+   * the address space), so the whole chip's L2 bandwidth is one slice's x
+   * the board's slices (else its DRAM partitions; 1 when neither is known):
+   * a 24-SM, 384-bit TITAN X has 12/7 of the GTX 970's, not the same. */
+  w->units = g->cache.l2_slices > 0 ? g->cache.l2_slices
+             : g->dram.partitions > 0 ? g->dram.partitions : 1;
+  w->l2_bpc = w->l2_slice * w->units;
+  /* Cycles become time at the clock the board holds under load (the
+   * measured boards: K40 733 MHz against 876 on the data sheet). */
+  w->clock = g->sustained_clock_ghz > 0 ? g->sustained_clock_ghz : g->clock_ghz;
   if (missing) return WS_EMISSING;
   /* Physical caps: never faster than the peak (the floors hold). */
   double peak = ws_model_floor_issue_rate(g->cc_major, g->cc_minor);
@@ -193,15 +207,14 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
   double imb = ws_pf_has(f->dram_partition_imbalance) && f->dram_partition_imbalance > 1
                    ? f->dram_partition_imbalance : 1;
   double camp = 1 + w.camping * scatter * (imb - 1);
-  double t_dram = dram_bytes / (g->mem_bandwidth_gbs * w.dram_eff) * g->clock_ghz *
+  double t_dram = dram_bytes / (g->mem_bandwidth_gbs * w.dram_eff) * w.clock *
                   (1 + w.div_penalty * scatter) * camp;
   /* [A1] atomics by address conflicts: operations on one address are
    * performed one after another at its L2 slice (the hottest address's
    * chain, contention across warps included); distinct addresses proceed
    * in parallel across the slices, a request costing its most lanes on one
    * address (1 when every lane has its own). */
-  double units = g->cache.l2_slices > 0 ? g->cache.l2_slices
-                 : g->dram.partitions > 0 ? g->dram.partitions : 1;
+  double units = w.units;
   double chain = nz(f->global_atomic_max_address_ops) * w.atomic_cycles;
   double spread = nz(f->global_atomic_serial) * lc.total_warps * w.atomic_cycles / units;
   double t_atom = max2(chain, spread);
@@ -220,7 +233,7 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
   double terms[5] = {t_sm, t_l2, t_dram, t_atom, t_lat};
   int arg;
   double core = pnorm(terms, 5, w.p, &arg);
-  double launch = w.launch_us * 1e3 * g->clock_ghz;
+  double launch = w.launch_us * 1e3 * w.clock;
   double cycles = launch + core;                                                  /* T1 */
 
   const ws_model_term_val t[] = {
@@ -261,6 +274,7 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
       {WS_TERM_WARPSIGHT_BLOCK_CYCLES, w.block_cycles, NULL},
       {WS_TERM_WARPSIGHT_T_LATENCY, t_lat, NULL},
       {WS_TERM_WARPSIGHT_T_OVERLAPPED, core, NULL},
+      {WS_TERM_WARPSIGHT_CLOCK_GHZ, w.clock, g->sustained_clock_ghz > 0 ? NULL : "clock_ghz: no sustained_clock_ghz"},
       {WS_TERM_WARPSIGHT_LAUNCH_CYCLES, launch, NULL},
       {WS_TERM_WARPSIGHT_CYCLES, cycles, NULL},
   };
@@ -272,6 +286,6 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
            core > 0 ? 100 * terms[arg] / core : 0);
   if (ws_model_set_case(r, time_bounds[arg], label)) return ws_diag_error(d, "%s: out of memory", M);
   r->cycles = cycles;
-  r->time_ms = cycles / (g->clock_ghz * 1e6);
+  r->time_ms = cycles / (w.clock * 1e6);
   return WS_OK;
 }
