@@ -48,20 +48,15 @@ LUO_CELLS = ("int_const", "int_reg", "float_const", "float_reg")
 # warpsight's architecture constants, in this order (docs/gpu-parameters.md).
 WARPSIGHT_KEYS = ("issue_rate", "lsu_rate", "l2_bytes_per_slice", "dram_efficiency",
                   "alu_latency_scale", "mem_latency_scale", "overlap_p", "launch_us",
-                  "block_cycles", "divergence_penalty", "partition_camping")
+                  "block_cycles", "divergence_penalty", "partition_camping", "atomic_cycles",
+                  "atomic_lane_cycles")
 WARPSIGHT_ARCH = {
     "kepler": (2.9344124033067436, 0.927587457121581, 94.18431415472957, 1.0,
                0.8786668368646868, 0.5579704627284476, 1.427062690053602,
-               0.054814699069300185, 149.7065697313214, 1.69335973728015, 1e-6),
-    "maxwell": (2.3526701001972246, 1.3796093540058614, 53.55982976409736, 0.860198669801925,
-                0.6584009605633396, 0.08938135867800133, 1.5592611981992845, 1e-6, 1e-6,
-                3.2745930832966708, 1e-6),
-    "turing": (4.491325434413558, 0.5475894925700353, 35.9218926751133, 0.642450314785823,
-               0.374523123622713, 1.087284300626846, 1.8077974238236856, 7.448269307117577, 1e-6,
-               0.13646827893340985, 1e-6),
-    "ampere": (4.416880372699604, 0.590802871102011, 65.83831595908123, 1.0577794315375664,
-               0.341269073505971, 1.1116859049900736, 1.6757337309892026, 4.82394241576462, 1e-6,
-               0.427505813557647, 1e-6),
+               0.054814699069300185, 149.7065697313214, 1.69335973728015, 1e-6, 1e-6, 1),
+    "maxwell": (2.40738895283112, 1.410735283220079, 54.79732463513752, 0.8595587368566026, 0.642658143768595, 0.08910955018255873, 1.56108820948243, 1e-06, 1e-06, 3.273992055586798, 1e-06, 1e-6, 1),
+    "turing": (4.491325434413558, 0.5501414660239088, 42.02415838111533, 0.6181659075868136, 0.377512981609382, 1.1001604501231177, 1.7948332690048512, 7.445425720427016, 1e-6, 0.227069546012065, 1e-6, 10.860257174481166, 0.598184046249162),
+    "ampere": (4.416880372699604, 0.6487163405032286, 65.83831595908123, 1.0577794315375664, 0.3980463310614662, 1.2799533601023882, 1.85140969328401, 4.764761358219862, 1e-6, 0.7049082744720494, 1e-6, 12.431435675553958, 0.582333844123174),
 }
 
 
@@ -201,14 +196,14 @@ def derive(doc):
     ma, mi = cc
     fit = warpsight_arch(ma, mi)
     if fit is None:
+        launch = val(doc.get("launch_overhead_us", 0)) or 5  # the CC's floor: 5 us to Volta
         fit = dict(zip(WARPSIGHT_KEYS, (0.5 if ma <= 1 else 2, 0.25 if ma <= 1 else 0.5, 32,
-                                        0.8, lat32 / 6, 1, 4, 2, 100, 1, 1)))
+                                        0.8, lat32 / 6, 1, 4, launch, 100, 1, 1, 1e-6, 1)))
     for key in WARPSIGHT_KEYS:
         put("warpsight", key, fit[key])
     put("warpsight", "fp64_lanes_per_sm", fp64)
     put("warpsight", "l2_request_bytes", 128 if ma == 3 else 32)
     put("warpsight", "barrier_cycles", 20)
-    put("warpsight", "atomic_cycles", 1)
     # The memory facts derived at load (src/gpu/facts.c, docs/gpu-parameters.md
     # "GPU facts"): reported as model "memory", i.e. the file's memory.KEY.
     mem = doc.get("memory", {})

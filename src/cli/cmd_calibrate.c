@@ -18,7 +18,7 @@
 
 static const char help[] =
     "usage: warpsight calibrate DATA.csv --gpu G[,G...] --model M [-o G-calibrated.json]\n"
-    "                           [--kernels K,K] [--sample-blocks N] [--ptx-dir DIR]\n"
+    "                           [--fix P,P] [--kernels K,K] [--sample-blocks N] [--ptx-dir DIR]\n"
     "                           [--cache DIR | --no-cache] [--gpu-file NAME=FILE.json]...\n"
     "                           [--allow-outside-data]\n\n"
     "Fits the machine parameters of model M for GPU G (any database GPU or data set\n"
@@ -51,6 +51,8 @@ static const char help[] =
     "                     earlier calibration); repeatable\n"
     "  --model M          the model\n"
     "  -o FILE            output (default G-calibrated.json; one GPU only)\n"
+    "  --fix P,P          keep these fitted parameters at the GPU's values (one the\n"
+    "                     rows cannot identify, stated from elsewhere)\n"
     "  --kernels L        use only these kernels' rows\n"
     "  --sample-blocks N, --ptx-dir DIR, --cache DIR, --no-cache, --allow-outside-data:\n"
     "                     as for validate\n\n"
@@ -120,9 +122,11 @@ static int resolve_all(const char **gnames, size_t *ng, const char *const *items
 
 int cmd_calibrate(int argc, char **argv) {
   const char *gpu_s = NULL, *model = NULL, *out_s = NULL, *kernels_s = NULL, *sample_s = NULL,
+             *fix_s = NULL,
              *ptx_s = NULL, *cache_s = NULL, *no_cache = NULL, *outside = NULL;
   cli_opt opts[] = {{"--gpu", 1, &gpu_s},         {"--model", 1, &model},
                     {"-o", 1, &out_s},            {"--kernels", 1, &kernels_s},
+                    {"--fix", 1, &fix_s},
                     {"--sample-blocks", 1, &sample_s}, {"--ptx-dir", 1, &ptx_s},
                     {"--cache", 1, &cache_s},     {"--no-cache", 0, &no_cache},
                     {"--allow-outside-data", 0, &outside}, {NULL, 0, NULL}};
@@ -130,7 +134,7 @@ int cmd_calibrate(int argc, char **argv) {
   int npos, want_help, rc = EXIT_USAGE, st;
   vcli_gpu_files gf;
   vcli_cu cu = {"calibrate", {NULL}, 0};
-  vcli_list gl = {0};
+  vcli_list gl = {0}, fix = {0};
   const char *gnames[64]; /* the boards, resolved */
   size_t ng = 0;
   long sample = VCLI_DEFAULT_SAMPLE_BLOCKS;
@@ -146,6 +150,7 @@ int cmd_calibrate(int argc, char **argv) {
   else if (cache_s && no_cache) cli_usage_error("calibrate", "--cache and --no-cache conflict");
   else if (sample_s && cli_parse_int("calibrate", "--sample-blocks", sample_s, &sample)) {
   } else if (vcli_split(&gl, "calibrate", "--gpu", gpu_s)) {
+  } else if (fix_s && vcli_split(&fix, "calibrate", "--fix", fix_s)) {
   } else if (gl.n > 1 && out_s) {
     cli_usage_error("calibrate", "-o names one file: with several GPUs each gets "
                                  "G-calibrated.json");
@@ -161,6 +166,7 @@ int cmd_calibrate(int argc, char **argv) {
   if (rc != -1) {
     vcli_gpu_files_free(&gf);
     vcli_list_free(&gl);
+    vcli_list_free(&fix);
     return rc;
   }
   rc = EXIT_USAGE;
@@ -257,8 +263,8 @@ int cmd_calibrate(int argc, char **argv) {
   size_t n = rows_with_profiles(rows, profs, rep, &slim);
   for (size_t i = 0; i < n; i++) row_gpu[i] = board_of(rows[i].gpu, gnames, ng);
   ws_valid_calib c;
-  if ((st = ws_valid_calibrate_boards(&c, (const ws_gpu *const *)gs, ng, row_gpu, model, rows,
-                                      profs, n, &d))) {
+  if ((st = ws_valid_calibrate_fixing(&c, (const ws_gpu *const *)gs, ng, row_gpu, model, fix.v,
+                                      fix.n, rows, profs, n, &d))) {
     cli_print_diag(&d);
     rc = cli_exit_for(st);
     goto out;
@@ -300,6 +306,7 @@ out:
   for (size_t b = 0; b < ng; b++) ws_gpu_free(gs[b]);
   free(row_gpu);
   vcli_list_free(&gl);
+  vcli_list_free(&fix);
   ws_diag_free(&d);
   vcli_list_free(&kernels);
   vcli_gpu_files_free(&gf);

@@ -17,8 +17,9 @@
  *   T_dram    = DRAM bytes / (bandwidth x efficiency)
  *               x (1 + divergence penalty x scatter)                      [M2, M3]
  *               x (1 + camping x scatter x (partition imbalance - 1))     [M4]
- *   T_atomic  = max(hottest address's operations,
- *                   same-address operations / L2 slices) x atomic cycles  [A1]
+ *   T_atomic  = max(hottest address's updates x atomic cycles
+ *                   + its lane operations x atomic lane cycles,
+ *                   same-address operations / L2 slices)                 [A1]
  *   T_lat     = waves x (path loads x L_mem + path cycles x ALU scale
  *                        + block issue (with barriers)
  *                        + barriers x barrier cycles + block cycles)     [L1-L3]
@@ -48,7 +49,7 @@ static double max2(double a, double b) { return a > b ? a : b; }
 
 typedef struct ws_params {
   double issue_rate, lsu_rate, l2_slice, l2_bpc, units, clock, dram_eff, alu_scale, mem_scale, p, launch_us;
-  double barrier_cycles, atomic_cycles, fp64_lanes, block_cycles, div_penalty, camping, l2_req;
+  double barrier_cycles, atomic_cycles, atomic_lane_cycles, fp64_lanes, block_cycles, div_penalty, camping, l2_req;
 } ws_params;
 
 static int read_params(ws_params *w, ws_model_result *r, const ws_gpu *g, ws_diag *d) {
@@ -63,6 +64,10 @@ static int read_params(ws_params *w, ws_model_result *r, const ws_gpu *g, ws_dia
   w->launch_us = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_LAUNCH_US, &missing, d);
   w->barrier_cycles = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_BARRIER_CYCLES, &missing, d);
   w->atomic_cycles = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_ATOMIC_CYCLES, &missing, d);
+  /* Optional (derived): 0 = a request's same-address lanes cost nothing
+   * beyond its one update. */
+  w->atomic_lane_cycles = ws_gpu_p(g, WS_GP_WARPSIGHT_ATOMIC_LANE_CYCLES);
+  if (!(w->atomic_lane_cycles >= 0)) w->atomic_lane_cycles = 0;
   /* Optional: CC 1.0-1.2 have no FP64 units (no value derived); there an
    * FP64 instruction cannot run, and its term is 0. */
   w->fp64_lanes = ws_gpu_p(g, WS_GP_WARPSIGHT_FP64_LANES_PER_SM);
@@ -209,14 +214,25 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
   double camp = 1 + w.camping * scatter * (imb - 1);
   double t_dram = dram_bytes / (g->mem_bandwidth_gbs * w.dram_eff) * w.clock *
                   (1 + w.div_penalty * scatter) * camp;
-  /* [A1] atomics by address conflicts: operations on one address are
-   * performed one after another at its L2 slice (the hottest address's
-   * chain, contention across warps included); distinct addresses proceed
-   * in parallel across the slices, a request costing its most lanes on one
-   * address (1 when every lane has its own). */
+  /* [A1] atomics by address conflicts.  The L2 slice that holds an
+   * address performs its updates one after another, each a read-modify-write
+   * round of atomic_cycles; the lanes of one request that name the address
+   * are combined into one update (plus atomic_lane_cycles each).  So the
+   * hottest address's chain is its updates (its lane operations / the
+   * lanes per request on one address) x atomic_cycles + its lane
+   * operations x atomic_lane_cycles, contention across warps included.
+   * Distinct addresses are pipelined: every slice starts one lane operation
+   * per cycle, so the launch's same-address lane operations spread over the
+   * slices are the other bound.  (RTX 3080, 512 bins flushed per block with
+   * atomicAdd: 2,097,152 blocks of 32 threads take 22.6 ms, 524,288 of 128
+   * 5.67 ms: ~20 cycles per update of a bin, however many blocks share the
+   * slices; docs/models/warpsight.md.) */
   double units = w.units;
-  double chain = nz(f->global_atomic_max_address_ops) * w.atomic_cycles;
-  double spread = nz(f->global_atomic_serial) * lc.total_warps * w.atomic_cycles / units;
+  double hot = nz(f->global_atomic_max_address_ops);
+  double ainsts = nz(f->global_atomic_insts), aserial = nz(f->global_atomic_serial);
+  double lanes_per_update = ainsts > 0 && aserial > ainsts ? aserial / ainsts : 1;
+  double chain = hot / lanes_per_update * w.atomic_cycles + hot * w.atomic_lane_cycles;
+  double spread = aserial * lc.total_warps / units;
   double t_atom = max2(chain, spread);
 
   /* [L1-L3] latency: each wave takes at least its longest warp path */
@@ -264,6 +280,7 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
       {WS_TERM_WARPSIGHT_CAMPING_FACTOR, camp, NULL},
       {WS_TERM_WARPSIGHT_T_DRAM, t_dram, NULL},
       {WS_TERM_WARPSIGHT_ATOMIC_UNITS, units, NULL},
+      {WS_TERM_WARPSIGHT_ATOMIC_LANES_PER_UPDATE, lanes_per_update, NULL},
       {WS_TERM_WARPSIGHT_ATOMIC_CHAIN, chain, NULL},
       {WS_TERM_WARPSIGHT_ATOMIC_SPREAD, spread, NULL},
       {WS_TERM_WARPSIGHT_T_ATOMIC, t_atom, NULL},

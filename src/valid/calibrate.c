@@ -111,6 +111,15 @@ int ws_valid_calibrate_boards(ws_valid_calib *out, const ws_gpu *const *gpus, si
                               const size_t *row_gpu, const char *model,
                               const ws_valid_row *rows, ws_profile *const *profiles, size_t n,
                               ws_diag *d) {
+  return ws_valid_calibrate_fixing(out, gpus, ngpu, row_gpu, model, NULL, 0, rows, profiles, n,
+                                   d);
+}
+
+int ws_valid_calibrate_fixing(ws_valid_calib *out, const ws_gpu *const *gpus, size_t ngpu,
+                              const size_t *row_gpu, const char *model,
+                              const char *const *fixed, size_t nfixed,
+                              const ws_valid_row *rows, ws_profile *const *profiles, size_t n,
+                              ws_diag *d) {
   memset(out, 0, sizeof *out);
   if (!gpus || ngpu == 0) return WS_EINVAL;
   for (size_t i = 0; row_gpu && i < n; i++)
@@ -121,10 +130,31 @@ int ws_valid_calibrate_boards(ws_valid_calib *out, const ws_gpu *const *gpus, si
     return ws_diag_error(d, "calibrate: model '%s' has no fittable parameters (warpsight: "
                             "docs/models/warpsight.md; hong-kim: mem_ld, departure_del_uncoal, departure_del_coal; gpuperf: "
                             "dram_lat, delta)", model);
-  size_t np = 0;
-  while (params[np]) np++;
-  if (np > WS_VALID_MAX_PARAMS) return WS_EINVAL;
-  out->params = params;
+  size_t np = 0, nall = 0;
+  while (params[nall]) nall++;
+  for (size_t k = 0; k < nfixed; k++) {
+    size_t j = 0;
+    while (j < nall && strcmp(params[j], fixed[k])) j++;
+    if (j == nall) {
+      ws_strbuf all = WS_STRBUF_INIT;
+      for (j = 0; j < nall; j++) ws_sb_printf(&all, "%s%s", j ? ", " : "", params[j]);
+      int st = ws_diag_error(d, "calibrate: '%s' is not a fitted parameter of %s (%s)", fixed[k],
+                             model, ws_sb_str(&all));
+      ws_sb_free(&all);
+      return st;
+    }
+  }
+  for (size_t j = 0; j < nall; j++) {
+    int keep = 1;
+    for (size_t k = 0; k < nfixed; k++) keep &= strcmp(params[j], fixed[k]) != 0;
+    if (!keep) continue;
+    if (np == WS_VALID_MAX_PARAMS) return WS_EINVAL;
+    out->name_buf[np++] = params[j];
+  }
+  if (np == 0) return ws_diag_error(d, "calibrate: every parameter of %s is fixed: nothing to fit",
+                                    model);
+  params = out->name_buf;
+  out->params = out->name_buf;
   out->np = np;
   calib_ctx c = {NULL, ngpu, row_gpu, model, {0}, np, profiles, rows};
   for (size_t j = 0; j < np; j++) {
