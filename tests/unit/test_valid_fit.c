@@ -61,14 +61,35 @@ static double hk_time(size_t i, const double *th, void *user) {
   return t;
 }
 
+/* Hong & Kim's six merge benchmarks (examples/paper), the rows of the fits
+ * below. */
+static const char *const files[6] = {"hk09-merge-linear", "hk09-merge-sepia",
+                                     "hk09-merge-blackscholes", "hk09-merge-svm",
+                                     "hk09-merge-matmul-naive", "hk09-merge-matmul-tiled"};
+
+/* Row i of 12: profile files[i / 2], kernel "A", size i + 1, the profile's
+ * resources, "measured" = Hong-Kim's time on g. */
+static void hk_row(ws_profile **prof, ws_valid_row *row, int i, const ws_gpu *g, ws_diag *d) {
+  char path[512];
+  snprintf(path, sizeof path, WS_SOURCE_DIR "/examples/paper/%s.json", files[i / 2]);
+  assert_ok_diag(ws_profile_load_file(prof, path, d), d);
+  row->kernel = "A";
+  row->input_size = i + 1;
+  row->regs = (int)(*prof)->f.registers_per_thread;
+  row->static_smem = (int)(*prof)->f.shared_bytes_per_block;
+  ws_profile as_measured; /* what calibration's models see */
+  ws_valid_measured_profile(&as_measured, *prof, row);
+  ws_model_result r = WS_MODEL_RESULT_INIT;
+  assert_ok_diag(ws_model_predict(&r, "hong-kim", &as_measured, g, d), d);
+  row->measured_s = r.time_ms / 1000;
+  ws_model_result_free(&r);
+}
+
 static void test_fit_hong_kim_mem_ld(void **state) {
   (void)state;
 #ifndef WS_HAVE_GSL
   skip();
 #else
-  static const char *const files[6] = {"hk09-merge-linear", "hk09-merge-sepia",
-                                       "hk09-merge-blackscholes", "hk09-merge-svm",
-                                       "hk09-merge-matmul-naive", "hk09-merge-matmul-tiled"};
   hk_ctx c;
   ws_diag d = WS_DIAG_INIT;
   assert_ok_diag(ws_gpu_load(&c.gpu, "gtx280", &d), &d);
@@ -198,29 +219,12 @@ static void test_calibrate_synthetic(void **state) {
 #ifndef WS_HAVE_GSL
   skip();
 #else
-  static const char *const files[6] = {"hk09-merge-linear", "hk09-merge-sepia",
-                                       "hk09-merge-blackscholes", "hk09-merge-svm",
-                                       "hk09-merge-matmul-naive", "hk09-merge-matmul-tiled"};
   ws_diag d = WS_DIAG_INIT;
   ws_gpu *g;
   assert_ok_diag(ws_gpu_load(&g, "gtx280", &d), &d);
   ws_profile *prof[12];
   ws_valid_row rows[12] = {{0}};
-  for (int i = 0; i < 12; i++) {
-    char path[512];
-    snprintf(path, sizeof path, WS_SOURCE_DIR "/examples/paper/%s.json", files[i / 2]);
-    assert_ok_diag(ws_profile_load_file(&prof[i], path, &d), &d);
-    rows[i].kernel = "A";
-    rows[i].input_size = i + 1;
-    rows[i].regs = (int)prof[i]->f.registers_per_thread;
-    rows[i].static_smem = (int)prof[i]->f.shared_bytes_per_block;
-    ws_profile as_measured; /* what calibration's models see */
-    ws_valid_measured_profile(&as_measured, prof[i], &rows[i]);
-    ws_model_result r = WS_MODEL_RESULT_INIT;
-    assert_ok_diag(ws_model_predict(&r, "hong-kim", &as_measured, g, &d), &d);
-    rows[i].measured_s = r.time_ms / 1000;
-    ws_model_result_free(&r);
-  }
+  for (int i = 0; i < 12; i++) hk_row(&prof[i], &rows[i], i, g, &d);
   ws_gpu *g300;
   ws_gp_change ch = {WS_GP_HONG_KIM_MEM_LD, 300, NULL, 0};
   assert_int_equal(ws_gpu_with_params(&g300, g, &ch, 1), WS_OK);
@@ -267,9 +271,6 @@ static void test_calibrate_boards(void **state) {
 #ifndef WS_HAVE_GSL
   skip();
 #else
-  static const char *const files[6] = {"hk09-merge-linear", "hk09-merge-sepia",
-                                       "hk09-merge-blackscholes", "hk09-merge-svm",
-                                       "hk09-merge-matmul-naive", "hk09-merge-matmul-tiled"};
   static const char *const names[2] = {"gtx280", "gtx260"};
   ws_diag d = WS_DIAG_INIT;
   ws_gpu *g[2], *start[2];
@@ -287,21 +288,9 @@ static void test_calibrate_boards(void **state) {
   ws_valid_row rows[12] = {{0}};
   size_t row_gpu[12];
   for (int i = 0; i < 12; i++) {
-    char path[512];
-    snprintf(path, sizeof path, WS_SOURCE_DIR "/examples/paper/%s.json", files[i / 2]);
-    assert_ok_diag(ws_profile_load_file(&prof[i], path, &d), &d);
     row_gpu[i] = (size_t)(i % 2);
     rows[i].gpu = names[i % 2];
-    rows[i].kernel = "A";
-    rows[i].input_size = i + 1;
-    rows[i].regs = (int)prof[i]->f.registers_per_thread;
-    rows[i].static_smem = (int)prof[i]->f.shared_bytes_per_block;
-    ws_profile as_measured;
-    ws_valid_measured_profile(&as_measured, prof[i], &rows[i]);
-    ws_model_result r = WS_MODEL_RESULT_INIT;
-    assert_ok_diag(ws_model_predict(&r, "hong-kim", &as_measured, g[i % 2], &d), &d);
-    rows[i].measured_s = r.time_ms / 1000;
-    ws_model_result_free(&r);
+    hk_row(&prof[i], &rows[i], i, g[i % 2], &d);
   }
   ws_gp_change from300 = {WS_GP_HONG_KIM_MEM_LD, 300, NULL, 0};
   for (int b = 0; b < 2; b++)
