@@ -415,11 +415,15 @@ static int ws_arch(rule_ctx *c, const char *k, double *v) {
     return 1;
   }
   *v = f->v[i];
+  char scale[96] = "";
+  if (i == WSA_L2_SLICE && c->g->cache.l2_slices > 0) /* the model's scaling, spelled out */
+    snprintf(scale, sizeof scale, "; x this board's %d L2 slices: %.4g B/cycle",
+             c->g->cache.l2_slices, *v * c->g->cache.l2_slices);
   if (borrowed)
     NOTE("estimate: no measured data for CC %d.%d; the nearest measured architecture's "
-         "(%s) constant, %s", c->a->major, c->a->minor, f->name, f->how);
+         "(%s) constant, %s%s", c->a->major, c->a->minor, f->name, f->how, scale);
   else
-    NOTE("the %s constant, %s", f->name, f->how);
+    NOTE("the %s constant, %s%s", f->name, f->how, scale);
   return 1;
 }
 
