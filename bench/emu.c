@@ -6,7 +6,10 @@
  * ws_emu_run at -j 1 and -j 2, and the slowdown against a plain C version of
  * the same computation on the same inputs, single-threaded, timed in the
  * same run (build with the default RelWithDebInfo, -O2, for the figures).
- * Native and -j 1 times are process CPU seconds; -j 2 times are wall-clock.
+ * Native and -j 1 times are process CPU seconds (with -j 1's wall seconds
+ * beside them); -j 2 times are wall-clock, with the process CPU seconds of
+ * both threads beside them, and j1/j2 is the second thread's speed-up
+ * (-j 1 wall s over -j 2 wall s).
  *
  * usage: bench_emu [--quick] [--only NAME] [--repeat N]
  *   --quick      1/16 of the sizes, for a smoke run
@@ -86,6 +89,8 @@ typedef struct result {
   double wips[2];
   unsigned long long warp_insts;
   double spread;  /* --repeat: (slowest - fastest) / median of the -j 1 runs */
+  double cpu2;    /* -j 2: process CPU seconds (both threads) */
+  double wall1;   /* -j 1: wall seconds (median) */
 } result;
 
 static int cmp_double(const void *a, const void *b) {
@@ -97,7 +102,7 @@ static int g_repeat = 1; /* --repeat: -j 1 runs; > 1 skips -j 2 */
 
 /* One timed run of a fresh launch: CPU seconds at -j 1, wall at -j 2. */
 static int run_once(const ws_emu_program *p, const ws_launch_spec *s, int threads, double *secs,
-                    unsigned long long *insts, ws_emu_launch **keep, ws_diag *d) {
+                    double *cpu, unsigned long long *insts, ws_emu_launch **keep, ws_diag *d) {
   ws_emu_launch *l = NULL;
   int st = ws_emu_launch_new(&l, p, s, d);
   if (st) return st;
@@ -109,6 +114,7 @@ static int run_once(const ws_emu_program *p, const ws_launch_spec *s, int thread
   st = ws_emu_run(l, &o, &stats, d);
   /* -j 1: CPU seconds; -j 2: wall-clock seconds (CPU time would add both threads) */
   *secs = threads == 1 ? now() - c0 : stats.seconds;
+  if (cpu) *cpu = threads == 1 ? stats.seconds : now() - c0; /* -j 1: its wall seconds; -j 2: both threads' CPU seconds */
   *insts = stats.warp_insts;
   if (keep && !st) *keep = l;
   else ws_emu_launch_free(l);
@@ -127,11 +133,11 @@ static int bench(result *r, const char *file, const char *spec, void (*native)(w
   int st = ws_ptx_parse_file(&m, path, &d);
   if (!st) st = ws_emu_launch_spec_parse(&s, spec, r->name, ".", &d);
   if (!st) st = ws_emu_load(&p, m, s->kernel, &d);
-  double ts[64];
+  double ts[64], tw[64];
   int n = g_repeat < 64 ? g_repeat : 64;
   for (int i = 0; i < n && !st; i++) { /* -j 1, the first run's inputs for the native loop */
     ws_emu_launch *l = NULL;
-    st = run_once(p, s, 1, &ts[i], &r->warp_insts, i == 0 ? &l : NULL, &d);
+    st = run_once(p, s, 1, &ts[i], &tw[i], &r->warp_insts, i == 0 ? &l : NULL, &d);
     if (l) {
       native(l, &r->native_s);
       ws_emu_launch_free(l);
@@ -140,12 +146,14 @@ static int bench(result *r, const char *file, const char *spec, void (*native)(w
   if (!st) {
     qsort(ts, (size_t)n, sizeof *ts, cmp_double);
     r->emu_s[0] = n % 2 ? ts[n / 2] : (ts[n / 2 - 1] + ts[n / 2]) / 2;
+    qsort(tw, (size_t)n, sizeof *tw, cmp_double);
+    r->wall1 = n % 2 ? tw[n / 2] : (tw[n / 2 - 1] + tw[n / 2]) / 2;
     r->spread = n > 1 ? (ts[n - 1] - ts[0]) / r->emu_s[0] : 0;
     r->wips[0] = (double)r->warp_insts / r->emu_s[0];
     r->emu_s[1] = r->wips[1] = NAN;
   }
   if (!st && n == 1) {
-    st = run_once(p, s, 2, &r->emu_s[1], &r->warp_insts, NULL, &d);
+    st = run_once(p, s, 2, &r->emu_s[1], &r->cpu2, &r->warp_insts, NULL, &d);
     r->wips[1] = (double)r->warp_insts / r->emu_s[1];
   }
   if (st) {
@@ -252,10 +260,10 @@ int main(int argc, char **argv) {
            "{\"scalar\": \"r\", \"type\": \"f32\", \"value\": 0.02}, {\"scalar\": \"v\", \"type\": \"f32\", \"value\": 0.3},"
            "{\"scalar\": \"n\", \"type\": \"s32\", \"value\": %d}]}",
            nb / 128, nb, nb, nb, nb, nb, nb);
-  result r[4] = {{"vecadd 2^24", 0, {0, 0}, {0, 0}, 0, 0},
-                 {"matmul_tiled 1024^2", 0, {0, 0}, {0, 0}, 0, 0},
-                 {"reduce6 2^24", 0, {0, 0}, {0, 0}, 0, 0},
-                 {"blackscholes 2^22", 0, {0, 0}, {0, 0}, 0, 0}};
+  result r[4] = {{"vecadd 2^24", 0, {0, 0}, {0, 0}, 0, 0, NAN, NAN},
+                 {"matmul_tiled 1024^2", 0, {0, 0}, {0, 0}, 0, 0, NAN, NAN},
+                 {"reduce6 2^24", 0, {0, 0}, {0, 0}, 0, 0, NAN, NAN},
+                 {"blackscholes 2^22", 0, {0, 0}, {0, 0}, 0, 0, NAN, NAN}};
   if (g_scale > 1) {
     r[0].name = "vecadd 2^20";
     r[1].name = "matmul_tiled 64^2";
@@ -273,23 +281,25 @@ int main(int argc, char **argv) {
     nran++;
   }
   if (bad) return 1;
-  printf("%-22s %14s %12s %12s %12s %14s %14s %10s %10s", "kernel", "warp insts", "native cpu s", "emu -j1 cpu",
-         "emu -j2 wall", "winst/s -j1", "winst/s -j2", "slow -j1", "slow -j2");
+  printf("%-22s %14s %12s %12s %12s %12s %12s %14s %14s %10s %10s %8s", "kernel", "warp insts",
+         "native cpu s", "emu -j1 cpu", "emu -j1 wall", "emu -j2 wall", "emu -j2 cpu", "winst/s -j1", "winst/s -j2",
+         "slow -j1", "slow -j2", "j1/j2");
   printf(g_repeat > 1 ? " %8s\n" : "\n", "spread");
   double sl[4];
   int k = 0;
   for (int i = 0; i < 4; i++) {
     if (!ran[i]) continue;
     sl[k++] = r[i].emu_s[0] / r[i].native_s;
-    printf("%-22s %14llu %12.4f %12.3f %12.3f %14.3e %14.3e %9.1fx %9.1fx", r[i].name, r[i].warp_insts,
-           r[i].native_s, r[i].emu_s[0], r[i].emu_s[1], r[i].wips[0], r[i].wips[1], sl[k - 1],
-           r[i].emu_s[1] / r[i].native_s);
+    printf("%-22s %14llu %12.4f %12.3f %12.3f %12.3f %12.3f %14.3e %14.3e %9.1fx %9.1fx %7.2fx", r[i].name,
+           r[i].warp_insts, r[i].native_s, r[i].emu_s[0], r[i].wall1, r[i].emu_s[1], r[i].cpu2, r[i].wips[0],
+           r[i].wips[1], sl[k - 1], r[i].emu_s[1] / r[i].native_s, r[i].wall1 / r[i].emu_s[1]);
     if (g_repeat > 1) printf(" %7.1f%%", 100 * r[i].spread);
     printf("\n");
   }
   if (nran == 4) {
     qsort(sl, 4, sizeof *sl, cmp_double);
-    printf("median slowdown at -j 1: %.1fx (aim: <= 30x)\n", (sl[1] + sl[2]) / 2);
+    printf("median slowdown at -j 1: %.1fx (issue 22: <= 4x median, no kernel above 8x, for what exec uses)\n",
+           (sl[1] + sl[2]) / 2);
   }
   return 0;
 }

@@ -1,17 +1,25 @@
 /*
  * bench/profile.c — what profiling costs.
  *
- *  1. Profiling every block vs plain emulation (no hooks), one emulator
- *     thread, on corpus kernels: the ratio should stay at or below about 3.
- *     "one call" is the same profile through ws_prof_launch, the
- *     profiler's set-up (caches, per-worker counters) and finish included.
+ *  1. Profiling every block vs plain emulation (no hooks), on every launch
+ *     spec of the corpus (tests/corpus/launch, the sm_80 PTX), median of 5
+ *     runs of each, the runs of the four kinds interleaved.  "hooks" is the
+ *     profiler on the emulator's hooks, its set-up (ws_prof_new) outside
+ *     the timing; "finish" is ws_prof_finish alone (merging the workers,
+ *     the replay's end, the JSON document), which does not grow with the
+ *     launch; "one call" is ws_prof_launch, set-up and finish included.
+ *     The ratio is hooks / plain (the goal: <= 2, issue 22); "with finish"
+ *     is (hooks + finish) / plain.  One emulator thread by default: process
+ *     CPU seconds (the machine may be shared); with -j N, wall seconds.
  *  2. --sample-blocks 64 on a homogeneous kernel (vecadd, 256 threads per
  *     block) from 2^10 to 2^16 blocks: the sampled profile's time should
  *     stay flat while its per-warp figures stay within 1 % of the full
  *     profile's.
  *
- * Usage: build/bench/bench_profile [-j N]   (prints the figures; never fails on them)
+ * Usage: build/bench/bench_profile [-j N] [--runs R] [--only NAME]
+ *   (prints the figures; never fails on them)
  */
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,9 +31,11 @@
 #include "warpsight/profiler.h"
 #include "warpsight/ptx.h"
 
+static int g_cpu = 1; /* time in process CPU seconds (one emulator thread) */
+
 static double now(void) {
   struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
+  clock_gettime(g_cpu ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
@@ -48,10 +58,11 @@ static int on_filter(void *u, uint32_t b) {
 
 /* One run: plain (profile = 0), an empty hook (2), the profiler on the
  * hooks with its set-up outside the timing (1), or the whole one-call
- * ws_prof_launch, set-up and finish included (3); returns seconds, the
- * profile through *out when profiled. */
+ * ws_prof_launch, set-up and finish included (3); returns seconds (for 1:
+ * of the run alone, and *fin those of ws_prof_finish), the profile
+ * through *out when profiled. */
 static double run(const ws_ptx_module *m, const ws_launch_spec *s, const ws_gpu *g, int threads,
-                  int profile, uint64_t sample, ws_profile **out) {
+                  int profile, uint64_t sample, ws_profile **out, double *fin) {
   ws_diag d = WS_DIAG_INIT;
   ws_emu_program *prog = NULL;
   ws_emu_launch *L = NULL;
@@ -100,8 +111,10 @@ static double run(const ws_ptx_module *m, const ws_launch_spec *s, const ws_gpu 
                        {s->block[0], s->block[1], s->block[2]}, s->dynamic_shared, NULL};
   double t0 = now();
   int st = profile == 3 ? ws_prof_launch(out, NULL, &tg, g, &po, &d) : ws_emu_run(L, &o, NULL, &d);
+  double t1 = now();
   if (!st && p) st = ws_prof_finish(p, out, &d);
-  double t = now() - t0;
+  double t = profile == 1 ? t1 - t0 : now() - t0;
+  if (fin) *fin = now() - t1;
   if (st) {
     char *txt = ws_diag_format(&d);
     fprintf(stderr, "%s\n", txt ? txt : "run failed");
@@ -133,7 +146,7 @@ static double best_of(int n, const ws_ptx_module *m, const ws_launch_spec *s, co
   double best = INFINITY;
   for (int i = 0; i < n; i++) {
     ws_profile *p = NULL;
-    double t = run(m, s, g, threads, profile, sample, &p);
+    double t = run(m, s, g, threads, profile, sample, &p, NULL);
     if (t < best) best = t;
     if (out && !*out) *out = p;
     else ws_profile_free(p);
@@ -141,39 +154,125 @@ static double best_of(int n, const ws_ptx_module *m, const ws_launch_spec *s, co
   return best;
 }
 
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n) {
+  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The corpus's launch specs (file names), sorted; *n their count. */
+static char **corpus_specs(size_t *n) {
+  char dir[1024];
+  snprintf(dir, sizeof dir, "%s/tests/corpus/launch", WS_SOURCE_DIR);
+  DIR *dp = opendir(dir);
+  char **v = NULL;
+  size_t cap = 0;
+  *n = 0;
+  if (!dp) return NULL;
+  for (struct dirent *e; (e = readdir(dp));) {
+    size_t len = strlen(e->d_name);
+    if (len < 6 || strcmp(e->d_name + len - 5, ".json")) continue;
+    if (*n == cap) {
+      cap = cap ? 2 * cap : 64;
+      char **nv = calloc(cap, sizeof *nv);
+      if (!nv) exit(2);
+      if (v) memcpy(nv, v, *n * sizeof *v);
+      free(v);
+      v = nv;
+    }
+    v[(*n)++] = strdup(e->d_name);
+  }
+  closedir(dp);
+  qsort(v, *n, sizeof *v, cmp_str);
+  return v;
+}
+
+/* Section 1 for one spec: median of `runs` interleaved runs of each kind. */
+static void cost_row(const char *file, const ws_gpu *g, int threads, int runs, double *ratio_out) {
+  char name[256], sp[1024];
+  snprintf(name, sizeof name, "%s", file);
+  name[strlen(name) - 5] = '\0'; /* NAME[.VARIANT] */
+  char *dot = strchr(name, '.');
+  char ptx[300];
+  snprintf(ptx, sizeof ptx, "tests/corpus/ptx/sm_80/%.*s.ptx", dot ? (int)(dot - name) : (int)strlen(name), name);
+  snprintf(sp, sizeof sp, "%s/tests/corpus/launch/%s", WS_SOURCE_DIR, file);
+  ws_ptx_module *m = parse(ptx);
+  ws_diag d = WS_DIAG_INIT;
+  ws_launch_spec *s = NULL;
+  if (ws_emu_launch_spec_load(&s, sp, &d)) exit(2);
+  double tp[64], te[64], tq[64], tf[64], tc[64];
+  for (int i = 0; i < runs; i++) {
+    tp[i] = run(m, s, g, threads, 0, 0, NULL, NULL);
+    te[i] = run(m, s, g, threads, 2, 0, NULL, NULL);
+    ws_profile *pr = NULL;
+    tq[i] = run(m, s, g, threads, 1, 0, &pr, &tf[i]);
+    ws_profile_free(pr);
+    pr = NULL;
+    tc[i] = run(m, s, g, threads, 3, 0, &pr, NULL);
+    ws_profile_free(pr);
+  }
+  double p = median(tp, runs), e = median(te, runs), q = median(tq, runs), f = median(tf, runs),
+         c = median(tc, runs);
+  printf("%-24s %10.5f %10.5f %10.5f %10.5f %10.5f %7.2f %7.2f\n", name, p, e, q, f, c, q / p, (q + f) / p);
+  *ratio_out = q / p;
+  ws_emu_launch_spec_free(s);
+  ws_ptx_module_free(m);
+  ws_diag_free(&d);
+}
+
 static double rel(double a, double b) { return b != 0 ? fabs(a - b) / fabs(b) : fabs(a); }
 
 int main(int argc, char **argv) {
-  int threads = 1;
-  if (argc == 3 && !strcmp(argv[1], "-j")) threads = atoi(argv[2]);
+  int threads = 1, runs = 5;
+  const char *only = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "-j") && i + 1 < argc) threads = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+    else {
+      fprintf(stderr, "usage: bench_profile [-j N] [--runs R] [--only NAME]\n");
+      return 2;
+    }
+  }
   if (threads < 1) threads = 1;
+  if (runs < 1) runs = 1;
+  if (runs > 64) runs = 64;
+  g_cpu = threads == 1;
   ws_diag d = WS_DIAG_INIT;
   ws_gpu *g = NULL;
   if (ws_gpu_load(&g, "a100", &d)) return 2;
 
-  printf("1. profiling cost, every block profiled, %d emulator thread(s), A100, best of 3\n", threads);
-  printf("%-22s %10s %10s %10s %8s %10s\n", "kernel", "plain s", "empty hook", "profiled s", "ratio",
-         "one call s");
-  static const char *const cases[][2] = {
-      {"tests/corpus/ptx/sm_80/vecadd.ptx", "tests/corpus/launch/vecadd.json"},
-      {"tests/corpus/ptx/sm_80/matmul_tiled.ptx", "tests/corpus/launch/matmul_tiled.json"},
-      {"tests/corpus/ptx/sm_80/reduce.ptx", "tests/corpus/launch/reduce.k0.json"},
-      {"tests/corpus/ptx/sm_80/nbody.ptx", "tests/corpus/launch/nbody.json"},
-      {"tests/corpus/ptx/sm_80/transpose_shared.ptx", "tests/corpus/launch/transpose_shared.json"},
-  };
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    ws_ptx_module *m = parse(cases[i][0]);
-    char sp[1024];
-    snprintf(sp, sizeof sp, "%s/%s", WS_SOURCE_DIR, cases[i][1]);
-    ws_launch_spec *s = NULL;
-    if (ws_emu_launch_spec_load(&s, sp, &d)) return 2;
-    double tp = best_of(3, m, s, g, threads, 0, 0, NULL);
-    double te = best_of(3, m, s, g, threads, 2, 0, NULL);
-    double tq = best_of(3, m, s, g, threads, 1, 0, NULL);
-    double tc = best_of(3, m, s, g, threads, 3, 0, NULL);
-    printf("%-22s %10.4f %10.4f %10.4f %8.2f %10.4f\n", s->kernel, tp, te, tq, tq / tp, tc);
-    ws_emu_launch_spec_free(s);
-    ws_ptx_module_free(m);
+  printf("1. profiling cost, every block profiled, %d emulator thread(s) (%s seconds), A100, median of %d\n",
+         threads, g_cpu ? "process CPU" : "wall", runs);
+  printf("%-24s %10s %10s %10s %10s %10s %7s %7s\n", "spec", "plain s", "empty hook", "hooks s", "finish s",
+         "one call s", "ratio", "+finish");
+  size_t nspec = 0;
+  char **specs = corpus_specs(&nspec);
+  double worst_ratio = 0;
+  char worst_name[256] = "-";
+  for (size_t i = 0; i < nspec; i++) {
+    if (!only || !strncmp(specs[i], only, strlen(only))) {
+      double r = 0;
+      cost_row(specs[i], g, threads, runs, &r);
+      if (r > worst_ratio) {
+        worst_ratio = r;
+        snprintf(worst_name, sizeof worst_name, "%s", specs[i]);
+      }
+    }
+  }
+  printf("largest ratio (hooks / plain): %.2f (%s)\n", worst_ratio, worst_name);
+  for (size_t i = 0; i < nspec; i++) free(specs[i]);
+  free(specs);
+  if (only) {
+    ws_gpu_free(g);
+    ws_diag_free(&d);
+    return 0;
   }
 
   printf("\n2. --sample-blocks 64 on vecadd (256 threads per block), A100, %d thread(s)\n", threads);
@@ -194,10 +293,10 @@ int main(int argc, char **argv) {
     ws_launch_spec *s = NULL;
     if (ws_emu_launch_spec_parse(&s, text, "bench", ".", &d)) return 2;
     ws_profile *full = NULL, *samp = NULL;
-    double tf = run(m, s, g, threads, 1, 0, &full);
+    double tf = run(m, s, g, threads, 1, 0, &full, NULL);
     double ts = best_of(3, m, s, g, threads, 1, 64, &samp);
-    double tp = run(m, s, g, threads, 0, 0, NULL);
-    double te = run(m, s, g, threads, 2, 0, NULL);
+    double tp = run(m, s, g, threads, 0, 0, NULL, NULL);
+    double te = run(m, s, g, threads, 2, 0, NULL, NULL);
     double worst = 0;
     const char *which = "";
     for (size_t i = 0; i < ws_profile_field_count; i++) {

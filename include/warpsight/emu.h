@@ -235,6 +235,10 @@ typedef struct ws_emu_options {
   uint64_t timer_base_ns;    /* %globaltimer when the launch starts */
 } ws_emu_options;
 
+/* The machine's cores (online processors, read once per process; at most
+ * 256): what ws_emu_options.threads = 0 uses. */
+int ws_emu_cores(void);
+
 #define WS_EMU_OPTIONS_VERSION 1
 #define WS_EMU_OPTIONS_INIT                                                     \
   {WS_EMU_OPTIONS_VERSION, 0, WS_EMU_DEFAULT_MAX_WARP_INSTS, NULL, NULL,        \
@@ -311,8 +315,10 @@ void ws_emu_program_set_memory_budget(ws_emu_program *p, uint64_t bytes);
  *
  * Ownership: the device owns its allocations and variables; it borrows the
  * ws_ptx_module of every program used on it (keep them alive until
- * ws_emu_device_free).  A launch borrows its device.  Not thread-safe: one
- * caller at a time, and no allocation or free while a launch runs. */
+ * ws_emu_device_free).  A launch borrows its device.  The device keeps the
+ * worker threads its launches run on from launch to launch (started when a
+ * launch first needs them, ended by ws_emu_device_free).  Not thread-safe:
+ * one caller at a time, and no allocation or free while a launch runs. */
 typedef struct ws_emu_device ws_emu_device;
 
 typedef struct ws_emu_device_options {

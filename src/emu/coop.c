@@ -91,6 +91,7 @@ int ws_emu_coop_run(ws_emu_launch *L, const ws_emu_options *o, uint32_t nb, coop
       res->oom = 1;
       goto out;
     }
+    ws_emu_block_tids(X);
     /* every block runs: a skipped one would never arrive at grid.sync() */
     int act = H && H->block_filter ? H->block_filter(H->user, b) : WS_EMU_BLOCK_HOOKED;
     hooked[b] = act == WS_EMU_BLOCK_HOOKED;

@@ -30,6 +30,7 @@ int ws_emu_dev_new_at(ws_emu_device **out, uint64_t budget, uint64_t first) {
   if (!*out) return WS_ENOMEM;
   (*out)->budget = budget;
   (*out)->next = first;
+  (*out)->pool = ws_emu_pool_new(); /* NULL: every launch runs on its caller alone */
   return WS_OK;
 }
 
@@ -59,6 +60,7 @@ void ws_emu_device_free(ws_emu_device *dev) {
   for (size_t i = 0; i < dev->nmods; i++) free_module(&dev->mods[i]);
   free(dev->mods);
   free(dev->texs);
+  ws_emu_pool_free(dev->pool);
   free(dev);
 }
 

@@ -107,6 +107,11 @@ typedef struct dfunc {
   uint32_t nslots;          /* value slots (IR registers + constants + scratch) */
   uint32_t nconst_first;    /* first constant slot */
   uint64_t *const_vals;     /* value of each constant slot (nslots - nconst_first) */
+  uint32_t *zero_slots;     /* the value slots a new frame clears: registers
+                               a lane may read before writing them (load.c,
+                               zero_slots()); the others keep what an earlier
+                               block left, which no lane reads */
+  uint32_t nzero;           /* entries */
   uint32_t npreds;          /* predicate registers */
   uint32_t *pred_of_reg;    /* IR reg -> predicate index (or NO_SLOT) */
   uint32_t *vslots;         /* vector operand element slots */
@@ -192,6 +197,8 @@ typedef struct warp {
   uint32_t nframes;     /* activations in use */
   size_t frames_cap;    /* allocated (WS_VEC_RESERVE) */
   uint64_t *regs;       /* all frames' slots */
+  const dfunc *consts_of; /* the function whose constant slots the kernel
+                           frame (offset 0 of regs) holds, or NULL */
   size_t regs_used, regs_cap;
   uint32_t *preds;      /* all frames' predicate masks */
   size_t preds_used, preds_cap;
@@ -267,6 +274,8 @@ typedef struct texobj {
 } texobj;
 
 struct ws_emu_device {
+  struct wpool *pool;      /* the worker threads of its launches (pool.c; NULL:
+                              none could be made, launches run on the caller) */
   uint64_t budget;         /* bytes of allocations allowed */
   uint64_t used;           /* bytes of live allocations */
   uint64_t next;           /* lowest address of the next allocation */
@@ -289,6 +298,20 @@ int ws_emu_dev_alloc(ws_emu_device *dev, uint64_t bytes, const char *name, uint6
 dalloc *ws_emu_dev_find(ws_emu_device *dev, uint64_t addr);
 /* The module of p on dev (created on first use); *idx its index. */
 int ws_emu_dev_module(ws_emu_device *dev, const ws_emu_program *p, size_t *idx, ws_diag *d);
+
+/* ---- worker threads (pool.c) ------------------------------------------------ */
+
+#define WS_EMU_MAX_THREADS 256  /* worker threads of one launch, at most */
+
+/* A pool with no thread yet; NULL when out of memory. */
+struct wpool *ws_emu_pool_new(void);
+/* Runs fn(arg, i) for i = 0 .. n-1 at once: i = 0 on the calling thread,
+ * the others on idle threads of p (started when too few are idle); returns
+ * when every part has returned.  Returns the parts that ran: fewer than n
+ * when threads could not be started (fn must not depend on n parts). */
+int ws_emu_pool_run(struct wpool *p, int n, void (*fn)(void *arg, int index), void *arg);
+/* Ends p's threads (none may be running a job) and frees it. */
+void ws_emu_pool_free(struct wpool *p);
 
 /* ---- launch ----------------------------------------------------------------- */
 
@@ -352,6 +375,7 @@ typedef struct blockctx {
   uint32_t bar_red[16];     /* bar.red accumulators */
   uint32_t bar_red_n[16];   /* bar.red: threads counted */
   fault flt;                /* the first fault of this block */
+  ws_emu_event ev;          /* the hooks' event (exec.c, emit()) */
   uint64_t progress;        /* changes to the block's mbarriers, barriers
                                released, warps finished (a round of spinning
                                warps that changes none cannot end) */
@@ -363,6 +387,10 @@ typedef struct blockctx {
   uint64_t *launch_insts;   /* warp instructions of the whole launch so far,
                                shared by the workers (atomic; updated
                                between quanta) */
+  uint64_t insts_unshared;  /* this worker's warp instructions not yet added
+                               to *launch_insts (fewer than a quantum; 0 in a
+                               cooperative launch, whose blocks share one
+                               thread and add theirs at once) */
   uint64_t *printf_bytes;   /* printf output of the whole launch so far, every
                                worker's (atomic), for WS_EMU_MAX_PRINTF_BYTES */
   cdpbuf *cdp;              /* parameter buffers the block got (cdp.c) */
@@ -388,6 +416,9 @@ int ws_emu_run_block(blockctx *B);
 /* launch.c: free what a block context holds (its warps, shared memory,
  * printf output, parameter buffers). */
 void ws_emu_block_free(blockctx *B);
+/* launch.c: the warps' thread ids (%tid), the same in every block of the
+ * launch: set once per block context, not per block. */
+void ws_emu_block_tids(blockctx *B);
 int ws_emu_block_start(blockctx *B);
 int ws_emu_block_step(blockctx *B);
 /* cdp.c: device-side launches.  A parameter buffer for kernel func (IR

@@ -53,10 +53,16 @@ static int push_frame(warp *w, const dfunc *f, uint32_t call_pc) {
     return -1;
   if (w->nframes > 4096 || grow_local(w, w->local_top + f->frame_bytes)) return -1;
   uint64_t *R = w->regs + roff;
-  memset(R, 0, (size_t)f->nconst_first * 32 * sizeof *R);
-  for (uint32_t s = f->nconst_first; s < f->nslots; s++) {
-    uint64_t v = f->const_vals[s - f->nconst_first];
-    for (int l = 0; l < 32; l++) R[(size_t)s * 32 + l] = v;
+  /* only the registers a lane may read before writing them are cleared
+   * (dfunc.zero_slots); the kernel's frame keeps its constants from the
+   * warp's previous block */
+  for (uint32_t i = 0; i < f->nzero; i++) memset(R + (size_t)f->zero_slots[i] * 32, 0, 32 * sizeof *R);
+  if (roff != 0 || w->consts_of != f) {
+    for (uint32_t s = f->nconst_first; s < f->nslots; s++) {
+      uint64_t v = f->const_vals[s - f->nconst_first];
+      for (int l = 0; l < 32; l++) R[(size_t)s * 32 + l] = v;
+    }
+    w->consts_of = roff == 0 ? f : w->consts_of;
   }
   memset(w->preds + poff, 0, (f->npreds + 1) * sizeof *w->preds);
   if (f->frame_bytes)
@@ -144,30 +150,31 @@ static int release_after_exits(blockctx *B) {
 
 /* ---- hooks and limits ------------------------------------------------------------- */
 
+/* The block's fields of B->ev are set when the block starts
+ * (ws_emu_run_block); the others here, every one of them each time. */
 static void emit(blockctx *B, warp *w, const dfunc *F, const dinst *in, uint32_t active, uint32_t m,
                  uint32_t taken, int mem) {
-  ws_emu_event ev;
-  memset(&ev, 0, sizeof ev);
-  ev.worker = B->worker;
-  ev.block_linear = B->block;
-  memcpy(ev.block, B->ctaid, sizeof ev.block);
-  ev.warp = w->id;
-  ev.func = F->f;
-  ev.pc = in->pc;
-  ev.inst = in->pc < F->f->ninsts ? &F->f->insts[in->pc] : NULL;
-  ev.active = active;
-  ev.exec = m;
-  ev.taken = taken;
-  ev.bb_entry = in->bb_entry;
+  ws_emu_event *ev = &B->ev;
+  ev->warp = w->id;
+  ev->func = F->f;
+  ev->pc = in->pc;
+  ev->inst = in->pc < F->f->ninsts ? &F->f->insts[in->pc] : NULL;
+  ev->active = active;
+  ev->exec = m;
+  ev->taken = taken;
+  ev->bb_entry = in->bb_entry;
+  ev->space = 0;
+  ev->bytes = 0;
+  ev->addr = NULL;
   if (mem) {
     static const uint8_t tosp[] = {WS_PTX_SP_GLOBAL, WS_PTX_SP_SHARED, WS_PTX_SP_LOCAL, WS_PTX_SP_CONST,
                                    WS_PTX_SP_PARAM, WS_PTX_SP_NONE};
     int sp = in->space == MS_GENERIC && m ? generic_space(w->addr[__builtin_ctz(m)]) : in->space;
-    ev.space = tosp[sp];
-    ev.bytes = (uint8_t)(in->size * in->vec);
-    ev.addr = w->addr;
+    ev->space = tosp[sp];
+    ev->bytes = (uint8_t)(in->size * in->vec);
+    ev->addr = w->addr;
   }
-  B->o->hooks->inst(B->o->hooks->user, &ev);
+  B->o->hooks->inst(B->o->hooks->user, ev);
 }
 
 /* The instruction count at which w must stop at its next branch: its own
@@ -178,7 +185,7 @@ static uint64_t warp_cap(const blockctx *B, const warp *w) {
   uint64_t cap = B->o->max_warp_insts ? B->o->max_warp_insts : UINT64_MAX;
   uint64_t ml = B->o->max_launch_insts;
   if (ml) {
-    uint64_t used = __atomic_load_n(B->launch_insts, __ATOMIC_RELAXED), c2;
+    uint64_t used = __atomic_load_n(B->launch_insts, __ATOMIC_RELAXED) + B->insts_unshared, c2;
     if (ws_add_u64(&c2, w->insts, used >= ml ? 0 : ml - used)) c2 = UINT64_MAX;
     if (c2 < cap) cap = c2;
   }
@@ -330,7 +337,16 @@ static int settle(warp *w) {
   }
 }
 /* Runs warp w until it is done, waits at a barrier, faults (returns -1) or
- * uses up its quantum. */
+ * uses up its quantum.
+ *
+ * With GCC on x86-64 the warp loop (with every executor it inlines) is
+ * compiled twice, for baseline x86-64 and for x86-64-v3 (AVX2: four 64-bit
+ * lanes per vector instruction, 64-bit compares and multiplies by
+ * constants, POPCNT), and the loader picks the one the CPU runs (an
+ * ifunc): a portable build needs no -march (docs/emulator.md, "Speed"). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(WS_NO_CLONES)
+__attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
 static int run_warp(blockctx *B, warp *w) {
   xctx X = {.B = B, .w = w, .limit = warp_cap(B, w), .qend = w->insts + QUANTUM};
   w->spin = 0; /* set again if this run ends at a wait that has not completed */
@@ -355,7 +371,7 @@ reload:
     uint32_t m = active;
     if (in->guard >= 0) m &= in->gnot ? ~X.P[in->guard] : X.P[in->guard];
     w->insts++;
-    w->thread_insts += ws_popc32(m);
+    w->thread_insts += ws_lanes32(m);
     if (m || in->op == D_BRA || in->op == D_BRX) { /* no lane left: only branches still act */
       X.pc = pc;
       X.active = active;
@@ -441,6 +457,10 @@ int ws_emu_block_start(blockctx *B) {
   B->ctaid[0] = b % s->grid[0];
   B->ctaid[1] = (b / s->grid[0]) % s->grid[1];
   B->ctaid[2] = b / (s->grid[0] * s->grid[1]);
+  memset(&B->ev, 0, sizeof B->ev); /* the hooks' event: this block's fields (emit() sets the rest) */
+  B->ev.worker = B->worker;
+  B->ev.block_linear = b;
+  memcpy(B->ev.block, B->ctaid, sizeof B->ev.block);
   memset(B->shared, 0, L->shared_bytes);
   memset(B->bar_count, 0, sizeof B->bar_count);
   memset(B->bar_red, 0, sizeof B->bar_red);
@@ -463,13 +483,7 @@ int ws_emu_block_start(blockctx *B) {
     w->thread_insts = 0;
     w->gcache = 0;
     w->spin = 0;
-    memset(w->cc, 0, sizeof w->cc);
-    for (uint32_t l = 0; l < 32; l++) {
-      uint32_t t = i * 32 + l;
-      w->tid[0][l] = t % s->block[0];
-      w->tid[1][l] = (t / s->block[0]) % s->block[1];
-      w->tid[2][l] = t / (s->block[0] * s->block[1]);
-    }
+    memset(w->cc, 0, sizeof w->cc); /* w->tid: set once per block context (ws_emu_block_tids) */
     if (push_frame(w, K, 0) || push_entry(w, 0, NO_PC, w->exists, 0)) {
       set_fault(B, w, 0, K, 0, FAULT_STACK, 0, 0, 0);
       snprintf(B->flt.msg, sizeof B->flt.msg, "the kernel's frame (%llu bytes of local memory per thread) does not fit",
@@ -508,7 +522,16 @@ int ws_emu_block_step(blockctx *B) {
     ran = 1;
     uint64_t before = w->insts;
     int r = run_warp(B, w);
-    __atomic_add_fetch(B->launch_insts, w->insts - before, __ATOMIC_RELAXED);
+    /* the launch's total is shared by the workers: published once this
+     * worker has QUANTUM of its own (an atomic add per warp bounced its
+     * cache line between the cores), which the limit's check adds; a
+     * cooperative grid's blocks take turns on one thread and publish at
+     * once, so that each one's check sees the others' */
+    B->insts_unshared += w->insts - before;
+    if (B->insts_unshared >= QUANTUM || B->L->grid_ws) {
+      __atomic_add_fetch(B->launch_insts, B->insts_unshared, __ATOMIC_RELAXED);
+      B->insts_unshared = 0;
+    }
     if (r) {
       /* a warp over its own limit while another waits at a barrier; the
        * launch limit says nothing of one warp (a long kernel reaches it

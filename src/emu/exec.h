@@ -10,7 +10,15 @@
  * mask), and write per-lane results through the LANES loop and the
  * IBIN/ITER/IUN forms, so the lane storage (today 64-bit slots, lane-major
  * per slot: regs[slot * 32 + lane], each value zero-extended from its
- * register's width) can change in one place.
+ * register's width) can change in one place.  A new frame clears only the
+ * registers a lane may read before writing them (load.c, zero_slots): an
+ * executor that reads registers of lanes outside m (as shfl and the matrix
+ * instructions do) names itself in load.c's cross_lane_reads().
+ *
+ * Speed.  Helpers an executor calls for every lane are EXECUTOR (always
+ * inlined), so that the warp loop's x86-64-v3 copy (exec.c, run_warp)
+ * vectorises them too; LIB_EXEC executors (num.c per lane) stay out of
+ * line.
  */
 #ifndef WS_EMU_EXEC_H
 #define WS_EMU_EXEC_H

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "emu/emu_int.h"
 #include "emu/num.h"
@@ -387,11 +386,6 @@ typedef struct pool {
   uint64_t warp_insts, thread_insts, warps, blocks;
 } pool;
 
-typedef struct worker {
-  pool *pl;
-  int index;
-} worker;
-
 void ws_emu_block_free(blockctx *B) {
   for (uint32_t i = 0; B->warps && i < B->nwarps; i++) {
     warp *w = &B->warps[i];
@@ -407,15 +401,30 @@ void ws_emu_block_free(blockctx *B) {
   ws_emu_cdp_block_free(B);
 }
 
-static void *work(void *arg) {
-  worker *wk = arg;
-  pool *pl = wk->pl;
+/* The warps' thread ids, the same in every block: set once per block
+ * context (a worker's, or each resident block of a cooperative launch),
+ * not per block (three divisions per thread per block were 12 % of
+ * vecadd). */
+void ws_emu_block_tids(blockctx *B) {
+  const uint32_t *bd = B->L->block;
+  for (uint32_t i = 0; i < B->nwarps; i++)
+    for (uint32_t l = 0; l < 32; l++) {
+      uint32_t t = i * 32 + l;
+      B->warps[i].tid[0][l] = t % bd[0];
+      B->warps[i].tid[1][l] = (t / bd[0]) % bd[1];
+      B->warps[i].tid[2][l] = t / (bd[0] * bd[1]);
+    }
+}
+
+/* Worker `index` of a run: takes the next block until none is left. */
+static void work(void *arg, int index) {
+  pool *pl = arg;
   ws_emu_launch *L = pl->L;
   blockctx B;
   memset(&B, 0, sizeof B);
   B.L = L;
   B.o = pl->o;
-  B.worker = wk->index;
+  B.worker = index;
   B.launch_insts = &pl->launch_insts;
   B.printf_bytes = &pl->printf_bytes;
   B.nthreads = L->block[0] * L->block[1] * L->block[2];
@@ -427,8 +436,10 @@ static void *work(void *arg) {
     pl->oom = 1;
     pthread_mutex_unlock(&pl->mu);
     ws_emu_block_free(&B);
-    return NULL;
+    return;
   }
+  ws_emu_block_tids(&B);
+  uint64_t blocks = 0; /* blocks this worker ran (added to the pool's count at the end) */
   const ws_emu_hooks *H0 = pl->o->hooks;
   ws_emu_options plain = *pl->o; /* for blocks the filter runs without hooks */
   plain.hooks = NULL;
@@ -445,13 +456,16 @@ static void *work(void *arg) {
     B.o = act == WS_EMU_BLOCK_PLAIN ? &plain : act == WS_EMU_BLOCK_PROBE ? &probe : pl->o;
     B.block = b;
     memset(&B.flt, 0, sizeof B.flt);
-    if (H && H->block_begin) H->block_begin(H->user, wk->index, b);
+    if (H && H->block_begin) H->block_begin(H->user, index, b);
     int r = ws_emu_run_block(&B);
     if (r && act == WS_EMU_BLOCK_PROBE) r = 0; /* a probe stops where it stops */
-    if (H && H->block_end) H->block_end(H->user, wk->index, b);
+    if (H && H->block_end) H->block_end(H->user, index, b);
+    blocks++;
+    if (!B.pout.n && !B.pout.oom && !r && !B.ncdp) { /* nothing to share with the other workers */
+      B.cdp_seq = 0;
+      continue;
+    }
     pthread_mutex_lock(&pl->mu);
-    pl->blocks++;
-    pl->warps += B.nwarps;
     if (ws_emu_cdp_block_end(&B)) pl->oom = 1; /* its device-side launches become the launch's */
     if (B.pout.n || B.pout.oom) { /* the block's output becomes a chunk; B.pout is empty again */
       size_t len = B.pout.n;
@@ -468,11 +482,12 @@ static void *work(void *arg) {
     pthread_mutex_unlock(&pl->mu);
   }
   pthread_mutex_lock(&pl->mu);
+  pl->blocks += blocks;
+  pl->warps += blocks * B.nwarps;
   pl->warp_insts += B.warp_insts;
   pl->thread_insts += B.thread_insts;
   pthread_mutex_unlock(&pl->mu);
   ws_emu_block_free(&B);
-  return NULL;
 }
 
 static int cmp_chunk(const void *a, const void *b) {
@@ -715,12 +730,8 @@ static int run_launch(ws_emu_launch *L, const ws_emu_options *oin, ws_emu_stats 
     }
     return WS_OK;
   }
-  int nt = o->threads;
-  if (nt <= 0) {
-    long c = sysconf(_SC_NPROCESSORS_ONLN);
-    nt = c > 0 ? (int)c : 1;
-  }
-  if (nt > 256) nt = 256;
+  int nt = o->threads > 0 ? o->threads : ws_emu_cores();
+  if (nt > WS_EMU_MAX_THREADS) nt = WS_EMU_MAX_THREADS;
   if ((uint64_t)nt > nb) nt = (int)(nb ? nb : 1);
   pool pl;
   memset(&pl, 0, sizeof pl);
@@ -729,25 +740,8 @@ static int run_launch(ws_emu_launch *L, const ws_emu_options *oin, ws_emu_stats 
   pl.nblocks = (uint32_t)nb;
   pl.fault_block = UINT32_MAX;
   pthread_mutex_init(&pl.mu, NULL);
-  worker *wk = calloc((size_t)nt, sizeof *wk);
-  pthread_t *th = calloc((size_t)nt, sizeof *th);
-  if (!wk || !th) {
-    free(wk);
-    free(th);
-    pthread_mutex_destroy(&pl.mu);
-    return WS_ENOMEM;
-  }
-  int started = 0;
-  for (int i = 0; i < nt; i++) {
-    wk[i] = (worker){&pl, i};
-    if (nt == 1) break;
-    if (pthread_create(&th[i], NULL, work, &wk[i]) != 0) break;
-    started++;
-  }
-  if (nt == 1 || started == 0) work(&wk[0]);
-  for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
-  free(wk);
-  free(th);
+  /* the device's threads, kept from launch to launch (pool.c) */
+  nt = ws_emu_pool_run(L->dev->pool, nt, work, &pl);
   pthread_mutex_destroy(&pl.mu);
   set_stats(stats, &t0, pl.blocks, pl.warps, pl.warp_insts, pl.thread_insts, nt);
   if (pl.nchunks) qsort(pl.chunks, pl.nchunks, sizeof *pl.chunks, cmp_chunk);

@@ -21,11 +21,110 @@ static uint64_t align_up(uint64_t v, uint64_t a) {
   return (v + a - 1) / a * a;
 }
 
-/* ---- reconvergence: immediate post-dominators --------------------------- */
+/* ---- from the control-flow graph: reconvergence, registers to clear ----- */
+
+/* Which registers an instruction reads in lanes other than those that
+ * execute it: CROSS_NONE; CROSS_A its source a (shfl: the source lane may
+ * have exited, or not exist); CROSS_ALL every register it reads (the
+ * warp-wide matrix instructions read all 32 lanes' operands, mma.h).  An
+ * executor that reads other lanes' registers names itself here, so that
+ * frames clear them (zero_slots). */
+enum { CROSS_NONE, CROSS_A, CROSS_ALL };
+static int cross_lane_reads(const dinst *di) {
+  switch (di->op) {
+  case D_SHFL: return CROSS_A;
+  case D_MMA:
+  case D_WMMA_LD:
+  case D_WMMA_ST:
+  case D_LDMATRIX:
+  case D_STMATRIX:
+  case D_MOVMATRIX: return CROSS_ALL;
+  default: return CROSS_NONE;
+  }
+}
+
+/* The value slots a new frame of df must clear (df->zero_slots): the
+ * registers some lane may read before writing them, i.e. those live at
+ * the function's entry (a guarded write does not count: its guard may be
+ * false), and every register an instruction reads in other lanes
+ * (cross_lane_reads: shfl's source, the matrix instructions' operands),
+ * since those lanes need not have run the code before it (an exited or
+ * absent lane supplies its register as it is).  Every other register is written before any lane
+ * reads it, so a frame that reuses a warp's registers from an earlier
+ * block needs no clearing: the results are the same as with cleared
+ * registers (docs/emulator.md, "Registers"), and clearing ~30 KB per warp
+ * was a fifth of Black-Scholes' time (issue 22).  When the analysis left
+ * registers out (WS_ANALYSIS_MAX_REGS) every register is cleared. */
+static int zero_slots(dfunc *df, const ws_cfg *c) {
+  const ws_ptx_function *f = df->f;
+  uint32_t nr = f->nregs, nb = c->nblocks;
+  size_t W = (nr + 63) / 64 + 1;
+  uint64_t *live = calloc((size_t)nb * W, sizeof *live);  /* per block: live at its start */
+  uint64_t *use = calloc((size_t)nb * W, sizeof *use);   /* read before written in it */
+  uint64_t *kill = calloc((size_t)nb * W, sizeof *kill); /* written unguarded in it */
+  uint64_t *tmp = calloc(W, sizeof *tmp), *need = calloc(W, sizeof *need);
+  int st = WS_ENOMEM;
+  if (!live || !use || !kill || !tmp || !need) goto done;
+  uint32_t defs[WS_ANALYSIS_MAX_REGS], uses[WS_ANALYSIS_MAX_REGS];
+  int nd, nu, all = c->regs_cut != 0;
+  for (uint32_t b = 0; b < nb && !all; b++) {
+    uint64_t *u = use + (size_t)b * W, *k = kill + (size_t)b * W;
+    for (uint32_t i = c->blocks[b].first; i < c->blocks[b].end && i < f->ninsts; i++) {
+      const ws_ptx_inst *in = &f->insts[i];
+      if (ws_analysis_inst_regs(f, in, defs, &nd, uses, &nu)) all = 1;
+      for (int j = 0; j < nu; j++)
+        if (uses[j] < nr && !(k[uses[j] / 64] >> (uses[j] % 64) & 1)) u[uses[j] / 64] |= 1ull << (uses[j] % 64);
+      if (in->guard < 0)
+        for (int j = 0; j < nd; j++)
+          if (defs[j] < nr) k[defs[j] / 64] |= 1ull << (defs[j] % 64);
+    }
+  }
+  /* live(b) = use(b) | (union of live(successors) & ~kill(b)), to a fixed point */
+  for (int changed = !all; changed;) {
+    changed = 0;
+    for (uint32_t b = nb; b-- > 0;) {
+      memset(tmp, 0, W * sizeof *tmp);
+      for (uint32_t e = 0; e < c->blocks[b].nsucc; e++) {
+        uint32_t s = c->blocks[b].succ[e];
+        if (s < nb)
+          for (size_t w = 0; w < W; w++) tmp[w] |= live[(size_t)s * W + w];
+      }
+      uint64_t *lb = live + (size_t)b * W;
+      for (size_t w = 0; w < W; w++) {
+        uint64_t v = use[(size_t)b * W + w] | (tmp[w] & ~kill[(size_t)b * W + w]);
+        if (v != lb[w]) lb[w] = v, changed = 1;
+      }
+    }
+  }
+  if (nb) memcpy(need, live, W * sizeof *need); /* block 0 is the entry */
+  for (uint32_t i = 0; i < f->ninsts && !all; i++) {
+    int x = cross_lane_reads(&df->code[i]);
+    if (x == CROSS_A && df->code[i].a < nr) {
+      uses[0] = df->code[i].a;
+      nu = 1;
+    } else if (x != CROSS_ALL || ws_analysis_inst_regs(f, &f->insts[i], defs, &nd, uses, &nu)) {
+      all |= x == CROSS_ALL;
+      nu = 0;
+    }
+    for (int j = 0; j < nu; j++)
+      if (uses[j] < nr) need[uses[j] / 64] |= 1ull << (uses[j] % 64);
+  }
+  uint32_t n = 0;
+  for (uint32_t r = 0; r < nr; r++) n += all || (need[r / 64] >> (r % 64) & 1);
+  df->zero_slots = malloc((n + 1) * sizeof *df->zero_slots);
+  if (!df->zero_slots) goto done;
+  for (uint32_t r = 0; r < nr; r++)
+    if (all || (need[r / 64] >> (r % 64) & 1)) df->zero_slots[df->nzero++] = r;
+  st = WS_OK;
+done:
+  free(live), free(use), free(kill), free(tmp), free(need);
+  return st;
+}
 
 /* Each branch reconverges at the first instruction of its block's immediate
  * post-dominator (analysis/cfg.c); func->ninsts, the implicit return at the
- * end, when only the function's exit post-dominates it. */
+ * end, when only the function's exit post-dominates it.  And the registers
+ * a frame clears (zero_slots). */
 static int compute_rpcs(dec *D, dfunc *df) {
   ws_cfg *c = NULL;
   int st = ws_analysis_build(&c, D->m, df->f, D->d);
@@ -34,8 +133,9 @@ static int compute_rpcs(dec *D, dfunc *df) {
     if (c->blocks[b].first < df->f->ninsts) df->code[c->blocks[b].first].bb_entry = 1;
   for (uint32_t i = 0; i < df->f->ninsts; i++)
     if (df->code[i].op == D_BRA || df->code[i].op == D_BRX) df->code[i].rpc = ws_analysis_cfg_reconverge_inst(c, i);
+  st = zero_slots(df, c);
   ws_analysis_free(c);
-  return WS_OK;
+  return st;
 }
 
 /* ---- layout ---------------------------------------------------------------- */
@@ -289,6 +389,7 @@ void ws_emu_program_free(ws_emu_program *p) {
     free(df->code);
     free(df->const_vals);
     free(df->pred_of_reg);
+    free(df->zero_slots);
     free(df->vslots);
     free(df->var_off);
     free(df->param_off);

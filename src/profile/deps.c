@@ -14,10 +14,12 @@
  * without a reset).  Instructions of called functions only take their issue
  * slot (their registers are another function's).
  *
- * Speed: the registers each kernel instruction writes and reads are listed
- * once, when the worker's state is made (they are static), and a warp's
- * ready times are cleared when the warp first shows up in a block, so a
- * block of 8 warps clears 8 rows, not 32.
+ * Speed: the registers each kernel instruction writes and reads, and what
+ * its result costs, are listed once, when the worker's state is made (they
+ * are static); a warp's ready times are cleared when the warp first shows
+ * up in a block, so a block of 8 warps clears 8 rows, not 32; times are
+ * integers with their nominal value kept (deps.h), and the step per
+ * instruction is inline in the profiler (deps.h).
  *
  * Critical-path attribution (ws_prof_deps_track; docs/profile.md,
  * "lines"): every time also names the node of the path that produced it.
@@ -36,68 +38,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "warpsight/analysis.h"
+#include "util/bits.h"
 #include "util/vec.h"
-
-typedef struct dtime {
-  double mem;    /* memory latencies on the path */
-  double cyc;    /* other cycles on the path */
-  uint32_t node; /* the path's last node (0: the block's start, or not tracked) */
-} dtime;
-
-/* One step of a path: instruction `id` added dmem loads and dcyc cycles to
- * the path that ends at node `parent`. */
-typedef struct dnode {
-  uint32_t parent; /* the node before it (0: the block's start) */
-  uint32_t id;     /* the profiler's instruction id */
-  uint32_t dcyc;   /* cycles it added */
-  uint32_t dmem;   /* loads it added (0 or 1) */
-} dnode;
-
-typedef struct dwarp {
-  dtime issue;     /* when its last instruction issued */
-  dtime end;       /* the latest ready time it produced */
-  int pending;     /* 1 + barrier slot to leave at the next instruction, or 0 */
-  uint32_t nbar;   /* barriers it arrived at in this block */
-} dwarp;
-
-/* The registers one kernel instruction writes (defs) and reads (uses):
- * regs[off .. off + ndefs) and regs[off + ndefs .. off + ndefs + nuses). */
-typedef struct dinst_regs {
-  uint32_t off;
-  uint8_t ndefs, nuses;
-} dinst_regs;
-
-struct ws_deps {
-  const ws_ptx_function *kernel; /* registers are this function's */
-  uint32_t nregs;                /* kernel->nregs */
-  dinst_regs *iregs;             /* per instruction of the kernel */
-  uint32_t *regs;                /* their register lists (in iregs' block) */
-  dtime *ready;                  /* 32 warps x nregs */
-  dwarp w[32];                   /* per warp of the block */
-  uint32_t seen;                 /* warps of the block seen */
-  dtime bar[2];                  /* barrier slots */
-  ws_deps_sum sum;               /* totals */
-  uint64_t block_seq;            /* blocks begun by this worker */
-  struct hot_bucket *hot;        /* WS_DEPS_HOT_ROWS x BUCKETS, at the first
-                                    global atomic (NULL before) */
-  int hot_oom;                   /* allocating them failed */
-  /* critical-path attribution (ws_prof_deps_track), NULL crit_mem: off */
-  const ws_ptx_module *module;   /* instruction ids: func_base[function] + pc */
-  const uint32_t *func_base;
-  uint32_t ninst;                /* ids in all */
-  dnode *nodes;                  /* this block's nodes; [0] is the start */
-  size_t nnodes, capnodes;
-  int overflow;                  /* this block ran past WS_DEPS_MAX_NODES */
-  double *crit_mem, *crit_cyc;   /* per id, summed over attributed blocks */
-  double crit_blocks;            /* blocks attributed */
-  double crit_skipped;           /* blocks not attributed (too long, out of memory) */
-  /* the distinct global addresses this block's atomics update: an
-   * open-addressing set of addr + 1 (0: empty), acap a power of two */
-  uint64_t *aset;
-  size_t an, acap;
-  int aset_oom;                  /* an insertion failed: the count is short */
-};
+#include "warpsight/analysis.h"
 
 /* One bucket of the atomics' contention sketch (deps.h). */
 typedef struct hot_bucket {
@@ -106,27 +49,24 @@ typedef struct hot_bucket {
   uint64_t last;       /* block_seq of the last of them, + 1 (0: none) */
 } hot_bucket;
 
-static double nominal(dtime t) { return t.mem * WS_DEPS_NOMINAL_MEM + t.cyc; }
-
 /* A node for instruction id on top of parent's path; 0 (no attribution)
  * when nothing is tracked or the block ran out of nodes. */
-static uint32_t node_new(ws_deps *d, uint32_t parent, uint32_t id, double dmem, double dcyc) {
+uint32_t ws_prof_deps_node(ws_deps *d, uint32_t parent, uint32_t id, uint32_t dmem, uint32_t dcyc) {
   if (!d->crit_mem || d->overflow) return 0;
   if (d->nnodes >= WS_DEPS_MAX_NODES || WS_VEC_RESERVE(d->nodes, d->capnodes, d->nnodes + 1)) {
     d->overflow = 1;
     return 0;
   }
-  d->nodes[d->nnodes] = (dnode){parent, id, (uint32_t)dcyc, (uint32_t)dmem};
+  d->nodes[d->nnodes] = (ws_dnode){parent, id, dcyc, dmem};
   return (uint32_t)d->nnodes++;
 }
-static dtime later(dtime a, dtime b) { return nominal(b) > nominal(a) ? b : a; }
 
 /* Nominal latencies in cycles of what an instruction writes (docs/profile.md,
  * "dependencies"): dependent-issue latencies of the Kepler/Maxwell
  * generation (about 6-9 cycles for ALU operations, ~20 for SFU, ~30 for
  * shared memory; Volkov 2016, ch. 4; Jia et al. 2018, table 3.1), one value
  * per class whatever the GPU: the model scales them. */
-static double deps_latency(int c) {
+static uint64_t deps_latency(int c) {
   switch (c) {
   case WS_IC_INT: case WS_IC_FP32: case WS_IC_FP16: case WS_IC_CONV: return 6;
   case WS_IC_FP64: return 10;
@@ -137,12 +77,12 @@ static double deps_latency(int c) {
   }
 }
 
-/* 1 when the instruction's result comes from global/local/texture memory. */
-static int from_memory(int c, const ws_emu_event *ev) {
+/* Whether an instruction of class c reads its result from global, local or
+ * texture memory: 0 no, 1 yes, 2 unless its (generic) access is shared. */
+static uint8_t memory_kind(int c) {
   switch (c) {
   case WS_IC_LD_GLOBAL: case WS_IC_LD_LOCAL: case WS_IC_LD_TEX: return 1;
-  case WS_IC_LD_GENERIC: case WS_IC_ATOMIC:
-    return ev->space != WS_PTX_SP_SHARED;
+  case WS_IC_LD_GENERIC: case WS_IC_ATOMIC: return 2;
   default: return 0;
   }
 }
@@ -163,12 +103,16 @@ static int list_regs(ws_deps *d) {
   if (!d->iregs) return -1;
   d->regs = (uint32_t *)((char *)d->iregs + head);
   size_t n = 0;
-  for (uint32_t i = 0; i < k->ninsts; i++) {
+  for (uint32_t i = 0; i < k->ninsts; i++) { /* registers past nregs (none in a valid function) left out */
     ws_analysis_inst_regs(k, &k->insts[i], defs, &nd, uses, &nu);
-    d->iregs[i] = (dinst_regs){(uint32_t)n, (uint8_t)nd, (uint8_t)nu};
-    memcpy(d->regs + n, defs, (size_t)nd * sizeof *defs);
-    memcpy(d->regs + n + nd, uses, (size_t)nu * sizeof *uses);
-    n += (size_t)nd + (size_t)nu;
+    uint32_t off = (uint32_t)n, kd = 0, ku = 0;
+    for (int j = 0; j < nd; j++)
+      if (defs[j] < d->nregs) d->regs[n++] = defs[j], kd++;
+    for (int j = 0; j < nu; j++)
+      if (uses[j] < d->nregs) d->regs[n++] = uses[j], ku++;
+    int c = (int)ws_analysis_class(&k->insts[i]); /* the class the profiler passes (profiler.c) */
+    d->iregs[i] = (ws_dinst_regs){off, (uint8_t)kd, (uint8_t)ku, memory_kind(c),
+                                  (uint16_t)deps_latency(c == WS_IC_LD_GENERIC ? WS_IC_LD_SHARED : c)};
   }
   return 0;
 }
@@ -224,24 +168,28 @@ void ws_prof_deps_block_begin(ws_deps *d) {
   if (d->crit_mem && WS_VEC_RESERVE(d->nodes, d->capnodes, 1)) d->overflow = 1;
 }
 
-/* The profiler's id of the executed instruction, or UINT32_MAX. */
-static uint32_t inst_id(const ws_deps *d, const ws_emu_event *ev) {
-  const ws_ptx_module *m = d->module;
-  if (ev->func < m->funcs || ev->func >= m->funcs + m->nfuncs || ev->pc >= ev->func->ninsts)
-    return UINT32_MAX;
-  return d->func_base[ev->func - m->funcs] + ev->pc;
-}
-
 uint32_t ws_prof_deps_addresses(uint32_t exec, const uint64_t *addr, uint32_t *distinct) {
-  uint32_t best = 0, done = 0, nd = 0;
-  for (int i = 0; i < 32; i++) {
-    if (!(exec >> i & 1) || (done >> i & 1)) continue;
-    uint32_t n = 0;
-    nd++;
-    for (int j = i; j < 32; j++)
-      if ((exec >> j & 1) && addr[j] == addr[i]) n++, done |= 1u << j;
-    if (n > best) best = n;
+  uint32_t nd = 0, best = 0;
+  if (!exec) goto out;
+  uint64_t a0 = addr[__builtin_ctz(exec)];
+  uint32_t same = 0;
+  for (uint32_t m = exec; m; m &= m - 1) same += addr[__builtin_ctz(m)] == a0;
+  if (same == ws_popc32(exec)) { /* one address (a counter) */
+    nd = 1, best = same;
+    goto out;
   }
+  /* otherwise each address counted in a small open-addressing table */
+  uint64_t key[64];
+  uint8_t count[64] = {0};
+  for (uint32_t m = exec; m; m &= m - 1) {
+    uint64_t a = addr[__builtin_ctz(m)];
+    uint32_t h = (uint32_t)((a * 0x9e3779b97f4a7c15ull) >> 58);
+    while (count[h] && key[h] != a) h = (h + 1) & 63;
+    key[h] = a;
+    nd += !count[h];
+    if (++count[h] > best) best = count[h];
+  }
+out:
   if (distinct) *distinct = nd;
   return best;
 }
@@ -322,8 +270,8 @@ static void aset_add(ws_deps *d, uint64_t a) {
   if (!d->aset[j]) d->aset[j] = k, d->an++;
 }
 
-static void atomics(ws_deps *d, const ws_emu_event *ev, int c) {
-  if ((c != WS_IC_ATOMIC && c != WS_IC_REDUCTION) || !ev->addr || !ev->exec) return;
+void ws_prof_deps_atomics(ws_deps *d, const ws_emu_event *ev) {
+  if (!ev->addr || !ev->exec) return;
   uint32_t nd;
   double deg = ws_prof_deps_addresses(ev->exec, ev->addr, &nd);
   if (ev->space == WS_PTX_SP_SHARED) {
@@ -336,66 +284,15 @@ static void atomics(ws_deps *d, const ws_emu_event *ev, int c) {
     if (ev->exec >> l & 1) aset_add(d, ev->addr[l]);
 }
 
-void ws_prof_deps_inst(ws_deps *d, const ws_emu_event *ev, int c, uint32_t replays) {
-  uint32_t wi = ev->warp & 31;
-  dwarp *w = &d->w[wi];
-  dtime *rr = d->ready + (size_t)wi * d->nregs;
-  if (!(d->seen >> wi & 1)) { /* the warp's first instruction in this block */
-    memset(w, 0, sizeof *w);
-    memset(rr, 0, (size_t)d->nregs * sizeof *rr);
-    d->seen |= 1u << wi;
-  }
-  atomics(d, ev, c);
-  if (w->pending) {
-    w->issue = later(w->issue, d->bar[w->pending - 1]);
-    w->pending = 0;
-  }
-  dtime t = w->issue;
-  t.cyc += 1;
-  double slot = 1; /* what this instruction adds to the path it issues on */
-  int own = ev->func == d->kernel, nd = 0;
-  const uint32_t *defs = NULL;
-  if (own && ev->pc < d->kernel->ninsts) {
-    const dinst_regs *ir = &d->iregs[ev->pc];
-    defs = d->regs + ir->off;
-    nd = ir->ndefs;
-    const uint32_t *uses = defs + nd;
-    for (int k = 0; k < ir->nuses; k++)
-      if (uses[k] < d->nregs && nominal(rr[uses[k]]) > nominal(t)) t = rr[uses[k]], slot = 0;
-  }
-  uint32_t id = d->crit_mem ? inst_id(d, ev) : UINT32_MAX;
-  w->issue = t;
-  w->issue.cyc += replays; /* each replay takes an issue slot */
-  if (slot + replays > 0 && id != UINT32_MAX)
-    w->issue.node = node_new(d, t.node, id, 0, slot + replays);
-  w->end = later(w->end, w->issue);
-  if (c == WS_IC_BARRIER) {
-    uint32_t s = w->nbar++ & 1;
-    d->bar[s] = later(d->bar[s], w->issue);
-    w->pending = (int)s + 1;
-    return;
-  }
-  if (!own || !nd) return;
-  dtime r = w->issue;
-  int mem = from_memory(c, ev);
-  double lat = mem ? 0 : deps_latency(c == WS_IC_LD_GENERIC ? WS_IC_LD_SHARED : c);
-  if (mem) r.mem += 1;
-  else r.cyc += lat;
-  if (id != UINT32_MAX) r.node = node_new(d, w->issue.node, id, mem, lat);
-  for (int k = 0; k < nd; k++)
-    if (defs[k] < d->nregs) rr[defs[k]] = r;
-  w->end = later(w->end, r);
-}
-
 void ws_prof_deps_block_end(ws_deps *d) {
   if (!d->seen) return;
-  dtime best = {0, 0, 0};
+  ws_dtime best = {0, 0, 0};
   for (int i = 0; i < 32; i++)
-    if (d->seen >> i & 1) best = later(best, d->w[i].end);
+    if (d->seen >> i & 1) best = ws_deps_later(best, d->w[i].end);
   d->sum.blocks++;
   d->sum.gatom_addresses += (double)d->an;
-  d->sum.path_mem += best.mem;
-  d->sum.path_cyc += best.cyc;
+  d->sum.path_mem += (double)best.mem;
+  d->sum.path_cyc += (double)(best.nom - best.mem * WS_DEPS_NOMINAL_MEM_U);
   if (!d->crit_mem) return;
   if (d->overflow) {
     d->crit_skipped++;

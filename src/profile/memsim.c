@@ -41,12 +41,27 @@ const char *ws_prof_coal_rule_name(ws_coal_rule r) {
 }
 
 /* Number of distinct values of (addr >> shift) over the bytes the active
- * lanes touch (first and last byte of each access). */
+ * lanes touch (first and last byte of each access), at most 64.  Lanes
+ * whose blocks only grow from lane to lane (every contiguous or strided
+ * access) are counted in one pass; others by a search of the blocks seen. */
 static uint32_t distinct_blocks(const ws_warp_access *a, unsigned shift) {
+  uint32_t n = 0, mask = a->mask;
+  uint64_t prev = 0;
+  int any = 0;
+  for (uint32_t m = mask; m; m &= m - 1) { /* blocks that only grow */
+    int l = __builtin_ctz(m);
+    uint64_t first = a->addr[l] >> shift, last = (a->addr[l] + a->size - 1) >> shift;
+    if (any && first < prev) goto search;
+    n += (uint32_t)(last - first + 1) - (any && first == prev);
+    prev = last;
+    any = 1;
+  }
+  return n < 64 ? n : 64;
+search:;
   uint64_t seen[64];
-  uint32_t n = 0;
+  n = 0;
   for (int l = 0; l < 32; l++) {
-    if (!(a->mask >> l & 1)) continue;
+    if (!(mask >> l & 1)) continue;
     uint64_t first = a->addr[l] >> shift, last = (a->addr[l] + a->size - 1) >> shift;
     for (uint64_t b = first; b <= last; b++) {
       if (n && seen[n - 1] == b) continue; /* neighbouring lanes usually share one */
@@ -117,11 +132,20 @@ static void relaxed_half(ws_coal_result *r, const ws_warp_access *a, int h) {
 }
 
 void ws_prof_coalesce(ws_coal_result *out, const ws_warp_access *a, ws_coal_rule rule) {
+  if (!a->mask) {
+    memset(out, 0, sizeof *out);
+    return;
+  }
+  ws_prof_coalesce_counted(out, a, rule, distinct_blocks(a, 5), distinct_blocks(a, 7));
+}
+
+void ws_prof_coalesce_counted(ws_coal_result *out, const ws_warp_access *a, ws_coal_rule rule,
+                              uint32_t sectors, uint32_t lines) {
   memset(out, 0, sizeof *out);
   if (!a->mask) return;
   out->bytes_requested = ws_popc32(a->mask) * a->size;
-  out->sectors = distinct_blocks(a, 5);
-  out->lines = distinct_blocks(a, 7);
+  out->sectors = sectors;
+  out->lines = lines;
   switch (rule) {
   case WS_COAL_CC1X_STRICT:
     strict_half(out, a, 0);
@@ -149,12 +173,66 @@ ws_bank_config ws_prof_bank_config_for(int cc_major, int cc_minor) {
 }
 
 /* Conflict degree of the lanes in `lanes` (a mask): the most distinct words
- * that map to one bank. */
+ * that map to one bank.  When the lanes' words lie within one window of
+ * `banks` consecutive words (contiguous and most strided accesses) no bank
+ * serves two of them: 1.  When they only grow from lane to lane (strided
+ * accesses) they are distinct: the most in one bank.  Otherwise the
+ * distinct words are bucketed by bank (chained in `next`), so each word is
+ * compared only with the others of its bank.  Bank counts and widths are powers of two on every GPU
+ * (ws_prof_bank_config_for): shifts and masks instead of divisions. */
 static uint32_t phase_degree(const ws_warp_access *a, uint32_t lanes,
                              const ws_bank_config *cfg) {
+  uint32_t bb = (uint32_t)cfg->bank_bytes, nb = (uint32_t)cfg->banks;
+  uint32_t per_lane = a->size > bb ? a->size / bb : 1;
+  if (!lanes) return 0;
+  if (bb && !(bb & (bb - 1)) && nb && !(nb & (nb - 1)) && nb <= 64) {
+    unsigned sh = (unsigned)__builtin_ctz(bb);
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (uint32_t m = lanes; m; m &= m - 1) {
+      uint64_t w = a->addr[__builtin_ctz(m)] >> sh;
+      lo = w < lo ? w : lo;
+      hi = w > hi ? w : hi;
+    }
+    if (hi - lo + per_lane <= nb) return 1; /* one window: every word in its own bank */
+    if (per_lane == 1) { /* words that only grow from lane to lane (strides): all distinct */
+      uint8_t count[64] = {0};
+      uint64_t prev = 0;
+      uint32_t best = 0;
+      int any = 0;
+      for (uint32_t m = lanes; m; m &= m - 1) {
+        uint64_t w = a->addr[__builtin_ctz(m)] >> sh;
+        if (any && w <= prev) goto bucket;
+        prev = w;
+        any = 1;
+        uint32_t b = (uint32_t)w & (nb - 1);
+        if (++count[b] > best) best = count[b];
+      }
+      return best;
+    }
+  bucket:;
+    uint64_t words[128];
+    uint8_t next[128];
+    uint8_t head[64], count[64] = {0};
+    uint32_t n = 0, best = 0;
+    memset(head, 0xff, sizeof head);
+    for (uint32_t m = lanes; m; m &= m - 1) {
+      uint64_t w0 = a->addr[__builtin_ctz(m)] >> sh;
+      for (uint32_t k = 0; k < per_lane && n < 128; k++) {
+        uint64_t w = w0 + k;
+        uint32_t b = (uint32_t)w & (nb - 1);
+        uint32_t i = head[b];
+        while (i != 0xff && words[i] != w) i = next[i];
+        if (i != 0xff) continue; /* the same word: a broadcast */
+        words[n] = w;
+        next[n] = head[b];
+        head[b] = (uint8_t)n++;
+        if (++count[b] > best) best = count[b];
+      }
+    }
+    return best;
+  }
   uint64_t words[128];
   uint32_t n = 0;
-  uint32_t per_lane = a->size > (uint32_t)cfg->bank_bytes ? a->size / (uint32_t)cfg->bank_bytes : 1;
   for (int l = 0; l < 32; l++) {
     if (!(lanes >> l & 1)) continue;
     for (uint32_t k = 0; k < per_lane; k++) {
@@ -204,6 +282,10 @@ int ws_prof_cache_init(ws_cache *c, uint64_t size_bytes, uint32_t ways,
   c->ways = ways;
   c->line_bytes = line_bytes;
   c->sector_bytes = sector_bytes;
+  c->line_shift = ws_log2_u64(line_bytes);
+  c->sector_shift = ws_log2_u64(sector_bytes);
+  c->sets_magic = UINT64_MAX / c->sets;
+  c->last_i = SIZE_MAX;
   size_t n = (size_t)c->sets * ways;
   c->tags = calloc(n, sizeof *c->tags);
   c->stamp = calloc(n, sizeof *c->stamp);
@@ -229,26 +311,45 @@ int ws_prof_cache_access(ws_cache *c, uint64_t addr, int allocate) {
   return ws_prof_cache_access_rw(c, addr, allocate, 0);
 }
 
-uint64_t ws_prof_cache_dirty_sectors(const ws_cache *c) {
-  uint64_t n = 0;
-  for (size_t i = 0; i < (size_t)c->sets * c->ways; i++) n += ws_popc32(c->dirty[i]);
-  return n;
+uint64_t ws_prof_cache_dirty_sectors(const ws_cache *c) { return c->ndirty; }
+
+/* Marks sector bit `b` of entry i dirty, counting it once. */
+static inline void set_dirty(ws_cache *c, size_t i, uint32_t b) {
+  c->ndirty += !(c->dirty[i] & b);
+  c->dirty[i] |= b;
 }
 
 /* The splitmix64 finaliser (Steele, Lea and Flood, OOPSLA 2014): a
  * bijection of 64-bit words whose every output bit depends on every input
  * bit; mix(0) = 0. */
-static uint64_t mix64(uint64_t x) {
+static inline uint64_t mix64(uint64_t x) {
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
   return x ^ (x >> 31);
 }
 
+/* x div sets (*q) and x mod sets (returned) by a multiplication: the high
+ * half of x times floor((2^64 - 1) / sets) is at most 2 below the
+ * quotient, so at most two corrections follow. */
+static inline uint64_t divmod_sets(const ws_cache *c, uint64_t x, uint64_t *q) {
+  uint64_t d = (uint64_t)(((unsigned __int128)x * c->sets_magic) >> 64);
+  uint64_t r = x - d * c->sets;
+  while (r >= c->sets) r -= c->sets, d++;
+  *q = d;
+  return r;
+}
+
+/* The set of line `line` (ws_prof_cache_set's definition, without a
+ * division). */
+static inline uint32_t set_of_line(const ws_cache *c, uint64_t line) {
+  uint64_t q, h, r = divmod_sets(c, line, &q);
+  r += divmod_sets(c, mix64(q), &h); /* < 2 sets */
+  return (uint32_t)(r >= c->sets ? r - c->sets : r);
+}
+
 uint32_t ws_prof_cache_set(const ws_cache *c, uint64_t addr) {
   if (!c->sets) return 0;
-  uint64_t line = addr / c->line_bytes;
-  uint64_t q = line / c->sets, r = line % c->sets;
-  return (uint32_t)((r + mix64(q) % c->sets) % c->sets);
+  return set_of_line(c, addr >> c->line_shift);
 }
 
 int ws_prof_cache_access_rw(ws_cache *c, uint64_t addr, int allocate, int write) {
@@ -257,23 +358,41 @@ int ws_prof_cache_access_rw(ws_cache *c, uint64_t addr, int allocate, int write)
     c->misses++;
     return 0;
   }
-  uint64_t line = addr / c->line_bytes;
-  uint32_t sector = (uint32_t)((addr % c->line_bytes) / c->sector_bytes);
-  size_t base = (size_t)ws_prof_cache_set(c, addr) * c->ways;
+  /* line and sector sizes are powers of two (ws_prof_cache_init) */
+  uint64_t line = addr >> c->line_shift;
+  uint32_t sector = (uint32_t)((addr & (c->line_bytes - 1)) >> c->sector_shift);
   c->clock++;
-  for (uint32_t w = 0; w < c->ways; w++) {
-    size_t i = base + w;
-    if (c->tags[i] != line + 1) continue;
+  if (c->last_i != SIZE_MAX && c->last_line == line) { /* the last access's line: still at last_i */
+    size_t i = c->last_i;
     c->stamp[i] = c->clock;
     if (c->valid[i] >> sector & 1) {
       c->hits++;
-      if (write) c->dirty[i] |= 1u << sector;
+      if (write) set_dirty(c, i, 1u << sector);
+      return 1;
+    }
+    c->misses++;
+    if (allocate) {
+      c->valid[i] |= 1u << sector;
+      if (write) set_dirty(c, i, 1u << sector);
+    }
+    return 0;
+  }
+  size_t base = (size_t)set_of_line(c, line) * c->ways;
+  for (uint32_t w = 0; w < c->ways; w++) {
+    size_t i = base + w;
+    if (c->tags[i] != line + 1) continue;
+    c->last_line = line;
+    c->last_i = i;
+    c->stamp[i] = c->clock;
+    if (c->valid[i] >> sector & 1) {
+      c->hits++;
+      if (write) set_dirty(c, i, 1u << sector);
       return 1;
     }
     c->misses++; /* line present, sector not yet filled */
     if (allocate) {
       c->valid[i] |= 1u << sector;
-      if (write) c->dirty[i] |= 1u << sector;
+      if (write) set_dirty(c, i, 1u << sector);
     }
     return 0;
   }
@@ -291,6 +410,7 @@ int ws_prof_cache_access_rw(ws_cache *c, uint64_t addr, int allocate, int write)
   if (allocate) {
     if (c->tags[victim] && c->dirty[victim]) {
       c->writebacks += ws_popc32(c->dirty[victim]);
+      c->ndirty -= ws_popc32(c->dirty[victim]);
       c->evicted_line = (c->tags[victim] - 1) * c->line_bytes;
       c->evicted_dirty = c->dirty[victim];
     }
@@ -298,6 +418,11 @@ int ws_prof_cache_access_rw(ws_cache *c, uint64_t addr, int allocate, int write)
     c->stamp[victim] = c->clock;
     c->valid[victim] = 1u << sector;
     c->dirty[victim] = write ? 1u << sector : 0;
+    c->ndirty += write != 0;
+    c->last_line = line;
+    c->last_i = victim;
+  } else {
+    c->last_i = SIZE_MAX; /* the line is not in the cache */
   }
   return 0;
 }

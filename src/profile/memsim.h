@@ -48,6 +48,10 @@ typedef struct ws_coal_result {
 
 /* Transactions for one request; a request with no active lane needs none. */
 void ws_prof_coalesce(ws_coal_result *out, const ws_warp_access *a, ws_coal_rule rule);
+/* The same when the request's distinct 32-byte sectors and 128-byte lines
+ * are known (a caller that lists the sectors anyway). */
+void ws_prof_coalesce_counted(ws_coal_result *out, const ws_warp_access *a, ws_coal_rule rule,
+                              uint32_t sectors, uint32_t lines);
 
 /* Shared memory ----------------------------------------------------------*/
 
@@ -94,6 +98,14 @@ typedef struct ws_cache {
                            its first byte), valid when evicted_dirty != 0 */
   uint32_t evicted_dirty;/* its dirty sectors (bit i: sector i), 0 when the
                            last access evicted no dirty line */
+  uint32_t line_shift;  /* log2(line_bytes) */
+  uint32_t sector_shift;/* log2(sector_bytes) */
+  uint64_t ndirty;      /* dirty sectors in the cache (the sum of dirty's bits) */
+  uint64_t sets_magic;  /* floor((2^64 - 1) / sets): x div and mod sets by a
+                           multiplication (ws_prof_cache_set) */
+  uint64_t last_line;   /* the line of the last access, present at way entry */
+  size_t last_i;        /* last_i (SIZE_MAX: none), so that the next access to
+                           it skips the search of its set */
 } ws_cache;
 
 /* size_bytes = sets x ways x line_bytes; returns 0, or -1 on bad geometry

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "util/checked.h"
 #include "scan.h"
@@ -22,10 +21,7 @@
 int ws_prof_workers(int requested, uint64_t total_blocks, uint64_t sample_blocks,
                     int functional_rest) {
   long n = requested;
-  if (n <= 0) {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    n = cores > 0 ? cores : 1;
-  }
+  if (n <= 0) n = ws_emu_cores();
   /* A block runs on one worker, so more workers than blocks that run only
    * allocate counters nobody fills; skipped blocks cost nothing. */
   uint64_t run = functional_rest ? total_blocks : ws_prof_sample_count(total_blocks, sample_blocks);

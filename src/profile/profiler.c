@@ -197,6 +197,8 @@ typedef struct worker {
   int touched;            /* the current block made a global memory request */
   uint64_t idle_blocks;   /* profiled blocks that made none */
   ws_deps *deps;          /* dependency paths and atomics (deps.c) */
+  const ws_ptx_function *ifunc; /* the function of the last event (NULL: none yet) */
+  uint32_t ibase;         /* its first instruction id (UINT32_MAX: not of the module) */
 } worker;
 
 struct ws_prof {
@@ -528,6 +530,78 @@ static inline void access_of(ws_warp_access *a, const ws_emu_event *ev) {
   memcpy(a->addr, ev->addr, sizeof a->addr);
 }
 
+/* Keeps the first of equal values of v[0 .. n) (n <= 128), in order;
+ * returns how many are left.  A small open-addressing set, so each value
+ * costs a probe or two, not a search of the others. */
+static uint32_t keep_distinct(uint64_t *v, uint32_t n) {
+  uint64_t tab[256]; /* value + 1; 0: empty */
+  uint32_t k = 0;
+  memset(tab, 0, sizeof tab);
+  for (uint32_t j = 0; j < n; j++) {
+    uint32_t h = (uint32_t)((v[j] * 0x9e3779b97f4a7c15ull) >> 56);
+    while (tab[h] && tab[h] != v[j] + 1) h = (h + 1) & 255;
+    if (tab[h]) continue;
+    tab[h] = v[j] + 1;
+    v[k++] = v[j];
+  }
+  return k;
+}
+
+/* The distinct 32-byte sectors the executing lanes touch when each reads
+ * or writes `bytes`, in lane order (at most 128): sec[0 .. return).  A
+ * whole warp at contiguous addresses spans the sectors from its first byte
+ * to its last; sectors that only grow from lane to lane (strided accesses)
+ * are listed in one pass; others (gathers) go through keep_distinct. */
+static uint32_t lane_sectors(const ws_emu_event *ev, unsigned bytes, uint64_t *sec) {
+  uint32_t ns = 0;
+  if (ev->exec == 0xffffffffu) {
+    uint64_t d = 0, a0 = ev->addr[0];
+    for (uint32_t l = 0; l < 32; l++) d |= ev->addr[l] - (a0 + (uint64_t)l * bytes);
+    if (!d && bytes) {
+      uint64_t lo = a0 & ~(uint64_t)31, hi = (a0 + 32 * (uint64_t)bytes - 1) & ~(uint64_t)31;
+      for (uint64_t s = lo; s <= hi && ns < 128; s += 32) sec[ns++] = s;
+      return ns;
+    }
+  }
+  for (uint32_t m = ev->exec; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    uint64_t lo = ev->addr[l] & ~(uint64_t)31, hi = (ev->addr[l] + bytes - 1) & ~(uint64_t)31;
+    if (ns && lo < sec[ns - 1]) goto gather;
+    for (uint64_t s = lo; s <= hi && ns < 128; s += 32)
+      if (!ns || s != sec[ns - 1]) sec[ns++] = s;
+  }
+  return ns;
+gather:
+  ns = 0;
+  for (uint32_t m = ev->exec; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    uint64_t lo = ev->addr[l] & ~(uint64_t)31, hi = (ev->addr[l] + bytes - 1) & ~(uint64_t)31;
+    for (uint64_t s = lo; s <= hi; s += 32) {
+      if (ns && sec[ns - 1] == s) continue; /* neighbouring lanes usually share one */
+      if (ns == 128) ns = keep_distinct(sec, ns);
+      if (ns < 128) sec[ns++] = s;
+    }
+  }
+  return keep_distinct(sec, ns);
+}
+
+/* The distinct 128-byte lines of the sectors sec[0 .. n) (at most 64):
+ * those of ascending sectors change from one to the next; others are
+ * counted by keep_distinct. */
+static uint32_t distinct_lines(const uint64_t *sec, uint32_t n) {
+  uint32_t k = 0;
+  for (uint32_t j = 0; j < n; j++) {
+    if (j && sec[j] < sec[j - 1]) goto gather;
+    k += !j || sec[j] >> 7 != sec[j - 1] >> 7;
+  }
+  return k < 64 ? k : 64;
+gather:;
+  uint64_t v[128];
+  for (uint32_t j = 0; j < n; j++) v[j] = sec[j] >> 7;
+  k = keep_distinct(v, n);
+  return k < 64 ? k : 64;
+}
+
 static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_event *ev,
                            int kind) {
   int is_write = kind == WS_PTX_K_STORE || kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION ||
@@ -535,12 +609,22 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
   int is_atomic = kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION;
   ws_warp_access a;
   access_of(&a, ev);
+  /* The distinct 32-byte sectors, in lane order, for the cache replay; when
+   * the lanes' access size is the one coalescing counts with, they give its
+   * sector and line counts too. */
+  uint64_t sec[128];
+  uint32_t ns = lane_sectors(ev, ev_bytes(ev), sec);
   ws_coal_result r;
-  ws_prof_coalesce(&r, &a, is_write ? p->store_rule : p->load_rule);
+  if (a.size == ev_bytes(ev))
+    ws_prof_coalesce_counted(&r, &a, is_write ? p->store_rule : p->load_rule, ns < 64 ? ns : 64,
+                             distinct_lines(sec, ns));
+  else
+    ws_prof_coalesce(&r, &a, is_write ? p->store_rule : p->load_rule);
   st->requests++;
   st->trans += r.transactions;
   st->lines += r.lines;
-  st->bytes += (uint64_t)ws_popc32(ev->exec) * ev_bytes(ev);
+  uint32_t nexec = ws_lanes32(ev->exec);
+  st->bytes += (uint64_t)nexec * ev_bytes(ev);
   st->bytes_moved += r.bytes_moved;
   /* Coalesced: no more transactions than a contiguous, aligned access of
    * the same bytes would need (docs/profile.md): one per warp for 4-byte
@@ -555,36 +639,30 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
     }
   } else {
     uint32_t unit = rule == WS_COAL_CC2X_L1 ? 128 : 32;
-    best = (ws_popc32(ev->exec) * a.size + unit - 1) / unit;
+    best = (nexec * a.size + unit - 1) / unit;
   }
   st->needed += best < r.transactions ? best : r.transactions; /* never above its own */
   if (r.transactions <= best) st->coal_reqs++;
   else w->uncoal_trans += r.transactions;
-  uint32_t k = r.transactions ? ws_popc32(ev->exec) / r.transactions : 1;
+  uint32_t k = r.transactions ? nexec / r.transactions : 1;
   w->k_hist[k < 1 ? 1 : (k > 32 ? 32 : k)]++;
   w->wv[(size_t)(ev->warp & 31) * p->vlen + p->nmkeys + (k < 1 ? 1 : (k > 32 ? 32 : k)) - 1]++;
-  /* The distinct 32-byte sectors, in lane order, for the cache replay. */
-  uint64_t sec[128];
-  uint32_t ns = 0;
   /* ld.global.nc and texture fetches: the read-only (texture) path (replay.c) */
   int nc = (kind == WS_PTX_K_LOAD && ev->space == WS_PTX_SP_GLOBAL && ev->inst &&
             ws_ptx_inst_has(ev->inst, WS_PTX_MOD_NC)) ||
            kind == WS_PTX_K_TEXTURE;
   uint64_t flags = (is_write ? WS_RP_WRITE : 0) | (is_atomic ? WS_RP_ATOMIC : 0) |
                    (ev->space == WS_PTX_SP_LOCAL ? WS_RP_LOCAL : 0) | (nc ? WS_RP_NC : 0);
-  for (int l = 0; l < 32; l++) {
-    if (!(ev->exec >> l & 1)) continue;
-    uint64_t lo = ev->addr[l] & ~(uint64_t)31, hi = (ev->addr[l] + ev_bytes(ev) - 1) & ~(uint64_t)31;
-    for (uint64_t s = lo; s <= hi; s += 32) {
-      if (ns && sec[ns - 1] == s) continue; /* neighbouring lanes usually share one */
-      uint32_t j = 0;
-      while (j < ns && sec[j] != s) j++;
-      if (j == ns && ns < 128) sec[ns++] = s;
-    }
-  }
-  ws_rp_trace *t = &w->tr[ev->warp & 31];
-  for (uint32_t j = 0; j < ns; j++) ws_prof_rp_trace_push(t, sec[j] | flags | (j ? 0 : WS_RP_FIRST));
   if (ev->space == WS_PTX_SP_GLOBAL) w->touched = 1;
+  ws_rp_trace *t = &w->tr[ev->warp & 31];
+  if (ns && WS_VEC_RESERVE(t->v, t->cap, t->n + ns) == WS_OK) {
+    uint64_t *o = t->v + t->n;
+    o[0] = sec[0] | flags | WS_RP_FIRST;
+    for (uint32_t j = 1; j < ns; j++) o[j] = sec[j] | flags;
+    t->n += ns;
+    return;
+  }
+  for (uint32_t j = 0; j < ns; j++) ws_prof_rp_trace_push(t, sec[j] | flags | (j ? 0 : WS_RP_FIRST));
 }
 
 /* Returns the request's extra passes (bank-conflict replays). */
@@ -605,7 +683,12 @@ static uint32_t shared_request(ws_prof *p, worker *w, inst_stat *st, const ws_em
 
 void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
   worker *w = &p->w[ev->worker];
-  uint32_t id = inst_id(p, ev->func, ev->pc);
+  if (!ev->func) return; /* no function: no instruction id */
+  if (ev->func != w->ifunc) { /* another function than the last event's: its first id */
+    w->ifunc = ev->func;
+    w->ibase = inst_id(p, ev->func, 0);
+  }
+  uint32_t id = w->ibase == UINT32_MAX || ev->pc >= ev->func->ninsts ? UINT32_MAX : w->ibase + ev->pc;
   if (id == UINT32_MAX || !ev->active) return;
   inst_stat *st = &w->st[id];
   uint32_t wi = ev->warp & 31;
@@ -629,11 +712,11 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
     if (p->nrep == MAX_REP) p->rep_truncated = 1; /* said in the profile */
     else if (WS_VEC_PUSH(p->rep, p->nrep, p->caprep, id)) p->rep_oom = 1; /* ws_prof_finish: WS_ENOMEM */
   }
-  w->hist[ws_popc32(ev->active)]++;
+  w->hist[ws_lanes32(ev->active)]++;
   uint32_t live = w->live[wi];
   if (live && (ev->active & live) != live)
     w->div_idle[ws_popc32(live)] += ws_popc32(live) - ws_popc32(ev->active & live);
-  if (p->iflops[id]) w->flops += (uint64_t)p->iflops[id] * ws_popc32(ev->exec);
+  if (p->iflops[id]) w->flops += (uint64_t)p->iflops[id] * ws_lanes32(ev->exec);
   int kind = p->ikind[id];
   uint32_t replays = 0;
   switch (kind) {
@@ -663,7 +746,7 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
     break;
   default: break;
   }
-  ws_prof_deps_inst(w->deps, ev, p->iclass[id], replays);
+  ws_prof_deps_inst(w->deps, ev, p->iclass[id], replays, id);
 }
 
 /* Sections ----------------------------------------------------------------*/

@@ -17,6 +17,9 @@ static inline uint32_t ws_popc32(uint32_t x) {
   x = (x + (x >> 4)) & 0x0f0f0f0fu;
   return (x * 0x01010101u) >> 24;
 }
+/* The lanes of a warp mask: a whole warp (the common case) without the
+ * arithmetic. */
+static inline uint32_t ws_lanes32(uint32_t m) { return m == 0xffffffffu ? 32 : ws_popc32(m); }
 static inline uint32_t ws_popc64(uint64_t x) { return ws_popc32((uint32_t)x) + ws_popc32((uint32_t)(x >> 32)); }
 /* Index of the lowest set bit; x must not be 0. */
 static inline uint32_t ws_ctz32(uint32_t x) { return (uint32_t)__builtin_ctz(x); }

@@ -7,8 +7,8 @@
  * indirect calls, alloca, profiler hooks, 56 instruction results on fixed
  * operands, fma.rn.f32 against the host's fmaf, device printf, a fault
  * report, 32-bit .shared/.local addresses that wrap, redux.sync with
- * member masks, and the %reserved_smem_offset_* registers and their
- * region.  Every expected value is computed in the test from the
+ * member masks, the %reserved_smem_offset_* registers and their
+ * region, and registers read before written in a worker's later blocks.  Every expected value is computed in the test from the
  * kernel's definition (comments show the arithmetic) or by an independent
  * host function (fmaf, snprintf), never taken from the emulator's own
  * output.
@@ -949,6 +949,99 @@ static void test_printf_long(void **state) {
   run_free(&r);
 }
 
+/* --- registers a block reads before writing them ---------------------------------------- */
+
+/* A worker reuses its warps' registers from block to block and clears only
+ * those a lane may read before writing them (docs/emulator.md,
+ * "Registers"): %r3 (not written by lanes tid < ctaid, then stored) and
+ * %r5 (written by every lane that runs on, but read by shfl from lane 5,
+ * which exits first in block 1).  Uninitialised registers read as 0, as
+ * in a fresh frame: in block b, lanes tid < b store 0 (block 0 left
+ * tid + 100 there); in block 1 every lane gets 0 from lane 5 (block 0 left
+ * 1005 there). */
+static const char reuse_ptx[] = HDR
+    ".visible .entry reuse(.param .u64 out, .param .u64 sh)\n"
+    "{\n"
+    "  .reg .pred %p<5>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<6>;\n"
+    "  ld.param.u64 %rd1, [out];\n  ld.param.u64 %rd4, [sh];\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, %ctaid.x;\n"
+    "  setp.lt.u32 %p1, %r1, %r2;\n  @%p1 bra SKIP;\n"
+    "  add.u32 %r3, %r1, 100;\n"
+    "SKIP:\n"
+    "  mad.lo.u32 %r4, %r2, 32, %r1;\n  mul.wide.u32 %rd2, %r4, 4;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n  st.global.u32 [%rd3], %r3;\n"
+    "  setp.eq.u32 %p2, %r1, 5;\n  setp.eq.u32 %p3, %r2, 1;\n  and.pred %p4, %p2, %p3;\n"
+    "  @%p4 exit;\n"
+    "  add.u32 %r5, %r1, 1000;\n"
+    "  shfl.sync.idx.b32 %r6, %r5, 5, 31, -1;\n"
+    "  add.s64 %rd5, %rd4, %rd2;\n  st.global.u32 [%rd5], %r6;\n"
+    "  ret;\n}\n";
+
+static void test_register_reuse(void **state) {
+  (void)state;
+  run r;
+  run_ptx(&r, reuse_ptx, "reuse",
+          "{\"kernel\": \"reuse\", \"grid\": [3,1,1], \"block\": [32,1,1], \"args\": ["
+          "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 96},"
+          "{\"buffer\": \"sh\", \"type\": \"u32\", \"count\": 96}]}",
+          1); /* one worker: blocks 0, 1, 2 in order on the same warps */
+  assert_ok_diag(r.status, &r.d);
+  uint32_t *out = buf32(&r, "out"), *sh = buf32(&r, "sh");
+  for (uint32_t b = 0; b < 3; b++)
+    for (uint32_t t = 0; t < 32; t++) {
+      assert_int_equal(out[b * 32 + t], t < b ? 0 : t + 100);
+      /* lane 5 of block 1 exited (its element stays 0); lane 5's %r5 is
+       * 5 + 1000 where it ran */
+      uint32_t want = b == 1 ? 0 : 1005;
+      assert_int_equal(sh[b * 32 + t], want);
+    }
+  run_free(&r);
+}
+
+/* The same for the warp-wide matrix instructions, which read all 32 lanes'
+ * registers (load.c, cross_lane_reads): movmatrix transposes the 8x8 b16
+ * matrix whose row t/4, columns 2(t%4) and 2(t%4)+1 lane t holds in %r5
+ * (both halves tid + 1).  Lane t's half h of the result is element
+ * (2(t%4)+h, t/4), held by lane src = (2(t%4)+h) x 4 + t/8, half (t/4)%2:
+ * src + 1, except in block 1, where lane 5 exits before writing %r5 and so
+ * supplies 0, as a fresh frame's register (block 0 left 6 there): lanes 8
+ * and 12's upper halves.  Lane 5 of block 1 stores nothing (0). */
+static const char reuse_mma_ptx[] = ".version 7.8\n.target sm_80\n.address_size 64\n"
+    ".visible .entry reuse_mma(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred %p<5>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, %ctaid.x;\n"
+    "  mad.lo.u32 %r4, %r2, 32, %r1;\n  mul.wide.u32 %rd2, %r4, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  setp.eq.u32 %p2, %r1, 5;\n  setp.eq.u32 %p3, %r2, 1;\n  and.pred %p4, %p2, %p3;\n"
+    "  @%p4 exit;\n"
+    "  mad.lo.u32 %r5, %r1, 65537, 65537;\n"
+    "  movmatrix.sync.aligned.m8n8.trans.b16 %r6, %r5;\n"
+    "  st.global.u32 [%rd3], %r6;\n"
+    "  ret;\n}\n";
+
+static void test_register_reuse_matrix(void **state) {
+  (void)state;
+  run r;
+  run_ptx(&r, reuse_mma_ptx, "reuse_mma",
+          "{\"kernel\": \"reuse_mma\", \"grid\": [3,1,1], \"block\": [32,1,1], \"args\": ["
+          "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 96}]}",
+          1); /* one worker: blocks 0, 1, 2 in order on the same warps */
+  assert_ok_diag(r.status, &r.d);
+  uint32_t *out = buf32(&r, "out");
+  for (uint32_t b = 0; b < 3; b++)
+    for (uint32_t t = 0; t < 32; t++) {
+      uint32_t want = 0;
+      for (uint32_t h = 0; h < 2; h++) {
+        uint32_t src = (2 * (t % 4) + h) * 4 + t / 8;
+        want |= (b == 1 && src == 5 ? 0 : src + 1) << (16 * h);
+      }
+      if (b == 1 && t == 5) want = 0;
+      assert_int_equal(out[b * 32 + t], want);
+    }
+  run_free(&r);
+}
+
 /* --- faults ------------------------------------------------------------------------------ */
 
 static const char oob_ptx[] = HDR
@@ -987,7 +1080,8 @@ int main(void) {
       cmocka_unit_test(test_atomic_histogram),   cmocka_unit_test(test_recursion),
       cmocka_unit_test(test_brx),                cmocka_unit_test(test_alloca),                cmocka_unit_test(test_half_atomics),                cmocka_unit_test(test_indirect_call),                cmocka_unit_test(test_alu),                cmocka_unit_test(test_printf), cmocka_unit_test(test_printf_long),                cmocka_unit_test(test_fma_exact),          cmocka_unit_test(test_hooks),          cmocka_unit_test(test_fault_report),
       cmocka_unit_test(test_address_wrap32), cmocka_unit_test(test_redux_member_mask),
-      cmocka_unit_test(test_reserved_shared),
+      cmocka_unit_test(test_reserved_shared), cmocka_unit_test(test_register_reuse),
+      cmocka_unit_test(test_register_reuse_matrix),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -237,6 +237,118 @@ static void cache_eviction_names_line(void **s) {
   ws_prof_cache_free(&c);
 }
 
+/* The fast paths of sector and line counts (one pass when blocks only
+ * grow from lane to lane) and of bank conflicts (one window; words bucketed
+ * by bank) against the definitions, computed here the plain way: the
+ * distinct 32-byte sectors and 128-byte lines of the bytes the lanes touch,
+ * and per pass the most distinct words that share a bank.  Accesses of
+ * every kind: contiguous, strided, reversed, broadcast, random within a
+ * small range (conflicts) and a large one, partial masks, sizes 1 to 16. */
+static uint32_t ref_distinct(const ws_warp_access *a, unsigned shift) {
+  uint64_t v[128];
+  uint32_t n = 0;
+  for (int l = 0; l < 32; l++)
+    if (a->mask >> l & 1)
+      for (uint64_t b = a->addr[l] >> shift; b <= (a->addr[l] + a->size - 1) >> shift; b++) {
+        uint32_t i = 0;
+        while (i < n && v[i] != b) i++;
+        if (i == n) v[n++] = b;
+      }
+  return n;
+}
+
+static uint32_t ref_degree(const ws_warp_access *a, uint32_t lanes, uint32_t banks) {
+  uint32_t best = 0;
+  for (uint32_t b = 0; b < banks; b++) { /* distinct words of bank b */
+    uint64_t v[128];
+    uint32_t n = 0;
+    for (int l = 0; l < 32; l++)
+      for (uint32_t k = 0; (lanes >> l & 1) && k < (a->size > 4 ? a->size / 4 : 1); k++) {
+        uint64_t w = a->addr[l] / 4 + k, i = 0;
+        if (w % banks != b) continue;
+        while (i < n && v[i] != w) i++;
+        if (i == n) v[n++] = w;
+      }
+    if (n > best) best = n;
+  }
+  return best;
+}
+
+static void fast_paths_match_definitions(void **s) {
+  (void)s;
+  static const uint32_t sizes[] = {1, 2, 4, 8, 16};
+  uint64_t st = 12345;
+  for (int iter = 0; iter < 4000; iter++) {
+    ws_warp_access a = {0, sizes[iter % 5], {0}};
+    int kind = (iter / 5) % 6;
+    st = st * 6364136223846793005ull + 1442695040888963407ull;
+    a.mask = (iter & 1) ? 0xffffffffu : (uint32_t)(st >> 32) | 1u;
+    uint64_t base = 0x10000 + ((st >> 20) & 0xff) * a.size, stride = 1 + ((st >> 40) % 40);
+    for (int l = 0; l < 32; l++) {
+      st = st * 6364136223846793005ull + 1442695040888963407ull;
+      uint64_t r = st >> 33;
+      switch (kind) {
+      case 0: a.addr[l] = base + (uint64_t)l * a.size; break;              /* contiguous */
+      case 1: a.addr[l] = base + (uint64_t)l * stride * a.size; break;     /* strided */
+      case 2: a.addr[l] = base + (uint64_t)(31 - l) * a.size; break;       /* reversed */
+      case 3: a.addr[l] = base; break;                                     /* broadcast */
+      case 4: a.addr[l] = base + (r % 64) * a.size; break;                 /* conflicts */
+      default: a.addr[l] = base + (r % 100000) * a.size; break;            /* scattered */
+      }
+    }
+    ws_coal_result r;
+    ws_prof_coalesce(&r, &a, WS_COAL_SECTORS);
+    assert_int_equal(r.sectors, ref_distinct(&a, 5));
+    assert_int_equal(r.lines, ref_distinct(&a, 7));
+    for (int cc = 0; cc < 2; cc++) {
+      ws_bank_config cfg = ws_prof_bank_config_for(cc ? 8 : 1, 0);
+      ws_bank_result b;
+      ws_prof_bank_conflicts(&b, &a, &cfg);
+      /* the passes' lane groups (memsim.c): half-warps on CC 1.x and for
+       * 8-byte words, quarter-warps for 16-byte ones, else the warp */
+      int group = cfg.half_warp || a.size == 8 ? 16 : a.size >= 16 ? 8 : 32;
+      uint32_t passes = 0, degree = 0;
+      for (int g = 0; g < 32; g += group) {
+        uint32_t lanes = a.mask & (group == 32 ? 0xffffffffu : ((1u << group) - 1) << g);
+        if (!lanes) continue;
+        uint32_t d = ref_degree(&a, lanes, (uint32_t)cfg.banks);
+        passes += d;
+        degree = d > degree ? d : degree;
+      }
+      assert_int_equal(b.passes, passes);
+      assert_int_equal(b.degree, degree);
+    }
+  }
+}
+
+/* ws_prof_cache_set computes its definition (memsim.h) without a
+ * division: checked here with divisions, L = addr / line_bytes,
+ * (L mod S + h(L div S)) mod S with h the splitmix64 finaliser (written
+ * out below from its paper), for set counts that are powers of two and
+ * others, over random and extreme addresses. */
+static uint64_t ref_mix(uint64_t x) {
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+static void cache_set_matches_definition(void **s) {
+  (void)s;
+  static const uint64_t bytes[] = {1 << 20, 40ull << 20, 3 << 20, 16 * 128, 6 << 20, 48 * 16 * 128};
+  uint64_t st = 987654321;
+  for (size_t k = 0; k < sizeof bytes / sizeof bytes[0]; k++) {
+    ws_cache c;
+    assert_int_equal(ws_prof_cache_init(&c, bytes[k], 16, 128, 32), 0);
+    for (int i = 0; i < 20000; i++) {
+      st = st * 6364136223846793005ull + 1442695040888963407ull;
+      uint64_t a = i < 4 ? (i < 2 ? (uint64_t)i * 127 : UINT64_MAX - (uint64_t)(i - 2) * 4096) : st >> (i % 40);
+      uint64_t L = a / 128, S = c.sets;
+      assert_int_equal(ws_prof_cache_set(&c, a), (L % S + ref_mix(L / S) % S) % S);
+    }
+    ws_prof_cache_free(&c);
+  }
+}
+
 /* A streaming read of N bytes in 4-byte words through a cold cache: every
  * 32-byte sector misses once (its first word) and hits for its other seven
  * words: N / 32 misses and 7 N / 32 hits, for a footprint below and above
@@ -339,8 +451,9 @@ int main(void) {
       cmocka_unit_test(coalescing_partial_and_empty), cmocka_unit_test(bank_conflicts),
       cmocka_unit_test(bank_doubles), cmocka_unit_test(cache_each_line_twice),
       cmocka_unit_test(cache_lru), cmocka_unit_test(cache_sectors),
-      cmocka_unit_test(cache_eviction_names_line), cmocka_unit_test(cache_streaming),
-      cmocka_unit_test(cache_set_spread), cmocka_unit_test(cache_reuse_every_pitch),
+      cmocka_unit_test(cache_eviction_names_line), cmocka_unit_test(fast_paths_match_definitions),
+      cmocka_unit_test(cache_streaming), cmocka_unit_test(cache_set_spread),
+      cmocka_unit_test(cache_reuse_every_pitch), cmocka_unit_test(cache_set_matches_definition),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

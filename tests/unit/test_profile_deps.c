@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "profile/deps.h"
 #include "warpsight/gpu.h"
 #include "warpsight/profiler.h"
 #include "warpsight/ptx.h"
@@ -152,6 +153,38 @@ static void atomics_same_address(void **s) {
   ws_profile_free(pr);
 }
 
+/* ws_prof_deps_same_address and ws_prof_deps_addresses (one address: a
+ * count; else a hash table) against their definitions, counted here lane
+ * by lane: the most executing lanes that share an address, and the
+ * distinct addresses (an executing lane whose address no earlier executing
+ * lane has).  Random masks; addresses from a few to
+ * many distinct values. */
+static void same_address_definition(void **s) {
+  (void)s;
+  uint64_t st = 77;
+  for (int iter = 0; iter < 3000; iter++) {
+    uint64_t addr[32];
+    st = st * 6364136223846793005ull + 1442695040888963407ull;
+    uint32_t exec = iter % 4 == 0 ? 0xffffffffu : (uint32_t)(st >> 32);
+    uint64_t span = 1 + (uint64_t)(iter % 40);
+    for (int l = 0; l < 32; l++) {
+      st = st * 6364136223846793005ull + 1442695040888963407ull;
+      addr[l] = 0x1000 + 4 * ((st >> 33) % span);
+    }
+    uint32_t want = 0, distinct = 0, nd = 99;
+    for (int i = 0; i < 32; i++) {
+      uint32_t n = 0, earlier = 0;
+      for (int j = 0; j < 32; j++) n += (exec >> i & 1) && (exec >> j & 1) && addr[j] == addr[i];
+      for (int j = 0; j < i; j++) earlier += (exec >> j & 1) && addr[j] == addr[i];
+      if (n > want) want = n;
+      distinct += (exec >> i & 1) && !earlier;
+    }
+    assert_int_equal(ws_prof_deps_same_address(exec, addr), want);
+    assert_int_equal(ws_prof_deps_addresses(exec, addr, &nd), want);
+    assert_int_equal(nd, distinct);
+  }
+}
+
 /* The conflict degree of atomic requests (docs/profile.md): one block of
  * two warps, one global atomic each.  Warp 0's 32 lanes update one address
  * (1 distinct, 32 serialized), warp 1's 32 lanes 32 addresses (32
@@ -205,6 +238,7 @@ static void atomics_contention_sampled(void **s) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(same_address_definition),
       cmocka_unit_test(path_through_barrier),
       cmocka_unit_test(atomics_same_address),
       cmocka_unit_test(atomics_conflict_degree),

@@ -92,15 +92,37 @@ static inline int fcmp64(double a, double b, int c) {
 /* float -> double is exact and keeps NaNs, so one comparison serves both. */
 static inline int fcmp32(float a, float b, int c) { return fcmp64(a, b, c); }
 
+/* The lanes' outcomes t[l] (0 or 1) as a mask: one pass the compiler
+ * vectorises (a whole warp's compare is two vector passes, not 32 branches). */
+EXECUTOR uint32_t pack_lanes(const uint32_t *t) {
+  uint32_t r = 0;
+  for (uint32_t l = 0; l < 32; l++) r |= t[l] << l;
+  return r;
+}
+
+/* r = the mask of lanes m where EXPR (of lane l) holds: for a whole warp
+ * each lane's outcome into t, then pack_lanes. */
+#define CMP_LANES(EXPR)                                       \
+  do {                                                        \
+    if (m == 0xffffffffu) {                                   \
+      uint32_t t_[32];                                        \
+      for (uint32_t l = 0; l < 32; l++) t_[l] = (EXPR);       \
+      r = pack_lanes(t_);                                     \
+    } else {                                                  \
+      LANES(m, r |= (uint32_t)(EXPR) << l);                   \
+    }                                                         \
+  } while (0)
+
 /* Compare for lanes m; bit l of the result (and of *hi for x2 forms: the
- * upper element's result) is the outcome of lane l. */
-static uint32_t compare(const dinst *in, const uint64_t *A, const uint64_t *Bv, uint32_t m, uint32_t *hi) {
+ * upper element's result) is the outcome of lane l.  Inlined into SETP and
+ * SET, so that the warp loop's x86-64-v3 clone (exec.c) vectorises it. */
+EXECUTOR uint32_t compare(const dinst *in, const uint64_t *A, const uint64_t *Bv, uint32_t m, uint32_t *hi) {
   uint32_t r = 0, h = 0;
   int sh = 64 - in->bits;
   switch (in->e) {
   case 0:
     if (in->sgn) {
-#define IC(OP) LANES(m, { int64_t a = (int64_t)(A[l] << sh) >> sh, b = (int64_t)(Bv[l] << sh) >> sh; r |= (uint32_t)(a OP b) << l; })
+#define IC(OP) CMP_LANES(((int64_t)(A[l] << sh) >> sh) OP ((int64_t)(Bv[l] << sh) >> sh))
       switch (in->cmp) {
       case WS_NUM_EQ: IC(==); break;
       case WS_NUM_NE: IC(!=); break;
@@ -112,7 +134,7 @@ static uint32_t compare(const dinst *in, const uint64_t *A, const uint64_t *Bv, 
 #undef IC
     } else {
       uint64_t wm = in->bits >= 64 ? ~0ull : (1ull << in->bits) - 1;
-#define UC(OP) LANES(m, { uint64_t a = A[l] & wm, b = Bv[l] & wm; r |= (uint32_t)(a OP b) << l; })
+#define UC(OP) CMP_LANES((A[l] & wm) OP (Bv[l] & wm))
       switch (in->cmp) {
       case WS_NUM_EQ: UC(==); break;
       case WS_NUM_NE: UC(!=); break;
@@ -129,7 +151,7 @@ static uint32_t compare(const dinst *in, const uint64_t *A, const uint64_t *Bv, 
       LANES(m, r |= (uint32_t)ws_emu_num_f32_cmp((uint32_t)A[l], (uint32_t)Bv[l], (ws_emu_num_cmp)in->cmp, 1) << l);
       break;
     }
-#define FC(OP) LANES(m, r |= (uint32_t)(f32(A[l]) OP f32(Bv[l])) << l)
+#define FC(OP) CMP_LANES(f32(A[l]) OP f32(Bv[l]))
     switch (in->cmp) {
     case WS_NUM_EQ: FC(==); break;
     case WS_NUM_LT: FC(<); break;

@@ -54,6 +54,7 @@ DECODER(cvt) {
   }
   int fl = tkind(tt) == WS_PTX_TK_F || tkind(tt) == WS_PTX_TK_H || tkind(ft) == WS_PTX_TK_F || tkind(ft) == WS_PTX_TK_H;
   di->op = !fl && !di->sat ? D_CVT_INT : D_CVT;
+  if (nt == WS_NUM_F32 && nf == WS_NUM_F32 && di->sat && di->rnd < WS_NUM_RNI) di->op = D_CVT_F32_SAT;
   DST(0);
   t = ft;
   SRC(1, a);
@@ -82,6 +83,18 @@ static inline uint64_t cvt_num(const dinst *in, uint64_t a) {
   return in->sext ? cvt_sext(in, r) : r;
 }
 LIB_EXEC(CVT) { IUN(cvt_num(in, a)); }
+
+/* cvt.sat.f32.f32 (any rounding but an integral one: f32 to f32 is exact),
+ * as num.c: NaN and negative values (-0 too) become +0, values above 1.0
+ * (+inf too) 1.0; with .ftz a subnormal becomes +0.  Branch-free: as
+ * unsigned integers, the positive NaNs and every negative value (sign bit
+ * set) are the encodings above +inf's. */
+static inline uint64_t sat_f32(uint64_t a, int ftz) {
+  uint32_t u = (uint32_t)a;
+  uint32_t r = u > 0x7f800000u ? 0 : u > 0x3f800000u ? 0x3f800000u : u;
+  return ftz && (u & 0x7f800000u) == 0 ? 0 : r;
+}
+EXEC(CVT_F32_SAT) { IUN(sat_f32(a, in->ftz)); }
 
 /* d = {a, b} packed: b in the low half (.relu, .satfinite: e) */
 LIB_EXEC(CVT_PACK) {

@@ -121,6 +121,8 @@ DECODER(mad_fma) {
   int t = T->t;
   if (T->isf32) {
     if (T->plain) TER(F32_FMA);
+    if (!di->ftz && !di->sat && (di->rnd == WS_NUM_RZ || di->rnd == WS_NUM_RM || di->rnd == WS_NUM_RP))
+      TER(F32_FMA_DIR);
     TER(F32_FMA_X);
   }
   if (T->isf64) {
@@ -242,7 +244,11 @@ DECODER(abs_neg) {
   int t = T->t;
   int isabs = in->op == WS_PTX_OP_ABS;
   if (T->isf32) {
-    if (isabs) UN(F32_ABS);
+    if (isabs) {
+      if (!di->ftz) UN(F32_ABS_B);
+      UN(F32_ABS);
+    }
+    if (!di->ftz) UN(F32_NEG_B);
     UN(F32_NEG);
   }
   if (T->isf64) {

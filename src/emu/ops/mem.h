@@ -1,7 +1,8 @@
 /*
  * ops/mem.h — loads and stores.  The hot forms have their own opcodes:
  * scalar 4- and 8-byte global and shared accesses (LD_G/ST_G, LD_S/ST_S:
- * one straight loop when the whole warp is in bounds and aligned) and
+ * one straight loop when the lanes are in bounds and aligned, with the
+ * hooks or without) and
  * kernel-parameter loads (one address for the warp); LD and ST do the
  * rest (any space, vectors, sign extension, frame-relative addresses).
  * Every per-lane address is recorded in w->addr when hooks are attached.
@@ -101,22 +102,69 @@ static inline void warp_copy(uint8_t *mem, uint64_t delta, const uint64_t *A, ui
   }
 }
 
-/* Whether every lane's access of n bytes at A[l] + off lies at most lim
- * bytes past base (its object's start) and is aligned. */
-static inline int warp_fits(const uint64_t *A, uint64_t off, uint64_t base, uint64_t lim, uint32_t n) {
-  uint64_t bad = 0;
-  for (uint32_t l = 0; l < 32; l++) {
-    uint64_t a = A[l] + off;
-    bad |= (uint64_t)((a - base) > lim) | (a & (n - 1));
-  }
-  return !bad;
+/* Whether lane l's address is A[0] + l * n for every lane: a contiguous
+ * access (the commonest; one compare per lane, vectorised). */
+static inline int contiguous(const uint64_t *A, uint32_t n) {
+  uint64_t d = 0, e = A[0]; /* e: lane l's address if contiguous (an addition per lane vectorises, a product does not) */
+  for (uint32_t l = 0; l < 32; l++, e += n) d |= A[l] ^ e;
+  return d == 0;
 }
 
-/* Scalar 4- or 8-byte global load or store.  Fast path: the whole warp in
- * one object, the warp's last one or else lane 0's (found by resolve(),
- * which reports lane 0's fault, the first the lane loop would meet);
- * anything else (another object, a fault, misalignment) goes lane by lane
- * through resolve(). */
+/* A whole warp's contiguous access of n bytes per lane at p: one copy
+ * (loads widen 4-byte values into the lanes' slots, masked to the
+ * register's width; stores narrow them). */
+static inline void warp_copy_contig(uint8_t *p, uint64_t *restrict V, uint32_t n, int st, uint64_t wm) {
+  if (n == 8) {
+    if (st) memcpy(p, V, 256);
+    else memcpy(V, p, 256);
+    return;
+  }
+  uint32_t t[32];
+  if (st) {
+    for (uint32_t l = 0; l < 32; l++) t[l] = (uint32_t)V[l];
+    memcpy(p, t, sizeof t);
+  } else {
+    memcpy(t, p, sizeof t);
+    for (uint32_t l = 0; l < 32; l++) V[l] = t[l] & wm;
+  }
+}
+
+/* The lanes of m whose access of n bytes at A[l] + off does not lie at most
+ * lim bytes past base (its object's start) or is misaligned: 0 when the
+ * whole access is in bounds.  A first pass over all 32 lanes, branch-free
+ * (GCC vectorises it), answers the common case; the lanes are named only
+ * when some lane, maybe one outside m, is out. */
+static inline uint32_t warp_misfits(const uint64_t *A, uint64_t off, uint64_t base, uint64_t lim, uint32_t n,
+                                    uint32_t m) {
+  uint64_t any = 0;
+  for (uint32_t l = 0; l < 32; l++) {
+    uint64_t a = A[l] + off;
+    any |= (uint64_t)((a - base) > lim) | (a & (n - 1));
+  }
+  if (!any) return 0;
+  uint32_t bad = 0;
+  LANES(m, {
+    uint64_t a = A[l] + off;
+    bad |= (uint32_t)(((a - base) > lim) | ((a & (n - 1)) != 0)) << l;
+  });
+  return bad;
+}
+
+/* The addresses of lanes m for the hooks (w->addr). */
+static inline void note_addrs(uint64_t *restrict addr, const uint64_t *restrict A, uint64_t off, uint32_t m) {
+  if (m == 0xffffffffu) {
+    for (uint32_t l = 0; l < 32; l++) addr[l] = A[l] + off;
+  } else {
+    LANES(m, addr[l] = A[l] + off);
+  }
+}
+
+/* Scalar 4- or 8-byte global load or store.  Fast path: every lane of m in
+ * one object, the warp's last one or else that of m's first lane (found by
+ * resolve(), which reports that lane's fault, the first the lane loop
+ * would meet): one straight loop for a whole warp, a loop over m's lanes
+ * otherwise.  Anything else (another object, a fault, misalignment) goes
+ * lane by lane through resolve(). */
 EXECUTOR int ld_st_global(const xctx *X, const dinst *in, uint32_t m, int st) {
   blockctx *B = X->B;
   warp *w = X->w;
@@ -129,16 +177,26 @@ EXECUTOR int ld_st_global(const xctx *X, const dinst *in, uint32_t m, int st) {
   const gobj *o = &L->gobjs[w->gcache];
   uint64_t base = L->ngobjs ? o->base : 1, lim = L->ngobjs && o->size >= n ? o->size - n : 0;
   uint8_t *hp = L->ngobjs ? L->gmem[w->gcache] : NULL;
-  if (m == 0xffffffffu && !hooked && hp) { /* whole warp in one object: straight loops */
-    if ((A[0] + off) - base > lim) {
-      if (!resolve(B, w, MS_GLOBAL, A[0] + off, n, 0, st, X->F, PC(in))) return FL_FAULT;
+  if (hp) { /* every lane of m in one object */
+    uint32_t f = (uint32_t)__builtin_ctz(m);
+    if ((A[f] + off) - base > lim) {
+      if (!resolve(B, w, MS_GLOBAL, A[f] + off, n, f, st, X->F, PC(in))) return FL_FAULT;
       o = &L->gobjs[w->gcache];
       base = o->base;
       lim = o->size >= n ? o->size - n : 0;
       hp = L->gmem[w->gcache];
     }
-    if (warp_fits(A, off, base, lim, n)) {
-      warp_copy(hp, off - base, A, V, n, st, wm);
+    uint64_t a0 = A[0] + off;
+    if (m == 0xffffffffu && contiguous(A, n) && a0 - base <= lim && a0 + 31 * n - base <= lim &&
+        !(a0 & (n - 1))) { /* first and last lane in the object: every lane is */
+      if (hooked) note_addrs(w->addr, A, off, m);
+      warp_copy_contig(hp + (a0 - base), V, n, st, wm);
+      return FL_NEXT;
+    }
+    if (!warp_misfits(A, off, base, lim, n, m)) {
+      if (hooked) note_addrs(w->addr, A, off, m);
+      if (m == 0xffffffffu) warp_copy(hp, off - base, A, V, n, st, wm);
+      else LANES(m, lane_copy(hp + (A[l] + off - base), &V[l], n, st, wm));
       return FL_NEXT;
     }
   }
@@ -163,8 +221,8 @@ EXECUTOR int ld_st_global(const xctx *X, const dinst *in, uint32_t m, int st) {
 EXEC(LD_G) { return ld_st_global(X, in, m, 0); }
 EXEC(ST_G) { return ld_st_global(X, in, m, 1); }
 
-/* Scalar 4- or 8-byte shared load or store: straight loops when the whole
- * warp is in bounds and aligned; a 32-bit address that passed 2^32 wraps
+/* Scalar 4- or 8-byte shared load or store: straight loops when the lanes
+ * of m are in bounds and aligned; a 32-bit address that passed 2^32 wraps
  * (checked on the slow path only: a wrapped address is never in bounds
  * before it wraps). */
 EXECUTOR int ld_st_shared(const xctx *X, const dinst *in, uint32_t m, int st) {
@@ -177,11 +235,18 @@ EXECUTOR int ld_st_shared(const xctx *X, const dinst *in, uint32_t m, int st) {
   const uint64_t off = (uint64_t)in->imm, wm = in->wmask;
   const uint64_t lim = L->shared_bytes >= n ? L->shared_bytes - n : 0;
   uint8_t *const sh = B->shared;
-  if (m == 0xffffffffu && !hooked && L->shared_bytes >= n) {
-    if (warp_fits(A, off, 0, lim, n)) {
-      warp_copy(sh, off, A, V, n, st, wm);
-      return FL_NEXT;
-    }
+  uint64_t a0 = A[0] + off;
+  if (m == 0xffffffffu && L->shared_bytes >= n && contiguous(A, n) && a0 <= lim && a0 + 31 * n <= lim &&
+      !(a0 & (n - 1))) { /* first and last lane in bounds: every lane is */
+    if (hooked) note_addrs(X->w->addr, A, off, m);
+    warp_copy_contig(sh + a0, V, n, st, wm);
+    return FL_NEXT;
+  }
+  if (L->shared_bytes >= n && !warp_misfits(A, off, 0, lim, n, m)) {
+    if (hooked) note_addrs(X->w->addr, A, off, m);
+    if (m == 0xffffffffu) warp_copy(sh, off, A, V, n, st, wm);
+    else LANES(m, lane_copy(sh + (A[l] + off), &V[l], n, st, wm));
+    return FL_NEXT;
   }
   LANES(m, {
     uint64_t a = A[l] + off;
