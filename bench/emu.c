@@ -1,22 +1,27 @@
 /*
- * bench/emu.c — speed of the functional emulator on four corpus kernels
- * (tests/corpus/ptx/sm_80): vector add (2^24 elements), tiled matmul
- * (1024 x 1024, 16 x 16 tiles), tree reduction (reduce6, 2^24 ints) and
- * Black-Scholes (2^22 options).  For each: warp instructions per second of
- * ws_emu_run at -j 1 and -j 2, and the slowdown against a plain C version of
- * the same computation on the same inputs, single-threaded, timed in the
- * same run (build with the default RelWithDebInfo, -O2, for the figures).
- * Native and -j 1 times are process CPU seconds (with -j 1's wall seconds
- * beside them); -j 2 times are wall-clock, with the process CPU seconds of
- * both threads beside them, and j1/j2 is the second thread's speed-up
- * (-j 1 wall s over -j 2 wall s).
+ * bench/emu.c — speed of the functional emulator's two engines on four
+ * corpus kernels (tests/corpus/ptx/sm_80): vector add (2^24 elements),
+ * tiled matmul (1024 x 1024, 16 x 16 tiles), tree reduction (reduce6, 2^24
+ * ints) and Black-Scholes (2^22 options).  For each: the interpreter and
+ * the translated engine at -j 1, a plain C version of the same computation
+ * on the same inputs, single-threaded, all timed in the same run, and the
+ * slowdowns against plain C; the translated engine at -j 2; the time to
+ * translate and compile (or load from the cache); and whether the two
+ * engines' buffers are identical (the exit status is 1 when not); and the
+ * interpreter's -j 1 wall seconds, its -j 2 wall and CPU seconds (both
+ * threads) and j1/j2, the second thread's speed-up (-j 1 wall s over -j 2
+ * wall s).  Build with the default RelWithDebInfo, -O2, for the figures.
+ * Native and -j 1 times are process CPU seconds; -j 2 times are wall-clock.
  *
- * usage: bench_emu [--quick] [--only NAME] [--repeat N]
- *   --quick      1/16 of the sizes, for a smoke run
- *   --only NAME  only the kernel NAME (vecadd, matmul_tiled, reduce6, blackscholes)
- *   --repeat N   time -j 1 N times on fresh launches and report the median
- *                (and the spread); -j 2 is then skipped.  For comparing two
- *                builds on a shared machine: run them interleaved.
+ * usage: bench_emu [--quick] [--only NAME] [--repeat N] [--interp-only]
+ *   --quick        1/16 of the sizes, for a smoke run
+ *   --only NAME    only the kernel NAME (vecadd, matmul_tiled, reduce6, blackscholes)
+ *   --repeat N     time each engine N times, alternating, on fresh launches
+ *                  and report the medians (and spreads); -j 2 is then
+ *                  skipped.  For a shared machine.
+ *   --interp-only  the interpreter alone (no C compiler needed)
+ * WARPSIGHT_JIT_CACHE: the compiled kernels' folder (default ~/.cache/warpsight/jit);
+ * WARPSIGHT_JIT_CC: the C compiler.
  */
 #include <math.h>
 #include <stdio.h>
@@ -84,13 +89,16 @@ static void native_bs(const float *S, const float *X, const float *T, float *cal
 
 typedef struct result {
   const char *name;
-  double native_s;
-  double emu_s[2];
-  double wips[2];
+  double native_s;      /* plain C, CPU seconds (median) */
+  double interp_s;      /* interpreter -j 1, CPU seconds (median) */
+  double jit_s;         /* translated engine -j 1, CPU seconds (median); NAN: not run */
+  double jit2_s;        /* translated engine -j 2, wall seconds; NAN: not run */
+  double compile_s;     /* translating and compiling (or loading from the cache), wall seconds */
   unsigned long long warp_insts;
-  double spread;  /* --repeat: (slowest - fastest) / median of the -j 1 runs */
-  double cpu2;    /* -j 2: process CPU seconds (both threads) */
-  double wall1;   /* -j 1: wall seconds (median) */
+  double spread[2];     /* --repeat: (slowest - fastest) / median, interpreter and translated */
+  double iwall1;        /* interpreter -j 1, wall seconds (median) */
+  double i2_s, i2_cpu;  /* interpreter -j 2: wall seconds, process CPU seconds (both threads); NAN: not run */
+  int same;             /* the engines' buffers are identical */
 } result;
 
 static int cmp_double(const void *a, const void *b) {
@@ -98,31 +106,54 @@ static int cmp_double(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-static int g_repeat = 1; /* --repeat: -j 1 runs; > 1 skips -j 2 */
+static double median(double *v, int n, double *spread) {
+  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  double m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  if (spread) *spread = n > 1 ? (v[n - 1] - v[0]) / m : 0;
+  return m;
+}
 
-/* One timed run of a fresh launch: CPU seconds at -j 1, wall at -j 2. */
-static int run_once(const ws_emu_program *p, const ws_launch_spec *s, int threads, double *secs,
-                    double *cpu, unsigned long long *insts, ws_emu_launch **keep, ws_diag *d) {
+static int g_repeat = 1;     /* --repeat: timed runs of each engine (alternating) */
+static int g_jit = 1;        /* --interp-only clears it */
+static ws_emu_jit *g_j;      /* the translator (NULL: no compiler) */
+
+/* One timed run of a fresh launch with the engine asked for: CPU seconds
+ * at -j 1, wall at -j 2; *other (if not NULL) the other one: wall seconds
+ * at -j 1, both threads' CPU seconds at -j 2. */
+static int run_once(const ws_emu_program *p, const ws_launch_spec *s, int engine, int threads, double *secs,
+                    double *other, unsigned long long *insts, ws_emu_launch **keep, ws_diag *d) {
   ws_emu_launch *l = NULL;
   int st = ws_emu_launch_new(&l, p, s, d);
   if (st) return st;
   ws_emu_options o = WS_EMU_OPTIONS_INIT;
   o.max_warp_insts = o.max_launch_insts = 0; /* trusted kernels, measured whole */
   o.threads = threads;
+  o.engine = engine;
   ws_emu_stats stats;
   double c0 = now();
   st = ws_emu_run(l, &o, &stats, d);
   /* -j 1: CPU seconds; -j 2: wall-clock seconds (CPU time would add both threads) */
   *secs = threads == 1 ? now() - c0 : stats.seconds;
-  if (cpu) *cpu = threads == 1 ? stats.seconds : now() - c0; /* -j 1: its wall seconds; -j 2: both threads' CPU seconds */
+  if (other) *other = threads == 1 ? stats.seconds : now() - c0;
   *insts = stats.warp_insts;
   if (keep && !st) *keep = l;
   else ws_emu_launch_free(l);
   return st;
 }
 
-/* Runs `kernel` from the corpus with spec text at -j 1 and -j 2; calls
- * native(l) with the launch's buffers (inputs) and times it. */
+/* Whether the two launches' buffers hold the same bytes. */
+static int same_buffers(ws_emu_launch *a, ws_emu_launch *b, const ws_launch_spec *s) {
+  for (uint32_t i = 0; i < s->nargs; i++) {
+    if (!s->args[i].is_buffer) continue;
+    uint64_t na, nb;
+    void *x = ws_emu_buffer(a, s->args[i].name, &na), *y = ws_emu_buffer(b, s->args[i].name, &nb);
+    if (!x || !y || na != nb || memcmp(x, y, (size_t)na) != 0) return 0;
+  }
+  return 1;
+}
+
+/* Runs `kernel` from the corpus with spec text in both engines (-j 1,
+ * alternating, --repeat times) and the native loop on the same inputs. */
 static int bench(result *r, const char *file, const char *spec, void (*native)(ws_emu_launch *l, double *secs)) {
   char path[1024];
   snprintf(path, sizeof path, "%s/tests/corpus/ptx/sm_80/%s.ptx", WS_SOURCE_DIR, file);
@@ -133,29 +164,47 @@ static int bench(result *r, const char *file, const char *spec, void (*native)(w
   int st = ws_ptx_parse_file(&m, path, &d);
   if (!st) st = ws_emu_launch_spec_parse(&s, spec, r->name, ".", &d);
   if (!st) st = ws_emu_load(&p, m, s->kernel, &d);
-  double ts[64], tw[64];
-  int n = g_repeat < 64 ? g_repeat : 64;
-  for (int i = 0; i < n && !st; i++) { /* -j 1, the first run's inputs for the native loop */
-    ws_emu_launch *l = NULL;
-    st = run_once(p, s, 1, &ts[i], &tw[i], &r->warp_insts, i == 0 ? &l : NULL, &d);
-    if (l) {
-      native(l, &r->native_s);
-      ws_emu_launch_free(l);
+  int jit = 0;
+  r->jit_s = r->jit2_s = r->compile_s = NAN;
+  r->same = -1;
+  if (!st && g_jit && g_j) {
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    ws_diag jd = WS_DIAG_INIT;
+    jit = ws_emu_jit_prepare(g_j, p, 0, &jd) == WS_OK;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    r->compile_s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    if (!jit) {
+      char *t = ws_diag_format(&jd);
+      fprintf(stderr, "%s: the translated engine is not used: %s\n", r->name, t ? t : "?");
+      free(t);
     }
+    ws_diag_free(&jd);
+  }
+  double ti[64], tj[64], tn[64], tw[64];
+  int n = g_repeat < 64 ? g_repeat : 64;
+  for (int i = 0; i < n && !st; i++) { /* alternating; the first runs' inputs for the native loop */
+    ws_emu_launch *li = NULL, *lj = NULL;
+    st = run_once(p, s, WS_EMU_ENGINE_INTERP, 1, &ti[i], &tw[i], &r->warp_insts, i == 0 ? &li : NULL, &d);
+    if (!st && jit)
+      st = run_once(p, s, WS_EMU_ENGINE_AUTO, 1, &tj[i], NULL, &r->warp_insts, i == 0 ? &lj : NULL, &d);
+    if (li) {
+      native(li, &tn[i]);
+      for (int k = 1; k < n; k++) native(li, &tn[k]);
+      if (lj) r->same = same_buffers(li, lj, s);
+    }
+    ws_emu_launch_free(li);
+    ws_emu_launch_free(lj);
   }
   if (!st) {
-    qsort(ts, (size_t)n, sizeof *ts, cmp_double);
-    r->emu_s[0] = n % 2 ? ts[n / 2] : (ts[n / 2 - 1] + ts[n / 2]) / 2;
-    qsort(tw, (size_t)n, sizeof *tw, cmp_double);
-    r->wall1 = n % 2 ? tw[n / 2] : (tw[n / 2 - 1] + tw[n / 2]) / 2;
-    r->spread = n > 1 ? (ts[n - 1] - ts[0]) / r->emu_s[0] : 0;
-    r->wips[0] = (double)r->warp_insts / r->emu_s[0];
-    r->emu_s[1] = r->wips[1] = NAN;
+    r->native_s = median(tn, n, NULL);
+    r->interp_s = median(ti, n, &r->spread[0]);
+    r->iwall1 = median(tw, n, NULL);
+    if (jit) r->jit_s = median(tj, n, &r->spread[1]);
   }
-  if (!st && n == 1) {
-    st = run_once(p, s, 2, &r->emu_s[1], &r->cpu2, &r->warp_insts, NULL, &d);
-    r->wips[1] = (double)r->warp_insts / r->emu_s[1];
-  }
+  r->i2_s = r->i2_cpu = NAN;
+  if (!st && n == 1) st = run_once(p, s, WS_EMU_ENGINE_INTERP, 2, &r->i2_s, &r->i2_cpu, &r->warp_insts, NULL, &d);
+  if (!st && jit && n == 1) st = run_once(p, s, WS_EMU_ENGINE_AUTO, 2, &r->jit2_s, NULL, &r->warp_insts, NULL, &d);
   if (st) {
     char *t = ws_diag_format(&d);
     fprintf(stderr, "%s: %s\n", r->name, t ? t : "error");
@@ -222,12 +271,24 @@ int main(int argc, char **argv) {
     if (strcmp(argv[i], "--quick") == 0) g_scale = 16;
     else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
     else if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) g_repeat = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--interp-only") == 0) g_jit = 0;
     else {
-      fprintf(stderr, "usage: bench_emu [--quick] [--only NAME] [--repeat N]\n");
+      fprintf(stderr, "usage: bench_emu [--quick] [--only NAME] [--repeat N] [--interp-only]\n");
       return 2;
     }
   }
   if (g_repeat < 1) g_repeat = 1;
+  if (g_jit) {
+    ws_diag jd = WS_DIAG_INIT;
+    ws_emu_jit_options jo = WS_EMU_JIT_OPTIONS_INIT;
+    ws_emu_jit_options_env(&jo);
+    if (ws_emu_jit_new(&g_j, &jo, &jd)) {
+      char *t = ws_diag_format(&jd);
+      fprintf(stderr, "bench_emu: the translated engine is not measured: %s\n", t ? t : "?");
+      free(t);
+    }
+    ws_diag_free(&jd);
+  }
   char sv[1024], sm[1024], sr[1024], sb[2048];
   int nv = (1 << 24) / g_scale, N = 1024 / g_scale, nr = (1 << 24) / g_scale, nb = (1 << 22) / g_scale;
   snprintf(sv, sizeof sv,
@@ -260,10 +321,12 @@ int main(int argc, char **argv) {
            "{\"scalar\": \"r\", \"type\": \"f32\", \"value\": 0.02}, {\"scalar\": \"v\", \"type\": \"f32\", \"value\": 0.3},"
            "{\"scalar\": \"n\", \"type\": \"s32\", \"value\": %d}]}",
            nb / 128, nb, nb, nb, nb, nb, nb);
-  result r[4] = {{"vecadd 2^24", 0, {0, 0}, {0, 0}, 0, 0, NAN, NAN},
-                 {"matmul_tiled 1024^2", 0, {0, 0}, {0, 0}, 0, 0, NAN, NAN},
-                 {"reduce6 2^24", 0, {0, 0}, {0, 0}, 0, 0, NAN, NAN},
-                 {"blackscholes 2^22", 0, {0, 0}, {0, 0}, 0, 0, NAN, NAN}};
+  result r[4];
+  memset(r, 0, sizeof r);
+  r[0].name = "vecadd 2^24";
+  r[1].name = "matmul_tiled 1024^2";
+  r[2].name = "reduce6 2^24";
+  r[3].name = "blackscholes 2^22";
   if (g_scale > 1) {
     r[0].name = "vecadd 2^20";
     r[1].name = "matmul_tiled 64^2";
@@ -280,26 +343,39 @@ int main(int argc, char **argv) {
     ran[i] = 1;
     nran++;
   }
+  ws_emu_jit_free(g_j);
   if (bad) return 1;
-  printf("%-22s %14s %12s %12s %12s %12s %12s %14s %14s %10s %10s %8s", "kernel", "warp insts",
-         "native cpu s", "emu -j1 cpu", "emu -j1 wall", "emu -j2 wall", "emu -j2 cpu", "winst/s -j1", "winst/s -j2",
-         "slow -j1", "slow -j2", "j1/j2");
-  printf(g_repeat > 1 ? " %8s\n" : "\n", "spread");
-  double sl[4];
-  int k = 0;
+  printf("%-20s %12s %10s %10s %10s %8s %8s %10s %9s %8s %8s %8s %7s", "kernel", "warp insts", "native s", "interp s",
+         "jit s", "interp/C", "jit/C", "jit -j2 s", "compile s", "i j1 wl", "i j2 wl", "i j2 cpu", "i j1/j2");
+  if (g_repeat > 1) printf(" %8s %8s", "spread i", "spread j");
+  printf(" same\n");
+  double si[4], sj[4];
+  int k = 0, kj = 0;
   for (int i = 0; i < 4; i++) {
     if (!ran[i]) continue;
-    sl[k++] = r[i].emu_s[0] / r[i].native_s;
-    printf("%-22s %14llu %12.4f %12.3f %12.3f %12.3f %12.3f %14.3e %14.3e %9.1fx %9.1fx %7.2fx", r[i].name,
-           r[i].warp_insts, r[i].native_s, r[i].emu_s[0], r[i].wall1, r[i].emu_s[1], r[i].cpu2, r[i].wips[0],
-           r[i].wips[1], sl[k - 1], r[i].emu_s[1] / r[i].native_s, r[i].wall1 / r[i].emu_s[1]);
-    if (g_repeat > 1) printf(" %7.1f%%", 100 * r[i].spread);
-    printf("\n");
+    si[k++] = r[i].interp_s / r[i].native_s;
+    if (!isnan(r[i].jit_s)) sj[kj++] = r[i].jit_s / r[i].native_s;
+    printf("%-20s %12llu %10.4f %10.3f %10.3f %7.1fx %7.1fx %10.3f %9.2f %8.3f %8.3f %8.3f %6.2fx", r[i].name,
+           r[i].warp_insts, r[i].native_s, r[i].interp_s, r[i].jit_s, si[k - 1], r[i].jit_s / r[i].native_s,
+           r[i].jit2_s, r[i].compile_s, r[i].iwall1, r[i].i2_s, r[i].i2_cpu, r[i].iwall1 / r[i].i2_s);
+    if (g_repeat > 1) printf(" %7.1f%% %7.1f%%", 100 * r[i].spread[0], 100 * r[i].spread[1]);
+    printf(" %s\n", r[i].same < 0 ? "-" : r[i].same ? "yes" : "NO");
+    if (r[i].same == 0) bad = 1;
   }
   if (nran == 4) {
-    qsort(sl, 4, sizeof *sl, cmp_double);
-    printf("median slowdown at -j 1: %.1fx (issue 22: <= 4x median, no kernel above 8x, for what exec uses)\n",
-           (sl[1] + sl[2]) / 2);
+    qsort(si, 4, sizeof *si, cmp_double);
+    printf("median slowdown against plain C, -j 1 (issue 22: <= 4x median, no kernel above 8x, for what exec "
+           "uses): interpreter %.1fx",
+           (si[1] + si[2]) / 2);
+    if (kj == 4) {
+      qsort(sj, 4, sizeof *sj, cmp_double);
+      printf(", translated engine %.1fx (largest %.1fx)", (sj[1] + sj[2]) / 2, sj[3]);
+    }
+    printf("\n");
+  }
+  if (bad) {
+    fprintf(stderr, "bench_emu: the engines' outputs differ\n");
+    return 1;
   }
   return 0;
 }

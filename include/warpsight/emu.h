@@ -134,6 +134,78 @@ int ws_emu_load(ws_emu_program **out, const ws_ptx_module *m,
 void ws_emu_program_free(ws_emu_program *p);
 const ws_ptx_function *ws_emu_program_kernel(const ws_emu_program *p);
 
+/* --- the translated engine ---------------------------------------------------
+ *
+ * A second engine for the blocks that are not profiled: the program's PTX
+ * translated to C, compiled once with the system's C compiler (found at run
+ * time) into a shared object that is cached and loaded.  It gives the same
+ * results, bit for bit, as the interpreter, which stays the reference and
+ * runs every block with profiler hooks (docs/emulator.md, "The translated
+ * engine").
+ *
+ * Ownership: ws_emu_jit_new gives the caller a translator it frees with
+ * ws_emu_jit_free (NULL is a no-op); the code ws_emu_jit_prepare loads
+ * belongs to the program and goes with ws_emu_program_free.  A translator
+ * is used by one thread at a time. */
+typedef struct ws_emu_jit ws_emu_jit;
+
+typedef struct ws_emu_jit_options {
+  int version;           /* WS_EMU_JIT_OPTIONS_VERSION */
+  const char *cc;        /* the C compiler (NULL: cc, gcc or clang from PATH) */
+  const char *cache_dir; /* folder of compiled kernels (NULL:
+                            $XDG_CACHE_HOME/warpsight/jit, else
+                            $HOME/.cache/warpsight/jit); made if absent; an
+                            unusable folder means no cache */
+  int keep_source;       /* keep each generated C file beside its object, as
+                            <key>.c (for reading what was compiled) */
+  int opt_level;         /* the compiler's -O level, 0 to 3 (INIT: 2, what
+                            the speed figures use; the tests compile most
+                            kernels with 0, which compiles 5 times faster) */
+} ws_emu_jit_options;
+
+#define WS_EMU_JIT_OPTIONS_VERSION 2
+#define WS_EMU_JIT_OPTIONS_INIT {WS_EMU_JIT_OPTIONS_VERSION, NULL, NULL, 0, 2}
+/* Options from the environment the command-line tool and the CUDA
+ * runtime document: WARPSIGHT_JIT_CC (cc), WARPSIGHT_JIT_CACHE (cache_dir),
+ * WARPSIGHT_JIT_KEEP (keep_source, set unless empty or 0) and
+ * WARPSIGHT_JIT_OPT (opt_level: 0, 1, 2 or 3; another value is ignored);
+ * unset variables leave *o's fields alone.  The strings are the
+ * environment's. */
+void ws_emu_jit_options_env(ws_emu_jit_options *o);
+
+/* A translator with its compiler and cache.  WS_EUNSUP, with a diagnostic
+ * saying why, when no C compiler is found or it does not run. */
+int ws_emu_jit_new(ws_emu_jit **out, const ws_emu_jit_options *o, ws_diag *d);
+void ws_emu_jit_free(ws_emu_jit *j);
+/* "path: first line of --version" of its compiler; its cache folder (NULL:
+ * none).  Borrowed from j. */
+const char *ws_emu_jit_compiler(const ws_emu_jit *j);
+const char *ws_emu_jit_cache_dir(const ws_emu_jit *j);
+/* Translate p's kernel (and every function it reaches), compile it or take
+ * it from the cache, and attach the code to p; from then on ws_emu_run runs
+ * p's unhooked blocks with it (unless ws_emu_options.engine says
+ * otherwise).  flags: 0 or WS_EMU_JIT_CACHED_ONLY (attach code only when
+ * the cache already has it; WS_EMISSING, without a diagnostic, when not).
+ * WS_OK (also when p already has code); WS_EUNSUP with a diagnostic naming
+ * the instruction and its line when the kernel uses something the
+ * translator does not handle, or when compiling fails (p then runs in the
+ * interpreter); WS_ENOMEM. */
+#define WS_EMU_JIT_CACHED_ONLY 1
+int ws_emu_jit_prepare(ws_emu_jit *j, ws_emu_program *p, int flags, ws_diag *d);
+/* Whether compiling p pays for itself: 1 when the work of running it with
+ * `threads` threads, estimated from its code (instructions inside loops
+ * count 16 times per loop level), plus `done`, the thread instructions
+ * already run in the interpreter (a runtime adds up its launches), reaches
+ * WS_EMU_JIT_MIN_WORK, 2^28 thread instructions: 0.3 to 0.8 seconds of
+ * interpreting on the development machine (1e9 thread instructions a
+ * second for matmul_tiled, 3.4e8 for blackscholes), against a compile of
+ * 0.5 to 4 seconds paid once per kernel per cache.  The kernel corpus's
+ * launch specs estimate at most 3e7, so the tests stay in the
+ * interpreter. */
+#define WS_EMU_JIT_MIN_WORK (1ull << 28)
+int ws_emu_jit_worth(const ws_emu_program *p, uint64_t threads, uint64_t done);
+/* Whether p has translated code. */
+int ws_emu_program_translated(const ws_emu_program *p);
 /* Whether the emulator implements PTX opcode op: 1 when it decodes it (a
  * form it does not implement is still refused by ws_emu_load, naming it),
  * 0 when it refuses every form (*why, if why is not NULL: the reason, a
@@ -215,6 +287,19 @@ typedef enum ws_emu_block_action {
 #define WS_EMU_MIN_LAUNCH_INSTS (1ull << 27)         /* 134,217,728 per launch */
 #define WS_EMU_LAUNCH_INSTS_PER_WARP (1ull << 20)    /* 1,048,576 per warp */
 
+/* Which engine runs the blocks that are not profiled (ws_emu_options.engine;
+ * docs/emulator.md, "The translated engine"). */
+typedef enum ws_emu_engine {
+  WS_EMU_ENGINE_AUTO = 0, /* the translated code where the program has it
+                             (ws_emu_jit_prepare), else the interpreter */
+  WS_EMU_ENGINE_INTERP,   /* the interpreter only */
+  WS_EMU_ENGINE_JIT       /* as AUTO for ws_emu_run; to callers that parse
+                             options it means "translated, or an error" */
+} ws_emu_engine;
+
+/* "auto", "interp" or "jit" into *out: WS_OK, or WS_EINVAL for another word. */
+int ws_emu_engine_parse(ws_emu_engine *out, const char *s);
+
 typedef struct ws_emu_options {
   int version;               /* WS_EMU_OPTIONS_VERSION */
   int threads;               /* worker threads; 0 = the number of cores */
@@ -229,10 +314,13 @@ typedef struct ws_emu_options {
                                 whose warps alone exceed it is refused
                                 before anything runs. */
   double clock_per_inst;     /* cycles %clock and %clock64 advance per warp
-                                instruction of the warp (0: 1, the count) */
+                                 instruction of the warp (0: 1, the count) */
   double timer_ns_per_inst;  /* nanoseconds %globaltimer advances per warp
-                                instruction of the warp (0: 1) */
+                                 instruction of the warp (0: 1) */
   uint64_t timer_base_ns;    /* %globaltimer when the launch starts */
+  int engine;                /* ws_emu_engine for the blocks run without
+                                hooks (blocks with hooks always run in the
+                                interpreter): AUTO by default */
 } ws_emu_options;
 
 /* The machine's cores (online processors, read once per process; at most
@@ -242,7 +330,7 @@ int ws_emu_cores(void);
 #define WS_EMU_OPTIONS_VERSION 1
 #define WS_EMU_OPTIONS_INIT                                                     \
   {WS_EMU_OPTIONS_VERSION, 0, WS_EMU_DEFAULT_MAX_WARP_INSTS, NULL, NULL,        \
-   WS_EMU_DEFAULT_MAX_LAUNCH_INSTS, 0, 0, 0}
+   WS_EMU_DEFAULT_MAX_LAUNCH_INSTS, 0, 0, 0, WS_EMU_ENGINE_AUTO}
 
 /* What stopped a launch that faulted (ws_emu_stats.fault_kind), so that a
  * runtime can map it to its own error codes. */

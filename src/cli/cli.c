@@ -251,3 +251,63 @@ int cli_parse_int(const char *cmd, const char *opt, const char *s, long *out) {
   *out = v;
   return 0;
 }
+
+int cli_parse_engine(const char *cmd, const char *s, ws_emu_engine *out) {
+  const char *e = getenv("WARPSIGHT_ENGINE");
+  *out = WS_EMU_ENGINE_AUTO;
+  if (!s && e && *e) {
+    if (ws_emu_engine_parse(out, e) == WS_OK) return 0;
+    return cli_usage_error(cmd, "WARPSIGHT_ENGINE expects auto, interp or jit, got '%.100s'", e);
+  }
+  if (s && ws_emu_engine_parse(out, s) != WS_OK)
+    return cli_usage_error(cmd, "--engine expects auto, interp or jit, got '%.100s'", s);
+  return 0;
+}
+
+int cli_prepare_engine(ws_emu_jit **jit, ws_emu_program *p, ws_emu_engine e, uint64_t threads, ws_diag *d) {
+  if (e == WS_EMU_ENGINE_INTERP) return WS_OK;
+  ws_diag jd = WS_DIAG_INIT;
+  int st = WS_OK;
+  if (!*jit) {
+    ws_emu_jit_options o = WS_EMU_JIT_OPTIONS_INIT;
+    ws_emu_jit_options_env(&o);
+    st = ws_emu_jit_new(jit, &o, &jd);
+  }
+  int small = 0; /* auto, not cached, too little work to pay a compile */
+  if (!st && e == WS_EMU_ENGINE_AUTO) {
+    st = ws_emu_jit_prepare(*jit, p, WS_EMU_JIT_CACHED_ONLY, &jd);
+    if (st == WS_EMISSING) {
+      small = !ws_emu_jit_worth(p, threads, 0);
+      st = small ? WS_EMISSING : ws_emu_jit_prepare(*jit, p, 0, &jd);
+    }
+  } else if (!st) {
+    st = ws_emu_jit_prepare(*jit, p, 0, &jd);
+  }
+  const char *v = getenv("WARPSIGHT_VERBOSE");
+  int verbose = v && *v && strcmp(v, "0") != 0;
+  const char *k = ws_emu_program_kernel(p)->name;
+  if (st == WS_ENOMEM || (st && e == WS_EMU_ENGINE_JIT)) {
+    for (size_t i = 0; i < jd.count; i++) {
+      const ws_diag_entry *x = &jd.items[i];
+      ws_diag_add(d, x->severity, x->file, x->line, x->col, "%s", x->message);
+    }
+  } else if (!*jit && !verbose && ws_emu_jit_worth(p, threads, 0)) {
+    /* the work would pay for a compile: one line saying why it is not done */
+    fprintf(stderr, "warpsight: note: kernel %s runs in the interpreter: %s\n", k,
+            jd.count ? jd.items[0].message : "no C compiler");
+  } else if (verbose) {
+    if (small) {
+      fprintf(stderr,
+              "warpsight: kernel %s runs in the interpreter: too little work to pay for compiling it "
+              "(--engine jit compiles it anyway)\n",
+              k);
+    } else if (st) {
+      fprintf(stderr, "warpsight: kernel %s runs in the interpreter:\n", k);
+      cli_print_diag(&jd);
+    } else {
+      fprintf(stderr, "warpsight: kernel %s runs in the translated engine (%s)\n", k, ws_emu_jit_compiler(*jit));
+    }
+  }
+  ws_diag_free(&jd);
+  return st == WS_ENOMEM || e == WS_EMU_ENGINE_JIT ? st : WS_OK;
+}

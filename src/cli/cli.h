@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 
+#include "warpsight/emu.h"
 #include "warpsight/util.h"
 
 enum { EXIT_OK = 0, EXIT_KERNEL_FAULT = 1, EXIT_USAGE = 2 };
@@ -95,5 +96,28 @@ int cli_parse_bytes(const char *cmd, const char *opt, const char *s, unsigned lo
   "  --max-memory N[K|M|G] global memory (buffers, .global variables) a launch may\n" \
   "                        allocate (default half the machine's memory; 0: no\n"   \
   "                        budget); a launch asking for more is refused\n"
+
+/* The engine options of the commands that run every block of a kernel
+ * (run): --engine (default: $WARPSIGHT_ENGINE, else auto) into *out;
+ * EXIT_USAGE after a message for another word. */
+int cli_parse_engine(const char *cmd, const char *s, ws_emu_engine *out);
+#define CLI_ENGINE_OPTION_HELP                                                          \
+  "  --engine E            which engine runs the blocks: auto (default: the\n"          \
+  "                        translated engine when the kernel is in the cache, or its\n"  \
+  "                        work pays for a compile, and a C compiler and the kernel\n"   \
+  "                        allow; else the interpreter), interp, or jit (translated\n"   \
+  "                        whatever the work, or an error); also WARPSIGHT_ENGINE.\n"   \
+  "                        The compiled code is cached in WARPSIGHT_JIT_CACHE\n"         \
+  "                        (default ~/.cache/warpsight/jit);\n"                          \
+  "                        WARPSIGHT_JIT_CC names the compiler; WARPSIGHT_VERBOSE=1\n"  \
+  "                        says which engine runs the kernel and why\n"
+/* Attach translated code to p as engine e asks (making *jit on first use;
+ * the caller frees it), for a launch of `threads` threads: interp does
+ * nothing; auto takes the code from the cache, else compiles it when the
+ * work pays for it (ws_emu_jit_worth), else leaves p to the interpreter, as
+ * it does when it cannot translate or compile (saying why on stderr with
+ * WARPSIGHT_VERBOSE); jit compiles whatever the work and returns a failure
+ * with its diagnostics in d. */
+int cli_prepare_engine(ws_emu_jit **jit, ws_emu_program *p, ws_emu_engine e, uint64_t threads, ws_diag *d);
 
 #endif

@@ -39,7 +39,7 @@ static const char help_text[] =
     "usage: warpsight exec [--gpu G|G1,G2,...|all] [--model M|M1,M2,...|all]\n"
     "                      [--sample-blocks N] [--report DIR]\n"
     "                      [--json] [--max-warp-insts N] [--max-launch-insts N]\n"
-    "                      [--max-memory N] -- PROGRAM [ARGS...]\n\n"
+    "                      [--max-memory N] [--engine E] -- PROGRAM [ARGS...]\n\n"
     "Runs PROGRAM, an unmodified CUDA program built with `nvcc -cudart shared`, on\n"
     "warpsight's CUDA runtime: every kernel runs in the functional emulator, is\n"
     "profiled and its run time predicted on GPU G.  The program prints what it\n"
@@ -73,14 +73,24 @@ static const char help_text[] =
     "  --max-memory N[K|M|G|T]  device memory: the emulator's budget for cudaMalloc and\n"
     "                        the like, and cudaDeviceProp.totalGlobalMem (default 4G;\n"
     "                        0: no budget); past it cudaMalloc returns\n"
-    "                        cudaErrorMemoryAllocation\n\n"
+    "                        cudaErrorMemoryAllocation\n"
+    "  --engine E            which engine runs the blocks the profiler does not watch\n"
+    "                        (repeated launches, the blocks --sample-blocks leaves):\n"
+    "                        auto (default: the translated engine when the kernel is\n"
+    "                        in the cache or its launches pay for a compile, and a C\n"
+    "                        compiler and the kernel allow; else the interpreter),\n"
+    "                        interp, or jit (translated from the first launch, or the\n"
+    "                        launch fails); docs/exec.md, \"Engines\"\n\n"
     "The same options as environment variables, for running the program directly\n"
     "with LD_LIBRARY_PATH=%s:\n"
     "  WARPSIGHT_GPU, WARPSIGHT_MODEL (a name, a comma-separated list, or all),\n"
     "  WARPSIGHT_SAMPLE_BLOCKS, WARPSIGHT_EXEC_JSON (where to write the report),\n"
     "  WARPSIGHT_REPORT_DIR (charts), WARPSIGHT_QUIET=1 (no summary line at exit),\n"
     "  WARPSIGHT_MAX_WARP_INSTS, WARPSIGHT_MAX_LAUNCH_INSTS, WARPSIGHT_MAX_MEMORY,\n"
-    "  WARPSIGHT_EXEC_LOG (a launch log written as the program runs).\n"
+    "  WARPSIGHT_EXEC_LOG (a launch log written as the program runs), WARPSIGHT_ENGINE;\n"
+    "  and WARPSIGHT_JIT_CC (the C compiler), WARPSIGHT_JIT_CACHE (compiled kernels,\n"
+    "  default ~/.cache/warpsight/jit), WARPSIGHT_VERBOSE=1 (say which engine runs\n"
+    "  each kernel and why).\n"
     "WARPSIGHT_CUDART_DIR overrides the runtime's folder.\n\n"
     "Exit status: the program's (128+N when signal N ended it, said on stderr, as\n"
     "is a status other than 0 and the symbol the dynamic linker could not find);\n"
@@ -300,6 +310,7 @@ static void print_report(FILE *out, const cJSON *r) {
 /* The emulated-work limits as given (the runtime reads the same syntax). */
 typedef struct exec_limits {
   const char *warp, *launch, *memory; /* --max-warp-insts, --max-launch-insts, --max-memory */
+  const char *engine;                 /* --engine */
 } exec_limits;
 
 /* Check the options before running anything: the one grammar of --gpu and
@@ -307,6 +318,8 @@ typedef struct exec_limits {
 static int check_options(const char **gpus, size_t *ngpu, char *gbuf, size_t gsize, const char *gpu,
                          const char *model, const char *sample, const exec_limits *lim) {
   long n;
+  ws_emu_engine eng;
+  if (cli_parse_engine("exec", lim->engine, &eng)) return EXIT_USAGE;
   unsigned long long v;
   char mbuf[4096];
   const char *models[CLI_MAX_TARGETS];
@@ -349,7 +362,8 @@ static int prepare_env(const char *gpu, const char *model, const char *sample, c
   }
   st = st || set_env("WARPSIGHT_GPU", gpu) || set_env("WARPSIGHT_MODEL", model) ||
        set_env("WARPSIGHT_SAMPLE_BLOCKS", sample) || set_env("WARPSIGHT_MAX_WARP_INSTS", lim->warp) ||
-       set_env("WARPSIGHT_MAX_LAUNCH_INSTS", lim->launch) || set_env("WARPSIGHT_MAX_MEMORY", lim->memory);
+       set_env("WARPSIGHT_MAX_LAUNCH_INSTS", lim->launch) || set_env("WARPSIGHT_MAX_MEMORY", lim->memory) ||
+       set_env("WARPSIGHT_ENGINE", lim->engine);
   if (st) return EXIT_USAGE;
   *tmp = 0;
   if (report) {
@@ -619,7 +633,7 @@ int cmd_exec(int argc, char **argv) {
   int dd = 1;
   while (dd < argc && strcmp(argv[dd], "--") != 0) dd++;
   const char *gpu = NULL, *model = NULL, *sample = NULL, *report = NULL, *json = NULL;
-  exec_limits lim = {NULL, NULL, NULL};
+  exec_limits lim = {NULL, NULL, NULL, NULL};
   cli_opt opts[] = {{"--gpu", 1, &gpu},
                     {"--model", 1, &model},
                     {"--sample-blocks", 1, &sample},
@@ -628,6 +642,7 @@ int cmd_exec(int argc, char **argv) {
                     {"--max-warp-insts", 1, &lim.warp},
                     {"--max-launch-insts", 1, &lim.launch},
                     {"--max-memory", 1, &lim.memory},
+                    {"--engine", 1, &lim.engine},
                     {NULL, 0, NULL}};
   const char *pos[1];
   int npos, help;

@@ -15,7 +15,7 @@
 static const char help_text[] =
     "usage: warpsight run FILE.ptx|FILE.cu --launch L.json [--kernel K] [--out DIR] [-j N]\n"
     "                     [--max-warp-insts N] [--max-launch-insts N] [--max-memory N]\n"
-    "                     [--arch sm_XX]\n\n"
+    "                     [--arch sm_XX] [--engine auto|interp|jit]\n\n"
     "Runs a kernel of FILE.ptx in the functional PTX emulator with the grid, block\n"
     "and arguments of launch spec L.json (docs/launch-spec.md), writes every buffer\n"
     "marked \"output\" into DIR (default: the current folder) as a raw little-endian\n"
@@ -29,7 +29,8 @@ static const char help_text[] =
     "  -j N                  worker threads (default: the number of cores)\n"
     CLI_LIMIT_OPTIONS_HELP
     "  --arch sm_XX          for FILE.cu: the nvcc -ptx target (default sm_80); a .cu\n"
-    "                        file is compiled with nvcc -ptx first, as predict does\n\n"
+    "                        file is compiled with nvcc -ptx first, as predict does\n"
+    CLI_ENGINE_OPTION_HELP "\n"
     "Exit status: 0 ok, 1 the kernel faulted (out-of-bounds or misaligned access,\n"
     "barrier deadlock, instruction limit, trap), 2 bad usage or input (including\n"
     "instructions the emulator does not implement).\n";
@@ -64,12 +65,12 @@ static int load_module(ws_ptx_module **m, const char *file, const char *arch, ch
 
 int cmd_run(int argc, char **argv) {
   const char *kernel = NULL, *launch = NULL, *out = NULL, *jobs = NULL, *maxi = NULL, *maxl = NULL,
-             *maxm = NULL, *arch = NULL;
+             *maxm = NULL, *arch = NULL, *engine = NULL;
   cli_opt opts[] = {{"--kernel", 1, &kernel},         {"--launch", 1, &launch},
                     {"--out", 1, &out},               {"-j", 1, &jobs},
                     {"--max-warp-insts", 1, &maxi},   {"--max-launch-insts", 1, &maxl},
                     {"--max-memory", 1, &maxm},       {"--arch", 1, &arch},
-                    {NULL, 0, NULL}};
+                    {"--engine", 1, &engine},         {NULL, 0, NULL}};
   const char *pos[1];
   int npos, help;
   if (cli_parse("run", argc, argv, opts, pos, 1, &npos, help_text, &help)) return EXIT_USAGE;
@@ -87,6 +88,8 @@ int cmd_run(int argc, char **argv) {
       cli_parse_bytes("run", "--max-memory", maxm, &mm))
     return EXIT_USAGE;
   if (jobs && (j < 1 || j > 256)) return cli_usage_error("run", "-j must be between 1 and 256");
+  ws_emu_engine eng;
+  if (cli_parse_engine("run", engine, &eng)) return EXIT_USAGE;
 
   ws_diag d = WS_DIAG_INIT;
   ws_launch_spec *spec = NULL;
@@ -110,6 +113,12 @@ int cmd_run(int argc, char **argv) {
   if (kf) cli_warn_unset_vars(m, kf, spec, &d);
   if (!st) st = ws_emu_load(&p, m, spec->kernel, &d);
   if (!st && mm) ws_emu_program_set_memory_budget(p, mm == ~0ull ? 0 : mm);
+  ws_emu_jit *jit = NULL;
+  if (!st) {
+    uint64_t threads = (uint64_t)spec->grid[0] * spec->grid[1] * spec->grid[2] * spec->block[0] * spec->block[1] *
+                       spec->block[2];
+    st = cli_prepare_engine(&jit, p, eng, threads, &d);
+  }
   if (!st) st = ws_emu_launch_new(&l, p, spec, &d);
   ws_emu_stats stats = {0};
   if (!st) {
@@ -118,6 +127,7 @@ int cmd_run(int argc, char **argv) {
     o.max_warp_insts = (uint64_t)mx;
     o.max_launch_insts = (uint64_t)ml;
     o.printf_out = stdout;
+    o.engine = (int)eng;
     st = ws_emu_run(l, &o, &stats, &d);
     fflush(stdout);
   }
@@ -129,6 +139,7 @@ int cmd_run(int argc, char **argv) {
            (unsigned long long)stats.warp_insts, stats.seconds, stats.threads);
   ws_emu_launch_free(l);
   ws_emu_program_free(p);
+  ws_emu_jit_free(jit);
   ws_ptx_module_free(m);
   ws_emu_launch_spec_free(spec);
   ws_diag_free(&d);

@@ -228,6 +228,79 @@ cudaError_t rt_check_config(ws_rt *rt, rt_func *f, dim3 grid, dim3 block, uint64
   return cudaSuccess;
 }
 
+/* The translated engine for f's program p before a launch of which
+ * `plain` threads run without the profiler's hooks (docs/exec.md, "Engines"):
+ * WARPSIGHT_ENGINE=jit compiles on the first launch, and a failure fails it
+ * (WS_EUNSUP, said once); auto takes the code from the cache, else
+ * compiles it once the launches so far and this one's plain threads make
+ * enough work (ws_emu_jit_worth), and otherwise stays in the interpreter. */
+static int prepare_engine(ws_rt *rt, rt_func *f, ws_emu_program *p, uint64_t plain) {
+  if (rt->engine == WS_EMU_ENGINE_INTERP || f->jit_state == 1) return WS_OK;
+  if (f->jit_state == 2) return rt->engine == WS_EMU_ENGINE_JIT ? WS_EUNSUP : WS_OK;
+  int force = rt->engine == WS_EMU_ENGINE_JIT;
+  if (!force && !plain) return WS_OK; /* nothing would run in it */
+  ws_diag d = WS_DIAG_INIT;
+  int st = WS_OK;
+  if (!rt->jit && !rt->jit_none) {
+    ws_emu_jit_options o = WS_EMU_JIT_OPTIONS_INIT;
+    ws_emu_jit_options_env(&o);
+    if ((st = ws_emu_jit_new(&rt->jit, &o, &d))) rt->jit_none = 1;
+  }
+  if (!rt->jit) {
+    f->jit_state = 2;
+    if (!force && !rt->verbose && !rt->jit_noted && ws_emu_jit_worth(p, plain, f->interp_insts)) {
+      /* once per process, when the work would pay for a compile */
+      fprintf(stderr, "warpsight: note: the kernels run in the interpreter: %s\n",
+              d.count ? d.items[0].message : "no C compiler");
+      rt->jit_noted = 1;
+    }
+  } else {
+    st = ws_emu_jit_prepare(rt->jit, p, force ? 0 : WS_EMU_JIT_CACHED_ONLY, &d);
+    if (st == WS_EMISSING) {
+      if (!ws_emu_jit_worth(p, plain, f->interp_insts)) {
+        ws_diag_free(&d);
+        return WS_OK; /* asked again at the next launch */
+      }
+      st = ws_emu_jit_prepare(rt->jit, p, 0, &d);
+    }
+    f->jit_state = st == WS_OK ? 1 : st == WS_ENOMEM ? 0 : 2;
+  }
+  const char *k = rt->funcs[f - rt->funcs].name;
+  if (st && (force || st == WS_ENOMEM)) {
+    rt_print_diag(&d);
+  } else if (rt->verbose) {
+    if (st) {
+      fprintf(stderr, "warpsight: kernel %s runs in the interpreter:\n", k);
+      rt_print_diag(&d);
+    } else {
+      fprintf(stderr, "warpsight: kernel %s runs in the translated engine (%s)\n", k, ws_emu_jit_compiler(rt->jit));
+    }
+  }
+  ws_diag_free(&d);
+  return force || st == WS_ENOMEM ? st : WS_OK;
+}
+
+/* A cooperative launch of f runs in the interpreter whatever the engine:
+ * its blocks take turns at spin points (coop.c), which the translated code
+ * does not have.  WARPSIGHT_ENGINE=jit ("translated, or the launch fails")
+ * refuses it, naming the kernel and why; auto says so once per kernel when
+ * verbose. */
+static int coop_engine(ws_rt *rt, rt_func *f) {
+  const char *k = rt->funcs[f - rt->funcs].name;
+  if (rt->engine == WS_EMU_ENGINE_JIT) {
+    fprintf(stderr,
+            "warpsight: error: kernel %s: a cooperative launch runs in the interpreter only (its blocks take turns "
+            "at grid-wide waits); WARPSIGHT_ENGINE=jit refuses it (auto runs it in the interpreter)\n",
+            k);
+    return WS_EUNSUP;
+  }
+  if (rt->verbose && rt->engine == WS_EMU_ENGINE_AUTO && !f->coop_noted) {
+    fprintf(stderr, "warpsight: kernel %s runs in the interpreter: a cooperative launch\n", k);
+    f->coop_noted = 1;
+  }
+  return WS_OK;
+}
+
 cudaError_t rt_pack(ws_rt *rt, rt_func *f, void **args, unsigned char *buf, size_t cap,
                     size_t *used) {
   cudaError_t e = cudaSuccess;
@@ -336,8 +409,16 @@ cudaError_t rt_launch(ws_rt *rt, rt_func *f, dim3 grid, dim3 block, const unsign
     st = ws_emu_launch_raw(&l, dev, p, &c, &d);
     if (!st && coop) st = ws_emu_launch_set_cooperative(l, &d);
   }
+  if (!st && coop) {
+    st = coop_engine(rt, f);
+  } else if (!st) { /* the threads of the blocks the profiler does not hook */
+    uint64_t blocks = (uint64_t)c.grid[0] * c.grid[1] * c.grid[2];
+    uint64_t hooked = !fresh ? 0 : !rt->sample_blocks || rt->sample_blocks > blocks ? blocks : rt->sample_blocks;
+    st = prepare_engine(rt, f, p, (blocks - hooked) * c.block[0] * c.block[1] * c.block[2]);
+  }
   ws_emu_stats stats = {0};
   if (!st) st = run(rt, f, l, grid, block, shared, k, fresh, &stats, &d);
+  if (!ws_emu_program_translated(p)) f->interp_insts += stats.thread_insts;
   if (l) rt_mirror_sync(rt, 0);
   rt_child *kids = NULL; /* its device-side launches (cdp.c) */
   size_t nkids = 0;

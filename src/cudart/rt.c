@@ -40,6 +40,8 @@ static void rt_free_all(ws_rt *rt) {
   ws_prof_l2_free(rt->l2);
   rt->l2 = NULL;
   ws_emu_device_free(rt->dev);
+  ws_emu_jit_free(rt->jit); /* the programs keep their code */
+  rt->jit = NULL;
   for (size_t i = 0; i < rt->nfuncs; i++) {
     free(rt->funcs[i].name);
     free(rt->funcs[i].key_mask);
@@ -166,6 +168,7 @@ static void rt_init(void) {
   const char *g = getenv("WARPSIGHT_GPU"), *sb = getenv("WARPSIGHT_SAMPLE_BLOCKS");
   const char *js = getenv("WARPSIGHT_EXEC_JSON"), *q = getenv("WARPSIGHT_QUIET");
   const char *lg = getenv("WARPSIGHT_EXEC_LOG");
+  const char *en = getenv("WARPSIGHT_ENGINE"), *vb = getenv("WARPSIGHT_VERBOSE");
   ws_diag d = WS_DIAG_INIT;
   if (ws_gpu_load(&rt->gpu, g && *g ? g : "a100", &d)) {
     rt_print_diag(&d);
@@ -196,6 +199,13 @@ static void rt_init(void) {
   if (!rt->memory_budget) rt->memory_budget = UINT64_MAX; /* 0: no budget */
   rt->json_out = js && *js ? ws_strdup(js) : NULL;
   rt->quiet = q && *q && strcmp(q, "0") != 0;
+  rt->verbose = vb && *vb && strcmp(vb, "0") != 0;
+  ws_emu_engine eng = WS_EMU_ENGINE_AUTO;
+  if (en && *en && ws_emu_engine_parse(&eng, en) != WS_OK) {
+    fprintf(stderr, "warpsight: error: WARPSIGHT_ENGINE expects auto, interp or jit, got '%.100s'\n", en);
+    rt->init_failed = 1;
+  }
+  rt->engine = (int)eng;
   /* read once per process: the emulator's and the profiler's worker count
    * (sysconf reads /sys/devices/system/cpu/online each time) */
   long nc = sysconf(_SC_NPROCESSORS_ONLN);

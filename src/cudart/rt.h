@@ -70,6 +70,11 @@ typedef struct rt_func {
   unsigned char *key_mask;  /* per parameter byte, RT_KEY_* (launch.c's reuse
                                rule; owned, made with prog), NULL: every byte */
   size_t key_bytes;         /* bytes of key_mask */
+  int jit_state;            /* the translated engine: 0 not tried yet, 1 the
+                               program has code, 2 not for this kernel */
+  uint64_t interp_insts;    /* thread instructions its launches ran in the
+                               interpreter (what decides a compile, auto) */
+  int coop_noted;           /* verbose: its cooperative launches' engine was said */
 } rt_func;
 
 /* What a parameter byte contributes to the launch-reuse key (docs/exec.md,
@@ -239,6 +244,11 @@ typedef struct ws_rt {
                                (default RT_MEMORY_BUDGET; UINT64_MAX: none) */
   char *json_out;           /* WARPSIGHT_EXEC_JSON: the run's report, or NULL */
   int quiet;                /* WARPSIGHT_QUIET: no summary on stderr */
+  int engine;               /* WARPSIGHT_ENGINE: ws_emu_engine (default auto) */
+  int verbose;              /* WARPSIGHT_VERBOSE: say which engine runs a kernel */
+  ws_emu_jit *jit;          /* the translator, made on first use, or NULL */
+  int jit_none;             /* no C compiler: the translator is not tried again */
+  int jit_noted;            /* that was said (once, when a kernel's work would pay) */
   int primary_warned;       /* the primary model's failure was reported */
   int init_failed;          /* the environment was bad: every call fails */
   const char *unsup_seen[RT_MAX_UNSUP]; /* unsupported calls reported (static names) */

@@ -195,7 +195,7 @@ int ws_emu_dec_hkind(int t) {
   }
 }
 
-static ws_emu_num_rnd rnd_of(int mod) {
+int ws_emu_dec_rnd(int mod) {
   switch (mod) {
   case WS_PTX_MOD_RN: return WS_NUM_RN;
   case WS_PTX_MOD_RZ: return WS_NUM_RZ;
@@ -210,6 +210,46 @@ static ws_emu_num_rnd rnd_of(int mod) {
   }
 }
 
+int ws_emu_dec_cmp(int mod, int *ok) {
+  *ok = 1;
+  switch (mod) {
+  case WS_PTX_MOD_EQ: return WS_NUM_EQ;
+  case WS_PTX_MOD_NE: return WS_NUM_NE;
+  case WS_PTX_MOD_LT: case WS_PTX_MOD_LO: return WS_NUM_LT;
+  case WS_PTX_MOD_LE: case WS_PTX_MOD_LS: return WS_NUM_LE;
+  case WS_PTX_MOD_GT: case WS_PTX_MOD_HI: return WS_NUM_GT;
+  case WS_PTX_MOD_GE: case WS_PTX_MOD_HS: return WS_NUM_GE;
+  case WS_PTX_MOD_EQU: return WS_NUM_EQU;
+  case WS_PTX_MOD_NEU: return WS_NUM_NEU;
+  case WS_PTX_MOD_LTU: return WS_NUM_LTU;
+  case WS_PTX_MOD_LEU: return WS_NUM_LEU;
+  case WS_PTX_MOD_GTU: return WS_NUM_GTU;
+  case WS_PTX_MOD_GEU: return WS_NUM_GEU;
+  case WS_PTX_MOD_NUM: return WS_NUM_NUM;
+  case WS_PTX_MOD_NAN: return WS_NUM_NAN;
+  default: *ok = 0; return 0;
+  }
+}
+
+int ws_emu_dec_numtype(int t) {
+  switch (t) {
+  case WS_PTX_T_U8: case WS_PTX_T_B8: return WS_NUM_U8;
+  case WS_PTX_T_S8: return WS_NUM_S8;
+  case WS_PTX_T_U16: case WS_PTX_T_B16: return WS_NUM_U16;
+  case WS_PTX_T_S16: return WS_NUM_S16;
+  case WS_PTX_T_U32: case WS_PTX_T_B32: return WS_NUM_U32;
+  case WS_PTX_T_S32: return WS_NUM_S32;
+  case WS_PTX_T_U64: case WS_PTX_T_B64: return WS_NUM_U64;
+  case WS_PTX_T_S64: return WS_NUM_S64;
+  case WS_PTX_T_F16: return WS_NUM_F16;
+  case WS_PTX_T_BF16: return WS_NUM_BF16;
+  case WS_PTX_T_F32: return WS_NUM_F32;
+  case WS_PTX_T_F64: return WS_NUM_F64;
+  case WS_PTX_T_TF32: return WS_NUM_TF32;
+  default: return -1;
+  }
+}
+
 int ws_emu_dec_inst(dec *D, const ws_ptx_inst *in, dinst *di) {
   optype T;
   T.t = in->ntypes ? in->type[0] : WS_PTX_T_NONE;
@@ -218,7 +258,7 @@ int ws_emu_dec_inst(dec *D, const ws_ptx_inst *in, dinst *di) {
   di->bits = (uint8_t)(T.bits < 8 ? 8 : T.bits > 64 ? 64 : T.bits);
   di->sgn = k == WS_PTX_TK_S;
   di->wmask = wmask_of(di->bits);
-  di->rnd = (uint8_t)rnd_of(in->round);
+  di->rnd = (uint8_t)ws_emu_dec_rnd(in->round);
   di->ftz = (uint8_t)ws_ptx_inst_has(in, WS_PTX_MOD_FTZ);
   di->sat = (uint8_t)ws_ptx_inst_has(in, WS_PTX_MOD_SAT);
   di->d2 = NO_SLOT;

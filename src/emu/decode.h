@@ -46,8 +46,6 @@ typedef struct optype {
   int plain;  /* round to nearest (or none), no .ftz, no .sat: the host FPU's forms */
 } optype;
 
-/* Half-precision kinds (dinst.ty of the H_* forms). */
-enum { HK_F16, HK_BF16, HK_F16X2, HK_BF16X2 };
 
 /* A decoder: fills di for one PTX opcode (dops.def names it). */
 typedef int dec_fn(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T);
@@ -80,8 +78,6 @@ int ws_emu_dec_space(dec *D, const ws_ptx_inst *in, const ws_ptx_operand *addr, 
 int ws_emu_dec_address(dec *D, const ws_ptx_inst *in, const ws_ptx_operand *o, dinst *di);
 /* Queues module function mf for decoding; *out its decoded index. */
 int ws_emu_dec_queue_func(dec *D, uint32_t mf, uint32_t *out);
-/* HK_* of a PTX type, or -1. */
-int ws_emu_dec_hkind(int t);
 
 /* ---- exec.c (generated from dops.def) --------------------------------------- */
 

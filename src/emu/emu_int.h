@@ -37,6 +37,9 @@
 #define CDP_STRIDE 0x10000ull                 /* bytes of the window per buffer */
 
 #define NO_PC 0xFFFFFFFFu    /* no reconvergence point inside the function */
+/* A warp runs at most this many instructions since it was scheduled (checked
+ * at taken branches) before the next warp of its block runs (both engines). */
+#define WS_EMU_QUANTUM 100000u
 #define NO_SLOT 0xFFFFFFFFu  /* sink `_` or absent operand */
 
 /* Decoded opcodes. */
@@ -157,6 +160,7 @@ struct ws_emu_program {
   uint32_t nsobjs;          /* entries */
   uint64_t mem_budget;      /* bytes of global memory a launch may allocate
                                (0: no limit; ws_emu_program_set_memory_budget) */
+  struct ws_jit_code *jit;  /* translated code (ws_emu_jit_prepare), or NULL (owned) */
   uint64_t reserved_smem;   /* bytes of the system-reserved shared region a
                                block gets: WS_EMU_RESERVED_SMEM_BYTES when the
                                kernel reads %reserved_smem_offset_*, else 0 */
@@ -396,6 +400,7 @@ typedef struct blockctx {
   cdpbuf *cdp;              /* parameter buffers the block got (cdp.c) */
   size_t ncdp, cap_cdp;
   uint32_t cdp_seq;         /* launches the block made */
+  void *jit;                /* the translated engine's warps (jit/jit_run.c), or NULL */
 } blockctx;
 
 /* coop.c: a cooperative launch's grid, every block resident, taking turns
@@ -435,6 +440,113 @@ uint8_t *ws_emu_cdp_at(blockctx *B, uint64_t a, uint32_t n);
 int ws_emu_cdp_block_end(blockctx *B);
 void ws_emu_cdp_block_free(blockctx *B);
 void ws_emu_cdp_reset(struct ws_emu_launch *L);
+
+/* Where an access of n bytes at addr in space sp (MS_*) of lane `lane`
+ * lands, for both engines: the host pointer, or NULL with *kind the
+ * FAULT_* (misaligned, read-only, out of bounds).  A generic address is
+ * resolved by its window.  *gcache is the warp's cached global object
+ * (updated on a hit elsewhere); local, local_cap and local_top its local
+ * memory. */
+static inline uint8_t *ws_emu_locate(blockctx *B, int *gcache, uint8_t *local, uint64_t local_cap,
+                                     uint64_t local_top, int sp, uint64_t addr, uint32_t n, uint32_t lane,
+                                     int write, int *kind) {
+  struct ws_emu_launch *L = B->L;
+  uint64_t a = addr;
+  *kind = FAULT_OOB;
+  if (addr & (n - 1)) {
+    *kind = FAULT_MISALIGNED;
+    return NULL;
+  }
+  if (sp == MS_GENERIC) {
+    uint64_t win = addr >> WIN_SHIFT;
+    if (win == (SHARED_WIN >> WIN_SHIFT)) {
+      sp = MS_SHARED;
+      a = addr - SHARED_WIN;
+    } else if (win == (LOCAL_WIN >> WIN_SHIFT)) {
+      sp = MS_LOCAL;
+      a = addr - LOCAL_WIN;
+    } else if (win == (CONST_WIN >> WIN_SHIFT)) {
+      sp = MS_CONST;
+      a = addr - CONST_WIN;
+    } else {
+      sp = MS_GLOBAL;
+    }
+  }
+  switch (sp) {
+  case MS_GLOBAL: {
+    const gobj *o = &L->gobjs[*gcache];
+    if (L->ngobjs && a - o->base < o->size && o->size - (a - o->base) >= n)
+      return L->gmem[*gcache] + (a - o->base);
+    /* binary search for the last object with base <= a */
+    uint32_t lo = 0, hi = L->ngobjs;
+    while (lo < hi) {
+      uint32_t mid = (lo + hi) / 2;
+      if (L->gobjs[mid].base <= a) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0) {
+      o = &L->gobjs[lo - 1];
+      if (a - o->base < o->size && o->size - (a - o->base) >= n) {
+        *gcache = (int)(lo - 1);
+        if (write && o->var >= 0 && L->p->m->vars[o->var].space == WS_PTX_SP_CONST) break;
+        return L->gmem[lo - 1] + (a - o->base);
+      }
+    }
+    if ((a >> WIN_SHIFT) == (CDP_WIN >> WIN_SHIFT)) { /* a device launch's parameter buffer */
+      uint8_t *p = ws_emu_cdp_at(B, a, n);
+      if (p) return p;
+    }
+    break;
+  }
+  case MS_SHARED:
+    if (a < L->shared_bytes && L->shared_bytes - a >= n) return B->shared + a;
+    break;
+  case MS_LOCAL:
+    if (a < local_top && local_top - a >= n) return local + lane * local_cap + a;
+    break;
+  case MS_CONST:
+    if (write) *kind = FAULT_READONLY;
+    else if (a < L->p->const_bytes && L->p->const_bytes - a >= n) return L->const_bank + a;
+    break;
+  case MS_KPARAM:
+    if (write) *kind = FAULT_READONLY;
+    else if (a < L->param_bytes && L->param_bytes - a >= n) return L->param_image + a;
+    break;
+  }
+  return NULL;
+}
+
+/* Half-precision kinds (dinst.ty of the H_* forms). */
+enum { HK_F16, HK_BF16, HK_F16X2, HK_BF16X2 };
+
+/* decode.c: the IR's modifiers and types as num.c's enums, shared with the
+ * translated engine, which takes the same decisions from the IR: a
+ * rounding modifier (WS_NUM_RND_NONE if none), a comparison modifier
+ * (*ok = 0 if it is none), a PTX type (b types are unsigned; -1 for one
+ * num.c has not), a type's HK_* half kind (-1 if none). */
+int ws_emu_dec_rnd(int mod);
+int ws_emu_dec_cmp(int mod, int *ok);
+int ws_emu_dec_numtype(int t);
+int ws_emu_dec_hkind(int t);
+
+/* exec.c */
+/* The barrier-spin deadlock: warp `spinner` passed --max-warp-insts while
+ * warp `waiter` waits at barrier `bar` (PTX line `line`): B's fault
+ * message, and its kind FAULT_DEADLOCK. */
+void ws_emu_spin_fault(blockctx *B, uint32_t spinner, uint32_t waiter, int bar, uint32_t line);
+/* One warp's part of a barrier deadlock's message, appended at *p (*left
+ * bytes left in B->flt.msg): "warp W waits at barrier B (PTX line N)" or
+ * "warp W has exited".  -1 when it does not fit. */
+int ws_emu_deadlock_part(blockctx *B, char **p, size_t *left, uint32_t warp_id, int waits, int bar, uint32_t line);
+/* Room for `need` bytes of local memory per lane in *local (lane-major,
+ * *cap bytes per lane, `top` of them in use): every lane's bytes move to
+ * the new stride, so this is a copy per lane, not the plain realloc of
+ * WS_VEC_RESERVE.  -1 past WS_EMU_MAX_LOCAL_BYTES or out of memory. */
+int ws_emu_grow_local(uint8_t **local, uint64_t *cap, uint64_t top, uint64_t need);
+/* The new value an atomic of `size` bytes writes: aop its operation
+ * (WS_PTX_MOD_*), ty 0 integer (sgn: signed), 1 f32, 2 f64, 3 + HK_* the
+ * half kinds; cmpv the compare-and-swap's new value. */
+uint64_t ws_emu_atom_value(int size, int aop, int ty, int sgn, uint64_t old, uint64_t v, uint64_t cmpv);
 /* printf.c: format one vprintf call; fetch reads generic memory (returns 0
  * on success).  Appends to out; returns the characters written, -1 when a
  * fetch failed or out ran out of memory (out->oom, sticky), or -2 when the

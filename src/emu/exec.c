@@ -23,26 +23,60 @@
 #include "util/checked.h"
 #include "util/vec.h"
 
-#define QUANTUM 100000u
+#define QUANTUM WS_EMU_QUANTUM
 
 /* ---- frames ------------------------------------------------------------------- */
 
-/* Make room for `need` bytes of local memory per lane.  Lane-major layout:
- * every lane's block moves to its new stride, so this is a copy per lane,
- * not the plain realloc of WS_VEC_RESERVE. */
-static int grow_local(warp *w, uint64_t need) {
-  if (need <= w->local_cap) return 0;
-  uint64_t c = w->local_cap ? w->local_cap : 256;
+int ws_emu_grow_local(uint8_t **local, uint64_t *cap, uint64_t top, uint64_t need) {
+  if (need <= *cap) return 0;
+  uint64_t c = *cap ? *cap : 256;
   while (c < need) c *= 2;
   if (c > WS_EMU_MAX_LOCAL_BYTES && need <= WS_EMU_MAX_LOCAL_BYTES) c = WS_EMU_MAX_LOCAL_BYTES;
   if (c > WS_EMU_MAX_LOCAL_BYTES) return -1;
   uint8_t *n = calloc(32, c);
   if (!n) return -1;
-  for (uint32_t l = 0; l < 32 && w->local; l++) memcpy(n + l * c, w->local + l * w->local_cap, w->local_top);
-  free(w->local);
-  w->local = n;
-  w->local_cap = c;
+  for (uint32_t l = 0; l < 32 && *local; l++) memcpy(n + l * c, *local + l * *cap, top);
+  free(*local);
+  *local = n;
+  *cap = c;
   return 0;
+}
+
+uint64_t ws_emu_atom_value(int size, int aop, int ty, int sgn, uint64_t old, uint64_t v, uint64_t cmpv) {
+  int bits = size * 8;
+  uint64_t wm = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+  switch (aop) {
+  case WS_PTX_MOD_ADD:
+    switch (ty) {
+    case 1: return ws_emu_num_f32_add((uint32_t)old, (uint32_t)v, WS_NUM_RN, 1, 0);
+    case 2: return ws_emu_num_f64_add(old, v, WS_NUM_RN);
+    case 3 + HK_F16: return ws_emu_num_f16_add((uint16_t)old, (uint16_t)v, WS_NUM_RN, 0, 0);
+    case 3 + HK_BF16: return ws_emu_num_bf16_add((uint16_t)old, (uint16_t)v, WS_NUM_RN);
+    case 3 + HK_F16X2: return ws_emu_num_f16x2_add((uint32_t)old, (uint32_t)v, WS_NUM_RN, 0, 0);
+    case 3 + HK_BF16X2: return ws_emu_num_bf16x2_add((uint32_t)old, (uint32_t)v, WS_NUM_RN);
+    default: return (old + v) & wm;
+    }
+  case WS_PTX_MOD_MIN:
+    if (ty == 1) return ws_emu_num_f32_min((uint32_t)old, (uint32_t)v, 0, 0);
+    if (ty == 2) return ws_emu_num_f64_min(old, v, 0);
+    return ws_emu_num_min(old, v, bits, sgn);
+  case WS_PTX_MOD_MAX:
+    if (ty == 1) return ws_emu_num_f32_max((uint32_t)old, (uint32_t)v, 0, 0);
+    if (ty == 2) return ws_emu_num_f64_max(old, v, 0);
+    return ws_emu_num_max(old, v, bits, sgn);
+  case WS_PTX_MOD_INC: return ((uint32_t)old >= (uint32_t)v) ? 0 : (old + 1) & wm;
+  case WS_PTX_MOD_DEC: return ((uint32_t)old == 0 || (uint32_t)old > (uint32_t)v) ? v & wm : (old - 1) & wm;
+  case WS_PTX_MOD_AND: return old & v;
+  case WS_PTX_MOD_OR: return old | v;
+  case WS_PTX_MOD_XOR: return old ^ v;
+  case WS_PTX_MOD_EXCH: return v & wm;
+  case WS_PTX_MOD_CAS: return ((old & wm) == (v & wm)) ? cmpv & wm : old;
+  default: return old;
+  }
+}
+
+static int grow_local(warp *w, uint64_t need) {
+  return ws_emu_grow_local(&w->local, &w->local_cap, w->local_top, need);
 }
 
 static int push_frame(warp *w, const dfunc *f, uint32_t call_pc) {
@@ -397,17 +431,29 @@ reload:
 /* A warp stopped by an instruction limit while another waits at a barrier
  * is a barrier-spin deadlock (the spinning warp waits for something the
  * waiting one would do after the barrier): say so instead of "limit". */
+void ws_emu_spin_fault(blockctx *B, uint32_t spinner, uint32_t waiter, int bar, uint32_t line) {
+  snprintf(B->flt.msg, sizeof B->flt.msg,
+           "warp %u spins past the limit of %llu warp instructions (--max-warp-insts) while warp %u waits at "
+           "barrier %d (PTX line %u)",
+           spinner, (unsigned long long)B->o->max_warp_insts, waiter, bar, line);
+  B->flt.kind = FAULT_DEADLOCK;
+}
+
+int ws_emu_deadlock_part(blockctx *B, char **p, size_t *left, uint32_t warp_id, int waits, int bar, uint32_t line) {
+  int n = waits ? snprintf(*p, *left, "%swarp %u waits at barrier %d (PTX line %u)", *p == B->flt.msg ? "" : "; ",
+                           warp_id, bar, line)
+                : snprintf(*p, *left, "%swarp %u has exited", *p == B->flt.msg ? "" : "; ", warp_id);
+  if (n < 0 || (size_t)n >= *left) return -1;
+  *p += n;
+  *left -= (size_t)n;
+  return 0;
+}
+
 static void spin_deadlock(blockctx *B, const warp *spinner) {
   const warp *x = NULL;
   for (uint32_t i = 0; i < B->nwarps && !x; i++)
     if (B->warps[i].state == WS_WAIT) x = &B->warps[i];
-  if (!x) return;
-  const ws_ptx_inst *bi = &x->bar_f->f->insts[x->bar_pc];
-  snprintf(B->flt.msg, sizeof B->flt.msg,
-           "warp %u spins past the limit of %llu warp instructions (--max-warp-insts) while warp %u waits at "
-           "barrier %d (PTX line %u)",
-           spinner->id, (unsigned long long)B->o->max_warp_insts, x->id, x->bar_id, bi->line);
-  B->flt.kind = FAULT_DEADLOCK;
+  if (x) ws_emu_spin_fault(B, spinner->id, x->id, x->bar_id, x->bar_f->f->insts[x->bar_pc].line);
 }
 
 /* Every warp still running spins at an mbarrier wait or waits at a
@@ -568,18 +614,10 @@ int ws_emu_block_step(blockctx *B) {
     warp *first = NULL;
     for (uint32_t i = 0; i < B->nwarps && left > 64; i++) {
       warp *w = &B->warps[i];
-      int n;
-      if (w->state == WS_WAIT) {
-        const ws_ptx_inst *bi = &w->bar_f->f->insts[w->bar_pc];
-        if (!first) first = w;
-        n = snprintf(p, left, "%swarp %u waits at barrier %d (PTX line %u)", p == B->flt.msg ? "" : "; ",
-                     w->id, w->bar_id, bi->line);
-      } else {
-        n = snprintf(p, left, "%swarp %u has exited", p == B->flt.msg ? "" : "; ", w->id);
-      }
-      if (n < 0 || (size_t)n >= left) break;
-      p += n;
-      left -= (size_t)n;
+      int waits = w->state == WS_WAIT;
+      if (waits && !first) first = w;
+      if (ws_emu_deadlock_part(B, &p, &left, w->id, waits, w->bar_id, waits ? w->bar_f->f->insts[w->bar_pc].line : 0))
+        break;
     }
     if (first) {
       char keep[sizeof B->flt.msg];

@@ -206,77 +206,10 @@ static inline int generic_space(uint64_t addr) {
  * after recording a fault. */
 static inline uint8_t *resolve(blockctx *B, warp *w, int sp, uint64_t addr, uint32_t n, uint32_t lane,
                                int write, const dfunc *F, uint32_t pc) {
-  struct ws_emu_launch *L = B->L;
-  int osp = sp;
-  uint64_t a = addr;
-  if (addr & (n - 1)) {
-    set_fault(B, w, lane, F, pc, FAULT_MISALIGNED, addr, osp, (int)n);
-    return NULL;
-  }
-  if (sp == MS_GENERIC) {
-    uint64_t win = addr >> WIN_SHIFT;
-    if (win == (SHARED_WIN >> WIN_SHIFT)) {
-      sp = MS_SHARED;
-      a = addr - SHARED_WIN;
-    } else if (win == (LOCAL_WIN >> WIN_SHIFT)) {
-      sp = MS_LOCAL;
-      a = addr - LOCAL_WIN;
-    } else if (win == (CONST_WIN >> WIN_SHIFT)) {
-      sp = MS_CONST;
-      a = addr - CONST_WIN;
-    } else {
-      sp = MS_GLOBAL;
-    }
-  }
-  switch (sp) {
-  case MS_GLOBAL: {
-    const gobj *o = &L->gobjs[w->gcache];
-    if (L->ngobjs && a - o->base < o->size && o->size - (a - o->base) >= n)
-      return L->gmem[w->gcache] + (a - o->base);
-    /* binary search for the last object with base <= a */
-    uint32_t lo = 0, hi = L->ngobjs;
-    while (lo < hi) {
-      uint32_t mid = (lo + hi) / 2;
-      if (L->gobjs[mid].base <= a) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo > 0) {
-      o = &L->gobjs[lo - 1];
-      if (a - o->base < o->size && o->size - (a - o->base) >= n) {
-        w->gcache = (int)(lo - 1);
-        if (write && o->var >= 0 && L->p->m->vars[o->var].space == WS_PTX_SP_CONST) break;
-        return L->gmem[lo - 1] + (a - o->base);
-      }
-    }
-    if ((a >> WIN_SHIFT) == (CDP_WIN >> WIN_SHIFT)) { /* a device launch's parameter buffer */
-      uint8_t *p = ws_emu_cdp_at(B, a, n);
-      if (p) return p;
-    }
-    break;
-  }
-  case MS_SHARED:
-    if (a < L->shared_bytes && L->shared_bytes - a >= n) return B->shared + a;
-    break;
-  case MS_LOCAL:
-    if (a < w->local_top && w->local_top - a >= n) return w->local + lane * w->local_cap + a;
-    break;
-  case MS_CONST:
-    if (write) {
-      set_fault(B, w, lane, F, pc, FAULT_READONLY, addr, osp, (int)n);
-      return NULL;
-    }
-    if (a < L->p->const_bytes && L->p->const_bytes - a >= n) return L->const_bank + a;
-    break;
-  case MS_KPARAM:
-    if (write) {
-      set_fault(B, w, lane, F, pc, FAULT_READONLY, addr, osp, (int)n);
-      return NULL;
-    }
-    if (a < L->param_bytes && L->param_bytes - a >= n) return L->param_image + a;
-    break;
-  }
-  set_fault(B, w, lane, F, pc, FAULT_OOB, addr, osp, (int)n);
-  return NULL;
+  int kind;
+  uint8_t *p = ws_emu_locate(B, &w->gcache, w->local, w->local_cap, w->local_top, sp, addr, n, lane, write, &kind);
+  if (!p) set_fault(B, w, lane, F, pc, kind, addr, sp, (int)n);
+  return p;
 }
 
 /* The address of lane value a + off as the instruction's space sees it: a

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "emu/emu_int.h"
+#include "emu/jit/jit.h"
 #include "emu/num.h"
 #include "util/checked.h"
 #include "emu/rng.h"
@@ -398,6 +399,7 @@ void ws_emu_block_free(blockctx *B) {
   free(B->warps);
   free(B->shared);
   ws_sb_free(&B->pout);
+  ws_emu_jit_block_free(B->jit);
   ws_emu_cdp_block_free(B);
 }
 
@@ -441,6 +443,7 @@ static void work(void *arg, int index) {
   ws_emu_block_tids(&B);
   uint64_t blocks = 0; /* blocks this worker ran (added to the pool's count at the end) */
   const ws_emu_hooks *H0 = pl->o->hooks;
+  int jit = L->p->jit && pl->o->engine != WS_EMU_ENGINE_INTERP;
   ws_emu_options plain = *pl->o; /* for blocks the filter runs without hooks */
   plain.hooks = NULL;
   ws_emu_options probe = *pl->o; /* for probed blocks: a short leash, no launch limit */
@@ -457,7 +460,14 @@ static void work(void *arg, int index) {
     B.block = b;
     memset(&B.flt, 0, sizeof B.flt);
     if (H && H->block_begin) H->block_begin(H->user, index, b);
-    int r = ws_emu_run_block(&B);
+    /* blocks without hooks run in the translated engine when there is one */
+    int r = !H && jit ? ws_emu_jit_run_block(&B) : ws_emu_run_block(&B);
+    if (r && !B.flt.kind) { /* the translated engine ran out of memory */
+      pthread_mutex_lock(&pl->mu);
+      pl->oom = 1;
+      pthread_mutex_unlock(&pl->mu);
+      break;
+    }
     if (r && act == WS_EMU_BLOCK_PROBE) r = 0; /* a probe stops where it stops */
     if (H && H->block_end) H->block_end(H->user, index, b);
     blocks++;

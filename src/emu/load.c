@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "emu/decode.h"
+#include "emu/jit/jit.h"
 #include "emu/num.h"
 #include "util/checked.h"
 #include "util/vec.h"
@@ -384,6 +385,7 @@ void ws_emu_var_image(const ws_emu_program *P, const ws_ptx_var *v, uint8_t *img
 
 void ws_emu_program_free(ws_emu_program *p) {
   if (!p) return;
+  ws_emu_jit_code_free(p->jit);
   for (uint32_t i = 0; i < p->nfuncs; i++) {
     dfunc *df = &p->funcs[i];
     free(df->code);

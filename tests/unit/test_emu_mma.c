@@ -47,7 +47,8 @@ static uint16_t rnd_half(uint64_t *s, int bf) {
   return (uint16_t)((((r >> 8) & 1) << 15) | (e << 10) | ((r >> 16) & 0x3ff));
 }
 static double hval(uint16_t v, int bf) { return (double)ref_h_value(bf ? &HB16 : &H16, v); }
-static float rnd_float(uint64_t *s) { return (float)((double)(int64_t)(ref_rand(s) % 2001) / 64.0 - 15.6); }
+/* k/64 - 15.625 is exact in float (no rounding for a compiler to keep or drop) */
+static float rnd_float(uint64_t *s) { return (float)((double)(int64_t)(ref_rand(s) % 2001) / 64.0 - 15.625); }
 
 /* A tf32 operand: a random float with its low 13 bits set randomly too
  * (the tensor core ignores them); its value as the mma reads it. */
@@ -164,9 +165,10 @@ static void check_mma_float(fix *f, const char *kname, int K, int nareg, int nbr
         C[r][c] = hval(h, 0);
         creg[l * 2 + i / 2] |= (uint32_t)h << (16 * (i % 2));
       } else {
-        float v = rnd_float(&s);
-        C[r][c] = v;
-        creg[l * 4 + i] = fbits(v);
+        /* the reference reads C back from the register's bits: GCC 12's
+         * -O3 (SLP) kept the double before its rounding to float in C */
+        creg[l * 4 + i] = fbits(rnd_float(&s));
+        C[r][c] = bitsf(creg[l * 4 + i]);
       }
     }
   }

@@ -42,39 +42,10 @@ DECODER(atom_red) {
   return WS_OK;
 }
 
-/* New value of an atomic op; in->ty: 0 integer, 1 f32, 2 f64, 3.. the
- * half kinds (3 + HK_*). */
+/* New value of an atomic op (ws_emu_atom_value, shared with the
+ * translated engine). */
 static inline uint64_t atom_new(const dinst *in, uint64_t old, uint64_t v, uint64_t cmpv) {
-  int bits = in->size * 8;
-  uint64_t wm = bits >= 64 ? ~0ull : (1ull << bits) - 1;
-  switch (in->aop) {
-  case WS_PTX_MOD_ADD:
-    switch (in->ty) {
-    case 1: return ws_emu_num_f32_add((uint32_t)old, (uint32_t)v, WS_NUM_RN, 1, 0);
-    case 2: return ws_emu_num_f64_add(old, v, WS_NUM_RN);
-    case 3 + HK_F16: return ws_emu_num_f16_add((uint16_t)old, (uint16_t)v, WS_NUM_RN, 0, 0);
-    case 3 + HK_BF16: return ws_emu_num_bf16_add((uint16_t)old, (uint16_t)v, WS_NUM_RN);
-    case 3 + HK_F16X2: return ws_emu_num_f16x2_add((uint32_t)old, (uint32_t)v, WS_NUM_RN, 0, 0);
-    case 3 + HK_BF16X2: return ws_emu_num_bf16x2_add((uint32_t)old, (uint32_t)v, WS_NUM_RN);
-    default: return (old + v) & wm;
-    }
-  case WS_PTX_MOD_MIN:
-    if (in->ty == 1) return ws_emu_num_f32_min((uint32_t)old, (uint32_t)v, 0, 0);
-    if (in->ty == 2) return ws_emu_num_f64_min(old, v, 0);
-    return ws_emu_num_min(old, v, bits, in->sgn);
-  case WS_PTX_MOD_MAX:
-    if (in->ty == 1) return ws_emu_num_f32_max((uint32_t)old, (uint32_t)v, 0, 0);
-    if (in->ty == 2) return ws_emu_num_f64_max(old, v, 0);
-    return ws_emu_num_max(old, v, bits, in->sgn);
-  case WS_PTX_MOD_INC: return ((uint32_t)old >= (uint32_t)v) ? 0 : (old + 1) & wm;
-  case WS_PTX_MOD_DEC: return ((uint32_t)old == 0 || (uint32_t)old > (uint32_t)v) ? v & wm : (old - 1) & wm;
-  case WS_PTX_MOD_AND: return old & v;
-  case WS_PTX_MOD_OR: return old | v;
-  case WS_PTX_MOD_XOR: return old ^ v;
-  case WS_PTX_MOD_EXCH: return v & wm;
-  case WS_PTX_MOD_CAS: return ((old & wm) == (v & wm)) ? cmpv & wm : old;
-  default: return old;
-  }
+  return ws_emu_atom_value(in->size, in->aop, in->ty, in->sgn, old, v, cmpv);
 }
 
 /* Compare-and-swap loop of one width: *q becomes atom_new(old); the old

@@ -4,28 +4,6 @@
  * executors of the CMP family (dops.def); compiled in exec.c.
  */
 
-/* A comparison modifier as a ws_emu_num_cmp (*ok = 0 if it is none). */
-static int cmp_of(int mod, int *ok) {
-  *ok = 1;
-  switch (mod) {
-  case WS_PTX_MOD_EQ: return WS_NUM_EQ;
-  case WS_PTX_MOD_NE: return WS_NUM_NE;
-  case WS_PTX_MOD_LT: case WS_PTX_MOD_LO: return WS_NUM_LT;
-  case WS_PTX_MOD_LE: case WS_PTX_MOD_LS: return WS_NUM_LE;
-  case WS_PTX_MOD_GT: case WS_PTX_MOD_HI: return WS_NUM_GT;
-  case WS_PTX_MOD_GE: case WS_PTX_MOD_HS: return WS_NUM_GE;
-  case WS_PTX_MOD_EQU: return WS_NUM_EQU;
-  case WS_PTX_MOD_NEU: return WS_NUM_NEU;
-  case WS_PTX_MOD_LTU: return WS_NUM_LTU;
-  case WS_PTX_MOD_LEU: return WS_NUM_LEU;
-  case WS_PTX_MOD_GTU: return WS_NUM_GTU;
-  case WS_PTX_MOD_GEU: return WS_NUM_GEU;
-  case WS_PTX_MOD_NUM: return WS_NUM_NUM;
-  case WS_PTX_MOD_NAN: return WS_NUM_NAN;
-  default: *ok = 0; return 0;
-  }
-}
-
 /* setp p[|q], a, b[, c]; set d, a, b[, c] (.bop with predicate c) */
 DECODER(setp_set) {
   const ws_ptx_operand *o = in->ops;
@@ -34,7 +12,7 @@ DECODER(setp_set) {
   int is_set = in->op == WS_PTX_OP_SET;
   int ct = is_set ? in->type[1] : t;
   int i = 1;
-  di->cmp = (uint8_t)cmp_of(in->cmp, &ok);
+  di->cmp = (uint8_t)ws_emu_dec_cmp(in->cmp, &ok);
   if (!ok) REFUSE();
   di->bop = in->bop == WS_PTX_MOD_AND ? 1 : in->bop == WS_PTX_MOD_OR ? 2 : in->bop == WS_PTX_MOD_XOR ? 3 : 0;
   di->op = is_set ? D_SET : D_SETP;

@@ -6,26 +6,6 @@
  * the CVT family (dops.def); compiled in exec.c.
  */
 
-/* ws_emu_num_type of a PTX type (b types are unsigned), or -1. */
-static int numtype(int t) {
-  switch (t) {
-  case WS_PTX_T_U8: case WS_PTX_T_B8: return WS_NUM_U8;
-  case WS_PTX_T_S8: return WS_NUM_S8;
-  case WS_PTX_T_U16: case WS_PTX_T_B16: return WS_NUM_U16;
-  case WS_PTX_T_S16: return WS_NUM_S16;
-  case WS_PTX_T_U32: case WS_PTX_T_B32: return WS_NUM_U32;
-  case WS_PTX_T_S32: return WS_NUM_S32;
-  case WS_PTX_T_U64: case WS_PTX_T_B64: return WS_NUM_U64;
-  case WS_PTX_T_S64: return WS_NUM_S64;
-  case WS_PTX_T_F16: return WS_NUM_F16;
-  case WS_PTX_T_BF16: return WS_NUM_BF16;
-  case WS_PTX_T_F32: return WS_NUM_F32;
-  case WS_PTX_T_F64: return WS_NUM_F64;
-  case WS_PTX_T_TF32: return WS_NUM_TF32;
-  default: return -1;
-  }
-}
-
 /* cvt.to.from d, a; cvt.rn.f16x2.f32 d, a, b */
 DECODER(cvt) {
   const ws_ptx_operand *o = in->ops;
@@ -39,7 +19,7 @@ DECODER(cvt) {
     t = WS_PTX_T_F32;
     BIN(CVT_PACK);
   }
-  int nt = numtype(tt), nf = numtype(ft);
+  int nt = ws_emu_dec_numtype(tt), nf = ws_emu_dec_numtype(ft);
   if (nt < 0 || nf < 0) REFUSE();
   di->ty = (uint8_t)nf;
   di->ty2 = (uint8_t)nt;

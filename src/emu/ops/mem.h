@@ -290,7 +290,8 @@ EXEC(LD) {
 }
 
 /* A load that may spin on another block (decoder above): in a cooperative
- * launch, a spin point after it loads. */
+ * launch, a spin point after it loads; anywhere else a plain load, which
+ * the translated engine relies on (jit/translate.c, JIT_DOPS). */
 EXEC(LD_SPIN) {
   int r = x_LD(X, in, m);
   if (r != FL_NEXT || !X->B->L->grid_ws) return r;
