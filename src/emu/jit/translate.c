@@ -1343,10 +1343,15 @@ static int tr_ldst(tr *T, const ty *y) {
      * then converted into its register */
     for (uint32_t e = 0; e < vec; e++) {
       if (dd[e].sink) continue;
+      /* a full, contiguous warp of unsigned elements as wide as their
+       * registers: the bytes as they are (little-endian lanes) */
+      int whole = vec == 1 && !sg && (uint32_t)dd[e].w == 8 * n && (wm & wmask_of(dd[e].w)) == wmask_of(dd[e].w);
+      if (whole) E("    if (JL_LIKELY(b_ && c_ && m == JL_FULL)) memcpy(%s, b_ + ad_[0], %uu); else {\n", dd[e].s, 32 * n);
       E("    if (JL_LIKELY(b_)) jl_gather(t_, b_, ad_, %uu, %uu, %uu, c_); else JEACH(m) t_[l] = jl_rd(hp_[l] + %uu, %uu);\n", e * n,
         n, tot, e * n, n);
       E("    JFOR { %s v_ = (%s)((%s) & 0x%" PRIx64 "ull); %s[l] = JSEL(m, v_, %s[l]); }\n", ctype(dd[e].w),
         ctype(dd[e].w), conv_t, wm, dd[e].s, dd[e].s);
+      if (whole) E("    }\n");
     }
     E("  }\n");
     return WS_OK;
