@@ -19,6 +19,9 @@
 #   * the CUDA programs of tests/programs under `warpsight exec
 #     --sample-blocks 1` (one block profiled, the rest run in the engine
 #     asked for): the program's output and report (only with nvcc)
+#   * tests/jit/shared_reuse.ptx: the shared-address analyses of the
+#     translated code (a base register rewritten within a segment, the
+#     access patterns, a fault past the end)
 #   * what falls back (docs/emulator.md, "What falls back"): a kernel with
 #     instructions the translator leaves to the interpreter (tests/jit/
 #     fallback.ptx's mbarriers; the texture, cp.async, wmma and mma
@@ -94,6 +97,17 @@ for k in 0 1 2 3; do
   WARPSIGHT_JIT_OPT=2 same "numerics$k" "$WS_SRC/tests/jit" numerics.ptx "numerics$k.json"
   [ -s "$TMP/jit/out/numerics${k}_32.bin" ] || fail "numerics$k: no output"
 done
+
+# the shared-address analyses: bases rewritten within a segment, patterns, a fault
+J="$WS_SRC/tests/jit"
+same "shared_reuse" "$J" shared_reuse.ptx shared_reuse.json
+# out[tid*16 + 14] (both blocks write the same values): the last lane of tid's half-warp stored its tid
+od -An -tu4 -v -w64 "$TMP/jit/out/sa_reuse.out" | awk '{ print $15 }' >"$TMP/sr-got"
+awk 'BEGIN { for (t = 0; t < 48; t++) print 16 * int(t / 16) + 15 }' >"$TMP/sr-want"
+cmp -s "$TMP/sr-got" "$TMP/sr-want" || fail "shared_reuse: out[tid*16 + 14] is not the half-warp's last tid"
+same "shared_fault" "$J" shared_reuse.ptx shared_fault.json
+grep -q "out-of-bounds read of 4 bytes at shared address 0x400 in kernel 'sa_fault', block (0,0,0), thread (31,0,0)" \
+  "$TMP/jit/stderr" || fail "shared_fault: not thread 31's fault: $(cat "$TMP/jit/stderr")"
 
 # what falls back: refused by --engine jit, the interpreter's results under auto
 FB="$WS_SRC/tests/jit"

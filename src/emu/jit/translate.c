@@ -94,6 +94,13 @@ typedef struct tr {
   ws_strbuf gpre, gbody, gpost; /* the open group's preamble, lane code and after-the-loop part */
   uint8_t *gr;                  /* per IR register: 1 touched, 2 written, in the group */
   uint8_t *gp;                  /* per predicate: the same */
+  /* shared-memory address analyses (sa_shared): per IR register, the slot
+   * (+1) of the analysis of its lanes made earlier in the segment, still
+   * valid (nothing wrote the register since), and the access size it
+   * classified the lanes for; 0: none */
+  uint32_t *sa_slot;
+  uint32_t *sa_n;
+  uint32_t nsa;                 /* slots used in the function */
 } tr;
 
 /* An operand for lane l: a C expression of width w (32 or 64). */
@@ -1138,6 +1145,102 @@ static int address(tr *T, const ws_ptx_operand *o, int ms, val *base, int64_t *o
   }
 }
 
+static int lane_op(const ws_ptx_inst *in);
+
+/* ---- shared-memory address analyses ------------------------------------------------
+ * A shared access [%r+imm] through a 32-bit register (the tiles of a tiled
+ * kernel: a run of loads off one base register in a segment) analyses the
+ * register's 32 lanes once: their minimum, maximum and OR (so that the
+ * bounds and the alignment of any offset are three scalar tests) and their
+ * pattern for the access size (contiguous; each half-warp contiguous or one
+ * address; other).  The accesses after it in the segment off the same
+ * register reuse the analysis while nothing can have written the register:
+ * every label, every instruction that is neither a lane operation nor a
+ * load or store, and every instruction that names the register (a load:
+ * as its destination) forget it.  An access whose lanes are all active and
+ * all in bounds and aligned by those tests reads or writes the block's
+ * shared memory at exactly the host addresses jl_map's shared fast path
+ * gives (no wrap modulo 2^32 is possible there); anything else takes the
+ * general path, so faults and partial warps are unchanged. */
+static void sa_forget_all(tr *T) {
+  if (T->sa_slot) memset(T->sa_slot, 0, (T->f->nregs + 1) * sizeof *T->sa_slot);
+}
+static void sa_forget(tr *T, const ws_ptx_operand *o) {
+  if (o->kind == WS_PTX_O_VEC) {
+    for (uint32_t e = 0; e < o->comp; e++) sa_forget(T, &T->f->extra[o->reg + e]);
+    return;
+  }
+  if ((o->kind == WS_PTX_O_REG || o->kind == WS_PTX_O_ADDR) && o->reg < T->f->nregs) T->sa_slot[o->reg] = 0;
+}
+/* After instruction `in`: forget what it may have changed. */
+static void sa_after(tr *T, const ws_ptx_inst *in) {
+  if (!T->sa_slot || in->op == WS_PTX_OP_ST) return;
+  if (in->op == WS_PTX_OP_LD || in->op == WS_PTX_OP_LDU) {
+    if (in->nops) sa_forget(T, &in->ops[0]);
+    return;
+  }
+  if (!lane_op(in)) {
+    sa_forget_all(T);
+    return;
+  }
+  for (uint32_t i = 0; i < in->nops; i++) sa_forget(T, &in->ops[i]);
+}
+
+/* A vector ld or st (vec 1) of n bytes in .shared at [r + off], r a 32-bit
+ * register: the analysed fast path before the general one, or -1 when the
+ * access does not qualify (then nothing was emitted).  On 0 the caller's
+ * general path is emitted inside the `else` this opened; sa_close ends it. */
+static int sa_open(tr *T, uint32_t r, uint32_t n) {
+  if (!T->sa_slot || reg_storage(T, r) != 32) return -1;
+  char row[48];
+  snprintf(row, sizeof row, "R->%s[%u]", group_name[T->ri[r].group], T->ri[r].row);
+  uint32_t k;
+  if (T->sa_slot[r] && T->sa_n[r] == n) {
+    k = T->sa_slot[r] - 1;
+  } else {
+    if (T->guarded) return -1; /* the analysis must run whatever the guard */
+    k = T->nsa++;
+    T->sa_slot[r] = k + 1;
+    T->sa_n[r] = n;
+    E("  { const uint32_t *ra_ = %s; uint32_t mn_ = ra_[0], mx_ = ra_[0], or_ = 0;\n", row);
+    E("    uint64_t c_ = 0, c0_ = 0, c1_ = 0, b0_ = 0, b1_ = 0;\n");
+    E("    JFOR { mn_ = ra_[l] < mn_ ? ra_[l] : mn_; mx_ = ra_[l] > mx_ ? ra_[l] : mx_; or_ |= ra_[l];\n"
+      "      c_ |= (uint64_t)ra_[l] ^ ((uint64_t)ra_[0] + (uint64_t)%uu * l); }\n", n);
+    E("    for (uint32_t l = 0; l < 16; l++) { c0_ |= (uint64_t)ra_[l] ^ ((uint64_t)ra_[0] + (uint64_t)%uu * l);\n"
+      "      c1_ |= (uint64_t)ra_[l + 16] ^ ((uint64_t)ra_[16] + (uint64_t)%uu * l); b0_ |= ra_[l] ^ ra_[0]; b1_ |= ra_[l + 16] ^ ra_[16]; }\n",
+      n, n);
+    E("    samn_[%u] = mn_; samx_[%u] = mx_; saor_[%u] = or_;\n", k, k, k);
+    E("    sak_[%u] = !c_ ? 1u : (!c0_ || !b0_) && (!c1_ || !b1_) ? 2u | (!b0_ ? 4u : 0u) | (!b1_ ? 8u : 0u) : 0u; }\n", k);
+  }
+  return (int)k;
+}
+/* The fast path of analysis k for an access of n bytes at [r + off] (t_:
+ * the values, loaded or to store), up to the `else {` of the general path. */
+static void sa_fast(tr *T, uint32_t k, uint32_t r, int64_t off, uint32_t n, int isld) {
+  char row[48], offs[48];
+  snprintf(row, sizeof row, "R->%s[%u]", group_name[T->ri[r].group], T->ri[r].row);
+  snprintf(offs, sizeof offs, "(int64_t)0x%" PRIx64 "ull", (uint64_t)off);
+  E("  if (m == JL_FULL && (int64_t)samn_[%u] + %s >= 0 && (int64_t)samx_[%u] + %s + %u <= (int64_t)X->shared_bytes &&\n"
+    "      !((saor_[%u] | (uint32_t)%s) & %uu)) {\n",
+    k, offs, k, offs, n, k, offs, n - 1);
+  E("    const uint32_t *ra_ = %s; uint8_t *q_ = X->shared;\n", row);
+  if (isld) {
+    E("    if (sak_[%u] == 1u) { const uint8_t *p_ = q_ + (uint64_t)((int64_t)ra_[0] + %s); JFOR t_[l] = jl_rd(p_ + (size_t)%uu * l, %uu); }\n",
+      k, offs, n, n);
+    E("    else if (sak_[%u] & 2u) { for (uint32_t h_ = 0; h_ < 2; h_++) {\n"
+      "      const uint8_t *p_ = q_ + (uint64_t)((int64_t)ra_[16 * h_] + %s); uint64_t *th_ = t_ + 16 * h_;\n"
+      "      if (sak_[%u] & (4u << h_)) { uint64_t v_ = jl_rd(p_, %uu); for (uint32_t l = 0; l < 16; l++) th_[l] = v_; }\n"
+      "      else for (uint32_t l = 0; l < 16; l++) th_[l] = jl_rd(p_ + (size_t)%uu * l, %uu); } }\n",
+      k, offs, k, n, n, n);
+    E("    else JFOR t_[l] = jl_rd(q_ + (uint64_t)((int64_t)ra_[l] + %s), %uu);\n", offs, n);
+  } else {
+    E("    if (sak_[%u] == 1u) { uint8_t *p_ = q_ + (uint64_t)((int64_t)ra_[0] + %s); JFOR jl_wr(p_ + (size_t)%uu * l, %uu, t_[l]); }\n",
+      k, offs, n, n);
+    E("    else JFOR jl_wr(q_ + (uint64_t)((int64_t)ra_[l] + %s), %uu, t_[l]);\n", offs, n);
+  }
+  E("  } else {\n");
+}
+
 /* ld, ldu, st (load.c's dec_ld_st; the interpreter's ld_kparam, ld_st_global,
  * ld_st_shared, ld_any and st_any, which agree on what they compute). */
 static int tr_ldst(tr *T, const ty *y) {
@@ -1185,8 +1288,9 @@ static int tr_ldst(tr *T, const ty *y) {
   char conv[XBUF];
   if (sg) snprintf(conv, sizeof conv, "(uint64_t)(int64_t)(int%u_t)jl_rd(P_, %u)", 8 * n, n);
   else snprintf(conv, sizeof conv, "jl_rd(P_, %u)", n);
-  char offs[80];
+  char offs[80], conv_t[64];
   snprintf(offs, sizeof offs, "0x%" PRIx64 "ull%s", (uint64_t)off, frel ? " + lbase_" : "");
+  snprintf(conv_t, sizeof conv_t, sg ? "(uint64_t)(int64_t)(int%u_t)t_[l]" : "t_[l]", 8 * n);
   uint32_t tot = n * vec;
   if (ms == JS_KPARAM && vec == 1) {
     /* one address for the warp: its first lane's */
@@ -1199,7 +1303,28 @@ static int tr_ldst(tr *T, const ty *y) {
     E("  }\n");
     return WS_OK;
   }
+  int sk = -1;
+  if (ms == JS_SHARED && a32 && !frel && ao->symkind == WS_PTX_S_NONE && vec == 1 && (!isld || !dd[0].sink))
+    sk = sa_open(T, ao->reg, tot);
   E("  { uint64_t ad_[32], t_[32]; uint8_t *hp_[32], *b_;\n");
+  if (sk >= 0) { /* the analysed fast path, else the general one */
+    if (!isld) E("    JFOR t_[l] = %s;\n", sv[0].s);
+    sa_fast(T, (uint32_t)sk, ao->reg, off, tot, isld);
+    E("    JFOR ad_[l] = (uint32_t)(%s + %s);\n", base.s, offs);
+    E("    const int c_ = jl_contig(ad_, %uu);\n", tot);
+    E("    if (JL_UNLIKELY(jl_map(X, w, %d, m, ad_, %uu, %d, &b_, hp_, %uu, %uu, c_))) return JR_FAULT;\n", ms, tot,
+      !isld, T->fi, T->pc);
+    if (isld) {
+      E("    if (JL_LIKELY(b_)) jl_gather(t_, b_, ad_, 0u, %uu, %uu, c_); else JEACH(m) t_[l] = jl_rd(hp_[l], %uu);\n  }\n",
+        n, tot, n);
+      E("    JFOR { %s v_ = (%s)((%s) & 0x%" PRIx64 "ull); %s[l] = JSEL(m, v_, %s[l]); }\n", ctype(dd[0].w),
+        ctype(dd[0].w), conv_t, wm, dd[0].s, dd[0].s);
+    } else {
+      E("    if (JL_LIKELY(b_)) jl_scatter(b_, ad_, %uu, c_, t_); else JEACH(m) jl_wr(hp_[l], %uu, t_[l]);\n  }\n", n, n);
+    }
+    E("  }\n");
+    return WS_OK;
+  }
   if (a32) E("    JFOR ad_[l] = (uint32_t)(%s + %s);\n", base.s, offs);
   else E("    JFOR ad_[l] = %s + %s;\n", base.s, offs);
   E("    const int c_ = jl_contig(ad_, %uu);\n", tot);
@@ -1218,13 +1343,15 @@ static int tr_ldst(tr *T, const ty *y) {
      * then converted into its register */
     for (uint32_t e = 0; e < vec; e++) {
       if (dd[e].sink) continue;
+      /* a full, contiguous warp of unsigned elements as wide as their
+       * registers: the bytes as they are (little-endian lanes) */
+      int whole = vec == 1 && !sg && (uint32_t)dd[e].w == 8 * n && (wm & wmask_of(dd[e].w)) == wmask_of(dd[e].w);
+      if (whole) E("    if (JL_LIKELY(b_ && c_ && m == JL_FULL)) memcpy(%s, b_ + ad_[0], %uu); else {\n", dd[e].s, 32 * n);
       E("    if (JL_LIKELY(b_)) jl_gather(t_, b_, ad_, %uu, %uu, %uu, c_); else JEACH(m) t_[l] = jl_rd(hp_[l] + %uu, %uu);\n", e * n,
         n, tot, e * n, n);
-      char cv[200];
-      if (sg) snprintf(cv, sizeof cv, "(uint64_t)(int64_t)(int%u_t)t_[l]", 8 * n);
-      else snprintf(cv, sizeof cv, "t_[l]");
       E("    JFOR { %s v_ = (%s)((%s) & 0x%" PRIx64 "ull); %s[l] = JSEL(m, v_, %s[l]); }\n", ctype(dd[e].w),
-        ctype(dd[e].w), cv, wm, dd[e].s, dd[e].s);
+        ctype(dd[e].w), conv_t, wm, dd[e].s, dd[e].s);
+      if (whole) E("    }\n");
     }
     E("  }\n");
     return WS_OK;
@@ -1939,7 +2066,7 @@ static void group_add(tr *T, int kind) {
 
 static int tr_lane(tr *T, const ty *y);
 
-static int tr_inst(tr *T, uint32_t pc, uint32_t rpc) {
+static int tr_inst1(tr *T, uint32_t pc, uint32_t rpc) {
   const ws_ptx_inst *in = &T->f->insts[pc];
   T->in = in;
   T->pc = pc;
@@ -2016,6 +2143,13 @@ static int tr_inst(tr *T, uint32_t pc, uint32_t rpc) {
     break;
   }
   E("  }\n");
+  return st;
+}
+
+/* Instruction pc, then what it may have written forgotten. */
+static int tr_inst(tr *T, uint32_t pc, uint32_t rpc) {
+  int st = tr_inst1(T, pc, rpc);
+  sa_after(T, &T->f->insts[pc]);
   return st;
 }
 
@@ -2238,10 +2372,13 @@ static int tr_func(tr *T, uint32_t fi) {
   if ((st = zero_regs(T, zero))) goto done;
   T->gr = calloc(f->nregs + 1, 1);
   T->gp = calloc(T->ng[RG_PRED] + 1, 1);
+  T->sa_slot = calloc(f->nregs + 1, sizeof *T->sa_slot);
+  T->sa_n = calloc(f->nregs + 1, sizeof *T->sa_n);
+  T->nsa = 0;
   T->gopen = 0;
   T->npf = 0;
   T->cur = &T->b;
-  if (!T->gr || !T->gp) {
+  if (!T->gr || !T->gp || !T->sa_slot || !T->sa_n) {
     st = WS_ENOMEM;
     goto done;
   }
@@ -2287,6 +2424,7 @@ static int tr_func(tr *T, uint32_t fi) {
   for (uint32_t pc = 0; pc <= f->ninsts; pc++) {
     if (T->label[pc]) {
       flush_group(T);
+      sa_forget_all(T);
       uint32_t n = T->seg_end[pc] - pc + 1, un = 0;
       for (uint32_t i = pc; i <= T->seg_end[pc]; i++) un += i == f->ninsts || f->insts[i].guard < 0;
       E("L%u:\n  if (JL_UNLIKELY(rpc == %uu)) { top->pc = %uu; goto reload_; }\n  w->insts += %uu;", pc, pc, pc, n);
@@ -2317,12 +2455,14 @@ static int tr_func(tr *T, uint32_t fi) {
                "  const uint32_t depth_ = w->nframes;\n"
                "  struct jr_%u *const R = (struct jr_%u *)(void *)(w->regmem + w->frames[depth_ - 1].reg_off);\n"
                "  const uint64_t lbase_ = w->frames[depth_ - 1].local_base;\n"
-               "  jit_entry *top;\n  uint32_t active, rpc, m;\n  (void)lbase_;\n  goto dispatch_;\n"
+               "  jit_entry *top;\n  uint32_t active, rpc, m;\n  (void)lbase_;\n"
+               "  uint32_t samn_[%u], samx_[%u], saor_[%u], sak_[%u]; /* shared-address analyses */\n"
+               "  (void)samn_; (void)samx_; (void)saor_; (void)sak_;\n  goto dispatch_;\n"
                "reload_:\n  if (!X->rt->settle(X, w)) return JR_DONE;\n"
                "  if (w->nframes != depth_) return JR_RELOAD;\n"
                "dispatch_:\n  top = &w->stk[w->sp - 1];\n  active = top->mask;\n  rpc = top->rpc;\n"
                "  switch (top->pc) {\n",
-               fi, fi, fi);
+               fi, fi, fi, T->nsa + 1, T->nsa + 1, T->nsa + 1, T->nsa + 1);
   for (uint32_t pc = 0; pc <= f->ninsts; pc++)
     if (T->label[pc]) ws_sb_printf(o, "  case %uu: goto L%u;\n", pc, pc);
   ws_sb_printf(o,
@@ -2338,6 +2478,9 @@ done:
   free(T->gr);
   free(T->gp);
   T->gr = T->gp = NULL;
+  free(T->sa_slot);
+  free(T->sa_n);
+  T->sa_slot = T->sa_n = NULL;
   free(T->ri);
   free(zero);
   free(T->label);
