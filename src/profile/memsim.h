@@ -86,10 +86,10 @@ typedef struct ws_cache {
   uint32_t ways;        /* associativity */
   uint32_t line_bytes;  /* line size (power of two) */
   uint32_t sector_bytes;/* sector size (power of two, <= line) */
-  uint64_t *tags;       /* sets x ways: line address + 1, 0 = invalid */
-  uint64_t *stamp;      /* sets x ways: last use, for LRU */
-  uint32_t *valid;      /* sets x ways: bit mask of filled sectors */
-  uint32_t *dirty;      /* sets x ways: bit mask of written sectors (write-back) */
+  uint64_t *mem;        /* sets x set_words: each set's entries together (one
+                           set's lookup touches one place, not four arrays):
+                           ws_cache_tags, _stamps, _valid, _dirty */
+  uint32_t set_words;   /* 64-bit words of one set: 3 x ways */
   uint64_t clock;       /* access counter */
   uint64_t hits;        /* sector hits */
   uint64_t misses;      /* sector misses */
@@ -103,10 +103,28 @@ typedef struct ws_cache {
   uint64_t ndirty;      /* dirty sectors in the cache (the sum of dirty's bits) */
   uint64_t sets_magic;  /* floor((2^64 - 1) / sets): x div and mod sets by a
                            multiplication (ws_prof_cache_set) */
-  uint64_t last_line;   /* the line of the last access, present at way entry */
-  size_t last_i;        /* last_i (SIZE_MAX: none), so that the next access to
-                           it skips the search of its set */
+  uint64_t last_line;   /* the line of the last access, present at way
+                           last_way of set last_set */
+  uint32_t last_set;    /* UINT32_MAX: none; so that the next access to the
+                           same line skips the search of its set */
+  uint32_t last_way;
 } ws_cache;
+
+/* Set s's entries, way by way: tags (line address + 1, 0 = invalid), LRU
+ * stamps (last use), filled sectors' and written sectors' bit masks. */
+static inline uint64_t *ws_cache_tags(const ws_cache *c, uint32_t s) {
+  return c->mem + (size_t)s * c->set_words;
+}
+static inline uint64_t *ws_cache_stamps(const ws_cache *c, uint32_t s) {
+  return ws_cache_tags(c, s) + c->ways;
+}
+static inline uint32_t *ws_cache_valid(const ws_cache *c, uint32_t s) {
+  return (uint32_t *)(ws_cache_tags(c, s) + 2 * (size_t)c->ways);
+}
+static inline uint32_t *ws_cache_dirty(const ws_cache *c, uint32_t s) {
+  return ws_cache_valid(c, s) + c->ways;
+}
+
 
 /* size_bytes = sets x ways x line_bytes; returns 0, or -1 on bad geometry
  * or ENOMEM.  A cache of size 0 is valid and misses always. */
