@@ -308,109 +308,11 @@ int ws_prof_cache_access(ws_cache *c, uint64_t addr, int allocate) {
 
 uint64_t ws_prof_cache_dirty_sectors(const ws_cache *c) { return c->ndirty; }
 
-/* Marks sector bit `b` of an entry's dirty mask *d dirty, counting it once. */
-static inline void set_dirty(ws_cache *c, uint32_t *d, uint32_t b) {
-  c->ndirty += !(*d & b);
-  *d |= b;
-}
-
-/* The splitmix64 finaliser (Steele, Lea and Flood, OOPSLA 2014): a
- * bijection of 64-bit words whose every output bit depends on every input
- * bit; mix(0) = 0. */
-static inline uint64_t mix64(uint64_t x) {
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
-/* x div sets (*q) and x mod sets (returned) by a multiplication: the high
- * half of x times floor((2^64 - 1) / sets) is at most 2 below the
- * quotient, so at most two corrections follow. */
-static inline uint64_t divmod_sets(const ws_cache *c, uint64_t x, uint64_t *q) {
-  uint64_t d = (uint64_t)(((unsigned __int128)x * c->sets_magic) >> 64);
-  uint64_t r = x - d * c->sets;
-  while (r >= c->sets) r -= c->sets, d++;
-  *q = d;
-  return r;
-}
-
-/* The set of line `line` (ws_prof_cache_set's definition, without a
- * division). */
-static inline uint32_t set_of_line(const ws_cache *c, uint64_t line) {
-  uint64_t q, h, r = divmod_sets(c, line, &q);
-  r += divmod_sets(c, mix64(q), &h); /* < 2 sets */
-  return (uint32_t)(r >= c->sets ? r - c->sets : r);
-}
-
 uint32_t ws_prof_cache_set(const ws_cache *c, uint64_t addr) {
   if (!c->sets) return 0;
-  return set_of_line(c, addr >> c->line_shift);
+  return ws_cache_set_of_line(c, addr >> c->line_shift);
 }
 
 int ws_prof_cache_access_rw(ws_cache *c, uint64_t addr, int allocate, int write) {
-  c->evicted_dirty = 0;
-  if (!c->sets) {
-    c->misses++;
-    return 0;
-  }
-  /* line and sector sizes are powers of two (ws_prof_cache_init) */
-  uint64_t line = addr >> c->line_shift;
-  uint32_t sector = (uint32_t)((addr & (c->line_bytes - 1)) >> c->sector_shift);
-  c->clock++;
-  uint32_t set, w0 = 0;
-  if (c->last_set != UINT32_MAX && c->last_line == line) { /* the last access's line: still there */
-    set = c->last_set;
-    w0 = c->last_way;
-  } else {
-    set = set_of_line(c, line);
-  }
-  uint64_t *tags = ws_cache_tags(c, set), *stamp = ws_cache_stamps(c, set);
-  uint32_t *valid = ws_cache_valid(c, set), *dirty = ws_cache_dirty(c, set);
-  for (uint32_t w = w0; w < c->ways; w++) {
-    if (tags[w] != line + 1) continue;
-    c->last_line = line;
-    c->last_set = set;
-    c->last_way = w;
-    stamp[w] = c->clock;
-    if (valid[w] >> sector & 1) {
-      c->hits++;
-      if (write) set_dirty(c, &dirty[w], 1u << sector);
-      return 1;
-    }
-    c->misses++; /* line present, sector not yet filled */
-    if (allocate) {
-      valid[w] |= 1u << sector;
-      if (write) set_dirty(c, &dirty[w], 1u << sector);
-    }
-    return 0;
-  }
-  /* Miss: fill an empty way if there is one, else evict the least recently used. */
-  uint32_t victim = 0;
-  for (uint32_t w = 0; w < c->ways; w++) {
-    if (tags[w] == 0) {
-      victim = w;
-      break;
-    }
-    if (stamp[w] < stamp[victim]) victim = w;
-  }
-  c->misses++;
-  if (allocate) {
-    if (tags[victim] && dirty[victim]) {
-      c->writebacks += ws_popc32(dirty[victim]);
-      c->ndirty -= ws_popc32(dirty[victim]);
-      c->evicted_line = (tags[victim] - 1) * c->line_bytes;
-      c->evicted_dirty = dirty[victim];
-    }
-    tags[victim] = line + 1;
-    stamp[victim] = c->clock;
-    valid[victim] = 1u << sector;
-    dirty[victim] = write ? 1u << sector : 0;
-    c->ndirty += write != 0;
-    c->last_line = line;
-    c->last_set = set;
-    c->last_way = victim;
-  } else {
-    c->last_set = UINT32_MAX; /* the line is not in the cache */
-  }
-  return 0;
+  return ws_cache_access(c, addr, allocate, write);
 }

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/bits.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -123,6 +125,106 @@ static inline uint32_t *ws_cache_valid(const ws_cache *c, uint32_t s) {
 }
 static inline uint32_t *ws_cache_dirty(const ws_cache *c, uint32_t s) {
   return ws_cache_valid(c, s) + c->ways;
+}
+
+/* The splitmix64 finaliser (Steele, Lea and Flood, OOPSLA 2014): a
+ * bijection of 64-bit words whose every output bit depends on every input
+ * bit; mix(0) = 0. */
+static inline uint64_t ws_cache_mix64(uint64_t x) {
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+/* x div sets (*q) and x mod sets (returned) by a multiplication: the high
+ * half of x times floor((2^64 - 1) / sets) is at most 2 below the
+ * quotient, so at most two corrections follow. */
+static inline uint64_t ws_cache_divmod_sets(const ws_cache *c, uint64_t x, uint64_t *q) {
+  uint64_t d = (uint64_t)(((unsigned __int128)x * c->sets_magic) >> 64);
+  uint64_t r = x - d * c->sets;
+  while (r >= c->sets) r -= c->sets, d++;
+  *q = d;
+  return r;
+}
+
+/* The set of line `line` (ws_prof_cache_set's definition, without a
+ * division). */
+static inline uint32_t ws_cache_set_of_line(const ws_cache *c, uint64_t line) {
+  uint64_t q, h, r = ws_cache_divmod_sets(c, line, &q);
+  r += ws_cache_divmod_sets(c, ws_cache_mix64(q), &h); /* < 2 sets */
+  return (uint32_t)(r >= c->sets ? r - c->sets : r);
+}
+
+/* ws_prof_cache_access_rw, inline for the replay's loop (replay.c): the
+ * cache's fields are read into locals once, since stores through the
+ * entries' pointers could otherwise alias them. */
+static inline int ws_cache_access(ws_cache *c, uint64_t addr, int allocate, int write) {
+  c->evicted_dirty = 0;
+  const uint32_t ways = c->ways;
+  if (!c->sets) {
+    c->misses++;
+    return 0;
+  }
+  /* line and sector sizes are powers of two (ws_prof_cache_init) */
+  const uint64_t line = addr >> c->line_shift;
+  const uint32_t bit = 1u << (uint32_t)((addr & (c->line_bytes - 1)) >> c->sector_shift);
+  const uint64_t clock = ++c->clock;
+  uint32_t set, w0 = 0;
+  if (c->last_set != UINT32_MAX && c->last_line == line) { /* the last access's line: still there */
+    set = c->last_set;
+    w0 = c->last_way;
+  } else {
+    set = ws_cache_set_of_line(c, line);
+  }
+  uint64_t *tags = c->mem + (size_t)set * c->set_words, *stamp = tags + ways;
+  uint32_t *valid = (uint32_t *)(stamp + ways), *dirty = valid + ways;
+  for (uint32_t w = w0; w < ways; w++) {
+    if (tags[w] != line + 1) continue;
+    c->last_line = line;
+    c->last_set = set;
+    c->last_way = w;
+    stamp[w] = clock;
+    if (valid[w] & bit) {
+      c->hits++;
+      if (write) c->ndirty += !(dirty[w] & bit), dirty[w] |= bit;
+      return 1;
+    }
+    c->misses++; /* line present, sector not yet filled */
+    if (allocate) {
+      valid[w] |= bit;
+      if (write) c->ndirty += !(dirty[w] & bit), dirty[w] |= bit;
+    }
+    return 0;
+  }
+  /* Miss: fill an empty way if there is one, else evict the least recently used. */
+  uint32_t victim = 0;
+  for (uint32_t w = 0; w < ways; w++) {
+    if (tags[w] == 0) {
+      victim = w;
+      break;
+    }
+    if (stamp[w] < stamp[victim]) victim = w;
+  }
+  c->misses++;
+  if (allocate) {
+    if (tags[victim] && dirty[victim]) {
+      c->writebacks += ws_popc32(dirty[victim]);
+      c->ndirty -= ws_popc32(dirty[victim]);
+      c->evicted_line = (tags[victim] - 1) * c->line_bytes;
+      c->evicted_dirty = dirty[victim];
+    }
+    tags[victim] = line + 1;
+    stamp[victim] = clock;
+    valid[victim] = bit;
+    dirty[victim] = write ? bit : 0;
+    c->ndirty += write != 0;
+    c->last_line = line;
+    c->last_set = set;
+    c->last_way = victim;
+  } else {
+    c->last_set = UINT32_MAX; /* the line is not in the cache */
+  }
+  return 0;
 }
 
 

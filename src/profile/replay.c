@@ -443,14 +443,14 @@ static void access_sector(ws_replay *r, ws_cache *c1, uint64_t e) {
   if (!write && (e & WS_RP_NC) && r->ro) {
     ws_cache *ro = &r->ro[c1 - r->l1];
     cs->ro_access++;
-    if (ws_prof_cache_access_rw(ro, sec, 1, 0)) {
+    if (ws_cache_access(ro, sec, 1, 0)) {
       cs->ro_hit++;
       return;
     }
   } else if (!write) {
     if (cs->have_l1 && (r->l1_global || local)) {
       cs->l1_access++;
-      if (ws_prof_cache_access_rw(c1, sec, 1, 0)) {
+      if (ws_cache_access(c1, sec, 1, 0)) {
         cs->l1_hit++;
         return;
       }
@@ -458,7 +458,7 @@ static void access_sector(ws_replay *r, ws_cache *c1, uint64_t e) {
   }
   if (!write) {
     cs->l2_access++;
-    if (ws_prof_cache_access_rw(l2, sec, 1, 0)) {
+    if (ws_cache_access(l2, sec, 1, 0)) {
       cs->l2_hit++;
     } else {
       cs->dram_read_sectors++;
@@ -469,10 +469,10 @@ static void access_sector(ws_replay *r, ws_cache *c1, uint64_t e) {
     return;
   }
   /* L1: write-through, no allocate (a present sector is updated). */
-  if (cs->have_l1 && !atomic) ws_prof_cache_access_rw(c1, sec, 0, 0);
+  if (cs->have_l1 && !atomic) ws_cache_access(c1, sec, 0, 0);
   /* L2: write-back, write-allocate; an atomic reads the sector first. */
   cs->l2_access++;
-  if (ws_prof_cache_access_rw(l2, sec, 1, 1)) {
+  if (ws_cache_access(l2, sec, 1, 1)) {
     cs->l2_hit++;
   } else {
     note_partition(r, sec);
