@@ -45,6 +45,36 @@ LUO_TABLE1 = {  # Luo & Suda Table 1 (GTX 260): int_const int_reg float_const fl
 LUO_CELLS = ("int_const", "int_reg", "float_const", "float_reg")
 
 
+# warpsight's architecture constants, in this order (docs/gpu-parameters.md).
+WARPSIGHT_KEYS = ("issue_rate", "lsu_rate", "l2_bytes_per_slice", "dram_efficiency",
+                  "alu_latency_scale", "mem_latency_scale", "overlap_p", "launch_us",
+                  "block_cycles", "divergence_penalty", "partition_camping", "atomic_cycles",
+                  "atomic_lane_cycles")
+WARPSIGHT_ARCH = {
+    "kepler": (2.9344124033067436, 0.927587457121581, 94.18431415472957, 1.0,
+               0.8786668368646868, 0.5579704627284476, 1.427062690053602,
+               0.054814699069300185, 149.7065697313214, 1.69335973728015, 1e-6, 1e-6, 1),
+    "maxwell": (2.40738895283112, 1.410735283220079, 54.79732463513752, 0.8595587368566026, 0.642658143768595, 0.08910955018255873, 1.56108820948243, 1e-06, 1e-06, 3.273992055586798, 1e-06, 1e-6, 1),
+    "turing": (4.491325434413558, 0.5501414660239088, 42.02415838111533, 0.6181659075868136, 0.377512981609382, 1.1001604501231177, 1.7948332690048512, 7.445425720427016, 1e-6, 0.227069546012065, 1e-6, 10.860257174481166, 0.598184046249162),
+    "ampere": (4.416880372699604, 0.6487163405032286, 65.83831595908123, 1.0577794315375664, 0.3980463310614662, 1.2799533601023882, 1.85140969328401, 4.764761358219862, 1e-6, 0.7049082744720494, 1e-6, 12.431435675553958, 0.582333844123174),
+}
+
+
+def warpsight_arch(ma, mi):
+    """The constants CC ma.mi takes: its own or the nearest measured one's."""
+    if ma == 3:
+        name = "kepler"
+    elif ma in (5, 6):
+        name = "maxwell"
+    elif ma == 7:
+        name = "turing"
+    elif ma >= 8:
+        name = "ampere"
+    else:
+        return None
+    return dict(zip(WARPSIGHT_KEYS, WARPSIGHT_ARCH[name]))
+
+
 def transit_constants():
     """The four efficiencies: mean over the two GPUs of measured / peak."""
     r_sp, r_dp, p_sp, p_dp = [], [], [], []
@@ -160,20 +190,20 @@ def derive(doc):
     put("transit", "pi_dp_threads", min(384, max_threads))
     if fp64 > 0:
         put("transit", "pi_dp_value", k["eta_p_dp"] * fp64 * clk)
-    # warpsight's architecture defaults before calibration (src/gpu/derive.c).
-    ma = cc[0]
-    put("warpsight", "issue_rate", 0.5 if ma <= 1 else 2 if ma == 2 else 4)
-    put("warpsight", "lsu_rate", 0.25 if ma <= 1 else 0.5 if ma == 2 else 1)
-    put("warpsight", "l2_bytes_per_cycle",
-        3 * bw / clk if ma >= 6 else 128 if ma <= 2 else 256 if ma == 3 else 512)
-    put("warpsight", "alu_latency_scale", lat32 / 6)
+    # warpsight's per-architecture constants (docs/gpu-parameters.md,
+    # "warpsight"): fitted where measured data exists, the nearest measured
+    # architecture's elsewhere, the defaults before calibration on Tesla/Fermi.
+    ma, mi = cc
+    fit = warpsight_arch(ma, mi)
+    if fit is None:
+        launch = val(doc.get("launch_overhead_us", 0)) or 5  # the CC's floor: 5 us to Volta
+        fit = dict(zip(WARPSIGHT_KEYS, (0.5 if ma <= 1 else 2, 0.25 if ma <= 1 else 0.5, 32,
+                                        0.8, lat32 / 6, 1, 4, launch, 100, 1, 1, 1e-6, 1)))
+    for key in WARPSIGHT_KEYS:
+        put("warpsight", key, fit[key])
     put("warpsight", "fp64_lanes_per_sm", fp64)
     put("warpsight", "l2_request_bytes", 128 if ma == 3 else 32)
-    for key, v in (("dram_efficiency", 0.8), ("mem_latency_scale", 1), ("overlap_p", 4),
-                   ("launch_us", 2), ("barrier_cycles", 20), ("atomic_cycles", 1),
-                   ("block_cycles", 100), ("divergence_penalty", 1),
-                   ("partition_camping", 1)):
-        put("warpsight", key, v)
+    put("warpsight", "barrier_cycles", 20)
     # The memory facts derived at load (src/gpu/facts.c, docs/gpu-parameters.md
     # "GPU facts"): reported as model "memory", i.e. the file's memory.KEY.
     mem = doc.get("memory", {})

@@ -27,9 +27,10 @@ extern "C" {
 const char *const *ws_valid_fittable(const char *model);
 
 /* Calibration of one model on one GPU's rows. */
-#define WS_VALID_MAX_PARAMS 12
+#define WS_VALID_MAX_PARAMS 16
 typedef struct ws_valid_calib {
-  const char *const *params;          /* fitted parameter names (static) */
+  const char *const *params;          /* fitted parameter names (in name_buf) */
+  const char *name_buf[WS_VALID_MAX_PARAMS]; /* their (static) names */
   size_t np;                          /* entries in params */
   double theta0[WS_VALID_MAX_PARAMS]; /* values before (the GPU's) */
   double theta[WS_VALID_MAX_PARAMS];  /* values after */
@@ -49,6 +50,28 @@ typedef struct ws_valid_calib {
 int ws_valid_calibrate(ws_valid_calib *out, const ws_gpu *g, const char *model,
                        const ws_valid_row *rows, ws_profile *const *profiles,
                        size_t n, ws_diag *d);
+
+/* The same fit over several boards of one architecture at once: one set of
+ * values (the architecture's per-unit constants) for every board, row i
+ * predicted on gpus[row_gpu[i]] (its own SMs, L2 slices, bandwidth and
+ * clock scale them in the model).  Every board must start from the same
+ * values (they derive from the same constants).  ws_valid_calibrate is
+ * this with one board. */
+int ws_valid_calibrate_boards(ws_valid_calib *out, const ws_gpu *const *gpus, size_t ngpu,
+                              const size_t *row_gpu, const char *model,
+                              const ws_valid_row *rows, ws_profile *const *profiles, size_t n,
+                              ws_diag *d);
+
+/* ws_valid_calibrate_boards with fixed[0..nfixed) (fittable parameter
+ * names) kept at the GPUs' values instead of fitted: a parameter the rows
+ * cannot identify (no row bound by it, so the fit carries it to a bound of
+ * its box) is stated from elsewhere and the others fitted around it.  A
+ * name that is not fittable is an error naming the fittable ones. */
+int ws_valid_calibrate_fixing(ws_valid_calib *out, const ws_gpu *const *gpus, size_t ngpu,
+                              const size_t *row_gpu, const char *model,
+                              const char *const *fixed, size_t nfixed,
+                              const ws_valid_row *rows, ws_profile *const *profiles, size_t n,
+                              ws_diag *d);
 
 /* A new GPU: g with c's fitted values (ws_gpu_with_params); with a
  * `source`, each becomes {"value", "source", "estimate": true} when written

@@ -137,6 +137,8 @@ typedef struct ws_valid_options {
   int keep_profiles;           /* 1: keep each row's profile in its outcome */
   int half;                    /* 0: all rows; WS_VALID_TRAIN or WS_VALID_TEST:
                                   only that half (row->half) */
+  double min_measured_s;       /* 0: all rows; else only rows measured at least
+                                  this long */
   const char *const *gpu_file_names; /* rows of gpu_file_names[i] use the GPU file */
   const char *const *gpu_file_paths; /* gpu_file_paths[i] instead of the database */
   size_t ngpu_files;                 /* entries in both (0: database only) */

@@ -17,8 +17,8 @@
 #include "warpsight/valid.h"
 
 static const char help[] =
-    "usage: warpsight calibrate DATA.csv --gpu G --model M [-o G-calibrated.json]\n"
-    "                           [--kernels K,K] [--sample-blocks N] [--ptx-dir DIR]\n"
+    "usage: warpsight calibrate DATA.csv --gpu G[,G...] --model M [-o G-calibrated.json]\n"
+    "                           [--fix P,P] [--kernels K,K] [--sample-blocks N] [--ptx-dir DIR]\n"
     "                           [--cache DIR | --no-cache] [--gpu-file NAME=FILE.json]...\n"
     "                           [--allow-outside-data]\n\n"
     "Fits the machine parameters of model M for GPU G (any database GPU or data set\n"
@@ -29,8 +29,11 @@ static const char help[] =
     "input size alternate train/test, the smallest first; docs/validation.md).\n"
     "Prints the held-out error before and after and writes the GPU's JSON with the\n"
     "fitted parameters marked as calibrated estimates.  DATA.csv is either format\n"
-    "of 'warpsight validate' (the Amaris et al. columns or the generic one).\n\n"
-    "Fitted parameters: warpsight: issue_rate, lsu_rate, l2_bytes_per_cycle,\n"
+    "of 'warpsight validate' (the Amaris et al. columns or the generic one).\n"
+    "Several GPUs (boards of one architecture) are fitted at once: one set of\n"
+    "values, each board's rows predicted with its own facts (SMs, L2 slices,\n"
+    "bandwidth, clock), and one G-calibrated.json written per board.\n\n"
+    "Fitted parameters: warpsight: issue_rate, lsu_rate, l2_bytes_per_slice,\n"
     "                     dram_efficiency, alu_latency_scale, mem_latency_scale,\n"
     "                     overlap_p, launch_us, block_cycles, divergence_penalty,\n"
     "                     partition_camping\n"
@@ -38,14 +41,18 @@ static const char help[] =
     "                   hong-kim: mem_ld, departure_del_uncoal, departure_del_coal;\n"
     "                   gpuperf: dram_lat, delta.\n\n"
     "options:\n"
-    "  --gpu G            the GPU: database name, the data set's name\n"
+    "  --gpu G[,G...]     the GPU: database name, the data set's name\n"
     "                     (data/validation/gpu-names.csv) or a GPU file (a path); the\n"
-    "                     fit starts from its parameters\n"
+    "                     fit starts from its parameters.  Several: boards of one\n"
+    "                     architecture fitted together (they must start from the\n"
+    "                     same values)\n"
     "  --gpu-file NAME=FILE.json\n"
     "                     GPU NAME's parameters come from this file (e.g. to refine an\n"
     "                     earlier calibration); repeatable\n"
     "  --model M          the model\n"
-    "  -o FILE            output (default G-calibrated.json)\n"
+    "  -o FILE            output (default G-calibrated.json; one GPU only)\n"
+    "  --fix P,P          keep these fitted parameters at the GPU's values (one the\n"
+    "                     rows cannot identify, stated from elsewhere)\n"
     "  --kernels L        use only these kernels' rows\n"
     "  --sample-blocks N, --ptx-dir DIR, --cache DIR, --no-cache, --allow-outside-data:\n"
     "                     as for validate\n\n"
@@ -91,11 +98,35 @@ static size_t rows_with_profiles(ws_valid_row *rows, ws_profile **profs, const w
   return n;
 }
 
+/* The board of name among the ng resolved ones (ng when none). */
+static size_t board_of(const char *name, const char *const *gnames, size_t ng) {
+  size_t b = 0;
+  while (b < ng && strcmp(name, gnames[b])) b++;
+  return b;
+}
+
+/* --gpu's items resolved (before the data is read, names wait: data NULL);
+ * a board named twice is one board. */
+static int resolve_all(const char **gnames, size_t *ng, const char *const *items, size_t n,
+                       vcli_gpu_files *gf, const ws_valid_data *data) {
+  const char *in[64];
+  memcpy(in, items, n * sizeof *in); /* items may be gnames itself */
+  *ng = 0;
+  for (size_t i = 0; i < n; i++) {
+    const char *g = NULL;
+    if (vcli_resolve_gpu(&g, gf, data, "calibrate", "--gpu", in[i])) return EXIT_USAGE;
+    if (board_of(g, gnames, *ng) == *ng) gnames[(*ng)++] = g;
+  }
+  return 0;
+}
+
 int cmd_calibrate(int argc, char **argv) {
   const char *gpu_s = NULL, *model = NULL, *out_s = NULL, *kernels_s = NULL, *sample_s = NULL,
+             *fix_s = NULL,
              *ptx_s = NULL, *cache_s = NULL, *no_cache = NULL, *outside = NULL;
   cli_opt opts[] = {{"--gpu", 1, &gpu_s},         {"--model", 1, &model},
                     {"-o", 1, &out_s},            {"--kernels", 1, &kernels_s},
+                    {"--fix", 1, &fix_s},
                     {"--sample-blocks", 1, &sample_s}, {"--ptx-dir", 1, &ptx_s},
                     {"--cache", 1, &cache_s},     {"--no-cache", 0, &no_cache},
                     {"--allow-outside-data", 0, &outside}, {NULL, 0, NULL}};
@@ -103,7 +134,9 @@ int cmd_calibrate(int argc, char **argv) {
   int npos, want_help, rc = EXIT_USAGE, st;
   vcli_gpu_files gf;
   vcli_cu cu = {"calibrate", {NULL}, 0};
-  const char *gpu = NULL;
+  vcli_list gl = {0}, fix = {0};
+  const char *gnames[64]; /* the boards, resolved */
+  size_t ng = 0;
   long sample = VCLI_DEFAULT_SAMPLE_BLOCKS;
   if (vcli_take_gpu_files(&gf, "calibrate", &argc, argv) ||
       cli_parse("calibrate", argc, argv, opts, pos, 1, &npos, help, &want_help)) {
@@ -116,7 +149,12 @@ int cmd_calibrate(int argc, char **argv) {
   else if (!model) cli_usage_error("calibrate", "--model is required");
   else if (cache_s && no_cache) cli_usage_error("calibrate", "--cache and --no-cache conflict");
   else if (sample_s && cli_parse_int("calibrate", "--sample-blocks", sample_s, &sample)) {
-  } else if (vcli_resolve_gpu(&gpu, &gf, NULL, "calibrate", "--gpu", gpu_s)) {
+  } else if (vcli_split(&gl, "calibrate", "--gpu", gpu_s)) {
+  } else if (fix_s && vcli_split(&fix, "calibrate", "--fix", fix_s)) {
+  } else if (gl.n > 1 && out_s) {
+    cli_usage_error("calibrate", "-o names one file: with several GPUs each gets "
+                                 "G-calibrated.json");
+  } else if (resolve_all(gnames, &ng, gl.v, gl.n, &gf, NULL)) {
   } else if (!ws_model_find(model)) {
     cli_usage_error("calibrate", "--model: unknown model '%s'", model);
   } else if (!ws_valid_fittable(model)) {
@@ -127,6 +165,8 @@ int cmd_calibrate(int argc, char **argv) {
   }
   if (rc != -1) {
     vcli_gpu_files_free(&gf);
+    vcli_list_free(&gl);
+    vcli_list_free(&fix);
     return rc;
   }
   rc = EXIT_USAGE;
@@ -136,7 +176,8 @@ int cmd_calibrate(int argc, char **argv) {
   ws_diag d = WS_DIAG_INIT;
   ws_valid_data *data = NULL;
   ws_valid_report *rep = NULL;
-  ws_gpu *g = NULL;
+  ws_gpu *gs[64] = {NULL};
+  size_t *row_gpu = NULL;
   ws_valid_row *rows = NULL;
   ws_profile **profs = NULL;
   slim_store slim = {NULL, NULL, 0};
@@ -148,16 +189,18 @@ int cmd_calibrate(int argc, char **argv) {
     rc = cli_exit_for(st);
     goto out;
   }
-  if (vcli_resolve_gpu(&gpu, &gf, data, "calibrate", "--gpu", gpu)) goto out;
-  const char *gpu_src = gpu; /* the data's GPU files, then --gpu-file's */
-  for (size_t i = 0; i < data->ngpu_files; i++)
-    if (!strcmp(data->gpu_file_names[i], gpu)) gpu_src = data->gpu_file_paths[i];
-  for (size_t i = 0; i < gf.n; i++)
-    if (!strcmp(gf.name[i], gpu)) gpu_src = gf.path[i];
-  if ((st = ws_gpu_load(&g, gpu_src, &d))) {
-    cli_print_diag(&d);
-    rc = cli_exit_for(st);
-    goto out;
+  if (resolve_all(gnames, &ng, gnames, ng, &gf, data)) goto out;
+  for (size_t b = 0; b < ng; b++) {
+    const char *gpu_src = gnames[b]; /* the data's GPU files, then --gpu-file's */
+    for (size_t i = 0; i < data->ngpu_files; i++)
+      if (!strcmp(data->gpu_file_names[i], gnames[b])) gpu_src = data->gpu_file_paths[i];
+    for (size_t i = 0; i < gf.n; i++)
+      if (!strcmp(gf.name[i], gnames[b])) gpu_src = gf.path[i];
+    if ((st = ws_gpu_load(&gs[b], gpu_src, &d))) {
+      cli_print_diag(&d);
+      rc = cli_exit_for(st);
+      goto out;
+    }
   }
   if (vcli_check_kernels(&kernels, data, "calibrate") ||
       vcli_data_ptx_dir(ptx_dir, sizeof ptx_dir, "calibrate", ptx_s, pos[0], data))
@@ -165,7 +208,7 @@ int cmd_calibrate(int argc, char **argv) {
   size_t nsel = 0;
   for (size_t i = 0; i < data->nrows; i++) {
     const ws_valid_row *r = &data->rows[i];
-    if (strcmp(r->gpu, gpu) || !vcli_selects(&kernels, r->kernel)) continue;
+    if (board_of(r->gpu, gnames, ng) == ng || !vcli_selects(&kernels, r->kernel)) continue;
     ws_launch_spec *l = NULL;
     if ((st = ws_valid_launch(&l, r, pos[0], &d))) {
       cli_print_diag(&d);
@@ -176,16 +219,15 @@ int cmd_calibrate(int argc, char **argv) {
     nsel++;
   }
   if (nsel < 2) {
-    cli_usage_error("calibrate", "%zu rows of %s selected: too few to split and fit", nsel, gpu);
+    cli_usage_error("calibrate", "%zu rows of %s selected: too few to split and fit", nsel, gpu_s);
     goto out;
   }
-  const char *const gpus[1] = {gpu};
   const char *const models[1] = {model};
   ws_valid_options o = {0};
   o.models = models;
   o.nmodels = 1;
-  o.gpus = gpus;
-  o.ngpus = 1;
+  o.gpus = gnames;
+  o.ngpus = ng;
   o.kernels = kernels.n ? kernels.v : NULL;
   o.nkernels = kernels.n;
   o.sample_blocks = (int)sample;
@@ -213,13 +255,16 @@ int cmd_calibrate(int argc, char **argv) {
   /* the rows that have a profile and a prediction */
   rows = calloc(rep->nrows + 1, sizeof *rows);
   profs = calloc(rep->nrows + 1, sizeof *profs);
-  if (!rows || !profs || slim.oom) {
+  row_gpu = calloc(rep->nrows + 1, sizeof *row_gpu);
+  if (!rows || !profs || !row_gpu || slim.oom) {
     fprintf(stderr, "warpsight calibrate: error: out of memory while keeping the rows' profiles\n");
     goto out;
   }
   size_t n = rows_with_profiles(rows, profs, rep, &slim);
+  for (size_t i = 0; i < n; i++) row_gpu[i] = board_of(rows[i].gpu, gnames, ng);
   ws_valid_calib c;
-  if ((st = ws_valid_calibrate(&c, g, model, rows, profs, n, &d))) {
+  if ((st = ws_valid_calibrate_fixing(&c, (const ws_gpu *const *)gs, ng, row_gpu, model, fix.v,
+                                      fix.n, rows, profs, n, &d))) {
     cli_print_diag(&d);
     rc = cli_exit_for(st);
     goto out;
@@ -230,22 +275,26 @@ int cmd_calibrate(int argc, char **argv) {
   const char *base = strrchr(pos[0], '/') ? strrchr(pos[0], '/') + 1 : pos[0];
   snprintf(source, sizeof source, "calibrated by warpsight calibrate on %s, %zu rows, %s", base,
            c.ntrain, date);
-  ws_report_calibration(stdout, model, gpu, &c);
-  if (!out_s) {
-    snprintf(outbuf, sizeof outbuf, "%s-calibrated.json", gpu);
-    out_s = outbuf;
+  ws_report_calibration(stdout, model, gpu_s, &c);
+  for (size_t b = 0; b < ng; b++) {
+    const char *out_b = out_s;
+    if (!out_b) {
+      snprintf(outbuf, sizeof outbuf, "%s-calibrated.json", gnames[b]);
+      out_b = outbuf;
+    }
+    ws_gpu *cal = NULL;
+    char *json = ws_valid_calibrated_gpu(&cal, gs[b], model, &c, source) == WS_OK
+                     ? ws_gpu_to_json(cal) : NULL;
+    ws_gpu_free(cal);
+    if (!json) {
+      fprintf(stderr, "warpsight calibrate: error: out of memory\n");
+      goto out;
+    }
+    int wr = cli_write_text(out_b, json, 1);
+    free(json);
+    if (wr) goto out;
+    printf("wrote %s\n", out_b);
   }
-  ws_gpu *cal = NULL;
-  char *json = ws_valid_calibrated_gpu(&cal, g, model, &c, source) == WS_OK ? ws_gpu_to_json(cal) : NULL;
-  ws_gpu_free(cal);
-  if (!json) {
-    fprintf(stderr, "warpsight calibrate: error: out of memory\n");
-    goto out;
-  }
-  int wr = cli_write_text(out_s, json, 1);
-  free(json);
-  if (wr) goto out;
-  printf("wrote %s\n", out_s);
   rc = EXIT_OK;
 out:
   ws_valid_predictor_free(pctx);
@@ -254,7 +303,10 @@ out:
   slim_free(&slim);
   ws_valid_report_free(rep);
   ws_valid_data_free(data);
-  ws_gpu_free(g);
+  for (size_t b = 0; b < ng; b++) ws_gpu_free(gs[b]);
+  free(row_gpu);
+  vcli_list_free(&gl);
+  vcli_list_free(&fix);
   ws_diag_free(&d);
   vcli_list_free(&kernels);
   vcli_gpu_files_free(&gf);

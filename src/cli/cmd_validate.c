@@ -23,6 +23,7 @@ static const char help[] =
     "                          [--sample-blocks N] [--limit N] [--report DIR]\n"
     "                          [--ptx-dir DIR] [--cache DIR | --no-cache] [--launches DIR]\n"
     "                          [--gpu-file NAME=FILE.json]... [--half train|test]\n"
+    "                          [--min-seconds S]\n"
     "                          [--max-warp-insts N] [--max-launch-insts N] [--max-memory N]\n"
     "                          [--allow-outside-data]\n\n"
     "Predicts each measured kernel launch of DATA.csv (the columns of\n"
@@ -61,6 +62,8 @@ static const char help[] =
     "                     and kernel, rows sorted by input size alternate train/test,\n"
     "                     the smallest first (docs/validation.md); calibrate fits on\n"
     "                     'train', report held-out figures with 'test'\n"
+    "  --min-seconds S    keep only rows measured at least S seconds (e.g. 50e-6: the\n"
+    "                     launches long enough that the launch floor does not count)\n"
     "  --report DIR       write DIR/rows.csv (per row: kernel, gpu, input size, grid,\n"
     "                     block, measured s, predicted s and error % per model),\n"
     "                     DIR/summary.txt, DIR/<model>.png/.svg (log-log scatter)\n"
@@ -173,7 +176,7 @@ static int write_report(const ws_valid_report *rep, const char *report, const ch
 int cmd_validate(int argc, char **argv) {
   const char *models_s = "all", *gpus_s = NULL, *kernels_s = NULL, *sample_s = NULL,
              *limit_s = NULL, *report = NULL, *ptx_s = NULL, *cache_s = NULL,
-             *no_cache = NULL, *launches = NULL, *half_s = NULL, *maxw = NULL, *maxl = NULL,
+             *no_cache = NULL, *launches = NULL, *half_s = NULL, *min_s = NULL, *maxw = NULL, *maxl = NULL,
              *maxm = NULL, *outside = NULL;
   cli_opt opts[] = {{"--launches", 1, &launches},{"--models", 1, &models_s},   {"--gpus", 1, &gpus_s},
                     {"--model", 1, &models_s},    {"--gpu", 1, &gpus_s},
@@ -183,6 +186,7 @@ int cmd_validate(int argc, char **argv) {
                     {"--no-cache", 0, &no_cache}, {"--half", 1, &half_s},
                     {"--max-warp-insts", 1, &maxw}, {"--max-launch-insts", 1, &maxl},
                     {"--max-memory", 1, &maxm},   {"--allow-outside-data", 0, &outside},
+                    {"--min-seconds", 1, &min_s},
                     {NULL, 0, NULL}};
   const char *pos[1];
   int npos, want_help;
@@ -216,6 +220,17 @@ int cmd_validate(int argc, char **argv) {
       cli_parse_bytes("validate", "--max-memory", maxm, &mmem)) {
     vcli_gpu_files_free(&gf);
     return EXIT_USAGE;
+  }
+  double min_sec = 0;
+  if (min_s) {
+    char *end = NULL;
+    min_sec = strtod(min_s, &end);
+    if (!end || end == min_s || *end || !(min_sec >= 0) || !isfinite(min_sec)) {
+      cli_usage_error("validate", "--min-seconds: expected a number of seconds >= 0, not '%s'",
+                      min_s);
+      vcli_gpu_files_free(&gf);
+      return EXIT_USAGE;
+    }
   }
   int half = 0;
   if (half_s) {
@@ -264,6 +279,7 @@ int cmd_validate(int argc, char **argv) {
     const ws_valid_row *r = &data->rows[i];
     int keep = vcli_selects(&gpus, r->gpu) && vcli_selects(&kernels, r->kernel);
     if (half && r->half != half) keep = 0;
+    if (r->measured_s < min_sec) keep = 0;
     if (!keep || (limit && nsel >= (size_t)limit)) continue;
     ws_launch_spec *l = NULL;
     if ((st = ws_valid_launch(&l, r, pos[0], &d)) != WS_OK) {
@@ -277,7 +293,7 @@ int cmd_validate(int argc, char **argv) {
     nsel++;
   }
   if (nsel == 0) {
-    cli_usage_error("validate", "no rows left after --gpus/--kernels/--half/--limit");
+    cli_usage_error("validate", "no rows left after --gpus/--kernels/--half/--min-seconds/--limit");
     goto out;
   }
   if (launches) {
@@ -295,6 +311,7 @@ int cmd_validate(int argc, char **argv) {
   o.nkernels = kernels.n;
   o.limit = (size_t)limit;
   o.half = half;
+  o.min_measured_s = min_sec;
   o.sample_blocks = (int)sample;
   o.ptx_dir = ptx_dir;
   o.cache_dir = vcli_cache_dir(cache_buf, sizeof cache_buf, cache_s, no_cache);

@@ -35,8 +35,11 @@ int ws_model_floors_compute(ws_floors *out, const ws_profile *p, const ws_gpu *g
   if (ws_pf_has(insts)) {
     out->warp_insts = insts * warps;
     out->issue_per_cycle = ws_model_floor_issue_rate(g->cc_major, g->cc_minor);
-    if (g->sms > 0 && g->clock_ghz > 0)
-      out->issue_ms = out->warp_insts / (g->sms * out->issue_per_cycle * g->clock_ghz * 1e9) * 1e3;
+    /* the faster of the data-sheet and the sustained clock: a board may
+     * hold more than its data-sheet boost (RTX 3060: 1882 against 1777 MHz) */
+    double clk = g->sustained_clock_ghz > g->clock_ghz ? g->sustained_clock_ghz : g->clock_ghz;
+    if (g->sms > 0 && clk > 0)
+      out->issue_ms = out->warp_insts / (g->sms * out->issue_per_cycle * clk * 1e9) * 1e3;
   }
   return WS_OK;
 }

@@ -12,23 +12,28 @@
  *   waves     = ceil(ceil(blocks / SMs) / active blocks per SM)         [W1]
  *   T_sm      = warps on the busiest SM x max(issue, SFU, FP64, LSU,
  *                                              tensor)                [C1-C6]
- *   T_l2      = L2 sectors x 32 B x request factor / L2 bytes per cycle  [M1, M1b]
+ *   T_l2      = L2 sectors x 32 B x request factor
+ *               / (L2 bytes per slice x L2 slices)                       [M1, M1b]
  *   T_dram    = DRAM bytes / (bandwidth x efficiency)
  *               x (1 + divergence penalty x scatter)                      [M2, M3]
  *               x (1 + camping x scatter x (partition imbalance - 1))     [M4]
- *   T_atomic  = max(hottest address's operations,
- *                   same-address operations / L2 slices) x atomic cycles  [A1]
+ *   T_atomic  = max(hottest address's updates x atomic cycles
+ *                   + its lane operations x atomic lane cycles,
+ *                   same-address operations / L2 slices)                 [A1]
  *   T_lat     = waves x (path loads x L_mem + path cycles x ALU scale
  *                        + block issue (with barriers)
  *                        + barriers x barrier cycles + block cycles)     [L1-L3]
  *   cycles    = launch overhead + || (T_sm, T_l2, T_dram, T_atomic, T_lat) ||_p   [T1]
+ *   time      = cycles / the sustained clock (clock_ghz when not given)
  *
  * ||.||_p is the p-norm: at least the largest term (so the prediction never
  * goes below a throughput or latency bound), and more than it when two are
  * close (they do not overlap perfectly; Volkov 2016, ch. 6).  Every
  * throughput is capped at its physical peak so the prediction never goes
  * below the launch's floors (floors.c).  Parameters: the GPU's
- * models.warpsight object, per architecture; none is per kernel.
+ * models.warpsight object, per architecture (src/gpu/derive.c's fitted
+ * constants); whole-chip throughputs scale with the board's own facts (SMs,
+ * L2 slices, DRAM bandwidth, clock); none is per kernel.
  */
 #include <math.h>
 #include <stdio.h>
@@ -43,15 +48,15 @@ static double nz(double v) { return ws_pf_has(v) ? v : 0; }
 static double max2(double a, double b) { return a > b ? a : b; }
 
 typedef struct ws_params {
-  double issue_rate, lsu_rate, l2_bpc, dram_eff, alu_scale, mem_scale, p, launch_us;
-  double barrier_cycles, atomic_cycles, fp64_lanes, block_cycles, div_penalty, camping, l2_req;
+  double issue_rate, lsu_rate, l2_slice, l2_bpc, units, clock, dram_eff, alu_scale, mem_scale, p, launch_us;
+  double barrier_cycles, atomic_cycles, atomic_lane_cycles, fp64_lanes, block_cycles, div_penalty, camping, l2_req;
 } ws_params;
 
 static int read_params(ws_params *w, ws_model_result *r, const ws_gpu *g, ws_diag *d) {
   int missing = 0;
   w->issue_rate = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_ISSUE_RATE, &missing, d);
   w->lsu_rate = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_LSU_RATE, &missing, d);
-  w->l2_bpc = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_L2_BYTES_PER_CYCLE, &missing, d);
+  w->l2_slice = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_L2_BYTES_PER_SLICE, &missing, d);
   w->dram_eff = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_DRAM_EFFICIENCY, &missing, d);
   w->alu_scale = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_ALU_LATENCY_SCALE, &missing, d);
   w->mem_scale = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_MEM_LATENCY_SCALE, &missing, d);
@@ -59,6 +64,10 @@ static int read_params(ws_params *w, ws_model_result *r, const ws_gpu *g, ws_dia
   w->launch_us = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_LAUNCH_US, &missing, d);
   w->barrier_cycles = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_BARRIER_CYCLES, &missing, d);
   w->atomic_cycles = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_ATOMIC_CYCLES, &missing, d);
+  /* Optional (derived): 0 = a request's same-address lanes cost nothing
+   * beyond its one update. */
+  w->atomic_lane_cycles = ws_gpu_p(g, WS_GP_WARPSIGHT_ATOMIC_LANE_CYCLES);
+  if (!(w->atomic_lane_cycles >= 0)) w->atomic_lane_cycles = 0;
   /* Optional: CC 1.0-1.2 have no FP64 units (no value derived); there an
    * FP64 instruction cannot run, and its term is 0. */
   w->fp64_lanes = ws_gpu_p(g, WS_GP_WARPSIGHT_FP64_LANES_PER_SM);
@@ -75,6 +84,16 @@ static int read_params(ws_params *w, ws_model_result *r, const ws_gpu *g, ws_dia
     ws_model_missing(r, "gpu.sms, gpu.clock_ghz, gpu.mem_bandwidth_gbs", d);
     missing = 1;
   }
+  /* The L2's slices work in parallel (one per memory controller's share of
+   * the address space), so the whole chip's L2 bandwidth is one slice's x
+   * the board's slices (else its DRAM partitions; 1 when neither is known):
+   * a 24-SM, 384-bit TITAN X has 12/7 of the GTX 970's, not the same. */
+  w->units = g->cache.l2_slices > 0 ? g->cache.l2_slices
+             : g->dram.partitions > 0 ? g->dram.partitions : 1;
+  w->l2_bpc = w->l2_slice * w->units;
+  /* Cycles become time at the clock the board holds under load (the
+   * measured boards: K40 733 MHz against 876 on the data sheet). */
+  w->clock = g->sustained_clock_ghz > 0 ? g->sustained_clock_ghz : g->clock_ghz;
   if (missing) return WS_EMISSING;
   /* Physical caps: never faster than the peak (the floors hold). */
   double peak = ws_model_floor_issue_rate(g->cc_major, g->cc_minor);
@@ -193,17 +212,27 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
   double imb = ws_pf_has(f->dram_partition_imbalance) && f->dram_partition_imbalance > 1
                    ? f->dram_partition_imbalance : 1;
   double camp = 1 + w.camping * scatter * (imb - 1);
-  double t_dram = dram_bytes / (g->mem_bandwidth_gbs * w.dram_eff) * g->clock_ghz *
+  double t_dram = dram_bytes / (g->mem_bandwidth_gbs * w.dram_eff) * w.clock *
                   (1 + w.div_penalty * scatter) * camp;
-  /* [A1] atomics by address conflicts: operations on one address are
-   * performed one after another at its L2 slice (the hottest address's
-   * chain, contention across warps included); distinct addresses proceed
-   * in parallel across the slices, a request costing its most lanes on one
-   * address (1 when every lane has its own). */
-  double units = g->cache.l2_slices > 0 ? g->cache.l2_slices
-                 : g->dram.partitions > 0 ? g->dram.partitions : 1;
-  double chain = nz(f->global_atomic_max_address_ops) * w.atomic_cycles;
-  double spread = nz(f->global_atomic_serial) * lc.total_warps * w.atomic_cycles / units;
+  /* [A1] atomics by address conflicts.  The L2 slice that holds an
+   * address performs its updates one after another, each a read-modify-write
+   * round of atomic_cycles; the lanes of one request that name the address
+   * are combined into one update (plus atomic_lane_cycles each).  So the
+   * hottest address's chain is its updates (its lane operations / the
+   * lanes per request on one address) x atomic_cycles + its lane
+   * operations x atomic_lane_cycles, contention across warps included.
+   * Distinct addresses are pipelined: every slice starts one lane operation
+   * per cycle, so the launch's same-address lane operations spread over the
+   * slices are the other bound.  (RTX 3080, 512 bins flushed per block with
+   * atomicAdd: 2,097,152 blocks of 32 threads take 22.6 ms, 524,288 of 128
+   * 5.67 ms: ~20 cycles per update of a bin, however many blocks share the
+   * slices; docs/models/warpsight.md.) */
+  double units = w.units;
+  double hot = nz(f->global_atomic_max_address_ops);
+  double ainsts = nz(f->global_atomic_insts), aserial = nz(f->global_atomic_serial);
+  double lanes_per_update = ainsts > 0 && aserial > ainsts ? aserial / ainsts : 1;
+  double chain = hot / lanes_per_update * w.atomic_cycles + hot * w.atomic_lane_cycles;
+  double spread = aserial * lc.total_warps / units;
   double t_atom = max2(chain, spread);
 
   /* [L1-L3] latency: each wave takes at least its longest warp path */
@@ -220,7 +249,7 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
   double terms[5] = {t_sm, t_l2, t_dram, t_atom, t_lat};
   int arg;
   double core = pnorm(terms, 5, w.p, &arg);
-  double launch = w.launch_us * 1e3 * g->clock_ghz;
+  double launch = w.launch_us * 1e3 * w.clock;
   double cycles = launch + core;                                                  /* T1 */
 
   const ws_model_term_val t[] = {
@@ -251,6 +280,7 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
       {WS_TERM_WARPSIGHT_CAMPING_FACTOR, camp, NULL},
       {WS_TERM_WARPSIGHT_T_DRAM, t_dram, NULL},
       {WS_TERM_WARPSIGHT_ATOMIC_UNITS, units, NULL},
+      {WS_TERM_WARPSIGHT_ATOMIC_LANES_PER_UPDATE, lanes_per_update, NULL},
       {WS_TERM_WARPSIGHT_ATOMIC_CHAIN, chain, NULL},
       {WS_TERM_WARPSIGHT_ATOMIC_SPREAD, spread, NULL},
       {WS_TERM_WARPSIGHT_T_ATOMIC, t_atom, NULL},
@@ -261,6 +291,7 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
       {WS_TERM_WARPSIGHT_BLOCK_CYCLES, w.block_cycles, NULL},
       {WS_TERM_WARPSIGHT_T_LATENCY, t_lat, NULL},
       {WS_TERM_WARPSIGHT_T_OVERLAPPED, core, NULL},
+      {WS_TERM_WARPSIGHT_CLOCK_GHZ, w.clock, g->sustained_clock_ghz > 0 ? NULL : "clock_ghz: no sustained_clock_ghz"},
       {WS_TERM_WARPSIGHT_LAUNCH_CYCLES, launch, NULL},
       {WS_TERM_WARPSIGHT_CYCLES, cycles, NULL},
   };
@@ -272,6 +303,6 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
            core > 0 ? 100 * terms[arg] / core : 0);
   if (ws_model_set_case(r, time_bounds[arg], label)) return ws_diag_error(d, "%s: out of memory", M);
   r->cycles = cycles;
-  r->time_ms = cycles / (g->clock_ghz * 1e6);
+  r->time_ms = cycles / (w.clock * 1e6);
   return WS_OK;
 }

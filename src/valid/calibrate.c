@@ -14,8 +14,10 @@
 #include "warpsight/valid_calib.h"
 
 typedef struct calib_ctx {
-  ws_gpu *gpu;                  /* a working copy: its typed parameters are
-                                   overwritten per evaluation */
+  ws_gpu **gpu;                 /* working copies, one per board: their typed
+                                   parameters are overwritten per evaluation */
+  size_t ngpu;                  /* entries in gpu */
+  const size_t *row_gpu;        /* by row: its board in gpu (NULL: all 0) */
   const char *model;            /* model name */
   ws_gp_id ids[WS_VALID_MAX_PARAMS]; /* the fitted parameters */
   size_t np;                    /* entries in ids */
@@ -25,11 +27,14 @@ typedef struct calib_ctx {
 
 static double model_time(size_t i, const double *theta, void *user) {
   calib_ctx *c = user;
-  for (size_t j = 0; j < c->np; j++) c->gpu->params[c->ids[j]].value = theta[j];
+  /* one set of per-unit constants for every board: each board's own facts
+   * (SMs, L2 slices, bandwidth, clock) scale them in the model */
+  ws_gpu *g = c->gpu[c->row_gpu ? c->row_gpu[i] : 0];
+  for (size_t j = 0; j < c->np; j++) g->params[c->ids[j]].value = theta[j];
   ws_model_result r = WS_MODEL_RESULT_INIT;
   ws_profile p; /* as ws_valid_run_models sees it */
   ws_valid_measured_profile(&p, c->profiles[i], &c->rows[i]);
-  double t = ws_model_predict(&r, c->model, &p, c->gpu, NULL) == WS_OK
+  double t = ws_model_predict(&r, c->model, &p, g, NULL) == WS_OK
                  ? r.time_ms / 1000.0
                  : NAN;
   ws_model_result_free(&r);
@@ -99,31 +104,84 @@ static int check_fit(const ws_gpu *g, const char *model, const ws_valid_calib *c
 int ws_valid_calibrate(ws_valid_calib *out, const ws_gpu *g, const char *model,
                        const ws_valid_row *rows, ws_profile *const *profiles, size_t n,
                        ws_diag *d) {
+  return ws_valid_calibrate_boards(out, &g, 1, NULL, model, rows, profiles, n, d);
+}
+
+int ws_valid_calibrate_boards(ws_valid_calib *out, const ws_gpu *const *gpus, size_t ngpu,
+                              const size_t *row_gpu, const char *model,
+                              const ws_valid_row *rows, ws_profile *const *profiles, size_t n,
+                              ws_diag *d) {
+  return ws_valid_calibrate_fixing(out, gpus, ngpu, row_gpu, model, NULL, 0, rows, profiles, n,
+                                   d);
+}
+
+int ws_valid_calibrate_fixing(ws_valid_calib *out, const ws_gpu *const *gpus, size_t ngpu,
+                              const size_t *row_gpu, const char *model,
+                              const char *const *fixed, size_t nfixed,
+                              const ws_valid_row *rows, ws_profile *const *profiles, size_t n,
+                              ws_diag *d) {
   memset(out, 0, sizeof *out);
+  if (!gpus || ngpu == 0) return WS_EINVAL;
+  for (size_t i = 0; row_gpu && i < n; i++)
+    if (row_gpu[i] >= ngpu) return WS_EINVAL;
+  const ws_gpu *g = gpus[0]; /* the starting values and the range check */
   const char *const *params = ws_valid_fittable(model);
   if (!params)
     return ws_diag_error(d, "calibrate: model '%s' has no fittable parameters (warpsight: "
                             "docs/models/warpsight.md; hong-kim: mem_ld, departure_del_uncoal, departure_del_coal; gpuperf: "
                             "dram_lat, delta)", model);
-  size_t np = 0;
-  while (params[np]) np++;
-  if (np > WS_VALID_MAX_PARAMS) return WS_EINVAL;
-  out->params = params;
+  size_t np = 0, nall = 0;
+  while (params[nall]) nall++;
+  for (size_t k = 0; k < nfixed; k++) {
+    size_t j = 0;
+    while (j < nall && strcmp(params[j], fixed[k])) j++;
+    if (j == nall) {
+      ws_strbuf all = WS_STRBUF_INIT;
+      for (j = 0; j < nall; j++) ws_sb_printf(&all, "%s%s", j ? ", " : "", params[j]);
+      int st = ws_diag_error(d, "calibrate: '%s' is not a fitted parameter of %s (%s)", fixed[k],
+                             model, ws_sb_str(&all));
+      ws_sb_free(&all);
+      return st;
+    }
+  }
+  for (size_t j = 0; j < nall; j++) {
+    int keep = 1;
+    for (size_t k = 0; k < nfixed; k++) keep &= strcmp(params[j], fixed[k]) != 0;
+    if (!keep) continue;
+    if (np == WS_VALID_MAX_PARAMS) return WS_EINVAL;
+    out->name_buf[np++] = params[j];
+  }
+  if (np == 0) return ws_diag_error(d, "calibrate: every parameter of %s is fixed: nothing to fit",
+                                    model);
+  params = out->name_buf;
+  out->params = out->name_buf;
   out->np = np;
-  calib_ctx c = {NULL, model, {0}, np, profiles, rows};
+  calib_ctx c = {NULL, ngpu, row_gpu, model, {0}, np, profiles, rows};
   for (size_t j = 0; j < np; j++) {
     int id = ws_gpu_param_find(model, params[j]);
     if (id < 0 || !isfinite(out->theta0[j] = ws_gpu_p(g, (ws_gp_id)id)))
       return ws_diag_error(d, "calibrate: GPU '%s' needs a starting value for models.%s.%s",
                            g->name, model, params[j]);
     c.ids[j] = (ws_gp_id)id;
+    /* the boards share the constants: they must start from the same ones */
+    for (size_t b = 1; b < ngpu; b++)
+      if (!(ws_gpu_p(gpus[b], (ws_gp_id)id) == out->theta0[j]))
+        return ws_diag_error(d, "calibrate: GPUs '%s' and '%s' start from different values of "
+                                "models.%s.%s (%g, %g): boards fitted together share their "
+                                "architecture's constants",
+                             g->name, gpus[b]->name, model, params[j], out->theta0[j],
+                             ws_gpu_p(gpus[b], (ws_gp_id)id));
   }
   size_t *all = malloc((n ? n : 1) * sizeof *all);
   size_t *train = malloc((n ? n : 1) * sizeof *train);
   size_t *test = malloc((n ? n : 1) * sizeof *test);
   double *meas = malloc((n ? n : 1) * sizeof *meas);
   int st = WS_OK;
-  if (!all || !train || !test || !meas || ws_gpu_with_params(&c.gpu, g, NULL, 0) != WS_OK) {
+  c.gpu = calloc(ngpu, sizeof *c.gpu);
+  int copied = c.gpu != NULL;
+  for (size_t b = 0; copied && b < ngpu; b++)
+    copied = ws_gpu_with_params(&c.gpu[b], gpus[b], NULL, 0) == WS_OK;
+  if (!all || !train || !test || !meas || !copied) {
     st = WS_ENOMEM;
     goto done;
   }
@@ -197,7 +255,8 @@ int ws_valid_calibrate(ws_valid_calib *out, const ws_gpu *g, const char *model,
       (st = half_stats(&out->test_after, &c, out->theta, rows, test, out->ntest)))
     goto done;
 done:
-  ws_gpu_free(c.gpu);
+  for (size_t b = 0; c.gpu && b < ngpu; b++) ws_gpu_free(c.gpu[b]);
+  free(c.gpu);
   free(all), free(train), free(test), free(meas);
   return st;
 }

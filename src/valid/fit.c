@@ -29,13 +29,14 @@ static const char *const fit_hong_kim[] = {"mem_ld", "departure_del_uncoal",
                                            "departure_del_coal", NULL};
 static const char *const fit_gpuperf[] = {"dram_lat", "delta", NULL};
 /* warpsight: the per-architecture rates and scales that data sheets do not
- * give (docs/models/warpsight.md); barrier and atomic cycles and the FP64
- * lanes stay as estimated (the data set has no kernel that exercises them). */
-static const char *const fit_warpsight[] = {"issue_rate", "lsu_rate", "l2_bytes_per_cycle",
+ * give (docs/models/warpsight.md); barrier cycles and the FP64 lanes stay as
+ * estimated (no data set has a kernel that exercises them). */
+static const char *const fit_warpsight[] = {"issue_rate", "lsu_rate", "l2_bytes_per_slice",
                                             "dram_efficiency", "alu_latency_scale",
                                             "mem_latency_scale", "overlap_p", "launch_us",
                                             "block_cycles", "divergence_penalty",
-                                            "partition_camping", NULL};
+                                            "partition_camping", "atomic_cycles",
+                                            "atomic_lane_cycles", NULL};
 static const struct {
   const char *model;          /* model name */
   const char *const *params;  /* NULL-terminated */

@@ -150,6 +150,7 @@ int ws_valid_run(ws_valid_report **out, const ws_valid_data *data, const ws_vali
     if (!in_list(row->gpu, o->gpus, o->ngpus) || !in_list(row->kernel, o->kernels, o->nkernels))
       continue;
     if (o->half && row->half != o->half) continue;
+    if (row->measured_s < o->min_measured_s) continue;
     if (o->limit && r->nrows >= o->limit) break;
     r->rows[r->nrows++].row = row;
   }

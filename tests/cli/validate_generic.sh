@@ -69,6 +69,20 @@ expect_rc 0 "generic --half test"
 expect_out "1 rows, 0 failed" "generic --half test"
 check gtx680 vecadd 16.778
 
+# --min-seconds keeps the rows measured at least that long: A (8e-6 s) and
+# C (1.5e-5 s), not B (5e-6) or D (4e-6): gtx680 vecadd (A, C) 19.378 %.
+run "$WS" validate set/data.csv --models roofline --sample-blocks 0 --no-cache --min-seconds 6e-6
+expect_rc 0 "generic --min-seconds"
+expect_out "2 rows, 0 failed" "generic --min-seconds"
+check gtx680 vecadd 19.378
+check all "(all" 19.378
+run "$WS" validate set/data.csv --models roofline --no-cache --min-seconds 1
+expect_rc 2 "generic --min-seconds above every row"
+expect_err "no rows left after" "generic --min-seconds above every row"
+run "$WS" validate set/data.csv --models roofline --no-cache --min-seconds 50us
+expect_rc 2 "generic --min-seconds not a number"
+expect_err "--min-seconds: expected a number of seconds" "generic --min-seconds not a number"
+
 # --gpus and --kernels select among the file's own names.
 run "$WS" validate set/data.csv --models roofline --sample-blocks 0 --no-cache --gpus GTX-970 --kernels vecadd
 expect_rc 0 "generic filters"

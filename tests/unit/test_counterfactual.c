@@ -259,9 +259,10 @@ static void hong_kim_no_divergence(void **state) {
  *   privatised per block: the 2 global requests and their 40 become shared
  *     (3 + 2 = 5 requests, 30 + 40 = 70), one merge request per warp on
  *     distinct addresses (1, 1), two more barriers (2 -> 4).
- * The warpsight model's [A1] t_atomic = max(the hottest address's
- * operations, serial x total warps / L2 slices) x atomic_cycles: 140 blocks
- * x 8 warps = 1120 warps, 40 -> 2 per warp, the A100's 80 slices; with
+ * The warpsight model's [A1] t_atomic = max(the hottest address's chain,
+ * serial x total warps / L2 slices: one lane operation per slice per
+ * cycle): 140 blocks x 8 warps = 1120 warps, 40 -> 2 per warp, the A100's
+ * 80 slices; with
  * 10000 operations on the hottest address, "distinct addresses" leaves
  * 10000 x 2 / 40 = 500 and "privatised per block" 10000 x 1 / 40 = 250
  * (one merge request per warp). */
@@ -308,10 +309,10 @@ static void atomics(void **state) {
   double units = g->cache.l2_slices;
   assert_true(units > 0);
   assert_ok_diag(ws_model_predict(&r0, "warpsight", &q, g, &d), &d);
-  assert_close(ws_model_term_value(&r0, WS_TERM_WARPSIGHT_T_ATOMIC), 40 * 1120 * ac / units, 1e-9);
+  assert_close(ws_model_term_value(&r0, WS_TERM_WARPSIGHT_T_ATOMIC), 40 * 1120 / units, 1e-9);
   assert_int_equal(ws_advise_cf_apply_launch(&q, g, WS_CF_ATOMIC_DISTINCT, &d), 1);
   assert_ok_diag(ws_model_predict(&r1, "warpsight", &q, g, &d), &d);
-  assert_close(ws_model_term_value(&r1, WS_TERM_WARPSIGHT_T_ATOMIC), 2 * 1120 * ac / units, 1e-9);
+  assert_close(ws_model_term_value(&r1, WS_TERM_WARPSIGHT_T_ATOMIC), 2 * 1120 / units, 1e-9);
   /* the hottest address's chain follows the conflicts */
   f = p->f;
   f.global_atomic_max_address_ops = 10000;

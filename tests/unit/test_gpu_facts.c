@@ -244,6 +244,53 @@ static void json_round_trip(void **s) {
 }
 
 /* docs/gpu-schema.md documents every fact (its key appears in backquotes). */
+/* warpsight's constants are per architecture and derived into every board
+ * (src/gpu/derive.c, docs/gpu-parameters.md "warpsight"): no board file
+ * carries a copy, two boards of one architecture derive the same per-unit
+ * values and differ only in the facts that scale them (the GTX 970's 7 L2
+ * slices against the TITAN X's 12); an architecture without data borrows the
+ * nearest measured one's and says so. */
+static void warpsight_constants_per_architecture(void **s) {
+  (void)s;
+  static const struct { const char *a, *b; int same; } pairs[] = {
+      {"gtx970", "titan-x-maxwell", 1}, {"gtx680", "k20", 1},   {"rtx2060", "rtx2080ti", 1},
+      {"rtx3060", "rtx3080", 1},        {"rtx3060", "rtx4090", 1}, {"rtx2060", "v100", 1},
+      {"rtx2060", "rtx3060", 0},        {"gtx970", "rtx2060", 0},
+  };
+  static const ws_gp_id ids[] = {WS_GP_WARPSIGHT_ISSUE_RATE, WS_GP_WARPSIGHT_L2_BYTES_PER_SLICE,
+                                 WS_GP_WARPSIGHT_LAUNCH_US, WS_GP_WARPSIGHT_ATOMIC_CYCLES};
+  ws_diag d = WS_DIAG_INIT;
+  for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+    ws_gpu *ga, *gb;
+    assert_ok_diag(ws_gpu_load(&ga, pairs[i].a, &d), &d);
+    assert_ok_diag(ws_gpu_load(&gb, pairs[i].b, &d), &d);
+    int same = 1;
+    for (size_t k = 0; k < sizeof ids / sizeof ids[0]; k++) {
+      assert_int_equal(ga->params[ids[k]].origin, WS_GP_DERIVED);
+      assert_int_equal(gb->params[ids[k]].origin, WS_GP_DERIVED);
+      same &= ws_gpu_p(ga, ids[k]) == ws_gpu_p(gb, ids[k]);
+    }
+    if (same != pairs[i].same) fail_msg("%s and %s: same constants %d, expected %d", pairs[i].a,
+                                        pairs[i].b, same, pairs[i].same);
+    ws_gpu_free(ga);
+    ws_gpu_free(gb);
+  }
+  /* the facts that scale them differ */
+  ws_gpu *m, *t, *v;
+  assert_ok_diag(ws_gpu_load(&m, "gtx970", &d), &d);
+  assert_ok_diag(ws_gpu_load(&t, "titan-x-maxwell", &d), &d);
+  assert_int_equal(m->cache.l2_slices, 7);
+  assert_int_equal(t->cache.l2_slices, 12);
+  /* a borrowed architecture's note says whose constants it takes */
+  assert_ok_diag(ws_gpu_load(&v, "v100", &d), &d);
+  const char *note = v->params[WS_GP_WARPSIGHT_L2_BYTES_PER_SLICE].note;
+  assert_non_null(note);
+  assert_non_null(strstr(note, "estimate"));
+  assert_non_null(strstr(note, "Turing"));
+  ws_gpu_free(m), ws_gpu_free(t), ws_gpu_free(v);
+  ws_diag_free(&d);
+}
+
 static void schema_documents_every_fact(void **s) {
   (void)s;
   FILE *f = fopen(WS_SOURCE_DIR "/docs/gpu-schema.md", "rb");
@@ -267,6 +314,7 @@ int main(void) {
       cmocka_unit_test(rules_by_hand),              cmocka_unit_test(carveout),
       cmocka_unit_test(cc_rows),                    cmocka_unit_test(json_round_trip),
       cmocka_unit_test(schema_documents_every_fact),
+      cmocka_unit_test(warpsight_constants_per_architecture),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

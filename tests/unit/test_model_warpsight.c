@@ -5,10 +5,12 @@
  *
  * GPU (inline): CC 3.0, 8 SMs, 32 SFUs per SM, 1 GHz, 100 GB/s; latencies
  *   L1 30, L2 200, DRAM 400; warpsight: issue_rate 4, lsu_rate 1,
- *   l2_bytes_per_cycle 256, dram_efficiency 0.8, alu_latency_scale 1.5,
+ *   l2_bytes_per_slice 256 (no bus width or slices given: one slice, so
+ *   the whole chip's 256 B/cycle), dram_efficiency 0.8, alu_latency_scale 1.5,
  *   mem_latency_scale 1, overlap_p 4, launch_us 2, barrier_cycles 20,
- *   atomic_cycles 1, fp64_lanes_per_sm 8, block_cycles 10,
- *   divergence_penalty 1; partition_camping derived (1).
+ *   atomic_cycles 1, atomic_lane_cycles 0.25, fp64_lanes_per_sm 8, block_cycles 10,
+ *   divergence_penalty 1, partition_camping 1 (given: CC 3.0 would derive
+ *   Kepler's fitted constant).
  * Launch: 64 blocks x 256 threads = 8 warps per block, 512 warps.  CC 3.0
  *   holds 8 blocks of 256 threads per SM (2048 threads), the grid gives
  *   ceil(64 / 8) = 8 per SM: blocks_per_sm 8, active 8, waves 1, 64 warps
@@ -26,11 +28,12 @@ static const char gpu_fmt[] =
     "\"sms\":8,\"cores_per_sm\":192,\"sfu_per_sm\":32,\"clock_ghz\":1.0,\"mem_bandwidth_gbs\":100,%s"
     "\"latencies\":{\"dram\":400,\"l2\":200,\"l1\":30},"
     "\"models\":{\"warpsight\":{\"issue_rate\":%s,\"lsu_rate\":" P(1)
-    ",\"l2_bytes_per_cycle\":" P(256) ",\"dram_efficiency\":" P(0.8)
+    ",\"l2_bytes_per_slice\":" P(256) ",\"dram_efficiency\":" P(0.8)
     ",\"alu_latency_scale\":" P(1.5) ",\"mem_latency_scale\":" P(1) ",\"overlap_p\":" P(4)
     ",\"launch_us\":" P(2) ",\"barrier_cycles\":" P(20) ",\"atomic_cycles\":" P(1)
+    ",\"atomic_lane_cycles\":" P(0.25)
     ",\"fp64_lanes_per_sm\":" P(8) ",\"block_cycles\":" P(10)
-    ",\"divergence_penalty\":" P(1) "}}}";
+    ",\"divergence_penalty\":" P(1) ",\"partition_camping\":" P(1) "}}}";
 
 /* The launch of the header; `trans` sectors per request, `more` memory
  * members, `pw` more per_warp members. */
@@ -146,8 +149,7 @@ static void issue_cap_and_floors(void **state) {
   ws_model_result_free(&r);
 }
 
-/* [M4] partition camping, partition_camping derived as 1 (the file does
- * not give it): scatter = 1 - (128 / 32) / 32 = 0.875; camping factor =
+/* [M4] partition camping, partition_camping 1: scatter = 1 - (128 / 32) / 32 = 0.875; camping factor =
  * 1 + 1 x 0.875 x (3 - 1) = 2.75; t_dram = 16000 x (1 + 1 x 0.875) x 2.75
  * = 82500 cycles.  [M1b] CC 3.0 derives l2_request_bytes 128: 32 lines of
  * 128 B for 32 sectors of 32 B, request factor 32 x 128 / (32 x 32) = 4,
@@ -174,16 +176,19 @@ static void partition_camping_by_hand(void **state) {
 
 /* [A1] atomics by address conflicts, on the header's launch (512 warps)
  * and GPU with 4 L2 slices (cache.l2_slices: atomic_units 4),
- * atomic_cycles 1.  One atomic request per warp:
+ * atomic_cycles 1 per update of an address, atomic_lane_cycles 0.25 per
+ * lane operation in it.  One atomic request per warp:
  *   32 lanes on one counter shared by the launch: serial 32 per request,
- *     the counter takes 512 x 32 = 16384 operations: chain 16384, spread
- *     32 x 512 / 4 = 4096, t_atomic 16384;
- *   32 lanes on a counter of their warp's: the hottest address takes 32:
- *     chain 32, spread 4096, t_atomic 4096;
- *   32 lanes on 32 addresses (atomicAdd(&c[i], 1)): serial 1, chain 1,
- *     spread 512 / 4 = 128, t_atomic 128 -- where the model charged every
- *     request serially before (512 x 1 x 1 = 512 on one unit, and 2^24
- *     such lanes on an A100 374.5 us against the 110.2 us measured). */
+ *     32 lanes per update, the counter takes 512 x 32 = 16384 operations in
+ *     512 updates: chain 512 x 1 + 16384 x 0.25 = 4608, spread 32 x 512 / 4
+ *     = 4096, t_atomic 4608;
+ *   32 lanes on a counter of their warp's: the hottest address takes 32
+ *     operations in 1 update: chain 1 + 8 = 9, spread 4096, t_atomic 4096;
+ *   32 lanes on 32 addresses (atomicAdd(&c[i], 1)): serial 1, 1 lane per
+ *     update, chain 1 + 0.25 = 1.25, spread 512 / 4 = 128, t_atomic 128 --
+ *     where the model charged every request serially before (512 x 1 x 1 =
+ *     512 on one unit, and 2^24 such lanes on an A100 374.5 us against the
+ *     110.2 us measured). */
 #define ATOMIC_PROFILE(serial, addrs, hot)                                                    \
   "{\"schema\":\"warpsight-profile/1\",\"kernel\":\"k\","                                     \
   "\"launch\":{\"grid\":[64,1,1],\"block\":[256,1,1]},"                                       \
@@ -198,9 +203,9 @@ static void atomics_by_conflicts(void **state) {
     const char *prof;
     double chain, spread;
   } cases[] = {
-      {ATOMIC_PROFILE(32, 1, 16384), 16384, 4096},
-      {ATOMIC_PROFILE(32, 1, 32), 32, 4096},
-      {ATOMIC_PROFILE(1, 32, 1), 1, 128},
+      {ATOMIC_PROFILE(32, 1, 16384), 4608, 4096},
+      {ATOMIC_PROFILE(32, 1, 32), 9, 4096},
+      {ATOMIC_PROFILE(1, 32, 1), 1.25, 128},
   };
   char gj[4096];
   snprintf(gj, sizeof gj, gpu_fmt, "\"cache\":{\"l2_slices\":" P(4) "},", P(4));
@@ -219,6 +224,37 @@ static void atomics_by_conflicts(void **state) {
     ws_profile_free(p);
   }
   ws_gpu_free(g);
+}
+
+/* Whole-chip throughputs follow the board's own facts: the same constants
+ * on a board with a 256-bit GDDR bus (cache.l2_slices derived: 256 / 32 =
+ * 8 slices, one per 32-bit controller) and a sustained clock of 0.8 GHz
+ * (the data-sheet 1 GHz stays in clock_ghz):
+ *   l2_bytes_per_cycle = 256 x 8 = 2048;  M1 t_l2 = 40 x 512 x 32 / 2048 = 320
+ *   M2 t_dram = 1 280 000 B / (100 GB/s x 0.8) x 0.8 GHz = 12800 cycles
+ *   C5 t_sm 1664 and L3 t_latency 1908 as in terms_by_hand (cycles)
+ *   T1 core = 12800 x (1 + (1664/12800)^4 + (320/12800)^4 + (1908/12800)^4)^(1/4)
+ *           = 12800 x (1 + 0.000285610 + 0.000000391 + 0.000493711)^(1/4)
+ *           = 12802.494351
+ *   launch  = 2 us x 0.8 GHz = 1600 cycles;  cycles = 14402.494351
+ *   time    = 14402.494351 / 0.8 GHz = 0.018003117939 ms
+ * (at 1 GHz with one slice: 0.018003896857 ms, terms_by_hand). */
+static void board_scaling_by_hand(void **state) {
+  (void)state;
+  ws_model_result r = run_gpu(profile_json,
+                              "\"sustained_clock_ghz\":0.8,\"memory\":{\"bus_bits\":" P(256)
+                              ",\"type\":{\"value\":\"GDDR5\",\"source\":\"test\"}},",
+                              P(4), NULL);
+  assert_close(T(L2_BYTES_PER_CYCLE), 2048, 1e-9);
+  assert_close(T(ATOMIC_UNITS), 8, 0);
+  assert_close(T(T_L2), 320, 1e-9);
+  assert_close(T(T_DRAM), 12800, 1e-6);
+  assert_close(T(CLOCK_GHZ), 0.8, 0);
+  assert_close(T(LAUNCH_CYCLES), 1600, 1e-9);
+  assert_close(T(T_OVERLAPPED), 12802.494351, 1e-5);
+  assert_close(r.cycles, 14402.494351, 1e-5);
+  assert_close(r.time_ms, 0.018003117939, 1e-11);
+  ws_model_result_free(&r);
 }
 
 /* [C6] the tensor pipe: 524288 FP16 (f32 accumulate) operations per warp
@@ -258,6 +294,7 @@ int main(void) {
       cmocka_unit_test(issue_cap_and_floors),
       cmocka_unit_test(atomics_by_conflicts),
       cmocka_unit_test(tensor_pipe_by_hand),
+      cmocka_unit_test(board_scaling_by_hand),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -61,14 +61,35 @@ static double hk_time(size_t i, const double *th, void *user) {
   return t;
 }
 
+/* Hong & Kim's six merge benchmarks (examples/paper), the rows of the fits
+ * below. */
+static const char *const files[6] = {"hk09-merge-linear", "hk09-merge-sepia",
+                                     "hk09-merge-blackscholes", "hk09-merge-svm",
+                                     "hk09-merge-matmul-naive", "hk09-merge-matmul-tiled"};
+
+/* Row i of 12: profile files[i / 2], kernel "A", size i + 1, the profile's
+ * resources, "measured" = Hong-Kim's time on g. */
+static void hk_row(ws_profile **prof, ws_valid_row *row, int i, const ws_gpu *g, ws_diag *d) {
+  char path[512];
+  snprintf(path, sizeof path, WS_SOURCE_DIR "/examples/paper/%s.json", files[i / 2]);
+  assert_ok_diag(ws_profile_load_file(prof, path, d), d);
+  row->kernel = "A";
+  row->input_size = i + 1;
+  row->regs = (int)(*prof)->f.registers_per_thread;
+  row->static_smem = (int)(*prof)->f.shared_bytes_per_block;
+  ws_profile as_measured; /* what calibration's models see */
+  ws_valid_measured_profile(&as_measured, *prof, row);
+  ws_model_result r = WS_MODEL_RESULT_INIT;
+  assert_ok_diag(ws_model_predict(&r, "hong-kim", &as_measured, g, d), d);
+  row->measured_s = r.time_ms / 1000;
+  ws_model_result_free(&r);
+}
+
 static void test_fit_hong_kim_mem_ld(void **state) {
   (void)state;
 #ifndef WS_HAVE_GSL
   skip();
 #else
-  static const char *const files[6] = {"hk09-merge-linear", "hk09-merge-sepia",
-                                       "hk09-merge-blackscholes", "hk09-merge-svm",
-                                       "hk09-merge-matmul-naive", "hk09-merge-matmul-tiled"};
   hk_ctx c;
   ws_diag d = WS_DIAG_INIT;
   assert_ok_diag(ws_gpu_load(&c.gpu, "gtx280", &d), &d);
@@ -198,29 +219,12 @@ static void test_calibrate_synthetic(void **state) {
 #ifndef WS_HAVE_GSL
   skip();
 #else
-  static const char *const files[6] = {"hk09-merge-linear", "hk09-merge-sepia",
-                                       "hk09-merge-blackscholes", "hk09-merge-svm",
-                                       "hk09-merge-matmul-naive", "hk09-merge-matmul-tiled"};
   ws_diag d = WS_DIAG_INIT;
   ws_gpu *g;
   assert_ok_diag(ws_gpu_load(&g, "gtx280", &d), &d);
   ws_profile *prof[12];
   ws_valid_row rows[12] = {{0}};
-  for (int i = 0; i < 12; i++) {
-    char path[512];
-    snprintf(path, sizeof path, WS_SOURCE_DIR "/examples/paper/%s.json", files[i / 2]);
-    assert_ok_diag(ws_profile_load_file(&prof[i], path, &d), &d);
-    rows[i].kernel = "A";
-    rows[i].input_size = i + 1;
-    rows[i].regs = (int)prof[i]->f.registers_per_thread;
-    rows[i].static_smem = (int)prof[i]->f.shared_bytes_per_block;
-    ws_profile as_measured; /* what calibration's models see */
-    ws_valid_measured_profile(&as_measured, prof[i], &rows[i]);
-    ws_model_result r = WS_MODEL_RESULT_INIT;
-    assert_ok_diag(ws_model_predict(&r, "hong-kim", &as_measured, g, &d), &d);
-    rows[i].measured_s = r.time_ms / 1000;
-    ws_model_result_free(&r);
-  }
+  for (int i = 0; i < 12; i++) hk_row(&prof[i], &rows[i], i, g, &d);
   ws_gpu *g300;
   ws_gp_change ch = {WS_GP_HONG_KIM_MEM_LD, 300, NULL, 0};
   assert_int_equal(ws_gpu_with_params(&g300, g, &ch, 1), WS_OK);
@@ -250,6 +254,70 @@ static void test_calibrate_synthetic(void **state) {
   free(msg);
   for (int i = 0; i < 12; i++) ws_profile_free(prof[i]);
   ws_gpu_free(g);
+  ws_diag_free(&d);
+#endif
+}
+
+/* ws_valid_calibrate_boards: one set of constants fitted over two boards
+ * at once, each row predicted with its own board's facts.  The GTX 280 (30
+ * SMs, 1.296 GHz, 141.7 GB/s) and the GTX 260 (24 SMs) both get Hong-Kim's
+ * mem_ld 450 and departure delays 40 and 4; 12 rows (profile i/2 on board
+ * i % 2) are "measured" with them, and the fit starts both boards from
+ * mem_ld 300.  With each row on its own board the held-out error drops to
+ * ~0 and mem_ld comes back to 450; boards that start from different values
+ * are refused. */
+static void test_calibrate_boards(void **state) {
+  (void)state;
+#ifndef WS_HAVE_GSL
+  skip();
+#else
+  static const char *const names[2] = {"gtx280", "gtx260"};
+  ws_diag d = WS_DIAG_INIT;
+  ws_gpu *g[2], *start[2];
+  ws_gp_change truth[3] = {{WS_GP_HONG_KIM_MEM_LD, 450, NULL, 0},
+                           {WS_GP_HONG_KIM_DEPARTURE_DEL_UNCOAL, 40, NULL, 0},
+                           {WS_GP_HONG_KIM_DEPARTURE_DEL_COAL, 4, NULL, 0}};
+  for (int b = 0; b < 2; b++) {
+    ws_gpu *db;
+    assert_ok_diag(ws_gpu_load(&db, names[b], &d), &d);
+    assert_int_equal(ws_gpu_with_params(&g[b], db, truth, 3), WS_OK);
+    ws_gpu_free(db);
+  }
+  assert_true(g[0]->sms != g[1]->sms); /* the boards differ */
+  ws_profile *prof[12];
+  ws_valid_row rows[12] = {{0}};
+  size_t row_gpu[12];
+  for (int i = 0; i < 12; i++) {
+    row_gpu[i] = (size_t)(i % 2);
+    rows[i].gpu = names[i % 2];
+    hk_row(&prof[i], &rows[i], i, g[i % 2], &d);
+  }
+  ws_gp_change from300 = {WS_GP_HONG_KIM_MEM_LD, 300, NULL, 0};
+  for (int b = 0; b < 2; b++)
+    assert_int_equal(ws_gpu_with_params(&start[b], g[b], &from300, 1), WS_OK);
+  ws_valid_calib c;
+  assert_ok_diag(ws_valid_calibrate_boards(&c, (const ws_gpu *const *)start, 2, row_gpu,
+                                           "hong-kim", rows, prof, 12, &d), &d);
+  assert_int_equal(c.ntrain, 6);
+  assert_true(c.test_before.mape > 1);
+  assert_true(c.test_after.mape < 0.01);
+  assert_close(c.theta[0], 450, 0.5);
+  /* every row on the first board cannot fit both boards' rows */
+  ws_valid_calib one;
+  assert_ok_diag(ws_valid_calibrate(&one, start[0], "hong-kim", rows, prof, 12, &d), &d);
+  assert_true(one.test_after.mape > 1);
+  /* boards that start from different values do not share constants */
+  ws_diag_clear(&d);
+  assert_int_equal(ws_valid_calibrate_boards(&c, (const ws_gpu *const *)g, 1, NULL, "hong-kim",
+                                             rows, prof, 12, &d), WS_OK);
+  ws_gpu *mixed[2] = {start[0], g[1]};
+  assert_int_equal(ws_valid_calibrate_boards(&c, (const ws_gpu *const *)mixed, 2, row_gpu,
+                                             "hong-kim", rows, prof, 12, &d), WS_EINVAL);
+  char *msg = ws_diag_format(&d);
+  assert_non_null(strstr(msg, "start from different values of models.hong-kim.mem_ld"));
+  free(msg);
+  for (int i = 0; i < 12; i++) ws_profile_free(prof[i]);
+  for (int b = 0; b < 2; b++) ws_gpu_free(g[b]), ws_gpu_free(start[b]);
   ws_diag_free(&d);
 #endif
 }
@@ -318,6 +386,7 @@ int main(void) {
       cmocka_unit_test(test_fit_linear),
       cmocka_unit_test(test_fit_hong_kim_mem_ld),
       cmocka_unit_test(test_split), cmocka_unit_test(test_halves_per_gpu),
+      cmocka_unit_test(test_calibrate_boards),
       cmocka_unit_test(test_set_param_and_fittable),
       cmocka_unit_test(test_calibrate_synthetic),
       cmocka_unit_test(test_calibrate_gpuperf),
