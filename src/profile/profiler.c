@@ -534,14 +534,14 @@ static inline void access_of(ws_warp_access *a, const ws_emu_event *ev) {
  * returns how many are left.  A small open-addressing set, so each value
  * costs a probe or two, not a search of the others. */
 static uint32_t keep_distinct(uint64_t *v, uint32_t n) {
-  uint64_t tab[256]; /* value + 1; 0: empty */
+  uint8_t tab[256]; /* 1 + the index in v of a kept value (kept values stay put); 0: empty */
   uint32_t k = 0;
   memset(tab, 0, sizeof tab);
   for (uint32_t j = 0; j < n; j++) {
     uint32_t h = (uint32_t)((v[j] * 0x9e3779b97f4a7c15ull) >> 56);
-    while (tab[h] && tab[h] != v[j] + 1) h = (h + 1) & 255;
+    while (tab[h] && v[tab[h] - 1] != v[j]) h = (h + 1) & 255;
     if (tab[h]) continue;
-    tab[h] = v[j] + 1;
+    tab[h] = (uint8_t)(k + 1); /* k < n <= 128 */
     v[k++] = v[j];
   }
   return k;
