@@ -278,6 +278,7 @@ int ws_prof_cache_init(ws_cache *c, uint64_t size_bytes, uint32_t ways,
   if (!ws_is_pow2_u64(line_bytes) || !ws_is_pow2_u64(sector_bytes) || sector_bytes > line_bytes ||
       line_bytes / sector_bytes > 32 || ways == 0 || size_bytes % ((uint64_t)ways * line_bytes))
     return -1;
+  if (ways > UINT32_MAX / 3) return -1;
   c->sets = (uint32_t)(size_bytes / ((uint64_t)ways * line_bytes));
   c->ways = ways;
   c->line_bytes = line_bytes;
@@ -285,13 +286,10 @@ int ws_prof_cache_init(ws_cache *c, uint64_t size_bytes, uint32_t ways,
   c->line_shift = ws_log2_u64(line_bytes);
   c->sector_shift = ws_log2_u64(sector_bytes);
   c->sets_magic = UINT64_MAX / c->sets;
-  c->last_i = SIZE_MAX;
-  size_t n = (size_t)c->sets * ways;
-  c->tags = calloc(n, sizeof *c->tags);
-  c->stamp = calloc(n, sizeof *c->stamp);
-  c->valid = calloc(n, sizeof *c->valid);
-  c->dirty = calloc(n, sizeof *c->dirty);
-  if (!c->tags || !c->stamp || !c->valid || !c->dirty) {
+  c->last_set = UINT32_MAX;
+  c->set_words = 3 * ways;
+  c->mem = calloc((size_t)c->sets * c->set_words, sizeof *c->mem);
+  if (!c->mem) {
     ws_prof_cache_free(c);
     return -1;
   }
@@ -299,10 +297,7 @@ int ws_prof_cache_init(ws_cache *c, uint64_t size_bytes, uint32_t ways,
 }
 
 void ws_prof_cache_free(ws_cache *c) {
-  free(c->tags);
-  free(c->stamp);
-  free(c->valid);
-  free(c->dirty);
+  free(c->mem);
   memset(c, 0, sizeof *c);
 }
 
@@ -313,116 +308,11 @@ int ws_prof_cache_access(ws_cache *c, uint64_t addr, int allocate) {
 
 uint64_t ws_prof_cache_dirty_sectors(const ws_cache *c) { return c->ndirty; }
 
-/* Marks sector bit `b` of entry i dirty, counting it once. */
-static inline void set_dirty(ws_cache *c, size_t i, uint32_t b) {
-  c->ndirty += !(c->dirty[i] & b);
-  c->dirty[i] |= b;
-}
-
-/* The splitmix64 finaliser (Steele, Lea and Flood, OOPSLA 2014): a
- * bijection of 64-bit words whose every output bit depends on every input
- * bit; mix(0) = 0. */
-static inline uint64_t mix64(uint64_t x) {
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
-/* x div sets (*q) and x mod sets (returned) by a multiplication: the high
- * half of x times floor((2^64 - 1) / sets) is at most 2 below the
- * quotient, so at most two corrections follow. */
-static inline uint64_t divmod_sets(const ws_cache *c, uint64_t x, uint64_t *q) {
-  uint64_t d = (uint64_t)(((unsigned __int128)x * c->sets_magic) >> 64);
-  uint64_t r = x - d * c->sets;
-  while (r >= c->sets) r -= c->sets, d++;
-  *q = d;
-  return r;
-}
-
-/* The set of line `line` (ws_prof_cache_set's definition, without a
- * division). */
-static inline uint32_t set_of_line(const ws_cache *c, uint64_t line) {
-  uint64_t q, h, r = divmod_sets(c, line, &q);
-  r += divmod_sets(c, mix64(q), &h); /* < 2 sets */
-  return (uint32_t)(r >= c->sets ? r - c->sets : r);
-}
-
 uint32_t ws_prof_cache_set(const ws_cache *c, uint64_t addr) {
   if (!c->sets) return 0;
-  return set_of_line(c, addr >> c->line_shift);
+  return ws_cache_set_of_line(c, addr >> c->line_shift);
 }
 
 int ws_prof_cache_access_rw(ws_cache *c, uint64_t addr, int allocate, int write) {
-  c->evicted_dirty = 0;
-  if (!c->sets) {
-    c->misses++;
-    return 0;
-  }
-  /* line and sector sizes are powers of two (ws_prof_cache_init) */
-  uint64_t line = addr >> c->line_shift;
-  uint32_t sector = (uint32_t)((addr & (c->line_bytes - 1)) >> c->sector_shift);
-  c->clock++;
-  if (c->last_i != SIZE_MAX && c->last_line == line) { /* the last access's line: still at last_i */
-    size_t i = c->last_i;
-    c->stamp[i] = c->clock;
-    if (c->valid[i] >> sector & 1) {
-      c->hits++;
-      if (write) set_dirty(c, i, 1u << sector);
-      return 1;
-    }
-    c->misses++;
-    if (allocate) {
-      c->valid[i] |= 1u << sector;
-      if (write) set_dirty(c, i, 1u << sector);
-    }
-    return 0;
-  }
-  size_t base = (size_t)set_of_line(c, line) * c->ways;
-  for (uint32_t w = 0; w < c->ways; w++) {
-    size_t i = base + w;
-    if (c->tags[i] != line + 1) continue;
-    c->last_line = line;
-    c->last_i = i;
-    c->stamp[i] = c->clock;
-    if (c->valid[i] >> sector & 1) {
-      c->hits++;
-      if (write) set_dirty(c, i, 1u << sector);
-      return 1;
-    }
-    c->misses++; /* line present, sector not yet filled */
-    if (allocate) {
-      c->valid[i] |= 1u << sector;
-      if (write) set_dirty(c, i, 1u << sector);
-    }
-    return 0;
-  }
-  /* Miss: fill an empty way if there is one, else evict the least recently used. */
-  size_t victim = base;
-  for (uint32_t w = 0; w < c->ways; w++) {
-    size_t i = base + w;
-    if (c->tags[i] == 0) {
-      victim = i;
-      break;
-    }
-    if (c->stamp[i] < c->stamp[victim]) victim = i;
-  }
-  c->misses++;
-  if (allocate) {
-    if (c->tags[victim] && c->dirty[victim]) {
-      c->writebacks += ws_popc32(c->dirty[victim]);
-      c->ndirty -= ws_popc32(c->dirty[victim]);
-      c->evicted_line = (c->tags[victim] - 1) * c->line_bytes;
-      c->evicted_dirty = c->dirty[victim];
-    }
-    c->tags[victim] = line + 1;
-    c->stamp[victim] = c->clock;
-    c->valid[victim] = 1u << sector;
-    c->dirty[victim] = write ? 1u << sector : 0;
-    c->ndirty += write != 0;
-    c->last_line = line;
-    c->last_i = victim;
-  } else {
-    c->last_i = SIZE_MAX; /* the line is not in the cache */
-  }
-  return 0;
+  return ws_cache_access(c, addr, allocate, write);
 }

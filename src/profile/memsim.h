@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/bits.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -86,10 +88,10 @@ typedef struct ws_cache {
   uint32_t ways;        /* associativity */
   uint32_t line_bytes;  /* line size (power of two) */
   uint32_t sector_bytes;/* sector size (power of two, <= line) */
-  uint64_t *tags;       /* sets x ways: line address + 1, 0 = invalid */
-  uint64_t *stamp;      /* sets x ways: last use, for LRU */
-  uint32_t *valid;      /* sets x ways: bit mask of filled sectors */
-  uint32_t *dirty;      /* sets x ways: bit mask of written sectors (write-back) */
+  uint64_t *mem;        /* sets x set_words: each set's entries together (one
+                           set's lookup touches one place, not four arrays):
+                           ws_cache_tags, _stamps, _valid, _dirty */
+  uint32_t set_words;   /* 64-bit words of one set: 3 x ways */
   uint64_t clock;       /* access counter */
   uint64_t hits;        /* sector hits */
   uint64_t misses;      /* sector misses */
@@ -103,10 +105,128 @@ typedef struct ws_cache {
   uint64_t ndirty;      /* dirty sectors in the cache (the sum of dirty's bits) */
   uint64_t sets_magic;  /* floor((2^64 - 1) / sets): x div and mod sets by a
                            multiplication (ws_prof_cache_set) */
-  uint64_t last_line;   /* the line of the last access, present at way entry */
-  size_t last_i;        /* last_i (SIZE_MAX: none), so that the next access to
-                           it skips the search of its set */
+  uint64_t last_line;   /* the line of the last access, present at way
+                           last_way of set last_set */
+  uint32_t last_set;    /* UINT32_MAX: none; so that the next access to the
+                           same line skips the search of its set */
+  uint32_t last_way;
 } ws_cache;
+
+/* Set s's entries, way by way: tags (line address + 1, 0 = invalid), LRU
+ * stamps (last use), filled sectors' and written sectors' bit masks. */
+static inline uint64_t *ws_cache_tags(const ws_cache *c, uint32_t s) {
+  return c->mem + (size_t)s * c->set_words;
+}
+static inline uint64_t *ws_cache_stamps(const ws_cache *c, uint32_t s) {
+  return ws_cache_tags(c, s) + c->ways;
+}
+static inline uint32_t *ws_cache_valid(const ws_cache *c, uint32_t s) {
+  return (uint32_t *)(ws_cache_tags(c, s) + 2 * (size_t)c->ways);
+}
+static inline uint32_t *ws_cache_dirty(const ws_cache *c, uint32_t s) {
+  return ws_cache_valid(c, s) + c->ways;
+}
+
+/* The splitmix64 finaliser (Steele, Lea and Flood, OOPSLA 2014): a
+ * bijection of 64-bit words whose every output bit depends on every input
+ * bit; mix(0) = 0. */
+static inline uint64_t ws_cache_mix64(uint64_t x) {
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+/* x div sets (*q) and x mod sets (returned) by a multiplication: the high
+ * half of x times floor((2^64 - 1) / sets) is at most 2 below the
+ * quotient, so at most two corrections follow. */
+static inline uint64_t ws_cache_divmod_sets(const ws_cache *c, uint64_t x, uint64_t *q) {
+  uint64_t d = (uint64_t)(((unsigned __int128)x * c->sets_magic) >> 64);
+  uint64_t r = x - d * c->sets;
+  while (r >= c->sets) r -= c->sets, d++;
+  *q = d;
+  return r;
+}
+
+/* The set of line `line` (ws_prof_cache_set's definition, without a
+ * division). */
+static inline uint32_t ws_cache_set_of_line(const ws_cache *c, uint64_t line) {
+  uint64_t q, h, r = ws_cache_divmod_sets(c, line, &q);
+  r += ws_cache_divmod_sets(c, ws_cache_mix64(q), &h); /* < 2 sets */
+  return (uint32_t)(r >= c->sets ? r - c->sets : r);
+}
+
+/* ws_prof_cache_access_rw, inline for the replay's loop (replay.c): the
+ * cache's fields are read into locals once, since stores through the
+ * entries' pointers could otherwise alias them. */
+static inline int ws_cache_access(ws_cache *c, uint64_t addr, int allocate, int write) {
+  c->evicted_dirty = 0;
+  const uint32_t ways = c->ways;
+  if (!c->sets) {
+    c->misses++;
+    return 0;
+  }
+  /* line and sector sizes are powers of two (ws_prof_cache_init) */
+  const uint64_t line = addr >> c->line_shift;
+  const uint32_t bit = 1u << (uint32_t)((addr & (c->line_bytes - 1)) >> c->sector_shift);
+  const uint64_t clock = ++c->clock;
+  uint32_t set, w0 = 0;
+  if (c->last_set != UINT32_MAX && c->last_line == line) { /* the last access's line: still there */
+    set = c->last_set;
+    w0 = c->last_way;
+  } else {
+    set = ws_cache_set_of_line(c, line);
+  }
+  uint64_t *tags = c->mem + (size_t)set * c->set_words, *stamp = tags + ways;
+  uint32_t *valid = (uint32_t *)(stamp + ways), *dirty = valid + ways;
+  for (uint32_t w = w0; w < ways; w++) {
+    if (tags[w] != line + 1) continue;
+    c->last_line = line;
+    c->last_set = set;
+    c->last_way = w;
+    stamp[w] = clock;
+    if (valid[w] & bit) {
+      c->hits++;
+      if (write) c->ndirty += !(dirty[w] & bit), dirty[w] |= bit;
+      return 1;
+    }
+    c->misses++; /* line present, sector not yet filled */
+    if (allocate) {
+      valid[w] |= bit;
+      if (write) c->ndirty += !(dirty[w] & bit), dirty[w] |= bit;
+    }
+    return 0;
+  }
+  /* Miss: fill an empty way if there is one, else evict the least recently used. */
+  uint32_t victim = 0;
+  for (uint32_t w = 0; w < ways; w++) {
+    if (tags[w] == 0) {
+      victim = w;
+      break;
+    }
+    if (stamp[w] < stamp[victim]) victim = w;
+  }
+  c->misses++;
+  if (allocate) {
+    if (tags[victim] && dirty[victim]) {
+      c->writebacks += ws_popc32(dirty[victim]);
+      c->ndirty -= ws_popc32(dirty[victim]);
+      c->evicted_line = (tags[victim] - 1) * c->line_bytes;
+      c->evicted_dirty = dirty[victim];
+    }
+    tags[victim] = line + 1;
+    stamp[victim] = clock;
+    valid[victim] = bit;
+    dirty[victim] = write ? bit : 0;
+    c->ndirty += write != 0;
+    c->last_line = line;
+    c->last_set = set;
+    c->last_way = victim;
+  } else {
+    c->last_set = UINT32_MAX; /* the line is not in the cache */
+  }
+  return 0;
+}
+
 
 /* size_bytes = sets x ways x line_bytes; returns 0, or -1 on bad geometry
  * or ENOMEM.  A cache of size 0 is valid and misses always. */

@@ -534,14 +534,14 @@ static inline void access_of(ws_warp_access *a, const ws_emu_event *ev) {
  * returns how many are left.  A small open-addressing set, so each value
  * costs a probe or two, not a search of the others. */
 static uint32_t keep_distinct(uint64_t *v, uint32_t n) {
-  uint64_t tab[256]; /* value + 1; 0: empty */
+  uint8_t tab[256]; /* 1 + the index in v of a kept value (kept values stay put); 0: empty */
   uint32_t k = 0;
   memset(tab, 0, sizeof tab);
   for (uint32_t j = 0; j < n; j++) {
     uint32_t h = (uint32_t)((v[j] * 0x9e3779b97f4a7c15ull) >> 56);
-    while (tab[h] && tab[h] != v[j] + 1) h = (h + 1) & 255;
+    while (tab[h] && v[tab[h] - 1] != v[j]) h = (h + 1) & 255;
     if (tab[h]) continue;
-    tab[h] = v[j] + 1;
+    tab[h] = (uint8_t)(k + 1); /* k < n <= 128 */
     v[k++] = v[j];
   }
   return k;
@@ -556,12 +556,23 @@ static uint32_t lane_sectors(const ws_emu_event *ev, unsigned bytes, uint64_t *s
   uint32_t ns = 0;
   if (ev->exec == 0xffffffffu) {
     uint64_t d = 0, a0 = ev->addr[0];
-    for (uint32_t l = 0; l < 32; l++) d |= ev->addr[l] - (a0 + (uint64_t)l * bytes);
+    for (uint32_t g = 0; g < 32 && !d; g += 8) /* eight lanes at a time: a gather fails early */
+      for (uint32_t l = g; l < g + 8; l++) d |= ev->addr[l] - (a0 + (uint64_t)l * bytes);
     if (!d && bytes) {
       uint64_t lo = a0 & ~(uint64_t)31, hi = (a0 + 32 * (uint64_t)bytes - 1) & ~(uint64_t)31;
       for (uint64_t s = lo; s <= hi && ns < 128; s += 32) sec[ns++] = s;
       return ns;
     }
+  }
+  if (bytes && bytes <= 32) { /* a lane spans one sector or two: at most 64 in all */
+    for (uint32_t m = ev->exec; m; m &= m - 1) {
+      uint64_t a = ev->addr[__builtin_ctz(m)];
+      uint64_t lo = a & ~(uint64_t)31, hi = (a + bytes - 1) & ~(uint64_t)31;
+      if (ns && lo < sec[ns - 1]) goto gather;
+      if (!ns || lo != sec[ns - 1]) sec[ns++] = lo;
+      if (hi != lo) sec[ns++] = hi;
+    }
+    return ns;
   }
   for (uint32_t m = ev->exec; m; m &= m - 1) {
     int l = __builtin_ctz(m);

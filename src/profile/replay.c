@@ -219,11 +219,9 @@ static int l2_carry(ws_replay *r, const ws_cache *prev) {
     r->cs.l2_carry_refused = 1;
     return 0;
   }
-  size_t n = (size_t)c->sets * c->ways;
-  memcpy(c->tags, prev->tags, n * sizeof *c->tags);
-  memcpy(c->stamp, prev->stamp, n * sizeof *c->stamp);
-  memcpy(c->valid, prev->valid, n * sizeof *c->valid);
-  memset(c->dirty, 0, n * sizeof *c->dirty); /* the previous launch counted them */
+  if (c->sets) memcpy(c->mem, prev->mem, (size_t)c->sets * c->set_words * sizeof *c->mem);
+  for (uint32_t s = 0; s < c->sets; s++) /* the previous launch counted them */
+    memset(ws_cache_dirty(c, s), 0, c->ways * sizeof(uint32_t));
   c->clock = prev->clock;
   return 0;
 }
@@ -234,11 +232,9 @@ int ws_prof_rp_l2_end(ws_cache *out, const ws_replay *r) {
                          c->line_bytes ? c->line_bytes : 128,
                          c->sector_bytes ? c->sector_bytes : 32))
     return -1;
-  size_t n = (size_t)c->sets * c->ways;
-  if (n) {
-    memcpy(out->tags, c->tags, n * sizeof *c->tags);
-    memcpy(out->stamp, c->stamp, n * sizeof *c->stamp);
-    memcpy(out->valid, c->valid, n * sizeof *c->valid);
+  for (uint32_t s = 0; s < c->sets; s++) { /* all but the dirty masks */
+    memcpy(ws_cache_tags(out, s), ws_cache_tags(c, s), 2 * (size_t)c->ways * sizeof *c->mem);
+    memcpy(ws_cache_valid(out, s), ws_cache_valid(c, s), c->ways * sizeof(uint32_t));
   }
   out->clock = c->clock;
   return 0;
@@ -447,14 +443,14 @@ static void access_sector(ws_replay *r, ws_cache *c1, uint64_t e) {
   if (!write && (e & WS_RP_NC) && r->ro) {
     ws_cache *ro = &r->ro[c1 - r->l1];
     cs->ro_access++;
-    if (ws_prof_cache_access_rw(ro, sec, 1, 0)) {
+    if (ws_cache_access(ro, sec, 1, 0)) {
       cs->ro_hit++;
       return;
     }
   } else if (!write) {
     if (cs->have_l1 && (r->l1_global || local)) {
       cs->l1_access++;
-      if (ws_prof_cache_access_rw(c1, sec, 1, 0)) {
+      if (ws_cache_access(c1, sec, 1, 0)) {
         cs->l1_hit++;
         return;
       }
@@ -462,7 +458,7 @@ static void access_sector(ws_replay *r, ws_cache *c1, uint64_t e) {
   }
   if (!write) {
     cs->l2_access++;
-    if (ws_prof_cache_access_rw(l2, sec, 1, 0)) {
+    if (ws_cache_access(l2, sec, 1, 0)) {
       cs->l2_hit++;
     } else {
       cs->dram_read_sectors++;
@@ -473,10 +469,10 @@ static void access_sector(ws_replay *r, ws_cache *c1, uint64_t e) {
     return;
   }
   /* L1: write-through, no allocate (a present sector is updated). */
-  if (cs->have_l1 && !atomic) ws_prof_cache_access_rw(c1, sec, 0, 0);
+  if (cs->have_l1 && !atomic) ws_cache_access(c1, sec, 0, 0);
   /* L2: write-back, write-allocate; an atomic reads the sector first. */
   cs->l2_access++;
-  if (ws_prof_cache_access_rw(l2, sec, 1, 1)) {
+  if (ws_cache_access(l2, sec, 1, 1)) {
     cs->l2_hit++;
   } else {
     note_partition(r, sec);
@@ -624,8 +620,12 @@ void ws_prof_rp_finish(ws_replay *r) {
   /* The flush at the end of the launch. */
   for (int k = 0; r->count && k < 2; k++) {
     const ws_cache *c = k ? &r->l2g : &r->l2;
-    for (size_t i = 0; i < (size_t)c->sets * c->ways; i++)
-      if (c->tags[i] && c->dirty[i]) note_writeback(r, (c->tags[i] - 1) * c->line_bytes, c->dirty[i]);
+    for (uint32_t s = 0; c->ndirty && s < c->sets; s++) {
+      const uint64_t *tags = ws_cache_tags(c, s);
+      const uint32_t *dirty = ws_cache_dirty(c, s);
+      for (uint32_t w = 0; w < c->ways; w++)
+        if (tags[w] && dirty[w]) note_writeback(r, (tags[w] - 1) * c->line_bytes, dirty[w]);
+    }
   }
 }
 
