@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "cli/valid_cli.h"
+#include "util/strbuf.h"
 #include "warpsight/model.h"
 #include "warpsight/report.h"
 #include "warpsight/valid.h"
@@ -120,6 +121,25 @@ static int resolve_all(const char **gnames, size_t *ng, const char *const *items
   return 0;
 }
 
+/* 1 (after a usage error) when --fix names a parameter that model does not
+ * fit: said before any row is profiled, which takes minutes on a large
+ * data set (the library checks it again, ws_valid_calibrate_fixing). */
+static int unknown_fixed(const char *model, const vcli_list *fix) {
+  const char *const *params = ws_valid_fittable(model);
+  for (size_t k = 0; k < fix->n; k++) {
+    size_t j = 0;
+    while (params[j] && strcmp(params[j], fix->v[k])) j++;
+    if (params[j]) continue;
+    ws_strbuf all = WS_STRBUF_INIT;
+    for (j = 0; params[j]; j++) ws_sb_printf(&all, "%s%s", j ? ", " : "", params[j]);
+    cli_usage_error("calibrate", "--fix: '%s' is not a fitted parameter of %s (%s)", fix->v[k], model,
+                    ws_sb_str(&all));
+    ws_sb_free(&all);
+    return 1;
+  }
+  return 0;
+}
+
 int cmd_calibrate(int argc, char **argv) {
   const char *gpu_s = NULL, *model = NULL, *out_s = NULL, *kernels_s = NULL, *sample_s = NULL,
              *fix_s = NULL,
@@ -160,6 +180,7 @@ int cmd_calibrate(int argc, char **argv) {
   } else if (!ws_valid_fittable(model)) {
     cli_usage_error("calibrate", "--model %s: no fittable parameters (warpsight, hong-kim, gpuperf "
                                  "have them)", model);
+  } else if (unknown_fixed(model, &fix)) {
   } else {
     rc = -1; /* go on */
   }

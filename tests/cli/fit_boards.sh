@@ -85,4 +85,6 @@ run "$WS" calibrate md/data.csv --allow-outside-data --gpu rtx2060 --model warps
   --sample-blocks 0 --no-cache --fix nope
 expect_rc 2 "--fix unknown"
 expect_err "'nope' is not a fitted parameter of warpsight" "--fix unknown"
+# ... said before any row is profiled (on a large data set that took minutes)
+grep -q "rows" <<<"$ERR" && fail "--fix unknown: rows were profiled first: $ERR"
 finish
