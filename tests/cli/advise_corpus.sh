@@ -21,10 +21,7 @@
 # Uses python3 with its standard library only.
 source "$WS_SRC/tests/cli/lib.sh"
 
-if ! command -v python3 >/dev/null 2>&1; then
-  echo "skipped: python3 not found"
-  exit 77
-fi
+need_python3
 
 cat >"$TMP/check.py" <<'PY'
 import copy, json, math, os, re, subprocess, sys

@@ -3,10 +3,7 @@
 # l2 column, `calibrate --gpu a,b` and `--fix`, on a small data set written
 # here (the modern development set itself is not part of the repository).
 source "$WS_SRC/tests/cli/lib.sh"
-if ! command -v python3 >/dev/null 2>&1; then
-  echo "skipped: python3 not found"
-  exit 77
-fi
+need_python3
 
 # 1. The l2 column comes from each row's meta.csv note: NVBench's flushed L2
 #    is cold, Kernel Tuner's back-to-back runs warm; a note that says neither

@@ -6,10 +6,7 @@
 # from the paper's measured points.
 source "$WS_SRC/tests/cli/lib.sh"
 
-if ! command -v python3 >/dev/null 2>&1; then
-  echo "skipped: python3 not found"
-  exit 77
-fi
+need_python3
 
 run python3 "$WS_SRC/scripts/gpu_params.py" check "$WS" "$WS_SRC"/data/gpus/*.json
 expect_rc 0 "script and warpsight disagree"

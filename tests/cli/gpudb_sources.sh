@@ -7,10 +7,7 @@
 # Uses python3 with its standard library only.
 source "$WS_SRC/tests/cli/lib.sh"
 
-if ! command -v python3 >/dev/null 2>&1; then
-  echo "skipped: python3 not found"
-  exit 77
-fi
+need_python3
 
 # The checker: python3 CHECKER DIR; prints "FILE: PATH: problem" lines and
 # exits 1 if there is any, 0 otherwise.

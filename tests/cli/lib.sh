@@ -26,6 +26,11 @@ finish() {
 }
 # need_nvcc WHAT: NVCC set to CUDA's compiler (nvcc on the PATH, else
 # /usr/local/cuda/bin/nvcc), or the test skipped (77), saying WHAT needs it.
+# need_python3: skip (exit 77) where python3, which the checks are written
+# in, is missing.
+need_python3() {
+  command -v python3 >/dev/null 2>&1 || { echo "skipped: python3 not found"; exit 77; }
+}
 need_nvcc() {
   NVCC=$(command -v nvcc || true)
   [ -z "$NVCC" ] && [ -x /usr/local/cuda/bin/nvcc ] && NVCC=/usr/local/cuda/bin/nvcc

@@ -30,7 +30,7 @@
 #     (the launch spec's "l2") finds them in the L2: 0.  At 4 M elements
 #     (48 MB, 16 of 15625 blocks sampled) warm reads as cold: 32000000 bytes.
 source "$WS_SRC/tests/cli/lib.sh"
-command -v python3 >/dev/null || { echo "skipped: python3 not found"; exit 77; }
+need_python3
 M="$WS_SRC/tests/memmodel"
 PTX="$M/memmodel.sm_75.ptx"
 field() { python3 -c 'import json, sys

@@ -4,10 +4,7 @@
 # stages) = 27456000 cycles = 21.12 ms at 1.3 GHz (docs/models/kothapalli.md).
 # Also a bad kothapalli section: exit 2 with the JSON path in the message.
 source "$WS_SRC/tests/cli/lib.sh"
-if ! command -v python3 >/dev/null 2>&1; then
-  echo "skipped: python3 not found"
-  exit 77
-fi
+need_python3
 P="$WS_SRC/examples/paper/kothapalli-listrank.json"
 G="$WS_SRC/examples/paper/gtx280-1.3ghz.json"
 

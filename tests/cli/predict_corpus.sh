@@ -6,7 +6,7 @@
 # (docs/cli-profile-predict.md) with tests/tools/check_predict_json.py, and
 # Luo & Suda must run on each (sampled) profile.
 source "$WS_SRC/tests/cli/lib.sh"
-command -v python3 >/dev/null || { echo "skipped: python3 not found"; exit 77; }
+need_python3
 C="$WS_SRC/tests/corpus"
 n=0
 for spec in "$C"/launch/*.json; do

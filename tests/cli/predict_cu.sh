@@ -6,7 +6,7 @@
 # older than nvcc's oldest target (the K20, CC 3.5) the oldest with a note;
 # --arch chooses; a --gpu list compiles once per distinct arch.
 source "$WS_SRC/tests/cli/lib.sh"
-command -v python3 >/dev/null || { echo "skipped: python3 not found"; exit 77; }
+need_python3
 if ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
   echo "skipped: nvcc not found"; exit 77
 fi

@@ -9,7 +9,7 @@
 # (For BANK <= 16 the two degrees coincide; the GTX 280 takes a set of
 # passes per half-warp, which tests/unit/test_profiler.c checks.)
 source "$WS_SRC/tests/cli/lib.sh"
-command -v python3 >/dev/null || { echo "skipped: python3 not found"; exit 77; }
+need_python3
 C="$WS_SRC/tests/corpus"
 gcd() { local a=$1 b=$2 t; while [ "$b" -ne 0 ]; do t=$((a % b)); a=$b; b=$t; done; echo "$a"; }
 for bank in $(seq 0 16); do

@@ -25,7 +25,7 @@
 # by an earlier block (the replay runs blocks in linear order).  The python
 # below counts that from the indices, with sets — no cache model.
 source "$WS_SRC/tests/cli/lib.sh"
-command -v python3 >/dev/null || { echo "skipped: python3 not found"; exit 77; }
+need_python3
 P="$WS_SRC/tests/profile"
 check() { # gpu field expected
   got=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["memory"][sys.argv[2]])' "$TMP/$1.json" "$2")

@@ -15,7 +15,7 @@
 #   CC 1.1 (8800 GT): a half-warp coalesces only when lane k reads word k of
 #     a 64-byte segment: S=1, O=0: 2; anything else: 16 per half-warp = 32
 source "$WS_SRC/tests/cli/lib.sh"
-command -v python3 >/dev/null || { echo "skipped: python3 not found"; exit 77; }
+need_python3
 C="$WS_SRC/tests/corpus"
 declare -A WANT=(
   [a100.1.0]=4 [a100.1.1]=5 [a100.2.0]=8 [a100.2.1]=8 [a100.4.0]=16 [a100.4.1]=16

@@ -14,7 +14,7 @@
 #   two tile stores per iteration: ld.shared 48, st.shared 6, fp32 24,
 #   flops 24 FMAs x 2 x 32 lanes = 1536
 source "$WS_SRC/tests/cli/lib.sh"
-command -v python3 >/dev/null || { echo "skipped: python3 not found"; exit 77; }
+need_python3
 E="$WS_SRC/examples/kernels"
 run "$WS" profile "$E/matmul_tiled.sm_80.ptx" --launch "$E/matmul_tiled.launch.json" --gpu hk09-example -o "$TMP/p.json"
 expect_rc 0 "profile"

@@ -53,7 +53,7 @@
 # per-basic-block class counts add up to the instruction mix.
 # And the profile does not depend on the number of emulator threads.
 source "$WS_SRC/tests/cli/lib.sh"
-command -v python3 >/dev/null || { echo "skipped: python3 not found"; exit 77; }
+need_python3
 C="$WS_SRC/tests/corpus"
 for k in 0 1 2 3 4 5 6; do
   run "$WS" profile "$C/ptx/sm_80/reduce.ptx" --launch "$C/launch/reduce.k$k.json" --gpu a100 -j 3 -o "$TMP/k$k.json"

@@ -6,7 +6,7 @@
 # totals are scaled up to the whole launch, and --functional-rest (the other
 # blocks run unprofiled) gives the same figures; --charts writes charts.
 source "$WS_SRC/tests/cli/lib.sh"
-command -v python3 >/dev/null || { echo "skipped: python3 not found"; exit 77; }
+need_python3
 E="$WS_SRC/examples/kernels"
 run "$WS" profile "$E/vecadd.sm_80.ptx" --launch "$E/vecadd.launch.json" -o "$TMP/full.json"
 expect_rc 0 "full"

@@ -21,7 +21,7 @@
 # buffer's sectors, 32 bytes, may straddle its ends: within 0.1 %).
 # The profile also states the sample's split-half error.
 source "$WS_SRC/tests/cli/lib.sh"
-command -v python3 >/dev/null || { echo "skipped: python3 not found"; exit 77; }
+need_python3
 C="$WS_SRC/tests/corpus/ptx/sm_75"
 S="$WS_SRC/tests/sampling"
 for k in stencil5 spmv_csr matmul_tiled gather; do

@@ -9,7 +9,7 @@
 # chromium is absent (.ci/run installs it).
 source "$WS_SRC/tests/cli/lib.sh"
 K="$WS_SRC/examples/kernels"
-command -v python3 >/dev/null 2>&1 || { echo "skipped: python3 not found"; exit 77; }
+need_python3
 
 # static: the page names every section and loads nothing from elsewhere
 static() { # static PAGE SECTION...
