@@ -748,8 +748,6 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
   case WS_PTX_K_SURF_LOAD:  /* suld */
   case WS_PTX_K_SURF_STORE: /* sust */
     if (!ev->exec || !ev->addr) break;
-    if (kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION) /* per-line conflicts (lines.h) */
-      st->atom_reqs++, st->atom_serial += ws_prof_deps_same_address(ev->exec, ev->addr);
     if (ev->space == WS_PTX_SP_GLOBAL || ev->space == WS_PTX_SP_LOCAL)
       global_request(p, w, st, ev, kind);
     else if (ev->space == WS_PTX_SP_SHARED)
@@ -757,7 +755,11 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
     break;
   default: break;
   }
-  ws_prof_deps_inst(w->deps, ev, p->iclass[id], replays, id);
+  /* an atomic's most lanes on one address, counted once, by the dependency
+   * step (its class is ATOMIC or REDUCTION exactly when its kind is) */
+  uint32_t deg = ws_prof_deps_inst(w->deps, ev, p->iclass[id], replays, id);
+  if ((kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION) && ev->exec && ev->addr)
+    st->atom_reqs++, st->atom_serial += deg; /* per-line conflicts (lines.h) */
 }
 
 /* Sections ----------------------------------------------------------------*/
