@@ -120,8 +120,6 @@ static int cf_mlp(ws_profile *p) {
   return 1;
 }
 
-/* Global and shared atomics on distinct addresses: per request one lane
- * operation serializes (docs/advisor.md). */
 /* The launch's most-updated address takes its operations in the same
  * proportion as the serialized operations per warp go from `from` to `to`
  * (docs/advisor.md): one lane per address per request leaves one update
@@ -131,6 +129,8 @@ static void cf_hot_scale(ws_profile_fields *f, double from, double to) {
     f->global_atomic_max_address_ops = fmax(1, f->global_atomic_max_address_ops * to / from);
 }
 
+/* Global and shared atomics on distinct addresses: per request one lane
+ * operation serializes (docs/advisor.md). */
 static int cf_atomic_distinct(ws_profile_fields *f) {
   int changed = 0;
   if (ws_pf_has(f->global_atomic_serial) && ws_pf_has(f->global_atomic_insts) &&

@@ -270,18 +270,19 @@ static void aset_add(ws_deps *d, uint64_t a) {
   if (!d->aset[j]) d->aset[j] = k, d->an++;
 }
 
-void ws_prof_deps_atomics(ws_deps *d, const ws_emu_event *ev) {
-  if (!ev->addr || !ev->exec) return;
+uint32_t ws_prof_deps_atomics(ws_deps *d, const ws_emu_event *ev) {
+  if (!ev->addr || !ev->exec) return 0;
   uint32_t nd;
-  double deg = ws_prof_deps_addresses(ev->exec, ev->addr, &nd);
+  uint32_t deg = ws_prof_deps_addresses(ev->exec, ev->addr, &nd);
   if (ev->space == WS_PTX_SP_SHARED) {
     d->sum.satom_reqs++, d->sum.satom_serial += deg;
-    return;
+    return deg;
   }
   d->sum.gatom_reqs++, d->sum.gatom_serial += deg, d->sum.gatom_req_addresses += nd;
   hot_count(d, ev);
   for (int l = 0; l < 32; l++)
     if (ev->exec >> l & 1) aset_add(d, ev->addr[l]);
+  return deg;
 }
 
 void ws_prof_deps_block_end(ws_deps *d) {

@@ -152,8 +152,10 @@ void ws_prof_deps_block_end(ws_deps *d);
 /* Add d's totals into *out. */
 void ws_prof_deps_add(ws_deps_sum *out, const ws_deps *d);
 
-/* The atomics' figures of one atomic or reduction (deps.c). */
-void ws_prof_deps_atomics(ws_deps *d, const ws_emu_event *ev);
+/* The atomics' figures of one atomic or reduction (deps.c); returns its
+ * most lanes on one address (ws_prof_deps_same_address; 0 without lanes
+ * or addresses). */
+uint32_t ws_prof_deps_atomics(ws_deps *d, const ws_emu_event *ev);
 /* A node for instruction id on top of parent's path (deps.c); 0 (no
  * attribution) when nothing is tracked or the block ran out of nodes. */
 uint32_t ws_prof_deps_node(ws_deps *d, uint32_t parent, uint32_t id, uint32_t dmem, uint32_t dcyc);
@@ -173,8 +175,10 @@ static inline ws_dtime ws_deps_later(ws_dtime a, ws_dtime b) { return b.nom > a.
 /* One executed warp instruction of class c (ws_iclass); replays: the extra
  * shared-memory passes it needed (bank conflicts); inst: the profiler's id
  * of the instruction (func_base[function] + pc, as ws_prof_deps_track), or
- * UINT32_MAX. */
-static inline void ws_prof_deps_inst(ws_deps *d, const ws_emu_event *ev, int c, uint32_t replays,
+ * UINT32_MAX.  Returns an atomic's or reduction's most lanes on one address
+ * (ws_prof_deps_atomics; 0 for other instructions), so that the profiler's
+ * per-line figures need not count them again. */
+static inline uint32_t ws_prof_deps_inst(ws_deps *d, const ws_emu_event *ev, int c, uint32_t replays,
                                      uint32_t inst) {
   uint32_t wi = ev->warp & 31;
   ws_dwarp *w = &d->w[wi];
@@ -184,7 +188,7 @@ static inline void ws_prof_deps_inst(ws_deps *d, const ws_emu_event *ev, int c, 
     memset(rr, 0, (size_t)d->nregs * sizeof *rr);
     d->seen |= 1u << wi;
   }
-  if (c == WS_IC_ATOMIC || c == WS_IC_REDUCTION) ws_prof_deps_atomics(d, ev);
+  uint32_t deg = c == WS_IC_ATOMIC || c == WS_IC_REDUCTION ? ws_prof_deps_atomics(d, ev) : 0;
   if (w->pending) {
     w->issue = ws_deps_later(w->issue, d->bar[w->pending - 1]);
     w->pending = 0;
@@ -212,9 +216,9 @@ static inline void ws_prof_deps_inst(ws_deps *d, const ws_emu_event *ev, int c, 
     uint32_t s = w->nbar++ & 1;
     d->bar[s] = ws_deps_later(d->bar[s], w->issue);
     w->pending = (int)s + 1;
-    return;
+    return deg;
   }
-  if (!nd) return; /* (nd > 0 only for the kernel's own instructions) */
+  if (!nd) return deg; /* (nd > 0 only for the kernel's own instructions) */
   ws_dtime r = w->issue;
   uint32_t mem = ir->memk == 1 || (ir->memk == 2 && ev->space != WS_PTX_SP_SHARED);
   uint32_t lat = mem ? 0 : ir->lat;
@@ -223,6 +227,7 @@ static inline void ws_prof_deps_inst(ws_deps *d, const ws_emu_event *ev, int c, 
   if (id != UINT32_MAX) r.node = ws_deps_node(d, w->issue.node, id, mem, lat);
   for (int k = 0; k < nd; k++) rr[defs[k]] = r;
   w->end = ws_deps_later(w->end, r);
+  return deg;
 }
 
 /* The most lanes of `exec` whose addr[] are equal (1 for distinct

@@ -184,6 +184,18 @@ int ws_profile_lines_write(cJSON *root, const ws_profile_lines *l) {
   return WS_OK;
 }
 
+/* An error naming the first key of obj (at `path`) that is not in known[]
+ * (NULL-terminated); WS_OK when every key is known. */
+static int known_keys(const cJSON *obj, const char *const *known, const char *path,
+                      const char *origin, ws_diag *d) {
+  for (const cJSON *k = obj->child; k; k = k->next) {
+    size_t i = 0;
+    while (known[i] && strcmp(known[i], k->string)) i++;
+    if (!known[i]) return ws_json_error(d, origin, path, k->string, "unknown key (docs/profile.md, \"lines\")");
+  }
+  return WS_OK;
+}
+
 /* One row of lines.rows; ctx: the number of files. */
 static int read_row(void *elem, const cJSON *it, const char *path, const void *ctx,
                     const char *origin, ws_diag *d) {
@@ -194,11 +206,7 @@ static int read_row(void *elem, const cJSON *it, const char *path, const void *c
                                       LINE_NUMS(X)
 #undef X
                                       NULL};
-  for (const cJSON *k = it->child; k; k = k->next) {
-    size_t i = 0;
-    while (known[i] && strcmp(known[i], k->string)) i++;
-    if (!known[i]) return ws_json_error(d, origin, path, k->string, "unknown key (docs/profile.md, \"lines\")");
-  }
+  if (known_keys(it, known, path, origin, d)) return WS_EINVAL;
   double file = 0, line = 0;
   int rc = ws_json_get_number(it, path, "file", 1, WS_JSON_UINT, &file, origin, d);
   if (rc == WS_OK) rc = ws_json_get_number(it, path, "line", 1, WS_JSON_UINT, &line, origin, d);
@@ -239,11 +247,7 @@ int ws_profile_lines_read(ws_profile *p, const cJSON *root, const char *origin, 
   int rc = ws_json_get_object(root, "", "lines", 0, &s, origin, d);
   if (rc != WS_OK) return rc == WS_EMISSING ? WS_OK : rc;
   static const char *const known[] = {"source", "files", "path_blocks", "path_blocks_skipped", "rows", NULL};
-  for (const cJSON *k = s->child; k; k = k->next) {
-    size_t i = 0;
-    while (known[i] && strcmp(known[i], k->string)) i++;
-    if (!known[i]) return ws_json_error(d, origin, "lines", k->string, "unknown key (docs/profile.md, \"lines\")");
-  }
+  if (known_keys(s, known, "lines", origin, d)) return WS_EINVAL;
   ws_profile_lines *l = calloc(1, sizeof *l);
   if (!(p->lines = l)) return WS_ENOMEM;
   const char *src = NULL;

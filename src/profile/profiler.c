@@ -519,12 +519,12 @@ static inline unsigned ev_bytes(const ws_emu_event *ev) {
   return n > 0 ? (unsigned)n : 4;
 }
 
-/* The emulator's event as the memory simulator's request; a size memsim
- * does not model (a vector wider than 16 bytes, an odd width) is taken as
- * 16 or 4 bytes per lane. */
-static inline void access_of(ws_warp_access *a, const ws_emu_event *ev) {
+/* The emulator's event as the memory simulator's request, its lanes'
+ * bytes ev_bytes(ev); a size memsim does not model (a vector wider than 16
+ * bytes, an odd width) is taken as 16 or 4 bytes per lane. */
+static inline void access_of(ws_warp_access *a, const ws_emu_event *ev, unsigned bytes) {
   a->mask = ev->exec;
-  a->size = ev_bytes(ev);
+  a->size = bytes;
   if (a->size != 1 && a->size != 2 && a->size != 4 && a->size != 8 && a->size != 16)
     a->size = a->size > 16 ? 16 : 4;
   memcpy(a->addr, ev->addr, sizeof a->addr);
@@ -618,15 +618,16 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
   int is_write = kind == WS_PTX_K_STORE || kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION ||
                  kind == WS_PTX_K_SURF_STORE;
   int is_atomic = kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION;
+  const unsigned bytes = ev_bytes(ev); /* found once per request */
   ws_warp_access a;
-  access_of(&a, ev);
+  access_of(&a, ev, bytes);
   /* The distinct 32-byte sectors, in lane order, for the cache replay; when
    * the lanes' access size is the one coalescing counts with, they give its
    * sector and line counts too. */
   uint64_t sec[128];
-  uint32_t ns = lane_sectors(ev, ev_bytes(ev), sec);
+  uint32_t ns = lane_sectors(ev, bytes, sec);
   ws_coal_result r;
-  if (a.size == ev_bytes(ev))
+  if (a.size == bytes)
     ws_prof_coalesce_counted(&r, &a, is_write ? p->store_rule : p->load_rule, ns < 64 ? ns : 64,
                              distinct_lines(sec, ns));
   else
@@ -635,7 +636,7 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
   st->trans += r.transactions;
   st->lines += r.lines;
   uint32_t nexec = ws_lanes32(ev->exec);
-  st->bytes += (uint64_t)nexec * ev_bytes(ev);
+  st->bytes += (uint64_t)nexec * bytes;
   st->bytes_moved += r.bytes_moved;
   /* Coalesced: no more transactions than a contiguous, aligned access of
    * the same bytes would need (docs/profile.md): one per warp for 4-byte
@@ -679,7 +680,7 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
 /* Returns the request's extra passes (bank-conflict replays). */
 static uint32_t shared_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_event *ev) {
   ws_warp_access a;
-  access_of(&a, ev);
+  access_of(&a, ev, ev_bytes(ev));
   ws_bank_result r;
   ws_prof_bank_conflicts(&r, &a, &p->banks);
   st->sh_reqs++;
@@ -748,8 +749,6 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
   case WS_PTX_K_SURF_LOAD:  /* suld */
   case WS_PTX_K_SURF_STORE: /* sust */
     if (!ev->exec || !ev->addr) break;
-    if (kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION) /* per-line conflicts (lines.h) */
-      st->atom_reqs++, st->atom_serial += ws_prof_deps_same_address(ev->exec, ev->addr);
     if (ev->space == WS_PTX_SP_GLOBAL || ev->space == WS_PTX_SP_LOCAL)
       global_request(p, w, st, ev, kind);
     else if (ev->space == WS_PTX_SP_SHARED)
@@ -757,7 +756,11 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
     break;
   default: break;
   }
-  ws_prof_deps_inst(w->deps, ev, p->iclass[id], replays, id);
+  /* an atomic's most lanes on one address, counted once, by the dependency
+   * step (its class is ATOMIC or REDUCTION exactly when its kind is) */
+  uint32_t deg = ws_prof_deps_inst(w->deps, ev, p->iclass[id], replays, id);
+  if ((kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION) && ev->exec && ev->addr)
+    st->atom_reqs++, st->atom_serial += deg; /* per-line conflicts (lines.h) */
 }
 
 /* Sections ----------------------------------------------------------------*/

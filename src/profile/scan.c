@@ -178,8 +178,8 @@ static int mix_section(ws_profile *work, const ws_profile *idle, double f) {
 
 int ws_prof_scan_combine(ws_profile *work, const ws_profile *idle, const ws_scan *s) {
   double f = s->idle_fraction;
-  if (idle && s->work && mix_section(work, idle, f)) return WS_ENOMEM;
   if (idle && s->work) {
+    if (mix_section(work, idle, f)) return WS_ENOMEM;
     for (size_t i = 0; i < ws_profile_field_count; i++) {
       const ws_profile_field_info *fi = &ws_profile_field_table[i];
       if (!weighted(fi)) continue;

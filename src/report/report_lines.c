@@ -76,7 +76,7 @@ void ws_report_lines(FILE *out, const ws_profile *p, const ws_model_result *prim
     fprintf(out, "  %-28s %6.1f%% %8.4g %12s %9.4g %8.4g %8.4g %9.4g %9.4g  %s\n", name,
             total > 0 ? 100 * ws_advise_line_weight(r, m, lat) / total : 0.0, r->warp_insts, tr, r->dram_bytes / 1e6,
             r->bank_conflict_replays, r->divergent_branches, r->atomic_serial,
-            r->path_mem_loads * lat + r->path_cycles,
+            ws_advise_line_weight(r, WS_LM_LATENCY, lat),
             source && source[idx[k]] ? source[idx[k]] : "");
   }
   if (!n) fprintf(out, "  (no line has any)\n");
@@ -102,7 +102,7 @@ void ws_report_lines_json(cJSON *root, const ws_profile *p, const ws_model_resul
     cJSON_AddStringToObject(o, "file", p->lines->files[r->file]);
     cJSON_AddNumberToObject(o, "line_number", r->line);
     cJSON_AddNumberToObject(o, "share", total > 0 ? ws_advise_line_weight(r, m, lat) / total : 0.0);
-    cJSON_AddNumberToObject(o, "path_latency_cycles", r->path_mem_loads * lat + r->path_cycles);
+    cJSON_AddNumberToObject(o, "path_latency_cycles", ws_advise_line_weight(r, WS_LM_LATENCY, lat));
     if (source && source[idx[k]]) cJSON_AddStringToObject(o, "source", source[idx[k]]);
     else cJSON_AddNullToObject(o, "source");
     cJSON_AddItemToArray(arr, o);
