@@ -534,10 +534,12 @@ int ws_emu_dec_hkind(int t);
  * warp `waiter` waits at barrier `bar` (PTX line `line`): B's fault
  * message, and its kind FAULT_DEADLOCK. */
 void ws_emu_spin_fault(blockctx *B, uint32_t spinner, uint32_t waiter, int bar, uint32_t line);
-/* One warp's part of a barrier deadlock's message, appended at *p (*left
- * bytes left in B->flt.msg): "warp W waits at barrier B (PTX line N)" or
+/* One warp's part of a deadlock's message, appended at *p (*left bytes
+ * left; the list of parts begins at start, and the parts after the first
+ * are separated by "; "): "warp W waits at barrier B (PTX line N)" or
  * "warp W has exited".  -1 when it does not fit. */
-int ws_emu_deadlock_part(blockctx *B, char **p, size_t *left, uint32_t warp_id, int waits, int bar, uint32_t line);
+int ws_emu_deadlock_part(const char *start, char **p, size_t *left, uint32_t warp_id, int waits, int bar,
+                         uint32_t line);
 /* Room for `need` bytes of local memory per lane in *local (lane-major,
  * *cap bytes per lane, `top` of them in use): every lane's bytes move to
  * the new stride, so this is a copy per lane, not the plain realloc of
