@@ -90,9 +90,9 @@ typedef struct dinst {
   uint8_t a32;      /* memory ops: the address register is 32 bits wide and
                        the space .shared or .local: the address wraps modulo
                        2^32, as on the hardware */
-  uint8_t hookmem;  /* an instruction of another family than MEM and ATOM
-                       that reports addresses to the hooks (w->addr, space,
-                       size x vec bytes) */
+  uint8_t hookmem;  /* reports addresses to the hooks (w->addr, space,
+                       size x vec bytes): set by ws_emu_dec_inst for the
+                       MEM and ATOM families, by the decoder for others */
   uint32_t d, a, b, c, e; /* slots (or predicate indices for pred operands) */
   uint32_t d2;      /* second destination (setp |q, shfl |p), NO_SLOT if none */
   uint32_t vbase;   /* first of `vec` slots in dfunc.vslots (ld/st/mov vectors) */
@@ -530,6 +530,9 @@ int ws_emu_dec_numtype(int t);
 int ws_emu_dec_hkind(int t);
 
 /* exec.c */
+/* Whether decoded opcode op (D_*) is of a family whose addresses the
+ * hooks get (MEM, ATOM): dinst.hookmem. */
+int ws_emu_dop_reports_addrs(int op);
 /* The barrier-spin deadlock: warp `spinner` passed --max-warp-insts while
  * warp `waiter` waits at barrier `bar` (PTX line `line`): B's fault
  * message, and its kind FAULT_DEADLOCK. */

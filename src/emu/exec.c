@@ -327,6 +327,10 @@ static const uint8_t dop_family[D_COUNT] = {
 #include "emu/dops.def"
 };
 
+int ws_emu_dop_reports_addrs(int op) {
+  return (unsigned)op < D_COUNT && (dop_family[op] == DF_MEM || dop_family[op] == DF_ATOM);
+}
+
 /* Runs one instruction for the lanes m (at least one, or a branch): its
  * executor.  Returns FL_*.
  *
@@ -420,10 +424,7 @@ reload:
       default: return -1;
       }
     }
-    if (X.H) {
-      int fam = dop_family[in->op];
-      emit(B, w, X.F, in, active, m, 0, m && (fam == DF_MEM || fam == DF_ATOM || in->hookmem));
-    }
+    if (X.H) emit(B, w, X.F, in, active, m, 0, m && in->hookmem);
     pc++;
   }
 }
