@@ -206,10 +206,9 @@ static void rt_init(void) {
     rt->init_failed = 1;
   }
   rt->engine = (int)eng;
-  /* read once per process: the emulator's and the profiler's worker count
-   * (sysconf reads /sys/devices/system/cpu/online each time) */
-  long nc = sysconf(_SC_NPROCESSORS_ONLN);
-  rt->ncpu = nc > 0 ? (int)nc : 1;
+  /* the emulator's and the profiler's worker count: the core count the
+   * emulator reads once per process (ws_emu_cores) */
+  rt->ncpu = ws_emu_cores();
   /* CUDA's defaults (cudaDeviceGetLimit): 1 KiB of stack per thread, a
    * 1 MiB printf FIFO, an 8 MiB device heap, sync depth 2, 2048 pending
    * launches, 64-byte L2 fetch granularity, no persisting L2 */

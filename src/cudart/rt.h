@@ -276,7 +276,7 @@ typedef struct ws_rt {
   ws_prof_l2 *l2;           /* the L2 the previous launch left, when it was
                                profiled in full (the next profiled launch
                                starts from it); NULL: unknown, cold */
-  int ncpu;                 /* online processors, read once (sysconf) */
+  int ncpu;                 /* online processors (ws_emu_cores) */
   unsigned device_flags;    /* cudaSetDeviceFlags */
   int cache_config;         /* cudaDeviceSetCacheConfig */
   int shmem_config;         /* cudaDeviceSetSharedMemConfig */

@@ -269,7 +269,13 @@ int ws_emu_dec_inst(dec *D, const ws_ptx_inst *in, dinst *di) {
   T.isint = k == WS_PTX_TK_U || k == WS_PTX_TK_S || k == WS_PTX_TK_B;
   T.plain = (di->rnd == WS_NUM_RND_NONE || di->rnd == WS_NUM_RN) && !di->ftz && !di->sat;
   dec_fn *f = ws_emu_decoder((ws_ptx_opcode)in->op);
-  if (f) return f(D, in, di, &T);
+  if (f) {
+    int st = f(D, in, di, &T);
+    /* the memory and atomic families report their addresses to the hooks
+     * (the others that do set hookmem themselves): decided here, once */
+    if (!st && ws_emu_dop_reports_addrs(di->op)) di->hookmem = 1;
+    return st;
+  }
   const char *why = NULL;
   if (in->op == WS_PTX_OP_UNKNOWN) { /* kept by a lenient parse: say what the parser found */
     uint64_t u = (uint64_t)in->ops[0].imm;

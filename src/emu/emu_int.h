@@ -90,9 +90,9 @@ typedef struct dinst {
   uint8_t a32;      /* memory ops: the address register is 32 bits wide and
                        the space .shared or .local: the address wraps modulo
                        2^32, as on the hardware */
-  uint8_t hookmem;  /* an instruction of another family than MEM and ATOM
-                       that reports addresses to the hooks (w->addr, space,
-                       size x vec bytes) */
+  uint8_t hookmem;  /* reports addresses to the hooks (w->addr, space,
+                       size x vec bytes): set by ws_emu_dec_inst for the
+                       MEM and ATOM families, by the decoder for others */
   uint32_t d, a, b, c, e; /* slots (or predicate indices for pred operands) */
   uint32_t d2;      /* second destination (setp |q, shfl |p), NO_SLOT if none */
   uint32_t vbase;   /* first of `vec` slots in dfunc.vslots (ld/st/mov vectors) */
@@ -530,14 +530,19 @@ int ws_emu_dec_numtype(int t);
 int ws_emu_dec_hkind(int t);
 
 /* exec.c */
+/* Whether decoded opcode op (D_*) is of a family whose addresses the
+ * hooks get (MEM, ATOM): dinst.hookmem. */
+int ws_emu_dop_reports_addrs(int op);
 /* The barrier-spin deadlock: warp `spinner` passed --max-warp-insts while
  * warp `waiter` waits at barrier `bar` (PTX line `line`): B's fault
  * message, and its kind FAULT_DEADLOCK. */
 void ws_emu_spin_fault(blockctx *B, uint32_t spinner, uint32_t waiter, int bar, uint32_t line);
-/* One warp's part of a barrier deadlock's message, appended at *p (*left
- * bytes left in B->flt.msg): "warp W waits at barrier B (PTX line N)" or
+/* One warp's part of a deadlock's message, appended at *p (*left bytes
+ * left; the list of parts begins at start, and the parts after the first
+ * are separated by "; "): "warp W waits at barrier B (PTX line N)" or
  * "warp W has exited".  -1 when it does not fit. */
-int ws_emu_deadlock_part(blockctx *B, char **p, size_t *left, uint32_t warp_id, int waits, int bar, uint32_t line);
+int ws_emu_deadlock_part(const char *start, char **p, size_t *left, uint32_t warp_id, int waits, int bar,
+                         uint32_t line);
 /* Room for `need` bytes of local memory per lane in *local (lane-major,
  * *cap bytes per lane, `top` of them in use): every lane's bytes move to
  * the new stride, so this is a copy per lane, not the plain realloc of

@@ -327,6 +327,10 @@ static const uint8_t dop_family[D_COUNT] = {
 #include "emu/dops.def"
 };
 
+int ws_emu_dop_reports_addrs(int op) {
+  return (unsigned)op < D_COUNT && (dop_family[op] == DF_MEM || dop_family[op] == DF_ATOM);
+}
+
 /* Runs one instruction for the lanes m (at least one, or a branch): its
  * executor.  Returns FL_*.
  *
@@ -420,10 +424,7 @@ reload:
       default: return -1;
       }
     }
-    if (X.H) {
-      int fam = dop_family[in->op];
-      emit(B, w, X.F, in, active, m, 0, m && (fam == DF_MEM || fam == DF_ATOM || in->hookmem));
-    }
+    if (X.H) emit(B, w, X.F, in, active, m, 0, m && in->hookmem);
     pc++;
   }
 }
@@ -439,10 +440,11 @@ void ws_emu_spin_fault(blockctx *B, uint32_t spinner, uint32_t waiter, int bar, 
   B->flt.kind = FAULT_DEADLOCK;
 }
 
-int ws_emu_deadlock_part(blockctx *B, char **p, size_t *left, uint32_t warp_id, int waits, int bar, uint32_t line) {
-  int n = waits ? snprintf(*p, *left, "%swarp %u waits at barrier %d (PTX line %u)", *p == B->flt.msg ? "" : "; ",
-                           warp_id, bar, line)
-                : snprintf(*p, *left, "%swarp %u has exited", *p == B->flt.msg ? "" : "; ", warp_id);
+int ws_emu_deadlock_part(const char *start, char **p, size_t *left, uint32_t warp_id, int waits, int bar,
+                         uint32_t line) {
+  const char *sep = *p == start ? "" : "; ";
+  int n = waits ? snprintf(*p, *left, "%swarp %u waits at barrier %d (PTX line %u)", sep, warp_id, bar, line)
+                : snprintf(*p, *left, "%swarp %u has exited", sep, warp_id);
   if (n < 0 || (size_t)n >= *left) return -1;
   *p += n;
   *left -= (size_t)n;
@@ -466,21 +468,21 @@ static void spin_stuck(blockctx *B) {
   int n = snprintf(p, left, "mbarrier wait that cannot complete: ");
   p += n;
   left -= (size_t)n;
+  const char *start = p; /* the list of warps (ws_emu_deadlock_part's parts, and the spinning ones) */
   for (uint32_t i = 0; i < B->nwarps && left > 64; i++) {
     warp *w = &B->warps[i];
-    const char *sep = p == B->flt.msg + n ? "" : "; ";
-    if (w->state == WS_DONE) {
-      n = snprintf(p, left, "%swarp %u has exited", sep, w->id);
-    } else if (w->state == WS_WAIT) {
-      n = snprintf(p, left, "%swarp %u waits at barrier %d (PTX line %u)", sep, w->id, w->bar_id,
-                   w->bar_f->f->insts[w->bar_pc].line);
-    } else {
-      const dfunc *f = w->frames[w->nframes - 1].f;
-      uint32_t pc = w->stk[w->sp - 1].pc - 1;
-      if (!first) first = w;
-      n = snprintf(p, left, "%swarp %u waits on an mbarrier phase that never completes (PTX line %u)", sep, w->id,
-                   pc < f->f->ninsts ? f->f->insts[pc].line : 0);
+    if (w->state == WS_DONE || w->state == WS_WAIT) {
+      int waits = w->state == WS_WAIT;
+      if (ws_emu_deadlock_part(start, &p, &left, w->id, waits, w->bar_id,
+                               waits ? w->bar_f->f->insts[w->bar_pc].line : 0))
+        break;
+      continue;
     }
+    const dfunc *f = w->frames[w->nframes - 1].f;
+    uint32_t pc = w->stk[w->sp - 1].pc - 1;
+    if (!first) first = w;
+    n = snprintf(p, left, "%swarp %u waits on an mbarrier phase that never completes (PTX line %u)",
+                 p == start ? "" : "; ", w->id, pc < f->f->ninsts ? f->f->insts[pc].line : 0);
     if (n < 0 || (size_t)n >= left) break;
     p += n;
     left -= (size_t)n;
@@ -616,7 +618,8 @@ int ws_emu_block_step(blockctx *B) {
       warp *w = &B->warps[i];
       int waits = w->state == WS_WAIT;
       if (waits && !first) first = w;
-      if (ws_emu_deadlock_part(B, &p, &left, w->id, waits, w->bar_id, waits ? w->bar_f->f->insts[w->bar_pc].line : 0))
+      if (ws_emu_deadlock_part(B->flt.msg, &p, &left, w->id, waits, w->bar_id,
+                               waits ? w->bar_f->f->insts[w->bar_pc].line : 0))
         break;
     }
     if (first) {

@@ -594,7 +594,7 @@ static void deadlock(jblock *J) {
     jit_warp *w = &J->warps[i];
     int waits = w->state == JW_WAIT;
     if (waits && !first) first = w;
-    if (ws_emu_deadlock_part(B, &p, &left, w->id, waits, w->bar_id,
+    if (ws_emu_deadlock_part(B->flt.msg, &p, &left, w->id, waits, w->bar_id,
                              waits ? B->L->p->funcs[w->bar_func].f->insts[w->bar_pc].line : 0))
       break;
   }
