@@ -22,6 +22,7 @@
 
 #include "cudart/exports.h"
 #include "cudart/rt.h"
+#include "util/strbuf.h"
 #include "util/vec.h"
 
 typedef struct rt_gnode {
@@ -823,21 +824,29 @@ cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, unsigned
   ws_rt *rt = rt_enter();
   cudaError_t e = rt_sticky(rt);
   rt_graph *g = e ? NULL : find_graph(rt, graph, 0);
-  FILE *f = g ? fopen(path, "w") : NULL;
   if (!e && !g) e = cudaErrorInvalidValue;
-  if (!e && !f) e = cudaErrorOperatingSystem;
   if (!e) {
-    fprintf(f, "digraph cudaGraph {\n");
+    /* written as every output is (util/outfile.c): whole or not at all */
+    ws_strbuf b = WS_STRBUF_INIT;
+    ws_sb_puts(&b, "digraph cudaGraph {\n");
     for (size_t i = 0; i < g->n; i++) {
       const rt_op *op = &g->nodes[i]->op;
-      fprintf(f, "  n%zu [shape=box label=\"%s%s%s\"];\n", i, kinds[op->kind],
-              op->kind == RT_OP_KERNEL ? " " : "",
-              op->kind == RT_OP_KERNEL ? rt->funcs[op->u.k.func].name : "");
+      ws_sb_printf(&b, "  n%zu [shape=box label=\"%s%s%s\"];\n", i, kinds[op->kind],
+                   op->kind == RT_OP_KERNEL ? " " : "",
+                   op->kind == RT_OP_KERNEL ? rt->funcs[op->u.k.func].name : "");
       for (size_t d = 0; d < g->nodes[i]->ndeps; d++)
-        fprintf(f, "  n%zu -> n%zu;\n", g->nodes[i]->deps[d]->order, i);
+        ws_sb_printf(&b, "  n%zu -> n%zu;\n", g->nodes[i]->deps[d]->order, i);
     }
-    fprintf(f, "}\n");
-    if (fclose(f)) e = cudaErrorOperatingSystem;
+    ws_sb_puts(&b, "}\n");
+    char *text = ws_sb_take(&b); /* NULL when out of memory */
+    ws_diag dg = WS_DIAG_INIT;
+    if (!text) e = cudaErrorMemoryAllocation;
+    else if (ws_write_file(path, text, strlen(text), &dg)) {
+      rt_print_diag(&dg);
+      e = cudaErrorOperatingSystem;
+    }
+    ws_diag_free(&dg);
+    free(text);
   }
   return rt_done(e);
 }

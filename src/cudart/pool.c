@@ -30,13 +30,13 @@ static rt_pool *find_pool(ws_rt *rt, cudaMemPool_t h) {
   return NULL;
 }
 
-static cudaError_t malloc_async(void **ptr, size_t size, rt_pool *pool, cudaMemPool_t h,
-                                cudaStream_t s) {
+/* From pool h, or the current pool when h is NULL. */
+static cudaError_t malloc_async(void **ptr, size_t size, cudaMemPool_t h, cudaStream_t s) {
   if (!ptr) return rt_error(cudaErrorInvalidValue);
   ws_rt *rt = rt_enter();
   cudaError_t e = rt_sticky(rt);
   uint64_t a = 0;
-  if (!e && !pool) pool = h ? find_pool(rt, h) : rt->current_pool;
+  rt_pool *pool = e ? NULL : h ? find_pool(rt, h) : rt->current_pool;
   if (!e && !pool) e = cudaErrorInvalidValue;
   if (!e) capturing(rt, s, &e);
   if (!e) e = rt_dev_alloc(rt, &a, size, "cudaMallocAsync", pool);
@@ -45,14 +45,14 @@ static cudaError_t malloc_async(void **ptr, size_t size, rt_pool *pool, cudaMemP
 }
 
 cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t s) {
-  return malloc_async(devPtr, size, NULL, NULL, s);
+  return malloc_async(devPtr, size, NULL, s);
 }
 cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t s) {
-  return malloc_async(devPtr, size, NULL, NULL, s);
+  return malloc_async(devPtr, size, NULL, s);
 }
 cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t pool, cudaStream_t s) {
   if (!pool) return rt_error(cudaErrorInvalidValue);
-  return malloc_async(ptr, size, NULL, pool, s);
+  return malloc_async(ptr, size, pool, s);
 }
 cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size, cudaMemPool_t pool,
                                          cudaStream_t s) {

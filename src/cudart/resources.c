@@ -142,7 +142,10 @@ static void from_ptxas(rt_modres *mr, const rt_module *m, int cc) {
     if (f) {
       read_ptxas(mr, f);
       if (pclose(f) == 0 && mr->n) snprintf(mr->source, sizeof mr->source, "ptxas -arch=sm_%d -v", cc);
-      else mr->n = 0; /* a failed compile says nothing reliable */
+      else { /* a failed compile says nothing reliable */
+        for (size_t k = 0; k < mr->n; k++) free(mr->k[k].name);
+        mr->n = 0;
+      }
     }
   }
   unlink(tmp);

@@ -148,12 +148,14 @@ static int parse_models(ws_rt *rt, const char *spec) {
 
 /* Environment variable `name` as a count (bytes: with an optional K, M, G or
  * T) into *out, left alone when unset or empty; -1 after a message. */
-static int env_count(const char *name, int bytes, uint64_t *out) {
+/* `what` names the unit in the error ("warp instructions"); bytes takes
+ * a K, M, G or T suffix. */
+static int env_count(const char *name, int bytes, const char *what, uint64_t *out) {
   const char *s = getenv(name);
   if (!s || !*s) return 0;
   if (ws_parse_count(s, bytes, out) == 0) return 0;
   fprintf(stderr, "warpsight: error: %s: expected a number of %s, got '%.200s'\n", name,
-          bytes ? "bytes with an optional K, M, G or T" : "warp instructions", s);
+          bytes ? "bytes with an optional K, M, G or T" : what, s);
   return -1;
 }
 
@@ -165,7 +167,7 @@ static void rt_init(void) {
   pthread_mutex_init(&rt_lock, &a);
   pthread_mutexattr_destroy(&a);
   rt->log_fd = -1;
-  const char *g = getenv("WARPSIGHT_GPU"), *sb = getenv("WARPSIGHT_SAMPLE_BLOCKS");
+  const char *g = getenv("WARPSIGHT_GPU");
   const char *js = getenv("WARPSIGHT_EXEC_JSON"), *q = getenv("WARPSIGHT_QUIET");
   const char *lg = getenv("WARPSIGHT_EXEC_LOG");
   const char *en = getenv("WARPSIGHT_ENGINE"), *vb = getenv("WARPSIGHT_VERBOSE");
@@ -179,22 +181,14 @@ static void rt_init(void) {
   }
   ws_diag_free(&d);
   if (parse_models(rt, getenv("WARPSIGHT_MODEL"))) rt->init_failed = 1;
-  if (sb && *sb) {
-    char *end;
-    unsigned long long v = strtoull(sb, &end, 10);
-    if (*end || sb[0] == '-') {
-      fprintf(stderr, "warpsight: error: WARPSIGHT_SAMPLE_BLOCKS: '%s' is not a block count\n", sb);
-      rt->init_failed = 1;
-    }
-    rt->sample_blocks = v;
-  }
+  if (env_count("WARPSIGHT_SAMPLE_BLOCKS", 0, "blocks", &rt->sample_blocks)) rt->init_failed = 1;
   /* the emulated-work limits of run, profile and predict (docs/emulator.md) */
   rt->max_warp_insts = WS_EMU_DEFAULT_MAX_WARP_INSTS;
   rt->max_launch_insts = WS_EMU_DEFAULT_MAX_LAUNCH_INSTS;
   rt->memory_budget = RT_MEMORY_BUDGET;
-  if (env_count("WARPSIGHT_MAX_WARP_INSTS", 0, &rt->max_warp_insts) ||
-      env_count("WARPSIGHT_MAX_LAUNCH_INSTS", 0, &rt->max_launch_insts) ||
-      env_count("WARPSIGHT_MAX_MEMORY", 1, &rt->memory_budget))
+  if (env_count("WARPSIGHT_MAX_WARP_INSTS", 0, "warp instructions", &rt->max_warp_insts) ||
+      env_count("WARPSIGHT_MAX_LAUNCH_INSTS", 0, "warp instructions", &rt->max_launch_insts) ||
+      env_count("WARPSIGHT_MAX_MEMORY", 1, NULL, &rt->memory_budget))
     rt->init_failed = 1;
   if (!rt->memory_budget) rt->memory_budget = UINT64_MAX; /* 0: no budget */
   rt->json_out = js && *js ? ws_strdup(js) : NULL;
