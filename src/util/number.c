@@ -7,11 +7,13 @@
 #include <string.h>
 
 int ws_parse_count(const char *s, int bytes, uint64_t *out) {
+  /* digits first: strtoull would also take spaces, a sign (negating a
+   * minus) and nothing at all */
+  if (*s < '0' || *s > '9') return -1;
   char *end;
   errno = 0;
   unsigned long long v = strtoull(s, &end, 10);
-  /* strtoull takes a minus sign and negates: refuse it */
-  if (errno || end == s || s[strspn(s, " \t")] == '-') return -1;
+  if (errno) return -1;
   int sh = 0;
   if (bytes && (*end == 'K' || *end == 'k')) sh = 10;
   else if (bytes && *end == 'M') sh = 20;

@@ -102,6 +102,8 @@ static void test_parse_count(void **state) {
   assert_int_equal(ws_parse_count("-1", 0, &v), -1);
   assert_int_equal(ws_parse_count(" -1", 0, &v), -1);
   assert_int_equal(ws_parse_count("", 0, &v), -1);
+  assert_int_equal(ws_parse_count(" 5", 0, &v), -1);          /* not all digits */
+  assert_int_equal(ws_parse_count("+5", 0, &v), -1);
   assert_int_equal(ws_parse_count("12x", 0, &v), -1);
   assert_int_equal(ws_parse_count("18446744073709551616", 0, &v), -1);
   assert_int_equal(v, 7); /* left alone on every failure */
