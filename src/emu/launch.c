@@ -580,6 +580,7 @@ static void report_fault(const ws_emu_launch *L, const fault *f, const ws_emu_op
              (unsigned long long)a);
     break;
   case FAULT_DEADLOCK:
+  case FAULT_SPIN_DEADLOCK:
     snprintf(what, sizeof what, "barrier deadlock: %s", f->msg);
     break;
   case FAULT_LIMIT:
@@ -617,8 +618,7 @@ static void report_fault(const ws_emu_launch *L, const fault *f, const ws_emu_op
       free(txt);
     }
   }
-  if (f->kind == FAULT_LIMIT || f->kind == FAULT_LAUNCH_LIMIT ||
-      (f->kind == FAULT_DEADLOCK && strstr(f->msg, "spins past")))
+  if (f->kind == FAULT_LIMIT || f->kind == FAULT_LAUNCH_LIMIT || f->kind == FAULT_SPIN_DEADLOCK)
     ws_diag_add(d, WS_SEV_NOTE, m->path, 0, 0,
                 "a kernel that is only long, not a runaway one, needs a higher limit: %s N (0 lifts "
                 "it; WARPSIGHT_MAX_%s_INSTS for a program run on warpsight's CUDA runtime)",
