@@ -26,9 +26,9 @@ int vcli_split(vcli_list *out, const char *cmd, const char *opt, const char *tex
       vcli_list_free(out);
       return cli_usage_error(cmd, "%s: empty item in '%s'", opt, text);
     }
-    if (out->n == sizeof out->v / sizeof out->v[0]) {
+    if (out->n == VCLI_MAX_ITEMS) {
       vcli_list_free(out);
-      return cli_usage_error(cmd, "%s: too many items", opt);
+      return cli_usage_error(cmd, "%s: more than %d items (the limit)", opt, VCLI_MAX_ITEMS);
     }
     out->v[out->n++] = p;
     if (!c) break;
