@@ -347,9 +347,12 @@ typedef enum ws_emu_fault {
   WS_EMU_FAULT_ASSERT,     /* device assert() failed (__assertfail) */
   WS_EMU_FAULT_OTHER,      /* anything else (bad indirect call, bad barrier...) */
   WS_EMU_FAULT_LAUNCH_LIMIT, /* the launch passed max_launch_insts */
-  WS_EMU_FAULT_SPIN_DEADLOCK /* a warp passed max_warp_insts while another
+  WS_EMU_FAULT_SPIN_DEADLOCK, /* a warp passed max_warp_insts while another
                                 of its block waits at a barrier (it spins on
                                 what the waiting one would do after it) */
+  WS_EMU_FAULT_MEMBERMASK    /* shfl/vote/match.sync executed by a lane not
+                                in its member mask, or a shfl reading a lane
+                                outside it (undefined in the PTX ISA) */
 } ws_emu_fault;
 
 typedef struct ws_emu_stats {

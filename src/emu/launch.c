@@ -596,6 +596,16 @@ static void report_fault(const ws_emu_launch *L, const fault *f, const ws_emu_op
   case FAULT_TRAP:
     snprintf(what, sizeof what, "trap executed");
     break;
+  case FAULT_MEMBERMASK: /* docs/emulator.md, "Member masks" */
+    if (f->bytes < 0)
+      snprintf(what, sizeof what,
+               "warp-synchronous instruction executed by lane %u, which is not in its member mask 0x%08llx "
+               "(undefined in the PTX ISA)", f->lane, (unsigned long long)a);
+    else
+      snprintf(what, sizeof what,
+               "shuffle by lane %u from lane %d, which is not in its member mask 0x%08llx (undefined in the "
+               "PTX ISA)", f->lane, f->bytes, (unsigned long long)a);
+    break;
   case FAULT_STACK:
     snprintf(what, sizeof what,
              "call stack overflow (more than 4096 nested calls, or more than %llu bytes of local memory per "
