@@ -289,7 +289,8 @@ int ws_prof_cache_init(ws_cache *c, uint64_t size_bytes, uint32_t ways,
   c->last_set = UINT32_MAX;
   c->set_words = 3 * ways;
   c->mem = calloc((size_t)c->sets * c->set_words, sizeof *c->mem);
-  if (!c->mem) {
+  c->fill = calloc(c->sets, sizeof *c->fill);
+  if (!c->mem || !c->fill) {
     ws_prof_cache_free(c);
     return -1;
   }
@@ -298,6 +299,7 @@ int ws_prof_cache_init(ws_cache *c, uint64_t size_bytes, uint32_t ways,
 
 void ws_prof_cache_free(ws_cache *c) {
   free(c->mem);
+  free(c->fill);
   memset(c, 0, sizeof *c);
 }
 

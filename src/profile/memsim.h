@@ -92,6 +92,13 @@ typedef struct ws_cache {
                            set's lookup touches one place, not four arrays):
                            ws_cache_tags, _stamps, _valid, _dirty */
   uint32_t set_words;   /* 64-bit words of one set: 3 x ways */
+  uint32_t *fill;       /* per set: its filled ways.  A line only ever
+                           replaces another (nothing is invalidated), and a
+                           miss fills the first empty way, so the filled
+                           ways are always ways 0 .. fill - 1: a lookup
+                           searches those alone, and a miss in a set not yet
+                           full takes way `fill` without a search (the same
+                           way the LRU search would pick) */
   uint64_t clock;       /* access counter */
   uint64_t hits;        /* sector hits */
   uint64_t misses;      /* sector misses */
@@ -178,7 +185,8 @@ static inline int ws_cache_access(ws_cache *c, uint64_t addr, int allocate, int 
   }
   uint64_t *tags = c->mem + (size_t)set * c->set_words, *stamp = tags + ways;
   uint32_t *valid = (uint32_t *)(stamp + ways), *dirty = valid + ways;
-  for (uint32_t w = w0; w < ways; w++) {
+  const uint32_t filled = c->fill[set];
+  for (uint32_t w = w0; w < filled; w++) {
     if (tags[w] != line + 1) continue;
     c->last_line = line;
     c->last_set = set;
@@ -196,14 +204,13 @@ static inline int ws_cache_access(ws_cache *c, uint64_t addr, int allocate, int 
     }
     return 0;
   }
-  /* Miss: fill an empty way if there is one, else evict the least recently used. */
-  uint32_t victim = 0;
-  for (uint32_t w = 0; w < ways; w++) {
-    if (tags[w] == 0) {
-      victim = w;
-      break;
-    }
-    if (stamp[w] < stamp[victim]) victim = w;
+  /* Miss: fill the first empty way if there is one (`filled`: see fill),
+   * else evict the least recently used. */
+  uint32_t victim = filled;
+  if (filled == ways) {
+    victim = 0;
+    for (uint32_t w = 1; w < ways; w++)
+      if (stamp[w] < stamp[victim]) victim = w;
   }
   c->misses++;
   if (allocate) {
@@ -213,6 +220,7 @@ static inline int ws_cache_access(ws_cache *c, uint64_t addr, int allocate, int 
       c->evicted_line = (tags[victim] - 1) * c->line_bytes;
       c->evicted_dirty = dirty[victim];
     }
+    if (victim == filled) c->fill[set] = filled + 1;
     tags[victim] = line + 1;
     stamp[victim] = clock;
     valid[victim] = bit;

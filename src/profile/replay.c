@@ -220,6 +220,7 @@ static int l2_carry(ws_replay *r, const ws_cache *prev) {
     return 0;
   }
   if (c->sets) memcpy(c->mem, prev->mem, (size_t)c->sets * c->set_words * sizeof *c->mem);
+  if (c->sets) memcpy(c->fill, prev->fill, (size_t)c->sets * sizeof *c->fill);
   for (uint32_t s = 0; s < c->sets; s++) /* the previous launch counted them */
     memset(ws_cache_dirty(c, s), 0, c->ways * sizeof(uint32_t));
   c->clock = prev->clock;
@@ -235,6 +236,7 @@ int ws_prof_rp_l2_end(ws_cache *out, const ws_replay *r) {
   for (uint32_t s = 0; s < c->sets; s++) { /* all but the dirty masks */
     memcpy(ws_cache_tags(out, s), ws_cache_tags(c, s), 2 * (size_t)c->ways * sizeof *c->mem);
     memcpy(ws_cache_valid(out, s), ws_cache_valid(c, s), c->ways * sizeof(uint32_t));
+    out->fill[s] = c->fill[s];
   }
   out->clock = c->clock;
   return 0;
