@@ -90,7 +90,8 @@ typedef struct ws_cache {
   uint32_t sector_bytes;/* sector size (power of two, <= line) */
   uint64_t *mem;        /* sets x set_words: each set's entries together (one
                            set's lookup touches one place, not four arrays):
-                           ws_cache_tags, _stamps, _valid, _dirty */
+                           ws_cache_tags, _stamps, _valid, _dirty; those of
+                           ways at or past the set's fill are undefined */
   uint32_t set_words;   /* 64-bit words of one set: 3 x ways */
   uint32_t *fill;       /* per set: its filled ways.  A line only ever
                            replaces another (nothing is invalidated), and a
@@ -119,8 +120,9 @@ typedef struct ws_cache {
   uint32_t last_way;
 } ws_cache;
 
-/* Set s's entries, way by way: tags (line address + 1, 0 = invalid), LRU
- * stamps (last use), filled sectors' and written sectors' bit masks. */
+/* Set s's entries, way by way: tags (line address + 1), LRU stamps (last
+ * use), filled sectors' and written sectors' bit masks; defined for ways
+ * 0 .. fill[s] - 1 alone (the others are empty, their entries not set). */
 static inline uint64_t *ws_cache_tags(const ws_cache *c, uint32_t s) {
   return c->mem + (size_t)s * c->set_words;
 }
@@ -214,7 +216,10 @@ static inline int ws_cache_access(ws_cache *c, uint64_t addr, int allocate, int 
   }
   c->misses++;
   if (allocate) {
-    if (tags[victim] && dirty[victim]) {
+    /* an empty way (victim == filled) has nothing to write back: its
+     * entries are not read, so that filling a set the host has not
+     * touched yet waits for no load from it */
+    if (victim != filled && dirty[victim]) {
       c->writebacks += ws_popc32(dirty[victim]);
       c->ndirty -= ws_popc32(dirty[victim]);
       c->evicted_line = (tags[victim] - 1) * c->line_bytes;
