@@ -714,6 +714,49 @@ static uint32_t shared_request(ws_prof *p, worker *w, inst_stat *st, const ws_em
   return r.passes > r.min_passes ? r.passes - r.min_passes : 0;
 }
 
+/* The slow paths of ws_prof_inst, out of line so that its common path
+ * (counters and the dependency step) keeps its registers. */
+
+/* A warp's first instruction in the block: its state cleared. */
+static __attribute__((noinline)) void warp_first(ws_prof *p, worker *w, uint32_t warp) {
+  uint32_t wi = warp & 31;
+  w->seen |= 1u << wi;
+  w->live[wi] = warp_lanes(p->tpb, warp);
+  w->last[wi] = UINT32_MAX;
+  memset(&w->wv[(size_t)wi * p->vlen], 0, p->vlen * sizeof *w->wv);
+}
+
+/* An instruction of the representative warp (one worker runs a block, so
+ * no other thread writes rep). */
+static __attribute__((noinline)) void rep_push(ws_prof *p, uint32_t id) {
+  if (p->nrep == MAX_REP) p->rep_truncated = 1; /* said in the profile */
+  else if (WS_VEC_PUSH(p->rep, p->nrep, p->caprep, id)) p->rep_oom = 1; /* ws_prof_finish: WS_ENOMEM */
+}
+
+/* What an instruction of a kind_special kind does besides the counters;
+ * returns a shared request's extra passes (bank-conflict replays). */
+static __attribute__((noinline)) uint32_t inst_special(ws_prof *p, worker *w, inst_stat *st,
+                                                       const ws_emu_event *ev, int kind) {
+  uint32_t wi = ev->warp & 31;
+  switch (kind) {
+  case WS_PTX_K_BRANCH:
+    st->branches++;
+    if (ev->taken && (ev->taken & ev->active) != ev->active) st->div_branches++;
+    return 0;
+  case WS_PTX_K_EXIT: w->live[wi] &= ~ev->exec; return 0;
+  case WS_PTX_K_RETURN:
+    if (ev->func == p->cfg.kernel) w->live[wi] &= ~ev->exec;
+    return 0;
+  default: /* the memory kinds */
+    if (!ev->exec || !ev->addr) return 0;
+    if (ev->space == WS_PTX_SP_GLOBAL || ev->space == WS_PTX_SP_LOCAL)
+      global_request(p, w, st, ev, kind);
+    else if (ev->space == WS_PTX_SP_SHARED)
+      return shared_request(p, w, st, ev);
+    return 0;
+  }
+}
+
 void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
   worker *w = &p->w[ev->worker];
   const ws_ptx_function *f = ev->func;
@@ -729,12 +772,7 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
   const iinfo ii = p->info[id];
   inst_stat *st = &w->st[id];
   const uint32_t wi = warp & 31;
-  if (!(w->seen >> wi & 1)) {
-    w->seen |= 1u << wi;
-    w->live[wi] = warp_lanes(p->tpb, warp);
-    w->last[wi] = UINT32_MAX;
-    memset(&w->wv[(size_t)wi * p->vlen], 0, p->vlen * sizeof *w->wv);
-  }
+  if (!(w->seen >> wi & 1)) warp_first(p, w, warp);
   st->execs++;
   if (ii.mslot != MIX_NONE) w->wv[(size_t)wi * p->vlen + ii.mslot]++;
   /* A block entered from an instruction at or after it in the same
@@ -743,37 +781,14 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
   if (ev->bb_entry && last != UINT32_MAX && last >= id && last < w->ibase + w->ininsts)
     st->back_entries++;
   w->last[wi] = id;
-  /* The representative warp of the mix's periods: warp 0 of block 0 (one
-   * worker runs a block, so no other thread writes rep). */
-  if (ev->block_linear == p->rep_block && warp == 0) {
-    if (p->nrep == MAX_REP) p->rep_truncated = 1; /* said in the profile */
-    else if (WS_VEC_PUSH(p->rep, p->nrep, p->caprep, id)) p->rep_oom = 1; /* ws_prof_finish: WS_ENOMEM */
-  }
+  /* the representative warp of the mix's periods: warp 0 of block 0 */
+  if (ev->block_linear == p->rep_block && warp == 0) rep_push(p, id);
   w->hist[ws_lanes32(active)]++;
   const uint32_t live = w->live[wi];
   if (live && (active & live) != live)
     w->div_idle[ws_popc32(live)] += ws_popc32(live) - ws_popc32(active & live);
   if (ii.flops) w->flops += (uint64_t)ii.flops * ws_lanes32(exec);
-  uint32_t replays = 0;
-  if (ii.special) { /* (kind_special) */
-    switch (ii.kind) {
-    case WS_PTX_K_BRANCH:
-      st->branches++;
-      if (ev->taken && (ev->taken & active) != active) st->div_branches++;
-      break;
-    case WS_PTX_K_EXIT: w->live[wi] &= ~exec; break;
-    case WS_PTX_K_RETURN:
-      if (f == p->cfg.kernel) w->live[wi] &= ~exec;
-      break;
-    default: /* the memory kinds */
-      if (!exec || !ev->addr) break;
-      if (ev->space == WS_PTX_SP_GLOBAL || ev->space == WS_PTX_SP_LOCAL)
-        global_request(p, w, st, ev, ii.kind);
-      else if (ev->space == WS_PTX_SP_SHARED)
-        replays = shared_request(p, w, st, ev);
-      break;
-    }
-  }
+  const uint32_t replays = ii.special ? inst_special(p, w, st, ev, ii.kind) : 0;
   /* an atomic's most lanes on one address, counted once, by the dependency
    * step (its class is ATOMIC or REDUCTION exactly when its kind is) */
   uint32_t deg = ws_prof_deps_inst(w->deps, ev, ii.iclass, replays, id);
