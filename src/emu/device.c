@@ -129,14 +129,12 @@ const ws_emu_tex_desc *ws_emu_tex_find(const ws_emu_device *dev, uint64_t handle
  * transparent huge pages (madvise; the machine's THP setting is usually
  * "madvise", so nothing else gets them).  A kernel's first write to an
  * output buffer otherwise takes one page fault per 4 KiB: 16,384 for
- * bench_emu's 64 MiB vecadd output, 25 ms of system time on the 2-core
- * development machine, and faults of one process's threads did not run in
- * parallel there (two threads took as long as one), so they were the
- * serial part of a -j 2 run; with huge pages the same first touch took
- * 3.4 ms on one thread, 2.3 ms on two (docs/emulator.md, "Threads and
- * determinism").  The pages still become resident only when touched, now
- * 2 MiB at a time; the memory budget already counts every allocated byte
- * as resident.  A kernel without THP ignores the advice. */
+ * bench_emu's 64 MiB vecadd output, about 25 ms of system time on the
+ * 2-core development machine, a quarter of the translated engine's run;
+ * with huge pages the same first touch took 3.5 to 4 ms (docs/emulator.md,
+ * "Threads and determinism").  The pages still become resident only when
+ * touched, now 2 MiB at a time; the memory budget already counts every
+ * allocated byte as resident.  A kernel without THP ignores the advice. */
 #define HUGE_PAGE ((uintptr_t)2 << 20) /* x86-64's and arm64's (4 KiB base pages) PMD size */
 static void advise_huge(void *mem, uint64_t bytes) {
 #ifdef MADV_HUGEPAGE
