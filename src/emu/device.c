@@ -8,10 +8,8 @@
  * only grow (a bump allocator, so a freed address is never handed out
  * again and a use after free faults); `used` is the sum of live sizes.
  */
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "emu/emu_int.h"
@@ -125,28 +123,6 @@ const ws_emu_tex_desc *ws_emu_tex_find(const ws_emu_device *dev, uint64_t handle
 
 /* ---- allocations ------------------------------------------------------------ */
 
-/* The whole 2 MiB pages inside [mem, mem + bytes) asked of the kernel as
- * transparent huge pages (madvise; the machine's THP setting is usually
- * "madvise", so nothing else gets them).  A kernel's first write to an
- * output buffer otherwise takes one page fault per 4 KiB: 16,384 for
- * bench_emu's 64 MiB vecadd output, about 25 ms of system time on the
- * 2-core development machine, a quarter of the translated engine's run;
- * with huge pages the same first touch took 3.5 to 4 ms (docs/emulator.md,
- * "Threads and determinism").  The pages still become resident only when
- * touched, now 2 MiB at a time; the memory budget already counts every
- * allocated byte as resident.  A kernel without THP ignores the advice. */
-#define HUGE_PAGE ((uintptr_t)2 << 20) /* x86-64's and arm64's (4 KiB base pages) PMD size */
-static void advise_huge(void *mem, uint64_t bytes) {
-#ifdef MADV_HUGEPAGE
-  uintptr_t a = ((uintptr_t)mem + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-  uintptr_t e = ((uintptr_t)mem + (uintptr_t)bytes) & ~(HUGE_PAGE - 1);
-  if (e > a) (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
-#else
-  (void)mem;
-  (void)bytes;
-#endif
-}
-
 int ws_emu_dev_alloc(ws_emu_device *dev, uint64_t bytes, const char *name, uint64_t *addr) {
   uint64_t base = (dev->next + 255) / 256 * 256, end, used;
   if (base < dev->next || ws_add_u64(&end, base, bytes) || end > DEVICE_END ||
@@ -160,7 +136,6 @@ int ws_emu_dev_alloc(ws_emu_device *dev, uint64_t bytes, const char *name, uint6
    * buffers read and write only a few pages). */
   a.mem = calloc((size_t)bytes + 1, 1);
   if (!a.mem) return WS_ENOMEM;
-  advise_huge(a.mem, bytes);
   if (name && !(a.name = ws_strdup(name))) {
     free_alloc(&a);
     return WS_ENOMEM;
