@@ -425,11 +425,9 @@ void ws_emu_block_tids(blockctx *B) {
  * so the chunks shrink towards the end of the grid and the workers finish
  * within about a block of each other.  Blocks were handed out one at a
  * time before, so two workers wrote interleaved 1 KiB pieces of vecadd's
- * output and met on every new (huge) page of it: two threads' first
- * touches of 64 MiB in huge pages took 6 to 11 ms of CPU interleaved so,
- * 3.5 to 4.3 ms in two halves.  Large chunks give each worker its own
- * pages and cost one atomic per chunk, not per block (docs/emulator.md,
- * "Threads and determinism"). */
+ * output and met on every new page of it.  Large chunks give each worker
+ * its own pages and cost one atomic per chunk, not per block
+ * (docs/emulator.md, "Threads and determinism"). */
 static int next_chunk(pool *pl, uint32_t *first, uint32_t *end) {
   uint32_t b = __atomic_load_n(&pl->next, __ATOMIC_RELAXED), n;
   do {
