@@ -30,7 +30,7 @@
 #endif
 
 /* Bumped when a structure below changes meaning (the text changes anyway). */
-#define WS_JIT_ABI_VERSION 2
+#define WS_JIT_ABI_VERSION 3
 
 /* What a generated function returns to the host's warp loop. */
 enum {
@@ -242,6 +242,17 @@ typedef struct jit_brx {
   uint32_t ntargets;      /* entries of its table */
   const uint32_t *targets;/* their instruction indices */
 } jit_brx;
+
+/* A global load site's object (the generated registers struct holds one
+ * per site, zeroed with the frame: size 0 is none): the warp's cached
+ * object (jit_warp's gcache, gbase, gsize, ghost) when the site last took
+ * its general path with every lane in it. */
+typedef struct jit_gsite {
+  uint64_t base;   /* the object's address */
+  uint64_t size;   /* its bytes (0: none) */
+  uint8_t *host;   /* its host storage */
+  int idx;         /* its index in the launch's map */
+} jit_gsite;
 
 /* A translated function: runs the top frame of w until it must return. */
 typedef int (*jit_fn)(jit_ctx *X, jit_warp *w);
