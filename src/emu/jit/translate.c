@@ -1320,9 +1320,9 @@ static void g_fast(tr *T, uint32_t r, int64_t off, uint32_t n, const dreg *dr, c
     /* the prefetch of the general path, from the same slot */
     E("    { uint64_t d_ = a0_ - R->pf[%u]; R->pf[%u] = a0_;\n", pfk, pfk);
     E("      if (d_ - 1 < (1ull << 28)) { uint8_t *b_ = h_ - gb_;\n"
-      "        if (o1_ == o0_ + %uu) jl_prefetch(b_, a0_, d_, %uu);\n"
-      "        else { jl_prefetch(b_, a0_, d_, %uu); jl_prefetch(b_, a1_, d_, %uu); } } }\n", 16 * n, 32 * n, 16 * n,
-      16 * n);
+      "        if (o1_ == o0_ + %uu) jl_prefetch(b_, a0_, d_, %uu, JL_PREFETCH_WARP);\n"
+      "        else { jl_prefetch(b_, a0_, d_, %uu, JL_PREFETCH_ROW); jl_prefetch(b_, a1_, d_, %uu, JL_PREFETCH_ROW); } } }\n",
+      16 * n, 32 * n, 16 * n, 16 * n);
   } else {
     int plain = vo->kind == WS_PTX_O_REG && reg_storage(T, vo->reg) == (int)(8 * n);
     if (plain) {
@@ -1439,15 +1439,15 @@ static int tr_ldst(tr *T, const ty *y) {
   if (isld) {
     if (ms == JS_GLOBAL || ms == JS_GENERIC) {
       /* a warp that walks through memory (a grid-stride loop) is served
-       * from DRAM at each step: fetch the next two steps ahead, guessed
+       * from DRAM at each step: fetch the next steps ahead (jl_prefetch), guessed
        * from this load's last address (no effect on the results) */
       uint32_t k = pfk;
       if (gk >= 0) /* the site's object for its fast path next time */
         E("    if (b_ && m == JL_FULL) { jit_gsite *gs_ = &R->gs[%d]; gs_->base = w->gbase; gs_->size = w->gsize;\n"
           "      gs_->host = w->ghost; gs_->idx = w->gcache; }\n", gk);
       E("    if (JL_LIKELY(b_)) { uint64_t d_ = ad_[0] - R->pf[%u]; R->pf[%u] = ad_[0];\n", k, k);
-      E("      if (d_ - 1 < (1ull << 28)) { if (c_) jl_prefetch(b_, ad_[0], d_, %uu);\n"
-        "        else { jl_prefetch(b_, ad_[0], d_, %uu); jl_prefetch(b_, ad_[16], d_, %uu); } } }\n",
+      E("      if (d_ - 1 < (1ull << 28)) { if (c_) jl_prefetch(b_, ad_[0], d_, %uu, JL_PREFETCH_WARP);\n"
+        "        else { jl_prefetch(b_, ad_[0], d_, %uu, JL_PREFETCH_ROW); jl_prefetch(b_, ad_[16], d_, %uu, JL_PREFETCH_ROW); } } }\n",
         tot * 32, tot * 16, tot * 16);
     }
     /* each element into t_ (a gather, a contiguous block, or lane by lane),
@@ -2132,8 +2132,14 @@ static void flush_group(tr *T) {
     ws_sb_printf(b, "  const uint32_t P%u_ = R->p[%u];\n", k, k);
     if (T->gp[k] & 2) ws_sb_printf(b, scalar ? "  uint32_t B%u_ = P%u_;\n" : "  uint32_t B%u_ = 0u;\n", k, k);
   }
+  /* a vector group runs in one of two copies of its loop: one for a
+   * whole warp, where every lane is active and the compiler drops the
+   * blends into the destinations (and their loads), and one for the
+   * others; the same code, a_ constant in the first */
+  for (int full = !scalar; full >= 0; full--) {
   if (scalar) ws_sb_puts(b, "  JEACH(active) {\n    const uint32_t a_ = 1u;\n");
-  else ws_sb_puts(b, "  JFOR {\n    const uint32_t a_ = (active >> l) & 1u;\n");
+  else if (full) ws_sb_puts(b, "  if (active == JL_FULL) JFOR {\n    const uint32_t a_ = 1u;\n");
+  else ws_sb_puts(b, "  else JFOR {\n    const uint32_t a_ = (active >> l) & 1u;\n");
   for (uint32_t r = 0; r < f->nregs; r++)
     if (T->gr[r])
       ws_sb_printf(b, "    %s v%u = R->%s[%u][l];\n", ctype(reg_storage(T, r)), r, group_name[T->ri[r].group],
@@ -2149,6 +2155,7 @@ static void flush_group(tr *T) {
       else ws_sb_printf(b, "    B%u_ |= q%u << l;\n", k, k);
     }
   ws_sb_puts(b, "  }\n");
+  }
   for (uint32_t k = 0; k < T->ng[RG_PRED]; k++)
     if (T->gp[k] & 2) ws_sb_printf(b, "  R->p[%u] = B%u_;\n", k, k);
   ws_sb_puts(b, ws_sb_str(&T->gpost));
