@@ -262,8 +262,9 @@ typedef struct jit_func {
   jit_fn fn;              /* its code */
   uint32_t regs_bytes;    /* its registers struct */
   uint32_t zero_bytes;    /* leading bytes zeroed when a frame is pushed (the
-                             predicates and the registers that may be read
-                             before they are written) */
+                             predicates, the registers that may be read
+                             before they are written, the global load
+                             sites' objects) */
 } jit_func;
 
 /* What a compiled program exports as `ws_jit_program`. */

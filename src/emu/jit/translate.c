@@ -13,8 +13,9 @@
  *
  * Output shape, per function (docs/emulator.md, "The translated engine"):
  *
- *   struct jr_F { predicates; registers read before written (zeroed when a
- *                 frame is pushed); the other registers }   32 lanes each
+ *   struct jr_F { predicates; registers read before written; the global
+ *                 load sites' objects (these zeroed when a frame is pushed);
+ *                 the other registers (32 lanes each); prefetch strides }
  *   static int jf_F(jit_ctx *X, jit_warp *w) {
  *     dispatch: switch (top entry's pc) { case L: goto L_L; ... }
  *     L_L: if (rpc == L) reconverge;  w->insts += segment length;
@@ -1245,12 +1246,12 @@ static void sa_fast(tr *T, uint32_t k, uint32_t r, int64_t off, uint32_t n, cons
     snprintf(p3, sizeof p3, "q_ + (uint64_t)((int64_t)ra_[l] + %s)", offs);
     ld_expr(x3, sizeof x3, p3, n, sg, wm, dr->w);
     snprintf(x4, sizeof x4, "%s", ctype(dr->w));
-    /* the base row is read before the destination is written where they
+    /* The base row is read before the destination is written where they
      * are the same register: its first lanes (ra_[0], ra_[16]) up front,
-     * each other lane by the lane that writes it */
-    /* the bytes as they are (unsigned, as wide as the register): copies,
-     * which the compiler makes vector moves (a lane loop between emulated
-     * memory and the registers could alias, and stays scalar) */
+     * each other lane by the lane that writes it.  The bytes as they are
+     * (unsigned, as wide as the register) are copies, which the compiler
+     * makes vector moves (a lane loop between emulated memory and the
+     * registers could alias, and stays scalar). */
     int plain = !sg && (uint32_t)dr->w == 8 * n && (wm & wmask_of(dr->w)) == wmask_of(dr->w);
     E("    %s *d_ = %s;\n", x4, dr->s);
     if (plain)
