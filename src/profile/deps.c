@@ -49,15 +49,22 @@ typedef struct hot_bucket {
   uint64_t last;       /* block_seq of the last of them, + 1 (0: none) */
 } hot_bucket;
 
+/* d->nroom from the node array's state (deps.h). */
+static void deps_room(ws_deps *d) {
+  d->nroom = d->overflow || !d->crit_mem ? 0 : d->capnodes < WS_DEPS_MAX_NODES ? d->capnodes : WS_DEPS_MAX_NODES;
+}
+
 /* A node for instruction id on top of parent's path; 0 (no attribution)
  * when nothing is tracked or the block ran out of nodes. */
 uint32_t ws_prof_deps_node(ws_deps *d, uint32_t parent, uint32_t id, uint32_t dmem, uint32_t dcyc) {
   if (!d->crit_mem || d->overflow) return 0;
   if (d->nnodes >= WS_DEPS_MAX_NODES || WS_VEC_RESERVE(d->nodes, d->capnodes, d->nnodes + 1)) {
     d->overflow = 1;
+    deps_room(d);
     return 0;
   }
   d->nodes[d->nnodes] = (ws_dnode){parent, id, dcyc, dmem};
+  deps_room(d);
   return (uint32_t)d->nnodes++;
 }
 
@@ -122,6 +129,7 @@ ws_deps *ws_prof_deps_new(const ws_ptx_function *k) {
   if (!d) return NULL;
   d->kernel = k;
   d->nregs = k->nregs;
+  d->kninsts = k->ninsts;
   d->ready = calloc((size_t)32 * (d->nregs ? d->nregs : 1), sizeof *d->ready);
   if (!d->ready || list_regs(d)) {
     ws_prof_deps_free(d);
@@ -166,6 +174,7 @@ void ws_prof_deps_block_begin(ws_deps *d) {
   d->nnodes = 1; /* node 0: the block's start */
   d->overflow = 0;
   if (d->crit_mem && WS_VEC_RESERVE(d->nodes, d->capnodes, 1)) d->overflow = 1;
+  deps_room(d);
 }
 
 uint32_t ws_prof_deps_addresses(uint32_t exec, const uint64_t *addr, uint32_t *distinct) {
@@ -308,6 +317,7 @@ void ws_prof_deps_block_end(ws_deps *d) {
     free(d->nodes);
     d->nodes = NULL;
     d->capnodes = 0;
+    deps_room(d);
   }
 }
 

@@ -105,6 +105,7 @@ enum { WS_DEPS_HOT_ROWS = 2, WS_DEPS_HOT_BUCKETS = 4096 };
 struct ws_deps {
   const ws_ptx_function *kernel; /* registers are this function's */
   uint32_t nregs;                /* kernel->nregs */
+  uint32_t kninsts;              /* kernel->ninsts */
   ws_dinst_regs *iregs;          /* per instruction of the kernel */
   uint32_t *regs;                /* their register lists (in iregs' block) */
   ws_dtime *ready;               /* 32 warps x nregs */
@@ -122,6 +123,9 @@ struct ws_deps {
   uint32_t ninst;                /* ids in all */
   ws_dnode *nodes;               /* this block's nodes; [0] is the start */
   size_t nnodes, capnodes;
+  size_t nroom;                  /* nodes ws_deps_node may fill without a call:
+                                    min(capnodes, WS_DEPS_MAX_NODES), 0 when
+                                    overflowed or not tracking (deps_room) */
   int overflow;                  /* this block ran past WS_DEPS_MAX_NODES */
   double *crit_mem, *crit_cyc;   /* per id, summed over attributed blocks */
   double crit_blocks;            /* blocks attributed */
@@ -162,7 +166,7 @@ uint32_t ws_prof_deps_node(ws_deps *d, uint32_t parent, uint32_t id, uint32_t dm
 
 /* The same, without a call while the block's node array has room. */
 static inline uint32_t ws_deps_node(ws_deps *d, uint32_t parent, uint32_t id, uint32_t dmem, uint32_t dcyc) {
-  if (d->nnodes < d->capnodes && d->nnodes < WS_DEPS_MAX_NODES && !d->overflow) {
+  if (d->nnodes < d->nroom) {
     d->nodes[d->nnodes] = (ws_dnode){parent, id, dcyc, dmem};
     return (uint32_t)d->nnodes++;
   }
@@ -180,7 +184,12 @@ static inline ws_dtime ws_deps_later(ws_dtime a, ws_dtime b) { return b.nom > a.
  * per-line figures need not count them again. */
 static inline uint32_t ws_prof_deps_inst(ws_deps *d, const ws_emu_event *ev, int c, uint32_t replays,
                                      uint32_t inst) {
-  uint32_t wi = ev->warp & 31;
+  /* The event's fields and the warp's times are read once into locals:
+   * the stores below (through uint32_t and uint64_t pointers) could alias
+   * them, and the compiler would read them again after each. */
+  const uint32_t wi = ev->warp & 31, pc = ev->pc;
+  const int own = ev->func == d->kernel && pc < d->kninsts; /* a kernel instruction */
+  const int shared = ev->space == WS_PTX_SP_SHARED;
   ws_dwarp *w = &d->w[wi];
   ws_dtime *rr = d->ready + (size_t)wi * d->nregs;
   if (!(d->seen >> wi & 1)) { /* the warp's first instruction in this block */
@@ -189,44 +198,45 @@ static inline uint32_t ws_prof_deps_inst(ws_deps *d, const ws_emu_event *ev, int
     d->seen |= 1u << wi;
   }
   uint32_t deg = c == WS_IC_ATOMIC || c == WS_IC_REDUCTION ? ws_prof_deps_atomics(d, ev) : 0;
+  ws_dtime t = w->issue;
   if (w->pending) {
-    w->issue = ws_deps_later(w->issue, d->bar[w->pending - 1]);
+    t = ws_deps_later(t, d->bar[w->pending - 1]);
     w->pending = 0;
   }
-  ws_dtime t = w->issue;
   t.nom += 1;
   uint32_t slot = 1; /* what this instruction adds to the path it issues on */
   int nd = 0;
   const uint32_t *defs = NULL;
   const ws_dinst_regs *ir = NULL;
-  if (ev->func == d->kernel && ev->pc < d->kernel->ninsts) {
-    ir = &d->iregs[ev->pc];
+  if (own) {
+    ir = &d->iregs[pc];
     defs = d->regs + ir->off;
     nd = ir->ndefs;
     const uint32_t *uses = defs + nd;
     for (int k = 0; k < ir->nuses; k++)
       if (rr[uses[k]].nom > t.nom) t = rr[uses[k]], slot = 0;
   }
-  uint32_t id = d->crit_mem ? inst : UINT32_MAX;
-  w->issue = t;
-  w->issue.nom += replays; /* each replay takes an issue slot */
-  if (slot + replays > 0 && id != UINT32_MAX) w->issue.node = ws_deps_node(d, t.node, id, 0, slot + replays);
-  w->end = ws_deps_later(w->end, w->issue);
+  const uint32_t id = d->crit_mem ? inst : UINT32_MAX;
+  ws_dtime issue = t;
+  issue.nom += replays; /* each replay takes an issue slot */
+  if (slot + replays > 0 && id != UINT32_MAX) issue.node = ws_deps_node(d, t.node, id, 0, slot + replays);
+  ws_dtime end = ws_deps_later(w->end, issue);
+  w->issue = issue;
   if (c == WS_IC_BARRIER) {
     uint32_t s = w->nbar++ & 1;
-    d->bar[s] = ws_deps_later(d->bar[s], w->issue);
+    d->bar[s] = ws_deps_later(d->bar[s], issue);
     w->pending = (int)s + 1;
-    return deg;
+  } else if (nd) { /* (nd > 0 only for the kernel's own instructions) */
+    ws_dtime r = issue;
+    uint32_t mem = ir->memk == 1 || (ir->memk == 2 && !shared);
+    uint32_t lat = mem ? 0 : ir->lat;
+    if (mem) r.mem += 1, r.nom += WS_DEPS_NOMINAL_MEM_U;
+    else r.nom += lat;
+    if (id != UINT32_MAX) r.node = ws_deps_node(d, issue.node, id, mem, lat);
+    for (int k = 0; k < nd; k++) rr[defs[k]] = r;
+    end = ws_deps_later(end, r);
   }
-  if (!nd) return deg; /* (nd > 0 only for the kernel's own instructions) */
-  ws_dtime r = w->issue;
-  uint32_t mem = ir->memk == 1 || (ir->memk == 2 && ev->space != WS_PTX_SP_SHARED);
-  uint32_t lat = mem ? 0 : ir->lat;
-  if (mem) r.mem += 1, r.nom += WS_DEPS_NOMINAL_MEM_U;
-  else r.nom += lat;
-  if (id != UINT32_MAX) r.node = ws_deps_node(d, w->issue.node, id, mem, lat);
-  for (int k = 0; k < nd; k++) rr[defs[k]] = r;
-  w->end = ws_deps_later(w->end, r);
+  w->end = end;
   return deg;
 }
 

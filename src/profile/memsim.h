@@ -90,8 +90,16 @@ typedef struct ws_cache {
   uint32_t sector_bytes;/* sector size (power of two, <= line) */
   uint64_t *mem;        /* sets x set_words: each set's entries together (one
                            set's lookup touches one place, not four arrays):
-                           ws_cache_tags, _stamps, _valid, _dirty */
+                           ws_cache_tags, _stamps, _valid, _dirty; those of
+                           ways at or past the set's fill are undefined */
   uint32_t set_words;   /* 64-bit words of one set: 3 x ways */
+  uint32_t *fill;       /* per set: its filled ways.  A line only ever
+                           replaces another (nothing is invalidated), and a
+                           miss fills the first empty way, so the filled
+                           ways are always ways 0 .. fill - 1: a lookup
+                           searches those alone, and a miss in a set not yet
+                           full takes way `fill` without a search (the same
+                           way the LRU search would pick) */
   uint64_t clock;       /* access counter */
   uint64_t hits;        /* sector hits */
   uint64_t misses;      /* sector misses */
@@ -112,8 +120,9 @@ typedef struct ws_cache {
   uint32_t last_way;
 } ws_cache;
 
-/* Set s's entries, way by way: tags (line address + 1, 0 = invalid), LRU
- * stamps (last use), filled sectors' and written sectors' bit masks. */
+/* Set s's entries, way by way: tags (line address + 1), LRU stamps (last
+ * use), filled sectors' and written sectors' bit masks; defined for ways
+ * 0 .. fill[s] - 1 alone (the others are empty, their entries not set). */
 static inline uint64_t *ws_cache_tags(const ws_cache *c, uint32_t s) {
   return c->mem + (size_t)s * c->set_words;
 }
@@ -178,7 +187,8 @@ static inline int ws_cache_access(ws_cache *c, uint64_t addr, int allocate, int 
   }
   uint64_t *tags = c->mem + (size_t)set * c->set_words, *stamp = tags + ways;
   uint32_t *valid = (uint32_t *)(stamp + ways), *dirty = valid + ways;
-  for (uint32_t w = w0; w < ways; w++) {
+  const uint32_t filled = c->fill[set];
+  for (uint32_t w = w0; w < filled; w++) {
     if (tags[w] != line + 1) continue;
     c->last_line = line;
     c->last_set = set;
@@ -196,23 +206,26 @@ static inline int ws_cache_access(ws_cache *c, uint64_t addr, int allocate, int 
     }
     return 0;
   }
-  /* Miss: fill an empty way if there is one, else evict the least recently used. */
-  uint32_t victim = 0;
-  for (uint32_t w = 0; w < ways; w++) {
-    if (tags[w] == 0) {
-      victim = w;
-      break;
-    }
-    if (stamp[w] < stamp[victim]) victim = w;
+  /* Miss: fill the first empty way if there is one (`filled`: see fill),
+   * else evict the least recently used. */
+  uint32_t victim = filled;
+  if (filled == ways) {
+    victim = 0;
+    for (uint32_t w = 1; w < ways; w++)
+      if (stamp[w] < stamp[victim]) victim = w;
   }
   c->misses++;
   if (allocate) {
-    if (tags[victim] && dirty[victim]) {
+    /* an empty way (victim == filled) has nothing to write back: its
+     * entries are not read, so that filling a set the host has not
+     * touched yet waits for no load from it */
+    if (victim != filled && dirty[victim]) {
       c->writebacks += ws_popc32(dirty[victim]);
       c->ndirty -= ws_popc32(dirty[victim]);
       c->evicted_line = (tags[victim] - 1) * c->line_bytes;
       c->evicted_dirty = dirty[victim];
     }
+    if (victim == filled) c->fill[set] = filled + 1;
     tags[victim] = line + 1;
     stamp[victim] = clock;
     valid[victim] = bit;

@@ -113,6 +113,22 @@ static unsigned mix_op_of(const ws_ptx_inst *in) {
   }
 }
 
+/* Whether ws_prof_inst's switch has work for an instruction of kind k: a
+ * branch, an exit or return, or a memory access (global, local, shared;
+ * texture and surface accesses, atomics, reductions, async copies). */
+static uint8_t kind_special(int k) {
+  switch (k) {
+  case WS_PTX_K_BRANCH: case WS_PTX_K_EXIT: case WS_PTX_K_RETURN:
+  case WS_PTX_K_LOAD: case WS_PTX_K_STORE: case WS_PTX_K_ATOMIC: case WS_PTX_K_REDUCTION:
+  case WS_PTX_K_ASYNC_COPY:
+  case WS_PTX_K_TEXTURE:    /* tex, tld4: one texel address per lane */
+  case WS_PTX_K_SURF_LOAD:  /* suld */
+  case WS_PTX_K_SURF_STORE: /* sust */
+    return 1;
+  default: return 0;
+  }
+}
+
 static unsigned mix_key_of(int c, const ws_ptx_inst *in) {
   if (ws_analysis_is_mem_request((ws_iclass)c)) return MIX_NONE;
   unsigned unit = c == WS_IC_INT    ? WS_MIX_UNIT_INT
@@ -170,6 +186,18 @@ typedef struct inst_stat {
   uint64_t atom_serial; /* per request, the most lanes on one address, summed */
 } inst_stat;
 
+/* What the profiler needs of one instruction, found once per launch
+ * (ws_prof_new) so that the step per warp instruction (ws_prof_inst) reads
+ * one small record: the instruction's static facts, not the IR. */
+typedef struct iinfo {
+  uint16_t mslot;         /* its mix key's slot in a warp's counts, or MIX_NONE */
+  uint8_t iclass;         /* ws_iclass */
+  uint8_t kind;           /* ws_ptx_kind of the opcode */
+  uint8_t flops;          /* per lane (inst_flops) */
+  uint8_t special;        /* 1: its kind needs the step's switch (a branch, an
+                             exit or return, a memory access); 0: counters alone */
+} iinfo;
+
 typedef struct worker {
   inst_stat *st;          /* per instruction id */
   uint64_t hist[33];      /* warp executions by active lanes */
@@ -199,6 +227,7 @@ typedef struct worker {
   ws_deps *deps;          /* dependency paths and atomics (deps.c) */
   const ws_ptx_function *ifunc; /* the function of the last event (NULL: none yet) */
   uint32_t ibase;         /* its first instruction id (UINT32_MAX: not of the module) */
+  uint32_t ininsts;       /* its instructions (0 when not of the module) */
 } worker;
 
 struct ws_prof {
@@ -211,10 +240,7 @@ struct ws_prof {
   uint32_t nfunc;
   uint32_t *func_base;    /* first instruction id of each module function */
   uint32_t ninst;         /* instruction ids in all */
-  uint8_t *iclass;        /* per id */
-  uint8_t *iflops;        /* per id */
-  uint8_t *ikind;         /* per id: ws_ptx_kind of the opcode */
-  uint16_t *mslot;        /* per id: its mix key's slot in a warp's counts, or MIX_NONE */
+  iinfo *info;            /* per id: what ws_prof_inst needs of it */
   uint16_t *mkeys;        /* per slot: the mix key */
   uint32_t nmkeys;        /* slots of mix keys */
   uint32_t vlen;          /* counts per warp: nmkeys + 64 */
@@ -360,26 +386,24 @@ int ws_prof_new(ws_prof **out, const ws_prof_config *cfg, ws_diag *d) {
   if (!p->func_base) goto nomem;
   for (uint32_t f = 0; f < m->nfuncs; f++) p->func_base[f + 1] = p->func_base[f] + m->funcs[f].ninsts;
   p->ninst = p->func_base[m->nfuncs];
-  p->iclass = calloc(p->ninst + 1, 1);
-  p->iflops = calloc(p->ninst + 1, 1);
-  p->ikind = calloc(p->ninst + 1, 1);
-  p->mslot = calloc(p->ninst + 1, sizeof *p->mslot);
+  p->info = calloc(p->ninst + 1, sizeof *p->info);
   p->mkeys = calloc(p->ninst + 1, sizeof *p->mkeys);
   p->nworkers = cfg->workers;
   p->w = calloc((size_t)cfg->workers, sizeof *p->w);
-  if (!p->iclass || !p->iflops || !p->ikind || !p->mslot || !p->mkeys || !p->w) goto nomem;
+  if (!p->info || !p->mkeys || !p->w) goto nomem;
   for (uint32_t f = 0; f < m->nfuncs; f++)
     for (uint32_t i = 0; i < m->funcs[f].ninsts; i++) {
-      p->iclass[p->func_base[f] + i] = (uint8_t)ws_analysis_class(&m->funcs[f].insts[i]);
-      p->iflops[p->func_base[f] + i] = (uint8_t)inst_flops(&m->funcs[f].insts[i]);
-      p->ikind[p->func_base[f] + i] =
-          (uint8_t)ws_ptx_opcode_kind((ws_ptx_opcode)m->funcs[f].insts[i].op);
-      uint32_t id = p->func_base[f] + i;
-      unsigned key = mix_key_of(p->iclass[id], &m->funcs[f].insts[i]);
+      const ws_ptx_inst *in = &m->funcs[f].insts[i];
+      iinfo *ii = &p->info[p->func_base[f] + i];
+      ii->iclass = (uint8_t)ws_analysis_class(in);
+      ii->flops = (uint8_t)inst_flops(in);
+      ii->kind = (uint8_t)ws_ptx_opcode_kind((ws_ptx_opcode)in->op);
+      ii->special = kind_special(ii->kind);
+      unsigned key = mix_key_of(ii->iclass, in);
       uint32_t s = 0;
       while (key != MIX_NONE && s < p->nmkeys && p->mkeys[s] != key) s++;
       if (key != MIX_NONE && s == p->nmkeys) p->mkeys[p->nmkeys++] = (uint16_t)key;
-      p->mslot[id] = key == MIX_NONE ? MIX_NONE : (uint16_t)s;
+      ii->mslot = key == MIX_NONE ? MIX_NONE : (uint16_t)s;
     }
   p->vlen = p->nmkeys + 64;
   for (int k = 0; k < cfg->workers; k++) {
@@ -416,10 +440,7 @@ void ws_prof_free(ws_prof *p) {
   free(p->w);
   free(p->func_base);
   free(p->plan);
-  free(p->iclass);
-  free(p->iflops);
-  free(p->ikind);
-  free(p->mslot);
+  free(p->info);
   free(p->mkeys);
   free(p->rep);
   ws_prof_rp_free(p->rp);
@@ -693,73 +714,85 @@ static uint32_t shared_request(ws_prof *p, worker *w, inst_stat *st, const ws_em
   return r.passes > r.min_passes ? r.passes - r.min_passes : 0;
 }
 
-void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
-  worker *w = &p->w[ev->worker];
-  if (!ev->func) return; /* no function: no instruction id */
-  if (ev->func != w->ifunc) { /* another function than the last event's: its first id */
-    w->ifunc = ev->func;
-    w->ibase = inst_id(p, ev->func, 0);
-  }
-  uint32_t id = w->ibase == UINT32_MAX || ev->pc >= ev->func->ninsts ? UINT32_MAX : w->ibase + ev->pc;
-  if (id == UINT32_MAX || !ev->active) return;
-  inst_stat *st = &w->st[id];
+/* The slow paths of ws_prof_inst, out of line so that its common path
+ * (counters and the dependency step) keeps its registers. */
+
+/* A warp's first instruction in the block: its state cleared. */
+static __attribute__((noinline)) void warp_first(ws_prof *p, worker *w, uint32_t warp) {
+  uint32_t wi = warp & 31;
+  w->seen |= 1u << wi;
+  w->live[wi] = warp_lanes(p->tpb, warp);
+  w->last[wi] = UINT32_MAX;
+  memset(&w->wv[(size_t)wi * p->vlen], 0, p->vlen * sizeof *w->wv);
+}
+
+/* An instruction of the representative warp (one worker runs a block, so
+ * no other thread writes rep). */
+static __attribute__((noinline)) void rep_push(ws_prof *p, uint32_t id) {
+  if (p->nrep == MAX_REP) p->rep_truncated = 1; /* said in the profile */
+  else if (WS_VEC_PUSH(p->rep, p->nrep, p->caprep, id)) p->rep_oom = 1; /* ws_prof_finish: WS_ENOMEM */
+}
+
+/* What an instruction of a kind_special kind does besides the counters;
+ * returns a shared request's extra passes (bank-conflict replays). */
+static __attribute__((noinline)) uint32_t inst_special(ws_prof *p, worker *w, inst_stat *st,
+                                                       const ws_emu_event *ev, int kind) {
   uint32_t wi = ev->warp & 31;
-  if (!(w->seen >> wi & 1)) {
-    w->seen |= 1u << wi;
-    w->live[wi] = warp_lanes(p->tpb, ev->warp);
-    w->last[wi] = UINT32_MAX;
-    memset(&w->wv[(size_t)wi * p->vlen], 0, p->vlen * sizeof *w->wv);
-  }
-  st->execs++;
-  if (p->mslot[id] != MIX_NONE) w->wv[(size_t)wi * p->vlen + p->mslot[id]]++;
-  /* A block entered from an instruction at or after it in the same
-   * function came along a back edge (loop trip counts). */
-  if (ev->bb_entry && w->last[wi] != UINT32_MAX && w->last[wi] >= id &&
-      w->last[wi] < id - ev->pc + ev->func->ninsts)
-    st->back_entries++;
-  w->last[wi] = id;
-  /* The representative warp of the mix's periods: warp 0 of block 0 (one
-   * worker runs a block, so no other thread writes rep). */
-  if (ev->block_linear == p->rep_block && ev->warp == 0) {
-    if (p->nrep == MAX_REP) p->rep_truncated = 1; /* said in the profile */
-    else if (WS_VEC_PUSH(p->rep, p->nrep, p->caprep, id)) p->rep_oom = 1; /* ws_prof_finish: WS_ENOMEM */
-  }
-  w->hist[ws_lanes32(ev->active)]++;
-  uint32_t live = w->live[wi];
-  if (live && (ev->active & live) != live)
-    w->div_idle[ws_popc32(live)] += ws_popc32(live) - ws_popc32(ev->active & live);
-  if (p->iflops[id]) w->flops += (uint64_t)p->iflops[id] * ws_lanes32(ev->exec);
-  int kind = p->ikind[id];
-  uint32_t replays = 0;
   switch (kind) {
   case WS_PTX_K_BRANCH:
     st->branches++;
     if (ev->taken && (ev->taken & ev->active) != ev->active) st->div_branches++;
-    break;
-  case WS_PTX_K_EXIT: w->live[wi] &= ~ev->exec; break;
+    return 0;
+  case WS_PTX_K_EXIT: w->live[wi] &= ~ev->exec; return 0;
   case WS_PTX_K_RETURN:
     if (ev->func == p->cfg.kernel) w->live[wi] &= ~ev->exec;
-    break;
-  case WS_PTX_K_LOAD:
-  case WS_PTX_K_STORE:
-  case WS_PTX_K_ATOMIC:
-  case WS_PTX_K_REDUCTION:
-  case WS_PTX_K_ASYNC_COPY:
-  case WS_PTX_K_TEXTURE:    /* tex, tld4: one texel address per lane */
-  case WS_PTX_K_SURF_LOAD:  /* suld */
-  case WS_PTX_K_SURF_STORE: /* sust */
-    if (!ev->exec || !ev->addr) break;
+    return 0;
+  default: /* the memory kinds */
+    if (!ev->exec || !ev->addr) return 0;
     if (ev->space == WS_PTX_SP_GLOBAL || ev->space == WS_PTX_SP_LOCAL)
       global_request(p, w, st, ev, kind);
     else if (ev->space == WS_PTX_SP_SHARED)
-      replays = shared_request(p, w, st, ev);
-    break;
-  default: break;
+      return shared_request(p, w, st, ev);
+    return 0;
   }
+}
+
+void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
+  worker *w = &p->w[ev->worker];
+  const ws_ptx_function *f = ev->func;
+  if (!f) return; /* no function: no instruction id */
+  if (f != w->ifunc) { /* another function than the last event's: its first id */
+    w->ifunc = f;
+    w->ibase = inst_id(p, f, 0);
+    w->ininsts = w->ibase == UINT32_MAX ? 0 : f->ninsts;
+  }
+  const uint32_t pc = ev->pc, active = ev->active, exec = ev->exec, warp = ev->warp;
+  if (pc >= w->ininsts || !active) return; /* no instruction id, or no lane */
+  const uint32_t id = w->ibase + pc;
+  const iinfo ii = p->info[id];
+  inst_stat *st = &w->st[id];
+  const uint32_t wi = warp & 31;
+  if (!(w->seen >> wi & 1)) warp_first(p, w, warp);
+  st->execs++;
+  if (ii.mslot != MIX_NONE) w->wv[(size_t)wi * p->vlen + ii.mslot]++;
+  /* A block entered from an instruction at or after it in the same
+   * function came along a back edge (loop trip counts). */
+  const uint32_t last = w->last[wi];
+  if (ev->bb_entry && last != UINT32_MAX && last >= id && last < w->ibase + w->ininsts)
+    st->back_entries++;
+  w->last[wi] = id;
+  /* the representative warp of the mix's periods: warp 0 of block 0 */
+  if (ev->block_linear == p->rep_block && warp == 0) rep_push(p, id);
+  w->hist[ws_lanes32(active)]++;
+  const uint32_t live = w->live[wi];
+  if (live && (active & live) != live)
+    w->div_idle[ws_popc32(live)] += ws_popc32(live) - ws_popc32(active & live);
+  if (ii.flops) w->flops += (uint64_t)ii.flops * ws_lanes32(exec);
+  const uint32_t replays = ii.special ? inst_special(p, w, st, ev, ii.kind) : 0;
   /* an atomic's most lanes on one address, counted once, by the dependency
    * step (its class is ATOMIC or REDUCTION exactly when its kind is) */
-  uint32_t deg = ws_prof_deps_inst(w->deps, ev, p->iclass[id], replays, id);
-  if ((kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION) && ev->exec && ev->addr)
+  uint32_t deg = ws_prof_deps_inst(w->deps, ev, ii.iclass, replays, id);
+  if ((ii.kind == WS_PTX_K_ATOMIC || ii.kind == WS_PTX_K_REDUCTION) && exec && ev->addr)
     st->atom_reqs++, st->atom_serial += deg; /* per-line conflicts (lines.h) */
 }
 
@@ -841,7 +874,7 @@ static int rep_periods(const ws_prof *p, ws_profile_mix *m) {
   if (!cur || !prev) st = WS_ENOMEM;
   for (size_t i = 0; i <= p->nrep && st == WS_OK; i++) {
     uint32_t id = i < p->nrep ? p->rep[i] : 0;
-    if (i < p->nrep && p->mslot[id] == MIX_NONE) { /* a memory instruction */
+    if (i < p->nrep && p->info[id].mslot == MIX_NONE) { /* a memory instruction */
       mem++;
       open = 1;
       continue;
@@ -863,7 +896,7 @@ static int rep_periods(const ws_prof *p, ws_profile_mix *m) {
       mem = 0;
     }
     if (i < p->nrep) {
-      cur[p->mslot[id]]++;
+      cur[p->info[id].mslot]++;
       open = 1;
     }
   }
@@ -989,7 +1022,7 @@ static void sum_insts(const ws_prof *p, const inst_stat *st, double cls[WS_IC_CO
                       inst_stat *all) {
   memset(all, 0, sizeof *all);
   for (uint32_t i = 0; i < p->ninst; i++) {
-    cls[p->iclass[i]] += (double)st[i].execs;
+    cls[p->info[i].iclass] += (double)st[i].execs;
     all->execs += st[i].execs, all->requests += st[i].requests, all->coal_reqs += st[i].coal_reqs;
     all->trans += st[i].trans, all->bytes += st[i].bytes, all->bytes_moved += st[i].bytes_moved;
     all->lines += st[i].lines;
@@ -1087,7 +1120,7 @@ static void cache_fields(const ws_prof *p, ws_profile_fields *f, const inst_stat
     /* No L2 (CC 1.x): every transaction goes to DRAM with its own size. */
     uint64_t rd = 0, wr = 0;
     for (uint32_t i = 0; i < p->ninst; i++) {
-      int c = p->iclass[i];
+      int c = p->info[i].iclass;
       int wrt = c == WS_IC_ST_GLOBAL || c == WS_IC_ST_LOCAL || c == WS_IC_ST_GENERIC || c == WS_IC_ATOMIC ||
                 c == WS_IC_REDUCTION;
       if (wrt) wr += st[i].bytes_moved;
@@ -1143,7 +1176,7 @@ static void inst_tables(const ws_prof *p, const inst_stat *st, ws_profile *pr, d
     for (uint32_t pc = 0; pc < fn->ninsts; pc++) {
       const inst_stat *s = &st[p->func_base[fi] + pc];
       const ws_ptx_inst *in = &fn->insts[pc];
-      const char *iclass_name = ws_analysis_class_name((ws_iclass)p->iclass[p->func_base[fi] + pc]);
+      const char *iclass_name = ws_analysis_class_name((ws_iclass)p->info[p->func_base[fi] + pc].iclass);
       if (s->requests) {
         cJSON *o = inst_row(fn->name, in->line, iclass_name, s->requests, W);
         cJSON_AddNumberToObject(o, "avg_transactions", (double)s->trans / (double)s->requests);
@@ -1328,7 +1361,7 @@ static int lines_section(const ws_prof *p, const inst_stat *st, ws_profile *pr, 
   for (int k = 0; k < p->nworkers; k++) ws_prof_deps_crit_add(p->w[k].deps, mem, cyc, &blocks, &skipped);
   for (uint32_t i = 0; i < p->ninst; i++) {
     const inst_stat *s = &st[i];
-    int c = p->iclass[i], kind = p->ikind[i];
+    int c = p->info[i].iclass, kind = p->info[i].kind;
     int atom = kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION;
     int store = kind == WS_PTX_K_STORE || kind == WS_PTX_K_SURF_STORE;
     uint32_t kinds = 0;

@@ -97,6 +97,8 @@ struct ws_replay {
   uint32_t pn;          /* the current window's DRAM sectors */
   uint32_t pchunk;      /* sectors per interleave chunk (set once) */
   uint32_t pwindow;     /* DRAM sectors per window (set once) */
+  int pshift;           /* log2(interleave) when it is a power of two, else -1 */
+  unsigned pbits;       /* b of ws_prof_rp_partition (set once) */
 };
 
 void ws_prof_rp_trace_push(ws_rp_trace *t, uint64_t v) {
@@ -219,9 +221,13 @@ static int l2_carry(ws_replay *r, const ws_cache *prev) {
     r->cs.l2_carry_refused = 1;
     return 0;
   }
-  if (c->sets) memcpy(c->mem, prev->mem, (size_t)c->sets * c->set_words * sizeof *c->mem);
-  for (uint32_t s = 0; s < c->sets; s++) /* the previous launch counted them */
-    memset(ws_cache_dirty(c, s), 0, c->ways * sizeof(uint32_t));
+  for (uint32_t s = 0; s < c->sets; s++) { /* the filled ways: the others are undefined */
+    uint32_t f = c->fill[s] = prev->fill[s];
+    memcpy(ws_cache_tags(c, s), ws_cache_tags(prev, s), f * sizeof *c->mem);
+    memcpy(ws_cache_stamps(c, s), ws_cache_stamps(prev, s), f * sizeof *c->mem);
+    memcpy(ws_cache_valid(c, s), ws_cache_valid(prev, s), f * sizeof(uint32_t));
+    memset(ws_cache_dirty(c, s), 0, f * sizeof(uint32_t)); /* the previous launch counted them */
+  }
   c->clock = prev->clock;
   return 0;
 }
@@ -232,9 +238,12 @@ int ws_prof_rp_l2_end(ws_cache *out, const ws_replay *r) {
                          c->line_bytes ? c->line_bytes : 128,
                          c->sector_bytes ? c->sector_bytes : 32))
     return -1;
-  for (uint32_t s = 0; s < c->sets; s++) { /* all but the dirty masks */
-    memcpy(ws_cache_tags(out, s), ws_cache_tags(c, s), 2 * (size_t)c->ways * sizeof *c->mem);
-    memcpy(ws_cache_valid(out, s), ws_cache_valid(c, s), c->ways * sizeof(uint32_t));
+  for (uint32_t s = 0; s < c->sets; s++) { /* the filled ways, all but the dirty masks */
+    uint32_t f = out->fill[s] = c->fill[s];
+    memcpy(ws_cache_tags(out, s), ws_cache_tags(c, s), f * sizeof *c->mem);
+    memcpy(ws_cache_stamps(out, s), ws_cache_stamps(c, s), f * sizeof *c->mem);
+    memcpy(ws_cache_valid(out, s), ws_cache_valid(c, s), f * sizeof(uint32_t));
+    memset(ws_cache_dirty(out, s), 0, f * sizeof(uint32_t));
   }
   out->clock = c->clock;
   return 0;
@@ -278,6 +287,8 @@ ws_replay *ws_prof_rp_new(const ws_gpu *g, const ws_rp_config *rc) {
   if (r->pcnt) { /* cs.sector is known now */
     r->pchunk = r->cs.interleave / r->cs.sector ? r->cs.interleave / r->cs.sector : 1;
     r->pwindow = WS_RP_WINDOW_CHUNKS * r->cs.partitions * r->pchunk;
+    r->pshift = ws_is_pow2_u64(r->cs.interleave) ? (int)ws_log2_u64(r->cs.interleave) : -1;
+    r->pbits = r->cs.partitions > 1 ? ws_log2_u64(r->cs.partitions - 1) + 1 : 0;
   }
   for (uint32_t s = 0; s < r->cs.nsm; s++) {
     r->sm[s].next = s;
@@ -423,12 +434,23 @@ static void end_window(ws_replay *r) {
   r->pn = 0;
 }
 
+/* ws_prof_rp_partition(addr, r's partitions, r's interleave), with what
+ * depends on the GPU alone found once (a shift for a power-of-two
+ * interleave instead of a division). */
+static inline uint32_t partition_of(const ws_replay *r, uint64_t addr) {
+  if (r->cs.partitions <= 1) return 0;
+  uint64_t c = r->pshift >= 0 ? addr >> r->pshift : addr / r->cs.interleave, sum = 0;
+  const uint64_t mask = (1u << r->pbits) - 1;
+  for (; c; c >>= r->pbits) sum += c & mask;
+  return (uint32_t)(sum % r->cs.partitions);
+}
+
 /* A sector sent to DRAM (a read miss, or a store or atomic sector missing
  * the L2, which is written back later): counted in the current window;
  * a full window's imbalance goes into the totals. */
 static void note_partition(ws_replay *r, uint64_t sec) {
   if (!r->pcnt) return;
-  r->pcnt[ws_prof_rp_partition(sec, r->cs.partitions, r->cs.interleave)]++;
+  r->pcnt[partition_of(r, sec)]++;
   if (++r->pn >= r->pwindow) end_window(r);
 }
 
@@ -623,7 +645,7 @@ void ws_prof_rp_finish(ws_replay *r) {
     for (uint32_t s = 0; c->ndirty && s < c->sets; s++) {
       const uint64_t *tags = ws_cache_tags(c, s);
       const uint32_t *dirty = ws_cache_dirty(c, s);
-      for (uint32_t w = 0; w < c->ways; w++)
+      for (uint32_t w = 0; w < c->fill[s]; w++)
         if (tags[w] && dirty[w]) note_writeback(r, (tags[w] - 1) * c->line_bytes, dirty[w]);
     }
   }

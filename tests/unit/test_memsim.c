@@ -195,6 +195,40 @@ static void cache_lru(void **s) {
   ws_prof_cache_free(&c);
 }
 
+/* Only a set's filled ways count (memsim.h, ws_cache.fill): the entries
+ * are not cleared when a cache is made, so a cache made where a freed one
+ * was (glibc's malloc hands the same block back) must not see the old
+ * lines.  One 8-way set: the first cache writes lines 0..7; the second,
+ * of the same geometry, reads them: 8 misses (the first touch of each,
+ * by definition), no dirty sector anywhere, and a ninth line evicts line 0
+ * (the least recently used) with nothing to write back.  Then LRU by
+ * hand (stamps 1..8 for lines 0..7, 9 for line 8): line 0 again evicts
+ * line 1 (stamp 2); a hit on line 2, then line 9 evicts line 3 (stamp 4,
+ * now the oldest): 2 and 4 hit, 3 misses. */
+static void cache_fresh_after_reuse(void **s) {
+  (void)s;
+  ws_cache c;
+  assert_int_equal(ws_prof_cache_init(&c, 8 * 128, 8, 128, 32), 0);
+  for (uint64_t l = 0; l < 8; l++) ws_prof_cache_access_rw(&c, l * 128, 1, 1);
+  assert_int_equal(ws_prof_cache_dirty_sectors(&c), 8);
+  ws_prof_cache_free(&c);
+  assert_int_equal(ws_prof_cache_init(&c, 8 * 128, 8, 128, 32), 0);
+  for (uint64_t l = 0; l < 8; l++) assert_int_equal(ws_prof_cache_access(&c, l * 128, 1), 0);
+  assert_int_equal(c.misses, 8);
+  assert_int_equal(ws_prof_cache_dirty_sectors(&c), 0);
+  assert_int_equal(ws_prof_cache_access(&c, 8 * 128, 1), 0);
+  assert_int_equal(c.evicted_dirty, 0);
+  assert_int_equal(c.writebacks, 0);
+  assert_int_equal(ws_prof_cache_access(&c, 0, 1), 0); /* line 0 was the one evicted */
+  /* now 2..8 and 0 present (line 1 evicted by line 0's return) */
+  assert_int_equal(ws_prof_cache_access(&c, 2 * 128, 1), 1);
+  assert_int_equal(ws_prof_cache_access(&c, 9 * 128, 1), 0); /* evicts line 3, the oldest */
+  assert_int_equal(ws_prof_cache_access(&c, 2 * 128, 1), 1);
+  assert_int_equal(ws_prof_cache_access(&c, 4 * 128, 1), 1);
+  assert_int_equal(ws_prof_cache_access(&c, 3 * 128, 1), 0);
+  ws_prof_cache_free(&c);
+}
+
 /* Sectors: a present line hits only for sectors already filled; a strided
  * walk touching one 32-byte sector per 128-byte line twice gives 50 %. */
 static void cache_sectors(void **s) {
@@ -450,7 +484,8 @@ int main(void) {
       cmocka_unit_test(coalescing_cc20), cmocka_unit_test(coalescing_cc80),
       cmocka_unit_test(coalescing_partial_and_empty), cmocka_unit_test(bank_conflicts),
       cmocka_unit_test(bank_doubles), cmocka_unit_test(cache_each_line_twice),
-      cmocka_unit_test(cache_lru), cmocka_unit_test(cache_sectors),
+      cmocka_unit_test(cache_lru), cmocka_unit_test(cache_fresh_after_reuse),
+      cmocka_unit_test(cache_sectors),
       cmocka_unit_test(cache_eviction_names_line), cmocka_unit_test(fast_paths_match_definitions),
       cmocka_unit_test(cache_streaming), cmocka_unit_test(cache_set_spread),
       cmocka_unit_test(cache_reuse_every_pitch), cmocka_unit_test(cache_set_matches_definition),
