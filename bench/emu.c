@@ -7,19 +7,24 @@
  * on the same inputs, single-threaded, all timed in the same run, and the
  * slowdowns against plain C; the translated engine at -j 2; the time to
  * translate and compile (or load from the cache); and whether the two
- * engines' buffers are identical (the exit status is 1 when not); and the
- * interpreter's -j 1 wall seconds, its -j 2 wall and CPU seconds (both
- * threads) and j1/j2, the second thread's speed-up (-j 1 wall s over -j 2
- * wall s).  Build with the default RelWithDebInfo, -O2, for the figures.
- * Native and -j 1 times are process CPU seconds; -j 2 times are wall-clock.
+ * engines' buffers are identical (the exit status is 1 when not).  A
+ * second table, for each engine, gives the second thread's figures: -j 1
+ * wall and CPU seconds, -j 2 wall and CPU seconds (both threads), the CPU
+ * -j 2 adds (j2 cpu / j1 cpu: work the second worker makes, such as
+ * contention), the part of the -j 2 run that did not run in parallel
+ * (wall - cpu / 2, in seconds; on a machine whose two cores are free) and
+ * the speed-up, -j 1 wall over -j 2 wall.  Build with the default
+ * RelWithDebInfo, -O2, for the figures.  Native and -j 1 times in the
+ * first table are process CPU seconds; -j 2 times are wall-clock.
  *
- * usage: bench_emu [--quick] [--only NAME] [--repeat N] [--interp-only]
+ * usage: bench_emu [--quick] [--only NAME] [--repeat N] [--interp-only] [--no-j2]
  *   --quick        1/16 of the sizes, for a smoke run
  *   --only NAME    only the kernel NAME (vecadd, matmul_tiled, reduce6, blackscholes)
- *   --repeat N     time each engine N times, alternating, on fresh launches
- *                  and report the medians (and spreads); -j 2 is then
- *                  skipped.  For a shared machine.
+ *   --repeat N     time each engine N times, alternating (-j 1 and -j 2),
+ *                  on fresh launches and report the medians (and the -j 1
+ *                  spreads).  For a shared machine.
  *   --interp-only  the interpreter alone (no C compiler needed)
+ *   --no-j2        no -j 2 runs
  * WARPSIGHT_JIT_CACHE: the compiled kernels' folder (default ~/.cache/warpsight/jit);
  * WARPSIGHT_JIT_CC: the C compiler.
  */
@@ -92,12 +97,14 @@ typedef struct result {
   double native_s;      /* plain C, CPU seconds (median) */
   double interp_s;      /* interpreter -j 1, CPU seconds (median) */
   double jit_s;         /* translated engine -j 1, CPU seconds (median); NAN: not run */
-  double jit2_s;        /* translated engine -j 2, wall seconds; NAN: not run */
+  double jit2_s;        /* translated engine -j 2, wall seconds (median); NAN: not run */
   double compile_s;     /* translating and compiling (or loading from the cache), wall seconds */
   unsigned long long warp_insts;
   double spread[2];     /* --repeat: (slowest - fastest) / median, interpreter and translated */
   double iwall1;        /* interpreter -j 1, wall seconds (median) */
-  double i2_s, i2_cpu;  /* interpreter -j 2: wall seconds, process CPU seconds (both threads); NAN: not run */
+  double i2_s, i2_cpu;  /* interpreter -j 2: wall seconds, process CPU seconds (both threads; medians) */
+  double jwall1;        /* translated engine -j 1, wall seconds (median); NAN: not run */
+  double j2_cpu;        /* translated engine -j 2, process CPU seconds (median); NAN: not run */
   int same;             /* the engines' buffers are identical */
 } result;
 
@@ -114,6 +121,7 @@ static double median(double *v, int n, double *spread) {
 }
 
 static int g_repeat = 1;     /* --repeat: timed runs of each engine (alternating) */
+static int g_threads2 = 1;   /* -j 2 runs too (--no-j2 clears it) */
 static int g_jit = 1;        /* --interp-only clears it */
 static ws_emu_jit *g_j;      /* the translator (NULL: no compiler) */
 
@@ -165,7 +173,8 @@ static int bench(result *r, const char *file, const char *spec, void (*native)(w
   if (!st) st = ws_emu_launch_spec_parse(&s, spec, r->name, ".", &d);
   if (!st) st = ws_emu_load(&p, m, s->kernel, &d);
   int jit = 0;
-  r->jit_s = r->jit2_s = r->compile_s = NAN;
+  r->jit_s = r->jit2_s = r->jwall1 = r->j2_cpu = r->compile_s = NAN;
+  r->i2_s = r->i2_cpu = NAN;
   r->same = -1;
   if (!st && g_jit && g_j) {
     struct timespec t0, t1;
@@ -181,13 +190,17 @@ static int bench(result *r, const char *file, const char *spec, void (*native)(w
     }
     ws_diag_free(&jd);
   }
-  double ti[64], tj[64], tn[64], tw[64];
+  double ti[64], tj[64], tn[64], tw[64], tjw[64], t2[4][64];
   int n = g_repeat < 64 ? g_repeat : 64;
   for (int i = 0; i < n && !st; i++) { /* alternating; the first runs' inputs for the native loop */
     ws_emu_launch *li = NULL, *lj = NULL;
     st = run_once(p, s, WS_EMU_ENGINE_INTERP, 1, &ti[i], &tw[i], &r->warp_insts, i == 0 ? &li : NULL, &d);
     if (!st && jit)
-      st = run_once(p, s, WS_EMU_ENGINE_AUTO, 1, &tj[i], NULL, &r->warp_insts, i == 0 ? &lj : NULL, &d);
+      st = run_once(p, s, WS_EMU_ENGINE_AUTO, 1, &tj[i], &tjw[i], &r->warp_insts, i == 0 ? &lj : NULL, &d);
+    if (!st && g_threads2)
+      st = run_once(p, s, WS_EMU_ENGINE_INTERP, 2, &t2[0][i], &t2[1][i], &r->warp_insts, NULL, &d);
+    if (!st && g_threads2 && jit)
+      st = run_once(p, s, WS_EMU_ENGINE_AUTO, 2, &t2[2][i], &t2[3][i], &r->warp_insts, NULL, &d);
     if (li) {
       native(li, &tn[i]);
       for (int k = 1; k < n; k++) native(li, &tn[k]);
@@ -200,11 +213,19 @@ static int bench(result *r, const char *file, const char *spec, void (*native)(w
     r->native_s = median(tn, n, NULL);
     r->interp_s = median(ti, n, &r->spread[0]);
     r->iwall1 = median(tw, n, NULL);
-    if (jit) r->jit_s = median(tj, n, &r->spread[1]);
+    if (jit) {
+      r->jit_s = median(tj, n, &r->spread[1]);
+      r->jwall1 = median(tjw, n, NULL);
+    }
+    if (g_threads2) {
+      r->i2_s = median(t2[0], n, NULL);
+      r->i2_cpu = median(t2[1], n, NULL);
+    }
+    if (g_threads2 && jit) {
+      r->jit2_s = median(t2[2], n, NULL);
+      r->j2_cpu = median(t2[3], n, NULL);
+    }
   }
-  r->i2_s = r->i2_cpu = NAN;
-  if (!st && n == 1) st = run_once(p, s, WS_EMU_ENGINE_INTERP, 2, &r->i2_s, &r->i2_cpu, &r->warp_insts, NULL, &d);
-  if (!st && jit && n == 1) st = run_once(p, s, WS_EMU_ENGINE_AUTO, 2, &r->jit2_s, NULL, &r->warp_insts, NULL, &d);
   if (st) {
     char *t = ws_diag_format(&d);
     fprintf(stderr, "%s: %s\n", r->name, t ? t : "error");
@@ -218,6 +239,24 @@ static int bench(result *r, const char *file, const char *spec, void (*native)(w
 }
 
 static int g_scale = 1;
+
+/* The second table: each engine at -j 1 and -j 2 (see the top comment). */
+static void print_threads(const result *r, const int *ran) {
+  printf("\n%-20s %-6s %8s %8s %8s %8s %8s %8s %7s\n", "kernel", "engine", "j1 wall", "j1 cpu", "j2 wall",
+         "j2 cpu", "cpu j2/1", "serial s", "j1/j2");
+  for (int i = 0; i < 4; i++) {
+    if (!ran[i]) continue;
+    for (int e = 0; e < 2; e++) {
+      double w1 = e ? r[i].jwall1 : r[i].iwall1, c1 = e ? r[i].jit_s : r[i].interp_s;
+      double w2 = e ? r[i].jit2_s : r[i].i2_s, c2 = e ? r[i].j2_cpu : r[i].i2_cpu;
+      if (isnan(w2)) continue;
+      printf("%-20s %-6s %8.4f %8.4f %8.4f %8.4f %7.2fx %8.4f %6.2fx\n", r[i].name, e ? "jit" : "interp", w1, c1, w2,
+             c2, c2 / c1, w2 - c2 / 2, w1 / w2);
+    }
+  }
+  printf("issue 22: -j 2 at least 1.7x faster than -j 1 (j1/j2) on an idle two-core machine; at -j 1 wall and "
+         "CPU agree when the machine is idle\n");
+}
 
 static void nat_vecadd(ws_emu_launch *l, double *secs) {
   uint64_t n;
@@ -272,8 +311,9 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
     else if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) g_repeat = atoi(argv[++i]);
     else if (strcmp(argv[i], "--interp-only") == 0) g_jit = 0;
+    else if (strcmp(argv[i], "--no-j2") == 0) g_threads2 = 0;
     else {
-      fprintf(stderr, "usage: bench_emu [--quick] [--only NAME] [--repeat N] [--interp-only]\n");
+      fprintf(stderr, "usage: bench_emu [--quick] [--only NAME] [--repeat N] [--interp-only] [--no-j2]\n");
       return 2;
     }
   }
@@ -345,8 +385,8 @@ int main(int argc, char **argv) {
   }
   ws_emu_jit_free(g_j);
   if (bad) return 1;
-  printf("%-20s %12s %10s %10s %10s %8s %8s %10s %9s %8s %8s %8s %7s", "kernel", "warp insts", "native s", "interp s",
-         "jit s", "interp/C", "jit/C", "jit -j2 s", "compile s", "i j1 wl", "i j2 wl", "i j2 cpu", "i j1/j2");
+  printf("%-20s %12s %10s %10s %10s %8s %8s %9s", "kernel", "warp insts", "native s", "interp s", "jit s", "interp/C",
+         "jit/C", "compile s");
   if (g_repeat > 1) printf(" %8s %8s", "spread i", "spread j");
   printf(" same\n");
   double si[4], sj[4];
@@ -355,9 +395,8 @@ int main(int argc, char **argv) {
     if (!ran[i]) continue;
     si[k++] = r[i].interp_s / r[i].native_s;
     if (!isnan(r[i].jit_s)) sj[kj++] = r[i].jit_s / r[i].native_s;
-    printf("%-20s %12llu %10.4f %10.3f %10.3f %7.1fx %7.1fx %10.3f %9.2f %8.3f %8.3f %8.3f %6.2fx", r[i].name,
-           r[i].warp_insts, r[i].native_s, r[i].interp_s, r[i].jit_s, si[k - 1], r[i].jit_s / r[i].native_s,
-           r[i].jit2_s, r[i].compile_s, r[i].iwall1, r[i].i2_s, r[i].i2_cpu, r[i].iwall1 / r[i].i2_s);
+    printf("%-20s %12llu %10.4f %10.3f %10.3f %7.1fx %7.1fx %9.2f", r[i].name, r[i].warp_insts, r[i].native_s,
+           r[i].interp_s, r[i].jit_s, si[k - 1], r[i].jit_s / r[i].native_s, r[i].compile_s);
     if (g_repeat > 1) printf(" %7.1f%% %7.1f%%", 100 * r[i].spread[0], 100 * r[i].spread[1]);
     printf(" %s\n", r[i].same < 0 ? "-" : r[i].same ? "yes" : "NO");
     if (r[i].same == 0) bad = 1;
@@ -373,6 +412,7 @@ int main(int argc, char **argv) {
     }
     printf("\n");
   }
+  if (g_threads2) print_threads(r, ran);
   if (bad) {
     fprintf(stderr, "bench_emu: the engines' outputs differ\n");
     return 1;

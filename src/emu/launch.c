@@ -374,7 +374,8 @@ typedef struct pool {
   ws_emu_launch *L;
   const ws_emu_options *o;
   uint32_t nblocks;
-  uint32_t next;            /* next block to run (atomic) */
+  uint32_t nworkers;        /* worker threads asked for (sizes the chunks) */
+  uint32_t next;            /* first block not handed out yet (atomic) */
   uint32_t fault_block;     /* lowest faulting block so far (atomic min) */
   pthread_mutex_t mu;       /* guards chunks and the fault */
   pchunk *chunks;
@@ -418,7 +419,29 @@ void ws_emu_block_tids(blockctx *B) {
     }
 }
 
-/* Worker `index` of a run: takes the next block until none is left. */
+/* The next run of consecutive blocks for a worker, [*first, *end); 0 when
+ * none is left.  Guided self-scheduling: a worker takes a quarter of its
+ * share of what is left (remaining / (4 x workers), at least one block),
+ * so the chunks shrink towards the end of the grid and the workers finish
+ * within about a block of each other.  Blocks were handed out one at a
+ * time before, so two workers wrote interleaved 1 KiB pieces of vecadd's
+ * output and met on every new page of it.  Large chunks give each worker
+ * its own pages and cost one atomic per chunk, not per block
+ * (docs/emulator.md, "Threads and determinism"). */
+static int next_chunk(pool *pl, uint32_t *first, uint32_t *end) {
+  uint32_t b = __atomic_load_n(&pl->next, __ATOMIC_RELAXED), n;
+  do {
+    if (b >= pl->nblocks) return 0;
+    n = (pl->nblocks - b) / (4 * pl->nworkers);
+    if (!n) n = 1;
+  } while (!__atomic_compare_exchange_n(&pl->next, &b, b + n, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+  *first = b;
+  *end = b + n;
+  return 1;
+}
+
+/* Worker `index` of a run: takes the next chunk of blocks until none is
+ * left, and runs a chunk's blocks in order. */
 static void work(void *arg, int index) {
   pool *pl = arg;
   ws_emu_launch *L = pl->L;
@@ -449,9 +472,11 @@ static void work(void *arg, int index) {
   ws_emu_options probe = *pl->o; /* for probed blocks: a short leash, no launch limit */
   probe.max_warp_insts = WS_EMU_PROBE_WARP_INSTS;
   probe.max_launch_insts = 0;
-  for (;;) {
-    uint32_t b = __atomic_fetch_add(&pl->next, 1, __ATOMIC_SEQ_CST);
-    if (b >= pl->nblocks) break;
+  uint32_t b = 0, end = 0;
+  for (;; b++) {
+    if (b == end && !next_chunk(pl, &b, &end)) break;
+    /* blocks above a fault do not run; those below it do, so the fault
+     * reported is the lowest block's whichever worker ran what */
     if (b > __atomic_load_n(&pl->fault_block, __ATOMIC_SEQ_CST)) break;
     int act = H0 && H0->block_filter ? H0->block_filter(H0->user, b) : WS_EMU_BLOCK_HOOKED;
     if (act == WS_EMU_BLOCK_SKIP) continue;
@@ -748,6 +773,7 @@ static int run_launch(ws_emu_launch *L, const ws_emu_options *oin, ws_emu_stats 
   pl.L = L;
   pl.o = o;
   pl.nblocks = (uint32_t)nb;
+  pl.nworkers = (uint32_t)nt;
   pl.fault_block = UINT32_MAX;
   pthread_mutex_init(&pl.mu, NULL);
   /* the device's threads, kept from launch to launch (pool.c) */

@@ -1,8 +1,9 @@
 /*
  * emu_fixture.h — what the tests of the emulator's instruction families
- * share (test_emu_async, test_emu_coop, test_emu_mma, test_emu_tex): one
- * or two modules of tests/unit/kernels, a device, buffers on it, and one
- * launch of a kernel with its parameters.  Include after testutil.h.
+ * share (test_emu_async, test_emu_coop, test_emu_mma, test_emu_tex,
+ * test_emu_workers): one or two modules of tests/unit/kernels, a device,
+ * buffers on it, and one launch of a kernel with its parameters.  Include
+ * after testutil.h.
  */
 #ifndef WS_TEST_EMU_FIXTURE_H
 #define WS_TEST_EMU_FIXTURE_H
@@ -18,6 +19,7 @@ typedef struct emu_fix {
   ws_diag d;
   int threads;               /* emu_run's worker threads */
   const ws_emu_hooks *hooks; /* emu_run's profiler hooks (NULL: none) */
+  const ws_emu_options *opts; /* emu_run's other options (NULL: WS_EMU_OPTIONS_INIT) */
 } emu_fix;
 
 /* The modules of files k0 and k1 (NULL: none) of tests/unit/kernels and a
@@ -81,6 +83,7 @@ static inline int emu_run(emu_fix *f, int mi, const char *k, uint32_t grid, uint
   if (coop) assert_ok_diag(ws_emu_launch_set_cooperative(l, &f->d), &f->d);
   assert_int_equal(ws_emu_launch_cooperative(l), coop);
   ws_emu_options o = WS_EMU_OPTIONS_INIT;
+  if (f->opts) o = *f->opts;
   o.threads = f->threads;
   o.hooks = f->hooks;
   ws_emu_stats s;

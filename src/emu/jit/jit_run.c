@@ -554,7 +554,7 @@ static uint64_t warp_cap(const blockctx *B, const jit_warp *w) {
   uint64_t cap = B->o->max_warp_insts ? B->o->max_warp_insts : UINT64_MAX;
   uint64_t ml = B->o->max_launch_insts;
   if (ml) {
-    uint64_t used = __atomic_load_n(B->launch_insts, __ATOMIC_RELAXED), c2;
+    uint64_t used = __atomic_load_n(B->launch_insts, __ATOMIC_RELAXED) + B->insts_unshared, c2;
     if (ws_add_u64(&c2, w->insts, used >= ml ? 0 : ml - used)) c2 = UINT64_MAX;
     if (c2 < cap) cap = c2;
   }
@@ -715,7 +715,15 @@ int ws_emu_jit_run_block(blockctx *B) {
       ran = 1;
       uint64_t before = w->insts;
       int rr = run_warp(J, w);
-      __atomic_add_fetch(B->launch_insts, w->insts - before, __ATOMIC_RELAXED);
+      /* published once per quantum, as the interpreter does (exec.c,
+       * ws_emu_block_step): an atomic add per warp run was one bounce of
+       * the launch's shared cache line between the cores per warp (half a
+       * million in bench_emu's vecadd) */
+      B->insts_unshared += w->insts - before;
+      if (B->insts_unshared >= WS_EMU_QUANTUM) {
+        __atomic_add_fetch(B->launch_insts, B->insts_unshared, __ATOMIC_RELAXED);
+        B->insts_unshared = 0;
+      }
       if (rr) {
         if (B->flt.kind == FAULT_LIMIT) spin_deadlock(J, w); /* as the interpreter: not the launch limit */
         r = -1;
