@@ -22,6 +22,9 @@
 #   * tests/jit/shared_reuse.ptx: the shared-address analyses of the
 #     translated code (a base register rewritten within a segment, the
 #     access patterns, a fault past the end)
+#   * tests/jit/global_fast.ptx: the whole-warp global fast path (contiguous
+#     warps and half-warp rows, two buffers in one warp, load sites
+#     alternating between buffers, widths, faults at a half-warp's end)
 #   * what falls back (docs/emulator.md, "What falls back"): a kernel with
 #     instructions the translator leaves to the interpreter (tests/jit/
 #     fallback.ptx's mbarriers; the texture, cp.async, wmma and mma
@@ -108,6 +111,24 @@ cmp -s "$TMP/sr-got" "$TMP/sr-want" || fail "shared_reuse: out[tid*16 + 14] is n
 same "shared_fault" "$J" shared_reuse.ptx shared_fault.json
 grep -q "out-of-bounds read of 4 bytes at shared address 0x400 in kernel 'sa_fault', block (0,0,0), thread (31,0,0)" \
   "$TMP/jit/stderr" || fail "shared_fault: not thread 31's fault: $(cat "$TMP/jit/stderr")"
+# the whole-warp global fast path: contiguous warps and rows, two objects in
+# one warp, sites alternating between buffers, widths, faults at a half's end
+same "global_fast" "$J" global_fast.ptx global_fast.json
+# out[gtid*16 + k] for k = 1, 2, 3, 7 against what the kernel computes (a[i] =
+# 100 + 3i, b[i] = 7000 + 7i; half = tid/16, col = tid%16)
+od -An -tu4 -v -w64 "$TMP/jit/out/gf.out" | awk '{ print $2, $3, $4, $8 }' >"$TMP/gf-got"
+awk 'BEGIN { for (g = 0; g < 96; g++) { t = g % 48; h = int(t / 16); c = t % 16; s = 0
+  for (j = 0; j < 4; j++) s += 100 + 3 * (t + 48 * j) + 7000 + 7 * (t + 48 * j)
+  print 100 + 3 * (40 * h + c), (h % 2 ? 7000 + 7 * c : 100 + 3 * c), s, 100 + 3 * (47 - t) } }' >"$TMP/gf-want"
+cmp -s "$TMP/gf-got" "$TMP/gf-want" || fail "global_fast: out[gtid*16 + 1, 2, 3, 7] are not the loads' values"
+for k in gf_fault_ld:read gf_fault_st:write; do
+  same "global_fast ${k%%:*}" "$J" global_fast.ptx global_fault.json --kernel "${k%%:*}"
+  grep -q "out-of-bounds ${k#*:} of 4 bytes at global address 0x1000000a0 in kernel '${k%%:*}', block (0,0,0), thread (31,0,0)" \
+    "$TMP/jit/stderr" || fail "global_fast ${k%%:*}: not thread 31's fault: $(cat "$TMP/jit/stderr")"
+done
+same "global_fast gf_fault_mis" "$J" global_fast.ptx global_fault.json --kernel gf_fault_mis
+grep -q "misaligned read of 4 bytes at global address 0x100000002 .* thread (0,0,0)" "$TMP/jit/stderr" ||
+  fail "global_fast gf_fault_mis: not thread 0's fault: $(cat "$TMP/jit/stderr")"
 
 # what falls back: refused by --engine jit, the interpreter's results under auto
 FB="$WS_SRC/tests/jit"

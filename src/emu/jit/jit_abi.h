@@ -30,7 +30,7 @@
 #endif
 
 /* Bumped when a structure below changes meaning (the text changes anyway). */
-#define WS_JIT_ABI_VERSION 2
+#define WS_JIT_ABI_VERSION 3
 
 /* What a generated function returns to the host's warp loop. */
 enum {
@@ -243,6 +243,17 @@ typedef struct jit_brx {
   const uint32_t *targets;/* their instruction indices */
 } jit_brx;
 
+/* A global load site's object (the generated registers struct holds one
+ * per site, zeroed with the frame: size 0 is none): the warp's cached
+ * object (jit_warp's gcache, gbase, gsize, ghost) when the site last took
+ * its general path with every lane in it. */
+typedef struct jit_gsite {
+  uint64_t base;   /* the object's address */
+  uint64_t size;   /* its bytes (0: none) */
+  uint8_t *host;   /* its host storage */
+  int idx;         /* its index in the launch's map */
+} jit_gsite;
+
 /* A translated function: runs the top frame of w until it must return. */
 typedef int (*jit_fn)(jit_ctx *X, jit_warp *w);
 
@@ -251,8 +262,9 @@ typedef struct jit_func {
   jit_fn fn;              /* its code */
   uint32_t regs_bytes;    /* its registers struct */
   uint32_t zero_bytes;    /* leading bytes zeroed when a frame is pushed (the
-                             predicates and the registers that may be read
-                             before they are written) */
+                             predicates, the registers that may be read
+                             before they are written, the global load
+                             sites' objects) */
 } jit_func;
 
 /* What a compiled program exports as `ws_jit_program`. */

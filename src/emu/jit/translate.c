@@ -13,8 +13,9 @@
  *
  * Output shape, per function (docs/emulator.md, "The translated engine"):
  *
- *   struct jr_F { predicates; registers read before written (zeroed when a
- *                 frame is pushed); the other registers }   32 lanes each
+ *   struct jr_F { predicates; registers read before written; the global
+ *                 load sites' objects (these zeroed when a frame is pushed);
+ *                 the other registers (32 lanes each); prefetch strides }
  *   static int jf_F(jit_ctx *X, jit_warp *w) {
  *     dispatch: switch (top entry's pc) { case L: goto L_L; ... }
  *     L_L: if (rpc == L) reconverge;  w->insts += segment length;
@@ -91,6 +92,7 @@ typedef struct tr {
   int gopen;                    /* a group is open */
   int gguards;                  /* guarded operations in it (thread_insts per lane) */
   uint32_t npf;                 /* global loads so far (their prefetch slots) */
+  uint32_t ngs;                 /* global load sites with a fast path (their objects, R->gs) */
   ws_strbuf gpre, gbody, gpost; /* the open group's preamble, lane code and after-the-loop part */
   uint8_t *gr;                  /* per IR register: 1 touched, 2 written, in the group */
   uint8_t *gp;                  /* per predicate: the same */
@@ -1214,9 +1216,20 @@ static int sa_open(tr *T, uint32_t r, uint32_t n) {
   }
   return (int)k;
 }
-/* The fast path of analysis k for an access of n bytes at [r + off] (t_:
- * the values, loaded or to store), up to the `else {` of the general path. */
-static void sa_fast(tr *T, uint32_t k, uint32_t r, int64_t off, uint32_t n, int isld) {
+/* A load's value as its destination register's C type: the n bytes at the
+ * host address `p`, sign-extended when sg, masked to the register (wm). */
+static void ld_expr(char *buf, size_t nb, const char *p, uint32_t n, int sg, uint64_t wm, int dw) {
+  if (sg)
+    snprintf(buf, nb, "(%s)((uint64_t)(int64_t)(int%u_t)jl_rd(%s, %uu) & 0x%" PRIx64 "ull)", ctype(dw), 8 * n, p, n, wm);
+  else
+    snprintf(buf, nb, "(%s)(jl_rd(%s, %uu) & 0x%" PRIx64 "ull)", ctype(dw), p, n, wm);
+}
+
+/* The fast path of analysis k for an access of n bytes at [r + off], up to
+ * the `else {` of the general path.  A store writes t_ (the values); a
+ * load writes its destination row `dr` directly (every lane is active
+ * there, so nothing is blended), each value ld_expr(sg, wm). */
+static void sa_fast(tr *T, uint32_t k, uint32_t r, int64_t off, uint32_t n, const dreg *dr, int sg, uint64_t wm) {
   char row[48], offs[48];
   snprintf(row, sizeof row, "R->%s[%u]", group_name[T->ri[r].group], T->ri[r].row);
   snprintf(offs, sizeof offs, "(int64_t)0x%" PRIx64 "ull", (uint64_t)off);
@@ -1224,19 +1237,105 @@ static void sa_fast(tr *T, uint32_t k, uint32_t r, int64_t off, uint32_t n, int 
     "      !((saor_[%u] | (uint32_t)%s) & %uu)) {\n",
     k, offs, k, offs, n, k, offs, n - 1);
   E("    const uint32_t *ra_ = %s; uint8_t *q_ = X->shared;\n", row);
-  if (isld) {
-    E("    if (sak_[%u] == 1u) { const uint8_t *p_ = q_ + (uint64_t)((int64_t)ra_[0] + %s); JFOR t_[l] = jl_rd(p_ + (size_t)%uu * l, %uu); }\n",
-      k, offs, n, n);
-    E("    else if (sak_[%u] & 2u) { for (uint32_t h_ = 0; h_ < 2; h_++) {\n"
-      "      const uint8_t *p_ = q_ + (uint64_t)((int64_t)ra_[16 * h_] + %s); uint64_t *th_ = t_ + 16 * h_;\n"
-      "      if (sak_[%u] & (4u << h_)) { uint64_t v_ = jl_rd(p_, %uu); for (uint32_t l = 0; l < 16; l++) th_[l] = v_; }\n"
-      "      else for (uint32_t l = 0; l < 16; l++) th_[l] = jl_rd(p_ + (size_t)%uu * l, %uu); } }\n",
-      k, offs, k, n, n, n);
-    E("    else JFOR t_[l] = jl_rd(q_ + (uint64_t)((int64_t)ra_[l] + %s), %uu);\n", offs, n);
+  if (dr) {
+    char x1[256], x2[256], x3[256], x4[256];
+    char p1[64], p3[96];
+    snprintf(p1, sizeof p1, "p_ + (size_t)%uu * l", n);
+    ld_expr(x1, sizeof x1, p1, n, sg, wm, dr->w);
+    ld_expr(x2, sizeof x2, "p_", n, sg, wm, dr->w);
+    snprintf(p3, sizeof p3, "q_ + (uint64_t)((int64_t)ra_[l] + %s)", offs);
+    ld_expr(x3, sizeof x3, p3, n, sg, wm, dr->w);
+    snprintf(x4, sizeof x4, "%s", ctype(dr->w));
+    /* The base row is read before the destination is written where they
+     * are the same register: its first lanes (ra_[0], ra_[16]) up front,
+     * each other lane by the lane that writes it.  The bytes as they are
+     * (unsigned, as wide as the register) are copies, which the compiler
+     * makes vector moves (a lane loop between emulated memory and the
+     * registers could alias, and stays scalar). */
+    int plain = !sg && (uint32_t)dr->w == 8 * n && (wm & wmask_of(dr->w)) == wmask_of(dr->w);
+    E("    %s *d_ = %s;\n", x4, dr->s);
+    if (plain)
+      E("    if (sak_[%u] == 1u) memcpy(d_, q_ + (uint64_t)((int64_t)ra_[0] + %s), %uu);\n", k, offs, 32 * n);
+    else
+      E("    if (sak_[%u] == 1u) { const uint8_t *p_ = q_ + (uint64_t)((int64_t)ra_[0] + %s); JFOR d_[l] = %s; }\n", k, offs, x1);
+    E("    else if (sak_[%u] & 2u) { const uint32_t r0_ = ra_[0], r1_ = ra_[16]; for (uint32_t h_ = 0; h_ < 2; h_++) {\n"
+      "      const uint8_t *p_ = q_ + (uint64_t)((int64_t)(h_ ? r1_ : r0_) + %s); %s *dh_ = d_ + 16 * h_;\n"
+      "      if (sak_[%u] & (4u << h_)) { const %s v_ = %s; for (uint32_t l = 0; l < 16; l++) dh_[l] = v_; }\n",
+      k, offs, x4, k, x4, x2);
+    if (plain) E("      else memcpy(dh_, p_, %uu); } }\n", 16 * n);
+    else E("      else for (uint32_t l = 0; l < 16; l++) dh_[l] = %s; } }\n", x1);
+    E("    else JFOR d_[l] = %s;\n", x3);
   } else {
     E("    if (sak_[%u] == 1u) { uint8_t *p_ = q_ + (uint64_t)((int64_t)ra_[0] + %s); JFOR jl_wr(p_ + (size_t)%uu * l, %uu, t_[l]); }\n",
       k, offs, n, n);
     E("    else JFOR jl_wr(q_ + (uint64_t)((int64_t)ra_[l] + %s), %uu, t_[l]);\n", offs, n);
+  }
+  E("  } else {\n");
+}
+
+/* A global (or generic) ld or st of one n-byte element at [r + off], r a
+ * 64-bit register, every lane active and each half-warp contiguous (a warp
+ * reading or writing 32 consecutive elements, or the two rows of a 16 x 16
+ * block's tile): the bounds are each half's first and last bytes in one
+ * global object, the alignment the first lane's, and the access is one or
+ * two copies between the registers and the object.  The object is the
+ * load site's own (gk: R->gs[gk], filled by the general path after a whole
+ * warp hit the warp's object, so a kernel alternating between buffers
+ * hits at every site), made the warp's object as the interpreter's lookup
+ * would; a store (gk -2) uses the warp's object, as jl_map does (a write
+ * must not skip the read-only check the host makes on a miss).  Anything
+ * else takes the general path in the `else {` this opens, so faults and
+ * partial warps are unchanged. */
+static void g_fast(tr *T, uint32_t r, int64_t off, uint32_t n, const dreg *dr, const ws_ptx_operand *vo,
+                   const char *sval, int sg, uint64_t wm, int gk, uint32_t pfk) {
+  char row[48];
+  snprintf(row, sizeof row, "R->%s[%u]", group_name[T->ri[r].group], T->ri[r].row);
+  E("  { const uint64_t *ra_ = %s; uint64_t c0_ = 0, c1_ = 0;\n", row);
+  E("    for (uint32_t l = 0; l < 16; l++) { c0_ |= ra_[l] ^ (ra_[0] + (uint64_t)%uu * l); "
+    "c1_ |= ra_[l + 16] ^ (ra_[16] + (uint64_t)%uu * l); }\n", n, n);
+  E("    const uint64_t a0_ = ra_[0] + 0x%" PRIx64 "ull, a1_ = ra_[16] + 0x%" PRIx64 "ull;\n", (uint64_t)off, (uint64_t)off);
+  if (gk >= 0) E("    const jit_gsite *gs_ = &R->gs[%d]; const uint64_t gb_ = gs_->base, gz_ = gs_->size;\n", gk);
+  else E("    const uint64_t gb_ = w->gbase, gz_ = w->gsize;\n");
+  E("    const uint64_t o0_ = a0_ - gb_, o1_ = a1_ - gb_;\n");
+  E("    if (m == JL_FULL && !(c0_ | c1_) && o0_ < gz_ && gz_ - o0_ >= %uu && o1_ < gz_ && gz_ - o1_ >= %uu &&\n"
+    "        !((a0_ | a1_) & %uu)) {\n", 16 * n, 16 * n, n - 1);
+  if (gk >= 0) {
+    E("    w->gcache = gs_->idx; w->gbase = gb_; w->gsize = gz_; w->ghost = gs_->host;\n");
+    E("    uint8_t *h_ = gs_->host;\n");
+  } else {
+    E("    uint8_t *h_ = w->ghost;\n");
+  }
+  if (dr) {
+    int plain = !sg && (uint32_t)dr->w == 8 * n && (wm & wmask_of(dr->w)) == wmask_of(dr->w);
+    E("    %s *d_ = %s;\n", ctype(dr->w), dr->s);
+    if (plain) {
+      E("    if (o1_ == o0_ + %uu) memcpy(d_, h_ + o0_, %uu);\n", 16 * n, 32 * n);
+      E("    else { memcpy(d_, h_ + o0_, %uu); memcpy(d_ + 16, h_ + o1_, %uu); }\n", 16 * n, 16 * n);
+    } else {
+      char pl[64], y[256];
+      snprintf(pl, sizeof pl, "p_ + (size_t)%uu * l", n);
+      ld_expr(y, sizeof y, pl, n, sg, wm, dr->w);
+      E("    for (uint32_t h_i = 0; h_i < 2; h_i++) { const uint8_t *p_ = h_ + (h_i ? o1_ : o0_); %s *dh_ = d_ + 16 * h_i;\n"
+        "      for (uint32_t l = 0; l < 16; l++) dh_[l] = %s; }\n", ctype(dr->w), y);
+    }
+    /* the prefetch of the general path, from the same slot */
+    E("    { uint64_t d_ = a0_ - R->pf[%u]; R->pf[%u] = a0_;\n", pfk, pfk);
+    E("      if (d_ - 1 < (1ull << 28)) { uint8_t *b_ = h_ - gb_;\n"
+      "        if (o1_ == o0_ + %uu) jl_prefetch(b_, a0_, d_, %uu, JL_PREFETCH_WARP);\n"
+      "        else { jl_prefetch(b_, a0_, d_, %uu, JL_PREFETCH_ROW); jl_prefetch(b_, a1_, d_, %uu, JL_PREFETCH_ROW); } } }\n",
+      16 * n, 32 * n, 16 * n, 16 * n);
+  } else {
+    int plain = vo->kind == WS_PTX_O_REG && reg_storage(T, vo->reg) == (int)(8 * n);
+    if (plain) {
+      char vrow[48];
+      snprintf(vrow, sizeof vrow, "R->%s[%u]", group_name[T->ri[vo->reg].group], T->ri[vo->reg].row);
+      E("    if (o1_ == o0_ + %uu) memcpy(h_ + o0_, %s, %uu);\n", 16 * n, vrow, 32 * n);
+      E("    else { memcpy(h_ + o0_, %s, %uu); memcpy(h_ + o1_, %s + 16, %uu); }\n", vrow, 16 * n, vrow, 16 * n);
+    } else {
+      E("    JFOR t_[l] = %s;\n", sval);
+      E("    for (uint32_t l = 0; l < 16; l++) jl_wr(h_ + o0_ + (size_t)%uu * l, %uu, t_[l]);\n", n, n);
+      E("    for (uint32_t l = 16; l < 32; l++) jl_wr(h_ + o1_ + (size_t)%uu * (l - 16), %uu, t_[l]);\n", n, n);
+    }
   }
   E("  } else {\n");
 }
@@ -1309,21 +1408,29 @@ static int tr_ldst(tr *T, const ty *y) {
   E("  { uint64_t ad_[32], t_[32]; uint8_t *hp_[32], *b_;\n");
   if (sk >= 0) { /* the analysed fast path, else the general one */
     if (!isld) E("    JFOR t_[l] = %s;\n", sv[0].s);
-    sa_fast(T, (uint32_t)sk, ao->reg, off, tot, isld);
+    sa_fast(T, (uint32_t)sk, ao->reg, off, tot, isld ? &dd[0] : NULL, sg, wm);
     E("    JFOR ad_[l] = (uint32_t)(%s + %s);\n", base.s, offs);
     E("    const int c_ = jl_contig(ad_, %uu);\n", tot);
     E("    if (JL_UNLIKELY(jl_map(X, w, %d, m, ad_, %uu, %d, &b_, hp_, %uu, %uu, c_))) return JR_FAULT;\n", ms, tot,
       !isld, T->fi, T->pc);
     if (isld) {
-      E("    if (JL_LIKELY(b_)) jl_gather(t_, b_, ad_, 0u, %uu, %uu, c_); else JEACH(m) t_[l] = jl_rd(hp_[l], %uu);\n  }\n",
+      E("    if (JL_LIKELY(b_)) jl_gather(t_, b_, ad_, 0u, %uu, %uu, c_); else JEACH(m) t_[l] = jl_rd(hp_[l], %uu);\n",
         n, tot, n);
-      E("    JFOR { %s v_ = (%s)((%s) & 0x%" PRIx64 "ull); %s[l] = JSEL(m, v_, %s[l]); }\n", ctype(dd[0].w),
+      E("    JFOR { %s v_ = (%s)((%s) & 0x%" PRIx64 "ull); %s[l] = JSEL(m, v_, %s[l]); }\n  }\n", ctype(dd[0].w),
         ctype(dd[0].w), conv_t, wm, dd[0].s, dd[0].s);
     } else {
       E("    if (JL_LIKELY(b_)) jl_scatter(b_, ad_, %uu, c_, t_); else JEACH(m) jl_wr(hp_[l], %uu, t_[l]);\n  }\n", n, n);
     }
     E("  }\n");
     return WS_OK;
+  }
+  int gk = -1; /* the whole-warp global fast path's load site, or -2 for a store */
+  uint32_t pfk = 0;
+  if (isld && (ms == JS_GLOBAL || ms == JS_GENERIC)) pfk = T->npf++;
+  if ((ms == JS_GLOBAL || ms == JS_GENERIC) && vec == 1 && !frel && !a32 && ao->symkind == WS_PTX_S_NONE &&
+      reg_storage(T, ao->reg) == 64 && (!isld || !dd[0].sink)) {
+    gk = isld ? (int)T->ngs++ : -2;
+    g_fast(T, ao->reg, off, n, isld ? &dd[0] : NULL, isld ? NULL : vo, isld ? NULL : sv[0].s, sg, wm, gk, pfk);
   }
   if (a32) E("    JFOR ad_[l] = (uint32_t)(%s + %s);\n", base.s, offs);
   else E("    JFOR ad_[l] = %s + %s;\n", base.s, offs);
@@ -1333,11 +1440,16 @@ static int tr_ldst(tr *T, const ty *y) {
   if (isld) {
     if (ms == JS_GLOBAL || ms == JS_GENERIC) {
       /* a warp that walks through memory (a grid-stride loop) is served
-       * from DRAM at each step: fetch the next two steps ahead, guessed
+       * from DRAM at each step: fetch the next steps ahead (jl_prefetch), guessed
        * from this load's last address (no effect on the results) */
-      uint32_t k = T->npf++;
-      E("    if (JL_LIKELY(b_ && c_)) { uint64_t d_ = ad_[0] - R->pf[%u]; R->pf[%u] = ad_[0];\n", k, k);
-      E("      if (d_ - 1 < (1ull << 28)) jl_prefetch(b_, ad_[0], d_, %uu); }\n", tot * 32);
+      uint32_t k = pfk;
+      if (gk >= 0) /* the site's object for its fast path next time */
+        E("    if (b_ && m == JL_FULL) { jit_gsite *gs_ = &R->gs[%d]; gs_->base = w->gbase; gs_->size = w->gsize;\n"
+          "      gs_->host = w->ghost; gs_->idx = w->gcache; }\n", gk);
+      E("    if (JL_LIKELY(b_)) { uint64_t d_ = ad_[0] - R->pf[%u]; R->pf[%u] = ad_[0];\n", k, k);
+      E("      if (d_ - 1 < (1ull << 28)) { if (c_) jl_prefetch(b_, ad_[0], d_, %uu, JL_PREFETCH_WARP);\n"
+        "        else { jl_prefetch(b_, ad_[0], d_, %uu, JL_PREFETCH_ROW); jl_prefetch(b_, ad_[16], d_, %uu, JL_PREFETCH_ROW); } } }\n",
+        tot * 32, tot * 16, tot * 16);
     }
     /* each element into t_ (a gather, a contiguous block, or lane by lane),
      * then converted into its register */
@@ -1354,11 +1466,13 @@ static int tr_ldst(tr *T, const ty *y) {
       if (whole) E("    }\n");
     }
     E("  }\n");
+    if (gk != -1) E("  }\n  }\n");
     return WS_OK;
   }
   if (vec == 1) {
     E("    JFOR t_[l] = %s;\n", sv[0].s);
     E("    if (JL_LIKELY(b_)) jl_scatter(b_, ad_, %uu, c_, t_); else JEACH(m) jl_wr(hp_[l], %uu, t_[l]);\n  }\n", n, n);
+    if (gk != -1) E("  }\n  }\n");
     return WS_OK;
   }
   /* a vector store: lane by lane, element by element, as the interpreter */
@@ -2067,8 +2181,14 @@ static void flush_group(tr *T) {
     ws_sb_printf(b, "  const uint32_t P%u_ = R->p[%u];\n", k, k);
     if (T->gp[k] & 2) ws_sb_printf(b, scalar ? "  uint32_t B%u_ = P%u_;\n" : "  uint32_t B%u_ = 0u;\n", k, k);
   }
+  /* a vector group runs in one of two copies of its loop: one for a
+   * whole warp, where every lane is active and the compiler drops the
+   * blends into the destinations (and their loads), and one for the
+   * others; the same code, a_ constant in the first */
+  for (int full = !scalar; full >= 0; full--) {
   if (scalar) ws_sb_puts(b, "  JEACH(active) {\n    const uint32_t a_ = 1u;\n");
-  else ws_sb_puts(b, "  JFOR {\n    const uint32_t a_ = (active >> l) & 1u;\n");
+  else if (full) ws_sb_puts(b, "  if (active == JL_FULL) JFOR {\n    const uint32_t a_ = 1u;\n");
+  else ws_sb_puts(b, "  else JFOR {\n    const uint32_t a_ = (active >> l) & 1u;\n");
   for (uint32_t r = 0; r < f->nregs; r++)
     if (T->gr[r])
       ws_sb_printf(b, "    %s v%u = R->%s[%u][l];\n", ctype(reg_storage(T, r)), r, group_name[T->ri[r].group],
@@ -2084,6 +2204,7 @@ static void flush_group(tr *T) {
       else ws_sb_printf(b, "    B%u_ |= q%u << l;\n", k, k);
     }
   ws_sb_puts(b, "  }\n");
+  }
   for (uint32_t k = 0; k < T->ng[RG_PRED]; k++)
     if (T->gp[k] & 2) ws_sb_printf(b, "  R->p[%u] = B%u_;\n", k, k);
   ws_sb_puts(b, ws_sb_str(&T->gpost));
@@ -2425,6 +2546,7 @@ static int tr_func(tr *T, uint32_t fi) {
   T->nsa = 0;
   T->gopen = 0;
   T->npf = 0;
+  T->ngs = 0;
   T->cur = &T->b;
   if (!T->gr || !T->gp || !T->sa_slot || !T->sa_n) {
     st = WS_ENOMEM;
@@ -2494,6 +2616,7 @@ static int tr_func(tr *T, uint32_t fi) {
   ws_sb_printf(o, "\n/* %s */\nstruct jr_%u {\n  uint32_t p[%u];\n", f->name, fi, T->ng[RG_PRED] + 1);
   ws_sb_printf(o, "  uint32_t z32[%u][32] __attribute__((aligned(64)));\n", T->ng[RG_Z32] + 1);
   ws_sb_printf(o, "  uint64_t z64[%u][32] __attribute__((aligned(64)));\n", T->ng[RG_Z64] + 1);
+  ws_sb_printf(o, "  jit_gsite gs[%u]; /* each global load site's object (zeroed: none) */\n", T->ngs + 1);
   ws_sb_printf(o, "  uint32_t r32[%u][32] __attribute__((aligned(64)));\n", T->ng[RG_R32] + 1);
   ws_sb_printf(o, "  uint64_t r64[%u][32] __attribute__((aligned(64)));\n", T->ng[RG_R64] + 1);
   ws_sb_printf(o, "  uint64_t pf[%u]; /* each global load's last address (prefetching) */\n};\n", T->npf + 1);
