@@ -333,7 +333,8 @@ int ws_emu_cores(void);
    WS_EMU_DEFAULT_MAX_LAUNCH_INSTS, 0, 0, 0, WS_EMU_ENGINE_AUTO}
 
 /* What stopped a launch that faulted (ws_emu_stats.fault_kind), so that a
- * runtime can map it to its own error codes. */
+ * runtime can map it to its own error codes.  New kinds are added at the
+ * end (the values are an ABI). */
 typedef enum ws_emu_fault {
   WS_EMU_FAULT_NONE = 0,   /* no fault */
   WS_EMU_FAULT_OOB,        /* access outside every object of its space */
@@ -345,7 +346,13 @@ typedef enum ws_emu_fault {
   WS_EMU_FAULT_STACK,      /* call stack overflow, no memory for a frame */
   WS_EMU_FAULT_ASSERT,     /* device assert() failed (__assertfail) */
   WS_EMU_FAULT_OTHER,      /* anything else (bad indirect call, bad barrier...) */
-  WS_EMU_FAULT_LAUNCH_LIMIT /* the launch passed max_launch_insts */
+  WS_EMU_FAULT_LAUNCH_LIMIT, /* the launch passed max_launch_insts */
+  WS_EMU_FAULT_SPIN_DEADLOCK, /* a warp passed max_warp_insts while another
+                                of its block waits at a barrier (it spins on
+                                what the waiting one would do after it) */
+  WS_EMU_FAULT_MEMBERMASK    /* shfl/vote/match.sync executed by a lane not
+                                in its member mask, or a shfl reading a lane
+                                outside it (undefined in the PTX ISA) */
 } ws_emu_fault;
 
 typedef struct ws_emu_stats {

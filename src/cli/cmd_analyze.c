@@ -40,8 +40,8 @@ static const char *const help =
     "  -h, --help     this text\n"
     "\n"
     "For .cu input nvcc must be in PATH, $CUDA_HOME/bin or /usr/local/cuda/bin\n"
-    "(when CUDA_HOME is unset); ptxas -v, found the same way, then\n"
-    "adds registers, shared, stack (local) and spill bytes per kernel.\n"
+    "(when CUDA_HOME is unset); ptxas -v ($WARPSIGHT_PTXAS, else found the same\n"
+    "way) then adds registers, shared, stack (local) and spill bytes per kernel.\n"
     "Exit status: 0 success, 2 bad usage or input (errors as file:line:col).\n";
 
 int cmd_analyze(int argc, char **argv) {
@@ -60,7 +60,7 @@ int cmd_analyze(int argc, char **argv) {
   if (!arch) arch = "sm_80";
 
   char dir[4096] = "";
-  ptxas_list pl = {NULL, 0, 0};
+  ws_ptxas_list pl = WS_PTXAS_LIST_INIT;
   int have_ptxas = 0;
   const char *ptx_path = file;
   char ptx_buf[4200];
@@ -72,7 +72,7 @@ int cmd_analyze(int argc, char **argv) {
     r = cli_compile_cu("analyze", file, arch, dir, sizeof dir, &pl, &have_ptxas);
     if (r) {
       if (dir[0]) cli_rm_tmp(dir);
-      free(pl.v);
+      ws_tool_ptxas_free(&pl);
       return r;
     }
     snprintf(ptx_buf, sizeof ptx_buf, "%s/in.ptx", dir);
@@ -91,7 +91,7 @@ int cmd_analyze(int argc, char **argv) {
   if (r) {
     cli_print_diag(&d);
     ws_diag_free(&d);
-    free(pl.v);
+    ws_tool_ptxas_free(&pl);
     return cli_exit_for(r);
   }
   /* which functions */
@@ -109,7 +109,7 @@ int cmd_analyze(int argc, char **argv) {
     fprintf(stderr, "\n");
     ws_ptx_module_free(m);
     ws_diag_free(&d);
-    free(pl.v);
+    ws_tool_ptxas_free(&pl);
     return EXIT_USAGE;
   }
   cJSON *root = NULL, *arr = NULL;
@@ -130,8 +130,10 @@ int cmd_analyze(int argc, char **argv) {
       status = cli_exit_for(r);
       break;
     }
-    const ptxas_info *pk = have_ptxas ? cli_ptxas_find(&pl, f->name) : NULL;
-    const ws_report_ptxas *pi = pk ? &pk->fig : NULL;
+    const ws_ptxas_fn *pk = have_ptxas ? ws_tool_ptxas_lookup(&pl, f->name) : NULL;
+    ws_report_ptxas fig = {-1, 0, 0, 0, 0};
+    if (pk) fig = (ws_report_ptxas){pk->regs, pk->smem, pk->stack, pk->spill_st, pk->spill_ld};
+    const ws_report_ptxas *pi = pk ? &fig : NULL;
     if (json) cJSON_AddItemToArray(arr, ws_report_analyze_kernel_json(m, f, c, pi));
     else {
       printf("\n");
@@ -146,6 +148,6 @@ int cmd_analyze(int argc, char **argv) {
   cJSON_Delete(root);
   ws_ptx_module_free(m);
   ws_diag_free(&d);
-  free(pl.v);
+  ws_tool_ptxas_free(&pl);
   return status;
 }

@@ -110,7 +110,7 @@ static size_t board_of(const char *name, const char *const *gnames, size_t ng) {
  * a board named twice is one board. */
 static int resolve_all(const char **gnames, size_t *ng, const char *const *items, size_t n,
                        vcli_gpu_files *gf, const ws_valid_data *data) {
-  const char *in[64];
+  const char *in[VCLI_MAX_ITEMS]; /* n <= VCLI_MAX_ITEMS: vcli_split */
   memcpy(in, items, n * sizeof *in); /* items may be gnames itself */
   *ng = 0;
   for (size_t i = 0; i < n; i++) {
@@ -155,7 +155,7 @@ int cmd_calibrate(int argc, char **argv) {
   vcli_gpu_files gf;
   vcli_cu cu = {"calibrate", {NULL}, 0};
   vcli_list gl = {0}, fix = {0};
-  const char *gnames[64]; /* the boards, resolved */
+  const char *gnames[VCLI_MAX_ITEMS]; /* the boards, resolved (--gpu's items) */
   size_t ng = 0;
   long sample = VCLI_DEFAULT_SAMPLE_BLOCKS;
   if (vcli_take_gpu_files(&gf, "calibrate", &argc, argv) ||
@@ -197,7 +197,7 @@ int cmd_calibrate(int argc, char **argv) {
   ws_diag d = WS_DIAG_INIT;
   ws_valid_data *data = NULL;
   ws_valid_report *rep = NULL;
-  ws_gpu *gs[64] = {NULL};
+  ws_gpu *gs[VCLI_MAX_ITEMS] = {NULL};
   size_t *row_gpu = NULL;
   ws_valid_row *rows = NULL;
   ws_profile **profs = NULL;

@@ -48,9 +48,9 @@ static int load_module(ws_ptx_module **m, const char *file, const char *arch, ch
     ws_diag_error(d, "cannot read %s", file);
     return cli_exit_code(WS_EIO);
   }
-  ptxas_list pl = {NULL, 0, 0};
+  ws_ptxas_list pl = WS_PTXAS_LIST_INIT;
   int have_ptxas = 0, rc = cli_compile_cu("run", file, arch ? arch : "sm_80", dir, dirn, &pl, &have_ptxas);
-  free(pl.v);
+  ws_tool_ptxas_free(&pl);
   if (rc) return rc;
   char path[4200], label[4300];
   snprintf(path, sizeof path, "%s/in.ptx", dir);

@@ -28,7 +28,7 @@ void cli_cu_cache_free(cli_cu_cache *c) {
   if (!c) return;
   for (size_t i = 0; i < c->n; i++) {
     if (c->v[i].dir[0]) cli_rm_tmp(c->v[i].dir);
-    free(c->v[i].pl.v);
+    ws_tool_ptxas_free(&c->v[i].pl);
   }
   free(c->v);
   memset(c, 0, sizeof *c);
@@ -63,7 +63,7 @@ static int cu_build(const cli_cu_build **out, cli_cu_cache *c, const prof_reques
   if (!rc && WS_VEC_PUSH(c->v, c->n, c->cap, b)) rc = cli_usage_error(rq->cmd, "out of memory");
   if (rc) {
     if (b.dir[0]) cli_rm_tmp(b.dir);
-    free(b.pl.v);
+    ws_tool_ptxas_free(&b.pl);
     return rc;
   }
   *out = &c->v[c->n - 1];
@@ -82,8 +82,8 @@ int cli_profile_run(const prof_request *rq, ws_profile **out, ws_gpu **gpu_out,
   ws_launch_spec *spec = NULL;
   ws_ptx_module *m = NULL;
   ws_profile *pr = NULL;
-  ptxas_list pl = {NULL, 0, 0};
-  const ptxas_list *plist = &pl;
+  ws_ptxas_list pl = WS_PTXAS_LIST_INIT;
+  const ws_ptxas_list *plist = &pl;
   cli_cu_cache one = {0}, *cache = rq->cu ? rq->cu : &one;
   int have_ptxas = 0, rc = EXIT_OK;
   char ptx_buf[4200], label[4300], src_note[512], gpu_arch[16];
@@ -134,7 +134,7 @@ int cli_profile_run(const prof_request *rq, ws_profile **out, ws_gpu **gpu_out,
     goto fail;
   }
   cli_warn_unset_vars(m, k, spec, &d);
-  const ptxas_info *pi = have_ptxas && k ? cli_ptxas_find(plist, k->name) : NULL;
+  const ws_ptxas_fn *pi = have_ptxas && k ? ws_tool_ptxas_lookup(plist, k->name) : NULL;
   ws_prof_options o = WS_PROF_OPTIONS_INIT;
   ws_prof_resources res;
   o.sample_blocks = (uint64_t)rq->sample_blocks;
@@ -144,10 +144,10 @@ int cli_profile_run(const prof_request *rq, ws_profile **out, ws_gpu **gpu_out,
   o.max_launch_insts = rq->max_launch_insts;
   o.max_memory = rq->max_memory;
   o.input = rq->file;
-  if (pi && pi->fig.regs >= 0) {
-    res.registers_per_thread = (double)pi->fig.regs;
-    res.shared_bytes_per_block = (double)pi->fig.smem;
-    res.local_bytes_per_thread = (double)pi->fig.stack;
+  if (pi && pi->regs >= 0) {
+    res.registers_per_thread = (double)pi->regs;
+    res.shared_bytes_per_block = (double)pi->smem;
+    res.local_bytes_per_thread = (double)pi->stack;
     snprintf(src_note, sizeof src_note, "ptxas -v -arch=%.40s", arch);
     o.resources = &res;
   } else {
@@ -169,7 +169,7 @@ fail:
   rc = cli_exit_for(st);
 done:
   cli_cu_cache_free(&one);
-  free(pl.v);
+  ws_tool_ptxas_free(&pl);
   ws_ptx_module_free(m);
   ws_emu_launch_spec_free(spec);
   ws_gpu_free(g);

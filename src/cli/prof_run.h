@@ -18,7 +18,7 @@
 typedef struct cli_cu_build {
   char arch[16];      /* "sm_75" */
   char dir[4096];     /* the temporary folder: DIR/in.ptx */
-  ptxas_list pl;      /* ptxas -v's figures */
+  ws_ptxas_list pl;   /* ptxas -v's figures */
   int have_ptxas;     /* ptxas ran */
 } cli_cu_build;
 

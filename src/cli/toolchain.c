@@ -12,25 +12,6 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "util/vec.h"
-
-const char *cli_find_tool(const char *name, char *buf, size_t n) {
-  const char *path = getenv("PATH");
-  while (path && *path) {
-    const char *colon = strchr(path, ':');
-    size_t len = colon ? (size_t)(colon - path) : strlen(path);
-    if (len > 0 && len + strlen(name) + 2 < n) {
-      snprintf(buf, n, "%.*s/%s", (int)len, path, name);
-      if (access(buf, X_OK) == 0) return buf;
-    }
-    path = colon ? colon + 1 : NULL;
-  }
-  /* then $CUDA_HOME/bin, or /usr/local/cuda/bin when CUDA_HOME is unset */
-  const char *home = getenv("CUDA_HOME");
-  snprintf(buf, n, "%s/bin/%s", home ? home : "/usr/local/cuda", name);
-  if (access(buf, X_OK) == 0) return buf;
-  return NULL;
-}
 
 const char *cli_tool_file(char *buf, size_t n, const char *path) {
   if (path[0] != '-') return path;
@@ -64,56 +45,13 @@ void cli_print_file(FILE *to, const char *path) {
   fclose(f);
 }
 
-ptxas_info *cli_ptxas_get(ptxas_list *l, const char *name) {
-  for (size_t i = 0; i < l->n; i++)
-    if (strcmp(l->v[i].name, name) == 0) return &l->v[i];
-  if (WS_VEC_RESERVE(l->v, l->cap, l->n + 1)) return NULL;
-  ptxas_info *p = &l->v[l->n++];
-  memset(p, 0, sizeof *p);
-  snprintf(p->name, sizeof p->name, "%s", name);
-  p->fig.regs = -1;
-  return p;
-}
-
-/* Read `ptxas -v` output: "Function properties for F" / "N bytes stack
- * frame, S bytes spill stores, L bytes spill loads" / "Compiling entry
- * function 'F'" / "Used R registers, ..., X bytes smem, ...". */
-void cli_ptxas_parse_log(const char *path, ptxas_list *l) {
-  FILE *f = fopen(path, "r");
-  if (!f) return;
-  char line[2048];
-  ptxas_info *cur = NULL;
-  while (fgets(line, sizeof line, f)) {
-    char *p;
-    if ((p = strstr(line, "Function properties for "))) {
-      p += strlen("Function properties for ");
-      p[strcspn(p, "\r\n")] = '\0';
-      cur = cli_ptxas_get(l, p);
-    } else if ((p = strstr(line, "Compiling entry function '"))) {
-      p += strlen("Compiling entry function '");
-      char *q = strchr(p, '\'');
-      if (q) *q = '\0';
-      cur = cli_ptxas_get(l, p);
-    } else if (cur && strstr(line, "bytes stack frame")) {
-      long a = 0, b = 0, c = 0;
-      if (sscanf(line, " %ld bytes stack frame, %ld bytes spill stores, %ld bytes spill loads",
-                 &a, &b, &c) == 3) {
-        cur->fig.stack = a;
-        cur->fig.spill_st = b;
-        cur->fig.spill_ld = c;
-      }
-    } else if (cur && (p = strstr(line, "Used "))) {
-      long r;
-      if (sscanf(p, "Used %ld registers", &r) == 1) cur->fig.regs = r;
-      char *s = strstr(p, " bytes smem");
-      if (s) {
-        char *b = s;
-        while (b > p && b[-1] >= '0' && b[-1] <= '9') b--;
-        cur->fig.smem = strtol(b, NULL, 10);
-      }
-    }
-  }
-  fclose(f);
+void cli_ptxas_parse_log(const char *path, ws_ptxas_list *l) {
+  char *text = NULL;
+  size_t len = 0;
+  ws_diag d = WS_DIAG_INIT;
+  if (ws_read_file(&text, &len, path, &d) == WS_OK) ws_tool_ptxas_parse(l, text);
+  free(text);
+  ws_diag_free(&d);
 }
 
 int cli_has_suffix(const char *s, const char *suf) {
@@ -133,9 +71,9 @@ void cli_rm_tmp(const char *dir) {
 
 /* Compile .cu to PTX in a temp folder; returns 0 or EXIT_USAGE. */
 int cli_compile_cu(const char *cmd, const char *file, const char *arch, char *dir, size_t dirn,
-                      ptxas_list *pl, int *have_ptxas) {
+                      ws_ptxas_list *pl, int *have_ptxas) {
   char nvcc[4096], ptxas[4096];
-  if (!cli_find_tool("nvcc", nvcc, sizeof nvcc))
+  if (!ws_tool_find("nvcc", nvcc, sizeof nvcc))
     return cli_usage_error(cmd,
                            "nvcc not found (looked in PATH and $CUDA_HOME/bin or /usr/local/cuda/bin); "
                            "compile the kernel to PTX yourself (nvcc -ptx -arch=%s %s) "
@@ -169,7 +107,7 @@ int cli_compile_cu(const char *cmd, const char *file, const char *arch, char *di
     return EXIT_USAGE;
   }
   *have_ptxas = 0;
-  if (cli_find_tool("ptxas", ptxas, sizeof ptxas)) {
+  if (ws_tool_find_ptxas(ptxas, sizeof ptxas)) {
     char cubin[4200], plog[4200], cbuf[4300];
     snprintf(cubin, sizeof cubin, "%s/out.cubin", dir);
     snprintf(plog, sizeof plog, "%s/ptxas.log", dir);
@@ -184,15 +122,9 @@ int cli_compile_cu(const char *cmd, const char *file, const char *arch, char *di
 }
 
 
-const ptxas_info *cli_ptxas_find(const ptxas_list *l, const char *name) {
-  for (size_t i = 0; i < l->n; i++)
-    if (strcmp(l->v[i].name, name) == 0) return &l->v[i];
-  return NULL;
-}
-
-int cli_ptxas_on_ptx(const char *ptx_path, const char *arch, ptxas_list *pl) {
+int cli_ptxas_on_ptx(const char *ptx_path, const char *arch, ws_ptxas_list *pl) {
   char ptxas[4096];
-  if (!cli_find_tool("ptxas", ptxas, sizeof ptxas)) return 0;
+  if (!ws_tool_find_ptxas(ptxas, sizeof ptxas)) return 0;
   const char *tmp = getenv("TMPDIR");
   char dir[4096];
   snprintf(dir, sizeof dir, "%s/warpsight-XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -216,7 +148,7 @@ int cli_ptxas_on_ptx(const char *ptx_path, const char *arch, ptxas_list *pl) {
 void cli_nvcc_archs(int *lo, int *hi) {
   *lo = *hi = 0;
   char nvcc[4096], dir[4096], log[4200];
-  if (!cli_find_tool("nvcc", nvcc, sizeof nvcc)) return;
+  if (!ws_tool_find("nvcc", nvcc, sizeof nvcc)) return;
   const char *tmp = getenv("TMPDIR");
   snprintf(dir, sizeof dir, "%s/warpsight-XXXXXX", tmp && *tmp ? tmp : "/tmp");
   if (!mkdtemp(dir)) return;

@@ -1,7 +1,8 @@
 /*
- * toolchain.h — the CUDA tools the CLI calls: finding nvcc/ptxas, compiling
- * a .cu file to PTX, and reading `ptxas -v` resource reports.  Shared by
- * `analyze`, `profile` and `predict`.
+ * toolchain.h — the CUDA tools the CLI calls: compiling a .cu file to PTX
+ * and running `ptxas -v` (the tools found and the report read by
+ * util/tool.h, shared with the CUDA runtime).  Shared by `analyze`,
+ * `profile` and `predict`.
  */
 #ifndef WS_CLI_TOOLCHAIN_H
 #define WS_CLI_TOOLCHAIN_H
@@ -9,23 +10,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "warpsight/report.h"
+#include "util/tool.h"
 
-/* ptxas -v figures for one function. */
-typedef struct ptxas_info {
-  char name[512];      /* function name */
-  ws_report_ptxas fig; /* its figures, as the analyze report prints them */
-} ptxas_info;
-
-typedef struct ptxas_list {
-  ptxas_info *v; /* owned */
-  size_t n;      /* in use */
-  size_t cap;    /* allocated (util/vec.h) */
-} ptxas_list;
-
-/* The path of tool `name` from PATH, then $CUDA_HOME/bin (or
- * /usr/local/cuda/bin when CUDA_HOME is unset), or NULL. */
-const char *cli_find_tool(const char *name, char *buf, size_t n);
 /* A file name as an argument of a tool the CLI starts: "./PATH" (in buf)
  * when PATH begins with '-', which the tool would read as an option, else
  * PATH itself; NULL when buf is too small.  Every file argument of nvcc
@@ -34,12 +20,9 @@ const char *cli_tool_file(char *buf, size_t n, const char *path);
 /* Run argv with stdout and stderr into `log`; returns the exit status or -1. */
 int cli_run_tool(char *const argv[], const char *log);
 void cli_print_file(FILE *to, const char *path);
-/* The entry of function `name`, added when absent (NULL on ENOMEM). */
-ptxas_info *cli_ptxas_get(ptxas_list *l, const char *name);
-/* Read a `ptxas -v` log into l. */
-void cli_ptxas_parse_log(const char *path, ptxas_list *l);
-/* The entry of function `name`, or NULL. */
-const ptxas_info *cli_ptxas_find(const ptxas_list *l, const char *name);
+/* Read a `ptxas -v` log into l (ws_tool_ptxas_parse); nothing when the
+ * log cannot be read. */
+void cli_ptxas_parse_log(const char *path, ws_ptxas_list *l);
 int cli_has_suffix(const char *s, const char *suf);
 /* Remove a temporary folder made by cli_compile_cu / cli_ptxas_on_ptx. */
 void cli_rm_tmp(const char *dir);
@@ -49,12 +32,12 @@ void cli_rm_tmp(const char *dir);
  * not found ..." names what to do instead).  `cmd` names the subcommand in
  * messages. */
 int cli_compile_cu(const char *cmd, const char *file, const char *arch, char *dir, size_t dirn,
-                   ptxas_list *pl, int *have_ptxas);
+                   ws_ptxas_list *pl, int *have_ptxas);
 /* The oldest and newest sm that `nvcc --list-gpu-arch` names (75 and 121
  * for CUDA 13), or 0 and 0 when nvcc is not found or says nothing. */
 void cli_nvcc_archs(int *lo, int *hi);
 /* Run `ptxas -v -arch=ARCH` on a PTX file and read its report into pl.
  * Returns 1 when ptxas ran and succeeded, 0 otherwise (not found, failed). */
-int cli_ptxas_on_ptx(const char *ptx_path, const char *arch, ptxas_list *pl);
+int cli_ptxas_on_ptx(const char *ptx_path, const char *arch, ws_ptxas_list *pl);
 
 #endif

@@ -26,9 +26,9 @@ int vcli_split(vcli_list *out, const char *cmd, const char *opt, const char *tex
       vcli_list_free(out);
       return cli_usage_error(cmd, "%s: empty item in '%s'", opt, text);
     }
-    if (out->n == sizeof out->v / sizeof out->v[0]) {
+    if (out->n == VCLI_MAX_ITEMS) {
       vcli_list_free(out);
-      return cli_usage_error(cmd, "%s: too many items", opt);
+      return cli_usage_error(cmd, "%s: more than %d items (the limit)", opt, VCLI_MAX_ITEMS);
     }
     out->v[out->n++] = p;
     if (!c) break;
@@ -249,14 +249,14 @@ int vcli_data_ptx_dir(char *buf, size_t n, const char *cmd, const char *given,
 int vcli_compile_cu(char **ptx_path, const char *cu_path, void *user, ws_diag *d) {
   vcli_cu *c = user;
   char dir[4096] = "";
-  ptxas_list pl = {NULL, 0, 0};
+  ws_ptxas_list pl = WS_PTXAS_LIST_INIT;
   int have = 0;
   *ptx_path = NULL;
   if (c->n == sizeof c->dirs / sizeof c->dirs[0])
     return ws_diag_error(d, "too many .cu kernel files (at most %zu)", c->n);
   if (access(cu_path, R_OK) != 0) return ws_diag_error(d, "cannot read %s", cu_path);
   int rc = cli_compile_cu(c->cmd, cu_path, "sm_80", dir, sizeof dir, &pl, &have);
-  free(pl.v);
+  ws_tool_ptxas_free(&pl);
   if (rc) return ws_diag_error(d, "%s: could not compile to PTX (above)", cu_path);
   if (!(c->dirs[c->n] = ws_strdup(dir))) {
     cli_rm_tmp(dir);

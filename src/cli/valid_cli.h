@@ -10,14 +10,19 @@
 
 #include "warpsight/util.h"
 
-/* A comma-separated list split in place into items (at most max). */
+/* The most items a comma-separated option takes (--gpu, --kernels, --fix
+ * of validate and calibrate); more is a usage error that names it. */
+#define VCLI_MAX_ITEMS 64
+
+/* A comma-separated list split in place into items. */
 typedef struct vcli_list {
-  char *buf;           /* owned copy of the text */
-  const char *v[64];   /* items, pointing into buf */
-  size_t n;            /* items */
+  char *buf;                       /* owned copy of the text */
+  const char *v[VCLI_MAX_ITEMS];   /* items, pointing into buf */
+  size_t n;                        /* items */
 } vcli_list;
 
-/* Returns 0, or EXIT_USAGE after a message (empty item, too many). */
+/* Returns 0, or EXIT_USAGE after a message (empty item, more than
+ * VCLI_MAX_ITEMS). */
 int vcli_split(vcli_list *out, const char *cmd, const char *opt, const char *text);
 void vcli_list_free(vcli_list *l);
 /* 1 when s is one of l's items or l is empty (no list given: every value). */

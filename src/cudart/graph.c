@@ -854,13 +854,16 @@ cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, unsigned
 /* --- the rest of the node API ------------------------------------------------------ */
 
 /* A copy between a symbol and memory, as a memcpy node (the symbol's
- * device address resolved now). */
+ * device address resolved now; its kind checked as cudaMemcpyToSymbol's
+ * and cudaMemcpyFromSymbol's are, rt_symbol_kind). */
 static cudaError_t symbol_node(cudaGraphNode_t *out, cudaGraph_t graph, const cudaGraphNode_t *deps,
                                size_t ndeps, void *dst, const void *src, const void *symbol,
                                size_t count, size_t offset, int kind, int to_symbol) {
   void *addr = NULL;
   size_t size = 0;
-  cudaError_t e = cudaGetSymbolAddress(&addr, symbol);
+  cudaError_t e = rt_symbol_kind(kind, to_symbol);
+  if (e) return rt_error(e);
+  e = cudaGetSymbolAddress(&addr, symbol);
   if (!e) e = cudaGetSymbolSize(&size, symbol);
   if (e) return e;
   if (offset > size || count > size - offset) return rt_error(cudaErrorInvalidValue);

@@ -174,7 +174,9 @@ static cudaError_t fault_error(const ws_emu_stats *s) {
   case WS_EMU_FAULT_TRAP: return cudaErrorLaunchFailure;
   case WS_EMU_FAULT_ASSERT: return cudaErrorAssert;
   case WS_EMU_FAULT_LIMIT: /* either instruction limit: what a GPU's watchdog reports */
-  case WS_EMU_FAULT_LAUNCH_LIMIT: return cudaErrorLaunchTimeout;
+  case WS_EMU_FAULT_LAUNCH_LIMIT:
+  case WS_EMU_FAULT_SPIN_DEADLOCK: /* stopped by the warp limit: a GPU spins on */
+    return cudaErrorLaunchTimeout;
   case WS_EMU_FAULT_OOB: return cudaErrorIllegalAddress;
   default: return cudaErrorLaunchFailure;
   }

@@ -785,15 +785,18 @@ static cudaError_t symbol_addr(ws_rt *rt, const void *symbol, size_t count, size
   return cudaSuccess;
 }
 
-/* A copy to or from a symbol, as a copy with the symbol's device address
- * on its side.  The kind must have device memory on the symbol's side
- * (ToSymbol: HostToDevice, DeviceToDevice or Default; FromSymbol:
- * DeviceToHost, DeviceToDevice or Default), as CUDA requires. */
-static cudaError_t symbol_copy(void *dst, const void *src, const void *symbol, size_t count,
-                               size_t offset, int kind, int to_symbol, cudaStream_t s) {
+cudaError_t rt_symbol_kind(int kind, int to_symbol) {
   int ok = kind == cudaMemcpyDeviceToDevice || kind == cudaMemcpyDefault ||
            kind == (to_symbol ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost);
-  if (!ok) return rt_error(cudaErrorInvalidMemcpyDirection);
+  return ok ? cudaSuccess : cudaErrorInvalidMemcpyDirection;
+}
+
+/* A copy to or from a symbol, as a copy with the symbol's device address
+ * on its side (its kind checked by rt_symbol_kind). */
+static cudaError_t symbol_copy(void *dst, const void *src, const void *symbol, size_t count,
+                               size_t offset, int kind, int to_symbol, cudaStream_t s) {
+  cudaError_t ke = rt_symbol_kind(kind, to_symbol);
+  if (ke) return rt_error(ke);
   if (!symbol) return rt_error(cudaErrorInvalidSymbol);
   if (count && !(to_symbol ? src : dst)) return rt_error(cudaErrorInvalidValue);
   ws_rt *rt = rt_enter();

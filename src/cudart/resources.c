@@ -7,9 +7,10 @@
  *   1. the cubin the fat binary carries for the GPU's architecture (the
  *      highest one not above it, else the lowest above it): its .nv.info,
  *      as ptxas allocated them;
- *   2. ptxas (WARPSIGHT_PTXAS, else `ptxas` on PATH, else
- *      /usr/local/cuda/bin/ptxas) run once per module on its PTX for the
- *      GPU's architecture, read from its -v report;
+ *   2. ptxas (ws_tool_find_ptxas: WARPSIGHT_PTXAS, else `ptxas` on PATH,
+ *      else $CUDA_HOME/bin/ptxas or /usr/local/cuda/bin/ptxas) run once
+ *      per module on its PTX for the GPU's architecture, read from its -v
+ *      report (ws_tool_ptxas_parse, the CLI's reader);
  *   3. the PTX itself (ws_prof_kernel_resources: the declared virtual
  *      registers, more than ptxas allocates).
  * Each module's figures are found once, for all its kernels.
@@ -26,6 +27,7 @@
 #include "cudart/fatbin.h"
 #include "cudart/rt.h"
 #include "util/strbuf.h"
+#include "util/tool.h"
 #include "util/vec.h"
 
 /* One kernel's figures from the compiler. */
@@ -73,51 +75,23 @@ static void from_cubin(rt_modres *mr, const rt_module *m, const ws_ptx_module *p
   ws_diag_free(&d);
 }
 
-/* The ptxas to run: WARPSIGHT_PTXAS, else ptxas on PATH, else the
- * toolkit's default place; NULL when none is executable. */
-static const char *find_ptxas(char *buf, size_t n) {
-  const char *e = getenv("WARPSIGHT_PTXAS");
-  if (e && *e) return access(e, X_OK) == 0 ? e : NULL;
-  const char *path = getenv("PATH");
-  while (path && *path) {
-    const char *c = strchr(path, ':');
-    size_t l = c ? (size_t)(c - path) : strlen(path);
-    if (l && l + 7 < n) {
-      snprintf(buf, n, "%.*s/ptxas", (int)l, path);
-      if (access(buf, X_OK) == 0) return buf;
-    }
-    path = c ? c + 1 : NULL;
-  }
-  return access("/usr/local/cuda/bin/ptxas", X_OK) == 0 ? "/usr/local/cuda/bin/ptxas" : NULL;
-}
-
-/* Reads ptxas -v's report: per "Compiling entry function 'NAME'", its
- * stack frame ("N bytes stack frame") and "Used N registers ... M bytes
- * smem". */
+/* ptxas -v's report, read whole from f, into mr: each kernel ptxas gave
+ * registers for (util/tool.h reads the report, as the CLI does). */
 static void read_ptxas(rt_modres *mr, FILE *f) {
-  char line[4096], name[1024] = "";
-  ws_cubin_res r = {0, 0, 0};
-  while (fgets(line, sizeof line, f)) {
-    const char *p;
-    if ((p = strstr(line, "Compiling entry function '"))) {
-      if (name[0]) add_kernel(mr, name, &r);
-      p += strlen("Compiling entry function '");
-      const char *q = strchr(p, '\'');
-      snprintf(name, sizeof name, "%.*s", q ? (int)(q - p) : 0, p);
-      memset(&r, 0, sizeof r);
-    } else if ((p = strstr(line, " bytes stack frame")) && name[0]) {
-      while (p > line && p[-1] >= '0' && p[-1] <= '9') p--;
-      r.local_bytes = strtoull(p, NULL, 10);
-    } else if ((p = strstr(line, "Used ")) && strstr(line, " registers") && name[0]) {
-      r.registers = (uint32_t)strtoul(p + 5, NULL, 10);
-      const char *s = strstr(line, " bytes smem");
-      if (s) {
-        while (s > line && s[-1] >= '0' && s[-1] <= '9') s--;
-        r.shared_bytes = strtoull(s, NULL, 10);
-      }
+  ws_strbuf text = WS_STRBUF_INIT;
+  char chunk[4096];
+  size_t got;
+  while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) ws_sb_putn(&text, chunk, got);
+  ws_ptxas_list l = WS_PTXAS_LIST_INIT;
+  if (!text.oom && ws_tool_ptxas_parse(&l, ws_sb_str(&text)) == WS_OK)
+    for (size_t i = 0; i < l.n; i++) {
+      const ws_ptxas_fn *k = &l.v[i];
+      if (k->regs < 0) continue; /* a device function, or no "Used" line */
+      ws_cubin_res r = {(uint32_t)k->regs, (uint64_t)k->smem, (uint64_t)k->stack};
+      if (add_kernel(mr, k->name, &r)) break;
     }
-  }
-  if (name[0]) add_kernel(mr, name, &r);
+  ws_tool_ptxas_free(&l);
+  ws_sb_free(&text);
 }
 
 /* 2: ptxas on the module's PTX (one text: not an -rdc=true program), for
@@ -125,7 +99,7 @@ static void read_ptxas(rt_modres *mr, FILE *f) {
 static void from_ptxas(rt_modres *mr, const rt_module *m, int cc) {
   if (m->m && (int)m->m->sm > cc) cc = (int)m->m->sm;
   char pbuf[4096];
-  const char *ptxas = find_ptxas(pbuf, sizeof pbuf);
+  const char *ptxas = ws_tool_find_ptxas(pbuf, sizeof pbuf);
   if (!ptxas || !m->ptx) return;
   const char *tmpdir = getenv("TMPDIR");
   char tmp[4200];

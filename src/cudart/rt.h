@@ -348,6 +348,13 @@ rt_var *rt_find_var(ws_rt *rt, const void *host_var);
 /* Device address of a registered variable (creating the module's
  * variables); cudaErrorInvalidSymbol when absent. */
 cudaError_t rt_var_addr(ws_rt *rt, const rt_var *v, uint64_t *addr, uint64_t *bytes);
+/* Whether a copy to (to_symbol 1) or from a symbol may have this kind: it
+ * must have device memory on the symbol's side (to: HostToDevice,
+ * DeviceToDevice or Default; from: DeviceToHost, DeviceToDevice or
+ * Default), as CUDA requires.  cudaSuccess or
+ * cudaErrorInvalidMemcpyDirection; the symbol copies and a graph's
+ * memcpy node to or from a symbol both ask it. */
+cudaError_t rt_symbol_kind(int kind, int to_symbol);
 
 /* --- streams and operations (stream.c) --- */
 /* The stream of a handle: *out NULL for the default streams (0, legacy,

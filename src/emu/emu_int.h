@@ -244,7 +244,8 @@ enum {
   FAULT_DEADLOCK = WS_EMU_FAULT_DEADLOCK, FAULT_LIMIT = WS_EMU_FAULT_LIMIT,
   FAULT_TRAP = WS_EMU_FAULT_TRAP, FAULT_STACK = WS_EMU_FAULT_STACK,
   FAULT_ASSERT = WS_EMU_FAULT_ASSERT, FAULT_OTHER = WS_EMU_FAULT_OTHER,
-  FAULT_LAUNCH_LIMIT = WS_EMU_FAULT_LAUNCH_LIMIT
+  FAULT_LAUNCH_LIMIT = WS_EMU_FAULT_LAUNCH_LIMIT, FAULT_SPIN_DEADLOCK = WS_EMU_FAULT_SPIN_DEADLOCK,
+  FAULT_MEMBERMASK = WS_EMU_FAULT_MEMBERMASK /* addr: the mask; bytes: the lane read, or -1 */
 };
 
 /* ---- device (device.c) ---------------------------------------------------- */
@@ -535,7 +536,7 @@ int ws_emu_dec_hkind(int t);
 int ws_emu_dop_reports_addrs(int op);
 /* The barrier-spin deadlock: warp `spinner` passed --max-warp-insts while
  * warp `waiter` waits at barrier `bar` (PTX line `line`): B's fault
- * message, and its kind FAULT_DEADLOCK. */
+ * message, and its kind FAULT_SPIN_DEADLOCK. */
 void ws_emu_spin_fault(blockctx *B, uint32_t spinner, uint32_t waiter, int bar, uint32_t line);
 /* One warp's part of a deadlock's message, appended at *p (*left bytes
  * left; the list of parts begins at start, and the parts after the first

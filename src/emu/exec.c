@@ -437,7 +437,7 @@ void ws_emu_spin_fault(blockctx *B, uint32_t spinner, uint32_t waiter, int bar, 
            "warp %u spins past the limit of %llu warp instructions (--max-warp-insts) while warp %u waits at "
            "barrier %d (PTX line %u)",
            spinner, (unsigned long long)B->o->max_warp_insts, waiter, bar, line);
-  B->flt.kind = FAULT_DEADLOCK;
+  B->flt.kind = FAULT_SPIN_DEADLOCK;
 }
 
 int ws_emu_deadlock_part(const char *start, char **p, size_t *left, uint32_t warp_id, int waits, int bar,

@@ -605,6 +605,7 @@ static void report_fault(const ws_emu_launch *L, const fault *f, const ws_emu_op
              (unsigned long long)a);
     break;
   case FAULT_DEADLOCK:
+  case FAULT_SPIN_DEADLOCK:
     snprintf(what, sizeof what, "barrier deadlock: %s", f->msg);
     break;
   case FAULT_LIMIT:
@@ -619,6 +620,16 @@ static void report_fault(const ws_emu_launch *L, const fault *f, const ws_emu_op
     break;
   case FAULT_TRAP:
     snprintf(what, sizeof what, "trap executed");
+    break;
+  case FAULT_MEMBERMASK: /* docs/emulator.md, "Member masks" */
+    if (f->bytes < 0)
+      snprintf(what, sizeof what,
+               "warp-synchronous instruction executed by lane %u, which is not in its member mask 0x%08llx "
+               "(undefined in the PTX ISA)", f->lane, (unsigned long long)a);
+    else
+      snprintf(what, sizeof what,
+               "shuffle by lane %u from lane %d, which is not in its member mask 0x%08llx (undefined in the "
+               "PTX ISA)", f->lane, f->bytes, (unsigned long long)a);
     break;
   case FAULT_STACK:
     snprintf(what, sizeof what,
@@ -642,8 +653,7 @@ static void report_fault(const ws_emu_launch *L, const fault *f, const ws_emu_op
       free(txt);
     }
   }
-  if (f->kind == FAULT_LIMIT || f->kind == FAULT_LAUNCH_LIMIT ||
-      (f->kind == FAULT_DEADLOCK && strstr(f->msg, "spins past")))
+  if (f->kind == FAULT_LIMIT || f->kind == FAULT_LAUNCH_LIMIT || f->kind == FAULT_SPIN_DEADLOCK)
     ws_diag_add(d, WS_SEV_NOTE, m->path, 0, 0,
                 "a kernel that is only long, not a runaway one, needs a higher limit: %s N (0 lifts "
                 "it; WARPSIGHT_MAX_%s_INSTS for a program run on warpsight's CUDA runtime)",

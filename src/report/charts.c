@@ -19,9 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/transit.h"
+#include "report/escape.h"
 #include "util/strbuf.h"
 #include "util/vec.h"
-#include "model/transit.h"
 
 #ifdef WS_HAVE_CAIRO
 #include <cairo-svg.h>
@@ -341,18 +342,6 @@ static void canvas_reset(canvas *c) {
 
 typedef void (*draw_fn)(canvas *c, const void *data);
 
-static void xml_escape(FILE *f, const char *s) {
-  for (; *s; s++) {
-    switch (*s) {
-    case '&': fputs("&amp;", f); break;
-    case '<': fputs("&lt;", f); break;
-    case '>': fputs("&gt;", f); break;
-    case '"': fputs("&quot;", f); break;
-    default: fputc(*s, f);
-    }
-  }
-}
-
 /* Insert <title>, <desc> and the transparent text layer into cairo's SVG. */
 static int svg_add_text(const char *path, char *svg, const canvas *c, ws_diag *d) {
   char *open = strstr(svg, "<svg");
@@ -363,35 +352,45 @@ static int svg_add_text(const char *path, char *svg, const canvas *c, ws_diag *d
     ws_diag_error(d, "%s: cairo wrote no <svg> element", path);
     return WS_EIO;
   }
-  ws_outfile o;
-  if (ws_outfile_open(&o, path, d)) {
-    free(svg);
-    return WS_EIO;
-  }
-  FILE *f = o.f;
-  fwrite(svg, 1, (size_t)(open_end + 1 - svg), f);
-  fputs("\n<title>", f);
-  xml_escape(f, c->title);
-  fputs("</title>\n<desc>", f);
-  xml_escape(f, c->desc);
-  fputs("</desc>\n", f);
-  fwrite(open_end + 1, 1, (size_t)(close - open_end - 1), f);
-  fputs("<g id=\"warpsight-text\" fill-opacity=\"0\" "
-        "font-family=\"DejaVu Sans, sans-serif\">\n", f);
+  /* head: after <svg ...>; layer: before </svg> */
+  ws_strbuf head = WS_STRBUF_INIT, layer = WS_STRBUF_INIT;
+  ws_sb_puts(&head, "\n<title>");
+  ws_report_xml_escape(&head, c->title);
+  ws_sb_puts(&head, "</title>\n<desc>");
+  ws_report_xml_escape(&head, c->desc);
+  ws_sb_puts(&head, "</desc>\n");
+  ws_sb_puts(&layer, "<g id=\"warpsight-text\" fill-opacity=\"0\" "
+                     "font-family=\"DejaVu Sans, sans-serif\">\n");
   for (size_t i = 0; i < c->nlabels; i++) {
     const chart_label *l = &c->labels[i];
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.0f\" text-anchor=\"%s\"",
-            l->x, l->y, l->size, l->anchor);
+    ws_sb_printf(&layer, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.0f\" text-anchor=\"%s\"",
+                 l->x, l->y, l->size, l->anchor);
     if (l->angle != 0)
-      fprintf(f, " transform=\"rotate(%.0f %.1f %.1f)\"", l->angle, l->x, l->y);
-    fputs(">", f);
-    xml_escape(f, l->text);
-    fputs("</text>\n", f);
+      ws_sb_printf(&layer, " transform=\"rotate(%.0f %.1f %.1f)\"", l->angle, l->x, l->y);
+    ws_sb_puts(&layer, ">");
+    ws_report_xml_escape(&layer, l->text);
+    ws_sb_puts(&layer, "</text>\n");
   }
-  fputs("</g>\n", f);
-  fputs(close, f);
+  ws_sb_puts(&layer, "</g>\n");
+  ws_outfile o;
+  int st = WS_OK;
+  if (head.oom || layer.oom) {
+    st = WS_ENOMEM; /* named by the entry point (ws_diag_oom) */
+  } else if (ws_outfile_open(&o, path, d)) {
+    st = WS_EIO;
+  } else {
+    FILE *f = o.f;
+    fwrite(svg, 1, (size_t)(open_end + 1 - svg), f);
+    fputs(ws_sb_str(&head), f);
+    fwrite(open_end + 1, 1, (size_t)(close - open_end - 1), f);
+    fputs(ws_sb_str(&layer), f);
+    fputs(close, f);
+    st = ws_outfile_commit(&o, d);
+  }
+  ws_sb_free(&head);
+  ws_sb_free(&layer);
   free(svg);
-  return ws_outfile_commit(&o, d);
+  return st;
 }
 
 /* cairo stream writers: into an output file, into a string buffer */

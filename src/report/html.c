@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/escape.h"
 #include "util/strbuf.h"
 
 struct ws_html {
@@ -43,17 +44,6 @@ void ws_report_html_free(ws_html *h) {
   free(h);
 }
 
-/* Text with &, <, >, " escaped. */
-static void esc(ws_strbuf *b, const char *s) {
-  for (; s && *s; s++) switch (*s) {
-    case '&': ws_sb_puts(b, "&amp;"); break;
-    case '<': ws_sb_puts(b, "&lt;"); break;
-    case '>': ws_sb_puts(b, "&gt;"); break;
-    case '"': ws_sb_puts(b, "&quot;"); break;
-    default: ws_sb_putn(b, s, 1);
-    }
-}
-
 static void escf(ws_strbuf *b, const char *f, ...) __attribute__((format(printf, 2, 3)));
 static void escf(ws_strbuf *b, const char *f, ...) {
   va_list ap;
@@ -61,13 +51,13 @@ static void escf(ws_strbuf *b, const char *f, ...) {
   ws_strbuf t = WS_STRBUF_INIT;
   ws_sb_vprintf(&t, f, ap);
   va_end(ap);
-  esc(b, ws_sb_str(&t));
+  ws_report_xml_escape(b, ws_sb_str(&t));
   ws_sb_free(&t);
 }
 
 void ws_report_html_heading(ws_html *h, const char *text) {
   ws_sb_puts(&h->body, "<h2 class=\"set\">");
-  esc(&h->body, text);
+  ws_report_xml_escape(&h->body, text);
   ws_sb_puts(&h->body, "</h2>\n");
 }
 
@@ -96,7 +86,7 @@ void ws_report_html_launch(ws_html *h, const ws_profile *p, const ws_gpu *g) {
   ws_report_kernel_label(label, sizeof label, p->kernel);
   ws_sb_puts(b, "<section id=\"launch\" class=\"launch\"><h3>The launch</h3><table>\n");
   ws_sb_puts(b, "<tr><th>kernel</th><td><code>");
-  esc(b, label);
+  ws_report_xml_escape(b, label);
   ws_sb_printf(b, "</code></td></tr>\n<tr><th>grid, block</th><td>%u &times; %u &times; %u blocks of "
                   "%u &times; %u &times; %u threads</td></tr>\n",
                p->grid[0], p->grid[1], p->grid[2], p->block[0], p->block[1], p->block[2]);
@@ -108,7 +98,7 @@ void ws_report_html_launch(ws_html *h, const ws_profile *p, const ws_gpu *g) {
   if (ws_model_launch_ctx_compute(&lc, p, g, &d) == WS_OK && g->limits.max_warps_per_sm > 0) {
     ws_sb_printf(b, "<tr><th>occupancy</th><td>%g blocks, %g warps per SM (%.0f %%); ", lc.active_blocks_per_sm,
                  lc.active_warps_per_sm, 100 * lc.active_warps_per_sm / g->limits.max_warps_per_sm);
-    esc(b, lc.occupancy_source);
+    ws_report_xml_escape(b, lc.occupancy_source);
     ws_sb_puts(b, "</td></tr>\n");
   }
   ws_diag_free(&d);
@@ -139,7 +129,7 @@ void ws_report_html_models(ws_html *h, const ws_model_result *res, size_t n, con
     char why[256];
     const char *below = fl ? ws_model_floors_check(why, sizeof why, fl, r->time_ms) : NULL;
     ws_sb_puts(b, "<tr><td>");
-    esc(b, r->model);
+    ws_report_xml_escape(b, r->model);
     ws_sb_puts(b, "</td><td class=\"n\">");
     num(b, r->time_ms);
     ws_sb_puts(b, "</td><td>");
@@ -147,28 +137,28 @@ void ws_report_html_models(ws_html *h, const ws_model_result *res, size_t n, con
     ws_sb_puts(b, "</td><td class=\"n\">");
     num(b, r->cycles);
     ws_sb_puts(b, "</td><td>");
-    esc(b, ws_model_limiter(r));
+    ws_report_xml_escape(b, ws_model_limiter(r));
     ws_sb_puts(b, "</td><td>");
-    esc(b, below ? below : "above both");
+    ws_report_xml_escape(b, below ? below : "above both");
     ws_sb_puts(b, "</td></tr>\n");
   }
   ws_sb_puts(b, "</table>\n<div class=\"cards\">\n");
   for (size_t i = 0; i < n; i++) {
     const ws_model_result *r = &res[i];
     ws_sb_puts(b, "<details class=\"card\"><summary>");
-    esc(b, r->model);
+    ws_report_xml_escape(b, r->model);
     ws_sb_puts(b, ": its terms</summary><table class=\"terms\"><tr><th>term</th><th>value</th><th>unit</th>"
                   "<th>equation or source</th></tr>\n");
     for (size_t t = 0; t < r->nterms; t++) {
       const ws_term_info *ti = ws_model_term_info(r->terms[t].id);
       ws_sb_puts(b, "<tr><td><code>");
-      esc(b, ti->name);
+      ws_report_xml_escape(b, ti->name);
       ws_sb_puts(b, "</code></td><td class=\"n\">");
       num(b, r->terms[t].value);
       ws_sb_puts(b, "</td><td>");
-      esc(b, ti->unit);
+      ws_report_xml_escape(b, ti->unit);
       ws_sb_puts(b, "</td><td>");
-      esc(b, r->terms[t].equation);
+      ws_report_xml_escape(b, r->terms[t].equation);
       ws_sb_puts(b, "</td></tr>\n");
     }
     ws_sb_puts(b, "</table></details>\n");
@@ -179,28 +169,28 @@ void ws_report_html_models(ws_html *h, const ws_model_result *res, size_t n, con
 void ws_report_html_advice(ws_html *h, const ws_advice *a) {
   ws_strbuf *b = &h->body;
   ws_sb_puts(b, "<section id=\"advice\"><h3>Bottleneck and advice</h3>\n<p class=\"bottleneck\">");
-  esc(b, a && a->bottleneck ? a->bottleneck : "unknown (no model gave one)");
+  ws_report_xml_escape(b, a && a->bottleneck ? a->bottleneck : "unknown (no model gave one)");
   ws_sb_puts(b, "</p>\n");
   if (a && a->nchanges) {
     ws_sb_puts(b, "<p>What to change, ranked by the ");
-    esc(b, a->primary);
+    ws_report_xml_escape(b, a->primary);
     ws_sb_puts(b, " model's predicted saving:</p>\n<ol class=\"changes\">\n");
   }
   for (size_t i = 0; a && i < a->nchanges; i++) {
     const ws_advice_item *it = &a->items[i];
     ws_sb_puts(b, "<li>");
     if (it->kind == WS_ADVICE_BOUND) {
-      esc(b, it->finding);
+      ws_report_xml_escape(b, it->finding);
       ws_sb_puts(b, "<br><b>try:</b> ");
-      esc(b, it->action);
+      ws_report_xml_escape(b, it->action);
     } else {
-      esc(b, it->action);
+      ws_report_xml_escape(b, it->action);
       ws_sb_puts(b, "<br>");
       bar(b, it->share, 120, "saving");
       ws_sb_puts(b, " ");
-      esc(b, it->finding);
+      ws_report_xml_escape(b, it->finding);
       ws_sb_puts(b, " <span class=\"topic\">[");
-      esc(b, it->topic);
+      ws_report_xml_escape(b, it->topic);
       ws_sb_puts(b, "]</span><br><span class=\"stance\">");
       if (it->agree && *it->agree) escf(b, "agree: %s. ", it->agree);
       if (it->no_gain && *it->no_gain) escf(b, "no gain: %s. ", it->no_gain);
@@ -208,7 +198,7 @@ void ws_report_html_advice(ws_html *h, const ws_advice *a) {
       ws_sb_puts(b, "</span>");
       if (it->flag) {
         ws_sb_puts(b, "<br><span class=\"flag\">! ");
-        esc(b, it->flag);
+        ws_report_xml_escape(b, it->flag);
         ws_sb_puts(b, "</span>");
       }
     }
@@ -219,16 +209,16 @@ void ws_report_html_advice(ws_html *h, const ws_advice *a) {
   for (size_t i = a ? a->nchanges : 0; a && i < a->count; i++) {
     const ws_advice_item *it = &a->items[i];
     ws_sb_puts(b, "<li><b>");
-    esc(b, it->model);
+    ws_report_xml_escape(b, it->model);
     ws_sb_puts(b, "</b>: ");
-    esc(b, it->finding);
+    ws_report_xml_escape(b, it->finding);
     if (it->action && *it->action) {
       ws_sb_puts(b, "<br>its direction: ");
-      esc(b, it->action);
+      ws_report_xml_escape(b, it->action);
     }
     if (it->flag) {
       ws_sb_puts(b, "<br><span class=\"flag\">! ");
-      esc(b, it->flag);
+      ws_report_xml_escape(b, it->flag);
       ws_sb_puts(b, "</span>");
     }
     ws_sb_puts(b, "</li>\n");
@@ -262,7 +252,7 @@ void ws_report_html_lines(ws_html *h, const ws_profile *p, const ws_model_result
     double share = total > 0 ? ws_advise_line_weight(r, m, lat) / total : 0;
     char name[512];
     ws_sb_puts(b, "<tr><td>");
-    esc(b, ws_advise_line_name(name, sizeof name, l, r));
+    ws_report_xml_escape(b, ws_advise_line_name(name, sizeof name, l, r));
     ws_sb_printf(b, "</td><td class=\"n\">%.1f</td><td>", 100 * share);
     bar(b, share, 100, "line");
     ws_sb_printf(b, "</td><td class=\"n\">%.4g</td><td class=\"n\">", r->warp_insts);
@@ -272,7 +262,7 @@ void ws_report_html_lines(ws_html *h, const ws_profile *p, const ws_model_result
                     "<td class=\"n\">%.4g</td><td class=\"n\">%.4g</td><td><code>",
                  r->dram_bytes / 1e6, r->bank_conflict_replays, r->divergent_branches, r->atomic_serial,
                  r->path_mem_loads * lat + r->path_cycles);
-    esc(b, source && source[i] ? source[i] : "");
+    ws_report_xml_escape(b, source && source[i] ? source[i] : "");
     ws_sb_puts(b, "</code></td></tr>\n");
   }
   ws_sb_puts(b, "</tbody></table></section>\n");
@@ -286,7 +276,7 @@ int ws_report_html_svg(ws_html *h, const char *id, const char *heading, const ch
   const char *svg = strstr(text, "<svg");
   ws_strbuf *b = &h->body;
   ws_sb_printf(b, "<figure class=\"chart\"%s%s%s><figcaption>", id ? " id=\"" : "", id ? id : "", id ? "\"" : "");
-  esc(b, heading);
+  ws_report_xml_escape(b, heading);
   ws_sb_puts(b, "</figcaption>\n");
   /* cairo names its glyphs and clips glyph0-1, clip1, ... in every file:
    * inlined side by side they would collide, so each file's ids and the
@@ -317,7 +307,7 @@ int ws_report_html_svg(ws_html *h, const char *id, const char *heading, const ch
 
 void ws_report_html_open(ws_html *h, const char *id, const char *heading) {
   ws_sb_printf(&h->body, "<section id=\"%s\"><h3>", id);
-  esc(&h->body, heading);
+  ws_report_xml_escape(&h->body, heading);
   ws_sb_puts(&h->body, "</h3>\n");
 }
 
@@ -325,13 +315,13 @@ void ws_report_html_close(ws_html *h) { ws_sb_puts(&h->body, "</section>\n"); }
 
 void ws_report_html_pre(ws_html *h, const char *text) {
   ws_sb_puts(&h->body, "<pre>");
-  esc(&h->body, text);
+  ws_report_xml_escape(&h->body, text);
   ws_sb_puts(&h->body, "</pre>\n");
 }
 
 void ws_report_html_note(ws_html *h, const char *text) {
   ws_sb_puts(&h->body, "<p class=\"note\">");
-  esc(&h->body, text);
+  ws_report_xml_escape(&h->body, text);
   ws_sb_puts(&h->body, "</p>\n");
 }
 
@@ -372,9 +362,9 @@ int ws_report_html_write(const ws_html *h, const char *path, ws_diag *d) {
   ws_strbuf page = WS_STRBUF_INIT;
   ws_sb_puts(&page, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
-  esc(&page, h->title);
+  ws_report_xml_escape(&page, h->title);
   ws_sb_printf(&page, "</title>\n<style>%s</style>\n</head><body>\n<h1>", style);
-  esc(&page, h->title);
+  ws_report_xml_escape(&page, h->title);
   ws_sb_puts(&page, "</h1>\n");
   ws_sb_puts(&page, ws_sb_str(&h->body));
   ws_sb_printf(&page, "<footer id=\"ws-footer\">Written by warpsight (docs/charts.md, \"The HTML report\"): "

@@ -428,6 +428,51 @@ static void test_symbols(void **state) {
   assert_int_equal(seven, 42);
 }
 
+/* A graph's memcpy node to or from a symbol refuses the kinds that
+ * cudaMemcpyToSymbol / cudaMemcpyFromSymbol refuse, with the same error
+ * (CUDA: the symbol's side must be device memory: To takes HostToDevice,
+ * DeviceToDevice or Default, From DeviceToHost, DeviceToDevice or
+ * Default); the kinds they take make nodes that copy. */
+static void test_graph_symbol_kind(void **state) {
+  (void)state;
+  int v = 0, back = 0, was = 0;
+  cudaGraph_t g;
+  cudaGraphNode_t to = NULL, from = NULL;
+  assert_int_equal(cudaGraphCreate(&g, 0), cudaSuccess);
+  static const int bad_to[] = {cudaMemcpyDeviceToHost, cudaMemcpyHostToHost, 999};
+  static const int bad_from[] = {cudaMemcpyHostToDevice, cudaMemcpyHostToHost, 999};
+  for (size_t i = 0; i < 3; i++) {
+    assert_int_equal(cudaMemcpyToSymbol(&shadow_counter, &v, 4, 0, bad_to[i]),
+                     cudaErrorInvalidMemcpyDirection);
+    assert_int_equal(cudaGraphAddMemcpyNodeToSymbol(&to, g, NULL, 0, &shadow_counter, &v, 4, 0, bad_to[i]),
+                     cudaErrorInvalidMemcpyDirection);
+    assert_int_equal(cudaGetLastError(), cudaErrorInvalidMemcpyDirection);
+    assert_int_equal(cudaMemcpyFromSymbol(&v, &shadow_counter, 4, 0, bad_from[i]),
+                     cudaErrorInvalidMemcpyDirection);
+    assert_int_equal(cudaGraphAddMemcpyNodeFromSymbol(&from, g, NULL, 0, &v, &shadow_counter, 4, 0, bad_from[i]),
+                     cudaErrorInvalidMemcpyDirection);
+    assert_int_equal(cudaGetLastError(), cudaErrorInvalidMemcpyDirection);
+  }
+  size_t nn = 9;
+  assert_int_equal(cudaGraphGetNodes(g, NULL, &nn), cudaSuccess);
+  assert_int_equal(nn, 0); /* no node was added */
+  /* the kinds CUDA takes: the value goes to the symbol and comes back */
+  assert_int_equal(cudaMemcpyFromSymbol(&was, &shadow_counter, 4, 0, cudaMemcpyDeviceToHost), cudaSuccess);
+  v = 1234;
+  assert_int_equal(cudaGraphAddMemcpyNodeToSymbol(&to, g, NULL, 0, &shadow_counter, &v, 4, 0,
+                                                  cudaMemcpyHostToDevice), cudaSuccess);
+  assert_int_equal(cudaGraphAddMemcpyNodeFromSymbol(&from, g, &to, 1, &back, &shadow_counter, 4, 0,
+                                                    cudaMemcpyDefault), cudaSuccess);
+  cudaGraphExec_t x;
+  assert_int_equal(cudaGraphInstantiate(&x, g, 0), cudaSuccess);
+  assert_int_equal(cudaGraphLaunch(x, NULL), cudaSuccess);
+  assert_int_equal(cudaStreamSynchronize(NULL), cudaSuccess);
+  assert_int_equal(back, 1234);
+  assert_int_equal(cudaGraphExecDestroy(x), cudaSuccess);
+  assert_int_equal(cudaGraphDestroy(g), cudaSuccess);
+  assert_int_equal(cudaMemcpyToSymbol(&shadow_counter, &was, 4, 0, cudaMemcpyHostToDevice), cudaSuccess);
+}
+
 /* Row 9: launch configurations CUDA refuses, and occupancy sizes. */
 static void test_config_errors(void **state) {
   (void)state;
@@ -964,6 +1009,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_managed),
       cmocka_unit_test(test_pitched),
       cmocka_unit_test(test_symbols),
+      cmocka_unit_test(test_graph_symbol_kind),
       cmocka_unit_test(test_config_errors),
       cmocka_unit_test(test_launch_reuse),
       cmocka_unit_test(test_clock),

@@ -13,6 +13,7 @@
 #include "testutil.h"
 #include "warpsight/report.h"
 #include "model/transit.h"
+#include "report/escape.h"
 
 /* fontconfig (under cairo) keeps its configuration for the life of the
  * process; only FcFini() would free it.  Not ours to free: tell LeakSanitizer. */
@@ -35,13 +36,16 @@ static void rm(const char *base, const char *ext) {
 
 static int teardown(void **state) {
   (void)state;
-  static const char *const names[] = {"benefit", "transit", "roofline"};
-  for (size_t i = 0; i < 3; i++) {
+  static const char *const names[] = {"benefit", "transit", "roofline", "escaped"};
+  for (size_t i = 0; i < 4; i++) {
     char b[128];
     snprintf(b, sizeof b, "%s/%s", dir, names[i]);
     rm(b, ".png");
     rm(b, ".svg");
   }
+  char page[128];
+  snprintf(page, sizeof page, "%s/page.html", dir);
+  unlink(page);
   rmdir(dir);
   return 0;
 }
@@ -286,12 +290,61 @@ static void errors(void **state) {
   ws_model_result_free(&r);
 }
 
+/* One escaping for the HTML page and the SVG charts (report/escape.h): the
+ * expected texts are the four entities written out by hand; ' and every
+ * other byte pass as they are. */
+static void escaping(void **state) {
+  (void)state;
+  static const char raw[] = "a<b & \"c\">'d";
+  static const char want[] = "a&lt;b &amp; &quot;c&quot;&gt;'d";
+  ws_strbuf b = WS_STRBUF_INIT;
+  ws_report_xml_escape(&b, raw);
+  ws_report_xml_escape(&b, NULL); /* appends nothing */
+  assert_string_equal(ws_sb_str(&b), want);
+  ws_sb_free(&b);
+
+  /* the page: its <title>, its <h1> and a heading */
+  ws_diag d = WS_DIAG_INIT;
+  char page[128], *text = NULL;
+  size_t len = 0;
+  snprintf(page, sizeof page, "%s/page.html", dir);
+  ws_html *h = ws_report_html_new(raw);
+  assert_non_null(h);
+  ws_report_html_heading(h, raw);
+  assert_ok_diag(ws_report_html_write(h, page, &d), &d);
+  ws_report_html_free(h);
+  assert_ok_diag(ws_read_file(&text, &len, page, &d), &d);
+  assert_non_null(strstr(text, "<title>a&lt;b &amp; &quot;c&quot;&gt;'d</title>"));
+  assert_non_null(strstr(text, "<h2 class=\"set\">a&lt;b &amp; &quot;c&quot;&gt;'d</h2>"));
+  assert_null(strstr(text, raw));
+  free(text);
+
+  /* a chart: its <title>, <desc> and a legend label in the text layer */
+  if (ws_report_chart_available()) {
+    static const double x[] = {1, 2}, y[] = {1, 2};
+    ws_report_chart_scatter_spec sp = {raw, raw, "x", "y", 0, 0};
+    ws_report_chart_series se = {raw, x, y, 2};
+    char base[128], svg[160];
+    snprintf(base, sizeof base, "%s/escaped", dir);
+    assert_ok_diag(ws_report_chart_scatter(base, &sp, &se, 1, &d), &d);
+    snprintf(svg, sizeof svg, "%s.svg", base);
+    assert_ok_diag(ws_read_file(&text, &len, svg, &d), &d);
+    assert_non_null(strstr(text, "<title>a&lt;b &amp; &quot;c&quot;&gt;'d</title>"));
+    assert_non_null(strstr(text, "<desc>a&lt;b &amp; &quot;c&quot;&gt;'d</desc>"));
+    assert_non_null(strstr(text, ">a&lt;b &amp; &quot;c&quot;&gt;'d</text>"));
+    assert_null(strstr(text, raw));
+    free(text);
+  }
+  ws_diag_free(&d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(benefit), cmocka_unit_test(clustered_labels),
       cmocka_unit_test(transit),
       cmocka_unit_test(roofline),
       cmocka_unit_test(errors),
+      cmocka_unit_test(escaping),
   };
   int failed = cmocka_run_group_tests(tests, setup, teardown);
   ws_report_chart_shutdown();

@@ -28,6 +28,13 @@ static const char ptx[] = HDR
     "{\n  .reg .pred %p<3>;\n  .reg .b32 %r<3>;\n  mov.u32 %r1, %tid.x;\n  setp.lt.u32 %p1, %r1, 32;\n"
     "  @%p1 bra WAIT;\n  mov.u32 %r2, 0;\nLOOP:\n  add.u32 %r2, %r2, 1;\n  setp.lt.u32 %p2, %r2, 100000;\n"
     "  @%p2 bra LOOP;\nWAIT:\n  bar.sync 0;\n  ret;\n}\n"
+    /* flagspin: warp 1 waits at a barrier before it would set the flag;
+     * warp 0 clears the flag and spins on it, so it never gets there */
+    ".visible .entry flagspin()\n"
+    "{\n  .reg .pred %p<3>;\n  .reg .b32 %r<3>;\n  .shared .align 4 .u32 flag;\n  mov.u32 %r1, %tid.x;\n"
+    "  setp.lt.u32 %p1, %r1, 32;\n  @%p1 bra SPIN;\n  bar.sync 0;\n  st.shared.u32 [flag], 1;\n  ret;\n"
+    "SPIN:\n  st.shared.u32 [flag], 0;\nAGAIN:\n  ld.volatile.shared.u32 %r2, [flag];\n"
+    "  setp.eq.u32 %p2, %r2, 0;\n  @%p2 bra AGAIN;\n  bar.sync 0;\n  ret;\n}\n"
     ".global .attribute(.managed) .align 4 .u32 m;\n"
     ".const .align 4 .f32 cf[4];\n"
     ".visible .entry fill(.param .u64 out)\n"
@@ -366,6 +373,31 @@ static void test_launch_limit_not_deadlock(void **state) {
   ws_diag_free(&f->d);
 }
 
+/* A warp that spins on a flag that only a warp waiting at a barrier would
+ * set: stopped by the warp limit (100000, launch()), and reported as a
+ * barrier-spin deadlock by its own fault kind, not by the text of its
+ * message; the message names warp 1's barrier by its PTX line (counted
+ * in the module's text). */
+static void test_spin_deadlock_kind(void **state) {
+  fix *f = *state;
+  int fk = -1;
+  assert_int_equal(launch(f, "flagspin", 64, NULL, &fk), WS_EFAULT);
+  assert_int_equal(fk, WS_EMU_FAULT_SPIN_DEADLOCK);
+  /* the line of warp 1's barrier: the first "bar.sync 0" after flagspin's name */
+  const char *k = strstr(ptx, "flagspin"), *bar = strstr(k, "bar.sync 0");
+  int line = 1;
+  for (const char *c = ptx; c < bar; c++) line += *c == '\n';
+  char want[160];
+  snprintf(want, sizeof want,
+           "barrier deadlock: warp 0 spins past the limit of 100000 warp instructions (--max-warp-insts) "
+           "while warp 1 waits at barrier 0 (PTX line %d)", line);
+  char *msg = ws_diag_format(&f->d);
+  assert_non_null(strstr(msg, want));
+  assert_non_null(strstr(msg, "needs a higher limit: --max-warp-insts N"));
+  free(msg);
+  ws_diag_free(&f->d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_two_launches_share_memory, setup, teardown),
@@ -378,6 +410,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_launch_checks, setup, teardown),
       cmocka_unit_test_setup_teardown(test_launch_limit, setup, teardown),
       cmocka_unit_test_setup_teardown(test_launch_limit_not_deadlock, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_spin_deadlock_kind, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -116,6 +116,30 @@ static void test_warp_size(void **state) {
   run_free(&r);
 }
 
+/* warp_sums (nvcc's __shfl_down_sync(0xffffffff, ...)) in blocks of 48
+ * threads: warp 1 of each block has lanes 0..15 only, and they shuffle
+ * from lanes 16..31 under the full mask.  Only executing lanes are held
+ * to their mask (docs/emulator.md, "Member masks"), so the launch runs
+ * (those values are undefined: out[1] is not checked); warp 0's sum is
+ * that of in[0..31] (seed 7 draws, as above). */
+static void test_warp_size_partial(void **state) {
+  (void)state;
+  run r;
+  run_spec(&r, NULL,
+           "{\"kernel\": \"warp_sums\", \"grid\": [1], \"block\": [48], \"args\": ["
+           "{\"buffer\": \"in\", \"type\": \"s32\", \"count\": 48, "
+           "\"init\": {\"random\": {\"seed\": 7, \"min\": -1000, \"max\": 1000}}},"
+           "{\"buffer\": \"out\", \"type\": \"s32\", \"count\": 2},"
+           "{\"scalar\": \"n\", \"type\": \"s32\", \"value\": 48}]}");
+  assert_ok_diag(r.status, &r.d);
+  const int32_t *out = buffer(&r, "out", 2 * 4);
+  uint64_t rng = 7;
+  int64_t sum = 0;
+  for (int i = 0; i < 32; i++) sum += ws_rng_int(&rng, -1000, 1000);
+  assert_int_equal(out[0], sum);
+  run_free(&r);
+}
+
 /* affine.json: s = {1.5f, -7, 0.125}, x[i] = -50 + 0.5 i: y[i] = 1.5f * x[i]
  * + (-7) + 0.125, all exact (dyadic values). */
 static void check_affine(run *r, int n, double x0, double dx) {
@@ -234,7 +258,7 @@ static void test_shared_address_wrap(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_warp_size),
+      cmocka_unit_test(test_warp_size), cmocka_unit_test(test_warp_size_partial),
       cmocka_unit_test(test_struct_by_value),
       cmocka_unit_test(test_constant_filter),
       cmocka_unit_test(test_errors),

@@ -30,6 +30,7 @@ typedef struct run {
   ws_emu_launch *l;
   ws_diag d;
   int status;
+  int fault_kind; /* ws_emu_stats.fault_kind of the run */
 } run;
 
 /* Parse, load, launch and run; r->status is the first failing status. */
@@ -45,7 +46,10 @@ static void run_ptx(run *r, const char *ptx, const char *kernel, const char *spe
     ws_emu_options o = WS_EMU_OPTIONS_INIT;
     o.threads = threads;
     o.max_warp_insts = 1000000;
-    st = ws_emu_run(r->l, &o, NULL, &r->d);
+    ws_emu_stats sx;
+    memset(&sx, 0, sizeof sx);
+    st = ws_emu_run(r->l, &o, &sx, &r->d);
+    r->fault_kind = sx.fault_kind;
   }
   r->status = st;
 }
@@ -481,6 +485,152 @@ static void test_redux_member_mask(void **state) {
       assert_int_equal(o[2 * l], 392);
       assert_int_equal(o[2 * l + 1], 17);
     }
+  }
+  run_free(&r);
+}
+
+/* --- member masks of shfl, vote and match (docs/emulator.md, "Member masks") ---------- */
+
+/* halves: lanes 0..15 name 0x0000ffff, lanes 16..31 0xffff0000 (two
+ * 16-lane groups, as cooperative groups' tiled partitions make them);
+ * each lane's shuffle, vote and match see its own half only.  ownmask:
+ * every lane names 0xfffffff7 (all but lane 3) in the instruction `op`
+ * selects (0 shfl, 1 vote, 2 match).  srcmask: the halves' masks, but a
+ * shuffle down by 8 over the whole warp, so lane 8 reads lane 16.
+ * partial: 48 threads, a full mask: warp 1's lanes 16..31 do not exist,
+ * and lanes 0..15 read them (shfl down 16) and vote. */
+static const char mask_ptx[] = HDR
+    ".visible .entry halves(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred %p<6>;\n  .reg .b32 %r<14>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %laneid;\n"
+    "  setp.lt.u32 %p1, %r1, 16;\n  selp.b32 %r2, 65535, -65536, %p1;\n"
+    "  mul.lo.u32 %r3, %r1, 10;\n"
+    "  shfl.sync.down.b32 %r4, %r3, 8, 4127, %r2;\n" /* c = 16 << 8 | 31: 16-lane segments */
+    "  setp.ne.u32 %p2, %r1, 20;\n"
+    "  vote.sync.all.pred %p3, %p2, %r2;\n  selp.u32 %r5, 1, 0, %p3;\n"
+    "  vote.sync.ballot.b32 %r6, %p2, %r2;\n"
+    "  setp.eq.u32 %p4, %r1, 3;\n  vote.sync.any.pred %p5, %p4, %r2;\n  selp.u32 %r7, 1, 0, %p5;\n"
+    "  and.b32 %r8, %r1, 3;\n  match.any.sync.b32 %r9, %r8, %r2;\n"
+    "  shr.u32 %r10, %r1, 4;\n  match.all.sync.b32 %r11|%p5, %r10, %r2;\n  selp.u32 %r12, 1, 0, %p5;\n"
+    "  mul.wide.u32 %rd2, %r1, 32;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.v4.u32 [%rd3], {%r4, %r5, %r6, %r7};\n"
+    "  st.global.v4.u32 [%rd3+16], {%r9, %r11, %r12, %r1};\n"
+    "  ret;\n}\n"
+    ".visible .entry ownmask(.param .u32 op)\n"
+    "{\n"
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<6>;\n"
+    "  ld.param.u32 %r1, [op];\n  mov.u32 %r2, %laneid;\n  mov.u32 %r3, -9;\n"
+    "  setp.eq.u32 %p1, %r1, 0;\n  @%p1 shfl.sync.idx.b32 %r4, %r2, 0, 31, %r3;\n"
+    "  setp.eq.u32 %p2, %r1, 1;\n  @%p2 vote.sync.any.pred %p3, %p2, %r3;\n"
+    "  setp.eq.u32 %p2, %r1, 2;\n  @%p2 match.any.sync.b32 %r5, %r2, %r3;\n"
+    "  ret;\n}\n"
+    ".visible .entry srcmask()\n"
+    "{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n"
+    "  mov.u32 %r1, %laneid;\n  setp.lt.u32 %p1, %r1, 16;\n  selp.b32 %r2, 65535, -65536, %p1;\n"
+    "  shfl.sync.down.b32 %r3, %r1, 8, 31, %r2;\n"
+    "  ret;\n}\n"
+    ".visible .entry partial(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n"
+    "  shfl.sync.down.b32 %r2|%p1, %r1, 16, 31, -1;\n"
+    "  setp.lt.u32 %p2, %r1, 100;\n  vote.sync.ballot.b32 %r3, %p2, -1;\n"
+    "  activemask.b32 %r4;\n  shfl.sync.idx.b32 %r5, %r1, 0, 31, %r4;\n"
+    "  mul.wide.u32 %rd2, %r1, 12;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r3;\n  st.global.u32 [%rd3+4], %r4;\n  st.global.u32 [%rd3+8], %r5;\n"
+    "  ret;\n}\n";
+
+static void test_member_mask_groups(void **state) {
+  (void)state;
+  run r;
+  run_ptx(&r, mask_ptx, "halves",
+          "{\"kernel\": \"halves\", \"grid\": [1,1,1], \"block\": [32,1,1], \"args\": ["
+          "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 256}]}",
+          1);
+  assert_ok_diag(r.status, &r.d);
+  const uint32_t *o = buf32(&r, "out");
+  for (uint32_t l = 0; l < 32; l++) {
+    const uint32_t *e = o + 8 * l, half = l < 16 ? 0x0000ffffu : 0xffff0000u;
+    /* down 8 within 16-lane segments: lane l + 8 when it stays in l's half */
+    assert_int_equal(e[0], (l & 15) < 8 ? 10 * (l + 8) : 10 * l);
+    assert_int_equal(e[1], l < 16);                                 /* all (lane != 20): only the low half */
+    assert_int_equal(e[2], l < 16 ? 0x0000ffffu : 0xffef0000u);     /* ballot: the half without lane 20 */
+    assert_int_equal(e[3], l < 16);                                 /* any (lane == 3) */
+    assert_int_equal(e[4], (0x11111111u << (l & 3)) & half);       /* match.any of l & 3, within the half */
+    assert_int_equal(e[5], half);                                   /* match.all of l >> 4: the half */
+    assert_int_equal(e[6], 1);
+    assert_int_equal(e[7], l);
+  }
+  run_free(&r);
+}
+
+static void expect_mask_fault(run *r, const char *what, const char *thread) {
+  assert_int_equal(r->status, WS_EFAULT);
+  assert_int_equal(r->fault_kind, WS_EMU_FAULT_MEMBERMASK);
+  char *t = ws_diag_format(&r->d);
+  if (!strstr(t, what) || !strstr(t, thread)) print_error("expected '%s' and '%s' in:\n%s\n", what, thread, t);
+  assert_non_null(strstr(t, what));
+  assert_non_null(strstr(t, thread));
+  free(t);
+}
+
+/* A lane outside its own member mask, in each of the three instructions,
+ * and a shuffle from a lane outside the reader's mask: a fault naming the
+ * kernel, thread, PTX line (test.ptx, the module above: ownmask's
+ * instructions are its lines 41, 43 and 45, srcmask's shuffle line 55),
+ * lane and mask. */
+static void test_member_mask_faults(void **state) {
+  (void)state;
+  static const char *const line[] = {"test.ptx:41:", "test.ptx:43:", "test.ptx:45:"};
+  for (int op = 0; op < 3; op++) {
+    char spec[160];
+    snprintf(spec, sizeof spec,
+             "{\"kernel\": \"ownmask\", \"grid\": [1,1,1], \"block\": [32,1,1], \"args\": ["
+             "{\"scalar\": \"op\", \"type\": \"u32\", \"value\": %d}]}", op);
+    run r;
+    run_ptx(&r, mask_ptx, "ownmask", spec, 1);
+    expect_mask_fault(&r,
+                      "warp-synchronous instruction executed by lane 3, which is not in its member mask "
+                      "0xfffffff7 (undefined in the PTX ISA) in kernel 'ownmask'",
+                      "block (0,0,0), thread (3,0,0)");
+    char *t = ws_diag_format(&r.d);
+    if (!strstr(t, line[op])) print_error("op %d: expected %s in:\n%s\n", op, line[op], t);
+    assert_non_null(strstr(t, line[op]));
+    free(t);
+    run_free(&r);
+  }
+  run r;
+  run_ptx(&r, mask_ptx, "srcmask", "{\"kernel\": \"srcmask\", \"grid\": [1,1,1], \"block\": [32,1,1], \"args\": []}",
+          1);
+  expect_mask_fault(&r,
+                    "test.ptx:55:3: error: shuffle by lane 8 from lane 16, which is not in its member mask "
+                    "0x0000ffff (undefined in the PTX ISA) in kernel 'srcmask'",
+                    "thread (8,0,0)");
+  run_free(&r);
+}
+
+/* Only the lanes that execute matter: a partial warp (48 threads: warp 1
+ * has lanes 0..15) under a full mask does not fault, though its lanes
+ * 16..31 are in the mask and lanes 0..15 shuffle from them (undefined
+ * values, not checked); the ballot holds the existing lanes, activemask
+ * names them, and a shuffle under that mask reads lane 0 of the warp. */
+static void test_member_mask_partial_warp(void **state) {
+  (void)state;
+  run r;
+  run_ptx(&r, mask_ptx, "partial",
+          "{\"kernel\": \"partial\", \"grid\": [2,1,1], \"block\": [48,1,1], \"args\": ["
+          "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 144}]}",
+          1);
+  assert_ok_diag(r.status, &r.d);
+  assert_int_equal(r.fault_kind, WS_EMU_FAULT_NONE);
+  const uint32_t *o = buf32(&r, "out");
+  for (uint32_t t = 0; t < 48; t++) {
+    uint32_t lanes = t < 32 ? 0xffffffffu : 0x0000ffffu;
+    assert_int_equal(o[3 * t], lanes);
+    assert_int_equal(o[3 * t + 1], lanes);
+    assert_int_equal(o[3 * t + 2], t < 32 ? 0 : 32); /* lane 0 of its warp: tid 0 or 32 */
   }
   run_free(&r);
 }
@@ -1080,6 +1230,8 @@ int main(void) {
       cmocka_unit_test(test_atomic_histogram),   cmocka_unit_test(test_recursion),
       cmocka_unit_test(test_brx),                cmocka_unit_test(test_alloca),                cmocka_unit_test(test_half_atomics),                cmocka_unit_test(test_indirect_call),                cmocka_unit_test(test_alu),                cmocka_unit_test(test_printf), cmocka_unit_test(test_printf_long),                cmocka_unit_test(test_fma_exact),          cmocka_unit_test(test_hooks),          cmocka_unit_test(test_fault_report),
       cmocka_unit_test(test_address_wrap32), cmocka_unit_test(test_redux_member_mask),
+      cmocka_unit_test(test_member_mask_groups), cmocka_unit_test(test_member_mask_faults),
+      cmocka_unit_test(test_member_mask_partial_warp),
       cmocka_unit_test(test_reserved_shared), cmocka_unit_test(test_register_reuse),
       cmocka_unit_test(test_register_reuse_matrix),
   };

@@ -1,7 +1,8 @@
 /*
  * test_util.c — the small toolkit under src/util: growable arrays (vec.h),
  * string buffers (strbuf.h), bit helpers (bits.h), checked arithmetic
- * (checked.h) and the diagnostics' text (ws_diag_format, ws_diag_print).  Expected values are worked out by hand in the comments.
+ * (checked.h), the diagnostics' text (ws_diag_format, ws_diag_print), and
+ * finding the toolkit and reading `ptxas -v` (tool.h).  Expected values are worked out by hand in the comments.
  */
 #include "testutil.h"
 
@@ -9,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -19,6 +22,7 @@
 #include "util/checked.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
+#include "util/tool.h"
 #include "util/vec.h"
 
 static void test_vec_push_and_reserve(void **state) {
@@ -324,6 +328,119 @@ static void test_parse_decimal(void **state) {
   }
 }
 
+/* A `ptxas -v -arch=sm_80` report as CUDA 13's ptxas writes it (the form of
+ * a real run: an entry's "Function properties" after its "Compiling entry
+ * function", a device function's after every entry), with figures written
+ * in by hand: k2 8 registers and nothing else; k1 24 registers, 1024 bytes
+ * smem, 256 bytes stack, 40/44 bytes spill stores/loads; helper (a device
+ * function: no "Used" line) 64 bytes stack, 8/12 bytes of spills. */
+static const char ptxas_report[] =
+    "ptxas info    : 0 bytes gmem\n"
+    "ptxas info    : Compiling entry function '_Z2k2Pf' for 'sm_80'\n"
+    "ptxas info    : Function properties for _Z2k2Pf\n"
+    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+    "ptxas info    : Used 8 registers, used 0 barriers, 360 bytes cmem[0]\n"
+    "ptxas info    : Compile time = 3.348 ms\n"
+    "ptxas info    : Compiling entry function '_Z2k1Pfi' for 'sm_80'\r\n"
+    "ptxas info    : Function properties for _Z2k1Pfi\r\n"
+    "    256 bytes stack frame, 40 bytes spill stores, 44 bytes spill loads\r\n"
+    "ptxas info    : Used 24 registers, used 1 barriers, 256 bytes cumulative stack size, "
+    "1024 bytes smem, 364 bytes cmem[0]\r\n"
+    "ptxas info    : Compile time = 16.772 ms\n"
+    "ptxas info    : Function properties for _Z6helperPfi\n"
+    "    64 bytes stack frame, 8 bytes spill stores, 12 bytes spill loads"; /* no final newline */
+
+static void test_ptxas_report(void **state) {
+  (void)state;
+  ws_ptxas_list l = WS_PTXAS_LIST_INIT;
+  assert_int_equal(ws_tool_ptxas_parse(&l, ptxas_report), WS_OK);
+  assert_int_equal(l.n, 3);
+  static const struct {
+    const char *name;
+    long regs, smem, stack, st, ld;
+  } want[] = {{"_Z2k2Pf", 8, 0, 0, 0, 0},
+              {"_Z2k1Pfi", 24, 1024, 256, 40, 44},
+              {"_Z6helperPfi", -1, 0, 64, 8, 12}};
+  for (size_t i = 0; i < 3; i++) {
+    const ws_ptxas_fn *f = ws_tool_ptxas_lookup(&l, want[i].name);
+    assert_non_null(f);
+    assert_ptr_equal(f, &l.v[i]); /* in the order first named */
+    assert_int_equal(f->regs, want[i].regs);
+    assert_int_equal(f->smem, want[i].smem);
+    assert_int_equal(f->stack, want[i].stack);
+    assert_int_equal(f->spill_st, want[i].st);
+    assert_int_equal(f->spill_ld, want[i].ld);
+  }
+  assert_null(ws_tool_ptxas_lookup(&l, "_Z2k1Pf"));
+  ws_tool_ptxas_free(&l);
+  assert_int_equal(l.n, 0);
+  /* a line of any length: a 5000-byte name whole */
+  ws_strbuf b = WS_STRBUF_INIT, name = WS_STRBUF_INIT;
+  for (int i = 0; i < 5000; i++) ws_sb_putc(&name, (char)('a' + i % 26));
+  ws_sb_printf(&b, "ptxas info    : Compiling entry function '%s' for 'sm_80'\n"
+                   "ptxas info    : Used 17 registers, 8 bytes smem\n", ws_sb_str(&name));
+  assert_int_equal(ws_tool_ptxas_parse(&l, ws_sb_str(&b)), WS_OK);
+  assert_int_equal(l.n, 1);
+  assert_string_equal(l.v[0].name, ws_sb_str(&name));
+  assert_int_equal(l.v[0].regs, 17);
+  assert_int_equal(l.v[0].smem, 8);
+  ws_tool_ptxas_free(&l);
+  ws_sb_free(&b);
+  ws_sb_free(&name);
+}
+
+/* ptxas found as the CLI and the runtime find it: WARPSIGHT_PTXAS alone
+ * when set, else PATH, else $CUDA_HOME/bin. */
+static void test_tool_find(void **state) {
+  (void)state;
+  char dir[] = "/tmp/ws-tool-XXXXXX", a[64], bin[64], ptxas[96], plain[96], buf[256];
+  assert_non_null(mkdtemp(dir));
+  snprintf(a, sizeof a, "%s/a", dir);
+  snprintf(bin, sizeof bin, "%s/bin", dir);
+  snprintf(ptxas, sizeof ptxas, "%s/ptxas", a);
+  snprintf(plain, sizeof plain, "%s/ptxas", bin);
+  assert_int_equal(mkdir(a, 0700), 0);
+  assert_int_equal(mkdir(bin, 0700), 0);
+  FILE *f = fopen(ptxas, "w");
+  assert_non_null(f);
+  fclose(f);
+  assert_int_equal(chmod(ptxas, 0700), 0);
+  f = fopen(plain, "w");
+  assert_non_null(f);
+  fclose(f);
+  assert_int_equal(chmod(plain, 0700), 0);
+  char *old_path = getenv("PATH") ? ws_strdup(getenv("PATH")) : NULL;
+  char *old_home = getenv("CUDA_HOME") ? ws_strdup(getenv("CUDA_HOME")) : NULL;
+  char *old_ws = getenv("WARPSIGHT_PTXAS") ? ws_strdup(getenv("WARPSIGHT_PTXAS")) : NULL;
+  unsetenv("WARPSIGHT_PTXAS");
+  setenv("CUDA_HOME", dir, 1); /* $CUDA_HOME/bin/ptxas = plain */
+  char path[256];
+  snprintf(path, sizeof path, "/nonexistent:%s", a);
+  setenv("PATH", path, 1);
+  assert_string_equal(ws_tool_find_ptxas(buf, sizeof buf), ptxas); /* PATH first */
+  assert_null(ws_tool_find_ptxas(buf, 8));                         /* does not fit: none */
+  setenv("PATH", "/nonexistent", 1);
+  assert_string_equal(ws_tool_find_ptxas(buf, sizeof buf), plain);  /* then $CUDA_HOME/bin */
+  assert_null(ws_tool_find("nvcc", buf, sizeof buf));
+  setenv("WARPSIGHT_PTXAS", ptxas, 1);
+  assert_string_equal(ws_tool_find_ptxas(buf, sizeof buf), ptxas);  /* the variable */
+  assert_int_equal(chmod(ptxas, 0600), 0); /* not executable: no other is tried */
+  assert_null(ws_tool_find_ptxas(buf, sizeof buf));
+  if (old_path) setenv("PATH", old_path, 1);
+  if (old_home) setenv("CUDA_HOME", old_home, 1);
+  else unsetenv("CUDA_HOME");
+  if (old_ws) setenv("WARPSIGHT_PTXAS", old_ws, 1);
+  else unsetenv("WARPSIGHT_PTXAS");
+  free(old_path);
+  free(old_home);
+  free(old_ws);
+  unlink(ptxas);
+  unlink(plain);
+  rmdir(a);
+  rmdir(bin);
+  rmdir(dir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_vec_push_and_reserve),
@@ -339,6 +456,8 @@ int main(void) {
       cmocka_unit_test(test_name_part),
       cmocka_unit_test(test_json_parse_refusals),
       cmocka_unit_test(test_parse_decimal),
+      cmocka_unit_test(test_ptxas_report),
+      cmocka_unit_test(test_tool_find),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1738,13 +1738,27 @@ static int tr_space(tr *T, const ty *y) {
   return assign(T, &dr, y->bits == 32 ? 32 : 64, 1, x);
 }
 
+/* Whether member-mask operand o is the immediate 0xffffffff: then shfl,
+ * vote and match need no mask checks (their translation is that of a full
+ * warp); any other mask gets the interpreter's checks (ops/warp.h). */
+static int full_mask(const ws_ptx_operand *o) {
+  return o->kind == WS_PTX_O_IMM_INT && (uint32_t)o->imm == 0xffffffffu;
+}
+
+/* In a lane loop with k_ the lane's member mask: the interpreter's
+ * mask_fault when lane l is not in it. */
+static void mask_own(tr *T) {
+  E("      if (!((k_ >> l) & 1u)) return X->rt->fault(X, w, %d, l, %uu, %uu, k_, 0, -1, NULL);\n",
+    WS_EMU_FAULT_MEMBERMASK, T->fi, T->pc);
+}
+
 /* shfl, vote, match, redux, activemask, elect (the interpreter's ex_warp). */
 static int tr_warp(tr *T, const ty *y) {
   const ws_ptx_inst *in = T->in;
   const ws_ptx_operand *o = in->ops;
   int st, i = 1, d2 = -1;
   dreg dr;
-  val a, b, c;
+  val a, b, c, mk;
   switch (in->op) {
   case WS_PTX_OP_SHFL: {
     static const int sm[][2] = {{WS_PTX_MOD_UP, 0}, {WS_PTX_MOD_DOWN, 1}, {WS_PTX_MOD_BFLY, 2}, {WS_PTX_MOD_IDX, 3}};
@@ -1761,6 +1775,8 @@ static int tr_warp(tr *T, const ty *y) {
     if ((st = src(T, i, y->t, 32, &a)) || (st = src(T, i + 1, WS_PTX_T_U32, 32, &b)) ||
         (st = src(T, i + 2, WS_PTX_T_U32, 32, &c)))
       return st;
+    int full = !sync || full_mask(&o[i + 3]);
+    if (!full && (st = src(T, i + 3, WS_PTX_T_U32, 32, &mk))) return st;
     if (dr.sink) return refuse(T, "shfl into `_`");
     static const char *const jx[] = {"j_ = (int32_t)l - (int32_t)bv_; ok_ = j_ >= maxl_;",
                                      "j_ = (int32_t)l + (int32_t)bv_; ok_ = j_ <= maxl_;",
@@ -1769,8 +1785,16 @@ static int tr_warp(tr *T, const ty *y) {
     E("  { uint32_t t_[32], pv_ = 0; JFOR t_[l] = %s;\n", a.s);
     E("    JEACH(m) { uint32_t bv_ = (%s) & 31u, cw_ = %s, seg_ = (cw_ >> 8) & 31u, cv_ = cw_ & 31u;\n", b.s, c.s);
     E("      int32_t maxl_ = (int32_t)((l & seg_) | (cv_ & ~seg_)), minl_ = (int32_t)(l & seg_), j_; int ok_;\n");
-    E("      %s if (!ok_) j_ = (int32_t)l; %s[l] = (%s)t_[j_ & 31]; pv_ |= (uint32_t)ok_ << l; }\n", jx[mode], dr.s,
-      ctype(dr.w));
+    if (!full) { /* the interpreter's order: the lane's own membership, then its source's */
+      E("      %s if (!ok_) j_ = (int32_t)l; uint32_t k_ = (uint32_t)(%s);\n", jx[mode], mk.s);
+      mask_own(T);
+      E("      if (!((k_ >> (j_ & 31)) & 1u)) return X->rt->fault(X, w, %d, l, %uu, %uu, k_, 0, j_ & 31, NULL);\n",
+        WS_EMU_FAULT_MEMBERMASK, T->fi, T->pc);
+      E("      %s[l] = (%s)t_[j_ & 31]; pv_ |= (uint32_t)ok_ << l; }\n", dr.s, ctype(dr.w));
+    } else {
+      E("      %s if (!ok_) j_ = (int32_t)l; %s[l] = (%s)t_[j_ & 31]; pv_ |= (uint32_t)ok_ << l; }\n", jx[mode],
+        dr.s, ctype(dr.w));
+    }
     if (d2 >= 0) E("    R->p[%d] = (R->p[%d] & ~m) | pv_;\n", d2, d2);
     E("  }\n");
     return WS_OK;
@@ -1788,6 +1812,19 @@ static int tr_warp(tr *T, const ty *y) {
     }
     if ((st = pred_of(T, &o[1], &pa))) return st;
     if (pa < 0) return refuse(T, "`_` as a predicate source");
+    if (in->nops > 2 && !full_mask(&o[2])) { /* each lane over the executing lanes of its mask */
+      static const char *const vx[] = {"vg_ == g_", "vg_ != 0", "vg_ == 0 || vg_ == g_"};
+      if ((st = src(T, 2, WS_PTX_T_U32, 32, &mk))) return st;
+      E("  { uint32_t v_ = (%sR->p[%d]) & m, r_ = 0;\n", (o[1].flags & WS_PTX_OF_NOT) ? "~" : "", pa);
+      E("    JEACH(m) { uint32_t k_ = (uint32_t)(%s), g_ = m & k_, vg_ = v_ & k_; (void)g_;\n", mk.s);
+      mask_own(T);
+      if (mode < 3) E("      r_ |= (uint32_t)(%s) << l; }\n", vx[mode]);
+      else if (dr.sink) E("    }\n");
+      else E("      %s[l] = (%s)vg_; }\n", dr.s, ctype(dr.w));
+      if (mode < 3) pred_set(T, pd, "r_");
+      E("  }\n");
+      return WS_OK;
+    }
     E("  { uint32_t v_ = (%sR->p[%d]) & m;\n  ", (o[1].flags & WS_PTX_OF_NOT) ? "~" : "", pa);
     if (mode == 0) pred_set(T, pd, "v_ == m ? m : 0u");
     else if (mode == 1) pred_set(T, pd, "v_ ? m : 0u");
@@ -1806,6 +1843,17 @@ static int tr_warp(tr *T, const ty *y) {
     if ((st = src(T, i, y->t, y->w, &a))) return st;
     if (dr.sink) return refuse(T, "match into `_`");
     E("  { %s t_[32]; JFOR t_[l] = (%s)(%s) & 0x%" PRIx64 "ull;\n", ctype(y->w), ctype(y->w), a.s, y->wm);
+    if (!full_mask(&o[i + 1])) { /* each lane over the executing lanes of its mask */
+      if ((st = src(T, i + 1, WS_PTX_T_U32, 32, &mk))) return st;
+      E("    uint32_t res_[32], pv_ = 0;\n    JEACH(m) { uint32_t k_ = (uint32_t)(%s), g_ = m & k_, r_ = 0;\n", mk.s);
+      mask_own(T);
+      E("      for (uint32_t q_ = 0; q_ < 32; q_++) if (((g_ >> q_) & 1u) && t_[q_] == t_[l]) r_ |= 1u << q_;\n");
+      if (in->mode == WS_PTX_MOD_ALL) E("      pv_ |= (uint32_t)(r_ == g_) << l; r_ = r_ == g_ ? g_ : 0u;\n");
+      E("      res_[l] = r_; }\n    (void)pv_;\n");
+      if (in->mode == WS_PTX_MOD_ALL && d2 >= 0) E("    R->p[%d] = (R->p[%d] & ~m) | pv_;\n", d2, d2);
+      E("    JEACH(m) %s[l] = res_[l];\n  }\n", dr.s);
+      return WS_OK;
+    }
     if (in->mode == WS_PTX_MOD_ALL) {
       E("    int same_ = 1; %s v0_ = t_[__builtin_ctz(m)]; JEACH(m) same_ &= t_[l] == v0_;\n", ctype(y->w));
       E("    JEACH(m) %s[l] = same_ ? m : 0u;\n", dr.s);

@@ -1,9 +1,20 @@
 /*
  * ops/warp.h — warp-level instructions: shuffles, votes, match, redux,
  * activemask and elect.  They operate on the lanes that execute them (m:
- * active and guard true); redux.sync also honours its member mask.
+ * active and guard true) within each lane's member mask: shfl, vote and
+ * match fault when an executing lane is not in its own mask, shfl also
+ * when it reads a lane outside it (the PTX ISA leaves both undefined;
+ * docs/emulator.md, "Member masks"); redux.sync groups lanes by mask.
  * Decoders and executors of the WARP family (dops.def); compiled in exec.c.
  */
+
+/* The fault of lane l, whose member mask k does not hold it (src -1) or
+ * the lane src it reads (shfl): FAULT_MEMBERMASK with the mask as its
+ * address and src as its byte count (launch.c words it). */
+static int mask_fault(const xctx *X, const dinst *in, uint32_t l, uint32_t k, int src) {
+  set_fault(X->B, X->w, l, X->F, PC(in), FAULT_MEMBERMASK, k, 0, src);
+  return FL_FAULT;
+}
 
 /* shfl.sync.mode.b32 d[|p], a, b, c, membermask (pre-sm_70 shfl: no mask) */
 DECODER(shfl) {
@@ -32,9 +43,12 @@ DECODER(shfl) {
 
 /* d from the source lane (the ISA's pseudocode: segment mask c[12:8],
  * clamp c[4:0]); p (d2): whether the source lane was in range.  An
- * inactive source lane supplies whatever its register holds. */
+ * inactive source lane in the mask supplies whatever its register holds
+ * (a partial warp's missing lanes under a full mask); a lane outside its
+ * mask, or reading a lane outside it, faults (lanes in order, its own
+ * membership first). */
 EXEC(SHFL) {
-  const uint64_t *A = lanes(X, in->a), *Bv = lanes(X, in->b), *C = lanes(X, in->c);
+  const uint64_t *A = lanes(X, in->a), *Bv = lanes(X, in->b), *C = lanes(X, in->c), *Mk = lanes(X, in->e);
   uint64_t *Dd = lanes(X, in->d);
   uint64_t tmp[32];
   uint32_t pv = 0;
@@ -51,6 +65,9 @@ EXEC(SHFL) {
     default: j = minl | (int32_t)(bval & ~seg); ok = j <= maxl; break;
     }
     if (!ok) j = (int32_t)l;
+    uint32_t k = (uint32_t)Mk[l];
+    if (!((k >> l) & 1)) return mask_fault(X, in, l, k, -1);
+    if (!((k >> (j & 31)) & 1)) return mask_fault(X, in, l, k, j & 31);
     Dd[l] = tmp[j & 31] & 0xffffffffu;
     pv |= (uint32_t)ok << l;
   });
@@ -74,14 +91,23 @@ DECODER(vote) {
   else CONST(0xffffffffu, b);
   return WS_OK;
 }
+/* Each lane votes over the executing lanes of its member mask (g). */
 EXEC(VOTE) {
-  uint32_t v = pmask_not(X, in->a, in->flags & 1) & m;
-  switch (in->mode) {
-  case 0: pset(X, in->d, m, v == m ? m : 0); break;        /* all */
-  case 1: pset(X, in->d, m, v ? m : 0); break;             /* any */
-  case 2: pset(X, in->d, m, (v == 0 || v == m) ? m : 0); break; /* uni */
-  default: ISET(v);                                        /* ballot */
-  }
+  const uint64_t *Mk = lanes(X, in->b);
+  uint64_t *Dd = in->mode == 3 ? lanes(X, in->d) : NULL;
+  uint32_t v = pmask_not(X, in->a, in->flags & 1) & m, r = 0;
+  LANES(m, {
+    uint32_t k = (uint32_t)Mk[l], g = m & k, vg = v & k, t;
+    if (!((k >> l) & 1)) return mask_fault(X, in, l, k, -1);
+    switch (in->mode) {
+    case 0: t = vg == g; break;              /* all */
+    case 1: t = vg != 0; break;              /* any */
+    case 2: t = vg == 0 || vg == g; break;   /* uni */
+    default: Dd[l] = vg; t = 0; break;       /* ballot */
+    }
+    r |= t << l;
+  });
+  if (in->mode != 3) pset(X, in->d, m, r);
   return FL_NEXT;
 }
 
@@ -101,25 +127,26 @@ DECODER(match) {
   SRC(i + 1, b);
   return WS_OK;
 }
-/* any: the lanes with the same value; all: every lane, if all are the same */
+/* Over the executing lanes of each lane's member mask (g): any, the lanes
+ * with the lane's value; all, g itself if all hold the same value, else 0
+ * (and p whether they do). */
 EXEC(MATCH) {
-  const uint64_t *A = lanes(X, in->a);
+  const uint64_t *A = lanes(X, in->a), *Mk = lanes(X, in->b);
   uint64_t *Dd = lanes(X, in->d);
   uint64_t wm = in->bits >= 64 ? ~0ull : (1ull << in->bits) - 1;
-  if (in->mode) {
-    int same = 1;
-    uint64_t v0 = A[__builtin_ctz(m)] & wm;
-    LANES(m, same &= (A[l] & wm) == v0);
-    if (in->d2 != NO_SLOT) pset(X, in->d2, m, same ? m : 0);
-    ISET(same ? m : 0);
-  }
-  uint32_t res[32];
+  uint32_t res[32], pv = 0;
   LANES(m, {
-    uint32_t r = 0;
-    for (uint32_t k = 0; k < 32; k++)
-      if (((m >> k) & 1) && (A[k] & wm) == (A[l] & wm)) r |= 1u << k;
+    uint32_t k = (uint32_t)Mk[l], g = m & k, r = 0;
+    if (!((k >> l) & 1)) return mask_fault(X, in, l, k, -1);
+    for (uint32_t q = 0; q < 32; q++)
+      if (((g >> q) & 1) && (A[q] & wm) == (A[l] & wm)) r |= 1u << q;
+    if (in->mode) {
+      pv |= (uint32_t)(r == g) << l;
+      r = r == g ? g : 0;
+    }
     res[l] = r;
   });
+  if (in->mode && in->d2 != NO_SLOT) pset(X, in->d2, m, pv);
   LANES(m, Dd[l] = res[l]);
   return FL_NEXT;
 }

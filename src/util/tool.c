@@ -1,0 +1,113 @@
+/*
+ * tool.c — finding the toolkit's programs and reading ptxas -v's report
+ * (util/tool.h).  The reader takes the report's text whole, so a line of
+ * any length (a long templated kernel name) is read as one line.
+ */
+#include "util/tool.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/strbuf.h"
+#include "util/vec.h"
+#include "warpsight/util.h"
+
+const char *ws_tool_find(const char *name, char *buf, size_t n) {
+  const char *path = getenv("PATH");
+  while (path && *path) {
+    const char *colon = strchr(path, ':');
+    size_t len = colon ? (size_t)(colon - path) : strlen(path);
+    if (len > 0 && len + strlen(name) + 2 <= n) {
+      snprintf(buf, n, "%.*s/%s", (int)len, path, name);
+      if (access(buf, X_OK) == 0) return buf;
+    }
+    path = colon ? colon + 1 : NULL;
+  }
+  const char *home = getenv("CUDA_HOME");
+  if (snprintf(buf, n, "%s/bin/%s", home ? home : "/usr/local/cuda", name) >= (int)n) return NULL;
+  return access(buf, X_OK) == 0 ? buf : NULL;
+}
+
+const char *ws_tool_find_ptxas(char *buf, size_t n) {
+  const char *e = getenv("WARPSIGHT_PTXAS");
+  if (e && *e) return access(e, X_OK) == 0 ? e : NULL;
+  return ws_tool_find("ptxas", buf, n);
+}
+
+const ws_ptxas_fn *ws_tool_ptxas_lookup(const ws_ptxas_list *l, const char *name) {
+  for (size_t i = 0; i < l->n; i++)
+    if (strcmp(l->v[i].name, name) == 0) return &l->v[i];
+  return NULL;
+}
+
+/* The index of the function named by the len bytes at name, added when
+ * absent; -1 when out of memory. */
+static long fn_index(ws_ptxas_list *l, const char *name, size_t len) {
+  for (size_t i = 0; i < l->n; i++)
+    if (strlen(l->v[i].name) == len && memcmp(l->v[i].name, name, len) == 0) return (long)i;
+  ws_strbuf b = WS_STRBUF_INIT;
+  ws_sb_putn(&b, name, len);
+  ws_ptxas_fn f = {ws_sb_take(&b), -1, 0, 0, 0, 0};
+  if (!f.name || WS_VEC_PUSH(l->v, l->n, l->cap, f)) {
+    free(f.name);
+    return -1;
+  }
+  return (long)l->n - 1;
+}
+
+/* The decimal number that ends just before `at` (the digits before " bytes
+ * smem"); 0 when none. */
+static long number_before(const char *line, const char *at) {
+  const char *b = at;
+  while (b > line && b[-1] >= '0' && b[-1] <= '9') b--;
+  return strtol(b, NULL, 10);
+}
+
+int ws_tool_ptxas_parse(ws_ptxas_list *l, const char *text) {
+  static const char props[] = "Function properties for ", entry[] = "Compiling entry function '";
+  long cur = -1;
+  for (const char *line = text; line && *line;) {
+    const char *eol = strchr(line, '\n');
+    size_t len = eol ? (size_t)(eol - line) : strlen(line);
+    while (len && line[len - 1] == '\r') len--;
+    /* the line as a string of its own, for strstr and sscanf */
+    ws_strbuf lb = WS_STRBUF_INIT;
+    ws_sb_putn(&lb, line, len);
+    if (lb.oom) return WS_ENOMEM;
+    const char *s = ws_sb_str(&lb), *p;
+    int oom = 0;
+    if ((p = strstr(s, props))) {
+      p += sizeof props - 1;
+      oom = (cur = fn_index(l, p, strlen(p))) < 0;
+    } else if ((p = strstr(s, entry))) {
+      p += sizeof entry - 1;
+      const char *q = strchr(p, '\'');
+      oom = (cur = fn_index(l, p, q ? (size_t)(q - p) : strlen(p))) < 0;
+    } else if (cur >= 0 && strstr(s, "bytes stack frame")) {
+      long a = 0, b = 0, c = 0;
+      if (sscanf(s, " %ld bytes stack frame, %ld bytes spill stores, %ld bytes spill loads", &a, &b, &c) == 3) {
+        l->v[cur].stack = a;
+        l->v[cur].spill_st = b;
+        l->v[cur].spill_ld = c;
+      }
+    } else if (cur >= 0 && (p = strstr(s, "Used "))) {
+      long r;
+      if (sscanf(p, "Used %ld registers", &r) == 1) l->v[cur].regs = r;
+      const char *sm = strstr(p, " bytes smem");
+      if (sm) l->v[cur].smem = number_before(p, sm);
+    }
+    ws_sb_free(&lb);
+    if (oom) return WS_ENOMEM;
+    line = eol ? eol + 1 : NULL;
+  }
+  return WS_OK;
+}
+
+void ws_tool_ptxas_free(ws_ptxas_list *l) {
+  for (size_t i = 0; i < l->n; i++) free(l->v[i].name);
+  free(l->v);
+  l->v = NULL;
+  l->n = l->cap = 0;
+}

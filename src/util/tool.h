@@ -1,0 +1,52 @@
+/*
+ * util/tool.h — the CUDA toolkit's programs as the library's parts find
+ * them, and ptxas -v's resource report read back.  Internal to the library:
+ * the CLI (`analyze`, `profile`, `predict`, `validate` on .cu and .ptx
+ * input) and the CUDA runtime (a kernel's resources from ptxas,
+ * src/cudart/resources.c) use the same search and the same reader.
+ */
+#ifndef WS_UTIL_TOOL_H
+#define WS_UTIL_TOOL_H
+
+#include <stddef.h>
+
+/* The path of the toolkit program `name` (written into buf, n bytes): the
+ * first executable NAME in a PATH folder, then $CUDA_HOME/bin/NAME, or
+ * /usr/local/cuda/bin/NAME when CUDA_HOME is unset.  NULL when none is
+ * executable (or a candidate does not fit in buf). */
+const char *ws_tool_find(const char *name, char *buf, size_t n);
+/* The ptxas to run: $WARPSIGHT_PTXAS when set and not empty (NULL when it
+ * is not executable: no other is tried), else ws_tool_find("ptxas"). */
+const char *ws_tool_find_ptxas(char *buf, size_t n);
+
+/* One function of a `ptxas -v` report. */
+typedef struct ws_ptxas_fn {
+  char *name;    /* the function's (mangled) name (owned) */
+  long regs;     /* "Used R registers": registers per thread; -1 when not reported */
+  long smem;     /* "S bytes smem": static shared bytes per block (0 when not reported) */
+  long stack;    /* "N bytes stack frame": local bytes per thread */
+  long spill_st; /* "N bytes spill stores" */
+  long spill_ld; /* "N bytes spill loads" */
+} ws_ptxas_fn;
+
+/* A report's functions, in the order ptxas first names them. */
+typedef struct ws_ptxas_list {
+  ws_ptxas_fn *v; /* owned */
+  size_t n;       /* in use */
+  size_t cap;     /* allocated (util/vec.h) */
+} ws_ptxas_list;
+
+#define WS_PTXAS_LIST_INIT {NULL, 0, 0}
+
+/* Read the text of a `ptxas -v` report (NUL-terminated) into l, adding to
+ * what it holds.  A function is named by "Compiling entry function 'F'"
+ * (a kernel) or "Function properties for F" (a kernel or a device
+ * function); the stack-frame and "Used ..." lines after it are its own.
+ * 0, or WS_ENOMEM (l keeps what was read). */
+int ws_tool_ptxas_parse(ws_ptxas_list *l, const char *text);
+/* The function named `name`, or NULL. */
+const ws_ptxas_fn *ws_tool_ptxas_lookup(const ws_ptxas_list *l, const char *name);
+/* Free l's functions and empty it (l itself is the caller's). */
+void ws_tool_ptxas_free(ws_ptxas_list *l);
+
+#endif
