@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -991,12 +992,51 @@ static int run_badgpu(void) {
   return bad;
 }
 
+/* --- ptxas at a path with a quote ------------------------------------------------------- */
+
+/* The kernel's registers from ptxas -v (resources.c) when ptxas and the
+ * temporary folder are named with a single quote: a stand-in ptxas (a shell
+ * script in a folder "ws-ptxas'q-XXXXXX", also TMPDIR) checks that the PTX
+ * file it is given exists and reports 77 registers for `scale`, a number
+ * the PTX's own estimate does not give (19).
+ * The command line was quoted with bare '...' around each path, which a
+ * quote in it ends: the shell failed and the figures fell back to the PTX
+ * without a word. */
+static int run_ptxas_quote(void) {
+  char dir[] = "/tmp/ws-ptxas'q-XXXXXX", script[96];
+  if (!mkdtemp(dir)) return 3;
+  snprintf(script, sizeof script, "%s/ptxas", dir);
+  FILE *f = fopen(script, "w");
+  if (!f) return 3;
+  fputs("#!/bin/sh\n"
+        "for a; do last=$a; done\n"
+        "[ -f \"$last\" ] || { echo \"no PTX file: $last\" >&2; exit 1; }\n"
+        "echo \"ptxas info    : Compiling entry function 'scale' for 'sm_70'\"\n"
+        "echo \"ptxas info    : Function properties for scale\"\n"
+        "echo \"    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\"\n"
+        "echo \"ptxas info    : Used 77 registers, 380 bytes cmem[0]\"\n",
+        f);
+  fclose(f);
+  chmod(script, 0700);
+  setenv("WARPSIGHT_PTXAS", script, 1);
+  setenv("TMPDIR", dir, 1);
+  register_module();
+  cudaFuncAttributes fa;
+  int bad = cudaFuncGetAttributes(&fa, &host_scale) != cudaSuccess || fa.numRegs != 77;
+  printf("%s: ptxas at a path with a quote gives %d registers (77 expected)\n", bad ? "FAIL" : "PASS",
+         bad ? fa.numRegs : 77);
+  unlink(script);
+  rmdir(dir);
+  return bad;
+}
+
 int main(int argc, char **argv) {
   setenv("WARPSIGHT_GPU", "v100", 1); /* read at the first call */
   setenv("WARPSIGHT_QUIET", "1", 1);
   setenv("WARPSIGHT_MODEL", "warpsight", 1);
   if (argc > 1 && strcmp(argv[1], "unloading") == 0) return run_unloading();
   if (argc > 1 && strcmp(argv[1], "badgpu") == 0) return run_badgpu();
+  if (argc > 1 && strcmp(argv[1], "ptxasquote") == 0) return run_ptxas_quote();
   snprintf(log_path, sizeof log_path, "/tmp/ws-test-cudart-%d.log", (int)getpid());
   setenv("WARPSIGHT_EXEC_LOG", log_path, 1);
   register_module();
