@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -847,6 +848,32 @@ static void test_mapped(void **state) {
   free(reg);
 }
 
+/* Host memory registered read-only (cudaHostRegisterReadOnly: the device
+ * only reads it) on a page the program made read-only: a launch used to
+ * copy every mirror back to the host after it ran, writing into that page
+ * (SIGSEGV).  The kernel launched writes another buffer; the device copy
+ * still holds the host's values. */
+static void test_host_register_readonly(void **state) {
+  (void)state;
+  enum { N = 64 };
+  size_t ps = (size_t)sysconf(_SC_PAGESIZE);
+  float *ro = mmap(NULL, ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  assert_true(ro != MAP_FAILED);
+  for (int i = 0; i < N; i++) ro[i] = (float)(3 * i);
+  assert_int_equal(mprotect(ro, ps, PROT_READ), 0);
+  float *dp = NULL, *x = NULL, back[N];
+  assert_int_equal(cudaHostRegister(ro, ps, cudaHostRegisterMapped | cudaHostRegisterReadOnly), cudaSuccess);
+  assert_int_equal(cudaHostGetDevicePointer((void **)&dp, ro, 0), cudaSuccess);
+  assert_int_equal(cudaMalloc((void **)&x, N * sizeof *x), cudaSuccess);
+  assert_int_equal(launch_scale(x, 2.0f, N, NULL), cudaSuccess);
+  assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+  assert_int_equal(cudaMemcpy(back, dp, sizeof back, cudaMemcpyDeviceToHost), cudaSuccess);
+  for (int i = 0; i < N; i++) assert_true(back[i] == (float)(3 * i));
+  assert_int_equal(cudaHostUnregister(ro), cudaSuccess);
+  assert_int_equal(cudaFree(x), cudaSuccess);
+  munmap(ro, ps);
+}
+
 static void test_errors_and_events(void **state) {
   (void)state;
   assert_string_equal(cudaGetErrorName(cudaErrorIllegalAddress), "cudaErrorIllegalAddress");
@@ -1059,6 +1086,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_graph_capture),
       cmocka_unit_test(test_malloc_async),
       cmocka_unit_test(test_mapped),
+      cmocka_unit_test(test_host_register_readonly),
       cmocka_unit_test(test_errors_and_events),
       cmocka_unit_test(test_call_configuration),
   };
