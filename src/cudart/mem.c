@@ -102,7 +102,7 @@ int rt_mirror_add(ws_rt *rt, uint64_t addr, unsigned char *host, uint64_t bytes,
     host = (unsigned char *)(uintptr_t)addr;
     memcpy(host, dev, bytes); /* initial values (a PTX initialiser) */
   }
-  rt_mirror m = {addr, host, bytes, kind};
+  rt_mirror m = {addr, host, bytes, kind, 0};
   return WS_VEC_PUSH(rt->mirrors, rt->nmirrors, rt->cap_mirrors, m) ? -1 : 0;
 }
 
@@ -114,7 +114,7 @@ void rt_mirror_sync(ws_rt *rt, int to_device) {
     if (!d || !m->bytes) continue;
     if (to_device)
       memcpy(d, m->host, m->bytes);
-    else
+    else if (!m->readonly)
       memcpy(m->host, d, m->bytes);
   }
 }
@@ -301,6 +301,8 @@ static cudaError_t host_mirror(ws_rt *rt, rt_hostmem *h, int same) {
   } else if (rt_mirror_add(rt, a, h->ptr, h->bytes, RT_MIRROR_HOST)) {
     rt_dev_free(rt, a);
     return cudaErrorMemoryAllocation;
+  } else { /* the device only reads it, and its pages may be read-only */
+    rt->mirrors[rt->nmirrors - 1].readonly = (h->flags & cudaHostRegisterReadOnly) != 0;
   }
   h->dev = a;
   return cudaSuccess;

@@ -94,6 +94,16 @@ static void read_ptxas(rt_modres *mr, FILE *f) {
   ws_sb_free(&text);
 }
 
+/* Path s as one word of a sh command line: in single quotes, each quote
+ * in it written '\'' (a path may hold any character but NUL). */
+static void sh_word(ws_strbuf *b, const char *s) {
+  ws_sb_putc(b, '\'');
+  for (; *s; s++)
+    if (*s == '\'') ws_sb_puts(b, "'\\''");
+    else ws_sb_putc(b, *s);
+  ws_sb_putc(b, '\'');
+}
+
 /* 2: ptxas on the module's PTX (one text: not an -rdc=true program), for
  * the GPU's architecture or, when the PTX targets a later one, for that. */
 static void from_ptxas(rt_modres *mr, const rt_module *m, int cc) {
@@ -109,10 +119,13 @@ static void from_ptxas(rt_modres *mr, const rt_module *m, int cc) {
   size_t len = strlen(m->ptx);
   int ok = write(fd, m->ptx, len) == (ssize_t)len;
   close(fd);
-  if (ok) {
-    char cmd[9000];
-    snprintf(cmd, sizeof cmd, "'%s' -arch=sm_%d -v -o /dev/null '%s' 2>&1", ptxas, cc, tmp);
-    FILE *f = popen(cmd, "r");
+  ws_strbuf cmd = WS_STRBUF_INIT;
+  sh_word(&cmd, ptxas);
+  ws_sb_printf(&cmd, " -arch=sm_%d -v -o /dev/null ", cc);
+  sh_word(&cmd, tmp);
+  ws_sb_puts(&cmd, " 2>&1");
+  if (ok && !cmd.oom) {
+    FILE *f = popen(ws_sb_str(&cmd), "r");
     if (f) {
       read_ptxas(mr, f);
       if (pclose(f) == 0 && mr->n) snprintf(mr->source, sizeof mr->source, "ptxas -arch=sm_%d -v", cc);
@@ -122,6 +135,7 @@ static void from_ptxas(rt_modres *mr, const rt_module *m, int cc) {
       }
     }
   }
+  ws_sb_free(&cmd);
   unlink(tmp);
 }
 

@@ -102,6 +102,9 @@ typedef struct rt_mirror {
   unsigned char *host;      /* its host copy (== addr for managed memory) */
   uint64_t bytes;           /* size */
   int kind;                 /* RT_MIRROR_* */
+  int readonly;             /* host memory registered with
+                               cudaHostRegisterReadOnly: never copied back
+                               (its pages may be read-only) */
 } rt_mirror;
 enum { RT_MIRROR_MANAGED = 1,  /* cudaMallocManaged: freed by cudaFree */
        RT_MIRROR_VAR = 2,      /* a __managed__ variable */

@@ -22,6 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -846,6 +848,32 @@ static void test_mapped(void **state) {
   free(reg);
 }
 
+/* Host memory registered read-only (cudaHostRegisterReadOnly: the device
+ * only reads it) on a page the program made read-only: a launch used to
+ * copy every mirror back to the host after it ran, writing into that page
+ * (SIGSEGV).  The kernel launched writes another buffer; the device copy
+ * still holds the host's values. */
+static void test_host_register_readonly(void **state) {
+  (void)state;
+  enum { N = 64 };
+  size_t ps = (size_t)sysconf(_SC_PAGESIZE);
+  float *ro = mmap(NULL, ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  assert_true(ro != MAP_FAILED);
+  for (int i = 0; i < N; i++) ro[i] = (float)(3 * i);
+  assert_int_equal(mprotect(ro, ps, PROT_READ), 0);
+  float *dp = NULL, *x = NULL, back[N];
+  assert_int_equal(cudaHostRegister(ro, ps, cudaHostRegisterMapped | cudaHostRegisterReadOnly), cudaSuccess);
+  assert_int_equal(cudaHostGetDevicePointer((void **)&dp, ro, 0), cudaSuccess);
+  assert_int_equal(cudaMalloc((void **)&x, N * sizeof *x), cudaSuccess);
+  assert_int_equal(launch_scale(x, 2.0f, N, NULL), cudaSuccess);
+  assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+  assert_int_equal(cudaMemcpy(back, dp, sizeof back, cudaMemcpyDeviceToHost), cudaSuccess);
+  for (int i = 0; i < N; i++) assert_true(back[i] == (float)(3 * i));
+  assert_int_equal(cudaHostUnregister(ro), cudaSuccess);
+  assert_int_equal(cudaFree(x), cudaSuccess);
+  munmap(ro, ps);
+}
+
 static void test_errors_and_events(void **state) {
   (void)state;
   assert_string_equal(cudaGetErrorName(cudaErrorIllegalAddress), "cudaErrorIllegalAddress");
@@ -991,12 +1019,51 @@ static int run_badgpu(void) {
   return bad;
 }
 
+/* --- ptxas at a path with a quote ------------------------------------------------------- */
+
+/* The kernel's registers from ptxas -v (resources.c) when ptxas and the
+ * temporary folder are named with a single quote: a stand-in ptxas (a shell
+ * script in a folder "ws-ptxas'q-XXXXXX", also TMPDIR) checks that the PTX
+ * file it is given exists and reports 77 registers for `scale`, a number
+ * the PTX's own estimate does not give (19).
+ * The command line was quoted with bare '...' around each path, which a
+ * quote in it ends: the shell failed and the figures fell back to the PTX
+ * without a word. */
+static int run_ptxas_quote(void) {
+  char dir[] = "/tmp/ws-ptxas'q-XXXXXX", script[96];
+  if (!mkdtemp(dir)) return 3;
+  snprintf(script, sizeof script, "%s/ptxas", dir);
+  FILE *f = fopen(script, "w");
+  if (!f) return 3;
+  fputs("#!/bin/sh\n"
+        "for a; do last=$a; done\n"
+        "[ -f \"$last\" ] || { echo \"no PTX file: $last\" >&2; exit 1; }\n"
+        "echo \"ptxas info    : Compiling entry function 'scale' for 'sm_70'\"\n"
+        "echo \"ptxas info    : Function properties for scale\"\n"
+        "echo \"    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\"\n"
+        "echo \"ptxas info    : Used 77 registers, 380 bytes cmem[0]\"\n",
+        f);
+  fclose(f);
+  chmod(script, 0700);
+  setenv("WARPSIGHT_PTXAS", script, 1);
+  setenv("TMPDIR", dir, 1);
+  register_module();
+  cudaFuncAttributes fa;
+  int bad = cudaFuncGetAttributes(&fa, &host_scale) != cudaSuccess || fa.numRegs != 77;
+  printf("%s: ptxas at a path with a quote gives %d registers (77 expected)\n", bad ? "FAIL" : "PASS",
+         bad ? fa.numRegs : 77);
+  unlink(script);
+  rmdir(dir);
+  return bad;
+}
+
 int main(int argc, char **argv) {
   setenv("WARPSIGHT_GPU", "v100", 1); /* read at the first call */
   setenv("WARPSIGHT_QUIET", "1", 1);
   setenv("WARPSIGHT_MODEL", "warpsight", 1);
   if (argc > 1 && strcmp(argv[1], "unloading") == 0) return run_unloading();
   if (argc > 1 && strcmp(argv[1], "badgpu") == 0) return run_badgpu();
+  if (argc > 1 && strcmp(argv[1], "ptxasquote") == 0) return run_ptxas_quote();
   snprintf(log_path, sizeof log_path, "/tmp/ws-test-cudart-%d.log", (int)getpid());
   setenv("WARPSIGHT_EXEC_LOG", log_path, 1);
   register_module();
@@ -1019,6 +1086,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_graph_capture),
       cmocka_unit_test(test_malloc_async),
       cmocka_unit_test(test_mapped),
+      cmocka_unit_test(test_host_register_readonly),
       cmocka_unit_test(test_errors_and_events),
       cmocka_unit_test(test_call_configuration),
   };
