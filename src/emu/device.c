@@ -345,7 +345,7 @@ int ws_emu_launch_map(ws_emu_launch *L) {
   size_t n = dev->nallocs;
   for (uint32_t i = 0; i < m->nvars; i++) n += dm->mem[i] != NULL;
   if (n > 0x7fffffff) return WS_ENOMEM;
-  /* n + 1: the emulator forms &gobjs[its cache] even when the map is empty */
+  /* n + 1: the empty object past the end, a warp's first cached object */
   if (WS_VEC_RESERVE(L->gobjs, L->gobjs_cap, n + 1) || WS_VEC_RESERVE(L->gmem, L->gmem_cap, n + 1))
     return WS_ENOMEM;
   gobj *go = L->gobjs;
@@ -365,6 +365,10 @@ int ws_emu_launch_map(ws_emu_launch *L) {
    * both lists in address order: the map is sorted, resolve() relies on it */
   for (uint32_t i = 1; i < k; i++)
     if (go[i].base < go[i - 1].base + go[i - 1].size) return WS_EINVAL;
+  /* no address is in it, so the engines' fast paths never take it (a
+   * warp's first object must not be gobjs[0], which may be read-only) */
+  go[k] = (gobj){0, 0, "(none)", -1, -1};
+  gm[k] = NULL;
   L->ngobjs = k;
   return WS_OK;
 }

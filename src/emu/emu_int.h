@@ -220,7 +220,7 @@ typedef struct warp {
   uint64_t thread_insts;/* lanes x instructions */
   uint32_t cc[32];      /* carry flag per lane (add.cc chains) */
   uint64_t addr[32];    /* scratch: per-lane addresses for hooks */
-  int gcache;           /* last global object hit */
+  int gcache;           /* last writable global object hit (ws_emu_locate) */
   uint32_t tid[3][32];  /* %tid.x/y/z of each lane */
 } warp;
 
@@ -442,12 +442,21 @@ int ws_emu_cdp_block_end(blockctx *B);
 void ws_emu_cdp_block_free(blockctx *B);
 void ws_emu_cdp_reset(struct ws_emu_launch *L);
 
+/* Whether global object o is read-only (a .const variable's global
+ * address): a write to it faults.  Such an object never becomes a warp's
+ * cached object (ws_emu_locate), because both engines' fast paths write to
+ * the cached object without this check; a warp starts with the empty
+ * object past the map's end (gobjs[ngobjs], size 0: ws_emu_launch_map). */
+static inline int ws_emu_gobj_readonly(const struct ws_emu_launch *L, const gobj *o) {
+  return o->var >= 0 && L->p->m->vars[o->var].space == WS_PTX_SP_CONST;
+}
+
 /* Where an access of n bytes at addr in space sp (MS_*) of lane `lane`
  * lands, for both engines: the host pointer, or NULL with *kind the
  * FAULT_* (misaligned, read-only, out of bounds).  A generic address is
- * resolved by its window.  *gcache is the warp's cached global object
- * (updated on a hit elsewhere); local, local_cap and local_top its local
- * memory. */
+ * resolved by its window.  *gcache is the warp's cached global object,
+ * always a writable one (updated on a hit elsewhere in a writable object);
+ * local, local_cap and local_top its local memory. */
 static inline uint8_t *ws_emu_locate(blockctx *B, int *gcache, uint8_t *local, uint64_t local_cap,
                                      uint64_t local_top, int sp, uint64_t addr, uint32_t n, uint32_t lane,
                                      int write, int *kind) {
@@ -488,8 +497,11 @@ static inline uint8_t *ws_emu_locate(blockctx *B, int *gcache, uint8_t *local, u
     if (lo > 0) {
       o = &L->gobjs[lo - 1];
       if (a - o->base < o->size && o->size - (a - o->base) >= n) {
-        *gcache = (int)(lo - 1);
-        if (write && o->var >= 0 && L->p->m->vars[o->var].space == WS_PTX_SP_CONST) break;
+        if (ws_emu_gobj_readonly(L, o)) {
+          if (write) break;
+        } else {
+          *gcache = (int)(lo - 1);
+        }
         return L->gmem[lo - 1] + (a - o->base);
       }
     }

@@ -529,7 +529,7 @@ int ws_emu_block_start(blockctx *B) {
     w->local_top = 0;
     w->insts = 0;
     w->thread_insts = 0;
-    w->gcache = 0;
+    w->gcache = (int)L->ngobjs; /* the empty object (ws_emu_launch_map) */
     w->spin = 0;
     memset(w->cc, 0, sizeof w->cc); /* w->tid: set once per block context (ws_emu_block_tids) */
     if (push_frame(w, K, 0) || push_entry(w, 0, NO_PC, w->exists, 0)) {

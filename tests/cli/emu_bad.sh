@@ -32,7 +32,12 @@ check shared_overflow 1 "out-of-bounds write of 4 bytes at shared address 0x100"
   "256 bytes of shared memory (256 static + 0 dynamic)" "nearest object 'sbuf'"
 check dynshared_overflow 1 "shared address 0x40" "thread (16,0,0)" "(0 static + 64 dynamic)" "'dyn'"
 check null_pointer 1 "out-of-bounds read of 4 bytes at global address 0x0" "faults.ptx:140:3"
-check write_const 1 "write of 4 bytes to read-only const address" "st.u32 [%rd2], %r1;"
+check write_const 1 "faults.ptx:152:3: error: write of 4 bytes to read-only const address 0x7d0000000000 in kernel 'wconst', block (0,0,0), thread (0,0,0)" \
+  "st.u32 [%rd2], %r1;"
+# the same store after loads from a buffer and from the same address: no
+# cached object lets a store skip the read-only check
+check write_const_ld 1 "faults.ptx:254:3: error: write of 4 bytes to read-only const address 0x7d0000000000 in kernel 'wconst_ld', block (0,0,0), thread (0,0,0)" \
+  "st.u32 [%rd2], %r1;"
 check local_oob 1 "out-of-bounds read of 4 bytes at local address 0x40" "faults.ptx:163:3"
 # barriers, runaway kernels, traps, recursion
 check deadlock_exit 1 "barrier deadlock: warp 0 has exited; warp 1 waits at barrier 0 (PTX line 94)" "kernel 'dead1', block (0,0,0)"

@@ -89,7 +89,7 @@ done
 # faults: the same report, place and exit status
 B="$WS_SRC/tests/emu-bad"
 for k in oob_read oob_before oob_write misaligned_v4 misaligned_u64 shared_overflow dynshared_overflow \
-  null_pointer write_const local_oob deadlock_exit exit_then_barrier deadlock_two bad_barrier_count trap \
+  null_pointer write_const write_const_ld local_oob deadlock_exit exit_then_barrier deadlock_two bad_barrier_count trap \
   recursion_overflow brx_out_of_table null_function_pointer; do
   same "emu-bad $k" "$B" faults.ptx "$k.json"
 done

@@ -73,13 +73,13 @@ static int rt_limit(jit_ctx *X, jit_warp *w, uint32_t func, uint32_t pc, uint32_
 
 static void set_gcache(jit_warp *w, const struct ws_emu_launch *L, int i) {
   w->gcache = i;
-  w->gbase = L->ngobjs ? L->gobjs[i].base : 0;
-  w->gsize = L->ngobjs ? L->gobjs[i].size : 0;
-  w->ghost = L->ngobjs ? L->gmem[i] : NULL;
+  w->gbase = L->gobjs[i].base;
+  w->gsize = L->gobjs[i].size;
+  w->ghost = L->gmem[i];
 }
 
-/* The global object holding addr as w's cached one (not a .const
- * variable's, whose writes the interpreter checks only on a miss). */
+/* The global object holding addr as w's cached one (not a read-only one:
+ * the cached object's hits skip the write check, ws_emu_locate). */
 static int rt_gfind(jit_ctx *X, jit_warp *w, uint64_t addr) {
   const struct ws_emu_launch *L = JB(X)->B->L;
   uint32_t lo = 0, hi = L->ngobjs;
@@ -90,7 +90,7 @@ static int rt_gfind(jit_ctx *X, jit_warp *w, uint64_t addr) {
   }
   if (!lo) return 0;
   const gobj *o = &L->gobjs[lo - 1];
-  if (addr - o->base >= o->size || (o->var >= 0 && L->p->m->vars[o->var].space == WS_PTX_SP_CONST)) return 0;
+  if (addr - o->base >= o->size || ws_emu_gobj_readonly(L, o)) return 0;
   set_gcache(w, L, (int)(lo - 1));
   return 1;
 }
@@ -693,7 +693,7 @@ int ws_emu_jit_run_block(blockctx *B) {
     w->insts = 0;
     w->thread_insts = 0;
     w->bar_red = w->bar_redop = 0;
-    set_gcache(w, L, 0);
+    set_gcache(w, L, (int)L->ngobjs); /* the empty object (ws_emu_launch_map) */
     memset(w->cc, 0, sizeof w->cc);
     if (push_frame(J, w, 0, 0, NULL) || push_entry(w, 0, NO_PC, w->exists, 0)) {
       set_fault(X, w, FAULT_STACK, 0, 0, 0, 0, 0, 0);
