@@ -62,19 +62,23 @@ static void skip_space(lexer *lx) {
       lx->line_start = p;
       continue;
     }
+    /* A comment ends at a NUL byte too: the NUL is then a bad token (PTX
+     * is text), never part of a raw block kept verbatim and cut short
+     * where it is printed as a C string. */
     if (*p == '/' && p + 1 < e && p[1] == '/') {
-      while (p < e && *p != '\n') p++;
+      while (p < e && *p != '\n' && *p != '\0') p++;
       continue;
     }
     if (*p == '/' && p + 1 < e && p[1] == '*') {
       p += 2;
-      while (p < e && !(*p == '*' && p + 1 < e && p[1] == '/')) {
+      while (p < e && *p != '\0' && !(*p == '*' && p + 1 < e && p[1] == '/')) {
         if (*p == '\n') {
           lx->line++;
           lx->line_start = p + 1;
         }
         p++;
       }
+      if (p < e && *p == '\0') break;
       p = p < e ? p + 2 : e;
       continue;
     }
@@ -207,7 +211,7 @@ void ws_ptx_lex_next(lexer *lx, token *t) {
     lex_number(lx, t);
   } else if (c == '"') {
     const char *q = p + 1;
-    while (q < e && *q != '"' && *q != '\n') {
+    while (q < e && *q != '"' && *q != '\n' && *q != '\0') {
       if (*q == '\\' && q + 1 < e) q++;
       q++;
     }
@@ -215,8 +219,8 @@ void ws_ptx_lex_next(lexer *lx, token *t) {
       t->kind = T_STRING;
       lx->p = q + 1;
     } else {
-      t->kind = T_BAD; /* unterminated string */
-      lx->p = q;
+      t->kind = T_BAD; /* unterminated string (a NUL byte in it: the token ends with it) */
+      lx->p = q < e && *q == '\0' ? q + 1 : q;
     }
   } else {
     lx->p = p + 1;

@@ -157,6 +157,7 @@ static void error_at(parser *p, uint32_t line, uint32_t col, const char *at,
 
 static const char *tok_desc(const token *t, char *buf, size_t n) {
   if (t->kind == T_EOF) return "end of file";
+  if (t->len && memchr(t->s, '\0', t->len)) return "NUL byte (PTX is text)";
   snprintf(buf, n, "'%.*s'", (int)(t->len > 40 ? 40 : t->len), t->s);
   return buf;
 }

@@ -319,6 +319,40 @@ static void test_errors(void **state) {
   ws_diag_free(&d);
 }
 
+/* A NUL byte is an error where it stands, also inside a comment or a
+ * string: a comment used to swallow it, so a .section block kept verbatim
+ * was cut at the NUL when printed and the printout did not parse again
+ * (found by fuzz_ptx). */
+static void test_nul_byte(void **state) {
+  (void)state;
+  static const char head[] = ".version 7.0\n.target sm_75\n.address_size 64\n";
+#define TAIL(x) {x, sizeof x - 1}
+  static const struct {
+    const char *s;
+    size_t n;
+  } tails[] = {
+      TAIL(".section .x { // a\0b\n }\n"), /* line comment */
+      TAIL(".section .x { /* a\0b */ }\n"), /* block comment */
+      TAIL(".file 1 \"a\0b\"\n"),         /* string */
+  };
+#undef TAIL
+  for (size_t i = 0; i < sizeof tails / sizeof tails[0]; i++) {
+    char src[128];
+    size_t n = sizeof head - 1;
+    memcpy(src, head, n);
+    memcpy(src + n, tails[i].s, tails[i].n);
+    n += tails[i].n;
+    ws_diag d = WS_DIAG_INIT;
+    ws_ptx_module *m = NULL;
+    assert_int_equal(ws_ptx_parse(&m, src, n, "nul.ptx", &d), WS_EINVAL);
+    assert_null(m);
+    assert_true(d.errors >= 1);
+    assert_int_equal(d.items[0].line, 4);
+    assert_non_null(strstr(d.items[0].message, "NUL byte"));
+    ws_diag_free(&d);
+  }
+}
+
 static void test_print_fixed_point_small(void **state) {
   (void)state;
   ws_ptx_module *m = parse_ok(features);
@@ -562,6 +596,7 @@ int main(void) {
       cmocka_unit_test(test_scopes_and_calls),
       cmocka_unit_test(test_declared_then_defined),
       cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_nul_byte),
       cmocka_unit_test(test_print_fixed_point_small),
       cmocka_unit_test(test_corpus_round_trip),
       cmocka_unit_test(test_ptxas_accepts_printed),
