@@ -1282,8 +1282,8 @@ static void sa_fast(tr *T, uint32_t k, uint32_t r, int64_t off, uint32_t n, cons
  * load site's own (gk: R->gs[gk], filled by the general path after a whole
  * warp hit the warp's object, so a kernel alternating between buffers
  * hits at every site), made the warp's object as the interpreter's lookup
- * would; a store (gk -2) uses the warp's object, as jl_map does (never a
- * read-only one: ws_emu_locate does not cache those).  Anything
+ * would; a store (gk -2) uses the warp's object, as jl_map does (every
+ * object of the map is writable: ws_emu_launch_map).  Anything
  * else takes the general path in the `else {` this opens, so faults and
  * partial warps are unchanged. */
 static void g_fast(tr *T, uint32_t r, int64_t off, uint32_t n, const dreg *dr, const ws_ptx_operand *vo,
