@@ -147,15 +147,13 @@ static int parse_models(ws_rt *rt, const char *spec) {
 }
 
 /* Environment variable `name` as a count (bytes: with an optional K, M, G or
- * T) into *out, left alone when unset or empty; -1 after a message. */
-/* `what` names the unit in the error ("warp instructions"); bytes takes
- * a K, M, G or T suffix. */
+ * T) into *out, left alone when unset or empty; -1 after a message that
+ * names what it counts (`what`). */
 static int env_count(const char *name, int bytes, const char *what, uint64_t *out) {
   const char *s = getenv(name);
   if (!s || !*s) return 0;
   if (ws_parse_count(s, bytes, out) == 0) return 0;
-  fprintf(stderr, "warpsight: error: %s: expected a number of %s, got '%.200s'\n", name,
-          bytes ? "bytes with an optional K, M, G or T" : what, s);
+  fprintf(stderr, "warpsight: error: %s: expected a number of %s, got '%.200s'\n", name, what, s);
   return -1;
 }
 
@@ -188,7 +186,7 @@ static void rt_init(void) {
   rt->memory_budget = RT_MEMORY_BUDGET;
   if (env_count("WARPSIGHT_MAX_WARP_INSTS", 0, "warp instructions", &rt->max_warp_insts) ||
       env_count("WARPSIGHT_MAX_LAUNCH_INSTS", 0, "warp instructions", &rt->max_launch_insts) ||
-      env_count("WARPSIGHT_MAX_MEMORY", 1, NULL, &rt->memory_budget))
+      env_count("WARPSIGHT_MAX_MEMORY", 1, "bytes with an optional K, M, G or T", &rt->memory_budget))
     rt->init_failed = 1;
   if (!rt->memory_budget) rt->memory_budget = UINT64_MAX; /* 0: no budget */
   rt->json_out = js && *js ? ws_strdup(js) : NULL;

@@ -365,8 +365,11 @@ int ws_emu_launch_map(ws_emu_launch *L) {
    * both lists in address order: the map is sorted, resolve() relies on it */
   for (uint32_t i = 1; i < k; i++)
     if (go[i].base < go[i - 1].base + go[i - 1].size) return WS_EINVAL;
-  /* no address is in it, so the engines' fast paths never take it (a
-   * warp's first object must not be gobjs[0], which may be read-only) */
+  /* every object of the map is writable (.global variables and
+   * allocations; a .const variable lives in the constant bank, reached
+   * through the const window, which refuses writes), so the engines' fast
+   * paths store to a warp's cached object unchecked.  Past the end: the
+   * empty object, a warp's first cached one (no address is in it) */
   go[k] = (gobj){0, 0, "(none)", -1, -1};
   gm[k] = NULL;
   L->ngobjs = k;

@@ -21,6 +21,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
+#include "util/checked.h"
 #include "util/strbuf.h"
 #include "warpsight/emu.h"
 
@@ -220,7 +221,7 @@ typedef struct warp {
   uint64_t thread_insts;/* lanes x instructions */
   uint32_t cc[32];      /* carry flag per lane (add.cc chains) */
   uint64_t addr[32];    /* scratch: per-lane addresses for hooks */
-  int gcache;           /* last writable global object hit (ws_emu_locate) */
+  int gcache;           /* last global object hit (ws_emu_locate) */
   uint32_t tid[3][32];  /* %tid.x/y/z of each lane */
 } warp;
 
@@ -442,21 +443,43 @@ int ws_emu_cdp_block_end(blockctx *B);
 void ws_emu_cdp_block_free(blockctx *B);
 void ws_emu_cdp_reset(struct ws_emu_launch *L);
 
-/* Whether global object o is read-only (a .const variable's global
- * address): a write to it faults.  Such an object never becomes a warp's
- * cached object (ws_emu_locate), because both engines' fast paths write to
- * the cached object without this check; a warp starts with the empty
- * object past the map's end (gobjs[ngobjs], size 0: ws_emu_launch_map). */
-static inline int ws_emu_gobj_readonly(const struct ws_emu_launch *L, const gobj *o) {
-  return o->var >= 0 && L->p->m->vars[o->var].space == WS_PTX_SP_CONST;
+/* The instruction count at which a warp that has run `insts` must stop at
+ * its next branch, for both engines: its own limit (max_warp_insts), or
+ * the count at which the launch's total (published and this worker's
+ * unpublished part) would pass max_launch_insts, whichever comes first;
+ * UINT64_MAX when neither applies.  Loops need a branch, so checking there
+ * catches every runaway. */
+static inline uint64_t ws_emu_warp_cap(const blockctx *B, uint64_t insts) {
+  uint64_t cap = B->o->max_warp_insts ? B->o->max_warp_insts : UINT64_MAX;
+  uint64_t ml = B->o->max_launch_insts;
+  if (ml) {
+    uint64_t used = __atomic_load_n(B->launch_insts, __ATOMIC_RELAXED) + B->insts_unshared, c2;
+    if (ws_add_u64(&c2, insts, used >= ml ? 0 : ml - used)) c2 = UINT64_MAX;
+    if (c2 < cap) cap = c2;
+  }
+  return cap;
+}
+
+/* n more warp instructions run by B's worker, for both engines: the
+ * launch's total is shared by the workers and published once this worker
+ * has a quantum of its own (an atomic add per warp run bounced its cache
+ * line between the cores), which ws_emu_warp_cap adds; a cooperative
+ * grid's blocks take turns on one thread and publish at once, so that
+ * each one's check sees the others'. */
+static inline void ws_emu_count_insts(blockctx *B, uint64_t n) {
+  B->insts_unshared += n;
+  if (B->insts_unshared >= WS_EMU_QUANTUM || B->L->grid_ws) {
+    __atomic_add_fetch(B->launch_insts, B->insts_unshared, __ATOMIC_RELAXED);
+    B->insts_unshared = 0;
+  }
 }
 
 /* Where an access of n bytes at addr in space sp (MS_*) of lane `lane`
  * lands, for both engines: the host pointer, or NULL with *kind the
  * FAULT_* (misaligned, read-only, out of bounds).  A generic address is
- * resolved by its window.  *gcache is the warp's cached global object,
- * always a writable one (updated on a hit elsewhere in a writable object);
- * local, local_cap and local_top its local memory. */
+ * resolved by its window.  *gcache is the warp's cached global object
+ * (updated on a hit elsewhere; every object of the map is writable:
+ * ws_emu_launch_map); local, local_cap and local_top its local memory. */
 static inline uint8_t *ws_emu_locate(blockctx *B, int *gcache, uint8_t *local, uint64_t local_cap,
                                      uint64_t local_top, int sp, uint64_t addr, uint32_t n, uint32_t lane,
                                      int write, int *kind) {
@@ -497,11 +520,7 @@ static inline uint8_t *ws_emu_locate(blockctx *B, int *gcache, uint8_t *local, u
     if (lo > 0) {
       o = &L->gobjs[lo - 1];
       if (a - o->base < o->size && o->size - (a - o->base) >= n) {
-        if (ws_emu_gobj_readonly(L, o)) {
-          if (write) break;
-        } else {
-          *gcache = (int)(lo - 1);
-        }
+        *gcache = (int)(lo - 1);
         return L->gmem[lo - 1] + (a - o->base);
       }
     }

@@ -211,21 +211,6 @@ static void emit(blockctx *B, warp *w, const dfunc *F, const dinst *in, uint32_t
   B->o->hooks->inst(B->o->hooks->user, ev);
 }
 
-/* The instruction count at which w must stop at its next branch: its own
- * limit (max_warp_insts), or the count at which the launch's total would
- * pass max_launch_insts, whichever comes first; UINT64_MAX when neither
- * applies.  Loops need a branch, so checking there catches every runaway. */
-static uint64_t warp_cap(const blockctx *B, const warp *w) {
-  uint64_t cap = B->o->max_warp_insts ? B->o->max_warp_insts : UINT64_MAX;
-  uint64_t ml = B->o->max_launch_insts;
-  if (ml) {
-    uint64_t used = __atomic_load_n(B->launch_insts, __ATOMIC_RELAXED) + B->insts_unshared, c2;
-    if (ws_add_u64(&c2, w->insts, used >= ml ? 0 : ml - used)) c2 = UINT64_MAX;
-    if (c2 < cap) cap = c2;
-  }
-  return cap;
-}
-
 static int limit_kind(const blockctx *B, const warp *w) {
   return B->o->max_warp_insts && w->insts > B->o->max_warp_insts ? FAULT_LIMIT : FAULT_LAUNCH_LIMIT;
 }
@@ -386,7 +371,7 @@ static int settle(warp *w) {
 __attribute__((target_clones("arch=x86-64-v3", "default")))
 #endif
 static int run_warp(blockctx *B, warp *w) {
-  xctx X = {.B = B, .w = w, .limit = warp_cap(B, w), .qend = w->insts + QUANTUM};
+  xctx X = {.B = B, .w = w, .limit = ws_emu_warp_cap(B, w->insts), .qend = w->insts + QUANTUM};
   w->spin = 0; /* set again if this run ends at a wait that has not completed */
   X.H = B->o->hooks && B->o->hooks->inst ? B->o->hooks : NULL;
 reload:
@@ -570,16 +555,7 @@ int ws_emu_block_step(blockctx *B) {
     ran = 1;
     uint64_t before = w->insts;
     int r = run_warp(B, w);
-    /* the launch's total is shared by the workers: published once this
-     * worker has QUANTUM of its own (an atomic add per warp bounced its
-     * cache line between the cores), which the limit's check adds; a
-     * cooperative grid's blocks take turns on one thread and publish at
-     * once, so that each one's check sees the others' */
-    B->insts_unshared += w->insts - before;
-    if (B->insts_unshared >= QUANTUM || B->L->grid_ws) {
-      __atomic_add_fetch(B->launch_insts, B->insts_unshared, __ATOMIC_RELAXED);
-      B->insts_unshared = 0;
-    }
+    ws_emu_count_insts(B, w->insts - before);
     if (r) {
       /* a warp over its own limit while another waits at a barrier; the
        * launch limit says nothing of one warp (a long kernel reaches it

@@ -97,8 +97,6 @@ struct ws_replay {
   uint32_t pn;          /* the current window's DRAM sectors */
   uint32_t pchunk;      /* sectors per interleave chunk (set once) */
   uint32_t pwindow;     /* DRAM sectors per window (set once) */
-  int pshift;           /* log2(interleave) when it is a power of two, else -1 */
-  unsigned pbits;       /* b of ws_prof_rp_partition (set once) */
 };
 
 void ws_prof_rp_trace_push(ws_rp_trace *t, uint64_t v) {
@@ -211,6 +209,20 @@ static int caches_init(ws_replay *r, const ws_rp_config *rc) {
   return 0;
 }
 
+/* The lines of src (same geometry) into dst, clean: each set's filled
+ * ways (the others are undefined) with their dirty masks cleared (the
+ * launch that wrote them counted them), and the LRU clock. */
+static void copy_lines(ws_cache *dst, const ws_cache *src) {
+  for (uint32_t s = 0; s < src->sets; s++) {
+    uint32_t f = dst->fill[s] = src->fill[s];
+    memcpy(ws_cache_tags(dst, s), ws_cache_tags(src, s), f * sizeof *src->mem);
+    memcpy(ws_cache_stamps(dst, s), ws_cache_stamps(src, s), f * sizeof *src->mem);
+    memcpy(ws_cache_valid(dst, s), ws_cache_valid(src, s), f * sizeof(uint32_t));
+    memset(ws_cache_dirty(dst, s), 0, f * sizeof(uint32_t));
+  }
+  dst->clock = src->clock;
+}
+
 /* Start from the L2 the previous launch left: a full replay of the same
  * geometry takes it over; otherwise the start is cold, and the stats say
  * the carried state was refused. */
@@ -221,14 +233,7 @@ static int l2_carry(ws_replay *r, const ws_cache *prev) {
     r->cs.l2_carry_refused = 1;
     return 0;
   }
-  for (uint32_t s = 0; s < c->sets; s++) { /* the filled ways: the others are undefined */
-    uint32_t f = c->fill[s] = prev->fill[s];
-    memcpy(ws_cache_tags(c, s), ws_cache_tags(prev, s), f * sizeof *c->mem);
-    memcpy(ws_cache_stamps(c, s), ws_cache_stamps(prev, s), f * sizeof *c->mem);
-    memcpy(ws_cache_valid(c, s), ws_cache_valid(prev, s), f * sizeof(uint32_t));
-    memset(ws_cache_dirty(c, s), 0, f * sizeof(uint32_t)); /* the previous launch counted them */
-  }
-  c->clock = prev->clock;
+  copy_lines(c, prev);
   return 0;
 }
 
@@ -238,14 +243,7 @@ int ws_prof_rp_l2_end(ws_cache *out, const ws_replay *r) {
                          c->line_bytes ? c->line_bytes : 128,
                          c->sector_bytes ? c->sector_bytes : 32))
     return -1;
-  for (uint32_t s = 0; s < c->sets; s++) { /* the filled ways, all but the dirty masks */
-    uint32_t f = out->fill[s] = c->fill[s];
-    memcpy(ws_cache_tags(out, s), ws_cache_tags(c, s), f * sizeof *c->mem);
-    memcpy(ws_cache_stamps(out, s), ws_cache_stamps(c, s), f * sizeof *c->mem);
-    memcpy(ws_cache_valid(out, s), ws_cache_valid(c, s), f * sizeof(uint32_t));
-    memset(ws_cache_dirty(out, s), 0, f * sizeof(uint32_t));
-  }
-  out->clock = c->clock;
+  copy_lines(out, c);
   return 0;
 }
 
@@ -287,8 +285,6 @@ ws_replay *ws_prof_rp_new(const ws_gpu *g, const ws_rp_config *rc) {
   if (r->pcnt) { /* cs.sector is known now */
     r->pchunk = r->cs.interleave / r->cs.sector ? r->cs.interleave / r->cs.sector : 1;
     r->pwindow = WS_RP_WINDOW_CHUNKS * r->cs.partitions * r->pchunk;
-    r->pshift = ws_is_pow2_u64(r->cs.interleave) ? (int)ws_log2_u64(r->cs.interleave) : -1;
-    r->pbits = r->cs.partitions > 1 ? ws_log2_u64(r->cs.partitions - 1) + 1 : 0;
   }
   for (uint32_t s = 0; s < r->cs.nsm; s++) {
     r->sm[s].next = s;
@@ -407,7 +403,9 @@ const ws_rp_stats *ws_prof_rp_stats_of(const ws_replay *r) { return &r->cs; }
 uint32_t ws_prof_rp_partition(uint64_t addr, uint32_t partitions, uint32_t interleave) {
   if (partitions <= 1 || !interleave) return 0;
   unsigned b = ws_log2_u64(partitions - 1) + 1; /* the smallest 2^b >= partitions */
-  uint64_t c = addr / interleave, sum = 0;
+  /* a shift where the interleave is a power of two (every database GPU's):
+   * a division per DRAM sector was a visible part of the replay */
+  uint64_t c = ws_is_pow2_u64(interleave) ? addr >> ws_log2_u64(interleave) : addr / interleave, sum = 0;
   for (; c; c >>= b) sum += c & ((1u << b) - 1);
   return (uint32_t)(sum % partitions);
 }
@@ -434,23 +432,12 @@ static void end_window(ws_replay *r) {
   r->pn = 0;
 }
 
-/* ws_prof_rp_partition(addr, r's partitions, r's interleave), with what
- * depends on the GPU alone found once (a shift for a power-of-two
- * interleave instead of a division). */
-static inline uint32_t partition_of(const ws_replay *r, uint64_t addr) {
-  if (r->cs.partitions <= 1) return 0;
-  uint64_t c = r->pshift >= 0 ? addr >> r->pshift : addr / r->cs.interleave, sum = 0;
-  const uint64_t mask = (1u << r->pbits) - 1;
-  for (; c; c >>= r->pbits) sum += c & mask;
-  return (uint32_t)(sum % r->cs.partitions);
-}
-
 /* A sector sent to DRAM (a read miss, or a store or atomic sector missing
  * the L2, which is written back later): counted in the current window;
  * a full window's imbalance goes into the totals. */
 static void note_partition(ws_replay *r, uint64_t sec) {
   if (!r->pcnt) return;
-  r->pcnt[partition_of(r, sec)]++;
+  r->pcnt[ws_prof_rp_partition(sec, r->cs.partitions, r->cs.interleave)]++;
   if (++r->pn >= r->pwindow) end_window(r);
 }
 

@@ -93,7 +93,7 @@ typedef struct jit_warp {
   uint64_t thread_insts;/* lanes x instructions */
   uint64_t limit;       /* the count past which the warp faults (checked at branches) */
   uint64_t qend;        /* the count that ends its quantum */
-  int gcache;           /* the last writable global object it hit (index in the launch's map) */
+  int gcache;           /* the last global object it hit (index in the launch's map) */
   uint64_t gbase;       /* its address */
   uint64_t gsize;       /* its bytes (0: none) */
   uint8_t *ghost;       /* its host storage */

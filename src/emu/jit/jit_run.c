@@ -78,8 +78,7 @@ static void set_gcache(jit_warp *w, const struct ws_emu_launch *L, int i) {
   w->ghost = L->gmem[i];
 }
 
-/* The global object holding addr as w's cached one (not a read-only one:
- * the cached object's hits skip the write check, ws_emu_locate). */
+/* The global object holding addr as w's cached one. */
 static int rt_gfind(jit_ctx *X, jit_warp *w, uint64_t addr) {
   const struct ws_emu_launch *L = JB(X)->B->L;
   uint32_t lo = 0, hi = L->ngobjs;
@@ -90,7 +89,7 @@ static int rt_gfind(jit_ctx *X, jit_warp *w, uint64_t addr) {
   }
   if (!lo) return 0;
   const gobj *o = &L->gobjs[lo - 1];
-  if (addr - o->base >= o->size || ws_emu_gobj_readonly(L, o)) return 0;
+  if (addr - o->base >= o->size) return 0;
   set_gcache(w, L, (int)(lo - 1));
   return 1;
 }
@@ -547,24 +546,10 @@ const jit_num ws_emu_jit_num = {
 
 /* ---- the block ------------------------------------------------------------------------------------- */
 
-/* The count at which w must stop at its next branch (the interpreter's
- * warp_cap): its own limit, or where the launch's total would pass its
- * limit, whichever comes first. */
-static uint64_t warp_cap(const blockctx *B, const jit_warp *w) {
-  uint64_t cap = B->o->max_warp_insts ? B->o->max_warp_insts : UINT64_MAX;
-  uint64_t ml = B->o->max_launch_insts;
-  if (ml) {
-    uint64_t used = __atomic_load_n(B->launch_insts, __ATOMIC_RELAXED) + B->insts_unshared, c2;
-    if (ws_add_u64(&c2, w->insts, used >= ml ? 0 : ml - used)) c2 = UINT64_MAX;
-    if (c2 < cap) cap = c2;
-  }
-  return cap;
-}
-
 /* Run w until it is done, waits, yields or faults (-1). */
 static int run_warp(jblock *J, jit_warp *w) {
   jit_ctx *X = &J->X;
-  w->limit = warp_cap(J->B, w);
+  w->limit = ws_emu_warp_cap(J->B, w->insts);
   w->qend = w->insts + WS_EMU_QUANTUM;
   for (;;) {
     if (!rt_settle(X, w)) return 0;
@@ -715,15 +700,7 @@ int ws_emu_jit_run_block(blockctx *B) {
       ran = 1;
       uint64_t before = w->insts;
       int rr = run_warp(J, w);
-      /* published once per quantum, as the interpreter does (exec.c,
-       * ws_emu_block_step): an atomic add per warp run was one bounce of
-       * the launch's shared cache line between the cores per warp (half a
-       * million in bench_emu's vecadd) */
-      B->insts_unshared += w->insts - before;
-      if (B->insts_unshared >= WS_EMU_QUANTUM) {
-        __atomic_add_fetch(B->launch_insts, B->insts_unshared, __ATOMIC_RELAXED);
-        B->insts_unshared = 0;
-      }
+      ws_emu_count_insts(B, w->insts - before); /* cooperative launches run in the interpreter */
       if (rr) {
         if (B->flt.kind == FAULT_LIMIT) spin_deadlock(J, w); /* as the interpreter: not the launch limit */
         r = -1;

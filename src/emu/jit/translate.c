@@ -1282,8 +1282,8 @@ static void sa_fast(tr *T, uint32_t k, uint32_t r, int64_t off, uint32_t n, cons
  * load site's own (gk: R->gs[gk], filled by the general path after a whole
  * warp hit the warp's object, so a kernel alternating between buffers
  * hits at every site), made the warp's object as the interpreter's lookup
- * would; a store (gk -2) uses the warp's object, as jl_map does (never a
- * read-only one: ws_emu_locate does not cache those).  Anything
+ * would; a store (gk -2) uses the warp's object, as jl_map does (every
+ * object of the map is writable: ws_emu_launch_map).  Anything
  * else takes the general path in the `else {` this opens, so faults and
  * partial warps are unchanged. */
 static void g_fast(tr *T, uint32_t r, int64_t off, uint32_t n, const dreg *dr, const ws_ptx_operand *vo,
@@ -2164,31 +2164,13 @@ static int lane_op(const ws_ptx_inst *in) {
   }
 }
 
-/* Emit the open group of lane operations: its uniform values, one loop
- * over the lanes (all 32, each operation blended under its lane's
- * condition c_, so the compiler vectorises it; or the active lanes one by
- * one for an operation that calls num.c) with the registers it touches in
- * locals, then the registers and predicates it wrote. */
-static void flush_group(tr *T) {
-  if (!T->gopen) return;
+/* One loop of the open group (flush_group), opened by `head`: the touched
+ * registers and predicates into locals, the group's lane code, the
+ * written ones back (a scalar loop sets its predicates' bits one by one). */
+static void group_loop(tr *T, const char *head, int scalar) {
   ws_strbuf *b = &T->b;
   const ws_ptx_function *f = T->f;
-  int scalar = T->gopen == 2;
-  ws_sb_puts(b, "  { uint32_t ti_ = 0; (void)ti_;\n");
-  ws_sb_puts(b, ws_sb_str(&T->gpre));
-  for (uint32_t k = 0; k < T->ng[RG_PRED]; k++) {
-    if (!T->gp[k]) continue;
-    ws_sb_printf(b, "  const uint32_t P%u_ = R->p[%u];\n", k, k);
-    if (T->gp[k] & 2) ws_sb_printf(b, scalar ? "  uint32_t B%u_ = P%u_;\n" : "  uint32_t B%u_ = 0u;\n", k, k);
-  }
-  /* a vector group runs in one of two copies of its loop: one for a
-   * whole warp, where every lane is active and the compiler drops the
-   * blends into the destinations (and their loads), and one for the
-   * others; the same code, a_ constant in the first */
-  for (int full = !scalar; full >= 0; full--) {
-  if (scalar) ws_sb_puts(b, "  JEACH(active) {\n    const uint32_t a_ = 1u;\n");
-  else if (full) ws_sb_puts(b, "  if (active == JL_FULL) JFOR {\n    const uint32_t a_ = 1u;\n");
-  else ws_sb_puts(b, "  else JFOR {\n    const uint32_t a_ = (active >> l) & 1u;\n");
+  ws_sb_puts(b, head);
   for (uint32_t r = 0; r < f->nregs; r++)
     if (T->gr[r])
       ws_sb_printf(b, "    %s v%u = R->%s[%u][l];\n", ctype(reg_storage(T, r)), r, group_name[T->ri[r].group],
@@ -2204,6 +2186,33 @@ static void flush_group(tr *T) {
       else ws_sb_printf(b, "    B%u_ |= q%u << l;\n", k, k);
     }
   ws_sb_puts(b, "  }\n");
+}
+
+/* Emit the open group of lane operations: its uniform values, one loop
+ * over the lanes (all 32, each operation blended under its lane's
+ * condition c_, so the compiler vectorises it; or the active lanes one by
+ * one for an operation that calls num.c) with the registers it touches in
+ * locals, then the registers and predicates it wrote. */
+static void flush_group(tr *T) {
+  if (!T->gopen) return;
+  ws_strbuf *b = &T->b;
+  int scalar = T->gopen == 2;
+  ws_sb_puts(b, "  { uint32_t ti_ = 0; (void)ti_;\n");
+  ws_sb_puts(b, ws_sb_str(&T->gpre));
+  for (uint32_t k = 0; k < T->ng[RG_PRED]; k++) {
+    if (!T->gp[k]) continue;
+    ws_sb_printf(b, "  const uint32_t P%u_ = R->p[%u];\n", k, k);
+    if (T->gp[k] & 2) ws_sb_printf(b, scalar ? "  uint32_t B%u_ = P%u_;\n" : "  uint32_t B%u_ = 0u;\n", k, k);
+  }
+  /* a vector group runs in one of two copies of its loop: one for a
+   * whole warp, where every lane is active and the compiler drops the
+   * blends into the destinations (and their loads), and one for the
+   * others; the same code, a_ constant in the first */
+  if (scalar) {
+    group_loop(T, "  JEACH(active) {\n    const uint32_t a_ = 1u;\n", 1);
+  } else {
+    group_loop(T, "  if (active == JL_FULL) JFOR {\n    const uint32_t a_ = 1u;\n", 0);
+    group_loop(T, "  else JFOR {\n    const uint32_t a_ = (active >> l) & 1u;\n", 0);
   }
   for (uint32_t k = 0; k < T->ng[RG_PRED]; k++)
     if (T->gp[k] & 2) ws_sb_printf(b, "  R->p[%u] = B%u_;\n", k, k);
