@@ -123,7 +123,7 @@ int cli_profile_run(const prof_request *rq, ws_profile **out, ws_gpu **gpu_out,
     char t[32];
     snprintf(t, sizeof t, "%.*s", (int)strcspn(m->target, ", \t"), m->target);
     if (arch_ok(t)) {
-      have_ptxas = cli_ptxas_on_ptx(ptx_path, t, &pl);
+      have_ptxas = ws_tool_ptxas_on_ptx(ptx_path, t, &pl);
       arch = m->target;
     }
   }

@@ -10,17 +10,16 @@
  *   2. ptxas (ws_tool_find_ptxas: WARPSIGHT_PTXAS, else `ptxas` on PATH,
  *      else $CUDA_HOME/bin/ptxas or /usr/local/cuda/bin/ptxas) run once
  *      per module on its PTX for the GPU's architecture, read from its -v
- *      report (ws_tool_ptxas_parse, the CLI's reader);
+ *      report (ws_tool_ptxas_on_ptx: the CLI's way to run it and read it,
+ *      no shell);
  *   3. the PTX itself (ws_prof_kernel_resources: the declared virtual
  *      registers, more than ptxas allocates).
  * Each module's figures are found once, for all its kernels.
  */
 #define _GNU_SOURCE /* mkstemps */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cudart/cubin.h"
@@ -75,67 +74,34 @@ static void from_cubin(rt_modres *mr, const rt_module *m, const ws_ptx_module *p
   ws_diag_free(&d);
 }
 
-/* ptxas -v's report, read whole from f, into mr: each kernel ptxas gave
- * registers for (util/tool.h reads the report, as the CLI does). */
-static void read_ptxas(rt_modres *mr, FILE *f) {
-  ws_strbuf text = WS_STRBUF_INIT;
-  char chunk[4096];
-  size_t got;
-  while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) ws_sb_putn(&text, chunk, got);
+/* 2: ptxas on the module's PTX (one text: not an -rdc=true program), for
+ * the GPU's architecture or, when the PTX targets a later one, for that:
+ * each kernel ptxas gave registers for (util/tool.h runs ptxas and reads
+ * its report, as the CLI does). */
+static void from_ptxas(rt_modres *mr, const rt_module *m, int cc) {
+  if (m->m && (int)m->m->sm > cc) cc = (int)m->m->sm;
+  char pbuf[4096];
+  if (!m->ptx || !ws_tool_find_ptxas(pbuf, sizeof pbuf)) return; /* no PTX file written for nothing */
+  const char *tmpdir = getenv("TMPDIR");
+  char tmp[4200], arch[32];
+  if (snprintf(tmp, sizeof tmp, "%s/warpsight-XXXXXX.ptx", tmpdir && *tmpdir ? tmpdir : "/tmp") >= (int)sizeof tmp)
+    return;
+  int fd = mkstemps(tmp, 4);
+  if (fd < 0) return;
+  size_t len = strlen(m->ptx);
+  int ok = write(fd, m->ptx, len) == (ssize_t)len;
+  close(fd);
+  snprintf(arch, sizeof arch, "sm_%d", cc);
   ws_ptxas_list l = WS_PTXAS_LIST_INIT;
-  if (!text.oom && ws_tool_ptxas_parse(&l, ws_sb_str(&text)) == WS_OK)
+  if (ok && ws_tool_ptxas_on_ptx(tmp, arch, &l)) /* a failed compile says nothing reliable */
     for (size_t i = 0; i < l.n; i++) {
       const ws_ptxas_fn *k = &l.v[i];
       if (k->regs < 0) continue; /* a device function, or no "Used" line */
       ws_cubin_res r = {(uint32_t)k->regs, (uint64_t)k->smem, (uint64_t)k->stack};
       if (add_kernel(mr, k->name, &r)) break;
     }
+  if (mr->n) snprintf(mr->source, sizeof mr->source, "ptxas -arch=sm_%d -v", cc);
   ws_tool_ptxas_free(&l);
-  ws_sb_free(&text);
-}
-
-/* Path s as one word of a sh command line: in single quotes, each quote
- * in it written '\'' (a path may hold any character but NUL). */
-static void sh_word(ws_strbuf *b, const char *s) {
-  ws_sb_putc(b, '\'');
-  for (; *s; s++)
-    if (*s == '\'') ws_sb_puts(b, "'\\''");
-    else ws_sb_putc(b, *s);
-  ws_sb_putc(b, '\'');
-}
-
-/* 2: ptxas on the module's PTX (one text: not an -rdc=true program), for
- * the GPU's architecture or, when the PTX targets a later one, for that. */
-static void from_ptxas(rt_modres *mr, const rt_module *m, int cc) {
-  if (m->m && (int)m->m->sm > cc) cc = (int)m->m->sm;
-  char pbuf[4096];
-  const char *ptxas = ws_tool_find_ptxas(pbuf, sizeof pbuf);
-  if (!ptxas || !m->ptx) return;
-  const char *tmpdir = getenv("TMPDIR");
-  char tmp[4200];
-  snprintf(tmp, sizeof tmp, "%s/warpsight-XXXXXX.ptx", tmpdir && *tmpdir ? tmpdir : "/tmp");
-  int fd = mkstemps(tmp, 4);
-  if (fd < 0) return;
-  size_t len = strlen(m->ptx);
-  int ok = write(fd, m->ptx, len) == (ssize_t)len;
-  close(fd);
-  ws_strbuf cmd = WS_STRBUF_INIT;
-  sh_word(&cmd, ptxas);
-  ws_sb_printf(&cmd, " -arch=sm_%d -v -o /dev/null ", cc);
-  sh_word(&cmd, tmp);
-  ws_sb_puts(&cmd, " 2>&1");
-  if (ok && !cmd.oom) {
-    FILE *f = popen(ws_sb_str(&cmd), "r");
-    if (f) {
-      read_ptxas(mr, f);
-      if (pclose(f) == 0 && mr->n) snprintf(mr->source, sizeof mr->source, "ptxas -arch=sm_%d -v", cc);
-      else { /* a failed compile says nothing reliable */
-        for (size_t k = 0; k < mr->n; k++) free(mr->k[k].name);
-        mr->n = 0;
-      }
-    }
-  }
-  ws_sb_free(&cmd);
   unlink(tmp);
 }
 

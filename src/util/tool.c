@@ -1,13 +1,20 @@
 /*
- * tool.c — finding the toolkit's programs and reading ptxas -v's report
- * (util/tool.h).  The reader takes the report's text whole, so a line of
- * any length (a long templated kernel name) is read as one line.
+ * tool.c — finding the toolkit's programs, running them and reading ptxas
+ * -v's report (util/tool.h).  Programs run through posix_spawn with an
+ * argument vector: no shell parses a path, and no fork copies a large
+ * multithreaded process (the CUDA runtime's case).  The reader takes the
+ * report's text whole, so a line of any length (a long templated kernel
+ * name) is read as one line.
  */
 #include "util/tool.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "util/strbuf.h"
@@ -34,6 +41,61 @@ const char *ws_tool_find_ptxas(char *buf, size_t n) {
   const char *e = getenv("WARPSIGHT_PTXAS");
   if (e && *e) return access(e, X_OK) == 0 ? e : NULL;
   return ws_tool_find("ptxas", buf, n);
+}
+
+const char *ws_tool_file(char *buf, size_t n, const char *path) {
+  if (path[0] != '-') return path;
+  return snprintf(buf, n, "./%s", path) < (int)n ? buf : NULL;
+}
+
+extern char **environ;
+
+int ws_tool_run(char *const argv[], const char *log) {
+  posix_spawn_file_actions_t fa;
+  if (posix_spawn_file_actions_init(&fa)) return -1;
+  /* opened in the child alone: no descriptor of the parent's, which another
+   * of its threads could hand to a child of its own */
+  int bad = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0) ||
+            posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600) ||
+            posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  pid_t pid;
+  if (!bad) bad = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ) != 0;
+  posix_spawn_file_actions_destroy(&fa);
+  if (bad) return -1;
+  int st;
+  while (waitpid(pid, &st, 0) < 0)
+    if (errno != EINTR) return -1;
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int ws_tool_ptxas_on_ptx(const char *ptx_path, const char *arch, ws_ptxas_list *l) {
+  char pbuf[4096];
+  const char *ptxas = ws_tool_find_ptxas(pbuf, sizeof pbuf);
+  if (!ptxas) return 0;
+  const char *tmp = getenv("TMPDIR");
+  ws_strbuf log = WS_STRBUF_INIT, archopt = WS_STRBUF_INIT;
+  ws_sb_printf(&log, "%s/warpsight-ptxas-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  ws_sb_printf(&archopt, "-arch=%s", arch);
+  size_t n = strlen(ptx_path) + 3;
+  char *fbuf = malloc(n);
+  const char *file = fbuf ? ws_tool_file(fbuf, n, ptx_path) : NULL;
+  int ok = 0, fd = -1;
+  if (file && !log.oom && !archopt.oom && (fd = mkstemp(log.s)) >= 0) {
+    close(fd); /* ws_tool_run opens it again, in the child */
+    char *argv[] = {(char *)ptxas, "-v", archopt.s, "-o", "/dev/null", (char *)file, NULL};
+    char *text = NULL;
+    size_t len = 0;
+    ws_diag d = WS_DIAG_INIT;
+    ok = ws_tool_run(argv, log.s) == 0 && ws_read_file(&text, &len, log.s, &d) == WS_OK &&
+         ws_tool_ptxas_parse(l, text) == WS_OK;
+    free(text);
+    ws_diag_free(&d);
+    unlink(log.s);
+  }
+  free(fbuf);
+  ws_sb_free(&log);
+  ws_sb_free(&archopt);
+  return ok;
 }
 
 const ws_ptxas_fn *ws_tool_ptxas_lookup(const ws_ptxas_list *l, const char *name) {

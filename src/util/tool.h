@@ -3,7 +3,10 @@
  * them, and ptxas -v's resource report read back.  Internal to the library:
  * the CLI (`analyze`, `profile`, `predict`, `validate` on .cu and .ptx
  * input) and the CUDA runtime (a kernel's resources from ptxas,
- * src/cudart/resources.c) use the same search and the same reader.
+ * src/cudart/resources.c) use the same search, the same way of running a
+ * program (posix_spawn with an argument vector: no shell, so no path needs
+ * quoting, and safe inside the user's multithreaded program) and the same
+ * reader.
  */
 #ifndef WS_UTIL_TOOL_H
 #define WS_UTIL_TOOL_H
@@ -18,6 +21,18 @@ const char *ws_tool_find(const char *name, char *buf, size_t n);
 /* The ptxas to run: $WARPSIGHT_PTXAS when set and not empty (NULL when it
  * is not executable: no other is tried), else ws_tool_find("ptxas"). */
 const char *ws_tool_find_ptxas(char *buf, size_t n);
+
+/* A file name as an argument of a toolkit program: "./PATH" (in buf, n
+ * bytes) when PATH begins with '-', which the program would read as an
+ * option, else PATH itself; NULL when buf is too small.  Every file
+ * argument of nvcc and ptxas goes through it. */
+const char *ws_tool_file(char *buf, size_t n, const char *path);
+/* Run argv (argv[0] the program's path, not looked up in PATH; NULL-ended)
+ * with this process's environment, stdin from /dev/null, and stdout and
+ * stderr into the file `log` (created with mode 0600, or truncated).  No
+ * shell.  The exit status, or -1 when the program could not be started
+ * (log not writable included) or did not exit (a signal). */
+int ws_tool_run(char *const argv[], const char *log);
 
 /* One function of a `ptxas -v` report. */
 typedef struct ws_ptxas_fn {
@@ -48,5 +63,14 @@ int ws_tool_ptxas_parse(ws_ptxas_list *l, const char *text);
 const ws_ptxas_fn *ws_tool_ptxas_lookup(const ws_ptxas_list *l, const char *name);
 /* Free l's functions and empty it (l itself is the caller's). */
 void ws_tool_ptxas_free(ws_ptxas_list *l);
+
+/* Run `ptxas -v -arch=ARCH -o /dev/null PTX` (ws_tool_find_ptxas's ptxas;
+ * PTX written ./PTX when it begins with '-') with its report in a
+ * temporary file under $TMPDIR (or /tmp, when unset or empty), removed
+ * after, and read the report into l (ws_tool_ptxas_parse, adding to what
+ * it holds).  1 when ptxas ran, succeeded and its report was read; else 0
+ * (no ptxas, no temporary file, ptxas failed, out of memory), with l as it
+ * was or holding part of the report. */
+int ws_tool_ptxas_on_ptx(const char *ptx_path, const char *arch, ws_ptxas_list *l);
 
 #endif

@@ -1028,7 +1028,8 @@ static int run_badgpu(void) {
  * the PTX's own estimate does not give (19).
  * The command line was quoted with bare '...' around each path, which a
  * quote in it ends: the shell failed and the figures fell back to the PTX
- * without a word. */
+ * without a word.  ptxas now runs with no shell at all (ws_tool_run); the
+ * test keeps that so. */
 static int run_ptxas_quote(void) {
   char dir[] = "/tmp/ws-ptxas'q-XXXXXX", script[96];
   if (!mkdtemp(dir)) return 3;

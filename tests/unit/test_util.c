@@ -2,10 +2,11 @@
  * test_util.c — the small toolkit under src/util: growable arrays (vec.h),
  * string buffers (strbuf.h), bit helpers (bits.h), checked arithmetic
  * (checked.h), the diagnostics' text (ws_diag_format, ws_diag_print), and
- * finding the toolkit and reading `ptxas -v` (tool.h).  Expected values are worked out by hand in the comments.
+ * finding, running the toolkit and reading `ptxas -v` (tool.h).  Expected values are worked out by hand in the comments.
  */
 #include "testutil.h"
 
+#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -441,6 +442,129 @@ static void test_tool_find(void **state) {
   rmdir(dir);
 }
 
+/* A file `dir/name` holding text, executable when exec. */
+static void put_file(const char *dir, const char *name, const char *text, int exec) {
+  char p[256];
+  snprintf(p, sizeof p, "%s/%s", dir, name);
+  FILE *f = fopen(p, "w");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+  assert_int_equal(chmod(p, exec ? 0700 : 0600), 0);
+}
+
+/* The text of file `dir/name` (NULL when it cannot be read). */
+static char *file_text(const char *dir, const char *name) {
+  char p[256], *text = NULL;
+  size_t len = 0;
+  ws_diag d = WS_DIAG_INIT;
+  snprintf(p, sizeof p, "%s/%s", dir, name);
+  int st = ws_read_file(&text, &len, p, &d);
+  ws_diag_free(&d);
+  return st == WS_OK ? text : NULL;
+}
+
+/* Entries of folder dir other than . and .. */
+static int entries(const char *dir) {
+  DIR *d = opendir(dir);
+  int n = 0;
+  for (struct dirent *e; d && (e = readdir(d));)
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) n++;
+  if (d) closedir(d);
+  return n;
+}
+
+/* ws_tool_run: no shell reads the paths (a folder with a space and a
+ * quote), stdout then stderr into the log, which replaces what the file
+ * held; the program's exit status; -1 when it cannot start. */
+static void test_tool_run(void **state) {
+  (void)state;
+  char dir[] = "/tmp/ws-run 'q-XXXXXX", prog[96], log[96], missing[96];
+  assert_non_null(mkdtemp(dir));
+  put_file(dir, "prog", "#!/bin/sh\necho \"out $1\"\necho err >&2\nexit 3\n", 1);
+  put_file(dir, "log", "an older, longer text than the program writes\n", 0);
+  snprintf(prog, sizeof prog, "%s/prog", dir);
+  snprintf(log, sizeof log, "%s/log", dir);
+  snprintf(missing, sizeof missing, "%s/none/log", dir);
+  char *argv[] = {prog, "a'b c", NULL};
+  assert_int_equal(ws_tool_run(argv, log), 3);
+  char *text = file_text(dir, "log");
+  assert_string_equal(text, "out a'b c\nerr\n"); /* the argument as one word, unquoted */
+  free(text);
+  struct stat sb;
+  assert_int_equal(stat(log, &sb), 0);
+  assert_int_equal(sb.st_mode & 0777, 0600);
+  assert_int_equal(ws_tool_run(argv, missing), -1); /* the log cannot be made */
+  char *nothing[] = {missing, NULL};
+  assert_int_equal(ws_tool_run(nothing, log), -1); /* no such program */
+  unlink(prog);
+  unlink(log);
+  rmdir(dir);
+}
+
+/* ws_tool_ptxas_on_ptx with a stand-in ptxas (WARPSIGHT_PTXAS) that refuses
+ * any command line but `-v -arch=sm_80 -o /dev/null ./-k.ptx` (the file
+ * name begins with '-', so it is passed as ./-k.ptx) and writes a report,
+ * part on stdout and part on stderr; TMPDIR a folder with a quote and a
+ * space, left as it was (the report removed).  The figures are the
+ * stand-in's: 42 registers, 16 bytes smem, 8 bytes stack.  A failing
+ * ptxas: 0 and nothing read. */
+static void test_tool_ptxas_on_ptx(void **state) {
+  (void)state;
+  char dir[] = "/tmp/ws-ptxas 'q-XXXXXX", script[96], cwd[4096];
+  assert_non_null(mkdtemp(dir));
+  assert_non_null(getcwd(cwd, sizeof cwd));
+  put_file(dir, "ptxas",
+           "#!/bin/sh\n"
+           "[ $# = 5 ] && [ \"$1 $2 $3 $4 $5\" = \"-v -arch=sm_80 -o /dev/null ./-k.ptx\" ] && [ -f \"$5\" ] ||"
+           " { echo \"bad command line: $*\" >&2; exit 2; }\n"
+           "echo \"ptxas info    : Compiling entry function 'k' for 'sm_80'\"\n"
+           "echo \"ptxas info    : Function properties for k\"\n"
+           "echo \"    8 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\" >&2\n"
+           "echo \"ptxas info    : Used 42 registers, 16 bytes smem, 360 bytes cmem[0]\" >&2\n"
+           "[ -f fail ] && exit 1\n"
+           "exit 0\n",
+           1);
+  put_file(dir, "-k.ptx", ".version 9.0\n", 0);
+  snprintf(script, sizeof script, "%s/ptxas", dir);
+  char *old_ws = getenv("WARPSIGHT_PTXAS") ? ws_strdup(getenv("WARPSIGHT_PTXAS")) : NULL;
+  char *old_tmp = getenv("TMPDIR") ? ws_strdup(getenv("TMPDIR")) : NULL;
+  setenv("WARPSIGHT_PTXAS", script, 1);
+  setenv("TMPDIR", dir, 1);
+  assert_int_equal(chdir(dir), 0);
+  ws_ptxas_list l = WS_PTXAS_LIST_INIT;
+  assert_int_equal(ws_tool_ptxas_on_ptx("-k.ptx", "sm_80", &l), 1);
+  assert_int_equal(l.n, 1);
+  const ws_ptxas_fn *k = ws_tool_ptxas_lookup(&l, "k");
+  assert_non_null(k);
+  assert_int_equal(k->regs, 42);
+  assert_int_equal(k->smem, 16);
+  assert_int_equal(k->stack, 8);
+  assert_int_equal(entries(dir), 2); /* ptxas and -k.ptx: the report is gone */
+  assert_int_equal(ws_tool_ptxas_on_ptx("-k.ptx", "sm_90", &l), 0); /* refused command line */
+  put_file(dir, "fail", "", 0);
+  assert_int_equal(ws_tool_ptxas_on_ptx("-k.ptx", "sm_80", &l), 0); /* ptxas failed */
+  assert_int_equal(l.n, 1); /* nothing more read */
+  assert_int_equal(entries(dir), 3);
+  ws_tool_ptxas_free(&l);
+  unsetenv("TMPDIR");
+  setenv("WARPSIGHT_PTXAS", "/nonexistent/ptxas", 1);
+  assert_int_equal(ws_tool_ptxas_on_ptx("-k.ptx", "sm_80", &l), 0); /* no ptxas */
+  assert_int_equal(chdir(cwd), 0);
+  if (old_ws) setenv("WARPSIGHT_PTXAS", old_ws, 1);
+  else unsetenv("WARPSIGHT_PTXAS");
+  if (old_tmp) setenv("TMPDIR", old_tmp, 1);
+  free(old_ws);
+  free(old_tmp);
+  const char *names[] = {"ptxas", "-k.ptx", "fail"};
+  for (size_t i = 0; i < 3; i++) {
+    char p[256];
+    snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+    unlink(p);
+  }
+  rmdir(dir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_vec_push_and_reserve),
@@ -458,6 +582,8 @@ int main(void) {
       cmocka_unit_test(test_parse_decimal),
       cmocka_unit_test(test_ptxas_report),
       cmocka_unit_test(test_tool_find),
+      cmocka_unit_test(test_tool_run),
+      cmocka_unit_test(test_tool_ptxas_on_ptx),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
