@@ -12,6 +12,7 @@
 #include "emu/decode.h"
 #include "emu/num.h"
 #include "util/vec.h"
+#include "warpsight/analysis.h"
 
 int ws_emu_dec_unsup(dec *D, const ws_ptx_inst *in, const char *why) {
   char *txt = NULL;
@@ -248,6 +249,36 @@ int ws_emu_dec_numtype(int t) {
   case WS_PTX_T_TF32: return WS_NUM_TF32;
   default: return -1;
   }
+}
+
+/* Whether instruction x writes the full mask into register r, whatever the
+ * lane: an unguarded integer mov of an immediate whose low 32 bits (what
+ * shfl, vote and match read) are all ones. */
+static int writes_full_mask(const ws_ptx_inst *x, uint32_t r) {
+  if (x->op != WS_PTX_OP_MOV || x->guard >= 0 || x->nops != 2 || x->ntypes < 1) return 0;
+  int t = x->type[0];
+  if (t == WS_PTX_T_F32 || t == WS_PTX_T_F64 || ws_ptx_type_bits((ws_ptx_type)t) < 32) return 0;
+  return x->ops[0].kind == WS_PTX_O_REG && x->ops[0].reg == r && ws_emu_full_mask(NULL, 0, &x->ops[1]);
+}
+
+int ws_emu_full_mask(const ws_cfg *c, uint32_t inst, const ws_ptx_operand *o) {
+  if (o->kind == WS_PTX_O_IMM_INT) return (uint32_t)o->imm == 0xffffffffu;
+  /* the chains miss registers of a cut instruction: trust none of them */
+  if (!c || o->kind != WS_PTX_O_REG || c->regs_cut || inst >= c->func->ninsts) return 0;
+  const ws_ptx_function *f = c->func;
+  uint32_t b = c->block_of[inst];
+  for (uint32_t u = c->use_start[inst]; u < c->use_start[inst + 1]; u++) {
+    const ws_use *us = &c->uses[u];
+    if (us->reg != o->reg) continue;
+    int dominated = 0;
+    for (uint32_t k = 0; k < us->ndefs; k++) {
+      uint32_t di = us->defs[k], db = c->block_of[di];
+      if (!writes_full_mask(&f->insts[di], o->reg)) return 0;
+      if (db == b ? di < inst : ws_analysis_cfg_dominates(c, db, b)) dominated = 1;
+    }
+    return dominated;
+  }
+  return 0;
 }
 
 int ws_emu_dec_inst(dec *D, const ws_ptx_inst *in, dinst *di) {

@@ -13,6 +13,7 @@
 #define WS_EMU_DECODE_H
 
 #include "emu/emu_int.h"
+#include "warpsight/analysis.h"
 
 /* Decoding state of one program (load.c drives it). */
 typedef struct dec {
@@ -21,6 +22,7 @@ typedef struct dec {
   ws_diag *d;                 /* where refusals go */
   dfunc *df;                  /* function being decoded */
   const ws_ptx_function *f;   /* its IR */
+  const ws_cfg *cfg;          /* its CFG (member masks: ws_emu_full_mask) */
   uint64_t *consts;           /* constant slot values being collected */
   uint32_t nconsts;           /* entries used */
   size_t cconsts;             /* entries allocated */

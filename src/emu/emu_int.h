@@ -84,7 +84,8 @@ typedef struct dinst {
   uint8_t frel;     /* address is relative to the frame's local base */
   uint8_t ty;       /* ws_emu_num_type (cvt source) or float kind */
   uint8_t ty2;      /* ws_emu_num_type (cvt destination) */
-  uint8_t flags;    /* operand negation flags: 1 = !a, 2 = !b, 4 = !c */
+  uint8_t flags;    /* operand negation flags: 1 = !a, 2 = !b, 4 = !c;
+                       DF_FULLMASK (shfl, vote, match) */
   int32_t guard;    /* predicate index, or -1 */
   uint8_t gnot;     /* guard negated */
   uint8_t bb_entry; /* this pc starts a basic block */
@@ -103,6 +104,24 @@ typedef struct dinst {
   uint32_t rpc;     /* reconvergence pc of a branch (NO_PC if none) */
   uint32_t pc;      /* index in the IR function */
 } dinst;
+
+/* dinst.flags of shfl, vote and match: the member mask is 0xffffffff in
+ * every lane that executes the instruction, or absent (pre-sm_70 shfl,
+ * vote without a mask), so no lane can fault on it and each lane's group
+ * is the executing lanes: the executors (ops/warp.h) then read no masks and
+ * check none.  The decoders set it where ws_emu_full_mask holds. */
+#define DF_FULLMASK 8
+
+/* Whether member-mask operand o of instruction `inst` of c's function is
+ * 0xffffffff in every lane that executes the instruction: the immediate,
+ * or a register that nvcc loads with it (`mov.u32 %r, -1;` before
+ * `shfl.sync ... %r;`): every definition reaching this use is an unguarded
+ * mov of that immediate, and one of them dominates the use, so no path
+ * reaches it without writing the register.  Decided once for both engines:
+ * by the interpreter's decoders (DF_FULLMASK) and by jit/translate.c.
+ * c may be NULL (then only the immediate counts).  decode.c. */
+struct ws_cfg;
+int ws_emu_full_mask(const struct ws_cfg *c, uint32_t inst, const ws_ptx_operand *o);
 
 typedef struct dfunc {
   const ws_ptx_function *f; /* the IR */

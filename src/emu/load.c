@@ -125,18 +125,14 @@ done:
 /* Each branch reconverges at the first instruction of its block's immediate
  * post-dominator (analysis/cfg.c); func->ninsts, the implicit return at the
  * end, when only the function's exit post-dominates it.  And the registers
- * a frame clears (zero_slots). */
+ * a frame clears (zero_slots).  From the function's CFG, D->cfg. */
 static int compute_rpcs(dec *D, dfunc *df) {
-  ws_cfg *c = NULL;
-  int st = ws_analysis_build(&c, D->m, df->f, D->d);
-  if (st) return st;
+  const ws_cfg *c = D->cfg;
   for (uint32_t b = 0; b < c->nblocks; b++)
     if (c->blocks[b].first < df->f->ninsts) df->code[c->blocks[b].first].bb_entry = 1;
   for (uint32_t i = 0; i < df->f->ninsts; i++)
     if (df->code[i].op == D_BRA || df->code[i].op == D_BRX) df->code[i].rpc = ws_analysis_cfg_reconverge_inst(c, i);
-  st = zero_slots(df, c);
-  ws_analysis_free(c);
-  return st;
+  return zero_slots(df, c);
 }
 
 /* ---- layout ---------------------------------------------------------------- */
@@ -175,7 +171,7 @@ static int layout_frame(dec *D, dfunc *df, const ws_ptx_function *f) {
   return WS_OK;
 }
 
-static int decode_func(dec *D, dfunc *df, const ws_ptx_function *f) {
+static int decode_body(dec *D, dfunc *df, const ws_ptx_function *f) {
   int st;
   D->df = df;
   D->f = f;
@@ -214,6 +210,20 @@ static int decode_func(dec *D, dfunc *df, const ws_ptx_function *f) {
   if (!df->const_vals) return WS_ENOMEM;
   if (D->nconsts) memcpy(df->const_vals, D->consts, D->nconsts * sizeof *df->const_vals);
   return WS_OK;
+}
+
+/* Decode function f into df, with its CFG at hand (D->cfg): the decoders
+ * of shfl, vote and match read it (ws_emu_full_mask), compute_rpcs after
+ * them. */
+static int decode_func(dec *D, dfunc *df, const ws_ptx_function *f) {
+  ws_cfg *c = NULL;
+  int st = ws_analysis_build(&c, D->m, f, D->d);
+  if (st) return st;
+  D->cfg = c;
+  st = decode_body(D, df, f);
+  D->cfg = NULL;
+  ws_analysis_free(c);
+  return st;
 }
 
 /* A module variable whose address would pass 2^64 (each is at most

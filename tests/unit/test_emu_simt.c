@@ -18,6 +18,8 @@
 
 #include <string.h>
 
+#include "emu/emu_int.h"
+#include "warpsight/analysis.h"
 #include "warpsight/emu.h"
 #include "warpsight/ptx.h"
 
@@ -635,6 +637,145 @@ static void test_member_mask_partial_warp(void **state) {
   run_free(&r);
 }
 
+/* A mask in a register (nvcc's `mov.u32 %r, -1;` before its intrinsics):
+ * both engines treat it as the full mask, without checks, only where every
+ * lane that reaches the instruction holds 0xffffffff (ws_emu_full_mask).
+ * regfull: nvcc's shape, the mov in a block after a join, dominating the
+ * uses.  regpart: lanes 0..3 branch around the mov and read the register
+ * unwritten (0).  regloop: the use precedes the mov in a loop's body, so
+ * the first iteration reads 0.  regmixed: -1 at the entry, then lanes
+ * 0..15 set 0x0000ffff on a path that joins the others before the uses. */
+static const char regmask_ptx[] = HDR
+    ".visible .entry regfull(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred %p<6>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %laneid;\n  mov.u32 %r2, 7;\n"
+    "  setp.lt.u32 %p1, %r1, 8;\n  @%p1 bra JOIN;\n  mov.u32 %r2, 9;\n"
+    "JOIN:\n  mov.u32 %r3, -1;\n"
+    "  shfl.sync.down.b32 %r4|%p2, %r1, 1, 31, %r3;\n"
+    "  setp.ne.u32 %p3, %r1, 20;\n  vote.sync.ballot.b32 %r5, %p3, %r3;\n"
+    "  vote.sync.all.pred %p4, %p3, %r3;\n  selp.u32 %r6, 1, 0, %p4;\n"
+    "  and.b32 %r7, %r1, 3;\n  match.any.sync.b32 %r8, %r7, %r3;\n"
+    "  selp.u32 %r9, 1, 0, %p2;\n"
+    "  mul.wide.u32 %rd2, %r1, 32;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.v4.u32 [%rd3], {%r4, %r5, %r6, %r8};\n  st.global.v2.u32 [%rd3+16], {%r9, %r2};\n"
+    "  ret;\n}\n"
+    ".visible .entry regpart()\n"
+    "{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n"
+    "  mov.u32 %r1, %laneid;\n  setp.lt.u32 %p1, %r1, 4;\n  @%p1 bra USE;\n  mov.u32 %r2, -1;\n"
+    "USE:\n  shfl.sync.idx.b32 %r3, %r1, 0, 31, %r2;\n"
+    "  ret;\n}\n"
+    ".visible .entry regloop()\n"
+    "{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<4>;\n"
+    "  mov.u32 %r1, 0;\n  setp.eq.u32 %p1, %r1, 0;\n"
+    "LOOP:\n  vote.sync.any.pred %p2, %p1, %r2;\n  mov.u32 %r2, -1;\n"
+    "  add.u32 %r1, %r1, 1;\n  setp.lt.u32 %p2, %r1, 2;\n  @%p2 bra LOOP;\n"
+    "  ret;\n}\n"
+    ".visible .entry regmixed(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<6>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %laneid;\n"
+    "  mov.u32 %r2, -1;\n  setp.lt.u32 %p1, %r1, 16;\n  @!%p1 bra JOIN;\n  mov.u32 %r2, 65535;\n"
+    "JOIN:\n  setp.ne.u32 %p2, %r1, 100;\n  vote.sync.ballot.b32 %r3, %p2, %r2;\n"
+    "  match.any.sync.b32 %r4, %r2, %r2;\n"
+    "  mul.wide.u32 %rd2, %r1, 8;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.v2.u32 [%rd3], {%r3, %r4};\n"
+    "  ret;\n}\n";
+
+/* Which member masks are full (ws_emu_full_mask: what the decoders and the
+ * translator decide), by hand: the immediate -1 and regfull's register
+ * are; 0xfffffff7, regpart's and regloop's register (unwritten on some
+ * path) and regmixed's (0x0000ffff on one path) are not. */
+static void test_member_mask_full_decision(void **state) {
+  (void)state;
+  static const char imm_ptx[] = HDR
+      ".visible .entry imm()\n{\n  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n  mov.u32 %r1, %laneid;\n"
+      "  shfl.sync.idx.b32 %r2, %r1, 0, 31, -1;\n  shfl.sync.idx.b32 %r3, %r1, 0, 31, -9;\n"
+      "  vote.sync.any.pred %p1, %p1, 0xffffffff;\n  ret;\n}\n";
+  static const struct {
+    const char *ptx, *kernel;
+    int full[4]; /* per shfl/vote/match of the kernel, in order; -1 past the last */
+  } want[] = {
+      {imm_ptx, "imm", {1, 0, 1, -1}},          {regmask_ptx, "regfull", {1, 1, 1, 1}},
+      {regmask_ptx, "regpart", {0, -1, -1, -1}}, {regmask_ptx, "regloop", {0, -1, -1, -1}},
+      {regmask_ptx, "regmixed", {0, 0, -1, -1}},
+  };
+  for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+    ws_diag d = {0};
+    ws_ptx_module *m = NULL;
+    assert_ok_diag(ws_ptx_parse(&m, want[k].ptx, strlen(want[k].ptx), "test.ptx", &d), &d);
+    const ws_ptx_function *f = NULL;
+    for (uint32_t i = 0; i < m->nfuncs; i++)
+      if (!strcmp(m->funcs[i].name, want[k].kernel)) f = &m->funcs[i];
+    assert_non_null(f);
+    ws_cfg *c = NULL;
+    assert_int_equal(ws_analysis_build(&c, m, f, &d), WS_OK);
+    int n = 0;
+    for (uint32_t i = 0; i < f->ninsts; i++) {
+      const ws_ptx_inst *in = &f->insts[i];
+      if (in->op != WS_PTX_OP_SHFL && in->op != WS_PTX_OP_VOTE && in->op != WS_PTX_OP_MATCH) continue;
+      assert_true(n < 4);
+      int got = ws_emu_full_mask(c, i, &in->ops[in->nops - 1]);
+      if (got != want[k].full[n]) print_error("%s: warp instruction %d: full %d, expected %d\n", want[k].kernel, n,
+                                              got, want[k].full[n]);
+      assert_int_equal(got, want[k].full[n]);
+      n++;
+    }
+    assert_true(n == 4 || want[k].full[n] == -1);
+    ws_analysis_free(c);
+    ws_ptx_module_free(m);
+    ws_diag_free(&d);
+  }
+}
+
+/* The results under a register mask: regfull's full mask (down 1: lane
+ * l + 1, lane 31 itself, out of range; the ballot without lane 20; match
+ * of l & 3) and regmixed's two masks (the low half votes and matches in
+ * its 0x0000ffff, the high half over the warp); regpart's lane 0 and
+ * regloop's lane 0 are outside their (zero) masks and fault. */
+static void test_member_mask_register(void **state) {
+  (void)state;
+  run r;
+  run_ptx(&r, regmask_ptx, "regfull",
+          "{\"kernel\": \"regfull\", \"grid\": [1,1,1], \"block\": [32,1,1], \"args\": ["
+          "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 256}]}",
+          1);
+  assert_ok_diag(r.status, &r.d);
+  const uint32_t *o = buf32(&r, "out");
+  for (uint32_t l = 0; l < 32; l++) {
+    const uint32_t *e = o + 8 * l;
+    assert_int_equal(e[0], l < 31 ? l + 1 : l);
+    assert_int_equal(e[1], 0xffefffffu);
+    assert_int_equal(e[2], 0);
+    assert_int_equal(e[3], 0x11111111u << (l & 3));
+    assert_int_equal(e[4], l < 31);
+    assert_int_equal(e[5], l < 8 ? 7 : 9);
+  }
+  run_free(&r);
+  run_ptx(&r, regmask_ptx, "regmixed",
+          "{\"kernel\": \"regmixed\", \"grid\": [1,1,1], \"block\": [32,1,1], \"args\": ["
+          "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 64}]}",
+          1);
+  assert_ok_diag(r.status, &r.d);
+  o = buf32(&r, "out");
+  for (uint32_t l = 0; l < 32; l++) {
+    assert_int_equal(o[2 * l], l < 16 ? 0x0000ffffu : 0xffffffffu);
+    assert_int_equal(o[2 * l + 1], l < 16 ? 0x0000ffffu : 0xffff0000u); /* lanes of the same mask value */
+  }
+  run_free(&r);
+  static const char *const kernels[] = {"regpart", "regloop"};
+  for (int k = 0; k < 2; k++) {
+    char spec[128];
+    snprintf(spec, sizeof spec, "{\"kernel\": \"%s\", \"grid\": [1,1,1], \"block\": [32,1,1], \"args\": []}",
+             kernels[k]);
+    run_ptx(&r, regmask_ptx, kernels[k], spec, 1);
+    expect_mask_fault(&r, "executed by lane 0, which is not in its member mask 0x00000000", "thread (0,0,0)");
+    run_free(&r);
+  }
+}
+
 /* --- the system-reserved shared region --------------------------------------------- */
 
 /* rsv reads every %reserved_smem_offset_* register, writes 288 bytes of
@@ -1231,7 +1372,8 @@ int main(void) {
       cmocka_unit_test(test_brx),                cmocka_unit_test(test_alloca),                cmocka_unit_test(test_half_atomics),                cmocka_unit_test(test_indirect_call),                cmocka_unit_test(test_alu),                cmocka_unit_test(test_printf), cmocka_unit_test(test_printf_long),                cmocka_unit_test(test_fma_exact),          cmocka_unit_test(test_hooks),          cmocka_unit_test(test_fault_report),
       cmocka_unit_test(test_address_wrap32), cmocka_unit_test(test_redux_member_mask),
       cmocka_unit_test(test_member_mask_groups), cmocka_unit_test(test_member_mask_faults),
-      cmocka_unit_test(test_member_mask_partial_warp),
+      cmocka_unit_test(test_member_mask_partial_warp), cmocka_unit_test(test_member_mask_full_decision),
+      cmocka_unit_test(test_member_mask_register),
       cmocka_unit_test(test_reserved_shared), cmocka_unit_test(test_register_reuse),
       cmocka_unit_test(test_register_reuse_matrix),
   };

@@ -1738,13 +1738,6 @@ static int tr_space(tr *T, const ty *y) {
   return assign(T, &dr, y->bits == 32 ? 32 : 64, 1, x);
 }
 
-/* Whether member-mask operand o is the immediate 0xffffffff: then shfl,
- * vote and match need no mask checks (their translation is that of a full
- * warp); any other mask gets the interpreter's checks (ops/warp.h). */
-static int full_mask(const ws_ptx_operand *o) {
-  return o->kind == WS_PTX_O_IMM_INT && (uint32_t)o->imm == 0xffffffffu;
-}
-
 /* In a lane loop with k_ the lane's member mask: the interpreter's
  * mask_fault when lane l is not in it. */
 static void mask_own(tr *T) {
@@ -1752,7 +1745,11 @@ static void mask_own(tr *T) {
     WS_EMU_FAULT_MEMBERMASK, T->fi, T->pc);
 }
 
-/* shfl, vote, match, redux, activemask, elect (the interpreter's ex_warp). */
+/* shfl, vote, match, redux, activemask, elect (the interpreter's ex_warp).
+ * A shfl, vote or match whose mask is 0xffffffff in every lane
+ * (ws_emu_full_mask, the interpreter's DF_FULLMASK) or absent is
+ * translated as for a full warp, without mask checks; any other mask gets
+ * the interpreter's checks (ops/warp.h). */
 static int tr_warp(tr *T, const ty *y) {
   const ws_ptx_inst *in = T->in;
   const ws_ptx_operand *o = in->ops;
@@ -1775,7 +1772,7 @@ static int tr_warp(tr *T, const ty *y) {
     if ((st = src(T, i, y->t, 32, &a)) || (st = src(T, i + 1, WS_PTX_T_U32, 32, &b)) ||
         (st = src(T, i + 2, WS_PTX_T_U32, 32, &c)))
       return st;
-    int full = !sync || full_mask(&o[i + 3]);
+    int full = !sync || ws_emu_full_mask(T->cfg, T->pc, &o[i + 3]);
     if (!full && (st = src(T, i + 3, WS_PTX_T_U32, 32, &mk))) return st;
     if (dr.sink) return refuse(T, "shfl into `_`");
     static const char *const jx[] = {"j_ = (int32_t)l - (int32_t)bv_; ok_ = j_ >= maxl_;",
@@ -1812,7 +1809,7 @@ static int tr_warp(tr *T, const ty *y) {
     }
     if ((st = pred_of(T, &o[1], &pa))) return st;
     if (pa < 0) return refuse(T, "`_` as a predicate source");
-    if (in->nops > 2 && !full_mask(&o[2])) { /* each lane over the executing lanes of its mask */
+    if (in->nops > 2 && !ws_emu_full_mask(T->cfg, T->pc, &o[2])) { /* each lane over the executing lanes of its mask */
       static const char *const vx[] = {"vg_ == g_", "vg_ != 0", "vg_ == 0 || vg_ == g_"};
       if ((st = src(T, 2, WS_PTX_T_U32, 32, &mk))) return st;
       E("  { uint32_t v_ = (%sR->p[%d]) & m, r_ = 0;\n", (o[1].flags & WS_PTX_OF_NOT) ? "~" : "", pa);
@@ -1843,7 +1840,7 @@ static int tr_warp(tr *T, const ty *y) {
     if ((st = src(T, i, y->t, y->w, &a))) return st;
     if (dr.sink) return refuse(T, "match into `_`");
     E("  { %s t_[32]; JFOR t_[l] = (%s)(%s) & 0x%" PRIx64 "ull;\n", ctype(y->w), ctype(y->w), a.s, y->wm);
-    if (!full_mask(&o[i + 1])) { /* each lane over the executing lanes of its mask */
+    if (!ws_emu_full_mask(T->cfg, T->pc, &o[i + 1])) { /* each lane over the executing lanes of its mask */
       if ((st = src(T, i + 1, WS_PTX_T_U32, 32, &mk))) return st;
       E("    uint32_t res_[32], pv_ = 0;\n    JEACH(m) { uint32_t k_ = (uint32_t)(%s), g_ = m & k_, r_ = 0;\n", mk.s);
       mask_own(T);

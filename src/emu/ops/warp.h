@@ -5,6 +5,10 @@
  * match fault when an executing lane is not in its own mask, shfl also
  * when it reads a lane outside it (the PTX ISA leaves both undefined;
  * docs/emulator.md, "Member masks"); redux.sync groups lanes by mask.
+ * A shfl, vote or match whose mask is 0xffffffff (the immediate, or a
+ * register nvcc set to it: ws_emu_full_mask) or absent has DF_FULLMASK
+ * from its decoder: its executor reads no masks and checks none (no lane
+ * can fault; each lane's group is the executing lanes).
  * Decoders and executors of the WARP family (dops.def); compiled in exec.c.
  */
 
@@ -38,39 +42,54 @@ DECODER(shfl) {
   SRC(i + 2, c);
   if (sync) SRC(i + 3, e);
   else CONST(0xffffffffu, e);
+  if (!sync || ws_emu_full_mask(D->cfg, di->pc, &in->ops[i + 3])) di->flags |= DF_FULLMASK;
   return WS_OK;
 }
 
-/* d from the source lane (the ISA's pseudocode: segment mask c[12:8],
- * clamp c[4:0]); p (d2): whether the source lane was in range.  An
- * inactive source lane in the mask supplies whatever its register holds
- * (a partial warp's missing lanes under a full mask); a lane outside its
- * mask, or reading a lane outside it, faults (lanes in order, its own
- * membership first). */
+/* The lane that lane l of a shfl reads (the ISA's pseudocode: segment mask
+ * c[12:8], clamp c[4:0]; mode as dinst.mode), and in *ok whether it was in
+ * range; out of range, the lane itself. */
+static inline uint32_t shfl_src(int mode, uint32_t l, uint32_t bval, uint32_t c, int *ok) {
+  uint32_t seg = (c >> 8) & 31, cval = c & 31;
+  int32_t maxl = (int32_t)((l & seg) | (cval & ~seg)), minl = (int32_t)(l & seg), j;
+  bval &= 31;
+  switch (mode) {
+  case 0: j = (int32_t)l - (int32_t)bval; *ok = j >= maxl; break;
+  case 1: j = (int32_t)l + (int32_t)bval; *ok = j <= maxl; break;
+  case 2: j = (int32_t)(l ^ bval); *ok = j <= maxl; break;
+  default: j = minl | (int32_t)(bval & ~seg); *ok = j <= maxl; break;
+  }
+  return *ok ? (uint32_t)j & 31 : l;
+}
+
+/* d from the source lane (shfl_src); p (d2): whether the source lane was in
+ * range.  An inactive source lane in the mask supplies whatever its
+ * register holds (a partial warp's missing lanes under a full mask); a
+ * lane outside its mask, or reading a lane outside it, faults (lanes in
+ * order, its own membership first). */
 EXEC(SHFL) {
-  const uint64_t *A = lanes(X, in->a), *Bv = lanes(X, in->b), *C = lanes(X, in->c), *Mk = lanes(X, in->e);
+  const uint64_t *A = lanes(X, in->a), *Bv = lanes(X, in->b), *C = lanes(X, in->c);
   uint64_t *Dd = lanes(X, in->d);
   uint64_t tmp[32];
   uint32_t pv = 0;
+  int ok;
   memcpy(tmp, A, sizeof tmp);
-  LANES(m, {
-    uint32_t bval = (uint32_t)Bv[l] & 31, c = (uint32_t)C[l];
-    uint32_t seg = (c >> 8) & 31, cval = c & 31;
-    int32_t maxl = (int32_t)((l & seg) | (cval & ~seg)), minl = (int32_t)(l & seg), j;
-    int ok;
-    switch (in->mode) {
-    case 0: j = (int32_t)l - (int32_t)bval; ok = j >= maxl; break;
-    case 1: j = (int32_t)l + (int32_t)bval; ok = j <= maxl; break;
-    case 2: j = (int32_t)(l ^ bval); ok = j <= maxl; break;
-    default: j = minl | (int32_t)(bval & ~seg); ok = j <= maxl; break;
-    }
-    if (!ok) j = (int32_t)l;
-    uint32_t k = (uint32_t)Mk[l];
-    if (!((k >> l) & 1)) return mask_fault(X, in, l, k, -1);
-    if (!((k >> (j & 31)) & 1)) return mask_fault(X, in, l, k, j & 31);
-    Dd[l] = tmp[j & 31] & 0xffffffffu;
-    pv |= (uint32_t)ok << l;
-  });
+  if (in->flags & DF_FULLMASK) {
+    LANES(m, {
+      uint32_t j = shfl_src(in->mode, l, (uint32_t)Bv[l], (uint32_t)C[l], &ok);
+      Dd[l] = tmp[j] & 0xffffffffu;
+      pv |= (uint32_t)ok << l;
+    });
+  } else {
+    const uint64_t *Mk = lanes(X, in->e);
+    LANES(m, {
+      uint32_t j = shfl_src(in->mode, l, (uint32_t)Bv[l], (uint32_t)C[l], &ok), k = (uint32_t)Mk[l];
+      if (!((k >> l) & 1)) return mask_fault(X, in, l, k, -1);
+      if (!((k >> j) & 1)) return mask_fault(X, in, l, k, (int)j);
+      Dd[l] = tmp[j] & 0xffffffffu;
+      pv |= (uint32_t)ok << l;
+    });
+  }
   if (in->d2 != NO_SLOT) pset(X, in->d2, m, pv);
   return FL_NEXT;
 }
@@ -89,13 +108,24 @@ DECODER(vote) {
   if (in->ops[1].flags & WS_PTX_OF_NOT) di->flags |= 1;
   if (in->nops > 2) SRC(2, b);
   else CONST(0xffffffffu, b);
+  if (in->nops <= 2 || ws_emu_full_mask(D->cfg, di->pc, &in->ops[2])) di->flags |= DF_FULLMASK;
   return WS_OK;
 }
-/* Each lane votes over the executing lanes of its member mask (g). */
+/* Each lane votes over the executing lanes of its member mask (g); under a
+ * full mask g is m for every lane, one vote for the warp. */
 EXEC(VOTE) {
+  uint32_t v = pmask_not(X, in->a, in->flags & 1) & m, r = 0;
+  if (in->flags & DF_FULLMASK) {
+    switch (in->mode) {
+    case 0: pset(X, in->d, m, v == m ? m : 0); break;             /* all */
+    case 1: pset(X, in->d, m, v ? m : 0); break;                  /* any */
+    case 2: pset(X, in->d, m, (v == 0 || v == m) ? m : 0); break; /* uni */
+    default: ISET(v);                                             /* ballot */
+    }
+    return FL_NEXT;
+  }
   const uint64_t *Mk = lanes(X, in->b);
   uint64_t *Dd = in->mode == 3 ? lanes(X, in->d) : NULL;
-  uint32_t v = pmask_not(X, in->a, in->flags & 1) & m, r = 0;
   LANES(m, {
     uint32_t k = (uint32_t)Mk[l], g = m & k, vg = v & k, t;
     if (!((k >> l) & 1)) return mask_fault(X, in, l, k, -1);
@@ -125,28 +155,46 @@ DECODER(match) {
   SRC(i, a);
   t = WS_PTX_T_U32;
   SRC(i + 1, b);
+  if (ws_emu_full_mask(D->cfg, di->pc, &in->ops[i + 1])) di->flags |= DF_FULLMASK;
   return WS_OK;
 }
-/* Over the executing lanes of each lane's member mask (g): any, the lanes
- * with the lane's value; all, g itself if all hold the same value, else 0
- * (and p whether they do). */
+/* Over the executing lanes of each lane's member mask (g; m itself under a
+ * full mask): any, the lanes with the lane's value; all, g itself if all
+ * hold the same value, else 0 (and p whether they do). */
 EXEC(MATCH) {
-  const uint64_t *A = lanes(X, in->a), *Mk = lanes(X, in->b);
+  const uint64_t *A = lanes(X, in->a);
   uint64_t *Dd = lanes(X, in->d);
   uint64_t wm = in->bits >= 64 ? ~0ull : (1ull << in->bits) - 1;
   uint32_t res[32], pv = 0;
-  LANES(m, {
-    uint32_t k = (uint32_t)Mk[l], g = m & k, r = 0;
-    if (!((k >> l) & 1)) return mask_fault(X, in, l, k, -1);
-    for (uint32_t q = 0; q < 32; q++)
-      if (((g >> q) & 1) && (A[q] & wm) == (A[l] & wm)) r |= 1u << q;
+  if (in->flags & DF_FULLMASK) {
     if (in->mode) {
-      pv |= (uint32_t)(r == g) << l;
-      r = r == g ? g : 0;
+      int same = 1;
+      uint64_t v0 = A[__builtin_ctz(m)] & wm;
+      LANES(m, same &= (A[l] & wm) == v0);
+      if (in->d2 != NO_SLOT) pset(X, in->d2, m, same ? m : 0);
+      ISET(same ? m : 0);
     }
-    res[l] = r;
-  });
-  if (in->mode && in->d2 != NO_SLOT) pset(X, in->d2, m, pv);
+    LANES(m, {
+      uint32_t r = 0;
+      for (uint32_t q = 0; q < 32; q++)
+        if (((m >> q) & 1) && (A[q] & wm) == (A[l] & wm)) r |= 1u << q;
+      res[l] = r;
+    });
+  } else {
+    const uint64_t *Mk = lanes(X, in->b);
+    LANES(m, {
+      uint32_t k = (uint32_t)Mk[l], g = m & k, r = 0;
+      if (!((k >> l) & 1)) return mask_fault(X, in, l, k, -1);
+      for (uint32_t q = 0; q < 32; q++)
+        if (((g >> q) & 1) && (A[q] & wm) == (A[l] & wm)) r |= 1u << q;
+      if (in->mode) {
+        pv |= (uint32_t)(r == g) << l;
+        r = r == g ? g : 0;
+      }
+      res[l] = r;
+    });
+    if (in->mode && in->d2 != NO_SLOT) pset(X, in->d2, m, pv);
+  }
   LANES(m, Dd[l] = res[l]);
   return FL_NEXT;
 }
