@@ -196,13 +196,21 @@ int ws_emu_jit_prepare(ws_emu_jit *j, ws_emu_program *p, int flags, ws_diag *d);
  * `threads` threads, estimated from its code (instructions inside loops
  * count 16 times per loop level), plus `done`, the thread instructions
  * already run in the interpreter (a runtime adds up its launches), reaches
- * WS_EMU_JIT_MIN_WORK, 2^28 thread instructions: 0.3 to 0.8 seconds of
- * interpreting on the development machine (1e9 thread instructions a
- * second for matmul_tiled, 3.4e8 for blackscholes), against a compile of
- * 0.5 to 4 seconds paid once per kernel per cache.  The kernel corpus's
- * launch specs estimate at most 3e7, so the tests stay in the
+ * what the compile costs: WS_EMU_JIT_MIN_WORK, 2^28 thread instructions
+ * (0.3 to 0.8 seconds of interpreting on the development machine: 1e9
+ * thread instructions a second for matmul_tiled, 3.4e8 for blackscholes,
+ * against a compile of 0.5 to 4 seconds paid once per kernel per cache),
+ * for a program of up to WS_EMU_JIT_SIZE_UNIT decoded instructions (all its
+ * functions), and that times (n / WS_EMU_JIT_SIZE_UNIT)^2 for n above: the
+ * compiler's time grows about as the square of the generated code (147
+ * instructions, BlackScholes: 2 s; 795, the CUDA samples' fully unrolled
+ * bitonicSortShared1: 43 s and 0.9 GB at -O2), so a large kernel whose
+ * launches would be interpreted in less time than its compile stays in the
+ * interpreter (docs/emulator.md, "Which engine runs").  The kernel
+ * corpus's launch specs estimate at most 3e7, so the tests stay in the
  * interpreter. */
 #define WS_EMU_JIT_MIN_WORK (1ull << 28)
+#define WS_EMU_JIT_SIZE_UNIT 128
 int ws_emu_jit_worth(const ws_emu_program *p, uint64_t threads, uint64_t done);
 /* Whether p has translated code. */
 int ws_emu_program_translated(const ws_emu_program *p);
