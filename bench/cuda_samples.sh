@@ -37,6 +37,7 @@ alignedTypes|6_Performance/alignedTypes|
 sortingNetworks|2_Concepts_and_Techniques/sortingNetworks|
 convolutionSeparable|2_Concepts_and_Techniques/convolutionSeparable|
 histogram|2_Concepts_and_Techniques/histogram|
+binomialOptions|5_Domain_Specific/binomialOptions|
 "
 
 samples_dir=

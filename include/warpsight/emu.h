@@ -202,15 +202,18 @@ int ws_emu_jit_prepare(ws_emu_jit *j, ws_emu_program *p, int flags, ws_diag *d);
  * against a compile of 0.5 to 4 seconds paid once per kernel per cache),
  * for a program of up to WS_EMU_JIT_SIZE_UNIT decoded instructions (all its
  * functions), and that times (n / WS_EMU_JIT_SIZE_UNIT)^2 for n above: the
- * compiler's time grows about as the square of the generated code (147
- * instructions, BlackScholes: 2 s; 795, the CUDA samples' fully unrolled
- * bitonicSortShared1: 43 s and 0.9 GB at -O2), so a large kernel whose
- * launches would be interpreted in less time than its compile stays in the
- * interpreter (docs/emulator.md, "Which engine runs").  The kernel
- * corpus's launch specs estimate at most 3e7, so the tests stay in the
- * interpreter. */
+ * compiler's time grows about as the square of the generated code (CPU
+ * seconds at -O2 for the CUDA samples' kernels: 2 for BlackScholes' 147
+ * instructions, about 9 for each of convolutionSeparable's 313 and 346, 43
+ * and 0.9 GB for sortingNetworks' fully unrolled bitonicSortShared1 of
+ * 795: about 0.55 + 6.7e-5 n^2, which at 5e8 interpreted thread
+ * instructions a second is 2^28 (n / 96)^2 within a factor of 1.6 from 150
+ * to 800 instructions), so a large kernel whose launches would be
+ * interpreted in less time than its compile stays in the interpreter
+ * (docs/emulator.md, "Which engine runs").  The kernel corpus's launch
+ * specs estimate at most 3e7, so the tests stay in the interpreter. */
 #define WS_EMU_JIT_MIN_WORK (1ull << 28)
-#define WS_EMU_JIT_SIZE_UNIT 128
+#define WS_EMU_JIT_SIZE_UNIT 96
 int ws_emu_jit_worth(const ws_emu_program *p, uint64_t threads, uint64_t done);
 /* Whether p has translated code. */
 int ws_emu_program_translated(const ws_emu_program *p);

@@ -2,7 +2,7 @@
  * test_jit_worth.c — when the translated engine's compile pays for itself
  * (ws_emu_jit_worth, include/warpsight/emu.h): the interpreted work must
  * reach WS_EMU_JIT_MIN_WORK (2^28 thread instructions) for a kernel of up
- * to WS_EMU_JIT_SIZE_UNIT (128) instructions, and 2^28 (n / 128)^2 for a
+ * to WS_EMU_JIT_SIZE_UNIT (96) instructions, and 2^28 (n / 96)^2 for a
  * kernel of n instructions above that, as a large kernel's compile costs
  * about the square of its size.  The kernels are straight-line code (no
  * loop weighting), so a launch of T threads estimates T x n; the bounds
@@ -49,31 +49,31 @@ static void unload(prog *g) {
 
 #define W WS_EMU_JIT_MIN_WORK
 
-/* About 100 instructions: the fixed threshold, 2^28. */
+/* About 80 instructions: the fixed threshold, 2^28. */
 static void small_kernel(void **st) {
   (void)st;
   prog g;
-  load(&g, 98);
+  load(&g, 78);
   assert_false(ws_emu_jit_worth(g.p, 0, W - 1));
   assert_true(ws_emu_jit_worth(g.p, 0, W));
-  /* T x ~100 >= 2^28: T from about 2.7e6 (2.44e6 at 110 instructions) */
-  assert_false(ws_emu_jit_worth(g.p, 2000000, 0));
-  assert_true(ws_emu_jit_worth(g.p, 3000000, 0));
-  assert_true(ws_emu_jit_worth(g.p, 2000000, W / 2)); /* done counts too */
+  /* T x ~80 >= 2^28: T from about 3.4e6 (3.05e6 at 88 instructions) */
+  assert_false(ws_emu_jit_worth(g.p, 2500000, 0));
+  assert_true(ws_emu_jit_worth(g.p, 3500000, 0));
+  assert_true(ws_emu_jit_worth(g.p, 2500000, W / 2)); /* done counts too */
   unload(&g);
 }
 
-/* About 512 instructions, four units: 16 x 2^28 (up to 19.4 x at 563). */
+/* About 512 instructions: 28.4 x 2^28 (up to 34.4 x at 563). */
 static void large_kernel(void **st) {
   (void)st;
   prog g;
   load(&g, 510);
   assert_false(ws_emu_jit_worth(g.p, 0, W));      /* the fixed rule said yes */
-  assert_false(ws_emu_jit_worth(g.p, 0, 15 * W));
-  assert_true(ws_emu_jit_worth(g.p, 0, 20 * W));
-  /* T x n >= 2^28 n^2 / 128^2, T >= 16384 n: from 8.4e6 (9.2e6 at 563) */
-  assert_false(ws_emu_jit_worth(g.p, 8000000, 0));
-  assert_true(ws_emu_jit_worth(g.p, 10000000, 0));
+  assert_false(ws_emu_jit_worth(g.p, 0, 28 * W));
+  assert_true(ws_emu_jit_worth(g.p, 0, 35 * W));
+  /* T x n >= 2^28 n^2 / 96^2, T >= 29127 n: from 14.9e6 (16.4e6 at 563) */
+  assert_false(ws_emu_jit_worth(g.p, 14000000, 0));
+  assert_true(ws_emu_jit_worth(g.p, 17000000, 0));
   unload(&g);
 }
 
