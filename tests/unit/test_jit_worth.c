@@ -2,7 +2,7 @@
  * test_jit_worth.c — when the translated engine's compile pays for itself
  * (ws_emu_jit_worth, include/warpsight/emu.h): the interpreted work must
  * reach WS_EMU_JIT_MIN_WORK (2^28 thread instructions) for a kernel of up
- * to WS_EMU_JIT_SIZE_UNIT (96) instructions, and 2^28 (n / 96)^2 for a
+ * to WS_EMU_JIT_SIZE_UNIT (64) instructions, and 2^28 (n / 64)^2 for a
  * kernel of n instructions above that, as a large kernel's compile costs
  * about the square of its size.  The kernels are straight-line code (no
  * loop weighting), so a launch of T threads estimates T x n; the bounds
@@ -49,31 +49,31 @@ static void unload(prog *g) {
 
 #define W WS_EMU_JIT_MIN_WORK
 
-/* About 80 instructions: the fixed threshold, 2^28. */
+/* About 60 instructions: the fixed threshold, 2^28. */
 static void small_kernel(void **st) {
   (void)st;
   prog g;
-  load(&g, 78);
+  load(&g, 58);
   assert_false(ws_emu_jit_worth(g.p, 0, W - 1));
   assert_true(ws_emu_jit_worth(g.p, 0, W));
-  /* T x ~80 >= 2^28: T from about 3.4e6 (3.05e6 at 88 instructions) */
-  assert_false(ws_emu_jit_worth(g.p, 2500000, 0));
-  assert_true(ws_emu_jit_worth(g.p, 3500000, 0));
-  assert_true(ws_emu_jit_worth(g.p, 2500000, W / 2)); /* done counts too */
+  /* T x ~60 >= 2^28: T from about 4.47e6 (4.07e6 at 66 instructions) */
+  assert_false(ws_emu_jit_worth(g.p, 3800000, 0));
+  assert_true(ws_emu_jit_worth(g.p, 4800000, 0));
+  assert_true(ws_emu_jit_worth(g.p, 3800000, W / 2)); /* done counts too */
   unload(&g);
 }
 
-/* About 512 instructions: 28.4 x 2^28 (up to 34.4 x at 563). */
+/* About 512 instructions: 63.8 x 2^28 at 511 (up to 77.4 x at 563). */
 static void large_kernel(void **st) {
   (void)st;
   prog g;
   load(&g, 510);
   assert_false(ws_emu_jit_worth(g.p, 0, W));      /* the fixed rule said yes */
-  assert_false(ws_emu_jit_worth(g.p, 0, 28 * W));
-  assert_true(ws_emu_jit_worth(g.p, 0, 35 * W));
-  /* T x n >= 2^28 n^2 / 96^2, T >= 29127 n: from 14.9e6 (16.4e6 at 563) */
-  assert_false(ws_emu_jit_worth(g.p, 14000000, 0));
-  assert_true(ws_emu_jit_worth(g.p, 17000000, 0));
+  assert_false(ws_emu_jit_worth(g.p, 0, 63 * W));
+  assert_true(ws_emu_jit_worth(g.p, 0, 78 * W));
+  /* T x n >= 2^28 n^2 / 64^2, T >= 65536 n: from 33.5e6 (36.9e6 at 563) */
+  assert_false(ws_emu_jit_worth(g.p, 33000000, 0));
+  assert_true(ws_emu_jit_worth(g.p, 37000000, 0));
   unload(&g);
 }
 
