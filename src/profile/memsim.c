@@ -358,7 +358,7 @@ static int access_one(ws_cache *c, uint64_t addr, int allocate, int write) {
   if (victim == filled) {
     c->fill[set] = filled + 1;
     if (j == 0) memset(e->tag, 0, sizeof e->tag); /* a group's first way: the
-                                                     others' tags never match */
+                                                     others' tags defined */
   }
   e->tag[j] = line + 1;
   e->stamp[j] = clock;

@@ -104,9 +104,10 @@ typedef struct ws_cache {
                            set s is entry w % 4 of grp[s x stride + w / 4];
                            then the set's written sectors' masks, one
                            uint32_t per way (ws_cache_dirty).  Entries of
-                           ways at or past the set's fill are undefined,
-                           but for the tags in the group of the last filled
-                           way, which are 0 (no line) */
+                           ways at or past the set's fill are undefined
+                           (but for the tags in the group of the last
+                           filled way: 0, so that a lookup reads no
+                           undefined memory) */
   void *grp_mem;        /* the allocation grp lies in */
   uint32_t groups;      /* groups of one set's ways: ceil(ways / 4) */
   uint32_t stride;      /* groups of one set: its ways' and its dirty
@@ -259,7 +260,9 @@ static inline __attribute__((always_inline)) void ws_cache_access_run(
     ws_cache_group *g = grp + (size_t)s * stride;
     const uint32_t filled = fill[s], ng = (filled + 3) / 4;
     w = filled; /* not found */
-    for (uint32_t i = 0; i < ng; i++) { /* the ways past `filled` in its group have tag 0 */
+    /* four ways at a time: the lowest match of the filled ways is the line
+     * (one past them, in the last group, reads as a miss) */
+    for (uint32_t i = 0; i < ng; i++) {
       uint32_t m = ws_cache_group_match(g + i, line + 1);
       if (m) {
         w = 4 * i + (uint32_t)__builtin_ctz(m);
@@ -307,7 +310,7 @@ static inline __attribute__((always_inline)) void ws_cache_access_run(
     }
     if (victim == filled) {
       fill[s] = filled + 1;
-      if (victim % 4 == 0) /* a group's first way: the others' tags match no line */
+      if (victim % 4 == 0) /* a group's first way: the others' tags defined */
         e->tag[1] = e->tag[2] = e->tag[3] = 0;
     }
     e->tag[victim % 4] = line + 1;
