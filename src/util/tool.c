@@ -21,17 +21,27 @@
 #include "util/vec.h"
 #include "warpsight/util.h"
 
-const char *ws_tool_find(const char *name, char *buf, size_t n) {
+const char *ws_tool_which(const char *name, char *buf, size_t n) {
+  if (strchr(name, '/')) {
+    if (strlen(name) >= n || access(name, X_OK) != 0) return NULL;
+    memcpy(buf, name, strlen(name) + 1);
+    return buf;
+  }
   const char *path = getenv("PATH");
-  while (path && *path) {
-    const char *colon = strchr(path, ':');
-    size_t len = colon ? (size_t)(colon - path) : strlen(path);
+  if (!path) path = "/usr/bin:/bin"; /* what posix_spawnp searches then */
+  while (*path) {
+    size_t len = strcspn(path, ":");
     if (len > 0 && len + strlen(name) + 2 <= n) {
       snprintf(buf, n, "%.*s/%s", (int)len, path, name);
       if (access(buf, X_OK) == 0) return buf;
     }
-    path = colon ? colon + 1 : NULL;
+    path += len + (path[len] == ':');
   }
+  return NULL;
+}
+
+const char *ws_tool_find(const char *name, char *buf, size_t n) {
+  if (getenv("PATH") && ws_tool_which(name, buf, n)) return buf;
   const char *home = getenv("CUDA_HOME");
   if (snprintf(buf, n, "%s/bin/%s", home ? home : "/usr/local/cuda", name) >= (int)n) return NULL;
   return access(buf, X_OK) == 0 ? buf : NULL;
@@ -50,6 +60,31 @@ const char *ws_tool_file(char *buf, size_t n, const char *path) {
 
 extern char **environ;
 
+/* Start argv (a path, or a name looked up in PATH) with the file actions
+ * fa, in this process's environment less LD_PRELOAD: what a sanitizer or a
+ * tracer injects into the program under `warpsight exec` must not reach
+ * the toolkit or the C compiler (an ASan runtime preloaded into gcc makes
+ * it fail).  0 and *pid, or -1. */
+static int spawn(char *const argv[], const posix_spawn_file_actions_t *fa, pid_t *pid) {
+  size_t ne = 0;
+  while (environ[ne]) ne++;
+  char **env = calloc(ne + 1, sizeof *env);
+  if (!env) return -1;
+  for (size_t i = 0, k = 0; i < ne; i++)
+    if (strncmp(environ[i], "LD_PRELOAD=", 11) != 0) env[k++] = environ[i];
+  int st = posix_spawnp(pid, argv[0], fa, NULL, argv, env);
+  free(env);
+  return st ? -1 : 0;
+}
+
+/* Wait for pid: its exit status, or -1 when it did not exit (a signal). */
+static int wait_exit(pid_t pid) {
+  int st;
+  while (waitpid(pid, &st, 0) < 0)
+    if (errno != EINTR) return -1;
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
 int ws_tool_run(char *const argv[], const char *log) {
   posix_spawn_file_actions_t fa;
   if (posix_spawn_file_actions_init(&fa)) return -1;
@@ -59,13 +94,43 @@ int ws_tool_run(char *const argv[], const char *log) {
             posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600) ||
             posix_spawn_file_actions_adddup2(&fa, 1, 2);
   pid_t pid;
-  if (!bad) bad = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ) != 0;
+  if (!bad) bad = spawn(argv, &fa, &pid) != 0;
   posix_spawn_file_actions_destroy(&fa);
-  if (bad) return -1;
-  int st;
-  while (waitpid(pid, &st, 0) < 0)
-    if (errno != EINTR) return -1;
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return bad ? -1 : wait_exit(pid);
+}
+
+int ws_tool_capture(char *const argv[], char *out, size_t n) {
+  if (n) out[0] = 0;
+  int fd[2];
+  if (pipe(fd)) return -1;
+  /* neither end goes to a child that another thread starts meanwhile (the
+   * write end held there would keep the read below from ending) */
+  fcntl(fd[0], F_SETFD, FD_CLOEXEC);
+  fcntl(fd[1], F_SETFD, FD_CLOEXEC);
+  posix_spawn_file_actions_t fa;
+  int bad = posix_spawn_file_actions_init(&fa) != 0;
+  if (bad) {
+    close(fd[0]);
+    close(fd[1]);
+    return -1;
+  }
+  bad = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0) ||
+        posix_spawn_file_actions_adddup2(&fa, fd[1], 1) || posix_spawn_file_actions_adddup2(&fa, fd[1], 2);
+  pid_t pid;
+  if (!bad) bad = spawn(argv, &fa, &pid) != 0;
+  posix_spawn_file_actions_destroy(&fa);
+  close(fd[1]);
+  size_t got = 0;
+  char buf[4096];
+  while (!bad) { /* read to the end, so the program never blocks on a full pipe */
+    ssize_t r = read(fd[0], buf, sizeof buf);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    for (ssize_t i = 0; i < r && got + 1 < n; i++) out[got++] = buf[i];
+  }
+  if (n) out[got] = 0;
+  close(fd[0]);
+  return bad ? -1 : wait_exit(pid);
 }
 
 int ws_tool_ptxas_on_ptx(const char *ptx_path, const char *arch, ws_ptxas_list *l) {

@@ -13,6 +13,11 @@
 
 #include <stddef.h>
 
+/* The program `name` as posix_spawnp finds it (written into buf, n
+ * bytes): NAME itself when it holds a '/' and is executable, else the first
+ * executable NAME in a PATH folder (/usr/bin:/bin when PATH is unset).
+ * NULL when none is (or a candidate does not fit in buf). */
+const char *ws_tool_which(const char *name, char *buf, size_t n);
 /* The path of the toolkit program `name` (written into buf, n bytes): the
  * first executable NAME in a PATH folder, then $CUDA_HOME/bin/NAME, or
  * /usr/local/cuda/bin/NAME when CUDA_HOME is unset.  NULL when none is
@@ -27,12 +32,18 @@ const char *ws_tool_find_ptxas(char *buf, size_t n);
  * option, else PATH itself; NULL when buf is too small.  Every file
  * argument of nvcc and ptxas goes through it. */
 const char *ws_tool_file(char *buf, size_t n, const char *path);
-/* Run argv (argv[0] the program's path, not looked up in PATH; NULL-ended)
- * with this process's environment, stdin from /dev/null, and stdout and
- * stderr into the file `log` (created with mode 0600, or truncated).  No
- * shell.  The exit status, or -1 when the program could not be started
+/* Run argv (argv[0] the program's path, or a name looked up in PATH as
+ * ws_tool_which does; NULL-ended) with this process's environment less
+ * LD_PRELOAD (a sanitizer or tracer preloaded into the user's program must
+ * not reach the toolkit or the compiler), stdin from /dev/null, and stdout
+ * and stderr into the file `log` (created with mode 0600, or truncated).
+ * No shell.  The exit status, or -1 when the program could not be started
  * (log not writable included) or did not exit (a signal). */
 int ws_tool_run(char *const argv[], const char *log);
+/* The same, with stdout and stderr into out (n bytes, always ended: the
+ * first n - 1 bytes kept, the rest read and dropped, so the program never
+ * waits on a full pipe). */
+int ws_tool_capture(char *const argv[], char *out, size_t n);
 
 /* One function of a `ptxas -v` report. */
 typedef struct ws_ptxas_fn {

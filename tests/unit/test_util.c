@@ -502,6 +502,57 @@ static void test_tool_run(void **state) {
   rmdir(dir);
 }
 
+/* ws_tool_capture: a name looked up in PATH (ws_tool_which finds the
+ * same file), stdout and stderr into the buffer, cut at n - 1 bytes while
+ * the rest is still read (a program writing 64 KiB, more than a pipe holds,
+ * ends); the exit status; -1 for no such program.  And LD_PRELOAD does not
+ * reach the child, in either way of running it. */
+static void test_tool_capture(void **state) {
+  (void)state;
+  char dir[] = "/tmp/ws-cap-XXXXXX", buf[4096], log[64];
+  assert_non_null(mkdtemp(dir));
+  put_file(dir, "talk", "#!/bin/sh\necho \"out $1\"\necho err >&2\nexit 4\n", 1);
+  put_file(dir, "big", "#!/bin/sh\nhead -c 65536 /dev/zero | tr '\\0' x\necho \"[${LD_PRELOAD-unset}]\"\n", 1);
+  put_file(dir, "plain", "not a program\n", 0);
+  char *old_path = getenv("PATH") ? ws_strdup(getenv("PATH")) : NULL;
+  char path[128];
+  snprintf(path, sizeof path, "/nonexistent:%s:/bin:/usr/bin", dir);
+  setenv("PATH", path, 1);
+  char want[64];
+  snprintf(want, sizeof want, "%s/talk", dir);
+  assert_string_equal(ws_tool_which("talk", buf, sizeof buf), want);
+  assert_string_equal(ws_tool_which(want, buf, sizeof buf), want); /* a path: itself */
+  assert_null(ws_tool_which("plain", buf, sizeof buf));            /* not executable */
+  assert_null(ws_tool_which("talk", buf, 8));                      /* does not fit */
+  char out[64];
+  char *talk[] = {"talk", "a b", NULL};
+  assert_int_equal(ws_tool_capture(talk, out, sizeof out), 4);
+  assert_string_equal(out, "out a b\nerr\n");
+  assert_int_equal(ws_tool_capture(talk, out, 5), 4);
+  assert_string_equal(out, "out ");
+  setenv("LD_PRELOAD", "", 1); /* empty: the loader ignores it, the child would print [] */
+  char *big[] = {"big", NULL};
+  assert_int_equal(ws_tool_capture(big, out, sizeof out), 0);
+  assert_int_equal(strlen(out), sizeof out - 1);
+  assert_int_equal(out[0], 'x');
+  snprintf(log, sizeof log, "%s/log", dir);
+  assert_int_equal(ws_tool_run(big, log), 0);
+  char *text = file_text(dir, "log");
+  assert_non_null(text);
+  assert_non_null(strstr(text, "x[unset]\n")); /* no LD_PRELOAD in the child */
+  free(text);
+  unsetenv("LD_PRELOAD");
+  char *none[] = {"no-such-program-here", NULL};
+  assert_int_equal(ws_tool_capture(none, out, sizeof out), -1);
+  if (old_path) setenv("PATH", old_path, 1);
+  free(old_path);
+  for (const char *f = "talk\0big\0plain\0log\0"; *f; f += strlen(f) + 1) {
+    snprintf(buf, sizeof buf, "%s/%s", dir, f);
+    unlink(buf);
+  }
+  rmdir(dir);
+}
+
 /* ws_tool_ptxas_on_ptx with a stand-in ptxas (WARPSIGHT_PTXAS) that refuses
  * any command line but `-v -arch=sm_80 -o /dev/null ./-k.ptx` (the file
  * name begins with '-', so it is passed as ./-k.ptx) and writes a report,
@@ -583,6 +634,7 @@ int main(void) {
       cmocka_unit_test(test_ptxas_report),
       cmocka_unit_test(test_tool_find),
       cmocka_unit_test(test_tool_run),
+      cmocka_unit_test(test_tool_capture),
       cmocka_unit_test(test_tool_ptxas_on_ptx),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

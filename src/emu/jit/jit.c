@@ -16,19 +16,15 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "emu/jit/jit.h"
 #include "util/strbuf.h"
-
-extern char **environ;
+#include "util/tool.h"
 
 struct ws_emu_jit {
   char *cc;        /* the compiler (a path, or a name looked up in PATH) */
@@ -39,66 +35,10 @@ struct ws_emu_jit {
   int keep;        /* keep the generated C files */
 };
 
-/* Run argv, its stdout and stderr into out (up to n - 1 bytes, the rest
- * read and dropped); the exit status, or -1 when it could not run.  The
- * environment is this process's without LD_PRELOAD: what a sanitizer or a
- * tracer injects into a program under `warpsight exec` must not reach the
- * compiler (an ASan runtime preloaded into gcc makes it fail). */
-static int run(char *const argv[], char *out, size_t n) {
-  size_t ne = 0;
-  while (environ[ne]) ne++;
-  char **env = calloc(ne + 1, sizeof *env);
-  if (!env) return -1;
-  for (size_t i = 0, k = 0; i < ne; i++)
-    if (strncmp(environ[i], "LD_PRELOAD=", 11) != 0) env[k++] = environ[i];
-  int fd[2];
-  if (pipe(fd)) {
-    free(env);
-    return -1;
-  }
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
-  posix_spawn_file_actions_adddup2(&fa, fd[1], 2);
-  posix_spawn_file_actions_addclose(&fa, fd[0]);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  pid_t pid;
-  int st = posix_spawnp(&pid, argv[0], &fa, NULL, argv, env);
-  posix_spawn_file_actions_destroy(&fa);
-  free(env);
-  close(fd[1]);
-  size_t got = 0;
-  char buf[4096];
-  for (;;) {
-    ssize_t r = read(fd[0], buf, sizeof buf);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) break;
-    for (ssize_t i = 0; i < r && n && got + 1 < n; i++) out[got++] = buf[i];
-  }
-  if (n) out[got] = 0;
-  close(fd[0]);
-  if (st) return -1;
-  int ws;
-  while (waitpid(pid, &ws, 0) < 0)
-    if (errno != EINTR) return -1;
-  return WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
-}
-
 /* Is `name` an executable file on PATH (or a path to one)? */
 static int on_path(const char *name) {
-  if (strchr(name, '/')) return access(name, X_OK) == 0;
-  const char *p = getenv("PATH");
-  if (!p) p = "/usr/bin:/bin";
-  while (*p) {
-    size_t len = strcspn(p, ":");
-    char path[4096];
-    if (len && len + strlen(name) + 2 < sizeof path) {
-      snprintf(path, sizeof path, "%.*s/%s", (int)len, p, name);
-      if (access(path, X_OK) == 0) return 1;
-    }
-    p += len + (p[len] == ':');
-  }
-  return 0;
+  char buf[4096];
+  return ws_tool_which(name, buf, sizeof buf) != NULL;
 }
 
 /* The CPU's model and feature flags (Linux), so that code compiled with
@@ -190,7 +130,7 @@ int ws_emu_jit_new(ws_emu_jit **out, const ws_emu_jit_options *o, ws_diag *d) {
            WS_EUNSUP;
   char ver[512] = "";
   char *argv[] = {(char *)cc, "--version", NULL};
-  if (run(argv, ver, sizeof ver) != 0)
+  if (ws_tool_capture(argv, ver, sizeof ver) != 0)
     return ws_diag_add(d, WS_SEV_ERROR, NULL, 0, 0, "the C compiler '%s' does not run ('%s --version' failed)", cc,
                        cc),
            WS_EUNSUP;
@@ -296,7 +236,7 @@ static int compile(const ws_emu_jit *j, const char *dir, const char *key, const 
   argv[argc++] = cpath;
   argv[argc++] = "-lm";
   argv[argc] = NULL;
-  int rc = run(argv, err, nerr);
+  int rc = ws_tool_capture(argv, err, nerr);
   char kept[4200];
   snprintf(kept, sizeof kept, "%s/%s.c", dir, key);
   if (!j->keep || rename(cpath, kept)) unlink(cpath);
