@@ -468,9 +468,9 @@ static inline void l2_notes(ws_replay *r, uint64_t sec, int hit, const ws_cache_
  * sector is updated), then where they miss (stores and atomics always) the
  * L2 (write-back, write-allocate; an atomic reads the sector first).  The
  * caches are separate state: each is given its accesses of the request in
- * one batch (ws_prof_cache_access_n), in the request's order, so it sees
- * the sequence the sector-by-sector order gives it; the DRAM notes follow
- * in that order. */
+ * one batch (ws_cache_access_run), in the request's order, so it sees the
+ * sequence the sector-by-sector order gives it; the DRAM notes follow in
+ * that order. */
 static void request(ws_replay *r, uint32_t si, const uint64_t *rec, uint32_t n) {
   ws_rp_stats *cs = &r->cs;
   const uint64_t e = rec[0];
@@ -512,9 +512,11 @@ static void request(ws_replay *r, uint32_t si, const uint64_t *rec, uint32_t n) 
     for (uint32_t k = 0; k < nmiss; k++) l2_notes(r, miss[k], hit[k], &ev[k], write, atomic);
     return;
   }
-  for (uint32_t k = 0; k < nmiss; k++) { /* a sample: the whole L2 or its share, by region */
+  /* a sample: the whole L2 or its share, by the sector's region, one
+   * sector at a time (a sample's blocks are few) */
+  for (uint32_t k = 0; k < nmiss; k++) {
     ws_cache *l2 = spread(r, region_of(r, miss[k])) ? &r->l2g : &r->l2;
-    ws_prof_cache_access_n(l2, &miss[k], 1, 1, write, hit, ev); /* (samples: few) */
+    ws_prof_cache_access_n(l2, &miss[k], 1, 1, write, hit, ev);
     l2_notes(r, miss[k], hit[0], &ev[0], write, atomic);
   }
 }
@@ -581,11 +583,10 @@ static int sm_step(ws_replay *r, uint32_t si) {
   if (m->rr >= m->nw) m->rr = 0;
   rp_warp *w = &m->w[m->rr];
   const uint64_t *rec = r->slots[w->slot].rec;
-  size_t i = w->pos, j = i + 1;
-  while (j < w->end && !(rec[j] & WS_RP_FIRST)) j++;
-  for (size_t k = i; k < j; k += WS_RP_BATCH)
-    request(r, si, rec + k, j - k < WS_RP_BATCH ? (uint32_t)(j - k) : WS_RP_BATCH);
-  i = j;
+  size_t i = w->pos + 1; /* the request: rec[w->pos .. i) */
+  while (i < w->end && !(rec[i] & WS_RP_FIRST)) i++;
+  for (size_t k = w->pos; k < i; k += WS_RP_BATCH)
+    request(r, si, rec + k, i - k < WS_RP_BATCH ? (uint32_t)(i - k) : WS_RP_BATCH);
   r->cs.requests++;
   w->pos = i;
   if (i < w->end) {
