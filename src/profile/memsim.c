@@ -271,14 +271,129 @@ void ws_prof_bank_conflicts(ws_bank_result *out, const ws_warp_access *a,
 }
 
 
+/* The set of line `line` (ws_prof_cache_set's definition, without a
+ * division). */
+static inline uint32_t set_of_line(const ws_cache *c, uint64_t line) {
+  uint64_t q, h, r = ws_cache_divmod_sets(c, line, &q);
+  r += ws_cache_divmod_sets(c, ws_cache_mix64(q), &h); /* < 2 sets */
+  return (uint32_t)(r >= c->sets ? r - c->sets : r);
+}
+
+void ws_prof_cache_renumber(ws_cache *c) {
+  for (uint32_t s = 0; s < c->sets; s++) {
+    const ws_cache_group *g = c->grp + (size_t)s * c->stride;
+    uint32_t f = c->fill[s];
+    for (uint32_t i = 0; i < f; i++) {
+      uint32_t k = 1;
+      for (uint32_t w = 0; w < f; w++) k += g[w / 4].stamp[w % 4] < g[i / 4].stamp[i % 4];
+      c->rank[i] = k;
+    }
+    for (uint32_t i = 0; i < f; i++) c->grp[(size_t)s * c->stride + i / 4].stamp[i % 4] = c->rank[i];
+  }
+  c->clock = c->ways;
+}
+
+/* One access (ws_prof_cache_access_rw): the definition that
+ * ws_prof_cache_access_n follows access by access. */
+static int access_one(ws_cache *c, uint64_t addr, int allocate, int write) {
+  c->evicted_dirty = 0;
+  if (!c->sets) {
+    c->misses++;
+    return 0;
+  }
+  /* line and sector sizes are powers of two (ws_prof_cache_init) */
+  const uint64_t line = addr >> c->line_shift;
+  const uint32_t bit = 1u << (uint32_t)((addr & (c->line_bytes - 1)) >> c->sector_shift);
+  if (c->clock == UINT32_MAX) ws_prof_cache_renumber(c);
+  const uint32_t clock = ++c->clock;
+  uint32_t set = c->last_set != UINT32_MAX && c->last_line == line ? c->last_set
+                                                                    : set_of_line(c, line);
+  ws_cache_group *g = c->grp + (size_t)set * c->stride;
+  uint32_t *dirty = ws_cache_dirty(c, set);
+  const uint32_t filled = c->fill[set];
+  for (uint32_t w = 0; w < filled; w++) {
+    ws_cache_group *e = g + w / 4;
+    uint32_t j = w % 4;
+    if (e->tag[j] != line + 1) continue;
+    c->last_line = line;
+    c->last_set = set;
+    c->last_way = w;
+    e->stamp[j] = clock;
+    if (e->valid[j] & bit) {
+      c->hits++;
+      if (write) c->ndirty += !(dirty[w] & bit), dirty[w] |= bit;
+      return 1;
+    }
+    c->misses++; /* line present, sector not yet filled */
+    if (allocate) {
+      e->valid[j] |= bit;
+      if (write) c->ndirty += !(dirty[w] & bit), dirty[w] |= bit;
+    }
+    return 0;
+  }
+  /* Miss: fill the first empty way if there is one (`filled`: see fill),
+   * else evict the least recently used. */
+  uint32_t victim = filled;
+  if (filled == c->ways) {
+    victim = 0;
+    for (uint32_t w = 1; w < filled; w++)
+      if (g[w / 4].stamp[w % 4] < g[victim / 4].stamp[victim % 4]) victim = w;
+  }
+  c->misses++;
+  if (!allocate) {
+    c->last_set = UINT32_MAX; /* the line is not in the cache */
+    return 0;
+  }
+  ws_cache_group *e = g + victim / 4;
+  uint32_t j = victim % 4;
+  /* an empty way (victim == filled) has nothing to write back: its
+   * entries are not read, so that filling a set the host has not touched
+   * yet waits for no load from it */
+  if (victim != filled && dirty[victim]) {
+    c->writebacks += ws_popc32(dirty[victim]);
+    c->ndirty -= ws_popc32(dirty[victim]);
+    c->evicted_line = (e->tag[j] - 1) << c->line_shift;
+    c->evicted_dirty = dirty[victim];
+  }
+  if (victim == filled) {
+    c->fill[set] = filled + 1;
+    if (j == 0) memset(e->tag, 0, sizeof e->tag); /* a group's first way: the
+                                                     others' tags defined */
+  }
+  e->tag[j] = line + 1;
+  e->stamp[j] = clock;
+  e->valid[j] = bit;
+  dirty[victim] = write ? bit : 0;
+  c->ndirty += write != 0;
+  c->last_line = line;
+  c->last_set = set;
+  c->last_way = victim;
+  return 0;
+}
+
+void ws_prof_cache_access_n(ws_cache *c, const uint64_t *addr, uint32_t n, int allocate, int write,
+                            uint8_t *hit, ws_cache_evict *evicted) {
+  for (uint32_t k = 0; k < n; k += WS_CACHE_RUN_MAX) {
+    uint32_t m = n - k < WS_CACHE_RUN_MAX ? n - k : WS_CACHE_RUN_MAX;
+    ws_cache_evict *ev = evicted ? evicted + k : NULL;
+    if (allocate && write) ws_cache_access_run(c, addr + k, m, 1, 1, hit + k, ev);
+    else if (allocate) ws_cache_access_run(c, addr + k, m, 1, 0, hit + k, ev);
+    else if (write) ws_cache_access_run(c, addr + k, m, 0, 1, hit + k, ev);
+    else ws_cache_access_run(c, addr + k, m, 0, 0, hit + k, ev);
+  }
+}
+
 int ws_prof_cache_init(ws_cache *c, uint64_t size_bytes, uint32_t ways,
                   uint32_t line_bytes, uint32_t sector_bytes) {
   memset(c, 0, sizeof *c);
   if (size_bytes == 0) return 0;
-  if (!ws_is_pow2_u64(line_bytes) || !ws_is_pow2_u64(sector_bytes) || sector_bytes > line_bytes ||
+  /* lines of 2 bytes or more: no line address + 1 (a tag) is 0, the tag
+   * of no line */
+  if (!ws_is_pow2_u64(line_bytes) || line_bytes < 2 || !ws_is_pow2_u64(sector_bytes) || sector_bytes > line_bytes ||
       line_bytes / sector_bytes > 32 || ways == 0 || size_bytes % ((uint64_t)ways * line_bytes))
     return -1;
-  if (ways > UINT32_MAX / 3) return -1;
+  /* stamps renumbered up to `ways` must leave the clock room to run */
+  if (ways > UINT32_MAX / 4) return -1;
   c->sets = (uint32_t)(size_bytes / ((uint64_t)ways * line_bytes));
   c->ways = ways;
   c->line_bytes = line_bytes;
@@ -287,17 +402,24 @@ int ws_prof_cache_init(ws_cache *c, uint64_t size_bytes, uint32_t ways,
   c->sector_shift = ws_log2_u64(sector_bytes);
   c->sets_magic = UINT64_MAX / c->sets;
   c->last_set = UINT32_MAX;
-  c->set_words = 3 * ways;
+  c->groups = (ways + 3) / 4;
+  c->stride = c->groups + (ways + 15) / 16; /* the dirty masks: 16 to a group's bytes */
   /* Only the filled ways' entries are ever read (fill), so the entries
    * are not cleared: a launch pays for the sets it touches, not for the
-   * whole cache (7.5 MiB of entries for an A100's L2). */
-  if (c->set_words && c->sets > SIZE_MAX / sizeof *c->mem / c->set_words) {
+   * whole cache (6.25 MiB of entries for an A100's L2). */
+  if (c->sets > (SIZE_MAX - sizeof *c->grp) / sizeof *c->grp / c->stride) {
     ws_prof_cache_free(c);
     return -1;
   }
-  c->mem = malloc((size_t)c->sets * c->set_words * sizeof *c->mem);
+  /* aligned by hand: aligned_alloc of an L2's megabytes took fresh pages
+   * from the kernel at each launch, where malloc reuses freed ones */
+  c->grp_mem = malloc((size_t)c->sets * c->stride * sizeof *c->grp + sizeof *c->grp - 1);
+  if (c->grp_mem)
+    c->grp = (ws_cache_group *)(((uintptr_t)c->grp_mem + sizeof *c->grp - 1) &
+                                ~(uintptr_t)(sizeof *c->grp - 1));
   c->fill = calloc(c->sets, sizeof *c->fill);
-  if (!c->mem || !c->fill) {
+  c->rank = malloc(ways * sizeof *c->rank);
+  if (!c->grp || !c->fill || !c->rank) {
     ws_prof_cache_free(c);
     return -1;
   }
@@ -305,8 +427,9 @@ int ws_prof_cache_init(ws_cache *c, uint64_t size_bytes, uint32_t ways,
 }
 
 void ws_prof_cache_free(ws_cache *c) {
-  free(c->mem);
+  free(c->grp_mem);
   free(c->fill);
+  free(c->rank);
   memset(c, 0, sizeof *c);
 }
 
@@ -319,9 +442,9 @@ uint64_t ws_prof_cache_dirty_sectors(const ws_cache *c) { return c->ndirty; }
 
 uint32_t ws_prof_cache_set(const ws_cache *c, uint64_t addr) {
   if (!c->sets) return 0;
-  return ws_cache_set_of_line(c, addr >> c->line_shift);
+  return set_of_line(c, addr >> c->line_shift);
 }
 
 int ws_prof_cache_access_rw(ws_cache *c, uint64_t addr, int allocate, int write) {
-  return ws_cache_access(c, addr, allocate, write);
+  return access_one(c, addr, allocate, write);
 }

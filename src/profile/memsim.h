@@ -78,6 +78,18 @@ void ws_prof_bank_conflicts(ws_bank_result *out, const ws_warp_access *a,
 
 /* Caches -----------------------------------------------------------------*/
 
+/* Four ways of a set in one 64-byte host cache line (aligned): their
+ * tags (line address + 1), LRU stamps (the clock at their last use) and
+ * filled sectors' bit masks, so that a lookup in a set of up to four
+ * filled ways touches one host line, and each further four ways one more.
+ * The written sectors' masks, read on writes and evictions alone, follow a
+ * set's groups (ws_cache_dirty). */
+typedef struct ws_cache_group {
+  uint64_t tag[4];   /* line address + 1 */
+  uint32_t stamp[4]; /* clock at the last use */
+  uint32_t valid[4]; /* filled sectors (bit i: sector i) */
+} ws_cache_group;
+
 /* A set-associative cache with LRU replacement and sectored lines.  Each
  * access names one sector; a hit needs the line present and that sector
  * filled.  Sets are chosen by a hash of the line address
@@ -88,11 +100,18 @@ typedef struct ws_cache {
   uint32_t ways;        /* associativity */
   uint32_t line_bytes;  /* line size (power of two) */
   uint32_t sector_bytes;/* sector size (power of two, <= line) */
-  uint64_t *mem;        /* sets x set_words: each set's entries together (one
-                           set's lookup touches one place, not four arrays):
-                           ws_cache_tags, _stamps, _valid, _dirty; those of
-                           ways at or past the set's fill are undefined */
-  uint32_t set_words;   /* 64-bit words of one set: 3 x ways */
+  ws_cache_group *grp;  /* sets x stride groups, 64-byte aligned: way w of
+                           set s is entry w % 4 of grp[s x stride + w / 4];
+                           then the set's written sectors' masks, one
+                           uint32_t per way (ws_cache_dirty).  Entries of
+                           ways at or past the set's fill are undefined
+                           (but for the tags in the group of the last
+                           filled way: 0, so that a lookup reads no
+                           undefined memory) */
+  void *grp_mem;        /* the allocation grp lies in */
+  uint32_t groups;      /* groups of one set's ways: ceil(ways / 4) */
+  uint32_t stride;      /* groups of one set: its ways' and its dirty
+                           masks' (ceil(ways / 16)) */
   uint32_t *fill;       /* per set: its filled ways.  A line only ever
                            replaces another (nothing is invalidated), and a
                            miss fills the first empty way, so the filled
@@ -100,7 +119,11 @@ typedef struct ws_cache {
                            searches those alone, and a miss in a set not yet
                            full takes way `fill` without a search (the same
                            way the LRU search would pick) */
-  uint64_t clock;       /* access counter */
+  uint32_t *rank;       /* ways entries: the renumbering's scratch */
+  uint32_t clock;       /* access counter: each access's stamp is a new
+                           value; before it would wrap, every set's stamps
+                           are renumbered by rank (the order within a set
+                           is all the LRU choice reads) */
   uint64_t hits;        /* sector hits */
   uint64_t misses;      /* sector misses */
   uint64_t writebacks;  /* dirty sectors written back on eviction */
@@ -113,6 +136,10 @@ typedef struct ws_cache {
   uint64_t ndirty;      /* dirty sectors in the cache (the sum of dirty's bits) */
   uint64_t sets_magic;  /* floor((2^64 - 1) / sets): x div and mod sets by a
                            multiplication (ws_prof_cache_set) */
+  uint64_t memo_q;      /* a q = line div sets and h(q) mod sets for it
+                           (ws_prof_cache_set; 0 and h(0) = 0 at first),
+                           kept by ws_prof_cache_access_n */
+  uint64_t memo_hq;
   uint64_t last_line;   /* the line of the last access, present at way
                            last_way of set last_set */
   uint32_t last_set;    /* UINT32_MAX: none; so that the next access to the
@@ -120,20 +147,13 @@ typedef struct ws_cache {
   uint32_t last_way;
 } ws_cache;
 
-/* Set s's entries, way by way: tags (line address + 1), LRU stamps (last
- * use), filled sectors' and written sectors' bit masks; defined for ways
- * 0 .. fill[s] - 1 alone (the others are empty, their entries not set). */
-static inline uint64_t *ws_cache_tags(const ws_cache *c, uint32_t s) {
-  return c->mem + (size_t)s * c->set_words;
+/* Way w of set s (w < fill[s] for defined entries). */
+static inline ws_cache_group *ws_cache_group_of(const ws_cache *c, uint32_t s, uint32_t w) {
+  return c->grp + (size_t)s * c->stride + w / 4;
 }
-static inline uint64_t *ws_cache_stamps(const ws_cache *c, uint32_t s) {
-  return ws_cache_tags(c, s) + c->ways;
-}
-static inline uint32_t *ws_cache_valid(const ws_cache *c, uint32_t s) {
-  return (uint32_t *)(ws_cache_tags(c, s) + 2 * (size_t)c->ways);
-}
+/* Set s's written sectors' masks, way by way. */
 static inline uint32_t *ws_cache_dirty(const ws_cache *c, uint32_t s) {
-  return ws_cache_valid(c, s) + c->ways;
+  return (uint32_t *)(c->grp + (size_t)s * c->stride + c->groups);
 }
 
 /* The splitmix64 finaliser (Steele, Lea and Flood, OOPSLA 2014): a
@@ -156,93 +176,164 @@ static inline uint64_t ws_cache_divmod_sets(const ws_cache *c, uint64_t x, uint6
   return r;
 }
 
-/* The set of line `line` (ws_prof_cache_set's definition, without a
- * division). */
-static inline uint32_t ws_cache_set_of_line(const ws_cache *c, uint64_t line) {
-  uint64_t q, h, r = ws_cache_divmod_sets(c, line, &q);
-  r += ws_cache_divmod_sets(c, ws_cache_mix64(q), &h); /* < 2 sets */
-  return (uint32_t)(r >= c->sets ? r - c->sets : r);
+/* The stamps of every set renumbered 1, 2, ... in their order (they are
+ * distinct: each access takes a new clock value) and the clock set past
+ * the largest: every LRU choice after is the one unbounded stamps would
+ * make.  Done before the clock would wrap. */
+void ws_prof_cache_renumber(ws_cache *c);
+
+/* The most accesses of one ws_cache_access_run. */
+enum { WS_CACHE_RUN_MAX = 1 << 16 };
+
+/* A dirty line an access evicted: its first byte's address and its dirty
+ * sectors (bit i: sector i; 0: the access evicted none). */
+typedef struct ws_cache_evict {
+  uint64_t line;  /* byte address of its first byte (when dirty != 0) */
+  uint32_t dirty; /* its dirty sectors */
+} ws_cache_evict;
+
+/* The ways of group e whose tag is t (bit i: way i of the group). */
+static inline uint32_t ws_cache_group_match(const ws_cache_group *e, uint64_t t) {
+  return (uint32_t)(e->tag[0] == t) | (uint32_t)(e->tag[1] == t) << 1 |
+         (uint32_t)(e->tag[2] == t) << 2 | (uint32_t)(e->tag[3] == t) << 3;
 }
 
-/* ws_prof_cache_access_rw, inline for the replay's loop (replay.c): the
- * cache's fields are read into locals once, since stores through the
- * entries' pointers could otherwise alias them. */
-static inline int ws_cache_access(ws_cache *c, uint64_t addr, int allocate, int write) {
+/* ws_prof_cache_access_n for n <= WS_CACHE_RUN_MAX, inline so that the
+ * replay (replay.c) and ws_prof_cache_access_n have one copy per kind of
+ * access (allocate and write constant), each keeping only what its kind
+ * needs in registers.  The one-by-one access's work, less: the cache's
+ * fields are read once a call; the next access to the last line (the
+ * other sectors of a line a request touches) skips the hash and the
+ * search, and reads the line's sector mask from a register, not back
+ * from the store just made; h(q) is kept while q (line div sets) stays;
+ * a set is searched four ways (one host line) at a time; the sector's
+ * hit and the counts are computed without branches, since in a gather
+ * they go either way at random and a mispredicted branch costs more than
+ * the work.  What is left to branch on is whether the line is present. */
+static inline __attribute__((always_inline)) void ws_cache_access_run(
+    ws_cache *c, const uint64_t *addr, uint32_t n, const int allocate, const int write, uint8_t *hit,
+    ws_cache_evict *evicted) {
   c->evicted_dirty = 0;
-  const uint32_t ways = c->ways;
+  if (!n) return;
   if (!c->sets) {
-    c->misses++;
-    return 0;
-  }
-  /* line and sector sizes are powers of two (ws_prof_cache_init) */
-  const uint64_t line = addr >> c->line_shift;
-  const uint32_t bit = 1u << (uint32_t)((addr & (c->line_bytes - 1)) >> c->sector_shift);
-  const uint64_t clock = ++c->clock;
-  uint32_t set, w0 = 0;
-  if (c->last_set != UINT32_MAX && c->last_line == line) { /* the last access's line: still there */
-    set = c->last_set;
-    w0 = c->last_way;
-  } else {
-    set = ws_cache_set_of_line(c, line);
-  }
-  uint64_t *tags = c->mem + (size_t)set * c->set_words, *stamp = tags + ways;
-  uint32_t *valid = (uint32_t *)(stamp + ways), *dirty = valid + ways;
-  const uint32_t filled = c->fill[set];
-  for (uint32_t w = w0; w < filled; w++) {
-    if (tags[w] != line + 1) continue;
-    c->last_line = line;
-    c->last_set = set;
-    c->last_way = w;
-    stamp[w] = clock;
-    if (valid[w] & bit) {
-      c->hits++;
-      if (write) c->ndirty += !(dirty[w] & bit), dirty[w] |= bit;
-      return 1;
+    c->misses += n;
+    for (uint32_t k = 0; k < n; k++) {
+      hit[k] = 0;
+      if (evicted) evicted[k].dirty = 0;
     }
-    c->misses++; /* line present, sector not yet filled */
-    if (allocate) {
-      valid[w] |= bit;
-      if (write) c->ndirty += !(dirty[w] & bit), dirty[w] |= bit;
+    return;
+  }
+  if (c->clock > UINT32_MAX - n) ws_prof_cache_renumber(c); /* this call's stamps must not wrap */
+  /* the cache's fields in locals: stores through the entries' pointers
+   * could otherwise alias them */
+  const uint32_t ways = c->ways, stride = c->stride, sets = c->sets;
+  const unsigned lsh = c->line_shift, ssh = c->sector_shift;
+  const uint64_t lmask = c->line_bytes - 1;
+  const size_t groups = c->groups;
+  ws_cache_group *const grp = c->grp;
+  uint32_t *const fill = c->fill;
+  uint64_t hits = c->hits, misses = c->misses, ndirty = c->ndirty;
+  uint64_t memo_q = c->memo_q, memo_hq = c->memo_hq;
+  uint32_t clock = c->clock, s = c->last_set, w = c->last_way;
+  /* the last access's line pl (UINT64_MAX: none; no line is, lines having
+   * 2 bytes or more), present at way w of set s, and its valid mask cv */
+  uint64_t pl = s == UINT32_MAX ? UINT64_MAX : c->last_line;
+  uint32_t cv = s == UINT32_MAX ? 0 : ws_cache_group_of(c, s, w)->valid[w % 4];
+  uint64_t ev_line = 0;
+  uint32_t ev_dirty = 0;
+  for (uint32_t k = 0; k < n; k++) {
+    const uint64_t a = addr[k], line = a >> lsh;
+    const uint32_t bit = 1u << (uint32_t)((a & lmask) >> ssh);
+    clock++;
+    ev_dirty = 0;
+    if (evicted) evicted[k].dirty = 0;
+    if (line == pl) goto present;
+    /* set_of_line, with h(q) mod sets kept while q (line div sets) stays */
+    uint64_t q, r = ws_cache_divmod_sets(c, line, &q);
+    if (q != memo_q) {
+      uint64_t h;
+      memo_q = q;
+      memo_hq = ws_cache_divmod_sets(c, ws_cache_mix64(q), &h);
     }
-    return 0;
-  }
-  /* Miss: fill the first empty way if there is one (`filled`: see fill),
-   * else evict the least recently used. */
-  uint32_t victim = filled;
-  if (filled == ways) {
-    victim = 0;
-    for (uint32_t w = 1; w < ways; w++)
-      if (stamp[w] < stamp[victim]) victim = w;
-  }
-  c->misses++;
-  if (allocate) {
-    /* an empty way (victim == filled) has nothing to write back: its
-     * entries are not read, so that filling a set the host has not
-     * touched yet waits for no load from it */
-    if (victim != filled && dirty[victim]) {
-      c->writebacks += ws_popc32(dirty[victim]);
-      c->ndirty -= ws_popc32(dirty[victim]);
-      c->evicted_line = (tags[victim] - 1) * c->line_bytes;
-      c->evicted_dirty = dirty[victim];
+    r += memo_hq;
+    s = (uint32_t)(r >= sets ? r - sets : r);
+    ws_cache_group *g = grp + (size_t)s * stride;
+    const uint32_t filled = fill[s], ng = (filled + 3) / 4;
+    w = filled; /* not found */
+    /* four ways at a time: the lowest match of the filled ways is the line
+     * (one past them, in the last group, reads as a miss) */
+    for (uint32_t i = 0; i < ng; i++) {
+      uint32_t m = ws_cache_group_match(g + i, line + 1);
+      if (m) {
+        w = 4 * i + (uint32_t)__builtin_ctz(m);
+        break;
+      }
     }
-    if (victim == filled) c->fill[set] = filled + 1;
-    tags[victim] = line + 1;
-    stamp[victim] = clock;
-    valid[victim] = bit;
-    dirty[victim] = write ? bit : 0;
-    c->ndirty += write != 0;
-    c->last_line = line;
-    c->last_set = set;
-    c->last_way = victim;
-  } else {
-    c->last_set = UINT32_MAX; /* the line is not in the cache */
+    if (w < filled) {
+    present:;
+      ws_cache_group *e = grp + (size_t)s * stride + w / 4;
+      const uint32_t j = w % 4, v = line == pl ? cv : e->valid[j], h = (v & bit) != 0;
+      pl = line;
+      cv = allocate ? v | bit : v;
+      e->stamp[j] = clock;
+      hits += h;
+      misses += h ^ 1; /* a sector not yet filled of a present line */
+      hit[k] = (uint8_t)h;
+      if (allocate) e->valid[j] = v | bit;
+      if (write) {
+        uint32_t *d = (uint32_t *)(grp + (size_t)s * stride + groups) + w, mark = allocate ? bit : bit & (0u - h);
+        ndirty += (mark & ~*d) != 0;
+        *d |= mark;
+      }
+      continue;
+    }
+    /* a miss: the first empty way, else the least recently used */
+    uint32_t victim = filled;
+    if (filled == ways) {
+      victim = 0;
+      for (uint32_t u = 1; u < ways; u++)
+        if (g[u / 4].stamp[u % 4] < g[victim / 4].stamp[victim % 4]) victim = u;
+    }
+    misses++;
+    hit[k] = 0;
+    if (!allocate) {
+      s = UINT32_MAX, pl = UINT64_MAX; /* the line is not in the cache */
+      continue;
+    }
+    uint32_t *d = (uint32_t *)(grp + (size_t)s * stride + groups) + victim;
+    ws_cache_group *e = g + victim / 4;
+    if (victim != filled && *d) {
+      c->writebacks += ws_popc32(*d);
+      ndirty -= ws_popc32(*d);
+      ev_line = (e->tag[victim % 4] - 1) << lsh, ev_dirty = *d;
+      if (evicted) evicted[k].line = ev_line, evicted[k].dirty = ev_dirty;
+    }
+    if (victim == filled) {
+      fill[s] = filled + 1;
+      if (victim % 4 == 0) /* a group's first way: the others' tags defined */
+        e->tag[1] = e->tag[2] = e->tag[3] = 0;
+    }
+    e->tag[victim % 4] = line + 1;
+    e->stamp[victim % 4] = clock;
+    e->valid[victim % 4] = bit;
+    cv = bit;
+    *d = write ? bit : 0;
+    ndirty += write != 0;
+    w = victim;
+    pl = line;
   }
-  return 0;
+  c->clock = clock, c->hits = hits, c->misses = misses, c->ndirty = ndirty;
+  c->memo_q = memo_q, c->memo_hq = memo_hq;
+  /* what the one-by-one access leaves: the last line and where it is, the
+   * last access's eviction */
+  c->last_line = addr[n - 1] >> lsh, c->last_set = s, c->last_way = w;
+  c->evicted_line = ev_line, c->evicted_dirty = ev_dirty;
 }
 
-
-/* size_bytes = sets x ways x line_bytes; returns 0, or -1 on bad geometry
- * or ENOMEM.  A cache of size 0 is valid and misses always. */
+/* size_bytes = sets x ways x line_bytes (line_bytes and sector_bytes
+ * powers of two, 2 <= line_bytes, sector_bytes <= line_bytes <= 32
+ * sectors); returns 0, or -1 on bad geometry or ENOMEM.  A cache of size
+ * 0 is valid and misses always. */
 int ws_prof_cache_init(ws_cache *c, uint64_t size_bytes, uint32_t ways,
                   uint32_t line_bytes, uint32_t sector_bytes);
 void ws_prof_cache_free(ws_cache *c);
@@ -263,6 +354,14 @@ int ws_prof_cache_access_rw(ws_cache *c, uint64_t addr, int allocate, int write)
  * pile into a few sets as they do under L mod S (docs/profile.md, "Caches").
  * Deterministic; works for any S (slices x sets need not be a power of two). */
 uint32_t ws_prof_cache_set(const ws_cache *c, uint64_t addr);
+/* The n accesses of byte addresses addr[0 .. n) in order, exactly as n
+ * calls of ws_prof_cache_access_rw(c, addr[k], allocate, write) make them
+ * (the same hits, fills, LRU order, evictions, counts and final state):
+ * hit[k] the k-th's result; evicted[k] (when not NULL) the dirty line it
+ * evicted.  Faster than one by one for a request's sectors
+ * (ws_cache_access_run). */
+void ws_prof_cache_access_n(ws_cache *c, const uint64_t *addr, uint32_t n, int allocate, int write,
+                            uint8_t *hit, ws_cache_evict *evicted);
 /* Dirty sectors still in the cache (what a flush at the end would write). */
 uint64_t ws_prof_cache_dirty_sectors(const ws_cache *c);
 

@@ -22,6 +22,10 @@
 #include "util/bits.h"
 #include "util/vec.h"
 
+/* Sectors one batch of a request takes through the caches at once (a
+ * request has at most 128: profiler.c, lane_sectors). */
+enum { WS_RP_BATCH = 128 };
+
 typedef struct rp_slot {
   uint64_t *rec;    /* the record (NULL: none, or freed once retired) */
   uint32_t nwarps;  /* warps in the record */
@@ -215,9 +219,9 @@ static int caches_init(ws_replay *r, const ws_rp_config *rc) {
 static void copy_lines(ws_cache *dst, const ws_cache *src) {
   for (uint32_t s = 0; s < src->sets; s++) {
     uint32_t f = dst->fill[s] = src->fill[s];
-    memcpy(ws_cache_tags(dst, s), ws_cache_tags(src, s), f * sizeof *src->mem);
-    memcpy(ws_cache_stamps(dst, s), ws_cache_stamps(src, s), f * sizeof *src->mem);
-    memcpy(ws_cache_valid(dst, s), ws_cache_valid(src, s), f * sizeof(uint32_t));
+    if (!f) continue;
+    memcpy(ws_cache_group_of(dst, s, 0), ws_cache_group_of(src, s, 0),
+           (f + 3) / 4 * sizeof *src->grp);
     memset(ws_cache_dirty(dst, s), 0, f * sizeof(uint32_t));
   }
   dst->clock = src->clock;
@@ -441,56 +445,80 @@ static void note_partition(ws_replay *r, uint64_t sec) {
   if (++r->pn >= r->pwindow) end_window(r);
 }
 
-/* One sector through the caches of SM `sm`. */
-static void access_sector(ws_replay *r, ws_cache *c1, uint64_t e) {
-  ws_rp_stats *cs = &r->cs;
-  uint64_t sec = e & ~(uint64_t)WS_RP_FLAGS;
-  int write = (e & WS_RP_WRITE) != 0, atomic = (e & WS_RP_ATOMIC) != 0;
-  int local = (e & WS_RP_LOCAL) != 0;
-  ws_cache *l2 = r->track && spread(r, region_of(r, sec)) ? &r->l2g : &r->l2;
-  if (!write || atomic) cs->load_sectors++;
-  if (!write && (e & WS_RP_NC) && r->ro) {
-    ws_cache *ro = &r->ro[c1 - r->l1];
-    cs->ro_access++;
-    if (ws_cache_access(ro, sec, 1, 0)) {
-      cs->ro_hit++;
-      return;
-    }
-  } else if (!write) {
-    if (cs->have_l1 && (r->l1_global || local)) {
-      cs->l1_access++;
-      if (ws_cache_access(c1, sec, 1, 0)) {
-        cs->l1_hit++;
-        return;
-      }
-    }
-  }
-  if (!write) {
-    cs->l2_access++;
-    if (ws_cache_access(l2, sec, 1, 0)) {
-      cs->l2_hit++;
-    } else {
-      cs->dram_read_sectors++;
+/* What an L2 access of sector `sec` leads to: a miss goes to DRAM (a
+ * load's or an atomic's read now; a store's sector is written back
+ * later), and a dirty line it evicted is written back. */
+static inline void l2_notes(ws_replay *r, uint64_t sec, int hit, const ws_cache_evict *ev,
+                            int write, int atomic) {
+  if (hit) {
+    r->cs.l2_hit++;
+  } else {
+    if (!write || atomic) {
+      r->cs.dram_read_sectors++;
       note_dram(r, sec, 0);
-      note_partition(r, sec);
     }
-    if (l2->evicted_dirty) note_writeback(r, l2->evicted_line, l2->evicted_dirty);
+    note_partition(r, sec);
+  }
+  if (ev->dirty) note_writeback(r, ev->line, ev->dirty);
+}
+
+/* The entries rec[0 .. n) of one request (one warp instruction: the same
+ * flags on each) through the caches of SM si: loads through the read-only
+ * cache or L1, stores through L1 (write-through, no allocate: a present
+ * sector is updated), then where they miss (stores and atomics always) the
+ * L2 (write-back, write-allocate; an atomic reads the sector first).  The
+ * caches are separate state: each is given its accesses of the request in
+ * one batch (ws_cache_access_run), in the request's order, so it sees the
+ * sequence the sector-by-sector order gives it; the DRAM notes follow in
+ * that order. */
+static void request(ws_replay *r, uint32_t si, const uint64_t *rec, uint32_t n) {
+  ws_rp_stats *cs = &r->cs;
+  const uint64_t e = rec[0];
+  const int write = (e & WS_RP_WRITE) != 0, atomic = (e & WS_RP_ATOMIC) != 0;
+  uint64_t sec[WS_RP_BATCH], missv[WS_RP_BATCH];
+  uint8_t hit[WS_RP_BATCH];
+  ws_cache_evict ev[WS_RP_BATCH];
+  for (uint32_t k = 0; k < n; k++) sec[k] = rec[k] & ~(uint64_t)WS_RP_FLAGS;
+  if (!write || atomic) cs->load_sectors += n;
+  /* the first level: the read-only cache or L1 for loads */
+  ws_cache *c1 = NULL;
+  uint64_t *hits = NULL;
+  if (!write && (e & WS_RP_NC) && r->ro) {
+    c1 = &r->ro[si], hits = &cs->ro_hit;
+    cs->ro_access += n;
+  } else if (!write && cs->have_l1 && (r->l1_global || (e & WS_RP_LOCAL))) {
+    c1 = &r->l1[si], hits = &cs->l1_hit;
+    cs->l1_access += n;
+  }
+  const uint64_t *miss = sec;
+  uint32_t nmiss = n;
+  if (c1) {
+    ws_cache_access_run(c1, sec, n, 1, 0, hit, NULL);
+    nmiss = 0;
+    for (uint32_t k = 0; k < n; k++) {
+      missv[nmiss] = sec[k];
+      nmiss += !hit[k];
+    }
+    *hits += n - nmiss;
+    miss = missv;
+  } else if (write && !atomic && cs->have_l1) {
+    ws_cache_access_run(&r->l1[si], sec, n, 0, 0, hit, NULL);
+  }
+  if (!nmiss) return;
+  cs->l2_access += nmiss;
+  if (!r->track) {
+    if (write) ws_cache_access_run(&r->l2, miss, nmiss, 1, 1, hit, ev);
+    else ws_cache_access_run(&r->l2, miss, nmiss, 1, 0, hit, ev);
+    for (uint32_t k = 0; k < nmiss; k++) l2_notes(r, miss[k], hit[k], &ev[k], write, atomic);
     return;
   }
-  /* L1: write-through, no allocate (a present sector is updated). */
-  if (cs->have_l1 && !atomic) ws_cache_access(c1, sec, 0, 0);
-  /* L2: write-back, write-allocate; an atomic reads the sector first. */
-  cs->l2_access++;
-  if (ws_cache_access(l2, sec, 1, 1)) {
-    cs->l2_hit++;
-  } else {
-    note_partition(r, sec);
-    if (atomic) {
-      cs->dram_read_sectors++;
-      note_dram(r, sec, 0);
-    }
+  /* a sample: the whole L2 or its share, by the sector's region, one
+   * sector at a time (a sample's blocks are few) */
+  for (uint32_t k = 0; k < nmiss; k++) {
+    ws_cache *l2 = spread(r, region_of(r, miss[k])) ? &r->l2g : &r->l2;
+    ws_prof_cache_access_n(l2, &miss[k], 1, 1, write, hit, ev);
+    l2_notes(r, miss[k], hit[0], &ev[0], write, atomic);
   }
-  if (l2->evicted_dirty) note_writeback(r, l2->evicted_line, l2->evicted_dirty);
 }
 
 /* Each region's span in one block (its packed record): from its first to
@@ -555,10 +583,10 @@ static int sm_step(ws_replay *r, uint32_t si) {
   if (m->rr >= m->nw) m->rr = 0;
   rp_warp *w = &m->w[m->rr];
   const uint64_t *rec = r->slots[w->slot].rec;
-  ws_cache *c1 = &r->l1[si];
-  size_t i = w->pos;
-  do access_sector(r, c1, rec[i++]);
-  while (i < w->end && !(rec[i] & WS_RP_FIRST));
+  size_t i = w->pos + 1; /* the request: rec[w->pos .. i) */
+  while (i < w->end && !(rec[i] & WS_RP_FIRST)) i++;
+  for (size_t k = w->pos; k < i; k += WS_RP_BATCH)
+    request(r, si, rec + k, i - k < WS_RP_BATCH ? (uint32_t)(i - k) : WS_RP_BATCH);
   r->cs.requests++;
   w->pos = i;
   if (i < w->end) {
@@ -630,10 +658,11 @@ void ws_prof_rp_finish(ws_replay *r) {
   for (int k = 0; r->count && k < 2; k++) {
     const ws_cache *c = k ? &r->l2g : &r->l2;
     for (uint32_t s = 0; c->ndirty && s < c->sets; s++) {
-      const uint64_t *tags = ws_cache_tags(c, s);
       const uint32_t *dirty = ws_cache_dirty(c, s);
-      for (uint32_t w = 0; w < c->fill[s]; w++)
-        if (tags[w] && dirty[w]) note_writeback(r, (tags[w] - 1) * c->line_bytes, dirty[w]);
+      for (uint32_t w = 0; w < c->fill[s]; w++) {
+        uint64_t tag = ws_cache_group_of(c, s, w)->tag[w % 4];
+        if (tag && dirty[w]) note_writeback(r, (tag - 1) * c->line_bytes, dirty[w]);
+      }
     }
   }
 }

@@ -11,6 +11,7 @@
  * a segment, line or sector.  A group of STRIDE words spans 4 * STRIDE bytes,
  * aligned to that size.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "testutil.h"
@@ -478,6 +479,125 @@ static void cache_reuse_every_pitch(void **s) {
     }
 }
 
+/* ws_prof_cache_access_n (the replay's batched form, memsim.h) against the
+ * one-by-one access, and both against a reference written here from the
+ * definition (memsim.h: the set by ws_prof_cache_set, whole lines replaced
+ * least recently used first, sectors filled and written one by one, a
+ * write-back of the dirty sectors of an evicted line): the same hit or
+ * miss for every access, the same evicted line and dirty sectors, the same
+ * counts.  Random streams with locality (runs of sectors of one line; few
+ * lines per set, so that sets fill and evict; far addresses), batches of 1
+ * to 40 accesses of every kind (allocate or not, write or not), several
+ * geometries (1 to 20 ways, 1 to 32 sectors a line), and the clock set
+ * near its wrap so that the stamps are renumbered mid-stream. */
+typedef struct ref_way {
+  uint64_t line, used;
+  uint32_t valid, dirty;
+} ref_way;
+
+static int ref_access(ref_way *w, uint32_t *fill, uint64_t *t, const ws_cache *c, uint64_t addr,
+                      int allocate, int write, uint64_t *ev_line, uint32_t *ev_dirty) {
+  uint64_t line = addr / c->line_bytes;
+  uint32_t bit = 1u << (addr % c->line_bytes / c->sector_bytes), s = ws_prof_cache_set(c, addr);
+  ref_way *set = w + (size_t)s * c->ways;
+  *ev_dirty = 0;
+  ++*t;
+  for (uint32_t i = 0; i < fill[s]; i++) {
+    if (set[i].line != line) continue;
+    set[i].used = *t;
+    int hit = (set[i].valid & bit) != 0;
+    if (!hit && allocate) set[i].valid |= bit;
+    if (write && (hit || allocate)) set[i].dirty |= bit;
+    return hit;
+  }
+  if (!allocate) return 0;
+  uint32_t v = fill[s];
+  if (v == c->ways) {
+    v = 0;
+    for (uint32_t i = 1; i < c->ways; i++)
+      if (set[i].used < set[v].used) v = i;
+    *ev_line = set[v].line * c->line_bytes;
+    *ev_dirty = set[v].dirty;
+  } else {
+    fill[s]++;
+  }
+  set[v] = (ref_way){line, *t, bit, write ? bit : 0};
+  return 0;
+}
+
+static void cache_batch_matches_definition(void **st) {
+  (void)st;
+  static const struct { uint64_t bytes; uint32_t ways, line, sector; } geo[] = {
+      {4096, 4, 128, 32},         {6 * 3 * 128, 3, 128, 32}, {2048, 16, 128, 32},
+      {7 * 5 * 64, 5, 64, 16},    {8 * 20 * 128, 20, 128, 32}, {1024, 1, 128, 128},
+      {4 * 2 * 128, 2, 128, 4},   {40 * 16 * 128, 16, 128, 32}};
+  uint64_t rng = 424242;
+  for (size_t gi = 0; gi < sizeof geo / sizeof geo[0]; gi++) {
+    ws_cache one, batch;
+    assert_int_equal(ws_prof_cache_init(&one, geo[gi].bytes, geo[gi].ways, geo[gi].line, geo[gi].sector), 0);
+    assert_int_equal(ws_prof_cache_init(&batch, geo[gi].bytes, geo[gi].ways, geo[gi].line, geo[gi].sector), 0);
+    ref_way *ref = calloc((size_t)one.sets * one.ways, sizeof *ref);
+    uint32_t *fill = calloc(one.sets, sizeof *fill);
+    assert_non_null(ref);
+    assert_non_null(fill);
+    uint64_t t = 0, lines = 2ull * one.sets * one.ways + 3, addr = 0;
+    uint32_t spl = geo[gi].line / geo[gi].sector;
+    for (int b = 0; b < 3000; b++) {
+      if (b == 1500) one.clock = batch.clock = UINT32_MAX - 37; /* renumbered soon */
+      uint64_t a[40], ev_line = 0;
+      uint8_t hit[40];
+      ws_cache_evict ev[40];
+      rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+      uint32_t n = 1 + (uint32_t)(rng >> 33) % 40, kind = (uint32_t)(rng >> 20) & 3;
+      int allocate = kind != 1, write = kind >= 2, with_ev = (rng >> 40) & 1, single = (rng >> 41) % 8 == 0;
+      for (uint32_t k = 0; k < n; k++) {
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t r = rng >> 24;
+        if (k == 0 || r % 3 == 0) { /* another line: near, or far (local memory's window) */
+          addr = (r % 16 == 0 ? 0x7e0000000000ull : 0x100000000ull) + (r >> 8) % lines * geo[gi].line;
+        }
+        a[k] = addr + (r >> 30) % spl * geo[gi].sector + (r >> 40) % geo[gi].sector;
+      }
+      if (single) { /* the batched cache one by one too: the two forms share state */
+        for (uint32_t k = 0; k < n; k++) {
+          hit[k] = (uint8_t)ws_prof_cache_access_rw(&batch, a[k], allocate, write);
+          ev[k].dirty = batch.evicted_dirty, ev[k].line = batch.evicted_line;
+        }
+      } else {
+        ws_prof_cache_access_n(&batch, a, n, allocate, write, hit, with_ev ? ev : NULL);
+      }
+      for (uint32_t k = 0; k < n; k++) {
+        uint32_t ev_dirty;
+        int h1 = ws_prof_cache_access_rw(&one, a[k], allocate, write);
+        int hr = ref_access(ref, fill, &t, &one, a[k], allocate, write, &ev_line, &ev_dirty);
+        if (h1 != hr || hit[k] != hr) {
+          print_error("geometry %zu, batch %d, access %u (%#llx, allocate %d, write %d): "
+                      "reference %d, one by one %d, batched %d\n", gi, b, k, (unsigned long long)a[k],
+                      allocate, write, hr, h1, hit[k]);
+          fail();
+        }
+        assert_int_equal(one.evicted_dirty, ev_dirty);
+        if (ev_dirty) assert_int_equal(one.evicted_line, ev_line);
+        if (with_ev || single) {
+          assert_int_equal(ev[k].dirty, ev_dirty);
+          if (ev_dirty) assert_int_equal(ev[k].line, ev_line);
+        }
+      }
+      assert_int_equal(batch.evicted_dirty, one.evicted_dirty);
+      assert_int_equal(batch.hits, one.hits);
+      assert_int_equal(batch.misses, one.misses);
+      assert_int_equal(batch.writebacks, one.writebacks);
+      assert_int_equal(batch.ndirty, one.ndirty);
+    }
+    assert_true(one.clock < 1000000); /* the stamps were renumbered */
+    assert_true(batch.clock < 1000000);
+    free(ref);
+    free(fill);
+    ws_prof_cache_free(&one);
+    ws_prof_cache_free(&batch);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(coalescing_cc11), cmocka_unit_test(coalescing_cc13),
@@ -489,6 +609,7 @@ int main(void) {
       cmocka_unit_test(cache_eviction_names_line), cmocka_unit_test(fast_paths_match_definitions),
       cmocka_unit_test(cache_streaming), cmocka_unit_test(cache_set_spread),
       cmocka_unit_test(cache_reuse_every_pitch), cmocka_unit_test(cache_set_matches_definition),
+      cmocka_unit_test(cache_batch_matches_definition),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
