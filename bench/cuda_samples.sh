@@ -57,7 +57,7 @@ while [ $# -gt 0 ]; do
   --cache) cache=${2:?}; shift ;;
   --keep) keep=${2:?}; shift ;;
   --) shift; exec_args=("$@"); break ;;
-  -h | --help) sed -n '2,23p' "$0"; exit 0 ;;
+  -h | --help) sed -n '2,24p' "$0"; exit 0 ;;
   -*) die "unknown option $1 (--help lists them)" ;;
   *) [ -z "$samples_dir" ] || die "one samples folder, not '$samples_dir' and '$1'"
      samples_dir=$1 ;;
