@@ -196,13 +196,26 @@ int ws_emu_jit_prepare(ws_emu_jit *j, ws_emu_program *p, int flags, ws_diag *d);
  * `threads` threads, estimated from its code (instructions inside loops
  * count 16 times per loop level), plus `done`, the thread instructions
  * already run in the interpreter (a runtime adds up its launches), reaches
- * WS_EMU_JIT_MIN_WORK, 2^28 thread instructions: 0.3 to 0.8 seconds of
- * interpreting on the development machine (1e9 thread instructions a
- * second for matmul_tiled, 3.4e8 for blackscholes), against a compile of
- * 0.5 to 4 seconds paid once per kernel per cache.  The kernel corpus's
- * launch specs estimate at most 3e7, so the tests stay in the
- * interpreter. */
+ * what the compile costs: WS_EMU_JIT_MIN_WORK, 2^28 thread instructions
+ * (0.3 to 0.8 seconds of interpreting on the development machine: 1e9
+ * thread instructions a second for matmul_tiled, 3.4e8 for blackscholes,
+ * against a compile of 0.5 to 4 seconds paid once per kernel per cache),
+ * for a program of up to WS_EMU_JIT_SIZE_UNIT decoded instructions (all its
+ * functions), and that times (n / WS_EMU_JIT_SIZE_UNIT)^2 for n above: the
+ * compiler's time grows about as the square of the generated code (CPU
+ * seconds at -O2 for the CUDA samples' kernels: 2 for BlackScholes' 147
+ * instructions, about 9 for each of convolutionSeparable's 313 and 346, 43
+ * and 0.9 GB for sortingNetworks' fully unrolled bitonicSortShared1 of
+ * 795: about 0.55 + 6.7e-5 n^2, which at the interpreter's faster rate, 1e9
+ * thread instructions a second, is 2^28 (n / 64)^2 within a factor of 1.4
+ * from 150 to 800 instructions; a unit of 96, 4.4e8 a second, still
+ * compiled convolutionSeparable's kernels halfway for 32 CPU s against 13
+ * in the interpreter alone), so a large kernel whose launches would be
+ * interpreted in less time than its compile stays in the interpreter
+ * (docs/emulator.md, "Which engine runs").  The kernel corpus's launch
+ * specs estimate at most 3e7, so the tests stay in the interpreter. */
 #define WS_EMU_JIT_MIN_WORK (1ull << 28)
+#define WS_EMU_JIT_SIZE_UNIT 64
 int ws_emu_jit_worth(const ws_emu_program *p, uint64_t threads, uint64_t done);
 /* Whether p has translated code. */
 int ws_emu_program_translated(const ws_emu_program *p);

@@ -541,11 +541,28 @@ uint32_t ws_emu_num_f32_fma(uint32_t a, uint32_t b, uint32_t c, ws_emu_num_rnd r
   uint64_t r = g_fma(FM_F32, a, b, c, rnd, ftz);
   return (uint32_t)(sat ? g_sat(FM_F32, r) : r);
 }
+/* Quotients of normal operands take the same fast path, although a
+ * quotient is not exact in a double: with a = A 2^i and b = B 2^j (A, B
+ * 24-bit integers), a point of the 25-bit grid (every f32 value and every
+ * midpoint between two) that is not a / b differs from it by at least
+ * |A 2^t - B G| 2^k / B >= 2^k / 2^24 where 2^(k + 24) <= |a / b| and t
+ * >= 0: a relative distance above 2^-49.  The host's quotient in any
+ * rounding mode is within 2^-52 of a / b (relative), and a grid point is
+ * a double, so the host's quotient is exact when a / b is a grid point and
+ * has no grid point between it and a / b otherwise: its low 29 bits round
+ * to f32 exactly as a / b would, in every mode.  Normal operands give a
+ * normal double (no DAZ/FTZ effect); a result outside f32's normal range
+ * takes the general path. */
+static inline int f32_div_fast(uint32_t a, uint32_t b, ws_emu_num_rnd r, uint32_t *out) {
+  return f32_normal(a) && f32_normal(b) && exact_to_f32(f32_as_double(a) / f32_as_double(b), r, out);
+}
 uint32_t ws_emu_num_f32_div(uint32_t a, uint32_t b, ws_emu_num_rnd rnd, int ftz) {
+  uint32_t fast;
+  if (f32_div_fast(a, b, rnd, &fast)) return fast;
   return (uint32_t)g_div(FM_F32, a, b, rnd, ftz);
 }
 uint32_t ws_emu_num_f32_div_full(uint32_t a, uint32_t b, int ftz) {
-  return (uint32_t)g_div(FM_F32, a, b, WS_NUM_RN, ftz);
+  return ws_emu_num_f32_div(a, b, WS_NUM_RN, ftz);
 }
 uint32_t ws_emu_num_f32_div_approx(uint32_t a, uint32_t b, int ftz) {
   /* a * (1/b) with 1/b rounded to nearest; for 2^126 < |b| < 2^128 the
@@ -557,14 +574,14 @@ uint32_t ws_emu_num_f32_div_approx(uint32_t a, uint32_t b, int ftz) {
     if (x.cls == C_NAN || x.cls == C_INF) return (uint32_t)CANON_NAN[FM_F32];
     return (uint32_t)fzero(FM_F32, x.sign ^ y.sign);
   }
-  uint32_t rcp = (uint32_t)g_div(FM_F32, 0x3F800000u, b, WS_NUM_RN, ftz);
-  return (uint32_t)g_mul(FM_F32, a, rcp, WS_NUM_RN, ftz);
+  uint32_t rcp = ws_emu_num_f32_div(0x3F800000u, b, WS_NUM_RN, ftz);
+  return ws_emu_num_f32_mul(a, rcp, WS_NUM_RN, ftz, 0);
 }
 uint32_t ws_emu_num_f32_rcp(uint32_t a, ws_emu_num_rnd rnd, int ftz) {
-  return (uint32_t)g_div(FM_F32, 0x3F800000u, a, rnd, ftz);
+  return ws_emu_num_f32_div(0x3F800000u, a, rnd, ftz);
 }
 uint32_t ws_emu_num_f32_rcp_approx(uint32_t a, int ftz) {
-  return (uint32_t)g_div(FM_F32, 0x3F800000u, a, WS_NUM_RN, ftz);
+  return ws_emu_num_f32_div(0x3F800000u, a, WS_NUM_RN, ftz);
 }
 uint32_t ws_emu_num_f32_sqrt(uint32_t a, ws_emu_num_rnd rnd, int ftz) {
   return (uint32_t)g_sqrt(FM_F32, a, rnd, ftz);

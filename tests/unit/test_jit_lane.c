@@ -152,9 +152,21 @@ static void conversions(void **st) {
 static void division_and_approx(void **st) {
   (void)st;
   fails = 0;
+  long taken = 0, tries = 0;
   for (int n = 0; n < (int)(NSPECIAL * NSPECIAL) + 4 * NRANDOM; n++) {
     int sp = n < (int)(NSPECIAL * NSPECIAL);
     uint32_t a = sp ? special[n / NSPECIAL] : rnd_f32(n & 1), b = sp ? special[n % NSPECIAL] : rnd_f32(n & 1);
+    uint32_t ok;
+    for (size_t r = 1; r < 5; r++) {
+      uint32_t v = jl_f32_div(a, b, rnds[r], &ok);
+      for (int ftz = 0; ftz < 2; ftz++)
+        if (ok) EQ(v, ws_emu_num_f32_div(a, b, (ws_emu_num_rnd)rnds[r], ftz), "div r%d %08X %08X f%d", rnds[r], a, b, ftz);
+      taken += ok;
+    }
+    uint32_t v = jl_f32_div_approx(a, b, &ok);
+    for (int ftz = 0; ftz < 2; ftz++)
+      if (ok) EQ(v, ws_emu_num_f32_div_approx(a, b, ftz), "div.approx %08X %08X f%d", a, b, ftz);
+    taken += ok, tries += 5;
     for (int ftz = 0; ftz < 2; ftz++) {
       EQ(jl_f32_div_rn(a, b, ftz), ws_emu_num_f32_div_full(a, b, ftz), "div.full %08X %08X f%d", a, b, ftz);
       EQ(jl_f32_div_rn(a, b, ftz), ws_emu_num_f32_div(a, b, WS_NUM_RN, ftz), "div.rn %08X %08X f%d", a, b, ftz);
@@ -173,6 +185,7 @@ static void division_and_approx(void **st) {
     if (!sp || n % NSPECIAL == 0) EQ(jl_f32_tanh(a), ws_emu_num_f32_tanh_approx(a), "tanh.approx %08X", a);
   }
   assert_int_equal(fails, 0);
+  assert_true(taken > tries / 4); /* the quotients' fast paths are used */
 }
 
 int main(void) {

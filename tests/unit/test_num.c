@@ -881,6 +881,57 @@ static void random_f32_ftz_sat(void **st) {
   DONE();
 }
 
+/* Quotients (div, div.full, rcp, div.approx, .ftz) where the f32 fast path
+ * ends: results near the smallest normal and near overflow, divisors near
+ * 2^126 (div.approx's zero range), and anywhere; against the host's
+ * quotients (ref_f32_div) and products, flushed by hand for .ftz. */
+static uint32_t ref_div_approx(uint32_t a, uint32_t b, int ftz) {
+  uint32_t fb = ftz ? flush32(b) : b, mb = fb & 0x7FFFFFFFu;
+  if (mb > 0x7E800000u && mb < 0x7F800000u) /* 2^126 < |b| < inf: 1/b is 0 */
+    return (a & 0x7F800000u) == 0x7F800000u ? 0x7FFFFFFFu : (a ^ fb) & 0x80000000u;
+  if (!ftz) return ref_f32_mul(a, ref_f32_div(0x3F800000u, b, RN), RN);
+  return flush32(ref_f32_mul(flush32(a), flush32(ref_f32_div(0x3F800000u, fb, RN)), RN));
+}
+static void random_f32_quotients(void **st) {
+  (void)st;
+  fails = 0;
+  uint64_t s = 0x51AB1E5ull;
+  uint32_t prev = 0x3F800000;
+  for (int i = 0; i < N_RANDOM; i++) {
+    uint64_t r = ref_rand(&s);
+    uint32_t a, b;
+    if (r & 1) { /* anywhere, with the usual specials and subnormals */
+      a = ref_rand_f32(&s, prev), b = ref_rand_f32(&s, a);
+    } else { /* the quotient's exponent at the edges of the normal range */
+      static const int target[] = {-2, -1, 0, 1, 2, 3, 252, 253, 254, 255, 256};
+      int eb = 1 + (int)((r >> 8) % 254), t = target[(r >> 16) % 11];
+      int ea = eb + t - 127;
+      if ((r >> 24) & 1) eb = 252 + (int)((r >> 25) % 3), ea = 1 + (int)((r >> 28) % 254);
+      ea = ea < 1 ? 1 : ea > 254 ? 254 : ea;
+      a = ((uint32_t)(r >> 32) & 0x80000000u) | (uint32_t)ea << 23 | ((uint32_t)(r >> 33) & 0x7FFFFF);
+      b = ((uint32_t)(r >> 31) & 0x80000000u) | (uint32_t)eb << 23 | ((uint32_t)(r >> 40) & 0x7FFFFF);
+    }
+    prev = b;
+    for (int k = 0; k < 4; k++) {
+      ws_emu_num_rnd m = MODES[k];
+      uint32_t g, w;
+      if ((g = ws_emu_num_f32_div(a, b, m, 0)) != (w = ref_f32_div(a, b, m))) report_mismatch("div", m, a, b, 0, g, w);
+      if ((g = ws_emu_num_f32_div(a, b, m, 1)) != (w = flush32(ref_f32_div(flush32(a), flush32(b), m))))
+        report_mismatch("div.ftz", m, a, b, 0, g, w);
+      if ((g = ws_emu_num_f32_rcp(b, m, 0)) != (w = ref_f32_div(0x3F800000u, b, m))) report_mismatch("rcp", m, b, 0, 0, g, w);
+    }
+    uint32_t g, w;
+    if ((g = ws_emu_num_f32_div_full(a, b, 1)) != (w = flush32(ref_f32_div(flush32(a), flush32(b), RN))))
+      report_mismatch("div.full.ftz", RN, a, b, 0, g, w);
+    if ((g = ws_emu_num_f32_rcp_approx(b, 0)) != (w = ref_f32_div(0x3F800000u, b, RN)))
+      report_mismatch("rcp.approx", RN, b, 0, 0, g, w);
+    for (int ftz = 0; ftz < 2; ftz++)
+      if ((g = ws_emu_num_f32_div_approx(a, b, ftz)) != (w = ref_div_approx(a, b, ftz)))
+        report_mismatch(ftz ? "div.approx.ftz" : "div.approx", RN, a, b, 0, g, w);
+  }
+  DONE();
+}
+
 #ifdef WS_HAVE_F128
 static void random_f64(void **st) {
   (void)st;
@@ -1040,7 +1091,7 @@ int main(void) {
       cmocka_unit_test(half_cases),        cmocka_unit_test(int_mul_div),
       cmocka_unit_test(int_misc),          cmocka_unit_test(int_bitfield),
       cmocka_unit_test(random_f32),        cmocka_unit_test(random_f32_ftz_sat),
-      cmocka_unit_test(random_f32_fastpath_edges),
+      cmocka_unit_test(random_f32_fastpath_edges), cmocka_unit_test(random_f32_quotients),
 #ifdef WS_HAVE_F128
       cmocka_unit_test(random_f64),        cmocka_unit_test(random_half),
 #endif

@@ -354,10 +354,21 @@ static uint64_t code_work(const ws_emu_program *p) {
   return total;
 }
 
+/* The interpreted work a compile of p must save (WS_EMU_JIT_MIN_WORK
+ * scaled by the square of its size past WS_EMU_JIT_SIZE_UNIT instructions,
+ * as the compiler's time grows; emu.h says by how much), capped at 2^62. */
+static uint64_t compile_work(const ws_emu_program *p) {
+  uint64_t n = 0;
+  for (uint32_t fi = 0; fi < p->nfuncs; fi++) n += p->funcs[fi].ncode;
+  if (n <= WS_EMU_JIT_SIZE_UNIT) return WS_EMU_JIT_MIN_WORK;
+  double s = (double)n / WS_EMU_JIT_SIZE_UNIT, w = (double)WS_EMU_JIT_MIN_WORK * s * s;
+  return w >= 0x1p62 ? 1ull << 62 : (uint64_t)w;
+}
+
 int ws_emu_jit_worth(const ws_emu_program *p, uint64_t threads, uint64_t done) {
-  uint64_t w = code_work(p);
-  if (done >= WS_EMU_JIT_MIN_WORK) return 1;
-  if (threads && w >= (WS_EMU_JIT_MIN_WORK - done + threads - 1) / threads) return 1;
+  uint64_t need = compile_work(p), w = code_work(p);
+  if (done >= need) return 1;
+  if (threads && w >= (need - done + threads - 1) / threads) return 1;
   return 0;
 }
 

@@ -159,6 +159,21 @@ JINL uint32_t jl_f32_mul(uint32_t a, uint32_t b, int r, int sat, uint32_t *ok) {
   *ok = o & jl_f32_normal(a) & jl_f32_normal(b);
   return sat ? jl_sat32(v) : v;
 }
+/* div{.rnd}.f32 and div.approx.f32 (num.c's f32_div_fast: a quotient of
+ * normal floats rounds from the host's double quotient exactly as from the
+ * true one, whatever the host's rounding mode; num.c says why).  .approx is
+ * a * (1 / b), each rounded to nearest: both steps must be fast. */
+JINL uint32_t jl_f32_div(uint32_t a, uint32_t b, int r, uint32_t *ok) {
+  uint32_t o, v = jl_f32_round((double)jf32(a) / (double)jf32(b), r, &o);
+  *ok = o & jl_f32_normal(a) & jl_f32_normal(b);
+  return v;
+}
+JINL uint32_t jl_f32_div_approx(uint32_t a, uint32_t b, uint32_t *ok) {
+  uint32_t o1, o2, rcp = jl_f32_div(0x3f800000u, b, WS_NUM_RN, &o1);
+  uint32_t v = jl_f32_round((double)jf32(a) * (double)jf32(rcp), WS_NUM_RN, &o2);
+  *ok = o1 & o2 & jl_f32_normal(a);
+  return v;
+}
 JINL uint32_t jl_f32_fma(uint32_t a, uint32_t b, uint32_t c, int r, int sat, uint32_t *ok) {
   int32_t lp = (int32_t)jl_f32_ex(a) + (int32_t)jl_f32_ex(b) - 300, lc = (int32_t)jl_f32_ex(c) - 150;
   int32_t top = lp + 47 > lc + 23 ? lp + 47 : lc + 23, low = lp < lc ? lp : lc;

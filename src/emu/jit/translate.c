@@ -611,7 +611,12 @@ static int tr_float(tr *T, const ty *y) {
     return num_call(T, &dr, w, fn, 3, &a, &b, &c, args);
   case WS_PTX_OP_DIV:
     if ((st = ops3(T, y, 2, &a, &b, &c))) return st;
-    if (f32 && approx) return snprintf(args, sizeof args, "%d", y->ftz), num_call(T, &dr, w, "f32_div_approx", 2, &a, &b, &c, args);
+    if (f32 && approx) { /* num.c's fast path inline, num.c for the lanes it leaves */
+      val ab[2] = {a, b};
+      snprintf(args, sizeof args, "%d", y->ftz);
+      snprintf(x, sizeof x, "jl_f32_div_approx(%s, %s, &ok_)", a.s, b.s);
+      return assign_fix(T, &dr, x, 2, ab, "f32_div_approx", args);
+    }
     if (f32 && (ws_ptx_inst_has(in, WS_PTX_MOD_FULL) || y->rnd == WS_NUM_RN)) { /* correctly rounded */
       snprintf(x, sizeof x, "jl_f32_div_rn(%s, %s, %d)", a.s, b.s, y->ftz);
       return assign(T, &dr, w, 1, x);
@@ -620,9 +625,14 @@ static int tr_float(tr *T, const ty *y) {
       snprintf(x, sizeof x, "%s(%s(%s) / %s(%s))", B, F, a.s, F, b.s);
       return assign(T, &dr, w, 1, x);
     }
-    if (f32) snprintf(args, sizeof args, "%d, %d", y->rnd, y->ftz);
-    else snprintf(args, sizeof args, "%d", y->rnd);
     snprintf(fn, sizeof fn, "%s_div", k);
+    if (f32) { /* the directed modes: num.c's fast path inline */
+      val ab[2] = {a, b};
+      snprintf(args, sizeof args, "%d, %d", y->rnd, y->ftz);
+      snprintf(x, sizeof x, "jl_f32_div(%s, %s, %d, &ok_)", a.s, b.s, y->rnd);
+      return assign_fix(T, &dr, x, 2, ab, fn, args);
+    }
+    snprintf(args, sizeof args, "%d", y->rnd);
     return num_call(T, &dr, w, fn, 2, &a, &b, &c, args);
   case WS_PTX_OP_ABS:
   case WS_PTX_OP_NEG:
