@@ -293,84 +293,6 @@ void ws_prof_cache_renumber(ws_cache *c) {
   c->clock = c->ways;
 }
 
-/* One access (ws_prof_cache_access_rw): the definition that
- * ws_prof_cache_access_n follows access by access. */
-static int access_one(ws_cache *c, uint64_t addr, int allocate, int write) {
-  c->evicted_dirty = 0;
-  if (!c->sets) {
-    c->misses++;
-    return 0;
-  }
-  /* line and sector sizes are powers of two (ws_prof_cache_init) */
-  const uint64_t line = addr >> c->line_shift;
-  const uint32_t bit = 1u << (uint32_t)((addr & (c->line_bytes - 1)) >> c->sector_shift);
-  if (c->clock == UINT32_MAX) ws_prof_cache_renumber(c);
-  const uint32_t clock = ++c->clock;
-  uint32_t set = c->last_set != UINT32_MAX && c->last_line == line ? c->last_set
-                                                                    : set_of_line(c, line);
-  ws_cache_group *g = c->grp + (size_t)set * c->stride;
-  uint32_t *dirty = ws_cache_dirty(c, set);
-  const uint32_t filled = c->fill[set];
-  for (uint32_t w = 0; w < filled; w++) {
-    ws_cache_group *e = g + w / 4;
-    uint32_t j = w % 4;
-    if (e->tag[j] != line + 1) continue;
-    c->last_line = line;
-    c->last_set = set;
-    c->last_way = w;
-    e->stamp[j] = clock;
-    if (e->valid[j] & bit) {
-      c->hits++;
-      if (write) c->ndirty += !(dirty[w] & bit), dirty[w] |= bit;
-      return 1;
-    }
-    c->misses++; /* line present, sector not yet filled */
-    if (allocate) {
-      e->valid[j] |= bit;
-      if (write) c->ndirty += !(dirty[w] & bit), dirty[w] |= bit;
-    }
-    return 0;
-  }
-  /* Miss: fill the first empty way if there is one (`filled`: see fill),
-   * else evict the least recently used. */
-  uint32_t victim = filled;
-  if (filled == c->ways) {
-    victim = 0;
-    for (uint32_t w = 1; w < filled; w++)
-      if (g[w / 4].stamp[w % 4] < g[victim / 4].stamp[victim % 4]) victim = w;
-  }
-  c->misses++;
-  if (!allocate) {
-    c->last_set = UINT32_MAX; /* the line is not in the cache */
-    return 0;
-  }
-  ws_cache_group *e = g + victim / 4;
-  uint32_t j = victim % 4;
-  /* an empty way (victim == filled) has nothing to write back: its
-   * entries are not read, so that filling a set the host has not touched
-   * yet waits for no load from it */
-  if (victim != filled && dirty[victim]) {
-    c->writebacks += ws_popc32(dirty[victim]);
-    c->ndirty -= ws_popc32(dirty[victim]);
-    c->evicted_line = (e->tag[j] - 1) << c->line_shift;
-    c->evicted_dirty = dirty[victim];
-  }
-  if (victim == filled) {
-    c->fill[set] = filled + 1;
-    if (j == 0) memset(e->tag, 0, sizeof e->tag); /* a group's first way: the
-                                                     others' tags defined */
-  }
-  e->tag[j] = line + 1;
-  e->stamp[j] = clock;
-  e->valid[j] = bit;
-  dirty[victim] = write ? bit : 0;
-  c->ndirty += write != 0;
-  c->last_line = line;
-  c->last_set = set;
-  c->last_way = victim;
-  return 0;
-}
-
 void ws_prof_cache_access_n(ws_cache *c, const uint64_t *addr, uint32_t n, int allocate, int write,
                             uint8_t *hit, ws_cache_evict *evicted) {
   for (uint32_t k = 0; k < n; k += WS_CACHE_RUN_MAX) {
@@ -446,5 +368,7 @@ uint32_t ws_prof_cache_set(const ws_cache *c, uint64_t addr) {
 }
 
 int ws_prof_cache_access_rw(ws_cache *c, uint64_t addr, int allocate, int write) {
-  return access_one(c, addr, allocate, write);
+  uint8_t hit;
+  ws_prof_cache_access_n(c, &addr, 1, allocate, write, &hit, NULL);
+  return hit;
 }

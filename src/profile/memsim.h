@@ -201,7 +201,7 @@ static inline uint32_t ws_cache_group_match(const ws_cache_group *e, uint64_t t)
 /* ws_prof_cache_access_n for n <= WS_CACHE_RUN_MAX, inline so that the
  * replay (replay.c) and ws_prof_cache_access_n have one copy per kind of
  * access (allocate and write constant), each keeping only what its kind
- * needs in registers.  The one-by-one access's work, less: the cache's
+ * needs in registers.  A plain lookup's work, less: the cache's
  * fields are read once a call; the next access to the last line (the
  * other sectors of a line a request touches) skips the hash and the
  * search, and reads the line's sector mask from a register, not back
@@ -354,12 +354,13 @@ int ws_prof_cache_access_rw(ws_cache *c, uint64_t addr, int allocate, int write)
  * pile into a few sets as they do under L mod S (docs/profile.md, "Caches").
  * Deterministic; works for any S (slices x sets need not be a power of two). */
 uint32_t ws_prof_cache_set(const ws_cache *c, uint64_t addr);
-/* The n accesses of byte addresses addr[0 .. n) in order, exactly as n
- * calls of ws_prof_cache_access_rw(c, addr[k], allocate, write) make them
- * (the same hits, fills, LRU order, evictions, counts and final state):
- * hit[k] the k-th's result; evicted[k] (when not NULL) the dirty line it
- * evicted.  Faster than one by one for a request's sectors
- * (ws_cache_access_run). */
+/* The n accesses of byte addresses addr[0 .. n) in order, each as
+ * ws_prof_cache_access_rw(c, addr[k], allocate, write) defines it (the
+ * same hits, fills, LRU order, evictions, counts and final state as n
+ * single accesses; that function is this one with n = 1): hit[k] the
+ * k-th's result; evicted[k] (when not NULL) the dirty line it evicted.
+ * Faster than one by one for a request's sectors (ws_cache_access_run).
+ * tests/unit/test_memsim.c checks it against an LRU written in the test. */
 void ws_prof_cache_access_n(ws_cache *c, const uint64_t *addr, uint32_t n, int allocate, int write,
                             uint8_t *hit, ws_cache_evict *evicted);
 /* Dirty sectors still in the cache (what a flush at the end would write). */

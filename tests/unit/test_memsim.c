@@ -479,8 +479,9 @@ static void cache_reuse_every_pitch(void **s) {
     }
 }
 
-/* ws_prof_cache_access_n (the replay's batched form, memsim.h) against the
- * one-by-one access, and both against a reference written here from the
+/* ws_prof_cache_access_n (the replay's batched form, memsim.h) against
+ * single accesses (the same code with n = 1, so the batch boundaries do not
+ * matter), and both against a reference written here from the
  * definition (memsim.h: the set by ws_prof_cache_set, whole lines replaced
  * least recently used first, sectors filled and written one by one, a
  * write-back of the dirty sectors of an evicted line): the same hit or
