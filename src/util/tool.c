@@ -60,21 +60,32 @@ const char *ws_tool_file(char *buf, size_t n, const char *path) {
 
 extern char **environ;
 
-/* Start argv (a path, or a name looked up in PATH) with the file actions
- * fa, in this process's environment less LD_PRELOAD: what a sanitizer or a
- * tracer injects into the program under `warpsight exec` must not reach
- * the toolkit or the C compiler (an ASan runtime preloaded into gcc makes
- * it fail).  0 and *pid, or -1. */
-static int spawn(char *const argv[], const posix_spawn_file_actions_t *fa, pid_t *pid) {
+/* Start argv (a path, or a name looked up in PATH) with stdin from
+ * /dev/null and stdout and stderr into the file `log` (when not NULL) or
+ * onto descriptor `out`, in this process's environment less LD_PRELOAD:
+ * what a sanitizer or a tracer injects into the program under `warpsight
+ * exec` must not reach the toolkit or the C compiler (an ASan runtime
+ * preloaded into gcc makes it fail).  0 and *pid, or -1. */
+static int spawn(char *const argv[], const char *log, int out, pid_t *pid) {
   size_t ne = 0;
   while (environ[ne]) ne++;
   char **env = calloc(ne + 1, sizeof *env);
-  if (!env) return -1;
+  posix_spawn_file_actions_t fa;
+  if (!env || posix_spawn_file_actions_init(&fa)) {
+    free(env);
+    return -1;
+  }
   for (size_t i = 0, k = 0; i < ne; i++)
     if (strncmp(environ[i], "LD_PRELOAD=", 11) != 0) env[k++] = environ[i];
-  int st = posix_spawnp(pid, argv[0], fa, NULL, argv, env);
+  /* files opened in the child alone: no descriptor of the parent's, which
+   * another of its threads could hand to a child of its own */
+  int bad = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0) ||
+            (log ? posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600)
+                 : posix_spawn_file_actions_adddup2(&fa, out, 1)) ||
+            posix_spawn_file_actions_adddup2(&fa, 1, 2) || posix_spawnp(pid, argv[0], &fa, NULL, argv, env);
+  posix_spawn_file_actions_destroy(&fa);
   free(env);
-  return st ? -1 : 0;
+  return bad ? -1 : 0;
 }
 
 /* Wait for pid: its exit status, or -1 when it did not exit (a signal). */
@@ -86,17 +97,8 @@ static int wait_exit(pid_t pid) {
 }
 
 int ws_tool_run(char *const argv[], const char *log) {
-  posix_spawn_file_actions_t fa;
-  if (posix_spawn_file_actions_init(&fa)) return -1;
-  /* opened in the child alone: no descriptor of the parent's, which another
-   * of its threads could hand to a child of its own */
-  int bad = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0) ||
-            posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600) ||
-            posix_spawn_file_actions_adddup2(&fa, 1, 2);
   pid_t pid;
-  if (!bad) bad = spawn(argv, &fa, &pid) != 0;
-  posix_spawn_file_actions_destroy(&fa);
-  return bad ? -1 : wait_exit(pid);
+  return spawn(argv, log, -1, &pid) ? -1 : wait_exit(pid);
 }
 
 int ws_tool_capture(char *const argv[], char *out, size_t n) {
@@ -107,18 +109,8 @@ int ws_tool_capture(char *const argv[], char *out, size_t n) {
    * write end held there would keep the read below from ending) */
   fcntl(fd[0], F_SETFD, FD_CLOEXEC);
   fcntl(fd[1], F_SETFD, FD_CLOEXEC);
-  posix_spawn_file_actions_t fa;
-  int bad = posix_spawn_file_actions_init(&fa) != 0;
-  if (bad) {
-    close(fd[0]);
-    close(fd[1]);
-    return -1;
-  }
-  bad = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0) ||
-        posix_spawn_file_actions_adddup2(&fa, fd[1], 1) || posix_spawn_file_actions_adddup2(&fa, fd[1], 2);
   pid_t pid;
-  if (!bad) bad = spawn(argv, &fa, &pid) != 0;
-  posix_spawn_file_actions_destroy(&fa);
+  int bad = spawn(argv, NULL, fd[1], &pid);
   close(fd[1]);
   size_t got = 0;
   char buf[4096];
