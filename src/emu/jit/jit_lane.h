@@ -170,8 +170,8 @@ JINL uint32_t jl_f32_div(uint32_t a, uint32_t b, int r, uint32_t *ok) {
 }
 JINL uint32_t jl_f32_div_approx(uint32_t a, uint32_t b, uint32_t *ok) {
   uint32_t o1, o2, rcp = jl_f32_div(0x3f800000u, b, WS_NUM_RN, &o1);
-  uint32_t v = jl_f32_round((double)jf32(a) * (double)jf32(rcp), WS_NUM_RN, &o2);
-  *ok = o1 & o2 & jl_f32_normal(a);
+  uint32_t v = jl_f32_mul(a, rcp, WS_NUM_RN, 0, &o2);
+  *ok = o1 & o2;
   return v;
 }
 JINL uint32_t jl_f32_fma(uint32_t a, uint32_t b, uint32_t c, int r, int sat, uint32_t *ok) {
