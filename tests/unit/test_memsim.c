@@ -309,6 +309,33 @@ static uint32_t ref_degree(const ws_warp_access *a, uint32_t lanes, uint32_t ban
   return best;
 }
 
+/* Bank conflicts of a against the definition, on CC 1.x and CC 8.0. */
+static void check_banks(const ws_warp_access *a) {
+  for (int cc = 0; cc < 2; cc++) {
+    ws_bank_config cfg = ws_prof_bank_config_for(cc ? 8 : 1, 0);
+    ws_bank_result b;
+    ws_prof_bank_conflicts(&b, a, &cfg);
+    /* the passes' lane groups (memsim.c): half-warps on CC 1.x and for
+     * 8-byte words, quarter-warps for 16-byte ones, else the warp */
+    int group = cfg.half_warp || a->size == 8 ? 16 : a->size >= 16 ? 8 : 32;
+    uint32_t passes = 0, degree = 0;
+    for (int g = 0; g < 32; g += group) {
+      uint32_t lanes = a->mask & (group == 32 ? 0xffffffffu : ((1u << group) - 1) << g);
+      if (!lanes) continue;
+      uint32_t d = ref_degree(a, lanes, (uint32_t)cfg.banks);
+      passes += d;
+      degree = d > degree ? d : degree;
+    }
+    if (b.passes != passes || b.degree != degree) {
+      print_error("%u banks, size %u, mask %08x, lanes 0-2 at %#llx %#llx %#llx: passes %u degree %u, "
+                  "expected %u and %u\n", (unsigned)cfg.banks, a->size, a->mask,
+                  (unsigned long long)a->addr[0], (unsigned long long)a->addr[1],
+                  (unsigned long long)a->addr[2], b.passes, b.degree, passes, degree);
+      fail();
+    }
+  }
+}
+
 static void fast_paths_match_definitions(void **s) {
   (void)s;
   static const uint32_t sizes[] = {1, 2, 4, 8, 16};
@@ -335,25 +362,57 @@ static void fast_paths_match_definitions(void **s) {
     ws_prof_coalesce(&r, &a, WS_COAL_SECTORS);
     assert_int_equal(r.sectors, ref_distinct(&a, 5));
     assert_int_equal(r.lines, ref_distinct(&a, 7));
-    for (int cc = 0; cc < 2; cc++) {
-      ws_bank_config cfg = ws_prof_bank_config_for(cc ? 8 : 1, 0);
-      ws_bank_result b;
-      ws_prof_bank_conflicts(&b, &a, &cfg);
-      /* the passes' lane groups (memsim.c): half-warps on CC 1.x and for
-       * 8-byte words, quarter-warps for 16-byte ones, else the warp */
-      int group = cfg.half_warp || a.size == 8 ? 16 : a.size >= 16 ? 8 : 32;
-      uint32_t passes = 0, degree = 0;
-      for (int g = 0; g < 32; g += group) {
-        uint32_t lanes = a.mask & (group == 32 ? 0xffffffffu : ((1u << group) - 1) << g);
-        if (!lanes) continue;
-        uint32_t d = ref_degree(&a, lanes, (uint32_t)cfg.banks);
-        passes += d;
-        degree = d > degree ? d : degree;
-      }
-      assert_int_equal(b.passes, passes);
-      assert_int_equal(b.degree, degree);
-    }
+    check_banks(&a);
   }
+}
+
+/* The bank-conflict fast paths (memsim.c, phase_degree: a window, a bank
+ * per word, a uniform word stride in closed form, words that never fall
+ * counted by their changes) on the shapes they take and the ones next to
+ * them, against the definition: word strides -70 to 70 (negative ones
+ * fall; 0 is a broadcast), a tiled matmul's half-warps reading one word
+ * each at every row pitch, strides wrapped modulo a shared array (bankconf
+ * with an odd bank), strides broken at one lane, addresses near 2^64 that
+ * wrap, every access size, whole warps, half-warps, runs of lanes and
+ * scattered masks. */
+static void bank_fast_paths_crafted(void **s) {
+  (void)s;
+  static const uint32_t sizes[] = {1, 2, 4, 8, 16};
+  static const uint32_t masks[] = {0xffffffffu, 0xffffu, 0xffff0000u, 0x00fff000u, 0x7u, 0x80000000u,
+                                   0xfffffffeu, 0x55555555u, 0x0f0f00ffu};
+  static const uint64_t bases[] = {0x400, 0x10000 + 4, 0x7ffffffc, UINT64_MAX - 300, 0x3ull << 62};
+  for (size_t si = 0; si < 5; si++)
+    for (size_t mi = 0; mi < sizeof masks / sizeof masks[0]; mi++)
+      for (size_t bi = 0; bi < sizeof bases / sizeof bases[0]; bi++) {
+        ws_warp_access a = {masks[mi], sizes[si], {0}};
+        for (int64_t st = -70; st <= 70; st++) { /* a word stride */
+          for (int l = 0; l < 32; l++) a.addr[l] = bases[bi] + (uint64_t)(st * l * 4);
+          check_banks(&a);
+          a.addr[17] += 4; /* the stride broken at one lane */
+          check_banks(&a);
+        }
+        for (uint64_t pitch = 0; pitch <= 70; pitch++) { /* As[ty][k]: two rows per warp */
+          for (int l = 0; l < 32; l++) a.addr[l] = bases[bi] + 4 * (pitch * (uint64_t)(l / 16) + 3);
+          check_banks(&a);
+          for (int l = 0; l < 32; l++) /* Bs[k][tx]: a row of 16 words, twice */
+            a.addr[l] = bases[bi] + 4 * (pitch * (uint64_t)(l / 16) + (uint64_t)(l % 16));
+          check_banks(&a);
+        }
+        for (uint64_t bank = 0; bank <= 66; bank++) /* s[(t * bank + k) mod 1024] */
+          for (uint64_t k = 0; k < 3; k++) {
+            for (int l = 0; l < 32; l++) a.addr[l] = bases[bi] + 4 * (((uint64_t)l * bank + k) & 1023);
+            check_banks(&a);
+          }
+      }
+  /* Bytes as banks' words (no GPU's, but memsim takes any power of two):
+   * lane i at byte i x 2^62 steps by one stride modulo 2^64, yet the words
+   * repeat every four lanes: 4 distinct words, all in bank 0. */
+  ws_bank_config bytes = {32, 1, 0};
+  ws_warp_access a = {0xffffffffu, 1, {0}};
+  for (int l = 0; l < 32; l++) a.addr[l] = (uint64_t)l << 62;
+  ws_bank_result r;
+  ws_prof_bank_conflicts(&r, &a, &bytes);
+  assert_int_equal(r.degree, 4);
 }
 
 /* ws_prof_cache_set computes its definition (memsim.h) without a
@@ -608,6 +667,7 @@ int main(void) {
       cmocka_unit_test(cache_lru), cmocka_unit_test(cache_fresh_after_reuse),
       cmocka_unit_test(cache_sectors),
       cmocka_unit_test(cache_eviction_names_line), cmocka_unit_test(fast_paths_match_definitions),
+      cmocka_unit_test(bank_fast_paths_crafted),
       cmocka_unit_test(cache_streaming), cmocka_unit_test(cache_set_spread),
       cmocka_unit_test(cache_reuse_every_pitch), cmocka_unit_test(cache_set_matches_definition),
       cmocka_unit_test(cache_batch_matches_definition),
