@@ -73,6 +73,74 @@ search:;
   return n;
 }
 
+/* The sectors of lane byte ranges one after another, while they only grow:
+ * a new sector when it differs from the last, a new line when its line
+ * does.  Returns 0 when a lane's first sector lies below the last. */
+static inline int rising_sectors(uint64_t lo, uint64_t hi, uint64_t *sec, uint32_t *ns, uint32_t *nl) {
+  if (*ns && lo < sec[*ns - 1]) return 0;
+  for (uint64_t k = 0, n = ((hi - lo) >> 5) + 1; k < n && *ns < 128; k++) {
+    uint64_t s = lo + 32 * k;
+    if (*ns && s == sec[*ns - 1]) continue;
+    *nl += !*ns || s >> 7 != sec[*ns - 1] >> 7;
+    sec[(*ns)++] = s;
+  }
+  return 1;
+}
+
+uint32_t ws_prof_sectors(ws_sector_set *t, uint32_t exec, const uint64_t *addr, uint32_t bytes,
+                         uint64_t *sec, uint32_t *lines) {
+  uint32_t ns = 0, nl = 0;
+  const uint64_t b1 = bytes ? bytes - 1 : 0;
+  *lines = 0;
+  if (!exec) return 0;
+  if (exec == 0xffffffffu) { /* a whole warp at contiguous addresses: from its ends */
+    uint64_t d = 0;
+    const uint64_t a0 = addr[0];
+    for (uint32_t g = 0; g < 32 && !d; g += 8) /* eight lanes at a time: a gather fails early */
+      for (uint32_t l = g; l < g + 8; l++) d |= addr[l] - (a0 + (uint64_t)l * bytes);
+    if (!d && bytes) {
+      rising_sectors(a0 & ~(uint64_t)31, (a0 + 32 * (uint64_t)bytes - 1) & ~(uint64_t)31, sec, &ns, &nl);
+      *lines = nl;
+      return ns;
+    }
+  }
+  for (uint32_t m = exec; m; m &= m - 1) { /* sectors that only grow: one pass */
+    const uint64_t a = addr[ws_ctz32(m)];
+    if (!rising_sectors(a & ~(uint64_t)31, (a + b1) & ~(uint64_t)31, sec, &ns, &nl)) goto gather;
+  }
+  *lines = nl;
+  return ns;
+gather:
+  /* a new generation of the set: every entry of the last ones is stale */
+  if (++t->gen == 0) {
+    for (uint32_t i = 0; i < 256; i++) t->e[i].gen = 0;
+    t->gen = 1;
+  }
+  ns = nl = 0;
+  for (uint32_t m = exec; m; m &= m - 1) {
+    const uint64_t a = addr[ws_ctz32(m)], lo = a & ~(uint64_t)31;
+    for (uint64_t k = 0, n = ((((a + b1) & ~(uint64_t)31) - lo) >> 5) + 1; k < n; k++) {
+      const uint64_t s = lo + 32 * k, line = s >> 7;
+      if (ns && sec[ns - 1] == s) continue; /* neighbouring lanes usually share one */
+      const uint32_t bit = 1u << (uint32_t)(s >> 5 & 3);
+      uint32_t h = (uint32_t)((line * 0x9e3779b97f4a7c15ull) >> 56);
+      while (t->e[h].gen == t->gen && t->e[h].line != line) h = (h + 1) & 255;
+      if (ns == 128) continue; /* beyond the first 128: dropped */
+      if (t->e[h].gen != t->gen) { /* a new line */
+        t->e[h].gen = t->gen, t->e[h].line = line, t->e[h].mask = bit;
+        nl++;
+      } else if (!(t->e[h].mask & bit)) {
+        t->e[h].mask |= bit;
+      } else {
+        continue; /* a sector seen */
+      }
+      sec[ns++] = s;
+    }
+  }
+  *lines = nl;
+  return ns;
+}
+
 static void strict_half(ws_coal_result *r, const ws_warp_access *a, int h) {
   uint32_t s = a->size;
   int active = 0, first = -1;

@@ -415,6 +415,83 @@ static void bank_fast_paths_crafted(void **s) {
   assert_int_equal(r.degree, 4);
 }
 
+/* ws_prof_sectors against its definition (memsim.h), computed here the
+ * plain way: lane by lane, each sector of the lane's bytes kept when not
+ * yet listed (at most 128); the lines counted among those kept.  Whole
+ * warps contiguous and not quite (one lane off, a partial mask), strides
+ * up and down, broadcasts, gathers in a small range and a large one, lane
+ * sizes 1 to 128 (past 96 bytes a gather can touch more than 128 sectors),
+ * through one set reused from request to request, whose generation
+ * counter wraps on the way. */
+static uint32_t ref_sectors(uint32_t exec, const uint64_t *addr, uint32_t bytes, uint64_t *sec,
+                            uint32_t *lines) {
+  uint32_t n = 0, nl = 0;
+  for (int l = 0; l < 32; l++)
+    if (exec >> l & 1)
+      for (uint64_t b = addr[l] >> 5; b <= (addr[l] + bytes - 1) >> 5; b++) {
+        uint32_t i = 0;
+        while (i < n && sec[i] != b << 5) i++;
+        if (i == n && n < 128) sec[n++] = b << 5;
+      }
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t j = 0;
+    while (j < i && sec[j] >> 7 != sec[i] >> 7) j++;
+    nl += j == i;
+  }
+  *lines = nl;
+  return n;
+}
+
+static void sectors_match_definition(void **s) {
+  (void)s;
+  static const uint32_t sizes[] = {1, 2, 4, 8, 16, 32, 3, 12, 24, 64, 100, 128};
+  ws_sector_set *t = calloc(1, sizeof *t);
+  assert_non_null(t);
+  t->gen = UINT32_MAX - 1000; /* wraps during the test; the entries then stale */
+  uint64_t st = 4242;
+  for (int iter = 0; iter < 12000; iter++) {
+    const uint32_t size = sizes[iter % 12];
+    const int kind = (iter / 12) % 8;
+    uint64_t addr[32];
+    st = st * 6364136223846793005ull + 1442695040888963407ull;
+    uint32_t exec = (iter / 96) % 3 == 0 ? 0xffffffffu : (iter / 96) % 3 == 1 ? (uint32_t)(st >> 32) : 0x00ffff00u;
+    const uint64_t base = 0x7f0000000000ull + ((st >> 20) & 0xfff), stride = 1 + ((st >> 40) % 70);
+    for (int l = 0; l < 32; l++) {
+      st = st * 6364136223846793005ull + 1442695040888963407ull;
+      uint64_t r = st >> 33;
+      switch (kind) {
+      case 0: addr[l] = base + (uint64_t)l * size; break;                  /* contiguous */
+      case 1: addr[l] = base + (uint64_t)l * size + (l == 31 ? 1 : 0); break; /* one lane off */
+      case 2: addr[l] = base + (uint64_t)l * stride * size; break;         /* strided */
+      case 3: addr[l] = base + (uint64_t)(31 - l) * stride; break;         /* falling */
+      case 4: addr[l] = base; break;                                        /* broadcast */
+      case 5: addr[l] = base + (r % 512); break;                            /* a small range */
+      case 6: addr[l] = base + (uint64_t)(l / 8) * 4096 + (uint64_t)(l % 8) * size; break; /* rows */
+      default: addr[l] = base + (r % 100000000) * 4; break;                 /* scattered */
+      }
+    }
+    uint64_t got[128], want[128];
+    uint32_t gl, wl, gn = ws_prof_sectors(t, exec, addr, size, got, &gl), wn = ref_sectors(exec, addr, size, want, &wl);
+    if (gn != wn || gl != wl || memcmp(got, want, gn * sizeof *got)) {
+      print_error("iteration %d (kind %d, %u bytes, mask %08x): %u sectors %u lines, expected %u and %u\n", iter,
+                  kind, size, exec, gn, gl, wn, wl);
+      fail();
+    }
+  }
+  assert_true(t->gen < 20000); /* it wrapped */
+  /* a request in generation 1, then the same one when the counter wraps
+   * back to 1: the old entries must not count as seen */
+  uint64_t addr[32], got[128];
+  for (int l = 0; l < 32; l++) addr[l] = 0x10000 + (uint64_t)((l * 7919) % 32) * 256;
+  uint32_t gl;
+  t->gen = 0;
+  assert_int_equal(ws_prof_sectors(t, 0xffffffffu, addr, 4, got, &gl), 32);
+  t->gen = UINT32_MAX;
+  assert_int_equal(ws_prof_sectors(t, 0xffffffffu, addr, 4, got, &gl), 32);
+  assert_int_equal(gl, 32);
+  free(t);
+}
+
 /* ws_prof_cache_set computes its definition (memsim.h) without a
  * division: checked here with divisions, L = addr / line_bytes,
  * (L mod S + h(L div S)) mod S with h the splitmix64 finaliser (written
@@ -667,7 +744,7 @@ int main(void) {
       cmocka_unit_test(cache_lru), cmocka_unit_test(cache_fresh_after_reuse),
       cmocka_unit_test(cache_sectors),
       cmocka_unit_test(cache_eviction_names_line), cmocka_unit_test(fast_paths_match_definitions),
-      cmocka_unit_test(bank_fast_paths_crafted),
+      cmocka_unit_test(bank_fast_paths_crafted), cmocka_unit_test(sectors_match_definition),
       cmocka_unit_test(cache_streaming), cmocka_unit_test(cache_set_spread),
       cmocka_unit_test(cache_reuse_every_pitch), cmocka_unit_test(cache_set_matches_definition),
       cmocka_unit_test(cache_batch_matches_definition),
