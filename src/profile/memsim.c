@@ -73,69 +73,89 @@ search:;
   return n;
 }
 
-/* The sectors of lane byte ranges one after another, while they only grow:
- * a new sector when it differs from the last, a new line when its line
- * does.  Returns 0 when a lane's first sector lies below the last. */
-static inline int rising_sectors(uint64_t lo, uint64_t hi, uint64_t *sec, uint32_t *ns, uint32_t *nl) {
-  if (*ns && lo < sec[*ns - 1]) return 0;
-  for (uint64_t k = 0, n = ((hi - lo) >> 5) + 1; k < n && *ns < 128; k++) {
-    uint64_t s = lo + 32 * k;
-    if (*ns && s == sec[*ns - 1]) continue;
-    *nl += !*ns || s >> 7 != sec[*ns - 1] >> 7;
-    sec[(*ns)++] = s;
+/* Sector s into the set t (generation t->gen) and, when new, onto
+ * sec[*ns] (while *ns < 128), a new line counted in *nl. */
+static inline void set_add(ws_sector_set *t, uint64_t s, uint64_t *sec, uint32_t *ns, uint32_t *nl) {
+  const uint64_t line = s >> 7;
+  const uint32_t bit = 1u << (uint32_t)(s >> 5 & 3);
+  uint32_t h = (uint32_t)((line * 0x9e3779b97f4a7c15ull) >> 56);
+  while (t->e[h].gen == t->gen && t->e[h].line != line) h = (h + 1) & 255;
+  if (*ns == 128) return; /* beyond the first 128: dropped */
+  if (t->e[h].gen != t->gen) { /* a new line */
+    t->e[h].gen = t->gen, t->e[h].line = line, t->e[h].mask = bit;
+    ++*nl;
+  } else if (!(t->e[h].mask & bit)) {
+    t->e[h].mask |= bit;
+  } else {
+    return; /* a sector seen */
   }
-  return 1;
+  sec[(*ns)++] = s;
 }
 
 uint32_t ws_prof_sectors(ws_sector_set *t, uint32_t exec, const uint64_t *addr, uint32_t bytes,
                          uint64_t *sec, uint32_t *lines) {
-  uint32_t ns = 0, nl = 0;
+  uint32_t ns = 0, nl = 0, m = exec;
   const uint64_t b1 = bytes ? bytes - 1 : 0;
   *lines = 0;
   if (!exec) return 0;
-  if (exec == 0xffffffffu) { /* a whole warp at contiguous addresses: from its ends */
+  if (exec == 0xffffffffu && bytes) { /* a whole warp at contiguous addresses: from its ends */
     uint64_t d = 0;
     const uint64_t a0 = addr[0];
     for (uint32_t g = 0; g < 32 && !d; g += 8) /* eight lanes at a time: a gather fails early */
       for (uint32_t l = g; l < g + 8; l++) d |= addr[l] - (a0 + (uint64_t)l * bytes);
-    if (!d && bytes) {
-      rising_sectors(a0 & ~(uint64_t)31, (a0 + 32 * (uint64_t)bytes - 1) & ~(uint64_t)31, sec, &ns, &nl);
-      *lines = nl;
+    if (!d) {
+      const uint64_t lo = a0 >> 5, n = ((a0 + 32 * (uint64_t)bytes - 1) >> 5) - lo + 1;
+      for (uint64_t k = 0; k < n && ns < 128; k++) sec[ns++] = (lo + k) << 5;
+      *lines = (uint32_t)(((sec[ns - 1] >> 7) - (sec[0] >> 7)) + 1);
       return ns;
     }
   }
-  for (uint32_t m = exec; m; m &= m - 1) { /* sectors that only grow: one pass */
-    const uint64_t a = addr[ws_ctz32(m)];
-    if (!rising_sectors(a & ~(uint64_t)31, (a + b1) & ~(uint64_t)31, sec, &ns, &nl)) goto gather;
+  /* Sectors that only grow from lane to lane (strides), in one pass: a
+   * sector is new when it differs from the last, its line when the line
+   * does.  A lane's one or two sectors (of 32 bytes or fewer) without a
+   * loop. */
+  uint64_t last = 0;
+  if (bytes <= 32) {
+    for (; m; m &= m - 1) {
+      const uint64_t a = addr[ws_ctz32(m)], lo = a & ~(uint64_t)31, hi = (a + b1) & ~(uint64_t)31;
+      if (ns && lo < last) goto gather;
+      if (!ns || lo != last) {
+        nl += !ns || lo >> 7 != last >> 7;
+        sec[ns++] = last = lo;
+      }
+      if (hi != lo) {
+        nl += hi >> 7 != lo >> 7;
+        sec[ns++] = last = hi;
+      }
+    }
+  } else {
+    for (; m; m &= m - 1) {
+      const uint64_t a = addr[ws_ctz32(m)], lo = a & ~(uint64_t)31, n = (((a + b1) & ~(uint64_t)31) - lo) / 32 + 1;
+      if (ns && lo < last) goto gather;
+      for (uint64_t k = 0; k < n && ns < 128; k++) {
+        const uint64_t s = lo + 32 * k;
+        if (ns && s == last) continue;
+        nl += !ns || s >> 7 != last >> 7;
+        sec[ns++] = last = s;
+      }
+    }
   }
   *lines = nl;
   return ns;
-gather:
-  /* a new generation of the set: every entry of the last ones is stale */
-  if (++t->gen == 0) {
+gather:;
+  /* a gather from lane ctz(m) on: the sectors so far (distinct, rising)
+   * into a new generation of the set, then the others through it */
+  if (++t->gen == 0) { /* every entry is stale; generation 0 is none's */
     for (uint32_t i = 0; i < 256; i++) t->e[i].gen = 0;
     t->gen = 1;
   }
+  const uint32_t kept = ns;
   ns = nl = 0;
-  for (uint32_t m = exec; m; m &= m - 1) {
-    const uint64_t a = addr[ws_ctz32(m)], lo = a & ~(uint64_t)31;
-    for (uint64_t k = 0, n = ((((a + b1) & ~(uint64_t)31) - lo) >> 5) + 1; k < n; k++) {
-      const uint64_t s = lo + 32 * k, line = s >> 7;
-      if (ns && sec[ns - 1] == s) continue; /* neighbouring lanes usually share one */
-      const uint32_t bit = 1u << (uint32_t)(s >> 5 & 3);
-      uint32_t h = (uint32_t)((line * 0x9e3779b97f4a7c15ull) >> 56);
-      while (t->e[h].gen == t->gen && t->e[h].line != line) h = (h + 1) & 255;
-      if (ns == 128) continue; /* beyond the first 128: dropped */
-      if (t->e[h].gen != t->gen) { /* a new line */
-        t->e[h].gen = t->gen, t->e[h].line = line, t->e[h].mask = bit;
-        nl++;
-      } else if (!(t->e[h].mask & bit)) {
-        t->e[h].mask |= bit;
-      } else {
-        continue; /* a sector seen */
-      }
-      sec[ns++] = s;
-    }
+  for (uint32_t i = 0; i < kept; i++) set_add(t, sec[i], sec, &ns, &nl);
+  for (; m; m &= m - 1) {
+    const uint64_t a = addr[ws_ctz32(m)], lo = a & ~(uint64_t)31, hi = (a + b1) & ~(uint64_t)31;
+    if (!ns || sec[ns - 1] != lo) set_add(t, lo, sec, &ns, &nl); /* neighbours usually share one */
+    for (uint64_t s = lo + 32, n = (hi - lo) / 32; n; n--, s += 32) set_add(t, s, sec, &ns, &nl);
   }
   *lines = nl;
   return ns;
