@@ -277,11 +277,14 @@ ws_bank_config ws_prof_bank_config_for(int cc_major, int cc_minor) {
  *    when p = nb / gcd(s, nb) = 2^(k - min(ctz s, k)) divides i - j.  The
  *    banks' words are the lanes of one residue of i mod p: the most is
  *    ceil(n / p) (residue 0), the degree;
- *  - words that never fall (strides; half-warps reading one word each, as
- *    a tiled matmul's As[ty][k]): equal words are neighbours, so each
- *    change of word is a new distinct word, counted in its bank;
- *  - every word in a bank of its own (an odd stride wrapped modulo an
- *    array): 1;
+ *  - every word in a bank of its own: 1;
+ *  - words that rise in a circle (never fall, or fall once and end at or
+ *    below the first: strides, strides wrapped once modulo an array as
+ *    bankconf's s[(t * bank + k) mod 1024], half-warps reading one word
+ *    each as a tiled matmul's As[ty][k]) are a rotation of words that
+ *    never fall, where equal words are neighbours: each word that differs
+ *    from the one before it in the circle is a new distinct word, counted
+ *    in its bank (if none differs, every lane has one word: a window);
  *  - others: the distinct words found through a small hash set (a bucket
  *    per bank was quadratic when every word is in one bank), each counted
  *    in its bank. */
@@ -310,16 +313,18 @@ static inline int one_window(const uint64_t *w, uint32_t n, uint32_t per_lane, u
   return (uint64_t)hi - (uint64_t)lo + per_lane <= nb;
 }
 
-/* Whether words w[0 .. n) (n >= 1) never fall (*rising) and step by one
- * stride w[1] - w[0] modulo 2^64 (*uniform; returned: the stride). */
+/* Whether words w[0 .. n) (n >= 1) rise in a circle (*rising: they never
+ * fall, or fall once and end at or below where they start: a rotation of
+ * words that never fall) and whether they step by one stride w[1] - w[0]
+ * modulo 2^64 (*uniform; returned: the stride). */
 static inline uint64_t word_steps(const uint64_t *w, uint32_t n, int *rising, int *uniform) {
   const uint64_t s = n > 1 ? w[1] - w[0] : 0;
-  uint64_t fall = 0, off = 0;
+  uint64_t falls = 0, off = 0;
   for (uint32_t i = 1; i < n; i++) { /* vectorised, as one_window */
-    fall |= w[i] < w[i - 1];
+    falls += w[i] < w[i - 1];
     off |= (w[i] - w[i - 1]) ^ s;
   }
-  *rising = !fall, *uniform = !off;
+  *rising = falls == 0 || (falls == 1 && w[n - 1] <= w[0]), *uniform = !off;
   return s;
 }
 
@@ -348,20 +353,19 @@ static uint32_t phase_degree(const ws_warp_access *a, uint32_t lanes, const ws_b
         const uint32_t k = ws_ctz32(nb), z = (uint32_t)__builtin_ctzll(st) < k ? (uint32_t)__builtin_ctzll(st) : k;
         return (n + (1u << (k - z)) - 1) >> (k - z); /* ceil(n / p), p = 2^(k - z) */
       }
-      if (rising) {
+      uint64_t banks = 0; /* (a variable shift: not in the vectorised pass) */
+      for (uint32_t i = 0; i < n; i++) banks |= 1ull << (w[i] & (nb - 1));
+      if (ws_popc64(banks) == n) return 1; /* a bank per word */
+      if (rising) { /* a new word where it differs from the one before, in the circle */
         uint8_t count[64] = {0};
         uint32_t best = 1;
-        count[w[0] & (nb - 1)] = 1;
-        for (uint32_t i = 1; i < n; i++) {
-          if (w[i] == w[i - 1]) continue; /* the same word: a broadcast */
+        for (uint32_t i = 0; i < n; i++) {
+          if (w[i] == w[i ? i - 1 : n - 1]) continue; /* the same word: a broadcast */
           uint32_t b = (uint32_t)w[i] & (nb - 1);
           if (++count[b] > best) best = count[b];
         }
         return best;
       }
-      uint64_t banks = 0; /* (a variable shift: not in the vectorised pass) */
-      for (uint32_t i = 0; i < n; i++) banks |= 1ull << (w[i] & (nb - 1));
-      if (ws_popc64(banks) == n) return 1; /* a bank per word */
     }
     /* the distinct words in a small open-addressing set (1 + the index in
      * words[], 0: empty; at most 128 words in 256 slots), each new one

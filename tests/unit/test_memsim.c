@@ -371,8 +371,9 @@ static void fast_paths_match_definitions(void **s) {
  * counted by their changes) on the shapes they take and the ones next to
  * them, against the definition: word strides -70 to 70 (negative ones
  * fall; 0 is a broadcast), a tiled matmul's half-warps reading one word
- * each at every row pitch, strides wrapped modulo a shared array (bankconf
- * with an odd bank), strides broken at one lane, addresses near 2^64 that
+ * each at every row pitch, rows of eight lanes rotated (their words rise
+ * in a circle back to the first), strides wrapped modulo a shared array
+ * (bankconf), strides broken at one lane, addresses near 2^64 that
  * wrap, every access size, whole warps, half-warps, runs of lanes and
  * scattered masks. */
 static void bank_fast_paths_crafted(void **s) {
@@ -398,11 +399,19 @@ static void bank_fast_paths_crafted(void **s) {
             a.addr[l] = bases[bi] + 4 * (pitch * (uint64_t)(l / 16) + (uint64_t)(l % 16));
           check_banks(&a);
         }
-        for (uint64_t bank = 0; bank <= 66; bank++) /* s[(t * bank + k) mod 1024] */
-          for (uint64_t k = 0; k < 3; k++) {
-            for (int l = 0; l < 32; l++) a.addr[l] = bases[bi] + 4 * (((uint64_t)l * bank + k) & 1023);
+        for (uint64_t pitch = 1; pitch <= 64; pitch++) /* rows of 8 lanes, rotated */
+          for (int off = 0; off < 8; off++) {
+            for (int l = 0; l < 32; l++) a.addr[l] = bases[bi] + 4 * pitch * (uint64_t)(((l + off) / 8) % 4);
             check_banks(&a);
           }
+        static const uint64_t ks[] = {0, 1, 2, 33, 63};
+        for (uint64_t bank = 0; bank <= 66; bank++) /* s[(t * bank + k) mod 1024] */
+          for (size_t ki = 0; ki < 5; ki++)
+            for (uint64_t t0 = 0; t0 <= 32; t0 += 32) { /* warps 0 and 1 */
+              for (int l = 0; l < 32; l++)
+                a.addr[l] = bases[bi] + 4 * (((t0 + (uint64_t)l) * bank + ks[ki]) & 1023);
+              check_banks(&a);
+            }
       }
   /* Bytes as banks' words (no GPU's, but memsim takes any power of two):
    * lane i at byte i x 2^62 steps by one stride modulo 2^64, yet the words
