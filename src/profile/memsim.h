@@ -223,33 +223,30 @@ static inline uint32_t ws_cache_group_match(const ws_cache_group *e, uint64_t t)
          (uint32_t)(e->tag[2] == t) << 2 | (uint32_t)(e->tag[3] == t) << 3;
 }
 
-/* ws_prof_cache_access_n for n <= WS_CACHE_RUN_MAX, and (missed, when not
- * NULL) the addresses that missed, in order, their number returned;
- * inline so that the replay (replay.c) and ws_prof_cache_access_n have
- * one copy per kind of access (allocate and write constant, missed NULL
- * or not), each keeping only what its kind needs in registers.  A plain
- * lookup's work, less: the cache's fields are read once a call; the next
- * access to the last line (the other sectors of a line a request touches)
- * skips the hash and the search, and reads the line's sector mask from a
- * register, not back from the store just made, and its entry's place
- * from another; h(q) is kept while q (line div sets) stays;
+/* ws_prof_cache_access_n for n <= WS_CACHE_RUN_MAX, inline so that the
+ * replay (replay.c) and ws_prof_cache_access_n have one copy per kind of
+ * access (allocate and write constant), each keeping only what its kind
+ * needs in registers.  A plain lookup's work, less: the cache's
+ * fields are read once a call; the next access to the last line (the
+ * other sectors of a line a request touches) skips the hash and the
+ * search, and reads the line's sector mask from a register, not back
+ * from the store just made; h(q) is kept while q (line div sets) stays;
  * a set is searched four ways (one host line) at a time; the sector's
  * hit and the counts are computed without branches, since in a gather
  * they go either way at random and a mispredicted branch costs more than
  * the work.  What is left to branch on is whether the line is present. */
-static inline __attribute__((always_inline)) uint32_t ws_cache_access_run(
+static inline __attribute__((always_inline)) void ws_cache_access_run(
     ws_cache *c, const uint64_t *addr, uint32_t n, const int allocate, const int write, uint8_t *hit,
-    ws_cache_evict *evicted, uint64_t *missed) {
+    ws_cache_evict *evicted) {
   c->evicted_dirty = 0;
-  if (!n) return 0;
+  if (!n) return;
   if (!c->sets) {
     c->misses += n;
     for (uint32_t k = 0; k < n; k++) {
       hit[k] = 0;
       if (evicted) evicted[k].dirty = 0;
-      if (missed) missed[k] = addr[k];
     }
-    return n;
+    return;
   }
   if (c->clock > UINT32_MAX - n) ws_prof_cache_renumber(c); /* this call's stamps must not wrap */
   /* the cache's fields in locals: stores through the entries' pointers
@@ -266,23 +263,16 @@ static inline __attribute__((always_inline)) uint32_t ws_cache_access_run(
   /* the last access's line pl (UINT64_MAX: none; no line is, lines having
    * 2 bytes or more), present at way w of set s, and its valid mask cv */
   uint64_t pl = s == UINT32_MAX ? UINT64_MAX : c->last_line;
-  /* its group pe and entry pj there */
-  ws_cache_group *pe = s == UINT32_MAX ? grp : ws_cache_group_of(c, s, w);
-  uint32_t pj = w % 4, cv = s == UINT32_MAX ? 0 : pe->valid[pj], nmiss = 0;
+  uint32_t cv = s == UINT32_MAX ? 0 : ws_cache_group_of(c, s, w)->valid[w % 4];
   uint64_t ev_line = 0;
   uint32_t ev_dirty = 0;
   for (uint32_t k = 0; k < n; k++) {
     const uint64_t a = addr[k], line = a >> lsh;
     const uint32_t bit = 1u << (uint32_t)((a & lmask) >> ssh);
-    ws_cache_group *e;
-    uint32_t j;
     clock++;
     ev_dirty = 0;
     if (evicted) evicted[k].dirty = 0;
-    if (line == pl) {
-      e = pe, j = pj;
-      goto present;
-    }
+    if (line == pl) goto present;
     /* set_of_line, with h(q) mod sets kept while q (line div sets) stays */
     uint64_t q, r = ws_cache_divmod_sets(c, line, &q);
     if (q != memo_q) {
@@ -300,20 +290,20 @@ static inline __attribute__((always_inline)) uint32_t ws_cache_access_run(
     for (uint32_t i = 0; i < ng; i++) {
       uint32_t m = ws_cache_group_match(g + i, line + 1);
       if (m) {
-        e = g + i, j = (uint32_t)__builtin_ctz(m), w = 4 * i + j;
+        w = 4 * i + (uint32_t)__builtin_ctz(m);
         break;
       }
     }
     if (w < filled) {
     present:;
-      const uint32_t v = line == pl ? cv : e->valid[j], h = (v & bit) != 0;
-      pl = line, pe = e, pj = j;
+      ws_cache_group *e = grp + (size_t)s * stride + w / 4;
+      const uint32_t j = w % 4, v = line == pl ? cv : e->valid[j], h = (v & bit) != 0;
+      pl = line;
       cv = allocate ? v | bit : v;
       e->stamp[j] = clock;
       hits += h;
       misses += h ^ 1; /* a sector not yet filled of a present line */
       hit[k] = (uint8_t)h;
-      if (missed) missed[nmiss] = a, nmiss += h ^ 1;
       if (allocate) e->valid[j] = v | bit;
       if (write) {
         uint32_t *d = (uint32_t *)(grp + (size_t)s * stride + groups) + w, mark = allocate ? bit : bit & (0u - h);
@@ -331,13 +321,12 @@ static inline __attribute__((always_inline)) uint32_t ws_cache_access_run(
     }
     misses++;
     hit[k] = 0;
-    if (missed) missed[nmiss++] = a;
     if (!allocate) {
       s = UINT32_MAX, pl = UINT64_MAX; /* the line is not in the cache */
       continue;
     }
     uint32_t *d = (uint32_t *)(grp + (size_t)s * stride + groups) + victim;
-    e = g + victim / 4;
+    ws_cache_group *e = g + victim / 4;
     if (victim != filled && *d) {
       c->writebacks += ws_popc32(*d);
       ndirty -= ws_popc32(*d);
@@ -356,7 +345,7 @@ static inline __attribute__((always_inline)) uint32_t ws_cache_access_run(
     *d = write ? bit : 0;
     ndirty += write != 0;
     w = victim;
-    pl = line, pe = e, pj = victim % 4;
+    pl = line;
   }
   c->clock = clock, c->hits = hits, c->misses = misses, c->ndirty = ndirty;
   c->memo_q = memo_q, c->memo_hq = memo_hq;
@@ -364,7 +353,6 @@ static inline __attribute__((always_inline)) uint32_t ws_cache_access_run(
    * last access's eviction */
   c->last_line = addr[n - 1] >> lsh, c->last_set = s, c->last_way = w;
   c->evicted_line = ev_line, c->evicted_dirty = ev_dirty;
-  return nmiss;
 }
 
 /* size_bytes = sets x ways x line_bytes (line_bytes and sector_bytes

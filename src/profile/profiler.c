@@ -544,12 +544,12 @@ static inline unsigned ev_bytes(const ws_emu_event *ev) {
 /* The emulator's event as the memory simulator's request, its lanes'
  * bytes ev_bytes(ev); a size memsim does not model (a vector wider than 16
  * bytes, an odd width) is taken as 16 or 4 bytes per lane. */
-static inline void access_of(ws_warp_access *a, const ws_emu_event *ev, unsigned bytes, int addrs) {
+static inline void access_of(ws_warp_access *a, const ws_emu_event *ev, unsigned bytes) {
   a->mask = ev->exec;
   a->size = bytes;
   if (a->size != 1 && a->size != 2 && a->size != 4 && a->size != 8 && a->size != 16)
     a->size = a->size > 16 ? 16 : 4;
-  if (addrs) memcpy(a->addr, ev->addr, sizeof a->addr);
+  memcpy(a->addr, ev->addr, sizeof a->addr);
 }
 
 static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_event *ev,
@@ -558,13 +558,8 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
                  kind == WS_PTX_K_SURF_STORE;
   int is_atomic = kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION;
   const unsigned bytes = ev_bytes(ev); /* found once per request */
-  const ws_coal_rule rule = is_write ? p->store_rule : p->load_rule;
   ws_warp_access a;
-  access_of(&a, ev, bytes, 0);
-  /* the lanes' addresses: for the half-warp rules, or to count sectors
-   * and lines again at another size (the sector rules read neither) */
-  if (rule == WS_COAL_CC1X_STRICT || rule == WS_COAL_CC1X_RELAXED || a.size != bytes)
-    memcpy(a.addr, ev->addr, sizeof a.addr);
+  access_of(&a, ev, bytes);
   /* The distinct 32-byte sectors, in lane order, for the cache replay; when
    * the lanes' access size is the one coalescing counts with, they give its
    * sector and line counts too. */
@@ -572,9 +567,10 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
   uint32_t nl, ns = ws_prof_sectors(&w->secs, ev->exec, ev->addr, bytes, sec, &nl);
   ws_coal_result r;
   if (a.size == bytes)
-    ws_prof_coalesce_counted(&r, &a, rule, ns < 64 ? ns : 64, nl < 64 ? nl : 64);
+    ws_prof_coalesce_counted(&r, &a, is_write ? p->store_rule : p->load_rule, ns < 64 ? ns : 64,
+                             nl < 64 ? nl : 64);
   else
-    ws_prof_coalesce(&r, &a, rule);
+    ws_prof_coalesce(&r, &a, is_write ? p->store_rule : p->load_rule);
   st->requests++;
   st->trans += r.transactions;
   st->lines += r.lines;
@@ -585,6 +581,7 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
    * the same bytes would need (docs/profile.md): one per warp for 4-byte
    * lanes under CC 2.x's 128-byte lines, one per half-warp on CC 1.x, four
    * 32-byte sectors on CC >= 3.0. */
+  ws_coal_rule rule = is_write ? p->store_rule : p->load_rule;
   uint32_t best = 0;
   if (rule == WS_COAL_CC1X_STRICT || rule == WS_COAL_CC1X_RELAXED) {
     for (int h = 0; h < 2; h++) {
@@ -622,7 +619,7 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
 /* Returns the request's extra passes (bank-conflict replays). */
 static uint32_t shared_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_event *ev) {
   ws_warp_access a;
-  access_of(&a, ev, ev_bytes(ev), 1);
+  access_of(&a, ev, ev_bytes(ev));
   ws_bank_result r;
   ws_prof_bank_conflicts(&r, &a, &p->banks);
   st->sh_reqs++;

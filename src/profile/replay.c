@@ -493,17 +493,22 @@ static void request(ws_replay *r, uint32_t si, const uint64_t *rec, uint32_t n) 
   const uint64_t *miss = sec;
   uint32_t nmiss = n;
   if (c1) {
-    nmiss = ws_cache_access_run(c1, sec, n, 1, 0, hit, NULL, missv);
+    ws_cache_access_run(c1, sec, n, 1, 0, hit, NULL);
+    nmiss = 0;
+    for (uint32_t k = 0; k < n; k++) {
+      missv[nmiss] = sec[k];
+      nmiss += !hit[k];
+    }
     *hits += n - nmiss;
     miss = missv;
   } else if (write && !atomic && cs->have_l1) {
-    ws_cache_access_run(&r->l1[si], sec, n, 0, 0, hit, NULL, NULL);
+    ws_cache_access_run(&r->l1[si], sec, n, 0, 0, hit, NULL);
   }
   if (!nmiss) return;
   cs->l2_access += nmiss;
   if (!r->track) {
-    if (write) ws_cache_access_run(&r->l2, miss, nmiss, 1, 1, hit, ev, NULL);
-    else ws_cache_access_run(&r->l2, miss, nmiss, 1, 0, hit, ev, NULL);
+    if (write) ws_cache_access_run(&r->l2, miss, nmiss, 1, 1, hit, ev);
+    else ws_cache_access_run(&r->l2, miss, nmiss, 1, 0, hit, ev);
     for (uint32_t k = 0; k < nmiss; k++) l2_notes(r, miss[k], hit[k], &ev[k], write, atomic);
     return;
   }
