@@ -299,14 +299,15 @@ ws_bank_config ws_prof_bank_config_for(int cc_major, int cc_minor) {
 #define MEMSIM_CLONES
 #endif
 
-/* Whether words w[0 .. n) (n >= 1), each the first of `per_lane`, lie in
- * one window of nb consecutive words modulo 2^64: their offsets from w[0]
- * (two's complement) span less than nb - per_lane + 1.  Then the words
- * touched are distinct modulo nb (nb divides 2^64): a bank per word. */
-static inline int one_window(const uint64_t *w, uint32_t n, uint32_t per_lane, uint32_t nb) {
+/* Whether the words x[i] >> sh of i < n (n >= 1), each the first of
+ * `per_lane`, lie in one window of nb consecutive words modulo 2^64: their
+ * offsets from the first (two's complement) span less than nb - per_lane
+ * + 1.  Then the words touched are distinct modulo nb (nb divides 2^64): a
+ * bank per word. */
+static inline int one_window(const uint64_t *x, unsigned sh, uint32_t n, uint32_t per_lane, uint32_t nb) {
   int64_t lo = 0, hi = 0;
   for (uint32_t i = 0; i < n; i++) { /* no early exit: one vectorised pass */
-    int64_t d = (int64_t)(w[i] - w[0]);
+    int64_t d = (int64_t)((x[i] >> sh) - (x[0] >> sh));
     lo = d < lo ? d : lo;
     hi = d > hi ? d : hi;
   }
@@ -335,17 +336,20 @@ static uint32_t phase_degree(const ws_warp_access *a, uint32_t lanes, const ws_b
   if (!lanes) return 0;
   if (bb && !(bb & (bb - 1)) && nb && !(nb & (nb - 1)) && nb <= 64) {
     const unsigned sh = ws_ctz32(bb);
-    /* the active lanes' (first) words, in lane order */
+    /* the active lanes' (first) words, in lane order; a run of lanes
+     * l0 .. l0 + n - 1 is tested for a window on its addresses, and its
+     * words listed only when that fails */
     uint64_t w[32];
     const uint32_t l0 = ws_ctz32(lanes), run = lanes >> l0, n = ws_lanes32(lanes);
     w[0] = a->addr[l0] >> sh;
-    if (!(run & (run + 1))) { /* lanes l0 .. l0 + n - 1 */
+    if (!(run & (run + 1))) {
+      if (one_window(a->addr + l0, sh, n, per_lane, nb)) return 1;
       for (uint32_t i = 1; i < n; i++) w[i] = a->addr[l0 + i] >> sh;
     } else {
       uint32_t i = 1;
       for (uint32_t m = lanes & (lanes - 1); m; m &= m - 1) w[i++] = a->addr[ws_ctz32(m)] >> sh;
+      if (one_window(w, 0, n, per_lane, nb)) return 1;
     }
-    if (one_window(w, n, per_lane, nb)) return 1;
     if (per_lane == 1) {
       int rising, uniform;
       const uint64_t st = word_steps(w, n, &rising, &uniform);
