@@ -156,6 +156,14 @@ static void test_loop_trip_counts(void **state) {
 
 /* --- profiler hooks ---------------------------------------------------------------- */
 
+/* Parse and load a kernel and its launch spec (no launch yet). */
+static void load_ptx(run *r, const char *ptx, const char *kernel, const char *spec) {
+  memset(r, 0, sizeof *r);
+  assert_ok_diag(ws_ptx_parse(&r->m, ptx, strlen(ptx), "test.ptx", &r->d), &r->d);
+  assert_ok_diag(ws_emu_launch_spec_parse(&r->s, spec, "spec.json", ".", &r->d), &r->d);
+  assert_ok_diag(ws_emu_load(&r->p, r->m, kernel, &r->d), &r->d);
+}
+
 typedef struct hookcount {
   uint64_t events, stores, store_addr_ok, divergent, bbs;
   uint64_t out_base;
@@ -184,13 +192,10 @@ static void on_inst(void *user, const ws_emu_event *ev) {
 static void test_hooks(void **state) {
   (void)state;
   run r;
-  memset(&r, 0, sizeof r);
-  const char *spec = "{\"kernel\": \"loop\", \"grid\": [1,1,1], \"block\": [48,1,1], \"args\": ["
-                     "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 48},"
-                     "{\"buffer\": \"mask\", \"type\": \"u32\", \"count\": 48}]}";
-  assert_ok_diag(ws_ptx_parse(&r.m, loop_ptx, strlen(loop_ptx), "loop.ptx", &r.d), &r.d);
-  assert_ok_diag(ws_emu_launch_spec_parse(&r.s, spec, "spec.json", ".", &r.d), &r.d);
-  assert_ok_diag(ws_emu_load(&r.p, r.m, "loop", &r.d), &r.d);
+  load_ptx(&r, loop_ptx, "loop",
+           "{\"kernel\": \"loop\", \"grid\": [1,1,1], \"block\": [48,1,1], \"args\": ["
+           "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 48},"
+           "{\"buffer\": \"mask\", \"type\": \"u32\", \"count\": 48}]}");
   ws_emu_stats plain, hooked;
   assert_ok_diag(ws_emu_launch_new(&r.l, r.p, r.s, &r.d), &r.d);
   assert_ok_diag(ws_emu_run(r.l, NULL, &plain, &r.d), &r.d);
@@ -319,14 +324,9 @@ static void on_inst_func(void *user, const ws_emu_event *ev) {
 static void test_hooks_functions(void **state) {
   (void)state;
   run r;
-  memset(&r, 0, sizeof r);
-  assert_ok_diag(ws_ptx_parse(&r.m, icall_ptx, strlen(icall_ptx), "icall.ptx", &r.d), &r.d);
-  assert_ok_diag(ws_emu_launch_spec_parse(&r.s,
-                                          "{\"kernel\": \"icall\", \"grid\": [1,1,1], \"block\": [32,1,1], \"args\": ["
-                                          "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 64}]}",
-                                          "spec.json", ".", &r.d),
-                 &r.d);
-  assert_ok_diag(ws_emu_load(&r.p, r.m, "icall", &r.d), &r.d);
+  load_ptx(&r, icall_ptx, "icall",
+           "{\"kernel\": \"icall\", \"grid\": [1,1,1], \"block\": [32,1,1], \"args\": ["
+           "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 64}]}");
   funcseen h = {ws_ptx_find_function(r.m, "inc"), ws_ptx_find_function(r.m, "dbl"),
                 ws_ptx_find_function(r.m, "icall"), 0, 0, 0, 0, 0, 0, -1, -1};
   assert_non_null(h.inc);
