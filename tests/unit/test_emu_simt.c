@@ -164,6 +164,17 @@ static void load_ptx(run *r, const char *ptx, const char *kernel, const char *sp
   assert_ok_diag(ws_emu_load(&r->p, r->m, kernel, &r->d), &r->d);
 }
 
+/* Launch r's kernel on one thread with inst(user, ...) on every warp
+ * instruction; its statistics into *st. */
+static void run_hooked(run *r, void *user, void (*inst)(void *, const ws_emu_event *), ws_emu_stats *st) {
+  ws_emu_hooks hk = {user, inst, NULL, NULL, NULL};
+  ws_emu_options o = WS_EMU_OPTIONS_INIT;
+  o.hooks = &hk;
+  o.threads = 1;
+  assert_ok_diag(ws_emu_launch_new(&r->l, r->p, r->s, &r->d), &r->d);
+  assert_ok_diag(ws_emu_run(r->l, &o, st, &r->d), &r->d);
+}
+
 typedef struct hookcount {
   uint64_t events, stores, store_addr_ok, divergent, bbs;
   uint64_t out_base;
@@ -201,12 +212,7 @@ static void test_hooks(void **state) {
   assert_ok_diag(ws_emu_run(r.l, NULL, &plain, &r.d), &r.d);
   ws_emu_launch_free(r.l);
   hookcount h = {0};
-  ws_emu_hooks hk = {&h, on_inst, NULL, NULL, NULL};
-  ws_emu_options o = WS_EMU_OPTIONS_INIT;
-  o.hooks = &hk;
-  o.threads = 1;
-  assert_ok_diag(ws_emu_launch_new(&r.l, r.p, r.s, &r.d), &r.d);
-  assert_ok_diag(ws_emu_run(r.l, &o, &hooked, &r.d), &r.d);
+  run_hooked(&r, &h, on_inst, &hooked);
   /* one event per warp instruction, and hooks change nothing */
   assert_int_equal(h.events, hooked.warp_insts);
   assert_int_equal(plain.warp_insts, hooked.warp_insts);
@@ -331,13 +337,8 @@ static void test_hooks_functions(void **state) {
                 ws_ptx_find_function(r.m, "icall"), 0, 0, 0, 0, 0, 0, -1, -1};
   assert_non_null(h.inc);
   assert_non_null(h.dbl);
-  ws_emu_hooks hk = {&h, on_inst_func, NULL, NULL, NULL};
-  ws_emu_options o = WS_EMU_OPTIONS_INIT;
-  o.hooks = &hk;
-  o.threads = 1;
   ws_emu_stats st;
-  assert_ok_diag(ws_emu_launch_new(&r.l, r.p, r.s, &r.d), &r.d);
-  assert_ok_diag(ws_emu_run(r.l, &o, &st, &r.d), &r.d);
+  run_hooked(&r, &h, on_inst_func, &st);
   assert_int_equal(h.events, st.warp_insts);
   assert_int_equal(h.consistent, h.events);
   assert_int_equal(h.in_inc, 4);

@@ -39,12 +39,16 @@ typedef struct fixture {
   ws_diag d;
 } fixture;
 
-static void setup_grid(fixture *fx, uint32_t threads, uint32_t blocks, uint64_t sample);
-static void setup(fixture *fx, uint32_t threads) { setup_grid(fx, threads, 1, 0); }
-
+static void setup_src(fixture *fx, const char *src, uint32_t threads, uint32_t blocks, uint64_t sample);
+static void setup(fixture *fx, uint32_t threads) { setup_src(fx, ptx, threads, 1, 0); }
 static void setup_grid(fixture *fx, uint32_t threads, uint32_t blocks, uint64_t sample) {
+  setup_src(fx, ptx, threads, blocks, sample);
+}
+
+/* The profiler of kernel k of src on a grid of blocks x threads. */
+static void setup_src(fixture *fx, const char *src, uint32_t threads, uint32_t blocks, uint64_t sample) {
   memset(fx, 0, sizeof *fx);
-  assert_ok_diag(ws_ptx_parse(&fx->m, ptx, strlen(ptx), "deps.ptx", &fx->d), &fx->d);
+  assert_ok_diag(ws_ptx_parse(&fx->m, src, strlen(src), "deps.ptx", &fx->d), &fx->d);
   fx->k = ws_ptx_find_function(fx->m, "k");
   assert_non_null(fx->k);
   assert_ok_diag(ws_gpu_load(&fx->g, "k20", &fx->d), &fx->d);
@@ -282,22 +286,11 @@ static void call_ev(ws_prof *p, const ws_ptx_function *fn, uint32_t warp, uint32
 
 static void barrier_in_called_function(void **s) {
   (void)s;
-  ws_diag d = WS_DIAG_INIT;
-  ws_ptx_module *m = NULL;
-  ws_gpu *g = NULL;
-  ws_prof *p = NULL;
-  assert_ok_diag(ws_ptx_parse(&m, ptx_call, strlen(ptx_call), "call.ptx", &d), &d);
-  const ws_ptx_function *k = ws_ptx_find_function(m, "k"), *f = ws_ptx_find_function(m, "f");
-  assert_non_null(k);
+  fixture fx;
+  setup_src(&fx, ptx_call, 64, 1, 0);
+  const ws_ptx_function *k = fx.k, *f = ws_ptx_find_function(fx.m, "f");
   assert_non_null(f);
-  assert_ok_diag(ws_gpu_load(&g, "k20", &d), &d);
-  ws_prof_config c = {0};
-  c.module = m, c.kernel = k, c.gpu = g, c.workers = 1;
-  c.grid[0] = c.grid[1] = c.grid[2] = 1;
-  c.block[0] = 64, c.block[1] = c.block[2] = 1;
-  c.resources.registers_per_thread = c.resources.shared_bytes_per_block = NAN;
-  c.resources.local_bytes_per_thread = NAN;
-  assert_ok_diag(ws_prof_new(&p, &c, &d), &d);
+  ws_prof *p = fx.p;
   uint64_t a[32];
   for (int l = 0; l < 32; l++) a[l] = 4096 + 4 * (uint64_t)l;
   ws_prof_block_begin(p, 0, 0);
@@ -313,15 +306,10 @@ static void barrier_in_called_function(void **s) {
   call_ev(p, k, 1, 3, NULL);
   call_ev(p, k, 1, 4, NULL);
   ws_prof_block_end(p, 0, 0);
-  ws_profile *pr = NULL;
-  assert_ok_diag(ws_prof_finish(p, &pr, &d), &d);
+  ws_profile *pr = finish(&fx);
   assert_close(pr->f.path_mem_loads, 1, 0);
   assert_close(pr->f.path_cycles, 11, 0);
   ws_profile_free(pr);
-  ws_prof_free(p);
-  ws_gpu_free(g);
-  ws_ptx_module_free(m);
-  ws_diag_free(&d);
 }
 
 int main(void) {
