@@ -98,13 +98,15 @@ uint32_t ws_prof_sectors(ws_sector_set *t, uint32_t exec, const uint64_t *addr, 
   const uint64_t b1 = bytes ? bytes - 1 : 0;
   *lines = 0;
   if (!exec) return 0;
-  if (exec == 0xffffffffu && bytes) { /* a whole warp at contiguous addresses: from its ends */
+  /* A whole warp at contiguous addresses (from its ends) or at one address
+   * (a broadcast: that lane's sectors) */
+  const uint64_t a0 = addr[0], st = addr[1] - a0;
+  if (exec == 0xffffffffu && bytes && (st == bytes || st == 0)) {
     uint64_t d = 0;
-    const uint64_t a0 = addr[0];
-    for (uint32_t g = 0; g < 32 && !d; g += 8) /* eight lanes at a time: a gather fails early */
-      for (uint32_t l = g; l < g + 8; l++) d |= addr[l] - (a0 + (uint64_t)l * bytes);
+    for (uint32_t g = 0; g < 32 && !d; g += 8) /* eight lanes at a time: others fail early */
+      for (uint32_t l = g; l < g + 8; l++) d |= addr[l] - (a0 + (uint64_t)l * st);
     if (!d) {
-      const uint64_t lo = a0 >> 5, n = ((a0 + 32 * (uint64_t)bytes - 1) >> 5) - lo + 1;
+      const uint64_t lo = a0 >> 5, n = ((a0 + 31 * st + b1) >> 5) - lo + 1; /* the last lane's last byte */
       for (uint64_t k = 0; k < n && ns < 128; k++) sec[ns++] = (lo + k) << 5;
       *lines = (uint32_t)(((sec[ns - 1] >> 7) - (sec[0] >> 7)) + 1);
       return ns;
@@ -116,15 +118,19 @@ uint32_t ws_prof_sectors(ws_sector_set *t, uint32_t exec, const uint64_t *addr, 
    * loop. */
   uint64_t last = 0;
   if (bytes <= 32) {
-    for (; m; m &= m - 1) {
+    { /* the first lane: its one or two sectors, one or two lines */
       const uint64_t a = addr[ws_ctz32(m)], lo = a & ~(uint64_t)31, hi = (a + b1) & ~(uint64_t)31;
-      if (ns && lo < last) goto gather;
-      if (!ns || lo != last) {
-        nl += !ns || lo >> 7 != last >> 7;
+      sec[0] = lo, sec[1] = hi, ns = 1 + (hi != lo), nl = 1 + ((hi ^ lo) >> 7 != 0), last = hi;
+    }
+    for (m &= m - 1; m; m &= m - 1) {
+      const uint64_t a = addr[ws_ctz32(m)], lo = a & ~(uint64_t)31, hi = (a + b1) & ~(uint64_t)31;
+      if (lo < last) goto gather;
+      if (lo != last) {
+        nl += (lo ^ last) >> 7 != 0;
         sec[ns++] = last = lo;
       }
       if (hi != lo) {
-        nl += hi >> 7 != lo >> 7;
+        nl += (hi ^ lo) >> 7 != 0;
         sec[ns++] = last = hi;
       }
     }
