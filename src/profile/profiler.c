@@ -234,6 +234,7 @@ typedef struct worker {
   int heavy_dropped;      /* 1 if WS_PROF_MAX_HEAVY was reached */
   int heavy_oom;          /* 1 if a warp was lost to an allocation failure */
   ws_rp_trace tr[32];     /* current block's sectors, per warp (replay.h) */
+  ws_sector_set secs;     /* a request's sectors (ws_prof_sectors' scratch) */
   int in_block;
   int touched;            /* the current block made a global memory request */
   uint64_t idle_blocks;   /* profiled blocks that made none */
@@ -577,89 +578,6 @@ static inline void access_of(ws_warp_access *a, const ws_emu_event *ev, unsigned
   memcpy(a->addr, ev->addr, sizeof a->addr);
 }
 
-/* Keeps the first of equal values of v[0 .. n) (n <= 128), in order;
- * returns how many are left.  A small open-addressing set, so each value
- * costs a probe or two, not a search of the others. */
-static uint32_t keep_distinct(uint64_t *v, uint32_t n) {
-  uint8_t tab[256]; /* 1 + the index in v of a kept value (kept values stay put); 0: empty */
-  uint32_t k = 0;
-  memset(tab, 0, sizeof tab);
-  for (uint32_t j = 0; j < n; j++) {
-    uint32_t h = (uint32_t)((v[j] * 0x9e3779b97f4a7c15ull) >> 56);
-    while (tab[h] && v[tab[h] - 1] != v[j]) h = (h + 1) & 255;
-    if (tab[h]) continue;
-    tab[h] = (uint8_t)(k + 1); /* k < n <= 128 */
-    v[k++] = v[j];
-  }
-  return k;
-}
-
-/* The distinct 32-byte sectors the executing lanes touch when each reads
- * or writes `bytes`, in lane order (at most 128): sec[0 .. return).  A
- * whole warp at contiguous addresses spans the sectors from its first byte
- * to its last; sectors that only grow from lane to lane (strided accesses)
- * are listed in one pass; others (gathers) go through keep_distinct. */
-static uint32_t lane_sectors(const ws_emu_event *ev, unsigned bytes, uint64_t *sec) {
-  uint32_t ns = 0;
-  if (ev->exec == 0xffffffffu) {
-    uint64_t d = 0, a0 = ev->addr[0];
-    for (uint32_t g = 0; g < 32 && !d; g += 8) /* eight lanes at a time: a gather fails early */
-      for (uint32_t l = g; l < g + 8; l++) d |= ev->addr[l] - (a0 + (uint64_t)l * bytes);
-    if (!d && bytes) {
-      uint64_t lo = a0 & ~(uint64_t)31, hi = (a0 + 32 * (uint64_t)bytes - 1) & ~(uint64_t)31;
-      for (uint64_t s = lo; s <= hi && ns < 128; s += 32) sec[ns++] = s;
-      return ns;
-    }
-  }
-  if (bytes && bytes <= 32) { /* a lane spans one sector or two: at most 64 in all */
-    for (uint32_t m = ev->exec; m; m &= m - 1) {
-      uint64_t a = ev->addr[__builtin_ctz(m)];
-      uint64_t lo = a & ~(uint64_t)31, hi = (a + bytes - 1) & ~(uint64_t)31;
-      if (ns && lo < sec[ns - 1]) goto gather;
-      if (!ns || lo != sec[ns - 1]) sec[ns++] = lo;
-      if (hi != lo) sec[ns++] = hi;
-    }
-    return ns;
-  }
-  for (uint32_t m = ev->exec; m; m &= m - 1) {
-    int l = __builtin_ctz(m);
-    uint64_t lo = ev->addr[l] & ~(uint64_t)31, hi = (ev->addr[l] + bytes - 1) & ~(uint64_t)31;
-    if (ns && lo < sec[ns - 1]) goto gather;
-    for (uint64_t s = lo; s <= hi && ns < 128; s += 32)
-      if (!ns || s != sec[ns - 1]) sec[ns++] = s;
-  }
-  return ns;
-gather:
-  ns = 0;
-  for (uint32_t m = ev->exec; m; m &= m - 1) {
-    int l = __builtin_ctz(m);
-    uint64_t lo = ev->addr[l] & ~(uint64_t)31, hi = (ev->addr[l] + bytes - 1) & ~(uint64_t)31;
-    for (uint64_t s = lo; s <= hi; s += 32) {
-      if (ns && sec[ns - 1] == s) continue; /* neighbouring lanes usually share one */
-      if (ns == 128) ns = keep_distinct(sec, ns);
-      if (ns < 128) sec[ns++] = s;
-    }
-  }
-  return keep_distinct(sec, ns);
-}
-
-/* The distinct 128-byte lines of the sectors sec[0 .. n) (at most 64):
- * those of ascending sectors change from one to the next; others are
- * counted by keep_distinct. */
-static uint32_t distinct_lines(const uint64_t *sec, uint32_t n) {
-  uint32_t k = 0;
-  for (uint32_t j = 0; j < n; j++) {
-    if (j && sec[j] < sec[j - 1]) goto gather;
-    k += !j || sec[j] >> 7 != sec[j - 1] >> 7;
-  }
-  return k < 64 ? k : 64;
-gather:;
-  uint64_t v[128];
-  for (uint32_t j = 0; j < n; j++) v[j] = sec[j] >> 7;
-  k = keep_distinct(v, n);
-  return k < 64 ? k : 64;
-}
-
 static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_event *ev,
                            int kind) {
   int is_write = kind == WS_PTX_K_STORE || kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION ||
@@ -672,11 +590,11 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
    * the lanes' access size is the one coalescing counts with, they give its
    * sector and line counts too. */
   uint64_t sec[128];
-  uint32_t ns = lane_sectors(ev, bytes, sec);
+  uint32_t nl, ns = ws_prof_sectors(&w->secs, ev->exec, ev->addr, bytes, sec, &nl);
   ws_coal_result r;
   if (a.size == bytes)
     ws_prof_coalesce_counted(&r, &a, is_write ? p->store_rule : p->load_rule, ns < 64 ? ns : 64,
-                             distinct_lines(sec, ns));
+                             nl < 64 ? nl : 64);
   else
     ws_prof_coalesce(&r, &a, is_write ? p->store_rule : p->load_rule);
   st->requests++;
