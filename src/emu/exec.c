@@ -185,14 +185,16 @@ static int release_after_exits(blockctx *B) {
 /* ---- hooks and limits ------------------------------------------------------------- */
 
 /* The block's fields of B->ev are set when the block starts
- * (ws_emu_run_block); the others here, every one of them each time. */
-static void emit(blockctx *B, warp *w, const dfunc *F, const dinst *in, uint32_t active, uint32_t m,
-                 uint32_t taken, int mem) {
-  ws_emu_event *ev = &B->ev;
-  ev->warp = w->id;
-  ev->func = F->f;
+ * (ws_emu_block_start), the warp's and the function's when run_warp
+ * (re)loads the warp's frame (they change nowhere else); the others here,
+ * every one of them each time.  Six arguments, all in registers (noipa:
+ * GCC would otherwise pass the instruction's fields one by one, on the stack). */
+__attribute__((noipa)) static void emit(const xctx *X, const dinst *in, uint32_t active, uint32_t m, uint32_t taken,
+                                         int mem) {
+  ws_emu_event *ev = &X->B->ev;
+  const ws_ptx_function *f = ev->func;
   ev->pc = in->pc;
-  ev->inst = in->pc < F->f->ninsts ? &F->f->insts[in->pc] : NULL;
+  ev->inst = in->pc < f->ninsts ? &f->insts[in->pc] : NULL;
   ev->active = active;
   ev->exec = m;
   ev->taken = taken;
@@ -203,12 +205,13 @@ static void emit(blockctx *B, warp *w, const dfunc *F, const dinst *in, uint32_t
   if (mem) {
     static const uint8_t tosp[] = {WS_PTX_SP_GLOBAL, WS_PTX_SP_SHARED, WS_PTX_SP_LOCAL, WS_PTX_SP_CONST,
                                    WS_PTX_SP_PARAM, WS_PTX_SP_NONE};
+    const warp *w = X->w;
     int sp = in->space == MS_GENERIC && m ? generic_space(w->addr[__builtin_ctz(m)]) : in->space;
     ev->space = tosp[sp];
     ev->bytes = (uint8_t)(in->size * in->vec);
     ev->addr = w->addr;
   }
-  B->o->hooks->inst(B->o->hooks->user, ev);
+  X->H->inst(X->H->user, ev);
 }
 
 static int limit_kind(const blockctx *B, const warp *w) {
@@ -234,7 +237,7 @@ static int spin_point(const xctx *X, const dinst *in, uint32_t m, const uint32_t
   w->spin = w->spin_pc == pc && w->spin_sig == sig ? 1 : 2;
   w->spin_pc = pc;
   w->spin_sig = sig;
-  if (X->H) emit(X->B, w, X->F, in, X->active, m, 0, mem);
+  if (X->H) emit(X, in, X->active, m, 0, mem);
   X->top->pc = pc + 1;
   return FL_YIELD;
 }
@@ -381,6 +384,7 @@ reload:
   X.R = w->regs + fr->reg_off;
   X.P = w->preds + fr->pred_off;
   X.lbase = fr->local_base;
+  if (X.H) B->ev.warp = w->id, B->ev.func = X.F->f; /* the event's, until the next reload (emit()) */
   X.top = &w->stk[w->sp - 1];
   const dinst *code = X.F->code;
   uint32_t pc = X.top->pc, active = X.top->mask;
@@ -409,7 +413,7 @@ reload:
       default: return -1;
       }
     }
-    if (X.H) emit(B, w, X.F, in, active, m, 0, m && in->hookmem);
+    if (X.H) emit(&X, in, active, m, 0, m && in->hookmem);
     pc++;
   }
 }

@@ -249,9 +249,9 @@ static int push_entry(warp *w, uint32_t pc, uint32_t rpc, uint32_t mask, uint32_
 static uint32_t live_done(const blockctx *B);
 /* Releases the warps waiting at barrier id (and w, the warp completing it). */
 static void release_barrier(blockctx *B, uint32_t id, warp *w, int red);
-/* Reports one warp instruction to the hooks (mem: it accessed memory, at w->addr). */
-static void emit(blockctx *B, warp *w, const dfunc *F, const dinst *in, uint32_t active, uint32_t m,
-                 uint32_t taken, int mem);
+/* Reports one warp instruction of X's warp to the hooks (mem: it accessed
+ * memory, at X->w->addr). */
+static void emit(const xctx *X, const dinst *in, uint32_t active, uint32_t m, uint32_t taken, int mem);
 /* A cooperative launch's spin point: record what was loaded, yield. */
 static int spin_point(const xctx *X, const dinst *in, uint32_t m, const uint32_t *vs, uint32_t n, int mem);
 /* Which limit stopped w (FAULT_LIMIT or FAULT_LAUNCH_LIMIT). */

@@ -13,8 +13,10 @@
  * path is chosen with a nominal DRAM latency of WS_DEPS_NOMINAL_MEM cycles.
  *
  * One ws_deps per profiler worker; all calls for it come from one thread.
- * ws_prof_deps_inst runs for every profiled warp instruction: it is inline,
- * with the state it reads, so the profiler pays no call for it.
+ * ws_prof_deps_step runs for every profiled warp instruction: it is inline,
+ * with the state it reads, so the profiler pays no call for it, and it reads
+ * what it needs of the instruction from a record the profiler keeps
+ * (ws_dstep), not from the event or the IR.
  */
 #ifndef WS_PROFILE_DEPS_H
 #define WS_PROFILE_DEPS_H
@@ -101,7 +103,7 @@ typedef struct ws_deps_sum {
  * bounds is taken (ws_prof_deps_hot).  Sums, so workers merge exactly. */
 enum { WS_DEPS_HOT_ROWS = 2, WS_DEPS_HOT_BUCKETS = 4096 };
 
-/* A worker's state (deps.c; here for the inline ws_prof_deps_inst). */
+/* A worker's state (deps.c; here for the inline ws_prof_deps_step). */
 struct ws_deps {
   const ws_ptx_function *kernel; /* registers are this function's */
   uint32_t nregs;                /* kernel->nregs */
@@ -176,68 +178,107 @@ static inline uint32_t ws_deps_node(ws_deps *d, uint32_t parent, uint32_t id, ui
 /* The later of a and b: b only when its nominal value is larger. */
 static inline ws_dtime ws_deps_later(ws_dtime a, ws_dtime b) { return b.nom > a.nom ? b : a; }
 
-/* One executed warp instruction of class c (ws_iclass); replays: the extra
- * shared-memory passes it needed (bank conflicts); inst: the profiler's id
- * of the instruction (func_base[function] + pc, as ws_prof_deps_track), or
- * UINT32_MAX.  Returns an atomic's or reduction's most lanes on one address
- * (ws_prof_deps_atomics; 0 for other instructions), so that the profiler's
- * per-line figures need not count them again. */
-static inline uint32_t ws_prof_deps_inst(ws_deps *d, const ws_emu_event *ev, int c, uint32_t replays,
-                                     uint32_t inst) {
-  /* The event's fields and the warp's times are read once into locals:
-   * the stores below (through uint32_t and uint64_t pointers) could alias
-   * them, and the compiler would read them again after each. */
-  const uint32_t wi = ev->warp & 31, pc = ev->pc;
-  const int own = ev->func == d->kernel && pc < d->kninsts; /* a kernel instruction */
-  const int shared = ev->space == WS_PTX_SP_SHARED;
+/* A warp's first instruction in the block: its times cleared (a block of 8
+ * warps clears 8 rows, not 32).  The profiler calls it once per warp and
+ * block, before the warp's first ws_prof_deps_step. */
+static inline void ws_prof_deps_warp_begin(ws_deps *d, uint32_t wi) {
+  memset(&d->w[wi], 0, sizeof d->w[wi]);
+  memset(d->ready + (size_t)wi * d->nregs, 0, (size_t)d->nregs * sizeof *d->ready);
+  d->seen |= 1u << wi;
+}
+
+/* What ws_prof_deps_step needs of one instruction: static, so the profiler
+ * keeps it in its record of the instruction (found once per launch from
+ * ws_prof_deps_regs_of). */
+typedef struct ws_dstep {
+  uint32_t off;         /* its defs' first entry in ws_deps.regs, uses after them */
+  uint8_t ndefs, nuses; /* registers it writes, then reads (0 and 0 for an
+                           instruction of a called function: its registers
+                           are another function's) */
+  uint8_t memk;         /* its result comes from memory: bit 0 when its access
+                           is not to shared memory, bit 1 when it is (memory
+                           kind 1: both; 2: bit 0 alone; 0: neither) */
+  uint8_t barrier;      /* 1 for the barrier class (WS_IC_BARRIER) */
+  uint16_t lat;         /* otherwise its result is ready this many cycles after issue */
+} ws_dstep;
+
+/* The record of instruction pc of the kernel (pc < kernel->ninsts). */
+static inline ws_dstep ws_prof_deps_regs_of(const ws_deps *d, uint32_t pc) {
+  const ws_dinst_regs *ir = &d->iregs[pc];
+  return (ws_dstep){ir->off, ir->ndefs, ir->nuses, (uint8_t)(ir->memk == 1 ? 3 : ir->memk == 2 ? 1 : 0), 0,
+                    ir->lat};
+}
+
+/* Two nodes, for instruction id: one on top of parent adding dcyc cycles,
+ * then (a result) one on top of it adding dmem2 loads and dcyc2 cycles;
+ * returns the first, the second through *second.  Without a call while
+ * the block's node array has room for both. */
+static inline uint32_t ws_deps_node2(ws_deps *d, uint32_t parent, uint32_t id, uint32_t dcyc, uint32_t dmem2,
+                                     uint32_t dcyc2, uint32_t *second) {
+  size_t n = d->nnodes;
+  if (n + 2 <= d->nroom) {
+    ws_dnode *x = d->nodes + n;
+    x[0] = (ws_dnode){parent, id, dcyc, 0};
+    x[1] = (ws_dnode){(uint32_t)n, id, dcyc2, dmem2};
+    d->nnodes = n + 2;
+    *second = (uint32_t)n + 1;
+    return (uint32_t)n;
+  }
+  uint32_t first = ws_prof_deps_node(d, parent, id, 0, dcyc);
+  *second = ws_prof_deps_node(d, first, id, dmem2, dcyc2);
+  return first;
+}
+
+/* One executed warp instruction of warp wi (ws_prof_deps_warp_begin called
+ * for it in this block): s, its record; shared: 1 when its access went to
+ * shared memory (a memory kind 2 result then comes without a load);
+ * replays: the extra shared-memory passes it needed (bank conflicts); id:
+ * the profiler's id of the instruction (func_base[function] + pc, as
+ * ws_prof_deps_track).  Inline, with the state it reads, so the profiler
+ * pays no call for it. */
+static inline void ws_prof_deps_step(ws_deps *d, uint32_t wi, const ws_dstep *s, uint32_t shared,
+                                     uint32_t replays, uint32_t id) {
+  /* The warp's times are read once into locals: the stores below (through
+   * uint32_t and uint64_t pointers) could alias them, and the compiler
+   * would read them again after each. */
   ws_dwarp *w = &d->w[wi];
   ws_dtime *rr = d->ready + (size_t)wi * d->nregs;
-  if (!(d->seen >> wi & 1)) { /* the warp's first instruction in this block */
-    memset(w, 0, sizeof *w);
-    memset(rr, 0, (size_t)d->nregs * sizeof *rr);
-    d->seen |= 1u << wi;
-  }
-  uint32_t deg = c == WS_IC_ATOMIC || c == WS_IC_REDUCTION ? ws_prof_deps_atomics(d, ev) : 0;
   ws_dtime t = w->issue;
-  if (w->pending) {
+  if (__builtin_expect(w->pending, 0)) {
     t = ws_deps_later(t, d->bar[w->pending - 1]);
     w->pending = 0;
   }
   t.nom += 1;
   uint32_t slot = 1; /* what this instruction adds to the path it issues on */
-  int nd = 0;
-  const uint32_t *defs = NULL;
-  const ws_dinst_regs *ir = NULL;
-  if (own) {
-    ir = &d->iregs[pc];
-    defs = d->regs + ir->off;
-    nd = ir->ndefs;
-    const uint32_t *uses = defs + nd;
-    for (int k = 0; k < ir->nuses; k++)
-      if (rr[uses[k]].nom > t.nom) t = rr[uses[k]], slot = 0;
-  }
-  const uint32_t id = d->crit_mem ? inst : UINT32_MAX;
+  const uint32_t nd = s->ndefs, nu = s->nuses;
+  const uint32_t *defs = d->regs + s->off, *uses = defs + nd;
+  for (uint32_t k = 0; k < nu; k++)
+    if (rr[uses[k]].nom > t.nom) t = rr[uses[k]], slot = 0;
   ws_dtime issue = t;
   issue.nom += replays; /* each replay takes an issue slot */
-  if (slot + replays > 0 && id != UINT32_MAX) issue.node = ws_deps_node(d, t.node, id, 0, slot + replays);
-  ws_dtime end = ws_deps_later(w->end, issue);
-  w->issue = issue;
-  if (c == WS_IC_BARRIER) {
-    uint32_t s = w->nbar++ & 1;
-    d->bar[s] = ws_deps_later(d->bar[s], issue);
-    w->pending = (int)s + 1;
-  } else if (nd) { /* (nd > 0 only for the kernel's own instructions) */
+  ws_dtime end = w->end;
+  /* (without tracking, or past the block's nodes, a node is 0: ws_prof_deps_node) */
+  if (nd && !s->barrier) { /* (nd > 0 only for the kernel's own instructions) */
     ws_dtime r = issue;
-    uint32_t mem = ir->memk == 1 || (ir->memk == 2 && !shared);
-    uint32_t lat = mem ? 0 : ir->lat;
-    if (mem) r.mem += 1, r.nom += WS_DEPS_NOMINAL_MEM_U;
-    else r.nom += lat;
-    if (id != UINT32_MAX) r.node = ws_deps_node(d, issue.node, id, mem, lat);
-    for (int k = 0; k < nd; k++) rr[defs[k]] = r;
+    const uint32_t mem = s->memk >> shared & 1, lat = mem ? 0 : s->lat;
+    r.mem += mem;
+    r.nom += mem ? WS_DEPS_NOMINAL_MEM_U : lat;
+    if (slot + replays > 0) issue.node = ws_deps_node2(d, t.node, id, slot + replays, mem, lat, &r.node);
+    else r.node = ws_deps_node(d, issue.node, id, mem, lat);
+    for (uint32_t k = 0; k < nd; k++) rr[defs[k]] = r;
+    /* r is later than issue: both after the end only when r is */
     end = ws_deps_later(end, r);
+  } else {
+    if (slot + replays > 0) issue.node = ws_deps_node(d, t.node, id, 0, slot + replays);
+    end = ws_deps_later(end, issue);
+    if (s->barrier) {
+      uint32_t b = w->nbar++ & 1;
+      d->bar[b] = ws_deps_later(d->bar[b], issue);
+      w->pending = (int)b + 1;
+    }
   }
+  w->issue = issue;
   w->end = end;
-  return deg;
 }
 
 /* The most lanes of `exec` whose addr[] are equal (1 for distinct

@@ -73,6 +73,100 @@ search:;
   return n;
 }
 
+/* Sector s into the set t (generation t->gen) and, when new, onto
+ * sec[*ns] (while *ns < 128), a new line counted in *nl. */
+static inline void set_add(ws_sector_set *t, uint64_t s, uint64_t *sec, uint32_t *ns, uint32_t *nl) {
+  const uint64_t line = s >> 7;
+  const uint32_t bit = 1u << (uint32_t)(s >> 5 & 3);
+  uint32_t h = (uint32_t)((line * 0x9e3779b97f4a7c15ull) >> 56);
+  while (t->e[h].gen == t->gen && t->e[h].line != line) h = (h + 1) & 255;
+  if (*ns == 128) return; /* beyond the first 128: dropped */
+  if (t->e[h].gen != t->gen) { /* a new line */
+    t->e[h].gen = t->gen, t->e[h].line = line, t->e[h].mask = bit;
+    ++*nl;
+  } else if (!(t->e[h].mask & bit)) {
+    t->e[h].mask |= bit;
+  } else {
+    return; /* a sector seen */
+  }
+  sec[(*ns)++] = s;
+}
+
+uint32_t ws_prof_sectors(ws_sector_set *t, uint32_t exec, const uint64_t *addr, uint32_t bytes,
+                         uint64_t *sec, uint32_t *lines) {
+  uint32_t ns = 0, nl = 0, m = exec;
+  const uint64_t b1 = bytes ? bytes - 1 : 0;
+  *lines = 0;
+  if (!exec) return 0;
+  /* A whole warp at contiguous addresses (from its ends) or at one address
+   * (a broadcast: that lane's sectors) */
+  const uint64_t a0 = addr[0], st = addr[1] - a0;
+  if (exec == 0xffffffffu && bytes && (st == bytes || st == 0)) {
+    uint64_t d = 0;
+    for (uint32_t g = 0; g < 32 && !d; g += 8) /* eight lanes at a time: others fail early */
+      for (uint32_t l = g; l < g + 8; l++) d |= addr[l] - (a0 + (uint64_t)l * st);
+    if (!d) {
+      const uint64_t lo = a0 >> 5, n = ((a0 + 31 * st + b1) >> 5) - lo + 1; /* the last lane's last byte */
+      for (uint64_t k = 0; k < n && ns < 128; k++) sec[ns++] = (lo + k) << 5;
+      *lines = (uint32_t)(((sec[ns - 1] >> 7) - (sec[0] >> 7)) + 1);
+      return ns;
+    }
+  }
+  /* Sectors that only grow from lane to lane (strides), in one pass: a
+   * sector is new when it differs from the last, its line when the line
+   * does.  A lane's one or two sectors (of 32 bytes or fewer) without a
+   * loop. */
+  uint64_t last = 0;
+  if (bytes <= 32) {
+    { /* the first lane: its one or two sectors, one or two lines */
+      const uint64_t a = addr[ws_ctz32(m)], lo = a & ~(uint64_t)31, hi = (a + b1) & ~(uint64_t)31;
+      sec[0] = lo, sec[1] = hi, ns = 1 + (hi != lo), nl = 1 + ((hi ^ lo) >> 7 != 0), last = hi;
+    }
+    for (m &= m - 1; m; m &= m - 1) {
+      const uint64_t a = addr[ws_ctz32(m)], lo = a & ~(uint64_t)31, hi = (a + b1) & ~(uint64_t)31;
+      if (lo < last) goto gather;
+      if (lo != last) {
+        nl += (lo ^ last) >> 7 != 0;
+        sec[ns++] = last = lo;
+      }
+      if (hi != lo) {
+        nl += (hi ^ lo) >> 7 != 0;
+        sec[ns++] = last = hi;
+      }
+    }
+  } else {
+    for (; m; m &= m - 1) {
+      const uint64_t a = addr[ws_ctz32(m)], lo = a & ~(uint64_t)31, n = (((a + b1) & ~(uint64_t)31) - lo) / 32 + 1;
+      if (ns && lo < last) goto gather;
+      for (uint64_t k = 0; k < n && ns < 128; k++) {
+        const uint64_t s = lo + 32 * k;
+        if (ns && s == last) continue;
+        nl += !ns || s >> 7 != last >> 7;
+        sec[ns++] = last = s;
+      }
+    }
+  }
+  *lines = nl;
+  return ns;
+gather:;
+  /* a gather from lane ctz(m) on: the sectors so far (distinct, rising)
+   * into a new generation of the set, then the others through it */
+  if (++t->gen == 0) { /* every entry is stale; generation 0 is none's */
+    for (uint32_t i = 0; i < 256; i++) t->e[i].gen = 0;
+    t->gen = 1;
+  }
+  const uint32_t kept = ns;
+  ns = nl = 0;
+  for (uint32_t i = 0; i < kept; i++) set_add(t, sec[i], sec, &ns, &nl);
+  for (; m; m &= m - 1) {
+    const uint64_t a = addr[ws_ctz32(m)], lo = a & ~(uint64_t)31, hi = (a + b1) & ~(uint64_t)31;
+    if (!ns || sec[ns - 1] != lo) set_add(t, lo, sec, &ns, &nl); /* neighbours usually share one */
+    for (uint64_t s = lo + 32, n = (hi - lo) / 32; n; n--, s += 32) set_add(t, s, sec, &ns, &nl);
+  }
+  *lines = nl;
+  return ns;
+}
+
 static void strict_half(ws_coal_result *r, const ws_warp_access *a, int h) {
   uint32_t s = a->size;
   int active = 0, first = -1;
@@ -173,59 +267,132 @@ ws_bank_config ws_prof_bank_config_for(int cc_major, int cc_minor) {
 }
 
 /* Conflict degree of the lanes in `lanes` (a mask): the most distinct words
- * that map to one bank.  When the lanes' words lie within one window of
- * `banks` consecutive words (contiguous and most strided accesses) no bank
- * serves two of them: 1.  When they only grow from lane to lane (strided
- * accesses) they are distinct: the most in one bank.  Otherwise the
- * distinct words are bucketed by bank (chained in `next`), so each word is
- * compared only with the others of its bank.  Bank counts and widths are powers of two on every GPU
- * (ws_prof_bank_config_for): shifts and masks instead of divisions. */
-static uint32_t phase_degree(const ws_warp_access *a, uint32_t lanes,
-                             const ws_bank_config *cfg) {
+ * that map to one bank.  Bank counts and widths are powers of two on every
+ * GPU (ws_prof_bank_config_for): shifts and masks, no divisions.  The
+ * lanes' first words are gathered once (a run of lanes by a plain loop),
+ * then, exactly, the first that applies:
+ *  - within one window of `banks` consecutive words (contiguous and most
+ *    strided accesses, broadcasts, a tiled matmul's rows; one vectorised
+ *    pass: one_window): no bank serves two distinct words: 1;
+ *  then for one word per lane (one more vectorised pass: word_steps):
+ *  - words w_i = w_0 + i s of the i-th active lane (mod 2^64), s != 0
+ *    with at most 58 trailing zero bits (any stride of real addresses):
+ *    lanes i != j (|i - j| < 32, so at most 4 trailing zeros) have
+ *    (i - j) s != 0 mod 2^64, distinct words; they share a bank (a bank is
+ *    w mod nb, nb = 2^k dividing 2^64) when nb divides (i - j) s, that is
+ *    when p = nb / gcd(s, nb) = 2^(k - min(ctz s, k)) divides i - j.  The
+ *    banks' words are the lanes of one residue of i mod p: the most is
+ *    ceil(n / p) (residue 0), the degree;
+ *  - every word in a bank of its own: 1;
+ *  - words that rise in a circle (never fall, or fall once and end at or
+ *    below the first: strides, strides wrapped once modulo an array as
+ *    bankconf's s[(t * bank + k) mod 1024], half-warps reading one word
+ *    each as a tiled matmul's As[ty][k]) are a rotation of words that
+ *    never fall, where equal words are neighbours: each word that differs
+ *    from the one before it in the circle is a new distinct word, counted
+ *    in its bank (if none differs, every lane has one word: a window);
+ *  - others: the distinct words found through a small hash set (a bucket
+ *    per bank was quadratic when every word is in one bank), each counted
+ *    in its bank. */
+
+/* GCC on x86-64: phase_degree twice, for baseline x86-64 and for
+ * x86-64-v3 (AVX2: the passes' 64-bit compares four lanes at a time), the
+ * loader choosing by the CPU, as for the emulator's warp loop
+ * (docs/emulator.md, "Speed"). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(WS_NO_CLONES)
+#define MEMSIM_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define MEMSIM_CLONES
+#endif
+
+/* Whether the words x[i] >> sh of i < n (n >= 1), each the first of
+ * `per_lane`, lie in one window of nb consecutive words modulo 2^64: their
+ * offsets from the first (two's complement) span less than nb - per_lane
+ * + 1.  Then the words touched are distinct modulo nb (nb divides 2^64): a
+ * bank per word. */
+static inline int one_window(const uint64_t *x, unsigned sh, uint32_t n, uint32_t per_lane, uint32_t nb) {
+  int64_t lo = 0, hi = 0;
+  for (uint32_t i = 0; i < n; i++) { /* no early exit: one vectorised pass */
+    int64_t d = (int64_t)((x[i] >> sh) - (x[0] >> sh));
+    lo = d < lo ? d : lo;
+    hi = d > hi ? d : hi;
+  }
+  return (uint64_t)hi - (uint64_t)lo + per_lane <= nb;
+}
+
+/* Whether words w[0 .. n) (n >= 1) rise in a circle (*rising: they never
+ * fall, or fall once and end at or below where they start: a rotation of
+ * words that never fall) and whether they step by one stride w[1] - w[0]
+ * modulo 2^64 (*uniform; returned: the stride). */
+static inline uint64_t word_steps(const uint64_t *w, uint32_t n, int *rising, int *uniform) {
+  const uint64_t s = n > 1 ? w[1] - w[0] : 0;
+  uint64_t falls = 0, off = 0;
+  for (uint32_t i = 1; i < n; i++) { /* vectorised, as one_window */
+    falls += w[i] < w[i - 1];
+    off |= (w[i] - w[i - 1]) ^ s;
+  }
+  *rising = falls == 0 || (falls == 1 && w[n - 1] <= w[0]), *uniform = !off;
+  return s;
+}
+
+MEMSIM_CLONES
+static uint32_t phase_degree(const ws_warp_access *a, uint32_t lanes, const ws_bank_config *cfg) {
   uint32_t bb = (uint32_t)cfg->bank_bytes, nb = (uint32_t)cfg->banks;
   uint32_t per_lane = a->size > bb ? a->size / bb : 1;
   if (!lanes) return 0;
   if (bb && !(bb & (bb - 1)) && nb && !(nb & (nb - 1)) && nb <= 64) {
-    unsigned sh = (unsigned)__builtin_ctz(bb);
-    uint64_t lo = UINT64_MAX, hi = 0;
-    for (uint32_t m = lanes; m; m &= m - 1) {
-      uint64_t w = a->addr[__builtin_ctz(m)] >> sh;
-      lo = w < lo ? w : lo;
-      hi = w > hi ? w : hi;
+    const unsigned sh = ws_ctz32(bb);
+    /* the active lanes' (first) words, in lane order; a run of lanes
+     * l0 .. l0 + n - 1 is tested for a window on its addresses, and its
+     * words listed only when that fails */
+    uint64_t w[32];
+    const uint32_t l0 = ws_ctz32(lanes), run = lanes >> l0, n = ws_lanes32(lanes);
+    w[0] = a->addr[l0] >> sh;
+    if (!(run & (run + 1))) {
+      if (one_window(a->addr + l0, sh, n, per_lane, nb)) return 1;
+      for (uint32_t i = 1; i < n; i++) w[i] = a->addr[l0 + i] >> sh;
+    } else {
+      uint32_t i = 1;
+      for (uint32_t m = lanes & (lanes - 1); m; m &= m - 1) w[i++] = a->addr[ws_ctz32(m)] >> sh;
+      if (one_window(w, 0, n, per_lane, nb)) return 1;
     }
-    if (hi - lo + per_lane <= nb) return 1; /* one window: every word in its own bank */
-    if (per_lane == 1) { /* words that only grow from lane to lane (strides): all distinct */
-      uint8_t count[64] = {0};
-      uint64_t prev = 0;
-      uint32_t best = 0;
-      int any = 0;
-      for (uint32_t m = lanes; m; m &= m - 1) {
-        uint64_t w = a->addr[__builtin_ctz(m)] >> sh;
-        if (any && w <= prev) goto bucket;
-        prev = w;
-        any = 1;
-        uint32_t b = (uint32_t)w & (nb - 1);
-        if (++count[b] > best) best = count[b];
+    if (per_lane == 1) {
+      int rising, uniform;
+      const uint64_t st = word_steps(w, n, &rising, &uniform);
+      if (uniform && st && __builtin_ctzll(st) <= 58) {
+        const uint32_t k = ws_ctz32(nb), z = (uint32_t)__builtin_ctzll(st) < k ? (uint32_t)__builtin_ctzll(st) : k;
+        return (n + (1u << (k - z)) - 1) >> (k - z); /* ceil(n / p), p = 2^(k - z) */
       }
-      return best;
+      uint64_t banks = 0; /* (a variable shift: not in the vectorised pass) */
+      for (uint32_t i = 0; i < n; i++) banks |= 1ull << (w[i] & (nb - 1));
+      if (ws_popc64(banks) == n) return 1; /* a bank per word */
+      if (rising) { /* a new word where it differs from the one before, in the circle */
+        uint8_t count[64] = {0};
+        uint32_t best = 1;
+        for (uint32_t i = 0; i < n; i++) {
+          if (w[i] == w[i ? i - 1 : n - 1]) continue; /* the same word: a broadcast */
+          uint32_t b = (uint32_t)w[i] & (nb - 1);
+          if (++count[b] > best) best = count[b];
+        }
+        return best;
+      }
     }
-  bucket:;
+    /* the distinct words in a small open-addressing set (1 + the index in
+     * words[], 0: empty; at most 128 words in 256 slots), each new one
+     * counted in its bank */
     uint64_t words[128];
-    uint8_t next[128];
-    uint8_t head[64], count[64] = {0};
-    uint32_t n = 0, best = 0;
-    memset(head, 0xff, sizeof head);
-    for (uint32_t m = lanes; m; m &= m - 1) {
-      uint64_t w0 = a->addr[__builtin_ctz(m)] >> sh;
-      for (uint32_t k = 0; k < per_lane && n < 128; k++) {
-        uint64_t w = w0 + k;
-        uint32_t b = (uint32_t)w & (nb - 1);
-        uint32_t i = head[b];
-        while (i != 0xff && words[i] != w) i = next[i];
-        if (i != 0xff) continue; /* the same word: a broadcast */
-        words[n] = w;
-        next[n] = head[b];
-        head[b] = (uint8_t)n++;
+    uint8_t slot[256], count[64] = {0};
+    uint32_t nw = 0, best = 0;
+    memset(slot, 0, sizeof slot);
+    for (uint32_t i = 0; i < n; i++) {
+      for (uint32_t k = 0; k < per_lane && nw < 128; k++) {
+        const uint64_t x = w[i] + k;
+        uint32_t h = (uint32_t)((x * 0x9e3779b97f4a7c15ull) >> 56);
+        while (slot[h] && words[slot[h] - 1] != x) h = (h + 1) & 255;
+        if (slot[h]) continue; /* the same word: a broadcast */
+        words[nw++] = x;
+        slot[h] = (uint8_t)nw;
+        const uint32_t b = (uint32_t)x & (nb - 1);
         if (++count[b] > best) best = count[b];
       }
     }

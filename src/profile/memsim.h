@@ -55,6 +55,31 @@ void ws_prof_coalesce(ws_coal_result *out, const ws_warp_access *a, ws_coal_rule
 void ws_prof_coalesce_counted(ws_coal_result *out, const ws_warp_access *a, ws_coal_rule rule,
                               uint32_t sectors, uint32_t lines);
 
+/* The distinct 32-byte sectors and 128-byte lines of one request ----------*/
+
+/* Scratch of ws_prof_sectors: a set of 128-byte lines and the sectors seen
+ * of each, an entry valid when its gen is the set's (a request starts a
+ * new generation, so the set is never cleared between requests).  Zeroed
+ * before its first use (calloc); one per thread. */
+typedef struct ws_sector_set {
+  struct {
+    uint64_t line; /* byte address >> 7 */
+    uint32_t gen;  /* the request that filled it */
+    uint32_t mask; /* its sectors seen (bit i: sector i of 4) */
+  } e[256];        /* open addressing; at most 128 lines of a request */
+  uint32_t gen;    /* the current request's */
+} ws_sector_set;
+
+/* The distinct 32-byte sectors the lanes in `exec` touch when each reads or
+ * writes `bytes` (>= 1) from addr[lane]: the first 128 in lane order (the
+ * first byte's sector of each lane, then its next ones) into sec, their
+ * number returned (more than 128 needs lanes of more than 96 bytes), and
+ * the distinct 128-byte lines of those sectors in *lines.  A whole warp at
+ * contiguous addresses is listed from its ends, sectors that only grow
+ * from lane to lane in one pass, others (gathers) through t. */
+uint32_t ws_prof_sectors(ws_sector_set *t, uint32_t exec, const uint64_t *addr, uint32_t bytes,
+                         uint64_t *sec, uint32_t *lines);
+
 /* Shared memory ----------------------------------------------------------*/
 
 typedef struct ws_bank_config {

@@ -187,16 +187,25 @@ typedef struct inst_stat {
 } inst_stat;
 
 /* What the profiler needs of one instruction, found once per launch
- * (ws_prof_new) so that the step per warp instruction (ws_prof_inst) reads
- * one small record: the instruction's static facts, not the IR. */
+ * (ws_prof_new) into one 16-byte record per id, so that the step per warp
+ * instruction (ws_prof_inst) reads it and nothing of the IR: no kind to
+ * switch on, no register lists to look up (docs/emulator.md, "Profiler
+ * hooks").  `slow` is 0 for an instruction the counters and the dependency
+ * step cover alone; otherwise its bits say what else it needs. */
 typedef struct iinfo {
+  ws_dstep dep;           /* its dependency record (deps.h) */
   uint16_t mslot;         /* its mix key's slot in a warp's counts, or MIX_NONE */
+  uint8_t flops;          /* per lane (inst_flops) */
+  uint8_t slow;           /* SLOW_* bits */
   uint8_t iclass;         /* ws_iclass */
   uint8_t kind;           /* ws_ptx_kind of the opcode */
-  uint8_t flops;          /* per lane (inst_flops) */
-  uint8_t special;        /* 1: its kind needs the step's switch (a branch, an
-                             exit or return, a memory access); 0: counters alone */
 } iinfo;
+
+enum {
+  SLOW_SPECIAL = 1, /* its kind needs inst_special (kind_special) */
+  SLOW_ATOMIC = 2   /* an atomic or a reduction (its class is ATOMIC or
+                       REDUCTION exactly when its kind is) */
+};
 
 typedef struct worker {
   inst_stat *st;          /* per instruction id */
@@ -208,6 +217,10 @@ typedef struct worker {
                              total does not depend on how blocks split over
                              workers) */
   uint64_t flops;         /* all lanes */
+  uint64_t *execs;        /* per instruction id: warp executions (merged into
+                             inst_stat.execs by merge_workers) */
+  uint32_t rep_warp;      /* the representative warp's index in this block
+                             (0 in p->rep_block), else UINT32_MAX */
   uint64_t uncoal_trans;  /* transactions of requests needing more than one */
   uint64_t k_hist[33];    /* requests by threads per transaction */
   uint64_t deg_hist[33];  /* shared requests by conflict degree */
@@ -221,6 +234,7 @@ typedef struct worker {
   int heavy_dropped;      /* 1 if WS_PROF_MAX_HEAVY was reached */
   int heavy_oom;          /* 1 if a warp was lost to an allocation failure */
   ws_rp_trace tr[32];     /* current block's sectors, per warp (replay.h) */
+  ws_sector_set secs;     /* a request's sectors (ws_prof_sectors' scratch) */
   int in_block;
   int touched;            /* the current block made a global memory request */
   uint64_t idle_blocks;   /* profiled blocks that made none */
@@ -398,7 +412,8 @@ int ws_prof_new(ws_prof **out, const ws_prof_config *cfg, ws_diag *d) {
       ii->iclass = (uint8_t)ws_analysis_class(in);
       ii->flops = (uint8_t)inst_flops(in);
       ii->kind = (uint8_t)ws_ptx_opcode_kind((ws_ptx_opcode)in->op);
-      ii->special = kind_special(ii->kind);
+      ii->slow = (uint8_t)((kind_special(ii->kind) ? SLOW_SPECIAL : 0) |
+                           (ii->kind == WS_PTX_K_ATOMIC || ii->kind == WS_PTX_K_REDUCTION ? SLOW_ATOMIC : 0));
       unsigned key = mix_key_of(ii->iclass, in);
       uint32_t s = 0;
       while (key != MIX_NONE && s < p->nmkeys && p->mkeys[s] != key) s++;
@@ -408,11 +423,22 @@ int ws_prof_new(ws_prof **out, const ws_prof_config *cfg, ws_diag *d) {
   p->vlen = p->nmkeys + 64;
   for (int k = 0; k < cfg->workers; k++) {
     p->w[k].st = calloc(p->ninst + 1, sizeof *p->w[k].st);
+    p->w[k].execs = calloc(p->ninst + 1, sizeof *p->w[k].execs);
     p->w[k].deps = ws_prof_deps_new(cfg->kernel);
     p->w[k].wv = calloc((size_t)32 * p->vlen, sizeof *p->w[k].wv);
-    if (!p->w[k].st || !p->w[k].deps || !p->w[k].wv) goto nomem;
+    p->w[k].rep_warp = UINT32_MAX;
+    if (!p->w[k].st || !p->w[k].execs || !p->w[k].deps || !p->w[k].wv) goto nomem;
     if (ws_prof_deps_track(p->w[k].deps, m, p->func_base, p->ninst)) goto nomem;
   }
+  /* The dependency records: the kernel's instructions from its register
+   * lists (every worker's are the same, made from the same kernel), the
+   * barrier class for every function's. */
+  for (uint32_t f = 0; f < m->nfuncs; f++)
+    for (uint32_t i = 0; i < m->funcs[f].ninsts; i++) {
+      iinfo *ii = &p->info[p->func_base[f] + i];
+      if (&m->funcs[f] == cfg->kernel) ii->dep = ws_prof_deps_regs_of(p->w[0].deps, i);
+      ii->dep.barrier = ii->iclass == WS_IC_BARRIER;
+    }
   const ws_gpu *g = cfg->gpu;
   p->load_rule = ws_prof_coal_rule_for(g->cc_major, g->cc_minor, g->cache.l1_caches_global, 0);
   p->store_rule = ws_prof_coal_rule_for(g->cc_major, g->cc_minor, g->cache.l1_caches_global, 1);
@@ -431,6 +457,7 @@ void ws_prof_free(ws_prof *p) {
   if (!p) return;
   for (int k = 0; p->w && k < p->nworkers; k++) {
     free(p->w[k].st);
+    free(p->w[k].execs);
     ws_prof_deps_free(p->w[k].deps);
     for (int i = 0; i < 32; i++) ws_prof_rp_trace_free(&p->w[k].tr[i]);
     free(p->w[k].wv);
@@ -451,9 +478,9 @@ void ws_prof_free(ws_prof *p) {
 }
 
 void ws_prof_block_begin(ws_prof *p, int worker_id, uint32_t block_linear) {
-  (void)block_linear;
   worker *w = &p->w[worker_id];
   w->seen = 0;
+  w->rep_warp = block_linear == p->rep_block ? 0 : UINT32_MAX; /* warp 0 of block 0 (of the plan) */
   for (int i = 0; i < 32; i++) w->tr[i].n = 0, w->tr[i].short_of_memory = 0;
   w->in_block = 1;
   w->touched = 0;
@@ -551,89 +578,6 @@ static inline void access_of(ws_warp_access *a, const ws_emu_event *ev, unsigned
   memcpy(a->addr, ev->addr, sizeof a->addr);
 }
 
-/* Keeps the first of equal values of v[0 .. n) (n <= 128), in order;
- * returns how many are left.  A small open-addressing set, so each value
- * costs a probe or two, not a search of the others. */
-static uint32_t keep_distinct(uint64_t *v, uint32_t n) {
-  uint8_t tab[256]; /* 1 + the index in v of a kept value (kept values stay put); 0: empty */
-  uint32_t k = 0;
-  memset(tab, 0, sizeof tab);
-  for (uint32_t j = 0; j < n; j++) {
-    uint32_t h = (uint32_t)((v[j] * 0x9e3779b97f4a7c15ull) >> 56);
-    while (tab[h] && v[tab[h] - 1] != v[j]) h = (h + 1) & 255;
-    if (tab[h]) continue;
-    tab[h] = (uint8_t)(k + 1); /* k < n <= 128 */
-    v[k++] = v[j];
-  }
-  return k;
-}
-
-/* The distinct 32-byte sectors the executing lanes touch when each reads
- * or writes `bytes`, in lane order (at most 128): sec[0 .. return).  A
- * whole warp at contiguous addresses spans the sectors from its first byte
- * to its last; sectors that only grow from lane to lane (strided accesses)
- * are listed in one pass; others (gathers) go through keep_distinct. */
-static uint32_t lane_sectors(const ws_emu_event *ev, unsigned bytes, uint64_t *sec) {
-  uint32_t ns = 0;
-  if (ev->exec == 0xffffffffu) {
-    uint64_t d = 0, a0 = ev->addr[0];
-    for (uint32_t g = 0; g < 32 && !d; g += 8) /* eight lanes at a time: a gather fails early */
-      for (uint32_t l = g; l < g + 8; l++) d |= ev->addr[l] - (a0 + (uint64_t)l * bytes);
-    if (!d && bytes) {
-      uint64_t lo = a0 & ~(uint64_t)31, hi = (a0 + 32 * (uint64_t)bytes - 1) & ~(uint64_t)31;
-      for (uint64_t s = lo; s <= hi && ns < 128; s += 32) sec[ns++] = s;
-      return ns;
-    }
-  }
-  if (bytes && bytes <= 32) { /* a lane spans one sector or two: at most 64 in all */
-    for (uint32_t m = ev->exec; m; m &= m - 1) {
-      uint64_t a = ev->addr[__builtin_ctz(m)];
-      uint64_t lo = a & ~(uint64_t)31, hi = (a + bytes - 1) & ~(uint64_t)31;
-      if (ns && lo < sec[ns - 1]) goto gather;
-      if (!ns || lo != sec[ns - 1]) sec[ns++] = lo;
-      if (hi != lo) sec[ns++] = hi;
-    }
-    return ns;
-  }
-  for (uint32_t m = ev->exec; m; m &= m - 1) {
-    int l = __builtin_ctz(m);
-    uint64_t lo = ev->addr[l] & ~(uint64_t)31, hi = (ev->addr[l] + bytes - 1) & ~(uint64_t)31;
-    if (ns && lo < sec[ns - 1]) goto gather;
-    for (uint64_t s = lo; s <= hi && ns < 128; s += 32)
-      if (!ns || s != sec[ns - 1]) sec[ns++] = s;
-  }
-  return ns;
-gather:
-  ns = 0;
-  for (uint32_t m = ev->exec; m; m &= m - 1) {
-    int l = __builtin_ctz(m);
-    uint64_t lo = ev->addr[l] & ~(uint64_t)31, hi = (ev->addr[l] + bytes - 1) & ~(uint64_t)31;
-    for (uint64_t s = lo; s <= hi; s += 32) {
-      if (ns && sec[ns - 1] == s) continue; /* neighbouring lanes usually share one */
-      if (ns == 128) ns = keep_distinct(sec, ns);
-      if (ns < 128) sec[ns++] = s;
-    }
-  }
-  return keep_distinct(sec, ns);
-}
-
-/* The distinct 128-byte lines of the sectors sec[0 .. n) (at most 64):
- * those of ascending sectors change from one to the next; others are
- * counted by keep_distinct. */
-static uint32_t distinct_lines(const uint64_t *sec, uint32_t n) {
-  uint32_t k = 0;
-  for (uint32_t j = 0; j < n; j++) {
-    if (j && sec[j] < sec[j - 1]) goto gather;
-    k += !j || sec[j] >> 7 != sec[j - 1] >> 7;
-  }
-  return k < 64 ? k : 64;
-gather:;
-  uint64_t v[128];
-  for (uint32_t j = 0; j < n; j++) v[j] = sec[j] >> 7;
-  k = keep_distinct(v, n);
-  return k < 64 ? k : 64;
-}
-
 static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_event *ev,
                            int kind) {
   int is_write = kind == WS_PTX_K_STORE || kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION ||
@@ -646,11 +590,11 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
    * the lanes' access size is the one coalescing counts with, they give its
    * sector and line counts too. */
   uint64_t sec[128];
-  uint32_t ns = lane_sectors(ev, bytes, sec);
+  uint32_t nl, ns = ws_prof_sectors(&w->secs, ev->exec, ev->addr, bytes, sec, &nl);
   ws_coal_result r;
   if (a.size == bytes)
     ws_prof_coalesce_counted(&r, &a, is_write ? p->store_rule : p->load_rule, ns < 64 ? ns : 64,
-                             distinct_lines(sec, ns));
+                             nl < 64 ? nl : 64);
   else
     ws_prof_coalesce(&r, &a, is_write ? p->store_rule : p->load_rule);
   st->requests++;
@@ -717,13 +661,23 @@ static uint32_t shared_request(ws_prof *p, worker *w, inst_stat *st, const ws_em
 /* The slow paths of ws_prof_inst, out of line so that its common path
  * (counters and the dependency step) keeps its registers. */
 
-/* A warp's first instruction in the block: its state cleared. */
+/* A warp's first instruction in the block: its state cleared (and the
+ * dependency step's). */
 static __attribute__((noinline)) void warp_first(ws_prof *p, worker *w, uint32_t warp) {
   uint32_t wi = warp & 31;
   w->seen |= 1u << wi;
   w->live[wi] = warp_lanes(p->tpb, warp);
   w->last[wi] = UINT32_MAX;
   memset(&w->wv[(size_t)wi * p->vlen], 0, p->vlen * sizeof *w->wv);
+  ws_prof_deps_warp_begin(w->deps, wi);
+}
+
+/* An event of another function than the last one's: its first id, and its
+ * instructions (0 for no function, or one outside the module: no ids). */
+static __attribute__((noinline)) void func_switch(ws_prof *p, worker *w, const ws_ptx_function *f) {
+  w->ifunc = f;
+  w->ibase = f ? inst_id(p, f, 0) : UINT32_MAX;
+  w->ininsts = w->ibase == UINT32_MAX ? 0 : f->ninsts;
 }
 
 /* An instruction of the representative warp (one worker runs a block, so
@@ -735,8 +689,7 @@ static __attribute__((noinline)) void rep_push(ws_prof *p, uint32_t id) {
 
 /* What an instruction of a kind_special kind does besides the counters;
  * returns a shared request's extra passes (bank-conflict replays). */
-static __attribute__((noinline)) uint32_t inst_special(ws_prof *p, worker *w, inst_stat *st,
-                                                       const ws_emu_event *ev, int kind) {
+static uint32_t inst_special(ws_prof *p, worker *w, inst_stat *st, const ws_emu_event *ev, int kind) {
   uint32_t wi = ev->warp & 31;
   switch (kind) {
   case WS_PTX_K_BRANCH:
@@ -757,43 +710,54 @@ static __attribute__((noinline)) uint32_t inst_special(ws_prof *p, worker *w, in
   }
 }
 
+/* The slow path of ws_prof_inst (an iinfo with slow bits), out of line so
+ * that the common path keeps its registers: a branch, an exit, a memory
+ * access (inst_special), an atomic's figures.  Returns the extra
+ * shared-memory passes (bank-conflict replays). */
+static __attribute__((noinline)) uint32_t inst_slow(ws_prof *p, worker *w, const ws_emu_event *ev,
+                                                    const iinfo *ii, uint32_t id) {
+  inst_stat *st = &w->st[id];
+  const uint32_t replays = ii->slow & SLOW_SPECIAL ? inst_special(p, w, st, ev, ii->kind) : 0;
+  if (ii->slow & SLOW_ATOMIC) {
+    /* an atomic's most lanes on one address, counted once by the
+     * dependency section (deps.c) and here per line (lines.h) */
+    uint32_t deg = ws_prof_deps_atomics(w->deps, ev);
+    if (ev->exec && ev->addr) st->atom_reqs++, st->atom_serial += deg;
+  }
+  return replays;
+}
+
+/* The step per warp instruction.  Its common path (an instruction of no
+ * slow kind, all lanes alive) is the counters that need the event (the
+ * executions, the warp's mix slot, the active-lane histogram, flops, a back
+ * edge at a block's entry) and the dependency step over the instruction's
+ * record: about 200 x86 instructions, 125 of them the dependency step
+ * (docs/emulator.md, "Speed", the prof-inst figures). */
 void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
   worker *w = &p->w[ev->worker];
-  const ws_ptx_function *f = ev->func;
-  if (!f) return; /* no function: no instruction id */
-  if (f != w->ifunc) { /* another function than the last event's: its first id */
-    w->ifunc = f;
-    w->ibase = inst_id(p, f, 0);
-    w->ininsts = w->ibase == UINT32_MAX ? 0 : f->ninsts;
-  }
-  const uint32_t pc = ev->pc, active = ev->active, exec = ev->exec, warp = ev->warp;
+  if (ev->func != w->ifunc) func_switch(p, w, ev->func);
+  const uint32_t pc = ev->pc, active = ev->active, warp = ev->warp;
   if (pc >= w->ininsts || !active) return; /* no instruction id, or no lane */
-  const uint32_t id = w->ibase + pc;
-  const iinfo ii = p->info[id];
-  inst_stat *st = &w->st[id];
-  const uint32_t wi = warp & 31;
+  const uint32_t id = w->ibase + pc, wi = warp & 31;
+  const iinfo *ii = &p->info[id];
   if (!(w->seen >> wi & 1)) warp_first(p, w, warp);
-  st->execs++;
-  if (ii.mslot != MIX_NONE) w->wv[(size_t)wi * p->vlen + ii.mslot]++;
+  w->execs[id]++;
+  if (ii->mslot != MIX_NONE) w->wv[(size_t)wi * p->vlen + ii->mslot]++;
   /* A block entered from an instruction at or after it in the same
-   * function came along a back edge (loop trip counts). */
+   * function came along a back edge (loop trip counts): last in
+   * [id, ibase + ininsts), UINT32_MAX (none yet) never. */
   const uint32_t last = w->last[wi];
-  if (ev->bb_entry && last != UINT32_MAX && last >= id && last < w->ibase + w->ininsts)
-    st->back_entries++;
+  if (ev->bb_entry && last - id < w->ibase + w->ininsts - id) w->st[id].back_entries++;
   w->last[wi] = id;
   /* the representative warp of the mix's periods: warp 0 of block 0 */
-  if (ev->block_linear == p->rep_block && warp == 0) rep_push(p, id);
+  if (warp == w->rep_warp) rep_push(p, id);
   w->hist[ws_lanes32(active)]++;
   const uint32_t live = w->live[wi];
-  if (live && (active & live) != live)
+  if ((active & live) != live) /* (live 0: every lane exited, no idle ones) */
     w->div_idle[ws_popc32(live)] += ws_popc32(live) - ws_popc32(active & live);
-  if (ii.flops) w->flops += (uint64_t)ii.flops * ws_lanes32(exec);
-  const uint32_t replays = ii.special ? inst_special(p, w, st, ev, ii.kind) : 0;
-  /* an atomic's most lanes on one address, counted once, by the dependency
-   * step (its class is ATOMIC or REDUCTION exactly when its kind is) */
-  uint32_t deg = ws_prof_deps_inst(w->deps, ev, ii.iclass, replays, id);
-  if ((ii.kind == WS_PTX_K_ATOMIC || ii.kind == WS_PTX_K_REDUCTION) && exec && ev->addr)
-    st->atom_reqs++, st->atom_serial += deg; /* per-line conflicts (lines.h) */
+  if (ii->flops) w->flops += (uint64_t)ii->flops * ws_lanes32(ev->exec);
+  const uint32_t replays = ii->slow ? inst_slow(p, w, ev, ii, id) : 0;
+  ws_prof_deps_step(w->deps, wi, &ii->dep, ev->space == WS_PTX_SP_SHARED, replays, id);
 }
 
 /* Sections ----------------------------------------------------------------*/
@@ -997,7 +961,7 @@ static void merge_workers(const ws_prof *p, inst_stat *st, worker *t) {
     for (uint32_t i = 0; i < p->ninst; i++) {
       inst_stat *a = &st[i];
       const inst_stat *b = &w->st[i];
-      a->execs += b->execs, a->back_entries += b->back_entries, a->requests += b->requests;
+      a->execs += w->execs[i], a->back_entries += b->back_entries, a->requests += b->requests;
       a->coal_reqs += b->coal_reqs, a->trans += b->trans, a->bytes += b->bytes;
       a->lines += b->lines;
       a->bytes_moved += b->bytes_moved, a->sh_reqs += b->sh_reqs, a->passes += b->passes;

@@ -23,7 +23,7 @@
 #include "util/vec.h"
 
 /* Sectors one batch of a request takes through the caches at once (a
- * request has at most 128: profiler.c, lane_sectors). */
+ * request has at most 128: memsim.h, ws_prof_sectors). */
 enum { WS_RP_BATCH = 128 };
 
 typedef struct rp_slot {

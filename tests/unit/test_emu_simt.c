@@ -156,6 +156,25 @@ static void test_loop_trip_counts(void **state) {
 
 /* --- profiler hooks ---------------------------------------------------------------- */
 
+/* Parse and load a kernel and its launch spec (no launch yet). */
+static void load_ptx(run *r, const char *ptx, const char *kernel, const char *spec) {
+  memset(r, 0, sizeof *r);
+  assert_ok_diag(ws_ptx_parse(&r->m, ptx, strlen(ptx), "test.ptx", &r->d), &r->d);
+  assert_ok_diag(ws_emu_launch_spec_parse(&r->s, spec, "spec.json", ".", &r->d), &r->d);
+  assert_ok_diag(ws_emu_load(&r->p, r->m, kernel, &r->d), &r->d);
+}
+
+/* Launch r's kernel on one thread with inst(user, ...) on every warp
+ * instruction; its statistics into *st. */
+static void run_hooked(run *r, void *user, void (*inst)(void *, const ws_emu_event *), ws_emu_stats *st) {
+  ws_emu_hooks hk = {user, inst, NULL, NULL, NULL};
+  ws_emu_options o = WS_EMU_OPTIONS_INIT;
+  o.hooks = &hk;
+  o.threads = 1;
+  assert_ok_diag(ws_emu_launch_new(&r->l, r->p, r->s, &r->d), &r->d);
+  assert_ok_diag(ws_emu_run(r->l, &o, st, &r->d), &r->d);
+}
+
 typedef struct hookcount {
   uint64_t events, stores, store_addr_ok, divergent, bbs;
   uint64_t out_base;
@@ -184,24 +203,16 @@ static void on_inst(void *user, const ws_emu_event *ev) {
 static void test_hooks(void **state) {
   (void)state;
   run r;
-  memset(&r, 0, sizeof r);
-  const char *spec = "{\"kernel\": \"loop\", \"grid\": [1,1,1], \"block\": [48,1,1], \"args\": ["
-                     "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 48},"
-                     "{\"buffer\": \"mask\", \"type\": \"u32\", \"count\": 48}]}";
-  assert_ok_diag(ws_ptx_parse(&r.m, loop_ptx, strlen(loop_ptx), "loop.ptx", &r.d), &r.d);
-  assert_ok_diag(ws_emu_launch_spec_parse(&r.s, spec, "spec.json", ".", &r.d), &r.d);
-  assert_ok_diag(ws_emu_load(&r.p, r.m, "loop", &r.d), &r.d);
+  load_ptx(&r, loop_ptx, "loop",
+           "{\"kernel\": \"loop\", \"grid\": [1,1,1], \"block\": [48,1,1], \"args\": ["
+           "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 48},"
+           "{\"buffer\": \"mask\", \"type\": \"u32\", \"count\": 48}]}");
   ws_emu_stats plain, hooked;
   assert_ok_diag(ws_emu_launch_new(&r.l, r.p, r.s, &r.d), &r.d);
   assert_ok_diag(ws_emu_run(r.l, NULL, &plain, &r.d), &r.d);
   ws_emu_launch_free(r.l);
   hookcount h = {0};
-  ws_emu_hooks hk = {&h, on_inst, NULL, NULL, NULL};
-  ws_emu_options o = WS_EMU_OPTIONS_INIT;
-  o.hooks = &hk;
-  o.threads = 1;
-  assert_ok_diag(ws_emu_launch_new(&r.l, r.p, r.s, &r.d), &r.d);
-  assert_ok_diag(ws_emu_run(r.l, &o, &hooked, &r.d), &r.d);
+  run_hooked(&r, &h, on_inst, &hooked);
   /* one event per warp instruction, and hooks change nothing */
   assert_int_equal(h.events, hooked.warp_insts);
   assert_int_equal(plain.warp_insts, hooked.warp_insts);
@@ -286,6 +297,56 @@ static void test_indirect_call(void **state) {
     assert_int_equal(o[2 * t], (t & 1) ? 2 * t : t + 1); /* odd lanes call dbl, even lanes inc */
     assert_int_equal(o[2 * t + 1], 0xffffffffu);         /* the warp is whole after the call */
   }
+  run_free(&r);
+}
+
+/* The hooks' event names the function each instruction belongs to: the
+ * emulator sets it when it loads a warp's frame (a call, a return), not per
+ * event.  Even lanes call inc and odd ones dbl, one after the other: four
+ * events in each (ld.param, add or shl, st.param, ret), every event's inst
+ * the one at its pc in its func, and the kernel's store after the return. */
+typedef struct funcseen {
+  const ws_ptx_function *inc, *dbl, *k;
+  uint32_t in_inc, in_dbl, in_k, consistent, events, store_in_k;
+  int inc_op1, dbl_op1;
+} funcseen;
+
+static void on_inst_func(void *user, const ws_emu_event *ev) {
+  funcseen *h = user;
+  h->events++;
+  h->consistent += ev->func && ev->pc < ev->func->ninsts && ev->inst == &ev->func->insts[ev->pc];
+  if (ev->func == h->inc) {
+    h->in_inc++;
+    if (ev->pc == 1) h->inc_op1 = ev->inst->op;
+  } else if (ev->func == h->dbl) {
+    h->in_dbl++;
+    if (ev->pc == 1) h->dbl_op1 = ev->inst->op;
+  } else if (ev->func == h->k) {
+    h->in_k++;
+    h->store_in_k += ev->inst->op == WS_PTX_OP_ST && ev->space == WS_PTX_SP_GLOBAL;
+  }
+}
+
+static void test_hooks_functions(void **state) {
+  (void)state;
+  run r;
+  load_ptx(&r, icall_ptx, "icall",
+           "{\"kernel\": \"icall\", \"grid\": [1,1,1], \"block\": [32,1,1], \"args\": ["
+           "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 64}]}");
+  funcseen h = {ws_ptx_find_function(r.m, "inc"), ws_ptx_find_function(r.m, "dbl"),
+                ws_ptx_find_function(r.m, "icall"), 0, 0, 0, 0, 0, 0, -1, -1};
+  assert_non_null(h.inc);
+  assert_non_null(h.dbl);
+  ws_emu_stats st;
+  run_hooked(&r, &h, on_inst_func, &st);
+  assert_int_equal(h.events, st.warp_insts);
+  assert_int_equal(h.consistent, h.events);
+  assert_int_equal(h.in_inc, 4);
+  assert_int_equal(h.in_dbl, 4);
+  assert_int_equal(h.inc_op1, WS_PTX_OP_ADD);
+  assert_int_equal(h.dbl_op1, WS_PTX_OP_SHL);
+  assert_int_equal(h.in_k, h.events - 8);
+  assert_int_equal(h.store_in_k, 1);
   run_free(&r);
 }
 
@@ -1369,7 +1430,7 @@ int main(void) {
       cmocka_unit_test(test_nested_divergence), cmocka_unit_test(test_loop_trip_counts),
       cmocka_unit_test(test_early_exit_barrier), cmocka_unit_test(test_warp_ops_partial),
       cmocka_unit_test(test_atomic_histogram),   cmocka_unit_test(test_recursion),
-      cmocka_unit_test(test_brx),                cmocka_unit_test(test_alloca),                cmocka_unit_test(test_half_atomics),                cmocka_unit_test(test_indirect_call),                cmocka_unit_test(test_alu),                cmocka_unit_test(test_printf), cmocka_unit_test(test_printf_long),                cmocka_unit_test(test_fma_exact),          cmocka_unit_test(test_hooks),          cmocka_unit_test(test_fault_report),
+      cmocka_unit_test(test_brx),                cmocka_unit_test(test_alloca),                cmocka_unit_test(test_half_atomics),                cmocka_unit_test(test_indirect_call),                cmocka_unit_test(test_alu),                cmocka_unit_test(test_printf), cmocka_unit_test(test_printf_long),                cmocka_unit_test(test_fma_exact),          cmocka_unit_test(test_hooks), cmocka_unit_test(test_hooks_functions),          cmocka_unit_test(test_fault_report),
       cmocka_unit_test(test_address_wrap32), cmocka_unit_test(test_redux_member_mask),
       cmocka_unit_test(test_member_mask_groups), cmocka_unit_test(test_member_mask_faults),
       cmocka_unit_test(test_member_mask_partial_warp), cmocka_unit_test(test_member_mask_full_decision),

@@ -309,6 +309,33 @@ static uint32_t ref_degree(const ws_warp_access *a, uint32_t lanes, uint32_t ban
   return best;
 }
 
+/* Bank conflicts of a against the definition, on CC 1.x and CC 8.0. */
+static void check_banks(const ws_warp_access *a) {
+  for (int cc = 0; cc < 2; cc++) {
+    ws_bank_config cfg = ws_prof_bank_config_for(cc ? 8 : 1, 0);
+    ws_bank_result b;
+    ws_prof_bank_conflicts(&b, a, &cfg);
+    /* the passes' lane groups (memsim.c): half-warps on CC 1.x and for
+     * 8-byte words, quarter-warps for 16-byte ones, else the warp */
+    int group = cfg.half_warp || a->size == 8 ? 16 : a->size >= 16 ? 8 : 32;
+    uint32_t passes = 0, degree = 0;
+    for (int g = 0; g < 32; g += group) {
+      uint32_t lanes = a->mask & (group == 32 ? 0xffffffffu : ((1u << group) - 1) << g);
+      if (!lanes) continue;
+      uint32_t d = ref_degree(a, lanes, (uint32_t)cfg.banks);
+      passes += d;
+      degree = d > degree ? d : degree;
+    }
+    if (b.passes != passes || b.degree != degree) {
+      print_error("%u banks, size %u, mask %08x, lanes 0-2 at %#llx %#llx %#llx: passes %u degree %u, "
+                  "expected %u and %u\n", (unsigned)cfg.banks, a->size, a->mask,
+                  (unsigned long long)a->addr[0], (unsigned long long)a->addr[1],
+                  (unsigned long long)a->addr[2], b.passes, b.degree, passes, degree);
+      fail();
+    }
+  }
+}
+
 static void fast_paths_match_definitions(void **s) {
   (void)s;
   static const uint32_t sizes[] = {1, 2, 4, 8, 16};
@@ -335,25 +362,143 @@ static void fast_paths_match_definitions(void **s) {
     ws_prof_coalesce(&r, &a, WS_COAL_SECTORS);
     assert_int_equal(r.sectors, ref_distinct(&a, 5));
     assert_int_equal(r.lines, ref_distinct(&a, 7));
-    for (int cc = 0; cc < 2; cc++) {
-      ws_bank_config cfg = ws_prof_bank_config_for(cc ? 8 : 1, 0);
-      ws_bank_result b;
-      ws_prof_bank_conflicts(&b, &a, &cfg);
-      /* the passes' lane groups (memsim.c): half-warps on CC 1.x and for
-       * 8-byte words, quarter-warps for 16-byte ones, else the warp */
-      int group = cfg.half_warp || a.size == 8 ? 16 : a.size >= 16 ? 8 : 32;
-      uint32_t passes = 0, degree = 0;
-      for (int g = 0; g < 32; g += group) {
-        uint32_t lanes = a.mask & (group == 32 ? 0xffffffffu : ((1u << group) - 1) << g);
-        if (!lanes) continue;
-        uint32_t d = ref_degree(&a, lanes, (uint32_t)cfg.banks);
-        passes += d;
-        degree = d > degree ? d : degree;
+    check_banks(&a);
+  }
+}
+
+/* The bank-conflict fast paths (memsim.c, phase_degree: a window, a bank
+ * per word, a uniform word stride in closed form, words that never fall
+ * counted by their changes) on the shapes they take and the ones next to
+ * them, against the definition: word strides -70 to 70 (negative ones
+ * fall; 0 is a broadcast), a tiled matmul's half-warps reading one word
+ * each at every row pitch, rows of eight lanes rotated (their words rise
+ * in a circle back to the first), strides wrapped modulo a shared array
+ * (bankconf), strides broken at one lane, addresses near 2^64 that
+ * wrap, every access size, whole warps, half-warps, runs of lanes and
+ * scattered masks. */
+static void bank_fast_paths_crafted(void **s) {
+  (void)s;
+  static const uint32_t sizes[] = {1, 2, 4, 8, 16};
+  static const uint32_t masks[] = {0xffffffffu, 0xffffu, 0xffff0000u, 0x00fff000u, 0x7u, 0x80000000u,
+                                   0xfffffffeu, 0x55555555u, 0x0f0f00ffu};
+  static const uint64_t bases[] = {0x400, 0x10000 + 4, 0x7ffffffc, UINT64_MAX - 300, 0x3ull << 62};
+  for (size_t si = 0; si < 5; si++)
+    for (size_t mi = 0; mi < sizeof masks / sizeof masks[0]; mi++)
+      for (size_t bi = 0; bi < sizeof bases / sizeof bases[0]; bi++) {
+        ws_warp_access a = {masks[mi], sizes[si], {0}};
+        for (int64_t st = -70; st <= 70; st++) { /* a word stride */
+          for (int l = 0; l < 32; l++) a.addr[l] = bases[bi] + (uint64_t)(st * l * 4);
+          check_banks(&a);
+          a.addr[17] += 4; /* the stride broken at one lane */
+          check_banks(&a);
+        }
+        for (uint64_t pitch = 0; pitch <= 70; pitch++) { /* As[ty][k]: two rows per warp */
+          for (int l = 0; l < 32; l++) a.addr[l] = bases[bi] + 4 * (pitch * (uint64_t)(l / 16) + 3);
+          check_banks(&a);
+          for (int l = 0; l < 32; l++) /* Bs[k][tx]: a row of 16 words, twice */
+            a.addr[l] = bases[bi] + 4 * (pitch * (uint64_t)(l / 16) + (uint64_t)(l % 16));
+          check_banks(&a);
+        }
+        for (uint64_t pitch = 1; pitch <= 64; pitch++) /* rows of 8 lanes, rotated */
+          for (int off = 0; off < 8; off++) {
+            for (int l = 0; l < 32; l++) a.addr[l] = bases[bi] + 4 * pitch * (uint64_t)(((l + off) / 8) % 4);
+            check_banks(&a);
+          }
+        static const uint64_t ks[] = {0, 1, 2, 33, 63};
+        for (uint64_t bank = 0; bank <= 66; bank++) /* s[(t * bank + k) mod 1024] */
+          for (size_t ki = 0; ki < 5; ki++)
+            for (uint64_t t0 = 0; t0 <= 32; t0 += 32) { /* warps 0 and 1 */
+              for (int l = 0; l < 32; l++)
+                a.addr[l] = bases[bi] + 4 * (((t0 + (uint64_t)l) * bank + ks[ki]) & 1023);
+              check_banks(&a);
+            }
       }
-      assert_int_equal(b.passes, passes);
-      assert_int_equal(b.degree, degree);
+  /* Bytes as banks' words (no GPU's, but memsim takes any power of two):
+   * lane i at byte i x 2^62 steps by one stride modulo 2^64, yet the words
+   * repeat every four lanes: 4 distinct words, all in bank 0. */
+  ws_bank_config bytes = {32, 1, 0};
+  ws_warp_access a = {0xffffffffu, 1, {0}};
+  for (int l = 0; l < 32; l++) a.addr[l] = (uint64_t)l << 62;
+  ws_bank_result r;
+  ws_prof_bank_conflicts(&r, &a, &bytes);
+  assert_int_equal(r.degree, 4);
+}
+
+/* ws_prof_sectors against its definition (memsim.h), computed here the
+ * plain way: lane by lane, each sector of the lane's bytes kept when not
+ * yet listed (at most 128); the lines counted among those kept.  Whole
+ * warps contiguous and not quite (one lane off, a partial mask), strides
+ * up and down, broadcasts, gathers in a small range and a large one, lane
+ * sizes 1 to 128 (past 96 bytes a gather can touch more than 128 sectors),
+ * through one set reused from request to request, whose generation
+ * counter wraps on the way. */
+static uint32_t ref_sectors(uint32_t exec, const uint64_t *addr, uint32_t bytes, uint64_t *sec,
+                            uint32_t *lines) {
+  uint32_t n = 0, nl = 0;
+  for (int l = 0; l < 32; l++)
+    if (exec >> l & 1)
+      for (uint64_t b = addr[l] >> 5; b <= (addr[l] + bytes - 1) >> 5; b++) {
+        uint32_t i = 0;
+        while (i < n && sec[i] != b << 5) i++;
+        if (i == n && n < 128) sec[n++] = b << 5;
+      }
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t j = 0;
+    while (j < i && sec[j] >> 7 != sec[i] >> 7) j++;
+    nl += j == i;
+  }
+  *lines = nl;
+  return n;
+}
+
+static void sectors_match_definition(void **s) {
+  (void)s;
+  static const uint32_t sizes[] = {1, 2, 4, 8, 16, 32, 3, 12, 24, 64, 100, 128};
+  ws_sector_set *t = calloc(1, sizeof *t);
+  assert_non_null(t);
+  t->gen = UINT32_MAX - 1000; /* wraps during the test; the entries then stale */
+  uint64_t st = 4242;
+  for (int iter = 0; iter < 12000; iter++) {
+    const uint32_t size = sizes[iter % 12];
+    const int kind = (iter / 12) % 8;
+    uint64_t addr[32];
+    st = st * 6364136223846793005ull + 1442695040888963407ull;
+    uint32_t exec = (iter / 96) % 3 == 0 ? 0xffffffffu : (iter / 96) % 3 == 1 ? (uint32_t)(st >> 32) : 0x00ffff00u;
+    const uint64_t base = 0x7f0000000000ull + ((st >> 20) & 0xfff), stride = 1 + ((st >> 40) % 70);
+    for (int l = 0; l < 32; l++) {
+      st = st * 6364136223846793005ull + 1442695040888963407ull;
+      uint64_t r = st >> 33;
+      switch (kind) {
+      case 0: addr[l] = base + (uint64_t)l * size; break;                  /* contiguous */
+      case 1: addr[l] = base + (uint64_t)l * size + (l == 31 ? 1 : 0); break; /* one lane off */
+      case 2: addr[l] = base + (uint64_t)l * stride * size; break;         /* strided */
+      case 3: addr[l] = base + (uint64_t)(31 - l) * stride; break;         /* falling */
+      case 4: addr[l] = base; break;                                        /* broadcast */
+      case 5: addr[l] = base + (r % 512); break;                            /* a small range */
+      case 6: addr[l] = base + (uint64_t)(l / 8) * 4096 + (uint64_t)(l % 8) * size; break; /* rows */
+      default: addr[l] = base + (r % 100000000) * 4; break;                 /* scattered */
+      }
+    }
+    uint64_t got[128], want[128];
+    uint32_t gl, wl, gn = ws_prof_sectors(t, exec, addr, size, got, &gl), wn = ref_sectors(exec, addr, size, want, &wl);
+    if (gn != wn || gl != wl || memcmp(got, want, gn * sizeof *got)) {
+      print_error("iteration %d (kind %d, %u bytes, mask %08x): %u sectors %u lines, expected %u and %u\n", iter,
+                  kind, size, exec, gn, gl, wn, wl);
+      fail();
     }
   }
+  assert_true(t->gen < 20000); /* it wrapped */
+  /* a request in generation 1, then the same one when the counter wraps
+   * back to 1: the old entries must not count as seen */
+  uint64_t addr[32], got[128];
+  for (int l = 0; l < 32; l++) addr[l] = 0x10000 + (uint64_t)((l * 7919) % 32) * 256;
+  uint32_t gl;
+  t->gen = 0;
+  assert_int_equal(ws_prof_sectors(t, 0xffffffffu, addr, 4, got, &gl), 32);
+  t->gen = UINT32_MAX;
+  assert_int_equal(ws_prof_sectors(t, 0xffffffffu, addr, 4, got, &gl), 32);
+  assert_int_equal(gl, 32);
+  free(t);
 }
 
 /* ws_prof_cache_set computes its definition (memsim.h) without a
@@ -608,6 +753,7 @@ int main(void) {
       cmocka_unit_test(cache_lru), cmocka_unit_test(cache_fresh_after_reuse),
       cmocka_unit_test(cache_sectors),
       cmocka_unit_test(cache_eviction_names_line), cmocka_unit_test(fast_paths_match_definitions),
+      cmocka_unit_test(bank_fast_paths_crafted), cmocka_unit_test(sectors_match_definition),
       cmocka_unit_test(cache_streaming), cmocka_unit_test(cache_set_spread),
       cmocka_unit_test(cache_reuse_every_pitch), cmocka_unit_test(cache_set_matches_definition),
       cmocka_unit_test(cache_batch_matches_definition),

@@ -39,12 +39,16 @@ typedef struct fixture {
   ws_diag d;
 } fixture;
 
-static void setup_grid(fixture *fx, uint32_t threads, uint32_t blocks, uint64_t sample);
-static void setup(fixture *fx, uint32_t threads) { setup_grid(fx, threads, 1, 0); }
-
+static void setup_src(fixture *fx, const char *src, uint32_t threads, uint32_t blocks, uint64_t sample);
+static void setup(fixture *fx, uint32_t threads) { setup_src(fx, ptx, threads, 1, 0); }
 static void setup_grid(fixture *fx, uint32_t threads, uint32_t blocks, uint64_t sample) {
+  setup_src(fx, ptx, threads, blocks, sample);
+}
+
+/* The profiler of kernel k of src on a grid of blocks x threads. */
+static void setup_src(fixture *fx, const char *src, uint32_t threads, uint32_t blocks, uint64_t sample) {
   memset(fx, 0, sizeof *fx);
-  assert_ok_diag(ws_ptx_parse(&fx->m, ptx, strlen(ptx), "deps.ptx", &fx->d), &fx->d);
+  assert_ok_diag(ws_ptx_parse(&fx->m, src, strlen(src), "deps.ptx", &fx->d), &fx->d);
   fx->k = ws_ptx_find_function(fx->m, "k");
   assert_non_null(fx->k);
   assert_ok_diag(ws_gpu_load(&fx->g, "k20", &fx->d), &fx->d);
@@ -236,10 +240,83 @@ static void atomics_contention_sampled(void **s) {
   }
 }
 
+/* A barrier in a called function joins the warps as one in the kernel does
+ * (the profiler's record of an instruction gives the barrier class to every
+ * function's, registers to the kernel's alone).  Times as above:
+ *   warp 0: ld (0,1) -> %f1 (1,1); add waits for it: issues (1,1) -> %f2
+ *           (1,7); call (1,2); f's bar (1,3).
+ *   warp 1: call (0,1); bar (0,2).  Barrier slot: the later, (1,3).
+ *   warp 0: ret leaves at (1,3), issues (1,4); exit (1,5).  End (1,7).
+ *   warp 1: ret (1,4); add (its %f2 never written) (1,5) -> %f3 (1,11);
+ *           exit (1,6).  End (1,11).
+ * The block's path: 1 load, 11 cycles; without the join at f's barrier,
+ * warp 1 would end at (0,10) and the path be warp 0's (1,7). */
+static const char ptx_call[] =
+    ".version 7.0\n"
+    ".target sm_80\n"
+    ".address_size 64\n"
+    ".func f()\n"
+    "{\n"
+    "  bar.sync 0;\n"                         /* f 0 */
+    "  ret;\n"                                /* f 1 */
+    "}\n"
+    ".visible .entry k(.param .u64 a)\n"
+    "{\n"
+    "  .reg .f32 %f<4>;\n"
+    "  .reg .b64 %rd<4>;\n"
+    "  ld.global.f32 %f1, [%rd1];\n"          /* 0 */
+    "  add.f32 %f2, %f1, %f1;\n"              /* 1 */
+    "  call f;\n"                             /* 2 */
+    "  add.f32 %f3, %f2, %f2;\n"              /* 3 */
+    "  exit;\n"                               /* 4 */
+    "}\n";
+
+static void call_ev(ws_prof *p, const ws_ptx_function *fn, uint32_t warp, uint32_t pc, const uint64_t *addr) {
+  ws_emu_event ev = {0};
+  ev.warp = warp;
+  ev.func = fn;
+  ev.inst = &fn->insts[pc];
+  ev.pc = pc;
+  ev.active = ev.exec = 0xffffffffu;
+  ev.space = addr ? WS_PTX_SP_GLOBAL : 0;
+  ev.bytes = addr ? 4 : 0;
+  ev.addr = addr;
+  ws_prof_inst(p, &ev);
+}
+
+static void barrier_in_called_function(void **s) {
+  (void)s;
+  fixture fx;
+  setup_src(&fx, ptx_call, 64, 1, 0);
+  const ws_ptx_function *k = fx.k, *f = ws_ptx_find_function(fx.m, "f");
+  assert_non_null(f);
+  ws_prof *p = fx.p;
+  uint64_t a[32];
+  for (int l = 0; l < 32; l++) a[l] = 4096 + 4 * (uint64_t)l;
+  ws_prof_block_begin(p, 0, 0);
+  call_ev(p, k, 0, 0, a);
+  call_ev(p, k, 0, 1, NULL);
+  call_ev(p, k, 0, 2, NULL);
+  call_ev(p, f, 0, 0, NULL);
+  call_ev(p, k, 1, 2, NULL);
+  call_ev(p, f, 1, 0, NULL);
+  call_ev(p, f, 0, 1, NULL);
+  call_ev(p, k, 0, 4, NULL);
+  call_ev(p, f, 1, 1, NULL);
+  call_ev(p, k, 1, 3, NULL);
+  call_ev(p, k, 1, 4, NULL);
+  ws_prof_block_end(p, 0, 0);
+  ws_profile *pr = finish(&fx);
+  assert_close(pr->f.path_mem_loads, 1, 0);
+  assert_close(pr->f.path_cycles, 11, 0);
+  ws_profile_free(pr);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(same_address_definition),
       cmocka_unit_test(path_through_barrier),
+      cmocka_unit_test(barrier_in_called_function),
       cmocka_unit_test(atomics_same_address),
       cmocka_unit_test(atomics_conflict_degree),
       cmocka_unit_test(atomics_contention_sampled),

@@ -36,7 +36,7 @@ DECODER(bra) {
 CTRL_EXEC(BRA) {
   warp *w = X->w;
   if (over_limit(X)) return FL_FAULT;
-  if (X->H) emit(X->B, w, X->F, in, X->active, m, m, 0);
+  if (X->H) emit(X, in, X->active, m, m, 0);
   if (m == X->active) {
     X->pc = in->target;
   } else if (m == 0) {
@@ -76,7 +76,7 @@ CTRL_EXEC(BRX) {
   warp *w = X->w;
   if (over_limit(X)) return FL_FAULT;
   if (!m) {
-    if (X->H) emit(X->B, w, X->F, in, X->active, m, 0, 0);
+    if (X->H) emit(X, in, X->active, m, 0, 0);
     X->pc++;
     return FL_JUMP;
   }
@@ -95,7 +95,7 @@ CTRL_EXEC(BRX) {
     }
     tmask[k] |= 1u << l;
   });
-  if (X->H) emit(X->B, w, X->F, in, X->active, m, m, 0);
+  if (X->H) emit(X, in, X->active, m, m, 0);
   if (m != X->active || nt > 1) {
     X->top->pc = in->rpc;
     if (m != X->active && push_entry(w, X->pc + 1, in->rpc, X->active & ~m, 0)) /* lanes with a false guard fall through */
@@ -118,7 +118,7 @@ DECODER(ret) {
  * this call) */
 EXECUTOR int exit_ret(xctx *X, const dinst *in, uint32_t m, int is_exit) {
   warp *w = X->w;
-  if (X->H) emit(X->B, w, X->F, in, X->active, m, 0, 0);
+  if (X->H) emit(X, in, X->active, m, 0, 0);
   if (is_exit) {
     w->exited |= m;
     for (uint32_t i = 0; i < w->sp; i++) w->stk[i].mask &= ~m;
@@ -266,7 +266,7 @@ static void copy_args(warp *w, const dfunc *F, const dinst *in, const frame *cr,
 EXECUTOR int call(xctx *X, const dinst *in, uint32_t m) {
   warp *w = X->w;
   uint32_t pc = X->pc, sub;
-  if (X->H) emit(X->B, w, X->F, in, X->active, m, 0, 0);
+  if (X->H) emit(X, in, X->active, m, 0, 0);
   const dfunc *cf = callee(X, in, m, &sub);
   if (!cf) return FL_FAULT;
   if (sub != X->active) { /* run the call for one group of lanes at a time */
@@ -500,7 +500,7 @@ CTRL_EXEC(BAR) {
     else if (in->bop == 2) B->bar_red[id] &= pv == m;
     else B->bar_red[id] |= pv != 0;
   }
-  if (X->H) emit(B, w, X->F, in, X->active, m, 0, 0);
+  if (X->H) emit(X, in, X->active, m, 0, 0);
   B->bar_count[id]++;
   X->top->pc = X->pc + 1;
   w->bar_id = (int)id;

@@ -241,7 +241,7 @@ EXEC(MBAR_WAIT) {
     X->w->spin = 0;
     return FL_NEXT;
   }
-  if (X->H) emit(X->B, X->w, X->F, in, X->active, m, 0, 0);
+  if (X->H) emit(X, in, X->active, m, 0, 0);
   X->w->spin = 1;
   X->top->pc = PC(in) + 1;
   return FL_YIELD;
