@@ -336,8 +336,9 @@ typedef struct ws_emu_options {
                                 interpreter): AUTO by default */
 } ws_emu_options;
 
-/* The machine's cores (online processors, read once per process; at most
- * 256): what ws_emu_options.threads = 0 uses. */
+/* The machine's cores (online processors, or on Linux the CPUs the
+ * process may run on when fewer; read once per process; at most 256):
+ * what ws_emu_options.threads = 0 uses. */
 int ws_emu_cores(void);
 
 #define WS_EMU_OPTIONS_VERSION 1

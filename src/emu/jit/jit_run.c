@@ -28,6 +28,7 @@ typedef struct jblock {
   const jit_program *prog;/* the code */
   jit_warp *warps;        /* the block's warps */
   uint32_t nwarps;        /* their number */
+  uint32_t ndone;         /* those done (JW_DONE), for the barriers' counts */
 } jblock;
 
 #define JB(X) ((jblock *)(X)->host)
@@ -172,6 +173,7 @@ static void pop_frame(jblock *J, jit_warp *w, uint32_t mask) {
 static int rt_settle(jit_ctx *X, jit_warp *w) {
   for (;;) {
     if (w->sp == 0) {
+      if (w->state != JW_DONE) JB(X)->ndone++;
       w->state = JW_DONE;
       return 0;
     }
@@ -331,12 +333,6 @@ static int rt_assertfail(jit_ctx *X, jit_warp *w, const jit_call *c, uint32_t m)
 
 /* ---- barriers ----------------------------------------------------------------------------- */
 
-static uint32_t live_done(const jblock *J) {
-  uint32_t n = 0;
-  for (uint32_t i = 0; i < J->nwarps; i++) n += J->warps[i].state == JW_DONE;
-  return n;
-}
-
 /* Release every warp waiting at barrier id (and w, the warp completing
  * it, if any), delivering bar.red results (the interpreter's
  * release_barrier). */
@@ -392,7 +388,7 @@ static int rt_bar(jit_ctx *X, jit_warp *w, const jit_bar *b, uint32_t m, uint32_
     snprintf(msg, sizeof msg, "barrier number %u is out of range (0..15)", id);
     return rt_fault(X, w, FAULT_OTHER, l0, b->func, b->pc, id, 0, 0, msg);
   }
-  uint32_t expect = J->nwarps - live_done(J);
+  uint32_t expect = J->nwarps - J->ndone; /* every warp not done (a loop over the warps was 1/4 of rt_bar) */
   if (b->has_count) {
     expect = (cnt + 31) / 32;
     if (cnt % 32 || expect > J->nwarps || cnt == 0) {
@@ -663,6 +659,7 @@ int ws_emu_jit_run_block(blockctx *B) {
   memset(B->shared, 0, L->shared_bytes);
   memset(B->bar_count, 0, sizeof B->bar_count);
   memset(B->bar_red, 0, sizeof B->bar_red);
+  J->ndone = 0;
   int r = 0;
   for (uint32_t i = 0; i < J->nwarps; i++) {
     jit_warp *w = &J->warps[i];
