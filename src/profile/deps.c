@@ -85,11 +85,13 @@ static uint64_t deps_latency(int c) {
 }
 
 /* Whether an instruction of class c reads its result from global, local or
- * texture memory: 0 no, 1 yes, 2 unless its (generic) access is shared. */
+ * texture memory, as ws_dstep.memk: bit 0 when its access is not to shared
+ * memory, bit 1 when it is (3: always; 1: unless its generic access is
+ * shared; 0: never). */
 static uint8_t memory_kind(int c) {
   switch (c) {
-  case WS_IC_LD_GLOBAL: case WS_IC_LD_LOCAL: case WS_IC_LD_TEX: return 1;
-  case WS_IC_LD_GENERIC: case WS_IC_ATOMIC: return 2;
+  case WS_IC_LD_GLOBAL: case WS_IC_LD_LOCAL: case WS_IC_LD_TEX: return 3;
+  case WS_IC_LD_GENERIC: case WS_IC_ATOMIC: return 1;
   default: return 0;
   }
 }
@@ -118,8 +120,8 @@ static int list_regs(ws_deps *d) {
     for (int j = 0; j < nu; j++)
       if (uses[j] < d->nregs) d->regs[n++] = uses[j], ku++;
     int c = (int)ws_analysis_class(&k->insts[i]); /* the class the profiler passes (profiler.c) */
-    d->iregs[i] = (ws_dinst_regs){off, (uint8_t)kd, (uint8_t)ku, memory_kind(c),
-                                  (uint16_t)deps_latency(c == WS_IC_LD_GENERIC ? WS_IC_LD_SHARED : c)};
+    d->iregs[i] = (ws_dstep){off, (uint8_t)kd, (uint8_t)ku, memory_kind(c), c == WS_IC_BARRIER,
+                             (uint16_t)deps_latency(c == WS_IC_LD_GENERIC ? WS_IC_LD_SHARED : c)};
   }
   return 0;
 }

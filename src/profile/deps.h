@@ -66,15 +66,24 @@ typedef struct ws_dwarp {
   uint32_t nbar;   /* barriers it arrived at in this block */
 } ws_dwarp;
 
-/* The registers one kernel instruction writes (defs) and reads (uses):
- * regs[off .. off + ndefs) and regs[off + ndefs .. off + ndefs + nuses);
- * and what its result costs the path. */
-typedef struct ws_dinst_regs {
-  uint32_t off;         /* its defs' first entry in ws_deps.regs */
-  uint8_t ndefs, nuses; /* how many it writes, then reads */
-  uint8_t memk;         /* its result comes from memory: 0 no, 1 yes, 2 unless the access is shared */
-  uint16_t lat;         /* otherwise it is ready this many cycles after issue (deps_latency) */
-} ws_dinst_regs;
+/* What ws_prof_deps_step needs of one instruction, static: the registers
+ * a kernel instruction writes (defs) and reads (uses),
+ * regs[off .. off + ndefs) and regs[off + ndefs .. off + ndefs + nuses),
+ * and what its result costs the path.  deps.c makes one per kernel
+ * instruction (ws_prof_deps_regs_of); the profiler keeps a copy in its
+ * record of every instruction, with `barrier` set for called functions'
+ * too. */
+typedef struct ws_dstep {
+  uint32_t off;         /* its defs' first entry in ws_deps.regs, uses after them */
+  uint8_t ndefs, nuses; /* registers it writes, then reads (0 and 0 for an
+                           instruction of a called function: its registers
+                           are another function's) */
+  uint8_t memk;         /* its result comes from memory: bit 0 when its access
+                           is not to shared memory, bit 1 when it is */
+  uint8_t barrier;      /* 1 for the barrier class (WS_IC_BARRIER) */
+  uint16_t lat;         /* otherwise its result is ready this many cycles
+                           after issue (deps_latency) */
+} ws_dstep;
 
 typedef struct ws_deps ws_deps;
 
@@ -108,7 +117,7 @@ struct ws_deps {
   const ws_ptx_function *kernel; /* registers are this function's */
   uint32_t nregs;                /* kernel->nregs */
   uint32_t kninsts;              /* kernel->ninsts */
-  ws_dinst_regs *iregs;          /* per instruction of the kernel */
+  ws_dstep *iregs;               /* per instruction of the kernel */
   uint32_t *regs;                /* their register lists (in iregs' block) */
   ws_dtime *ready;               /* 32 warps x nregs */
   ws_dwarp w[32];                /* per warp of the block */
@@ -187,27 +196,8 @@ static inline void ws_prof_deps_warp_begin(ws_deps *d, uint32_t wi) {
   d->seen |= 1u << wi;
 }
 
-/* What ws_prof_deps_step needs of one instruction: static, so the profiler
- * keeps it in its record of the instruction (found once per launch from
- * ws_prof_deps_regs_of). */
-typedef struct ws_dstep {
-  uint32_t off;         /* its defs' first entry in ws_deps.regs, uses after them */
-  uint8_t ndefs, nuses; /* registers it writes, then reads (0 and 0 for an
-                           instruction of a called function: its registers
-                           are another function's) */
-  uint8_t memk;         /* its result comes from memory: bit 0 when its access
-                           is not to shared memory, bit 1 when it is (memory
-                           kind 1: both; 2: bit 0 alone; 0: neither) */
-  uint8_t barrier;      /* 1 for the barrier class (WS_IC_BARRIER) */
-  uint16_t lat;         /* otherwise its result is ready this many cycles after issue */
-} ws_dstep;
-
 /* The record of instruction pc of the kernel (pc < kernel->ninsts). */
-static inline ws_dstep ws_prof_deps_regs_of(const ws_deps *d, uint32_t pc) {
-  const ws_dinst_regs *ir = &d->iregs[pc];
-  return (ws_dstep){ir->off, ir->ndefs, ir->nuses, (uint8_t)(ir->memk == 1 ? 3 : ir->memk == 2 ? 1 : 0), 0,
-                    ir->lat};
-}
+static inline ws_dstep ws_prof_deps_regs_of(const ws_deps *d, uint32_t pc) { return d->iregs[pc]; }
 
 /* Two nodes, for instruction id: one on top of parent adding dcyc cycles,
  * then (a result) one on top of it adding dmem2 loads and dcyc2 cycles;
