@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "emu/exec.h"
+#include "util/bits.h"
 #include "util/checked.h"
 #include "util/vec.h"
 
@@ -370,9 +371,7 @@ static int settle(warp *w) {
  * lanes per vector instruction, 64-bit compares and multiplies by
  * constants, POPCNT), and the loader picks the one the CPU runs (an
  * ifunc): a portable build needs no -march (docs/emulator.md, "Speed"). */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(WS_NO_CLONES)
-__attribute__((target_clones("arch=x86-64-v3", "default")))
-#endif
+WS_CLONES_V3
 static int run_warp(blockctx *B, warp *w) {
   xctx X = {.B = B, .w = w, .limit = ws_emu_warp_cap(B, w->insts), .qend = w->insts + QUANTUM};
   w->spin = 0; /* set again if this run ends at a wait that has not completed */

@@ -295,15 +295,9 @@ ws_bank_config ws_prof_bank_config_for(int cc_major, int cc_minor) {
  *    per bank was quadratic when every word is in one bank), each counted
  *    in its bank. */
 
-/* GCC on x86-64: phase_degree twice, for baseline x86-64 and for
- * x86-64-v3 (AVX2: the passes' 64-bit compares four lanes at a time), the
- * loader choosing by the CPU, as for the emulator's warp loop
- * (docs/emulator.md, "Speed"). */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(WS_NO_CLONES)
-#define MEMSIM_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#else
-#define MEMSIM_CLONES
-#endif
+/* phase_degree is compiled twice, for baseline x86-64 and x86-64-v3 (the
+ * passes' 64-bit compares four lanes at a time), as the emulator's warp
+ * loop (WS_CLONES_V3, util/bits.h). */
 
 /* Whether the words x[i] >> sh of i < n (n >= 1), each the first of
  * `per_lane`, lie in one window of nb consecutive words modulo 2^64: their
@@ -335,7 +329,7 @@ static inline uint64_t word_steps(const uint64_t *w, uint32_t n, int *rising, in
   return s;
 }
 
-MEMSIM_CLONES
+WS_CLONES_V3
 static uint32_t phase_degree(const ws_warp_access *a, uint32_t lanes, const ws_bank_config *cfg) {
   uint32_t bb = (uint32_t)cfg->bank_bytes, nb = (uint32_t)cfg->banks;
   uint32_t per_lane = a->size > bb ? a->size / bb : 1;
