@@ -57,7 +57,8 @@ static const char help_text[] =
     "                        the first one (warpsight for all) is the primary model: it\n"
     "                        drives cudaEventElapsedTime and the bottleneck; models:\n"
     "%s"
-    "  --sample-blocks N     profile N blocks of each grid (all blocks still run)\n"
+    "  --sample-blocks N     profile N blocks of each grid (all blocks still run);\n"
+    "                        default 0 (or 'all'): every block is profiled\n"
     "  --report DIR          write DIR/exec.json (the report), each profiled launch's\n"
     "                        profile, the models' charts and DIR/index.html: one\n"
     "                        self-contained page with the kernels, and per launch the\n"
@@ -323,7 +324,7 @@ static int check_options(const char **gpus, size_t *ngpu, char *gbuf, size_t gsi
   unsigned long long v;
   char mbuf[4096];
   const char *models[CLI_MAX_TARGETS];
-  if (sample && cli_parse_int("exec", "--sample-blocks", sample, &n)) return EXIT_USAGE;
+  if (sample && cli_parse_sample_blocks("exec", sample, &n)) return EXIT_USAGE;
   if (cli_parse_limit("exec", "--max-warp-insts", lim->warp, &v) ||
       cli_parse_limit("exec", "--max-launch-insts", lim->launch, &v) ||
       cli_parse_bytes("exec", "--max-memory", lim->memory, &v))
@@ -657,6 +658,7 @@ int cmd_exec(int argc, char **argv) {
   size_t ngpu = 0;
   int st = check_options(gpus, &ngpu, gbuf, sizeof gbuf, gpu, model, sample, &lim);
   if (st) return st;
+  if (sample && !strcmp(sample, "all")) sample = "0"; /* the runtime's spelling of every block */
   if (!*runtime_dir())
     return cli_usage_error("exec", "this warpsight was built without its CUDA runtime; "
                            "set WARPSIGHT_CUDART_DIR to the folder of libcudart.so.13");
