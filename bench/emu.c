@@ -13,8 +13,9 @@
  * -j 2 adds (j2 cpu / j1 cpu: work the second worker makes, such as
  * contention), the part of the -j 2 run that did not run in parallel
  * (wall - cpu / 2, in seconds; on a machine whose two cores are free) and
- * the speed-up, -j 1 wall over -j 2 wall.  Build with the default
- * RelWithDebInfo, -O2, for the figures.  Native and -j 1 times in the
+ * the speed-up, -j 1 wall over -j 2 wall.  Build optimised for the
+ * figures (the default RelWithDebInfo, or Release, which docs/emulator.md's
+ * figures use; exec.c is at -O3 in both).  Native and -j 1 times in the
  * first table are process CPU seconds; -j 2 times are wall-clock.
  *
  * Fairness: every buffer of a launch has its pages touched (each page's

@@ -252,6 +252,17 @@ int cli_parse_int(const char *cmd, const char *opt, const char *s, long *out) {
   return 0;
 }
 
+int cli_parse_sample_blocks(const char *cmd, const char *s, long *out) {
+  char *end;
+  errno = 0;
+  long v = strcmp(s, "all") ? strtol(s, &end, 10) : (end = (char *)s + 3, 0);
+  if (errno || end == s || *end || v < 0)
+    return cli_usage_error(cmd, "--sample-blocks expects a number of blocks (0 or 'all': every block), got '%s'", s);
+  if (v > 1L << 30) return cli_usage_error(cmd, "--sample-blocks %ld is more than 2^30 blocks", v);
+  *out = v;
+  return 0;
+}
+
 int cli_parse_engine(const char *cmd, const char *s, ws_emu_engine *out) {
   const char *e = getenv("WARPSIGHT_ENGINE");
   *out = WS_EMU_ENGINE_AUTO;

@@ -74,6 +74,10 @@ const char *cli_charts_dir(char *buf, size_t size, const char *charts, const cha
 
 /* Parse a non-negative integer option value; EXIT_USAGE with a message. */
 int cli_parse_int(const char *cmd, const char *opt, const char *s, long *out);
+/* --sample-blocks N: N >= 1 blocks profiled, or 0 or 'all' for every block
+ * (*out = 0), the same in every command that takes it; EXIT_USAGE with a
+ * message otherwise. */
+int cli_parse_sample_blocks(const char *cmd, const char *s, long *out);
 
 /* Write text (and a newline if nl) to path through a ws_outfile (a
  * temporary file renamed into place).  0, or EXIT_USAGE after printing the

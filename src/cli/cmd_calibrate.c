@@ -168,7 +168,7 @@ int cmd_calibrate(int argc, char **argv) {
   else if (!gpu_s) cli_usage_error("calibrate", "--gpu is required");
   else if (!model) cli_usage_error("calibrate", "--model is required");
   else if (cache_s && no_cache) cli_usage_error("calibrate", "--cache and --no-cache conflict");
-  else if (sample_s && cli_parse_int("calibrate", "--sample-blocks", sample_s, &sample)) {
+  else if (sample_s && cli_parse_sample_blocks("calibrate", sample_s, &sample)) {
   } else if (vcli_split(&gl, "calibrate", "--gpu", gpu_s)) {
   } else if (fix_s && vcli_split(&fix, "calibrate", "--fix", fix_s)) {
   } else if (gl.n > 1 && out_s) {

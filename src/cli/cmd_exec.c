@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/elf_needed.h"
 #include "cli/html_report.h"
 #include "cli/toolchain.h"
 #include "cli/model_print.h"
@@ -57,7 +58,8 @@ static const char help_text[] =
     "                        the first one (warpsight for all) is the primary model: it\n"
     "                        drives cudaEventElapsedTime and the bottleneck; models:\n"
     "%s"
-    "  --sample-blocks N     profile N blocks of each grid (all blocks still run)\n"
+    "  --sample-blocks N     profile N blocks of each grid (all blocks still run);\n"
+    "                        default 0 (or 'all'): every block is profiled\n"
     "  --report DIR          write DIR/exec.json (the report), each profiled launch's\n"
     "                        profile, the models' charts and DIR/index.html: one\n"
     "                        self-contained page with the kernels, and per launch the\n"
@@ -215,6 +217,46 @@ static int run_program(char **argv, seen *sn) {
   return ws;
 }
 
+/* The program's file as execvp would find it: prog itself when it names a
+ * path (has a '/'), else the first executable PROG in $PATH; NULL if none. */
+static const char *program_file(const char *prog, char *buf, size_t n) {
+  if (strchr(prog, '/')) return prog;
+  const char *path = getenv("PATH");
+  for (const char *p = path ? path : ""; *p;) {
+    size_t len = strcspn(p, ":");
+    if (snprintf(buf, n, "%.*s%s%s", (int)len, p, len ? "/" : "", prog) < (int)n && access(buf, X_OK) == 0)
+      return buf;
+    p += len + (p[len] == ':');
+  }
+  return NULL;
+}
+
+/* Before the run: a program that links one of NVIDIA's libraries that
+ * reach the GPU through the driver (cuBLAS, cuFFT, ...) gets a note that
+ * those calls will fail, since a crash or a wrong result later would not
+ * say why (docs/exec.md, "NVIDIA's libraries"). */
+static void note_driver_libraries(const char *prog) {
+  char buf[4096], *names = NULL;
+  size_t n = 0;
+  const char *file = program_file(prog, buf, sizeof buf);
+  if (!file || cli_elf_needed(file, &names, &n)) return;
+  ws_strbuf b = WS_STRBUF_INIT;
+  const char *s = names;
+  for (size_t i = 0; i < n; s += strlen(s) + 1, i++) {
+    const char *lib = cli_driver_library(s);
+    if (lib) ws_sb_printf(&b, "%s%s (%s)", b.n ? ", " : "", s, lib);
+  }
+  free(names);
+  if (b.n && !b.oom)
+    fprintf(stderr,
+            "warpsight exec: note: %s links %s: these libraries run their own kernels through the CUDA "
+            "driver, which warpsight does not provide, so their calls fail as on a machine without a GPU "
+            "(cublasCreate returns CUBLAS_STATUS_NOT_INITIALIZED); the program's own kernels run as usual "
+            "(docs/exec.md, \"NVIDIA's libraries\")\n",
+            prog, ws_sb_str(&b));
+  ws_sb_free(&b);
+}
+
 /* Say how the program ended when it did not exit with 0 (issue 21): its
  * exit status, the signal that killed it, and for the dynamic linker's
  * status 127 the symbol or library it could not find. */
@@ -323,7 +365,7 @@ static int check_options(const char **gpus, size_t *ngpu, char *gbuf, size_t gsi
   unsigned long long v;
   char mbuf[4096];
   const char *models[CLI_MAX_TARGETS];
-  if (sample && cli_parse_int("exec", "--sample-blocks", sample, &n)) return EXIT_USAGE;
+  if (sample && cli_parse_sample_blocks("exec", sample, &n)) return EXIT_USAGE;
   if (cli_parse_limit("exec", "--max-warp-insts", lim->warp, &v) ||
       cli_parse_limit("exec", "--max-launch-insts", lim->launch, &v) ||
       cli_parse_bytes("exec", "--max-memory", lim->memory, &v))
@@ -657,10 +699,12 @@ int cmd_exec(int argc, char **argv) {
   size_t ngpu = 0;
   int st = check_options(gpus, &ngpu, gbuf, sizeof gbuf, gpu, model, sample, &lim);
   if (st) return st;
+  if (sample && !strcmp(sample, "all")) sample = "0"; /* the runtime's spelling of every block */
   if (!*runtime_dir())
     return cli_usage_error("exec", "this warpsight was built without its CUDA runtime; "
                            "set WARPSIGHT_CUDART_DIR to the folder of libcudart.so.13");
   if (ngpu > 1 && report && cli_make_dir("exec", report)) return EXIT_USAGE;
+  note_driver_libraries(argv[dd + 1]);
   /* A GPU list runs the program once per GPU (docs/exec.md): each run's
    * report, then the comparison. */
   cJSON *reps[CLI_MAX_TARGETS] = {NULL};

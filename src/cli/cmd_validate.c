@@ -55,8 +55,9 @@ static const char help[] =
     "                     'warpsight calibrate' wrote; repeatable\n"
     "  --kernels L        keep rows of these kernels (the CSV's AppName)\n"
     "  --sample-blocks N  profile N blocks per launch, spread over every grid\n"
-    "                     dimension (default 2; 0: all); the others are skipped and\n"
-    "                     DRAM bytes are estimated per buffer (docs/profile.md)\n"
+    "                     dimension (default 2; 0 or 'all': every block); the\n"
+    "                     others are skipped and DRAM bytes are estimated per\n"
+    "                     buffer (docs/profile.md)\n"
     "  --limit N          at most N rows (after the filters)\n"
     "  --half H           keep only the 'train' or the 'test' half of the rows: per GPU\n"
     "                     and kernel, rows sorted by input size alternate train/test,\n"
@@ -206,11 +207,10 @@ int cmd_validate(int argc, char **argv) {
   int rc = EXIT_USAGE;
   long sample = VCLI_DEFAULT_SAMPLE_BLOCKS, limit = 0;
   if (npos != 1 || (cache_s && no_cache) ||
-      (sample_s && cli_parse_int("validate", "--sample-blocks", sample_s, &sample)) ||
-      (limit_s && cli_parse_int("validate", "--limit", limit_s, &limit)) || sample > 1 << 30) {
+      (sample_s && cli_parse_sample_blocks("validate", sample_s, &sample)) ||
+      (limit_s && cli_parse_int("validate", "--limit", limit_s, &limit))) {
     if (npos != 1) cli_usage_error("validate", "expected one DATA.csv");
     else if (cache_s && no_cache) cli_usage_error("validate", "--cache and --no-cache conflict");
-    else if (sample > 1 << 30) cli_usage_error("validate", "--sample-blocks is too large");
     vcli_gpu_files_free(&gf);
     return EXIT_USAGE;
   }

@@ -183,11 +183,11 @@ int cli_prof_request(prof_request *rq, const char *cmd, const prof_args *a, int 
   if (npos != 1) return cli_usage_error(cmd, "expected one FILE.ptx or FILE.cu (see --help)");
   if (!a->launch) return cli_usage_error(cmd, "--launch is required");
   long ns = 0, j = 0;
-  if (a->sample && cli_parse_int(cmd, "--sample-blocks", a->sample, &ns)) return EXIT_USAGE;
-  if (a->sample && ns < 1) return cli_usage_error(cmd, "--sample-blocks must be at least 1");
+  if (a->sample && cli_parse_sample_blocks(cmd, a->sample, &ns)) return EXIT_USAGE;
   if (a->jobs && cli_parse_int(cmd, "-j", a->jobs, &j)) return EXIT_USAGE;
   if (a->jobs && (j < 1 || j > 256)) return cli_usage_error(cmd, "-j must be between 1 and 256");
-  if (a->frest && !a->sample) return cli_usage_error(cmd, "--functional-rest needs --sample-blocks");
+  if (a->frest && !ns)
+    return cli_usage_error(cmd, "--functional-rest needs --sample-blocks N (N >= 1): every block is profiled");
   *rq = (prof_request){cmd, file, a->kernel, a->launch, a->gpu ? a->gpu : PROF_DEFAULT_GPU, a->arch, NULL,
                        ns, a->frest != NULL, j, WS_EMU_DEFAULT_MAX_WARP_INSTS,
                        WS_EMU_DEFAULT_MAX_LAUNCH_INSTS, 0, NULL, NULL};

@@ -81,7 +81,8 @@ int cli_prof_request(prof_request *rq, const char *cmd, const prof_args *a, int 
   "  --sample-blocks N     profile N blocks spread over every grid dimension (a\n"  \
   "                        Hammersley set, docs/profile.md); the others are skipped\n" \
   "                        and DRAM bytes are estimated per buffer, with an error\n" \
-  "                        (memory.dram_bytes_rel_error)\n"                         \
+  "                        (memory.dram_bytes_rel_error); default 0 (or 'all'):\n" \
+  "                        every block is profiled\n"                              \
   "  --functional-rest     run the unsampled blocks too, without profiling (for\n"  \
   "                        kernels whose later blocks read what earlier ones wrote)\n" \
   "  --arch sm_XX          nvcc/ptxas target for .cu input (default: each GPU's own\n" \

@@ -61,6 +61,7 @@ int cli_compile_cu(const char *cmd, const char *file, const char *arch, char *di
   const char *fa = ws_tool_file(fbuf, sizeof fbuf, file), *oa = ws_tool_file(obuf, sizeof obuf, out);
   if (!fa || !oa) {
     cli_rm_tmp(dir);
+    dir[0] = '\0';
     return cli_usage_error(cmd, "the file name '%.200s...' is too long", file);
   }
   char *argv1[] = {nvcc, "-ptx", "-lineinfo", archopt, (char *)fa, "-o", (char *)oa, NULL};
@@ -68,6 +69,8 @@ int cli_compile_cu(const char *cmd, const char *file, const char *arch, char *di
   if (st != 0) {
     fprintf(stderr, "warpsight %s: error: nvcc failed on %s (status %d):\n", cmd, file, st);
     cli_print_file(stderr, log);
+    cli_rm_tmp(dir); /* a failed compile leaves no folder behind */
+    dir[0] = '\0';
     return EXIT_USAGE;
   }
   *have_ptxas = ws_tool_ptxas_on_ptx(out, arch, pl);

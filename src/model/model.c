@@ -158,8 +158,13 @@ int ws_model_missing(ws_model_result *r, const char *path, ws_diag *d) {
 
 int ws_model_missing_gpu(ws_model_result *r, const ws_gpu *g, const char *model,
                          const char *key, ws_diag *d) {
-  char path[256];
-  snprintf(path, sizeof path, "gpu %s: models.%s.%s", g->name, model, key);
+  char path[320];
+  /* A double-precision cost on a GPU without FP64 units (CC 1.0-1.2: the
+   * Programming Guide's first double-precision devices are CC 1.3) is
+   * missing for that reason, not for want of a number: say so. */
+  int no_fp64 = (g->cc_major == 1 && g->cc_minor < 3) && (strstr(key, "fp64") || strstr(key, "_dp"));
+  snprintf(path, sizeof path, "gpu %s: models.%s.%s%s", g->name, model, key,
+           no_fp64 ? " (the GPU has no double-precision units: CC 1.0-1.2)" : "");
   return ws_model_missing(r, path, d);
 }
 

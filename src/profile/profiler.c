@@ -737,7 +737,8 @@ static __attribute__((noinline)) uint32_t inst_slow(ws_prof *p, worker *w, const
  * executions, the warp's mix slot, the active-lane histogram, flops, a back
  * edge at a block's entry) and the dependency step over the instruction's
  * record: about 200 x86 instructions, 125 of them the dependency step
- * (docs/emulator.md, "Speed", the prof-inst figures). */
+ * (docs/emulator.md, "What is left"; the measurements in
+ * docs/emulator-history.md, "prof-inst"). */
 void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
   worker *w = &p->w[ev->worker];
   if (ev->func != w->ifunc) func_switch(p, w, ev->func);

@@ -61,7 +61,9 @@ static void print_value_line(FILE *out, const char *indent, const char *key, con
   const cJSON *note = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "note") : NULL;
   if (cJSON_IsTrue(der)) {
     /* Derived at load: say so, with the arithmetic on this GPU's numbers. */
-    fprintf(out, " [derived] %s", cJSON_IsString(src) ? src->valuestring : "");
+    const char *rule = cJSON_IsString(src) ? src->valuestring : "";
+    if (!strncmp(rule, "derived: ", 9)) rule += 9; /* the marker says it once */
+    fprintf(out, " [derived] %s", rule);
     if (cJSON_IsString(note)) fprintf(out, ": %s", note->valuestring);
   } else {
     if (cJSON_IsTrue(giv)) fprintf(out, " [given]");

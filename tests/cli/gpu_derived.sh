@@ -7,7 +7,7 @@ source "$WS_SRC/tests/cli/lib.sh"
 # The A100 as shipped: 32 x 108 SMs x 1.41 GHz / 1555 GB/s = 3.133736...
 run "$WS" gpu a100
 expect_rc 0 "a100"
-expect_out "departure_del_uncoal     3.133736334  [derived] derived: 32 x sms x clock_ghz / mem_bandwidth_gbs" "a100 derived"
+expect_out "departure_del_uncoal     3.133736334  [derived] 32 x sms x clock_ghz / mem_bandwidth_gbs" "a100 derived"
 
 # A copy with its clock edited to 2.0 GHz: 32 x 108 x 2.0 / 1555 = 4.445016...,
 # and gpuperf.delta (= hong-kim.departure_del_uncoal) follows it.
@@ -16,7 +16,7 @@ grep -q '"value": 2.0,' "$TMP/fast.json" || fail "the clock edit did not apply"
 run "$WS" gpu "$TMP/fast.json"
 expect_rc 0 "edited copy"
 expect_out "departure_del_uncoal     4.445016077  [derived]" "edited copy follows the clock"
-expect_out "delta                    4.445016077  [derived] derived: hong-kim.departure_del_uncoal" "gpuperf.delta follows"
+expect_out "delta                    4.445016077  [derived] hong-kim.departure_del_uncoal" "gpuperf.delta follows"
 expect_out "departure_del_coal       17.78006431  [derived]" "coalesced delay follows (128 x 108 x 2 / 1555)"
 
 # A value the file gives is used and marked as given.
@@ -25,7 +25,7 @@ sed 's/"hong-kim": {}/"hong-kim": {"departure_del_uncoal": {"value": 7, "source"
 run "$WS" gpu "$TMP/given.json"
 expect_rc 0 "given"
 expect_out "departure_del_uncoal     7            [given] test" "given wins"
-expect_out "delta                    7            [derived] derived: hong-kim.departure_del_uncoal" "delta from the given value"
+expect_out "delta                    7            [derived] hong-kim.departure_del_uncoal" "delta from the given value"
 
 # --json carries the marks.
 run "$WS" gpu "$TMP/given.json" --json

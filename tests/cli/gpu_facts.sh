@@ -12,7 +12,7 @@ expect_rc 0 "rtx3080"
 [ -z "$ERR" ] || fail "rtx3080 loads with a message: $ERR"
 expect_out "l2_bytes                 5242880      NVBench device report" "the report's L2"
 # 128 KB unified array (CC 8.6) - the smallest carve-out, 0 KB
-expect_out "l1_bytes                 131072       [derived] derived: l1_shared_bytes - the smallest carve-out" "derived L1"
+expect_out "l1_bytes                 131072       [derived] l1_shared_bytes - the smallest carve-out" "derived L1"
 expect_out "sustained_clock_ghz      1.725" "the clock the board held"
 expect_out "clock_mhz                9501" "memory clock"
 # 760 GB/s over 320 bits / 32 = 10 slices, by the documented rule

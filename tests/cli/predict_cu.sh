@@ -46,9 +46,12 @@ for sec in ("per_warp", "memory", "resources"):
 expect_rc 0 ".cu and .ptx profiles agree: $OUT"
 # A .cu file that does not compile: nvcc's message, exit 2.
 printf '__global__ void k( { }\n' >"$TMP/bad.cu"
-run "$WS" profile "$TMP/bad.cu" --launch "$E/vecadd.launch.json"
+mkdir -p "$TMP/tmpdir"
+TMPDIR="$TMP/tmpdir" run "$WS" profile "$TMP/bad.cu" --launch "$E/vecadd.launch.json"
 expect_rc 2 "bad .cu"
 expect_err "nvcc failed" "bad .cu"
+# ... and leaves no temporary folder behind (it once left its nvcc.log).
+if [ -n "$(ls -A "$TMP/tmpdir")" ]; then fail "a failed compile left $(ls "$TMP/tmpdir") in TMPDIR"; fi
 # Without nvcc: a message saying what to do, exit 2 (tools are looked up in
 # PATH, then $CUDA_HOME/bin).
 PATH=/usr/bin:/bin CUDA_HOME="$TMP/no-cuda" run "$WS" predict "$E/vecadd.cu" --launch "$E/vecadd.launch.json"

@@ -21,8 +21,21 @@ expect_err "nosuchgpu" "unknown GPU"
 run "$WS" profile "$E/vecadd.sm_80.ptx" --launch "$E/vecadd.launch.json" --gpu a100 --kernel other
 expect_rc 2 "wrong kernel"
 expect_err "other" "wrong kernel"
-run "$WS" profile "$E/vecadd.sm_80.ptx" --launch "$E/vecadd.launch.json" --gpu a100 --sample-blocks 0
-expect_rc 2 "zero samples"
+# --sample-blocks 0 and 'all' mean every block (the default): the same
+# profile byte for byte as no option; a bad value names the option.
+run "$WS" profile "$E/vecadd.sm_80.ptx" --launch "$E/vecadd.launch.json" --gpu a100 -o "$TMP/pall-none.json"
+expect_rc 0 "no --sample-blocks"
+for v in 0 all; do
+  run "$WS" profile "$E/vecadd.sm_80.ptx" --launch "$E/vecadd.launch.json" --gpu a100 --sample-blocks $v -o "$TMP/pall-$v.json"
+  expect_rc 0 "--sample-blocks $v"
+  if ! cmp -s "$TMP/pall-none.json" "$TMP/pall-$v.json"; then fail "--sample-blocks $v: not the every-block profile"; fi
+done
+run "$WS" profile "$E/vecadd.sm_80.ptx" --launch "$E/vecadd.launch.json" --gpu a100 --sample-blocks some
+expect_rc 2 "--sample-blocks some"
+expect_err "--sample-blocks expects a number of blocks (0 or 'all': every block), got 'some'" "--sample-blocks some"
+run "$WS" profile "$E/vecadd.sm_80.ptx" --launch "$E/vecadd.launch.json" --gpu a100 --sample-blocks all --functional-rest
+expect_rc 2 "--functional-rest with every block"
+expect_err "needs --sample-blocks N (N >= 1)" "--functional-rest with every block"
 run "$WS" profile "$E/vecadd.sm_80.ptx" --launch "$E/vecadd.launch.json" --gpu a100 --functional-rest
 expect_rc 2 "--functional-rest alone"
 expect_err "needs --sample-blocks" "--functional-rest alone"

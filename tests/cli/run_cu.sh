@@ -20,7 +20,9 @@ run "$WS" run "$D/frontend.cu" --launch "$D/conv1d.json" --arch sm_9x
 expect_rc 2 "bad --arch"
 expect_err "--arch expects sm_XX" "bad --arch"
 printf '__global__ void k( { }\n' >"$TMP/bad.cu"
-run "$WS" run "$TMP/bad.cu" --launch "$D/conv1d.json"
+mkdir -p "$TMP/tmpdir"
+TMPDIR="$TMP/tmpdir" run "$WS" run "$TMP/bad.cu" --launch "$D/conv1d.json"
 expect_rc 2 "bad .cu"
 expect_err "nvcc failed on" "bad .cu"
+if [ -n "$(ls -A "$TMP/tmpdir")" ]; then fail "a failed compile left $(ls "$TMP/tmpdir") in TMPDIR"; fi
 finish

@@ -26,8 +26,10 @@ awk -F, 'NR == 2 { for (i = 1; i <= NF; i++) if (h[i] == "error_pct_roofline") e
 # A .cu file that does not compile: nvcc's message and one error, exit 2.
 printf '__global__ void vecadd( { }\n' > "$TMP/set/bad.cu"
 printf 'kernel_file,kernel,launch,gpu,seconds\nbad.cu,vecadd,vecadd.launch.json,gtx680,1e-5\n' > "$TMP/set/bad.csv"
-run "$WS" validate "$TMP/set/bad.csv" --no-cache
+mkdir -p "$TMP/tmpdir"
+TMPDIR="$TMP/tmpdir" run "$WS" validate "$TMP/set/bad.csv" --no-cache
 expect_rc 2 "bad .cu"
+if [ -n "$(ls -A "$TMP/tmpdir")" ]; then fail "a failed compile left $(ls "$TMP/tmpdir") in TMPDIR"; fi
 expect_err "bad.cu: could not compile to PTX" "bad .cu"
 expect_no_crash "bad .cu"
 finish

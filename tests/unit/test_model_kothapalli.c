@@ -204,6 +204,17 @@ static void database_gpus(void **state) {
       ws_model_result_free(&r);
       seen++;
     }
+    if (g->cc_major == 1 && g->cc_minor < 3) {
+      /* no FP64 units: a double-precision profile cannot run, and the
+       * missing cost says why (not just that a number is absent) */
+      ws_model_result r = WS_MODEL_RESULT_INIT;
+      ws_diag d2 = WS_DIAG_INIT;
+      assert_int_equal(ws_model_predict(&r, "kothapalli-sum", pdp, g, &d2), WS_EMISSING);
+      assert_true(r.nmissing >= 1);
+      assert_non_null(strstr(r.missing[0], "op_cycles.fp64 (the GPU has no double-precision units"));
+      ws_model_result_free(&r);
+      ws_diag_free(&d2);
+    }
     ws_diag_free(&d);
     ws_gpu_free(g);
   }
