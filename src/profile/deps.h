@@ -13,10 +13,12 @@
  * path is chosen with a nominal DRAM latency of WS_DEPS_NOMINAL_MEM cycles.
  *
  * One ws_deps per profiler worker; all calls for it come from one thread.
- * ws_prof_deps_step runs for every profiled warp instruction: it is inline,
+ * ws_prof_deps_inst runs for every profiled warp instruction: it is inline,
  * with the state it reads, so the profiler pays no call for it, and it reads
  * what it needs of the instruction from a record the profiler keeps
- * (ws_dstep), not from the event or the IR.
+ * (ws_dstep), not from the event or the IR.  It runs the step
+ * (ws_prof_deps_step) for a warp of its own, or only checks the trace of
+ * the block's leader for a shadow warp (deps.c, "Shadows").
  */
 #ifndef WS_PROFILE_DEPS_H
 #define WS_PROFILE_DEPS_H

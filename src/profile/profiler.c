@@ -738,7 +738,9 @@ static __attribute__((noinline)) uint32_t inst_slow(ws_prof *p, worker *w, const
  * edge at a block's entry) and the dependency step over the instruction's
  * record: about 200 x86 instructions, 125 of them the dependency step
  * (docs/emulator.md, "What is left"; the measurements in
- * docs/emulator-history.md, "prof-inst"). */
+ * docs/emulator-history.md, "prof-inst") -- for a warp that follows its
+ * block's leader, a check of the leader's trace instead, about 10
+ * (deps.c, "Shadows"). */
 void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
   worker *w = &p->w[ev->worker];
   if (ev->func != w->ifunc) func_switch(p, w, ev->func);

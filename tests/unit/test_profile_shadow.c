@@ -11,21 +11,21 @@
 #include "profile/deps.h"
 #include "warpsight/ptx.h"
 
+/* Both kernels' start: one load, an add on it, a barrier, a shared load
+ * and an add on that (instructions 0-4). */
+#define KERNEL_START                                        \
+  ".version 7.0\n.target sm_80\n.address_size 64\n"         \
+  ".visible .entry k(.param .u64 a)\n{\n"                   \
+  "  .reg .f32 %f<4>;\n  .reg .b64 %rd<4>;\n"               \
+  "  ld.global.f32 %f1, [%rd1];\n"   /* 0 */                \
+  "  add.f32 %f2, %f1, %f1;\n"       /* 1 */                \
+  "  bar.sync 0;\n"                  /* 2 */                \
+  "  ld.shared.f32 %f3, [%rd2];\n"   /* 3 */                \
+  "  add.f32 %f2, %f2, %f3;\n"       /* 4 */
+
 /* Warps 0-2 run 5 and 6, warps 3 and 4 skip them: they diverge between
  * the two barriers. */
-static const char ptx_hand[] =
-    ".version 7.0\n"
-    ".target sm_80\n"
-    ".address_size 64\n"
-    ".visible .entry k(.param .u64 a)\n"
-    "{\n"
-    "  .reg .f32 %f<4>;\n"
-    "  .reg .b64 %rd<4>;\n"
-    "  ld.global.f32 %f1, [%rd1];\n"     /* 0 */
-    "  add.f32 %f2, %f1, %f1;\n"         /* 1 */
-    "  bar.sync 0;\n"                    /* 2 */
-    "  ld.shared.f32 %f3, [%rd2];\n"     /* 3 */
-    "  add.f32 %f2, %f2, %f3;\n"         /* 4 */
+static const char ptx_hand[] = KERNEL_START
     "  add.f32 %f2, %f2, %f2;\n"         /* 5 */
     "  add.f32 %f2, %f2, %f2;\n"         /* 6 */
     "  bar.sync 0;\n"                    /* 7 */
@@ -34,19 +34,7 @@ static const char ptx_hand[] =
     "}\n";
 
 /* Three barriers, two shared loads (whose replays the random test varies). */
-static const char ptx_rand[] =
-    ".version 7.0\n"
-    ".target sm_80\n"
-    ".address_size 64\n"
-    ".visible .entry k(.param .u64 a)\n"
-    "{\n"
-    "  .reg .f32 %f<4>;\n"
-    "  .reg .b64 %rd<4>;\n"
-    "  ld.global.f32 %f1, [%rd1];\n"     /* 0 */
-    "  add.f32 %f2, %f1, %f1;\n"         /* 1 */
-    "  bar.sync 0;\n"                    /* 2 */
-    "  ld.shared.f32 %f3, [%rd2];\n"     /* 3 */
-    "  add.f32 %f2, %f2, %f3;\n"         /* 4 */
+static const char ptx_rand[] = KERNEL_START
     "  add.f32 %f2, %f2, %f2;\n"         /* 5 */
     "  bar.sync 0;\n"                    /* 6 */
     "  ld.shared.f32 %f3, [%rd2];\n"     /* 7 */
