@@ -30,6 +30,50 @@
  * instruction, so the shares of a block sum exactly to its path.  Nodes
  * live for one block; a block that would need more than
  * WS_DEPS_MAX_NODES is not attributed (counted apart).
+ *
+ * Shadows (ws_prof_deps_shadow).  The step is a function of the warp's
+ * state, of its instructions (id, shared, replays) in order, and of the
+ * barrier slot it reads when it leaves a barrier.  Most warps of a block
+ * run the same instructions, so they go through the same states: the same
+ * times (nom, mem), and paths whose chains hold the same (id, dmem, dcyc)
+ * (not the same node numbers).  One warp, the *leader* (the block's first
+ * at the start), records each of its steps in a trace, 8 bytes each; every
+ * other warp starts as a *shadow*: it runs no step, it only checks that
+ * its instruction is the trace's at its position (spos).  A shadow leaving
+ * a barrier also checks that the slot holds what the leader read there
+ * (bread).  A shadow that catches up with the leader (the warp that
+ * completes a barrier leaves it first) takes the leader's state and leads
+ * from there, and the leader becomes a shadow, its own state at that step
+ * (sbase).  When a check fails, or at block end short of the leader's
+ * step, a shadow becomes a warp of its own (materialise): its state at its
+ * position comes from the leader's state before its last resume from a
+ * barrier (snap: in a block that syncs with bar.sync, its shadows are
+ * between that resume and the next barrier), else from its own state (the
+ * block's start for a fresh one), by running the step over the trace up to
+ * its position, reading at each resume the value it checked there; then it
+ * runs the step for its instruction.  Why the results are those of running
+ * the step for every warp:
+ *  - A shadow's barrier arrivals: each equals the arrival at that barrier
+ *    of the warp that recorded the step (same state), already in the slot
+ *    (the leader is never behind a shadow); slots only grow
+ *    (ws_deps_later replaces only when strictly later), so the arrival
+ *    would change nothing.  The same holds for the arrivals replayed.
+ *  - What a shadow reads at a resume is checked against what the leader
+ *    read (nom, mem and node alike): equal, its step gives the leader's;
+ *    different, it materialises there and runs the step, which reads the
+ *    slot.  So no argument about which warps a barrier joins is needed
+ *    (mbarrier and bar.arrive are in the barrier class too).
+ *  - Block end: a shadow at the leader's step ends as the leader did, with
+ *    a chain of the same steps, so whichever of them the strict `later`
+ *    picks in warp order, the block's path and its attribution are the
+ *    same: the shadow is left out of the choice.
+ *  - Nodes: each warp counts the nodes its steps asked for
+ *    (ws_dwarp.nodes), and a state taken from another warp carries its
+ *    count, so the block "ran past WS_DEPS_MAX_NODES" exactly when every
+ *    warp running every step would have (the nodes made are never more).
+ *  - When the trace (or bread) cannot grow, it stops where it is (freeze):
+ *    shadows materialise at its end, later warps of the block are not
+ *    shadows.  Speed only.
  */
 #include "deps.h"
 
@@ -129,6 +173,8 @@ static int list_regs(ws_deps *d) {
 ws_deps *ws_prof_deps_new(const ws_ptx_function *k) {
   ws_deps *d = calloc(1, sizeof *d);
   if (!d) return NULL;
+  d->leader = 32;
+  d->snap_pos = SIZE_MAX;
   d->kernel = k;
   d->nregs = k->nregs;
   d->kninsts = k->ninsts;
@@ -155,8 +201,24 @@ int ws_prof_deps_track(ws_deps *d, const ws_ptx_module *m, const uint32_t *func_
   return 0;
 }
 
+int ws_prof_deps_shadow(ws_deps *d, const ws_dstep *recs, size_t stride, uint32_t ninst) {
+  if (ninst > ((uint32_t)1 << 30)) return -1; /* ids must fit ws_deps_key */
+  d->snap_ready = calloc(d->nregs ? d->nregs : 1, sizeof *d->snap_ready);
+  if (!d->snap_ready || WS_VEC_RESERVE(d->trace, d->captrace, 1)) {
+    free(d->snap_ready);
+    d->snap_ready = NULL;
+    return -1;
+  }
+  d->srec = (const char *)recs;
+  d->sstride = stride;
+  return 0;
+}
+
 void ws_prof_deps_free(ws_deps *d) {
   if (!d) return;
+  free(d->trace);
+  free(d->bread);
+  free(d->snap_ready);
   free(d->aset);
   free(d->nodes);
   free(d->crit_mem);
@@ -177,6 +239,126 @@ void ws_prof_deps_block_begin(ws_deps *d) {
   d->overflow = 0;
   if (d->crit_mem && WS_VEC_RESERVE(d->nodes, d->capnodes, 1)) d->overflow = 1;
   deps_room(d);
+  d->leader = 32;
+  d->shadows = d->fresh = 0;
+  d->ntrace = d->nbread = 0;
+  d->snap_pos = SIZE_MAX;
+  d->tracing = d->srec && !WS_VEC_RESERVE(d->trace, d->captrace, 1);
+  d->troom = 0; /* (ws_prof_deps_record sets it) */
+  if (d->tracing) d->trace[0] = WS_DEPS_END;
+}
+
+/* Shadows (the file's comment) ---------------------------------------------*/
+
+static ws_dtime *ready_of(ws_deps *d, uint32_t wi) { return d->ready + (size_t)wi * d->nregs; }
+
+static int same_time(ws_dtime a, ws_dtime b) { return a.nom == b.nom && a.mem == b.mem && a.node == b.node; }
+
+/* The trace stops growing where it is. */
+static void freeze(ws_deps *d) {
+  d->tracing = 0;
+  d->troom = 0;
+  d->leader = 32;
+}
+
+void ws_prof_deps_record(ws_deps *d, uint32_t wi, uint64_t e) {
+  ws_dwarp *w = &d->w[wi];
+  if (!d->tracing) return;
+  if (w->pending) { /* it leaves barrier nbar - 1 (= nbread): what it reads, and its state */
+    if (WS_VEC_PUSH(d->bread, d->nbread, d->capbread, d->bar[w->pending - 1])) {
+      freeze(d);
+      return;
+    }
+    d->snap = *w;
+    memcpy(d->snap_ready, ready_of(d, wi), (size_t)d->nregs * sizeof *d->snap_ready);
+    d->snap_pos = d->ntrace;
+    e |= WS_DEPS_RESUME;
+  }
+  /* room for the entry and the end mark; positions are uint32_t */
+  if (d->ntrace + 2 > UINT32_MAX || WS_VEC_RESERVE(d->trace, d->captrace, d->ntrace + 2)) {
+    freeze(d);
+    return;
+  }
+  d->trace[d->ntrace++] = e;
+  d->trace[d->ntrace] = WS_DEPS_END;
+  d->troom = (d->captrace < UINT32_MAX ? d->captrace : UINT32_MAX) - 1;
+}
+
+/* Runs the step for warp wi over the trace's entries [from, to), reading
+ * at each resume from barrier k the value the leader read (bread[k]),
+ * which the warp, as a shadow, checked was in the slot when it got there. */
+static void replay(ws_deps *d, uint32_t wi, size_t from, size_t to) {
+  ws_dwarp *w = &d->w[wi];
+  for (size_t i = from; i < to; i++) {
+    const uint64_t e = d->trace[i];
+    const uint32_t id = (uint32_t)(e >> 32) & (((uint32_t)1 << 30) - 1);
+    const uint32_t shared = (uint32_t)(e >> 62) & 1, replays = (uint32_t)e;
+    const ws_dstep *s = (const ws_dstep *)(const void *)(d->srec + (size_t)id * d->sstride);
+    if (w->pending) {
+      const int b = w->pending - 1;
+      const ws_dtime now = d->bar[b];
+      d->bar[b] = d->bread[w->nbar - 1];
+      ws_prof_deps_step(d, wi, s, shared, replays, id); /* (an arrival here goes to the other slot) */
+      d->bar[b] = now;
+    } else {
+      ws_prof_deps_step(d, wi, s, shared, replays, id);
+    }
+  }
+}
+
+/* Shadow wi becomes a warp of its own, in the state it would have after
+ * its spos steps: the leader's when the leader is there, else the
+ * snapshot's or its own (at sbase, the block's start for a fresh one) and
+ * replay() up to spos. */
+static void materialise(ws_deps *d, uint32_t wi) {
+  const uint32_t bit = 1u << wi;
+  const size_t pos = d->spos[wi];
+  ws_dwarp *w = &d->w[wi];
+  ws_dtime *rr = ready_of(d, wi);
+  d->shadows &= ~bit;
+  if (d->tracing && pos == d->ntrace) {
+    *w = d->w[d->leader];
+    memcpy(rr, ready_of(d, d->leader), (size_t)d->nregs * sizeof *rr);
+    d->fresh &= ~bit;
+    return;
+  }
+  size_t from = d->sbase[wi];
+  if (d->snap_pos >= from && d->snap_pos <= pos) {
+    *w = d->snap;
+    memcpy(rr, d->snap_ready, (size_t)d->nregs * sizeof *rr);
+    from = d->snap_pos;
+  } else if (d->fresh & bit) { /* (its w was cleared by warp_begin) */
+    memset(rr, 0, (size_t)d->nregs * sizeof *rr);
+  }
+  d->fresh &= ~bit;
+  replay(d, wi, from, pos);
+}
+
+void ws_prof_deps_unshadow(ws_deps *d, uint32_t wi, const ws_dstep *s, uint32_t shared, uint32_t replays,
+                           uint32_t id) {
+  const uint32_t pos = d->spos[wi];
+  const uint64_t key = ws_deps_key(id, shared, replays);
+  if (pos < d->ntrace) {
+    if (d->trace[pos] == (key | WS_DEPS_RESUME) && same_time(d->bar[d->sres[wi] & 1], d->bread[d->sres[wi]])) {
+      d->sres[wi]++, d->spos[wi]++; /* the leader's resume, from the same slot value */
+      return;
+    }
+    materialise(d, wi);
+  } else if (d->tracing) {
+    /* It caught up with the leader (the warp that completes a barrier
+     * leaves it first): it takes the leader's state and leads from here,
+     * and the leader becomes a shadow whose own state is at this step. */
+    const uint32_t l = d->leader;
+    materialise(d, wi);
+    d->shadows |= 1u << l;
+    d->spos[l] = d->sbase[l] = (uint32_t)d->ntrace;
+    d->sres[l] = (uint32_t)d->nbread;
+    d->leader = wi;
+    ws_prof_deps_record(d, wi, key);
+  } else {
+    materialise(d, wi);
+  }
+  ws_prof_deps_step(d, wi, s, shared, replays, id);
 }
 
 uint32_t ws_prof_deps_addresses(uint32_t exec, const uint64_t *addr, uint32_t *distinct) {
@@ -298,9 +480,22 @@ uint32_t ws_prof_deps_atomics(ws_deps *d, const ws_emu_event *ev) {
 
 void ws_prof_deps_block_end(ws_deps *d) {
   if (!d->seen) return;
+  /* A shadow at the leader's step ends as the leader: it changes nothing
+   * of the best path (the file's comment) and adds the leader's nodes;
+   * the others materialise. */
+  uint32_t warps = d->seen;
+  uint64_t nodes = 0; /* the nodes every warp would have made (ws_dwarp.nodes) */
+  for (uint32_t m = d->shadows; m; m &= m - 1) {
+    const uint32_t wi = (uint32_t)__builtin_ctz(m);
+    if (d->tracing && d->spos[wi] == d->ntrace) warps &= ~(1u << wi), nodes += d->w[d->leader].nodes;
+    else materialise(d, wi);
+  }
+  d->shadows = 0;
   ws_dtime best = {0, 0, 0};
   for (int i = 0; i < 32; i++)
-    if (d->seen >> i & 1) best = ws_deps_later(best, d->w[i].end);
+    if (warps >> i & 1) best = ws_deps_later(best, d->w[i].end), nodes += d->w[i].nodes;
+  /* (past WS_DEPS_MAX_NODES - 1 nodes besides node 0, ws_prof_deps_node) */
+  if (nodes >= WS_DEPS_MAX_NODES) d->overflow = 1;
   d->sum.blocks++;
   d->sum.gatom_addresses += (double)d->an;
   d->sum.path_mem += (double)best.mem;
@@ -320,6 +515,16 @@ void ws_prof_deps_block_end(ws_deps *d) {
     d->nodes = NULL;
     d->capnodes = 0;
     deps_room(d);
+  }
+  if (d->captrace > ((size_t)1 << 16)) { /* (block_begin makes room again) */
+    free(d->trace);
+    d->trace = NULL;
+    d->captrace = 0;
+  }
+  if (d->capbread > ((size_t)1 << 16)) {
+    free(d->bread);
+    d->bread = NULL;
+    d->capbread = 0;
   }
 }
 

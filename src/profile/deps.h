@@ -13,10 +13,12 @@
  * path is chosen with a nominal DRAM latency of WS_DEPS_NOMINAL_MEM cycles.
  *
  * One ws_deps per profiler worker; all calls for it come from one thread.
- * ws_prof_deps_step runs for every profiled warp instruction: it is inline,
+ * ws_prof_deps_inst runs for every profiled warp instruction: it is inline,
  * with the state it reads, so the profiler pays no call for it, and it reads
  * what it needs of the instruction from a record the profiler keeps
- * (ws_dstep), not from the event or the IR.
+ * (ws_dstep), not from the event or the IR.  It runs the step
+ * (ws_prof_deps_step) for a warp of its own, or only checks the trace of
+ * the block's leader for a shadow warp (deps.c, "Shadows").
  */
 #ifndef WS_PROFILE_DEPS_H
 #define WS_PROFILE_DEPS_H
@@ -64,6 +66,7 @@ typedef struct ws_dwarp {
   ws_dtime end;    /* the latest ready time it produced */
   int pending;     /* 1 + barrier slot to leave at the next instruction, or 0 */
   uint32_t nbar;   /* barriers it arrived at in this block */
+  uint64_t nodes;  /* path nodes its steps asked for (made or not) */
 } ws_dwarp;
 
 /* What ws_prof_deps_step needs of one instruction, static: the registers
@@ -146,6 +149,27 @@ struct ws_deps {
   uint64_t *aset;
   size_t an, acap;
   int aset_oom;                  /* an insertion failed: the count is short */
+  /* shadow warps (ws_prof_deps_shadow; deps.c, "Shadows"), srec NULL: off */
+  const char *srec;              /* the step record of id at srec + id x sstride */
+  size_t sstride;
+  uint32_t leader;               /* the warp that writes the trace (32: none yet) */
+  uint32_t shadows;              /* warps that follow the trace */
+  uint32_t fresh;                /* shadows whose ready times are not cleared yet */
+  uint32_t spos[32];             /* per shadow: the trace's steps it matched, */
+  uint32_t sres[32];             /* ... the barriers it left, */
+  uint32_t sbase[32];            /* ... and the step its own state (w, ready) is at */
+  int tracing;                   /* the trace grows with the leader (0: frozen) */
+  size_t troom;                  /* the leader records without a call while
+                                    ntrace < troom (0: frozen or not yet) */
+  uint64_t *trace;               /* the leader's steps (ws_deps_key; WS_DEPS_RESUME
+                                    where it left a barrier), then WS_DEPS_END */
+  size_t ntrace, captrace;
+  ws_dtime *bread;               /* per barrier k of the leader: the slot it read
+                                    when it left it */
+  size_t nbread, capbread;
+  ws_dwarp snap;                 /* the leader's state before its last resume ... */
+  ws_dtime *snap_ready;          /* ... its ready times (nregs) */
+  size_t snap_pos;               /* ... its steps then (SIZE_MAX: none in this block) */
 };
 
 /* A worker's state for kernel k; NULL when out of memory. */
@@ -187,12 +211,38 @@ static inline uint32_t ws_deps_node(ws_deps *d, uint32_t parent, uint32_t id, ui
 /* The later of a and b: b only when its nominal value is larger. */
 static inline ws_dtime ws_deps_later(ws_dtime a, ws_dtime b) { return b.nom > a.nom ? b : a; }
 
+/* Shadow warps (deps.c, "Shadows"): the step record of instruction id is
+ * at (const char *)recs + id x stride for ids < ninst (the profiler's
+ * iinfo table, whose records stay put until d is freed).  Call it once,
+ * after ws_prof_deps_new; without it every warp runs the step.  0, or -1
+ * (out of memory, or ninst > 2^30): no shadows, the same results. */
+int ws_prof_deps_shadow(ws_deps *d, const ws_dstep *recs, size_t stride, uint32_t ninst);
+
+/* A trace entry: id, shared and replays exactly (id < 2^30); a shadow's
+ * key never has bit 63, WS_DEPS_RESUME marks the leader's step after a
+ * barrier and WS_DEPS_END (matching no key) follows the last entry. */
+#define WS_DEPS_RESUME ((uint64_t)1 << 63)
+#define WS_DEPS_END UINT64_MAX
+static inline uint64_t ws_deps_key(uint32_t id, uint32_t shared, uint32_t replays) {
+  return (uint64_t)(id | shared << 30) << 32 | replays;
+}
+
 /* A warp's first instruction in the block: its times cleared (a block of 8
- * warps clears 8 rows, not 32).  The profiler calls it once per warp and
- * block, before the warp's first ws_prof_deps_step. */
+ * warps clears 8 rows, not 32) -- or, with shadows on and the block's
+ * first warp already leading, the warp becomes a shadow at the trace's
+ * start (its ready times are set when it stops being one, deps.c).  The
+ * profiler calls it once per warp and block, before the warp's first
+ * ws_prof_deps_inst. */
 static inline void ws_prof_deps_warp_begin(ws_deps *d, uint32_t wi) {
   memset(&d->w[wi], 0, sizeof d->w[wi]);
-  memset(d->ready + (size_t)wi * d->nregs, 0, (size_t)d->nregs * sizeof *d->ready);
+  if (d->seen && d->tracing) {
+    d->shadows |= 1u << wi;
+    d->fresh |= 1u << wi;
+    d->spos[wi] = d->sres[wi] = d->sbase[wi] = 0;
+  } else {
+    memset(d->ready + (size_t)wi * d->nregs, 0, (size_t)d->nregs * sizeof *d->ready);
+    if (!d->seen && d->tracing) d->leader = wi;
+  }
   d->seen |= 1u << wi;
 }
 
@@ -248,6 +298,7 @@ static inline void ws_prof_deps_step(ws_deps *d, uint32_t wi, const ws_dstep *s,
   issue.nom += replays; /* each replay takes an issue slot */
   ws_dtime end = w->end;
   /* (without tracking, or past the block's nodes, a node is 0: ws_prof_deps_node) */
+  w->nodes += (slot + replays > 0) + (nd && !s->barrier);
   if (nd && !s->barrier) { /* (nd > 0 only for the kernel's own instructions) */
     ws_dtime r = issue;
     const uint32_t mem = s->memk >> shared & 1, lat = mem ? 0 : s->lat;
@@ -269,6 +320,34 @@ static inline void ws_prof_deps_step(ws_deps *d, uint32_t wi, const ws_dstep *s,
   }
   w->issue = issue;
   w->end = end;
+}
+
+/* The leader's entry e when it leaves a barrier or the trace needs room
+ * (deps.c), and a shadow's step when its instruction is not the next one
+ * of the trace. */
+void ws_prof_deps_record(ws_deps *d, uint32_t wi, uint64_t e);
+void ws_prof_deps_unshadow(ws_deps *d, uint32_t wi, const ws_dstep *s, uint32_t shared, uint32_t replays,
+                           uint32_t id);
+
+/* One executed warp instruction, as ws_prof_deps_step: a shadow whose
+ * instruction (id, shared, replays) is the leader's at its position only
+ * moves on (about ten x86 instructions instead of the step's ~125); the
+ * leader records its step; every other warp runs the step. */
+static inline void ws_prof_deps_inst(ws_deps *d, uint32_t wi, const ws_dstep *s, uint32_t shared,
+                                     uint32_t replays, uint32_t id) {
+  if (d->shadows >> wi & 1) {
+    const uint32_t pos = d->spos[wi];
+    /* (trace[ntrace] is WS_DEPS_END, which no key matches) */
+    if (__builtin_expect(d->trace[pos] == ws_deps_key(id, shared, replays), 1)) d->spos[wi] = pos + 1;
+    else ws_prof_deps_unshadow(d, wi, s, shared, replays, id);
+    return;
+  }
+  if (wi == d->leader) {
+    const uint64_t e = ws_deps_key(id, shared, replays);
+    if (d->ntrace < d->troom && !d->w[wi].pending) d->trace[d->ntrace++] = e, d->trace[d->ntrace] = WS_DEPS_END;
+    else ws_prof_deps_record(d, wi, e);
+  }
+  ws_prof_deps_step(d, wi, s, shared, replays, id);
 }
 
 /* The most lanes of `exec` whose addr[] are equal (1 for distinct

@@ -439,6 +439,11 @@ int ws_prof_new(ws_prof **out, const ws_prof_config *cfg, ws_diag *d) {
       if (&m->funcs[f] == cfg->kernel) ii->dep = ws_prof_deps_regs_of(p->w[0].deps, i);
       ii->dep.barrier = ii->iclass == WS_IC_BARRIER;
     }
+  /* Warps that run the same instructions as their block's first one only
+   * follow its trace (deps.c, "Shadows"); without room for that, every
+   * warp runs the step, with the same results. */
+  for (int k = 0; p->tpb > 32 && k < cfg->workers; k++)
+    (void)ws_prof_deps_shadow(p->w[k].deps, &p->info[0].dep, sizeof *p->info, p->ninst);
   const ws_gpu *g = cfg->gpu;
   p->load_rule = ws_prof_coal_rule_for(g->cc_major, g->cc_minor, g->cache.l1_caches_global, 0);
   p->store_rule = ws_prof_coal_rule_for(g->cc_major, g->cc_minor, g->cache.l1_caches_global, 1);
@@ -733,7 +738,9 @@ static __attribute__((noinline)) uint32_t inst_slow(ws_prof *p, worker *w, const
  * edge at a block's entry) and the dependency step over the instruction's
  * record: about 200 x86 instructions, 125 of them the dependency step
  * (docs/emulator.md, "What is left"; the measurements in
- * docs/emulator-history.md, "prof-inst"). */
+ * docs/emulator-history.md, "prof-inst") -- for a warp that follows its
+ * block's leader, a check of the leader's trace instead, about 10
+ * (deps.c, "Shadows"). */
 void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
   worker *w = &p->w[ev->worker];
   if (ev->func != w->ifunc) func_switch(p, w, ev->func);
@@ -758,7 +765,7 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
     w->div_idle[ws_popc32(live)] += ws_popc32(live) - ws_popc32(active & live);
   if (ii->flops) w->flops += (uint64_t)ii->flops * ws_lanes32(ev->exec);
   const uint32_t replays = ii->slow ? inst_slow(p, w, ev, ii, id) : 0;
-  ws_prof_deps_step(w->deps, wi, &ii->dep, ev->space == WS_PTX_SP_SHARED, replays, id);
+  ws_prof_deps_inst(w->deps, wi, &ii->dep, ev->space == WS_PTX_SP_SHARED, replays, id);
 }
 
 /* Sections ----------------------------------------------------------------*/
