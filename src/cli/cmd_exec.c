@@ -699,7 +699,6 @@ int cmd_exec(int argc, char **argv) {
   size_t ngpu = 0;
   int st = check_options(gpus, &ngpu, gbuf, sizeof gbuf, gpu, model, sample, &lim);
   if (st) return st;
-  if (sample && !strcmp(sample, "all")) sample = "0"; /* the runtime's spelling of every block */
   if (!*runtime_dir())
     return cli_usage_error("exec", "this warpsight was built without its CUDA runtime; "
                            "set WARPSIGHT_CUDART_DIR to the folder of libcudart.so.13");

@@ -179,7 +179,9 @@ static void rt_init(void) {
   }
   ws_diag_free(&d);
   if (parse_models(rt, getenv("WARPSIGHT_MODEL"))) rt->init_failed = 1;
-  if (env_count("WARPSIGHT_SAMPLE_BLOCKS", 0, "blocks", &rt->sample_blocks)) rt->init_failed = 1;
+  const char *sb = getenv("WARPSIGHT_SAMPLE_BLOCKS"); /* 'all' as --sample-blocks takes it: every block */
+  if (sb && !strcmp(sb, "all")) rt->sample_blocks = 0;
+  else if (env_count("WARPSIGHT_SAMPLE_BLOCKS", 0, "blocks (or 'all')", &rt->sample_blocks)) rt->init_failed = 1;
   /* the emulated-work limits of run, profile and predict (docs/emulator.md) */
   rt->max_warp_insts = WS_EMU_DEFAULT_MAX_WARP_INSTS;
   rt->max_launch_insts = WS_EMU_DEFAULT_MAX_LAUNCH_INSTS;

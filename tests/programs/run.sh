@@ -173,7 +173,19 @@ stencil)
   # sampling profiles 1 block of 9, but every block still runs
   run wsexec --sample-blocks 1 --model roofline -- "$bin"
   expect_rc 0 "--sample-blocks 1"
-  expect_out "PASS stencil" "--sample-blocks 1: the results are still right" ;;
+  expect_out "PASS stencil" "--sample-blocks 1: the results are still right"
+  # 'all' (and 0, the default) profile every block: the same predictions,
+  # through the option and through the runtime's own variable
+  run wsexec --model warpsight -- "$bin"
+  every=$(grep "warpsight  " <<<"$OUT")
+  [ -n "$every" ] || fail "no warpsight prediction in exec's report: $OUT"
+  run wsexec --sample-blocks all --model warpsight -- "$bin"
+  expect_rc 0 "--sample-blocks all"
+  [ "$(grep "warpsight  " <<<"$OUT")" = "$every" ] || fail "--sample-blocks all: not the every-block predictions"
+  WARPSIGHT_SAMPLE_BLOCKS=all run wsexec --model warpsight -- "$bin"
+  [ "$(grep "warpsight  " <<<"$OUT")" = "$every" ] || fail "WARPSIGHT_SAMPLE_BLOCKS=all: not the every-block predictions"
+  WARPSIGHT_SAMPLE_BLOCKS=some run wsexec -- "$bin"
+  expect_err "WARPSIGHT_SAMPLE_BLOCKS: expected a number of blocks (or 'all'), got 'some'" "bad WARPSIGHT_SAMPLE_BLOCKS" ;;
 histogram)
   run wsexec --json --model roofline -- "$bin"
   expect_rc 0 "--json"
