@@ -28,6 +28,7 @@
 #include "cli/toolchain.h"
 #include "cli/model_print.h"
 #include "util/strbuf.h"
+#include "util/tool.h"
 #include "util/vec.h"
 #include "warpsight/gpu.h"
 #include "warpsight/report.h"
@@ -217,20 +218,6 @@ static int run_program(char **argv, seen *sn) {
   return ws;
 }
 
-/* The program's file as execvp would find it: prog itself when it names a
- * path (has a '/'), else the first executable PROG in $PATH; NULL if none. */
-static const char *program_file(const char *prog, char *buf, size_t n) {
-  if (strchr(prog, '/')) return prog;
-  const char *path = getenv("PATH");
-  for (const char *p = path ? path : ""; *p;) {
-    size_t len = strcspn(p, ":");
-    if (snprintf(buf, n, "%.*s%s%s", (int)len, p, len ? "/" : "", prog) < (int)n && access(buf, X_OK) == 0)
-      return buf;
-    p += len + (p[len] == ':');
-  }
-  return NULL;
-}
-
 /* Before the run: a program that links one of NVIDIA's libraries that
  * reach the GPU through the driver (cuBLAS, cuFFT, ...) gets a note that
  * those calls will fail, since a crash or a wrong result later would not
@@ -238,7 +225,7 @@ static const char *program_file(const char *prog, char *buf, size_t n) {
 static void note_driver_libraries(const char *prog) {
   char buf[4096], *names = NULL;
   size_t n = 0;
-  const char *file = program_file(prog, buf, sizeof buf);
+  const char *file = ws_tool_which(prog, buf, sizeof buf); /* as execvp finds it */
   if (!file || cli_elf_needed(file, &names, &n)) return;
   ws_strbuf b = WS_STRBUF_INIT;
   const char *s = names;
