@@ -253,13 +253,12 @@ int cli_parse_int(const char *cmd, const char *opt, const char *s, long *out) {
 }
 
 int cli_parse_sample_blocks(const char *cmd, const char *s, long *out) {
-  char *end;
-  errno = 0;
-  long v = strcmp(s, "all") ? strtol(s, &end, 10) : (end = (char *)s + 3, 0);
-  if (errno || end == s || *end || v < 0)
+  uint64_t v;
+  if (ws_parse_sample_blocks(s, &v))
     return cli_usage_error(cmd, "--sample-blocks expects a number of blocks (0 or 'all': every block), got '%s'", s);
-  if (v > 1L << 30) return cli_usage_error(cmd, "--sample-blocks %ld is more than 2^30 blocks", v);
-  *out = v;
+  if (v > (uint64_t)1 << 30)
+    return cli_usage_error(cmd, "--sample-blocks %llu is more than 2^30 blocks", (unsigned long long)v);
+  *out = (long)v;
   return 0;
 }
 

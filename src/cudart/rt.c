@@ -146,13 +146,18 @@ static int parse_models(ws_rt *rt, const char *spec) {
   return 0;
 }
 
-/* Environment variable `name` as a count (bytes: with an optional K, M, G or
- * T) into *out, left alone when unset or empty; -1 after a message that
- * names what it counts (`what`). */
-static int env_count(const char *name, int bytes, const char *what, uint64_t *out) {
+/* What an environment variable counts: a plain count, bytes (with an
+ * optional K, M, G or T), or blocks to profile ("all" too). */
+enum { ENV_COUNT, ENV_BYTES, ENV_BLOCKS };
+
+/* Environment variable `name` as a count of `kind` into *out, left alone
+ * when unset or empty; -1 after a message that names what it counts
+ * (`what`). */
+static int env_count(const char *name, int kind, const char *what, uint64_t *out) {
   const char *s = getenv(name);
   if (!s || !*s) return 0;
-  if (ws_parse_count(s, bytes, out) == 0) return 0;
+  if ((kind == ENV_BLOCKS ? ws_parse_sample_blocks(s, out) : ws_parse_count(s, kind == ENV_BYTES, out)) == 0)
+    return 0;
   fprintf(stderr, "warpsight: error: %s: expected a number of %s, got '%.200s'\n", name, what, s);
   return -1;
 }
@@ -179,16 +184,14 @@ static void rt_init(void) {
   }
   ws_diag_free(&d);
   if (parse_models(rt, getenv("WARPSIGHT_MODEL"))) rt->init_failed = 1;
-  const char *sb = getenv("WARPSIGHT_SAMPLE_BLOCKS"); /* 'all' as --sample-blocks takes it: every block */
-  if (sb && !strcmp(sb, "all")) rt->sample_blocks = 0;
-  else if (env_count("WARPSIGHT_SAMPLE_BLOCKS", 0, "blocks (or 'all')", &rt->sample_blocks)) rt->init_failed = 1;
+  if (env_count("WARPSIGHT_SAMPLE_BLOCKS", ENV_BLOCKS, "blocks (or 'all')", &rt->sample_blocks)) rt->init_failed = 1;
   /* the emulated-work limits of run, profile and predict (docs/emulator.md) */
   rt->max_warp_insts = WS_EMU_DEFAULT_MAX_WARP_INSTS;
   rt->max_launch_insts = WS_EMU_DEFAULT_MAX_LAUNCH_INSTS;
   rt->memory_budget = RT_MEMORY_BUDGET;
-  if (env_count("WARPSIGHT_MAX_WARP_INSTS", 0, "warp instructions", &rt->max_warp_insts) ||
-      env_count("WARPSIGHT_MAX_LAUNCH_INSTS", 0, "warp instructions", &rt->max_launch_insts) ||
-      env_count("WARPSIGHT_MAX_MEMORY", 1, "bytes with an optional K, M, G or T", &rt->memory_budget))
+  if (env_count("WARPSIGHT_MAX_WARP_INSTS", ENV_COUNT, "warp instructions", &rt->max_warp_insts) ||
+      env_count("WARPSIGHT_MAX_LAUNCH_INSTS", ENV_COUNT, "warp instructions", &rt->max_launch_insts) ||
+      env_count("WARPSIGHT_MAX_MEMORY", ENV_BYTES, "bytes with an optional K, M, G or T", &rt->memory_budget))
     rt->init_failed = 1;
   if (!rt->memory_budget) rt->memory_budget = UINT64_MAX; /* 0: no budget */
   rt->json_out = js && *js ? ws_strdup(js) : NULL;

@@ -25,6 +25,14 @@ int ws_parse_count(const char *s, int bytes, uint64_t *out) {
   return 0;
 }
 
+int ws_parse_sample_blocks(const char *s, uint64_t *out) {
+  if (strcmp(s, "all") == 0) {
+    *out = 0;
+    return 0;
+  }
+  return ws_parse_count(s, 0, out);
+}
+
 uint64_t ws_env_limit(const char *name, uint64_t dflt) {
   const char *e = getenv(name);
   uint64_t v;

@@ -13,6 +13,11 @@
  * 2^10, 2^20, 2^30 or 2^40. */
 int ws_parse_count(const char *s, int bytes, uint64_t *out);
 
+/* A number of blocks to profile (--sample-blocks, WARPSIGHT_SAMPLE_BLOCKS):
+ * a count as ws_parse_count takes it (no suffix), or "all", which is 0:
+ * every block.  0, or -1 (*out left alone). */
+int ws_parse_sample_blocks(const char *s, uint64_t *out);
+
 /* s as a plain decimal number into *out: [+-]digits[.digits][e[+-]digits]
  * (or .digits), nothing before or after it.  0, or -1 (*out left alone)
  * for anything strtod would take beyond that: a hex float ("0x1p-3"),

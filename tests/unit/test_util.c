@@ -112,6 +112,16 @@ static void test_parse_count(void **state) {
   assert_int_equal(ws_parse_count("12x", 0, &v), -1);
   assert_int_equal(ws_parse_count("18446744073709551616", 0, &v), -1);
   assert_int_equal(v, 7); /* left alone on every failure */
+  /* blocks to profile: a count, or "all" (0: every block) */
+  assert_int_equal(ws_parse_sample_blocks("all", &v), 0);
+  assert_int_equal(v, 0);
+  assert_int_equal(ws_parse_sample_blocks("64", &v), 0);
+  assert_int_equal(v, 64);
+  v = 7;
+  assert_int_equal(ws_parse_sample_blocks("ALL", &v), -1);
+  assert_int_equal(ws_parse_sample_blocks("all ", &v), -1);
+  assert_int_equal(ws_parse_sample_blocks("1K", &v), -1);
+  assert_int_equal(v, 7);
 }
 
 static void test_bits(void **state) {
