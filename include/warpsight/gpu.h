@@ -71,7 +71,10 @@ typedef struct ws_gp_value {
   int estimate;        /* the replacement is an estimate */
   char *source;        /* the file's source, "derived: FORMULA", or the
                           replacement's; NULL if none */
-  char *note;          /* derived: the arithmetic on this GPU's numbers */
+  char *note;          /* derived: the arithmetic on this GPU's numbers;
+                          absent: why the parameter does not exist on this
+                          GPU (a rule said so: "the GPU has no
+                          double-precision units: CC 1.1"), else NULL */
 } ws_gp_value;
 
 /* The GPU file as loaded (private to src/gpu; the serialiser's input). */

@@ -67,6 +67,8 @@ typedef struct rule_ctx {
   const arch_row *a;
   char *note;
   size_t note_len;
+  int none; /* the rule found that the parameter does not exist on this
+               GPU (NONE), not merely that an input is unknown */
 } rule_ctx;
 
 typedef int (*rule_fn)(rule_ctx *c, const char *key, double *v);
@@ -75,6 +77,13 @@ typedef int (*rule_fn)(rule_ctx *c, const char *key, double *v);
 static double par(const rule_ctx *c, ws_gp_id id) { return ws_gpu_p(c->g, id); }
 
 #define NOTE(...) snprintf(c->note, c->note_len, __VA_ARGS__)
+/* A rule's answer that its parameter does not exist on this GPU, with the
+ * reason (kept in the absent parameter's note; a model that needs it names
+ * it: ws_model_missing_gpu).  Evaluates to 0: nothing derived. */
+#define NONE(...) (NOTE(__VA_ARGS__), c->none = 1, 0)
+/* The reason of a double-precision parameter on CC 1.0-1.2 (cc_arch.def's
+ * FP64 throughput 0). */
+#define NO_FP64() NONE("the GPU has no double-precision units: CC %d.%d", c->a->major, c->a->minor)
 
 /* The GT200 figures the scaled Luo & Suda costs and the Kothapalli division
  * costs start from. */
@@ -200,7 +209,7 @@ static int koth_op(rule_ctx *c, const char *k, double *v) {
   else if (strcmp(op, "fp64") == 0) thr = a->fp64;
   else if (strcmp(op, "int_div") == 0 || strcmp(op, "int_rem") == 0) thr = a->int_add, mult = 12;
   else if (strcmp(op, "fp_div") == 0) thr = a->fp32, mult = 9;
-  if (!(thr > 0)) return 0; /* no FP64 units */
+  if (!(thr > 0)) return thr == 0 ? NO_FP64() : 0; /* (only FP64's throughput is ever 0) */
   *v = mult * ws / thr;
   if (mult > 1)
     NOTE("%g x warp_size / %g per clock = %g (the CC 1.x ratio to a simple op: %s)", mult, thr, *v,
@@ -299,7 +308,7 @@ static int transit_point(rule_ctx *c, const char *k, double *v) {
               L->max_threads_per_sm);
   } else {
     double thr = dp ? c->a->fp64 : c->a->fp32, eta = dp ? TRANSIT_ETA_P_DP : TRANSIT_ETA_P_SP;
-    if (!(thr > 0)) return 0;
+    if (!(thr > 0)) return thr == 0 ? NO_FP64() : 0;
     *v = eta * thr * g->clock_ghz;
     NOTE("%g x %g results per clock x %g GHz = %.4g", eta, thr, g->clock_ghz, *v);
   }
@@ -430,8 +439,9 @@ static int ws_arch(rule_ctx *c, const char *k, double *v) {
 static int ws_fp64(rule_ctx *c, const char *k, double *v) {
   (void)k;
   *v = c->a->fp64;
+  if (*v == 0) return NO_FP64();
   NOTE("FP64 results per clock per SM of CC %d.%d (src/gpu/cc_arch.def)", c->a->major, c->a->minor);
-  return *v > 0; /* CC 1.0-1.2 have no FP64 units: nothing derived */
+  return *v > 0;
 }
 
 /* Kepler's global loads bypass L1 and the L2 serves them per 128-byte line:
@@ -537,9 +547,15 @@ static int apply(ws_gpu *g, const arch_row *a, const struct rule *r, const char 
   pv->has_rule = 1;
   if (pv->origin == WS_GP_GIVEN) return WS_OK;
   char note[256], src[192];
-  rule_ctx c = {g, a, note, sizeof note};
+  rule_ctx c = {g, a, note, sizeof note, 0};
   double v;
-  if (!r->fn(&c, key, &v) || !isfinite(v) || !(v > 0)) return WS_OK;
+  if (!r->fn(&c, key, &v) || !isfinite(v) || !(v > 0)) {
+    if (c.none) { /* absent, and why */
+      free(pv->note);
+      if (!(pv->note = ws_strdup(note))) return WS_ENOMEM;
+    }
+    return WS_OK;
+  }
   snprintf(src, sizeof src, "derived: %s", r->formula);
   free(pv->source), free(pv->note);
   pv->source = ws_strdup(src);

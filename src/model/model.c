@@ -158,13 +158,14 @@ int ws_model_missing(ws_model_result *r, const char *path, ws_diag *d) {
 
 int ws_model_missing_gpu(ws_model_result *r, const ws_gpu *g, const char *model,
                          const char *key, ws_diag *d) {
-  char path[320];
-  /* A double-precision cost on a GPU without FP64 units (CC 1.0-1.2: the
-   * Programming Guide's first double-precision devices are CC 1.3) is
-   * missing for that reason, not for want of a number: say so. */
-  int no_fp64 = (g->cc_major == 1 && g->cc_minor < 3) && (strstr(key, "fp64") || strstr(key, "_dp"));
-  snprintf(path, sizeof path, "gpu %s: models.%s.%s%s", g->name, model, key,
-           no_fp64 ? " (the GPU has no double-precision units: CC 1.0-1.2)" : "");
+  char path[384];
+  /* a parameter that does not exist on this GPU (a double-precision cost
+   * without FP64 units) is missing for that reason: its note says it */
+  int id = ws_gpu_param_find(model, key);
+  const ws_gp_value *pv = id >= 0 ? &g->params[id] : NULL;
+  const char *why = pv && pv->origin == WS_GP_ABSENT ? pv->note : NULL;
+  snprintf(path, sizeof path, "gpu %s: models.%s.%s%s%s%s", g->name, model, key, why ? " (" : "", why ? why : "",
+           why ? ")" : "");
   return ws_model_missing(r, path, d);
 }
 
