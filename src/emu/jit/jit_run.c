@@ -686,14 +686,9 @@ int ws_emu_jit_run_block(blockctx *B) {
   }
   for (;;) {
     int ran = 0;
-    uint32_t done = 0;
     for (uint32_t i = 0; i < J->nwarps; i++) {
       jit_warp *w = &J->warps[i];
-      if (w->state == JW_DONE) {
-        done++;
-        continue;
-      }
-      if (w->state != JW_RUN) continue;
+      if (w->state != JW_RUN) continue; /* done, or waiting */
       ran = 1;
       uint64_t before = w->insts;
       int rr = run_warp(J, w);
@@ -703,9 +698,8 @@ int ws_emu_jit_run_block(blockctx *B) {
         r = -1;
         goto out;
       }
-      if (w->state == JW_DONE) done++;
     }
-    if (done == J->nwarps) break;
+    if (J->ndone == J->nwarps) break; /* (rt_settle counts them) */
     if (!ran && release_after_exits(J)) continue;
     if (!ran) {
       deadlock(J);
