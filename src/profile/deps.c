@@ -254,6 +254,13 @@ static ws_dtime *ready_of(ws_deps *d, uint32_t wi) { return d->ready + (size_t)w
 
 static int same_time(ws_dtime a, ws_dtime b) { return a.nom == b.nom && a.mem == b.mem && a.node == b.node; }
 
+/* A warp's whole state (its times and its registers' ready times) into
+ * *w and rr from *sw and sr. */
+static void copy_state(const ws_deps *d, ws_dwarp *w, ws_dtime *rr, const ws_dwarp *sw, const ws_dtime *sr) {
+  *w = *sw;
+  memcpy(rr, sr, (size_t)d->nregs * sizeof *rr);
+}
+
 /* The trace stops growing where it is. */
 static void freeze(ws_deps *d) {
   d->tracing = 0;
@@ -269,8 +276,7 @@ void ws_prof_deps_record(ws_deps *d, uint32_t wi, uint64_t e) {
       freeze(d);
       return;
     }
-    d->snap = *w;
-    memcpy(d->snap_ready, ready_of(d, wi), (size_t)d->nregs * sizeof *d->snap_ready);
+    copy_state(d, &d->snap, d->snap_ready, w, ready_of(d, wi));
     d->snap_pos = d->ntrace;
     e |= WS_DEPS_RESUME;
   }
@@ -291,8 +297,7 @@ static void replay(ws_deps *d, uint32_t wi, size_t from, size_t to) {
   ws_dwarp *w = &d->w[wi];
   for (size_t i = from; i < to; i++) {
     const uint64_t e = d->trace[i];
-    const uint32_t id = (uint32_t)(e >> 32) & (((uint32_t)1 << 30) - 1);
-    const uint32_t shared = (uint32_t)(e >> 62) & 1, replays = (uint32_t)e;
+    const uint32_t id = ws_deps_key_id(e), shared = ws_deps_key_shared(e), replays = ws_deps_key_replays(e);
     const ws_dstep *s = (const ws_dstep *)(const void *)(d->srec + (size_t)id * d->sstride);
     if (w->pending) {
       const int b = w->pending - 1;
@@ -317,15 +322,13 @@ static void materialise(ws_deps *d, uint32_t wi) {
   ws_dtime *rr = ready_of(d, wi);
   d->shadows &= ~bit;
   if (d->tracing && pos == d->ntrace) {
-    *w = d->w[d->leader];
-    memcpy(rr, ready_of(d, d->leader), (size_t)d->nregs * sizeof *rr);
+    copy_state(d, w, rr, &d->w[d->leader], ready_of(d, d->leader));
     d->fresh &= ~bit;
     return;
   }
   size_t from = d->sbase[wi];
   if (d->snap_pos >= from && d->snap_pos <= pos) {
-    *w = d->snap;
-    memcpy(rr, d->snap_ready, (size_t)d->nregs * sizeof *rr);
+    copy_state(d, w, rr, &d->snap, d->snap_ready);
     from = d->snap_pos;
   } else if (d->fresh & bit) { /* (its w was cleared by warp_begin) */
     memset(rr, 0, (size_t)d->nregs * sizeof *rr);

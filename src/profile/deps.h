@@ -226,6 +226,10 @@ int ws_prof_deps_shadow(ws_deps *d, const ws_dstep *recs, size_t stride, uint32_
 static inline uint64_t ws_deps_key(uint32_t id, uint32_t shared, uint32_t replays) {
   return (uint64_t)(id | shared << 30) << 32 | replays;
 }
+/* A key's (or a trace entry's) parts back. */
+static inline uint32_t ws_deps_key_id(uint64_t e) { return (uint32_t)(e >> 32) & (((uint32_t)1 << 30) - 1); }
+static inline uint32_t ws_deps_key_shared(uint64_t e) { return (uint32_t)(e >> 62) & 1; }
+static inline uint32_t ws_deps_key_replays(uint64_t e) { return (uint32_t)e; }
 
 /* A warp's first instruction in the block: its times cleared (a block of 8
  * warps clears 8 rows, not 32) -- or, with shadows on and the block's
