@@ -32,7 +32,7 @@ parts='ws_ptx_ ws_analysis_ ws_emu_ ws_prof_ ws_profile_ ws_gpu_ ws_model_
 ws_advise ws_advise_ ws_report_ ws_valid_'
 util='ws_diag_ ws_arena_ ws_sb_ ws_strdup ws_vec_ ws_json_ ws_outfile_ ws_outdir_
 ws_demangle ws_demangle_ ws_read_file ws_write_file ws_open_input ws_parse_file ws_take_file
-ws_file_kind ws_name_part ws_suggest ws_suggest_ ws_parse_count ws_parse_decimal
+ws_file_kind ws_name_part ws_suggest ws_suggest_ ws_parse_count ws_parse_decimal ws_parse_sample_blocks
 ws_env_limit ws_tool_'
 re=""
 for p in $parts $util; do
