@@ -167,20 +167,20 @@ gather:;
   return ns;
 }
 
-static void strict_half(ws_coal_result *r, const ws_warp_access *a, int h) {
-  uint32_t s = a->size;
+static void strict_half(ws_coal_result *r, uint32_t mask, uint32_t size, const uint64_t *addr, int h) {
+  uint32_t s = size;
   int active = 0, first = -1;
   for (int k = 0; k < 16; k++)
-    if (a->mask >> (16 * h + k) & 1) {
+    if (mask >> (16 * h + k) & 1) {
       active++;
       if (first < 0) first = k;
     }
   if (!active) return;
   int ok = s == 4 || s == 8 || s == 16;
-  uint64_t base = a->addr[16 * h + first] - (uint64_t)first * s;
+  uint64_t base = addr[16 * h + first] - (uint64_t)first * s;
   if (ok && base % (16ull * s) != 0) ok = 0;
   for (int k = 0; ok && k < 16; k++)
-    if ((a->mask >> (16 * h + k) & 1) && a->addr[16 * h + k] != base + (uint64_t)k * s) ok = 0;
+    if ((mask >> (16 * h + k) & 1) && addr[16 * h + k] != base + (uint64_t)k * s) ok = 0;
   if (ok) {
     uint32_t t = s == 16 ? 2 : 1;
     r->transactions += t;
@@ -191,37 +191,37 @@ static void strict_half(ws_coal_result *r, const ws_warp_access *a, int h) {
   }
 }
 
-static void relaxed_half(ws_coal_result *r, const ws_warp_access *a, int h) {
-  uint32_t seg = a->size == 1 ? 32 : a->size == 2 ? 64 : 128;
-  uint32_t pending = (a->mask >> (16 * h)) & 0xffffu;
+static void relaxed_half(ws_coal_result *r, uint32_t mask, uint32_t size, const uint64_t *addr, int h) {
+  uint32_t seg = size == 1 ? 32 : size == 2 ? 64 : 128;
+  uint32_t pending = (mask >> (16 * h)) & 0xffffu;
   while (pending) {
     int l = __builtin_ctz(pending);
-    uint64_t start = a->addr[16 * h + l] & ~(uint64_t)(seg - 1);
+    uint64_t start = addr[16 * h + l] & ~(uint64_t)(seg - 1);
     uint64_t lo = UINT64_MAX, hi = 0;
     for (int k = 0; k < 16; k++) {
       if (!(pending >> k & 1)) continue;
-      uint64_t ad = a->addr[16 * h + k];
+      uint64_t ad = addr[16 * h + k];
       if (ad >= start && ad < start + seg) {
         if (ad < lo) lo = ad;
-        if (ad + a->size > hi) hi = ad + a->size;
+        if (ad + size > hi) hi = ad + size;
         pending &= ~(1u << k);
       }
     }
     if (hi > start + seg) hi = start + seg;
-    uint32_t size = seg;
-    while (size > 32) {
-      uint32_t half = size / 2;
+    uint32_t tsize = seg; /* the transaction's */
+    while (tsize > 32) {
+      uint32_t half = tsize / 2;
       if (hi <= start + half) {
-        size = half;
+        tsize = half;
       } else if (lo >= start + half) {
         start += half;
-        size = half;
+        tsize = half;
       } else {
         break;
       }
     }
     r->transactions++;
-    r->bytes_moved += size;
+    r->bytes_moved += tsize;
   }
 }
 
@@ -235,19 +235,25 @@ void ws_prof_coalesce(ws_coal_result *out, const ws_warp_access *a, ws_coal_rule
 
 void ws_prof_coalesce_counted(ws_coal_result *out, const ws_warp_access *a, ws_coal_rule rule,
                               uint32_t sectors, uint32_t lines) {
+  ws_prof_coalesce_counted_at(out, a->mask, a->size, a->addr, rule, sectors, lines);
+}
+
+void ws_prof_coalesce_counted_at(ws_coal_result *out, uint32_t mask, uint32_t size,
+                                 const uint64_t *addr, ws_coal_rule rule, uint32_t sectors,
+                                 uint32_t lines) {
   memset(out, 0, sizeof *out);
-  if (!a->mask) return;
-  out->bytes_requested = ws_popc32(a->mask) * a->size;
+  if (!mask) return;
+  out->bytes_requested = ws_popc32(mask) * size;
   out->sectors = sectors;
   out->lines = lines;
   switch (rule) {
   case WS_COAL_CC1X_STRICT:
-    strict_half(out, a, 0);
-    strict_half(out, a, 1);
+    strict_half(out, mask, size, addr, 0);
+    strict_half(out, mask, size, addr, 1);
     break;
   case WS_COAL_CC1X_RELAXED:
-    relaxed_half(out, a, 0);
-    relaxed_half(out, a, 1);
+    relaxed_half(out, mask, size, addr, 0);
+    relaxed_half(out, mask, size, addr, 1);
     break;
   case WS_COAL_CC2X_L1:
     out->transactions = out->lines;
@@ -330,9 +336,10 @@ static inline uint64_t word_steps(const uint64_t *w, uint32_t n, int *rising, in
 }
 
 WS_CLONES_V3
-static uint32_t phase_degree(const ws_warp_access *a, uint32_t lanes, const ws_bank_config *cfg) {
+static uint32_t phase_degree(const uint64_t *addr, uint32_t size, uint32_t lanes,
+                             const ws_bank_config *cfg) {
   uint32_t bb = (uint32_t)cfg->bank_bytes, nb = (uint32_t)cfg->banks;
-  uint32_t per_lane = a->size > bb ? a->size / bb : 1;
+  uint32_t per_lane = size > bb ? size / bb : 1;
   if (!lanes) return 0;
   if (bb && !(bb & (bb - 1)) && nb && !(nb & (nb - 1)) && nb <= 64) {
     const unsigned sh = ws_ctz32(bb);
@@ -341,13 +348,13 @@ static uint32_t phase_degree(const ws_warp_access *a, uint32_t lanes, const ws_b
      * words listed only when that fails */
     uint64_t w[32];
     const uint32_t l0 = ws_ctz32(lanes), run = lanes >> l0, n = ws_lanes32(lanes);
-    w[0] = a->addr[l0] >> sh;
+    w[0] = addr[l0] >> sh;
     if (!(run & (run + 1))) {
-      if (one_window(a->addr + l0, sh, n, per_lane, nb)) return 1;
-      for (uint32_t i = 1; i < n; i++) w[i] = a->addr[l0 + i] >> sh;
+      if (one_window(addr + l0, sh, n, per_lane, nb)) return 1;
+      for (uint32_t i = 1; i < n; i++) w[i] = addr[l0 + i] >> sh;
     } else {
       uint32_t i = 1;
-      for (uint32_t m = lanes & (lanes - 1); m; m &= m - 1) w[i++] = a->addr[ws_ctz32(m)] >> sh;
+      for (uint32_t m = lanes & (lanes - 1); m; m &= m - 1) w[i++] = addr[ws_ctz32(m)] >> sh;
       if (one_window(w, 0, n, per_lane, nb)) return 1;
     }
     if (per_lane == 1) {
@@ -397,7 +404,7 @@ static uint32_t phase_degree(const ws_warp_access *a, uint32_t lanes, const ws_b
   for (int l = 0; l < 32; l++) {
     if (!(lanes >> l & 1)) continue;
     for (uint32_t k = 0; k < per_lane; k++) {
-      uint64_t w = a->addr[l] / (uint64_t)cfg->bank_bytes + k;
+      uint64_t w = addr[l] / (uint64_t)cfg->bank_bytes + k;
       uint32_t i = 0;
       while (i < n && words[i] != w) i++;
       if (i == n && n < 128) words[n++] = w;
@@ -413,18 +420,23 @@ static uint32_t phase_degree(const ws_warp_access *a, uint32_t lanes, const ws_b
 
 void ws_prof_bank_conflicts(ws_bank_result *out, const ws_warp_access *a,
                        const ws_bank_config *cfg) {
+  ws_prof_bank_conflicts_at(out, a->mask, a->size, a->addr, cfg);
+}
+
+void ws_prof_bank_conflicts_at(ws_bank_result *out, uint32_t mask, uint32_t size,
+                               const uint64_t *addr, const ws_bank_config *cfg) {
   memset(out, 0, sizeof *out);
-  if (!a->mask) return;
+  if (!mask) return;
   /* Lanes served together: a half-warp on CC 1.x; on later GPUs the whole
    * warp for 4-byte words, half-warps for 8-byte, quarter-warps for 16-byte. */
   int group = 32;
   if (cfg->half_warp) group = 16;
-  else if (a->size == 8 && cfg->bank_bytes == 4) group = 16;
-  else if (a->size >= 16) group = 8;
+  else if (size == 8 && cfg->bank_bytes == 4) group = 16;
+  else if (size >= 16) group = 8;
   for (int g = 0; g < 32; g += group) {
-    uint32_t lanes = a->mask & (group == 32 ? 0xffffffffu : ((1u << group) - 1) << g);
+    uint32_t lanes = mask & (group == 32 ? 0xffffffffu : ((1u << group) - 1) << g);
     if (!lanes) continue;
-    uint32_t deg = phase_degree(a, lanes, cfg);
+    uint32_t deg = phase_degree(addr, size, lanes, cfg);
     out->passes += deg;
     out->min_passes++;
     if (deg > out->degree) out->degree = deg;

@@ -54,6 +54,13 @@ void ws_prof_coalesce(ws_coal_result *out, const ws_warp_access *a, ws_coal_rule
  * are known (a caller that lists the sectors anyway). */
 void ws_prof_coalesce_counted(ws_coal_result *out, const ws_warp_access *a, ws_coal_rule rule,
                               uint32_t sectors, uint32_t lines);
+/* The same for the request given by its parts, the lanes' addresses read
+ * in place (addr[i] for each lane i of mask; size 1, 2, 4, 8 or 16): what
+ * the profiler calls, so that a request's 256 bytes of addresses are not
+ * copied into a ws_warp_access. */
+void ws_prof_coalesce_counted_at(ws_coal_result *out, uint32_t mask, uint32_t size,
+                                 const uint64_t *addr, ws_coal_rule rule, uint32_t sectors,
+                                 uint32_t lines);
 
 /* The distinct 32-byte sectors and 128-byte lines of one request ----------*/
 
@@ -100,6 +107,9 @@ typedef struct ws_bank_result {
  * word do not conflict (broadcast for loads; one write wins for stores). */
 void ws_prof_bank_conflicts(ws_bank_result *out, const ws_warp_access *a,
                        const ws_bank_config *cfg);
+/* The same for the request given by its parts (as ws_prof_coalesce_counted_at). */
+void ws_prof_bank_conflicts_at(ws_bank_result *out, uint32_t mask, uint32_t size,
+                               const uint64_t *addr, const ws_bank_config *cfg);
 
 /* Caches -----------------------------------------------------------------*/
 

@@ -572,15 +572,14 @@ static inline unsigned ev_bytes(const ws_emu_event *ev) {
   return n > 0 ? (unsigned)n : 4;
 }
 
-/* The emulator's event as the memory simulator's request, its lanes'
- * bytes ev_bytes(ev); a size memsim does not model (a vector wider than 16
- * bytes, an odd width) is taken as 16 or 4 bytes per lane. */
-static inline void access_of(ws_warp_access *a, const ws_emu_event *ev, unsigned bytes) {
-  a->mask = ev->exec;
-  a->size = bytes;
-  if (a->size != 1 && a->size != 2 && a->size != 4 && a->size != 8 && a->size != 16)
-    a->size = a->size > 16 ? 16 : 4;
-  memcpy(a->addr, ev->addr, sizeof a->addr);
+/* The lanes' bytes as the memory simulator models them: ev_bytes(ev), or
+ * for a size memsim does not model (a vector wider than 16 bytes, an odd
+ * width) 16 or 4 bytes per lane.  The lanes' addresses are read in place
+ * from the event (ws_prof_coalesce_counted_at, ws_prof_bank_conflicts_at),
+ * not copied. */
+static inline uint32_t sim_size(unsigned bytes) {
+  if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8 && bytes != 16) return bytes > 16 ? 16 : 4;
+  return bytes;
 }
 
 static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_event *ev,
@@ -589,19 +588,21 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
                  kind == WS_PTX_K_SURF_STORE;
   int is_atomic = kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION;
   const unsigned bytes = ev_bytes(ev); /* found once per request */
-  ws_warp_access a;
-  access_of(&a, ev, bytes);
+  const uint32_t size = sim_size(bytes);
   /* The distinct 32-byte sectors, in lane order, for the cache replay; when
    * the lanes' access size is the one coalescing counts with, they give its
    * sector and line counts too. */
   uint64_t sec[128];
   uint32_t nl, ns = ws_prof_sectors(&w->secs, ev->exec, ev->addr, bytes, sec, &nl);
   ws_coal_result r;
-  if (a.size == bytes)
-    ws_prof_coalesce_counted(&r, &a, is_write ? p->store_rule : p->load_rule, ns < 64 ? ns : 64,
-                             nl < 64 ? nl : 64);
-  else
+  if (size == bytes) {
+    ws_prof_coalesce_counted_at(&r, ev->exec, size, ev->addr, is_write ? p->store_rule : p->load_rule,
+                                ns < 64 ? ns : 64, nl < 64 ? nl : 64);
+  } else { /* an odd size: the sectors of the size coalescing counts with */
+    ws_warp_access a = {ev->exec, size, {0}};
+    memcpy(a.addr, ev->addr, sizeof a.addr);
     ws_prof_coalesce(&r, &a, is_write ? p->store_rule : p->load_rule);
+  }
   st->requests++;
   st->trans += r.transactions;
   st->lines += r.lines;
@@ -617,11 +618,11 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
   if (rule == WS_COAL_CC1X_STRICT || rule == WS_COAL_CC1X_RELAXED) {
     for (int h = 0; h < 2; h++) {
       uint32_t n = ws_popc32(h ? ev->exec >> 16 : ev->exec & 0xffffu);
-      best += (n * a.size + 127) / 128;
+      best += (n * size + 127) / 128;
     }
   } else {
     uint32_t unit = rule == WS_COAL_CC2X_L1 ? 128 : 32;
-    best = (nexec * a.size + unit - 1) / unit;
+    best = (nexec * size + unit - 1) / unit;
   }
   st->needed += best < r.transactions ? best : r.transactions; /* never above its own */
   if (r.transactions <= best) st->coal_reqs++;
@@ -649,10 +650,8 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
 
 /* Returns the request's extra passes (bank-conflict replays). */
 static uint32_t shared_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_event *ev) {
-  ws_warp_access a;
-  access_of(&a, ev, ev_bytes(ev));
   ws_bank_result r;
-  ws_prof_bank_conflicts(&r, &a, &p->banks);
+  ws_prof_bank_conflicts_at(&r, ev->exec, sim_size(ev_bytes(ev)), ev->addr, &p->banks);
   st->sh_reqs++;
   st->passes += r.passes;
   st->min_passes += r.min_passes;
