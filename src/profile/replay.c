@@ -101,6 +101,11 @@ struct ws_replay {
   uint32_t pn;          /* the current window's DRAM sectors */
   uint32_t pchunk;      /* sectors per interleave chunk (set once) */
   uint32_t pwindow;     /* DRAM sectors per window (set once) */
+  unsigned pshift;      /* log2 of the interleave when a power of two, else 0 */
+  unsigned pbits;       /* b: the digits' bits (ws_prof_rp_partition) */
+  uint64_t plast;       /* the last DRAM sector's interleave chunk (UINT64_MAX:
+                           none yet; no chunk is, the interleave being >= 32) */
+  uint32_t plast_part;  /* its partition */
 };
 
 void ws_prof_rp_trace_push(ws_rp_trace *t, uint64_t v) {
@@ -289,6 +294,9 @@ ws_replay *ws_prof_rp_new(const ws_gpu *g, const ws_rp_config *rc) {
   if (r->pcnt) { /* cs.sector is known now */
     r->pchunk = r->cs.interleave / r->cs.sector ? r->cs.interleave / r->cs.sector : 1;
     r->pwindow = WS_RP_WINDOW_CHUNKS * r->cs.partitions * r->pchunk;
+    r->pshift = ws_is_pow2_u64(r->cs.interleave) ? ws_log2_u64(r->cs.interleave) : 0;
+    r->pbits = r->cs.partitions > 1 ? ws_log2_u64(r->cs.partitions - 1) + 1 : 1;
+    r->plast = UINT64_MAX;
   }
   for (uint32_t s = 0; s < r->cs.nsm; s++) {
     r->sm[s].next = s;
@@ -404,14 +412,20 @@ static void note_writeback(ws_replay *r, uint64_t line, uint32_t dirty) {
 
 const ws_rp_stats *ws_prof_rp_stats_of(const ws_replay *r) { return &r->cs; }
 
+/* The partition of interleave chunk c: its base-2^b digits summed, mod P. */
+static inline uint32_t chunk_partition(uint64_t c, unsigned b, uint32_t partitions) {
+  uint64_t sum = 0;
+  for (; c; c >>= b) sum += c & ((1u << b) - 1);
+  return (uint32_t)(sum % partitions);
+}
+
 uint32_t ws_prof_rp_partition(uint64_t addr, uint32_t partitions, uint32_t interleave) {
   if (partitions <= 1 || !interleave) return 0;
   unsigned b = ws_log2_u64(partitions - 1) + 1; /* the smallest 2^b >= partitions */
   /* a shift where the interleave is a power of two (every database GPU's):
    * a division per DRAM sector was a visible part of the replay */
-  uint64_t c = ws_is_pow2_u64(interleave) ? addr >> ws_log2_u64(interleave) : addr / interleave, sum = 0;
-  for (; c; c >>= b) sum += c & ((1u << b) - 1);
-  return (uint32_t)(sum % partitions);
+  return chunk_partition(ws_is_pow2_u64(interleave) ? addr >> ws_log2_u64(interleave) : addr / interleave,
+                         b, partitions);
 }
 
 double ws_prof_rp_request_imbalance(const uint32_t *counts, uint32_t partitions, uint32_t n, uint32_t g) {
@@ -439,9 +453,16 @@ static void end_window(ws_replay *r) {
 /* A sector sent to DRAM (a read miss, or a store or atomic sector missing
  * the L2, which is written back later): counted in the current window;
  * a full window's imbalance goes into the totals. */
-static void note_partition(ws_replay *r, uint64_t sec) {
+static inline void note_partition(ws_replay *r, uint64_t sec) {
   if (!r->pcnt) return;
-  r->pcnt[ws_prof_rp_partition(sec, r->cs.partitions, r->cs.interleave)]++;
+  /* ws_prof_rp_partition, found once per run of sectors of one chunk (a
+   * coalesced request's sectors share one: 8 of 256 bytes) */
+  const uint64_t c = r->pshift ? sec >> r->pshift : sec / r->cs.interleave;
+  if (c != r->plast) {
+    r->plast = c;
+    r->plast_part = r->cs.partitions > 1 ? chunk_partition(c, r->pbits, r->cs.partitions) : 0;
+  }
+  r->pcnt[r->plast_part]++;
   if (++r->pn >= r->pwindow) end_window(r);
 }
 

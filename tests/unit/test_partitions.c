@@ -133,12 +133,90 @@ static void replay_walks(void **state) {
   assert_close(replay_imbalance(a, 64, 32), 4, 1e-12);
 }
 
+/* The replay finds a sector's partition once per run of sectors of one
+ * interleave chunk (replay.c, note_partition).  Checked against the plain
+ * rule written here: every DRAM sector's partition by ws_prof_rp_partition,
+ * counted in windows of 2 x P x G / 32 sectors, each window's imbalance by
+ * ws_prof_rp_request_imbalance, weighted by its sectors.  The sectors come
+ * in runs that stay in a chunk, leave it and come back to an earlier one
+ * (a memo of the last chunk must not keep a stale partition), in requests
+ * of up to 7 sectors, each sector read once (every read misses the L2);
+ * for a power-of-two interleave (gtx680: P 4, 256 B) and another (P 5,
+ * 96 B: a division). */
+static void memo_matches_plain(void **state) {
+  (void)state;
+  static const struct {
+    const char *name;
+    uint32_t p, il;
+  } gpus[2] = {{"gtx680", 4, 256}, {NULL, 5, 96}};
+  for (int gi = 0; gi < 2; gi++) {
+    ws_diag d = WS_DIAG_INIT;
+    ws_gpu *g = NULL;
+    if (gpus[gi].name) assert_ok_diag(ws_gpu_load(&g, gpus[gi].name, &d), &d);
+    else
+      g = ws_test_gpu(GPU_T ",\"cache\":{\"l2_bytes\":524288},\"memory\":{\"dram_partitions\":5,"
+                      "\"interleave_bytes\":96}}");
+    assert_non_null(g);
+    const uint32_t P = gpus[gi].p, G = gpus[gi].il, chunk = G / 32 ? G / 32 : 1;
+    enum { N = 600 };
+    uint64_t a[N];
+    size_t n = 0;
+    /* chunk numbers wander: stay (run of 1 to 4 sectors), step on, or go
+     * back to an earlier chunk; sector i of the walk is distinct (its own
+     * 32 bytes: chunk x G + a fresh slot within the chunk's sectors) */
+    uint32_t x = 12345, used[400] = {0};
+    uint64_t c = 7;
+    while (n < N) {
+      x = x * 1103515245u + 12345u;
+      uint32_t kind = x >> 28;
+      if (kind < 6) c = c + 1 + (x >> 20 & 3);      /* on */
+      else if (kind < 11) c = (x >> 16) % 400;      /* anywhere, back too */
+      for (uint32_t run = 1 + (x >> 8 & 3); run && n < N; run--) {
+        uint64_t cc = c % 400;
+        if (used[cc] >= chunk) break; /* the chunk's sectors all read */
+        a[n++] = (cc * G + 31) / 32 * 32 + (uint64_t)used[cc]++ * 32;
+      }
+    }
+    /* the sectors that lie wholly in their chunk: a sector straddling two
+     * chunks (G = 96 is 3 sectors, aligned) cannot occur */
+    ws_rp_config rc = {.nslots = 1, .grid_blocks = 1, .blocks_per_sm = 1};
+    ws_replay *r = ws_prof_rp_new(g, &rc);
+    assert_non_null(r);
+    ws_rp_trace t = {0};
+    for (size_t i = 0; i < n; i++) ws_prof_rp_trace_push(&t, a[i] | (i % 7 ? 0 : WS_RP_FIRST));
+    ws_prof_rp_put(r, 0, &t, 1);
+    ws_prof_rp_finish(r);
+    const ws_rp_stats *cs = ws_prof_rp_stats_of(r);
+    assert_int_equal(cs->partitions, P);
+    assert_int_equal(cs->part_sectors, n);
+    /* the plain rule */
+    const uint32_t window = 2 * P * chunk;
+    uint32_t cnt[8] = {0}, in = 0;
+    double weighted = 0;
+    for (size_t i = 0; i < n; i++) {
+      cnt[ws_prof_rp_partition(a[i], P, G)]++;
+      if (++in == window || i + 1 == n) {
+        weighted += in * ws_prof_rp_request_imbalance(cnt, P, in, chunk);
+        memset(cnt, 0, sizeof cnt);
+        in = 0;
+      }
+    }
+    assert_true(weighted > (double)n); /* some window is uneven: the test sees partitions */
+    assert_close(cs->part_weighted, weighted, 1e-9);
+    ws_prof_rp_trace_free(&t);
+    ws_prof_rp_free(r);
+    ws_gpu_free(g);
+    ws_diag_free(&d);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(facts_derived),
       cmocka_unit_test(hash_by_hand),
       cmocka_unit_test(imbalance_by_hand),
       cmocka_unit_test(replay_walks),
+      cmocka_unit_test(memo_matches_plain),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
