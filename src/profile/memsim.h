@@ -273,7 +273,10 @@ static inline __attribute__((always_inline)) void ws_cache_access_run(
   /* the last access's line pl (UINT64_MAX: none; no line is, lines having
    * 2 bytes or more), present at way w of set s, and its valid mask cv */
   uint64_t pl = s == UINT32_MAX ? UINT64_MAX : c->last_line;
-  uint32_t cv = s == UINT32_MAX ? 0 : ws_cache_group_of(c, s, w)->valid[w % 4];
+  /* and its group pe, its index pj there, its dirty mask pd (write) */
+  ws_cache_group *pe = s == UINT32_MAX ? NULL : ws_cache_group_of(c, s, w);
+  uint32_t pj = w % 4, *pd = s == UINT32_MAX ? NULL : ws_cache_dirty(c, s) + w;
+  uint32_t cv = s == UINT32_MAX ? 0 : pe->valid[pj];
   uint64_t ev_line = 0;
   uint32_t ev_dirty = 0;
   for (uint32_t k = 0; k < n; k++) {
@@ -282,80 +285,82 @@ static inline __attribute__((always_inline)) void ws_cache_access_run(
     clock++;
     ev_dirty = 0;
     if (evicted) evicted[k].dirty = 0;
-    if (line == pl) goto present;
-    /* set_of_line, with h(q) mod sets kept while q (line div sets) stays */
-    uint64_t q, r = ws_cache_divmod_sets(c, line, &q);
-    if (q != memo_q) {
-      uint64_t h;
-      memo_q = q;
-      memo_hq = ws_cache_divmod_sets(c, ws_cache_mix64(q), &h);
-    }
-    r += memo_hq;
-    s = (uint32_t)(r >= sets ? r - sets : r);
-    ws_cache_group *g = grp + (size_t)s * stride;
-    const uint32_t filled = fill[s], ng = (filled + 3) / 4;
-    w = filled; /* not found */
-    /* four ways at a time: the lowest match of the filled ways is the line
-     * (one past them, in the last group, reads as a miss) */
-    for (uint32_t i = 0; i < ng; i++) {
-      uint32_t m = ws_cache_group_match(g + i, line + 1);
-      if (m) {
-        w = 4 * i + (uint32_t)__builtin_ctz(m);
-        break;
+    if (line != pl) {
+      /* set_of_line, with h(q) mod sets kept while q (line div sets) stays */
+      uint64_t q, r = ws_cache_divmod_sets(c, line, &q);
+      if (q != memo_q) {
+        uint64_t h;
+        memo_q = q;
+        memo_hq = ws_cache_divmod_sets(c, ws_cache_mix64(q), &h);
       }
-    }
-    if (w < filled) {
-    present:;
-      ws_cache_group *e = grp + (size_t)s * stride + w / 4;
-      const uint32_t j = w % 4, v = line == pl ? cv : e->valid[j], h = (v & bit) != 0;
-      pl = line;
-      cv = allocate ? v | bit : v;
-      e->stamp[j] = clock;
-      hits += h;
-      misses += h ^ 1; /* a sector not yet filled of a present line */
-      hit[k] = (uint8_t)h;
-      if (allocate) e->valid[j] = v | bit;
-      if (write) {
-        uint32_t *d = (uint32_t *)(grp + (size_t)s * stride + groups) + w, mark = allocate ? bit : bit & (0u - h);
-        ndirty += (mark & ~*d) != 0;
-        *d |= mark;
+      r += memo_hq;
+      s = (uint32_t)(r >= sets ? r - sets : r);
+      ws_cache_group *g = grp + (size_t)s * stride;
+      const uint32_t filled = fill[s], ng = (filled + 3) / 4;
+      w = filled; /* not found */
+      /* four ways at a time: the lowest match of the filled ways is the line
+       * (one past them, in the last group, reads as a miss) */
+      for (uint32_t i = 0; i < ng; i++) {
+        uint32_t m = ws_cache_group_match(g + i, line + 1);
+        if (m) {
+          w = 4 * i + (uint32_t)__builtin_ctz(m);
+          break;
+        }
       }
-      continue;
+      uint32_t *const dirty = (uint32_t *)(g + groups);
+      if (w >= filled) {
+        /* a miss: the first empty way, else the least recently used */
+        uint32_t victim = filled;
+        if (filled == ways) {
+          victim = 0;
+          for (uint32_t u = 1; u < ways; u++)
+            if (g[u / 4].stamp[u % 4] < g[victim / 4].stamp[victim % 4]) victim = u;
+        }
+        misses++;
+        hit[k] = 0;
+        if (!allocate) {
+          s = UINT32_MAX, pl = UINT64_MAX; /* the line is not in the cache */
+          continue;
+        }
+        uint32_t *d = dirty + victim;
+        ws_cache_group *e = g + victim / 4;
+        if (victim != filled && *d) {
+          c->writebacks += ws_popc32(*d);
+          ndirty -= ws_popc32(*d);
+          ev_line = (e->tag[victim % 4] - 1) << lsh, ev_dirty = *d;
+          if (evicted) evicted[k].line = ev_line, evicted[k].dirty = ev_dirty;
+        }
+        if (victim == filled) {
+          fill[s] = filled + 1;
+          if (victim % 4 == 0) /* a group's first way: the others' tags defined */
+            e->tag[1] = e->tag[2] = e->tag[3] = 0;
+        }
+        e->tag[victim % 4] = line + 1;
+        e->stamp[victim % 4] = clock;
+        e->valid[victim % 4] = bit;
+        cv = bit;
+        *d = write ? bit : 0;
+        ndirty += write != 0;
+        w = victim;
+        pl = line, pe = e, pj = victim % 4, pd = d;
+        continue;
+      }
+      pl = line, pe = g + w / 4, pj = w % 4, pd = dirty + w;
+      cv = pe->valid[pj];
     }
-    /* a miss: the first empty way, else the least recently used */
-    uint32_t victim = filled;
-    if (filled == ways) {
-      victim = 0;
-      for (uint32_t u = 1; u < ways; u++)
-        if (g[u / 4].stamp[u % 4] < g[victim / 4].stamp[victim % 4]) victim = u;
+    /* present: the line pl at way pj of group pe, its valid mask cv */
+    const uint32_t v = cv, h = (v & bit) != 0;
+    cv = allocate ? v | bit : v;
+    pe->stamp[pj] = clock;
+    hits += h;
+    misses += h ^ 1; /* a sector not yet filled of a present line */
+    hit[k] = (uint8_t)h;
+    if (allocate) pe->valid[pj] = v | bit;
+    if (write) {
+      const uint32_t mark = allocate ? bit : bit & (0u - h);
+      ndirty += (mark & ~*pd) != 0;
+      *pd |= mark;
     }
-    misses++;
-    hit[k] = 0;
-    if (!allocate) {
-      s = UINT32_MAX, pl = UINT64_MAX; /* the line is not in the cache */
-      continue;
-    }
-    uint32_t *d = (uint32_t *)(grp + (size_t)s * stride + groups) + victim;
-    ws_cache_group *e = g + victim / 4;
-    if (victim != filled && *d) {
-      c->writebacks += ws_popc32(*d);
-      ndirty -= ws_popc32(*d);
-      ev_line = (e->tag[victim % 4] - 1) << lsh, ev_dirty = *d;
-      if (evicted) evicted[k].line = ev_line, evicted[k].dirty = ev_dirty;
-    }
-    if (victim == filled) {
-      fill[s] = filled + 1;
-      if (victim % 4 == 0) /* a group's first way: the others' tags defined */
-        e->tag[1] = e->tag[2] = e->tag[3] = 0;
-    }
-    e->tag[victim % 4] = line + 1;
-    e->stamp[victim % 4] = clock;
-    e->valid[victim % 4] = bit;
-    cv = bit;
-    *d = write ? bit : 0;
-    ndirty += write != 0;
-    w = victim;
-    pl = line;
   }
   c->clock = clock, c->hits = hits, c->misses = misses, c->ndirty = ndirty;
   c->memo_q = memo_q, c->memo_hq = memo_hq;
