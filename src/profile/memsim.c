@@ -471,10 +471,10 @@ void ws_prof_cache_access_n(ws_cache *c, const uint64_t *addr, uint32_t n, int a
   for (uint32_t k = 0; k < n; k += WS_CACHE_RUN_MAX) {
     uint32_t m = n - k < WS_CACHE_RUN_MAX ? n - k : WS_CACHE_RUN_MAX;
     ws_cache_evict *ev = evicted ? evicted + k : NULL;
-    if (allocate && write) ws_cache_access_run(c, addr + k, m, 1, 1, hit + k, ev);
-    else if (allocate) ws_cache_access_run(c, addr + k, m, 1, 0, hit + k, ev);
-    else if (write) ws_cache_access_run(c, addr + k, m, 0, 1, hit + k, ev);
-    else ws_cache_access_run(c, addr + k, m, 0, 0, hit + k, ev);
+    if (allocate && write) ws_cache_access_run(c, addr + k, m, 1, 1, hit + k, ev, NULL);
+    else if (allocate) ws_cache_access_run(c, addr + k, m, 1, 0, hit + k, ev, NULL);
+    else if (write) ws_cache_access_run(c, addr + k, m, 0, 1, hit + k, ev, NULL);
+    else ws_cache_access_run(c, addr + k, m, 0, 0, hit + k, ev, NULL);
   }
 }
 

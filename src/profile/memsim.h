@@ -244,19 +244,23 @@ static inline uint32_t ws_cache_group_match(const ws_cache_group *e, uint64_t t)
  * a set is searched four ways (one host line) at a time; the sector's
  * hit and the counts are computed without branches, since in a gather
  * they go either way at random and a mispredicted branch costs more than
- * the work.  What is left to branch on is whether the line is present. */
-static inline __attribute__((always_inline)) void ws_cache_access_run(
+ * the work.  What is left to branch on is whether the line is present.
+ * hit (k-th access's result) and evicted may be NULL; when missed is not
+ * NULL, the addresses of the accesses that missed go there in order, and
+ * their number is returned (0 otherwise). */
+static inline __attribute__((always_inline)) uint32_t ws_cache_access_run(
     ws_cache *c, const uint64_t *addr, uint32_t n, const int allocate, const int write, uint8_t *hit,
-    ws_cache_evict *evicted) {
+    ws_cache_evict *evicted, uint64_t *missed) {
   c->evicted_dirty = 0;
-  if (!n) return;
+  if (!n) return 0;
   if (!c->sets) {
     c->misses += n;
     for (uint32_t k = 0; k < n; k++) {
-      hit[k] = 0;
+      if (hit) hit[k] = 0;
       if (evicted) evicted[k].dirty = 0;
+      if (missed) missed[k] = addr[k];
     }
-    return;
+    return n;
   }
   if (c->clock > UINT32_MAX - n) ws_prof_cache_renumber(c); /* this call's stamps must not wrap */
   /* the cache's fields in locals: stores through the entries' pointers
@@ -278,7 +282,7 @@ static inline __attribute__((always_inline)) void ws_cache_access_run(
   uint32_t pj = w % 4, *pd = s == UINT32_MAX ? NULL : ws_cache_dirty(c, s) + w;
   uint32_t cv = s == UINT32_MAX ? 0 : pe->valid[pj];
   uint64_t ev_line = 0;
-  uint32_t ev_dirty = 0;
+  uint32_t ev_dirty = 0, nmissed = 0;
   for (uint32_t k = 0; k < n; k++) {
     const uint64_t a = addr[k], line = a >> lsh;
     const uint32_t bit = 1u << (uint32_t)((a & lmask) >> ssh);
@@ -317,7 +321,8 @@ static inline __attribute__((always_inline)) void ws_cache_access_run(
             if (g[u / 4].stamp[u % 4] < g[victim / 4].stamp[victim % 4]) victim = u;
         }
         misses++;
-        hit[k] = 0;
+        if (hit) hit[k] = 0;
+        if (missed) missed[nmissed++] = a;
         if (!allocate) {
           s = UINT32_MAX, pl = UINT64_MAX; /* the line is not in the cache */
           continue;
@@ -354,7 +359,8 @@ static inline __attribute__((always_inline)) void ws_cache_access_run(
     pe->stamp[pj] = clock;
     hits += h;
     misses += h ^ 1; /* a sector not yet filled of a present line */
-    hit[k] = (uint8_t)h;
+    if (hit) hit[k] = (uint8_t)h;
+    if (missed) missed[nmissed] = a, nmissed += h ^ 1;
     if (allocate) pe->valid[pj] = v | bit;
     if (write) {
       const uint32_t mark = allocate ? bit : bit & (0u - h);
@@ -368,6 +374,7 @@ static inline __attribute__((always_inline)) void ws_cache_access_run(
    * last access's eviction */
   c->last_line = addr[n - 1] >> lsh, c->last_set = s, c->last_way = w;
   c->evicted_line = ev_line, c->evicted_dirty = ev_dirty;
+  return nmissed;
 }
 
 /* size_bytes = sets x ways x line_bytes (line_bytes and sector_bytes

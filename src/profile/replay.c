@@ -483,23 +483,28 @@ static inline void l2_notes(ws_replay *r, uint64_t sec, int hit, const ws_cache_
   if (ev->dirty) note_writeback(r, ev->line, ev->dirty);
 }
 
-/* The entries rec[0 .. n) of one request (one warp instruction: the same
- * flags on each) through the caches of SM si: loads through the read-only
- * cache or L1, stores through L1 (write-through, no allocate: a present
- * sector is updated), then where they miss (stores and atomics always) the
- * L2 (write-back, write-allocate; an atomic reads the sector first).  The
+/* One request's entries from rec[0] (at most `avail`; one warp
+ * instruction: the same flags on each; it ends before the next entry
+ * marked WS_RP_FIRST), WS_RP_BATCH at most, through the caches of SM si;
+ * returns the entries taken.  Loads go through the read-only cache or L1,
+ * stores through L1 (write-through, no allocate: a present sector is
+ * updated), then where they miss (stores and atomics always) the L2
+ * (write-back, write-allocate; an atomic reads the sector first).  The
  * caches are separate state: each is given its accesses of the request in
  * one batch (ws_cache_access_run), in the request's order, so it sees the
  * sequence the sector-by-sector order gives it; the DRAM notes follow in
  * that order. */
-static void request(ws_replay *r, uint32_t si, const uint64_t *rec, uint32_t n) {
+static uint32_t request(ws_replay *r, uint32_t si, const uint64_t *rec, size_t avail) {
   ws_rp_stats *cs = &r->cs;
   const uint64_t e = rec[0];
   const int write = (e & WS_RP_WRITE) != 0, atomic = (e & WS_RP_ATOMIC) != 0;
   uint64_t sec[WS_RP_BATCH], missv[WS_RP_BATCH];
   uint8_t hit[WS_RP_BATCH];
   ws_cache_evict ev[WS_RP_BATCH];
-  for (uint32_t k = 0; k < n; k++) sec[k] = rec[k] & ~(uint64_t)WS_RP_FLAGS;
+  const uint32_t most = avail < WS_RP_BATCH ? (uint32_t)avail : WS_RP_BATCH;
+  uint32_t n = 1;
+  sec[0] = e & ~(uint64_t)WS_RP_FLAGS;
+  for (; n < most && !(rec[n] & WS_RP_FIRST); n++) sec[n] = rec[n] & ~(uint64_t)WS_RP_FLAGS;
   if (!write || atomic) cs->load_sectors += n;
   /* the first level: the read-only cache or L1 for loads */
   ws_cache *c1 = NULL;
@@ -514,24 +519,19 @@ static void request(ws_replay *r, uint32_t si, const uint64_t *rec, uint32_t n) 
   const uint64_t *miss = sec;
   uint32_t nmiss = n;
   if (c1) {
-    ws_cache_access_run(c1, sec, n, 1, 0, hit, NULL);
-    nmiss = 0;
-    for (uint32_t k = 0; k < n; k++) {
-      missv[nmiss] = sec[k];
-      nmiss += !hit[k];
-    }
+    nmiss = ws_cache_access_run(c1, sec, n, 1, 0, NULL, NULL, missv);
     *hits += n - nmiss;
     miss = missv;
   } else if (write && !atomic && cs->have_l1) {
-    ws_cache_access_run(&r->l1[si], sec, n, 0, 0, hit, NULL);
+    ws_cache_access_run(&r->l1[si], sec, n, 0, 0, NULL, NULL, NULL);
   }
-  if (!nmiss) return;
+  if (!nmiss) return n;
   cs->l2_access += nmiss;
   if (!r->track) {
-    if (write) ws_cache_access_run(&r->l2, miss, nmiss, 1, 1, hit, ev);
-    else ws_cache_access_run(&r->l2, miss, nmiss, 1, 0, hit, ev);
+    if (write) ws_cache_access_run(&r->l2, miss, nmiss, 1, 1, hit, ev, NULL);
+    else ws_cache_access_run(&r->l2, miss, nmiss, 1, 0, hit, ev, NULL);
     for (uint32_t k = 0; k < nmiss; k++) l2_notes(r, miss[k], hit[k], &ev[k], write, atomic);
-    return;
+    return n;
   }
   /* a sample: the whole L2 or its share, by the sector's region, one
    * sector at a time (a sample's blocks are few) */
@@ -540,6 +540,7 @@ static void request(ws_replay *r, uint32_t si, const uint64_t *rec, uint32_t n) 
     ws_prof_cache_access_n(l2, &miss[k], 1, 1, write, hit, ev);
     l2_notes(r, miss[k], hit[0], &ev[0], write, atomic);
   }
+  return n;
 }
 
 /* Each region's span in one block (its packed record): from its first to
@@ -604,10 +605,9 @@ static int sm_step(ws_replay *r, uint32_t si) {
   if (m->rr >= m->nw) m->rr = 0;
   rp_warp *w = &m->w[m->rr];
   const uint64_t *rec = r->slots[w->slot].rec;
-  size_t i = w->pos + 1; /* the request: rec[w->pos .. i) */
-  while (i < w->end && !(rec[i] & WS_RP_FIRST)) i++;
-  for (size_t k = w->pos; k < i; k += WS_RP_BATCH)
-    request(r, si, rec + k, i - k < WS_RP_BATCH ? (uint32_t)(i - k) : WS_RP_BATCH);
+  size_t i = w->pos; /* the request: rec[w->pos .. i), in batches */
+  do i += request(r, si, rec + i, w->end - i);
+  while (i < w->end && !(rec[i] & WS_RP_FIRST));
   r->cs.requests++;
   w->pos = i;
   if (i < w->end) {
