@@ -535,11 +535,21 @@ static int heavy_add(heavy **list, size_t *n, size_t *cap, int *dropped, uint64_
 
 void ws_prof_block_end(ws_prof *p, int worker_id, uint32_t block_linear) {
   worker *w = &p->w[worker_id];
+  const uint32_t *prev = NULL; /* the counts of the warp added last, when it went well */
   for (uint32_t wi = 0; wi < 32; wi++) {
     if (!(w->seen >> wi & 1)) continue;
-    if (heavy_add(&w->heavy, &w->nheavy, &w->capheavy, &w->heavy_dropped, block_linear, wi,
-                  &w->wv[(size_t)wi * p->vlen], p->vlen) != WS_OK)
+    const uint32_t *v = &w->wv[(size_t)wi * p->vlen];
+    /* A warp whose counts equal those of the block's warp before it leaves
+     * the list as it is: that warp is in the list (and covers it) or was
+     * dropped for an earlier warp that covers both, or the list was full
+     * (and it still is).  Most blocks' warps run the same counts. */
+    if (prev && !memcmp(v, prev, (size_t)p->vlen * sizeof *v)) continue;
+    prev = v;
+    if (heavy_add(&w->heavy, &w->nheavy, &w->capheavy, &w->heavy_dropped, block_linear, wi, v,
+                  p->vlen) != WS_OK) {
       w->heavy_oom = 1; /* the list is incomplete: ws_prof_finish fails */
+      prev = NULL;
+    }
   }
   w->warps += ws_popc32(w->seen);
   w->blocks++;

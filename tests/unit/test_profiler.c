@@ -537,6 +537,42 @@ static void ilp_weighted_by_executions(void **s) {
   teardown_fx(&fx);
 }
 
+/* The heaviest warps of one block of 8 warps whose counts (FMAs, ADDs)
+ * repeat from warp to warp, against the rule written here (a warp is kept
+ * when no warp before it has at least its every count): ws_prof_block_end
+ * skips a warp equal to the one before it, which must not skip one that
+ * differs in one count alone (warp 2 after 1: the same ADDs; warp 7 after
+ * 6: the same FMAs).  By hand: (1,1) (1,1) (2,1) (2,1) (0,2) (2,2) (2,2)
+ * (2,3) keeps warps 0, 2, 4, 5 and 7. */
+static void heaviest_warps_repeated(void **s) {
+  (void)s;
+  static const int cnt[8][2] = {{1, 1}, {1, 1}, {2, 1}, {2, 1}, {0, 2}, {2, 2}, {2, 2}, {2, 3}};
+  fixture fx;
+  setup(&fx, "a100", 1, 256, 0, 1);
+  ws_prof_block_begin(fx.p, 0, 0);
+  for (uint32_t w = 0; w < 8; w++) {
+    for (int k = 0; k < cnt[w][0]; k++) emit(&fx, 0, 0, w, I_FMA, ~0u, ~0u, 0, 0, NULL);
+    for (int k = 0; k < cnt[w][1]; k++) emit(&fx, 0, 0, w, I_ADD, ~0u, ~0u, 0, 0, NULL);
+  }
+  ws_prof_block_end(fx.p, 0, 0);
+  ws_profile *pr = finish(&fx);
+  uint32_t kept[8], nk = 0;
+  for (uint32_t w = 0; w < 8; w++) {
+    int covered = 0;
+    for (uint32_t e = 0; e < w; e++)
+      covered |= cnt[e][0] >= cnt[w][0] && cnt[e][1] >= cnt[w][1];
+    if (!covered) kept[nk++] = w;
+  }
+  assert_int_equal(nk, 5);
+  assert_int_equal(pr->mix.nwarps, nk);
+  for (uint32_t i = 0; i < nk; i++) {
+    assert_int_equal(pr->mix.warps[i].block, 0);
+    assert_int_equal(pr->mix.warps[i].warp, kept[i]);
+  }
+  ws_profile_free(pr);
+  teardown_fx(&fx);
+}
+
 /* The mix's heaviest warps: a warp is left out when a warp before it in
  * (block, warp) order issued at least as much of everything.  Block 0:
  * warp 0 runs one FMA, warp 1 three FMAs and a coalesced 128-byte load;
@@ -694,6 +730,7 @@ int main(void) {
       cmocka_unit_test(sampling_plan),            cmocka_unit_test(sampled_profile_scales),
       cmocka_unit_test(replay_order_independent), cmocka_unit_test(no_cache_gpu),
       cmocka_unit_test(ilp_weighted_by_executions), cmocka_unit_test(heaviest_warps),
+      cmocka_unit_test(heaviest_warps_repeated),
       cmocka_unit_test(representative_warp_cap), cmocka_unit_test(tensor_ops),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
