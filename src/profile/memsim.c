@@ -481,6 +481,7 @@ void ws_prof_cache_access_n(ws_cache *c, const uint64_t *addr, uint32_t n, int a
 int ws_prof_cache_init(ws_cache *c, uint64_t size_bytes, uint32_t ways,
                   uint32_t line_bytes, uint32_t sector_bytes) {
   memset(c, 0, sizeof *c);
+  for (uint32_t i = 0; i < WS_CACHE_RECENT; i++) c->recent[i].line = UINT64_MAX;
   if (size_bytes == 0) return 0;
   /* lines of 2 bytes or more: no line address + 1 (a tag) is 0, the tag
    * of no line */

@@ -113,6 +113,9 @@ void ws_prof_bank_conflicts_at(ws_bank_result *out, uint32_t mask, uint32_t size
 
 /* Caches -----------------------------------------------------------------*/
 
+/* Entries of a cache's table of recently found lines (ws_cache.recent). */
+enum { WS_CACHE_RECENT = 64 };
+
 /* Four ways of a set in one 64-byte host cache line (aligned): their
  * tags (line address + 1), LRU stamps (the clock at their last use) and
  * filled sectors' bit masks, so that a lookup in a set of up to four
@@ -180,6 +183,15 @@ typedef struct ws_cache {
   uint32_t last_set;    /* UINT32_MAX: none; so that the next access to the
                            same line skips the search of its set */
   uint32_t last_way;
+  /* Where lines were last found by a search, direct-mapped by the line's
+   * low bits: a lookup whose entry names its line and whose way there
+   * still holds it (the tag compared; a filled way stays filled) skips the
+   * set's index and search.  A hint only: an entry whose way holds
+   * another line now is searched for as before.  line UINT64_MAX: none. */
+  struct {
+    uint64_t line;
+    uint32_t set, way;
+  } recent[WS_CACHE_RECENT];
 } ws_cache;
 
 /* Way w of set s (w < fill[s] for defined entries). */
@@ -290,6 +302,18 @@ static inline __attribute__((always_inline)) uint32_t ws_cache_access_run(
     ev_dirty = 0;
     if (evicted) evicted[k].dirty = 0;
     if (line != pl) {
+      /* a line found lately: its way, if it still holds it */
+      const uint32_t ri = (uint32_t)line & (WS_CACHE_RECENT - 1);
+      if (c->recent[ri].line == line) {
+        const uint32_t rs = c->recent[ri].set, rw = c->recent[ri].way;
+        ws_cache_group *const re = grp + (size_t)rs * stride + rw / 4;
+        if (re->tag[rw % 4] == line + 1) {
+          s = rs, w = rw;
+          pl = line, pe = re, pj = rw % 4, pd = (uint32_t *)(grp + (size_t)rs * stride + groups) + rw;
+          cv = pe->valid[pj];
+          goto present;
+        }
+      }
       /* set_of_line, with h(q) mod sets kept while q (line div sets) stays */
       uint64_t q, r = ws_cache_divmod_sets(c, line, &q);
       if (q != memo_q) {
@@ -352,7 +376,9 @@ static inline __attribute__((always_inline)) uint32_t ws_cache_access_run(
       }
       pl = line, pe = g + w / 4, pj = w % 4, pd = dirty + w;
       cv = pe->valid[pj];
+      c->recent[ri].line = line, c->recent[ri].set = s, c->recent[ri].way = w;
     }
+  present:;
     /* present: the line pl at way pj of group pe, its valid mask cv */
     const uint32_t v = cv, h = (v & bit) != 0;
     cv = allocate ? v | bit : v;

@@ -635,7 +635,12 @@ static void cache_reuse_every_pitch(void **s) {
  * lines per set, so that sets fill and evict; far addresses), batches of 1
  * to 40 accesses of every kind (allocate or not, write or not), several
  * geometries (1 to 20 ways, 1 to 32 sectors a line), and the clock set
- * near its wrap so that the stamps are renumbered mid-stream. */
+ * near its wrap so that the stamps are renumbered mid-stream.  Lines come
+ * back after they were evicted and filled again in another way, and many
+ * lines share an entry of the table of recent lines (ws_cache.recent: 64
+ * entries), so a stale entry must be caught.  About half the others go
+ * through ws_cache_access_run itself with its list of misses, which must
+ * be the reference's misses in order. */
 typedef struct ref_way {
   uint64_t line, used;
   uint32_t valid, dirty;
@@ -690,7 +695,9 @@ static void cache_batch_matches_definition(void **st) {
     uint32_t spl = geo[gi].line / geo[gi].sector;
     for (int b = 0; b < 3000; b++) {
       if (b == 1500) one.clock = batch.clock = UINT32_MAX - 37; /* renumbered soon */
-      uint64_t a[40], ev_line = 0;
+      uint64_t a[40], missed[40], ev_line = 0;
+      uint32_t nmissed = 0;
+      int listed = 0;
       uint8_t hit[40];
       ws_cache_evict ev[40];
       rng = rng * 6364136223846793005ull + 1442695040888963407ull;
@@ -709,9 +716,13 @@ static void cache_batch_matches_definition(void **st) {
           hit[k] = (uint8_t)ws_prof_cache_access_rw(&batch, a[k], allocate, write);
           ev[k].dirty = batch.evicted_dirty, ev[k].line = batch.evicted_line;
         }
-      } else {
+      } else if ((rng >> 42) & 1) {
         ws_prof_cache_access_n(&batch, a, n, allocate, write, hit, with_ev ? ev : NULL);
+      } else { /* the run itself, listing its misses as the replay's first level does */
+        nmissed = ws_cache_access_run(&batch, a, n, allocate, write, hit, with_ev ? ev : NULL, missed);
+        listed = 1;
       }
+      uint32_t nm = 0; /* the misses, in order, against the list */
       for (uint32_t k = 0; k < n; k++) {
         uint32_t ev_dirty;
         int h1 = ws_prof_cache_access_rw(&one, a[k], allocate, write);
@@ -722,6 +733,11 @@ static void cache_batch_matches_definition(void **st) {
                       allocate, write, hr, h1, hit[k]);
           fail();
         }
+        if (listed && !hr) {
+          assert_true(nm < nmissed);
+          assert_int_equal(missed[nm], a[k]);
+        }
+        nm += !hr;
         assert_int_equal(one.evicted_dirty, ev_dirty);
         if (ev_dirty) assert_int_equal(one.evicted_line, ev_line);
         if (with_ev || single) {
@@ -729,6 +745,7 @@ static void cache_batch_matches_definition(void **st) {
           if (ev_dirty) assert_int_equal(ev[k].line, ev_line);
         }
       }
+      if (listed) assert_int_equal(nmissed, nm);
       assert_int_equal(batch.evicted_dirty, one.evicted_dirty);
       assert_int_equal(batch.hits, one.hits);
       assert_int_equal(batch.misses, one.misses);
