@@ -310,7 +310,8 @@ ws_bank_config ws_prof_bank_config_for(int cc_major, int cc_minor) {
  * offsets from the first (two's complement) span less than nb - per_lane
  * + 1.  Then the words touched are distinct modulo nb (nb divides 2^64): a
  * bank per word. */
-static inline int one_window(const uint64_t *x, unsigned sh, uint32_t n, uint32_t per_lane, uint32_t nb) {
+static inline __attribute__((always_inline)) int one_window(const uint64_t *x, unsigned sh, uint32_t n,
+                                                          uint32_t per_lane, uint32_t nb) {
   int64_t lo = 0, hi = 0;
   for (uint32_t i = 0; i < n; i++) { /* no early exit: one vectorised pass */
     int64_t d = (int64_t)((x[i] >> sh) - (x[0] >> sh));
@@ -324,7 +325,8 @@ static inline int one_window(const uint64_t *x, unsigned sh, uint32_t n, uint32_
  * fall, or fall once and end at or below where they start: a rotation of
  * words that never fall) and whether they step by one stride w[1] - w[0]
  * modulo 2^64 (*uniform; returned: the stride). */
-static inline uint64_t word_steps(const uint64_t *w, uint32_t n, int *rising, int *uniform) {
+static inline __attribute__((always_inline)) uint64_t word_steps(const uint64_t *w, uint32_t n, int *rising,
+                                                               int *uniform) {
   const uint64_t s = n > 1 ? w[1] - w[0] : 0;
   uint64_t falls = 0, off = 0;
   for (uint32_t i = 1; i < n; i++) { /* vectorised, as one_window */
@@ -335,6 +337,71 @@ static inline uint64_t word_steps(const uint64_t *w, uint32_t n, int *rising, in
   return s;
 }
 
+/* phase_degree for power-of-two banks and bank widths: the n = ws_lanes32(lanes)
+ * active lanes from l0 on, sh = log2(bank bytes), nb banks (<= 64);
+ * inline so that a whole warp (n = 32, l0 = 0) gets loops of a known
+ * count. */
+static inline __attribute__((always_inline)) uint32_t pow2_degree(const uint64_t *addr, uint32_t lanes,
+                                                                uint32_t l0, uint32_t n,
+                                                                uint32_t per_lane, unsigned sh,
+                                                                uint32_t nb) {
+  /* the active lanes' (first) words, in lane order; a run of lanes
+   * l0 .. l0 + n - 1 is tested for a window on its addresses, and its
+   * words listed only when that fails */
+  uint64_t w[32];
+  const uint32_t run = lanes >> l0;
+  w[0] = addr[l0] >> sh;
+  if (!(run & (run + 1))) {
+    if (one_window(addr + l0, sh, n, per_lane, nb)) return 1;
+    for (uint32_t i = 1; i < n; i++) w[i] = addr[l0 + i] >> sh;
+  } else {
+    uint32_t i = 1;
+    for (uint32_t m = lanes & (lanes - 1); m; m &= m - 1) w[i++] = addr[ws_ctz32(m)] >> sh;
+    if (one_window(w, 0, n, per_lane, nb)) return 1;
+  }
+  if (per_lane == 1) {
+    int rising, uniform;
+    const uint64_t st = word_steps(w, n, &rising, &uniform);
+    if (uniform && st && __builtin_ctzll(st) <= 58) {
+      const uint32_t k = ws_ctz32(nb), z = (uint32_t)__builtin_ctzll(st) < k ? (uint32_t)__builtin_ctzll(st) : k;
+      return (n + (1u << (k - z)) - 1) >> (k - z); /* ceil(n / p), p = 2^(k - z) */
+    }
+    uint64_t banks = 0; /* (a variable shift: not in the vectorised pass) */
+    for (uint32_t i = 0; i < n; i++) banks |= 1ull << (w[i] & (nb - 1));
+    if (ws_popc64(banks) == n) return 1; /* a bank per word */
+    if (rising) { /* a new word where it differs from the one before, in the circle */
+      uint8_t count[64] = {0};
+      uint32_t best = 1;
+      for (uint32_t i = 0; i < n; i++) {
+        if (w[i] == w[i ? i - 1 : n - 1]) continue; /* the same word: a broadcast */
+        uint32_t b = (uint32_t)w[i] & (nb - 1);
+        if (++count[b] > best) best = count[b];
+      }
+      return best;
+    }
+  }
+  /* the distinct words in a small open-addressing set (1 + the index in
+   * words[], 0: empty; at most 128 words in 256 slots), each new one
+   * counted in its bank */
+  uint64_t words[128];
+  uint8_t slot[256], count[64] = {0};
+  uint32_t nw = 0, best = 0;
+  memset(slot, 0, sizeof slot);
+  for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t k = 0; k < per_lane && nw < 128; k++) {
+      const uint64_t x = w[i] + k;
+      uint32_t h = (uint32_t)((x * 0x9e3779b97f4a7c15ull) >> 56);
+      while (slot[h] && words[slot[h] - 1] != x) h = (h + 1) & 255;
+      if (slot[h]) continue; /* the same word: a broadcast */
+      words[nw++] = x;
+      slot[h] = (uint8_t)nw;
+      const uint32_t b = (uint32_t)x & (nb - 1);
+      if (++count[b] > best) best = count[b];
+    }
+  }
+  return best;
+}
+
 WS_CLONES_V3
 static uint32_t phase_degree(const uint64_t *addr, uint32_t size, uint32_t lanes,
                              const ws_bank_config *cfg) {
@@ -343,61 +410,8 @@ static uint32_t phase_degree(const uint64_t *addr, uint32_t size, uint32_t lanes
   if (!lanes) return 0;
   if (bb && !(bb & (bb - 1)) && nb && !(nb & (nb - 1)) && nb <= 64) {
     const unsigned sh = ws_ctz32(bb);
-    /* the active lanes' (first) words, in lane order; a run of lanes
-     * l0 .. l0 + n - 1 is tested for a window on its addresses, and its
-     * words listed only when that fails */
-    uint64_t w[32];
-    const uint32_t l0 = ws_ctz32(lanes), run = lanes >> l0, n = ws_lanes32(lanes);
-    w[0] = addr[l0] >> sh;
-    if (!(run & (run + 1))) {
-      if (one_window(addr + l0, sh, n, per_lane, nb)) return 1;
-      for (uint32_t i = 1; i < n; i++) w[i] = addr[l0 + i] >> sh;
-    } else {
-      uint32_t i = 1;
-      for (uint32_t m = lanes & (lanes - 1); m; m &= m - 1) w[i++] = addr[ws_ctz32(m)] >> sh;
-      if (one_window(w, 0, n, per_lane, nb)) return 1;
-    }
-    if (per_lane == 1) {
-      int rising, uniform;
-      const uint64_t st = word_steps(w, n, &rising, &uniform);
-      if (uniform && st && __builtin_ctzll(st) <= 58) {
-        const uint32_t k = ws_ctz32(nb), z = (uint32_t)__builtin_ctzll(st) < k ? (uint32_t)__builtin_ctzll(st) : k;
-        return (n + (1u << (k - z)) - 1) >> (k - z); /* ceil(n / p), p = 2^(k - z) */
-      }
-      uint64_t banks = 0; /* (a variable shift: not in the vectorised pass) */
-      for (uint32_t i = 0; i < n; i++) banks |= 1ull << (w[i] & (nb - 1));
-      if (ws_popc64(banks) == n) return 1; /* a bank per word */
-      if (rising) { /* a new word where it differs from the one before, in the circle */
-        uint8_t count[64] = {0};
-        uint32_t best = 1;
-        for (uint32_t i = 0; i < n; i++) {
-          if (w[i] == w[i ? i - 1 : n - 1]) continue; /* the same word: a broadcast */
-          uint32_t b = (uint32_t)w[i] & (nb - 1);
-          if (++count[b] > best) best = count[b];
-        }
-        return best;
-      }
-    }
-    /* the distinct words in a small open-addressing set (1 + the index in
-     * words[], 0: empty; at most 128 words in 256 slots), each new one
-     * counted in its bank */
-    uint64_t words[128];
-    uint8_t slot[256], count[64] = {0};
-    uint32_t nw = 0, best = 0;
-    memset(slot, 0, sizeof slot);
-    for (uint32_t i = 0; i < n; i++) {
-      for (uint32_t k = 0; k < per_lane && nw < 128; k++) {
-        const uint64_t x = w[i] + k;
-        uint32_t h = (uint32_t)((x * 0x9e3779b97f4a7c15ull) >> 56);
-        while (slot[h] && words[slot[h] - 1] != x) h = (h + 1) & 255;
-        if (slot[h]) continue; /* the same word: a broadcast */
-        words[nw++] = x;
-        slot[h] = (uint8_t)nw;
-        const uint32_t b = (uint32_t)x & (nb - 1);
-        if (++count[b] > best) best = count[b];
-      }
-    }
-    return best;
+    if (lanes == 0xffffffffu) return pow2_degree(addr, lanes, 0, 32, per_lane, sh, nb);
+    return pow2_degree(addr, lanes, ws_ctz32(lanes), ws_lanes32(lanes), per_lane, sh, nb);
   }
   uint64_t words[128];
   uint32_t n = 0;
