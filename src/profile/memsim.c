@@ -387,18 +387,30 @@ static inline __attribute__((always_inline)) uint32_t pow2_degree(const uint64_t
   uint8_t slot[256], count[64] = {0};
   uint32_t nw = 0, best = 0;
   memset(slot, 0, sizeof slot);
-  for (uint32_t i = 0; i < n; i++) {
-    for (uint32_t k = 0; k < per_lane && nw < 128; k++) {
-      const uint64_t x = w[i] + k;
+  if (per_lane == 1) { /* one word a lane (n <= 32 words): no inner loop */
+    for (uint32_t i = 0; i < n; i++) {
+      const uint64_t x = w[i];
       uint32_t h = (uint32_t)((x * 0x9e3779b97f4a7c15ull) >> 56);
       while (slot[h] && words[slot[h] - 1] != x) h = (h + 1) & 255;
       if (slot[h]) continue; /* the same word: a broadcast */
       words[nw++] = x;
       slot[h] = (uint8_t)nw;
-      const uint32_t b = (uint32_t)x & (nb - 1);
-      if (++count[b] > best) best = count[b];
+      count[(uint32_t)x & (nb - 1)]++;
+    }
+  } else {
+    for (uint32_t i = 0; i < n; i++) {
+      for (uint32_t k = 0; k < per_lane && nw < 128; k++) {
+        const uint64_t x = w[i] + k;
+        uint32_t h = (uint32_t)((x * 0x9e3779b97f4a7c15ull) >> 56);
+        while (slot[h] && words[slot[h] - 1] != x) h = (h + 1) & 255;
+        if (slot[h]) continue; /* the same word: a broadcast */
+        words[nw++] = x;
+        slot[h] = (uint8_t)nw;
+        count[(uint32_t)x & (nb - 1)]++;
+      }
     }
   }
+  for (uint32_t b = 0; b < 64; b++) best = count[b] > best ? count[b] : best; /* one vectorised pass */
   return best;
 }
 
