@@ -283,7 +283,10 @@ static inline __attribute__((always_inline)) uint32_t ws_cache_access_run(
   const size_t groups = c->groups;
   ws_cache_group *const grp = c->grp;
   uint32_t *const fill = c->fill;
-  uint64_t hits = c->hits, misses = c->misses, ndirty = c->ndirty;
+  /* misses: the accesses less the hits, at the end (one counter fewer in
+   * the loop's registers) */
+  uint64_t hits = c->hits, ndirty = c->ndirty;
+  const uint64_t hits0 = hits;
   uint64_t memo_q = c->memo_q, memo_hq = c->memo_hq;
   uint32_t clock = c->clock, s = c->last_set, w = c->last_way;
   /* the last access's line pl (UINT64_MAX: none; no line is, lines having
@@ -344,7 +347,6 @@ static inline __attribute__((always_inline)) uint32_t ws_cache_access_run(
           for (uint32_t u = 1; u < ways; u++)
             if (g[u / 4].stamp[u % 4] < g[victim / 4].stamp[victim % 4]) victim = u;
         }
-        misses++;
         if (hit) hit[k] = 0;
         if (missed) missed[nmissed++] = a;
         if (!allocate) {
@@ -383,8 +385,7 @@ static inline __attribute__((always_inline)) uint32_t ws_cache_access_run(
     const uint32_t v = cv, h = (v & bit) != 0;
     cv = allocate ? v | bit : v;
     pe->stamp[pj] = clock;
-    hits += h;
-    misses += h ^ 1; /* a sector not yet filled of a present line */
+    hits += h; /* else a sector not yet filled of a present line: a miss */
     if (hit) hit[k] = (uint8_t)h;
     if (missed) missed[nmissed] = a, nmissed += h ^ 1;
     if (allocate) pe->valid[pj] = v | bit;
@@ -394,7 +395,7 @@ static inline __attribute__((always_inline)) uint32_t ws_cache_access_run(
       *pd |= mark;
     }
   }
-  c->clock = clock, c->hits = hits, c->misses = misses, c->ndirty = ndirty;
+  c->clock = clock, c->hits = hits, c->misses += n - (hits - hits0), c->ndirty = ndirty;
   c->memo_q = memo_q, c->memo_hq = memo_hq;
   /* what the one-by-one access leaves: the last line and where it is, the
    * last access's eviction */
