@@ -337,6 +337,19 @@ static inline __attribute__((always_inline)) uint64_t word_steps(const uint64_t 
   return s;
 }
 
+/* Word x into pow2_degree's set of distinct words (words[], and slot[h]:
+ * 1 + its index, 0: empty; 256 slots for at most 128 words), counted in
+ * its bank when new (a word seen again is a broadcast). */
+static inline __attribute__((always_inline)) void word_add(uint64_t x, uint64_t *words, uint8_t *slot,
+                                                         uint8_t *count, uint32_t *nw, uint32_t nb) {
+  uint32_t h = (uint32_t)((x * 0x9e3779b97f4a7c15ull) >> 56);
+  while (slot[h] && words[slot[h] - 1] != x) h = (h + 1) & 255;
+  if (slot[h]) return;
+  words[(*nw)++] = x;
+  slot[h] = (uint8_t)*nw;
+  count[(uint32_t)x & (nb - 1)]++;
+}
+
 /* phase_degree for power-of-two banks and bank widths: the n = ws_lanes32(lanes)
  * active lanes from l0 on, sh = log2(bank bytes), nb banks (<= 64);
  * inline so that a whole warp (n = 32, l0 = 0) gets loops of a known
@@ -388,27 +401,10 @@ static inline __attribute__((always_inline)) uint32_t pow2_degree(const uint64_t
   uint32_t nw = 0, best = 0;
   memset(slot, 0, sizeof slot);
   if (per_lane == 1) { /* one word a lane (n <= 32 words): no inner loop */
-    for (uint32_t i = 0; i < n; i++) {
-      const uint64_t x = w[i];
-      uint32_t h = (uint32_t)((x * 0x9e3779b97f4a7c15ull) >> 56);
-      while (slot[h] && words[slot[h] - 1] != x) h = (h + 1) & 255;
-      if (slot[h]) continue; /* the same word: a broadcast */
-      words[nw++] = x;
-      slot[h] = (uint8_t)nw;
-      count[(uint32_t)x & (nb - 1)]++;
-    }
+    for (uint32_t i = 0; i < n; i++) word_add(w[i], words, slot, count, &nw, nb);
   } else {
-    for (uint32_t i = 0; i < n; i++) {
-      for (uint32_t k = 0; k < per_lane && nw < 128; k++) {
-        const uint64_t x = w[i] + k;
-        uint32_t h = (uint32_t)((x * 0x9e3779b97f4a7c15ull) >> 56);
-        while (slot[h] && words[slot[h] - 1] != x) h = (h + 1) & 255;
-        if (slot[h]) continue; /* the same word: a broadcast */
-        words[nw++] = x;
-        slot[h] = (uint8_t)nw;
-        count[(uint32_t)x & (nb - 1)]++;
-      }
-    }
+    for (uint32_t i = 0; i < n; i++)
+      for (uint32_t k = 0; k < per_lane && nw < 128; k++) word_add(w[i] + k, words, slot, count, &nw, nb);
   }
   for (uint32_t b = 0; b < 64; b++) best = count[b] > best ? count[b] : best; /* one vectorised pass */
   return best;
