@@ -74,6 +74,44 @@ typedef struct rp_set {
   size_t n, cap;        /* used, slots (a power of two or 0) */
 } rp_set;
 
+/* How chunk_digit_sum sums a chunk's base-2^b digits (replay's partitions). */
+typedef struct digit_sum {
+  unsigned b;     /* digit bits */
+  uint64_t mask;  /* the low b bits of each 2b-bit field */
+  uint64_t mul;   /* 1 at the start of each field */
+  unsigned top;   /* the last field's first bit */
+} digit_sum;
+
+/* The digit sum of ws_prof_rp_partition: chunk c's base-2^b digits
+ * summed.  For b >= 4, without a loop over the digits: the digits in pairs
+ * (d0 + d1, d2 + d3, ...) in fields of 2b bits, then the fields summed by
+ * one multiplication into the top field.  No sum overflows a field: c has
+ * at most ceil(64 / b) digits, and ceil(64 / b) (2^b - 1) < 2^(2b) for
+ * b >= 4 (a pair's sum needs b + 1 bits).  Below 4 bits and above 16
+ * (fields wider than 32 bits; the database's GPUs have at most 4,096
+ * partitions: 12 bits), digit by digit (mul 0). */
+static digit_sum digit_sum_for(unsigned b) {
+  digit_sum d = {b, 0, 0, 0};
+  if (b < 4 || b > 16) return d;
+  for (unsigned at = 0; at < 64; at += 2 * b) {
+    d.mask |= ((1ull << b) - 1) << at;
+    d.mul |= 1ull << at;
+    d.top = at;
+  }
+  return d;
+}
+
+static inline uint32_t chunk_digit_sum(uint64_t c, const digit_sum *d) {
+  if (d->mul) {
+    const uint64_t pairs = (c & d->mask) + ((c >> d->b) & d->mask);
+    return (uint32_t)((uint64_t)(((unsigned __int128)pairs * d->mul) >> d->top) &
+                      ((1ull << 2 * d->b) - 1));
+  }
+  uint64_t sum = 0;
+  for (; c; c >>= d->b) sum += c & ((1ull << d->b) - 1); /* b up to 32 */
+  return (uint32_t)sum;
+}
+
 struct ws_replay {
   const ws_gpu *g;      /* borrowed */
   int track;            /* a sample: estimate the grid per region */
@@ -102,7 +140,7 @@ struct ws_replay {
   uint32_t pchunk;      /* sectors per interleave chunk (set once) */
   uint32_t pwindow;     /* DRAM sectors per window (set once) */
   unsigned pshift;      /* log2 of the interleave when a power of two, else 0 */
-  unsigned pbits;       /* b: the digits' bits (ws_prof_rp_partition) */
+  digit_sum pdigits;    /* the digits' sum (ws_prof_rp_partition) */
   uint64_t plast;       /* the last DRAM sector's interleave chunk (UINT64_MAX:
                            none yet; no chunk is, the interleave being >= 32) */
   uint32_t plast_part;  /* its partition */
@@ -295,7 +333,7 @@ ws_replay *ws_prof_rp_new(const ws_gpu *g, const ws_rp_config *rc) {
     r->pchunk = r->cs.interleave / r->cs.sector ? r->cs.interleave / r->cs.sector : 1;
     r->pwindow = WS_RP_WINDOW_CHUNKS * r->cs.partitions * r->pchunk;
     r->pshift = ws_is_pow2_u64(r->cs.interleave) ? ws_log2_u64(r->cs.interleave) : 0;
-    r->pbits = r->cs.partitions > 1 ? ws_log2_u64(r->cs.partitions - 1) + 1 : 1;
+    r->pdigits = digit_sum_for(r->cs.partitions > 1 ? ws_log2_u64(r->cs.partitions - 1) + 1 : 1);
     r->plast = UINT64_MAX;
   }
   for (uint32_t s = 0; s < r->cs.nsm; s++) {
@@ -412,20 +450,14 @@ static void note_writeback(ws_replay *r, uint64_t line, uint32_t dirty) {
 
 const ws_rp_stats *ws_prof_rp_stats_of(const ws_replay *r) { return &r->cs; }
 
-/* The partition of interleave chunk c: its base-2^b digits summed, mod P. */
-static inline uint32_t chunk_partition(uint64_t c, unsigned b, uint32_t partitions) {
-  uint64_t sum = 0;
-  for (; c; c >>= b) sum += c & ((1u << b) - 1);
-  return (uint32_t)(sum % partitions);
-}
-
 uint32_t ws_prof_rp_partition(uint64_t addr, uint32_t partitions, uint32_t interleave) {
   if (partitions <= 1 || !interleave) return 0;
   unsigned b = ws_log2_u64(partitions - 1) + 1; /* the smallest 2^b >= partitions */
   /* a shift where the interleave is a power of two (every database GPU's):
    * a division per DRAM sector was a visible part of the replay */
-  return chunk_partition(ws_is_pow2_u64(interleave) ? addr >> ws_log2_u64(interleave) : addr / interleave,
-                         b, partitions);
+  const digit_sum ds = digit_sum_for(b);
+  return chunk_digit_sum(ws_is_pow2_u64(interleave) ? addr >> ws_log2_u64(interleave) : addr / interleave,
+                         &ds) % partitions;
 }
 
 double ws_prof_rp_request_imbalance(const uint32_t *counts, uint32_t partitions, uint32_t n, uint32_t g) {
@@ -460,7 +492,7 @@ static inline void note_partition(ws_replay *r, uint64_t sec) {
   const uint64_t c = r->pshift ? sec >> r->pshift : sec / r->cs.interleave;
   if (c != r->plast) {
     r->plast = c;
-    r->plast_part = r->cs.partitions > 1 ? chunk_partition(c, r->pbits, r->cs.partitions) : 0;
+    r->plast_part = r->cs.partitions > 1 ? chunk_digit_sum(c, &r->pdigits) % r->cs.partitions : 0;
   }
   r->pcnt[r->plast_part]++;
   if (++r->pn >= r->pwindow) end_window(r);

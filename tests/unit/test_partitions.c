@@ -66,6 +66,36 @@ static void hash_by_hand(void **state) {
   assert_int_equal(ws_prof_rp_partition(3328, 1, 256), 0);
 }
 
+/* The hash against its definition written here (the chunk's base-2^b
+ * digits summed one by one, mod P): every P from 1 to 300 and some larger
+ * (4,096, the database's limit, and beyond: 2^16 + 1, 2^31 + 5), chunks
+ * of 256, 96 and 4,096 bytes, addresses small and with high bits set (up
+ * to 64 bits: every digit position). */
+static void hash_matches_definition(void **state) {
+  (void)state;
+  static const uint32_t big[] = {1000, 4096, 65537, 2147483653u};
+  static const uint32_t il[] = {256, 96, 4096};
+  uint64_t x = 88172645463325252ull;
+  for (uint32_t pi = 0; pi < 300 + sizeof big / sizeof big[0]; pi++) {
+    const uint32_t P = pi < 300 ? pi + 1 : big[pi - 300];
+    unsigned b = 1;
+    while ((1ull << b) < P) b++;
+    for (int k = 0; k < 60; k++) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      const uint64_t addr = k % 3 == 0 ? x : k % 3 == 1 ? x >> 20 : x >> (k % 64);
+      const uint32_t G = il[(k / 3) % 3];
+      uint64_t c = addr / G, sum = 0;
+      for (; c; c >>= b) sum += c & ((1ull << b) - 1);
+      const uint32_t want = P <= 1 ? 0 : (uint32_t)(sum % P);
+      if (ws_prof_rp_partition(addr, P, G) != want) {
+        print_error("P %u, interleave %u, address %#llx: %u, by the definition %u\n", P, G,
+                    (unsigned long long)addr, ws_prof_rp_partition(addr, P, G), want);
+        fail();
+      }
+    }
+  }
+}
+
 /* A window's imbalance, g = 8 sectors per chunk, P = 4:
  *   {16,16,16,16}, n 64: 16 / max(min(64, 8), 64 / 4) = 1;
  *   {64,0,0,0}: 64 / 16 = 4 = P (every sector in one partition);
@@ -214,6 +244,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(facts_derived),
       cmocka_unit_test(hash_by_hand),
+      cmocka_unit_test(hash_matches_definition),
       cmocka_unit_test(imbalance_by_hand),
       cmocka_unit_test(replay_walks),
       cmocka_unit_test(memo_matches_plain),
