@@ -1430,12 +1430,13 @@ static void test_fault_report(void **state) {
 /* One instruction as the hooks report it. */
 typedef struct hrec {
   uint32_t block, warp, pc, active, exec, taken;
-  const ws_ptx_function *func;
+  ptrdiff_t func; /* its index in the module (each run parses its own) */
   int bb_entry;
   uint8_t space;
 } hrec;
 
 typedef struct hseq {
+  const ws_ptx_module *m; /* the run's module */
   hrec *r;
   size_t n, cap;
   uint64_t events, runs, run_insts; /* events; those with count > 1, and their instructions */
@@ -1449,8 +1450,8 @@ static void hseq_push(hseq *h, const ws_emu_event *ev, uint32_t k) {
     assert_non_null(h->r);
   }
   /* the k-th instruction of the event: bb_entry is the first's */
-  h->r[h->n++] = (hrec){ev->block_linear, ev->warp, ev->pc + k, ev->active, ev->exec, ev->taken, ev->func,
-                        k ? 0 : ev->bb_entry, ev->space};
+  h->r[h->n++] = (hrec){ev->block_linear, ev->warp, ev->pc + k, ev->active, ev->exec, ev->taken,
+                        ev->func - h->m->funcs, k ? 0 : ev->bb_entry, ev->space};
 }
 
 /* Records every event, a run expanded into its instructions. */
@@ -1471,6 +1472,7 @@ static void on_inst_seq(void *user, const ws_emu_event *ev) {
 static int run_seq(const char *ptx, const char *kernel, const char *spec, int runs, hseq *h, uint64_t *warp_insts) {
   run r;
   load_ptx(&r, ptx, kernel, spec);
+  h->m = r.m;
   ws_emu_hooks hk = {.user = h, .inst = on_inst_seq, .runs = runs};
   ws_emu_options o = WS_EMU_OPTIONS_INIT;
   o.hooks = &hk;
