@@ -796,7 +796,8 @@ static __attribute__((noinline)) void inst_run(ws_prof *p, worker *w, const ws_e
  * (docs/emulator.md, "What is left"; the measurements in
  * docs/emulator-history.md, "prof-inst") -- for a warp that follows its
  * block's leader, a check of the leader's trace instead, about 10
- * (deps.c, "Shadows"). */
+ * (deps.c, "Shadows").  An event for a run of plain instructions (count >
+ * 1) goes to inst_run. */
 void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
   worker *w = &p->w[ev->worker];
   if (ev->func != w->ifunc) func_switch(p, w, ev->func);
