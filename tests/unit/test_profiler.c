@@ -16,12 +16,11 @@
 #include "warpsight/profiler.h"
 #include "warpsight/ptx.h"
 
+/* The kernels' first lines: kernel k(a). */
+#define K_HEAD ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 a)\n{\n"
+
 static const char ptx[] =
-    ".version 7.0\n"
-    ".target sm_80\n"
-    ".address_size 64\n"
-    ".visible .entry k(.param .u64 a)\n"
-    "{\n"
+    K_HEAD
     "  .reg .b32 %r<4>;\n"
     "  .reg .f32 %f<4>;\n"
     "  .reg .b64 %rd<4>;\n"
@@ -42,11 +41,7 @@ static const char ptx[] =
 /* A loop: block 0 (two independent movs), block 1 (a dependent chain
  * add -> setp -> bra, run 10 times), block 2 (exit). */
 static const char ptx_loop[] =
-    ".version 7.0\n"
-    ".target sm_80\n"
-    ".address_size 64\n"
-    ".visible .entry k(.param .u64 a)\n"
-    "{\n"
+    K_HEAD
     "  .reg .b32 %r<4>;\n"
     "  .reg .pred %p<2>;\n"
     "  mov.u32 %r1, 0;\n"                    /* 0 */
@@ -698,11 +693,7 @@ static void tensor_ops(void **s) {
  * kinds' fallback); warp 3 runs all of it with half its lanes (the
  * histogram and idle lanes times n). */
 static const char ptx_runs[] =
-    ".version 7.0\n"
-    ".target sm_80\n"
-    ".address_size 64\n"
-    ".visible .entry k(.param .u64 a)\n"
-    "{\n"
+    K_HEAD
     "  .reg .b32 %r<4>;\n"
     "  .reg .f32 %f<4>;\n"
     "  .reg .pred %p<2>;\n"
