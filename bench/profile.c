@@ -81,6 +81,7 @@ static double run(const ws_ptx_module *m, const ws_launch_spec *s, const ws_gpu 
   memset(&h, 0, sizeof h);
   if (profile == 2) { /* the emulator's own cost of calling a hook */
     h.inst = on_nothing;
+    h.runs = 1; /* the events the profiler gets */
     o.hooks = &h;
   } else if (profile == 1) {
     ws_prof_config pc;
@@ -101,6 +102,7 @@ static double run(const ws_ptx_module *m, const ws_launch_spec *s, const ws_gpu 
     h.block_begin = on_begin;
     h.block_end = on_end;
     h.block_filter = sample ? on_filter : NULL;
+    h.runs = 1; /* as ws_prof_launch: one event per run of plain instructions */
     o.hooks = &h;
   }
   ws_prof_options po = WS_PROF_OPTIONS_INIT;

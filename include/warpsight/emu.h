@@ -228,7 +228,9 @@ int ws_emu_opcode_supported(ws_ptx_opcode op, const char **why);
 
 /* --- hooks for the profiler -------------------------------------------------- */
 
-/* One executed warp instruction.  Borrowed for the duration of the call. */
+/* One executed warp instruction -- or, with ws_emu_hooks.runs, `count`
+ * consecutive ones of a run (docs/emulator.md, "Profiler hooks").
+ * Borrowed for the duration of the call. */
 typedef struct ws_emu_event {
   int worker;                   /* worker thread index (0 .. threads-1) */
   uint32_t block_linear;        /* linear block index */
@@ -246,6 +248,13 @@ typedef struct ws_emu_event {
   uint8_t bytes;                /* memory ops: bytes per lane access */
   const uint64_t *addr;         /* memory ops: per-lane addresses (32 slots,
                                    valid where exec has the bit), else NULL */
+  uint32_t count;               /* instructions it stands for: 1, or with
+                                   hooks->runs the n of a run of plain
+                                   instructions pc .. pc + n - 1, each
+                                   executed by every active lane (exec ==
+                                   active; no guard, no memory access, no
+                                   branch: taken, space, bytes 0, addr NULL;
+                                   bb_entry is pc's) */
 } ws_emu_event;
 
 /* Callbacks; any may be NULL.  With -j > 1 they are called concurrently from
@@ -259,6 +268,14 @@ typedef struct ws_emu_hooks {
    * Called once per block before it runs (concurrently, like the hooks);
    * returns a ws_emu_block_action. */
   int (*block_filter)(void *user, uint32_t block_linear);
+  /* 1: one event per run of plain instructions (ev->count of them), which
+   * a hook must expand into count instructions; 0: one event per
+   * instruction, count 1.  A run is a maximal sequence of consecutive
+   * instructions of one basic block with no guard, no memory access of
+   * any space, no control flow, barrier, fence or no-op, nothing that can
+   * change the warp's lanes or make it yield (docs/emulator.md, "Profiler
+   * hooks"). */
+  int runs;
 } ws_emu_hooks;
 
 typedef enum ws_emu_block_action {

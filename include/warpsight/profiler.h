@@ -101,7 +101,10 @@ typedef struct ws_prof ws_prof;
 int ws_prof_new(ws_prof **out, const ws_prof_config *cfg, ws_diag *d);
 void ws_prof_free(ws_prof *p);
 
-/* Hooks. */
+/* Hooks.  ws_prof_inst takes one instruction, or a run of ev->count > 1
+ * plain ones (ws_emu_hooks.runs: set it when passing ws_prof_inst to the
+ * emulator); a count of 0 is one instruction, as for an event built by
+ * hand without the field. */
 void ws_prof_inst(ws_prof *p, const ws_emu_event *ev);
 void ws_prof_block_begin(ws_prof *p, int worker, uint32_t block_linear);
 void ws_prof_block_end(ws_prof *p, int worker, uint32_t block_linear);

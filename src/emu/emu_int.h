@@ -103,6 +103,10 @@ typedef struct dinst {
   uint32_t target;  /* branch target / callee function index */
   uint32_t rpc;     /* reconvergence pc of a branch (NO_PC if none) */
   uint32_t pc;      /* index in the IR function */
+  uint32_t run;     /* a plain instruction for the hooks (ws_emu_dop_plain,
+                       unguarded, no hookmem): the instructions from it to
+                       the end of its run, itself included (load.c,
+                       mark_runs); 0 for any other */
 } dinst;
 
 /* dinst.flags of shfl, vote and match: the member mask is 0xffffffff in
@@ -584,6 +588,12 @@ int ws_emu_dec_hkind(int t);
 /* Whether decoded opcode op (D_*) is of a family whose addresses the
  * hooks get (MEM, ATOM): dinst.hookmem. */
 int ws_emu_dop_reports_addrs(int op);
+/* Whether decoded opcode op can be part of a run of plain instructions for
+ * the hooks (ws_emu_hooks.runs): its executor neither accesses memory nor
+ * moves pc, the active lanes or the warp's state (it returns FL_NEXT or
+ * FL_FAULT only), and it is no no-op standing for a fence, a barrier or a
+ * prefetch. */
+int ws_emu_dop_plain(int op);
 /* The barrier-spin deadlock: warp `spinner` passed --max-warp-insts while
  * warp `waiter` waits at barrier `bar` (PTX line `line`): B's fault
  * message, and its kind FAULT_SPIN_DEADLOCK. */

@@ -190,8 +190,8 @@ static int release_after_exits(blockctx *B) {
  * (re)loads the warp's frame (they change nowhere else); the others here,
  * every one of them each time.  Six arguments, all in registers (noipa:
  * GCC would otherwise pass the instruction's fields one by one, on the stack). */
-__attribute__((noipa)) static void emit(const xctx *X, const dinst *in, uint32_t active, uint32_t m, uint32_t taken,
-                                         int mem) {
+static inline ws_emu_event *fill(const xctx *X, const dinst *in, uint32_t active, uint32_t m, uint32_t taken,
+                                 uint32_t count) {
   ws_emu_event *ev = &X->B->ev;
   const ws_ptx_function *f = ev->func;
   ev->pc = in->pc;
@@ -203,6 +203,13 @@ __attribute__((noipa)) static void emit(const xctx *X, const dinst *in, uint32_t
   ev->space = 0;
   ev->bytes = 0;
   ev->addr = NULL;
+  ev->count = count;
+  return ev;
+}
+
+__attribute__((noipa)) static void emit(const xctx *X, const dinst *in, uint32_t active, uint32_t m, uint32_t taken,
+                                         int mem) {
+  ws_emu_event *ev = fill(X, in, active, m, taken, 1);
   if (mem) {
     static const uint8_t tosp[] = {WS_PTX_SP_GLOBAL, WS_PTX_SP_SHARED, WS_PTX_SP_LOCAL, WS_PTX_SP_CONST,
                                    WS_PTX_SP_PARAM, WS_PTX_SP_NONE};
@@ -213,6 +220,12 @@ __attribute__((noipa)) static void emit(const xctx *X, const dinst *in, uint32_t
     ev->addr = w->addr;
   }
   X->H->inst(X->H->user, ev);
+}
+
+/* The event of n instructions of a run of plain ones (hooks->runs), the
+ * first at `in` (dinst.run; docs/emulator.md, "Profiler hooks"). */
+__attribute__((noipa)) static void emit_run(const xctx *X, const dinst *in, uint32_t active, uint32_t n) {
+  X->H->inst(X->H->user, fill(X, in, active, active, 0, n));
 }
 
 static int limit_kind(const blockctx *B, const warp *w) {
@@ -320,6 +333,23 @@ int ws_emu_dop_reports_addrs(int op) {
   return (unsigned)op < D_COUNT && (dop_family[op] == DF_MEM || dop_family[op] == DF_ATOM);
 }
 
+/* The families whose executors only compute on registers (lanes of one
+ * warp included: shfl, vote, the matrix instructions), returning FL_NEXT
+ * or FL_FAULT; their memory forms (wmma.load, ldmatrix, ...) set hookmem
+ * and are kept out by mark_runs (load.c).  Not CTRL (pc, lanes, barriers,
+ * calls), STACK (the frame), MEM, ATOM, ASYNC, MBAR (memory, waits that
+ * yield), TEX, nor D_NOP (membar, fence, prefetch, bar.warp.sync: reported
+ * one by one as the instructions they stand for). */
+int ws_emu_dop_plain(int op) {
+  if ((unsigned)op >= D_COUNT || op == D_NOP) return 0;
+  switch (dop_family[op]) {
+  case DF_MOVE: case DF_INT: case DF_BITS: case DF_F32: case DF_F64: case DF_HALF: case DF_CMP: case DF_CVT:
+  case DF_WARP: case DF_MMA:
+    return 1;
+  default: return 0;
+  }
+}
+
 /* Runs one instruction for the lanes m (at least one, or a branch): its
  * executor.  Returns FL_*.
  *
@@ -376,6 +406,15 @@ static int run_warp(blockctx *B, warp *w) {
   xctx X = {.B = B, .w = w, .limit = ws_emu_warp_cap(B, w->insts), .qend = w->insts + QUANTUM};
   w->spin = 0; /* set again if this run ends at a wait that has not completed */
   X.H = B->o->hooks && B->o->hooks->inst ? B->o->hooks : NULL;
+  /* With hooks->runs, a run of plain instructions is one event, emitted
+   * once its last instruction has run (no other warp runs in between, so
+   * the hook sees the same order of instructions) from its first pc,
+   * run_pc; NO_PC: no run under way.  A fault inside a run emits the
+   * instructions before it, as one event each would have.  A warp starts
+   * and resumes only at a run's first instruction (load.c, mark_runs), but
+   * one entering a run in the middle would emit its remainder. */
+  const uint32_t runs = X.H && X.H->runs ? 0xffffffffu : 0;
+  uint32_t run_pc = NO_PC;
 reload:
   if (!settle(w)) return 0;
   frame *fr = &w->frames[w->nframes - 1];
@@ -390,6 +429,10 @@ reload:
   const uint32_t rpc = X.top->rpc;
   for (;;) {
     if (pc == rpc) {
+      if (run_pc != NO_PC) { /* (never: a reconvergence pc starts a run) */
+        emit_run(&X, &code[run_pc], active, pc - run_pc);
+        run_pc = NO_PC;
+      }
       X.top->pc = pc;
       goto reload;
     }
@@ -409,10 +452,22 @@ reload:
         continue;
       case FL_RELOAD: goto reload;
       case FL_YIELD: return 0;
-      default: return -1;
+      default:
+        if (run_pc != NO_PC) emit_run(&X, &code[run_pc], active, pc - run_pc);
+        return -1;
       }
     }
-    if (X.H) emit(&X, in, active, m, 0, m && in->hookmem);
+    if (X.H) {
+      if (!(in->run & runs)) {
+        emit(&X, in, active, m, 0, m && in->hookmem);
+      } else {
+        if (run_pc == NO_PC) run_pc = pc;
+        if (in->run == 1) {
+          emit_run(&X, &code[run_pc], active, pc + 1 - run_pc);
+          run_pc = NO_PC;
+        }
+      }
+    }
     pc++;
   }
 }

@@ -135,6 +135,38 @@ static int compute_rpcs(dec *D, dfunc *df) {
   return zero_slots(df, c);
 }
 
+/* The runs of plain instructions the hooks may get as one event
+ * (ws_emu_hooks.runs): each instruction's dinst.run, the instructions from
+ * it to the end of its run.  A run is a maximal sequence of consecutive
+ * unguarded instructions of one basic block whose executors only compute
+ * on registers (ws_emu_dop_plain) and report no addresses (hookmem).  It
+ * starts at a basic block's first instruction or after an instruction that
+ * is not plain, and every point where a warp starts or resumes running is
+ * one of these (run_warp in exec.c relies on it), so a warp runs a run
+ * whole from its first instruction, or stops in it only at a fault:
+ *  - a branch's target and its reconvergence pc start basic blocks
+ *    (compute_rpcs: the first instruction of a block); a call's callee
+ *    starts at its pc 0, a block's first;
+ *  - a warp resumes after a call, a return, a barrier, a yield (an
+ *    mbarrier wait, a spin point) or its quantum (counted at branches)
+ *    just after the instruction that stopped it, none of them plain, or
+ *    at a reconvergence stack entry's pc, which a branch or a call pushed
+ *    (a target, the pc after a branch or a call, the call itself);
+ *  - no plain instruction changes the warp's lanes, pc or state (its
+ *    executor returns FL_NEXT or FL_FAULT), so the warp loop goes on to
+ *    the next instruction of the run.
+ * run_warp still emits the remainder of a run it enters in the middle, so
+ * the events stay exact even if one of these ever stopped holding. */
+static void mark_runs(dfunc *df) {
+  uint32_t next = 0; /* dinst.run of the instruction after i, or 0 */
+  for (uint32_t i = df->f->ninsts; i-- > 0;) {
+    dinst *di = &df->code[i];
+    int plain = di->guard < 0 && !di->hookmem && ws_emu_dop_plain(di->op);
+    di->run = plain ? 1 + next : 0;
+    next = di->bb_entry ? 0 : di->run;
+  }
+}
+
 /* ---- layout ---------------------------------------------------------------- */
 
 static int layout_frame(dec *D, dfunc *df, const ws_ptx_function *f) {
@@ -205,6 +237,7 @@ static int decode_body(dec *D, dfunc *df, const ws_ptx_function *f) {
   last->pc = f->ninsts;
   last->d = last->a = last->b = last->c = last->e = last->d2 = NO_SLOT;
   if ((st = compute_rpcs(D, df))) return st;
+  mark_runs(df);
   df->nslots = df->nconst_first + D->nconsts;
   df->const_vals = malloc((D->nconsts + 1) * sizeof *df->const_vals);
   if (!df->const_vals) return WS_ENOMEM;

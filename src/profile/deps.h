@@ -337,8 +337,8 @@ void ws_prof_deps_unshadow(ws_deps *d, uint32_t wi, const ws_dstep *s, uint32_t 
  * instruction (id, shared, replays) is the leader's at its position only
  * moves on (about ten x86 instructions instead of the step's ~125); the
  * leader records its step; every other warp runs the step. */
-static inline void ws_prof_deps_inst(ws_deps *d, uint32_t wi, const ws_dstep *s, uint32_t shared,
-                                     uint32_t replays, uint32_t id) {
+static inline __attribute__((always_inline)) void ws_prof_deps_inst(ws_deps *d, uint32_t wi, const ws_dstep *s,
+                                                                    uint32_t shared, uint32_t replays, uint32_t id) {
   if (d->shadows >> wi & 1) {
     const uint32_t pos = d->spos[wi];
     /* (trace[ntrace] is WS_DEPS_END, which no key matches) */
@@ -352,6 +352,26 @@ static inline void ws_prof_deps_inst(ws_deps *d, uint32_t wi, const ws_dstep *s,
     else ws_prof_deps_record(d, wi, e);
   }
   ws_prof_deps_step(d, wi, s, shared, replays, id);
+}
+
+/* ws_prof_deps_inst for n instructions in a row of warp wi, with ids id ..
+ * id + n - 1, no shared access and no replays (a run of plain ones: the
+ * profiler's ws_prof_inst), their records `stride` bytes apart from s (the
+ * profiler's iinfo table): a shadow checks them against the trace in one
+ * loop and, at the first that differs, leaves the rest to
+ * ws_prof_deps_inst (which takes it off the trace); every other warp runs
+ * ws_prof_deps_inst for each. */
+static inline void ws_prof_deps_run(ws_deps *d, uint32_t wi, const ws_dstep *s, size_t stride, uint32_t n,
+                                    uint32_t id) {
+  uint32_t k = 0;
+  if (d->shadows >> wi & 1) {
+    /* (the trace ends with WS_DEPS_END, which no key matches) */
+    const uint64_t *tr = d->trace + d->spos[wi];
+    while (k < n && tr[k] == ws_deps_key(id + k, 0, 0)) k++;
+    d->spos[wi] += k;
+  }
+  for (; k < n; k++)
+    ws_prof_deps_inst(d, wi, (const ws_dstep *)(const void *)((const char *)s + k * stride), 0, 0, id + k);
 }
 
 /* The most lanes of `exec` whose addr[] are equal (1 for distinct

@@ -269,7 +269,7 @@ int ws_prof_launch(ws_profile **out, ws_emu_stats *stats, const ws_prof_target *
   }
   hook_state h = {prof, pidle, cur, o->functional_rest};
   ws_emu_hooks hooks = {.user = &h, .inst = on_inst, .block_begin = on_begin,
-                        .block_end = on_end, .block_filter = on_filter};
+                        .block_end = on_end, .block_filter = on_filter, .runs = 1};
   ws_emu_options eo = WS_EMU_OPTIONS_INIT;
   eo.threads = c.workers;
   eo.max_warp_insts = o->max_warp_insts;

@@ -741,6 +741,62 @@ static __attribute__((noinline)) uint32_t inst_slow(ws_prof *p, worker *w, const
   return replays;
 }
 
+/* A run of ev->count > 1 plain instructions from ev->pc, executed by every
+ * active lane (ws_emu_hooks.runs; docs/emulator.md, "Profiler hooks"):
+ * for each, what ws_prof_inst does for one, in one loop over their
+ * records.  The counters that are the same for every instruction of the
+ * run are added once, times n: the active-lane histogram and div_idle
+ * (the warp's live lanes change only at an exit or a return, which end a
+ * run); a back edge can be only at the first (the run is inside one basic
+ * block), and flops are the run's sum times the lanes.  The dependency
+ * step (or a shadow's check) runs for each instruction in order; none has
+ * a shared access or replays.  An instruction with slow bits (none should
+ * be in a run: those are branches, exits, returns, memory accesses and
+ * atomics) gets an event of its own.  A run past its function's end (a
+ * hand-made event) counts the instructions up to it. */
+static __attribute__((noinline)) void inst_run(ws_prof *p, worker *w, const ws_emu_event *ev, uint32_t id,
+                                               uint32_t wi) {
+  const uint32_t active = ev->active, pc = ev->pc;
+  const uint32_t n = ev->count < w->ininsts - pc ? ev->count : w->ininsts - pc;
+  const iinfo *ii = &p->info[id];
+  const uint32_t last = w->last[wi];
+  if (ev->bb_entry && last - id < w->ibase + w->ininsts - id) w->st[id].back_entries++;
+  w->last[wi] = id + n - 1;
+  if (ev->warp == w->rep_warp)
+    for (uint32_t k = 0; k < n; k++) rep_push(p, id + k);
+  w->hist[ws_lanes32(active)] += n;
+  const uint32_t live = w->live[wi];
+  if ((active & live) != live)
+    w->div_idle[ws_popc32(live)] += (uint64_t)n * (ws_popc32(live) - ws_popc32(active & live));
+  uint32_t *wv = &w->wv[(size_t)wi * p->vlen];
+  uint64_t *execs = &w->execs[id];
+  uint64_t flops = 0;
+  uint32_t slow = 0;
+  for (uint32_t k = 0; k < n; k++) {
+    execs[k]++;
+    if (ii[k].mslot != MIX_NONE) wv[ii[k].mslot]++;
+    flops += ii[k].flops;
+    slow |= ii[k].slow;
+  }
+  w->flops += flops * ws_lanes32(active);
+  if (!slow) {
+    ws_prof_deps_run(w->deps, wi, &ii->dep, sizeof *ii, n, id);
+    return;
+  }
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t replays = 0;
+    if (ii[k].slow) {
+      ws_emu_event one = *ev;
+      one.pc = pc + k;
+      one.inst = &ev->func->insts[pc + k];
+      one.bb_entry = k ? 0 : ev->bb_entry;
+      one.count = 1;
+      replays = inst_slow(p, w, &one, &ii[k], id + k);
+    }
+    ws_prof_deps_inst(w->deps, wi, &ii[k].dep, 0, replays, id + k);
+  }
+}
+
 /* The step per warp instruction.  Its common path (an instruction of no
  * slow kind, all lanes alive) is the counters that need the event (the
  * executions, the warp's mix slot, the active-lane histogram, flops, a back
@@ -749,7 +805,8 @@ static __attribute__((noinline)) uint32_t inst_slow(ws_prof *p, worker *w, const
  * (docs/emulator.md, "What is left"; the measurements in
  * docs/emulator-history.md, "prof-inst") -- for a warp that follows its
  * block's leader, a check of the leader's trace instead, about 10
- * (deps.c, "Shadows"). */
+ * (deps.c, "Shadows").  An event for a run of plain instructions (count >
+ * 1) goes to inst_run. */
 void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
   worker *w = &p->w[ev->worker];
   if (ev->func != w->ifunc) func_switch(p, w, ev->func);
@@ -758,6 +815,10 @@ void ws_prof_inst(ws_prof *p, const ws_emu_event *ev) {
   const uint32_t id = w->ibase + pc, wi = warp & 31;
   const iinfo *ii = &p->info[id];
   if (!(w->seen >> wi & 1)) warp_first(p, w, warp);
+  if (ev->count > 1) {
+    inst_run(p, w, ev, id, wi);
+    return;
+  }
   w->execs[id]++;
   if (ii->mslot != MIX_NONE) w->wv[(size_t)wi * p->vlen + ii->mslot]++;
   /* A block entered from an instruction at or after it in the same

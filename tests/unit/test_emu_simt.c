@@ -167,7 +167,7 @@ static void load_ptx(run *r, const char *ptx, const char *kernel, const char *sp
 /* Launch r's kernel on one thread with inst(user, ...) on every warp
  * instruction; its statistics into *st. */
 static void run_hooked(run *r, void *user, void (*inst)(void *, const ws_emu_event *), ws_emu_stats *st) {
-  ws_emu_hooks hk = {user, inst, NULL, NULL, NULL};
+  ws_emu_hooks hk = {.user = user, .inst = inst};
   ws_emu_options o = WS_EMU_OPTIONS_INIT;
   o.hooks = &hk;
   o.threads = 1;
@@ -1425,12 +1425,167 @@ static void test_fault_report(void **state) {
   run_free(&r);
 }
 
+/* --- one event per run of plain instructions (hooks->runs) ----------------------------- */
+
+/* One instruction as the hooks report it. */
+typedef struct hrec {
+  uint32_t block, warp, pc, active, exec, taken;
+  ptrdiff_t func; /* its index in the module (each run parses its own) */
+  int bb_entry;
+  uint8_t space;
+} hrec;
+
+typedef struct hseq {
+  const ws_ptx_module *m; /* the run's module */
+  hrec *r;
+  size_t n, cap;
+  uint64_t events, runs, run_insts; /* events; those with count > 1, and their instructions */
+  int runs_bad;                     /* a run event with a branch's, a guard's or a memory access's fields */
+} hseq;
+
+static void hseq_push(hseq *h, const ws_emu_event *ev, uint32_t k) {
+  if (h->n == h->cap) {
+    h->cap = h->cap ? 2 * h->cap : 256;
+    h->r = realloc(h->r, h->cap * sizeof *h->r);
+    assert_non_null(h->r);
+  }
+  /* the k-th instruction of the event: bb_entry is the first's */
+  h->r[h->n++] = (hrec){ev->block_linear, ev->warp, ev->pc + k, ev->active, ev->exec, ev->taken,
+                        ev->func - h->m->funcs, k ? 0 : ev->bb_entry, ev->space};
+}
+
+/* Records every event, a run expanded into its instructions. */
+static void on_inst_seq(void *user, const ws_emu_event *ev) {
+  hseq *h = user;
+  h->events++;
+  if (ev->count > 1) {
+    h->runs++;
+    h->run_insts += ev->count;
+    h->runs_bad |= ev->exec != ev->active || ev->taken || ev->space || ev->bytes || ev->addr ||
+                   ev->pc + ev->count > ev->func->ninsts;
+  }
+  for (uint32_t k = 0; k < (ev->count ? ev->count : 1); k++) hseq_push(h, ev, k);
+}
+
+/* Runs `kernel` of ptx under spec on one thread with the recording hook,
+ * per instruction (runs 0) or per run (1); returns the run's status. */
+static int run_seq(const char *ptx, const char *kernel, const char *spec, int runs, hseq *h, uint64_t *warp_insts) {
+  run r;
+  load_ptx(&r, ptx, kernel, spec);
+  h->m = r.m;
+  ws_emu_hooks hk = {.user = h, .inst = on_inst_seq, .runs = runs};
+  ws_emu_options o = WS_EMU_OPTIONS_INIT;
+  o.hooks = &hk;
+  o.threads = 1;
+  assert_ok_diag(ws_emu_launch_new(&r.l, r.p, r.s, &r.d), &r.d);
+  ws_emu_stats st;
+  memset(&st, 0, sizeof st);
+  int status = ws_emu_run(r.l, &o, &st, &r.d);
+  *warp_insts = st.warp_insts;
+  run_free(&r);
+  return status;
+}
+
+/* The kernel run per instruction and per run gives, runs expanded, the
+ * same sequence of (block, warp, function, pc, active, exec, bb_entry,
+ * taken, space), one instruction per executed warp instruction; returns
+ * how many run events it had.  `status`: the run's expected status. */
+static uint64_t check_runs(const char *ptx, const char *kernel, const char *spec, int status) {
+  hseq one = {0}, many = {0};
+  uint64_t n1 = 0, n2 = 0;
+  assert_int_equal(run_seq(ptx, kernel, spec, 0, &one, &n1), status);
+  assert_int_equal(run_seq(ptx, kernel, spec, 1, &many, &n2), status);
+  assert_int_equal(one.runs, 0); /* without runs, every event is one instruction */
+  if (status == WS_OK) assert_int_equal(one.n, n1);
+  assert_int_equal(many.n, one.n);
+  assert_false(many.runs_bad);
+  for (size_t i = 0; i < one.n; i++) {
+    const hrec *a = &one.r[i], *b = &many.r[i];
+    int same = a->block == b->block && a->warp == b->warp && a->func == b->func && a->pc == b->pc &&
+               a->active == b->active && a->exec == b->exec && a->bb_entry == b->bb_entry &&
+               a->taken == b->taken && a->space == b->space;
+    if (!same)
+      print_error("%s: instruction %zu: per instruction warp %u pc %u active %08x exec %08x bb %d; "
+                  "with runs warp %u pc %u active %08x exec %08x bb %d\n",
+                  kernel, i, a->warp, a->pc, a->active, a->exec, a->bb_entry, b->warp, b->pc, b->active, b->exec,
+                  b->bb_entry);
+    assert_true(same);
+  }
+  /* fewer events, by as many as the runs' instructions past their first */
+  assert_int_equal(many.events + many.run_insts - many.runs, one.events);
+  free(one.r);
+  free(many.r);
+  return many.runs;
+}
+
+/* Guarded instructions inside a block, a barrier, a loop and a fault. */
+static const char runs_ptx[] = HDR
+    ".shared .align 4 .b8 sr[256];\n"
+    ".visible .entry runs(.param .u64 out, .param .u32 bad)\n"
+    "{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n  ld.param.u32 %r10, [bad];\n"
+    "  mov.u32 %r1, %tid.x;\n  and.b32 %r2, %r1, 3;\n  setp.eq.u32 %p1, %r2, 0;\n"
+    "  add.u32 %r3, %r1, 7;\n  @%p1 add.u32 %r3, %r3, 1;\n  mul.lo.u32 %r4, %r3, 3;\n"
+    "  @!%p1 mul.lo.u32 %r4, %r4, 5;\n  xor.b32 %r5, %r4, %r1;\n"
+    "  shl.b32 %r6, %r1, 2;\n  mov.u32 %r7, sr;\n  add.u32 %r7, %r7, %r6;\n  st.shared.u32 [%r7], %r5;\n"
+    "  bar.sync 0;\n"
+    "  add.u32 %r8, %r5, 1;\n  mov.u32 %r9, 0;\n"
+    "LOOP:\n  add.u32 %r9, %r9, %r8;\n  sub.u32 %r8, %r8, 1;\n  and.b32 %r8, %r8, 7;\n"
+    "  setp.ne.u32 %p2, %r8, 0;\n  @%p2 bra LOOP;\n"
+    "  add.u32 %r9, %r9, 1;\n  mov.u32 %r11, 1;\n  shl.b32 %r11, %r11, %r10;\n  not.b32 %r11, %r11;\n"
+    "  shfl.sync.idx.b32 %r11, %r9, 0, 31, %r11;\n  add.u32 %r9, %r9, %r11;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n  st.global.u32 [%rd3], %r9;\n"
+    "  ret;\n}\n";
+
+static void test_hooks_runs(void **state) {
+  (void)state;
+  /* guards, a barrier, a loop; and bad = 3: lane 3 is not in its shuffle's
+   * member mask, a fault inside a run */
+  assert_true(check_runs(runs_ptx, "runs",
+                         "{\"kernel\": \"runs\", \"grid\": [2,1,1], \"block\": [64,1,1], \"args\": ["
+                         "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 128},"
+                         "{\"scalar\": \"bad\", \"type\": \"u32\", \"value\": 40}]}",
+                         WS_OK) > 0);
+  check_runs(runs_ptx, "runs",
+             "{\"kernel\": \"runs\", \"grid\": [1,1,1], \"block\": [32,1,1], \"args\": ["
+             "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 32},"
+             "{\"scalar\": \"bad\", \"type\": \"u32\", \"value\": 3}]}",
+             WS_EFAULT);
+  /* nested divergence */
+  assert_true(check_runs(nested_ptx, "nested",
+                         "{\"kernel\": \"nested\", \"grid\": [1,1,1], \"block\": [40,1,1], \"args\": ["
+                         "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 40},"
+                         "{\"buffer\": \"inner\", \"type\": \"u32\", \"count\": 40}]}",
+                         WS_OK) > 0);
+  /* per-lane loop trip counts */
+  assert_true(check_runs(loop_ptx, "loop",
+                         "{\"kernel\": \"loop\", \"grid\": [1,1,1], \"block\": [48,1,1], \"args\": ["
+                         "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 48},"
+                         "{\"buffer\": \"mask\", \"type\": \"u32\", \"count\": 48}]}",
+                         WS_OK) > 0);
+  /* indirect calls, one group of lanes after the other, and recursion */
+  check_runs(icall_ptx, "icall",
+             "{\"kernel\": \"icall\", \"grid\": [1,1,1], \"block\": [32,1,1], \"args\": ["
+             "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 64}]}",
+             WS_OK);
+  assert_true(check_runs(fact_ptx, "rec",
+                         "{\"kernel\": \"rec\", \"grid\": [1,1,1], \"block\": [40,1,1], \"args\": ["
+                         "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 40}]}",
+                         WS_OK) > 0);
+  /* exits before a barrier, two warps and three blocks */
+  assert_true(check_runs(early_ptx, "early",
+                         "{\"kernel\": \"early\", \"grid\": [3,1,1], \"block\": [64,1,1], \"args\": ["
+                         "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 64}]}",
+                         WS_OK) > 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_nested_divergence), cmocka_unit_test(test_loop_trip_counts),
       cmocka_unit_test(test_early_exit_barrier), cmocka_unit_test(test_warp_ops_partial),
       cmocka_unit_test(test_atomic_histogram),   cmocka_unit_test(test_recursion),
-      cmocka_unit_test(test_brx),                cmocka_unit_test(test_alloca),                cmocka_unit_test(test_half_atomics),                cmocka_unit_test(test_indirect_call),                cmocka_unit_test(test_alu),                cmocka_unit_test(test_printf), cmocka_unit_test(test_printf_long),                cmocka_unit_test(test_fma_exact),          cmocka_unit_test(test_hooks), cmocka_unit_test(test_hooks_functions),          cmocka_unit_test(test_fault_report),
+      cmocka_unit_test(test_brx),                cmocka_unit_test(test_alloca),                cmocka_unit_test(test_half_atomics),                cmocka_unit_test(test_indirect_call),                cmocka_unit_test(test_alu),                cmocka_unit_test(test_printf), cmocka_unit_test(test_printf_long),                cmocka_unit_test(test_fma_exact),          cmocka_unit_test(test_hooks), cmocka_unit_test(test_hooks_functions), cmocka_unit_test(test_hooks_runs),          cmocka_unit_test(test_fault_report),
       cmocka_unit_test(test_address_wrap32), cmocka_unit_test(test_redux_member_mask),
       cmocka_unit_test(test_member_mask_groups), cmocka_unit_test(test_member_mask_faults),
       cmocka_unit_test(test_member_mask_partial_warp), cmocka_unit_test(test_member_mask_full_decision),

@@ -504,7 +504,7 @@ static void test_tex_event_addresses(void **state) {
     uint64_t a[3] = {hnd, emu_buf(f, cc, sizeof cc), emu_buf(f, NULL, 32 * 16)};
     texev ev;
     memset(&ev, 0, sizeof ev);
-    ws_emu_hooks hk = {&ev, tex_hook, NULL, NULL, NULL};
+    ws_emu_hooks hk = {.user = &ev, .inst = tex_hook};
     f->hooks = &hk;
     assert_ok_diag(run(f, "t2", 1, 32, 1, a, 3, NULL, NULL), &f->d);
     f->hooks = NULL;

@@ -16,12 +16,11 @@
 #include "warpsight/profiler.h"
 #include "warpsight/ptx.h"
 
+/* The kernels' first lines: kernel k(a). */
+#define K_HEAD ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 a)\n{\n"
+
 static const char ptx[] =
-    ".version 7.0\n"
-    ".target sm_80\n"
-    ".address_size 64\n"
-    ".visible .entry k(.param .u64 a)\n"
-    "{\n"
+    K_HEAD
     "  .reg .b32 %r<4>;\n"
     "  .reg .f32 %f<4>;\n"
     "  .reg .b64 %rd<4>;\n"
@@ -42,11 +41,7 @@ static const char ptx[] =
 /* A loop: block 0 (two independent movs), block 1 (a dependent chain
  * add -> setp -> bra, run 10 times), block 2 (exit). */
 static const char ptx_loop[] =
-    ".version 7.0\n"
-    ".target sm_80\n"
-    ".address_size 64\n"
-    ".visible .entry k(.param .u64 a)\n"
-    "{\n"
+    K_HEAD
     "  .reg .b32 %r<4>;\n"
     "  .reg .pred %p<2>;\n"
     "  mov.u32 %r1, 0;\n"                    /* 0 */
@@ -722,6 +717,90 @@ static void tensor_ops(void **s) {
   teardown_fx(&fx);
 }
 
+/* A run of plain instructions in one event (ws_emu_hooks.runs, count > 1)
+ * gives the profile of the same instructions one event each, byte for
+ * byte: the per-instruction path is the reference.  Kernel: block 0 (two
+ * movs), block 1 (fma, add, setp: a run; the branch; ten trips), block 2
+ * (exit).  The streams are made by hand (the profiler takes any):
+ * warp 0 leads and is the representative warp (it skips pc 1: its trace
+ * goes 0, 2, 3, ...); warp 1 follows its trace (a shadow, runs matched in
+ * one loop); warp 2 leaves it inside its first run (0, 1 against 0, 2),
+ * then ends with a hand-made "run" of the branch and the exit (the slow
+ * kinds' fallback); warp 3 runs all of it with half its lanes (the
+ * histogram and idle lanes times n). */
+static const char ptx_runs[] =
+    K_HEAD
+    "  .reg .b32 %r<4>;\n"
+    "  .reg .f32 %f<4>;\n"
+    "  .reg .pred %p<2>;\n"
+    "  mov.u32 %r1, 0;\n"                    /* 0 */
+    "  mov.f32 %f1, 0f3F800000;\n"           /* 1 */
+    "L1:\n"
+    "  fma.rn.f32 %f1, %f1, %f1, %f1;\n"     /* 2 */
+    "  add.s32 %r1, %r1, 1;\n"               /* 3 */
+    "  setp.lt.s32 %p1, %r1, 10;\n"          /* 4 */
+    "  @%p1 bra L1;\n"                       /* 5 */
+    "  exit;\n"                              /* 6 */
+    "}\n";
+
+/* Warp w's events of one block as runs (first pc, count), in order. */
+static size_t runs_of(uint32_t w, uint32_t (*g)[2]) {
+  size_t n = 0;
+  g[n][0] = 0, g[n++][1] = w < 2 ? 1 : 2;
+  for (int it = 0; it < (w == 2 ? 1 : 10); it++) {
+    g[n][0] = 2, g[n++][1] = 3;
+    if (w != 2) g[n][0] = 5, g[n++][1] = 1;
+  }
+  if (w == 2) g[n][0] = 5, g[n++][1] = 2; /* the branch and the exit as one "run" */
+  else g[n][0] = 6, g[n++][1] = 1;
+  return n;
+}
+
+static char *profile_of_runs(int runs) {
+  cur_ptx = ptx_runs;
+  fixture fx;
+  setup(&fx, "a100", 1, 128, 0, 1);
+  cur_ptx = ptx;
+  ws_prof_block_begin(fx.p, 0, 0);
+  for (uint32_t w = 0; w < 4; w++) {
+    uint32_t g[32][2];
+    size_t n = runs_of(w, g);
+    ws_emu_event ev = {0};
+    ev.func = fx.k;
+    ev.warp = w;
+    ev.active = ev.exec = w == 3 ? 0xffffu : ~0u;
+    for (size_t i = 0; i < n; i++)
+      for (uint32_t k = 0; k < g[i][1]; k += runs ? g[i][1] : 1) {
+        uint32_t pc = g[i][0] + k;
+        ev.pc = pc;
+        ev.inst = &fx.k->insts[pc];
+        ev.count = runs ? g[i][1] : 1;
+        ev.bb_entry = pc == 0 || pc == 2 || pc == 6;
+        /* the branch jumps back when the next event is the loop's body */
+        ev.taken = !runs && pc == 5 && k + 1 == g[i][1] && i + 1 < n && g[i + 1][0] == 2 ? ev.active : 0;
+        ws_prof_inst(fx.p, &ev);
+      }
+  }
+  ws_prof_block_end(fx.p, 0, 0);
+  ws_profile *pr = finish(&fx);
+  char *json = ws_profile_to_json(pr);
+  assert_non_null(json);
+  ws_profile_free(pr);
+  teardown_fx(&fx);
+  return json;
+}
+
+static void runs_as_instructions(void **s) {
+  (void)s;
+  char *one = profile_of_runs(0), *many = profile_of_runs(1);
+  if (strcmp(one, many)) print_error("one event per instruction:\n%s\nper run:\n%s\n", one, many);
+  assert_string_equal(one, many);
+  /* the test means something: the kernel's flops are there (fma: 2 per lane) */
+  assert_non_null(strstr(one, "\"flops\""));
+  free(one);
+  free(many);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(coalescing_kernel_levels), cmocka_unit_test(bank_conflict_kernel),
@@ -732,6 +811,7 @@ int main(void) {
       cmocka_unit_test(ilp_weighted_by_executions), cmocka_unit_test(heaviest_warps),
       cmocka_unit_test(heaviest_warps_repeated),
       cmocka_unit_test(representative_warp_cap), cmocka_unit_test(tensor_ops),
+      cmocka_unit_test(runs_as_instructions),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
