@@ -258,10 +258,14 @@ typedef struct ws_emu_event {
 } ws_emu_event;
 
 /* Callbacks; any may be NULL.  With -j > 1 they are called concurrently from
- * several worker threads (ev->worker tells which): keep per-worker state. */
+ * several worker threads (ev->worker tells which): keep per-worker state.
+ * Zero the whole struct before setting fields (`= {0}`, designated
+ * initialisers or memset): a field added later (runs) then reads 0, the
+ * behaviour a caller written before it expects. */
 typedef struct ws_emu_hooks {
   void *user;                                        /* passed back */
-  void (*inst)(void *user, const ws_emu_event *ev);  /* every warp instruction */
+  void (*inst)(void *user, const ws_emu_event *ev);  /* every warp instruction
+                                                        (or run of them: runs) */
   void (*block_begin)(void *user, int worker, uint32_t block_linear);
   void (*block_end)(void *user, int worker, uint32_t block_linear);
   /* Which blocks run, for sampling (NULL: every block, with the hooks).
