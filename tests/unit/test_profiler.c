@@ -727,7 +727,10 @@ static void tensor_ops(void **s) {
  * one loop); warp 2 leaves it inside its first run (0, 1 against 0, 2),
  * then ends with a hand-made "run" of the branch and the exit (the slow
  * kinds' fallback); warp 3 runs all of it with half its lanes (the
- * histogram and idle lanes times n). */
+ * histogram and idle lanes times n); warp 4 follows the trace through
+ * ten trips, runs matched in one loop, then leaves it for two more trips
+ * of its own: its path is the block's longest, so the position a run's
+ * matches leave it at in the trace shows in the profile. */
 static const char ptx_runs[] =
     K_HEAD
     "  .reg .b32 %r<4>;\n"
@@ -746,8 +749,8 @@ static const char ptx_runs[] =
 /* Warp w's events of one block as runs (first pc, count), in order. */
 static size_t runs_of(uint32_t w, uint32_t (*g)[2]) {
   size_t n = 0;
-  g[n][0] = 0, g[n++][1] = w < 2 ? 1 : 2;
-  for (int it = 0; it < (w == 2 ? 1 : 10); it++) {
+  g[n][0] = 0, g[n++][1] = w < 2 || w == 4 ? 1 : 2;
+  for (int it = 0; it < (w == 2 ? 1 : w == 4 ? 12 : 10); it++) {
     g[n][0] = 2, g[n++][1] = 3;
     if (w != 2) g[n][0] = 5, g[n++][1] = 1;
   }
@@ -759,10 +762,10 @@ static size_t runs_of(uint32_t w, uint32_t (*g)[2]) {
 static char *profile_of_runs(int runs) {
   cur_ptx = ptx_runs;
   fixture fx;
-  setup(&fx, "a100", 1, 128, 0, 1);
+  setup(&fx, "a100", 1, 160, 0, 1); /* five warps */
   cur_ptx = ptx;
   ws_prof_block_begin(fx.p, 0, 0);
-  for (uint32_t w = 0; w < 4; w++) {
+  for (uint32_t w = 0; w < 5; w++) {
     uint32_t g[32][2];
     size_t n = runs_of(w, g);
     ws_emu_event ev = {0};
