@@ -92,8 +92,43 @@ static inline void set_add(ws_sector_set *t, uint64_t s, uint64_t *sec, uint32_t
   sec[(*ns)++] = s;
 }
 
-uint32_t ws_prof_sectors(ws_sector_set *t, uint32_t exec, const uint64_t *addr, uint32_t bytes,
-                         uint64_t *sec, uint32_t *lines) {
+/* ws_prof_sectors' gather of lanes that each touch one sector (bytes <=
+ * 32, no lane's bytes crossing a sector: aligned words), the lanes in m:
+ * at most 32 sectors in at most 32 lines, found through a table of 64
+ * slots whose occupancy is a register (no stamps to read, none to
+ * clear), linear probing (always a free slot).  Their number in *ns, the
+ * lines in *nl; 0 (sec clobbered) when some lane crosses a sector. */
+static inline __attribute__((always_inline)) int gather_one_sector(uint32_t m, const uint64_t *addr,
+                                                                 uint64_t b1, uint64_t *sec,
+                                                                 uint32_t *ns_out, uint32_t *nl_out) {
+  uint64_t keys[64], occ = 0, last = UINT64_MAX; /* no sector's address */
+  uint8_t mask[64];
+  uint32_t ns = 0, nl = 0;
+  for (; m; m &= m - 1) {
+    const uint64_t a = addr[ws_ctz32(m)], s = a & ~(uint64_t)31;
+    if (((a & 31) + b1) >> 5) return 0;
+    if (s == last) continue; /* neighbouring lanes often share one */
+    last = s;
+    const uint64_t line = s >> 7;
+    const uint8_t bit = (uint8_t)(1u << (uint32_t)(s >> 5 & 3));
+    uint32_t h = (uint32_t)((line * 0x9e3779b97f4a7c15ull) >> 58);
+    while ((occ >> h & 1) && keys[h] != line) h = (h + 1) & 63;
+    if (!(occ >> h & 1)) { /* a new line */
+      occ |= (uint64_t)1 << h, keys[h] = line, mask[h] = bit;
+      nl++;
+      sec[ns++] = s;
+    } else if (!(mask[h] & bit)) {
+      mask[h] |= bit;
+      sec[ns++] = s;
+    }
+  }
+  *ns_out = ns, *nl_out = nl;
+  return 1;
+}
+
+WS_CLONES_V3
+uint32_t ws_prof_sectors(ws_sector_set *t, uint32_t exec, const uint64_t *restrict addr, uint32_t bytes,
+                         uint64_t *restrict sec, uint32_t *lines) {
   uint32_t ns = 0, nl = 0, m = exec;
   const uint64_t b1 = bytes ? bytes - 1 : 0;
   *lines = 0;
@@ -103,13 +138,40 @@ uint32_t ws_prof_sectors(ws_sector_set *t, uint32_t exec, const uint64_t *addr, 
   const uint64_t a0 = addr[0], st = addr[1] - a0;
   if (exec == 0xffffffffu && bytes && (st == bytes || st == 0)) {
     uint64_t d = 0;
-    for (uint32_t g = 0; g < 32 && !d; g += 8) /* eight lanes at a time: others fail early */
-      for (uint32_t l = g; l < g + 8; l++) d |= addr[l] - (a0 + (uint64_t)l * st);
+    for (uint32_t l = 0; l < 32; l++) d |= addr[l] - (a0 + (uint64_t)l * st); /* vectorised in the v3 clone */
     if (!d) {
       const uint64_t lo = a0 >> 5, n = ((a0 + 31 * st + b1) >> 5) - lo + 1; /* the last lane's last byte */
       for (uint64_t k = 0; k < n && ns < 128; k++) sec[ns++] = (lo + k) << 5;
       *lines = (uint32_t)(((sec[ns - 1] >> 7) - (sec[0] >> 7)) + 1);
       return ns;
+    }
+  }
+  /* A whole warp whose lanes each touch one sector, the sectors never
+   * falling from lane to lane (strides, the rows of a CSR matrix): the
+   * lanes' sectors themselves, a new line wherever the line changes (lines
+   * only grow), a lane in the sector of the one before it dropped.  The
+   * test is one pass without an early exit or a branch, vectorised in the
+   * x86-64-v3 clone; only a warp with repeated sectors takes the second
+   * (a branch-free packing).  Others go on below. */
+  if (exec == 0xffffffffu && bytes && bytes <= 32) {
+    uint64_t bad = ((a0 & 31) + b1) >> 5, nl64 = 1, same = 0;
+    for (uint32_t l = 1; l < 32; l++) {
+      const uint64_t lo = addr[l] >> 5, prev = addr[l - 1] >> 5;
+      bad |= (((addr[l] & 31) + b1) >> 5) | (prev > lo);
+      nl64 += (lo >> 2) != (prev >> 2);
+      same += lo == prev;
+    }
+    if (!bad) {
+      *lines = (uint32_t)nl64;
+      for (uint32_t l = 0; l < 32; l++) sec[l] = addr[l] & ~(uint64_t)31;
+      if (!same) return 32;
+      uint32_t k = 1;
+      for (uint32_t l = 1; l < 32; l++) {
+        const uint64_t x = sec[l];
+        sec[k] = x;
+        k += x != sec[k - 1];
+      }
+      return k;
     }
   }
   /* Sectors that only grow from lane to lane (strides), in one pass: a
@@ -149,8 +211,16 @@ uint32_t ws_prof_sectors(ws_sector_set *t, uint32_t exec, const uint64_t *addr, 
   *lines = nl;
   return ns;
 gather:;
-  /* a gather from lane ctz(m) on: the sectors so far (distinct, rising)
+  /* a gather from lane ctz(m) on: of one sector per lane, all lanes
+   * through gather_one_sector; else the sectors so far (distinct, rising)
    * into a new generation of the set, then the others through it */
+  if (bytes <= 32) {
+    if (gather_one_sector(exec, addr, b1, sec, &ns, &nl)) {
+      *lines = nl;
+      return ns;
+    }
+    m = exec, ns = 0; /* a lane crosses a sector: every lane through the set */
+  }
   if (++t->gen == 0) { /* every entry is stale; generation 0 is none's */
     for (uint32_t i = 0; i < 256; i++) t->e[i].gen = 0;
     t->gen = 1;

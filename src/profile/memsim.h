@@ -385,7 +385,7 @@ static inline __attribute__((always_inline)) uint32_t ws_cache_access_run(
     const uint32_t v = cv, h = (v & bit) != 0;
     cv = allocate ? v | bit : v;
     pe->stamp[pj] = clock;
-    hits += h; /* else a sector not yet filled of a present line: a miss */
+    if (!missed) hits += h; /* else a sector not yet filled of a present line: a miss */
     if (hit) hit[k] = (uint8_t)h;
     if (missed) missed[nmissed] = a, nmissed += h ^ 1;
     if (allocate) pe->valid[pj] = v | bit;
@@ -395,6 +395,7 @@ static inline __attribute__((always_inline)) uint32_t ws_cache_access_run(
       *pd |= mark;
     }
   }
+  if (missed) hits = hits0 + (n - nmissed); /* the hits are the accesses not listed */
   c->clock = clock, c->hits = hits, c->misses += n - (hits - hits0), c->ndirty = ndirty;
   c->memo_q = memo_q, c->memo_hq = memo_hq;
   /* what the one-by-one access leaves: the last line and where it is, the

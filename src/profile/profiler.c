@@ -592,6 +592,7 @@ static inline uint32_t sim_size(unsigned bytes) {
   return bytes;
 }
 
+WS_CLONES_V3
 static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_event *ev,
                            int kind) {
   int is_write = kind == WS_PTX_K_STORE || kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION ||

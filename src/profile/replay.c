@@ -526,6 +526,7 @@ static inline void l2_notes(ws_replay *r, uint64_t sec, int hit, const ws_cache_
  * one batch (ws_cache_access_run), in the request's order, so it sees the
  * sequence the sector-by-sector order gives it; the DRAM notes follow in
  * that order. */
+WS_CLONES_V3
 static uint32_t request(ws_replay *r, uint32_t si, const uint64_t *rec, size_t avail) {
   ws_rp_stats *cs = &r->cs;
   const uint64_t e = rec[0];
@@ -536,6 +537,12 @@ static uint32_t request(ws_replay *r, uint32_t si, const uint64_t *rec, size_t a
   const uint32_t most = avail < WS_RP_BATCH ? (uint32_t)avail : WS_RP_BATCH;
   uint32_t n = 1;
   sec[0] = e & ~(uint64_t)WS_RP_FLAGS;
+  /* four entries at a time while none starts the next request, then one
+   * at a time */
+  while (n + 4 <= most && !((rec[n] | rec[n + 1] | rec[n + 2] | rec[n + 3]) & WS_RP_FIRST)) {
+    for (uint32_t k = 0; k < 4; k++) sec[n + k] = rec[n + k] & ~(uint64_t)WS_RP_FLAGS;
+    n += 4;
+  }
   for (; n < most && !(rec[n] & WS_RP_FIRST); n++) sec[n] = rec[n] & ~(uint64_t)WS_RP_FLAGS;
   if (!write || atomic) cs->load_sectors += n;
   /* the first level: the read-only cache or L1 for loads */

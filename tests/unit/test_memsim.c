@@ -428,10 +428,13 @@ static void bank_fast_paths_crafted(void **s) {
  * plain way: lane by lane, each sector of the lane's bytes kept when not
  * yet listed (at most 128); the lines counted among those kept.  Whole
  * warps contiguous and not quite (one lane off, a partial mask), strides
- * up and down, broadcasts, gathers in a small range and a large one, lane
- * sizes 1 to 128 (past 96 bytes a gather can touch more than 128 sectors),
- * through one set reused from request to request, whose generation
- * counter wraps on the way. */
+ * up and down, broadcasts, gathers in a small range and a large one,
+ * gathers of aligned words (each lane in one sector: from few lines or
+ * many, and with one lane crossing a sector late in the warp), rows of a
+ * CSR matrix (lanes 28 bytes apart, some a word further: sectors that
+ * repeat and never fall), lane sizes 1 to 128 (past 96 bytes a gather can
+ * touch more than 128 sectors), through one set reused from request to
+ * request, whose generation counter wraps on the way. */
 static uint32_t ref_sectors(uint32_t exec, const uint64_t *addr, uint32_t bytes, uint64_t *sec,
                             uint32_t *lines) {
   uint32_t n = 0, nl = 0;
@@ -460,7 +463,7 @@ static void sectors_match_definition(void **s) {
   uint64_t st = 4242;
   for (int iter = 0; iter < 12000; iter++) {
     const uint32_t size = sizes[iter % 12];
-    const int kind = (iter / 12) % 8;
+    const int kind = (iter / 12) % 11;
     uint64_t addr[32];
     st = st * 6364136223846793005ull + 1442695040888963407ull;
     uint32_t exec = (iter / 96) % 3 == 0 ? 0xffffffffu : (iter / 96) % 3 == 1 ? (uint32_t)(st >> 32) : 0x00ffff00u;
@@ -476,7 +479,14 @@ static void sectors_match_definition(void **s) {
       case 4: addr[l] = base; break;                                        /* broadcast */
       case 5: addr[l] = base + (r % 512); break;                            /* a small range */
       case 6: addr[l] = base + (uint64_t)(l / 8) * 4096 + (uint64_t)(l % 8) * size; break; /* rows */
-      default: addr[l] = base + (r % 100000000) * 4; break;                 /* scattered */
+      case 7: addr[l] = base + (r % 100000000) * 4; break;                  /* scattered */
+      case 8: /* aligned words gathered from a few lines (sectors repeated, lines shared) or many */
+        addr[l] = (base & ~(uint64_t)127) + (r % ((st >> 50) % 2 ? 64 : 100000)) * size;
+        break;
+      case 9: /* aligned words gathered, one lane (not the first) crossing a sector */
+        addr[l] = (base & ~(uint64_t)127) + (r % 4096) * size + (l == 17 + (int)(st >> 61) ? 30 : 0);
+        break;
+      default: addr[l] = (base & ~(uint64_t)3) + (uint64_t)l * 28 + (r % 4 == 0 ? 4 : 0); break; /* CSR rows */
       }
     }
     uint64_t got[128], want[128];
