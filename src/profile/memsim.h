@@ -83,7 +83,9 @@ typedef struct ws_sector_set {
  * number returned (more than 128 needs lanes of more than 96 bytes), and
  * the distinct 128-byte lines of those sectors in *lines.  A whole warp at
  * contiguous addresses is listed from its ends, sectors that only grow
- * from lane to lane in one pass, others (gathers) through t. */
+ * from lane to lane in one pass, gathers of lanes in one sector each
+ * through a table on the stack, other gathers through t.  sec and addr
+ * must not overlap. */
 uint32_t ws_prof_sectors(ws_sector_set *t, uint32_t exec, const uint64_t *addr, uint32_t bytes,
                          uint64_t *sec, uint32_t *lines);
 
