@@ -163,13 +163,21 @@ uint32_t ws_prof_sectors(ws_sector_set *t, uint32_t exec, const uint64_t *restri
     }
     if (!bad) {
       *lines = (uint32_t)nl64;
-      for (uint32_t l = 0; l < 32; l++) sec[l] = addr[l] & ~(uint64_t)31;
-      if (!same) return 32;
+      if (!same) {
+        for (uint32_t l = 0; l < 32; l++) sec[l] = addr[l] & ~(uint64_t)31;
+        return 32;
+      }
+      /* a lane's sector kept where it differs from the lane before (the
+       * last one kept): compared in registers, not read back from sec,
+       * which would chain each lane's store to the next one's load */
+      uint64_t prev = a0 & ~(uint64_t)31;
       uint32_t k = 1;
+      sec[0] = prev;
       for (uint32_t l = 1; l < 32; l++) {
-        const uint64_t x = sec[l];
+        const uint64_t x = addr[l] & ~(uint64_t)31;
         sec[k] = x;
-        k += x != sec[k - 1];
+        k += x != prev;
+        prev = x;
       }
       return k;
     }
