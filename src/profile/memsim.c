@@ -581,7 +581,7 @@ void ws_prof_cache_access_n(ws_cache *c, const uint64_t *addr, uint32_t n, int a
 int ws_prof_cache_init(ws_cache *c, uint64_t size_bytes, uint32_t ways,
                   uint32_t line_bytes, uint32_t sector_bytes) {
   memset(c, 0, sizeof *c);
-  for (uint32_t i = 0; i < WS_CACHE_RECENT; i++) c->recent[i].line = UINT64_MAX;
+  ws_prof_cache_forget_places(c);
   if (size_bytes == 0) return 0;
   /* lines of 2 bytes or more: no line address + 1 (a tag) is 0, the tag
    * of no line */
@@ -597,7 +597,6 @@ int ws_prof_cache_init(ws_cache *c, uint64_t size_bytes, uint32_t ways,
   c->line_shift = ws_log2_u64(line_bytes);
   c->sector_shift = ws_log2_u64(sector_bytes);
   c->sets_magic = UINT64_MAX / c->sets;
-  c->last_set = UINT32_MAX;
   c->groups = (ways + 3) / 4;
   c->stride = c->groups + (ways + 15) / 16; /* the dirty masks: 16 to a group's bytes */
   /* Only the filled ways' entries are ever read (fill), so the entries
@@ -620,6 +619,11 @@ int ws_prof_cache_init(ws_cache *c, uint64_t size_bytes, uint32_t ways,
     return -1;
   }
   return 0;
+}
+
+void ws_prof_cache_forget_places(ws_cache *c) {
+  c->last_set = UINT32_MAX;
+  for (uint32_t i = 0; i < WS_CACHE_RECENT; i++) c->recent[i].line = UINT64_MAX;
 }
 
 void ws_prof_cache_free(ws_cache *c) {

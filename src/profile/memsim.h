@@ -414,6 +414,11 @@ static inline __attribute__((always_inline)) uint32_t ws_cache_access_run(
 int ws_prof_cache_init(ws_cache *c, uint64_t size_bytes, uint32_t ways,
                   uint32_t line_bytes, uint32_t sector_bytes);
 void ws_prof_cache_free(ws_cache *c);
+/* Forget where lines were last found (the last line, the recent-lines
+ * table): what a cache whose ways are replaced wholesale (replay.c's
+ * copy_lines) must do, since those places are trusted from the tags of
+ * ways that may no longer be filled.  ws_prof_cache_init starts so. */
+void ws_prof_cache_forget_places(ws_cache *c);
 /* Access the sector holding byte address `addr`; returns 1 on a hit.  On a
  * miss the sector is filled (allocate = 1) or not (allocate = 0). */
 int ws_prof_cache_access(ws_cache *c, uint64_t addr, int allocate);

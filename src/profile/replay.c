@@ -258,7 +258,9 @@ static int caches_init(ws_replay *r, const ws_rp_config *rc) {
 
 /* The lines of src (same geometry) into dst, clean: each set's filled
  * ways (the others are undefined) with their dirty masks cleared (the
- * launch that wrote them counted them), and the LRU clock. */
+ * launch that wrote them counted them), and the LRU clock; dst forgets
+ * where it found lines before (correct for a cache used before, not only
+ * a fresh one). */
 static void copy_lines(ws_cache *dst, const ws_cache *src) {
   for (uint32_t s = 0; s < src->sets; s++) {
     uint32_t f = dst->fill[s] = src->fill[s];
@@ -268,6 +270,7 @@ static void copy_lines(ws_cache *dst, const ws_cache *src) {
     memset(ws_cache_dirty(dst, s), 0, f * sizeof(uint32_t));
   }
   dst->clock = src->clock;
+  ws_prof_cache_forget_places(dst); /* its last line and recent table named its old ways */
 }
 
 /* Start from the L2 the previous launch left: a full replay of the same

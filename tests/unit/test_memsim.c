@@ -771,6 +771,27 @@ static void cache_batch_matches_definition(void **st) {
   }
 }
 
+/* A cache whose ways are replaced wholesale (here: every set emptied, as
+ * copying in an empty cache's lines would leave it) forgets where it found
+ * lines: with its places forgotten, lines it had found before miss, where
+ * its last line and recent-lines table would otherwise still point at the
+ * old ways' tags. */
+static void cache_forgets_places(void **st) {
+  (void)st;
+  ws_cache c;
+  assert_int_equal(ws_prof_cache_init(&c, 16 * 4 * 128, 4, 128, 32), 0);
+  uint64_t a[3] = {0x1000, 0x9000, 0x1000}; /* two lines, the first again */
+  uint8_t hit[3];
+  ws_prof_cache_access_n(&c, a, 3, 1, 0, hit, NULL);
+  assert_int_equal(hit[2], 1); /* found again: its place recorded */
+  memset(c.fill, 0, c.sets * sizeof *c.fill); /* every way replaced by none */
+  ws_prof_cache_forget_places(&c);
+  ws_prof_cache_access_n(&c, a, 2, 1, 0, hit, NULL);
+  assert_int_equal(hit[0], 0); /* not by the last line (0x1000) */
+  assert_int_equal(hit[1], 0); /* not by the recent-lines table (0x9000) */
+  ws_prof_cache_free(&c);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(coalescing_cc11), cmocka_unit_test(coalescing_cc13),
@@ -783,7 +804,7 @@ int main(void) {
       cmocka_unit_test(bank_fast_paths_crafted), cmocka_unit_test(sectors_match_definition),
       cmocka_unit_test(cache_streaming), cmocka_unit_test(cache_set_spread),
       cmocka_unit_test(cache_reuse_every_pitch), cmocka_unit_test(cache_set_matches_definition),
-      cmocka_unit_test(cache_batch_matches_definition),
+      cmocka_unit_test(cache_batch_matches_definition), cmocka_unit_test(cache_forgets_places),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
