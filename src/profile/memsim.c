@@ -148,7 +148,8 @@ static const uint64_t lane_bit[32] = {
  * (its head) one whose sector differs from the active lane before it.
  * One pass over the 32 lanes, without a branch (vectorised in the
  * x86-64-v3 clone), gives three masks of lane l against lane l - 1: a
- * different sector, a falling one, a different line.  Lanes after an
+ * different sector, a falling one, a different line (the first and the
+ * last in one 64-bit word: one reduction fewer).  Lanes after an
  * inactive one are compared with the last active lane one by one.  Then:
  * heads whose sectors never fall are the request's sectors as they are
  * (the lines counted where the line changes); a handful of heads (two or
@@ -160,14 +161,14 @@ static inline __attribute__((always_inline)) int sectors_by_runs(uint32_t exec, 
                                                                 uint32_t bytes, uint64_t b1,
                                                                 uint64_t *sec, uint32_t *ns_out,
                                                                 uint32_t *nl_out) {
-  uint64_t neqm = 1, fallm = 0, linem = 0, orv = addr[0];
+  uint64_t nlm = 1, fallm = 0, orv = addr[0];
   for (uint32_t l = 1; l < 32; l++) { /* sectors < 2^59: exact as signed */
     const int64_t x = (int64_t)(addr[l] >> 5), p = (int64_t)(addr[l - 1] >> 5);
     orv |= addr[l];
-    neqm |= lane_bit[l] & -(uint64_t)(x != p);
+    nlm |= (lane_bit[l] & -(uint64_t)(x != p)) | ((lane_bit[l] << 32) & -(uint64_t)((x ^ p) > 3));
     fallm |= lane_bit[l] & -(uint64_t)(p > x);
-    linem |= lane_bit[l] & -(uint64_t)((x ^ p) > 3);
   }
+  const uint64_t neqm = nlm, linem = nlm >> 32;
   /* no lane crosses a sector when every address is aligned to a power-of-two
    * size; else each lane's first byte's offset is checked */
   if ((orv & b1) || (bytes & b1)) {
