@@ -126,6 +126,100 @@ static inline __attribute__((always_inline)) int gather_one_sector(uint32_t m, c
   return 1;
 }
 
+/* 1 << l for lane l: a lane's bit in a mask built from vector compares
+ * (each compare's all-ones lanes ANDed with these, ORed together) */
+static const uint64_t lane_bit[32] = {
+    1ull << 0,  1ull << 1,  1ull << 2,  1ull << 3,  1ull << 4,  1ull << 5,  1ull << 6,  1ull << 7,
+    1ull << 8,  1ull << 9,  1ull << 10, 1ull << 11, 1ull << 12, 1ull << 13, 1ull << 14, 1ull << 15,
+    1ull << 16, 1ull << 17, 1ull << 18, 1ull << 19, 1ull << 20, 1ull << 21, 1ull << 22, 1ull << 23,
+    1ull << 24, 1ull << 25, 1ull << 26, 1ull << 27, 1ull << 28, 1ull << 29, 1ull << 30, 1ull << 31};
+
+/* At most this many runs are deduplicated by comparing each run's sector
+ * with the sectors kept before it; more go through gather_one_sector.  A
+ * request of more active lanes than WS_RUNS_LANES (a whole warp always)
+ * is taken by runs first; fewer lanes go through the scalar pass that
+ * lists rising sectors, then the gather table when their sectors fall
+ * (measured: by runs there, the function's inlined twice, cost more). */
+#define WS_RUNS_SMALL 8
+#define WS_RUNS_LANES 12
+
+/* ws_prof_sectors of lanes that each touch one sector (bytes <= 32), by
+ * runs: a run is a stretch of active lanes in one sector, its first lane
+ * (its head) one whose sector differs from the active lane before it.
+ * One pass over the 32 lanes, without a branch (vectorised in the
+ * x86-64-v3 clone), gives three masks of lane l against lane l - 1: a
+ * different sector, a falling one, a different line (the first and the
+ * last in one 64-bit word: one reduction fewer).  Lanes after an
+ * inactive one are compared with the last active lane one by one.  Then:
+ * heads whose sectors never fall are the request's sectors as they are
+ * (the lines counted where the line changes); a handful of heads (two or
+ * four broadcast groups, a half-warp repeated) are each compared with the
+ * sectors kept before them; more go through gather_one_sector, the heads
+ * alone.  0 when an active lane's bytes cross a sector (sec, *ns and *nl
+ * untouched). */
+static inline __attribute__((always_inline)) int sectors_by_runs(uint32_t exec, const uint64_t *addr,
+                                                                uint32_t bytes, uint64_t b1,
+                                                                uint64_t *sec, uint32_t *ns_out,
+                                                                uint32_t *nl_out) {
+  uint64_t nlm = 1, fallm = 0, orv = addr[0];
+  for (uint32_t l = 1; l < 32; l++) { /* sectors < 2^59: exact as signed */
+    const int64_t x = (int64_t)(addr[l] >> 5), p = (int64_t)(addr[l - 1] >> 5);
+    orv |= addr[l];
+    nlm |= (lane_bit[l] & -(uint64_t)(x != p)) | ((lane_bit[l] << 32) & -(uint64_t)((x ^ p) > 3));
+    fallm |= lane_bit[l] & -(uint64_t)(p > x);
+  }
+  const uint64_t neqm = nlm, linem = nlm >> 32;
+  /* no lane crosses a sector when every address is aligned to a power-of-two
+   * size; else each lane's first byte's offset is checked */
+  if ((orv & b1) || (bytes & b1)) {
+    const int64_t lim = 31 - (int64_t)b1;
+    uint64_t crossm = 0;
+    for (uint32_t l = 0; l < 32; l++) crossm |= lane_bit[l] & -(uint64_t)((int64_t)(addr[l] & 31) > lim);
+    if ((uint32_t)crossm & exec) return 0;
+  }
+  const uint32_t pa = exec << 1; /* bit l: lane l - 1 active */
+  uint32_t heads = exec & ((uint32_t)neqm | ~pa), fall = (uint32_t)fallm & exec & pa,
+           lch = (uint32_t)linem & exec & pa, ns = 0, nl = 0;
+  for (uint32_t g = exec & (exec - 1) & ~pa; g; g &= g - 1) { /* after a gap: the last active lane */
+    const uint32_t l = ws_ctz32(g), q = 31u - (uint32_t)__builtin_clz(exec & ((1u << l) - 1));
+    const uint64_t x = addr[l] >> 5, p = addr[q] >> 5;
+    heads &= ~((uint32_t)(x == p) << l);
+    fall |= (uint32_t)(p > x) << l;
+    lch |= (uint32_t)((x ^ p) > 3) << l;
+  }
+  if (fall && !(fall & 0xffffu) && exec >> 16 == (exec & 0xffffu)) {
+    /* falling only in the second half-warp: when each of its lanes is in
+     * the sector of its lane of the first (a 16-column block's row read by
+     * both of a warp's rows; a column read at two neighbouring words), the
+     * first half's sectors are the request's */
+    uint64_t dm = 0;
+    for (uint32_t l = 0; l < 16; l++) dm |= lane_bit[l] & -(uint64_t)((addr[l + 16] >> 5) != (addr[l] >> 5));
+    if (!((uint32_t)dm & exec)) heads &= 0xffffu, lch &= 0xffffu, fall = 0;
+  }
+  if (!fall) { /* rising: the heads' sectors, a new line at each change */
+    if (heads == 0xffffffffu) {
+      for (uint32_t l = 0; l < 32; l++) sec[l] = addr[l] & ~(uint64_t)31;
+      ns = 32;
+    } else {
+      for (uint32_t r = heads; r; r &= r - 1) sec[ns++] = addr[ws_ctz32(r)] & ~(uint64_t)31;
+    }
+    *ns_out = ns, *nl_out = 1 + ws_popc32(lch);
+    return 1;
+  }
+  if (ws_popc32(heads) > WS_RUNS_SMALL) return gather_one_sector(heads, addr, b1, sec, ns_out, nl_out);
+  for (uint32_t r = heads; r; r &= r - 1) {
+    const uint64_t x = addr[ws_ctz32(r)] & ~(uint64_t)31;
+    uint32_t j = 0, line_seen = 0;
+    for (; j < ns && sec[j] != x; j++) line_seen |= ((sec[j] ^ x) >> 7) == 0;
+    if (j == ns) {
+      sec[ns++] = x;
+      nl += !line_seen;
+    }
+  }
+  *ns_out = ns, *nl_out = nl;
+  return 1;
+}
+
 WS_CLONES_V3
 uint32_t ws_prof_sectors(ws_sector_set *t, uint32_t exec, const uint64_t *restrict addr, uint32_t bytes,
                          uint64_t *restrict sec, uint32_t *lines) {
@@ -134,11 +228,13 @@ uint32_t ws_prof_sectors(ws_sector_set *t, uint32_t exec, const uint64_t *restri
   *lines = 0;
   if (!exec) return 0;
   /* A whole warp at contiguous addresses (from its ends) or at one address
-   * (a broadcast: that lane's sectors) */
+   * (a broadcast: that lane's sectors): every lane's step from the one
+   * before it the same, in one vectorised pass (the lane of the second
+   * half-warp first: half-warps of 16-column blocks differ there) */
   const uint64_t a0 = addr[0], st = addr[1] - a0;
-  if (exec == 0xffffffffu && bytes && (st == bytes || st == 0)) {
+  if (exec == 0xffffffffu && bytes && (st == bytes || st == 0) && addr[16] - a0 == 16 * st) {
     uint64_t d = 0;
-    for (uint32_t l = 0; l < 32; l++) d |= addr[l] - (a0 + (uint64_t)l * st); /* vectorised in the v3 clone */
+    for (uint32_t l = 1; l < 32; l++) d |= (addr[l] - addr[l - 1]) ^ st;
     if (!d) {
       const uint64_t lo = a0 >> 5, n = ((a0 + 31 * st + b1) >> 5) - lo + 1; /* the last lane's last byte */
       for (uint64_t k = 0; k < n && ns < 128; k++) sec[ns++] = (lo + k) << 5;
@@ -146,41 +242,15 @@ uint32_t ws_prof_sectors(ws_sector_set *t, uint32_t exec, const uint64_t *restri
       return ns;
     }
   }
-  /* A whole warp whose lanes each touch one sector, the sectors never
-   * falling from lane to lane (strides, the rows of a CSR matrix): the
-   * lanes' sectors themselves, a new line wherever the line changes (lines
-   * only grow), a lane in the sector of the one before it dropped.  The
-   * test is one pass without an early exit or a branch, vectorised in the
-   * x86-64-v3 clone; only a warp with repeated sectors takes the second
-   * (a branch-free packing).  Others go on below. */
-  if (exec == 0xffffffffu && bytes && bytes <= 32) {
-    uint64_t bad = ((a0 & 31) + b1) >> 5, nl64 = 1, same = 0;
-    for (uint32_t l = 1; l < 32; l++) {
-      const uint64_t lo = addr[l] >> 5, prev = addr[l - 1] >> 5;
-      bad |= (((addr[l] & 31) + b1) >> 5) | (prev > lo);
-      nl64 += (lo >> 2) != (prev >> 2);
-      same += lo == prev;
+  /* Lanes of one sector each: a whole warp (or most of one) by runs */
+  int runs_tried = 0;
+  if (bytes <= 32 && (exec == 0xffffffffu || ws_popc32(exec) > WS_RUNS_LANES)) {
+    if (sectors_by_runs(exec, addr, bytes, b1, sec, &ns, &nl)) {
+      *lines = nl;
+      return ns;
     }
-    if (!bad) {
-      *lines = (uint32_t)nl64;
-      if (!same) {
-        for (uint32_t l = 0; l < 32; l++) sec[l] = addr[l] & ~(uint64_t)31;
-        return 32;
-      }
-      /* a lane's sector kept where it differs from the lane before (the
-       * last one kept): compared in registers, not read back from sec,
-       * which would chain each lane's store to the next one's load */
-      uint64_t prev = a0 & ~(uint64_t)31;
-      uint32_t k = 1;
-      sec[0] = prev;
-      for (uint32_t l = 1; l < 32; l++) {
-        const uint64_t x = addr[l] & ~(uint64_t)31;
-        sec[k] = x;
-        k += x != prev;
-        prev = x;
-      }
-      return k;
-    }
+    runs_tried = 1;
+    ns = nl = 0;
   }
   /* Sectors that only grow from lane to lane (strides), in one pass: a
    * sector is new when it differs from the last, its line when the line
@@ -220,10 +290,11 @@ uint32_t ws_prof_sectors(ws_sector_set *t, uint32_t exec, const uint64_t *restri
   return ns;
 gather:;
   /* a gather from lane ctz(m) on: of one sector per lane, all lanes
-   * through gather_one_sector; else the sectors so far (distinct, rising)
-   * into a new generation of the set, then the others through it */
+   * through gather_one_sector (unless runs found a lane crossing a sector
+   * above); else the sectors so far (distinct, rising) into a new
+   * generation of the set, then the others through it */
   if (bytes <= 32) {
-    if (gather_one_sector(exec, addr, b1, sec, &ns, &nl)) {
+    if (!runs_tried && gather_one_sector(exec, addr, b1, sec, &ns, &nl)) {
       *lines = nl;
       return ns;
     }

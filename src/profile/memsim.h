@@ -83,10 +83,14 @@ typedef struct ws_sector_set {
  * first byte's sector of each lane, then its next ones) into sec, their
  * number returned (more than 128 needs lanes of more than 96 bytes), and
  * the distinct 128-byte lines of those sectors in *lines.  A whole warp at
- * contiguous addresses is listed from its ends, sectors that only grow
- * from lane to lane in one pass, gathers of lanes in one sector each
- * through a table on the stack, other gathers through t.  sec and addr
- * must not overlap. */
+ * contiguous addresses is listed from its ends; a whole warp (or more
+ * than 12 active lanes) of lanes in one sector each by its runs
+ * (stretches of lanes in one sector: listed as they are when they never
+ * fall, a second half-warp in the first's sectors dropped, a few
+ * deduplicated by compares, more through a table on the stack); other
+ * requests in one pass while their sectors only grow, then, when they
+ * fall, through that table (lanes in one sector each) or through t.  sec
+ * and addr must not overlap. */
 uint32_t ws_prof_sectors(ws_sector_set *t, uint32_t exec, const uint64_t *addr, uint32_t bytes,
                          uint64_t *sec, uint32_t *lines);
 

@@ -434,7 +434,15 @@ static void bank_fast_paths_crafted(void **s) {
  * CSR matrix (lanes 28 bytes apart, some a word further: sectors that
  * repeat and never fall), lane sizes 1 to 128 (past 96 bytes a gather can
  * touch more than 128 sectors), through one set reused from request to
- * request, whose generation counter wraps on the way. */
+ * request, whose generation counter wraps on the way.  Then the patterns
+ * taken by runs (aligned words, so that no lane crosses a sector, and
+ * unaligned ones, so that some do): two and four broadcast groups in
+ * either order, a half-warp repeated (the same addresses, or a word
+ * further: the same sectors or not; or all but its last lane), a second
+ * half below the first,
+ * runs of random lengths over a few sectors (about WS_RUNS_SMALL runs,
+ * above and below it), each under whole, half-warp-paired, strided,
+ * sparse and random masks. */
 static uint32_t ref_sectors(uint32_t exec, const uint64_t *addr, uint32_t bytes, uint64_t *sec,
                             uint32_t *lines) {
   uint32_t n = 0, nl = 0;
@@ -461,13 +469,21 @@ static void sectors_match_definition(void **s) {
   assert_non_null(t);
   t->gen = UINT32_MAX - 1000; /* wraps during the test; the entries then stale */
   uint64_t st = 4242;
-  for (int iter = 0; iter < 12000; iter++) {
+  static const uint32_t masks[] = {0xffffffffu, 0, 0x00ffff00u, 0x03ff03ffu, 0x20080201u, 0xfffefffeu, 0x00010001u};
+  for (int iter = 0; iter < 40000; iter++) {
     const uint32_t size = sizes[iter % 12];
-    const int kind = (iter / 12) % 11;
+    const int kind = iter < 12000 ? (iter / 12) % 11 : 11 + (iter / 12) % 6;
     uint64_t addr[32];
     st = st * 6364136223846793005ull + 1442695040888963407ull;
-    uint32_t exec = (iter / 96) % 3 == 0 ? 0xffffffffu : (iter / 96) % 3 == 1 ? (uint32_t)(st >> 32) : 0x00ffff00u;
+    uint32_t exec = iter < 12000 ? ((iter / 96) % 3 == 0 ? 0xffffffffu : (iter / 96) % 3 == 1 ? (uint32_t)(st >> 32) : 0x00ffff00u)
+                                 : masks[(iter / 72) % 7];
+    if (!exec) exec = (uint32_t)(st >> 32) | 1u;
     const uint64_t base = 0x7f0000000000ull + ((st >> 20) & 0xfff), stride = 1 + ((st >> 40) % 70);
+    /* for the runs' patterns: aligned to the size (3 of 4 requests), else as base */
+    const uint64_t abase = (st >> 62) ? base & ~(uint64_t)((size & (size - 1)) ? 3 : size - 1) : base;
+    const int64_t pitch = (int64_t)((st >> 8) % 5000) * ((st >> 61) & 1 ? -4 : 4); /* rows up or down */
+    const uint32_t runlen = 1 + (uint32_t)((st >> 30) % 6), nsec = 2 + (uint32_t)((st >> 24) % 12);
+    const uint32_t var = (uint32_t)(st >> 12) % 4; /* a pattern's variant */
     for (int l = 0; l < 32; l++) {
       st = st * 6364136223846793005ull + 1442695040888963407ull;
       uint64_t r = st >> 33;
@@ -486,7 +502,21 @@ static void sectors_match_definition(void **s) {
       case 9: /* aligned words gathered, one lane (not the first) crossing a sector */
         addr[l] = (base & ~(uint64_t)127) + (r % 4096) * size + (l == 17 + (int)(st >> 61) ? 30 : 0);
         break;
-      default: addr[l] = (base & ~(uint64_t)3) + (uint64_t)l * 28 + (r % 4 == 0 ? 4 : 0); break; /* CSR rows */
+      case 10: addr[l] = (base & ~(uint64_t)3) + (uint64_t)l * 28 + (r % 4 == 0 ? 4 : 0); break; /* CSR rows */
+      case 11: addr[l] = abase + (uint64_t)(l / 16) * (uint64_t)pitch; break; /* two broadcast groups */
+      case 12: addr[l] = abase + (uint64_t)((l / 8) ^ var) * (uint64_t)pitch; break; /* four, in any order */
+      case 13: /* a half-warp repeated, or a word further, or but for its last lane */
+        addr[l] = abase + (uint64_t)(l % 16) * size + (l >= 16 ? (uint64_t)(var % 3) * 4 : 0) + (l == 31 && var == 3 ? 32 : 0);
+        break;
+      case 14: /* the second half below the first (or above) */
+        addr[l] = abase + (uint64_t)(l % 16) * size + (l >= 16 ? (uint64_t)pitch : 0);
+        break;
+      case 15: /* a column per half-warp, the second a word to the right */
+        addr[l] = abase + (uint64_t)(l % 16) * (uint64_t)(pitch < 0 ? -pitch : pitch) + (uint64_t)(l / 16) * 4;
+        break;
+      default: /* runs of random lengths over a few sectors */
+        addr[l] = abase + 32 * (uint64_t)(((uint32_t)l / runlen * 7 + (uint32_t)iter) % nsec);
+        break;
       }
     }
     uint64_t got[128], want[128];
@@ -497,7 +527,7 @@ static void sectors_match_definition(void **s) {
       fail();
     }
   }
-  assert_true(t->gen < 20000); /* it wrapped */
+  assert_true(t->gen < 50000); /* it wrapped */
   /* a request in generation 1, then the same one when the counter wraps
    * back to 1: the old entries must not count as seen */
   uint64_t addr[32], got[128];
