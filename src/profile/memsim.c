@@ -623,7 +623,7 @@ int ws_prof_cache_init(ws_cache *c, uint64_t size_bytes, uint32_t ways,
 
 void ws_prof_cache_forget_places(ws_cache *c) {
   c->last_set = UINT32_MAX;
-  for (uint32_t i = 0; i < WS_CACHE_RECENT; i++) c->recent[i].line = UINT64_MAX;
+  memset(c->recent, 0, sizeof c->recent);
 }
 
 void ws_prof_cache_free(ws_cache *c) {

@@ -427,10 +427,11 @@ static int spread(const ws_replay *r, const rp_region *g) {
   return g->span_sum / (double)g->span_blocks >= 0.5 * (double)(g->end - g->base);
 }
 
-/* A sector read from DRAM, or written back to it. */
-static void note_dram(ws_replay *r, uint64_t sec, int write) {
+/* A sector read from DRAM, or written back to it; g its region
+ * (region_of), NULL: not found yet. */
+static void note_dram(ws_replay *r, rp_region *g, uint64_t sec, int write) {
   if (!r->count) return;
-  rp_region *g = region_of(r, sec);
+  if (!g) g = region_of(r, sec);
   unsigned flag = write ? 2 : 1, had = set_mark(r, sec, flag);
   if (write) g->writes++, g->writes_distinct += !(had & flag);
   else g->reads++, g->reads_distinct += !(had & flag);
@@ -448,7 +449,7 @@ static void note_dram(ws_replay *r, uint64_t sec, int write) {
 /* The dirty sectors of an evicted (or flushed) L2 line. */
 static void note_writeback(ws_replay *r, uint64_t line, uint32_t dirty) {
   for (uint32_t i = 0; dirty; i++, dirty >>= 1)
-    if (dirty & 1) note_dram(r, line + (uint64_t)i * r->cs.sector, 1);
+    if (dirty & 1) note_dram(r, NULL, line + (uint64_t)i * r->cs.sector, 1);
 }
 
 const ws_rp_stats *ws_prof_rp_stats_of(const ws_replay *r) { return &r->cs; }
@@ -485,35 +486,52 @@ static void end_window(ws_replay *r) {
   r->pn = 0;
 }
 
-/* A sector sent to DRAM (a read miss, or a store or atomic sector missing
- * the L2, which is written back later): counted in the current window;
- * a full window's imbalance goes into the totals. */
-static inline void note_partition(ws_replay *r, uint64_t sec) {
+/* The interleave chunk of byte address a. */
+static inline uint64_t chunk_of(const ws_replay *r, uint64_t a) {
+  return r->pshift ? a >> r->pshift : a / r->cs.interleave;
+}
+
+/* Sectors sent to DRAM (read misses, or store or atomic sectors missing
+ * the L2, which are written back later), in order: each counted in the
+ * current window; a full window's imbalance goes into the totals.  A run
+ * of sectors of one interleave chunk (a coalesced request's sectors share
+ * one: 8 of 256 bytes) finds its partition once (ws_prof_rp_partition,
+ * the last chunk's memoised) and is counted at once, split where a window
+ * fills, so the windows are those of one sector at a time. */
+static inline void note_partitions(ws_replay *r, const uint64_t *sec, uint32_t n) {
   if (!r->pcnt) return;
-  /* ws_prof_rp_partition, found once per run of sectors of one chunk (a
-   * coalesced request's sectors share one: 8 of 256 bytes) */
-  const uint64_t c = r->pshift ? sec >> r->pshift : sec / r->cs.interleave;
-  if (c != r->plast) {
-    r->plast = c;
-    r->plast_part = r->cs.partitions > 1 ? chunk_digit_sum(c, &r->pdigits) % r->cs.partitions : 0;
+  for (uint32_t i = 0; i < n;) {
+    const uint64_t c = chunk_of(r, sec[i]);
+    if (c != r->plast) {
+      r->plast = c;
+      r->plast_part = r->cs.partitions > 1 ? chunk_digit_sum(c, &r->pdigits) % r->cs.partitions : 0;
+    }
+    uint32_t run = 1;
+    while (i + run < n && chunk_of(r, sec[i + run]) == c) run++;
+    i += run;
+    while (run) { /* pn < pwindow: room for one at least */
+      const uint32_t room = r->pwindow - r->pn, take = run < room ? run : room;
+      r->pcnt[r->plast_part] += take;
+      r->pn += take;
+      run -= take;
+      if (r->pn >= r->pwindow) end_window(r);
+    }
   }
-  r->pcnt[r->plast_part]++;
-  if (++r->pn >= r->pwindow) end_window(r);
 }
 
 /* What an L2 access of sector `sec` leads to: a miss goes to DRAM (a
  * load's or an atomic's read now; a store's sector is written back
  * later), and a dirty line it evicted is written back. */
-static inline void l2_notes(ws_replay *r, uint64_t sec, int hit, const ws_cache_evict *ev,
-                            int write, int atomic) {
+static inline void l2_notes(ws_replay *r, rp_region *g, uint64_t sec, int hit,
+                            const ws_cache_evict *ev, int write, int atomic) {
   if (hit) {
     r->cs.l2_hit++;
   } else {
     if (!write || atomic) {
       r->cs.dram_read_sectors++;
-      note_dram(r, sec, 0);
+      note_dram(r, g, sec, 0);
     }
-    note_partition(r, sec);
+    note_partitions(r, &sec, 1);
   }
   if (ev->dirty) note_writeback(r, ev->line, ev->dirty);
 }
@@ -569,18 +587,44 @@ static uint32_t request(ws_replay *r, uint32_t si, const uint64_t *rec, size_t a
   }
   if (!nmiss) return n;
   cs->l2_access += nmiss;
+  if (!r->track && !r->count) {
+    /* nothing attributed to regions (note_dram does nothing): the L2's
+     * run lists its misses, which go to DRAM in order */
+    uint64_t dram[WS_RP_BATCH];
+    const uint32_t nd = write ? ws_cache_access_run(&r->l2, miss, nmiss, 1, 1, NULL, NULL, dram)
+                              : ws_cache_access_run(&r->l2, miss, nmiss, 1, 0, NULL, NULL, dram);
+    cs->l2_hit += nmiss - nd;
+    if (!write || atomic) cs->dram_read_sectors += nd;
+    note_partitions(r, dram, nd);
+    return n;
+  }
   if (!r->track) {
     if (write) ws_cache_access_run(&r->l2, miss, nmiss, 1, 1, hit, ev, NULL);
     else ws_cache_access_run(&r->l2, miss, nmiss, 1, 0, hit, ev, NULL);
-    for (uint32_t k = 0; k < nmiss; k++) l2_notes(r, miss[k], hit[k], &ev[k], write, atomic);
+    for (uint32_t k = 0; k < nmiss; k++) l2_notes(r, NULL, miss[k], hit[k], &ev[k], write, atomic);
     return n;
   }
-  /* a sample: the whole L2 or its share, by the sector's region, one
-   * sector at a time (a sample's blocks are few) */
+  /* A sample: the whole L2 (regions the blocks spread over) or its share,
+   * by the sector's region, found once per sector.  Each of the two takes
+   * its sectors of the request in one run, in order: they are separate
+   * state, so each sees what one sector at a time would give it.  The
+   * notes follow in the request's order. */
+  rp_region *where[WS_RP_BATCH];
+  uint64_t whole[WS_RP_BATCH], share[WS_RP_BATCH];
+  uint8_t to_whole[WS_RP_BATCH], hit_whole[WS_RP_BATCH];
+  ws_cache_evict ev_whole[WS_RP_BATCH];
+  uint32_t nw = 0, ns = 0;
   for (uint32_t k = 0; k < nmiss; k++) {
-    ws_cache *l2 = spread(r, region_of(r, miss[k])) ? &r->l2g : &r->l2;
-    ws_prof_cache_access_n(l2, &miss[k], 1, 1, write, hit, ev);
-    l2_notes(r, miss[k], hit[0], &ev[0], write, atomic);
+    where[k] = region_of(r, miss[k]);
+    to_whole[k] = (uint8_t)spread(r, where[k]);
+    if (to_whole[k]) whole[nw++] = miss[k];
+    else share[ns++] = miss[k];
+  }
+  if (ns) ws_prof_cache_access_n(&r->l2, share, ns, 1, write, hit, ev);
+  if (nw) ws_prof_cache_access_n(&r->l2g, whole, nw, 1, write, hit_whole, ev_whole);
+  for (uint32_t k = 0, iw = 0, is = 0; k < nmiss; k++) {
+    if (to_whole[k]) l2_notes(r, where[k], miss[k], hit_whole[iw], &ev_whole[iw], write, atomic), iw++;
+    else l2_notes(r, where[k], miss[k], hit[is], &ev[is], write, atomic), is++;
   }
   return n;
 }

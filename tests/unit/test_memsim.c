@@ -647,8 +647,11 @@ static void cache_reuse_every_pitch(void **s) {
  * geometries (1 to 20 ways, 1 to 32 sectors a line), and the clock set
  * near its wrap so that the stamps are renumbered mid-stream.  Lines come
  * back after they were evicted and filled again in another way, and many
- * lines share an entry of the table of recent lines (ws_cache.recent: 64
- * entries), so a stale entry must be caught.  About half the others go
+ * lines share an entry of the table of recent lines (ws_cache.recent,
+ * direct-mapped by the line's low bits: a near line and a far one with the
+ * same low bits), so a stale entry must be caught.  Sets fill, so victims
+ * are chosen: four stamps at a time for 4, 16 and 20 ways, one by one for
+ * the others (ws_cache_lru_way).  About half the others go
  * through ws_cache_access_run itself with its list of misses, which must
  * be the reference's misses in order. */
 typedef struct ref_way {
@@ -792,6 +795,72 @@ static void cache_forgets_places(void **st) {
   ws_prof_cache_free(&c);
 }
 
+/* The least recently used way of a full set (ws_cache_lru_way: four
+ * stamps at a time where the ways fill whole groups) against a scan of
+ * the stamps one by one, the lowest stamp and among equal ones the lowest
+ * way: 1 to 24 ways, the least at every way in turn, stamps over the whole
+ * 32-bit range (unsigned compares) and, one time in four, from a range of
+ * 4 (ties). */
+static void cache_lru_way_matches_scan(void **st) {
+  (void)st;
+  ws_cache_group g[6];
+  uint64_t rng = 977;
+  for (uint32_t ways = 1; ways <= 24; ways++)
+    for (uint32_t least = 0; least < ways; least++)
+      for (int rep = 0; rep < 16; rep++) {
+        memset(g, 0, sizeof g);
+        int ties = rep % 4 == 0;
+        for (uint32_t w = 0; w < ways; w++) {
+          rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+          uint32_t v = (uint32_t)(rng >> 32);
+          g[w / 4].stamp[w % 4] = ties ? 5 + v % 4 : (v > 16 ? v : 17);
+        }
+        g[least / 4].stamp[least % 4] = ties ? 5 : (uint32_t)rep; /* the least (ties: one of them) */
+        uint32_t want = 0;
+        for (uint32_t w = 1; w < ways; w++)
+          if (g[w / 4].stamp[w % 4] < g[want / 4].stamp[want % 4]) want = w;
+        assert_int_equal(ws_cache_lru_way(g, ways), want);
+      }
+}
+
+/* The table of recently found lines is filled when a miss allocates: the
+ * missed line's entry names its set and way at once, and its next lookup
+ * after another line's goes through the entry, not the set's search
+ * (shown by emptying the set's count of filled ways, which the search
+ * reads and the entry does not).  A line evicted since (its way now holds
+ * another line) misses, though its entry still names that way: the
+ * entry's way's tag is compared. */
+static void cache_recent_lines(void **st) {
+  (void)st;
+  ws_cache c;
+  assert_int_equal(ws_prof_cache_init(&c, 8 * 1 * 128, 1, 128, 32), 0); /* 8 sets of one way */
+  const uint64_t a = 0x10000, la = a >> 7;
+  const uint32_t sa = ws_prof_cache_set(&c, a), ia = (uint32_t)la & (WS_CACHE_RECENT - 1);
+  uint64_t b = 0, o = 0; /* b: another line of a's set; o: a line of another set */
+  for (uint64_t l = la + 1; !b || !o; l++) {
+    if ((l & (WS_CACHE_RECENT - 1)) == ia) continue; /* entries of their own */
+    if (ws_prof_cache_set(&c, l << 7) == sa) {
+      if (!b) b = l << 7;
+    } else if (!o) {
+      o = l << 7;
+    }
+  }
+  assert_int_equal(ws_prof_cache_access(&c, a, 1), 0);
+  assert_true(c.recent[ia].tag == la + 1); /* filled by the miss */
+  assert_int_equal(c.recent[ia].set, sa);
+  assert_int_equal(c.recent[ia].way, 0);
+  assert_int_equal(ws_prof_cache_access(&c, o, 1), 0); /* a is not the last line now */
+  c.fill[sa] = 0; /* a search of a's set finds nothing */
+  assert_int_equal(ws_prof_cache_access(&c, a, 1), 1); /* found by its entry */
+  c.fill[sa] = 1;
+  assert_int_equal(ws_prof_cache_access(&c, b, 1), 0); /* evicts a */
+  assert_int_equal(ws_prof_cache_access(&c, o, 1), 1);
+  assert_true(c.recent[ia].tag == la + 1); /* still names a's old way */
+  assert_int_equal(ws_prof_cache_access(&c, a, 1), 0); /* but a is gone */
+  assert_int_equal(ws_prof_cache_access(&c, b, 1), 0); /* a took its way back */
+  ws_prof_cache_free(&c);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(coalescing_cc11), cmocka_unit_test(coalescing_cc13),
@@ -805,6 +874,7 @@ int main(void) {
       cmocka_unit_test(cache_streaming), cmocka_unit_test(cache_set_spread),
       cmocka_unit_test(cache_reuse_every_pitch), cmocka_unit_test(cache_set_matches_definition),
       cmocka_unit_test(cache_batch_matches_definition), cmocka_unit_test(cache_forgets_places),
+      cmocka_unit_test(cache_lru_way_matches_scan), cmocka_unit_test(cache_recent_lines),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

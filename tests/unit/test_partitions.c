@@ -164,13 +164,15 @@ static void replay_walks(void **state) {
 }
 
 /* The replay finds a sector's partition once per run of sectors of one
- * interleave chunk (replay.c, note_partition).  Checked against the plain
+ * interleave chunk and counts the run at once, split where a window fills
+ * (replay.c, note_partitions).  Checked against the plain
  * rule written here: every DRAM sector's partition by ws_prof_rp_partition,
  * counted in windows of 2 x P x G / 32 sectors, each window's imbalance by
  * ws_prof_rp_request_imbalance, weighted by its sectors.  The sectors come
  * in runs that stay in a chunk, leave it and come back to an earlier one
  * (a memo of the last chunk must not keep a stale partition), in requests
- * of up to 7 sectors, each sector read once (every read misses the L2);
+ * of up to 7 sectors, each sector read once (every read misses the L2;
+ * runs cross windows' ends);
  * for a power-of-two interleave (gtx680: P 4, 256 B) and another (P 5,
  * 96 B: a division). */
 static void memo_matches_plain(void **state) {

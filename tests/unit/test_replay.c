@@ -14,6 +14,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "profile/replay.h"
 #include "testutil.h"
 #include "warpsight/gpu.h"
 #include "warpsight/profiler.h"
@@ -310,6 +311,55 @@ static void sample_estimate_per_buffer(void **s) {
   g_nregions = 0;
 }
 
+/* A sample's two L2s: its share for the regions its blocks do not spread
+ * over and a whole L2 for those they do, each taking its sectors of a
+ * request in one batch (replay.c, request).  Both caches hold one line
+ * (a GTX 680 with an L2 of one 128-byte way; one block of one: the share
+ * is the whole L2's size), so the two must be kept apart.  Region A (256
+ * bytes: lines A0, A1) is spread over (the block touches its first and
+ * last sector), region B (64 KiB) is not (it touches 64 bytes).  One
+ * warp's requests, sectors a0 (A's first), a7 (A's last, line A1), b0, b1
+ * (B's first two, one line):
+ *   R1 a0 b0:        a0 misses (whole: A0), b0 misses (share: B0);
+ *   R2 a0 a7 b0 b1:  a0 hits, a7 misses (A1 evicts A0), b0 hits, b1
+ *                    misses (its sector not filled yet);
+ *   R3 b1 a7 a0:     b1 hits, a7 hits, a0 misses (A0 evicts A1).
+ * L2: 9 sectors looked up, 4 hits, 5 read from DRAM.  One L2 for both
+ * would give R2's a0 and b0 misses (each evicted by the other's line). */
+static void sample_l2s_apart(void **s) {
+  (void)s;
+  ws_diag d = WS_DIAG_INIT;
+  ws_gpu *g;
+  assert_ok_diag(ws_gpu_load(&g, "gtx680", &d), &d);
+  g->cache.l2_bytes = 128;
+  g->cache.l2_assoc = 1;
+  g->cache.l2_line_bytes = 128;
+  g->cache.l2_sector_bytes = 32;
+  const uint64_t A = 0x100000, B = 0x200000, a0 = A, a7 = A + 224, b0 = B, b1 = B + 32;
+  const ws_rp_region regions[2] = {{A, 256}, {B, 65536}};
+  ws_rp_config rc = {.nslots = 1, .grid_blocks = 1, .blocks_per_sm = 1, .track = 1,
+                     .regions = regions, .nregions = 2};
+  ws_replay *r = ws_prof_rp_new(g, &rc);
+  assert_non_null(r);
+  const uint64_t req[3][4] = {{a0, b0}, {a0, a7, b0, b1}, {b1, a7, a0}};
+  const int len[3] = {2, 4, 3};
+  ws_rp_trace t = {0};
+  for (int q = 0; q < 3; q++)
+    for (int i = 0; i < len[q]; i++) ws_prof_rp_trace_push(&t, req[q][i] | (i ? 0 : WS_RP_FIRST));
+  ws_prof_rp_put(r, 0, &t, 1);
+  ws_prof_rp_finish(r);
+  const ws_rp_stats *cs = ws_prof_rp_stats_of(r);
+  assert_int_equal(cs->l2_bytes, 128);
+  assert_int_equal(cs->requests, 3);
+  assert_int_equal(cs->l2_access, 9);
+  assert_int_equal(cs->l2_hit, 4);
+  assert_int_equal(cs->dram_read_sectors, 5);
+  ws_prof_rp_trace_free(&t);
+  ws_prof_rp_free(r);
+  ws_gpu_free(g);
+  ws_diag_free(&d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(warps_interleave_in_l1),
@@ -317,6 +367,7 @@ int main(void) {
       cmocka_unit_test(resident_blocks_follow_occupancy),
       cmocka_unit_test(streaming_dram_is_footprint),
       cmocka_unit_test(sample_estimate_per_buffer),
+      cmocka_unit_test(sample_l2s_apart),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
