@@ -89,9 +89,25 @@
 /* One bucket of the atomics' contention sketch (deps.h). */
 typedef struct hot_bucket {
   uint64_t ops;        /* lane operations on its addresses */
-  uint64_t blocks;     /* blocks that touched it */
+  uint64_t blocks;     /* blocks that touched it (exact below 2, at least 2
+                          otherwise: ATOM_SAT below) */
   uint64_t last;       /* block_seq of the last of them, + 1 (0: none) */
 } hot_bucket;
+
+/* One entry of the set of atomic targets (ws_deps.aset; "Atomics" below). */
+typedef struct atom_entry {
+  uint64_t a;     /* the address (stamp > 0) */
+  uint64_t ops;   /* its lane operations not yet added to its buckets */
+  uint32_t stamp; /* the global atomic request that updated it last (ws_deps.aseq;
+                     0: never used); in the block's set when >= ws_deps.ablock */
+  uint32_t bw;    /* its bucket of the sketch in row 0 (bits 0-11) and row 1
+                     (12-23); ATOM_SAT: both count two blocks or more; its
+                     lanes in request `stamp` (25-31) */
+} atom_entry;
+#define ATOM_SAT ((uint32_t)1 << 24)
+#define ATOM_LANE ((uint32_t)1 << 25) /* one lane in the request's count */
+_Static_assert(WS_DEPS_HOT_ROWS == 2 && WS_DEPS_HOT_BUCKETS == 4096, "atom_entry.bw holds two buckets");
+static void aset_renumber(ws_deps *d);
 
 /* d->nroom from the node array's state (deps.h). */
 static void deps_room(ws_deps *d) {
@@ -175,6 +191,7 @@ ws_deps *ws_prof_deps_new(const ws_ptx_function *k) {
   if (!d) return NULL;
   d->leader = 32;
   d->snap_pos = SIZE_MAX;
+  d->ablock = 1; /* (an entry never updated has stamp 0) */
   d->kernel = k;
   d->nregs = k->nregs;
   d->kninsts = k->ninsts;
@@ -233,7 +250,8 @@ void ws_prof_deps_block_begin(ws_deps *d) {
   memset(d->bar, 0, sizeof d->bar);
   d->seen = 0; /* each warp's state is cleared when it first shows up */
   d->block_seq++;
-  if (d->an) memset(d->aset, 0, d->acap * sizeof *d->aset);
+  if (d->aseq == UINT32_MAX) aset_renumber(d);
+  d->ablock = d->aseq + 1; /* every entry leaves the set */
   d->an = 0;
   d->nnodes = 1; /* node 0: the block's start */
   d->overflow = 0;
@@ -364,30 +382,49 @@ void ws_prof_deps_unshadow(ws_deps *d, uint32_t wi, const ws_dstep *s, uint32_t 
   ws_prof_deps_step(d, wi, s, shared, replays, id);
 }
 
+/* The lanes' distinct addresses and the most lanes on one, in two
+ * phases.  First the lanes in order while their addresses never fall:
+ * equal neighbours are one address (a run), a rise a new one, so a counter
+ * (one address), rising distinct addresses (bins, one per lane) and sorted
+ * ones with repeats are counted without a table, a few x86 instructions a
+ * lane.  At the first fall, all the lanes again through a 64-slot
+ * open-addressing table (at most 32 keys: at most half full) of addresses
+ * and their lanes; which slots hold a key is one register (occ), so
+ * nothing is cleared, and a slot's key and count are written when it is
+ * taken. */
 uint32_t ws_prof_deps_addresses(uint32_t exec, const uint64_t *addr, uint32_t *distinct) {
-  uint32_t nd = 0, best = 0;
-  if (!exec) goto out;
-  uint64_t a0 = addr[__builtin_ctz(exec)];
-  uint32_t same = 0;
-  for (uint32_t m = exec; m; m &= m - 1) same += addr[__builtin_ctz(m)] == a0;
-  if (same == ws_popc32(exec)) { /* one address (a counter) */
-    nd = 1, best = same;
-    goto out;
+  uint32_t nd = 0, top = 0, m = exec;
+  if (!m) goto out;
+  uint64_t prev = addr[ws_ctz32(m)];
+  uint32_t run = 1;
+  nd = top = 1;
+  for (m &= m - 1; m; m &= m - 1) {
+    const uint64_t a = addr[ws_ctz32(m)];
+    if (a < prev) break;
+    run = a == prev ? run + 1 : 1;
+    nd += a != prev;
+    top = run > top ? run : top;
+    prev = a;
   }
-  /* otherwise each address counted in a small open-addressing table */
-  uint64_t key[64];
-  uint8_t count[64] = {0};
-  for (uint32_t m = exec; m; m &= m - 1) {
-    uint64_t a = addr[__builtin_ctz(m)];
+  if (!m) goto out;
+  uint64_t occ = 0, key[64];
+  uint8_t cnt[64];
+  nd = top = 0;
+  for (m = exec; m; m &= m - 1) {
+    const uint64_t a = addr[ws_ctz32(m)];
     uint32_t h = (uint32_t)((a * 0x9e3779b97f4a7c15ull) >> 58);
-    while (count[h] && key[h] != a) h = (h + 1) & 63;
-    key[h] = a;
-    nd += !count[h];
-    if (++count[h] > best) best = count[h];
+    while ((occ >> h & 1) && key[h] != a) h = (h + 1) & 63;
+    if (occ >> h & 1) {
+      const uint32_t c = ++cnt[h];
+      top = c > top ? c : top;
+    } else {
+      occ |= (uint64_t)1 << h, key[h] = a, cnt[h] = 1, nd++;
+    }
   }
+  top = top ? top : 1; /* (every lane was a key's first) */
 out:
   if (distinct) *distinct = nd;
-  return best;
+  return top;
 }
 
 uint32_t ws_prof_deps_same_address(uint32_t exec, const uint64_t *addr) {
@@ -400,27 +437,99 @@ static uint32_t hot_bucket_of(uint64_t a, int r) {
   return (uint32_t)(((a ^ (a >> 29)) * mul[r]) >> 52) % WS_DEPS_HOT_BUCKETS;
 }
 
-/* Count each executing lane of a global atomic request in the sketch. */
-static void hot_count(ws_deps *d, const ws_emu_event *ev) {
-  if (!d->hot && !d->hot_oom) {
-    d->hot = calloc((size_t)WS_DEPS_HOT_ROWS * WS_DEPS_HOT_BUCKETS, sizeof *d->hot);
-    if (!d->hot) d->hot_oom = 1;
+uint32_t ws_prof_deps_hot_bucket(uint64_t a, int r) { return hot_bucket_of(a, r); }
+
+/* n lane operations of this block on the addresses of bucket b of row r. */
+static inline void hot_touch(ws_deps *d, int r, uint32_t b, uint32_t n) {
+  hot_bucket *x = &d->hot[(size_t)r * WS_DEPS_HOT_BUCKETS + b];
+  x->ops += n;
+  if (x->last != d->block_seq + 1) x->blocks++, x->last = d->block_seq + 1;
+}
+
+/* Atomics.  The global requests' figures come from one set per worker,
+ * looked up once per lane (a lane at its neighbour's address not even
+ * that): an open-addressing table of addresses (linear probing, at most
+ * half full with this block's), each entry stamped with the request that
+ * updated it last.  A request takes a new stamp, so a lane whose entry
+ * has it is not its address's first; the entry counts its lanes in the
+ * request (the most lanes on one address is the largest such count).  A
+ * new block takes the next stamp as its first (ablock): every entry
+ * leaves the block's set at once, nothing cleared, and a slot stamped
+ * before it is free for any address, but keeps its own.  A lookup stops
+ * at the first slot that holds its address (in the set or not) or is
+ * free, and the address takes that slot; a slot taken in this block stays
+ * taken, so every lookup of the address in the block stops at the same
+ * slot and it is in the set once.  (An older slot further on may still
+ * hold it, with operations for the same buckets.)  The entry carries its
+ * buckets of the sketch (hashed when it takes a slot with another
+ * address) and its lane operations not yet in them, added when the slot
+ * goes to another address or leaves the table, or when the sketch is read
+ * (ws_prof_deps_hot).  So a block costs an address that comes back only
+ * the count of the block in its two buckets, and not even that once both
+ * count two blocks or more (all ws_prof_deps_hot asks: ATOM_SAT; a
+ * bucket's count is exact below 2, since every address in it then
+ * counts).  Memory: a block with n distinct addresses needs fewer than
+ * 4 (n + 32) entries of 24 bytes. */
+
+static size_t aset_home(uint64_t a, size_t mask) { return (size_t)(a * 0x9E3779B97F4A7C15ull >> 20) & mask; }
+
+/* The operations entry e holds into its buckets. */
+static void atom_ops_out(ws_deps *d, atom_entry *e) {
+  const uint64_t ops = e->ops;
+  e->ops = 0;
+  if (d->hot && ops) {
+    d->hot[e->bw & 0xfffu].ops += ops;
+    d->hot[WS_DEPS_HOT_BUCKETS + (e->bw >> 12 & 0xfffu)].ops += ops;
   }
-  if (!d->hot) return;
-  for (int l = 0; l < 32; l++) {
-    if (!(ev->exec >> l & 1)) continue;
-    for (int r = 0; r < WS_DEPS_HOT_ROWS; r++) {
-      hot_bucket *b = &d->hot[(size_t)r * WS_DEPS_HOT_BUCKETS + hot_bucket_of(ev->addr[l], r)];
-      b->ops++;
-      if (b->last != d->block_seq + 1) b->blocks++, b->last = d->block_seq + 1;
+}
+
+static void atom_ops_out_all(ws_deps *d) {
+  for (size_t i = 0; i < d->acap; i++)
+    if (d->aset[i].stamp) atom_ops_out(d, &d->aset[i]);
+}
+
+/* Entry e's address comes into the block's set: its buckets count the
+ * block (until both count two). */
+static void atom_blocks(ws_deps *d, atom_entry *e) {
+  if (!d->hot || (e->bw & ATOM_SAT)) return;
+  const uint64_t stamp = d->block_seq + 1;
+  hot_bucket *x = &d->hot[e->bw & 0xfffu], *y = &d->hot[WS_DEPS_HOT_BUCKETS + (e->bw >> 12 & 0xfffu)];
+  if (x->last != stamp) x->blocks++, x->last = stamp;
+  if (y->last != stamp) y->blocks++, y->last = stamp;
+  if (x->blocks >= 2 && y->blocks >= 2) e->bw |= ATOM_SAT;
+}
+
+/* The set with room for 32 more addresses at most half full: twice the
+ * capacity, this block's entries moved over (the others' operations into
+ * their buckets).  0, or -1 (out of memory: the set stays as it was,
+ * d->aset_oom set). */
+static int aset_grow(ws_deps *d) {
+  const size_t ncap = d->acap ? 2 * d->acap : 64; /* (an <= acap / 2: enough) */
+  atom_entry *n = calloc(ncap, sizeof *n);        /* (stamp 0: never used) */
+  if (!n) {
+    d->aset_oom = 1;
+    return -1;
+  }
+  for (size_t i = 0; i < d->acap; i++) {
+    atom_entry *e = &d->aset[i];
+    if (e->stamp >= d->ablock) {
+      size_t j = aset_home(e->a, ncap - 1);
+      while (n[j].stamp) j = (j + 1) & (ncap - 1);
+      n[j] = *e;
+    } else if (e->stamp) {
+      atom_ops_out(d, e);
     }
   }
+  free(d->aset);
+  d->aset = n, d->acap = ncap;
+  return 0;
 }
 
 double ws_prof_deps_hot(ws_deps *const *d, int n, double scale) {
   double best = INFINITY;
   int any = 0;
   for (int k = 0; k < n; k++) {
+    atom_ops_out_all(d[k]); /* (the operations the entries hold) */
     if (d[k]->hot_oom) return -1;
     any |= d[k]->hot != NULL;
   }
@@ -442,42 +551,78 @@ double ws_prof_deps_hot(ws_deps *const *d, int n, double scale) {
   return best;
 }
 
-/* Add address a to the block's set of atomic targets. */
-static void aset_add(ws_deps *d, uint64_t a) {
-  if (2 * (d->an + 1) > d->acap) { /* keep it at most half full */
-    size_t ncap = d->acap ? 2 * d->acap : 64;
-    uint64_t *n = calloc(ncap, sizeof *n);
-    if (!n) {
-      d->aset_oom = 1;
-      return;
-    }
-    for (size_t i = 0; i < d->acap; i++)
-      if (d->aset[i]) {
-        size_t j = (size_t)(d->aset[i] * 0x9E3779B97F4A7C15ull >> 20) & (ncap - 1);
-        while (n[j]) j = (j + 1) & (ncap - 1);
-        n[j] = d->aset[i];
-      }
-    free(d->aset);
-    d->aset = n, d->acap = ncap;
+/* The stamps start again (aseq ran out): this block's entries get 2 (its
+ * first), the others used 1. */
+static void aset_renumber(ws_deps *d) {
+  for (size_t i = 0; i < d->acap; i++) {
+    atom_entry *e = &d->aset[i];
+    e->stamp = e->stamp >= d->ablock ? 2 : e->stamp ? 1 : 0;
   }
-  uint64_t k = a + 1;
-  size_t j = (size_t)(k * 0x9E3779B97F4A7C15ull >> 20) & (d->acap - 1);
-  while (d->aset[j] && d->aset[j] != k) j = (j + 1) & (d->acap - 1);
-  if (!d->aset[j]) d->aset[j] = k, d->an++;
+  d->aseq = d->ablock = 2;
+}
+
+/* A global atomic request of the lanes of exec (not 0) on addr[]
+ * ("Atomics" above).  Returns the most lanes on one address, the distinct
+ * addresses in *ndist. */
+static uint32_t atom_global(ws_deps *d, uint32_t exec, const uint64_t *addr, uint32_t *ndist) {
+  if (2 * (d->an + 32) > d->acap && aset_grow(d)) {
+    /* (the set is short, said by aset_oom; the sketch is not) */
+    if (d->hot)
+      for (uint32_t m = exec; m; m &= m - 1)
+        for (int r = 0; r < WS_DEPS_HOT_ROWS; r++) hot_touch(d, r, hot_bucket_of(addr[ws_ctz32(m)], r), 1);
+    return ws_prof_deps_addresses(exec, addr, ndist);
+  }
+  if (d->aseq == UINT32_MAX) aset_renumber(d);
+  const uint32_t cur = ++d->aseq, ablock = d->ablock;
+  atom_entry *const t = d->aset;
+  const size_t mask = d->acap - 1;
+  uint32_t nd = 0, top = 1, added = 0;
+  uint64_t prev = addr[ws_ctz32(exec)] + 1; /* (the first lane looks up) */
+  atom_entry *e = NULL;
+  for (uint32_t m = exec; m; m &= m - 1) {
+    const uint64_t a = addr[ws_ctz32(m)];
+    if (a != prev) {
+      prev = a;
+      size_t j = aset_home(a, mask);
+      for (;; j = (j + 1) & mask) {
+        e = &t[j];
+        if ((e->a == a && e->stamp) || e->stamp < ablock) break; /* its slot, or a free one */
+      }
+      if (e->stamp != cur) { /* its first lane in the request */
+        if (e->stamp < ablock) { /* and in the block */
+          if (e->a != a || !e->stamp) { /* a slot free for it */
+            if (e->stamp) atom_ops_out(d, e);
+            e->a = a, e->bw = hot_bucket_of(a, 0) | hot_bucket_of(a, 1) << 12;
+          }
+          atom_blocks(d, e);
+          added++;
+        }
+        e->stamp = cur, e->bw = (e->bw & (ATOM_LANE - 1)) + ATOM_LANE, e->ops++, nd++;
+        continue;
+      }
+    }
+    e->bw += ATOM_LANE, e->ops++; /* a later lane */
+    if (e->bw >> 25 > top) top = e->bw >> 25;
+  }
+  d->an += added;
+  *ndist = nd;
+  return top;
 }
 
 uint32_t ws_prof_deps_atomics(ws_deps *d, const ws_emu_event *ev) {
   if (!ev->addr || !ev->exec) return 0;
-  uint32_t nd;
-  uint32_t deg = ws_prof_deps_addresses(ev->exec, ev->addr, &nd);
+  uint32_t deg, nd;
   if (ev->space == WS_PTX_SP_SHARED) {
+    deg = ws_prof_deps_addresses(ev->exec, ev->addr, NULL);
     d->sum.satom_reqs++, d->sum.satom_serial += deg;
     return deg;
   }
+  if (!d->hot && !d->hot_oom) { /* the sketch, at the first global atomic */
+    d->hot = calloc((size_t)WS_DEPS_HOT_ROWS * WS_DEPS_HOT_BUCKETS, sizeof *d->hot);
+    if (!d->hot) d->hot_oom = 1;
+  }
+  deg = atom_global(d, ev->exec, ev->addr, &nd);
   d->sum.gatom_reqs++, d->sum.gatom_serial += deg, d->sum.gatom_req_addresses += nd;
-  hot_count(d, ev);
-  for (int l = 0; l < 32; l++)
-    if (ev->exec >> l & 1) aset_add(d, ev->addr[l]);
   return deg;
 }
 

@@ -145,9 +145,15 @@ struct ws_deps {
   double crit_blocks;            /* blocks attributed */
   double crit_skipped;           /* blocks not attributed (too long, out of memory) */
   /* the distinct global addresses this block's atomics update: an
-   * open-addressing set of addr + 1 (0: empty), acap a power of two */
-  uint64_t *aset;
+   * open-addressing set (acap a power of two, an entries of this block),
+   * each entry stamped with the last global atomic request that updated
+   * it; those of older blocks are out of the set but keep their address,
+   * its buckets of the sketch and operations not yet added to them, so
+   * nothing is cleared between blocks (deps.c, "Atomics") */
+  struct atom_entry *aset;
   size_t an, acap;
+  uint32_t aseq;                 /* global atomic requests so far (the stamps) */
+  uint32_t ablock;               /* the first stamp of this block (> 0) */
   int aset_oom;                  /* an insertion failed: the count is short */
   /* shadow warps (ws_prof_deps_shadow; deps.c, "Shadows"), srec NULL: off */
   const char *srec;              /* the step record of id at srec + id x sstride */
@@ -386,5 +392,7 @@ uint32_t ws_prof_deps_addresses(uint32_t exec, const uint64_t *addr, uint32_t *d
  * scale); one touched by one block is that block's own.  0 without
  * atomics; -1 when a worker lost its buckets to an allocation failure. */
 double ws_prof_deps_hot(ws_deps *const *d, int n, double scale);
+/* The bucket of address a in row r (< WS_DEPS_HOT_ROWS) of the sketch. */
+uint32_t ws_prof_deps_hot_bucket(uint64_t a, int r);
 
 #endif

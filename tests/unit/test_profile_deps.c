@@ -3,6 +3,8 @@
  * serialization (src/profile/deps.c, docs/profile.md) on synthetic streams
  * of real parsed PTX, against paths worked out by hand below.
  */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "testutil.h"
@@ -189,6 +191,257 @@ static void same_address_definition(void **s) {
   }
 }
 
+/* A step of the tests' generator (a 64-bit LCG). */
+static uint64_t lcg(uint64_t *st) {
+  *st = *st * 6364136223846793005ull + 1442695040888963407ull;
+  return *st >> 11;
+}
+
+/* addr[] for a request: one of the patterns the counts have fast paths for
+ * (one address, rising, sorted with repeats) or not (falling, random with
+ * repeats, a rising run that falls once), at word addresses near 0x1000
+ * or anywhere in 64 bits (the top bits set, 0 and UINT64_MAX among them). */
+static void lanes_pattern(uint64_t *st, int pattern, uint64_t *addr) {
+  const int wide = (int)(lcg(st) % 3) == 0;
+  uint64_t base = wide ? lcg(st) << 11 ^ lcg(st) : 0x1000;
+  const uint64_t span = 1 + lcg(st) % 40, stride = wide ? lcg(st) | 1 : 4 * (1 + lcg(st) % 8);
+  const int fall = (int)(lcg(st) % 32);
+  for (int l = 0; l < 32; l++) {
+    switch (pattern) {
+    case 0: addr[l] = base; break;                                            /* one address */
+    case 1: addr[l] = base + (uint64_t)l * stride; break;                     /* rising */
+    case 2: addr[l] = base - (uint64_t)l * stride; break;                     /* falling */
+    case 3: addr[l] = base + (uint64_t)(l / (1 + fall % 5)) * stride; break;  /* sorted, repeats */
+    case 4: addr[l] = base + (uint64_t)(l < fall ? l : l - fall) * stride; break; /* rises, falls once */
+    case 5: addr[l] = (uint64_t)0 - (lcg(st) % 3); break;                     /* UINT64_MAX, near it */
+    case 6: addr[l] = lcg(st) % 3 == 0 ? 0 : lcg(st) % 2 ? UINT64_MAX : base; break;
+    default: addr[l] = base + stride * (lcg(st) % span); break;               /* random, repeats */
+    }
+  }
+}
+
+/* A lane mask: a whole warp, none, one lane, a half, or random. */
+static uint32_t lanes_mask(uint64_t *st) {
+  switch (lcg(st) % 6) {
+  case 0: return 0;
+  case 1: return 1u << (lcg(st) % 32);
+  case 2: return lcg(st) % 2 ? 0xffff0000u : 0x0000ffffu;
+  case 3: return (uint32_t)lcg(st);
+  default: return 0xffffffffu;
+  }
+}
+
+/* The most lanes of exec on one address and the distinct addresses,
+ * counted lane by lane (the definitions). */
+static uint32_t lanes_reference(uint32_t exec, const uint64_t *addr, uint32_t *distinct) {
+  uint32_t want = 0, nd = 0;
+  for (int i = 0; i < 32; i++) {
+    if (!(exec >> i & 1)) continue;
+    uint32_t n = 0, earlier = 0;
+    for (int j = 0; j < 32; j++) n += (exec >> j & 1) && addr[j] == addr[i];
+    for (int j = 0; j < i; j++) earlier += (exec >> j & 1) && addr[j] == addr[i];
+    if (n > want) want = n;
+    nd += !earlier;
+  }
+  *distinct = nd;
+  return want;
+}
+
+/* ws_prof_deps_addresses on every pattern its fast paths and its table
+ * take (above), with every kind of mask, against the definitions. */
+static void addresses_patterns(void **s) {
+  (void)s;
+  uint64_t st = 2026;
+  for (int iter = 0; iter < 20000; iter++) {
+    uint64_t addr[32];
+    lanes_pattern(&st, iter % 8, addr);
+    const uint32_t exec = lanes_mask(&st);
+    uint32_t distinct, nd = 99;
+    const uint32_t want = lanes_reference(exec, addr, &distinct);
+    assert_int_equal(ws_prof_deps_addresses(exec, addr, &nd), want);
+    assert_int_equal(nd, distinct);
+    assert_int_equal(ws_prof_deps_same_address(exec, addr), want);
+  }
+}
+
+/* The tests' plain model of a worker's atomics (deps.h): per request its
+ * figures, per block its distinct global addresses (a list searched
+ * whole), and the sketch lane by lane -- each lane in its bucket of each
+ * row, a bucket counting each block that touched it. */
+typedef struct atom_ref {
+  double reqs, serial, req_addresses, addresses, sreqs, sserial;
+  uint64_t ops[WS_DEPS_HOT_ROWS][WS_DEPS_HOT_BUCKETS];
+  uint64_t blocks[WS_DEPS_HOT_ROWS][WS_DEPS_HOT_BUCKETS];
+  uint64_t last[WS_DEPS_HOT_ROWS][WS_DEPS_HOT_BUCKETS];
+  uint64_t *seen; /* the block's distinct addresses */
+  size_t nseen, block;
+} atom_ref;
+
+static void ref_request(atom_ref *r, uint32_t exec, const uint64_t *addr, int shared) {
+  if (!exec) return;
+  uint32_t nd;
+  const uint32_t deg = lanes_reference(exec, addr, &nd);
+  if (shared) {
+    r->sreqs++, r->sserial += deg;
+    return;
+  }
+  r->reqs++, r->serial += deg, r->req_addresses += nd;
+  for (int l = 0; l < 32; l++) {
+    if (!(exec >> l & 1)) continue;
+    size_t i = 0;
+    while (i < r->nseen && r->seen[i] != addr[l]) i++;
+    if (i == r->nseen) r->seen[r->nseen++] = addr[l];
+    for (int w = 0; w < WS_DEPS_HOT_ROWS; w++) {
+      const uint32_t b = ws_prof_deps_hot_bucket(addr[l], w);
+      r->ops[w][b]++;
+      if (r->last[w][b] != r->block + 1) r->blocks[w][b]++, r->last[w][b] = r->block + 1;
+    }
+  }
+}
+
+/* The sketch's bound over the models of n workers (ws_prof_deps_hot's
+ * definition). */
+static double ref_hot(atom_ref *const *r, int n, double scale) {
+  double best = INFINITY;
+  for (int w = 0; w < WS_DEPS_HOT_ROWS; w++) {
+    double row = 0;
+    for (int b = 0; b < WS_DEPS_HOT_BUCKETS; b++) {
+      double ops = 0, blocks = 0;
+      for (int k = 0; k < n; k++) ops += (double)r[k]->ops[w][b], blocks += (double)r[k]->blocks[w][b];
+      const double v = blocks >= 2 ? ops * scale : ops;
+      if (v > row) row = v;
+    }
+    if (row < best) best = row;
+  }
+  return best;
+}
+
+/* A worker's atomics (ws_prof_deps_atomics: the per-request figures, the
+ * block's set, the sketch) against the model above, two workers taking
+ * blocks in turn: requests of every pattern and mask on a few addresses
+ * every block updates (their buckets soon count two blocks), on addresses
+ * of one block, and one block of thousands of addresses (the set grows
+ * while the block runs); shared requests among them.  With the request
+ * stamps started near their top, so that they start again at a block's
+ * start (worker 0) and inside a block (worker 1). */
+static void atomics_against_reference(void **s) {
+  (void)s;
+  ws_ptx_module *m = NULL;
+  ws_diag dg = {0};
+  assert_ok_diag(ws_ptx_parse(&m, ptx, strlen(ptx), "deps.ptx", &dg), &dg);
+  const ws_ptx_function *k = ws_ptx_find_function(m, "k");
+  assert_non_null(k);
+  enum { NBLOCKS = 24, PER_BLOCK = 12, BIG = 4000 };
+  ws_deps *d[2];
+  atom_ref *ref[2];
+  for (int w = 0; w < 2; w++) {
+    d[w] = ws_prof_deps_new(k);
+    ref[w] = calloc(1, sizeof *ref[w]);
+    assert_non_null(d[w]);
+    assert_non_null(ref[w]);
+    ref[w]->seen = malloc((BIG + NBLOCKS * PER_BLOCK * 32) * sizeof *ref[w]->seen);
+    assert_non_null(ref[w]->seen);
+  }
+  /* worker 0's first block makes PER_BLOCK global requests (none of its
+   * requests are shared), so its stamps run out just as its second block
+   * begins; worker 1's run out in its first block */
+  d[0]->aseq = UINT32_MAX - PER_BLOCK;
+  d[1]->aseq = UINT32_MAX - PER_BLOCK / 2;
+  uint64_t st = 99;
+  const uint64_t common = 0xffff800000001000ull;
+  for (int b = 0; b < NBLOCKS; b++) {
+    const int w = b % 2;
+    ws_prof_deps_block_begin(d[w]);
+    ws_prof_deps_warp_begin(d[w], 0); /* (a block counts with a warp) */
+    ref[w]->nseen = 0;
+    ref[w]->block = (size_t)b;
+    const int nreq = b == 5 ? BIG / 8 : PER_BLOCK;
+    for (int q = 0; q < nreq; q++) {
+      uint64_t addr[32];
+      ws_emu_event ev = {0};
+      if (b == 5) { /* thousands of addresses: every lane a new one, some again */
+        for (int l = 0; l < 32; l++) addr[l] = 0x40000 + 8 * (uint64_t)((q * 32 + l) % (BIG / 2) + (l % 7 == 0));
+        ev.exec = 0xffffffffu;
+      } else {
+        lanes_pattern(&st, (int)(lcg(&st) % 8), addr);
+        const int where = (int)(lcg(&st) % 3);
+        for (int l = 0; l < 32; l++)
+          if (where == 0) addr[l] = common + 8 * (addr[l] % 5); /* a few, every block */
+          else if (where == 1) addr[l] ^= (uint64_t)b << 48;    /* this block's */
+        ev.exec = lanes_mask(&st);
+      }
+      ev.space = b >= 2 && lcg(&st) % 5 == 0 ? WS_PTX_SP_SHARED : WS_PTX_SP_GLOBAL;
+      ev.addr = addr;
+      uint32_t nd;
+      const uint32_t want = ev.exec ? lanes_reference(ev.exec, addr, &nd) : 0;
+      assert_int_equal(ws_prof_deps_atomics(d[w], &ev), want);
+      ref_request(ref[w], ev.exec, addr, ev.space == WS_PTX_SP_SHARED);
+    }
+    ws_prof_deps_block_end(d[w]);
+    ref[w]->addresses += (double)ref[w]->nseen;
+  }
+  assert_true(d[0]->aseq < 1000 && d[1]->aseq < 1000); /* (the stamps did start again) */
+  for (int w = 0; w < 2; w++) {
+    ws_deps_sum sum = {0};
+    ws_prof_deps_add(&sum, d[w]);
+    assert_close(sum.gatom_reqs, ref[w]->reqs, 0);
+    assert_close(sum.gatom_serial, ref[w]->serial, 0);
+    assert_close(sum.gatom_req_addresses, ref[w]->req_addresses, 0);
+    assert_close(sum.gatom_addresses, ref[w]->addresses, 0);
+    assert_close(sum.satom_reqs, ref[w]->sreqs, 0);
+    assert_close(sum.satom_serial, ref[w]->sserial, 0);
+    assert_int_equal(sum.gatom_addresses_short, 0);
+    assert_close(ws_prof_deps_hot(&d[w], 1, 2.5), ref_hot(&ref[w], 1, 2.5), 0);
+  }
+  assert_close(ws_prof_deps_hot(d, 2, 3), ref_hot(ref, 2, 3), 0);
+  assert_close(ws_prof_deps_hot(d, 2, 1), ref_hot(ref, 2, 1), 0);
+  for (int w = 0; w < 2; w++) {
+    ws_prof_deps_free(d[w]);
+    free(ref[w]->seen);
+    free(ref[w]);
+  }
+  ws_ptx_module_free(m);
+  ws_diag_free(&dg);
+}
+
+/* A bucket's count of blocks when another address shares it in one row
+ * only.  Addresses a and b share their row-0 bucket X, not their row-1
+ * buckets (Ya, Yb).  One worker: block 0 updates b with one lane, blocks 1
+ * and 2 update a with 32 lanes each.  X: 65 operations, 3 blocks; Ya: 64
+ * operations, 2 blocks (blocks 1 and 2); Yb: 1, 1 block.  Scaled by 4 where
+ * two blocks or more touched: row 0's fullest is X, 260; row 1's is Ya,
+ * 256; the bound is the smaller, 256.  (X counts two blocks after block 1
+ * while Ya counts one: a's buckets must go on counting blocks.) */
+static void atomics_sketch_shared_bucket(void **s) {
+  (void)s;
+  ws_ptx_module *m = NULL;
+  ws_diag dg = {0};
+  assert_ok_diag(ws_ptx_parse(&m, ptx, strlen(ptx), "deps.ptx", &dg), &dg);
+  ws_deps *d = ws_prof_deps_new(ws_ptx_find_function(m, "k"));
+  assert_non_null(d);
+  const uint64_t a = 0x1000;
+  uint64_t b = a + 4;
+  while (ws_prof_deps_hot_bucket(b, 0) != ws_prof_deps_hot_bucket(a, 0) ||
+         ws_prof_deps_hot_bucket(b, 1) == ws_prof_deps_hot_bucket(a, 1))
+    b += 4;
+  for (int blk = 0; blk < 3; blk++) {
+    uint64_t addr[32];
+    for (int l = 0; l < 32; l++) addr[l] = blk ? a : b;
+    ws_emu_event ev = {0};
+    ev.exec = blk ? 0xffffffffu : 1u;
+    ev.space = WS_PTX_SP_GLOBAL;
+    ev.addr = addr;
+    ws_prof_deps_block_begin(d);
+    ws_prof_deps_warp_begin(d, 0);
+    assert_int_equal(ws_prof_deps_atomics(d, &ev), blk ? 32 : 1);
+    ws_prof_deps_block_end(d);
+  }
+  assert_close(ws_prof_deps_hot(&d, 1, 4), 256, 0);
+  ws_prof_deps_free(d);
+  ws_ptx_module_free(m);
+  ws_diag_free(&dg);
+}
+
 /* The conflict degree of atomic requests (docs/profile.md): one block of
  * two warps, one global atomic each.  Warp 0's 32 lanes update one address
  * (1 distinct, 32 serialized), warp 1's 32 lanes 32 addresses (32
@@ -315,6 +568,9 @@ static void barrier_in_called_function(void **s) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(same_address_definition),
+      cmocka_unit_test(addresses_patterns),
+      cmocka_unit_test(atomics_against_reference),
+      cmocka_unit_test(atomics_sketch_shared_bucket),
       cmocka_unit_test(path_through_barrier),
       cmocka_unit_test(barrier_in_called_function),
       cmocka_unit_test(atomics_same_address),
