@@ -854,7 +854,7 @@ static void cache_lru_way_matches_scan(void **st) {
 }
 
 /* The table of recently found lines is filled when a miss allocates: the
- * missed line's entry names its set and way at once, and its next lookup
+ * missed line's entry names its group and way at once, and its next lookup
  * after another line's goes through the entry, not the set's search
  * (shown by emptying the set's count of filled ways, which the search
  * reads and the entry does not).  A line evicted since (its way now holds
@@ -877,7 +877,7 @@ static void cache_recent_lines(void **st) {
   }
   assert_int_equal(ws_prof_cache_access(&c, a, 1), 0);
   assert_true(c.recent[ia].tag == la + 1); /* filled by the miss */
-  assert_int_equal(c.recent[ia].set, sa);
+  assert_int_equal(c.recent[ia].group, sa * c.stride); /* way 0 of set sa: its first group */
   assert_int_equal(c.recent[ia].way, 0);
   assert_int_equal(ws_prof_cache_access(&c, o, 1), 0); /* a is not the last line now */
   c.fill[sa] = 0; /* a search of a's set finds nothing */
