@@ -305,9 +305,9 @@ static inline uint32_t ws_cache_lru_way(const ws_cache_group *g, uint32_t ways) 
  * hit (k-th access's result) and evicted may be NULL; when missed is not
  * NULL, the addresses of the accesses that missed go there in order, and
  * their number is returned (0 otherwise). */
-static inline __attribute__((always_inline)) uint32_t ws_cache_access_run(
+static inline __attribute__((always_inline)) uint32_t ws_cache_access_run_shifts(
     ws_cache *c, const uint64_t *addr, uint32_t n, const int allocate, const int write, uint8_t *hit,
-    ws_cache_evict *evicted, uint64_t *missed) {
+    ws_cache_evict *evicted, uint64_t *missed, const unsigned lsh, const unsigned ssh) {
   c->evicted_dirty = 0;
   if (!n) return 0;
   if (!c->sets) {
@@ -323,8 +323,7 @@ static inline __attribute__((always_inline)) uint32_t ws_cache_access_run(
   /* the cache's fields in locals: stores through the entries' pointers
    * could otherwise alias them */
   const uint32_t ways = c->ways, stride = c->stride, sets = c->sets;
-  const unsigned lsh = c->line_shift, ssh = c->sector_shift;
-  const uint64_t lmask = c->line_bytes - 1;
+  const uint64_t lmask = ((uint64_t)1 << lsh) - 1;
   const size_t groups = c->groups;
   ws_cache_group *const grp = c->grp;
   uint32_t *const fill = c->fill;
@@ -451,6 +450,20 @@ static inline __attribute__((always_inline)) uint32_t ws_cache_access_run(
   c->last_set = lg == UINT32_MAX ? UINT32_MAX : lg / stride;
   c->evicted_line = ev_line, c->evicted_dirty = ev_dirty;
   return nmissed;
+}
+
+/* The run for lines of 128 bytes in sectors of 32 (every cache of the
+ * database's GPUs since Volta) with the shifts constant, so that the
+ * loop keeps neither them nor the line's mask in registers (spilled
+ * otherwise: the loop's other values fill them); any other geometry
+ * with its shifts read from the cache. */
+static inline __attribute__((always_inline)) uint32_t ws_cache_access_run(
+    ws_cache *c, const uint64_t *addr, uint32_t n, const int allocate, const int write, uint8_t *hit,
+    ws_cache_evict *evicted, uint64_t *missed) {
+  if (c->line_shift == 7 && c->sector_shift == 5)
+    return ws_cache_access_run_shifts(c, addr, n, allocate, write, hit, evicted, missed, 7, 5);
+  return ws_cache_access_run_shifts(c, addr, n, allocate, write, hit, evicted, missed,
+                                    c->line_shift, c->sector_shift);
 }
 
 /* size_bytes = sets x ways x line_bytes (line_bytes and sector_bytes
