@@ -377,6 +377,26 @@ static inline __attribute__((always_inline)) uint32_t ws_cache_access_run_shifts
       const uint32_t s = (uint32_t)(r >= sets ? r - sets : r);
       ws_cache_group *g = grp + (size_t)s * stride;
       const uint32_t filled = fill[s], ng = (filled + 3) / 4;
+      if (!filled) {
+        /* an empty set (the common miss of a short launch): way 0 filled
+         * without the search and the victim's choice, as below */
+        if (hit) hit[k] = 0;
+        if (missed) missed[nmissed++] = a;
+        if (!allocate) {
+          lg = UINT32_MAX, pl = UINT64_MAX;
+          continue;
+        }
+        uint32_t *const d0 = (uint32_t *)(g + groups);
+        fill[s] = 1;
+        g->tag[0] = line + 1, g->tag[1] = g->tag[2] = g->tag[3] = 0;
+        g->stamp[0] = clock, g->valid[0] = bit;
+        *d0 = write ? bit : 0;
+        ndirty += write != 0;
+        cv = bit, w = 0, lg = (uint32_t)(g - grp);
+        pl = line, pe = g, pj = 0, pd = d0;
+        c->recent[ri].tag = line + 1, c->recent[ri].group = lg, c->recent[ri].way = 0;
+        continue;
+      }
       w = filled; /* not found */
       /* four ways at a time: the lowest match of the filled ways is the line
        * (one past them, in the last group, reads as a miss) */
