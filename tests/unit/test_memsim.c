@@ -681,7 +681,10 @@ static void cache_reuse_every_pitch(void **s) {
  * direct-mapped by the line's low bits: a near line and a far one with the
  * same low bits), so a stale entry must be caught.  Sets fill, so victims
  * are chosen: four stamps at a time for 4, 16 and 20 ways, one by one for
- * the others (ws_cache_lru_way).  About half the others go
+ * the others (ws_cache_lru_way); before, every set's first line fills an
+ * empty set (the run's path without a search).  The geometries of
+ * 128-byte lines of 32-byte sectors take the run compiled with constant
+ * shifts, the others the one reading them.  About half the others go
  * through ws_cache_access_run itself with its list of misses, which must
  * be the reference's misses in order. */
 typedef struct ref_way {
