@@ -158,6 +158,7 @@ static ws_rp_chunk *chunk_new(ws_rp_pool *pool) {
   if (!pool) {
     c = malloc(sizeof *c);
     if (!c) return NULL;
+    c->own = 1;
   } else {
     if (!pool->head) {
       struct ws_rp_slab *sl = malloc(sizeof *sl);
@@ -166,6 +167,7 @@ static ws_rp_chunk *chunk_new(ws_rp_pool *pool) {
       pool->slabs = sl;
       for (int i = WS_RP_SLAB - 1; i >= 0; i--) {
         sl->c[i].next = pool->head;
+        sl->c[i].own = 0;
         pool->head = &sl->c[i];
       }
       pool->n += WS_RP_SLAB;
@@ -182,12 +184,12 @@ static ws_rp_chunk *chunk_new(ws_rp_pool *pool) {
 static void chunks_to_pool(ws_rp_chunk *c, ws_rp_pool *pool) {
   while (c) {
     ws_rp_chunk *next = c->next;
-    if (pool) {
+    if (c->own) {
+      free(c);
+    } else if (pool) {
       c->next = pool->head;
       pool->head = c;
       pool->n++;
-    } else {
-      free(c);
     }
     c = next;
   }

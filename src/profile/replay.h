@@ -47,6 +47,8 @@ enum { WS_RP_SLAB = 32 };
 typedef struct ws_rp_chunk {
   struct ws_rp_chunk *next;
   uint32_t n;                /* entries used */
+  uint32_t own;              /* 1: allocated on its own (no pool), else in
+                                a pool's slab */
   uint64_t v[WS_RP_CHUNK];
 } ws_rp_chunk;
 
@@ -56,7 +58,8 @@ typedef struct ws_rp_chunk {
  * freed only with their slabs, by ws_prof_rp_pool_free, so the pools that
  * share chunks are freed together, after every record holding them is
  * released.  A trace given no pool (NULL) has chunks of their own
- * allocation, freed when the trace or its record lets them go. */
+ * allocation, freed (never pooled) when the trace or its record lets them
+ * go. */
 struct ws_rp_slab;
 typedef struct ws_rp_pool {
   ws_rp_chunk *head;
@@ -83,8 +86,8 @@ static inline uint64_t *ws_prof_rp_trace_room(ws_rp_trace *t, uint32_t k, ws_rp_
  * is needed, the request's entries so far move to the new chunk with it
  * (unless the request began the last chunk). */
 void ws_prof_rp_trace_push(ws_rp_trace *t, uint64_t v);
-/* Empty t, its chunks into pool (freed when pool is NULL: a trace built
- * without one). */
+/* Empty t: its chunks of their own allocation freed, the others into pool
+ * (left in their slabs when pool is NULL). */
 void ws_prof_rp_trace_clear(ws_rp_trace *t, ws_rp_pool *pool);
 void ws_prof_rp_trace_free(ws_rp_trace *t);
 /* Move up to `most` free chunks from src to dst. */
@@ -92,8 +95,8 @@ void ws_prof_rp_pool_move(ws_rp_pool *dst, ws_rp_pool *src, size_t most);
 void ws_prof_rp_pool_free(ws_rp_pool *pool);
 
 /* One block's record: its warps' traces, shared by the replays it is
- * given to (counted references; the last release puts its chunks into
- * `pool`, or frees them when pool is NULL). */
+ * given to (counted references; the last release lets its chunks go as
+ * ws_prof_rp_trace_clear does, into `pool`). */
 typedef struct ws_rp_record {
   uint32_t refs, nwarps;
   int lost;                /* a trace had lost entries (out of memory) */
