@@ -234,6 +234,8 @@ typedef struct worker {
   int heavy_dropped;      /* 1 if WS_PROF_MAX_HEAVY was reached */
   int heavy_oom;          /* 1 if a warp was lost to an allocation failure */
   ws_rp_trace tr[32];     /* current block's sectors, per warp (replay.h) */
+  ws_rp_pool pool;        /* trace chunks to reuse (refilled from the
+                             profiler's under its lock) */
   ws_sector_set secs;     /* a request's sectors (ws_prof_sectors' scratch) */
   int in_block;
   int touched;            /* the current block made a global memory request */
@@ -272,6 +274,7 @@ struct ws_prof {
   ws_replay *rp;          /* the cache replay of the profiled blocks */
   ws_replay *half[2];     /* sampled: the even and the odd slots alone, for
                              the split-half error (NULL otherwise) */
+  ws_rp_pool pool;        /* trace chunks the replays released (under mu) */
 };
 
 /* Slot of block b among the profiled ones (its rank in the plan), or
@@ -464,12 +467,11 @@ void ws_prof_free(ws_prof *p) {
     free(p->w[k].st);
     free(p->w[k].execs);
     ws_prof_deps_free(p->w[k].deps);
-    for (int i = 0; i < 32; i++) ws_prof_rp_trace_free(&p->w[k].tr[i]);
+    for (int i = 0; i < 32; i++) ws_prof_rp_trace_clear(&p->w[k].tr[i], &p->w[k].pool);
     free(p->w[k].wv);
     for (size_t h = 0; h < p->w[k].nheavy; h++) free(p->w[k].heavy[h].v);
     free(p->w[k].heavy);
   }
-  free(p->w);
   free(p->func_base);
   free(p->plan);
   free(p->info);
@@ -478,6 +480,11 @@ void ws_prof_free(ws_prof *p) {
   ws_prof_rp_free(p->rp);
   ws_prof_rp_free(p->half[0]);
   ws_prof_rp_free(p->half[1]);
+  /* The trace chunks, in the workers' slabs, after the replays have
+   * released their records (replay.h). */
+  for (int k = 0; p->w && k < p->nworkers; k++) ws_prof_rp_pool_free(&p->w[k].pool);
+  ws_prof_rp_pool_free(&p->pool);
+  free(p->w);
   if (p->mu_init) pthread_mutex_destroy(&p->mu);
   free(p);
 }
@@ -486,7 +493,7 @@ void ws_prof_block_begin(ws_prof *p, int worker_id, uint32_t block_linear) {
   worker *w = &p->w[worker_id];
   w->seen = 0;
   w->rep_warp = block_linear == p->rep_block ? 0 : UINT32_MAX; /* warp 0 of block 0 (of the plan) */
-  for (int i = 0; i < 32; i++) w->tr[i].n = 0, w->tr[i].short_of_memory = 0;
+  for (int i = 0; i < 32; i++) ws_prof_rp_trace_clear(&w->tr[i], &w->pool);
   w->in_block = 1;
   w->touched = 0;
   ws_prof_deps_block_begin(w->deps);
@@ -558,10 +565,19 @@ void ws_prof_block_end(ws_prof *p, int worker_id, uint32_t block_linear) {
   w->in_block = 0;
   uint64_t s = sample_slot(p, block_linear);
   if (s == UINT64_MAX) return;
+  /* The block's traces go to the replays as they are (one record, shared);
+   * the worker takes back as many chunks as the replays have released, up
+   * to what the block used. */
   uint32_t nwarps = w->seen ? 32 - (uint32_t)__builtin_clz(w->seen) : 0;
+  size_t used = 0;
+  for (uint32_t i = 0; i < nwarps; i++)
+    for (const ws_rp_chunk *c = w->tr[i].head; c; c = c->next) used++;
   pthread_mutex_lock(&p->mu);
-  ws_prof_rp_put(p->rp, s, w->tr, nwarps);
-  if (p->half[0]) ws_prof_rp_put(p->half[s % 2], s / 2, w->tr, nwarps);
+  ws_rp_record *rec = ws_prof_rp_record_take(w->tr, nwarps, &p->pool);
+  ws_prof_rp_give(p->rp, s, rec);
+  if (p->half[0]) ws_prof_rp_give(p->half[s % 2], s / 2, rec);
+  ws_prof_rp_record_release(rec);
+  ws_prof_rp_pool_move(&w->pool, &p->pool, used);
   pthread_mutex_unlock(&p->mu);
 }
 
@@ -649,14 +665,11 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
                    (ev->space == WS_PTX_SP_LOCAL ? WS_RP_LOCAL : 0) | (nc ? WS_RP_NC : 0);
   if (ev->space == WS_PTX_SP_GLOBAL) w->touched = 1;
   ws_rp_trace *t = &w->tr[ev->warp & 31];
-  if (ns && WS_VEC_RESERVE(t->v, t->cap, t->n + ns) == WS_OK) {
-    uint64_t *o = t->v + t->n;
-    o[0] = sec[0] | flags | WS_RP_FIRST;
-    for (uint32_t j = 1; j < ns; j++) o[j] = sec[j] | flags;
-    t->n += ns;
-    return;
-  }
-  for (uint32_t j = 0; j < ns; j++) ws_prof_rp_trace_push(t, sec[j] | flags | (j ? 0 : WS_RP_FIRST));
+  uint64_t *o = ns ? ws_prof_rp_trace_room(t, ns, &w->pool) : NULL;
+  if (!o) return; /* none, or out of memory (noted in t) */
+  o[0] = sec[0] | flags | WS_RP_FIRST;
+  for (uint32_t j = 1; j < ns; j++) o[j] = sec[j] | flags;
+  t->tail->n += ns;
 }
 
 /* Returns the request's extra passes (bank-conflict replays). */

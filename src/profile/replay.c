@@ -2,16 +2,16 @@
  * replay.c — the profiler's interleaved cache replay (replay.h; the order
  * and why: docs/profile.md, "Caches").
  *
- * A slot's record is one allocation: nwarps + 1 offsets (warp w's sectors
- * are rec[off[w] .. off[w + 1]), counted from the start), then the
- * sectors.  Each SM keeps its resident blocks (at most blocks_per_sm) and
+ * A slot's record is the block's warps' traces as the profiler recorded
+ * them (lists of chunks, no request straddling two; shared with the other
+ * replays it is given to).  Each SM keeps its resident blocks (at most blocks_per_sm) and
  * their warps that still have requests, in admission order; `rr` is the
  * warp whose turn is next.  A round gives each SM, in index order, one
  * step: admit blocks while there is room (stop the whole replay if the next
  * block's record has not arrived: resuming re-runs the same step, so the
  * result never depends on arrival order), then issue one request of the
  * warp whose turn it is.  A block retires when its last warp has issued
- * its last request, and its record is freed.
+ * its last request, and its record is released.
  */
 #include "replay.h"
 
@@ -27,15 +27,15 @@
 enum { WS_RP_BATCH = 128 };
 
 typedef struct rp_slot {
-  uint64_t *rec;    /* the record (NULL: none, or freed once retired) */
-  uint32_t nwarps;  /* warps in the record */
+  ws_rp_record *rec; /* the record (NULL: none, or released once retired) */
   uint8_t done;     /* handed over (or given up at the end) */
 } rp_slot;
 
 typedef struct rp_warp {
   uint64_t slot;    /* its block's slot */
+  const ws_rp_chunk *c; /* the chunk of its next request (never empty) */
+  uint32_t pos;     /* its first entry in c */
   uint32_t res;     /* index of its block in the SM's res[] */
-  size_t pos, end;  /* next and end entry in the block's record */
 } rp_warp;
 
 typedef struct rp_res {
@@ -146,13 +146,140 @@ struct ws_replay {
   uint32_t plast_part;  /* its partition */
 };
 
-void ws_prof_rp_trace_push(ws_rp_trace *t, uint64_t v) {
-  if (WS_VEC_PUSH(t->v, t->n, t->cap, v)) t->short_of_memory = 1;
+struct ws_rp_slab {
+  struct ws_rp_slab *next;
+  ws_rp_chunk c[WS_RP_SLAB];
+};
+
+/* A chunk from the pool (a new slab's when it has none), or of its own
+ * allocation without one; NULL when out of memory. */
+static ws_rp_chunk *chunk_new(ws_rp_pool *pool) {
+  ws_rp_chunk *c;
+  if (!pool) {
+    c = malloc(sizeof *c);
+    if (!c) return NULL;
+    c->own = 1;
+  } else {
+    if (!pool->head) {
+      struct ws_rp_slab *sl = malloc(sizeof *sl);
+      if (!sl) return NULL;
+      sl->next = pool->slabs;
+      pool->slabs = sl;
+      for (int i = WS_RP_SLAB - 1; i >= 0; i--) {
+        sl->c[i].next = pool->head;
+        sl->c[i].own = 0;
+        pool->head = &sl->c[i];
+      }
+      pool->n += WS_RP_SLAB;
+    }
+    c = pool->head;
+    pool->head = c->next;
+    pool->n--;
+  }
+  c->next = NULL;
+  c->n = 0;
+  return c;
 }
 
-void ws_prof_rp_trace_free(ws_rp_trace *t) {
-  free(t->v);
-  memset(t, 0, sizeof *t);
+static void chunks_to_pool(ws_rp_chunk *c, ws_rp_pool *pool) {
+  while (c) {
+    ws_rp_chunk *next = c->next;
+    if (c->own) {
+      free(c);
+    } else if (pool) {
+      c->next = pool->head;
+      pool->head = c;
+      pool->n++;
+    }
+    c = next;
+  }
+}
+
+uint64_t *ws_prof_rp_trace_grow(ws_rp_trace *t, uint32_t k, ws_rp_pool *pool) {
+  if (t->tail && t->tail->n + k <= WS_RP_CHUNK) return t->tail->v + t->tail->n;
+  ws_rp_chunk *c = k <= WS_RP_CHUNK ? chunk_new(pool) : NULL;
+  if (!c) {
+    t->short_of_memory = 1;
+    return NULL;
+  }
+  if (t->tail) t->tail->next = c;
+  else t->head = c;
+  t->tail = c;
+  return c->v;
+}
+
+void ws_prof_rp_trace_push(ws_rp_trace *t, uint64_t v) {
+  ws_rp_chunk *last = t->tail;
+  uint64_t *o = ws_prof_rp_trace_room(t, 1, NULL);
+  if (!o) return;
+  ws_rp_chunk *c = t->tail;
+  if (last && c != last && !(v & WS_RP_FIRST)) {
+    /* The request this entry continues moves to the new chunk with it. */
+    uint32_t j = last->n; /* its first entry, when it is not the chunk's first */
+    while (j > 0 && !(last->v[j - 1] & WS_RP_FIRST)) j--;
+    if (j > 1) {
+      j--;
+      memcpy(c->v, last->v + j, (last->n - j) * sizeof *c->v);
+      c->n = last->n - j;
+      last->n = j;
+      o = c->v + c->n;
+    }
+  }
+  *o = v;
+  c->n++;
+}
+
+void ws_prof_rp_trace_clear(ws_rp_trace *t, ws_rp_pool *pool) {
+  chunks_to_pool(t->head, pool);
+  t->head = t->tail = NULL;
+  t->short_of_memory = 0;
+}
+
+void ws_prof_rp_trace_free(ws_rp_trace *t) { ws_prof_rp_trace_clear(t, NULL); }
+
+void ws_prof_rp_pool_move(ws_rp_pool *dst, ws_rp_pool *src, size_t most) {
+  for (; most && src->head; most--) {
+    ws_rp_chunk *c = src->head;
+    src->head = c->next;
+    src->n--;
+    c->next = dst->head;
+    dst->head = c;
+    dst->n++;
+  }
+}
+
+void ws_prof_rp_pool_free(ws_rp_pool *pool) {
+  while (pool->slabs) {
+    struct ws_rp_slab *next = pool->slabs->next;
+    free(pool->slabs);
+    pool->slabs = next;
+  }
+  pool->head = NULL;
+  pool->n = 0;
+}
+
+ws_rp_record *ws_prof_rp_record_take(ws_rp_trace *warps, uint32_t nwarps, ws_rp_pool *pool) {
+  ws_rp_record *rec = nwarps <= 32 ? malloc(sizeof *rec) : NULL;
+  if (!rec) {
+    for (uint32_t w = 0; w < nwarps; w++) ws_prof_rp_trace_clear(&warps[w], pool);
+    return NULL;
+  }
+  rec->refs = 1;
+  rec->nwarps = nwarps;
+  rec->lost = 0;
+  rec->pool = pool;
+  for (uint32_t w = 0; w < nwarps; w++) {
+    rec->w[w] = warps[w].head;
+    rec->lost |= warps[w].short_of_memory;
+    warps[w] = (ws_rp_trace){0};
+  }
+  return rec;
+}
+
+void ws_prof_rp_record_release(ws_rp_record *rec) {
+  if (!rec || --rec->refs) return;
+  for (uint32_t w = 0; w < rec->nwarps; w++) chunks_to_pool(rec->w[w], rec->pool);
+  free(rec);
 }
 
 /* Round a cache size down to whole sets of ways x line bytes. */
@@ -353,7 +480,7 @@ fail:
 
 void ws_prof_rp_free(ws_replay *r) {
   if (!r) return;
-  for (uint64_t i = 0; r->slots && i < r->nslots; i++) free(r->slots[i].rec);
+  for (uint64_t i = 0; r->slots && i < r->nslots; i++) ws_prof_rp_record_release(r->slots[i].rec);
   for (uint32_t s = 0; r->sm && s < r->cs.nsm; s++) {
     free(r->sm[s].res);
     free(r->sm[s].w);
@@ -629,18 +756,20 @@ static uint32_t request(ws_replay *r, uint32_t si, const uint64_t *rec, size_t a
   return n;
 }
 
-/* Each region's span in one block (its packed record): from its first to
- * its last touched sector.  Counted when the block is admitted, so the
+/* Each region's span in one block (its record): from its first to its
+ * last touched sector.  Counted when the block is admitted, so the
  * running means do not depend on the order records arrive in. */
-static void note_spans(ws_replay *r, const uint64_t *rec, uint32_t nwarps) {
+static void note_spans(ws_replay *r, const ws_rp_record *rec) {
   for (size_t i = 0; i < r->nreg; i++) r->reg[i].lo = UINT64_MAX, r->reg[i].hi = 0;
-  for (size_t i = nwarps + 1; i < (size_t)rec[nwarps]; i++) {
-    uint64_t sec = rec[i] & ~(uint64_t)WS_RP_FLAGS;
-    rp_region *g = region_of(r, sec);
-    if (g == &r->reg[r->nreg]) continue;
-    if (sec < g->lo) g->lo = sec;
-    if (sec > g->hi) g->hi = sec;
-  }
+  for (uint32_t w = 0; w < rec->nwarps; w++)
+    for (const ws_rp_chunk *c = rec->w[w]; c; c = c->next)
+      for (uint32_t i = 0; i < c->n; i++) {
+        uint64_t sec = c->v[i] & ~(uint64_t)WS_RP_FLAGS;
+        rp_region *g = region_of(r, sec);
+        if (g == &r->reg[r->nreg]) continue;
+        if (sec < g->lo) g->lo = sec;
+        if (sec > g->hi) g->hi = sec;
+      }
   for (size_t i = 0; i < r->nreg; i++)
     if (r->reg[i].lo <= r->reg[i].hi) {
       r->reg[i].span_sum += (double)(r->reg[i].hi - r->reg[i].lo + 32);
@@ -648,19 +777,25 @@ static void note_spans(ws_replay *r, const uint64_t *rec, uint32_t nwarps) {
     }
 }
 
+/* The first non-empty chunk from c on (NULL: none). */
+static const ws_rp_chunk *nonempty(const ws_rp_chunk *c) {
+  while (c && !c->n) c = c->next;
+  return c;
+}
+
 /* Admit slot `slot` on SM m (which has a free res entry): its warps with
  * requests join the rotation; a block without requests retires at once.
  * Out of memory, a warp is dropped and the loss recorded. */
 static void admit(ws_replay *r, rp_sm *m, uint64_t slot) {
   rp_slot *s = &r->slots[slot];
-  if (r->track && s->rec) note_spans(r, s->rec, s->nwarps);
+  if (r->track && s->rec) note_spans(r, s->rec);
   uint32_t ri = 0;
   while (m->res[ri].slot != UINT64_MAX) ri++;
   uint32_t left = 0;
-  for (uint32_t w = 0; s->rec && w < s->nwarps; w++) {
-    size_t a = (size_t)s->rec[w], b = (size_t)s->rec[w + 1];
-    if (a == b) continue;
-    rp_warp x = {slot, ri, a, b};
+  for (uint32_t w = 0; s->rec && w < s->rec->nwarps; w++) {
+    const ws_rp_chunk *c = nonempty(s->rec->w[w]);
+    if (!c) continue;
+    rp_warp x = {slot, c, 0, ri};
     if (WS_VEC_PUSH(m->w, m->nw, m->capw, x)) {
       r->cs.lost_records = 1;
       continue;
@@ -668,7 +803,7 @@ static void admit(ws_replay *r, rp_sm *m, uint64_t slot) {
     left++;
   }
   if (!left) {
-    free(s->rec);
+    ws_prof_rp_record_release(s->rec);
     s->rec = NULL;
     return;
   }
@@ -690,13 +825,19 @@ static int sm_step(ws_replay *r, uint32_t si) {
   if (!m->nw) return STEP_IDLE;
   if (m->rr >= m->nw) m->rr = 0;
   rp_warp *w = &m->w[m->rr];
-  const uint64_t *rec = r->slots[w->slot].rec;
-  size_t i = w->pos; /* the request: rec[w->pos .. i), in batches */
-  do i += request(r, si, rec + i, w->end - i);
-  while (i < w->end && !(rec[i] & WS_RP_FIRST));
+  const uint64_t *rec = w->c->v;
+  const uint32_t end = w->c->n;
+  uint32_t i = w->pos; /* the request: rec[w->pos .. i), in batches; it
+                          ends in its chunk */
+  do i += request(r, si, rec + i, end - i);
+  while (i < end && !(rec[i] & WS_RP_FIRST));
   r->cs.requests++;
   w->pos = i;
-  if (i < w->end) {
+  if (i == end) {
+    w->c = nonempty(w->c->next);
+    w->pos = 0;
+  }
+  if (w->c) {
     m->rr++;
     return STEP_RAN;
   }
@@ -709,7 +850,7 @@ static int sm_step(ws_replay *r, uint32_t si) {
   if (--res->warps_left == 0) {
     res->slot = UINT64_MAX;
     m->nres--;
-    free(r->slots[slot].rec);
+    ws_prof_rp_record_release(r->slots[slot].rec);
     r->slots[slot].rec = NULL;
   }
   return STEP_RAN;
@@ -729,29 +870,20 @@ static void advance(ws_replay *r) {
   }
 }
 
-void ws_prof_rp_put(ws_replay *r, uint64_t slot, const ws_rp_trace *warps, uint32_t nwarps) {
+void ws_prof_rp_give(ws_replay *r, uint64_t slot, ws_rp_record *rec) {
   if (slot >= r->nslots || r->slots[slot].done) return;
   rp_slot *s = &r->slots[slot];
-  size_t total = nwarps + 1;
-  for (uint32_t w = 0; w < nwarps; w++) {
-    total += warps[w].n;
-    if (warps[w].short_of_memory) r->cs.lost_records = 1;
-  }
-  s->rec = malloc(total * sizeof *s->rec);
-  if (s->rec) {
-    size_t at = nwarps + 1;
-    for (uint32_t w = 0; w < nwarps; w++) {
-      s->rec[w] = at;
-      if (warps[w].n) memcpy(s->rec + at, warps[w].v, warps[w].n * sizeof *s->rec);
-      at += warps[w].n;
-    }
-    s->rec[nwarps] = at;
-    s->nwarps = nwarps;
-  } else {
-    r->cs.lost_records = 1;
-  }
+  if (rec) rec->refs++;
+  s->rec = rec;
+  if (!rec || rec->lost) r->cs.lost_records = 1;
   s->done = 1;
   advance(r);
+}
+
+void ws_prof_rp_put(ws_replay *r, uint64_t slot, ws_rp_trace *warps, uint32_t nwarps) {
+  ws_rp_record *rec = ws_prof_rp_record_take(warps, nwarps, NULL);
+  ws_prof_rp_give(r, slot, rec);
+  ws_prof_rp_record_release(rec);
 }
 
 void ws_prof_rp_finish(ws_replay *r) {

@@ -35,15 +35,80 @@ enum { WS_RP_WINDOW_CHUNKS = 2 };
 enum { WS_RP_WRITE = 1, WS_RP_ATOMIC = 2, WS_RP_LOCAL = 4, WS_RP_FIRST = 8, WS_RP_NC = 16,
        WS_RP_FLAGS = 31 };
 
-/* A growable list of recorded sectors (one warp's, during a block). */
+/* Entries of one chunk of a warp's trace.  A request (at most 128 entries:
+ * memsim.h, ws_prof_sectors) never straddles two chunks. */
+enum { WS_RP_CHUNK = 256 };
+/* Chunks a pool allocates at once (one malloc: a slab). */
+enum { WS_RP_SLAB = 32 };
+
+/* A piece of one warp's recorded sectors: a trace is a list of them, so it
+ * grows without copying what it holds, and is handed to the replay as it
+ * is (docs/emulator.md, "Profiling"). */
+typedef struct ws_rp_chunk {
+  struct ws_rp_chunk *next;
+  uint32_t n;                /* entries used */
+  uint32_t own;              /* 1: allocated on its own (no pool), else in
+                                a pool's slab */
+  uint64_t v[WS_RP_CHUNK];
+} ws_rp_chunk;
+
+/* Chunks not in use, kept for reuse (a list through `next`), and the
+ * slabs this pool allocated.  Chunks taken from a pool live in slabs and
+ * move between pools (a worker's, the records', the profiler's); they are
+ * freed only with their slabs, by ws_prof_rp_pool_free, so the pools that
+ * share chunks are freed together, after every record holding them is
+ * released.  A trace given no pool (NULL) has chunks of their own
+ * allocation, freed (never pooled) when the trace or its record lets them
+ * go. */
+struct ws_rp_slab;
+typedef struct ws_rp_pool {
+  ws_rp_chunk *head;
+  size_t n;
+  struct ws_rp_slab *slabs;
+} ws_rp_pool;
+
+/* One warp's recorded sectors during a block. */
 typedef struct ws_rp_trace {
-  uint64_t *v;
-  size_t n, cap;
-  int short_of_memory; /* a push failed: the trace lost entries */
+  ws_rp_chunk *head, *tail; /* NULL: empty */
+  int short_of_memory;      /* an append failed: the trace lost entries */
 } ws_rp_trace;
 
+/* Room for k <= WS_RP_CHUNK consecutive entries at the end of t, in its last
+ * chunk or a new one (from `pool` when it has one; pool may be NULL): the
+ * caller writes them and adds k to t->tail->n.  NULL when out of memory
+ * (short_of_memory is set). */
+uint64_t *ws_prof_rp_trace_grow(ws_rp_trace *t, uint32_t k, ws_rp_pool *pool);
+static inline uint64_t *ws_prof_rp_trace_room(ws_rp_trace *t, uint32_t k, ws_rp_pool *pool) {
+  if (t->tail && t->tail->n + k <= WS_RP_CHUNK) return t->tail->v + t->tail->n;
+  return ws_prof_rp_trace_grow(t, k, pool);
+}
+/* One entry at the end of t; when it continues a request and a new chunk
+ * is needed, the request's entries so far move to the new chunk with it
+ * (unless the request began the last chunk). */
 void ws_prof_rp_trace_push(ws_rp_trace *t, uint64_t v);
+/* Empty t: its chunks of their own allocation freed, the others into pool
+ * (left in their slabs when pool is NULL). */
+void ws_prof_rp_trace_clear(ws_rp_trace *t, ws_rp_pool *pool);
 void ws_prof_rp_trace_free(ws_rp_trace *t);
+/* Move up to `most` free chunks from src to dst. */
+void ws_prof_rp_pool_move(ws_rp_pool *dst, ws_rp_pool *src, size_t most);
+void ws_prof_rp_pool_free(ws_rp_pool *pool);
+
+/* One block's record: its warps' traces, shared by the replays it is
+ * given to (counted references; the last release lets its chunks go as
+ * ws_prof_rp_trace_clear does, into `pool`). */
+typedef struct ws_rp_record {
+  uint32_t refs, nwarps;
+  int lost;                /* a trace had lost entries (out of memory) */
+  ws_rp_pool *pool;
+  ws_rp_chunk *w[32];      /* warp w's chunks (NULL: none) */
+} ws_rp_record;
+
+/* A record of the nwarps (<= 32) traces, taken as they are (the traces are
+ * left empty), with one reference (the caller's); NULL when out of memory
+ * (the traces are then cleared into pool). */
+ws_rp_record *ws_prof_rp_record_take(ws_rp_trace *warps, uint32_t nwarps, ws_rp_pool *pool);
+void ws_prof_rp_record_release(ws_rp_record *rec);
 
 /* What the replay counted. */
 typedef struct ws_rp_stats {
@@ -118,9 +183,11 @@ typedef struct ws_rp_config {
 ws_replay *ws_prof_rp_new(const ws_gpu *g, const ws_rp_config *c);
 void ws_prof_rp_free(ws_replay *r);
 
-/* Hand over slot `slot`'s record: warp w's sectors are warps[w] (nwarps of
- * them; copied).  Replays whatever became possible. */
-void ws_prof_rp_put(ws_replay *r, uint64_t slot, const ws_rp_trace *warps, uint32_t nwarps);
+/* Give slot `slot` its record (a reference taken; NULL: the record was
+ * lost, out of memory).  Replays whatever became possible. */
+void ws_prof_rp_give(ws_replay *r, uint64_t slot, ws_rp_record *rec);
+/* The same with a record of warps[0 .. nwarps), which are left empty. */
+void ws_prof_rp_put(ws_replay *r, uint64_t slot, ws_rp_trace *warps, uint32_t nwarps);
 
 /* Replay to the end (a slot never handed over counts as a block without
  * requests: only a faulted run leaves one) and flush the L2's dirty

@@ -10,6 +10,7 @@
  * lines is one set of 4 lines.  A "line read" is one warp instruction whose
  * 32 lanes read 32 consecutive 4-byte words: one 128-byte line, 4 sectors.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
@@ -360,6 +361,103 @@ static void sample_l2s_apart(void **s) {
   ws_diag_free(&d);
 }
 
+/* Traces are lists of chunks (replay.h) that the replay reads in place.
+ * 96 requests of 1 to 128 sectors (request q: 1 + (37 q) mod 128; n = 6,128
+ * sectors, summed by hand), each of sectors no other request touches, and
+ * then the same 96 again, appended as the profiler does
+ * (ws_prof_rp_trace_room) to warp 0 and one entry at a time
+ * (ws_prof_rp_trace_push) to warp 1 (its addresses moved by 32 MiB).
+ * Checked against the plain array of the same entries: each trace, read
+ * chunk after chunk, is that array, and no request straddles two chunks
+ * (each chunk starts with a request's first entry).  Replayed on a GTX 680
+ * (its L1 does not cache global loads) with a 1 MiB L2 that holds all 2n
+ * distinct sectors (392 KiB): 4n L2 lookups, the second passes' 2n hit,
+ * 2n sectors read from DRAM, 4 x 96 requests.  The record is given to two
+ * replays (as a sample's halves share the profiler's); warp 0's chunks
+ * (from the pool's slabs) come back to the pool when its last holder lets
+ * it go, warp 1's (allocated on their own) are freed. */
+enum { TR_REQS = 96 };
+
+static uint32_t tr_len(int q) { return 1 + (uint32_t)(37 * q) % 128; }
+
+static void check_trace(const ws_rp_trace *t, const uint64_t *want, size_t n) {
+  size_t at = 0;
+  for (const ws_rp_chunk *c = t->head; c; c = c->next) {
+    assert_true(c->n > 0 && c->n <= WS_RP_CHUNK);
+    assert_true(c->v[0] & WS_RP_FIRST);
+    assert_true(at + c->n <= n);
+    assert_memory_equal(c->v, want + at, c->n * sizeof *want);
+    at += c->n;
+  }
+  assert_int_equal(at, n);
+}
+
+static void traces_chunked_in_place(void **s) {
+  (void)s;
+  ws_diag d = WS_DIAG_INIT;
+  ws_gpu *g;
+  assert_ok_diag(ws_gpu_load(&g, "gtx680", &d), &d);
+  g->cache.l2_bytes = 1 << 20;
+  g->cache.l2_assoc = 16;
+  g->cache.l2_line_bytes = 128;
+  g->cache.l2_sector_bytes = 32;
+  size_t n = 0;
+  for (int q = 0; q < TR_REQS; q++) n += tr_len(q);
+  uint64_t *want = malloc(2 * n * sizeof *want);
+  assert_non_null(want);
+  size_t k = 0;
+  for (int pass = 0; pass < 2; pass++)
+    for (int q = 0, sec = 0; q < TR_REQS; q++)
+      for (uint32_t i = 0; i < tr_len(q); i++, sec++)
+        want[k++] = (0x1000000 + 32 * (uint64_t)sec) | (i ? 0 : WS_RP_FIRST);
+  ws_rp_pool pool = {0};
+  ws_rp_trace t[2] = {{0}};
+  for (int pass = 0, at = 0; pass < 2; pass++)
+    for (int q = 0; q < TR_REQS; at += (int)tr_len(q), q++) {
+      uint64_t *o = ws_prof_rp_trace_room(&t[0], tr_len(q), &pool);
+      assert_non_null(o);
+      memcpy(o, want + at, tr_len(q) * sizeof *o);
+      t[0].tail->n += tr_len(q);
+    }
+  for (size_t i = 0; i < 2 * n; i++) ws_prof_rp_trace_push(&t[1], want[i] ^ 0x2000000);
+  check_trace(&t[0], want, 2 * n);
+  for (size_t i = 0; i < 2 * n; i++) want[i] ^= 0x2000000;
+  check_trace(&t[1], want, 2 * n);
+  size_t chunks[2] = {0, 0};
+  for (int w = 0; w < 2; w++)
+    for (const ws_rp_chunk *c = t[w].head; c; c = c->next) chunks[w]++;
+  assert_true(chunks[0] > WS_RP_SLAB / 2 && chunks[1] > WS_RP_SLAB / 2);
+
+  ws_rp_config rc = {.nslots = 1, .grid_blocks = 1, .blocks_per_sm = 1};
+  ws_replay *r[2] = {ws_prof_rp_new(g, &rc), ws_prof_rp_new(g, &rc)};
+  assert_non_null(r[0]);
+  assert_non_null(r[1]);
+  const size_t spare = pool.n; /* the last slab's chunks not taken */
+  ws_rp_record *rec = ws_prof_rp_record_take(t, 2, &pool);
+  assert_non_null(rec);
+  assert_null(t[0].head);
+  ws_prof_rp_give(r[0], 0, rec); /* replayed at once, and let go */
+  ws_prof_rp_give(r[1], 0, rec);
+  ws_prof_rp_finish(r[0]);
+  ws_prof_rp_finish(r[1]);
+  assert_int_equal(pool.n, spare); /* the caller still holds the record */
+  ws_prof_rp_record_release(rec);
+  assert_int_equal(pool.n, spare + chunks[0]); /* warp 1's, of their own, are freed */
+  for (int i = 0; i < 2; i++) {
+    const ws_rp_stats *cs = ws_prof_rp_stats_of(r[i]);
+    assert_int_equal(cs->requests, 4 * TR_REQS);
+    assert_int_equal(cs->l2_access, 4 * n);
+    assert_int_equal(cs->l2_hit, 2 * n);
+    assert_int_equal(cs->dram_read_sectors, 2 * n);
+    assert_int_equal(cs->lost_records, 0);
+    ws_prof_rp_free(r[i]);
+  }
+  ws_prof_rp_pool_free(&pool);
+  free(want);
+  ws_gpu_free(g);
+  ws_diag_free(&d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(warps_interleave_in_l1),
@@ -368,6 +466,7 @@ int main(void) {
       cmocka_unit_test(streaming_dram_is_footprint),
       cmocka_unit_test(sample_estimate_per_buffer),
       cmocka_unit_test(sample_l2s_apart),
+      cmocka_unit_test(traces_chunked_in_place),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
