@@ -198,7 +198,8 @@ typedef struct ws_cache {
    * for as before. */
   struct {
     uint64_t tag;       /* the line's tag (line address + 1); 0: none */
-    uint32_t set, way;
+    uint32_t group;     /* its way's group: grp[group], set x stride + way / 4 */
+    uint32_t way;
   } recent[WS_CACHE_RECENT];
 } ws_cache;
 
@@ -304,9 +305,9 @@ static inline uint32_t ws_cache_lru_way(const ws_cache_group *g, uint32_t ways) 
  * hit (k-th access's result) and evicted may be NULL; when missed is not
  * NULL, the addresses of the accesses that missed go there in order, and
  * their number is returned (0 otherwise). */
-static inline __attribute__((always_inline)) uint32_t ws_cache_access_run(
+static inline __attribute__((always_inline)) uint32_t ws_cache_access_run_shifts(
     ws_cache *c, const uint64_t *addr, uint32_t n, const int allocate, const int write, uint8_t *hit,
-    ws_cache_evict *evicted, uint64_t *missed) {
+    ws_cache_evict *evicted, uint64_t *missed, const unsigned lsh, const unsigned ssh) {
   c->evicted_dirty = 0;
   if (!n) return 0;
   if (!c->sets) {
@@ -322,8 +323,7 @@ static inline __attribute__((always_inline)) uint32_t ws_cache_access_run(
   /* the cache's fields in locals: stores through the entries' pointers
    * could otherwise alias them */
   const uint32_t ways = c->ways, stride = c->stride, sets = c->sets;
-  const unsigned lsh = c->line_shift, ssh = c->sector_shift;
-  const uint64_t lmask = c->line_bytes - 1;
+  const uint64_t lmask = ((uint64_t)1 << lsh) - 1;
   const size_t groups = c->groups;
   ws_cache_group *const grp = c->grp;
   uint32_t *const fill = c->fill;
@@ -332,14 +332,19 @@ static inline __attribute__((always_inline)) uint32_t ws_cache_access_run(
   uint64_t hits = c->hits, ndirty = c->ndirty;
   const uint64_t hits0 = hits;
   uint64_t memo_q = c->memo_q, memo_hq = c->memo_hq;
-  uint32_t clock = c->clock, s = c->last_set, w = c->last_way;
+  const uint32_t s0 = c->last_set;
+  uint32_t clock = c->clock, w = c->last_way;
+  /* the last line's group index in grp (s x stride + w / 4; UINT32_MAX:
+   * none), kept in the loop in place of the set, which is worked out from it at
+   * the end: a line found by the table is known by its group alone */
+  uint32_t lg = s0 == UINT32_MAX ? UINT32_MAX : s0 * stride + w / 4;
   /* the last access's line pl (UINT64_MAX: none; no line is, lines having
-   * 2 bytes or more), present at way w of set s, and its valid mask cv */
-  uint64_t pl = s == UINT32_MAX ? UINT64_MAX : c->last_line;
+   * 2 bytes or more), present at way w of set s0, and its valid mask cv */
+  uint64_t pl = s0 == UINT32_MAX ? UINT64_MAX : c->last_line;
   /* and its group pe, its index pj there, its dirty mask pd (write) */
-  ws_cache_group *pe = s == UINT32_MAX ? NULL : ws_cache_group_of(c, s, w);
-  uint32_t pj = w % 4, *pd = s == UINT32_MAX ? NULL : ws_cache_dirty(c, s) + w;
-  uint32_t cv = s == UINT32_MAX ? 0 : pe->valid[pj];
+  ws_cache_group *pe = s0 == UINT32_MAX ? NULL : ws_cache_group_of(c, s0, w);
+  uint32_t pj = w % 4, *pd = s0 == UINT32_MAX ? NULL : ws_cache_dirty(c, s0) + w;
+  uint32_t cv = s0 == UINT32_MAX ? 0 : pe->valid[pj];
   uint64_t ev_line = 0;
   uint32_t ev_dirty = 0, nmissed = 0;
   for (uint32_t k = 0; k < n; k++) {
@@ -352,11 +357,11 @@ static inline __attribute__((always_inline)) uint32_t ws_cache_access_run(
       /* a line found lately: its way, if it still holds it */
       const uint32_t ri = (uint32_t)line & (WS_CACHE_RECENT - 1);
       if (c->recent[ri].tag == line + 1) {
-        const uint32_t rs = c->recent[ri].set, rw = c->recent[ri].way;
-        ws_cache_group *const re = grp + (size_t)rs * stride + rw / 4;
+        const uint32_t rg = c->recent[ri].group, rw = c->recent[ri].way;
+        ws_cache_group *const re = grp + rg;
         if (re->tag[rw % 4] == line + 1) {
-          s = rs, w = rw;
-          pl = line, pe = re, pj = rw % 4, pd = (uint32_t *)(grp + (size_t)rs * stride + groups) + rw;
+          lg = rg, w = rw;
+          pl = line, pe = re, pj = rw % 4, pd = (uint32_t *)(re - rw / 4 + groups) + rw;
           cv = pe->valid[pj];
           goto present;
         }
@@ -369,9 +374,29 @@ static inline __attribute__((always_inline)) uint32_t ws_cache_access_run(
         memo_hq = ws_cache_divmod_sets(c, ws_cache_mix64(q), &h);
       }
       r += memo_hq;
-      s = (uint32_t)(r >= sets ? r - sets : r);
+      const uint32_t s = (uint32_t)(r >= sets ? r - sets : r);
       ws_cache_group *g = grp + (size_t)s * stride;
       const uint32_t filled = fill[s], ng = (filled + 3) / 4;
+      if (!filled) {
+        /* an empty set (the common miss of a short launch): way 0 filled
+         * without the search and the victim's choice, as below */
+        if (hit) hit[k] = 0;
+        if (missed) missed[nmissed++] = a;
+        if (!allocate) {
+          lg = UINT32_MAX, pl = UINT64_MAX;
+          continue;
+        }
+        uint32_t *const d0 = (uint32_t *)(g + groups);
+        fill[s] = 1;
+        g->tag[0] = line + 1, g->tag[1] = g->tag[2] = g->tag[3] = 0;
+        g->stamp[0] = clock, g->valid[0] = bit;
+        *d0 = write ? bit : 0;
+        ndirty += write != 0;
+        cv = bit, w = 0, lg = (uint32_t)(g - grp);
+        pl = line, pe = g, pj = 0, pd = d0;
+        c->recent[ri].tag = line + 1, c->recent[ri].group = lg, c->recent[ri].way = 0;
+        continue;
+      }
       w = filled; /* not found */
       /* four ways at a time: the lowest match of the filled ways is the line
        * (one past them, in the last group, reads as a miss) */
@@ -389,7 +414,7 @@ static inline __attribute__((always_inline)) uint32_t ws_cache_access_run(
         if (hit) hit[k] = 0;
         if (missed) missed[nmissed++] = a;
         if (!allocate) {
-          s = UINT32_MAX, pl = UINT64_MAX; /* the line is not in the cache */
+          lg = UINT32_MAX, pl = UINT64_MAX; /* the line is not in the cache */
           continue;
         }
         uint32_t *d = dirty + victim;
@@ -411,15 +436,15 @@ static inline __attribute__((always_inline)) uint32_t ws_cache_access_run(
         cv = bit;
         *d = write ? bit : 0;
         ndirty += write != 0;
-        w = victim;
+        w = victim, lg = (uint32_t)(e - grp);
         pl = line, pe = e, pj = victim % 4, pd = d;
         /* a line just filled is the likeliest to be found next */
-        c->recent[ri].tag = line + 1, c->recent[ri].set = s, c->recent[ri].way = w;
+        c->recent[ri].tag = line + 1, c->recent[ri].group = lg, c->recent[ri].way = w;
         continue;
       }
-      pl = line, pe = g + w / 4, pj = w % 4, pd = dirty + w;
+      pl = line, pe = g + w / 4, pj = w % 4, pd = dirty + w, lg = (uint32_t)(pe - grp);
       cv = pe->valid[pj];
-      c->recent[ri].tag = line + 1, c->recent[ri].set = s, c->recent[ri].way = w;
+      c->recent[ri].tag = line + 1, c->recent[ri].group = lg, c->recent[ri].way = w;
     }
   present:;
     /* present: the line pl at way pj of group pe, its valid mask cv */
@@ -441,9 +466,24 @@ static inline __attribute__((always_inline)) uint32_t ws_cache_access_run(
   c->memo_q = memo_q, c->memo_hq = memo_hq;
   /* what the one-by-one access leaves: the last line and where it is, the
    * last access's eviction */
-  c->last_line = addr[n - 1] >> lsh, c->last_set = s, c->last_way = w;
+  c->last_line = addr[n - 1] >> lsh, c->last_way = w;
+  c->last_set = lg == UINT32_MAX ? UINT32_MAX : lg / stride;
   c->evicted_line = ev_line, c->evicted_dirty = ev_dirty;
   return nmissed;
+}
+
+/* The run for lines of 128 bytes in sectors of 32 (every cache of the
+ * database's GPUs since Volta) with the shifts constant, so that the
+ * loop keeps neither them nor the line's mask in registers (spilled
+ * otherwise: the loop's other values fill them); any other geometry
+ * with its shifts read from the cache. */
+static inline __attribute__((always_inline)) uint32_t ws_cache_access_run(
+    ws_cache *c, const uint64_t *addr, uint32_t n, const int allocate, const int write, uint8_t *hit,
+    ws_cache_evict *evicted, uint64_t *missed) {
+  if (c->line_shift == 7 && c->sector_shift == 5)
+    return ws_cache_access_run_shifts(c, addr, n, allocate, write, hit, evicted, missed, 7, 5);
+  return ws_cache_access_run_shifts(c, addr, n, allocate, write, hit, evicted, missed,
+                                    c->line_shift, c->sector_shift);
 }
 
 /* size_bytes = sets x ways x line_bytes (line_bytes and sector_bytes

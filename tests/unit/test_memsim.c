@@ -681,7 +681,10 @@ static void cache_reuse_every_pitch(void **s) {
  * direct-mapped by the line's low bits: a near line and a far one with the
  * same low bits), so a stale entry must be caught.  Sets fill, so victims
  * are chosen: four stamps at a time for 4, 16 and 20 ways, one by one for
- * the others (ws_cache_lru_way).  About half the others go
+ * the others (ws_cache_lru_way); before, every set's first line fills an
+ * empty set (the run's path without a search).  The geometries of
+ * 128-byte lines of 32-byte sectors take the run compiled with constant
+ * shifts, the others the one reading them.  About half the others go
  * through ws_cache_access_run itself with its list of misses, which must
  * be the reference's misses in order. */
 typedef struct ref_way {
@@ -854,7 +857,7 @@ static void cache_lru_way_matches_scan(void **st) {
 }
 
 /* The table of recently found lines is filled when a miss allocates: the
- * missed line's entry names its set and way at once, and its next lookup
+ * missed line's entry names its group and way at once, and its next lookup
  * after another line's goes through the entry, not the set's search
  * (shown by emptying the set's count of filled ways, which the search
  * reads and the entry does not).  A line evicted since (its way now holds
@@ -877,7 +880,7 @@ static void cache_recent_lines(void **st) {
   }
   assert_int_equal(ws_prof_cache_access(&c, a, 1), 0);
   assert_true(c.recent[ia].tag == la + 1); /* filled by the miss */
-  assert_int_equal(c.recent[ia].set, sa);
+  assert_int_equal(c.recent[ia].group, sa * c.stride); /* way 0 of set sa: its first group */
   assert_int_equal(c.recent[ia].way, 0);
   assert_int_equal(ws_prof_cache_access(&c, o, 1), 0); /* a is not the last line now */
   c.fill[sa] = 0; /* a search of a's set finds nothing */
