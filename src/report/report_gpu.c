@@ -16,14 +16,16 @@
 #include "util/json.h"
 
 void ws_report_gpus_header(FILE *out) {
-  fprintf(out, "%-16s %-4s %5s %9s %11s  %-22s %s\n", "name", "cc", "SMs", "clock", "bandwidth",
+  /* The architecture column is as wide as the database's widest ("Blackwell (GB100, two
+   * dies)"), so that no row pushes its columns out of line. */
+  fprintf(out, "%-16s %-4s %5s %9s %11s  %-27s %s\n", "name", "cc", "SMs", "clock", "bandwidth",
           "architecture", "full name");
 }
 
 void ws_report_gpus_row(FILE *out, const ws_gpu *g) {
   char cc[16];
   snprintf(cc, sizeof cc, "%d.%d", g->cc_major, g->cc_minor);
-  fprintf(out, "%-16s %-4s %5d %5.3f GHz %6.1f GB/s  %-22s %s%s\n", g->name, cc, g->sms,
+  fprintf(out, "%-16s %-4s %5d %5.3f GHz %6.1f GB/s  %-27s %s%s\n", g->name, cc, g->sms,
           g->clock_ghz, g->mem_bandwidth_gbs, g->architecture, g->full_name,
           g->is_hypothetical ? " (hypothetical)" : "");
 }
