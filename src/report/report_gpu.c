@@ -147,6 +147,12 @@ int ws_report_gpu(FILE *out, const ws_gpu *g) {
   static const char *const units[] = {"", "", " (SM cycles)", " (operations per clock per SM)", ""};
   for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(root, sections[i]);
+    if (!cJSON_IsObject(s) && !strcmp(sections[i], "tensor") && g->cc_major >= 7) {
+      /* the warpsight model reads it (C6): say that it is missing */
+      fprintf(out, "\ntensor%s:\n  not published for this board: the warpsight model prices "
+                   "tensor-core (mma) operations at 0 cycles on it\n", units[i]);
+      continue;
+    }
     if (!cJSON_IsObject(s)) continue;
     fprintf(out, "\n%s%s:\n", sections[i], units[i]);
     if (strcmp(sections[i], "models") == 0) print_tree(out, "  ", s);
