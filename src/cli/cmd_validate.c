@@ -198,6 +198,25 @@ static void no_rows_left(const ws_valid_data *data, const vcli_list *gpus, const
                               "--min-seconds, --limit)", file);
 }
 
+/* After the selection: 1 after the message when it left no row; else 0,
+ * with a warning for each GPU of a --gpu list that has no row (said, not
+ * skipped). */
+static int check_selection(size_t nsel, const ws_valid_data *data, const vcli_list *gpus,
+                           const char *gpus_s, const char *file) {
+  if (nsel == 0) {
+    no_rows_left(data, gpus, gpus_s, file);
+    return 1;
+  }
+  for (size_t j = 0; j < gpus->n; j++) {
+    size_t i = 0;
+    while (i < data->nrows && strcmp(data->rows[i].gpu, gpus->v[j])) i++;
+    if (i == data->nrows)
+      fprintf(stderr, "warpsight validate: warning: --gpu %s: no row of %s was measured on it\n",
+              gpus->v[j], file);
+  }
+  return 0;
+}
+
 int cmd_validate(int argc, char **argv) {
   const char *models_s = "all", *gpus_s = NULL, *kernels_s = NULL, *sample_s = NULL,
              *limit_s = NULL, *report = NULL, *ptx_s = NULL, *cache_s = NULL,
@@ -316,17 +335,7 @@ int cmd_validate(int argc, char **argv) {
     if (bad) goto out;
     nsel++;
   }
-  if (nsel == 0) {
-    no_rows_left(data, &gpus, gpus_s, pos[0]);
-    goto out;
-  }
-  for (size_t j = 0; j < gpus.n; j++) { /* a GPU of the list with no row is said, not skipped */
-    size_t i = 0;
-    while (i < data->nrows && strcmp(data->rows[i].gpu, gpus.v[j])) i++;
-    if (i == data->nrows)
-      fprintf(stderr, "warpsight validate: warning: --gpu %s: no row of %s was measured on it\n",
-              gpus.v[j], pos[0]);
-  }
+  if (check_selection(nsel, data, &gpus, gpus_s, pos[0])) goto out;
   if (launches) {
     printf("wrote %zu launch specs to %s\n", nsel, launches);
     rc = EXIT_OK;
