@@ -270,10 +270,17 @@ static char *change_action(long *line, ws_cf_kind k, const ws_profile *p, const 
              ws_model_launch_ctx_compute(&b, q, g, &d) == WS_OK && g->limits.max_warps_per_sm > 0;
     ws_diag_free(&d);
     if (!ok) return fmt("launch the best block size of a sweep");
-    return fmt("launch blocks of %llu threads instead of %llu (%llu blocks): occupancy %.0f %% -> %.0f %%",
+    /* Occupancy per SM can fall while the launch gains: more, smaller
+     * blocks spread over SMs that sat idle.  Say so, or the numbers seem
+     * to contradict the advice ("occupancy 50 % -> 2 %" as the first
+     * change of a one-block launch). */
+    char sms[96] = "";
+    if (a.active_sms != b.active_sms)
+      snprintf(sms, sizeof sms, ", %.0f -> %.0f of %d SMs busy", a.active_sms, b.active_sms, g->sms);
+    return fmt("launch blocks of %llu threads instead of %llu (%llu blocks): occupancy %.0f %% -> %.0f %%%s",
                (unsigned long long)q->threads_per_block, (unsigned long long)p->threads_per_block,
                (unsigned long long)q->blocks, 100 * a.active_warps_per_sm / g->limits.max_warps_per_sm,
-               100 * b.active_warps_per_sm / g->limits.max_warps_per_sm);
+               100 * b.active_warps_per_sm / g->limits.max_warps_per_sm, sms);
   }
   default: return fmt("%s", ws_advise_cf_name(k));
   }

@@ -143,6 +143,22 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) {
   return EXIT_USAGE;
 }
 
+int cli_arch_ok(const char *a) {
+  return a && strncmp(a, "sm_", 3) == 0 && strlen(a) >= 5 && strlen(a) <= 16 &&
+         strspn(a + 3, "0123456789af") == strlen(a + 3);
+}
+
+int cli_check_arch(const char *cmd, const char *arch, const char *file) {
+  if (!arch) return 0;
+  if (!cli_arch_ok(arch)) return cli_usage_error(cmd, "--arch expects sm_XX (like sm_80), got '%s'", arch);
+  size_t n = file ? strlen(file) : 0;
+  if (file && !(n >= 3 && !strcmp(file + n - 3, ".cu")))
+    return cli_usage_error(cmd, "--arch %s chooses nvcc's target for a .cu file; %s is PTX already, "
+                                "run for its own .target (compile the .cu for %s instead)",
+                           arch, file, arch);
+  return 0;
+}
+
 int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts,
               const char **positional, int max_positional, int *npositional,
               const char *help, int *want_help) {

@@ -47,6 +47,14 @@ size_t cli_file_safe(char *buf, size_t size, const char *name);
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* 1 if a is an sm_XX target name (sm_80, sm_90a). */
+int cli_arch_ok(const char *a);
+/* --arch of run, analyze, profile, predict and sweep (NULL: not given): an
+ * sm_XX name, and only for a .cu FILE (PTX is compiled already, for its
+ * .target; the option was once ignored there without a word).  0, or
+ * EXIT_USAGE after the message. */
+int cli_check_arch(const char *cmd, const char *arch, const char *file);
+
 /* A tiny long-option parser: options are "--name value", "--name=value" or
  * flags.  Positional arguments are collected in order.  An option whose
  * value is optional ("--lines [N]") takes "--name=value", or the next

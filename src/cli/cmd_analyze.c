@@ -33,7 +33,8 @@ static const char *const help =
     "PPoPP'12, Sec. 5.3; rules in docs/static-analysis.md).\n"
     "\n"
     "options:\n"
-    "  --arch sm_XX   target for nvcc/ptxas when FILE is .cu (default sm_80)\n"
+    "  --arch sm_XX   target for nvcc/ptxas when FILE is .cu (default sm_80);\n"
+    "                 refused with PTX, which is analysed for its own .target\n"
     "  --kernel K     only the function named K (an entry or a .func); a C++ kernel\n"
     "                 by its mangled or demangled name (ns::k<float, 3>)\n"
     "  --json         machine-readable output\n"
@@ -54,9 +55,7 @@ int cmd_analyze(int argc, char **argv) {
   if (r || want_help) return r;
   if (npos != 1) return cli_usage_error("analyze", "expected one FILE.ptx or FILE.cu");
   const char *file = pos[0];
-  if (arch && (strncmp(arch, "sm_", 3) != 0 || strlen(arch) < 5 || strlen(arch) > 16 ||
-               strspn(arch + 3, "0123456789af") != strlen(arch + 3)))
-    return cli_usage_error("analyze", "--arch expects sm_XX (like sm_80), got '%s'", arch);
+  if (cli_check_arch("analyze", arch, file)) return EXIT_USAGE;
   if (!arch) arch = "sm_80";
 
   char dir[4096] = "";

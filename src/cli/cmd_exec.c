@@ -27,6 +27,7 @@
 #include "cli/html_report.h"
 #include "cli/toolchain.h"
 #include "cli/model_print.h"
+#include "report/table.h"
 #include "util/strbuf.h"
 #include "util/tool.h"
 #include "util/vec.h"
@@ -573,7 +574,7 @@ static void print_gpu_table(cJSON *const *reps, const char *const *gpus, size_t 
   for (size_t k = 0; k < ngpu && !models; k++)
     if (reps[k]) models = cJSON_GetObjectItemCaseSensitive(reps[k], "models");
   printf("\npredicted GPU time of the program (ms), by GPU:\n  %-16s", "model");
-  for (size_t k = 0; k < ngpu; k++) printf(" %12.12s", gpus[k]);
+  for (size_t k = 0; k < ngpu; k++) printf(" %*s", ws_report_col_width(gpus[k]), gpus[k]);
   printf("\n");
   const cJSON *m;
   cJSON_ArrayForEach(m, models) {
@@ -581,8 +582,8 @@ static void print_gpu_table(cJSON *const *reps, const char *const *gpus, size_t 
     for (size_t k = 0; k < ngpu; k++) {
       const cJSON *t = reps[k] ? cJSON_GetObjectItemCaseSensitive(reps[k], "total_ms") : NULL;
       double v = num(t, m->valuestring);
-      if (isnan(v)) printf(" %12s", "-");
-      else printf(" %12.6g", v);
+      if (isnan(v)) printf(" %*s", ws_report_col_width(gpus[k]), "-");
+      else printf(" %*.6g", ws_report_col_width(gpus[k]), v);
     }
     printf("\n");
   }

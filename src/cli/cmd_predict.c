@@ -28,7 +28,7 @@ static const char help_text[] =
     "                         [--kernel K] [--model M|M1,M2,...|all] [--json] [--advise]\n"
     "                         [--lines [N]] [--report DIR]\n"
     "                         [--charts DIR]\n"
-    "                         [--sample-blocks N] [--functional-rest] [-j N]\n"
+    "                         [--sample-blocks N] [--functional-rest] [-j N] [--arch sm_XX]\n"
     "                         [--max-warp-insts N] [--max-launch-insts N] [--max-memory N]\n\n"
     "Profiles the kernel launch (as 'warpsight profile' does) and predicts its\n"
     "run time on GPU G with the performance models.  Prints the profile's key\n"

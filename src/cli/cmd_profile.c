@@ -13,6 +13,7 @@
 static const char help_text[] =
     "usage: warpsight profile FILE.ptx|FILE.cu --launch L.json [--gpu G] [--kernel K]\n"
     "                         [-o P.json] [--sample-blocks N] [--functional-rest] [-j N]\n"
+    "                         [--arch sm_XX]\n"
     "                         [--max-warp-insts N] [--max-launch-insts N] [--max-memory N]\n\n"
     "Runs the kernel launch described by L.json in the functional emulator and\n"
     "measures what the performance models need on GPU G: instructions per warp\n"

@@ -29,7 +29,8 @@ static const char help_text[] =
     "  -j N                  worker threads (default: the number of cores)\n"
     CLI_LIMIT_OPTIONS_HELP
     "  --arch sm_XX          for FILE.cu: the nvcc -ptx target (default sm_80); a .cu\n"
-    "                        file is compiled with nvcc -ptx first, as predict does\n"
+    "                        file is compiled with nvcc -ptx first, as predict does;\n"
+    "                        refused with PTX, which runs for its own .target\n"
     CLI_ENGINE_OPTION_HELP "\n"
     "Exit status: 0 ok, 1 the kernel faulted (out-of-bounds or misaligned access,\n"
     "barrier deadlock, instruction limit, trap), 2 bad usage or input (including\n"
@@ -76,9 +77,7 @@ int cmd_run(int argc, char **argv) {
   if (cli_parse("run", argc, argv, opts, pos, 1, &npos, help_text, &help)) return EXIT_USAGE;
   if (help) return EXIT_OK;
   if (npos != 1) return cli_usage_error("run", "expected one FILE.ptx or FILE.cu (see --help)");
-  if (arch && (strncmp(arch, "sm_", 3) != 0 || strlen(arch) < 5 || strlen(arch) > 16 ||
-               strspn(arch + 3, "0123456789af") != strlen(arch + 3)))
-    return cli_usage_error("run", "--arch expects sm_XX (like sm_80), got '%s'", arch);
+  if (cli_check_arch("run", arch, pos[0])) return EXIT_USAGE;
   if (!launch) return cli_usage_error("run", "--launch is required");
   long j = 0;
   unsigned long long mx = WS_EMU_DEFAULT_MAX_WARP_INSTS, ml = WS_EMU_DEFAULT_MAX_LAUNCH_INSTS, mm = 0;

@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "cli/model_print.h"
 #include "cli/valid_cli.h"
+#include "util/strbuf.h"
 #include "warpsight/model.h"
 #include "warpsight/report.h"
 #include "warpsight/valid.h"
@@ -174,6 +175,48 @@ static int write_report(const ws_valid_report *rep, const char *report, const ch
   return st;
 }
 
+/* Nothing selected: when --gpu alone leaves no row, say so with the
+ * data's GPUs (a user asking for rtx4090 of a file measured on h100-pcie
+ * once read only "no rows left after --gpus/..."), else name the filters. */
+static void no_rows_left(const ws_valid_data *data, const vcli_list *gpus, const char *gpus_s,
+                         const char *file) {
+  size_t on_gpus = 0;
+  for (size_t i = 0; i < data->nrows; i++) on_gpus += vcli_selects(gpus, data->rows[i].gpu);
+  if (gpus->n && !on_gpus) {
+    ws_strbuf b = WS_STRBUF_INIT;
+    for (size_t i = 0; i < data->nrows; i++) {
+      size_t j = 0;
+      while (j < i && strcmp(data->rows[j].gpu, data->rows[i].gpu)) j++;
+      if (j == i) ws_sb_printf(&b, "%s%s", b.n ? ", " : "", data->rows[i].gpu);
+    }
+    cli_usage_error("validate", "--gpu %s: no row of %s was measured on %s (its rows are for %s)",
+                    gpus_s, file, gpus->n > 1 ? "those GPUs" : "that GPU", b.n ? b.s : "no GPU");
+    ws_sb_free(&b);
+    return;
+  }
+  cli_usage_error("validate", "no rows of %s left after the selection (--gpu, --kernels, --half, "
+                              "--min-seconds, --limit)", file);
+}
+
+/* After the selection: 1 after the message when it left no row; else 0,
+ * with a warning for each GPU of a --gpu list that has no row (said, not
+ * skipped). */
+static int check_selection(size_t nsel, const ws_valid_data *data, const vcli_list *gpus,
+                           const char *gpus_s, const char *file) {
+  if (nsel == 0) {
+    no_rows_left(data, gpus, gpus_s, file);
+    return 1;
+  }
+  for (size_t j = 0; j < gpus->n; j++) {
+    size_t i = 0;
+    while (i < data->nrows && strcmp(data->rows[i].gpu, gpus->v[j])) i++;
+    if (i == data->nrows)
+      fprintf(stderr, "warpsight validate: warning: --gpu %s: no row of %s was measured on it\n",
+              gpus->v[j], file);
+  }
+  return 0;
+}
+
 int cmd_validate(int argc, char **argv) {
   const char *models_s = "all", *gpus_s = NULL, *kernels_s = NULL, *sample_s = NULL,
              *limit_s = NULL, *report = NULL, *ptx_s = NULL, *cache_s = NULL,
@@ -292,10 +335,7 @@ int cmd_validate(int argc, char **argv) {
     if (bad) goto out;
     nsel++;
   }
-  if (nsel == 0) {
-    cli_usage_error("validate", "no rows left after --gpus/--kernels/--half/--min-seconds/--limit");
-    goto out;
-  }
+  if (check_selection(nsel, data, &gpus, gpus_s, pos[0])) goto out;
   if (launches) {
     printf("wrote %zu launch specs to %s\n", nsel, launches);
     rc = EXIT_OK;

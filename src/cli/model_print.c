@@ -40,6 +40,33 @@ int cli_model_valid(const char *model) {
   return 0;
 }
 
+/* The kernel's tensor-core operations of a type the GPU file gives no
+ * throughput for (docs/gpu-schema.md, "tensor": absent means not
+ * published): the warpsight model's tensor pipe [C6] prices them at 0
+ * cycles, which its terms say but the one-line-per-model table did not, so
+ * an H100 user with an mma kernel saw a prediction that left them out
+ * without a word.  A warning per such type, when the warpsight model runs. */
+static void warn_unrated_tensor(const ws_profile *p, const ws_gpu *g) {
+  const struct { double ops, rate; const char *name; } t[] = {
+      {p->f.tensor_fp16_f32acc_ops, g->tensor.fp16_f32acc, "fp16_f32acc"},
+      {p->f.tensor_fp16_f16acc_ops, g->tensor.fp16_f16acc, "fp16_f16acc"},
+      {p->f.tensor_bf16_ops, g->tensor.bf16, "bf16"},
+      {p->f.tensor_tf32_ops, g->tensor.tf32, "tf32"},
+      {p->f.tensor_fp8_ops, g->tensor.fp8, "fp8"},
+      {p->f.tensor_int8_ops, g->tensor.int8, "int8"},
+      {p->f.tensor_fp64_ops, g->tensor.fp64, "fp64"},
+  };
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+    if (t[i].ops > 0 && !(t[i].rate > 0))
+      fprintf(stderr,
+              "warpsight: warning: %s %s tensor.%s%s: the warpsight model prices the kernel's %g %s "
+              "tensor-core operations per warp at 0 cycles%s\n",
+              g->name, t[i].rate == 0 ? "rates" : "gives no", t[i].name,
+              t[i].rate == 0 ? " at 0 (no tensor cores)" : " throughput (not published for this board)",
+              t[i].ops, t[i].name,
+              t[i].rate == 0 ? "" : "; give it in a GPU file (docs/gpu-schema.md, \"tensor\")");
+}
+
 int cli_run_models(const ws_profile *p, const ws_gpu *g, const char *const *models, size_t nmodels,
                    cJSON *json_root, ws_model_result **results, size_t *nresults) {
   int all = nmodels != 1; /* several: one line each; one: its terms */
@@ -75,6 +102,8 @@ int cli_run_models(const ws_profile *p, const ws_gpu *g, const char *const *mode
     else ws_model_result_free(&r);
     ws_diag_free(&md);
   }
+  for (size_t i = 0; i < nmodels; i++)
+    if (!strcmp(models[i], "warpsight")) warn_unrated_tensor(p, g);
   if (all && ok_count == 0) rc = EXIT_USAGE;
   return rc;
 }

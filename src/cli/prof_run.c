@@ -19,11 +19,6 @@
 #include "warpsight/profiler.h"
 #include "warpsight/ptx.h"
 
-static int arch_ok(const char *a) {
-  return strncmp(a, "sm_", 3) == 0 && strlen(a) >= 5 && strlen(a) <= 16 &&
-         strspn(a + 3, "0123456789af") == strlen(a + 3);
-}
-
 void cli_cu_cache_free(cli_cu_cache *c) {
   if (!c) return;
   for (size_t i = 0; i < c->n; i++) {
@@ -74,7 +69,7 @@ int cli_profile_run(const prof_request *rq, ws_profile **out, ws_gpu **gpu_out,
                     ws_emu_stats *stats) {
   *out = NULL;
   *gpu_out = NULL;
-  if (rq->arch && !arch_ok(rq->arch))
+  if (rq->arch && !cli_arch_ok(rq->arch))
     return cli_usage_error(rq->cmd, "--arch expects sm_XX (like sm_80), got '%s'", rq->arch);
   const char *arch = rq->arch ? rq->arch : "sm_80";
   ws_diag d = WS_DIAG_INIT;
@@ -122,7 +117,7 @@ int cli_profile_run(const prof_request *rq, ws_profile **out, ws_gpu **gpu_out,
     /* .ptx input: ptxas -v for the module's own target. */
     char t[32];
     snprintf(t, sizeof t, "%.*s", (int)strcspn(m->target, ", \t"), m->target);
-    if (arch_ok(t)) {
+    if (cli_arch_ok(t)) {
       have_ptxas = ws_tool_ptxas_on_ptx(ptx_path, t, &pl);
       arch = m->target;
     }
@@ -182,6 +177,7 @@ int cli_prof_request(prof_request *rq, const char *cmd, const prof_args *a, int 
                      const char *file) {
   if (npos != 1) return cli_usage_error(cmd, "expected one FILE.ptx or FILE.cu (see --help)");
   if (!a->launch) return cli_usage_error(cmd, "--launch is required");
+  if (cli_check_arch(cmd, a->arch, file)) return EXIT_USAGE;
   long ns = 0, j = 0;
   if (a->sample && cli_parse_sample_blocks(cmd, a->sample, &ns)) return EXIT_USAGE;
   if (a->jobs && cli_parse_int(cmd, "-j", a->jobs, &j)) return EXIT_USAGE;

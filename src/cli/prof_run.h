@@ -87,7 +87,8 @@ int cli_prof_request(prof_request *rq, const char *cmd, const prof_args *a, int 
   "                        kernels whose later blocks read what earlier ones wrote)\n" \
   "  --arch sm_XX          nvcc/ptxas target for .cu input (default: each GPU's own\n" \
   "                        compute capability, clamped to what nvcc compiles for;\n" \
-  "                        one compile per distinct arch)\n"                        \
+  "                        one compile per distinct arch); refused with PTX, which\n" \
+  "                        runs for its own .target\n"                             \
   "  -j N                  emulator worker threads (default: the number of cores;\n" \
   "                        never more than the blocks that run); the profile does\n" \
   "                        not depend on N\n"                                        \

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "report/escape.h"
+#include "report/report_json.h"
 #include "util/strbuf.h"
 
 struct ws_html {
@@ -241,10 +242,14 @@ void ws_report_html_lines(ws_html *h, const ws_profile *p, const ws_model_result
   if (!(lat > 0)) lat = 400;
   double total = 0;
   for (size_t i = 0; i < l->nrows; i++) total += ws_advise_line_weight(&l->rows[i], m, lat);
-  ws_sb_printf(b, "<p>%s; each bar is the line's share of what limits the kernel (docs/advisor.md, "
-                  "\"Lines\"); counts per warp.  Click a column's name to sort.</p>\n",
-               l->ptx_lines ? "PTX lines: the PTX has no -lineinfo" : "Source lines (-lineinfo)");
-  ws_sb_puts(b, "<table class=\"lines sortable\"><thead><tr><th>line</th><th>share</th><th></th>"
+  ws_sb_printf(b, "<p>%s; each bar is the line's share of %s%s (docs/advisor.md, \"Lines\"); "
+                  "counts per warp, DRAM for the launch; path cycles per block: its loads on the "
+                  "longest dependency path at %.0f cycles each plus its other cycles there.  Click a "
+                  "column's name to sort.</p>\n",
+               l->ptx_lines ? "PTX lines: the PTX has no -lineinfo" : "Source lines (-lineinfo)",
+               ws_report_line_metric_name(m), primary ? ", what limits the kernel" : "",
+               lat);
+  ws_sb_puts(b, "<table class=\"lines sortable\"><thead><tr><th>line</th><th>share (%)</th><th></th>"
                 "<th>insts</th><th>trans/req</th><th>DRAM MB</th><th>replays</th><th>div. br.</th>"
                 "<th>atomic ser.</th><th>path cycles</th><th>source</th></tr></thead><tbody>\n");
   for (size_t i = 0; i < l->nrows; i++) {

@@ -16,14 +16,16 @@
 #include "util/json.h"
 
 void ws_report_gpus_header(FILE *out) {
-  fprintf(out, "%-16s %-4s %5s %9s %11s  %-22s %s\n", "name", "cc", "SMs", "clock", "bandwidth",
+  /* The architecture column is as wide as the database's widest ("Blackwell (GB100, two
+   * dies)"), so that no row pushes its columns out of line. */
+  fprintf(out, "%-16s %-4s %5s %9s %11s  %-27s %s\n", "name", "cc", "SMs", "clock", "bandwidth",
           "architecture", "full name");
 }
 
 void ws_report_gpus_row(FILE *out, const ws_gpu *g) {
   char cc[16];
   snprintf(cc, sizeof cc, "%d.%d", g->cc_major, g->cc_minor);
-  fprintf(out, "%-16s %-4s %5d %5.3f GHz %6.1f GB/s  %-22s %s%s\n", g->name, cc, g->sms,
+  fprintf(out, "%-16s %-4s %5d %5.3f GHz %6.1f GB/s  %-27s %s%s\n", g->name, cc, g->sms,
           g->clock_ghz, g->mem_bandwidth_gbs, g->architecture, g->full_name,
           g->is_hypothetical ? " (hypothetical)" : "");
 }
@@ -68,6 +70,10 @@ static void print_value_line(FILE *out, const char *indent, const char *key, con
   } else {
     if (cJSON_IsTrue(giv)) fprintf(out, " [given]");
     if (cJSON_IsString(src)) fprintf(out, " %s%s", cJSON_IsTrue(est) ? "[estimate] " : "", src->valuestring);
+    /* The file's note: an estimate's only source ("estimate (see note)"),
+     * else what the number means or leaves out; the database is compiled
+     * in, so the user has no file to see it in. */
+    if (cJSON_IsString(note)) fprintf(out, ": %s", note->valuestring);
   }
   fprintf(out, "\n");
 }
@@ -134,11 +140,21 @@ int ws_report_gpu(FILE *out, const ws_gpu *g) {
          L->regs_per_sm, L->reg_alloc_unit, L->reg_alloc_per_warp ? "warp" : "block",
          L->max_regs_per_thread, L->shared_per_sm, L->shared_alloc_unit, L->max_shared_per_block,
          L->shared_reserved_per_block ? ", 1 KB reserved per block" : "");
+  /* A section whose keys do not carry their unit says it in its heading
+   * (docs/gpu-schema.md: latencies in SM cycles, tensor throughput in
+   * operations per clock per SM). */
   static const char *const sections[] = {"memory", "cache", "latencies", "tensor", "models"};
+  static const char *const units[] = {"", "", " (SM cycles)", " (operations per clock per SM)", ""};
   for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(root, sections[i]);
+    if (!cJSON_IsObject(s) && !strcmp(sections[i], "tensor") && g->cc_major >= 7) {
+      /* the warpsight model reads it (C6): say that it is missing */
+      fprintf(out, "\ntensor%s:\n  not published for this board: the warpsight model prices "
+                   "tensor-core (mma) operations at 0 cycles on it\n", units[i]);
+      continue;
+    }
     if (!cJSON_IsObject(s)) continue;
-    fprintf(out, "\n%s:\n", sections[i]);
+    fprintf(out, "\n%s%s:\n", sections[i], units[i]);
     if (strcmp(sections[i], "models") == 0) print_tree(out, "  ", s);
     else print_fact_section(out, sections[i], s);
   }

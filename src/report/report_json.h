@@ -59,6 +59,9 @@ void ws_report_json_num_or_null(struct cJSON *o, const char *key, double v);
 void ws_report_counterfactuals_json(struct cJSON *root, const ws_cf_table *t);
 /* root.hot_lines = [{"line", "file", "line_number", "share",
  * "path_latency_cycles", "source"}], as ws_report_lines ranks them. */
+/* What a line metric ranks by, in words ("dependency-path latency"), as
+ * the --lines heading and the HTML report's source view name it. */
+const char *ws_report_line_metric_name(ws_line_metric m);
 void ws_report_lines_json(struct cJSON *root, const ws_profile *p, const ws_model_result *primary,
                           size_t top, const char *const *source);
 

@@ -14,8 +14,8 @@
 
 #include "report/report_json.h"
 
-/* What each metric is called in the heading. */
-static const char *metric_name(ws_line_metric m) {
+/* What each metric is called in the heading (and the HTML report's). */
+const char *ws_report_line_metric_name(ws_line_metric m) {
   switch (m) {
   case WS_LM_ISSUE: return "issue slots (instructions and replays)";
   case WS_LM_LSU: return "load/store unit passes";
@@ -60,7 +60,7 @@ void ws_report_lines(FILE *out, const ws_profile *p, const ws_model_result *prim
   if (top && top < n) n = top;
   fprintf(out, "\nhot lines, by their share of %s%s (%s; counts per warp, DRAM for the launch, "
                "path per block):\n",
-          metric_name(m), primary ? ", the bottleneck" : "",
+          ws_report_line_metric_name(m), primary ? ", the bottleneck" : "",
           l->ptx_lines ? "PTX lines: the PTX has no -lineinfo" : "source lines");
   fprintf(out, "  %-28s %7s %8s %12s %9s %8s %8s %9s %9s  %s\n", "line", "share", "insts",
           "trans/req", "DRAM MB", "replays", "div.br", "atom.ser", "path cyc", "source");

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "report/report_json.h"
+#include "report/table.h"
 
 void ws_report_json_num_or_null(cJSON *o, const char *key, double v) {
   if (isfinite(v)) cJSON_AddNumberToObject(o, key, v);
@@ -116,7 +117,7 @@ void ws_report_models_row(FILE *out, const ws_model_info *info, int status,
 /* The comparison of a --gpu list: predicted ms, a row per model, a column per GPU. */
 void ws_report_gpu_table(FILE *out, const char *const *gpus, size_t ngpu, const double *times) {
   fprintf(out, "\npredicted time (ms) by GPU\n%-16s", "model");
-  for (size_t k = 0; k < ngpu; k++) fprintf(out, " %12.12s", gpus[k]);
+  for (size_t k = 0; k < ngpu; k++) fprintf(out, " %*s", ws_report_col_width(gpus[k]), gpus[k]);
   fprintf(out, "\n");
   for (size_t m = 0; m < ws_model_count(); m++) {
     int any = 0;
@@ -125,8 +126,8 @@ void ws_report_gpu_table(FILE *out, const char *const *gpus, size_t ngpu, const 
     fprintf(out, "%-16s", ws_model_at(m)->name);
     for (size_t k = 0; k < ngpu; k++) {
       double t = times[k * ws_model_count() + m];
-      if (isnan(t)) fprintf(out, " %12s", "-");
-      else fprintf(out, " %12.6g", t);
+      if (isnan(t)) fprintf(out, " %*s", ws_report_col_width(gpus[k]), "-");
+      else fprintf(out, " %*.6g", ws_report_col_width(gpus[k]), t);
     }
     fprintf(out, "\n");
   }
@@ -206,14 +207,14 @@ void ws_report_counterfactuals(FILE *out, const ws_cf_table *t) {
   const char *trusted = res[t->trusted].model;
   fprintf(out, "\ncounterfactuals: predicted saving (ms) of each change, ranked by %s%s\n%-29s",
           trusted, strcmp(trusted, "warpsight") ? " (warpsight did not run)" : "", "change");
-  for (size_t i = 0; i < n; i++) fprintf(out, " %12.12s", res[i].model);
+  for (size_t i = 0; i < n; i++) fprintf(out, " %*s", ws_report_col_width(res[i].model), res[i].model);
   fprintf(out, "\n");
   for (size_t o = 0; o < WS_CF_COUNT; o++) {
     const double *s = t->saving_ms + t->order[o] * n;
     fprintf(out, "%-29s", ws_advise_cf_name((ws_cf_kind)t->order[o]));
     for (size_t i = 0; i < n; i++)
-      if (isfinite(s[i])) fprintf(out, " %12.4g", s[i]);
-      else fprintf(out, " %12s", "-");
+      if (isfinite(s[i])) fprintf(out, " %*.4g", ws_report_col_width(res[i].model), s[i]);
+      else fprintf(out, " %*s", ws_report_col_width(res[i].model), "-");
     fprintf(out, "%s\n", t->disagree[t->order[o]] ? "  !" : "");
   }
   fprintf(out, "(-: nothing to change, or the model could not run; !: %s recommends it and most other "

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "report/report_json.h"
+#include "report/table.h"
 #include "util/strbuf.h"
 
 static void cell(ws_strbuf *b, double v, const char *fmt, int width) {
@@ -26,7 +27,10 @@ static void cell(ws_strbuf *b, double v, const char *fmt, int width) {
 
 char *ws_report_sweep_text(const ws_sweep_table *t) {
   ws_strbuf b = WS_STRBUF_INIT;
-  ws_sb_printf(&b, "%7s %9s  %-12s %9s %9s %10s", "threads", "blocks", "gpu", "blocks/SM",
+  int gw = 12; /* the gpu column: the longest name, never cut */
+  for (size_t k = 0; k < t->ngpus; k++)
+    if (ws_report_col_width(t->gpus[k]) > gw) gw = ws_report_col_width(t->gpus[k]);
+  ws_sb_printf(&b, "%7s %9s  %-*s %9s %9s %10s", "threads", "blocks", gw, "gpu", "blocks/SM",
                "warps/SM", "occupancy");
   for (size_t m = 0; m < t->nmodels; m++) {
     char h[64];
@@ -37,8 +41,8 @@ char *ws_report_sweep_text(const ws_sweep_table *t) {
   for (size_t r = 0; r < t->nrows; r++)
     for (size_t k = 0; k < t->ngpus; k++) {
       size_t i = r * t->ngpus + k;
-      ws_sb_printf(&b, "%7llu %9llu  %-12.12s", (unsigned long long)t->threads[r],
-                   (unsigned long long)t->blocks[r], t->gpus[k]);
+      ws_sb_printf(&b, "%7llu %9llu  %-*s", (unsigned long long)t->threads[r],
+                   (unsigned long long)t->blocks[r], gw, t->gpus[k]);
       cell(&b, t->blocks_per_sm[i], " %*.0f", 9);
       cell(&b, t->warps_per_sm[i], " %*.0f", 9);
       if (isfinite(t->occupancy[i])) ws_sb_printf(&b, " %8.1f %%", 100 * t->occupancy[i]);

@@ -132,7 +132,7 @@ expect_err "TitanBlack (titan-black)" "unknown gpu"
 # these has rows in the dev file).
 run "$WS" validate "$DATA" --ptx-dir "$PTX" --gpus Tesla-K40,TitanBlack,Titan,TitanX,GTX-980,Quadro,gtx280
 expect_rc 2 "known gpus without rows"
-expect_err "no rows left" "known gpus without rows"
+expect_err "was measured on those GPUs (its rows are for " "known gpus without rows"
 run "$WS" calibrate "$DATA" --ptx-dir "$PTX" --gpu quadro-k5200 --model hong-kim
 expect_rc 2 "calibrate any database gpu"
 expect_err "0 rows of quadro-k5200 selected" "calibrate any database gpu"

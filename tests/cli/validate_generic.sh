@@ -78,7 +78,7 @@ check gtx680 vecadd 19.378
 check all "(all" 19.378
 run "$WS" validate set/data.csv --models roofline --no-cache --min-seconds 1
 expect_rc 2 "generic --min-seconds above every row"
-expect_err "no rows left after" "generic --min-seconds above every row"
+expect_err "left after the selection (--gpu, --kernels, --half, --min-seconds, --limit)" "generic --min-seconds above every row"
 run "$WS" validate set/data.csv --models roofline --no-cache --min-seconds 50us
 expect_rc 2 "generic --min-seconds not a number"
 expect_err "--min-seconds: expected a number of seconds" "generic --min-seconds not a number"
