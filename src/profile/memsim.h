@@ -331,7 +331,6 @@ static inline __attribute__((always_inline)) uint32_t ws_cache_access_run_shifts
    * the loop's registers) */
   uint64_t hits = c->hits, ndirty = c->ndirty;
   const uint64_t hits0 = hits;
-  uint64_t memo_q = c->memo_q, memo_hq = c->memo_hq;
   const uint32_t s0 = c->last_set;
   uint32_t clock = c->clock, w = c->last_way;
   /* the last line's group index in grp (s x stride + w / 4; UINT32_MAX:
@@ -366,14 +365,17 @@ static inline __attribute__((always_inline)) uint32_t ws_cache_access_run_shifts
           goto present;
         }
       }
-      /* set_of_line, with h(q) mod sets kept while q (line div sets) stays */
+      /* set_of_line, with h(q) mod sets kept while q (line div sets) stays;
+       * the memo read and written in the cache, not kept in locals: GCC
+       * stored the two as one vector at the end and kept it live through
+       * the loop, two instructions and a register per access */
       uint64_t q, r = ws_cache_divmod_sets(c, line, &q);
-      if (q != memo_q) {
+      if (q != c->memo_q) {
         uint64_t h;
-        memo_q = q;
-        memo_hq = ws_cache_divmod_sets(c, ws_cache_mix64(q), &h);
+        c->memo_q = q;
+        c->memo_hq = ws_cache_divmod_sets(c, ws_cache_mix64(q), &h);
       }
-      r += memo_hq;
+      r += c->memo_hq;
       const uint32_t s = (uint32_t)(r >= sets ? r - sets : r);
       ws_cache_group *g = grp + (size_t)s * stride;
       const uint32_t filled = fill[s], ng = (filled + 3) / 4;
@@ -463,7 +465,6 @@ static inline __attribute__((always_inline)) uint32_t ws_cache_access_run_shifts
   }
   if (missed) hits = hits0 + (n - nmissed); /* the hits are the accesses not listed */
   c->clock = clock, c->hits = hits, c->misses += n - (hits - hits0), c->ndirty = ndirty;
-  c->memo_q = memo_q, c->memo_hq = memo_hq;
   /* what the one-by-one access leaves: the last line and where it is, the
    * last access's eviction */
   c->last_line = addr[n - 1] >> lsh, c->last_way = w;
