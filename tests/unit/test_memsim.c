@@ -807,6 +807,97 @@ static void cache_batch_matches_definition(void **st) {
   }
 }
 
+/* The cache run's inner loop (an access to the last line, or to one the
+ * table of recent lines finds: memsim.h, ws_cache_access_run_shifts)
+ * against its set path alone.  A cache whose places are forgotten before
+ * every access (ws_prof_cache_forget_places: no last line, an empty table)
+ * takes every access through its set's index and search; the same stream
+ * in batches through the run takes most of them through the inner loop.
+ * After every batch the two must be the same state, field for field:
+ * every filled way's tag, stamp, valid and dirty sectors, each set's fill,
+ * the clock, the counts, the last eviction, the last line and where it is;
+ * and the same hit, miss list and eviction for every access (once the
+ * stamps are renumbered, their order within each set, not their values).  Random
+ * streams with locality (runs of sectors of one line, lines coming back
+ * while the table still holds them, sets that fill and evict), every kind
+ * of access, the clock renumbered mid-stream. */
+static void cache_run_fast_path_matches_set_path(void **st) {
+  (void)st;
+  static const struct { uint64_t bytes; uint32_t ways, line, sector; } geo[] = {
+      {4096, 4, 128, 32}, {8 * 20 * 128, 20, 128, 32}, {7 * 5 * 64, 5, 64, 16}, {40 * 16 * 128, 16, 128, 32}};
+  uint64_t rng = 97531;
+  for (size_t gi = 0; gi < sizeof geo / sizeof geo[0]; gi++) {
+    ws_cache fast, slow;
+    assert_int_equal(ws_prof_cache_init(&fast, geo[gi].bytes, geo[gi].ways, geo[gi].line, geo[gi].sector), 0);
+    assert_int_equal(ws_prof_cache_init(&slow, geo[gi].bytes, geo[gi].ways, geo[gi].line, geo[gi].sector), 0);
+    uint64_t lines = 2ull * fast.sets * fast.ways + 3, addr = 0;
+    uint32_t spl = geo[gi].line / geo[gi].sector;
+    for (int b = 0; b < 2000; b++) {
+      if (b == 1000) fast.clock = slow.clock = UINT32_MAX - 41; /* renumbered soon */
+      uint64_t a[40], missed[40];
+      uint8_t hit[40];
+      ws_cache_evict ev[40];
+      rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+      uint32_t n = 1 + (uint32_t)(rng >> 33) % 40, kind = (uint32_t)(rng >> 20) & 3;
+      int allocate = kind != 1, write = kind >= 2, listed = (rng >> 42) & 1;
+      for (uint32_t k = 0; k < n; k++) {
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t r = rng >> 24;
+        if (k == 0 || r % 4 == 0) /* another line: near, or far */
+          addr = (r % 16 == 0 ? 0x7e0000000000ull : 0x100000000ull) + (r >> 8) % lines * geo[gi].line;
+        a[k] = addr + (r >> 30) % spl * geo[gi].sector + (r >> 40) % geo[gi].sector;
+      }
+      uint32_t nmissed = ws_cache_access_run(&fast, a, n, allocate, write, hit, ev, listed ? missed : NULL);
+      uint32_t nm = 0;
+      for (uint32_t k = 0; k < n; k++) {
+        ws_prof_cache_forget_places(&slow);
+        int h = ws_prof_cache_access_rw(&slow, a[k], allocate, write);
+        assert_int_equal(hit[k], h);
+        assert_int_equal(ev[k].dirty, slow.evicted_dirty);
+        if (slow.evicted_dirty) assert_int_equal(ev[k].line, slow.evicted_line);
+        if (listed && !h) {
+          assert_true(nm < nmissed);
+          assert_int_equal(missed[nm], a[k]);
+        }
+        nm += !h;
+      }
+      if (listed) assert_int_equal(nmissed, nm);
+      /* a batch renumbers the stamps when its n accesses would pass the
+       * wrap, one access at a time when the one would: from then on the
+       * stamps agree in their order within each set, not in value */
+      const int renumbered = b >= 1000;
+      if (!renumbered) assert_int_equal(fast.clock, slow.clock);
+      assert_int_equal(fast.hits, slow.hits);
+      assert_int_equal(fast.misses, slow.misses);
+      assert_int_equal(fast.writebacks, slow.writebacks);
+      assert_int_equal(fast.ndirty, slow.ndirty);
+      assert_int_equal(fast.evicted_dirty, slow.evicted_dirty);
+      if (slow.evicted_dirty) assert_int_equal(fast.evicted_line, slow.evicted_line);
+      assert_int_equal(fast.last_set, slow.last_set);
+      if (slow.last_set != UINT32_MAX) {
+        assert_int_equal(fast.last_line, slow.last_line);
+        assert_int_equal(fast.last_way, slow.last_way);
+      }
+      for (uint32_t s = 0; s < fast.sets; s++) {
+        assert_int_equal(fast.fill[s], slow.fill[s]);
+        for (uint32_t w = 0; w < fast.fill[s]; w++) {
+          const ws_cache_group *f = ws_cache_group_of(&fast, s, w), *g = ws_cache_group_of(&slow, s, w);
+          assert_int_equal(f->tag[w % 4], g->tag[w % 4]);
+          if (!renumbered) assert_int_equal(f->stamp[w % 4], g->stamp[w % 4]);
+          for (uint32_t u = 0; u < w; u++) /* the LRU order */
+            assert_int_equal(ws_cache_group_of(&fast, s, u)->stamp[u % 4] < f->stamp[w % 4],
+                             ws_cache_group_of(&slow, s, u)->stamp[u % 4] < g->stamp[w % 4]);
+          assert_int_equal(f->valid[w % 4], g->valid[w % 4]);
+          assert_int_equal(ws_cache_dirty(&fast, s)[w], ws_cache_dirty(&slow, s)[w]);
+        }
+      }
+    }
+    assert_true(fast.clock < 1000000); /* the stamps were renumbered */
+    ws_prof_cache_free(&fast);
+    ws_prof_cache_free(&slow);
+  }
+}
+
 /* A cache whose ways are replaced wholesale (here: every set emptied, as
  * copying in an empty cache's lines would leave it) forgets where it found
  * lines: with its places forgotten, lines it had found before miss, where
@@ -906,7 +997,8 @@ int main(void) {
       cmocka_unit_test(bank_fast_paths_crafted), cmocka_unit_test(sectors_match_definition),
       cmocka_unit_test(cache_streaming), cmocka_unit_test(cache_set_spread),
       cmocka_unit_test(cache_reuse_every_pitch), cmocka_unit_test(cache_set_matches_definition),
-      cmocka_unit_test(cache_batch_matches_definition), cmocka_unit_test(cache_forgets_places),
+      cmocka_unit_test(cache_batch_matches_definition), cmocka_unit_test(cache_run_fast_path_matches_set_path),
+      cmocka_unit_test(cache_forgets_places),
       cmocka_unit_test(cache_lru_way_matches_scan), cmocka_unit_test(cache_recent_lines),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
