@@ -162,7 +162,10 @@ spin)
   expect_err "WARPSIGHT_MAX_WARP_INSTS: expected a number of warp instructions, got 'lots'" "bad WARPSIGHT_MAX_WARP_INSTS" ;;
 printf)
   expect_out "hello from thread 3 of block 0" "device printf"
-  expect_out "hello from thread 1 of block 1" "device printf, second block" ;;
+  expect_out "hello from thread 1 of block 1" "device printf, second block"
+  # `*` takes the width or precision from the arguments (it printed "%*d"):
+  # the host's printf of the same format and arguments gives this line
+  expect_out "star: [    42] [7   ] [2.718] [    1.23e+03] [abc] [2.2    ] [5]" "printf with * widths" ;;
 reduce)
   expect_out "kernel reduce<int, 256>" "the report demangles the template" ;;
 functor)
