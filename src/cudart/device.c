@@ -408,6 +408,7 @@ cudaError_t cudaDeviceReset(void) {
   cudaError_t e = rt->unloading ? cudaErrorCudartUnloading : cudaSuccess;
   if (!e) {
     rt->nmirrors = 0; /* mapped pages stay (a stale host pointer reads, not crashes) */
+    for (size_t i = 0; i < rt->nallocs; i++) free(rt->allocs[i].advice);
     rt->nallocs = 0;
     rt->alloc_bytes = 0;
     for (size_t i = 0; i < rt->nhostmem; i++) rt->hostmem[i].dev = 0;
