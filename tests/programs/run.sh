@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # run.sh NAME [ptsz] — build tests/programs/NAME.cu with nvcc (-cudart
-# shared; with ptsz also -default-stream per-thread, whose host code calls the
-# _ptsz/_ptds entry points) and run it under `warpsight exec`: its own checks
-# against the C reference must print PASS and exit 0; some programs have
-# extra checks below.  Skipped (exit 77) where nvcc is absent.  Env: WS
+# shared, -arch=sm_80, sm_90 for cluster; with ptsz also -default-stream
+# per-thread, whose host code calls the _ptsz/_ptds entry points) and run it
+# under `warpsight exec`: its own checks against the C reference must print
+# PASS and exit 0; some programs have extra checks below.  Skipped (exit 77) where nvcc is absent.  Env: WS
 # (warpsight), WS_SRC, WS_BUILD, WS_SANITIZE=1 when the runtime is built with
 # ASan (it is then preloaded).
 name=$1
@@ -12,6 +12,8 @@ flags=()
 [ "$variant" = ptsz ] && flags=(-default-stream per-thread)
 [ "$name" = compat ] && flags=(-I"$WS_SRC/include")
 [ "$name" = abi_check ] && flags=(-I"$WS_SRC/src")
+arch=sm_80
+[ "$name" = cluster ] && arch=sm_90 # thread-block clusters
 # die links a helper library, lazily bound: run.sh builds it (and one
 # without the function, for the dynamic linker's death)
 helper="$WS_BUILD/tests/programs/diehelper"
@@ -39,7 +41,7 @@ mkdir -p "$(dirname "$bin")"
 src="$WS_SRC/tests/programs/$name.cu"
 if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ "$WS_SRC/tests/programs/check.h" -nt "$bin" ] ||
    { [ "$name" = abi_check ] && [ -n "$(find "$WS_SRC/src/cudart" -newer "$bin" -name '*.[hd]*')" ]; }; then
-  "$NVCC" -cudart shared -arch=sm_80 -O2 "${flags[@]}" -o "$bin.tmp" "$src" || { echo "FAIL: nvcc $src"; exit 1; }
+  "$NVCC" -cudart shared -arch=$arch -O2 "${flags[@]}" -o "$bin.tmp" "$src" || { echo "FAIL: nvcc $src"; exit 1; }
   mv "$bin.tmp" "$bin"
 fi
 wsexec() { bash "$WS_SRC/tests/programs/wsexec.sh" "$@"; }
@@ -90,6 +92,13 @@ coop)
 fault)
   expect_err "out-of-bounds" "the fault is reported as warpsight run reports it"
   expect_out "cudaErrorIllegalAddress" "the program sees the fault" ;;
+cluster)
+  # each refusal names the feature and the call
+  expect_err "cudaLaunchKernelExC with a cluster dimension is not supported by warpsight's CUDA runtime" "cluster launch"
+  expect_err "cudaFuncSetAttribute(cudaFuncAttributeNonPortableClusterSizeAllowed) (thread-block clusters) is not supported" "cluster attribute"
+  expect_err "cudaOccupancyMaxActiveClusters is not supported" "cluster occupancy"
+  expect_err "(thread-block clusters are not emulated): barrier.cluster.arrive" "__cluster_dims__ kernel"
+  expect_out "kernel consumer: 1 launch" "the launch with programmatic serialisation ran" ;;
 unsupported)
   expect_err "cudaIpcGetMemHandle is not supported by warpsight's CUDA runtime" "the message names the call" ;;
 attrs)

@@ -573,6 +573,11 @@ static void test_config_errors(void **state) {
   assert_int_equal(got, 5);
   assert_int_equal(cudaLaunchKernel(&host_dyn, one, one, args, 65537, NULL), cudaErrorInvalidValue);
   cudaGetLastError();
+  /* the cluster attributes are refused as not supported (clusters are not
+   * emulated), a value that is no cudaFuncAttribute is invalid, as in CUDA */
+  assert_int_equal(cudaFuncSetAttribute(&host_dyn, 14, 1), cudaErrorNotSupported);
+  assert_int_equal(cudaFuncSetAttribute(&host_dyn, 99, 1), cudaErrorInvalidValue);
+  cudaGetLastError();
   assert_int_equal(cudaDeviceSynchronize(), cudaSuccess); /* none of them is sticky */
   /* occupancy: 2^32 and 2^31 - 1 dynamic bytes are 0 blocks (were 8, and
    * a signed overflow) */
