@@ -98,6 +98,8 @@ int main() {
   CK(cudaMemcpy(hb, b, n * sizeof(float), cudaMemcpyDeviceToHost));
   for (int i = 0; i < n; i++) want[i] = 2.f * i * 0.5f + 1.f;
   ok &= close_all("consumer after producer (programmatic dependent launch)", hb, want, n, 0.f);
+  delete[] hb;
+  delete[] want;
   std::printf(ok ? "PASS cluster: refused as expected\n" : "FAIL cluster\n");
   return ok ? 0 : 1;
 }
