@@ -28,7 +28,7 @@ fi
 . "$WS_SRC/tests/cli/lib.sh"
 need_nvcc tests/programs
 if [ "${WS_SANITIZE:-0}" = 1 ]; then
-  case $name in scan|printf|die)
+  case $name in scan|printf|die|managed)
     # Managed memory is mapped on the host at its device address, which
     # lies in ASan's shadow memory (docs/exec.md, "Memory").
     # (die: ASan's own handlers take the signals it checks for)
