@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # run.sh NAME [ptsz] — build tests/programs/NAME.cu with nvcc (-cudart
-# shared, -arch=sm_80, sm_90 for cluster; with ptsz also -default-stream
-# per-thread, whose host code calls the _ptsz/_ptds entry points) and run it
-# under `warpsight exec`: its own checks against the C reference must print
-# PASS and exit 0; some programs have extra checks below.  Skipped (exit 77) where nvcc is absent.  Env: WS
-# (warpsight), WS_SRC, WS_BUILD, WS_SANITIZE=1 when the runtime is built with
-# ASan (it is then preloaded).
+# shared, -arch=sm_80, sm_90 for cluster, sm_89 for fp8; with ptsz also
+# -default-stream per-thread, whose host code calls the _ptsz/_ptds entry
+# points) and run it under `warpsight exec`: its own checks against the C
+# reference must print PASS and exit 0; some programs have extra checks
+# below.  Skipped (exit 77) where nvcc is absent.  Env: WS (warpsight),
+# WS_SRC, WS_BUILD, WS_SANITIZE=1 when the runtime is built with ASan (it
+# is then preloaded).
 name=$1
 variant=${2:-}
 flags=()
@@ -14,6 +15,7 @@ flags=()
 [ "$name" = abi_check ] && flags=(-I"$WS_SRC/src")
 arch=sm_80
 [ "$name" = cluster ] && arch=sm_90 # thread-block clusters
+[ "$name" = fp8 ] && arch=sm_89       # where cuda_fp8.h converts with cvt
 # die links a helper library, lazily bound: run.sh builds it (and one
 # without the function, for the dynamic linker's death)
 helper="$WS_BUILD/tests/programs/diehelper"
