@@ -86,7 +86,7 @@ int ws_emu_vprintf(ws_strbuf *out, vp_fetch fetch, void *ctx, uint64_t fmt, uint
     spec[k++] = '%';
     while (*q && strchr("-+ #0", *q) && k < 40) spec[k++] = *q++;
     if (*q == '*') {
-      int32_t w;
+      int32_t w = 0;
       q++;
       if ((st = next_arg(fetch, ctx, args, &off, &w, 4)) != 0) break;
       k += (size_t)snprintf(spec + k, 16, "%lld", (long long)w);
@@ -95,7 +95,7 @@ int ws_emu_vprintf(ws_strbuf *out, vp_fetch fetch, void *ctx, uint64_t fmt, uint
     if (*q == '.') {
       q++;
       if (*q == '*') {
-        int32_t pr;
+        int32_t pr = 0;
         q++;
         if ((st = next_arg(fetch, ctx, args, &off, &pr, 4)) != 0) break;
         if (pr >= 0) k += (size_t)snprintf(spec + k, 16, ".%d", (int)pr);
