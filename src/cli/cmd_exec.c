@@ -130,6 +130,8 @@ typedef struct seen {
   int last_out;           /* last byte written on stdout, -1: none */
   char err_tail[4096];    /* the last bytes of stderr, NUL-terminated */
   size_t nerr;
+  int exec_errno;         /* execvp's errno when the program could not be
+                             started (not found, not executable), else 0 */
 } seen;
 
 static void keep_tail(seen *sn, const char *b, size_t n) {
@@ -186,10 +188,14 @@ static int pump(int *fds, seen *sn, int timeout_ms) {
  * when they are not terminals (a terminal stays the program's own, so
  * that it behaves as when run alone). */
 static int run_program(char **argv, seen *sn) {
-  int po[2] = {-1, -1}, pe[2] = {-1, -1};
+  int po[2] = {-1, -1}, pe[2] = {-1, -1}, ep[2] = {-1, -1};
   sn->tee_out = !isatty(1) && pipe(po) == 0;
   sn->tee_err = !isatty(2) && pipe(pe) == 0;
   sn->last_out = -1;
+  sn->exec_errno = 0;
+  /* closed by a successful execvp; the child writes errno to it when
+   * execvp fails, so exec can tell "not started" from a program's 127 */
+  if (pipe2(ep, O_CLOEXEC)) ep[0] = ep[1] = -1;
   fflush(stdout);
   fflush(stderr);
   pid_t pid = fork();
@@ -197,13 +203,26 @@ static int run_program(char **argv, seen *sn) {
   if (pid == 0) {
     if (sn->tee_out) dup2(po[1], 1), close(po[0]), close(po[1]);
     if (sn->tee_err) dup2(pe[1], 2), close(pe[0]), close(pe[1]);
+    if (ep[0] >= 0) close(ep[0]);
     execvp(argv[0], argv);
-    fprintf(stderr, "warpsight exec: error: cannot run '%s': %s\n", argv[0], strerror(errno));
+    int e = errno;
+    fprintf(stderr, "warpsight exec: error: cannot run '%s': %s\n", argv[0], strerror(e));
+    ssize_t w = ep[1] >= 0 ? write(ep[1], &e, sizeof e) : 0;
+    (void)w; /* a short write: exec falls back to the old messages */
     _exit(127);
   }
   int fds[2] = {sn->tee_out ? po[0] : -1, sn->tee_err ? pe[0] : -1};
   if (sn->tee_out) close(po[1]);
   if (sn->tee_err) close(pe[1]);
+  if (ep[1] >= 0) {
+    close(ep[1]);
+    int e = 0;
+    ssize_t n;
+    while ((n = read(ep[0], &e, sizeof e)) < 0 && errno == EINTR) {
+    }
+    if (n == (ssize_t)sizeof e) sn->exec_errno = e ? e : ENOEXEC;
+    close(ep[0]);
+  }
   int ws = 0, done = 0;
   /* until both pipes close; once the program has ended, until nothing is
    * pending (a process it left behind may hold a pipe open) */
@@ -527,7 +546,7 @@ static int exec_gpu(cJSON **out, int *loaded, seen *sn, char **argv, const char 
   memset(sn, 0, sizeof *sn);
   int ws = run_program(argv, sn);
   int rc = ws < 0 ? -1 : WIFEXITED(ws) ? WEXITSTATUS(ws) : WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : -1;
-  if (ws >= 0) say_how_it_ended(argv[0], ws, sn);
+  if (ws >= 0 && !sn->exec_errno) say_how_it_ended(argv[0], ws, sn);
   char *text = NULL, *log = NULL;
   size_t len;
   ws_diag d = WS_DIAG_INIT;
@@ -702,7 +721,10 @@ int cmd_exec(int argc, char **argv) {
     int loaded;
     seen sn;
     int r = exec_gpu(&reps[k], &loaded, &sn, argv + dd + 1, gpus[k], model, sample, &lim, rdir);
-    if (!reps[k] && !loaded) {
+    if (!reps[k] && !loaded && sn.exec_errno) {
+      /* not started: the child said why ("cannot run"); no advice on how
+       * it was built, which would mislead */
+    } else if (!reps[k] && !loaded) {
       fprintf(stderr, "warpsight exec: error: %s did not load warpsight's CUDA runtime (no report); "
               "build it with `nvcc -cudart shared` (docs/exec.md)\n", argv[dd + 1]);
       if (r == 0 || r < 0) r = EXIT_USAGE;

@@ -408,6 +408,7 @@ cudaError_t cudaDeviceReset(void) {
   cudaError_t e = rt->unloading ? cudaErrorCudartUnloading : cudaSuccess;
   if (!e) {
     rt->nmirrors = 0; /* mapped pages stay (a stale host pointer reads, not crashes) */
+    for (size_t i = 0; i < rt->nallocs; i++) free(rt->allocs[i].advice);
     rt->nallocs = 0;
     rt->alloc_bytes = 0;
     for (size_t i = 0; i < rt->nhostmem; i++) rt->hostmem[i].dev = 0;
@@ -484,8 +485,18 @@ cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value) {
       f->max_dyn_shared = value;
   } else if (!e && attr == cudaFuncAttributePreferredSharedMemoryCarveout) {
     if (value < -1 || value > 100) e = cudaErrorInvalidValue; /* a hint, kept by nobody */
+  } else if (!e && attr >= 10 && attr <= 15) {
+    /* the cluster attributes: named, so the user knows what is missing */
+    static const char *const names[] = {
+        "cudaFuncSetAttribute(cudaFuncAttributeClusterDimMustBeSet) (thread-block clusters)",
+        "cudaFuncSetAttribute(cudaFuncAttributeRequiredClusterWidth) (thread-block clusters)",
+        "cudaFuncSetAttribute(cudaFuncAttributeRequiredClusterHeight) (thread-block clusters)",
+        "cudaFuncSetAttribute(cudaFuncAttributeRequiredClusterDepth) (thread-block clusters)",
+        "cudaFuncSetAttribute(cudaFuncAttributeNonPortableClusterSizeAllowed) (thread-block clusters)",
+        "cudaFuncSetAttribute(cudaFuncAttributeClusterSchedulingPolicyPreference) (thread-block clusters)"};
+    e = rt_unsupported(names[attr - 10]);
   } else if (!e) {
-    e = rt_unsupported("cudaFuncSetAttribute with this attribute");
+    e = cudaErrorInvalidValue; /* no cudaFuncAttribute, as in CUDA */
   }
   return rt_done(e);
 }

@@ -74,6 +74,10 @@ WS_EXPORT cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost);
 WS_EXPORT cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *attr, const void *ptr);
 WS_EXPORT cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice,
                                     cudaMemLocation location);
+WS_EXPORT cudaError_t cudaMemRangeGetAttribute(void *data, size_t dataSize, int attribute,
+                                               const void *devPtr, size_t count);
+WS_EXPORT cudaError_t cudaMemRangeGetAttributes(void **data, size_t *dataSizes, int *attributes,
+                                                size_t numAttributes, const void *devPtr, size_t count);
 WS_EXPORT cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
                                            cudaMemLocation location, unsigned int flags,
                                            cudaStream_t stream);

@@ -148,7 +148,7 @@ cudaError_t rt_dev_alloc(ws_rt *rt, uint64_t *addr, uint64_t size, const char *n
   if (st) rt_print_diag(&d);
   ws_diag_free(&d);
   if (st) return cudaErrorMemoryAllocation;
-  rt->allocs[rt->nallocs++] = (rt_alloc){*addr, size, 0, pool};
+  rt->allocs[rt->nallocs++] = (rt_alloc){*addr, size, 0, pool, NULL};
   rt->alloc_bytes += size;
   if (pool) {
     pool->used += size;
@@ -176,6 +176,7 @@ cudaError_t rt_dev_free(ws_rt *rt, uint64_t addr) {
   ws_diag_free(&d);
   if (st) return cudaErrorInvalidDevicePointer;
   if (a.managed) drop_mirror(rt, addr);
+  free(a.advice);
   if (a.pool) a.pool->used -= a.bytes;
   rt->alloc_bytes -= a.bytes;
   rt->allocs[i] = rt->allocs[--rt->nallocs];
@@ -441,36 +442,149 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *attr, const void *pt
 }
 
 /* Managed memory needs no migration (one copy, synchronous launches):
- * advice, prefetches and attachments are checked and accepted. */
+ * advice, prefetches and attachments are checked and kept per page (the
+ * 4 KiB pages the range touches, rt_alloc.advice) for
+ * cudaMemRangeGetAttribute, and change nothing else. */
 static cudaError_t managed_range(ws_rt *rt, const void *p, size_t count) {
   rt_alloc *a = rt_find_alloc(rt, (uint64_t)(uintptr_t)p);
   if (!p || !a || !a->managed) return cudaErrorInvalidValue;
   return count <= a->bytes - ((uint64_t)(uintptr_t)p - a->addr) ? cudaSuccess : cudaErrorInvalidValue;
 }
 
+/* A location's RT_LOC_*: the one device (id 0), the host or its NUMA
+ * node 0; 0 with *e set for another. */
+static int advice_loc(cudaMemLocation l, cudaError_t *e) {
+  switch (l.type) {
+  case 1: /* cudaMemLocationTypeDevice */
+    if (l.id == 0) return RT_LOC_DEVICE;
+    if (l.id == -1) return RT_LOC_HOST; /* cudaCpuDeviceId, the older form */
+    *e = cudaErrorInvalidDevice;
+    return 0;
+  case 2: return RT_LOC_HOST;
+  case 3:
+    if (l.id == 0) return RT_LOC_NUMA;
+    *e = cudaErrorInvalidValue;
+    return 0;
+  case 4: return RT_LOC_NUMA; /* the NUMA node nearest the caller: the only one */
+  default: *e = cudaErrorInvalidValue; return 0;
+  }
+}
+
+/* The pages [*lo, *hi) of a that the count bytes at p touch (count 0: the
+ * page of p). */
+static void advice_pages(const rt_alloc *a, const void *p, size_t count, uint64_t *lo, uint64_t *hi) {
+  uint64_t off = (uint64_t)(uintptr_t)p - a->addr;
+  *lo = off / RT_ADV_PAGE;
+  *hi = (off + (count ? count : 1) - 1) / RT_ADV_PAGE + 1;
+}
+
+/* Sets the bits `set` and clears `clear` on the pages of the range. */
+static cudaError_t advise(ws_rt *rt, const void *p, size_t count, unsigned set, unsigned clear) {
+  rt_alloc *a = rt_find_alloc(rt, (uint64_t)(uintptr_t)p);
+  if (!a->advice && !(a->advice = calloc((a->bytes + RT_ADV_PAGE - 1) / RT_ADV_PAGE, 1)))
+    return cudaErrorMemoryAllocation;
+  uint64_t lo, hi;
+  advice_pages(a, p, count, &lo, &hi);
+  for (uint64_t i = lo; i < hi; i++) a->advice[i] = (unsigned char)((a->advice[i] & ~clear) | set);
+  return cudaSuccess;
+}
+
 cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice, cudaMemLocation location) {
-  (void)location;
   ws_rt *rt = rt_enter();
   cudaError_t e = rt_sticky(rt);
   if (!e && (advice < 1 || advice > 6)) e = cudaErrorInvalidValue;
   if (!e) e = managed_range(rt, devPtr, count);
+  /* the location matters to the set/unset of a preferred location and of
+   * an accessing device */
+  int loc = !e && advice >= 3 && advice != 4 ? advice_loc(location, &e) : 0;
+  unsigned acc = loc == RT_LOC_DEVICE ? RT_ADV_ACC_DEV : RT_ADV_ACC_HOST;
+  if (!e) switch (advice) {
+    case 1: e = advise(rt, devPtr, count, RT_ADV_READ_MOSTLY, 0); break;
+    case 2: e = advise(rt, devPtr, count, 0, RT_ADV_READ_MOSTLY); break;
+    case 3: e = advise(rt, devPtr, count, (unsigned)loc << RT_ADV_PREF_SHIFT, 3u << RT_ADV_PREF_SHIFT); break;
+    case 4: e = advise(rt, devPtr, count, 0, 3u << RT_ADV_PREF_SHIFT); break;
+    case 5: e = advise(rt, devPtr, count, acc, 0); break;
+    default: e = advise(rt, devPtr, count, 0, acc); break;
+    }
   return rt_done(e);
 }
 
 cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, cudaMemLocation location,
                                  unsigned int flags, cudaStream_t stream) {
-  (void)location;
   ws_rt *rt = rt_enter();
   rt_stream *s;
   cudaError_t e = rt_sticky(rt);
   if (!e && flags) e = cudaErrorInvalidValue;
   if (!e) e = rt_find_stream(rt, stream, &s);
   if (!e) e = managed_range(rt, devPtr, count);
+  int loc = e ? 0 : advice_loc(location, &e);
+  if (!e) e = advise(rt, devPtr, count, (unsigned)loc << RT_ADV_PREFETCH_SHIFT, 3u << RT_ADV_PREFETCH_SHIFT);
   return rt_done(e);
 }
 cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count, cudaMemLocation location,
                                       unsigned int flags, cudaStream_t stream) {
   return cudaMemPrefetchAsync(devPtr, count, location, flags, stream);
+}
+
+/* One attribute of the range's pages, as CUDA answers it: a value that
+ * every page shares, else the "mixed" answer (0, cudaInvalidDeviceId or
+ * cudaMemLocationTypeInvalid). */
+static cudaError_t range_attr(const rt_alloc *a, uint64_t lo, uint64_t hi, void *data, size_t size,
+                              int attr) {
+  unsigned all = 0xff, any = 0; /* the bits every page has, and some page */
+  for (uint64_t i = lo; i < hi; i++) {
+    unsigned v = a->advice ? a->advice[i] : 0;
+    all &= v, any |= v;
+  }
+  int shift = attr == 2 || attr == 5 || attr == 6 ? RT_ADV_PREF_SHIFT : RT_ADV_PREFETCH_SHIFT;
+  /* the location when every page has the same one, else RT_LOC_NONE */
+  unsigned loc = ((all >> shift) & 3) == ((any >> shift) & 3) ? (all >> shift) & 3 : RT_LOC_NONE;
+  int32_t v;
+  if (attr == 3) { /* cudaMemRangeAttributeAccessedBy: the devices, then -2s */
+    if (!size || size % 4) return cudaErrorInvalidValue;
+    int32_t *d = data;
+    size_t n = 0;
+    for (size_t i = 0; i < size / 4; i++) d[i] = -2;
+    if ((all & RT_ADV_ACC_DEV) && n < size / 4) d[n++] = 0;
+    if ((all & RT_ADV_ACC_HOST) && n < size / 4) d[n++] = -1; /* cudaCpuDeviceId */
+    return cudaSuccess;
+  }
+  if (size != 4) return cudaErrorInvalidValue;
+  switch (attr) {
+  case 1: v = (all & RT_ADV_READ_MOSTLY) != 0; break;
+  case 2: case 4: /* a device id, cudaCpuDeviceId, cudaInvalidDeviceId */
+    v = loc == RT_LOC_DEVICE ? 0 : loc == RT_LOC_NONE ? -2 : -1;
+    break;
+  case 5: case 7: /* the cudaMemLocationType */
+    v = loc == RT_LOC_DEVICE ? 1 : loc == RT_LOC_HOST ? 2 : loc == RT_LOC_NUMA ? 3 : 0;
+    break;
+  case 6: case 8: v = 0; break; /* device 0 or NUMA node 0 */
+  default: return cudaErrorInvalidValue;
+  }
+  memcpy(data, &v, 4);
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemRangeGetAttributes(void **data, size_t *dataSizes, int *attributes,
+                                      size_t numAttributes, const void *devPtr, size_t count) {
+  if (!data || !dataSizes || !attributes || !numAttributes || !count)
+    return rt_error(cudaErrorInvalidValue);
+  ws_rt *rt = rt_enter();
+  cudaError_t e = rt_sticky(rt);
+  if (!e) e = managed_range(rt, devPtr, count);
+  if (!e) {
+    const rt_alloc *a = rt_find_alloc(rt, (uint64_t)(uintptr_t)devPtr);
+    uint64_t lo, hi;
+    advice_pages(a, devPtr, count, &lo, &hi);
+    for (size_t i = 0; !e && i < numAttributes; i++)
+      e = data[i] ? range_attr(a, lo, hi, data[i], dataSizes[i], attributes[i]) : cudaErrorInvalidValue;
+  }
+  return rt_done(e);
+}
+
+cudaError_t cudaMemRangeGetAttribute(void *data, size_t dataSize, int attribute, const void *devPtr,
+                                     size_t count) {
+  return cudaMemRangeGetAttributes(&data, &dataSize, &attribute, 1, devPtr, count);
 }
 
 cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length,

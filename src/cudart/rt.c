@@ -87,6 +87,7 @@ static void rt_free_all(ws_rt *rt) {
   if (rt->log_fd >= 0) close(rt->log_fd);
   ws_gpu_free(rt->gpu);
   free(rt->modules), free(rt->funcs), free(rt->vars), free(rt->mirrors), free(rt->kstats);
+  for (size_t i = 0; i < rt->nallocs; i++) free(rt->allocs[i].advice);
   free(rt->maps), free(rt->allocs), free(rt->hostmem);
   free(rt->json_out);
   memset(rt, 0, sizeof *rt);

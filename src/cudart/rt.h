@@ -122,7 +122,17 @@ typedef struct rt_alloc {
   uint64_t addr, bytes;     /* device address and size */
   int managed;              /* 1: cudaMallocManaged */
   struct rt_pool *pool;     /* stream-ordered: its pool, else NULL */
+  unsigned char *advice;    /* managed: per 4 KiB page, the advice and last
+                               prefetch (RT_ADV_*), NULL until the first
+                               cudaMemAdvise or cudaMemPrefetchAsync */
 } rt_alloc;
+/* The bits of rt_alloc.advice: read-mostly; the preferred location and the
+ * last prefetch's (RT_LOC_*, 2 bits each); accessed by the device, by the
+ * host.  A page's advice answers cudaMemRangeGetAttribute (mem.c). */
+enum { RT_ADV_PAGE = 4096,
+       RT_ADV_READ_MOSTLY = 1, RT_ADV_PREF_SHIFT = 1, RT_ADV_ACC_DEV = 8, RT_ADV_ACC_HOST = 16,
+       RT_ADV_PREFETCH_SHIFT = 5 };
+enum { RT_LOC_NONE = 0, RT_LOC_DEVICE = 1, RT_LOC_HOST = 2, RT_LOC_NUMA = 3 };
 
 /* Host memory the runtime allocated (cudaMallocHost, cudaHostAlloc) or
  * registered (cudaHostRegister): the registry that answers a foreign or

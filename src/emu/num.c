@@ -966,6 +966,101 @@ uint32_t ws_emu_num_cvt_tf32_f32(uint32_t a, ws_emu_num_rnd rnd, int satf) {
   return (uint32_t)narrow_f32(FM_TF32, a, rnd, satf);
 }
 
+/* ---- FP8 ------------------------------------------------------------------ */
+
+/* The FP8 formats (PTX ISA, "Alternate floating-point data formats"):
+ * E4M3 (bias 7, no infinities: exponent 15 holds normal numbers up to
+ * 448, 0x7f is NaN) and E5M2 (bias 15, IEEE-like: largest finite 57344).
+ * Every value of both is exact in f16 and in f32. */
+typedef struct fp8fmt { int mb, bias; double maxv; } fp8fmt;
+static const fp8fmt FP8[2] = {{3, 7, 448.0}, {2, 15, 57344.0}};
+
+/* The f32 value x (finite or not) to FP8 with .rn and .satfinite: round
+ * to nearest even at the format's precision (its subnormals below 2^(1 -
+ * bias)), a result past the largest finite (infinities too) clamped to it,
+ * NaN as 0x7f; .relu: negative results as +0.  x is exact in double and
+ * every step below is too. */
+static uint8_t to_fp8(double x, int e5m2, int relu) {
+  const fp8fmt *F = &FP8[e5m2];
+  if (isnan(x)) return 0x7f;
+  int sign = signbit(x) != 0;
+  if (relu && sign) return 0;
+  x = fabs(x);
+  if (x == 0) return (uint8_t)(sign << 7);
+  int emin = 1 - F->bias, E;
+  if (isinf(x) || x >= 2 * F->maxv) {
+    x = F->maxv;
+  } else {
+    frexp(x, &E);
+    int q = (E - 1 > emin ? E - 1 : emin) - F->mb; /* the result's ulp: 2^q */
+    double v = ldexp(x, -q), fl = floor(v), rest = v - fl;
+    if (rest > 0.5 || (rest == 0.5 && fmod(fl, 2.0) != 0)) fl += 1;
+    x = ldexp(fl, q);
+    if (x > F->maxv) x = F->maxv;
+    if (x == 0) return (uint8_t)(sign << 7);
+  }
+  frexp(x, &E);
+  unsigned biased, mant;
+  if (E - 1 < emin) { /* subnormal */
+    biased = 0;
+    mant = (unsigned)ldexp(x, F->mb - emin);
+  } else {
+    biased = (unsigned)(E - 1 + F->bias);
+    mant = (unsigned)(ldexp(x, F->mb - (E - 1)) - (1 << F->mb));
+  }
+  return (uint8_t)((unsigned)sign << 7 | biased << F->mb | mant);
+}
+
+/* FP8 byte b as a double (NaN for E4M3's 0x7f/0xff and E5M2's NaNs). */
+static double from_fp8(unsigned b, int e5m2) {
+  const fp8fmt *F = &FP8[e5m2];
+  int eb = 7 - F->mb, sign = (b >> 7) & 1;
+  unsigned ex = (b >> F->mb) & ((1u << eb) - 1), fr = b & ((1u << F->mb) - 1);
+  double v;
+  if (!e5m2 && ex == 15 && fr == 7) return NAN;
+  if (e5m2 && ex == 31) v = fr ? NAN : INFINITY;
+  else if (ex == 0) v = ldexp(fr, 1 - F->bias - F->mb);
+  else v = ldexp(fr | (1u << F->mb), (int)ex - F->bias - F->mb);
+  return sign ? -v : v;
+}
+
+static double f32_val(uint32_t a) {
+  float f;
+  memcpy(&f, &a, 4);
+  return f;
+}
+
+static double f16_val(uint16_t h) {
+  unp x = decode(FM_F16, h, 0);
+  double v = x.cls == C_NAN ? NAN : x.cls == C_INF ? INFINITY : ldexp((double)x.m, x.e);
+  return x.sign ? -v : v;
+}
+
+uint16_t ws_emu_num_cvt_f8x2_f32(uint32_t a, uint32_t b, int e5m2, int relu) {
+  return (uint16_t)(to_fp8(f32_val(a), e5m2, relu) << 8 | to_fp8(f32_val(b), e5m2, relu));
+}
+uint16_t ws_emu_num_cvt_f8x2_f16x2(uint32_t a, int e5m2, int relu) {
+  return (uint16_t)(to_fp8(f16_val((uint16_t)(a >> 16)), e5m2, relu) << 8 |
+                    to_fp8(f16_val((uint16_t)a), e5m2, relu));
+}
+
+/* One FP8 byte to f16: exact; NaN as f16's canonical NaN, .relu a
+ * negative value as +0. */
+static uint16_t fp8_to_f16(unsigned b, int e5m2, int relu) {
+  double v = from_fp8(b, e5m2);
+  if (isnan(v)) return (uint16_t)CANON_NAN[FM_F16];
+  int sign = signbit(v) != 0;
+  if (relu && sign) return 0;
+  if (isinf(v)) return (uint16_t)finf(FM_F16, sign);
+  if (v == 0) return (uint16_t)fzero(FM_F16, sign);
+  int E;
+  double fr = frexp(fabs(v), &E); /* |v| = fr * 2^E, fr in [0.5, 1) */
+  return (uint16_t)round_pack(FM_F16, sign, (u128)(uint64_t)ldexp(fr, 53), E - 53, 0, WS_NUM_RN, 0);
+}
+uint32_t ws_emu_num_cvt_f16x2_f8x2(uint32_t a, int e5m2, int relu) {
+  return PK(fp8_to_f16(a & 0xff, e5m2, relu), fp8_to_f16((a >> 8) & 0xff, e5m2, relu));
+}
+
 /* ---- integers -------------------------------------------------------------- */
 
 static int64_t sval(uint64_t v, int bits) { return (int64_t)ws_emu_num_sext(v, bits); }

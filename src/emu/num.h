@@ -222,6 +222,13 @@ uint32_t ws_emu_num_cvt_f16x2_f32(uint32_t a, uint32_t b, ws_emu_num_rnd rnd, in
 uint32_t ws_emu_num_cvt_bf16x2_f32(uint32_t a, uint32_t b, ws_emu_num_rnd rnd, int relu, int satfinite);
 /* cvt.rna{.satfinite}.tf32.f32 (also .rn/.rz for sm_90): result in f32 layout. */
 uint32_t ws_emu_num_cvt_tf32_f32(uint32_t a, ws_emu_num_rnd rnd, int satfinite);
+/* FP8 (sm_89+): cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f32 d, a, b (a in
+ * the high byte), .f16x2 d, a; and cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2}
+ * d, a (exact).  e5m2: 1 for E5M2, 0 for E4M3 (no infinities, NaN 0x7f,
+ * largest 448). */
+uint16_t ws_emu_num_cvt_f8x2_f32(uint32_t a, uint32_t b, int e5m2, int relu);
+uint16_t ws_emu_num_cvt_f8x2_f16x2(uint32_t a, int e5m2, int relu);
+uint32_t ws_emu_num_cvt_f16x2_f8x2(uint32_t a, int e5m2, int relu);
 
 /* ---- integers ------------------------------------------------------------ */
 /* Sign-extend the low `bits` of v to 64 bits. */

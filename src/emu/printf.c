@@ -75,16 +75,34 @@ int ws_emu_vprintf(ws_strbuf *out, vp_fetch fetch, void *ctx, uint64_t fmt, uint
       p += 2;
       continue;
     }
-    /* %[flags][width][.prec][length]conv */
-    char spec[64];
+    /* %[flags][width][.prec][length]conv; a width or precision of `*`
+     * takes the next argument, an int, as the host's printf does (the
+     * Programming Guide lists `*` among the widths): its digits are
+     * written into spec, a negative width as the `-` flag, a negative
+     * precision as none */
+    char spec[96];
     size_t k = 0;
     const char *q = p + 1;
     spec[k++] = '%';
     while (*q && strchr("-+ #0", *q) && k < 40) spec[k++] = *q++;
-    while (*q >= '0' && *q <= '9' && k < 40) spec[k++] = *q++;
+    if (*q == '*') {
+      int32_t w = 0;
+      q++;
+      if ((st = next_arg(fetch, ctx, args, &off, &w, 4)) != 0) break;
+      k += (size_t)snprintf(spec + k, 16, "%lld", (long long)w);
+    }
+    while (*q >= '0' && *q <= '9' && k < 56) spec[k++] = *q++;
     if (*q == '.') {
-      spec[k++] = *q++;
-      while (*q >= '0' && *q <= '9' && k < 40) spec[k++] = *q++;
+      q++;
+      if (*q == '*') {
+        int32_t pr = 0;
+        q++;
+        if ((st = next_arg(fetch, ctx, args, &off, &pr, 4)) != 0) break;
+        if (pr >= 0) k += (size_t)snprintf(spec + k, 16, ".%d", (int)pr);
+      } else {
+        spec[k++] = '.';
+        while (*q >= '0' && *q <= '9' && k < 72) spec[k++] = *q++;
+      }
     }
     int wide = 0;
     while (*q && strchr("hlLqjzt", *q)) {

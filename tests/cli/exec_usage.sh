@@ -31,4 +31,14 @@ expect_rc 5 "the program's exit status passes through"
 run "$WS" exec -- /nonexistent/program
 expect_rc 127 "a program that cannot be started"
 expect_err "cannot run '/nonexistent/program'" "a program that cannot be started"
+# ... and nothing else: it was never started, so neither how it "exited"
+# nor advice on how it was built (both misled a user who mistyped a name)
+[ "$(grep -c . <<<"$ERR")" = 1 ] || fail "a program that cannot be started: one line on stderr, got: $ERR"
+run "$WS" exec -- "$TMP"
+expect_rc 127 "a folder cannot be started"
+expect_err "cannot run '$TMP': Permission denied" "a folder cannot be started"
+# a program that exits with 127 itself was started: its status is said
+run "$WS" exec -- /bin/sh -c "exit 127"
+expect_rc 127 "a program's own 127"
+expect_err "exited with status 127" "a program's own 127"
 finish

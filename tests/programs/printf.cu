@@ -1,4 +1,6 @@
-// Device printf and a __device__ variable (with an initialiser) read back.
+// Device printf and a __device__ variable (with an initialiser) read back;
+// a width and a precision given as arguments (`*`), formatted as the host's
+// printf formats them (run.sh compares the line).
 #include "check.h"
 
 __device__ int counter = 100;
@@ -11,6 +13,8 @@ __global__ void hello(int n) {
     atomicAdd(&counter, i);
   }
   if (i == 0) flag = 42;
+  if (i == 5) printf("star: [%*d] [%-*d] [%.*f] [%*.*e] [%.*s] [%*.1f] [%.*d]\n", 6, 42, 4, 7, 3, 2.718281828, 12, 2, 1234.5,
+                     3, "abcdef", -7, 2.25, -1, 5);
 }
 
 int main() {

@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # run.sh NAME [ptsz] — build tests/programs/NAME.cu with nvcc (-cudart
-# shared; with ptsz also -default-stream per-thread, whose host code calls the
-# _ptsz/_ptds entry points) and run it under `warpsight exec`: its own checks
-# against the C reference must print PASS and exit 0; some programs have
-# extra checks below.  Skipped (exit 77) where nvcc is absent.  Env: WS
-# (warpsight), WS_SRC, WS_BUILD, WS_SANITIZE=1 when the runtime is built with
-# ASan (it is then preloaded).
+# shared, -arch=sm_80, sm_90 for cluster, sm_89 for fp8; with ptsz also
+# -default-stream per-thread, whose host code calls the _ptsz/_ptds entry
+# points) and run it under `warpsight exec`: its own checks against the C
+# reference must print PASS and exit 0; some programs have extra checks
+# below.  Skipped (exit 77) where nvcc is absent.  Env: WS (warpsight),
+# WS_SRC, WS_BUILD, WS_SANITIZE=1 when the runtime is built with ASan (it
+# is then preloaded).
 name=$1
 variant=${2:-}
 flags=()
 [ "$variant" = ptsz ] && flags=(-default-stream per-thread)
 [ "$name" = compat ] && flags=(-I"$WS_SRC/include")
 [ "$name" = abi_check ] && flags=(-I"$WS_SRC/src")
+arch=sm_80
+[ "$name" = cluster ] && arch=sm_90 # thread-block clusters
+[ "$name" = fp8 ] && arch=sm_89       # where cuda_fp8.h converts with cvt
 # die links a helper library, lazily bound: run.sh builds it (and one
 # without the function, for the dynamic linker's death)
 helper="$WS_BUILD/tests/programs/diehelper"
@@ -26,7 +30,7 @@ fi
 . "$WS_SRC/tests/cli/lib.sh"
 need_nvcc tests/programs
 if [ "${WS_SANITIZE:-0}" = 1 ]; then
-  case $name in scan|printf|die)
+  case $name in scan|printf|die|managed)
     # Managed memory is mapped on the host at its device address, which
     # lies in ASan's shadow memory (docs/exec.md, "Memory").
     # (die: ASan's own handlers take the signals it checks for)
@@ -39,7 +43,7 @@ mkdir -p "$(dirname "$bin")"
 src="$WS_SRC/tests/programs/$name.cu"
 if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ "$WS_SRC/tests/programs/check.h" -nt "$bin" ] ||
    { [ "$name" = abi_check ] && [ -n "$(find "$WS_SRC/src/cudart" -newer "$bin" -name '*.[hd]*')" ]; }; then
-  "$NVCC" -cudart shared -arch=sm_80 -O2 "${flags[@]}" -o "$bin.tmp" "$src" || { echo "FAIL: nvcc $src"; exit 1; }
+  "$NVCC" -cudart shared -arch=$arch -O2 "${flags[@]}" -o "$bin.tmp" "$src" || { echo "FAIL: nvcc $src"; exit 1; }
   mv "$bin.tmp" "$bin"
 fi
 wsexec() { bash "$WS_SRC/tests/programs/wsexec.sh" "$@"; }
@@ -90,6 +94,13 @@ coop)
 fault)
   expect_err "out-of-bounds" "the fault is reported as warpsight run reports it"
   expect_out "cudaErrorIllegalAddress" "the program sees the fault" ;;
+cluster)
+  # each refusal names the feature and the call
+  expect_err "cudaLaunchKernelExC with a cluster dimension is not supported by warpsight's CUDA runtime" "cluster launch"
+  expect_err "cudaFuncSetAttribute(cudaFuncAttributeNonPortableClusterSizeAllowed) (thread-block clusters) is not supported" "cluster attribute"
+  expect_err "cudaOccupancyMaxActiveClusters is not supported" "cluster occupancy"
+  expect_err "(thread-block clusters are not emulated): barrier.cluster.arrive" "__cluster_dims__ kernel"
+  expect_out "kernel consumer: 1 launch" "the launch with programmatic serialisation ran" ;;
 unsupported)
   expect_err "cudaIpcGetMemHandle is not supported by warpsight's CUDA runtime" "the message names the call" ;;
 attrs)
@@ -162,7 +173,10 @@ spin)
   expect_err "WARPSIGHT_MAX_WARP_INSTS: expected a number of warp instructions, got 'lots'" "bad WARPSIGHT_MAX_WARP_INSTS" ;;
 printf)
   expect_out "hello from thread 3 of block 0" "device printf"
-  expect_out "hello from thread 1 of block 1" "device printf, second block" ;;
+  expect_out "hello from thread 1 of block 1" "device printf, second block"
+  # `*` takes the width or precision from the arguments (it printed "%*d"):
+  # the host's printf of the same format and arguments gives this line
+  expect_out "star: [    42] [7   ] [2.718] [    1.23e+03] [abc] [2.2    ] [5]" "printf with * widths" ;;
 reduce)
   expect_out "kernel reduce<int, 256>" "the report demangles the template" ;;
 functor)

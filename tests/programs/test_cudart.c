@@ -339,6 +339,77 @@ static void test_managed(void **state) {
   assert_int_equal(cudaFree(m), cudaSuccess);
 }
 
+/* cudaMemRangeGetAttribute(s) answer the advice and prefetches given, per
+ * page, as CUDA's documentation says: a value every page of the range
+ * shares, else the "mixed" answer (0, cudaInvalidDeviceId = -2,
+ * cudaMemLocationTypeInvalid = 0).  Three pages: advice on the first two. */
+static void test_mem_range_attrs(void **state) {
+  (void)state;
+  if (WS_TEST_ASAN) skip(); /* managed memory lies in ASan's shadow (docs/exec.md) */
+  enum { P = 4096 };
+  char *m = NULL;
+  assert_int_equal(cudaMallocManaged((void **)&m, 3 * P, 1), cudaSuccess);
+  cudaMemLocation dev = {1, 0}, host = {2, 0}, dev1 = {1, 1};
+  int v = 99, acc[3] = {9, 9, 9};
+  /* nothing advised: not read-mostly, no preferred location, no prefetch */
+  assert_int_equal(cudaMemRangeGetAttribute(&v, 4, 1, m, 3 * P), cudaSuccess);
+  assert_int_equal(v, 0);
+  assert_int_equal(cudaMemRangeGetAttribute(&v, 4, 2, m, 3 * P), cudaSuccess);
+  assert_int_equal(v, -2);
+  assert_int_equal(cudaMemRangeGetAttribute(&v, 4, 4, m, 3 * P), cudaSuccess);
+  assert_int_equal(v, -2);
+  assert_int_equal(cudaMemAdvise(m, 2 * P, 1, dev), cudaSuccess);         /* read-mostly */
+  assert_int_equal(cudaMemAdvise(m, 2 * P, 3, dev), cudaSuccess);         /* preferred: GPU */
+  assert_int_equal(cudaMemAdvise(m + P, P, 3, host), cudaSuccess);        /* page 1: the host */
+  assert_int_equal(cudaMemAdvise(m, 3 * P, 5, host), cudaSuccess);        /* accessed by the host */
+  assert_int_equal(cudaMemAdvise(m, 2 * P, 5, dev), cudaSuccess);         /* and the GPU, pages 0-1 */
+  assert_int_equal(cudaMemPrefetchAsync(m, 3 * P, dev, 0, NULL), cudaSuccess);
+  assert_int_equal(cudaMemPrefetchAsync(m + 2 * P, 1, host, 0, NULL), cudaSuccess);
+  assert_int_equal(cudaMemRangeGetAttribute(&v, 4, 1, m + 100, 2 * P - 100), cudaSuccess);
+  assert_int_equal(v, 1);                                                 /* pages 0-1 */
+  assert_int_equal(cudaMemRangeGetAttribute(&v, 4, 1, m, 2 * P + 1), cudaSuccess);
+  assert_int_equal(v, 0);                                                 /* page 2 is not */
+  assert_int_equal(cudaMemRangeGetAttribute(&v, 4, 2, m, P), cudaSuccess);
+  assert_int_equal(v, 0);                                                 /* device 0 */
+  assert_int_equal(cudaMemRangeGetAttribute(&v, 4, 2, m + P, 10), cudaSuccess);
+  assert_int_equal(v, -1);                                                /* cudaCpuDeviceId */
+  assert_int_equal(cudaMemRangeGetAttribute(&v, 4, 5, m + P, 10), cudaSuccess);
+  assert_int_equal(v, 2);                                                 /* cudaMemLocationTypeHost */
+  assert_int_equal(cudaMemRangeGetAttribute(&v, 4, 2, m, 2 * P), cudaSuccess);
+  assert_int_equal(v, -2);                                                /* mixed */
+  assert_int_equal(cudaMemRangeGetAttribute(&v, 4, 5, m, 2 * P), cudaSuccess);
+  assert_int_equal(v, 0);                                                 /* mixed: invalid type */
+  assert_int_equal(cudaMemRangeGetAttribute(acc, sizeof acc, 3, m, 2 * P), cudaSuccess);
+  assert_int_equal(acc[0], 0), assert_int_equal(acc[1], -1), assert_int_equal(acc[2], -2);
+  assert_int_equal(cudaMemRangeGetAttribute(acc, sizeof acc, 3, m, 3 * P), cudaSuccess);
+  assert_int_equal(acc[0], -1), assert_int_equal(acc[1], -2);             /* the GPU not on page 2 */
+  assert_int_equal(cudaMemAdvise(m, 3 * P, 6, host), cudaSuccess);        /* unset */
+  assert_int_equal(cudaMemRangeGetAttribute(acc, 4, 3, m, P), cudaSuccess);
+  assert_int_equal(acc[0], 0);
+  assert_int_equal(cudaMemRangeGetAttribute(&v, 4, 4, m, 2 * P), cudaSuccess);
+  assert_int_equal(v, 0);                                                 /* prefetched to the GPU */
+  assert_int_equal(cudaMemRangeGetAttribute(&v, 4, 4, m + P, 2 * P), cudaSuccess);
+  assert_int_equal(v, -2);                                                /* page 2 went to the host */
+  assert_int_equal(cudaMemRangeGetAttribute(&v, 4, 7, m + 2 * P, 1), cudaSuccess);
+  assert_int_equal(v, 2);
+  /* several at once */
+  int a[2] = {1, 2}, r0 = 7, r1 = 7;
+  void *data[2] = {&r0, &r1};
+  size_t sizes[2] = {4, 4};
+  assert_int_equal(cudaMemRangeGetAttributes(data, sizes, a, 2, m, P), cudaSuccess);
+  assert_int_equal(r0, 1), assert_int_equal(r1, 0);
+  /* CUDA's errors: a size other than 4, a range past the allocation, a
+   * pointer that is not managed, a second device, an unknown attribute */
+  assert_int_equal(cudaMemRangeGetAttribute(&v, 8, 1, m, P), cudaErrorInvalidValue);
+  assert_int_equal(cudaMemRangeGetAttribute(acc, 6, 3, m, P), cudaErrorInvalidValue);
+  assert_int_equal(cudaMemRangeGetAttribute(&v, 4, 1, m, 5 * P), cudaErrorInvalidValue);
+  assert_int_equal(cudaMemRangeGetAttribute(&v, 4, 1, &v, 4), cudaErrorInvalidValue);
+  assert_int_equal(cudaMemRangeGetAttribute(&v, 4, 9, m, P), cudaErrorInvalidValue);
+  assert_int_equal(cudaMemAdvise(m, P, 3, dev1), cudaErrorInvalidDevice);
+  cudaGetLastError();
+  assert_int_equal(cudaFree(m), cudaSuccess);
+}
+
 /* Pitched memory: rows 512-byte aligned; 2D copies and fills move only the
  * width of each row; 3D as 2D slices. */
 static void test_pitched(void **state) {
@@ -501,6 +572,11 @@ static void test_config_errors(void **state) {
   assert_int_equal(cudaMemcpy(&got, x, 4, cudaMemcpyDeviceToHost), cudaSuccess);
   assert_int_equal(got, 5);
   assert_int_equal(cudaLaunchKernel(&host_dyn, one, one, args, 65537, NULL), cudaErrorInvalidValue);
+  cudaGetLastError();
+  /* the cluster attributes are refused as not supported (clusters are not
+   * emulated), a value that is no cudaFuncAttribute is invalid, as in CUDA */
+  assert_int_equal(cudaFuncSetAttribute(&host_dyn, 14, 1), cudaErrorNotSupported);
+  assert_int_equal(cudaFuncSetAttribute(&host_dyn, 99, 1), cudaErrorInvalidValue);
   cudaGetLastError();
   assert_int_equal(cudaDeviceSynchronize(), cudaSuccess); /* none of them is sticky */
   /* occupancy: 2^32 and 2^31 - 1 dynamic bytes are 0 blocks (were 8, and
@@ -1073,6 +1149,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_every_attribute),
       cmocka_unit_test(test_device_calls),
       cmocka_unit_test(test_memory),
+      cmocka_unit_test(test_mem_range_attrs),
       cmocka_unit_test(test_free_host_foreign),
       cmocka_unit_test(test_managed),
       cmocka_unit_test(test_pitched),

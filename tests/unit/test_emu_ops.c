@@ -94,12 +94,8 @@ static void test_refusals_documented(void **state) {
   free(doc);
 }
 
-/* A refused opcode stops ws_emu_load at its line, naming it and why. */
-static void test_refused_load(void **state) {
-  (void)state;
-  static const char ptx[] = ".version 7.8\n.target sm_90\n.address_size 64\n"
-                            ".visible .entry k()\n{\n  .reg .b32 %r<3>;\n"
-                            "  mov.u32 %r1, 0;\n  getctarank.shared::cluster.u32 %r2, %r1;\n  ret;\n}\n";
+/* ws_emu_load of kernel k of ptx is refused with a message holding want. */
+static void expect_refused(const char *ptx, const char *want) {
   ws_diag d = WS_DIAG_INIT;
   ws_ptx_module *m = NULL;
   ws_emu_program *p = NULL;
@@ -107,8 +103,6 @@ static void test_refused_load(void **state) {
   assert_int_equal(ws_emu_load(&p, m, "k", &d), WS_EUNSUP);
   assert_null(p);
   char *t = ws_diag_format(&d);
-  const char *want = "test.ptx:8:3: error: instruction not implemented by the emulator (thread-block clusters are "
-                     "not emulated): getctarank.shared::cluster.u32 %r2, %r1; (in k)";
   if (!strstr(t, want)) print_error("got:\n%s\nwanted: %s\n", t, want);
   assert_non_null(strstr(t, want));
   free(t);
@@ -116,11 +110,35 @@ static void test_refused_load(void **state) {
   ws_diag_free(&d);
 }
 
+/* A refused opcode stops ws_emu_load at its line, naming it and why. */
+static void test_refused_load(void **state) {
+  (void)state;
+  expect_refused(".version 7.8\n.target sm_90\n.address_size 64\n"
+                 ".visible .entry k()\n{\n  .reg .b32 %r<3>;\n"
+                 "  mov.u32 %r1, 0;\n  getctarank.shared::cluster.u32 %r2, %r1;\n  ret;\n}\n",
+                 "test.ptx:8:3: error: instruction not implemented by the emulator (thread-block clusters are "
+                 "not emulated): getctarank.shared::cluster.u32 %r2, %r1; (in k)");
+}
+
+/* A form the emulator does not implement is refused naming the feature:
+ * sm_90's vector atomics (atomicAdd on a float2 emits atom.add.v2.f32;
+ * the message named only the instruction). */
+static void test_refused_vector_atomic(void **state) {
+  (void)state;
+  expect_refused(".version 8.6\n.target sm_90\n.address_size 64\n"
+                 ".visible .entry k(.param .u64 p)\n{\n  .reg .f32 %f<5>;\n  .reg .b64 %rd<2>;\n"
+                 "  ld.param.u64 %rd1, [p];\n  mov.f32 %f1, 0f3F800000;\n  mov.f32 %f2, 0f40000000;\n"
+                 "  atom.global.add.v2.f32 {%f3, %f4}, [%rd1], {%f1, %f2};\n  ret;\n}\n",
+                 "test.ptx:11:3: error: instruction not implemented by the emulator (vector atomics: atom/red "
+                 ".v2/.v4/.v8, sm_90's atomicAdd on float2 and float4): atom.global.add.v2.f32");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_opcode_coverage),
       cmocka_unit_test(test_refusals_documented),
       cmocka_unit_test(test_refused_load),
+      cmocka_unit_test(test_refused_vector_atomic),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -463,6 +463,32 @@ static void cvt_to_float(void **st) {
   EQ(ws_emu_num_cvt_tf32_f32(0x3F800FFF, WS_NUM_RNA, 0), 0x3F800000);
   EQ(ws_emu_num_cvt_tf32_f32(0x7F7FFFFF, WS_NUM_RNA, 0), 0x7F800000);
   EQ(ws_emu_num_cvt_tf32_f32(0x7F7FFFFF, WS_NUM_RNA, 1), 0x7F7FE000);
+  /* FP8 pairs (a -> high byte), values worked out by hand from the PTX
+   * ISA's formats.  E4M3: bias 7, 3 fraction bits, no infinities, largest
+   * 448 (0x7e), NaN 0x7f, smallest subnormal 2^-9 (0x01). */
+  EQ(ws_emu_num_cvt_f8x2_f32(0x3F800000, 0x40000000, 0, 0), 0x3840); /* 1, 2 */
+  EQ(ws_emu_num_cvt_f8x2_f32(0x43E00000, 0x43FA0000, 0, 0), 0x7E7E); /* 448, 500 -> 448 */
+  EQ(ws_emu_num_cvt_f8x2_f32(0x7F800000, 0xFF800000, 0, 0), 0x7EFE); /* +-inf -> +-448 */
+  EQ(ws_emu_num_cvt_f8x2_f32(0x7FC00000, 0x3F880000, 0, 0), 0x7F38); /* NaN; 1+1/16: tie -> 1 */
+  EQ(ws_emu_num_cvt_f8x2_f32(0x3F980000, 0x3B000000, 0, 0), 0x3A01); /* 1+3/16: tie -> 1.25; 2^-9 */
+  EQ(ws_emu_num_cvt_f8x2_f32(0x3A800000, 0x3AC00000, 0, 0), 0x0001); /* 2^-10: tie -> 0; 1.5*2^-10 */
+  EQ(ws_emu_num_cvt_f8x2_f32(0xC0000000, 0xC0000000, 0, 1), 0x0000); /* .relu */
+  EQ(ws_emu_num_cvt_f8x2_f32(0x43700000, 0x43800000, 0, 0), 0x7778); /* 240, 256 */
+  /* E5M2: bias 15, 2 fraction bits, largest 57344 (0x7b), smallest 2^-16 */
+  EQ(ws_emu_num_cvt_f8x2_f32(0x3F800000, 0x40000000, 1, 0), 0x3C40);
+  EQ(ws_emu_num_cvt_f8x2_f32(0x47600000, 0x476A6000, 1, 0), 0x7B7B); /* 57344, 60000 */
+  EQ(ws_emu_num_cvt_f8x2_f32(0x7F800000, 0x7FC00000, 1, 0), 0x7B7F); /* inf, NaN */
+  EQ(ws_emu_num_cvt_f8x2_f32(0xBFC00000, 0x37800000, 1, 0), 0xBE01); /* -1.5, 2^-16 */
+  /* to f16x2 (exact): 448 = 0x5F00, 2^-9 = 0x1800; E5M2 is f16's high byte */
+  EQ(ws_emu_num_cvt_f16x2_f8x2(0x387E, 0, 0), 0x3C005F00);
+  EQ(ws_emu_num_cvt_f16x2_f8x2(0x7F01, 0, 0), 0x7FFF1800);
+  EQ(ws_emu_num_cvt_f16x2_f8x2(0xC038, 0, 1), 0x00003C00); /* .relu */
+  EQ(ws_emu_num_cvt_f16x2_f8x2(0x3C7B, 1, 0), 0x3C007B00);
+  EQ(ws_emu_num_cvt_f16x2_f8x2(0x7C01, 1, 0), 0x7C000100);
+  /* from f16x2: 65504 saturates to E5M2's 57344 */
+  EQ(ws_emu_num_cvt_f8x2_f16x2(0x3C005F00, 0, 0), 0x387E);
+  EQ(ws_emu_num_cvt_f8x2_f16x2(0x7C00FC00, 0, 0), 0x7EFE);
+  EQ(ws_emu_num_cvt_f8x2_f16x2(0x7BFF3C00, 1, 0), 0x7B3C);
   DONE();
 }
 

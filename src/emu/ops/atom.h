@@ -14,7 +14,7 @@ DECODER(atom_red) {
   int ms, i = isatom ? 1 : 0;
   TRY(ws_emu_dec_space(D, in, &o[i], &ms));
   if (ms != MS_GLOBAL && ms != MS_SHARED && ms != MS_GENERIC) UNSUP("atomic state space");
-  if (in->vec > 1) REFUSE();
+  if (in->vec > 1) UNSUP("vector atomics: atom/red .v2/.v4/.v8, sm_90's atomicAdd on float2 and float4");
   di->space = (uint8_t)ms;
   di->size = (uint8_t)(T->bits / 8);
   di->aop = in->bop;

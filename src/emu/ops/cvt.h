@@ -1,7 +1,7 @@
 /*
  * ops/cvt.h — conversions: cvt between integer kinds (CVT_INT, inline),
  * every cvt that num.c converts (to or from floating point, or .sat) and
- * the packing conversions to f16x2/bf16x2 (LIB_EXEC); cvta and isspacep
+ * the packing conversions to f16x2/bf16x2 and FP8 pairs (LIB_EXEC); cvta and isspacep
  * between generic and state-space addresses.  Decoders and executors of
  * the CVT family (dops.def); compiled in exec.c.
  */
@@ -11,13 +11,22 @@ DECODER(cvt) {
   const ws_ptx_operand *o = in->ops;
   int t = T->t;
   int tt = in->type[0], ft = in->type[1];
+  int f8t = tt == WS_PTX_T_E4M3X2 || tt == WS_PTX_T_E5M2X2, f8f = ft == WS_PTX_T_E4M3X2 || ft == WS_PTX_T_E5M2X2;
   if (in->nops == 3) {
-    if ((tt != WS_PTX_T_F16X2 && tt != WS_PTX_T_BF16X2) || ft != WS_PTX_T_F32) REFUSE();
-    di->ty = tt == WS_PTX_T_BF16X2;
+    /* ty: 0 f16x2, 1 bf16x2, 2 e4m3x2, 3 e5m2x2 */
+    if ((tt != WS_PTX_T_F16X2 && tt != WS_PTX_T_BF16X2 && !f8t) || ft != WS_PTX_T_F32) REFUSE();
+    di->ty = tt == WS_PTX_T_BF16X2 ? 1 : tt == WS_PTX_T_E4M3X2 ? 2 : tt == WS_PTX_T_E5M2X2 ? 3 : 0;
     di->relu = (uint8_t)HAS(RELU);
     di->e = HAS(SATFINITE);
     t = WS_PTX_T_F32;
     BIN(CVT_PACK);
+  }
+  /* FP8 pairs to and from f16x2 (ty: bit 0 E5M2, bit 1 to FP8) */
+  if ((f8t && ft == WS_PTX_T_F16X2) || (f8f && tt == WS_PTX_T_F16X2)) {
+    di->ty = (uint8_t)((tt == WS_PTX_T_E5M2X2 || ft == WS_PTX_T_E5M2X2) | (f8t << 1));
+    di->relu = (uint8_t)HAS(RELU);
+    t = ft;
+    UN(CVT_F8);
   }
   int nt = ws_emu_dec_numtype(tt), nf = ws_emu_dec_numtype(ft);
   if (nt < 0 || nf < 0) REFUSE();
@@ -76,11 +85,19 @@ static inline uint64_t sat_f32(uint64_t a, int ftz) {
 }
 EXEC(CVT_F32_SAT) { IUN(sat_f32(a, in->ftz)); }
 
-/* d = {a, b} packed: b in the low half (.relu, .satfinite: e) */
+/* d = {a, b} packed: b in the low half (.relu, .satfinite: e); FP8 pairs
+ * are always .rn.satfinite, as PTX requires */
 LIB_EXEC(CVT_PACK) {
   ws_emu_num_rnd rn = (ws_emu_num_rnd)in->rnd;
+  if (in->ty >= 2) IBIN(ws_emu_num_cvt_f8x2_f32((uint32_t)a, (uint32_t)b, in->ty == 3, in->relu));
   if (in->ty) IBIN(ws_emu_num_cvt_bf16x2_f32((uint32_t)a, (uint32_t)b, rn, in->relu, (int)in->e));
   IBIN(ws_emu_num_cvt_f16x2_f32((uint32_t)a, (uint32_t)b, rn, in->relu, (int)in->e));
+}
+
+/* FP8 pairs: to f16x2 (exact), or from f16x2 (.rn.satfinite) */
+LIB_EXEC(CVT_F8) {
+  if (in->ty & 2) IUN(ws_emu_num_cvt_f8x2_f16x2((uint32_t)a, in->ty & 1, in->relu));
+  IUN(ws_emu_num_cvt_f16x2_f8x2((uint32_t)a, in->ty & 1, in->relu));
 }
 
 /* The MS_* of a cvta or isspacep state space. */
