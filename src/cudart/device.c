@@ -487,13 +487,13 @@ cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value) {
     if (value < -1 || value > 100) e = cudaErrorInvalidValue; /* a hint, kept by nobody */
   } else if (!e && attr >= 10 && attr <= 15) {
     /* the cluster attributes: named, so the user knows what is missing */
+    /* static strings: rt_unsupported keeps the pointer to say each once */
+#define CLUSTER_ATTR(a) "cudaFuncSetAttribute(cudaFuncAttribute" a ") (thread-block clusters)"
     static const char *const names[] = {
-        "cudaFuncSetAttribute(cudaFuncAttributeClusterDimMustBeSet) (thread-block clusters)",
-        "cudaFuncSetAttribute(cudaFuncAttributeRequiredClusterWidth) (thread-block clusters)",
-        "cudaFuncSetAttribute(cudaFuncAttributeRequiredClusterHeight) (thread-block clusters)",
-        "cudaFuncSetAttribute(cudaFuncAttributeRequiredClusterDepth) (thread-block clusters)",
-        "cudaFuncSetAttribute(cudaFuncAttributeNonPortableClusterSizeAllowed) (thread-block clusters)",
-        "cudaFuncSetAttribute(cudaFuncAttributeClusterSchedulingPolicyPreference) (thread-block clusters)"};
+        CLUSTER_ATTR("ClusterDimMustBeSet"),        CLUSTER_ATTR("RequiredClusterWidth"),
+        CLUSTER_ATTR("RequiredClusterHeight"),      CLUSTER_ATTR("RequiredClusterDepth"),
+        CLUSTER_ATTR("NonPortableClusterSizeAllowed"), CLUSTER_ATTR("ClusterSchedulingPolicyPreference")};
+#undef CLUSTER_ATTR
     e = rt_unsupported(names[attr - 10]);
   } else if (!e) {
     e = cudaErrorInvalidValue; /* no cudaFuncAttribute, as in CUDA */
