@@ -106,7 +106,7 @@ typedef struct ws_valid_stats {
   double mape;         /* mean |pred - meas| / meas, percent */
   double median_ape;   /* median of the same, percent */
   double within20;     /* fraction (0..1) of pairs with |error| <= 20 % */
-  double spearman;     /* Spearman rank correlation (average ranks for ties); NaN if n < 2 or a constant series */
+  double spearman;     /* Spearman rank correlation (average ranks for ties); NaN if n < 3 (two pairs always rank +-1) or a constant series */
 } ws_valid_stats;
 
 /* Statistics over the pairs; pairs with a non-finite value or measured <= 0

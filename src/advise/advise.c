@@ -11,6 +11,8 @@
  */
 #include "warpsight/advise.h"
 
+#include <cjson/cJSON.h>
+
 #include "util/strbuf.h"
 #include "util/vec.h"
 
@@ -177,6 +179,27 @@ static const char *in_line(char *buf, size_t size, const char *name) {
   return buf;
 }
 
+/* Whether advice about row `row` of the line table (-1: none named) may
+ * say to unroll (docs/advisor.md, "Unrolling"): only when the kernel has a
+ * loop, i.e. the profile's "loops" section (docs/profile.md: the natural
+ * loops, each a CFG back edge's body) lists one; and for a table of PTX
+ * lines, whose rows are single instructions, only a row that ran more than
+ * once per warp, which outside a loop none does.  Straight-line code (five
+ * independent loads interleaved with adds) was told to unroll the line that
+ * computes its index.  A profile without the section (written by hand) is
+ * not known to loop: no unrolling either. */
+static int may_unroll(const ws_profile *p, long row) {
+  char *s = p ? ws_profile_section_json(p, "loops") : NULL;
+  cJSON *j = s ? cJSON_Parse(s) : NULL;
+  const cJSON *l = cJSON_GetObjectItemCaseSensitive(j, "loops");
+  int n = cJSON_IsArray(l) ? cJSON_GetArraySize(l) : 0;
+  cJSON_Delete(j);
+  free(s);
+  if (n > 0 && row >= 0 && p->lines && p->lines->ptx_lines && (size_t)row < p->lines->nrows)
+    return p->lines->rows[row].warp_insts > 1;
+  return n > 0;
+}
+
 /* The load latency warpsight prices a path load at (its [L1] term), else a
  * nominal 400 cycles. */
 static double load_latency(const ws_model_result *r) {
@@ -224,11 +247,15 @@ static char *change_action(long *line, ws_cf_kind k, const ws_profile *p, const 
                "shared memory, fewer phases per block)", in_line(il, sizeof il, name));
   case WS_CF_ILP:
     *line = top_line(name, sizeof name, p, WS_LM_PATH_CYC, 0);
-    return fmt("break the dependency chain through %s: independent accumulators, unrolling, "
-               "reordering (the limit: no dependency stalls at all)",
-               *name ? name : "the kernel's longest path");
+    return fmt("break the dependency chain through %s: independent accumulators, %sreordering (the "
+               "limit: no dependency stalls at all)",
+               *name ? name : "the kernel's longest path", may_unroll(p, *line) ? "unrolling, " : "");
   case WS_CF_MLP:
     *line = top_line(name, sizeof name, p, WS_LM_PATH_MEM, 0);
+    if (!may_unroll(p, *line))
+      return fmt("issue the loads of %s %.0f at a time before their values are needed (move them "
+                 "ahead of the arithmetic that waits on them)",
+                 *name ? name : "the kernel", WS_ADVICE_MLP_FACTOR);
     return fmt("issue the loads of %s %.0f at a time before their values are needed (unroll its loop "
                "by %.0f, or prefetch the next iteration's data)",
                *name ? name : "the loop", WS_ADVICE_MLP_FACTOR, WS_ADVICE_MLP_FACTOR);
@@ -342,9 +369,12 @@ static char *bound_action(long *line, const ws_model_result *r, const ws_profile
   case WS_LM_ATOMIC:
     return fmt("fewer atomics on the same address%s: aggregate per warp, or privatise per block", il);
   case WS_LM_LATENCY:
-    return fmt("more independent work per warp or more warps in flight%s: unroll, prefetch, more "
-               "blocks or threads per SM", il);
+    return fmt("more independent work per warp or more warps in flight%s: %s, prefetch, more "
+               "blocks or threads per SM", il, may_unroll(p, *line) ? "unroll" : "reorder");
   default:
+    if (!may_unroll(p, *line))
+      return fmt("issue fewer instructions%s: less address arithmetic (vector loads), no redundant "
+                 "work", il);
     return fmt("issue fewer instructions%s: less address and loop arithmetic (unrolling, vector "
                "loads), no redundant work", il);
   }

@@ -159,6 +159,17 @@ int cli_check_arch(const char *cmd, const char *arch, const char *file) {
   return 0;
 }
 
+/* 1 when s reads as a number, signed or not, whole or not ("3", "-3",
+ * "+2.5", "-.5"): the next argument an option with an optional value takes,
+ * so that "--lines -3" gets the option's own range error, as "--lines=-3"
+ * does, not "unknown option '-3'" (and "--lines 2.5" its own error, not
+ * "unexpected argument").  "-j" or a file name is not one. */
+static int looks_numeric(const char *s) {
+  if (*s == '-' || *s == '+') s++;
+  size_t n = strlen(s);
+  return n > 0 && strspn(s, "0123456789.") == n && strpbrk(s, "0123456789") != NULL;
+}
+
 int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts,
               const char **positional, int max_positional, int *npositional,
               const char *help, int *want_help) {
@@ -185,7 +196,7 @@ int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts,
       if (!o) return cli_usage_error(cmd, "unknown option '%.*s'", (int)n, a);
       if (o->takes_value == 2) { /* optional: =value, or a number next */
         if (eq) *o->value = eq + 1;
-        else if (i + 1 < argc && argv[i + 1][0] && strspn(argv[i + 1], "0123456789") == strlen(argv[i + 1]))
+        else if (i + 1 < argc && looks_numeric(argv[i + 1]))
           *o->value = argv[++i];
         else *o->value = "";
       } else if (o->takes_value) {

@@ -58,7 +58,9 @@ int cli_check_arch(const char *cmd, const char *arch, const char *file);
 /* A tiny long-option parser: options are "--name value", "--name=value" or
  * flags.  Positional arguments are collected in order.  An option whose
  * value is optional ("--lines [N]") takes "--name=value", or the next
- * argument when it is a number; alone its value is "". */
+ * argument when it reads as a number (a negative or fractional one too, so
+ * that "--name -3" gets the option's own error, as "--name=-3" does); alone
+ * its value is "". */
 typedef struct cli_opt {
   const char *name;   /* "--gpu" or "-j" */
   int takes_value;    /* 1 if it takes a value, 2 if the value is optional */

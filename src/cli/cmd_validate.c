@@ -84,10 +84,10 @@ static const char help[] =
     "                     (for 'warpsight run') and stop without predicting\n"
     CLI_LIMIT_OPTIONS_HELP "\n"
     "Prints, per model, the rows, mean and median absolute percentage error, the\n"
-    "fraction within 20 % and Spearman's rank correlation per GPU and kernel,\n"
-    "and a '!' line when predictions fall below a physical floor of their\n"
-    "launch (DRAM bytes / peak bandwidth, or warp instructions / peak issue;\n"
-    "docs/models/floors.md).\n"
+    "fraction within 20 % and Spearman's rank correlation ('-' for fewer than\n"
+    "3 rows) per GPU and kernel, and a '!' line when predictions fall below a\n"
+    "physical floor of their launch (DRAM bytes / peak bandwidth, or warp\n"
+    "instructions / peak issue; docs/models/floors.md).\n"
     "Progress goes to stderr.\n\n"
     "Exit status: 0 ok; 2 bad usage or input, or no row could be predicted.\n";
 

@@ -219,6 +219,11 @@ cudaError_t rt_check_config(ws_rt *rt, rt_func *f, dim3 grid, dim3 block, uint64
   if (pf->nreqntid && (pf->reqntid[0] != block.x || pf->reqntid[1] != block.y ||
                        pf->reqntid[2] != block.z))
     return cudaErrorInvalidConfiguration;
+  /* Beyond __launch_bounds__ (.maxntid): the CUDA C++ Programming Guide,
+   * "Launch Bounds", says the kernel "will fail to launch" but names no
+   * code, and neither cudaErrorLaunchOutOfResources ("too many threads for
+   * the kernel's register count") nor cudaErrorInvalidConfiguration is
+   * documented for it; unverified on a GPU (docs/exec.md, "Errors"). */
   if (pf->nmaxntid && threads > (uint64_t)pf->maxntid[0] * pf->maxntid[1] * pf->maxntid[2])
     return cudaErrorInvalidConfiguration;
   uint64_t st = (uint64_t)static_shared(rt, f);

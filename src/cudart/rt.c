@@ -114,8 +114,10 @@ static void rt_at_exit(void) {
  * event timings do not move when a model is added. */
 #define RT_PRIMARY_OF_ALL "warpsight"
 
-/* WARPSIGHT_MODEL: "all" (default) or a comma-separated list of names; the
- * first is the primary model. */
+/* WARPSIGHT_MODEL: "all" (default) or a comma-separated list of names, each
+ * once and without 'all' (the grammar of --model, cli_model_names: a name
+ * twice ran its model twice and wrote its key twice into each of the
+ * report's objects); the first is the primary model. */
 static int parse_models(ws_rt *rt, const char *spec) {
   if (!spec || !*spec || strcmp(spec, "all") == 0) {
     if (ws_model_find(RT_PRIMARY_OF_ALL)) rt->models[rt->nmodels++] = RT_PRIMARY_OF_ALL;
@@ -131,11 +133,20 @@ static int parse_models(ws_rt *rt, const char *spec) {
     for (size_t i = 0; i < ws_model_count(); i++)
       if (strlen(ws_model_at(i)->name) == n && strncmp(ws_model_at(i)->name, p, n) == 0)
         found = ws_model_at(i);
+    if (n == 3 && strncmp(p, "all", 3) == 0) {
+      fprintf(stderr, "warpsight: error: WARPSIGHT_MODEL: 'all' cannot be in a list\n");
+      return -1;
+    }
     if (!found) {
       fprintf(stderr, "warpsight: error: WARPSIGHT_MODEL: unknown model '%.*s' (warpsight "
               "predict --help lists them)\n", (int)n, p);
       return -1;
     }
+    for (size_t i = 0; i < rt->nmodels; i++)
+      if (strcmp(rt->models[i], found->name) == 0) {
+        fprintf(stderr, "warpsight: error: WARPSIGHT_MODEL: model '%s' given twice\n", found->name);
+        return -1;
+      }
     if (rt->nmodels == RT_MAX_MODELS) {
       fprintf(stderr, "warpsight: error: WARPSIGHT_MODEL: more than %d models (each model once)\n",
               RT_MAX_MODELS);

@@ -143,20 +143,28 @@ int ws_report_gpu(FILE *out, const ws_gpu *g) {
   /* A section whose keys do not carry their unit says it in its heading
    * (docs/gpu-schema.md: latencies in SM cycles, tensor throughput in
    * operations per clock per SM). */
-  static const char *const sections[] = {"memory", "cache", "latencies", "tensor", "models"};
-  static const char *const units[] = {"", "", " (SM cycles)", " (operations per clock per SM)", ""};
+  static const struct {
+    const char *name, *unit; /* the unit: "" or " (...)", after the name */
+  } sections[] = {
+      {"memory", ""},
+      {"cache", ""},
+      {"latencies", " (SM cycles)"},
+      {"tensor", " (operations per clock per SM)"},
+      {"models", ""},
+  };
   for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
-    const cJSON *s = cJSON_GetObjectItemCaseSensitive(root, sections[i]);
-    if (!cJSON_IsObject(s) && !strcmp(sections[i], "tensor") && g->cc_major >= 7) {
+    const char *name = sections[i].name, *unit = sections[i].unit;
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(root, name);
+    if (!cJSON_IsObject(s) && !strcmp(name, "tensor") && g->cc_major >= 7) {
       /* the warpsight model reads it (C6): say that it is missing */
       fprintf(out, "\ntensor%s:\n  not published for this board: the warpsight model prices "
-                   "tensor-core (mma) operations at 0 cycles on it\n", units[i]);
+                   "tensor-core (mma) operations at 0 cycles on it\n", unit);
       continue;
     }
     if (!cJSON_IsObject(s)) continue;
-    fprintf(out, "\n%s%s:\n", sections[i], units[i]);
-    if (strcmp(sections[i], "models") == 0) print_tree(out, "  ", s);
-    else print_fact_section(out, sections[i], s);
+    fprintf(out, "\n%s%s:\n", name, unit);
+    if (strcmp(name, "models") == 0) print_tree(out, "  ", s);
+    else print_fact_section(out, name, s);
   }
   cJSON_Delete(root);
   return WS_OK;

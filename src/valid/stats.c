@@ -4,7 +4,8 @@
  *   APE_i      = 100 |p_i - m_i| / m_i
  *   MAPE       = mean of APE_i;  median APE (mean of the two middle values
  *                for an even count);  within 20 % = #(APE_i <= 20) / n
- *   Spearman   = Pearson correlation of the average ranks of m and p.
+ *   Spearman   = Pearson correlation of the average ranks of m and p
+ *                (from 3 pairs on; NaN for fewer or a constant series).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -95,7 +96,9 @@ int ws_valid_stats_compute(ws_valid_stats *out, const double *measured,
   out->within20 = (double)in20 / (double)k;
   qsort(ape, k, sizeof *ape, cmp_double);
   out->median_ape = k % 2 ? ape[k / 2] : (ape[k / 2 - 1] + ape[k / 2]) / 2.0;
-  if (k >= 2) {
+  /* Two pairs are always ranked 1.000 or -1.000 and one has no ranks: a rank
+   * correlation says something from three pairs on (NaN below, printed '-'). */
+  if (k >= 3) {
     if ((st = ws_valid_ranks(rm, m, k)) || (st = ws_valid_ranks(rp, p, k))) goto done;
     out->spearman = pearson(rm, rp, k);
   }

@@ -39,6 +39,13 @@ expect_rc 0 "--lines=0"
 run "$WS" predict "$K/transpose.sm_80.ptx" --launch "$K/transpose.launch.json" --lines=x
 expect_rc 2 "--lines=x"
 expect_err "--lines expects a non-negative integer"
+# the count as the next argument gets the same error, negative or fractional
+# ("unknown option '-3'" and "unexpected argument '2.5'" before)
+for bad in -3 2.5 -0.5; do
+  run "$WS" predict "$K/transpose.sm_80.ptx" --launch "$K/transpose.launch.json" --lines "$bad"
+  expect_rc 2 "--lines $bad"
+  expect_err "--lines expects a non-negative integer, got '$bad'"
+done
 
 # PTX without line information: PTX lines, with the PTX text
 run "$WS" predict "$K/vecadd.sm_80.ptx" --launch "$K/vecadd.launch.json" --lines 2 -j 2

@@ -48,6 +48,10 @@ run "$WS" validate "$DATA" --ptx-dir "$PTX" --gpus gtx970 --kernels vectorAdd --
     --models roofline --cache "$TMP/c"
 expect_rc 0 "validate other gpu"
 expect_out "2 rows, 0 failed, 0 profiles from the cache" "validate other gpu"
+# two rows: no rank correlation ('-', not the 1.000 two pairs always give)
+LINE=$(awk '$1 == "gtx970" && $2 == "vectorAdd"' <<<"$OUT")
+[[ "$LINE" =~ ^\ *gtx970\ +vectorAdd\ +2\ +[0-9.]+%\ +[0-9.]+%\ +[0-9]+%\ +-$ ]] ||
+  fail "validate two rows: spearman not '-': '$LINE'"
 
 # Calibration end to end on the small vectorAdd rows of the GTX 680 (N <= 4 M):
 # it fits, writes the GPU file, and the held-out error is finite and not worse.

@@ -11,7 +11,8 @@
  *
  * Modes (argv[1]): none, the suite; "unloading", issue 24 row 4 (calls
  * after the exit handler and from a thread still running when main
- * returns); "badgpu", row 8 (an unknown WARPSIGHT_GPU).
+ * returns); "badgpu", row 8 (an unknown WARPSIGHT_GPU); "badmodel SPEC
+ * TEXT", a WARPSIGHT_MODEL the grammar of --model refuses.
  */
 #include <math.h>
 #include <pthread.h>
@@ -1095,6 +1096,34 @@ static int run_badgpu(void) {
   return bad;
 }
 
+/* --- a WARPSIGHT_MODEL refused ------------------------------------------------------- */
+
+/* WARPSIGHT_MODEL=spec, refused as `--model spec` is (a name twice, 'all'
+ * in a list: the runtime ran a model given twice twice and wrote its key
+ * twice into each object of the report): every call fails with
+ * cudaErrorInitializationError and stderr says `want`. */
+static int run_badmodel(const char *spec, const char *want) {
+  setenv("WARPSIGHT_MODEL", spec, 1);
+  FILE *f = tmpfile(); /* stderr goes there while the runtime starts */
+  int saved = dup(2);
+  if (!f || saved < 0 || dup2(fileno(f), 2) < 0) return 1;
+  register_module();
+  void *ptr = NULL;
+  int bad = cudaMalloc(&ptr, 16) != cudaErrorInitializationError;
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  char err[4096] = "";
+  rewind(f);
+  size_t n = fread(err, 1, sizeof err - 1, f);
+  err[n] = 0;
+  fclose(f);
+  bad |= strstr(err, want) == NULL;
+  printf("%s: WARPSIGHT_MODEL=%s is refused with '%s' (stderr: %s)\n", bad ? "FAIL" : "PASS", spec,
+         want, err);
+  return bad;
+}
+
 /* --- ptxas at a path with a quote ------------------------------------------------------- */
 
 /* The kernel's registers from ptxas -v (resources.c) when ptxas and the
@@ -1140,6 +1169,7 @@ int main(int argc, char **argv) {
   setenv("WARPSIGHT_MODEL", "warpsight", 1);
   if (argc > 1 && strcmp(argv[1], "unloading") == 0) return run_unloading();
   if (argc > 1 && strcmp(argv[1], "badgpu") == 0) return run_badgpu();
+  if (argc > 3 && strcmp(argv[1], "badmodel") == 0) return run_badmodel(argv[2], argv[3]);
   if (argc > 1 && strcmp(argv[1], "ptxasquote") == 0) return run_ptxas_quote();
   snprintf(log_path, sizeof log_path, "/tmp/ws-test-cudart-%d.log", (int)getpid());
   setenv("WARPSIGHT_EXEC_LOG", log_path, 1);

@@ -38,12 +38,12 @@ static void test_ties_even_and_boundaries(void **state) {
   ws_valid_stats_compute(&s, m2, p2, 2);
   assert_close(s.median_ape, 20, 1e-9);
   assert_close(s.within20, 0.5, 1e-12);
-  assert_close(s.spearman, 1.0, 1e-12); /* 2 points, same order */
+  assert_true(isnan(s.spearman)); /* 2 points: always +-1, so undefined (was 1.000) */
   /* exactly 20 % counts as within: |12 - 10| / 10 = 20 % */
   double m3[] = {10}, p3[] = {12};
   ws_valid_stats_compute(&s, m3, p3, 1);
   assert_close(s.within20, 1.0, 1e-12);
-  assert_true(isnan(s.spearman)); /* n < 2 */
+  assert_true(isnan(s.spearman)); /* n < 3 */
 }
 
 /* Pairs with NaN or non-positive measured time are skipped; none left -> n 0, NaN. */
