@@ -11,7 +11,7 @@
  *
  *   waves     = ceil(ceil(blocks / SMs) / active blocks per SM)         [W1]
  *   T_sm      = warps on the busiest SM x max(issue, SFU, FP64, LSU,
- *                                              tensor)                [C1-C6]
+ *                                              tensor, FP32)          [C1-C7]
  *   T_l2      = L2 sectors x 32 B x request factor
  *               / (L2 bytes per slice x L2 slices)                       [M1, M1b]
  *   T_dram    = DRAM bytes / (bandwidth x efficiency)
@@ -179,13 +179,20 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
   double c_issue = (insts + replays + satom) / w.issue_rate;                       /* C1 */
   double c_sfu = g->sfu_per_sm > 0 ? nz(f->sfu_insts) * g->warp_size / g->sfu_per_sm : 0; /* C2 */
   double c_fp64 = w.fp64_lanes > 0 ? nz(f->fp64_insts) * g->warp_size / w.fp64_lanes : 0; /* C3 */
+  /* [C7] the FP32 lanes (cores_per_sm): an SM with 64 of them (Volta,
+   * Turing, GA100, GP100) completes two FP32 warp instructions per cycle
+   * however many it dispatches, one with 8 (CC 1.x) one per 4 cycles.  The
+   * profile's fp_insts less its FP64 ones: FP32 and FP16 (a packed half2
+   * instruction taken as one FP32 lane operation per thread). */
+  double fp32_insts = max2(0, nz(f->fp_insts) - nz(f->fp64_insts));
+  double c_fp32 = g->cores_per_sm > 0 ? fp32_insts * g->warp_size / g->cores_per_sm : 0; /* C7 */
   double mem_req = nz(f->coal_mem_insts) + nz(f->uncoal_mem_insts);
   double sectors = mem_req * (ws_pf_has(f->avg_trans_warp) ? f->avg_trans_warp : 1);
   /* one 128-B line (four 32-B sectors) or one shared pass per LSU cycle */
   double c_lsu = (sectors / 4 + nz(f->shared_mem_insts) + replays + satom) / w.lsu_rate; /* C4 */
   const char *unrated;
   double c_tensor = tensor_cycles(f, g, &unrated);                                 /* C6 */
-  double c_warp = max2(max2(max2(c_issue, c_sfu), max2(c_fp64, c_lsu)), c_tensor);
+  double c_warp = max2(max2(max2(c_issue, c_sfu), max2(c_fp64, c_lsu)), max2(c_tensor, c_fp32));
   double t_sm = warps_sm * c_warp;                                                 /* C5 */
 
   /* [M1] L2, [M2] DRAM: the whole GPU's traffic through its bandwidth */
@@ -267,6 +274,7 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
       {WS_TERM_WARPSIGHT_ISSUE_CYCLES_PER_WARP, c_issue, NULL},
       {WS_TERM_WARPSIGHT_SFU_CYCLES_PER_WARP, c_sfu, NULL},
       {WS_TERM_WARPSIGHT_FP64_CYCLES_PER_WARP, c_fp64, NULL},
+      {WS_TERM_WARPSIGHT_FP32_CYCLES_PER_WARP, c_fp32, g->cores_per_sm > 0 ? NULL : "[C7] no cores_per_sm: 0"},
       {WS_TERM_WARPSIGHT_LSU_CYCLES_PER_WARP, c_lsu, NULL},
       {WS_TERM_WARPSIGHT_TENSOR_CYCLES_PER_WARP, c_tensor, unrated},
       {WS_TERM_WARPSIGHT_T_SM, t_sm, NULL},
