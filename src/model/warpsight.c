@@ -68,8 +68,9 @@ static int read_params(ws_params *w, ws_model_result *r, const ws_gpu *g, ws_dia
    * beyond its one update. */
   w->atomic_lane_cycles = ws_gpu_p(g, WS_GP_WARPSIGHT_ATOMIC_LANE_CYCLES);
   if (!(w->atomic_lane_cycles >= 0)) w->atomic_lane_cycles = 0;
-  /* Optional: CC 1.0-1.2 have no FP64 units (no value derived); there an
-   * FP64 instruction cannot run, and its term is 0. */
+  /* Optional: CC 1.0-1.2 have no FP64 units (no value derived): a kernel
+   * without FP64 instructions runs (its term is 0), one with them cannot
+   * (ws_model_warpsight says so). */
   w->fp64_lanes = ws_gpu_p(g, WS_GP_WARPSIGHT_FP64_LANES_PER_SM);
   if (!isfinite(w->fp64_lanes)) w->fp64_lanes = 0;
   w->block_cycles = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_BLOCK_CYCLES, &missing, d);
@@ -162,6 +163,15 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
   int st = read_params(&w, r, g, d);
   if (st == WS_EMISSING) missing = 1;
   double insts = ws_model_need(r, ws_profile_total_insts(p), "per_warp.comp_insts", &missing, d);
+  /* A kernel with FP64 instructions cannot run on a GPU without FP64 units
+   * (CC 1.0-1.2, whose derived fp64_lanes_per_sm is "none" with that
+   * reason): say so, as Kothapalli and Transit do, instead of charging the
+   * instructions nothing. */
+  if (nz(p->f.fp64_insts) > 0 && !(w.fp64_lanes > 0) && st != WS_EMISSING &&
+      isfinite(ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_FP64_LANES_PER_SM, &missing, d))) {
+    ws_model_missing(r, "models.warpsight.fp64_lanes_per_sm (0: the GPU has no FP64 units)", d);
+    missing = 1;
+  }
   if (missing) return WS_EMISSING;
   ws_model_launch_ctx lc;
   if ((st = ws_model_launch_ctx_compute(&lc, p, g, d))) return st;

@@ -17,6 +17,7 @@
  *   on the busiest SM.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "testutil.h"
@@ -329,6 +330,47 @@ static void fp32_lanes_by_hand(void **state) {
   ws_profile_free(p);
 }
 
+/* A kernel with FP64 instructions on a GPU without FP64 units (the
+ * database's CC 1.0 and 1.1 boards) cannot run: the model says why instead
+ * of charging them nothing (it predicted 8.98 ms for 2^26 FP64 FMAs on the
+ * 8800 GT, where Kothapalli and Transit said "no double-precision units");
+ * without FP64 instructions it runs there, and with them on the CC 1.3 GTX
+ * 280. */
+static void no_fp64_units(void **state) {
+  (void)state;
+  static const char dp[] = PROFILE_PW(4, "", "\"fp_insts\":40,");
+  char *pdp = strdup(dp);
+  char *z = strstr(pdp, "\"fp64_insts\":0");
+  assert_non_null(z);
+  z[13] = '9'; /* "fp64_insts":9 */
+  ws_profile *with = ws_test_profile(pdp), *without = ws_test_profile(profile_json);
+  free(pdp);
+  static const char *const boards[] = {"8800gt", "8800gtx", "gtx280"};
+  for (size_t i = 0; i < 3; i++) {
+    ws_diag d = WS_DIAG_INIT;
+    ws_gpu *g;
+    assert_ok_diag(ws_gpu_load(&g, boards[i], &d), &d);
+    ws_model_result r = WS_MODEL_RESULT_INIT;
+    if (i < 2) {
+      assert_int_equal(ws_model_predict(&r, "warpsight", with, g, &d), WS_EMISSING);
+      assert_true(r.nmissing >= 1);
+      assert_non_null(strstr(r.missing[0], "fp64_lanes_per_sm (the GPU has no double-precision units"));
+      ws_model_result_free(&r);
+      r = (ws_model_result)WS_MODEL_RESULT_INIT;
+      assert_ok_diag(ws_model_predict(&r, "warpsight", without, g, &d), &d);
+    } else {
+      assert_ok_diag(ws_model_predict(&r, "warpsight", with, g, &d), &d);
+      assert_close(T(FP64_CYCLES_PER_WARP), 9.0 * 32 / 1, 1e-12); /* CC 1.3: 1 FP64 unit per SM */
+    }
+    assert_true(r.cycles > 0);
+    ws_model_result_free(&r);
+    ws_diag_free(&d);
+    ws_gpu_free(g);
+  }
+  ws_profile_free(with);
+  ws_profile_free(without);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(terms_by_hand),
@@ -338,6 +380,7 @@ int main(void) {
       cmocka_unit_test(tensor_pipe_by_hand),
       cmocka_unit_test(board_scaling_by_hand),
       cmocka_unit_test(fp32_lanes_by_hand),
+      cmocka_unit_test(no_fp64_units),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
