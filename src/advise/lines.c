@@ -43,14 +43,15 @@ ws_line_metric ws_advise_line_metric(const ws_model_result *r) {
   case WS_BOUND_WARPSIGHT_ATOMIC: return WS_LM_ATOMIC;
   case WS_BOUND_WARPSIGHT_LATENCY: return WS_LM_LATENCY;
   case WS_BOUND_WARPSIGHT_SM: {
-    /* the slowest pipe of [C1-C4] */
+    /* the slowest pipe of [C1-C4, C7] (FP32 lanes: the lines' warp instructions) */
     static const struct {
       ws_term_id term;
       ws_line_metric m;
     } pipes[] = {{WS_TERM_WARPSIGHT_ISSUE_CYCLES_PER_WARP, WS_LM_ISSUE},
                  {WS_TERM_WARPSIGHT_SFU_CYCLES_PER_WARP, WS_LM_SFU},
                  {WS_TERM_WARPSIGHT_FP64_CYCLES_PER_WARP, WS_LM_FP64},
-                 {WS_TERM_WARPSIGHT_LSU_CYCLES_PER_WARP, WS_LM_LSU}};
+                 {WS_TERM_WARPSIGHT_LSU_CYCLES_PER_WARP, WS_LM_LSU},
+                 {WS_TERM_WARPSIGHT_FP32_CYCLES_PER_WARP, WS_LM_ISSUE}};
     ws_line_metric best = WS_LM_ISSUE;
     double most = -1;
     for (size_t i = 0; i < sizeof pipes / sizeof pipes[0]; i++) {

@@ -11,7 +11,7 @@
  *
  *   waves     = ceil(ceil(blocks / SMs) / active blocks per SM)         [W1]
  *   T_sm      = warps on the busiest SM x max(issue, SFU, FP64, LSU,
- *                                              tensor)                [C1-C6]
+ *                                              tensor, FP32)          [C1-C7]
  *   T_l2      = L2 sectors x 32 B x request factor
  *               / (L2 bytes per slice x L2 slices)                       [M1, M1b]
  *   T_dram    = DRAM bytes / (bandwidth x efficiency)
@@ -68,8 +68,9 @@ static int read_params(ws_params *w, ws_model_result *r, const ws_gpu *g, ws_dia
    * beyond its one update. */
   w->atomic_lane_cycles = ws_gpu_p(g, WS_GP_WARPSIGHT_ATOMIC_LANE_CYCLES);
   if (!(w->atomic_lane_cycles >= 0)) w->atomic_lane_cycles = 0;
-  /* Optional: CC 1.0-1.2 have no FP64 units (no value derived); there an
-   * FP64 instruction cannot run, and its term is 0. */
+  /* Optional: CC 1.0-1.2 have no FP64 units (no value derived): a kernel
+   * without FP64 instructions runs (its term is 0), one with them cannot
+   * (ws_model_warpsight says so). */
   w->fp64_lanes = ws_gpu_p(g, WS_GP_WARPSIGHT_FP64_LANES_PER_SM);
   if (!isfinite(w->fp64_lanes)) w->fp64_lanes = 0;
   w->block_cycles = ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_BLOCK_CYCLES, &missing, d);
@@ -162,6 +163,15 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
   int st = read_params(&w, r, g, d);
   if (st == WS_EMISSING) missing = 1;
   double insts = ws_model_need(r, ws_profile_total_insts(p), "per_warp.comp_insts", &missing, d);
+  /* A kernel with FP64 instructions cannot run on a GPU without FP64 units
+   * (CC 1.0-1.2, whose derived fp64_lanes_per_sm is "none" with that
+   * reason): say so, as Kothapalli and Transit do, instead of charging the
+   * instructions nothing. */
+  if (nz(p->f.fp64_insts) > 0 && !(w.fp64_lanes > 0) && st != WS_EMISSING &&
+      isfinite(ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_FP64_LANES_PER_SM, &missing, d))) {
+    ws_model_missing(r, "models.warpsight.fp64_lanes_per_sm (0: the GPU has no FP64 units)", d);
+    missing = 1;
+  }
   if (missing) return WS_EMISSING;
   ws_model_launch_ctx lc;
   if ((st = ws_model_launch_ctx_compute(&lc, p, g, d))) return st;
@@ -179,13 +189,20 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
   double c_issue = (insts + replays + satom) / w.issue_rate;                       /* C1 */
   double c_sfu = g->sfu_per_sm > 0 ? nz(f->sfu_insts) * g->warp_size / g->sfu_per_sm : 0; /* C2 */
   double c_fp64 = w.fp64_lanes > 0 ? nz(f->fp64_insts) * g->warp_size / w.fp64_lanes : 0; /* C3 */
+  /* [C7] the FP32 lanes (cores_per_sm): an SM with 64 of them (Volta,
+   * Turing, GA100, GP100) completes two FP32 warp instructions per cycle
+   * however many it dispatches, one with 8 (CC 1.x) one per 4 cycles.  The
+   * profile's fp_insts less its FP64 ones: FP32 and FP16 (a packed half2
+   * instruction taken as one FP32 lane operation per thread). */
+  double fp32_insts = max2(0, nz(f->fp_insts) - nz(f->fp64_insts));
+  double c_fp32 = g->cores_per_sm > 0 ? fp32_insts * g->warp_size / g->cores_per_sm : 0; /* C7 */
   double mem_req = nz(f->coal_mem_insts) + nz(f->uncoal_mem_insts);
   double sectors = mem_req * (ws_pf_has(f->avg_trans_warp) ? f->avg_trans_warp : 1);
   /* one 128-B line (four 32-B sectors) or one shared pass per LSU cycle */
   double c_lsu = (sectors / 4 + nz(f->shared_mem_insts) + replays + satom) / w.lsu_rate; /* C4 */
   const char *unrated;
   double c_tensor = tensor_cycles(f, g, &unrated);                                 /* C6 */
-  double c_warp = max2(max2(max2(c_issue, c_sfu), max2(c_fp64, c_lsu)), c_tensor);
+  double c_warp = max2(max2(max2(c_issue, c_sfu), max2(c_fp64, c_lsu)), max2(c_tensor, c_fp32));
   double t_sm = warps_sm * c_warp;                                                 /* C5 */
 
   /* [M1] L2, [M2] DRAM: the whole GPU's traffic through its bandwidth */
@@ -267,6 +284,7 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
       {WS_TERM_WARPSIGHT_ISSUE_CYCLES_PER_WARP, c_issue, NULL},
       {WS_TERM_WARPSIGHT_SFU_CYCLES_PER_WARP, c_sfu, NULL},
       {WS_TERM_WARPSIGHT_FP64_CYCLES_PER_WARP, c_fp64, NULL},
+      {WS_TERM_WARPSIGHT_FP32_CYCLES_PER_WARP, c_fp32, g->cores_per_sm > 0 ? NULL : "[C7] no cores_per_sm: 0"},
       {WS_TERM_WARPSIGHT_LSU_CYCLES_PER_WARP, c_lsu, NULL},
       {WS_TERM_WARPSIGHT_TENSOR_CYCLES_PER_WARP, c_tensor, unrated},
       {WS_TERM_WARPSIGHT_T_SM, t_sm, NULL},

@@ -17,6 +17,7 @@
  *   on the busiest SM.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "testutil.h"
@@ -287,6 +288,89 @@ static void tensor_pipe_by_hand(void **state) {
   ws_model_result_free(&r);
 }
 
+/* [C7] the FP32 lanes: the profile of the header with 80 of its 90
+ * computation instructions FP32 ("fp_insts" 80, "fp64_insts" 0).  On the
+ * header's GPU (192 lanes per SM) C7 = 80 x 32 / 192 = 13.33 cycles per
+ * warp, under C1's 26: t_sm stays 64 x 26 = 1664.  With 64 lanes per SM (a
+ * Volta, Turing or GA100 SM: two FP32 warp instructions per cycle, though
+ * four schedulers dispatch four) C7 = 80 x 32 / 64 = 40, above C1 and C4:
+ *   t_sm = 64 warps x 40 = 2560
+ *   core = 16000 x (1 + (2560/16000)^4 + (2560/16000)^4 + (1908/16000)^4)^(1/4)
+ *        = 16000 x (1 + 0.00065536 + 0.00065536 + 0.00020222)^(1/4) = 16006.048347
+ *   cycles = 2000 + core = 18006.048347.
+ * (Before C7 an FP32-bound kernel on a 64-lane SM was predicted at its
+ * issue rate, up to twice the data sheet's FP32 peak.) */
+static void fp32_lanes_by_hand(void **state) {
+  (void)state;
+  static const char prof[] = PROFILE_PW(4, "", "\"fp_insts\":80,");
+  ws_model_result r = run_on(prof, P(4), NULL);
+  assert_close(T(FP32_CYCLES_PER_WARP), 80.0 * 32 / 192, 1e-12);
+  assert_close(T(T_SM), 1664, 1e-9);
+  ws_model_result_free(&r);
+
+  char gj[4096];
+  snprintf(gj, sizeof gj, gpu_fmt, "", P(4));
+  char *c = strstr(gj, "\"cores_per_sm\":192");
+  assert_non_null(c);
+  memcpy(c + 15, "64", 2);                     /* "192" -> "642" */
+  memmove(c + 17, c + 18, strlen(c + 18) + 1); /* -> "64" */
+  ws_profile *p = ws_test_profile(prof);
+  ws_gpu *g = ws_test_gpu(gj);
+  ws_diag d = WS_DIAG_INIT;
+  r = (ws_model_result)WS_MODEL_RESULT_INIT;
+  assert_ok_diag(ws_model_predict(&r, "warpsight", p, g, &d), &d);
+  assert_close(T(FP32_CYCLES_PER_WARP), 40, 1e-12);
+  assert_close(T(ISSUE_CYCLES_PER_WARP), 26, 1e-12);
+  assert_close(T(T_SM), 2560, 1e-9);
+  assert_close(T(T_OVERLAPPED), 16006.048347, 1e-5);
+  assert_close(r.cycles, 18006.048347, 1e-5);
+  ws_model_result_free(&r);
+  ws_diag_free(&d);
+  ws_gpu_free(g);
+  ws_profile_free(p);
+}
+
+/* A kernel with FP64 instructions on a GPU without FP64 units (the
+ * database's CC 1.0 and 1.1 boards) cannot run: the model says why instead
+ * of charging them nothing (it predicted 8.98 ms for 2^26 FP64 FMAs on the
+ * 8800 GT, where Kothapalli and Transit said "no double-precision units");
+ * without FP64 instructions it runs there, and with them on the CC 1.3 GTX
+ * 280. */
+static void no_fp64_units(void **state) {
+  (void)state;
+  static const char dp[] = PROFILE_PW(4, "", "\"fp_insts\":40,");
+  char *pdp = strdup(dp);
+  char *z = strstr(pdp, "\"fp64_insts\":0");
+  assert_non_null(z);
+  z[13] = '9'; /* "fp64_insts":9 */
+  ws_profile *with = ws_test_profile(pdp), *without = ws_test_profile(profile_json);
+  free(pdp);
+  static const char *const boards[] = {"8800gt", "8800gtx", "gtx280"};
+  for (size_t i = 0; i < 3; i++) {
+    ws_diag d = WS_DIAG_INIT;
+    ws_gpu *g;
+    assert_ok_diag(ws_gpu_load(&g, boards[i], &d), &d);
+    ws_model_result r = WS_MODEL_RESULT_INIT;
+    if (i < 2) {
+      assert_int_equal(ws_model_predict(&r, "warpsight", with, g, &d), WS_EMISSING);
+      assert_true(r.nmissing >= 1);
+      assert_non_null(strstr(r.missing[0], "fp64_lanes_per_sm (the GPU has no double-precision units"));
+      ws_model_result_free(&r);
+      r = (ws_model_result)WS_MODEL_RESULT_INIT;
+      assert_ok_diag(ws_model_predict(&r, "warpsight", without, g, &d), &d);
+    } else {
+      assert_ok_diag(ws_model_predict(&r, "warpsight", with, g, &d), &d);
+      assert_close(T(FP64_CYCLES_PER_WARP), 9.0 * 32 / 1, 1e-12); /* CC 1.3: 1 FP64 unit per SM */
+    }
+    assert_true(r.cycles > 0);
+    ws_model_result_free(&r);
+    ws_diag_free(&d);
+    ws_gpu_free(g);
+  }
+  ws_profile_free(with);
+  ws_profile_free(without);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(terms_by_hand),
@@ -295,6 +379,8 @@ int main(void) {
       cmocka_unit_test(atomics_by_conflicts),
       cmocka_unit_test(tensor_pipe_by_hand),
       cmocka_unit_test(board_scaling_by_hand),
+      cmocka_unit_test(fp32_lanes_by_hand),
+      cmocka_unit_test(no_fp64_units),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
