@@ -514,6 +514,165 @@ static inline __attribute__((always_inline)) uint32_t ws_cache_access_run(
                                     c->line_shift, c->sector_shift);
 }
 
+/* A request's sectors of one 128-byte line as one entry: the line's first
+ * byte's address with, in its low 4 bits, the mask of its 32-byte sectors
+ * (bit i: sector i).  An entry stands for its sectors' accesses one after
+ * another in rising order (ws_cache_line_entries forms them so). */
+enum { WS_CACHE_LINE_MASK = 15 };
+
+/* The sector addresses a[0 .. n) (each a multiple of 32) as line entries,
+ * in order: a sector joins the entry before it when it lies in the same
+ * line above that entry's sectors, so that expanding the entries (each's
+ * sectors rising) gives back a[0 .. n) exactly.  Returns the entries'
+ * number (at most n). */
+static inline uint32_t ws_cache_line_entries(const uint64_t *a, uint32_t n, uint64_t *out) {
+  uint32_t ne = 0;
+  uint64_t cur = UINT64_MAX; /* the open entry's line (UINT64_MAX: none) */
+  uint32_t top = 0;          /* its highest sector's bit */
+  for (uint32_t k = 0; k < n; k++) {
+    const uint64_t x = a[k], line = x & ~(uint64_t)127;
+    const uint32_t bit = 1u << (uint32_t)((x >> 5) & 3);
+    if (line == cur && bit > top) {
+      out[ne - 1] |= bit;
+    } else {
+      out[ne++] = line | bit;
+      cur = line;
+    }
+    top = bit;
+  }
+  return ne;
+}
+
+/* The line entries e[0 .. n) of a cache of 128-byte lines in 32-byte
+ * sectors (line_shift 7, sector_shift 5), each as its sectors' accesses
+ * one after another (ws_cache_access_run with their addresses, allocate
+ * and write as there): the same hits, misses, fills, LRU stamps,
+ * evictions, dirty sectors and final state, with one lookup per entry.
+ * When missed is not NULL, the entries' missing sectors go there as line
+ * entries in order (an entry with none left out) and their number is
+ * returned; *nmiss_sectors (when not NULL) their sectors. */
+static inline __attribute__((always_inline)) uint32_t ws_cache_access_lines(
+    ws_cache *c, const uint64_t *e, uint32_t n, uint32_t nsectors, const int allocate, const int write,
+    uint64_t *missed, uint32_t *nmiss_sectors) {
+  c->evicted_dirty = 0;
+  uint32_t nm = 0, msec = 0;
+  if (!n) {
+    if (nmiss_sectors) *nmiss_sectors = 0;
+    return 0;
+  }
+  if (!c->sets) {
+    c->misses += nsectors;
+    if (missed) for (uint32_t k = 0; k < n; k++) missed[k] = e[k];
+    if (nmiss_sectors) *nmiss_sectors = nsectors;
+    return missed ? n : 0;
+  }
+  if (c->clock > UINT32_MAX - nsectors) ws_prof_cache_renumber(c);
+  const uint32_t ways = c->ways, stride = c->stride, sets = c->sets;
+  const size_t groups = c->groups;
+  ws_cache_group *const grp = c->grp;
+  uint32_t *const fill = c->fill;
+  uint64_t hits = c->hits, ndirty = c->ndirty;
+  const uint32_t s0 = c->last_set;
+  uint32_t clock = c->clock, w = c->last_way;
+  uint32_t lg = s0 == UINT32_MAX ? UINT32_MAX : s0 * stride + w / 4;
+  uint64_t pl = s0 == UINT32_MAX ? UINT64_MAX : c->last_line;
+  ws_cache_group *pe = s0 == UINT32_MAX ? NULL : ws_cache_group_of(c, s0, w);
+  uint32_t pj = w % 4, *pd = s0 == UINT32_MAX ? NULL : ws_cache_dirty(c, s0) + w;
+  uint64_t ev_line = 0;
+  uint32_t ev_dirty = 0, ev_at = UINT32_MAX;
+  for (uint32_t k = 0; k < n; k++) {
+    const uint64_t x = e[k], line = x >> 7;
+    const uint32_t m = (uint32_t)x & WS_CACHE_LINE_MASK, cnt = ws_popc32(m);
+    if (line != pl) {
+      const uint32_t ri = (uint32_t)line & (WS_CACHE_RECENT - 1);
+      if (c->recent[ri].tag == line + 1) {
+        const uint32_t rg = c->recent[ri].group, rw = c->recent[ri].way;
+        ws_cache_group *const re = grp + rg;
+        if (re->tag[rw % 4] == line + 1) {
+          lg = rg, w = rw;
+          pl = line, pe = re, pj = rw % 4, pd = (uint32_t *)(re - rw / 4 + groups) + rw;
+          goto present;
+        }
+      }
+      uint64_t q, r = ws_cache_divmod_sets(c, line, &q);
+      if (q != c->memo_q) {
+        uint64_t h;
+        c->memo_q = q;
+        c->memo_hq = ws_cache_divmod_sets(c, ws_cache_mix64(q), &h);
+      }
+      r += c->memo_hq;
+      const uint32_t s = (uint32_t)(r >= sets ? r - sets : r);
+      ws_cache_group *g = grp + (size_t)s * stride;
+      const uint32_t filled = fill[s], ng = (filled + 3) / 4;
+      uint32_t fw = filled;
+      for (uint32_t i = 0; i < ng; i++) {
+        uint32_t mt = ws_cache_group_match(g + i, line + 1);
+        if (mt) {
+          fw = 4 * i + (uint32_t)__builtin_ctz(mt);
+          break;
+        }
+      }
+      uint32_t *const dirty = (uint32_t *)(g + groups);
+      if (filled) w = fw; /* (what the one-by-one lookup leaves in last_way) */
+      if (fw < filled) {
+        w = fw, pl = line, pe = g + fw / 4, pj = fw % 4, pd = dirty + fw, lg = (uint32_t)(pe - grp);
+        c->recent[ri].tag = line + 1, c->recent[ri].group = lg, c->recent[ri].way = fw;
+        goto present;
+      }
+      /* a miss: the entry's first sector fills the line (or not), the
+       * others find it without their sectors (or miss as well) */
+      clock += cnt;
+      if (missed) missed[nm++] = x;
+      msec += cnt;
+      if (!allocate) {
+        lg = UINT32_MAX, pl = UINT64_MAX;
+        continue;
+      }
+      const uint32_t victim = filled == ways ? ws_cache_lru_way(g, ways) : filled;
+      uint32_t *d = dirty + victim;
+      ws_cache_group *ve = g + victim / 4;
+      if (victim != filled && *d) {
+        c->writebacks += ws_popc32(*d);
+        ndirty -= ws_popc32(*d);
+        ev_line = (ve->tag[victim % 4] - 1) << 7, ev_dirty = *d, ev_at = cnt == 1 ? k : UINT32_MAX;
+      }
+      if (victim == filled) {
+        fill[s] = filled + 1;
+        if (victim % 4 == 0) ve->tag[1] = ve->tag[2] = ve->tag[3] = 0;
+      }
+      ve->tag[victim % 4] = line + 1;
+      ve->stamp[victim % 4] = clock;
+      ve->valid[victim % 4] = m;
+      *d = write ? m : 0;
+      ndirty += write ? cnt : 0;
+      w = victim, lg = (uint32_t)(ve - grp);
+      pl = line, pe = ve, pj = victim % 4, pd = d;
+      c->recent[ri].tag = line + 1, c->recent[ri].group = lg, c->recent[ri].way = w;
+      continue;
+    }
+  present:;
+    const uint32_t v = pe->valid[pj], miss = m & ~v;
+    clock += cnt;
+    pe->stamp[pj] = clock;
+    hits += cnt - ws_popc32(miss);
+    msec += ws_popc32(miss);
+    if (missed) missed[nm] = line << 7 | miss, nm += miss != 0;
+    if (allocate) pe->valid[pj] = v | m;
+    if (write) {
+      const uint32_t mark = allocate ? m : m & v;
+      ndirty += ws_popc32(mark & ~*pd);
+      *pd |= mark;
+    }
+  }
+  if (ev_at != n - 1) ev_dirty = 0;
+  c->clock = clock, c->hits = hits, c->misses += msec, c->ndirty = ndirty;
+  c->last_line = e[n - 1] >> 7, c->last_way = w;
+  c->last_set = lg == UINT32_MAX ? UINT32_MAX : lg / stride;
+  c->evicted_line = ev_line, c->evicted_dirty = ev_dirty;
+  if (nmiss_sectors) *nmiss_sectors = msec;
+  return nm;
+}
+
 /* size_bytes = sets x ways x line_bytes (line_bytes and sector_bytes
  * powers of two, 2 <= line_bytes, sector_bytes <= line_bytes <= 32
  * sectors); returns 0, or -1 on bad geometry or ENOMEM.  A cache of size
