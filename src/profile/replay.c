@@ -144,9 +144,6 @@ struct ws_replay {
   uint64_t plast;       /* the last DRAM sector's interleave chunk (UINT64_MAX:
                            none yet; no chunk is, the interleave being >= 32) */
   uint32_t plast_part;  /* its partition */
-  int lines_ok;         /* every cache of lines of 128 bytes in sectors of
-                           32 (or none): request()'s sectors go through
-                           them a line at a time */
 };
 
 struct ws_rp_slab {
@@ -383,9 +380,6 @@ static int caches_init(ws_replay *r, const ws_rp_config *rc) {
     if (r->ro && ws_prof_cache_init(&r->ro[s], cs->ro_bytes, cs->ro_ways, cs->l1_line, cs->sector))
       return -1;
   }
-#define LINES_OK(c) (!(c).sets || ((c).line_shift == 7 && (c).sector_shift == 5))
-  r->lines_ok = LINES_OK(r->l2) && (!cs->nsm || LINES_OK(r->l1[0])) && (!r->ro || !cs->nsm || LINES_OK(r->ro[0]));
-#undef LINES_OK
   return 0;
 }
 
@@ -711,56 +705,15 @@ static uint32_t request(ws_replay *r, uint32_t si, const uint64_t *rec, size_t a
   }
   const uint64_t *miss = sec;
   uint32_t nmiss = n;
-  /* 128-byte lines of 32-byte sectors (every cache since Volta): the
-   * request's sectors of one line go through each cache as one lookup
-   * (ws_cache_access_lines) */
-  if (r->lines_ok) {
-    uint64_t le[WS_RP_BATCH], lmiss[WS_RP_BATCH];
-    const uint32_t nl = ws_cache_line_entries(sec, n, le);
-    const uint64_t *lm = le;
-    uint32_t nlm = nl;
-    if (c1) {
-      nlm = ws_cache_access_lines(c1, le, nl, n, 1, 0, lmiss, &nmiss);
-      *hits += n - nmiss;
-      lm = lmiss;
-    } else if (write && !atomic && cs->have_l1) {
-      ws_cache_access_lines(&r->l1[si], le, nl, n, 0, 0, NULL, NULL);
-    }
-    if (!nmiss) return n;
-    cs->l2_access += nmiss;
-    if (!r->track && !r->count) {
-      uint64_t dl[WS_RP_BATCH], dram[WS_RP_BATCH];
-      uint32_t nd;
-      const uint32_t ndl = write ? ws_cache_access_lines(&r->l2, lm, nlm, nmiss, 1, 1, dl, &nd)
-                                 : ws_cache_access_lines(&r->l2, lm, nlm, nmiss, 1, 0, dl, &nd);
-      cs->l2_hit += nmiss - nd;
-      if (!write || atomic) cs->dram_read_sectors += nd;
-      uint32_t j = 0;
-      for (uint32_t k = 0; k < ndl; k++)
-        for (uint32_t m = (uint32_t)dl[k] & WS_CACHE_LINE_MASK; m; m &= m - 1)
-          dram[j++] = (dl[k] & ~(uint64_t)127) | (uint64_t)ws_ctz32(m) << 5;
-      note_partitions(r, dram, nd);
-      return n;
-    }
-    /* the sectors the first level missed, for the per-sector paths below */
-    if (c1) {
-      uint32_t j = 0;
-      for (uint32_t k = 0; k < nlm; k++)
-        for (uint32_t m = (uint32_t)lm[k] & WS_CACHE_LINE_MASK; m; m &= m - 1)
-          missv[j++] = (lm[k] & ~(uint64_t)127) | (uint64_t)ws_ctz32(m) << 5;
-      miss = missv;
-    }
-    c1 = NULL; /* taken */
-  }
   if (c1) {
     nmiss = ws_cache_access_run(c1, sec, n, 1, 0, NULL, NULL, missv);
     *hits += n - nmiss;
     miss = missv;
-  } else if (write && !atomic && cs->have_l1 && !r->lines_ok) {
+  } else if (write && !atomic && cs->have_l1) {
     ws_cache_access_run(&r->l1[si], sec, n, 0, 0, NULL, NULL, NULL);
   }
   if (!nmiss) return n;
-  if (!r->lines_ok) cs->l2_access += nmiss;
+  cs->l2_access += nmiss;
   if (!r->track && !r->count) {
     /* nothing attributed to regions (note_dram does nothing): the L2's
      * run lists its misses, which go to DRAM in order */

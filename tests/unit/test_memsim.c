@@ -807,103 +807,6 @@ static void cache_batch_matches_definition(void **st) {
   }
 }
 
-/* ws_cache_access_lines against ws_cache_access_run (itself pinned to the
- * one-by-one lookup above): random requests of sector addresses (runs of
- * a line's sectors rising, falling or repeated, lines near and far, sets
- * that fill and evict), made into line entries, every kind of access, the
- * clock renumbered mid-stream.  The entries expand to the sectors; after
- * every request the two caches are the same state, field for field, with
- * the same misses listed in order. */
-static void cache_lines_match_sector_run(void **st) {
-  (void)st;
-  static const struct { uint64_t bytes; uint32_t ways; } geo[] = {
-      {4096, 4}, {8 * 20 * 128, 20}, {40 * 16 * 128, 16}, {0, 4}};
-  uint64_t rng = 24680;
-  for (size_t gi = 0; gi < sizeof geo / sizeof geo[0]; gi++) {
-    ws_cache ln, sc;
-    assert_int_equal(ws_prof_cache_init(&ln, geo[gi].bytes, geo[gi].ways, 128, 32), 0);
-    assert_int_equal(ws_prof_cache_init(&sc, geo[gi].bytes, geo[gi].ways, 128, 32), 0);
-    uint64_t lines = 2ull * (ln.sets ? ln.sets : 1) * geo[gi].ways + 3, line = 0;
-    for (int b = 0; b < 3000; b++) {
-      if (b == 1500) ln.clock = sc.clock = UINT32_MAX - 41; /* renumbered soon */
-      uint64_t a[40], e[40], x[40], lmissed[40], missed[40];
-      rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-      uint32_t n = 1 + (uint32_t)(rng >> 33) % 40, kind = (uint32_t)(rng >> 20) & 3;
-      int allocate = kind != 1, write = kind >= 2, listed = (rng >> 42) & 1;
-      if ((rng >> 50) % 8 == 0) allocate = 0, write = 1; /* a write-through store's update */
-      uint32_t sec = 0;
-      for (uint32_t k = 0; k < n; k++) {
-        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-        uint64_t r = rng >> 24;
-        if (k == 0 || r % 3 == 0) /* another line: near, or far */
-          line = (r % 16 == 0 ? 0x7e0000000000ull : 0x100000000ull) + (r >> 8) % lines * 128, sec = (r >> 30) % 4;
-        else if ((r >> 34) % 4) sec = (sec + 1) % 4; /* mostly the next sector: rising runs */
-        else sec = (r >> 36) % 4;                     /* else any, the same one too */
-        a[k] = line + 32 * sec;
-      }
-      const uint32_t ne = ws_cache_line_entries(a, n, e);
-      uint32_t nx = 0; /* the entries' sectors, rising within each */
-      for (uint32_t k = 0; k < ne; k++) {
-        assert_true((e[k] & WS_CACHE_LINE_MASK) != 0);
-        for (uint32_t m = (uint32_t)e[k] & WS_CACHE_LINE_MASK; m; m &= m - 1)
-          x[nx++] = (e[k] & ~(uint64_t)127) | (uint64_t)__builtin_ctz(m) << 5;
-      }
-      assert_int_equal(nx, n);
-      for (uint32_t k = 0; k < n; k++) assert_int_equal(x[k], a[k]);
-      uint32_t nms = 12345;
-      const uint32_t nle = ws_cache_access_lines(&ln, e, ne, n, allocate, write, listed ? lmissed : NULL,
-                                                 &nms);
-      const uint32_t nm = ws_cache_access_run(&sc, a, n, allocate, write, NULL, NULL, listed ? missed : NULL);
-      if (listed) {
-        assert_int_equal(nms, nm);
-        uint32_t j = 0;
-        for (uint32_t k = 0; k < nle; k++) {
-          assert_true((lmissed[k] & WS_CACHE_LINE_MASK) != 0);
-          for (uint32_t m = (uint32_t)lmissed[k] & WS_CACHE_LINE_MASK; m; m &= m - 1, j++) {
-            assert_true(j < nm);
-            assert_int_equal((lmissed[k] & ~(uint64_t)127) | (uint64_t)__builtin_ctz(m) << 5, missed[j]);
-          }
-        }
-        assert_int_equal(j, nm);
-      } else {
-        assert_int_equal(nle, 0);
-      }
-      const int renumbered = b >= 1500;
-      if (!renumbered) assert_int_equal(ln.clock, sc.clock);
-      assert_int_equal(ln.hits, sc.hits);
-      assert_int_equal(ln.misses, sc.misses);
-      assert_int_equal(ln.writebacks, sc.writebacks);
-      assert_int_equal(ln.ndirty, sc.ndirty);
-      assert_int_equal(ln.evicted_dirty, sc.evicted_dirty);
-      if (sc.evicted_dirty) assert_int_equal(ln.evicted_line, sc.evicted_line);
-      assert_int_equal(ln.memo_q, sc.memo_q);
-      assert_int_equal(ln.last_set, sc.last_set);
-      assert_int_equal(ln.last_way, sc.last_way);
-      if (sc.last_set != UINT32_MAX) assert_int_equal(ln.last_line, sc.last_line);
-      assert_memory_equal(ln.recent, sc.recent, sizeof ln.recent);
-      for (uint32_t s = 0; s < ln.sets; s++) {
-        assert_int_equal(ln.fill[s], sc.fill[s]);
-        for (uint32_t w = 0; w < ln.fill[s]; w++) {
-          const ws_cache_group *f = ws_cache_group_of(&ln, s, w), *g = ws_cache_group_of(&sc, s, w);
-          assert_int_equal(f->tag[w % 4], g->tag[w % 4]);
-          if (!renumbered) assert_int_equal(f->stamp[w % 4], g->stamp[w % 4]);
-          for (uint32_t u = 0; u < w; u++) /* the LRU order */
-            assert_int_equal(ws_cache_group_of(&ln, s, u)->stamp[u % 4] < f->stamp[w % 4],
-                             ws_cache_group_of(&sc, s, u)->stamp[u % 4] < g->stamp[w % 4]);
-          assert_int_equal(f->valid[w % 4], g->valid[w % 4]);
-          assert_int_equal(ws_cache_dirty(&ln, s)[w], ws_cache_dirty(&sc, s)[w]);
-        }
-      }
-    }
-    if (ln.sets) {
-      assert_true(ln.clock < 1000000); /* the stamps were renumbered */
-      assert_true(ln.writebacks > 0);  /* dirty lines were evicted */
-    }
-    ws_prof_cache_free(&ln);
-    ws_prof_cache_free(&sc);
-  }
-}
-
 /* The cache run's inner loop (an access to the last line, or to one the
  * table of recent lines finds: memsim.h, ws_cache_access_run_shifts)
  * against its set path alone.  A cache whose places are forgotten before
@@ -1095,7 +998,6 @@ int main(void) {
       cmocka_unit_test(cache_streaming), cmocka_unit_test(cache_set_spread),
       cmocka_unit_test(cache_reuse_every_pitch), cmocka_unit_test(cache_set_matches_definition),
       cmocka_unit_test(cache_batch_matches_definition), cmocka_unit_test(cache_run_fast_path_matches_set_path),
-      cmocka_unit_test(cache_lines_match_sector_run),
       cmocka_unit_test(cache_forgets_places),
       cmocka_unit_test(cache_lru_way_matches_scan), cmocka_unit_test(cache_recent_lines),
   };
