@@ -167,9 +167,11 @@ int ws_model_warpsight(ws_model_result *r, const ws_profile *p, const ws_gpu *g,
    * (CC 1.0-1.2, whose derived fp64_lanes_per_sm is "none" with that
    * reason): say so, as Kothapalli and Transit do, instead of charging the
    * instructions nothing. */
-  if (nz(p->f.fp64_insts) > 0 && !(w.fp64_lanes > 0) && st != WS_EMISSING &&
-      isfinite(ws_model_gpu_param(r, g, WS_GP_WARPSIGHT_FP64_LANES_PER_SM, &missing, d))) {
-    ws_model_missing(r, "models.warpsight.fp64_lanes_per_sm (0: the GPU has no FP64 units)", d);
+  if (nz(p->f.fp64_insts) > 0 && !(w.fp64_lanes > 0) && st != WS_EMISSING) {
+    if (isfinite(ws_gpu_p(g, WS_GP_WARPSIGHT_FP64_LANES_PER_SM))) /* given as 0 */
+      ws_model_missing(r, "models.warpsight.fp64_lanes_per_sm (0: the GPU has no FP64 units)", d);
+    else /* "none": the derive rule's reason */
+      ws_model_missing_gp(r, g, WS_GP_WARPSIGHT_FP64_LANES_PER_SM, d);
     missing = 1;
   }
   if (missing) return WS_EMISSING;
