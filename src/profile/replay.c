@@ -129,6 +129,9 @@ struct ws_replay {
   rp_sm *sm;            /* per SM used */
   uint32_t cur;         /* SM whose step comes next in the current round */
   int l1_global;        /* L1 caches global loads */
+  uint32_t l1_fetch;    /* L2 sectors one L1 miss fetches: 1, or the
+                           L2 sectors of the L1's fetch unit where that is
+                           larger (a line-fetching L1: 4 on Fermi) */
   ws_cache *l1;         /* per SM */
   ws_cache *ro;         /* per SM: the read-only cache (NULL: none) */
   ws_cache l2;          /* shared (a sample: its share, for data not spread) */
@@ -375,6 +378,19 @@ static int caches_init(ws_replay *r, const ws_rp_config *rc) {
    * 128-byte line (Fermi, Kepler): cache.l1_sector_bytes */
   uint32_t sec1 = cf->l1_sector_bytes > 0 ? (uint32_t)cf->l1_sector_bytes : cs->sector;
   if (sec1 > cs->l1_line || cs->l1_line / sec1 > 32) sec1 = cs->l1_line;
+  /* and what it asks of the L2: every L2 sector of that unit.  An L1
+   * without sectors smaller than its 128-byte line (Fermi's; Kepler's,
+   * which caches local loads only) fetches the whole line: "L1
+   * transactions are 128 bytes, and L2 ... transactions are 32 bytes ...
+   * each thread will incur one 128-byte L1 transaction and four 32-byte L2
+   * transactions" (Nsight VSE, Memory Statistics - Caches); CUDA C
+   * Programming Guide, Compute Capability 2.x, Global Memory: accesses
+   * cached in L1 and L2 are serviced with 128-byte transactions, those
+   * cached in L2 only with 32-byte ones.  A sectored L1 (Maxwell on: 32-byte
+   * sectors, the L2's) fetches the missed sector alone (l1_fetch 1). */
+  r->l1_fetch = 1;
+  if (sec1 > cs->sector && sec1 % cs->sector == 0 && sec1 / cs->sector <= 32)
+    r->l1_fetch = sec1 / cs->sector;
   for (uint32_t s = 0; s < cs->nsm; s++) {
     if (ws_prof_cache_init(&r->l1[s], cs->l1_bytes, cs->l1_ways, cs->l1_line, sec1)) return -1;
     if (r->ro && ws_prof_cache_init(&r->ro[s], cs->ro_bytes, cs->ro_ways, cs->l1_line, cs->sector))
@@ -663,13 +679,64 @@ static inline void l2_notes(ws_replay *r, rp_region *g, uint64_t sec, int hit,
   if (ev->dirty) note_writeback(r, ev->line, ev->dirty);
 }
 
+/* The L2 part of a request: the sectors `miss` (nmiss <= WS_RP_BATCH, in
+ * the request's order) that missed the first level or bypass it. */
+static inline __attribute__((always_inline)) void l2_request(ws_replay *r, const uint64_t *miss,
+                                                             uint32_t nmiss, const int write,
+                                                             const int atomic) {
+  ws_rp_stats *cs = &r->cs;
+  uint8_t hit[WS_RP_BATCH];
+  ws_cache_evict ev[WS_RP_BATCH];
+  cs->l2_access += nmiss;
+  if (!r->track && !r->count) {
+    /* nothing attributed to regions (note_dram does nothing): the L2's
+     * run lists its misses, which go to DRAM in order */
+    uint64_t dram[WS_RP_BATCH];
+    const uint32_t nd = write ? ws_cache_access_run(&r->l2, miss, nmiss, 1, 1, NULL, NULL, dram)
+                              : ws_cache_access_run(&r->l2, miss, nmiss, 1, 0, NULL, NULL, dram);
+    cs->l2_hit += nmiss - nd;
+    if (!write || atomic) cs->dram_read_sectors += nd;
+    note_partitions(r, dram, nd);
+    return;
+  }
+  if (!r->track) {
+    if (write) ws_cache_access_run(&r->l2, miss, nmiss, 1, 1, hit, ev, NULL);
+    else ws_cache_access_run(&r->l2, miss, nmiss, 1, 0, hit, ev, NULL);
+    for (uint32_t k = 0; k < nmiss; k++) l2_notes(r, NULL, miss[k], hit[k], &ev[k], write, atomic);
+    return;
+  }
+  /* A sample: the whole L2 (regions the blocks spread over) or its share,
+   * by the sector's region, found once per sector.  Each of the two takes
+   * its sectors of the request in one run, in order: they are separate
+   * state, so each sees what one sector at a time would give it.  The
+   * notes follow in the request's order. */
+  rp_region *where[WS_RP_BATCH];
+  uint64_t whole[WS_RP_BATCH], share[WS_RP_BATCH];
+  uint8_t to_whole[WS_RP_BATCH], hit_whole[WS_RP_BATCH];
+  ws_cache_evict ev_whole[WS_RP_BATCH];
+  uint32_t nw = 0, ns = 0;
+  for (uint32_t k = 0; k < nmiss; k++) {
+    where[k] = region_of(r, miss[k]);
+    to_whole[k] = (uint8_t)spread(r, where[k]);
+    if (to_whole[k]) whole[nw++] = miss[k];
+    else share[ns++] = miss[k];
+  }
+  if (ns) ws_prof_cache_access_n(&r->l2, share, ns, 1, write, hit, ev);
+  if (nw) ws_prof_cache_access_n(&r->l2g, whole, nw, 1, write, hit_whole, ev_whole);
+  for (uint32_t k = 0, iw = 0, is = 0; k < nmiss; k++) {
+    if (to_whole[k]) l2_notes(r, where[k], miss[k], hit_whole[iw], &ev_whole[iw], write, atomic), iw++;
+    else l2_notes(r, where[k], miss[k], hit[is], &ev[is], write, atomic), is++;
+  }
+}
+
 /* One request's entries from rec[0] (at most `avail`; one warp
  * instruction: the same flags on each; it ends before the next entry
  * marked WS_RP_FIRST), WS_RP_BATCH at most, through the caches of SM si;
  * returns the entries taken.  Loads go through the read-only cache or L1,
  * stores through L1 (write-through, no allocate: a present sector is
  * updated), then where they miss (stores and atomics always) the L2
- * (write-back, write-allocate; an atomic reads the sector first).  The
+ * (write-back, write-allocate; an atomic reads the sector first; a load
+ * that misses a line-fetching L1 asks for every sector of the line).  The
  * caches are separate state: each is given its accesses of the request in
  * one batch (ws_cache_access_run), in the request's order, so it sees the
  * sequence the sector-by-sector order gives it; the DRAM notes follow in
@@ -680,8 +747,6 @@ static uint32_t request(ws_replay *r, uint32_t si, const uint64_t *rec, size_t a
   const uint64_t e = rec[0];
   const int write = (e & WS_RP_WRITE) != 0, atomic = (e & WS_RP_ATOMIC) != 0;
   uint64_t sec[WS_RP_BATCH], missv[WS_RP_BATCH];
-  uint8_t hit[WS_RP_BATCH];
-  ws_cache_evict ev[WS_RP_BATCH];
   const uint32_t most = avail < WS_RP_BATCH ? (uint32_t)avail : WS_RP_BATCH;
   uint32_t n = 1;
   sec[0] = e & ~(uint64_t)WS_RP_FLAGS;
@@ -713,46 +778,23 @@ static uint32_t request(ws_replay *r, uint32_t si, const uint64_t *rec, size_t a
     ws_cache_access_run(&r->l1[si], sec, n, 0, 0, NULL, NULL, NULL);
   }
   if (!nmiss) return n;
-  cs->l2_access += nmiss;
-  if (!r->track && !r->count) {
-    /* nothing attributed to regions (note_dram does nothing): the L2's
-     * run lists its misses, which go to DRAM in order */
-    uint64_t dram[WS_RP_BATCH];
-    const uint32_t nd = write ? ws_cache_access_run(&r->l2, miss, nmiss, 1, 1, NULL, NULL, dram)
-                              : ws_cache_access_run(&r->l2, miss, nmiss, 1, 0, NULL, NULL, dram);
-    cs->l2_hit += nmiss - nd;
-    if (!write || atomic) cs->dram_read_sectors += nd;
-    note_partitions(r, dram, nd);
+  if (c1 == &r->l1[si] && r->l1_fetch > 1) {
+    /* a line-fetching L1 (caches_init): each miss asks the L2 for its
+     * whole fetch unit, sector by sector in address order, a batch at a
+     * time (the L2 sees the sequence one at a time would give it) */
+    const uint32_t k = r->l1_fetch;
+    const uint64_t unit = (uint64_t)k * cs->sector;
+    uint64_t fetch[WS_RP_BATCH];
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < nmiss; i++) {
+      if (m + k > WS_RP_BATCH) l2_request(r, fetch, m, 0, 0), m = 0;
+      const uint64_t base = miss[i] & ~(unit - 1);
+      for (uint32_t j = 0; j < k; j++) fetch[m++] = base + (uint64_t)j * cs->sector;
+    }
+    l2_request(r, fetch, m, 0, 0);
     return n;
   }
-  if (!r->track) {
-    if (write) ws_cache_access_run(&r->l2, miss, nmiss, 1, 1, hit, ev, NULL);
-    else ws_cache_access_run(&r->l2, miss, nmiss, 1, 0, hit, ev, NULL);
-    for (uint32_t k = 0; k < nmiss; k++) l2_notes(r, NULL, miss[k], hit[k], &ev[k], write, atomic);
-    return n;
-  }
-  /* A sample: the whole L2 (regions the blocks spread over) or its share,
-   * by the sector's region, found once per sector.  Each of the two takes
-   * its sectors of the request in one run, in order: they are separate
-   * state, so each sees what one sector at a time would give it.  The
-   * notes follow in the request's order. */
-  rp_region *where[WS_RP_BATCH];
-  uint64_t whole[WS_RP_BATCH], share[WS_RP_BATCH];
-  uint8_t to_whole[WS_RP_BATCH], hit_whole[WS_RP_BATCH];
-  ws_cache_evict ev_whole[WS_RP_BATCH];
-  uint32_t nw = 0, ns = 0;
-  for (uint32_t k = 0; k < nmiss; k++) {
-    where[k] = region_of(r, miss[k]);
-    to_whole[k] = (uint8_t)spread(r, where[k]);
-    if (to_whole[k]) whole[nw++] = miss[k];
-    else share[ns++] = miss[k];
-  }
-  if (ns) ws_prof_cache_access_n(&r->l2, share, ns, 1, write, hit, ev);
-  if (nw) ws_prof_cache_access_n(&r->l2g, whole, nw, 1, write, hit_whole, ev_whole);
-  for (uint32_t k = 0, iw = 0, is = 0; k < nmiss; k++) {
-    if (to_whole[k]) l2_notes(r, where[k], miss[k], hit_whole[iw], &ev_whole[iw], write, atomic), iw++;
-    else l2_notes(r, where[k], miss[k], hit[is], &ev[is], write, atomic), is++;
-  }
+  l2_request(r, miss, nmiss, write, atomic);
   return n;
 }
 

@@ -142,8 +142,10 @@ int ws_valid_cache_key(char out[17], const char *kernel, const char *ptx_text,
    * entry without one is looked up; and, separately, hashed cache sets,
    * 16 ways assumed, the unified L1's carve-out, the read-only path, atomic
    * conflicts, the L2's start (cold/warm, also in the key) and sampling
-   * among working blocks (memmodel); 12: both merged). */
-  fnv_str(&f, "warpsight-profile-cache/12");
+   * among working blocks (memmodel); 12: both merged; 13: an L1 miss
+   * asks the L2 for the whole line where the L1 fetches lines, Fermi's:
+   * CC 2.x profiles read 4x the L2 sectors of a scattered load). */
+  fnv_str(&f, "warpsight-profile-cache/13");
   fnv_str(&f, kernel);
   fnv_str(&f, ptx_text ? ptx_text : "");
   /* The launch as the unformatted JSON of what --launches writes

@@ -54,24 +54,27 @@ typedef struct geometry {
 static const ws_emu_region *g_regions; /* the launch's buffers for setup (or NULL) */
 static size_t g_nregions;
 
-/* An A100 with the caches, SMs and block limit of `geo`. */
-static void setup(fixture *fx, const geometry *geo, uint32_t blocks, uint32_t threads,
-                  uint64_t sample) {
+/* GPU `gpu` of the database with the caches, SMs and block limit of
+ * `geo` (NULL: the board's own). */
+static void setup_gpu(fixture *fx, const char *gpu, const geometry *geo, uint32_t blocks,
+                      uint32_t threads, uint64_t sample) {
   memset(fx, 0, sizeof *fx);
   assert_ok_diag(ws_ptx_parse(&fx->m, ptx, strlen(ptx), "test.ptx", &fx->d), &fx->d);
   fx->k = ws_ptx_find_function(fx->m, "k");
   assert_non_null(fx->k);
-  assert_ok_diag(ws_gpu_load(&fx->g, "a100", &fx->d), &fx->d);
-  fx->g->cache.l1_bytes = geo->l1_bytes;
-  fx->g->cache.l1_assoc = 4;
-  fx->g->cache.l1_line_bytes = 128;
-  fx->g->cache.l1_caches_global = 1;
-  fx->g->cache.l2_bytes = geo->l2_bytes;
-  fx->g->cache.l2_assoc = 4;
-  fx->g->cache.l2_line_bytes = 128;
-  fx->g->cache.l2_sector_bytes = 32;
-  fx->g->sms = geo->sms;
-  fx->g->limits.max_blocks_per_sm = geo->max_blocks_per_sm;
+  assert_ok_diag(ws_gpu_load(&fx->g, gpu, &fx->d), &fx->d);
+  if (geo) {
+    fx->g->cache.l1_bytes = geo->l1_bytes;
+    fx->g->cache.l1_assoc = 4;
+    fx->g->cache.l1_line_bytes = 128;
+    fx->g->cache.l1_caches_global = 1;
+    fx->g->cache.l2_bytes = geo->l2_bytes;
+    fx->g->cache.l2_assoc = 4;
+    fx->g->cache.l2_line_bytes = 128;
+    fx->g->cache.l2_sector_bytes = 32;
+    fx->g->sms = geo->sms;
+    fx->g->limits.max_blocks_per_sm = geo->max_blocks_per_sm;
+  }
   ws_prof_config c = {0};
   c.module = fx->m;
   c.kernel = fx->k;
@@ -87,6 +90,12 @@ static void setup(fixture *fx, const geometry *geo, uint32_t blocks, uint32_t th
   assert_ok_diag(ws_prof_new(&fx->p, &c, &fx->d), &fx->d);
 }
 
+/* An A100 with the caches, SMs and block limit of `geo`. */
+static void setup(fixture *fx, const geometry *geo, uint32_t blocks, uint32_t threads,
+                  uint64_t sample) {
+  setup_gpu(fx, "a100", geo, blocks, threads, sample);
+}
+
 static void teardown_fx(fixture *fx) {
   ws_prof_free(fx->p);
   ws_gpu_free(fx->g);
@@ -94,11 +103,12 @@ static void teardown_fx(fixture *fx) {
   ws_diag_free(&fx->d);
 }
 
-/* Warp `warp` of block `block` reads (or writes) the 128-byte line at `addr`. */
-static void line_access(fixture *fx, int worker, uint32_t block, uint32_t warp, int pc,
-                        uint64_t addr) {
+/* Warp `warp` of block `block` reads (or writes) 4 bytes a lane, lane l
+ * at addr + stride x l. */
+static void strided_access(fixture *fx, int worker, uint32_t block, uint32_t warp, int pc,
+                           uint64_t addr, uint64_t stride) {
   uint64_t a[32];
-  for (int l = 0; l < 32; l++) a[l] = addr + 4 * (uint64_t)l;
+  for (int l = 0; l < 32; l++) a[l] = addr + stride * (uint64_t)l;
   ws_emu_event ev = {0};
   ev.worker = worker;
   ev.block_linear = block;
@@ -111,6 +121,12 @@ static void line_access(fixture *fx, int worker, uint32_t block, uint32_t warp, 
   ev.bytes = 4;
   ev.addr = a;
   ws_prof_inst(fx->p, &ev);
+}
+
+/* Warp `warp` of block `block` reads (or writes) the 128-byte line at `addr`. */
+static void line_access(fixture *fx, int worker, uint32_t block, uint32_t warp, int pc,
+                        uint64_t addr) {
+  strided_access(fx, worker, block, warp, pc, addr, 4);
 }
 
 static ws_profile *finish(fixture *fx) {
@@ -458,6 +474,63 @@ static void traces_chunked_in_place(void **s) {
   ws_diag_free(&d);
 }
 
+/* Fermi's L1 fetches whole 128-byte lines (docs/profile.md, "Caches"): on
+ * the Tesla C2050 (CC 2.0: global loads cached in L1, 128-byte lines
+ * without smaller sectors, cache.l1_sector_bytes 128), an L1 miss asks the
+ * L2 for the line's four 32-byte sectors ("each thread will incur one
+ * 128-byte L1 transaction and four 32-byte L2 transactions", Nsight VSE,
+ * Memory Statistics - Caches).  One warp (one SM, the board's own caches:
+ * L1 16 KB, L2 768 KB, both empty at the start):
+ *   1. lanes read a[32 l] (4 bytes, a stride of 32 floats): 32 lines, one
+ *      sector each: L1 32 lookups, 32 misses; L2 32 x 4 = 128 lookups, all
+ *      miss: DRAM 128 sectors = 4096 bytes (32 x 128; the sector alone
+ *      would be 32 x 32 = 1024);
+ *   2. lanes read b[l] (128 contiguous bytes, one line): L1 4 lookups, the
+ *      first misses and brings the line, the other three hit it; L2 4
+ *      lookups, all miss: 128 bytes (32 before);
+ *   3. and 4. both again: the 33 lines are in L1 (a contiguous run of 33
+ *      lines puts at most ceil(33 / 8) + 1 = 6 in any of the 8 sets of 16
+ *      ways, docs/profile.md "Sets"): 36 lookups, 36 hits, no L2 access.
+ * Totals: L1 72 lookups, 3 + 36 = 39 hits; L2 132 lookups, 0 hits; DRAM
+ * 4224 bytes.  Before the fix the L2 saw only the missed 32-byte sectors:
+ * 33 lookups, 1056 bytes.
+ *   The same warp on a Kepler K20 (CC 3.5: global loads cached in L2 only)
+ * and on an A100 (32-byte sectors in L1) fetches sectors: the strided read
+ * 32 sectors, the contiguous one 4: 36 L2 lookups, 1152 bytes, whatever
+ * the L1 does (the K20's holds no global loads: every pass goes to the L2,
+ * 72 lookups, 36 of them hits; the A100's hits on the second pass). */
+static void fermi_l1_fetches_lines(void **s) {
+  (void)s;
+  const uint64_t a = 0x1000000, b = a + 32 * 128;
+  static const struct {
+    const char *gpu;
+    double l1_access, l1_hit, l2_access, l2_hit, dram;
+  } want[] = {
+      {"c2050", 72, 39, 132, 0, 4224},
+      {"k20", 0, 0, 72, 36, 1152},
+      {"a100", 72, 36, 36, 0, 1152},
+  };
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    fixture fx;
+    setup_gpu(&fx, want[i].gpu, NULL, 1, 32, 0);
+    ws_prof_block_begin(fx.p, 0, 0);
+    for (int pass = 0; pass < 2; pass++) {
+      strided_access(&fx, 0, 0, 0, I_LD, a, 128);
+      line_access(&fx, 0, 0, 0, I_LD, b);
+    }
+    ws_prof_block_end(fx.p, 0, 0);
+    ws_profile *pr = finish(&fx);
+    print_message("%s\n", want[i].gpu);
+    assert_close(cache_count(pr, "l1", "accesses"), want[i].l1_access, 0);
+    assert_close(cache_count(pr, "l1", "hits"), want[i].l1_hit, 0);
+    assert_close(cache_count(pr, "l2", "accesses"), want[i].l2_access, 0);
+    assert_close(cache_count(pr, "l2", "hits"), want[i].l2_hit, 0);
+    assert_close(pr->f.dram_read_bytes, want[i].dram, 0);
+    ws_profile_free(pr);
+    teardown_fx(&fx);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(warps_interleave_in_l1),
@@ -467,6 +540,7 @@ int main(void) {
       cmocka_unit_test(sample_estimate_per_buffer),
       cmocka_unit_test(sample_l2s_apart),
       cmocka_unit_test(traces_chunked_in_place),
+      cmocka_unit_test(fermi_l1_fetches_lines),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
