@@ -104,6 +104,14 @@ static const board boards[] = {
     {"m60", 5, 2, 16, 128, 1.178, 160.4, "SYS-M60"},
     /* sysrqmts K80: CUDA 3.7, 13 SMX, 2496 shaders, 240.6 GB/s; anandtech: boost 875 MHz */
     {"k80", 3, 7, 13, 192, 0.875, 240.6, "sysrqmts.com|anandtech.com"},
+    /* gamegpu GTX 1070: 3 GPCs x 5 SMs (1920 = 3x5x2x64), 1506/1683 MHz, 256 GB/s */
+    {"gtx1070", 6, 1, 15, 128, 1.683, 256.0, "gamegpu.com|gamersnexus.net"},
+    /* vortez GTX 1060 FE: SMs 10, 1280 cores, boost 1708 MHz, 192 GB/sec; alldbin CUDA 6.1 */
+    {"gtx1060-6gb", 6, 1, 10, 128, 1.708, 192.0, "vortez.net"},
+    /* techwarrant (NVIDIA's table): P40 3840 cores, boost 1531MHz, 346GB/s; alldbin CUDA 6.1 */
+    {"p40", 6, 1, 30, 128, 1.531, 346.0, "techwarrant.com"},
+    /* the same table: P4 2560 cores, boost 1063MHz, 192GB/s */
+    {"p4", 6, 1, 20, 128, 1.063, 192.0, "techwarrant.com"},
 };
 
 /* What the NVBench device reports say of the boards they measured (typed
@@ -139,6 +147,10 @@ static const struct {
     {"titan-v", 4608, 3072, 850},   /* geektopia: 4.5 MB, 3072 bits; newsnowgr: 850 MHz */
     {"m60", 2048, 256, 0},          /* gpu_params.csv SYS-M60: 2 MB, 256-bit */
     {"k80", 1536, 384, 0},          /* sysrqmts: 1536 KB, 384 bit */
+    {"gtx1070", 2048, 256, 0},      /* gamegpu: 256 bits; L2 GP104's (estimate) */
+    {"gtx1060-6gb", 1536, 192, 0},  /* vortez: 1536 KB, 192-bit */
+    {"p40", 3072, 384, 0},          /* techwarrant: 384bit; L2 the full GP102's (estimate) */
+    {"p4", 2048, 256, 0},           /* techwarrant: 256bit; L2 the full GP104's (estimate) */
 };
 
 static void memory_facts(const char *name, int l2_kib, int bus_bits, double mem_clock_mhz) {
