@@ -112,6 +112,12 @@ static const board boards[] = {
     {"p40", 6, 1, 30, 128, 1.531, 346.0, "techwarrant.com"},
     /* the same table: P4 2560 cores, boost 1063MHz, 192GB/s */
     {"p4", 6, 1, 20, 128, 1.063, 192.0, "techwarrant.com"},
+    /* pl.gamegpu RTX 2070: 36 SMs, 2304 cores, boost 1620 MHz (reference), 448 GB/s */
+    {"rtx2070", 7, 5, 36, 64, 1.62, 448.0, "gamegpu.com"},
+    /* gamegpu RTX 2080: 46 of TU104's 48 SMs, 2944 cores, boost 1710 MHz, 448 GB/s */
+    {"rtx2080", 7, 5, 46, 64, 1.71, 448.0, "gamegpu.com"},
+    /* sysrqmts V100 PCIe 16 GB: CUDA 7.0, 80 SMs, 5120, 1245/1380 MHz, 897.0 GB/s */
+    {"v100-pcie", 7, 0, 80, 64, 1.38, 897.0, "sysrqmts.com"},
 };
 
 /* What the NVBench device reports say of the boards they measured (typed
@@ -151,6 +157,9 @@ static const struct {
     {"gtx1060-6gb", 1536, 192, 0},  /* vortez: 1536 KB, 192-bit */
     {"p40", 3072, 384, 0},          /* techwarrant: 384bit; L2 the full GP102's (estimate) */
     {"p4", 2048, 256, 0},           /* techwarrant: 256bit; L2 the full GP104's (estimate) */
+    {"rtx2070", 4096, 256, 0},      /* firstxw: 4 MB; gamegpu: 256 bit */
+    {"rtx2080", 4096, 256, 0},      /* cputronic: 4MB; gamegpu: 256 bit */
+    {"v100-pcie", 6144, 4096, 876}, /* sysrqmts: 6 MB, 4096 bit, 876 MHz */
 };
 
 static void memory_facts(const char *name, int l2_kib, int bus_bits, double mem_clock_mhz) {
