@@ -63,8 +63,9 @@ size_t cli_split_list(const char *cmd, const char *opt, const char *noun, const 
 /* The one grammar of --gpu and --model for every command that predicts
  * (predict, sweep, exec, model, validate): "all", one name, or a
  * comma-separated list, each name once.  The most names a list may hold
- * (the database has fewer GPUs, the registry fewer models). */
-#define CLI_MAX_TARGETS 64
+ * (the database has fewer GPUs, the registry fewer models; 64 until the
+ * database grew past it, when --gpu all stopped working: 128 now). */
+#define CLI_MAX_TARGETS 128
 /* A --gpu value (opt names the option in messages): "all" is every GPU of
  * the database in `warpsight gpus` order; else database names or GPU JSON
  * files (not loaded here).  names[] points into buf or the database.

@@ -244,8 +244,9 @@ run python3 "$CHECKER" "$DB" "$DEV"
 $OUT$ERR"
 
 # 2. It holds exactly the GPUs of docs/gpu-schema.md (42 since issue 13, 53
-# with issue 20's boards people own).
-expected="8800gt 8800gtx a10 a100 a100-pcie-40gb a100-pcie-80gb a100-sxm-80gb a2 a30 a40 b200 c2050 c2075 fx5600 gtx1650 gtx1650-gddr6 gtx260 gtx280 gtx680 gtx690 gtx970 gtx980 h100-pcie h100-sxm h200 hk09-example k20 k40 l4 l40 l40s quadro-k5200 rtx-a4000 rtx-a6000 rtx2060 rtx2080ti rtx3060 rtx3060-laptop rtx3060ti rtx3070ti rtx3080 rtx3090 rtx4060 rtx4070 rtx4080 rtx4090 rtx5090 t4 titan titan-black titan-rtx titan-x-maxwell v100"
+# with issue 20's boards people own, 68 with the Pascal, Volta, Turing, Maxwell
+# and Kepler boards of issue 20's reference table).
+expected="8800gt 8800gtx a10 a100 a100-pcie-40gb a100-pcie-80gb a100-sxm-80gb a2 a30 a40 b200 c2050 c2075 fx5600 gtx1060-6gb gtx1070 gtx1080 gtx1080ti gtx1650 gtx1650-gddr6 gtx260 gtx280 gtx680 gtx690 gtx970 gtx980 h100-pcie h100-sxm h200 hk09-example k20 k40 k80 l4 l40 l40s m60 p100-pcie p100-sxm2 p4 p40 quadro-k5200 rtx-a4000 rtx-a6000 rtx2060 rtx2070 rtx2080 rtx2080ti rtx3060 rtx3060-laptop rtx3060ti rtx3070ti rtx3080 rtx3090 rtx4060 rtx4070 rtx4080 rtx4090 rtx5090 t4 titan titan-black titan-rtx titan-v titan-x-maxwell titan-xp v100 v100-pcie"
 actual=$(cd "$DB" && ls *.json | sed 's/\.json$//' | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')
 [ "$actual" = "$expected" ] || fail "GPU list: got '$actual', expected '$expected'"
 

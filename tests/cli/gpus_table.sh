@@ -23,6 +23,6 @@ while IFS= read -r row; do
   [ "${row:$((full - 2)):1}" = " " ] && [ "${row:$((full - 1)):6}" = "NVIDIA" -o "$name" = hk09-example ] ||
     fail "$name: the full name does not start under its header: '$row'"
 done <<<"$(tail -n +2 <<<"$OUT")"
-[ "$n" -ge 53 ] || fail "only $n GPUs listed"
+[ "$n" -ge 68 ] || fail "only $n GPUs listed"
 expect_out "Blackwell (GB100, two dies) NVIDIA B200" "b200's row"
 finish

@@ -46,3 +46,11 @@ csv_col() {
   awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; if (!c) exit 1; next }
     { print $c }' "$1"
 }
+# memory_field_is PROFILE.json FIELD EXPECTED WHAT: the profile's
+# memory.FIELD equals EXPECTED (within 1e-12), else a failure naming WHAT.
+memory_field_is() {
+  local got
+  got=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["memory"][sys.argv[2]])' "$1" "$2")
+  python3 -c 'import sys; sys.exit(abs(float(sys.argv[1]) - float(sys.argv[2])) > 1e-12)' "$got" "$3" ||
+    fail "$4: memory.$2 = $got, expected $3"
+}

@@ -27,11 +27,7 @@
 source "$WS_SRC/tests/cli/lib.sh"
 need_python3
 P="$WS_SRC/tests/profile"
-check() { # gpu field expected
-  got=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["memory"][sys.argv[2]])' "$TMP/$1.json" "$2")
-  python3 -c 'import sys; sys.exit(abs(float(sys.argv[1]) - float(sys.argv[2])) > 1e-12)' "$got" "$3" ||
-    fail "twice on $1: memory.$2 = $got, expected $3"
-}
+check() { memory_field_is "$TMP/$1.json" "$2" "$3" "twice on $1"; } # gpu field expected
 for g in a100 k20 gtx280; do
   run "$WS" profile "$P/cache.ptx" --launch "$P/twice.json" --gpu $g -j 3 -o "$TMP/$g.json"
   expect_rc 0 "twice on $g"

@@ -27,7 +27,7 @@ static size_t warnings_in(const ws_diag *d) {
 static void every_board_has_every_fact(void **s) {
   (void)s;
   size_t n = ws_gpu_db_count();
-  assert_true(n >= 53);
+  assert_true(n >= 68);
   for (size_t b = 0; b < n; b++) {
     ws_diag d = WS_DIAG_INIT;
     ws_gpu *g;

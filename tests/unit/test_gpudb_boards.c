@@ -3,7 +3,8 @@
  * database (compute capability, SMs, FP32 cores per SM, clock, DRAM
  * bandwidth) against the values typed here from the cited pages (not from
  * the GPU files), and each fact's "source" in the file naming that page;
- * the memory facts of the boards NVBench reported on. */
+ * the memory facts of the boards NVBench reported on; the bus, memory clock and
+ * L2 the spec pages give for the Pascal, Volta, Maxwell and Kepler boards. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <string.h>
@@ -85,6 +86,38 @@ static const board boards[] = {
     /* thundercompute: 6,912 cores, 1,410 MHz, A100 PCIe 80GB 1,935 GB/s, SXM 80GB 2,039 GB/s */
     {"a100-pcie-80gb", 8, 0, 108, 64, 1.41, 1935.0, "thundercompute.com"},
     {"a100-sxm-80gb", 8, 0, 108, 64, 1.41, 2039.0, "thundercompute.com"},
+    /* The boards of issue 20's reference table (gpu_params.csv) that had no file, and the
+     * Pascal boards papers measure on.
+     * sysrqmts P100 PCIe 16 GB: CUDA 6.0, 56 SMs, 3584 shaders, 1190/1329 MHz, 732.2 GB/s */
+    {"p100-pcie", 6, 0, 56, 64, 1.329, 732.2, "SYS-K40-P100|sysrqmts.com"},
+    /* videocardz Tesla P100 SMX2: 3584 CUDAs, SMP 56, 1328/1480 MHz, 720.9 GB/s */
+    {"p100-sxm2", 6, 0, 56, 64, 1.48, 720.9, "videocardz.net"},
+    /* fudzilla GTX 1080: four GPCs of five SMs, 2560 cores, boost 1733 MHz, 320GB/s; CC 6.1 */
+    {"gtx1080", 6, 1, 20, 128, 1.733, 320.0, "fudzilla.net"},
+    /* vortez GTX 1080 Ti: 28 shader modules, 3584 cores, boost 1582 MHz, 484 GB/s */
+    {"gtx1080ti", 6, 1, 28, 128, 1.582, 484.0, "vortez.net"},
+    /* gamerevolution TITAN Xp: 30 SMs, 3,840 cores, boost 1,582MHz, 547.7 GBps */
+    {"titan-xp", 6, 1, 30, 128, 1.582, 547.7, "gamerevolution"},
+    /* geektopia TITAN V: 80 SM x 64, 1200/1455 MHz; newsnowgr 652.8 GB/s; CC 7.0 */
+    {"titan-v", 7, 0, 80, 64, 1.455, 652.8, "geektopia.es|newsnowgr.com"},
+    /* gpu_params.csv M60 row (SYS-M60): CC 5.2, 16 SMM x 128, 557/1178 MHz, 160.4 GB/s per GPU */
+    {"m60", 5, 2, 16, 128, 1.178, 160.4, "SYS-M60"},
+    /* sysrqmts K80: CUDA 3.7, 13 SMX, 2496 shaders, 240.6 GB/s; anandtech: boost 875 MHz */
+    {"k80", 3, 7, 13, 192, 0.875, 240.6, "sysrqmts.com|anandtech.com"},
+    /* gamegpu GTX 1070: 3 GPCs x 5 SMs (1920 = 3x5x2x64), 1506/1683 MHz, 256 GB/s */
+    {"gtx1070", 6, 1, 15, 128, 1.683, 256.0, "gamegpu.com|gamersnexus.net"},
+    /* vortez GTX 1060 FE: SMs 10, 1280 cores, boost 1708 MHz, 192 GB/sec; alldbin CUDA 6.1 */
+    {"gtx1060-6gb", 6, 1, 10, 128, 1.708, 192.0, "vortez.net"},
+    /* techwarrant (NVIDIA's table): P40 3840 cores, boost 1531MHz, 346GB/s; alldbin CUDA 6.1 */
+    {"p40", 6, 1, 30, 128, 1.531, 346.0, "techwarrant.com"},
+    /* the same table: P4 2560 cores, boost 1063MHz, 192GB/s */
+    {"p4", 6, 1, 20, 128, 1.063, 192.0, "techwarrant.com"},
+    /* pl.gamegpu RTX 2070: 36 SMs, 2304 cores, boost 1620 MHz (reference), 448 GB/s */
+    {"rtx2070", 7, 5, 36, 64, 1.62, 448.0, "gamegpu.com"},
+    /* gamegpu RTX 2080: 46 of TU104's 48 SMs, 2944 cores, boost 1710 MHz, 448 GB/s */
+    {"rtx2080", 7, 5, 46, 64, 1.71, 448.0, "gamegpu.com"},
+    /* sysrqmts V100 PCIe 16 GB: CUDA 7.0, 80 SMs, 5120, 1245/1380 MHz, 897.0 GB/s */
+    {"v100-pcie", 7, 0, 80, 64, 1.38, 897.0, "sysrqmts.com"},
 };
 
 /* What the NVBench device reports say of the boards they measured (typed
@@ -104,20 +137,50 @@ static const struct {
     {"rtx3060-laptop", 3072, 192, 6001},
 };
 
+/* What the spec pages cited in the files say of the boards of issue 20's
+ * reference table (typed from the pages; 0: the page gives none, the
+ * loader derives it): L2 KiB, bus bits, the memory clock CUDA reports. */
+static const struct {
+  const char *name;
+  int l2_kib, bus_bits;
+  double mem_clock_mhz;
+} sheets[] = {
+    {"p100-pcie", 4096, 4096, 715}, /* sysrqmts: 4 MB, 4096 bit, 715 MHz */
+    {"p100-sxm2", 4096, 4096, 704}, /* videocardz: 4096-bit, 704 MHz; L2 the PCIe board's */
+    {"gtx1080", 2048, 256, 0},      /* fudzilla: 2MB of L2, 256-bit */
+    {"gtx1080ti", 2816, 352, 5505}, /* vortez: 2816 KB, 5505 MHz; gecid: 352-bit */
+    {"titan-xp", 3072, 384, 0},     /* gamegpu: full GP102, 384-bit, 3072 KB */
+    {"titan-v", 4608, 3072, 850},   /* geektopia: 4.5 MB, 3072 bits; newsnowgr: 850 MHz */
+    {"m60", 2048, 256, 0},          /* gpu_params.csv SYS-M60: 2 MB, 256-bit */
+    {"k80", 1536, 384, 0},          /* sysrqmts: 1536 KB, 384 bit */
+    {"gtx1070", 2048, 256, 0},      /* gamegpu: 256 bits; L2 GP104's (estimate) */
+    {"gtx1060-6gb", 1536, 192, 0},  /* vortez: 1536 KB, 192-bit */
+    {"p40", 3072, 384, 0},          /* techwarrant: 384bit; L2 the full GP102's (estimate) */
+    {"p4", 2048, 256, 0},           /* techwarrant: 256bit; L2 the full GP104's (estimate) */
+    {"rtx2070", 4096, 256, 0},      /* firstxw: 4 MB; gamegpu: 256 bit */
+    {"rtx2080", 4096, 256, 0},      /* cputronic: 4MB; gamegpu: 256 bit */
+    {"v100-pcie", 6144, 4096, 876}, /* sysrqmts: 6 MB, 4096 bit, 876 MHz */
+};
+
+static void memory_facts(const char *name, int l2_kib, int bus_bits, double mem_clock_mhz) {
+  ws_diag d = WS_DIAG_INIT;
+  ws_gpu *g;
+  if (ws_gpu_load(&g, name, &d) != WS_OK) fail_msg("%s does not load", name);
+  if (g->cache.l2_bytes != l2_kib * 1024 || g->dram.bus_bits != bus_bits ||
+      (mem_clock_mhz > 0 && g->dram.clock_mhz != mem_clock_mhz))
+    fail_msg("%s: L2 %d B, bus %d, memory clock %g; the source says %d KiB, %d, %g", g->name,
+             g->cache.l2_bytes, g->dram.bus_bits, g->dram.clock_mhz, l2_kib, bus_bits,
+             mem_clock_mhz);
+  ws_gpu_free(g);
+  ws_diag_free(&d);
+}
+
 static void device_reports(void **state) {
   (void)state;
-  for (size_t i = 0; i < sizeof reports / sizeof reports[0]; i++) {
-    ws_diag d = WS_DIAG_INIT;
-    ws_gpu *g;
-    if (ws_gpu_load(&g, reports[i].name, &d) != WS_OK) fail_msg("%s does not load", reports[i].name);
-    if (g->cache.l2_bytes != reports[i].l2_kib * 1024 || g->dram.bus_bits != reports[i].bus_bits ||
-        g->dram.clock_mhz != reports[i].mem_clock_mhz)
-      fail_msg("%s: L2 %d B, bus %d, memory clock %g; the report says %d KiB, %d, %g", g->name,
-               g->cache.l2_bytes, g->dram.bus_bits, g->dram.clock_mhz, reports[i].l2_kib,
-               reports[i].bus_bits, reports[i].mem_clock_mhz);
-    ws_gpu_free(g);
-    ws_diag_free(&d);
-  }
+  for (size_t i = 0; i < sizeof reports / sizeof reports[0]; i++)
+    memory_facts(reports[i].name, reports[i].l2_kib, reports[i].bus_bits, reports[i].mem_clock_mhz);
+  for (size_t i = 0; i < sizeof sheets / sizeof sheets[0]; i++)
+    memory_facts(sheets[i].name, sheets[i].l2_kib, sheets[i].bus_bits, sheets[i].mem_clock_mhz);
 }
 
 /* The source of a top-level fact, as the serialiser writes the GPU. */

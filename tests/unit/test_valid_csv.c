@@ -248,7 +248,13 @@ static void test_gpu_names(void **state) {
       {"NVIDIA GeForce RTX 3060 Laptop GPU", "rtx3060-laptop"},
       {"NVIDIA GeForce GTX 1650", "gtx1650-gddr6"},
       {"NVIDIA A100-PCIE-40GB", "a100-pcie-40gb"},
-      {"NVIDIA H100 80GB HBM3", "h100-sxm"}};
+      {"NVIDIA H100 80GB HBM3", "h100-sxm"},
+      /* and the reference table's boards (deviceQuery and nvprof spellings) */
+      {"Tesla P100-PCIE-16GB", "p100-pcie"},
+      {"Tesla P100-SXM2-16GB", "p100-sxm2"},
+      {"GeForce GTX 1080", "gtx1080"},
+      {"TITAN V", "titan-v"},
+      {"Tesla K80", "k80"}};
   for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
     const char *g = ws_valid_gpu_name(want[i][0]);
     if (!g || strcmp(g, want[i][1])) {
@@ -256,7 +262,7 @@ static void test_gpu_names(void **state) {
       fail();
     }
   }
-  assert_int_equal(ws_valid_gpu_table_count(), 9 + 34);
+  assert_int_equal(ws_valid_gpu_table_count(), 9 + 34 + 5);
   /* a database name maps to itself, whether or not the data set has it */
   assert_string_equal(ws_valid_gpu_name("k40"), "k40");
   assert_string_equal(ws_valid_gpu_name("gtx280"), "gtx280");
