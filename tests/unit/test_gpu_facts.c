@@ -145,6 +145,17 @@ static void rules_by_hand(void **s) {
   assert_int_equal(g->cache.l1_sector_bytes, 128);
   assert_close(g->lat.dram, 331, 0);
   ws_gpu_free(g);
+  /* Pascal: GP100 (6.0) caches global loads in its 24 KB L1/texture cache
+   * by default, GP10x (6.1) in L2 only (Pascal Tuning Guide). */
+  g = load_min("6.0", ",\"cache\":{\"l2_bytes\":4194304},\"memory\":{\"bus_bits\":4096}", &d);
+  assert_int_equal(g->cache.l1_caches_global, 1);
+  assert_int_equal(g->cache.l1_bytes, 24 * 1024);
+  ws_gpu_free(g);
+  g = load_min("6.1", ",\"cache\":{\"l2_bytes\":2097152},\"memory\":{\"bus_bits\":256}", &d);
+  assert_int_equal(g->cache.l1_caches_global, 0);
+  assert_int_equal(g->cache.l1_bytes, 0);
+  assert_int_equal(g->cache.readonly_bytes, 48 * 1024);
+  ws_gpu_free(g);
   /* CC 1.x: no L2 (0 bytes, derived), no L1/L2 latency ("none"), the DRAM
    * latency from the file's own Mem_LD. */
   g = load_min("1.3", ",\"memory\":{\"bus_bits\":512},\"models\":{\"hong-kim\":{\"mem_ld\":450}}", &d);
