@@ -301,10 +301,12 @@ static int transit_point(rule_ctx *c, const char *k, double *v) {
     *v = eta * bw_sm;
     NOTE("%g x %g GB/s / %d SMs = %.4g", eta, g->mem_bandwidth_gbs, g->sms, *v);
   } else if (strstr(k, "threads")) {
-    double lanes_lat = g->cores_per_sm * fp32_lat_of(c);
+    /* A thread count: a measured, fractional FP32 latency (Accel-Sim's
+     * 4.13 cycles on the TITAN V) is rounded up to the threads that cover it. */
+    double lanes_lat = ceil(g->cores_per_sm * fp32_lat_of(c));
     *v = dp ? fmin(384, L->max_threads_per_sm) : fmin(lanes_lat, L->max_threads_per_sm);
     if (dp) NOTE("384, both measured GPUs' value, at most max_threads_per_sm");
-    else NOTE("min(cores_per_sm x FP32 latency, max_threads_per_sm) = min(%g, %d)", lanes_lat,
+    else NOTE("min(ceil(cores_per_sm x FP32 latency), max_threads_per_sm) = min(%g, %d)", lanes_lat,
               L->max_threads_per_sm);
   } else {
     double thr = dp ? c->a->fp64 : c->a->fp32, eta = dp ? TRANSIT_ETA_P_DP : TRANSIT_ETA_P_SP;
@@ -508,7 +510,7 @@ static const struct rule {
     {"luo-suda", NULL, "m", luo_m, "limits.max_warps_per_sm"},
     {"transit", NULL, "delta_sp_threads", transit_point, "max_threads_per_sm"},
     {"transit", NULL, "delta_sp_gbs", transit_point, "0.7539 x mem_bandwidth_gbs / sms"},
-    {"transit", NULL, "pi_sp_threads", transit_point, "min(cores_per_sm x FP32 latency, max_threads_per_sm)"},
+    {"transit", NULL, "pi_sp_threads", transit_point, "min(ceil(cores_per_sm x FP32 latency), max_threads_per_sm)"},
     {"transit", NULL, "pi_sp_value", transit_point, "0.5423 x FP32 throughput x clock_ghz"},
     {"transit", NULL, "delta_dp_threads", transit_point, "max_threads_per_sm / 2"},
     {"transit", NULL, "delta_dp_gbs", transit_point, "0.8250 x mem_bandwidth_gbs / sms"},

@@ -156,6 +156,13 @@ static void rules_by_hand(void **s) {
   assert_int_equal(g->cache.l1_bytes, 0);
   assert_int_equal(g->cache.readonly_bytes, 48 * 1024);
   ws_gpu_free(g);
+  /* A measured, fractional FP32 latency (4.13 cycles, Accel-Sim's TITAN V)
+   * loads, and Transit's pi_sp_threads is a thread count: the minimal
+   * file's 128 lanes x 4.13 = 528.64, rounded up to 529 (at most 2048). */
+  g = load_min("7.0", ",\"cache\":{\"l2_bytes\":6291456},\"memory\":{\"bus_bits\":4096},"
+               "\"latencies\":{\"fp32\":{\"value\":4.13,\"source\":\"x\"}}", &d);
+  assert_close(ws_gpu_param_or(g, "transit", "pi_sp_threads", -1), 529, 0);
+  ws_gpu_free(g);
   /* CC 1.x: no L2 (0 bytes, derived), no L1/L2 latency ("none"), the DRAM
    * latency from the file's own Mem_LD. */
   g = load_min("1.3", ",\"memory\":{\"bus_bits\":512},\"models\":{\"hong-kim\":{\"mem_ld\":450}}", &d);
