@@ -67,6 +67,21 @@ static void warn_unrated_tensor(const ws_profile *p, const ws_gpu *g) {
               t[i].rate == 0 ? "" : "; give it in a GPU file (docs/gpu-schema.md, \"tensor\")");
 }
 
+/* A model that failed (not for missing inputs, which "missing" lists)
+ * says why in its JSON result too: "error", the first error's message.
+ * Without it a --json user saw {"status": "error", "missing": []} and, on
+ * stderr, one line per distinct message with no GPU named -- with --gpu
+ * all, no way to tell which board refused a block of 66 registers
+ * (issue 20, the kernel zoo). */
+static void json_error_reason(cJSON *jr, const ws_diag *md) {
+  for (size_t i = 0; i < md->count; i++)
+    if (md->items[i].severity == WS_SEV_ERROR && md->items[i].message) {
+      cJSON_AddStringToObject(jr, "error", md->items[i].message);
+      return;
+    }
+  cJSON_AddStringToObject(jr, "error", "the model failed without a message");
+}
+
 int cli_run_models(const ws_profile *p, const ws_gpu *g, const char *const *models, size_t nmodels,
                    cJSON *json_root, ws_model_result **results, size_t *nresults) {
   int all = nmodels != 1; /* several: one line each; one: its terms */
@@ -88,7 +103,9 @@ int cli_run_models(const ws_profile *p, const ws_gpu *g, const char *const *mode
     int s = ws_model_predict(&r, info->name, p, g, &md);
     if (s == WS_OK) ok_count++;
     if (json_root) {
-      cJSON_AddItemToArray(jres, ws_report_model_json(&r, s, &fl));
+      cJSON *jr = ws_report_model_json(&r, s, &fl);
+      if (s != WS_OK && s != WS_EMISSING) json_error_reason(jr, &md);
+      cJSON_AddItemToArray(jres, jr);
       if (s != WS_EMISSING) cli_print_diag(&md); /* errors, or warnings of a model that ran */
     } else if (all) {
       ws_report_models_row(stdout, info, s, &r, &fl, &md);

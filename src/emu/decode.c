@@ -196,6 +196,32 @@ int ws_emu_dec_hkind(int t) {
   }
 }
 
+/* The value set writes for a true result into a destination of type dtype
+ * (PTX ISA, "Half Precision Comparison Instructions: set"): 1.0 in the
+ * destination's format for f32, f16, bf16, all ones of its width for an
+ * integer type.  x2: the comparison is of f16x2/bf16x2 pairs, and the value
+ * is per 16-bit half: 1.0 as f16 (.f16x2) or bf16 (.bf16x2), 0xffff for
+ * .u32/.s32.  0 for a destination type set cannot have. */
+uint64_t ws_emu_dec_set_true(int dtype, int x2) {
+  if (x2) {
+    switch (dtype) {
+    case WS_PTX_T_F16X2: return 0x3c00u;
+    case WS_PTX_T_BF16X2: return 0x3f80u;
+    case WS_PTX_T_U32: case WS_PTX_T_S32: return 0xffffu;
+    default: return 0;
+    }
+  }
+  switch (dtype) {
+  case WS_PTX_T_F32: return 0x3f800000u;
+  case WS_PTX_T_F16: return 0x3c00u;
+  case WS_PTX_T_BF16: return 0x3f80u;
+  case WS_PTX_T_U16: case WS_PTX_T_S16: case WS_PTX_T_B16: return 0xffffu;
+  case WS_PTX_T_U32: case WS_PTX_T_S32: case WS_PTX_T_B32: return 0xffffffffu;
+  case WS_PTX_T_U64: case WS_PTX_T_S64: case WS_PTX_T_B64: return ~0ull;
+  default: return 0;
+  }
+}
+
 int ws_emu_dec_rnd(int mod) {
   switch (mod) {
   case WS_PTX_MOD_RN: return WS_NUM_RN;

@@ -583,6 +583,7 @@ int ws_emu_dec_rnd(int mod);
 int ws_emu_dec_cmp(int mod, int *ok);
 int ws_emu_dec_numtype(int t);
 int ws_emu_dec_hkind(int t);
+uint64_t ws_emu_dec_set_true(int dtype, int x2);
 
 /* exec.c */
 /* Whether decoded opcode op (D_*) is of a family whose addresses the

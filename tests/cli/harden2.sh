@@ -226,6 +226,8 @@ import json, sys
 res = {r["model"]: r for r in json.load(open(sys.argv[1]))["results"]}
 w, hk = res["warpsight"], res["hong-kim"]
 assert w["status"] == "error" and w.get("time_ms") is None, w
+# the reason is in the result itself, not only on stderr (issue 20)
+assert "not a finite positive number" in w.get("error", ""), w
 assert hk["status"] == "ok" and hk["time_ms"] > 0, hk
 PY
 

@@ -132,6 +132,8 @@ def check(doc, name):
             m = r.get("missing")
             if not isinstance(m, list) or not all(isinstance(x, str) for x in m):
                 err(f"{where}.missing: expected an array of strings")
+            if st == "error" and not (isinstance(r.get("error"), str) and r["error"]):
+                err(f"{where}.error: expected the reason, a non-empty string")
         else:
             err(f"{where}.status: expected ok, missing-inputs or error")
     if not any(isinstance(r, dict) and r.get("status") == "ok" for r in res):

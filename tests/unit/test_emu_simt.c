@@ -381,6 +381,54 @@ static void test_half_atomics(void **state) {
   run_free(&r);
 }
 
+/* --- set with half-precision pairs and half destinations ----------------------------------- */
+
+/* PTX ISA "Half Precision Comparison Instructions: set": comparing f16x2 or
+ * bf16x2 pairs, each 16-bit half of d gets its element's outcome, 1.0 in
+ * the pair's format (.f16x2 0x3C00, .bf16x2 0x3F80) or 0xFFFF (.u32/.s32);
+ * a .f16 destination gets 1.0 as f16 (0x3C00).  nvcc's h2exp, h2log, h2cos,
+ * ... (cuda_fp16.hpp) use set.eq.f16x2.f16x2; it was refused. */
+static const char hset_ptx[] = ".version 7.8\n.target sm_90\n.address_size 64\n"
+    ".visible .entry hset(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred %p<3>;\n  .reg .b16 %h<2>;\n  .reg .b32 %r<12>;\n  .reg .f32 %f<3>;\n  .reg .b64 %rd<2>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.b32 %r1, 0x40003C00;\n"                  /* f16 {lo 1.0, hi 2.0} */
+    "  mov.b32 %r2, 0x42003C00;\n"                  /* f16 {lo 1.0, hi 3.0} */
+    "  set.eq.f16x2.f16x2 %r3, %r1, %r2;\n"         /* {1 == 1, 2 == 3} */
+    "  set.lt.u32.f16x2 %r4, %r1, %r2;\n"           /* {1 < 1, 2 < 3} */
+    "  mov.b32 %r5, 0x40003F80;\n"                  /* bf16 {lo 1.0, hi 2.0} */
+    "  mov.b32 %r6, 0x40003F00;\n"                  /* bf16 {lo 0.5, hi 2.0} */
+    "  set.gt.bf16x2.bf16x2 %r7, %r5, %r6;\n"       /* {1 > 0.5, 2 > 2} */
+    "  mov.f32 %f1, 0f3F800000;\n  mov.f32 %f2, 0f40000000;\n"
+    "  set.lt.f16.f32 %h1, %f1, %f2;\n"             /* 1 < 2: 1.0 as f16 */
+    "  cvt.u32.u16 %r8, %h1;\n"
+    "  setp.eq.u32 %p1, %r1, %r1;\n"                /* true */
+    "  set.ne.or.f16x2.f16x2 %r9, %r1, %r2, !%p1;\n" /* {1 != 1 or false, 2 != 3 or false} */
+    "  set.ge.and.s32.f16x2 %r10, %r2, %r1, !%p1;\n" /* anything and false */
+    "  st.global.v4.u32 [%rd1], {%r3, %r4, %r7, %r8};\n"
+    "  st.global.v2.u32 [%rd1+16], {%r9, %r10};\n"
+    "  ret;\n}\n";
+
+static void test_half_set(void **state) {
+  (void)state;
+  run r;
+  run_ptx(&r, hset_ptx, "hset",
+          "{\"kernel\": \"hset\", \"grid\": [1,1,1], \"block\": [1,1,1], \"args\": ["
+          "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 6}]}",
+          1);
+  assert_ok_diag(r.status, &r.d);
+  uint64_t n;
+  uint32_t *o = ws_emu_buffer(r.l, "out", &n);
+  assert_int_equal(o[0], 0x00003C00u); /* lo 1.0 (f16), hi 0 */
+  assert_int_equal(o[1], 0xFFFF0000u); /* lo 0, hi 0xFFFF */
+  assert_int_equal(o[2], 0x00003F80u); /* lo 1.0 (bf16), hi 0 */
+  assert_int_equal(o[3], 0x3C00u);     /* 1.0 as f16, not 0xFFFF */
+  assert_int_equal(o[4], 0x3C000000u); /* lo 0, hi 1.0 */
+  assert_int_equal(o[5], 0u);
+  run_free(&r);
+}
+
 /* --- alloca, stacksave, stackrestore ----------------------------------------------------- */
 
 static const char alloca_ptx[] = ".version 7.3\n.target sm_80\n.address_size 64\n"
@@ -1585,7 +1633,8 @@ int main(void) {
       cmocka_unit_test(test_nested_divergence), cmocka_unit_test(test_loop_trip_counts),
       cmocka_unit_test(test_early_exit_barrier), cmocka_unit_test(test_warp_ops_partial),
       cmocka_unit_test(test_atomic_histogram),   cmocka_unit_test(test_recursion),
-      cmocka_unit_test(test_brx),                cmocka_unit_test(test_alloca),                cmocka_unit_test(test_half_atomics),                cmocka_unit_test(test_indirect_call),                cmocka_unit_test(test_alu),                cmocka_unit_test(test_printf), cmocka_unit_test(test_printf_long),                cmocka_unit_test(test_fma_exact),          cmocka_unit_test(test_hooks), cmocka_unit_test(test_hooks_functions), cmocka_unit_test(test_hooks_runs),          cmocka_unit_test(test_fault_report),
+      cmocka_unit_test(test_brx),                cmocka_unit_test(test_alloca),                cmocka_unit_test(test_half_atomics),
+      cmocka_unit_test(test_half_set),                cmocka_unit_test(test_indirect_call),                cmocka_unit_test(test_alu),                cmocka_unit_test(test_printf), cmocka_unit_test(test_printf_long),                cmocka_unit_test(test_fma_exact),          cmocka_unit_test(test_hooks), cmocka_unit_test(test_hooks_functions), cmocka_unit_test(test_hooks_runs),          cmocka_unit_test(test_fault_report),
       cmocka_unit_test(test_address_wrap32), cmocka_unit_test(test_redux_member_mask),
       cmocka_unit_test(test_member_mask_groups), cmocka_unit_test(test_member_mask_faults),
       cmocka_unit_test(test_member_mask_partial_warp), cmocka_unit_test(test_member_mask_full_decision),

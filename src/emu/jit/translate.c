@@ -911,8 +911,9 @@ static int tr_setp(tr *T, const ty *y) {
   int e = ct == WS_PTX_T_F32 ? 1 : ct == WS_PTX_T_F64 ? 2 : hk >= 0 ? 3 + hk : 0;
   if (e == 0 && !(ck & (WS_PTX_TK_U | WS_PTX_TK_S | WS_PTX_TK_B))) return refuse(T, NULL);
   if (e == 0 && cmp > WS_NUM_GE) return refuse(T, NULL);
-  if (e >= 5 && is_set) return refuse(T, NULL);
-  if (e >= 5 && pd < 0) return refuse(T, "`_` as the first result of a packed comparison");
+  uint64_t tv = is_set ? ws_emu_dec_set_true(y->t, e >= 5) : 0;
+  if (is_set && tv == 0) return refuse(T, NULL);
+  if (e >= 5 && !is_set && pd < 0) return refuse(T, "`_` as the first result of a packed comparison");
   int w = (e == 0 && bits > 32) || e == 2 ? 64 : 32;
   val a, b;
   if ((st = src(T, i, ct, w, &a)) || (st = src(T, i + 1, ct, w, &b))) return st;
@@ -975,10 +976,16 @@ static int tr_setp(tr *T, const ty *y) {
   char x[128];
   if (is_set) {
     int size = tbits(y->t);
-    uint64_t tv = y->t == WS_PTX_T_F32 ? 0x3f800000u : wmask_of(size);
     combined(x, sizeof x, bop, "r_");
     char ex[XBUF];
-    snprintf(ex, sizeof ex, "jsel64(%s, 0x%" PRIx64 "ull, 0)", x, tv);
+    if (x2) { /* each half of d from its own element's outcome */
+      char xh[128];
+      combined(xh, sizeof xh, bop, "h_");
+      snprintf(ex, sizeof ex, "(jsel64(%s, 0x%" PRIx64 "ull, 0) | jsel64(%s, 0x%" PRIx64 "ull, 0))", x, tv, xh,
+               tv << 16);
+    } else {
+      snprintf(ex, sizeof ex, "jsel64(%s, 0x%" PRIx64 "ull, 0)", x, tv);
+    }
     if ((st = assign(T, &dr, size > 32 ? 64 : 32, !lib, ex))) return st;
     E("    }\n");
     return WS_OK;

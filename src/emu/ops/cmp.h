@@ -19,7 +19,6 @@ DECODER(setp_set) {
   if (is_set) {
     DST(0);
     di->size = (uint8_t)tbits(t);
-    di->ty = t == WS_PTX_T_F32;
   } else {
     PRED(0, d);
     if (in->nops > 1 && (o[1].flags & WS_PTX_OF_PIPE)) {
@@ -35,7 +34,10 @@ DECODER(setp_set) {
   di->e = ct == WS_PTX_T_F32 ? 1 : ct == WS_PTX_T_F64 ? 2 : hk >= 0 ? 3 + (uint32_t)hk : 0;
   if (di->e == 0 && !(ck & (WS_PTX_TK_U | WS_PTX_TK_S | WS_PTX_TK_B))) REFUSE();
   if (di->e == 0 && di->cmp > WS_NUM_GE) REFUSE();
-  if (di->e >= 5 && is_set) REFUSE();
+  if (is_set) { /* d's value for true (per half when comparing pairs) */
+    di->imm = (int64_t)ws_emu_dec_set_true(T->t, di->e >= 5);
+    if (di->imm == 0) REFUSE();
+  }
   t = ct;
   SRC(i, a);
   SRC(i + 1, b);
@@ -184,14 +186,22 @@ EXEC(SETP) {
   return FL_NEXT;
 }
 
-/* d = 1.0f or all ones (the result type's width) where true, else 0 */
+/* d = 1.0 in d's format or all ones (d's width) where true, else 0
+ * (in->imm, ws_emu_dec_set_true); comparing f16x2/bf16x2 pairs, each
+ * 16-bit half of d gets its own element's outcome */
 EXEC(SET) {
-  uint32_t r = compare(in, lanes(X, in->a), lanes(X, in->b), m, NULL);
+  uint32_t hi = 0;
+  uint32_t r = compare(in, lanes(X, in->a), lanes(X, in->b), m, &hi);
   uint32_t c = in->bop ? pmask_not(X, in->c, in->flags & 4) : 0;
   r = combine(in->bop, r, c);
   uint64_t *Dd = lanes(X, in->d);
-  uint64_t tv = in->ty ? 0x3f800000u : (in->size >= 64 ? ~0ull : (1ull << in->size) - 1);
-  LANES(m, Dd[l] = ((r >> l) & 1) ? tv : 0);
+  uint64_t tv = (uint64_t)in->imm;
+  if (in->e >= 5) {
+    hi = combine(in->bop, hi, c);
+    LANES(m, Dd[l] = (((r >> l) & 1) ? tv : 0) | (((hi >> l) & 1) ? tv << 16 : 0));
+  } else {
+    LANES(m, Dd[l] = ((r >> l) & 1) ? tv : 0);
+  }
   return FL_NEXT;
 }
 

@@ -271,12 +271,42 @@ static uint64_t mma_round(int dt, double s) {
   return bf32((float)s);
 }
 
+/* Operand elements an mma reads from its tables (a M x K, b K x N) rather
+ * than from the fragments: every shape the decoder accepts fits (the
+ * largest, m16n8k32's a and m32n8k16's a, are 16 x 32 and 32 x 16); a
+ * larger one reads the fragments as before. */
+#define MMA_TAB 512
+
+/* Operand `which` (0 a: rows x cols = M x K, 1 b: K x N) of fragment f
+ * into v (floating values) and iv (integer values), row-major: each
+ * element converted once per instruction instead of once per product it
+ * takes part in (a 16x16x16 f16 wmma.mma did 8192 f16 -> f64 conversions,
+ * and the kernel zoo's wmma GEMM profiled in 115 s, 90 % of it here). */
+static void mma_table(const xctx *X, int lay, int which, const mfrag *f, uint32_t M, uint32_t rows, uint32_t cols,
+                      double *v, int64_t *iv) {
+  for (uint32_t r = 0; r < rows; r++)
+    for (uint32_t c = 0; c < cols; c++) {
+      uint32_t l, e;
+      int64_t x = 0;
+      frag_where(lay, which, f, M, r, c, &l, &e);
+      v[r * cols + c] = mt_value(f->mt, frag_get(X, f, l, e), &x);
+      iv[r * cols + c] = x;
+    }
+}
+
 /* d = a * b + c for the warp: M x N x K, fragments da, fa, fb, fc in layout
  * lay; sat: .satfinite on integers. */
 static void mma_compute(const xctx *X, int lay, uint32_t M, uint32_t N, uint32_t K, const mfrag *fd, const mfrag *fa,
                         const mfrag *fb, const mfrag *fc, int sat) {
   uint64_t out[32 * 8 * 2]; /* at most 16 x 32 results (512) per warp */
   int isint = fa->mt == MT_S8 || fa->mt == MT_U8;
+  double va_[MMA_TAB], vb_[MMA_TAB]; /* 16 KiB of stack */
+  int64_t ia_[MMA_TAB], ib_[MMA_TAB];
+  int tab = M * K <= MMA_TAB && K * N <= MMA_TAB;
+  if (tab) {
+    mma_table(X, lay, 0, fa, M, M, K, va_, ia_);
+    mma_table(X, lay, 1, fb, M, K, N, vb_, ib_);
+  }
   for (uint32_t r = 0; r < M; r++)
     for (uint32_t c = 0; c < N; c++) {
       uint32_t l, e;
@@ -284,11 +314,17 @@ static void mma_compute(const xctx *X, int lay, uint32_t M, uint32_t N, uint32_t
       frag_where(lay, 2, fc, M, r, c, &l, &e);
       double s = mt_value(fc->mt, frag_get(X, fc, l, e), &iv);
       for (uint32_t k = 0; k < K; k++) {
-        uint32_t la, ea, lb, eb;
-        frag_where(lay, 0, fa, M, r, k, &la, &ea);
-        frag_where(lay, 1, fb, M, k, c, &lb, &eb);
-        double va = mt_value(fa->mt, frag_get(X, fa, la, ea), &ia);
-        double vb = mt_value(fb->mt, frag_get(X, fb, lb, eb), &ib);
+        double va, vb;
+        if (tab) {
+          va = va_[r * K + k], ia = ia_[r * K + k];
+          vb = vb_[k * N + c], ib = ib_[k * N + c];
+        } else {
+          uint32_t la, ea, lb, eb;
+          frag_where(lay, 0, fa, M, r, k, &la, &ea);
+          frag_where(lay, 1, fb, M, k, c, &lb, &eb);
+          va = mt_value(fa->mt, frag_get(X, fa, la, ea), &ia);
+          vb = mt_value(fb->mt, frag_get(X, fb, lb, eb), &ib);
+        }
         if (isint) iv += ia * ib;
         else if (fa->mt == MT_F64) s = fma(va, vb, s);
         else s += va * vb;
