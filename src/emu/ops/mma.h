@@ -271,10 +271,9 @@ static uint64_t mma_round(int dt, double s) {
   return bf32((float)s);
 }
 
-/* Operand elements an mma reads from its tables (a M x K, b K x N) rather
- * than from the fragments: every shape the decoder accepts fits (the
- * largest, m16n8k32's a and m32n8k16's a, are 16 x 32 and 32 x 16); a
- * larger one reads the fragments as before. */
+/* The most elements of one mma operand: the PTX ISA's largest shapes'
+ * (m16n8k32's a, 16 x 32, and m32n8k16's a, 32 x 16); mma_operands refuses
+ * a larger one, so mma_compute's tables and results always fit. */
 #define MMA_TAB 512
 
 /* Operand `which` (0 a: rows x cols = M x K, 1 b: K x N) of fragment f
@@ -298,34 +297,21 @@ static void mma_table(const xctx *X, int lay, int which, const mfrag *f, uint32_
  * lay; sat: .satfinite on integers. */
 static void mma_compute(const xctx *X, int lay, uint32_t M, uint32_t N, uint32_t K, const mfrag *fd, const mfrag *fa,
                         const mfrag *fb, const mfrag *fc, int sat) {
-  uint64_t out[32 * 8 * 2]; /* at most 16 x 32 results (512) per warp */
+  uint64_t out[MMA_TAB]; /* at most 512 results per warp */
   int isint = fa->mt == MT_S8 || fa->mt == MT_U8;
   double va_[MMA_TAB], vb_[MMA_TAB]; /* 16 KiB of stack */
   int64_t ia_[MMA_TAB], ib_[MMA_TAB];
-  int tab = M * K <= MMA_TAB && K * N <= MMA_TAB;
-  if (tab) {
-    mma_table(X, lay, 0, fa, M, M, K, va_, ia_);
-    mma_table(X, lay, 1, fb, M, K, N, vb_, ib_);
-  }
+  mma_table(X, lay, 0, fa, M, M, K, va_, ia_);
+  mma_table(X, lay, 1, fb, M, K, N, vb_, ib_);
   for (uint32_t r = 0; r < M; r++)
     for (uint32_t c = 0; c < N; c++) {
       uint32_t l, e;
-      int64_t iv = 0, ia = 0, ib = 0;
+      int64_t iv = 0;
       frag_where(lay, 2, fc, M, r, c, &l, &e);
       double s = mt_value(fc->mt, frag_get(X, fc, l, e), &iv);
       for (uint32_t k = 0; k < K; k++) {
-        double va, vb;
-        if (tab) {
-          va = va_[r * K + k], ia = ia_[r * K + k];
-          vb = vb_[k * N + c], ib = ib_[k * N + c];
-        } else {
-          uint32_t la, ea, lb, eb;
-          frag_where(lay, 0, fa, M, r, k, &la, &ea);
-          frag_where(lay, 1, fb, M, k, c, &lb, &eb);
-          va = mt_value(fa->mt, frag_get(X, fa, la, ea), &ia);
-          vb = mt_value(fb->mt, frag_get(X, fb, lb, eb), &ib);
-        }
-        if (isint) iv += ia * ib;
+        double va = va_[r * K + k], vb = vb_[k * N + c];
+        if (isint) iv += ia_[r * K + k] * ib_[k * N + c];
         else if (fa->mt == MT_F64) s = fma(va, vb, s);
         else s += va * vb;
       }
@@ -363,6 +349,7 @@ static int mma_operands(dec *D, const ws_ptx_inst *in, dinst *di, int lay, uint3
   mfrag f[4] = {{0}}; /* d, a, b, c */
   for (int i = 0; i < 4; i++) {
     TRY(frag_operand(D, in, di, i, i == 0, t[i], rows[i], cols[i], &f[i]));
+    if (rows[i] * cols[i] > MMA_TAB) UNSUP("matrix shape larger than the PTX ISA's mma and wmma shapes");
     if (lay == LAY_WMMA && !frag_fits(&f[i])) UNSUP("wmma fragment size");
     if (lay == LAY_MMA && 32u * f[i].nregs * mt_per_reg(t[i]) != rows[i] * cols[i]) UNSUP("mma operand sizes");
   }
