@@ -12,6 +12,11 @@ printed (docs/validation.md, "Public microbenchmarks"):
                 grid n / block + 1, blocks of `block` threads, 2 blocks per SM.
   gpu-l2-cache: data_set x 1024 bytes per block x 100,000 blocks of 1024
                 threads; the whole grid's footprint is the printed data set.
+  cuda-stream-gridstride (the README's V100 table): streams x n x 8 bytes,
+                n = 10 x 2^24 doubles per buffer (the table does not print
+                it; any DRAM-sized n gives the same GB/s), `grid` blocks of
+                128 threads looping with the grid's stride; streams = 1
+                (init, sum1), 2 (dot, scale), 3 (tdot, triad), 4 (sch_triad).
 
 Usage: scripts/gpubench_set.py [DIR]   (default: data/validation/gpubench)
 """
@@ -30,7 +35,14 @@ INPUTS = {"stream_init": 0, "stream_read": 1, "stream_scale": 1, "stream_triad":
 # counts are not published; the PTX's own declarations, ~200 virtual
 # registers for l2_sum, would leave no 1024-thread block on an SM).
 REGISTERS = {"stream_init": 8, "stream_read": 8, "stream_scale": 10, "stream_triad": 12,
-             "stream_stencil3": 13, "stream_stencil5": 17, "l2_sum": 32}
+             "stream_stencil3": 13, "stream_stencil5": 17, "l2_sum": 32,
+             "gs_init": 10, "gs_sum1": 12, "gs_dot": 14, "gs_tdot": 18, "gs_scale": 12,
+             "gs_triad": 14, "gs_schtriad": 16}
+GS_N = 10 * 2 ** 24
+GS_STREAMS = {"gs_init": 1, "gs_sum1": 1, "gs_dot": 2, "gs_tdot": 3, "gs_scale": 2,
+              "gs_triad": 3, "gs_schtriad": 4}
+GS_INPUTS = {"gs_init": 0, "gs_sum1": 1, "gs_dot": 2, "gs_tdot": 3, "gs_scale": 1,
+             "gs_triad": 2, "gs_schtriad": 3}
 L2_BLOCKS = 100000
 L2_BLOCK = 1024
 # cuda-stream keeps 2 blocks on an SM (a 9 % shared-memory carve-out against
@@ -50,6 +62,13 @@ def stream_spec(kernel, block):
     args = [zero("a", N_STREAM)] + [zero("bcd"[i], N_STREAM) for i in range(INPUTS[kernel])]
     args.append({"scalar": "n", "type": "u64", "value": N_STREAM})
     return {"kernel": kernel, "grid": [N_STREAM // block + 1, 1, 1], "block": [block, 1, 1],
+            "dynamic_shared_bytes": 0, "args": args, "l2": "cold"}
+
+
+def gs_spec(kernel, grid, block):
+    args = [zero("a", GS_N)] + [zero("bcd"[i], GS_N) for i in range(GS_INPUTS[kernel])]
+    args.append({"scalar": "n", "type": "u64", "value": GS_N})
+    return {"kernel": kernel, "grid": [grid, 1, 1], "block": [block, 1, 1],
             "dynamic_shared_bytes": 0, "args": args, "l2": "cold"}
 
 
@@ -77,6 +96,12 @@ def main():
                 nbytes = STREAMS[k] * N_STREAM * 8
                 row = ["k/stream.sm_80.ptx", k, name, p["board"], nbytes / (gbs * 1e9), block,
                        REGISTERS[k], TWO_BLOCKS_SHARED[p["board"]], "cold"]
+            elif p["bench"] == "cuda-stream-gridstride":
+                k, block, grid = p["kernel"], int(p["block"]), int(p["grid"])
+                spec, name = gs_spec(k, grid, block), "l/%s-%dx%d.json" % (k, grid, block)
+                nbytes = GS_STREAMS[k] * GS_N * 8
+                row = ["k/gridstride.sm_80.ptx", k, name, p["board"], nbytes / (gbs * 1e9), grid,
+                       REGISTERS[k], "", "cold"]
             else:
                 block_kb, ds_kb = int(p["block_kB"]), int(p["data_set_kB"])
                 run, iters = ds_kb // block_kb, block_kb * 1024 // (2 * L2_BLOCK * 8)

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """gpubench_split.py -- the public-microbenchmark set's figures by the
 protocol's groups (docs/validation.md, "Public microbenchmarks"): rows that
-set constants (full-occupancy stream rows and the L2 plateau of the H100 PCIe
-and A100) and rows only checked (every other row), per board and kernel.
+set constants (full-occupancy stream rows of the H100 PCIe, A100 and V100, the
+L2 plateau of the H100 PCIe and A100) and rows only checked (every other row),
+per board and kernel.
 
 Usage: scripts/gpubench_split.py ROWS.csv [MODEL ...]   (ROWS.csv: validate --report's rows.csv)
 """
@@ -14,6 +15,8 @@ SET_BOARDS = ("h100-pcie", "a100-sxm-80gb")
 
 
 def group(r):
+    if r["gpu"] == "v100-pcie" and r["kernel"].startswith("gs_") and r["input_size"] == "1280":
+        return "set-stream"
     if r["gpu"] in SET_BOARDS:
         if r["kernel"].startswith("stream_") and r["block"].startswith("1024x"):
             return "set-stream"
