@@ -60,6 +60,12 @@ WARPSIGHT_ARCH = {
 }
 
 
+# Constants an architecture measured on its own while borrowing the others:
+# Volta's dram_efficiency from the V100 PCIe's public stream rows (Turing's
+# 0.6182 x 1.5810, docs/gpu-parameters.md, "Volta's dram_efficiency").
+WARPSIGHT_OWN = {(7, 0): {"dram_efficiency": 0.9773372165766246}}
+
+
 def warpsight_arch(ma, mi):
     """The constants CC ma.mi takes: its own or the nearest measured one's."""
     if ma == 3:
@@ -72,7 +78,9 @@ def warpsight_arch(ma, mi):
         name = "ampere"
     else:
         return None
-    return dict(zip(WARPSIGHT_KEYS, WARPSIGHT_ARCH[name]))
+    fit = dict(zip(WARPSIGHT_KEYS, WARPSIGHT_ARCH[name]))
+    fit.update(WARPSIGHT_OWN.get((ma, mi), {}))
+    return fit
 
 
 def transit_constants():

@@ -377,6 +377,30 @@ static const ws_arch_fit wsa_ampere = {
      0.7049082744720494, 1e-6, 12.431435675553958, 0.582333844123174},
     "fitted on the modern-dev train half (RTX 3060, RTX 3080)"};
 
+/* Architectures whose only measured rows set one constant of their own and
+ * borrow the others from the nearest measured architecture (`arch_fit`).
+ * Volta (CC 7.0): dram_efficiency from the public gpu-benches cuda-stream
+ * table of a Tesla V100 PCIe (data/validation/gpubench, docs/validation.md,
+ * "Public microbenchmarks", the protocol's set rows): Turing's 0.6182 x the
+ * geometric mean of warpsight's predicted / measured time over the seven
+ * full-occupancy rows (1280 blocks of 128 threads; init, sum1, dot, tdot,
+ * scale, triad, sch_triad at 834-895 GB/s of the 897 GB/s data sheet), 1.5810:
+ * every one of those rows is DRAM-bound in the model.  Turing's value was
+ * fitted on one GDDR6 board (the RTX 2060). */
+typedef struct ws_arch_own {
+  int major, minor;
+  int key;          /* the constant measured (WSA_*) */
+  double v;
+  const char *name; /* the architecture */
+  const char *how;  /* where the value comes from */
+} ws_arch_own;
+static const ws_arch_own wsa_own[] = {
+    {7, 0, WSA_DRAM_EFF, 0.9773372165766246, "Volta",
+     "from the gpu-benches cuda-stream rows of a Tesla V100 PCIe (data/validation/gpubench): "
+     "Turing's 0.6182 x 1.5810, the geometric mean of predicted / measured time over its seven "
+     "full-occupancy rows"},
+};
+
 /* The architecture whose constants CC major.minor takes, and whether they
  * are another (the nearest measured) architecture's. */
 static const ws_arch_fit *arch_fit(int ma, int mi, int *borrowed) {
@@ -425,6 +449,12 @@ static int ws_arch(rule_ctx *c, const char *k, double *v) {
          c->a->major);
     return 1;
   }
+  for (size_t o = 0; o < sizeof wsa_own / sizeof wsa_own[0]; o++)
+    if (wsa_own[o].major == c->a->major && wsa_own[o].minor == c->a->minor && wsa_own[o].key == i) {
+      *v = wsa_own[o].v;
+      NOTE("the %s constant, %s", wsa_own[o].name, wsa_own[o].how);
+      return 1;
+    }
   *v = f->v[i];
   char scale[96] = "";
   if (i == WSA_L2_SLICE && c->g->cache.l2_slices > 0) /* the model's scaling, spelled out */
