@@ -1,6 +1,6 @@
 #!/bin/bash
-# tensor_unrated.sh — a GPU file without tensor-core throughput (the H100 PCIe,
-# B200, L40S and RTX 5090 files give none: "not published") makes
+# tensor_unrated.sh — a GPU file without tensor-core throughput (the H100 PCIe
+# and RTX 5090 files, among others, give none: "not published") makes
 # the warpsight model price a kernel's mma operations at 0 cycles (C6).  Its
 # terms said so, but `model --model all` and `predict` printed the
 # prediction without a word, and `gpu NAME` showed no tensor section at all.

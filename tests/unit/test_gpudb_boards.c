@@ -4,8 +4,10 @@
  * bandwidth) against the values typed here from the cited pages (not from
  * the GPU files), and each fact's "source" in the file naming that page;
  * the memory facts of the boards NVBench reported on; the bus, memory clock and
- * L2 the spec pages give for the Pascal, Volta, Maxwell and Kepler boards. */
+ * L2 the spec pages give for the Pascal, Volta, Maxwell and Kepler boards; the
+ * tensor-core throughputs of the L40S and B200 against their pages' TFLOPS. */
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -233,6 +235,71 @@ static void five_facts(void **state) {
   }
 }
 
+/* Tensor-core throughputs (task tensor-more): each page's dense TFLOPS or
+ * TOPS, typed from the page, over the SMs x clock of the board above (the
+ * file's sms and clock_ghz), rounded; the hand-computed per-clock values are
+ * in the comments. The B200 page quotes its figures at the 1.86 GHz tensor
+ * clock (8192 FP16 per clock there); the file gives them per 1.98 GHz clock,
+ * as the H100 SXM's does, so that ops / (value x clock) is the page's rate. */
+static const struct {
+  const char *name, *page;
+  int sms;
+  double clock_ghz;
+  double tflops[6]; /* fp16_f32acc, fp16_f16acc, bf16, tf32, fp8, int8 (TOPS) */
+  double per_clock[6];
+} rated[] = {
+    /* hmc-tech L40S (2520MHz column): FP16 366.43 Tensor (FP32 Accumulate) and
+     * (FP16 Accumulate), BF16 366.43, TF32 183.21, FP8 732.86, INT8 732.86 TOPS:
+     * 366.43e3 / (142 x 2.52) = 1024.0; 183.21e3 / 357.84 = 512.0; 732.86e3 / 357.84 = 2048.0 */
+    {"l40s", "hmc-tech.com/gpu/nvidia-l40s-vs-nvidia-t40", 142, 2.52,
+     {366.43, 366.43, 366.43, 183.21, 732.86, 732.86}, {1024, 1024, 1024, 512, 2048, 2048}},
+    /* hmc-tech B200: Tensor FP16-32 and FP16-16 2.25 PFLOPS, BF16 2.25, TF32 1.13,
+     * FP8-32 4.5 PFLOPS, INT8 4.5 POPS: 2250e3 / (148 x 1.98) = 7678.1;
+     * 1130e3 / 293.04 = 3856.1; 4500e3 / 293.04 = 15356.3 */
+    {"b200", "hmc-tech.com/gpus/nvidia-b200-vs-nvidia-b100", 148, 1.98,
+     {2250, 2250, 2250, 1130, 4500, 4500}, {7678, 7678, 7678, 3856, 15356, 15356}},
+};
+
+/* The source of tensor.KEY, as the serialiser writes the GPU. */
+static const char *tensor_source(const ws_gpu *g, const char *key) {
+  static char buf[1024];
+  char *text = ws_gpu_to_json(g);
+  cJSON *root = text ? cJSON_Parse(text) : NULL;
+  const cJSON *t = cJSON_GetObjectItemCaseSensitive(root, "tensor");
+  const cJSON *v = t ? cJSON_GetObjectItemCaseSensitive(t, key) : NULL;
+  const cJSON *s = v ? cJSON_GetObjectItemCaseSensitive(v, "source") : NULL;
+  snprintf(buf, sizeof buf, "%s", cJSON_IsString(s) ? s->valuestring : "");
+  cJSON_Delete(root);
+  free(text);
+  return buf;
+}
+
+static void tensor_rates(void **state) {
+  (void)state;
+  static const char *const keys[6] = {"fp16_f32acc", "fp16_f16acc", "bf16", "tf32", "fp8", "int8"};
+  for (size_t i = 0; i < sizeof rated / sizeof rated[0]; i++) {
+    ws_diag d = WS_DIAG_INIT;
+    ws_gpu *g;
+    if (ws_gpu_load(&g, rated[i].name, &d) != WS_OK) fail_msg("%s does not load", rated[i].name);
+    assert_int_equal(g->sms, rated[i].sms);
+    assert_close(g->clock_ghz, rated[i].clock_ghz, 1e-12);
+    const double got[6] = {g->tensor.fp16_f32acc, g->tensor.fp16_f16acc, g->tensor.bf16,
+                           g->tensor.tf32,        g->tensor.fp8,         g->tensor.int8};
+    for (int k = 0; k < 6; k++) {
+      double q = rated[i].tflops[k] * 1e3 / (rated[i].sms * rated[i].clock_ghz);
+      if (got[k] != rated[i].per_clock[k] || fabs(got[k] - q) > 0.5)
+        fail_msg("%s: tensor.%s = %g; the page's %g T/s over %d SMs x %g GHz is %.1f (typed: %g)",
+                 rated[i].name, keys[k], got[k], rated[i].tflops[k], rated[i].sms,
+                 rated[i].clock_ghz, q, rated[i].per_clock[k]);
+      if (!strstr(tensor_source(g, keys[k]), rated[i].page))
+        fail_msg("%s.tensor.%s: source '%s' does not cite %s", rated[i].name, keys[k],
+                 tensor_source(g, keys[k]), rated[i].page);
+    }
+    ws_gpu_free(g);
+    ws_diag_free(&d);
+  }
+}
+
 /* The database holds at least 40 boards (issue 13). */
 static void forty_boards(void **state) {
   (void)state;
@@ -241,6 +308,7 @@ static void forty_boards(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(five_facts), cmocka_unit_test(forty_boards),
-                                     cmocka_unit_test(device_reports)};
+                                     cmocka_unit_test(device_reports),
+                                     cmocka_unit_test(tensor_rates)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
