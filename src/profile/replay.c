@@ -732,8 +732,8 @@ static inline __attribute__((always_inline)) void l2_request(ws_replay *r, const
 /* One request's entries from rec[0] (at most `avail`; one warp
  * instruction: the same flags on each; it ends before the next entry
  * marked WS_RP_FIRST), WS_RP_BATCH at most, through the caches of SM si;
- * returns the entries taken.  Loads go through the read-only cache or L1,
- * stores through L1 (write-through, no allocate: a present sector is
+ * returns the entries taken.  Loads go through the read-only cache or L1
+ * (not those marked WS_RP_L1_BYPASS: the L2 serves them), stores through L1 (write-through, no allocate: a present sector is
  * updated), then where they miss (stores and atomics always) the L2
  * (write-back, write-allocate; an atomic reads the sector first; a load
  * that misses a line-fetching L1 asks for every sector of the line).  The
@@ -764,7 +764,7 @@ static uint32_t request(ws_replay *r, uint32_t si, const uint64_t *rec, size_t a
   if (!write && (e & WS_RP_NC) && r->ro) {
     c1 = &r->ro[si], hits = &cs->ro_hit;
     cs->ro_access += n;
-  } else if (!write && cs->have_l1 && (r->l1_global || (e & WS_RP_LOCAL))) {
+  } else if (!write && cs->have_l1 && (r->l1_global || (e & WS_RP_LOCAL)) && !(e & WS_RP_L1_BYPASS)) {
     c1 = &r->l1[si], hits = &cs->l1_hit;
     cs->l1_access += n;
   }
