@@ -514,9 +514,12 @@ static void traces_chunked_in_place(void **s) {
  *   3. and 4. both again: the 33 lines are in L1 (a contiguous run of 33
  *      lines puts at most ceil(33 / 8) + 1 = 6 in any of the 8 sets of 16
  *      ways, docs/profile.md "Sets"): 36 lookups, 36 hits, no L2 access.
- * Totals: L1 72 lookups, 3 + 36 = 39 hits; L2 132 lookups, 0 hits; DRAM
- * 4224 bytes.  Before the fix the L2 saw only the missed 32-byte sectors:
- * 33 lookups, 1056 bytes.
+ * Totals: L1 72 sector lookups, 3 + 36 = 39 hits; L2 132 lookups, 0 hits;
+ * DRAM 4224 bytes.  Before the fix the L2 saw only the missed 32-byte
+ * sectors: 33 lookups, 1056 bytes.  The L1's lookups and hits are counted
+ * per line of a request (fermi_l1_counts_lines): 1. 32 lines, 32 misses;
+ * 2. one line, a miss; 3. and 4. 33 lines, 33 hits: L1 66 lookups, 33
+ * hits (72 and 39 per sector).
  *   The same warp on a Kepler K20 (CC 3.5: global loads cached in L2 only)
  * and on an A100 (32-byte sectors in L1) fetches sectors: the strided read
  * 32 sectors, the contiguous one 4: 36 L2 lookups, 1152 bytes, whatever
@@ -529,7 +532,7 @@ static void fermi_l1_fetches_lines(void **s) {
     const char *gpu;
     double l1_access, l1_hit, l2_access, l2_hit, dram;
   } want[] = {
-      {"c2050", 72, 39, 132, 0, 4224},
+      {"c2050", 66, 33, 132, 0, 4224},
       {"k20", 0, 0, 72, 36, 1152},
       {"a100", 72, 36, 36, 0, 1152},
   };
@@ -578,8 +581,8 @@ static double first_avg_transactions(const ws_profile *pr) {
  *     L2 8 / 4.
  *   32-byte sectors: 4 transactions a request either way.
  *   On the C2050 (Fermi: L1 caches global loads in 128-byte lines, a miss
- *   fetches the line): plain: pass 1's first sector misses and fetches the
- *   line (4 L2 lookups), its other 3 hit, pass 2 hits 4: L1 8 / 7, L2
+ *   fetches the line, lookups counted per line): plain: pass 1's line
+ *   misses and is fetched (4 L2 lookups), pass 2's hits: L1 2 / 1, L2
  *   4 / 0; 1 transaction (one 128-byte line).  .cg: L1 0 / 0, L2 8 / 4 as
  *   above, and 4 transactions (32-byte segments: CC 2.x loads cached in L2
  *   only).
@@ -607,7 +610,7 @@ static void cache_operators(void **s) {
       {"a100", I_LD_VOLATILE, WS_PTX_SP_GLOBAL, 0, 0, 8, 4, 4},
       {"a100", I_LD_RELAXED_GPU, WS_PTX_SP_GLOBAL, 0, 0, 8, 4, 4},
       {"a100", I_LD_ACQUIRE_SYS, WS_PTX_SP_GLOBAL, 0, 0, 8, 4, 4},
-      {"c2050", I_LD, WS_PTX_SP_GLOBAL, 8, 7, 4, 0, 1},
+      {"c2050", I_LD, WS_PTX_SP_GLOBAL, 2, 1, 4, 0, 1},
       {"c2050", I_LD_CG, WS_PTX_SP_GLOBAL, 0, 0, 8, 4, 4},
       {"c2050", I_LD_VOLATILE, WS_PTX_SP_GLOBAL, 0, 0, 8, 4, 4},
       {"k20", I_LD, WS_PTX_SP_GLOBAL, 0, 0, 8, 4, 4},
@@ -697,6 +700,46 @@ static void stores_with_operators_are_plain(void **s) {
   }
 }
 
+/* Fermi's L1 lookups and hits are counted per line of a request, as
+ * nvprof's l1_global_load_hit / _miss (docs/profile.md, "Caches").  On the
+ * C2050 one warp reads four lines, each with 32 lanes of 4 consecutive
+ * bytes (a stream), then reads from the fourth line on with lanes 8 bytes
+ * apart (256 bytes: the fourth line and a fifth):
+ *   reads 1-4: one line each, each misses: 4 lookups, 0 hits (per sector:
+ *     16 lookups, 12 hits, a ratio of 0.75);
+ *   read 5: two lines, the fourth present (a hit), the fifth not (a miss):
+ *     2 lookups, 1 hit (per sector: 8 lookups, 4 + 3 = 7 hits).
+ * L1 6 lookups, 1 hit; L2 5 lines x 4 sectors = 20 lookups, 0 hits, DRAM
+ * 640 bytes (the L2 side as before).  On the A100 (32-byte sectors) the
+ * count stays per sector: reads 1-4: 16 lookups, 0 hits; read 5: 8
+ * lookups, the fourth line's 4 hit: L1 24 / 4; L2 16 + 4 = 20 lookups, 0
+ * hits, 640 bytes. */
+static void fermi_l1_counts_lines(void **s) {
+  (void)s;
+  const uint64_t a = 0x1000000;
+  static const struct {
+    const char *gpu;
+    double l1_access, l1_hit;
+  } want[] = {{"c2050", 6, 1}, {"a100", 24, 4}};
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    fixture fx;
+    setup_gpu(&fx, want[i].gpu, NULL, 1, 32, 0);
+    ws_prof_block_begin(fx.p, 0, 0);
+    for (int k = 0; k < 4; k++) line_access(&fx, 0, 0, 0, I_LD, a + 128 * (uint64_t)k);
+    strided_access(&fx, 0, 0, 0, I_LD, a + 3 * 128, 8);
+    ws_prof_block_end(fx.p, 0, 0);
+    ws_profile *pr = finish(&fx);
+    print_message("%s\n", want[i].gpu);
+    assert_close(cache_count(pr, "l1", "accesses"), want[i].l1_access, 0);
+    assert_close(cache_count(pr, "l1", "hits"), want[i].l1_hit, 0);
+    assert_close(cache_count(pr, "l2", "accesses"), 20, 0);
+    assert_close(cache_count(pr, "l2", "hits"), 0, 0);
+    assert_close(pr->f.dram_read_bytes, 640, 0);
+    ws_profile_free(pr);
+    teardown_fx(&fx);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(warps_interleave_in_l1),
@@ -710,6 +753,7 @@ int main(void) {
       cmocka_unit_test(cache_operators),
       cmocka_unit_test(l1_bypass_neither_reads_nor_fills),
       cmocka_unit_test(stores_with_operators_are_plain),
+      cmocka_unit_test(fermi_l1_counts_lines),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
