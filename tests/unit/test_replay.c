@@ -174,6 +174,16 @@ static double cache_count(const ws_profile *pr, const char *level, const char *w
   return v;
 }
 
+/* The L1's and L2's lookups and hits and the DRAM bytes read. */
+static void assert_caches(const ws_profile *pr, double l1_access, double l1_hit, double l2_access,
+                          double l2_hit, double dram_read) {
+  assert_close(cache_count(pr, "l1", "accesses"), l1_access, 0);
+  assert_close(cache_count(pr, "l1", "hits"), l1_hit, 0);
+  assert_close(cache_count(pr, "l2", "accesses"), l2_access, 0);
+  assert_close(cache_count(pr, "l2", "hits"), l2_hit, 0);
+  assert_close(pr->f.dram_read_bytes, dram_read, 0);
+}
+
 #define LINE(i) (0x1000000 + 128 * (uint64_t)(i))
 
 /* Warps of a block interleave in L1.  One block of 2 warps (one SM); both
@@ -624,11 +634,7 @@ static void cache_operators(void **s) {
     ws_prof_block_end(fx.p, 0, 0);
     ws_profile *pr = finish(&fx);
     print_message("%s, instruction %d\n", want[i].gpu, want[i].pc);
-    assert_close(cache_count(pr, "l1", "accesses"), want[i].l1_access, 0);
-    assert_close(cache_count(pr, "l1", "hits"), want[i].l1_hit, 0);
-    assert_close(cache_count(pr, "l2", "accesses"), want[i].l2_access, 0);
-    assert_close(cache_count(pr, "l2", "hits"), want[i].l2_hit, 0);
-    assert_close(pr->f.dram_read_bytes, 128, 0);
+    assert_caches(pr, want[i].l1_access, want[i].l1_hit, want[i].l2_access, want[i].l2_hit, 128);
     assert_close(first_avg_transactions(pr), want[i].trans, 0);
     ws_profile_free(pr);
     teardown_fx(&fx);
@@ -655,11 +661,7 @@ static void l1_bypass_neither_reads_nor_fills(void **s) {
   line_access(&fx, 0, 0, 0, I_LD_CG, a);
   ws_prof_block_end(fx.p, 0, 0);
   ws_profile *pr = finish(&fx);
-  assert_close(cache_count(pr, "l1", "accesses"), 8, 0);
-  assert_close(cache_count(pr, "l1", "hits"), 4, 0);
-  assert_close(cache_count(pr, "l2", "accesses"), 12, 0);
-  assert_close(cache_count(pr, "l2", "hits"), 8, 0);
-  assert_close(pr->f.dram_read_bytes, 128, 0);
+  assert_caches(pr, 8, 4, 12, 8, 128);
   ws_profile_free(pr);
   teardown_fx(&fx);
 }
@@ -689,11 +691,7 @@ static void stores_with_operators_are_plain(void **s) {
     ws_prof_block_end(fx.p, 0, 0);
     ws_profile *pr = finish(&fx);
     print_message("store instruction %d\n", st[i]);
-    assert_close(cache_count(pr, "l1", "accesses"), 8, 0);
-    assert_close(cache_count(pr, "l1", "hits"), 4, 0);
-    assert_close(cache_count(pr, "l2", "accesses"), 8, 0);
-    assert_close(cache_count(pr, "l2", "hits"), 4, 0);
-    assert_close(pr->f.dram_read_bytes, 128, 0);
+    assert_caches(pr, 8, 4, 8, 4, 128);
     assert_close(pr->f.dram_write_bytes, 128, 0);
     ws_profile_free(pr);
     teardown_fx(&fx);
@@ -730,11 +728,7 @@ static void fermi_l1_counts_lines(void **s) {
     ws_prof_block_end(fx.p, 0, 0);
     ws_profile *pr = finish(&fx);
     print_message("%s\n", want[i].gpu);
-    assert_close(cache_count(pr, "l1", "accesses"), want[i].l1_access, 0);
-    assert_close(cache_count(pr, "l1", "hits"), want[i].l1_hit, 0);
-    assert_close(cache_count(pr, "l2", "accesses"), 20, 0);
-    assert_close(cache_count(pr, "l2", "hits"), 0, 0);
-    assert_close(pr->f.dram_read_bytes, 640, 0);
+    assert_caches(pr, want[i].l1_access, want[i].l1_hit, 20, 0, 640);
     ws_profile_free(pr);
     teardown_fx(&fx);
   }
