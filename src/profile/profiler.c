@@ -263,6 +263,7 @@ struct ws_prof {
   int nworkers;
   worker *w;
   ws_coal_rule load_rule, store_rule;
+  ws_coal_rule load_rule_l2; /* a load the L1 does not serve (l1_bypass) */
   ws_bank_config banks;
   uint32_t *rep;          /* instruction ids of warp 0 of block 0, in order
                              (its first MAX_REP) */
@@ -449,6 +450,7 @@ int ws_prof_new(ws_prof **out, const ws_prof_config *cfg, ws_diag *d) {
     (void)ws_prof_deps_shadow(p->w[k].deps, &p->info[0].dep, sizeof *p->info, p->ninst);
   const ws_gpu *g = cfg->gpu;
   p->load_rule = ws_prof_coal_rule_for(g->cc_major, g->cc_minor, g->cache.l1_caches_global, 0);
+  p->load_rule_l2 = ws_prof_coal_rule_for(g->cc_major, g->cc_minor, 0, 0);
   p->store_rule = ws_prof_coal_rule_for(g->cc_major, g->cc_minor, g->cache.l1_caches_global, 1);
   p->banks = ws_prof_bank_config_for(g->cc_major, g->cc_minor);
   pthread_mutex_init(&p->mu, NULL);
@@ -608,6 +610,31 @@ static inline uint32_t sim_size(unsigned bytes) {
   return bytes;
 }
 
+/* Whether a global load is served past the L1, at the L2
+ * (docs/profile.md, "Cache operators"; the replay's WS_RP_L1_BYPASS):
+ *   - ld.global.cg ("cache at global level, not L1") and ld.global.cv
+ *     ("don't cache and fetch again"): the PTX ISA, "Cache Operators";
+ *     __ldcg and __ldcv of the CUDA C++ Programming Guide, "Load Functions
+ *     Using Cache Hints";
+ *   - ld.volatile (which the PTX ISA's memory consistency model treats as
+ *     a relaxed load at system scope), ld.mmio, and ld.relaxed / ld.acquire
+ *     at .gpu, .sys or .cluster scope: they must see other SMs' writes,
+ *     and the L1 is not coherent between SMs ("multiple L1 caches are not
+ *     coherent for global data", ld.ca in "Cache Operators"), so they are
+ *     served by the L2, where global data is coherent.  At .cta scope the
+ *     block's own SM's L1 serves (its threads share it).
+ * .ca, .cs and .lu (and no operator) stay on the L1 path; ld.global.nc
+ * keeps the read-only path whatever its operator (an assumption: the ISA
+ * allows .ca/.cg/.cs with .nc and says nothing of where they are served).
+ * Loads of other spaces, stores, atomics and texture fetches: never. */
+static inline int l1_bypass(const ws_emu_event *ev, int kind, int nc) {
+  const ws_ptx_inst *in = ev->inst;
+  if (kind != WS_PTX_K_LOAD || ev->space != WS_PTX_SP_GLOBAL || nc || !in) return 0;
+  if (in->cache == WS_PTX_MOD_CG || in->cache == WS_PTX_MOD_CV) return 1;
+  if (ws_ptx_inst_has(in, WS_PTX_MOD_VOLATILE) || ws_ptx_inst_has(in, WS_PTX_MOD_MMIO)) return 1;
+  return in->sem && in->scope != WS_PTX_MOD_CTA;
+}
+
 WS_CLONES_V3
 static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_event *ev,
                            int kind) {
@@ -616,6 +643,14 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
   int is_atomic = kind == WS_PTX_K_ATOMIC || kind == WS_PTX_K_REDUCTION;
   const unsigned bytes = ev_bytes(ev); /* found once per request */
   const uint32_t size = sim_size(bytes);
+  /* ld.global.nc and texture fetches: the read-only (texture) path (replay.c) */
+  int nc = (kind == WS_PTX_K_LOAD && ev->space == WS_PTX_SP_GLOBAL && ev->inst &&
+            ws_ptx_inst_has(ev->inst, WS_PTX_MOD_NC)) ||
+           kind == WS_PTX_K_TEXTURE;
+  const int bypass = l1_bypass(ev, kind, nc);
+  /* a load served by the L2 alone is counted in its 32-byte sectors even
+   * where the L1's loads are in 128-byte lines (CC 2.x, as -dlcm=cg) */
+  const ws_coal_rule rule = is_write ? p->store_rule : bypass ? p->load_rule_l2 : p->load_rule;
   /* The distinct 32-byte sectors, in lane order, for the cache replay; when
    * the lanes' access size is the one coalescing counts with, they give its
    * sector and line counts too. */
@@ -623,12 +658,12 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
   uint32_t nl, ns = ws_prof_sectors(&w->secs, ev->exec, ev->addr, bytes, sec, &nl);
   ws_coal_result r;
   if (size == bytes) {
-    ws_prof_coalesce_counted_at(&r, ev->exec, size, ev->addr, is_write ? p->store_rule : p->load_rule,
+    ws_prof_coalesce_counted_at(&r, ev->exec, size, ev->addr, rule,
                                 ns < 64 ? ns : 64, nl < 64 ? nl : 64);
   } else { /* an odd size: the sectors of the size coalescing counts with */
     ws_warp_access a = {ev->exec, size, {0}};
     memcpy(a.addr, ev->addr, sizeof a.addr);
-    ws_prof_coalesce(&r, &a, is_write ? p->store_rule : p->load_rule);
+    ws_prof_coalesce(&r, &a, rule);
   }
   st->requests++;
   st->trans += r.transactions;
@@ -640,7 +675,6 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
    * the same bytes would need (docs/profile.md): one per warp for 4-byte
    * lanes under CC 2.x's 128-byte lines, one per half-warp on CC 1.x, four
    * 32-byte sectors on CC >= 3.0. */
-  ws_coal_rule rule = is_write ? p->store_rule : p->load_rule;
   uint32_t best = 0;
   if (rule == WS_COAL_CC1X_STRICT || rule == WS_COAL_CC1X_RELAXED) {
     for (int h = 0; h < 2; h++) {
@@ -657,12 +691,9 @@ static void global_request(ws_prof *p, worker *w, inst_stat *st, const ws_emu_ev
   uint32_t k = r.transactions ? nexec / r.transactions : 1;
   w->k_hist[k < 1 ? 1 : (k > 32 ? 32 : k)]++;
   w->wv[(size_t)(ev->warp & 31) * p->vlen + p->nmkeys + (k < 1 ? 1 : (k > 32 ? 32 : k)) - 1]++;
-  /* ld.global.nc and texture fetches: the read-only (texture) path (replay.c) */
-  int nc = (kind == WS_PTX_K_LOAD && ev->space == WS_PTX_SP_GLOBAL && ev->inst &&
-            ws_ptx_inst_has(ev->inst, WS_PTX_MOD_NC)) ||
-           kind == WS_PTX_K_TEXTURE;
   uint64_t flags = (is_write ? WS_RP_WRITE : 0) | (is_atomic ? WS_RP_ATOMIC : 0) |
-                   (ev->space == WS_PTX_SP_LOCAL ? WS_RP_LOCAL : 0) | (nc ? WS_RP_NC : 0);
+                   (ev->space == WS_PTX_SP_LOCAL ? WS_RP_LOCAL : 0) | (nc ? WS_RP_NC : 0) |
+                   (bypass ? WS_RP_L1_BYPASS : 0);
   if (ev->space == WS_PTX_SP_GLOBAL) w->touched = 1;
   ws_rp_trace *t = &w->tr[ev->warp & 31];
   uint64_t *o = ns ? ws_prof_rp_trace_room(t, ns, &w->pool) : NULL;

@@ -132,6 +132,9 @@ struct ws_replay {
   uint32_t l1_fetch;    /* L2 sectors one L1 miss fetches: 1, or the
                            L2 sectors of the L1's fetch unit where that is
                            larger (a line-fetching L1: 4 on Fermi) */
+  int l1_lines;         /* L1 lookups and hits counted per line of a
+                           request (a line-fetching L1 that caches global
+                           loads: Fermi's; line_lookups) */
   ws_cache *l1;         /* per SM */
   ws_cache *ro;         /* per SM: the read-only cache (NULL: none) */
   ws_cache l2;          /* shared (a sample: its share, for data not spread) */
@@ -391,6 +394,7 @@ static int caches_init(ws_replay *r, const ws_rp_config *rc) {
   r->l1_fetch = 1;
   if (sec1 > cs->sector && sec1 % cs->sector == 0 && sec1 / cs->sector <= 32)
     r->l1_fetch = sec1 / cs->sector;
+  r->l1_lines = r->l1_fetch > 1 && r->l1_global;
   for (uint32_t s = 0; s < cs->nsm; s++) {
     if (ws_prof_cache_init(&r->l1[s], cs->l1_bytes, cs->l1_ways, cs->l1_line, sec1)) return -1;
     if (r->ro && ws_prof_cache_init(&r->ro[s], cs->ro_bytes, cs->ro_ways, cs->l1_line, cs->sector))
@@ -729,11 +733,38 @@ static inline __attribute__((always_inline)) void l2_request(ws_replay *r, const
   }
 }
 
+/* The L1 part of a request on an L1 whose sector is its whole line and
+ * which caches global loads (Fermi): the sectors looked up in order as
+ * elsewhere (the same hits, fills and LRU order; a line's first sector
+ * misses and fills it, the others hit), but lookups and hits counted once
+ * per distinct line of the request, by its first sector, as nvprof's
+ * l1_global_load_hit / _miss count cache lines per request (a coalesced
+ * 4-byte read: one line, one lookup): a stream's hit ratio is 0, not the
+ * 0.75 of per-sector counts (docs/profile.md, "Caches").  Returns the
+ * sectors that missed, listed in missv. */
+static uint32_t line_lookups(ws_replay *r, ws_cache *c, const uint64_t *sec, uint32_t n,
+                             uint64_t *missv) {
+  uint8_t hit[WS_RP_BATCH];
+  const uint32_t nmiss = ws_cache_access_run(c, sec, n, 1, 0, hit, NULL, missv);
+  const unsigned sh = c->line_shift;
+  uint64_t lines = 0, lhits = 0;
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t j = 0;
+    while (j < k && sec[j] >> sh != sec[k] >> sh) j++;
+    if (j < k) continue; /* a later sector of a line already counted */
+    lines++;
+    lhits += hit[k];
+  }
+  r->cs.l1_access += lines;
+  r->cs.l1_hit += lhits;
+  return nmiss;
+}
+
 /* One request's entries from rec[0] (at most `avail`; one warp
  * instruction: the same flags on each; it ends before the next entry
  * marked WS_RP_FIRST), WS_RP_BATCH at most, through the caches of SM si;
- * returns the entries taken.  Loads go through the read-only cache or L1,
- * stores through L1 (write-through, no allocate: a present sector is
+ * returns the entries taken.  Loads go through the read-only cache or L1
+ * (not those marked WS_RP_L1_BYPASS: the L2 serves them), stores through L1 (write-through, no allocate: a present sector is
  * updated), then where they miss (stores and atomics always) the L2
  * (write-back, write-allocate; an atomic reads the sector first; a load
  * that misses a line-fetching L1 asks for every sector of the line).  The
@@ -764,13 +795,16 @@ static uint32_t request(ws_replay *r, uint32_t si, const uint64_t *rec, size_t a
   if (!write && (e & WS_RP_NC) && r->ro) {
     c1 = &r->ro[si], hits = &cs->ro_hit;
     cs->ro_access += n;
-  } else if (!write && cs->have_l1 && (r->l1_global || (e & WS_RP_LOCAL))) {
+  } else if (!write && cs->have_l1 && (r->l1_global || (e & WS_RP_LOCAL)) && !(e & WS_RP_L1_BYPASS)) {
     c1 = &r->l1[si], hits = &cs->l1_hit;
-    cs->l1_access += n;
+    if (!r->l1_lines) cs->l1_access += n; /* else counted per line */
   }
   const uint64_t *miss = sec;
   uint32_t nmiss = n;
-  if (c1) {
+  if (c1 && r->l1_lines && c1 == &r->l1[si]) {
+    nmiss = line_lookups(r, c1, sec, n, missv);
+    miss = missv;
+  } else if (c1) {
     nmiss = ws_cache_access_run(c1, sec, n, 1, 0, NULL, NULL, missv);
     *hits += n - nmiss;
     miss = missv;

@@ -32,8 +32,16 @@ enum { WS_RP_WINDOW_CHUNKS = 2 };
 /* Flags in the low bits of a recorded sector address (sectors are 32-byte
  * aligned).  WS_RP_NC: a load through the non-coherent (read-only) path,
  * ld.global.nc. */
-enum { WS_RP_WRITE = 1, WS_RP_ATOMIC = 2, WS_RP_LOCAL = 4, WS_RP_FIRST = 8, WS_RP_NC = 16,
-       WS_RP_FLAGS = 31 };
+enum { WS_RP_WRITE = 1, WS_RP_ATOMIC = 2, WS_RP_LOCAL = 4, WS_RP_FIRST = 8, WS_RP_NC = 16 };
+/* WS_RP_L1_BYPASS: a global load the L1 does not serve -- a cache operator
+ * (.cg, .cv) or a memory-model qualifier (.volatile, .mmio, .relaxed or
+ * .acquire at a scope wider than the CTA) sends it to the L2
+ * (docs/profile.md, "Cache operators").  The address's top bit: the low
+ * five are taken, and no emulator address reaches bit 63 (every window
+ * lies below 2^48: docs/emulator.md, "Memory map"). */
+#define WS_RP_L1_BYPASS ((uint64_t)1 << 63)
+/* Every flag: an entry & ~WS_RP_FLAGS is its sector's address. */
+#define WS_RP_FLAGS ((uint64_t)31 | WS_RP_L1_BYPASS)
 
 /* Entries of one chunk of a warp's trace.  A request (at most 128 entries:
  * memsim.h, ws_prof_sectors) never straddles two chunks. */

@@ -144,8 +144,11 @@ int ws_valid_cache_key(char out[17], const char *kernel, const char *ptx_text,
    * conflicts, the L2's start (cold/warm, also in the key) and sampling
    * among working blocks (memmodel); 12: both merged; 13: an L1 miss
    * asks the L2 for the whole line where the L1 fetches lines, Fermi's:
-   * CC 2.x profiles read 4x the L2 sectors of a scattered load). */
-  fnv_str(&f, "warpsight-profile-cache/13");
+   * CC 2.x profiles read 4x the L2 sectors of a scattered load); 14:
+   * global loads with .cg/.cv, .volatile, .mmio or .relaxed/.acquire
+   * wider than the CTA are served by the L2, not the L1, and Fermi's L1
+   * lookups and hits are counted per line of a request (cache-ops)). */
+  fnv_str(&f, "warpsight-profile-cache/14");
   fnv_str(&f, kernel);
   fnv_str(&f, ptx_text ? ptx_text : "");
   /* The launch as the unformatted JSON of what --launches writes

@@ -29,12 +29,29 @@ static const char ptx[] =
     "{\n"
     "  .reg .f32 %f<2>;\n"
     "  .reg .b64 %rd<2>;\n"
-    "  ld.global.f32 %f1, [%rd1];\n" /* 0 */
-    "  st.global.f32 [%rd1], %f1;\n" /* 1 */
-    "  exit;\n"                      /* 2 */
+    "  ld.global.f32 %f1, [%rd1];\n"              /* 0 */
+    "  st.global.f32 [%rd1], %f1;\n"              /* 1 */
+    "  ld.global.cg.f32 %f1, [%rd1];\n"           /* 2 */
+    "  ld.global.cv.f32 %f1, [%rd1];\n"           /* 3 */
+    "  ld.volatile.global.f32 %f1, [%rd1];\n"     /* 4 */
+    "  ld.relaxed.gpu.global.f32 %f1, [%rd1];\n"  /* 5 */
+    "  ld.acquire.sys.global.f32 %f1, [%rd1];\n"  /* 6 */
+    "  ld.relaxed.cta.global.f32 %f1, [%rd1];\n"  /* 7 */
+    "  ld.global.cs.f32 %f1, [%rd1];\n"           /* 8 */
+    "  ld.global.lu.f32 %f1, [%rd1];\n"           /* 9 */
+    "  ld.global.ca.f32 %f1, [%rd1];\n"           /* 10 */
+    "  ld.global.nc.f32 %f1, [%rd1];\n"           /* 11 */
+    "  st.global.cg.f32 [%rd1], %f1;\n"           /* 12 */
+    "  st.volatile.global.f32 [%rd1], %f1;\n"     /* 13 */
+    "  st.release.gpu.global.f32 [%rd1], %f1;\n"  /* 14 */
+    "  ld.local.cg.f32 %f1, [%rd1];\n"            /* 15 */
+    "  exit;\n"                                   /* 16 */
     "}\n";
 
-enum { I_LD, I_ST };
+enum {
+  I_LD, I_ST, I_LD_CG, I_LD_CV, I_LD_VOLATILE, I_LD_RELAXED_GPU, I_LD_ACQUIRE_SYS, I_LD_RELAXED_CTA,
+  I_LD_CS, I_LD_LU, I_LD_CA, I_LD_NC, I_ST_CG, I_ST_VOLATILE, I_ST_RELEASE_GPU, I_LD_LOCAL_CG
+};
 
 typedef struct fixture {
   ws_ptx_module *m;
@@ -104,9 +121,9 @@ static void teardown_fx(fixture *fx) {
 }
 
 /* Warp `warp` of block `block` reads (or writes) 4 bytes a lane, lane l
- * at addr + stride x l. */
-static void strided_access(fixture *fx, int worker, uint32_t block, uint32_t warp, int pc,
-                           uint64_t addr, uint64_t stride) {
+ * at addr + stride x l, in state space `space` (a ws_ptx_space). */
+static void strided_access_in(fixture *fx, int worker, uint32_t block, uint32_t warp, int pc,
+                              uint64_t addr, uint64_t stride, int space) {
   uint64_t a[32];
   for (int l = 0; l < 32; l++) a[l] = addr + stride * (uint64_t)l;
   ws_emu_event ev = {0};
@@ -117,10 +134,16 @@ static void strided_access(fixture *fx, int worker, uint32_t block, uint32_t war
   ev.inst = &fx->k->insts[pc];
   ev.pc = (uint32_t)pc;
   ev.active = ev.exec = ~0u;
-  ev.space = WS_PTX_SP_GLOBAL;
+  ev.space = (uint8_t)space;
   ev.bytes = 4;
   ev.addr = a;
   ws_prof_inst(fx->p, &ev);
+}
+
+/* The same in global memory. */
+static void strided_access(fixture *fx, int worker, uint32_t block, uint32_t warp, int pc,
+                           uint64_t addr, uint64_t stride) {
+  strided_access_in(fx, worker, block, warp, pc, addr, stride, WS_PTX_SP_GLOBAL);
 }
 
 /* Warp `warp` of block `block` reads (or writes) the 128-byte line at `addr`. */
@@ -149,6 +172,16 @@ static double cache_count(const ws_profile *pr, const char *level, const char *w
   double v = cJSON_GetObjectItem(c, what)->valuedouble;
   cJSON_Delete(caches);
   return v;
+}
+
+/* The L1's and L2's lookups and hits and the DRAM bytes read. */
+static void assert_caches(const ws_profile *pr, double l1_access, double l1_hit, double l2_access,
+                          double l2_hit, double dram_read) {
+  assert_close(cache_count(pr, "l1", "accesses"), l1_access, 0);
+  assert_close(cache_count(pr, "l1", "hits"), l1_hit, 0);
+  assert_close(cache_count(pr, "l2", "accesses"), l2_access, 0);
+  assert_close(cache_count(pr, "l2", "hits"), l2_hit, 0);
+  assert_close(pr->f.dram_read_bytes, dram_read, 0);
 }
 
 #define LINE(i) (0x1000000 + 128 * (uint64_t)(i))
@@ -491,9 +524,12 @@ static void traces_chunked_in_place(void **s) {
  *   3. and 4. both again: the 33 lines are in L1 (a contiguous run of 33
  *      lines puts at most ceil(33 / 8) + 1 = 6 in any of the 8 sets of 16
  *      ways, docs/profile.md "Sets"): 36 lookups, 36 hits, no L2 access.
- * Totals: L1 72 lookups, 3 + 36 = 39 hits; L2 132 lookups, 0 hits; DRAM
- * 4224 bytes.  Before the fix the L2 saw only the missed 32-byte sectors:
- * 33 lookups, 1056 bytes.
+ * Totals: L1 72 sector lookups, 3 + 36 = 39 hits; L2 132 lookups, 0 hits;
+ * DRAM 4224 bytes.  Before the fix the L2 saw only the missed 32-byte
+ * sectors: 33 lookups, 1056 bytes.  The L1's lookups and hits are counted
+ * per line of a request (fermi_l1_counts_lines): 1. 32 lines, 32 misses;
+ * 2. one line, a miss; 3. and 4. 33 lines, 33 hits: L1 66 lookups, 33
+ * hits (72 and 39 per sector).
  *   The same warp on a Kepler K20 (CC 3.5: global loads cached in L2 only)
  * and on an A100 (32-byte sectors in L1) fetches sectors: the strided read
  * 32 sectors, the contiguous one 4: 36 L2 lookups, 1152 bytes, whatever
@@ -506,7 +542,7 @@ static void fermi_l1_fetches_lines(void **s) {
     const char *gpu;
     double l1_access, l1_hit, l2_access, l2_hit, dram;
   } want[] = {
-      {"c2050", 72, 39, 132, 0, 4224},
+      {"c2050", 66, 33, 132, 0, 4224},
       {"k20", 0, 0, 72, 36, 1152},
       {"a100", 72, 36, 36, 0, 1152},
   };
@@ -531,6 +567,173 @@ static void fermi_l1_fetches_lines(void **s) {
   }
 }
 
+/* The average transactions of the first instruction with global requests
+ * (the only one in the tests below). */
+static double first_avg_transactions(const ws_profile *pr) {
+  cJSON *sec = section_of(pr, "global_memory_insts");
+  const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(sec, "insts"), 0);
+  double v = cJSON_GetObjectItem(row, "avg_transactions")->valuedouble;
+  cJSON_Delete(sec);
+  return v;
+}
+
+/* Cache operators and memory-model qualifiers (docs/profile.md, "Cache
+ * operators").  One warp of one block reads the 128-byte line at `a` (32
+ * consecutive floats: 4 sectors) twice with the same instruction, caches
+ * cold:
+ *   On the A100 (L1 caches global loads, 32-byte sectors):
+ *   - served by L1 (plain ld, .ca, .cs, .lu, .relaxed.cta; .nc, the A100
+ *     having no separate read-only cache; ld.local.cg in local memory):
+ *     pass 1 misses L1 (4 lookups) and L2 (4 lookups, 128 bytes from
+ *     DRAM), pass 2 hits L1 (4 lookups, 4 hits): L1 8 / 4, L2 4 / 0;
+ *   - served by L2 (.cg, .cv, .volatile, .relaxed.gpu, .acquire.sys): no
+ *     L1 lookup; pass 1 misses L2 (4), pass 2 hits it (4): L1 0 / 0,
+ *     L2 8 / 4.
+ *   32-byte sectors: 4 transactions a request either way.
+ *   On the C2050 (Fermi: L1 caches global loads in 128-byte lines, a miss
+ *   fetches the line, lookups counted per line): plain: pass 1's line
+ *   misses and is fetched (4 L2 lookups), pass 2's hits: L1 2 / 1, L2
+ *   4 / 0; 1 transaction (one 128-byte line).  .cg: L1 0 / 0, L2 8 / 4 as
+ *   above, and 4 transactions (32-byte segments: CC 2.x loads cached in L2
+ *   only).
+ *   On the K20 (L1 holds local loads only): plain and .cg alike, L1 0 / 0,
+ *   L2 8 / 4, 4 transactions.
+ * DRAM 128 bytes in every case.  Before L1 bypass every global load was
+ * served as a plain one (the .cg row of the A100 read L1 8 / 4). */
+static void cache_operators(void **s) {
+  (void)s;
+  const uint64_t a = 0x1000000;
+  static const struct {
+    const char *gpu;
+    int pc, space;
+    double l1_access, l1_hit, l2_access, l2_hit, trans;
+  } want[] = {
+      {"a100", I_LD, WS_PTX_SP_GLOBAL, 8, 4, 4, 0, 4},
+      {"a100", I_LD_CA, WS_PTX_SP_GLOBAL, 8, 4, 4, 0, 4},
+      {"a100", I_LD_CS, WS_PTX_SP_GLOBAL, 8, 4, 4, 0, 4},
+      {"a100", I_LD_LU, WS_PTX_SP_GLOBAL, 8, 4, 4, 0, 4},
+      {"a100", I_LD_RELAXED_CTA, WS_PTX_SP_GLOBAL, 8, 4, 4, 0, 4},
+      {"a100", I_LD_NC, WS_PTX_SP_GLOBAL, 8, 4, 4, 0, 4},
+      {"a100", I_LD_LOCAL_CG, WS_PTX_SP_LOCAL, 8, 4, 4, 0, 4},
+      {"a100", I_LD_CG, WS_PTX_SP_GLOBAL, 0, 0, 8, 4, 4},
+      {"a100", I_LD_CV, WS_PTX_SP_GLOBAL, 0, 0, 8, 4, 4},
+      {"a100", I_LD_VOLATILE, WS_PTX_SP_GLOBAL, 0, 0, 8, 4, 4},
+      {"a100", I_LD_RELAXED_GPU, WS_PTX_SP_GLOBAL, 0, 0, 8, 4, 4},
+      {"a100", I_LD_ACQUIRE_SYS, WS_PTX_SP_GLOBAL, 0, 0, 8, 4, 4},
+      {"c2050", I_LD, WS_PTX_SP_GLOBAL, 2, 1, 4, 0, 1},
+      {"c2050", I_LD_CG, WS_PTX_SP_GLOBAL, 0, 0, 8, 4, 4},
+      {"c2050", I_LD_VOLATILE, WS_PTX_SP_GLOBAL, 0, 0, 8, 4, 4},
+      {"k20", I_LD, WS_PTX_SP_GLOBAL, 0, 0, 8, 4, 4},
+      {"k20", I_LD_CG, WS_PTX_SP_GLOBAL, 0, 0, 8, 4, 4},
+  };
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    fixture fx;
+    setup_gpu(&fx, want[i].gpu, NULL, 1, 32, 0);
+    ws_prof_block_begin(fx.p, 0, 0);
+    for (int pass = 0; pass < 2; pass++) strided_access_in(&fx, 0, 0, 0, want[i].pc, a, 4, want[i].space);
+    ws_prof_block_end(fx.p, 0, 0);
+    ws_profile *pr = finish(&fx);
+    print_message("%s, instruction %d\n", want[i].gpu, want[i].pc);
+    assert_caches(pr, want[i].l1_access, want[i].l1_hit, want[i].l2_access, want[i].l2_hit, 128);
+    assert_close(first_avg_transactions(pr), want[i].trans, 0);
+    ws_profile_free(pr);
+    teardown_fx(&fx);
+  }
+}
+
+/* An L2-served load neither looks L1 up nor fills it.  On the A100 one
+ * warp reads line X with ld.global.cg, ld, ld, ld.global.cg:
+ *   cg 1: L2 4 misses (128 bytes from DRAM), L1 untouched;
+ *   ld 1: L1 4 misses (cg 1 did not fill it), L2 4 hits;
+ *   ld 2: L1 4 hits;
+ *   cg 2: L2 4 hits (not the L1, which holds X now).
+ * L1 8 lookups, 4 hits; L2 12 lookups, 8 hits.  (Served as plain loads:
+ * L1 16 / 12, L2 4 / 0.) */
+static void l1_bypass_neither_reads_nor_fills(void **s) {
+  (void)s;
+  const uint64_t a = 0x1000000;
+  fixture fx;
+  setup_gpu(&fx, "a100", NULL, 1, 32, 0);
+  ws_prof_block_begin(fx.p, 0, 0);
+  line_access(&fx, 0, 0, 0, I_LD_CG, a);
+  line_access(&fx, 0, 0, 0, I_LD, a);
+  line_access(&fx, 0, 0, 0, I_LD, a);
+  line_access(&fx, 0, 0, 0, I_LD_CG, a);
+  ws_prof_block_end(fx.p, 0, 0);
+  ws_profile *pr = finish(&fx);
+  assert_caches(pr, 8, 4, 12, 8, 128);
+  ws_profile_free(pr);
+  teardown_fx(&fx);
+}
+
+/* Stores with a cache operator or a memory-model qualifier are replayed as
+ * plain stores (docs/profile.md, "Cache operators": the L1 is
+ * write-through and does not allocate on a store, so every store is served
+ * by the L2 already).  On the A100 one warp reads line X, stores it with
+ * the store under test, and reads it again:
+ *   ld 1: L1 4 misses, L2 4 misses (128 bytes from DRAM);
+ *   st: the L2's 4 sectors hit and become dirty (written back at the end:
+ *   128 bytes); the L1's present sectors are updated, not counted;
+ *   ld 2: L1 4 hits.
+ * L1 8 / 4, L2 8 / 4, DRAM 128 bytes read and 128 written, for st,
+ * st.global.cg, st.volatile.global and st.release.gpu.global alike. */
+static void stores_with_operators_are_plain(void **s) {
+  (void)s;
+  const uint64_t a = 0x1000000;
+  static const int st[] = {I_ST, I_ST_CG, I_ST_VOLATILE, I_ST_RELEASE_GPU};
+  for (size_t i = 0; i < sizeof st / sizeof *st; i++) {
+    fixture fx;
+    setup_gpu(&fx, "a100", NULL, 1, 32, 0);
+    ws_prof_block_begin(fx.p, 0, 0);
+    line_access(&fx, 0, 0, 0, I_LD, a);
+    line_access(&fx, 0, 0, 0, st[i], a);
+    line_access(&fx, 0, 0, 0, I_LD, a);
+    ws_prof_block_end(fx.p, 0, 0);
+    ws_profile *pr = finish(&fx);
+    print_message("store instruction %d\n", st[i]);
+    assert_caches(pr, 8, 4, 8, 4, 128);
+    assert_close(pr->f.dram_write_bytes, 128, 0);
+    ws_profile_free(pr);
+    teardown_fx(&fx);
+  }
+}
+
+/* Fermi's L1 lookups and hits are counted per line of a request, as
+ * nvprof's l1_global_load_hit / _miss (docs/profile.md, "Caches").  On the
+ * C2050 one warp reads four lines, each with 32 lanes of 4 consecutive
+ * bytes (a stream), then reads from the fourth line on with lanes 8 bytes
+ * apart (256 bytes: the fourth line and a fifth):
+ *   reads 1-4: one line each, each misses: 4 lookups, 0 hits (per sector:
+ *     16 lookups, 12 hits, a ratio of 0.75);
+ *   read 5: two lines, the fourth present (a hit), the fifth not (a miss):
+ *     2 lookups, 1 hit (per sector: 8 lookups, 4 + 3 = 7 hits).
+ * L1 6 lookups, 1 hit; L2 5 lines x 4 sectors = 20 lookups, 0 hits, DRAM
+ * 640 bytes (the L2 side as before).  On the A100 (32-byte sectors) the
+ * count stays per sector: reads 1-4: 16 lookups, 0 hits; read 5: 8
+ * lookups, the fourth line's 4 hit: L1 24 / 4; L2 16 + 4 = 20 lookups, 0
+ * hits, 640 bytes. */
+static void fermi_l1_counts_lines(void **s) {
+  (void)s;
+  const uint64_t a = 0x1000000;
+  static const struct {
+    const char *gpu;
+    double l1_access, l1_hit;
+  } want[] = {{"c2050", 6, 1}, {"a100", 24, 4}};
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    fixture fx;
+    setup_gpu(&fx, want[i].gpu, NULL, 1, 32, 0);
+    ws_prof_block_begin(fx.p, 0, 0);
+    for (int k = 0; k < 4; k++) line_access(&fx, 0, 0, 0, I_LD, a + 128 * (uint64_t)k);
+    strided_access(&fx, 0, 0, 0, I_LD, a + 3 * 128, 8);
+    ws_prof_block_end(fx.p, 0, 0);
+    ws_profile *pr = finish(&fx);
+    print_message("%s\n", want[i].gpu);
+    assert_caches(pr, want[i].l1_access, want[i].l1_hit, 20, 0, 640);
+    ws_profile_free(pr);
+    teardown_fx(&fx);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(warps_interleave_in_l1),
@@ -541,6 +744,10 @@ int main(void) {
       cmocka_unit_test(sample_l2s_apart),
       cmocka_unit_test(traces_chunked_in_place),
       cmocka_unit_test(fermi_l1_fetches_lines),
+      cmocka_unit_test(cache_operators),
+      cmocka_unit_test(l1_bypass_neither_reads_nor_fills),
+      cmocka_unit_test(stores_with_operators_are_plain),
+      cmocka_unit_test(fermi_l1_counts_lines),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
