@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "util/file.h"
+#include "util/json.h"
 #include "util/strbuf.h"
 #include "valid/valid_int.h"
 #include "warpsight/model.h"
@@ -156,7 +157,7 @@ int ws_valid_cache_key(char out[17], const char *kernel, const char *ptx_text,
   static const char *const keys[] = {"grid", "block", "dynamic_shared_bytes", "l2", "args"};
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(lj, keys[i]);
-    char *s = it ? cJSON_PrintUnformatted(it) : NULL;
+    char *s = it ? ws_json_print(it, 0) : NULL;
     if (it && !s) {
       cJSON_Delete(lj);
       return WS_ENOMEM;
