@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "util/file.h"
+#include "util/json.h"
 #include "util/number.h"
 #include "util/strbuf.h"
 #include "util/vec.h"
@@ -240,7 +241,7 @@ int cli_parse_bytes(const char *cmd, const char *opt, const char *s, unsigned lo
 }
 
 void cli_print_json(const cJSON *j) {
-  char *s = cJSON_Print(j);
+  char *s = ws_json_print(j, 1);
   if (s) puts(s);
   cJSON_free(s);
 }

@@ -22,6 +22,7 @@
 
 #include "cudart/exports.h"
 #include "cudart/rt.h"
+#include "util/json.h"
 #include "warpsight/report.h"
 
 void rt_report(ws_rt *rt) {
@@ -83,7 +84,7 @@ static void log_line(ws_rt *rt, const char *text, size_t n) {
 }
 
 static void log_json(ws_rt *rt, cJSON *o) {
-  char *s = o ? cJSON_PrintUnformatted(o) : NULL;
+  char *s = o ? ws_json_print(o, 0) : NULL;
   if (s) {
     size_t n = strlen(s);
     s[n] = '\n'; /* replaces the NUL: the line is written by length */

@@ -451,7 +451,7 @@ char *ws_gpu_to_json(const ws_gpu *g) {
   if (st == WS_OK) st = ws_gpu_derive_decorate(root, g);
   for (int i = 0; i < WS_GP_COUNT && st == WS_OK; i++)
     if (g->params[i].changed) st = write_change(root, (ws_gp_id)i, &g->params[i]);
-  char *s = st == WS_OK ? cJSON_Print(root) : NULL;
+  char *s = st == WS_OK ? ws_json_print(root, 1) : NULL;
   cJSON_Delete(root);
   if (!s) return NULL;
   char *out = ws_strdup(s); /* free() for the caller, whatever cJSON's allocator */

@@ -327,7 +327,7 @@ char *ws_profile_to_json(const ws_profile *p) {
       continue;
     cJSON_AddItemToObject(root, s->string, cJSON_Duplicate(s, 1));
   }
-  char *text = cJSON_Print(root);
+  char *text = ws_json_print(root, 1);
   cJSON_Delete(root);
   return text;
 }
@@ -352,7 +352,7 @@ char *ws_profile_section_json(const ws_profile *p, const char *name) {
   const cJSON *doc = ws_profile_doc_peek(p);
   const cJSON *s = doc && name ? cJSON_GetObjectItemCaseSensitive(doc, name) : NULL;
   if (!s) return NULL;
-  char *t = cJSON_PrintUnformatted(s);
+  char *t = ws_json_print(s, 0);
   char *out = t ? ws_strdup(t) : NULL; /* free() for the caller */
   cJSON_free(t);
   return out;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "util/demangle.h"
+#include "util/json.h"
 
 static int same_config(const ws_exec_kernel *a, const ws_exec_kernel *b) {
   return strcmp(a->name, b->name) == 0 && !memcmp(a->grid, b->grid, sizeof a->grid) &&
@@ -90,7 +91,7 @@ char *ws_report_exec_json(const ws_exec_run *r, double *total_ms) {
       for (size_t m = 0; m < r->nmodels; m++) total[m] += kt[m];
     }
     cJSON_AddItemToObject(root, "total_ms", ms_object(r, total, 1));
-    s = cJSON_Print(root);
+    s = ws_json_print(root, 1);
     if (total_ms) memcpy(total_ms, total, r->nmodels * sizeof *total);
   }
   cJSON_Delete(root);

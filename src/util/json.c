@@ -266,3 +266,43 @@ int ws_json_get_object(const cJSON *obj, const char *path, const char *key,
   *out = it;
   return WS_OK;
 }
+
+/* A number whose text cJSON would write inexactly, made a raw node with an
+ * exact text (util/json.h, ws_json_print). */
+static int exact_numbers(cJSON *node) {
+  for (cJSON *it = node ? node->child : NULL, *next; it; it = next) {
+    next = it->next;
+    if (!cJSON_IsNumber(it)) {
+      if (exact_numbers(it)) return 1;
+      continue;
+    }
+    double v = it->valuedouble;
+    if (!isfinite(v) || (v == (double)it->valueint)) continue; /* cJSON: null or "%d" */
+    char buf[40];
+    int digits = 15;
+    for (; digits <= 17; digits++) {
+      snprintf(buf, sizeof buf, "%1.*g", digits, v);
+      if (strtod(buf, NULL) == v) break;
+    }
+    if (digits == 15) continue; /* cJSON writes these same digits */
+    /* the node itself becomes raw text: it keeps its key and its place */
+    size_t n = strlen(buf) + 1;
+    char *text = cJSON_malloc(n);
+    if (!text) return 1;
+    memcpy(text, buf, n);
+    it->type = cJSON_Raw | (it->type & cJSON_StringIsConst);
+    it->valuestring = text;
+  }
+  return 0;
+}
+
+char *ws_json_print(const cJSON *root, int formatted) {
+  cJSON *copy = root ? cJSON_Duplicate(root, 1) : NULL;
+  if (!copy || exact_numbers(copy)) {
+    cJSON_Delete(copy);
+    return NULL;
+  }
+  char *s = formatted ? cJSON_Print(copy) : cJSON_PrintUnformatted(copy);
+  cJSON_Delete(copy);
+  return s;
+}

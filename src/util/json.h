@@ -73,6 +73,19 @@ int ws_json_error(ws_diag *d, const char *origin, const char *path,
                   const char *key, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
+/* The text of a JSON tree, every number exact: cJSON 1.7 prints a double
+ * with 15 significant digits whenever they read back within about one unit
+ * in the last place (its compare_double), so 17.7 % of random doubles came
+ * back different in the last bit, and a profile or calibrated GPU file read
+ * back gave models results that differ in the 16th digit from the run that
+ * wrote it (a Spearman rho over tied predictions moved).  Here a number
+ * whose 15-digit text does not read back exactly is written with the
+ * fewest of 16 or 17 digits that do; every other number is written as
+ * cJSON writes it.  `formatted`: as cJSON_Print, else cJSON_PrintUnformatted.
+ * The tree is not changed.  Free the text with cJSON_free; NULL when out of
+ * memory. */
+char *ws_json_print(const struct cJSON *root, int formatted);
+
 #ifdef __cplusplus
 }
 #endif

@@ -19,6 +19,7 @@
 #include <cjson/cJSON.h>
 
 #include "util/demangle.h"
+#include "util/json.h"
 #include "valid/valid_int.h"
 #include "warpsight/valid_launch.h"
 
@@ -362,7 +363,7 @@ cJSON *ws_valid_launch_cjson(const ws_launch_spec *s) {
 
 char *ws_valid_launch_json(const ws_launch_spec *s) {
   cJSON *o = ws_valid_launch_cjson(s);
-  char *text = o ? cJSON_Print(o) : NULL;
+  char *text = o ? ws_json_print(o, 1) : NULL;
   cJSON_Delete(o);
   return text;
 }

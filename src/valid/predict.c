@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "util/file.h"
+#include "util/json.h"
 #include "util/strbuf.h"
 #include "valid/valid_int.h"
 #include "warpsight/model.h"
@@ -76,22 +77,22 @@ int ws_valid_run_models(ws_valid_result *out, const ws_profile *p, const ws_gpu 
     int st = ws_model_predict(&r, models[i], p, g, &md);
     out->time_s[i] = st == WS_OK ? r.time_ms / 1000.0 : NAN;
     if (st == WS_OK) any = 1;
-    else if (st != WS_EMISSING && d)
-      ws_diag_add(d, WS_SEV_WARNING, NULL, 0, 0, "model %s on %s failed", models[i],
-                  p->kernel);
-    if (st != WS_OK) { /* the reason, for the report (rows.csv, the text) */
+    if (st != WS_OK) { /* the reason, for the report (rows.csv, the text) and the warning */
       ws_sb_printf(&why, "%s%s: ", why.n ? "; " : "", models[i]);
       if (r.nmissing) {
         ws_sb_printf(&why, "missing");
         for (size_t k = 0; k < r.nmissing; k++) ws_sb_printf(&why, "%s %s", k ? "," : "", r.missing[k]);
       } else {
-        const char *msg = "failed";
+        const char *msg = "failed without a reason";
         for (size_t k = 0; k < md.count; k++)
           if (md.items[k].severity == WS_SEV_ERROR) {
             msg = md.items[k].message;
             break;
           }
         ws_sb_printf(&why, "%s", msg);
+        if (st != WS_EMISSING && d)
+          ws_diag_add(d, WS_SEV_WARNING, NULL, 0, 0, "model %s on %s failed: %s", models[i],
+                      p->kernel, msg);
       }
     }
     ws_model_result_free(&r);
@@ -159,7 +160,7 @@ int ws_valid_cache_key(char out[17], const char *kernel, const char *ptx_text,
   static const char *const keys[] = {"grid", "block", "dynamic_shared_bytes", "l2", "args"};
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(lj, keys[i]);
-    char *s = it ? cJSON_PrintUnformatted(it) : NULL;
+    char *s = it ? ws_json_print(it, 0) : NULL;
     if (it && !s) {
       cJSON_Delete(lj);
       return WS_ENOMEM;

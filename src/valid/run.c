@@ -122,6 +122,10 @@ out:
       oc->profile = res.profile;
       res.profile = NULL;
     }
+  } else if (res.reason && !oc->reason) {
+    /* no model could run: each one's reason (ws_valid_run_models) */
+    oc->reason = res.reason;
+    res.reason = NULL;
   }
   ws_valid_result_free(&res);
   ws_emu_launch_spec_free(launch);

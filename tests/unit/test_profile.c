@@ -80,6 +80,9 @@ static void round_trip(void **s) {
   p->f.uncoal_mem_insts = 2;
   p->f.miss_ratio = 0.25;
   p->f.ilp = 1.75;
+  /* a value cJSON's own 15-digit text gives back one unit in the last place
+   * away (util/json.h, ws_json_print): a profile read back is the one written */
+  p->f.mlp = 7830.9922375860588;
   char *json = ws_profile_to_json(p);
   ws_diag d = WS_DIAG_INIT;
   ws_profile *q;
@@ -92,6 +95,7 @@ static void round_trip(void **s) {
   assert_close(q->f.uncoal_mem_insts, 2, 0);
   assert_close(q->f.miss_ratio, 0.25, 0);
   assert_close(q->f.ilp, 1.75, 0);
+  assert_true(q->f.mlp == 7830.9922375860588);
   assert_true(isnan(q->f.coal_mem_insts));
   /* Extra sections survive a second round trip, readable by name. */
   cJSON *tree = cJSON_Parse(json);

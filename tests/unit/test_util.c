@@ -321,6 +321,45 @@ static void test_json_parse_refusals(void **state) {
   ws_diag_free(&d);
 }
 
+/* ws_json_print writes every number so that it reads back exactly.  The
+ * values below are ones cJSON 1.7's 15-digit text does not give back
+ * (7830.9922375860588 printed "7830.99223758606", which reads back one unit
+ * in the last place away); 0.1, 0.5 and 3 keep cJSON's own short text. */
+static void test_json_print_exact(void **state) {
+  (void)state;
+  static const double hard[] = {7830.9922375860588, 0.00033522275571488903, 9522297.2517471276,
+                                1.0 / 3.0, 934243.70951977279, 2.0000000000000001e-300};
+  cJSON *root = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(root, "a");
+  cJSON *inner = cJSON_AddObjectToObject(root, "o");
+  for (size_t i = 0; i < sizeof hard / sizeof hard[0]; i++) cJSON_AddItemToArray(arr, cJSON_CreateNumber(hard[i]));
+  cJSON_AddNumberToObject(inner, "deep", hard[0]);
+  cJSON_AddNumberToObject(inner, "tenth", 0.1);
+  cJSON_AddNumberToObject(inner, "half", 0.5);
+  cJSON_AddNumberToObject(inner, "three", 3);
+  for (int formatted = 0; formatted <= 1; formatted++) {
+    char *text = ws_json_print(root, formatted);
+    assert_non_null(text);
+    cJSON *back = cJSON_Parse(text);
+    assert_non_null(back);
+    const cJSON *ba = cJSON_GetObjectItem(back, "a");
+    for (size_t i = 0; i < sizeof hard / sizeof hard[0]; i++)
+      assert_true(cJSON_GetArrayItem(ba, (int)i)->valuedouble == hard[i]);
+    const cJSON *bo = cJSON_GetObjectItem(back, "o");
+    assert_true(cJSON_GetObjectItem(bo, "deep")->valuedouble == hard[0]);
+    assert_non_null(strstr(text, formatted ? "\"tenth\":\t0.1" : "\"tenth\":0.1,"));
+    assert_non_null(strstr(text, formatted ? "\"three\":\t3" : "\"three\":3}"));
+    cJSON_Delete(back);
+    cJSON_free(text);
+  }
+  /* The caller's tree is not changed: its numbers are still numbers. */
+  assert_true(cJSON_IsNumber(cJSON_GetArrayItem(arr, 0)));
+  /* cJSON alone loses the first value (what the function is for). */
+  char *plain = cJSON_PrintUnformatted(cJSON_GetArrayItem(arr, 0));
+  assert_false(strtod(plain, NULL) == hard[0]);
+  cJSON_free(plain);
+  cJSON_Delete(root);
+}
+
 /* ws_parse_decimal takes plain decimals only (issue 24, row 14). */
 static void test_parse_decimal(void **state) {
   (void)state;
@@ -643,6 +682,7 @@ int main(void) {
       cmocka_unit_test(test_parse_decimal),
       cmocka_unit_test(test_ptxas_report),
       cmocka_unit_test(test_tool_find),
+      cmocka_unit_test(test_json_print_exact),
       cmocka_unit_test(test_tool_run),
       cmocka_unit_test(test_tool_capture),
       cmocka_unit_test(test_tool_ptxas_on_ptx),
