@@ -792,16 +792,18 @@ static uint32_t request(ws_replay *r, uint32_t si, const uint64_t *rec, size_t a
   /* the first level: the read-only cache or L1 for loads */
   ws_cache *c1 = NULL;
   uint64_t *hits = NULL;
+  int per_line = 0; /* L1 lookups and hits counted per line (line_lookups) */
   if (!write && (e & WS_RP_NC) && r->ro) {
     c1 = &r->ro[si], hits = &cs->ro_hit;
     cs->ro_access += n;
   } else if (!write && cs->have_l1 && (r->l1_global || (e & WS_RP_LOCAL)) && !(e & WS_RP_L1_BYPASS)) {
     c1 = &r->l1[si], hits = &cs->l1_hit;
-    if (!r->l1_lines) cs->l1_access += n; /* else counted per line */
+    per_line = r->l1_lines;
+    if (!per_line) cs->l1_access += n;
   }
   const uint64_t *miss = sec;
   uint32_t nmiss = n;
-  if (c1 && r->l1_lines && c1 == &r->l1[si]) {
+  if (per_line) {
     nmiss = line_lookups(r, c1, sec, n, missv);
     miss = missv;
   } else if (c1) {
