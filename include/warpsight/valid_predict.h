@@ -143,8 +143,11 @@ typedef struct ws_valid_options {
   const char *const *gpu_file_paths; /* gpu_file_paths[i] instead of the database */
   size_t ngpu_files;                 /* entries in both (0: database only) */
   /* A generic row's .cu kernel file: *ptx_path = a malloc'd path of its PTX
-   * (the caller's compiler, e.g. nvcc -ptx); NULL: a .cu file is an error. */
-  int (*compile_cu)(char **ptx_path, const char *cu_path, void *user, ws_diag *d);
+   * for the row's GPU g (the caller's compiler, e.g. nvcc -ptx for g's
+   * arch); called once per file and compute capability.  NULL: a .cu file
+   * is an error. */
+  int (*compile_cu)(char **ptx_path, const char *cu_path, const ws_gpu *g, void *user,
+                    ws_diag *d);
   void *compile_user;                /* passed to compile_cu */
   /* Called once per predicted row, in file order, with its profile while
    * it still exists (a row whose prediction failed is not passed): what a

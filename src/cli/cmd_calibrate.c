@@ -153,7 +153,7 @@ int cmd_calibrate(int argc, char **argv) {
   const char *pos[1];
   int npos, want_help, rc = EXIT_USAGE, st;
   vcli_gpu_files gf;
-  vcli_cu cu = {"calibrate", {NULL}, 0};
+  vcli_cu cu = {"calibrate", NULL, 0, 0};
   vcli_list gl = {0}, fix = {0};
   const char *gnames[VCLI_MAX_ITEMS]; /* the boards, resolved (--gpu's items) */
   size_t ng = 0;

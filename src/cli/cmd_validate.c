@@ -35,12 +35,13 @@ static const char help[] =
     "kernel is emulated and profiled, and the models run on the profile.\n\n"
     "DATA.csv may instead be in the generic format (a header with kernel_file):\n"
     "one row per measured launch with kernel_file (PTX, or .cu compiled with\n"
-    "nvcc -ptx -arch=sm_80), launch (a launch spec), gpu (a name or a GPU file)\n"
-    "and seconds, optionally kernel, size, registers and shared_bytes; files are\n"
-    "relative to DATA.csv's folder (docs/validation.md, \"Your own kernels\").\n"
-    "--ptx-dir is not needed then.  A file named there must lie inside that\n"
-    "folder (symlinks followed) unless --allow-outside-data is given, and a\n"
-    "name beginning with '-' is refused.\n"
+    "nvcc -ptx for the row's GPU, as predict does: its compute capability's sm,\n"
+    "clamped to what nvcc compiles for), launch (a launch spec), gpu (a name or a\n"
+    "GPU file) and seconds, optionally kernel, size, registers and shared_bytes;\n"
+    "files are relative to DATA.csv's folder (docs/validation.md, \"Your own\n"
+    "kernels\").  --ptx-dir is not needed then.  A file named there must lie\n"
+    "inside that folder (symlinks followed) unless --allow-outside-data is given,\n"
+    "and a name beginning with '-' is refused.\n"
     "A UTF-8 byte-order mark before the header is skipped.\n\n"
     "options:\n"
     "  --model L          'all' (default) or model names separated by commas, as every\n"
@@ -235,7 +236,7 @@ int cmd_validate(int argc, char **argv) {
   const char *pos[1];
   int npos, want_help;
   vcli_gpu_files gf;
-  vcli_cu cu = {"validate", {NULL}, 0};
+  vcli_cu cu = {"validate", NULL, 0, 0};
   ws_report_counters *co = NULL;
   ws_outdir od = {NULL, NULL}; /* --report DIR: its outputs, all or none */
   if (vcli_take_gpu_files(&gf, "validate", &argc, argv) ||

@@ -29,10 +29,7 @@ void cli_cu_cache_free(cli_cu_cache *c) {
   memset(c, 0, sizeof *c);
 }
 
-/* The arch a .cu is compiled for on GPU g: its compute capability's sm,
- * clamped to what this nvcc compiles for (CUDA 13: sm_75 and later), with
- * a note in d when clamped. */
-static void arch_for(char *buf, size_t n, cli_cu_cache *c, const ws_gpu *g, ws_diag *d) {
+void cli_cu_arch_for(char *buf, size_t n, cli_cu_cache *c, const ws_gpu *g, ws_diag *d) {
   int want = g->cc_major * 10 + g->cc_minor, use = want;
   if (!c->archs_known) {
     cli_nvcc_archs(&c->lo, &c->hi);
@@ -46,16 +43,15 @@ static void arch_for(char *buf, size_t n, cli_cu_cache *c, const ws_gpu *g, ws_d
                 "for %s (sm_%d); give --arch, or PTX, to choose", c->lo, c->hi, use, g->name, want);
 }
 
-/* The build of rq->file for arch in c, compiled now when it is not there.
- * 0, or the exit status after nvcc's message. */
-static int cu_build(const cli_cu_build **out, cli_cu_cache *c, const prof_request *rq, const char *arch) {
+int cli_cu_build_get(const cli_cu_build **out, cli_cu_cache *c, const char *cmd, const char *file,
+                     const char *arch) {
   for (size_t i = 0; i < c->n; i++)
     if (!strcmp(c->v[i].arch, arch)) return *out = &c->v[i], 0;
   cli_cu_build b;
   memset(&b, 0, sizeof b);
   snprintf(b.arch, sizeof b.arch, "%s", arch);
-  int rc = cli_compile_cu(rq->cmd, rq->file, arch, b.dir, sizeof b.dir, &b.pl, &b.have_ptxas);
-  if (!rc && WS_VEC_PUSH(c->v, c->n, c->cap, b)) rc = cli_usage_error(rq->cmd, "out of memory");
+  int rc = cli_compile_cu(cmd, file, arch, b.dir, sizeof b.dir, &b.pl, &b.have_ptxas);
+  if (!rc && WS_VEC_PUSH(c->v, c->n, c->cap, b)) rc = cli_usage_error(cmd, "out of memory");
   if (rc) {
     if (b.dir[0]) cli_rm_tmp(b.dir);
     ws_tool_ptxas_free(&b.pl);
@@ -95,9 +91,9 @@ int cli_profile_run(const prof_request *rq, ws_profile **out, ws_gpu **gpu_out,
       st = WS_EIO;
       goto fail;
     }
-    if (!rq->arch) arch_for(gpu_arch, sizeof gpu_arch, cache, g, &d), arch = gpu_arch;
+    if (!rq->arch) cli_cu_arch_for(gpu_arch, sizeof gpu_arch, cache, g, &d), arch = gpu_arch;
     const cli_cu_build *b = NULL;
-    rc = cu_build(&b, cache, rq, arch);
+    rc = cli_cu_build_get(&b, cache, rq->cmd, rq->file, arch);
     if (rc) goto done;
     snprintf(ptx_buf, sizeof ptx_buf, "%s/in.ptx", b->dir);
     ptx_path = ptx_buf;

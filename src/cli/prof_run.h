@@ -32,6 +32,18 @@ typedef struct cli_cu_cache {
 /* Remove every build's folder and free the cache (NULL: no-op). */
 void cli_cu_cache_free(cli_cu_cache *c);
 
+/* The arch a .cu is compiled for on GPU g when no --arch is given: its
+ * compute capability's sm, clamped to what this nvcc compiles for (CUDA 13:
+ * sm_75 and later), with a note in d when clamped.  `predict`, `profile`
+ * and `validate` choose alike, so the same .cu, launch and GPU give the
+ * same profile in each. */
+void cli_cu_arch_for(char *buf, size_t n, cli_cu_cache *c, const ws_gpu *g, ws_diag *d);
+
+/* The build of FILE for ARCH in c (one cache per file), compiled now when
+ * it is not there.  0, or the exit status after nvcc's message. */
+int cli_cu_build_get(const cli_cu_build **out, cli_cu_cache *c, const char *cmd, const char *file,
+                     const char *arch);
+
 typedef struct prof_request {
   const char *cmd;          /* subcommand, for messages */
   const char *file;         /* FILE.ptx or FILE.cu */

@@ -13,6 +13,7 @@
 #include "warpsight/valid.h"
 
 #include "util/strbuf.h"
+#include "util/vec.h"
 
 int vcli_split(vcli_list *out, const char *cmd, const char *opt, const char *text) {
   memset(out, 0, sizeof *out);
@@ -246,32 +247,38 @@ int vcli_data_ptx_dir(char *buf, size_t n, const char *cmd, const char *given,
   return vcli_ptx_dir(buf, n, cmd, given, data_path);
 }
 
-int vcli_compile_cu(char **ptx_path, const char *cu_path, void *user, ws_diag *d) {
+int vcli_compile_cu(char **ptx_path, const char *cu_path, const ws_gpu *g, void *user,
+                    ws_diag *d) {
   vcli_cu *c = user;
-  char dir[4096] = "";
-  ws_ptxas_list pl = WS_PTXAS_LIST_INIT;
-  int have = 0;
   *ptx_path = NULL;
-  if (c->n == sizeof c->dirs / sizeof c->dirs[0])
-    return ws_diag_error(d, "too many .cu kernel files (at most %zu)", c->n);
   if (access(cu_path, R_OK) != 0) return ws_diag_error(d, "cannot read %s", cu_path);
-  int rc = cli_compile_cu(c->cmd, cu_path, "sm_80", dir, sizeof dir, &pl, &have);
-  ws_tool_ptxas_free(&pl);
-  if (rc) return ws_diag_error(d, "%s: could not compile to PTX (above)", cu_path);
-  if (!(c->dirs[c->n] = ws_strdup(dir))) {
-    cli_rm_tmp(dir);
-    return WS_ENOMEM;
+  size_t i = 0;
+  while (i < c->n && strcmp(c->v[i].path, cu_path)) i++;
+  if (i == c->n) {
+    vcli_cu_file f;
+    memset(&f, 0, sizeof f);
+    if (!(f.path = ws_strdup(cu_path))) return WS_ENOMEM;
+    if (WS_VEC_PUSH(c->v, c->n, c->cap, f)) {
+      free(f.path);
+      return WS_ENOMEM;
+    }
   }
-  c->n++;
-  ws_strbuf b = WS_STRBUF_INIT;
-  ws_sb_printf(&b, "%s/in.ptx", dir);
-  return (*ptx_path = ws_sb_take(&b)) ? WS_OK : WS_ENOMEM;
+  char arch[16];
+  cli_cu_arch_for(arch, sizeof arch, &c->v[i].builds, g, d);
+  const cli_cu_build *b = NULL;
+  if (cli_cu_build_get(&b, &c->v[i].builds, c->cmd, cu_path, arch))
+    return ws_diag_error(d, "%s: could not compile to PTX for %s (above)", cu_path, arch);
+  ws_strbuf sb = WS_STRBUF_INIT;
+  ws_sb_printf(&sb, "%s/in.ptx", b->dir);
+  return (*ptx_path = ws_sb_take(&sb)) ? WS_OK : WS_ENOMEM;
 }
 
 void vcli_cu_free(vcli_cu *c) {
   for (size_t i = 0; i < c->n; i++) {
-    cli_rm_tmp(c->dirs[i]);
-    free(c->dirs[i]);
+    cli_cu_cache_free(&c->v[i].builds);
+    free(c->v[i].path);
   }
-  c->n = 0;
+  free(c->v);
+  c->v = NULL;
+  c->n = c->cap = 0;
 }

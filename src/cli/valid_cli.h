@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "cli/prof_run.h"
 #include "warpsight/util.h"
 
 /* The most items a comma-separated option takes (--gpu, --kernels, --fix
@@ -82,15 +83,22 @@ int vcli_check_kernels(const vcli_list *k, const struct ws_valid_data *data, con
 int vcli_data_ptx_dir(char *buf, size_t n, const char *cmd, const char *given,
                       const char *data_path, const struct ws_valid_data *data);
 
-/* .cu kernel files of the generic format: compiled with nvcc -ptx
- * -arch=sm_80 (as `predict` does) into temporary folders that
- * vcli_cu_free removes.  vcli_compile_cu is a ws_valid_options.compile_cu. */
+/* .cu kernel files of the generic format: compiled with nvcc -ptx for the
+ * arch `predict` would choose for the row's GPU (cli_cu_arch_for: its
+ * compute capability's sm, clamped to nvcc's range), once per file and arch,
+ * into temporary folders that vcli_cu_free removes.  vcli_compile_cu is a
+ * ws_valid_options.compile_cu. */
+typedef struct vcli_cu_file {
+  char *path;          /* the .cu file as the rows name it (owned) */
+  cli_cu_cache builds; /* its compiles, one per arch */
+} vcli_cu_file;
 typedef struct vcli_cu {
   const char *cmd;     /* subcommand, for messages */
-  char *dirs[64];      /* temporary folders (owned) */
-  size_t n;            /* entries */
+  vcli_cu_file *v;     /* owned */
+  size_t n, cap;
 } vcli_cu;
-int vcli_compile_cu(char **ptx_path, const char *cu_path, void *user, ws_diag *d);
+int vcli_compile_cu(char **ptx_path, const char *cu_path, const ws_gpu *g, void *user,
+                    ws_diag *d);
 void vcli_cu_free(vcli_cu *c);
 
 /* Blocks profiled per launch when --sample-blocks is not given: enough to

@@ -43,7 +43,8 @@ typedef struct gpu_slot {
 
 typedef struct ptx_slot {
   const char *kernel; /* kernel name (borrowed) */
-  char *key;          /* the kernel file as the rows name it (owned) */
+  char *key;          /* the kernel file as the rows name it, and for a .cu the
+                         GPU's compute capability after a newline (owned) */
   char *path;         /* PTX file (owned): key, or nvcc's output for a .cu */
   char *text;         /* its content (owned), for the cache key */
 } ptx_slot;
@@ -51,7 +52,8 @@ typedef struct ptx_slot {
 /* The PTX of kernel file `path`: the file itself, or for a .cu file what
  * the options' compile_cu hook makes of it. */
 static int kernel_ptx(char **out, const ws_valid_options *o, const ws_valid_data *data,
-                      const ws_valid_row *row, const char *path, ws_diag *d) {
+                      const ws_valid_row *row, const char *path, const ws_gpu *g,
+                      ws_diag *d) {
   size_t n = strlen(path);
   *out = NULL;
   if (n < 3 || strcmp(path + n - 3, ".cu")) return (*out = ws_strdup(path)) ? WS_OK : WS_ENOMEM;
@@ -59,7 +61,7 @@ static int kernel_ptx(char **out, const ws_valid_options *o, const ws_valid_data
     return ws_diag_add(d, WS_SEV_ERROR, data->csv->origin, row->line, 0,
                        "kernel file '%s': a .cu file needs a compiler (give its PTX, from "
                        "nvcc -ptx, or run 'warpsight validate', which compiles it)", path);
-  return o->compile_cu(out, path, o->compile_user, d);
+  return o->compile_cu(out, path, g, o->compile_user, d);
 }
 
 /* Stores row's profile in the cache; a folder that cannot be written is a
@@ -173,20 +175,28 @@ int ws_valid_run(ws_valid_report **out, const ws_valid_data *data, const ws_vali
       if ((st = ws_gpu_load(&gs[ngs].gpu, src, d))) goto done;
       ngs++;
     }
-    char path[4096];
+    char path[4096], key[4200];
     if (row->kernel_file)
       snprintf(path, sizeof path, "%s", row->kernel_file);
     else
       snprintf(path, sizeof path, "%s/%s.sm_75.ptx", o->ptx_dir ? o->ptx_dir : ".", row->kernel);
-    while (pi < nps && strcmp(ps[pi].key, path)) pi++;
+    /* A .cu file is compiled for each compute capability of its rows (the
+     * caller chooses the arch from the GPU, as predict does); a PTX file is
+     * itself. */
+    size_t pl = strlen(path);
+    if (pl >= 3 && !strcmp(path + pl - 3, ".cu"))
+      snprintf(key, sizeof key, "%s\n%d.%d", path, gs[gi].gpu->cc_major, gs[gi].gpu->cc_minor);
+    else
+      snprintf(key, sizeof key, "%s", path);
+    while (pi < nps && strcmp(ps[pi].key, key)) pi++;
     if (pi == nps) {
       ps[nps].kernel = row->kernel;
-      if (!(ps[nps].key = ws_strdup(path))) {
+      if (!(ps[nps].key = ws_strdup(key))) {
         st = WS_ENOMEM;
         goto done;
       }
       nps++;
-      if ((st = kernel_ptx(&ps[pi].path, o, data, row, path, d)) ||
+      if ((st = kernel_ptx(&ps[pi].path, o, data, row, path, gs[gi].gpu, d)) ||
           (st = ws_read_file(&ps[pi].text, NULL, ps[pi].path, d)))
         goto done;
     }
