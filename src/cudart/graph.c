@@ -547,7 +547,7 @@ static cudaError_t node_of(cudaGraphNode_t node, rt_op_kind kind, const void *p,
 }
 
 cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, int *type) {
-  static const int types[] = {
+  static const int types[RT_OP_MEM_FREE + 1] = {
       [RT_OP_KERNEL] = cudaGraphNodeTypeKernel,       [RT_OP_COPY] = cudaGraphNodeTypeMemcpy,
       [RT_OP_SET] = cudaGraphNodeTypeMemset,          [RT_OP_HOST] = cudaGraphNodeTypeHost,
       [RT_OP_EMPTY] = cudaGraphNodeTypeEmpty,         [RT_OP_GRAPH] = cudaGraphNodeTypeGraph,
@@ -887,8 +887,12 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph,
 /* A Graphviz description of the graph: one box per node, named by its
  * kind (and a kernel node by its kernel), and its edges. */
 cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, unsigned int flags) {
-  static const char *kinds[] = {"kernel", "memcpy", "memset", "host", "empty", "graph",
-                                "event record", "event wait"};
+  static const char *kinds[] = {
+      [RT_OP_KERNEL] = "kernel",     [RT_OP_COPY] = "memcpy",   [RT_OP_SET] = "memset",
+      [RT_OP_HOST] = "host",         [RT_OP_EMPTY] = "empty",   [RT_OP_GRAPH] = "graph",
+      [RT_OP_EVENT_RECORD] = "event record", [RT_OP_EVENT_WAIT] = "event wait",
+      [RT_OP_MEM_ALLOC] = "mem alloc", [RT_OP_MEM_FREE] = "mem free"};
+  _Static_assert(sizeof kinds / sizeof *kinds == RT_OP_MEM_FREE + 1, "a name for every node kind");
   (void)flags;
   if (!path) return rt_error(cudaErrorInvalidValue);
   ws_rt *rt = rt_enter();

@@ -965,6 +965,21 @@ static void test_graph_memory_nodes(void **state) {
   assert_int_equal(type, cudaGraphNodeTypeMemAlloc);
   assert_int_equal(cudaGraphNodeGetType(nodes[3], &type), cudaSuccess);
   assert_int_equal(type, cudaGraphNodeTypeMemFree);
+  /* the dot file names the memory nodes (it indexed past its names) */
+  char dot[] = "/tmp/ws_graphmem_XXXXXX";
+  int fd = mkstemp(dot);
+  assert_true(fd >= 0);
+  close(fd);
+  assert_int_equal(cudaGraphDebugDotPrint(g, dot, 0), cudaSuccess);
+  FILE *df = fopen(dot, "r");
+  assert_non_null(df);
+  char text[1024] = {0};
+  size_t got_bytes = fread(text, 1, sizeof text - 1, df);
+  fclose(df);
+  unlink(dot);
+  assert_true(got_bytes > 0);
+  assert_non_null(strstr(text, "label=\"mem alloc\""));
+  assert_non_null(strstr(text, "label=\"mem free\""));
   assert_int_equal(cudaGraphInstantiate(&x, g, 0), cudaSuccess);
   for (int round = 0; round < 2; round++) {
     memset(out, 0, sizeof out);
