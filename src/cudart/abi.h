@@ -71,7 +71,8 @@ enum { cudaMemoryTypeUnregistered = 0, cudaMemoryTypeHost = 1, cudaMemoryTypeDev
 /* enum cudaGraphNodeType */
 enum { cudaGraphNodeTypeKernel = 0, cudaGraphNodeTypeMemcpy = 1, cudaGraphNodeTypeMemset = 2,
        cudaGraphNodeTypeHost = 3, cudaGraphNodeTypeGraph = 4, cudaGraphNodeTypeEmpty = 5,
-       cudaGraphNodeTypeWaitEvent = 6, cudaGraphNodeTypeEventRecord = 7 };
+       cudaGraphNodeTypeWaitEvent = 6, cudaGraphNodeTypeEventRecord = 7,
+       cudaGraphNodeTypeMemAlloc = 10, cudaGraphNodeTypeMemFree = 11 };
 
 /* enum cudaStreamCaptureStatus, cudaStreamCaptureMode */
 enum { cudaStreamCaptureStatusNone = 0, cudaStreamCaptureStatusActive = 1,
@@ -321,6 +322,17 @@ typedef struct cudaMemPoolProps {
   unsigned short usage;
   unsigned char reserved[54];
 } cudaMemPoolProps;
+/* enum cudaMemAllocationType, cudaMemLocationType (the values a graph's
+ * allocation node takes) */
+enum { cudaMemAllocationTypePinned = 1 };
+enum { cudaMemLocationTypeDevice = 1 };
+typedef struct cudaMemAllocNodeParams {
+  cudaMemPoolProps poolProps;
+  const void *accessDescs;    /* const struct cudaMemAccessDesc * */
+  size_t accessDescCount;
+  size_t bytesize;
+  void *dptr;                 /* out: the allocation's address */
+} cudaMemAllocNodeParams;
 
 typedef struct cudaPointerAttributes {
   int type;                   /* enum cudaMemoryType */

@@ -359,6 +359,18 @@ WS_EXPORT cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
 WS_EXPORT cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, cudaMemcpy3DParms *p);
 WS_EXPORT cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node,
                                                    const cudaMemcpy3DParms *p);
+WS_EXPORT cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *out, cudaGraph_t graph,
+                                               const cudaGraphNode_t *deps, size_t ndeps,
+                                               cudaMemAllocNodeParams *p);
+WS_EXPORT cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *out, cudaGraph_t graph,
+                                              const cudaGraphNode_t *deps, size_t ndeps,
+                                              void *dptr);
+WS_EXPORT cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node,
+                                                     cudaMemAllocNodeParams *p);
+WS_EXPORT cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out);
+WS_EXPORT cudaError_t cudaDeviceGraphMemTrim(int device);
+WS_EXPORT cudaError_t cudaDeviceGetGraphMemAttribute(int device, int attr, void *value);
+WS_EXPORT cudaError_t cudaDeviceSetGraphMemAttribute(int device, int attr, void *value);
 WS_EXPORT cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, cudaMemsetParams *p);
 WS_EXPORT cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node, const cudaMemsetParams *p);
 WS_EXPORT cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, cudaHostNodeParams *p);

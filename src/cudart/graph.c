@@ -346,6 +346,75 @@ cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *out, cudaGraph_t graph,
   return event_node(out, graph, deps, ndeps, event, RT_OP_EVENT_WAIT);
 }
 
+/* --- memory nodes ----------------------------------------------------------------
+ * An allocation node allocates when it is added, and its address is the
+ * graph's for the process's life (rt_alloc.graph): CUDA too gives the
+ * address at this call and keeps it for every launch, so a program may use
+ * it after the graph ran, free it outside the graph (cudaFree,
+ * cudaFreeAsync) or in another graph's free node, and launch the graph
+ * again at the same address.  Since every operation has finished when its
+ * call returns, the nodes have nothing left to do when they run; a free
+ * releases nothing, so the memory stays in use until exit. */
+
+static cudaError_t node_of(cudaGraphNode_t node, rt_op_kind kind, const void *p, rt_gnode **out);
+
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *out, cudaGraph_t graph,
+                                     const cudaGraphNode_t *deps, size_t ndeps,
+                                     cudaMemAllocNodeParams *p) {
+  if (!p || !p->bytesize || p->poolProps.allocType != cudaMemAllocationTypePinned ||
+      p->poolProps.location.type != cudaMemLocationTypeDevice || p->poolProps.location.id != 0)
+    return rt_error(cudaErrorInvalidValue);
+  rt_op op = {.kind = RT_OP_MEM_ALLOC, .u.mem = {0, p->bytesize}};
+  cudaError_t e = add_node(out, graph, deps, ndeps, &op);
+  if (e) return rt_done(e);
+  ws_rt *rt = &ws_rt_state;
+  rt_gnode *n = (rt_gnode *)*out;
+  uint64_t a = 0;
+  e = rt_dev_alloc(rt, &a, p->bytesize, "cudaGraphAddMemAllocNode", NULL);
+  if (e) { /* no memory: take the node back out (the last one added) */
+    n->graph->n--;
+    node_free(rt, n);
+    return rt_done(e);
+  }
+  rt_find_alloc(rt, a)->graph = 1;
+  n->op.u.mem.addr = a;
+  p->dptr = (void *)(uintptr_t)a;
+  return rt_done(e);
+}
+
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *out, cudaGraph_t graph,
+                                    const cudaGraphNode_t *deps, size_t ndeps, void *dptr) {
+  ws_rt *rt = rt_enter();
+  rt_alloc *a = rt_find_alloc(rt, (uint64_t)(uintptr_t)dptr);
+  /* a graph's allocation only, by its start address, as in CUDA */
+  int ok = a && a->addr == (uint64_t)(uintptr_t)dptr && a->graph;
+  rt_op op = {.kind = RT_OP_MEM_FREE, .u.mem = {ok ? a->addr : 0, ok ? a->bytes : 0}};
+  rt_leave();
+  if (!ok) return rt_error(cudaErrorInvalidValue);
+  cudaError_t e = add_node(out, graph, deps, ndeps, &op);
+  return rt_done(e);
+}
+
+cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node, cudaMemAllocNodeParams *p) {
+  rt_gnode *n;
+  cudaError_t e = node_of(node, RT_OP_MEM_ALLOC, p, &n);
+  if (!e) {
+    memset(p, 0, sizeof *p);
+    p->poolProps.allocType = cudaMemAllocationTypePinned;
+    p->poolProps.location.type = cudaMemLocationTypeDevice;
+    p->bytesize = (size_t)n->op.u.mem.bytes;
+    p->dptr = (void *)(uintptr_t)n->op.u.mem.addr;
+  }
+  return rt_done(e);
+}
+
+cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out) {
+  rt_gnode *n;
+  cudaError_t e = node_of(node, RT_OP_MEM_FREE, dptr_out, &n);
+  if (!e) *(void **)dptr_out = (void *)(uintptr_t)n->op.u.mem.addr;
+  return rt_done(e);
+}
+
 /* --- edges ---------------------------------------------------------------------- */
 
 static cudaError_t edges(cudaGraph_t graph, const cudaGraphNode_t *from,
@@ -478,12 +547,13 @@ static cudaError_t node_of(cudaGraphNode_t node, rt_op_kind kind, const void *p,
 }
 
 cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, int *type) {
-  static const int types[] = {
+  static const int types[RT_OP_MEM_FREE + 1] = {
       [RT_OP_KERNEL] = cudaGraphNodeTypeKernel,       [RT_OP_COPY] = cudaGraphNodeTypeMemcpy,
       [RT_OP_SET] = cudaGraphNodeTypeMemset,          [RT_OP_HOST] = cudaGraphNodeTypeHost,
       [RT_OP_EMPTY] = cudaGraphNodeTypeEmpty,         [RT_OP_GRAPH] = cudaGraphNodeTypeGraph,
       [RT_OP_EVENT_RECORD] = cudaGraphNodeTypeEventRecord,
-      [RT_OP_EVENT_WAIT] = cudaGraphNodeTypeWaitEvent};
+      [RT_OP_EVENT_WAIT] = cudaGraphNodeTypeWaitEvent,
+      [RT_OP_MEM_ALLOC] = cudaGraphNodeTypeMemAlloc,  [RT_OP_MEM_FREE] = cudaGraphNodeTypeMemFree};
   rt_gnode *n;
   cudaError_t e = node_of(node, RT_OP_ANY, type, &n);
   if (!e) *type = types[n->op.kind];
@@ -817,8 +887,12 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph,
 /* A Graphviz description of the graph: one box per node, named by its
  * kind (and a kernel node by its kernel), and its edges. */
 cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, unsigned int flags) {
-  static const char *kinds[] = {"kernel", "memcpy", "memset", "host", "empty", "graph",
-                                "event record", "event wait"};
+  static const char *kinds[] = {
+      [RT_OP_KERNEL] = "kernel",     [RT_OP_COPY] = "memcpy",   [RT_OP_SET] = "memset",
+      [RT_OP_HOST] = "host",         [RT_OP_EMPTY] = "empty",   [RT_OP_GRAPH] = "graph",
+      [RT_OP_EVENT_RECORD] = "event record", [RT_OP_EVENT_WAIT] = "event wait",
+      [RT_OP_MEM_ALLOC] = "mem alloc", [RT_OP_MEM_FREE] = "mem free"};
+  _Static_assert(sizeof kinds / sizeof *kinds == RT_OP_MEM_FREE + 1, "a name for every node kind");
   (void)flags;
   if (!path) return rt_error(cudaErrorInvalidValue);
   ws_rt *rt = rt_enter();

@@ -148,7 +148,7 @@ cudaError_t rt_dev_alloc(ws_rt *rt, uint64_t *addr, uint64_t size, const char *n
   if (st) rt_print_diag(&d);
   ws_diag_free(&d);
   if (st) return cudaErrorMemoryAllocation;
-  rt->allocs[rt->nallocs++] = (rt_alloc){*addr, size, 0, pool, NULL};
+  rt->allocs[rt->nallocs++] = (rt_alloc){*addr, size, 0, pool, NULL, 0};
   rt->alloc_bytes += size;
   if (pool) {
     pool->used += size;
@@ -181,6 +181,12 @@ cudaError_t rt_dev_free(ws_rt *rt, uint64_t addr) {
   rt->alloc_bytes -= a.bytes;
   rt->allocs[i] = rt->allocs[--rt->nallocs];
   return cudaSuccess;
+}
+
+cudaError_t rt_user_free(ws_rt *rt, uint64_t addr) {
+  rt_alloc *a = rt_find_alloc(rt, addr);
+  if (a && a->addr == addr && a->graph) return cudaSuccess;
+  return rt_dev_free(rt, addr);
 }
 
 /* --- device allocation ------------------------------------------------------ */
@@ -255,7 +261,7 @@ cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags) {
 cudaError_t cudaFree(void *devPtr) {
   ws_rt *rt = rt_enter();
   cudaError_t e = rt_sticky(rt);
-  if (!e && devPtr) e = rt_dev_free(rt, (uint64_t)(uintptr_t)devPtr);
+  if (!e && devPtr) e = rt_user_free(rt, (uint64_t)(uintptr_t)devPtr);
   return rt_done(e);
 }
 

@@ -7,9 +7,10 @@
  * (ws_rt.allocs, each marked with its pool).
  *
  * In a capturing stream, cudaMallocAsync allocates at once (a graph's
- * allocation has one address for the graph's life in CUDA too) and
- * cudaFreeAsync records nothing: that memory stays until exit
- * (docs/exec.md, "Graphs").
+ * allocation has one address for the graph's life in CUDA too) and records
+ * an allocation node, cudaFreeAsync a free node; such an allocation is a
+ * graph's (rt_alloc.graph): it keeps its address until exit, whoever frees
+ * it (docs/exec.md, "Graphs").
  */
 #include <stdlib.h>
 #include <string.h>
@@ -38,8 +39,16 @@ static cudaError_t malloc_async(void **ptr, size_t size, cudaMemPool_t h, cudaSt
   uint64_t a = 0;
   rt_pool *pool = e ? NULL : h ? find_pool(rt, h) : rt->current_pool;
   if (!e && !pool) e = cudaErrorInvalidValue;
-  if (!e) capturing(rt, s, &e);
-  if (!e) e = rt_dev_alloc(rt, &a, size, "cudaMallocAsync", pool);
+  int cap = e ? 0 : capturing(rt, s, &e);
+  /* a graph's allocation comes from the graph's memory, as in CUDA, not
+   * from the pool: the pool's statistics leave it out */
+  if (!e) e = rt_dev_alloc(rt, &a, size, "cudaMallocAsync", cap ? NULL : pool);
+  if (!e && cap) {
+    rt_alloc *ra = rt_find_alloc(rt, a);
+    if (ra) ra->graph = 1;
+    rt_op op = {.kind = RT_OP_MEM_ALLOC, .u.mem = {a, size}};
+    e = rt_submit(rt, s, &op);
+  }
   *ptr = e ? NULL : (void *)(uintptr_t)a;
   return rt_done(e);
 }
@@ -63,8 +72,15 @@ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t s) {
   ws_rt *rt = rt_enter();
   cudaError_t e = rt_sticky(rt);
   int cap = e ? 0 : capturing(rt, s, &e);
-  if (!e && !cap && devPtr) e = rt_dev_free(rt, (uint64_t)(uintptr_t)devPtr);
-  if (!e && cap && !rt_find_alloc(rt, (uint64_t)(uintptr_t)devPtr)) e = cudaErrorInvalidValue;
+  uint64_t addr = (uint64_t)(uintptr_t)devPtr;
+  if (!e && !cap && devPtr) e = rt_user_free(rt, addr);
+  rt_alloc *a = !e && cap ? rt_find_alloc(rt, addr) : NULL;
+  /* a free node frees a graph's allocation only, as in CUDA */
+  if (!e && cap && (!a || a->addr != addr || !a->graph)) e = cudaErrorInvalidValue;
+  if (!e && cap) {
+    rt_op op = {.kind = RT_OP_MEM_FREE, .u.mem = {addr, a->bytes}};
+    e = rt_submit(rt, s, &op);
+  }
   return rt_done(e);
 }
 cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t s) { return cudaFreeAsync(devPtr, s); }
@@ -219,4 +235,43 @@ cudaError_t cudaMemGetMemPool(cudaMemPool_t *memPool, cudaMemLocation *location,
 cudaError_t cudaMemSetMemPool(cudaMemLocation *location, int type, cudaMemPool_t memPool) {
   cudaError_t e = device_pool(location, type);
   return e ? rt_error(e) : cudaDeviceSetMemPool(0, memPool);
+}
+
+/* --- graph memory ---------------------------------------------------------------
+ * A graph's allocations stay until exit (rt_alloc.graph), so there is
+ * nothing to trim, and the memory in use is also the memory reserved and
+ * the high-water mark of both: the bytes of every graph allocation. */
+
+cudaError_t cudaDeviceGraphMemTrim(int device) {
+  ws_rt *rt = rt_enter();
+  cudaError_t e = rt_sticky(rt);
+  if (!e && device != 0) e = cudaErrorInvalidDevice;
+  return rt_done(e);
+}
+
+enum { GRAPH_MEM_USED = 0, GRAPH_MEM_USED_HIGH, GRAPH_MEM_RESERVED, GRAPH_MEM_RESERVED_HIGH };
+
+cudaError_t cudaDeviceGetGraphMemAttribute(int device, int attr, void *value) {
+  if (!value || attr < GRAPH_MEM_USED || attr > GRAPH_MEM_RESERVED_HIGH)
+    return rt_error(cudaErrorInvalidValue);
+  ws_rt *rt = rt_enter();
+  cudaError_t e = rt_sticky(rt);
+  if (!e && device != 0) e = cudaErrorInvalidDevice;
+  uint64_t bytes = 0;
+  for (size_t i = 0; !e && i < rt->nallocs; i++)
+    if (rt->allocs[i].graph) bytes += rt->allocs[i].bytes;
+  if (!e) *(uint64_t *)value = bytes;
+  return rt_done(e);
+}
+
+/* Only the high-water marks can be set, and only to 0 (CUDA's rule); they
+ * are the memory in use, so resetting changes nothing. */
+cudaError_t cudaDeviceSetGraphMemAttribute(int device, int attr, void *value) {
+  if (!value || (attr != GRAPH_MEM_USED_HIGH && attr != GRAPH_MEM_RESERVED_HIGH) ||
+      *(const uint64_t *)value != 0)
+    return rt_error(cudaErrorInvalidValue);
+  ws_rt *rt = rt_enter();
+  cudaError_t e = rt_sticky(rt);
+  if (!e && device != 0) e = cudaErrorInvalidDevice;
+  return rt_done(e);
 }

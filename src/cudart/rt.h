@@ -125,6 +125,11 @@ typedef struct rt_alloc {
   unsigned char *advice;    /* managed: per 4 KiB page, the advice and last
                                prefetch (RT_ADV_*), NULL until the first
                                cudaMemAdvise or cudaMemPrefetchAsync */
+  int graph;                /* 1: a graph's allocation (an allocation node, or
+                               cudaMallocAsync in a capturing stream): its
+                               address is the graph's for the process's life,
+                               so a free of it (a free node, cudaFree,
+                               cudaFreeAsync) releases nothing (graph.c) */
 } rt_alloc;
 /* The bits of rt_alloc.advice: read-mostly; the preferred location and the
  * last prefetch's (RT_LOC_*, 2 bits each); accessed by the device, by the
@@ -222,7 +227,7 @@ typedef struct rt_event {
  * (graph.c). */
 typedef enum rt_op_kind {
   RT_OP_KERNEL, RT_OP_COPY, RT_OP_SET, RT_OP_HOST, RT_OP_EMPTY, RT_OP_GRAPH,
-  RT_OP_EVENT_RECORD, RT_OP_EVENT_WAIT
+  RT_OP_EVENT_RECORD, RT_OP_EVENT_WAIT, RT_OP_MEM_ALLOC, RT_OP_MEM_FREE
 } rt_op_kind;
 typedef struct rt_op {
   rt_op_kind kind;
@@ -240,6 +245,9 @@ typedef struct rt_op {
     cudaHostNodeParams host;    /* RT_OP_HOST */
     struct rt_graph *child;     /* RT_OP_GRAPH */
     rt_event *event;            /* RT_OP_EVENT_RECORD, RT_OP_EVENT_WAIT */
+    struct {
+      uint64_t addr, bytes;     /* the graph's allocation */
+    } mem;                      /* RT_OP_MEM_ALLOC, RT_OP_MEM_FREE */
   } u;
 } rt_op;
 
@@ -340,6 +348,9 @@ cudaError_t rt_dev_alloc(ws_rt *rt, uint64_t *addr, uint64_t size, const char *n
                          rt_pool *pool);
 /* Free one: cudaErrorInvalidDevicePointer when addr is not a live base. */
 cudaError_t rt_dev_free(ws_rt *rt, uint64_t addr);
+/* A program's free (cudaFree, cudaFreeAsync): rt_dev_free, except for a
+ * graph's allocation, which keeps its address (rt_alloc.graph). */
+cudaError_t rt_user_free(ws_rt *rt, uint64_t addr);
 /* The live allocation holding addr, or NULL. */
 rt_alloc *rt_find_alloc(ws_rt *rt, uint64_t addr);
 /* The copy of RT_OP_COPY and the fill of RT_OP_SET. */

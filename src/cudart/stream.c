@@ -82,7 +82,11 @@ cudaError_t rt_op_run(ws_rt *rt, const rt_op *op) {
     if (rt_find_event(rt, (cudaEvent_t)op->u.event)) op->u.event->t_ms = rt->clock_ms;
     return cudaSuccess;
   case RT_OP_EMPTY:
-  case RT_OP_EVENT_WAIT: return cudaSuccess;
+  case RT_OP_EVENT_WAIT:
+  /* a graph's allocation keeps its address for good (rt_alloc.graph): its
+   * allocation and free nodes have nothing left to do when they run */
+  case RT_OP_MEM_ALLOC:
+  case RT_OP_MEM_FREE: return cudaSuccess;
   }
   return cudaErrorInvalidValue;
 }
@@ -164,13 +168,27 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags) {
   return cudaStreamCreateWithPriority(s, flags, 0);
 }
 
+static int reaches(struct rt_gnode *n, const rt_nodeset *set);
+
+/* A stream that joined another's capture may be destroyed once its last
+ * work is joined back into the origin (as NVIDIA's graphMemoryNodes sample
+ * does with its second stream): the capture keeps its nodes.  Its unjoined
+ * work would be lost: cudaErrorStreamCaptureUnjoined.  The origin itself
+ * ends its capture first (cudaErrorStreamCaptureUnsupported). */
+static cudaError_t destroy_capturing(const rt_stream *st) {
+  if (st->cap->origin == st) return cudaErrorStreamCaptureUnsupported;
+  for (size_t i = 0; i < st->deps.n; i++)
+    if (!reaches(st->deps.v[i], &st->cap->origin->deps)) return cudaErrorStreamCaptureUnjoined;
+  return cudaSuccess;
+}
+
 cudaError_t cudaStreamDestroy(cudaStream_t s) {
   ws_rt *rt = rt_enter();
   cudaError_t e = rt_sticky(rt);
   rt_stream **p = &rt->streams;
   while (!e && *p && *p != (rt_stream *)s) p = &(*p)->next;
   if (!e && !*p) e = cudaErrorInvalidResourceHandle;
-  if (!e && (*p)->cap) e = cudaErrorStreamCaptureUnsupported; /* end the capture first */
+  if (!e && (*p)->cap) e = destroy_capturing(*p);
   if (!e) {
     rt_stream *dead = *p;
     *p = dead->next;
@@ -528,7 +546,6 @@ cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t s, cudaGraph_t graph
 }
 
 /* Is node n one of `set` or an ancestor of one of them? */
-static int reaches(struct rt_gnode *n, const rt_nodeset *set);
 int rt_graph_is_ancestor(struct rt_gnode *a, struct rt_gnode *b); /* graph.c */
 static int reaches(struct rt_gnode *n, const rt_nodeset *set) {
   for (size_t i = 0; i < set->n; i++)

@@ -183,6 +183,10 @@ SAME_OFFSET(cudaLaunchConfig_t, numAttrs)
 SAME_SIZE(cudaMemLocation)
 SAME_SIZE(cudaMemPoolProps)
 SAME_OFFSET(cudaMemPoolProps, maxSize)
+SAME_SIZE(cudaMemAllocNodeParams)
+SAME_OFFSET(cudaMemAllocNodeParams, accessDescCount)
+SAME_OFFSET(cudaMemAllocNodeParams, bytesize)
+SAME_OFFSET(cudaMemAllocNodeParams, dptr)
 SAME_SIZE(cudaPointerAttributes)
 SAME_OFFSET(cudaPointerAttributes, hostPointer)
 SAME_SIZE(cudaIpcMemHandle_t)
@@ -216,6 +220,10 @@ static_assert((int)ws::cudaFilterModeLinear == (int)::cudaFilterModeLinear, "fil
 static_assert((int)ws::cudaReadModeNormalizedFloat == (int)::cudaReadModeNormalizedFloat, "read modes");
 static_assert(sizeof(ws::dim3) == sizeof(::dim3), "dim3");
 static_assert((int)ws::cudaGraphNodeTypeEventRecord == (int)::cudaGraphNodeTypeEventRecord, "node types");
+static_assert((int)ws::cudaGraphNodeTypeMemAlloc == (int)::cudaGraphNodeTypeMemAlloc &&
+                  (int)ws::cudaGraphNodeTypeMemFree == (int)::cudaGraphNodeTypeMemFree, "node types");
+static_assert((int)ws::cudaMemAllocationTypePinned == (int)::cudaMemAllocationTypePinned &&
+                  (int)ws::cudaMemLocationTypeDevice == (int)::cudaMemLocationTypeDevice, "pool props");
 static_assert((int)ws::cudaMemPoolAttrUsedMemHigh == (int)::cudaMemPoolAttrUsedMemHigh, "pool attrs");
 static_assert((int)ws::cudaLimitPersistingL2CacheSize == (int)::cudaLimitPersistingL2CacheSize, "limits");
 static_assert((int)ws::cudaLaunchAttributePriority == (int)::cudaLaunchAttributePriority, "attrs");

@@ -856,6 +856,153 @@ static void test_graph_capture(void **state) {
   cudaFree(d), cudaFree(e);
 }
 
+/* Graph memory nodes (NVIDIA's graphMemoryNodes sample): an allocation
+ * node gives its address when it is added and keeps it for every launch;
+ * the graph fills it (memset node) and reads it back (memcpy node).  The
+ * memory may be freed outside the graph (cudaFree, cudaFreeAsync) or by
+ * another graph's free node and the graph launched again at the same
+ * address.  In a capture, cudaMallocAsync and cudaFreeAsync record
+ * allocation and free nodes, and a stream that joined the capture may be
+ * destroyed once its work is joined back. */
+static void test_graph_memory_nodes(void **state) {
+  (void)state;
+  enum { N = 256 };
+  unsigned char out[N];
+  cudaMemAllocNodeParams ap;
+  memset(&ap, 0, sizeof ap);
+  ap.bytesize = N;
+  ap.poolProps.allocType = cudaMemAllocationTypePinned;
+  ap.poolProps.location.type = cudaMemLocationTypeDevice;
+  ap.poolProps.location.id = 0;
+  cudaGraph_t g;
+  cudaGraphNode_t alloc, set, copy, fr;
+  assert_int_equal(cudaGraphCreate(&g, 0), cudaSuccess);
+  assert_int_equal(cudaGraphAddMemAllocNode(&alloc, g, NULL, 0, &ap), cudaSuccess);
+  unsigned char *p = ap.dptr;
+  assert_non_null(p);
+  cudaMemsetParams sp = {.dst = p, .value = 0x5a, .elementSize = 1, .width = N, .height = 1};
+  assert_int_equal(cudaGraphAddMemsetNode(&set, g, &alloc, 1, &sp), cudaSuccess);
+  assert_int_equal(cudaGraphAddMemcpyNode1D(&copy, g, &set, 1, out, p, N, cudaMemcpyDeviceToHost),
+                   cudaSuccess);
+  int type = -1;
+  assert_int_equal(cudaGraphNodeGetType(alloc, &type), cudaSuccess);
+  assert_int_equal(type, cudaGraphNodeTypeMemAlloc);
+  cudaMemAllocNodeParams got;
+  assert_int_equal(cudaGraphMemAllocNodeGetParams(alloc, &got), cudaSuccess);
+  assert_int_equal(got.bytesize, N);
+  assert_ptr_equal(got.dptr, p);
+  /* only a graph's allocation can be freed by a free node */
+  void *plain = NULL;
+  assert_int_equal(cudaMalloc(&plain, N), cudaSuccess);
+  assert_int_equal(cudaGraphAddMemFreeNode(&fr, g, &copy, 1, plain), cudaErrorInvalidValue);
+  assert_int_equal(cudaGraphAddMemFreeNode(&fr, g, &copy, 1, p + 1), cudaErrorInvalidValue);
+  cudaGetLastError();
+  assert_int_equal(cudaFree(plain), cudaSuccess);
+  cudaGraphExec_t x;
+  assert_int_equal(cudaGraphInstantiate(&x, g, 0), cudaSuccess);
+  for (int round = 0; round < 3; round++) {
+    memset(out, 0, sizeof out);
+    assert_int_equal(cudaGraphLaunch(x, NULL), cudaSuccess);
+    for (int i = 0; i < N; i++) assert_int_equal(out[i], 0x5a);
+    /* used outside the graph at the same address, then freed there */
+    assert_int_equal(cudaMemset(p, round, N), cudaSuccess);
+    assert_int_equal(cudaMemcpy(out, p + N - 1, 1, cudaMemcpyDeviceToHost), cudaSuccess);
+    assert_int_equal(out[0], round);
+    if (round == 0) assert_int_equal(cudaFree(p), cudaSuccess);
+    if (round == 1) assert_int_equal(cudaFreeAsync(p, NULL), cudaSuccess);
+  }
+  /* round 2: freed by another graph's free node */
+  cudaGraph_t fg;
+  cudaGraphExec_t fx;
+  assert_int_equal(cudaGraphCreate(&fg, 0), cudaSuccess);
+  assert_int_equal(cudaGraphAddMemFreeNode(&fr, fg, NULL, 0, p), cudaSuccess);
+  assert_int_equal(cudaGraphNodeGetType(fr, &type), cudaSuccess);
+  assert_int_equal(type, cudaGraphNodeTypeMemFree);
+  void *freed = NULL;
+  assert_int_equal(cudaGraphMemFreeNodeGetParams(fr, &freed), cudaSuccess);
+  assert_ptr_equal(freed, p);
+  assert_int_equal(cudaGraphInstantiate(&fx, fg, 0), cudaSuccess);
+  assert_int_equal(cudaGraphLaunch(fx, NULL), cudaSuccess);
+  uint64_t used = 0;
+  assert_int_equal(cudaDeviceGetGraphMemAttribute(0, 0 /* UsedMemCurrent */, &used), cudaSuccess);
+  assert_true(used >= N);
+  assert_int_equal(cudaDeviceGraphMemTrim(0), cudaSuccess);
+  assert_int_equal(cudaGraphExecDestroy(fx), cudaSuccess);
+  assert_int_equal(cudaGraphDestroy(fg), cudaSuccess);
+  assert_int_equal(cudaGraphExecDestroy(x), cudaSuccess);
+  assert_int_equal(cudaGraphDestroy(g), cudaSuccess);
+
+  /* stream capture: s1 allocates and fills, s2 reads back and frees */
+  cudaStream_t s1, s2;
+  cudaEvent_t filled, done;
+  assert_int_equal(cudaStreamCreate(&s1), cudaSuccess);
+  assert_int_equal(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking), cudaSuccess);
+  assert_int_equal(cudaEventCreate(&filled), cudaSuccess);
+  assert_int_equal(cudaEventCreate(&done), cudaSuccess);
+  assert_int_equal(cudaStreamBeginCapture(s1, cudaStreamCaptureModeGlobal), cudaSuccess);
+  unsigned char *q = NULL;
+  assert_int_equal(cudaMallocAsync((void **)&q, N, s1), cudaSuccess);
+  assert_int_equal(cudaMemsetAsync(q, 0x33, N, s1), cudaSuccess);
+  assert_int_equal(cudaEventRecord(filled, s1), cudaSuccess);
+  assert_int_equal(cudaStreamWaitEvent(s2, filled, 0), cudaSuccess);
+  assert_int_equal(cudaMemcpyAsync(out, q, N, cudaMemcpyDeviceToHost, s2), cudaSuccess);
+  assert_int_equal(cudaFreeAsync(q, s2), cudaSuccess);
+  /* s2's work is not joined yet: destroying it would lose it */
+  assert_int_equal(cudaStreamDestroy(s2), cudaErrorStreamCaptureUnjoined);
+  cudaGetLastError();
+  assert_int_equal(cudaEventRecord(done, s2), cudaSuccess);
+  assert_int_equal(cudaStreamWaitEvent(s1, done, 0), cudaSuccess);
+  assert_int_equal(cudaStreamDestroy(s2), cudaSuccess); /* joined: allowed, as in CUDA */
+  assert_int_equal(cudaStreamDestroy(s1), cudaErrorStreamCaptureUnsupported); /* the origin */
+  cudaGetLastError();
+  assert_int_equal(cudaStreamEndCapture(s1, &g), cudaSuccess);
+  size_t nn = 0;
+  assert_int_equal(cudaGraphGetNodes(g, NULL, &nn), cudaSuccess);
+  assert_int_equal(nn, 4); /* alloc, memset, memcpy, free */
+  cudaGraphNode_t nodes[4];
+  assert_int_equal(cudaGraphGetNodes(g, nodes, &nn), cudaSuccess);
+  assert_int_equal(cudaGraphNodeGetType(nodes[0], &type), cudaSuccess);
+  assert_int_equal(type, cudaGraphNodeTypeMemAlloc);
+  assert_int_equal(cudaGraphNodeGetType(nodes[3], &type), cudaSuccess);
+  assert_int_equal(type, cudaGraphNodeTypeMemFree);
+  /* the dot file names the memory nodes (it indexed past its names) */
+  char dot[] = "/tmp/ws_graphmem_XXXXXX";
+  int fd = mkstemp(dot);
+  assert_true(fd >= 0);
+  close(fd);
+  assert_int_equal(cudaGraphDebugDotPrint(g, dot, 0), cudaSuccess);
+  FILE *df = fopen(dot, "r");
+  assert_non_null(df);
+  char text[1024] = {0};
+  size_t got_bytes = fread(text, 1, sizeof text - 1, df);
+  fclose(df);
+  unlink(dot);
+  assert_true(got_bytes > 0);
+  assert_non_null(strstr(text, "label=\"mem alloc\""));
+  assert_non_null(strstr(text, "label=\"mem free\""));
+  assert_int_equal(cudaGraphInstantiate(&x, g, 0), cudaSuccess);
+  for (int round = 0; round < 2; round++) {
+    memset(out, 0, sizeof out);
+    assert_int_equal(cudaGraphLaunch(x, s1), cudaSuccess);
+    for (int i = 0; i < N; i++) assert_int_equal(out[i], 0x33);
+  }
+  /* the captured free node freed nothing: the address is still the graph's */
+  assert_int_equal(cudaMemset(q, 1, N), cudaSuccess);
+  /* a free node in a capture takes a graph's allocation only */
+  assert_int_equal(cudaMalloc(&plain, N), cudaSuccess);
+  assert_int_equal(cudaStreamBeginCapture(s1, cudaStreamCaptureModeGlobal), cudaSuccess);
+  assert_int_equal(cudaFreeAsync(plain, s1), cudaErrorInvalidValue);
+  cudaGetLastError();
+  assert_int_equal(cudaStreamEndCapture(s1, &fg), cudaSuccess);
+  assert_int_equal(cudaGraphDestroy(fg), cudaSuccess);
+  assert_int_equal(cudaFree(plain), cudaSuccess);
+  assert_int_equal(cudaGraphExecDestroy(x), cudaSuccess);
+  assert_int_equal(cudaGraphDestroy(g), cudaSuccess);
+  assert_int_equal(cudaEventDestroy(filled), cudaSuccess);
+  assert_int_equal(cudaEventDestroy(done), cudaSuccess);
+  assert_int_equal(cudaStreamDestroy(s1), cudaSuccess);
+}
+
 static void test_malloc_async(void **state) {
   (void)state;
   cudaStream_t s;
@@ -1192,6 +1339,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_callbacks),
       cmocka_unit_test(test_graph_explicit),
       cmocka_unit_test(test_graph_capture),
+      cmocka_unit_test(test_graph_memory_nodes),
       cmocka_unit_test(test_malloc_async),
       cmocka_unit_test(test_mapped),
       cmocka_unit_test(test_host_register_readonly),

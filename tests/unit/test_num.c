@@ -391,6 +391,18 @@ static void cvt_float_to_int(void **st) {
   EQ(ws_emu_num_cvt(0xC900, WS_NUM_F16, WS_NUM_S32, WS_NUM_RNI, 0, 0), 0xFFFFFFF6);
   EQ(ws_emu_num_cvt(0x4049, WS_NUM_BF16, WS_NUM_S32, WS_NUM_RNI, 0, 0), 3);
   EQ(ws_emu_num_cvt(0x7C00, WS_NUM_F16, WS_NUM_U16, WS_NUM_RNI, 0, 0), 0xFFFF);
+  /* f32/f64 -> s32/u32 truncated (num.c's cvt_host): the range's edges,
+   * 2147483520 = the largest f32 below 2^31, and fractions toward 0. */
+  EQ(ws_emu_num_cvt(0x4EFFFFFF, WS_NUM_F32, WS_NUM_S32, WS_NUM_RZI, 0, 0), 0x7FFFFF80);
+  EQ(ws_emu_num_cvt(0x4F7FFFFF, WS_NUM_F32, WS_NUM_U32, WS_NUM_RZI, 0, 0), 0xFFFFFF00);
+  EQ(ws_emu_num_cvt(0xBF400000, WS_NUM_F32, WS_NUM_U32, WS_NUM_RZI, 0, 0), 0); /* -0.75 */
+  EQ(ws_emu_num_cvt(0xBF400000, WS_NUM_F32, WS_NUM_S32, WS_NUM_RZI, 0, 0), 0);
+  EQ(ws_emu_num_cvt(0xC0200000, WS_NUM_F32, WS_NUM_S32, WS_NUM_RND_NONE, 0, 0), 0xFFFFFFFE); /* -2.5 */
+  EQ(ws_emu_num_cvt(0x80000001, WS_NUM_F32, WS_NUM_S32, WS_NUM_RZI, 0, 0), 0); /* -tiny */
+  /* f64 -2147483648.9 -> -2^31; 4294967295.5 -> u32 max; -2147483649 clamps */
+  EQ(ws_emu_num_cvt(0xC1E00000001CCCCDull, WS_NUM_F64, WS_NUM_S32, WS_NUM_RZI, 0, 0), 0x80000000);
+  EQ(ws_emu_num_cvt(0x41EFFFFFFFF00000ull, WS_NUM_F64, WS_NUM_U32, WS_NUM_RZI, 0, 0), 0xFFFFFFFF);
+  EQ(ws_emu_num_cvt(0xC1E0000000200000ull, WS_NUM_F64, WS_NUM_S32, WS_NUM_RZI, 0, 0), 0x80000000);
   DONE();
 }
 
@@ -399,6 +411,37 @@ static void cvt_to_float(void **st) {
   fails = 0;
   /* 2^24 + 1 = 16777217 -> f32: tie between 2^24 (even) and 2^24 + 2. */
   EQ(ws_emu_num_cvt(16777217, WS_NUM_U32, WS_NUM_F32, RN, 0, 0), 0x4B800000);
+  /* 2^24 + 3: tie between 2^24 + 2 (odd) and 2^24 + 4 (even) */
+  EQ(ws_emu_num_cvt(16777219, WS_NUM_S32, WS_NUM_F32, RN, 0, 0), 0x4B800002);
+  EQ(ws_emu_num_cvt(16777219, WS_NUM_S32, WS_NUM_F32, RZ, 0, 0), 0x4B800001);
+  EQ(ws_emu_num_cvt(0x80000000, WS_NUM_S32, WS_NUM_F32, RN, 0, 0), 0xCF000000); /* -2^31 */
+  EQ(ws_emu_num_cvt(0xFFFFFFFF, WS_NUM_U32, WS_NUM_F32, RN, 0, 0), 0x4F800000); /* 2^32 */
+  EQ(ws_emu_num_cvt(0xFFFFFFFF, WS_NUM_U32, WS_NUM_F32, RZ, 0, 0), 0x4F7FFFFF);
+  EQ(ws_emu_num_cvt(0xFFFFFFFF, WS_NUM_S32, WS_NUM_F32, RM, 0, 0), 0xBF800000); /* -1 */
+  EQ(ws_emu_num_cvt(0, WS_NUM_S32, WS_NUM_F32, RM, 0, 0), 0);                  /* +0 */
+  EQ(ws_emu_num_cvt(0xFFFFFFFF, WS_NUM_S32, WS_NUM_F64, RN, 0, 0), 0xBFF0000000000000ull);
+  EQ(ws_emu_num_cvt(0xFFFFFFFF, WS_NUM_U32, WS_NUM_F64, RN, 0, 0), 0x41EFFFFFFFE00000ull);
+  /* random 32-bit integers against the host's conversion (round to
+   * nearest, the mode this test runs in), and random f32 values truncated
+   * to s32 against the ISA's rule (NaN 0, clamped to the range) */
+  uint64_t z = 0x9E3779B97F4A7C15ull;
+  for (int i = 0; i < 200000; i++) {
+    z ^= z << 13;
+    z ^= z >> 7;
+    z ^= z << 17;
+    uint32_t x = (uint32_t)z, fb, gb;
+    float f = (float)(int32_t)x, g = (float)x, h;
+    memcpy(&fb, &f, 4);
+    memcpy(&gb, &g, 4);
+    EQ(ws_emu_num_cvt(x, WS_NUM_S32, WS_NUM_F32, RN, 0, 0), fb);
+    EQ(ws_emu_num_cvt(x, WS_NUM_U32, WS_NUM_F32, RN, 0, 0), gb);
+    uint32_t hb = (uint32_t)(z >> 32) & 0xCFFFFFFFu; /* mostly |h| < 2^33 */
+    memcpy(&h, &hb, 4);
+    double d = h;
+    uint32_t want = d != d ? 0 : d >= 2147483647.0 ? 0x7FFFFFFFu : d <= -2147483648.0 ? 0x80000000u
+                                                                  : (uint32_t)(int32_t)trunc(d);
+    EQ(ws_emu_num_cvt(hb, WS_NUM_F32, WS_NUM_S32, WS_NUM_RZI, 0, 0), want);
+  }
   EQ(ws_emu_num_cvt(16777217, WS_NUM_U32, WS_NUM_F32, RP, 0, 0), 0x4B800001);
   EQ(ws_emu_num_cvt((uint32_t)-16777217, WS_NUM_S32, WS_NUM_F32, RM, 0, 0), 0xCB800001);
   EQ(ws_emu_num_cvt((uint32_t)-16777217, WS_NUM_S32, WS_NUM_F32, RZ, 0, 0), 0xCB800000);
