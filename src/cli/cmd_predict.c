@@ -255,6 +255,10 @@ int cmd_predict(int argc, char **argv) {
   }
   double *times = calloc(ngpu * ws_model_count() + 1, sizeof *times);
   if (!times) return EXIT_USAGE;
+  /* a GPU never run (the loop stops at a kernel fault) has no prediction:
+   * "-" in the table, never 0 */
+  for (size_t i = 0; i < ngpu * ws_model_count(); i++) times[i] = NAN;
+  size_t nrun = 0;
   cli_cu_cache cu = {0}; /* a .cu compiled once per distinct arch of the GPUs */
   rq.cu = &cu;
   int rc = EXIT_OK;
@@ -281,6 +285,7 @@ int cmd_predict(int argc, char **argv) {
                         sets ? &doc : NULL, html, rdir);
     if (doc) cJSON_AddItemToArray(sets, doc);
     if (r != EXIT_OK) rc = r;
+    nrun = k + 1;
   }
   if (list) {
     cJSON *first = cJSON_GetArrayItem(sets, 0);
@@ -290,6 +295,11 @@ int cmd_predict(int argc, char **argv) {
     cJSON_Delete(list);
   } else if (!json && ngpu > 1) {
     ws_report_gpu_table(stdout, gpus, ngpu, times);
+    if (nrun < ngpu) { /* the kernel faulted: it would on every GPU, so the others were not run */
+      printf("not run after the kernel fault on %s:", gpus[nrun - 1]);
+      for (size_t k = nrun; k < ngpu; k++) printf(" %s", gpus[k]);
+      printf("\n");
+    }
   }
   free(times);
   cli_cu_cache_free(&cu);

@@ -277,18 +277,20 @@ int ws_emu_dec_numtype(int t) {
   }
 }
 
-/* Whether instruction x writes the full mask into register r, whatever the
- * lane: an unguarded integer mov of an immediate whose low 32 bits (what
- * shfl, vote and match read) are all ones. */
-static int writes_full_mask(const ws_ptx_inst *x, uint32_t r) {
+/* What instruction x writes into register r, whatever the lane, as a
+ * member mask: an unguarded integer mov of an immediate whose low 32 bits
+ * (what shfl, vote and match read) are all ones (1) or all zeros (2);
+ * 0 for anything else. */
+static int writes_const_mask(const ws_ptx_inst *x, uint32_t r) {
   if (x->op != WS_PTX_OP_MOV || x->guard >= 0 || x->nops != 2 || x->ntypes < 1) return 0;
   int t = x->type[0];
   if (t == WS_PTX_T_F32 || t == WS_PTX_T_F64 || ws_ptx_type_bits((ws_ptx_type)t) < 32) return 0;
-  return x->ops[0].kind == WS_PTX_O_REG && x->ops[0].reg == r && ws_emu_full_mask(NULL, 0, &x->ops[1]);
+  return x->ops[0].kind == WS_PTX_O_REG && x->ops[0].reg == r ? ws_emu_full_mask(NULL, 0, &x->ops[1]) : 0;
 }
 
 int ws_emu_full_mask(const ws_cfg *c, uint32_t inst, const ws_ptx_operand *o) {
-  if (o->kind == WS_PTX_O_IMM_INT) return (uint32_t)o->imm == 0xffffffffu;
+  if (o->kind == WS_PTX_O_IMM_INT)
+    return (uint32_t)o->imm == 0xffffffffu ? 1 : (uint32_t)o->imm == 0 ? 2 : 0;
   /* the chains miss registers of a cut instruction: trust none of them */
   if (!c || o->kind != WS_PTX_O_REG || c->regs_cut || inst >= c->func->ninsts) return 0;
   const ws_ptx_function *f = c->func;
@@ -296,15 +298,27 @@ int ws_emu_full_mask(const ws_cfg *c, uint32_t inst, const ws_ptx_operand *o) {
   for (uint32_t u = c->use_start[inst]; u < c->use_start[inst + 1]; u++) {
     const ws_use *us = &c->uses[u];
     if (us->reg != o->reg) continue;
-    int dominated = 0;
+    int dominated = 0, kind = 1;
     for (uint32_t k = 0; k < us->ndefs; k++) {
       uint32_t di = us->defs[k], db = c->block_of[di];
-      if (!writes_full_mask(&f->insts[di], o->reg)) return 0;
+      int w = writes_const_mask(&f->insts[di], o->reg);
+      if (!w) return 0;
+      if (w == 2) kind = 2;
       if (db == b ? di < inst : ws_analysis_cfg_dominates(c, db, b)) dominated = 1;
     }
-    return dominated;
+    return dominated ? kind : 0;
   }
   return 0;
+}
+
+void ws_emu_dec_zero_mask(dec *D, const ws_ptx_inst *in) {
+  char *txt = NULL;
+  ws_ptx_print_inst(&txt, D->m, D->f, in);
+  ws_diag_add(D->d, WS_SEV_WARNING, ws_ptx_func_path(D->m, D->f), (int)in->line, (int)in->col,
+              "member mask 0 names no lane (undefined in the PTX ISA): run as GPUs run it, over the lanes "
+              "that execute it, as with 0xffffffff (docs/emulator.md, \"Member masks\"): %s (in %s)",
+              txt ? txt : ws_ptx_opcode_name((ws_ptx_opcode)in->op), D->f->name);
+  free(txt);
 }
 
 int ws_emu_dec_inst(dec *D, const ws_ptx_inst *in, dinst *di) {

@@ -55,6 +55,9 @@ typedef int dec_fn(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T);
 
 /* ---- decode.c ---------------------------------------------------------------- */
 
+/* Warn that instruction in's member mask is the constant 0 (ws_emu_full_mask
+ * returned 2): it runs as under a full mask. */
+void ws_emu_dec_zero_mask(dec *D, const ws_ptx_inst *in);
 /* Decode one instruction: the shared fields, then its opcode's decoder. */
 int ws_emu_dec_inst(dec *D, const ws_ptx_inst *in, dinst *di);
 /* Refuse the instruction, naming it, its place and why (NULL: no reason). */

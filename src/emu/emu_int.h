@@ -109,21 +109,26 @@ typedef struct dinst {
                        mark_runs); 0 for any other */
 } dinst;
 
-/* dinst.flags of shfl, vote and match: the member mask is 0xffffffff in
- * every lane that executes the instruction, or absent (pre-sm_70 shfl,
+/* dinst.flags of shfl, vote and match: the member mask is 0xffffffff (or
+ * 0, which GPUs run the same way) in every lane that executes the
+ * instruction, or absent (pre-sm_70 shfl,
  * vote without a mask), so no lane can fault on it and each lane's group
  * is the executing lanes: the executors (ops/warp.h) then read no masks and
  * check none.  The decoders set it where ws_emu_full_mask holds. */
 #define DF_FULLMASK 8
 
 /* Whether member-mask operand o of instruction `inst` of c's function is
- * 0xffffffff in every lane that executes the instruction: the immediate,
- * or a register that nvcc loads with it (`mov.u32 %r, -1;` before
- * `shfl.sync ... %r;`): every definition reaching this use is an unguarded
- * mov of that immediate, and one of them dominates the use, so no path
- * reaches it without writing the register.  Decided once for both engines:
- * by the interpreter's decoders (DF_FULLMASK) and by jit/translate.c.
- * c may be NULL (then only the immediate counts).  decode.c. */
+ * 0xffffffff in every lane that executes the instruction (1), or 0 in
+ * every such lane (2; the PTX ISA leaves a mask that names no lane
+ * undefined, GPUs run the instruction over the lanes that execute it, as
+ * under a full mask: docs/emulator.md, "Member masks"), or neither (0):
+ * the immediate, or a register that nvcc loads with it (`mov.u32 %r, -1;`
+ * or `mov.u32 %r, 0;` before `shfl.sync ... %r;`): every definition
+ * reaching this use is an unguarded mov of such an immediate, and one of
+ * them dominates the use, so no path reaches it without writing the
+ * register.  Decided once for both engines: by the interpreter's decoders
+ * (DF_FULLMASK) and by jit/translate.c.  c may be NULL (then only the
+ * immediate counts).  decode.c. */
 struct ws_cfg;
 int ws_emu_full_mask(const struct ws_cfg *c, uint32_t inst, const ws_ptx_operand *o);
 

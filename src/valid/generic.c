@@ -13,7 +13,8 @@
  * used when absent), size (a whole number that orders the rows of a kernel
  * for the calibration split; default: the launch's threads), registers
  * and shared_bytes (the measured build's registers per thread and static +
- * dynamic shared bytes per block; default: the profile's), l2 (cold or warm:
+ * dynamic shared bytes per block; default: what `ptxas -v` allocates,
+ * profile_run.c, else the profile's), l2 (cold or warm:
  * the L2 at the start of the measured launch; default: the spec's).  Files are
  * relative to the data file's folder.  Each spec is read here, so a bad one
  * is an error before anything is predicted; the row keeps its grid, block

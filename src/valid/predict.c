@@ -150,8 +150,10 @@ int ws_valid_cache_key(char out[17], const char *kernel, const char *ptx_text,
    * wider than the CTA are served by the L2, not the L1, and Fermi's L1
    * lookups and hits are counted per line of a request (cache-ops); 15:
    * numbers written exactly (ws_json_print), so an entry read back gives
-   * the models what the run that wrote it computed). */
-  fnv_str(&f, "warpsight-profile-cache/15");
+   * the models what the run that wrote it computed); 16: a generic row
+   * without a registers column is profiled with `ptxas -v`'s registers and
+   * shared memory, not the PTX's declarations (kt-sweep)). */
+  fnv_str(&f, "warpsight-profile-cache/16");
   fnv_str(&f, kernel);
   fnv_str(&f, ptx_text ? ptx_text : "");
   /* The launch as the unformatted JSON of what --launches writes

@@ -793,21 +793,72 @@ static const char regmask_ptx[] = HDR
     "  st.global.v2.u32 [%rd3], {%r3, %r4};\n"
     "  ret;\n}\n";
 
+/* A member mask of 0 (Kernel Tuner's reduction example calls
+ * __shfl_down_sync(0, sum, s); nvcc loads the 0 into a register as it
+ * loads -1): the PTX ISA leaves it undefined; GPUs run the instruction over
+ * the lanes that execute it (the mask only makes the lanes it names
+ * reconverge), so the emulator runs it as under 0xffffffff, with a warning
+ * per instruction naming its line (test.ptx lines 12, 14 and 16).  By hand,
+ * 32 lanes: down 1 reads lane l + 1 (lane 31 itself); the ballot of
+ * lane != 20 is 0xffefffff; match.any of l & 3 is 0x11111111 << (l & 3).
+ * Before, every lane faulted ("not in its member mask 0x00000000"). */
+static const char zeromask_ptx[] = HDR
+    ".visible .entry zeromask(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %laneid;\n  mov.u32 %r2, 0;\n"
+    "  shfl.sync.down.b32 %r3|%p1, %r1, 1, 31, %r2;\n"
+    "  setp.ne.u32 %p2, %r1, 20;\n"
+    "  vote.sync.ballot.b32 %r4, %p2, %r2;\n"
+    "  and.b32 %r5, %r1, 3;\n"
+    "  match.any.sync.b32 %r6, %r5, 0;\n"
+    "  mul.wide.u32 %rd2, %r1, 16;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.v4.u32 [%rd3], {%r3, %r4, %r6, %r1};\n"
+    "  ret;\n}\n";
+
+static void test_member_mask_zero(void **state) {
+  (void)state;
+  run r;
+  run_ptx(&r, zeromask_ptx, "zeromask",
+          "{\"kernel\": \"zeromask\", \"grid\": [1,1,1], \"block\": [32,1,1], \"args\": ["
+          "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 128}]}",
+          1);
+  assert_ok_diag(r.status, &r.d);
+  assert_int_equal(r.fault_kind, WS_EMU_FAULT_NONE);
+  const uint32_t *o = buf32(&r, "out");
+  for (uint32_t l = 0; l < 32; l++) {
+    assert_int_equal(o[4 * l], l < 31 ? l + 1 : l);
+    assert_int_equal(o[4 * l + 1], 0xffefffffu);
+    assert_int_equal(o[4 * l + 2], 0x11111111u << (l & 3));
+    assert_int_equal(o[4 * l + 3], l);
+  }
+  char *t = ws_diag_format(&r.d);
+  static const char *const want[] = {"test.ptx:12:3: warning: member mask 0 names no lane",
+                                     "test.ptx:14:3: warning: member mask 0 names no lane",
+                                     "test.ptx:16:3: warning: member mask 0 names no lane"};
+  for (int i = 0; i < 3; i++) {
+    if (!strstr(t, want[i])) print_error("expected '%s' in:\n%s\n", want[i], t);
+    assert_non_null(strstr(t, want[i]));
+  }
+  free(t);
+  run_free(&r);
+}
+
 /* Which member masks are full (ws_emu_full_mask: what the decoders and the
  * translator decide), by hand: the immediate -1 and regfull's register
- * are; 0xfffffff7, regpart's and regloop's register (unwritten on some
+ * are (1), the immediate 0 counts as full too (2); 0xfffffff7, regpart's and regloop's register (unwritten on some
  * path) and regmixed's (0x0000ffff on one path) are not. */
 static void test_member_mask_full_decision(void **state) {
   (void)state;
   static const char imm_ptx[] = HDR
       ".visible .entry imm()\n{\n  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n  mov.u32 %r1, %laneid;\n"
       "  shfl.sync.idx.b32 %r2, %r1, 0, 31, -1;\n  shfl.sync.idx.b32 %r3, %r1, 0, 31, -9;\n"
-      "  vote.sync.any.pred %p1, %p1, 0xffffffff;\n  ret;\n}\n";
+      "  vote.sync.any.pred %p1, %p1, 0xffffffff;\n  shfl.sync.idx.b32 %r3, %r1, 0, 31, 0;\n  ret;\n}\n";
   static const struct {
     const char *ptx, *kernel;
     int full[4]; /* per shfl/vote/match of the kernel, in order; -1 past the last */
   } want[] = {
-      {imm_ptx, "imm", {1, 0, 1, -1}},          {regmask_ptx, "regfull", {1, 1, 1, 1}},
+      {imm_ptx, "imm", {1, 0, 1, 2}},          {regmask_ptx, "regfull", {1, 1, 1, 1}},
       {regmask_ptx, "regpart", {0, -1, -1, -1}}, {regmask_ptx, "regloop", {0, -1, -1, -1}},
       {regmask_ptx, "regmixed", {0, 0, -1, -1}},
   };
@@ -1425,7 +1476,7 @@ static void test_register_reuse_matrix(void **state) {
   run r;
   run_ptx(&r, reuse_mma_ptx, "reuse_mma",
           "{\"kernel\": \"reuse_mma\", \"grid\": [3,1,1], \"block\": [32,1,1], \"args\": ["
-          "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 96}]}",
+          "{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 128}]}",
           1); /* one worker: blocks 0, 1, 2 in order on the same warps */
   assert_ok_diag(r.status, &r.d);
   uint32_t *out = buf32(&r, "out");
@@ -1639,6 +1690,7 @@ int main(void) {
       cmocka_unit_test(test_member_mask_groups), cmocka_unit_test(test_member_mask_faults),
       cmocka_unit_test(test_member_mask_partial_warp), cmocka_unit_test(test_member_mask_full_decision),
       cmocka_unit_test(test_member_mask_register),
+      cmocka_unit_test(test_member_mask_zero),
       cmocka_unit_test(test_reserved_shared), cmocka_unit_test(test_register_reuse),
       cmocka_unit_test(test_register_reuse_matrix),
   };

@@ -5,8 +5,9 @@
  * match fault when an executing lane is not in its own mask, shfl also
  * when it reads a lane outside it (the PTX ISA leaves both undefined;
  * docs/emulator.md, "Member masks"); redux.sync groups lanes by mask.
- * A shfl, vote or match whose mask is 0xffffffff (the immediate, or a
- * register nvcc set to it: ws_emu_full_mask) or absent has DF_FULLMASK
+ * A shfl, vote or match whose mask is 0xffffffff or 0 (the immediate, or a
+ * register nvcc set to it: ws_emu_full_mask; 0 with a warning) or absent
+ * has DF_FULLMASK
  * from its decoder: its executor reads no masks and checks none (no lane
  * can fault; each lane's group is the executing lanes).
  * Decoders and executors of the WARP family (dops.def); compiled in exec.c.
@@ -42,7 +43,9 @@ DECODER(shfl) {
   SRC(i + 2, c);
   if (sync) SRC(i + 3, e);
   else CONST(0xffffffffu, e);
-  if (!sync || ws_emu_full_mask(D->cfg, di->pc, &in->ops[i + 3])) di->flags |= DF_FULLMASK;
+  int fm = sync ? ws_emu_full_mask(D->cfg, di->pc, &in->ops[i + 3]) : 1;
+  if (fm) di->flags |= DF_FULLMASK;
+  if (fm == 2) ws_emu_dec_zero_mask(D, in);
   return WS_OK;
 }
 
@@ -108,7 +111,9 @@ DECODER(vote) {
   if (in->ops[1].flags & WS_PTX_OF_NOT) di->flags |= 1;
   if (in->nops > 2) SRC(2, b);
   else CONST(0xffffffffu, b);
-  if (in->nops <= 2 || ws_emu_full_mask(D->cfg, di->pc, &in->ops[2])) di->flags |= DF_FULLMASK;
+  int fm = in->nops <= 2 ? 1 : ws_emu_full_mask(D->cfg, di->pc, &in->ops[2]);
+  if (fm) di->flags |= DF_FULLMASK;
+  if (fm == 2) ws_emu_dec_zero_mask(D, in);
   return WS_OK;
 }
 /* Each lane votes over the executing lanes of its member mask (g); under a
@@ -155,7 +160,9 @@ DECODER(match) {
   SRC(i, a);
   t = WS_PTX_T_U32;
   SRC(i + 1, b);
-  if (ws_emu_full_mask(D->cfg, di->pc, &in->ops[i + 1])) di->flags |= DF_FULLMASK;
+  int fm = ws_emu_full_mask(D->cfg, di->pc, &in->ops[i + 1]);
+  if (fm) di->flags |= DF_FULLMASK;
+  if (fm == 2) ws_emu_dec_zero_mask(D, in);
   return WS_OK;
 }
 /* Over the executing lanes of each lane's member mask (g; m itself under a
