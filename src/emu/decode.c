@@ -311,7 +311,10 @@ int ws_emu_full_mask(const ws_cfg *c, uint32_t inst, const ws_ptx_operand *o) {
   return 0;
 }
 
-void ws_emu_dec_zero_mask(dec *D, const ws_ptx_inst *in) {
+void ws_emu_dec_member_mask(dec *D, const ws_ptx_inst *in, dinst *di, const ws_ptx_operand *o) {
+  int fm = ws_emu_full_mask(D->cfg, di->pc, o);
+  if (fm) di->flags |= DF_FULLMASK;
+  if (fm != 2) return;
   char *txt = NULL;
   ws_ptx_print_inst(&txt, D->m, D->f, in);
   ws_diag_add(D->d, WS_SEV_WARNING, ws_ptx_func_path(D->m, D->f), (int)in->line, (int)in->col,

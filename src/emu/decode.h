@@ -55,9 +55,10 @@ typedef int dec_fn(dec *D, const ws_ptx_inst *in, dinst *di, const optype *T);
 
 /* ---- decode.c ---------------------------------------------------------------- */
 
-/* Warn that instruction in's member mask is the constant 0 (ws_emu_full_mask
- * returned 2): it runs as under a full mask. */
-void ws_emu_dec_zero_mask(dec *D, const ws_ptx_inst *in);
+/* Member-mask operand o of shfl, vote or match: DF_FULLMASK on di where
+ * ws_emu_full_mask holds, with a warning naming the instruction when the
+ * mask is the constant 0 (run as under a full mask). */
+void ws_emu_dec_member_mask(dec *D, const ws_ptx_inst *in, dinst *di, const ws_ptx_operand *o);
 /* Decode one instruction: the shared fields, then its opcode's decoder. */
 int ws_emu_dec_inst(dec *D, const ws_ptx_inst *in, dinst *di);
 /* Refuse the instruction, naming it, its place and why (NULL: no reason). */

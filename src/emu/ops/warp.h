@@ -43,9 +43,8 @@ DECODER(shfl) {
   SRC(i + 2, c);
   if (sync) SRC(i + 3, e);
   else CONST(0xffffffffu, e);
-  int fm = sync ? ws_emu_full_mask(D->cfg, di->pc, &in->ops[i + 3]) : 1;
-  if (fm) di->flags |= DF_FULLMASK;
-  if (fm == 2) ws_emu_dec_zero_mask(D, in);
+  if (!sync) di->flags |= DF_FULLMASK;
+  else ws_emu_dec_member_mask(D, in, di, &in->ops[i + 3]);
   return WS_OK;
 }
 
@@ -111,9 +110,8 @@ DECODER(vote) {
   if (in->ops[1].flags & WS_PTX_OF_NOT) di->flags |= 1;
   if (in->nops > 2) SRC(2, b);
   else CONST(0xffffffffu, b);
-  int fm = in->nops <= 2 ? 1 : ws_emu_full_mask(D->cfg, di->pc, &in->ops[2]);
-  if (fm) di->flags |= DF_FULLMASK;
-  if (fm == 2) ws_emu_dec_zero_mask(D, in);
+  if (in->nops <= 2) di->flags |= DF_FULLMASK;
+  else ws_emu_dec_member_mask(D, in, di, &in->ops[2]);
   return WS_OK;
 }
 /* Each lane votes over the executing lanes of its member mask (g); under a
@@ -160,9 +158,7 @@ DECODER(match) {
   SRC(i, a);
   t = WS_PTX_T_U32;
   SRC(i + 1, b);
-  int fm = ws_emu_full_mask(D->cfg, di->pc, &in->ops[i + 1]);
-  if (fm) di->flags |= DF_FULLMASK;
-  if (fm == 2) ws_emu_dec_zero_mask(D, in);
+  ws_emu_dec_member_mask(D, in, di, &in->ops[i + 1]);
   return WS_OK;
 }
 /* Over the executing lanes of each lane's member mask (g; m itself under a
