@@ -112,7 +112,7 @@ int cli_profile_run(const prof_request *rq, ws_profile **out, ws_gpu **gpu_out,
   if (ptx_path == rq->file && m->target) {
     /* .ptx input: ptxas -v for the module's own target. */
     char t[32];
-    snprintf(t, sizeof t, "%.*s", (int)strcspn(m->target, ", \t"), m->target);
+    ws_tool_ptx_target_arch(t, sizeof t, m->target);
     if (cli_arch_ok(t)) {
       have_ptxas = ws_tool_ptxas_on_ptx(ptx_path, t, &pl);
       arch = m->target;

@@ -125,6 +125,10 @@ int ws_tool_capture(char *const argv[], char *out, size_t n) {
   return bad ? -1 : wait_exit(pid);
 }
 
+void ws_tool_ptx_target_arch(char *buf, size_t n, const char *target) {
+  snprintf(buf, n, "%.*s", target ? (int)strcspn(target, ", \t") : 0, target ? target : "");
+}
+
 int ws_tool_ptxas_on_ptx(const char *ptx_path, const char *arch, ws_ptxas_list *l) {
   char pbuf[4096];
   const char *ptxas = ws_tool_find_ptxas(pbuf, sizeof pbuf);

@@ -83,5 +83,9 @@ void ws_tool_ptxas_free(ws_ptxas_list *l);
  * (no ptxas, no temporary file, ptxas failed, out of memory), with l as it
  * was or holding part of the report. */
 int ws_tool_ptxas_on_ptx(const char *ptx_path, const char *arch, ws_ptxas_list *l);
+/* The arch ptxas is given for a PTX module whose .target is `target`
+ * ("sm_80, texmode_independent" -> "sm_80"): its first item into buf (""
+ * when target is NULL). */
+void ws_tool_ptx_target_arch(char *buf, size_t n, const char *target);
 
 #endif

@@ -119,7 +119,7 @@ static int ptxas_resources(ws_prof_resources *res, char *note, size_t nnote, mod
                            const ws_ptx_module *m, const char *path, const ws_ptx_function *kf) {
   ws_ptxas_list own = WS_PTXAS_LIST_INIT, *pl = sl ? &sl->pl : &own;
   char t[32];
-  snprintf(t, sizeof t, "%.*s", m->target ? (int)strcspn(m->target, ", \t") : 0, m->target ? m->target : "");
+  ws_tool_ptx_target_arch(t, sizeof t, m->target);
   int have = sl ? sl->ptxas : 0;
   if (!have) {
     have = t[0] && !strncmp(t, "sm_", 3) && ws_tool_ptxas_on_ptx(path, t, pl) ? 1 : -1;
