@@ -276,7 +276,6 @@ int cmd_predict(int argc, char **argv) {
     char dir[4096];
     const char *cdir = cli_charts_dir(dir, sizeof dir, charts, gpus[k], ngpu);
     if (!json && k) printf("\n");
-    for (size_t m = 0; m < ws_model_count(); m++) times[k * ws_model_count() + m] = NAN;
     cJSON *doc = NULL;
     char hdir[4096];
     const char *rdir = cli_charts_dir(hdir, sizeof hdir, report, gpus[k], ngpu);
