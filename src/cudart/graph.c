@@ -385,9 +385,9 @@ cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *out, cudaGraph_t graph,
 cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *out, cudaGraph_t graph,
                                     const cudaGraphNode_t *deps, size_t ndeps, void *dptr) {
   ws_rt *rt = rt_enter();
-  rt_alloc *a = rt_find_alloc(rt, (uint64_t)(uintptr_t)dptr);
   /* a graph's allocation only, by its start address, as in CUDA */
-  int ok = a && a->addr == (uint64_t)(uintptr_t)dptr && a->graph;
+  rt_alloc *a = rt_graph_alloc(rt, (uint64_t)(uintptr_t)dptr);
+  int ok = a != NULL;
   rt_op op = {.kind = RT_OP_MEM_FREE, .u.mem = {ok ? a->addr : 0, ok ? a->bytes : 0}};
   rt_leave();
   if (!ok) return rt_error(cudaErrorInvalidValue);

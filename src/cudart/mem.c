@@ -183,10 +183,13 @@ cudaError_t rt_dev_free(ws_rt *rt, uint64_t addr) {
   return cudaSuccess;
 }
 
-cudaError_t rt_user_free(ws_rt *rt, uint64_t addr) {
+rt_alloc *rt_graph_alloc(ws_rt *rt, uint64_t addr) {
   rt_alloc *a = rt_find_alloc(rt, addr);
-  if (a && a->addr == addr && a->graph) return cudaSuccess;
-  return rt_dev_free(rt, addr);
+  return a && a->addr == addr && a->graph ? a : NULL;
+}
+
+cudaError_t rt_user_free(ws_rt *rt, uint64_t addr) {
+  return rt_graph_alloc(rt, addr) ? cudaSuccess : rt_dev_free(rt, addr);
 }
 
 /* --- device allocation ------------------------------------------------------ */

@@ -74,9 +74,9 @@ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t s) {
   int cap = e ? 0 : capturing(rt, s, &e);
   uint64_t addr = (uint64_t)(uintptr_t)devPtr;
   if (!e && !cap && devPtr) e = rt_user_free(rt, addr);
-  rt_alloc *a = !e && cap ? rt_find_alloc(rt, addr) : NULL;
+  rt_alloc *a = !e && cap ? rt_graph_alloc(rt, addr) : NULL;
   /* a free node frees a graph's allocation only, as in CUDA */
-  if (!e && cap && (!a || a->addr != addr || !a->graph)) e = cudaErrorInvalidValue;
+  if (!e && cap && !a) e = cudaErrorInvalidValue;
   if (!e && cap) {
     rt_op op = {.kind = RT_OP_MEM_FREE, .u.mem = {addr, a->bytes}};
     e = rt_submit(rt, s, &op);

@@ -353,6 +353,9 @@ cudaError_t rt_dev_free(ws_rt *rt, uint64_t addr);
 cudaError_t rt_user_free(ws_rt *rt, uint64_t addr);
 /* The live allocation holding addr, or NULL. */
 rt_alloc *rt_find_alloc(ws_rt *rt, uint64_t addr);
+/* The graph's allocation (rt_alloc.graph) that starts at addr, or NULL: what
+ * a free node or a free of graph memory names. */
+rt_alloc *rt_graph_alloc(ws_rt *rt, uint64_t addr);
 /* The copy of RT_OP_COPY and the fill of RT_OP_SET. */
 cudaError_t rt_copy3d(ws_rt *rt, const cudaMemcpy3DParms *p);
 cudaError_t rt_set2d(ws_rt *rt, const cudaMemsetParams *p);
