@@ -24,6 +24,18 @@
 #include "util/checked.h"
 #include "util/vec.h"
 
+/* Keep emit() and emit_run() out of line and out of GCC's interprocedural
+ * analysis (noipa: their arguments stay in registers at every call site);
+ * clang has no noipa, noinline is its nearest. */
+#if defined(__has_attribute)
+#if __has_attribute(noipa)
+#define WS_NOIPA __attribute__((noipa))
+#endif
+#endif
+#ifndef WS_NOIPA
+#define WS_NOIPA __attribute__((noinline))
+#endif
+
 #define QUANTUM WS_EMU_QUANTUM
 
 /* ---- frames ------------------------------------------------------------------- */
@@ -207,7 +219,7 @@ static inline ws_emu_event *fill(const xctx *X, const dinst *in, uint32_t active
   return ev;
 }
 
-__attribute__((noipa)) static void emit(const xctx *X, const dinst *in, uint32_t active, uint32_t m, uint32_t taken,
+WS_NOIPA static void emit(const xctx *X, const dinst *in, uint32_t active, uint32_t m, uint32_t taken,
                                          int mem) {
   ws_emu_event *ev = fill(X, in, active, m, taken, 1);
   if (mem) {
@@ -224,7 +236,7 @@ __attribute__((noipa)) static void emit(const xctx *X, const dinst *in, uint32_t
 
 /* The event of n instructions of a run of plain ones (hooks->runs), the
  * first at `in` (dinst.run; docs/emulator.md, "Profiler hooks"). */
-__attribute__((noipa)) static void emit_run(const xctx *X, const dinst *in, uint32_t active, uint32_t n) {
+WS_NOIPA static void emit_run(const xctx *X, const dinst *in, uint32_t active, uint32_t n) {
   X->H->inst(X->H->user, fill(X, in, active, active, 0, n));
 }
 

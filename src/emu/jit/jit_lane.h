@@ -117,7 +117,7 @@ typedef uint64_t ju64 __attribute__((may_alias, aligned(1)));
  * inputs.  Rounding modes are ws_emu_num_rnd values. */
 
 JINL uint32_t jl_f32_ex(uint32_t x) { return (x >> 23) & 0xffu; }
-JINL uint32_t jl_f32_normal(uint32_t x) { return (jl_f32_ex(x) != 0) & (jl_f32_ex(x) != 0xffu); }
+JINL uint32_t jl_f32_normal(uint32_t x) { return (uint32_t)(jl_f32_ex(x) != 0) & (uint32_t)(jl_f32_ex(x) != 0xffu); }
 JINL uint32_t jl_f32_sub(uint32_t x) { return (jl_f32_ex(x) == 0) & ((x & 0x7fffffu) != 0); }
 
 /* .sat on an f32 result (num.c's g_sat): NaN and negative -> +0, above 1 -> 1. */
@@ -237,7 +237,7 @@ JINL uint64_t jl_cvt_int_f(double x, int r, int bits, int sgn) {
   double lo = sgn ? -ldexp(1.0, bits - 1) : 0.0, hi = sgn ? ldexp(1.0, bits - 1) : ldexp(1.0, bits);
   uint64_t m = bits >= 64 ? ~0ull : (1ull << bits) - 1;
   uint64_t vhi = sgn ? m >> 1 : m, vlo = sgn ? 1ull << (bits - 1) : 0;
-  double yin = (y >= lo) & (y < hi) ? y : 0.0; /* converted only in range (else C leaves it undefined) */
+  double yin = ((y >= lo) & (y < hi)) ? y : 0.0; /* converted only in range (else C leaves it undefined) */
   uint64_t in = sgn ? (uint64_t)(int64_t)yin : (uint64_t)yin;
   return jsel64(x != x, 0, jsel64(y >= hi, vhi, jsel64(y < lo, vlo, in & m)));
 }

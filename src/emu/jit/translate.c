@@ -638,7 +638,8 @@ static int tr_float(tr *T, const ty *y) {
   case WS_PTX_OP_NEG:
     if ((st = ops3(T, y, 1, &a, &b, &c))) return st;
     snprintf(fn, sizeof fn, "%s_%s", k, in->op == WS_PTX_OP_ABS ? "abs" : "neg");
-    snprintf(args, sizeof args, f32 ? "%d" : "", y->ftz);
+    if (f32) snprintf(args, sizeof args, "%d", y->ftz);
+    else args[0] = '\0';
     return num_call(T, &dr, w, fn, 1, &a, &b, &c, args);
   case WS_PTX_OP_MIN:
   case WS_PTX_OP_MAX:
@@ -733,7 +734,8 @@ static int tr_half(tr *T, const ty *y) {
   case WS_PTX_OP_NEG:
   case WS_PTX_OP_ABS:
     snprintf(fn, sizeof fn, "%s_%s", kn[hk], in->op == WS_PTX_OP_NEG ? "neg" : "abs");
-    snprintf(args, sizeof args, bf ? "" : "%d", y->ftz);
+    if (bf) args[0] = '\0';
+    else snprintf(args, sizeof args, "%d", y->ftz);
     break;
   case WS_PTX_OP_MIN:
   case WS_PTX_OP_MAX:
