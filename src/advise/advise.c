@@ -201,7 +201,9 @@ static int may_unroll(const ws_profile *p, long row) {
      * or the loop runs once per entry: nothing to unroll */
     if (round(r->loop_loads_per_trip) >= WS_ADVICE_MLP_FACTOR) return 0;
     if (r->loop_trips_per_entry > 0 && r->loop_trips_per_entry < 2) return 0;
-    if (p->lines->ptx_lines) return r->warp_insts > 1;
+    /* a PTX row is one instruction: in a loop when the profile says so,
+     * or (a profile without loop figures) when it ran more than once */
+    if (p->lines->ptx_lines) return r->loop_trips_per_entry > 0 || r->warp_insts > 1;
   }
   return n > 0;
 }

@@ -18,7 +18,10 @@ double ws_advise_mlp_unroll(const ws_profile_line *r) {
   double k = fmax(1, round(r->loop_loads_per_trip)), t = r->loop_trips_per_entry;
   if (k >= WS_ADVICE_MLP_FACTOR) return 0;
   double u = ceil(WS_ADVICE_MLP_FACTOR / k);
-  return t > 0 && t < u ? 0 : u;
+  /* fewer trips per entry than the factor: nothing to overlap 4 deep, and
+   * the remainder loop nvcc splits off an unrolled body (fewer trips than
+   * its factor by construction) is no loop to unroll */
+  return t > 0 && t < WS_ADVICE_MLP_FACTOR ? 0 : u;
 }
 
 double ws_advise_line_weight(const ws_profile_line *r, ws_line_metric m, double load_latency) {

@@ -372,7 +372,7 @@ static void more_loads_in_flight(void **state) {
  * rows makes no change.  The factor proposed is 4 over the loads per trip
  * (a mean, taken to the nearest whole number), rounded up (2 loads: by 2;
  * 3: by 2; unknown or 1: by 4), and none when
- * the loop runs fewer trips per entry than that (ws_advise_mlp_unroll;
+ * the loop runs fewer than 4 trips per entry (ws_advise_mlp_unroll;
  * docs/advisor.md, "Unrolling"). */
 static void mlp_already_unrolled(void **state) {
   (void)state;
@@ -396,8 +396,10 @@ static void mlp_already_unrolled(void **state) {
   assert_close(ws_advise_mlp_unroll(&r), 0, 0);
   r.loop_loads_per_trip = 1, r.loop_trips_per_entry = 3;
   assert_close(ws_advise_mlp_unroll(&r), 0, 0); /* 3 trips: no 4 to overlap */
-  r.loop_loads_per_trip = 2, r.loop_trips_per_entry = 3;
-  assert_close(ws_advise_mlp_unroll(&r), 2, 0); /* by 2 fits in 3 trips */
+  r.loop_loads_per_trip = 3, r.loop_trips_per_entry = 2;
+  assert_close(ws_advise_mlp_unroll(&r), 0, 0); /* a remainder loop (spmv's, beside its 12-load body) */
+  r.loop_loads_per_trip = 2, r.loop_trips_per_entry = 4;
+  assert_close(ws_advise_mlp_unroll(&r), 2, 0);
   r.path_mem_loads = 1, r.loop_loads_per_trip = 1, r.loop_trips_per_entry = 34;
   assert_close(ws_advise_mlp_unroll(&r), 0, 0); /* on the path once */
 
