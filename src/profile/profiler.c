@@ -995,6 +995,22 @@ static int rep_periods(const ws_prof *p, ws_profile_mix *m) {
 /* Finish ------------------------------------------------------------------*/
 
 
+/* The CFG of function fi when it ran and has a body (*c), else *c NULL;
+ * WS_OK, or WS_ENOMEM. */
+static int ran_cfg(const ws_prof *p, const inst_stat *st, uint32_t fi, ws_cfg **c) {
+  const ws_ptx_function *fn = &p->cfg.module->funcs[fi];
+  const inst_stat *fs = st + p->func_base[fi];
+  uint64_t any = 0;
+  *c = NULL;
+  for (uint32_t i = 0; i < fn->ninsts; i++) any |= fs[i].execs;
+  if (!any || !fn->has_body) return WS_OK;
+  ws_diag d = WS_DIAG_INIT;
+  int r = ws_analysis_build(c, p->cfg.module, fn, &d);
+  ws_diag_free(&d);
+  if (r != WS_OK) *c = NULL;
+  return r == WS_ENOMEM ? r : WS_OK;
+}
+
 /* Per basic block of every function that ran: executions (those of its
  * first instruction), the front end's static ILP and MLP, and loops with
  * their trip counts.  parallelism.ilp = sum ILP_K n_K / sum n_K over the
@@ -1008,15 +1024,9 @@ static int static_parallelism(ws_prof *p, const inst_stat *st, ws_profile *pr, d
   for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
     const ws_ptx_function *fn = &m->funcs[fi];
     const inst_stat *fs = st + p->func_base[fi];
-    uint64_t any = 0;
-    for (uint32_t i = 0; i < fn->ninsts; i++) any |= fs[i].execs;
-    if (!any || !fn->has_body) continue;
-    ws_cfg *c = NULL;
-    ws_diag d = WS_DIAG_INIT;
-    int r = ws_analysis_build(&c, m, fn, &d);
-    ws_diag_free(&d);
-    if (r == WS_ENOMEM) return r;
-    if (r) continue;
+    ws_cfg *c;
+    if (ran_cfg(p, st, fi, &c) == WS_ENOMEM) return WS_ENOMEM;
+    if (!c) continue;
     for (uint32_t b = 0; b < c->nblocks; b++) {
       const ws_bb *bb = &c->blocks[b];
       if (bb->first >= bb->end) continue;
@@ -1448,15 +1458,9 @@ static int loop_facts(const ws_prof *p, const inst_stat *st, ws_line_in *in) {
   for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
     const ws_ptx_function *fn = &m->funcs[fi];
     const inst_stat *fs = st + p->func_base[fi];
-    uint64_t any = 0;
-    for (uint32_t i = 0; i < fn->ninsts; i++) any |= fs[i].execs;
-    if (!any || !fn->has_body) continue;
-    ws_cfg *c = NULL;
-    ws_diag d = WS_DIAG_INIT;
-    int r = ws_analysis_build(&c, m, fn, &d);
-    ws_diag_free(&d);
-    if (r == WS_ENOMEM) return r;
-    if (r || !c->nloops) {
+    ws_cfg *c;
+    if (ran_cfg(p, st, fi, &c) == WS_ENOMEM) return WS_ENOMEM;
+    if (!c || !c->nloops) {
       ws_analysis_free(c);
       continue;
     }
