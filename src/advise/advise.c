@@ -201,9 +201,15 @@ static int may_unroll(const ws_profile *p, long row) {
      * or the loop runs once per entry: nothing to unroll */
     if (round(r->loop_loads_per_trip) >= WS_ADVICE_MLP_FACTOR) return 0;
     if (r->loop_trips_per_entry > 0 && r->loop_trips_per_entry < 2) return 0;
-    /* a PTX row is one instruction: in a loop when the profile says so,
-     * or (a profile without loop figures) when it ran more than once */
-    if (p->lines->ptx_lines) return r->loop_trips_per_entry > 0 || r->warp_insts > 1;
+    /* in a loop when the profile's loop figures say so (a row of them
+     * above 0); a profile without them (written before them or by hand):
+     * a PTX row, one instruction, when it ran more than once per warp, a
+     * source row whenever the kernel has a loop */
+    int figures = 0;
+    for (size_t i = 0; i < p->lines->nrows && !figures; i++)
+      figures = p->lines->rows[i].loop_trips_per_entry > 0;
+    if (figures) return r->loop_trips_per_entry > 0;
+    if (p->lines->ptx_lines) return r->warp_insts > 1;
   }
   return n > 0;
 }

@@ -96,4 +96,24 @@ run "$WS" predict "$A/grid_sum.sm_80.ptx" --launch "$A/grid_sum_u1.launch.json" 
 expect_rc 0 "grid_sum_u1 --advise"
 expect_out "issue the loads of grid_sum.cu:27 4 at a time before their values are needed (unroll its loop by 4" \
   "grid_sum_u1: unroll its one-load loop by 4"
+# a source row outside the loop of a kernel that has one: grid_sum_u1's
+# store (line 28, after the loop; loop figures 0) made the heaviest line of
+# the path by hand, so the ILP change names it: no unrolling there, while
+# its load line (27, in the loop) is still told to unroll by 4
+run "$WS" profile "$A/grid_sum.sm_80.ptx" --launch "$A/grid_sum_u1.launch.json" --gpu a100 -j 2
+expect_rc 0 "grid_sum_u1 profile"
+python3 - "$OUT" "$TMP/store_heavy.json" <<'PY' || fail "grid_sum_u1: could not edit the profile"
+import json, sys
+d = json.loads(sys.argv[1])
+rows = [r for r in d["lines"]["rows"] if r["line"] == 28]
+assert rows and "store" in rows[0]["kinds"] and rows[0]["loop_trips_per_entry"] == 0, rows
+rows[0]["path_cycles"] = 1e6
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run "$WS" model --profile "$TMP/store_heavy.json" --gpu a100 --model all --advise
+expect_rc 0 "grid_sum_u1 store-heavy --advise"
+expect_out "break the dependency chain through grid_sum.cu:28: independent accumulators, reordering (" \
+  "grid_sum_u1: the store after the loop is not told to unroll"
+expect_out "issue the loads of grid_sum.cu:27 4 at a time before their values are needed (unroll its loop by 4" \
+  "grid_sum_u1 store-heavy: the load in the loop still is"
 finish
