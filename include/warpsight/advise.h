@@ -174,6 +174,16 @@ typedef enum ws_line_metric {
 /* Line r's weight under metric m; load_latency (cycles) prices a path load
  * for WS_LM_LATENCY. */
 double ws_advise_line_weight(const ws_profile_line *r, ws_line_metric m, double load_latency);
+/* The factor "more loads in flight" unrolls row r's loop by
+ * (docs/advisor.md, "Unrolling"): WS_ADVICE_MLP_FACTOR over the loads the
+ * loop issues per trip now (r->loop_loads_per_trip rounded to the
+ * nearest whole number, at least 1; 1 when unknown), rounded up; 0 (the row takes no part in the change) when its
+ * loads do not repeat on the path, when its loop already issues
+ * WS_ADVICE_MLP_FACTOR loads per trip or more (an unrolled body: nothing
+ * left to unroll for), or when it runs fewer than WS_ADVICE_MLP_FACTOR
+ * trips per entry (r->loop_trips_per_entry, when known; the remainder loop
+ * of a body nvcc unrolled by 4 runs at most 3). */
+double ws_advise_mlp_unroll(const ws_profile_line *r);
 /* The metric of the primary result's limiting term (warpsight's bound, and
  * for the SM its slowest pipe); WS_LM_ISSUE for a result without one. */
 ws_line_metric ws_advise_line_metric(const ws_model_result *primary);

@@ -190,6 +190,11 @@ typedef struct ws_profile_line {
   double atomic_serial;        /* per request, the most lanes on one address, summed */
   double path_mem_loads;       /* loads the line put on a block's longest dependency path */
   double path_cycles;          /* other cycles it put there (issue slots, latencies, replays) */
+  double loop_loads_per_trip;  /* the innermost loop around its instructions: global/local
+                                  loads per trip (its load requests / its header's
+                                  executions), the most over the line's instructions; 0
+                                  outside a loop or unknown */
+  double loop_trips_per_entry; /* that loop's trips per entry, the most likewise; 0 the same */
 } ws_profile_line;
 
 /* The per-line table of a profile (section "lines"). */

@@ -195,9 +195,35 @@ static int may_unroll(const ws_profile *p, long row) {
   int n = cJSON_IsArray(l) ? cJSON_GetArraySize(l) : 0;
   cJSON_Delete(j);
   free(s);
-  if (n > 0 && row >= 0 && p->lines && p->lines->ptx_lines && (size_t)row < p->lines->nrows)
-    return p->lines->rows[row].warp_insts > 1;
+  if (n > 0 && row >= 0 && p->lines && (size_t)row < p->lines->nrows) {
+    const ws_profile_line *r = &p->lines->rows[row];
+    /* its loop's body already holds the iterations unrolling would give,
+     * or the loop runs once per entry: nothing to unroll */
+    if (round(r->loop_loads_per_trip) >= WS_ADVICE_MLP_FACTOR) return 0;
+    if (r->loop_trips_per_entry > 0 && r->loop_trips_per_entry < 2) return 0;
+    /* in a loop when the profile's loop figures say so (a row of them
+     * above 0); a profile without them (written before them or by hand):
+     * a PTX row, one instruction, when it ran more than once per warp, a
+     * source row whenever the kernel has a loop */
+    int figures = 0;
+    for (size_t i = 0; i < p->lines->nrows && !figures; i++)
+      figures = p->lines->rows[i].loop_trips_per_entry > 0;
+    if (figures) return r->loop_trips_per_entry > 0;
+    if (p->lines->ptx_lines) return r->warp_insts > 1;
+  }
   return n > 0;
+}
+
+/* "; its loop already issues 4 loads per iteration" for row `row` when its
+ * loop issues more than one load per trip (an unrolled body, or several
+ * arrays read), else "". */
+static const char *loop_note(char *buf, size_t size, const ws_profile *p, long row) {
+  buf[0] = 0;
+  if (row >= 0 && p->lines && (size_t)row < p->lines->nrows &&
+      p->lines->rows[row].loop_loads_per_trip > 1)
+    snprintf(buf, size, "; its loop already issues %.3g loads per iteration",
+             p->lines->rows[row].loop_loads_per_trip);
+  return buf;
 }
 
 /* The load latency warpsight prices a path load at (its [L1] term), else a
@@ -245,20 +271,31 @@ static char *change_action(long *line, ws_cf_kind k, const ws_profile *p, const 
     *line = top_line(name, sizeof name, p, WS_LM_BARRIER, 0);
     return fmt("remove the barrier%s where a warp's own data suffices (warp shuffles instead of "
                "shared memory, fewer phases per block)", in_line(il, sizeof il, name));
-  case WS_CF_ILP:
+  case WS_CF_ILP: {
+    char note[96];
     *line = top_line(name, sizeof name, p, WS_LM_PATH_CYC, 0);
     return fmt("break the dependency chain through %s: independent accumulators, %sreordering (the "
-               "limit: no dependency stalls at all)",
-               *name ? name : "the kernel's longest path", may_unroll(p, *line) ? "unrolling, " : "");
-  case WS_CF_MLP:
+               "limit: no dependency stalls at all%s)",
+               *name ? name : "the kernel's longest path", may_unroll(p, *line) ? "unrolling, " : "",
+               loop_note(note, sizeof note, p, *line));
+  }
+  case WS_CF_MLP: {
     *line = top_line(name, sizeof name, p, WS_LM_PATH_MEM, 0);
+    const ws_profile_line *r = *line >= 0 ? &l->rows[*line] : NULL;
     if (!may_unroll(p, *line))
       return fmt("issue the loads of %s %.0f at a time before their values are needed (move them "
                  "ahead of the arithmetic that waits on them)",
                  *name ? name : "the kernel", WS_ADVICE_MLP_FACTOR);
+    double per = r ? r->loop_loads_per_trip : 0, u = r ? ws_advise_mlp_unroll(r) : WS_ADVICE_MLP_FACTOR;
+    if (per > 1)
+      return fmt("issue the loads of %s %.0f at a time before their values are needed (its loop "
+                 "issues %.3g loads per iteration now: unroll it by %.0f, or prefetch the next "
+                 "iteration's data)",
+                 *name ? name : "the loop", WS_ADVICE_MLP_FACTOR, per, u);
     return fmt("issue the loads of %s %.0f at a time before their values are needed (unroll its loop "
                "by %.0f, or prefetch the next iteration's data)",
-               *name ? name : "the loop", WS_ADVICE_MLP_FACTOR, WS_ADVICE_MLP_FACTOR);
+               *name ? name : "the loop", WS_ADVICE_MLP_FACTOR, u);
+  }
   case WS_CF_OCCUPANCY: {
     ws_model_launch_ctx lc;
     ws_diag d = WS_DIAG_INIT;

@@ -103,7 +103,9 @@ static int cf_ilp(ws_profile_fields *f) {
  * WS_ADVICE_MLP_FACTOR of them before the first is used, as unrolling its
  * loop by that factor does: its loads on the path fall to 1 / factor, at
  * least one.  Loads on the path once (straight-line code, a dependent
- * chain) stay.  Sim et al.'s MLP (GPUPerf's ITMLP) grows by the factor.
+ * chain) stay, and so do those of a loop that already issues the factor's
+ * loads per trip (an unrolled body) or runs fewer trips per entry than it
+ * would be unrolled by (ws_advise_mlp_unroll).  Sim et al.'s MLP (GPUPerf's ITMLP) grows by the factor.
  * Needs the per-line table (profile section "lines"). */
 static int cf_mlp(ws_profile *p) {
   ws_profile_fields *f = &p->f;
@@ -112,7 +114,7 @@ static int cf_mlp(ws_profile *p) {
   for (size_t i = 0; i < p->lines->nrows; i++) {
     double pl = p->lines->rows[i].path_mem_loads;
     before += pl;
-    after += pl > 1 ? fmax(1.0, pl / WS_ADVICE_MLP_FACTOR) : pl;
+    after += ws_advise_mlp_unroll(&p->lines->rows[i]) > 0 ? fmax(1.0, pl / WS_ADVICE_MLP_FACTOR) : pl;
   }
   if (!(before > 0) || !(after < before)) return 0;
   f->path_mem_loads *= after / before; /* the table's sum is the field (docs/profile.md) */

@@ -11,6 +11,19 @@
 
 #include "warpsight/advise.h"
 
+double ws_advise_mlp_unroll(const ws_profile_line *r) {
+  if (!(r->path_mem_loads > 1)) return 0;
+  /* a mean: a load under a rarely false condition makes 1.997 loads per
+   * trip, which is 2 */
+  double k = fmax(1, round(r->loop_loads_per_trip)), t = r->loop_trips_per_entry;
+  if (k >= WS_ADVICE_MLP_FACTOR) return 0;
+  double u = ceil(WS_ADVICE_MLP_FACTOR / k);
+  /* fewer trips per entry than the factor: nothing to overlap 4 deep, and
+   * the remainder loop nvcc splits off an unrolled body (fewer trips than
+   * its factor by construction) is no loop to unroll */
+  return t > 0 && t < WS_ADVICE_MLP_FACTOR ? 0 : u;
+}
+
 double ws_advise_line_weight(const ws_profile_line *r, ws_line_metric m, double load_latency) {
   double excess = r->sectors > r->sectors_needed ? r->sectors - r->sectors_needed : 0;
   switch (m) {
@@ -29,7 +42,7 @@ double ws_advise_line_weight(const ws_profile_line *r, ws_line_metric m, double 
   case WS_LM_DIVERGENT: return r->divergent_branches;
   case WS_LM_BARRIER: return r->kinds & WS_LINE_BARRIER ? r->warp_insts : 0;
   case WS_LM_PATH_CYC: return r->path_cycles;
-  case WS_LM_PATH_MEM: return r->path_mem_loads > 1 ? r->path_mem_loads : 0;
+  case WS_LM_PATH_MEM: return ws_advise_mlp_unroll(r) > 0 ? r->path_mem_loads : 0;
   case WS_LM_SATOMIC: return r->atomic_serial > r->atomic_requests ? r->atomic_serial - r->atomic_requests : 0;
   case WS_LM_GATOMIC: return r->kinds & WS_LINE_ATOMIC ? r->atomic_requests : 0;
   default: return 0;

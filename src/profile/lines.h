@@ -28,6 +28,8 @@ typedef struct ws_line_in {
   double atom_serial;    /* per request, the most lanes on one address, summed */
   double path_mem;       /* loads it put on the blocks' longest paths, summed over blocks */
   double path_cyc;       /* other cycles it put there, summed over blocks */
+  double loop_loads;     /* the innermost loop around it: global/local loads per trip */
+  double loop_trips;     /* ... and its trips per entry (both 0 outside a loop) */
   uint32_t kinds;        /* WS_LINE_* */
 } ws_line_in;
 

@@ -22,7 +22,8 @@
 #define LINE_NUMS(X)                                                                      \
   X(warp_insts) X(global_requests) X(sectors) X(sectors_needed) X(dram_bytes)             \
   X(shared_requests) X(bank_conflict_replays) X(branches) X(divergent_branches)           \
-  X(atomic_requests) X(atomic_serial) X(path_mem_loads) X(path_cycles)
+  X(atomic_requests) X(atomic_serial) X(path_mem_loads) X(path_cycles)                       \
+  X(loop_loads_per_trip) X(loop_trips_per_entry)
 
 /* The names of the WS_LINE_* bits, in bit order. */
 static const char *const kind_names[] = {"load",   "store",  "atomic", "shared", "shared_atomic",
@@ -139,6 +140,10 @@ int ws_prof_lines_build(ws_profile_lines **out, const ws_ptx_module *m, const ui
       o->path_mem_loads += s->path_mem / path_blocks;
       o->path_cycles += s->path_cyc / path_blocks;
     }
+    /* a row may gather instructions of several loops (a source line nvcc
+     * split into an unrolled body and its remainder): the most of each */
+    o->loop_loads_per_trip = fmax(o->loop_loads_per_trip, s->loop_loads);
+    o->loop_trips_per_entry = fmax(o->loop_trips_per_entry, s->loop_trips);
     if (rd > 0 && dram_read > 0) o->dram_bytes += dram_read * s->read_sectors / rd;
     if (wr > 0 && dram_write > 0) o->dram_bytes += dram_write * s->write_sectors / wr;
   }

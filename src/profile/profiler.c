@@ -995,6 +995,22 @@ static int rep_periods(const ws_prof *p, ws_profile_mix *m) {
 /* Finish ------------------------------------------------------------------*/
 
 
+/* The CFG of function fi when it ran and has a body (*c), else *c NULL;
+ * WS_OK, or WS_ENOMEM. */
+static int ran_cfg(const ws_prof *p, const inst_stat *st, uint32_t fi, ws_cfg **c) {
+  const ws_ptx_function *fn = &p->cfg.module->funcs[fi];
+  const inst_stat *fs = st + p->func_base[fi];
+  uint64_t any = 0;
+  *c = NULL;
+  for (uint32_t i = 0; i < fn->ninsts; i++) any |= fs[i].execs;
+  if (!any || !fn->has_body) return WS_OK;
+  ws_diag d = WS_DIAG_INIT;
+  int r = ws_analysis_build(c, p->cfg.module, fn, &d);
+  ws_diag_free(&d);
+  if (r != WS_OK) *c = NULL;
+  return r == WS_ENOMEM ? r : WS_OK;
+}
+
 /* Per basic block of every function that ran: executions (those of its
  * first instruction), the front end's static ILP and MLP, and loops with
  * their trip counts.  parallelism.ilp = sum ILP_K n_K / sum n_K over the
@@ -1008,15 +1024,9 @@ static int static_parallelism(ws_prof *p, const inst_stat *st, ws_profile *pr, d
   for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
     const ws_ptx_function *fn = &m->funcs[fi];
     const inst_stat *fs = st + p->func_base[fi];
-    uint64_t any = 0;
-    for (uint32_t i = 0; i < fn->ninsts; i++) any |= fs[i].execs;
-    if (!any || !fn->has_body) continue;
-    ws_cfg *c = NULL;
-    ws_diag d = WS_DIAG_INIT;
-    int r = ws_analysis_build(&c, m, fn, &d);
-    ws_diag_free(&d);
-    if (r == WS_ENOMEM) return r;
-    if (r) continue;
+    ws_cfg *c;
+    if (ran_cfg(p, st, fi, &c) == WS_ENOMEM) return WS_ENOMEM;
+    if (!c) continue;
     for (uint32_t b = 0; b < c->nblocks; b++) {
       const ws_bb *bb = &c->blocks[b];
       if (bb->first >= bb->end) continue;
@@ -1437,6 +1447,57 @@ static void provenance_sections(const ws_prof *p, ws_profile *pr, const worker *
                           p->cfg.resources_source ? p->cfg.resources_source : "none");
 }
 
+/* Per instruction in[i]: the innermost natural loop around it, its
+ * global/local loads per trip (the load requests of the loop's
+ * instructions, inner loops' included, over its header's executions: an
+ * unrolled body issues several) and its trips per entry; 0 outside a loop
+ * (docs/profile.md, "lines").  The advisor reads them (docs/advisor.md,
+ * "Unrolling"). */
+static int loop_facts(const ws_prof *p, const inst_stat *st, ws_line_in *in) {
+  const ws_ptx_module *m = p->cfg.module;
+  for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+    const ws_ptx_function *fn = &m->funcs[fi];
+    const inst_stat *fs = st + p->func_base[fi];
+    ws_cfg *c;
+    if (ran_cfg(p, st, fi, &c) == WS_ENOMEM) return WS_ENOMEM;
+    if (!c || !c->nloops) {
+      ws_analysis_free(c);
+      continue;
+    }
+    double *loads = calloc(c->nloops, sizeof *loads), *trips = calloc(c->nloops, sizeof *trips);
+    if (!loads || !trips) {
+      free(loads);
+      free(trips);
+      ws_analysis_free(c);
+      return WS_ENOMEM;
+    }
+    for (uint32_t l = 0; l < c->nloops; l++) {
+      const ws_loop *lp = &c->loops[l];
+      const ws_bb *h = &c->blocks[lp->header];
+      if (h->first >= h->end) continue;
+      double execs = (double)fs[h->first].execs, entries = execs - (double)fs[h->first].back_entries;
+      if (!(execs > 0)) continue;
+      double n = 0;
+      for (uint32_t k = 0; k < lp->nblocks; k++)
+        for (uint32_t j = c->blocks[lp->blocks[k]].first; j < c->blocks[lp->blocks[k]].end; j++)
+          if (p->info[p->func_base[fi] + j].kind == WS_PTX_K_LOAD) n += (double)fs[j].requests;
+      loads[l] = n / execs;
+      trips[l] = entries > 0 ? execs / entries : 0;
+    }
+    for (uint32_t i = 0; i < fn->ninsts; i++) {
+      uint32_t b = c->block_of[i];
+      uint32_t l = b < c->nblocks ? c->blocks[b].loop : WS_CFG_NONE;
+      if (l == WS_CFG_NONE) continue;
+      in[p->func_base[fi] + i].loop_loads = loads[l];
+      in[p->func_base[fi] + i].loop_trips = trips[l];
+    }
+    free(loads);
+    free(trips);
+    ws_analysis_free(c);
+  }
+  return WS_OK;
+}
+
 /* The per-line table (lines.h, docs/profile.md "lines"): each
  * instruction's counts and its share of the blocks' longest paths. */
 static int lines_section(const ws_prof *p, const inst_stat *st, ws_profile *pr, double W) {
@@ -1463,8 +1524,10 @@ static int lines_section(const ws_prof *p, const inst_stat *st, ws_profile *pr, 
                          s->requests && (store || atom) ? (double)s->trans : 0, (double)s->sh_reqs,
                          (double)(s->passes - s->min_passes), (double)s->branches,
                          (double)s->div_branches, (double)s->atom_reqs, (double)s->atom_serial,
-                         mem[i], cyc[i], kinds};
+                         mem[i], cyc[i], 0, 0, kinds};
   }
+  if ((rc = loop_facts(p, st, in)) != WS_OK) goto done;
+  rc = WS_ENOMEM;
   rc = ws_prof_lines_build(&pr->lines, p->cfg.module, p->func_base, in, W, blocks, skipped,
                            p->cfg.input ? p->cfg.input : p->cfg.module->path,
                            ws_pf_has(pr->f.dram_read_bytes) ? pr->f.dram_read_bytes : 0,

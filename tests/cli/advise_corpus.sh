@@ -80,7 +80,13 @@ def apply(change, prof):
     elif change == "more loads in flight":
         rows = p["lines"]["rows"]
         before = sum(r["path_mem_loads"] for r in rows)
-        after = sum(max(1.0, r["path_mem_loads"] / MLP) if r["path_mem_loads"] > 1 else r["path_mem_loads"]
+        def unroll(r):  # docs/advisor.md, "Unrolling": nothing left for an unrolled loop
+            k, t = r.get("loop_loads_per_trip", 0), r.get("loop_trips_per_entry", 0)
+            if not r["path_mem_loads"] > 1 or k >= MLP:
+                return 0
+            u = math.ceil(MLP / (k if k >= 1 else 1))
+            return 0 if 0 < t < u else u
+        after = sum(max(1.0, r["path_mem_loads"] / MLP) if unroll(r) else r["path_mem_loads"]
                     for r in rows)
         dep["path_mem_loads"] *= after / before
         if "mlp" in p.get("parallelism", {}):

@@ -367,8 +367,74 @@ static void more_loads_in_flight(void **state) {
   ws_profile_free(p);
 }
 
+/* A loop nvcc already unrolled (#pragma unroll 4: a body of four loads per
+ * trip) has nothing left to unroll: its loads stay, and a table of such
+ * rows makes no change.  The factor proposed is 4 over the loads per trip
+ * (a mean, taken to the nearest whole number), rounded up (2 loads: by 2;
+ * 3: by 2; unknown or 1: by 4), and none when
+ * the loop runs fewer than 4 trips per entry (ws_advise_mlp_unroll;
+ * docs/advisor.md, "Unrolling"). */
+static void mlp_already_unrolled(void **state) {
+  (void)state;
+  ws_profile_line r = {.path_mem_loads = 8};
+  assert_close(ws_advise_mlp_unroll(&r), 4, 0); /* unknown loop: the factor */
+  r.loop_loads_per_trip = 1, r.loop_trips_per_entry = 34;
+  assert_close(ws_advise_mlp_unroll(&r), 4, 0);
+  r.loop_loads_per_trip = 2;
+  assert_close(ws_advise_mlp_unroll(&r), 2, 0);
+  r.loop_loads_per_trip = 1.4; /* a mean: about 1 load per trip */
+  assert_close(ws_advise_mlp_unroll(&r), 4, 0);
+  r.loop_loads_per_trip = 1.997; /* reduce6: a second load under a condition */
+  assert_close(ws_advise_mlp_unroll(&r), 2, 0);
+  r.loop_loads_per_trip = 3;
+  assert_close(ws_advise_mlp_unroll(&r), 2, 0); /* 2 x 3 = 6 >= 4 */
+  r.loop_loads_per_trip = 3.6; /* about 4 */
+  assert_close(ws_advise_mlp_unroll(&r), 0, 0);
+  r.loop_loads_per_trip = 4;
+  assert_close(ws_advise_mlp_unroll(&r), 0, 0); /* already 4 per trip */
+  r.loop_loads_per_trip = 8;
+  assert_close(ws_advise_mlp_unroll(&r), 0, 0);
+  r.loop_loads_per_trip = 1, r.loop_trips_per_entry = 3;
+  assert_close(ws_advise_mlp_unroll(&r), 0, 0); /* 3 trips: no 4 to overlap */
+  r.loop_loads_per_trip = 3, r.loop_trips_per_entry = 2;
+  assert_close(ws_advise_mlp_unroll(&r), 0, 0); /* a remainder loop (spmv's, beside its 12-load body) */
+  r.loop_loads_per_trip = 2, r.loop_trips_per_entry = 4;
+  assert_close(ws_advise_mlp_unroll(&r), 2, 0);
+  r.path_mem_loads = 1, r.loop_loads_per_trip = 1, r.loop_trips_per_entry = 34;
+  assert_close(ws_advise_mlp_unroll(&r), 0, 0); /* on the path once */
+
+  /* the counterfactual: the unrolled loop's four rows (8 path loads each)
+   * stay, the other loop's row (8, one load per trip over 34 trips) falls
+   * to 2: 8 x 4 + 8 = 40 -> 34 path loads; with only the unrolled rows,
+   * no change */
+  ws_profile *p = load_profile();
+  ws_gpu *g = load_gpu("a100");
+  ws_diag d = WS_DIAG_INIT;
+  ws_profile_line rows[5];
+  for (int i = 0; i < 4; i++)
+    rows[i] = (ws_profile_line){.line = (uint32_t)(10 + i), .path_mem_loads = 8,
+                                .loop_loads_per_trip = 4, .loop_trips_per_entry = 8};
+  rows[4] = (ws_profile_line){.line = 20, .path_mem_loads = 8, .loop_loads_per_trip = 1,
+                              .loop_trips_per_entry = 34};
+  char *files[1] = {"k.cu"};
+  ws_profile_lines l = {files, 1, 0, rows, 5, 1, 0};
+  ws_profile q = *p;
+  q.lines = &l, q.f.path_mem_loads = 40;
+  assert_int_equal(ws_advise_cf_apply_launch(&q, g, WS_CF_MLP, &d), 1);
+  assert_close(q.f.path_mem_loads, 34, 1e-12);
+  l.nrows = 4;
+  q = *p;
+  q.lines = &l, q.f.path_mem_loads = 32;
+  assert_int_equal(ws_advise_cf_apply_launch(&q, g, WS_CF_MLP, &d), 0);
+  assert_close(q.f.path_mem_loads, 32, 0);
+  ws_diag_free(&d);
+  ws_gpu_free(g);
+  ws_profile_free(p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(mlp_already_unrolled),
       cmocka_unit_test(hong_kim_no_barriers),
       cmocka_unit_test(apply_rules),
       cmocka_unit_test(gpuperf_max_ilp),
