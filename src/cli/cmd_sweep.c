@@ -62,9 +62,9 @@ static const char help_text[] =
     "                        \"block\", \"grid\", \"gpu\", \"active_blocks_per_sm\",\n"
     "                        \"active_warps_per_sm\", \"occupancy\", \"limited_by\",\n"
     "                        \"time_ms\": {MODEL: ms|null}}], \"charts\"}\n"
-    "  --kernel K, --arch sm_XX, -j N, --sample-blocks N, --functional-rest,\n"
-    "  --max-warp-insts N, --max-launch-insts N, --max-memory N: as for\n"
-    "                        'warpsight predict', for each profile\n"
+    "  --kernel K, --arch sm_XX, -j N, --sample-blocks N|all|auto (default auto),\n"
+    "  --functional-rest, --max-warp-insts N, --max-launch-insts N, --max-memory N:\n"
+    "                        as for 'warpsight predict', for each profile\n"
     "\nExit status: 0 ok; 1 the kernel faulted in the emulator; 2 bad usage or input.\n";
 
 #define SWEEP_MAX_ROWS 1024
