@@ -192,13 +192,13 @@ typedef struct ws_prof_options {
                                          frees it), NULL when it has none */
   uint64_t sample_auto_budget;        /* ws_prof_launch_spec, sample_blocks N
                                          >= 1: 0 (INIT) profiles N blocks; else
-                                         "auto": the N-block profile's warp
-                                         instructions per warp x the grid's
-                                         warps estimate the launch's, and
-                                         every block is profiled (again, on a
-                                         fresh launch) when that is at most
-                                         this budget, else the N-block profile
-                                         stands, its sampling.auto saying so
+                                         "auto": the N blocks run first on the
+                                         scan's copy of the launch, their warp
+                                         instructions x blocks / N estimate
+                                         the launch's, and every block is
+                                         profiled when that is at most this
+                                         budget, else the N blocks, the
+                                         profile's sampling.auto saying so
                                          (docs/profile.md, "Sampling");
                                          ws_prof_launch ignores it */
 } ws_prof_options;

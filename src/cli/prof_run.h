@@ -94,10 +94,10 @@ int cli_prof_request(prof_request *rq, const char *cmd, const prof_args *a, int 
   "                        Hammersley set, docs/profile.md); the others are skipped\n" \
   "                        and DRAM bytes are estimated per buffer, with an error\n" \
   "                        (memory.dram_bytes_rel_error); 0 or 'all': every block;\n" \
-  "                        default 'auto': a sample of 8 blocks first, then every\n" \
-  "                        block when it estimates at most 2e8 warp instructions\n" \
-  "                        for the launch (a full profile in about 25 s), else\n" \
-  "                        the sample stands (the profile's sampling.auto says so)\n" \
+  "                        default 'auto': 8 blocks run first, and every block is\n" \
+  "                        profiled when they put the launch at 2e8 warp\n"      \
+  "                        instructions or fewer (a full profile in about 25 s),\n" \
+  "                        else those 8 (the profile's sampling.auto says so)\n"  \
   "  --functional-rest     run the unsampled blocks too, without profiling (for\n"  \
   "                        kernels whose later blocks read what earlier ones wrote)\n" \
   "  --arch sm_XX          nvcc/ptxas target for .cu input (default: each GPU's own\n" \

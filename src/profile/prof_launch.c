@@ -305,64 +305,75 @@ int ws_prof_launch(ws_profile **out, ws_emu_stats *stats, const ws_prof_target *
   return st;
 }
 
-/* One profile of spec on a fresh launch of prog, with a copy of the launch
- * for a sample's scan (scan.h: its probes write). */
-static int profile_fresh(ws_profile **out, ws_emu_stats *stats, const ws_ptx_module *m,
-                         ws_emu_program *prog, const ws_launch_spec *spec, const ws_gpu *g,
-                         const ws_prof_options *so, ws_diag *d) {
-  ws_emu_launch *L = NULL;
-  int st = ws_emu_launch_new(&L, prog, spec, d);
-  if (!st) {
-    ws_prof_target t = {m, prog, L, {spec->grid[0], spec->grid[1], spec->grid[2]},
-                        {spec->block[0], spec->block[1], spec->block[2]}, spec->dynamic_shared,
-                        NULL};
-    uint64_t nb = (uint64_t)spec->grid[0] * spec->grid[1] * spec->grid[2];
-    if (so->sample_blocks && so->sample_blocks < nb) st = ws_emu_launch_new(&t.scratch, prog, spec, d);
-    if (!st) st = ws_prof_launch(out, stats, &t, g, so, d);
-    ws_emu_launch_free(t.scratch);
-  }
-  ws_emu_launch_free(L);
-  return st;
-}
-
-/* "auto" sampling's estimate of the launch's warp instructions: the
- * sample's mean warp instructions per warp (the scan's weighting included)
- * x the grid's warps. */
-static double auto_estimate(const ws_profile *p, const ws_launch_spec *spec) {
-  const cJSON *mix = cJSON_GetObjectItemCaseSensitive(ws_profile_doc_peek(p),
-                                                      ws_profile_sec_key(WS_PSEC_INSTRUCTION_MIX));
-  const cJSON *t = cJSON_GetObjectItemCaseSensitive(mix, "total_per_warp");
-  double per_warp = cJSON_IsNumber(t) ? t->valuedouble : 0;
-  double threads = (double)spec->block[0] * spec->block[1] * spec->block[2];
-  double warps = ceil(threads / 32) * spec->grid[0] * spec->grid[1] * spec->grid[2];
-  return per_warp * warps;
-}
-
-/* Record in p's sampling section that "auto" chose its sample. */
-static int auto_record(ws_profile *p, const ws_prof_options *so, double est) {
-  cJSON *root = ws_profile_doc_root(p);
-  cJSON *sam = root ? cJSON_GetObjectItemCaseSensitive(root, ws_profile_sec_key(WS_PSEC_SAMPLING)) : NULL;
-  cJSON *a = sam ? cJSON_AddObjectToObject(sam, "auto") : NULL;
-  if (!a) return WS_ENOMEM;
-  cJSON_AddStringToObject(a, "rule",
-                          "profile N blocks; the launch's warp instructions are estimated as the "
-                          "sample's warp instructions per warp x the grid's warps; every block is "
-                          "profiled when the estimate is at most the budget, else the sample stands");
-  cJSON_AddNumberToObject(a, "sample_blocks", (double)so->sample_blocks);
-  cJSON_AddNumberToObject(a, "estimated_warp_insts", round(est));
-  cJSON_AddNumberToObject(a, "budget_warp_insts", (double)so->sample_auto_budget);
-  cJSON_AddStringToObject(a, "outcome", "sampled: the estimate is over the budget");
-  return WS_OK;
-}
-
-/* Move from's diagnostics to the end of d (NULL: dropped). */
-static void diag_move(ws_diag *d, ws_diag *from) {
+/* Copy from's diagnostics to the end of d (NULL: dropped). */
+static void diag_copy(ws_diag *d, const ws_diag *from) {
   for (size_t i = 0; d && i < from->count; i++) {
     const ws_diag_entry *x = &from->items[i];
     ws_diag_add(d, x->severity, x->file, x->line, x->col, "%s", x->message);
     if (x->source_line) ws_diag_set_source(d, x->source_line, strlen(x->source_line));
   }
-  ws_diag_free(from);
+}
+
+/* "auto" (ws_prof_options.sample_auto_budget): the Hammersley sample of
+ * n blocks run plainly, in the interpreter, on one thread in block order
+ * (the count is the same on every machine and for every -j); *insts their
+ * warp instructions. */
+typedef struct auto_probe {
+  const uint64_t *plan; /* the sample's blocks, ascending */
+  uint64_t n;
+} auto_probe;
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static int auto_filter(void *user, uint32_t b) {
+  const auto_probe *ap = user;
+  uint64_t key = b;
+  return bsearch(&key, ap->plan, ap->n, sizeof key, cmp_u64) ? WS_EMU_BLOCK_PLAIN : WS_EMU_BLOCK_SKIP;
+}
+
+static int auto_count(uint64_t *insts, ws_emu_launch *L, const uint32_t grid[3], uint64_t n,
+                      const ws_prof_options *o, ws_diag *d) {
+  uint64_t *plan = malloc(n * sizeof *plan);
+  if (!plan) return WS_ENOMEM;
+  ws_prof_sample_plan(plan, grid, n);
+  auto_probe ap = {plan, n};
+  ws_emu_hooks h = {.user = &ap, .block_filter = auto_filter};
+  ws_emu_options eo = WS_EMU_OPTIONS_INIT;
+  eo.threads = 1;
+  eo.engine = WS_EMU_ENGINE_INTERP;
+  eo.max_warp_insts = o->max_warp_insts;
+  eo.max_launch_insts = o->max_launch_insts;
+  eo.clock_per_inst = o->clock_per_inst;
+  eo.timer_ns_per_inst = o->timer_ns_per_inst;
+  eo.timer_base_ns = o->timer_base_ns;
+  eo.hooks = &h;
+  ws_emu_stats st;
+  memset(&st, 0, sizeof st);
+  int rc = ws_emu_run(L, &eo, &st, d);
+  free(plan);
+  *insts = st.warp_insts;
+  return rc;
+}
+
+/* Record in p's sampling section that "auto" chose its sample. */
+static int auto_record(ws_profile *p, const ws_prof_options *so, uint64_t insts, double est) {
+  cJSON *root = ws_profile_doc_root(p);
+  cJSON *sam = root ? cJSON_GetObjectItemCaseSensitive(root, ws_profile_sec_key(WS_PSEC_SAMPLING)) : NULL;
+  cJSON *a = sam ? cJSON_AddObjectToObject(sam, "auto") : NULL;
+  if (!a) return WS_ENOMEM;
+  cJSON_AddStringToObject(a, "rule",
+                          "run the N blocks of the sample on the launch's copy first; the launch's "
+                          "warp instructions are estimated as theirs x blocks / N; every block is "
+                          "profiled when the estimate is at most the budget, else the sample");
+  cJSON_AddNumberToObject(a, "sample_blocks", (double)so->sample_blocks);
+  cJSON_AddNumberToObject(a, "sample_warp_insts", (double)insts);
+  cJSON_AddNumberToObject(a, "estimated_warp_insts", round(est));
+  cJSON_AddNumberToObject(a, "budget_warp_insts", (double)so->sample_auto_budget);
+  cJSON_AddStringToObject(a, "outcome", "sampled: the estimate is over the budget");
+  return WS_OK;
 }
 
 int ws_prof_launch_spec(ws_profile **out, ws_emu_stats *stats, const ws_ptx_module *m,
@@ -370,39 +381,49 @@ int ws_prof_launch_spec(ws_profile **out, ws_emu_stats *stats, const ws_ptx_modu
                         const ws_prof_options *o, ws_diag *d) {
   *out = NULL;
   ws_emu_program *prog = NULL;
+  ws_emu_launch *L = NULL;
   int st = ws_emu_load(&prog, m, spec->kernel, d);
   if (!st && o && o->max_memory) ws_emu_program_set_memory_budget(prog, o->max_memory == UINT64_MAX ? 0 : o->max_memory);
-  if (st) goto done;
-  /* the spec's "l2" unless the caller chose a start */
-  ws_prof_options so = WS_PROF_OPTIONS_INIT;
-  if (o) so = *o;
-  if (so.l2_start == WS_PROF_L2_COLD && spec->l2_warm) so.l2_start = WS_PROF_L2_WARM;
-  uint64_t nb = (uint64_t)spec->grid[0] * spec->grid[1] * spec->grid[2];
-  if (!so.sample_auto_budget || !so.sample_blocks || so.sample_blocks >= nb || so.version != WS_PROF_OPTIONS_VERSION) {
-    st = profile_fresh(out, stats, m, prog, spec, g, &so, d);
-    goto done;
-  }
-  /* auto: the sample first; its warnings are said once, by the profile kept */
-  ws_diag sd = WS_DIAG_INIT;
-  st = profile_fresh(out, stats, m, prog, spec, g, &so, &sd);
-  double est = st ? 0 : auto_estimate(*out, spec);
-  if (st || est > (double)so.sample_auto_budget) {
-    diag_move(d, &sd);
-    if (!st && (st = auto_record(*out, &so, est))) {
+  if (!st) st = ws_emu_launch_new(&L, prog, spec, d);
+  if (!st) {
+    ws_prof_target t = {m, prog, L, {spec->grid[0], spec->grid[1], spec->grid[2]},
+                        {spec->block[0], spec->block[1], spec->block[2]}, spec->dynamic_shared,
+                        NULL};
+    /* the spec's "l2" unless the caller chose a start */
+    ws_prof_options so = WS_PROF_OPTIONS_INIT;
+    if (o) so = *o;
+    if (so.l2_start == WS_PROF_L2_COLD && spec->l2_warm) so.l2_start = WS_PROF_L2_WARM;
+    /* a copy of the launch for a sample's scan (scan.h: its probes write),
+     * which auto's count runs on first */
+    uint64_t nb = (uint64_t)spec->grid[0] * spec->grid[1] * spec->grid[2], insts = 0;
+    int sampled = so.sample_blocks && so.sample_blocks < nb;
+    int autos = sampled && so.sample_auto_budget;
+    double est = 0;
+    if (sampled) st = ws_emu_launch_new(&t.scratch, prog, spec, d);
+    if (!st && autos) {
+      ws_diag ad = WS_DIAG_INIT; /* its warnings are the profile's to say */
+      st = auto_count(&insts, t.scratch, t.grid, so.sample_blocks, &so, &ad);
+      if (st) diag_copy(d, &ad);
+      ws_diag_free(&ad);
+      est = (double)insts * (double)nb / (double)so.sample_blocks;
+      if (!st && est <= (double)so.sample_auto_budget) { /* every block */
+        ws_emu_launch_free(t.scratch);
+        t.scratch = NULL;
+        so.sample_blocks = 0;
+        so.functional_rest = 0;
+        autos = 0;
+      }
+    }
+    if (!st) st = ws_prof_launch(out, stats, &t, g, &so, d);
+    if (!st && autos && (st = auto_record(*out, &so, insts, est))) {
       ws_profile_free(*out);
       *out = NULL;
       ws_diag_oom(d, st, d ? d->errors : 0, so.input, "profiling kernel '%s': the sampling record",
                   ws_emu_program_kernel(prog)->name);
     }
-    goto done;
+    ws_emu_launch_free(t.scratch);
   }
-  ws_diag_free(&sd);
-  ws_profile_free(*out);
-  *out = NULL;
-  so.sample_blocks = 0;
-  so.functional_rest = 0;
-  st = profile_fresh(out, stats, m, prog, spec, g, &so, d);
-done:
+  ws_emu_launch_free(L);
   ws_emu_program_free(prog);
   return st;
 }

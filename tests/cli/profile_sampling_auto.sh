@@ -1,8 +1,8 @@
 #!/bin/bash
 # profile_sampling_auto.sh — `--sample-blocks auto`, the default of
 # `profile`, `predict` and `sweep` (docs/profile.md, "Sampling"): a sample
-# of WS_PROF_AUTO_SAMPLE_BLOCKS = 8 blocks estimates the launch's warp
-# instructions (its instructions per warp x the grid's warps), and every
+# of WS_PROF_AUTO_SAMPLE_BLOCKS = 8 blocks, run on a copy of the launch,
+# estimates the launch's warp instructions (theirs x blocks / 8), and every
 # block is profiled when that is at most WS_PROF_AUTO_BUDGET_WARP_INSTS =
 # 2e8, else the sample stands.
 #
@@ -32,7 +32,8 @@ if (s["total_blocks"], s["profiled_blocks"]) != (1000000, 8):
     bad.append(f"blocks {s['profiled_blocks']} of {s['total_blocks']}, expected 8 of 1000000")
 if p["instruction_mix"]["total_per_warp"] != 3 * 65 + 6:
     bad.append(f"per warp {p['instruction_mix']['total_per_warp']}, expected 201")
-want = {"sample_blocks": 8, "estimated_warp_insts": 201 * 1000000, "budget_warp_insts": 200000000}
+want = {"sample_blocks": 8, "sample_warp_insts": 8 * 201, "estimated_warp_insts": 201 * 1000000,
+        "budget_warp_insts": 200000000}
 for k, v in want.items():
     if a.get(k) != v:
         bad.append(f"sampling.auto.{k} {a.get(k)}, expected {v}")
