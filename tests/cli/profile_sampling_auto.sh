@@ -48,6 +48,11 @@ run "$WS" predict "$S/spin.ptx" --launch "$S/spin.json" --model roofline
 expect_rc 0 "predict spin"
 expect_out "sampling         8 of 1000000 blocks profiled (auto: ~2.01e+08 warp instructions over the 2e+08 budget); --sample-blocks all for a full profile" "predict's summary"
 
+# sweep: one line on stderr for the cells auto sampled
+run "$WS" sweep "$S/spin.ptx" --launch "$S/spin.json" --block 32..32 --model roofline
+expect_rc 0 "sweep spin"
+expect_err "note: 1 of 1 cells profiled 8 blocks of their grid (--sample-blocks auto: a launch over 2e+08 warp instructions); --sample-blocks all for full profiles" "sweep's note"
+
 # an explicit N is N, without the auto record
 run "$WS" profile "$S/spin.ptx" --launch "$S/spin.json" --sample-blocks 2 -o "$TMP/spin2.json"
 expect_rc 0 "spin, --sample-blocks 2"
