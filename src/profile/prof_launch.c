@@ -204,6 +204,20 @@ static int check_shared(const ws_prof_config *c, const ws_prof_target *t, const 
                      g->cc_major, g->cc_minor);
 }
 
+/* The emulator's options for a run of o's launch: its limits and clocks,
+ * `threads` workers, hooks h. */
+static ws_emu_options run_options(const ws_prof_options *o, int threads, const ws_emu_hooks *h) {
+  ws_emu_options eo = WS_EMU_OPTIONS_INIT;
+  eo.threads = threads;
+  eo.max_warp_insts = o->max_warp_insts;
+  eo.max_launch_insts = o->max_launch_insts;
+  eo.clock_per_inst = o->clock_per_inst;
+  eo.timer_ns_per_inst = o->timer_ns_per_inst;
+  eo.timer_base_ns = o->timer_base_ns;
+  eo.hooks = h;
+  return eo;
+}
+
 int ws_prof_launch(ws_profile **out, ws_emu_stats *stats, const ws_prof_target *t,
                    const ws_gpu *g, const ws_prof_options *o, ws_diag *d) {
   *out = NULL;
@@ -271,15 +285,8 @@ int ws_prof_launch(ws_profile **out, ws_emu_stats *stats, const ws_prof_target *
   hook_state h = {prof, pidle, cur, o->functional_rest};
   ws_emu_hooks hooks = {.user = &h, .inst = on_inst, .block_begin = on_begin,
                         .block_end = on_end, .block_filter = on_filter, .runs = 1};
-  ws_emu_options eo = WS_EMU_OPTIONS_INIT;
-  eo.threads = c.workers;
-  eo.max_warp_insts = o->max_warp_insts;
-  eo.max_launch_insts = o->max_launch_insts;
+  ws_emu_options eo = run_options(o, c.workers, &hooks);
   eo.printf_out = o->printf_out;
-  eo.clock_per_inst = o->clock_per_inst;
-  eo.timer_ns_per_inst = o->timer_ns_per_inst;
-  eo.timer_base_ns = o->timer_base_ns;
-  eo.hooks = &hooks;
   ws_emu_stats sx;
   memset(&sx, 0, sizeof sx);
   st = ws_emu_run(t->launch, &eo, &sx, d);
@@ -341,15 +348,8 @@ static int auto_count(uint64_t *insts, ws_emu_launch *L, const uint32_t grid[3],
   ws_prof_sample_plan(plan, grid, n);
   auto_probe ap = {plan, n};
   ws_emu_hooks h = {.user = &ap, .block_filter = auto_filter};
-  ws_emu_options eo = WS_EMU_OPTIONS_INIT;
-  eo.threads = 1;
+  ws_emu_options eo = run_options(o, 1, &h);
   eo.engine = WS_EMU_ENGINE_INTERP;
-  eo.max_warp_insts = o->max_warp_insts;
-  eo.max_launch_insts = o->max_launch_insts;
-  eo.clock_per_inst = o->clock_per_inst;
-  eo.timer_ns_per_inst = o->timer_ns_per_inst;
-  eo.timer_base_ns = o->timer_base_ns;
-  eo.hooks = &h;
   ws_emu_stats st;
   memset(&st, 0, sizeof st);
   int rc = ws_emu_run(L, &eo, &st, d);
