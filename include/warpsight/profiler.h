@@ -190,12 +190,29 @@ typedef struct ws_prof_options {
   ws_prof_l2 **l2_end;                /* non-NULL: receives the L2 this launch
                                          leaves (ws_prof_l2_end; the caller
                                          frees it), NULL when it has none */
+  uint64_t sample_auto_budget;        /* ws_prof_launch_spec, sample_blocks N
+                                         >= 1: 0 (INIT) profiles N blocks; else
+                                         "auto": the N blocks run first on the
+                                         scan's copy of the launch, their warp
+                                         instructions x blocks / N estimate
+                                         the launch's, and every block is
+                                         profiled when that is at most this
+                                         budget, else the N blocks, the
+                                         profile's sampling.auto saying so
+                                         (docs/profile.md, "Sampling");
+                                         ws_prof_launch ignores it */
 } ws_prof_options;
+
+/* "auto" (ws_prof_options.sample_auto_budget) as `profile`, `predict` and
+ * `sweep` use it by default (docs/profile.md, "Sampling"): the sample's
+ * size, and the budget, about 25 s of the profiler on one core. */
+#define WS_PROF_AUTO_SAMPLE_BLOCKS 8
+#define WS_PROF_AUTO_BUDGET_WARP_INSTS 200000000ull
 
 #define WS_PROF_OPTIONS_VERSION 1
 #define WS_PROF_OPTIONS_INIT                                                          \
   {WS_PROF_OPTIONS_VERSION, 0, 0, 0, WS_EMU_DEFAULT_MAX_WARP_INSTS, NULL, NULL, NULL, NULL, \
-   WS_EMU_DEFAULT_MAX_LAUNCH_INSTS, 0, 0, 0, 0, WS_PROF_L2_COLD, NULL, NULL}
+   WS_EMU_DEFAULT_MAX_LAUNCH_INSTS, 0, 0, 0, 0, WS_PROF_L2_COLD, NULL, NULL, 0}
 
 /* A launch prepared in the emulator (ws_emu_launch_new from a spec, or a
  * raw launch on a device) and what the profiler must know about it: the

@@ -280,14 +280,24 @@ int cli_parse_int(const char *cmd, const char *opt, const char *s, long *out) {
   return 0;
 }
 
-int cli_parse_sample_blocks(const char *cmd, const char *s, long *out) {
+static int parse_sample_blocks(const char *cmd, const char *s, long *out, int with_auto) {
   uint64_t v;
+  if (with_auto && strcmp(s, "auto") == 0) return *out = CLI_SAMPLE_AUTO, 0;
   if (ws_parse_sample_blocks(s, &v))
-    return cli_usage_error(cmd, "--sample-blocks expects a number of blocks (0 or 'all': every block), got '%s'", s);
+    return cli_usage_error(cmd, "--sample-blocks expects a number of blocks (0 or 'all': every block%s), got '%s'",
+                           with_auto ? "; or 'auto'" : "", s);
   if (v > (uint64_t)1 << 30)
     return cli_usage_error(cmd, "--sample-blocks %llu is more than 2^30 blocks", (unsigned long long)v);
   *out = (long)v;
   return 0;
+}
+
+int cli_parse_sample_blocks(const char *cmd, const char *s, long *out) {
+  return parse_sample_blocks(cmd, s, out, 0);
+}
+
+int cli_parse_sample_blocks_auto(const char *cmd, const char *s, long *out) {
+  return parse_sample_blocks(cmd, s, out, 1);
 }
 
 int cli_parse_engine(const char *cmd, const char *s, ws_emu_engine *out) {

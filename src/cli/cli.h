@@ -88,6 +88,10 @@ int cli_parse_int(const char *cmd, const char *opt, const char *s, long *out);
  * (*out = 0), the same in every command that takes it; EXIT_USAGE with a
  * message otherwise. */
 int cli_parse_sample_blocks(const char *cmd, const char *s, long *out);
+/* The same, or 'auto' (*out = CLI_SAMPLE_AUTO): `profile`, `predict` and
+ * `sweep` (warpsight/profiler.h, WS_PROF_AUTO_*). */
+#define CLI_SAMPLE_AUTO (-1L)
+int cli_parse_sample_blocks_auto(const char *cmd, const char *s, long *out);
 
 /* Write text (and a newline if nl) to path through a ws_outfile (a
  * temporary file renamed into place).  0, or EXIT_USAGE after printing the

@@ -23,6 +23,7 @@
 #include "report/report_json.h"
 #include "warpsight/emu.h"
 #include "warpsight/model.h"
+#include "warpsight/profiler.h"
 #include "warpsight/report.h"
 
 static const char help_text[] =
@@ -62,9 +63,9 @@ static const char help_text[] =
     "                        \"block\", \"grid\", \"gpu\", \"active_blocks_per_sm\",\n"
     "                        \"active_warps_per_sm\", \"occupancy\", \"limited_by\",\n"
     "                        \"time_ms\": {MODEL: ms|null}}], \"charts\"}\n"
-    "  --kernel K, --arch sm_XX, -j N, --sample-blocks N, --functional-rest,\n"
-    "  --max-warp-insts N, --max-launch-insts N, --max-memory N: as for\n"
-    "                        'warpsight predict', for each profile\n"
+    "  --kernel K, --arch sm_XX, -j N, --sample-blocks N|all|auto (default auto),\n"
+    "  --functional-rest, --max-warp-insts N, --max-launch-insts N, --max-memory N:\n"
+    "                        as for 'warpsight predict', for each profile\n"
     "\nExit status: 0 ok; 1 the kernel faulted in the emulator; 2 bad usage or input.\n";
 
 #define SWEEP_MAX_ROWS 1024
@@ -104,6 +105,7 @@ typedef struct sweep_run {
   uint32_t grid[SWEEP_MAX_ROWS][3];  /* each row's grid */
   uint32_t block[SWEEP_MAX_ROWS][3]; /* each row's block */
   int max_threads[SWEEP_MAX_GPUS];    /* each GPU's limit per block */
+  size_t nauto, ncells;               /* cells --sample-blocks auto sampled, of those profiled */
 } sweep_run;
 
 /* Profile row r on GPU k and run the models; fills the table's cells. */
@@ -121,6 +123,10 @@ static int sweep_cell(sweep_run *s, prof_request rq, size_t r, size_t k) {
   ws_diag d = WS_DIAG_INIT;
   int rc = cli_profile_run(&rq, &p, &g, NULL);
   if (rc) return rc;
+  char *sam = ws_profile_section_json(p, "sampling"); /* auto records its choice there */
+  s->nauto += sam && strstr(sam, "\"auto\"") != NULL;
+  s->ncells++;
+  free(sam);
   ws_model_launch_ctx lc;
   if (ws_model_launch_ctx_compute(&lc, p, g, &d) == WS_OK) {
     s->bps[i] = lc.active_blocks_per_sm;
@@ -268,6 +274,11 @@ static int sweep_go(sweep_run *s, const prof_request *rq, uint64_t total, const 
   for (size_t r = 0; r < s->t.nrows && !rc; r++)
     for (size_t k = 0; k < s->t.ngpus && !rc; k++) rc = sweep_cell(s, *rq, r, k);
   if (rc) return rc;
+  if (s->nauto)
+    fprintf(stderr, "warpsight sweep: note: %zu of %zu cells profiled %d blocks of their grid "
+                    "(--sample-blocks auto: a launch over %.3g warp instructions); --sample-blocks "
+                    "all for full profiles\n",
+            s->nauto, s->ncells, WS_PROF_AUTO_SAMPLE_BLOCKS, (double)WS_PROF_AUTO_BUDGET_WARP_INSTS);
   cJSON *root = json ? ws_report_sweep_json(&s->t, total, rule) : NULL;
   if (!json) {
     char *text = ws_report_sweep_text(&s->t);

@@ -128,7 +128,9 @@ int cli_profile_run(const prof_request *rq, ws_profile **out, ws_gpu **gpu_out,
   const ws_ptxas_fn *pi = have_ptxas && k ? ws_tool_ptxas_lookup(plist, k->name) : NULL;
   ws_prof_options o = WS_PROF_OPTIONS_INIT;
   ws_prof_resources res;
-  o.sample_blocks = (uint64_t)rq->sample_blocks;
+  int autos = rq->sample_blocks == CLI_SAMPLE_AUTO;
+  o.sample_blocks = autos ? WS_PROF_AUTO_SAMPLE_BLOCKS : (uint64_t)rq->sample_blocks;
+  o.sample_auto_budget = autos ? WS_PROF_AUTO_BUDGET_WARP_INSTS : 0;
   o.functional_rest = rq->functional_rest;
   o.threads = (int)rq->threads;
   o.max_warp_insts = rq->max_warp_insts;
@@ -174,12 +176,12 @@ int cli_prof_request(prof_request *rq, const char *cmd, const prof_args *a, int 
   if (npos != 1) return cli_usage_error(cmd, "expected one FILE.ptx or FILE.cu (see --help)");
   if (!a->launch) return cli_usage_error(cmd, "--launch is required");
   if (cli_check_arch(cmd, a->arch, file)) return EXIT_USAGE;
-  long ns = 0, j = 0;
-  if (a->sample && cli_parse_sample_blocks(cmd, a->sample, &ns)) return EXIT_USAGE;
+  long ns = CLI_SAMPLE_AUTO, j = 0;
+  if (a->sample && cli_parse_sample_blocks_auto(cmd, a->sample, &ns)) return EXIT_USAGE;
   if (a->jobs && cli_parse_int(cmd, "-j", a->jobs, &j)) return EXIT_USAGE;
   if (a->jobs && (j < 1 || j > 256)) return cli_usage_error(cmd, "-j must be between 1 and 256");
   if (a->frest && !ns)
-    return cli_usage_error(cmd, "--functional-rest needs --sample-blocks N (N >= 1): every block is profiled");
+    return cli_usage_error(cmd, "--functional-rest needs --sample-blocks N (N >= 1) or auto: with 'all' every block is profiled");
   *rq = (prof_request){cmd, file, a->kernel, a->launch, a->gpu ? a->gpu : PROF_DEFAULT_GPU, a->arch, NULL,
                        ns, a->frest != NULL, j, WS_EMU_DEFAULT_MAX_WARP_INSTS,
                        WS_EMU_DEFAULT_MAX_LAUNCH_INSTS, 0, NULL, NULL};

@@ -52,7 +52,7 @@ typedef struct prof_request {
   const char *gpu;          /* --gpu G */
   const char *arch;         /* --arch for .cu input, or NULL: the GPU's own */
   cli_cu_cache *cu;         /* compiles to reuse across calls, or NULL (one-off) */
-  long sample_blocks;       /* 0: every block */
+  long sample_blocks;       /* 0: every block; CLI_SAMPLE_AUTO: auto */
   int functional_rest;      /* run unsampled blocks without hooks */
   long threads;             /* -j, 0 = cores */
   unsigned long long max_warp_insts;   /* --max-warp-insts (0: none) */
@@ -93,8 +93,11 @@ int cli_prof_request(prof_request *rq, const char *cmd, const prof_args *a, int 
   "  --sample-blocks N     profile N blocks spread over every grid dimension (a\n"  \
   "                        Hammersley set, docs/profile.md); the others are skipped\n" \
   "                        and DRAM bytes are estimated per buffer, with an error\n" \
-  "                        (memory.dram_bytes_rel_error); default 0 (or 'all'):\n" \
-  "                        every block is profiled\n"                              \
+  "                        (memory.dram_bytes_rel_error); 0 or 'all': every block;\n" \
+  "                        default 'auto': 8 blocks run first, and every block is\n" \
+  "                        profiled when they put the launch at 2e8 warp\n"      \
+  "                        instructions or fewer (a full profile in about 25 s),\n" \
+  "                        else those 8 (the profile's sampling.auto says so)\n"  \
   "  --functional-rest     run the unsampled blocks too, without profiling (for\n"  \
   "                        kernels whose later blocks read what earlier ones wrote)\n" \
   "  --arch sm_XX          nvcc/ptxas target for .cu input (default: each GPU's own\n" \

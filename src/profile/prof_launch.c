@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profile/profile_doc.h"
 #include "util/checked.h"
 #include "scan.h"
 
@@ -203,6 +204,20 @@ static int check_shared(const ws_prof_config *c, const ws_prof_target *t, const 
                      g->cc_major, g->cc_minor);
 }
 
+/* The emulator's options for a run of o's launch: its limits and clocks,
+ * `threads` workers, hooks h. */
+static ws_emu_options run_options(const ws_prof_options *o, int threads, const ws_emu_hooks *h) {
+  ws_emu_options eo = WS_EMU_OPTIONS_INIT;
+  eo.threads = threads;
+  eo.max_warp_insts = o->max_warp_insts;
+  eo.max_launch_insts = o->max_launch_insts;
+  eo.clock_per_inst = o->clock_per_inst;
+  eo.timer_ns_per_inst = o->timer_ns_per_inst;
+  eo.timer_base_ns = o->timer_base_ns;
+  eo.hooks = h;
+  return eo;
+}
+
 int ws_prof_launch(ws_profile **out, ws_emu_stats *stats, const ws_prof_target *t,
                    const ws_gpu *g, const ws_prof_options *o, ws_diag *d) {
   *out = NULL;
@@ -270,15 +285,8 @@ int ws_prof_launch(ws_profile **out, ws_emu_stats *stats, const ws_prof_target *
   hook_state h = {prof, pidle, cur, o->functional_rest};
   ws_emu_hooks hooks = {.user = &h, .inst = on_inst, .block_begin = on_begin,
                         .block_end = on_end, .block_filter = on_filter, .runs = 1};
-  ws_emu_options eo = WS_EMU_OPTIONS_INIT;
-  eo.threads = c.workers;
-  eo.max_warp_insts = o->max_warp_insts;
-  eo.max_launch_insts = o->max_launch_insts;
+  ws_emu_options eo = run_options(o, c.workers, &hooks);
   eo.printf_out = o->printf_out;
-  eo.clock_per_inst = o->clock_per_inst;
-  eo.timer_ns_per_inst = o->timer_ns_per_inst;
-  eo.timer_base_ns = o->timer_base_ns;
-  eo.hooks = &hooks;
   ws_emu_stats sx;
   memset(&sx, 0, sizeof sx);
   st = ws_emu_run(t->launch, &eo, &sx, d);
@@ -304,6 +312,70 @@ int ws_prof_launch(ws_profile **out, ws_emu_stats *stats, const ws_prof_target *
   return st;
 }
 
+/* Copy from's diagnostics to the end of d (NULL: dropped). */
+static void diag_copy(ws_diag *d, const ws_diag *from) {
+  for (size_t i = 0; d && i < from->count; i++) {
+    const ws_diag_entry *x = &from->items[i];
+    ws_diag_add(d, x->severity, x->file, x->line, x->col, "%s", x->message);
+    if (x->source_line) ws_diag_set_source(d, x->source_line, strlen(x->source_line));
+  }
+}
+
+/* "auto" (ws_prof_options.sample_auto_budget): the Hammersley sample of
+ * n blocks run plainly, in the interpreter, on one thread in block order
+ * (the count is the same on every machine and for every -j); *insts their
+ * warp instructions. */
+typedef struct auto_probe {
+  const uint64_t *plan; /* the sample's blocks, ascending */
+  uint64_t n;
+} auto_probe;
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static int auto_filter(void *user, uint32_t b) {
+  const auto_probe *ap = user;
+  uint64_t key = b;
+  return bsearch(&key, ap->plan, ap->n, sizeof key, cmp_u64) ? WS_EMU_BLOCK_PLAIN : WS_EMU_BLOCK_SKIP;
+}
+
+static int auto_count(uint64_t *insts, ws_emu_launch *L, const uint32_t grid[3], uint64_t n,
+                      const ws_prof_options *o, ws_diag *d) {
+  uint64_t *plan = malloc(n * sizeof *plan);
+  if (!plan) return WS_ENOMEM;
+  ws_prof_sample_plan(plan, grid, n);
+  auto_probe ap = {plan, n};
+  ws_emu_hooks h = {.user = &ap, .block_filter = auto_filter};
+  ws_emu_options eo = run_options(o, 1, &h);
+  eo.engine = WS_EMU_ENGINE_INTERP;
+  ws_emu_stats st;
+  memset(&st, 0, sizeof st);
+  int rc = ws_emu_run(L, &eo, &st, d);
+  free(plan);
+  *insts = st.warp_insts;
+  return rc;
+}
+
+/* Record in p's sampling section that "auto" chose its sample. */
+static int auto_record(ws_profile *p, const ws_prof_options *so, uint64_t insts, double est) {
+  cJSON *root = ws_profile_doc_root(p);
+  cJSON *sam = root ? cJSON_GetObjectItemCaseSensitive(root, ws_profile_sec_key(WS_PSEC_SAMPLING)) : NULL;
+  cJSON *a = sam ? cJSON_AddObjectToObject(sam, "auto") : NULL;
+  if (!a) return WS_ENOMEM;
+  cJSON_AddStringToObject(a, "rule",
+                          "run the N blocks of the sample on the launch's copy first; the launch's "
+                          "warp instructions are estimated as theirs x blocks / N; every block is "
+                          "profiled when the estimate is at most the budget, else the sample");
+  cJSON_AddNumberToObject(a, "sample_blocks", (double)so->sample_blocks);
+  cJSON_AddNumberToObject(a, "sample_warp_insts", (double)insts);
+  cJSON_AddNumberToObject(a, "estimated_warp_insts", round(est));
+  cJSON_AddNumberToObject(a, "budget_warp_insts", (double)so->sample_auto_budget);
+  cJSON_AddStringToObject(a, "outcome", "sampled: the estimate is over the budget");
+  return WS_OK;
+}
+
 int ws_prof_launch_spec(ws_profile **out, ws_emu_stats *stats, const ws_ptx_module *m,
                         const ws_launch_spec *spec, const ws_gpu *g,
                         const ws_prof_options *o, ws_diag *d) {
@@ -317,14 +389,38 @@ int ws_prof_launch_spec(ws_profile **out, ws_emu_stats *stats, const ws_ptx_modu
     ws_prof_target t = {m, prog, L, {spec->grid[0], spec->grid[1], spec->grid[2]},
                         {spec->block[0], spec->block[1], spec->block[2]}, spec->dynamic_shared,
                         NULL};
-    /* a copy of the launch for a sample's scan (scan.h): its probes write */
-    uint64_t nb = (uint64_t)spec->grid[0] * spec->grid[1] * spec->grid[2];
-    if (o && o->sample_blocks && o->sample_blocks < nb) st = ws_emu_launch_new(&t.scratch, prog, spec, d);
     /* the spec's "l2" unless the caller chose a start */
     ws_prof_options so = WS_PROF_OPTIONS_INIT;
     if (o) so = *o;
     if (so.l2_start == WS_PROF_L2_COLD && spec->l2_warm) so.l2_start = WS_PROF_L2_WARM;
+    /* a copy of the launch for a sample's scan (scan.h: its probes write),
+     * which auto's count runs on first */
+    uint64_t nb = (uint64_t)spec->grid[0] * spec->grid[1] * spec->grid[2], insts = 0;
+    int sampled = so.sample_blocks && so.sample_blocks < nb;
+    int autos = sampled && so.sample_auto_budget;
+    double est = 0;
+    if (sampled) st = ws_emu_launch_new(&t.scratch, prog, spec, d);
+    if (!st && autos) {
+      ws_diag ad = WS_DIAG_INIT; /* its warnings are the profile's to say */
+      st = auto_count(&insts, t.scratch, t.grid, so.sample_blocks, &so, &ad);
+      if (st) diag_copy(d, &ad);
+      ws_diag_free(&ad);
+      est = (double)insts * (double)nb / (double)so.sample_blocks;
+      if (!st && est <= (double)so.sample_auto_budget) { /* every block */
+        ws_emu_launch_free(t.scratch);
+        t.scratch = NULL;
+        so.sample_blocks = 0;
+        so.functional_rest = 0;
+        autos = 0;
+      }
+    }
     if (!st) st = ws_prof_launch(out, stats, &t, g, &so, d);
+    if (!st && autos && (st = auto_record(*out, &so, insts, est))) {
+      ws_profile_free(*out);
+      *out = NULL;
+      ws_diag_oom(d, st, d ? d->errors : 0, so.input, "profiling kernel '%s': the sampling record",
+                  ws_emu_program_kernel(prog)->name);
+    }
     ws_emu_launch_free(t.scratch);
   }
   ws_emu_launch_free(L);

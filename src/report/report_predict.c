@@ -118,7 +118,14 @@ void ws_report_predict_figures(FILE *out, const ws_profile *p, const ws_gpu *g) 
   else fprintf(out, ", MLP %.4g\n", f->mlp);
   double prof = num_at(root, "sampling", "profiled_blocks"),
          tot = num_at(root, "sampling", "total_blocks");
-  if (prof < tot) fprintf(out, "  sampling         %g of %g blocks profiled\n", prof, tot);
+  /* "auto" chose the sample (sampling.auto): the numbers of its rule */
+  const cJSON *sam = cJSON_GetObjectItemCaseSensitive(root, "sampling");
+  if (prof < tot && sam && cJSON_GetObjectItemCaseSensitive(sam, "auto"))
+    fprintf(out, "  sampling         %.15g of %.15g blocks profiled (auto: ~%.3g warp instructions over the "
+                 "%.3g budget); --sample-blocks all for a full profile\n",
+            prof, tot, num_at(sam, "auto", "estimated_warp_insts"), num_at(sam, "auto", "budget_warp_insts"));
+  else if (prof < tot)
+    fprintf(out, "  sampling         %.15g of %.15g blocks profiled\n", prof, tot);
   if (!isnan(f->idle_block_fraction) && f->idle_block_fraction > 0)
     fprintf(out, "  idle blocks      %.1f %% of the grid make no global memory access (%s)\n",
             100 * f->idle_block_fraction,

@@ -88,14 +88,21 @@ run timeout 60 "$WS" run "$H" --launch "$TMP/barspin.json" --max-warp-insts 3000
 sane "barrier spin"
 expect_rc 1 "barrier spin"
 expect_err "barrier deadlock: warp 0 spins past the limit of 300000 warp instructions (--max-warp-insts) while warp 1 waits at barrier 0 (PTX line 50)" "barrier spin"
-# 2^31 - 1 blocks of one warp: more warps than the launch limit, refused at once
+# 2^31 - 1 blocks of one warp: more warps than the launch limit, refused at
+# once when every block would run (profile's default, auto, samples such a
+# grid: its count of 8 blocks meets the spin's per-warp limit instead)
 spec hugegrid spin 2147483647 32
-for cmd in run profile; do
+for cmd in run "profile --sample-blocks all"; do
+  # shellcheck disable=SC2086
   run timeout 60 "$WS" $cmd "$H" --launch "$TMP/hugegrid.json"
   sane "huge grid ($cmd)"
   expect_rc 2 "huge grid ($cmd)"
   expect_err "the launch runs 2147483647 blocks of 32 x 1 x 1 threads: at least one warp instruction per warp is more than the limit of 134217728" "huge grid ($cmd)"
 done
+run timeout 60 "$WS" profile "$H" --launch "$TMP/hugegrid.json"
+sane "huge grid (profile, auto)"
+expect_rc 1 "huge grid (profile, auto)"
+expect_err "runaway kernel: warp 0 exceeded the limit of 67108864 warp instructions per warp (--max-warp-insts) in kernel 'spin'" "huge grid (profile, auto)"
 
 # --- point 5: bounded memory -------------------------------------------------
 # inputs must be regular files: /dev/zero as a launch spec once read 3 GB

@@ -21,8 +21,9 @@ expect_err "nosuchgpu" "unknown GPU"
 run "$WS" profile "$E/vecadd.sm_80.ptx" --launch "$E/vecadd.launch.json" --gpu a100 --kernel other
 expect_rc 2 "wrong kernel"
 expect_err "other" "wrong kernel"
-# --sample-blocks 0 and 'all' mean every block (the default): the same
-# profile byte for byte as no option; a bad value names the option.
+# --sample-blocks 0 and 'all' mean every block, as the default (auto)
+# does for a launch this small (25,024 warp instructions, under its 2e8):
+# the same profile byte for byte as no option; a bad value names the option.
 run "$WS" profile "$E/vecadd.sm_80.ptx" --launch "$E/vecadd.launch.json" --gpu a100 -o "$TMP/pall-none.json"
 expect_rc 0 "no --sample-blocks"
 for v in 0 all; do
@@ -32,13 +33,14 @@ for v in 0 all; do
 done
 run "$WS" profile "$E/vecadd.sm_80.ptx" --launch "$E/vecadd.launch.json" --gpu a100 --sample-blocks some
 expect_rc 2 "--sample-blocks some"
-expect_err "--sample-blocks expects a number of blocks (0 or 'all': every block), got 'some'" "--sample-blocks some"
+expect_err "--sample-blocks expects a number of blocks (0 or 'all': every block; or 'auto'), got 'some'" "--sample-blocks some"
 run "$WS" profile "$E/vecadd.sm_80.ptx" --launch "$E/vecadd.launch.json" --gpu a100 --sample-blocks all --functional-rest
 expect_rc 2 "--functional-rest with every block"
 expect_err "needs --sample-blocks N (N >= 1)" "--functional-rest with every block"
-run "$WS" profile "$E/vecadd.sm_80.ptx" --launch "$E/vecadd.launch.json" --gpu a100 --functional-rest
-expect_rc 2 "--functional-rest alone"
-expect_err "needs --sample-blocks" "--functional-rest alone"
+# with auto it applies when the sample stands; here every block is profiled
+run "$WS" profile "$E/vecadd.sm_80.ptx" --launch "$E/vecadd.launch.json" --gpu a100 --functional-rest -o "$TMP/pall-fr.json"
+expect_rc 0 "--functional-rest alone (auto)"
+cmp -s "$TMP/pall-none.json" "$TMP/pall-fr.json" || fail "--functional-rest alone: not the every-block profile"
 run "$WS" predict "$E/vecadd.sm_80.ptx" --launch "$E/vecadd.launch.json" --gpu a100 --model nosuchmodel
 expect_rc 2 "unknown model"
 expect_err "nosuchmodel" "unknown model"

@@ -153,12 +153,12 @@ static double num_at(const ws_profile *p, const char *sec, const char *key) {
   return x;
 }
 
-/* The profile's JSON without sampling.rest (malloc'd). */
-static char *json_without_rest(const ws_profile *p) {
+/* The profile's JSON without sampling.KEY (cJSON_free it). */
+static char *json_without(const ws_profile *p, const char *key) {
   char *text = ws_profile_to_json(p);
   cJSON *root = cJSON_Parse(text);
   free(text);
-  cJSON_DeleteItemFromObject(cJSON_GetObjectItem(root, "sampling"), "rest");
+  cJSON_DeleteItemFromObject(cJSON_GetObjectItem(root, "sampling"), key);
   char *out = cJSON_Print(root);
   cJSON_Delete(root);
   return out;
@@ -246,7 +246,7 @@ static void resources_threads_rest(void **s) {
   assert_close(num_at(p4, "sampling", "profiled_blocks"), 3, 0);
   assert_string_equal(str_at(p4, "sampling", "rest"), "run without profiling");
   /* Everything but the rest's description is the same. */
-  char *a = json_without_rest(p1), *b = json_without_rest(p4);
+  char *a = json_without(p1, "rest"), *b = json_without(p4, "rest");
   assert_string_equal(a, b);
   cJSON_free(a);
   cJSON_free(b);
@@ -280,6 +280,110 @@ static void prepared_launch(void **s) {
   ws_emu_launch_free(L);
   ws_emu_program_free(prog);
   fx_close(&fx);
+}
+
+/* Thread t of block b reads its flag out[64 b + t] and, when it is 0, sets
+ * it: 13 warp instructions per warp on fresh memory (ld.param, cvta, 2 mov,
+ * mad, mul.wide, add, ld, setp, bra, mov, st, ret), 11 on memory a
+ * previous run set (the bra skips the mov and st). */
+static const char flag_ptx[] =
+    ".version 7.0\n"
+    ".target sm_80\n"
+    ".address_size 64\n"
+    ".visible .entry flag(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<6>;\n"
+    "  .reg .b64 %rd<4>;\n"
+    "  .reg .pred %p<2>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  cvta.to.global.u64 %rd2, %rd1;\n"
+    "  mov.u32 %r1, %ctaid.x;\n"
+    "  mov.u32 %r2, %tid.x;\n"
+    "  mad.lo.u32 %r3, %r1, 64, %r2;\n"
+    "  mul.wide.u32 %rd3, %r3, 4;\n"
+    "  add.s64 %rd2, %rd2, %rd3;\n"
+    "  ld.global.u32 %r4, [%rd2];\n"
+    "  setp.ne.u32 %p1, %r4, 0;\n"
+    "  @%p1 bra DONE;\n"
+    "  mov.u32 %r5, 1;\n"
+    "  st.global.u32 [%rd2], %r5;\n"
+    "DONE:\n"
+    "  ret;\n"
+    "}\n";
+
+/* "auto" (sample_auto_budget) on flag_ptx, 8 blocks of 64 threads: the
+ * sample of 3 blocks runs 3 x 2 warps x 13 = 78 instructions, an estimate
+ * of 78 x 8 / 3 = 208 for the launch.  A budget of 208 profiles every
+ * block, on memory the sample never touched (its blocks set their flags: a
+ * full profile on that memory would count 11 for their 6 warps), byte for
+ * byte the profile of sample_blocks 0; a budget of 207 keeps the sample,
+ * byte for byte the profile of sample_blocks 3 plus sampling.auto with the
+ * rule's numbers. */
+static void auto_sampling(void **s) {
+  (void)s;
+  ws_diag d = WS_DIAG_INIT;
+  ws_ptx_module *m = NULL;
+  ws_gpu *g = NULL;
+  ws_launch_spec *spec = NULL;
+  assert_ok_diag(ws_ptx_parse(&m, flag_ptx, strlen(flag_ptx), "f.ptx", &d), &d);
+  assert_ok_diag(ws_gpu_load(&g, "a100", &d), &d);
+  static const char text[] =
+      "{\"kernel\": \"flag\", \"grid\": [8, 1, 1], \"block\": [64, 1, 1],"
+      " \"args\": [{\"buffer\": \"out\", \"type\": \"u32\", \"count\": 512, \"init\": \"zero\"}]}";
+  assert_ok_diag(ws_emu_launch_spec_parse(&spec, text, "f.json", ".", &d), &d);
+  ws_prof_options o = WS_PROF_OPTIONS_INIT;
+  o.threads = 2;
+  ws_profile *all = NULL, *three = NULL, *a = NULL;
+  ws_emu_stats st;
+  assert_ok_diag(ws_prof_launch_spec(&all, NULL, m, spec, g, &o, &d), &d);
+  assert_close(num_at(all, "instruction_mix", "total_per_warp"), 13, 0);
+  o.sample_blocks = 3;
+  assert_ok_diag(ws_prof_launch_spec(&three, NULL, m, spec, g, &o, &d), &d);
+
+  o.sample_auto_budget = 208;
+  assert_ok_diag(ws_prof_launch_spec(&a, &st, m, spec, g, &o, &d), &d);
+  assert_int_equal(st.blocks, 8); /* the full run's figures */
+  assert_int_equal(st.warp_insts, 208);
+  char *x = ws_profile_to_json(a), *y = ws_profile_to_json(all);
+  assert_string_equal(x, y);
+  free(x);
+  free(y);
+  ws_profile_free(a);
+
+  o.sample_auto_budget = 207;
+  assert_ok_diag(ws_prof_launch_spec(&a, NULL, m, spec, g, &o, &d), &d);
+  assert_close(num_at(a, "sampling", "profiled_blocks"), 3, 0);
+  cJSON *sam = section_of(a, "sampling");
+  const cJSON *au = cJSON_GetObjectItem(sam, "auto");
+  assert_non_null(au);
+  assert_close(cJSON_GetNumberValue(cJSON_GetObjectItem(au, "sample_blocks")), 3, 0);
+  assert_close(cJSON_GetNumberValue(cJSON_GetObjectItem(au, "sample_warp_insts")), 78, 0);
+  assert_close(cJSON_GetNumberValue(cJSON_GetObjectItem(au, "estimated_warp_insts")), 208, 0);
+  assert_close(cJSON_GetNumberValue(cJSON_GetObjectItem(au, "budget_warp_insts")), 207, 0);
+  cJSON_Delete(sam);
+  x = json_without(a, "auto"); /* the same tree printed alike: nothing else differs */
+  y = json_without(three, "auto");
+  assert_string_equal(x, y);
+  cJSON_free(x);
+  cJSON_free(y);
+  ws_profile_free(a);
+
+  /* N >= the grid's blocks: every block, nothing to choose */
+  o.sample_blocks = 8;
+  o.sample_auto_budget = 1;
+  assert_ok_diag(ws_prof_launch_spec(&a, NULL, m, spec, g, &o, &d), &d);
+  x = ws_profile_to_json(a);
+  y = ws_profile_to_json(all);
+  assert_string_equal(x, y);
+  free(x);
+  free(y);
+  ws_profile_free(a);
+  ws_profile_free(all);
+  ws_profile_free(three);
+  ws_emu_launch_spec_free(spec);
+  ws_gpu_free(g);
+  ws_ptx_module_free(m);
+  ws_diag_free(&d);
 }
 
 /* out[i] = in[i] for i < 8 x 64: 2 KB read (64 sectors), 2 KB written. */
@@ -424,7 +528,7 @@ int main(void) {
       cmocka_unit_test(workers_rule),    cmocka_unit_test(resources_two_kernels),
       cmocka_unit_test(sampled_profile), cmocka_unit_test(resources_threads_rest),
       cmocka_unit_test(prepared_launch), cmocka_unit_test(errors),
-      cmocka_unit_test(l2_start_conditions),
+      cmocka_unit_test(l2_start_conditions), cmocka_unit_test(auto_sampling),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
