@@ -239,6 +239,7 @@ typedef struct ws_advice {
   size_t nchanges;      /* the ranked list's length */
   size_t count;         /* items in use */
   size_t cap;           /* items allocated */
+  size_t ran;           /* the given results that ran (a finite, positive time) */
   ws_cf_table cf;       /* every model's saving for every change (owned; n = 0 without a
                            profile) */
 } ws_advice;

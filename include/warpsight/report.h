@@ -164,6 +164,10 @@ void ws_report_calibration(FILE *out, const char *model, const char *gpu, const 
 /* The advice as text: the bottleneck line, then one numbered line per item
  * with its action indented below.  NULL on ENOMEM. */
 char *ws_report_advice_text(const ws_advice *a);
+/* The bottleneck line's text: a->bottleneck, else why there is none (no
+ * model could run: each model's reason is in the prediction; or none of
+ * those that ran names one). */
+const char *ws_report_advice_bottleneck(const ws_advice *a);
 
 /* The HTML report (`--report DIR` of predict, exec, validate and sweep;
  * docs/charts.md, "The HTML report"): one self-contained page, built

@@ -647,6 +647,7 @@ int ws_advise(ws_advice *out, const ws_advise_in *in, ws_diag *d) {
   size_t n = 0;
   for (size_t i = 0; i < in->nresults; i++)
     if (usable(&in->results[i])) list[n++] = &in->results[i];
+  out->ran = n;
   /* The primary: warpsight (the lowest validated error), else the first
    * model that ran, for the changes only. */
   for (size_t i = 0; i < n && !prim; i++)

@@ -27,10 +27,15 @@ static void stance(ws_strbuf *b, const ws_advice_item *it) {
   ws_sb_puts(b, n ? "\n" : "    no other model ran\n");
 }
 
+const char *ws_report_advice_bottleneck(const ws_advice *a) {
+  if (a && a->bottleneck) return a->bottleneck;
+  if (!a || !a->ran) return "unknown: no model could run on this launch (the prediction says why)";
+  return "unknown (no model that ran names one)";
+}
+
 char *ws_report_advice_text(const ws_advice *a) {
   ws_strbuf b = WS_STRBUF_INIT;
-  ws_sb_printf(&b, "bottleneck: %s\n",
-               a && a->bottleneck ? a->bottleneck : "unknown (no model gave one)");
+  ws_sb_printf(&b, "bottleneck: %s\n", ws_report_advice_bottleneck(a));
   if (a && a->nchanges)
     ws_sb_printf(&b, "\nwhat to change, ranked by the %s model's predicted saving:\n", a->primary);
   for (size_t i = 0; a && i < a->nchanges; i++) {

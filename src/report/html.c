@@ -170,7 +170,7 @@ void ws_report_html_models(ws_html *h, const ws_model_result *res, size_t n, con
 void ws_report_html_advice(ws_html *h, const ws_advice *a) {
   ws_strbuf *b = &h->body;
   ws_sb_puts(b, "<section id=\"advice\"><h3>Bottleneck and advice</h3>\n<p class=\"bottleneck\">");
-  ws_report_xml_escape(b, a && a->bottleneck ? a->bottleneck : "unknown (no model gave one)");
+  ws_report_xml_escape(b, ws_report_advice_bottleneck(a));
   ws_sb_puts(b, "</p>\n");
   if (a && a->nchanges) {
     ws_sb_puts(b, "<p>What to change, ranked by the ");

@@ -163,9 +163,33 @@ static void without_warpsight(void **state) {
   assert_ok_diag(ws_advise(&a, &in, &d), &d);
   assert_null(a.bottleneck);
   char *text = ws_report_advice_text(&a);
-  assert_string_equal(text, "bottleneck: unknown (no model gave one)\n");
+  assert_string_equal(text, "bottleneck: unknown: no model could run on this launch (the prediction says why)\n");
   free(text);
   ws_advise_free(&a);
+  /* Only a model that failed (NaN cycles): none ran, the same line. */
+  failed = labelled("gpuperf", "x", WS_BOUND_GPUPERF_COMPUTE);
+  failed.cycles = NAN;
+  in = (ws_advise_in){&failed, 1, NULL, NULL, NULL};
+  assert_ok_diag(ws_advise(&a, &in, &d), &d);
+  assert_int_equal(a.ran, 0);
+  text = ws_report_advice_text(&a);
+  assert_string_equal(text, "bottleneck: unknown: no model could run on this launch (the prediction says why)\n");
+  free(text);
+  ws_advise_free(&a);
+  ws_model_result_free(&failed);
+  /* A model ran but none of those that ran names a bottleneck (Kothapalli
+   * has no fallback line, "the bottleneck line without the primary"). */
+  ws_model_result k = labelled("kothapalli-max", "compute", WS_BOUND_NONE);
+  in = (ws_advise_in){&k, 1, NULL, NULL, NULL};
+  assert_ok_diag(ws_advise(&a, &in, &d), &d);
+  assert_int_equal(a.ran, 1);
+  assert_null(a.bottleneck);
+  text = ws_report_advice_text(&a);
+  const char *line = "bottleneck: unknown (no model that ran names one)\n"; /* then its view */
+  assert_int_equal(strncmp(text, line, strlen(line)), 0);
+  free(text);
+  ws_advise_free(&a);
+  ws_model_result_free(&k);
   ws_diag_free(&d);
 }
 
