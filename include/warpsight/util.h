@@ -82,6 +82,9 @@ int ws_diag_oom(ws_diag *d, int st, size_t errors_before, const char *file, cons
     __attribute__((format(printf, 5, 6)));
 /* Attach the offending source line to the last entry (for the caret). */
 void ws_diag_set_source(ws_diag *d, const char *line_start, size_t len);
+/* Add a copy of every entry of from (with its source line) to the end of
+ * d; d NULL: nothing. */
+void ws_diag_append(ws_diag *d, const ws_diag *from);
 /* Render every entry as "file:line:col: error: msg" (+ source and caret)
  * into a malloc'd string the caller frees.  Returns NULL on ENOMEM. */
 char *ws_diag_format(const ws_diag *d);

@@ -335,10 +335,7 @@ int cli_prepare_engine(ws_emu_jit **jit, ws_emu_program *p, ws_emu_engine e, uin
   int verbose = v && *v && strcmp(v, "0") != 0;
   const char *k = ws_emu_program_kernel(p)->name;
   if (st == WS_ENOMEM || (st && e == WS_EMU_ENGINE_JIT)) {
-    for (size_t i = 0; i < jd.count; i++) {
-      const ws_diag_entry *x = &jd.items[i];
-      ws_diag_add(d, x->severity, x->file, x->line, x->col, "%s", x->message);
-    }
+    ws_diag_append(d, &jd);
   } else if (!*jit && !verbose && ws_emu_jit_worth(p, threads, 0)) {
     /* the work would pay for a compile: one line saying why it is not done */
     fprintf(stderr, "warpsight: note: kernel %s runs in the interpreter: %s\n", k,

@@ -312,15 +312,6 @@ int ws_prof_launch(ws_profile **out, ws_emu_stats *stats, const ws_prof_target *
   return st;
 }
 
-/* Copy from's diagnostics to the end of d (NULL: dropped). */
-static void diag_copy(ws_diag *d, const ws_diag *from) {
-  for (size_t i = 0; d && i < from->count; i++) {
-    const ws_diag_entry *x = &from->items[i];
-    ws_diag_add(d, x->severity, x->file, x->line, x->col, "%s", x->message);
-    if (x->source_line) ws_diag_set_source(d, x->source_line, strlen(x->source_line));
-  }
-}
-
 /* "auto" (ws_prof_options.sample_auto_budget): the Hammersley sample of
  * n blocks run plainly, in the interpreter, on one thread in block order
  * (the count is the same on every machine and for every -j); *insts their
@@ -403,7 +394,7 @@ int ws_prof_launch_spec(ws_profile **out, ws_emu_stats *stats, const ws_ptx_modu
     if (!st && autos) {
       ws_diag ad = WS_DIAG_INIT; /* its warnings are the profile's to say */
       st = auto_count(&insts, t.scratch, t.grid, so.sample_blocks, &so, &ad);
-      if (st) diag_copy(d, &ad);
+      if (st) ws_diag_append(d, &ad);
       ws_diag_free(&ad);
       est = (double)insts * (double)nb / (double)so.sample_blocks;
       if (!st && est <= (double)so.sample_auto_budget) { /* every block */

@@ -83,6 +83,14 @@ void ws_diag_set_source(ws_diag *d, const char *line_start, size_t len) {
   clip(e->source_line, len, WS_DIAG_MAX_MESSAGE);
 }
 
+void ws_diag_append(ws_diag *d, const ws_diag *from) {
+  for (size_t i = 0; d && from && i < from->count; i++) {
+    const ws_diag_entry *x = &from->items[i];
+    ws_diag_add(d, x->severity, x->file, x->line, x->col, "%s", x->message);
+    if (x->source_line) ws_diag_set_source(d, x->source_line, strlen(x->source_line));
+  }
+}
+
 static const char *sev_name(ws_severity s) {
   switch (s) {
   case WS_SEV_ERROR: return "error";
