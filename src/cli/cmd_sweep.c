@@ -124,8 +124,10 @@ static int sweep_cell(sweep_run *s, prof_request rq, size_t r, size_t k) {
   int rc = cli_profile_run(&rq, &p, &g, NULL);
   if (rc) return rc;
   char *sam = ws_profile_section_json(p, "sampling"); /* auto records its choice there */
-  s->nauto += sam && strstr(sam, "\"auto\"") != NULL;
+  cJSON *sj = sam ? cJSON_Parse(sam) : NULL;
+  s->nauto += cJSON_GetObjectItemCaseSensitive(sj, "auto") != NULL; /* the member, not a value */
   s->ncells++;
+  cJSON_Delete(sj);
   free(sam);
   ws_model_launch_ctx lc;
   if (ws_model_launch_ctx_compute(&lc, p, g, &d) == WS_OK) {

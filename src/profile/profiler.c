@@ -1527,7 +1527,6 @@ static int lines_section(const ws_prof *p, const inst_stat *st, ws_profile *pr, 
                          mem[i], cyc[i], 0, 0, kinds};
   }
   if ((rc = loop_facts(p, st, in)) != WS_OK) goto done;
-  rc = WS_ENOMEM;
   rc = ws_prof_lines_build(&pr->lines, p->cfg.module, p->func_base, in, W, blocks, skipped,
                            p->cfg.input ? p->cfg.input : p->cfg.module->path,
                            ws_pf_has(pr->f.dram_read_bytes) ? pr->f.dram_read_bytes : 0,
